@@ -1,0 +1,139 @@
+import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc/node';
+import type { Transport } from '../transport';
+import { classifyIncoming, type JsonRpcErrorObject, type RequestId } from './messages';
+
+export type TraceDirection = 'send' | 'receive';
+
+/** What the reader needs to know about the requests this side has in flight. */
+export interface ReaderPeer {
+  isPending(id: RequestId): boolean;
+  wasAbandoned(id: RequestId): boolean;
+  /** A response for a pending request broke the base protocol: settle that request with a local error. */
+  failPending(id: RequestId, reason: string): void;
+  /** A valid error response: remember the server's own error object so it survives vscode-jsonrpc's mapping. */
+  recordPeerError(id: RequestId, error: JsonRpcErrorObject): void;
+  /** The peer cancelled one of its requests to us: the response must not be sent. */
+  recordIncomingCancel(id: RequestId): void;
+  violation(reason: string, raw: unknown): void;
+  orphanError(error: JsonRpcErrorObject): void;
+  trace(direction: TraceDirection, message: unknown): void;
+}
+
+/** The synthetic error code used only to release vscode-jsonrpc's own bookkeeping; never surfaces to callers. */
+export const RELEASE_CODE = -32097;
+
+/**
+ * Feeds vscode-jsonrpc with MCP messages: validates each incoming value, maps MCP's
+ * `notifications/cancelled` onto the engine's `$/cancelRequest` so its built-in cancellation applies.
+ */
+export class McpMessageReader extends AbstractMessageReader {
+  private callback: DataCallback | undefined;
+
+  constructor(private readonly peer: ReaderPeer) {
+    super();
+  }
+
+  listen(callback: DataCallback): RpcDisposable {
+    this.callback = callback;
+    return { dispose: () => (this.callback = undefined) };
+  }
+
+  deliver(value: unknown): void {
+    this.peer.trace('receive', value);
+    const classified = classifyIncoming(value);
+    switch (classified.kind) {
+      case 'request':
+        this.emit(classified.message);
+        return;
+      case 'notification': {
+        const { message } = classified;
+        if (message.method === 'notifications/cancelled') {
+          const requestId = message.params?.requestId;
+          if (typeof requestId === 'string' || typeof requestId === 'number') {
+            this.peer.recordIncomingCancel(requestId);
+            this.emit({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: requestId } } as Message);
+          }
+          return;
+        }
+        this.emit(message);
+        return;
+      }
+      case 'result':
+      case 'error': {
+        const { message } = classified;
+        const id = message.id as RequestId;
+        if (!this.peer.isPending(id)) {
+          if (!this.peer.wasAbandoned(id)) {
+            this.peer.violation(`response for unknown request id ${JSON.stringify(id)}`, value);
+          }
+          return;
+        }
+        if (classified.kind === 'error') this.peer.recordPeerError(id, classified.message.error);
+        this.emit(message);
+        return;
+      }
+      case 'orphan-error':
+        this.peer.orphanError(classified.error);
+        return;
+      case 'violation':
+        this.peer.violation(classified.reason, value);
+        if (classified.id !== undefined && this.peer.isPending(classified.id)) {
+          this.peer.failPending(classified.id, classified.reason);
+        }
+        return;
+      default: {
+        const exhaustive: never = classified;
+        throw new Error(`unhandled message kind ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  }
+
+  /** Settles vscode-jsonrpc's own promise for a request this side already settled (timeout, cancel, violation). */
+  release(id: RequestId): void {
+    this.emit({ jsonrpc: '2.0', id, error: { code: RELEASE_CODE, message: 'released locally' } } as Message);
+  }
+
+  closed(): void {
+    this.fireClose();
+  }
+
+  private emit(message: Message): void {
+    this.callback?.(message);
+  }
+}
+
+/** Hands outgoing messages to the transport; drops responses the peer asked us not to send. */
+export class McpMessageWriter extends AbstractMessageWriter {
+  private readonly suppressedResponses = new Set<RequestId>();
+  /** The transport's own error for a failed request write, keyed by id, because vscode-jsonrpc keeps only its message. */
+  readonly writeErrors = new Map<RequestId, unknown>();
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly trace: (direction: TraceDirection, message: unknown) => void,
+  ) {
+    super();
+  }
+
+  suppressResponse(id: RequestId): void {
+    this.suppressedResponses.add(id);
+  }
+
+  async write(message: Message): Promise<void> {
+    const record = message as unknown as { id?: RequestId; method?: string };
+    if (record.method === undefined && record.id !== undefined && this.suppressedResponses.delete(record.id)) {
+      return; // cancelled by the peer: MCP says the receiver should not respond
+    }
+    this.trace('send', message);
+    try {
+      await this.transport.send(message);
+    } catch (error) {
+      if (record.method !== undefined && record.id !== undefined) this.writeErrors.set(record.id, error);
+      throw error;
+    }
+  }
+
+  end(): void {
+    // The transport owns the stream's lifetime.
+  }
+}

@@ -1,0 +1,40 @@
+import type { Disposable } from './disposable';
+
+/**
+ * What a transport hands upward. Transports do no JSON-RPC validation: they deliver every parsed JSON value
+ * (or the raw text that failed to parse) and the shared reader classifies it, so every transport gets the
+ * same base-protocol checks.
+ */
+export interface TransportSink {
+  /** A parsed JSON value received from the server (object, array, anything). */
+  onMessage(value: unknown): void;
+  /** Text received where a JSON-RPC message was expected but could not be parsed. */
+  onUnparsable(raw: string, reason: string): void;
+  /** A transport-level problem that does not end the connection (for example a failed GET stream). */
+  onWarning(message: string): void;
+  /** The connection is gone; `error` says why when it was not a clean close. */
+  onClose(error?: Error): void;
+}
+
+/** A line the server wrote to stderr, or another diagnostic the transport wants in the server's log. */
+export type DiagnosticListener = (line: string) => void;
+
+export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+export interface Transport extends Disposable {
+  readonly kind: TransportKind;
+  /** Opens the connection (spawns the process, opens streams). Rejects with a TransportError on failure. */
+  start(sink: TransportSink): Promise<void>;
+  /**
+   * Sends one JSON-RPC message. Resolves once the message was handed over (written to stdin, or the POST
+   * was accepted). Rejects with a TransportError that names the cause (HTTP status, closed pipe, ...).
+   * For HTTP, a response body (JSON or SSE) is delivered later through the sink.
+   */
+  send(message: object): Promise<void>;
+  /** Called after version negotiation so HTTP transports can send MCP-Protocol-Version. */
+  setProtocolVersion(version: string): void;
+  /** Graceful, staged close. Resolves when everything the transport owns is released. */
+  close(): Promise<void>;
+  /** Subscribe to diagnostics (stderr lines, HTTP notes). */
+  onDiagnostic(listener: DiagnosticListener): Disposable;
+}

@@ -1,0 +1,258 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as path from 'node:path';
+import type { Disposable } from '../disposable';
+import { Emitter } from '../disposable';
+import { LocalError } from '../errors';
+import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter } from '../jsonrpc/lineSplitter';
+import type { DiagnosticListener, Transport, TransportSink } from '../transport';
+
+export interface StdioServerOptions {
+  command: string;
+  args?: string[];
+  /** Added to the inherited environment; a null value removes the variable. */
+  env?: Record<string, string | null>;
+  cwd?: string;
+  maxMessageBytes?: number;
+  /** How long to wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL. */
+  shutdownGraceMs?: number;
+  /** How many stderr lines to keep for the error shown when the server dies. */
+  stderrTailLines?: number;
+}
+
+type StdioState =
+  | { kind: 'idle' }
+  | { kind: 'running'; child: ChildProcessWithoutNullStreams; exited: Promise<void>; closed: Promise<void> }
+  | { kind: 'closing'; child: ChildProcessWithoutNullStreams; exited: Promise<void>; closed: Promise<void> }
+  | { kind: 'closed' };
+
+/** Runs a local MCP server as a child process and exchanges newline-delimited JSON over its stdin/stdout. */
+export class StdioTransport implements Transport {
+  readonly kind = 'stdio' as const;
+  private state: StdioState = { kind: 'idle' };
+  private readonly diagnostics = new Emitter<string>();
+  private readonly stderrTail: string[] = [];
+  private sink: TransportSink | undefined;
+
+  constructor(private readonly options: StdioServerOptions) {}
+
+  get pid(): number | undefined {
+    return this.state.kind === 'running' || this.state.kind === 'closing' ? this.state.child.pid : undefined;
+  }
+
+  /** The last lines the server wrote to stderr, for error messages. */
+  get recentStderr(): readonly string[] {
+    return this.stderrTail;
+  }
+
+  onDiagnostic(listener: DiagnosticListener): Disposable {
+    return this.diagnostics.event(listener);
+  }
+
+  setProtocolVersion(): void {
+    // stdio carries no version header.
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    if (this.state.kind !== 'idle') throw new LocalError('transport', 'stdio transport already started');
+    this.sink = sink;
+    const { command, args = [], cwd } = this.options;
+    const env = buildEnvironment(process.env, this.options.env);
+    const child = spawn(command, args, {
+      cwd,
+      env,
+      shell: false,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // Own process group, so shutdown can reach grandchildren (npx → node → server).
+      detached: process.platform !== 'win32',
+      windowsHide: true,
+    });
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    this.state = { kind: 'running', child, exited, closed };
+
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', (error: NodeJS.ErrnoException) => {
+        this.state = { kind: 'closed' };
+        reject(describeSpawnError(error, command, cwd, env));
+      });
+    });
+
+    const splitter = new LineSplitter(
+      {
+        line: (text) => this.onLine(text),
+        oversized: (bytes, limit) =>
+          sink.onUnparsable('', `message of ${bytes} bytes exceeds the limit of ${limit} bytes (setting maxMessageBytes) and was discarded`),
+      },
+      this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    );
+    child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stdout.on('end', () => splitter.end());
+    this.captureStderr(child);
+    child.stdin.on('error', (error) => this.diagnostics.fire(`stdin: ${error.message}`));
+    child.on('error', (error) => this.diagnostics.fire(`process error: ${error.message}`));
+    child.once('close', (code, signal) => this.onExit(code, signal));
+    this.diagnostics.fire(`started ${command} ${args.join(' ')} (pid ${child.pid})`);
+  }
+
+  async send(message: object): Promise<void> {
+    if (this.state.kind !== 'running') {
+      throw new LocalError('connection-closed', 'the server process is not running');
+    }
+    const { stdin } = this.state.child;
+    if (stdin.destroyed || !stdin.writable) {
+      throw new LocalError('connection-closed', 'the server closed its input');
+    }
+    // JSON.stringify never emits a raw newline, so one message is exactly one line.
+    const ok = stdin.write(JSON.stringify(message) + '\n');
+    if (!ok) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          stdin.off('drain', done);
+          stdin.off('close', done);
+          resolve();
+        };
+        stdin.once('drain', done);
+        stdin.once('close', done);
+      });
+    }
+  }
+
+  async close(): Promise<void> {
+    const state = this.state;
+    if (state.kind === 'idle') {
+      this.state = { kind: 'closed' };
+      return;
+    }
+    if (state.kind === 'closed') return;
+    if (state.kind === 'closing') {
+      // A second close means "now": skip the remaining grace.
+      killGroup(state.child, 'SIGKILL');
+      await state.closed;
+      return;
+    }
+    this.state = { ...state, kind: 'closing' };
+    await stagedShutdown(state.child, state.exited, this.options.shutdownGraceMs ?? 2000, (line) => this.diagnostics.fire(line));
+    // 'close' follows once the pipes are drained; the group kill above guarantees nobody holds them.
+    await Promise.race([state.closed, delay(2000)]);
+  }
+
+  dispose(): void {
+    void this.close();
+  }
+
+  private onLine(text: string): void {
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch (error) {
+      this.sink?.onUnparsable(text, `not JSON: ${(error as Error).message}`);
+      return;
+    }
+    this.sink?.onMessage(value);
+  }
+
+  private captureStderr(child: ChildProcessWithoutNullStreams): void {
+    const keep = this.options.stderrTailLines ?? 20;
+    const splitter = new LineSplitter(
+      {
+        line: (text) => {
+          this.stderrTail.push(text);
+          if (this.stderrTail.length > keep) this.stderrTail.shift();
+          this.diagnostics.fire(`stderr: ${text}`);
+        },
+        oversized: (bytes) => this.diagnostics.fire(`stderr: (a line of ${bytes} bytes was discarded)`),
+      },
+      1024 * 1024,
+    );
+    child.stderr.on('data', (chunk: Buffer) => splitter.push(chunk));
+    child.stderr.on('end', () => splitter.end());
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    const wasClosing = this.state.kind === 'closing';
+    this.state = { kind: 'closed' };
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    this.diagnostics.fire(`process ${how}`);
+    if (wasClosing) {
+      this.sink?.onClose();
+      return;
+    }
+    const tail = this.stderrTail.length ? `; last stderr lines:\n${this.stderrTail.join('\n')}` : '';
+    this.sink?.onClose(new LocalError('connection-closed', `the server process ${how}${tail}`));
+  }
+}
+
+export function buildEnvironment(
+  base: NodeJS.ProcessEnv,
+  overrides: Record<string, string | null> | undefined,
+): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  for (const [name, value] of Object.entries(overrides ?? {})) {
+    if (value === null) delete env[name];
+    else env[name] = value;
+  }
+  return env;
+}
+
+function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: string | undefined, env: NodeJS.ProcessEnv): LocalError {
+  if (error.code === 'ENOENT') {
+    const searched = path.isAbsolute(command) || command.includes('/') ? `the path ${command}` : `PATH=${env.PATH ?? ''}`;
+    return new LocalError(
+      'transport',
+      `command not found: "${command}" (searched ${searched}${cwd ? `; cwd ${cwd}` : ''}). ` +
+        'Use an absolute path, set "cwd", or add its folder to PATH through "env".',
+      { cause: error },
+    );
+  }
+  if (error.code === 'EACCES') {
+    return new LocalError('transport', `permission denied running "${command}": is it executable?`, { cause: error });
+  }
+  if (cwd && error.code === 'ENOTDIR') {
+    return new LocalError('transport', `cannot start "${command}": cwd ${cwd} is not a directory`, { cause: error });
+  }
+  return new LocalError('transport', `cannot start "${command}": ${error.message}`, { cause: error });
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
+
+function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    if (process.platform === 'win32') child.kill(signal);
+    else process.kill(-child.pid, signal);
+  } catch {
+    try {
+      child.kill(signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** Close stdin, then SIGTERM, then SIGKILL the whole group, each after a grace period (MCP lifecycle, stdio shutdown). */
+async function stagedShutdown(
+  child: ChildProcessWithoutNullStreams,
+  exited: Promise<void>,
+  graceMs: number,
+  note: (line: string) => void,
+): Promise<void> {
+  const waitExit = (ms: number) =>
+    Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+  child.stdin.end();
+  if (await waitExit(graceMs)) {
+    killGroup(child, 'SIGKILL'); // grandchildren that outlived their parent
+    return;
+  }
+  note('server did not exit after stdin closed; sending SIGTERM');
+  killGroup(child, 'SIGTERM');
+  if (await waitExit(graceMs)) {
+    killGroup(child, 'SIGKILL');
+    return;
+  }
+  note('server did not exit after SIGTERM; sending SIGKILL');
+  killGroup(child, 'SIGKILL');
+  await exited;
+}
