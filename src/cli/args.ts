@@ -1,0 +1,152 @@
+/** Command-line parsing for the headless client. Kept free of any framework so errors stay precise. */
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export interface ParsedArgs {
+  subcommand: string;
+  positionals: string[];
+  stdio?: string;
+  url?: string;
+  transport?: 'auto' | 'streamable-http' | 'sse';
+  config?: string;
+  server?: string;
+  timeoutMs?: number;
+  headers: Record<string, string>;
+  inputs: Record<string, string>;
+  env: Record<string, string>;
+  cwd?: string;
+  verbose: boolean;
+  help: boolean;
+}
+
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport']);
+
+export function parseArgs(argv: readonly string[]): ParsedArgs {
+  const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') {
+      result.help = true;
+      continue;
+    }
+    if (arg === '--verbose' || arg === '-v') {
+      result.verbose = true;
+      continue;
+    }
+    if (arg.startsWith('--')) {
+      const eq = arg.indexOf('=');
+      const flag = eq === -1 ? arg : arg.slice(0, eq);
+      if (!VALUE_FLAGS.has(flag)) throw new UsageError(`unknown option ${flag}`);
+      let value: string;
+      if (eq !== -1) value = arg.slice(eq + 1);
+      else {
+        if (i + 1 >= argv.length) throw new UsageError(`${flag} needs a value`);
+        value = argv[++i];
+      }
+      applyFlag(result, flag, value);
+      continue;
+    }
+    if (!result.subcommand) result.subcommand = arg;
+    else result.positionals.push(arg);
+  }
+  return result;
+}
+
+function applyFlag(result: ParsedArgs, flag: string, value: string): void {
+  switch (flag) {
+    case '--stdio':
+      result.stdio = value;
+      return;
+    case '--url':
+      result.url = value;
+      return;
+    case '--config':
+      result.config = value;
+      return;
+    case '--server':
+      result.server = value;
+      return;
+    case '--cwd':
+      result.cwd = value;
+      return;
+    case '--transport':
+      if (value !== 'auto' && value !== 'streamable-http' && value !== 'sse') throw new UsageError('--transport must be auto, streamable-http or sse');
+      result.transport = value;
+      return;
+    case '--timeout': {
+      const ms = Number(value);
+      if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout needs a positive number of milliseconds, got ${value}`);
+      result.timeoutMs = ms;
+      return;
+    }
+    case '--header':
+    case '--input':
+    case '--env': {
+      const sep = flag === '--header' ? value.indexOf(':') : value.indexOf('=');
+      if (sep <= 0) throw new UsageError(`${flag} expects ${flag === '--header' ? 'Name: value' : 'name=value'}, got ${value}`);
+      const key = value.slice(0, sep).trim();
+      const val = value.slice(sep + 1).trim();
+      const target = flag === '--header' ? result.headers : flag === '--input' ? result.inputs : result.env;
+      target[key] = val;
+      return;
+    }
+    default:
+      throw new UsageError(`unknown option ${flag}`);
+  }
+}
+
+/**
+ * Splits a command line into words the way a POSIX shell would for quoting only (single quotes, double
+ * quotes, backslash escapes); no expansion happens, and the result is spawned without a shell.
+ */
+export function splitCommandLine(line: string): string[] {
+  const words: string[] = [];
+  let current = '';
+  let inWord = false;
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quote === "'") {
+      if (ch === "'") quote = undefined;
+      else current += ch;
+      continue;
+    }
+    if (quote === '"') {
+      if (ch === '"') quote = undefined;
+      else if (ch === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) current += line[++i];
+      else current += ch;
+      continue;
+    }
+    if (ch === "'" || ch === '"') {
+      quote = ch;
+      inWord = true;
+    } else if (ch === '\\' && i + 1 < line.length) {
+      current += line[++i];
+      inWord = true;
+    } else if (/\s/.test(ch)) {
+      if (inWord) words.push(current);
+      current = '';
+      inWord = false;
+    } else {
+      current += ch;
+      inWord = true;
+    }
+  }
+  if (quote) throw new UsageError(`unterminated ${quote} quote in command line: ${line}`);
+  if (inWord) words.push(current);
+  return words;
+}
+
+export function parseJsonObjectArgument(text: string | undefined, what: string): Record<string, unknown> {
+  if (text === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`${what} must be a JSON object: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${what} must be a JSON object`);
+  return value as Record<string, unknown>;
+}

@@ -1,0 +1,146 @@
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+
+/**
+ * Reads VS Code's `mcp.json` format (`servers`, `inputs`; JSONC). Each bad entry becomes a problem that names
+ * the server and the reason, and the remaining servers are still returned.
+ */
+
+export type ServerDefinition =
+  | {
+      kind: 'stdio';
+      name: string;
+      command: string;
+      args: string[];
+      env: Record<string, string | null>;
+      envFile?: string;
+      cwd?: string;
+    }
+  | {
+      kind: 'http';
+      name: string;
+      url: string;
+      headers: Record<string, string>;
+      /** 'http' tries Streamable HTTP and falls back to the 2024-11-05 SSE transport; 'sse' forces the latter. */
+      transport: 'auto' | 'sse';
+    };
+
+export interface InputDefinition {
+  type: 'promptString' | 'pickString';
+  id: string;
+  description?: string;
+  password?: boolean;
+  default?: string;
+  options?: string[];
+}
+
+export interface ConfigProblem {
+  /** The server the problem belongs to, or undefined for the file as a whole. */
+  server?: string;
+  message: string;
+}
+
+export interface ParsedConfig {
+  servers: ServerDefinition[];
+  inputs: InputDefinition[];
+  problems: ConfigProblem[];
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+export function parseMcpConfig(text: string): ParsedConfig {
+  const errors: ParseError[] = [];
+  const root: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
+  const problems: ConfigProblem[] = errors.map((error) => ({
+    message: `${printParseErrorCode(error.error)} at offset ${error.offset}${lineOf(text, error.offset)}`,
+  }));
+  if (errors.length > 0 && !isObject(root)) return { servers: [], inputs: [], problems };
+  if (!isObject(root)) return { servers: [], inputs: [], problems: [...problems, { message: 'the file must contain a JSON object' }] };
+  const serversNode = root.servers ?? root.mcpServers;
+  const servers: ServerDefinition[] = [];
+  if (serversNode !== undefined && !isObject(serversNode)) {
+    problems.push({ message: '"servers" must be an object that maps names to server definitions' });
+  } else if (serversNode) {
+    for (const [name, entry] of Object.entries(serversNode)) {
+      const parsed = parseServer(name, entry);
+      if (typeof parsed === 'string') problems.push({ server: name, message: parsed });
+      else servers.push(parsed);
+    }
+  }
+  const inputs: InputDefinition[] = [];
+  if (root.inputs !== undefined) {
+    if (!Array.isArray(root.inputs)) problems.push({ message: '"inputs" must be an array' });
+    else {
+      for (const [index, input] of root.inputs.entries()) {
+        const parsed = parseInput(input);
+        if (typeof parsed === 'string') problems.push({ message: `inputs[${index}]: ${parsed}` });
+        else inputs.push(parsed);
+      }
+    }
+  }
+  return { servers, inputs, problems };
+}
+
+function parseServer(name: string, entry: unknown): ServerDefinition | string {
+  if (!isObject(entry)) return 'the definition must be an object';
+  const type = entry.type ?? (entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'http' : undefined);
+  switch (type) {
+    case 'stdio':
+    case 'local': {
+      if (typeof entry.command !== 'string' || entry.command.trim() === '') return 'a stdio server needs a "command" string';
+      const args = entry.args ?? [];
+      if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' || typeof arg === 'number')) return '"args" must be an array of strings';
+      const env = parseEnv(entry.env);
+      if (typeof env === 'string') return env;
+      if (entry.cwd !== undefined && typeof entry.cwd !== 'string') return '"cwd" must be a string';
+      if (entry.envFile !== undefined && typeof entry.envFile !== 'string') return '"envFile" must be a string';
+      return { kind: 'stdio', name, command: entry.command, args: args.map(String), env, cwd: entry.cwd, envFile: entry.envFile };
+    }
+    case 'http':
+    case 'sse':
+    case 'streamable-http':
+    case 'streamableHttp': {
+      if (typeof entry.url !== 'string' || entry.url.trim() === '') return `an ${type} server needs a "url" string`;
+      const headers = entry.headers ?? {};
+      if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) return '"headers" must map names to strings';
+      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto' };
+    }
+    case undefined:
+      return 'the definition needs "command" (stdio) or "url" (http)';
+    default:
+      return `unknown server type ${JSON.stringify(type)} (expected "stdio", "http" or "sse")`;
+  }
+}
+
+function parseEnv(env: unknown): Record<string, string | null> | string {
+  if (env === undefined) return {};
+  if (!isObject(env)) return '"env" must be an object';
+  const result: Record<string, string | null> = {};
+  for (const [key, value] of Object.entries(env)) {
+    if (value === null) result[key] = null;
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') result[key] = String(value);
+    else return `"env.${key}" must be a string, a number or null`;
+  }
+  return result;
+}
+
+function parseInput(input: unknown): InputDefinition | string {
+  if (!isObject(input)) return 'must be an object';
+  if (typeof input.id !== 'string' || !input.id) return 'needs an "id"';
+  if (input.type !== 'promptString' && input.type !== 'pickString') return `input ${input.id}: type must be "promptString" or "pickString"`;
+  if (input.type === 'pickString' && (!Array.isArray(input.options) || input.options.length === 0)) return `input ${input.id}: pickString needs "options"`;
+  return {
+    type: input.type,
+    id: input.id,
+    description: typeof input.description === 'string' ? input.description : undefined,
+    password: input.password === true,
+    default: typeof input.default === 'string' ? input.default : undefined,
+    options: Array.isArray(input.options) ? input.options.map(String) : undefined,
+  };
+}
+
+function lineOf(text: string, offset: number): string {
+  const line = text.slice(0, offset).split('\n').length;
+  return ` (line ${line})`;
+}

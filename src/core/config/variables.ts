@@ -1,0 +1,74 @@
+/**
+ * Resolves `${...}` variables in server definitions: `${workspaceFolder}`, `${workspaceFolderBasename}`,
+ * `${userHome}`, `${env:NAME}`, `${input:id}`. Input values are asked for through the resolver because only
+ * the host knows how to prompt and where secrets live.
+ */
+
+export interface VariableContext {
+  workspaceFolder?: string;
+  userHome: string;
+  env: Record<string, string | undefined>;
+  /** Returns the value of an input, prompting if needed; undefined means the user gave none. */
+  input(id: string): Promise<string | undefined>;
+}
+
+export class UnresolvedVariableError extends Error {
+  override readonly name = 'UnresolvedVariableError';
+}
+
+const VARIABLE = /\$\{([^}]+)\}/g;
+
+export async function resolveVariables(text: string, context: VariableContext): Promise<string> {
+  const matches = [...text.matchAll(VARIABLE)];
+  if (matches.length === 0) return text;
+  let result = '';
+  let last = 0;
+  for (const match of matches) {
+    result += text.slice(last, match.index) + (await resolveOne(match[1], context));
+    last = (match.index ?? 0) + match[0].length;
+  }
+  return result + text.slice(last);
+}
+
+async function resolveOne(name: string, context: VariableContext): Promise<string> {
+  if (name === 'workspaceFolder') return required(context.workspaceFolder, name, 'no workspace folder is open');
+  if (name === 'workspaceFolderBasename') {
+    const folder = required(context.workspaceFolder, name, 'no workspace folder is open');
+    return folder.split(/[\\/]/).filter(Boolean).pop() ?? folder;
+  }
+  if (name === 'userHome') return context.userHome;
+  if (name.startsWith('env:')) return context.env[name.slice(4)] ?? '';
+  if (name.startsWith('input:')) {
+    const id = name.slice(6);
+    const value = await context.input(id);
+    return required(value, name, 'no value was given');
+  }
+  throw new UnresolvedVariableError(`unknown variable \${${name}}`);
+}
+
+function required(value: string | undefined, name: string, why: string): string {
+  if (value === undefined) throw new UnresolvedVariableError(`cannot resolve \${${name}}: ${why}`);
+  return value;
+}
+
+/** Parses a dotenv file: KEY=VALUE lines, optional quotes, # comments. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (!line || line.startsWith('#')) continue;
+    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*=\s*(.*)$/.exec(line);
+    if (!match) continue;
+    let value = match[2];
+    const quote = value[0];
+    if ((quote === '"' || quote === "'") && value.endsWith(quote) && value.length >= 2) {
+      value = value.slice(1, -1);
+      if (quote === '"') value = value.replace(/\\n/g, '\n');
+    } else {
+      const hash = value.indexOf(' #');
+      if (hash !== -1) value = value.slice(0, hash).trimEnd();
+    }
+    result[match[1]] = value;
+  }
+  return result;
+}

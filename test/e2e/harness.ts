@@ -1,0 +1,843 @@
+/**
+ * End-to-end harness: a real VS Code (code-server 4.100.3 = VS Code 1.100.3, server + web workbench)
+ * driven from Debian's Chromium through playwright-core. Works offline (see
+ * scripts/prepare-code-server.sh, which prepares code-server into a cache outside the repository).
+ *
+ * Every wait is bounded; every failure throws an Error that says what was being waited for and
+ * where the last screenshot is. Nothing is skipped silently.
+ *
+ * Usage (node:test, run with `node --import tsx --test test/e2e/*.e2e.ts`):
+ *   const pkg = await prepareCodeServer();
+ *   await installVsix(vsix, extensionsDir, userDataDir);
+ *   const server = await startCodeServer({ workspace, extensionsDir, userDataDir });
+ *   const wb = await openWorkbench(server.url, workspace);
+ *   await runCommand(wb.page, 'My Ext: Do Thing');
+ *   await waitForNotification(wb.page, /done/);
+ *   await wb.close(); await server.stop();
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+
+// ---------------------------------------------------------------------------------------------------
+// Constants and small utilities
+// ---------------------------------------------------------------------------------------------------
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..');
+export const PREPARE_SCRIPT = path.join(REPO_ROOT, 'scripts', 'prepare-code-server.sh');
+export const RESULTS_DIR = path.join(REPO_ROOT, 'test-results', 'e2e');
+export const CHROMIUM_PATH = process.env.MCP_E2E_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+/** Upper bound for any single wait in this harness. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+let lastScreenshotPath: string | undefined;
+/** Path of the most recent screenshot taken by this harness (explicit or on failure). */
+export function getLastScreenshotPath(): string | undefined {
+  return lastScreenshotPath;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[e2e] ${message}\n`);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function slug(text: string): string {
+  return text.replace(/[^a-zA-Z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'step';
+}
+
+function bound(timeoutMs: number | undefined): number {
+  const t = timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!(t > 0)) throw new Error(`e2e: invalid timeout ${t}`);
+  return Math.min(t, 10 * 60_000);
+}
+
+interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion (bounded), stdin closed, capturing output. Kills its group on timeout. */
+function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs: number; what: string; echo?: boolean },
+): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      if (options.echo) process.stderr.write(d);
+    });
+    const timer = setTimeout(() => {
+      killGroup(child.pid, 'SIGKILL');
+      reject(
+        new Error(
+          `e2e: ${options.what} did not finish within ${options.timeoutMs} ms (${command} ${args.join(' ')}).\n` +
+            `stderr tail:\n${tail(stderr)}`,
+        ),
+      );
+    }, options.timeoutMs);
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      reject(new Error(`e2e: ${options.what}: cannot start ${command}: ${err.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+
+function tail(text: string, lines = 40): string {
+  return text.split('\n').slice(-lines).join('\n');
+}
+
+function killGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
+  if (pgid == null) return;
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: already gone.
+  }
+}
+
+/** Every live process (pid) whose process group id is `pgid`, read from /proc. Zombies excluded. */
+export function processesInGroup(pgid: number): number[] {
+  const result: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    // Format: pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const state = rest[0];
+    const pgrp = Number(rest[2]);
+    if (pgrp === pgid && state !== 'Z' && state !== 'X') result.push(Number(entry));
+  }
+  return result;
+}
+
+/** Every live descendant of `pid` (children, grandchildren, ...), read from /proc. */
+export function descendantsOf(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (rest[0] === 'Z' || rest[0] === 'X') continue;
+    const ppid = Number(rest[1]);
+    const list = children.get(ppid) ?? [];
+    list.push(Number(entry));
+    children.set(ppid, list);
+  }
+  const out: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const p = queue.shift() as number;
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      queue.push(c);
+    }
+  }
+  return out;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// code-server preparation and extension installation
+// ---------------------------------------------------------------------------------------------------
+
+/**
+ * Runs scripts/prepare-code-server.sh (idempotent, cached; seconds when warm, ~2-3 min cold) and
+ * returns code-server's package directory (the one holding out/node/entry.js).
+ */
+export async function prepareCodeServer(options: { timeoutMs?: number } = {}): Promise<string> {
+  const timeoutMs = options.timeoutMs ?? 15 * 60_000;
+  const started = Date.now();
+  const result = await runProcess('bash', [PREPARE_SCRIPT], {
+    cwd: REPO_ROOT,
+    timeoutMs,
+    what: 'preparing code-server (scripts/prepare-code-server.sh)',
+    echo: true,
+  });
+  if (result.code !== 0) {
+    throw new Error(
+      `e2e: scripts/prepare-code-server.sh failed (exit ${result.code ?? result.signal}).\n${tail(result.stderr)}`,
+    );
+  }
+  const dir = result.stdout.trim().split('\n').pop()?.trim() ?? '';
+  if (!dir || !fs.existsSync(path.join(dir, 'out', 'node', 'entry.js'))) {
+    throw new Error(`e2e: prepare-code-server.sh did not print a valid package directory (got "${dir}")`);
+  }
+  log(`code-server ready in ${dir} (${Date.now() - started} ms)`);
+  return dir;
+}
+
+let cachedPackageDir: string | undefined;
+async function packageDir(): Promise<string> {
+  if (cachedPackageDir) return cachedPackageDir;
+  const fromEnv = process.env.MCP_E2E_CODE_SERVER_DIR;
+  if (fromEnv) {
+    if (!fs.existsSync(path.join(fromEnv, 'out', 'node', 'entry.js'))) {
+      throw new Error(`e2e: MCP_E2E_CODE_SERVER_DIR=${fromEnv} has no out/node/entry.js`);
+    }
+    cachedPackageDir = fromEnv;
+  } else {
+    cachedPackageDir = await prepareCodeServer();
+  }
+  return cachedPackageDir;
+}
+
+/**
+ * Environment for code-server: the current one without the variables of a surrounding VS Code
+ * (VSCODE_IPC_HOOK_CLI in particular makes code-server hand its arguments to that VS Code and exit).
+ */
+function codeServerEnv(extra: Record<string, string> | undefined, userDataDir: string): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (key.startsWith('VSCODE_') || key === 'ELECTRON_RUN_AS_NODE' || key === 'NODE_OPTIONS') continue;
+    if (key === 'PASSWORD' || key === 'HASHED_PASSWORD' || key.startsWith('CODE_SERVER_')) continue;
+    env[key] = value;
+  }
+  // Keep code-server's own state (config.yaml, heartbeat, coder.json) out of the user's home.
+  const stateHome = path.join(userDataDir, '.code-server-home');
+  env.XDG_CONFIG_HOME = path.join(stateHome, 'config');
+  env.XDG_DATA_HOME = path.join(stateHome, 'data');
+  env.XDG_CACHE_HOME = path.join(stateHome, 'cache');
+  return { ...env, ...(extra ?? {}) };
+}
+
+function emptyConfigFile(userDataDir: string): string {
+  fs.mkdirSync(userDataDir, { recursive: true });
+  const file = path.join(userDataDir, 'code-server-config.yaml');
+  // Flags win over the config file anyway; an explicit empty file avoids reading ~/.config.
+  fs.writeFileSync(file, 'auth: none\ncert: false\n');
+  return file;
+}
+
+/**
+ * Installs a VSIX into `extensionsDir` with code-server's own CLI (`--install-extension`), exactly
+ * as a user would. Returns the CLI output. Throws if the CLI fails or reports no success.
+ */
+export async function installVsix(
+  vsixPath: string,
+  extensionsDir: string,
+  userDataDir: string,
+  options: { timeoutMs?: number } = {},
+): Promise<string> {
+  if (!fs.existsSync(vsixPath)) throw new Error(`e2e: installVsix: no such VSIX ${vsixPath}`);
+  const pkg = await packageDir();
+  fs.mkdirSync(extensionsDir, { recursive: true });
+  fs.mkdirSync(userDataDir, { recursive: true });
+  const result = await runProcess(
+    process.execPath,
+    [
+      path.join(pkg, 'out', 'node', 'entry.js'),
+      '--config',
+      emptyConfigFile(userDataDir),
+      '--user-data-dir',
+      userDataDir,
+      '--extensions-dir',
+      extensionsDir,
+      '--install-extension',
+      path.resolve(vsixPath),
+    ],
+    {
+      env: codeServerEnv(undefined, userDataDir),
+      timeoutMs: bound(options.timeoutMs ?? 120_000),
+      what: `installing ${vsixPath}`,
+    },
+  );
+  const output = `${result.stdout}\n${result.stderr}`;
+  if (result.code !== 0 || !/successfully installed/i.test(output)) {
+    throw new Error(`e2e: installing ${vsixPath} failed (exit ${result.code ?? result.signal}):\n${tail(output)}`);
+  }
+  log(`installed ${path.basename(vsixPath)} into ${extensionsDir}`);
+  return output.trim();
+}
+
+// ---------------------------------------------------------------------------------------------------
+// code-server lifecycle
+// ---------------------------------------------------------------------------------------------------
+
+export interface StartCodeServerOptions {
+  workspace: string;
+  extensionsDir: string;
+  userDataDir: string;
+  /** When false, workspace trust stays enabled (the untrusted-workspace path). Default: true (trust disabled). */
+  trustWorkspace?: boolean;
+  /** Extra environment variables for code-server and hence the extension host. */
+  env?: Record<string, string>;
+  /** Extra code-server/VS Code arguments, e.g. ['--enable-proposed-api', 'pub.name']. */
+  extraArgs?: string[];
+  /** User settings merged over the harness defaults (written to <userDataDir>/User/settings.json). */
+  settings?: Record<string, unknown>;
+  /** Bound for the server to start serving. Default 60 s. */
+  timeoutMs?: number;
+}
+
+export interface CodeServerHandle {
+  url: string;
+  port: number;
+  /** pid of the code-server process; also its process group id (it is started as a group leader). */
+  pid: number;
+  /** File receiving code-server's stdout and stderr. */
+  logFile: string;
+  /** Last lines of code-server's output. */
+  logTail(): string;
+  /** Kills the whole process group (and any descendant that left it) and waits until all are gone. */
+  stop(): Promise<void>;
+}
+
+const liveServers = new Set<ChildProcess>();
+process.on('exit', () => {
+  // Last resort if a test crashed without stopping its server.
+  for (const child of liveServers) killGroup(child.pid, 'SIGKILL');
+});
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      if (address == null || typeof address === 'string') {
+        server.close();
+        reject(new Error('e2e: could not get a free port'));
+        return;
+      }
+      const port = address.port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function httpStatus(url: string, timeoutMs: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(url, { timeout: timeoutMs }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('timeout', () => req.destroy(new Error('timeout')));
+    req.on('error', reject);
+  });
+}
+
+const DEFAULT_SETTINGS: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'workbench.tips.enabled': false,
+  'workbench.enableExperiments': false,
+  'telemetry.telemetryLevel': 'off',
+  'update.mode': 'none',
+  'extensions.autoCheckUpdates': false,
+  'extensions.autoUpdate': false,
+  'extensions.ignoreRecommendations': true,
+  'git.enabled': false,
+  'window.dialogStyle': 'custom',
+};
+
+function writeUserSettings(userDataDir: string, settings: Record<string, unknown> | undefined): void {
+  const dir = path.join(userDataDir, 'User');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, 'settings.json');
+  let existing: Record<string, unknown> = {};
+  if (fs.existsSync(file)) {
+    try {
+      const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) existing = parsed as Record<string, unknown>;
+    } catch {
+      throw new Error(`e2e: ${file} exists but is not plain JSON; refusing to overwrite it`);
+    }
+  }
+  fs.writeFileSync(file, JSON.stringify({ ...DEFAULT_SETTINGS, ...existing, ...(settings ?? {}) }, null, 2));
+}
+
+/**
+ * Starts code-server on a free port of 127.0.0.1 with `--auth none --disable-telemetry
+ * --disable-update-check` (and `--disable-workspace-trust` unless trustWorkspace === false), as its
+ * own process group, and waits (bounded) until it serves HTTP.
+ */
+export async function startCodeServer(options: StartCodeServerOptions): Promise<CodeServerHandle> {
+  const pkg = await packageDir();
+  const timeoutMs = bound(options.timeoutMs);
+  for (const dir of [options.workspace, options.extensionsDir, options.userDataDir]) fs.mkdirSync(dir, { recursive: true });
+  writeUserSettings(options.userDataDir, options.settings);
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+
+  const port = await freePort();
+  const args = [
+    path.join(pkg, 'out', 'node', 'entry.js'),
+    '--config',
+    emptyConfigFile(options.userDataDir),
+    '--auth',
+    'none',
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--user-data-dir',
+    options.userDataDir,
+    '--extensions-dir',
+    options.extensionsDir,
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-getting-started-override',
+    ...(options.trustWorkspace === false ? [] : ['--disable-workspace-trust']),
+    ...(options.extraArgs ?? []),
+    options.workspace,
+  ];
+  const logFile = path.join(RESULTS_DIR, `code-server-${port}.log`);
+  const logStream = fs.createWriteStream(logFile);
+  let output = '';
+  const child = spawn(process.execPath, args, {
+    cwd: options.workspace,
+    env: codeServerEnv(options.env, options.userDataDir),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // own process group: stop() kills the group.
+  });
+  if (child.pid == null) throw new Error('e2e: code-server did not start (no pid)');
+  const pid = child.pid;
+  liveServers.add(child);
+  const onData = (d: Buffer): void => {
+    logStream.write(d);
+    output = (output + d.toString()).slice(-20_000);
+  };
+  child.stdout?.on('data', onData);
+  child.stderr?.on('data', onData);
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  const exitPromise = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      exited = { code, signal };
+      resolve();
+    });
+  });
+  const closedPromise = new Promise<void>((resolve) => child.on('close', () => resolve()));
+
+  let stopped = false;
+  const stop = async (): Promise<void> => {
+    if (stopped) return;
+    stopped = true;
+    const members = new Set([...processesInGroup(pid), ...descendantsOf(pid)]);
+    killGroup(pid, 'SIGTERM');
+    for (const p of members) {
+      try {
+        process.kill(p, 'SIGTERM');
+      } catch {
+        // gone
+      }
+    }
+    const deadline = Date.now() + 10_000;
+    const remaining = (): number[] => [...new Set([...processesInGroup(pid), ...[...members].filter(isAlive)])];
+    while (Date.now() < deadline && (exited == null || remaining().length > 0)) await sleep(100);
+    if (exited == null || remaining().length > 0) {
+      log(`code-server (pgid ${pid}) still alive after SIGTERM; sending SIGKILL`);
+      killGroup(pid, 'SIGKILL');
+      for (const p of remaining()) {
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {
+          // gone
+        }
+      }
+      const killDeadline = Date.now() + 5_000;
+      while (Date.now() < killDeadline && (exited == null || remaining().length > 0)) await sleep(100);
+    }
+    await Promise.race([closedPromise, sleep(2_000)]);
+    liveServers.delete(child);
+    logStream.end();
+    const left = remaining();
+    if (exited == null || left.length > 0) {
+      throw new Error(`e2e: could not stop code-server (pgid ${pid}); processes left: ${left.join(', ') || pid}`);
+    }
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  let lastError = 'no attempt yet';
+  for (;;) {
+    if (exited) {
+      await stop().catch(() => undefined);
+      throw new Error(
+        `e2e: code-server exited (code ${exited.code}, signal ${exited.signal}) before serving on ${url}.\n` +
+          `Log: ${logFile}\n${tail(output)}`,
+      );
+    }
+    try {
+      const status = await httpStatus(`${url}/healthz`, 2_000);
+      if (status === 200) break;
+      lastError = `HTTP ${status} from /healthz`;
+    } catch (err) {
+      lastError = errorMessage(err);
+    }
+    if (Date.now() > deadline) {
+      await stop().catch(() => undefined);
+      throw new Error(
+        `e2e: timed out after ${timeoutMs} ms waiting for code-server to serve ${url}/healthz (last: ${lastError}).\n` +
+          `Log: ${logFile}\n${tail(output)}`,
+      );
+    }
+    await sleep(200);
+  }
+  void exitPromise;
+  log(`code-server serving ${url} (pid/pgid ${pid}) after ${Date.now() - started} ms; log ${logFile}`);
+  return { url, port, pid, logFile, logTail: () => tail(output), stop };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Browser
+// ---------------------------------------------------------------------------------------------------
+
+export interface Workbench {
+  /** The (persistent) browser context; Playwright does not expose a Browser for a persistent context. */
+  context: BrowserContext;
+  page: Page;
+  /** Console errors and page errors seen so far (useful in failure messages). */
+  consoleErrors: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Launches Debian's Chromium (headless, fresh --user-data-dir) through playwright-core, opens
+ * `url/?folder=<workspace>` and waits (bounded) for `.monaco-workbench`.
+ */
+export async function openWorkbench(
+  url: string,
+  workspace: string,
+  options: { timeoutMs?: number; headless?: boolean; viewport?: { width: number; height: number } } = {},
+): Promise<Workbench> {
+  const timeoutMs = bound(options.timeoutMs);
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`e2e: no Chromium at ${CHROMIUM_PATH}; run scripts/prepare-code-server.sh (it installs Debian's chromium)`);
+  }
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-chromium-'));
+  // Playwright refuses --user-data-dir in args; launchPersistentContext passes it for us.
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_ARGS],
+    headless: options.headless ?? true,
+    viewport: options.viewport ?? { width: 1400, height: 900 },
+    timeout: timeoutMs,
+  });
+  let closed = false;
+  const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await Promise.race([
+      context.close(),
+      sleep(15_000).then(() => {
+        throw new Error('e2e: Chromium did not close within 15 s');
+      }),
+    ]).finally(() => fs.rmSync(profile, { recursive: true, force: true }));
+  };
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.setDefaultTimeout(timeoutMs);
+    const consoleErrors: string[] = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') consoleErrors.push(msg.text());
+    });
+    page.on('pageerror', (err) => consoleErrors.push(`pageerror: ${err.message}`));
+    const target = `${url.replace(/\/$/, '')}/?folder=${encodeURIComponent(workspace)}`;
+    await page.goto(target, { timeout: timeoutMs, waitUntil: 'domcontentloaded' });
+    await waitFor(page, `the workbench (.monaco-workbench) at ${target}`, () =>
+      page.locator('.monaco-workbench').first().waitFor({ state: 'visible', timeout: timeoutMs }),
+    );
+    // The activity bar is there once the workbench has laid out its parts.
+    await waitFor(page, 'the activity bar', () =>
+      page.locator('.part.activitybar').first().waitFor({ state: 'visible', timeout: timeoutMs }),
+    );
+    return { context, page, consoleErrors, close };
+  } catch (err) {
+    await close().catch(() => undefined);
+    throw err;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Failure reporting
+// ---------------------------------------------------------------------------------------------------
+
+let failureCounter = 0;
+
+/**
+ * Runs `action`; on failure takes a screenshot `failure-<n>-<what>.png` and throws an Error naming
+ * what was being waited for and the screenshot path.
+ */
+export async function waitFor<T>(page: Page, what: string, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (err) {
+    let shot: string | undefined;
+    try {
+      shot = await screenshot(page, `failure-${++failureCounter}-${slug(what)}`);
+    } catch (shotErr) {
+      shot = `(screenshot failed: ${errorMessage(shotErr).split('\n')[0]})`;
+    }
+    const cause = errorMessage(err).split('\n').slice(0, 3).join(' | ');
+    const wrapped = new Error(`e2e: failed waiting for ${what}. Last screenshot: ${shot}. Cause: ${cause}`);
+    (wrapped as Error & { cause?: unknown }).cause = err;
+    throw wrapped;
+  }
+}
+
+/** Saves a PNG of the page to test-results/e2e/<name>.png and returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  fs.mkdirSync(RESULTS_DIR, { recursive: true });
+  const file = path.join(RESULTS_DIR, `${name.replace(/\.png$/i, '')}.png`);
+  await page.screenshot({ path: file, timeout: 15_000 });
+  lastScreenshotPath = file;
+  return file;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Workbench helpers
+// ---------------------------------------------------------------------------------------------------
+
+const QUICK_INPUT = '.quick-input-widget';
+const QUICK_INPUT_ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The label shown by a quick-input row (without description/detail/keybinding). */
+async function rowLabel(row: Locator): Promise<string> {
+  const label = row.locator('.label-name').first();
+  const text = (await label.count()) > 0 ? await label.textContent() : await row.textContent();
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+/** Waits until the quick input widget is visible. */
+export async function waitForQuickInput(page: Page, timeoutMs?: number): Promise<Locator> {
+  const widget = page.locator(QUICK_INPUT).first();
+  await waitFor(page, 'the quick input widget to be visible', () =>
+    widget.waitFor({ state: 'visible', timeout: bound(timeoutMs) }),
+  );
+  return widget;
+}
+
+/** Waits for a quick-input row whose label equals `label` (string: exact after trimming; RegExp: test). */
+async function findQuickInputRow(page: Page, label: string | RegExp, timeoutMs: number): Promise<Locator> {
+  const matches = (text: string): boolean => (typeof label === 'string' ? text === label : label.test(text));
+  const deadline = Date.now() + timeoutMs;
+  let seen: string[] = [];
+  while (Date.now() < deadline) {
+    const rows = page.locator(QUICK_INPUT_ROWS);
+    const n = await rows.count();
+    seen = [];
+    for (let i = 0; i < n; i++) {
+      const row = rows.nth(i);
+      const text = await rowLabel(row).catch(() => '');
+      seen.push(text);
+      if (matches(text)) return row;
+    }
+    await sleep(150);
+  }
+  throw new Error(`no row labelled ${String(label)} within ${timeoutMs} ms; rows seen: ${JSON.stringify(seen.slice(0, 15))}`);
+}
+
+async function waitForQuickInputHidden(page: Page, what: string, timeoutMs: number): Promise<void> {
+  await waitFor(page, what, () => page.locator(QUICK_INPUT).first().waitFor({ state: 'hidden', timeout: timeoutMs }));
+}
+
+/**
+ * Runs a command the way a person does: F1, type the title, wait for the matching row, Enter
+ * (or a click when the matching row is not the focused one). `title` is the palette label,
+ * i.e. "Category: Title" when the command has a category.
+ */
+export async function runCommand(page: Page, title: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = bound(options.timeoutMs);
+  // Make sure the page has keyboard focus and no other quick input is open.
+  if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
+  await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+  await page.keyboard.press('F1');
+  await waitForQuickInput(page, timeoutMs);
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
+  await waitFor(page, 'the command palette input to be focused', async () => {
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    await input.focus();
+  });
+  const current = await input.inputValue();
+  if (current !== '>') {
+    await input.fill('>');
+  }
+  await page.keyboard.type(title);
+  const row = await waitFor(page, `the command palette row "${title}"`, () => findQuickInputRow(page, title, timeoutMs));
+  const focused = (await row.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false;
+  if (focused) await page.keyboard.press('Enter');
+  else await row.click();
+  await waitForQuickInputHidden(page, `the command palette to close after running "${title}"`, timeoutMs);
+}
+
+/** Picks the row labelled `label` in the currently open quick pick (clicks it). */
+export async function quickPick(page: Page, label: string | RegExp, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = bound(options.timeoutMs);
+  await waitForQuickInput(page, timeoutMs);
+  const row = await waitFor(page, `the quick pick item ${String(label)}`, () => findQuickInputRow(page, label, timeoutMs));
+  await row.click();
+}
+
+/** Types `text` into the open quick input (replacing its value) and, by default, presses Enter. */
+export async function typeInQuickInput(
+  page: Page,
+  text: string,
+  options: { submit?: boolean; timeoutMs?: number } = {},
+): Promise<void> {
+  const timeoutMs = bound(options.timeoutMs);
+  await waitForQuickInput(page, timeoutMs);
+  const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
+  await waitFor(page, 'the quick input text box', async () => {
+    await input.waitFor({ state: 'visible', timeout: timeoutMs });
+    await input.fill('');
+    await input.focus();
+  });
+  await page.keyboard.type(text);
+  if (options.submit ?? true) await page.keyboard.press('Enter');
+}
+
+/** Waits for a notification toast whose message matches `text`; returns the message text. */
+export async function waitForNotification(
+  page: Page,
+  text: RegExp | string,
+  options: { timeoutMs?: number } = {},
+): Promise<string> {
+  const timeoutMs = bound(options.timeoutMs);
+  const pattern = typeof text === 'string' ? new RegExp(escapeRegExp(text)) : text;
+  const message = page.locator('.notifications-toasts .notification-list-item-message').filter({ hasText: pattern }).first();
+  await waitFor(page, `a notification matching ${pattern}`, () => message.waitFor({ state: 'visible', timeout: timeoutMs }));
+  return ((await message.textContent()) ?? '').trim();
+}
+
+/** Texts of every visible notification toast (for diagnostics). */
+export async function notificationTexts(page: Page): Promise<string[]> {
+  const items = page.locator('.notifications-toasts .notification-list-item-message');
+  return (await items.allTextContents()).map((t) => t.trim());
+}
+
+/**
+ * Opens the activity-bar view container titled `title` (clicks its icon unless it is already the
+ * active one) and waits for the side bar to show it.
+ */
+export async function openViewContainer(page: Page, title: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = bound(options.timeoutMs);
+  const label = new RegExp(`^${escapeRegExp(title)}(\\s|\\(|$)`);
+  const item = page.locator('.part.activitybar .action-item');
+  const target = await waitFor(page, `the activity bar item "${title}"`, async () => {
+    const deadline = Date.now() + timeoutMs;
+    let seen: string[] = [];
+    while (Date.now() < deadline) {
+      const n = await item.count();
+      seen = [];
+      for (let i = 0; i < n; i++) {
+        const candidate = item.nth(i);
+        const aria = (await candidate.locator('.action-label').first().getAttribute('aria-label')) ?? '';
+        seen.push(aria);
+        if (label.test(aria)) return candidate;
+      }
+      await sleep(150);
+    }
+    throw new Error(`no activity bar item "${title}"; items seen: ${JSON.stringify(seen)}`);
+  });
+  const checked = ((await target.getAttribute('class')) ?? '').split(/\s+/).includes('checked');
+  if (!checked) await target.click();
+  await waitFor(page, `the side bar to show "${title}"`, () =>
+    page
+      .locator('.part.sidebar .composite.title')
+      .filter({ hasText: new RegExp(escapeRegExp(title), 'i') })
+      .first()
+      .waitFor({ state: 'visible', timeout: timeoutMs }),
+  );
+}
+
+/**
+ * Visible `.monaco-list-row` label texts of the view named `viewName` in the side bar (or of the
+ * whole side bar when omitted). Waits (bounded) until at least `minRows` rows are there (default 1;
+ * pass 0 to read without waiting).
+ */
+export async function treeRows(
+  page: Page,
+  viewName?: string,
+  options: { minRows?: number; timeoutMs?: number } = {},
+): Promise<string[]> {
+  const timeoutMs = bound(options.timeoutMs);
+  const minRows = options.minRows ?? 1;
+  const scope = viewName
+    ? page
+        .locator('.part.sidebar .pane')
+        .filter({ has: page.locator(`.pane-header[aria-label^="${viewName.replace(/"/g, '\\"')}"]`) })
+        .first()
+    : page.locator('.part.sidebar').first();
+  const rows = scope.locator('.monaco-list-row').filter({ visible: true });
+  const read = async (): Promise<string[]> => {
+    const texts: string[] = [];
+    const n = await rows.count();
+    for (let i = 0; i < n; i++) {
+      const row = rows.nth(i);
+      const label = row.locator('.label-name').first();
+      const text = (await label.count()) > 0 ? await label.textContent() : await row.textContent();
+      texts.push((text ?? '').replace(/\s+/g, ' ').trim());
+    }
+    return texts;
+  };
+  if (minRows <= 0) return read();
+  return waitFor(page, `${minRows} tree row(s) in ${viewName ? `view "${viewName}"` : 'the side bar'}`, async () => {
+    const deadline = Date.now() + timeoutMs;
+    let last: string[] = [];
+    while (Date.now() < deadline) {
+      last = await read();
+      if (last.length >= minRows) return last;
+      await sleep(200);
+    }
+    throw new Error(`only ${last.length} row(s) after ${timeoutMs} ms: ${JSON.stringify(last)}`);
+  });
+}
