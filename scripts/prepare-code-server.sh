@@ -89,6 +89,7 @@ if [[ -f "$MARKER" && -f "$PKG/out/node/entry.js" ]]; then
   exit 0
 fi
 
+CURRENT_STEP="creating cache folder $CACHE_ROOT"
 mkdir -p "$CACHE_ROOT"
 command -v flock >/dev/null 2>&1 || die "flock (util-linux) is required"
 exec 9>"$LOCK"

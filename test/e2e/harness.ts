@@ -57,6 +57,15 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
+/** Resolves/rejects like `promise`, or rejects with `message` after `ms`; never keeps the process alive. */
+export function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -219,6 +228,7 @@ export async function prepareCodeServer(options: { timeoutMs?: number } = {}): P
     throw new Error(`e2e: prepare-code-server.sh did not print a valid package directory (got "${dir}")`);
   }
   log(`code-server ready in ${dir} (${Date.now() - started} ms)`);
+  cachedPackageDir = dir;
   return dir;
 }
 
@@ -343,6 +353,12 @@ process.on('exit', () => {
   // Last resort if a test crashed without stopping its server.
   for (const child of liveServers) killGroup(child.pid, 'SIGKILL');
 });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of liveServers) killGroup(child.pid, 'SIGKILL');
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
 
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
@@ -491,7 +507,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
       const killDeadline = Date.now() + 5_000;
       while (Date.now() < killDeadline && (exited == null || remaining().length > 0)) await sleep(100);
     }
-    await Promise.race([closedPromise, sleep(2_000)]);
+    await withTimeout(closedPromise, 2_000, 'stdio not closed').catch(() => undefined);
     liveServers.delete(child);
     logStream.end();
     const left = remaining();
@@ -572,12 +588,9 @@ export async function openWorkbench(
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    await Promise.race([
-      context.close(),
-      sleep(15_000).then(() => {
-        throw new Error('e2e: Chromium did not close within 15 s');
-      }),
-    ]).finally(() => fs.rmSync(profile, { recursive: true, force: true }));
+    await withTimeout(context.close(), 15_000, 'e2e: Chromium did not close within 15 s').finally(() =>
+      fs.rmSync(profile, { recursive: true, force: true }),
+    );
   };
   try {
     const page = context.pages()[0] ?? (await context.newPage());
@@ -697,22 +710,32 @@ async function waitForQuickInputHidden(page: Page, what: string, timeoutMs: numb
  */
 export async function runCommand(page: Page, title: string, options: { timeoutMs?: number } = {}): Promise<void> {
   const timeoutMs = bound(options.timeoutMs);
-  // Make sure the page has keyboard focus and no other quick input is open.
-  if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
-  await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
-  await page.keyboard.press('F1');
-  await waitForQuickInput(page, timeoutMs);
+  const deadline = Date.now() + timeoutMs;
   const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-  await waitFor(page, 'the command palette input to be focused', async () => {
-    await input.waitFor({ state: 'visible', timeout: timeoutMs });
-    await input.focus();
+  // The palette lists the commands known when it opens: right after start-up the extension host may
+  // not have registered an extension's contributions yet, so close and reopen until the row shows.
+  const row = await waitFor(page, `the command palette row "${title}"`, async () => {
+    let lastError: unknown;
+    for (let attempt = 1; Date.now() < deadline; attempt++) {
+      if (await page.locator(QUICK_INPUT).first().isVisible()) {
+        await page.keyboard.press('Escape');
+        await page.locator(QUICK_INPUT).first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+      }
+      await page.keyboard.press('F1');
+      const remaining = Math.max(1_000, deadline - Date.now());
+      await page.locator(QUICK_INPUT).first().waitFor({ state: 'visible', timeout: remaining });
+      await input.waitFor({ state: 'visible', timeout: remaining });
+      await input.focus();
+      if ((await input.inputValue()) !== '>') await input.fill('>');
+      await page.keyboard.type(title);
+      try {
+        return await findQuickInputRow(page, title, Math.min(attempt === 1 ? 3_000 : 5_000, Math.max(500, deadline - Date.now())));
+      } catch (err) {
+        lastError = err;
+      }
+    }
+    throw lastError ?? new Error(`timed out after ${timeoutMs} ms`);
   });
-  const current = await input.inputValue();
-  if (current !== '>') {
-    await input.fill('>');
-  }
-  await page.keyboard.type(title);
-  const row = await waitFor(page, `the command palette row "${title}"`, () => findQuickInputRow(page, title, timeoutMs));
   const focused = (await row.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false;
   if (focused) await page.keyboard.press('Enter');
   else await row.click();

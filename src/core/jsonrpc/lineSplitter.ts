@@ -6,16 +6,35 @@
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
 
+/** How many bytes of the start and end of a discarded line are kept, so the reader can still tell what it was. */
+export const OVERSIZED_EDGE_BYTES = 256;
+
 export interface LineSink {
   line(text: string): void;
-  /** A line grew past the limit; its bytes are discarded up to the next newline. */
-  oversized(bytes: number, limit: number): void;
+  /**
+   * A line grew past the limit; its bytes are discarded up to the next newline. `head` and `tail` are the first
+   * and last bytes of the discarded line (at most OVERSIZED_EDGE_BYTES each), enough to find its JSON-RPC id.
+   */
+  oversized(bytes: number, limit: number, head: string, tail: string): void;
+}
+
+const OVERSIZED_PREFIX = 'message too large: ';
+
+/** The reason transports give for a discarded oversized message; recognised by isOversizedReason. */
+export function oversizedReason(bytes: number, limit: number, setting = 'maxMessageBytes'): string {
+  return `${OVERSIZED_PREFIX}${bytes} bytes exceed the limit of ${limit} bytes (setting ${setting}); the message was discarded`;
+}
+
+export function isOversizedReason(reason: string): boolean {
+  return reason.startsWith(OVERSIZED_PREFIX);
 }
 
 export class LineSplitter {
   private pending: Buffer[] = [];
   private pendingBytes = 0;
   private discarding = false;
+  private head: Buffer = Buffer.alloc(0);
+  private tail: Buffer = Buffer.alloc(0);
 
   constructor(
     private readonly sink: LineSink,
@@ -45,10 +64,15 @@ export class LineSplitter {
     if (piece.length === 0) return;
     if (this.discarding) {
       this.pendingBytes += piece.length;
+      this.keepTail(piece);
       return;
     }
     if (this.pendingBytes + piece.length > this.maxLineBytes) {
       this.discarding = true;
+      this.head = takeHead([...this.pending, piece], OVERSIZED_EDGE_BYTES);
+      this.tail = Buffer.alloc(0);
+      for (const kept of this.pending.slice(-2)) this.keepTail(kept);
+      this.keepTail(piece);
       this.pending = [];
       this.pendingBytes += piece.length;
       return;
@@ -60,10 +84,14 @@ export class LineSplitter {
   private finishLine(): void {
     if (this.discarding) {
       const bytes = this.pendingBytes;
+      const head = this.head.toString('utf8');
+      const tail = this.tail.toString('utf8');
       this.discarding = false;
       this.pending = [];
       this.pendingBytes = 0;
-      this.sink.oversized(bytes, this.maxLineBytes);
+      this.head = Buffer.alloc(0);
+      this.tail = Buffer.alloc(0);
+      this.sink.oversized(bytes, this.maxLineBytes, head, tail);
       return;
     }
     const pieces = this.pending;
@@ -77,4 +105,22 @@ export class LineSplitter {
     if (text.trim().length === 0) return;
     this.sink.line(text);
   }
+
+  private keepTail(piece: Buffer): void {
+    const last = piece.length > OVERSIZED_EDGE_BYTES ? piece.subarray(piece.length - OVERSIZED_EDGE_BYTES) : piece;
+    const joined = this.tail.length ? Buffer.concat([this.tail, last]) : Buffer.from(last);
+    this.tail = joined.length > OVERSIZED_EDGE_BYTES ? joined.subarray(joined.length - OVERSIZED_EDGE_BYTES) : joined;
+  }
+}
+
+function takeHead(pieces: Buffer[], max: number): Buffer {
+  const taken: Buffer[] = [];
+  let size = 0;
+  for (const piece of pieces) {
+    if (size >= max) break;
+    const part = piece.subarray(0, max - size);
+    taken.push(part);
+    size += part.length;
+  }
+  return Buffer.concat(taken);
 }

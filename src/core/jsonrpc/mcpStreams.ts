@@ -1,6 +1,6 @@
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc/node';
 import type { Transport } from '../transport';
-import { classifyIncoming, type JsonRpcErrorObject, type RequestId } from './messages';
+import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type RequestId } from './messages';
 
 export type TraceDirection = 'send' | 'receive';
 
@@ -41,6 +41,11 @@ export class McpMessageReader extends AbstractMessageReader {
   deliver(value: unknown): void {
     this.peer.trace('receive', value);
     const classified = classifyIncoming(value);
+    if (classified.kind === 'request' || classified.kind === 'notification' || classified.kind === 'result') {
+      for (const key of unknownReservedMetaKeys(value)) {
+        this.peer.violation(`_meta key "${key}" uses a prefix reserved for MCP but is not defined by the specification (kept, value not interpreted)`, value);
+      }
+    }
     switch (classified.kind) {
       case 'request':
         this.emit(classified.message);

@@ -106,6 +106,20 @@ function metaProblem(container: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * `_meta` keys of a valid message that sit under an MCP-reserved prefix without being defined by the spec.
+ * They are not fatal (the spec says to assume nothing about their values) but they are worth a warning.
+ */
+export function unknownReservedMetaKeys(value: unknown): string[] {
+  if (!isJsonObject(value)) return [];
+  const container = 'method' in value ? value.params : value.result;
+  if (!isJsonObject(container) || !isJsonObject(container._meta)) return [];
+  return Object.keys(container._meta).filter((key) => {
+    const check = checkMetaKey(key);
+    return check.ok && check.reserved && !SPEC_DEFINED_RESERVED_META_KEYS.has(key);
+  });
+}
+
 /** Classifies one parsed JSON value. Never throws. */
 export function classifyIncoming(value: unknown): Classified {
   if (Array.isArray(value)) {
@@ -185,6 +199,32 @@ function describeType(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;
+}
+
+const ID_VALUE = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
+/** `{"jsonrpc":"2.0","id":N,` or `{"id":N,` at the very start of a message. */
+const LEADING_ID = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID_VALUE + String.raw`\s*,`);
+/** `,"id":N}` closing the message (the TypeScript SDK writes {result, jsonrpc, id}). */
+const TRAILING_ID = new RegExp(String.raw`[^\\]"\s*,\s*"id"\s*:\s*` + ID_VALUE + String.raw`\s*\}\s*$`);
+/** One of the first top-level members is "result" or "error": the message is a response. */
+const RESPONSE_START = /^\s*\{\s*(?:"(?:jsonrpc|id)"\s*:\s*(?:"[^"]*"|-?\d+)\s*,\s*){0,2}"(?:result|error)"\s*:/;
+
+/**
+ * Best-effort recovery of the id of a response that could not be parsed (truncated, or discarded because it
+ * was too large) from its text, or from its first and last bytes joined. Only an id that is unambiguously a
+ * top-level member of a response is returned, so the matching request can fail at once instead of timing out.
+ */
+export function responseIdFromFragment(text: string): RequestId | undefined {
+  if (!RESPONSE_START.test(text)) return undefined;
+  const match = LEADING_ID.exec(text) ?? TRAILING_ID.exec(text);
+  if (!match) return undefined;
+  let id: unknown;
+  try {
+    id = JSON.parse(match[1]);
+  } catch {
+    return undefined;
+  }
+  return isValidRequestId(id) ? id : undefined;
 }
 
 /** A short, single-line excerpt of a message for logs, so a 100 MB payload never floods the output. */

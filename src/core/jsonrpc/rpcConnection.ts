@@ -10,7 +10,8 @@ import {
 import { Emitter, type Disposable } from '../disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from '../errors';
 import type { Transport } from '../transport';
-import { excerpt, isJsonObject, type JsonRpcErrorObject, type RequestId } from './messages';
+import { isOversizedReason } from './lineSplitter';
+import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorObject, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
 
 export interface Logger {
@@ -137,7 +138,7 @@ export class RpcConnection implements Disposable {
     this.connection.listen();
     await this.transport.start({
       onMessage: (value) => this.reader.deliver(value),
-      onUnparsable: (raw, reason) => this.reportViolation(reason, raw),
+      onUnparsable: (raw, reason) => this.handleUnparsable(raw, reason),
       onWarning: (message) => this.logger.warn(`${this.options.serverName}: ${message}`),
       onClose: (error) => this.handleClose(error),
     });
@@ -287,6 +288,21 @@ export class RpcConnection implements Disposable {
       const oldest = this.abandoned.values().next().value;
       if (oldest !== undefined) this.abandoned.delete(oldest);
     }
+  }
+
+  /**
+   * A line that could not be parsed, or was discarded for its size. When its text shows it is the response to
+   * a pending request, that request fails now with a clear error instead of waiting for its timeout.
+   */
+  private handleUnparsable(raw: string, reason: string): void {
+    this.reportViolation(reason, raw);
+    const id = responseIdFromFragment(raw);
+    if (id === undefined || !this.pending.has(id)) return;
+    const method = this.pending.get(id)?.method ?? 'request';
+    const error = isOversizedReason(reason)
+      ? new LocalError('message-too-large', `${this.options.serverName}: the response to ${method} was discarded: ${reason}`)
+      : new LocalError('protocol-violation', `${this.options.serverName}: the response to ${method} is not valid JSON-RPC: ${reason}`);
+    this.settleLocally(id, error);
   }
 
   private reportViolation(reason: string, raw: unknown): void {

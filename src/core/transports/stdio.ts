@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter } from '../jsonrpc/lineSplitter';
+import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
 import type { DiagnosticListener, Transport, TransportSink } from '../transport';
 
 export interface StdioServerOptions {
@@ -81,8 +81,8 @@ export class StdioTransport implements Transport {
     const splitter = new LineSplitter(
       {
         line: (text) => this.onLine(text),
-        oversized: (bytes, limit) =>
-          sink.onUnparsable('', `message of ${bytes} bytes exceeds the limit of ${limit} bytes (setting maxMessageBytes) and was discarded`),
+        // The first and last bytes let the reader find the id of a discarded response and fail its request at once.
+        oversized: (bytes, limit, head, tail) => sink.onUnparsable(`${head}…${tail}`, oversizedReason(bytes, limit)),
       },
       this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     );

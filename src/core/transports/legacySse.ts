@@ -1,0 +1,246 @@
+import type { Disposable } from '../disposable';
+import { Emitter } from '../disposable';
+import { LocalError, errorMessage } from '../errors';
+import type { DiagnosticListener, Transport, TransportSink } from '../transport';
+import { SseParser, type SseEvent } from './sseParser';
+import {
+  describeMessage,
+  discardBody,
+  displayUrl,
+  httpStatusError,
+  mediaType,
+  networkError,
+  pumpSse,
+  validateHttpUrl,
+} from './streamableHttp';
+
+/**
+ * The 2024-11-05 "HTTP with SSE" transport: one long-lived GET stream whose first `endpoint` event names
+ * the URI to POST messages to; server messages arrive as `message` events on that stream.
+ */
+
+export interface LegacySseOptions {
+  url: string;
+  headers?: Record<string, string>;
+  fetch?: typeof fetch;
+  /** How long start() waits for the `endpoint` event. */
+  endpointTimeoutMs?: number;
+}
+
+export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
+
+type LegacyState =
+  | { kind: 'idle' }
+  | { kind: 'connecting'; sink: TransportSink }
+  | { kind: 'open'; sink: TransportSink; endpoint: string }
+  | { kind: 'closed' };
+
+export class LegacySseTransport implements Transport {
+  readonly kind = 'sse' as const;
+  private state: LegacyState = { kind: 'idle' };
+  private readonly diagnostics = new Emitter<string>();
+  private readonly fetchFn: typeof fetch;
+  private readonly scope = new AbortController();
+  private protocolVersion: string | undefined;
+
+  constructor(private readonly options: LegacySseOptions) {
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** The POST URI announced by the server, once known. */
+  get endpoint(): string | undefined {
+    return this.state.kind === 'open' ? this.state.endpoint : undefined;
+  }
+
+  onDiagnostic(listener: DiagnosticListener): Disposable {
+    return this.diagnostics.event(listener);
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    if (this.state.kind !== 'idle') throw new LocalError('transport', 'the SSE transport was already started');
+    const base = validateHttpUrl(this.options.url);
+    this.state = { kind: 'connecting', sink };
+    try {
+      const response = await this.openStream();
+      const endpoint = await this.readUntilEndpoint(response, base);
+      if (this.state.kind !== 'connecting') throw new LocalError('connection-closed', 'the SSE transport was closed while connecting');
+      this.state = { kind: 'open', sink, endpoint };
+      this.diagnostics.fire(`SSE endpoint ${displayUrl(endpoint)}`);
+    } catch (error) {
+      this.state = { kind: 'closed' };
+      this.scope.abort();
+      throw error;
+    }
+  }
+
+  async send(message: object): Promise<void> {
+    if (this.state.kind !== 'open') throw new LocalError('connection-closed', 'the SSE transport is not open');
+    const endpoint = this.state.endpoint;
+    const label = describeMessage(message);
+    let response: Response;
+    try {
+      response = await this.fetchFn(endpoint, {
+        method: 'POST',
+        headers: this.buildHeaders('application/json, text/event-stream', { 'Content-Type': 'application/json' }),
+        body: JSON.stringify(message),
+        signal: this.scope.signal,
+      });
+    } catch (error) {
+      if (this.scope.signal.aborted) throw new LocalError('connection-closed', `POST ${displayUrl(endpoint)} was cancelled: the transport closed`, { cause: error });
+      throw networkError('POST', endpoint, error);
+    }
+    this.diagnostics.fire(`POST ${label} → ${response.status}`);
+    // Responses travel over the SSE stream; whatever the POST answers beyond its status is not used.
+    if (!response.ok) throw await httpStatusError(response, endpoint);
+    await discardBody(response);
+  }
+
+  close(): Promise<void> {
+    const state = this.state;
+    if (state.kind === 'closed') return Promise.resolve();
+    this.state = { kind: 'closed' };
+    this.scope.abort();
+    if (state.kind !== 'idle') {
+      this.diagnostics.fire('closed');
+      try {
+        state.sink.onClose();
+      } catch {
+        // The sink's failure must not break close().
+      }
+    }
+    return Promise.resolve();
+  }
+
+  dispose(): void {
+    void this.close();
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+
+  private buildHeaders(accept: string, extra: Record<string, string> = {}): Headers {
+    const headers = new Headers(this.options.headers);
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    headers.set('Accept', accept);
+    if (this.protocolVersion !== undefined) headers.set('MCP-Protocol-Version', this.protocolVersion);
+    return headers;
+  }
+
+  private async openStream(): Promise<Response> {
+    const url = this.options.url;
+    let response: Response;
+    try {
+      response = await this.fetchFn(url, { method: 'GET', headers: this.buildHeaders('text/event-stream'), signal: this.scope.signal });
+    } catch (error) {
+      if (this.scope.signal.aborted) throw new LocalError('connection-closed', 'the SSE transport was closed while connecting', { cause: error });
+      throw networkError('GET', url, error);
+    }
+    const type = mediaType(response);
+    this.diagnostics.fire(`GET → ${response.status}${type ? ` (${type})` : ''}`);
+    if (!response.ok) throw await httpStatusError(response, url);
+    if (type !== 'text/event-stream') {
+      await discardBody(response);
+      throw new LocalError(
+        'transport',
+        `GET ${displayUrl(url)} answered '${type || 'no content type'}' instead of text/event-stream: not an HTTP+SSE (2024-11-05) MCP endpoint`,
+      );
+    }
+    return response;
+  }
+
+  /**
+   * Starts reading the stream in the background and resolves with the POST endpoint from the first
+   * `endpoint` event. The stream keeps being read after that for `message` events.
+   */
+  private readUntilEndpoint(response: Response, base: URL): Promise<string> {
+    return new Promise<string>((resolve, reject) => {
+      let settled = false;
+      const settle = (outcome: { kind: 'endpoint'; url: string } | { kind: 'error'; error: Error }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (outcome.kind === 'endpoint') resolve(outcome.url);
+        else reject(outcome.error);
+      };
+      const timeoutMs = this.options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
+      const timer = setTimeout(
+        () => settle({ kind: 'error', error: new LocalError('transport', `no 'endpoint' event from ${displayUrl(base.href)} within ${timeoutMs} ms`) }),
+        timeoutMs,
+      );
+      const parser = new SseParser({
+        event: (event) => {
+          if (event.type === 'endpoint') {
+            if (settled) {
+              this.diagnostics.fire('ignored a second endpoint event');
+              return;
+            }
+            try {
+              settle({ kind: 'endpoint', url: resolveEndpoint(event.data, base) });
+            } catch (error) {
+              settle({ kind: 'error', error: error instanceof Error ? error : new Error(errorMessage(error)) });
+            }
+            return;
+          }
+          this.onEvent(event);
+        },
+      });
+      void pumpSse(response, parser).then((outcome) => {
+        const reason = outcome.kind === 'ended' ? 'the server ended the SSE stream' : `the SSE stream broke: ${outcome.reason}`;
+        settle({ kind: 'error', error: new LocalError('transport', `${reason} before sending an 'endpoint' event`) });
+        this.onStreamEnd(reason);
+      });
+    });
+  }
+
+  private onEvent(event: SseEvent): void {
+    if (event.type !== 'message') {
+      this.diagnostics.fire(`ignored SSE event of type '${event.type}'`);
+      return;
+    }
+    if (this.state.kind !== 'open' && this.state.kind !== 'connecting') return;
+    const sink = this.state.sink;
+    let value: unknown;
+    try {
+      value = JSON.parse(event.data);
+    } catch (error) {
+      sink.onUnparsable(event.data, `invalid JSON: ${errorMessage(error)}`);
+      return;
+    }
+    try {
+      sink.onMessage(value);
+    } catch (error) {
+      // A failing consumer must not break the stream the message came on.
+      this.diagnostics.fire(`message handler failed: ${errorMessage(error)}`);
+    }
+  }
+
+  /** Without the stream there is no way to receive anything: the connection is over. */
+  private onStreamEnd(reason: string): void {
+    if (this.state.kind !== 'open') return;
+    const sink = this.state.sink;
+    this.state = { kind: 'closed' };
+    this.scope.abort();
+    this.diagnostics.fire(reason);
+    sink.onClose(new LocalError('connection-closed', reason));
+  }
+}
+
+/** The endpoint is relative to the SSE URL; another origin would leak our messages (and headers) elsewhere. */
+function resolveEndpoint(data: string, base: URL): string {
+  let endpoint: URL;
+  try {
+    endpoint = new URL(data.trim(), base);
+  } catch {
+    throw new LocalError('protocol-violation', `the 'endpoint' event is not a valid URI: ${data.slice(0, 200)}`);
+  }
+  if (endpoint.origin !== base.origin) {
+    throw new LocalError(
+      'protocol-violation',
+      `the server's 'endpoint' event points to another origin (${endpoint.origin}, expected ${base.origin}); refusing to send messages there`,
+    );
+  }
+  return endpoint.href;
+}

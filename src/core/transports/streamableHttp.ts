@@ -1,0 +1,651 @@
+import type { Disposable } from '../disposable';
+import { Emitter } from '../disposable';
+import { LocalError, errorMessage, type LocalErrorKind } from '../errors';
+import type { DiagnosticListener, Transport, TransportSink } from '../transport';
+import { SseParser } from './sseParser';
+
+/**
+ * The MCP "Streamable HTTP" transport (spec 2025-11-25, basic/transports): every client message is one
+ * POST; the answer is 202, a JSON body, or an SSE stream; an optional standalone GET stream carries
+ * server-initiated messages; interrupted streams are resumed with a GET carrying Last-Event-ID.
+ */
+
+export interface StreamableHttpOptions {
+  url: string;
+  /** Sent on every request (for example Authorization). Protocol headers set by the transport win. */
+  headers?: Record<string, string>;
+  /** Injected for tests and for hosts that wrap fetch (proxies, auth). Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  /** Delay before reconnecting an SSE stream when the server sent no `retry` field. */
+  reconnectDelayMs?: number;
+  /** Consecutive reconnections without progress before a stream is given up. */
+  maxReconnectAttempts?: number;
+}
+
+export const DEFAULT_RECONNECT_DELAY_MS = 1000;
+export const DEFAULT_MAX_RECONNECT_ATTEMPTS = 5;
+const ERROR_BODY_CHARS = 300;
+const DELETE_TIMEOUT_MS = 2000;
+/** An SSE connection that stayed up this long counts as progress even without events. */
+const HEALTHY_CONNECTION_MS = 10_000;
+
+// ---------------------------------------------------------------------------------------------------------
+// Shared HTTP helpers (also used by the legacy SSE transport).
+
+/** A non-2xx HTTP answer. Keeps what an auth layer needs (status, WWW-Authenticate) next to the message. */
+export class HttpStatusError extends LocalError {
+  override readonly name = 'HttpStatusError';
+  readonly status: number;
+  readonly statusText: string;
+  readonly url: string;
+  /** The first characters of the response body, as received. */
+  readonly body: string;
+  readonly wwwAuthenticate: string | undefined;
+
+  constructor(
+    kind: LocalErrorKind,
+    init: { status: number; statusText: string; url: string; body: string; wwwAuthenticate?: string; message?: string },
+  ) {
+    super(kind, init.message ?? describeHttpStatus(init.status, init.statusText, init.url, init.body));
+    this.status = init.status;
+    this.statusText = init.statusText;
+    this.url = init.url;
+    this.body = init.body;
+    this.wwwAuthenticate = init.wwwAuthenticate;
+  }
+}
+
+export function describeHttpStatus(status: number, statusText: string, url: string, body: string): string {
+  const head = `HTTP ${status}${statusText ? ` ${statusText}` : ''} from ${displayUrl(url)}`;
+  const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
+  return excerpt ? `${head}: ${excerpt}` : head;
+}
+
+/** Builds the error for a non-2xx response; `explain` may wrap the standard "HTTP <status> ..." text. */
+export async function httpStatusError(
+  response: Response,
+  url: string,
+  kind: LocalErrorKind = 'transport',
+  explain: (detail: string) => string = (detail) => detail,
+): Promise<HttpStatusError> {
+  const body = await readBodyPrefix(response, ERROR_BODY_CHARS);
+  return new HttpStatusError(kind, {
+    status: response.status,
+    statusText: response.statusText,
+    url,
+    body,
+    wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+    message: explain(describeHttpStatus(response.status, response.statusText, url, body)),
+  });
+}
+
+const SECRET_QUERY_NAME = /token|key|secret|password|auth|sig|code/i;
+
+/**
+ * The URL without user:password and with secret-looking query values masked, so credentials never
+ * reach logs or error messages.
+ */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = '';
+    parsed.password = '';
+    for (const name of [...parsed.searchParams.keys()]) {
+      if (SECRET_QUERY_NAME.test(name)) parsed.searchParams.set(name, '***');
+    }
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/** undici reports "fetch failed" and puts the useful part (ECONNREFUSED, DNS, TLS) in `cause`. */
+export function describeFetchFailure(error: unknown): string {
+  const message = errorMessage(error);
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (cause === undefined) return message;
+  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
+  const causeText = errorMessage(cause);
+  return code && !causeText.includes(code) ? `${message} (${causeText}, ${code})` : `${message} (${causeText})`;
+}
+
+export function networkError(method: string, url: string, error: unknown): LocalError {
+  // Some causes quote the URL verbatim; keep its secrets out of the message.
+  const cause = describeFetchFailure(error).split(url).join(displayUrl(url));
+  return new LocalError('transport', `${method} ${displayUrl(url)} failed: ${cause}`, { cause: error });
+}
+
+/** The media type without parameters, lower-cased ('' when absent). */
+export function mediaType(response: Response): string {
+  return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+}
+
+export async function discardBody(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel();
+  } catch {
+    // Nothing to release if the body already failed.
+  }
+}
+
+/** Reads at most about `maxChars` of a body, then drops the rest: error bodies can be arbitrarily large. */
+export async function readBodyPrefix(response: Response, maxChars: number): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    while (text.length < maxChars) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    // A broken error body still leaves the status to report.
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+  return text.slice(0, maxChars);
+}
+
+export type PumpOutcome = { kind: 'ended' } | { kind: 'failed'; reason: string };
+
+/** Feeds a response body into an SSE parser until it ends or breaks. */
+export async function pumpSse(response: Response, parser: SseParser): Promise<PumpOutcome> {
+  if (!response.body) {
+    parser.end();
+    return { kind: 'ended' };
+  }
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.push(value);
+    }
+    parser.end();
+    return { kind: 'ended' };
+  } catch (error) {
+    // Release the connection whatever broke (network, abort, or a handler that threw).
+    reader.cancel().catch(() => undefined);
+    return { kind: 'failed', reason: describeFetchFailure(error) };
+  }
+}
+
+/** Resolves true after `ms`, or false as soon as `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal.aborted) {
+      resolve(false);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve(true);
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+export function validateHttpUrl(url: string): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new LocalError('invalid-argument', `not a valid URL: ${displayUrl(url)}`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new LocalError('invalid-argument', `expected an http(s) URL, got ${parsed.protocol} in ${displayUrl(url)}`);
+  }
+  if (parsed.username || parsed.password) {
+    // fetch refuses such URLs; say so before any request, and point to the supported way.
+    throw new LocalError('invalid-argument', `the URL ${displayUrl(url)} contains user:password; put credentials in an Authorization header instead`);
+  }
+  return parsed;
+}
+
+type RequestId = string | number;
+
+/** A short name for a message in diagnostics: its method, or "response <id>". */
+export function describeMessage(message: object): string {
+  const record = message as Record<string, unknown>;
+  if (typeof record.method === 'string') return record.method;
+  if ('id' in record) return `response ${String(record.id)}`;
+  return 'message';
+}
+
+function requestIdOf(message: object): RequestId | undefined {
+  const record = message as Record<string, unknown>;
+  if (typeof record.method !== 'string') return undefined;
+  return typeof record.id === 'string' || typeof record.id === 'number' ? record.id : undefined;
+}
+
+/** The request a `notifications/cancelled` gives up on: no point resuming a stream for it any more. */
+function cancelledRequestIdOf(message: object): RequestId | undefined {
+  const record = message as Record<string, unknown>;
+  if (record.method !== 'notifications/cancelled') return undefined;
+  const params = record.params as Record<string, unknown> | undefined;
+  const id = params?.requestId;
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
+}
+
+/** Ids of responses (result or error) contained in a received value, single message or array. */
+function answeredIdsOf(value: unknown): RequestId[] {
+  const items = Array.isArray(value) ? value : [value];
+  const ids: RequestId[] = [];
+  for (const item of items) {
+    if (typeof item !== 'object' || item === null) continue;
+    const record = item as Record<string, unknown>;
+    if (typeof record.method === 'string' || !('result' in record || 'error' in record)) continue;
+    if (typeof record.id === 'string' || typeof record.id === 'number') ids.push(record.id);
+  }
+  return ids;
+}
+
+// ---------------------------------------------------------------------------------------------------------
+
+type TransportState =
+  | { kind: 'idle' }
+  | { kind: 'open'; sink: TransportSink }
+  | { kind: 'closing'; done: Promise<void> }
+  | { kind: 'closed' };
+
+/** Where an SSE stream came from decides whether it is worth resuming when it drops. */
+type StreamOrigin = { kind: 'post'; requestIds: readonly RequestId[] } | { kind: 'standalone' };
+
+/** One logical SSE stream, which may span several HTTP responses (the original plus resumptions). */
+interface LogicalStream {
+  readonly label: string;
+  readonly origin: StreamOrigin;
+  lastEventId: string;
+  retryMs: number | undefined;
+}
+
+type GetOutcome =
+  | { kind: 'stream'; response: Response }
+  /** The server has no stream for us (405, or 2xx that is not SSE): stop quietly. */
+  | { kind: 'unsupported'; reason: string }
+  /** Retrying will not help (4xx, closed transport). */
+  | { kind: 'fatal'; reason: string }
+  /** Worth another attempt (network error, 5xx, 429). */
+  | { kind: 'failed'; reason: string };
+
+export class StreamableHttpTransport implements Transport {
+  readonly kind = 'streamable-http' as const;
+  private state: TransportState = { kind: 'idle' };
+  private readonly diagnostics = new Emitter<string>();
+  private readonly fetchFn: typeof fetch;
+  private readonly reconnectDelayMs: number;
+  private readonly maxReconnectAttempts: number;
+
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  /**
+   * Aborts everything tied to the current session: fetches, SSE readers, reconnect timers. Replaced when
+   * the session expires (old streams die, the transport lives on) and aborted for good on close.
+   */
+  private scope = new AbortController();
+  /** Requests whose response is expected on an SSE stream; a stream that drops early is resumed for them. */
+  private readonly awaitingResponse = new Set<RequestId>();
+  private standaloneStream: LogicalStream | undefined;
+
+  constructor(private readonly options: StreamableHttpOptions) {
+    this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.reconnectDelayMs = options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS;
+    this.maxReconnectAttempts = options.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS;
+  }
+
+  /** The session id the server assigned, if any. */
+  get currentSessionId(): string | undefined {
+    return this.sessionId;
+  }
+
+  onDiagnostic(listener: DiagnosticListener): Disposable {
+    return this.diagnostics.event(listener);
+  }
+
+  async start(sink: TransportSink): Promise<void> {
+    if (this.state.kind !== 'idle') throw new LocalError('transport', 'the HTTP transport was already started');
+    validateHttpUrl(this.options.url);
+    // Nothing to open yet: the first POST (initialize) is the first contact.
+    this.state = { kind: 'open', sink };
+  }
+
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    if (this.state.kind === 'open' && this.standaloneStream === undefined) {
+      const stream: LogicalStream = { label: 'GET stream', origin: { kind: 'standalone' }, lastEventId: '', retryMs: undefined };
+      this.standaloneStream = stream;
+      this.runStandaloneStream(stream, this.scope.signal).catch((error: unknown) => this.warn(`GET stream failed: ${errorMessage(error)}`));
+    }
+  }
+
+  async send(message: object): Promise<void> {
+    if (this.state.kind !== 'open') throw new LocalError('connection-closed', 'the HTTP transport is not open');
+    const url = this.options.url;
+    const signal = this.scope.signal;
+    const label = describeMessage(message);
+    const cancelled = cancelledRequestIdOf(message);
+    if (cancelled !== undefined) this.awaitingResponse.delete(cancelled);
+    const sentSessionId = this.sessionId;
+
+    let response: Response;
+    try {
+      response = await this.fetchFn(url, {
+        method: 'POST',
+        headers: this.buildHeaders('application/json, text/event-stream', { 'Content-Type': 'application/json' }),
+        body: JSON.stringify(message),
+        signal,
+      });
+    } catch (error) {
+      throw this.fetchError('POST', signal, error);
+    }
+    this.captureSessionId(response);
+    const type = mediaType(response);
+    this.diagnostics.fire(`POST ${label} → ${response.status}${type ? ` (${type})` : ''}`);
+
+    if (response.status === 202 || response.status === 204) {
+      await discardBody(response);
+      return;
+    }
+    if (!response.ok) {
+      if (response.status === 404 && sentSessionId !== undefined) {
+        this.forgetSession(`the server answered 404 to ${label}`);
+        throw await httpStatusError(response, url, 'session-expired', (detail) => `session expired (${detail}); the client must initialize again`);
+      }
+      throw await httpStatusError(response, url);
+    }
+
+    if (type === 'text/event-stream') {
+      const requestId = requestIdOf(message);
+      if (requestId !== undefined) this.awaitingResponse.add(requestId);
+      const stream: LogicalStream = {
+        label: `SSE stream of ${label}`,
+        origin: { kind: 'post', requestIds: requestId === undefined ? [] : [requestId] },
+        lastEventId: '',
+        retryMs: undefined,
+      };
+      // `send` is done once the headers are in; the events arrive in the background.
+      this.followStream(stream, response, signal).catch((error: unknown) => this.warn(`${stream.label} failed: ${errorMessage(error)}`));
+      return;
+    }
+
+    let text: string;
+    try {
+      text = await response.text();
+    } catch (error) {
+      throw this.fetchError('POST', signal, error);
+    }
+    if (text.trim().length === 0) return;
+    if (type !== 'application/json') {
+      this.diagnostics.fire(`POST ${label}: unexpected content type '${type || 'none'}', reading the body as JSON`);
+    }
+    this.deliver(text);
+  }
+
+  close(): Promise<void> {
+    switch (this.state.kind) {
+      case 'closing':
+        return this.state.done;
+      case 'closed':
+        return Promise.resolve();
+      case 'idle':
+        this.state = { kind: 'closed' };
+        return Promise.resolve();
+      case 'open': {
+        const sink = this.state.sink;
+        let finished!: () => void;
+        const done = new Promise<void>((resolve) => (finished = resolve));
+        this.state = { kind: 'closing', done };
+        void this.shutdown(sink).finally(finished);
+        return done;
+      }
+    }
+  }
+
+  dispose(): void {
+    void this.close();
+  }
+
+  // -------------------------------------------------------------------------------------------------------
+
+  private async shutdown(sink: TransportSink): Promise<void> {
+    this.scope.abort();
+    this.awaitingResponse.clear();
+    const sessionId = this.sessionId;
+    if (sessionId !== undefined) await this.deleteSession();
+    this.state = { kind: 'closed' };
+    this.diagnostics.fire('closed');
+    try {
+      sink.onClose();
+    } catch {
+      // The sink's failure must not leave close() pending.
+    }
+  }
+
+  /** Tells the server the session is over (spec: SHOULD). 405 and failures are fine; bounded in time. */
+  private async deleteSession(): Promise<void> {
+    try {
+      const response = await this.fetchFn(this.options.url, {
+        method: 'DELETE',
+        headers: this.buildHeaders('application/json, text/event-stream'),
+        signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+      });
+      this.diagnostics.fire(`DELETE → ${response.status}`);
+      await discardBody(response);
+    } catch (error) {
+      this.diagnostics.fire(`DELETE failed: ${describeFetchFailure(error)}`);
+    }
+  }
+
+  private buildHeaders(accept: string, extra: Record<string, string> = {}): Headers {
+    const headers = new Headers(this.options.headers);
+    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+    headers.set('Accept', accept);
+    if (this.sessionId !== undefined) headers.set('Mcp-Session-Id', this.sessionId);
+    if (this.protocolVersion !== undefined) headers.set('MCP-Protocol-Version', this.protocolVersion);
+    return headers;
+  }
+
+  private captureSessionId(response: Response): void {
+    const id = response.headers.get('mcp-session-id');
+    if (id === null || id === '' || id === this.sessionId) return;
+    this.sessionId = id;
+    this.diagnostics.fire('session id received');
+  }
+
+  /**
+   * The server no longer knows our session: drop it and everything tied to it, so the client can
+   * initialize again on this same transport.
+   */
+  private forgetSession(reason: string): void {
+    this.diagnostics.fire(`session expired: ${reason}`);
+    this.sessionId = undefined;
+    this.protocolVersion = undefined;
+    this.standaloneStream = undefined;
+    this.awaitingResponse.clear();
+    const old = this.scope;
+    this.scope = new AbortController();
+    old.abort();
+  }
+
+  private fetchError(method: string, signal: AbortSignal, error: unknown): LocalError {
+    if (this.state.kind !== 'open') {
+      return new LocalError('connection-closed', `${method} ${displayUrl(this.options.url)} was cancelled: the transport closed`, { cause: error });
+    }
+    if (signal.aborted) {
+      return new LocalError('session-expired', `${method} ${displayUrl(this.options.url)} was cancelled: the session expired`, { cause: error });
+    }
+    return networkError(method, this.options.url, error);
+  }
+
+  private deliver(raw: string): void {
+    if (this.state.kind !== 'open') return;
+    const sink = this.state.sink;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (error) {
+      sink.onUnparsable(raw, `invalid JSON: ${errorMessage(error)}`);
+      return;
+    }
+    for (const id of answeredIdsOf(value)) this.awaitingResponse.delete(id);
+    try {
+      sink.onMessage(value);
+    } catch (error) {
+      // A failing consumer must not break the stream the message came on.
+      this.diagnostics.fire(`message handler failed: ${errorMessage(error)}`);
+    }
+  }
+
+  private warn(message: string): void {
+    this.diagnostics.fire(message);
+    if (this.state.kind === 'open') this.state.sink.onWarning(message);
+  }
+
+  private isWanted(stream: LogicalStream, signal: AbortSignal): boolean {
+    if (this.state.kind !== 'open' || signal.aborted) return false;
+    switch (stream.origin.kind) {
+      case 'post':
+        return stream.origin.requestIds.some((id) => this.awaitingResponse.has(id));
+      case 'standalone':
+        return this.standaloneStream === stream;
+    }
+  }
+
+  private async runStandaloneStream(stream: LogicalStream, signal: AbortSignal): Promise<void> {
+    // Let the caller finish its turn first (typically it is about to POST notifications/initialized).
+    await Promise.resolve();
+    const opened = await this.openGetStream(stream, signal);
+    switch (opened.kind) {
+      case 'stream':
+        this.diagnostics.fire('GET stream opened');
+        await this.followStream(stream, opened.response, signal);
+        return;
+      case 'unsupported':
+        this.diagnostics.fire(`no GET stream: ${opened.reason}`);
+        return;
+      case 'fatal':
+      case 'failed':
+        if (!signal.aborted) this.warn(`the server-to-client GET stream is unavailable: ${opened.reason}`);
+        return;
+    }
+  }
+
+  /**
+   * Reads a logical stream to its end, resuming it with GET + Last-Event-ID while it is still wanted.
+   * Attempts are counted since the last progress, so a polling server (closes after each event, sends
+   * `retry`) is followed indefinitely while a dead one is given up after maxReconnectAttempts.
+   */
+  private async followStream(stream: LogicalStream, first: Response, signal: AbortSignal): Promise<void> {
+    let response = first;
+    let attempts = 0;
+    for (;;) {
+      if (await this.readEvents(stream, response, signal)) attempts = 0;
+      let next: Response | undefined;
+      while (next === undefined) {
+        if (!this.isWanted(stream, signal)) return;
+        if (stream.origin.kind === 'post' && stream.lastEventId === '') {
+          this.warn(`${stream.label} ended before its response and the server gave no event id to resume from`);
+          return;
+        }
+        if (attempts >= this.maxReconnectAttempts) {
+          this.warn(`${stream.label}: gave up after ${attempts} reconnection attempts`);
+          this.stopWanting(stream);
+          return;
+        }
+        attempts++;
+        const delay = stream.retryMs ?? this.reconnectDelayMs;
+        const cursor = stream.lastEventId ? ` (Last-Event-ID ${stream.lastEventId})` : '';
+        this.diagnostics.fire(`SSE reconnect in ${delay} ms${cursor}`);
+        if (!(await sleep(delay, signal))) return;
+        if (!this.isWanted(stream, signal)) return;
+        const opened = await this.openGetStream(stream, signal);
+        switch (opened.kind) {
+          case 'stream':
+            this.diagnostics.fire(`${stream.label} resumed`);
+            next = opened.response;
+            break;
+          case 'unsupported':
+          case 'fatal':
+            if (!signal.aborted) this.warn(`${stream.label} cannot be resumed: ${opened.reason}`);
+            this.stopWanting(stream);
+            return;
+          case 'failed':
+            this.diagnostics.fire(`${stream.label} reconnection failed: ${opened.reason}`);
+            break;
+        }
+      }
+      response = next;
+    }
+  }
+
+  /** A POST stream that cannot be resumed releases its requests. (A dead standalone stream stays
+   * registered, so setProtocolVersion does not reopen a stream the server refused.) */
+  private stopWanting(stream: LogicalStream): void {
+    if (stream.origin.kind !== 'post') return;
+    for (const id of stream.origin.requestIds) this.awaitingResponse.delete(id);
+  }
+
+  /**
+   * Reads one HTTP response of a logical stream. Returns whether it made progress: it carried an event
+   * block, or it lived long enough to be a healthy connection cut by an idle timeout (proxies do that to
+   * quiet GET streams; giving up on those would lose server notifications).
+   */
+  private async readEvents(stream: LogicalStream, response: Response, signal: AbortSignal): Promise<boolean> {
+    const openedAt = Date.now();
+    const parser = new SseParser(
+      {
+        event: (event) => {
+          stream.lastEventId = event.lastEventId;
+          if (event.type === 'message') this.deliver(event.data);
+          else this.diagnostics.fire(`${stream.label}: ignored SSE event of type '${event.type}'`);
+        },
+        retry: (ms) => {
+          stream.retryMs = ms;
+        },
+      },
+      stream.lastEventId,
+    );
+    const outcome = await pumpSse(response, parser);
+    // Also picks up ids of events without data (the spec's priming event).
+    stream.lastEventId = parser.lastEventId;
+    if (!signal.aborted) {
+      this.diagnostics.fire(outcome.kind === 'ended' ? `${stream.label} ended` : `${stream.label} broke: ${outcome.reason}`);
+    }
+    return parser.blocksSeen > 0 || Date.now() - openedAt >= HEALTHY_CONNECTION_MS;
+  }
+
+  private async openGetStream(stream: LogicalStream, signal: AbortSignal): Promise<GetOutcome> {
+    const extra: Record<string, string> = stream.lastEventId ? { 'Last-Event-ID': stream.lastEventId } : {};
+    let response: Response;
+    try {
+      response = await this.fetchFn(this.options.url, { method: 'GET', headers: this.buildHeaders('text/event-stream', extra), signal });
+    } catch (error) {
+      if (signal.aborted) return { kind: 'fatal', reason: 'cancelled' };
+      return { kind: 'failed', reason: networkError('GET', this.options.url, error).message };
+    }
+    this.captureSessionId(response);
+    const type = mediaType(response);
+    this.diagnostics.fire(`GET → ${response.status}${type ? ` (${type})` : ''}`);
+    if (response.status === 405) {
+      await discardBody(response);
+      return { kind: 'unsupported', reason: 'the server does not offer GET streams (405)' };
+    }
+    if (!response.ok) {
+      // A 404 here does not forget the session: the next POST will see it and report session-expired.
+      const error = await httpStatusError(response, this.options.url);
+      const retryable = response.status >= 500 || response.status === 429;
+      return { kind: retryable ? 'failed' : 'fatal', reason: error.message };
+    }
+    if (type !== 'text/event-stream') {
+      await discardBody(response);
+      return { kind: 'unsupported', reason: `the server answered GET with '${type || 'no content type'}', not an event stream` };
+    }
+    return { kind: 'stream', response };
+  }
+}

@@ -1,0 +1,125 @@
+import * as vscode from 'vscode';
+import type { CallToolOutcome } from '../../core/client';
+import { errorMessage, isLocalError } from '../../core/errors';
+import type { JsonObject, Tool } from '../../core/protocol/types';
+import { SchemaValidator } from '../../core/schemaValidation';
+import type { ServerController } from '../serverController';
+import { argumentSkeleton, checkArguments, type ArgumentLabels } from '../toolArguments';
+import { toolResultMarkdown } from '../toolResultMarkdown';
+import type { CommandContext } from './commandContext';
+import { resolveServer } from './serverPicker';
+import { startWithFeedback } from './startServer';
+
+const validator = new SchemaValidator();
+
+/** MCP: Call Tool… — pick a server (started on demand) and a tool, enter JSON arguments, see the result in a tab. */
+export function registerCallTool(context: CommandContext): vscode.Disposable {
+  return vscode.commands.registerCommand('mcpWorkbench.callTool', async (argument?: unknown) => {
+    const controller = await resolveServer(context.manager, argument, {
+      placeHolder: vscode.l10n.t('Select the MCP server whose tool to call'),
+      prefer: (server) => server.state.kind === 'running',
+    });
+    if (!controller) return;
+    if (controller.state.kind !== 'running' && !(await startWithFeedback(controller))) return;
+    const preselected = typeof argument === 'object' && argument !== null && 'tool' in argument ? (argument.tool as Tool) : undefined;
+    const tool = preselected ?? (await pickTool(controller));
+    if (!tool) return;
+    const args = await askArguments(controller, tool);
+    if (!args) return;
+    await callAndShow(context, controller, tool, args);
+  });
+}
+
+async function pickTool(controller: ServerController): Promise<Tool | undefined> {
+  const state = controller.state;
+  const tools = state.kind === 'running' ? state.tools : [];
+  if (tools.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" offers no tools.', controller.name));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    tools.map((tool) => ({
+      label: tool.name,
+      description: tool.title ?? tool.annotations?.title,
+      detail: tool.description?.split('\n', 1)[0],
+      tool,
+    })),
+    { placeHolder: vscode.l10n.t('Select the tool of {0} to call', controller.name), matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.tool;
+}
+
+async function askArguments(controller: ServerController, tool: Tool): Promise<JsonObject | undefined> {
+  const labels: ArgumentLabels = {
+    notJson: (reason) => vscode.l10n.t('Not valid JSON: {0}', reason),
+    notObject: vscode.l10n.t('Arguments must be a JSON object, like {0}', '{"name": "value"}'),
+    invalid: (errors) => vscode.l10n.t('Does not match the input schema: {0}', errors),
+    unchecked: (reason) => vscode.l10n.t('The input schema could not be checked: {0}', reason),
+  };
+  const text = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Arguments for {0} ({1})', tool.name, controller.name),
+    prompt: vscode.l10n.t('A JSON object, checked against the tool\'s input schema. Press Enter to call the tool.'),
+    value: argumentSkeleton(tool.inputSchema),
+    ignoreFocusOut: true,
+    validateInput: (value) => {
+      const check = checkArguments(value, tool.inputSchema, validator, labels);
+      if (check.kind === 'error') return { message: check.message, severity: vscode.InputBoxValidationSeverity.Error };
+      if (check.warning) return { message: check.warning, severity: vscode.InputBoxValidationSeverity.Warning };
+      return undefined;
+    },
+  });
+  if (text === undefined) return undefined;
+  const check = checkArguments(text, tool.inputSchema, validator, labels);
+  return check.kind === 'ok' ? check.value : undefined;
+}
+
+async function callAndShow(context: CommandContext, controller: ServerController, tool: Tool, args: JsonObject): Promise<void> {
+  const started = Date.now();
+  let outcome: CallToolOutcome;
+  try {
+    outcome = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Calling {0} on {1}', tool.name, controller.name),
+        cancellable: true,
+      },
+      (progress, token) => {
+        // Cancel aborts the request; the core then sends notifications/cancelled to the server.
+        const abort = new AbortController();
+        const subscription = token.onCancellationRequested(() => abort.abort());
+        let reported = 0;
+        return controller
+          .callTool(tool.name, args, {
+            signal: abort.signal,
+            onProgress: (update) => {
+              const message = update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
+              if (update.total && update.total > 0) {
+                const percent = Math.min(100, (update.progress / update.total) * 100);
+                progress.report({ message, increment: Math.max(0, percent - reported) });
+                reported = Math.max(reported, percent);
+              } else {
+                progress.report({ message });
+              }
+            },
+          })
+          .finally(() => subscription.dispose());
+      },
+    );
+  } catch (error) {
+    if (isLocalError(error, 'cancelled')) {
+      controller.log.info(`Call of ${tool.name} cancelled by the user`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('The call of {0} was cancelled.', tool.name));
+      return;
+    }
+    controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', tool.name, errorMessage(error)), showLog).then((choice) => {
+      if (choice === showLog) controller.log.show(true);
+    });
+    return;
+  }
+  const durationMs = Date.now() - started;
+  controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);
+  const markdown = toolResultMarkdown({ serverName: controller.name, toolName: tool.name, args, outcome, durationMs });
+  await context.results.show(`${tool.name} result`, markdown);
+}

@@ -1,0 +1,18 @@
+import type { ServerSession } from '../core/client';
+import type { Tool } from '../core/protocol/types';
+
+/**
+ * The life of one configured server as the UI sees it. `error` keeps what the user needs to fix the problem
+ * (message and the last stderr lines) until the next start attempt.
+ */
+export type ServerState =
+  | { kind: 'stopped'; /** Why it is stopped when that is not the user's doing (e.g. untrusted workspace). */ note?: string }
+  | { kind: 'starting' }
+  | { kind: 'running'; session: ServerSession; tools: readonly Tool[]; /** Process id, for stdio servers. */ pid?: number }
+  | { kind: 'error'; message: string; stderrTail: readonly string[] };
+
+export type ServerStateKind = ServerState['kind'];
+
+export function assertNever(value: never, what: string): never {
+  throw new Error(`unexpected ${what}: ${JSON.stringify(value)}`);
+}

@@ -1,0 +1,229 @@
+/**
+ * End-to-end test of the MCP Workbench extension in a real VS Code (code-server 4.100.3), driven from Chromium:
+ * package the VSIX, install it, open a workspace whose .vscode/mcp.json lists a stdio and a Streamable HTTP
+ * server, start the stdio one, call a tool, stop it, and check that no server process is left behind.
+ *
+ * Run: node --import tsx --test test/e2e/extension.e2e.ts
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import {
+  REPO_ROOT,
+  freePort,
+  installVsix,
+  openViewContainer,
+  openWorkbench,
+  prepareCodeServer,
+  quickPick,
+  runCommand,
+  screenshot,
+  startCodeServer,
+  treeRows,
+  typeInQuickInput,
+  waitFor,
+  type CodeServerHandle,
+  type Workbench,
+} from './harness';
+
+const execFileAsync = promisify(execFile);
+
+const EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const VSIX = path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
+const STDIO_SERVER = 'everything-stdio';
+const HTTP_SERVER = 'everything-http';
+const SERVERS_VIEW = 'Servers';
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Live (non-zombie) processes whose command line contains every one of `needles`. */
+function processesMatching(...needles: string[]): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
+      if (state === 'Z' || state === 'X') continue;
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
+      if (needles.every((needle) => cmdline.includes(needle))) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/** Rows of the Servers view, waiting (bounded) until `predicate` accepts them. */
+async function waitForRows(page: Page, what: string, predicate: (rows: string[]) => boolean, timeoutMs = 60_000): Promise<string[]> {
+  let last: string[] = [];
+  return waitFor(page, what, () =>
+    waitUntil(
+      `${what} (rows: ${JSON.stringify(last)})`,
+      async () => {
+        last = await treeRows(page, SERVERS_VIEW, { minRows: 0 });
+        return predicate(last) ? last : undefined;
+      },
+      timeoutMs,
+    ),
+  );
+}
+
+/** Starts server-everything over Streamable HTTP on a free port; resolves once it listens. */
+async function startHttpServer(marker: string): Promise<{ child: ChildProcess; port: number }> {
+  const port = await freePort();
+  // The trailing marker is ignored by the server and lets the test find its process later.
+  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp', marker], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let output = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`HTTP server did not listen within 30 s:\n${output}`)), 30_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (/listening on port/i.test(output)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`HTTP server exited with code ${code}:\n${output}`));
+    });
+  });
+  return { child, port };
+}
+
+function killGroup(child: ChildProcess | undefined): void {
+  if (child?.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
+function writeWorkspace(workspace: string, httpPort: number): void {
+  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(workspace, 'README.txt'), 'MCP Workbench e2e workspace\n');
+  // VS Code's format, comments included. ${workspaceFolder} is resolved by the extension; the server ignores
+  // the extra argument, which makes this test's process easy to find.
+  const config = `{
+  // Servers for the MCP Workbench end-to-end test.
+  "servers": {
+    "${STDIO_SERVER}": {
+      "type": "stdio",
+      "command": ${JSON.stringify(process.execPath)},
+      "args": [${JSON.stringify(EVERYTHING)}, "stdio", "\${workspaceFolder}"]
+    },
+    "${HTTP_SERVER}": {
+      "type": "http",
+      "url": "http://127.0.0.1:${httpPort}/mcp"
+    }
+  }
+}
+`;
+  fs.writeFileSync(path.join(workspace, '.vscode', 'mcp.json'), config);
+}
+
+test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { timeout: 600_000 }, async () => {
+  await prepareCodeServer();
+  // 1. Build the VSIX the way a release does.
+  await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
+  assert.ok(fs.existsSync(VSIX), `npm run package did not write ${VSIX}`);
+
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-ext-'));
+  const extensionsDir = path.join(tmp, 'extensions');
+  const userDataDir = path.join(tmp, 'user-data');
+  const workspace = path.join(tmp, 'workspace');
+  await installVsix(VSIX, extensionsDir, userDataDir);
+  assert.ok(
+    fs.readdirSync(extensionsDir).some((name) => name.startsWith('mcp-workbench.mcp-workbench-')),
+    `extension not installed: ${fs.readdirSync(extensionsDir).join(', ')}`,
+  );
+
+  let httpServer: ChildProcess | undefined;
+  let server: CodeServerHandle | undefined;
+  let workbench: Workbench | undefined;
+  try {
+    // 2. The workspace and the HTTP server it points at.
+    const http = await startHttpServer(tmp);
+    httpServer = http.child;
+    writeWorkspace(workspace, http.port);
+
+    server = await startCodeServer({ workspace, extensionsDir, userDataDir });
+    workbench = await openWorkbench(server.url, workspace);
+    const { page } = workbench;
+
+    // 3. Both servers appear in the MCP view.
+    await openViewContainer(page, 'MCP');
+    const initialRows = await waitForRows(page, 'both servers in the Servers view', (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER));
+    assert.ok(initialRows.includes(STDIO_SERVER) && initialRows.includes(HTTP_SERVER), JSON.stringify(initialRows));
+    await screenshot(page, 'ext-01-servers-view');
+    assert.deepEqual(processesMatching(EVERYTHING, 'stdio', workspace), [], 'no server should run before it is started (autoStart is off)');
+
+    // Start the stdio server from the palette; its tools appear under it.
+    await runCommand(page, 'MCP: Start Server');
+    await quickPick(page, STDIO_SERVER);
+    const runningRows = await waitForRows(page, 'the tools of the stdio server', (rows) => rows.includes('echo') && rows.includes('get-sum'));
+    assert.ok(runningRows.includes('echo') && runningRows.includes('get-sum'), JSON.stringify(runningRows));
+    await screenshot(page, 'ext-02-stdio-running-tools');
+
+    const pids = processesMatching(EVERYTHING, 'stdio', workspace);
+    assert.equal(pids.length, 1, `expected one stdio server process for ${workspace}, found ${JSON.stringify(pids)}`);
+    const serverPid = pids[0];
+
+    // 4. Call Tool… through the palette; the result opens in an editor.
+    await runCommand(page, 'MCP: Call Tool…');
+    await quickPick(page, STDIO_SERVER);
+    await quickPick(page, 'echo');
+    await screenshot(page, 'ext-03-call-tool-arguments');
+    await typeInQuickInput(page, '{"message":"hello from e2e"}');
+    await waitFor(page, 'the tool result in an editor', () =>
+      page.locator('.editor-instance .monaco-editor .view-lines').filter({ hasText: 'Echo: hello from e2e' }).first().waitFor({ state: 'visible', timeout: 60_000 }),
+    );
+    await screenshot(page, 'ext-04-call-tool-result');
+
+    // 5. Stop through the palette; the process must be gone.
+    await runCommand(page, 'MCP: Stop Server');
+    await quickPick(page, STDIO_SERVER);
+    await waitFor(page, `server process ${serverPid} to exit`, () =>
+      waitUntil(`process ${serverPid} to exit`, () => (processesMatching(EVERYTHING, 'stdio', workspace).length === 0 ? true : undefined), 30_000),
+    );
+    const stoppedRows = await waitForRows(page, 'the tools to disappear after stop', (rows) => !rows.includes('echo'));
+    assert.ok(stoppedRows.includes(STDIO_SERVER), JSON.stringify(stoppedRows));
+    assert.throws(() => process.kill(serverPid, 0), /ESRCH/, `server process ${serverPid} is still alive after Stop Server`);
+    await screenshot(page, 'ext-05-stopped');
+  } finally {
+    await workbench?.close();
+    await server?.stop();
+    killGroup(httpServer);
+    // 6. Nothing this test started may survive it.
+    const left = await waitUntil('server-everything processes to end', () => (processesMatching(EVERYTHING, tmp).length === 0 ? [] : undefined), 15_000).catch(
+      () => processesMatching(EVERYTHING, tmp),
+    );
+    fs.rmSync(tmp, { recursive: true, force: true });
+    assert.deepEqual(left, [], 'server-everything processes from this test are still running');
+  }
+});
