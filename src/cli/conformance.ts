@@ -1,7 +1,167 @@
+/**
+ * `mcp-workbench conformance <url>`: acts as the client under the official MCP conformance suite
+ * (`@modelcontextprotocol/conformance`). The suite starts one scenario server, runs
+ * `sh -c "<command> <url>"` with the scenario name in MCP_CONFORMANCE_SCENARIO, and then grades what it saw on
+ * the wire. Every scenario goes through McpClient and the HTTP transports, exactly as a user's session would.
+ *
+ * Exit code: 0 when the scenario's client behaviour completed, 1 with the reason on stderr otherwise.
+ */
+import { McpClient } from '../core/client';
+import { applySchemaDefaults } from '../core/elicitationDefaults';
+import { errorMessage, isLocalError, McpError } from '../core/errors';
+import type { ClientHost } from '../core/host';
+import type { Tool } from '../core/protocol/types';
+import { createHttpTransport } from '../core/transports/http';
 import type { ParsedArgs } from './args';
+import { stderrLogger } from './connect';
 
-/** Placeholder until the conformance driver lands; reports clearly instead of pretending to pass. */
-export async function runConformance(_args: ParsedArgs): Promise<number> {
-  process.stderr.write('conformance mode is not implemented yet\n');
-  return 1;
+/** What one scenario does with a connected client. Throwing (or returning a reason) fails the run. */
+interface ScenarioDriver {
+  host?: ClientHost;
+  run(client: McpClient, log: (line: string) => void): Promise<void>;
+}
+
+/** The suite's per-run limit is 30 s; stay well under it so a hang ends with our own message, not a kill. */
+const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
+/** After the verdict, give the transport this long to release its sockets before exiting regardless. */
+const EXIT_GRACE_MS = 3_000;
+
+export class ScenarioFailure extends Error {
+  override readonly name = 'ScenarioFailure';
+}
+
+/** An ElicitationHandler that accepts every form with the schema's defaults filled in (SEP-1034). */
+export function acceptWithDefaultsHost(): ClientHost {
+  return {
+    elicitation: {
+      modes: ['form'],
+      elicit: async (request) => ({ action: 'accept', content: applySchemaDefaults(request.requestedSchema) }),
+    },
+  };
+}
+
+function requireTool(tools: readonly Tool[], name: string): Tool {
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) throw new ScenarioFailure(`the server does not list the tool "${name}" (it lists: ${tools.map((t) => t.name).join(', ') || 'none'})`);
+  return tool;
+}
+
+async function callExpectingSuccess(client: McpClient, name: string, args: Record<string, unknown>, log: (line: string) => void): Promise<void> {
+  const { result } = await client.callTool(name, args);
+  log(`tools/call ${name} -> ${JSON.stringify(result.content).slice(0, 300)}`);
+  if (result.isError) throw new ScenarioFailure(`tool ${name} returned isError: ${JSON.stringify(result.content).slice(0, 500)}`);
+}
+
+const listOnly: ScenarioDriver = {
+  run: async (client, log) => {
+    const tools = await client.listTools();
+    log(`tools/list -> ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+  },
+};
+
+/** For scenarios without a dedicated driver: list tools and call each one with no arguments. */
+const exerciseEveryTool: ScenarioDriver = {
+  host: acceptWithDefaultsHost(),
+  run: async (client, log) => {
+    const tools = await client.listTools();
+    log(`tools/list -> ${tools.map((t) => t.name).join(', ') || '(none)'}`);
+    for (const tool of tools) {
+      try {
+        const { result } = await client.callTool(tool.name, {});
+        log(`tools/call ${tool.name} -> ${result.isError ? 'isError ' : ''}${JSON.stringify(result.content).slice(0, 200)}`);
+      } catch (error) {
+        // A server-side JSON-RPC error (for example missing required arguments) is the server's verdict on
+        // this guess at arguments, not a client failure; anything local (transport, timeout) is.
+        if (!(error instanceof McpError)) throw error;
+        log(`tools/call ${tool.name} -> server error: ${error.message}`);
+      }
+    }
+  },
+};
+
+export const SCENARIOS: Readonly<Record<string, ScenarioDriver>> = {
+  initialize: listOnly,
+  tools_call: {
+    run: async (client, log) => {
+      requireTool(await client.listTools(), 'add_numbers');
+      await callExpectingSuccess(client, 'add_numbers', { a: 5, b: 3 }, log);
+    },
+  },
+  'elicitation-sep1034-client-defaults': {
+    host: acceptWithDefaultsHost(),
+    run: async (client, log) => {
+      requireTool(await client.listTools(), 'test_client_elicitation_defaults');
+      await callExpectingSuccess(client, 'test_client_elicitation_defaults', {}, log);
+    },
+  },
+  'sse-retry': {
+    run: async (client, log) => {
+      requireTool(await client.listTools(), 'test_reconnection');
+      // The server closes the POST's SSE stream after a priming event with `retry: 500`; the transport must
+      // resume with GET + Last-Event-ID after that delay, and the response arrives on the resumed stream.
+      await callExpectingSuccess(client, 'test_reconnection', {}, log);
+    },
+  },
+  'json-schema-2020-12-preservation': {
+    run: async (client, log) => {
+      // The harness checks that $schema, $defs (with $anchor), additionalProperties, allOf/anyOf and
+      // if/then/else survived our parsing, by having us echo the inputSchema we observed back to it.
+      const tools = await client.listTools();
+      const focal = requireTool(tools, 'json_schema_2020_12_tool');
+      requireTool(tools, 'json_schema_echo');
+      await callExpectingSuccess(client, 'json_schema_echo', { schema: focal.inputSchema }, log);
+    },
+  },
+};
+
+export function driverFor(scenario: string): ScenarioDriver {
+  return Object.prototype.hasOwnProperty.call(SCENARIOS, scenario) ? SCENARIOS[scenario] : exerciseEveryTool;
+}
+
+export async function runConformance(args: ParsedArgs): Promise<number> {
+  const fail = (reason: string): number => {
+    process.stderr.write(`conformance: FAILED: ${reason}\n`);
+    return 1;
+  };
+  // The suite appends the server URL as the last argument; --url works too for manual runs.
+  const rawUrl = args.positionals.at(-1) ?? args.url;
+  if (rawUrl === undefined) return fail('no server URL: usage is `mcp-workbench conformance <url>` (the suite appends it)');
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return fail(`not a valid URL: ${rawUrl}`);
+  }
+  const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+  const driver = driverFor(scenario);
+  const log = (line: string) => process.stderr.write(`conformance[${scenario || 'default'}]: ${line}\n`);
+  log(`server ${url.href}${Object.prototype.hasOwnProperty.call(SCENARIOS, scenario) ? '' : ' (no dedicated driver: listing and calling every tool)'}`);
+
+  const client = new McpClient({
+    serverName: url.host,
+    transport: createHttpTransport({ url: url.href, headers: args.headers, mode: args.transport ?? 'auto' }),
+    host: driver.host,
+    logger: stderrLogger(args.verbose),
+    requestTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    initializeTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  });
+  let code: number;
+  try {
+    const session = await client.connect();
+    log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, protocol ${session.protocolVersion}, transport ${client.transport.kind}`);
+    await driver.run(client, log);
+    log('PASSED (client side)');
+    code = 0;
+  } catch (error) {
+    const kind = error instanceof McpError ? 'server error' : isLocalError(error) ? `local ${error.kind} error` : error instanceof ScenarioFailure ? 'scenario' : 'error';
+    code = fail(`${kind}: ${errorMessage(error)}`);
+  }
+  try {
+    await client.close();
+  } catch (error) {
+    log(`close failed: ${errorMessage(error)}`);
+  }
+  // Whatever the transport leaves behind (a keep-alive socket, a retry timer) must not hold the verdict hostage.
+  setTimeout(() => process.exit(code), EXIT_GRACE_MS).unref();
+  return code;
 }

@@ -12,6 +12,12 @@ import { StdioTransport } from '../core/transports/stdio';
 import type { Transport } from '../core/transport';
 import { UsageError, splitCommandLine, type ParsedArgs } from './args';
 
+/**
+ * A command-line run waits for nobody: many servers never exit when stdin closes, so the CLI moves on to
+ * SIGTERM sooner than the extension does.
+ */
+const CLI_SHUTDOWN_GRACE_MS = 500;
+
 export interface Target {
   name: string;
   transport: Transport;
@@ -26,7 +32,7 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     if (!command) throw new UsageError('--stdio needs a command line');
     return {
       name: path.basename(command),
-      transport: new StdioTransport({ command, args: commandArgs, env: args.env, cwd: args.cwd }),
+      transport: new StdioTransport({ command, args: commandArgs, env: args.env, cwd: args.cwd, shutdownGraceMs: CLI_SHUTDOWN_GRACE_MS }),
     };
   }
   if (args.url !== undefined) {
@@ -83,7 +89,7 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
   });
   if (resolved.kind === 'http') Object.assign(resolved.headers, args.headers);
   if (resolved.kind === 'stdio') Object.assign(resolved.env, args.env);
-  return { name: definition.name, transport: createTransport(resolved) };
+  return { name: definition.name, transport: createTransport(resolved, { shutdownGraceMs: CLI_SHUTDOWN_GRACE_MS }) };
 }
 
 export function stderrLogger(verbose: boolean): Logger {

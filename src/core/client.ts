@@ -23,7 +23,7 @@ import type {
   Tool,
 } from './protocol/types';
 import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from './protocol/versions';
-import { validateSamplingRequest } from './sampling';
+import { validateSamplingRequest } from './sampling/validate';
 import { SchemaValidator, type ValidationVerdict } from './schemaValidation';
 import type { Transport } from './transport';
 

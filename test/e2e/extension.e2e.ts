@@ -21,11 +21,11 @@ import {
   openWorkbench,
   prepareCodeServer,
   quickPick,
-  runCommand,
   screenshot,
   startCodeServer,
   treeRows,
   typeInQuickInput,
+  waitForNotification,
   waitFor,
   type CodeServerHandle,
   type Workbench,
@@ -124,6 +124,28 @@ function killGroup(child: ChildProcess | undefined): void {
   }
 }
 
+const QUICK_INPUT = '.quick-input-widget';
+
+/**
+ * Like the harness's runCommand, for commands that open their own quick pick or input box: runCommand waits
+ * for the quick input to close, which never happens when the command reuses it. This waits instead until the
+ * palette's row for the command is gone (the command's own picker, or nothing, is showing).
+ */
+async function runPickerCommand(page: Page, title: string): Promise<void> {
+  await waitFor(page, `the command palette to run "${title}"`, async () => {
+    if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
+    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+    await page.keyboard.press('F1');
+    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.click();
+    await waitUntil(`the palette row "${title}" to go away`, async () => ((await row.isVisible()) ? undefined : true), 30_000);
+  });
+}
+
 function writeWorkspace(workspace: string, httpPort: number): void {
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   fs.writeFileSync(path.join(workspace, 'README.txt'), 'MCP Workbench e2e workspace\n');
@@ -184,7 +206,7 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     assert.deepEqual(processesMatching(EVERYTHING, 'stdio', workspace), [], 'no server should run before it is started (autoStart is off)');
 
     // Start the stdio server from the palette; its tools appear under it.
-    await runCommand(page, 'MCP: Start Server');
+    await runPickerCommand(page, 'MCP: Start Server');
     await quickPick(page, STDIO_SERVER);
     const runningRows = await waitForRows(page, 'the tools of the stdio server', (rows) => rows.includes('echo') && rows.includes('get-sum'));
     assert.ok(runningRows.includes('echo') && runningRows.includes('get-sum'), JSON.stringify(runningRows));
@@ -195,7 +217,7 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     const serverPid = pids[0];
 
     // 4. Call Tool… through the palette; the result opens in an editor.
-    await runCommand(page, 'MCP: Call Tool…');
+    await runPickerCommand(page, 'MCP: Call Tool…');
     await quickPick(page, STDIO_SERVER);
     await quickPick(page, 'echo');
     await screenshot(page, 'ext-03-call-tool-arguments');
@@ -206,7 +228,7 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     await screenshot(page, 'ext-04-call-tool-result');
 
     // 5. Stop through the palette; the process must be gone.
-    await runCommand(page, 'MCP: Stop Server');
+    await runPickerCommand(page, 'MCP: Stop Server');
     await quickPick(page, STDIO_SERVER);
     await waitFor(page, `server process ${serverPid} to exit`, () =>
       waitUntil(`process ${serverPid} to exit`, () => (processesMatching(EVERYTHING, 'stdio', workspace).length === 0 ? true : undefined), 30_000),
@@ -215,6 +237,25 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     assert.ok(stoppedRows.includes(STDIO_SERVER), JSON.stringify(stoppedRows));
     assert.throws(() => process.kill(serverPid, 0), /ESRCH/, `server process ${serverPid} is still alive after Stop Server`);
     await screenshot(page, 'ext-05-stopped');
+
+    // Expanding a stopped server starts it on demand (here the Streamable HTTP one).
+    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: HTTP_SERVER }).first().click();
+    const httpRows = await waitForRows(page, 'the tools of the HTTP server after expanding it', (rows) => rows.includes('echo') && rows.includes('get-sum'));
+    assert.ok(httpRows.indexOf(HTTP_SERVER) < httpRows.indexOf('echo'), JSON.stringify(httpRows));
+    await screenshot(page, 'ext-06-http-expanded');
+
+    // A bad entry is reported once, naming the file and the reason; the good servers keep working, and the
+    // unchanged running one is not restarted.
+    const configFile = path.join(workspace, '.vscode', 'mcp.json');
+    const broken = fs.readFileSync(configFile, 'utf8').replace('"servers": {', '"servers": {\n    "broken": { "type": "stdio" },');
+    fs.writeFileSync(configFile, broken);
+    const warning = await waitForNotification(page, /has problems/);
+    assert.match(warning, /mcp\.json/);
+    assert.match(warning, /broken/);
+    const afterReload = await waitForRows(page, 'the servers after the config reload', (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER));
+    assert.ok(afterReload.includes('echo'), `the HTTP server should still be running: ${JSON.stringify(afterReload)}`);
+    assert.ok(!afterReload.includes('broken'), JSON.stringify(afterReload));
+    await screenshot(page, 'ext-07-config-problem');
   } finally {
     await workbench?.close();
     await server?.stop();
@@ -225,5 +266,42 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     );
     fs.rmSync(tmp, { recursive: true, force: true });
     assert.deepEqual(left, [], 'server-everything processes from this test are still running');
+  }
+});
+
+test('MCP Workbench in an untrusted workspace: servers are listed but never started', { timeout: 600_000 }, async () => {
+  await prepareCodeServer();
+  if (!fs.existsSync(VSIX)) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-untrusted-'));
+  const extensionsDir = path.join(tmp, 'extensions');
+  const userDataDir = path.join(tmp, 'user-data');
+  const workspace = path.join(tmp, 'workspace');
+  await installVsix(VSIX, extensionsDir, userDataDir);
+  // Nothing listens on port 9: the HTTP entry only has to be listed, never reached.
+  writeWorkspace(workspace, 9);
+
+  let server: CodeServerHandle | undefined;
+  let workbench: Workbench | undefined;
+  try {
+    server = await startCodeServer({
+      workspace,
+      extensionsDir,
+      userDataDir,
+      trustWorkspace: false,
+      settings: { 'mcpWorkbench.autoStart': true, 'security.workspace.trust.startupPrompt': 'never' },
+    });
+    workbench = await openWorkbench(server.url, workspace);
+    const { page } = workbench;
+    await waitForNotification(page, /not trusted/);
+    await openViewContainer(page, 'MCP');
+    await waitForRows(page, 'both servers in the Servers view', (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER));
+    await screenshot(page, 'ext-08-untrusted');
+    // Give a wrongly started server time to show up before asserting it did not.
+    await sleep(2_000);
+    assert.deepEqual(processesMatching(EVERYTHING, workspace), [], 'a server was started in an untrusted workspace');
+  } finally {
+    await workbench?.close();
+    await server?.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 });

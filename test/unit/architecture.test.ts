@@ -1,9 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { requireBuiltCli } from '../support/dist';
 
 const root = path.resolve(__dirname, '..', '..');
 const VSCODE_IMPORT = /(?:from\s+['"]vscode['"]|require\(\s*['"]vscode['"]\s*\)|import\(\s*['"]vscode['"]\s*\))/;
@@ -24,9 +23,11 @@ test('src/core and src/cli never import vscode', () => {
 
 test('the bundled CLI contains no reference to the vscode module and runs without it', { timeout: 60_000 }, () => {
   // npm test builds once before the unit tests; rebuilding here would race with tests that run dist/cli.js.
-  const bundle = readFileSync(requireBuiltCli(), 'utf8');
+  const cli = path.join(root, 'dist/cli.js');
+  assert.ok(existsSync(cli), `${cli} is missing: run "npm run build" first (npm test does)`);
+  const bundle = readFileSync(cli, 'utf8');
   assert.doesNotMatch(bundle, VSCODE_IMPORT);
-  const help = execFileSync(process.execPath, [path.join(root, 'dist/cli.js'), '--help'], { encoding: 'utf8' });
+  const help = execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
   assert.match(help, /Usage: mcp-workbench/);
 });
 

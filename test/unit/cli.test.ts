@@ -1,6 +1,6 @@
-/** The headless CLI (dist/cli.js, built by `node esbuild.js`) against server-everything and bad inputs. */
+/** The headless CLI (dist/cli.js, built by `npm run build`) against server-everything and bad inputs. */
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -43,8 +43,8 @@ let workspace: string;
 let configFile: string;
 
 before(() => {
-  execFileSync(process.execPath, ['esbuild.js'], { cwd: REPO_ROOT, stdio: 'pipe', timeout: 60_000 });
-  assert.ok(fs.existsSync(CLI), 'dist/cli.js was built');
+  // npm test builds once before the unit tests; rebuilding here would race with other files running dist/cli.js.
+  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run "npm run build" first (npm test does)`);
   workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-test-')));
   fs.mkdirSync(path.join(workspace, '.vscode'));
   configFile = path.join(workspace, '.vscode', 'mcp.json');
@@ -174,11 +174,12 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
       { args: ['call', 'echo', '{not json', '--stdio', STDIO], message: /tool arguments must be a JSON object/ },
       { args: ['tools', '--stdio', 'node "unterminated'], message: /unterminated " quote/ },
     ];
-    for (const { args, message } of cases) {
-      const run = await cli(args);
+    const runs = await Promise.all(cases.map(({ args }) => cli(args)));
+    cases.forEach(({ args, message }, index) => {
+      const run = runs[index];
       assert.equal(run.code, 2, `${JSON.stringify(args)} → ${run.code}; stderr:\n${run.stderr}`);
       assert.match(run.stderr, message, JSON.stringify(args));
-    }
+    });
     const help = await cli(['--help']);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /Usage:/);

@@ -1,0 +1,187 @@
+/**
+ * Integration tests INSIDE the extension host of a real VS Code (code-server 4.100.3 = VS Code 1.100.3).
+ *
+ * The suites (test/integration/suite/*.ts) are bundled to one CommonJS file; a tiny runner extension
+ * (test/integration/runner/) is packaged and installed next to the product VSIX. On start-up the
+ * runner requires the bundle named by MCP_INTEGRATION_SUITE, calls run(vscode) and writes the result
+ * to MCP_INTEGRATION_RESULT. The extension host starts only while a browser page is connected, so
+ * Chromium opens the workbench and stays until the result file appears.
+ *
+ * Run: node --import tsx --test test/integration/integration.test.ts
+ * Env: MCP_INTEGRATION_VSIX=<path> uses that VSIX instead of running `npm run package`;
+ *      MCP_INTEGRATION_ENTRY=<file.ts|.js> bundles that entry (exporting run(vscode)) instead of suite/index.ts;
+ *      MCP_INTEGRATION_TIMEOUT_MS bounds the wait for the result (default 180000).
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { promisify } from 'node:util';
+import {
+  installVsix,
+  openWorkbench,
+  prepareCodeServer,
+  processesInGroup,
+  screenshot,
+  startCodeServer,
+  type CodeServerHandle,
+  type Workbench,
+} from '../e2e/harness';
+import { EVERYTHING_SERVER_JS, INTEGRATION_DIR, REPO_ROOT, SUITE_ENTRY, bundleForExtensionHost, processesMatching, writeWorkspace } from './support';
+
+const execFileAsync = promisify(execFile);
+
+const RUNNER_DIR = path.join(INTEGRATION_DIR, 'runner');
+const RUNNER_FILES = ['package.json', 'extension.js', 'README.md'];
+const RESULT_TIMEOUT_MS = Number(process.env.MCP_INTEGRATION_TIMEOUT_MS ?? 180_000);
+
+interface RunnerResult {
+  passed: string[];
+  failed: { name: string; error: string }[];
+  crash?: string;
+  vscodeVersion?: string;
+  nodeVersion?: string;
+  durationMs?: number;
+}
+
+function log(message: string): void {
+  process.stderr.write(`[integration] ${message}\n`);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function run(command: string, args: string[], cwd: string, what: string): Promise<void> {
+  try {
+    await execFileAsync(command, args, { cwd, timeout: 180_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: 'true' } });
+  } catch (err) {
+    const e = err as Error & { stdout?: string; stderr?: string };
+    throw new Error(`${what} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
+  }
+}
+
+/** The product VSIX: MCP_INTEGRATION_VSIX, or the one `npm run package` writes for package.json's version. */
+async function productVsix(): Promise<string> {
+  const fromEnv = process.env.MCP_INTEGRATION_VSIX;
+  if (fromEnv) {
+    assert.ok(fs.existsSync(fromEnv), `MCP_INTEGRATION_VSIX=${fromEnv} does not exist`);
+    return path.resolve(fromEnv);
+  }
+  const started = Date.now();
+  await run('npm', ['run', 'package'], REPO_ROOT, 'npm run package');
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const vsix = path.join(REPO_ROOT, 'dist', `${manifest.name}-${manifest.version}.vsix`);
+  assert.ok(fs.existsSync(vsix), `npm run package did not write ${vsix}`);
+  log(`packaged ${path.relative(REPO_ROOT, vsix)} (${Date.now() - started} ms)`);
+  return vsix;
+}
+
+/** Packages the runner extension (copied to a temp folder) with the repository's own vsce. */
+async function runnerVsix(tmp: string): Promise<string> {
+  const dir = path.join(tmp, 'runner');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const file of RUNNER_FILES) fs.copyFileSync(path.join(RUNNER_DIR, file), path.join(dir, file));
+  const out = path.join(tmp, 'integration-runner.vsix');
+  // The repository's vsce: `npx vsce` from a temp folder would look for it on the registry.
+  const vsce = path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce');
+  assert.ok(fs.existsSync(vsce), `vsce not found at ${vsce}; run npm ci`);
+  await run(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], dir, 'vsce package (runner)');
+  assert.ok(fs.existsSync(out), `vsce did not write ${out}`);
+  return out;
+}
+
+function readResult(file: string): RunnerResult {
+  const text = fs.readFileSync(file, 'utf8');
+  const parsed = JSON.parse(text) as Partial<RunnerResult>;
+  if (!Array.isArray(parsed.passed) || !Array.isArray(parsed.failed)) throw new Error(`malformed result file ${file}:\n${text}`);
+  return parsed as RunnerResult;
+}
+
+let tmp: string | undefined;
+let server: CodeServerHandle | undefined;
+let workbench: Workbench | undefined;
+
+before(async () => {
+  await prepareCodeServer();
+});
+
+after(async () => {
+  const pgid = server?.pid;
+  await workbench?.close().catch((err: unknown) => log(`closing Chromium: ${String(err)}`));
+  await server?.stop();
+  if (pgid != null) assert.deepEqual(processesInGroup(pgid), [], `code-server processes left in group ${pgid}`);
+  if (tmp) {
+    const workspace = path.join(tmp, 'workspace');
+    let left = processesMatching(EVERYTHING_SERVER_JS, workspace);
+    for (let i = 0; i < 50 && left.length > 0; i++) {
+      await sleep(100);
+      left = processesMatching(EVERYTHING_SERVER_JS, workspace);
+    }
+    for (const pid of left) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone
+      }
+    }
+    fs.rmSync(tmp, { recursive: true, force: true });
+    assert.deepEqual(left, [], 'server-everything processes started by the suite were still running (killed now)');
+  }
+});
+
+test('integration suites pass inside the VS Code extension host (code-server)', { timeout: RESULT_TIMEOUT_MS + 300_000 }, async (t) => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-integration-'));
+  const extensionsDir = path.join(tmp, 'extensions');
+  const userDataDir = path.join(tmp, 'user-data');
+  const workspace = path.join(tmp, 'workspace');
+  const suiteBundle = path.join(tmp, 'suite', 'index.cjs');
+  const resultFile = path.join(tmp, 'result.json');
+
+  writeWorkspace(workspace);
+  bundleForExtensionHost(path.resolve(process.env.MCP_INTEGRATION_ENTRY ?? SUITE_ENTRY), suiteBundle);
+  const [product, runner] = await Promise.all([productVsix(), runnerVsix(tmp)]);
+  await installVsix(product, extensionsDir, userDataDir);
+  await installVsix(runner, extensionsDir, userDataDir);
+
+  server = await startCodeServer({
+    workspace,
+    extensionsDir,
+    userDataDir,
+    env: { MCP_INTEGRATION_SUITE: suiteBundle, MCP_INTEGRATION_RESULT: resultFile },
+  });
+  // The extension host starts when a page connects; the page stays open until the result is in.
+  workbench = await openWorkbench(server.url, workspace);
+
+  const started = Date.now();
+  while (!fs.existsSync(resultFile)) {
+    if (Date.now() - started > RESULT_TIMEOUT_MS) {
+      const shot: string = await screenshot(workbench.page, 'integration-no-result').catch(() => '(no screenshot)');
+      assert.fail(
+        `no result in ${resultFile} after ${RESULT_TIMEOUT_MS} ms: the runner extension did not run or did not finish.\n` +
+          `Screenshot: ${shot}\nPage console errors: ${JSON.stringify(workbench.consoleErrors.slice(-10))}\n` +
+          `code-server log (${server.logFile}):\n${server.logTail()}`,
+      );
+    }
+    if (!processesInGroup(server.pid).includes(server.pid)) {
+      assert.fail(`code-server exited while waiting for the result.\ncode-server log:\n${server.logTail()}`);
+    }
+    await sleep(250);
+  }
+  const result = readResult(resultFile);
+  log(`suite finished in ${result.durationMs ?? '?'} ms (VS Code ${result.vscodeVersion ?? '?'}, Node ${result.nodeVersion ?? '?'})`);
+  for (const name of result.passed) t.diagnostic(`passed: ${name}`);
+  for (const failure of result.failed) t.diagnostic(`FAILED: ${failure.name}: ${failure.error.split('\n', 1)[0]}`);
+
+  if (result.crash) {
+    assert.fail(`the integration suite crashed inside the extension host:\n${result.crash}\ncode-server log:\n${server.logTail()}`);
+  }
+  assert.ok(result.passed.length > 0, 'the suite ran no tests');
+  assert.deepEqual(
+    result.failed.map((f) => f.name),
+    [],
+    `integration failures:\n${result.failed.map((f) => `- ${f.name}: ${f.error}`).join('\n')}`,
+  );
+});

@@ -1,0 +1,118 @@
+/**
+ * A tiny test framework for suites that run inside the VS Code extension host (node:test is not
+ * available there in a useful way). Tests run one after another, each bounded by a timeout; a
+ * failure is recorded and the next test runs. `after` hooks always run.
+ *
+ * Suites never import 'vscode' as a value: the host's API object is handed to them (`run(vscode)`),
+ * which works the same under the code-server runner extension and under @vscode/test-electron.
+ */
+import type * as vscodeTypes from 'vscode';
+
+export type VscodeApi = typeof vscodeTypes;
+
+export interface SuiteFailure {
+  name: string;
+  error: string;
+}
+
+/** What a suite bundle's `run(vscode)` resolves to (the runner extension writes it as JSON). */
+export interface SuiteResult {
+  passed: string[];
+  failed: SuiteFailure[];
+}
+
+type Body = () => unknown;
+
+interface TestCase {
+  name: string;
+  body: Body;
+  timeoutMs: number;
+}
+
+const DEFAULT_TEST_TIMEOUT_MS = 60_000;
+
+export class Suite {
+  private readonly tests: TestCase[] = [];
+  private readonly afterHooks: Body[] = [];
+
+  constructor(readonly name: string) {}
+
+  test(name: string, body: Body, options: { timeoutMs?: number } = {}): void {
+    this.tests.push({ name: `${this.name}: ${name}`, body, timeoutMs: options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS });
+  }
+
+  /** Runs after the suite's tests, whatever their outcome (cleanup). A failing hook is reported as a failure. */
+  after(body: Body): void {
+    this.afterHooks.push(body);
+  }
+
+  async run(result: SuiteResult, log: (line: string) => void): Promise<void> {
+    for (const test of this.tests) {
+      const started = Date.now();
+      try {
+        await bounded(test.body, test.timeoutMs, `timed out after ${test.timeoutMs} ms`);
+        result.passed.push(test.name);
+        log(`ok   ${test.name} (${Date.now() - started} ms)`);
+      } catch (error) {
+        result.failed.push({ name: test.name, error: describe(error) });
+        log(`FAIL ${test.name} (${Date.now() - started} ms): ${firstLine(describe(error))}`);
+      }
+    }
+    for (const [index, hook] of this.afterHooks.entries()) {
+      try {
+        await bounded(hook, DEFAULT_TEST_TIMEOUT_MS, `after hook timed out after ${DEFAULT_TEST_TIMEOUT_MS} ms`);
+      } catch (error) {
+        const name = `${this.name}: after hook #${index + 1}`;
+        result.failed.push({ name, error: describe(error) });
+        log(`FAIL ${name}: ${firstLine(describe(error))}`);
+      }
+    }
+  }
+}
+
+/** Runs the suites in order and collects every test's outcome. */
+export async function runSuites(suites: readonly Suite[], log: (line: string) => void = (line) => console.log(`[integration] ${line}`)): Promise<SuiteResult> {
+  const result: SuiteResult = { passed: [], failed: [] };
+  for (const suite of suites) await suite.run(result, log);
+  return result;
+}
+
+/** Polls `probe` until it returns something other than undefined; rejects after `timeoutMs` naming `what`. */
+export async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+export function assert(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(message);
+}
+
+export function assertEqual<T>(actual: T, expected: T, what: string): void {
+  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+}
+
+async function bounded(body: Body, timeoutMs: number, message: string): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), timeoutMs);
+  });
+  try {
+    await Promise.race([Promise.resolve().then(body), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.stack ?? `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? text;
+}

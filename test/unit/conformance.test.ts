@@ -1,0 +1,76 @@
+/**
+ * The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in scripts/conformance.sh)
+ * drives `dist/cli.js conformance` through each required client scenario. The suite is installed outside the
+ * repository and runs under Node 24 via npx; if it cannot be installed this test fails, it is never skipped.
+ */
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { before, describe, test } from 'node:test';
+import { REPO_ROOT } from './testSupport';
+
+const SCRIPT = path.join(REPO_ROOT, 'scripts', 'conformance.sh');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+
+/** The scenarios this client must pass (the 2025-11-25 core set without OAuth, plus schema preservation). */
+const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation'];
+
+/** One scenario takes a few seconds; the suite's own per-client limit is 30 s. */
+const SCENARIO_TIMEOUT_MS = 90_000;
+/** A cold install (npm install of the suite plus node@24 into the npx cache). */
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
+
+interface SuiteRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+function runSuite(args: string[]): Promise<SuiteRun> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      [SCRIPT, ...args],
+      { cwd: REPO_ROOT, timeout: SCENARIO_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`.replace(ANSI, '');
+        if (!error) return resolve({ code: 0, signal: null, output });
+        const code = typeof error.code === 'number' ? error.code : null;
+        resolve({ code, signal: error.signal ?? null, output: `${output}\n(runner: ${error.message})` });
+      },
+    );
+  });
+}
+
+describe('official MCP conformance suite (client scenarios)', () => {
+  before(() => {
+    try {
+      execFileSync('bash', [SCRIPT], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: INSTALL_TIMEOUT_MS });
+    } catch (error) {
+      const failure = error as { stderr?: Buffer; message: string };
+      throw new Error(`scripts/conformance.sh could not install the conformance suite: ${failure.message}\n${failure.stderr?.toString() ?? ''}`);
+    }
+    execFileSync(process.execPath, ['esbuild.js'], { cwd: REPO_ROOT, stdio: 'pipe', timeout: 120_000 });
+    assert.ok(fs.existsSync(CLI), 'dist/cli.js was built');
+    // The suite runs `sh -c "<command> <url>"`, so the command must survive word splitting.
+    for (const word of [process.execPath, CLI]) assert.doesNotMatch(word, /[\s'"$`\\]/, `this path must not need shell quoting: ${word}`);
+  });
+
+  for (const scenario of REQUIRED_SCENARIOS) {
+    test(scenario, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async () => {
+      const run = await runSuite(['client', '--command', `${process.execPath} ${CLI} conformance`, '--scenario', scenario]);
+      const report = `conformance suite output for ${scenario}:\n${run.output}`;
+      if (run.code !== 0 || !/OVERALL: PASSED/.test(run.output)) {
+        // Print the suite's own log (wire INFO lines, failed checks) so CI shows why.
+        process.stderr.write(`${report}\n`);
+      }
+      assert.equal(run.signal, null, `the suite was killed by ${run.signal} (timeout ${SCENARIO_TIMEOUT_MS} ms)\n${report}`);
+      assert.equal(run.code, 0, `the suite exited with ${run.code}\n${report}`);
+      assert.match(run.output, /OVERALL: PASSED/, report);
+      assert.doesNotMatch(run.output, /CLIENT EXITED WITH ERROR/, report);
+    });
+  }
+});
