@@ -10,7 +10,8 @@
  * Run: node --import tsx --test test/integration/integration.test.ts
  * Env: MCP_INTEGRATION_VSIX=<path> uses that VSIX instead of running `npm run package`;
  *      MCP_INTEGRATION_ENTRY=<file.ts|.js> bundles that entry (exporting run(vscode)) instead of suite/index.ts;
- *      MCP_INTEGRATION_TIMEOUT_MS bounds the wait for the result (default 180000).
+ *      MCP_INTEGRATION_TIMEOUT_MS bounds the wait for the result (default 180000);
+ *      MCP_INTEGRATION_KEEP=1 keeps the temp folder (workspace, user data with the extension host logs).
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -127,7 +128,8 @@ after(async () => {
         // gone
       }
     }
-    fs.rmSync(tmp, { recursive: true, force: true });
+    if (process.env.MCP_INTEGRATION_KEEP === '1') log(`kept ${tmp}`);
+    else fs.rmSync(tmp, { recursive: true, force: true });
     assert.deepEqual(left, [], 'server-everything processes started by the suite were still running (killed now)');
   }
 });

@@ -1,0 +1,203 @@
+/**
+ * The clients the benchmark compares, behind one small interface. Each one spawns its own copy of the same
+ * fixture server (bench/fixtures/server.mjs) over stdio.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { McpClient } from '../src/core/client';
+import { StdioTransport } from '../src/core/transports/stdio';
+
+export const SERVER_SCRIPT = path.join(__dirname, 'fixtures', 'server.mjs');
+export const BIG_URI = 'bench://big';
+
+/** Generous limits: the benchmark measures time, it does not want timeouts to fire. */
+const REQUEST_TIMEOUT_MS = 10 * 60_000;
+
+export interface BenchClient {
+  readonly label: string;
+  start(): Promise<void>;
+  /** Calls the `echo` tool and returns the text it answered with. */
+  echo(text: string): Promise<string>;
+  /** Reads `bench://big` and returns the length of its text. */
+  readBig(): Promise<number>;
+  close(): Promise<void>;
+}
+
+function serverEnv(bigBytes: number): Record<string, string> {
+  return { BENCH_BIG_BYTES: String(bigBytes) };
+}
+
+function firstText(content: unknown): string {
+  if (!Array.isArray(content)) throw new Error('result has no content array');
+  const first: unknown = content[0];
+  if (typeof first !== 'object' || first === null || (first as { type?: unknown }).type !== 'text') throw new Error('first content item is not text');
+  const text = (first as { text?: unknown }).text;
+  if (typeof text !== 'string') throw new Error('text content without text');
+  return text;
+}
+
+function bigTextLength(contents: unknown): number {
+  if (!Array.isArray(contents) || contents.length !== 1) throw new Error('resources/read did not return exactly one content');
+  const text = (contents[0] as { text?: unknown }).text;
+  if (typeof text !== 'string') throw new Error('resources/read content has no text');
+  return text.length;
+}
+
+/** (a) This project's client: McpClient over StdioTransport. */
+export class OursClient implements BenchClient {
+  readonly label = 'ours (McpClient)';
+  private readonly client: McpClient;
+
+  constructor(bigBytes: number) {
+    this.client = new McpClient({
+      serverName: 'bench',
+      transport: new StdioTransport({ command: process.execPath, args: [SERVER_SCRIPT], env: serverEnv(bigBytes) }),
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      maxTotalTimeoutMs: REQUEST_TIMEOUT_MS,
+      initializeTimeoutMs: REQUEST_TIMEOUT_MS,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.client.connect();
+  }
+
+  async echo(text: string): Promise<string> {
+    const { result } = await this.client.callTool('echo', { text });
+    return firstText(result.content);
+  }
+
+  async readBig(): Promise<number> {
+    return bigTextLength((await this.client.readResource(BIG_URI)).contents);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+/** (b) The official SDK client: Client over StdioClientTransport, optionally with a raised read-buffer limit. */
+export class SdkClient implements BenchClient {
+  readonly label: string;
+  private readonly client = new Client({ name: 'bench-sdk', version: '1.0.0' });
+  private readonly transport: StdioClientTransport;
+
+  constructor(bigBytes: number, maxBufferSize?: number) {
+    this.label = maxBufferSize === undefined ? 'SDK 1.32.2 (default)' : `SDK 1.32.2 (maxBufferSize ${Math.round(maxBufferSize / 2 ** 20)} MiB)`;
+    this.transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [SERVER_SCRIPT],
+      env: { ...(process.env as Record<string, string>), ...serverEnv(bigBytes) },
+      stderr: 'inherit',
+      ...(maxBufferSize === undefined ? {} : { maxBufferSize }),
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.client.connect(this.transport, { timeout: REQUEST_TIMEOUT_MS });
+  }
+
+  async echo(text: string): Promise<string> {
+    const result = await this.client.callTool({ name: 'echo', arguments: { text } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+    return firstText(result.content);
+  }
+
+  async readBig(): Promise<number> {
+    const result = await this.client.readResource({ uri: BIG_URI }, { timeout: REQUEST_TIMEOUT_MS });
+    return bigTextLength(result.contents);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+interface Waiter {
+  resolve(result: Record<string, unknown>): void;
+  reject(error: Error): void;
+}
+
+/**
+ * (c) The floor: spawn the server, write request lines, read response lines, match them by id. No validation,
+ * no timers, no cancellation; one Buffer.concat per line and one JSON.parse per message.
+ */
+export class RawClient implements BenchClient {
+  readonly label = 'raw newline-JSON';
+  private child: ChildProcessWithoutNullStreams | undefined;
+  private readonly waiters = new Map<number, Waiter>();
+  private nextId = 1;
+  private pieces: Buffer[] = [];
+
+  constructor(private readonly bigBytes: number) {}
+
+  async start(): Promise<void> {
+    const child = spawn(process.execPath, [SERVER_SCRIPT], { env: { ...process.env, ...serverEnv(this.bigBytes) }, stdio: ['pipe', 'pipe', 'inherit'] });
+    this.child = child;
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', () => resolve());
+      child.once('error', reject);
+    });
+    child.stdout.on('data', (chunk: Buffer) => this.onData(chunk));
+    child.once('exit', (code, signal) => {
+      const error = new Error(`server exited (${signal ?? code})`);
+      for (const waiter of this.waiters.values()) waiter.reject(error);
+      this.waiters.clear();
+    });
+    await this.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-raw', version: '1.0.0' } });
+    this.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+
+  async echo(text: string): Promise<string> {
+    return firstText((await this.request('tools/call', { name: 'echo', arguments: { text } })).content);
+  }
+
+  async readBig(): Promise<number> {
+    return bigTextLength((await this.request('resources/read', { uri: BIG_URI })).contents);
+  }
+
+  async close(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.stdin.end();
+    const timer = setTimeout(() => child.kill('SIGKILL'), 2000);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.waiters.set(id, { resolve, reject });
+      this.write({ jsonrpc: '2.0', id, method, params });
+    });
+  }
+
+  private write(message: object): void {
+    this.child?.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+
+  private onData(chunk: Buffer): void {
+    let start = 0;
+    for (let newline = chunk.indexOf(0x0a); newline !== -1; newline = chunk.indexOf(0x0a, start)) {
+      const tail = chunk.subarray(start, newline);
+      const line = this.pieces.length === 0 ? tail : Buffer.concat([...this.pieces, tail]);
+      this.pieces = [];
+      start = newline + 1;
+      if (line.length > 0) this.onLine(line.toString('utf8'));
+    }
+    if (start < chunk.length) this.pieces.push(chunk.subarray(start));
+  }
+
+  private onLine(line: string): void {
+    const message = JSON.parse(line) as { id?: unknown; result?: Record<string, unknown>; error?: { message?: string } };
+    if (typeof message.id !== 'number') return; // notifications and server requests: not part of these workloads
+    const waiter = this.waiters.get(message.id);
+    if (!waiter) return;
+    this.waiters.delete(message.id);
+    if (message.result !== undefined) waiter.resolve(message.result);
+    else waiter.reject(new Error(`server error: ${message.error?.message ?? JSON.stringify(message)}`));
+  }
+}
