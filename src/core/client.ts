@@ -40,6 +40,8 @@ export interface McpClientOptions {
   requestTimeoutMs?: number;
   maxTotalTimeoutMs?: number;
   initializeTimeoutMs?: number;
+  /** How long a -32042 retry waits for notifications/elicitation/complete after the person opened the URL. */
+  urlElicitationTimeoutMs?: number;
   /** Offered versions, newest first (defaults to every handshake-era revision this client speaks). */
   protocolVersions?: readonly string[];
 }
@@ -84,6 +86,7 @@ export class McpClient implements Disposable {
   private stateValue: ClientState = { kind: 'idle' };
   private toolsByName = new Map<string, Tool>();
   private connecting: Promise<ServerSession> | undefined;
+  private readonly pendingUrlElicitations = new Map<string, () => void>();
 
   private readonly stateEmitter = this.disposables.add(new Emitter<ClientState>());
   private readonly toolsChanged = this.disposables.add(new Emitter<void>());
@@ -321,13 +324,59 @@ export class McpClient implements Disposable {
     try {
       return await this.rpc.request<T>(method, params, requestOptions);
     } catch (error) {
-      if (!isLocalError(error, 'session-expired')) throw error;
-      // Streamable HTTP: a 404 for our session id means the server forgot us; start a new session once.
-      this.logger.info(`${this.serverName}: session expired; starting a new session`);
-      const session = await this.handshake();
-      this.setState({ kind: 'ready', session });
-      return this.rpc.request<T>(method, params, requestOptions);
+      if (isLocalError(error, 'session-expired')) {
+        // Streamable HTTP: a 404 for our session id means the server forgot us; start a new session once.
+        this.logger.info(`${this.serverName}: session expired; starting a new session`);
+        const session = await this.handshake();
+        this.setState({ kind: 'ready', session });
+        return this.rpc.request<T>(method, params, requestOptions);
+      }
+      if (error instanceof McpError && error.code === ErrorCodes.UrlElicitationRequired && (await this.completeRequiredUrlElicitations(error, options.signal))) {
+        return this.rpc.request<T>(method, params, requestOptions);
+      }
+      throw error;
     }
+  }
+
+  /**
+   * A -32042 error lists URL-mode elicitations the server needs before it can serve the request. They go
+   * through the same consent flow as elicitation/create; the request is retried once if the person accepted
+   * every one of them. Returns false when they could not be completed (the original error then stands).
+   */
+  private async completeRequiredUrlElicitations(error: McpError, signal: AbortSignal | undefined): Promise<boolean> {
+    const elicitation = this.options.host?.elicitation;
+    const data = error.data as { elicitations?: unknown } | undefined;
+    if (!elicitation?.modes.includes('url') || !Array.isArray(data?.elicitations) || data.elicitations.length === 0) return false;
+    const context = { serverName: this.serverName, signal: signal ?? new AbortController().signal };
+    for (const item of data.elicitations as Record<string, unknown>[]) {
+      if (typeof item?.url !== 'string' || typeof item.elicitationId !== 'string') return false;
+      const message = typeof item.message === 'string' ? item.message : `${this.serverName} needs you to open a URL`;
+      const completed = this.waitForElicitationComplete(item.elicitationId, context.signal);
+      const answer = await elicitation.elicit({ mode: 'url', message, url: item.url, elicitationId: item.elicitationId }, context);
+      if (answer.action !== 'accept') {
+        completed.cancel();
+        return false;
+      }
+      // The person only agreed to open the page; the server says when the out-of-band step is done.
+      if (!(await completed.done)) return false;
+    }
+    return true;
+  }
+
+  private waitForElicitationComplete(elicitationId: string, signal: AbortSignal): { done: Promise<boolean>; cancel(): void } {
+    let finish!: (completed: boolean) => void;
+    const done = new Promise<boolean>((resolve) => (finish = resolve));
+    const timer = setTimeout(() => settle(false), this.options.urlElicitationTimeoutMs ?? 10 * 60_000);
+    const onAbort = () => settle(false);
+    const settle = (completed: boolean) => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      this.pendingUrlElicitations.delete(elicitationId);
+      finish(completed);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.pendingUrlElicitations.set(elicitationId, () => settle(true));
+    return { done, cancel: () => settle(false) };
   }
 
   private async listAll<T>(method: string, key: string, options: CallOptions): Promise<T[]> {
@@ -391,7 +440,9 @@ export class McpClient implements Disposable {
       this.logMessage.fire({ level: params.level as LoggingLevel, logger: typeof params.logger === 'string' ? params.logger : undefined, data: params.data });
     });
     this.rpc.setNotificationHandler('notifications/elicitation/complete', (params) => {
-      if (typeof params.elicitationId === 'string') this.options.host?.elicitation?.completed?.(params.elicitationId, this.serverName);
+      if (typeof params.elicitationId !== 'string') return;
+      this.pendingUrlElicitations.get(params.elicitationId)?.();
+      this.options.host?.elicitation?.completed?.(params.elicitationId, this.serverName);
     });
   }
 
