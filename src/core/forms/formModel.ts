@@ -1,0 +1,199 @@
+/**
+ * Turns a JSON Schema into a form description that a webview can render without knowing JSON Schema: tool
+ * input forms (nested objects, arrays, enums, required fields, defaults) and elicitation forms (MCP's flat
+ * primitive schemas with titled and multi-select enums). Whatever a form cannot express becomes a raw JSON
+ * field, so no schema is ever unusable. The final values are still validated against the original schema.
+ */
+
+type Schema = Record<string, unknown>;
+
+interface FieldBase {
+  /** Property name; empty for array item templates and the root. */
+  name: string;
+  label: string;
+  description?: string;
+  required: boolean;
+}
+
+export interface EnumOption {
+  value: string | number | boolean;
+  label: string;
+}
+
+export type FormField =
+  | (FieldBase & { kind: 'string'; default?: string; format?: string; minLength?: number; maxLength?: number; pattern?: string; secret?: boolean })
+  | (FieldBase & { kind: 'number'; integer: boolean; default?: number; minimum?: number; maximum?: number })
+  | (FieldBase & { kind: 'boolean'; default?: boolean })
+  | (FieldBase & { kind: 'enum'; options: EnumOption[]; default?: EnumOption['value'] })
+  | (FieldBase & { kind: 'multi-enum'; options: EnumOption[]; default?: string[]; minItems?: number; maxItems?: number })
+  | (FieldBase & { kind: 'array'; item: FormField; default?: unknown[]; minItems?: number; maxItems?: number })
+  | (FieldBase & { kind: 'object'; fields: FormField[] })
+  | (FieldBase & { kind: 'json'; default?: unknown; reason: string });
+
+const MAX_DEPTH = 8;
+
+export function buildFormModel(schema: unknown): FormField {
+  return toField(isObject(schema) ? schema : {}, '', true, 0, schema);
+}
+
+function toField(schema: Schema, name: string, required: boolean, depth: number, root: unknown): FormField {
+  const resolved = resolveLocalRef(schema, root);
+  const base: FieldBase = {
+    name,
+    label: typeof resolved.title === 'string' ? resolved.title : name,
+    description: typeof resolved.description === 'string' ? resolved.description : undefined,
+    required,
+  };
+  if (depth > MAX_DEPTH) return { ...base, kind: 'json', reason: 'nested too deeply for a form', default: resolved.default };
+
+  const titled = titledOptions(resolved.oneOf ?? resolved.anyOf);
+  if (titled) return { ...base, kind: 'enum', options: titled, default: asEnumValue(resolved.default) };
+  if (Array.isArray(resolved.enum)) {
+    const names = Array.isArray(resolved.enumNames) ? resolved.enumNames : [];
+    const options = resolved.enum
+      .filter((value): value is EnumOption['value'] => ['string', 'number', 'boolean'].includes(typeof value))
+      .map((value, index) => ({ value, label: typeof names[index] === 'string' ? String(names[index]) : String(value) }));
+    return { ...base, kind: 'enum', options, default: asEnumValue(resolved.default) };
+  }
+  if (resolved.const !== undefined && ['string', 'number', 'boolean'].includes(typeof resolved.const)) {
+    const value = resolved.const as EnumOption['value'];
+    return { ...base, kind: 'enum', options: [{ value, label: String(value) }], default: value };
+  }
+
+  const type = singleType(resolved.type);
+  switch (type) {
+    case 'string':
+      return {
+        ...base,
+        kind: 'string',
+        default: typeof resolved.default === 'string' ? resolved.default : undefined,
+        format: typeof resolved.format === 'string' ? resolved.format : undefined,
+        minLength: numberOr(resolved.minLength),
+        maxLength: numberOr(resolved.maxLength),
+        pattern: typeof resolved.pattern === 'string' ? resolved.pattern : undefined,
+        secret: resolved.format === 'password' || resolved.writeOnly === true ? true : undefined,
+      };
+    case 'number':
+    case 'integer':
+      return {
+        ...base,
+        kind: 'number',
+        integer: type === 'integer',
+        default: typeof resolved.default === 'number' ? resolved.default : undefined,
+        minimum: numberOr(resolved.minimum),
+        maximum: numberOr(resolved.maximum),
+      };
+    case 'boolean':
+      return { ...base, kind: 'boolean', default: typeof resolved.default === 'boolean' ? resolved.default : undefined };
+    case 'array': {
+      const items = isObject(resolved.items) ? resolveLocalRef(resolved.items, root) : {};
+      const multi = titledOptions(items.anyOf ?? items.oneOf) ?? (Array.isArray(items.enum) ? items.enum.map((v) => ({ value: v as string, label: String(v) })) : undefined);
+      const defaultArray = Array.isArray(resolved.default) ? resolved.default : undefined;
+      if (multi) {
+        return {
+          ...base,
+          kind: 'multi-enum',
+          options: multi,
+          default: defaultArray?.filter((v): v is string => typeof v === 'string'),
+          minItems: numberOr(resolved.minItems),
+          maxItems: numberOr(resolved.maxItems),
+        };
+      }
+      return {
+        ...base,
+        kind: 'array',
+        item: toField(items, '', true, depth + 1, root),
+        default: defaultArray,
+        minItems: numberOr(resolved.minItems),
+        maxItems: numberOr(resolved.maxItems),
+      };
+    }
+    case 'object': {
+      const properties = isObject(resolved.properties) ? resolved.properties : {};
+      const requiredNames = new Set(Array.isArray(resolved.required) ? resolved.required.filter((n): n is string => typeof n === 'string') : []);
+      const fields = Object.entries(properties)
+        .filter((entry): entry is [string, Schema] => isObject(entry[1]))
+        .map(([key, value]) => toField(value, key, requiredNames.has(key), depth + 1, root));
+      if (fields.length === 0 && resolved.additionalProperties !== false && name !== '') {
+        return { ...base, kind: 'json', reason: 'free-form object', default: resolved.default };
+      }
+      return { ...base, kind: 'object', fields };
+    }
+    default:
+      return { ...base, kind: 'json', reason: type ? `type ${type}` : 'no single type (anyOf/oneOf or untyped)', default: resolved.default };
+  }
+}
+
+/** Initial values of a form: defaults where given (SEP-1034 asks clients to pre-fill them). */
+export function defaultValues(field: FormField): unknown {
+  switch (field.kind) {
+    case 'object': {
+      const result: Record<string, unknown> = {};
+      for (const child of field.fields) {
+        const value = defaultValues(child);
+        if (value !== undefined) result[child.name] = value;
+      }
+      // A nested object with nothing to pre-fill stays absent, so optional objects are not sent as {}.
+      return field.name !== '' && Object.keys(result).length === 0 ? undefined : result;
+    }
+    case 'array':
+    case 'multi-enum':
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'enum':
+    case 'json':
+      return field.default;
+    default: {
+      const exhaustive: never = field;
+      return exhaustive;
+    }
+  }
+}
+
+function titledOptions(variants: unknown): EnumOption[] | undefined {
+  if (!Array.isArray(variants) || variants.length === 0) return undefined;
+  if (!variants.every((v) => isObject(v) && v.const !== undefined)) return undefined;
+  return (variants as Schema[]).map((variant) => ({
+    value: variant.const as EnumOption['value'],
+    label: typeof variant.title === 'string' ? variant.title : String(variant.const),
+  }));
+}
+
+function resolveLocalRef(schema: Schema, root: unknown): Schema {
+  let current = schema;
+  for (let hops = 0; hops < 10 && typeof current.$ref === 'string'; hops++) {
+    const ref = current.$ref as string;
+    // Only in-document references; a network $ref is never followed.
+    if (ref !== '#' && !ref.startsWith('#/')) return current;
+    let target: unknown = root;
+    for (const part of ref === '#' ? [] : ref.slice(2).split('/')) {
+      target = isObject(target) ? target[part.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    }
+    if (!isObject(target)) return current;
+    const { $ref: _ref, ...rest } = current;
+    current = { ...target, ...rest };
+  }
+  return current;
+}
+
+function singleType(type: unknown): string | undefined {
+  if (typeof type === 'string') return type;
+  if (Array.isArray(type)) {
+    const nonNull = type.filter((t) => t !== 'null');
+    return nonNull.length === 1 ? String(nonNull[0]) : undefined;
+  }
+  return undefined;
+}
+
+function asEnumValue(value: unknown): EnumOption['value'] | undefined {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? value : undefined;
+}
+
+function numberOr(value: unknown): number | undefined {
+  return typeof value === 'number' ? value : undefined;
+}
+
+function isObject(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
