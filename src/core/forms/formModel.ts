@@ -60,7 +60,8 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
     return { ...base, kind: 'enum', options: [{ value, label: String(value) }], default: value };
   }
 
-  const type = singleType(resolved.type);
+  // Tool inputs are objects even when a sloppy schema omits the type.
+  const type = singleType(resolved.type) ?? (isObject(resolved.properties) || name === '' ? 'object' : undefined);
   switch (type) {
     case 'string':
       return {
