@@ -101,6 +101,24 @@ function readResult(file: string): RunnerResult {
   return parsed as RunnerResult;
 }
 
+/** Last lines of the extension host's own log (activation errors, runner messages), for failure messages. */
+function extensionHostLogTail(userDataDir: string, lines = 30): string {
+  const logsDir = path.join(userDataDir, 'logs');
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'remoteexthost.log') found.push(full);
+    }
+  };
+  walk(logsDir);
+  if (found.length === 0) return `(no remoteexthost.log under ${logsDir})`;
+  return found
+    .map((file) => `${file}:\n${fs.readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n')}`)
+    .join('\n');
+}
+
 let tmp: string | undefined;
 let server: CodeServerHandle | undefined;
 let workbench: Workbench | undefined;
@@ -164,11 +182,11 @@ test('integration suites pass inside the VS Code extension host (code-server)', 
       assert.fail(
         `no result in ${resultFile} after ${RESULT_TIMEOUT_MS} ms: the runner extension did not run or did not finish.\n` +
           `Screenshot: ${shot}\nPage console errors: ${JSON.stringify(workbench.consoleErrors.slice(-10))}\n` +
-          `code-server log (${server.logFile}):\n${server.logTail()}`,
+          `code-server log (${server.logFile}):\n${server.logTail()}\nextension host log:\n${extensionHostLogTail(userDataDir)}`,
       );
     }
     if (!processesInGroup(server.pid).includes(server.pid)) {
-      assert.fail(`code-server exited while waiting for the result.\ncode-server log:\n${server.logTail()}`);
+      assert.fail(`code-server exited while waiting for the result.\ncode-server log:\n${server.logTail()}\nextension host log:\n${extensionHostLogTail(userDataDir)}`);
     }
     await sleep(250);
   }
@@ -178,7 +196,7 @@ test('integration suites pass inside the VS Code extension host (code-server)', 
   for (const failure of result.failed) t.diagnostic(`FAILED: ${failure.name}: ${failure.error.split('\n', 1)[0]}`);
 
   if (result.crash) {
-    assert.fail(`the integration suite crashed inside the extension host:\n${result.crash}\ncode-server log:\n${server.logTail()}`);
+    assert.fail(`the integration suite crashed inside the extension host:\n${result.crash}\nextension host log:\n${extensionHostLogTail(userDataDir)}`);
   }
   assert.ok(result.passed.length > 0, 'the suite ran no tests');
   assert.deepEqual(
