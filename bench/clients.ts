@@ -2,12 +2,16 @@
  * The clients the benchmark compares, behind one small interface. Each one spawns its own copy of the same
  * fixture server (bench/fixtures/server.mjs) over stdio.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpClient } from '../src/core/client';
-import { StdioTransport } from '../src/core/transports/stdio';
+import { buildSync } from 'esbuild';
+import type { McpClient } from '../src/core/client';
 
 export const SERVER_SCRIPT = path.join(__dirname, 'fixtures', 'server.mjs');
 export const BIG_URI = 'bench://big';
@@ -45,15 +49,37 @@ function bigTextLength(contents: unknown): number {
   return text.length;
 }
 
+export type OursModule = typeof import('./oursEntry');
+
+/**
+ * This project's client as it ships: bundled by esbuild with the options of esbuild.js (tsx's on-the-fly
+ * transform adds a `__name` call per closure, which would bill this client for the benchmark's own loader).
+ */
+export function loadBundledOurs(): OursModule {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-'));
+  const outfile = path.join(dir, 'ours.js');
+  buildSync({
+    entryPoints: [path.join(__dirname, 'oursEntry.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    mainFields: ['module', 'main'],
+    logLevel: 'warning',
+  });
+  return createRequire(__filename)(outfile) as OursModule;
+}
+
 /** (a) This project's client: McpClient over StdioTransport. */
 export class OursClient implements BenchClient {
   readonly label = 'ours (McpClient)';
   private readonly client: McpClient;
 
-  constructor(bigBytes: number) {
-    this.client = new McpClient({
+  constructor(bigBytes: number, ours: OursModule) {
+    this.client = new ours.McpClient({
       serverName: 'bench',
-      transport: new StdioTransport({ command: process.execPath, args: [SERVER_SCRIPT], env: serverEnv(bigBytes) }),
+      transport: new ours.StdioTransport({ command: process.execPath, args: [SERVER_SCRIPT], env: serverEnv(bigBytes) }),
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
       maxTotalTimeoutMs: REQUEST_TIMEOUT_MS,
       initializeTimeoutMs: REQUEST_TIMEOUT_MS,
@@ -125,7 +151,7 @@ interface Waiter {
  */
 export class RawClient implements BenchClient {
   readonly label = 'raw newline-JSON';
-  private child: ChildProcessWithoutNullStreams | undefined;
+  private child: ChildProcessByStdio<Writable, Readable, null> | undefined;
   private readonly waiters = new Map<number, Waiter>();
   private nextId = 1;
   private pieces: Buffer[] = [];

@@ -1,17 +1,19 @@
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in scripts/conformance.sh)
- * drives `dist/cli.js conformance` through each required client scenario. The suite is installed outside the
+ * drives `cli.js conformance` (src/cli bundled as esbuild.js bundles dist/cli.js) through each required
+ * client scenario. The suite is installed outside the
  * repository and runs under Node 24 via npx; if it cannot be installed this test fails, it is never skipped.
  */
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { buildSync } from 'esbuild';
 import { REPO_ROOT } from './testSupport';
 
 const SCRIPT = path.join(REPO_ROOT, 'scripts', 'conformance.sh');
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 /** The scenarios this client must pass (the 2025-11-25 core set without OAuth, plus schema preservation). */
 const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation'];
@@ -46,6 +48,9 @@ function runSuite(args: string[]): Promise<SuiteRun> {
 }
 
 describe('official MCP conformance suite (client scenarios)', () => {
+  let buildDir: string;
+  let cli: string;
+
   before(() => {
     try {
       execFileSync('bash', [SCRIPT], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: INSTALL_TIMEOUT_MS });
@@ -53,15 +58,34 @@ describe('official MCP conformance suite (client scenarios)', () => {
       const failure = error as { stderr?: Buffer; message: string };
       throw new Error(`scripts/conformance.sh could not install the conformance suite: ${failure.message}\n${failure.stderr?.toString() ?? ''}`);
     }
-    execFileSync(process.execPath, ['esbuild.js'], { cwd: REPO_ROOT, stdio: 'pipe', timeout: 120_000 });
-    assert.ok(fs.existsSync(CLI), 'dist/cli.js was built');
+    // The CLI bundle exactly as esbuild.js builds dist/cli.js, but into a private folder: rewriting dist/ here
+    // would race with the other test files that run dist/cli.js concurrently.
+    buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-cli-'));
+    cli = path.join(buildDir, 'cli.js');
+    buildSync({
+      entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'main.ts')],
+      outfile: cli,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: true,
+      mainFields: ['module', 'main'],
+      banner: { js: '#!/usr/bin/env node' },
+      logLevel: 'silent',
+    });
+    assert.ok(fs.existsSync(cli), 'the CLI bundle was built');
     // The suite runs `sh -c "<command> <url>"`, so the command must survive word splitting.
-    for (const word of [process.execPath, CLI]) assert.doesNotMatch(word, /[\s'"$`\\]/, `this path must not need shell quoting: ${word}`);
+    for (const word of [process.execPath, cli]) assert.doesNotMatch(word, /[\s'"$`\\]/, `this path must not need shell quoting: ${word}`);
+  });
+
+  after(() => {
+    if (buildDir) fs.rmSync(buildDir, { recursive: true, force: true });
   });
 
   for (const scenario of REQUIRED_SCENARIOS) {
     test(scenario, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async () => {
-      const run = await runSuite(['client', '--command', `${process.execPath} ${CLI} conformance`, '--scenario', scenario]);
+      const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--scenario', scenario]);
       const report = `conformance suite output for ${scenario}:\n${run.output}`;
       if (run.code !== 0 || !/OVERALL: PASSED/.test(run.output)) {
         // Print the suite's own log (wire INFO lines, failed checks) so CI shows why.

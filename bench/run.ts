@@ -1,0 +1,195 @@
+/**
+ * `npm run bench`: this client (McpClient + StdioTransport) against the official SDK client and a raw
+ * newline-JSON loop, on the same machine and the same fixture server, in one run.
+ *
+ * Workloads (each repeated BENCH_REPS times, default 5; the table shows medians):
+ *   - BENCH_CALLS (default 2000) sequential `tools/call echo`
+ *   - BENCH_CALLS concurrent `tools/call echo`
+ *   - one `resources/read bench://big` of BENCH_BIG_BYTES (default 50 MiB) of text
+ * Repetitions are interleaved across clients so machine noise hits every column alike. A client that fails a
+ * workload is reported with its error in that cell and skipped for the remaining repetitions.
+ */
+import { type BenchClient, OursClient, RawClient, SdkClient, loadBundledOurs } from './clients';
+
+const REPS = positiveInt('BENCH_REPS', 5);
+const CALLS = positiveInt('BENCH_CALLS', 2000);
+const BIG_BYTES = positiveInt('BENCH_BIG_BYTES', 50 * 1024 * 1024);
+/** Large enough for the 50 MiB message (the SDK's default is 10 MiB). */
+const SDK_RAISED_BUFFER = 256 * 1024 * 1024;
+
+function positiveInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got ${raw}`);
+  return value;
+}
+
+type ColumnId = 'ours' | 'sdk' | 'sdkRaised' | 'raw';
+
+interface Column {
+  id: ColumnId;
+  client: BenchClient;
+  /** Set when the client could not start or failed a workload; later workloads still run if it is alive. */
+  dead?: string;
+}
+
+interface Workload {
+  name: string;
+  /** Runs once and throws if the answers are wrong. */
+  run(client: BenchClient): Promise<void>;
+  /** Columns that run this workload (the raised-buffer SDK only matters for the big read). */
+  columns: readonly ColumnId[];
+}
+
+interface Cell {
+  samples: number[];
+  /** CPU time of this (client) process during each sample: the server's CPU is not in it. */
+  cpu: number[];
+  error?: string;
+}
+
+const SMALL_COLUMNS: readonly ColumnId[] = ['ours', 'sdk', 'raw'];
+
+const WORKLOADS: Workload[] = [
+  {
+    name: `${CALLS} sequential tools/call echo`,
+    columns: SMALL_COLUMNS,
+    run: async (client) => {
+      for (let i = 0; i < CALLS; i++) {
+        const text = `hello ${i}`;
+        const answer = await client.echo(text);
+        if (answer !== text) throw new Error(`echo ${i} answered ${JSON.stringify(answer)}`);
+      }
+    },
+  },
+  {
+    name: `${CALLS} concurrent tools/call echo`,
+    columns: SMALL_COLUMNS,
+    run: async (client) => {
+      const answers = await Promise.all(Array.from({ length: CALLS }, (_, i) => client.echo(`hello ${i}`)));
+      answers.forEach((answer, i) => {
+        if (answer !== `hello ${i}`) throw new Error(`echo ${i} answered ${JSON.stringify(answer)}`);
+      });
+    },
+  },
+  {
+    name: `resources/read ${formatBytes(BIG_BYTES)}`,
+    columns: ['ours', 'sdk', 'sdkRaised', 'raw'],
+    run: async (client) => {
+      const length = await client.readBig();
+      if (length !== BIG_BYTES) throw new Error(`read ${length} characters, expected ${BIG_BYTES}`);
+    },
+  },
+];
+
+function formatBytes(bytes: number): string {
+  return bytes % 2 ** 20 === 0 ? `${bytes / 2 ** 20} MiB` : `${bytes} bytes`;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+function message(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').slice(0, 160);
+}
+
+async function main(): Promise<void> {
+  const columns: Column[] = [
+    { id: 'ours', client: new OursClient(BIG_BYTES, loadBundledOurs()) },
+    { id: 'sdk', client: new SdkClient(BIG_BYTES) },
+    { id: 'sdkRaised', client: new SdkClient(BIG_BYTES, SDK_RAISED_BUFFER) },
+    { id: 'raw', client: new RawClient(BIG_BYTES) },
+  ];
+  console.log(
+    `node ${process.version}, ${REPS} repetitions; cells: median wall ms (median client-process CPU ms), lower is better; ` +
+      'server: bench/fixtures/server.mjs (SDK McpServer over stdio), one process per column',
+  );
+  for (const column of columns) {
+    try {
+      await column.client.start();
+      // Steady state, as in a long-lived session: one untimed round of each small-call workload lets the JIT settle.
+      for (const workload of WORKLOADS) if (!workload.name.startsWith('resources/read')) await workload.run(column.client);
+    } catch (error) {
+      column.dead = `could not start: ${message(error)}`;
+    }
+  }
+
+  const results = new Map<string, Map<ColumnId, Cell>>();
+  for (const workload of WORKLOADS) {
+    const cells = new Map<ColumnId, Cell>();
+    results.set(workload.name, cells);
+    const participants = columns.filter((c) => workload.columns.includes(c.id));
+    for (const column of participants) cells.set(column.id, { samples: [], cpu: [], error: column.dead });
+    for (let rep = 0; rep < REPS; rep++) {
+      for (const column of participants) {
+        const cell = cells.get(column.id) as Cell;
+        if (cell.error !== undefined) continue;
+        const started = performance.now();
+        const cpuBefore = process.cpuUsage();
+        try {
+          await workload.run(column.client);
+          cell.samples.push(performance.now() - started);
+          const cpu = process.cpuUsage(cpuBefore);
+          cell.cpu.push((cpu.user + cpu.system) / 1000);
+        } catch (error) {
+          cell.error = `failed after ${Math.round(performance.now() - started)} ms: ${message(error)}`;
+        }
+      }
+      process.stderr.write(`  ${workload.name}: repetition ${rep + 1}/${REPS} done\n`);
+    }
+  }
+
+  for (const column of columns) await column.client.close().catch(() => undefined);
+  printTable(columns, results);
+}
+
+function printTable(columns: readonly Column[], results: Map<string, Map<ColumnId, Cell>>): void {
+  const label = (id: ColumnId) => (columns.find((c) => c.id === id) as Column).client.label;
+  const show = (cell: Cell | undefined): string => {
+    if (!cell) return 'n/a';
+    if (cell.error !== undefined) return `FAILED (${cell.error})`;
+    return `${median(cell.samples).toFixed(1)} (cpu ${median(cell.cpu).toFixed(0)})`;
+  };
+  const value = (cell: Cell | undefined): number | undefined => (cell && cell.error === undefined && cell.samples.length ? median(cell.samples) : undefined);
+  const ratio = (a: number | undefined, b: number | undefined): string => (a !== undefined && b !== undefined ? `${(a / b).toFixed(2)}x` : 'n/a');
+
+  const header = ['workload', label('ours'), label('sdk'), label('sdkRaised'), label('raw'), 'ours/SDK', 'ours/raw'];
+  const rows: string[][] = [];
+  for (const [name, cells] of results) {
+    const ours = value(cells.get('ours'));
+    // For the big read, compare with whichever SDK configuration completed (the default may refuse it).
+    const sdk = value(cells.get('sdk')) ?? value(cells.get('sdkRaised'));
+    const sdkNote = value(cells.get('sdk')) === undefined && value(cells.get('sdkRaised')) !== undefined ? ' (vs raised-buffer SDK)' : '';
+    rows.push([name, show(cells.get('ours')), show(cells.get('sdk')), show(cells.get('sdkRaised')), show(cells.get('raw')), ratio(ours, sdk) + sdkNote, ratio(ours, value(cells.get('raw')))]);
+  }
+  console.log('');
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => '---').join('|')}|`);
+  for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+  console.log('');
+  console.log('Ratios compare median wall times. ours/SDK < 1 means this client is faster than the SDK; ours/raw is the overhead over the bare newline-JSON floor.');
+  for (const [name, cells] of results) {
+    const ours = value(cells.get('ours'));
+    if (name.startsWith('resources/read')) {
+      const sdk = value(cells.get('sdk')) ?? value(cells.get('sdkRaised'));
+      const verdict = sdk === undefined || ours === undefined ? 'n/a' : `${(sdk / ours).toFixed(1)}x faster than the SDK (target >= 10x): ${sdk / ours >= 10 ? 'MET' : 'NOT MET'}`;
+      console.log(`target, ${name}: ${verdict}${value(cells.get('sdk')) === undefined ? '; the default SDK client cannot read it at all' : ''}`);
+    } else {
+      const sdk = value(cells.get('sdk'));
+      const verdict = sdk === undefined || ours === undefined ? 'n/a' : `ours/SDK = ${(ours / sdk).toFixed(2)} (target <= 1.00): ${ours <= sdk ? 'MET' : 'NOT MET'}`;
+      console.log(`target, ${name}: ${verdict}`);
+    }
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,101 @@
+/**
+ * Decides whether a crashed server is restarted, and after how long. Backoff doubles per crash inside a sliding
+ * window so a server that dies at start-up does not spin, and the policy gives up after too many crashes so the
+ * user sees a clear error instead of an endless restart loop. A long healthy run forgets old crashes.
+ */
+
+export interface RestartPolicyOptions {
+  /** Delay before the first automatic restart. */
+  baseDelayMs?: number;
+  /** Upper bound for the doubled delay. */
+  maxDelayMs?: number;
+  /** Crashes inside `windowMs` after which the policy gives up. */
+  maxCrashes?: number;
+  /** Sliding window in which crashes are counted. */
+  windowMs?: number;
+  /** How long a run must last before `recordHealthy` forgets earlier crashes; defaults to `windowMs / 2`. */
+  stableAfterMs?: number;
+}
+
+export type RestartDecision = { kind: 'restart'; delayMs: number; attempt: number } | { kind: 'give-up'; reason: string };
+
+export class RestartPolicy {
+  private readonly baseDelayMs: number;
+  private readonly maxDelayMs: number;
+  private readonly maxCrashes: number;
+  private readonly windowMs: number;
+  private readonly stableAfterMs: number;
+  private crashes: number[] = [];
+  private runStartedAt: number | undefined;
+  private gaveUp: string | undefined;
+
+  constructor(options: RestartPolicyOptions = {}) {
+    this.baseDelayMs = options.baseDelayMs ?? 1000;
+    this.maxDelayMs = options.maxDelayMs ?? 30_000;
+    this.maxCrashes = options.maxCrashes ?? 5;
+    this.windowMs = options.windowMs ?? 120_000;
+    this.stableAfterMs = options.stableAfterMs ?? this.windowMs / 2;
+    if (this.baseDelayMs < 0 || this.maxDelayMs < this.baseDelayMs) throw new RangeError('restart policy: need 0 <= baseDelayMs <= maxDelayMs');
+    if (this.maxCrashes < 1 || this.windowMs <= 0) throw new RangeError('restart policy: maxCrashes must be >= 1 and windowMs > 0');
+  }
+
+  /** Crashes currently counted against the limit. */
+  get recentCrashes(): number {
+    return this.crashes.length;
+  }
+
+  /** True once the policy has given up; only `reset()` (a manual start) clears it. */
+  get hasGivenUp(): boolean {
+    return this.gaveUp !== undefined;
+  }
+
+  recordCrash(now: number): RestartDecision {
+    if (this.gaveUp !== undefined) return { kind: 'give-up', reason: this.gaveUp };
+    this.runStartedAt = undefined;
+    this.crashes = this.crashes.filter((at) => now - at < this.windowMs);
+    this.crashes.push(now);
+    const count = this.crashes.length;
+    if (count >= this.maxCrashes) {
+      const span = now - this.crashes[0];
+      this.gaveUp =
+        `crashed ${count} times in ${formatDuration(span)} (limit: ${this.maxCrashes} within ${formatDuration(this.windowMs)}); ` +
+        'not restarting automatically. Fix the cause and start it again.';
+      return { kind: 'give-up', reason: this.gaveUp };
+    }
+    const delayMs = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (count - 1));
+    return { kind: 'restart', delayMs, attempt: count };
+  }
+
+  /** Marks the start of a run, so `recordHealthy` can measure how long the server has stayed up. */
+  recordStarted(now: number): void {
+    this.runStartedAt = now;
+  }
+
+  /**
+   * Called while the server is up (e.g. on each successful ping or periodically). After a long enough run, earlier
+   * crashes no longer count, so a server that crashes once a day always restarts quickly. Returns true when it forgot.
+   */
+  recordHealthy(now: number): boolean {
+    if (this.gaveUp !== undefined || this.crashes.length === 0) return false;
+    const since = this.runStartedAt ?? this.crashes[this.crashes.length - 1];
+    if (now - since < this.stableAfterMs) return false;
+    this.crashes = [];
+    return true;
+  }
+
+  /** A manual start: the user has taken over, so forget crashes and any earlier give-up. */
+  reset(): void {
+    this.crashes = [];
+    this.gaveUp = undefined;
+    this.runStartedAt = undefined;
+  }
+}
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
+}

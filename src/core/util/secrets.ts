@@ -1,0 +1,103 @@
+/**
+ * Masks secrets before they reach logs, protocol traces and the UI. Two sources of truth: values we know are
+ * secret (resolved `${input:...}` passwords, keys read from env files) are replaced wherever they appear, and values
+ * stored under keys that name a secret (`Authorization`, `apiKey`, `GITHUB_TOKEN`, ...) are replaced whole.
+ */
+
+export const MASK = '••••';
+
+/** Below this length a substring replacement would mangle unrelated text ("abc" is in many words). */
+export const MIN_SECRET_LENGTH = 4;
+
+/**
+ * Key names that hold secrets. Anchored at the end so `maxTokens`, `tokenType` and `secretName` stay readable;
+ * protocol fields that merely end in "token" are listed in NOT_SECRET_KEYS.
+ */
+const SECRET_KEY = /(?:authorization|api[-_]?key|token|secret|password|passwd|cookie|credentials?)$/i;
+const NOT_SECRET_KEYS = new Set(['progresstoken', 'pagetoken', 'nextpagetoken', 'cursor', 'nextcursor']);
+
+/** `Bearer abc` keeps its scheme so a trace still shows which kind of credential was sent. */
+const AUTH_SCHEME = /^(Bearer|Basic|Token|Digest|Bot)\s+\S/i;
+/** Credentials written after an auth scheme in free text, e.g. in a logged header line. */
+const SCHEME_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(key) && !NOT_SECRET_KEYS.has(key.toLowerCase());
+}
+
+/** Returns a deep copy of `value` with secrets masked; the input is never modified. */
+export function maskSecrets<T>(value: T, knownSecrets: readonly string[] = []): T {
+  const masker = new TextMasker(knownSecrets);
+  return maskValue(value, masker, new WeakMap()) as T;
+}
+
+/** Masks known secret values and `Bearer <credential>` patterns inside free text. */
+export function maskText(text: string, knownSecrets: readonly string[] = []): string {
+  return new TextMasker(knownSecrets).mask(text);
+}
+
+/** Masks HTTP headers for display: secret-looking header names entirely (keeping the auth scheme), others by value. */
+export function maskHeaders(
+  headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+  knownSecrets: readonly string[] = [],
+): Record<string, string | string[] | undefined> {
+  const masker = new TextMasker(knownSecrets);
+  const result: Record<string, string | string[] | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) result[name] = undefined;
+    else if (typeof value === 'string') result[name] = maskField(name, value, masker);
+    else result[name] = value.map((item) => maskField(name, item, masker));
+  }
+  return result;
+}
+
+function maskField(key: string, value: string, masker: TextMasker): string {
+  if (!isSecretKey(key) || value === '') return masker.mask(value);
+  const scheme = AUTH_SCHEME.exec(value);
+  return scheme ? `${scheme[1]} ${MASK}` : MASK;
+}
+
+function maskValue(value: unknown, masker: TextMasker, seen: WeakMap<object, unknown>): unknown {
+  if (typeof value === 'string') return masker.mask(value);
+  if (typeof value !== 'object' || value === null) return value;
+  const copied = seen.get(value);
+  if (copied !== undefined) return copied; // cycles and shared references: reuse the copy
+  if (Array.isArray(value)) {
+    const result: unknown[] = [];
+    seen.set(value, result);
+    for (const item of value) result.push(maskValue(item, masker, seen));
+    return result;
+  }
+  const result: Record<string, unknown> = {};
+  seen.set(value, result);
+  for (const [key, item] of Object.entries(value)) {
+    // Booleans and null under a secret key are flags (`"password": true` in an input definition), not secrets.
+    if (isSecretKey(key) && typeof item === 'string') result[key] = maskField(key, item, masker);
+    else if (isSecretKey(key) && (typeof item === 'number' || typeof item === 'bigint')) result[key] = MASK;
+    else result[key] = maskValue(item, masker, seen);
+  }
+  return result;
+}
+
+class TextMasker {
+  private readonly needles: string[];
+
+  constructor(knownSecrets: readonly string[]) {
+    const needles = new Set<string>();
+    for (const secret of knownSecrets) {
+      if (typeof secret !== 'string' || secret.length < MIN_SECRET_LENGTH) continue;
+      needles.add(secret);
+      // A secret can appear escaped inside serialized JSON (traces) or URL-encoded (query strings).
+      needles.add(JSON.stringify(secret).slice(1, -1));
+      needles.add(encodeURIComponent(secret));
+    }
+    // Longest first, so a secret that contains another is replaced whole.
+    this.needles = [...needles].filter((needle) => needle.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+  }
+
+  mask(text: string): string {
+    let result = text;
+    for (const needle of this.needles) if (result.includes(needle)) result = result.split(needle).join(MASK);
+    return result.replace(SCHEME_IN_TEXT, (_match, scheme: string) => `${scheme} ${MASK}`);
+  }
+}
