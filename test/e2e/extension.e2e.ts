@@ -13,6 +13,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
+import { processesMatching } from '../integration/support';
 import {
   REPO_ROOT,
   freePort,
@@ -43,23 +44,6 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** Live (non-zombie) processes whose command line contains every one of `needles`. */
-function processesMatching(...needles: string[]): number[] {
-  const found: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-      if (state === 'Z' || state === 'X') continue;
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
-      if (needles.every((needle) => cmdline.includes(needle))) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
 
 async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
