@@ -14,6 +14,7 @@ import { buildSync } from 'esbuild';
 import { REPO_ROOT } from './testSupport';
 
 const SCRIPT = path.join(REPO_ROOT, 'scripts', 'conformance.sh');
+const BASELINE = path.join(REPO_ROOT, 'test', 'conformance-baseline.yml');
 
 /** The scenarios this client must pass (the 2025-11-25 core set without OAuth, plus schema preservation). */
 const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation'];
@@ -31,12 +32,12 @@ interface SuiteRun {
 
 const ANSI = /\x1b\[[0-9;]*m/g;
 
-function runSuite(args: string[]): Promise<SuiteRun> {
+function runSuite(args: string[], timeoutMs = SCENARIO_TIMEOUT_MS): Promise<SuiteRun> {
   return new Promise((resolve) => {
     execFile(
       'bash',
       [SCRIPT, ...args],
-      { cwd: REPO_ROOT, timeout: SCENARIO_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      { cwd: REPO_ROOT, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const output = `${stdout}${stderr}`.replace(ANSI, '');
         if (!error) return resolve({ code: 0, signal: null, output });
@@ -97,4 +98,13 @@ describe('official MCP conformance suite (client scenarios)', () => {
       assert.doesNotMatch(run.output, /CLIENT EXITED WITH ERROR/, report);
     });
   }
+
+  test('--requirements 2025-11-25: the 18 required scenarios fail only where test/conformance-baseline.yml says (OAuth)', { timeout: 4 * SCENARIO_TIMEOUT_MS }, async () => {
+    const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--requirements', '2025-11-25', '--expected-failures', BASELINE], 3 * SCENARIO_TIMEOUT_MS);
+    const report = `conformance suite output for --requirements 2025-11-25:\n${run.output}`;
+    if (run.code !== 0) process.stderr.write(`${report}\n`);
+    assert.equal(run.signal, null, `the suite was killed by ${run.signal}\n${report}`);
+    assert.equal(run.code, 0, `the suite exited with ${run.code}: a scenario outside the baseline failed, or a baseline entry passes now\n${report}`);
+    for (const scenario of REQUIRED_SCENARIOS) assert.match(run.output, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), report);
+  });
 });
