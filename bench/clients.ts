@@ -68,7 +68,11 @@ export function loadBundledOurs(): OursModule {
     mainFields: ['module', 'main'],
     logLevel: 'warning',
   });
-  return createRequire(__filename)(outfile) as OursModule;
+  try {
+    return createRequire(__filename)(outfile) as OursModule;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true }); // loaded: the file is no longer needed
+  }
 }
 
 /** (a) This project's client: McpClient over StdioTransport. */

@@ -11,11 +11,12 @@ import { applySchemaDefaults } from '../core/elicitationDefaults';
 import { errorMessage, isLocalError, McpError } from '../core/errors';
 import type { ClientHost } from '../core/host';
 import type { Tool } from '../core/protocol/types';
+import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from '../core/protocol/versions';
 import { createHttpTransport } from '../core/transports/http';
 import type { ParsedArgs } from './args';
 import { stderrLogger } from './connect';
 
-/** What one scenario does with a connected client. Throwing (or returning a reason) fails the run. */
+/** What one scenario does with a connected client; throwing fails the run. */
 interface ScenarioDriver {
   host?: ClientHost;
   run(client: McpClient, log: (line: string) => void): Promise<void>;
@@ -118,6 +119,16 @@ export function driverFor(scenario: string): ScenarioDriver {
   return Object.prototype.hasOwnProperty.call(SCENARIOS, scenario) ? SCENARIOS[scenario] : exerciseEveryTool;
 }
 
+/** The suite sets MCP_CONFORMANCE_PROTOCOL_VERSION under --spec-version: offer that revision first when we speak it. */
+export function offeredVersions(requested: string | undefined, log: (line: string) => void): readonly string[] | undefined {
+  if (!requested) return undefined;
+  if (!isSupportedHandshakeVersion(requested)) {
+    log(`MCP_CONFORMANCE_PROTOCOL_VERSION=${requested} is not a revision this client speaks; offering ${HANDSHAKE_VERSIONS[0]}`);
+    return undefined;
+  }
+  return [requested, ...HANDSHAKE_VERSIONS.filter((v) => v !== requested)];
+}
+
 export async function runConformance(args: ParsedArgs): Promise<number> {
   const fail = (reason: string): number => {
     process.stderr.write(`conformance: FAILED: ${reason}\n`);
@@ -141,6 +152,7 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
     serverName: url.host,
     transport: createHttpTransport({ url: url.href, headers: args.headers, mode: args.transport ?? 'auto' }),
     host: driver.host,
+    protocolVersions: offeredVersions(process.env.MCP_CONFORMANCE_PROTOCOL_VERSION, log),
     logger: stderrLogger(args.verbose),
     requestTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     initializeTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
