@@ -24,9 +24,9 @@ import {
   quickPick,
   screenshot,
   startCodeServer,
-  typeInQuickInput,
   waitForNotification,
   waitFor,
+  webviewFrame,
   type CodeServerHandle,
   type Workbench,
 } from './harness';
@@ -215,15 +215,17 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     assert.equal(pids.length, 1, `expected one stdio server process for ${workspace}, found ${JSON.stringify(pids)}`);
     const serverPid = pids[0];
 
-    // 4. Call Tool… through the palette; the result opens in an editor.
+    // 4. Call Tool… through the palette: a form generated from the tool's input schema, then the result view.
     await runPickerCommand(page, 'MCP: Call Tool…');
     await quickPick(page, STDIO_SERVER);
     await quickPick(page, 'echo');
-    await screenshot(page, 'ext-03-call-tool-arguments');
-    await typeInQuickInput(page, '{"message":"hello from e2e"}');
-    await waitFor(page, 'the tool result in an editor', () =>
-      page.locator('.editor-instance .monaco-editor .view-lines').filter({ hasText: 'Echo: hello from e2e' }).first().waitFor({ state: 'visible', timeout: 60_000 }),
-    );
+    const form = await webviewFrame(page, 'the Call Tool form for echo', 'form input');
+    const messageField = form.getByLabel(/message/);
+    await messageField.fill('hello from e2e');
+    await screenshot(page, 'ext-03-call-tool-form');
+    await messageField.press('Control+Enter');
+    const resultView = await webviewFrame(page, 'the tool result view', 'text=Echo: hello from e2e');
+    assert.ok(await resultView.getByText('Echo: hello from e2e').first().isVisible());
     await screenshot(page, 'ext-04-call-tool-result');
 
     // 5. Stop through the palette; the process must be gone.

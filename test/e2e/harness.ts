@@ -21,7 +21,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
 
 // ---------------------------------------------------------------------------------------------------
 // Constants and small utilities
@@ -862,5 +862,24 @@ export async function treeRows(
       await sleep(200);
     }
     throw new Error(`only ${last.length} row(s) after ${timeoutMs} ms: ${JSON.stringify(last)}`);
+  });
+}
+
+/**
+ * The webview frame (VS Code nests each webview's content two iframes deep) whose document has an element
+ * matching `selector`, polled until it appears. Webviews are where forms, result views and review panels live.
+ */
+export async function webviewFrame(page: Page, what: string, selector: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Frame> {
+  return waitFor(page, what, async () => {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      for (const frame of page.frames()) {
+        if (frame === page.mainFrame()) continue;
+        const count = await frame.locator(selector).count().catch(() => 0);
+        if (count > 0) return frame;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error(`no webview frame contains ${selector} after ${timeoutMs} ms`);
   });
 }

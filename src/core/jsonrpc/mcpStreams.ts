@@ -15,6 +15,7 @@ export interface ReaderPeer {
   /** The peer cancelled one of its requests to us: the response must not be sent. */
   recordIncomingCancel(id: RequestId): void;
   violation(reason: string, raw: unknown): void;
+  notification(method: string, params: Record<string, unknown>): void;
   orphanError(error: JsonRpcErrorObject): void;
   trace(direction: TraceDirection, message: unknown): void;
 }
@@ -60,7 +61,9 @@ export class McpMessageReader extends AbstractMessageReader {
           }
           return;
         }
-        this.emit(message);
+        // Dispatched here, in arrival order with responses (which the engine settles synchronously too), so a
+        // progress or log notification is never overtaken by the response that follows it.
+        this.peer.notification(message.method, message.params ?? {});
         return;
       }
       case 'result':

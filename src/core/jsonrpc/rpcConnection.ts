@@ -1,6 +1,5 @@
 import {
   CancellationReceiverStrategy,
-  CancellationTokenSource,
   ParameterStructures,
   ResponseError,
   createMessageConnection,
@@ -75,7 +74,6 @@ export class RpcConnection implements Disposable {
   private readonly progressHandlers = new Map<string, (update: ProgressUpdate) => void>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly cancelReasons = new Map<RequestId, string>();
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
   private lastRequestId: RequestId | undefined;
@@ -100,29 +98,29 @@ export class RpcConnection implements Disposable {
       recordPeerError: (id, error) => this.peerErrors.set(id, error),
       recordIncomingCancel: (id) => this.writer.suppressResponse(id),
       violation: (reason, raw) => this.reportViolation(reason, raw),
+      notification: (method, params) => this.dispatchNotification(method, params),
       orphanError: (error) =>
         this.logger.error(`${options.serverName} reported an error without a request id: ${error.message} (code ${error.code})`),
       trace,
     });
     this.writer = new McpMessageWriter(transport, trace);
     this.connection = createMessageConnection(this.reader, this.writer, toEngineLogger(this.logger), {
+      // Any value other than -1 makes the engine settle responses as they arrive instead of one per
+      // setImmediate turn; handlers stay effectively unbounded.
+      maxParallelism: Number.MAX_SAFE_INTEGER,
       cancellationStrategy: {
         sender: {
           enableCancellation: (request) => {
             this.lastRequestId = request.id as RequestId;
           },
-          sendCancellation: (connection, id) =>
-            connection.sendNotification('notifications/cancelled', ParameterStructures.byName, {
-              requestId: id,
-              reason: this.cancelReasons.get(id as RequestId) ?? 'cancelled',
-            }),
-          cleanup: (id) => this.cancelReasons.delete(id as RequestId),
+          // Cancellation is sent by request() itself: no per-request token keeps the hot path lean.
+          sendCancellation: async () => undefined,
+          cleanup: () => undefined,
         },
         receiver: CancellationReceiverStrategy.Message,
       },
     });
     this.connection.onRequest((method, params, token) => this.dispatchRequest(method, params, token));
-    this.connection.onNotification((method, params) => this.dispatchNotification(method, params));
     this.connection.onError(([error]) => this.logger.error(`${options.serverName}: ${error.message}`));
   }
 
@@ -164,9 +162,7 @@ export class RpcConnection implements Disposable {
       const meta = isJsonObject(params?._meta) ? params._meta : {};
       sendParams = { ...params, _meta: { ...meta, progressToken } };
     }
-    const tokenSource = cancellable ? new CancellationTokenSource() : undefined;
     const args: unknown[] = sendParams === undefined ? [] : [ParameterStructures.byName, sendParams];
-    if (tokenSource) args.push(tokenSource.token);
     this.lastRequestId = undefined;
     const enginePromise = this.connection.sendRequest<T>(method, ...(args as [])) as Promise<T>;
     const id = this.lastRequestId as RequestId | undefined;
@@ -196,9 +192,8 @@ export class RpcConnection implements Disposable {
       const abandon = (error: Error, cancelReason: string | undefined) => {
         if (settled) return;
         this.rememberAbandoned(id);
-        if (cancelReason && tokenSource && !this.closed) {
-          this.cancelReasons.set(id, cancelReason);
-          tokenSource.cancel();
+        if (cancelReason && cancellable && !this.closed) {
+          this.notify('notifications/cancelled', { requestId: id, reason: cancelReason }).catch(() => undefined);
         }
         fail(error);
         this.reader.release(id);

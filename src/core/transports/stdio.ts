@@ -32,6 +32,7 @@ export class StdioTransport implements Transport {
   private readonly diagnostics = new Emitter<string>();
   private readonly stderrTail: string[] = [];
   private sink: TransportSink | undefined;
+  private drainWait: Promise<void> | undefined;
 
   constructor(private readonly options: StdioServerOptions) {}
 
@@ -105,17 +106,22 @@ export class StdioTransport implements Transport {
     }
     // JSON.stringify never emits a raw newline, so one message is exactly one line.
     const ok = stdin.write(JSON.stringify(message) + '\n');
-    if (!ok) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          stdin.off('drain', done);
-          stdin.off('close', done);
-          resolve();
-        };
-        stdin.once('drain', done);
-        stdin.once('close', done);
-      });
-    }
+    if (!ok) await this.waitForDrain(stdin);
+  }
+
+  /** One shared wait per full pipe: many concurrent senders must not each add listeners (quadratic work). */
+  private waitForDrain(stdin: NodeJS.WritableStream): Promise<void> {
+    this.drainWait ??= new Promise<void>((resolve) => {
+      const done = () => {
+        stdin.off('drain', done);
+        stdin.off('close', done);
+        this.drainWait = undefined;
+        resolve();
+      };
+      stdin.once('drain', done);
+      stdin.once('close', done);
+    });
+    return this.drainWait;
   }
 
   async close(): Promise<void> {
