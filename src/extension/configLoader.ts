@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { parseMcpConfig, type ConfigProblem } from '../core/config/mcpConfig';
+import { readUserServers, USER_SERVERS_SETTING, USER_SETTINGS_SOURCE_URI, userServersLabel } from './config/userServers';
 import { serverEntryId, type ServerEntry } from './serverEntry';
 
 /** Where a workspace folder keeps its servers, in VS Code's own format. */
@@ -9,12 +10,15 @@ const RELOAD_DEBOUNCE_MS = 150;
 
 export interface ConfigFileProblems {
   configUri: vscode.Uri;
+  /** Where the problems are, for the message (a relative path, or the user settings). */
+  sourceLabel: string;
+  scope: 'workspace' | 'user';
   problems: readonly ConfigProblem[];
 }
 
 /**
- * Reads every workspace folder's `.vscode/mcp.json`, watches them (and the folder list), and publishes the
- * complete list of servers after each change. Problems are reported once per distinct set, so saving an
+ * Reads every workspace folder's `.vscode/mcp.json` and the user-level list in settings, watches them (and the
+ * folder list), and publishes the complete list of servers after each change. Problems are reported once per distinct set, so saving an
  * unrelated edit does not repeat a warning the user has already seen.
  */
 export class ConfigLoader implements vscode.Disposable {
@@ -37,6 +41,9 @@ export class ConfigLoader implements vscode.Disposable {
         this.updateWatchers();
         this.scheduleReload();
       }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(USER_SERVERS_SETTING)) this.scheduleReload();
+      }),
     );
     this.updateWatchers();
   }
@@ -46,7 +53,9 @@ export class ConfigLoader implements vscode.Disposable {
     const sequence = ++this.loadSequence;
     const folders = vscode.workspace.workspaceFolders ?? [];
     const perFolder = await Promise.all(folders.map((folder) => this.readFolder(folder)));
-    const entries = perFolder.flat();
+    const user = readUserServers();
+    this.report(USER_SETTINGS_SOURCE_URI, user.problems, userServersLabel(), 'user');
+    const entries = [...perFolder.flat(), ...user.entries];
     // A slower, older read must not overwrite a newer one.
     if (sequence === this.loadSequence) this.changeEmitter.fire(entries);
     return entries;
@@ -63,27 +72,28 @@ export class ConfigLoader implements vscode.Disposable {
 
   private async readFolder(folder: vscode.WorkspaceFolder): Promise<ServerEntry[]> {
     const configUri = vscode.Uri.joinPath(folder.uri, WORKSPACE_CONFIG_PATH);
+    const label = workspaceConfigLabel(folder);
     let text: string;
     try {
       text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(configUri));
     } catch (error) {
       // No file is the normal case for most folders; anything else is worth a warning.
       const missing = error instanceof vscode.FileSystemError && error.code === 'FileNotFound';
-      this.report(configUri, missing ? [] : [{ message: vscode.l10n.t('cannot read the file: {0}', String(error)) }]);
+      this.report(configUri, missing ? [] : [{ message: vscode.l10n.t('cannot read the file: {0}', String(error)) }], label);
       return [];
     }
     const parsed = parseMcpConfig(text);
-    this.report(configUri, parsed.problems);
+    this.report(configUri, parsed.problems, label);
     return parsed.servers.map((definition) => ({
       id: serverEntryId(configUri, definition.name),
       name: definition.name,
       definition,
       inputs: parsed.inputs,
-      origin: { configUri, folder, scope: 'workspace' as const },
+      origin: { configUri, folder, scope: 'workspace' as const, label },
     }));
   }
 
-  private report(configUri: vscode.Uri, problems: readonly ConfigProblem[]): void {
+  private report(configUri: vscode.Uri, problems: readonly ConfigProblem[], sourceLabel: string, scope: 'workspace' | 'user' = 'workspace'): void {
     const key = configUri.toString();
     const fingerprint = JSON.stringify(problems);
     if (problems.length === 0) {
@@ -92,7 +102,7 @@ export class ConfigLoader implements vscode.Disposable {
     }
     if (this.reportedProblems.get(key) === fingerprint) return;
     this.reportedProblems.set(key, fingerprint);
-    this.problemsEmitter.fire({ configUri, problems });
+    this.problemsEmitter.fire({ configUri, problems, sourceLabel, scope });
   }
 
   private updateWatchers(): void {
@@ -123,4 +133,9 @@ export class ConfigLoader implements vscode.Disposable {
       void this.reload();
     }, RELOAD_DEBOUNCE_MS);
   }
+}
+
+/** "`.vscode/mcp.json` (folder)" in multi-root workspaces, where the bare path would be ambiguous. */
+export function workspaceConfigLabel(folder: vscode.WorkspaceFolder): string {
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${WORKSPACE_CONFIG_PATH} (${folder.name})` : WORKSPACE_CONFIG_PATH;
 }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { createBrowseFeature, type BrowseTestApi } from './browse/browseFeature';
 import { registerCallTool } from './commands/callTool';
 import type { CommandContext } from './commands/commandContext';
 import { registerRefresh } from './commands/refresh';
@@ -7,12 +8,13 @@ import { registerShowLog } from './commands/showLog';
 import { registerStartServer, reportStartFailure, startWithFeedback } from './commands/startServer';
 import { registerStopServer } from './commands/stopServer';
 import { ConfigLoader } from './configLoader';
-import { InputPrompter } from './inputPrompter';
+import { ConfigFeature, reportConfigProblems, reportGaveUp, type ConfigTestApi } from './lifecycle/configFeature';
 import { LogChannels } from './logChannels';
 import { ServerManager } from './serverManager';
 import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './serversTreeProvider';
 import { ToolResultDocuments } from './toolResultDocuments';
 import { createWorkspaceHost } from './workspaceHost';
+import { SamplingService, type SamplingTestApi } from './sampling/samplingService';
 
 /**
  * What `activate` returns, for integration tests (`vscode.extensions.getExtension('mcp-workbench.mcp-workbench')
@@ -25,6 +27,12 @@ import { createWorkspaceHost } from './workspaceHost';
 export interface McpWorkbenchApi {
   manager: ServerManager;
   reload(): Promise<void>;
+  /** Sampling/elicitation test hooks: the review panel's state and the messages its buttons post. */
+  sampling: SamplingTestApi;
+  /** Browsing test hooks: the catalog (resources, templates, prompts), the open tool form, the last result view. */
+  browse: BrowseTestApi;
+  /** Configuration/lifecycle test hooks: pre-answered input prompts and launch confirmations, the status bar. */
+  config: ConfigTestApi;
 }
 
 let activeManager: ServerManager | undefined;
@@ -32,19 +40,26 @@ let activeManager: ServerManager | undefined;
 /** The composition root: builds the services, wires them together, and does nothing else. */
 export async function activate(context: vscode.ExtensionContext): Promise<McpWorkbenchApi> {
   const logs = new LogChannels();
+  const configFeature = new ConfigFeature(context);
+  const sampling = new SamplingService(context, () => activeManager);
+  context.subscriptions.push(sampling);
   const manager = new ServerManager({
-    host: createWorkspaceHost(),
+    host: createWorkspaceHost({ sampling: sampling.sampling, elicitation: sampling.elicitation }),
     logs,
-    inputs: new InputPrompter(),
+    inputs: configFeature.inputs,
+    confirmation: configFeature.confirmation,
     isWorkspaceTrusted: () => vscode.workspace.isTrusted,
     reportStartFailure,
+    reportGaveUp,
   });
   activeManager = manager;
   const loader = new ConfigLoader();
   const results = new ToolResultDocuments();
-  const tree = new ServersTreeProvider(manager);
+  const browse = createBrowseFeature(context.extensionUri, manager, results);
+  const tree = new ServersTreeProvider(manager, browse.catalog, browse.subscriptions);
   const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const commands: CommandContext = { manager, loader, results };
+  const config = configFeature.register(commands);
 
   // deactivate() has already awaited every server's shutdown by the time these are disposed.
   context.subscriptions.push(
@@ -55,15 +70,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     tree,
     treeView,
     loader.onDidChange((entries) => void manager.applyConfiguration(entries)),
-    loader.onDidFindProblems(({ configUri, problems }) => {
-      const reasons = problems.map((problem) => (problem.server ? `${problem.server}: ${problem.message}` : problem.message)).join('; ');
-      const open = vscode.l10n.t('Open File');
-      void vscode.window
-        .showWarningMessage(vscode.l10n.t('MCP configuration {0} has problems: {1}', vscode.workspace.asRelativePath(configUri), reasons), open)
-        .then((choice) => {
-          if (choice === open) void vscode.window.showTextDocument(configUri);
-        });
-    }),
+    loader.onDidFindProblems(reportConfigProblems),
+    config.disposable,
     // Expanding a stopped (or failed) server starts it: the user asked to see its tools.
     treeView.onDidExpandElement(({ element }) => {
       if (element.kind !== 'server') return;
@@ -78,7 +86,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     registerStopServer(commands),
     registerRestartServer(commands),
     registerShowLog(commands),
-    registerCallTool(commands),
+    browse.disposable,
+    registerCallTool(commands, {
+      openForm: (controller, tool) => browse.forms.show(controller, tool),
+      showResult: (controller, record) => browse.results.show(controller, record),
+    }),
     registerRefresh(commands),
   );
 
@@ -94,6 +106,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
 
   return {
     manager,
+    sampling: sampling.testApi,
+    browse: browse.testApi,
+    config: config.testApi,
     reload: async () => {
       await loader.reload();
     },

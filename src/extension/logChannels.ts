@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Logger } from '../core/jsonrpc/rpcConnection';
 import type { LogMessage } from '../core/protocol/types';
+import { maskText } from '../core/util/secrets';
 
 /**
  * One LogOutputChannel per server ("MCP: <name>"), created on first use and kept across restarts so a
@@ -45,13 +46,17 @@ export function channelLogger(channel: vscode.LogOutputChannel): Logger {
   };
 }
 
-/** Writes a server's notifications/message at the closest matching level. */
-export function logServerMessage(channel: vscode.LogOutputChannel, message: LogMessage): void {
-  const data = typeof message.data === 'string' ? message.data : JSON.stringify(message.data);
+/**
+ * Writes a server's notifications/message at the closest matching level. The server already filters by the level
+ * chosen with "Set Log Level", so its debug messages are written at info (tagged): the channel's own default level
+ * would otherwise hide exactly what the user asked for.
+ */
+export function logServerMessage(channel: vscode.LogOutputChannel, message: LogMessage, knownSecrets: readonly string[] = []): void {
+  const data = maskText(typeof message.data === 'string' ? message.data : JSON.stringify(message.data), knownSecrets);
   const text = `[server${message.logger ? `:${message.logger}` : ''}] ${data}`;
   switch (message.level) {
     case 'debug':
-      channel.debug(text);
+      channel.info(`[debug] ${text}`);
       break;
     case 'info':
     case 'notice':

@@ -1,28 +1,47 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { McpClient, type CallOptions, type CallToolOutcome } from '../core/client';
-import { createTransport, resolveServerDefinition } from '../core/config/launch';
+import { createTransport, resolveServerDefinition, type ResolvedServer } from '../core/config/launch';
 import type { VariableContext } from '../core/config/variables';
 import { errorMessage } from '../core/errors';
 import type { ClientHost } from '../core/host';
+import { RestartPolicy } from '../core/lifecycle/restartPolicy';
+import type { LoggingLevel, LogMessage } from '../core/protocol/types';
 import type { Transport } from '../core/transport';
 import { StdioTransport } from '../core/transports/stdio';
+import { isSecretKey, maskText } from '../core/util/secrets';
 import type { InputPrompter } from './inputPrompter';
+import { checkCommand } from './lifecycle/commandCheck';
+import type { LaunchConfirmation } from './lifecycle/launchConfirmation';
+import { protocolTrace } from './lifecycle/protocolTrace';
 import { channelLogger, logServerMessage } from './logChannels';
 import { describeTarget, sameLaunchDefinition, type ServerEntry } from './serverEntry';
-import { assertNever, type ServerState, type ServerStateKind } from './serverState';
+import { assertNever, type CrashRecovery, type ServerState, type ServerStateKind } from './serverState';
 
 export interface ServerControllerServices {
   host: ClientHost;
   log: vscode.LogOutputChannel;
   inputs: InputPrompter;
+  confirmation: LaunchConfirmation;
   isWorkspaceTrusted(): boolean;
+  /** Builds the crash policy; tests may shorten its delays. */
+  restartPolicy?: () => RestartPolicy;
+  /** Tells the user that automatic restarts stopped (a background event, so no caller can report it). */
+  reportGaveUp(controller: ServerController, reason: string): void;
 }
 
 /** Thrown by start() when workspace trust forbids running the server; callers show it as guidance, not a failure. */
 export class WorkspaceNotTrustedError extends Error {
   override readonly name = 'WorkspaceNotTrustedError';
 }
+
+/** Thrown by start() when the user declined the first-start confirmation; not a failure either. */
+export class LaunchDeclinedError extends Error {
+  override readonly name = 'LaunchDeclinedError';
+}
+
+/** How many of the server's own log messages are kept for tests and diagnostics. */
+const SERVER_MESSAGE_TAIL = 100;
 
 interface Connection {
   client: McpClient;
@@ -44,6 +63,12 @@ export class ServerController implements vscode.Disposable {
   private closing: Promise<void> | undefined;
   private epochValue = 0;
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
+  private readonly policy: RestartPolicy;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private logLevelValue: LoggingLevel | undefined;
+  private readonly serverMessagesValue: LogMessage[] = [];
+  /** Secrets of the current launch (header and env values), for masking stderr and traces. */
+  private launchSecrets: string[] = [];
 
   /** Fires on every state change, including a new tool list while running. */
   readonly onDidChangeState = this.stateEmitter.event;
@@ -53,6 +78,7 @@ export class ServerController implements vscode.Disposable {
     private readonly services: ServerControllerServices,
   ) {
     this.entryValue = entry;
+    this.policy = services.restartPolicy?.() ?? new RestartPolicy();
   }
 
   get id(): string {
@@ -83,14 +109,41 @@ export class ServerController implements vscode.Disposable {
     return this.epochValue;
   }
 
+  /**
+   * The connected client while the server runs, for browsing (resources, prompts, completions, subscriptions).
+   * A new client comes with every start, so callers must not keep it across state changes.
+   */
+  get client(): McpClient | undefined {
+    return this.stateValue.kind === 'running' ? this.connection?.client : undefined;
+  }
+
   /** Process id of a running stdio server. */
   get pid(): number | undefined {
     const transport = this.connection?.transport;
     return transport instanceof StdioTransport ? transport.pid : undefined;
   }
 
-  /** Starts the server unless it is running; concurrent callers share one attempt. Rejects when it fails. */
+  /** The level chosen with "Set Log Level", re-applied after every start. */
+  get logLevel(): LoggingLevel | undefined {
+    return this.logLevelValue;
+  }
+
+  /** The server's recent `notifications/message` entries, oldest first. */
+  get serverMessages(): readonly LogMessage[] {
+    return this.serverMessagesValue;
+  }
+
+  /**
+   * Starts the server unless it is running; concurrent callers share one attempt. Rejects when it fails. A start
+   * from outside (the user, auto-start, a config change) resets crash recovery: the user has taken over.
+   */
   start(): Promise<void> {
+    this.cancelScheduledRestart();
+    this.policy.reset();
+    return this.begin();
+  }
+
+  private begin(): Promise<void> {
     const state = this.stateValue;
     switch (state.kind) {
       case 'running':
@@ -126,6 +179,7 @@ export class ServerController implements vscode.Disposable {
 
   /** Stops the server (staged shutdown for stdio) and resolves once its process and connection are gone. */
   async stop(): Promise<void> {
+    this.cancelScheduledRestart();
     this.attempt++;
     const active = this.connection !== undefined || this.stateValue.kind === 'starting' || this.stateValue.kind === 'running';
     if (active) this.log.info('Stopping');
@@ -159,12 +213,22 @@ export class ServerController implements vscode.Disposable {
     this.log.info(`Configuration changed: ${describeTarget(entry.definition)}`);
     const kind = this.stateValue.kind;
     if (kind !== 'running' && kind !== 'starting') {
-      // A stale error would describe the old definition.
-      if (kind === 'error') this.setState({ kind: 'stopped' });
+      // A stale error would describe the old definition, and a pending crash restart would run the old one.
+      if (kind === 'error') await this.stop();
       return false;
     }
     this.log.info('Restarting with the new configuration');
     await this.restart();
+    return true;
+  }
+
+  /** Sends `logging/setLevel` now if the server runs and has the logging capability, and after every later start. */
+  async setLogLevel(level: LoggingLevel): Promise<boolean> {
+    this.logLevelValue = level;
+    const client = this.client;
+    if (!client?.session.capabilities.logging) return false;
+    await client.setLoggingLevel(level);
+    this.log.info(`Log level set to ${level}`);
     return true;
   }
 
@@ -177,26 +241,43 @@ export class ServerController implements vscode.Disposable {
   private async launch(attempt: number): Promise<void> {
     const entry = this.entryValue;
     this.log.info(`Starting ${entry.name}: ${describeTarget(entry.definition)}`);
+    // Failures before the connection (variables, missing command, declined) are configuration problems; only a
+    // server that was launched and then failed counts as a crash for automatic restarts.
+    let launched = false;
     try {
       // A previous connection may still be shutting down (restart); never run two processes at once.
       await this.closing;
       const resolved = await resolveServerDefinition(entry.definition, this.variableContext(entry));
       if (attempt !== this.attempt) return;
+      this.launchSecrets = launchSecrets(resolved);
+      await checkCommand(resolved);
+      const allowed = await this.services.confirmation.confirm(entry, resolved, this.knownSecrets());
+      if (attempt !== this.attempt) return;
+      if (!allowed) {
+        throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
+      }
       const transport = createTransport(resolved);
-      const client = new McpClient({ serverName: entry.name, transport, host: this.services.host, logger: channelLogger(this.log) });
+      const client = new McpClient({
+        serverName: entry.name,
+        transport,
+        host: this.services.host,
+        logger: channelLogger(this.log),
+        trace: protocolTrace(this.log, () => this.knownSecrets()),
+      });
       this.connection = {
         client,
         transport,
         subscriptions: [
           transport.onDiagnostic((line) => this.logDiagnostic(line)),
           client.onViolation((reason) => this.log.warn(`Protocol violation: ${reason}`)),
-          client.onLogMessage((message) => logServerMessage(this.log, message)),
+          client.onLogMessage((message) => this.onServerMessage(message)),
           client.onToolsChanged(() => void this.reloadTools(attempt)),
           client.onDidChangeState((clientState) => {
             if (clientState.kind === 'closed') this.onConnectionLost(attempt, clientState.error);
           }),
         ],
       };
+      launched = true;
       const session = await client.connect();
       if (attempt !== this.attempt) return;
       const { serverInfo, protocolVersion } = session;
@@ -206,18 +287,26 @@ export class ServerController implements vscode.Disposable {
           `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
       );
       if (session.instructions) this.log.info(`Instructions: ${session.instructions}`);
+      await this.applyLogLevel(client);
       const tools = await client.listTools();
       if (attempt !== this.attempt) return;
       this.log.info(`Tools (${tools.length}): ${tools.map((tool) => tool.name).join(', ') || '(none)'}`);
+      this.policy.recordStarted(Date.now());
       this.setState({ kind: 'running', session, tools, pid });
     } catch (error) {
       // Stopped or restarted meanwhile: the newer attempt owns the state, and this failure is just the stop.
       if (attempt !== this.attempt) return;
       this.attempt++;
       const stderrTail = this.recentStderr();
-      this.log.error(`Failed to start: ${errorMessage(error)}`);
       await this.closeConnection();
-      this.setState({ kind: 'error', message: errorMessage(error), stderrTail });
+      if (error instanceof LaunchDeclinedError) {
+        this.log.warn('Not started: the command line was not allowed');
+        this.setState({ kind: 'stopped', note: vscode.l10n.t('not allowed to start') });
+        throw error;
+      }
+      const message = this.mask(errorMessage(error));
+      this.log.error(`Failed to start: ${message}`);
+      this.setState({ kind: 'error', message, stderrTail, recovery: launched ? this.scheduleRecovery() : undefined });
       throw error;
     }
   }
@@ -226,11 +315,59 @@ export class ServerController implements vscode.Disposable {
   private onConnectionLost(attempt: number, error: Error | undefined): void {
     if (attempt !== this.attempt || this.stateValue.kind !== 'running') return;
     this.attempt++;
-    const message = error ? errorMessage(error) : vscode.l10n.t('the server closed the connection');
+    const message = this.mask(error ? errorMessage(error) : vscode.l10n.t('the server closed the connection'));
     const stderrTail = this.recentStderr();
     this.log.error(`Crashed: ${message}`);
     void this.closeConnection();
-    this.setState({ kind: 'error', message, stderrTail });
+    this.setState({ kind: 'error', message, stderrTail, recovery: this.scheduleRecovery() });
+  }
+
+  /** Asks the restart policy what to do after a crash and schedules the restart (exponential backoff). */
+  private scheduleRecovery(): CrashRecovery {
+    const decision = this.policy.recordCrash(Date.now());
+    if (decision.kind === 'give-up') {
+      this.log.error(`Not restarting: ${decision.reason}`);
+      this.services.reportGaveUp(this, decision.reason);
+      return { kind: 'gave-up', reason: decision.reason };
+    }
+    this.log.warn(`Restarting in ${decision.delayMs} ms (crash ${decision.attempt})`);
+    this.cancelScheduledRestart();
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      // Failures are already in the state and the log; the next crash schedules the next attempt.
+      this.begin().catch(() => undefined);
+    }, decision.delayMs);
+    return { kind: 'restarting', delayMs: decision.delayMs, attempt: decision.attempt };
+  }
+
+  private cancelScheduledRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+
+  private async applyLogLevel(client: McpClient): Promise<void> {
+    const level = this.logLevelValue;
+    if (!level || !client.session.capabilities.logging) return;
+    try {
+      await client.setLoggingLevel(level);
+      this.log.info(`Log level set to ${level}`);
+    } catch (error) {
+      this.log.warn(`Could not set the log level: ${errorMessage(error)}`);
+    }
+  }
+
+  private onServerMessage(message: LogMessage): void {
+    this.serverMessagesValue.push(message);
+    if (this.serverMessagesValue.length > SERVER_MESSAGE_TAIL) this.serverMessagesValue.shift();
+    logServerMessage(this.log, message, this.knownSecrets());
+  }
+
+  private knownSecrets(): string[] {
+    return [...this.services.inputs.knownSecrets(), ...this.launchSecrets];
+  }
+
+  private mask(text: string): string {
+    return maskText(text, this.knownSecrets());
   }
 
   private async reloadTools(attempt: number): Promise<void> {
@@ -264,14 +401,16 @@ export class ServerController implements vscode.Disposable {
 
   private recentStderr(): string[] {
     const transport = this.connection?.transport;
-    return transport instanceof StdioTransport ? [...transport.recentStderr] : [];
+    return transport instanceof StdioTransport ? transport.recentStderr.map((line) => this.mask(line)) : [];
   }
 
   private logDiagnostic(line: string): void {
-    if (line.startsWith('stderr: ')) this.log.info(`[stderr] ${line.slice('stderr: '.length)}`);
-    else this.log.info(line);
+    const masked = this.mask(line);
+    if (masked.startsWith('stderr: ')) this.log.info(`[stderr] ${masked.slice('stderr: '.length)}`);
+    else this.log.info(masked);
   }
 
+  /** `cwd` defaults to the folder (the first workspace folder for user servers). */
   private variableContext(entry: ServerEntry): VariableContext {
     const folder = entry.origin.folder.uri;
     return {
@@ -288,4 +427,14 @@ export class ServerController implements vscode.Disposable {
     this.stateValue = state;
     this.stateEmitter.fire(state);
   }
+}
+
+/**
+ * Values of a launch that traces and logs mask: every header value (headers carry credentials far more often than
+ * not) and env values under secret-looking names. Other env values stay readable; masking `production` or a path
+ * everywhere would make logs useless.
+ */
+function launchSecrets(resolved: ResolvedServer): string[] {
+  const pairs = resolved.kind === 'http' ? Object.entries(resolved.headers) : Object.entries(resolved.env).filter(([key]) => isSecretKey(key));
+  return pairs.map(([, value]) => value).filter((value): value is string => typeof value === 'string');
 }

@@ -1,19 +1,29 @@
 import type * as vscode from 'vscode';
+import { deepEqual, diffServerDefinitions } from '../core/config/diff';
 import type { InputDefinition, ServerDefinition } from '../core/config/mcpConfig';
+
+/** Where a server is defined. Only workspace files need workspace trust and a first-start confirmation. */
+export type ServerScope = 'workspace' | 'user';
 
 /** One server as configured: its definition plus where it came from. */
 export interface ServerEntry {
-  /** Stable identity across reloads: the config file's URI and the server's name. */
+  /** Stable identity across reloads: the config source's URI and the server's name. */
   id: string;
   name: string;
   definition: ServerDefinition;
-  /** The `inputs` of the same file, for `${input:...}` variables. */
+  /** The `inputs` of the same source, for `${input:...}` variables. */
   inputs: readonly InputDefinition[];
   origin: {
+    /** The mcp.json file, or a stand-in URI for the user settings list (see USER_SETTINGS_SOURCE_URI). */
     configUri: vscode.Uri;
+    /**
+     * The folder the server runs in (`${workspaceFolder}`, default `cwd`): its own folder for workspace servers,
+     * the first workspace folder for user servers (or a stand-in for the home directory when none is open).
+     */
     folder: vscode.WorkspaceFolder;
-    /** Workspace files need workspace trust before they may run anything. */
-    scope: 'workspace';
+    scope: ServerScope;
+    /** Human-readable origin for tooltips, pickers and snapshots, e.g. ".vscode/mcp.json (app)". */
+    label: string;
   };
 }
 
@@ -23,7 +33,8 @@ export function serverEntryId(configUri: vscode.Uri, name: string): string {
 
 /** Compares what matters for launching, so a reload restarts only servers whose definition changed. */
 export function sameLaunchDefinition(a: ServerEntry, b: ServerEntry): boolean {
-  return JSON.stringify(a.definition) === JSON.stringify(b.definition) && JSON.stringify(a.inputs) === JSON.stringify(b.inputs);
+  const diff = diffServerDefinitions([a.definition], [b.definition]);
+  return diff.unchanged.length === 1 && deepEqual(a.inputs, b.inputs);
 }
 
 /** The command line or URL, for tooltips and logs. */

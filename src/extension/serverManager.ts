@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { ClientHost } from '../core/host';
+import type { RestartPolicy } from '../core/lifecycle/restartPolicy';
 import type { InputPrompter } from './inputPrompter';
+import type { LaunchConfirmation } from './lifecycle/launchConfirmation';
 import type { LogChannels } from './logChannels';
 import { ServerController } from './serverController';
 import type { ServerEntry } from './serverEntry';
@@ -10,9 +12,14 @@ export interface ServerManagerServices {
   host: ClientHost;
   logs: LogChannels;
   inputs: InputPrompter;
+  confirmation: LaunchConfirmation;
   isWorkspaceTrusted(): boolean;
   /** How a failed background start (reload restart) is brought to the user's attention. */
   reportStartFailure(controller: ServerController, error: unknown): void;
+  /** How the end of automatic crash restarts is brought to the user's attention. */
+  reportGaveUp(controller: ServerController, reason: string): void;
+  /** Builds each server's crash policy; tests may shorten its delays. */
+  restartPolicy?: () => RestartPolicy;
 }
 
 /** A plain description of one server, for tests and diagnostics. */
@@ -23,6 +30,13 @@ export interface ServerSnapshot {
   tools: string[];
   pid?: number;
   error?: string;
+  /** Where the server is defined, e.g. ".vscode/mcp.json" or "User settings (mcpWorkbench.servers)". */
+  origin: string;
+  scope: 'workspace' | 'user';
+  /** After a crash: restarting (with the backoff delay) or given up (with the reason). */
+  recovery?: { kind: 'restarting'; delayMs: number; attempt: number } | { kind: 'gave-up'; reason: string };
+  /** A note on why a server is stopped when the user did not stop it (trust, declined confirmation). */
+  note?: string;
 }
 
 /**
@@ -84,7 +98,10 @@ export class ServerManager implements vscode.Disposable {
         host: this.services.host,
         log: this.services.logs.get(entry.id, this.channelName(entry, entries)),
         inputs: this.services.inputs,
+        confirmation: this.services.confirmation,
         isWorkspaceTrusted: this.services.isWorkspaceTrusted,
+        restartPolicy: this.services.restartPolicy,
+        reportGaveUp: this.services.reportGaveUp,
       });
       this.controllers.set(entry.id, controller);
       this.controllerSubscriptions.set(entry.id, controller.onDidChangeState(() => this.stateEmitter.fire(controller)));
@@ -128,6 +145,10 @@ export class ServerManager implements vscode.Disposable {
         tools: state.kind === 'running' ? state.tools.map((tool) => tool.name) : [],
         pid: controller.pid,
         error: state.kind === 'error' ? state.message : undefined,
+        origin: controller.entry.origin.label,
+        scope: controller.entry.origin.scope,
+        recovery: state.kind === 'error' ? state.recovery : undefined,
+        note: state.kind === 'stopped' ? state.note : undefined,
       };
     });
   }
@@ -150,7 +171,8 @@ export class ServerManager implements vscode.Disposable {
   /** Channel names must tell servers apart when two folders use the same server name. */
   private channelName(entry: ServerEntry, entries: readonly ServerEntry[]): string {
     const clash = entries.some((other) => other.id !== entry.id && other.name === entry.name);
-    return clash ? `${entry.name} (${entry.origin.folder.name})` : entry.name;
+    if (!clash) return entry.name;
+    return entry.origin.scope === 'user' ? `${entry.name} (${entry.origin.label})` : `${entry.name} (${entry.origin.folder.name})`;
   }
 
   private killRemainingProcesses(): void {

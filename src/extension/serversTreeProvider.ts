@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
-import type { Tool } from '../core/protocol/types';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/protocol/types';
+import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, type OfferingGroup } from './browse/offeringItems';
+import { ResourceSubscriptions } from './browse/resourceSubscriptions';
+import type { ServerCatalog } from './browse/serverCatalog';
 import type { ServerController } from './serverController';
 import { describeTarget, transportLabel } from './serverEntry';
 import type { ServerManager } from './serverManager';
@@ -9,19 +12,35 @@ export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
 
 export type ServersTreeNode =
   | { kind: 'server'; controller: ServerController }
+  | { kind: 'group'; controller: ServerController; group: OfferingGroup }
   | { kind: 'tool'; controller: ServerController; tool: Tool }
+  | { kind: 'resource'; controller: ServerController; resource: Resource }
+  | { kind: 'template'; controller: ServerController; template: ResourceTemplate }
+  | { kind: 'prompt'; controller: ServerController; prompt: Prompt }
   | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon };
 
-/** The Servers view: one node per configured server, its tools underneath while it runs. */
+/**
+ * The Servers view: one node per configured server; while it runs, one group per capability it declares (tools,
+ * resources, resource templates, prompts) with every listed item underneath.
+ */
 export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeNode>, vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<ServersTreeNode | undefined>();
   private readonly subscriptions: vscode.Disposable[];
 
   readonly onDidChangeTreeData = this.changeEmitter.event;
 
-  constructor(private readonly manager: ServerManager) {
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly catalog: ServerCatalog,
+    private readonly resourceSubscriptions: ResourceSubscriptions,
+  ) {
     // Item ids change with the server's phase, so a whole refresh is the honest update (the list is short).
-    this.subscriptions = [manager.onDidChangeServers(() => this.refresh()), manager.onDidChangeServerState(() => this.refresh())];
+    this.subscriptions = [
+      manager.onDidChangeServers(() => this.refresh()),
+      manager.onDidChangeServerState(() => this.refresh()),
+      catalog.onDidChange(() => this.refresh()),
+      resourceSubscriptions.onDidChange(() => this.refresh()),
+    ];
   }
 
   refresh(): void {
@@ -34,13 +53,20 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         .sort((a, b) => a.name.localeCompare(b.name))
         .map((controller) => ({ kind: 'server' as const, controller }));
     }
+    if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
     if (node.kind !== 'server') return [];
     const { controller } = node;
     const state = controller.state;
     switch (state.kind) {
-      case 'running':
-        if (state.tools.length === 0) return [message(controller, vscode.l10n.t('No tools'), new vscode.ThemeIcon('info'))];
-        return state.tools.map((tool) => ({ kind: 'tool' as const, controller, tool }));
+      case 'running': {
+        const capabilities = state.session.capabilities;
+        const groups: OfferingGroup[] = [];
+        if (capabilities.tools) groups.push('tools');
+        if (capabilities.resources) groups.push('resources', 'templates');
+        if (capabilities.prompts) groups.push('prompts');
+        if (groups.length === 0) return [message(controller, vscode.l10n.t('This server offers no tools, resources or prompts'), new vscode.ThemeIcon('info'))];
+        return groups.map((group) => ({ kind: 'group' as const, controller, group }));
+      }
       case 'starting':
         return [message(controller, vscode.l10n.t('Starting…'), new vscode.ThemeIcon('loading~spin'))];
       case 'error':
@@ -56,9 +82,20 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   getTreeItem(node: ServersTreeNode): vscode.TreeItem {
     switch (node.kind) {
       case 'server':
-        return serverItem(node.controller, this.manager.servers);
+        return serverItem(node.controller, this.manager.servers, this.catalog);
+      case 'group': {
+        const item = groupItem(node.controller, node.group, this.groupChildren(node.controller, node.group, false)?.length);
+        if (node.group === 'tools') item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+        return item;
+      }
       case 'tool':
         return toolItem(node.controller, node.tool);
+      case 'resource':
+        return resourceItem(node.controller, node.resource, this.resourceContext(node.controller, node.resource.uri));
+      case 'template':
+        return templateItem(node.controller, node.template);
+      case 'prompt':
+        return promptItem(node.controller, node.prompt);
       case 'message': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.id = `${nodeId(node.controller)}/message`;
@@ -71,6 +108,32 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     }
   }
 
+  /** The items of a group; undefined (when not `withPlaceholders`) while the server's lists are still loading. */
+  private groupChildren(controller: ServerController, group: OfferingGroup, withPlaceholders?: true): ServersTreeNode[];
+  private groupChildren(controller: ServerController, group: OfferingGroup, withPlaceholders: false): ServersTreeNode[] | undefined;
+  private groupChildren(controller: ServerController, group: OfferingGroup, withPlaceholders = true): ServersTreeNode[] | undefined {
+    const state = controller.state;
+    if (state.kind !== 'running') return [];
+    if (group === 'tools') return state.tools.map((tool) => ({ kind: 'tool' as const, controller, tool }));
+    const offerings = this.catalog.offerings(controller);
+    if (!offerings || offerings.loading) {
+      return withPlaceholders ? [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))] : undefined;
+    }
+    const nodes: ServersTreeNode[] =
+      group === 'resources'
+        ? offerings.resources.map((resource) => ({ kind: 'resource' as const, controller, resource }))
+        : group === 'templates'
+          ? offerings.templates.map((template) => ({ kind: 'template' as const, controller, template }))
+          : offerings.prompts.map((prompt) => ({ kind: 'prompt' as const, controller, prompt }));
+    if (withPlaceholders && offerings.error) nodes.unshift(message(controller, offerings.error, new vscode.ThemeIcon('warning')));
+    return nodes;
+  }
+
+  private resourceContext(controller: ServerController, uri: string): string {
+    if (!ResourceSubscriptions.supported(controller)) return 'resource';
+    return this.resourceSubscriptions.isSubscribed(controller, uri) ? 'resource.subscribed' : 'resource.subscribable';
+  }
+
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changeEmitter.dispose();
@@ -81,12 +144,7 @@ function message(controller: ServerController, text: string, icon: vscode.ThemeI
   return { kind: 'message', controller, text, icon };
 }
 
-/** The epoch makes the id change when the server settles in a new phase: stopped comes back collapsed, running expanded. */
-function nodeId(controller: ServerController): string {
-  return `${controller.id}@${controller.epoch}`;
-}
-
-function serverItem(controller: ServerController, all: readonly ServerController[]): vscode.TreeItem {
+function serverItem(controller: ServerController, all: readonly ServerController[], catalog: ServerCatalog): vscode.TreeItem {
   const state = controller.state;
   const item = new vscode.TreeItem(
     controller.name,
@@ -97,11 +155,24 @@ function serverItem(controller: ServerController, all: readonly ServerController
   item.contextValue = `server.${state.kind}`;
   const sharedName = all.some((other) => other !== controller && other.name === controller.name);
   const parts = [stateLabel(state), transportLabel(controller.entry.definition)];
-  if (state.kind === 'running') parts.push(vscode.l10n.t('{0} tools', state.tools.length));
+  if (state.kind === 'running') parts.push(...offeringCounts(controller, state.tools.length, catalog));
   if (sharedName) parts.push(controller.entry.origin.folder.name);
   item.description = parts.join(' · ');
   item.tooltip = serverTooltip(controller);
   return item;
+}
+
+/** "3 tools · 7 resources · 2 prompts", only for what the server declares. */
+function offeringCounts(controller: ServerController, toolCount: number, catalog: ServerCatalog): string[] {
+  const capabilities = controller.client?.state.kind === 'ready' ? controller.client.session.capabilities : {};
+  const offerings = catalog.offerings(controller);
+  const counts: string[] = [];
+  if (capabilities.tools) counts.push(vscode.l10n.t('{0} tools', toolCount));
+  if (offerings && !offerings.loading) {
+    if (capabilities.resources) counts.push(vscode.l10n.t('{0} resources', offerings.resources.length));
+    if (capabilities.prompts) counts.push(vscode.l10n.t('{0} prompts', offerings.prompts.length));
+  }
+  return counts;
 }
 
 export function stateLabel(state: ServerState): string {
@@ -149,6 +220,10 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
         (state.pid === undefined ? '' : ` · pid ${state.pid}`) +
         '\n',
     );
+    if (state.session.instructions) {
+      md.appendMarkdown(`\n**${escape(vscode.l10n.t('Instructions'))}**:`);
+      md.appendCodeblock(state.session.instructions, 'text');
+    }
   }
   if (state.kind === 'error') {
     md.appendMarkdown(`\n**${escape(vscode.l10n.t('Last error'))}**:`);
@@ -156,34 +231,6 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
     md.appendCodeblock([state.message, ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
   }
   return md;
-}
-
-function toolItem(controller: ServerController, tool: Tool): vscode.TreeItem {
-  const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
-  item.id = `${nodeId(controller)}/tool/${tool.name}`;
-  const title = tool.title ?? tool.annotations?.title;
-  item.description = title && title !== tool.name ? title : firstLine(tool.description ?? '');
-  item.iconPath = new vscode.ThemeIcon('tools');
-  item.contextValue = 'tool';
-  const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${escape(title ?? tool.name)}** \`${tool.name}\`\n\n`);
-  if (tool.description) md.appendText(`${tool.description}\n\n`);
-  const hints = annotationLabels(tool);
-  if (hints.length) md.appendMarkdown(hints.map((hint) => `\`${hint}\``).join(' '));
-  item.tooltip = md;
-  return item;
-}
-
-function annotationLabels(tool: Tool): string[] {
-  const a = tool.annotations;
-  if (!a) return [];
-  const labels: string[] = [];
-  if (a.readOnlyHint === true) labels.push(vscode.l10n.t('read-only'));
-  if (a.destructiveHint === true && a.readOnlyHint !== true) labels.push(vscode.l10n.t('destructive'));
-  if (a.idempotentHint === true) labels.push(vscode.l10n.t('idempotent'));
-  if (a.openWorldHint === true) labels.push(vscode.l10n.t('open world'));
-  if (a.openWorldHint === false) labels.push(vscode.l10n.t('closed world'));
-  return labels;
 }
 
 function firstLine(text: string): string {

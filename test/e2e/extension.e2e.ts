@@ -25,6 +25,7 @@ import {
   screenshot,
   startCodeServer,
   waitForNotification,
+  answerDialog,
   waitFor,
   webviewFrame,
   type CodeServerHandle,
@@ -207,6 +208,9 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     // Start the stdio server from the palette; its tools appear under it.
     await runPickerCommand(page, 'MCP: Start Server');
     await quickPick(page, STDIO_SERVER);
+    // The first start of a workspace-defined server shows its command line and waits for consent.
+    const consent = await answerDialog(page, 'Allow and Start');
+    assert.ok(consent.includes(EVERYTHING), `the confirmation shows the command line: ${consent}`);
     const runningRows = await waitForRows(page, 'the tools of the stdio server', (rows) => rows.includes('echo') && rows.includes('get-sum'));
     assert.ok(runningRows.includes('echo') && runningRows.includes('get-sum'), JSON.stringify(runningRows));
     await screenshot(page, 'ext-02-stdio-running-tools');
@@ -241,6 +245,7 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
 
     // Expanding a stopped server starts it on demand (here the Streamable HTTP one).
     await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: HTTP_SERVER }).first().click();
+    await answerDialog(page, 'Allow and Start');
     const httpRows = await waitForRows(page, 'the tools of the HTTP server after expanding it', (rows) => rows.includes('echo') && rows.includes('get-sum'));
     assert.ok(httpRows.indexOf(HTTP_SERVER) < httpRows.indexOf('echo'), JSON.stringify(httpRows));
     await screenshot(page, 'ext-06-http-expanded');

@@ -883,3 +883,15 @@ export async function webviewFrame(page: Page, what: string, selector: string, t
     throw new Error(`no webview frame contains ${selector} after ${timeoutMs} ms`);
   });
 }
+
+/** Waits for VS Code's modal dialog, clicks the button labelled `button`, and returns the dialog's text. */
+export async function answerDialog(page: Page, button: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string> {
+  return waitFor(page, `the dialog with "${button}"`, async () => {
+    const dialog = page.locator('.monaco-dialog-box').first();
+    await dialog.waitFor({ state: 'visible', timeout: timeoutMs });
+    const text = (await dialog.textContent()) ?? '';
+    await dialog.locator('.monaco-button', { hasText: button }).first().click();
+    await dialog.waitFor({ state: 'hidden', timeout: timeoutMs });
+    return text;
+  });
+}

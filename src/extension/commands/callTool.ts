@@ -5,29 +5,50 @@ import type { JsonObject, Tool } from '../../core/protocol/types';
 import { SchemaValidator } from '../../core/schemaValidation';
 import type { ServerController } from '../serverController';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from '../toolArguments';
-import { toolResultMarkdown } from '../toolResultMarkdown';
+import type { ToolCallRecord } from '../toolResultMarkdown';
 import type { CommandContext } from './commandContext';
 import { resolveServer } from './serverPicker';
 import { startWithFeedback } from './startServer';
 
 const validator = new SchemaValidator();
 
-/** MCP: Call Tool… — pick a server (started on demand) and a tool, enter JSON arguments, see the result in a tab. */
-export function registerCallTool(context: CommandContext): vscode.Disposable {
-  return vscode.commands.registerCommand('mcpWorkbench.callTool', async (argument?: unknown) => {
-    const controller = await resolveServer(context.manager, argument, {
-      placeHolder: vscode.l10n.t('Select the MCP server whose tool to call'),
-      prefer: (server) => server.state.kind === 'running',
-    });
-    if (!controller) return;
-    if (controller.state.kind !== 'running' && !(await startWithFeedback(controller))) return;
-    const preselected = typeof argument === 'object' && argument !== null && 'tool' in argument ? (argument.tool as Tool) : undefined;
-    const tool = preselected ?? (await pickTool(controller));
-    if (!tool) return;
-    const args = await askArguments(controller, tool);
-    if (!args) return;
-    await callAndShow(context, controller, tool, args);
+/** How a finished call is shown and how the form is opened; the browse services supply both. */
+export interface ToolCallUi {
+  openForm(controller: ServerController, tool: Tool): void;
+  showResult(controller: ServerController, record: ToolCallRecord): void;
+}
+
+/**
+ * MCP: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema.
+ * MCP: Call Tool with JSON Arguments… — the same with one JSON input box (quick for keyboard users and scripts).
+ */
+export function registerCallTool(context: CommandContext, ui: ToolCallUi): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('mcpWorkbench.callTool', async (argument?: unknown) => {
+      const target = await resolveTool(context, argument);
+      if (target) ui.openForm(target.controller, target.tool);
+    }),
+    vscode.commands.registerCommand('mcpWorkbench.callToolJson', async (argument?: unknown) => {
+      const target = await resolveTool(context, argument);
+      if (!target) return;
+      const args = await askArguments(target.controller, target.tool);
+      if (!args) return;
+      const record = await callToolWithProgress(target.controller, target.tool, args);
+      if (record) ui.showResult(target.controller, record);
+    }),
+  );
+}
+
+async function resolveTool(context: CommandContext, argument: unknown): Promise<{ controller: ServerController; tool: Tool } | undefined> {
+  const controller = await resolveServer(context.manager, argument, {
+    placeHolder: vscode.l10n.t('Select the MCP server whose tool to call'),
+    prefer: (server) => server.state.kind === 'running',
   });
+  if (!controller) return undefined;
+  if (controller.state.kind !== 'running' && !(await startWithFeedback(controller))) return undefined;
+  const preselected = typeof argument === 'object' && argument !== null && 'tool' in argument ? (argument.tool as Tool) : undefined;
+  const tool = preselected ?? (await pickTool(controller));
+  return tool ? { controller, tool } : undefined;
 }
 
 async function pickTool(controller: ServerController): Promise<Tool | undefined> {
@@ -73,7 +94,11 @@ async function askArguments(controller: ServerController, tool: Tool): Promise<J
   return check.kind === 'ok' ? check.value : undefined;
 }
 
-async function callAndShow(context: CommandContext, controller: ServerController, tool: Tool, args: JsonObject): Promise<void> {
+/**
+ * Calls the tool with a cancellable progress notification. Resolves the call's record, or undefined when the
+ * user cancelled or the call failed (both already reported).
+ */
+export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject): Promise<ToolCallRecord | undefined> {
   const started = Date.now();
   let outcome: CallToolOutcome;
   try {
@@ -109,17 +134,16 @@ async function callAndShow(context: CommandContext, controller: ServerController
     if (isLocalError(error, 'cancelled')) {
       controller.log.info(`Call of ${tool.name} cancelled by the user`);
       void vscode.window.showInformationMessage(vscode.l10n.t('The call of {0} was cancelled.', tool.name));
-      return;
+      return undefined;
     }
     controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
     const showLog = vscode.l10n.t('Show Log');
     void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', tool.name, errorMessage(error)), showLog).then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });
-    return;
+    return undefined;
   }
   const durationMs = Date.now() - started;
   controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);
-  const markdown = toolResultMarkdown({ serverName: controller.name, toolName: tool.name, args, outcome, durationMs });
-  await context.results.show(`${tool.name} result`, markdown);
+  return { serverName: controller.name, toolName: tool.name, args, outcome, durationMs };
 }

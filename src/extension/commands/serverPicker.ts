@@ -22,7 +22,7 @@ export async function resolveServer(
   if (isTreeNode(argument)) return argument.controller;
   const servers = [...manager.servers].sort((a, b) => a.name.localeCompare(b.name));
   if (servers.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Add them to .vscode/mcp.json in a workspace folder.'));
+    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Run "MCP: Add Server…" or add them to .vscode/mcp.json.'));
     return undefined;
   }
   const prefer = options.prefer ?? (() => true);
@@ -31,7 +31,7 @@ export async function resolveServer(
   const picked = await vscode.window.showQuickPick(
     ordered.map((controller) => ({
       label: controller.name,
-      description: [stateLabel(controller.state), transportLabel(controller.entry.definition), ...(multiRoot ? [controller.entry.origin.folder.name] : [])].join(' · '),
+      description: [stateLabel(controller.state), transportLabel(controller.entry.definition), ...(multiRoot || controller.entry.origin.scope === 'user' ? [controller.entry.origin.label] : [])].join(' · '),
       controller,
     })),
     { placeHolder: options.placeHolder, matchOnDescription: true },

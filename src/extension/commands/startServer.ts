@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../core/errors';
-import { WorkspaceNotTrustedError, type ServerController } from '../serverController';
+import { CommandNotFoundError } from '../lifecycle/commandCheck';
+import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from '../serverController';
 import type { CommandContext } from './commandContext';
 import { resolveServer } from './serverPicker';
 
@@ -39,9 +40,15 @@ export function reportStartFailure(controller: ServerController, error: unknown)
     });
     return;
   }
+  if (error instanceof LaunchDeclinedError) {
+    void vscode.window.showInformationMessage(error.message);
+    return;
+  }
   const showLog = vscode.l10n.t('Show Log');
+  // A missing command's message is the fix (PATH searched, what to change): show all of it.
+  const reason = error instanceof CommandNotFoundError ? error.message : firstLine(errorMessage(error));
   void vscode.window
-    .showErrorMessage(vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, firstLine(errorMessage(error))), showLog)
+    .showErrorMessage(vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, reason), showLog)
     .then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });

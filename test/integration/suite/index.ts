@@ -4,9 +4,13 @@
  * or by electronIndex.ts (@vscode/test-electron route). Add new suites to SUITES.
  */
 import { basicSuite } from './basic.suite';
+import { browseSuite } from './browse.suite';
+import { configPrelude, configSuite } from './config.suite';
 import { runSuites, type SuiteResult, type VscodeApi } from './framework';
+import { samplingSuite } from './sampling.suite';
 
-const SUITES = [basicSuite];
+// configPrelude answers the first-start confirmation of workspace servers for the suites after it.
+const SUITES = [configPrelude, basicSuite, browseSuite, samplingSuite, configSuite];
 
 export function run(vscode: VscodeApi): Promise<SuiteResult> {
   return runSuites(SUITES.map((make) => make(vscode)));

@@ -1,0 +1,205 @@
+// Tool call form: renders the FormField tree the extension built from the tool's input schema (see
+// src/core/forms/formModel.ts), collects the values, and posts them; validation against the schema happens in
+// the extension, whose errors come back and are shown next to the fields. No framework, no remote content.
+(function () {
+  const vscode = acquireVsCodeApi();
+  const state = JSON.parse(document.getElementById('initial-state').textContent);
+  const labels = state.labels;
+  const form = document.getElementById('form');
+  const fieldsRoot = document.getElementById('fields');
+  const jsonArea = document.getElementById('json');
+  const errorsBox = document.getElementById('errors');
+  const submitButton = document.getElementById('submit');
+  const toggleButton = document.getElementById('toggle-json');
+  let jsonMode = false;
+  let counter = 0;
+  let readRoot = () => ({});
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === false) continue;
+      if (key === 'text') node.textContent = value;
+      else node.setAttribute(key, value === true ? '' : String(value));
+    }
+    for (const child of children || []) if (child) node.appendChild(child);
+    return node;
+  }
+
+  function labelFor(field, id) {
+    const text = field.label || field.name || labels.value;
+    return el('label', { for: id, class: 'field-label' }, [
+      document.createTextNode(text),
+      field.required ? el('span', { class: 'required', 'aria-hidden': 'true', text: ' *' }) : null,
+    ]);
+  }
+
+  function help(field, id) {
+    return field.description ? el('div', { class: 'help', id: id + '-help', text: field.description }) : null;
+  }
+
+  // Each renderer returns { node, read }: read() gives the value, or undefined to leave it out.
+  function render(field, value, path) {
+    const id = 'f' + ++counter;
+    const describedBy = field.description ? id + '-help' : undefined;
+    const wrap = (control, extraClass) =>
+      el('div', { class: 'field ' + (extraClass || ''), 'data-path': path }, [labelFor(field, id), control, help(field, id), el('div', { class: 'field-error', role: 'alert' })]);
+    switch (field.kind) {
+      case 'string': {
+        const input = el('input', { id, type: field.secret ? 'password' : 'text', 'aria-describedby': describedBy, 'aria-required': field.required ? 'true' : undefined });
+        input.value = typeof value === 'string' ? value : '';
+        return { node: wrap(input), read: () => (input.value === '' && !field.required ? undefined : input.value) };
+      }
+      case 'number': {
+        const input = el('input', { id, type: 'number', step: field.integer ? '1' : 'any', min: field.minimum, max: field.maximum, 'aria-describedby': describedBy });
+        input.value = typeof value === 'number' ? String(value) : '';
+        return {
+          node: wrap(input),
+          read: () => {
+            if (input.value.trim() === '') return undefined;
+            const number = Number(input.value);
+            return Number.isNaN(number) ? input.value : number;
+          },
+        };
+      }
+      case 'boolean': {
+        const input = el('input', { id, type: 'checkbox', 'aria-describedby': describedBy });
+        input.checked = value === true;
+        let touched = value !== undefined;
+        input.addEventListener('change', () => (touched = true));
+        return { node: wrap(input, 'checkbox'), read: () => (touched || field.required ? input.checked : undefined) };
+      }
+      case 'enum': {
+        const select = el('select', { id, 'aria-describedby': describedBy });
+        if (!field.required || value === undefined) select.appendChild(el('option', { value: '', text: labels.unset }));
+        field.options.forEach((option, index) => select.appendChild(el('option', { value: String(index), text: option.label, selected: option.value === value })));
+        return { node: wrap(select), read: () => (select.value === '' ? undefined : field.options[Number(select.value)].value) };
+      }
+      case 'multi-enum': {
+        const chosen = new Set(Array.isArray(value) ? value : []);
+        const boxes = field.options.map((option) => {
+          const boxId = 'f' + ++counter;
+          const box = el('input', { id: boxId, type: 'checkbox', checked: chosen.has(option.value) });
+          return { option, box, node: el('div', { class: 'choice' }, [box, el('label', { for: boxId, text: option.label })]) };
+        });
+        const group = el('div', { role: 'group', id, 'aria-describedby': describedBy }, boxes.map((b) => b.node));
+        return { node: wrap(group), read: () => { const picked = boxes.filter((b) => b.box.checked).map((b) => b.option.value); return picked.length || field.required ? picked : undefined; } };
+      }
+      case 'array': {
+        const list = el('div', { class: 'array-items', id });
+        const items = [];
+        const addItem = (itemValue) => {
+          const item = render(field.item, itemValue, path + '/' + items.length);
+          const remove = el('button', { type: 'button', class: 'secondary icon', 'aria-label': labels.remove, title: labels.remove, text: '−' });
+          const row = el('div', { class: 'array-item' }, [item.node, remove]);
+          const entry = { item, row };
+          remove.addEventListener('click', () => { items.splice(items.indexOf(entry), 1); row.remove(); });
+          items.push(entry);
+          list.appendChild(row);
+          const focusable = row.querySelector('input, select, textarea');
+          return focusable;
+        };
+        (Array.isArray(value) ? value : []).forEach((v) => addItem(v));
+        const add = el('button', { type: 'button', class: 'secondary', text: labels.add });
+        add.addEventListener('click', () => { const focusable = addItem(undefined); if (focusable) focusable.focus(); });
+        const node = el('div', { class: 'field', 'data-path': path }, [
+          el('div', { class: 'field-label' }, [document.createTextNode(field.label || field.name || labels.items), field.required ? el('span', { class: 'required', text: ' *' }) : null]),
+          help(field, id), list, add, el('div', { class: 'field-error', role: 'alert' }),
+        ]);
+        return { node, read: () => { const values = items.map((e) => e.item.read()); return values.length || field.required ? values : undefined; } };
+      }
+      case 'object': {
+        const children = field.fields.map((child) => ({ child, rendered: render(child, value && typeof value === 'object' ? value[child.name] : undefined, path + '/' + child.name) }));
+        const body = children.map((c) => c.rendered.node);
+        const node = path === ''
+          ? el('div', {}, body)
+          : el('fieldset', { 'data-path': path }, [el('legend', {}, [document.createTextNode(field.label || field.name), field.required ? el('span', { class: 'required', text: ' *' }) : null]), help(field, id), ...body, el('div', { class: 'field-error', role: 'alert' })]);
+        return {
+          node,
+          read: () => {
+            const result = {};
+            for (const c of children) { const v = c.rendered.read(); if (v !== undefined) result[c.child.name] = v; }
+            return Object.keys(result).length || field.required || path === '' ? result : undefined;
+          },
+        };
+      }
+      default: {
+        const area = el('textarea', { id, rows: '4', 'aria-describedby': describedBy, spellcheck: 'false' });
+        area.value = value === undefined ? '' : JSON.stringify(value, null, 2);
+        return {
+          node: wrap(area),
+          read: () => { if (area.value.trim() === '') return undefined; try { return JSON.parse(area.value); } catch { throw new Error(labels.notJson + ' ' + (field.label || field.name)); } },
+        };
+      }
+    }
+  }
+
+  function renderForm(values) {
+    counter = 0;
+    fieldsRoot.textContent = '';
+    const root = render(state.model, values, '');
+    readRoot = root.read;
+    fieldsRoot.appendChild(root.node);
+    if (state.model.kind === 'object' && state.model.fields.length === 0) fieldsRoot.appendChild(el('p', { class: 'muted', text: labels.noArguments }));
+  }
+
+  function currentArguments() {
+    if (jsonMode) return JSON.parse(jsonArea.value.trim() === '' ? '{}' : jsonArea.value);
+    return readRoot();
+  }
+
+  function showErrors(errors) {
+    errorsBox.textContent = '';
+    document.querySelectorAll('.field-error').forEach((node) => (node.textContent = ''));
+    document.querySelectorAll('.invalid').forEach((node) => node.classList.remove('invalid'));
+    if (!errors.length) { errorsBox.hidden = true; return; }
+    errorsBox.hidden = false;
+    errorsBox.appendChild(el('strong', { text: labels.fixErrors }));
+    const list = el('ul');
+    for (const error of errors) {
+      list.appendChild(el('li', { text: error }));
+      // Ajv errors start with the instance path ("/a must be number"); a missing property names itself.
+      const missing = /must have required property '([^']+)'/.exec(error);
+      const path = (error.split(' ', 1)[0] === '(root)' ? '' : error.split(' ', 1)[0]) + (missing ? '/' + missing[1] : '');
+      const target = fieldsRoot.querySelector('[data-path="' + CSS.escape(path) + '"]');
+      const slot = target && target.querySelector(':scope > .field-error');
+      if (slot) { slot.textContent = error; target.classList.add('invalid'); }
+    }
+    errorsBox.appendChild(list);
+  }
+
+  function submit() {
+    if (submitButton.disabled) return;
+    let args;
+    try { args = currentArguments(); } catch (error) { showErrors([String(error && error.message ? error.message : error)]); return; }
+    vscode.postMessage({ type: 'submit', arguments: args });
+  }
+
+  toggleButton.addEventListener('click', () => {
+    try {
+      if (!jsonMode) { jsonArea.value = JSON.stringify(readRoot(), null, 2); }
+      else { renderForm(JSON.parse(jsonArea.value.trim() === '' ? '{}' : jsonArea.value)); }
+    } catch (error) { showErrors([String(error && error.message ? error.message : error)]); return; }
+    jsonMode = !jsonMode;
+    fieldsRoot.hidden = jsonMode;
+    jsonArea.hidden = !jsonMode;
+    toggleButton.setAttribute('aria-pressed', String(jsonMode));
+    toggleButton.textContent = jsonMode ? labels.formMode : labels.jsonMode;
+    (jsonMode ? jsonArea : fieldsRoot.querySelector('input, select, textarea') || submitButton).focus();
+  });
+  form.addEventListener('submit', (event) => { event.preventDefault(); submit(); });
+  document.getElementById('cancel').addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+  document.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); submit(); }
+    else if (event.key === 'Escape') { event.preventDefault(); vscode.postMessage({ type: 'cancel' }); }
+  });
+  window.addEventListener('message', (event) => {
+    const message = event.data;
+    if (message.type === 'errors') showErrors(message.errors);
+    else if (message.type === 'busy') { submitButton.disabled = message.busy; submitButton.textContent = message.busy ? labels.calling : labels.call; }
+  });
+
+  renderForm(state.values);
+  const first = fieldsRoot.querySelector('input, select, textarea');
+  (first || submitButton).focus();
+})();

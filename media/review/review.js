@@ -1,0 +1,284 @@
+// @ts-check
+// The review panel's webview: renders what the extension sends ({type:'show', view, waiting}) and posts the
+// person's decisions back. No remote resources; every string comes translated from the extension.
+(function () {
+  // eslint-disable-next-line no-undef
+  const vscode = acquireVsCodeApi();
+  const strings = JSON.parse(document.getElementById('strings')?.textContent || '{}');
+  const app = /** @type {HTMLElement} */ (document.getElementById('app'));
+  /** @type {any} */ let current;
+  let uid = 0;
+
+  const t = (key, ...args) => String(strings[key] ?? key).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)] ?? ''));
+
+  /** @param {string} tag @param {Record<string, any>} [props] @param {...(Node|string|undefined)} children */
+  function el(tag, props = {}, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(props)) {
+      if (value === undefined || value === false) continue;
+      if (key === 'text') node.textContent = value;
+      else if (key.startsWith('on')) node.addEventListener(key.slice(2).toLowerCase(), value);
+      else if (key in node && key !== 'list') /** @type {any} */ (node)[key] = value;
+      else node.setAttribute(key, value === true ? '' : String(value));
+    }
+    for (const child of children) if (child !== undefined) node.append(child);
+    return node;
+  }
+  const id = () => `f${++uid}`;
+
+  function labelled(labelText, control, description) {
+    const controlId = control.id || (control.id = id());
+    const parts = [el('label', { htmlFor: controlId, text: labelText })];
+    if (description) {
+      const descId = id();
+      control.setAttribute('aria-describedby', descId);
+      parts.push(el('div', { className: 'description', id: descId, text: description }));
+    }
+    return el('div', {}, ...parts, control);
+  }
+
+  function header(title, waiting) {
+    const nodes = [el('h1', { text: title })];
+    if (waiting > 0) nodes.push(el('p', { className: 'waiting', text: t('waiting', waiting) }));
+    return nodes;
+  }
+
+  function actions(primaryLabel, onPrimary, secondary) {
+    const primary = el('button', { type: 'button', id: 'primary', text: primaryLabel, onClick: onPrimary });
+    const buttons = [primary];
+    for (const [label, handler, idName] of secondary) buttons.push(el('button', { type: 'button', className: 'secondary', id: idName, text: label, onClick: handler }));
+    return el('div', { className: 'actions' }, ...buttons);
+  }
+
+  // ---- sampling request -------------------------------------------------------------------------------------
+  function renderRequest(view, waiting) {
+    const form = [];
+    const system = el('textarea', { id: 'system-prompt', value: view.systemPrompt ?? '' });
+    form.push(labelled(t('systemPrompt'), system));
+    /** @type {(HTMLTextAreaElement|null)[][]} */
+    const textAreas = [];
+    view.messages.forEach((message, m) => {
+      const role = message.role === 'user' ? t('roleUser') : t('roleAssistant');
+      const fields = [el('legend', { text: t('message', m + 1, role) })];
+      const row = [];
+      message.parts.forEach((part, p) => {
+        if (part.kind === 'text') {
+          const area = el('textarea', { id: `message-${m}-${p}`, value: part.text, 'aria-label': t('message', m + 1, role) });
+          row.push(area);
+          fields.push(area);
+        } else if (part.kind === 'image') {
+          row.push(null);
+          fields.push(el('div', {}, el('div', { className: 'description', text: t('image', part.mimeType) }), el('img', { src: `data:${part.mimeType};base64,${part.data}`, alt: t('image', part.mimeType) })));
+        } else {
+          row.push(null);
+          fields.push(el('div', { className: 'other', text: part.description }));
+        }
+      });
+      textAreas.push(row);
+      form.push(el('fieldset', {}, ...fields));
+    });
+    if (view.unsupported.length) {
+      form.push(el('div', { className: 'warning', role: 'note' }, el('strong', { text: t('unsupported') }), el('ul', {}, ...view.unsupported.map((u) => el('li', { text: u })))));
+    }
+    const model = el('select', { id: 'model' }, ...view.models.map((option) => el('option', { value: option.id, text: option.label, selected: option.id === view.modelId })));
+    const maxTokens = el('input', { type: 'number', id: 'max-tokens', min: '1', step: '1', value: String(view.maxTokens) });
+    const temperature = el('input', { type: 'number', id: 'temperature', min: '0', max: '2', step: '0.1', value: view.temperature === undefined ? '' : String(view.temperature) });
+    const stops = el('textarea', { id: 'stop-sequences', value: view.stopSequences.join('\n') });
+    const policy = el(
+      'select',
+      { id: 'policy' },
+      ...[['ask', 'policyAsk'], ['session', 'policySession'], ['always', 'policyAlways'], ['never', 'policyNever']].map(([value, key]) => el('option', { value, text: t(key), selected: value === view.policy })),
+    );
+    form.push(labelled(t('model'), model));
+    form.push(el('div', { className: 'row' }, labelled(t('maxTokens'), maxTokens), labelled(t('temperature'), temperature)));
+    form.push(labelled(t('stopSequences'), stops));
+    form.push(labelled(t('policy'), policy));
+    const approve = () => {
+      const temp = temperature.value.trim() === '' ? undefined : Number(temperature.value);
+      post({
+        type: 'approve-request',
+        systemPrompt: system.value,
+        texts: textAreas.map((row) => row.map((area) => (area ? area.value : null))),
+        modelId: model.value,
+        maxTokens: Number(maxTokens.value),
+        temperature: temp,
+        stopSequences: stops.value.split('\n').filter((line) => line.length > 0),
+        policy: policy.value,
+      });
+    };
+    const reject = () => post({ type: 'reject-request', policy: policy.value });
+    return { nodes: [...header(t('samplingTitle', view.serverName), waiting), ...form, actions(t('approve'), approve, [[t('reject'), reject, 'reject']]), el('p', { className: 'hint', text: t('keys') })], approve, reject };
+  }
+
+  // ---- sampling response ------------------------------------------------------------------------------------
+  function renderResponse(view, waiting) {
+    const title = header(t('responseTitle', view.model, view.serverName), waiting);
+    if (view.streaming) {
+      return { nodes: [...title, el('p', { text: t('streaming'), role: 'status' }), el('pre', { className: 'streaming', id: 'streamed', text: view.text })] };
+    }
+    const answer = el('textarea', { id: 'answer', className: 'answer', value: view.text });
+    const nodes = [...title, labelled(t('answer'), answer)];
+    if (view.usage) nodes.push(el('p', { className: 'description', text: t('tokens', view.usage) }));
+    const approve = () => post({ type: 'approve-response', text: answer.value });
+    const reject = () => post({ type: 'reject-response' });
+    nodes.push(actions(t('approve'), approve, [[t('reject'), reject, 'reject']]), el('p', { className: 'hint', text: t('keys') }));
+    return { nodes, approve, reject };
+  }
+
+  // ---- elicitation form -------------------------------------------------------------------------------------
+  function renderElicitation(view, waiting) {
+    const root = view.form;
+    const values = view.values && typeof view.values === 'object' ? view.values : {};
+    const fieldErrors = new Map();
+    const general = [];
+    for (const error of view.errors) {
+      const match = /^\/([^/ ]+)\s/.exec(error);
+      const name = match ? match[1] : undefined;
+      if (name) fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), error.slice(match[0].length)]);
+      else general.push(error);
+    }
+    /** @type {{ name: string, read: () => { ok: boolean, value?: any, present: boolean } }[]} */
+    const readers = [];
+    const nodes = [...header(t('elicitTitle', view.serverName), waiting), el('p', { text: view.message })];
+    if (general.length) nodes.push(el('div', { className: 'error', role: 'alert' }, ...general.map((g) => el('div', { text: g }))));
+    for (const field of root.kind === 'object' ? root.fields : []) {
+      const label = `${field.label || field.name}${field.required ? ` (${t('required')})` : ''}`;
+      const value = values[field.name];
+      let block;
+      switch (field.kind) {
+        case 'string': {
+          const type = field.secret ? 'password' : field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : 'text';
+          const input = el('input', { type, id: `field-${field.name}`, value: typeof value === 'string' ? value : '', required: field.required, placeholder: field.format && type === 'text' ? field.format : undefined });
+          block = labelled(label, input, field.description);
+          readers.push({ name: field.name, read: () => ({ ok: true, present: input.value !== '', value: input.value }) });
+          break;
+        }
+        case 'number': {
+          const input = el('input', { type: 'number', id: `field-${field.name}`, step: field.integer ? '1' : 'any', min: field.minimum, max: field.maximum, value: typeof value === 'number' ? String(value) : '', required: field.required });
+          block = labelled(label, input, field.description);
+          readers.push({ name: field.name, read: () => ({ ok: true, present: input.value.trim() !== '', value: Number(input.value) }) });
+          break;
+        }
+        case 'boolean': {
+          const input = el('input', { type: 'checkbox', id: `field-${field.name}`, checked: value === true });
+          block = el('div', {}, el('label', { className: 'check', htmlFor: input.id }, input, field.label || field.name), field.description ? el('div', { className: 'description', text: field.description }) : undefined);
+          readers.push({ name: field.name, read: () => ({ ok: true, present: true, value: input.checked }) });
+          break;
+        }
+        case 'enum': {
+          const select = el(
+            'select',
+            { id: `field-${field.name}` },
+            el('option', { value: '', text: '—', selected: value === undefined }),
+            ...field.options.map((option, index) => el('option', { value: String(index), text: option.label, selected: option.value === value })),
+          );
+          block = labelled(label, select, field.description);
+          readers.push({ name: field.name, read: () => ({ ok: true, present: select.value !== '', value: select.value === '' ? undefined : field.options[Number(select.value)].value }) });
+          break;
+        }
+        case 'multi-enum': {
+          const chosen = Array.isArray(value) ? value : [];
+          const boxes = field.options.map((option) => el('input', { type: 'checkbox', id: id(), checked: chosen.includes(option.value) }));
+          block = el(
+            'fieldset',
+            {},
+            el('legend', { text: label }),
+            field.description ? el('div', { className: 'description', text: field.description }) : undefined,
+            ...field.options.map((option, index) => el('label', { className: 'check', htmlFor: boxes[index].id }, boxes[index], option.label)),
+          );
+          readers.push({ name: field.name, read: () => ({ ok: true, present: true, value: field.options.filter((_, index) => boxes[index].checked).map((option) => option.value) }) });
+          break;
+        }
+        default: {
+          const area = el('textarea', { id: `field-${field.name}`, value: value === undefined ? '' : JSON.stringify(value, null, 2) });
+          block = labelled(`${label} — ${t('jsonField', field.reason ?? field.kind)}`, area, field.description);
+          readers.push({
+            name: field.name,
+            read: () => {
+              if (area.value.trim() === '') return { ok: true, present: false };
+              try {
+                return { ok: true, present: true, value: JSON.parse(area.value) };
+              } catch {
+                return { ok: false, present: true };
+              }
+            },
+          });
+        }
+      }
+      const errors = fieldErrors.get(field.name);
+      if (errors) {
+        const errorId = id();
+        block.append(el('div', { className: 'field-error', id: errorId, role: 'alert', text: errors.join('; ') }));
+        block.querySelector('input, select, textarea')?.setAttribute('aria-invalid', 'true');
+      }
+      nodes.push(block);
+    }
+    const accept = () => {
+      /** @type {Record<string, any>} */ const content = {};
+      for (const reader of readers) {
+        const result = reader.read();
+        if (!result.ok) {
+          const control = document.getElementById(`field-${reader.name}`);
+          control?.setAttribute('aria-invalid', 'true');
+          control?.parentElement?.append(el('div', { className: 'field-error', role: 'alert', text: t('notJson') }));
+          control?.focus();
+          return;
+        }
+        if (result.present && result.value !== undefined) content[reader.name] = result.value;
+      }
+      post({ type: 'elicit', action: 'accept', content });
+    };
+    const decline = () => post({ type: 'elicit', action: 'decline' });
+    const cancel = () => post({ type: 'elicit', action: 'cancel' });
+    nodes.push(actions(t('accept'), accept, [[t('decline'), decline, 'decline'], [t('cancel'), cancel, 'cancel']]), el('p', { className: 'hint', text: t('keys') }));
+    return { nodes, approve: accept, reject: cancel };
+  }
+
+  function post(message) {
+    vscode.postMessage(message);
+    for (const button of document.querySelectorAll('button')) button.disabled = true;
+  }
+
+  /** @type {{ approve?: () => void, reject?: () => void }} */ let keys = {};
+
+  function render(view, waiting) {
+    const previous = current;
+    current = view;
+    let rendered;
+    if (!view) rendered = { nodes: [el('h1', { text: t('idle') })] };
+    else if (view.kind === 'sampling-request') rendered = renderRequest(view, waiting);
+    else if (view.kind === 'sampling-response') rendered = renderResponse(view, waiting);
+    else rendered = renderElicitation(view, waiting);
+    keys = { approve: rendered.approve, reject: rendered.reject };
+    // A streamed update of the same answer only appends text: keep the page (and the focus) as it is.
+    const streamed = document.getElementById('streamed');
+    if (view && previous && view.kind === 'sampling-response' && view.streaming && previous.kind === 'sampling-response' && previous.streaming && streamed) {
+      streamed.textContent = view.text;
+      return;
+    }
+    app.replaceChildren(...rendered.nodes);
+    const first = app.querySelector('textarea, input, select, button');
+    if (first instanceof HTMLElement) first.focus();
+  }
+
+  document.addEventListener('keydown', (event) => {
+    const target = /** @type {HTMLElement} */ (event.target);
+    if (event.key === 'Escape' && keys.reject) {
+      event.preventDefault();
+      keys.reject();
+    } else if (event.key === 'Enter' && keys.approve) {
+      const inTextArea = target.tagName === 'TEXTAREA';
+      const onButton = target.tagName === 'BUTTON' || target.tagName === 'SELECT';
+      if (event.ctrlKey || event.metaKey || (!inTextArea && !onButton)) {
+        event.preventDefault();
+        keys.approve();
+      }
+    }
+  });
+
+  window.addEventListener('message', (event) => {
+    const message = event.data;
+    if (message?.type === 'show') render(message.view, message.waiting);
+  });
+  vscode.postMessage({ type: 'ready' });
+})();

@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import type { ServerManager } from '../serverManager';
+import type { ToolResultDocuments } from '../toolResultDocuments';
+import type { BrowseContext } from './browseContext';
+import { registerItemCommands } from './itemCommands';
+import { registerOpenConfig } from './openConfig';
+import { registerPromptCommands } from './promptCommands';
+import { readResourceWithFeedback } from './readResource';
+import { registerResourceCommands } from './resourceCommands';
+import { ResourceDocuments } from './resourceDocuments';
+import { ResourceSubscriptions } from './resourceSubscriptions';
+import { ServerCatalog } from './serverCatalog';
+import { ToolForms } from './toolFormPanel';
+import { ToolResultView } from './toolResultView';
+
+/** What integration tests reach through the extension's API: the open form and the last result shown. */
+export interface BrowseTestApi {
+  catalog: ServerCatalog;
+  forms: ToolForms;
+  results: ToolResultView;
+}
+
+/** Builds the browsing services (catalog, resource documents, forms, result view) and registers their commands. */
+export function createBrowseFeature(extensionUri: vscode.Uri, manager: ServerManager, documents: ToolResultDocuments) {
+  const catalog = new ServerCatalog(manager);
+  const subscriptions = new ResourceSubscriptions(catalog);
+  const resources = new ResourceDocuments(manager, catalog);
+  const context: BrowseContext = { manager, catalog, resources, subscriptions, documents };
+  const results = new ToolResultView(extensionUri, documents, async (controller, uri) => {
+    await readResourceWithFeedback(context, controller, uri);
+  });
+  const forms = new ToolForms(extensionUri, (controller, record) => results.show(controller, record));
+  const disposable = vscode.Disposable.from(
+    forms,
+    results,
+    resources,
+    subscriptions,
+    catalog,
+    registerResourceCommands(context),
+    registerPromptCommands(context),
+    registerItemCommands(context),
+    registerOpenConfig(),
+  );
+  const testApi: BrowseTestApi = { catalog, forms, results };
+  return { catalog, subscriptions, forms, results, disposable, testApi };
+}

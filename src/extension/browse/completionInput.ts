@@ -1,0 +1,84 @@
+import * as vscode from 'vscode';
+
+export interface CompletionInputOptions {
+  title: string;
+  /** What the value is for (the argument's description), shown as the placeholder. */
+  prompt: string;
+  required: boolean;
+  step: number;
+  totalSteps: number;
+  /** Suggestions for the current text (`completion/complete`); absent when the server offers no completions. */
+  complete?: (value: string) => Promise<string[]>;
+}
+
+const COMPLETION_DELAY_MS = 150;
+
+/**
+ * One value, typed freely or picked from the server's suggestions: a quick pick whose first item is always
+ * what the user typed. Resolves undefined when the user cancels.
+ */
+export function askWithCompletions(options: CompletionInputOptions): Promise<string | undefined> {
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
+  pick.title = options.title;
+  pick.placeholder = options.prompt + (options.required ? ` (${vscode.l10n.t('required')})` : ` (${vscode.l10n.t('optional, Enter to skip')})`);
+  pick.step = options.step;
+  pick.totalSteps = options.totalSteps;
+  pick.ignoreFocusOut = true;
+  // The server already filtered the values for the typed text; VS Code's fuzzy filter would hide free text.
+  pick.matchOnDescription = false;
+  let suggestions: string[] = [];
+  let request = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const render = () => {
+    const value = pick.value;
+    const typed: vscode.QuickPickItem[] = value && !suggestions.includes(value) ? [{ label: value, description: vscode.l10n.t('use this value'), alwaysShow: true }] : [];
+    pick.items = [...typed, ...suggestions.map((label) => ({ label, description: vscode.l10n.t('suggested by the server'), alwaysShow: true }))];
+  };
+  const refresh = () => {
+    if (!options.complete) return render();
+    const current = ++request;
+    pick.busy = true;
+    options
+      .complete(pick.value)
+      .then((values) => {
+        if (current === request) suggestions = values.slice(0, 100);
+      })
+      .catch(() => {
+        if (current === request) suggestions = [];
+      })
+      .finally(() => {
+        if (current !== request) return;
+        pick.busy = false;
+        render();
+      });
+  };
+
+  return new Promise<string | undefined>((resolve) => {
+    let settled = false;
+    const finish = (value: string | undefined) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(value);
+      pick.dispose();
+    };
+    pick.onDidChangeValue(() => {
+      render();
+      clearTimeout(timer);
+      timer = setTimeout(refresh, COMPLETION_DELAY_MS);
+    });
+    pick.onDidAccept(() => {
+      const value = pick.selectedItems[0]?.label ?? pick.activeItems[0]?.label ?? pick.value;
+      if (options.required && value === '') {
+        // QuickPick has no validation message; the placeholder says why Enter did nothing.
+        pick.placeholder = `${vscode.l10n.t('A value is required.')} ${options.prompt}`;
+        return;
+      }
+      finish(value);
+    });
+    pick.onDidHide(() => finish(undefined));
+    pick.show();
+    refresh();
+  });
+}

@@ -1,0 +1,119 @@
+import * as vscode from 'vscode';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { addServerToConfig } from '../../core/config/jsoncEdit';
+import { parseMcpConfig } from '../../core/config/mcpConfig';
+import { WORKSPACE_CONFIG_PATH, workspaceConfigLabel } from '../configLoader';
+import { USER_SERVERS_KEY, USER_SERVERS_SECTION, userServersLabel, userServersValue } from './userServers';
+
+/** Where Add Server and Import Servers write: a workspace folder's mcp.json, or the user-level list in settings. */
+export type ConfigTarget = { kind: 'workspace'; folder: vscode.WorkspaceFolder; uri: vscode.Uri } | { kind: 'user' };
+
+export interface NewServer {
+  name: string;
+  /** The JSON written under `servers.<name>`. */
+  entry: object;
+}
+
+export function configTargets(): ConfigTarget[] {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file' || folder.uri.scheme === 'vscode-remote');
+  return [...folders.map((folder) => ({ kind: 'workspace' as const, folder, uri: vscode.Uri.joinPath(folder.uri, WORKSPACE_CONFIG_PATH) })), { kind: 'user' as const }];
+}
+
+export function targetLabel(target: ConfigTarget): string {
+  return target.kind === 'user' ? userServersLabel() : workspaceConfigLabel(target.folder);
+}
+
+/** A target named by a command argument: "user", or a workspace folder's or mcp.json's URI string. */
+export function targetFromArgument(value: unknown): ConfigTarget | undefined {
+  if (value === 'user') return { kind: 'user' };
+  if (typeof value !== 'string') return undefined;
+  return configTargets().find((target) => target.kind === 'workspace' && (target.folder.uri.toString() === value || target.uri.toString() === value));
+}
+
+export async function pickTarget(title: string): Promise<ConfigTarget | undefined> {
+  const targets = configTargets();
+  const picked = await vscode.window.showQuickPick(
+    targets.map((target) => ({
+      label: targetLabel(target),
+      description: target.kind === 'user' ? vscode.l10n.t('all workspaces, this user') : target.folder.name,
+      detail: target.kind === 'workspace' ? vscode.l10n.t('shared with everyone who opens this folder; needs workspace trust') : undefined,
+      target,
+    })),
+    { title, placeHolder: vscode.l10n.t('Where should the server be added?') },
+  );
+  return picked?.target;
+}
+
+/** Server names already used in the target, so new ones can be made unique. */
+export async function takenNames(target: ConfigTarget): Promise<string[]> {
+  if (target.kind === 'user') return Object.keys(userServers());
+  const text = await readText(target.uri);
+  if (text === undefined) return [];
+  // Entries with problems still own their names: writing the same key again would be refused by the edit.
+  const parsed = parseMcpConfig(text);
+  return [...parsed.servers.map((server) => server.name), ...parsed.problems.flatMap((problem) => (problem.server ? [problem.server] : []))];
+}
+
+/**
+ * Adds the servers and opens the file at the first new entry. Workspace files are edited as text (jsoncEdit), via a
+ * WorkspaceEdit when the file exists so an open editor with unsaved changes is edited rather than overwritten.
+ */
+export async function addServers(target: ConfigTarget, servers: readonly NewServer[]): Promise<void> {
+  if (servers.length === 0) return;
+  if (target.kind === 'user') {
+    const current = userServers();
+    for (const server of servers) {
+      if (Object.hasOwn(current, server.name)) throw new Error(vscode.l10n.t('A server named "{0}" already exists in {1}.', server.name, userServersLabel()));
+      current[server.name] = server.entry;
+    }
+    const value = userServersValue();
+    const root = isRecord(value) ? value : {};
+    await vscode.workspace.getConfiguration(USER_SERVERS_SECTION).update(USER_SERVERS_KEY, { ...root, servers: current }, vscode.ConfigurationTarget.Global);
+    await vscode.commands.executeCommand('workbench.action.openSettingsJson');
+    return;
+  }
+  if ((await readText(target.uri)) === undefined) {
+    let text = '';
+    for (const server of servers) text = addServerToConfig(text, server.name, server.entry);
+    await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(text));
+  } else {
+    // The open document's text, unsaved changes included, is what gets edited.
+    const document = await vscode.workspace.openTextDocument(target.uri);
+    let text = document.getText();
+    for (const server of servers) text = addServerToConfig(text, server.name, server.entry);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(target.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('Could not edit {0}.', target.uri.fsPath));
+    await document.save();
+  }
+  const document = await vscode.workspace.openTextDocument(target.uri);
+  const offset = entryOffset(document.getText(), servers[0].name);
+  const position = document.positionAt(offset);
+  await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: false });
+}
+
+function entryOffset(text: string, name: string): number {
+  const root = parseTree(text);
+  if (!root) return 0;
+  const node = findNodeAtLocation(root, ['servers', name]) ?? findNodeAtLocation(root, ['mcpServers', name]);
+  return node?.parent?.offset ?? node?.offset ?? 0;
+}
+
+function userServers(): Record<string, unknown> {
+  const value = userServersValue();
+  const servers = isRecord(value) ? value.servers : undefined;
+  return isRecord(servers) ? { ...servers } : {};
+}
+
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+  } catch (error) {
+    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+    throw error;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import { buildFormModel, defaultValues } from '../../core/forms/formModel';
+import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../core/host';
+import type { ElicitRequest, ElicitResult, JsonObject } from '../../core/protocol/types';
+import { ReviewQueue } from '../../core/sampling/reviewQueue';
+import { SchemaValidator } from '../../core/schemaValidation';
+import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../sampling/reviewPanel';
+
+/** What a URL-mode elicitation asks of the person; replaceable in tests (a modal dialog cannot be clicked there). */
+export type UrlConsent = (request: { serverName: string; message: string; url: string; domain: string }) => Promise<'open' | 'decline' | 'cancel'>;
+
+/**
+ * elicitation/create in both modes. Form mode: a form in the review panel generated from the requested
+ * schema, defaults pre-filled, validated before it is returned. URL mode: a modal dialog shows the full URL
+ * and its domain and asks before the external browser opens it; the extension never fetches it. Requests
+ * line up in one queue and share the review panel with sampling, so dialogs never stack.
+ */
+export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
+  readonly modes: readonly ElicitationMode[] = ['form', 'url'];
+  readonly queue = new ReviewQueue<ElicitRequest>();
+  private readonly validator = new SchemaValidator();
+  urlConsent: UrlConsent = askUrlConsent;
+  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
+
+  constructor(
+    private readonly panel: ReviewPanel,
+    private readonly log: (serverName: string, line: string) => void,
+  ) {
+    this.queue.onDidChange(() => panel.refresh());
+    panel.addWaitingSource(() => this.queue.size);
+  }
+
+  async elicit(request: ElicitRequest, context: RequestContext): Promise<ElicitResult> {
+    const { serverName, signal } = context;
+    const result = await this.queue.run(serverName, request, signal, async (reviewSignal) => {
+      const release = await this.panel.acquire(reviewSignal);
+      try {
+        return request.mode === 'url' ? await this.url(request, serverName) : await this.form(request, serverName, reviewSignal);
+      } finally {
+        release();
+      }
+    });
+    this.log(serverName, `[elicitation] ${request.mode ?? 'form'} "${request.message}" → ${result.action}`);
+    return result;
+  }
+
+  completed(elicitationId: string, serverName: string): void {
+    this.log(serverName, `[elicitation] ${elicitationId} completed`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}": the action in the browser is complete.', serverName));
+  }
+
+  private async url(request: ElicitRequest, serverName: string): Promise<ElicitResult> {
+    const url = String(request.url);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asked to open an invalid URL: {1}', serverName, url));
+      return { action: 'decline' };
+    }
+    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asked to open a {1} URL, which is not allowed: {2}', serverName, parsed.protocol, url));
+      return { action: 'decline' };
+    }
+    const choice = await this.urlConsent({ serverName, message: request.message, url, domain: parsed.hostname });
+    if (choice !== 'open') return { action: choice };
+    const opened = await this.openExternal(vscode.Uri.parse(url, true));
+    return { action: opened ? 'accept' : 'cancel' };
+  }
+
+  private form(request: ElicitRequest, serverName: string, signal: AbortSignal): Promise<ElicitResult> {
+    const schema = (request.requestedSchema ?? { type: 'object', properties: {} }) as JsonObject;
+    const form = buildFormModel(schema);
+    const view: ElicitationFormView = { kind: 'elicitation-form', serverName, message: request.message, form, values: defaultValues(form) ?? {}, errors: [] };
+    return new Promise<ElicitResult>((resolve, reject) => {
+      const finish = (result: ElicitResult) => {
+        signal.removeEventListener('abort', onAbort);
+        this.panel.withdraw(item);
+        resolve(result);
+      };
+      const item: ActiveItem = {
+        view,
+        onMessage: (message) => {
+          if (message.type === 'closed') finish({ action: 'cancel' });
+          if (message.type !== 'elicit') return;
+          if (message.action !== 'accept') {
+            finish({ action: message.action });
+            return;
+          }
+          const content = message.content ?? {};
+          const verdict = this.validator.validate(schema, content);
+          if (verdict.kind === 'invalid') {
+            this.panel.update(item, { ...view, values: content, errors: verdict.errors });
+            return;
+          }
+          finish({ action: 'accept', content: content as NonNullable<ElicitResult['content']> });
+        },
+      };
+      const onAbort = () => {
+        this.panel.withdraw(item);
+        reject(new Error('cancelled'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.panel.present(item);
+    });
+  }
+
+  dispose(): void {
+    this.queue.dispose();
+  }
+}
+
+async function askUrlConsent(request: { serverName: string; message: string; url: string; domain: string }): Promise<'open' | 'decline' | 'cancel'> {
+  const open = vscode.l10n.t('Open in Browser');
+  const decline = vscode.l10n.t('Decline');
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('MCP server "{0}" asks you to open a page in your browser: {1}', request.serverName, request.message),
+    {
+      modal: true,
+      detail: vscode.l10n.t('Domain: {0}\nFull URL: {1}\n\nOnly continue if you trust this site. The page opens in your external browser; MCP Workbench does not load it.', request.domain, request.url),
+    },
+    open,
+    decline,
+  );
+  if (choice === open) return 'open';
+  return choice === decline ? 'decline' : 'cancel';
+}

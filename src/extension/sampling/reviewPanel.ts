@@ -1,0 +1,286 @@
+import * as vscode from 'vscode';
+import type { FormField } from '../../core/forms/formModel';
+import type { SamplingPolicy } from '../../core/sampling/policy';
+
+/**
+ * The one review panel for everything a server asks of the person: sampling requests, model answers and
+ * elicitation forms. It shows the head of the queue and how many are waiting; only one item is shown at a
+ * time (`acquire` lines items up), so dialogs never stack. The webview (media/review/) posts
+ * `ReviewMessage`s; tests post the very same messages through `handleMessage`.
+ */
+
+export type ViewPart = { kind: 'text'; text: string } | { kind: 'image'; mimeType: string; data: string } | { kind: 'other'; description: string };
+
+export interface SamplingRequestView {
+  kind: 'sampling-request';
+  serverName: string;
+  systemPrompt?: string;
+  messages: { role: 'user' | 'assistant'; parts: ViewPart[] }[];
+  models: { id: string; label: string }[];
+  modelId: string;
+  maxTokens: number;
+  temperature?: number;
+  stopSequences: string[];
+  unsupported: string[];
+  policy: SamplingPolicy;
+}
+
+export interface SamplingResponseView {
+  kind: 'sampling-response';
+  serverName: string;
+  model: string;
+  text: string;
+  streaming: boolean;
+  usage?: string;
+  error?: string;
+}
+
+export interface ElicitationFormView {
+  kind: 'elicitation-form';
+  serverName: string;
+  message: string;
+  form: FormField;
+  values: unknown;
+  errors: string[];
+}
+
+export type ReviewView = SamplingRequestView | SamplingResponseView | ElicitationFormView;
+
+export type ReviewMessage =
+  | { type: 'ready' }
+  | {
+      type: 'approve-request';
+      systemPrompt?: string;
+      /** Per message, per part: the (edited) text of a text part, null for other parts. */
+      texts: (string | null)[][];
+      modelId: string;
+      maxTokens: number;
+      temperature?: number;
+      stopSequences: string[];
+      policy: SamplingPolicy;
+    }
+  | { type: 'reject-request'; policy: SamplingPolicy }
+  | { type: 'approve-response'; text: string }
+  | { type: 'reject-response' }
+  | { type: 'elicit'; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }
+  /** The panel was closed while an item was shown (not posted by the webview). */
+  | { type: 'closed' };
+
+export interface ActiveItem {
+  view: ReviewView;
+  onMessage(message: ReviewMessage): void;
+}
+
+export interface ReviewSnapshot {
+  view: ReviewView | undefined;
+  waiting: number;
+  visible: boolean;
+}
+
+export class ReviewPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private active: ActiveItem | undefined;
+  private readonly lineUp: (() => void)[] = [];
+  private busy = false;
+  private waitingSources: (() => number)[] = [];
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly extensionUri: vscode.Uri) {}
+
+  /** Sizes of the queues feeding the panel (entries in review included); the panel subtracts the one shown. */
+  addWaitingSource(size: () => number): void {
+    this.waitingSources.push(size);
+  }
+
+  /** Waits until the panel is free; the returned function frees it. */
+  acquire(signal: AbortSignal): Promise<() => void> {
+    return new Promise((resolve, reject) => {
+      const grant = () => {
+        this.busy = true;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.busy = false;
+          this.next();
+        });
+      };
+      if (!this.busy) {
+        grant();
+        return;
+      }
+      const queued = () => {
+        signal.removeEventListener('abort', onAbort);
+        grant();
+      };
+      const onAbort = () => {
+        const index = this.lineUp.indexOf(queued);
+        if (index !== -1) this.lineUp.splice(index, 1);
+        reject(new Error('cancelled'));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      this.lineUp.push(queued);
+    });
+  }
+
+  private next(): void {
+    const following = this.lineUp.shift();
+    if (following) following();
+    else this.render();
+  }
+
+  /** Shows an item and reveals the panel. */
+  present(item: ActiveItem): void {
+    this.active = item;
+    this.ensurePanel().reveal(vscode.ViewColumn.Active, false);
+    this.render();
+  }
+
+  /** Replaces the shown view of the active item (e.g. streamed text), without stealing focus. */
+  update(item: ActiveItem, view: ReviewView): void {
+    item.view = view;
+    if (this.active === item) this.render();
+  }
+
+  /** Takes an item off the panel (decided, or withdrawn by its server). */
+  withdraw(item: ActiveItem): void {
+    if (this.active !== item) return;
+    this.active = undefined;
+    this.render();
+  }
+
+  /** Re-renders with the current waiting count (the queues changed). */
+  refresh(): void {
+    this.render();
+  }
+
+  snapshot(): ReviewSnapshot {
+    return { view: this.active?.view, waiting: this.waiting(), visible: this.panel?.visible ?? false };
+  }
+
+  /** Everything the webview posts goes through here, and so do the tests' messages. */
+  handleMessage(message: ReviewMessage): void {
+    if (message.type === 'ready') {
+      this.render();
+      return;
+    }
+    this.active?.onMessage(message);
+  }
+
+  private waiting(): number {
+    const total = this.waitingSources.reduce((sum, size) => sum + size(), 0);
+    return Math.max(0, total - (this.active ? 1 : 0));
+  }
+
+  private render(): void {
+    if (!this.panel) return;
+    this.panel.title = this.active ? vscode.l10n.t('MCP Review: {0}', this.active.view.serverName) : vscode.l10n.t('MCP Review');
+    void this.panel.webview.postMessage({ type: 'show', view: this.active?.view, waiting: this.waiting() });
+  }
+
+  private ensurePanel(): vscode.WebviewPanel {
+    if (this.panel) return this.panel;
+    const root = vscode.Uri.joinPath(this.extensionUri, 'media', 'review');
+    const panel = vscode.window.createWebviewPanel('mcpWorkbench.review', vscode.l10n.t('MCP Review'), vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: true,
+      localResourceRoots: [root],
+    });
+    panel.webview.html = this.html(panel.webview, root);
+    panel.onDidDispose(
+      () => {
+        this.panel = undefined;
+        const item = this.active;
+        if (item) item.onMessage({ type: 'closed' });
+      },
+      undefined,
+      this.disposables,
+    );
+    panel.webview.onDidReceiveMessage((message: ReviewMessage) => this.handleMessage(message), undefined, this.disposables);
+    this.panel = panel;
+    return panel;
+  }
+
+  private html(webview: vscode.Webview, root: vscode.Uri): string {
+    const nonce = makeNonce();
+    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'review.js'));
+    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'review.css'));
+    const csp = [
+      "default-src 'none'",
+      `img-src ${webview.cspSource} data:`,
+      `style-src ${webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      "form-action 'none'",
+    ].join('; ');
+    const strings = JSON.stringify(webviewStrings()).replace(/</g, '\\u003c');
+    return `<!DOCTYPE html>
+<html lang="${vscode.env.language}">
+<head>
+<meta charset="UTF-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1.0">
+<link rel="stylesheet" href="${style.toString()}">
+<title>${escapeHtml(vscode.l10n.t('MCP Review'))}</title>
+</head>
+<body>
+<main id="app" aria-live="polite"></main>
+<script nonce="${nonce}" id="strings" type="application/json">${strings}</script>
+<script nonce="${nonce}" src="${script.toString()}"></script>
+</body>
+</html>`;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+/** Every string the webview shows, translated here (vscode.l10n is not available inside the webview). */
+function webviewStrings(): Record<string, string> {
+  return {
+    idle: vscode.l10n.t('No requests are waiting for review.'),
+    waiting: vscode.l10n.t('{0} more waiting'),
+    samplingTitle: vscode.l10n.t('"{0}" asks for a model completion'),
+    responseTitle: vscode.l10n.t('Answer from {0} for "{1}"'),
+    elicitTitle: vscode.l10n.t('"{0}" asks for information'),
+    systemPrompt: vscode.l10n.t('System prompt'),
+    message: vscode.l10n.t('Message {0} ({1})'),
+    roleUser: vscode.l10n.t('user'),
+    roleAssistant: vscode.l10n.t('assistant'),
+    image: vscode.l10n.t('Image ({0})'),
+    unsupported: vscode.l10n.t('Not sent to this model'),
+    model: vscode.l10n.t('Model'),
+    maxTokens: vscode.l10n.t('Maximum tokens'),
+    temperature: vscode.l10n.t('Temperature'),
+    stopSequences: vscode.l10n.t('Stop sequences (one per line)'),
+    policy: vscode.l10n.t('For this server'),
+    policyAsk: vscode.l10n.t('Ask every time'),
+    policySession: vscode.l10n.t('Allow for this session'),
+    policyAlways: vscode.l10n.t('Always allow'),
+    policyNever: vscode.l10n.t('Never allow'),
+    approve: vscode.l10n.t('Approve'),
+    reject: vscode.l10n.t('Reject'),
+    answer: vscode.l10n.t('Answer (you can edit it before it is returned)'),
+    streaming: vscode.l10n.t('The model is answering…'),
+    tokens: vscode.l10n.t('Tokens: {0}'),
+    accept: vscode.l10n.t('Accept'),
+    decline: vscode.l10n.t('Decline'),
+    cancel: vscode.l10n.t('Cancel'),
+    required: vscode.l10n.t('required'),
+    notJson: vscode.l10n.t('Not valid JSON'),
+    jsonField: vscode.l10n.t('JSON ({0})'),
+    keys: vscode.l10n.t('Enter (or Ctrl+Enter in a text area) approves; Escape rejects.'),
+  };
+}
+
+function makeNonce(): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,0 +1,137 @@
+/**
+ * End-to-end test of configuration in a real VS Code (code-server 4.100.3) driven from Chromium: "MCP: Add Server…"
+ * walks through stdio, the command line, the target file and the name; the entry is written into a commented
+ * .vscode/mcp.json with the comment kept, the editor opens at it, and the server appears in the tree. Expanding it
+ * shows the first-start confirmation with its command line; allowing it starts the server.
+ *
+ * Run: node --import tsx --test test/e2e/config.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { processesMatching } from '../integration/support';
+import {
+  REPO_ROOT,
+  installVsix,
+  openViewContainer,
+  openWorkbench,
+  prepareCodeServer,
+  quickPick,
+  screenshot,
+  startCodeServer,
+  typeInQuickInput,
+  waitFor,
+  type CodeServerHandle,
+  type Workbench,
+} from './harness';
+
+const execFileAsync = promisify(execFile);
+const EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
+const COMMENT = '// Kept by MCP: Add Server (config.e2e.ts)';
+const NEW_SERVER = 'everything-added';
+const QUICK_INPUT = '.quick-input-widget';
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/** Runs a palette command that opens its own quick input (the harness's runCommand waits for the input to close). */
+async function runPickerCommand(page: Page, title: string): Promise<void> {
+  await waitFor(page, `the command palette to run "${title}"`, async () => {
+    if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
+    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+    await page.keyboard.press('F1');
+    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.click();
+    await waitUntil(`the palette row "${title}" to go away`, async () => ((await row.isVisible()) ? undefined : true), 30_000);
+  });
+}
+
+/** Labels of the visible rows of the sidebar tree, read in one browser-side pass (the tree re-renders often). */
+async function sidebarRows(page: Page): Promise<string[]> {
+  return page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').trim()));
+}
+
+test('MCP: Add Server… writes a stdio server into a commented mcp.json and it starts after confirmation', { timeout: 600_000 }, async () => {
+  await prepareCodeServer();
+  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
+  assert.ok(fs.existsSync(VSIX), `the VSIX ${VSIX} is missing (npm run package writes it)`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-config-'));
+  const extensionsDir = path.join(tmp, 'extensions');
+  const userDataDir = path.join(tmp, 'user-data');
+  const workspace = path.join(tmp, 'workspace');
+  const configFile = path.join(workspace, '.vscode', 'mcp.json');
+  fs.mkdirSync(path.dirname(configFile), { recursive: true });
+  fs.writeFileSync(configFile, `{\n  ${COMMENT}\n  "servers": {}\n}\n`);
+  await installVsix(VSIX, extensionsDir, userDataDir);
+
+  let server: CodeServerHandle | undefined;
+  let workbench: Workbench | undefined;
+  try {
+    server = await startCodeServer({ workspace, extensionsDir, userDataDir });
+    workbench = await openWorkbench(server.url, workspace);
+    const { page } = workbench;
+    await openViewContainer(page, 'MCP');
+
+    await runPickerCommand(page, 'MCP: Add Server…');
+    await quickPick(page, /Command \(stdio\)/);
+    // Quoted words show how paths with spaces are entered; the workspace path marks this test's process.
+    await typeInQuickInput(page, `"${process.execPath}" "${EVERYTHING}" stdio "${workspace}"`);
+    await quickPick(page, /\.vscode\/mcp\.json/);
+    await typeInQuickInput(page, NEW_SERVER);
+
+    const written = await waitUntil('the new entry in mcp.json', () => {
+      const text = fs.readFileSync(configFile, 'utf8');
+      return text.includes(`"${NEW_SERVER}"`) ? text : undefined;
+    });
+    assert.ok(written.includes(COMMENT), `the comment was not kept:\n${written}`);
+    assert.ok(written.includes(EVERYTHING) && written.includes('"stdio"'), `the command line was not split into command and args:\n${written}`);
+    // The editor opens mcp.json at the new entry, comment included.
+    // Monaco renders spaces as no-break spaces; \s matches both.
+    await waitUntil('mcp.json in the editor', async () => {
+      const texts = await page.locator('.part.editor .monaco-editor .view-lines').evaluateAll((views) => views.map((view) => view.textContent ?? ''));
+      return texts.some((text) => text.includes(NEW_SERVER) && text.replace(/\s/g, ' ').includes('Kept by MCP')) ? true : undefined;
+    });
+    await waitUntil(`"${NEW_SERVER}" in the Servers view`, async () => ((await sidebarRows(page)).some((row) => row.includes(NEW_SERVER)) ? true : undefined));
+    await screenshot(page, 'config-01-added');
+
+    // First start of a workspace server: the modal shows the command line and starting waits for the answer.
+    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: NEW_SERVER }).first().click();
+    const dialog = page.locator('.monaco-dialog-box').first();
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const dialogText = (await dialog.textContent()) ?? '';
+    assert.ok(dialogText.includes(NEW_SERVER) && dialogText.includes(EVERYTHING), `the confirmation does not show the command line: ${dialogText}`);
+    await screenshot(page, 'config-02-confirm');
+    await dialog.locator('.monaco-button', { hasText: 'Allow and Start' }).first().click();
+    await waitUntil('the tools of the added server', async () => ((await sidebarRows(page)).some((row) => row.includes('echo')) ? true : undefined), 90_000);
+    await screenshot(page, 'config-03-running');
+  } finally {
+    await workbench?.close();
+    await server?.stop();
+    const left = await waitUntil('server-everything processes to end', () => (processesMatching(EVERYTHING, tmp).length === 0 ? [] : undefined), 15_000).catch(() =>
+      processesMatching(EVERYTHING, tmp),
+    );
+    fs.rmSync(tmp, { recursive: true, force: true });
+    assert.deepEqual(left, [], 'server-everything processes from this test are still running');
+  }
+});

@@ -1,0 +1,311 @@
+/**
+ * Configuration and lifecycle inside the real extension host: user-level servers, stored inputs, live edits, crash
+ * recovery, missing commands, the first-start confirmation, Add Server, Import, log levels and the masked trace.
+ * Servers are the dependency-free fixture (test/fixtures/lifecycle/fixtureServer.ts), written into the workspace.
+ * UI steps are answered through the extension's test hooks; storage and everything else run on their real paths.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import type { ServerController } from '../../../src/extension/serverController';
+import claudeDesktopConfig from '../../fixtures/configs/claude_desktop_config.json';
+import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
+import { EXTENSION_ID } from './basic.suite';
+import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+
+const SECRET_INPUT_VALUE = 'pw-Sup3rSecret-input-7731';
+const SECRET_ENV_VALUE = 'ghp_LiteralEnvSecret0000000042';
+const MASK = '••••';
+
+/** Runs before the other suites: workspace servers need the first-start confirmation, answered "allow" here. */
+export function configPrelude(vscode: VscodeApi): Suite {
+  const suite = new Suite('config prelude');
+  suite.test('launch confirmations are answered by the test hook', async () => {
+    const api = await activate(vscode);
+    api.config.setLaunchConfirmer(async () => true);
+  });
+  return suite;
+}
+
+export function configSuite(vscode: VscodeApi): Suite {
+  const suite = new Suite('config');
+  let api: McpWorkbenchApi | undefined;
+  const folder = () => {
+    const first = vscode.workspace.workspaceFolders?.[0];
+    assert(first, 'the test workspace has no folder');
+    return first;
+  };
+  const configFile = () => path.join(folder().uri.fsPath, '.vscode', 'mcp.json');
+  const fixture = () => path.join(folder().uri.fsPath, '.fixtures', 'fixture-server.cjs');
+  const requireApi = () => {
+    assert(api, 'the extension API is not available');
+    return api;
+  };
+  const controllerOf = (name: string): ServerController => {
+    const found = requireApi().manager.byName(name)[0];
+    assert(found, `no server "${name}" (servers: ${requireApi().manager.snapshot().map((s) => s.name).join(', ')})`);
+    return found;
+  };
+  const snapshotOf = (name: string) => requireApi().manager.snapshot().find((s) => s.name === name);
+  let originalConfig = '';
+  const stdio = (...args: string[]) => ({ type: 'stdio', command: process.execPath, args: [fixture(), ...args] });
+
+  /** Rewrites mcp.json with "everything" from the original file plus `servers`, and reloads. */
+  const writeWorkspaceServers = async (servers: Record<string, object>, inputs: object[] = []) => {
+    const original = JSON.parse(originalConfig) as { servers: Record<string, object> };
+    const text = `// written by config.suite.ts\n${JSON.stringify({ inputs, servers: { ...original.servers, ...servers } }, null, 2)}\n`;
+    fs.writeFileSync(configFile(), text);
+    await requireApi().reload();
+  };
+
+  suite.test('setup: fixture server and API', async () => {
+    api = await activate(vscode);
+    originalConfig = fs.readFileSync(configFile(), 'utf8');
+    fs.mkdirSync(path.dirname(fixture()), { recursive: true });
+    fs.writeFileSync(fixture(), FIXTURE_SERVER_SOURCE);
+  });
+
+  suite.test('user-level servers from settings appear with their origin and start without confirmation', async () => {
+    const asked: string[] = [];
+    requireApi().config.setLaunchConfirmer(async ({ serverName }) => (asked.push(serverName), true));
+    await vscode.workspace.getConfiguration('mcpWorkbench').update('servers', { servers: { 'user-fixture': stdio() } }, vscode.ConfigurationTarget.Global);
+    await requireApi().reload();
+    const snapshot = await waitUntil('user-fixture in the snapshot', () => snapshotOf('user-fixture'), 10_000);
+    assertEqual(snapshot.scope, 'user', 'scope of user-fixture');
+    assert(snapshot.origin.includes('mcpWorkbench.servers'), `origin of user-fixture: ${snapshot.origin}`);
+    await controllerOf('user-fixture').start();
+    assertEqual(snapshotOf('user-fixture')?.state, 'running', 'state of user-fixture');
+    assertEqual(asked.length, 0, 'confirmations asked for a user-level server');
+    assert(requireApi().config.statusBarText().startsWith('$(server)'), `status bar: ${requireApi().config.statusBarText()}`);
+    await controllerOf('user-fixture').stop();
+  });
+
+  suite.test('a password input is asked once, kept in SecretStorage, and never written to a file or log', async () => {
+    await vscode.workspace.getConfiguration('mcpWorkbench').update('trace.server', 'verbose', vscode.ConfigurationTarget.Global);
+    const prompts: string[] = [];
+    requireApi().config.setPromptAnswerer(async ({ inputId }) => (prompts.push(inputId), inputId === 'token' ? SECRET_INPUT_VALUE : undefined));
+    await writeWorkspaceServers(
+      { 'secret-fixture': { ...stdio(), env: { SERVICE_PASSWORD: '${input:token}' } } },
+      [{ type: 'promptString', id: 'token', description: 'Token', password: true }],
+    );
+    const controller = await waitUntil('secret-fixture', () => requireApi().manager.byName('secret-fixture')[0], 10_000);
+    await controller.start();
+    const outcome = await controller.callTool('env', { name: 'SERVICE_PASSWORD' }, {});
+    assert(JSON.stringify(outcome.result).includes(SECRET_INPUT_VALUE), 'the server did not receive the input value in its env');
+    await controller.restart();
+    assertEqual(prompts.join(','), 'token', 'prompts asked (once, across a restart)');
+    const stored = await requireApi().config.storedSecret(vscode.Uri.file(configFile()).toString(), 'token');
+    assertEqual(stored, SECRET_INPUT_VALUE, 'value in SecretStorage');
+    await controller.callTool('env', { name: 'SERVICE_PASSWORD' }, {});
+    await sleep(1500); // log channels write asynchronously
+    const leaks = filesContaining([folder().uri.fsPath, ...requireApi().config.storageFolders()], SECRET_INPUT_VALUE);
+    assertEqual(leaks.join(', '), '', 'files containing the password input value');
+    const log = channelLog(requireApi().config.storageFolders()[0], 'secret-fixture');
+    assert(log.includes('[trace]') && log.includes(MASK), 'the verbose trace of secret-fixture is missing or not masked');
+    await controller.stop();
+  });
+
+  suite.test('"Forget Stored Inputs" clears the stored password', async () => {
+    const count = await vscode.commands.executeCommand<number>('mcpWorkbench.forgetInputs');
+    assert(count >= 1, `forgot ${count} values`);
+    assertEqual(await requireApi().config.storedSecret(vscode.Uri.file(configFile()).toString(), 'token'), undefined, 'stored secret after forgetting');
+    requireApi().config.setPromptAnswerer(undefined);
+  });
+
+  suite.test('the trace masks a secret env value written literally in mcp.json', async () => {
+    await writeWorkspaceServers({ traced: { ...stdio(), env: { GITHUB_TOKEN: SECRET_ENV_VALUE } } });
+    const controller = await waitUntil('traced', () => requireApi().manager.byName('traced')[0], 10_000);
+    await controller.start();
+    const outcome = await controller.callTool('env', { name: 'GITHUB_TOKEN' }, {});
+    assert(JSON.stringify(outcome.result).includes(SECRET_ENV_VALUE), 'the tool did not return the env value');
+    await sleep(1500);
+    const log = channelLog(requireApi().config.storageFolders()[0], 'traced');
+    assert(log.includes('tools/call') && log.includes(MASK), 'no masked tools/call in the trace of "traced"');
+    assert(!log.includes(SECRET_ENV_VALUE), 'the env secret appears in the log of "traced"');
+    await controller.stop();
+  });
+
+  suite.test('editing mcp.json restarts only the server whose definition changed', async () => {
+    await vscode.workspace.getConfiguration('mcpWorkbench').update('trace.server', undefined, vscode.ConfigurationTarget.Global);
+    await writeWorkspaceServers({ 'fixture-a': stdio('--name=a'), 'fixture-b': stdio('--name=b') });
+    const a = controllerOf('fixture-a');
+    const b = controllerOf('fixture-b');
+    await Promise.all([a.start(), b.start()]);
+    const pidA = a.pid;
+    const pidB = b.pid;
+    assert(pidA && pidB, 'fixture-a and fixture-b have pids');
+    await writeWorkspaceServers({ 'fixture-a': stdio('--name=a'), 'fixture-b': stdio('--name=b', '--changed') });
+    await waitUntil('fixture-b restarted with a new pid', () => (b.state.kind === 'running' && b.pid !== pidB ? true : undefined), 20_000);
+    assertEqual(a.pid, pidA, 'pid of the unchanged fixture-a');
+    assertEqual(a.state.kind, 'running', 'state of fixture-a');
+  });
+
+  suite.test('setting the log level sends logging/setLevel and the server logs at that level', async () => {
+    const a = controllerOf('fixture-a');
+    const sent = await vscode.commands.executeCommand<boolean>('mcpWorkbench.setLogLevel', { kind: 'server', controller: a }, 'debug');
+    assertEqual(sent, true, 'setLogLevel result');
+    await waitUntil('a debug message from fixture-a', () => (a.serverMessages.some((m) => m.data === 'message at debug') ? true : undefined), 10_000);
+    const before = a.serverMessages.length;
+    await vscode.commands.executeCommand('mcpWorkbench.setLogLevel', { kind: 'server', controller: a }, 'error');
+    await waitUntil('"level set to error"', () => (a.serverMessages.some((m) => m.data === 'level set to error') ? true : undefined), 10_000);
+    await sleep(200);
+    const after = a.serverMessages.slice(before).filter((m) => m.data !== 'level set to error');
+    assert(after.length > 0 && after.every((m) => ['error', 'critical', 'alert', 'emergency'].includes(m.level)), `messages after "error": ${JSON.stringify(after)}`);
+    await Promise.all([a.stop(), controllerOf('fixture-b').stop()]);
+  });
+
+  suite.test('the first start of a workspace server asks once per definition; a declined server stays stopped', async () => {
+    const asked: string[] = [];
+    requireApi().config.setLaunchConfirmer(async ({ serverName, commandLine }) => {
+      asked.push(`${serverName}: ${commandLine}`);
+      return serverName !== 'declined';
+    });
+    await writeWorkspaceServers({ 'confirm-me': stdio('--v1'), declined: stdio() });
+    const controller = controllerOf('confirm-me');
+    await controller.start();
+    await controller.stop();
+    await controller.start();
+    await controller.stop();
+    assertEqual(asked.filter((line) => line.startsWith('confirm-me')).length, 1, 'confirmations for an unchanged definition');
+    assert(asked[0].includes(fixture()) && asked[0].includes('--v1'), `the confirmation does not show the command line: ${asked[0]}`);
+    await writeWorkspaceServers({ 'confirm-me': stdio('--v2'), declined: stdio() });
+    await controllerOf('confirm-me').start();
+    assertEqual(asked.filter((line) => line.startsWith('confirm-me')).length, 2, 'confirmations after the definition changed');
+    await controllerOf('confirm-me').stop();
+    const declined = await controllerOf('declined').start().then(
+      () => 'started',
+      (error: Error) => error.name,
+    );
+    assertEqual(declined, 'LaunchDeclinedError', 'outcome of a declined start');
+    assertEqual(snapshotOf('declined')?.state, 'stopped', 'state of the declined server');
+    requireApi().config.setLaunchConfirmer(async () => true);
+  });
+
+  suite.test('a missing command names the command, the PATH searched, and the fix', async () => {
+    await writeWorkspaceServers({ missing: { type: 'stdio', command: 'mcp-workbench-no-such-command', args: [] } });
+    const failure = await controllerOf('missing').start().then(
+      () => undefined,
+      (error: Error) => error.message,
+    );
+    assert(failure, 'the start of a missing command succeeded');
+    const firstPathEntry = (process.env.PATH ?? '').split(path.delimiter).find(Boolean) ?? '';
+    for (const part of ['mcp-workbench-no-such-command', firstPathEntry, 'absolute path']) {
+      assert(failure.includes(part), `the error does not mention "${part}": ${failure}`);
+    }
+    assertEqual(snapshotOf('missing')?.recovery, undefined, 'crash recovery for a missing command');
+  });
+
+  suite.test('a server that crashes at start is restarted with backoff, then given up with the reason', async () => {
+    await writeWorkspaceServers({ crasher: stdio('--crash') });
+    const controller = controllerOf('crasher');
+    const delays: number[] = [];
+    const subscription = requireApi().manager.onDidChangeServerState((changed) => {
+      const state = changed.state;
+      if (changed === controller && state.kind === 'error' && state.recovery?.kind === 'restarting') delays.push(state.recovery.delayMs);
+    });
+    try {
+      await controller.start().catch(() => undefined);
+      const gaveUp = await waitUntil(
+        'crasher to give up',
+        () => {
+          const recovery = snapshotOf('crasher')?.recovery;
+          return recovery?.kind === 'gave-up' ? recovery.reason : undefined;
+        },
+        60_000,
+      );
+      assertEqual(delays.join(','), '1000,2000,4000,8000', 'backoff delays');
+      assert(gaveUp.includes('crashed 5 times'), `reason: ${gaveUp}`);
+      assert(requireApi().config.statusBarText().includes('$(error)'), `status bar: ${requireApi().config.statusBarText()}`);
+      await controller.start().catch(() => undefined);
+      const recovery = snapshotOf('crasher')?.recovery;
+      assert(recovery?.kind === 'restarting' && recovery.attempt === 1, `a manual start did not reset recovery: ${JSON.stringify(recovery)}`);
+    } finally {
+      subscription.dispose();
+      await controller.stop();
+    }
+  }, { timeoutMs: 90_000 });
+
+  suite.test('"Add Server" writes the entry with a JSONC edit that keeps comments', async () => {
+    await writeWorkspaceServers({});
+    await vscode.commands.executeCommand('mcpWorkbench.addServer', {
+      transport: 'stdio',
+      commandLine: `"${process.execPath}" "${fixture()}" --added`,
+      name: 'added-by-command',
+      target: folder().uri.toString(),
+    });
+    const text = fs.readFileSync(configFile(), 'utf8');
+    assert(text.startsWith('// written by config.suite.ts'), `the comment was lost:\n${text}`);
+    assert(text.includes('"added-by-command"') && text.includes('--added'), `the entry is missing:\n${text}`);
+    await requireApi().reload();
+    await waitUntil('added-by-command in the snapshot', () => snapshotOf('added-by-command'), 10_000);
+  });
+
+  suite.test('"Import Servers" reads a Claude Desktop file, reports what it skipped, and adds the chosen servers', async () => {
+    const claudeFile = path.join(folder().uri.fsPath, '.fixtures', 'Claude', 'claude_desktop_config.json');
+    fs.mkdirSync(path.dirname(claudeFile), { recursive: true });
+    fs.writeFileSync(claudeFile, JSON.stringify(claudeDesktopConfig, null, 2));
+    const outcome = await vscode.commands.executeCommand<{ found: { name: string }[]; skipped: { name: string; reason: string }[]; added: string[] }>(
+      'mcpWorkbench.importServers',
+      { sources: [{ kind: 'claude-desktop', path: claudeFile }], target: folder().uri.toString(), select: ['filesystem', 'remote-docs'] },
+    );
+    assert(outcome, 'the import returned nothing');
+    assert(outcome.found.some((item) => item.name === 'filesystem'), `found: ${JSON.stringify(outcome.found)}`);
+    assert(outcome.skipped.some((item) => item.name.startsWith('broken') && item.reason.length > 0), `skipped: ${JSON.stringify(outcome.skipped)}`);
+    assertEqual(outcome.added.join(','), 'filesystem,remote-docs', 'added servers');
+    const text = fs.readFileSync(configFile(), 'utf8');
+    assert(text.startsWith('// written by config.suite.ts') && text.includes('"remote-docs"'), `mcp.json after import:\n${text}`);
+  });
+
+  suite.after(async () => {
+    for (const controller of api?.manager.servers ?? []) if (controller.state.kind !== 'stopped') await controller.stop();
+    if (originalConfig) fs.writeFileSync(configFile(), originalConfig);
+    const settings = vscode.workspace.getConfiguration('mcpWorkbench');
+    // The trace was turned on by the password test; verbose traces slow every later server down.
+    await settings.update('servers', undefined, vscode.ConfigurationTarget.Global);
+    await settings.update('trace.server', undefined, vscode.ConfigurationTarget.Global);
+    await api?.reload();
+  });
+
+  return suite;
+}
+
+async function activate(vscode: VscodeApi): Promise<McpWorkbenchApi> {
+  const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
+  assert(extension, `extension ${EXTENSION_ID} is not installed`);
+  const api = await extension.activate();
+  assert(api?.config, 'the extension exports no config test API');
+  return api;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Files under `roots` whose content contains `needle` (text search; binary files are read as latin1). */
+function filesContaining(roots: readonly string[], needle: string): string[] {
+  const hits: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.isFile() && fs.readFileSync(full, 'latin1').includes(needle)) hits.push(full);
+    }
+  };
+  for (const root of roots) walk(root);
+  return hits;
+}
+
+/** The content of the log file of the channel "MCP: <name>" under the window's exthost log folder. */
+function channelLog(exthostFolder: string, name: string): string {
+  const found: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      // Log output channels are files named after the channel, without the colon ("MCP fixture-a.log").
+      else if (entry.name.replace(/^\d+-/, '') === `MCP ${name}.log`) found.push(full);
+    }
+  };
+  walk(exthostFolder);
+  return found.map((file) => fs.readFileSync(file, 'utf8')).join('\n');
+}

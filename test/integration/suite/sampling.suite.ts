@@ -1,0 +1,263 @@
+/**
+ * Sampling and elicitation inside the real extension host. The model is the real OpenAI-compatible test
+ * server (test/fixtures/openai/openaiServer.ts), started here on 127.0.0.1 and configured through the
+ * mcpWorkbench.sampling.endpoints setting, with its key in SecretStorage. The person is simulated by posting
+ * exactly the messages the review panel's buttons post; what the panel shows is read from its state.
+ * Server side: @modelcontextprotocol/server-everything's trigger-sampling-request / trigger-elicitation-request,
+ * and a tiny server that cancels its own sampling request (test/fixtures/sampling/cancellingServer.ts).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import type { ReviewMessage, ReviewView, SamplingRequestView } from '../../../src/extension/sampling/reviewPanel';
+import type { ServerController } from '../../../src/extension/serverController';
+import type { CallToolOutcome } from '../../../src/core/client';
+import { startOpenAiServer, type OpenAiTestServer } from '../../fixtures/openai/openaiServer';
+import { CANCELLING_SERVER_SOURCE } from '../../fixtures/sampling/cancellingServer';
+import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
+import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+
+const ENDPOINT = 'test-endpoint';
+const API_KEY = 'sk-test-123';
+const MODEL = 'test-model';
+const CANCELLER = 'canceller';
+
+export function samplingSuite(vscode: VscodeApi): Suite {
+  const suite = new Suite('sampling');
+  let api: McpWorkbenchApi | undefined;
+  let model: OpenAiTestServer | undefined;
+  let originalMcpJson: string | undefined;
+  let mcpJsonPath: string | undefined;
+
+  const requireApi = (): McpWorkbenchApi => {
+    assert(api, 'the extension API is not available');
+    return api;
+  };
+  const requireModel = (): OpenAiTestServer => {
+    assert(model, 'the model server did not start');
+    return model;
+  };
+  const server = (name = EVERYTHING_SERVER): ServerController => {
+    const controller = requireApi().manager.byName(name)[0];
+    assert(controller, `no server named ${name}`);
+    return controller;
+  };
+  const view = (): ReviewView | undefined => requireApi().sampling.snapshot().view;
+  const waitForView = <K extends ReviewView['kind']>(kind: K, predicate: (v: Extract<ReviewView, { kind: K }>) => boolean = () => true, what: string = kind) =>
+    waitUntil<Extract<ReviewView, { kind: K }>>(`the review panel to show ${what} (showing ${JSON.stringify(view()?.kind)})`, () => {
+      const current = view();
+      if (current?.kind !== kind) return undefined;
+      const typed = current as Extract<ReviewView, { kind: K }>;
+      return predicate(typed) ? typed : undefined;
+    }, 30_000);
+  const post = (message: ReviewMessage) => requireApi().sampling.post(message);
+  /** Approve as the Approve button does: the texts as shown, or edited. */
+  const approveRequest = (shown: SamplingRequestView, edit: (text: string) => string = (text) => text, extra: Partial<Extract<ReviewMessage, { type: 'approve-request' }>> = {}) =>
+    post({
+      type: 'approve-request',
+      systemPrompt: shown.systemPrompt,
+      texts: shown.messages.map((message) => message.parts.map((part) => (part.kind === 'text' ? edit(part.text) : null))),
+      modelId: shown.modelId,
+      maxTokens: shown.maxTokens,
+      temperature: shown.temperature,
+      stopSequences: shown.stopSequences,
+      policy: shown.policy,
+      ...extra,
+    });
+  const finalAnswer = () => waitForView('sampling-response', (v) => !v.streaming, 'the final answer');
+  const trigger = (prompt: string): Promise<CallToolOutcome> => server().callTool('trigger-sampling-request', { prompt, maxTokens: 42 }, {});
+  const resultText = (outcome: CallToolOutcome) => JSON.stringify(outcome.result);
+
+  suite.test('set-up: endpoint setting, API key in SecretStorage, server-everything running with sampling', async () => {
+    const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
+    assert(extension, `${EXTENSION_ID} is not installed`);
+    api = await extension.activate();
+    assert(api.sampling, 'the extension exports no sampling test API');
+    model = await startOpenAiServer([{ kind: 'text', text: 'Hello from the test model' }]);
+    await vscode.workspace.getConfiguration('mcpWorkbench.sampling').update('endpoints', [{ name: ENDPOINT, baseUrl: model.baseUrl, model: MODEL }], vscode.ConfigurationTarget.Global);
+    await api.sampling.setApiKey(ENDPOINT, API_KEY);
+    await api.sampling.setPolicy(EVERYTHING_SERVER, 'ask');
+    // The first-start confirmation of workspace servers is another feature's modal; answer it here.
+    api.config.setLaunchConfirmer(async () => true);
+    const controller = server();
+    if (controller.state.kind !== 'running') await controller.start();
+    await api.manager.waitForState(EVERYTHING_SERVER, 'running', 60_000);
+    const tools = api.manager.snapshot().find((s) => s.name === EVERYTHING_SERVER)?.tools ?? [];
+    assert(tools.includes('trigger-sampling-request'), `server-everything did not register trigger-sampling-request (sampling capability not declared?): ${JSON.stringify(tools)}`);
+    assert(tools.includes('trigger-elicitation-request'), `server-everything did not register trigger-elicitation-request: ${JSON.stringify(tools)}`);
+  }, { timeoutMs: 90_000 });
+
+  suite.test('approve: the panel shows the request, the model answers (streamed), the server gets the answer', async () => {
+    const before = requireModel().requests.length;
+    const call = trigger('What is MCP?');
+    const shown = await waitForView('sampling-request');
+    assertEqual(shown.serverName, EVERYTHING_SERVER, 'server named in the review');
+    assertEqual(shown.systemPrompt, 'You are a helpful test server.', 'system prompt shown');
+    assertEqual(shown.maxTokens, 42, 'maxTokens shown');
+    assertEqual(shown.temperature, 0.7, 'temperature shown');
+    const text = shown.messages[0]?.parts[0];
+    assert(text?.kind === 'text' && text.text.includes('What is MCP?'), `message text shown: ${JSON.stringify(shown.messages)}`);
+    assert(shown.models.some((m) => m.id === shown.modelId && m.label.includes(MODEL)), `model picker: ${JSON.stringify(shown.models)}`);
+    approveRequest(shown);
+    const answer = await finalAnswer();
+    assertEqual(answer.text, 'Hello from the test model', 'answer shown for approval');
+    post({ type: 'approve-response', text: answer.text });
+    const outcome = await call;
+    assert(resultText(outcome).includes('Hello from the test model'), `tool result lacks the model answer: ${resultText(outcome)}`);
+    assert(resultText(outcome).includes(MODEL), `tool result lacks the model name: ${resultText(outcome)}`);
+    const sent = requireModel().requests[before];
+    assert(sent, 'the model server received no request');
+    assertEqual(sent.model, MODEL, 'model sent to the endpoint');
+    assertEqual(sent.max_tokens, 42, 'max_tokens sent');
+    assertEqual(requireModel().authorizations[before], `Bearer ${API_KEY}`, 'Authorization header (key from SecretStorage)');
+    assert(JSON.stringify(sent.messages).includes('You are a helpful test server.'), `system prompt not sent: ${JSON.stringify(sent.messages)}`);
+    const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
+    assertEqual(last?.outcome, 'approved', 'history outcome');
+    assertEqual(last?.inputTokens, 11, 'history input tokens');
+  });
+
+  suite.test('edit: the model receives the edited prompt, the server receives the edited answer', async () => {
+    const before = requireModel().requests.length;
+    const call = trigger('original prompt');
+    const shown = await waitForView('sampling-request');
+    approveRequest(shown, () => 'EDITED: say hi', { systemPrompt: 'EDITED system', maxTokens: 17, temperature: 0.2, stopSequences: ['STOP'] });
+    const answer = await finalAnswer();
+    post({ type: 'approve-response', text: `${answer.text} (edited by the person)` });
+    const outcome = await call;
+    const sent = requireModel().requests[before];
+    assert(sent, 'the model server received no request');
+    const sentText = JSON.stringify(sent.messages);
+    assert(sentText.includes('EDITED: say hi') && !sentText.includes('original prompt'), `the model did not receive the edited prompt: ${sentText}`);
+    assert(sentText.includes('EDITED system'), `edited system prompt not sent: ${sentText}`);
+    assertEqual(sent.max_tokens, 17, 'edited max_tokens');
+    assertEqual(sent.temperature, 0.2, 'edited temperature');
+    assertEqual(JSON.stringify(sent.stop), JSON.stringify(['STOP']), 'edited stop sequences');
+    assert(resultText(outcome).includes('(edited by the person)'), `the server did not get the edited answer: ${resultText(outcome)}`);
+  });
+
+  suite.test('reject: the server receives error -1 and the model is never called', async () => {
+    const before = requireModel().requests.length;
+    const call = trigger('please reject me');
+    await waitForView('sampling-request');
+    post({ type: 'reject-request', policy: 'ask' });
+    const outcome = await call;
+    const text = resultText(outcome);
+    assert(outcome.result.isError === true && text.includes('-1'), `tool result does not carry error -1: ${text}`);
+    assertEqual(requireModel().requests.length, before, 'requests the model received');
+    assertEqual(requireApi().sampling.history(EVERYTHING_SERVER).at(-1)?.outcome, 'rejected-request', 'history outcome');
+  });
+
+  suite.test('rejecting the answer also returns -1', async () => {
+    const call = trigger('reject the answer');
+    approveRequest(await waitForView('sampling-request'));
+    await finalAnswer();
+    post({ type: 'reject-response' });
+    const outcome = await call;
+    assert(outcome.result.isError === true && resultText(outcome).includes('-1'), `tool result: ${resultText(outcome)}`);
+    assertEqual(requireApi().sampling.history(EVERYTHING_SERVER).at(-1)?.outcome, 'rejected-response', 'history outcome');
+  });
+
+  suite.test('policy "always" chosen in the panel: the next request runs without review and is recorded', async () => {
+    const first = trigger('first, then always');
+    approveRequest(await waitForView('sampling-request'), undefined, { policy: 'always' });
+    post({ type: 'approve-response', text: (await finalAnswer()).text });
+    await first;
+    assertEqual(requireApi().sampling.policy(EVERYTHING_SERVER), 'always', 'stored policy');
+    const before = requireModel().requests.length;
+    const outcome = await trigger('no review now');
+    assert(resultText(outcome).includes('Hello from the test model'), `tool result: ${resultText(outcome)}`);
+    assertEqual(view(), undefined, 'the review panel shows nothing');
+    assertEqual(requireModel().requests.length, before + 1, 'requests the model received');
+    const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
+    assertEqual(last?.outcome, 'auto-approved', 'history outcome');
+    assert(last?.requestText.includes('no review now'), `history request text: ${last?.requestText}`);
+    await requireApi().sampling.setPolicy(EVERYTHING_SERVER, 'ask');
+  });
+
+  suite.test('two concurrent requests queue: one review at a time, the other waits', async () => {
+    const first = trigger('concurrent A');
+    const second = trigger('concurrent B');
+    await waitUntil('both requests in the queue', () => (requireApi().sampling.samplingQueueSize() === 2 ? true : undefined), 30_000);
+    const shownA = await waitForView('sampling-request');
+    assertEqual(requireApi().sampling.snapshot().waiting, 1, 'requests waiting behind the shown one');
+    const firstText = JSON.stringify(shownA.messages);
+    approveRequest(shownA);
+    await finalAnswer();
+    post({ type: 'approve-response', text: `answer 1` });
+    const shownB = await waitForView('sampling-request', (v) => JSON.stringify(v.messages) !== firstText, 'the second request');
+    assertEqual(requireApi().sampling.snapshot().waiting, 0, 'requests waiting behind the second');
+    approveRequest(shownB);
+    await finalAnswer();
+    post({ type: 'approve-response', text: `answer 2` });
+    const [a, b] = await Promise.all([first, second]);
+    const texts = [resultText(a), resultText(b)].join(' ');
+    assert(texts.includes('answer 1') && texts.includes('answer 2'), `results: ${texts}`);
+    assertEqual(requireApi().sampling.samplingQueueSize(), 0, 'queue size at the end');
+  });
+
+  suite.test('cancellation by the server: the request disappears from the panel and the queue', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert(folder, 'no workspace folder');
+    const script = path.join(folder.uri.fsPath, 'cancelling-server.cjs');
+    fs.writeFileSync(script, CANCELLING_SERVER_SOURCE);
+    mcpJsonPath = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
+    originalMcpJson = fs.readFileSync(mcpJsonPath, 'utf8');
+    const config = JSON.parse(originalMcpJson) as { servers: Record<string, unknown> };
+    config.servers[CANCELLER] = { type: 'stdio', command: process.execPath, args: [script] };
+    fs.writeFileSync(mcpJsonPath, JSON.stringify(config, null, 2));
+    await requireApi().reload();
+    const controller = await waitUntil(`server ${CANCELLER} configured`, () => requireApi().manager.byName(CANCELLER)[0], 15_000);
+    await controller.start();
+    await requireApi().manager.waitForState(CANCELLER, 'running', 30_000);
+    const call = controller.callTool('sample-then-cancel', { cancelAfterMs: 2000 }, {});
+    const shown = await waitForView('sampling-request', (v) => v.serverName === CANCELLER, `the ${CANCELLER} request`);
+    assert(JSON.stringify(shown.messages).includes('will be cancelled'), 'the cancelling request is shown');
+    assertEqual(requireApi().sampling.samplingQueueSize(), 1, 'queue size while shown');
+    await waitUntil('the cancelled request to leave the panel', () => (view() === undefined ? true : undefined), 15_000);
+    assertEqual(requireApi().sampling.samplingQueueSize(), 0, 'queue size after the cancel');
+    const outcome = await call;
+    assert(resultText(outcome).includes('cancelled by the server'), `tool result: ${resultText(outcome)}`);
+    assertEqual(requireApi().sampling.history(CANCELLER).at(-1)?.outcome, 'cancelled', 'history outcome');
+  });
+
+  suite.test('elicitation form: defaults pre-filled, validated before returning, accepted content reaches the server', async () => {
+    const call = server().callTool('trigger-elicitation-request', {}, {});
+    const shown = await waitForView('elicitation-form');
+    assertEqual(shown.serverName, EVERYTHING_SERVER, 'server named in the form');
+    const values = shown.values as Record<string, unknown>;
+    assertEqual(values.firstLine, 'It was a dark and stormy night.', 'default pre-filled');
+    assert(shown.form.kind === 'object' && shown.form.fields.some((f) => f.name === 'email'), 'email field in the form');
+    // An invalid e-mail is refused inline; the form stays.
+    post({ type: 'elicit', action: 'accept', content: { ...values, name: 'Ada', email: 'not-an-email' } });
+    const withErrors = await waitForView('elicitation-form', (v) => v.errors.length > 0, 'validation errors');
+    assert(withErrors.errors.some((e) => e.includes('/email')), `errors: ${JSON.stringify(withErrors.errors)}`);
+    post({ type: 'elicit', action: 'accept', content: { ...values, name: 'Ada', email: 'ada@example.com' } });
+    const outcome = await call;
+    const text = resultText(outcome);
+    assert(text.includes('ada@example.com') && text.includes('accept'), `tool result: ${text}`);
+  });
+
+  suite.test('elicitation decline reaches the server', async () => {
+    const call = server().callTool('trigger-elicitation-request', {}, {});
+    await waitForView('elicitation-form');
+    post({ type: 'elicit', action: 'decline' });
+    const text = resultText(await call);
+    assert(text.includes('decline'), `tool result: ${text}`);
+  });
+
+  suite.after(async () => {
+    api?.config.setLaunchConfirmer(undefined);
+    if (mcpJsonPath && originalMcpJson !== undefined) {
+      fs.writeFileSync(mcpJsonPath, originalMcpJson);
+      await api?.reload();
+    }
+    for (const controller of api?.manager.servers ?? []) {
+      if (controller.state.kind !== 'stopped') await controller.stop();
+    }
+    await api?.sampling.setApiKey(ENDPOINT, undefined);
+    await vscode.workspace.getConfiguration('mcpWorkbench.sampling').update('endpoints', undefined, vscode.ConfigurationTarget.Global);
+    await model?.close();
+  });
+
+  return suite;
+}
