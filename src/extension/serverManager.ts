@@ -96,7 +96,7 @@ export class ServerManager implements vscode.Disposable {
       }
       const controller = new ServerController(entry, {
         host: this.services.host,
-        log: this.services.logs.get(entry.id, this.channelName(entry, entries)),
+        log: neverThrowing(this.services.logs.get(entry.id, this.channelName(entry, entries))),
         inputs: this.services.inputs,
         confirmation: this.services.confirmation,
         isWorkspaceTrusted: this.services.isWorkspaceTrusted,
@@ -153,9 +153,13 @@ export class ServerManager implements vscode.Disposable {
     });
   }
 
-  /** Stops every server and waits for each one's staged shutdown. Safe to call more than once. */
+  /**
+   * Stops every server and waits for each one's staged shutdown. Safe to call more than once; never rejects. One
+   * failing stop must not cut the others short (the host exits as soon as deactivate settles), and a process whose
+   * stop failed is killed outright.
+   */
   shutdown(): Promise<void> {
-    this.shuttingDown ??= Promise.all(this.servers.map((controller) => controller.stop())).then(() => undefined);
+    this.shuttingDown ??= Promise.allSettled(this.servers.map((controller) => controller.stop())).then(() => this.killRemainingProcesses());
     return this.shuttingDown;
   }
 
@@ -186,4 +190,24 @@ export class ServerManager implements vscode.Disposable {
       }
     }
   }
+}
+
+/**
+ * The channel as the controller sees it: logging never throws. On window close or reload the extension host closes
+ * its channels before deactivate runs, and a throwing `log.info('Stopped')` would reject the stop mid-shutdown.
+ */
+function neverThrowing(channel: vscode.LogOutputChannel): vscode.LogOutputChannel {
+  return new Proxy(channel, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        try {
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        } catch {
+          return undefined;
+        }
+      };
+    },
+  });
 }
