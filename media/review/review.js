@@ -116,8 +116,18 @@
     if (view.streaming) {
       return { nodes: [...title, el('p', { text: t('streaming'), role: 'status' }), el('pre', { className: 'streaming', id: 'streamed', text: view.text })] };
     }
+    if (view.error) {
+      const nodes = [...title, el('div', { className: 'error', id: 'model-error', role: 'alert', text: t('modelError', view.error) })];
+      if (view.text) nodes.push(el('pre', { className: 'streaming', text: view.text }));
+      const dismiss = () => post({ type: 'dismiss' });
+      nodes.push(actions(t('dismiss'), dismiss, []));
+      return { nodes, approve: dismiss, reject: dismiss };
+    }
     const answer = el('textarea', { id: 'answer', className: 'answer', value: view.text });
     const nodes = [...title, labelled(t('answer'), answer)];
+    if (view.toolCalls && view.toolCalls.length) {
+      nodes.push(el('p', { className: 'description', text: t('toolCalls') }), el('ul', { id: 'tool-calls' }, ...view.toolCalls.map((call) => el('li', {}, el('code', { text: call })))));
+    }
     if (view.usage) nodes.push(el('p', { className: 'description', text: t('tokens', view.usage) }));
     const approve = () => post({ type: 'approve-response', text: answer.value });
     const reject = () => post({ type: 'reject-response' });

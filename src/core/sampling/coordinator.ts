@@ -36,6 +36,8 @@ export interface SamplingReviewer {
   reviewResponse(review: SamplingReview, response: ChatResponse, signal: AbortSignal): Promise<ResponseDecision>;
   /** Streamed text while the model answers, for a live view. */
   modelText?(review: SamplingReview, delta: string): void;
+  /** The approved request failed at the model (endpoint error, network): shown to the person, then settled. */
+  modelFailed?(review: SamplingReview, error: string): void;
 }
 
 export type SamplingOutcome = 'approved' | 'auto-approved' | 'rejected-request' | 'rejected-response' | 'blocked' | 'cancelled' | 'failed';
@@ -126,13 +128,20 @@ export class SamplingCoordinator implements SamplingHandler {
     }
     const choice = this.choiceFor(choices, decision.modelId);
     const finalReview: SamplingReview = { ...review, request: decision.request, model: choice.model };
-    const response = await this.runModel(choice, decision.request, finalReview, signal);
+    let response: ChatResponse;
+    try {
+      response = await this.runModel(choice, decision.request, finalReview, signal);
+    } catch (error) {
+      if (!signal.aborted) this.options.reviewer.modelFailed?.(finalReview, errorMessage(error));
+      throw error;
+    }
     const verdict = await this.options.reviewer.reviewResponse(finalReview, response, signal);
     const sentText = describeChatRequest(decision.request);
     if (verdict.kind === 'reject') {
       this.record({ ...base, outcome: 'rejected-response', model: response.model, requestText: sentText, responseText: response.text, ...usage(response) });
       throw new McpError(ErrorCodes.UserRejected, 'the user rejected the model response');
     }
+    // The person's text replaces the model's; tool calls the model asked for are kept (tool-loop rules).
     const finalResponse: ChatResponse = { ...response, text: verdict.text };
     this.record({ ...base, outcome: 'approved', model: response.model, requestText: sentText, responseText: verdict.text, ...usage(response) });
     return toCreateMessageResult(finalResponse);

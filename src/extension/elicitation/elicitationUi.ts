@@ -6,8 +6,27 @@ import { ReviewQueue } from '../../core/sampling/reviewQueue';
 import { SchemaValidator } from '../../core/schemaValidation';
 import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../sampling/reviewPanel';
 
-/** What a URL-mode elicitation asks of the person; replaceable in tests (a modal dialog cannot be clicked there). */
-export type UrlConsent = (request: { serverName: string; message: string; url: string; domain: string }) => Promise<'open' | 'decline' | 'cancel'>;
+/** The URL-mode consent dialog as shown: a modal warning with a message, a detail and its buttons. */
+export interface UrlModal {
+  message: string;
+  detail: string;
+  buttons: string[];
+}
+
+/**
+ * Shows the modal and resolves the button chosen (undefined: dismissed). The default is VS Code's modal
+ * warning; tests replace only this final answer (a modal dialog cannot be clicked there), so everything
+ * around it — the URL checks, the text shown, opening the browser, the completion — stays the real path.
+ */
+export type UrlModalPresenter = (modal: UrlModal) => Thenable<string | undefined>;
+
+/** One URL-mode elicitation seen by this window, for the log and the test API. */
+export interface UrlElicitationRecord {
+  serverName: string;
+  url: string;
+  elicitationId?: string;
+  action: 'accept' | 'decline' | 'cancel';
+}
 
 /**
  * elicitation/create in both modes. Form mode: a form in the review panel generated from the requested
@@ -19,8 +38,12 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
   readonly modes: readonly ElicitationMode[] = ['form', 'url'];
   readonly queue = new ReviewQueue<ElicitRequest>();
   private readonly validator = new SchemaValidator();
-  urlConsent: UrlConsent = askUrlConsent;
+  presentUrlModal: UrlModalPresenter = showModal;
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
+  /** URL-mode elicitations of this session, newest last (capped). */
+  readonly urlRecords: UrlElicitationRecord[] = [];
+  /** notifications/elicitation/complete received in this session, newest last (capped). */
+  readonly completions: { serverName: string; elicitationId: string }[] = [];
 
   constructor(
     private readonly panel: ReviewPanel,
@@ -46,6 +69,8 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
 
   completed(elicitationId: string, serverName: string): void {
     this.log(serverName, `[elicitation] ${elicitationId} completed`);
+    this.completions.push({ serverName, elicitationId });
+    if (this.completions.length > 50) this.completions.splice(0, this.completions.length - 50);
     void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}": the action in the browser is complete.', serverName));
   }
 
@@ -62,10 +87,33 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
       void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asked to open a {1} URL, which is not allowed: {2}', serverName, parsed.protocol, url));
       return { action: 'decline' };
     }
-    const choice = await this.urlConsent({ serverName, message: request.message, url, domain: parsed.hostname });
-    if (choice !== 'open') return { action: choice };
+    const record: UrlElicitationRecord = { serverName, url, elicitationId: request.elicitationId, action: 'cancel' };
+    this.remember(record);
+    const choice = await this.askUrlConsent({ serverName, message: request.message, url, domain: parsed.hostname });
+    if (choice !== 'open') {
+      record.action = choice;
+      return { action: choice };
+    }
     const opened = await this.openExternal(vscode.Uri.parse(url, true));
-    return { action: opened ? 'accept' : 'cancel' };
+    record.action = opened ? 'accept' : 'cancel';
+    return { action: record.action };
+  }
+
+  private remember(record: UrlElicitationRecord): void {
+    this.urlRecords.push(record);
+    if (this.urlRecords.length > 50) this.urlRecords.splice(0, this.urlRecords.length - 50);
+  }
+
+  private async askUrlConsent(request: { serverName: string; message: string; url: string; domain: string }): Promise<'open' | 'decline' | 'cancel'> {
+    const open = vscode.l10n.t('Open in Browser');
+    const decline = vscode.l10n.t('Decline');
+    const choice = await this.presentUrlModal({
+      message: vscode.l10n.t('MCP server "{0}" asks you to open a page in your browser: {1}', request.serverName, request.message),
+      detail: vscode.l10n.t('Domain: {0}\nFull URL: {1}\n\nOnly continue if you trust this site. The page opens in your external browser; MCP Workbench does not load it.', request.domain, request.url),
+      buttons: [open, decline],
+    });
+    if (choice === open) return 'open';
+    return choice === decline ? 'decline' : 'cancel';
   }
 
   private form(request: ElicitRequest, serverName: string, signal: AbortSignal): Promise<ElicitResult> {
@@ -110,18 +158,6 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
   }
 }
 
-async function askUrlConsent(request: { serverName: string; message: string; url: string; domain: string }): Promise<'open' | 'decline' | 'cancel'> {
-  const open = vscode.l10n.t('Open in Browser');
-  const decline = vscode.l10n.t('Decline');
-  const choice = await vscode.window.showWarningMessage(
-    vscode.l10n.t('MCP server "{0}" asks you to open a page in your browser: {1}', request.serverName, request.message),
-    {
-      modal: true,
-      detail: vscode.l10n.t('Domain: {0}\nFull URL: {1}\n\nOnly continue if you trust this site. The page opens in your external browser; MCP Workbench does not load it.', request.domain, request.url),
-    },
-    open,
-    decline,
-  );
-  if (choice === open) return 'open';
-  return choice === decline ? 'decline' : 'cancel';
+function showModal(modal: UrlModal): Thenable<string | undefined> {
+  return vscode.window.showWarningMessage(modal.message, { modal: true, detail: modal.detail }, ...modal.buttons);
 }

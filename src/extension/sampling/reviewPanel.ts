@@ -32,6 +32,9 @@ export interface SamplingResponseView {
   text: string;
   streaming: boolean;
   usage?: string;
+  /** Tool calls the model asked for (shown read-only; approving keeps them). */
+  toolCalls?: string[];
+  /** The model failed after approval; the request is already settled with this error. */
   error?: string;
 }
 
@@ -63,6 +66,8 @@ export type ReviewMessage =
   | { type: 'approve-response'; text: string }
   | { type: 'reject-response' }
   | { type: 'elicit'; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> }
+  /** Closes a notice (a model error) that no longer waits for a decision. */
+  | { type: 'dismiss' }
   /** The panel was closed while an item was shown (not posted by the webview). */
   | { type: 'closed' };
 
@@ -271,6 +276,9 @@ function webviewStrings(): Record<string, string> {
     notJson: vscode.l10n.t('Not valid JSON'),
     jsonField: vscode.l10n.t('JSON ({0})'),
     keys: vscode.l10n.t('Enter (or Ctrl+Enter in a text area) approves; Escape rejects.'),
+    toolCalls: vscode.l10n.t('Tool calls requested by the model (kept when you approve)'),
+    modelError: vscode.l10n.t('The model failed; the server was told: {0}'),
+    dismiss: vscode.l10n.t('Dismiss'),
   };
 }
 

@@ -7,6 +7,8 @@ import type { ActiveItem, ReviewMessage, ReviewPanel, SamplingRequestView, Sampl
 interface Session {
   release: () => void;
   item?: ActiveItem;
+  /** The model failed after approval: the error stays on the panel (as a notice) after the request settles. */
+  failed?: boolean;
 }
 
 /**
@@ -29,7 +31,7 @@ export class SamplingReviewUi implements SamplingReviewer {
       for (const [original, session] of this.sessions) {
         if (present.has(original)) continue;
         this.sessions.delete(original);
-        if (session.item) panel.withdraw(session.item);
+        if (session.item && !session.failed) panel.withdraw(session.item);
         session.release();
       }
       panel.refresh();
@@ -64,20 +66,46 @@ export class SamplingReviewUi implements SamplingReviewer {
     }
   }
 
+  /**
+   * The model failed after the person approved: the panel stops "answering…" and shows the error as the
+   * endpoint gave it. The request settles (the server gets the error); the notice stays until dismissed or
+   * replaced by the next item.
+   */
+  modelFailed(review: SamplingReview, error: string): void {
+    const session = this.sessions.get(review.original);
+    const item = session?.item;
+    if (!session || !item) return;
+    session.failed = true;
+    const current = item.view;
+    const view: SamplingResponseView = {
+      kind: 'sampling-response',
+      serverName: review.serverName,
+      model: current.kind === 'sampling-response' ? current.model : review.model.name,
+      text: current.kind === 'sampling-response' ? current.text : '',
+      streaming: false,
+      error,
+    };
+    item.onMessage = (message) => {
+      if (message.type === 'dismiss' || message.type === 'closed' || message.type === 'reject-response' || message.type === 'approve-response') this.panel.withdraw(item);
+    };
+    this.panel.update(item, view);
+  }
+
   async reviewResponse(review: SamplingReview, response: ChatResponse, signal: AbortSignal): Promise<ResponseDecision> {
     const session = await this.session(review, signal);
     const tokens = response.usage ? `${response.usage.inputTokens ?? '?'} / ${response.usage.outputTokens ?? '?'}` : undefined;
-    const calls = response.toolCalls.map((call) => `[tool call ${call.name} ${JSON.stringify(call.input)}]`).join('\n');
     const view: SamplingResponseView = {
       kind: 'sampling-response',
       serverName: review.serverName,
       model: response.model,
-      text: calls ? (response.text ? `${response.text}\n${calls}` : calls) : response.text,
+      // Only the text is editable; the tool calls are shown beside it and always kept.
+      text: response.text,
       streaming: false,
       usage: tokens,
     };
+    if (response.toolCalls.length) view.toolCalls = response.toolCalls.map((call) => `${call.name} ${JSON.stringify(call.input)}`);
     return this.ask<ResponseDecision>(session, view, signal, (message, resolve) => {
-      if (message.type === 'approve-response') resolve({ kind: 'approve', text: response.toolCalls.length ? response.text : message.text });
+      if (message.type === 'approve-response') resolve({ kind: 'approve', text: message.text });
       else if (message.type === 'reject-response' || message.type === 'closed') resolve({ kind: 'reject' });
     });
   }

@@ -3,7 +3,7 @@ import type { ElicitationHandler, SamplingHandler } from '../../core/host';
 import { SamplingCoordinator, type SamplingRecord } from '../../core/sampling/coordinator';
 import { SamplingPolicies, type SamplingPolicy } from '../../core/sampling/policy';
 import { resolveServer } from '../commands/serverPicker';
-import { ElicitationUi, type UrlConsent } from '../elicitation/elicitationUi';
+import { ElicitationUi, type UrlElicitationRecord, type UrlModal } from '../elicitation/elicitationUi';
 import type { ServerManager } from '../serverManager';
 import { SamplingHistory, historyMarkdown, logRecord } from './history';
 import { LanguageModelApiProvider } from './lmProvider';
@@ -24,9 +24,26 @@ export interface SamplingTestApi {
   history(serverName: string): readonly SamplingRecord[];
   policy(serverName: string): SamplingPolicy;
   setPolicy(serverName: string, policy: SamplingPolicy): Promise<void>;
-  /** Replaces the URL-mode consent dialog and the external browser (modal dialogs cannot be clicked in tests). */
-  setUrlHooks(consent: UrlConsent | undefined, openExternal?: (uri: vscode.Uri) => Thenable<boolean>): void;
+  /**
+   * Answers the URL-mode consent modal (modal dialogs cannot be clicked in tests): `answer` sees the modal as
+   * it would be shown and returns the label of the button to press (undefined = Escape). Undefined restores
+   * the real dialog.
+   */
+  answerUrlModal(answer: ((modal: UrlModal) => string | undefined) | undefined): void;
+  /** Replaces vscode.env.openExternal for URL-mode elicitation (undefined restores it); no browser opens. */
+  setOpenExternal(opener: ((uri: vscode.Uri) => Thenable<boolean>) | undefined): void;
+  /** URL-mode elicitations of this session and what the person chose, newest last. */
+  urlElicitations(): readonly UrlElicitationRecord[];
+  /** notifications/elicitation/complete handled in this session, newest last. */
+  urlCompletions(): readonly { serverName: string; elicitationId: string }[];
+  /**
+   * Answers the next quick pick of "MCP: Set Sampling Policy…" (the one choosing the policy): `choose` sees the
+   * labels as shown and returns the one to accept (undefined = Escape). One-shot.
+   */
+  answerNextPolicyPick(choose: (labels: readonly string[]) => string | undefined): void;
 }
+
+type PolicyItem = vscode.QuickPickItem & { policy: SamplingPolicy };
 
 /** Sampling and elicitation for every server: providers, policies, the review panel, history, commands. */
 export class SamplingService implements vscode.Disposable {
@@ -34,6 +51,7 @@ export class SamplingService implements vscode.Disposable {
   readonly elicitation: ElicitationHandler;
   readonly testApi: SamplingTestApi;
   private readonly disposables: vscode.Disposable[] = [];
+  private policyPickAnswer: ((labels: readonly string[]) => string | undefined) | undefined;
 
   constructor(context: vscode.ExtensionContext, private readonly manager: () => ServerManager | undefined) {
     const history = new SamplingHistory();
@@ -70,6 +88,8 @@ export class SamplingService implements vscode.Disposable {
       vscode.commands.registerCommand('mcpWorkbench.showSamplingHistory', (argument?: unknown) => this.showHistoryCommand(history, argument)),
     );
 
+    let defaultUrlModal: ElicitationUi['presentUrlModal'] | undefined;
+    let defaultOpener: ElicitationUi['openExternal'] | undefined;
     this.testApi = {
       setApiKey: async (name, key) => {
         if (key === undefined) await context.secrets.delete(secretKey(name));
@@ -82,9 +102,18 @@ export class SamplingService implements vscode.Disposable {
       history: (serverName) => history.of(serverName),
       policy: (serverName) => policies.get(serverName),
       setPolicy: (serverName, policy) => policies.set(serverName, policy),
-      setUrlHooks: (consent, openExternal) => {
-        elicitation.urlConsent = consent ?? elicitation.urlConsent;
-        if (openExternal) elicitation.openExternal = openExternal;
+      answerUrlModal: (answer) => {
+        const real = defaultUrlModal ??= elicitation.presentUrlModal;
+        elicitation.presentUrlModal = answer ? async (modal) => answer(modal) : real;
+      },
+      setOpenExternal: (opener) => {
+        const real = defaultOpener ??= elicitation.openExternal;
+        elicitation.openExternal = opener ?? real;
+      },
+      urlElicitations: () => elicitation.urlRecords.map((record) => ({ ...record })),
+      urlCompletions: () => [...elicitation.completions],
+      answerNextPolicyPick: (choose) => {
+        this.policyPickAnswer = choose;
       },
     };
   }
@@ -128,17 +157,25 @@ export class SamplingService implements vscode.Disposable {
     const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling policy to set') });
     if (!controller) return;
     const current = policies.get(controller.name);
-    const items: { label: string; policy: SamplingPolicy; description?: string }[] = [
+    const items: PolicyItem[] = [
       { label: vscode.l10n.t('Ask every time'), policy: 'ask' },
       { label: vscode.l10n.t('Allow for this session'), policy: 'session' },
       { label: vscode.l10n.t('Always allow'), policy: 'always' },
       { label: vscode.l10n.t('Never allow'), policy: 'never' },
     ];
     for (const item of items) if (item.policy === current) item.description = vscode.l10n.t('current');
-    const picked = await vscode.window.showQuickPick(items, { placeHolder: vscode.l10n.t('Sampling policy for {0}', controller.name) });
+    const picked = await this.pickPolicy(items, vscode.l10n.t('Sampling policy for {0}', controller.name));
     if (!picked) return;
     await policies.set(controller.name, picked.policy);
     controller.log.info(`[sampling] policy set to ${picked.policy}`);
+  }
+
+  private async pickPolicy(items: PolicyItem[], placeHolder: string): Promise<PolicyItem | undefined> {
+    const answer = this.policyPickAnswer;
+    this.policyPickAnswer = undefined;
+    if (!answer) return vscode.window.showQuickPick(items, { placeHolder });
+    const label = answer(items.map((item) => item.label));
+    return items.find((item) => item.label === label);
   }
 
   private async showHistoryCommand(history: SamplingHistory, argument: unknown): Promise<void> {

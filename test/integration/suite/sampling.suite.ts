@@ -14,6 +14,8 @@ import type { ServerController } from '../../../src/extension/serverController';
 import type { CallToolOutcome } from '../../../src/core/client';
 import { startOpenAiServer, type OpenAiTestServer } from '../../fixtures/openai/openaiServer';
 import { CANCELLING_SERVER_SOURCE } from '../../fixtures/sampling/cancellingServer';
+import { TOOL_SAMPLING_SERVER_SOURCE } from '../../fixtures/sampling/toolSamplingServer';
+import type { UrlModal } from '../../../src/extension/elicitation/elicitationUi';
 import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 
@@ -21,6 +23,12 @@ const ENDPOINT = 'test-endpoint';
 const API_KEY = 'sk-test-123';
 const MODEL = 'test-model';
 const CANCELLER = 'canceller';
+const URL_ACCEPT = 'url-accept';
+const URL_DECLINE = 'url-decline';
+const TOOL_SAMPLER = 'tool-sampler';
+/** What the hostile fixture's url-elicitation-required mode asks for (test/fixtures/hostile/hostile-server.mjs). */
+const AUTH_URL = 'https://example.com/connect?state=abc';
+const DEFAULT_REPLY = { kind: 'text', text: 'Hello from the test model' } as const;
 
 export function samplingSuite(vscode: VscodeApi): Suite {
   const suite = new Suite('sampling');
@@ -67,6 +75,32 @@ export function samplingSuite(vscode: VscodeApi): Suite {
   const finalAnswer = () => waitForView('sampling-response', (v) => !v.streaming, 'the final answer');
   const trigger = (prompt: string): Promise<CallToolOutcome> => server().callTool('trigger-sampling-request', { prompt, maxTokens: 42 }, {});
   const resultText = (outcome: CallToolOutcome) => JSON.stringify(outcome.result);
+  /** Adds servers to the workspace's mcp.json (the original is restored after the suite), reloads, starts them. */
+  const addServers = async (servers: Record<string, { command: string; args: string[] }>): Promise<void> => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert(folder, 'no workspace folder');
+    mcpJsonPath = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
+    originalMcpJson ??= fs.readFileSync(mcpJsonPath, 'utf8');
+    const config = JSON.parse(fs.readFileSync(mcpJsonPath, 'utf8')) as { servers: Record<string, unknown> };
+    for (const [name, definition] of Object.entries(servers)) config.servers[name] = { type: 'stdio', ...definition };
+    fs.writeFileSync(mcpJsonPath, JSON.stringify(config, null, 2));
+    await requireApi().reload();
+    for (const name of Object.keys(servers)) {
+      const controller = await waitUntil(`server ${name} configured`, () => requireApi().manager.byName(name)[0], 15_000);
+      if (controller.state.kind !== 'running') await controller.start();
+      await requireApi().manager.waitForState(name, 'running', 30_000);
+    }
+  };
+  /** The repository root, from the absolute server-everything path the harness wrote into mcp.json. */
+  const repoRoot = (): string => {
+    const definition = server().entry.definition;
+    assert(definition.kind === 'stdio', 'server-everything is not a stdio server');
+    const script = definition.args[0];
+    assert(typeof script === 'string' && path.isAbsolute(script), `server-everything's script path: ${String(script)}`);
+    // <root>/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+    return path.resolve(script, '..', '..', '..', '..', '..');
+  };
+  const setScript = (...replies: OpenAiTestServer['script']) => requireModel().script.splice(0, requireModel().script.length, ...replies);
 
   suite.test('set-up: endpoint setting, API key in SecretStorage, server-everything running with sampling', async () => {
     const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
@@ -201,8 +235,8 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     const script = path.join(folder.uri.fsPath, 'cancelling-server.cjs');
     fs.writeFileSync(script, CANCELLING_SERVER_SOURCE);
     mcpJsonPath = path.join(folder.uri.fsPath, '.vscode', 'mcp.json');
-    originalMcpJson = fs.readFileSync(mcpJsonPath, 'utf8');
-    const config = JSON.parse(originalMcpJson) as { servers: Record<string, unknown> };
+    originalMcpJson ??= fs.readFileSync(mcpJsonPath, 'utf8');
+    const config = JSON.parse(fs.readFileSync(mcpJsonPath, 'utf8')) as { servers: Record<string, unknown> };
     config.servers[CANCELLER] = { type: 'stdio', command: process.execPath, args: [script] };
     fs.writeFileSync(mcpJsonPath, JSON.stringify(config, null, 2));
     await requireApi().reload();
@@ -243,6 +277,201 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     post({ type: 'elicit', action: 'decline' });
     const text = resultText(await call);
     assert(text.includes('decline'), `tool result: ${text}`);
+  });
+
+  suite.test('URL elicitation (-32042) declined: no browser, and the call fails with the -32042 error', async () => {
+    const hostile = path.join(repoRoot(), 'test', 'fixtures', 'hostile', 'hostile-server.mjs');
+    assert(fs.existsSync(hostile), `no hostile fixture at ${hostile}`);
+    const definition = { command: process.execPath, args: [hostile, 'url-elicitation-required'] };
+    await addServers({ [URL_DECLINE]: definition, [URL_ACCEPT]: definition });
+    const modals: UrlModal[] = [];
+    const opened: string[] = [];
+    requireApi().sampling.answerUrlModal((modal) => {
+      modals.push(modal);
+      return modal.buttons[1]; // Decline
+    });
+    requireApi().sampling.setOpenExternal(async (uri) => {
+      opened.push(uri.toString(true));
+      return true;
+    });
+    try {
+      let failure: unknown;
+      try {
+        const outcome = await server(URL_DECLINE).callTool('trigger', {}, {});
+        failure = new Error(`the call succeeded: ${resultText(outcome)}`);
+      } catch (error) {
+        failure = error;
+      }
+      const error = failure as { code?: unknown; message?: unknown };
+      assertEqual(error.code, -32042, `error code of the declined call (${String(error.message)})`);
+      assert(String(error.message).includes('requires more information'), `error message: ${String(error.message)}`);
+      assertEqual(modals.length, 1, 'consent modals shown');
+      assert(modals[0]?.detail.includes(AUTH_URL), `the modal does not show the full URL: ${modals[0]?.detail}`);
+      assertEqual(opened.length, 0, 'URLs opened after a decline');
+      const record = requireApi().sampling.urlElicitations().at(-1);
+      assertEqual(JSON.stringify(record), JSON.stringify({ serverName: URL_DECLINE, url: AUTH_URL, elicitationId: 'auth-1', action: 'decline' }), 'recorded URL elicitation');
+    } finally {
+      requireApi().sampling.answerUrlModal(undefined);
+      requireApi().sampling.setOpenExternal(undefined);
+    }
+  }, { timeoutMs: 60_000 });
+
+  suite.test('URL elicitation (-32042) accepted: modal shows URL and domain, openExternal, completion, retried call succeeds', async () => {
+    const modals: UrlModal[] = [];
+    const opened: string[] = [];
+    requireApi().sampling.answerUrlModal((modal) => {
+      modals.push(modal);
+      return modal.buttons[0]; // Open in Browser
+    });
+    requireApi().sampling.setOpenExternal(async (uri) => {
+      opened.push(uri.toString(true));
+      return true;
+    });
+    try {
+      const completionsBefore = requireApi().sampling.urlCompletions().length;
+      const outcome = await server(URL_ACCEPT).callTool('trigger', {}, {});
+      const content = outcome.result.content as { type: string; text?: string }[];
+      assertEqual(content[0]?.text, 'authorized call succeeded', 'text of the retried call');
+      assertEqual(modals.length, 1, 'consent modals shown');
+      const modal = modals[0];
+      assert(modal, 'no modal');
+      assertEqual(modal.buttons.length, 2, 'modal buttons (open, decline)');
+      assert(modal.message.includes(URL_ACCEPT) && modal.message.includes('Connect your account'), `modal message names the server and its reason: ${modal.message}`);
+      assert(modal.detail.includes(AUTH_URL), `the modal does not show the full URL: ${modal.detail}`);
+      const lines = modal.detail.split('\n');
+      assert(lines.some((line) => line.trim().endsWith(' example.com') && !line.includes(AUTH_URL)), `the modal does not show the domain on its own line: ${modal.detail}`);
+      assertEqual(JSON.stringify(opened), JSON.stringify([AUTH_URL]), 'URLs given to vscode.env.openExternal');
+      // (url-decline's server also sends its completion, 50 ms after the declined call; it changes nothing there.)
+      const completions = requireApi().sampling.urlCompletions().slice(completionsBefore).filter((c) => c.serverName === URL_ACCEPT);
+      assertEqual(JSON.stringify(completions), JSON.stringify([{ serverName: URL_ACCEPT, elicitationId: 'auth-1' }]), 'completion notifications handled');
+      assertEqual(requireApi().sampling.urlElicitations().at(-1)?.action, 'accept', 'recorded action');
+    } finally {
+      requireApi().sampling.answerUrlModal(undefined);
+      requireApi().sampling.setOpenExternal(undefined);
+    }
+  }, { timeoutMs: 60_000 });
+
+  suite.test('a model error after approval (HTTP 500) is shown in the panel and the request is settled', async () => {
+    const body = '{"error":{"message":"the test model is overloaded"}}';
+    setScript({ kind: 'http-error', status: 500, body });
+    try {
+      const call = trigger('this will fail at the model');
+      approveRequest(await waitForView('sampling-request'));
+      const failed = await waitForView('sampling-response', (v) => v.error !== undefined, 'the model error');
+      assert(failed.error?.includes('500') && failed.error.includes('the test model is overloaded'), `error shown: ${failed.error}`);
+      assertEqual(failed.streaming, false, 'still "answering…"');
+      const outcome = await call;
+      assert(outcome.result.isError === true && resultText(outcome).includes('the test model is overloaded'), `tool result: ${resultText(outcome)}`);
+      await waitUntil('the sampling queue to empty', () => (requireApi().sampling.samplingQueueSize() === 0 ? true : undefined), 10_000);
+      const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
+      assertEqual(last?.outcome, 'failed', 'history outcome');
+      assert(last?.error?.includes('500'), `history error: ${last?.error}`);
+      // The error notice stays until dismissed (or replaced by the next request).
+      assertEqual(view()?.kind, 'sampling-response', 'panel after the request settled');
+      post({ type: 'dismiss' });
+      assertEqual(view(), undefined, 'panel after dismiss');
+    } finally {
+      setScript(DEFAULT_REPLY);
+    }
+  });
+
+  suite.test('approving an answer with tool calls keeps the tool calls and applies the edited text', async () => {
+    const folder = vscode.workspace.workspaceFolders?.[0];
+    assert(folder, 'no workspace folder');
+    const script = path.join(folder.uri.fsPath, 'tool-sampling-server.cjs');
+    fs.writeFileSync(script, TOOL_SAMPLING_SERVER_SOURCE);
+    await addServers({ [TOOL_SAMPLER]: { command: process.execPath, args: [script] } });
+    setScript({ kind: 'tool-call', name: 'get_weather', arguments: { city: 'Paris' }, id: 'call_weather' });
+    try {
+      const before = requireModel().requests.length;
+      const call = server(TOOL_SAMPLER).callTool('sample-with-tools', {}, {});
+      approveRequest(await waitForView('sampling-request', (v) => v.serverName === TOOL_SAMPLER, `the ${TOOL_SAMPLER} request`));
+      const answer = await waitForView('sampling-response', (v) => !v.streaming && v.serverName === TOOL_SAMPLER, 'the answer with tool calls');
+      assertEqual(JSON.stringify(answer.toolCalls), JSON.stringify(['get_weather {"city":"Paris"}']), 'tool calls shown');
+      assertEqual(answer.text, '', 'editable text (the model sent none)');
+      post({ type: 'approve-response', text: 'Let me check the weather in Paris.' });
+      const outcome = await call;
+      const sent = requireModel().requests[before];
+      assert(JSON.stringify(sent?.tools ?? []).includes('get_weather'), `tools not sent to the model: ${JSON.stringify(sent?.tools)}`);
+      const returned = JSON.parse((outcome.result.content as { text: string }[])[0]?.text ?? '{}') as { result?: { content?: unknown; stopReason?: string }; error?: unknown };
+      assert(returned.result, `the server got an error: ${JSON.stringify(returned.error)}`);
+      assertEqual(returned.result.stopReason, 'toolUse', 'stopReason');
+      assertEqual(
+        JSON.stringify(returned.result.content),
+        JSON.stringify([
+          { type: 'text', text: 'Let me check the weather in Paris.' },
+          { type: 'tool_use', id: 'call_weather', name: 'get_weather', input: { city: 'Paris' } },
+        ]),
+        'content the server received',
+      );
+      assertEqual(requireApi().sampling.history(TOOL_SAMPLER).at(-1)?.responseText, 'Let me check the weather in Paris.', 'history response text');
+    } finally {
+      setScript(DEFAULT_REPLY);
+    }
+  }, { timeoutMs: 60_000 });
+
+  suite.test('"MCP: Show Sampling History" opens a document with time, model, tokens and outcome of each exchange', async () => {
+    const records = requireApi().sampling.history(EVERYTHING_SERVER);
+    assert(records.length >= 5, `expected the suite's exchanges in the history, got ${records.length}`);
+    // Not awaited: the command resolves once the editor is shown; the document it opened is what is checked.
+    const command = Promise.resolve(vscode.commands.executeCommand('mcpWorkbench.showSamplingHistory', { kind: 'server', controller: server() }));
+    command.catch(() => undefined);
+    const document = await waitUntil('the history document', () =>
+      vscode.workspace.textDocuments.find((doc) => doc.isUntitled && doc.languageId === 'markdown' && doc.getText().includes(`# `) && doc.getText().includes(EVERYTHING_SERVER) && doc.getText().includes('## ')),
+    15_000);
+    const text = document.getText();
+    const sections = text.split('\n## ').slice(1);
+    assertEqual(sections.length, records.length, 'one section per exchange');
+    const labels: Record<string, string> = {
+      approved: 'approved',
+      'auto-approved': 'approved automatically',
+      'rejected-request': 'request rejected',
+      'rejected-response': 'response rejected',
+      blocked: 'blocked',
+      cancelled: 'cancelled',
+      failed: 'failed',
+    };
+    // Newest first.
+    [...records].reverse().forEach((record, index) => {
+      const section = sections[index] ?? '';
+      const head = section.split('\n', 1)[0] ?? '';
+      assert(head.includes(new Date(record.time).toLocaleString()), `section ${index} lacks the time: ${head}`);
+      assert(head.includes(labels[record.outcome] ?? record.outcome), `section ${index} lacks the outcome ${record.outcome}: ${head}`);
+      if (record.model) assert(section.includes(record.model), `section ${index} lacks the model ${record.model}`);
+      if (record.inputTokens !== undefined) assert(section.includes(`${record.inputTokens} in / ${record.outputTokens ?? '?'} out`), `section ${index} lacks the tokens: ${section}`);
+    });
+    assert(text.includes(`${MODEL}`) && text.includes('11 in / 7 out'), 'model and tokens of the approved exchanges');
+    assert(records.some((r) => r.outcome === 'failed') && text.includes('failed'), 'the failed exchange is listed');
+    await Promise.race([command, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+  });
+
+  suite.test('"MCP: Set Sampling Policy…" changes the policy the next request obeys', async () => {
+    let shown: readonly string[] = [];
+    requireApi().sampling.answerNextPolicyPick((labels) => {
+      shown = labels;
+      return labels[3]; // Never allow
+    });
+    await vscode.commands.executeCommand('mcpWorkbench.setSamplingPolicy', { kind: 'server', controller: server() });
+    assertEqual(shown.length, 4, `policy choices shown: ${JSON.stringify(shown)}`);
+    assertEqual(requireApi().sampling.policy(EVERYTHING_SERVER), 'never', 'policy after the command');
+    const before = requireModel().requests.length;
+    const blocked = await trigger('blocked by policy');
+    assert(blocked.result.isError === true && resultText(blocked).includes('-1'), `tool result under "never": ${resultText(blocked)}`);
+    assertEqual(requireModel().requests.length, before, 'requests the model received under "never"');
+    assertEqual(view(), undefined, 'the review panel under "never"');
+    assertEqual(requireApi().sampling.history(EVERYTHING_SERVER).at(-1)?.outcome, 'blocked', 'history outcome under "never"');
+
+    requireApi().sampling.answerNextPolicyPick((labels) => labels[1]); // Allow for this session
+    await vscode.commands.executeCommand('mcpWorkbench.setSamplingPolicy', { kind: 'server', controller: server() });
+    assertEqual(requireApi().sampling.policy(EVERYTHING_SERVER), 'session', 'policy after the second command');
+    const allowed = await trigger('allowed for the session');
+    assert(resultText(allowed).includes('Hello from the test model'), `tool result under "session": ${resultText(allowed)}`);
+    assertEqual(requireModel().requests.length, before + 1, 'requests the model received under "session"');
+    assertEqual(requireApi().sampling.history(EVERYTHING_SERVER).at(-1)?.outcome, 'auto-approved', 'history outcome under "session"');
+
+    requireApi().sampling.answerNextPolicyPick((labels) => labels[0]); // Ask every time
+    await vscode.commands.executeCommand('mcpWorkbench.setSamplingPolicy', { kind: 'server', controller: server() });
+    assertEqual(requireApi().sampling.policy(EVERYTHING_SERVER), 'ask', 'policy restored');
   });
 
   suite.after(async () => {
