@@ -33,6 +33,8 @@ export interface McpWorkbenchApi {
   browse: BrowseTestApi;
   /** Configuration/lifecycle test hooks: pre-answered input prompts and launch confirmations, the status bar. */
   config: ConfigTestApi;
+  /** The Servers view's data provider: the nodes and tree items the view shows (groups, badges, tooltips). */
+  tree: ServersTreeProvider;
 }
 
 let activeManager: ServerManager | undefined;
@@ -109,6 +111,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     sampling: sampling.testApi,
     browse: browse.testApi,
     config: config.testApi,
+    tree,
     reload: async () => {
       await loader.reload();
     },

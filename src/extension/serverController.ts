@@ -250,13 +250,13 @@ export class ServerController implements vscode.Disposable {
       const resolved = await resolveServerDefinition(entry.definition, this.variableContext(entry));
       if (attempt !== this.attempt) return;
       this.launchSecrets = launchSecrets(resolved);
-      await checkCommand(resolved);
+      const launch = await checkCommand(resolved);
       const allowed = await this.services.confirmation.confirm(entry, resolved, this.knownSecrets());
       if (attempt !== this.attempt) return;
       if (!allowed) {
         throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
       }
-      const transport = createTransport(resolved);
+      const transport = createTransport(resolved, { launch });
       const client = new McpClient({
         serverName: entry.name,
         transport,

@@ -209,7 +209,9 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
   const { entry, state } = controller;
   const md = new vscode.MarkdownString(undefined, true);
   md.appendMarkdown(`**${escape(entry.name)}** — ${escape(stateLabel(state))}\n\n`);
-  md.appendMarkdown(`${escape(vscode.l10n.t('Defined in'))}: \`${entry.origin.configUri.fsPath || entry.origin.configUri.toString()}\`\n\n`);
+  // The origin label says which source (workspace folder's mcp.json or user settings); the path says which file.
+  const file = entry.origin.configUri.scheme === 'file' ? ` — \`${entry.origin.configUri.fsPath}\`` : '';
+  md.appendMarkdown(`${escape(vscode.l10n.t('Defined in'))}: ${escape(entry.origin.label)}${file}\n\n`);
   md.appendMarkdown(`${escape(entry.definition.kind === 'stdio' ? vscode.l10n.t('Command') : vscode.l10n.t('URL'))}:`);
   md.appendCodeblock(describeTarget(entry.definition), 'text');
   if (state.kind === 'running') {

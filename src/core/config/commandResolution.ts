@@ -166,3 +166,26 @@ export function windowsShimInvocation(shimPath: string, args: readonly string[],
   });
   return { command: comSpec, args: ['/d', '/s', '/c', `"${quoted.join(' ')}"`], windowsVerbatimArguments: true };
 }
+
+/** What to spawn for a stdio server: its own command and arguments, or cmd.exe wrapping a `.cmd`/`.bat` shim. */
+export interface StdioLaunch {
+  command: string;
+  args: string[];
+  windowsVerbatimArguments?: true;
+}
+
+/**
+ * The launch for a command `resolveCommand` found. A shim (Windows only) runs as `cmd.exe /d /s /c "..."` with the
+ * full path `resolveCommand` found, so cmd.exe does not search PATH (or the working directory) again; anything else
+ * is spawned as configured. `comSpec` is the host's `%ComSpec%` (never the server's env, which a workspace controls).
+ */
+export function stdioLaunch(
+  resolution: Extract<CommandResolution, { kind: 'found' }>,
+  command: string,
+  args: readonly string[],
+  comSpec?: string,
+): StdioLaunch {
+  if (resolution.viaShim !== 'cmd') return { command, args: [...args] };
+  const { command: shell, args: shellArgs, windowsVerbatimArguments } = windowsShimInvocation(resolution.path, args, comSpec || 'cmd.exe');
+  return { command: shell, args: shellArgs, windowsVerbatimArguments };
+}

@@ -3,7 +3,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Transport } from '../transport';
 import { createHttpTransport } from '../transports/http';
-import { StdioTransport } from '../transports/stdio';
+import { buildEnvironment, StdioTransport } from '../transports/stdio';
+import { resolveCommand, stdioLaunch, type CommandResolution, type StdioLaunch } from './commandResolution';
 import type { ServerDefinition } from './mcpConfig';
 import { parseEnvFile, resolveVariables, type VariableContext } from './variables';
 
@@ -51,14 +52,40 @@ export async function resolveServerDefinition(definition: ServerDefinition, cont
 export interface TransportTuning {
   maxMessageBytes?: number;
   shutdownGraceMs?: number;
+  /** What to spawn for a stdio server instead of its command and args as written (see `planStdioLaunch`). */
+  launch?: StdioLaunch;
+}
+
+export interface LaunchHost {
+  platform: NodeJS.Platform;
+  /** The environment the host runs in; the server's own `env` is applied over it. */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export type StdioLaunchPlan = { kind: 'ready'; launch: StdioLaunch } | Extract<CommandResolution, { kind: 'not-found' }>;
+
+/**
+ * Finds a stdio server's command with the environment and cwd it will run with, and says what to spawn: on Windows a
+ * `.cmd`/`.bat` shim (`npx`) goes through cmd.exe with safe quoting (throws when an argument cannot be quoted safely).
+ */
+export async function planStdioLaunch(
+  server: Extract<ResolvedServer, { kind: 'stdio' }>,
+  host: LaunchHost = { platform: process.platform, env: process.env },
+): Promise<StdioLaunchPlan> {
+  const env = buildEnvironment(host.env, server.env, host.platform);
+  const resolution = await resolveCommand(server.command, { env, cwd: server.cwd, platform: host.platform });
+  if (resolution.kind === 'not-found') return resolution;
+  const comSpec = Object.entries(host.env).find(([key]) => key.toUpperCase() === 'COMSPEC')?.[1];
+  return { kind: 'ready', launch: stdioLaunch(resolution, server.command, server.args, comSpec) };
 }
 
 export function createTransport(server: ResolvedServer, tuning: TransportTuning = {}): Transport {
   switch (server.kind) {
     case 'stdio':
       return new StdioTransport({
-        command: server.command,
-        args: server.args,
+        command: tuning.launch?.command ?? server.command,
+        args: tuning.launch?.args ?? server.args,
+        windowsVerbatimArguments: tuning.launch?.windowsVerbatimArguments,
         env: server.env,
         cwd: server.cwd,
         maxMessageBytes: tuning.maxMessageBytes,

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
 import * as path from 'node:path';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
@@ -17,6 +17,29 @@ export interface StdioServerOptions {
   shutdownGraceMs?: number;
   /** How many stderr lines to keep for the error shown when the server dies. */
   stderrTailLines?: number;
+  /**
+   * Pass the arguments to the Windows process unquoted: set when `args` is already a quoted cmd.exe command line
+   * (see `windowsShimInvocation`). Ignored elsewhere.
+   */
+  windowsVerbatimArguments?: boolean;
+}
+
+/** The options `start` passes to `spawn`; exported so the Windows wiring can be tested on any platform. */
+export function stdioSpawnOptions(
+  options: Pick<StdioServerOptions, 'cwd' | 'windowsVerbatimArguments'>,
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform = process.platform,
+): SpawnOptionsWithoutStdio & { stdio: ['pipe', 'pipe', 'pipe'] } {
+  return {
+    cwd: options.cwd,
+    env,
+    shell: false,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    // Own process group, so shutdown can reach grandchildren (npx → node → server).
+    detached: platform !== 'win32',
+    windowsHide: true,
+    ...(options.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
+  };
 }
 
 type StdioState =
@@ -58,15 +81,7 @@ export class StdioTransport implements Transport {
     this.sink = sink;
     const { command, args = [], cwd } = this.options;
     const env = buildEnvironment(process.env, this.options.env);
-    const child = spawn(command, args, {
-      cwd,
-      env,
-      shell: false,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // Own process group, so shutdown can reach grandchildren (npx → node → server).
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-    });
+    const child = spawn(command, args, stdioSpawnOptions(this.options, env));
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
     this.state = { kind: 'running', child, exited, closed };
@@ -189,12 +204,20 @@ export class StdioTransport implements Transport {
   }
 }
 
+/**
+ * The inherited environment with the server's `env` applied. Names are case-insensitive on Windows: `{ "PATH": ... }`
+ * replaces the inherited `Path` instead of adding a second variable that cmd.exe and the child might not read.
+ */
 export function buildEnvironment(
-  base: NodeJS.ProcessEnv,
+  base: Readonly<Record<string, string | undefined>>,
   overrides: Record<string, string | null> | undefined,
+  platform: NodeJS.Platform = process.platform,
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base };
   for (const [name, value] of Object.entries(overrides ?? {})) {
+    if (platform === 'win32') {
+      for (const existing of Object.keys(env)) if (existing !== name && existing.toUpperCase() === name.toUpperCase()) delete env[existing];
+    }
     if (value === null) delete env[name];
     else env[name] = value;
   }

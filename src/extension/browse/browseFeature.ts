@@ -18,6 +18,8 @@ export interface BrowseTestApi {
   catalog: ServerCatalog;
   forms: ToolForms;
   results: ToolResultView;
+  /** Which resources are subscribed, per server (the tree shows them as `resource.subscribed`). */
+  subscriptions: ResourceSubscriptions;
 }
 
 /** Builds the browsing services (catalog, resource documents, forms, result view) and registers their commands. */
@@ -41,6 +43,6 @@ export function createBrowseFeature(extensionUri: vscode.Uri, manager: ServerMan
     registerItemCommands(context),
     registerOpenConfig(),
   );
-  const testApi: BrowseTestApi = { catalog, forms, results };
+  const testApi: BrowseTestApi = { catalog, forms, results, subscriptions };
   return { catalog, subscriptions, forms, results, disposable, testApi };
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { resolveCommand } from '../../core/config/commandResolution';
-import type { ResolvedServer } from '../../core/config/launch';
+import type { StdioLaunch } from '../../core/config/commandResolution';
+import { planStdioLaunch, type LaunchHost, type ResolvedServer } from '../../core/config/launch';
 
 /** A stdio server's command does not exist; the message names the command, the PATH searched and the fix. */
 export class CommandNotFoundError extends Error {
@@ -16,18 +16,18 @@ export class CommandNotFoundError extends Error {
 
 /**
  * Looks the command up the way the OS will (with the server's own PATH and cwd) before spawning, so the user reads
- * "npx not found on PATH (searched: ...)" instead of `spawn npx ENOENT`.
+ * "npx not found on PATH (searched: ...)" instead of `spawn npx ENOENT`. Returns what to spawn for a stdio server
+ * (on Windows, a `.cmd`/`.bat` shim such as `npx.cmd` runs through `cmd.exe /d /s /c` with safe quoting); pass it to
+ * `createTransport` as `launch`.
  */
-export async function checkCommand(resolved: ResolvedServer): Promise<void> {
-  if (resolved.kind !== 'stdio') return;
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const [key, value] of Object.entries(resolved.env)) env[key] = value ?? undefined;
-  const resolution = await resolveCommand(resolved.command, { env, cwd: resolved.cwd, platform: process.platform });
-  if (resolution.kind === 'found') return;
+export async function checkCommand(resolved: ResolvedServer, host?: LaunchHost): Promise<StdioLaunch | undefined> {
+  if (resolved.kind !== 'stdio') return undefined;
+  const plan = await planStdioLaunch(resolved, host);
+  if (plan.kind === 'ready') return plan.launch;
   throw new CommandNotFoundError(
     // The hint already says what was searched and how to fix it (absolute path, cwd, PATH through env).
-    vscode.l10n.t('Command "{0}" was not found: {1}', resolved.command, resolution.hint),
+    vscode.l10n.t('Command "{0}" was not found: {1}', resolved.command, plan.hint),
     resolved.command,
-    resolution.searched,
+    plan.searched,
   );
 }

@@ -1,0 +1,156 @@
+/**
+ * The Servers view through the TreeDataProvider the extension registers (exported as `api.tree`): group nodes per
+ * declared capability, annotation badges on tools, the origin in the server tooltip, and an open `mcp-resource:`
+ * document refreshing when a subscribed resource changes (server-everything's `toggle-subscriber-updates` makes it
+ * send `notifications/resources/updated` every 5 seconds for each subscribed URI).
+ */
+import type * as vscodeTypes from 'vscode';
+import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import type { ServerController } from '../../../src/extension/serverController';
+import type { ServersTreeNode } from '../../../src/extension/serversTreeProvider';
+import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
+import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+
+export function treeSuite(vscode: VscodeApi): Suite {
+  const suite = new Suite('tree');
+  let api: McpWorkbenchApi | undefined;
+  let updatesOn = false;
+  let subscribedUri: string | undefined;
+
+  const requireApi = (): McpWorkbenchApi => {
+    assert(api, 'the extension API is not available');
+    return api;
+  };
+  const everything = (): ServerController => {
+    const controller = requireApi().manager.byName(EVERYTHING_SERVER)[0];
+    assert(controller, `no server named "${EVERYTHING_SERVER}"`);
+    return controller;
+  };
+  const tree = () => requireApi().tree;
+  const children = async (node?: ServersTreeNode): Promise<ServersTreeNode[]> => (await tree().getChildren(node)) ?? [];
+  const serverNode = async (): Promise<ServersTreeNode> => {
+    const node = (await children()).find((n) => n.kind === 'server' && n.controller === everything());
+    assert(node, `no root node for "${EVERYTHING_SERVER}"`);
+    return node;
+  };
+  const tooltipText = (item: vscodeTypes.TreeItem): string =>
+    typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
+  /** Markdown escapes removed, so the text can be compared with what the extension put in. */
+  const unescapeMarkdown = (text: string) => text.replace(/\\(.)/g, '$1');
+
+  suite.test('the server node has one group per declared capability, each listing its items', async () => {
+    const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
+    assert(extension, 'extension not installed');
+    api = await extension.activate();
+    assert(api.tree && typeof api.tree.getChildren === 'function', `the API exports no tree provider (exports: ${Object.keys(api).join(', ')})`);
+    await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: everything() });
+    await requireApi().manager.waitForState(EVERYTHING_SERVER, 'running', 60_000);
+    const catalog = await requireApi().browse.catalog.ready(everything());
+    assert(catalog && !catalog.loading, 'the catalog has no listing for the running server');
+
+    const server = await serverNode();
+    const serverItem = await tree().getTreeItem(server);
+    assertEqual(serverItem.contextValue, 'server.running', 'context value of the running server node');
+    const client = everything().client;
+    assert(client, 'running server has no client');
+    const capabilities = client.session.capabilities;
+    const expected = [
+      ...(capabilities.tools ? ['group.tools'] : []),
+      ...(capabilities.resources ? ['group.resources', 'group.templates'] : []),
+      ...(capabilities.prompts ? ['group.prompts'] : []),
+    ];
+    assertEqual(expected.length, 4, 'server-everything declares tools, resources and prompts');
+    const groups = await children(server);
+    const contexts = await Promise.all(groups.map(async (g) => (await tree().getTreeItem(g)).contextValue));
+    assertEqual(JSON.stringify(contexts), JSON.stringify(expected), 'group nodes under the server');
+
+    const state = everything().state;
+    assert(state.kind === 'running', 'server not running');
+    const counts: Record<string, number> = {
+      'group.tools': state.tools.length,
+      'group.resources': catalog.resources.length,
+      'group.templates': catalog.templates.length,
+      'group.prompts': catalog.prompts.length,
+    };
+    for (const [index, group] of groups.entries()) {
+      const context = contexts[index] ?? '';
+      const items = await children(group);
+      assertEqual(items.length, counts[context], `children of ${context}`);
+      assertEqual((await tree().getTreeItem(group)).description, String(counts[context]), `count shown on ${context}`);
+    }
+  }, { timeoutMs: 90_000 });
+
+  suite.test('a read-only tool shows its annotations as badges, in the description and the tooltip', async () => {
+    const tools = await children((await children(await serverNode())).find((g) => g.kind === 'group' && g.group === 'tools'));
+    const echo = tools.find((n) => n.kind === 'tool' && n.tool.name === 'echo');
+    assert(echo && echo.kind === 'tool', `no echo tool node (tools: ${tools.map((n) => (n.kind === 'tool' ? n.tool.name : n.kind)).join(', ')})`);
+    assertEqual(echo.tool.annotations?.readOnlyHint, true, 'echo is annotated read-only by server-everything');
+    const item = await tree().getTreeItem(echo);
+    const description = String(item.description ?? '');
+    assert(/^\[(read-only|只读)\] \[(idempotent|幂等)\] /.test(description), `echo description: ${JSON.stringify(description)}`);
+    assert(!/destructive|破坏性/.test(description), `a read-only tool must not be shown as destructive: ${description}`);
+    assert(/`(read-only|只读)`/.test(tooltipText(item)), `echo tooltip: ${tooltipText(item)}`);
+    assertEqual(item.contextValue, 'tool', 'context value of a tool node (inline Call Tool action)');
+
+    const destructive = tools.find((n) => n.kind === 'tool' && n.tool.annotations?.destructiveHint === true && n.tool.annotations.readOnlyHint !== true);
+    if (destructive) {
+      const destructiveItem = await tree().getTreeItem(destructive);
+      assert(/\[(destructive|破坏性)\]/.test(String(destructiveItem.description)), `destructive tool description: ${String(destructiveItem.description)}`);
+    }
+  });
+
+  suite.test("the server tooltip shows where the server is defined (its origin) and what it runs", async () => {
+    const item = await tree().getTreeItem(await serverNode());
+    const text = unescapeMarkdown(tooltipText(item));
+    const origin = everything().entry.origin;
+    assert(origin.label.length > 0, 'the entry has no origin label');
+    assert(text.includes(origin.label), `origin ${JSON.stringify(origin.label)} not in tooltip:\n${text}`);
+    assert(text.includes(origin.configUri.fsPath), `config file ${origin.configUri.fsPath} not in tooltip:\n${text}`);
+    assert(/server-everything/.test(text), `command line not in tooltip:\n${text}`);
+    assert(/protocol \d{4}-\d{2}-\d{2}|协议/.test(text), `protocol revision not in tooltip:\n${text}`);
+  });
+
+  suite.test('a subscribed resource open in an editor refreshes when the server says it changed', async () => {
+    const controller = everything();
+    const template = (await requireApi().browse.catalog.ready(controller))?.templates.find((t) => t.uriTemplate.includes('/text/'));
+    assert(template, 'no dynamic text template');
+    await vscode.commands.executeCommand('mcpWorkbench.readResourceTemplate', { kind: 'template', controller, template, values: { resourceId: '7' } });
+    const document = await waitUntil('the dynamic resource document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-resource' && d.getText().startsWith('Resource 7: This is a plaintext resource')),
+    );
+    const uri = new URLSearchParams(document.uri.query).get('uri');
+    assert(uri, `no resource URI in ${document.uri.toString()}`);
+    const before = { version: document.version, text: document.getText() };
+
+    const changes: string[] = [];
+    const listener = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document.uri.toString() === document.uri.toString() && event.contentChanges.length > 0) changes.push(event.document.getText());
+    });
+    try {
+      await vscode.commands.executeCommand('mcpWorkbench.subscribeResource', { kind: 'resource', controller, resource: { uri, name: 'Resource 7' } });
+      subscribedUri = uri;
+      assert(requireApi().browse.subscriptions.isSubscribed(controller, uri), `not subscribed to ${uri}`);
+      const toggled = await controller.callTool('toggle-subscriber-updates', {}, {});
+      updatesOn = true;
+      assert(JSON.stringify(toggled).includes('Started simulated resource updated'), `toggle-subscriber-updates: ${JSON.stringify(toggled)}`);
+      // The resource's text carries a timestamp; an update every 5 s makes the editor re-read it.
+      await waitUntil('onDidChangeTextDocument for the subscribed resource', () => (changes.length > 0 ? true : undefined), 20_000);
+    } finally {
+      listener.dispose();
+    }
+    const after = vscode.workspace.textDocuments.find((d) => d.uri.toString() === document.uri.toString());
+    assert(after, 'the resource document was closed');
+    assert(after.version > before.version, `document version did not change (before ${before.version}, after ${after.version})`);
+    assert(after.getText() !== before.text && after.getText().startsWith('Resource 7: '), `text after the update:\n${after.getText()}\nbefore:\n${before.text}`);
+  }, { timeoutMs: 60_000 });
+
+  suite.after(async () => {
+    const controller = api?.manager.byName(EVERYTHING_SERVER)[0];
+    if (!controller) return;
+    if (updatesOn && controller.state.kind === 'running') await controller.callTool('toggle-subscriber-updates', {}, {});
+    if (subscribedUri) await vscode.commands.executeCommand('mcpWorkbench.unsubscribeResource', { kind: 'resource', controller, resource: { uri: subscribedUri, name: 'Resource 7' } });
+    await controller.stop();
+  });
+
+  return suite;
+}
