@@ -29,6 +29,7 @@ export class ConfigLoader implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private loadSequence = 0;
+  private latestLoad: Promise<ServerEntry[]> | undefined;
 
   /** The full server list after each reload. */
   readonly onDidChange = this.changeEmitter.event;
@@ -48,17 +49,36 @@ export class ConfigLoader implements vscode.Disposable {
     this.updateWatchers();
   }
 
-  /** Reads all files now and publishes the result (also returned). */
+  /**
+   * Reads all files now and publishes the result (also returned). When a newer reload starts meanwhile (a file
+   * watcher, a settings change), this one resolves only once the newest has been published, so callers never
+   * act on a list that is about to be replaced.
+   */
   async reload(): Promise<readonly ServerEntry[]> {
     const sequence = ++this.loadSequence;
+    const load = this.readAll();
+    this.latestLoad = load;
+    const entries = await load;
+    if (sequence === this.loadSequence) {
+      this.changeEmitter.fire(entries);
+      return entries;
+    }
+    // A slower, older read must not overwrite a newer one; wait for the newest to be published.
+    let newest = this.latestLoad;
+    while (newest !== undefined) {
+      const result = await newest;
+      if (newest === this.latestLoad) return result;
+      newest = this.latestLoad;
+    }
+    return entries;
+  }
+
+  private async readAll(): Promise<ServerEntry[]> {
     const folders = vscode.workspace.workspaceFolders ?? [];
     const perFolder = await Promise.all(folders.map((folder) => this.readFolder(folder)));
     const user = readUserServers();
     this.report(USER_SETTINGS_SOURCE_URI, user.problems, userServersLabel(), 'user');
-    const entries = [...perFolder.flat(), ...user.entries];
-    // A slower, older read must not overwrite a newer one.
-    if (sequence === this.loadSequence) this.changeEmitter.fire(entries);
-    return entries;
+    return [...perFolder.flat(), ...user.entries];
   }
 
   dispose(): void {

@@ -18,39 +18,28 @@ import { promisify } from 'node:util';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
-  REPO_ROOT,
   answerDialog,
+  EVERYTHING_SERVER_JS,
   installVsix,
   openViewContainer,
   openWorkbench,
   prepareCodeServer,
+  PRODUCT_VSIX,
+  REPO_ROOT,
   screenshot,
   startCodeServer,
   waitFor,
+  waitUntil,
   webviewFrame,
   type CodeServerHandle,
   type Workbench,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
-const EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
+const EVERYTHING = EVERYTHING_SERVER_JS;
+const VSIX = PRODUCT_VSIX;
 const SERVER = 'everything';
 const SUM = 'The sum of 2 and 3 is 5.';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 /** The visible row of the Servers view whose label is exactly `label`. */
 function row(page: Page, label: string): Locator {

@@ -16,56 +16,28 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
-  REPO_ROOT,
+  EVERYTHING_SERVER_JS,
   installVsix,
   openViewContainer,
   openWorkbench,
   prepareCodeServer,
+  PRODUCT_VSIX,
   quickPick,
+  REPO_ROOT,
+  runPickerCommand,
   screenshot,
   startCodeServer,
   typeInQuickInput,
-  waitFor,
+  waitUntil,
   type CodeServerHandle,
   type Workbench,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
-const EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
+const EVERYTHING = EVERYTHING_SERVER_JS;
+const VSIX = PRODUCT_VSIX;
 const COMMENT = '// Kept by MCP: Add Server (config.e2e.ts)';
 const NEW_SERVER = 'everything-added';
-const QUICK_INPUT = '.quick-input-widget';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
-/** Runs a palette command that opens its own quick input (the harness's runCommand waits for the input to close). */
-async function runPickerCommand(page: Page, title: string): Promise<void> {
-  await waitFor(page, `the command palette to run "${title}"`, async () => {
-    if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
-    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
-    await page.keyboard.press('F1');
-    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill(`>${title}`);
-    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) }).first();
-    await row.waitFor({ state: 'visible', timeout: 30_000 });
-    await row.click();
-    await waitUntil(`the palette row "${title}" to go away`, async () => ((await row.isVisible()) ? undefined : true), 30_000);
-  });
-}
 
 /** Labels of the visible rows of the sidebar tree, read in one browser-side pass (the tree re-renders often). */
 async function sidebarRows(page: Page): Promise<string[]> {

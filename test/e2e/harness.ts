@@ -53,7 +53,7 @@ function log(message: string): void {
   process.stderr.write(`[e2e] ${message}\n`);
 }
 
-function sleep(ms: number): Promise<void> {
+export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
@@ -895,3 +895,71 @@ export async function answerDialog(page: Page, button: string, timeoutMs = DEFAU
     return text;
   });
 }
+
+// ---- shared by the product's e2e tests ---------------------------------------------------------------------
+
+export const EVERYTHING_SERVER_JS = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+/** The VSIX scripts/test-vscode.sh packaged once for all tests, or the one `npm run package` writes. */
+export const PRODUCT_VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
+const SERVERS_VIEW = 'Servers';
+
+export async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(200);
+  }
+}
+
+/**
+ * Like the harness's runCommand, for commands that open their own quick pick or input box: runCommand waits
+ * for the quick input to close, which never happens when the command reuses it. This waits instead until the
+ * palette's row for the command is gone (the command's own picker, or nothing, is showing).
+ */
+export async function runPickerCommand(page: Page, title: string): Promise<void> {
+  await waitFor(page, `the command palette to run "${title}"`, async () => {
+    if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
+    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+    await page.keyboard.press('F1');
+    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
+    await input.waitFor({ state: 'visible', timeout: 30_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) }).first();
+    await row.waitFor({ state: 'visible', timeout: 30_000 });
+    await row.click();
+    await waitUntil(`the palette row "${title}" to go away`, async () => ((await row.isVisible()) ? undefined : true), 30_000);
+  });
+}
+
+/**
+ * Labels of the visible rows of the Servers view, read in one browser-side pass. The harness's treeRows reads
+ * row by row, which can wait on a row that a refresh just removed (the tree re-renders on every state change).
+ */
+export async function readServerRows(page: Page): Promise<string[]> {
+  return page.evaluate((viewName) => {
+    const panes = Array.from(document.querySelectorAll('.part.sidebar .pane'));
+    const pane = panes.find((candidate) => candidate.querySelector(`.pane-header[aria-label^="${viewName}"]`));
+    if (!pane) return [];
+    return Array.from(pane.querySelectorAll<HTMLElement>('.monaco-list-row'))
+      .filter((row) => row.offsetParent !== null)
+      .map((row) => (row.querySelector('.label-name') ?? row).textContent?.replace(/\s+/g, ' ').trim() ?? '');
+  }, SERVERS_VIEW);
+}
+
+/** Rows of the Servers view, waiting (bounded) until `predicate` accepts them. */
+export async function waitForRows(page: Page, what: string, predicate: (rows: string[]) => boolean, timeoutMs = 60_000): Promise<string[]> {
+  let last: string[] = [];
+  return waitFor(page, what, () =>
+    waitUntil(
+      `${what} (rows: ${JSON.stringify(last)})`,
+      async () => {
+        last = await readServerRows(page);
+        return predicate(last) ? last : undefined;
+      },
+      timeoutMs,
+    ),
+  );
+}
+

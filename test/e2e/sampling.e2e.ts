@@ -17,57 +17,32 @@ import { promisify } from 'node:util';
 import type { Frame, Page } from 'playwright-core';
 import { startOpenAiServer } from '../fixtures/openai/openaiServer';
 import {
-  REPO_ROOT,
+  EVERYTHING_SERVER_JS,
   installVsix,
   openViewContainer,
   openWorkbench,
   prepareCodeServer,
+  PRODUCT_VSIX,
   quickPick,
+  REPO_ROOT,
+  runPickerCommand,
   screenshot,
+  sleep,
   startCodeServer,
   typeInQuickInput,
   waitFor,
+  waitUntil,
   type CodeServerHandle,
   type Workbench,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
-const EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
+const EVERYTHING = EVERYTHING_SERVER_JS;
+const VSIX = PRODUCT_VSIX;
 const SERVER = 'everything';
 const ENDPOINT = 'e2e-endpoint';
 const MODEL_ANSWER = 'Why did the model cross the road? To reach the other token.';
 const QUICK_INPUT = '.quick-input-widget';
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
-
-/** As in extension.e2e.ts: runs a palette command that opens its own quick pick or input box. */
-async function runPickerCommand(page: Page, title: string): Promise<void> {
-  await waitFor(page, `the command palette to run "${title}"`, async () => {
-    if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
-    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
-    await page.keyboard.press('F1');
-    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill(`>${title}`);
-    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) }).first();
-    await row.waitFor({ state: 'visible', timeout: 30_000 });
-    await row.click();
-    await waitUntil(`the palette row "${title}" to go away`, async () => ((await row.isVisible()) ? undefined : true), 30_000);
-  });
-}
 
 /** The webview frame (webviews are nested iframes) that contains `selector`. */
 async function frameWith(page: Page, selector: string, what: string, timeoutMs = 60_000): Promise<Frame> {

@@ -22,44 +22,35 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
-  REPO_ROOT,
   answerDialog,
+  EVERYTHING_SERVER_JS,
   installVsix,
   openViewContainer,
   openWorkbench,
   prepareCodeServer,
+  PRODUCT_VSIX,
   quickPick,
+  readServerRows,
+  REPO_ROOT,
   runCommand,
+  runPickerCommand,
   screenshot,
+  sleep,
   startCodeServer,
   waitFor,
+  waitForRows,
+  waitUntil,
   type CodeServerHandle,
   type Workbench,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
 
-const EVERYTHING = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-const VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
+const EVERYTHING = EVERYTHING_SERVER_JS;
+const VSIX = PRODUCT_VSIX;
 const STDIO_SERVER = 'everything-stdio';
-const SERVERS_VIEW = 'Servers';
-const QUICK_INPUT = '.quick-input-widget';
 /** How long a stopped window may take to end its servers (deactivate: staged shutdown, at most ~5 s in VS Code). */
 const GONE_WITHIN_MS = 20_000;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
-}
 
 function isAlive(pid: number): boolean {
   try {
@@ -75,48 +66,6 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Labels of the visible rows of the Servers view, in one browser-side pass (the tree re-renders often). */
-async function readServerRows(page: Page): Promise<string[]> {
-  return page.evaluate((viewName) => {
-    const panes = Array.from(document.querySelectorAll('.part.sidebar .pane'));
-    const pane = panes.find((candidate) => candidate.querySelector(`.pane-header[aria-label^="${viewName}"]`));
-    if (!pane) return [];
-    return Array.from(pane.querySelectorAll<HTMLElement>('.monaco-list-row'))
-      .filter((row) => row.offsetParent !== null)
-      .map((row) => (row.querySelector('.label-name') ?? row).textContent?.replace(/\s+/g, ' ').trim() ?? '');
-  }, SERVERS_VIEW);
-}
-
-async function waitForRows(page: Page, what: string, predicate: (rows: string[]) => boolean, timeoutMs = 60_000): Promise<string[]> {
-  let last: string[] = [];
-  return waitFor(page, what, () =>
-    waitUntil(
-      `${what} (rows: ${JSON.stringify(last)})`,
-      async () => {
-        last = await readServerRows(page);
-        return predicate(last) ? last : undefined;
-      },
-      timeoutMs,
-    ),
-  );
-}
-
-/** Runs a palette command that opens its own quick pick (the harness's runCommand waits for the palette to close). */
-async function runPickerCommand(page: Page, title: string): Promise<void> {
-  await waitFor(page, `the command palette to run "${title}"`, async () => {
-    if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
-    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
-    await page.keyboard.press('F1');
-    const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill(`>${title}`);
-    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) }).first();
-    await row.waitFor({ state: 'visible', timeout: 30_000 });
-    await row.click();
-    await waitUntil(`the palette row "${title}" to go away`, async () => ((await row.isVisible()) ? undefined : true), 30_000);
-  });
 }
 
 function writeWorkspace(workspace: string): void {
