@@ -35,6 +35,13 @@ export interface McpWorkbenchApi {
   config: ConfigTestApi;
   /** The Servers view's data provider: the nodes and tree items the view shows (groups, badges, tooltips). */
   tree: ServersTreeProvider;
+  /** Whether the Servers view is visible (TreeView.visible; VS Code offers no public way to ask from outside). */
+  serversViewVisible(): boolean;
+  /**
+   * Fires the roots provider's change event as a workspace-folder change does. In a single-folder window, adding a
+   * folder enters an untitled workspace, which restarts the extension host, so tests cannot change folders for real.
+   */
+  simulateWorkspaceFoldersChanged(): void;
 }
 
 let activeManager: ServerManager | undefined;
@@ -44,9 +51,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const logs = new LogChannels();
   const configFeature = new ConfigFeature(context);
   const sampling = new SamplingService(context, () => activeManager);
-  context.subscriptions.push(sampling);
+  const simulatedFolderChanges = new vscode.EventEmitter<void>();
+  context.subscriptions.push(sampling, simulatedFolderChanges);
   const manager = new ServerManager({
-    host: createWorkspaceHost({ sampling: sampling.sampling, elicitation: sampling.elicitation }),
+    host: createWorkspaceHost({ sampling: sampling.sampling, elicitation: sampling.elicitation, rootsChanged: simulatedFolderChanges.event }),
     logs,
     inputs: configFeature.inputs,
     confirmation: configFeature.confirmation,
@@ -112,6 +120,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     browse: browse.testApi,
     config: config.testApi,
     tree,
+    serversViewVisible: () => treeView.visible,
+    simulateWorkspaceFoldersChanged: () => simulatedFolderChanges.fire(),
     reload: async () => {
       await loader.reload();
     },

@@ -61,6 +61,8 @@ export class ServerController implements vscode.Disposable {
   private launching: Promise<void> | undefined;
   private connection: Connection | undefined;
   private closing: Promise<void> | undefined;
+  /** The transport of the connection `closing` shuts down: a second stop closes it again, which kills at once. */
+  private closingTransport: Transport | undefined;
   private epochValue = 0;
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   private readonly policy: RestartPolicy;
@@ -183,6 +185,11 @@ export class ServerController implements vscode.Disposable {
     this.attempt++;
     const active = this.connection !== undefined || this.stateValue.kind === 'starting' || this.stateValue.kind === 'running';
     if (active) this.log.info('Stopping');
+    if (!this.connection && this.closing && this.closingTransport) {
+      // A second stop during the staged shutdown: the transport's second close skips the remaining grace (SIGKILL).
+      this.log.info('Stopping now: killing the server without waiting');
+      void this.closingTransport.close().catch((error: unknown) => this.log.warn(`Error while killing: ${errorMessage(error)}`));
+    }
     await this.closeConnection();
     if (active) this.log.info('Stopped');
     if (this.stateValue.kind !== 'stopped') this.setState({ kind: 'stopped' });
@@ -393,9 +400,13 @@ export class ServerController implements vscode.Disposable {
       .catch((error: unknown) => this.log.warn(`Error while closing: ${errorMessage(error)}`))
       .finally(() => {
         for (const subscription of connection.subscriptions) subscription.dispose();
-        if (this.closing === closing) this.closing = undefined;
+        if (this.closing === closing) {
+          this.closing = undefined;
+          this.closingTransport = undefined;
+        }
       });
     this.closing = closing;
+    this.closingTransport = connection.transport;
     return closing;
   }
 

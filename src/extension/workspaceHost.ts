@@ -6,13 +6,17 @@ import type { Root } from '../core/protocol/types';
  * The services VS Code lends every client. For now: roots (the workspace folders, kept current). Sampling and
  * elicitation plug in here later without touching the controllers.
  */
-export function createWorkspaceHost(services: { sampling?: SamplingHandler; elicitation?: ElicitationHandler } = {}): ClientHost {
+export function createWorkspaceHost(
+  services: { sampling?: SamplingHandler; elicitation?: ElicitationHandler; rootsChanged?: vscode.Event<void> } = {},
+): ClientHost {
+  const rootsChanged = services.rootsChanged;
   return {
     sampling: services.sampling,
     elicitation: services.elicitation,
     roots: {
       listRoots: (): Root[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name })),
-      onDidChangeRoots: (listener) => vscode.workspace.onDidChangeWorkspaceFolders(() => listener()),
+      onDidChangeRoots: (listener) =>
+        vscode.Disposable.from(vscode.workspace.onDidChangeWorkspaceFolders(() => listener()), ...(rootsChanged ? [rootsChanged(() => listener())] : [])),
     },
   };
 }

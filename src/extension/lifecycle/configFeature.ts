@@ -23,6 +23,10 @@ export interface ConfigTestApi {
   storedSecret(configUri: string, inputId: string): Thenable<string | undefined>;
   /** The status bar text, e.g. "$(server) 2 $(error) 1". */
   statusBarText(): string;
+  /** The status bar tooltip's markdown ("MCP servers: 1 running, 1 failed, 3 configured", one line per server). */
+  statusBarTooltip(): string;
+  /** The command the status bar item runs when clicked. */
+  statusBarCommand(): string | undefined;
   /** Folders where this window writes logs and workspace state, for asserting that no secret reaches a file. */
   storageFolders(): string[];
 }
@@ -52,6 +56,8 @@ export class ConfigFeature {
       setLaunchConfirmer: (confirmer) => (this.confirmation.confirmer = confirmer),
       storedSecret: (configUri, inputId) => this.context.secrets.get(`mcpWorkbench.input:${configUri}#${inputId}`),
       statusBarText: () => statusBar.text,
+      statusBarTooltip: () => statusBar.tooltip,
+      statusBarCommand: () => statusBar.command,
       // The output channels' log files live next to the extension's own log folder (…/exthost/).
       storageFolders: () => [vscode.Uri.joinPath(this.context.logUri, '..').fsPath, ...(this.context.storageUri ? [this.context.storageUri.fsPath] : [])],
     };

@@ -24,6 +24,18 @@ export class ServersStatusBar implements vscode.Disposable {
     return this.item.text;
   }
 
+  /** The current tooltip's markdown, for tests. */
+  get tooltip(): string {
+    const tooltip = this.item.tooltip;
+    return typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
+  }
+
+  /** The command a click runs, for tests. */
+  get command(): string | undefined {
+    const command = this.item.command;
+    return typeof command === 'string' ? command : command?.command;
+  }
+
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.item.dispose();
