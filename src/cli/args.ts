@@ -97,48 +97,6 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
   }
 }
 
-/**
- * Splits a command line into words the way a POSIX shell would for quoting only (single quotes, double
- * quotes, backslash escapes); no expansion happens, and the result is spawned without a shell.
- */
-export function splitCommandLine(line: string): string[] {
-  const words: string[] = [];
-  let current = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quote === "'") {
-      if (ch === "'") quote = undefined;
-      else current += ch;
-      continue;
-    }
-    if (quote === '"') {
-      if (ch === '"') quote = undefined;
-      else if (ch === '\\' && i + 1 < line.length && '"\\$`'.includes(line[i + 1])) current += line[++i];
-      else current += ch;
-      continue;
-    }
-    if (ch === "'" || ch === '"') {
-      quote = ch;
-      inWord = true;
-    } else if (ch === '\\' && i + 1 < line.length) {
-      current += line[++i];
-      inWord = true;
-    } else if (/\s/.test(ch)) {
-      if (inWord) words.push(current);
-      current = '';
-      inWord = false;
-    } else {
-      current += ch;
-      inWord = true;
-    }
-  }
-  if (quote) throw new UsageError(`unterminated ${quote} quote in command line: ${line}`);
-  if (inWord) words.push(current);
-  return words;
-}
-
 export function parseJsonObjectArgument(text: string | undefined, what: string): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;

@@ -10,7 +10,8 @@ import type { Logger } from '../core/jsonrpc/rpcConnection';
 import { createHttpTransport } from '../core/transports/http';
 import { StdioTransport } from '../core/transports/stdio';
 import type { Transport } from '../core/transport';
-import { UsageError, splitCommandLine, type ParsedArgs } from './args';
+import { splitCommandLine } from '../core/config/commandLine';
+import { UsageError, type ParsedArgs } from './args';
 
 /**
  * A command-line run waits for nobody: many servers never exit when stdin closes, so the CLI moves on to
@@ -28,7 +29,13 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
   const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
   if (chosen !== 1) throw new UsageError('give exactly one of --stdio "<command line>", --url <url>, or --config <mcp.json> --server <name>');
   if (args.stdio !== undefined) {
-    const [command, ...commandArgs] = splitCommandLine(args.stdio);
+    let words: string[];
+    try {
+      words = splitCommandLine(args.stdio);
+    } catch (error) {
+      throw new UsageError(`${(error as Error).message} in command line: ${args.stdio}`);
+    }
+    const [command, ...commandArgs] = words;
     if (!command) throw new UsageError('--stdio needs a command line');
     return {
       name: path.basename(command),

@@ -37,7 +37,7 @@ export function splitCommandLine(text: string): string[] {
       inWord = true;
     }
   }
-  if (quote) throw new Error(`unclosed ${quote === '"' ? 'double' : 'single'} quote`);
+  if (quote) throw new Error(`unterminated ${quote} quote`);
   if (inWord) words.push(current);
   return words;
 }
