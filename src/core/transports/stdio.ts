@@ -56,6 +56,7 @@ export class StdioTransport implements Transport {
   private readonly stderrTail: string[] = [];
   private sink: TransportSink | undefined;
   private drainWait: Promise<void> | undefined;
+  private batch: { lines: string[]; written: Promise<void> } | undefined;
 
   constructor(private readonly options: StdioServerOptions) {}
 
@@ -120,8 +121,23 @@ export class StdioTransport implements Transport {
       throw new LocalError('connection-closed', 'the server closed its input');
     }
     // JSON.stringify never emits a raw newline, so one message is exactly one line.
-    const ok = stdin.write(JSON.stringify(message) + '\n');
-    if (!ok) await this.waitForDrain(stdin);
+    const line = JSON.stringify(message) + '\n';
+    if (this.batch) {
+      this.batch.lines.push(line);
+      return this.batch.written;
+    }
+    // Messages sent in the same turn (a burst of concurrent calls) go out in one write: one syscall, not hundreds.
+    const lines = [line];
+    const written = new Promise<void>((resolve, reject) => {
+      queueMicrotask(() => {
+        this.batch = undefined;
+        const ok = stdin.write(lines.length === 1 ? lines[0] : lines.join(''));
+        if (ok) resolve();
+        else this.waitForDrain(stdin).then(resolve, reject);
+      });
+    });
+    this.batch = { lines, written };
+    return written;
   }
 
   /** One shared wait per full pipe: many concurrent senders must not each add listeners (quadratic work). */
