@@ -8,7 +8,8 @@ import { LocalError, isLocalError } from '../../src/core/errors';
 import type { Transport } from '../../src/core/transport';
 import { AutoHttpTransport, createHttpTransport } from '../../src/core/transports/http';
 import { LegacySseTransport } from '../../src/core/transports/legacySse';
-import { HttpStatusError, StreamableHttpTransport } from '../../src/core/transports/streamableHttp';
+import { HttpStatusError } from '../../src/core/transports/httpShared';
+import { StreamableHttpTransport } from '../../src/core/transports/streamableHttp';
 import { RecordingSink, sendJson, sseEvent, startSse, startTestServer, type RecordedRequest, type TestServer } from '../fixtures/http/server';
 
 const TIMEOUT = { timeout: 20_000 };

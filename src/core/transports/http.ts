@@ -3,7 +3,8 @@ import { DisposableStore, Emitter } from '../disposable';
 import { LocalError } from '../errors';
 import type { DiagnosticListener, Transport, TransportKind, TransportSink } from '../transport';
 import { LegacySseTransport, type LegacySseOptions } from './legacySse';
-import { HttpStatusError, StreamableHttpTransport, type StreamableHttpOptions } from './streamableHttp';
+import { HttpStatusError } from './httpShared';
+import { StreamableHttpTransport, type StreamableHttpOptions } from './streamableHttp';
 
 export type HttpTransportMode = 'auto' | 'streamable-http' | 'sse';
 

@@ -12,7 +12,7 @@ import {
   networkError,
   pumpSse,
   validateHttpUrl,
-} from './streamableHttp';
+} from './httpShared';
 
 /**
  * The 2024-11-05 "HTTP with SSE" transport: one long-lived GET stream whose first `endpoint` event names

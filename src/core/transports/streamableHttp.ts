@@ -1,8 +1,21 @@
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
-import { LocalError, errorMessage, type LocalErrorKind } from '../errors';
+import { LocalError, errorMessage } from '../errors';
 import type { DiagnosticListener, Transport, TransportSink } from '../transport';
 import { SseParser } from './sseParser';
+import {
+  describeFetchFailure,
+  describeMessage,
+  discardBody,
+  displayUrl,
+  httpStatusError,
+  mediaType,
+  networkError,
+  pumpSse,
+  sleep,
+  validateHttpUrl,
+} from './httpShared';
+
 
 /**
  * The MCP "Streamable HTTP" transport (spec 2025-11-25, basic/transports): every client message is one
@@ -24,199 +37,11 @@ export interface StreamableHttpOptions {
 
 export const DEFAULT_RECONNECT_DELAY_MS = 1000;
 export const DEFAULT_MAX_RECONNECT_ATTEMPTS = 5;
-const ERROR_BODY_CHARS = 300;
 const DELETE_TIMEOUT_MS = 2000;
 /** An SSE connection that stayed up this long counts as progress even without events. */
 const HEALTHY_CONNECTION_MS = 10_000;
 
-// ---------------------------------------------------------------------------------------------------------
-// Shared HTTP helpers (also used by the legacy SSE transport).
-
-/** A non-2xx HTTP answer. Keeps what an auth layer needs (status, WWW-Authenticate) next to the message. */
-export class HttpStatusError extends LocalError {
-  override readonly name = 'HttpStatusError';
-  readonly status: number;
-  readonly statusText: string;
-  readonly url: string;
-  /** The first characters of the response body, as received. */
-  readonly body: string;
-  readonly wwwAuthenticate: string | undefined;
-
-  constructor(
-    kind: LocalErrorKind,
-    init: { status: number; statusText: string; url: string; body: string; wwwAuthenticate?: string; message?: string },
-  ) {
-    super(kind, init.message ?? describeHttpStatus(init.status, init.statusText, init.url, init.body));
-    this.status = init.status;
-    this.statusText = init.statusText;
-    this.url = init.url;
-    this.body = init.body;
-    this.wwwAuthenticate = init.wwwAuthenticate;
-  }
-}
-
-export function describeHttpStatus(status: number, statusText: string, url: string, body: string): string {
-  const head = `HTTP ${status}${statusText ? ` ${statusText}` : ''} from ${displayUrl(url)}`;
-  const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
-  return excerpt ? `${head}: ${excerpt}` : head;
-}
-
-/** Builds the error for a non-2xx response; `explain` may wrap the standard "HTTP <status> ..." text. */
-export async function httpStatusError(
-  response: Response,
-  url: string,
-  kind: LocalErrorKind = 'transport',
-  explain: (detail: string) => string = (detail) => detail,
-): Promise<HttpStatusError> {
-  const body = await readBodyPrefix(response, ERROR_BODY_CHARS);
-  return new HttpStatusError(kind, {
-    status: response.status,
-    statusText: response.statusText,
-    url,
-    body,
-    wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
-    message: explain(describeHttpStatus(response.status, response.statusText, url, body)),
-  });
-}
-
-const SECRET_QUERY_NAME = /token|key|secret|password|auth|sig|code/i;
-
-/**
- * The URL without user:password and with secret-looking query values masked, so credentials never
- * reach logs or error messages.
- */
-export function displayUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = '';
-    parsed.password = '';
-    for (const name of [...parsed.searchParams.keys()]) {
-      if (SECRET_QUERY_NAME.test(name)) parsed.searchParams.set(name, '***');
-    }
-    return parsed.toString();
-  } catch {
-    return url;
-  }
-}
-
-/** undici reports "fetch failed" and puts the useful part (ECONNREFUSED, DNS, TLS) in `cause`. */
-export function describeFetchFailure(error: unknown): string {
-  const message = errorMessage(error);
-  const cause = error instanceof Error ? error.cause : undefined;
-  if (cause === undefined) return message;
-  const code = typeof cause === 'object' && cause !== null && 'code' in cause ? String(cause.code) : undefined;
-  const causeText = errorMessage(cause);
-  return code && !causeText.includes(code) ? `${message} (${causeText}, ${code})` : `${message} (${causeText})`;
-}
-
-export function networkError(method: string, url: string, error: unknown): LocalError {
-  // Some causes quote the URL verbatim; keep its secrets out of the message.
-  const cause = describeFetchFailure(error).split(url).join(displayUrl(url));
-  return new LocalError('transport', `${method} ${displayUrl(url)} failed: ${cause}`, { cause: error });
-}
-
-/** The media type without parameters, lower-cased ('' when absent). */
-export function mediaType(response: Response): string {
-  return (response.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-}
-
-export async function discardBody(response: Response): Promise<void> {
-  try {
-    await response.body?.cancel();
-  } catch {
-    // Nothing to release if the body already failed.
-  }
-}
-
-/** Reads at most about `maxChars` of a body, then drops the rest: error bodies can be arbitrarily large. */
-export async function readBodyPrefix(response: Response, maxChars: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < maxChars) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A broken error body still leaves the status to report.
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return text.slice(0, maxChars);
-}
-
-export type PumpOutcome = { kind: 'ended' } | { kind: 'failed'; reason: string };
-
-/** Feeds a response body into an SSE parser until it ends or breaks. */
-export async function pumpSse(response: Response, parser: SseParser): Promise<PumpOutcome> {
-  if (!response.body) {
-    parser.end();
-    return { kind: 'ended' };
-  }
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.push(value);
-    }
-    parser.end();
-    return { kind: 'ended' };
-  } catch (error) {
-    // Release the connection whatever broke (network, abort, or a handler that threw).
-    reader.cancel().catch(() => undefined);
-    return { kind: 'failed', reason: describeFetchFailure(error) };
-  }
-}
-
-/** Resolves true after `ms`, or false as soon as `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<boolean> {
-  return new Promise((resolve) => {
-    if (signal.aborted) {
-      resolve(false);
-      return;
-    }
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve(false);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve(true);
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-export function validateHttpUrl(url: string): URL {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new LocalError('invalid-argument', `not a valid URL: ${displayUrl(url)}`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new LocalError('invalid-argument', `expected an http(s) URL, got ${parsed.protocol} in ${displayUrl(url)}`);
-  }
-  if (parsed.username || parsed.password) {
-    // fetch refuses such URLs; say so before any request, and point to the supported way.
-    throw new LocalError('invalid-argument', `the URL ${displayUrl(url)} contains user:password; put credentials in an Authorization header instead`);
-  }
-  return parsed;
-}
-
 type RequestId = string | number;
-
-/** A short name for a message in diagnostics: its method, or "response <id>". */
-export function describeMessage(message: object): string {
-  const record = message as Record<string, unknown>;
-  if (typeof record.method === 'string') return record.method;
-  if ('id' in record) return `response ${String(record.id)}`;
-  return 'message';
-}
 
 function requestIdOf(message: object): RequestId | undefined {
   const record = message as Record<string, unknown>;
