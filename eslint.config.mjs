@@ -1,10 +1,22 @@
+import { builtinModules } from 'node:module';
 import tseslint from 'typescript-eslint';
 
-const noVscode = {
-  'no-restricted-imports': ['error', {
-    paths: [{ name: 'vscode', message: 'src/core and src/cli must stay free of vscode; host services come in through interfaces.' }],
-  }],
-};
+// The layers of src/, bottom to top: protocol (the MCP client) < workbench (host-neutral application logic
+// shared by the CLI and the extension) < cli | extension. An import may only run downwards. Inside protocol
+// and workbench, Node-only code lives in a `node/` folder; everything else needs no Node built-in (only
+// `fetch`, streams and timers), and does not import the `node/` folder either.
+const nodeBuiltins = [...new Set(builtinModules.flatMap((name) => [name, `node:${name}`]))];
+
+const vscode = { name: 'vscode', message: 'Only src/extension may import vscode; host services come in through interfaces.' };
+const builtins = { group: nodeBuiltins, message: 'Node built-ins belong in a node/ folder of this layer.' };
+const nodeFolder = { group: ['./node/*', '**/node/*', '../node', './node'], message: 'Code outside node/ must not depend on Node-only code.' };
+const above = (layers, why) => ({ group: layers.flatMap((l) => [`**/${l}/**`, `**/${l}`]), message: why });
+
+const rule = (paths, patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
+const upFromProtocol = above(['workbench', 'cli', 'extension'], 'The protocol client is the bottom layer: it imports nothing above it.');
+const upFromWorkbench = above(['cli', 'extension'], 'Workbench logic is shared by the CLI and the extension: it imports neither.');
+const upFromCli = above(['extension'], 'The CLI must not depend on the extension.');
+const upFromExtension = above(['cli'], 'The extension must not depend on the CLI.');
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'test-results/**', '.vscode-test/**', 'out/**'] },
@@ -18,5 +30,10 @@ export default tseslint.config(
       'no-console': 'off',
     },
   },
-  { files: ['src/core/**/*.ts', 'src/cli/**/*.ts'], rules: noVscode },
+  { files: ['src/protocol/**/*.ts'], ignores: ['src/protocol/node/**'], rules: rule([vscode], [builtins, nodeFolder, upFromProtocol]) },
+  { files: ['src/protocol/node/**/*.ts'], rules: rule([vscode], [upFromProtocol]) },
+  { files: ['src/workbench/**/*.ts'], ignores: ['src/workbench/node/**'], rules: rule([vscode], [builtins, nodeFolder, upFromWorkbench]) },
+  { files: ['src/workbench/node/**/*.ts'], rules: rule([vscode], [upFromWorkbench]) },
+  { files: ['src/cli/**/*.ts'], rules: rule([vscode], [upFromCli]) },
+  { files: ['src/extension/**/*.ts'], rules: rule([], [upFromExtension]) },
 );

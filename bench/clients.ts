@@ -11,7 +11,7 @@ import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { buildSync } from 'esbuild';
-import type { McpClient } from '../src/core/client';
+import type { McpClient } from '../src/protocol/client';
 
 export const SERVER_SCRIPT = path.join(__dirname, 'fixtures', 'server.mjs');
 export const BIG_URI = 'bench://big';

@@ -6,13 +6,13 @@
  *
  * Exit code: 0 when the scenario's client behaviour completed, 1 with the reason on stderr otherwise.
  */
-import { McpClient } from '../core/client';
-import { applySchemaDefaults } from '../core/elicitationDefaults';
-import { errorMessage, isLocalError, McpError } from '../core/errors';
-import type { ClientHost } from '../core/host';
-import type { Tool } from '../core/protocol/types';
-import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from '../core/protocol/versions';
-import { createHttpTransport } from '../core/transports/http';
+import { McpClient } from '../protocol/client';
+import { applySchemaDefaults } from '../workbench/forms/elicitationDefaults';
+import { errorMessage, isLocalError, McpError } from '../protocol/errors';
+import type { ClientHost } from '../protocol/host';
+import type { Tool } from '../protocol/types';
+import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from '../protocol/versions';
+import { createHttpTransport } from '../protocol/transports/http';
 import type { ParsedArgs } from './args';
 import { stderrLogger } from './connect';
 

@@ -2,15 +2,15 @@ import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { McpClient } from '../core/client';
-import { createTransport, resolveServerDefinition } from '../core/config/launch';
-import { parseMcpConfig, type ServerDefinition } from '../core/config/mcpConfig';
-import type { ClientHost } from '../core/host';
-import type { Logger } from '../core/jsonrpc/rpcConnection';
-import { createHttpTransport } from '../core/transports/http';
-import { StdioTransport } from '../core/transports/stdio';
-import type { Transport } from '../core/transport';
-import { splitCommandLine } from '../core/config/commandLine';
+import { McpClient } from '../protocol/client';
+import { createTransport, resolveServerDefinition } from '../workbench/node/launch';
+import { parseMcpConfig, type ServerDefinition } from '../workbench/config/mcpConfig';
+import type { ClientHost } from '../protocol/host';
+import type { Logger } from '../protocol/jsonrpc/rpcConnection';
+import { createHttpTransport } from '../protocol/transports/http';
+import { StdioTransport } from '../protocol/node/stdio';
+import type { Transport } from '../protocol/transports/transport';
+import { splitCommandLine } from '../workbench/config/commandLine';
 import { UsageError, type ParsedArgs } from './args';
 
 /**

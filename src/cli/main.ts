@@ -1,6 +1,6 @@
-import { LocalError, McpError, errorMessage } from '../core/errors';
-import type { McpClient } from '../core/client';
-import { LOGGING_LEVELS, type CompletionReference, type LoggingLevel } from '../core/protocol/types';
+import { LocalError, McpError, errorMessage } from '../protocol/errors';
+import type { McpClient } from '../protocol/client';
+import { LOGGING_LEVELS, type CompletionReference, type LoggingLevel } from '../protocol/types';
 import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from './args';
 import { runConformance } from './conformance';
 import { createClient, resolveTarget } from './connect';

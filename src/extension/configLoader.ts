@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseMcpConfig, type ConfigProblem } from '../core/config/mcpConfig';
+import { parseMcpConfig, type ConfigProblem } from '../workbench/config/mcpConfig';
 import { readUserServers, USER_SERVERS_SETTING, USER_SETTINGS_SOURCE_URI, userServersLabel } from './config/userServers';
 import { serverEntryId, type ServerEntry } from './serverEntry';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { InputDefinition } from '../core/config/mcpConfig';
+import type { InputDefinition } from '../workbench/config/mcpConfig';
 import type { ServerEntry } from './serverEntry';
 
 /** A test hook that answers prompts instead of the UI; the answer is stored exactly like a typed one. */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { Logger } from '../core/jsonrpc/rpcConnection';
-import type { LogMessage } from '../core/protocol/types';
-import { maskText } from '../core/util/secrets';
+import type { Logger } from '../protocol/jsonrpc/rpcConnection';
+import type { LogMessage } from '../protocol/types';
+import { maskText } from '../workbench/secrets';
 
 /**
  * One LogOutputChannel per server ("MCP: <name>"), created on first use and kept across restarts so a

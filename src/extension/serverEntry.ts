@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
-import { deepEqual, diffServerDefinitions } from '../core/config/diff';
-import type { InputDefinition, ServerDefinition } from '../core/config/mcpConfig';
+import { deepEqual, diffServerDefinitions } from '../workbench/config/diff';
+import type { InputDefinition, ServerDefinition } from '../workbench/config/mcpConfig';
 
 /** Where a server is defined. Only workspace files need workspace trust and a first-start confirmation. */
 export type ServerScope = 'workspace' | 'user';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ClientHost } from '../core/host';
-import type { RestartPolicy } from '../core/lifecycle/restartPolicy';
+import type { ClientHost } from '../protocol/host';
+import type { RestartPolicy } from '../workbench/lifecycle/restartPolicy';
 import type { InputPrompter } from './inputPrompter';
 import type { LaunchConfirmation } from './lifecycle/launchConfirmation';
 import type { LogChannels } from './logChannels';

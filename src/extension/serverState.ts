@@ -1,5 +1,5 @@
-import type { ServerSession } from '../core/client';
-import type { Tool } from '../core/protocol/types';
+import type { ServerSession } from '../protocol/client';
+import type { Tool } from '../protocol/types';
 
 /** What the automatic restart after a crash is doing: waiting to restart, or given up until a manual start. */
 export type CrashRecovery = { kind: 'restarting'; delayMs: number; attempt: number } | { kind: 'gave-up'; reason: string };

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '../core/protocol/types';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../protocol/types';
 import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, type OfferingGroup } from './browse/offeringItems';
 import { ResourceSubscriptions } from './browse/resourceSubscriptions';
 import type { ServerCatalog } from './browse/serverCatalog';

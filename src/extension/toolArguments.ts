@@ -1,5 +1,5 @@
-import type { SchemaValidator } from '../core/schemaValidation';
-import type { JsonObject } from '../core/protocol/types';
+import type { SchemaValidator } from '../protocol/validation/schemaValidation';
+import type { JsonObject } from '../protocol/types';
 
 /**
  * Helpers for the arguments input box: a starting value built from the schema's required properties, and a

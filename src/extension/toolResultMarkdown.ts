@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { CallToolOutcome } from '../core/client';
-import type { ContentBlock, JsonObject, ResourceContents } from '../core/protocol/types';
-import type { ValidationVerdict } from '../core/schemaValidation';
+import type { CallToolOutcome } from '../protocol/client';
+import type { ContentBlock, JsonObject, ResourceContents } from '../protocol/types';
+import type { ValidationVerdict } from '../protocol/validation/schemaValidation';
 
 export interface ToolCallRecord {
   serverName: string;

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ClientHost, ElicitationHandler, SamplingHandler } from '../core/host';
-import type { Root } from '../core/protocol/types';
+import type { ClientHost, ElicitationHandler, SamplingHandler } from '../protocol/host';
+import type { Root } from '../protocol/types';
 
 /**
  * The services VS Code lends every client. For now: roots (the workspace folders, kept current). Sampling and

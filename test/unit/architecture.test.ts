@@ -14,8 +14,8 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-test('src/core and src/cli never import vscode', () => {
-  const offenders = [...sourceFiles(path.join(root, 'src/core')), ...sourceFiles(path.join(root, 'src/cli'))].filter((file) =>
+test('src/protocol, src/workbench and src/cli never import vscode', () => {
+  const offenders = ['src/protocol', 'src/workbench', 'src/cli'].flatMap((dir) => sourceFiles(path.join(root, dir))).filter((file) =>
     VSCODE_IMPORT.test(readFileSync(file, 'utf8')),
   );
   assert.deepEqual(offenders, []);
@@ -31,18 +31,49 @@ test('the bundled CLI contains no reference to the vscode module and runs withou
   assert.match(help, /Usage: mcp-workbench/);
 });
 
-test('the lint rule rejects a vscode import in src/core', { timeout: 60_000 }, () => {
-  const probe = 'import * as vscode from "vscode";\nexport const v = vscode;\n';
-  let output = '';
+function lint(filename: string, source: string): string {
   try {
-    execFileSync(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', 'src/core/probe.ts'], {
+    execFileSync(process.execPath, [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--stdin', '--stdin-filename', filename], {
       cwd: root,
-      input: probe,
+      input: source,
       encoding: 'utf8',
       stdio: 'pipe',
     });
+    return '';
   } catch (error) {
-    output = String((error as { stdout?: string }).stdout ?? '');
+    return String((error as { stdout?: string }).stdout ?? '');
   }
-  assert.match(output, /no-restricted-imports/);
+}
+
+test('the lint rule rejects a vscode import in src/protocol', { timeout: 60_000 }, () => {
+  const probe = 'import * as vscode from "vscode";\nexport const v = vscode;\n';
+  assert.match(lint('src/protocol/probe.ts', probe), /no-restricted-imports/);
 });
+
+// Each probe is an import that would break the layering: protocol < workbench < cli | extension, with Node-only
+// code in node/ folders. The lint run must reject each one, and accept the allowed counterparts.
+const layering: Array<{ file: string; spec: string; allowed: boolean }> = [
+  { file: 'src/protocol/probe.ts', spec: 'node:fs', allowed: false },
+  { file: 'src/protocol/transports/probe.ts', spec: 'child_process', allowed: false },
+  { file: 'src/protocol/probe.ts', spec: './node/stdio', allowed: false },
+  { file: 'src/protocol/probe.ts', spec: '../workbench/config/mcpConfig', allowed: false },
+  { file: 'src/protocol/node/probe.ts', spec: '../../extension/extension', allowed: false },
+  { file: 'src/workbench/config/probe.ts', spec: 'node:path', allowed: false },
+  { file: 'src/workbench/config/probe.ts', spec: '../../protocol/node/stdio', allowed: false },
+  { file: 'src/workbench/sampling/probe.ts', spec: '../../extension/sampling/settings', allowed: false },
+  { file: 'src/workbench/sampling/probe.ts', spec: '../../cli/main', allowed: false },
+  { file: 'src/cli/probe.ts', spec: '../extension/extension', allowed: false },
+  { file: 'src/extension/probe.ts', spec: '../cli/main', allowed: false },
+  { file: 'src/protocol/node/probe.ts', spec: 'node:child_process', allowed: true },
+  { file: 'src/workbench/node/probe.ts', spec: '../../protocol/node/stdio', allowed: true },
+  { file: 'src/workbench/config/probe.ts', spec: '../../protocol/client', allowed: true },
+  { file: 'src/cli/probe.ts', spec: '../workbench/node/launch', allowed: true },
+];
+
+for (const { file, spec, allowed } of layering) {
+  test(`lint ${allowed ? 'accepts' : 'rejects'} importing ${spec} from ${file}`, { timeout: 60_000 }, () => {
+    const output = lint(file, `import * as probe from '${spec}';\nexport const v = probe;\n`);
+    if (allowed) assert.doesNotMatch(output, /no-restricted-imports/);
+    else assert.match(output, /no-restricted-imports/);
+  });
+}

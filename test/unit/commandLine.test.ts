@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseHeaderLines, splitCommandLine } from '../../src/core/config/commandLine';
+import { parseHeaderLines, splitCommandLine } from '../../src/workbench/config/commandLine';
 
 test('command lines split like a shell would quote them, with nothing expanded', () => {
   assert.deepEqual(splitCommandLine('npx -y @modelcontextprotocol/server-everything'), ['npx', '-y', '@modelcontextprotocol/server-everything']);

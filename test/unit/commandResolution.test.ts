@@ -3,7 +3,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { resolveCommand, windowsShimInvocation } from '../../src/core/config/commandResolution';
+import { resolveCommand, windowsShimInvocation } from '../../src/workbench/node/commandResolution';
 
 let root = '';
 let bin1 = '';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { deepEqual, diffServerDefinitions } from '../../src/core/config/diff';
-import { parseMcpConfig, type ServerDefinition } from '../../src/core/config/mcpConfig';
+import { deepEqual, diffServerDefinitions } from '../../src/workbench/config/diff';
+import { parseMcpConfig, type ServerDefinition } from '../../src/workbench/config/mcpConfig';
 
 const stdio = (name: string, extra: Partial<Extract<ServerDefinition, { kind: 'stdio' }>> = {}): ServerDefinition => ({
   kind: 'stdio',

@@ -4,11 +4,11 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { McpClient } from '../../src/core/client';
-import { LocalError } from '../../src/core/errors';
-import type { ClientHost } from '../../src/core/host';
-import type { ProgressUpdate } from '../../src/core/jsonrpc/rpcConnection';
-import type { CreateMessageRequest, ElicitRequest, LogMessage } from '../../src/core/protocol/types';
+import { McpClient } from '../../src/protocol/client';
+import { LocalError } from '../../src/protocol/errors';
+import type { ClientHost } from '../../src/protocol/host';
+import type { ProgressUpdate } from '../../src/protocol/jsonrpc/rpcConnection';
+import type { CreateMessageRequest, ElicitRequest, LogMessage } from '../../src/protocol/types';
 import { EVERYTHING_SERVER, assertProcessGone, collectingLogger, textOf, trackedStdio, waitFor, type CollectingLogger } from './testSupport';
 
 const SERVER_NAME = 'everything';

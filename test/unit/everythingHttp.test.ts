@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { McpClient } from '../../src/core/client';
-import { LocalError } from '../../src/core/errors';
-import type { ProgressUpdate } from '../../src/core/jsonrpc/rpcConnection';
-import type { LogMessage } from '../../src/core/protocol/types';
-import { StreamableHttpTransport } from '../../src/core/transports/streamableHttp';
+import { McpClient } from '../../src/protocol/client';
+import { LocalError } from '../../src/protocol/errors';
+import type { ProgressUpdate } from '../../src/protocol/jsonrpc/rpcConnection';
+import type { LogMessage } from '../../src/protocol/types';
+import { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
 import { EVERYTHING_SERVER, assertProcessGone, textOf, waitFor } from './testSupport';
 
 let server: ChildProcess;

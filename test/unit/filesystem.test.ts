@@ -8,9 +8,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { after, before, describe, test } from 'node:test';
-import { McpClient } from '../../src/core/client';
-import { Emitter } from '../../src/core/disposable';
-import type { Root } from '../../src/core/protocol/types';
+import { McpClient } from '../../src/protocol/client';
+import { Emitter } from '../../src/protocol/disposable';
+import type { Root } from '../../src/protocol/types';
 import { FILESYSTEM_SERVER, assertProcessGone, collectingLogger, delay, textOf, trackedStdio } from './testSupport';
 
 let base: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildFormModel, defaultValues, type FormField } from '../../src/core/forms/formModel';
+import { buildFormModel, defaultValues, type FormField } from '../../src/workbench/forms/formModel';
 
 function field(model: FormField, name: string): FormField {
   assert.equal(model.kind, 'object');

@@ -6,9 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
-import { McpClient } from '../../src/core/client';
-import { LocalError, McpError, type LocalErrorKind } from '../../src/core/errors';
-import type { ClientHost } from '../../src/core/host';
+import { McpClient } from '../../src/protocol/client';
+import { LocalError, McpError, type LocalErrorKind } from '../../src/protocol/errors';
+import type { ClientHost } from '../../src/protocol/host';
 import {
   HOSTILE_SERVER,
   assertProcessGone,

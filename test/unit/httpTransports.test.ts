@@ -4,12 +4,12 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { after, afterEach, describe, it } from 'node:test';
-import { LocalError, isLocalError } from '../../src/core/errors';
-import type { Transport } from '../../src/core/transport';
-import { AutoHttpTransport, createHttpTransport } from '../../src/core/transports/http';
-import { LegacySseTransport } from '../../src/core/transports/legacySse';
-import { HttpStatusError } from '../../src/core/transports/httpShared';
-import { StreamableHttpTransport } from '../../src/core/transports/streamableHttp';
+import { LocalError, isLocalError } from '../../src/protocol/errors';
+import type { Transport } from '../../src/protocol/transports/transport';
+import { AutoHttpTransport, createHttpTransport } from '../../src/protocol/transports/http';
+import { LegacySseTransport } from '../../src/protocol/transports/legacySse';
+import { HttpStatusError } from '../../src/protocol/transports/httpShared';
+import { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
 import { RecordingSink, sendJson, sseEvent, startSse, startTestServer, type RecordedRequest, type TestServer } from '../fixtures/http/server';
 
 const TIMEOUT = { timeout: 20_000 };

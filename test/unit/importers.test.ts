@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { importServers, knownImportSources, uniqueName, type ImportCandidate, type ImportResult, type ImportSourceKind } from '../../src/core/config/importers';
-import { translateVariables } from '../../src/core/config/importVariables';
-import { parseMcpConfig } from '../../src/core/config/mcpConfig';
+import { importServers, knownImportSources, uniqueName, type ImportCandidate, type ImportResult, type ImportSourceKind } from '../../src/workbench/node/importers';
+import { translateVariables } from '../../src/workbench/node/importVariables';
+import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'configs');
 

@@ -9,8 +9,8 @@ import {
   detectFormatting,
   removeServerFromConfig,
   renameServer,
-} from '../../src/core/config/jsoncEdit';
-import { parseMcpConfig } from '../../src/core/config/mcpConfig';
+} from '../../src/workbench/config/jsoncEdit';
+import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 
 const FIXTURE = readFileSync(path.join(__dirname, '..', 'fixtures', 'configs', 'vscode-mcp.jsonc'), 'utf8');
 const serverNames = (text: string) => parseMcpConfig(text).servers.map((s) => s.name);

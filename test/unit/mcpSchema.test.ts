@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import Ajv, { type ErrorObject } from 'ajv';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { importServers } from '../../src/core/config/importers';
+import { importServers } from '../../src/workbench/node/importers';
 
 const ROOT = path.join(__dirname, '..', '..');
 const schema: unknown = JSON.parse(readFileSync(path.join(ROOT, 'schemas', 'mcp.schema.json'), 'utf8'));

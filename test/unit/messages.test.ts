@@ -1,7 +1,7 @@
-/** Pure unit tests of the base-protocol classification in src/core/jsonrpc/messages.ts. */
+/** Pure unit tests of the base-protocol classification in src/protocol/jsonrpc/messages.ts. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkMetaKey, classifyIncoming, excerpt, responseIdFromFragment, unknownReservedMetaKeys, type Classified } from '../../src/core/jsonrpc/messages';
+import { checkMetaKey, classifyIncoming, excerpt, responseIdFromFragment, unknownReservedMetaKeys, type Classified } from '../../src/protocol/jsonrpc/messages';
 
 function violation(value: unknown): Extract<Classified, { kind: 'violation' }> {
   const classified = classifyIncoming(value);

@@ -9,11 +9,11 @@ import * as fs from 'node:fs';
 import { after, describe, test } from 'node:test';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { McpClient } from '../../src/core/client';
-import { Emitter } from '../../src/core/disposable';
-import { LocalError } from '../../src/core/errors';
-import type { ClientHost } from '../../src/core/host';
-import { checkMetaKey } from '../../src/core/jsonrpc/messages';
+import { McpClient } from '../../src/protocol/client';
+import { Emitter } from '../../src/protocol/disposable';
+import { LocalError } from '../../src/protocol/errors';
+import type { ClientHost } from '../../src/protocol/host';
+import { checkMetaKey } from '../../src/protocol/jsonrpc/messages';
 import { EVERYTHING_SERVER, HOSTILE_SERVER, assertProcessGone, delay, textOf, trackedStdio, waitFor } from './testSupport';
 
 const SCHEMA_PATH = '/work/shared/mcp-schema/2025-11-25/schema.json';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatDuration, RestartPolicy } from '../../src/core/lifecycle/restartPolicy';
+import { formatDuration, RestartPolicy } from '../../src/workbench/lifecycle/restartPolicy';
 
 test('delays double from the base delay and are capped at the maximum', () => {
   const policy = new RestartPolicy({ baseDelayMs: 1000, maxDelayMs: 5000, maxCrashes: 10, windowMs: 600_000 });

@@ -1,10 +1,10 @@
 /** Sampling routed to a real OpenAI-compatible HTTP model server, with the person's decisions scripted. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { McpClient } from '../../src/core/client';
-import { ErrorCodes, McpError } from '../../src/core/errors';
-import type { CreateMessageRequest } from '../../src/core/protocol/types';
-import type { ChatResponse } from '../../src/core/sampling/chatModel';
+import { McpClient } from '../../src/protocol/client';
+import { ErrorCodes, McpError } from '../../src/protocol/errors';
+import type { CreateMessageRequest } from '../../src/protocol/types';
+import type { ChatResponse } from '../../src/workbench/sampling/chatModel';
 import {
   SamplingCoordinator,
   type RequestDecision,
@@ -12,13 +12,13 @@ import {
   type SamplingRecord,
   type SamplingReview,
   type SamplingReviewer,
-} from '../../src/core/sampling/coordinator';
-import { toChatRequest } from '../../src/core/sampling/mapping';
-import { chooseModel } from '../../src/core/sampling/modelSelection';
-import { ModelEndpointError, OpenAiCompatibleProvider } from '../../src/core/sampling/openaiProvider';
-import { MemoryPolicyStorage, SamplingPolicies } from '../../src/core/sampling/policy';
-import { ReviewQueue } from '../../src/core/sampling/reviewQueue';
-import { StdioTransport } from '../../src/core/transports/stdio';
+} from '../../src/workbench/sampling/coordinator';
+import { toChatRequest } from '../../src/workbench/sampling/mapping';
+import { chooseModel } from '../../src/workbench/sampling/modelSelection';
+import { ModelEndpointError, OpenAiCompatibleProvider } from '../../src/workbench/sampling/openaiProvider';
+import { MemoryPolicyStorage, SamplingPolicies } from '../../src/workbench/sampling/policy';
+import { ReviewQueue } from '../../src/workbench/sampling/reviewQueue';
+import { StdioTransport } from '../../src/protocol/node/stdio';
 import { startOpenAiServer, type OpenAiTestServer } from '../fixtures/openai/openaiServer';
 import { EVERYTHING_SERVER, textOf } from './testSupport';
 

@@ -1,7 +1,7 @@
 /** The review panel's edits applied to a chat request (src/extension/sampling/samplingReviewUi.ts, vscode-free). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ChatRequest } from '../../src/core/sampling/chatModel';
+import type { ChatRequest } from '../../src/workbench/sampling/chatModel';
 import { applyEdits } from '../../src/extension/sampling/samplingReviewUi';
 
 const request: ChatRequest = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isSecretKey, MASK, maskHeaders, maskSecrets, maskText } from '../../src/core/util/secrets';
+import { isSecretKey, MASK, maskHeaders, maskSecrets, maskText } from '../../src/workbench/secrets';
 
 test('known secrets are replaced wherever they appear inside strings, in a deep copy', () => {
   const original = {

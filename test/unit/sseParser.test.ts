@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SseParser, type SseEvent } from '../../src/core/transports/sseParser';
+import { SseParser, type SseEvent } from '../../src/protocol/transports/sseParser';
 
 const encoder = new TextEncoder();
 

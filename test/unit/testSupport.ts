@@ -1,8 +1,8 @@
 /** Shared helpers for the unit tests that drive real server processes. */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Logger } from '../../src/core/jsonrpc/rpcConnection';
-import { StdioTransport, type StdioServerOptions } from '../../src/core/transports/stdio';
+import type { Logger } from '../../src/protocol/jsonrpc/rpcConnection';
+import { StdioTransport, type StdioServerOptions } from '../../src/protocol/node/stdio';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const EVERYTHING_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { expandUriTemplate, parseUriTemplate, UriTemplateError, type UriTemplateValue } from '../../src/core/util/uriTemplate';
+import { expandUriTemplate, parseUriTemplate, UriTemplateError, type UriTemplateValue } from '../../src/protocol/features/uriTemplate';
 
 // RFC 6570 section 1.2 variables.
 const values: Record<string, UriTemplateValue> = {

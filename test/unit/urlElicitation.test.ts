@@ -1,9 +1,9 @@
 /** The -32042 flow: a tool needs an out-of-band URL step; the person consents, the server completes, the call is retried. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { McpClient } from '../../src/core/client';
-import { McpError } from '../../src/core/errors';
-import type { ElicitRequest } from '../../src/core/protocol/types';
+import { McpClient } from '../../src/protocol/client';
+import { McpError } from '../../src/protocol/errors';
+import type { ElicitRequest } from '../../src/protocol/types';
 import { HOSTILE_SERVER, assertProcessGone, textOf, trackedStdio } from './testSupport';
 
 function start(action: 'accept' | 'decline') {

@@ -9,8 +9,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { createTransport, planStdioLaunch, type ResolvedServer } from '../../src/core/config/launch';
-import { buildEnvironment, StdioTransport, stdioSpawnOptions } from '../../src/core/transports/stdio';
+import { createTransport, planStdioLaunch, type ResolvedServer } from '../../src/workbench/node/launch';
+import { buildEnvironment, StdioTransport, stdioSpawnOptions } from '../../src/protocol/node/stdio';
 
 type StdioServer = Extract<ResolvedServer, { kind: 'stdio' }>;
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
+import { errorMessage } from '../../protocol/errors';
 import { isTreeNode } from '../commands/serverPicker';
 import type { BrowseContext } from './browseContext';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../core/protocol/types';
+import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types';
 import type { ServerController } from '../serverController';
 import { safeIconSource } from './serverIcons';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
-import type { Prompt } from '../../core/protocol/types';
+import { errorMessage } from '../../protocol/errors';
+import type { Prompt } from '../../protocol/types';
 import type { ServerController } from '../serverController';
 import type { BrowseContext } from './browseContext';
 import { argumentField, isObject, isStringRecord, pickItem, runningServer } from './browsePickers';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ContentBlock, GetPromptResult } from '../../core/protocol/types';
+import type { ContentBlock, GetPromptResult } from '../../protocol/types';
 import { base64Bytes } from './resultHtml';
 
 /** A prompt's messages as Markdown: one heading per message with its role, text as is, other content summarised. */

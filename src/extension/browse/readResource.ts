@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
-import type { ReadResourceResult } from '../../core/protocol/types';
+import { errorMessage } from '../../protocol/errors';
+import type { ReadResourceResult } from '../../protocol/types';
 import type { ServerController } from '../serverController';
 import type { BrowseContext } from './browseContext';
 import { canPreviewImage, showImagePreview } from './imagePreview';

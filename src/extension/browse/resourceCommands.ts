@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
-import type { Resource, ResourceTemplate } from '../../core/protocol/types';
-import { parseUriTemplate, expandUriTemplate } from '../../core/util/uriTemplate';
+import { errorMessage } from '../../protocol/errors';
+import type { Resource, ResourceTemplate } from '../../protocol/types';
+import { parseUriTemplate, expandUriTemplate } from '../../protocol/features/uriTemplate';
 import type { ServerController } from '../serverController';
 import type { BrowseContext } from './browseContext';
 import { argumentField, isObject, isStringRecord, pickItem, runningServer } from './browsePickers';

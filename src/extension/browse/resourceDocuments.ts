@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
-import type { ReadResourceResult, ResourceContents } from '../../core/protocol/types';
+import { errorMessage } from '../../protocol/errors';
+import type { ReadResourceResult, ResourceContents } from '../../protocol/types';
 import type { ServerController } from '../serverController';
 import type { ServerManager } from '../serverManager';
 import { hexSummary, languageForResource } from './mimeLanguage';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ContentBlock, ResourceContents } from '../../core/protocol/types';
-import type { ValidationVerdict } from '../../core/schemaValidation';
+import type { ContentBlock, ResourceContents } from '../../protocol/types';
+import type { ValidationVerdict } from '../../protocol/validation/schemaValidation';
 import type { ToolCallRecord } from '../toolResultMarkdown';
 import { escapeHtml } from '../webviews/webviewPage';
 

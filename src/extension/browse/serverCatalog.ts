@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { McpClient } from '../../core/client';
-import { errorMessage } from '../../core/errors';
-import type { Prompt, Resource, ResourceTemplate } from '../../core/protocol/types';
+import type { McpClient } from '../../protocol/client';
+import { errorMessage } from '../../protocol/errors';
+import type { Prompt, Resource, ResourceTemplate } from '../../protocol/types';
 import type { ServerController } from '../serverController';
 import type { ServerManager } from '../serverManager';
 

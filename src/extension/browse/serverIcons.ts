@@ -1,4 +1,4 @@
-import type { Icon } from '../../core/protocol/types';
+import type { Icon } from '../../protocol/types';
 
 /**
  * Server-provided icons are untrusted input: only `https:` images and `data:` images of raster types are used

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { buildFormModel, defaultValues } from '../../core/forms/formModel';
-import type { JsonObject, Tool } from '../../core/protocol/types';
-import { SchemaValidator } from '../../core/schemaValidation';
+import { buildFormModel, defaultValues } from '../../workbench/forms/formModel';
+import type { JsonObject, Tool } from '../../protocol/types';
+import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import { callToolWithProgress } from '../commands/callTool';
 import type { ServerController } from '../serverController';
 import type { ToolCallRecord } from '../toolResultMarkdown';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { uniqueName } from '../../core/config/importers';
-import { errorMessage } from '../../core/errors';
-import { parseHeaderLines, splitCommandLine } from '../../core/config/commandLine';
+import { uniqueName } from '../../workbench/node/importers';
+import { errorMessage } from '../../protocol/errors';
+import { parseHeaderLines, splitCommandLine } from '../../workbench/config/commandLine';
 import { addServers, pickTarget, takenNames, targetFromArgument, type ConfigTarget } from '../config/configTargets';
 
 export const ADD_SERVER_COMMAND = 'mcpWorkbench.addServer';

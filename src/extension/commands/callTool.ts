@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { CallToolOutcome } from '../../core/client';
-import { errorMessage, isLocalError } from '../../core/errors';
-import type { JsonObject, Tool } from '../../core/protocol/types';
-import { SchemaValidator } from '../../core/schemaValidation';
+import type { CallToolOutcome } from '../../protocol/client';
+import { errorMessage, isLocalError } from '../../protocol/errors';
+import type { JsonObject, Tool } from '../../protocol/types';
+import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import type { ServerController } from '../serverController';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from '../toolArguments';
 import type { ToolCallRecord } from '../toolResultMarkdown';

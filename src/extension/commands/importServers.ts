@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { IMPORT_SOURCE_LABELS, importServers, knownImportSources, type ImportCandidate, type ImportSkip, type ImportSourceKind } from '../../core/config/importers';
-import { errorMessage } from '../../core/errors';
+import { IMPORT_SOURCE_LABELS, importServers, knownImportSources, type ImportCandidate, type ImportSkip, type ImportSourceKind } from '../../workbench/node/importers';
+import { errorMessage } from '../../protocol/errors';
 import { addServers, pickTarget, takenNames, targetFromArgument, targetLabel } from '../config/configTargets';
 
 export const IMPORT_SERVERS_COMMAND = 'mcpWorkbench.importServers';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
-import { LOGGING_LEVELS, type LoggingLevel } from '../../core/protocol/types';
+import { errorMessage } from '../../protocol/errors';
+import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
 import type { CommandContext } from './commandContext';
 import { resolveServer } from './serverPicker';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../core/errors';
+import { errorMessage } from '../../protocol/errors';
 import { CommandNotFoundError } from '../lifecycle/commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from '../serverController';
 import type { CommandContext } from './commandContext';

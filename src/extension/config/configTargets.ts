@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { addServerToConfig } from '../../core/config/jsoncEdit';
-import { parseMcpConfig } from '../../core/config/mcpConfig';
+import { addServerToConfig } from '../../workbench/config/jsoncEdit';
+import { parseMcpConfig } from '../../workbench/config/mcpConfig';
 import { WORKSPACE_CONFIG_PATH, workspaceConfigLabel } from '../configLoader';
 import { USER_SERVERS_KEY, USER_SERVERS_SECTION, userServersLabel, userServersValue } from './userServers';
 

@@ -1,6 +1,6 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { parseMcpConfig, type ConfigProblem } from '../../core/config/mcpConfig';
+import { parseMcpConfig, type ConfigProblem } from '../../workbench/config/mcpConfig';
 import { serverEntryId, type ServerEntry } from '../serverEntry';
 
 /** The user-level server list: `mcpWorkbench.servers` in the user settings, in mcp.json's shape. */

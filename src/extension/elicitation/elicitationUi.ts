@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { buildFormModel, defaultValues } from '../../core/forms/formModel';
-import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../core/host';
-import type { ElicitRequest, ElicitResult, JsonObject } from '../../core/protocol/types';
-import { ReviewQueue } from '../../core/sampling/reviewQueue';
-import { SchemaValidator } from '../../core/schemaValidation';
+import { buildFormModel, defaultValues } from '../../workbench/forms/formModel';
+import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../protocol/host';
+import type { ElicitRequest, ElicitResult, JsonObject } from '../../protocol/types';
+import { ReviewQueue } from '../../workbench/sampling/reviewQueue';
+import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../sampling/reviewPanel';
 
 /** The URL-mode consent dialog as shown: a modal warning with a message, a detail and its buttons. */

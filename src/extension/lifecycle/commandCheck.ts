@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { StdioLaunch } from '../../core/config/commandResolution';
-import { planStdioLaunch, type LaunchHost, type ResolvedServer } from '../../core/config/launch';
+import type { StdioLaunch } from '../../workbench/node/commandResolution';
+import { planStdioLaunch, type LaunchHost, type ResolvedServer } from '../../workbench/node/launch';
 
 /** A stdio server's command does not exist; the message names the command, the PATH searched and the fix. */
 export class CommandNotFoundError extends Error {

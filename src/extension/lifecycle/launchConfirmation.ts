@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ResolvedServer } from '../../core/config/launch';
-import { maskSecrets } from '../../core/util/secrets';
+import type { ResolvedServer } from '../../workbench/node/launch';
+import { maskSecrets } from '../../workbench/secrets';
 import { describeTarget, type ServerEntry } from '../serverEntry';
 
 /** A test hook standing in for the modal; everything around it (hashing, remembering) stays real. */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { TraceDirection } from '../../core/jsonrpc/mcpStreams';
-import { maskSecrets } from '../../core/util/secrets';
+import type { TraceDirection } from '../../protocol/jsonrpc/mcpStreams';
+import { maskSecrets } from '../../workbench/secrets';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 export const TRACE_SETTING = 'trace.server';

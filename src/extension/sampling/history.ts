@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { SamplingOutcome, SamplingRecord } from '../../core/sampling/coordinator';
+import type { SamplingOutcome, SamplingRecord } from '../../workbench/sampling/coordinator';
 
 const CAP_PER_SERVER = 200;
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ChatModelProvider, ChatRequest, ChatResponse, ModelInfo } from '../../core/sampling/chatModel';
+import type { ChatModelProvider, ChatRequest, ChatResponse, ModelInfo } from '../../workbench/sampling/chatModel';
 
 /**
  * VS Code's Language Model API (`vscode.lm`) as a sampling provider: whatever chat models the person has

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { FormField } from '../../core/forms/formModel';
-import type { SamplingPolicy } from '../../core/sampling/policy';
+import type { FormField } from '../../workbench/forms/formModel';
+import type { SamplingPolicy } from '../../workbench/sampling/policy';
 
 /**
  * The one review panel for everything a server asks of the person: sampling requests, model answers and

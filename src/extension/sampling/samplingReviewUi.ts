@@ -1,7 +1,7 @@
-import type { CreateMessageRequest } from '../../core/protocol/types';
-import type { ChatPart, ChatRequest, ChatResponse } from '../../core/sampling/chatModel';
-import type { RequestDecision, ResponseDecision, SamplingReview, SamplingReviewer } from '../../core/sampling/coordinator';
-import type { ReviewQueue } from '../../core/sampling/reviewQueue';
+import type { CreateMessageRequest } from '../../protocol/types';
+import type { ChatPart, ChatRequest, ChatResponse } from '../../workbench/sampling/chatModel';
+import type { RequestDecision, ResponseDecision, SamplingReview, SamplingReviewer } from '../../workbench/sampling/coordinator';
+import type { ReviewQueue } from '../../workbench/sampling/reviewQueue';
 import type { ActiveItem, ReviewMessage, ReviewPanel, SamplingRequestView, SamplingResponseView, ViewPart } from './reviewPanel';
 
 interface Session {

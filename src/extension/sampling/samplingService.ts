@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ElicitationHandler, SamplingHandler } from '../../core/host';
-import { SamplingCoordinator, type SamplingRecord } from '../../core/sampling/coordinator';
-import { SamplingPolicies, type SamplingPolicy } from '../../core/sampling/policy';
+import type { ElicitationHandler, SamplingHandler } from '../../protocol/host';
+import { SamplingCoordinator, type SamplingRecord } from '../../workbench/sampling/coordinator';
+import { SamplingPolicies, type SamplingPolicy } from '../../workbench/sampling/policy';
 import { resolveServer } from '../commands/serverPicker';
 import { ElicitationUi, type UrlElicitationRecord, type UrlModal } from '../elicitation/elicitationUi';
 import type { ServerManager } from '../serverManager';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ChatModelProvider, ChatRequest, ChatResponse, ModelInfo } from '../../core/sampling/chatModel';
-import { OpenAiCompatibleProvider } from '../../core/sampling/openaiProvider';
-import { SAMPLING_POLICIES, type PolicyStorage, type SamplingPolicy } from '../../core/sampling/policy';
+import type { ChatModelProvider, ChatRequest, ChatResponse, ModelInfo } from '../../workbench/sampling/chatModel';
+import { OpenAiCompatibleProvider } from '../../workbench/sampling/openaiProvider';
+import { SAMPLING_POLICIES, type PolicyStorage, type SamplingPolicy } from '../../workbench/sampling/policy';
 
 /**
  * Sampling settings. All of them are application-scoped: a workspace must not be able to pre-approve its own

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { ReviewMessage, ReviewView, SamplingRequestView } from '../../../src/extension/sampling/reviewPanel';
 import type { ServerController } from '../../../src/extension/serverController';
-import type { CallToolOutcome } from '../../../src/core/client';
+import type { CallToolOutcome } from '../../../src/protocol/client';
 import { startOpenAiServer, type OpenAiTestServer } from '../../fixtures/openai/openaiServer';
 import { CANCELLING_SERVER_SOURCE } from '../../fixtures/sampling/cancellingServer';
 import { TOOL_SAMPLING_SERVER_SOURCE } from '../../fixtures/sampling/toolSamplingServer';

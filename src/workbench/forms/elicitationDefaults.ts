@@ -1,4 +1,4 @@
-import type { ElicitResult, JsonObject } from './protocol/types';
+import type { ElicitResult, JsonObject } from '../../protocol/types';
 
 type Primitive = string | number | boolean | string[];
 

@@ -1,7 +1,7 @@
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
-import type { DiagnosticListener, Transport, TransportSink } from '../transport';
+import type { DiagnosticListener, Transport, TransportSink } from './transport';
 import { SseParser } from './sseParser';
 import {
   describeFetchFailure,

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Transport } from '../transport';
-import { createHttpTransport } from '../transports/http';
-import { buildEnvironment, StdioTransport } from '../transports/stdio';
+import type { Transport } from '../../protocol/transports/transport';
+import { createHttpTransport } from '../../protocol/transports/http';
+import { buildEnvironment, StdioTransport } from '../../protocol/node/stdio';
 import { resolveCommand, stdioLaunch, type CommandResolution, type StdioLaunch } from './commandResolution';
-import type { ServerDefinition } from './mcpConfig';
-import { parseEnvFile, resolveVariables, type VariableContext } from './variables';
+import type { ServerDefinition } from '../config/mcpConfig';
+import { parseEnvFile, resolveVariables, type VariableContext } from '../config/variables';
 
 export type ResolvedServer = ServerDefinition;
 

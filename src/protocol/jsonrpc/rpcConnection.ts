@@ -8,7 +8,7 @@ import {
 } from 'vscode-jsonrpc/node';
 import { Emitter, type Disposable } from '../disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from '../errors';
-import type { Transport } from '../transport';
+import type { Transport } from '../transports/transport';
 import { isOversizedReason } from './lineSplitter';
 import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorObject, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';

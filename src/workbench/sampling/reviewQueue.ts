@@ -1,5 +1,5 @@
-import { Emitter } from '../disposable';
-import { LocalError } from '../errors';
+import { Emitter } from '../../protocol/disposable';
+import { LocalError } from '../../protocol/errors';
 
 /**
  * The one place where sampling and elicitation requests wait for a person, so concurrent requests line up

@@ -1,4 +1,4 @@
-import type { Disposable } from './disposable';
+import type { Disposable } from '../disposable';
 
 /**
  * What a transport hands upward. Transports do no JSON-RPC validation: they deliver every parsed JSON value

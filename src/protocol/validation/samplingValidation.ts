@@ -1,4 +1,4 @@
-import type { JsonObject } from '../protocol/types';
+import type { JsonObject } from '../types';
 
 /**
  * Checks a sampling/createMessage request against the spec's structural rules before the host sees it

@@ -1,7 +1,7 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { IMPORT_SOURCE_LABELS, type ImportSourceKind } from './importSources';
 import { translateVariables, type VariableDialect } from './importVariables';
-import { parseMcpConfig, type ServerDefinition } from './mcpConfig';
+import { parseMcpConfig, type ServerDefinition } from '../config/mcpConfig';
 
 /**
  * Imports servers from other MCP clients' config files into VS Code's `mcp.json` form. Every entry either becomes a

@@ -1,4 +1,4 @@
-import { SseParser } from '../transports/sseParser';
+import { SseParser } from '../../protocol/transports/sseParser';
 import type { ChatModelProvider, ChatPart, ChatRequest, ChatResponse, ModelInfo } from './chatModel';
 
 /**

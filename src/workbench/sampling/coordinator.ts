@@ -1,6 +1,6 @@
-import { ErrorCodes, McpError, errorMessage } from '../errors';
-import type { RequestContext, SamplingHandler } from '../host';
-import type { CreateMessageRequest, CreateMessageResult } from '../protocol/types';
+import { ErrorCodes, McpError, errorMessage } from '../../protocol/errors';
+import type { RequestContext, SamplingHandler } from '../../protocol/host';
+import type { CreateMessageRequest, CreateMessageResult } from '../../protocol/types';
 import type { ChatModelProvider, ChatRequest, ChatResponse, ModelInfo } from './chatModel';
 import { describeChatRequest, toChatRequest, toCreateMessageResult } from './mapping';
 import { chooseModel } from './modelSelection';

@@ -1,7 +1,7 @@
 import type { Disposable } from '../disposable';
 import { DisposableStore, Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import type { DiagnosticListener, Transport, TransportKind, TransportSink } from '../transport';
+import type { DiagnosticListener, Transport, TransportKind, TransportSink } from './transport';
 import { LegacySseTransport, type LegacySseOptions } from './legacySse';
 import { HttpStatusError } from './httpShared';
 import { StreamableHttpTransport, type StreamableHttpOptions } from './streamableHttp';

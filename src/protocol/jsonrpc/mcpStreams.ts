@@ -1,5 +1,5 @@
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc/node';
-import type { Transport } from '../transport';
+import type { Transport } from '../transports/transport';
 import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type RequestId } from './messages';
 
 export type TraceDirection = 'send' | 'receive';

@@ -1,4 +1,4 @@
-import type { CreateMessageRequest, CreateMessageResult, JsonObject } from '../protocol/types';
+import type { CreateMessageRequest, CreateMessageResult, JsonObject } from '../../protocol/types';
 import type { ChatMessage, ChatPart, ChatRequest, ChatResponse, ModelAbilities } from './chatModel';
 
 export interface MappedRequest {

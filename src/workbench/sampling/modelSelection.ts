@@ -1,4 +1,4 @@
-import type { CreateMessageRequest } from '../protocol/types';
+import type { CreateMessageRequest } from '../../protocol/types';
 import type { ModelInfo } from './chatModel';
 
 /**

@@ -1,5 +1,5 @@
 import type { Disposable } from './disposable';
-import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from './protocol/types';
+import type { CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult, Root } from './types';
 
 /**
  * Services the host (VS Code, the CLI, a test) lends the client. A capability is declared to the server only

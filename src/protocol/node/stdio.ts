@@ -4,7 +4,7 @@ import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
-import type { DiagnosticListener, Transport, TransportSink } from '../transport';
+import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
 
 export interface StdioServerOptions {
   command: string;

@@ -21,11 +21,11 @@ import type {
   ResourceTemplate,
   ServerCapabilities,
   Tool,
-} from './protocol/types';
-import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from './protocol/versions';
-import { validateSamplingRequest } from './sampling/validate';
-import { SchemaValidator, type ValidationVerdict } from './schemaValidation';
-import type { Transport } from './transport';
+} from './types';
+import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from './versions';
+import { validateSamplingRequest } from './validation/samplingValidation';
+import { SchemaValidator, type ValidationVerdict } from './validation/schemaValidation';
+import type { Transport } from './transports/transport';
 
 export const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
 
