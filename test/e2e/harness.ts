@@ -22,6 +22,9 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
+import { descendantsOf, pidExists, processesInGroup, signalQuietly } from '../support/processes';
+
+export { descendantsOf, processesInGroup };
 
 // ---------------------------------------------------------------------------------------------------
 // Constants and small utilities
@@ -134,71 +137,7 @@ function tail(text: string, lines = 40): string {
 }
 
 function killGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
-  if (pgid == null) return;
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: already gone.
-  }
-}
-
-/** Every live process (pid) whose process group id is `pgid`, read from /proc. Zombies excluded. */
-export function processesInGroup(pgid: number): number[] {
-  const result: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Format: pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const state = rest[0];
-    const pgrp = Number(rest[2]);
-    if (pgrp === pgid && state !== 'Z' && state !== 'X') result.push(Number(entry));
-  }
-  return result;
-}
-
-/** Every live descendant of `pid` (children, grandchildren, ...), read from /proc. */
-export function descendantsOf(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (rest[0] === 'Z' || rest[0] === 'X') continue;
-    const ppid = Number(rest[1]);
-    const list = children.get(ppid) ?? [];
-    list.push(Number(entry));
-    children.set(ppid, list);
-  }
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.shift() as number;
-    for (const c of children.get(p) ?? []) {
-      out.push(c);
-      queue.push(c);
-    }
-  }
-  return out;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  if (pgid != null) signalQuietly(-pgid, signal);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -248,6 +187,13 @@ async function packageDir(): Promise<string> {
 }
 
 /**
+ * Variables every code-server (hence VS Code extension host) process the tests start gets on top of the cleaned
+ * environment below: the one place to switch something on for the extension under test in all e2e and
+ * integration runs.
+ */
+export const TEST_PROCESS_ENV: Readonly<Record<string, string>> = {};
+
+/**
  * Environment for code-server: the current one without the variables of a surrounding VS Code
  * (VSCODE_IPC_HOOK_CLI in particular makes code-server hand its arguments to that VS Code and exit).
  */
@@ -263,7 +209,7 @@ function codeServerEnv(extra: Record<string, string> | undefined, userDataDir: s
   env.XDG_CONFIG_HOME = path.join(stateHome, 'config');
   env.XDG_DATA_HOME = path.join(stateHome, 'data');
   env.XDG_CACHE_HOME = path.join(stateHome, 'cache');
-  return { ...env, ...(extra ?? {}) };
+  return { ...env, ...TEST_PROCESS_ENV, ...(extra ?? {}) };
 }
 
 function emptyConfigFile(userDataDir: string): string {
@@ -484,26 +430,14 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     stopped = true;
     const members = new Set([...processesInGroup(pid), ...descendantsOf(pid)]);
     killGroup(pid, 'SIGTERM');
-    for (const p of members) {
-      try {
-        process.kill(p, 'SIGTERM');
-      } catch {
-        // gone
-      }
-    }
+    for (const p of members) signalQuietly(p, 'SIGTERM');
     const deadline = Date.now() + 10_000;
-    const remaining = (): number[] => [...new Set([...processesInGroup(pid), ...[...members].filter(isAlive)])];
+    const remaining = (): number[] => [...new Set([...processesInGroup(pid), ...[...members].filter(pidExists)])];
     while (Date.now() < deadline && (exited == null || remaining().length > 0)) await sleep(100);
     if (exited == null || remaining().length > 0) {
       log(`code-server (pgid ${pid}) still alive after SIGTERM; sending SIGKILL`);
       killGroup(pid, 'SIGKILL');
-      for (const p of remaining()) {
-        try {
-          process.kill(p, 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }
+      for (const p of remaining()) signalQuietly(p, 'SIGKILL');
       const killDeadline = Date.now() + 5_000;
       while (Date.now() < killDeadline && (exited == null || remaining().length > 0)) await sleep(100);
     }

@@ -7,46 +7,20 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/serverController';
 import claudeDesktopConfig from '../../fixtures/configs/claude_desktop_config.json';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
-import { EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+import { activateWorkbench as activate, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
 
 const SECRET_INPUT_VALUE = 'pw-Sup3rSecret-input-7731';
 const SECRET_ENV_VALUE = 'ghp_LiteralEnvSecret0000000042';
 const MASK = '••••';
 
-/** Runs before the other suites: workspace servers need the first-start confirmation, answered "allow" here. */
-export function configPrelude(vscode: VscodeApi): Suite {
-  const suite = new Suite('config prelude');
-  suite.test('launch confirmations are answered by the test hook', async () => {
-    const api = await activate(vscode);
-    api.config.setLaunchConfirmer(async () => true);
-  });
-  return suite;
-}
-
 export function configSuite(vscode: VscodeApi): Suite {
   const suite = new Suite('config');
   let api: McpWorkbenchApi | undefined;
-  const folder = () => {
-    const first = vscode.workspace.workspaceFolders?.[0];
-    assert(first, 'the test workspace has no folder');
-    return first;
-  };
-  const configFile = () => path.join(folder().uri.fsPath, '.vscode', 'mcp.json');
+  const { folder, configFile, requireApi, controllerOf, snapshotOf } = workbenchAccess(vscode, () => api);
   const fixture = () => path.join(folder().uri.fsPath, '.fixtures', 'fixture-server.cjs');
-  const requireApi = () => {
-    assert(api, 'the extension API is not available');
-    return api;
-  };
-  const controllerOf = (name: string): ServerController => {
-    const found = requireApi().manager.byName(name)[0];
-    assert(found, `no server "${name}" (servers: ${requireApi().manager.snapshot().map((s) => s.name).join(', ')})`);
-    return found;
-  };
-  const snapshotOf = (name: string) => requireApi().manager.snapshot().find((s) => s.name === name);
   let originalConfig = '';
   const stdio = (...args: string[]) => ({ type: 'stdio', command: process.execPath, args: [fixture(), ...args] });
 
@@ -57,6 +31,11 @@ export function configSuite(vscode: VscodeApi): Suite {
     fs.writeFileSync(configFile(), text);
     await requireApi().reload();
   };
+
+  // Workspace servers need the first-start confirmation: startFromCleanState answers it "allow".
+  suite.before(async () => {
+    api = await startFromCleanState(vscode);
+  });
 
   suite.test('setup: fixture server and API', async () => {
     api = await activate(vscode);
@@ -265,16 +244,9 @@ export function configSuite(vscode: VscodeApi): Suite {
     await settings.update('trace.server', undefined, vscode.ConfigurationTarget.Global);
     await api?.reload();
   });
+  suite.after(() => leaveCleanState(api));
 
   return suite;
-}
-
-async function activate(vscode: VscodeApi): Promise<McpWorkbenchApi> {
-  const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
-  assert(extension, `extension ${EXTENSION_ID} is not installed`);
-  const api = await extension.activate();
-  assert(api?.config, 'the extension exports no config test API');
-  return api;
 }
 
 function sleep(ms: number): Promise<void> {
