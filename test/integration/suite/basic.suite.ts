@@ -78,7 +78,7 @@ export function basicSuite(vscode: VscodeApi): Suite {
   });
 
   // Leave nothing running whatever failed above (deactivate would also stop it, but only if the host shuts down cleanly).
-  suite.after(() => leaveCleanState(api));
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

@@ -117,7 +117,7 @@ export function browseSuite(vscode: VscodeApi): Suite {
     }, 20_000);
   });
 
-  suite.after(() => leaveCleanState(api));
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

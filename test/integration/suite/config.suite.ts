@@ -10,7 +10,7 @@ import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import claudeDesktopConfig from '../../fixtures/configs/claude_desktop_config.json';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-import { activateWorkbench as activate, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
+import { activateWorkbench as activate, leaveCleanState, startFromCleanState, workbenchAccess, writeWorkspaceFile } from './workbench';
 
 const SECRET_INPUT_VALUE = 'pw-Sup3rSecret-input-7731';
 const SECRET_ENV_VALUE = 'ghp_LiteralEnvSecret0000000042';
@@ -28,7 +28,7 @@ export function configSuite(vscode: VscodeApi): Suite {
   const writeWorkspaceServers = async (servers: Record<string, object>, inputs: object[] = []) => {
     const original = JSON.parse(originalConfig) as { servers: Record<string, object> };
     const text = `// written by config.suite.ts\n${JSON.stringify({ inputs, servers: { ...original.servers, ...servers } }, null, 2)}\n`;
-    fs.writeFileSync(configFile(), text);
+    await writeWorkspaceFile(vscode, configFile(), text);
     await requireApi().reload();
   };
 
@@ -237,14 +237,14 @@ export function configSuite(vscode: VscodeApi): Suite {
 
   suite.after(async () => {
     for (const controller of api?.manager.servers ?? []) if (controller.state.kind !== 'stopped') await controller.stop();
-    if (originalConfig) fs.writeFileSync(configFile(), originalConfig);
+    if (originalConfig) await writeWorkspaceFile(vscode, configFile(), originalConfig);
     const settings = vscode.workspace.getConfiguration('mcpWorkbench');
     // The trace was turned on by the password test; verbose traces slow every later server down.
     await settings.update('servers', undefined, vscode.ConfigurationTarget.Global);
     await settings.update('trace.server', undefined, vscode.ConfigurationTarget.Global);
     await api?.reload();
   });
-  suite.after(() => leaveCleanState(api));
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

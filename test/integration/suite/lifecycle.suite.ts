@@ -15,7 +15,7 @@ import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { STUBBORN_SERVER_SOURCE } from '../../fixtures/lifecycle/stubbornServer';
 import { pidExists as isAlive } from '../../support/processes';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
+import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess, writeWorkspaceFile } from './workbench';
 
 /** StdioServerOptions.shutdownGraceMs's default: the first stage of the staged shutdown waits this long. */
 const FIRST_GRACE_MS = 2000;
@@ -50,7 +50,7 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
       'lc-missing': { type: 'stdio', command: 'mcp-workbench-lifecycle-no-such-command', args: [] },
       'lc-stubborn': { type: 'stdio', command: process.execPath, args: [fixturePath('stubborn-server.cjs')] },
     };
-    fs.writeFileSync(configFile(), `${JSON.stringify({ servers }, null, 2)}\n`);
+    await writeWorkspaceFile(vscode, configFile(), `${JSON.stringify({ servers }, null, 2)}\n`);
     await requireApi().reload();
     for (const name of ['lc-ok', 'lc-missing', 'lc-stubborn', EVERYTHING_SERVER]) controllerOf(name);
   });
@@ -151,11 +151,11 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
 
   suite.after(async () => {
     // No closeAllEditors: a dirty editor left by an earlier suite would block it on a save prompt.
-    if (originalConfig !== undefined) fs.writeFileSync(configFile(), originalConfig);
+    if (originalConfig !== undefined) await writeWorkspaceFile(vscode, configFile(), originalConfig);
     await stopAll();
     await api?.reload();
   });
-  suite.after(() => leaveCleanState(api));
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

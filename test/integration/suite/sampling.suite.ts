@@ -491,7 +491,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     await vscode.workspace.getConfiguration('mcpWorkbench.sampling').update('endpoints', undefined, vscode.ConfigurationTarget.Global);
     await model?.close();
   });
-  suite.after(() => leaveCleanState(api));
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

@@ -147,7 +147,7 @@ export function treeSuite(vscode: VscodeApi): Suite {
     if (subscribedUri) await vscode.commands.executeCommand('mcpWorkbench.unsubscribeResource', { kind: 'resource', controller, resource: { uri: subscribedUri, name: 'Resource 7' } });
     await controller.stop();
   });
-  suite.after(() => leaveCleanState(api));
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

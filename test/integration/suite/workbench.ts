@@ -4,11 +4,12 @@
  * them), so none relies on what another set up: each starts with `startFromCleanState` in a before hook and ends
  * with `leaveCleanState` in an after hook, on top of restoring what it changed itself (files, settings).
  */
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscodeTypes from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { ServerController } from '../../../src/extension/serverController';
-import { assert, type VscodeApi } from './framework';
+import { assert, waitUntil, type VscodeApi } from './framework';
 
 export const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 /** The server name the workspace's .vscode/mcp.json must define (see integration.test.ts / runTest.ts). */
@@ -38,12 +39,31 @@ export async function startFromCleanState(vscode: VscodeApi): Promise<McpWorkben
   return api;
 }
 
-/** Undoes what startFromCleanState and the suite's tests left in the extension: running servers, answering hooks. */
-export async function leaveCleanState(api: McpWorkbenchApi | undefined): Promise<void> {
+/**
+ * Undoes what startFromCleanState and the suite's tests left: running servers, answering hooks, and editors on the
+ * workspace's mcp.json (an open document lags behind a file the next suite rewrites, and edits go through it).
+ */
+export async function leaveCleanState(vscode: VscodeApi, api: McpWorkbenchApi | undefined): Promise<void> {
+  const configFile = workbenchAccess(vscode, () => api).configFile();
+  // A dirty editor is left alone: closing it would wait on a save prompt.
+  const tabs = vscode.window.tabGroups.all
+    .flatMap((group) => group.tabs)
+    .filter((tab) => tab.input instanceof vscode.TabInputText && tab.input.uri.fsPath === configFile && !tab.isDirty);
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
   if (!api) return;
   await stopAllServers(api);
   api.config.setLaunchConfirmer(undefined);
   api.config.setPromptAnswerer(undefined);
+}
+
+/**
+ * Writes `file` on disk and waits until every open, unmodified document of it shows the new text: VS Code picks up
+ * the change asynchronously, and a command that edits through the document would otherwise see the old text.
+ */
+export async function writeWorkspaceFile(vscode: VscodeApi, file: string, text: string): Promise<void> {
+  fs.writeFileSync(file, text);
+  const stale = () => vscode.workspace.textDocuments.filter((d) => d.uri.fsPath === file && !d.isDirty && d.getText() !== text);
+  await waitUntil(`the open document of ${file} to show what was written`, () => (stale().length === 0 ? true : undefined), 10_000);
 }
 
 /** Accessors over the suite's API (set by its before hook or first test) and the test workspace. */
