@@ -23,6 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
 import { descendantsOf, pidExists, processesInGroup, signalQuietly } from '../support/processes';
+import { pollUntil } from '../support/wait';
 
 export { descendantsOf, processesInGroup };
 
@@ -837,14 +838,9 @@ export const EVERYTHING_SERVER_JS = path.join(REPO_ROOT, 'node_modules', '@model
 export const PRODUCT_VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
 const SERVERS_VIEW = 'Servers';
 
-export async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
+/** Polls `probe` (every 200 ms: it often reads all of /proc) until it returns a value; rejects after `timeoutMs`. */
+export function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  return pollUntil(what, probe, timeoutMs, 200);
 }
 
 /**

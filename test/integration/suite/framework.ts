@@ -7,6 +7,7 @@
  * which works the same under the code-server runner extension and under @vscode/test-electron.
  */
 import type * as vscodeTypes from 'vscode';
+import { pollUntil } from '../../support/wait';
 
 export type VscodeApi = typeof vscodeTypes;
 
@@ -96,14 +97,8 @@ export async function runSuites(suites: readonly Suite[], log: (line: string) =>
 }
 
 /** Polls `probe` until it returns something other than undefined; rejects after `timeoutMs` naming `what`. */
-export async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  return pollUntil(what, probe, timeoutMs, 100);
 }
 
 export function assert(condition: unknown, message: string): asserts condition {
