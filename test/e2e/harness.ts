@@ -6,6 +6,8 @@
  * Every wait is bounded; every failure throws an Error that says what was being waited for and
  * where the last screenshot is. Nothing is skipped silently.
  *
+ * Tests normally get their VS Code from fixture.ts (VsCodeFixture), which does the steps below and the teardown.
+ *
  * Usage (node:test, run with `node --import tsx --test test/e2e/*.e2e.ts`):
  *   const pkg = await prepareCodeServer();
  *   await installVsix(vsix, extensionsDir, userDataDir);
