@@ -159,18 +159,39 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   let client: McpClient | undefined;
   let target: Target | undefined;
+  const interrupt = new AbortController();
+  let closing: Promise<void> | undefined;
+  const closeOnce = (): Promise<void> => (client ? (closing ??= client.close().catch(() => undefined)) : Promise.resolve());
+  // The server runs in its own process group, so a Ctrl-C in the terminal does not reach it: stop it the usual way
+  // (stdin, SIGTERM, SIGKILL) instead of leaving it running. A second signal skips the remaining grace.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupt.signal.aborted) {
+      void client?.close().catch(() => undefined);
+      return;
+    }
+    interrupt.abort(signal);
+    process.stderr.write(`${signal}: stopping ${client?.serverName ?? 'the server'}\n`);
+    void closeOnce();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
     if (args.subcommand === 'session' && args.positionals.length > 0) throw new UsageError('session takes no arguments: it reads one command per line from stdin');
     target = await resolveTarget(args);
+    interrupt.signal.throwIfAborted(); // interrupted before anything was started
     client = createClient(target, args);
     await client.connect();
     if (args.verbose) verboseWriter(target)(describeSession(client, target));
-    if (!runner) return await runSession(client, args, RUNNERS, process.stdin, (line) => process.stdout.write(`${line}\n`), target.secrets);
+    if (!runner) {
+      const code = await runSession(client, args, RUNNERS, process.stdin, (line) => process.stdout.write(`${line}\n`), target.secrets, interrupt.signal);
+      return interrupt.signal.aborted ? interruptedExitCode(interrupt.signal.reason) : code;
+    }
     const { output, failure } = await runner(client, args);
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
     if (failure) process.stderr.write(`${maskText(failure.message, target.secrets)}\n`);
     return failure ? 1 : 0;
   } catch (error) {
+    if (interrupt.signal.aborted) return interruptedExitCode(interrupt.signal.reason);
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
@@ -178,8 +199,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${printable(maskText(describeFailure(error, client?.serverName), target?.secrets ?? []))}\n`);
     return 1;
   } finally {
-    await client?.close().catch(() => undefined);
+    await closeOnce();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
+}
+
+/** The shell's convention: 128 + the signal number. */
+function interruptedExitCode(signal: unknown): number {
+  return signal === 'SIGTERM' ? 143 : 130;
 }
 
 /** The --verbose line after the handshake: the era, the revision and the transport that won. */

@@ -37,8 +37,9 @@ const NOT_IN_SESSION = new Set(['session', 'conformance']);
 
 /**
  * Splits one session line into words. Words are separated by white space; a word may be a JSON string in double
- * quotes (`read "file:///a b.txt"`). A word that starts with `{` or `[` is JSON and runs to the end of the line, so
- * arguments are written exactly as on the command line but without shell quoting: `call echo {"message":"hi there"}`.
+ * quotes (`read "file:///a b.txt"`) or, as in a shell, literal text in single quotes, so a line copied from a
+ * command (`call echo '{"message":"hi"}'`) works too. A word that starts with `{` or `[` is JSON and runs to the end
+ * of the line, so arguments need no quoting at all: `call echo {"message":"hi there"}`.
  */
 export function splitSessionLine(line: string): string[] {
   const words: string[] = [];
@@ -61,6 +62,13 @@ export function splitSessionLine(line: string): string[] {
       } catch (error) {
         throw new UsageError(`${quoted} is not a valid JSON string: ${(error as Error).message}`);
       }
+      index = end + 1;
+      continue;
+    }
+    if (char === "'") {
+      const end = line.indexOf("'", index + 1);
+      if (end === -1) throw new UsageError(`unterminated ' quote at column ${index + 1}`);
+      words.push(line.slice(index + 1, end));
       index = end + 1;
       continue;
     }
@@ -104,8 +112,8 @@ function describeError(error: unknown, secrets: readonly string[]): SessionError
 }
 
 /**
- * Answers every line of `input` in order until EOF. Exit code 0 when every line succeeded, 1 when any failed
- * (each failure is in its own answer line).
+ * Answers every line of `input` in order until EOF (or `stop`). Exit code 0 when every line succeeded, 1 when any
+ * failed (each failure is in its own answer line).
  */
 export async function runSession(
   client: McpClient,
@@ -114,10 +122,14 @@ export async function runSession(
   input: NodeJS.ReadableStream,
   write: (line: string) => void,
   secrets: readonly string[],
+  stop?: AbortSignal,
 ): Promise<number> {
   let failed = false;
   const lines = readline.createInterface({ input, crlfDelay: Infinity, terminal: false });
+  // An interrupt ends the session like EOF: no further line is read, and the line in progress fails.
+  stop?.addEventListener('abort', () => lines.close(), { once: true });
   for await (const line of lines) {
+    if (stop?.aborted) break;
     const answer = await answerLine(client, sessionArgs, runners, line, secrets);
     if (answer === undefined) continue;
     if (!answer.ok) failed = true;

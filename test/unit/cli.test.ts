@@ -1,6 +1,6 @@
 /** The headless CLI (dist/cli.js, built by `npm run build`) against server-everything and bad inputs. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -360,6 +360,30 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
     assert.ok(positions.every((position) => position !== -1), `missing shutdown steps in:\n${run.stderr}`);
     assert.deepEqual([...positions].sort((a, b) => a - b), positions, 'in this order');
     await assertProcessGone(announcedPid(run.stderr), 'the stubborn server');
+  });
+
+  test('Ctrl-C in an open session stops the server (which ignores EOF and SIGTERM) and ends the CLI with 130', { timeout: 30_000 }, async () => {
+    const child = spawn(process.execPath, [CLI, 'session', '--verbose', '--shutdown-grace', '200', '--stdio', `${COUNTER} --ignore-eof`], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const firstAnswer = new Promise<void>((resolve) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes('\n')) resolve();
+      }),
+    );
+    // stdin stays open: only the signal can end this session.
+    child.stdin.write('call count\n');
+    await firstAnswer;
+    assert.deepEqual(JSON.parse(stdout.split('\n')[0]), { ok: true, result: { content: [{ type: 'text', text: 'count=1' }] } });
+    child.kill('SIGINT');
+    const code = await exited;
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /SIGINT: stopping counter-server/);
+    assert.match(stderr, /counter-server: process was killed by SIGKILL/);
+    await assertProcessGone(announcedPid(stderr), 'the server of the interrupted session');
   });
 
   // A grace far longer than the run's bound (cli() kills the CLI after 30 s and fails the test): a CLI that waited

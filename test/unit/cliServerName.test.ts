@@ -75,10 +75,12 @@ describe('session lines', () => {
     assert.deepEqual(splitSessionLine('read "say \\"hi\\""'), ['read', 'say "hi"']);
     assert.deepEqual(splitSessionLine('complete prompt p department Eng'), ['complete', 'prompt', 'p', 'department', 'Eng']);
     assert.deepEqual(splitSessionLine('call x [1, 2]'), ['call', 'x', '[1, 2]']);
+    assert.deepEqual(splitSessionLine(`call echo '{"message": "hi"}'`), ['call', 'echo', '{"message": "hi"}'], 'a line copied from a shell');
   });
 
   test('an unterminated or invalid JSON string is a usage error', () => {
     assert.throws(() => splitSessionLine('read "abc'), /unterminated " quote at column 6/);
     assert.throws(() => splitSessionLine('read "\\q"'), /not a valid JSON string/);
+    assert.throws(() => splitSessionLine("call echo '{}"), /unterminated ' quote at column 11/);
   });
 });
