@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -41,6 +42,17 @@ function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; i
 
 const COUNTER_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'cli', 'counter-server.mjs');
 const COUNTER = `${JSON.stringify(process.execPath)} ${JSON.stringify(COUNTER_SERVER)}`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 /** The pid the stdio transport announced in its --verbose "started … (pid N)" line. */
 function announcedPid(stderr: string): number {
@@ -290,6 +302,29 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
       });
     });
     after(() => server?.close());
+
+    test('--verbose shows the fallback from Streamable HTTP to HTTP+SSE (server-everything in its sse mode)', { timeout: 30_000 }, async () => {
+      const port = await freePort();
+      const legacy = spawn(process.execPath, [EVERYTHING_SERVER, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+      try {
+        await new Promise<void>((resolve, reject) => {
+          let seen = '';
+          const onData = (chunk: Buffer) => {
+            seen += chunk.toString();
+            if (/running on port/i.test(seen)) resolve();
+          };
+          legacy.stdout.on('data', onData);
+          legacy.stderr.on('data', onData);
+          legacy.once('exit', (code) => reject(new Error(`server-everything (sse) exited with ${code}: ${seen}`)));
+        });
+        const run = await cli(['ping', '--verbose', '--url', `http://127.0.0.1:${port}/sse`]);
+        assert.equal(run.code, 0, run.stderr);
+        assert.match(run.stderr, /^127\.0\.0\.1:\d+: POST answered 40\d: trying the 2024-11-05 HTTP\+SSE transport$/m);
+        assert.match(run.stderr, /connected: handshake era \(initialize\), protocol 2025-11-25, transport HTTP\+SSE \(2024-11-05\), after the server refused Streamable HTTP;/);
+      } finally {
+        legacy.kill();
+      }
+    });
 
     test('--verbose masks header values from --header and names the transport chosen', { timeout: 30_000 }, async () => {
       const secret = 'tenant-key-Wm4s0Pd2';
