@@ -37,9 +37,10 @@ Options:
   --env NAME=value          extra environment variable for a stdio server (repeatable)
   --cwd <dir>               working directory of a stdio server
   --input id=value          value for \${input:id} in a config file (repeatable)
-  --verbose                 log protocol details to stderr
+  --verbose                 on stderr: transport and era chosen, the server's stderr, every message (secrets masked)
 
-Output is JSON on stdout. Exit codes: 0 success, 1 server/protocol/tool failure, 2 usage error.`;
+Output is JSON on stdout. Exit codes: 0 success, 1 server/protocol/tool failure (and a list of a feature the
+server does not offer; in a session: any failed line), 2 usage error, 130 interrupted.`;
 
 /** Why a command that reached the server still counts as failed (exit 1; in a session, `ok: false`). */
 export interface CommandFailure {
