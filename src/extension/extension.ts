@@ -1,19 +1,19 @@
 import * as vscode from 'vscode';
 import { createBrowseFeature, type BrowseTestApi } from './browse/browseFeature';
-import { registerCallTool } from './commands/callTool';
+import { registerCallTool } from './tools/callTool';
 import type { CommandContext } from './commands/commandContext';
 import { registerRefresh } from './commands/refresh';
-import { registerRestartServer } from './commands/restartServer';
-import { registerShowLog } from './commands/showLog';
-import { registerStartServer, reportStartFailure, startWithFeedback } from './commands/startServer';
-import { registerStopServer } from './commands/stopServer';
-import { ConfigLoader } from './configLoader';
+import { registerRestartServer } from './servers/restartServer';
+import { registerShowLog } from './servers/showLog';
+import { registerStartServer, reportStartFailure, startWithFeedback } from './servers/startServer';
+import { registerStopServer } from './servers/stopServer';
+import { ConfigLoader } from './config/configLoader';
 import { ConfigFeature, reportConfigProblems, reportGaveUp, type ConfigTestApi } from './lifecycle/configFeature';
-import { LogChannels } from './logChannels';
-import { ServerManager } from './serverManager';
-import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './serversTreeProvider';
-import { ToolResultDocuments } from './toolResultDocuments';
-import { createWorkspaceHost } from './workspaceHost';
+import { LogChannels } from './servers/logChannels';
+import { ServerManager } from './servers/serverManager';
+import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './views/serversTreeProvider';
+import { ToolResultDocuments } from './tools/toolResultDocuments';
+import { createWorkspaceHost } from './servers/workspaceHost';
 import { SamplingService, type SamplingTestApi } from './sampling/samplingService';
 
 /**

@@ -1,8 +1,8 @@
-import type { ServerManager } from '../serverManager';
-import type { ToolResultDocuments } from '../toolResultDocuments';
-import type { ResourceDocuments } from './resourceDocuments';
-import type { ResourceSubscriptions } from './resourceSubscriptions';
-import type { ServerCatalog } from './serverCatalog';
+import type { ServerManager } from '../servers/serverManager';
+import type { ToolResultDocuments } from '../tools/toolResultDocuments';
+import type { ResourceDocuments } from '../resources/resourceDocuments';
+import type { ResourceSubscriptions } from '../resources/resourceSubscriptions';
+import type { ServerCatalog } from '../servers/serverCatalog';
 
 /** The services the browsing commands share; built once by the composition root. */
 export interface BrowseContext {

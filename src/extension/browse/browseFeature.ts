@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import type { ServerManager } from '../serverManager';
-import type { ToolResultDocuments } from '../toolResultDocuments';
+import type { ServerManager } from '../servers/serverManager';
+import type { ToolResultDocuments } from '../tools/toolResultDocuments';
 import type { BrowseContext } from './browseContext';
-import { registerItemCommands } from './itemCommands';
-import { registerOpenConfig } from './openConfig';
-import { registerPromptCommands } from './promptCommands';
-import { readResourceWithFeedback } from './readResource';
-import { registerResourceCommands } from './resourceCommands';
-import { ResourceDocuments } from './resourceDocuments';
-import { ResourceSubscriptions } from './resourceSubscriptions';
-import { ServerCatalog } from './serverCatalog';
-import { ToolForms } from './toolFormPanel';
-import { ToolResultView } from './toolResultView';
+import { registerItemCommands } from '../views/itemCommands';
+import { registerOpenConfig } from '../config/openConfig';
+import { registerPromptCommands } from '../prompts/promptCommands';
+import { readResourceWithFeedback } from '../resources/readResource';
+import { registerResourceCommands } from '../resources/resourceCommands';
+import { ResourceDocuments } from '../resources/resourceDocuments';
+import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
+import { ServerCatalog } from '../servers/serverCatalog';
+import { ToolForms } from '../tools/toolFormPanel';
+import { ToolResultView } from '../tools/toolResultView';
 
 /** What integration tests reach through the extension's API: the open form and the last result shown. */
 export interface BrowseTestApi {

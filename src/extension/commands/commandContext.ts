@@ -1,6 +1,6 @@
-import type { ConfigLoader } from '../configLoader';
-import type { ServerManager } from '../serverManager';
-import type { ToolResultDocuments } from '../toolResultDocuments';
+import type { ConfigLoader } from '../config/configLoader';
+import type { ServerManager } from '../servers/serverManager';
+import type { ToolResultDocuments } from '../tools/toolResultDocuments';
 
 /** What the commands need; handed over by the composition root. */
 export interface CommandContext {

@@ -1,14 +1,14 @@
 import * as vscode from 'vscode';
-import { registerAddServer } from '../commands/addServer';
+import { registerAddServer } from '../config/addServer';
 import type { CommandContext } from '../commands/commandContext';
-import { registerForgetInputs } from '../commands/forgetInputs';
-import { registerImportServers } from '../commands/importServers';
-import { registerSetLogLevel } from '../commands/setLogLevel';
-import type { ConfigFileProblems } from '../configLoader';
-import { InputPrompter, type PromptAnswerer } from '../inputPrompter';
-import type { ServerController } from '../serverController';
-import { LaunchConfirmation, type LaunchConfirmer } from './launchConfirmation';
-import { ServersStatusBar } from './statusBar';
+import { registerForgetInputs } from '../config/forgetInputs';
+import { registerImportServers } from '../config/importServers';
+import { registerSetLogLevel } from '../servers/setLogLevel';
+import type { ConfigFileProblems } from '../config/configLoader';
+import { InputPrompter, type PromptAnswerer } from '../config/inputPrompter';
+import type { ServerController } from '../servers/serverController';
+import { LaunchConfirmation, type LaunchConfirmer } from '../servers/launchConfirmation';
+import { ServersStatusBar } from '../servers/statusBar';
 
 /**
  * Test hooks for configuration and lifecycle. Each replaces only the UI step (the input box, the modal); storage in

@@ -2,12 +2,12 @@ import * as vscode from 'vscode';
 import type { ElicitationHandler, SamplingHandler } from '../../protocol/host';
 import { SamplingCoordinator, type SamplingRecord } from '../../workbench/sampling/coordinator';
 import { SamplingPolicies, type SamplingPolicy } from '../../workbench/sampling/policy';
-import { resolveServer } from '../commands/serverPicker';
+import { resolveServer } from '../servers/serverPicker';
 import { ElicitationUi, type UrlElicitationRecord, type UrlModal } from '../elicitation/elicitationUi';
-import type { ServerManager } from '../serverManager';
+import type { ServerManager } from '../servers/serverManager';
 import { SamplingHistory, historyMarkdown, logRecord } from './history';
 import { LanguageModelApiProvider } from './lmProvider';
-import { ReviewPanel, type ReviewMessage, type ReviewSnapshot } from './reviewPanel';
+import { ReviewPanel, type ReviewMessage, type ReviewSnapshot } from '../webviews/reviewPanel';
 import { SamplingReviewUi } from './samplingReviewUi';
 import { EndpointsProvider, GlobalStatePolicyStorage, allowedModelsFor, readEndpoints, secretKey } from './settings';
 
