@@ -4,8 +4,6 @@ import { errorMessage } from '../../protocol/errors';
 import { parseHeaderLines, splitCommandLine } from '../../workbench/config/commandLine';
 import { addServers, pickTarget, takenNames, targetFromArgument, type ConfigTarget } from './configTargets';
 
-export const ADD_SERVER_COMMAND = 'mcpWorkbench.addServer';
-
 /**
  * What a caller may fill in ahead of time (automation, tests); anything missing is asked for.
  * `target` is "user" or a workspace folder's (or its mcp.json's) URI string.
@@ -20,15 +18,13 @@ export interface AddServerArguments {
 }
 
 /** MCP: Add Server… — stdio (a command line) or HTTP (a URL and optional headers), a unique name, and where to write it. */
-export function registerAddServer(): vscode.Disposable {
-  return vscode.commands.registerCommand(ADD_SERVER_COMMAND, async (argument?: unknown) => {
-    const given = isAddServerArguments(argument) ? argument : {};
-    try {
-      await addServer(given);
-    } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not add the MCP server: {0}', errorMessage(error)));
-    }
-  });
+export async function addServerCommand(argument: unknown): Promise<void> {
+  const given = isAddServerArguments(argument) ? argument : {};
+  try {
+    await addServer(given);
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not add the MCP server: {0}', errorMessage(error)));
+  }
 }
 
 async function addServer(given: AddServerArguments): Promise<void> {

@@ -5,8 +5,6 @@ import { IMPORT_SOURCE_LABELS, importServers, knownImportSources, type ImportCan
 import { errorMessage } from '../../protocol/errors';
 import { addServers, pickTarget, takenNames, targetFromArgument, targetLabel } from './configTargets';
 
-export const IMPORT_SERVERS_COMMAND = 'mcpWorkbench.importServers';
-
 interface SourceFile {
   kind: ImportSourceKind;
   label: string;
@@ -31,21 +29,24 @@ export interface ImportOutcome {
 }
 
 /** MCP: Import Servers… — Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI and workspace .mcp.json files. */
-export function registerImportServers(): vscode.Disposable {
-  let report: vscode.OutputChannel | undefined;
-  return vscode.Disposable.from(
-    vscode.commands.registerCommand(IMPORT_SERVERS_COMMAND, async (argument?: unknown): Promise<ImportOutcome | undefined> => {
-      const given: ImportServersArguments = typeof argument === 'object' && argument !== null ? (argument as ImportServersArguments) : {};
-      try {
-        report ??= vscode.window.createOutputChannel(vscode.l10n.t('MCP: Import'));
-        return await importFlow(given, report);
-      } catch (error) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('Could not import MCP servers: {0}', errorMessage(error)));
-        return undefined;
-      }
-    }),
-    { dispose: () => report?.dispose() },
-  );
+export class ServerImporter implements vscode.Disposable {
+  /** The "MCP: Import" output channel listing what was skipped; created on the first import. */
+  private report: vscode.OutputChannel | undefined;
+
+  async run(argument: unknown): Promise<ImportOutcome | undefined> {
+    const given: ImportServersArguments = typeof argument === 'object' && argument !== null ? (argument as ImportServersArguments) : {};
+    try {
+      this.report ??= vscode.window.createOutputChannel(vscode.l10n.t('MCP: Import'));
+      return await importFlow(given, this.report);
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Could not import MCP servers: {0}', errorMessage(error)));
+      return undefined;
+    }
+  }
+
+  dispose(): void {
+    this.report?.dispose();
+  }
 }
 
 async function importFlow(given: ImportServersArguments, report: vscode.OutputChannel): Promise<ImportOutcome | undefined> {

@@ -2,40 +2,47 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import type { Prompt } from '../../protocol/types';
 import type { ServerController } from '../servers/serverController';
-import type { BrowseContext } from '../browse/browseContext';
-import { argumentField, isObject, isStringRecord, pickItem, runningServer } from '../ui/pickers';
+import { completer } from '../servers/completions';
+import type { ServerCatalog } from '../servers/serverCatalog';
+import type { ServerManager } from '../servers/serverManager';
+import { runningServer } from '../servers/serverPicker';
 import { askWithCompletions } from '../ui/completionInput';
+import { argumentField, isObject, isStringRecord, pickItem } from '../ui/pickers';
 import { promptMarkdown } from './promptMarkdown';
-import { completer } from '../resources/resourceCommands';
+
+/** What Get Prompt works with; `documents` opens Markdown in a read-only tab (the tool result documents). */
+export interface PromptsContext {
+  manager: ServerManager;
+  catalog: ServerCatalog;
+  documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> };
+}
 
 const isPrompt = (value: unknown): value is Prompt => isObject(value) && typeof value.name === 'string';
 
 /** Get Prompt: arguments one by one with the server's completions; the messages open as a Markdown document. */
-export function registerPromptCommands(context: BrowseContext): vscode.Disposable {
-  return vscode.commands.registerCommand('mcpWorkbench.getPrompt', async (argument?: unknown) => {
-    const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose prompt to get'));
-    if (!controller) return undefined;
-    const prompt = argumentField(argument, 'prompt', isPrompt) ?? (await pickPrompt(context, controller));
-    if (!prompt) return undefined;
-    const args = await askArguments(controller, prompt, argumentField(argument, 'arguments', isStringRecord));
-    if (!args) return undefined;
-    try {
-      const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Getting prompt {0}', prompt.name) }, async () => {
-        const client = controller.client;
-        if (!client) throw new Error(vscode.l10n.t('MCP server "{0}" is not running', controller.name));
-        return client.getPrompt(prompt.name, args);
-      });
-      controller.log.info(`Got prompt ${prompt.name} (${result.messages.length} messages)`);
-      return context.documents.show(`${prompt.name} prompt`, promptMarkdown(controller.name, prompt.name, args, result));
-    } catch (error) {
-      controller.log.error(`Getting prompt ${prompt.name} failed: ${errorMessage(error)}`);
-      void vscode.window.showErrorMessage(vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, errorMessage(error)));
-      return undefined;
-    }
-  });
+export async function getPrompt(context: PromptsContext, argument: unknown): Promise<vscode.TextEditor | undefined> {
+  const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose prompt to get'));
+  if (!controller) return undefined;
+  const prompt = argumentField(argument, 'prompt', isPrompt) ?? (await pickPrompt(context, controller));
+  if (!prompt) return undefined;
+  const args = await askArguments(controller, prompt, argumentField(argument, 'arguments', isStringRecord));
+  if (!args) return undefined;
+  try {
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Getting prompt {0}', prompt.name) }, async () => {
+      const client = controller.client;
+      if (!client) throw new Error(vscode.l10n.t('MCP server "{0}" is not running', controller.name));
+      return client.getPrompt(prompt.name, args);
+    });
+    controller.log.info(`Got prompt ${prompt.name} (${result.messages.length} messages)`);
+    return context.documents.show(`${prompt.name} prompt`, promptMarkdown(controller.name, prompt.name, args, result));
+  } catch (error) {
+    controller.log.error(`Getting prompt ${prompt.name} failed: ${errorMessage(error)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, errorMessage(error)));
+    return undefined;
+  }
 }
 
-async function pickPrompt(context: BrowseContext, controller: ServerController): Promise<Prompt | undefined> {
+async function pickPrompt(context: PromptsContext, controller: ServerController): Promise<Prompt | undefined> {
   const offerings = await context.catalog.ready(controller);
   return pickItem(
     offerings?.prompts ?? [],

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContentBlock, GetPromptResult } from '../../protocol/types';
-import { base64Bytes } from '../tools/resultHtml';
+import { base64Bytes } from '../ui/mimeLanguage';
 
 /** A prompt's messages as Markdown: one heading per message with its role, text as is, other content summarised. */
 export function promptMarkdown(serverName: string, promptName: string, args: Record<string, string>, result: GetPromptResult): string {

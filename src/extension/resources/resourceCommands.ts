@@ -1,39 +1,48 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
-import type { Resource, ResourceTemplate } from '../../protocol/types';
+import type { ReadResourceResult, Resource, ResourceTemplate } from '../../protocol/types';
 import { parseUriTemplate, expandUriTemplate } from '../../protocol/features/uriTemplate';
 import type { ServerController } from '../servers/serverController';
-import type { BrowseContext } from '../browse/browseContext';
-import { argumentField, isObject, isStringRecord, pickItem, runningServer } from '../ui/pickers';
+import type { ServerCatalog } from '../servers/serverCatalog';
+import { completer } from '../servers/completions';
+import type { ServerManager } from '../servers/serverManager';
+import { runningServer } from '../servers/serverPicker';
 import { askWithCompletions } from '../ui/completionInput';
+import { argumentField, isObject, isStringRecord, pickItem } from '../ui/pickers';
 import { readResourceWithFeedback } from './readResource';
+import type { ResourceDocuments } from './resourceDocuments';
+import type { ResourceSubscriptions } from './resourceSubscriptions';
 
 const isResource = (value: unknown): value is Resource => isObject(value) && typeof value.uri === 'string';
 const isTemplate = (value: unknown): value is ResourceTemplate => isObject(value) && typeof value.uriTemplate === 'string';
 
-/** Read Resource, Read Resource Template, Subscribe and Unsubscribe. */
-export function registerResourceCommands(context: BrowseContext): vscode.Disposable {
-  return vscode.Disposable.from(
-    vscode.commands.registerCommand('mcpWorkbench.readResource', async (argument?: unknown) => {
-      const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose resource to read'));
-      if (!controller) return undefined;
-      const uri = argumentField(argument, 'resource', isResource)?.uri ?? argumentField(argument, 'uri', (v): v is string => typeof v === 'string') ?? (await pickResource(context, controller))?.uri;
-      return uri ? readResourceWithFeedback(context, controller, uri) : undefined;
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.readResourceTemplate', async (argument?: unknown) => {
-      const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose resource template to use'));
-      if (!controller) return undefined;
-      const template = argumentField(argument, 'template', isTemplate) ?? (await pickTemplate(context, controller));
-      if (!template) return undefined;
-      const uri = await expandTemplate(controller, template, argumentField(argument, 'values', isStringRecord));
-      return uri ? readResourceWithFeedback(context, controller, uri) : undefined;
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.subscribeResource', (argument?: unknown) => toggleSubscription(context, argument, true)),
-    vscode.commands.registerCommand('mcpWorkbench.unsubscribeResource', (argument?: unknown) => toggleSubscription(context, argument, false)),
-  );
+/** What the resource commands work with; built once by the composition root. */
+export interface ResourcesContext {
+  manager: ServerManager;
+  catalog: ServerCatalog;
+  documents: ResourceDocuments;
+  subscriptions: ResourceSubscriptions;
 }
 
-async function pickResource(context: BrowseContext, controller: ServerController): Promise<Resource | undefined> {
+/** Read Resource: the tree row's resource, a `uri` argument, or one picked from the server's list. */
+export async function readResource(context: ResourcesContext, argument: unknown): Promise<ReadResourceResult | undefined> {
+  const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose resource to read'));
+  if (!controller) return undefined;
+  const uri = argumentField(argument, 'resource', isResource)?.uri ?? argumentField(argument, 'uri', (v): v is string => typeof v === 'string') ?? (await pickResource(context, controller))?.uri;
+  return uri ? readResourceWithFeedback(context.documents, controller, uri) : undefined;
+}
+
+/** Read Resource Template: each variable from `values` or asked with the server's completions. */
+export async function readResourceTemplate(context: ResourcesContext, argument: unknown): Promise<ReadResourceResult | undefined> {
+  const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose resource template to use'));
+  if (!controller) return undefined;
+  const template = argumentField(argument, 'template', isTemplate) ?? (await pickTemplate(context, controller));
+  if (!template) return undefined;
+  const uri = await expandTemplate(controller, template, argumentField(argument, 'values', isStringRecord));
+  return uri ? readResourceWithFeedback(context.documents, controller, uri) : undefined;
+}
+
+async function pickResource(context: ResourcesContext, controller: ServerController): Promise<Resource | undefined> {
   const offerings = await context.catalog.ready(controller);
   return pickItem(
     offerings?.resources ?? [],
@@ -43,7 +52,7 @@ async function pickResource(context: BrowseContext, controller: ServerController
   );
 }
 
-async function pickTemplate(context: BrowseContext, controller: ServerController): Promise<ResourceTemplate | undefined> {
+async function pickTemplate(context: ResourcesContext, controller: ServerController): Promise<ResourceTemplate | undefined> {
   const offerings = await context.catalog.ready(controller);
   return pickItem(
     offerings?.templates ?? [],
@@ -84,23 +93,8 @@ async function expandTemplate(controller: ServerController, template: ResourceTe
   return expandUriTemplate(template.uriTemplate, values);
 }
 
-/** `completion/complete` for one argument, or undefined when the server does not offer completions. */
-export function completer(
-  controller: ServerController,
-  ref: { type: 'ref/resource'; uri: string } | { type: 'ref/prompt'; name: string },
-  name: string,
-  earlier: Record<string, string>,
-): ((value: string) => Promise<string[]>) | undefined {
-  const client = controller.client;
-  if (!client || client.state.kind !== 'ready' || !client.session.capabilities.completions) return undefined;
-  return async (value) => {
-    const context = Object.keys(earlier).length > 0 ? { ...earlier } : undefined;
-    const completion = await client.complete(ref, { name, value }, context);
-    return Array.isArray(completion.values) ? completion.values.filter((v): v is string => typeof v === 'string') : [];
-  };
-}
-
-async function toggleSubscription(context: BrowseContext, argument: unknown, subscribe: boolean): Promise<void> {
+/** Subscribe or Unsubscribe: `resources/subscribe` for the tree row's resource or a picked one. */
+export async function toggleSubscription(context: ResourcesContext, argument: unknown, subscribe: boolean): Promise<void> {
   const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose resource to watch'));
   if (!controller) return;
   const uri = argumentField(argument, 'resource', isResource)?.uri ?? (await pickResource(context, controller))?.uri;

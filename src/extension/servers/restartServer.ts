@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import type { CommandContext } from '../commands/commandContext';
+import type { ServerManager } from './serverManager';
 import { resolveServer } from './serverPicker';
+import { ServerState } from './serverState';
 import { startWithFeedback } from './startServer';
 
-export function registerRestartServer(context: CommandContext): vscode.Disposable {
-  return vscode.commands.registerCommand('mcpWorkbench.restartServer', async (argument?: unknown) => {
-    const controller = await resolveServer(context.manager, argument, {
-      placeHolder: vscode.l10n.t('Select the MCP server to restart'),
-      prefer: (server) => server.state.kind !== 'stopped',
-    });
-    if (!controller) return;
-    await controller.stop();
-    await startWithFeedback(controller);
+/** MCP: Restart Server — stops the server, then starts it with the usual feedback. */
+export async function restartServer(manager: ServerManager, argument: unknown): Promise<void> {
+  const controller = await resolveServer(manager, argument, {
+    placeHolder: vscode.l10n.t('Select the MCP server to restart'),
+    prefer: (server) => ServerState.canRestart(server.state),
   });
+  if (!controller) return;
+  await controller.stop();
+  await startWithFeedback(controller);
 }

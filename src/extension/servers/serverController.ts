@@ -16,7 +16,7 @@ import type { LaunchConfirmation } from './launchConfirmation';
 import { protocolTrace } from './protocolTrace';
 import { channelLogger, logServerMessage } from './logChannels';
 import { describeTarget, sameLaunchDefinition, type ServerEntry } from '../config/serverEntry';
-import { assertNever, type CrashRecovery, type ServerState, type ServerStateKind } from './serverState';
+import { ServerState, assertNever, type CrashRecovery, type ServerStateKind } from './serverState';
 
 export interface ServerControllerServices {
   host: ClientHost;
@@ -183,7 +183,7 @@ export class ServerController implements vscode.Disposable {
   async stop(): Promise<void> {
     this.cancelScheduledRestart();
     this.attempt++;
-    const active = this.connection !== undefined || this.stateValue.kind === 'starting' || this.stateValue.kind === 'running';
+    const active = this.connection !== undefined || ServerState.isActive(this.stateValue);
     if (active) this.log.info('Stopping');
     if (!this.connection && this.closing && this.closingTransport) {
       // A second stop during the staged shutdown: the transport's second close skips the remaining grace (SIGKILL).
@@ -218,10 +218,9 @@ export class ServerController implements vscode.Disposable {
     this.entryValue = entry;
     if (!changed) return false;
     this.log.info(`Configuration changed: ${describeTarget(entry.definition)}`);
-    const kind = this.stateValue.kind;
-    if (kind !== 'running' && kind !== 'starting') {
+    if (!ServerState.isActive(this.stateValue)) {
       // A stale error would describe the old definition, and a pending crash restart would run the old one.
-      if (kind === 'error') await this.stop();
+      if (this.stateValue.kind === 'error') await this.stop();
       return false;
     }
     this.log.info('Restarting with the new configuration');

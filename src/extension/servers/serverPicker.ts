@@ -1,12 +1,15 @@
 import * as vscode from 'vscode';
+import { transportLabel } from '../config/serverEntry';
 import { ServerController } from './serverController';
 import type { ServerManager } from './serverManager';
-import type { ServersTreeNode } from '../views/serversTreeProvider';
-import { stateLabel } from '../views/serversTreeProvider';
-import { transportLabel } from '../config/serverEntry';
+import { ServerState } from './serverState';
+import { startWithFeedback } from './startServer';
 
-/** A command invoked from a tree row receives the row's node; from the palette it receives nothing. */
-export function isTreeNode(value: unknown): value is ServersTreeNode {
+/**
+ * A command invoked from a tree row receives the row's node; from the palette it receives nothing. Every node of
+ * the Servers view carries its server's controller, which is all this layer needs to know about the tree.
+ */
+export function isServerNode(value: unknown): value is { controller: ServerController } {
   return typeof value === 'object' && value !== null && 'controller' in value && value.controller instanceof ServerController;
 }
 
@@ -19,7 +22,7 @@ export async function resolveServer(
   argument: unknown,
   options: { placeHolder: string; prefer?: (controller: ServerController) => boolean },
 ): Promise<ServerController | undefined> {
-  if (isTreeNode(argument)) return argument.controller;
+  if (isServerNode(argument)) return argument.controller;
   const servers = [...manager.servers].sort((a, b) => a.name.localeCompare(b.name));
   if (servers.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Run "MCP: Add Server…" or add them to .vscode/mcp.json.'));
@@ -31,10 +34,18 @@ export async function resolveServer(
   const picked = await vscode.window.showQuickPick(
     ordered.map((controller) => ({
       label: controller.name,
-      description: [stateLabel(controller.state), transportLabel(controller.entry.definition), ...(multiRoot || controller.entry.origin.scope === 'user' ? [controller.entry.origin.label] : [])].join(' · '),
+      description: [ServerState.label(controller.state), transportLabel(controller.entry.definition), ...(multiRoot || controller.entry.origin.scope === 'user' ? [controller.entry.origin.label] : [])].join(' · '),
       controller,
     })),
     { placeHolder: options.placeHolder, matchOnDescription: true },
   );
   return picked?.controller;
+}
+
+/** A server for a browsing or tool command: the tree row's, or one picked from the palette; started when needed. */
+export async function runningServer(manager: ServerManager, argument: unknown, placeHolder: string): Promise<ServerController | undefined> {
+  const controller = await resolveServer(manager, argument, { placeHolder, prefer: (server) => ServerState.isRunning(server.state) });
+  if (!controller) return undefined;
+  if (!ServerState.isRunning(controller.state) && !(await startWithFeedback(controller))) return undefined;
+  return controller;
 }

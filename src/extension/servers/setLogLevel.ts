@@ -1,39 +1,35 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
-import type { CommandContext } from '../commands/commandContext';
+import type { ServerManager } from './serverManager';
 import { resolveServer } from './serverPicker';
-
-export const SET_LOG_LEVEL_COMMAND = 'mcpWorkbench.setLogLevel';
 
 /**
  * MCP: Set Log Level… — sends `logging/setLevel` to a server that offers logging; the level is kept and sent again
  * after each restart. A second argument (a level) skips the level picker, for automation and tests.
  */
-export function registerSetLogLevel(context: CommandContext): vscode.Disposable {
-  return vscode.commands.registerCommand(SET_LOG_LEVEL_COMMAND, async (argument?: unknown, presetLevel?: unknown) => {
-    const controller = await resolveServer(context.manager, argument, {
-      placeHolder: vscode.l10n.t('Select the MCP server whose log level to set'),
-      prefer: (server) => server.client?.session.capabilities.logging !== undefined,
-    });
-    if (!controller) return false;
-    const level = isLevel(presetLevel) ? presetLevel : await pickLevel(controller.logLevel);
-    if (!level) return false;
-    try {
-      const sent = await controller.setLogLevel(level);
-      if (!sent) {
-        const message =
-          controller.state.kind === 'running'
-            ? vscode.l10n.t('MCP server "{0}" does not offer logging; the level was not sent.', controller.name)
-            : vscode.l10n.t('MCP server "{0}" is not running; the level {1} will be sent when it starts.', controller.name, level);
-        void vscode.window.showInformationMessage(message);
-      }
-      return sent;
-    } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not set the log level of {0}: {1}', controller.name, errorMessage(error)));
-      return false;
-    }
+export async function setLogLevel(manager: ServerManager, argument: unknown, presetLevel: unknown): Promise<boolean> {
+  const controller = await resolveServer(manager, argument, {
+    placeHolder: vscode.l10n.t('Select the MCP server whose log level to set'),
+    prefer: (server) => server.client?.session.capabilities.logging !== undefined,
   });
+  if (!controller) return false;
+  const level = isLevel(presetLevel) ? presetLevel : await pickLevel(controller.logLevel);
+  if (!level) return false;
+  try {
+    const sent = await controller.setLogLevel(level);
+    if (!sent) {
+      const message =
+        controller.state.kind === 'running'
+          ? vscode.l10n.t('MCP server "{0}" does not offer logging; the level was not sent.', controller.name)
+          : vscode.l10n.t('MCP server "{0}" is not running; the level {1} will be sent when it starts.', controller.name, level);
+      void vscode.window.showInformationMessage(message);
+    }
+    return sent;
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not set the log level of {0}: {1}', controller.name, errorMessage(error)));
+    return false;
+  }
 }
 
 async function pickLevel(current: LoggingLevel | undefined): Promise<LoggingLevel | undefined> {

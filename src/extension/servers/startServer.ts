@@ -2,19 +2,17 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { CommandNotFoundError } from './commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
-import type { CommandContext } from '../commands/commandContext';
+import type { ServerManager } from './serverManager';
 import { resolveServer } from './serverPicker';
+import { ServerState } from './serverState';
 
-export const START_SERVER_COMMAND = 'mcpWorkbench.startServer';
-
-export function registerStartServer(context: CommandContext): vscode.Disposable {
-  return vscode.commands.registerCommand(START_SERVER_COMMAND, async (argument?: unknown) => {
-    const controller = await resolveServer(context.manager, argument, {
-      placeHolder: vscode.l10n.t('Select the MCP server to start'),
-      prefer: (server) => server.state.kind === 'stopped' || server.state.kind === 'error',
-    });
-    if (controller) await startWithFeedback(controller);
+/** MCP: Start Server — the tree row's server, or one picked (stopped and failed ones first). */
+export async function startServer(manager: ServerManager, argument: unknown): Promise<void> {
+  const controller = await resolveServer(manager, argument, {
+    placeHolder: vscode.l10n.t('Select the MCP server to start'),
+    prefer: (server) => ServerState.canStart(server.state),
   });
+  if (controller) await startWithFeedback(controller);
 }
 
 /** Starts a server and tells the user when it cannot start; resolves true when it is running. */
@@ -28,7 +26,7 @@ export async function startWithFeedback(controller: ServerController): Promise<b
     reportStartFailure(controller, error);
     return false;
   }
-  return controller.state.kind === 'running';
+  return ServerState.isRunning(controller.state);
 }
 
 /** The one place that words start failures, for commands, tree expansion, auto-start and config reloads. */
@@ -52,6 +50,14 @@ export function reportStartFailure(controller: ServerController, error: unknown)
     .then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });
+}
+
+/** Crash restarts gave up: say why, once, with the way to the log. */
+export function reportGaveUp(controller: ServerController, reason: string): void {
+  const showLog = vscode.l10n.t('Show Log');
+  void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog).then((choice) => {
+    if (choice === showLog) controller.log.show(true);
+  });
 }
 
 function firstLine(text: string): string {

@@ -6,9 +6,8 @@ import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import type { ServerController } from '../servers/serverController';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArguments';
 import type { ToolCallRecord } from './toolResultMarkdown';
-import type { CommandContext } from '../commands/commandContext';
-import { resolveServer } from '../servers/serverPicker';
-import { startWithFeedback } from '../servers/startServer';
+import type { ServerManager } from '../servers/serverManager';
+import { runningServer } from '../servers/serverPicker';
 
 const validator = new SchemaValidator();
 
@@ -18,34 +17,25 @@ export interface ToolCallUi {
   showResult(controller: ServerController, record: ToolCallRecord): void;
 }
 
-/**
- * MCP: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema.
- * MCP: Call Tool with JSON Arguments… — the same with one JSON input box (quick for keyboard users and scripts).
- */
-export function registerCallTool(context: CommandContext, ui: ToolCallUi): vscode.Disposable {
-  return vscode.Disposable.from(
-    vscode.commands.registerCommand('mcpWorkbench.callTool', async (argument?: unknown) => {
-      const target = await resolveTool(context, argument);
-      if (target) ui.openForm(target.controller, target.tool);
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.callToolJson', async (argument?: unknown) => {
-      const target = await resolveTool(context, argument);
-      if (!target) return;
-      const args = await askArguments(target.controller, target.tool);
-      if (!args) return;
-      const record = await callToolWithProgress(target.controller, target.tool, args);
-      if (record) ui.showResult(target.controller, record);
-    }),
-  );
+/** MCP: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema. */
+export async function callTool(manager: ServerManager, ui: ToolCallUi, argument: unknown): Promise<void> {
+  const target = await resolveTool(manager, argument);
+  if (target) ui.openForm(target.controller, target.tool);
 }
 
-async function resolveTool(context: CommandContext, argument: unknown): Promise<{ controller: ServerController; tool: Tool } | undefined> {
-  const controller = await resolveServer(context.manager, argument, {
-    placeHolder: vscode.l10n.t('Select the MCP server whose tool to call'),
-    prefer: (server) => server.state.kind === 'running',
-  });
+/** MCP: Call Tool with JSON Arguments… — the same with one JSON input box (quick for keyboard users and scripts). */
+export async function callToolJson(manager: ServerManager, ui: ToolCallUi, argument: unknown): Promise<void> {
+  const target = await resolveTool(manager, argument);
+  if (!target) return;
+  const args = await askArguments(target.controller, target.tool);
+  if (!args) return;
+  const record = await callToolWithProgress(target.controller, target.tool, args);
+  if (record) ui.showResult(target.controller, record);
+}
+
+async function resolveTool(manager: ServerManager, argument: unknown): Promise<{ controller: ServerController; tool: Tool } | undefined> {
+  const controller = await runningServer(manager, argument, vscode.l10n.t('Select the MCP server whose tool to call'));
   if (!controller) return undefined;
-  if (controller.state.kind !== 'running' && !(await startWithFeedback(controller))) return undefined;
   const preselected = typeof argument === 'object' && argument !== null && 'tool' in argument ? (argument.tool as Tool) : undefined;
   const tool = preselected ?? (await pickTool(controller));
   return tool ? { controller, tool } : undefined;

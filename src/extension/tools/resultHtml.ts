@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ContentBlock, ResourceContents } from '../../protocol/types';
 import type { ValidationVerdict } from '../../protocol/validation/schemaValidation';
 import type { ToolCallRecord } from './toolResultMarkdown';
+import { base64Bytes } from '../ui/mimeLanguage';
 import { escapeHtml } from '../webviews/webviewPage';
 
 /**
@@ -100,9 +101,4 @@ function isMedia(mimeType: unknown, prefix: string): mimeType is string {
 
 function isBase64(data: unknown): data is string {
   return typeof data === 'string' && /^[A-Za-z0-9+/\s]*={0,2}$/.test(data);
-}
-
-export function base64Bytes(data: string): number {
-  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
 }

@@ -80,3 +80,9 @@ export function hexSummary(bytes: Uint8Array, maxBytes = 256): string {
   }
   return lines.join('\n');
 }
+
+/** The decoded size of base64 `data`, for summaries of media that is not shown. */
+export function base64Bytes(data: string): number {
+  const padding = data.endsWith('==') ? 2 : data.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((data.length * 3) / 4) - padding);
+}

@@ -1,16 +1,4 @@
 import * as vscode from 'vscode';
-import { resolveServer } from '../servers/serverPicker';
-import { startWithFeedback } from '../servers/startServer';
-import type { ServerController } from '../servers/serverController';
-import type { ServerManager } from '../servers/serverManager';
-
-/** A server for a browsing command: the tree row's, or one picked from the palette; started when needed. */
-export async function runningServer(manager: ServerManager, argument: unknown, placeHolder: string): Promise<ServerController | undefined> {
-  const controller = await resolveServer(manager, argument, { placeHolder, prefer: (server) => server.state.kind === 'running' });
-  if (!controller) return undefined;
-  if (controller.state.kind !== 'running' && !(await startWithFeedback(controller))) return undefined;
-  return controller;
-}
 
 /** A quick pick over a server's items; an empty list becomes an information message instead. */
 export async function pickItem<T>(items: readonly T[], toItem: (item: T) => vscode.QuickPickItem, placeHolder: string, emptyMessage: string): Promise<T | undefined> {

@@ -1,29 +1,35 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
-import { isTreeNode } from '../servers/serverPicker';
-import type { BrowseContext } from '../browse/browseContext';
+import type { ServerCatalog } from '../servers/serverCatalog';
+import { isServerNode } from '../servers/serverPicker';
+import type { ServersTreeNode } from './serversTreeProvider';
 
-/** Copy Name, Copy URI and Refresh Server: the small actions every tree row offers. */
-export function registerItemCommands(context: BrowseContext): vscode.Disposable {
-  return vscode.Disposable.from(
-    vscode.commands.registerCommand('mcpWorkbench.copyName', async (node?: unknown) => {
-      const name = nameOf(node);
-      if (name !== undefined) await copy(name);
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.copyUri', async (node?: unknown) => {
-      if (!isTreeNode(node)) return;
-      if (node.kind === 'resource') await copy(node.resource.uri);
-      else if (node.kind === 'template') await copy(node.template.uriTemplate);
-    }),
-    vscode.commands.registerCommand('mcpWorkbench.refreshServer', async (node?: unknown) => {
-      if (!isTreeNode(node)) return;
-      try {
-        await context.catalog.refresh(node.controller);
-      } catch (error) {
-        void vscode.window.showErrorMessage(errorMessage(error));
-      }
-    }),
-  );
+/** A command argument from a Servers view row (every row carries its server's controller). */
+function isTreeNode(value: unknown): value is ServersTreeNode {
+  return isServerNode(value);
+}
+
+/** Copy Name: the row's server, tool, resource, template or prompt name. */
+export async function copyName(node: unknown): Promise<void> {
+  const name = nameOf(node);
+  if (name !== undefined) await copy(name);
+}
+
+/** Copy URI: a resource's URI or a template's URI template. */
+export async function copyUri(node: unknown): Promise<void> {
+  if (!isTreeNode(node)) return;
+  if (node.kind === 'resource') await copy(node.resource.uri);
+  else if (node.kind === 'template') await copy(node.template.uriTemplate);
+}
+
+/** Refresh Server: lists the row's server's resources, templates and prompts again. */
+export async function refreshServer(catalog: ServerCatalog, node: unknown): Promise<void> {
+  if (!isTreeNode(node)) return;
+  try {
+    await catalog.refresh(node.controller);
+  } catch (error) {
+    void vscode.window.showErrorMessage(errorMessage(error));
+  }
 }
 
 function nameOf(node: unknown): string | undefined {

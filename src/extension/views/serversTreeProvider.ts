@@ -6,7 +6,7 @@ import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerController } from '../servers/serverController';
 import { describeTarget, transportLabel } from '../config/serverEntry';
 import type { ServerManager } from '../servers/serverManager';
-import { assertNever, type ServerState } from '../servers/serverState';
+import { ServerState, assertNever } from '../servers/serverState';
 
 export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
 
@@ -154,7 +154,7 @@ function serverItem(controller: ServerController, all: readonly ServerController
   item.iconPath = stateIcon(state);
   item.contextValue = `server.${state.kind}`;
   const sharedName = all.some((other) => other !== controller && other.name === controller.name);
-  const parts = [stateLabel(state), transportLabel(controller.entry.definition)];
+  const parts = [ServerState.label(state), transportLabel(controller.entry.definition)];
   if (state.kind === 'running') parts.push(...offeringCounts(controller, state.tools.length, catalog));
   if (sharedName) parts.push(controller.entry.origin.folder.name);
   item.description = parts.join(' · ');
@@ -175,21 +175,6 @@ function offeringCounts(controller: ServerController, toolCount: number, catalog
   return counts;
 }
 
-export function stateLabel(state: ServerState): string {
-  switch (state.kind) {
-    case 'stopped':
-      return state.note ?? vscode.l10n.t('stopped');
-    case 'starting':
-      return vscode.l10n.t('starting');
-    case 'running':
-      return vscode.l10n.t('running');
-    case 'error':
-      return vscode.l10n.t('error');
-    default:
-      return assertNever(state, 'server state');
-  }
-}
-
 function stateIcon(state: ServerState): vscode.ThemeIcon {
   switch (state.kind) {
     case 'stopped':
@@ -208,7 +193,7 @@ function stateIcon(state: ServerState): vscode.ThemeIcon {
 function serverTooltip(controller: ServerController): vscode.MarkdownString {
   const { entry, state } = controller;
   const md = new vscode.MarkdownString(undefined, true);
-  md.appendMarkdown(`**${escape(entry.name)}** — ${escape(stateLabel(state))}\n\n`);
+  md.appendMarkdown(`**${escape(entry.name)}** — ${escape(ServerState.label(state))}\n\n`);
   // The origin label says which source (workspace folder's mcp.json or user settings); the path says which file.
   const file = entry.origin.configUri.scheme === 'file' ? ` — \`${entry.origin.configUri.fsPath}\`` : '';
   md.appendMarkdown(`${escape(vscode.l10n.t('Defined in'))}: ${escape(entry.origin.label)}${file}\n\n`);
