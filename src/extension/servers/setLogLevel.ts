@@ -3,6 +3,7 @@ import { errorMessage } from '../../protocol/errors';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
 import type { ServerManager } from './serverManager';
 import { resolveServer } from './serverPicker';
+import { ServerState } from './serverState';
 
 /**
  * MCP: Set Log Level… — sends `logging/setLevel` to a server that offers logging; the level is kept and sent again
@@ -20,7 +21,7 @@ export async function setLogLevel(manager: ServerManager, argument: unknown, pre
     const sent = await controller.setLogLevel(level);
     if (!sent) {
       const message =
-        controller.state.kind === 'running'
+        ServerState.isRunning(controller.state)
           ? vscode.l10n.t('MCP server "{0}" does not offer logging; the level was not sent.', controller.name)
           : vscode.l10n.t('MCP server "{0}" is not running; the level {1} will be sent when it starts.', controller.name, level);
       void vscode.window.showInformationMessage(message);

@@ -8,6 +8,7 @@ import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArg
 import type { ToolCallRecord } from './toolResultMarkdown';
 import type { ServerManager } from '../servers/serverManager';
 import { runningServer } from '../servers/serverPicker';
+import { ServerState } from '../servers/serverState';
 
 const validator = new SchemaValidator();
 
@@ -43,7 +44,7 @@ async function resolveTool(manager: ServerManager, argument: unknown): Promise<{
 
 async function pickTool(controller: ServerController): Promise<Tool | undefined> {
   const state = controller.state;
-  const tools = state.kind === 'running' ? state.tools : [];
+  const tools = ServerState.isRunning(state) ? state.tools : [];
   if (tools.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" offers no tools.', controller.name));
     return undefined;
