@@ -170,7 +170,8 @@ test('integration suites pass inside the VS Code extension host (code-server)', 
     workspace,
     extensionsDir,
     userDataDir,
-    env: { MCP_INTEGRATION_SUITE: suiteBundle, MCP_INTEGRATION_RESULT: resultFile },
+    // The suites drive the UI through the extension's test hooks, which exist only with this variable set.
+    env: { MCP_INTEGRATION_SUITE: suiteBundle, MCP_INTEGRATION_RESULT: resultFile, MCP_WORKBENCH_TEST_HOOKS: '1' },
   });
   // The extension host starts when a page connects; the page stays open until the result is in.
   workbench = await openWorkbench(server.url, workspace);

@@ -4,7 +4,7 @@
  * and the `browse` test hooks (the same messages the webviews post).
  */
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/serverController';
+import type { ServerController } from '../../../src/extension/servers/serverController';
 import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 

@@ -7,7 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/serverController';
+import type { ServerController } from '../../../src/extension/servers/serverController';
 import claudeDesktopConfig from '../../fixtures/configs/claude_desktop_config.json';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { EXTENSION_ID } from './basic.suite';
@@ -196,6 +196,8 @@ export function configSuite(vscode: VscodeApi): Suite {
   });
 
   suite.test('a server that crashes at start is restarted with backoff, then given up with the reason', async () => {
+    // The backoff arithmetic is unit-tested (restartPolicy.test.ts); a 100 ms base keeps the doubling without the 15 s wait.
+    requireApi().config.setRestartPolicy({ baseDelayMs: 100 });
     await writeWorkspaceServers({ crasher: stdio('--crash') });
     const controller = controllerOf('crasher');
     const delays: number[] = [];
@@ -213,7 +215,7 @@ export function configSuite(vscode: VscodeApi): Suite {
         },
         60_000,
       );
-      assertEqual(delays.join(','), '1000,2000,4000,8000', 'backoff delays');
+      assertEqual(delays.join(','), '100,200,400,800', 'backoff delays');
       assert(gaveUp.includes('crashed 5 times'), `reason: ${gaveUp}`);
       assert(requireApi().config.statusBarText().includes('$(error)'), `status bar: ${requireApi().config.statusBarText()}`);
       await controller.start().catch(() => undefined);
@@ -221,6 +223,7 @@ export function configSuite(vscode: VscodeApi): Suite {
       assert(recovery?.kind === 'restarting' && recovery.attempt === 1, `a manual start did not reset recovery: ${JSON.stringify(recovery)}`);
     } finally {
       subscription.dispose();
+      requireApi().config.setRestartPolicy(undefined);
       await controller.stop();
     }
   }, { timeoutMs: 90_000 });

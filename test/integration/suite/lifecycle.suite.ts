@@ -11,7 +11,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/serverController';
+import type { ServerController } from '../../../src/extension/servers/serverController';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { STUBBORN_SERVER_SOURCE } from '../../fixtures/lifecycle/stubbornServer';
 import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';

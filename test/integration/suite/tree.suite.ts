@@ -6,8 +6,8 @@
  */
 import type * as vscodeTypes from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/serverController';
-import type { ServersTreeNode } from '../../../src/extension/serversTreeProvider';
+import type { ServerController } from '../../../src/extension/servers/serverController';
+import type { ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
 import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 
