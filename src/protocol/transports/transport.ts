@@ -46,8 +46,6 @@ export interface Transport extends Disposable {
    * For HTTP, a response body (JSON or SSE) is delivered later through the sink.
    */
   send(message: object): Promise<void>;
-  /** Called after version negotiation so HTTP transports can send MCP-Protocol-Version. */
-  setProtocolVersion(version: string): void;
   /**
    * Installs the protocol era's per-request headers (HTTP transports add them to every request; protocol
    * headers win over configured ones, credentials come from the authorizer). Transports without headers
