@@ -46,7 +46,9 @@ export class HandshakeEra implements ProtocolEra {
     return this.handshake(wire, identity);
   }
 
-  shapeParams(params: JsonParams | undefined): JsonParams | undefined {
+  shapeParams(params: JsonParams | undefined, context: AttemptContext): JsonParams | undefined {
+    // Everything the handshake era needs was said once, in initialize.
+    void context;
     return params;
   }
 
