@@ -17,6 +17,8 @@ import type {
 import { HandshakeEra } from './eras/handshake';
 import {
   LIST_ITEM_KEYS,
+  type ClientNotificationMethod,
+  type ClientNotifications,
   type ClientRequestMethod,
   type ClientRequestParams,
   type ClientRequestResult,
@@ -24,6 +26,8 @@ import {
   type JsonParams,
   type ListItems,
   type ListMethod,
+  type ServerNotificationMethod,
+  type ServerNotifications,
   type ServerRequestMethod,
   type ServerRequests,
   type Unverified,
@@ -217,7 +221,7 @@ export class McpClient implements Disposable {
       const session = await this.era.open(this.wire, this.identity);
       const roots = this.options.host?.roots;
       if (roots?.onDidChangeRoots) {
-        this.disposables.add(roots.onDidChangeRoots(() => void this.rpc.notify('notifications/roots/list_changed').catch(() => undefined)));
+        this.disposables.add(roots.onDidChangeRoots(() => void this.notify('notifications/roots/list_changed', undefined).catch(() => undefined)));
       }
       this.setState({ kind: 'ready', session });
       return session;
@@ -324,7 +328,7 @@ export class McpClient implements Disposable {
 
   /** Tells the server the roots changed (the host calls this, or wires onDidChangeRoots). */
   async notifyRootsChanged(): Promise<void> {
-    if (this.stateValue.kind === 'ready') await this.rpc.notify('notifications/roots/list_changed');
+    if (this.stateValue.kind === 'ready') await this.notify('notifications/roots/list_changed', undefined);
   }
 
   // ---- plumbing --------------------------------------------------------------------------------
@@ -524,22 +528,39 @@ export class McpClient implements Disposable {
   }
 
   private registerServerRequests(): void {
-    for (const [method, handler] of Object.entries(this.serverRequestHandlers)) {
-      this.rpc.setRequestHandler(method, (params, signal) => (handler as (p: JsonParams, s: AbortSignal) => Promise<object>)(params, signal));
-    }
+    this.serve('ping');
+    this.serve('roots/list');
+    this.serve('sampling/createMessage');
+    this.serve('elicitation/create');
+  }
+
+  /** Answers server→client requests for `method` with its handler; without one the RPC layer answers -32601. */
+  private serve<M extends ServerRequestMethod>(method: M): void {
+    const handler: ServerRequestHandlers[M] = this.serverRequestHandlers[method];
+    if (handler) this.rpc.setRequestHandler(method, (params, signal) => handler(params, signal));
+  }
+
+  /** Subscribes to a server notification; its params arrive unverified. */
+  private onNotification<M extends ServerNotificationMethod>(method: M, handler: (params: Unverified<ServerNotifications[M]['params']>) => void): void {
+    this.rpc.setNotificationHandler(method, handler);
+  }
+
+  private notify<M extends ClientNotificationMethod>(method: M, params: ClientNotifications[M]['params']): Promise<void> {
+    return this.rpc.notify(method, params);
   }
 
   private registerNotifications(): void {
-    this.rpc.setNotificationHandler('notifications/tools/list_changed', () => this.toolsChanged.fire());
-    this.rpc.setNotificationHandler('notifications/resources/list_changed', () => this.resourcesChanged.fire());
-    this.rpc.setNotificationHandler('notifications/prompts/list_changed', () => this.promptsChanged.fire());
-    this.rpc.setNotificationHandler('notifications/resources/updated', (params) => {
+    this.onNotification('notifications/tools/list_changed', () => this.toolsChanged.fire());
+    this.onNotification('notifications/resources/list_changed', () => this.resourcesChanged.fire());
+    this.onNotification('notifications/prompts/list_changed', () => this.promptsChanged.fire());
+    this.onNotification('notifications/resources/updated', (params) => {
       if (typeof params.uri === 'string') this.resourceUpdated.fire(params.uri);
     });
-    this.rpc.setNotificationHandler('notifications/message', (params) => {
+    this.onNotification('notifications/message', (params) => {
+      // The level is passed on as sent; hosts map unknown levels to their default.
       this.logMessage.fire({ level: params.level as LoggingLevel, logger: typeof params.logger === 'string' ? params.logger : undefined, data: params.data });
     });
-    this.rpc.setNotificationHandler('notifications/elicitation/complete', (params) => {
+    this.onNotification('notifications/elicitation/complete', (params) => {
       if (typeof params.elicitationId !== 'string') return;
       this.pendingUrlElicitations.get(params.elicitationId)?.();
       this.options.host?.elicitation?.completed?.(params.elicitationId, this.serverName);
