@@ -351,6 +351,8 @@ export class McpClient implements Disposable {
     let renewed = false;
     let elicitedUrls = false;
     for (let attempt = 1; ; attempt++) {
+      // A request that starts while a renewal is in flight waits for the new session instead of racing it.
+      if (this.renewing) session = await this.renewing;
       const context: AttemptContext = { method, attempt, session, identity: this.identity };
       const outcome = await this.attempt(method, this.era.shapeParams(currentParams, context), requestOptions);
       const verdict = this.era.interpret(outcome, context);
