@@ -120,7 +120,13 @@ test('integration suites pass inside the VS Code extension host (code-server)', 
   // MCP_INTEGRATION_SUITES (comma-separated names, in the order to run) reaches suite/index.ts through code-server's env.
   const selection = process.env.MCP_INTEGRATION_SUITES;
   await vscode.start({
-    env: { MCP_INTEGRATION_SUITE: suiteBundle, MCP_INTEGRATION_RESULT: resultFile, ...(selection ? { MCP_INTEGRATION_SUITES: selection } : {}) },
+    env: {
+      MCP_INTEGRATION_SUITE: suiteBundle,
+      MCP_INTEGRATION_RESULT: resultFile,
+      // The suites drive the UI through the extension's test hooks, which exist only with this variable set.
+      MCP_WORKBENCH_TEST_HOOKS: '1',
+      ...(selection ? { MCP_INTEGRATION_SUITES: selection } : {}),
+    },
   });
   const { server, workbench } = vscode;
   pgid = server.pid;

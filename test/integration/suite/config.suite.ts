@@ -175,6 +175,8 @@ export function configSuite(vscode: VscodeApi): Suite {
   });
 
   suite.test('a server that crashes at start is restarted with backoff, then given up with the reason', async () => {
+    // The backoff arithmetic is unit-tested (restartPolicy.test.ts); a 100 ms base keeps the doubling without the 15 s wait.
+    requireApi().config.setRestartPolicy({ baseDelayMs: 100 });
     await writeWorkspaceServers({ crasher: stdio('--crash') });
     const controller = controllerOf('crasher');
     const delays: number[] = [];
@@ -192,7 +194,7 @@ export function configSuite(vscode: VscodeApi): Suite {
         },
         60_000,
       );
-      assertEqual(delays.join(','), '1000,2000,4000,8000', 'backoff delays');
+      assertEqual(delays.join(','), '100,200,400,800', 'backoff delays');
       assert(gaveUp.includes('crashed 5 times'), `reason: ${gaveUp}`);
       assert(requireApi().config.statusBarText().includes('$(error)'), `status bar: ${requireApi().config.statusBarText()}`);
       await controller.start().catch(() => undefined);
@@ -200,6 +202,7 @@ export function configSuite(vscode: VscodeApi): Suite {
       assert(recovery?.kind === 'restarting' && recovery.attempt === 1, `a manual start did not reset recovery: ${JSON.stringify(recovery)}`);
     } finally {
       subscription.dispose();
+      requireApi().config.setRestartPolicy(undefined);
       await controller.stop();
     }
   }, { timeoutMs: 90_000 });

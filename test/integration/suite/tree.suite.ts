@@ -6,7 +6,7 @@
  */
 import type * as vscodeTypes from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServersTreeNode } from '../../../src/extension/serversTreeProvider';
+import type { ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
 

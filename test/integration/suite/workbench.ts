@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscodeTypes from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/serverController';
+import type { ServerController } from '../../../src/extension/servers/serverController';
 import { assert, waitUntil, type VscodeApi } from './framework';
 
 export const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
@@ -54,6 +54,7 @@ export async function leaveCleanState(vscode: VscodeApi, api: McpWorkbenchApi | 
   await stopAllServers(api);
   api.config.setLaunchConfirmer(undefined);
   api.config.setPromptAnswerer(undefined);
+  api.config.setRestartPolicy(undefined);
 }
 
 /**
