@@ -869,6 +869,20 @@ export async function runPickerCommand(page: Page, title: string): Promise<void>
  * Labels of the visible rows of the Servers view, read in one browser-side pass. The harness's treeRows reads
  * row by row, which can wait on a row that a refresh just removed (the tree re-renders on every state change).
  */
+/** The whole text of a Servers view row (label and description, e.g. "everything stopped"), or '' when absent. */
+export async function serverRowText(page: Page, label: string): Promise<string> {
+  return page.evaluate(
+    ({ viewName, label }) => {
+      const panes = Array.from(document.querySelectorAll('.part.sidebar .pane'));
+      const pane = panes.find((candidate) => candidate.querySelector(`.pane-header[aria-label^="${viewName}"]`));
+      const rows = pane ? Array.from(pane.querySelectorAll<HTMLElement>('.monaco-list-row')) : [];
+      const row = rows.find((candidate) => (candidate.querySelector('.label-name')?.textContent ?? '').trim() === label);
+      return row?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+    },
+    { viewName: SERVERS_VIEW, label },
+  );
+}
+
 export async function readServerRows(page: Page): Promise<string[]> {
   return page.evaluate((viewName) => {
     const panes = Array.from(document.querySelectorAll('.part.sidebar .pane'));

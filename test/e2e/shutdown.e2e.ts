@@ -25,10 +25,10 @@ import {
   openViewContainer,
   quickPick,
   readServerRows,
+  serverRowText,
   runCommand,
   runPickerCommand,
   screenshot,
-  sleep,
   waitFor,
   waitForRows,
   waitUntil,
@@ -159,7 +159,9 @@ test('Reload Window stops the servers the previous extension host started', { ti
     if (!restored) await openViewContainer(page, 'MCP');
     const rows = await waitForRows(page, 'the stdio server in the reloaded Servers view', (r) => r.includes(STDIO_SERVER));
     assert.ok(!rows.includes('echo'), `the server must not be running after the reload: ${JSON.stringify(rows)}`);
-    await sleep(2_000); // give a wrongly auto-started server time to appear before asserting it did not
+    // A start sets the state to "starting" synchronously, so a row rendered as stopped after activation shows that
+    // the reloaded window decided not to start the server.
+    await waitUntil('the reloaded server row to show it is stopped', async () => ((await serverRowText(page, STDIO_SERVER)).includes('stopped') ? true : undefined), 30_000);
     assert.deepEqual(serverProcesses(workspace), [], 'the reloaded window started the server by itself');
     await screenshot(page, 'shutdown-02-after-reload');
 

@@ -76,11 +76,13 @@ export function configSuite(vscode: VscodeApi): Suite {
     const stored = await requireApi().config.storedSecret(vscode.Uri.file(configFile()).toString(), 'token');
     assertEqual(stored, SECRET_INPUT_VALUE, 'value in SecretStorage');
     await controller.callTool('env', { name: 'SERVICE_PASSWORD' }, {});
-    await sleep(1500); // log channels write asynchronously
+    // Log channels write asynchronously: the masked trace of the last call on disk shows the writes have happened.
+    await waitUntil('the masked verbose trace of secret-fixture on disk', () => {
+      const written = channelLog(requireApi().config.storageFolders()[0], 'secret-fixture');
+      return written.includes('[trace]') && written.includes(MASK) && written.includes('tools/call') ? true : undefined;
+    }, 15_000);
     const leaks = filesContaining([folder().uri.fsPath, ...requireApi().config.storageFolders()], SECRET_INPUT_VALUE);
     assertEqual(leaks.join(', '), '', 'files containing the password input value');
-    const log = channelLog(requireApi().config.storageFolders()[0], 'secret-fixture');
-    assert(log.includes('[trace]') && log.includes(MASK), 'the verbose trace of secret-fixture is missing or not masked');
     await controller.stop();
   });
 
@@ -97,9 +99,10 @@ export function configSuite(vscode: VscodeApi): Suite {
     await controller.start();
     const outcome = await controller.callTool('env', { name: 'GITHUB_TOKEN' }, {});
     assert(JSON.stringify(outcome.result).includes(SECRET_ENV_VALUE), 'the tool did not return the env value');
-    await sleep(1500);
-    const log = channelLog(requireApi().config.storageFolders()[0], 'traced');
-    assert(log.includes('tools/call') && log.includes(MASK), 'no masked tools/call in the trace of "traced"');
+    const log = await waitUntil('a masked tools/call in the trace of "traced"', () => {
+      const written = channelLog(requireApi().config.storageFolders()[0], 'traced');
+      return written.includes('tools/call') && written.includes(MASK) ? written : undefined;
+    }, 15_000);
     assert(!log.includes(SECRET_ENV_VALUE), 'the env secret appears in the log of "traced"');
     await controller.stop();
   });
@@ -127,8 +130,10 @@ export function configSuite(vscode: VscodeApi): Suite {
     const before = a.serverMessages.length;
     await vscode.commands.executeCommand('mcpWorkbench.setLogLevel', { kind: 'server', controller: a }, 'error');
     await waitUntil('"level set to error"', () => (a.serverMessages.some((m) => m.data === 'level set to error') ? true : undefined), 10_000);
-    await sleep(200);
-    const after = a.serverMessages.slice(before).filter((m) => m.data !== 'level set to error');
+    const after = await waitUntil('a message from fixture-a after "level set to error"', () => {
+      const later = a.serverMessages.slice(before).filter((m) => m.data !== 'level set to error');
+      return later.length > 0 ? later : undefined;
+    }, 10_000);
     assert(after.length > 0 && after.every((m) => ['error', 'critical', 'alert', 'emergency'].includes(m.level)), `messages after "error": ${JSON.stringify(after)}`);
     await Promise.all([a.stop(), controllerOf('fixture-b').stop()]);
   });
@@ -252,9 +257,6 @@ export function configSuite(vscode: VscodeApi): Suite {
   return suite;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Files under `roots` whose content contains `needle` (text search; binary files are read as latin1). */
 function filesContaining(roots: readonly string[], needle: string): string[] {
