@@ -30,7 +30,13 @@ export type LocalErrorKind =
   | 'capability-missing'
   | 'message-too-large'
   | 'invalid-argument'
-  | 'session-expired';
+  | 'session-expired'
+  /** A modern-era result the client cannot read (unknown resultType, malformed input requests). */
+  | 'invalid-result'
+  /** A modern-era request that still needed input after the allowed number of rounds. */
+  | 'input-rounds-exceeded'
+  /** The person declined or cancelled something the request needed (sampling, a URL elicitation). */
+  | 'input-declined';
 
 export class LocalError extends Error {
   override readonly name: string = 'LocalError';
