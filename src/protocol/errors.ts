@@ -33,10 +33,8 @@ export type LocalErrorKind =
   | 'session-expired'
   /** A modern-era result the client cannot read (unknown resultType, malformed input requests). */
   | 'invalid-result'
-  /** A modern-era request that still needed input after the allowed number of rounds. */
-  | 'input-rounds-exceeded'
-  /** The person declined or cancelled something the request needed (sampling, a URL elicitation). */
-  | 'input-declined';
+  /** The response can no longer arrive (a 2026-07-28 HTTP response stream broke); the request may be issued again. */
+  | 'response-lost';
 
 export class LocalError extends Error {
   override readonly name: string = 'LocalError';

@@ -5,11 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LocalError, McpError } from '../../src/protocol/errors';
-import type { ClientHost } from '../../src/protocol/host';
 import type { JsonObject, Tool } from '../../src/protocol/types';
 import { ResultCache } from '../../src/protocol/eras/modern/cache';
 import { encodeHeaderValue, filterToolsByHeaderAnnotations, paramHeaders, scanHeaderAnnotations, standardHeaders } from '../../src/protocol/eras/modern/headers';
-import { runWithInputRounds, retryParams } from '../../src/protocol/eras/modern/inputRounds';
+import { retryParams } from '../../src/protocol/eras/modern/inputRounds';
 import { buildRequestMeta, isRemovedInModern, withRequestMeta } from '../../src/protocol/eras/modern/meta';
 import { readResult } from '../../src/protocol/eras/modern/results';
 import { negotiateAfterRejection } from '../../src/protocol/eras/modern/versionNegotiation';
@@ -118,81 +117,14 @@ describe('resultType', () => {
   });
 });
 
-describe('input-required rounds', () => {
-  const host: ClientHost = {
-    elicitation: { modes: ['form'], elicit: async (request) => (request.message === 'decline me' ? { action: 'decline' } : { action: 'accept', content: { name: 'octocat' } }) },
-    sampling: { createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test' }) },
-    roots: { listRoots: () => [{ uri: 'file:///work' }] },
-  };
-  const elicit = (message: string) => ({ method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } } });
-
-  test('fulfils every kind of input request, echoes requestState verbatim, and stops on complete', async () => {
-    const sent: (JsonObject | undefined)[] = [];
+describe('input-required retry params', () => {
+  test('echo requestState byte for byte and omit what is absent', () => {
     const state = ' {"opaque": true}\u00e9 ';
-    const replies: JsonObject[] = [
-      {
-        resultType: 'input_required',
-        inputRequests: {
-          login: elicit('who?'),
-          capital: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Capital?' } }], maxTokens: 10 } },
-          roots: { method: 'roots/list' },
-        },
-        requestState: state,
-      },
-      { resultType: 'input_required', inputRequests: { again: elicit('decline me') } },
-      { resultType: 'complete', content: [] },
-    ];
-    const result = await runWithInputRounds({ serverName: 'srv', method: 'tools/call', host }, { name: 'x', arguments: { a: 1 } }, async (params) => {
-      sent.push(params);
-      return replies.shift() as JsonObject;
-    });
-    assert.deepEqual(result, { resultType: 'complete', content: [] });
-    assert.equal(sent.length, 3);
-    assert.deepEqual(sent[0], { name: 'x', arguments: { a: 1 } });
-    assert.equal(sent[1]?.requestState, state);
-    assert.deepEqual((sent[1]?.inputResponses as JsonObject).login, { action: 'accept', content: { name: 'octocat' } });
-    assert.equal(((sent[1]?.inputResponses as JsonObject).capital as JsonObject).model, 'test');
-    assert.deepEqual((sent[1]?.inputResponses as JsonObject).roots, { roots: [{ uri: 'file:///work' }] });
-    // The second round had no requestState: the retry must not carry the first round's.
-    assert.ok(!('requestState' in (sent[2] as JsonObject)));
-    assert.deepEqual(sent[2]?.inputResponses, { again: { action: 'decline' } });
-    assert.deepEqual(sent[2]?.arguments, { a: 1 });
-  });
-
-  test('retry params omit what is absent', () => {
+    assert.deepEqual(retryParams({ name: 'x' }, { a: { action: 'decline' } }, state), { name: 'x', inputResponses: { a: { action: 'decline' } }, requestState: state });
     assert.deepEqual(retryParams({ name: 'x' }, undefined, undefined), { name: 'x' });
     assert.deepEqual(retryParams({ name: 'x' }, {}, 's'), { name: 'x', requestState: 's' });
-  });
-
-  test('bounded rounds end with a clear error', async () => {
-    let calls = 0;
-    await assert.rejects(
-      runWithInputRounds({ serverName: 'srv', method: 'tools/call', host, maxRounds: 3 }, {}, async () => {
-        calls++;
-        return { resultType: 'input_required', requestState: 'again' };
-      }),
-      (error: unknown) => error instanceof LocalError && error.kind === 'input-rounds-exceeded' && /srv/.test(error.message) && /3 rounds/.test(error.message),
-    );
-    assert.equal(calls, 4);
-  });
-
-  test('an input request for an undeclared capability, or a refused sampling, fails the request clearly', async () => {
-    const noSampling: ClientHost = { elicitation: host.elicitation };
-    await assert.rejects(
-      runWithInputRounds({ serverName: 'srv', method: 'tools/call', host: noSampling }, {}, async () => ({
-        resultType: 'input_required',
-        inputRequests: { s: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } } },
-      })),
-      /srv: tools\/call asked for sampling/,
-    );
-    const refusing: ClientHost = { sampling: { createMessage: async () => Promise.reject(new Error('the person said no')) } };
-    await assert.rejects(
-      runWithInputRounds({ serverName: 'srv', method: 'tools/call', host: refusing }, {}, async () => ({
-        resultType: 'input_required',
-        inputRequests: { s: { method: 'sampling/createMessage', params: { messages: [], maxTokens: 1 } } },
-      })),
-      (error: unknown) => error instanceof LocalError && error.kind === 'input-declined' && /the person said no/.test(error.message),
-    );
+    // A later round without requestState must not carry the earlier round's.
+    assert.deepEqual(retryParams({ name: 'x', requestState: 'old', inputResponses: { a: {} } }, { b: {} }, undefined), { name: 'x', inputResponses: { b: {} } });
   });
 });
 
