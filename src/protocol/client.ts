@@ -19,6 +19,8 @@ import { isRemovedInModern } from './eras/modern/meta';
 import { createEra, type EraPreference } from './eras/select';
 import {
   LIST_ITEM_KEYS,
+  type ClientNotificationMethod,
+  type ClientNotifications,
   type ClientRequestMethod,
   type ClientRequestParams,
   type ClientRequestResult,
@@ -26,6 +28,8 @@ import {
   type JsonParams,
   type ListItems,
   type ListMethod,
+  type ServerNotificationMethod,
+  type ServerNotifications,
   type ServerRequestMethod,
   type ServerRequests,
   type Unverified,
@@ -229,7 +233,7 @@ export class McpClient implements Disposable {
       const roots = this.options.host?.roots;
       // 2026-07-28 has no roots/list_changed: roots travel with each request that needs them.
       if (roots?.onDidChangeRoots && session.kind === 'handshake') {
-        this.disposables.add(roots.onDidChangeRoots(() => void this.rpc.notify('notifications/roots/list_changed').catch(() => undefined)));
+        this.disposables.add(roots.onDidChangeRoots(() => void this.notify('notifications/roots/list_changed', undefined).catch(() => undefined)));
       }
       this.setState({ kind: 'ready', session });
       return session;
@@ -353,7 +357,7 @@ export class McpClient implements Disposable {
 
   /** Tells the server the roots changed (the host calls this, or wires onDidChangeRoots). */
   async notifyRootsChanged(): Promise<void> {
-    if (this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'handshake') await this.rpc.notify('notifications/roots/list_changed');
+    if (this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'handshake') await this.notify('notifications/roots/list_changed', undefined);
   }
 
   // ---- plumbing --------------------------------------------------------------------------------
@@ -385,6 +389,8 @@ export class McpClient implements Disposable {
     let renewed = false;
     let elicitedUrls = false;
     for (let attempt = 1; ; attempt++) {
+      // A request that starts while a renewal is in flight waits for the new session instead of racing it.
+      if (this.renewing) session = await this.renewing;
       const context: AttemptContext = { method, attempt, session, identity: this.identity };
       const outcome = await this.attempt(method, this.era.shapeParams(currentParams, context), requestOptions);
       const verdict = this.era.interpret(outcome, context);
@@ -565,41 +571,58 @@ export class McpClient implements Disposable {
   }
 
   private registerServerRequests(): void {
-    for (const [method, handler] of Object.entries(this.serverRequestHandlers)) {
-      this.rpc.setRequestHandler(method, (params, signal) => (handler as (p: JsonParams, s: AbortSignal) => Promise<object>)(params, signal));
-    }
+    this.serve('ping');
+    this.serve('roots/list');
+    this.serve('sampling/createMessage');
+    this.serve('elicitation/create');
+  }
+
+  /** Answers server→client requests for `method` with its handler; without one the RPC layer answers -32601. */
+  private serve<M extends ServerRequestMethod>(method: M): void {
+    const handler: ServerRequestHandlers[M] = this.serverRequestHandlers[method];
+    if (handler) this.rpc.setRequestHandler(method, (params, signal) => handler(params, signal));
+  }
+
+  /** Subscribes to a server notification; its params arrive unverified. */
+  private onNotification<M extends ServerNotificationMethod>(method: M, handler: (params: Unverified<ServerNotifications[M]['params']>) => void): void {
+    this.rpc.setNotificationHandler(method, handler);
+  }
+
+  private notify<M extends ClientNotificationMethod>(method: M, params: ClientNotifications[M]['params']): Promise<void> {
+    return this.rpc.notify(method, params);
   }
 
   private registerNotifications(): void {
     // 2026-07-28: change notifications count only when they name one of our subscriptions, and they make
     // the cached list (or read) stale.
-    const ours = (method: string, params: JsonObject) => this.era.acceptsNotification?.(method, params) ?? true;
-    this.rpc.setNotificationHandler('notifications/tools/list_changed', (params) => {
+    const ours = (method: ServerNotificationMethod, params: JsonObject) => this.era.acceptsNotification?.(method, params) ?? true;
+    this.onNotification('notifications/tools/list_changed', (params) => {
       if (!ours('notifications/tools/list_changed', params)) return;
       this.resultCache.invalidate('tools/list');
       this.toolsChanged.fire();
     });
-    this.rpc.setNotificationHandler('notifications/resources/list_changed', (params) => {
+    this.onNotification('notifications/resources/list_changed', (params) => {
       if (!ours('notifications/resources/list_changed', params)) return;
       this.resultCache.invalidate('resources/list');
       this.resultCache.invalidate('resources/templates/list');
       this.resourcesChanged.fire();
     });
-    this.rpc.setNotificationHandler('notifications/prompts/list_changed', (params) => {
+    this.onNotification('notifications/prompts/list_changed', (params) => {
       if (!ours('notifications/prompts/list_changed', params)) return;
       this.resultCache.invalidate('prompts/list');
       this.promptsChanged.fire();
     });
-    this.rpc.setNotificationHandler('notifications/resources/updated', (params) => {
+    this.onNotification('notifications/resources/updated', (params) => {
       if (!ours('notifications/resources/updated', params) || typeof params.uri !== 'string') return;
       const uri = params.uri;
       this.resultCache.invalidate('resources/read', (read) => read.uri === uri);
       this.resourceUpdated.fire(uri);
     });
-    this.rpc.setNotificationHandler('notifications/message', (params) => {
+    this.onNotification('notifications/message', (params) => {
+      // The level is passed on as sent; hosts map unknown levels to their default.
       this.logMessage.fire({ level: params.level as LoggingLevel, logger: typeof params.logger === 'string' ? params.logger : undefined, data: params.data });
     });
-    this.rpc.setNotificationHandler('notifications/elicitation/complete', (params) => {
+    this.onNotification('notifications/elicitation/complete', (params) => {
       if (typeof params.elicitationId !== 'string') return;
       this.pendingUrlElicitations.get(params.elicitationId)?.();
       this.options.host?.elicitation?.completed?.(params.elicitationId, this.serverName);

@@ -1,4 +1,5 @@
 import { ErrorCodes, LocalError, McpError, isLocalError } from '../errors';
+import { isJsonObject } from '../jsonrpc/messages';
 import type { OutgoingHttpRequest } from '../transports/transport';
 import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from '../versions';
 import type {
@@ -102,13 +103,14 @@ export class HandshakeEra implements ProtocolEra {
 
 /** The URL elicitations listed in a -32042 error's data, or undefined when the list is absent or malformed. */
 function requiredUrlElicitations(data: unknown): RequiredUrlElicitation[] | undefined {
-  if (typeof data !== 'object' || data === null || !('elicitations' in data)) return undefined;
-  const items: unknown = data.elicitations;
-  if (!Array.isArray(items) || items.length === 0) return undefined;
+  if (!isJsonObject(data)) return undefined;
+  const listed: unknown = data.elicitations;
+  if (!Array.isArray(listed) || listed.length === 0) return undefined;
+  const items: readonly unknown[] = listed;
   const elicitations: RequiredUrlElicitation[] = [];
-  for (const item of items as unknown[]) {
-    if (typeof item !== 'object' || item === null) return undefined;
-    const { url, elicitationId, message } = item as Record<string, unknown>;
+  for (const item of items) {
+    if (!isJsonObject(item)) return undefined;
+    const { url, elicitationId, message } = item;
     if (typeof url !== 'string' || typeof elicitationId !== 'string') return undefined;
     elicitations.push({ url, elicitationId, message: typeof message === 'string' ? message : undefined });
   }

@@ -153,7 +153,9 @@ export class MemoryServerEndpoint {
   /** Takes the next request (a message with method and id) for `method`. */
   async nextRequest(method: string): Promise<SentMessage & { id: string | number }> {
     const sent = await this.next((candidate) => candidate.message.method === method && 'id' in candidate.message);
-    return { ...sent, id: sent.message.id as string | number };
+    const id = sent.message.id;
+    if (typeof id !== 'string' && typeof id !== 'number') throw new LocalError('protocol-violation', `the client sent ${method} with id ${JSON.stringify(id)}`);
+    return { ...sent, id };
   }
 
   /** Takes the next notification for `method`. */
