@@ -117,5 +117,6 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     logger: stderrLogger(args.verbose),
     requestTimeoutMs: args.timeoutMs,
     initializeTimeoutMs: args.timeoutMs,
+    era: args.era ?? 'auto',
   });
 }

@@ -26,6 +26,8 @@ Options:
   --timeout <ms>            bound each request (default 60000)
   --header "Name: value"    extra HTTP header (repeatable)
   --transport auto|streamable-http|sse   HTTP transport (default auto: Streamable HTTP, falling back to SSE)
+  --era auto|2026-07-28|legacy   protocol era (default auto: 2026-07-28 via server/discover, falling back
+                            to the initialize handshake for an older server)
   --env NAME=value          extra environment variable for a stdio server (repeatable)
   --cwd <dir>               working directory of a stdio server
   --input id=value          value for \${input:id} in a config file (repeatable)
@@ -41,6 +43,7 @@ const RUNNERS: Record<string, Runner> = {
     return {
       output: {
         serverInfo: session.serverInfo,
+        era: session.kind === 'modern' ? '2026-07-28' : 'legacy',
         protocolVersion: session.protocolVersion,
         capabilities: session.capabilities,
         instructions: session.instructions,
