@@ -15,11 +15,12 @@ import { after, describe, test } from 'node:test';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { McpClient, type McpClientOptions } from '../../src/protocol/client';
+import { LocalError } from '../../src/protocol/errors';
 import type { ClientHost } from '../../src/protocol/host';
 import { createHttpTransport } from '../../src/protocol/transports/http';
 import type { Transport } from '../../src/protocol/transports/transport';
 import { StdioTransport } from '../../src/protocol/node/stdio';
-import { EVERYTHING_SERVER, REPO_ROOT, collectingLogger, textOf, waitFor } from './testSupport';
+import { EVERYTHING_SERVER, REPO_ROOT, collectingLogger, delay, textOf, waitFor } from './testSupport';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs');
 const SCHEMA = JSON.parse(fs.readFileSync('/work/shared/mcp-schema/2026-07-28/schema.json', 'utf8')) as { $defs: Record<string, { properties?: { method?: { const?: string } } }> };
@@ -180,6 +181,30 @@ for (const kind of transports) {
 
       for (const message of sent) sentModern.push({ label: kind.name, message });
       assert.ok(!sent.some((m) => m.method === 'ping' || m.method === 'logging/setLevel' || m.method === 'resources/subscribe'));
+    });
+
+    test('cancelling a running call stops it on the server', async () => {
+      const { client, sent } = open(`cancel-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      await client.connect();
+      await client.listTools();
+      const abort = new AbortController();
+      const running = client.callTool('slow', {}, { signal: abort.signal, onProgress: () => abort.abort() });
+      await assert.rejects(running, (error: unknown) => error instanceof LocalError && error.kind === 'cancelled');
+      // The server learns of it asynchronously: ask until it reports it (or the deadline passes).
+      const deadline = Date.now() + 10_000;
+      let cancelled = textOf((await client.callTool('cancelled_count', {})).result.content);
+      while (cancelled !== '1' && Date.now() < deadline) {
+        await delay(50);
+        cancelled = textOf((await client.callTool('cancelled_count', {})).result.content);
+      }
+      assert.equal(cancelled, '1', 'the server saw the call cancelled');
+      if (kind.name === 'stdio') {
+        assert.ok(sent.some((m) => m.method === 'notifications/cancelled'), 'stdio cancels with notifications/cancelled');
+      } else {
+        // HTTP: closing the response stream is the cancellation; no notification is POSTed.
+        const posted = JSON.parse(textOf((await client.callTool('posted_methods', {})).result.content)) as string[];
+        assert.ok(!posted.includes('notifications/cancelled'), `POSTed: ${posted.join(', ')}`);
+      }
     });
 
     test('auto selects the modern era against a dual-era server', async () => {
