@@ -60,6 +60,23 @@ describe('2026-07-28 era over the memory link', () => {
     await client.close();
   });
 
+  test('a log level set in the modern era travels in each request\'s _meta', async () => {
+    const harness = modernClient();
+    const connecting = harness.client.connect();
+    const discover = await harness.server.nextRequest('server/discover');
+    assert.ok(!('io.modelcontextprotocol/logLevel' in (paramsOf(discover)._meta as Json)), 'no logLevel until one is chosen');
+    harness.server.respond(discover.id, { ...DISCOVER, capabilities: { tools: {}, logging: {} } });
+    await connecting;
+    await harness.client.setLoggingLevel('warning');
+    const calling = harness.client.callTool('x', {});
+    const call = await callTool(harness.server);
+    assert.equal((paramsOf(call)._meta as Json)['io.modelcontextprotocol/logLevel'], 'warning');
+    assert.ok(!harness.server.sent.some((sent) => (sent.message as Json).method === 'logging/setLevel'));
+    harness.server.respond(call.id, { resultType: 'complete', content: [] });
+    await calling;
+    await harness.client.close();
+  });
+
   test('an unknown resultType fails that request with a typed local error; the connection stays usable', async () => {
     const { client, server } = await connected();
     const first = client.callTool('x', {});

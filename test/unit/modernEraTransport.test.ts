@@ -83,13 +83,14 @@ describe('2026-07-28 over scripted HTTP', () => {
     assert.ok(!server.requests.some((r) => r.method === 'DELETE'));
   });
 
-  test('-32022 in a 400 body is read as the answer: the client retries with a listed version', async () => {
+  test('-32022 in a 400 body (id null) is read as the answer: the client retries with a listed version', async () => {
     let rejected = false;
     const server = await startTestServer((request, res) => {
       const message = body(request);
       if (!rejected) {
         rejected = true;
-        return sendJson(res, 400, { jsonrpc: '2.0', id: message.id, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } });
+        // Rejected before the server read the id, as the schema allows: the answer is still this POST's.
+        return sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } });
       }
       return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT });
     });

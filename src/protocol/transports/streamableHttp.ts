@@ -361,11 +361,16 @@ export class StreamableHttpTransport implements Transport {
       return false;
     }
     const record = value as Record<string, unknown> | null;
-    if (typeof record !== 'object' || record === null || record.id !== requestId || typeof record.error !== 'object' || record.error === null) return false;
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+    const error = record.error as Record<string, unknown> | null | undefined;
+    if (typeof error !== 'object' || error === null || typeof error.code !== 'number') return false;
+    // The answer to a POST belongs to the one request the POST carried. A rejection sent before the server
+    // read the id (id null or absent) is still that request's answer; an id naming another request is not.
+    if (record.id !== requestId && record.id !== null && record.id !== undefined) return false;
     await discardBody(response);
     this.forgetRequest(requestId);
     this.diagnostics.fire(`HTTP ${response.status} carried the JSON-RPC error answer to request ${JSON.stringify(requestId)}`);
-    this.deliver(text);
+    this.deliver(record.id === requestId ? text : JSON.stringify({ ...record, id: requestId }));
     return true;
   }
 

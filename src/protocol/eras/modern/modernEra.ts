@@ -313,6 +313,7 @@ export class ModernEra implements ProtocolEra {
         },
         (error: unknown) => {
           if (this.subscription !== subscription || abort.signal.aborted || this.closed) return;
+          if (isLocalError(error, 'connection-closed')) return;
           const reason = error instanceof Error ? error.message : String(error);
           if (error instanceof McpError || failures + 1 >= MAX_LISTEN_FAILURES) {
             wire.logger.warn(`${wire.serverName}: no change notifications: subscriptions/listen failed: ${reason}`);
