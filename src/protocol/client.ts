@@ -271,7 +271,7 @@ export class McpClient implements Disposable {
 
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
-    const result = await this.request('tools/call', { name, arguments: args }, options);
+    const result = await this.callToolOnce(name, args, options);
     if (!Array.isArray(result.content)) {
       throw new LocalError('protocol-violation', `${this.serverName}: tools/call result for ${name} has no content array`);
     }
@@ -281,6 +281,21 @@ export class McpClient implements Disposable {
       return { result, outputValidation: { kind: 'invalid', errors: ['the tool declares an outputSchema but returned no structuredContent'] } };
     }
     return { result, outputValidation: this.validator.validate(tool.outputSchema, result.structuredContent) };
+  }
+
+  /**
+   * 2026-07-28 over HTTP: a HeaderMismatch (-32020) usually means the tool's x-mcp-header annotations changed
+   * since tools/list; the spec's advice is to list the tools again and retry once with the new headers.
+   */
+  private async callToolOnce(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    try {
+      return await this.request('tools/call', { name, arguments: args }, options);
+    } catch (error) {
+      if (!(error instanceof McpError) || error.code !== ErrorCodes.HeaderMismatch || this.session.kind !== 'modern') throw error;
+      this.logger.info(`${this.serverName}: the server says the headers of ${name} do not match; listing tools again and retrying once`);
+      await this.listTools({ refresh: true, signal: options.signal });
+      return this.request('tools/call', { name, arguments: args }, options);
+    }
   }
 
   async listResources(options: CallOptions = {}): Promise<Resource[]> {

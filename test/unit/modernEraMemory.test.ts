@@ -77,6 +77,21 @@ describe('2026-07-28 era over the memory link', () => {
     await harness.client.close();
   });
 
+  test('HeaderMismatch (-32020) on tools/call: the client lists tools again and retries once with the new headers', async () => {
+    const { client, server } = await connected();
+    const calling = client.callTool('q', { region: 'eu' });
+    const first = await callTool(server);
+    assert.equal(first.headers['Mcp-Param-Region'], undefined, 'no annotation known yet');
+    server.respondError(first.id, -32020, 'Header mismatch: Mcp-Param-Region is missing');
+    const list = await server.nextRequest('tools/list');
+    server.respond(list.id, { resultType: 'complete', tools: [{ name: 'q', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } }] });
+    const second = await callTool(server);
+    assert.equal(second.headers['Mcp-Param-Region'], 'eu');
+    server.respondError(second.id, -32020, 'Header mismatch again');
+    await assert.rejects(calling, (error: unknown) => error instanceof McpError && error.code === -32020, 'retried once, not in a loop');
+    await client.close();
+  });
+
   test('an unknown resultType fails that request with a typed local error; the connection stays usable', async () => {
     const { client, server } = await connected();
     const first = client.callTool('x', {});

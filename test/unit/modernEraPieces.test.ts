@@ -114,6 +114,9 @@ describe('resultType', () => {
     assert.throws(() => readResult('srv', 'tools/call', { resultType: 'partial' }), (error: unknown) => error instanceof LocalError && error.kind === 'invalid-result' && /srv/.test(error.message) && /partial/.test(error.message));
     assert.throws(() => readResult('srv', 'tools/list', { resultType: 'input_required', requestState: 's' }), /only on tools\/call/);
     assert.throws(() => readResult('srv', 'tools/call', { resultType: 'input_required' }), /neither inputRequests nor requestState/);
+    const many = Object.fromEntries(Array.from({ length: 17 }, (_, i) => [`k${i}`, { method: 'roots/list' }]));
+    assert.throws(() => readResult('srv', 'tools/call', { resultType: 'input_required', inputRequests: many }), /asks for 17 inputs at once/);
+    assert.throws(() => readResult('srv', 'tools/call', { resultType: 'input_required', inputRequests: { a: { params: {} } } }), /has no method/);
   });
 });
 

@@ -22,6 +22,12 @@ export type ReadResult =
       requestState?: string;
     };
 
+/**
+ * Input requests one round may carry. Each may open a dialog or spend model tokens, so a server asking for
+ * more than this in one go is refused rather than obeyed.
+ */
+export const MAX_INPUT_REQUESTS_PER_ROUND = 16;
+
 /** Methods on which a server may answer input_required (basic/patterns/mrtr.mdx, "Supported Requests"). */
 export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
@@ -47,8 +53,12 @@ export function readResult(serverName: string, method: string, result: JsonObjec
   if (inputRequests === undefined && requestState === undefined) {
     throw new LocalError('invalid-result', `${serverName}: the ${method} input_required result has neither inputRequests nor requestState`);
   }
+  const entries = Object.entries((inputRequests ?? {}) as JsonObject);
+  if (entries.length > MAX_INPUT_REQUESTS_PER_ROUND) {
+    throw new LocalError('invalid-result', `${serverName}: the ${method} result asks for ${entries.length} inputs at once; this client answers at most ${MAX_INPUT_REQUESTS_PER_ROUND} per round`);
+  }
   const requests: Record<string, InputRequest> = {};
-  for (const [key, entry] of Object.entries((inputRequests ?? {}) as JsonObject)) {
+  for (const [key, entry] of entries) {
     const candidate = entry as JsonObject | null;
     if (typeof candidate !== 'object' || candidate === null || typeof candidate.method !== 'string') {
       throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of the ${method} result has no method`);
