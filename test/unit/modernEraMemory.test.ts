@@ -10,7 +10,7 @@ import { McpClient } from '../../src/protocol/client';
 import { LocalError, McpError } from '../../src/protocol/errors';
 import type { ClientHost } from '../../src/protocol/host';
 import { createLinkedPair, type MemoryServerEndpoint } from '../../src/protocol/transports/memory';
-import { collectingLogger } from './testSupport';
+import { collectingLogger, waitFor } from './testSupport';
 
 type Json = Record<string, unknown>;
 
@@ -89,6 +89,41 @@ describe('2026-07-28 era over the memory link', () => {
     assert.equal(second.headers['Mcp-Param-Region'], 'eu');
     server.respondError(second.id, -32020, 'Header mismatch again');
     await assert.rejects(calling, (error: unknown) => error instanceof McpError && error.code === -32020, 'retried once, not in a loop');
+    await client.close();
+  });
+
+  test('change notifications count only when they carry the id of our subscription stream', async () => {
+    const harness = modernClient();
+    const connecting = harness.client.connect();
+    const discover = await harness.server.nextRequest('server/discover');
+    harness.server.respond(discover.id, { ...DISCOVER, capabilities: { tools: { listChanged: true } } });
+    await connecting;
+    const listen = await harness.server.nextRequest('subscriptions/listen');
+    assert.deepEqual(paramsOf(listen).notifications, { toolsListChanged: true });
+    let changes = 0;
+    harness.client.onToolsChanged(() => changes++);
+    harness.server.notify('notifications/subscriptions/acknowledged', { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } });
+    harness.server.notify('notifications/tools/list_changed', { _meta: { 'io.modelcontextprotocol/subscriptionId': 'someone-else' } });
+    harness.server.notify('notifications/tools/list_changed', {});
+    harness.server.notify('notifications/tools/list_changed', { _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } });
+    await waitFor(() => changes > 0, 'the notification of our subscription');
+    // The link delivers in order: the two foreign ones came first and were ignored.
+    assert.equal(changes, 1);
+    await harness.client.close();
+  });
+
+  test('a URL-mode elicitation input request (no elicitationId in 2026-07-28) goes through the host', async () => {
+    const seen: string[] = [];
+    const { client, server } = await connected({ host: { elicitation: { modes: ['url'], elicit: async (request) => (seen.push(String(request.url)), { action: 'accept' }) } } });
+    const calling = client.callTool('x', {});
+    const first = await callTool(server);
+    server.respond(first.id, { resultType: 'input_required', inputRequests: { login: { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login' } } }, requestState: 's1' });
+    const retry = await callTool(server);
+    assert.deepEqual(paramsOf(retry).inputResponses, { login: { action: 'accept' } });
+    assert.equal(paramsOf(retry).requestState, 's1');
+    server.respond(retry.id, { resultType: 'complete', content: [] });
+    await calling;
+    assert.deepEqual(seen, ['https://example.com/login']);
     await client.close();
   });
 
