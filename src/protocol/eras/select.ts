@@ -25,7 +25,12 @@ export interface EraSelectionOptions {
   probeTimeoutMs?: number;
 }
 
-export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+/**
+ * Long enough for a stdio server that is still starting (npx installing, a runtime compiling: its silence says
+ * nothing about its revision), short enough that a legacy server which ignores the unknown pre-initialize
+ * request does not look hung. Legacy servers usually answer the probe at once with an error.
+ */
+export const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
 
 export function createEra(preference: EraPreference, options: EraSelectionOptions = {}): ProtocolEra {
   switch (preference) {
