@@ -271,7 +271,7 @@ export class McpClient implements Disposable {
 
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
-    const result = await this.callToolOnce(name, args, options);
+    const result = await this.sendToolCall(name, args, options);
     if (!Array.isArray(result.content)) {
       throw new LocalError('protocol-violation', `${this.serverName}: tools/call result for ${name} has no content array`);
     }
@@ -287,7 +287,7 @@ export class McpClient implements Disposable {
    * 2026-07-28 over HTTP: a HeaderMismatch (-32020) usually means the tool's x-mcp-header annotations changed
    * since tools/list; the spec's advice is to list the tools again and retry once with the new headers.
    */
-  private async callToolOnce(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     try {
       return await this.request('tools/call', { name, arguments: args }, options);
     } catch (error) {
