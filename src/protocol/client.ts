@@ -258,7 +258,15 @@ export class McpClient implements Disposable {
 
   // ---- server features -------------------------------------------------------------------------
 
+  /**
+   * Checks the server answers. 2026-07-28 removed `ping`; there the liveness check is a server/discover
+   * (never served from the cache), the one request every modern server must answer.
+   */
   async ping(options: CallOptions = {}): Promise<void> {
+    if (this.session.kind === 'modern') {
+      await this.request('server/discover', undefined, { ...options, refresh: true });
+      return;
+    }
     await this.request('ping', undefined, options);
   }
 
