@@ -122,7 +122,7 @@ const transports = [
 for (const kind of transports) {
   describe(`2026-07-28 era over ${kind.name} (v2 SDK server)`, () => {
     test('discover, tools, resources, prompts, an input-required round, caching and a subscription', async () => {
-      const { client, sent } = open(`modern-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      const { client, sent, logger } = open(`modern-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
       const session = await client.connect();
       assert.equal(session.kind, 'modern');
       assert.equal(session.protocolVersion, '2026-07-28');
@@ -136,6 +136,9 @@ for (const kind of transports) {
       assert.ok(names.includes('add') && names.includes('regional'));
       // Over Streamable HTTP a tool with an invalid x-mcp-header is dropped; stdio MAY ignore annotations.
       assert.equal(names.includes('bad_header'), kind.name === 'stdio');
+      if (kind.name !== 'stdio') {
+        assert.ok(logger.warns.some((line) => /ignoring tool "bad_header": .*"number"/.test(line)), `the reason is logged: ${logger.warns.join(' | ')}`);
+      }
 
       const { result } = await client.callTool('add', { a: 2, b: 3 });
       assert.equal(textOf(result.content), '5');
