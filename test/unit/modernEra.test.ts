@@ -253,6 +253,15 @@ describe('auto era selection against legacy servers', () => {
     assert.ok((await client.listTools()).length > 0);
   });
 
+  test('pinned to 2026-07-28, a legacy server is a clear error that names the way out', async () => {
+    const { client, sent } = open('everything-pinned', new StdioTransport({ command: process.execPath, args: [EVERYTHING_SERVER], shutdownGraceMs: 1000 }), { era: '2026-07-28' });
+    await assert.rejects(
+      client.connect(),
+      (error: unknown) => error instanceof LocalError && error.kind === 'unsupported-version' && /everything-pinned does not seem to speak protocol 2026-07-28 \(server\/discover was answered with error .*\); connect with era "auto" or "legacy"/.test(error.message),
+    );
+    assert.ok(!sent.some((m) => m.method === 'initialize'), 'no fallback when pinned');
+  });
+
   test('Streamable HTTP: server-everything refuses the sessionless probe with 400, so the client falls back', async () => {
     const port = await freePort();
     const server = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
