@@ -9,6 +9,8 @@ import {
 import { Emitter, type Disposable } from '../disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from '../errors';
 import type { Transport } from '../transports/transport';
+import { BoundedSet } from './bounded';
+import { DeadlineTimer, type Deadline } from './deadlines';
 import { isOversizedReason } from './lineSplitter';
 import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorObject, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
@@ -56,7 +58,18 @@ interface PendingRequest {
   fail(error: Error): void;
 }
 
-const ABANDONED_MEMORY = 4096;
+export const ABANDONED_MEMORY = 4096;
+
+export interface RpcBookkeeping {
+  pending: number;
+  abandoned: number;
+  peerErrors: number;
+  progressHandlers: number;
+  deadlines: number;
+  incomingRequests: number;
+  cancelledIncoming: number;
+  writeErrors: number;
+}
 
 /**
  * One JSON-RPC session with one MCP server, on vscode-jsonrpc. Adds what MCP needs and the engine lacks:
@@ -69,11 +82,13 @@ export class RpcConnection implements Disposable {
   private readonly writer: McpMessageWriter;
   private readonly connection: MessageConnection;
   private readonly pending = new Map<RequestId, PendingRequest>();
-  private readonly abandoned = new Set<RequestId>();
+  /** Requests this side gave up on (timeout, cancel, violation): their late responses are expected, not violations. */
+  private readonly abandoned = new BoundedSet<RequestId>(ABANDONED_MEMORY);
   private readonly peerErrors = new Map<RequestId, JsonRpcErrorObject>();
   private readonly progressHandlers = new Map<string, (update: ProgressUpdate) => void>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly deadlines = new DeadlineTimer();
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
   private lastRequestId: RequestId | undefined;
@@ -96,6 +111,7 @@ export class RpcConnection implements Disposable {
       wasAbandoned: (id) => this.abandoned.has(id),
       failPending: (id, reason) => this.settleLocally(id, new LocalError('protocol-violation', `${options.serverName}: invalid response: ${reason}`)),
       recordPeerError: (id, error) => this.peerErrors.set(id, error),
+      recordIncomingRequest: (id) => this.writer.expectResponse(id),
       recordIncomingCancel: (id) => this.writer.suppressResponse(id),
       violation: (reason, raw) => this.reportViolation(reason, raw),
       notification: (method, params) => this.dispatchNotification(method, params),
@@ -130,6 +146,21 @@ export class RpcConnection implements Disposable {
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /**
+   * Sizes of every per-id structure, for tests that show the bookkeeping stays bounded: each is either removed when
+   * its request settles or capped (`abandoned` at ABANDONED_MEMORY, the peer's requests at INCOMING_MEMORY).
+   */
+  get bookkeeping(): RpcBookkeeping {
+    return {
+      pending: this.pending.size,
+      abandoned: this.abandoned.size,
+      peerErrors: this.peerErrors.size,
+      progressHandlers: this.progressHandlers.size,
+      deadlines: this.deadlines.size,
+      ...this.writer.bookkeeping,
+    };
   }
 
   async start(): Promise<void> {
@@ -173,14 +204,14 @@ export class RpcConnection implements Disposable {
       const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
       const maxTotalMs = options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 10 * 60_000;
       const startedAt = Date.now();
-      let idleTimer: NodeJS.Timeout | undefined;
+      let idleDeadline: Deadline | undefined;
 
       const cleanup = () => {
         settled = true;
         this.pending.delete(id);
         this.peerErrors.delete(id);
         this.writer.writeErrors.delete(id);
-        if (idleTimer) clearTimeout(idleTimer);
+        if (idleDeadline) this.deadlines.cancel(idleDeadline);
         if (progressToken) this.progressHandlers.delete(progressToken);
         options.signal?.removeEventListener('abort', onAbort);
       };
@@ -199,13 +230,13 @@ export class RpcConnection implements Disposable {
         this.reader.release(id);
       };
       const armTimer = () => {
-        if (idleTimer) clearTimeout(idleTimer);
+        if (idleDeadline) this.deadlines.cancel(idleDeadline);
         const remainingTotal = maxTotalMs - (Date.now() - startedAt);
         const wait = Math.max(0, Math.min(timeoutMs, remainingTotal));
-        idleTimer = setTimeout(() => {
+        idleDeadline = this.deadlines.schedule(wait, () => {
           const what = `${this.options.serverName}: ${method} timed out after ${Date.now() - startedAt} ms`;
           abandon(new LocalError('timeout', what), cancellable ? `timed out after ${timeoutMs} ms` : undefined);
-        }, wait);
+        });
       };
       const onAbort = () => abandon(new LocalError('cancelled', `${method} was cancelled`), 'cancelled by the user');
 
@@ -279,10 +310,6 @@ export class RpcConnection implements Disposable {
 
   private rememberAbandoned(id: RequestId): void {
     this.abandoned.add(id);
-    if (this.abandoned.size > ABANDONED_MEMORY) {
-      const oldest = this.abandoned.values().next().value;
-      if (oldest !== undefined) this.abandoned.delete(oldest);
-    }
   }
 
   /**
@@ -364,6 +391,7 @@ export class RpcConnection implements Disposable {
       ? new LocalError('connection-closed', `${this.options.serverName}: ${errorMessage(error)}`, { cause: error })
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
+    this.deadlines.dispose();
     this.reader.closed();
     this.connection.dispose();
     this.closeEmitter.fire(error);
