@@ -65,7 +65,8 @@ describe('bookkeeping over a real pipe', () => {
 describe('DeadlineTimer', () => {
   test('cancelled deadlines leave the heap at once, in any order', () => {
     const timer = new DeadlineTimer();
-    const deadlines = Array.from({ length: 10_000 }, (_, i) => timer.schedule(60_000 + (i % 97) * 10, () => assert.fail('cancelled deadline fired')));
+    const never = { onDeadline: () => assert.fail('cancelled deadline fired') };
+    const deadlines = Array.from({ length: 10_000 }, (_, i) => timer.schedule(60_000 + (i % 97) * 10, never));
     assert.equal(timer.size, 10_000);
     for (let i = 0; i < deadlines.length; i += 2) timer.cancel(deadlines[i]);
     for (let i = deadlines.length - 1; i > 0; i -= 2) timer.cancel(deadlines[i]);
@@ -77,15 +78,18 @@ describe('DeadlineTimer', () => {
   test('deadlines fire in deadline order, not scheduling order, and a cancelled one never fires', async () => {
     const timer = new DeadlineTimer();
     const fired: string[] = [];
+    const target = (name: string) => ({ onDeadline: () => void fired.push(name) });
     const done = new Promise<void>((resolve) => {
-      timer.schedule(40, () => {
-        fired.push('late');
-        resolve();
+      timer.schedule(40, {
+        onDeadline: () => {
+          fired.push('late');
+          resolve();
+        },
       });
     });
-    const cancelled = timer.schedule(5, () => fired.push('cancelled'));
-    timer.schedule(20, () => fired.push('middle'));
-    timer.schedule(1, () => fired.push('early'));
+    const cancelled = timer.schedule(5, target('cancelled'));
+    timer.schedule(20, target('middle'));
+    timer.schedule(1, target('early'));
     timer.cancel(cancelled);
     await done;
     assert.deepEqual(fired, ['early', 'middle', 'late']);

@@ -6,13 +6,18 @@
  */
 
 export interface Deadline {
-  /** Milliseconds since the epoch (Date.now()) at which `fire` runs unless cancelled first. */
+  /** Milliseconds since the epoch (Date.now()) at which the target's `onDeadline` runs unless cancelled first. */
   readonly at: number;
+}
+
+/** An object rather than a callback, so scheduling allocates no closure. */
+export interface DeadlineTarget {
+  onDeadline(): void;
 }
 
 interface Entry extends Deadline {
   at: number;
-  fire: () => void;
+  target: DeadlineTarget;
   /** Position in the heap; -1 once fired or cancelled. */
   index: number;
 }
@@ -28,8 +33,8 @@ export class DeadlineTimer {
     return this.heap.length;
   }
 
-  schedule(delayMs: number, fire: () => void): Deadline {
-    const entry: Entry = { at: Date.now() + Math.max(0, delayMs), fire, index: this.heap.length };
+  schedule(delayMs: number, target: DeadlineTarget): Deadline {
+    const entry: Entry = { at: Date.now() + Math.max(0, delayMs), target, index: this.heap.length };
     this.heap.push(entry);
     this.siftUp(entry.index);
     if (entry.at < this.armedAt) this.arm(entry.at);
@@ -68,7 +73,7 @@ export class DeadlineTimer {
       const entry = this.heap[0];
       this.removeAt(0);
       try {
-        entry.fire();
+        entry.target.onDeadline();
       } catch {
         // A deadline's handler settles a promise; one that throws must not stop the others.
       }
