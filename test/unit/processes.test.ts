@@ -3,7 +3,8 @@
  * server that ignores stdin EOF and SIGTERM, after the server's own exit, and when the CLI itself is killed with
  * SIGTERM or SIGKILL. Real processes throughout: test/fixtures/processes/tree-server.mjs starts a grandchild that
  * ignores SIGTERM (in "daemon" variants one that left the server's session with setsid, which a process group kill
- * would miss) and writes both pids to a file this suite passes in.
+ * would miss; in "scrubbed" variants one with an empty environment) and writes both pids to a file this suite
+ * passes in.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -90,7 +91,8 @@ describe('the server tree ends with the client', () => {
     });
   }
 
-  for (const behaviours of ['stubborn', 'stubborn+daemon']) {
+  // scrubbed: the grandchild carries no marker variable; it is found as a descendant of the live server.
+  for (const behaviours of ['stubborn', 'stubborn+daemon', 'stubborn+scrubbed']) {
     test(`stop() ends a server that ignores stdin EOF and SIGTERM, and its grandchild (${behaviours})`, { timeout: 30_000 }, async () => {
       const pidFile = pidFilePath();
       const { client, diagnostics } = clientFor(behaviours, pidFile);
