@@ -3,18 +3,20 @@
  *
  * Why not a process group: the old way was `detached: true`, which calls setsid(). On Linux every session gets
  * its own scheduler autogroup, and a server in another autogroup than its client roughly doubled request latency
- * here (2,000 sequential calls: 810 ms with setsid, 469 ms without; `npm run bench` shows the row). Node cannot
- * call setpgid() (a group without a session), util-linux ships only `setsid`, and a shell or perl wrapper would
- * be a second interpreter in every launch. So on Linux the server stays in the client's session and group, and
- * its tree is found through /proc instead:
+ * (2,000 sequential calls: 810 ms with setsid, 469 ms without; here `npm run bench` measured 505 ms against 188 ms,
+ * see its "own session" column). The alternatives: Node cannot call setpgid() (a group without a new session);
+ * util-linux ships `setsid` but no setpgid tool; `setpriv --pdeathsig` reaches only the direct child; a shell or
+ * perl wrapper is not allowed and would be a second interpreter per launch; cgroups need systemd or privileges.
+ * So on Linux the server stays in the client's session and group, and its tree is found through /proc instead:
  *   - every server gets a unique marker variable in its environment (`MCP_WORKBENCH_TREE_<hex>=1`); children
  *     inherit it, so a process carrying it belongs to the server even after it daemonised (setsid, double fork,
- *     reparented to init), which a process group kill would miss;
+ *     reparented to init), which a process group kill missed;
  *   - every descendant of a marked process (by parent pid) belongs too, so a child started with a scrubbed
  *     environment is still found while it is attached.
  * Killing stops (SIGSTOP) the members, rescans until no new member appears (a stopped process cannot fork), then
- * SIGKILLs them all: a fork bomb cannot outrun it. Other POSIX systems keep the process group (their schedulers
- * have no autogroups); Windows uses `taskkill /T`.
+ * SIGKILLs them all: a forking tree cannot outrun it. Other POSIX systems keep the process group (their schedulers
+ * have no autogroups); Windows uses `taskkill /T`. What is left out: a process that both scrubbed its environment
+ * and left its parent is not found (nor was it by a group kill once it called setsid).
  *
  * `processTreeToolkit` must stay self-contained (no imports, no outer variables, Node modules passed in): the
  * watchdog (watchdog.ts) runs its source text in a separate Node process.
