@@ -218,7 +218,13 @@ function printTable(columns: readonly Column[], results: Map<string, Map<ColumnI
       const raw = value(cells.get('raw'));
       const verdict = sdk === undefined || ours === undefined ? 'n/a' : `ours/SDK = ${(ours / sdk).toFixed(2)} (target <= 1.00): ${ours <= sdk ? 'MET' : 'NOT MET'}`;
       const floor = raw === undefined || ours === undefined ? 'n/a' : `ours/raw = ${(ours / raw).toFixed(2)} (target <= 1.20): ${ours <= 1.2 * raw ? 'MET' : 'NOT MET'}`;
-      console.log(`target, ${name}: ${verdict}; ${floor}`);
+      // Client CPU is steadier than wall time on a busy machine: shown beside the wall-time verdicts.
+      const cpu = (id: ColumnId) => {
+        const cell = cells.get(id);
+        return cell && cell.error === undefined && cell.cpu.length ? median(cell.cpu) : undefined;
+      };
+      const cpuRatios = `client CPU ours/SDK ${ratio(cpu('ours'), cpu('sdk'))}, ours/raw ${ratio(cpu('ours'), cpu('raw'))}`;
+      console.log(`target, ${name}: ${verdict}; ${floor} (${cpuRatios})`);
     }
   }
 }
