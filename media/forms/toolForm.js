@@ -3,17 +3,20 @@
 // the extension, whose errors come back and are shown next to the fields. No framework, no remote content.
 (function () {
   const vscode = acquireVsCodeApi();
-  const state = JSON.parse(document.getElementById('initial-state').textContent);
+  // The form page (src/extension/forms) always renders these elements; the casts say which kind each is.
+  const state = JSON.parse(/** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById('initial-state')).textContent));
   const labels = state.labels;
-  const form = document.getElementById('form');
-  const fieldsRoot = document.getElementById('fields');
-  const jsonArea = document.getElementById('json');
-  const errorsBox = document.getElementById('errors');
-  const submitButton = document.getElementById('submit');
-  const toggleButton = document.getElementById('toggle-json');
+  const form = /** @type {HTMLFormElement} */ (document.getElementById('form'));
+  const fieldsRoot = /** @type {HTMLElement} */ (document.getElementById('fields'));
+  const jsonArea = /** @type {HTMLTextAreaElement} */ (document.getElementById('json'));
+  const errorsBox = /** @type {HTMLElement} */ (document.getElementById('errors'));
+  const submitButton = /** @type {HTMLButtonElement} */ (document.getElementById('submit'));
+  const toggleButton = /** @type {HTMLButtonElement} */ (document.getElementById('toggle-json'));
   let jsonMode = false;
   let counter = 0;
   let readRoot = () => ({});
+  /** @param {any} error what a throw gave: an Error, or anything else */
+  const errorText = (error) => String(error && error.message ? error.message : error);
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -171,7 +174,7 @@
   function submit() {
     if (submitButton.disabled) return;
     let args;
-    try { args = currentArguments(); } catch (error) { showErrors([String(error && error.message ? error.message : error)]); return; }
+    try { args = currentArguments(); } catch (error) { showErrors([errorText(error)]); return; }
     vscode.postMessage({ type: 'submit', arguments: args });
   }
 
@@ -179,16 +182,16 @@
     try {
       if (!jsonMode) { jsonArea.value = JSON.stringify(readRoot(), null, 2); }
       else { renderForm(JSON.parse(jsonArea.value.trim() === '' ? '{}' : jsonArea.value)); }
-    } catch (error) { showErrors([String(error && error.message ? error.message : error)]); return; }
+    } catch (error) { showErrors([errorText(error)]); return; }
     jsonMode = !jsonMode;
     fieldsRoot.hidden = jsonMode;
     jsonArea.hidden = !jsonMode;
     toggleButton.setAttribute('aria-pressed', String(jsonMode));
     toggleButton.textContent = jsonMode ? labels.formMode : labels.jsonMode;
-    (jsonMode ? jsonArea : fieldsRoot.querySelector('input, select, textarea') || submitButton).focus();
+    (jsonMode ? jsonArea : /** @type {HTMLElement | null} */ (fieldsRoot.querySelector('input, select, textarea')) || submitButton).focus();
   });
   form.addEventListener('submit', (event) => { event.preventDefault(); submit(); });
-  document.getElementById('cancel').addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+  /** @type {HTMLElement} */ (document.getElementById('cancel')).addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); submit(); }
     else if (event.key === 'Escape') { event.preventDefault(); vscode.postMessage({ type: 'cancel' }); }
@@ -200,6 +203,6 @@
   });
 
   renderForm(state.values);
-  const first = fieldsRoot.querySelector('input, select, textarea');
+  const first = /** @type {HTMLElement | null} */ (fieldsRoot.querySelector('input, select, textarea'));
   (first || submitButton).focus();
 })();

@@ -48,6 +48,8 @@ async function main(): Promise<number> {
       vscodeExecutablePath: executable,
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: testsBundle,
+      // The suites drive the UI through the extension's test hooks, which exist only with this variable set.
+      extensionTestsEnv: { MCP_WORKBENCH_TEST_HOOKS: '1' },
       launchArgs: [
         workspace,
         '--disable-extensions',

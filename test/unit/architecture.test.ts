@@ -51,7 +51,7 @@ test('the lint rule rejects a vscode import in src/protocol', { timeout: 60_000 
 });
 
 // Each probe is an import that would break the layering: protocol < workbench < cli | extension, with Node-only
-// code in node/ folders. The lint run must reject each one, and accept the allowed counterparts.
+// code in node/ folders, and the folders of src/extension in their own order. The lint run must reject each one, and accept the allowed counterparts.
 const layering: Array<{ file: string; spec: string; allowed: boolean }> = [
   { file: 'src/protocol/probe.ts', spec: 'node:fs', allowed: false },
   { file: 'src/protocol/transports/probe.ts', spec: 'child_process', allowed: false },
@@ -68,6 +68,19 @@ const layering: Array<{ file: string; spec: string; allowed: boolean }> = [
   { file: 'src/workbench/node/probe.ts', spec: '../../protocol/node/stdio', allowed: true },
   { file: 'src/workbench/config/probe.ts', spec: '../../protocol/client', allowed: true },
   { file: 'src/cli/probe.ts', spec: '../workbench/node/launch', allowed: true },
+  // Inside src/extension: ui | webviews < config < servers < tools | resources | prompts | sampling | elicitation
+  // < views < commands.ts / extension.ts; features do not import each other.
+  { file: 'src/extension/servers/probe.ts', spec: '../views/serversTreeProvider', allowed: false },
+  { file: 'src/extension/servers/probe.ts', spec: '../../extension/tools/callTool', allowed: false },
+  { file: 'src/extension/config/probe.ts', spec: '../servers/serverController', allowed: false },
+  { file: 'src/extension/ui/probe.ts', spec: '../servers/serverManager', allowed: false },
+  { file: 'src/extension/prompts/probe.ts', spec: '../resources/resourceCommands', allowed: false },
+  { file: 'src/extension/sampling/probe.ts', spec: '../elicitation/elicitationUi', allowed: false },
+  { file: 'src/extension/views/probe.ts', spec: '../commands', allowed: false },
+  { file: 'src/extension/tools/probe.ts', spec: '../../cli/main', allowed: false },
+  { file: 'src/extension/servers/probe.ts', spec: '../config/serverEntry', allowed: true },
+  { file: 'src/extension/views/probe.ts', spec: '../resources/resourceSubscriptions', allowed: true },
+  { file: 'src/extension/sampling/probe.ts', spec: '../../workbench/sampling/coordinator', allowed: true },
 ];
 
 for (const { file, spec, allowed } of layering) {

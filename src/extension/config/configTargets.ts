@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { addServerToConfig } from '../../workbench/config/jsoncEdit';
 import { parseMcpConfig } from '../../workbench/config/mcpConfig';
-import { WORKSPACE_CONFIG_PATH, workspaceConfigLabel } from '../configLoader';
+import { WORKSPACE_CONFIG_PATH, workspaceConfigLabel } from './configLoader';
 import { USER_SERVERS_KEY, USER_SERVERS_SECTION, userServersLabel, userServersValue } from './userServers';
 
 /** Where Add Server and Import Servers write: a workspace folder's mcp.json, or the user-level list in settings. */

@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { parseMcpConfig, type ConfigProblem } from '../../workbench/config/mcpConfig';
-import { serverEntryId, type ServerEntry } from '../serverEntry';
+import { serverEntryId, type ServerEntry } from './serverEntry';
 
 /** The user-level server list: `mcpWorkbench.servers` in the user settings, in mcp.json's shape. */
 export const USER_SERVERS_SECTION = 'mcpWorkbench';

@@ -4,7 +4,7 @@ import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../
 import type { ElicitRequest, ElicitResult, JsonObject } from '../../protocol/types';
 import { ReviewQueue } from '../../workbench/sampling/reviewQueue';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
-import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../sampling/reviewPanel';
+import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../webviews/reviewPanel';
 
 /** The URL-mode consent dialog as shown: a modal warning with a message, a detail and its buttons. */
 export interface UrlModal {

@@ -2,7 +2,7 @@ import type { CreateMessageRequest } from '../../protocol/types';
 import type { ChatPart, ChatRequest, ChatResponse } from '../../workbench/sampling/chatModel';
 import type { RequestDecision, ResponseDecision, SamplingReview, SamplingReviewer } from '../../workbench/sampling/coordinator';
 import type { ReviewQueue } from '../../workbench/sampling/reviewQueue';
-import type { ActiveItem, ReviewMessage, ReviewPanel, SamplingRequestView, SamplingResponseView, ViewPart } from './reviewPanel';
+import type { ActiveItem, ReviewMessage, ReviewPanel, SamplingRequestView, SamplingResponseView, ViewPart } from '../webviews/reviewPanel';
 
 interface Session {
   release: () => void;

@@ -1,64 +1,39 @@
 import * as vscode from 'vscode';
-import type { ElicitationHandler, SamplingHandler } from '../../protocol/host';
-import { SamplingCoordinator, type SamplingRecord } from '../../workbench/sampling/coordinator';
+import type { SamplingHandler } from '../../protocol/host';
+import { SamplingCoordinator } from '../../workbench/sampling/coordinator';
 import { SamplingPolicies, type SamplingPolicy } from '../../workbench/sampling/policy';
-import { resolveServer } from '../commands/serverPicker';
-import { ElicitationUi, type UrlElicitationRecord, type UrlModal } from '../elicitation/elicitationUi';
-import type { ServerManager } from '../serverManager';
+import { resolveServer } from '../servers/serverPicker';
+import type { ServerManager } from '../servers/serverManager';
 import { SamplingHistory, historyMarkdown, logRecord } from './history';
 import { LanguageModelApiProvider } from './lmProvider';
-import { ReviewPanel, type ReviewMessage, type ReviewSnapshot } from './reviewPanel';
+import type { ReviewPanel } from '../webviews/reviewPanel';
 import { SamplingReviewUi } from './samplingReviewUi';
 import { EndpointsProvider, GlobalStatePolicyStorage, allowedModelsFor, readEndpoints, secretKey } from './settings';
 
-/** Test hooks (part of the extension's exported test API): the UI stays the thing under test. */
-export interface SamplingTestApi {
-  /** Stores an endpoint's API key exactly as "MCP: Set Model API Key…" does (undefined deletes it). */
-  setApiKey(endpointName: string, key: string | undefined): Promise<void>;
-  /** What the review panel shows, and how many requests wait behind it. */
-  snapshot(): ReviewSnapshot;
-  /** Posts a message exactly as the review webview's buttons do. */
-  post(message: ReviewMessage): void;
-  samplingQueueSize(): number;
-  elicitationQueueSize(): number;
-  history(serverName: string): readonly SamplingRecord[];
-  policy(serverName: string): SamplingPolicy;
-  setPolicy(serverName: string, policy: SamplingPolicy): Promise<void>;
-  /**
-   * Answers the URL-mode consent modal (modal dialogs cannot be clicked in tests): `answer` sees the modal as
-   * it would be shown and returns the label of the button to press (undefined = Escape). Undefined restores
-   * the real dialog.
-   */
-  answerUrlModal(answer: ((modal: UrlModal) => string | undefined) | undefined): void;
-  /** Replaces vscode.env.openExternal for URL-mode elicitation (undefined restores it); no browser opens. */
-  setOpenExternal(opener: ((uri: vscode.Uri) => Thenable<boolean>) | undefined): void;
-  /** URL-mode elicitations of this session and what the person chose, newest last. */
-  urlElicitations(): readonly UrlElicitationRecord[];
-  /** notifications/elicitation/complete handled in this session, newest last. */
-  urlCompletions(): readonly { serverName: string; elicitationId: string }[];
-  /**
-   * Answers the next quick pick of "MCP: Set Sampling Policy…" (the one choosing the policy): `choose` sees the
-   * labels as shown and returns the one to accept (undefined = Escape). One-shot.
-   */
-  answerNextPolicyPick(choose: (labels: readonly string[]) => string | undefined): void;
-}
-
 type PolicyItem = vscode.QuickPickItem & { policy: SamplingPolicy };
 
-/** Sampling and elicitation for every server: providers, policies, the review panel, history, commands. */
+/**
+ * Sampling for every server: providers, policies, the review panel's sampling side, history, and the handlers of
+ * its three commands. Elicitation shares the review panel but is its own feature (elicitation/).
+ */
 export class SamplingService implements vscode.Disposable {
   readonly sampling: SamplingHandler;
-  readonly elicitation: ElicitationHandler;
-  readonly testApi: SamplingTestApi;
+  readonly coordinator: SamplingCoordinator;
+  readonly history = new SamplingHistory();
+  readonly policies: SamplingPolicies;
   private readonly disposables: vscode.Disposable[] = [];
   private policyPickAnswer: ((labels: readonly string[]) => string | undefined) | undefined;
 
-  constructor(context: vscode.ExtensionContext, private readonly manager: () => ServerManager | undefined) {
-    const history = new SamplingHistory();
-    const panel = new ReviewPanel(context.extensionUri);
-    const endpoints = new EndpointsProvider(context.secrets);
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    globalState: vscode.Memento,
+    panel: ReviewPanel,
+    private readonly manager: () => ServerManager | undefined,
+  ) {
+    const history = this.history;
+    const endpoints = new EndpointsProvider(secrets);
     const lm = new LanguageModelApiProvider();
-    const storage = new GlobalStatePolicyStorage(context.globalState);
+    const storage = new GlobalStatePolicyStorage(globalState);
     const policies = new SamplingPolicies(storage);
     const reviewer = new SamplingReviewUi(panel);
     const coordinator = new SamplingCoordinator({
@@ -69,60 +44,39 @@ export class SamplingService implements vscode.Disposable {
       record: (record) => history.add(record),
     });
     reviewer.attach(coordinator.queue);
-    const elicitation = new ElicitationUi(panel, (serverName, line) => this.channel(serverName)?.info(line));
     this.sampling = coordinator;
-    this.elicitation = elicitation;
+    this.coordinator = coordinator;
+    this.policies = policies;
 
     this.disposables.push(
       history,
-      panel,
       storage,
-      elicitation,
       { dispose: () => coordinator.dispose() },
       history.onDidRecord((record) => {
         const channel = this.channel(record.serverName);
         if (channel) logRecord(channel, record);
       }),
-      vscode.commands.registerCommand('mcpWorkbench.setModelApiKey', () => this.setApiKeyCommand(context.secrets)),
-      vscode.commands.registerCommand('mcpWorkbench.setSamplingPolicy', (argument?: unknown) => this.setPolicyCommand(policies, argument)),
-      vscode.commands.registerCommand('mcpWorkbench.showSamplingHistory', (argument?: unknown) => this.showHistoryCommand(history, argument)),
     );
+  }
 
-    let defaultUrlModal: ElicitationUi['presentUrlModal'] | undefined;
-    let defaultOpener: ElicitationUi['openExternal'] | undefined;
-    this.testApi = {
-      setApiKey: async (name, key) => {
-        if (key === undefined) await context.secrets.delete(secretKey(name));
-        else await context.secrets.store(secretKey(name), key);
-      },
-      snapshot: () => panel.snapshot(),
-      post: (message) => panel.handleMessage(message),
-      samplingQueueSize: () => coordinator.queue.size ?? 0,
-      elicitationQueueSize: () => elicitation.queue.size,
-      history: (serverName) => history.of(serverName),
-      policy: (serverName) => policies.get(serverName),
-      setPolicy: (serverName, policy) => policies.set(serverName, policy),
-      answerUrlModal: (answer) => {
-        const real = defaultUrlModal ??= elicitation.presentUrlModal;
-        elicitation.presentUrlModal = answer ? async (modal) => answer(modal) : real;
-      },
-      setOpenExternal: (opener) => {
-        const real = defaultOpener ??= elicitation.openExternal;
-        elicitation.openExternal = opener ?? real;
-      },
-      urlElicitations: () => elicitation.urlRecords.map((record) => ({ ...record })),
-      urlCompletions: () => [...elicitation.completions],
-      answerNextPolicyPick: (choose) => {
-        this.policyPickAnswer = choose;
-      },
-    };
+  /** Stores an endpoint's API key exactly as "MCP: Set Model API Key…" does (undefined deletes it). */
+  async storeApiKey(endpointName: string, key: string | undefined): Promise<void> {
+    if (key === undefined) await this.secrets.delete(secretKey(endpointName));
+    else await this.secrets.store(secretKey(endpointName), key);
+  }
+
+  /** The next policy quick pick is answered by `choose` instead of the person (one-shot; test hooks only). */
+  answerNextPolicyPick(choose: (labels: readonly string[]) => string | undefined): void {
+    this.policyPickAnswer = choose;
   }
 
   private channel(serverName: string): vscode.LogOutputChannel | undefined {
     return this.manager()?.byName(serverName)[0]?.log;
   }
 
-  private async setApiKeyCommand(secrets: vscode.SecretStorage): Promise<void> {
+  /** MCP: Set Model API Key… */
+  async setApiKeyCommand(): Promise<void> {
+    const secrets = this.secrets;
     const endpoints = readEndpoints();
     if (endpoints.length === 0) {
       const open = vscode.l10n.t('Open Settings');
@@ -151,7 +105,9 @@ export class SamplingService implements vscode.Disposable {
     }
   }
 
-  private async setPolicyCommand(policies: SamplingPolicies, argument: unknown): Promise<void> {
+  /** MCP: Set Sampling Policy… */
+  async setPolicyCommand(argument: unknown): Promise<void> {
+    const policies = this.policies;
     const manager = this.manager();
     if (!manager) return;
     const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling policy to set') });
@@ -178,7 +134,9 @@ export class SamplingService implements vscode.Disposable {
     return items.find((item) => item.label === label);
   }
 
-  private async showHistoryCommand(history: SamplingHistory, argument: unknown): Promise<void> {
+  /** MCP: Show Sampling History… */
+  async showHistoryCommand(argument: unknown): Promise<void> {
+    const history = this.history;
     const manager = this.manager();
     if (!manager) return;
     const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling history to show'), prefer: (server) => history.of(server.name).length > 0 });

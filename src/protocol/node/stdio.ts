@@ -81,10 +81,6 @@ export class StdioTransport implements Transport {
     return this.diagnostics.event(listener);
   }
 
-  setProtocolVersion(): void {
-    // stdio carries no version header.
-  }
-
   async start(sink: TransportSink): Promise<void> {
     if (this.state.kind !== 'idle') throw new LocalError('transport', 'stdio transport already started');
     this.sink = sink;

@@ -1,7 +1,7 @@
 import type { Disposable } from '../disposable';
 import { DisposableStore, Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import type { DiagnosticListener, Transport, TransportKind, TransportSink } from './transport';
+import type { DiagnosticListener, ProtocolHeaderProvider, Transport, TransportKind, TransportSink } from './transport';
 import { LegacySseTransport, type LegacySseOptions } from './legacySse';
 import { HttpStatusError } from './httpShared';
 import { StreamableHttpTransport, type StreamableHttpOptions } from './streamableHttp';
@@ -40,6 +40,8 @@ export class AutoHttpTransport implements Transport {
   private decision: Decision = { kind: 'undecided' };
   private sink: TransportSink | undefined;
   private closed = false;
+  /** Handed to whichever transport is active, including one adopted after the probe. */
+  private protocolHeaders: ProtocolHeaderProvider | undefined;
   private readonly diagnostics = new Emitter<string>();
   private readonly subscriptions = new DisposableStore();
 
@@ -61,8 +63,13 @@ export class AutoHttpTransport implements Transport {
     await this.active.start(this.sinkFor(this.active));
   }
 
-  setProtocolVersion(version: string): void {
-    this.active.setProtocolVersion(version);
+  setProtocolHeaders(provider: ProtocolHeaderProvider | undefined): void {
+    this.protocolHeaders = provider;
+    this.active.setProtocolHeaders?.(provider);
+  }
+
+  openServerChannel(): void {
+    this.active.openServerChannel?.();
   }
 
   async send(message: object): Promise<void> {
@@ -134,6 +141,7 @@ export class AutoHttpTransport implements Transport {
   }
 
   private adopt(transport: Transport): Transport {
+    transport.setProtocolHeaders?.(this.protocolHeaders);
     this.subscriptions.add(transport.onDiagnostic((line) => this.diagnostics.fire(line)));
     return transport;
   }

@@ -1,9 +1,11 @@
+import { staticHeaders, type HttpAuthorizer } from '../auth/authorizer';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
-import type { DiagnosticListener, Transport, TransportSink } from './transport';
+import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
 import { SseParser } from './sseParser';
 import {
+  authorizedFetch,
   describeFetchFailure,
   describeMessage,
   discardBody,
@@ -25,9 +27,11 @@ import {
 
 export interface StreamableHttpOptions {
   url: string;
-  /** Sent on every request (for example Authorization). Protocol headers set by the transport win. */
+  /** Supplies credentials for every request and answers 401/403 challenges. Defaults to `staticHeaders(headers)`. */
+  authorizer?: HttpAuthorizer;
+  /** Shorthand for `authorizer: staticHeaders(headers)`; ignored when an authorizer is given. Protocol headers win. */
   headers?: Record<string, string>;
-  /** Injected for tests and for hosts that wrap fetch (proxies, auth). Defaults to the global fetch. */
+  /** Injected for tests and for hosts that wrap fetch (proxies). Defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Delay before reconnecting an SSE stream when the server sent no `retry` field. */
   reconnectDelayMs?: number;
@@ -104,11 +108,13 @@ export class StreamableHttpTransport implements Transport {
   private state: TransportState = { kind: 'idle' };
   private readonly diagnostics = new Emitter<string>();
   private readonly fetchFn: typeof fetch;
+  private readonly authorizer: HttpAuthorizer;
   private readonly reconnectDelayMs: number;
   private readonly maxReconnectAttempts: number;
 
   private sessionId: string | undefined;
-  private protocolVersion: string | undefined;
+  /** The protocol era's headers (MCP-Protocol-Version, ...); the era owns them, the transport only adds them. */
+  private protocolHeaders: ProtocolHeaderProvider | undefined;
   /**
    * Aborts everything tied to the current session: fetches, SSE readers, reconnect timers. Replaced when
    * the session expires (old streams die, the transport lives on) and aborted for good on close.
@@ -120,6 +126,7 @@ export class StreamableHttpTransport implements Transport {
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.authorizer = options.authorizer ?? staticHeaders(options.headers);
     this.reconnectDelayMs = options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS;
     this.maxReconnectAttempts = options.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS;
   }
@@ -140,8 +147,12 @@ export class StreamableHttpTransport implements Transport {
     this.state = { kind: 'open', sink };
   }
 
-  setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
+  setProtocolHeaders(provider: ProtocolHeaderProvider | undefined): void {
+    this.protocolHeaders = provider;
+  }
+
+  /** Opens the standalone GET stream for server-initiated messages, unless one exists for this session. */
+  openServerChannel(): void {
     if (this.state.kind === 'open' && this.standaloneStream === undefined) {
       const stream: LogicalStream = { label: 'GET stream', origin: { kind: 'standalone' }, lastEventId: '', retryMs: undefined };
       this.standaloneStream = stream;
@@ -160,9 +171,9 @@ export class StreamableHttpTransport implements Transport {
 
     let response: Response;
     try {
-      response = await this.fetchFn(url, {
+      response = await authorizedFetch(this.fetchFn, this.authorizer, url, {
         method: 'POST',
-        headers: this.buildHeaders('application/json, text/event-stream', { 'Content-Type': 'application/json' }),
+        headers: this.buildHeaders({ kind: 'message', message }, 'application/json, text/event-stream', { 'Content-Type': 'application/json' }),
         body: JSON.stringify(message),
         signal,
       });
@@ -179,7 +190,9 @@ export class StreamableHttpTransport implements Transport {
     }
     if (!response.ok) {
       if (response.status === 404 && sentSessionId !== undefined) {
-        this.forgetSession(`the server answered 404 to ${label}`);
+        // Only the session this request carried is forgotten: a concurrent 404 that arrives after a new
+        // session was made must not wipe it.
+        if (this.sessionId === sentSessionId) this.forgetSession(`the server answered 404 to ${label}`);
         throw await httpStatusError(response, url, 'session-expired', (detail) => `session expired (${detail}); the client must initialize again`);
       }
       throw await httpStatusError(response, url);
@@ -255,9 +268,9 @@ export class StreamableHttpTransport implements Transport {
   /** Tells the server the session is over (spec: SHOULD). 405 and failures are fine; bounded in time. */
   private async deleteSession(): Promise<void> {
     try {
-      const response = await this.fetchFn(this.options.url, {
+      const response = await authorizedFetch(this.fetchFn, this.authorizer, this.options.url, {
         method: 'DELETE',
-        headers: this.buildHeaders('application/json, text/event-stream'),
+        headers: this.buildHeaders({ kind: 'end-session' }, 'application/json, text/event-stream'),
         signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
       });
       this.diagnostics.fire(`DELETE → ${response.status}`);
@@ -267,12 +280,12 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  private buildHeaders(accept: string, extra: Record<string, string> = {}): Headers {
-    const headers = new Headers(this.options.headers);
-    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  /** The transport's and the era's headers; `authorizedFetch` adds the credentials underneath them. */
+  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Headers {
+    const headers = new Headers(extra);
     headers.set('Accept', accept);
     if (this.sessionId !== undefined) headers.set('Mcp-Session-Id', this.sessionId);
-    if (this.protocolVersion !== undefined) headers.set('MCP-Protocol-Version', this.protocolVersion);
+    for (const [name, value] of Object.entries(this.protocolHeaders?.(request) ?? {})) headers.set(name, value);
     return headers;
   }
 
@@ -290,7 +303,6 @@ export class StreamableHttpTransport implements Transport {
   private forgetSession(reason: string): void {
     this.diagnostics.fire(`session expired: ${reason}`);
     this.sessionId = undefined;
-    this.protocolVersion = undefined;
     this.standaloneStream = undefined;
     this.awaitingResponse.clear();
     const old = this.scope;
@@ -299,6 +311,8 @@ export class StreamableHttpTransport implements Transport {
   }
 
   private fetchError(method: string, signal: AbortSignal, error: unknown): LocalError {
+    // Our own refusals (a cross-origin redirect, an authorizer's failure) already say what happened.
+    if (error instanceof LocalError && !signal.aborted) return error;
     if (this.state.kind !== 'open') {
       return new LocalError('connection-closed', `${method} ${displayUrl(this.options.url)} was cancelled: the transport closed`, { cause: error });
     }
@@ -410,7 +424,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** A POST stream that cannot be resumed releases its requests. (A dead standalone stream stays
-   * registered, so setProtocolVersion does not reopen a stream the server refused.) */
+   * registered, so openServerChannel does not reopen a stream the server refused.) */
   private stopWanting(stream: LogicalStream): void {
     if (stream.origin.kind !== 'post') return;
     for (const id of stream.origin.requestIds) this.awaitingResponse.delete(id);
@@ -449,9 +463,14 @@ export class StreamableHttpTransport implements Transport {
     const extra: Record<string, string> = stream.lastEventId ? { 'Last-Event-ID': stream.lastEventId } : {};
     let response: Response;
     try {
-      response = await this.fetchFn(this.options.url, { method: 'GET', headers: this.buildHeaders('text/event-stream', extra), signal });
+      response = await authorizedFetch(this.fetchFn, this.authorizer, this.options.url, {
+        method: 'GET',
+        headers: this.buildHeaders({ kind: 'stream' }, 'text/event-stream', extra),
+        signal,
+      });
     } catch (error) {
       if (signal.aborted) return { kind: 'fatal', reason: 'cancelled' };
+      if (error instanceof LocalError) return { kind: 'fatal', reason: error.message };
       return { kind: 'failed', reason: networkError('GET', this.options.url, error).message };
     }
     this.captureSessionId(response);

@@ -1,0 +1,32 @@
+/**
+ * Every command the extension contributes (package.json `contributes.commands`), in one vscode-free list so a unit
+ * test can hold it against the manifest. The command table (commands.ts) is typed against it: a command without a
+ * handler, or a handler for a command not listed here, does not compile.
+ */
+export const COMMAND_IDS = [
+  'mcpWorkbench.startServer',
+  'mcpWorkbench.stopServer',
+  'mcpWorkbench.restartServer',
+  'mcpWorkbench.showLog',
+  'mcpWorkbench.setLogLevel',
+  'mcpWorkbench.refresh',
+  'mcpWorkbench.addServer',
+  'mcpWorkbench.importServers',
+  'mcpWorkbench.forgetInputs',
+  'mcpWorkbench.openWorkspaceConfig',
+  'mcpWorkbench.callTool',
+  'mcpWorkbench.callToolJson',
+  'mcpWorkbench.readResource',
+  'mcpWorkbench.readResourceTemplate',
+  'mcpWorkbench.subscribeResource',
+  'mcpWorkbench.unsubscribeResource',
+  'mcpWorkbench.getPrompt',
+  'mcpWorkbench.copyName',
+  'mcpWorkbench.copyUri',
+  'mcpWorkbench.refreshServer',
+  'mcpWorkbench.setModelApiKey',
+  'mcpWorkbench.setSamplingPolicy',
+  'mcpWorkbench.showSamplingHistory',
+] as const;
+
+export type CommandId = (typeof COMMAND_IDS)[number];

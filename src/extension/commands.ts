@@ -1,0 +1,75 @@
+import * as vscode from 'vscode';
+import type { CommandId } from './commandIds';
+import { addServerCommand } from './config/addServer';
+import type { ConfigLoader } from './config/configLoader';
+import { forgetInputs } from './config/forgetInputs';
+import type { ServerImporter } from './config/importServers';
+import type { InputPrompter } from './config/inputPrompter';
+import { openWorkspaceConfig } from './config/openConfig';
+import { getPrompt } from './prompts/promptCommands';
+import { readResource, readResourceTemplate, toggleSubscription, type ResourcesContext } from './resources/resourceCommands';
+import type { SamplingService } from './sampling/samplingService';
+import type { ServerCatalog } from './servers/serverCatalog';
+import type { ServerManager } from './servers/serverManager';
+import { restartServer } from './servers/restartServer';
+import { setLogLevel } from './servers/setLogLevel';
+import { showLog } from './servers/showLog';
+import { startServer } from './servers/startServer';
+import { stopServer } from './servers/stopServer';
+import { callTool, callToolJson, type ToolCallUi } from './tools/callTool';
+import type { ToolResultDocuments } from './tools/toolResultDocuments';
+import { copyName, copyUri, refreshServer } from './views/itemCommands';
+
+/** What the command handlers work with; built once by the composition root. */
+export interface CommandServices {
+  manager: ServerManager;
+  loader: ConfigLoader;
+  inputs: InputPrompter;
+  importer: ServerImporter;
+  catalog: ServerCatalog;
+  resources: ResourcesContext;
+  /** Markdown documents (`mcp-result:`) for tool results and prompts. */
+  documents: ToolResultDocuments;
+  tools: ToolCallUi;
+  sampling: SamplingService;
+}
+
+/** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
+type CommandHandler = (services: CommandServices, ...args: unknown[]) => unknown;
+
+/**
+ * Every contributed command and what it runs. Typed against COMMAND_IDS, so a missing or an unknown command does
+ * not compile; test/unit/commandTable.test.ts holds the list against package.json.
+ */
+export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
+  'mcpWorkbench.startServer': (s, argument) => startServer(s.manager, argument),
+  'mcpWorkbench.stopServer': (s, argument) => stopServer(s.manager, argument),
+  'mcpWorkbench.restartServer': (s, argument) => restartServer(s.manager, argument),
+  'mcpWorkbench.showLog': (s, argument) => showLog(s.manager, argument),
+  'mcpWorkbench.setLogLevel': (s, argument, level) => setLogLevel(s.manager, argument, level),
+  'mcpWorkbench.refresh': (s) => s.loader.reload(),
+  'mcpWorkbench.addServer': (_s, argument) => addServerCommand(argument),
+  'mcpWorkbench.importServers': (s, argument) => s.importer.run(argument),
+  'mcpWorkbench.forgetInputs': (s) => forgetInputs(s.inputs),
+  'mcpWorkbench.openWorkspaceConfig': () => openWorkspaceConfig(),
+  'mcpWorkbench.callTool': (s, argument) => callTool(s.manager, s.tools, argument),
+  'mcpWorkbench.callToolJson': (s, argument) => callToolJson(s.manager, s.tools, argument),
+  'mcpWorkbench.readResource': (s, argument) => readResource(s.resources, argument),
+  'mcpWorkbench.readResourceTemplate': (s, argument) => readResourceTemplate(s.resources, argument),
+  'mcpWorkbench.subscribeResource': (s, argument) => toggleSubscription(s.resources, argument, true),
+  'mcpWorkbench.unsubscribeResource': (s, argument) => toggleSubscription(s.resources, argument, false),
+  'mcpWorkbench.getPrompt': (s, argument) => getPrompt({ manager: s.manager, catalog: s.catalog, documents: s.documents }, argument),
+  'mcpWorkbench.copyName': (_s, node) => copyName(node),
+  'mcpWorkbench.copyUri': (_s, node) => copyUri(node),
+  'mcpWorkbench.refreshServer': (s, node) => refreshServer(s.catalog, node),
+  'mcpWorkbench.setModelApiKey': (s) => s.sampling.setApiKeyCommand(),
+  'mcpWorkbench.setSamplingPolicy': (s, argument) => s.sampling.setPolicyCommand(argument),
+  'mcpWorkbench.showSamplingHistory': (s, argument) => s.sampling.showHistoryCommand(argument),
+};
+
+/** Registers every command of the table; the one place the extension calls registerCommand. */
+export function registerCommands(services: CommandServices): vscode.Disposable {
+  return vscode.Disposable.from(
+    ...Object.entries(COMMANDS).map(([id, handler]) => vscode.commands.registerCommand(id, (...args: unknown[]) => handler(services, ...args))),
+  );
+}

@@ -1,0 +1,161 @@
+import * as vscode from 'vscode';
+import { parseMcpConfig, type ConfigProblem } from '../../workbench/config/mcpConfig';
+import { readUserServers, USER_SERVERS_SETTING, USER_SETTINGS_SOURCE_URI, userServersLabel } from './userServers';
+import { serverEntryId, type ServerEntry } from './serverEntry';
+
+/** Where a workspace folder keeps its servers, in VS Code's own format. */
+export const WORKSPACE_CONFIG_PATH = '.vscode/mcp.json';
+
+const RELOAD_DEBOUNCE_MS = 150;
+
+export interface ConfigFileProblems {
+  configUri: vscode.Uri;
+  /** Where the problems are, for the message (a relative path, or the user settings). */
+  sourceLabel: string;
+  scope: 'workspace' | 'user';
+  problems: readonly ConfigProblem[];
+}
+
+/**
+ * Reads every workspace folder's `.vscode/mcp.json` and the user-level list in settings, watches them (and the
+ * folder list), and publishes the complete list of servers after each change. Problems are reported once per distinct set, so saving an
+ * unrelated edit does not repeat a warning the user has already seen.
+ */
+export class ConfigLoader implements vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<readonly ServerEntry[]>();
+  private readonly problemsEmitter = new vscode.EventEmitter<ConfigFileProblems>();
+  private readonly watchers = new Map<string, vscode.FileSystemWatcher>();
+  private readonly reportedProblems = new Map<string, string>();
+  private readonly subscriptions: vscode.Disposable[] = [];
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private loadSequence = 0;
+  private latestLoad: Promise<ServerEntry[]> | undefined;
+
+  /** The full server list after each reload. */
+  readonly onDidChange = this.changeEmitter.event;
+  /** A config file's problems, when they differ from what was last reported for that file. */
+  readonly onDidFindProblems = this.problemsEmitter.event;
+
+  constructor() {
+    this.subscriptions.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => {
+        this.updateWatchers();
+        this.scheduleReload();
+      }),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(USER_SERVERS_SETTING)) this.scheduleReload();
+      }),
+    );
+    this.updateWatchers();
+  }
+
+  /**
+   * Reads all files now and publishes the result (also returned). When a newer reload starts meanwhile (a file
+   * watcher, a settings change), this one resolves only once the newest has been published, so callers never
+   * act on a list that is about to be replaced.
+   */
+  async reload(): Promise<readonly ServerEntry[]> {
+    const sequence = ++this.loadSequence;
+    const load = this.readAll();
+    this.latestLoad = load;
+    const entries = await load;
+    if (sequence === this.loadSequence) {
+      this.changeEmitter.fire(entries);
+      return entries;
+    }
+    // A slower, older read must not overwrite a newer one; wait for the newest to be published.
+    let newest = this.latestLoad;
+    while (newest !== undefined) {
+      const result = await newest;
+      if (newest === this.latestLoad) return result;
+      newest = this.latestLoad;
+    }
+    return entries;
+  }
+
+  private async readAll(): Promise<ServerEntry[]> {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const perFolder = await Promise.all(folders.map((folder) => this.readFolder(folder)));
+    const user = readUserServers();
+    this.report(USER_SETTINGS_SOURCE_URI, user.problems, userServersLabel(), 'user');
+    return [...perFolder.flat(), ...user.entries];
+  }
+
+  dispose(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    for (const watcher of this.watchers.values()) watcher.dispose();
+    this.watchers.clear();
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changeEmitter.dispose();
+    this.problemsEmitter.dispose();
+  }
+
+  private async readFolder(folder: vscode.WorkspaceFolder): Promise<ServerEntry[]> {
+    const configUri = vscode.Uri.joinPath(folder.uri, WORKSPACE_CONFIG_PATH);
+    const label = workspaceConfigLabel(folder);
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(configUri));
+    } catch (error) {
+      // No file is the normal case for most folders; anything else is worth a warning.
+      const missing = error instanceof vscode.FileSystemError && error.code === 'FileNotFound';
+      this.report(configUri, missing ? [] : [{ message: vscode.l10n.t('cannot read the file: {0}', String(error)) }], label);
+      return [];
+    }
+    const parsed = parseMcpConfig(text);
+    this.report(configUri, parsed.problems, label);
+    return parsed.servers.map((definition) => ({
+      id: serverEntryId(configUri, definition.name),
+      name: definition.name,
+      definition,
+      inputs: parsed.inputs,
+      origin: { configUri, folder, scope: 'workspace' as const, label },
+    }));
+  }
+
+  private report(configUri: vscode.Uri, problems: readonly ConfigProblem[], sourceLabel: string, scope: 'workspace' | 'user' = 'workspace'): void {
+    const key = configUri.toString();
+    const fingerprint = JSON.stringify(problems);
+    if (problems.length === 0) {
+      this.reportedProblems.delete(key);
+      return;
+    }
+    if (this.reportedProblems.get(key) === fingerprint) return;
+    this.reportedProblems.set(key, fingerprint);
+    this.problemsEmitter.fire({ configUri, problems, sourceLabel, scope });
+  }
+
+  private updateWatchers(): void {
+    const folders = vscode.workspace.workspaceFolders ?? [];
+    const wanted = new Set(folders.map((folder) => folder.uri.toString()));
+    for (const [key, watcher] of this.watchers) {
+      if (!wanted.has(key)) {
+        watcher.dispose();
+        this.watchers.delete(key);
+      }
+    }
+    for (const folder of folders) {
+      const key = folder.uri.toString();
+      if (this.watchers.has(key)) continue;
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, WORKSPACE_CONFIG_PATH));
+      watcher.onDidCreate(() => this.scheduleReload());
+      watcher.onDidChange(() => this.scheduleReload());
+      watcher.onDidDelete(() => this.scheduleReload());
+      this.watchers.set(key, watcher);
+    }
+  }
+
+  /** Editors save in bursts (and create+change arrive together); one reload per burst is enough. */
+  private scheduleReload(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      void this.reload();
+    }, RELOAD_DEBOUNCE_MS);
+  }
+}
+
+/** "`.vscode/mcp.json` (folder)" in multi-root workspaces, where the bare path would be ambiguous. */
+export function workspaceConfigLabel(folder: vscode.WorkspaceFolder): string {
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${WORKSPACE_CONFIG_PATH} (${folder.name})` : WORKSPACE_CONFIG_PATH;
+}

@@ -1,0 +1,135 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../protocol/errors';
+import type { ReadResourceResult, ResourceContents } from '../../protocol/types';
+import type { ServerController } from '../servers/serverController';
+import type { ServerManager } from '../servers/serverManager';
+import { hexSummary, languageForResource } from '../ui/mimeLanguage';
+import type { ServerCatalog } from '../servers/serverCatalog';
+
+export const RESOURCE_SCHEME = 'mcp-resource';
+
+/** `mcp-resource:/<server>/<last segment>?server=<id>&uri=<resource URI>`: the path only names the tab. */
+export function resourceDocumentUri(controller: ServerController, resourceUri: string): vscode.Uri {
+  const lastSegment = resourceUri.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? 'resource';
+  const name = safeSegment(decodeSafely(lastSegment));
+  const query = new URLSearchParams({ server: controller.id, uri: resourceUri }).toString();
+  return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${safeSegment(controller.name)}/${name}`, query });
+}
+
+export function parseResourceDocumentUri(uri: vscode.Uri): { serverId: string; resourceUri: string } | undefined {
+  const params = new URLSearchParams(uri.query);
+  const serverId = params.get('server');
+  const resourceUri = params.get('uri');
+  return serverId && resourceUri ? { serverId, resourceUri } : undefined;
+}
+
+/**
+ * Read-only documents for resources. The content is read through the server each time VS Code asks for it, so
+ * a `notifications/resources/updated` for an open resource simply fires onDidChange and the editor re-reads.
+ */
+export class ResourceDocuments implements vscode.TextDocumentContentProvider, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<vscode.Uri>();
+  private readonly prefetched = new Map<string, ReadResourceResult>();
+  private readonly subscriptions: vscode.Disposable[];
+
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(
+    private readonly manager: ServerManager,
+    catalog: ServerCatalog,
+  ) {
+    this.subscriptions = [
+      vscode.workspace.registerTextDocumentContentProvider(RESOURCE_SCHEME, this),
+      catalog.onDidUpdateResource(({ controller, uri }) => {
+        for (const document of vscode.workspace.textDocuments) {
+          const parsed = document.uri.scheme === RESOURCE_SCHEME ? parseResourceDocumentUri(document.uri) : undefined;
+          if (parsed?.serverId === controller.id && parsed.resourceUri === uri) {
+            controller.log.info(`Resource updated: ${uri}`);
+            this.changeEmitter.fire(document.uri);
+          }
+        }
+      }),
+    ];
+  }
+
+  /** Reads the resource and opens it in an editor; returns the read result (an image also gets a preview). */
+  async open(controller: ServerController, resourceUri: string): Promise<{ editor: vscode.TextEditor; result: ReadResourceResult }> {
+    const result = await this.read(controller, resourceUri);
+    const uri = resourceDocumentUri(controller, resourceUri);
+    this.prefetched.set(uri.toString(), result);
+    let document = await vscode.workspace.openTextDocument(uri);
+    const first = result.contents[0];
+    const language = first && 'text' in first ? languageForResource(first.mimeType, resourceUri) : 'plaintext';
+    if (document.languageId !== language) document = await vscode.languages.setTextDocumentLanguage(document, language);
+    const editor = await vscode.window.showTextDocument(document, { preview: false });
+    return { editor, result };
+  }
+
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
+    const parsed = parseResourceDocumentUri(uri);
+    if (!parsed) return vscode.l10n.t('This is not a valid MCP resource address.');
+    const prefetched = this.prefetched.get(uri.toString());
+    this.prefetched.delete(uri.toString());
+    if (prefetched) return formatContents(prefetched);
+    const controller = this.manager.get(parsed.serverId);
+    if (!controller) return vscode.l10n.t('The MCP server of this resource is no longer configured.');
+    try {
+      return formatContents(await this.read(controller, parsed.resourceUri));
+    } catch (error) {
+      return vscode.l10n.t('Could not read {0}: {1}', parsed.resourceUri, errorMessage(error));
+    }
+  }
+
+  private async read(controller: ServerController, resourceUri: string): Promise<ReadResourceResult> {
+    const client = controller.client;
+    if (!client) throw new Error(vscode.l10n.t('MCP server "{0}" is not running', controller.name));
+    const result = await client.readResource(resourceUri);
+    controller.log.info(`Read ${resourceUri} (${result.contents.length} part${result.contents.length === 1 ? '' : 's'})`);
+    return result;
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changeEmitter.dispose();
+    this.prefetched.clear();
+  }
+}
+
+/** Text parts as they are; binary parts as a header and a hex dump. Several parts are separated by headers. */
+export function formatContents(result: ReadResourceResult): string {
+  if (result.contents.length === 0) return vscode.l10n.t('(the server returned no content)');
+  if (result.contents.length === 1 && isText(result.contents[0])) return result.contents[0].text;
+  return result.contents
+    .map((part) => {
+      const header = `--- ${part.uri}${part.mimeType ? ` (${part.mimeType})` : ''} ---`;
+      return `${header}\n${isText(part) ? part.text : binarySummary(part.blob, part.mimeType)}`;
+    })
+    .join('\n\n');
+}
+
+function binarySummary(blob: string, mimeType: string | undefined): string {
+  const bytes = Buffer.from(blob, 'base64');
+  return [
+    vscode.l10n.t('Binary content: {0} bytes{1}', bytes.length, mimeType ? `, ${mimeType}` : ''),
+    bytes.length > 256 ? vscode.l10n.t('First 256 bytes:') : '',
+    hexSummary(bytes),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
+function isText(part: ResourceContents): part is ResourceContents & { text: string } {
+  return 'text' in part && typeof part.text === 'string';
+}
+
+function safeSegment(text: string): string {
+  return text.replace(/[\\/:*?"<>|#]+/g, '-').slice(0, 80) || 'resource';
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

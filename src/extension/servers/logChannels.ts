@@ -1,0 +1,78 @@
+import * as vscode from 'vscode';
+import type { Logger } from '../../protocol/jsonrpc/rpcConnection';
+import type { LogMessage } from '../../protocol/types';
+import { maskText } from '../../workbench/secrets';
+
+/**
+ * One LogOutputChannel per server ("MCP: <name>"), created on first use and kept across restarts so a
+ * crash and the restart that follows read as one story.
+ */
+export class LogChannels implements vscode.Disposable {
+  private readonly channels = new Map<string, vscode.LogOutputChannel>();
+
+  /** `serverId` is the identity; `displayName` is what the channel is called in the Output view. */
+  get(serverId: string, displayName: string): vscode.LogOutputChannel {
+    let channel = this.channels.get(serverId);
+    if (!channel) {
+      channel = vscode.window.createOutputChannel(`MCP: ${displayName}`, { log: true });
+      this.channels.set(serverId, channel);
+    }
+    return channel;
+  }
+
+  show(serverId: string, displayName: string): void {
+    this.get(serverId, displayName).show(true);
+  }
+
+  /** Drops the channel of a server that left the configuration. */
+  release(serverId: string): void {
+    this.channels.get(serverId)?.dispose();
+    this.channels.delete(serverId);
+  }
+
+  dispose(): void {
+    for (const channel of this.channels.values()) channel.dispose();
+    this.channels.clear();
+  }
+}
+
+/** Routes the client core's own logging into the server's channel (the channel filters by level). */
+export function channelLogger(channel: vscode.LogOutputChannel): Logger {
+  return {
+    debug: (message) => channel.debug(message),
+    info: (message) => channel.info(message),
+    warn: (message) => channel.warn(message),
+    error: (message) => channel.error(message),
+  };
+}
+
+/**
+ * Writes a server's notifications/message at the closest matching level. The server already filters by the level
+ * chosen with "Set Log Level", so its debug messages are written at info (tagged): the channel's own default level
+ * would otherwise hide exactly what the user asked for.
+ */
+export function logServerMessage(channel: vscode.LogOutputChannel, message: LogMessage, knownSecrets: readonly string[] = []): void {
+  const data = maskText(typeof message.data === 'string' ? message.data : JSON.stringify(message.data), knownSecrets);
+  const text = `[server${message.logger ? `:${message.logger}` : ''}] ${data}`;
+  switch (message.level) {
+    case 'debug':
+      channel.info(`[debug] ${text}`);
+      break;
+    case 'info':
+    case 'notice':
+      channel.info(text);
+      break;
+    case 'warning':
+      channel.warn(text);
+      break;
+    case 'error':
+    case 'critical':
+    case 'alert':
+    case 'emergency':
+      channel.error(text);
+      break;
+    default:
+      // An unknown level from a newer revision still deserves to be seen.
+      channel.info(`[${String(message.level)}] ${text}`);
+  }
+}

@@ -1,0 +1,450 @@
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { McpClient, type CallOptions, type CallToolOutcome } from '../../protocol/client';
+import { createTransport, resolveServerDefinition, type ResolvedServer } from '../../workbench/node/launch';
+import type { VariableContext } from '../../workbench/config/variables';
+import { errorMessage } from '../../protocol/errors';
+import type { ClientHost } from '../../protocol/host';
+import { RestartPolicy } from '../../workbench/lifecycle/restartPolicy';
+import type { LoggingLevel, LogMessage } from '../../protocol/types';
+import type { Transport } from '../../protocol/transports/transport';
+import { StdioTransport } from '../../protocol/node/stdio';
+import { isSecretKey, maskText } from '../../workbench/secrets';
+import type { InputPrompter } from '../config/inputPrompter';
+import { checkCommand } from './commandCheck';
+import type { LaunchConfirmation } from './launchConfirmation';
+import { protocolTrace } from './protocolTrace';
+import { channelLogger, logServerMessage } from './logChannels';
+import { describeTarget, sameLaunchDefinition, type ServerEntry } from '../config/serverEntry';
+import { ServerState, assertNever, type CrashRecovery, type ServerStateKind } from './serverState';
+
+export interface ServerControllerServices {
+  host: ClientHost;
+  log: vscode.LogOutputChannel;
+  inputs: InputPrompter;
+  confirmation: LaunchConfirmation;
+  isWorkspaceTrusted(): boolean;
+  /** Builds the crash policy; tests may shorten its delays. */
+  restartPolicy?: () => RestartPolicy;
+  /** Tells the user that automatic restarts stopped (a background event, so no caller can report it). */
+  reportGaveUp(controller: ServerController, reason: string): void;
+}
+
+/** Thrown by start() when workspace trust forbids running the server; callers show it as guidance, not a failure. */
+export class WorkspaceNotTrustedError extends Error {
+  override readonly name = 'WorkspaceNotTrustedError';
+}
+
+/** Thrown by start() when the user declined the first-start confirmation; not a failure either. */
+export class LaunchDeclinedError extends Error {
+  override readonly name = 'LaunchDeclinedError';
+}
+
+/** How many of the server's own log messages are kept for tests and diagnostics. */
+const SERVER_MESSAGE_TAIL = 100;
+
+interface Connection {
+  client: McpClient;
+  transport: Transport;
+  subscriptions: { dispose(): void }[];
+}
+
+/**
+ * Owns one configured server: its state machine, its client and transport, and its log. Every start and stop
+ * takes a new attempt number; asynchronous work from an older attempt finds itself outdated and backs off, so
+ * a stop during a slow start (or a restart during a crash) can never resurrect a stale connection.
+ */
+export class ServerController implements vscode.Disposable {
+  private stateValue: ServerState = { kind: 'stopped' };
+  private entryValue: ServerEntry;
+  private attempt = 0;
+  private launching: Promise<void> | undefined;
+  private connection: Connection | undefined;
+  private closing: Promise<void> | undefined;
+  /** The transport of the connection `closing` shuts down: a second stop closes it again, which kills at once. */
+  private closingTransport: Transport | undefined;
+  private epochValue = 0;
+  private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
+  private readonly policy: RestartPolicy;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private logLevelValue: LoggingLevel | undefined;
+  private readonly serverMessagesValue: LogMessage[] = [];
+  /** Secrets of the current launch (header and env values), for masking stderr and traces. */
+  private launchSecrets: string[] = [];
+
+  /** Fires on every state change, including a new tool list while running. */
+  readonly onDidChangeState = this.stateEmitter.event;
+
+  constructor(
+    entry: ServerEntry,
+    private readonly services: ServerControllerServices,
+  ) {
+    this.entryValue = entry;
+    this.policy = services.restartPolicy?.() ?? new RestartPolicy();
+  }
+
+  get id(): string {
+    return this.entryValue.id;
+  }
+
+  get name(): string {
+    return this.entryValue.name;
+  }
+
+  get entry(): ServerEntry {
+    return this.entryValue;
+  }
+
+  get state(): ServerState {
+    return this.stateValue;
+  }
+
+  get log(): vscode.LogOutputChannel {
+    return this.services.log;
+  }
+
+  /**
+   * Changes each time the server settles in a different phase (running, stopped, error). The tree puts it in
+   * item ids so a stopped server comes back collapsed and a freshly running one comes up expanded.
+   */
+  get epoch(): number {
+    return this.epochValue;
+  }
+
+  /**
+   * The connected client while the server runs, for browsing (resources, prompts, completions, subscriptions).
+   * A new client comes with every start, so callers must not keep it across state changes.
+   */
+  get client(): McpClient | undefined {
+    return this.stateValue.kind === 'running' ? this.connection?.client : undefined;
+  }
+
+  /** Process id of a running stdio server. */
+  get pid(): number | undefined {
+    const transport = this.connection?.transport;
+    return transport instanceof StdioTransport ? transport.pid : undefined;
+  }
+
+  /** The level chosen with "Set Log Level", re-applied after every start. */
+  get logLevel(): LoggingLevel | undefined {
+    return this.logLevelValue;
+  }
+
+  /** The server's recent `notifications/message` entries, oldest first. */
+  get serverMessages(): readonly LogMessage[] {
+    return this.serverMessagesValue;
+  }
+
+  /**
+   * Starts the server unless it is running; concurrent callers share one attempt. Rejects when it fails. A start
+   * from outside (the user, auto-start, a config change) resets crash recovery: the user has taken over.
+   */
+  start(): Promise<void> {
+    this.cancelScheduledRestart();
+    this.policy.reset();
+    return this.begin();
+  }
+
+  private begin(): Promise<void> {
+    const state = this.stateValue;
+    switch (state.kind) {
+      case 'running':
+        return Promise.resolve();
+      case 'starting':
+        return this.launching ?? Promise.resolve();
+      case 'stopped':
+      case 'error':
+        break;
+      default:
+        assertNever(state, 'server state');
+    }
+    if (this.entryValue.origin.scope === 'workspace' && !this.services.isWorkspaceTrusted()) {
+      this.log.warn('Not started: the workspace is not trusted');
+      this.setState({ kind: 'stopped', note: vscode.l10n.t('workspace not trusted') });
+      return Promise.reject(
+        new WorkspaceNotTrustedError(
+          vscode.l10n.t(
+            'MCP server "{0}" was not started because this workspace is not trusted. Servers from .vscode/mcp.json run programs on this machine; trust the workspace to start them.',
+            this.name,
+          ),
+        ),
+      );
+    }
+    const attempt = ++this.attempt;
+    this.setState({ kind: 'starting' });
+    const launching = this.launch(attempt).finally(() => {
+      if (this.launching === launching) this.launching = undefined;
+    });
+    this.launching = launching;
+    return launching;
+  }
+
+  /** Stops the server (staged shutdown for stdio) and resolves once its process and connection are gone. */
+  async stop(): Promise<void> {
+    this.cancelScheduledRestart();
+    this.attempt++;
+    const active = this.connection !== undefined || ServerState.isActive(this.stateValue);
+    if (active) this.log.info('Stopping');
+    if (!this.connection && this.closing && this.closingTransport) {
+      // A second stop during the staged shutdown: the transport's second close skips the remaining grace (SIGKILL).
+      this.log.info('Stopping now: killing the server without waiting');
+      void this.closingTransport.close().catch((error: unknown) => this.log.warn(`Error while killing: ${errorMessage(error)}`));
+    }
+    await this.closeConnection();
+    if (active) this.log.info('Stopped');
+    if (this.stateValue.kind !== 'stopped') this.setState({ kind: 'stopped' });
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Calls a tool on the running server. */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolOutcome> {
+    const connection = this.connection;
+    if (!connection || this.stateValue.kind !== 'running') {
+      return Promise.reject(new Error(vscode.l10n.t('MCP server "{0}" is not running', this.name)));
+    }
+    return connection.client.callTool(name, args, options);
+  }
+
+  /**
+   * Takes a reloaded configuration entry. Returns true when the launch definition changed and the server was
+   * restarted because it was active; the restart's own failure is left to the returned promise.
+   */
+  async updateEntry(entry: ServerEntry): Promise<boolean> {
+    const changed = !sameLaunchDefinition(this.entryValue, entry);
+    this.entryValue = entry;
+    if (!changed) return false;
+    this.log.info(`Configuration changed: ${describeTarget(entry.definition)}`);
+    if (!ServerState.isActive(this.stateValue)) {
+      // A stale error would describe the old definition, and a pending crash restart would run the old one.
+      if (this.stateValue.kind === 'error') await this.stop();
+      return false;
+    }
+    this.log.info('Restarting with the new configuration');
+    await this.restart();
+    return true;
+  }
+
+  /** Sends `logging/setLevel` now if the server runs and has the logging capability, and after every later start. */
+  async setLogLevel(level: LoggingLevel): Promise<boolean> {
+    this.logLevelValue = level;
+    const client = this.client;
+    if (!client?.session.capabilities.logging) return false;
+    await client.setLoggingLevel(level);
+    this.log.info(`Log level set to ${level}`);
+    return true;
+  }
+
+  dispose(): void {
+    void this.stop().finally(() => this.stateEmitter.dispose());
+  }
+
+  // ---- internals ------------------------------------------------------------------------------------------
+
+  private async launch(attempt: number): Promise<void> {
+    const entry = this.entryValue;
+    this.log.info(`Starting ${entry.name}: ${describeTarget(entry.definition)}`);
+    // Failures before the connection (variables, missing command, declined) are configuration problems; only a
+    // server that was launched and then failed counts as a crash for automatic restarts.
+    let launched = false;
+    try {
+      // A previous connection may still be shutting down (restart); never run two processes at once.
+      await this.closing;
+      const resolved = await resolveServerDefinition(entry.definition, this.variableContext(entry));
+      if (attempt !== this.attempt) return;
+      this.launchSecrets = launchSecrets(resolved);
+      const launch = await checkCommand(resolved);
+      const allowed = await this.services.confirmation.confirm(entry, resolved, this.knownSecrets());
+      if (attempt !== this.attempt) return;
+      if (!allowed) {
+        throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
+      }
+      const transport = createTransport(resolved, { launch });
+      const client = new McpClient({
+        serverName: entry.name,
+        transport,
+        host: this.services.host,
+        logger: channelLogger(this.log),
+        trace: protocolTrace(this.log, () => this.knownSecrets()),
+      });
+      this.connection = {
+        client,
+        transport,
+        subscriptions: [
+          transport.onDiagnostic((line) => this.logDiagnostic(line)),
+          client.onViolation((reason) => this.log.warn(`Protocol violation: ${reason}`)),
+          client.onLogMessage((message) => this.onServerMessage(message)),
+          client.onToolsChanged(() => void this.reloadTools(attempt)),
+          client.onDidChangeState((clientState) => {
+            if (clientState.kind === 'closed') this.onConnectionLost(attempt, clientState.error);
+          }),
+        ],
+      };
+      launched = true;
+      const session = await client.connect();
+      if (attempt !== this.attempt) return;
+      const { serverInfo, protocolVersion } = session;
+      const pid = this.pid;
+      this.log.info(
+        `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
+          `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
+      );
+      if (session.instructions) this.log.info(`Instructions: ${session.instructions}`);
+      await this.applyLogLevel(client);
+      const tools = await client.listTools();
+      if (attempt !== this.attempt) return;
+      this.log.info(`Tools (${tools.length}): ${tools.map((tool) => tool.name).join(', ') || '(none)'}`);
+      this.policy.recordStarted(Date.now());
+      this.setState({ kind: 'running', session, tools, pid });
+    } catch (error) {
+      // Stopped or restarted meanwhile: the newer attempt owns the state, and this failure is just the stop.
+      if (attempt !== this.attempt) return;
+      this.attempt++;
+      const stderrTail = this.recentStderr();
+      await this.closeConnection();
+      if (error instanceof LaunchDeclinedError) {
+        this.log.warn('Not started: the command line was not allowed');
+        this.setState({ kind: 'stopped', note: vscode.l10n.t('not allowed to start') });
+        throw error;
+      }
+      const message = this.mask(errorMessage(error));
+      this.log.error(`Failed to start: ${message}`);
+      this.setState({ kind: 'error', message, stderrTail, recovery: launched ? this.scheduleRecovery() : undefined });
+      throw error;
+    }
+  }
+
+  /** The server went away on its own while running: a crash, or the HTTP endpoint closed. */
+  private onConnectionLost(attempt: number, error: Error | undefined): void {
+    if (attempt !== this.attempt || this.stateValue.kind !== 'running') return;
+    this.attempt++;
+    const message = this.mask(error ? errorMessage(error) : vscode.l10n.t('the server closed the connection'));
+    const stderrTail = this.recentStderr();
+    this.log.error(`Crashed: ${message}`);
+    void this.closeConnection();
+    this.setState({ kind: 'error', message, stderrTail, recovery: this.scheduleRecovery() });
+  }
+
+  /** Asks the restart policy what to do after a crash and schedules the restart (exponential backoff). */
+  private scheduleRecovery(): CrashRecovery {
+    const decision = this.policy.recordCrash(Date.now());
+    if (decision.kind === 'give-up') {
+      this.log.error(`Not restarting: ${decision.reason}`);
+      this.services.reportGaveUp(this, decision.reason);
+      return { kind: 'gave-up', reason: decision.reason };
+    }
+    this.log.warn(`Restarting in ${decision.delayMs} ms (crash ${decision.attempt})`);
+    this.cancelScheduledRestart();
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      // Failures are already in the state and the log; the next crash schedules the next attempt.
+      this.begin().catch(() => undefined);
+    }, decision.delayMs);
+    return { kind: 'restarting', delayMs: decision.delayMs, attempt: decision.attempt };
+  }
+
+  private cancelScheduledRestart(): void {
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    this.restartTimer = undefined;
+  }
+
+  private async applyLogLevel(client: McpClient): Promise<void> {
+    const level = this.logLevelValue;
+    if (!level || !client.session.capabilities.logging) return;
+    try {
+      await client.setLoggingLevel(level);
+      this.log.info(`Log level set to ${level}`);
+    } catch (error) {
+      this.log.warn(`Could not set the log level: ${errorMessage(error)}`);
+    }
+  }
+
+  private onServerMessage(message: LogMessage): void {
+    this.serverMessagesValue.push(message);
+    if (this.serverMessagesValue.length > SERVER_MESSAGE_TAIL) this.serverMessagesValue.shift();
+    logServerMessage(this.log, message, this.knownSecrets());
+  }
+
+  private knownSecrets(): string[] {
+    return [...this.services.inputs.knownSecrets(), ...this.launchSecrets];
+  }
+
+  private mask(text: string): string {
+    return maskText(text, this.knownSecrets());
+  }
+
+  private async reloadTools(attempt: number): Promise<void> {
+    const connection = this.connection;
+    if (!connection || attempt !== this.attempt) return;
+    try {
+      const tools = await connection.client.listTools();
+      const state = this.stateValue;
+      if (attempt !== this.attempt || state.kind !== 'running') return;
+      this.log.info(`Tool list changed (${tools.length}): ${tools.map((tool) => tool.name).join(', ') || '(none)'}`);
+      this.setState({ ...state, tools });
+    } catch (error) {
+      this.log.warn(`Could not reload the tool list: ${errorMessage(error)}`);
+    }
+  }
+
+  private closeConnection(): Promise<void> {
+    const connection = this.connection;
+    if (!connection) return this.closing ?? Promise.resolve();
+    this.connection = undefined;
+    const closing = connection.client
+      .close()
+      .catch((error: unknown) => this.log.warn(`Error while closing: ${errorMessage(error)}`))
+      .finally(() => {
+        for (const subscription of connection.subscriptions) subscription.dispose();
+        if (this.closing === closing) {
+          this.closing = undefined;
+          this.closingTransport = undefined;
+        }
+      });
+    this.closing = closing;
+    this.closingTransport = connection.transport;
+    return closing;
+  }
+
+  private recentStderr(): string[] {
+    const transport = this.connection?.transport;
+    return transport instanceof StdioTransport ? transport.recentStderr.map((line) => this.mask(line)) : [];
+  }
+
+  private logDiagnostic(line: string): void {
+    const masked = this.mask(line);
+    if (masked.startsWith('stderr: ')) this.log.info(`[stderr] ${masked.slice('stderr: '.length)}`);
+    else this.log.info(masked);
+  }
+
+  /** `cwd` defaults to the folder (the first workspace folder for user servers). */
+  private variableContext(entry: ServerEntry): VariableContext {
+    const folder = entry.origin.folder.uri;
+    return {
+      workspaceFolder: folder.scheme === 'file' ? folder.fsPath : undefined,
+      userHome: os.homedir(),
+      env: process.env,
+      input: (id) => this.services.inputs.valueFor(entry, id),
+    };
+  }
+
+  private setState(state: ServerState): void {
+    const previous: ServerStateKind = this.stateValue.kind;
+    if (state.kind !== 'starting' && state.kind !== previous) this.epochValue++;
+    this.stateValue = state;
+    this.stateEmitter.fire(state);
+  }
+}
+
+/**
+ * Values of a launch that traces and logs mask: every header value (headers carry credentials far more often than
+ * not) and env values under secret-looking names. Other env values stay readable; masking `production` or a path
+ * everywhere would make logs useless.
+ */
+function launchSecrets(resolved: ResolvedServer): string[] {
+  const pairs = resolved.kind === 'http' ? Object.entries(resolved.headers) : Object.entries(resolved.env).filter(([key]) => isSecretKey(key));
+  return pairs.map(([, value]) => value).filter((value): value is string => typeof value === 'string');
+}

@@ -1,0 +1,65 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../protocol/errors';
+import { CommandNotFoundError } from './commandCheck';
+import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
+import type { ServerManager } from './serverManager';
+import { resolveServer } from './serverPicker';
+import { ServerState } from './serverState';
+
+/** MCP: Start Server — the tree row's server, or one picked (stopped and failed ones first). */
+export async function startServer(manager: ServerManager, argument: unknown): Promise<void> {
+  const controller = await resolveServer(manager, argument, {
+    placeHolder: vscode.l10n.t('Select the MCP server to start'),
+    prefer: (server) => ServerState.canStart(server.state),
+  });
+  if (controller) await startWithFeedback(controller);
+}
+
+/** Starts a server and tells the user when it cannot start; resolves true when it is running. */
+export async function startWithFeedback(controller: ServerController): Promise<boolean> {
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP server {0}', controller.name) },
+      () => controller.start(),
+    );
+  } catch (error) {
+    reportStartFailure(controller, error);
+    return false;
+  }
+  return ServerState.isRunning(controller.state);
+}
+
+/** The one place that words start failures, for commands, tree expansion, auto-start and config reloads. */
+export function reportStartFailure(controller: ServerController, error: unknown): void {
+  if (error instanceof WorkspaceNotTrustedError) {
+    const manage = vscode.l10n.t('Manage Workspace Trust');
+    void vscode.window.showWarningMessage(error.message, manage).then((choice) => {
+      if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+    return;
+  }
+  if (error instanceof LaunchDeclinedError) {
+    void vscode.window.showInformationMessage(error.message);
+    return;
+  }
+  const showLog = vscode.l10n.t('Show Log');
+  // A missing command's message is the fix (PATH searched, what to change): show all of it.
+  const reason = error instanceof CommandNotFoundError ? error.message : firstLine(errorMessage(error));
+  void vscode.window
+    .showErrorMessage(vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, reason), showLog)
+    .then((choice) => {
+      if (choice === showLog) controller.log.show(true);
+    });
+}
+
+/** Crash restarts gave up: say why, once, with the way to the log. */
+export function reportGaveUp(controller: ServerController, reason: string): void {
+  const showLog = vscode.l10n.t('Show Log');
+  void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog).then((choice) => {
+    if (choice === showLog) controller.log.show(true);
+  });
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? text;
+}

@@ -1,0 +1,147 @@
+import * as vscode from 'vscode';
+import type { SamplingRecord } from '../workbench/sampling/coordinator';
+import type { RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
+import type { SamplingPolicy } from '../workbench/sampling/policy';
+import type { InputPrompter, PromptAnswerer } from './config/inputPrompter';
+import type { ElicitationUi, UrlElicitationRecord, UrlModal } from './elicitation/elicitationUi';
+import type { ResourceSubscriptions } from './resources/resourceSubscriptions';
+import type { SamplingService } from './sampling/samplingService';
+import type { LaunchConfirmation, LaunchConfirmer } from './servers/launchConfirmation';
+import type { ServerCatalog } from './servers/serverCatalog';
+import type { ServersStatusBar } from './servers/statusBar';
+import type { ToolForms } from './tools/toolFormPanel';
+import type { ToolResultView } from './tools/toolResultView';
+import type { ReviewMessage, ReviewPanel, ReviewSnapshot } from './webviews/reviewPanel';
+
+/**
+ * Test hooks for configuration and lifecycle. Each replaces only the UI step (the input box, the modal); storage in
+ * SecretStorage/workspaceState and the remembered confirmations stay on their real paths.
+ */
+export interface ConfigTestApi {
+  /** Answers `${input:...}` prompts instead of the input box; undefined restores the UI. */
+  setPromptAnswerer(answerer: PromptAnswerer | undefined): void;
+  /** Answers the first-start confirmation instead of the modal; undefined restores the modal. */
+  setLaunchConfirmer(confirmer: LaunchConfirmer | undefined): void;
+  /**
+   * The crash restart policy for servers added to the configuration from now on (e.g. short delays, so a test
+   * does not wait out the real backoff); undefined restores the defaults.
+   */
+  setRestartPolicy(options: RestartPolicyOptions | undefined): void;
+  /** Reads a stored secret input the way the extension does (context.secrets), for asserting where it went. */
+  storedSecret(configUri: string, inputId: string): Thenable<string | undefined>;
+  /** The status bar text, e.g. "$(server) 2 $(error) 1". */
+  statusBarText(): string;
+  /** The status bar tooltip's markdown ("MCP servers: 1 running, 1 failed, 3 configured", one line per server). */
+  statusBarTooltip(): string;
+  /** The command the status bar item runs when clicked. */
+  statusBarCommand(): string | undefined;
+  /** Folders where this window writes logs and workspace state, for asserting that no secret reaches a file. */
+  storageFolders(): string[];
+}
+
+/** What integration tests reach through the extension's API: the open form and the last result shown. */
+export interface BrowseTestApi {
+  catalog: ServerCatalog;
+  forms: ToolForms;
+  results: ToolResultView;
+  /** Which resources are subscribed, per server (the tree shows them as `resource.subscribed`). */
+  subscriptions: ResourceSubscriptions;
+}
+
+/** Sampling and elicitation test hooks: the UI stays the thing under test. */
+export interface SamplingTestApi {
+  /** Stores an endpoint's API key exactly as "MCP: Set Model API Key…" does (undefined deletes it). */
+  setApiKey(endpointName: string, key: string | undefined): Promise<void>;
+  /** What the review panel shows, and how many requests wait behind it. */
+  snapshot(): ReviewSnapshot;
+  /** Posts a message exactly as the review webview's buttons do. */
+  post(message: ReviewMessage): void;
+  samplingQueueSize(): number;
+  elicitationQueueSize(): number;
+  history(serverName: string): readonly SamplingRecord[];
+  policy(serverName: string): SamplingPolicy;
+  setPolicy(serverName: string, policy: SamplingPolicy): Promise<void>;
+  /**
+   * Answers the URL-mode consent modal (modal dialogs cannot be clicked in tests): `answer` sees the modal as
+   * it would be shown and returns the label of the button to press (undefined = Escape). Undefined restores
+   * the real dialog.
+   */
+  answerUrlModal(answer: ((modal: UrlModal) => string | undefined) | undefined): void;
+  /** Replaces vscode.env.openExternal for URL-mode elicitation (undefined restores it); no browser opens. */
+  setOpenExternal(opener: ((uri: vscode.Uri) => Thenable<boolean>) | undefined): void;
+  /** URL-mode elicitations of this session and what the person chose, newest last. */
+  urlElicitations(): readonly UrlElicitationRecord[];
+  /** notifications/elicitation/complete handled in this session, newest last. */
+  urlCompletions(): readonly { serverName: string; elicitationId: string }[];
+  /**
+   * Answers the next quick pick of "MCP: Set Sampling Policy…" (the one choosing the policy): `choose` sees the
+   * labels as shown and returns the one to accept (undefined = Escape). One-shot.
+   */
+  answerNextPolicyPick(choose: (labels: readonly string[]) => string | undefined): void;
+}
+
+/** The test-only part of the extension's API; present only with MCP_WORKBENCH_TEST_HOOKS=1 (see testHooksSwitch.ts). */
+export interface McpWorkbenchTestHooks {
+  /** Sampling/elicitation test hooks: the review panel's state and the messages its buttons post. */
+  sampling: SamplingTestApi;
+  /** Browsing test hooks: the catalog (resources, templates, prompts), the open tool form, the last result view. */
+  browse: BrowseTestApi;
+  /** Configuration/lifecycle test hooks: pre-answered input prompts and launch confirmations, the status bar. */
+  config: ConfigTestApi;
+  /**
+   * Fires the roots provider's change event as a workspace-folder change does. In a single-folder window, adding a
+   * folder enters an untitled workspace, which restarts the extension host, so tests cannot change folders for real.
+   */
+  simulateWorkspaceFoldersChanged(): void;
+}
+
+/** The services the hooks reach into; handed over by the composition root. */
+export interface TestHookServices {
+  context: vscode.ExtensionContext;
+  inputs: InputPrompter;
+  confirmation: LaunchConfirmation;
+  setRestartPolicy(options: RestartPolicyOptions | undefined): void;
+  statusBar: ServersStatusBar;
+  browse: BrowseTestApi;
+  sampling: SamplingService;
+  panel: ReviewPanel;
+  elicitation: ElicitationUi;
+  simulateWorkspaceFoldersChanged(): void;
+}
+
+export function createTestHooks(services: TestHookServices): McpWorkbenchTestHooks {
+  const { context, inputs, confirmation, statusBar, sampling, panel, elicitation } = services;
+  const config: ConfigTestApi = {
+    setPromptAnswerer: (answerer) => (inputs.answerer = answerer),
+    setLaunchConfirmer: (confirmer) => (confirmation.confirmer = confirmer),
+    setRestartPolicy: (options) => services.setRestartPolicy(options),
+    storedSecret: (configUri, inputId) => context.secrets.get(`mcpWorkbench.input:${configUri}#${inputId}`),
+    statusBarText: () => statusBar.text,
+    statusBarTooltip: () => statusBar.tooltip,
+    statusBarCommand: () => statusBar.command,
+    // The output channels' log files live next to the extension's own log folder (…/exthost/).
+    storageFolders: () => [vscode.Uri.joinPath(context.logUri, '..').fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
+  };
+  const realUrlModal = elicitation.presentUrlModal;
+  const realOpener = elicitation.openExternal;
+  const samplingApi: SamplingTestApi = {
+    setApiKey: (name, key) => sampling.storeApiKey(name, key),
+    snapshot: () => panel.snapshot(),
+    post: (message) => panel.handleMessage(message),
+    samplingQueueSize: () => sampling.coordinator.queue.size ?? 0,
+    elicitationQueueSize: () => elicitation.queue.size,
+    history: (serverName) => sampling.history.of(serverName),
+    policy: (serverName) => sampling.policies.get(serverName),
+    setPolicy: (serverName, policy) => sampling.policies.set(serverName, policy),
+    answerUrlModal: (answer) => {
+      elicitation.presentUrlModal = answer ? async (modal) => answer(modal) : realUrlModal;
+    },
+    setOpenExternal: (opener) => {
+      elicitation.openExternal = opener ?? realOpener;
+    },
+    urlElicitations: () => elicitation.urlRecords.map((record) => ({ ...record })),
+    urlCompletions: () => [...elicitation.completions],
+    answerNextPolicyPick: (choose) => sampling.answerNextPolicyPick(choose),
+  };
+  return { config, browse: services.browse, sampling: samplingApi, simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged };
+}

@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import type { CallToolOutcome } from '../../protocol/client';
+import { errorMessage, isLocalError } from '../../protocol/errors';
+import type { JsonObject, Tool } from '../../protocol/types';
+import { SchemaValidator } from '../../protocol/validation/schemaValidation';
+import type { ServerController } from '../servers/serverController';
+import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArguments';
+import type { ToolCallRecord } from './toolResultMarkdown';
+import type { ServerManager } from '../servers/serverManager';
+import { runningServer } from '../servers/serverPicker';
+import { ServerState } from '../servers/serverState';
+
+const validator = new SchemaValidator();
+
+/** How a finished call is shown and how the form is opened; the browse services supply both. */
+export interface ToolCallUi {
+  openForm(controller: ServerController, tool: Tool): void;
+  showResult(controller: ServerController, record: ToolCallRecord): void;
+}
+
+/** MCP: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema. */
+export async function callTool(manager: ServerManager, ui: ToolCallUi, argument: unknown): Promise<void> {
+  const target = await resolveTool(manager, argument);
+  if (target) ui.openForm(target.controller, target.tool);
+}
+
+/** MCP: Call Tool with JSON Arguments… — the same with one JSON input box (quick for keyboard users and scripts). */
+export async function callToolJson(manager: ServerManager, ui: ToolCallUi, argument: unknown): Promise<void> {
+  const target = await resolveTool(manager, argument);
+  if (!target) return;
+  const args = await askArguments(target.controller, target.tool);
+  if (!args) return;
+  const record = await callToolWithProgress(target.controller, target.tool, args);
+  if (record) ui.showResult(target.controller, record);
+}
+
+async function resolveTool(manager: ServerManager, argument: unknown): Promise<{ controller: ServerController; tool: Tool } | undefined> {
+  const controller = await runningServer(manager, argument, vscode.l10n.t('Select the MCP server whose tool to call'));
+  if (!controller) return undefined;
+  const preselected = typeof argument === 'object' && argument !== null && 'tool' in argument ? (argument.tool as Tool) : undefined;
+  const tool = preselected ?? (await pickTool(controller));
+  return tool ? { controller, tool } : undefined;
+}
+
+async function pickTool(controller: ServerController): Promise<Tool | undefined> {
+  const state = controller.state;
+  const tools = ServerState.isRunning(state) ? state.tools : [];
+  if (tools.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" offers no tools.', controller.name));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    tools.map((tool) => ({
+      label: tool.name,
+      description: tool.title ?? tool.annotations?.title,
+      detail: tool.description?.split('\n', 1)[0],
+      tool,
+    })),
+    { placeHolder: vscode.l10n.t('Select the tool of {0} to call', controller.name), matchOnDescription: true, matchOnDetail: true },
+  );
+  return picked?.tool;
+}
+
+async function askArguments(controller: ServerController, tool: Tool): Promise<JsonObject | undefined> {
+  const labels: ArgumentLabels = {
+    notJson: (reason) => vscode.l10n.t('Not valid JSON: {0}', reason),
+    notObject: vscode.l10n.t('Arguments must be a JSON object, like {0}', '{"name": "value"}'),
+    invalid: (errors) => vscode.l10n.t('Does not match the input schema: {0}', errors),
+    unchecked: (reason) => vscode.l10n.t('The input schema could not be checked: {0}', reason),
+  };
+  const text = await vscode.window.showInputBox({
+    title: vscode.l10n.t('Arguments for {0} ({1})', tool.name, controller.name),
+    prompt: vscode.l10n.t('A JSON object, checked against the tool\'s input schema. Press Enter to call the tool.'),
+    value: argumentSkeleton(tool.inputSchema),
+    ignoreFocusOut: true,
+    validateInput: (value) => {
+      const check = checkArguments(value, tool.inputSchema, validator, labels);
+      if (check.kind === 'error') return { message: check.message, severity: vscode.InputBoxValidationSeverity.Error };
+      if (check.warning) return { message: check.warning, severity: vscode.InputBoxValidationSeverity.Warning };
+      return undefined;
+    },
+  });
+  if (text === undefined) return undefined;
+  const check = checkArguments(text, tool.inputSchema, validator, labels);
+  return check.kind === 'ok' ? check.value : undefined;
+}
+
+/**
+ * Calls the tool with a cancellable progress notification. Resolves the call's record, or undefined when the
+ * user cancelled or the call failed (both already reported).
+ */
+export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject): Promise<ToolCallRecord | undefined> {
+  const started = Date.now();
+  let outcome: CallToolOutcome;
+  try {
+    outcome = await vscode.window.withProgress(
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: vscode.l10n.t('Calling {0} on {1}', tool.name, controller.name),
+        cancellable: true,
+      },
+      (progress, token) => {
+        // Cancel aborts the request; the core then sends notifications/cancelled to the server.
+        const abort = new AbortController();
+        const subscription = token.onCancellationRequested(() => abort.abort());
+        let reported = 0;
+        return controller
+          .callTool(tool.name, args, {
+            signal: abort.signal,
+            onProgress: (update) => {
+              const message = update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
+              if (update.total && update.total > 0) {
+                const percent = Math.min(100, (update.progress / update.total) * 100);
+                progress.report({ message, increment: Math.max(0, percent - reported) });
+                reported = Math.max(reported, percent);
+              } else {
+                progress.report({ message });
+              }
+            },
+          })
+          .finally(() => subscription.dispose());
+      },
+    );
+  } catch (error) {
+    if (isLocalError(error, 'cancelled')) {
+      controller.log.info(`Call of ${tool.name} cancelled by the user`);
+      void vscode.window.showInformationMessage(vscode.l10n.t('The call of {0} was cancelled.', tool.name));
+      return undefined;
+    }
+    controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
+    const showLog = vscode.l10n.t('Show Log');
+    void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', tool.name, errorMessage(error)), showLog).then((choice) => {
+      if (choice === showLog) controller.log.show(true);
+    });
+    return undefined;
+  }
+  const durationMs = Date.now() - started;
+  controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);
+  return { serverName: controller.name, toolName: tool.name, args, outcome, durationMs };
+}

@@ -1,0 +1,104 @@
+import * as vscode from 'vscode';
+import type { ContentBlock, ResourceContents } from '../../protocol/types';
+import type { ValidationVerdict } from '../../protocol/validation/schemaValidation';
+import type { ToolCallRecord } from './toolResultMarkdown';
+import { base64Bytes } from '../ui/mimeLanguage';
+import { escapeHtml } from '../webviews/webviewPage';
+
+/**
+ * The body of the result view. Everything in a result comes from the server, so every string is escaped; media
+ * is only shown from `data:` URIs of image and audio types (the page's CSP allows nothing else).
+ */
+export function resultBody(record: ToolCallRecord): string {
+  const { result, outputValidation } = record.outcome;
+  const parts: string[] = [];
+  parts.push(`<h1>${escapeHtml(record.toolName)} <span class="muted">· ${escapeHtml(record.serverName)}</span></h1>`);
+  parts.push(`<p class="muted">${escapeHtml(vscode.l10n.t('Answered in {0} ms', record.durationMs))}</p>`);
+  if (result.isError === true) {
+    parts.push(`<div class="error-banner" role="alert"><strong>⚠ ${escapeHtml(vscode.l10n.t('Tool reported an error'))}</strong></div>`);
+  }
+  parts.push(`<h2>${escapeHtml(vscode.l10n.t('Content'))}</h2>`);
+  if (result.content.length === 0) parts.push(`<p class="muted">${escapeHtml(vscode.l10n.t('(no content)'))}</p>`);
+  parts.push(...result.content.map((block) => `<section class="block">${renderBlock(block)}</section>`));
+  if (result.structuredContent !== undefined) {
+    parts.push(`<h2>${escapeHtml(vscode.l10n.t('Structured content'))}</h2>`);
+    parts.push(`<pre class="json">${escapeHtml(JSON.stringify(result.structuredContent, null, 2))}</pre>`);
+    parts.push(verdictHtml(outputValidation));
+  }
+  parts.push(`<details><summary>${escapeHtml(vscode.l10n.t('Arguments'))}</summary><pre>${escapeHtml(JSON.stringify(record.args, null, 2))}</pre></details>`);
+  parts.push(`<p><button type="button" class="secondary" data-action="openMarkdown">${escapeHtml(vscode.l10n.t('Open as Markdown'))}</button></p>`);
+  return parts.join('\n');
+}
+
+function renderBlock(block: ContentBlock): string {
+  switch (block.type) {
+    case 'text':
+      return `<pre class="text">${escapeHtml(String(block.text))}</pre>`;
+    case 'image':
+      return isMedia(block.mimeType, 'image/') && isBase64(block.data)
+        ? `<img alt="${escapeHtml(vscode.l10n.t('Image ({0})', block.mimeType))}" src="data:${escapeHtml(block.mimeType)};base64,${block.data}">`
+        : mediaSummary(vscode.l10n.t('Image ({0}, {1} bytes)', String(block.mimeType), base64Bytes(String(block.data))));
+    case 'audio':
+      return isMedia(block.mimeType, 'audio/') && isBase64(block.data)
+        ? `<audio controls src="data:${escapeHtml(block.mimeType)};base64,${block.data}"></audio><p class="muted">${escapeHtml(block.mimeType)}</p>`
+        : mediaSummary(vscode.l10n.t('Audio ({0}, {1} bytes)', String(block.mimeType), base64Bytes(String(block.data))));
+    case 'resource_link':
+      return (
+        `<p>${escapeHtml(vscode.l10n.t('Resource link'))}: <a href="#" data-action="readResource" data-uri="${escapeHtml(String(block.uri))}">` +
+        `${escapeHtml(String(block.name))}</a> <code>${escapeHtml(String(block.uri))}</code>${block.mimeType ? ` <span class="muted">${escapeHtml(block.mimeType)}</span>` : ''}</p>`
+      );
+    case 'resource':
+      return embeddedHtml(block.resource);
+    default: {
+      // A content type from a newer revision: show it raw rather than drop it.
+      const unknownBlock: { type?: unknown } = block;
+      return `<p class="muted">${escapeHtml(vscode.l10n.t('Content of type {0}', String(unknownBlock.type)))}</p><pre>${escapeHtml(JSON.stringify(block, null, 2))}</pre>`;
+    }
+  }
+}
+
+function embeddedHtml(resource: ResourceContents): string {
+  const header =
+    `<p>${escapeHtml(vscode.l10n.t('Embedded resource'))}: <a href="#" data-action="readResource" data-uri="${escapeHtml(String(resource.uri))}">` +
+    `<code>${escapeHtml(String(resource.uri))}</code></a>${resource.mimeType ? ` <span class="muted">${escapeHtml(resource.mimeType)}</span>` : ''}</p>`;
+  if ('text' in resource && typeof resource.text === 'string') return `${header}<pre>${escapeHtml(resource.text)}</pre>`;
+  if ('blob' in resource && typeof resource.blob === 'string') {
+    if (isMedia(resource.mimeType, 'image/') && isBase64(resource.blob)) {
+      return `${header}<img alt="${escapeHtml(String(resource.uri))}" src="data:${escapeHtml(String(resource.mimeType))};base64,${resource.blob}">`;
+    }
+    return `${header}<p class="muted">${escapeHtml(vscode.l10n.t('{0} bytes of binary data', base64Bytes(resource.blob)))}</p>`;
+  }
+  return header;
+}
+
+function verdictHtml(verdict: ValidationVerdict | undefined): string {
+  if (!verdict) return `<p class="muted">${escapeHtml(vscode.l10n.t('The tool declares no output schema; structured content was not validated.'))}</p>`;
+  switch (verdict.kind) {
+    case 'valid':
+      return `<p class="ok">✓ ${escapeHtml(vscode.l10n.t('Structured content matches the output schema.'))}</p>`;
+    case 'invalid':
+      return (
+        `<div class="error-banner"><p class="bad">✗ ${escapeHtml(vscode.l10n.t('Structured content does not match the output schema:'))}</p>` +
+        `<ul>${verdict.errors.map((error) => `<li>${escapeHtml(error)}</li>`).join('')}</ul></div>`
+      );
+    case 'unchecked':
+      return `<p class="muted">${escapeHtml(vscode.l10n.t('Structured content was not validated: {0}', verdict.reason))}</p>`;
+    default: {
+      const exhaustive: never = verdict;
+      return String(exhaustive);
+    }
+  }
+}
+
+function mediaSummary(text: string): string {
+  return `<p class="muted">${escapeHtml(text)}</p>`;
+}
+
+/** Only plain media types go into a data: URI, so a crafted type cannot break out of the attribute. */
+function isMedia(mimeType: unknown, prefix: string): mimeType is string {
+  return typeof mimeType === 'string' && mimeType.startsWith(prefix) && /^[a-z]+\/[a-z0-9.+-]+$/i.test(mimeType);
+}
+
+function isBase64(data: unknown): data is string {
+  return typeof data === 'string' && /^[A-Za-z0-9+/\s]*={0,2}$/.test(data);
+}
