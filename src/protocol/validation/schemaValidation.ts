@@ -1,11 +1,17 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { compileLinearPattern } from './linearRegExp';
 
 /**
  * JSON Schema validation for tool inputs and outputs and elicitation forms. 2020-12 is MCP's default dialect;
  * draft-07 is what many SDK servers still declare. Remote `$ref`s are never fetched (no loadSchema), so a
  * schema that needs one fails to compile and the verdict says so instead of reaching the network.
+ *
+ * Schemas and values both come from servers, so nothing here may block or crash the host: patterns run on a
+ * linear-time engine (see linearRegExp.ts), a value or schema too deep for the stack gets a verdict instead of
+ * a RangeError, and the error list is bounded.
  */
 
 export type ValidationVerdict =
@@ -22,6 +28,73 @@ const DIALECTS: Record<string, Dialect> = {
   'https://json-schema.org/draft/2020-12/schema#': '2020-12',
 };
 
+/**
+ * Characters of string values that one validation may feed to patterns. RE2JS is linear but runs at roughly
+ * 25 MB/s, so this caps one verdict at well under a second; past it, patterns are reported as not evaluated.
+ */
+export const PATTERN_BUDGET_CHARS = 16 * 1024 * 1024;
+
+/** Errors listed in one verdict; a million failing array items would otherwise make a million lines. */
+export const MAX_REPORTED_ERRORS = 100;
+
+/** Longest pattern quoted in a verdict. */
+const MAX_QUOTED_PATTERN = 200;
+
+/** What the patterns of the validation in progress could not do. Validation is synchronous, so one is enough. */
+class PatternRun {
+  private spent = 0;
+  readonly unevaluated = new Map<string, string>();
+
+  admit(pattern: string, subject: string): boolean {
+    if (this.spent + subject.length > PATTERN_BUDGET_CHARS) {
+      this.note(pattern, `the strings it applies to exceed the budget of ${PATTERN_BUDGET_CHARS} characters`);
+      return false;
+    }
+    this.spent += subject.length;
+    return true;
+  }
+
+  note(pattern: string, why: string): void {
+    if (!this.unevaluated.has(pattern)) this.unevaluated.set(pattern, why);
+  }
+}
+
+let activeRun: PatternRun | undefined;
+
+/**
+ * ajv's `code.regExp` hook. A pattern that cannot be evaluated answers `true` (no error of its own) and is
+ * recorded, so the verdict can say the value was not fully checked instead of inventing a mismatch.
+ */
+const linearRegExpEngine: RegExpEngine = Object.assign(
+  (pattern: string): RegExpLike => {
+    const compiled = compileLinearPattern(pattern);
+    switch (compiled.kind) {
+      case 'linear':
+        return {
+          test: (subject: string) => {
+            if (activeRun && !activeRun.admit(pattern, subject)) return true;
+            return compiled.test(subject);
+          },
+          toString: () => `linear:${pattern}`,
+        } as RegExpLike;
+      case 'unsupported':
+        return {
+          test: () => {
+            activeRun?.note(pattern, compiled.reason);
+            return true;
+          },
+          toString: () => `unsupported:${pattern}`,
+        } as RegExpLike;
+      default: {
+        const exhaustive: never = compiled;
+        return exhaustive;
+      }
+    }
+  },
+  // Only read by ajv's standalone code generation, which this validator never uses.
+  { code: 'linearRegExp' },
+);
+
 export class SchemaValidator {
   private readonly engines = new Map<Dialect, Ajv>();
   private readonly cache = new WeakMap<object, ValidateFunction | string>();
@@ -30,8 +103,25 @@ export class SchemaValidator {
     if (typeof schema !== 'object' || schema === null) return { kind: 'unchecked', reason: 'no schema' };
     const compiled = this.compile(schema as Record<string, unknown>);
     if (typeof compiled === 'string') return { kind: 'unchecked', reason: compiled };
-    if (compiled(value)) return { kind: 'valid' };
-    return { kind: 'invalid', errors: (compiled.errors ?? []).map(formatError) };
+    const run = new PatternRun();
+    const outer = activeRun;
+    activeRun = run;
+    let valid: boolean;
+    try {
+      valid = compiled(value) as boolean;
+    } catch (error) {
+      if (error instanceof RangeError) return { kind: 'unchecked', reason: 'the value is too deeply nested to validate' };
+      return { kind: 'unchecked', reason: `validation failed: ${(error as Error).message}` };
+    } finally {
+      activeRun = outer;
+    }
+    const errors = valid ? [] : boundedErrors(compiled.errors ?? []);
+    if (run.unevaluated.size > 0) {
+      const patterns = [...run.unevaluated].map(([pattern, why]) => `pattern ${quotePattern(pattern)} could not be evaluated: ${why}`);
+      const others = errors.length > 0 ? `; other checks reported: ${errors.join('; ')}` : '';
+      return { kind: 'unchecked', reason: `${patterns.join('; ')}${others}` };
+    }
+    return valid ? { kind: 'valid' } : { kind: 'invalid', errors };
   }
 
   private compile(schema: Record<string, unknown>): ValidateFunction | string {
@@ -48,7 +138,7 @@ export class SchemaValidator {
         const { $id: _ignored, ...withoutId } = schema;
         result = this.engine(dialect).compile(withoutId);
       } catch (error) {
-        result = `schema could not be compiled: ${(error as Error).message}`;
+        result = error instanceof RangeError ? 'the schema is too deeply nested to compile' : `schema could not be compiled: ${(error as Error).message}`;
       }
     }
     this.cache.set(schema, result);
@@ -58,16 +148,40 @@ export class SchemaValidator {
   private engine(dialect: Dialect): Ajv {
     let engine = this.engines.get(dialect);
     if (!engine) {
-      const options = { strict: false, allErrors: true, validateFormats: true } as const;
+      const options = { strict: false, allErrors: true, validateFormats: true, code: { regExp: linearRegExpEngine } } as const;
       engine = dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
       addFormats(engine);
+      // ajv-formats' `url` is a backtracking regular expression with lookaheads that takes seconds on a
+      // 50 KB string; the WHATWG URL parser is linear.
+      engine.addFormat('url', { type: 'string', validate: isWebUrl });
       this.engines.set(dialect, engine);
     }
     return engine;
   }
 }
 
+function isWebUrl(text: string): boolean {
+  if (!/^(?:https?|ftp):\/\/[^\s/?#@]/i.test(text) || /\s/.test(text)) return false;
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function boundedErrors(errors: readonly ErrorObject[]): string[] {
+  const shown = errors.slice(0, MAX_REPORTED_ERRORS).map(formatError);
+  if (errors.length > MAX_REPORTED_ERRORS) shown.push(`… and ${errors.length - MAX_REPORTED_ERRORS} more errors`);
+  return shown;
+}
+
 function formatError(error: ErrorObject): string {
   const where = error.instancePath || '(root)';
   return `${where} ${error.message ?? 'is invalid'}`;
+}
+
+function quotePattern(pattern: string): string {
+  const shown = pattern.length > MAX_QUOTED_PATTERN ? `${pattern.slice(0, MAX_QUOTED_PATTERN)}…` : pattern;
+  return JSON.stringify(shown);
 }
