@@ -17,7 +17,20 @@ export type CompiledPattern =
 /** A server pattern longer than this is not compiled: RE2's program grows with it and no real schema needs it. */
 export const MAX_PATTERN_LENGTH = 10_000;
 
+/** Compiled patterns by source: tools of one server tend to repeat the same few patterns. */
+const compiledPatterns = new Map<string, CompiledPattern>();
+const MAX_CACHED_PATTERNS = 1_000;
+
 export function compileLinearPattern(pattern: string): CompiledPattern {
+  const cached = compiledPatterns.get(pattern);
+  if (cached) return cached;
+  const compiled = compileUncached(pattern);
+  if (compiledPatterns.size >= MAX_CACHED_PATTERNS) compiledPatterns.clear();
+  compiledPatterns.set(pattern, compiled);
+  return compiled;
+}
+
+function compileUncached(pattern: string): CompiledPattern {
   if (pattern.length > MAX_PATTERN_LENGTH) return { kind: 'unsupported', reason: `it is longer than ${MAX_PATTERN_LENGTH} characters` };
   try {
     new RegExp(pattern, 'u');
