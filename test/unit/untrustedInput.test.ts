@@ -112,7 +112,25 @@ describe('regular expressions from servers run in linear time', () => {
 
   test('strings past the pattern budget are reported as not evaluated, not silently passed', () => {
     const verdict = new SchemaValidator().validate({ type: 'array', items: { type: 'string', pattern: '^x+$' } }, ['x'.repeat(PATTERN_BUDGET_CHARS / 2), 'x'.repeat(PATTERN_BUDGET_CHARS / 2 + 1)]);
-    assertUnchecked(verdict, '"^x+$"', 'budget');
+    assertUnchecked(verdict, 'pattern "^x+$" could not be evaluated', 'budget');
+    // Formats draw on the same budget: ajv-formats' expressions are linear but take seconds on 100 MB.
+    const half = 'a'.repeat(PATTERN_BUDGET_CHARS / 2);
+    const emails = [`${half}@example.com`, `${half}@example.com`];
+    assertUnchecked(new SchemaValidator().validate({ type: 'array', items: { type: 'string', format: 'email' } }, emails), 'format "email" could not be evaluated', 'budget');
+    assert.deepEqual(new SchemaValidator().validate({ type: 'string', format: 'email' }, emails[0]), { kind: 'valid' });
+    // ajv-formats' uri expression exhausts its backtracking stack on 8 M characters: a verdict, not a RangeError.
+    assertUnchecked(new SchemaValidator().validate({ type: 'string', format: 'uri' }, `x:${half}`), 'format "uri" could not be evaluated', 'failed on a string of');
+  });
+
+  test('error lines and compile errors quoting a 100 MB name or $ref are cut short', () => {
+    const huge = 'k'.repeat(100 * 1024 * 1024);
+    const verdict = new SchemaValidator().validate({ type: 'object', additionalProperties: { type: 'number' } }, { [huge]: 'x' });
+    assert.equal(verdict.kind, 'invalid');
+    assert.ok(verdict.kind === 'invalid' && verdict.errors.every((line) => line.length <= 1_001), 'error lines are bounded');
+    const unresolved = new SchemaValidator().validate({ properties: { x: { $ref: `#/$defs/${'r'.repeat(1024 * 1024)}` } } }, { x: 1 });
+    assertUnchecked(unresolved, 'schema could not be compiled', "can't resolve reference");
+    assert.ok(unresolved.kind === 'unchecked' && unresolved.reason.length < 1_100, 'the reason is bounded');
+    assertUnchecked(new SchemaValidator().validate({ properties: { x: { $ref: `#/$defs/${huge}` } } }, { x: 1 }), 'too large to compile');
   });
 
   test('the url format runs in linear time', { timeout: 40_000 }, async () => {
@@ -149,7 +167,7 @@ describe('deep and huge data from servers', () => {
   test('a schema nested 10,000 levels deep: a verdict, no RangeError', () => {
     let schema: Record<string, unknown> = { type: 'number' };
     for (let i = 0; i < 10_000; i++) schema = { type: 'array', items: schema };
-    assertUnchecked(new SchemaValidator().validate(schema, []), 'too deeply nested to compile');
+    assertUnchecked(new SchemaValidator().validate(schema, []), 'too deeply nested or too large to compile');
   });
 
   test('a million failing items give a bounded error list', () => {

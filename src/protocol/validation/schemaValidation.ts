@@ -1,5 +1,5 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
+import type { AddedFormat, FormatDefinition, RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { compileLinearPattern } from './linearRegExp';
@@ -29,8 +29,9 @@ const DIALECTS: Record<string, Dialect> = {
 };
 
 /**
- * Characters of string values that one validation may feed to patterns. RE2JS is linear but runs at roughly
- * 25 MB/s, so this caps one verdict at well under a second; past it, patterns are reported as not evaluated.
+ * Characters of string values that one validation may feed to patterns and formats. RE2JS and the format
+ * checks are linear but not free (RE2JS runs at roughly 25 MB/s, ajv-formats' uri about 15 MB/s), so this caps
+ * one verdict at about a second; past it, the checks are reported as not evaluated.
  */
 export const PATTERN_BUDGET_CHARS = 16 * 1024 * 1024;
 
@@ -40,26 +41,29 @@ export const MAX_REPORTED_ERRORS = 100;
 /** Longest pattern quoted in a verdict. */
 const MAX_QUOTED_PATTERN = 200;
 
-/** What the patterns of the validation in progress could not do. Validation is synchronous, so one is enough. */
-class PatternRun {
+/**
+ * What the string checks of the validation in progress could not do, keyed by a label such as
+ * `pattern "^a+$"` or `format "uri"`. Validation is synchronous, so one run at a time is enough.
+ */
+class StringCheckRun {
   private spent = 0;
   readonly unevaluated = new Map<string, string>();
 
-  admit(pattern: string, subject: string): boolean {
+  admit(label: string, subject: string): boolean {
     if (this.spent + subject.length > PATTERN_BUDGET_CHARS) {
-      this.note(pattern, `the strings it applies to exceed the budget of ${PATTERN_BUDGET_CHARS} characters`);
+      this.note(label, `the strings it applies to exceed the budget of ${PATTERN_BUDGET_CHARS} characters`);
       return false;
     }
     this.spent += subject.length;
     return true;
   }
 
-  note(pattern: string, why: string): void {
-    if (!this.unevaluated.has(pattern)) this.unevaluated.set(pattern, why);
+  note(label: string, why: string): void {
+    if (!this.unevaluated.has(label)) this.unevaluated.set(label, why);
   }
 }
 
-let activeRun: PatternRun | undefined;
+let activeRun: StringCheckRun | undefined;
 
 /**
  * ajv's `code.regExp` hook. A pattern that cannot be evaluated answers `true` (no error of its own) and is
@@ -68,11 +72,12 @@ let activeRun: PatternRun | undefined;
 const linearRegExpEngine: RegExpEngine = Object.assign(
   (pattern: string): RegExpLike => {
     const compiled = compileLinearPattern(pattern);
+    const label = `pattern ${quotePattern(pattern)}`;
     switch (compiled.kind) {
       case 'linear':
         return {
           test: (subject: string) => {
-            if (activeRun && !activeRun.admit(pattern, subject)) return true;
+            if (activeRun && !activeRun.admit(label, subject)) return true;
             return compiled.test(subject);
           },
           toString: () => `linear:${pattern}`,
@@ -80,7 +85,7 @@ const linearRegExpEngine: RegExpEngine = Object.assign(
       case 'unsupported':
         return {
           test: () => {
-            activeRun?.note(pattern, compiled.reason);
+            activeRun?.note(label, compiled.reason);
             return true;
           },
           toString: () => `unsupported:${pattern}`,
@@ -103,7 +108,7 @@ export class SchemaValidator {
     if (typeof schema !== 'object' || schema === null) return { kind: 'unchecked', reason: 'no schema' };
     const compiled = this.compile(schema as Record<string, unknown>);
     if (typeof compiled === 'string') return { kind: 'unchecked', reason: compiled };
-    const run = new PatternRun();
+    const run = new StringCheckRun();
     const outer = activeRun;
     activeRun = run;
     let valid: boolean;
@@ -117,9 +122,9 @@ export class SchemaValidator {
     }
     const errors = valid ? [] : boundedErrors(compiled.errors ?? []);
     if (run.unevaluated.size > 0) {
-      const patterns = [...run.unevaluated].map(([pattern, why]) => `pattern ${quotePattern(pattern)} could not be evaluated: ${why}`);
+      const notes = [...run.unevaluated].map(([label, why]) => `${label} could not be evaluated: ${why}`);
       const others = errors.length > 0 ? `; other checks reported: ${errors.join('; ')}` : '';
-      return { kind: 'unchecked', reason: `${patterns.join('; ')}${others}` };
+      return { kind: 'unchecked', reason: `${notes.join('; ')}${others}` };
     }
     return valid ? { kind: 'valid' } : { kind: 'invalid', errors };
   }
@@ -138,7 +143,10 @@ export class SchemaValidator {
         const { $id: _ignored, ...withoutId } = schema;
         result = this.engine(dialect).compile(withoutId);
       } catch (error) {
-        result = error instanceof RangeError ? 'the schema is too deeply nested to compile' : `schema could not be compiled: ${(error as Error).message}`;
+        const message = (error as Error).message;
+        // ajv's messages quote parts of the schema, such as a 100 MB $ref.
+        const shown = message.length > MAX_ERROR_LENGTH ? `${message.slice(0, MAX_ERROR_LENGTH)}…` : message;
+        result = error instanceof RangeError ? 'the schema is too deeply nested or too large to compile' : `schema could not be compiled: ${shown}`;
       }
     }
     this.cache.set(schema, result);
@@ -154,6 +162,9 @@ export class SchemaValidator {
       // ajv-formats' `url` is a backtracking regular expression with lookaheads that takes seconds on a
       // 50 KB string; the WHATWG URL parser is linear.
       engine.addFormat('url', { type: 'string', validate: isWebUrl });
+      for (const [name, format] of Object.entries(engine.formats)) {
+        if (format !== undefined) engine.addFormat(name, withinBudget(name, format));
+      }
       // ajv compares every pair of items for uniqueItems: 20,000 objects take half a minute. Hashing a
       // canonical form of each item is linear.
       engine.removeKeyword('uniqueItems');
@@ -162,6 +173,29 @@ export class SchemaValidator {
     }
     return engine;
   }
+}
+
+/** A string format check that draws on the validation's budget; a string past it is noted, not checked. */
+function withinBudget(name: string, format: AddedFormat): AddedFormat {
+  const label = `format ${JSON.stringify(name)}`;
+  const budgeted = (check: (text: string) => boolean) => (text: string) => {
+    if (activeRun && !activeRun.admit(label, text)) return true;
+    try {
+      return check(text);
+    } catch (error) {
+      // A backtracking format expression can exhaust its stack on a long string (RangeError).
+      activeRun?.note(label, `it failed on a string of ${text.length} characters (${(error as Error).message})`);
+      return true;
+    }
+  };
+  if (format instanceof RegExp) return budgeted((text) => format.test(text));
+  if (typeof format === 'function') return budgeted(format);
+  if (typeof format !== 'object' || format.async === true || (format.type !== undefined && format.type !== 'string')) return format;
+  const validate = format.validate;
+  if (typeof validate === 'string') return format;
+  const check = validate instanceof RegExp ? (text: string) => validate.test(text) : (validate as (text: string) => boolean);
+  const definition: FormatDefinition<string> = { ...(format as FormatDefinition<string>), type: 'string', validate: budgeted(check) };
+  return definition;
 }
 
 interface UniqueItemsCheck {
@@ -214,9 +248,13 @@ function boundedErrors(errors: readonly ErrorObject[]): string[] {
   return shown;
 }
 
+/** Longest error line: an instance path can hold a 100 MB property name. */
+const MAX_ERROR_LENGTH = 1_000;
+
 function formatError(error: ErrorObject): string {
   const where = error.instancePath || '(root)';
-  return `${where} ${error.message ?? 'is invalid'}`;
+  const line = `${where} ${error.message ?? 'is invalid'}`;
+  return line.length > MAX_ERROR_LENGTH ? `${line.slice(0, MAX_ERROR_LENGTH)}…` : line;
 }
 
 function quotePattern(pattern: string): string {
