@@ -13,6 +13,7 @@ import { McpError } from '../../src/protocol/errors';
 import type { ElicitRequest } from '../../src/protocol/types';
 import { assertFlatElicitationSchema, checkElicitationSchema } from '../../src/protocol/validation/elicitationSchema';
 import { compileLinearPattern } from '../../src/protocol/validation/linearRegExp';
+import { validateSamplingRequest } from '../../src/protocol/validation/samplingValidation';
 import { MAX_REPORTED_ERRORS, PATTERN_BUDGET_CHARS, SchemaValidator, type ValidationVerdict } from '../../src/protocol/validation/schemaValidation';
 import { jsonPreview, MAX_INDENT_LEVELS, toJsonText, truncateForDisplay } from '../../src/workbench/display';
 import { applySchemaDefaults } from '../../src/workbench/forms/elicitationDefaults';
@@ -199,6 +200,13 @@ describe('deep and huge data from servers', () => {
     assert.deepEqual(defaultValues(model), { city: 'Paris' });
     assert.deepEqual(applySchemaDefaults(schema), { city: 'Paris' });
     assert.deepEqual(new SchemaValidator().validate(schema, { city: huge }), { kind: 'valid' });
+  });
+
+  test('a sampling request whose toolUseId is nested 100,000 levels deep is refused with a short message', () => {
+    const request = (toolUseId: unknown) => ({ maxTokens: 10, messages: [{ role: 'user', content: { type: 'tool_result', toolUseId, content: [] } }] });
+    assert.equal(validateSamplingRequest(request(nestedArrays(100_000)), true), 'message 0 has a tool_result for unknown toolUseId an array');
+    assert.equal(validateSamplingRequest(request('t'.repeat(1_000_000)), true), `message 0 has a tool_result for unknown toolUseId "${'t'.repeat(100)}…"`);
+    assert.equal(validateSamplingRequest(request('abc'), true), 'message 0 has a tool_result for unknown toolUseId "abc"');
   });
 
   test('truncateForDisplay keeps short text, cuts long text with a count, never splits a surrogate pair', () => {
