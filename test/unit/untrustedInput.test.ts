@@ -310,6 +310,9 @@ describe('elicitation schemas outside the flat primitive subset are refused', ()
       legacy: { type: 'string', enum: ['a'], enumNames: ['Alpha'] },
       many: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, maxItems: 2 },
       manyTitled: { type: 'array', items: { anyOf: [{ const: 'p', title: 'Pee' }] } },
+      // Nullable primitives, as the Python SDK generates for Optional[str]: still flat.
+      nickname: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null, title: 'Nickname' },
+      height: { type: ['number', 'null'] },
     },
     required: ['name'],
   };
@@ -327,6 +330,8 @@ describe('elicitation schemas outside the flat primitive subset are refused', ()
     ['a non-object root', { type: 'array', items: { type: 'string' } }, 'must have type "object", got "array"'],
     ['no properties', { type: 'object' }, 'must have an object of properties'],
     ['an untyped property', { type: 'object', properties: { x: {} } }, 'property "x" has type none'],
+    ['a union with an object', { type: 'object', properties: { x: { anyOf: [{ type: 'string' }, { type: 'object' }] } } }, 'property "x" combines schemas that are not primitive types'],
+    ['a union of two primitives and an object type list', { type: 'object', properties: { x: { type: ['string', 'object'] } } }, 'only one primitive type'],
     ['a huge nested type', { type: 'object', properties: { x: { type: nestedArrays(100_000) } } }, 'property "x" has type an array'],
   ] as const) {
     test(`refused: ${label}`, () => {

@@ -75,9 +75,34 @@ export function assertFlatElicitationSchema(schema: unknown): void {
   }
 }
 
-/** Why `property` is not one of the spec's PrimitiveSchemaDefinition shapes, or undefined when it is. */
+const PRIMITIVE_TYPES = ['string', 'number', 'integer', 'boolean'];
+
+/**
+ * Why `property` is not one of the spec's PrimitiveSchemaDefinition shapes, or undefined when it is. One
+ * leniency: a nullable primitive (`type: ["string", "null"]`, or `anyOf` of primitive types and null, which is
+ * what the Python SDK generates for `Optional[str]` and itself accepts) is still flat, so it is allowed.
+ */
 function primitiveProblem(property: unknown): string | undefined {
   if (!isObject(property)) return 'must be a schema object';
+  if (Array.isArray(property.type)) {
+    const types = property.type.filter((type) => type !== 'null');
+    if (types.length !== 1 || typeof types[0] !== 'string' || !PRIMITIVE_TYPES.includes(types[0])) return `has type ${describe(property.type)}; only one primitive type (or it and null) is allowed`;
+    return primitiveProblem({ ...property, type: types[0] });
+  }
+  const variants = property.type === undefined ? (property.anyOf ?? property.oneOf) : undefined;
+  if (Array.isArray(variants) && !(property.anyOf !== undefined && property.oneOf !== undefined)) {
+    const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = property;
+    if (nestingKeyword(rest, [])) return `uses "${nestingKeyword(rest, [])}", which nests schemas`;
+    const nullable = (variant: unknown) => isObject(variant) && variant.type === 'null' && Object.keys(variant).length === 1;
+    const primitives = variants.filter((variant) => !nullable(variant));
+    if (primitives.length === 0) return 'allows only null';
+    for (const variant of primitives) {
+      if (!isObject(variant) || typeof variant.type !== 'string' || !PRIMITIVE_TYPES.includes(variant.type)) return 'combines schemas that are not primitive types';
+      const problem = primitiveProblem(variant);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
   switch (property.type) {
     case 'string': {
       const extra = nestingKeyword(property, ['oneOf']);
