@@ -209,6 +209,23 @@ describe('deep and huge data from servers', () => {
     assert.equal(validateSamplingRequest(request('abc'), true), 'message 0 has a tool_result for unknown toolUseId "abc"');
   });
 
+  test('the form model never stringifies a deeply nested const or enum value', () => {
+    const deep = nestedArrays(100_000);
+    const model = buildFormModel({
+      type: 'object',
+      properties: {
+        titled: { oneOf: [{ const: deep, title: 'Deep' }, { const: 'x', title: 'X' }] },
+        many: { type: 'array', items: { type: 'string', enum: [deep, 'a'] } },
+        single: { type: 'string', enum: [deep, 'b'] },
+      },
+    });
+    assert.equal(field(model, 'titled').kind, 'json');
+    const many = field(model, 'many');
+    assert.deepEqual(many.kind === 'multi-enum' && many.options, [{ value: 'a', label: 'a' }]);
+    const single = field(model, 'single');
+    assert.deepEqual(single.kind === 'enum' && single.options, [{ value: 'b', label: 'b' }]);
+  });
+
   test('truncateForDisplay keeps short text, cuts long text with a count, never splits a surrogate pair', () => {
     assert.equal(truncateForDisplay('short', 10), 'short');
     assert.equal(truncateForDisplay('abcdef', 3), 'abc… (3 more characters)');

@@ -121,7 +121,7 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
       return { ...base, kind: 'boolean', default: typeof resolved.default === 'boolean' ? resolved.default : undefined };
     case 'array': {
       const items = isObject(resolved.items) ? resolveLocalRef(resolved.items, expansion.root).schema : {};
-      const multi = titledOptions(items.anyOf ?? items.oneOf) ?? (Array.isArray(items.enum) ? items.enum.map((v) => ({ value: v as string, label: truncateForDisplay(String(v), MAX_LABEL_LENGTH) })) : undefined);
+      const multi = titledOptions(items.anyOf ?? items.oneOf) ?? (Array.isArray(items.enum) ? items.enum.filter(isOptionValue).map((v) => ({ value: v, label: truncateForDisplay(String(v), MAX_LABEL_LENGTH) })) : undefined);
       const defaultArray = Array.isArray(resolved.default) ? resolved.default : undefined;
       if (multi) {
         if (!spendOptions(expansion, multi.length)) return tooManyChoices(base, multi.length, resolved.default);
@@ -207,7 +207,8 @@ export function defaultValues(field: FormField): unknown {
 
 function titledOptions(variants: unknown): EnumOption[] | undefined {
   if (!Array.isArray(variants) || variants.length === 0) return undefined;
-  if (!variants.every((v) => isObject(v) && v.const !== undefined)) return undefined;
+  // Only primitive constants are options; String() of a server's 100,000-level array const would overflow.
+  if (!variants.every((v) => isObject(v) && isOptionValue(v.const))) return undefined;
   return (variants as Schema[]).map((variant) => ({
     value: variant.const as EnumOption['value'],
     label: truncateForDisplay(typeof variant.title === 'string' ? variant.title : String(variant.const), MAX_LABEL_LENGTH),
@@ -245,6 +246,10 @@ function singleType(type: unknown): string | undefined {
     return nonNull.length === 1 ? String(nonNull[0]) : undefined;
   }
   return undefined;
+}
+
+function isOptionValue(value: unknown): value is EnumOption['value'] {
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean';
 }
 
 function asEnumValue(value: unknown): EnumOption['value'] | undefined {
