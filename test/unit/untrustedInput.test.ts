@@ -11,7 +11,7 @@ import { describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import { McpError } from '../../src/protocol/errors';
 import type { ElicitRequest } from '../../src/protocol/types';
-import { assertFlatElicitationSchema, checkElicitationSchema } from '../../src/protocol/validation/elicitationSchema';
+import { assertFlatElicitationSchema, checkElicitationSchema, withFlatElicitationSchemas } from '../../src/protocol/validation/elicitationSchema';
 import { compileLinearPattern } from '../../src/protocol/validation/linearRegExp';
 import { validateSamplingRequest } from '../../src/protocol/validation/samplingValidation';
 import { MAX_REPORTED_ERRORS, PATTERN_BUDGET_CHARS, SchemaValidator, type ValidationVerdict } from '../../src/protocol/validation/schemaValidation';
@@ -370,14 +370,13 @@ describe('elicitation schemas outside the flat primitive subset are refused', ()
       transport,
       logger: collectingLogger(),
       host: {
-        elicitation: {
+        elicitation: withFlatElicitationSchemas({
           modes: ['form'],
           elicit: async (request) => {
-            assertFlatElicitationSchema(request.requestedSchema);
             seen.push(request);
             return { action: 'accept', content: applySchemaDefaults(request.requestedSchema) };
           },
-        },
+        }),
       },
     });
     try {

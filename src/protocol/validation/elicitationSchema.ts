@@ -1,4 +1,5 @@
 import { ErrorCodes, McpError } from '../errors';
+import type { ElicitationHandler } from '../host';
 
 /**
  * Form-mode elicitation may only ask for a flat object of primitives (the spec's `requestedSchema`: `type:
@@ -73,6 +74,21 @@ export function assertFlatElicitationSchema(schema: unknown): void {
       throw new Error(`unexpected check ${JSON.stringify(exhaustive)}`);
     }
   }
+}
+
+/**
+ * The same check around a host's handler, for hosts (or the client) that want it in one place: form-mode
+ * requests outside the flat subset are answered with -32602 and never reach the handler.
+ */
+export function withFlatElicitationSchemas(handler: ElicitationHandler): ElicitationHandler {
+  return {
+    modes: handler.modes,
+    elicit: async (request, context) => {
+      if ((request.mode ?? 'form') === 'form') assertFlatElicitationSchema(request.requestedSchema);
+      return handler.elicit(request, context);
+    },
+    completed: handler.completed ? (elicitationId, serverName) => handler.completed?.(elicitationId, serverName) : undefined,
+  };
 }
 
 const PRIMITIVE_TYPES = ['string', 'number', 'integer', 'boolean'];
