@@ -12,7 +12,7 @@ import { McpClient } from '../../src/protocol/client';
 import { McpError } from '../../src/protocol/errors';
 import type { ElicitRequest } from '../../src/protocol/types';
 import { assertFlatElicitationSchema, checkElicitationSchema, withFlatElicitationSchemas } from '../../src/protocol/validation/elicitationSchema';
-import { compileLinearPattern } from '../../src/protocol/validation/linearRegExp';
+import { compileLinearPattern, estimatePatternSize, MAX_PATTERN_SIZE } from '../../src/protocol/validation/linearRegExp';
 import { validateSamplingRequest } from '../../src/protocol/validation/samplingValidation';
 import { MAX_REPORTED_ERRORS, PATTERN_BUDGET_CHARS, SchemaValidator, type ValidationVerdict } from '../../src/protocol/validation/schemaValidation';
 import { jsonPreview, MAX_INDENT_LEVELS, toJsonText, truncateForDisplay } from '../../src/workbench/display';
@@ -121,6 +121,29 @@ describe('regular expressions from servers run in linear time', () => {
     assert.deepEqual(new SchemaValidator().validate({ type: 'string', format: 'email' }, emails[0]), { kind: 'valid' });
     // ajv-formats' uri expression exhausts its backtracking stack on 8 M characters: a verdict, not a RangeError.
     assertUnchecked(new SchemaValidator().validate({ type: 'string', format: 'uri' }, `x:${half}`), 'format "uri" could not be evaluated', 'failed on a string of');
+  });
+
+  test('a pattern whose repetitions expand too far is refused before compiling; big programs pay per character', () => {
+    assert.equal(estimatePatternSize('^[a-z0-9-]+$'), 4);
+    assert.equal(estimatePatternSize('^\\d{4}-\\d{2}$'), 9);
+    assert.equal(estimatePatternSize('(a{10}){10}'), 110);
+    assert.ok(estimatePatternSize('(?:[a-z]{1000}){600}') > MAX_PATTERN_SIZE);
+    const validator = new SchemaValidator();
+    // 600,000 RE2 instructions: seconds to compile and seconds per 10 KB of subject.
+    assertUnchecked(validator.validate({ type: 'string', pattern: '(?:[a-z]{1000}){600}' }, 'abc'), 'could not be evaluated', 'repetitions expand to about 601800 steps');
+    // 700 Unicode classes compile (under the size limit) but cost far more per character than ^[a-z]+$.
+    const classes = '[\\p{L}\\p{N}]'.repeat(700);
+    assertUnchecked(validator.validate({ type: 'string', pattern: classes }, 'a'.repeat(1_000_000)), 'could not be evaluated', 'budget');
+    assert.deepEqual(validator.validate({ type: 'string', pattern: '^[a-z]+$' }, 'a'.repeat(1_000_000)), { kind: 'valid' });
+  });
+
+  test("one schema's patterns share a compilation budget", () => {
+    const properties: Record<string, unknown> = {};
+    // Twenty distinct alternations of about 5,000 steps each: 100,000 together, twice the budget.
+    for (let p = 0; p < 20; p++) properties[`p${p}`] = { type: 'string', pattern: Array.from({ length: 1000 }, (_, i) => `q${p}x${i}`).join('|') };
+    const value = Object.fromEntries(Object.keys(properties).map((name) => [name, 'none']));
+    const verdict = new SchemaValidator().validate({ type: 'object', properties }, value);
+    assertUnchecked(verdict, "the schema's patterns together exceed the compilation budget");
   });
 
   test('error lines and compile errors quoting a 100 MB name or $ref are cut short', () => {

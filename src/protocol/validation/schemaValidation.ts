@@ -2,7 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import type { AddedFormat, FormatDefinition, RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { compileLinearPattern } from './linearRegExp';
+import { compileLinearPattern, type CompileBudget } from './linearRegExp';
 
 /**
  * JSON Schema validation for tool inputs and outputs and elicitation forms. 2020-12 is MCP's default dialect;
@@ -49,12 +49,13 @@ class StringCheckRun {
   private spent = 0;
   readonly unevaluated = new Map<string, string>();
 
-  admit(label: string, subject: string): boolean {
-    if (this.spent + subject.length > PATTERN_BUDGET_CHARS) {
+  /** `cost`: the subject's length times the check's cost per character. */
+  admit(label: string, cost: number): boolean {
+    if (this.spent + cost > PATTERN_BUDGET_CHARS) {
       this.note(label, `the strings it applies to exceed the budget of ${PATTERN_BUDGET_CHARS} characters`);
       return false;
     }
-    this.spent += subject.length;
+    this.spent += cost;
     return true;
   }
 
@@ -66,18 +67,27 @@ class StringCheckRun {
 let activeRun: StringCheckRun | undefined;
 
 /**
+ * Pattern-compilation work one schema may cause (see linearRegExp.ts): about a second at worst, while an
+ * ordinary schema's patterns use a few hundred units.
+ */
+export const PATTERN_COMPILE_BUDGET = 50_000;
+
+/** The budget of the schema being compiled; ajv compiles synchronously, so one at a time. */
+let activeCompile: CompileBudget | undefined;
+
+/**
  * ajv's `code.regExp` hook. A pattern that cannot be evaluated answers `true` (no error of its own) and is
  * recorded, so the verdict can say the value was not fully checked instead of inventing a mismatch.
  */
 const linearRegExpEngine: RegExpEngine = Object.assign(
   (pattern: string): RegExpLike => {
-    const compiled = compileLinearPattern(pattern);
+    const compiled = compileLinearPattern(pattern, activeCompile);
     const label = `pattern ${quotePattern(pattern)}`;
     switch (compiled.kind) {
       case 'linear':
         return {
           test: (subject: string) => {
-            if (activeRun && !activeRun.admit(label, subject)) return true;
+            if (activeRun && !activeRun.admit(label, subject.length * compiled.cost)) return true;
             return compiled.test(subject);
           },
           toString: () => `linear:${pattern}`,
@@ -141,7 +151,13 @@ export class SchemaValidator {
       try {
         // $id would register the schema globally in Ajv; strip it so repeated tools never collide.
         const { $id: _ignored, ...withoutId } = schema;
-        result = this.engine(dialect).compile(withoutId);
+        const outer = activeCompile;
+        activeCompile = { remaining: PATTERN_COMPILE_BUDGET };
+        try {
+          result = this.engine(dialect).compile(withoutId);
+        } finally {
+          activeCompile = outer;
+        }
       } catch (error) {
         const message = (error as Error).message;
         // ajv's messages quote parts of the schema, such as a 100 MB $ref.
@@ -179,7 +195,7 @@ export class SchemaValidator {
 function withinBudget(name: string, format: AddedFormat): AddedFormat {
   const label = `format ${JSON.stringify(name)}`;
   const budgeted = (check: (text: string) => boolean) => (text: string) => {
-    if (activeRun && !activeRun.admit(label, text)) return true;
+    if (activeRun && !activeRun.admit(label, text.length)) return true;
     try {
       return check(text);
     } catch (error) {
