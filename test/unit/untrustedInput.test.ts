@@ -14,7 +14,7 @@ import type { ElicitRequest } from '../../src/protocol/types';
 import { assertFlatElicitationSchema, checkElicitationSchema, withFlatElicitationSchemas } from '../../src/protocol/validation/elicitationSchema';
 import { compileLinearPattern, estimatePatternSize, MAX_PATTERN_SIZE } from '../../src/protocol/validation/linearRegExp';
 import { validateSamplingRequest } from '../../src/protocol/validation/samplingValidation';
-import { MAX_REPORTED_ERRORS, PATTERN_BUDGET_CHARS, SchemaValidator, type ValidationVerdict } from '../../src/protocol/validation/schemaValidation';
+import { MAX_REPORTED_ERRORS, MAX_SCHEMA_OBJECTS, PATTERN_BUDGET_CHARS, SchemaValidator, type ValidationVerdict } from '../../src/protocol/validation/schemaValidation';
 import { jsonPreview, MAX_INDENT_LEVELS, toJsonText, truncateForDisplay } from '../../src/workbench/display';
 import { applySchemaDefaults } from '../../src/workbench/forms/elicitationDefaults';
 import { buildFormModel, defaultValues, MAX_DESCRIPTION_LENGTH, MAX_FORM_FIELDS, MAX_FORM_OPTIONS, type FormField } from '../../src/workbench/forms/formModel';
@@ -188,10 +188,23 @@ describe('deep and huge data from servers', () => {
     assert.deepEqual(new SchemaValidator().validate(RECURSIVE_ARRAY_SCHEMA, nestedArrays(50)), { kind: 'valid' });
   });
 
-  test('a schema nested 10,000 levels deep: a verdict, no RangeError', () => {
+  test('a schema nested deeper than ajv can compile: a verdict, no RangeError', () => {
+    // 900 levels is within the subschema limit, so it reaches ajv, whose compiler recurses per level.
     let schema: Record<string, unknown> = { type: 'number' };
-    for (let i = 0; i < 10_000; i++) schema = { type: 'array', items: schema };
+    for (let i = 0; i < 900; i++) schema = { type: 'array', items: schema };
     assertUnchecked(new SchemaValidator().validate(schema, []), 'too deeply nested or too large to compile');
+    let deeper: Record<string, unknown> = { type: 'number' };
+    for (let i = 0; i < 100_000; i++) deeper = { type: 'array', items: deeper };
+    assertUnchecked(new SchemaValidator().validate(deeper, []), 'too large to validate');
+  });
+
+  test('a schema with 100,000 properties is refused before ajv generates code for it', { timeout: 40_000 }, async () => {
+    // ajv takes one to two milliseconds per subschema: this one would freeze the host for minutes.
+    const verdict = (await runCase('validator-huge-schema')) as ValidationVerdict;
+    assertUnchecked(verdict, `the schema is too large to validate (more than ${MAX_SCHEMA_OBJECTS} subschemas)`);
+    // Data inside enum, const and default is not counted: a 10,000-value enum is fine.
+    const values = Array.from({ length: 10_000 }, (_, i) => ({ id: i }));
+    assert.deepEqual(new SchemaValidator().validate({ enum: values, default: values }, { id: 7 }), { kind: 'valid' });
   });
 
   test('a million failing items give a bounded error list', () => {

@@ -38,6 +38,34 @@ export const PATTERN_BUDGET_CHARS = 16 * 1024 * 1024;
 /** Errors listed in one verdict; a million failing array items would otherwise make a million lines. */
 export const MAX_REPORTED_ERRORS = 100;
 
+/**
+ * Schema objects one schema may contain. ajv generates and compiles code per subschema, one to two
+ * milliseconds each (10,000 properties took thirteen seconds), so a larger schema gets an 'unchecked' verdict
+ * instead of a frozen host; real tool schemas have tens to a few hundred.
+ */
+export const MAX_SCHEMA_OBJECTS = 1_000;
+
+/** Keywords whose values are data, not subschemas: ajv does not generate code per node inside them. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'description', 'title', '$comment']);
+
+/** Counts the schema objects of `schema` without recursion, stopping once past the limit. */
+function exceedsSchemaObjects(schema: Record<string, unknown>): boolean {
+  let count = 0;
+  const pending: unknown[] = [schema];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    if (typeof next !== 'object' || next === null) continue;
+    if (Array.isArray(next)) {
+      pending.push(...next.filter((item) => typeof item === 'object' && item !== null));
+      continue;
+    }
+    if (++count > MAX_SCHEMA_OBJECTS) return true;
+    for (const [key, value] of Object.entries(next)) {
+      if (!DATA_KEYWORDS.has(key) && typeof value === 'object' && value !== null) pending.push(value);
+    }
+  }
+  return false;
+}
+
 /** Longest pattern quoted in a verdict. */
 const MAX_QUOTED_PATTERN = 200;
 
@@ -147,6 +175,8 @@ export class SchemaValidator {
     const dialect = declared === undefined ? '2020-12' : DIALECTS[String(declared)];
     if (!dialect) {
       result = `unsupported JSON Schema dialect ${JSON.stringify(declared)}`;
+    } else if (exceedsSchemaObjects(schema)) {
+      result = `the schema is too large to validate (more than ${MAX_SCHEMA_OBJECTS} subschemas)`;
     } else {
       try {
         // $id would register the schema globally in Ajv; strip it so repeated tools never collide.
