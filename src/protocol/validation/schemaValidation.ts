@@ -66,6 +66,57 @@ function exceedsSchemaObjects(schema: Record<string, unknown>): boolean {
   return false;
 }
 
+/**
+ * Subschema evaluations one validation may take. Alternatives multiply: eight lines of `anyOf: [{$ref: next},
+ * {$ref: next}]` make 2^n evaluations of a failing value (22 levels took 16 s, 30 would take hours), and the
+ * same happens per level of a deep value. Every subschema of the compiled copy counts its evaluations (the
+ * STEP_KEYWORD below); past the limit validation stops with an 'unchecked' verdict. Ordinary values take one
+ * step per value node and subschema, so only results with millions of nodes come near it.
+ */
+export const MAX_VALIDATION_STEPS = 1_000_000;
+
+/** A keyword of our own, added to every subschema of the copy that is compiled. */
+const STEP_KEYWORD = 'x-mcp-workbench-validation-step';
+
+class ValidationStepsExceeded extends Error {}
+
+function countStep(): boolean {
+  if (activeRun && ++activeRun.steps > MAX_VALIDATION_STEPS) throw new ValidationStepsExceeded();
+  return true;
+}
+
+/** Keywords whose value is one subschema, a list of them, or a map of them (draft-07 and 2020-12). */
+const SCHEMA_KEYWORDS = new Set(['not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems', 'items']);
+const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A copy of `schema` with STEP_KEYWORD in every subschema; iterative, the server's schema is never modified. */
+function withStepCounter(schema: Record<string, unknown>): Record<string, unknown> {
+  const root: Record<string, unknown> = { ...schema };
+  const pending: Record<string, unknown>[] = [root];
+  const copy = (value: Record<string, unknown>) => {
+    const copied = { ...value };
+    pending.push(copied);
+    return copied;
+  };
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    for (const [key, value] of Object.entries(node)) {
+      if (SCHEMA_KEYWORDS.has(key) && isPlainObject(value)) node[key] = copy(value);
+      else if (SCHEMA_LIST_KEYWORDS.has(key) && Array.isArray(value)) node[key] = value.map((item) => (isPlainObject(item) ? copy(item) : item));
+      else if (SCHEMA_MAP_KEYWORDS.has(key) && isPlainObject(value)) {
+        // fromEntries defines keys (a property named __proto__ stays a property).
+        node[key] = Object.fromEntries(Object.entries(value).map(([name, item]) => [name, isPlainObject(item) ? copy(item) : item]));
+      }
+    }
+    node[STEP_KEYWORD] = true;
+  }
+  return root;
+}
+
 /** Longest pattern quoted in a verdict. */
 const MAX_QUOTED_PATTERN = 200;
 
@@ -75,6 +126,8 @@ const MAX_QUOTED_PATTERN = 200;
  */
 class StringCheckRun {
   private spent = 0;
+  /** Subschema evaluations so far (see MAX_VALIDATION_STEPS). */
+  steps = 0;
   readonly unevaluated = new Map<string, string>();
 
   /** `cost`: the subject's length times the check's cost per character. */
@@ -153,6 +206,9 @@ export class SchemaValidator {
     try {
       valid = compiled(value) as boolean;
     } catch (error) {
+      if (error instanceof ValidationStepsExceeded) {
+        return { kind: 'unchecked', reason: `validation stopped after ${MAX_VALIDATION_STEPS} steps (the schema's alternatives multiply, or the value is huge)` };
+      }
       if (error instanceof RangeError) return { kind: 'unchecked', reason: 'the value is too deeply nested to validate' };
       return { kind: 'unchecked', reason: `validation failed: ${(error as Error).message}` };
     } finally {
@@ -184,7 +240,7 @@ export class SchemaValidator {
         const outer = activeCompile;
         activeCompile = { remaining: PATTERN_COMPILE_BUDGET };
         try {
-          result = this.engine(dialect).compile(withoutId);
+          result = this.engine(dialect).compile(withStepCounter(withoutId));
         } finally {
           activeCompile = outer;
         }
@@ -213,6 +269,7 @@ export class SchemaValidator {
       }
       // ajv compares every pair of items for uniqueItems: 20,000 objects take half a minute. Hashing a
       // canonical form of each item is linear.
+      engine.addKeyword({ keyword: STEP_KEYWORD, schemaType: 'boolean', errors: false, validate: countStep });
       engine.removeKeyword('uniqueItems');
       engine.addKeyword({ keyword: 'uniqueItems', type: 'array', schemaType: 'boolean', errors: true, validate: uniqueItems });
       this.engines.set(dialect, engine);
