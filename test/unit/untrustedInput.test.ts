@@ -346,6 +346,13 @@ describe('form generation is bounded in total size', () => {
     assert.ok(json.length > 0);
   });
 
+  test('400 references to one huge definition are refused without rescanning it each time', { timeout: 40_000 }, async () => {
+    const { fields, json } = (await runCase('form-repeated-huge-ref')) as ReturnType<typeof countFields>;
+    assert.equal(fields, 401);
+    assert.equal(json.filter((reason) => reason.startsWith('too large for a form')).length, 200);
+    assert.equal(json.filter((reason) => reason === 'too many choices for a form (200000)').length, 200);
+  });
+
   test('an object with 100,000 properties is one JSON field; a 100,000-value enum too', () => {
     const properties: Record<string, unknown> = {};
     for (let i = 0; i < 100_000; i++) properties[`p${i}`] = { type: 'string' };

@@ -54,10 +54,15 @@ interface Expansion {
   readonly budget: { fields: number; options: number };
   /** `$ref`s being expanded by the enclosing fields: meeting one again means the schema is recursive. */
   readonly expanding: readonly string[];
+  /**
+   * How many schema-valued properties each `properties` object has, counted once: many `$ref`s to one
+   * definition with a million properties must not count them again for every reference.
+   */
+  readonly propertyCounts: WeakMap<object, number>;
 }
 
 export function buildFormModel(schema: unknown): FormField {
-  const expansion: Expansion = { root: schema, budget: { fields: MAX_FORM_FIELDS - 1, options: MAX_FORM_OPTIONS }, expanding: [] };
+  const expansion: Expansion = { root: schema, budget: { fields: MAX_FORM_FIELDS - 1, options: MAX_FORM_OPTIONS }, expanding: [], propertyCounts: new WeakMap() };
   return toField(isObject(schema) ? schema : {}, '', true, 0, expansion);
 }
 
@@ -75,7 +80,10 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
   if (depth > MAX_DEPTH) return { ...base, kind: 'json', reason: 'nested too deeply for a form', default: resolved.default };
   const inner: Expansion = refs.length === 0 ? expansion : { ...expansion, expanding: [...expansion.expanding, ...refs] };
 
-  const titled = titledOptions(resolved.oneOf ?? resolved.anyOf);
+  const variants = resolved.oneOf ?? resolved.anyOf;
+  // Longer than the options left: JSON whatever the variants are, without scanning a million of them.
+  if (Array.isArray(variants) && variants.length > expansion.budget.options) return tooManyChoices(base, variants.length, resolved.default);
+  const titled = titledOptions(variants);
   if (titled) {
     if (!spendOptions(expansion, titled.length)) return tooManyChoices(base, titled.length, resolved.default);
     return { ...base, kind: 'enum', options: titled, default: asEnumValue(resolved.default) };
@@ -121,7 +129,10 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
       return { ...base, kind: 'boolean', default: typeof resolved.default === 'boolean' ? resolved.default : undefined };
     case 'array': {
       const items = isObject(resolved.items) ? resolveLocalRef(resolved.items, expansion.root).schema : {};
-      const multi = titledOptions(items.anyOf ?? items.oneOf) ?? (Array.isArray(items.enum) ? items.enum.filter(isOptionValue).map((v) => ({ value: v, label: truncateForDisplay(String(v), MAX_LABEL_LENGTH) })) : undefined);
+      const itemVariants = items.anyOf ?? items.oneOf;
+      const choices = Array.isArray(itemVariants) ? itemVariants.length : Array.isArray(items.enum) ? items.enum.length : 0;
+      if (choices > expansion.budget.options) return tooManyChoices(base, choices, resolved.default);
+      const multi = titledOptions(itemVariants) ?? (Array.isArray(items.enum) ? items.enum.filter(isOptionValue).map((v) => ({ value: v, label: truncateForDisplay(String(v), MAX_LABEL_LENGTH) })) : undefined);
       const defaultArray = Array.isArray(resolved.default) ? resolved.default : undefined;
       if (multi) {
         if (!spendOptions(expansion, multi.length)) return tooManyChoices(base, multi.length, resolved.default);
@@ -148,9 +159,9 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
     case 'object': {
       const properties = isObject(resolved.properties) ? resolved.properties : {};
       const requiredNames = new Set(Array.isArray(resolved.required) ? resolved.required.filter((n): n is string => typeof n === 'string') : []);
-      const entries = Object.entries(properties).filter((entry): entry is [string, Schema] => isObject(entry[1]));
       // The children are counted before any is built, so the fields of one object are all forms or all JSON.
-      if (entries.length > expansion.budget.fields) return tooLarge(base, resolved.default);
+      if (countProperties(properties, expansion) > expansion.budget.fields) return tooLarge(base, resolved.default);
+      const entries = Object.entries(properties).filter((entry): entry is [string, Schema] => isObject(entry[1]));
       expansion.budget.fields -= entries.length;
       const fields = entries.map(([key, value]) => toField(value, key, requiredNames.has(key), depth + 1, inner));
       if (fields.length === 0 && resolved.additionalProperties !== false && name !== '') {
@@ -161,6 +172,16 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
     default:
       return { ...base, kind: 'json', reason: type ? `type ${type}` : 'no single type (anyOf/oneOf or untyped)', default: resolved.default };
   }
+}
+
+function countProperties(properties: Schema, expansion: Expansion): number {
+  let count = expansion.propertyCounts.get(properties);
+  if (count === undefined) {
+    count = 0;
+    for (const key in properties) if (Object.hasOwn(properties, key) && isObject(properties[key])) count += 1;
+    expansion.propertyCounts.set(properties, count);
+  }
+  return count;
 }
 
 function tooLarge(base: FieldBase, fallback: unknown): FormField {
@@ -230,7 +251,8 @@ function resolveLocalRef(schema: Schema, root: unknown): { schema: Schema; refs:
     if (!isObject(target)) break;
     refs.push(ref);
     const { $ref: _ref, ...rest } = current;
-    current = { ...target, ...rest };
+    // A bare reference shares its target instead of copying it (a target can have a million keys).
+    current = Object.keys(rest).length === 0 ? target : { ...target, ...rest };
   }
   return { schema: current, refs };
 }
