@@ -55,7 +55,8 @@ function exceedsSchemaObjects(schema: Record<string, unknown>): boolean {
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     if (typeof next !== 'object' || next === null) continue;
     if (Array.isArray(next)) {
-      pending.push(...next.filter((item) => typeof item === 'object' && item !== null));
+      // One push per item: push(...items) overflows the stack for a million-item allOf.
+      for (const item of next) if (typeof item === 'object' && item !== null) pending.push(item);
       continue;
     }
     if (++count > MAX_SCHEMA_OBJECTS) return true;
