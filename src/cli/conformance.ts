@@ -8,6 +8,7 @@
  */
 import { McpClient } from '../protocol/client';
 import { applySchemaDefaults } from '../workbench/forms/elicitationDefaults';
+import { jsonPreview } from '../workbench/display';
 import { errorMessage, isLocalError, McpError } from '../protocol/errors';
 import type { ClientHost } from '../protocol/host';
 import type { JsonObject, Tool } from '../protocol/types';
@@ -70,8 +71,8 @@ function requireTool(tools: readonly Tool[], name: string): Tool {
 
 async function callExpectingSuccess(client: McpClient, name: string, args: Record<string, unknown>, log: (line: string) => void): Promise<void> {
   const { result } = await client.callTool(name, args);
-  log(`tools/call ${name} -> ${JSON.stringify(result.content).slice(0, 300)}`);
-  if (result.isError) throw new ScenarioFailure(`tool ${name} returned isError: ${JSON.stringify(result.content).slice(0, 500)}`);
+  log(`tools/call ${name} -> ${jsonPreview(result.content, 300)}`);
+  if (result.isError) throw new ScenarioFailure(`tool ${name} returned isError: ${jsonPreview(result.content, 500)}`);
 }
 
 const listOnly: ScenarioDriver = {
@@ -84,7 +85,7 @@ const listOnly: ScenarioDriver = {
 async function callTolerantly(client: McpClient, name: string, args: Record<string, unknown>, log: (line: string) => void): Promise<void> {
   try {
     const { result } = await client.callTool(name, args);
-    log(`tools/call ${name} -> ${result.isError ? 'isError ' : ''}${JSON.stringify(result.content).slice(0, 200)}`);
+    log(`tools/call ${name} -> ${result.isError ? 'isError ' : ''}${jsonPreview(result.content, 200)}`);
   } catch (error) {
     // A server-side JSON-RPC error (for example missing required arguments) is the server's verdict on
     // this guess at arguments, not a client failure; anything local (transport, timeout) is.

@@ -12,6 +12,7 @@ import { StdioTransport } from '../protocol/node/stdio';
 import type { Transport } from '../protocol/transports/transport';
 import { splitCommandLine } from '../workbench/config/commandLine';
 import { maskSecrets, maskText } from '../workbench/secrets';
+import { jsonPreview } from '../workbench/display';
 import type { TraceDirection } from '../protocol/jsonrpc/mcpStreams';
 import { displayUrl } from '../protocol/transports/httpShared';
 import { stdioServerName } from './serverName';
@@ -201,8 +202,8 @@ function verboseTrace(target: Target): (direction: TraceDirection, message: unkn
   const say = verboseWriter(target);
   return (direction, message) => {
     const masked = maskSecrets(message, target.secrets);
-    let body = JSON.stringify(masked) ?? String(masked);
-    if (body.length > MAX_TRACE_BODY_CHARS) body = `${body.slice(0, MAX_TRACE_BODY_CHARS)}… (${body.length - MAX_TRACE_BODY_CHARS} more characters)`;
+    // jsonPreview stops serializing at the limit and survives any depth (a server's result is untrusted).
+    const body = jsonPreview(masked, MAX_TRACE_BODY_CHARS);
     say(`${direction === 'send' ? '→' : '←'} ${describeMessage(message)} ${body}`);
   };
 }

@@ -6,6 +6,7 @@ import { runConformance } from './conformance';
 import { createClient, printable, resolveTarget, verboseWriter, type Target } from './connect';
 import { runSession } from './session';
 import { maskText } from '../workbench/secrets';
+import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
@@ -191,7 +192,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return interrupt.signal.aborted ? interruptedExitCode(interrupt.signal.reason) : code;
     }
     const { output, failure } = await runner(client, args);
-    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    process.stdout.write(`${toJsonText(output, 2)}\n`);
     if (failure) process.stderr.write(`${maskText(failure.message, target.secrets)}\n`);
     return failure ? 1 : 0;
   } catch (error) {

@@ -14,6 +14,7 @@ import * as readline from 'node:readline';
 import type { McpClient } from '../protocol/client';
 import { LocalError, McpError, errorMessage, type LocalErrorKind } from '../protocol/errors';
 import { maskText } from '../workbench/secrets';
+import { toJsonText } from '../workbench/display';
 import { UsageError, type ParsedArgs } from './args';
 import type { CommandFailure } from './main';
 
@@ -133,7 +134,7 @@ export async function runSession(
     const answer = await answerLine(client, sessionArgs, runners, line, secrets);
     if (answer === undefined) continue;
     if (!answer.ok) failed = true;
-    write(JSON.stringify(answer));
+    write(toJsonText(answer) ?? 'null');
   }
   return failed ? 1 : 0;
 }

@@ -51,6 +51,7 @@ import type {
   ServerCapabilities,
   Tool,
 } from './types';
+import { assertFlatElicitationSchema } from './validation/elicitationSchema';
 import { validateSamplingRequest } from './validation/samplingValidation';
 import { SchemaValidator, type ValidationVerdict } from './validation/schemaValidation';
 import type { Transport } from './transports/transport';
@@ -586,7 +587,9 @@ export class McpClient implements Disposable {
         if (mode === 'url' && (typeof params.url !== 'string' || (needsId && typeof params.elicitationId !== 'string'))) {
           throw new McpError(ErrorCodes.InvalidParams, needsId ? 'URL-mode elicitation needs url and elicitationId' : 'URL-mode elicitation needs a url');
         }
-        // requestedSchema and the rest pass through as sent; the form layer checks what it renders.
+        // A form may only ask for flat primitive fields (the spec's PrimitiveSchemaDefinition); anything else is
+        // refused with -32602 before a person sees it. The form layer still bounds what it renders.
+        if (mode === 'form') assertFlatElicitationSchema(params.requestedSchema);
         return elicitation.elicit({ ...(params as ServerRequests['elicitation/create']['params']), mode, message }, { serverName: this.serverName, signal });
       };
     }

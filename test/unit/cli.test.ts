@@ -444,3 +444,16 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
     await assertProcessGone(announcedPid(gone.stderr), 'the server that quit');
   });
 });
+
+describe('untrusted results on the command line', () => {
+  const HOSTILE = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'hostile-server.mjs'))} deep-structured`;
+
+  test('a result nested 20,000 levels deep is printed whole, and --verbose traces it without a stack overflow', { timeout: 60_000 }, async () => {
+    const run = await cli(['call', 'deep', '{"depth":20000}', '--verbose', '--stdio', HOSTILE]);
+    assert.doesNotMatch(run.stderr, /Maximum call stack|RangeError/);
+    assert.equal(run.code, 0, run.stderr.slice(-2000));
+    // JSON.stringify throws near 10,000 levels, so count the brackets rather than parse.
+    assert.equal(run.stdout.split('[').length - 1 >= 20_000, true, 'every level of the nested arrays is printed');
+    assert.match(run.stderr, /← response #\d+ .*\(truncated\)/, 'the trace line is cut, not dropped');
+  });
+});

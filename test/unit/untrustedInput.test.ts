@@ -417,21 +417,23 @@ describe('elicitation schemas outside the flat primitive subset are refused', ()
     });
   }
 
-  test('end to end: the handler refuses a nested request with -32602 and still serves a flat one', { timeout: 20_000 }, async () => {
+  for (const wrapped of [true, false]) {
+  test(`end to end${wrapped ? ' (handler wrapped)' : ' (the client alone)'}: a nested request is refused with -32602, a flat one is served`, { timeout: 20_000 }, async () => {
     const seen: ElicitRequest[] = [];
+    const handler = {
+      modes: ['form'] as const,
+      elicit: async (request: ElicitRequest) => {
+        seen.push(request);
+        return { action: 'accept' as const, content: applySchemaDefaults(request.requestedSchema) };
+      },
+    };
     const { transport } = trackedStdio({ command: process.execPath, args: [HOSTILE_SERVER, 'elicit-nested'], shutdownGraceMs: 500 });
     const client = new McpClient({
       serverName: 'hostile-elicit-nested',
       transport,
       logger: collectingLogger(),
       host: {
-        elicitation: withFlatElicitationSchemas({
-          modes: ['form'],
-          elicit: async (request) => {
-            seen.push(request);
-            return { action: 'accept', content: applySchemaDefaults(request.requestedSchema) };
-          },
-        }),
+        elicitation: wrapped ? withFlatElicitationSchemas(handler) : handler,
       },
     });
     try {
@@ -454,6 +456,7 @@ describe('elicitation schemas outside the flat primitive subset are refused', ()
       await client.close();
     }
   });
+  }
 });
 
 describe('hostile servers through the real client', () => {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { TraceDirection } from '../../protocol/jsonrpc/mcpStreams';
 import { maskSecrets } from '../../workbench/secrets';
+import { toJsonText } from '../../workbench/display';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 export const TRACE_SETTING = 'trace.server';
@@ -22,7 +23,7 @@ export function protocolTrace(log: vscode.LogOutputChannel, knownSecrets: () => 
     const masked = maskSecrets(message, knownSecrets());
     const arrow = direction === 'send' ? '→' : '←';
     const summary = `[trace] ${arrow} ${describeMessage(masked)}`;
-    log.info(level === 'verbose' ? `${summary}\n${JSON.stringify(masked, null, 2)}` : summary);
+    log.info(level === 'verbose' ? `${summary}\n${toJsonText(masked, 2)}` : summary);
   };
 }
 
