@@ -13,6 +13,8 @@ export interface ParsedArgs {
   config?: string;
   server?: string;
   timeoutMs?: number;
+  /** How long a stdio server gets to exit after stdin closes, and again after SIGTERM. */
+  shutdownGraceMs?: number;
   headers: Record<string, string>;
   inputs: Record<string, string>;
   env: Record<string, string>;
@@ -21,7 +23,7 @@ export interface ParsedArgs {
   help: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport']);
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false };
@@ -79,6 +81,12 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       const ms = Number(value);
       if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout needs a positive number of milliseconds, got ${value}`);
       result.timeoutMs = ms;
+      return;
+    }
+    case '--shutdown-grace': {
+      const ms = Number(value);
+      if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--shutdown-grace needs a number of milliseconds, got ${value}`);
+      result.shutdownGraceMs = ms;
       return;
     }
     case '--header':

@@ -7,27 +7,48 @@ import { createTransport, resolveServerDefinition } from '../workbench/node/laun
 import { parseMcpConfig, type ServerDefinition } from '../workbench/config/mcpConfig';
 import type { ClientHost } from '../protocol/host';
 import type { Logger } from '../protocol/jsonrpc/rpcConnection';
-import { createHttpTransport } from '../protocol/transports/http';
+import { createHttpTransport, type HttpTransportMode } from '../protocol/transports/http';
 import { StdioTransport } from '../protocol/node/stdio';
 import type { Transport } from '../protocol/transports/transport';
 import { splitCommandLine } from '../workbench/config/commandLine';
+import { maskSecrets, maskText } from '../workbench/secrets';
+import type { TraceDirection } from '../protocol/jsonrpc/mcpStreams';
+import { displayUrl } from '../protocol/transports/httpShared';
+import { stdioServerName } from './serverName';
 import { UsageError, type ParsedArgs } from './args';
 
 /**
  * A command-line run waits for nobody: many servers never exit when stdin closes, so the CLI moves on to
- * SIGTERM sooner than the extension does.
+ * SIGTERM sooner than the extension does (--shutdown-grace changes it). A server that exits on EOF, or is gone
+ * already, is not waited on at all: the grace only runs while the process is still alive.
  */
 const CLI_SHUTDOWN_GRACE_MS = 500;
 
 export interface Target {
+  /** The name every message of the run uses (see `resolveTarget` for why it never changes). */
   name: string;
   transport: Transport;
+  /** How the server is reached, for --verbose; already masked. */
+  description: string;
+  /** Values masked wherever the CLI prints: header and env values (from flags or the config) and --input values. */
+  secrets: string[];
+  /** For an HTTP server, how the transport was chosen; `auto` may have fallen back to HTTP+SSE. */
+  httpMode?: HttpTransportMode;
 }
 
-/** Builds the transport the arguments describe: exactly one of --stdio, --url, or --config with --server. */
+/**
+ * Builds the transport the arguments describe: exactly one of --stdio, --url, or --config with --server.
+ *
+ * The name is chosen here, before the server runs, and kept for the whole run rather than switching to the
+ * server's `serverInfo.name` after the handshake: spawn failures, stderr lines and handshake errors are reported
+ * before any serverInfo exists, and one run must not talk about the same server under two names. serverInfo is
+ * also the server's own claim (untrusted, possibly empty or misleading), while the command line, the URL's host or
+ * the config key is what the person typed. `info` shows serverInfo for whoever wants it.
+ */
 export async function resolveTarget(args: ParsedArgs): Promise<Target> {
   const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
   if (chosen !== 1) throw new UsageError('give exactly one of --stdio "<command line>", --url <url>, or --config <mcp.json> --server <name>');
+  const flagSecrets = [...Object.values(args.headers), ...Object.values(args.env), ...Object.values(args.inputs)];
   if (args.stdio !== undefined) {
     let words: string[];
     try {
@@ -37,9 +58,12 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     }
     const [command, ...commandArgs] = words;
     if (!command) throw new UsageError('--stdio needs a command line');
+    const cwd = args.cwd === undefined ? process.cwd() : path.resolve(args.cwd);
     return {
-      name: path.basename(command),
-      transport: new StdioTransport({ command, args: commandArgs, env: args.env, cwd: args.cwd, shutdownGraceMs: CLI_SHUTDOWN_GRACE_MS }),
+      name: stdioServerName(command, commandArgs, cwd),
+      transport: new StdioTransport({ command, args: commandArgs, env: args.env, cwd: args.cwd, shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS }),
+      description: maskText(`stdio: ${args.stdio}`, flagSecrets),
+      secrets: flagSecrets,
     };
   }
   if (args.url !== undefined) {
@@ -49,9 +73,27 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     } catch {
       throw new UsageError(`--url is not a valid URL: ${args.url}`);
     }
-    return { name: url.host, transport: createHttpTransport({ url: url.href, headers: args.headers, mode: args.transport ?? 'auto' }) };
+    const mode = args.transport ?? 'auto';
+    return {
+      name: url.host,
+      transport: createHttpTransport({ url: url.href, headers: args.headers, mode }),
+      description: maskText(describeHttp(displayUrl(url.href), mode), flagSecrets),
+      secrets: flagSecrets,
+      httpMode: mode,
+    };
   }
   return resolveConfigTarget(args);
+}
+
+function describeHttp(url: string, mode: HttpTransportMode): string {
+  switch (mode) {
+    case 'auto':
+      return `HTTP ${url}: Streamable HTTP first, falling back to the 2024-11-05 HTTP+SSE transport if the server refuses it`;
+    case 'streamable-http':
+      return `Streamable HTTP ${url} (no fallback: --transport streamable-http)`;
+    case 'sse':
+      return `HTTP+SSE (2024-11-05) ${url} (--transport sse)`;
+  }
 }
 
 async function resolveConfigTarget(args: ParsedArgs): Promise<Target> {
@@ -96,11 +138,29 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
   });
   if (resolved.kind === 'http') Object.assign(resolved.headers, args.headers);
   if (resolved.kind === 'stdio') Object.assign(resolved.env, args.env);
-  return { name: definition.name, transport: createTransport(resolved, { shutdownGraceMs: CLI_SHUTDOWN_GRACE_MS }) };
+  const secrets = [
+    ...(resolved.kind === 'http' ? Object.values(resolved.headers) : Object.values(resolved.env).filter((value): value is string => typeof value === 'string')),
+    ...Object.values(args.headers),
+    ...Object.values(args.inputs),
+  ];
+  const httpMode: HttpTransportMode | undefined = resolved.kind === 'http' ? (resolved.transport === 'sse' ? 'sse' : 'auto') : undefined;
+  const description =
+    resolved.kind === 'http'
+      ? describeHttp(displayUrl(resolved.url), httpMode ?? 'auto')
+      : `stdio: ${[resolved.command, ...resolved.args].join(' ')}${resolved.cwd ? ` (cwd ${resolved.cwd})` : ''}`;
+  return {
+    // The config's key is the name the person gave the server.
+    name: definition.name,
+    transport: createTransport(resolved, { shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS }),
+    description: maskText(`${file}: ${description}`, secrets),
+    secrets,
+    httpMode,
+  };
 }
 
-export function stderrLogger(verbose: boolean): Logger {
-  const write = (level: string) => (message: string) => process.stderr.write(`[${level}] ${message}\n`);
+/** The client's logger on stderr: warnings and errors always, debug and info with --verbose; secrets masked. */
+export function stderrLogger(verbose: boolean, secrets: readonly string[] = []): Logger {
+  const write = (level: string) => (message: string) => process.stderr.write(`[${level}] ${printable(maskText(message, secrets))}\n`);
   return { debug: verbose ? write('debug') : () => {}, info: verbose ? write('info') : () => {}, warn: write('warn'), error: write('error') };
 }
 
@@ -110,12 +170,57 @@ export function cliHost(): ClientHost {
 }
 
 export function createClient(target: Target, args: ParsedArgs, host: ClientHost = cliHost()): McpClient {
+  if (args.verbose) {
+    const say = verboseWriter(target);
+    say(`transport: ${target.description}`);
+    // Subscribed before the client starts the transport, so the spawn line and the first stderr lines are shown.
+    target.transport.onDiagnostic((line) => say(line));
+  }
   return new McpClient({
     serverName: target.name,
     transport: target.transport,
     host,
-    logger: stderrLogger(args.verbose),
+    logger: stderrLogger(args.verbose, target.secrets),
+    trace: args.verbose ? verboseTrace(target) : undefined,
     requestTimeoutMs: args.timeoutMs,
     initializeTimeoutMs: args.timeoutMs,
   });
+}
+
+/** Writes one --verbose line about the server to stderr, prefixed with its name, secrets masked. */
+export function verboseWriter(target: Pick<Target, 'name' | 'secrets'>): (line: string) => void {
+  return (line) => process.stderr.write(`${target.name}: ${printable(maskText(line, target.secrets))}\n`);
+}
+
+/** A trace body longer than this is cut: --verbose is for reading, and the full result is on stdout anyway. */
+const MAX_TRACE_BODY_CHARS = 20_000;
+
+/** The message trace for --verbose: one line per JSON-RPC message with its masked body. */
+function verboseTrace(target: Target): (direction: TraceDirection, message: unknown) => void {
+  const say = verboseWriter(target);
+  return (direction, message) => {
+    const masked = maskSecrets(message, target.secrets);
+    let body = JSON.stringify(masked) ?? String(masked);
+    if (body.length > MAX_TRACE_BODY_CHARS) body = `${body.slice(0, MAX_TRACE_BODY_CHARS)}… (${body.length - MAX_TRACE_BODY_CHARS} more characters)`;
+    say(`${direction === 'send' ? '→' : '←'} ${describeMessage(message)} ${body}`);
+  };
+}
+
+function describeMessage(message: unknown): string {
+  if (typeof message !== 'object' || message === null) return typeof message;
+  if (Array.isArray(message)) return `batch of ${message.length}`;
+  const record = message as Record<string, unknown>;
+  const id = record.id === undefined ? '' : ` #${JSON.stringify(record.id)}`;
+  if (typeof record.method === 'string') return `${record.id === undefined ? 'notification' : 'request'} ${JSON.stringify(record.method).slice(1, -1)}${id}`;
+  if ('error' in record) return `error response${id}`;
+  if ('result' in record) return `response${id}`;
+  return 'message';
+}
+
+/**
+ * Server text (stderr lines, names) reaches a terminal: control characters other than tab are shown escaped so a
+ * server cannot move the cursor, recolour or rewrite what the person reads.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -3,7 +3,10 @@ import type { McpClient } from '../protocol/client';
 import { LOGGING_LEVELS, type CompletionReference, type LoggingLevel } from '../protocol/types';
 import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from './args';
 import { runConformance } from './conformance';
-import { createClient, resolveTarget } from './connect';
+import { createClient, printable, resolveTarget, verboseWriter, type Target } from './connect';
+import { runSession } from './session';
+import { maskText } from '../workbench/secrets';
+import type { TransportKind } from '../protocol/transports/transport';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
 
@@ -19,23 +22,50 @@ Subcommands:
   complete prompt <name> <argument> <value>
   complete resource <uri-template> <argument> <value>
   ping                                 ping the server
+  set-level <level>                    set the server's log level
+  session                              one session, many commands: reads one command per line from stdin
+                                       (e.g. \`call echo {"message":"hi"}\`), answers one JSON line each
   conformance <url>                    act as the client under the official conformance suite
                                        (scenario from MCP_CONFORMANCE_SCENARIO)
 
 Options:
   --timeout <ms>            bound each request (default 60000)
+  --shutdown-grace <ms>     how long a stdio server may take to exit after stdin closes, and after SIGTERM
+                            (default 500; a server that exits sooner, or is gone already, is not waited on)
   --header "Name: value"    extra HTTP header (repeatable)
   --transport auto|streamable-http|sse   HTTP transport (default auto: Streamable HTTP, falling back to SSE)
   --env NAME=value          extra environment variable for a stdio server (repeatable)
   --cwd <dir>               working directory of a stdio server
   --input id=value          value for \${input:id} in a config file (repeatable)
-  --verbose                 log protocol details to stderr
+  --verbose                 on stderr: transport and era chosen, the server's stderr, every message (secrets masked)
 
-Output is JSON on stdout. Exit codes: 0 success, 1 server/protocol/tool failure, 2 usage error.`;
+Output is JSON on stdout. Exit codes: 0 success, 1 server/protocol/tool failure (and a list of a feature the
+server does not offer; in a session: any failed line), 2 usage error, 130 interrupted.`;
 
-type Runner = (client: McpClient, args: ParsedArgs) => Promise<{ output: unknown; failed?: boolean }>;
+/** Why a command that reached the server still counts as failed (exit 1; in a session, `ok: false`). */
+export interface CommandFailure {
+  kind: 'tool-error' | 'output-invalid';
+  message: string;
+}
 
-const RUNNERS: Record<string, Runner> = {
+export interface CommandOutcome {
+  output: unknown;
+  failure?: CommandFailure;
+}
+
+type Runner = (client: McpClient, args: ParsedArgs) => Promise<CommandOutcome>;
+
+/**
+ * A list of a feature the server does not offer is an error, not `[]`: an empty list would say "the server offers
+ * prompts and has none", which is a different answer. Same wording as the client's own capability errors.
+ */
+function requireCapability(client: McpClient, capability: 'tools' | 'resources' | 'prompts', what: string): void {
+  if (!client.session.capabilities[capability]) {
+    throw new LocalError('capability-missing', `${client.serverName} does not offer ${capability}, so this client cannot ${what}`);
+  }
+}
+
+export const RUNNERS: Readonly<Record<string, Runner>> = {
   info: async (client) => {
     const session = client.session;
     return {
@@ -52,26 +82,41 @@ const RUNNERS: Record<string, Runner> = {
     await client.ping();
     return { output: { ok: true } };
   },
-  tools: async (client) => ({ output: await client.listTools() }),
+  tools: async (client) => {
+    requireCapability(client, 'tools', 'list tools');
+    return { output: await client.listTools() };
+  },
   call: async (client, args) => {
     const [name, json] = args.positionals;
     if (!name) throw new UsageError('call needs a tool name');
     const toolArgs = parseJsonObjectArgument(json, 'tool arguments');
+    requireCapability(client, 'tools', 'call tools');
     await client.listTools(); // lets the client validate structuredContent against the tool's outputSchema
     const outcome = await client.callTool(name, toolArgs);
-    const invalid = outcome.outputValidation?.kind === 'invalid';
-    if (invalid) process.stderr.write(`${client.serverName}: structuredContent of ${name} does not match its outputSchema\n`);
-    if (outcome.result.isError) process.stderr.write(`${client.serverName}: tool ${name} reported an error\n`);
-    return { output: { ...outcome.result, ...(outcome.outputValidation ? { outputValidation: outcome.outputValidation } : {}) }, failed: outcome.result.isError === true || invalid };
+    const output = { ...outcome.result, ...(outcome.outputValidation ? { outputValidation: outcome.outputValidation } : {}) };
+    if (outcome.result.isError === true) return { output, failure: { kind: 'tool-error', message: `${client.serverName}: tool ${name} reported an error` } };
+    if (outcome.outputValidation?.kind === 'invalid') {
+      return { output, failure: { kind: 'output-invalid', message: `${client.serverName}: structuredContent of ${name} does not match its outputSchema` } };
+    }
+    return { output };
   },
-  resources: async (client) => ({ output: await client.listResources() }),
-  templates: async (client) => ({ output: await client.listResourceTemplates() }),
+  resources: async (client) => {
+    requireCapability(client, 'resources', 'list resources');
+    return { output: await client.listResources() };
+  },
+  templates: async (client) => {
+    requireCapability(client, 'resources', 'list resource templates');
+    return { output: await client.listResourceTemplates() };
+  },
   read: async (client, args) => {
     const [uri] = args.positionals;
     if (!uri) throw new UsageError('read needs a resource URI');
     return { output: await client.readResource(uri) };
   },
-  prompts: async (client) => ({ output: await client.listPrompts() }),
+  prompts: async (client) => {
+    requireCapability(client, 'prompts', 'list prompts');
+    return { output: await client.listPrompts() };
+  },
   prompt: async (client, args) => {
     const [name, json] = args.positionals;
     if (!name) throw new UsageError('prompt needs a prompt name');
@@ -108,32 +153,88 @@ export async function main(argv: readonly string[]): Promise<number> {
     return args.help ? 0 : 2;
   }
   if (args.subcommand === 'conformance') return runConformance(args);
-  const runner = RUNNERS[args.subcommand];
-  if (!runner) {
+  const runner = args.subcommand === 'session' ? undefined : RUNNERS[args.subcommand];
+  if (args.subcommand !== 'session' && !runner) {
     process.stderr.write(`unknown subcommand "${args.subcommand}"\n\n${USAGE}\n`);
     return 2;
   }
   let client: McpClient | undefined;
+  let target: Target | undefined;
+  const interrupt = new AbortController();
+  let closing: Promise<void> | undefined;
+  const closeOnce = (): Promise<void> => (client ? (closing ??= client.close().catch(() => undefined)) : Promise.resolve());
+  // The server runs in its own process group, so a Ctrl-C in the terminal does not reach it: stop it the usual way
+  // (stdin, SIGTERM, SIGKILL) instead of leaving it running. A second signal skips the remaining grace.
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupt.signal.aborted) {
+      void client?.close().catch(() => undefined);
+      return;
+    }
+    interrupt.abort(signal);
+    process.stderr.write(`${signal}: stopping ${client?.serverName ?? 'the server'}\n`);
+    void closeOnce();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   try {
-    const target = await resolveTarget(args);
+    if (args.subcommand === 'session' && args.positionals.length > 0) throw new UsageError('session takes no arguments: it reads one command per line from stdin');
+    target = await resolveTarget(args);
+    interrupt.signal.throwIfAborted(); // interrupted before anything was started
     client = createClient(target, args);
     await client.connect();
-    const { output, failed } = await runner(client, args);
+    if (args.verbose) verboseWriter(target)(describeSession(client, target));
+    if (!runner) {
+      const code = await runSession(client, args, RUNNERS, process.stdin, (line) => process.stdout.write(`${line}\n`), target.secrets, interrupt.signal);
+      return interrupt.signal.aborted ? interruptedExitCode(interrupt.signal.reason) : code;
+    }
+    const { output, failure } = await runner(client, args);
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-    return failed ? 1 : 0;
+    if (failure) process.stderr.write(`${maskText(failure.message, target.secrets)}\n`);
+    return failure ? 1 : 0;
   } catch (error) {
+    if (interrupt.signal.aborted) return interruptedExitCode(interrupt.signal.reason);
     if (error instanceof UsageError) {
       process.stderr.write(`${error.message}\n`);
       return 2;
     }
-    process.stderr.write(`${describeFailure(error, client?.serverName)}\n`);
+    process.stderr.write(`${printable(maskText(describeFailure(error, client?.serverName), target?.secrets ?? []))}\n`);
     return 1;
   } finally {
-    await client?.close().catch(() => undefined);
+    await closeOnce();
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
   }
 }
 
-function describeFailure(error: unknown, serverName: string | undefined): string {
+/** The shell's convention: 128 + the signal number. */
+function interruptedExitCode(signal: unknown): number {
+  return signal === 'SIGTERM' ? 143 : 130;
+}
+
+/** The --verbose line after the handshake: the era, the revision and the transport that won. */
+function describeSession(client: McpClient, target: Target): string {
+  const session = client.session;
+  const kind = client.transport.kind;
+  const fallback = target.httpMode === 'auto' && kind === 'sse' ? ', after the server refused Streamable HTTP' : '';
+  const server = `${JSON.stringify(session.serverInfo.name)} ${JSON.stringify(session.serverInfo.version)}`;
+  switch (session.kind) {
+    case 'handshake':
+      return `connected: handshake era (initialize), protocol ${session.protocolVersion}, transport ${describeTransportKind(kind)}${fallback}; the server calls itself ${server}`;
+  }
+}
+
+function describeTransportKind(kind: TransportKind): string {
+  switch (kind) {
+    case 'stdio':
+      return 'stdio';
+    case 'streamable-http':
+      return 'Streamable HTTP';
+    case 'sse':
+      return 'HTTP+SSE (2024-11-05)';
+  }
+}
+
+export function describeFailure(error: unknown, serverName: string | undefined): string {
   const message = errorMessage(error);
   const named = serverName && !message.includes(serverName) ? `${serverName}: ${message}` : message;
   if (error instanceof McpError) return `error from server: ${named}`;
@@ -141,10 +242,18 @@ function describeFailure(error: unknown, serverName: string | undefined): string
   return `error: ${named}`;
 }
 
+/** Resolves once everything written to `stream` so far has been handed to the OS. */
+function flushed(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
 if (require.main === module) {
   main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
+    async (code) => {
+      // The output is written and the server is shut down (or was gone already): exit now, rather than wait for
+      // whatever a transport leaves behind (an idle keep-alive socket, a reconnect timer) to let the loop drain.
+      await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+      process.exit(code);
     },
     (error) => {
       process.stderr.write(`internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
