@@ -18,6 +18,37 @@ const BASELINE = path.join(REPO_ROOT, 'test', 'conformance-baseline.yml');
 
 /** The scenarios this client must pass (the 2025-11-25 core set without OAuth, plus schema preservation). */
 const REQUIRED_SCENARIOS = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation'];
+/** The OAuth scenarios of --requirements 2025-11-25. */
+const REQUIRED_AUTH_SCENARIOS = [
+  'auth/metadata-default',
+  'auth/metadata-var1',
+  'auth/metadata-var2',
+  'auth/metadata-var3',
+  'auth/basic-cimd',
+  'auth/scope-from-www-authenticate',
+  'auth/scope-from-scopes-supported',
+  'auth/scope-omitted-when-undefined',
+  'auth/scope-step-up',
+  'auth/scope-retry-limit',
+  'auth/token-endpoint-auth-basic',
+  'auth/token-endpoint-auth-post',
+  'auth/token-endpoint-auth-none',
+  'auth/pre-registration',
+];
+/**
+ * Authorization scenarios outside --requirements 2025-11-25 (which runs the 14 OAuth ones): the 2025-03-26
+ * back-compat discovery and the auth extensions (client credentials, enterprise-managed, workload identity, DPoP).
+ */
+const AUTH_SCENARIOS = [
+  'auth/2025-03-26-oauth-metadata-backcompat',
+  'auth/2025-03-26-oauth-endpoint-fallback',
+  'auth/client-credentials-basic',
+  'auth/client-credentials-jwt',
+  'auth/enterprise-managed-authorization',
+  'auth/wif-jwt-bearer',
+  'auth/dpop',
+  'auth/dpop-nonce',
+];
 
 /** One scenario takes a few seconds; the suite's own per-client limit is 30 s. */
 const SCENARIO_TIMEOUT_MS = 90_000;
@@ -84,7 +115,7 @@ describe('official MCP conformance suite (client scenarios)', () => {
     if (buildDir) fs.rmSync(buildDir, { recursive: true, force: true });
   });
 
-  for (const scenario of REQUIRED_SCENARIOS) {
+  for (const scenario of [...REQUIRED_SCENARIOS, ...AUTH_SCENARIOS]) {
     test(scenario, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async () => {
       const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--scenario', scenario]);
       const report = `conformance suite output for ${scenario}:\n${run.output}`;
@@ -99,12 +130,12 @@ describe('official MCP conformance suite (client scenarios)', () => {
     });
   }
 
-  test('--requirements 2025-11-25: the 18 required scenarios fail only where test/conformance-baseline.yml says (OAuth)', { timeout: 4 * SCENARIO_TIMEOUT_MS }, async () => {
+  test('--requirements 2025-11-25: the 18 required scenarios fail only where test/conformance-baseline.yml says', { timeout: 4 * SCENARIO_TIMEOUT_MS }, async () => {
     const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--requirements', '2025-11-25', '--expected-failures', BASELINE], 3 * SCENARIO_TIMEOUT_MS);
     const report = `conformance suite output for --requirements 2025-11-25:\n${run.output}`;
     if (run.code !== 0) process.stderr.write(`${report}\n`);
     assert.equal(run.signal, null, `the suite was killed by ${run.signal}\n${report}`);
     assert.equal(run.code, 0, `the suite exited with ${run.code}: a scenario outside the baseline failed, or a baseline entry passes now\n${report}`);
-    for (const scenario of REQUIRED_SCENARIOS) assert.match(run.output, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), report);
+    for (const scenario of [...REQUIRED_SCENARIOS, ...REQUIRED_AUTH_SCENARIOS]) assert.match(run.output, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), report);
   });
 });
