@@ -13,6 +13,8 @@ export interface ProtectedResourceMetadata {
   resource: string;
   authorizationServers: string[];
   scopesSupported?: string[];
+  /** RFC 9728 `dpop_bound_access_tokens_required`. */
+  dpopBoundAccessTokensRequired: boolean;
   /** Where it was found. */
   url: string;
 }
@@ -110,7 +112,7 @@ export async function discoverProtectedResource(
     }
     const servers = Array.isArray(record.authorization_servers) ? record.authorization_servers.filter((s): s is string => typeof s === 'string') : [];
     const scopes = Array.isArray(record.scopes_supported) ? record.scopes_supported.filter((s): s is string => typeof s === 'string') : undefined;
-    return { resource: record.resource, authorizationServers: servers, scopesSupported: scopes, url };
+    return { resource: record.resource, authorizationServers: servers, scopesSupported: scopes, dpopBoundAccessTokensRequired: record.dpop_bound_access_tokens_required === true, url };
   }
   return undefined;
 }

@@ -18,7 +18,7 @@ import {
   requireSecureUrl,
   type ProtectedResourceMetadata,
 } from './discovery';
-import { oauthChallengeParams } from './wwwAuthenticate';
+import { oauthChallengeParams, parseWwwAuthenticate } from './wwwAuthenticate';
 import type { AuthorizationUserAgent, AuthStateStore, PersistedAuthState, RegisteredClient, TokenEndpointAuthMethod } from './types';
 import { createDpopKey, dpopProof, type DpopKey } from './dpop';
 
@@ -95,6 +95,8 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   private dpopHandle: oauth.DPoPHandle | undefined;
   /** The resource server's last DPoP nonce (RFC 9449 §9). */
   private resourceNonce: string | undefined;
+  /** The resource server challenged with the DPoP scheme: sender-constrained tokens are what it accepts. */
+  private resourceOffersDpop = false;
 
   constructor(private readonly options: OAuthAuthorizerOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
@@ -162,6 +164,7 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   private async handleChallenge(challenge: HttpAuthChallenge): Promise<ChallengeDecision> {
     const state = await this.ensureLoaded();
     const params = oauthChallengeParams(challenge.wwwAuthenticate);
+    if (parseWwwAuthenticate(challenge.wwwAuthenticate).some((c) => c.scheme === 'dpop')) this.resourceOffersDpop = true;
     if (challenge.dpopNonce && params.error === 'use_dpop_nonce') {
       this.resourceNonce = challenge.dpopNonce;
       return 'retry';
@@ -309,8 +312,14 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     return this.dpopKey;
   }
 
+  /**
+   * DPoP is used where both sides want it: the resource server challenged with the DPoP scheme or requires
+   * bound tokens (RFC 9728), and the authorization server signs with ES256. A Bearer-only resource server would
+   * refuse a DPoP-bound token, so an authorization server's support alone is not enough.
+   */
   private async dpopOptions(as: oauth.AuthorizationServer, client: oauth.Client): Promise<{ DPoP?: oauth.DPoPHandle }> {
-    if (!as.dpop_signing_alg_values_supported?.includes('ES256')) return {};
+    const resourceWants = this.resourceOffersDpop || this.context?.prm?.dpopBoundAccessTokensRequired === true;
+    if (!resourceWants || !as.dpop_signing_alg_values_supported?.includes('ES256')) return {};
     const key = await this.dpop();
     this.dpopHandle ??= oauth.DPoP(client, key.pair);
     return { DPoP: this.dpopHandle };
