@@ -1,5 +1,7 @@
 /** Command-line parsing for the headless client. Kept free of any framework so errors stay precise. */
 
+import { ERA_PREFERENCES, type EraPreference } from '../protocol/eras/select';
+
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -10,6 +12,8 @@ export interface ParsedArgs {
   stdio?: string;
   url?: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
+  /** Protocol era: auto (2026-07-28 first, then the initialize handshake), 2026-07-28, or legacy. */
+  era?: EraPreference;
   config?: string;
   server?: string;
   timeoutMs?: number;
@@ -28,7 +32,7 @@ export interface ParsedArgs {
   noBrowser: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--auth-dir', '--client-id', '--client-secret']);
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false };
@@ -96,6 +100,10 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
     case '--transport':
       if (value !== 'auto' && value !== 'streamable-http' && value !== 'sse') throw new UsageError('--transport must be auto, streamable-http or sse');
       result.transport = value;
+      return;
+    case '--era':
+      if (!(ERA_PREFERENCES as readonly string[]).includes(value)) throw new UsageError(`--era must be ${ERA_PREFERENCES.join(', ')}, got ${value}`);
+      result.era = value as EraPreference;
       return;
     case '--timeout': {
       const ms = Number(value);

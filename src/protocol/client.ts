@@ -14,7 +14,9 @@ import type {
   RequiredUrlElicitation,
   ServerSession,
 } from './eras/era';
-import { HandshakeEra } from './eras/handshake';
+import { ResultCache } from './eras/modern/cache';
+import { isRemovedInModern } from './eras/modern/meta';
+import { createEra, type EraPreference } from './eras/select';
 import {
   LIST_ITEM_KEYS,
   type ClientNotificationMethod,
@@ -71,10 +73,13 @@ export interface McpClientOptions {
   /** Offered versions, newest first (defaults to every handshake-era revision this client speaks). */
   protocolVersions?: readonly string[];
   /**
-   * How sessions are opened and requests shaped and read. Defaults to the handshake era built from
-   * `protocolVersions` and `initializeTimeoutMs`.
+   * How sessions are opened and requests shaped and read: an era preference ('auto' probes for the
+   * 2026-07-28 era and falls back to the handshake, '2026-07-28', 'legacy'), or an era object. Defaults to
+   * 'legacy', the handshake era built from `protocolVersions` and `initializeTimeoutMs`.
    */
-  era?: ProtocolEra;
+  era?: ProtocolEra | EraPreference;
+  /** auto over stdio: how long server/discover may go unanswered before the server counts as legacy. */
+  eraProbeTimeoutMs?: number;
 }
 
 export type { HandshakeSession, ServerSession } from './eras/era';
@@ -89,6 +94,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
   timeoutMs?: number;
+  /** Fetch again even when a 2026-07-28 cached result is still fresh (a manual refresh). */
+  refresh?: boolean;
 }
 
 export interface CallToolOutcome {
@@ -113,6 +120,10 @@ export class McpClient implements Disposable {
   private readonly logger: Logger;
   private stateValue: ClientState = { kind: 'idle' };
   private toolsByName = new Map<string, Tool>();
+  /** 2026-07-28 results reused while their ttlMs says they are fresh. */
+  private readonly resultCache = new ResultCache();
+  /** 2026-07-28: the resources the subscription stream asks updates for. */
+  private readonly subscribedResources = new Set<string>();
   private connecting: Promise<ServerSession> | undefined;
   /** The one renewal in flight; concurrent requests that saw the session expire all wait for it. */
   private renewing: Promise<ServerSession> | undefined;
@@ -146,12 +157,12 @@ export class McpClient implements Disposable {
       defaultTimeoutMs: options.requestTimeoutMs,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
     });
+    const handshakeOptions = { protocolVersions: options.protocolVersions, initializeTimeoutMs: options.initializeTimeoutMs ?? options.requestTimeoutMs };
+    const era = options.era ?? 'legacy';
     this.era =
-      options.era ??
-      new HandshakeEra({
-        protocolVersions: options.protocolVersions,
-        initializeTimeoutMs: options.initializeTimeoutMs ?? options.requestTimeoutMs,
-      });
+      typeof era === 'string'
+        ? createEra(era, { handshake: handshakeOptions, modern: { discoverTimeoutMs: options.initializeTimeoutMs ?? options.requestTimeoutMs }, probeTimeoutMs: options.eraProbeTimeoutMs })
+        : era;
     this.wire = {
       serverName: options.serverName,
       logger: this.logger,
@@ -220,7 +231,8 @@ export class McpClient implements Disposable {
       await this.rpc.start();
       const session = await this.era.open(this.wire, this.identity);
       const roots = this.options.host?.roots;
-      if (roots?.onDidChangeRoots) {
+      // 2026-07-28 has no roots/list_changed: roots travel with each request that needs them.
+      if (roots?.onDidChangeRoots && session.kind === 'handshake') {
         this.disposables.add(roots.onDidChangeRoots(() => void this.notify('notifications/roots/list_changed', undefined).catch(() => undefined)));
       }
       this.setState({ kind: 'ready', session });
@@ -234,6 +246,7 @@ export class McpClient implements Disposable {
   }
 
   async close(): Promise<void> {
+    this.era.close?.();
     await this.rpc.close();
     this.setState({ kind: 'closed' });
     this.disposables.dispose();
@@ -258,7 +271,7 @@ export class McpClient implements Disposable {
 
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
-    const result = await this.request('tools/call', { name, arguments: args }, options);
+    const result = await this.callToolOnce(name, args, options);
     if (!Array.isArray(result.content)) {
       throw new LocalError('protocol-violation', `${this.serverName}: tools/call result for ${name} has no content array`);
     }
@@ -268,6 +281,21 @@ export class McpClient implements Disposable {
       return { result, outputValidation: { kind: 'invalid', errors: ['the tool declares an outputSchema but returned no structuredContent'] } };
     }
     return { result, outputValidation: this.validator.validate(tool.outputSchema, result.structuredContent) };
+  }
+
+  /**
+   * 2026-07-28 over HTTP: a HeaderMismatch (-32020) usually means the tool's x-mcp-header annotations changed
+   * since tools/list; the spec's advice is to list the tools again and retry once with the new headers.
+   */
+  private async callToolOnce(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    try {
+      return await this.request('tools/call', { name, arguments: args }, options);
+    } catch (error) {
+      if (!(error instanceof McpError) || error.code !== ErrorCodes.HeaderMismatch || this.session.kind !== 'modern') throw error;
+      this.logger.info(`${this.serverName}: the server says the headers of ${name} do not match; listing tools again and retrying once`);
+      await this.listTools({ refresh: true, signal: options.signal });
+      return this.request('tools/call', { name, arguments: args }, options);
+    }
   }
 
   async listResources(options: CallOptions = {}): Promise<Resource[]> {
@@ -291,12 +319,23 @@ export class McpClient implements Disposable {
     if (!this.session.capabilities.resources?.subscribe) {
       throw new LocalError('capability-missing', `${this.serverName} does not support resource subscriptions`);
     }
+    if (this.session.kind === 'modern') {
+      // 2026-07-28: the subscription stream is reopened with the new resource list.
+      this.subscribedResources.add(uri);
+      this.era.setSubscribedResources?.([...this.subscribedResources]);
+      return;
+    }
     await this.request('resources/subscribe', { uri });
   }
 
   async unsubscribeResource(uri: string): Promise<void> {
     if (!this.session.capabilities.resources?.subscribe) {
       throw new LocalError('capability-missing', `${this.serverName} does not support resource subscriptions`);
+    }
+    if (this.session.kind === 'modern') {
+      this.subscribedResources.delete(uri);
+      this.era.setSubscribedResources?.([...this.subscribedResources]);
+      return;
     }
     await this.request('resources/unsubscribe', { uri });
   }
@@ -323,12 +362,17 @@ export class McpClient implements Disposable {
 
   async setLoggingLevel(level: LoggingLevel): Promise<void> {
     this.require('logging', 'set a log level');
+    if (this.session.kind === 'modern') {
+      // 2026-07-28: every request asks for its own log level in _meta (logging/setLevel no longer exists).
+      this.era.setLogLevel?.(level);
+      return;
+    }
     await this.request('logging/setLevel', { level });
   }
 
   /** Tells the server the roots changed (the host calls this, or wires onDidChangeRoots). */
   async notifyRootsChanged(): Promise<void> {
-    if (this.stateValue.kind === 'ready') await this.notify('notifications/roots/list_changed', undefined);
+    if (this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'handshake') await this.notify('notifications/roots/list_changed', undefined);
   }
 
   // ---- plumbing --------------------------------------------------------------------------------
@@ -346,11 +390,22 @@ export class McpClient implements Disposable {
    */
   private async request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options: CallOptions = {}): Promise<ClientRequestResult<M>> {
     let session = this.session; // throws when not connected
+    if (session.kind === 'modern') {
+      if (isRemovedInModern(method)) {
+        throw new LocalError('capability-missing', `${this.serverName}: ${method} does not exist in protocol ${session.protocolVersion}, so this client does not send it`);
+      }
+      if (!options.refresh) {
+        const cached = this.resultCache.lookup(method, params);
+        if (cached.kind === 'fresh') return cached.result as ClientRequestResult<M>;
+      }
+    }
     const requestOptions: RequestOptions = { signal: options.signal, onProgress: options.onProgress, timeoutMs: options.timeoutMs };
     let currentParams: JsonParams | undefined = params;
     let renewed = false;
     let elicitedUrls = false;
     for (let attempt = 1; ; attempt++) {
+      // A request that starts while a renewal is in flight waits for the new session instead of racing it.
+      if (this.renewing) session = await this.renewing;
       const context: AttemptContext = { method, attempt, session, identity: this.identity };
       const outcome = await this.attempt(method, this.era.shapeParams(currentParams, context), requestOptions);
       const verdict = this.era.interpret(outcome, context);
@@ -359,6 +414,7 @@ export class McpClient implements Disposable {
       }
       switch (verdict.kind) {
         case 'complete':
+          if (session.kind === 'modern') this.resultCache.store(method, params, verdict.result);
           // The declared shape of the method's result; callers check the fields they rely on.
           return verdict.result as ClientRequestResult<M>;
         case 'fail':
@@ -517,8 +573,10 @@ export class McpClient implements Disposable {
         if (!elicitation.modes.includes(mode)) throw new McpError(ErrorCodes.InvalidParams, `elicitation mode "${mode}" was not declared by this client`);
         const message = params.message;
         if (typeof message !== 'string') throw new McpError(ErrorCodes.InvalidParams, 'elicitation/create needs a message');
-        if (mode === 'url' && (typeof params.url !== 'string' || typeof params.elicitationId !== 'string')) {
-          throw new McpError(ErrorCodes.InvalidParams, 'URL-mode elicitation needs url and elicitationId');
+        // 2026-07-28 removed elicitationId (a URL elicitation is an input request of one retried request).
+        const needsId = !(this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'modern');
+        if (mode === 'url' && (typeof params.url !== 'string' || (needsId && typeof params.elicitationId !== 'string'))) {
+          throw new McpError(ErrorCodes.InvalidParams, needsId ? 'URL-mode elicitation needs url and elicitationId' : 'URL-mode elicitation needs a url');
         }
         // requestedSchema and the rest pass through as sent; the form layer checks what it renders.
         return elicitation.elicit({ ...(params as ServerRequests['elicitation/create']['params']), mode, message }, { serverName: this.serverName, signal });
@@ -550,11 +608,30 @@ export class McpClient implements Disposable {
   }
 
   private registerNotifications(): void {
-    this.onNotification('notifications/tools/list_changed', () => this.toolsChanged.fire());
-    this.onNotification('notifications/resources/list_changed', () => this.resourcesChanged.fire());
-    this.onNotification('notifications/prompts/list_changed', () => this.promptsChanged.fire());
+    // 2026-07-28: change notifications count only when they name one of our subscriptions, and they make
+    // the cached list (or read) stale.
+    const ours = (method: ServerNotificationMethod, params: JsonObject) => this.era.acceptsNotification?.(method, params) ?? true;
+    this.onNotification('notifications/tools/list_changed', (params) => {
+      if (!ours('notifications/tools/list_changed', params)) return;
+      this.resultCache.invalidate('tools/list');
+      this.toolsChanged.fire();
+    });
+    this.onNotification('notifications/resources/list_changed', (params) => {
+      if (!ours('notifications/resources/list_changed', params)) return;
+      this.resultCache.invalidate('resources/list');
+      this.resultCache.invalidate('resources/templates/list');
+      this.resourcesChanged.fire();
+    });
+    this.onNotification('notifications/prompts/list_changed', (params) => {
+      if (!ours('notifications/prompts/list_changed', params)) return;
+      this.resultCache.invalidate('prompts/list');
+      this.promptsChanged.fire();
+    });
     this.onNotification('notifications/resources/updated', (params) => {
-      if (typeof params.uri === 'string') this.resourceUpdated.fire(params.uri);
+      if (!ours('notifications/resources/updated', params) || typeof params.uri !== 'string') return;
+      const uri = params.uri;
+      this.resultCache.invalidate('resources/read', (read) => read.uri === uri);
+      this.resourceUpdated.fire(uri);
     });
     this.onNotification('notifications/message', (params) => {
       // The level is passed on as sent; hosts map unknown levels to their default.

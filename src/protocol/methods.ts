@@ -17,6 +17,7 @@ import type {
   Resource,
   ResourceTemplate,
   Root,
+  ServerCapabilities,
   Tool,
 } from './types';
 
@@ -89,6 +90,26 @@ export interface ClientRequests {
   'prompts/get': { params: { name: string; arguments?: Record<string, string>; [key: string]: unknown }; result: GetPromptResult };
   'completion/complete': { params: CompleteParams; result: CompleteResult };
   'logging/setLevel': { params: { level: LoggingLevel; [key: string]: unknown }; result: EmptyResult };
+  /** 2026-07-28: what the server speaks and offers (replaces initialize). */
+  'server/discover': { params: { _meta?: RequestMeta; [key: string]: unknown } | undefined; result: DiscoverResult };
+  /** 2026-07-28: a long-lived request whose response stream carries the opted-in change notifications. */
+  'subscriptions/listen': { params: { notifications: SubscriptionFilter; _meta?: RequestMeta; [key: string]: unknown }; result: JsonObject };
+}
+
+export interface DiscoverResult {
+  supportedVersions: string[];
+  capabilities: ServerCapabilities;
+  serverInfo?: Implementation;
+  instructions?: string;
+  [key: string]: unknown;
+}
+
+/** The notification types a 2026-07-28 client opts in to on subscriptions/listen. */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
 }
 
 export type ClientRequestMethod = keyof ClientRequests;
@@ -141,6 +162,7 @@ export interface ServerNotifications {
   'notifications/message': { params: { level: LoggingLevel; logger?: string; data: unknown } };
   'notifications/elicitation/complete': { params: { elicitationId: string } };
   'notifications/progress': { params: { progressToken: string | number; progress: number; total?: number; message?: string } };
+  'notifications/subscriptions/acknowledged': { params: { notifications: SubscriptionFilter } };
 }
 
 export type ServerNotificationMethod = keyof ServerNotifications;

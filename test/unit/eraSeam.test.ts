@@ -130,6 +130,25 @@ describe('handshake era over the memory link', () => {
     assert.equal(logger.lines.filter((line) => line.message === 'mem: session expired; starting a new session').length, 1);
   });
 
+  it('a request that starts during a renewal waits for the new session', TIMEOUT, async () => {
+    const { client, server } = await connected();
+    server.failSend((sent) => sent.message.method === 'tools/call', sessionExpired());
+    const calling = client.callTool('a');
+    const renewal = await server.nextRequest('initialize');
+    const pinging = client.ping();
+    server.respond(renewal.id, initializeResult());
+    const initialized = await server.nextNotification('notifications/initialized');
+    const ping = await server.nextRequest('ping');
+    const order = (sent: { message: object }) => server.sent.findIndex((candidate) => candidate.message === sent.message);
+    assert.ok(order(ping) > order(initialized), 'the ping went out only after the new session was complete');
+    assert.equal(order(initialized), order(renewal) + 1, 'nothing was sent between the renewal initialize and initialized');
+    server.respond(ping.id, {});
+    await pinging;
+    const call = await server.nextRequest('tools/call');
+    server.respond(call.id, textResult('a'));
+    assert.equal(textOf((await calling).result.content), 'a');
+  });
+
   it('does not renew in a loop: a request that fails again after the renewal reports the expiry', TIMEOUT, async () => {
     const { client, server } = await connected();
     const isCall = (sent: { message: Record<string, unknown> }) => sent.message.method === 'tools/call';

@@ -201,6 +201,16 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   /** Discovery: protected resource metadata, then its authorization server; 2025-03-26 fallbacks without it. */
   private async discover(resourceMetadataUrl: string | undefined, signal: AbortSignal): Promise<AuthorizationContext> {
     const name = this.options.serverName;
+    try {
+      return await this.discoverUnnamed(resourceMetadataUrl, signal);
+    } catch (error) {
+      if (error instanceof OAuthFlowError && !error.message.startsWith(name)) throw new OAuthFlowError(`${name}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  private async discoverUnnamed(resourceMetadataUrl: string | undefined, signal: AbortSignal): Promise<AuthorizationContext> {
+    const name = this.options.serverName;
     const prm = await discoverProtectedResource(this.fetchFn, this.options.serverUrl, resourceMetadataUrl, signal);
     if (prm) {
       const issuer = prm.authorizationServers[0];

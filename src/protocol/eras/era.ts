@@ -9,7 +9,7 @@ import type {
   ServerRequests,
 } from '../methods';
 import type { OutgoingHttpRequest, Transport } from '../transports/transport';
-import type { ClientCapabilities, Implementation, JsonObject, ServerCapabilities } from '../types';
+import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel, ServerCapabilities } from '../types';
 
 /**
  * The protocol era seam. An era is the strategy that decides, for one server connection:
@@ -46,10 +46,19 @@ export interface HandshakeSession extends SessionBase {
 }
 
 /**
- * What the client knows about the server once a session is open. Open for later eras: the 2026-07-28 era
- * adds `| ModernSession` (`kind: 'modern'`, extending SessionBase). Switches over `kind` must be exhaustive.
+ * A 2026-07-28 ("modern") session: there is no handshake; `server/discover` told the client what the server
+ * speaks and offers, and every request carries the revision, capabilities and client info in `_meta`.
  */
-export type ServerSession = HandshakeSession;
+export interface ModernSession extends SessionBase {
+  kind: 'modern';
+  /** Every revision the server listed in server/discover. */
+  supportedVersions: string[];
+}
+
+/**
+ * What the client knows about the server once a session is open. Switches over `kind` must be exhaustive.
+ */
+export type ServerSession = HandshakeSession | ModernSession;
 
 export type EraKind = ServerSession['kind'];
 
@@ -66,6 +75,10 @@ export interface WireRequestOptions {
   /** `initialize` must never be cancelled (on timeout it is abandoned without notifications/cancelled). */
   cancellable?: boolean;
   signal?: AbortSignal;
+  /** Hard limit however long the request lives (a 2026-07-28 subscription stream lives as long as the connection). */
+  maxTotalTimeoutMs?: number;
+  /** Told the JSON-RPC id the request went out with (2026-07-28 subscriptions are named by it). */
+  onRequestId?: (id: string | number) => void;
 }
 
 /**
@@ -176,4 +189,19 @@ export interface ProtocolEra {
 
   /** Reads one attempt's outcome. */
   interpret(outcome: AttemptOutcome, context: AttemptContext): AttemptVerdict;
+
+  /**
+   * Whether a server notification belongs to this session (2026-07-28: list-change and resource-update
+   * notifications must carry the id of one of our subscriptions). Absent means every notification does.
+   */
+  acceptsNotification?(method: string, params: JsonObject): boolean;
+
+  /** Releases what the era holds open (2026-07-28: the subscriptions/listen stream). */
+  close?(): void;
+
+  /** 2026-07-28: the log level every request asks for in `_meta` (replaces logging/setLevel). */
+  setLogLevel?(level: LoggingLevel | undefined): void;
+
+  /** 2026-07-28: the resources whose updates the subscription stream asks for (replaces resources/subscribe). */
+  setSubscribedResources?(uris: readonly string[]): void;
 }

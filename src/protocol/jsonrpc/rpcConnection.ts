@@ -38,6 +38,8 @@ export interface RequestOptions {
   onProgress?: (update: ProgressUpdate) => void;
   /** `initialize` must never be cancelled: on timeout it is abandoned without notifications/cancelled. */
   cancellable?: boolean;
+  /** Told the JSON-RPC id the request was sent with (2026-07-28 subscriptions are named by it). */
+  onRequestId?: (id: RequestId) => void;
 }
 
 export type RequestHandler = (params: Record<string, unknown>, signal: AbortSignal) => Promise<object> | object;
@@ -139,6 +141,10 @@ export class RpcConnection implements Disposable {
       onUnparsable: (raw, reason) => this.handleUnparsable(raw, reason),
       onWarning: (message) => this.logger.warn(`${this.options.serverName}: ${message}`),
       onClose: (error) => this.handleClose(error),
+      onRequestLost: (id, reason) => {
+        const method = this.pending.get(id)?.method ?? 'request';
+        this.settleLocally(id, new LocalError('response-lost', `${this.options.serverName}: the response to ${method} was lost: ${reason}`));
+      },
     });
   }
 
@@ -167,6 +173,7 @@ export class RpcConnection implements Disposable {
     const enginePromise = this.connection.sendRequest<T>(method, ...(args as [])) as Promise<T>;
     const id = this.lastRequestId as RequestId | undefined;
     if (id === undefined) return Promise.reject(new Error('internal: request id was not captured'));
+    options.onRequestId?.(id);
 
     return new Promise<T>((resolve, reject) => {
       let settled = false;

@@ -2,7 +2,7 @@ import { staticHeaders, type HttpAuthorizer } from '../auth/authorizer';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
-import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
+import type { DiagnosticListener, HttpSessionMode, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
 import { SseParser } from './sseParser';
 import {
   authorizedFetch,
@@ -14,6 +14,7 @@ import {
   mediaType,
   networkError,
   pumpSse,
+  readBodyPrefix,
   sleep,
   validateHttpUrl,
 } from './httpShared';
@@ -123,6 +124,9 @@ export class StreamableHttpTransport implements Transport {
   /** Requests whose response is expected on an SSE stream; a stream that drops early is resumed for them. */
   private readonly awaitingResponse = new Set<RequestId>();
   private standaloneStream: LogicalStream | undefined;
+  private sessionMode: HttpSessionMode = 'sessions';
+  /** Stateless mode: each request's own abort, so cancelling it closes exactly its response stream. */
+  private readonly requestAborts = new Map<RequestId, AbortController>();
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
@@ -151,6 +155,11 @@ export class StreamableHttpTransport implements Transport {
     this.protocolHeaders = provider;
   }
 
+  setSessionMode(mode: HttpSessionMode): void {
+    this.sessionMode = mode;
+    if (mode === 'stateless') this.sessionId = undefined;
+  }
+
   /** Opens the standalone GET stream for server-initiated messages, unless one exists for this session. */
   openServerChannel(): void {
     if (this.state.kind === 'open' && this.standaloneStream === undefined) {
@@ -163,11 +172,19 @@ export class StreamableHttpTransport implements Transport {
   async send(message: object): Promise<void> {
     if (this.state.kind !== 'open') throw new LocalError('connection-closed', 'the HTTP transport is not open');
     const url = this.options.url;
-    const signal = this.scope.signal;
     const label = describeMessage(message);
     const cancelled = cancelledRequestIdOf(message);
     if (cancelled !== undefined) this.awaitingResponse.delete(cancelled);
+    if (this.sessionMode === 'stateless' && cancelled !== undefined) {
+      // 2026-07-28: closing the request's response stream is the cancellation; nothing else is sent.
+      this.requestAborts.get(cancelled)?.abort();
+      this.requestAborts.delete(cancelled);
+      this.diagnostics.fire(`cancelled request ${JSON.stringify(cancelled)} by closing its response stream`);
+      return;
+    }
     const sentSessionId = this.sessionId;
+    const requestId = requestIdOf(message);
+    const signal = this.requestSignal(requestId);
 
     let response: Response;
     try {
@@ -189,6 +206,8 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     if (!response.ok) {
+      if (this.sessionMode === 'stateless' && requestId !== undefined && (await this.deliverErrorAnswer(response, requestId))) return;
+      this.forgetRequest(requestId);
       if (response.status === 404 && sentSessionId !== undefined) {
         // Only the session this request carried is forgotten: a concurrent 404 that arrives after a new
         // session was made must not wipe it.
@@ -199,7 +218,6 @@ export class StreamableHttpTransport implements Transport {
     }
 
     if (type === 'text/event-stream') {
-      const requestId = requestIdOf(message);
       if (requestId !== undefined) this.awaitingResponse.add(requestId);
       const stream: LogicalStream = {
         label: `SSE stream of ${label}`,
@@ -217,6 +235,8 @@ export class StreamableHttpTransport implements Transport {
       text = await response.text();
     } catch (error) {
       throw this.fetchError('POST', signal, error);
+    } finally {
+      this.forgetRequest(requestId);
     }
     if (text.trim().length === 0) return;
     if (type !== 'application/json') {
@@ -254,8 +274,9 @@ export class StreamableHttpTransport implements Transport {
   private async shutdown(sink: TransportSink): Promise<void> {
     this.scope.abort();
     this.awaitingResponse.clear();
+    this.requestAborts.clear();
     const sessionId = this.sessionId;
-    if (sessionId !== undefined) await this.deleteSession();
+    if (sessionId !== undefined && this.sessionMode === 'sessions') await this.deleteSession();
     this.state = { kind: 'closed' };
     this.diagnostics.fire('closed');
     try {
@@ -284,12 +305,14 @@ export class StreamableHttpTransport implements Transport {
   private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Headers {
     const headers = new Headers(extra);
     headers.set('Accept', accept);
-    if (this.sessionId !== undefined) headers.set('Mcp-Session-Id', this.sessionId);
+    if (this.sessionId !== undefined && this.sessionMode === 'sessions') headers.set('Mcp-Session-Id', this.sessionId);
     for (const [name, value] of Object.entries(this.protocolHeaders?.(request) ?? {})) headers.set(name, value);
     return headers;
   }
 
   private captureSessionId(response: Response): void {
+    // 2026-07-28 has no sessions: a session id some server still sends is ignored, never echoed.
+    if (this.sessionMode === 'stateless') return;
     const id = response.headers.get('mcp-session-id');
     if (id === null || id === '' || id === this.sessionId) return;
     this.sessionId = id;
@@ -310,11 +333,56 @@ export class StreamableHttpTransport implements Transport {
     old.abort();
   }
 
+  /** The signal of one POST: the transport's scope, plus (stateless mode) the request's own abort. */
+  private requestSignal(requestId: RequestId | undefined): AbortSignal {
+    if (this.sessionMode !== 'stateless' || requestId === undefined) return this.scope.signal;
+    const own = new AbortController();
+    this.requestAborts.set(requestId, own);
+    return AbortSignal.any([this.scope.signal, own.signal]);
+  }
+
+  private forgetRequest(requestId: RequestId | undefined): void {
+    if (requestId !== undefined) this.requestAborts.delete(requestId);
+  }
+
+  /**
+   * Stateless mode: a modern server answers a request it rejects (unsupported version -32022, header
+   * mismatch -32020, unknown method -32601) with an HTTP error status AND a JSON-RPC error response in the
+   * body. That error is the request's answer, so it is delivered like any other response. Authorization
+   * statuses are never read this way: the authorizer and the caller must see them as HTTP failures.
+   */
+  private async deliverErrorAnswer(response: Response, requestId: RequestId): Promise<boolean> {
+    if (response.status === 401 || response.status === 403 || mediaType(response) !== 'application/json') return false;
+    const text = await readBodyPrefix(response.clone(), 64 * 1024);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    const record = value as Record<string, unknown> | null;
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+    const error = record.error as Record<string, unknown> | null | undefined;
+    if (typeof error !== 'object' || error === null || typeof error.code !== 'number') return false;
+    // The answer to a POST belongs to the one request the POST carried. A rejection sent before the server
+    // read the id (id null or absent) is still that request's answer; an id naming another request is not.
+    if (record.id !== requestId && record.id !== null && record.id !== undefined) return false;
+    await discardBody(response);
+    this.forgetRequest(requestId);
+    this.diagnostics.fire(`HTTP ${response.status} carried the JSON-RPC error answer to request ${JSON.stringify(requestId)}`);
+    this.deliver(record.id === requestId ? text : JSON.stringify({ ...record, id: requestId }));
+    return true;
+  }
+
   private fetchError(method: string, signal: AbortSignal, error: unknown): LocalError {
     // Our own refusals (a cross-origin redirect, an authorizer's failure) already say what happened.
     if (error instanceof LocalError && !signal.aborted) return error;
     if (this.state.kind !== 'open') {
       return new LocalError('connection-closed', `${method} ${displayUrl(this.options.url)} was cancelled: the transport closed`, { cause: error });
+    }
+    // Stateless mode: the request's own abort (its cancellation), not the end of a session.
+    if (this.sessionMode === 'stateless' && signal.aborted && signal !== this.scope.signal && !this.scope.signal.aborted) {
+      return new LocalError('cancelled', `${method} ${displayUrl(this.options.url)} was cancelled`, { cause: error });
     }
     if (signal.aborted) {
       return new LocalError('session-expired', `${method} ${displayUrl(this.options.url)} was cancelled: the session expired`, { cause: error });
@@ -332,7 +400,10 @@ export class StreamableHttpTransport implements Transport {
       sink.onUnparsable(raw, `invalid JSON: ${errorMessage(error)}`);
       return;
     }
-    for (const id of answeredIdsOf(value)) this.awaitingResponse.delete(id);
+    for (const id of answeredIdsOf(value)) {
+      this.awaitingResponse.delete(id);
+      this.forgetRequest(id);
+    }
     try {
       sink.onMessage(value);
     } catch (error) {
@@ -388,6 +459,15 @@ export class StreamableHttpTransport implements Transport {
       let next: Response | undefined;
       while (next === undefined) {
         if (!this.isWanted(stream, signal)) return;
+        if (stream.origin.kind === 'post' && this.sessionMode === 'stateless') {
+          // Streams are not resumable in 2026-07-28: the request is lost and must be issued again.
+          this.stopWanting(stream);
+          for (const id of stream.origin.requestIds) {
+            this.forgetRequest(id);
+            if (this.state.kind === 'open') this.state.sink.onRequestLost?.(id, `${stream.label} ended before its response`);
+          }
+          return;
+        }
         if (stream.origin.kind === 'post' && stream.lastEventId === '') {
           this.warn(`${stream.label} ended before its response and the server gave no event id to resume from`);
           return;

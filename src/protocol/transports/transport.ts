@@ -14,7 +14,20 @@ export interface TransportSink {
   onWarning(message: string): void;
   /** The connection is gone; `error` says why when it was not a clean close. */
   onClose(error?: Error): void;
+  /**
+   * The response to this request can no longer arrive (2026-07-28 Streamable HTTP: its SSE stream broke and
+   * streams are not resumable). The request fails locally so the era can issue it again on a new id.
+   */
+  onRequestLost?(requestId: string | number, reason: string): void;
 }
+
+/**
+ * How an HTTP transport relates requests to each other. `sessions`: revisions up to 2025-11-25 (Mcp-Session-Id,
+ * the GET stream, DELETE, resumption). `stateless`: 2026-07-28, where every POST stands alone: no session id
+ * is echoed, nothing is resumed or deleted, an error answer in a 4xx body is the request's response, and
+ * cancelling a request means closing its response stream instead of sending notifications/cancelled.
+ */
+export type HttpSessionMode = 'sessions' | 'stateless';
 
 /** A line the server wrote to stderr, or another diagnostic the transport wants in the server's log. */
 export type DiagnosticListener = (line: string) => void;
@@ -52,6 +65,8 @@ export interface Transport extends Disposable {
    * (stdio, in-memory) omit this method.
    */
   setProtocolHeaders?(provider: ProtocolHeaderProvider | undefined): void;
+  /** Switches between session-based and stateless HTTP (see HttpSessionMode). Non-HTTP transports omit it. */
+  setSessionMode?(mode: HttpSessionMode): void;
   /**
    * The session is established: a transport whose server-to-client channel is opened lazily (Streamable
    * HTTP's standalone GET stream) opens it now. Called again after a renewed session. Others omit it.
