@@ -49,6 +49,20 @@ const AUTH_SCENARIOS = [
   'auth/dpop',
   'auth/dpop-nonce',
 ];
+/** The 2026-07-28 authorization scenarios (run with --spec-version 2026-07-28, over the 2026-07-28 wire). */
+const AUTH_2026_SCENARIOS = [
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/authorization-server-migration',
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+];
 
 /** One scenario takes a few seconds; the suite's own per-client limit is 30 s. */
 const SCENARIO_TIMEOUT_MS = 90_000;
@@ -115,9 +129,10 @@ describe('official MCP conformance suite (client scenarios)', () => {
     if (buildDir) fs.rmSync(buildDir, { recursive: true, force: true });
   });
 
-  for (const scenario of [...REQUIRED_SCENARIOS, ...AUTH_SCENARIOS]) {
-    test(scenario, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async () => {
-      const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--scenario', scenario]);
+  const cases = [...[...REQUIRED_SCENARIOS, ...AUTH_SCENARIOS].map((scenario) => ({ scenario, extra: [] as string[] })), ...AUTH_2026_SCENARIOS.map((scenario) => ({ scenario, extra: ['--spec-version', '2026-07-28'] }))];
+  for (const { scenario, extra } of cases) {
+    test(`${scenario}${extra.length ? ` (${extra.join(' ')})` : ''}`, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async () => {
+      const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--scenario', scenario, ...extra]);
       const report = `conformance suite output for ${scenario}:\n${run.output}`;
       if (run.code !== 0 || !/OVERALL: PASSED/.test(run.output)) {
         // Print the suite's own log (wire INFO lines, failed checks) so CI shows why.
