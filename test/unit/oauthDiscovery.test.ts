@@ -18,6 +18,7 @@ import { memoryAuthStore } from '../../src/protocol/auth/types';
 import { oauthChallengeParams, parseWwwAuthenticate } from '../../src/protocol/auth/wwwAuthenticate';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 import { sendJson, startTestServer, type TestServer } from '../fixtures/http/server';
+import { headlessUserAgent } from '../../src/workbench/auth/headlessUserAgent';
 
 describe('WWW-Authenticate', () => {
   test('reads the Bearer parameters MCP uses, quoted or not', () => {
@@ -141,6 +142,46 @@ describe('OAuthAuthorizer', () => {
       await server.close();
     }
   });
+});
+
+test('concurrent 401s share one sign-in', async () => {
+  let authorizations = 0;
+  let issued = 0;
+  const server = await startTestServer((request, res) => {
+    const origin = server.origin;
+    const url = new URL(request.url, origin);
+    if (url.pathname === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+    if (url.pathname === '/.well-known/oauth-authorization-server') {
+      return sendJson(res, 200, {
+        issuer: origin,
+        authorization_endpoint: `${origin}/authorize`,
+        token_endpoint: `${origin}/token`,
+        registration_endpoint: `${origin}/register`,
+        authorization_response_iss_parameter_supported: true,
+      });
+    }
+    if (url.pathname === '/register') return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
+    if (url.pathname === '/authorize') {
+      authorizations++;
+      const back = new URL(url.searchParams.get('redirect_uri') ?? '');
+      back.searchParams.set('code', 'code-1');
+      back.searchParams.set('state', url.searchParams.get('state') ?? '');
+      back.searchParams.set('iss', origin);
+      res.writeHead(302, { location: back.href }).end();
+      return;
+    }
+    if (url.pathname === '/token') return sendJson(res, 200, { access_token: `token-${++issued}`, token_type: 'Bearer', expires_in: 3600 });
+    return sendJson(res, 404, {});
+  });
+  try {
+    const authorizer = new OAuthAuthorizer({ serverUrl: server.url, serverName: 's', store: memoryAuthStore(), userAgent: headlessUserAgent() });
+    const challenge = { status: 401 as const, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' as const };
+    assert.deepEqual(await Promise.all([authorizer.onChallenge(challenge), authorizer.onChallenge(challenge)]), ['retry', 'retry']);
+    assert.equal(authorizations, 1);
+    assert.deepEqual(await authorizer.headersFor({ url: server.url, method: 'POST' }), { authorization: 'Bearer token-1' });
+  } finally {
+    await server.close();
+  }
 });
 
 describe('mcp.json "oauth"', () => {

@@ -144,7 +144,14 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   }
 
   onChallenge(challenge: HttpAuthChallenge): Promise<ChallengeDecision> {
-    return this.serialized(() => this.handleChallenge(challenge));
+    // The refused request carried at best the token held now. If another challenge replaced that token
+    // while this one waited its turn, the request is simply retried with the new one: one sign-in, not two.
+    const tokenAtChallenge = this.state?.tokens?.accessToken;
+    return this.serialized(async () => {
+      const current = this.state?.tokens?.accessToken;
+      if (current !== undefined && current !== tokenAtChallenge && !challenge.dpopNonce) return 'retry';
+      return this.handleChallenge(challenge);
+    });
   }
 
   /** Forgets the tokens (sign out); registrations are kept. */
