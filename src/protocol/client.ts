@@ -258,7 +258,15 @@ export class McpClient implements Disposable {
 
   // ---- server features -------------------------------------------------------------------------
 
+  /**
+   * Checks the server answers. 2026-07-28 removed `ping`; there the liveness check is a server/discover
+   * (never served from the cache), the one request every modern server must answer.
+   */
   async ping(options: CallOptions = {}): Promise<void> {
+    if (this.session.kind === 'modern') {
+      await this.request('server/discover', undefined, { ...options, refresh: true });
+      return;
+    }
     await this.request('ping', undefined, options);
   }
 
@@ -271,7 +279,7 @@ export class McpClient implements Disposable {
 
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
-    const result = await this.callToolOnce(name, args, options);
+    const result = await this.sendToolCall(name, args, options);
     if (!Array.isArray(result.content)) {
       throw new LocalError('protocol-violation', `${this.serverName}: tools/call result for ${name} has no content array`);
     }
@@ -287,7 +295,7 @@ export class McpClient implements Disposable {
    * 2026-07-28 over HTTP: a HeaderMismatch (-32020) usually means the tool's x-mcp-header annotations changed
    * since tools/list; the spec's advice is to list the tools again and retry once with the new headers.
    */
-  private async callToolOnce(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     try {
       return await this.request('tools/call', { name, arguments: args }, options);
     } catch (error) {

@@ -122,7 +122,7 @@ const transports = [
 for (const kind of transports) {
   describe(`2026-07-28 era over ${kind.name} (v2 SDK server)`, () => {
     test('discover, tools, resources, prompts, an input-required round, caching and a subscription', async () => {
-      const { client, sent } = open(`modern-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      const { client, sent, logger } = open(`modern-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
       const session = await client.connect();
       assert.equal(session.kind, 'modern');
       assert.equal(session.protocolVersion, '2026-07-28');
@@ -136,6 +136,9 @@ for (const kind of transports) {
       assert.ok(names.includes('add') && names.includes('regional'));
       // Over Streamable HTTP a tool with an invalid x-mcp-header is dropped; stdio MAY ignore annotations.
       assert.equal(names.includes('bad_header'), kind.name === 'stdio');
+      if (kind.name !== 'stdio') {
+        assert.ok(logger.warns.some((line) => /ignoring tool "bad_header": .*"number"/.test(line)), `the reason is logged: ${logger.warns.join(' | ')}`);
+      }
 
       const { result } = await client.callTool('add', { a: 2, b: 3 });
       assert.equal(textOf(result.content), '5');
@@ -248,6 +251,15 @@ describe('auto era selection against legacy servers', () => {
     assert.deepEqual(sent.slice(0, 2).map((m) => m.method), ['server/discover', 'initialize']);
     assert.ok(logger.lines.some((line) => /not a 2026-07-28 server/.test(line.message)), 'the fallback is logged with its reason');
     assert.ok((await client.listTools()).length > 0);
+  });
+
+  test('pinned to 2026-07-28, a legacy server is a clear error that names the way out', async () => {
+    const { client, sent } = open('everything-pinned', new StdioTransport({ command: process.execPath, args: [EVERYTHING_SERVER], shutdownGraceMs: 1000 }), { era: '2026-07-28' });
+    await assert.rejects(
+      client.connect(),
+      (error: unknown) => error instanceof LocalError && error.kind === 'unsupported-version' && /everything-pinned does not seem to speak protocol 2026-07-28 \(server\/discover was answered with error .*\); connect with era "auto" or "legacy"/.test(error.message),
+    );
+    assert.ok(!sent.some((m) => m.method === 'initialize'), 'no fallback when pinned');
   });
 
   test('Streamable HTTP: server-everything refuses the sessionless probe with 400, so the client falls back', async () => {

@@ -1,12 +1,13 @@
-import { ErrorCodes, LocalError, McpError, isLocalError } from '../errors';
+import { LocalError } from '../errors';
 import type { JsonParams } from '../methods';
-import { HttpStatusError } from '../transports/httpShared';
-import type { OutgoingHttpRequest, TransportKind } from '../transports/transport';
+import type { OutgoingHttpRequest } from '../transports/transport';
 import type { JsonObject, LoggingLevel } from '../types';
-import { isSupportedHandshakeVersion } from '../versions';
 import type { AttemptContext, AttemptOutcome, AttemptVerdict, ClientIdentity, EraKind, EraWire, ProtocolEra, ServerSession } from './era';
 import { HandshakeEra, type HandshakeEraOptions } from './handshake';
-import { DiscoverFailure, ModernEra, type ModernEraOptions } from './modern/modernEra';
+import { legacyFallbackReason } from './modern/legacyDetection';
+import { ModernEra, type ModernEraOptions } from './modern/modernEra';
+
+export { legacyFallbackReason } from './modern/legacyDetection';
 
 /**
  * Era selection: which protocol era a connection speaks. `legacy` is the initialize handshake (up to
@@ -25,7 +26,12 @@ export interface EraSelectionOptions {
   probeTimeoutMs?: number;
 }
 
-export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+/**
+ * Long enough for a stdio server that is still starting (npx installing, a runtime compiling: its silence says
+ * nothing about its revision), short enough that a legacy server which ignores the unknown pre-initialize
+ * request does not look hung. Legacy servers usually answer the probe at once with an error.
+ */
+export const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
 
 export function createEra(preference: EraPreference, options: EraSelectionOptions = {}): ProtocolEra {
   switch (preference) {
@@ -36,40 +42,6 @@ export function createEra(preference: EraPreference, options: EraSelectionOption
     case 'auto':
       return new AutoEra(options);
   }
-}
-
-/**
- * Why a failed modern probe means "this server speaks an earlier revision", or undefined when it does not:
- * then the failure stands (a modern server's error, an authorization or TLS failure, a dead process).
- * The decision never hangs on one error code: any JSON-RPC error that is not one of the modern era's own,
- * a timeout on stdio, or an HTTP 400/404/405 whose body is not a modern error all mean legacy.
- */
-export function legacyFallbackReason(error: unknown, transport: TransportKind): string | undefined {
-  if (error instanceof McpError) {
-    const modernCodes: readonly number[] = [ErrorCodes.HeaderMismatch, ErrorCodes.MissingRequiredClientCapability, ErrorCodes.UnsupportedProtocolVersion];
-    if (modernCodes.includes(error.code)) return undefined;
-    return `server/discover was answered with error ${error.code} (${error.rawMessage})`;
-  }
-  if (error instanceof HttpStatusError) {
-    // Authorization is never a reason to change eras: the person must see the 401/403 for what it is.
-    if (error.status === 400 || error.status === 404 || error.status === 405) return `server/discover got HTTP ${error.status} without a 2026-07-28 error in the body`;
-    return undefined;
-  }
-  if (error instanceof DiscoverFailure) {
-    if (error.kind === 'unsupported-version') return undefined;
-    return error.message;
-  }
-  if (isLocalError(error, 'unsupported-version')) {
-    // -32022 listing only handshake-era revisions: the server speaks modern errors but wants initialize.
-    const cause = error.cause;
-    const supported = cause instanceof McpError ? (cause.data as { supported?: unknown } | undefined)?.supported : undefined;
-    if (Array.isArray(supported) && supported.some((version) => isSupportedHandshakeVersion(version))) {
-      return `the server supports only ${supported.join(', ')}`;
-    }
-    return undefined;
-  }
-  if (isLocalError(error, 'timeout') && transport === 'stdio') return 'server/discover was not answered in time';
-  return undefined;
 }
 
 class AutoEra implements ProtocolEra {

@@ -16,6 +16,7 @@ import { filterToolsByHeaderAnnotations, paramHeaders, standardHeaders, type Hea
 import { retryParams } from './inputRounds';
 import { MODERN_VERSIONS, MetaKeys, buildRequestMeta, serverInfoOf, withRequestMeta } from './meta';
 import { readResult } from './results';
+import { DiscoverFailure, legacyFallbackReason } from './legacyDetection';
 import { negotiateAfterRejection } from './versionNegotiation';
 
 /**
@@ -56,11 +57,6 @@ type Subscription =
   | { kind: 'none' }
   | { kind: 'listening'; filter: SubscriptionFilter; abort: AbortController };
 
-/** The error behind a failed discover, for the era selection to classify. */
-export class DiscoverFailure extends LocalError {
-  override readonly name = 'DiscoverFailure';
-}
-
 export class ModernEra implements ProtocolEra {
   readonly kind = 'modern' as const;
   private readonly offered: readonly string[];
@@ -91,7 +87,15 @@ export class ModernEra implements ProtocolEra {
     this.identity = identity;
     this.overHttp = wire.transport.kind === 'streamable-http';
     wire.transport.setSessionMode?.('stateless');
-    const result = await this.discover(wire, identity);
+    let result: DiscoverResult;
+    try {
+      result = await this.discover(wire, identity);
+    } catch (error) {
+      // Pinned to 2026-07-28, a failure that says "older server" deserves to be named as such.
+      const legacyHint = this.options.probe ? undefined : legacyFallbackReason(error, wire.transport.kind);
+      if (legacyHint === undefined) throw error;
+      throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${legacyHint}); connect with era "auto" or "legacy"`, { cause: error });
+    }
     const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
     if (typeof result.capabilities !== 'object' || result.capabilities === null || Array.isArray(result.capabilities)) {
       throw new DiscoverFailure('protocol-violation', `${wire.serverName}: the server/discover result has no capabilities object`);
