@@ -18,6 +18,10 @@ const SERVERS = path.join(REPO_ROOT, 'test', 'fixtures', 'oauth', 'servers.mjs')
 
 interface FixtureStats {
   grants: string[];
+  /** client_id of each successful token request. */
+  tokenClients: string[];
+  /** client_id of each dynamic registration. */
+  registrations: string[];
   accepted: number;
   rejected: string[];
 }
@@ -172,6 +176,18 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
     assert.equal(run.code, 1);
     assert.match(run.stderr, /authorization response was rejected: .*iss/);
     assert.equal(cached().state.tokens, undefined, 'no tokens stored');
+  });
+
+  test('--client-id/--client-secret select a pre-registered client: no registration, and the secret is never printed', TIMEOUT, async () => {
+    const secret = 'preregistered-secret-Zq81';
+    const before = await stats(fixture);
+    const run = await cli(['tools', '--url', fixture.mcpUrl, '--auth-dir', authDir, '--client-id', 'preregistered-cli', '--client-secret', secret, '--verbose'], env);
+    assert.equal(run.code, 0, run.stderr);
+    const after = await stats(fixture);
+    assert.deepEqual(after.registrations.slice(before.registrations.length), [], 'no dynamic registration');
+    assert.deepEqual(after.tokenClients.slice(before.tokenClients.length), ['preregistered-cli']);
+    assert.ok(!run.stderr.includes(secret) && !run.stdout.includes(secret), 'the client secret stays out of the output');
+    assertNoSecretsIn(run);
   });
 
   test('--no-browser only prints the URL; completing it by hand signs in', TIMEOUT, async () => {
