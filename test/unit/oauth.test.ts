@@ -190,6 +190,20 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
     assertNoSecretsIn(run);
   });
 
+  test('a config entry\'s "oauth" {clientId, clientSecret} selects the pre-registered client, variables resolved', TIMEOUT, async () => {
+    const secret = 'preregistered-secret-Zq81';
+    const config = path.join(dir, 'mcp.json');
+    fs.writeFileSync(config, JSON.stringify({ servers: { remote: { type: 'http', url: fixture.mcpUrl, oauth: { clientId: 'preregistered-cli', clientSecret: '${input:secret}' } } } }));
+    const before = await stats(fixture);
+    const run = await cli(['tools', '--config', config, '--server', 'remote', '--auth-dir', authDir, '--input', `secret=${secret}`, '--verbose'], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stderr, /remote requires signing in/, 'messages use the config key');
+    const after = await stats(fixture);
+    assert.deepEqual(after.registrations.slice(before.registrations.length), []);
+    assert.deepEqual(after.tokenClients.slice(before.tokenClients.length), ['preregistered-cli']);
+    assert.ok(!run.stderr.includes(secret) && !run.stdout.includes(secret));
+  });
+
   test('--no-browser only prints the URL; completing it by hand signs in', TIMEOUT, async () => {
     const child = spawn(process.execPath, [CLI, 'tools', '--url', fixture.mcpUrl, '--auth-dir', authDir, '--no-browser'], { env: { ...process.env, ...env } });
     let stdout = '';
