@@ -35,8 +35,10 @@ export function fileAuthStore(dir: string): AuthStateStore {
       }
     },
     save: async (serverUrl, state) => {
-      await fs.mkdir(dir, { recursive: true, mode: 0o700 });
-      await fs.chmod(dir, 0o700).catch(() => {});
+      // A folder this store creates is 0700; an existing one (the person's choice of --auth-dir) keeps its mode,
+      // the files in it are 0600 either way.
+      const created = await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+      if (created !== undefined) await fs.chmod(dir, 0o700);
       const file = fileFor(serverUrl);
       const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       await fs.writeFile(temporary, `${JSON.stringify({ serverUrl, state }, null, 2)}\n`, { mode: 0o600 });
