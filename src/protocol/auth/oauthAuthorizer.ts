@@ -19,7 +19,7 @@ import {
   type ProtectedResourceMetadata,
 } from './discovery';
 import { oauthChallengeParams, parseWwwAuthenticate } from './wwwAuthenticate';
-import type { AuthorizationUserAgent, AuthStateStore, PersistedAuthState, RegisteredClient, TokenEndpointAuthMethod } from './types';
+import type { AuthorizationUserAgent, AuthStateStore, PersistedAuthState, RegisteredClient, StoredTokens, TokenEndpointAuthMethod } from './types';
 import { createDpopKey, dpopProof, type DpopKey } from './dpop';
 
 export { OAuthFlowError } from './discovery';
@@ -69,7 +69,7 @@ export interface OAuthAuthorizerOptions {
   log?: (line: string) => void;
 }
 
-/** Step-up authorizations after a 403 before the authorizer gives up (the spec asks for a retry limit). */
+/** Step-up authorizations for the same scopes after a 403 before the authorizer gives up (the spec asks for a retry limit). */
 const MAX_STEP_UPS = 3;
 /** A token this close to expiry is refreshed before use. */
 const EXPIRY_MARGIN_MS = 30_000;
@@ -90,6 +90,7 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   /** One authorization at a time: concurrent challenges wait for the one in flight. */
   private inFlight: Promise<ChallengeDecision> | undefined;
   private stepUps = 0;
+  private lastStepUpScopes: string | undefined;
   private context: AuthorizationContext | undefined;
   private dpopKey: DpopKey | undefined;
   private dpopHandle: oauth.DPoPHandle | undefined;
@@ -128,8 +129,10 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     if (new URL(request.url).origin !== this.serverOrigin) return {};
     let tokens = state.tokens;
     if (!tokens) return {};
-    if (tokens.expiresAt !== undefined && tokens.expiresAt - EXPIRY_MARGIN_MS <= Date.now() && tokens.refreshToken) {
-      await this.serialized(async () => ((await this.refresh()) ? 'retry' : 'fail'));
+    const expiring = (t: StoredTokens | undefined) => t?.expiresAt !== undefined && t.expiresAt - EXPIRY_MARGIN_MS <= Date.now() && t.refreshToken !== undefined;
+    if (expiring(tokens)) {
+      // Checked again in turn: a request queued behind another one's refresh uses the fresh token.
+      await this.serialized(async () => (expiring(this.state?.tokens) && (await this.refresh()) ? 'retry' : 'fail'));
       tokens = this.state?.tokens;
       if (!tokens) return {};
     }
@@ -179,11 +182,16 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     const challengedScopes = params.scope ? params.scope.split(' ').filter(Boolean) : undefined;
     if (challenge.status === 403) {
       if (params.error !== 'insufficient_scope') return 'fail';
-      if (++this.stepUps > MAX_STEP_UPS) {
-        throw new OAuthFlowError(`${this.options.serverName}: still refused for insufficient scope after ${MAX_STEP_UPS} step-up authorizations; giving up`);
-      }
       const held = state.tokens?.scopes ?? [];
       const wanted = [...new Set([...held, ...(challengedScopes ?? [])])];
+      // Asking again for the same scopes is what can loop forever (a server that will never be satisfied);
+      // a step-up to new scopes starts the count afresh, so a long session may step up as often as it needs.
+      const key = [...wanted].sort().join(' ');
+      this.stepUps = key === this.lastStepUpScopes ? this.stepUps + 1 : 1;
+      this.lastStepUpScopes = key;
+      if (this.stepUps > MAX_STEP_UPS) {
+        throw new OAuthFlowError(`${this.options.serverName}: still refused for insufficient scope after ${MAX_STEP_UPS} authorizations for ${key || 'the same scopes'}; giving up`);
+      }
       this.log(`${this.options.serverName} needs more scope (${params.scope ?? 'unspecified'}); authorizing again with: ${wanted.join(' ') || '(none)'}`);
       await this.authorize(params.resource_metadata, wanted);
       return 'retry';
