@@ -25,16 +25,25 @@ export interface ParsedArgs {
   cwd?: string;
   verbose: boolean;
   help: boolean;
+  /** OAuth: where tokens are cached, a pre-registered client, and whether a browser may be opened. */
+  authDir?: string;
+  clientId?: string;
+  clientSecret?: string;
+  noBrowser: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport', '--era', '--shutdown-grace']);
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false };
+  const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
       result.help = true;
+      continue;
+    }
+    if (arg === '--no-browser') {
+      result.noBrowser = true;
       continue;
     }
     if (arg === '--verbose' || arg === '-v') {
@@ -76,6 +85,17 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       return;
     case '--cwd':
       result.cwd = value;
+      return;
+    case '--auth-dir':
+      result.authDir = value;
+      return;
+    case '--client-id':
+      if (!value) throw new UsageError('--client-id needs a value');
+      result.clientId = value;
+      return;
+    case '--client-secret':
+      if (!value) throw new UsageError('--client-secret needs a value');
+      result.clientSecret = value;
       return;
     case '--transport':
       if (value !== 'auto' && value !== 'streamable-http' && value !== 'sse') throw new UsageError('--transport must be auto, streamable-http or sse');

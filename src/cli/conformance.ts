@@ -16,6 +16,10 @@ import { isModernVersion } from '../protocol/eras/modern/meta';
 import { describeEra, type EraPreference } from '../protocol/eras/select';
 import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from '../protocol/versions';
 import { createHttpTransport } from '../protocol/transports/http';
+import { withStaticHeaders } from '../protocol/auth/authorizer';
+import { OAuthAuthorizer, type ConfiguredClient, type OAuthGrant } from '../protocol/auth/oauthAuthorizer';
+import { memoryAuthStore } from '../protocol/auth/types';
+import { headlessUserAgent } from '../workbench/auth/headlessUserAgent';
 import type { ParsedArgs } from './args';
 import { stderrLogger } from './connect';
 
@@ -198,6 +202,39 @@ export function conformanceEra(explicit: EraPreference | undefined, requestedVer
   return isModernVersion(requestedVersion) ? '2026-07-28' : 'legacy';
 }
 
+/** The Client ID Metadata Document URL the suite's basic-cimd scenario expects (it does not fetch it). */
+export const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+
+interface AuthSetup {
+  client?: ConfiguredClient;
+  grant?: OAuthGrant;
+}
+
+function contextString(context: Record<string, unknown>, key: string): string | undefined {
+  const value = context[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * MCP_CONFORMANCE_CONTEXT carries what a real deployment would configure: a pre-registered client, client
+ * credentials, an enterprise IdP's ID token, a workload identity JWT.
+ */
+export function authSetupFor(scenario: string, context: JsonObject | undefined): AuthSetup {
+  if (!context) return {};
+  const clientId = contextString(context, 'client_id');
+  const clientSecret = contextString(context, 'client_secret');
+  const privateKeyPem = contextString(context, 'private_key_pem');
+  const client: ConfiguredClient | undefined = clientId === undefined ? undefined : { clientId, clientSecret, privateKeyPem, signingAlgorithm: contextString(context, 'signing_algorithm') };
+  const idToken = contextString(context, 'idp_id_token');
+  const idpTokenEndpoint = contextString(context, 'idp_token_endpoint');
+  const idpClientId = contextString(context, 'idp_client_id');
+  if (idToken && idpTokenEndpoint && idpClientId) return { client, grant: { kind: 'enterprise', idpTokenEndpoint, idpClientId, idToken: () => idToken } };
+  const workloadJwt = contextString(context, 'valid_jwt');
+  if (workloadJwt) return { client: client && { ...client, authMethod: 'none' }, grant: { kind: 'jwt-bearer', assertion: () => workloadJwt } };
+  if (scenario.startsWith('auth/client-credentials')) return { client, grant: { kind: 'client-credentials' } };
+  return { client };
+}
+
 export async function runConformance(args: ParsedArgs): Promise<number> {
   const fail = (reason: string): number => {
     process.stderr.write(`conformance: FAILED: ${reason}\n`);
@@ -225,9 +262,23 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
   }
   const requestedVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
   const era = conformanceEra(args.era, requestedVersion);
+  const auth = authSetupFor(scenario, context);
+  // The suite's authorization servers approve at once: the flow runs headlessly, state in memory.
+  const authorizer = new OAuthAuthorizer({
+    serverUrl: url.href,
+    serverName: url.host,
+    store: memoryAuthStore(),
+    userAgent: headlessUserAgent(),
+    client: auth.client,
+    grant: auth.grant,
+    clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
+    clientName: 'mcp-workbench conformance',
+    timeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    log,
+  });
   const client = new McpClient({
     serverName: url.host,
-    transport: createHttpTransport({ url: url.href, headers: args.headers, mode: args.transport ?? 'auto' }),
+    transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(authorizer, args.headers), mode: args.transport ?? 'auto' }),
     host: driver.host,
     era,
     protocolVersions: era === 'legacy' ? offeredVersions(requestedVersion, log) : undefined,

@@ -17,6 +17,8 @@ import type { TraceDirection } from '../protocol/jsonrpc/mcpStreams';
 import { displayUrl } from '../protocol/transports/httpShared';
 import { stdioServerName } from './serverName';
 import { UsageError, type ParsedArgs } from './args';
+import { withStaticHeaders } from '../protocol/auth/authorizer';
+import { cliAuthorizer } from './auth';
 
 /**
  * A command-line run waits for nobody: many servers never exit when stdin closes, so the CLI moves on to
@@ -49,7 +51,7 @@ export interface Target {
 export async function resolveTarget(args: ParsedArgs): Promise<Target> {
   const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
   if (chosen !== 1) throw new UsageError('give exactly one of --stdio "<command line>", --url <url>, or --config <mcp.json> --server <name>');
-  const flagSecrets = [...Object.values(args.headers), ...Object.values(args.env), ...Object.values(args.inputs)];
+  const flagSecrets = [...Object.values(args.headers), ...Object.values(args.env), ...Object.values(args.inputs), ...(args.clientSecret ? [args.clientSecret] : [])];
   if (args.stdio !== undefined) {
     let words: string[];
     try {
@@ -77,7 +79,8 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     const mode = args.transport ?? 'auto';
     return {
       name: url.host,
-      transport: createHttpTransport({ url: url.href, headers: args.headers, mode }),
+      // On a 401 the OAuth authorizer signs in; until then (and for servers without OAuth) the --header values go out.
+      transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(cliAuthorizer(url.href, url.host, args), args.headers), mode }),
       description: maskText(describeHttp(displayUrl(url.href), mode), flagSecrets),
       secrets: flagSecrets,
       httpMode: mode,
@@ -143,6 +146,8 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
     ...(resolved.kind === 'http' ? Object.values(resolved.headers) : Object.values(resolved.env).filter((value): value is string => typeof value === 'string')),
     ...Object.values(args.headers),
     ...Object.values(args.inputs),
+    ...(resolved.kind === 'http' && resolved.oauth?.clientSecret ? [resolved.oauth.clientSecret] : []),
+    ...(args.clientSecret ? [args.clientSecret] : []),
   ];
   const httpMode: HttpTransportMode | undefined = resolved.kind === 'http' ? (resolved.transport === 'sse' ? 'sse' : 'auto') : undefined;
   const description =
@@ -152,7 +157,10 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
   return {
     // The config's key is the name the person gave the server.
     name: definition.name,
-    transport: createTransport(resolved, { shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS }),
+    transport: createTransport(resolved, {
+      shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS,
+      authorizer: resolved.kind === 'http' ? cliAuthorizer(resolved.url, definition.name, args, resolved.oauth) : undefined,
+    }),
     description: maskText(`${file}: ${description}`, secrets),
     secrets,
     httpMode,

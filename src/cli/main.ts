@@ -30,13 +30,20 @@ Subcommands:
                                        (scenario from MCP_CONFORMANCE_SCENARIO)
 
 Options:
-  --timeout <ms>            bound each request (default 60000)
+  --timeout <ms>            bound each request (default 60000), a sign-in in the browser included
   --shutdown-grace <ms>     how long a stdio server may take to exit after stdin closes, and after SIGTERM
                             (default 500; a server that exits sooner, or is gone already, is not waited on)
   --header "Name: value"    extra HTTP header (repeatable)
   --transport auto|streamable-http|sse   HTTP transport (default auto: Streamable HTTP, falling back to SSE)
   --era auto|2026-07-28|legacy   protocol era (default auto: 2026-07-28 via server/discover, falling back
                             to the initialize handshake for an older server)
+  --auth-dir <dir>          where OAuth tokens are cached (default: a per-user config folder, e.g.
+                            ~/.config/mcp-workbench/auth; files 0600). A server that answers 401 is signed in
+                            to: the authorization URL is printed on stderr and opened with $BROWSER (the URL
+                            as its one argument) or the platform's opener; the redirect comes to 127.0.0.1
+  --no-browser              only print the authorization URL
+  --client-id <id>          a pre-registered OAuth client (else a client metadata document or dynamic
+  --client-secret <secret>    registration); in a config file: "oauth": {"clientId", "clientSecret", "scopes"}
   --env NAME=value          extra environment variable for a stdio server (repeatable)
   --cwd <dir>               working directory of a stdio server
   --input id=value          value for \${input:id} in a config file (repeatable)
@@ -225,7 +232,7 @@ function describeSession(client: McpClient, target: Target): string {
     case 'handshake':
       return `connected: handshake era (initialize), protocol ${session.protocolVersion}, transport ${describeTransportKind(kind)}${fallback}; the server calls itself ${server}`;
     case 'modern':
-      return `connected: stateless era (server/discover), protocol ${session.protocolVersion}, transport ${describeTransportKind(kind)}; the server calls itself ${server}`;
+      return `connected: 2026-07-28 era (stateless, server/discover), revision ${session.protocolVersion}, transport ${describeTransportKind(kind)}${fallback}; the server calls itself ${server}`;
   }
 }
 

@@ -19,6 +19,8 @@ export interface HttpAuthChallenge {
   wwwAuthenticate?: string;
   url: string;
   method: HttpMethod;
+  /** The DPoP-Nonce header (RFC 9449 §9), when the server sent one with the refusal. */
+  dpopNonce?: string;
 }
 
 /** 'retry': credentials were refreshed, send the request once more. 'fail': report the refusal. */
@@ -35,4 +37,13 @@ export interface HttpAuthorizer {
 export function staticHeaders(headers: Readonly<Record<string, string>> = {}): HttpAuthorizer {
   const copy = { ...headers };
   return { headersFor: () => ({ ...copy }) };
+}
+
+/** Configured headers under another authorizer's credentials (its Authorization wins over a configured one). */
+export function withStaticHeaders(authorizer: HttpAuthorizer, headers: Readonly<Record<string, string>> = {}): HttpAuthorizer {
+  const copy = { ...headers };
+  return {
+    headersFor: async (request) => ({ ...copy, ...(await authorizer.headersFor(request)) }),
+    onChallenge: authorizer.onChallenge ? (challenge) => authorizer.onChallenge!(challenge) : undefined,
+  };
 }

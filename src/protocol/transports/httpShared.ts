@@ -216,6 +216,7 @@ export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAut
   let target = url;
   let redirects = 0;
   let challenged = false;
+  let nonceRetried = false;
   for (;;) {
     const headers = new Headers(await authorizer.headersFor({ url: target, method: request.method }));
     request.headers.forEach((value, name) => headers.set(name, value));
@@ -234,17 +235,25 @@ export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAut
       target = next.href;
       continue;
     }
-    if ((response.status === 401 || response.status === 403) && !challenged && authorizer.onChallenge) {
-      challenged = true;
-      const decision = await authorizer.onChallenge({
-        status: response.status,
-        wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
-        url: target,
-        method: request.method,
-      });
-      if (decision === 'retry') {
-        await discardBody(response);
-        continue;
+    if ((response.status === 401 || response.status === 403) && authorizer.onChallenge) {
+      // One credentials challenge per request; a DPoP nonce challenge (RFC 9449 §9) may follow it once more,
+      // since a server can only hand out its nonce after it has seen the new token.
+      const dpopNonce = response.headers.get('dpop-nonce') ?? undefined;
+      const nonceChallenge = dpopNonce !== undefined && !nonceRetried;
+      if (!challenged || nonceChallenge) {
+        if (challenged) nonceRetried = true;
+        challenged = true;
+        const decision = await authorizer.onChallenge({
+          status: response.status,
+          wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+          ...(dpopNonce !== undefined ? { dpopNonce } : {}),
+          url: target,
+          method: request.method,
+        });
+        if (decision === 'retry') {
+          await discardBody(response);
+          continue;
+        }
       }
     }
     return response;

@@ -22,7 +22,15 @@ export type ServerDefinition =
       headers: Record<string, string>;
       /** 'http' tries Streamable HTTP and falls back to the 2024-11-05 SSE transport; 'sse' forces the latter. */
       transport: 'auto' | 'sse';
+      /** A static OAuth client (VS Code's `oauth.clientId`; `clientSecret` for a confidential one) and scopes. */
+      oauth?: OAuthClientConfig;
     };
+
+export interface OAuthClientConfig {
+  clientId?: string;
+  clientSecret?: string;
+  scopes?: string[];
+}
 
 export interface InputDefinition {
   type: 'promptString' | 'pickString';
@@ -82,6 +90,21 @@ export function parseMcpConfig(text: string): ParsedConfig {
   return { servers, inputs, problems };
 }
 
+function parseOAuth(value: unknown): OAuthClientConfig | undefined | string {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return '"oauth" must be an object';
+  for (const key of ['clientId', 'clientSecret'] as const) {
+    if (value[key] !== undefined && (typeof value[key] !== 'string' || value[key] === '')) return `"oauth.${key}" must be a non-empty string`;
+  }
+  if (value.scopes !== undefined && (!Array.isArray(value.scopes) || !value.scopes.every((s) => typeof s === 'string'))) return '"oauth.scopes" must be an array of strings';
+  if (value.clientSecret !== undefined && value.clientId === undefined) return '"oauth.clientSecret" needs "oauth.clientId"';
+  return {
+    ...(value.clientId !== undefined ? { clientId: value.clientId as string } : {}),
+    ...(value.clientSecret !== undefined ? { clientSecret: value.clientSecret as string } : {}),
+    ...(value.scopes !== undefined ? { scopes: value.scopes as string[] } : {}),
+  };
+}
+
 function parseServer(name: string, entry: unknown): ServerDefinition | string {
   if (!isObject(entry)) return 'the definition must be an object';
   const type = entry.type ?? (entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'http' : undefined);
@@ -104,7 +127,9 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
       if (typeof entry.url !== 'string' || entry.url.trim() === '') return `an ${type} server needs a "url" string`;
       const headers = entry.headers ?? {};
       if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) return '"headers" must map names to strings';
-      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto' };
+      const oauth = parseOAuth(entry.oauth);
+      if (typeof oauth === 'string') return oauth;
+      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto', ...(oauth ? { oauth } : {}) };
     }
     case undefined:
       return 'the definition needs "command" (stdio) or "url" (http)';

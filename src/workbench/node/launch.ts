@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { staticHeaders } from '../../protocol/auth/authorizer';
+import { staticHeaders, withStaticHeaders, type HttpAuthorizer } from '../../protocol/auth/authorizer';
 import type { Transport } from '../../protocol/transports/transport';
 import { createHttpTransport } from '../../protocol/transports/http';
 import { buildEnvironment, StdioTransport } from '../../protocol/node/stdio';
@@ -41,7 +41,12 @@ export async function resolveServerDefinition(definition: ServerDefinition, cont
     case 'http': {
       const headers: Record<string, string> = {};
       for (const [key, value] of Object.entries(definition.headers)) headers[key] = await resolve(value);
-      return { ...definition, url: await resolve(definition.url), headers };
+      const oauth = definition.oauth && {
+        ...definition.oauth,
+        ...(definition.oauth.clientId !== undefined ? { clientId: await resolve(definition.oauth.clientId) } : {}),
+        ...(definition.oauth.clientSecret !== undefined ? { clientSecret: await resolve(definition.oauth.clientSecret) } : {}),
+      };
+      return { ...definition, url: await resolve(definition.url), headers, ...(oauth ? { oauth } : {}) };
     }
     default: {
       const exhaustive: never = definition;
@@ -55,6 +60,8 @@ export interface TransportTuning {
   shutdownGraceMs?: number;
   /** What to spawn for a stdio server instead of its command and args as written (see `planStdioLaunch`). */
   launch?: StdioLaunch;
+  /** For an HTTP server: who signs in (OAuth); the configured headers go out beneath its credentials. */
+  authorizer?: HttpAuthorizer;
 }
 
 export interface LaunchHost {
@@ -93,8 +100,12 @@ export function createTransport(server: ResolvedServer, tuning: TransportTuning 
         shutdownGraceMs: tuning.shutdownGraceMs,
       });
     case 'http':
-      // The configured headers are the default authorizer; an OAuth authorizer replaces it per server.
-      return createHttpTransport({ url: server.url, authorizer: staticHeaders(server.headers), mode: server.transport === 'sse' ? 'sse' : 'auto' });
+      // The configured headers are the default authorizer; an OAuth authorizer adds its credentials over them.
+      return createHttpTransport({
+        url: server.url,
+        authorizer: tuning.authorizer ? withStaticHeaders(tuning.authorizer, server.headers) : staticHeaders(server.headers),
+        mode: server.transport === 'sse' ? 'sse' : 'auto',
+      });
     default: {
       const exhaustive: never = server;
       throw new Error(`unknown server kind ${JSON.stringify(exhaustive)}`);
