@@ -87,7 +87,8 @@ export function treeSuite(vscode: VscodeApi): Suite {
     assertEqual(echo.tool.annotations?.readOnlyHint, true, 'echo is annotated read-only by server-everything');
     const item = await tree().getTreeItem(echo);
     const description = String(item.description ?? '');
-    assert(/^\[(read-only|只读)\] \[(idempotent|幂等)\] /.test(description), `echo description: ${JSON.stringify(description)}`);
+    // Title (or the description's first line) first, the hints after it.
+    assert(/^[^[].* \[(read-only|只读)\] \[(idempotent|幂等)\]/.test(description), `echo description: ${JSON.stringify(description)}`);
     assert(!/destructive|破坏性/.test(description), `a read-only tool must not be shown as destructive: ${description}`);
     assert(/`(read-only|只读)`/.test(tooltipText(item)), `echo tooltip: ${tooltipText(item)}`);
     assertEqual(item.contextValue, 'tool', 'context value of a tool node (inline Call Tool action)');
