@@ -368,7 +368,8 @@ export class ServerController implements vscode.Disposable {
     logServerMessage(this.log, message, this.knownSecrets());
   }
 
-  private knownSecrets(): string[] {
+  /** Values to mask wherever they appear: resolved secret inputs and launch secrets. */
+  knownSecrets(): string[] {
     return [...this.services.inputs.knownSecrets(), ...this.launchSecrets];
   }
 

@@ -10,6 +10,9 @@ import { ServerState, assertNever } from '../servers/serverState';
 
 export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
 
+/** Instructions can be pages long; the tooltip shows the start and links to the whole text. */
+const INSTRUCTIONS_IN_TOOLTIP = 400;
+
 export type ServersTreeNode =
   | { kind: 'server'; controller: ServerController }
   | { kind: 'group'; controller: ServerController; group: OfferingGroup }
@@ -290,9 +293,17 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
         (state.pid === undefined ? '' : ` · pid ${state.pid}`) +
         '\n',
     );
-    if (state.session.instructions) {
+    const { instructions } = state.session;
+    if (instructions) {
       md.appendMarkdown(`\n**${escape(vscode.l10n.t('Instructions'))}**:`);
-      md.appendCodeblock(state.session.instructions, 'text');
+      const shortened = instructions.length > INSTRUCTIONS_IN_TOOLTIP;
+      md.appendCodeblock(shortened ? `${instructions.slice(0, INSTRUCTIONS_IN_TOOLTIP)}…` : instructions, 'text');
+      if (shortened) {
+        // Only this one command may run from the tooltip's links; its argument is the server's id, nothing else.
+        md.isTrusted = { enabledCommands: ['mcpWorkbench.showServerInstructions'] };
+        const link = `command:mcpWorkbench.showServerInstructions?${encodeURIComponent(JSON.stringify([controller.id]))}`;
+        md.appendMarkdown(`[${escape(vscode.l10n.t('Show all {0} characters', instructions.length))}](${link})\n`);
+      }
     }
   }
   if (state.kind === 'error') {
