@@ -6,8 +6,17 @@
   const stateElement = document.getElementById('initial-state');
   const initial = stateElement ? JSON.parse(stateElement.textContent || '{}') : {};
   function rendered(sequence) {
-    // After the next frame, so "rendered" means the result is on screen, not only in the DOM.
-    requestAnimationFrame(() => vscode.postMessage({ type: 'rendered', sequence }));
+    // After the next frame, so "rendered" means the result is on screen, not only in the DOM. Chromium pauses
+    // animation frames in a cross-origin frame it considers hidden (a webview still loading can be one), so a
+    // timer answers if no frame comes.
+    let sent = false;
+    const send = () => {
+      if (sent) return;
+      sent = true;
+      vscode.postMessage({ type: 'rendered', sequence });
+    };
+    requestAnimationFrame(send);
+    setTimeout(send, 100);
   }
   document.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;

@@ -58,6 +58,10 @@ let activeManager: ServerManager | undefined;
 
 /** The composition root: builds the services, wires them together, and does nothing else. */
 export async function activate(context: vscode.ExtensionContext): Promise<McpWorkbenchPublicApi | McpWorkbenchApi> {
+  const activationStarted = Date.now();
+  // The extension's own log (not a server's): activation time, read by `npm run bench:ui` from its log file.
+  const ownLog = vscode.window.createOutputChannel('MCP Workbench', { log: true });
+  context.subscriptions.push(ownLog);
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);
@@ -85,9 +89,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const subscriptions = new ResourceSubscriptions(catalog);
   const history = new HistoryLog();
   const resourceDocuments = new ResourceDocuments(manager, catalog, history);
-  const results = new ToolResultView(context.extensionUri, documents, async (controller, uri) => {
-    await readResourceWithFeedback(resourceDocuments, controller, uri);
-  });
+  const results = new ToolResultView(
+    context.extensionUri,
+    documents,
+    async (controller, uri) => {
+      await readResourceWithFeedback(resourceDocuments, controller, uri);
+    },
+    (line) => ownLog.info(line),
+  );
   const forms = new ToolForms(context.extensionUri, (controller, record) => results.show(controller, record), history);
   const importer = new ServerImporter();
   const statusBar = new ServersStatusBar(manager);
@@ -118,7 +127,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
         startedAt: record.time,
         operation: { kind: 'sampling', ...(record.model ? { model: record.model } : {}), request: record.requestText },
         outcome: samplingOutcome(record),
-        result: record.responseText === undefined ? undefined : { response: record.responseText, inputTokens: record.inputTokens, outputTokens: record.outputTokens },
+        result:
+          record.responseText === undefined
+            ? undefined
+            : {
+                response: record.responseText,
+                ...(record.modelResponseText === undefined ? {} : { modelResponseBeforeEdit: record.modelResponseText }),
+                ...(record.originalRequestText === undefined ? {} : { requestBeforeEdit: record.originalRequestText }),
+                inputTokens: record.inputTokens,
+                outputTokens: record.outputTokens,
+              },
       },
       controller?.knownSecrets() ?? [],
     );
@@ -197,6 +215,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     }
   }
 
+  ownLog.info(`Activated in ${Date.now() - activationStarted} ms`);
   const api: McpWorkbenchPublicApi = {
     manager,
     tree,

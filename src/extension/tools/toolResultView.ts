@@ -35,6 +35,8 @@ export class ToolResultView implements vscode.Disposable {
   private readonly renderedEmitter = new vscode.EventEmitter<number>();
   private lastShownValue: ShownResult | undefined;
   private sequence = 0;
+  /** When each result not yet drawn was handed over, to log how long it took to reach the screen. */
+  private readonly pending = new Map<number, { at: number; toolName: string; delivery: ShownResult['delivery'] }>();
 
   /** Fires with a result's sequence once the webview has put it on screen. */
   readonly onDidRender = this.renderedEmitter.event;
@@ -43,6 +45,7 @@ export class ToolResultView implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly documents: ToolResultDocuments,
     private readonly readResource: (controller: ServerController, uri: string) => Promise<void>,
+    private readonly log: (line: string) => void = () => undefined,
   ) {}
 
   get lastShown(): ShownResult | undefined {
@@ -79,6 +82,8 @@ export class ToolResultView implements vscode.Disposable {
       delivery = 'created';
     }
     this.lastShownValue = { title, html: body, markdown, sequence, delivery };
+    this.pending.set(sequence, { at: Date.now(), toolName: record.toolName, delivery });
+    if (this.pending.size > 100) this.pending.delete(this.pending.keys().next().value as number);
     return this.lastShownValue;
   }
 
@@ -95,12 +100,21 @@ export class ToolResultView implements vscode.Disposable {
       const { current } = tab;
       if (message?.type === 'readResource' && typeof message.uri === 'string') void this.readResource(current.controller, message.uri);
       else if (message?.type === 'openMarkdown') void this.documents.show(current.title, current.markdown);
-      else if (message?.type === 'rendered' && typeof message.sequence === 'number') this.renderedEmitter.fire(message.sequence);
+      else if (message?.type === 'rendered' && typeof message.sequence === 'number') this.rendered(message.sequence);
     });
     panel.onDidDispose(() => {
       subscription.dispose();
       if (this.tabs.get(key) === tab) this.tabs.delete(key);
     });
+  }
+
+  private rendered(sequence: number): void {
+    const pending = this.pending.get(sequence);
+    if (pending) {
+      this.pending.delete(sequence);
+      this.log(`Result ${sequence} of ${pending.toolName} on screen ${Date.now() - pending.at} ms after the call answered (${pending.delivery})`);
+    }
+    this.renderedEmitter.fire(sequence);
   }
 
   private page(webview: vscode.Webview, title: string, body: string, sequence: number): string {

@@ -410,14 +410,14 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     }
   }, { timeoutMs: 60_000 });
 
-  suite.test('"MCP: Show Sampling History" opens a document with time, model, tokens and outcome of each exchange', async () => {
+  suite.test('"MCP: Show Sampling History" opens a read-only document with time, model, tokens and outcome of each exchange', async () => {
     const records = requireApi().sampling.history(EVERYTHING_SERVER);
     assert(records.length >= 5, `expected the suite's exchanges in the history, got ${records.length}`);
     // Not awaited: the command resolves once the editor is shown; the document it opened is what is checked.
     const command = Promise.resolve(vscode.commands.executeCommand('mcpWorkbench.showSamplingHistory', { kind: 'server', controller: server() }));
     command.catch(() => undefined);
     const document = await waitUntil('the history document', () =>
-      vscode.workspace.textDocuments.find((doc) => doc.isUntitled && doc.languageId === 'markdown' && doc.getText().includes(`# `) && doc.getText().includes(EVERYTHING_SERVER) && doc.getText().includes('## ')),
+      vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'mcp-result' && doc.languageId === 'markdown' && doc.getText().includes(`# `) && doc.getText().includes(EVERYTHING_SERVER) && doc.getText().includes('## ')),
     15_000);
     const text = document.getText();
     const sections = text.split('\n## ').slice(1);

@@ -111,6 +111,43 @@ export function treeSuite(vscode: VscodeApi): Suite {
     assert(/protocol \d{4}-\d{2}-\d{2}|协议/.test(text), `protocol revision not in tooltip:\n${text}`);
   });
 
+  suite.test('a catalog reload and a subscription refresh only their rows, never the whole tree or the tools', async () => {
+    const server = await serverNode();
+    const groupOf = async (group: string) => {
+      const node = (await children(server)).find((g) => g.kind === 'group' && g.group === group);
+      assert(node, `no ${group} group`);
+      return node;
+    };
+    const events: (ServersTreeNode | ServersTreeNode[] | undefined | null | void)[] = [];
+    const subscription = tree().onDidChangeTreeData((event) => events.push(event));
+    const refreshed = () => events.flatMap((event) => (Array.isArray(event) ? event : [event]));
+    let subscribed: ServersTreeNode | undefined;
+    try {
+      const resourcesGroup = await groupOf('resources');
+      await vscode.commands.executeCommand('mcpWorkbench.refreshServer', server);
+      await waitUntil('the tree to announce the reloaded groups', () => (refreshed().includes(resourcesGroup) ? true : undefined));
+      assert(!refreshed().some((node) => node === undefined || node === null), 'a catalog reload refreshed the whole tree');
+      assert(
+        !refreshed().some((node) => node?.kind === 'server' || (node?.kind === 'group' && node.group === 'tools')),
+        `a catalog reload refreshed the server or its tools: ${JSON.stringify(refreshed().map((node) => node?.kind))}`,
+      );
+
+      events.length = 0;
+      const row = (await children(resourcesGroup)).find((node) => node.kind === 'resource');
+      assert(row && row.kind === 'resource', 'no resource row');
+      await vscode.commands.executeCommand('mcpWorkbench.subscribeResource', row);
+      subscribed = row;
+      await waitUntil('the tree to announce the subscribed row', () => (refreshed().includes(row) ? true : undefined));
+      assertEqual(refreshed().length, 1, 'rows refreshed by one subscription');
+      const item = await tree().getTreeItem(row);
+      assertEqual(item.contextValue, 'resource.subscribed', 'context value of the subscribed row');
+      assert(/subscribed|已订阅/.test(String(item.description)), `a subscribed row is marked: ${String(item.description)}`);
+    } finally {
+      subscription.dispose();
+      if (subscribed) await vscode.commands.executeCommand('mcpWorkbench.unsubscribeResource', subscribed);
+    }
+  });
+
   suite.test('a subscribed resource open in an editor refreshes when the server says it changed', async () => {
     const controller = everything();
     const template = (await requireApi().browse.catalog.ready(controller))?.templates.find((t) => t.uriTemplate.includes('/text/'));
