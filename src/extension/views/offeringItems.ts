@@ -37,6 +37,15 @@ export function toolItem(controller: ServerController, tool: Tool): vscode.TreeI
   item.description = [summary, ...hints.map((hint) => `[${hint}]`)].filter(Boolean).join(' ');
   item.iconPath = iconFor(tool.icons, hints.includes(vscode.l10n.t('destructive')) ? 'warning' : 'tools');
   item.contextValue = 'tool';
+  // The tooltip is built on hover (resolveTreeItem): 50,000 Markdown tooltips nobody reads cost real memory.
+  item.command = { command: 'mcpWorkbench.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ kind: 'tool', controller, tool }] };
+  return item;
+}
+
+/** A tool row's tooltip: title, name, description and the annotation hints. */
+export function toolTooltip(tool: Tool): vscode.MarkdownString {
+  const title = tool.title ?? tool.annotations?.title;
+  const hints = annotationLabels(tool);
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${escapeMarkdown(title ?? tool.name)}** \`${escapeCode(tool.name)}\`\n\n`);
   if (tool.description) md.appendText(`${tool.description}\n\n`);
@@ -44,9 +53,7 @@ export function toolItem(controller: ServerController, tool: Tool): vscode.TreeI
     md.appendMarkdown(hints.map((hint) => `\`${hint}\``).join(' '));
     md.appendMarkdown(`\n\n_${escapeMarkdown(vscode.l10n.t('Annotations are hints from the server, not guarantees.'))}_`);
   }
-  item.tooltip = md;
-  item.command = { command: 'mcpWorkbench.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ kind: 'tool', controller, tool }] };
-  return item;
+  return md;
 }
 
 export function resourceItem(controller: ServerController, resource: Resource, contextValue: string): vscode.TreeItem {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types';
-import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, type OfferingGroup } from './offeringItems';
+import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
 import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
 import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerController } from '../servers/serverController';
@@ -127,6 +127,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       default:
         return assertNever(node, 'tree node');
     }
+  }
+
+  /** Tooltips of tool rows are built when VS Code asks (on hover), not for every row up front. */
+  resolveTreeItem(item: vscode.TreeItem, node: ServersTreeNode): vscode.TreeItem {
+    if (node.kind === 'tool' && item.tooltip === undefined) item.tooltip = toolTooltip(node.tool);
+    return item;
   }
 
   private cachedItem(node: ServersTreeNode, build: () => vscode.TreeItem): vscode.TreeItem {

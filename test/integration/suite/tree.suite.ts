@@ -85,7 +85,8 @@ export function treeSuite(vscode: VscodeApi): Suite {
     const echo = tools.find((n) => n.kind === 'tool' && n.tool.name === 'echo');
     assert(echo && echo.kind === 'tool', `no echo tool node (tools: ${tools.map((n) => (n.kind === 'tool' ? n.tool.name : n.kind)).join(', ')})`);
     assertEqual(echo.tool.annotations?.readOnlyHint, true, 'echo is annotated read-only by server-everything');
-    const item = await tree().getTreeItem(echo);
+    // The tooltip comes with resolveTreeItem, as VS Code asks for it on hover.
+    const item = tree().resolveTreeItem(tree().getTreeItem(echo), echo);
     const description = String(item.description ?? '');
     // Title (or the description's first line) first, the hints after it.
     assert(/^[^[].* \[(read-only|只读)\] \[(idempotent|幂等)\]/.test(description), `echo description: ${JSON.stringify(description)}`);
