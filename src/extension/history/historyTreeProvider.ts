@@ -62,7 +62,7 @@ export class HistoryTreeProvider implements vscode.TreeDataProvider<HistoryNode>
         const count = this.history.of(node.serverName).length;
         const item = new vscode.TreeItem(node.serverName, vscode.TreeItemCollapsibleState.Expanded);
         item.id = `history/server/${node.serverName}`;
-        item.description = vscode.l10n.t('{0} exchanges', count);
+        item.description = count === 1 ? vscode.l10n.t('1 exchange') : vscode.l10n.t('{0} exchanges', count);
         item.iconPath = new vscode.ThemeIcon('server');
         item.contextValue = 'historyServer';
         return item;
