@@ -32,6 +32,7 @@ export const COMMAND_IDS = [
   'mcpWorkbench.copyHistoryCliCommand',
   'mcpWorkbench.clearHistory',
   'mcpWorkbench.showServerInstructions',
+  'mcpWorkbench.showMoreTools',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -21,6 +21,7 @@ import { callTool, callToolJson, type ToolCallUi } from './tools/callTool';
 import type { ToolResultDocuments } from './tools/toolResultDocuments';
 import { copyName, copyUri, refreshServer, showServerInstructions } from './views/itemCommands';
 import type { HistoryLog } from '../workbench/history/historyLog';
+import type { ServersTreeProvider } from './views/serversTreeProvider';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -37,6 +38,8 @@ export interface CommandServices {
   /** The History view's commands: the log and the feature entry points they open. */
   history: HistoryContext;
   historyLog: HistoryLog;
+  /** The Servers view's provider (its "Show more" rows). */
+  tree: ServersTreeProvider;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -75,6 +78,7 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.copyHistoryCliCommand': (s, node) => copyHistoryCliCommand(s.history, node),
   'mcpWorkbench.clearHistory': (s, node) => clearHistory(s.history, node),
   'mcpWorkbench.showServerInstructions': (s, argument) => showServerInstructions(s.manager, s.documents, argument),
+  'mcpWorkbench.showMoreTools': (s, node) => s.tree.showMore(node),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

@@ -202,6 +202,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       sampling,
       history: historyContext,
       historyLog: history,
+      tree,
     }),
   );
 

@@ -68,14 +68,12 @@ export class ToolResultView implements vscode.Disposable {
     if (existing) {
       existing.current = { controller, title, markdown };
       existing.panel.title = title;
-      if (existing.panel.visible) {
-        void existing.panel.webview.postMessage({ type: 'show', html: body, sequence });
-        delivery = 'posted';
-      } else {
-        // A hidden webview is discarded and rebuilt from its HTML when shown again, so a message could be lost.
-        existing.panel.webview.html = this.page(existing.panel.webview, title, body, sequence);
-        delivery = 'reloaded';
-      }
+      // The page stays alive while hidden (retainContextWhenHidden), so the message reaches it either way.
+      void existing.panel.webview.postMessage({ type: 'show', html: body, sequence }).then((delivered) => {
+        // Not delivered (the page was being rebuilt): set it whole instead.
+        if (!delivered) existing.panel.webview.html = this.page(existing.panel.webview, title, body, sequence);
+      });
+      delivery = 'posted';
       existing.panel.reveal(undefined, true);
     } else {
       this.create(key, controller, title, body, markdown, sequence);
@@ -91,6 +89,9 @@ export class ToolResultView implements vscode.Disposable {
     const mediaRoot = vscode.Uri.joinPath(this.extensionUri, 'media', 'results');
     const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolResult', title, vscode.ViewColumn.Active, {
       enableScripts: true,
+      // Kept while hidden (behind the form, usually) so the next result can be posted to it: rebuilding the page
+      // costs about as much as a new tab. One webview per tool.
+      retainContextWhenHidden: true,
       localResourceRoots: [mediaRoot],
     });
     panel.webview.html = this.page(panel.webview, title, body, sequence);

@@ -20,7 +20,15 @@ export type ServersTreeNode =
   | { kind: 'resource'; controller: ServerController; resource: Resource }
   | { kind: 'template'; controller: ServerController; template: ResourceTemplate }
   | { kind: 'prompt'; controller: ServerController; prompt: Prompt }
-  | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon };
+  | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon }
+  /** The last row of a long tool list: shows the next page of tools when clicked. */
+  | { kind: 'more'; controller: ServerController; shown: number; total: number };
+
+/**
+ * Tool rows shown at first, and added per "Show more": VS Code fetches every row a provider returns, so a server
+ * with 50,000 tools would otherwise cost 50,000 items and their transfer before the first row appears.
+ */
+export const TOOL_PAGE_SIZE = 500;
 
 /** The nodes handed to VS Code for one server in one phase; VS Code finds a node to refresh by its identity. */
 interface ServerNodes {
@@ -29,6 +37,9 @@ interface ServerNodes {
   groups: Map<OfferingGroup, ServersTreeNode & { kind: 'group' }>;
   /** Child lists, kept while their source list (the tools array, the catalog's arrays) is the same object. */
   children: Map<OfferingGroup, { source: readonly unknown[]; nodes: ServersTreeNode[] }>;
+  /** Tool rows: the first `limit` tools (their nodes kept across pages) and the "more" row, if any. */
+  tools?: { source: readonly Tool[]; limit: number; nodes: ServersTreeNode[]; more?: ServersTreeNode & { kind: 'more' } };
+  toolLimit: number;
 }
 
 /**
@@ -117,6 +128,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         return this.cachedItem(node, () => templateItem(node.controller, node.template));
       case 'prompt':
         return this.cachedItem(node, () => promptItem(node.controller, node.prompt));
+      case 'more': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more…', Math.min(TOOL_PAGE_SIZE, node.total - node.shown)), vscode.TreeItemCollapsibleState.None);
+        item.id = `${nodeId(node.controller)}/tools/more/${node.shown}`;
+        item.description = vscode.l10n.t('{0} of {1} shown; Call Tool… searches them all', node.shown, node.total);
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        item.contextValue = 'more';
+        item.command = { command: 'mcpWorkbench.showMoreTools', title: vscode.l10n.t('Show More'), arguments: [node] };
+        return item;
+      }
       case 'message': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.id = `${nodeId(node.controller)}/message`;
@@ -147,7 +167,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   private nodesOf(controller: ServerController): ServerNodes {
     let nodes = this.nodes.get(controller);
     if (!nodes || nodes.epoch !== controller.epoch) {
-      nodes = { epoch: controller.epoch, server: { kind: 'server', controller }, groups: new Map(), children: new Map() };
+      nodes = { epoch: controller.epoch, server: { kind: 'server', controller }, groups: new Map(), children: new Map(), toolLimit: TOOL_PAGE_SIZE };
       this.nodes.set(controller, nodes);
     }
     return nodes;
@@ -210,7 +230,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   private groupChildren(controller: ServerController, group: OfferingGroup): ServersTreeNode[] {
     const state = controller.state;
     if (state.kind !== 'running') return [];
-    if (group === 'tools') return this.cachedChildren(controller, group, state.tools, (tool) => ({ kind: 'tool', controller, tool }));
+    if (group === 'tools') return this.toolRows(controller, state.tools);
     const offerings = this.catalog.offerings(controller);
     if (!offerings || offerings.loading) return [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))];
     const nodes =
@@ -220,6 +240,37 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
           ? this.cachedChildren(controller, group, offerings.templates, (template) => ({ kind: 'template', controller, template }))
           : this.cachedChildren(controller, group, offerings.prompts, (prompt) => ({ kind: 'prompt', controller, prompt }));
     return offerings.error ? [message(controller, offerings.error, new vscode.ThemeIcon('warning')), ...nodes] : nodes;
+  }
+
+  /** The next page of tool rows (the "more" row's command); only the tools group is fetched again. */
+  showMore(node: unknown): void {
+    if (typeof node !== 'object' || node === null || (node as Partial<ServersTreeNode>).kind !== 'more') return;
+    const { controller } = node as ServersTreeNode & { kind: 'more' };
+    const nodes = this.nodes.get(controller);
+    const group = nodes?.groups.get('tools');
+    if (!nodes || !group || nodes.epoch !== controller.epoch) return;
+    nodes.toolLimit += TOOL_PAGE_SIZE;
+    this.changeEmitter.fire(group);
+  }
+
+  private toolRows(controller: ServerController, tools: readonly Tool[]): ServersTreeNode[] {
+    const nodes = this.nodesOf(controller);
+    const limit = Math.min(nodes.toolLimit, tools.length);
+    let cached = nodes.tools;
+    if (!cached || cached.source !== tools) cached = { source: tools, limit: 0, nodes: [] };
+    if (cached.limit !== limit || (limit < tools.length) !== (cached.more !== undefined)) {
+      // Rows already shown keep their node objects, so VS Code keeps their state; only the new page is built.
+      const kept = cached.nodes.slice(0, Math.min(cached.limit, limit));
+      for (let index = kept.length; index < limit; index++) kept.push({ kind: 'tool', controller, tool: tools[index] });
+      cached = {
+        source: tools,
+        limit,
+        nodes: kept,
+        more: limit < tools.length ? { kind: 'more', controller, shown: limit, total: tools.length } : undefined,
+      };
+    }
+    nodes.tools = cached;
+    return cached.more ? [...cached.nodes, cached.more] : cached.nodes;
   }
 
   private cachedChildren<T>(controller: ServerController, group: OfferingGroup, source: readonly T[], build: (item: T) => ServersTreeNode): ServersTreeNode[] {
