@@ -7,7 +7,11 @@
 import type * as vscodeTypes from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { ServerController } from '../../../src/extension/servers/serverController';
-import type { ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TOOL_PAGE_SIZE, type ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
+import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 
@@ -148,6 +152,53 @@ export function treeSuite(vscode: VscodeApi): Suite {
       if (subscribed) await vscode.commands.executeCommand('mcpWorkbench.unsubscribeResource', subscribed);
     }
   });
+
+  suite.test('a long tool list shows one page of rows and a Show More row; Show More refreshes only the Tools group', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tree-many-'));
+    const fixture = path.join(folder, 'fixture-server.cjs');
+    fs.writeFileSync(fixture, FIXTURE_SERVER_SOURCE);
+    const total = 2 + TOOL_PAGE_SIZE * 2 + 7;
+    const settings = vscode.workspace.getConfiguration('mcpWorkbench');
+    await settings.update('servers', { servers: { 'many-tools': { type: 'stdio', command: process.execPath, args: [fixture, `--tools=${total - 2}`] } } }, vscode.ConfigurationTarget.Global);
+    const events: (ServersTreeNode | ServersTreeNode[] | undefined | null | void)[] = [];
+    const subscription = tree().onDidChangeTreeData((event) => events.push(event));
+    try {
+      const controller = await waitUntil('the many-tools server', () => requireApi().manager.byName('many-tools')[0], 10_000);
+      await controller.start();
+      const server = await waitUntil('its row', async () => (await children()).find((n) => n.kind === 'server' && n.controller === controller));
+      const group = (await children(server)).find((n) => n.kind === 'group' && n.group === 'tools');
+      assert(group, 'no Tools group');
+      assertEqual(String((await tree().getTreeItem(group)).description), String(total), 'the group counts every tool');
+      const firstPage = await children(group);
+      assertEqual(firstPage.length, TOOL_PAGE_SIZE + 1, 'rows on the first page (tools and the Show More row)');
+      const more = firstPage.at(-1);
+      assert(more?.kind === 'more', `last row: ${more?.kind}`);
+      const moreItem = await tree().getTreeItem(more);
+      assertEqual(moreItem.command?.command, 'mcpWorkbench.showMoreTools', 'command of the Show More row');
+
+      events.length = 0;
+      await vscode.commands.executeCommand('mcpWorkbench.showMoreTools', ...(moreItem.command?.arguments ?? []));
+      // Only this server's events count: server-everything may announce its own changes meanwhile.
+      const mine = () => events.flatMap((event) => (Array.isArray(event) ? event : [event])).filter((node) => !node || node.controller === controller);
+      await waitUntil('the Tools group to be refreshed', () => (mine().length > 0 ? true : undefined));
+      assertEqual(mine().length, 1, 'refresh events for one Show More');
+      assertEqual(mine()[0], group, 'the one node refreshed is the Tools group');
+      const secondPage = await children(group);
+      assertEqual(secondPage.length, TOOL_PAGE_SIZE * 2 + 1, 'rows after one Show More');
+      assert(firstPage.slice(0, TOOL_PAGE_SIZE).every((node, index) => secondPage[index] === node), 'rows already shown keep their nodes');
+
+      await vscode.commands.executeCommand('mcpWorkbench.showMoreTools', secondPage.at(-1));
+      const all = await waitUntil('every tool shown', async () => {
+        const rows = await children(group);
+        return rows.length === total ? rows : undefined;
+      });
+      assert(all.every((node) => node.kind === 'tool'), 'no Show More row once every tool is shown');
+    } finally {
+      subscription.dispose();
+      await settings.update('servers', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, { timeoutMs: 60_000 });
 
   suite.test('a subscribed resource open in an editor refreshes when the server says it changed', async () => {
     const controller = everything();
