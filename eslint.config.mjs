@@ -23,7 +23,7 @@ const upFromExtension = above(['cli'], 'The extension must not depend on the CLI
 // the features tools | resources | prompts | sampling | elicitation < views (the Servers tree) < the top-level
 // files (commands.ts, extension.ts, testHooks.ts). A folder imports only its own files and the layers below it;
 // the features do not import each other (what two need moves down, or comes in as a parameter).
-const extensionFeatures = ['tools', 'resources', 'prompts', 'sampling', 'elicitation'];
+const extensionFeatures = ['tools', 'resources', 'prompts', 'sampling', 'elicitation', 'history'];
 const extensionTop = ['commands', 'commandIds', 'extension', 'testHooks'];
 const extensionLayer = (folder, forbidden, why) => ({
   files: [`src/extension/${folder}/**/*.ts`],

@@ -27,6 +27,12 @@ export const COMMAND_IDS = [
   'mcpWorkbench.setModelApiKey',
   'mcpWorkbench.setSamplingPolicy',
   'mcpWorkbench.showSamplingHistory',
+  'mcpWorkbench.openHistoryEntry',
+  'mcpWorkbench.rerunHistoryEntry',
+  'mcpWorkbench.copyHistoryCliCommand',
+  'mcpWorkbench.clearHistory',
+  'mcpWorkbench.showServerInstructions',
+  'mcpWorkbench.showMoreTools',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

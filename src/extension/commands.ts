@@ -3,6 +3,7 @@ import type { CommandId } from './commandIds';
 import { addServerCommand } from './config/addServer';
 import type { ConfigLoader } from './config/configLoader';
 import { forgetInputs } from './config/forgetInputs';
+import { clearHistory, copyHistoryCliCommand, openHistoryEntry, rerunHistoryEntry, type HistoryContext } from './history/historyCommands';
 import type { ServerImporter } from './config/importServers';
 import type { InputPrompter } from './config/inputPrompter';
 import { openWorkspaceConfig } from './config/openConfig';
@@ -18,7 +19,9 @@ import { startServer } from './servers/startServer';
 import { stopServer } from './servers/stopServer';
 import { callTool, callToolJson, type ToolCallUi } from './tools/callTool';
 import type { ToolResultDocuments } from './tools/toolResultDocuments';
-import { copyName, copyUri, refreshServer } from './views/itemCommands';
+import { copyName, copyUri, refreshServer, showServerInstructions } from './views/itemCommands';
+import type { HistoryLog } from '../workbench/history/historyLog';
+import type { ServersTreeProvider } from './views/serversTreeProvider';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -32,6 +35,11 @@ export interface CommandServices {
   documents: ToolResultDocuments;
   tools: ToolCallUi;
   sampling: SamplingService;
+  /** The History view's commands: the log and the feature entry points they open. */
+  history: HistoryContext;
+  historyLog: HistoryLog;
+  /** The Servers view's provider (its "Show more" rows). */
+  tree: ServersTreeProvider;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -58,13 +66,19 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.readResourceTemplate': (s, argument) => readResourceTemplate(s.resources, argument),
   'mcpWorkbench.subscribeResource': (s, argument) => toggleSubscription(s.resources, argument, true),
   'mcpWorkbench.unsubscribeResource': (s, argument) => toggleSubscription(s.resources, argument, false),
-  'mcpWorkbench.getPrompt': (s, argument) => getPrompt({ manager: s.manager, catalog: s.catalog, documents: s.documents }, argument),
+  'mcpWorkbench.getPrompt': (s, argument) => getPrompt({ manager: s.manager, catalog: s.catalog, documents: s.documents, history: s.historyLog }, argument),
   'mcpWorkbench.copyName': (_s, node) => copyName(node),
   'mcpWorkbench.copyUri': (_s, node) => copyUri(node),
   'mcpWorkbench.refreshServer': (s, node) => refreshServer(s.catalog, node),
   'mcpWorkbench.setModelApiKey': (s) => s.sampling.setApiKeyCommand(),
   'mcpWorkbench.setSamplingPolicy': (s, argument) => s.sampling.setPolicyCommand(argument),
-  'mcpWorkbench.showSamplingHistory': (s, argument) => s.sampling.showHistoryCommand(argument),
+  'mcpWorkbench.showSamplingHistory': (s, argument) => s.sampling.showHistoryCommand(argument, s.documents),
+  'mcpWorkbench.openHistoryEntry': (s, node) => openHistoryEntry(s.history, node),
+  'mcpWorkbench.rerunHistoryEntry': (s, node) => rerunHistoryEntry(s.history, node),
+  'mcpWorkbench.copyHistoryCliCommand': (s, node) => copyHistoryCliCommand(s.history, node),
+  'mcpWorkbench.clearHistory': (s, node) => clearHistory(s.history, node),
+  'mcpWorkbench.showServerInstructions': (s, argument) => showServerInstructions(s.manager, s.documents, argument),
+  'mcpWorkbench.showMoreTools': (s, node) => s.tree.showMore(node),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

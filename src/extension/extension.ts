@@ -1,11 +1,16 @@
 import * as vscode from 'vscode';
+import { HistoryLog, type HistoryOutcome } from '../workbench/history/historyLog';
 import { RestartPolicy, type RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
+import type { SamplingRecord } from '../workbench/sampling/coordinator';
+import type { CallToolOutcome } from '../protocol/client';
 import { registerCommands } from './commands';
 import { ConfigLoader } from './config/configLoader';
 import { reportConfigProblems } from './config/configProblems';
 import { ServerImporter } from './config/importServers';
 import { InputPrompter } from './config/inputPrompter';
-import { ElicitationUi } from './elicitation/elicitationUi';
+import { ElicitationUi, type ElicitationExchange } from './elicitation/elicitationUi';
+import { cliProgram, type HistoryContext } from './history/historyCommands';
+import { HISTORY_VIEW_ID, HistoryTreeProvider, type HistoryNode } from './history/historyTreeProvider';
 import { readResourceWithFeedback } from './resources/readResource';
 import { ResourceDocuments } from './resources/resourceDocuments';
 import { ResourceSubscriptions } from './resources/resourceSubscriptions';
@@ -39,6 +44,9 @@ export interface McpWorkbenchPublicApi {
   reload(): Promise<void>;
   /** The Servers view's data provider: the nodes and tree items the view shows (groups, badges, tooltips). */
   tree: ServersTreeProvider;
+  /** Every exchange of this session (the History view's model), and the History view's data provider. */
+  history: HistoryLog;
+  historyTree: HistoryTreeProvider;
   /** Whether the Servers view is visible (TreeView.visible; VS Code offers no public way to ask from outside). */
   serversViewVisible(): boolean;
 }
@@ -50,6 +58,10 @@ let activeManager: ServerManager | undefined;
 
 /** The composition root: builds the services, wires them together, and does nothing else. */
 export async function activate(context: vscode.ExtensionContext): Promise<McpWorkbenchPublicApi | McpWorkbenchApi> {
+  const activationStarted = Date.now();
+  // The extension's own log (not a server's): activation time, read by `npm run bench:ui` from its log file.
+  const ownLog = vscode.window.createOutputChannel('MCP Workbench', { log: true });
+  context.subscriptions.push(ownLog);
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);
@@ -75,15 +87,74 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const documents = new ToolResultDocuments();
   const catalog = new ServerCatalog(manager);
   const subscriptions = new ResourceSubscriptions(catalog);
-  const resourceDocuments = new ResourceDocuments(manager, catalog);
-  const results = new ToolResultView(context.extensionUri, documents, async (controller, uri) => {
-    await readResourceWithFeedback(resourceDocuments, controller, uri);
-  });
-  const forms = new ToolForms(context.extensionUri, (controller, record) => results.show(controller, record));
+  const history = new HistoryLog();
+  const resourceDocuments = new ResourceDocuments(manager, catalog, history);
+  const results = new ToolResultView(
+    context.extensionUri,
+    documents,
+    async (controller, uri) => {
+      await readResourceWithFeedback(resourceDocuments, controller, uri);
+    },
+    (line) => ownLog.info(line),
+  );
+  const forms = new ToolForms(context.extensionUri, (controller, record) => results.show(controller, record), history);
   const importer = new ServerImporter();
   const statusBar = new ServersStatusBar(manager);
   const tree = new ServersTreeProvider(manager, catalog, subscriptions);
   const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+  const historyTree = new HistoryTreeProvider(history);
+  const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, { treeDataProvider: historyTree, showCollapseAll: true });
+  const historyContext: HistoryContext = {
+    history,
+    manager,
+    showToolResult: (controller, entry, outcome) =>
+      results.show(controller, {
+        serverName: entry.server.name,
+        toolName: entry.operation.toolName,
+        args: entry.operation.arguments as Record<string, never>,
+        outcome: outcome as CallToolOutcome,
+        durationMs: entry.durationMs ?? 0,
+      }),
+    openToolForm: (controller, tool, values) => forms.show(controller, tool, values),
+    documents,
+    cliProgram: cliProgram(context.extensionUri),
+  };
+  const recordSampling = (record: SamplingRecord): void => {
+    const controller = manager.byName(record.serverName)[0];
+    history.record(
+      {
+        server: { id: controller?.id ?? record.serverName, name: record.serverName },
+        startedAt: record.time,
+        operation: { kind: 'sampling', ...(record.model ? { model: record.model } : {}), request: record.requestText },
+        outcome: samplingOutcome(record),
+        result:
+          record.responseText === undefined
+            ? undefined
+            : {
+                response: record.responseText,
+                ...(record.modelResponseText === undefined ? {} : { modelResponseBeforeEdit: record.modelResponseText }),
+                ...(record.originalRequestText === undefined ? {} : { requestBeforeEdit: record.originalRequestText }),
+                inputTokens: record.inputTokens,
+                outputTokens: record.outputTokens,
+              },
+      },
+      controller?.knownSecrets() ?? [],
+    );
+  };
+  const recordElicitation = (exchange: ElicitationExchange): void => {
+    const controller = manager.byName(exchange.serverName)[0];
+    history.record(
+      {
+        server: { id: controller?.id ?? exchange.serverName, name: exchange.serverName },
+        startedAt: exchange.startedAt,
+        durationMs: Date.now() - exchange.startedAt,
+        operation: { kind: 'elicitation', mode: exchange.request.mode ?? 'form', message: exchange.request.message },
+        outcome: elicitationOutcome(exchange),
+        result: exchange.result,
+      },
+      controller?.knownSecrets() ?? [],
+    );
+  };
 
   // deactivate() has already awaited every server's shutdown by the time these are disposed.
   context.subscriptions.push(
@@ -100,6 +171,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     statusBar,
     tree,
     treeView,
+    historyTree,
+    historyView,
+    sampling.history.onDidRecord(recordSampling),
+    elicitation.onDidAnswer(recordElicitation),
     loader.onDidChange((entries) => void manager.applyConfiguration(entries)),
     loader.onDidFindProblems(reportConfigProblems),
     // Expanding a stopped (or failed) server starts it: the user asked to see its tools.
@@ -122,8 +197,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       tools: {
         openForm: (controller, tool) => forms.show(controller, tool),
         showResult: (controller, record) => results.show(controller, record),
+        history,
       },
       sampling,
+      history: historyContext,
+      historyLog: history,
+      tree,
     }),
   );
 
@@ -137,9 +216,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     }
   }
 
+  ownLog.info(`Activated in ${Date.now() - activationStarted} ms`);
   const api: McpWorkbenchPublicApi = {
     manager,
     tree,
+    history,
+    historyTree,
     serversViewVisible: () => treeView.visible,
     reload: async () => {
       await loader.reload();
@@ -170,4 +252,43 @@ export async function deactivate(): Promise<void> {
 
 function autoStartEnabled(): boolean {
   return vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', false);
+}
+
+function samplingOutcome(record: SamplingRecord): HistoryOutcome {
+  switch (record.outcome) {
+    case 'approved':
+      return { kind: 'succeeded' };
+    case 'auto-approved':
+      return { kind: 'succeeded', note: vscode.l10n.t('approved by policy') };
+    case 'rejected-request':
+      return { kind: 'declined', note: vscode.l10n.t('request rejected') };
+    case 'rejected-response':
+      return { kind: 'declined', note: vscode.l10n.t('response rejected') };
+    case 'blocked':
+      return { kind: 'declined', note: vscode.l10n.t('blocked by policy') };
+    case 'cancelled':
+      return { kind: 'cancelled' };
+    case 'failed':
+      return { kind: 'failed', message: record.error ?? vscode.l10n.t('failed') };
+    default: {
+      const exhaustive: never = record.outcome;
+      return exhaustive;
+    }
+  }
+}
+
+function elicitationOutcome(exchange: ElicitationExchange): HistoryOutcome {
+  if (exchange.error !== undefined || !exchange.result) return { kind: 'failed', message: exchange.error ?? vscode.l10n.t('failed') };
+  switch (exchange.result.action) {
+    case 'accept':
+      return { kind: 'succeeded' };
+    case 'decline':
+      return { kind: 'declined' };
+    case 'cancel':
+      return { kind: 'cancelled' };
+    default: {
+      const exhaustive: never = exchange.result.action;
+      return exhaustive;
+    }
+  }
 }

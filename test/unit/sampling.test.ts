@@ -91,6 +91,10 @@ describe('sampling coordinator with a real OpenAI-compatible endpoint', () => {
     assert.deepEqual(result, { role: 'assistant', content: { type: 'text', text: 'Paris is the capital.' }, model: 'test-model', stopReason: 'endTurn' });
     assert.equal(records.at(-1)?.outcome, 'approved');
     assert.equal(records.at(-1)?.outputTokens, 7);
+    // The history flags the edit and keeps the server's request beside what the model got.
+    assert.match(records.at(-1)?.originalRequestText ?? '', /original/);
+    assert.match(records.at(-1)?.requestText ?? '', /edited by the person/);
+    assert.equal(records.at(-1)?.modelResponseText, undefined, 'the answer was not edited');
   });
 
   test('the person edits the answer before the server sees it (non-streaming endpoint)', { timeout: 10_000 }, async () => {
@@ -99,10 +103,15 @@ describe('sampling coordinator with a real OpenAI-compatible endpoint', () => {
       (review) => ({ kind: 'approve', modelId: review.model.id, request: review.request }),
       () => ({ kind: 'approve', text: 'answer edited by the person' }),
     );
-    const { coordinator: c } = coordinator(model, reviewer, [], false);
+    const records: SamplingRecord[] = [];
+    const { coordinator: c } = coordinator(model, reviewer, records, false);
     const result = await c.createMessage(request('q'), context());
     assert.equal(model.requests.at(-1)?.stream, false);
     assert.deepEqual(result.content, { type: 'text', text: 'answer edited by the person' });
+    // The history keeps the model's own answer beside the edited one, and the request was not edited.
+    assert.equal(records.at(-1)?.responseText, 'answer edited by the person');
+    assert.equal(records.at(-1)?.modelResponseText, 'raw answer');
+    assert.equal(records.at(-1)?.originalRequestText, undefined);
   });
 
   test('rejecting the request returns the spec error -1 and nothing reaches the model', { timeout: 10_000 }, async () => {

@@ -20,6 +20,15 @@ export interface UrlModal {
  */
 export type UrlModalPresenter = (modal: UrlModal) => Thenable<string | undefined>;
 
+/** One elicitation and how it ended: the person's answer, or why there was none (cancelled by the server, closed). */
+export interface ElicitationExchange {
+  serverName: string;
+  request: ElicitRequest;
+  startedAt: number;
+  result?: ElicitResult;
+  error?: string;
+}
+
 /** One URL-mode elicitation seen by this window, for the log and the test API. */
 export interface UrlElicitationRecord {
   serverName: string;
@@ -45,6 +54,10 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
   /** notifications/elicitation/complete received in this session, newest last (capped). */
   readonly completions: { serverName: string; elicitationId: string }[] = [];
 
+  private readonly answeredEmitter = new vscode.EventEmitter<ElicitationExchange>();
+  /** Every elicitation of this session once answered (or failed), for the History view. */
+  readonly onDidAnswer = this.answeredEmitter.event;
+
   constructor(
     private readonly panel: ReviewPanel,
     private readonly log: (serverName: string, line: string) => void,
@@ -55,15 +68,23 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
 
   async elicit(request: ElicitRequest, context: RequestContext): Promise<ElicitResult> {
     const { serverName, signal } = context;
-    const result = await this.queue.run(serverName, request, signal, async (reviewSignal) => {
-      const release = await this.panel.acquire(reviewSignal);
-      try {
-        return request.mode === 'url' ? await this.url(request, serverName) : await this.form(request, serverName, reviewSignal);
-      } finally {
-        release();
-      }
-    });
+    const startedAt = Date.now();
+    let result: ElicitResult;
+    try {
+      result = await this.queue.run(serverName, request, signal, async (reviewSignal) => {
+        const release = await this.panel.acquire(reviewSignal);
+        try {
+          return request.mode === 'url' ? await this.url(request, serverName) : await this.form(request, serverName, reviewSignal);
+        } finally {
+          release();
+        }
+      });
+    } catch (error) {
+      this.answeredEmitter.fire({ serverName, request, startedAt, error: error instanceof Error ? error.message : String(error) });
+      throw error;
+    }
     this.log(serverName, `[elicitation] ${request.mode ?? 'form'} "${request.message}" → ${result.action}`);
+    this.answeredEmitter.fire({ serverName, request, startedAt, result });
     return result;
   }
 
@@ -155,6 +176,7 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
 
   dispose(): void {
     this.queue.dispose();
+    this.answeredEmitter.dispose();
   }
 }
 

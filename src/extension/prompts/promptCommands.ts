@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import type { Prompt } from '../../protocol/types';
+import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
 import { completer } from '../servers/completions';
 import type { ServerCatalog } from '../servers/serverCatalog';
@@ -15,6 +16,7 @@ export interface PromptsContext {
   manager: ServerManager;
   catalog: ServerCatalog;
   documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> };
+  history: HistoryLog;
 }
 
 const isPrompt = (value: unknown): value is Prompt => isObject(value) && typeof value.name === 'string';
@@ -27,6 +29,13 @@ export async function getPrompt(context: PromptsContext, argument: unknown): Pro
   if (!prompt) return undefined;
   const args = await askArguments(controller, prompt, argumentField(argument, 'arguments', isStringRecord));
   if (!args) return undefined;
+  const startedAt = Date.now();
+  const record = (outcome: HistoryOutcome, result?: unknown): void => {
+    context.history.record(
+      { server: { id: controller.id, name: controller.name }, startedAt, durationMs: Date.now() - startedAt, operation: { kind: 'prompt', promptName: prompt.name, arguments: args }, outcome, result },
+      controller.knownSecrets(),
+    );
+  };
   try {
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Getting prompt {0}', prompt.name) }, async () => {
       const client = controller.client;
@@ -34,9 +43,11 @@ export async function getPrompt(context: PromptsContext, argument: unknown): Pro
       return client.getPrompt(prompt.name, args);
     });
     controller.log.info(`Got prompt ${prompt.name} (${result.messages.length} messages)`);
+    record({ kind: 'succeeded' }, result);
     return context.documents.show(`${prompt.name} prompt`, promptMarkdown(controller.name, prompt.name, args, result));
   } catch (error) {
     controller.log.error(`Getting prompt ${prompt.name} failed: ${errorMessage(error)}`);
+    record({ kind: 'failed', message: errorMessage(error) });
     void vscode.window.showErrorMessage(vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, errorMessage(error)));
     return undefined;
   }

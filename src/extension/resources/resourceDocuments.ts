@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import type { ReadResourceResult, ResourceContents } from '../../protocol/types';
+import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { hexSummary, languageForResource } from '../ui/mimeLanguage';
@@ -8,10 +9,17 @@ import type { ServerCatalog } from '../servers/serverCatalog';
 
 export const RESOURCE_SCHEME = 'mcp-resource';
 
-/** `mcp-resource:/<server>/<last segment>?server=<id>&uri=<resource URI>`: the path only names the tab. */
-export function resourceDocumentUri(controller: ServerController, resourceUri: string): vscode.Uri {
+/**
+ * `mcp-resource:/<server>/<tab name>?server=<id>&uri=<resource URI>`: the path only names the tab. The tab name is
+ * the resource's last URI segment, and its MIME type when the segment has no extension: a blob template read of
+ * `…/blob/1` is "1 (application∕octet-stream)", not a bare "1".
+ */
+export function resourceDocumentUri(controller: ServerController, resourceUri: string, mimeType?: string): vscode.Uri {
   const lastSegment = resourceUri.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? 'resource';
-  const name = safeSegment(decodeSafely(lastSegment));
+  const decoded = decodeSafely(lastSegment);
+  // U+2215 (division slash) keeps "a/b" readable in a path segment, which cannot hold a real slash.
+  const withType = mimeType && !decoded.includes('.') ? `${decoded} (${mimeType.replace(/\//g, '\u2215')})` : decoded;
+  const name = safeSegment(withType);
   const query = new URLSearchParams({ server: controller.id, uri: resourceUri }).toString();
   return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${safeSegment(controller.name)}/${name}`, query });
 }
@@ -37,6 +45,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
   constructor(
     private readonly manager: ServerManager,
     catalog: ServerCatalog,
+    private readonly history: HistoryLog,
   ) {
     this.subscriptions = [
       vscode.workspace.registerTextDocumentContentProvider(RESOURCE_SCHEME, this),
@@ -54,8 +63,22 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 
   /** Reads the resource and opens it in an editor; returns the read result (an image also gets a preview). */
   async open(controller: ServerController, resourceUri: string): Promise<{ editor: vscode.TextEditor; result: ReadResourceResult }> {
-    const result = await this.read(controller, resourceUri);
-    const uri = resourceDocumentUri(controller, resourceUri);
+    const startedAt = Date.now();
+    const record = (outcome: HistoryOutcome, result?: ReadResourceResult): void => {
+      this.history.record(
+        { server: { id: controller.id, name: controller.name }, startedAt, durationMs: Date.now() - startedAt, operation: { kind: 'resource', uri: resourceUri }, outcome, result },
+        controller.knownSecrets(),
+      );
+    };
+    let result: ReadResourceResult;
+    try {
+      result = await this.read(controller, resourceUri);
+    } catch (error) {
+      record({ kind: 'failed', message: errorMessage(error) });
+      throw error;
+    }
+    record({ kind: 'succeeded' }, result);
+    const uri = resourceDocumentUri(controller, resourceUri, result.contents[0]?.mimeType);
     this.prefetched.set(uri.toString(), result);
     let document = await vscode.workspace.openTextDocument(uri);
     const first = result.contents[0];

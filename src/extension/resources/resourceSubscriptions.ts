@@ -8,9 +8,10 @@ import type { ServerCatalog } from '../servers/serverCatalog';
  */
 export class ResourceSubscriptions implements vscode.Disposable {
   private readonly subscribed = new Map<ServerController, { client: unknown; uris: Set<string> }>();
-  private readonly changeEmitter = new vscode.EventEmitter<ServerController>();
+  private readonly changeEmitter = new vscode.EventEmitter<{ controller: ServerController; uri: string }>();
   private readonly subscription: vscode.Disposable;
 
+  /** Fires with the one resource whose subscription changed, so the tree refreshes only that row. */
   readonly onDidChange = this.changeEmitter.event;
 
   constructor(catalog: ServerCatalog) {
@@ -41,7 +42,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
     }
     entry.uris.add(uri);
     controller.log.info(`Subscribed to ${uri}`);
-    this.changeEmitter.fire(controller);
+    this.changeEmitter.fire({ controller, uri });
   }
 
   async unsubscribe(controller: ServerController, uri: string): Promise<void> {
@@ -50,7 +51,7 @@ export class ResourceSubscriptions implements vscode.Disposable {
     entry?.uris.delete(uri);
     if (client && entry?.client === client) await client.unsubscribeResource(uri);
     controller.log.info(`Unsubscribed from ${uri}`);
-    this.changeEmitter.fire(controller);
+    this.changeEmitter.fire({ controller, uri });
   }
 
   dispose(): void {

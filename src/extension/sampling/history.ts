@@ -69,8 +69,14 @@ export function historyMarkdown(serverName: string, records: readonly SamplingRe
     lines.push(`- ${vscode.l10n.t('Model')}: ${record.model ?? '—'}`);
     lines.push(`- ${vscode.l10n.t('Tokens')}: ${tokens}`);
     if (record.error) lines.push(`- ${vscode.l10n.t('Error')}: ${record.error}`);
-    lines.push('', `**${vscode.l10n.t('Request')}**`, '', fence(record.requestText));
-    if (record.responseText !== undefined) lines.push(`**${vscode.l10n.t('Response')}**`, '', fence(record.responseText));
+    const edits = [record.originalRequestText !== undefined ? vscode.l10n.t('request') : '', record.modelResponseText !== undefined ? vscode.l10n.t('response') : ''].filter(Boolean);
+    if (edits.length > 0) lines.push(`- ⚠ ${vscode.l10n.t('Edited by the reviewer')}: ${edits.join(', ')}`);
+    if (record.originalRequestText !== undefined) lines.push('', `**${vscode.l10n.t('Request from the server (before the edit)')}**`, '', fence(record.originalRequestText));
+    lines.push('', `**${record.originalRequestText !== undefined ? vscode.l10n.t('Request as sent to the model') : vscode.l10n.t('Request')}**`, '', fence(record.requestText));
+    if (record.modelResponseText !== undefined) lines.push(`**${vscode.l10n.t('Answer of the model (before the edit)')}**`, '', fence(record.modelResponseText));
+    if (record.responseText !== undefined) {
+      lines.push(`**${record.modelResponseText !== undefined ? vscode.l10n.t('Response as sent to the server') : vscode.l10n.t('Response')}**`, '', fence(record.responseText));
+    }
   }
   return lines.join('\n');
 }

@@ -135,14 +135,14 @@ export class SamplingService implements vscode.Disposable {
   }
 
   /** MCP: Show Sampling History… */
-  async showHistoryCommand(argument: unknown): Promise<void> {
+  /** Opens read-only (`documents` is the `mcp-result:` provider), so closing the tab never asks to save. */
+  async showHistoryCommand(argument: unknown, documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> }): Promise<void> {
     const history = this.history;
     const manager = this.manager();
     if (!manager) return;
     const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling history to show'), prefer: (server) => history.of(server.name).length > 0 });
     if (!controller) return;
-    const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: historyMarkdown(controller.name, history.of(controller.name)) });
-    await vscode.window.showTextDocument(document, { preview: true });
+    await documents.show(vscode.l10n.t('Sampling history of {0}', controller.name), historyMarkdown(controller.name, history.of(controller.name)));
   }
 
   dispose(): void {

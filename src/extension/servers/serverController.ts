@@ -296,7 +296,7 @@ export class ServerController implements vscode.Disposable {
       await this.applyLogLevel(client);
       const tools = await client.listTools();
       if (attempt !== this.attempt) return;
-      this.log.info(`Tools (${tools.length}): ${tools.map((tool) => tool.name).join(', ') || '(none)'}`);
+      this.log.info(`Tools: ${toolCountSummary(tools)}`);
       this.policy.recordStarted(Date.now());
       this.setState({ kind: 'running', session, tools, pid });
     } catch (error) {
@@ -368,7 +368,8 @@ export class ServerController implements vscode.Disposable {
     logServerMessage(this.log, message, this.knownSecrets());
   }
 
-  private knownSecrets(): string[] {
+  /** Values to mask wherever they appear: resolved secret inputs and launch secrets. */
+  knownSecrets(): string[] {
     return [...this.services.inputs.knownSecrets(), ...this.launchSecrets];
   }
 
@@ -383,7 +384,7 @@ export class ServerController implements vscode.Disposable {
       const tools = await connection.client.listTools();
       const state = this.stateValue;
       if (attempt !== this.attempt || state.kind !== 'running') return;
-      this.log.info(`Tool list changed (${tools.length}): ${tools.map((tool) => tool.name).join(', ') || '(none)'}`);
+      this.log.info(`Tool list changed: ${toolCountSummary(tools)}`);
       this.setState({ ...state, tools });
     } catch (error) {
       this.log.warn(`Could not reload the tool list: ${errorMessage(error)}`);
@@ -447,4 +448,13 @@ export class ServerController implements vscode.Disposable {
 function launchSecrets(resolved: ResolvedServer): string[] {
   const pairs = resolved.kind === 'http' ? Object.entries(resolved.headers) : Object.entries(resolved.env).filter(([key]) => isSecretKey(key));
   return pairs.map(([, value]) => value).filter((value): value is string => typeof value === 'string');
+}
+
+/** Names only for a short list: a line naming 50,000 tools costs memory and makes the log unreadable. */
+const TOOL_NAMES_LOGGED = 20;
+
+export function toolCountSummary(tools: readonly { name: string }[]): string {
+  if (tools.length === 0) return '0 (none)';
+  if (tools.length > TOOL_NAMES_LOGGED) return `${tools.length}`;
+  return `${tools.length} (${tools.map((tool) => tool.name).join(', ')})`;
 }

@@ -3,6 +3,7 @@ import type { CallToolOutcome } from '../../protocol/client';
 import { errorMessage, isLocalError } from '../../protocol/errors';
 import type { JsonObject, Tool } from '../../protocol/types';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
+import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArguments';
 import type { ToolCallRecord } from './toolResultMarkdown';
@@ -16,6 +17,8 @@ const validator = new SchemaValidator();
 export interface ToolCallUi {
   openForm(controller: ServerController, tool: Tool): void;
   showResult(controller: ServerController, record: ToolCallRecord): void;
+  /** Where every call is recorded (the History view). */
+  history: HistoryLog;
 }
 
 /** MCP: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema. */
@@ -30,7 +33,7 @@ export async function callToolJson(manager: ServerManager, ui: ToolCallUi, argum
   if (!target) return;
   const args = await askArguments(target.controller, target.tool);
   if (!args) return;
-  const record = await callToolWithProgress(target.controller, target.tool, args);
+  const record = await callToolWithProgress(target.controller, target.tool, args, ui.history);
   if (record) ui.showResult(target.controller, record);
 }
 
@@ -89,8 +92,21 @@ async function askArguments(controller: ServerController, tool: Tool): Promise<J
  * Calls the tool with a cancellable progress notification. Resolves the call's record, or undefined when the
  * user cancelled or the call failed (both already reported).
  */
-export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject): Promise<ToolCallRecord | undefined> {
+export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject, history: HistoryLog): Promise<ToolCallRecord | undefined> {
   const started = Date.now();
+  const record = (outcome: HistoryOutcome, result?: CallToolOutcome): void => {
+    history.record(
+      {
+        server: { id: controller.id, name: controller.name },
+        startedAt: started,
+        durationMs: Date.now() - started,
+        operation: { kind: 'tool', toolName: tool.name, arguments: args },
+        outcome,
+        result,
+      },
+      controller.knownSecrets(),
+    );
+  };
   let outcome: CallToolOutcome;
   try {
     outcome = await vscode.window.withProgress(
@@ -124,10 +140,12 @@ export async function callToolWithProgress(controller: ServerController, tool: T
   } catch (error) {
     if (isLocalError(error, 'cancelled')) {
       controller.log.info(`Call of ${tool.name} cancelled by the user`);
+      record({ kind: 'cancelled' });
       void vscode.window.showInformationMessage(vscode.l10n.t('The call of {0} was cancelled.', tool.name));
       return undefined;
     }
     controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
+    record({ kind: 'failed', message: errorMessage(error) });
     const showLog = vscode.l10n.t('Show Log');
     void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', tool.name, errorMessage(error)), showLog).then((choice) => {
       if (choice === showLog) controller.log.show(true);
@@ -136,5 +154,6 @@ export async function callToolWithProgress(controller: ServerController, tool: T
   }
   const durationMs = Date.now() - started;
   controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);
+  record({ kind: outcome.result.isError ? 'tool-error' : 'succeeded' }, outcome);
   return { serverName: controller.name, toolName: tool.name, args, outcome, durationMs };
 }

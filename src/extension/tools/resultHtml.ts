@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { displayWidth, imageSize } from '../ui/imageInfo';
 import type { ContentBlock, ResourceContents } from '../../protocol/types';
 import type { ValidationVerdict } from '../../protocol/validation/schemaValidation';
 import type { ToolCallRecord } from './toolResultMarkdown';
@@ -36,7 +37,7 @@ function renderBlock(block: ContentBlock): string {
       return `<pre class="text">${escapeHtml(String(block.text))}</pre>`;
     case 'image':
       return isMedia(block.mimeType, 'image/') && isBase64(block.data)
-        ? `<img alt="${escapeHtml(vscode.l10n.t('Image ({0})', block.mimeType))}" src="data:${escapeHtml(block.mimeType)};base64,${block.data}">`
+        ? imageHtml(block.mimeType, block.data, vscode.l10n.t('Image ({0})', block.mimeType))
         : mediaSummary(vscode.l10n.t('Image ({0}, {1} bytes)', String(block.mimeType), base64Bytes(String(block.data))));
     case 'audio':
       return isMedia(block.mimeType, 'audio/') && isBase64(block.data)
@@ -57,6 +58,17 @@ function renderBlock(block: ContentBlock): string {
   }
 }
 
+/** The image with what it is under it: type, pixel size, bytes; a tiny icon is scaled up so it can be seen. */
+function imageHtml(mimeType: string, base64: string, alt: string): string {
+  const size = imageSize(base64);
+  const width = displayWidth(size);
+  const caption = [mimeType, size ? vscode.l10n.t('{0}×{1} px', size.width, size.height) : '', vscode.l10n.t('{0} bytes', base64Bytes(base64))].filter(Boolean).join(' · ');
+  return (
+    `<figure class="image"><img alt="${escapeHtml(alt)}"${width ? ` width="${width}" class="scaled"` : ''} src="data:${escapeHtml(mimeType)};base64,${base64}">` +
+    `<figcaption class="muted">${escapeHtml(caption)}</figcaption></figure>`
+  );
+}
+
 function embeddedHtml(resource: ResourceContents): string {
   const header =
     `<p>${escapeHtml(vscode.l10n.t('Embedded resource'))}: <a href="#" data-action="readResource" data-uri="${escapeHtml(String(resource.uri))}">` +
@@ -64,7 +76,7 @@ function embeddedHtml(resource: ResourceContents): string {
   if ('text' in resource && typeof resource.text === 'string') return `${header}<pre>${escapeHtml(resource.text)}</pre>`;
   if ('blob' in resource && typeof resource.blob === 'string') {
     if (isMedia(resource.mimeType, 'image/') && isBase64(resource.blob)) {
-      return `${header}<img alt="${escapeHtml(String(resource.uri))}" src="data:${escapeHtml(String(resource.mimeType))};base64,${resource.blob}">`;
+      return `${header}${imageHtml(String(resource.mimeType), resource.blob, String(resource.uri))}`;
     }
     return `${header}<p class="muted">${escapeHtml(vscode.l10n.t('{0} bytes of binary data', base64Bytes(resource.blob)))}</p>`;
   }

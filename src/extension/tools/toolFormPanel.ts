@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { buildFormModel, defaultValues } from '../../workbench/forms/formModel';
 import type { JsonObject, Tool } from '../../protocol/types';
+import type { HistoryLog } from '../../workbench/history/historyLog';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import { callToolWithProgress } from './callTool';
 import type { ServerController } from '../servers/serverController';
@@ -14,6 +15,8 @@ export type ToolFormMessage = { type: 'submit'; arguments: unknown } | { type: '
 export interface ToolFormHandle {
   readonly controller: ServerController;
   readonly tool: Tool;
+  /** The values the form was prefilled with (a re-run from History); undefined for the schema's defaults. */
+  readonly initialValues?: JsonObject;
   receive(message: ToolFormMessage): Promise<void>;
 }
 
@@ -31,6 +34,7 @@ export class ToolForms implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly showResult: (controller: ServerController, record: ToolCallRecord) => void,
+    private readonly history: HistoryLog,
   ) {}
 
   /** The form opened last (tests). */
@@ -38,10 +42,11 @@ export class ToolForms implements vscode.Disposable {
     return this.lastOpened;
   }
 
-  show(controller: ServerController, tool: Tool): ToolFormHandle {
+  /** Opens the tool's form (or reveals the open one); `values` prefills it, e.g. to re-run a call from History. */
+  show(controller: ServerController, tool: Tool, values?: JsonObject): ToolFormHandle {
     const key = `${controller.id}\u0000${tool.name}`;
     const existing = this.open.get(key);
-    if (existing && existing.handle.tool === tool) {
+    if (existing && existing.handle.tool === tool && values === undefined) {
       existing.panel.reveal();
       this.lastOpened = existing.handle;
       return existing.handle;
@@ -61,9 +66,9 @@ export class ToolForms implements vscode.Disposable {
       body: formBody(controller, tool),
       scripts: [vscode.Uri.joinPath(mediaRoot, 'toolForm.js')],
       styles: [vscode.Uri.joinPath(mediaRoot, 'toolForm.css')],
-      state: { model, values: defaultValues(model) ?? {}, labels: formLabels() },
+      state: { model, values: values ?? defaultValues(model) ?? {}, labels: formLabels() },
     });
-    const handle: ToolFormHandle = { controller, tool, receive: (message) => this.receive(panel, controller, tool, message) };
+    const handle: ToolFormHandle = { controller, tool, initialValues: values, receive: (message) => this.receive(panel, controller, tool, message) };
     this.open.set(key, { panel, handle });
     this.lastOpened = handle;
     const subscription = panel.webview.onDidReceiveMessage((message: ToolFormMessage) => void handle.receive(message));
@@ -95,7 +100,7 @@ export class ToolForms implements vscode.Disposable {
     await panel.webview.postMessage({ type: 'errors', errors: [] });
     await panel.webview.postMessage({ type: 'busy', busy: true });
     try {
-      const record = await callToolWithProgress(controller, tool, args as JsonObject);
+      const record = await callToolWithProgress(controller, tool, args as JsonObject, this.history);
       if (record) this.showResult(controller, record);
     } finally {
       // The panel may have been closed while the call ran.

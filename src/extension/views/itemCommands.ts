@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import type { ServerCatalog } from '../servers/serverCatalog';
+import type { ServerManager } from '../servers/serverManager';
+import { ServerState } from '../servers/serverState';
 import { isServerNode } from '../servers/serverPicker';
 import type { ServersTreeNode } from './serversTreeProvider';
 
@@ -55,4 +57,26 @@ function nameOf(node: unknown): string | undefined {
 async function copy(text: string): Promise<void> {
   await vscode.env.clipboard.writeText(text);
   vscode.window.setStatusBarMessage(vscode.l10n.t('Copied {0}', text), 3000);
+}
+
+/**
+ * Show Server Instructions: the whole text the server sent at initialize, read-only. The argument is a server row,
+ * or the server's id (from the link in the row's tooltip, which shows the instructions shortened).
+ */
+export async function showServerInstructions(
+  manager: ServerManager,
+  documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> },
+  argument: unknown,
+): Promise<void> {
+  const controller = isTreeNode(argument) ? argument.controller : typeof argument === 'string' ? manager.get(argument) : undefined;
+  if (!controller) return;
+  const state = controller.state;
+  const instructions = ServerState.isRunning(state) ? state.session.instructions : undefined;
+  if (!instructions) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" sent no instructions.', controller.name));
+    return;
+  }
+  const longest = Math.max(2, ...Array.from(instructions.matchAll(/`+/g), (match) => match[0].length));
+  const fence = '`'.repeat(longest + 1);
+  await documents.show(vscode.l10n.t('Instructions of {0}', controller.name), `# ${vscode.l10n.t('Instructions of {0}', controller.name)}\n\n${fence}text\n${instructions}\n${fence}\n`);
 }

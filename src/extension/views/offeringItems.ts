@@ -33,10 +33,19 @@ export function toolItem(controller: ServerController, tool: Tool): vscode.TreeI
   const title = tool.title ?? tool.annotations?.title;
   const hints = annotationLabels(tool);
   const summary = title && title !== tool.name ? title : firstLine(tool.description ?? '');
-  // Hints first: they are what tells a read-only lookup from a destructive action at a glance.
-  item.description = [...hints.map((hint) => `[${hint}]`), summary].filter(Boolean).join(' ');
+  // The title (what a person recognises) first, then the hints that tell a read-only lookup from a destructive action.
+  item.description = [summary, ...hints.map((hint) => `[${hint}]`)].filter(Boolean).join(' ');
   item.iconPath = iconFor(tool.icons, hints.includes(vscode.l10n.t('destructive')) ? 'warning' : 'tools');
   item.contextValue = 'tool';
+  // The tooltip is built on hover (resolveTreeItem): 50,000 Markdown tooltips nobody reads cost real memory.
+  item.command = { command: 'mcpWorkbench.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ kind: 'tool', controller, tool }] };
+  return item;
+}
+
+/** A tool row's tooltip: title, name, description and the annotation hints. */
+export function toolTooltip(tool: Tool): vscode.MarkdownString {
+  const title = tool.title ?? tool.annotations?.title;
+  const hints = annotationLabels(tool);
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${escapeMarkdown(title ?? tool.name)}** \`${escapeCode(tool.name)}\`\n\n`);
   if (tool.description) md.appendText(`${tool.description}\n\n`);
@@ -44,16 +53,16 @@ export function toolItem(controller: ServerController, tool: Tool): vscode.TreeI
     md.appendMarkdown(hints.map((hint) => `\`${hint}\``).join(' '));
     md.appendMarkdown(`\n\n_${escapeMarkdown(vscode.l10n.t('Annotations are hints from the server, not guarantees.'))}_`);
   }
-  item.tooltip = md;
-  item.command = { command: 'mcpWorkbench.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ kind: 'tool', controller, tool }] };
-  return item;
+  return md;
 }
 
 export function resourceItem(controller: ServerController, resource: Resource, contextValue: string): vscode.TreeItem {
   const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${nodeId(controller)}/resource/${resource.uri}`;
-  item.description = [resource.mimeType, resource.uri].filter(Boolean).join(' · ');
-  item.iconPath = iconFor(resource.icons, resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
+  const subscribed = contextValue === 'resource.subscribed';
+  item.description = [subscribed ? vscode.l10n.t('subscribed') : '', resource.mimeType, resource.uri].filter(Boolean).join(' · ');
+  // A subscribed resource gets the bell instead of its own icon, so the rows that will update stand out.
+  item.iconPath = subscribed ? new vscode.ThemeIcon('bell-dot') : iconFor(resource.icons, resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
   item.contextValue = contextValue;
   item.tooltip = tooltip(resource.title ?? resource.name, resource.uri, resource.description, resource.mimeType);
   item.command = { command: 'mcpWorkbench.readResource', title: vscode.l10n.t('Read Resource'), arguments: [{ kind: 'resource', controller, resource }] };

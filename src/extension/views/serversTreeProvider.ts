@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types';
-import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, type OfferingGroup } from './offeringItems';
+import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
 import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
 import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerController } from '../servers/serverController';
@@ -10,6 +10,9 @@ import { ServerState, assertNever } from '../servers/serverState';
 
 export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
 
+/** Instructions can be pages long; the tooltip shows the start and links to the whole text. */
+const INSTRUCTIONS_IN_TOOLTIP = 400;
+
 export type ServersTreeNode =
   | { kind: 'server'; controller: ServerController }
   | { kind: 'group'; controller: ServerController; group: OfferingGroup }
@@ -17,16 +20,44 @@ export type ServersTreeNode =
   | { kind: 'resource'; controller: ServerController; resource: Resource }
   | { kind: 'template'; controller: ServerController; template: ResourceTemplate }
   | { kind: 'prompt'; controller: ServerController; prompt: Prompt }
-  | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon };
+  | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon }
+  /** The last row of a long tool list: shows the next page of tools when clicked. */
+  | { kind: 'more'; controller: ServerController; shown: number; total: number };
+
+/**
+ * Tool rows shown at first, and added per "Show more": VS Code fetches every row a provider returns, so a server
+ * with 50,000 tools would otherwise cost 50,000 items and their transfer before the first row appears.
+ */
+export const TOOL_PAGE_SIZE = 500;
+
+/** The nodes handed to VS Code for one server in one phase; VS Code finds a node to refresh by its identity. */
+interface ServerNodes {
+  epoch: number;
+  server: ServersTreeNode & { kind: 'server' };
+  groups: Map<OfferingGroup, ServersTreeNode & { kind: 'group' }>;
+  /** Child lists, kept while their source list (the tools array, the catalog's arrays) is the same object. */
+  children: Map<OfferingGroup, { source: readonly unknown[]; nodes: ServersTreeNode[] }>;
+  /** Tool rows: the first `limit` tools (their nodes kept across pages) and the "more" row, if any. */
+  tools?: { source: readonly Tool[]; limit: number; nodes: ServersTreeNode[]; more?: ServersTreeNode & { kind: 'more' } };
+  toolLimit: number;
+}
 
 /**
  * The Servers view: one node per configured server; while it runs, one group per capability it declares (tools,
  * resources, resource templates, prompts) with every listed item underneath.
+ *
+ * Built to stay fast with tens of thousands of tools: nodes and tree items are cached, so VS Code can be told
+ * which node changed (onDidChangeTreeData with that node) and only that part is fetched again; group counts come
+ * from the lists' lengths without building child nodes.
  */
 export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeNode>, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<ServersTreeNode | undefined>();
+  private readonly changeEmitter = new vscode.EventEmitter<ServersTreeNode | ServersTreeNode[] | undefined>();
   private readonly subscriptions: vscode.Disposable[];
+  private readonly nodes = new Map<ServerController, ServerNodes>();
+  /** Items of offering rows, which depend only on the node (resource rows also on their subscription, see below). */
+  private readonly items = new WeakMap<ServersTreeNode, vscode.TreeItem>();
 
+  /** Fires undefined when the server list or a server's phase changed, else the nodes whose rows changed. */
   readonly onDidChangeTreeData = this.changeEmitter.event;
 
   constructor(
@@ -34,24 +65,23 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly catalog: ServerCatalog,
     private readonly resourceSubscriptions: ResourceSubscriptions,
   ) {
-    // Item ids change with the server's phase, so a whole refresh is the honest update (the list is short).
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
-      manager.onDidChangeServerState(() => this.refresh()),
-      catalog.onDidChange(() => this.refresh()),
-      resourceSubscriptions.onDidChange(() => this.refresh()),
+      manager.onDidChangeServerState((controller) => this.serverChanged(controller)),
+      catalog.onDidChange((controller) => this.catalogChanged(controller)),
+      resourceSubscriptions.onDidChange(({ controller, uri }) => this.subscriptionChanged(controller, uri)),
     ];
   }
 
+  /** Rebuilds the whole view (the server list changed, or trust was granted). */
   refresh(): void {
+    for (const controller of [...this.nodes.keys()]) if (!this.manager.servers.includes(controller)) this.nodes.delete(controller);
     this.changeEmitter.fire(undefined);
   }
 
   getChildren(node?: ServersTreeNode): ServersTreeNode[] {
     if (!node) {
-      return [...this.manager.servers]
-        .sort((a, b) => a.name.localeCompare(b.name))
-        .map((controller) => ({ kind: 'server' as const, controller }));
+      return [...this.manager.servers].sort((a, b) => a.name.localeCompare(b.name)).map((controller) => this.nodesOf(controller).server);
     }
     if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
     if (node.kind !== 'server') return [];
@@ -65,7 +95,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         if (capabilities.resources) groups.push('resources', 'templates');
         if (capabilities.prompts) groups.push('prompts');
         if (groups.length === 0) return [message(controller, vscode.l10n.t('This server offers no tools, resources or prompts'), new vscode.ThemeIcon('info'))];
-        return groups.map((group) => ({ kind: 'group' as const, controller, group }));
+        return groups.map((group) => this.groupNode(controller, group));
       }
       case 'starting':
         return [message(controller, vscode.l10n.t('Starting…'), new vscode.ThemeIcon('loading~spin'))];
@@ -82,20 +112,31 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   getTreeItem(node: ServersTreeNode): vscode.TreeItem {
     switch (node.kind) {
       case 'server':
-        return serverItem(node.controller, this.manager.servers, this.catalog);
+        return serverItem(node.controller, this.manager.servers);
       case 'group': {
-        const item = groupItem(node.controller, node.group, this.groupChildren(node.controller, node.group, false)?.length);
+        const item = groupItem(node.controller, node.group, this.groupCount(node.controller, node.group));
         if (node.group === 'tools') item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
         return item;
       }
       case 'tool':
-        return toolItem(node.controller, node.tool);
+        return this.cachedItem(node, () => toolItem(node.controller, node.tool));
       case 'resource':
-        return resourceItem(node.controller, node.resource, this.resourceContext(node.controller, node.resource.uri));
+        return this.cachedItem(node, () =>
+          resourceItem(node.controller, node.resource, this.resourceContext(node.controller, node.resource.uri)),
+        );
       case 'template':
-        return templateItem(node.controller, node.template);
+        return this.cachedItem(node, () => templateItem(node.controller, node.template));
       case 'prompt':
-        return promptItem(node.controller, node.prompt);
+        return this.cachedItem(node, () => promptItem(node.controller, node.prompt));
+      case 'more': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more…', Math.min(TOOL_PAGE_SIZE, node.total - node.shown)), vscode.TreeItemCollapsibleState.None);
+        item.id = `${nodeId(node.controller)}/tools/more/${node.shown}`;
+        item.description = vscode.l10n.t('{0} of {1} shown; Call Tool… searches them all', node.shown, node.total);
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        item.contextValue = 'more';
+        item.command = { command: 'mcpWorkbench.showMoreTools', title: vscode.l10n.t('Show More'), arguments: [node] };
+        return item;
+      }
       case 'message': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.id = `${nodeId(node.controller)}/message`;
@@ -108,24 +149,136 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     }
   }
 
-  /** The items of a group; undefined (when not `withPlaceholders`) while the server's lists are still loading. */
-  private groupChildren(controller: ServerController, group: OfferingGroup, withPlaceholders?: true): ServersTreeNode[];
-  private groupChildren(controller: ServerController, group: OfferingGroup, withPlaceholders: false): ServersTreeNode[] | undefined;
-  private groupChildren(controller: ServerController, group: OfferingGroup, withPlaceholders = true): ServersTreeNode[] | undefined {
+  /** Tooltips of tool rows are built when VS Code asks (on hover), not for every row up front. */
+  resolveTreeItem(item: vscode.TreeItem, node: ServersTreeNode): vscode.TreeItem {
+    if (node.kind === 'tool' && item.tooltip === undefined) item.tooltip = toolTooltip(node.tool);
+    return item;
+  }
+
+  private cachedItem(node: ServersTreeNode, build: () => vscode.TreeItem): vscode.TreeItem {
+    let item = this.items.get(node);
+    if (!item) {
+      item = build();
+      this.items.set(node, item);
+    }
+    return item;
+  }
+
+  private nodesOf(controller: ServerController): ServerNodes {
+    let nodes = this.nodes.get(controller);
+    if (!nodes || nodes.epoch !== controller.epoch) {
+      nodes = { epoch: controller.epoch, server: { kind: 'server', controller }, groups: new Map(), children: new Map(), toolLimit: TOOL_PAGE_SIZE };
+      this.nodes.set(controller, nodes);
+    }
+    return nodes;
+  }
+
+  private groupNode(controller: ServerController, group: OfferingGroup): ServersTreeNode & { kind: 'group' } {
+    const { groups } = this.nodesOf(controller);
+    let node = groups.get(group);
+    if (!node) {
+      node = { kind: 'group', controller, group };
+      groups.set(group, node);
+    }
+    return node;
+  }
+
+  /** A state change: a new phase changes the server's item ids, so the root is refreshed; else only its row. */
+  private serverChanged(controller: ServerController): void {
+    const nodes = this.nodes.get(controller);
+    if (!nodes) return; // never shown (or dropped): nothing in the view to update
+    if (nodes.epoch !== controller.epoch) {
+      this.nodes.delete(controller);
+      this.changeEmitter.fire(undefined);
+      return;
+    }
+    // Same phase (e.g. the tool list changed): the server row (its tool count) and with it the groups below.
+    this.changeEmitter.fire(nodes.server);
+  }
+
+  /** Resources, templates or prompts were listed again: only those groups (their counts and children) change. */
+  private catalogChanged(controller: ServerController): void {
+    const nodes = this.nodes.get(controller);
+    if (!nodes || nodes.epoch !== controller.epoch) return; // the state change refreshes the whole server
+    const changed = (['resources', 'templates', 'prompts'] as const).flatMap((group) => {
+      const node = nodes.groups.get(group);
+      return node ? [node] : [];
+    });
+    if (changed.length > 0) this.changeEmitter.fire(changed);
+  }
+
+  /** A resource was (un)subscribed: only its row changes (context value and mark). */
+  private subscriptionChanged(controller: ServerController, uri: string): void {
+    const nodes = this.nodes.get(controller);
+    const row = nodes?.children.get('resources')?.nodes.find((node) => node.kind === 'resource' && node.resource.uri === uri);
+    if (!row) return;
+    this.items.delete(row);
+    this.changeEmitter.fire(row);
+  }
+
+  /** How many rows a group has, without building them; undefined while the server's lists are still loading. */
+  private groupCount(controller: ServerController, group: OfferingGroup): number | undefined {
+    const state = controller.state;
+    if (state.kind !== 'running') return 0;
+    if (group === 'tools') return state.tools.length;
+    const offerings = this.catalog.offerings(controller);
+    if (!offerings || offerings.loading) return undefined;
+    return group === 'resources' ? offerings.resources.length : group === 'templates' ? offerings.templates.length : offerings.prompts.length;
+  }
+
+  /** The rows of a group, reused while the list they come from is unchanged. */
+  private groupChildren(controller: ServerController, group: OfferingGroup): ServersTreeNode[] {
     const state = controller.state;
     if (state.kind !== 'running') return [];
-    if (group === 'tools') return state.tools.map((tool) => ({ kind: 'tool' as const, controller, tool }));
+    if (group === 'tools') return this.toolRows(controller, state.tools);
     const offerings = this.catalog.offerings(controller);
-    if (!offerings || offerings.loading) {
-      return withPlaceholders ? [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))] : undefined;
-    }
-    const nodes: ServersTreeNode[] =
+    if (!offerings || offerings.loading) return [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))];
+    const nodes =
       group === 'resources'
-        ? offerings.resources.map((resource) => ({ kind: 'resource' as const, controller, resource }))
+        ? this.cachedChildren(controller, group, offerings.resources, (resource) => ({ kind: 'resource', controller, resource }))
         : group === 'templates'
-          ? offerings.templates.map((template) => ({ kind: 'template' as const, controller, template }))
-          : offerings.prompts.map((prompt) => ({ kind: 'prompt' as const, controller, prompt }));
-    if (withPlaceholders && offerings.error) nodes.unshift(message(controller, offerings.error, new vscode.ThemeIcon('warning')));
+          ? this.cachedChildren(controller, group, offerings.templates, (template) => ({ kind: 'template', controller, template }))
+          : this.cachedChildren(controller, group, offerings.prompts, (prompt) => ({ kind: 'prompt', controller, prompt }));
+    return offerings.error ? [message(controller, offerings.error, new vscode.ThemeIcon('warning')), ...nodes] : nodes;
+  }
+
+  /** The next page of tool rows (the "more" row's command); only the tools group is fetched again. */
+  showMore(node: unknown): void {
+    if (typeof node !== 'object' || node === null || (node as Partial<ServersTreeNode>).kind !== 'more') return;
+    const { controller } = node as ServersTreeNode & { kind: 'more' };
+    const nodes = this.nodes.get(controller);
+    const group = nodes?.groups.get('tools');
+    if (!nodes || !group || nodes.epoch !== controller.epoch) return;
+    nodes.toolLimit += TOOL_PAGE_SIZE;
+    this.changeEmitter.fire(group);
+  }
+
+  private toolRows(controller: ServerController, tools: readonly Tool[]): ServersTreeNode[] {
+    const nodes = this.nodesOf(controller);
+    const limit = Math.min(nodes.toolLimit, tools.length);
+    let cached = nodes.tools;
+    if (!cached || cached.source !== tools) cached = { source: tools, limit: 0, nodes: [] };
+    if (cached.limit !== limit || (limit < tools.length) !== (cached.more !== undefined)) {
+      // Rows already shown keep their node objects, so VS Code keeps their state; only the new page is built.
+      const kept = cached.nodes.slice(0, Math.min(cached.limit, limit));
+      for (let index = kept.length; index < limit; index++) kept.push({ kind: 'tool', controller, tool: tools[index] });
+      cached = {
+        source: tools,
+        limit,
+        nodes: kept,
+        more: limit < tools.length ? { kind: 'more', controller, shown: limit, total: tools.length } : undefined,
+      };
+    }
+    nodes.tools = cached;
+    return cached.more ? [...cached.nodes, cached.more] : cached.nodes;
+  }
+
+  private cachedChildren<T>(controller: ServerController, group: OfferingGroup, source: readonly T[], build: (item: T) => ServersTreeNode): ServersTreeNode[] {
+    const { children } = this.nodesOf(controller);
+    const cached = children.get(group);
+    if (cached && cached.source === source) return cached.nodes;
+    const nodes = source.map(build);
+    children.set(group, { source, nodes });
     return nodes;
   }
 
@@ -137,6 +290,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changeEmitter.dispose();
+    this.nodes.clear();
   }
 }
 
@@ -144,7 +298,7 @@ function message(controller: ServerController, text: string, icon: vscode.ThemeI
   return { kind: 'message', controller, text, icon };
 }
 
-function serverItem(controller: ServerController, all: readonly ServerController[], catalog: ServerCatalog): vscode.TreeItem {
+function serverItem(controller: ServerController, all: readonly ServerController[]): vscode.TreeItem {
   const state = controller.state;
   const item = new vscode.TreeItem(
     controller.name,
@@ -155,24 +309,13 @@ function serverItem(controller: ServerController, all: readonly ServerController
   item.contextValue = `server.${state.kind}`;
   const sharedName = all.some((other) => other !== controller && other.name === controller.name);
   const parts = [ServerState.label(state), transportLabel(controller.entry.definition)];
-  if (state.kind === 'running') parts.push(...offeringCounts(controller, state.tools.length, catalog));
+  // Only the tool count: resource and prompt counts stand on their group rows, so a catalog reload refreshes those
+  // rows alone instead of this one and, with it, every expanded tool row underneath.
+  if (state.kind === 'running' && state.session.capabilities.tools) parts.push(vscode.l10n.t('{0} tools', state.tools.length));
   if (sharedName) parts.push(controller.entry.origin.folder.name);
   item.description = parts.join(' · ');
   item.tooltip = serverTooltip(controller);
   return item;
-}
-
-/** "3 tools · 7 resources · 2 prompts", only for what the server declares. */
-function offeringCounts(controller: ServerController, toolCount: number, catalog: ServerCatalog): string[] {
-  const capabilities = controller.client?.state.kind === 'ready' ? controller.client.session.capabilities : {};
-  const offerings = catalog.offerings(controller);
-  const counts: string[] = [];
-  if (capabilities.tools) counts.push(vscode.l10n.t('{0} tools', toolCount));
-  if (offerings && !offerings.loading) {
-    if (capabilities.resources) counts.push(vscode.l10n.t('{0} resources', offerings.resources.length));
-    if (capabilities.prompts) counts.push(vscode.l10n.t('{0} prompts', offerings.prompts.length));
-  }
-  return counts;
 }
 
 function stateIcon(state: ServerState): vscode.ThemeIcon {
@@ -207,9 +350,17 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
         (state.pid === undefined ? '' : ` · pid ${state.pid}`) +
         '\n',
     );
-    if (state.session.instructions) {
+    const { instructions } = state.session;
+    if (instructions) {
       md.appendMarkdown(`\n**${escape(vscode.l10n.t('Instructions'))}**:`);
-      md.appendCodeblock(state.session.instructions, 'text');
+      const shortened = instructions.length > INSTRUCTIONS_IN_TOOLTIP;
+      md.appendCodeblock(shortened ? `${instructions.slice(0, INSTRUCTIONS_IN_TOOLTIP)}…` : instructions, 'text');
+      if (shortened) {
+        // Only this one command may run from the tooltip's links; its argument is the server's id, nothing else.
+        md.isTrusted = { enabledCommands: ['mcpWorkbench.showServerInstructions'] };
+        const link = `command:mcpWorkbench.showServerInstructions?${encodeURIComponent(JSON.stringify([controller.id]))}`;
+        md.appendMarkdown(`[${escape(vscode.l10n.t('Show all {0} characters', instructions.length))}](${link})\n`);
+      }
     }
   }
   if (state.kind === 'error') {

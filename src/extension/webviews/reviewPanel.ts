@@ -131,6 +131,8 @@ export class ReviewPanel implements vscode.Disposable {
   private next(): void {
     const following = this.lineUp.shift();
     if (following) following();
+    // Nothing left to review: the panel goes away instead of standing empty in the editor area.
+    else if (!this.active && this.waiting() === 0) this.panel?.dispose();
     else this.render();
   }
 
@@ -268,7 +270,8 @@ function webviewStrings(): Record<string, string> {
     reject: vscode.l10n.t('Reject'),
     answer: vscode.l10n.t('Answer (you can edit it before it is returned)'),
     streaming: vscode.l10n.t('The model is answering…'),
-    tokens: vscode.l10n.t('Tokens: {0}'),
+    // The value is "input / output"; the label says which is which.
+    tokens: vscode.l10n.t('Tokens (input / output): {0}'),
     accept: vscode.l10n.t('Accept'),
     decline: vscode.l10n.t('Decline'),
     cancel: vscode.l10n.t('Cancel'),

@@ -52,6 +52,10 @@ export interface SamplingRecord {
   /** Plain-text request and response, for the history view and the log. */
   requestText: string;
   responseText?: string;
+  /** Set when the reviewer edited the request before it went to the model: the server's request as it came. */
+  originalRequestText?: string;
+  /** Set when the reviewer edited the model's answer: the model's answer as it came (responseText is what was sent). */
+  modelResponseText?: string;
   error?: string;
 }
 
@@ -138,12 +142,29 @@ export class SamplingCoordinator implements SamplingHandler {
     const verdict = await this.options.reviewer.reviewResponse(finalReview, response, signal);
     const sentText = describeChatRequest(decision.request);
     if (verdict.kind === 'reject') {
-      this.record({ ...base, outcome: 'rejected-response', model: response.model, requestText: sentText, responseText: response.text, ...usage(response) });
+      this.record({
+        ...base,
+        outcome: 'rejected-response',
+        model: response.model,
+        requestText: sentText,
+        responseText: response.text,
+        ...(sentText !== requestText ? { originalRequestText: requestText } : {}),
+        ...usage(response),
+      });
       throw new McpError(ErrorCodes.UserRejected, 'the user rejected the model response');
     }
     // The person's text replaces the model's; tool calls the model asked for are kept (tool-loop rules).
     const finalResponse: ChatResponse = { ...response, text: verdict.text };
-    this.record({ ...base, outcome: 'approved', model: response.model, requestText: sentText, responseText: verdict.text, ...usage(response) });
+    this.record({
+      ...base,
+      outcome: 'approved',
+      model: response.model,
+      requestText: sentText,
+      responseText: verdict.text,
+      ...(sentText !== requestText ? { originalRequestText: requestText } : {}),
+      ...(verdict.text !== response.text ? { modelResponseText: response.text } : {}),
+      ...usage(response),
+    });
     return toCreateMessageResult(finalResponse);
   }
 

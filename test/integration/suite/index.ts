@@ -10,6 +10,7 @@ import { basicSuite } from './basic.suite';
 import { browseSuite } from './browse.suite';
 import { configSuite } from './config.suite';
 import { runSuites, type Suite, type SuiteResult, type VscodeApi } from './framework';
+import { historySuite } from './history.suite';
 import { lifecycleSuite } from './lifecycle.suite';
 import { samplingSuite } from './sampling.suite';
 import { treeSuite } from './tree.suite';
@@ -18,6 +19,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   basic: basicSuite,
   browse: browseSuite,
   tree: treeSuite,
+  history: historySuite,
   sampling: samplingSuite,
   config: configSuite,
   lifecycle: lifecycleSuite,

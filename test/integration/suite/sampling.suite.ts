@@ -152,6 +152,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
     assertEqual(last?.outcome, 'approved', 'history outcome');
     assertEqual(last?.inputTokens, 11, 'history input tokens');
+    await waitUntil('the review panel to close once nothing waits', () => (requireApi().sampling.snapshot().visible ? undefined : true), 10_000);
   });
 
   suite.test('edit: the model receives the edited prompt, the server receives the edited answer', async () => {
@@ -171,6 +172,13 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     assertEqual(sent.temperature, 0.2, 'edited temperature');
     assertEqual(JSON.stringify(sent.stop), JSON.stringify(['STOP']), 'edited stop sequences');
     assert(resultText(outcome).includes('(edited by the person)'), `the server did not get the edited answer: ${resultText(outcome)}`);
+    // The sampling history flags both edits and keeps the originals beside them; so does the History view.
+    const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
+    assertEqual(last?.modelResponseText, answer.text, "the model's own answer kept beside the edited one");
+    assert(last?.originalRequestText?.includes('original prompt'), `the server's request before the edit: ${last?.originalRequestText}`);
+    const entry = requireApi().history.of(EVERYTHING_SERVER).find((e) => e.operation.kind === 'sampling');
+    assert(entry && entry.result.kind === 'kept', 'the exchange is in the History view with its result');
+    assert(JSON.stringify(entry.result.value).includes('modelResponseBeforeEdit'), `History result: ${JSON.stringify(entry.result.value)}`);
   });
 
   suite.test('reject: the server receives error -1 and the model is never called', async () => {
@@ -414,14 +422,15 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     }
   }, { timeoutMs: 60_000 });
 
-  suite.test('"MCP: Show Sampling History" opens a document with time, model, tokens and outcome of each exchange', async () => {
+  suite.test('"MCP: Show Sampling History" opens a read-only document with time, model, tokens and outcome of each exchange', async () => {
     const records = requireApi().sampling.history(EVERYTHING_SERVER);
     assert(records.length >= 5, `expected the suite's exchanges in the history, got ${records.length}`);
     // Not awaited: the command resolves once the editor is shown; the document it opened is what is checked.
+    const earlier = new Set(vscode.workspace.textDocuments.map((doc) => doc.uri.toString()));
     const command = Promise.resolve(vscode.commands.executeCommand('mcpWorkbench.showSamplingHistory', { kind: 'server', controller: server() }));
     command.catch(() => undefined);
     const document = await waitUntil('the history document', () =>
-      vscode.workspace.textDocuments.find((doc) => doc.isUntitled && doc.languageId === 'markdown' && doc.getText().includes(`# `) && doc.getText().includes(EVERYTHING_SERVER) && doc.getText().includes('## ')),
+      vscode.workspace.textDocuments.find((doc) => doc.uri.scheme === 'mcp-result' && !earlier.has(doc.uri.toString()) && doc.languageId === 'markdown' && doc.getText().includes(`# `) && doc.getText().includes(EVERYTHING_SERVER) && doc.getText().includes('## ')),
     15_000);
     const text = document.getText();
     const sections = text.split('\n## ').slice(1);

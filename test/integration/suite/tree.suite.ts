@@ -6,7 +6,11 @@
  */
 import type * as vscodeTypes from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TOOL_PAGE_SIZE, type ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
+import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
 
@@ -81,9 +85,11 @@ export function treeSuite(vscode: VscodeApi): Suite {
     const echo = tools.find((n) => n.kind === 'tool' && n.tool.name === 'echo');
     assert(echo && echo.kind === 'tool', `no echo tool node (tools: ${tools.map((n) => (n.kind === 'tool' ? n.tool.name : n.kind)).join(', ')})`);
     assertEqual(echo.tool.annotations?.readOnlyHint, true, 'echo is annotated read-only by server-everything');
-    const item = await tree().getTreeItem(echo);
+    // The tooltip comes with resolveTreeItem, as VS Code asks for it on hover.
+    const item = tree().resolveTreeItem(tree().getTreeItem(echo), echo);
     const description = String(item.description ?? '');
-    assert(/^\[(read-only|只读)\] \[(idempotent|幂等)\] /.test(description), `echo description: ${JSON.stringify(description)}`);
+    // Title (or the description's first line) first, the hints after it.
+    assert(/^[^[].* \[(read-only|只读)\] \[(idempotent|幂等)\]/.test(description), `echo description: ${JSON.stringify(description)}`);
     assert(!/destructive|破坏性/.test(description), `a read-only tool must not be shown as destructive: ${description}`);
     assert(/`(read-only|只读)`/.test(tooltipText(item)), `echo tooltip: ${tooltipText(item)}`);
     assertEqual(item.contextValue, 'tool', 'context value of a tool node (inline Call Tool action)');
@@ -105,6 +111,90 @@ export function treeSuite(vscode: VscodeApi): Suite {
     assert(/server-everything/.test(text), `command line not in tooltip:\n${text}`);
     assert(/protocol \d{4}-\d{2}-\d{2}|协议/.test(text), `protocol revision not in tooltip:\n${text}`);
   });
+
+  suite.test('a catalog reload and a subscription refresh only their rows, never the whole tree or the tools', async () => {
+    const server = await serverNode();
+    const groupOf = async (group: string) => {
+      const node = (await children(server)).find((g) => g.kind === 'group' && g.group === group);
+      assert(node, `no ${group} group`);
+      return node;
+    };
+    const events: (ServersTreeNode | ServersTreeNode[] | undefined | null | void)[] = [];
+    const subscription = tree().onDidChangeTreeData((event) => events.push(event));
+    const refreshed = () => events.flatMap((event) => (Array.isArray(event) ? event : [event]));
+    let subscribed: ServersTreeNode | undefined;
+    try {
+      const resourcesGroup = await groupOf('resources');
+      await vscode.commands.executeCommand('mcpWorkbench.refreshServer', server);
+      await waitUntil('the tree to announce the reloaded groups', () => (refreshed().includes(resourcesGroup) ? true : undefined));
+      assert(!refreshed().some((node) => node === undefined || node === null), 'a catalog reload refreshed the whole tree');
+      assert(
+        !refreshed().some((node) => node?.kind === 'server' || (node?.kind === 'group' && node.group === 'tools')),
+        `a catalog reload refreshed the server or its tools: ${JSON.stringify(refreshed().map((node) => node?.kind))}`,
+      );
+
+      events.length = 0;
+      const row = (await children(resourcesGroup)).find((node) => node.kind === 'resource');
+      assert(row && row.kind === 'resource', 'no resource row');
+      await vscode.commands.executeCommand('mcpWorkbench.subscribeResource', row);
+      subscribed = row;
+      await waitUntil('the tree to announce the subscribed row', () => (refreshed().includes(row) ? true : undefined));
+      assertEqual(refreshed().length, 1, 'rows refreshed by one subscription');
+      const item = await tree().getTreeItem(row);
+      assertEqual(item.contextValue, 'resource.subscribed', 'context value of the subscribed row');
+      assert(/subscribed|已订阅/.test(String(item.description)), `a subscribed row is marked: ${String(item.description)}`);
+    } finally {
+      subscription.dispose();
+      if (subscribed) await vscode.commands.executeCommand('mcpWorkbench.unsubscribeResource', subscribed);
+    }
+  });
+
+  suite.test('a long tool list shows one page of rows and a Show More row; Show More refreshes only the Tools group', async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tree-many-'));
+    const fixture = path.join(folder, 'fixture-server.cjs');
+    fs.writeFileSync(fixture, FIXTURE_SERVER_SOURCE);
+    const total = 2 + TOOL_PAGE_SIZE * 2 + 7;
+    const settings = vscode.workspace.getConfiguration('mcpWorkbench');
+    await settings.update('servers', { servers: { 'many-tools': { type: 'stdio', command: process.execPath, args: [fixture, `--tools=${total - 2}`] } } }, vscode.ConfigurationTarget.Global);
+    const events: (ServersTreeNode | ServersTreeNode[] | undefined | null | void)[] = [];
+    const subscription = tree().onDidChangeTreeData((event) => events.push(event));
+    try {
+      const controller = await waitUntil('the many-tools server', () => requireApi().manager.byName('many-tools')[0], 10_000);
+      await controller.start();
+      const server = await waitUntil('its row', async () => (await children()).find((n) => n.kind === 'server' && n.controller === controller));
+      const group = (await children(server)).find((n) => n.kind === 'group' && n.group === 'tools');
+      assert(group, 'no Tools group');
+      assertEqual(String((await tree().getTreeItem(group)).description), String(total), 'the group counts every tool');
+      const firstPage = await children(group);
+      assertEqual(firstPage.length, TOOL_PAGE_SIZE + 1, 'rows on the first page (tools and the Show More row)');
+      const more = firstPage.at(-1);
+      assert(more?.kind === 'more', `last row: ${more?.kind}`);
+      const moreItem = await tree().getTreeItem(more);
+      assertEqual(moreItem.command?.command, 'mcpWorkbench.showMoreTools', 'command of the Show More row');
+
+      events.length = 0;
+      await vscode.commands.executeCommand('mcpWorkbench.showMoreTools', ...(moreItem.command?.arguments ?? []));
+      // Only this server's events count: server-everything may announce its own changes meanwhile.
+      const mine = () => events.flatMap((event) => (Array.isArray(event) ? event : [event])).filter((node) => !node || node.controller === controller);
+      await waitUntil('the Tools group to be refreshed', () => (mine().length > 0 ? true : undefined));
+      assertEqual(mine().length, 1, 'refresh events for one Show More');
+      assertEqual(mine()[0], group, 'the one node refreshed is the Tools group');
+      const secondPage = await children(group);
+      assertEqual(secondPage.length, TOOL_PAGE_SIZE * 2 + 1, 'rows after one Show More');
+      assert(firstPage.slice(0, TOOL_PAGE_SIZE).every((node, index) => secondPage[index] === node), 'rows already shown keep their nodes');
+
+      await vscode.commands.executeCommand('mcpWorkbench.showMoreTools', secondPage.at(-1));
+      const all = await waitUntil('every tool shown', async () => {
+        const rows = await children(group);
+        return rows.length === total ? rows : undefined;
+      });
+      assert(all.every((node) => node.kind === 'tool'), 'no Show More row once every tool is shown');
+    } finally {
+      subscription.dispose();
+      await settings.update('servers', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  }, { timeoutMs: 60_000 });
 
   suite.test('a subscribed resource open in an editor refreshes when the server says it changed', async () => {
     const controller = everything();

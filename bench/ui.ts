@@ -1,0 +1,198 @@
+/**
+ * `npm run bench:ui`: what a person feels in the real VS Code (code-server 4.100.3 through Chromium, via the e2e
+ * harness), printed as a table. Not a test: nothing is asserted, figures vary with the machine.
+ *
+ *   - activation: the extension's own measure of activate(), from its "MCP Workbench" log
+ *   - first tool rows: from answering the start consent of a server with N tools (test/fixtures/many-tools) to its
+ *     first tool row being visible in the Servers view; for N = 5,000 and 50,000 (BENCH_UI_TOOLS overrides)
+ *   - extension host memory (RSS) before the server starts and once its rows are shown
+ *   - result on screen: from the call's answer to the result webview reporting it drew the result, for the first
+ *     call of a tool (creates the tab) and the next ones (posted to the open tab), from the extension's log; and,
+ *     measured from outside, Ctrl+Enter in the form to the text being visible in the result
+ *
+ * Run: npm run bench:ui (MCP_E2E_VSIX=<vsix> to skip packaging)
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import type { Frame, Page } from 'playwright-core';
+import {
+  answerDialog,
+  descendantsOf,
+  installVsix,
+  openViewContainer,
+  openWorkbench,
+  prepareCodeServer,
+  PRODUCT_VSIX,
+  REPO_ROOT,
+  startCodeServer,
+  waitFor,
+  webviewFrame,
+} from '../test/e2e/harness';
+
+const execFileAsync = promisify(execFile);
+const MANY_TOOLS_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'many-tools', 'server.mjs');
+const SIZES = (process.env.BENCH_UI_TOOLS ?? '5000,50000').split(',').map((text) => Number(text.trim()));
+const CALLS = 3;
+
+interface Figures {
+  tools: number;
+  activationMs?: number;
+  firstRowsMs: number;
+  hostRssBeforeMiB?: number;
+  hostRssAfterMiB?: number;
+  resultLogLines: string[];
+  submitToVisibleMs: number[];
+}
+
+function rssMiB(pid: number): number | undefined {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Math.round(Number(match[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The extension host among code-server's descendants (its command line names the process type). */
+function extensionHostPid(codeServerPid: number): number | undefined {
+  for (const pid of descendantsOf(codeServerPid)) {
+    let cmdline = '';
+    try {
+      cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue;
+    }
+    if (/extensionHost/i.test(cmdline)) return pid;
+  }
+  return undefined;
+}
+
+/** Lines of the extension's own log ("MCP Workbench"), wherever code-server put its log folder. */
+function ownLogLines(userDataDir: string): string[] {
+  const lines: string[] = [];
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) walk(full);
+      else if (entry.name === 'MCP Workbench.log') lines.push(...fs.readFileSync(full, 'utf8').split('\n'));
+    }
+  };
+  if (fs.existsSync(userDataDir)) walk(userDataDir);
+  return lines;
+}
+
+async function waitForRow(page: Page, label: string, timeoutMs: number): Promise<void> {
+  const row = page
+    .locator('.part.sidebar .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) })
+    .first();
+  await row.waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+/** Polls every frame for `text` (finer than the harness's 250 ms, since this is what is timed). */
+async function waitForTextInAnyFrame(page: Page, text: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) continue;
+      if ((await frame.getByText(text).count().catch(() => 0)) > 0) return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`"${text}" did not appear in a webview within ${timeoutMs} ms`);
+}
+
+async function measure(tools: number): Promise<Figures> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcp-bench-ui-${tools}-`));
+  const workspace = path.join(tmp, 'workspace');
+  const extensionsDir = path.join(tmp, 'extensions');
+  const userDataDir = path.join(tmp, 'user-data');
+  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  fs.writeFileSync(
+    path.join(workspace, '.vscode', 'mcp.json'),
+    JSON.stringify({ servers: { many: { type: 'stdio', command: process.execPath, args: [MANY_TOOLS_SERVER, String(tools)] } } }, null, 2),
+  );
+  await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
+  const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'workbench.colorTheme': 'Default Light Modern' } });
+  const workbench = await openWorkbench(server.url, workspace).catch(async (error: unknown) => {
+    await server.stop();
+    throw error;
+  });
+  try {
+    const { page } = workbench;
+    await openViewContainer(page, 'MCP');
+    await waitForRow(page, 'many', 60_000);
+    const host = extensionHostPid(server.pid);
+    const hostRssBeforeMiB = host === undefined ? undefined : rssMiB(host);
+    await page.locator('.part.sidebar .monaco-list-row', { hasText: 'many' }).first().click();
+    await answerDialog(page, 'Allow and Start');
+    const consented = Date.now();
+    await waitForRow(page, 'echo', 120_000);
+    const firstRowsMs = Date.now() - consented;
+    const hostRssAfterMiB = host === undefined ? undefined : rssMiB(host);
+
+    const submitToVisibleMs: number[] = [];
+    if (tools === SIZES[0]) {
+      const echoRow = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) }).first();
+      await echoRow.hover();
+      await echoRow.locator('.actions .action-label[aria-label^="Call Tool"]').first().click();
+      const form: Frame = await webviewFrame(page, 'the Call Tool form for echo', 'form input');
+      for (let call = 1; call <= CALLS; call++) {
+        const text = `bench call ${call} ${Date.now()}`;
+        const field = form.getByLabel(/^text\b/);
+        await waitFor(page, 'the text field', () => field.fill(text));
+        const pressed = Date.now();
+        await field.press('Control+Enter');
+        await waitForTextInAnyFrame(page, text, 30_000);
+        submitToVisibleMs.push(Date.now() - pressed);
+        // Back to the form for the next call (the result tab took the editor group's focus).
+        await page.locator('.tabs-container .tab', { hasText: 'Call echo' }).first().click();
+      }
+    }
+    const log = ownLogLines(userDataDir);
+    const activation = log.map((line) => /Activated in (\d+) ms/.exec(line)).find(Boolean);
+    return {
+      tools,
+      activationMs: activation ? Number(activation[1]) : undefined,
+      firstRowsMs,
+      hostRssBeforeMiB,
+      hostRssAfterMiB,
+      resultLogLines: log.filter((line) => /on screen \d+ ms after the call answered/.test(line)).map((line) => line.replace(/^.*?\] /, '')),
+      submitToVisibleMs,
+    };
+  } finally {
+    await workbench.close();
+    await server.stop();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  await prepareCodeServer();
+  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 300_000, env: { ...process.env, CI: 'true' } });
+  const all: Figures[] = [];
+  for (const tools of SIZES) {
+    console.log(`[bench:ui] measuring a server with ${tools} tools…`);
+    all.push(await measure(tools));
+  }
+  const mib = (value: number | undefined) => (value === undefined ? '?' : `${value} MiB`);
+  console.log('\nMCP Workbench in code-server 4.100.3 (Chromium, headless)\n');
+  console.log('| tools | activation | first tool rows after consent | ext host RSS before → after |');
+  console.log('| ---: | ---: | ---: | ---: |');
+  for (const figures of all) {
+    console.log(`| ${figures.tools} | ${figures.activationMs ?? '?'} ms | ${figures.firstRowsMs} ms | ${mib(figures.hostRssBeforeMiB)} → ${mib(figures.hostRssAfterMiB)} |`);
+  }
+  for (const figures of all.filter((f) => f.submitToVisibleMs.length > 0)) {
+    console.log(`\nResults (server with ${figures.tools} tools), ${CALLS} calls of echo through the form:`);
+    for (const line of figures.resultLogLines) console.log(`  extension: ${line}`);
+    console.log(`  outside: Ctrl+Enter to the text visible in the result: ${figures.submitToVisibleMs.map((ms) => `${ms} ms`).join(', ')}`);
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,145 @@
+/**
+ * The History view and the reused result tab, inside the real extension host against server-everything: calls go
+ * through the Call Tool form (the messages its webview posts), History's commands run as the view's menus run them,
+ * and the result webview confirms it drew each result.
+ */
+import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import type { HistoryNode } from '../../../src/extension/history/historyTreeProvider';
+import type { ServerController } from '../../../src/extension/servers/serverController';
+import type { ToolFormHandle } from '../../../src/extension/tools/toolFormPanel';
+import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+import { EVERYTHING_SERVER, leaveCleanState, startFromCleanState } from './workbench';
+
+export function historySuite(vscode: VscodeApi): Suite {
+  const suite = new Suite('history');
+  let api: McpWorkbenchApi | undefined;
+
+  const requireApi = (): McpWorkbenchApi => {
+    assert(api, 'the extension API is not available');
+    return api;
+  };
+  suite.before(async () => {
+    api = await startFromCleanState(vscode);
+    await vscode.commands.executeCommand('mcpWorkbench.clearHistory');
+  });
+
+  const everything = (): ServerController => {
+    const controller = requireApi().manager.byName(EVERYTHING_SERVER)[0];
+    assert(controller, `no server named "${EVERYTHING_SERVER}"`);
+    return controller;
+  };
+  const entryNodes = async (): Promise<(HistoryNode & { kind: 'entry' })[]> => {
+    const tree = requireApi().historyTree;
+    const server = (await tree.getChildren())?.find((node) => node.kind === 'server' && node.serverName === EVERYTHING_SERVER);
+    assert(server, `History has no row for ${EVERYTHING_SERVER}`);
+    return ((await tree.getChildren(server)) ?? []).filter((node): node is HistoryNode & { kind: 'entry' } => node.kind === 'entry');
+  };
+  const getSumEntry = async (a: number, b: number) => {
+    const node = (await entryNodes()).find(
+      (n) => n.entry.operation.kind === 'tool' && n.entry.operation.toolName === 'get-sum' && JSON.stringify(n.entry.operation.arguments) === JSON.stringify({ a, b }),
+    );
+    assert(node, `no get-sum(${a}, ${b}) entry in History`);
+    return node;
+  };
+  /** Submits the form and waits until the result webview reports that it drew this result. */
+  const submitAndRender = async (form: ToolFormHandle, args: Record<string, unknown>) => {
+    const results = requireApi().browse.results;
+    const before = results.lastShown?.sequence ?? 0;
+    const rendered: number[] = [];
+    const subscription = results.onDidRender((sequence) => rendered.push(sequence));
+    try {
+      await form.receive({ type: 'submit', arguments: args });
+      const shown = await waitUntil('a new result', () => (results.lastShown && results.lastShown.sequence > before ? results.lastShown : undefined));
+      await waitUntil(`the result webview to draw result ${shown.sequence}`, () => (rendered.includes(shown.sequence) ? true : undefined), 20_000);
+      return shown;
+    } finally {
+      subscription.dispose();
+    }
+  };
+
+  suite.test('calls through the form are recorded in History and share one result tab, updated in place', async () => {
+    await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: everything() });
+    await requireApi().manager.waitForState(EVERYTHING_SERVER, 'running', 60_000);
+    const state = everything().state;
+    assert(state.kind === 'running', 'server not running');
+    const tool = state.tools.find((t) => t.name === 'get-sum');
+    assert(tool, 'no get-sum tool');
+    requireApi().history.clear();
+    // Result tabs of earlier suites would otherwise take this tool's result.
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitUntil('no result tab open', () => (requireApi().browse.results.openTabs === 0 ? true : undefined));
+
+    await vscode.commands.executeCommand('mcpWorkbench.callTool', { kind: 'tool', controller: everything(), tool });
+    const form = await waitUntil('the open tool form', () => requireApi().browse.forms.active);
+    const first = await submitAndRender(form, { a: 2, b: 3 });
+    assert(first.html.includes('The sum of 2 and 3 is 5.'), `first result:\n${first.html}`);
+    const second = await submitAndRender(form, { a: 4, b: 5 });
+    assert(second.html.includes('The sum of 4 and 5 is 9.'), `second result:\n${second.html}`);
+    assert(second.delivery !== 'created', 'the second result of the same tool must reuse the open tab');
+    assertEqual(requireApi().browse.results.openTabs, 1, 'result tabs open after two calls of one tool');
+
+    const entries = await entryNodes();
+    assertEqual(entries.length, 2, 'History entries after two calls');
+    const newest = entries[0]?.entry;
+    assert(newest && newest.operation.kind === 'tool', 'newest entry is a tool call');
+    assertEqual(JSON.stringify(newest.operation.arguments), JSON.stringify({ a: 4, b: 5 }), 'arguments of the newest entry (newest first)');
+    assertEqual(newest.outcome.kind, 'succeeded', 'outcome of the newest entry');
+    assert(typeof newest.durationMs === 'number' && newest.durationMs >= 0, 'the entry has a duration');
+    const item = await requireApi().historyTree.getTreeItem(entries[0]);
+    assertEqual(item.label, 'get-sum', 'label of a tool call row');
+    assertEqual(item.contextValue, 'historyEntry.tool', 'context value of a tool call row (re-run, copy)');
+    await form.receive({ type: 'cancel' });
+  }, { timeoutMs: 90_000 });
+
+  suite.test('Open Result shows an older call again in the tool result tab', async () => {
+    const older = await getSumEntry(2, 3);
+    const before = requireApi().browse.results.lastShown?.sequence ?? 0;
+    await vscode.commands.executeCommand('mcpWorkbench.openHistoryEntry', older);
+    const shown = await waitUntil('the reopened result', () => {
+      const last = requireApi().browse.results.lastShown;
+      return last && last.sequence > before ? last : undefined;
+    });
+    assert(shown.html.includes('The sum of 2 and 3 is 5.'), `reopened result:\n${shown.html}`);
+    assertEqual(requireApi().browse.results.openTabs, 1, 'result tabs after reopening (still one for the tool)');
+  });
+
+  suite.test('Re-run opens the form prefilled with the same arguments, and the call is recorded again', async () => {
+    const older = await getSumEntry(2, 3);
+    await vscode.commands.executeCommand('mcpWorkbench.rerunHistoryEntry', older);
+    const form = await waitUntil('the prefilled form', () => {
+      const active = requireApi().browse.forms.active;
+      return active?.initialValues ? active : undefined;
+    });
+    assertEqual(JSON.stringify(form.initialValues), JSON.stringify({ a: 2, b: 3 }), 'values the form was prefilled with');
+    const shown = await submitAndRender(form, form.initialValues ?? {});
+    assert(shown.html.includes('The sum of 2 and 3 is 5.'), `re-run result:\n${shown.html}`);
+    assertEqual((await entryNodes()).length, 3, 'History entries after the re-run');
+    await form.receive({ type: 'cancel' });
+  }, { timeoutMs: 60_000 });
+
+  suite.test('Copy as CLI Command gives the CLI line for the same call through the same mcp.json (the clipboard is not read: a headless browser grants no clipboard)', async () => {
+    const older = await getSumEntry(4, 5);
+    const command = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.copyHistoryCliCommand', older);
+    assert(command, 'no command was copied');
+    assert(/^node \S*dist\/cli\.js'? call get-sum '\{"a":4,"b":5\}' --config \S+mcp\.json'? --server everything$/.test(command), `copied command: ${command}`);
+  });
+
+  suite.test('a resource read is recorded, and Clear History empties the view', async () => {
+    const catalog = await requireApi().browse.catalog.ready(everything());
+    const resource = catalog?.resources.find((r) => r.mimeType === 'text/markdown');
+    assert(resource, 'no text/markdown resource listed');
+    await vscode.commands.executeCommand('mcpWorkbench.readResource', { kind: 'resource', controller: everything(), resource });
+    await waitUntil('a resource read in History', async () =>
+      (await entryNodes()).find((n) => n.entry.operation.kind === 'resource' && n.entry.operation.uri === resource.uri),
+    );
+    await vscode.commands.executeCommand('mcpWorkbench.clearHistory');
+    assertEqual((await requireApi().historyTree.getChildren())?.length ?? 0, 0, 'History rows after Clear');
+  });
+
+  suite.after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+  suite.after(() => leaveCleanState(vscode, api));
+
+  return suite;
+}
