@@ -82,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const forms = new ToolForms(context.extensionUri, (controller, record) => results.show(controller, record));
   const importer = new ServerImporter();
   const statusBar = new ServersStatusBar(manager);
-  const tree = new ServersTreeProvider(manager, catalog, subscriptions);
+  const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader);
   const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
 
   // deactivate() has already awaited every server's shutdown by the time these are disposed.

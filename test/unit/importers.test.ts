@@ -171,7 +171,7 @@ test('whole-file problems: invalid JSON with line and column, wrong shapes, empt
   const broken = '{\n  "mcpServers": {\n    "a": { "command": "node" }\n    "b": {}\n  }\n}\n';
   assert.deepEqual(importServers('claude-desktop', broken, '/c/config.json'), {
     found: [],
-    skipped: [{ name: '/c/config.json', reason: 'invalid JSON: CommaExpected at line 4, column 5' }],
+    skipped: [{ name: '/c/config.json', reason: 'invalid JSON: expected a comma at line 4, column 5' }],
   });
   assert.deepEqual(importServers('cursor', '[]', 'x.json').skipped, [{ name: 'x.json', reason: 'the file must contain a JSON object' }]);
   assert.deepEqual(importServers('cursor', '{ "mcpServers": [] }', 'x.json').skipped, [{ name: 'x.json', reason: '"mcpServers" must be an object that maps names to servers' }]);

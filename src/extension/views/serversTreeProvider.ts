@@ -4,6 +4,7 @@ import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, ty
 import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
 import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerController } from '../servers/serverController';
+import type { ConfigSyntaxError } from '../config/configLoader';
 import { describeTarget, transportLabel } from '../config/serverEntry';
 import type { ServerManager } from '../servers/serverManager';
 import { ServerState, assertNever } from '../servers/serverState';
@@ -17,7 +18,15 @@ export type ServersTreeNode =
   | { kind: 'resource'; controller: ServerController; resource: Resource }
   | { kind: 'template'; controller: ServerController; template: ResourceTemplate }
   | { kind: 'prompt'; controller: ServerController; prompt: Prompt }
-  | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon };
+  | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon }
+  /** A config file that does not parse: the servers below keep its last good configuration. */
+  | { kind: 'configError'; error: ConfigSyntaxError };
+
+/** Where the view learns which config files do not parse (the ConfigLoader). */
+export interface ConfigSyntaxErrorSource {
+  readonly syntaxErrors: readonly ConfigSyntaxError[];
+  readonly onDidChangeSyntaxErrors: vscode.Event<void>;
+}
 
 /**
  * The Servers view: one node per configured server; while it runs, one group per capability it declares (tools,
@@ -33,6 +42,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly manager: ServerManager,
     private readonly catalog: ServerCatalog,
     private readonly resourceSubscriptions: ResourceSubscriptions,
+    private readonly configErrors?: ConfigSyntaxErrorSource,
   ) {
     // Item ids change with the server's phase, so a whole refresh is the honest update (the list is short).
     this.subscriptions = [
@@ -40,6 +50,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       manager.onDidChangeServerState(() => this.refresh()),
       catalog.onDidChange(() => this.refresh()),
       resourceSubscriptions.onDidChange(() => this.refresh()),
+      ...(configErrors ? [configErrors.onDidChangeSyntaxErrors(() => this.refresh())] : []),
     ];
   }
 
@@ -49,9 +60,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
   getChildren(node?: ServersTreeNode): ServersTreeNode[] {
     if (!node) {
-      return [...this.manager.servers]
+      const errors = (this.configErrors?.syntaxErrors ?? []).map((error) => ({ kind: 'configError' as const, error }));
+      const servers = [...this.manager.servers]
         .sort((a, b) => a.name.localeCompare(b.name))
         .map((controller) => ({ kind: 'server' as const, controller }));
+      return [...errors, ...servers];
     }
     if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
     if (node.kind !== 'server') return [];
@@ -103,6 +116,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         item.contextValue = 'message';
         return item;
       }
+      case 'configError':
+        return configErrorItem(node.error);
       default:
         return assertNever(node, 'tree node');
     }
@@ -142,6 +157,23 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
 function message(controller: ServerController, text: string, icon: vscode.ThemeIcon): ServersTreeNode {
   return { kind: 'message', controller, text, icon };
+}
+
+/** "mcp.json: expected a property name at line 12, column 5"; clicking it reveals the spot in the file. */
+function configErrorItem(error: ConfigSyntaxError): vscode.TreeItem {
+  const { syntax } = error;
+  const where = vscode.l10n.t('{0} at line {1}, column {2}', vscode.l10n.t(syntax.reason), syntax.line, syntax.column);
+  const item = new vscode.TreeItem(`${error.sourceLabel}: ${where}`, vscode.TreeItemCollapsibleState.None);
+  item.id = `configError/${error.configUri.toString()}`;
+  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+  item.contextValue = 'configError';
+  item.description =
+    error.keptServers > 0 ? vscode.l10n.t('servers keep the last working configuration') : vscode.l10n.t('no servers loaded from this file');
+  item.tooltip = vscode.l10n.t('{0} does not parse. It is applied again as soon as it does. Click to open it at the error.', error.sourceLabel);
+  const start = new vscode.Position(syntax.line - 1, syntax.column - 1);
+  const selection = new vscode.Range(start, start.translate(0, Math.max(syntax.length, 0)));
+  item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [error.configUri, { selection } satisfies vscode.TextDocumentShowOptions] };
+  return item;
 }
 
 function serverItem(controller: ServerController, all: readonly ServerController[], catalog: ServerCatalog): vscode.TreeItem {

@@ -140,6 +140,41 @@ export function configSuite(vscode: VscodeApi): Suite {
     assertEqual(a.state.kind, 'running', 'state of fixture-a');
   });
 
+  suite.test('a save that does not parse keeps the servers running, shows the error row with an Open action, and applies the file once it parses', async () => {
+    const a = controllerOf('fixture-a');
+    const pid = a.pid;
+    assert(pid !== undefined && a.state.kind === 'running', 'fixture-a runs before the broken save');
+    const good = fs.readFileSync(configFile(), 'utf8');
+    // A half-typed edit: a comma, then a value where the next property's name belongs.
+    const broken = good.replace(/\}\s*$/, ',\n  12\n}\n');
+    const brokenLine = broken.split('\n').findIndex((line) => line.trim() === '12') + 1;
+    fs.writeFileSync(configFile(), broken);
+    await requireApi().reload();
+    const tree = requireApi().tree;
+    const errorRow = tree.getChildren().find((node) => node.kind === 'configError');
+    assert(errorRow, `no error row; the view shows: ${tree.getChildren().map((node) => String(tree.getTreeItem(node).label)).join(' | ')}`);
+    const item = tree.getTreeItem(errorRow);
+    assertEqual(item.label, `.vscode/mcp.json: expected a property name at line ${brokenLine}, column 3`, 'error row label');
+    assertEqual(a.pid, pid, 'pid of fixture-a while mcp.json does not parse');
+    assertEqual(a.state.kind, 'running', 'state of fixture-a while mcp.json does not parse');
+    assert(tree.getChildren().some((node) => node.kind === 'server' && node.controller === a), 'fixture-a left the view');
+    assert(item.command, 'the error row has no Open action');
+    await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+    const editor = await waitUntil('mcp.json open in an editor', () => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document.uri.fsPath === configFile() ? active : undefined;
+    }, 10_000);
+    assertEqual(editor.selection.start.line, brokenLine - 1, 'line revealed by Open');
+    assertEqual(editor.selection.start.character, 2, 'column revealed by Open');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    fs.writeFileSync(configFile(), good);
+    await requireApi().reload();
+    assertEqual(tree.getChildren().filter((node) => node.kind === 'configError').length, 0, 'error rows once mcp.json parses');
+    assertEqual(a.pid, pid, 'pid of fixture-a once mcp.json parses again');
+    assertEqual(a.state.kind, 'running', 'state of fixture-a once mcp.json parses again');
+  });
+
   suite.test('setting the log level sends logging/setLevel and the server logs at that level', async () => {
     const a = controllerOf('fixture-a');
     const sent = await vscode.commands.executeCommand<boolean>('mcpWorkbench.setLogLevel', { kind: 'server', controller: a }, 'debug');
