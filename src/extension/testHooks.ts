@@ -10,6 +10,7 @@ import type { LaunchConfirmation, LaunchConfirmer } from './servers/launchConfir
 import type { ServerCatalog } from './servers/serverCatalog';
 import type { ServersStatusBar } from './servers/statusBar';
 import type { ToolForms } from './tools/toolFormPanel';
+import { notificationRecorder, type NotificationAnswerer, type ShownNotification } from './ui/notifications';
 import type { ToolResultView } from './tools/toolResultView';
 import type { ReviewMessage, ReviewPanel, ReviewSnapshot } from './webviews/reviewPanel';
 
@@ -37,6 +38,11 @@ export interface ConfigTestApi {
   statusBarCommand(): string | undefined;
   /** Folders where this window writes logs and workspace state, for asserting that no secret reaches a file. */
   storageFolders(): string[];
+  /** The notifications the extension showed since the hooks were created (or since `clearNotifications`). */
+  notifications(): readonly ShownNotification[];
+  clearNotifications(): void;
+  /** Answers every notification instead of the person (the label of the action to press); undefined restores the UI. */
+  answerNotifications(answerer: NotificationAnswerer | undefined): void;
 }
 
 /** What integration tests reach through the extension's API: the open form and the last result shown. */
@@ -50,7 +56,7 @@ export interface BrowseTestApi {
 
 /** Sampling and elicitation test hooks: the UI stays the thing under test. */
 export interface SamplingTestApi {
-  /** Stores an endpoint's API key exactly as "MCP: Set Model API Key…" does (undefined deletes it). */
+  /** Stores an endpoint's API key exactly as "MCP Workbench: Set Model API Key…" does (undefined deletes it). */
   setApiKey(endpointName: string, key: string | undefined): Promise<void>;
   /** What the review panel shows, and how many requests wait behind it. */
   snapshot(): ReviewSnapshot;
@@ -74,7 +80,7 @@ export interface SamplingTestApi {
   /** notifications/elicitation/complete handled in this session, newest last. */
   urlCompletions(): readonly { serverName: string; elicitationId: string }[];
   /**
-   * Answers the next quick pick of "MCP: Set Sampling Policy…" (the one choosing the policy): `choose` sees the
+   * Answers the next quick pick of "MCP Workbench: Set Sampling Policy…" (the one choosing the policy): `choose` sees the
    * labels as shown and returns the one to accept (undefined = Escape). One-shot.
    */
   answerNextPolicyPick(choose: (labels: readonly string[]) => string | undefined): void;
@@ -111,6 +117,7 @@ export interface TestHookServices {
 
 export function createTestHooks(services: TestHookServices): McpWorkbenchTestHooks {
   const { context, inputs, confirmation, statusBar, sampling, panel, elicitation } = services;
+  notificationRecorder.startRecording();
   const config: ConfigTestApi = {
     setPromptAnswerer: (answerer) => (inputs.answerer = answerer),
     setLaunchConfirmer: (confirmer) => (confirmation.confirmer = confirmer),
@@ -121,6 +128,9 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     statusBarCommand: () => statusBar.command,
     // The output channels' log files live next to the extension's own log folder (…/exthost/).
     storageFolders: () => [vscode.Uri.joinPath(context.logUri, '..').fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
+    notifications: () => [...notificationRecorder.shown],
+    clearNotifications: () => notificationRecorder.startRecording(),
+    answerNotifications: (answerer) => (notificationRecorder.answerer = answerer),
   };
   const realUrlModal = elicitation.presentUrlModal;
   const realOpener = elicitation.openExternal;

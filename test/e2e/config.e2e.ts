@@ -1,5 +1,5 @@
 /**
- * End-to-end test of configuration in a real VS Code (code-server 4.100.3) driven from Chromium: "MCP: Add Server…"
+ * End-to-end test of configuration in a real VS Code (code-server 4.100.3) driven from Chromium: "MCP Workbench: Add Server…"
  * walks through stdio, the command line, the target file and the name; the entry is written into a commented
  * .vscode/mcp.json with the comment kept, the editor opens at it, and the server appears in the tree. Expanding it
  * shows the first-start confirmation with its command line; allowing it starts the server.
@@ -36,7 +36,7 @@ import {
 const execFileAsync = promisify(execFile);
 const EVERYTHING = EVERYTHING_SERVER_JS;
 const VSIX = PRODUCT_VSIX;
-const COMMENT = '// Kept by MCP: Add Server (config.e2e.ts)';
+const COMMENT = '// Kept by MCP Workbench: Add Server (config.e2e.ts)';
 const NEW_SERVER = 'everything-added';
 
 /** Labels of the visible rows of the sidebar tree, read in one browser-side pass (the tree re-renders often). */
@@ -44,7 +44,7 @@ async function sidebarRows(page: Page): Promise<string[]> {
   return page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').trim()));
 }
 
-test('MCP: Add Server… writes a stdio server into a commented mcp.json and it starts after confirmation', { timeout: 600_000 }, async () => {
+test('MCP Workbench: Add Server… writes a stdio server into a commented mcp.json and it starts after confirmation', { timeout: 600_000 }, async () => {
   await prepareCodeServer();
   if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
   assert.ok(fs.existsSync(VSIX), `the VSIX ${VSIX} is missing (npm run package writes it)`);
@@ -63,9 +63,9 @@ test('MCP: Add Server… writes a stdio server into a commented mcp.json and it 
     server = await startCodeServer({ workspace, extensionsDir, userDataDir });
     workbench = await openWorkbench(server.url, workspace);
     const { page } = workbench;
-    await openViewContainer(page, 'MCP');
+    await openViewContainer(page, 'MCP Workbench');
 
-    await runPickerCommand(page, 'MCP: Add Server…');
+    await runPickerCommand(page, 'MCP Workbench: Add Server…');
     await quickPick(page, /Command \(stdio\)/);
     // Quoted words show how paths with spaces are entered; the workspace path marks this test's process.
     await typeInQuickInput(page, `"${process.execPath}" "${EVERYTHING}" stdio "${workspace}"`);

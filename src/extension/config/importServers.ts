@@ -28,15 +28,15 @@ export interface ImportOutcome {
   added: string[];
 }
 
-/** MCP: Import Servers… — Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI and workspace .mcp.json files. */
+/** MCP Workbench: Import Servers… — Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI and workspace .mcp.json files. */
 export class ServerImporter implements vscode.Disposable {
-  /** The "MCP: Import" output channel listing what was skipped; created on the first import. */
+  /** The "MCP Workbench: Import" output channel listing what was skipped; created on the first import. */
   private report: vscode.OutputChannel | undefined;
 
   async run(argument: unknown): Promise<ImportOutcome | undefined> {
     const given: ImportServersArguments = typeof argument === 'object' && argument !== null ? (argument as ImportServersArguments) : {};
     try {
-      this.report ??= vscode.window.createOutputChannel(vscode.l10n.t('MCP: Import'));
+      this.report ??= vscode.window.createOutputChannel(vscode.l10n.t('MCP Workbench: Import'));
       return await importFlow(given, this.report);
     } catch (error) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not import MCP servers: {0}', errorMessage(error)));
@@ -73,7 +73,7 @@ async function importFlow(given: ImportServersArguments, report: vscode.OutputCh
   if (found.length === 0) {
     void vscode.window.showInformationMessage(
       skipped.length > 0
-        ? vscode.l10n.t('No importable MCP servers found; {0} skipped (see the "MCP: Import" output).', skipped.length)
+        ? vscode.l10n.t('No importable MCP servers found; {0} skipped (see the "MCP Workbench: Import" output).', skipped.length)
         : vscode.l10n.t('No MCP servers found in Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI or .mcp.json files.'),
     );
     return { found: [], skipped, added: [] };
@@ -111,7 +111,7 @@ async function pickCandidates(title: string, found: ImportCandidate[], labels: M
       matchOnDescription: true,
       placeHolder:
         skippedCount > 0
-          ? vscode.l10n.t('Select the servers to add ({0} skipped: see the "MCP: Import" output)', skippedCount)
+          ? vscode.l10n.t('Select the servers to add ({0} skipped: see the "MCP Workbench: Import" output)', skippedCount)
           : vscode.l10n.t('Select the servers to add'),
     },
   );

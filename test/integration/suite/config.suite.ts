@@ -5,8 +5,10 @@
  * UI steps are answered through the extension's test hooks; storage and everything else run on their real paths.
  */
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import type { LaunchConfirmer } from '../../../src/extension/servers/launchConfirmation';
 import type { ServerController } from '../../../src/extension/servers/serverController';
 import claudeDesktopConfig from '../../fixtures/configs/claude_desktop_config.json';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
@@ -230,10 +232,55 @@ export function configSuite(vscode: VscodeApi): Suite {
     assertEqual(snapshotOf('missing')?.recovery, undefined, 'crash recovery for a missing command');
   });
 
-  suite.test('a server that crashes at start is restarted with backoff, then given up with the reason', async () => {
+  suite.test('a server that exits before its handshake fails once, with the exit code and last stderr line, and is not restarted', async () => {
+    requireApi().config.setRestartPolicy({ baseDelayMs: 100 });
+    try {
+      await writeWorkspaceServers({ 'exits-at-start': stdio('--crash') });
+      requireApi().config.clearNotifications();
+      await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('exits-at-start') });
+      const snapshot = snapshotOf('exits-at-start');
+      assertEqual(snapshot?.state, 'error', 'state of exits-at-start');
+      assertEqual(snapshot?.recovery, undefined, 'crash recovery of a server that never started');
+      const shown = requireApi().config.notifications().filter((n) => n.message.includes('exits-at-start'));
+      assertEqual(shown.length, 1, `notifications about exits-at-start (${JSON.stringify(shown)})`);
+      assertEqual(
+        shown[0].message.split('\n', 1)[0],
+        'MCP server "exits-at-start" failed to start: exited with code 1: fixture: crashing on purpose',
+        'first line of the notification',
+      );
+    } finally {
+      requireApi().config.setRestartPolicy(undefined);
+      await controllerOf('exits-at-start').stop();
+    }
+  });
+
+  suite.test('an HTTP server whose endpoint refuses connections says "unreachable: connection refused" once and is not restarted', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    await writeWorkspaceServers({ refused: { type: 'http', url } });
+    requireApi().config.clearNotifications();
+    const consents: Parameters<LaunchConfirmer>[0][] = [];
+    requireApi().config.setLaunchConfirmer(async (request) => (consents.push(request), true));
+    await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('refused') });
+    requireApi().config.setLaunchConfirmer(async () => true);
+    // The first-start consent of an HTTP server is about connecting to its URL; it runs nothing.
+    const consent = consents.find((request) => request.serverName === 'refused');
+    assert(consent, 'no first-start consent was asked for the HTTP server');
+    assertEqual(consent.prompt.message, 'Connect to MCP server "refused" defined by this workspace?', 'consent message');
+    assert(consent.prompt.detail.includes(url) && !/\brun\b/.test(consent.prompt.detail), `consent detail: ${consent.prompt.detail}`);
+    assertEqual(consent.prompt.allow, 'Allow and Connect', 'consent button');
+    assertEqual(snapshotOf('refused')?.state, 'error', 'state of refused');
+    assertEqual(snapshotOf('refused')?.recovery, undefined, 'crash recovery of an endpoint that never answered');
+    const shown = requireApi().config.notifications().filter((n) => n.message.includes('refused'));
+    assertEqual(shown.length, 1, `notifications about refused (${JSON.stringify(shown)})`);
+    assertEqual(shown[0].message.split('\n', 1)[0], `MCP server "refused" failed to start: unreachable: connection refused (${url})`, 'first line of the notification');
+    await controllerOf('refused').stop();
+  });
+
+  suite.test('a running server that crashes is restarted with backoff, then given up with the reason', async () => {
     // The backoff arithmetic is unit-tested (restartPolicy.test.ts); a 100 ms base keeps the doubling without the 15 s wait.
     requireApi().config.setRestartPolicy({ baseDelayMs: 100 });
-    await writeWorkspaceServers({ crasher: stdio('--crash') });
+    await writeWorkspaceServers({ crasher: stdio('--crash-after-start') });
     const controller = controllerOf('crasher');
     const delays: number[] = [];
     const subscription = requireApi().manager.onDidChangeServerState((changed) => {
@@ -241,7 +288,7 @@ export function configSuite(vscode: VscodeApi): Suite {
       if (changed === controller && state.kind === 'error' && state.recovery?.kind === 'restarting') delays.push(state.recovery.delayMs);
     });
     try {
-      await controller.start().catch(() => undefined);
+      await controller.start();
       const gaveUp = await waitUntil(
         'crasher to give up',
         () => {
@@ -253,9 +300,12 @@ export function configSuite(vscode: VscodeApi): Suite {
       assertEqual(delays.join(','), '100,200,400,800', 'backoff delays');
       assert(gaveUp.includes('crashed 5 times'), `reason: ${gaveUp}`);
       assert(requireApi().config.statusBarText().includes('$(error)'), `status bar: ${requireApi().config.statusBarText()}`);
-      await controller.start().catch(() => undefined);
-      const recovery = snapshotOf('crasher')?.recovery;
-      assert(recovery?.kind === 'restarting' && recovery.attempt === 1, `a manual start did not reset recovery: ${JSON.stringify(recovery)}`);
+      await controller.start();
+      const recovery = await waitUntil('crasher to crash again after a manual start', () => {
+        const current = snapshotOf('crasher')?.recovery;
+        return current?.kind === 'restarting' ? current : undefined;
+      });
+      assertEqual(recovery.attempt, 1, 'crash count after a manual start (it resets recovery)');
     } finally {
       subscription.dispose();
       requireApi().config.setRestartPolicy(undefined);
@@ -315,6 +365,16 @@ async function activate(vscode: VscodeApi): Promise<McpWorkbenchApi> {
   return api;
 }
 
+/** A local port nobody listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  assert(address !== null && typeof address === 'object', 'no port was bound');
+  await new Promise((resolve) => server.close(resolve));
+  return address.port;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -333,15 +393,15 @@ function filesContaining(roots: readonly string[], needle: string): string[] {
   return hits;
 }
 
-/** The content of the log file of the channel "MCP: <name>" under the window's exthost log folder. */
+/** The content of the log file of the channel "MCP Workbench: <name>" under the window's exthost log folder. */
 function channelLog(exthostFolder: string, name: string): string {
   const found: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      // Log output channels are files named after the channel, without the colon ("MCP fixture-a.log").
-      else if (entry.name.replace(/^\d+-/, '') === `MCP ${name}.log`) found.push(full);
+      // Log output channels are files named after the channel, without the colon ("MCP Workbench fixture-a.log").
+      else if (entry.name.replace(/^\d+-/, '') === `MCP Workbench ${name}.log`) found.push(full);
     }
   };
   walk(exthostFolder);

@@ -410,7 +410,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     }
   }, { timeoutMs: 60_000 });
 
-  suite.test('"MCP: Show Sampling History" opens a document with time, model, tokens and outcome of each exchange', async () => {
+  suite.test('"MCP Workbench: Show Sampling History" opens a document with time, model, tokens and outcome of each exchange', async () => {
     const records = requireApi().sampling.history(EVERYTHING_SERVER);
     assert(records.length >= 5, `expected the suite's exchanges in the history, got ${records.length}`);
     // Not awaited: the command resolves once the editor is shown; the document it opened is what is checked.
@@ -445,7 +445,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     await Promise.race([command, new Promise((resolve) => setTimeout(resolve, 5_000))]);
   });
 
-  suite.test('"MCP: Set Sampling Policy…" changes the policy the next request obeys', async () => {
+  suite.test('"MCP Workbench: Set Sampling Policy…" changes the policy the next request obeys', async () => {
     let shown: readonly string[] = [];
     requireApi().sampling.answerNextPolicyPick((labels) => {
       shown = labels;
