@@ -57,7 +57,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const sampling = new SamplingService(context.secrets, context.globalState, reviewPanel, () => activeManager);
   const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => activeManager?.byName(serverName)[0]?.log.info(line));
   const simulatedFolderChanges = new vscode.EventEmitter<void>();
-  context.subscriptions.push(reviewPanel, sampling, elicitation, simulatedFolderChanges);
+  // Test hooks stand in for the trust dialog: the test workspace is trusted and a test cannot revoke trust.
+  const simulatedTrust = { untrusted: false, granted: new vscode.EventEmitter<void>() };
+  context.subscriptions.push(reviewPanel, sampling, elicitation, simulatedFolderChanges, simulatedTrust.granted);
+  const isWorkspaceTrusted = () => vscode.workspace.isTrusted && !simulatedTrust.untrusted;
   // Read each time a server is added, so the test hook's setting applies to servers configured after it.
   let restartPolicyOptions: RestartPolicyOptions | undefined;
   const manager = new ServerManager({
@@ -65,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     logs,
     inputs,
     confirmation,
-    isWorkspaceTrusted: () => vscode.workspace.isTrusted,
+    isWorkspaceTrusted,
     reportStartFailure,
     reportGaveUp,
     restartPolicy: () => new RestartPolicy(restartPolicyOptions),
@@ -107,10 +110,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       if (element.kind !== 'server') return;
       if (ServerState.canStart(element.controller.state)) void startWithFeedback(element.controller);
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      if (autoStartEnabled()) void manager.startAll();
-      else tree.refresh();
-    }),
+    ...[vscode.workspace.onDidGrantWorkspaceTrust, simulatedTrust.granted.event].map((onGranted) =>
+      onGranted(() => {
+        manager.workspaceTrustGranted();
+        if (autoStartEnabled() && isWorkspaceTrusted()) void manager.startAll();
+      }),
+    ),
     registerCommands({
       manager,
       loader,
@@ -129,7 +134,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
 
   await loader.reload();
   if (autoStartEnabled()) {
-    if (vscode.workspace.isTrusted) void manager.startAll();
+    if (isWorkspaceTrusted()) void manager.startAll();
     else if (manager.servers.length > 0) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('MCP servers were not started automatically because this workspace is not trusted.'),
@@ -157,6 +162,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       panel: reviewPanel,
       elicitation,
       simulateWorkspaceFoldersChanged: () => simulatedFolderChanges.fire(),
+      simulateWorkspaceTrust: (trusted) => {
+        simulatedTrust.untrusted = !trusted;
+        if (trusted) simulatedTrust.granted.fire();
+      },
     }),
   );
 }

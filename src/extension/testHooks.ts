@@ -99,6 +99,11 @@ export interface McpWorkbenchTestHooks {
    * folder enters an untitled workspace, which restarts the extension host, so tests cannot change folders for real.
    */
   simulateWorkspaceFoldersChanged(): void;
+  /**
+   * false: the extension acts as in an untrusted workspace; true: trust is granted, as the trust dialog's "Trust"
+   * does (onDidGrantWorkspaceTrust). Tests cannot revoke the real trust of their workspace.
+   */
+  simulateWorkspaceTrust(trusted: boolean): void;
 }
 
 /** The services the hooks reach into; handed over by the composition root. */
@@ -113,6 +118,7 @@ export interface TestHookServices {
   panel: ReviewPanel;
   elicitation: ElicitationUi;
   simulateWorkspaceFoldersChanged(): void;
+  simulateWorkspaceTrust(trusted: boolean): void;
 }
 
 export function createTestHooks(services: TestHookServices): McpWorkbenchTestHooks {
@@ -153,5 +159,11 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     urlCompletions: () => [...elicitation.completions],
     answerNextPolicyPick: (choose) => sampling.answerNextPolicyPick(choose),
   };
-  return { config, browse: services.browse, sampling: samplingApi, simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged };
+  return {
+    config,
+    browse: services.browse,
+    sampling: samplingApi,
+    simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged,
+    simulateWorkspaceTrust: services.simulateWorkspaceTrust,
+  };
 }

@@ -160,7 +160,7 @@ export class ServerController implements vscode.Disposable {
     }
     if (this.entryValue.origin.scope === 'workspace' && !this.services.isWorkspaceTrusted()) {
       this.log.warn('Not started: the workspace is not trusted');
-      this.setState({ kind: 'stopped', note: vscode.l10n.t('workspace not trusted') });
+      this.setState({ kind: 'stopped', note: vscode.l10n.t('workspace not trusted'), cause: 'workspace-untrusted' });
       return Promise.reject(
         new WorkspaceNotTrustedError(
           vscode.l10n.t(
@@ -193,6 +193,12 @@ export class ServerController implements vscode.Disposable {
     await this.closeConnection();
     if (active) this.log.info('Stopped');
     if (this.stateValue.kind !== 'stopped') this.setState({ kind: 'stopped' });
+  }
+
+  /** The workspace became trusted: a server stopped only for lack of trust no longer says so. */
+  workspaceTrustGranted(): void {
+    const state = this.stateValue;
+    if (state.kind === 'stopped' && state.cause === 'workspace-untrusted') this.setState({ kind: 'stopped' });
   }
 
   async restart(): Promise<void> {
@@ -307,7 +313,7 @@ export class ServerController implements vscode.Disposable {
       await this.closeConnection();
       if (error instanceof LaunchDeclinedError) {
         this.log.warn('Not started: the command line was not allowed');
-        this.setState({ kind: 'stopped', note: vscode.l10n.t('not allowed to start') });
+        this.setState({ kind: 'stopped', note: vscode.l10n.t('not allowed to start'), cause: 'declined' });
         throw error;
       }
       const message = this.mask(errorMessage(error));

@@ -313,6 +313,28 @@ export function configSuite(vscode: VscodeApi): Suite {
     }
   }, { timeoutMs: 90_000 });
 
+  suite.test('granting workspace trust updates the rows at once and starts what autoStart allows', async () => {
+    const api = requireApi();
+    await writeWorkspaceServers({ 'trust-me': stdio() });
+    const row = () => String(api.tree.getTreeItem({ kind: 'server', controller: controllerOf('trust-me') }).description);
+    api.simulateWorkspaceTrust(false);
+    try {
+      await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('trust-me') });
+      assertEqual(snapshotOf('trust-me')?.note, 'workspace not trusted', 'note of a workspace server in an untrusted workspace');
+      assert(row().includes('workspace not trusted'), `row before trust: ${row()}`);
+      await vscode.workspace.getConfiguration('mcpWorkbench').update('autoStart', true, vscode.ConfigurationTarget.Global);
+      api.simulateWorkspaceTrust(true);
+      // The grant handler runs synchronously: no wait before looking at the row.
+      assertEqual(snapshotOf('trust-me')?.note, undefined, 'note right after trust was granted');
+      assert(!row().includes('workspace not trusted'), `row right after trust was granted: ${row()}`);
+      await api.manager.waitForState('trust-me', 'running', 20_000);
+    } finally {
+      api.simulateWorkspaceTrust(true);
+      await vscode.workspace.getConfiguration('mcpWorkbench').update('autoStart', undefined, vscode.ConfigurationTarget.Global);
+      await controllerOf('trust-me').stop();
+    }
+  });
+
   suite.test('"Add Server" writes the entry with a JSONC edit that keeps comments', async () => {
     await writeWorkspaceServers({});
     await vscode.commands.executeCommand('mcpWorkbench.addServer', {
