@@ -34,6 +34,8 @@ export interface ConfigTestApi {
   statusBarText(): string;
   /** The status bar tooltip's markdown ("MCP servers: 1 running, 1 failed, 3 configured", one line per server). */
   statusBarTooltip(): string;
+  /** The status bar item's accessible label (plain words, no icons). */
+  statusBarAccessibleLabel(): string | undefined;
   /** The command the status bar item runs when clicked. */
   statusBarCommand(): string | undefined;
   /** Folders where this window writes logs and workspace state, for asserting that no secret reaches a file. */
@@ -132,6 +134,7 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     statusBarText: () => statusBar.text,
     statusBarTooltip: () => statusBar.tooltip,
     statusBarCommand: () => statusBar.command,
+    statusBarAccessibleLabel: () => statusBar.accessibleLabel,
     // The output channels' log files live next to the extension's own log folder (…/exthost/).
     storageFolders: () => [vscode.Uri.joinPath(context.logUri, '..').fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
     notifications: () => [...notificationRecorder.shown],

@@ -225,10 +225,15 @@ export function configSuite(vscode: VscodeApi): Suite {
       (error: Error) => error.message,
     );
     assert(failure, 'the start of a missing command succeeded');
-    const firstPathEntry = (process.env.PATH ?? '').split(path.delimiter).find(Boolean) ?? '';
-    for (const part of ['mcp-workbench-no-such-command', firstPathEntry, 'absolute path']) {
+    // VS Code (here code-server) puts its own CLI folder on the extension host's PATH; the message lists the rest.
+    const entries = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+    const appRoot = path.resolve(vscode.env.appRoot);
+    const editorFolders = entries.filter((entry) => path.resolve(entry).startsWith(appRoot + path.sep));
+    const personFolder = entries.find((entry) => !editorFolders.includes(entry)) ?? '';
+    for (const part of ['mcp-workbench-no-such-command', personFolder, 'absolute path']) {
       assert(failure.includes(part), `the error does not mention "${part}": ${failure}`);
     }
+    for (const folder of editorFolders) assert(!failure.includes(folder), `the error lists the editor's own folder ${folder}: ${failure}`);
     assertEqual(snapshotOf('missing')?.recovery, undefined, 'crash recovery for a missing command');
   });
 
