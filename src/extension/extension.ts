@@ -10,6 +10,7 @@ import { readResourceWithFeedback } from './resources/readResource';
 import { ResourceDocuments } from './resources/resourceDocuments';
 import { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import { SamplingService } from './sampling/samplingService';
+import { BuiltInMcpNotice } from './servers/builtInMcpNotice';
 import { LaunchConfirmation } from './servers/launchConfirmation';
 import { LogChannels } from './servers/logChannels';
 import { ServerCatalog } from './servers/serverCatalog';
@@ -53,6 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);
+  const builtInMcpNotice = new BuiltInMcpNotice(context.workspaceState);
   const reviewPanel = new ReviewPanel(context.extensionUri);
   const sampling = new SamplingService(context.secrets, context.globalState, reviewPanel, () => activeManager);
   const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => activeManager?.byName(serverName)[0]?.log.info(line));
@@ -103,7 +105,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     statusBar,
     tree,
     treeView,
-    loader.onDidChange((entries) => void manager.applyConfiguration(entries)),
+    loader.onDidChange((entries) => {
+      void manager.applyConfiguration(entries);
+      void builtInMcpNotice.check(entries);
+    }),
     loader.onDidFindProblems(reportConfigProblems),
     // Expanding a stopped (or failed) server starts it: the user asked to see its tools.
     treeView.onDidExpandElement(({ element }) => {
@@ -162,6 +167,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       panel: reviewPanel,
       elicitation,
       simulateWorkspaceFoldersChanged: () => simulatedFolderChanges.fire(),
+      builtInMcpNotice,
+      currentEntries: () => manager.servers.map((controller) => controller.entry),
       simulateWorkspaceTrust: (trusted) => {
         simulatedTrust.untrusted = !trusted;
         if (trusted) simulatedTrust.granted.fire();

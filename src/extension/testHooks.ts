@@ -6,7 +6,9 @@ import type { InputPrompter, PromptAnswerer } from './config/inputPrompter';
 import type { ElicitationUi, UrlElicitationRecord, UrlModal } from './elicitation/elicitationUi';
 import type { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import type { SamplingService } from './sampling/samplingService';
+import type { BuiltInMcpNotice, BuiltInMcpNoticeOutcome } from './servers/builtInMcpNotice';
 import type { LaunchConfirmation, LaunchConfirmer } from './servers/launchConfirmation';
+import type { ServerEntry } from './config/serverEntry';
 import type { ServerCatalog } from './servers/serverCatalog';
 import type { ServersStatusBar } from './servers/statusBar';
 import type { ToolForms } from './tools/toolFormPanel';
@@ -45,6 +47,8 @@ export interface ConfigTestApi {
   clearNotifications(): void;
   /** Answers every notification instead of the person (the label of the action to press); undefined restores the UI. */
   answerNotifications(answerer: NotificationAnswerer | undefined): void;
+  /** Forgets that the "VS Code's MCP support is also on" notice was shown here, and checks again now. */
+  recheckBuiltInMcpNotice(): Promise<BuiltInMcpNoticeOutcome>;
 }
 
 /** What integration tests reach through the extension's API: the open form and the last result shown. */
@@ -121,6 +125,8 @@ export interface TestHookServices {
   elicitation: ElicitationUi;
   simulateWorkspaceFoldersChanged(): void;
   simulateWorkspaceTrust(trusted: boolean): void;
+  builtInMcpNotice: BuiltInMcpNotice;
+  currentEntries(): readonly ServerEntry[];
 }
 
 export function createTestHooks(services: TestHookServices): McpWorkbenchTestHooks {
@@ -140,6 +146,10 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     notifications: () => [...notificationRecorder.shown],
     clearNotifications: () => notificationRecorder.startRecording(),
     answerNotifications: (answerer) => (notificationRecorder.answerer = answerer),
+    recheckBuiltInMcpNotice: async () => {
+      await services.builtInMcpNotice.forget();
+      return services.builtInMcpNotice.check(services.currentEntries());
+    },
   };
   const realUrlModal = elicitation.presentUrlModal;
   const realOpener = elicitation.openExternal;

@@ -371,6 +371,27 @@ export function configSuite(vscode: VscodeApi): Suite {
     assert(text.startsWith('// written by config.suite.ts') && text.includes('"remote-docs"'), `mcp.json after import:\n${text}`);
   });
 
+  suite.test("with VS Code's own MCP support on, a one-time notice says two clients act here and can turn VS Code's off for the workspace", async () => {
+    const config = requireApi().config;
+    const chat = () => vscode.workspace.getConfiguration('chat.mcp');
+    assertEqual(chat().inspect<boolean>('enabled')?.defaultValue, true, "VS Code 1.100's default for chat.mcp.enabled");
+    config.clearNotifications();
+    config.answerNotifications((notification) => (notification.message.includes('.vscode/mcp.json') ? notification.actions[0] : undefined));
+    try {
+      const outcome = await config.recheckBuiltInMcpNotice();
+      assertEqual(outcome, 'turned-off', 'outcome of the notice answered with its first action');
+      const shown = config.notifications().filter((n) => n.message.includes('.vscode/mcp.json'));
+      assertEqual(shown.length, 1, 'notices shown');
+      assert(shown[0].message.startsWith("VS Code's own MCP support is also on"), `notice: ${shown[0].message}`);
+      assertEqual(shown[0].actions[0], "Turn Off VS Code's MCP for This Workspace", 'first action of the notice');
+      assertEqual(chat().inspect<boolean>('enabled')?.workspaceValue, false, 'chat.mcp.enabled in the workspace settings');
+      assertEqual(await config.recheckBuiltInMcpNotice(), 'not-needed', 'outcome once VS Code\'s MCP support is off here');
+    } finally {
+      config.answerNotifications(undefined);
+      await chat().update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   suite.after(async () => {
     for (const controller of api?.manager.servers ?? []) if (controller.state.kind !== 'stopped') await controller.stop();
     if (originalConfig) fs.writeFileSync(configFile(), originalConfig);
