@@ -38,6 +38,9 @@ const REASONS: Readonly<Record<number, string>> = {
   16: 'invalid character',
 };
 
+/** Every reason `describeJsonErrorCode` can return, for translation tables. */
+export const JSON_SYNTAX_REASONS: readonly string[] = [...Object.values(REASONS), 'invalid JSON'];
+
 /** The plain-language reason for a jsonc-parser error code. */
 export function describeJsonErrorCode(code: number): string {
   return REASONS[code] ?? 'invalid JSON';
