@@ -168,6 +168,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       elicitation,
       simulateWorkspaceFoldersChanged: () => simulatedFolderChanges.fire(),
       builtInMcpNotice,
+      importer,
       currentEntries: () => manager.servers.map((controller) => controller.entry),
       simulateWorkspaceTrust: (trusted) => {
         simulatedTrust.untrusted = !trusted;

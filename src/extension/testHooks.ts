@@ -3,6 +3,8 @@ import type { SamplingRecord } from '../workbench/sampling/coordinator';
 import type { RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
 import type { SamplingPolicy } from '../workbench/sampling/policy';
 import type { InputPrompter, PromptAnswerer } from './config/inputPrompter';
+import { targetFromArgument } from './config/configTargets';
+import type { ImportPickItem, ServerImporter } from './config/importServers';
 import type { ElicitationUi, UrlElicitationRecord, UrlModal } from './elicitation/elicitationUi';
 import type { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import type { SamplingService } from './sampling/samplingService';
@@ -47,8 +49,20 @@ export interface ConfigTestApi {
   clearNotifications(): void;
   /** Answers every notification instead of the person (the label of the action to press); undefined restores the UI. */
   answerNotifications(answerer: NotificationAnswerer | undefined): void;
+  /**
+   * Answers Import Servers' steps instead of the quick pick and the file dialog (undefined restores them): the list
+   * of found servers (names to add, "choose-file", or undefined to cancel), the file, and the target ("user" or a
+   * workspace folder URI string).
+   */
+  answerImport(answers: ImportAnswers | undefined): void;
   /** Forgets that the "VS Code's MCP support is also on" notice was shown here, and checks again now. */
   recheckBuiltInMcpNotice(): Promise<BuiltInMcpNoticeOutcome>;
+}
+
+export interface ImportAnswers {
+  pickServers(items: readonly ImportPickItem[]): readonly string[] | 'choose-file' | undefined;
+  chooseFile(): string | undefined;
+  pickTarget(): string | undefined;
 }
 
 /** What integration tests reach through the extension's API: the open form and the last result shown. */
@@ -127,11 +141,13 @@ export interface TestHookServices {
   simulateWorkspaceTrust(trusted: boolean): void;
   builtInMcpNotice: BuiltInMcpNotice;
   currentEntries(): readonly ServerEntry[];
+  importer: ServerImporter;
 }
 
 export function createTestHooks(services: TestHookServices): McpWorkbenchTestHooks {
-  const { context, inputs, confirmation, statusBar, sampling, panel, elicitation } = services;
+  const { context, inputs, confirmation, statusBar, sampling, panel, elicitation, importer } = services;
   notificationRecorder.startRecording();
+  const realImportUi = importer.ui;
   const config: ConfigTestApi = {
     setPromptAnswerer: (answerer) => (inputs.answerer = answerer),
     setLaunchConfirmer: (confirmer) => (confirmation.confirmer = confirmer),
@@ -146,6 +162,15 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     notifications: () => [...notificationRecorder.shown],
     clearNotifications: () => notificationRecorder.startRecording(),
     answerNotifications: (answerer) => (notificationRecorder.answerer = answerer),
+    answerImport: (answers) => {
+      importer.ui = answers
+        ? {
+            pickServers: async (_title, items) => answers.pickServers(items),
+            chooseFile: async () => answers.chooseFile(),
+            pickTarget: async () => targetFromArgument(answers.pickTarget()),
+          }
+        : realImportUi;
+    },
     recheckBuiltInMcpNotice: async () => {
       await services.builtInMcpNotice.forget();
       return services.builtInMcpNotice.check(services.currentEntries());

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import type { ImportPickItem } from '../../../src/extension/config/importServers';
 import type { LaunchConfirmer } from '../../../src/extension/servers/launchConfirmation';
 import type { ServerController } from '../../../src/extension/servers/serverController';
 import claudeDesktopConfig from '../../fixtures/configs/claude_desktop_config.json';
@@ -369,6 +370,36 @@ export function configSuite(vscode: VscodeApi): Suite {
     assertEqual(outcome.added.join(','), 'filesystem,remote-docs', 'added servers');
     const text = fs.readFileSync(configFile(), 'utf8');
     assert(text.startsWith('// written by config.suite.ts') && text.includes('"remote-docs"'), `mcp.json after import:\n${text}`);
+  });
+
+  suite.test('"Import Servers" scans first, lists what it found with file paths, offers "Choose File…", then asks where to write', async () => {
+    const claudeFile = path.join(folder().uri.fsPath, '.fixtures', 'Claude', 'claude_desktop_config.json');
+    const otherFile = path.join(folder().uri.fsPath, '.fixtures', 'elsewhere', 'servers.json');
+    fs.mkdirSync(path.dirname(otherFile), { recursive: true });
+    fs.writeFileSync(otherFile, JSON.stringify({ mcpServers: { 'from-chosen-file': { command: 'node', args: ['chosen.js'] } } }));
+    const steps: string[] = [];
+    const lists: ImportPickItem[][] = [];
+    requireApi().config.answerImport({
+      pickServers: (items) => {
+        steps.push('list');
+        lists.push([...items]);
+        return lists.length === 1 ? 'choose-file' : ['from-chosen-file'];
+      },
+      chooseFile: () => (steps.push('choose file'), otherFile),
+      pickTarget: () => (steps.push('target'), folder().uri.toString()),
+    });
+    try {
+      const outcome = await vscode.commands.executeCommand<{ added: string[] }>('mcpWorkbench.importServers', { sources: [{ kind: 'claude-desktop', path: claudeFile }] });
+      assertEqual(steps.join(' → '), 'list → choose file → list → target', 'order of the steps');
+      const first = lists[0].find((item) => item.name === 'filesystem');
+      assert(first && first.description.includes('claude_desktop_config.json'), `the first list does not show the file: ${JSON.stringify(lists[0])}`);
+      const chosen = lists[1].find((item) => item.name === 'from-chosen-file');
+      assert(chosen && chosen.description.includes('servers.json'), `the chosen file's server is not listed with its path: ${JSON.stringify(lists[1])}`);
+      assertEqual(outcome?.added.join(','), 'from-chosen-file', 'added servers');
+      assert(fs.readFileSync(configFile(), 'utf8').includes('"from-chosen-file"'), 'mcp.json lacks the imported server');
+    } finally {
+      requireApi().config.answerImport(undefined);
+    }
   });
 
   suite.test("with VS Code's own MCP support on, a one-time notice says two clients act here and can turn VS Code's off for the workspace", async () => {
