@@ -181,7 +181,8 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
 
     // Expanding a stopped server starts it on demand (here the Streamable HTTP one).
     await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: HTTP_SERVER }).first().click();
-    await answerDialog(page, 'Allow and Start');
+    const httpConsent = await answerDialog(page, 'Allow and Connect');
+    assert.match(httpConsent, /Connect to MCP server/);
     const httpRows = await waitForRows(page, 'the tools of the HTTP server after expanding it', (rows) => rows.includes('echo') && rows.includes('get-sum'));
     assert.ok(httpRows.indexOf(HTTP_SERVER) < httpRows.indexOf('echo'), JSON.stringify(httpRows));
     await screenshot(page, 'ext-06-http-expanded');
