@@ -171,10 +171,7 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
           }
         : realImportUi;
     },
-    recheckBuiltInMcpNotice: async () => {
-      await services.builtInMcpNotice.forget();
-      return services.builtInMcpNotice.check(services.currentEntries());
-    },
+    recheckBuiltInMcpNotice: () => services.builtInMcpNotice.recheck(services.currentEntries()),
   };
   const realUrlModal = elicitation.presentUrlModal;
   const realOpener = elicitation.openExternal;

@@ -15,12 +15,21 @@ export type BuiltInMcpNoticeOutcome = 'not-needed' | 'already-shown' | 'turned-o
  * started twice, or stopped here and still running for chat, and cannot tell which client did what.
  */
 export class BuiltInMcpNotice {
-  constructor(private readonly state: vscode.Memento) {}
+  /**
+   * Kept in memory and set before anything is awaited: config reloads come in bursts, and two checks must not
+   * both see "not shown yet" while the stored flag is being written.
+   */
+  private shown: boolean;
+
+  constructor(private readonly state: vscode.Memento) {
+    this.shown = state.get<boolean>(SHOWN_KEY, false);
+  }
 
   async check(entries: readonly ServerEntry[]): Promise<BuiltInMcpNoticeOutcome> {
     const workspaceServers = entries.filter((entry) => entry.origin.scope === 'workspace');
     if (workspaceServers.length === 0 || !builtInMcpEnabled()) return 'not-needed';
-    if (this.state.get<boolean>(SHOWN_KEY, false)) return 'already-shown';
+    if (this.shown) return 'already-shown';
+    this.shown = true;
     await this.state.update(SHOWN_KEY, true);
     const turnOff = vscode.l10n.t("Turn Off VS Code's MCP for This Workspace");
     const keep = vscode.l10n.t('Keep Both');
@@ -39,9 +48,10 @@ export class BuiltInMcpNotice {
     return choice === keep ? 'kept-both' : 'dismissed';
   }
 
-  /** Test hooks: show the notice again in this workspace. */
-  async forget(): Promise<void> {
-    await this.state.update(SHOWN_KEY, undefined);
+  /** Test hooks: forget that the notice was shown here and check again, in one step (no reload can slip between). */
+  recheck(entries: readonly ServerEntry[]): Promise<BuiltInMcpNoticeOutcome> {
+    this.shown = false;
+    return this.check(entries);
   }
 }
 

@@ -407,13 +407,14 @@ export function configSuite(vscode: VscodeApi): Suite {
     const chat = () => vscode.workspace.getConfiguration('chat.mcp');
     assertEqual(chat().inspect<boolean>('enabled')?.defaultValue, true, "VS Code 1.100's default for chat.mcp.enabled");
     config.clearNotifications();
-    config.answerNotifications((notification) => (notification.message.includes('.vscode/mcp.json') ? notification.actions[0] : undefined));
+    const isNotice = (message: string) => message.startsWith("VS Code's own MCP support is also on");
+    config.answerNotifications((notification) => (isNotice(notification.message) ? notification.actions[0] : undefined));
     try {
       const outcome = await config.recheckBuiltInMcpNotice();
       assertEqual(outcome, 'turned-off', 'outcome of the notice answered with its first action');
-      const shown = config.notifications().filter((n) => n.message.includes('.vscode/mcp.json'));
+      const shown = config.notifications().filter((n) => isNotice(n.message));
       assertEqual(shown.length, 1, 'notices shown');
-      assert(shown[0].message.startsWith("VS Code's own MCP support is also on"), `notice: ${shown[0].message}`);
+      assert(shown[0].message.includes('.vscode/mcp.json') && shown[0].message.includes('MCP Workbench:'), `notice: ${shown[0].message}`);
       assertEqual(shown[0].actions[0], "Turn Off VS Code's MCP for This Workspace", 'first action of the notice');
       assertEqual(chat().inspect<boolean>('enabled')?.workspaceValue, false, 'chat.mcp.enabled in the workspace settings');
       assertEqual(await config.recheckBuiltInMcpNotice(), 'not-needed', 'outcome once VS Code\'s MCP support is off here');
