@@ -1,4 +1,5 @@
 import { builtinModules } from 'node:module';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // The layers of src/, bottom to top: protocol (the MCP client) < workbench (host-neutral application logic
@@ -50,6 +51,13 @@ export default tseslint.config(
       eqeqeq: ['error', 'always', { null: 'ignore' }],
       'no-console': 'off',
     },
+  },
+  {
+    // The webview scripts: plain browser JavaScript (no modules, no bundler) with VS Code's webview global;
+    // `tsc -p media` type-checks them, this catches names that exist nowhere.
+    files: ['media/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { ...globals.browser, acquireVsCodeApi: 'readonly' } },
+    rules: { 'no-undef': 'error', eqeqeq: ['error', 'always', { null: 'ignore' }] },
   },
   { files: ['src/protocol/**/*.ts'], ignores: ['src/protocol/node/**'], rules: rule([vscode], [builtins, nodeFolder, upFromProtocol]) },
   { files: ['src/protocol/node/**/*.ts'], rules: rule([vscode], [upFromProtocol]) },

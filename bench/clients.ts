@@ -75,15 +75,21 @@ export function loadBundledOurs(): OursModule {
   }
 }
 
-/** (a) This project's client: McpClient over StdioTransport. */
+/**
+ * (a) This project's client: McpClient over StdioTransport. With `ownSession`, the server is started through
+ * util-linux `setsid` (which calls setsid() and execs the server in place), putting it in its own session as the
+ * old `detached: true` spawn did: that column shows what a separate scheduler autogroup costs.
+ */
 export class OursClient implements BenchClient {
-  readonly label = 'ours (McpClient)';
+  readonly label: string;
   private readonly client: McpClient;
 
-  constructor(bigBytes: number, ours: OursModule) {
+  constructor(bigBytes: number, ours: OursModule, ownSession = false) {
+    this.label = ownSession ? 'ours, server in own session (old detached spawn)' : 'ours (McpClient)';
+    const command = ownSession ? { command: 'setsid', args: [process.execPath, SERVER_SCRIPT] } : { command: process.execPath, args: [SERVER_SCRIPT] };
     this.client = new ours.McpClient({
       serverName: 'bench',
-      transport: new ours.StdioTransport({ command: process.execPath, args: [SERVER_SCRIPT], env: serverEnv(bigBytes) }),
+      transport: new ours.StdioTransport({ ...command, env: serverEnv(bigBytes) }),
       requestTimeoutMs: REQUEST_TIMEOUT_MS,
       maxTotalTimeoutMs: REQUEST_TIMEOUT_MS,
       initializeTimeoutMs: REQUEST_TIMEOUT_MS,

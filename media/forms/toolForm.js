@@ -3,17 +3,20 @@
 // the extension, whose errors come back and are shown next to the fields. No framework, no remote content.
 (function () {
   const vscode = acquireVsCodeApi();
-  const state = JSON.parse(document.getElementById('initial-state').textContent);
+  // The form page (src/extension/forms) always renders these elements; the casts say which kind each is.
+  const state = JSON.parse(/** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById('initial-state')).textContent));
   const labels = state.labels;
-  const form = document.getElementById('form');
-  const fieldsRoot = document.getElementById('fields');
-  const jsonArea = document.getElementById('json');
-  const errorsBox = document.getElementById('errors');
-  const submitButton = document.getElementById('submit');
-  const toggleButton = document.getElementById('toggle-json');
+  const form = /** @type {HTMLFormElement} */ (document.getElementById('form'));
+  const fieldsRoot = /** @type {HTMLElement} */ (document.getElementById('fields'));
+  const jsonArea = /** @type {HTMLTextAreaElement} */ (document.getElementById('json'));
+  const errorsBox = /** @type {HTMLElement} */ (document.getElementById('errors'));
+  const submitButton = /** @type {HTMLButtonElement} */ (document.getElementById('submit'));
+  const toggleButton = /** @type {HTMLButtonElement} */ (document.getElementById('toggle-json'));
   let jsonMode = false;
   let counter = 0;
   let readRoot = () => ({});
+  /** @param {any} error what a throw gave: an Error, or anything else */
+  const errorText = (error) => String(error && error.message ? error.message : error);
 
   function el(tag, attrs, children) {
     const node = document.createElement(tag);
@@ -150,13 +153,16 @@
 
   // errors: [{ path, message }] from the extension, already in the person's words; path "" is the whole form.
   // Each message goes next to its field; the banner only points at them, and lists what belongs to no field.
+  /** @param {{ path: string, message: string }[]} errors */
   function showErrors(errors) {
     errorsBox.textContent = '';
     document.querySelectorAll('.field-error').forEach((node) => (node.textContent = ''));
     document.querySelectorAll('.invalid').forEach((node) => node.classList.remove('invalid'));
     document.querySelectorAll('[aria-invalid]').forEach((node) => node.removeAttribute('aria-invalid'));
     if (!errors.length) { errorsBox.hidden = true; return; }
+    /** @type {string[]} */
     const unplaced = [];
+    /** @type {HTMLElement | undefined} */
     let firstInvalid;
     for (const error of errors) {
       const target = error.path === '' ? null : fieldsRoot.querySelector('[data-path="' + CSS.escape(error.path) + '"]');
@@ -164,7 +170,7 @@
       if (!slot) { unplaced.push(error.message); continue; }
       slot.textContent = slot.textContent ? slot.textContent + '; ' + error.message : error.message;
       target.classList.add('invalid');
-      const control = target.querySelector('input, select, textarea');
+      const control = /** @type {HTMLElement | null} */ (target.querySelector('input, select, textarea'));
       if (control) { control.setAttribute('aria-invalid', 'true'); firstInvalid = firstInvalid || control; }
     }
     errorsBox.hidden = false;
@@ -180,7 +186,7 @@
   function submit() {
     if (submitButton.disabled) return;
     let args;
-    try { args = currentArguments(); } catch (error) { showErrors([{ path: '', message: String(error && error.message ? error.message : error) }]); return; }
+    try { args = currentArguments(); } catch (error) { showErrors([{ path: '', message: errorText(error) }]); return; }
     vscode.postMessage({ type: 'submit', arguments: args });
   }
 
@@ -188,16 +194,16 @@
     try {
       if (!jsonMode) { jsonArea.value = JSON.stringify(readRoot(), null, 2); }
       else { renderForm(JSON.parse(jsonArea.value.trim() === '' ? '{}' : jsonArea.value)); }
-    } catch (error) { showErrors([{ path: '', message: String(error && error.message ? error.message : error) }]); return; }
+    } catch (error) { showErrors([{ path: '', message: errorText(error) }]); return; }
     jsonMode = !jsonMode;
     fieldsRoot.hidden = jsonMode;
     jsonArea.hidden = !jsonMode;
     toggleButton.setAttribute('aria-pressed', String(jsonMode));
     toggleButton.textContent = jsonMode ? labels.formMode : labels.jsonMode;
-    (jsonMode ? jsonArea : fieldsRoot.querySelector('input, select, textarea') || submitButton).focus();
+    (jsonMode ? jsonArea : /** @type {HTMLElement | null} */ (fieldsRoot.querySelector('input, select, textarea')) || submitButton).focus();
   });
   form.addEventListener('submit', (event) => { event.preventDefault(); submit(); });
-  document.getElementById('cancel').addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+  /** @type {HTMLElement} */ (document.getElementById('cancel')).addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
   document.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); submit(); }
     else if (event.key === 'Escape') { event.preventDefault(); vscode.postMessage({ type: 'cancel' }); }
@@ -209,6 +215,6 @@
   });
 
   renderForm(state.values);
-  const first = fieldsRoot.querySelector('input, select, textarea');
+  const first = /** @type {HTMLElement | null} */ (fieldsRoot.querySelector('input, select, textarea'));
   (first || submitButton).focus();
 })();

@@ -2,7 +2,6 @@
 // The review panel's webview: renders what the extension sends ({type:'show', view, waiting}) and posts the
 // person's decisions back. No remote resources; every string comes translated from the extension.
 (function () {
-  // eslint-disable-next-line no-undef
   const vscode = acquireVsCodeApi();
   const strings = JSON.parse(document.getElementById('strings')?.textContent || '{}');
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
@@ -11,7 +10,11 @@
 
   const t = (key, ...args) => String(strings[key] ?? key).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)] ?? ''));
 
-  /** @param {string} tag @param {Record<string, any>} [props] @param {...(Node|string|undefined)} children */
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag @param {Record<string, any>} [props] @param {...(Node|string|undefined)} children
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, props = {}, ...children) {
     const node = document.createElement(tag);
     for (const [key, value] of Object.entries(props)) {
@@ -28,7 +31,7 @@
 
   function labelled(labelText, control, description) {
     const controlId = control.id || (control.id = id());
-    const parts = [el('label', { htmlFor: controlId, text: labelText })];
+    /** @type {HTMLElement[]} */ const parts = [el('label', { htmlFor: controlId, text: labelText })];
     if (description) {
       const descId = id();
       control.setAttribute('aria-describedby', descId);
@@ -38,7 +41,7 @@
   }
 
   function header(title, waiting) {
-    const nodes = [el('h1', { text: title })];
+    /** @type {HTMLElement[]} */ const nodes = [el('h1', { text: title })];
     if (waiting > 0) nodes.push(el('p', { className: 'waiting', text: t('waiting', waiting) }));
     return nodes;
   }
@@ -59,7 +62,7 @@
     const textAreas = [];
     view.messages.forEach((message, m) => {
       const role = message.role === 'user' ? t('roleUser') : t('roleAssistant');
-      const fields = [el('legend', { text: t('message', m + 1, role) })];
+      /** @type {HTMLElement[]} */ const fields = [el('legend', { text: t('message', m + 1, role) })];
       const row = [];
       message.parts.forEach((part, p) => {
         if (part.kind === 'text') {
@@ -117,14 +120,14 @@
       return { nodes: [...title, el('p', { text: t('streaming'), role: 'status' }), el('pre', { className: 'streaming', id: 'streamed', text: view.text })] };
     }
     if (view.error) {
-      const nodes = [...title, el('div', { className: 'error', id: 'model-error', role: 'alert', text: t('modelError', view.error) })];
+      /** @type {HTMLElement[]} */ const nodes = [...title, el('div', { className: 'error', id: 'model-error', role: 'alert', text: t('modelError', view.error) })];
       if (view.text) nodes.push(el('pre', { className: 'streaming', text: view.text }));
       const dismiss = () => post({ type: 'dismiss' });
       nodes.push(actions(t('dismiss'), dismiss, []));
       return { nodes, approve: dismiss, reject: dismiss };
     }
     const answer = el('textarea', { id: 'answer', className: 'answer', value: view.text });
-    const nodes = [...title, labelled(t('answer'), answer)];
+    /** @type {HTMLElement[]} */ const nodes = [...title, labelled(t('answer'), answer)];
     if (view.toolCalls && view.toolCalls.length) {
       nodes.push(el('p', { className: 'description', text: t('toolCalls') }), el('ul', { id: 'tool-calls' }, ...view.toolCalls.map((call) => el('li', {}, el('code', { text: call })))));
     }
@@ -150,7 +153,7 @@
     }
     /** @type {{ name: string, read: () => { ok: boolean, value?: any, present: boolean } }[]} */
     const readers = [];
-    const nodes = [...header(t('elicitTitle', view.serverName), waiting), el('p', { text: view.message })];
+    /** @type {HTMLElement[]} */ const nodes = [...header(t('elicitTitle', view.serverName), waiting), el('p', { text: view.message })];
     if (general.length) nodes.push(el('div', { className: 'error', role: 'alert' }, ...general.map((g) => el('div', { text: g }))));
     for (const field of root.kind === 'object' ? root.fields : []) {
       const label = `${field.label || field.name}${field.required ? ` (${t('required')})` : ''}`;

@@ -1,5 +1,7 @@
 /** Command-line parsing for the headless client. Kept free of any framework so errors stay precise. */
 
+import { ERA_PREFERENCES, type EraPreference } from '../protocol/eras/select';
+
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -10,6 +12,8 @@ export interface ParsedArgs {
   stdio?: string;
   url?: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
+  /** Protocol era: auto (2026-07-28 first, then the initialize handshake), 2026-07-28, or legacy. */
+  era?: EraPreference;
   config?: string;
   server?: string;
   timeoutMs?: number;
@@ -23,7 +27,7 @@ export interface ParsedArgs {
   help: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace']);
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport', '--era', '--shutdown-grace']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false };
@@ -76,6 +80,10 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
     case '--transport':
       if (value !== 'auto' && value !== 'streamable-http' && value !== 'sse') throw new UsageError('--transport must be auto, streamable-http or sse');
       result.transport = value;
+      return;
+    case '--era':
+      if (!(ERA_PREFERENCES as readonly string[]).includes(value)) throw new UsageError(`--era must be ${ERA_PREFERENCES.join(', ')}, got ${value}`);
+      result.era = value as EraPreference;
       return;
     case '--timeout': {
       const ms = Number(value);

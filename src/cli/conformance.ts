@@ -10,7 +10,9 @@ import { McpClient } from '../protocol/client';
 import { applySchemaDefaults } from '../workbench/forms/elicitationDefaults';
 import { errorMessage, isLocalError, McpError } from '../protocol/errors';
 import type { ClientHost } from '../protocol/host';
-import type { Tool } from '../protocol/types';
+import type { JsonObject, Tool } from '../protocol/types';
+import { isModernVersion } from '../protocol/eras/modern/meta';
+import { describeEra, type EraPreference } from '../protocol/eras/select';
 import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from '../protocol/versions';
 import { createHttpTransport } from '../protocol/transports/http';
 import type { ParsedArgs } from './args';
@@ -19,7 +21,26 @@ import { stderrLogger } from './connect';
 /** What one scenario does with a connected client; throwing fails the run. */
 interface ScenarioDriver {
   host?: ClientHost;
-  run(client: McpClient, log: (line: string) => void): Promise<void>;
+  /** `context` is MCP_CONFORMANCE_CONTEXT, parsed: data the scenario hands the client (credentials, calls to make). */
+  run(client: McpClient, log: (line: string) => void, context: JsonObject | undefined): Promise<void>;
+}
+
+/** A host that offers every client capability, so a scenario can check each declaration. */
+function everyCapabilityHost(): ClientHost {
+  return {
+    ...acceptWithDefaultsHost(),
+    roots: { listRoots: () => [{ uri: 'file:///conformance', name: 'conformance' }] },
+    sampling: { createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'conformance' }, model: 'mcp-workbench-conformance' }) },
+  };
+}
+
+/** `toolCalls` in the scenario context: the exact calls (name and arguments) the scenario wants to see. */
+function contextToolCalls(context: JsonObject | undefined): { name: string; arguments: Record<string, unknown> }[] | undefined {
+  const calls = context?.toolCalls;
+  if (!Array.isArray(calls)) return undefined;
+  return calls
+    .filter((call): call is JsonObject => typeof call === 'object' && call !== null && typeof (call as JsonObject).name === 'string')
+    .map((call) => ({ name: call.name as string, arguments: typeof call.arguments === 'object' && call.arguments !== null ? (call.arguments as Record<string, unknown>) : {} }));
 }
 
 /** The suite's per-run limit is 30 s; stay well under it so a hang ends with our own message, not a kill. */
@@ -60,22 +81,48 @@ const listOnly: ScenarioDriver = {
   },
 };
 
-/** For scenarios without a dedicated driver: list tools and call each one with no arguments. */
+async function callTolerantly(client: McpClient, name: string, args: Record<string, unknown>, log: (line: string) => void): Promise<void> {
+  try {
+    const { result } = await client.callTool(name, args);
+    log(`tools/call ${name} -> ${result.isError ? 'isError ' : ''}${JSON.stringify(result.content).slice(0, 200)}`);
+  } catch (error) {
+    // A server-side JSON-RPC error (for example missing required arguments) is the server's verdict on
+    // this guess at arguments, not a client failure; anything local (transport, timeout) is.
+    if (!(error instanceof McpError)) throw error;
+    log(`tools/call ${name} -> server error: ${error.message}`);
+  }
+}
+
+/**
+ * For scenarios without a dedicated driver: list tools and call each one, with the arguments the scenario
+ * context names when it names any (http-custom-headers), else with none.
+ */
 const exerciseEveryTool: ScenarioDriver = {
   host: acceptWithDefaultsHost(),
-  run: async (client, log) => {
+  run: async (client, log, context) => {
     const tools = await client.listTools();
     log(`tools/list -> ${tools.map((t) => t.name).join(', ') || '(none)'}`);
-    for (const tool of tools) {
-      try {
-        const { result } = await client.callTool(tool.name, {});
-        log(`tools/call ${tool.name} -> ${result.isError ? 'isError ' : ''}${JSON.stringify(result.content).slice(0, 200)}`);
-      } catch (error) {
-        // A server-side JSON-RPC error (for example missing required arguments) is the server's verdict on
-        // this guess at arguments, not a client failure; anything local (transport, timeout) is.
-        if (!(error instanceof McpError)) throw error;
-        log(`tools/call ${tool.name} -> server error: ${error.message}`);
-      }
+    const calls = contextToolCalls(context);
+    if (calls) {
+      for (const call of calls) await callTolerantly(client, call.name, call.arguments, log);
+      return;
+    }
+    for (const tool of tools) await callTolerantly(client, tool.name, {}, log);
+  },
+};
+
+/** Every feature once: tools (called), resources (read), prompts (got). */
+const exerciseEverything: ScenarioDriver = {
+  host: acceptWithDefaultsHost(),
+  run: async (client, log, context) => {
+    await exerciseEveryTool.run(client, log, context);
+    for (const resource of await client.listResources()) {
+      const read = await client.readResource(resource.uri);
+      log(`resources/read ${resource.uri} -> ${read.contents.length} content item(s)`);
+    }
+    for (const prompt of await client.listPrompts()) {
+      const got = await client.getPrompt(prompt.name, {});
+      log(`prompts/get ${prompt.name} -> ${got.messages.length} message(s)`);
     }
   },
 };
@@ -103,6 +150,8 @@ export const SCENARIOS: Readonly<Record<string, ScenarioDriver>> = {
       await callExpectingSuccess(client, 'test_reconnection', {}, log);
     },
   },
+  'request-metadata': { host: everyCapabilityHost(), run: exerciseEveryTool.run },
+  'http-standard-headers': exerciseEverything,
   'json-schema-2020-12-preservation': {
     run: async (client, log) => {
       // The harness checks that $schema, $defs (with $anchor), additionalProperties, allOf/anyOf and
@@ -129,6 +178,25 @@ export function offeredVersions(requested: string | undefined, log: (line: strin
   return [requested, ...HANDSHAKE_VERSIONS.filter((v) => v !== requested)];
 }
 
+/** MCP_CONFORMANCE_CONTEXT, parsed; undefined when the scenario hands the client nothing. */
+export function conformanceContext(raw: string | undefined): JsonObject | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch (error) {
+    throw new ScenarioFailure(`MCP_CONFORMANCE_CONTEXT is not valid JSON: ${errorMessage(error)}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScenarioFailure('MCP_CONFORMANCE_CONTEXT is not a JSON object');
+  return value as JsonObject;
+}
+
+/** The era to speak: --era when given; else 2026-07-28 when the suite asks for that revision, the handshake otherwise. */
+export function conformanceEra(explicit: EraPreference | undefined, requestedVersion: string | undefined): EraPreference {
+  if (explicit) return explicit;
+  return isModernVersion(requestedVersion) ? '2026-07-28' : 'legacy';
+}
+
 export async function runConformance(args: ParsedArgs): Promise<number> {
   const fail = (reason: string): number => {
     process.stderr.write(`conformance: FAILED: ${reason}\n`);
@@ -148,11 +216,20 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
   const log = (line: string) => process.stderr.write(`conformance[${scenario || 'default'}]: ${line}\n`);
   log(`server ${url.href}${Object.prototype.hasOwnProperty.call(SCENARIOS, scenario) ? '' : ' (no dedicated driver: listing and calling every tool)'}`);
 
+  let context: JsonObject | undefined;
+  try {
+    context = conformanceContext(process.env.MCP_CONFORMANCE_CONTEXT);
+  } catch (error) {
+    return fail(errorMessage(error));
+  }
+  const requestedVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+  const era = conformanceEra(args.era, requestedVersion);
   const client = new McpClient({
     serverName: url.host,
     transport: createHttpTransport({ url: url.href, headers: args.headers, mode: args.transport ?? 'auto' }),
     host: driver.host,
-    protocolVersions: offeredVersions(process.env.MCP_CONFORMANCE_PROTOCOL_VERSION, log),
+    era,
+    protocolVersions: era === 'legacy' ? offeredVersions(requestedVersion, log) : undefined,
     logger: stderrLogger(args.verbose),
     requestTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     initializeTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
@@ -160,8 +237,8 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
   let code: number;
   try {
     const session = await client.connect();
-    log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, protocol ${session.protocolVersion}, transport ${client.transport.kind}`);
-    await driver.run(client, log);
+    log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, ${describeEra(session)}, transport ${client.transport.kind}`);
+    await driver.run(client, log, context);
     log('PASSED (client side)');
     code = 0;
   } catch (error) {

@@ -184,6 +184,7 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     trace: args.verbose ? verboseTrace(target) : undefined,
     requestTimeoutMs: args.timeoutMs,
     initializeTimeoutMs: args.timeoutMs,
+    era: args.era ?? 'auto',
   });
 }
 

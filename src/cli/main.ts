@@ -34,6 +34,8 @@ Options:
                             (default 500; a server that exits sooner, or is gone already, is not waited on)
   --header "Name: value"    extra HTTP header (repeatable)
   --transport auto|streamable-http|sse   HTTP transport (default auto: Streamable HTTP, falling back to SSE)
+  --era auto|2026-07-28|legacy   protocol era (default auto: 2026-07-28 via server/discover, falling back
+                            to the initialize handshake for an older server)
   --env NAME=value          extra environment variable for a stdio server (repeatable)
   --cwd <dir>               working directory of a stdio server
   --input id=value          value for \${input:id} in a config file (repeatable)
@@ -71,6 +73,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
     return {
       output: {
         serverInfo: session.serverInfo,
+        era: session.kind === 'modern' ? '2026-07-28' : 'legacy',
         protocolVersion: session.protocolVersion,
         capabilities: session.capabilities,
         instructions: session.instructions,
@@ -220,6 +223,8 @@ function describeSession(client: McpClient, target: Target): string {
   switch (session.kind) {
     case 'handshake':
       return `connected: handshake era (initialize), protocol ${session.protocolVersion}, transport ${describeTransportKind(kind)}${fallback}; the server calls itself ${server}`;
+    case 'modern':
+      return `connected: stateless era (server/discover), protocol ${session.protocolVersion}, transport ${describeTransportKind(kind)}; the server calls itself ${server}`;
   }
 }
 

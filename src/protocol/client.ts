@@ -1,18 +1,47 @@
 import { DisposableStore, Emitter, type Disposable } from './disposable';
-import { ErrorCodes, LocalError, McpError, errorMessage, isLocalError } from './errors';
+import { ErrorCodes, LocalError, McpError, errorMessage } from './errors';
 import type { ClientHost } from './host';
 import { RpcConnection, silentLogger, type Logger, type ProgressUpdate, type RequestOptions } from './jsonrpc/rpcConnection';
 import type { TraceDirection } from './jsonrpc/mcpStreams';
+import type {
+  AttemptContext,
+  AttemptOutcome,
+  ClientIdentity,
+  EraWire,
+  InputRequest,
+  InputResponses,
+  ProtocolEra,
+  RequiredUrlElicitation,
+  ServerSession,
+} from './eras/era';
+import { ResultCache } from './eras/modern/cache';
+import { isRemovedInModern } from './eras/modern/meta';
+import { createEra, type EraPreference } from './eras/select';
+import {
+  LIST_ITEM_KEYS,
+  type ClientNotificationMethod,
+  type ClientNotifications,
+  type ClientRequestMethod,
+  type ClientRequestParams,
+  type ClientRequestResult,
+  type CompleteParams,
+  type JsonParams,
+  type ListItems,
+  type ListMethod,
+  type ServerNotificationMethod,
+  type ServerNotifications,
+  type ServerRequestMethod,
+  type ServerRequests,
+  type Unverified,
+} from './methods';
 import type {
   CallToolResult,
   ClientCapabilities,
   CompleteResult,
   CompletionReference,
-  CreateMessageRequest,
-  ElicitRequest,
   GetPromptResult,
   Implementation,
-  InitializeResult,
+  JsonObject,
   LogMessage,
   LoggingLevel,
   Prompt,
@@ -22,7 +51,6 @@ import type {
   ServerCapabilities,
   Tool,
 } from './types';
-import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from './versions';
 import { validateSamplingRequest } from './validation/samplingValidation';
 import { SchemaValidator, type ValidationVerdict } from './validation/schemaValidation';
 import type { Transport } from './transports/transport';
@@ -44,18 +72,17 @@ export interface McpClientOptions {
   urlElicitationTimeoutMs?: number;
   /** Offered versions, newest first (defaults to every handshake-era revision this client speaks). */
   protocolVersions?: readonly string[];
+  /**
+   * How sessions are opened and requests shaped and read: an era preference ('auto' probes for the
+   * 2026-07-28 era and falls back to the handshake, '2026-07-28', 'legacy'), or an era object. Defaults to
+   * 'legacy', the handshake era built from `protocolVersions` and `initializeTimeoutMs`.
+   */
+  era?: ProtocolEra | EraPreference;
+  /** auto over stdio: how long server/discover may go unanswered before the server counts as legacy. */
+  eraProbeTimeoutMs?: number;
 }
 
-/** What the client knows about the server after the handshake. Later eras add their own kind. */
-export interface HandshakeSession {
-  kind: 'handshake';
-  protocolVersion: string;
-  capabilities: ServerCapabilities;
-  serverInfo: Implementation;
-  instructions?: string;
-}
-
-export type ServerSession = HandshakeSession;
+export type { HandshakeSession, ServerSession } from './eras/era';
 
 export type ClientState =
   | { kind: 'idle' }
@@ -67,6 +94,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
   timeoutMs?: number;
+  /** Fetch again even when a 2026-07-28 cached result is still fresh (a manual refresh). */
+  refresh?: boolean;
 }
 
 export interface CallToolOutcome {
@@ -76,6 +105,12 @@ export interface CallToolOutcome {
 }
 
 const MAX_PAGES = 10_000;
+/** Attempts of one request across era retries and input rounds; a server that never completes is cut off. */
+const MAX_ATTEMPTS = 16;
+
+type ServerRequestHandlers = {
+  [M in ServerRequestMethod]?: (params: Unverified<ServerRequests[M]['params']>, signal: AbortSignal) => Promise<ServerRequests[M]['result']>;
+};
 
 /** A complete MCP client for one server, over any transport. */
 export class McpClient implements Disposable {
@@ -85,7 +120,16 @@ export class McpClient implements Disposable {
   private readonly logger: Logger;
   private stateValue: ClientState = { kind: 'idle' };
   private toolsByName = new Map<string, Tool>();
+  /** 2026-07-28 results reused while their ttlMs says they are fresh. */
+  private readonly resultCache = new ResultCache();
+  /** 2026-07-28: the resources the subscription stream asks updates for. */
+  private readonly subscribedResources = new Set<string>();
   private connecting: Promise<ServerSession> | undefined;
+  /** The one renewal in flight; concurrent requests that saw the session expire all wait for it. */
+  private renewing: Promise<ServerSession> | undefined;
+  private readonly era: ProtocolEra;
+  private readonly wire: EraWire;
+  private readonly serverRequestHandlers: ServerRequestHandlers;
   private readonly pendingUrlElicitations = new Map<string, () => void>();
 
   private readonly stateEmitter = this.disposables.add(new Emitter<ClientState>());
@@ -113,11 +157,26 @@ export class McpClient implements Disposable {
       defaultTimeoutMs: options.requestTimeoutMs,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
     });
+    const handshakeOptions = { protocolVersions: options.protocolVersions, initializeTimeoutMs: options.initializeTimeoutMs ?? options.requestTimeoutMs };
+    const era = options.era ?? 'legacy';
+    this.era =
+      typeof era === 'string'
+        ? createEra(era, { handshake: handshakeOptions, modern: { discoverTimeoutMs: options.initializeTimeoutMs ?? options.requestTimeoutMs }, probeTimeoutMs: options.eraProbeTimeoutMs })
+        : era;
+    this.wire = {
+      serverName: options.serverName,
+      logger: this.logger,
+      transport: options.transport,
+      request: (method, params, requestOptions) => this.rpc.request(method, params, requestOptions),
+      notify: (method, params) => this.rpc.notify(method, params),
+    };
+    options.transport.setProtocolHeaders?.((request) => this.era.headersFor(request));
     this.onViolation = this.rpc.onViolation;
     this.onClose = this.rpc.onClose;
     this.disposables.add(
       this.rpc.onClose((error) => this.setState({ kind: 'closed', error: error ? new LocalError('connection-closed', `${this.serverName}: ${errorMessage(error)}`) : undefined })),
     );
+    this.serverRequestHandlers = this.createServerRequestHandlers();
     this.registerServerRequests();
     this.registerNotifications();
   }
@@ -152,7 +211,12 @@ export class McpClient implements Disposable {
     return capabilities;
   }
 
-  /** Connects and performs the handshake. Idempotent: concurrent callers share one attempt. */
+  /** How this client introduces itself to the server. */
+  private get identity(): ClientIdentity {
+    return { clientInfo: this.options.clientInfo ?? CLIENT_INFO, capabilities: this.capabilities };
+  }
+
+  /** Connects and opens a session as the era prescribes. Idempotent: concurrent callers share one attempt. */
   connect(): Promise<ServerSession> {
     if (this.stateValue.kind === 'ready') return Promise.resolve(this.stateValue.session);
     if (this.connecting) return this.connecting;
@@ -165,10 +229,11 @@ export class McpClient implements Disposable {
     this.setState({ kind: 'connecting' });
     try {
       await this.rpc.start();
-      const session = await this.handshake();
+      const session = await this.era.open(this.wire, this.identity);
       const roots = this.options.host?.roots;
-      if (roots?.onDidChangeRoots) {
-        this.disposables.add(roots.onDidChangeRoots(() => void this.rpc.notify('notifications/roots/list_changed').catch(() => undefined)));
+      // 2026-07-28 has no roots/list_changed: roots travel with each request that needs them.
+      if (roots?.onDidChangeRoots && session.kind === 'handshake') {
+        this.disposables.add(roots.onDidChangeRoots(() => void this.notify('notifications/roots/list_changed', undefined).catch(() => undefined)));
       }
       this.setState({ kind: 'ready', session });
       return session;
@@ -180,39 +245,8 @@ export class McpClient implements Disposable {
     }
   }
 
-  private async handshake(): Promise<HandshakeSession> {
-    const offered = this.options.protocolVersions ?? HANDSHAKE_VERSIONS;
-    const result = await this.rpc.request<InitializeResult>(
-      'initialize',
-      {
-        protocolVersion: offered[0],
-        capabilities: this.capabilities,
-        clientInfo: this.options.clientInfo ?? CLIENT_INFO,
-      },
-      { cancellable: false, timeoutMs: this.options.initializeTimeoutMs ?? this.options.requestTimeoutMs ?? 30_000 },
-    );
-    const version = result.protocolVersion;
-    if (!isSupportedHandshakeVersion(version) || !offered.includes(version)) {
-      throw new LocalError(
-        'unsupported-version',
-        `${this.serverName} answered with protocol version ${JSON.stringify(version)}, which this client does not support (it supports ${offered.join(', ')}); disconnecting`,
-      );
-    }
-    if (typeof result.serverInfo !== 'object' || result.serverInfo === null || typeof result.capabilities !== 'object' || result.capabilities === null) {
-      throw new LocalError('protocol-violation', `${this.serverName}: the initialize result lacks serverInfo or capabilities`);
-    }
-    this.options.transport.setProtocolVersion(version);
-    await this.rpc.notify('notifications/initialized');
-    return {
-      kind: 'handshake',
-      protocolVersion: version,
-      capabilities: result.capabilities,
-      serverInfo: result.serverInfo,
-      instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
-    };
-  }
-
   async close(): Promise<void> {
+    this.era.close?.();
     await this.rpc.close();
     this.setState({ kind: 'closed' });
     this.disposables.dispose();
@@ -224,20 +258,28 @@ export class McpClient implements Disposable {
 
   // ---- server features -------------------------------------------------------------------------
 
+  /**
+   * Checks the server answers. 2026-07-28 removed `ping`; there the liveness check is a server/discover
+   * (never served from the cache), the one request every modern server must answer.
+   */
   async ping(options: CallOptions = {}): Promise<void> {
+    if (this.session.kind === 'modern') {
+      await this.request('server/discover', undefined, { ...options, refresh: true });
+      return;
+    }
     await this.request('ping', undefined, options);
   }
 
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
     if (!this.session.capabilities.tools) return [];
-    const tools = await this.listAll<Tool>('tools/list', 'tools', options);
+    const tools = await this.listAll('tools/list', options);
     this.toolsByName = new Map(tools.map((tool) => [tool.name, tool]));
     return tools;
   }
 
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
-    const result = await this.request<CallToolResult>('tools/call', { name, arguments: args }, options);
+    const result = await this.sendToolCall(name, args, options);
     if (!Array.isArray(result.content)) {
       throw new LocalError('protocol-violation', `${this.serverName}: tools/call result for ${name} has no content array`);
     }
@@ -249,19 +291,34 @@ export class McpClient implements Disposable {
     return { result, outputValidation: this.validator.validate(tool.outputSchema, result.structuredContent) };
   }
 
+  /**
+   * 2026-07-28 over HTTP: a HeaderMismatch (-32020) usually means the tool's x-mcp-header annotations changed
+   * since tools/list; the spec's advice is to list the tools again and retry once with the new headers.
+   */
+  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    try {
+      return await this.request('tools/call', { name, arguments: args }, options);
+    } catch (error) {
+      if (!(error instanceof McpError) || error.code !== ErrorCodes.HeaderMismatch || this.session.kind !== 'modern') throw error;
+      this.logger.info(`${this.serverName}: the server says the headers of ${name} do not match; listing tools again and retrying once`);
+      await this.listTools({ refresh: true, signal: options.signal });
+      return this.request('tools/call', { name, arguments: args }, options);
+    }
+  }
+
   async listResources(options: CallOptions = {}): Promise<Resource[]> {
     if (!this.session.capabilities.resources) return [];
-    return this.listAll<Resource>('resources/list', 'resources', options);
+    return this.listAll('resources/list', options);
   }
 
   async listResourceTemplates(options: CallOptions = {}): Promise<ResourceTemplate[]> {
     if (!this.session.capabilities.resources) return [];
-    return this.listAll<ResourceTemplate>('resources/templates/list', 'resourceTemplates', options);
+    return this.listAll('resources/templates/list', options);
   }
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     this.require('resources', 'read resources');
-    const result = await this.request<ReadResourceResult>('resources/read', { uri }, options);
+    const result = await this.request('resources/read', { uri }, options);
     if (!Array.isArray(result.contents)) throw new LocalError('protocol-violation', `${this.serverName}: resources/read result has no contents array`);
     return result;
   }
@@ -270,6 +327,12 @@ export class McpClient implements Disposable {
     if (!this.session.capabilities.resources?.subscribe) {
       throw new LocalError('capability-missing', `${this.serverName} does not support resource subscriptions`);
     }
+    if (this.session.kind === 'modern') {
+      // 2026-07-28: the subscription stream is reopened with the new resource list.
+      this.subscribedResources.add(uri);
+      this.era.setSubscribedResources?.([...this.subscribedResources]);
+      return;
+    }
     await this.request('resources/subscribe', { uri });
   }
 
@@ -277,37 +340,47 @@ export class McpClient implements Disposable {
     if (!this.session.capabilities.resources?.subscribe) {
       throw new LocalError('capability-missing', `${this.serverName} does not support resource subscriptions`);
     }
+    if (this.session.kind === 'modern') {
+      this.subscribedResources.delete(uri);
+      this.era.setSubscribedResources?.([...this.subscribedResources]);
+      return;
+    }
     await this.request('resources/unsubscribe', { uri });
   }
 
   async listPrompts(options: CallOptions = {}): Promise<Prompt[]> {
     if (!this.session.capabilities.prompts) return [];
-    return this.listAll<Prompt>('prompts/list', 'prompts', options);
+    return this.listAll('prompts/list', options);
   }
 
   async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
     this.require('prompts', 'get prompts');
-    const result = await this.request<GetPromptResult>('prompts/get', { name, arguments: args }, options);
+    const result = await this.request('prompts/get', { name, arguments: args }, options);
     if (!Array.isArray(result.messages)) throw new LocalError('protocol-violation', `${this.serverName}: prompts/get result has no messages array`);
     return result;
   }
 
   async complete(ref: CompletionReference, argument: { name: string; value: string }, context?: Record<string, string>): Promise<CompleteResult['completion']> {
     this.require('completions', 'complete arguments');
-    const params: Record<string, unknown> = { ref, argument };
+    const params: CompleteParams = { ref, argument };
     if (context) params.context = { arguments: context };
-    const result = await this.request<CompleteResult>('completion/complete', params);
+    const result = await this.request('completion/complete', params);
     return result.completion ?? { values: [] };
   }
 
   async setLoggingLevel(level: LoggingLevel): Promise<void> {
     this.require('logging', 'set a log level');
+    if (this.session.kind === 'modern') {
+      // 2026-07-28: every request asks for its own log level in _meta (logging/setLevel no longer exists).
+      this.era.setLogLevel?.(level);
+      return;
+    }
     await this.request('logging/setLevel', { level });
   }
 
   /** Tells the server the roots changed (the host calls this, or wires onDidChangeRoots). */
   async notifyRootsChanged(): Promise<void> {
-    if (this.stateValue.kind === 'ready') await this.rpc.notify('notifications/roots/list_changed');
+    if (this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'handshake') await this.notify('notifications/roots/list_changed', undefined);
   }
 
   // ---- plumbing --------------------------------------------------------------------------------
@@ -318,23 +391,109 @@ export class McpClient implements Disposable {
     }
   }
 
-  private async request<T extends object>(method: string, params: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<T> {
-    void this.session; // throws when not connected
+  /**
+   * Sends one request through the era: the era shapes each attempt and reads its outcome, and this loop
+   * carries out the verdict (renew the session once, complete URL elicitations once, answer input requests,
+   * send again), bounded by MAX_ATTEMPTS.
+   */
+  private async request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options: CallOptions = {}): Promise<ClientRequestResult<M>> {
+    let session = this.session; // throws when not connected
+    if (session.kind === 'modern') {
+      if (isRemovedInModern(method)) {
+        throw new LocalError('capability-missing', `${this.serverName}: ${method} does not exist in protocol ${session.protocolVersion}, so this client does not send it`);
+      }
+      if (!options.refresh) {
+        const cached = this.resultCache.lookup(method, params);
+        if (cached.kind === 'fresh') return cached.result as ClientRequestResult<M>;
+      }
+    }
     const requestOptions: RequestOptions = { signal: options.signal, onProgress: options.onProgress, timeoutMs: options.timeoutMs };
+    let currentParams: JsonParams | undefined = params;
+    let renewed = false;
+    let elicitedUrls = false;
+    for (let attempt = 1; ; attempt++) {
+      // A request that starts while a renewal is in flight waits for the new session instead of racing it.
+      if (this.renewing) session = await this.renewing;
+      const context: AttemptContext = { method, attempt, session, identity: this.identity };
+      const outcome = await this.attempt(method, this.era.shapeParams(currentParams, context), requestOptions);
+      const verdict = this.era.interpret(outcome, context);
+      if (verdict.kind !== 'complete' && verdict.kind !== 'fail' && attempt >= MAX_ATTEMPTS) {
+        throw new LocalError('protocol-violation', `${this.serverName}: ${method} did not complete after ${attempt} attempts; giving up`);
+      }
+      switch (verdict.kind) {
+        case 'complete':
+          if (session.kind === 'modern') this.resultCache.store(method, params, verdict.result);
+          // The declared shape of the method's result; callers check the fields they rely on.
+          return verdict.result as ClientRequestResult<M>;
+        case 'fail':
+          throw verdict.error;
+        case 'retry':
+          this.logger.debug(`${this.serverName}: sending ${method} again: ${verdict.reason}`);
+          continue;
+        case 'renew-session':
+          // A request that fails again after a renewal is not renewed in a loop.
+          if (renewed) throw outcomeError(outcome, `${this.serverName}: ${method} failed again after a new session: ${verdict.reason}`);
+          renewed = true;
+          session = await this.renewSession(session, verdict.reason);
+          continue;
+        case 'url-elicitation-required':
+          if (elicitedUrls || !(await this.completeRequiredUrlElicitations(verdict.elicitations, options.signal))) throw verdict.error;
+          elicitedUrls = true;
+          continue;
+        case 'input-required':
+          currentParams = verdict.continueWith(currentParams, await this.answerInputRequests(verdict.inputRequests, options.signal));
+          continue;
+      }
+    }
+  }
+
+  private async attempt(method: ClientRequestMethod, params: JsonParams | undefined, options: RequestOptions): Promise<AttemptOutcome> {
     try {
-      return await this.rpc.request<T>(method, params, requestOptions);
+      return { kind: 'result', result: await this.rpc.request<JsonObject>(method, params, options) };
     } catch (error) {
-      if (isLocalError(error, 'session-expired')) {
-        // Streamable HTTP: a 404 for our session id means the server forgot us; start a new session once.
-        this.logger.info(`${this.serverName}: session expired; starting a new session`);
-        const session = await this.handshake();
+      return { kind: 'error', error: error instanceof Error ? error : new Error(String(error)) };
+    }
+  }
+
+  /**
+   * Single-flight renewal: every request that saw `expired` end shares one renewal, and a request that saw
+   * the expiry of a session already replaced simply uses the new one.
+   */
+  private renewSession(expired: ServerSession, reason: string): Promise<ServerSession> {
+    if (this.renewing) return this.renewing;
+    if (this.stateValue.kind === 'ready' && this.stateValue.session !== expired) return Promise.resolve(this.stateValue.session);
+    this.renewing = this.era
+      .renew(this.wire, this.identity, reason)
+      .then((session) => {
         this.setState({ kind: 'ready', session });
-        return this.rpc.request<T>(method, params, requestOptions);
-      }
-      if (error instanceof McpError && error.code === ErrorCodes.UrlElicitationRequired && (await this.completeRequiredUrlElicitations(error, options.signal))) {
-        return this.rpc.request<T>(method, params, requestOptions);
-      }
-      throw error;
+        return session;
+      })
+      .finally(() => (this.renewing = undefined));
+    return this.renewing;
+  }
+
+  /** Answers the server's input requests through the host, with the handlers that serve server→client requests. */
+  private async answerInputRequests(inputRequests: Readonly<Record<string, InputRequest>>, signal: AbortSignal | undefined): Promise<InputResponses> {
+    const responses: InputResponses = {};
+    const scope = signal ?? new AbortController().signal;
+    for (const [key, input] of Object.entries(inputRequests)) {
+      responses[key] = await this.answerServerRequest(input, scope);
+    }
+    return responses;
+  }
+
+  private answerServerRequest(input: InputRequest, signal: AbortSignal): Promise<JsonObject> {
+    const missing = () => new LocalError('capability-missing', `${this.serverName} asked for ${input.method}, which this client does not offer`);
+    const handlers = this.serverRequestHandlers;
+    switch (input.method) {
+      case 'ping':
+        return handlers.ping ? handlers.ping(input.params, signal) : Promise.reject(missing());
+      case 'roots/list':
+        return handlers['roots/list'] ? handlers['roots/list'](input.params, signal) : Promise.reject(missing());
+      case 'sampling/createMessage':
+        return handlers['sampling/createMessage'] ? handlers['sampling/createMessage'](input.params, signal) : Promise.reject(missing());
+      case 'elicitation/create':
+        return handlers['elicitation/create'] ? handlers['elicitation/create'](input.params, signal) : Promise.reject(missing());
     }
   }
 
@@ -343,14 +502,12 @@ export class McpClient implements Disposable {
    * through the same consent flow as elicitation/create; the request is retried once if the person accepted
    * every one of them. Returns false when they could not be completed (the original error then stands).
    */
-  private async completeRequiredUrlElicitations(error: McpError, signal: AbortSignal | undefined): Promise<boolean> {
+  private async completeRequiredUrlElicitations(elicitations: readonly RequiredUrlElicitation[], signal: AbortSignal | undefined): Promise<boolean> {
     const elicitation = this.options.host?.elicitation;
-    const data = error.data as { elicitations?: unknown } | undefined;
-    if (!elicitation?.modes.includes('url') || !Array.isArray(data?.elicitations) || data.elicitations.length === 0) return false;
+    if (!elicitation?.modes.includes('url')) return false;
     const context = { serverName: this.serverName, signal: signal ?? new AbortController().signal };
-    for (const item of data.elicitations as Record<string, unknown>[]) {
-      if (typeof item?.url !== 'string' || typeof item.elicitationId !== 'string') return false;
-      const message = typeof item.message === 'string' ? item.message : `${this.serverName} needs you to open a URL`;
+    for (const item of elicitations) {
+      const message = item.message ?? `${this.serverName} needs you to open a URL`;
       const completed = this.waitForElicitationComplete(item.elicitationId, context.signal);
       const answer = await elicitation.elicit({ mode: 'url', message, url: item.url, elicitationId: item.elicitationId }, context);
       if (answer.action !== 'accept') {
@@ -379,15 +536,17 @@ export class McpClient implements Disposable {
     return { done, cancel: () => settle(false) };
   }
 
-  private async listAll<T>(method: string, key: string, options: CallOptions): Promise<T[]> {
-    const items: T[] = [];
+  private async listAll<M extends ListMethod>(method: M, options: CallOptions): Promise<ListItems[M][]> {
+    const key = LIST_ITEM_KEYS[method];
+    const items: ListItems[M][] = [];
     const seenCursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await this.request<Record<string, unknown>>(method, cursor === undefined ? undefined : { cursor }, options);
-      const pageItems = result[key];
+      const result: JsonObject = await this.request<ListMethod>(method, cursor === undefined ? undefined : { cursor }, options);
+      const pageItems: unknown = result[key];
       if (!Array.isArray(pageItems)) throw new LocalError('protocol-violation', `${this.serverName}: ${method} result has no "${key}" array`);
-      items.push(...(pageItems as T[]));
+      // One at a time: spreading a hostile 200,000-item page into push() overflows the call stack.
+      for (const item of pageItems as ListItems[M][]) items.push(item);
       const next = result.nextCursor;
       if (typeof next !== 'string') return items;
       if (seenCursors.has(next)) {
@@ -399,47 +558,94 @@ export class McpClient implements Disposable {
     throw new LocalError('protocol-violation', `${this.serverName}: ${method} returned more than ${MAX_PAGES} pages`);
   }
 
-  private registerServerRequests(): void {
+  /** The host's services as handlers of server→client requests (handshake era) and of input requests (modern era). */
+  private createServerRequestHandlers(): ServerRequestHandlers {
     const host = this.options.host ?? {};
-    this.rpc.setRequestHandler('ping', () => ({}));
+    const handlers: ServerRequestHandlers = { ping: async () => ({}) };
     const roots = host.roots;
-    if (roots) {
-      this.rpc.setRequestHandler('roots/list', async () => ({ roots: await roots.listRoots() }));
-    }
+    if (roots) handlers['roots/list'] = async () => ({ roots: await roots.listRoots() });
     const sampling = host.sampling;
     if (sampling) {
-      this.rpc.setRequestHandler('sampling/createMessage', async (params, signal) => {
+      handlers['sampling/createMessage'] = async (params, signal) => {
         const problem = validateSamplingRequest(params, Boolean(sampling.supportsTools));
         if (problem) throw new McpError(ErrorCodes.InvalidParams, problem);
-        return sampling.createMessage(params as unknown as CreateMessageRequest, { serverName: this.serverName, signal });
-      });
+        // validateSamplingRequest checked the shape the handler relies on.
+        return sampling.createMessage(params as ServerRequests['sampling/createMessage']['params'], { serverName: this.serverName, signal });
+      };
     }
     const elicitation = host.elicitation;
     if (elicitation) {
-      this.rpc.setRequestHandler('elicitation/create', async (params, signal) => {
+      handlers['elicitation/create'] = async (params, signal) => {
         const mode = params.mode === undefined ? 'form' : params.mode;
         if (mode !== 'form' && mode !== 'url') throw new McpError(ErrorCodes.InvalidParams, `unknown elicitation mode ${JSON.stringify(mode)}`);
         if (!elicitation.modes.includes(mode)) throw new McpError(ErrorCodes.InvalidParams, `elicitation mode "${mode}" was not declared by this client`);
-        if (typeof params.message !== 'string') throw new McpError(ErrorCodes.InvalidParams, 'elicitation/create needs a message');
-        if (mode === 'url' && (typeof params.url !== 'string' || typeof params.elicitationId !== 'string')) {
-          throw new McpError(ErrorCodes.InvalidParams, 'URL-mode elicitation needs url and elicitationId');
+        const message = params.message;
+        if (typeof message !== 'string') throw new McpError(ErrorCodes.InvalidParams, 'elicitation/create needs a message');
+        // 2026-07-28 removed elicitationId (a URL elicitation is an input request of one retried request).
+        const needsId = !(this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'modern');
+        if (mode === 'url' && (typeof params.url !== 'string' || (needsId && typeof params.elicitationId !== 'string'))) {
+          throw new McpError(ErrorCodes.InvalidParams, needsId ? 'URL-mode elicitation needs url and elicitationId' : 'URL-mode elicitation needs a url');
         }
-        return elicitation.elicit({ ...(params as unknown as ElicitRequest), mode }, { serverName: this.serverName, signal });
-      });
+        // requestedSchema and the rest pass through as sent; the form layer checks what it renders.
+        return elicitation.elicit({ ...(params as ServerRequests['elicitation/create']['params']), mode, message }, { serverName: this.serverName, signal });
+      };
     }
+    return handlers;
+  }
+
+  private registerServerRequests(): void {
+    this.serve('ping');
+    this.serve('roots/list');
+    this.serve('sampling/createMessage');
+    this.serve('elicitation/create');
+  }
+
+  /** Answers server→client requests for `method` with its handler; without one the RPC layer answers -32601. */
+  private serve<M extends ServerRequestMethod>(method: M): void {
+    const handler: ServerRequestHandlers[M] = this.serverRequestHandlers[method];
+    if (handler) this.rpc.setRequestHandler(method, (params, signal) => handler(params, signal));
+  }
+
+  /** Subscribes to a server notification; its params arrive unverified. */
+  private onNotification<M extends ServerNotificationMethod>(method: M, handler: (params: Unverified<ServerNotifications[M]['params']>) => void): void {
+    this.rpc.setNotificationHandler(method, handler);
+  }
+
+  private notify<M extends ClientNotificationMethod>(method: M, params: ClientNotifications[M]['params']): Promise<void> {
+    return this.rpc.notify(method, params);
   }
 
   private registerNotifications(): void {
-    this.rpc.setNotificationHandler('notifications/tools/list_changed', () => this.toolsChanged.fire());
-    this.rpc.setNotificationHandler('notifications/resources/list_changed', () => this.resourcesChanged.fire());
-    this.rpc.setNotificationHandler('notifications/prompts/list_changed', () => this.promptsChanged.fire());
-    this.rpc.setNotificationHandler('notifications/resources/updated', (params) => {
-      if (typeof params.uri === 'string') this.resourceUpdated.fire(params.uri);
+    // 2026-07-28: change notifications count only when they name one of our subscriptions, and they make
+    // the cached list (or read) stale.
+    const ours = (method: ServerNotificationMethod, params: JsonObject) => this.era.acceptsNotification?.(method, params) ?? true;
+    this.onNotification('notifications/tools/list_changed', (params) => {
+      if (!ours('notifications/tools/list_changed', params)) return;
+      this.resultCache.invalidate('tools/list');
+      this.toolsChanged.fire();
     });
-    this.rpc.setNotificationHandler('notifications/message', (params) => {
+    this.onNotification('notifications/resources/list_changed', (params) => {
+      if (!ours('notifications/resources/list_changed', params)) return;
+      this.resultCache.invalidate('resources/list');
+      this.resultCache.invalidate('resources/templates/list');
+      this.resourcesChanged.fire();
+    });
+    this.onNotification('notifications/prompts/list_changed', (params) => {
+      if (!ours('notifications/prompts/list_changed', params)) return;
+      this.resultCache.invalidate('prompts/list');
+      this.promptsChanged.fire();
+    });
+    this.onNotification('notifications/resources/updated', (params) => {
+      if (!ours('notifications/resources/updated', params) || typeof params.uri !== 'string') return;
+      const uri = params.uri;
+      this.resultCache.invalidate('resources/read', (read) => read.uri === uri);
+      this.resourceUpdated.fire(uri);
+    });
+    this.onNotification('notifications/message', (params) => {
+      // The level is passed on as sent; hosts map unknown levels to their default.
       this.logMessage.fire({ level: params.level as LoggingLevel, logger: typeof params.logger === 'string' ? params.logger : undefined, data: params.data });
     });
-    this.rpc.setNotificationHandler('notifications/elicitation/complete', (params) => {
+    this.onNotification('notifications/elicitation/complete', (params) => {
       if (typeof params.elicitationId !== 'string') return;
       this.pendingUrlElicitations.get(params.elicitationId)?.();
       this.options.host?.elicitation?.completed?.(params.elicitationId, this.serverName);
@@ -452,4 +658,9 @@ export class McpClient implements Disposable {
     this.stateValue = state;
     this.stateEmitter.fire(state);
   }
+}
+
+/** The error behind an outcome, or a new one saying what happened when the outcome was a result. */
+function outcomeError(outcome: AttemptOutcome, otherwise: string): Error {
+  return outcome.kind === 'error' ? outcome.error : new LocalError('session-expired', otherwise);
 }

@@ -30,7 +30,11 @@ export type LocalErrorKind =
   | 'capability-missing'
   | 'message-too-large'
   | 'invalid-argument'
-  | 'session-expired';
+  | 'session-expired'
+  /** A modern-era result the client cannot read (unknown resultType, malformed input requests). */
+  | 'invalid-result'
+  /** The response can no longer arrive (a 2026-07-28 HTTP response stream broke); the request may be issued again. */
+  | 'response-lost';
 
 export class LocalError extends Error {
   override readonly name: string = 'LocalError';

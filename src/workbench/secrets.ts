@@ -28,7 +28,7 @@ export function isSecretKey(key: string): boolean {
 /** Returns a deep copy of `value` with secrets masked; the input is never modified. */
 export function maskSecrets<T>(value: T, knownSecrets: readonly string[] = []): T {
   const masker = new TextMasker(knownSecrets);
-  return maskValue(value, masker, new WeakMap()) as T;
+  return maskValue(value, masker) as T;
 }
 
 /** Masks known secret values and `Bearer <credential>` patterns inside free text. */
@@ -57,24 +57,38 @@ function maskField(key: string, value: string, masker: TextMasker): string {
   return scheme ? `${scheme[1]} ${MASK}` : MASK;
 }
 
-function maskValue(value: unknown, masker: TextMasker, seen: WeakMap<object, unknown>): unknown {
-  if (typeof value === 'string') return masker.mask(value);
-  if (typeof value !== 'object' || value === null) return value;
-  const copied = seen.get(value);
-  if (copied !== undefined) return copied; // cycles and shared references: reuse the copy
-  if (Array.isArray(value)) {
-    const result: unknown[] = [];
-    seen.set(value, result);
-    for (const item of value) result.push(maskValue(item, masker, seen));
-    return result;
-  }
-  const result: Record<string, unknown> = {};
-  seen.set(value, result);
-  for (const [key, item] of Object.entries(value)) {
-    // Booleans and null under a secret key are flags (`"password": true` in an input definition), not secrets.
-    if (isSecretKey(key) && typeof item === 'string') result[key] = maskField(key, item, masker);
-    else if (isSecretKey(key) && (typeof item === 'number' || typeof item === 'bigint')) result[key] = MASK;
-    else result[key] = maskValue(item, masker, seen);
+/**
+ * Copies iteratively, not recursively: a server can send a value nested 100,000 levels deep, which would
+ * overflow the stack of a recursive copy and lose the whole log line.
+ */
+function maskValue(root: unknown, masker: TextMasker): unknown {
+  type Container = unknown[] | Record<string, unknown>;
+  const seen = new WeakMap<object, Container>();
+  const pending: { source: object; target: Container }[] = [];
+  // A leaf's masked copy, or the still-empty copy of a container that is queued for filling.
+  const copy = (value: unknown): unknown => {
+    if (typeof value === 'string') return masker.mask(value);
+    if (typeof value !== 'object' || value === null) return value;
+    const existing = seen.get(value);
+    if (existing !== undefined) return existing; // cycles and shared references: reuse the copy
+    const target: Container = Array.isArray(value) ? [] : {};
+    seen.set(value, target);
+    pending.push({ source: value, target });
+    return target;
+  };
+  const result = copy(root);
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { source, target } = next;
+    if (Array.isArray(target)) {
+      for (const item of source as unknown[]) target.push(copy(item));
+      continue;
+    }
+    for (const [key, item] of Object.entries(source)) {
+      // Booleans and null under a secret key are flags (`"password": true` in an input definition), not secrets.
+      if (isSecretKey(key) && typeof item === 'string') target[key] = maskField(key, item, masker);
+      else if (isSecretKey(key) && (typeof item === 'number' || typeof item === 'bigint')) target[key] = MASK;
+      else target[key] = copy(item);
+    }
   }
   return result;
 }

@@ -8,36 +8,13 @@
  *
  * Run: node --import tsx --test test/e2e/browse.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
-import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { promisify } from 'node:util';
 import type { Frame, Locator, Page } from 'playwright-core';
-import { processesMatching } from '../integration/support';
-import {
-  answerDialog,
-  EVERYTHING_SERVER_JS,
-  installVsix,
-  openViewContainer,
-  openWorkbench,
-  prepareCodeServer,
-  PRODUCT_VSIX,
-  REPO_ROOT,
-  screenshot,
-  startCodeServer,
-  waitFor,
-  waitUntil,
-  webviewFrame,
-  type CodeServerHandle,
-  type Workbench,
-} from './harness';
+import { VsCodeFixture, everythingStdio } from './fixture';
+import { answerDialog, EVERYTHING_SERVER_JS, openViewContainer, screenshot, waitFor, waitUntil, webviewFrame } from './harness';
 
-const execFileAsync = promisify(execFile);
 const EVERYTHING = EVERYTHING_SERVER_JS;
-const VSIX = PRODUCT_VSIX;
 const SERVER = 'everything';
 const SUM = 'The sum of 2 and 3 is 5.';
 
@@ -87,50 +64,12 @@ async function fillForm(form: Frame): Promise<void> {
   await form.getByLabel(/^b\b/).fill('3');
 }
 
-interface Session {
-  tmp: string;
-  workspace: string;
-  server: CodeServerHandle;
-  workbench: Workbench;
-}
-
-async function openSession(name: string, settings: Record<string, unknown>): Promise<Session> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcp-e2e-${name}-`));
-  const extensionsDir = path.join(tmp, 'extensions');
-  const userDataDir = path.join(tmp, 'user-data');
-  const workspace = path.join(tmp, 'workspace');
-  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  // The trailing workspace path is ignored by the server and lets the test find its process.
-  fs.writeFileSync(
-    path.join(workspace, '.vscode', 'mcp.json'),
-    `{
-  // server-everything over stdio, for browse.e2e.ts
-  "servers": {
-    "${SERVER}": { "type": "stdio", "command": ${JSON.stringify(process.execPath)}, "args": [${JSON.stringify(EVERYTHING)}, "stdio", "\${workspaceFolder}"] }
-  }
-}
-`,
-  );
-  await installVsix(VSIX, extensionsDir, userDataDir);
-  const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings });
-  try {
-    const workbench = await openWorkbench(server.url, workspace);
-    return { tmp, workspace, server, workbench };
-  } catch (error) {
-    await server.stop();
-    throw error;
-  }
-}
-
-async function closeSession(session: Session | undefined): Promise<void> {
-  if (!session) return;
-  await session.workbench.close();
-  await session.server.stop();
-  const left = await waitUntil('server-everything processes to end', () => (processesMatching(EVERYTHING, session.workspace).length === 0 ? [] : undefined), 15_000).catch(
-    () => processesMatching(EVERYTHING, session.workspace),
-  );
-  fs.rmSync(session.tmp, { recursive: true, force: true });
-  assert.deepEqual(left, [], 'server-everything processes from this test are still running');
+function openSession(name: string, settings: Record<string, unknown>): Promise<VsCodeFixture> {
+  return VsCodeFixture.open({
+    name,
+    mcpJson: { kind: 'servers', comment: 'server-everything over stdio, for browse.e2e.ts', servers: { [SERVER]: everythingStdio() } },
+    settings,
+  });
 }
 
 /** Opens the MCP view, expands the server (its first start asks for consent) and waits for its tools. */
@@ -157,13 +96,10 @@ async function callGetSum(page: Page, shot: string): Promise<void> {
 }
 
 test('browsing in real VS Code: call get-sum from the tree, read a resource, get a prompt (light theme)', { timeout: 600_000 }, async () => {
-  await prepareCodeServer();
-  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
-  assert.ok(fs.existsSync(VSIX), `the VSIX ${VSIX} is missing (npm run package writes it)`);
-  let session: Session | undefined;
+  let session: VsCodeFixture | undefined;
   try {
     session = await openSession('browse', { 'workbench.colorTheme': 'Default Light Modern' });
-    const { page } = session.workbench;
+    const { page } = session;
     await startFromTree(page);
     await screenshot(page, 'browse-01-tree');
 
@@ -192,17 +128,15 @@ test('browsing in real VS Code: call get-sum from the tree, read a resource, get
     await page.mouse.move(0, 0);
     await screenshot(page, 'browse-04-prompt');
   } finally {
-    await closeSession(session);
+    await session?.dispose();
   }
 });
 
 test('browsing in real VS Code: the form and the result view follow the dark theme', { timeout: 600_000 }, async () => {
-  await prepareCodeServer();
-  assert.ok(fs.existsSync(VSIX), `the VSIX ${VSIX} is missing (npm run package writes it)`);
-  let session: Session | undefined;
+  let session: VsCodeFixture | undefined;
   try {
     session = await openSession('browse-dark', { 'workbench.colorTheme': 'Default Dark Modern' });
-    const { page } = session.workbench;
+    const { page } = session;
     await startFromTree(page);
     await callGetSum(page, 'browse-dark-get-sum');
     const form = await webviewFrame(page, 'the Call Tool form', 'form input');
@@ -214,6 +148,6 @@ test('browsing in real VS Code: the form and the result view follow the dark the
     const scheme = await form.evaluate(() => getComputedStyle(document.querySelector('input[type=number]') ?? document.body).colorScheme);
     assert.equal(scheme, 'dark', 'color-scheme of the form controls in the dark theme');
   } finally {
-    await closeSession(session);
+    await session?.dispose();
   }
 });

@@ -6,36 +6,14 @@
  *
  * Run: node --import tsx --test test/e2e/config.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { processesMatching } from '../integration/support';
-import {
-  EVERYTHING_SERVER_JS,
-  installVsix,
-  openViewContainer,
-  openWorkbench,
-  prepareCodeServer,
-  PRODUCT_VSIX,
-  quickPick,
-  REPO_ROOT,
-  runPickerCommand,
-  screenshot,
-  startCodeServer,
-  typeInQuickInput,
-  waitUntil,
-  type CodeServerHandle,
-  type Workbench,
-} from './harness';
+import { VsCodeFixture } from './fixture';
+import { EVERYTHING_SERVER_JS, openViewContainer, quickPick, runPickerCommand, screenshot, typeInQuickInput, waitUntil } from './harness';
 
-const execFileAsync = promisify(execFile);
 const EVERYTHING = EVERYTHING_SERVER_JS;
-const VSIX = PRODUCT_VSIX;
 const COMMENT = '// Kept by MCP Workbench: Add Server (config.e2e.ts)';
 const NEW_SERVER = 'everything-added';
 
@@ -45,24 +23,11 @@ async function sidebarRows(page: Page): Promise<string[]> {
 }
 
 test('MCP Workbench: Add Server… writes a stdio server into a commented mcp.json and it starts after confirmation', { timeout: 600_000 }, async () => {
-  await prepareCodeServer();
-  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
-  assert.ok(fs.existsSync(VSIX), `the VSIX ${VSIX} is missing (npm run package writes it)`);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-config-'));
-  const extensionsDir = path.join(tmp, 'extensions');
-  const userDataDir = path.join(tmp, 'user-data');
-  const workspace = path.join(tmp, 'workspace');
-  const configFile = path.join(workspace, '.vscode', 'mcp.json');
-  fs.mkdirSync(path.dirname(configFile), { recursive: true });
-  fs.writeFileSync(configFile, `{\n  ${COMMENT}\n  "servers": {}\n}\n`);
-  await installVsix(VSIX, extensionsDir, userDataDir);
-
-  let server: CodeServerHandle | undefined;
-  let workbench: Workbench | undefined;
+  let vscode: VsCodeFixture | undefined;
   try {
-    server = await startCodeServer({ workspace, extensionsDir, userDataDir });
-    workbench = await openWorkbench(server.url, workspace);
-    const { page } = workbench;
+    vscode = await VsCodeFixture.prepare({ name: 'config', mcpJson: { kind: 'text', text: `{\n  ${COMMENT}\n  "servers": {}\n}\n` } });
+    const { workspace, mcpJsonPath: configFile } = vscode;
+    const page = await vscode.start();
     await openViewContainer(page, 'MCP Workbench');
 
     await runPickerCommand(page, 'MCP Workbench: Add Server…');
@@ -98,12 +63,6 @@ test('MCP Workbench: Add Server… writes a stdio server into a commented mcp.js
     await waitUntil('the tools of the added server', async () => ((await sidebarRows(page)).some((row) => row.includes('echo')) ? true : undefined), 90_000);
     await screenshot(page, 'config-03-running');
   } finally {
-    await workbench?.close();
-    await server?.stop();
-    const left = await waitUntil('server-everything processes to end', () => (processesMatching(EVERYTHING, tmp).length === 0 ? [] : undefined), 15_000).catch(() =>
-      processesMatching(EVERYTHING, tmp),
-    );
-    fs.rmSync(tmp, { recursive: true, force: true });
-    assert.deepEqual(left, [], 'server-everything processes from this test are still running');
+    await vscode?.dispose();
   }
 });

@@ -6,6 +6,8 @@
  * Every wait is bounded; every failure throws an Error that says what was being waited for and
  * where the last screenshot is. Nothing is skipped silently.
  *
+ * Tests normally get their VS Code from fixture.ts (VsCodeFixture), which does the steps below and the teardown.
+ *
  * Usage (node:test, run with `node --import tsx --test test/e2e/*.e2e.ts`):
  *   const pkg = await prepareCodeServer();
  *   await installVsix(vsix, extensionsDir, userDataDir);
@@ -22,6 +24,10 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { chromium, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
+import { descendantsOf, pidExists, processesInGroup, signalQuietly } from '../support/processes';
+import { pollUntil } from '../support/wait';
+
+export { descendantsOf, processesInGroup };
 
 // ---------------------------------------------------------------------------------------------------
 // Constants and small utilities
@@ -134,71 +140,7 @@ function tail(text: string, lines = 40): string {
 }
 
 function killGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
-  if (pgid == null) return;
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // ESRCH: already gone.
-  }
-}
-
-/** Every live process (pid) whose process group id is `pgid`, read from /proc. Zombies excluded. */
-export function processesInGroup(pgid: number): number[] {
-  const result: number[] = [];
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    // Format: pid (comm) state ppid pgrp ...; comm may contain spaces and parentheses.
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const state = rest[0];
-    const pgrp = Number(rest[2]);
-    if (pgrp === pgid && state !== 'Z' && state !== 'X') result.push(Number(entry));
-  }
-  return result;
-}
-
-/** Every live descendant of `pid` (children, grandchildren, ...), read from /proc. */
-export function descendantsOf(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    if (rest[0] === 'Z' || rest[0] === 'X') continue;
-    const ppid = Number(rest[1]);
-    const list = children.get(ppid) ?? [];
-    list.push(Number(entry));
-    children.set(ppid, list);
-  }
-  const out: number[] = [];
-  const queue = [pid];
-  while (queue.length > 0) {
-    const p = queue.shift() as number;
-    for (const c of children.get(p) ?? []) {
-      out.push(c);
-      queue.push(c);
-    }
-  }
-  return out;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+  if (pgid != null) signalQuietly(-pgid, signal);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -248,6 +190,13 @@ async function packageDir(): Promise<string> {
 }
 
 /**
+ * Variables every code-server (hence VS Code extension host) process the tests start gets on top of the cleaned
+ * environment below: the one place to switch something on for the extension under test in all e2e and
+ * integration runs.
+ */
+export const TEST_PROCESS_ENV: Readonly<Record<string, string>> = {};
+
+/**
  * Environment for code-server: the current one without the variables of a surrounding VS Code
  * (VSCODE_IPC_HOOK_CLI in particular makes code-server hand its arguments to that VS Code and exit).
  */
@@ -263,7 +212,7 @@ function codeServerEnv(extra: Record<string, string> | undefined, userDataDir: s
   env.XDG_CONFIG_HOME = path.join(stateHome, 'config');
   env.XDG_DATA_HOME = path.join(stateHome, 'data');
   env.XDG_CACHE_HOME = path.join(stateHome, 'cache');
-  return { ...env, ...(extra ?? {}) };
+  return { ...env, ...TEST_PROCESS_ENV, ...(extra ?? {}) };
 }
 
 function emptyConfigFile(userDataDir: string): string {
@@ -484,26 +433,14 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     stopped = true;
     const members = new Set([...processesInGroup(pid), ...descendantsOf(pid)]);
     killGroup(pid, 'SIGTERM');
-    for (const p of members) {
-      try {
-        process.kill(p, 'SIGTERM');
-      } catch {
-        // gone
-      }
-    }
+    for (const p of members) signalQuietly(p, 'SIGTERM');
     const deadline = Date.now() + 10_000;
-    const remaining = (): number[] => [...new Set([...processesInGroup(pid), ...[...members].filter(isAlive)])];
+    const remaining = (): number[] => [...new Set([...processesInGroup(pid), ...[...members].filter(pidExists)])];
     while (Date.now() < deadline && (exited == null || remaining().length > 0)) await sleep(100);
     if (exited == null || remaining().length > 0) {
       log(`code-server (pgid ${pid}) still alive after SIGTERM; sending SIGKILL`);
       killGroup(pid, 'SIGKILL');
-      for (const p of remaining()) {
-        try {
-          process.kill(p, 'SIGKILL');
-        } catch {
-          // gone
-        }
-      }
+      for (const p of remaining()) signalQuietly(p, 'SIGKILL');
       const killDeadline = Date.now() + 5_000;
       while (Date.now() < killDeadline && (exited == null || remaining().length > 0)) await sleep(100);
     }
@@ -903,14 +840,9 @@ export const EVERYTHING_SERVER_JS = path.join(REPO_ROOT, 'node_modules', '@model
 export const PRODUCT_VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
 const SERVERS_VIEW = 'Servers';
 
-export async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(200);
-  }
+/** Polls `probe` (every 200 ms: it often reads all of /proc) until it returns a value; rejects after `timeoutMs`. */
+export function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  return pollUntil(what, probe, timeoutMs, 200);
 }
 
 /**
@@ -937,6 +869,20 @@ export async function runPickerCommand(page: Page, title: string): Promise<void>
  * Labels of the visible rows of the Servers view, read in one browser-side pass. The harness's treeRows reads
  * row by row, which can wait on a row that a refresh just removed (the tree re-renders on every state change).
  */
+/** The whole text of a Servers view row (label and description, e.g. "everything stopped"), or '' when absent. */
+export async function serverRowText(page: Page, label: string): Promise<string> {
+  return page.evaluate(
+    ({ viewName, label }) => {
+      const panes = Array.from(document.querySelectorAll('.part.sidebar .pane'));
+      const pane = panes.find((candidate) => candidate.querySelector(`.pane-header[aria-label^="${viewName}"]`));
+      const rows = pane ? Array.from(pane.querySelectorAll<HTMLElement>('.monaco-list-row')) : [];
+      const row = rows.find((candidate) => (candidate.querySelector('.label-name')?.textContent ?? '').trim() === label);
+      return row?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
+    },
+    { viewName: SERVERS_VIEW, label },
+  );
+}
+
 export async function readServerRows(page: Page): Promise<string[]> {
   return page.evaluate((viewName) => {
     const panes = Array.from(document.querySelectorAll('.part.sidebar .pane'));

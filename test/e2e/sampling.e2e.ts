@@ -7,38 +7,13 @@
  * Run: MCP_E2E_VSIX=dist/mcp-workbench-0.1.0.vsix node --import tsx --test test/e2e/sampling.e2e.ts
  * Screenshots: test-results/e2e/sampling-*.png
  */
-import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { promisify } from 'node:util';
 import type { Frame, Page } from 'playwright-core';
 import { startOpenAiServer } from '../fixtures/openai/openaiServer';
-import {
-  EVERYTHING_SERVER_JS,
-  installVsix,
-  openViewContainer,
-  openWorkbench,
-  prepareCodeServer,
-  PRODUCT_VSIX,
-  quickPick,
-  REPO_ROOT,
-  runPickerCommand,
-  screenshot,
-  sleep,
-  startCodeServer,
-  typeInQuickInput,
-  waitFor,
-  waitUntil,
-  type CodeServerHandle,
-  type Workbench,
-} from './harness';
+import { VsCodeFixture, everythingStdio } from './fixture';
+import { openViewContainer, quickPick, runPickerCommand, screenshot, sleep, typeInQuickInput, waitFor, waitUntil } from './harness';
 
-const execFileAsync = promisify(execFile);
-const EVERYTHING = EVERYTHING_SERVER_JS;
-const VSIX = PRODUCT_VSIX;
 const SERVER = 'everything';
 const ENDPOINT = 'e2e-endpoint';
 const MODEL_ANSWER = 'Why did the model cross the road? To reach the other token.';
@@ -65,36 +40,17 @@ async function frameWith(page: Page, selector: string, what: string, timeoutMs =
 }
 
 test('sampling review in the browser: edit, approve, see the answer, approve, see the tool result', { timeout: 600_000 }, async () => {
-  await prepareCodeServer();
-  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
-  assert.ok(fs.existsSync(VSIX), `the VSIX ${VSIX} is missing (npm run package writes it)`);
   const model = await startOpenAiServer([{ kind: 'text', text: MODEL_ANSWER, model: 'e2e-model' }]);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-sampling-'));
-  const extensionsDir = path.join(tmp, 'extensions');
-  const userDataDir = path.join(tmp, 'user-data');
-  const workspace = path.join(tmp, 'workspace');
-  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  fs.writeFileSync(
-    path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio', '${workspaceFolder}'] } } }, null, 2),
-  );
-  await installVsix(VSIX, extensionsDir, userDataDir);
-
-  let server: CodeServerHandle | undefined;
-  let workbench: Workbench | undefined;
+  let vscode: VsCodeFixture | undefined;
   try {
-    server = await startCodeServer({
-      workspace,
-      extensionsDir,
-      userDataDir,
+    vscode = await VsCodeFixture.prepare({ name: 'sampling', mcpJson: { kind: 'servers', servers: { [SERVER]: everythingStdio() } } });
+    const page = await vscode.start({
       settings: {
         'mcpWorkbench.sampling.endpoints': [{ name: ENDPOINT, baseUrl: model.baseUrl, model: 'e2e-model' }],
         // The first-start confirmation of workspace servers is not what this test is about.
         'mcpWorkbench.confirmWorkspaceServers': false,
       },
     });
-    workbench = await openWorkbench(server.url, workspace);
-    const { page } = workbench;
     // The extension is up once its Servers view lists the workspace's server.
     await openViewContainer(page, 'MCP Workbench');
     await waitFor(page, `the "${SERVER}" row in the Servers view`, () =>
@@ -146,9 +102,10 @@ test('sampling review in the browser: edit, approve, see the answer, approve, se
     assert.doesNotMatch(sent, /Tell me a joke"/);
     assert.equal(model.authorizations[0], 'Bearer sk-e2e-secret');
   } finally {
-    await workbench?.close();
-    await server?.stop();
-    await model.close();
-    fs.rmSync(tmp, { recursive: true, force: true });
+    try {
+      await vscode?.dispose();
+    } finally {
+      await model.close();
+    }
   }
 });

@@ -12,81 +12,32 @@
  *
  * Run: node --import tsx --test test/e2e/shutdown.e2e.ts
  */
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
-import { processesMatching } from '../integration/support';
+import { isRunning as isAlive, processesMatching } from '../support/processes';
+import { VsCodeFixture, everythingStdio } from './fixture';
 import {
   answerDialog,
   EVERYTHING_SERVER_JS,
-  installVsix,
   openViewContainer,
-  openWorkbench,
-  prepareCodeServer,
-  PRODUCT_VSIX,
   quickPick,
   readServerRows,
-  REPO_ROOT,
+  serverRowText,
   runCommand,
   runPickerCommand,
   screenshot,
-  sleep,
-  startCodeServer,
   waitFor,
   waitForRows,
   waitUntil,
-  type CodeServerHandle,
-  type Workbench,
 } from './harness';
 
-const execFileAsync = promisify(execFile);
-
 const EVERYTHING = EVERYTHING_SERVER_JS;
-const VSIX = PRODUCT_VSIX;
 const STDIO_SERVER = 'everything-stdio';
 /** How long a stopped window may take to end its servers (deactivate: staged shutdown, at most ~5 s in VS Code). */
 const GONE_WITHIN_MS = 20_000;
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  // A zombie is dead for our purposes.
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-    return state !== 'Z' && state !== 'X';
-  } catch {
-    return false;
-  }
-}
-
-function writeWorkspace(workspace: string): void {
-  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'README.txt'), 'MCP Workbench shutdown e2e workspace\n');
-  // The trailing ${workspaceFolder} is ignored by the server and makes this workspace's process easy to find.
-  fs.writeFileSync(
-    path.join(workspace, '.vscode', 'mcp.json'),
-    `{
-  // Servers for the MCP Workbench shutdown end-to-end test.
-  "servers": {
-    "${STDIO_SERVER}": {
-      "type": "stdio",
-      "command": ${JSON.stringify(process.execPath)},
-      "args": [${JSON.stringify(EVERYTHING)}, "stdio", "\${workspaceFolder}"]
-    }
-  }
-}
-`,
-  );
-}
 
 /** This workspace's server-everything processes. */
 function serverProcesses(workspace: string): number[] {
@@ -160,58 +111,20 @@ function report(when: string, userDataDir: string): void {
   process.stderr.write(`[shutdown.e2e] logs ${when}:\n${lines.map((line) => `  ${line}`).join('\n')}\n`);
 }
 
-interface Fixture {
-  tmp: string;
-  workspace: string;
-  extensionsDir: string;
-  userDataDir: string;
-}
-
-async function prepare(prefix: string): Promise<Fixture> {
-  await prepareCodeServer();
-  if (!process.env.MCP_E2E_VSIX && !fs.existsSync(VSIX)) {
-    await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
-  }
-  assert.ok(fs.existsSync(VSIX), `the VSIX ${VSIX} is missing (npm run package writes it)`);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  const fixture = {
-    tmp,
-    workspace: path.join(tmp, 'workspace'),
-    extensionsDir: path.join(tmp, 'extensions'),
-    userDataDir: path.join(tmp, 'user-data'),
-  };
-  await installVsix(VSIX, fixture.extensionsDir, fixture.userDataDir);
-  writeWorkspace(fixture.workspace);
-  return fixture;
-}
-
-/** Ends everything this test started and fails if a server-everything process of it survived. */
-async function cleanUp(fixture: Fixture, workbench: Workbench | undefined, server: CodeServerHandle | undefined): Promise<void> {
-  await workbench?.close().catch(() => undefined);
-  await server?.stop().catch(() => undefined);
-  const left = await waitUntil('server-everything processes to end', () => (processesMatching(EVERYTHING, fixture.tmp).length === 0 ? [] : undefined), 15_000).catch(
-    () => processesMatching(EVERYTHING, fixture.tmp),
-  );
-  for (const pid of left) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch {
-      // gone
-    }
-  }
-  fs.rmSync(fixture.tmp, { recursive: true, force: true });
-  assert.deepEqual(left, [], 'server-everything processes from this test were still running at the end');
+/** A fresh VS Code whose workspace runs server-everything over stdio (the trailing ${workspaceFolder} marks its process). */
+function prepare(name: string): Promise<VsCodeFixture> {
+  return VsCodeFixture.prepare({
+    name,
+    files: { 'README.txt': 'MCP Workbench shutdown e2e workspace\n' },
+    mcpJson: { kind: 'servers', comment: 'Servers for the MCP Workbench shutdown end-to-end test.', servers: { [STDIO_SERVER]: everythingStdio() } },
+  });
 }
 
 test('Reload Window stops the servers the previous extension host started', { timeout: 300_000 }, async () => {
-  const fixture = await prepare('mcp-e2e-reload-');
+  const fixture = await prepare('reload');
   const { workspace, userDataDir } = fixture;
-  let server: CodeServerHandle | undefined;
-  let workbench: Workbench | undefined;
   try {
-    server = await startCodeServer({ workspace, extensionsDir: fixture.extensionsDir, userDataDir });
-    workbench = await openWorkbench(server.url, workspace);
-    const { page } = workbench;
+    const page = await fixture.start();
     await openViewContainer(page, 'MCP Workbench');
     await waitForRows(page, 'the stdio server in the Servers view', (rows) => rows.includes(STDIO_SERVER));
     assert.deepEqual(serverProcesses(workspace), [], 'no server may run before it is started (autoStart is off)');
@@ -246,7 +159,9 @@ test('Reload Window stops the servers the previous extension host started', { ti
     if (!restored) await openViewContainer(page, 'MCP Workbench');
     const rows = await waitForRows(page, 'the stdio server in the reloaded Servers view', (r) => r.includes(STDIO_SERVER));
     assert.ok(!rows.includes('echo'), `the server must not be running after the reload: ${JSON.stringify(rows)}`);
-    await sleep(2_000); // give a wrongly auto-started server time to appear before asserting it did not
+    // A start sets the state to "starting" synchronously, so a row rendered as stopped after activation shows that
+    // the reloaded window decided not to start the server.
+    await waitUntil('the reloaded server row to show it is stopped', async () => ((await serverRowText(page, STDIO_SERVER)).includes('stopped') ? true : undefined), 30_000);
     assert.deepEqual(serverProcesses(workspace), [], 'the reloaded window started the server by itself');
     await screenshot(page, 'shutdown-02-after-reload');
 
@@ -258,25 +173,21 @@ test('Reload Window stops the servers the previous extension host started', { ti
     const again = await startFromPalette(page, workspace, false, 'shutdown-03-restarted-on-demand');
     assert.notEqual(again, pid);
   } finally {
-    await cleanUp(fixture, workbench, server);
+    await fixture.dispose();
   }
 });
 
 test('Shutting code-server down with SIGTERM leaves no server process running', { timeout: 300_000 }, async () => {
-  const fixture = await prepare('mcp-e2e-sigterm-');
+  const fixture = await prepare('sigterm');
   const { workspace, userDataDir } = fixture;
-  let server: CodeServerHandle | undefined;
-  let workbench: Workbench | undefined;
   try {
-    server = await startCodeServer({ workspace, extensionsDir: fixture.extensionsDir, userDataDir });
-    workbench = await openWorkbench(server.url, workspace);
-    const { page } = workbench;
+    const page = await fixture.start();
     await openViewContainer(page, 'MCP Workbench');
     await waitForRows(page, 'the stdio server in the Servers view', (rows) => rows.includes(STDIO_SERVER));
     const pid = await startFromPalette(page, workspace, true, 'shutdown-04-running-before-sigterm');
 
     // Graceful shutdown: SIGTERM to code-server's main process only; code-server ends its extension host itself.
-    const mainPid = server.pid;
+    const mainPid = fixture.server.pid;
     process.kill(mainPid, 'SIGTERM');
     const signalledAt = Date.now();
     await waitUntil(`code-server's main process ${mainPid} to exit after SIGTERM`, () => (isAlive(mainPid) ? undefined : true), GONE_WITHIN_MS);
@@ -287,12 +198,12 @@ test('Shutting code-server down with SIGTERM leaves no server process running', 
     ).catch((err: unknown) => {
       throw new Error(
         `${(err as Error).message}; left: ${JSON.stringify(serverProcesses(workspace))}\n` +
-          `code-server log tail:\n${server?.logTail()}\nextension host logs:\n${extensionHostLogs(userDataDir)}`,
+          `code-server log tail:\n${fixture.server.logTail()}\nextension host logs:\n${extensionHostLogs(userDataDir)}`,
       );
     });
     process.stderr.write(`[shutdown.e2e] pid ${pid} gone ${Date.now() - signalledAt} ms after SIGTERM to code-server ${mainPid}\n`);
     report('after SIGTERM', userDataDir);
   } finally {
-    await cleanUp(fixture, workbench, server);
+    await fixture.dispose();
   }
 });

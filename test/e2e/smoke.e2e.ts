@@ -11,21 +11,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
-import {
-  REPO_ROOT,
-  installVsix,
-  openWorkbench,
-  openViewContainer,
-  prepareCodeServer,
-  processesInGroup,
-  runCommand,
-  screenshot,
-  startCodeServer,
-  treeRows,
-  waitForNotification,
-  type CodeServerHandle,
-  type Workbench,
-} from './harness';
+import { VsCodeFixture } from './fixture';
+import { REPO_ROOT, openViewContainer, processesInGroup, runCommand, screenshot, treeRows, waitForNotification } from './harness';
 
 const execFileAsync = promisify(execFile);
 
@@ -101,31 +88,22 @@ async function packageSmokeExtension(dir: string, out: string): Promise<void> {
 }
 
 test('e2e harness smoke: command, notification and tree view in real VS Code', { timeout: 300_000 }, async () => {
-  await prepareCodeServer();
-
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-smoke-'));
-  const extDir = path.join(tmp, 'ext');
-  const vsix = path.join(tmp, 'smoke.vsix');
-  const extensionsDir = path.join(tmp, 'extensions');
-  const userDataDir = path.join(tmp, 'user-data');
-  const workspace = path.join(tmp, 'workspace');
-  fs.mkdirSync(workspace, { recursive: true });
-  fs.writeFileSync(path.join(workspace, 'hello.txt'), 'smoke\n');
-
-  writeSmokeExtension(extDir);
-  await packageSmokeExtension(extDir, vsix);
-  await installVsix(vsix, extensionsDir, userDataDir);
-  const installed = fs.readdirSync(extensionsDir).filter((name) => name.startsWith('mcp-workbench-e2e.e2e-smoke'));
-  assert.equal(installed.length, 1, `extension folder not found in ${extensionsDir}: ${fs.readdirSync(extensionsDir).join(', ')}`);
-
-  let server: CodeServerHandle | undefined;
-  let workbench: Workbench | undefined;
+  const build = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-smoke-ext-'));
+  let vscode: VsCodeFixture | undefined;
+  let pgid: number | undefined;
   try {
-    server = await startCodeServer({ workspace, extensionsDir, userDataDir });
-    assert.ok(processesInGroup(server.pid).length >= 1, 'code-server process group should be alive');
+    const extDir = path.join(build, 'ext');
+    const vsix = path.join(build, 'smoke.vsix');
+    writeSmokeExtension(extDir);
+    await packageSmokeExtension(extDir, vsix);
+    vscode = await VsCodeFixture.prepare({ name: 'smoke', extensions: [vsix], files: { 'hello.txt': 'smoke\n' } });
+    const { extensionsDir } = vscode;
+    const installed = fs.readdirSync(extensionsDir).filter((name) => name.startsWith('mcp-workbench-e2e.e2e-smoke'));
+    assert.equal(installed.length, 1, `extension folder not found in ${extensionsDir}: ${fs.readdirSync(extensionsDir).join(', ')}`);
 
-    workbench = await openWorkbench(server.url, workspace);
-    const { page } = workbench;
+    const page = await vscode.start();
+    pgid = vscode.server.pid;
+    assert.ok(processesInGroup(pgid).length >= 1, 'code-server process group should be alive');
     await screenshot(page, 'smoke-01-workbench');
 
     await runCommand(page, 'E2E Smoke: Say Hello');
@@ -138,13 +116,14 @@ test('e2e harness smoke: command, notification and tree view in real VS Code', {
     assert.deepEqual(rows, ['Alpha item', 'Beta item']);
     await screenshot(page, 'smoke-03-tree-view');
   } finally {
-    const pgid = server?.pid;
-    await workbench?.close();
-    await server?.stop();
-    if (pgid != null) {
-      assert.deepEqual(processesInGroup(pgid), [], `code-server processes left in group ${pgid}`);
-      assert.throws(() => process.kill(pgid, 0), /ESRCH/, `code-server main process ${pgid} is still alive`);
+    try {
+      await vscode?.dispose();
+      if (pgid != null) {
+        assert.deepEqual(processesInGroup(pgid), [], `code-server processes left in group ${pgid}`);
+        assert.throws(() => process.kill(pgid as number, 0), /ESRCH/, `code-server main process ${pgid} is still alive`);
+      }
+    } finally {
+      fs.rmSync(build, { recursive: true, force: true });
     }
-    fs.rmSync(tmp, { recursive: true, force: true });
   }
 });

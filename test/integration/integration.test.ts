@@ -8,7 +8,8 @@
  * Chromium opens the workbench and stays until the result file appears.
  *
  * Run: node --import tsx --test test/integration/integration.test.ts
- * Env: MCP_INTEGRATION_VSIX=<path> uses that VSIX instead of running `npm run package`;
+ * Env: MCP_INTEGRATION_SUITES=tree,config runs only those suites, in that order (names: suite/index.ts);
+ *      MCP_INTEGRATION_VSIX=<path> (or MCP_E2E_VSIX) uses that VSIX instead of running `npm run package`;
  *      MCP_INTEGRATION_ENTRY=<file.ts|.js> bundles that entry (exporting run(vscode)) instead of suite/index.ts;
  *      MCP_INTEGRATION_TIMEOUT_MS bounds the wait for the result (default 180000);
  *      MCP_INTEGRATION_KEEP=1 keeps the temp folder (workspace, user data with the extension host logs).
@@ -17,20 +18,12 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
-import {
-  installVsix,
-  openWorkbench,
-  prepareCodeServer,
-  processesInGroup,
-  screenshot,
-  startCodeServer,
-  type CodeServerHandle,
-  type Workbench,
-} from '../e2e/harness';
-import { EVERYTHING_SERVER_JS, INTEGRATION_DIR, REPO_ROOT, SUITE_ENTRY, bundleForExtensionHost, processesMatching, writeWorkspace } from './support';
+import { VsCodeFixture, productVsix } from '../e2e/fixture';
+import { processesInGroup, screenshot, sleep } from '../e2e/harness';
+import { INTEGRATION_DIR, REPO_ROOT, SUITE_ENTRY, bundleForExtensionHost, writeWorkspace } from './support';
 
 const execFileAsync = promisify(execFile);
 
@@ -51,10 +44,6 @@ function log(message: string): void {
   process.stderr.write(`[integration] ${message}\n`);
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 async function run(command: string, args: string[], cwd: string, what: string): Promise<void> {
   try {
     await execFileAsync(command, args, { cwd, timeout: 180_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: 'true' } });
@@ -62,22 +51,6 @@ async function run(command: string, args: string[], cwd: string, what: string): 
     const e = err as Error & { stdout?: string; stderr?: string };
     throw new Error(`${what} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
   }
-}
-
-/** The product VSIX: MCP_INTEGRATION_VSIX, or the one `npm run package` writes for package.json's version. */
-async function productVsix(): Promise<string> {
-  const fromEnv = process.env.MCP_INTEGRATION_VSIX;
-  if (fromEnv) {
-    assert.ok(fs.existsSync(fromEnv), `MCP_INTEGRATION_VSIX=${fromEnv} does not exist`);
-    return path.resolve(fromEnv);
-  }
-  const started = Date.now();
-  await run('npm', ['run', 'package'], REPO_ROOT, 'npm run package');
-  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
-  const vsix = path.join(REPO_ROOT, 'dist', `${manifest.name}-${manifest.version}.vsix`);
-  assert.ok(fs.existsSync(vsix), `npm run package did not write ${vsix}`);
-  log(`packaged ${path.relative(REPO_ROOT, vsix)} (${Date.now() - started} ms)`);
-  return vsix;
 }
 
 /** Packages the runner extension (copied to a temp folder) with the repository's own vsce. */
@@ -119,62 +92,44 @@ function extensionHostLogTail(userDataDir: string, lines = 30): string {
     .join('\n');
 }
 
-let tmp: string | undefined;
-let server: CodeServerHandle | undefined;
-let workbench: Workbench | undefined;
-
-before(async () => {
-  await prepareCodeServer();
-});
+let build: string | undefined;
+let vscode: VsCodeFixture | undefined;
+let pgid: number | undefined;
 
 after(async () => {
-  const pgid = server?.pid;
-  await workbench?.close().catch((err: unknown) => log(`closing Chromium: ${String(err)}`));
-  await server?.stop();
-  if (pgid != null) assert.deepEqual(processesInGroup(pgid), [], `code-server processes left in group ${pgid}`);
-  if (tmp) {
-    const workspace = path.join(tmp, 'workspace');
-    let left = processesMatching(EVERYTHING_SERVER_JS, workspace);
-    for (let i = 0; i < 50 && left.length > 0; i++) {
-      await sleep(100);
-      left = processesMatching(EVERYTHING_SERVER_JS, workspace);
-    }
-    for (const pid of left) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone
-      }
-    }
-    if (process.env.MCP_INTEGRATION_KEEP === '1') log(`kept ${tmp}`);
-    else fs.rmSync(tmp, { recursive: true, force: true });
-    assert.deepEqual(left, [], 'server-everything processes started by the suite were still running (killed now)');
+  try {
+    // Ends Chromium, code-server and every process started from the workspace (the suite's servers), failing on leftovers.
+    await vscode?.dispose();
+    if (pgid != null) assert.deepEqual(processesInGroup(pgid), [], `code-server processes left in group ${pgid}`);
+  } finally {
+    if (build) fs.rmSync(build, { recursive: true, force: true });
   }
 });
 
 test('integration suites pass inside the VS Code extension host (code-server)', { timeout: RESULT_TIMEOUT_MS + 300_000 }, async (t) => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-integration-'));
-  const extensionsDir = path.join(tmp, 'extensions');
-  const userDataDir = path.join(tmp, 'user-data');
-  const workspace = path.join(tmp, 'workspace');
-  const suiteBundle = path.join(tmp, 'suite', 'index.cjs');
-  const resultFile = path.join(tmp, 'result.json');
-
-  writeWorkspace(workspace);
+  build = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-integration-build-'));
+  const suiteBundle = path.join(build, 'suite', 'index.cjs');
+  const resultFile = path.join(build, 'result.json');
   bundleForExtensionHost(path.resolve(process.env.MCP_INTEGRATION_ENTRY ?? SUITE_ENTRY), suiteBundle);
-  const [product, runner] = await Promise.all([productVsix(), runnerVsix(tmp)]);
-  await installVsix(product, extensionsDir, userDataDir);
-  await installVsix(runner, extensionsDir, userDataDir);
+  const [product, runner] = await Promise.all([productVsix(), runnerVsix(build)]);
+  vscode = await VsCodeFixture.prepare({ name: 'integration', extensions: [product, runner], keep: process.env.MCP_INTEGRATION_KEEP === '1' });
+  const { userDataDir } = vscode;
+  writeWorkspace(vscode.workspace);
 
-  server = await startCodeServer({
-    workspace,
-    extensionsDir,
-    userDataDir,
-    // The suites drive the UI through the extension's test hooks, which exist only with this variable set.
-    env: { MCP_INTEGRATION_SUITE: suiteBundle, MCP_INTEGRATION_RESULT: resultFile, MCP_WORKBENCH_TEST_HOOKS: '1' },
-  });
   // The extension host starts when a page connects; the page stays open until the result is in.
-  workbench = await openWorkbench(server.url, workspace);
+  // MCP_INTEGRATION_SUITES (comma-separated names, in the order to run) reaches suite/index.ts through code-server's env.
+  const selection = process.env.MCP_INTEGRATION_SUITES;
+  await vscode.start({
+    env: {
+      MCP_INTEGRATION_SUITE: suiteBundle,
+      MCP_INTEGRATION_RESULT: resultFile,
+      // The suites drive the UI through the extension's test hooks, which exist only with this variable set.
+      MCP_WORKBENCH_TEST_HOOKS: '1',
+      ...(selection ? { MCP_INTEGRATION_SUITES: selection } : {}),
+    },
+  });
+  const { server, workbench } = vscode;
+  pgid = server.pid;
 
   const started = Date.now();
   while (!fs.existsSync(resultFile)) {

@@ -6,11 +6,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildSync } from 'esbuild';
 
+export { processesMatching } from '../support/processes';
+
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const INTEGRATION_DIR = __dirname;
 export const SUITE_ENTRY = path.join(INTEGRATION_DIR, 'suite', 'index.ts');
 export const EVERYTHING_SERVER_JS = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-/** Must match EVERYTHING_SERVER in suite/basic.suite.ts. */
+/** Must match EVERYTHING_SERVER in suite/workbench.ts. */
 export const EVERYTHING_SERVER_NAME = 'everything';
 
 /**
@@ -52,23 +54,4 @@ export function writeWorkspace(workspace: string): void {
     },
   };
   fs.writeFileSync(path.join(workspace, '.vscode', 'mcp.json'), `${JSON.stringify(config, null, 2)}\n`);
-}
-
-/** Live (non-zombie) processes whose command line contains every one of `needles` (Linux /proc). */
-export function processesMatching(...needles: string[]): number[] {
-  const found: number[] = [];
-  if (!fs.existsSync('/proc')) return found;
-  for (const entry of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const state = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[0];
-      if (state === 'Z' || state === 'X') continue;
-      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
-      if (needles.every((needle) => cmdline.includes(needle))) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
 }

@@ -261,7 +261,9 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
     assert.match(run.stderr, /^server-everything: transport: stdio: /m);
     assert.match(run.stderr, /^server-everything: started .*\(pid \d+\)$/m);
     assert.match(run.stderr, /^server-everything: stderr: Starting default \(STDIO\) server/m);
-    assert.match(run.stderr, /^server-everything: → request initialize #0 \{"jsonrpc":"2.0"/m);
+    // --era auto (the default) probes with server/discover first, so initialize is not the first request.
+    assert.match(run.stderr, /not a 2026-07-28 server \(server\/discover was answered with error -32601.*using the initialize handshake/);
+    assert.match(run.stderr, /^server-everything: → request initialize #\d+ \{"jsonrpc":"2.0"/m);
     assert.match(run.stderr, /^server-everything: connected: handshake era \(initialize\), protocol 2025-11-25, transport stdio/m);
     assert.match(run.stderr, /^server-everything: → request tools\/call #\d+ .*"get-env"/m);
     assert.match(run.stderr, /^server-everything: ← response #\d+ /m);
@@ -333,7 +335,8 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
       assert.match(JSON.parse(run.stdout).instructions as string, new RegExp(secret), 'the server did echo the header');
       assert.ok(!run.stderr.includes(secret), `the secret leaked into stderr:\n${run.stderr}`);
       const host = new URL(server.url).host;
-      assert.ok(run.stderr.includes(`${host}: ← response #0 `), run.stderr);
+      // --era auto (the default) sends server/discover first (#0); the initialize response is #1.
+      assert.ok(run.stderr.includes(`${host}: ← response #1 `), run.stderr);
       assert.ok(run.stderr.includes(`${host}: transport: HTTP ${server.url}: Streamable HTTP first`), run.stderr);
       assert.ok(run.stderr.includes(`${host}: connected: handshake era (initialize), protocol 2025-11-25, transport Streamable HTTP;`), run.stderr);
     });

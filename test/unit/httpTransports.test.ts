@@ -35,6 +35,12 @@ async function open<T extends Transport>(transport: T): Promise<{ transport: T; 
   return { transport, sink, diagnostics };
 }
 
+/** What the handshake era does once a version is negotiated: send it on every request, open the server channel. */
+function negotiated(transport: Transport, version: string): void {
+  transport.setProtocolHeaders?.(() => ({ 'MCP-Protocol-Version': version }));
+  transport.openServerChannel?.();
+}
+
 function request(id: number, method: string, params: object = {}): object {
   return { jsonrpc: '2.0', id, method, params };
 }
@@ -77,7 +83,7 @@ describe('StreamableHttpTransport', () => {
     assert.equal(first.headers['mcp-protocol-version'], undefined);
     assert.equal(transport.currentSessionId, 'sess-1');
 
-    transport.setProtocolVersion('2025-11-25');
+    negotiated(transport, '2025-11-25');
     await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const initialized = await srv.waitForRequest(isPost('notifications/initialized'));
     assert.equal(initialized.headers['mcp-session-id'], 'sess-1');
@@ -160,7 +166,7 @@ describe('StreamableHttpTransport', () => {
     assert.equal(srv.requests.filter((r) => r.method === 'GET').length, 1);
   });
 
-  it('opens the standalone GET stream after setProtocolVersion, delivers server messages and reconnects it', TIMEOUT, async () => {
+  it('opens the standalone GET stream once the version is negotiated, delivers server messages and reconnects it', TIMEOUT, async () => {
     let gets = 0;
     const srv = await server((req, res) => {
       if (req.method === 'POST') return sendJson(res, 200, initializeResult, { 'Mcp-Session-Id': 'sess-g' });
@@ -182,7 +188,7 @@ describe('StreamableHttpTransport', () => {
     const { transport, sink, diagnostics } = await open(new StreamableHttpTransport({ url: srv.url }));
     await transport.send(initialize);
     assert.equal(srv.requests.filter((r) => r.method === 'GET').length, 0, 'no GET stream before initialization');
-    transport.setProtocolVersion('2025-11-25');
+    negotiated(transport, '2025-11-25');
     await sink.waitForMessage((m) => m.method === 'notifications/tools/list_changed', 'the notification on the GET stream');
     await sink.waitForMessage((m) => m.method === 'ping', 'the request on the reconnected GET stream');
     const [firstGet, secondGet] = srv.requests.filter((r) => r.method === 'GET');
@@ -437,7 +443,7 @@ describe('against @modelcontextprotocol/server-everything (streamableHttp)', () 
     assert.ok(init.result, JSON.stringify(init));
     assert.ok(transport.currentSessionId, 'the server assigned a session id');
     await transport.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    transport.setProtocolVersion((init.result as { protocolVersion: string }).protocolVersion);
+    negotiated(transport, (init.result as { protocolVersion: string }).protocolVersion);
     await transport.send(request(2, 'tools/list'));
     const list = await sink.waitForMessage((m) => m.id === 2, 'the tools/list result');
     const tools = (list.result as { tools: Array<{ name: string }> }).tools;

@@ -6,6 +6,7 @@ import { importServers, knownImportSources, uniqueName, type ImportCandidate, ty
 import { importKindForFile } from '../../src/workbench/node/importSources';
 import { translateVariables } from '../../src/workbench/node/importVariables';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
+import { IMPORT_FIXTURES, importFixturePath } from '../fixtures/configs/importFixtures';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'configs');
 
@@ -143,19 +144,11 @@ test('Windsurf: serverUrl, disabled and disabledTools', () => {
 });
 
 test('every imported entry written into mcp.json loads back as the same definition', () => {
-  const files: [ImportSourceKind, string][] = [
-    ['claude-desktop', 'claude_desktop_config.json'],
-    ['cursor', 'cursor-mcp.json'],
-    ['cline', 'cline_mcp_settings.json'],
-    ['workspace-mcp-json', 'claude-code.mcp.json'],
-    ['copilot-cli', 'copilot-mcp-config.json'],
-    ['windsurf', 'windsurf-mcp_config.json'],
-  ];
   const taken: string[] = [];
   const servers: Record<string, unknown> = {};
   const expected = [];
-  for (const [kind, file] of files) {
-    const filePath = path.join(FIXTURES, file);
+  for (const [kind, file] of IMPORT_FIXTURES) {
+    const filePath = importFixturePath(file);
     for (const candidate of importServers(kind, readFileSync(filePath, 'utf8'), filePath, { takenNames: taken, platform: 'linux' }).found) {
       taken.push(candidate.name);
       servers[candidate.name] = candidate.entry;

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import Ajv, { type ErrorObject } from 'ajv';
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { importServers } from '../../src/workbench/node/importers';
+import { IMPORT_FIXTURES, importFixturePath } from '../fixtures/configs/importFixtures';
 
 const ROOT = path.join(__dirname, '..', '..');
 const schema: unknown = JSON.parse(readFileSync(path.join(ROOT, 'schemas', 'mcp.schema.json'), 'utf8'));
@@ -117,17 +118,9 @@ test('wrong types and missing required fields are errors', () => {
 });
 
 test('what the importers write is valid against the schema', () => {
-  const dir = path.join(ROOT, 'test', 'fixtures', 'configs');
   const servers: Record<string, unknown> = {};
-  for (const [kind, file] of [
-    ['claude-desktop', 'claude_desktop_config.json'],
-    ['cursor', 'cursor-mcp.json'],
-    ['cline', 'cline_mcp_settings.json'],
-    ['workspace-mcp-json', 'claude-code.mcp.json'],
-    ['copilot-cli', 'copilot-mcp-config.json'],
-    ['windsurf', 'windsurf-mcp_config.json'],
-  ] as const) {
-    for (const candidate of importServers(kind, readFileSync(path.join(dir, file), 'utf8'), file, { takenNames: Object.keys(servers) }).found) {
+  for (const [kind, file] of IMPORT_FIXTURES) {
+    for (const candidate of importServers(kind, readFileSync(importFixturePath(file), 'utf8'), file, { takenNames: Object.keys(servers) }).found) {
       servers[candidate.name] = candidate.entry;
     }
   }

@@ -117,7 +117,8 @@ test('createTransport passes the launch to the stdio transport, which passes win
   assert.equal(spawnOptions.windowsHide, true);
   const plain = stdioSpawnOptions({ cwd: root }, {}, 'linux');
   assert.equal(plain.windowsVerbatimArguments, undefined, 'not set unless the launch asks for it');
-  assert.equal(plain.detached, true);
+  assert.equal(plain.detached, false, 'no new session on Linux: the tree is found through /proc (processTree.ts)');
+  assert.equal(stdioSpawnOptions({ cwd: root }, {}, 'darwin').detached, true, 'own process group elsewhere on POSIX');
 });
 
 test('without a launch, createTransport spawns the configured command (the CLI path)', async () => {

@@ -1,5 +1,6 @@
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc/node';
 import type { Transport } from '../transports/transport';
+import { BoundedMap } from './bounded';
 import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type RequestId } from './messages';
 
 export type TraceDirection = 'send' | 'receive';
@@ -12,6 +13,8 @@ export interface ReaderPeer {
   failPending(id: RequestId, reason: string): void;
   /** A valid error response: remember the server's own error object so it survives vscode-jsonrpc's mapping. */
   recordPeerError(id: RequestId, error: JsonRpcErrorObject): void;
+  /** The peer sent a request: it awaits our response. */
+  recordIncomingRequest(id: RequestId): void;
   /** The peer cancelled one of its requests to us: the response must not be sent. */
   recordIncomingCancel(id: RequestId): void;
   violation(reason: string, raw: unknown): void;
@@ -49,6 +52,7 @@ export class McpMessageReader extends AbstractMessageReader {
     }
     switch (classified.kind) {
       case 'request':
+        this.peer.recordIncomingRequest(classified.message.id as RequestId);
         this.emit(classified.message);
         return;
       case 'notification': {
@@ -110,9 +114,17 @@ export class McpMessageReader extends AbstractMessageReader {
   }
 }
 
+/** How many of the peer's requests awaiting our response are remembered (for honouring their cancellation). */
+export const INCOMING_MEMORY = 4096;
+
 /** Hands outgoing messages to the transport; drops responses the peer asked us not to send. */
 export class McpMessageWriter extends AbstractMessageWriter {
-  private readonly suppressedResponses = new Set<RequestId>();
+  /**
+   * The peer's requests still awaiting our response, and whether the peer cancelled them. A cancellation is
+   * remembered only for a request that is here: one for an id never received, or already answered, changes nothing
+   * (remembering those let a peer grow this without bound). Removed when the response is written.
+   */
+  private readonly incoming = new BoundedMap<RequestId, 'awaiting' | 'cancelled'>(INCOMING_MEMORY);
   /** The transport's own error for a failed request write, keyed by id, because vscode-jsonrpc keeps only its message. */
   readonly writeErrors = new Map<RequestId, unknown>();
 
@@ -123,14 +135,27 @@ export class McpMessageWriter extends AbstractMessageWriter {
     super();
   }
 
+  expectResponse(id: RequestId): void {
+    this.incoming.set(id, 'awaiting');
+  }
+
   suppressResponse(id: RequestId): void {
-    this.suppressedResponses.add(id);
+    if (this.incoming.has(id)) this.incoming.set(id, 'cancelled');
+  }
+
+  /** Sizes of the per-id bookkeeping, for tests that show it stays bounded. */
+  get bookkeeping(): { incomingRequests: number; cancelledIncoming: number; writeErrors: number } {
+    let cancelledIncoming = 0;
+    for (const state of this.incoming.values()) if (state === 'cancelled') cancelledIncoming++;
+    return { incomingRequests: this.incoming.size, cancelledIncoming, writeErrors: this.writeErrors.size };
   }
 
   async write(message: Message): Promise<void> {
     const record = message as unknown as { id?: RequestId; method?: string };
-    if (record.method === undefined && record.id !== undefined && this.suppressedResponses.delete(record.id)) {
-      return; // cancelled by the peer: MCP says the receiver should not respond
+    if (record.method === undefined && record.id !== undefined && this.incoming.size > 0) {
+      const state = this.incoming.get(record.id);
+      this.incoming.delete(record.id);
+      if (state === 'cancelled') return; // cancelled by the peer: MCP says the receiver should not respond
     }
     this.trace('send', message);
     try {

@@ -9,6 +9,8 @@ import {
 import { Emitter, type Disposable } from '../disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from '../errors';
 import type { Transport } from '../transports/transport';
+import { BoundedSet } from './bounded';
+import { DeadlineTimer, type Deadline, type DeadlineTarget } from './deadlines';
 import { isOversizedReason } from './lineSplitter';
 import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorObject, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
@@ -38,6 +40,8 @@ export interface RequestOptions {
   onProgress?: (update: ProgressUpdate) => void;
   /** `initialize` must never be cancelled: on timeout it is abandoned without notifications/cancelled. */
   cancellable?: boolean;
+  /** Told the JSON-RPC id the request was sent with (2026-07-28 subscriptions are named by it). */
+  onRequestId?: (id: RequestId) => void;
 }
 
 export type RequestHandler = (params: Record<string, unknown>, signal: AbortSignal) => Promise<object> | object;
@@ -51,12 +55,59 @@ export interface RpcConnectionOptions {
   maxTotalTimeoutMs?: number;
 }
 
-interface PendingRequest {
-  method: string;
-  fail(error: Error): void;
+/** What an OutgoingRequest needs from its connection: one object per connection, shared by all its requests. */
+interface RequestOwner {
+  expire(request: OutgoingRequest): void;
+  abort(request: OutgoingRequest): void;
 }
 
-const ABANDONED_MEMORY = 4096;
+/**
+ * One request in flight. A class rather than a bundle of closures: a burst of thousands in flight costs one object
+ * each besides its promise (the per-request closures were most of the client's garbage with 10,000 concurrent calls).
+ * It is its own deadline target and its own abort listener (`handleEvent`).
+ */
+class OutgoingRequest implements DeadlineTarget {
+  settled = false;
+  /** Set when this side settled the request (timeout, cancel, violation, close): the engine's outcome is then ignored. */
+  localError: Error | undefined;
+  deadline: Deadline | undefined;
+  readonly startedAt = Date.now();
+
+  constructor(
+    private readonly owner: RequestOwner,
+    readonly id: RequestId,
+    readonly method: string,
+    readonly options: RequestOptions,
+    readonly progressToken: string | undefined,
+    readonly timeoutMs: number,
+    readonly maxTotalMs: number,
+  ) {}
+
+  get cancellable(): boolean {
+    return this.options.cancellable ?? true;
+  }
+
+  onDeadline(): void {
+    this.owner.expire(this);
+  }
+
+  handleEvent(): void {
+    this.owner.abort(this);
+  }
+}
+
+export const ABANDONED_MEMORY = 4096;
+
+export interface RpcBookkeeping {
+  pending: number;
+  abandoned: number;
+  peerErrors: number;
+  progressHandlers: number;
+  deadlines: number;
+  incomingRequests: number;
+  cancelledIncoming: number;
+  writeErrors: number;
+}
 
 /**
  * One JSON-RPC session with one MCP server, on vscode-jsonrpc. Adds what MCP needs and the engine lacks:
@@ -68,12 +119,22 @@ export class RpcConnection implements Disposable {
   private readonly reader: McpMessageReader;
   private readonly writer: McpMessageWriter;
   private readonly connection: MessageConnection;
-  private readonly pending = new Map<RequestId, PendingRequest>();
-  private readonly abandoned = new Set<RequestId>();
+  private readonly pending = new Map<RequestId, OutgoingRequest>();
+  /** Requests this side gave up on (timeout, cancel, violation): their late responses are expected, not violations. */
+  private readonly abandoned = new BoundedSet<RequestId>(ABANDONED_MEMORY);
   private readonly peerErrors = new Map<RequestId, JsonRpcErrorObject>();
-  private readonly progressHandlers = new Map<string, (update: ProgressUpdate) => void>();
+  /** Requests that asked for progress, by the progress token they sent. */
+  private readonly progressHandlers = new Map<string, OutgoingRequest>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private readonly deadlines = new DeadlineTimer();
+  private readonly requestOwner: RequestOwner = {
+    expire: (request) => {
+      const what = `${this.options.serverName}: ${request.method} timed out after ${Date.now() - request.startedAt} ms`;
+      this.abandon(request, new LocalError('timeout', what), request.cancellable ? `timed out after ${request.timeoutMs} ms` : undefined);
+    },
+    abort: (request) => this.abandon(request, new LocalError('cancelled', `${request.method} was cancelled`), 'cancelled by the user'),
+  };
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
   private lastRequestId: RequestId | undefined;
@@ -96,6 +157,7 @@ export class RpcConnection implements Disposable {
       wasAbandoned: (id) => this.abandoned.has(id),
       failPending: (id, reason) => this.settleLocally(id, new LocalError('protocol-violation', `${options.serverName}: invalid response: ${reason}`)),
       recordPeerError: (id, error) => this.peerErrors.set(id, error),
+      recordIncomingRequest: (id) => this.writer.expectResponse(id),
       recordIncomingCancel: (id) => this.writer.suppressResponse(id),
       violation: (reason, raw) => this.reportViolation(reason, raw),
       notification: (method, params) => this.dispatchNotification(method, params),
@@ -132,6 +194,21 @@ export class RpcConnection implements Disposable {
     return this.closed;
   }
 
+  /**
+   * Sizes of every per-id structure, for tests that show the bookkeeping stays bounded: each is either removed when
+   * its request settles or capped (`abandoned` at ABANDONED_MEMORY, the peer's requests at INCOMING_MEMORY).
+   */
+  get bookkeeping(): RpcBookkeeping {
+    return {
+      pending: this.pending.size,
+      abandoned: this.abandoned.size,
+      peerErrors: this.peerErrors.size,
+      progressHandlers: this.progressHandlers.size,
+      deadlines: this.deadlines.size,
+      ...this.writer.bookkeeping,
+    };
+  }
+
   async start(): Promise<void> {
     this.connection.listen();
     await this.transport.start({
@@ -139,6 +216,10 @@ export class RpcConnection implements Disposable {
       onUnparsable: (raw, reason) => this.handleUnparsable(raw, reason),
       onWarning: (message) => this.logger.warn(`${this.options.serverName}: ${message}`),
       onClose: (error) => this.handleClose(error),
+      onRequestLost: (id, reason) => {
+        const method = this.pending.get(id)?.method ?? 'request';
+        this.settleLocally(id, new LocalError('response-lost', `${this.options.serverName}: the response to ${method} was lost: ${reason}`));
+      },
     });
   }
 
@@ -154,7 +235,6 @@ export class RpcConnection implements Disposable {
     if (this.closed) {
       return Promise.reject(this.closedError ?? new LocalError('connection-closed', `${this.options.serverName}: connection is closed`));
     }
-    const cancellable = options.cancellable ?? true;
     let progressToken: string | undefined;
     let sendParams = params;
     if (options.onProgress) {
@@ -167,78 +247,77 @@ export class RpcConnection implements Disposable {
     const enginePromise = this.connection.sendRequest<T>(method, ...(args as [])) as Promise<T>;
     const id = this.lastRequestId as RequestId | undefined;
     if (id === undefined) return Promise.reject(new Error('internal: request id was not captured'));
+    options.onRequestId?.(id);
 
-    return new Promise<T>((resolve, reject) => {
-      let settled = false;
-      const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000;
-      const maxTotalMs = options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 10 * 60_000;
-      const startedAt = Date.now();
-      let idleTimer: NodeJS.Timeout | undefined;
+    const request = new OutgoingRequest(
+      this.requestOwner,
+      id,
+      method,
+      options,
+      progressToken,
+      options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
+      options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 10 * 60_000,
+    );
+    this.pending.set(id, request);
+    if (progressToken) this.progressHandlers.set(progressToken, request);
+    // Settled locally (abandon, failAll), the engine's promise is released with a synthetic error at once, so this
+    // one chain serves both outcomes.
+    const result = enginePromise.then(
+      (value) => {
+        if (request.localError) throw request.localError;
+        this.finish(request);
+        return value;
+      },
+      (error: unknown) => {
+        if (request.localError) throw request.localError;
+        const translated = this.translateEngineError(id, method, error);
+        this.finish(request);
+        throw translated;
+      },
+    );
+    const { signal } = options;
+    if (signal?.aborted) this.requestOwner.abort(request);
+    else {
+      signal?.addEventListener('abort', request, { once: true });
+      this.armDeadline(request);
+    }
+    return result;
+  }
 
-      const cleanup = () => {
-        settled = true;
-        this.pending.delete(id);
-        this.peerErrors.delete(id);
-        this.writer.writeErrors.delete(id);
-        if (idleTimer) clearTimeout(idleTimer);
-        if (progressToken) this.progressHandlers.delete(progressToken);
-        options.signal?.removeEventListener('abort', onAbort);
-      };
-      const fail = (error: Error) => {
-        if (settled) return;
-        cleanup();
-        reject(error);
-      };
-      const abandon = (error: Error, cancelReason: string | undefined) => {
-        if (settled) return;
-        this.rememberAbandoned(id);
-        if (cancelReason && cancellable && !this.closed) {
-          this.notify('notifications/cancelled', { requestId: id, reason: cancelReason }).catch(() => undefined);
-        }
-        fail(error);
-        this.reader.release(id);
-      };
-      const armTimer = () => {
-        if (idleTimer) clearTimeout(idleTimer);
-        const remainingTotal = maxTotalMs - (Date.now() - startedAt);
-        const wait = Math.max(0, Math.min(timeoutMs, remainingTotal));
-        idleTimer = setTimeout(() => {
-          const what = `${this.options.serverName}: ${method} timed out after ${Date.now() - startedAt} ms`;
-          abandon(new LocalError('timeout', what), cancellable ? `timed out after ${timeoutMs} ms` : undefined);
-        }, wait);
-      };
-      const onAbort = () => abandon(new LocalError('cancelled', `${method} was cancelled`), 'cancelled by the user');
+  private armDeadline(request: OutgoingRequest): void {
+    if (request.deadline) this.deadlines.cancel(request.deadline);
+    const remainingTotal = request.maxTotalMs - (Date.now() - request.startedAt);
+    request.deadline = this.deadlines.schedule(Math.max(0, Math.min(request.timeoutMs, remainingTotal)), request);
+  }
 
-      this.pending.set(id, { method, fail });
-      if (progressToken && options.onProgress) {
-        const onProgress = options.onProgress;
-        this.progressHandlers.set(progressToken, (update) => {
-          if (settled) return;
-          if (options.resetTimeoutOnProgress ?? true) armTimer();
-          onProgress(update);
-        });
-      }
-      if (options.signal) {
-        if (options.signal.aborted) {
-          onAbort();
-          return;
-        }
-        options.signal.addEventListener('abort', onAbort, { once: true });
-      }
-      armTimer();
+  /** Removes every trace of a settled request. */
+  private finish(request: OutgoingRequest): void {
+    request.settled = true;
+    const { id } = request;
+    this.pending.delete(id);
+    this.peerErrors.delete(id);
+    this.writer.writeErrors.delete(id);
+    if (request.deadline) this.deadlines.cancel(request.deadline);
+    if (request.progressToken) this.progressHandlers.delete(request.progressToken);
+    request.options.signal?.removeEventListener('abort', request);
+  }
 
-      enginePromise.then(
-        (result) => {
-          if (settled) return;
-          cleanup();
-          resolve(result);
-        },
-        (error: unknown) => {
-          if (settled) return;
-          fail(this.translateEngineError(id, method, error));
-        },
-      );
-    });
+  /** This side gives up on a request (timeout, cancel): tell the server unless it must not be cancelled, then fail it. */
+  private abandon(request: OutgoingRequest, error: Error, cancelReason: string | undefined): void {
+    if (request.settled) return;
+    if (cancelReason && request.cancellable && !this.closed) {
+      this.notify('notifications/cancelled', { requestId: request.id, reason: cancelReason }).catch(() => undefined);
+    }
+    this.settleRequestLocally(request, error);
+  }
+
+  /** Fails the request with `error` now; a response that still arrives for it is expected, not a violation. */
+  private settleRequestLocally(request: OutgoingRequest, error: Error): void {
+    if (request.settled) return;
+    this.rememberAbandoned(request.id);
+    request.localError = error;
+    this.finish(request);
+    this.reader.release(request.id); // settles the engine's promise, and with it the caller's
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
@@ -270,19 +349,12 @@ export class RpcConnection implements Disposable {
   }
 
   private settleLocally(id: RequestId, error: Error): void {
-    const entry = this.pending.get(id);
-    if (!entry) return;
-    this.rememberAbandoned(id);
-    entry.fail(error);
-    this.reader.release(id);
+    const request = this.pending.get(id);
+    if (request) this.settleRequestLocally(request, error);
   }
 
   private rememberAbandoned(id: RequestId): void {
     this.abandoned.add(id);
-    if (this.abandoned.size > ABANDONED_MEMORY) {
-      const oldest = this.abandoned.values().next().value;
-      if (oldest !== undefined) this.abandoned.delete(oldest);
-    }
   }
 
   /**
@@ -329,9 +401,10 @@ export class RpcConnection implements Disposable {
     const body = isJsonObject(params) ? params : {};
     if (method === 'notifications/progress') {
       const token = body.progressToken;
-      const handler = (typeof token === 'string' || typeof token === 'number') ? this.progressHandlers.get(String(token)) : undefined;
-      if (handler && typeof body.progress === 'number') {
-        handler({
+      const request = typeof token === 'string' || typeof token === 'number' ? this.progressHandlers.get(String(token)) : undefined;
+      if (request && !request.settled && typeof body.progress === 'number') {
+        if (request.options.resetTimeoutOnProgress ?? true) this.armDeadline(request);
+        request.options.onProgress?.({
           progress: body.progress,
           total: typeof body.total === 'number' ? body.total : undefined,
           message: typeof body.message === 'string' ? body.message : undefined,
@@ -351,10 +424,7 @@ export class RpcConnection implements Disposable {
   }
 
   private failAll(error: Error): void {
-    for (const [id, entry] of [...this.pending]) {
-      this.rememberAbandoned(id);
-      entry.fail(error);
-    }
+    for (const request of [...this.pending.values()]) this.settleRequestLocally(request, error);
   }
 
   private handleClose(error: Error | undefined): void {
@@ -364,6 +434,7 @@ export class RpcConnection implements Disposable {
       ? new LocalError('connection-closed', `${this.options.serverName}: ${errorMessage(error)}`, { cause: error })
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
+    this.deadlines.dispose();
     this.reader.closed();
     this.connection.dispose();
     this.closeEmitter.fire(error);

@@ -1,10 +1,13 @@
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
 import * as path from 'node:path';
+import type { Writable } from 'node:stream';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
 import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
+import { ServerProcessTree, newTreeMarker, treeStrategyFor } from './processTree';
+import { serverWatchdog } from './watchdog';
 
 export interface StdioServerOptions {
   command: string;
@@ -35,18 +38,22 @@ export function stdioSpawnOptions(
     env,
     shell: false,
     stdio: ['pipe', 'pipe', 'pipe'],
-    // Own process group, so shutdown can reach grandchildren (npx → node → server).
-    detached: platform !== 'win32',
+    // Linux finds the server's tree through /proc and must not pay for a new session (processTree.ts explains);
+    // other POSIX systems put it in its own process group, so shutdown reaches grandchildren (npx → node → server).
+    detached: treeStrategyFor(platform) === 'process-group',
     windowsHide: true,
     ...(options.windowsVerbatimArguments ? { windowsVerbatimArguments: true } : {}),
   };
 }
 
-type StdioState =
-  | { kind: 'idle' }
-  | { kind: 'running'; child: ChildProcessWithoutNullStreams; exited: Promise<void>; closed: Promise<void> }
-  | { kind: 'closing'; child: ChildProcessWithoutNullStreams; exited: Promise<void>; closed: Promise<void> }
-  | { kind: 'closed' };
+interface RunningServer {
+  child: ChildProcessWithoutNullStreams;
+  tree: ServerProcessTree;
+  exited: Promise<void>;
+  closed: Promise<void>;
+}
+
+type StdioState = { kind: 'idle' } | ({ kind: 'running' } & RunningServer) | ({ kind: 'closing' } & RunningServer) | { kind: 'closed' };
 
 /** Runs a local MCP server as a child process and exchanges newline-delimited JSON over its stdin/stdout. */
 export class StdioTransport implements Transport {
@@ -56,7 +63,8 @@ export class StdioTransport implements Transport {
   private readonly stderrTail: string[] = [];
   private sink: TransportSink | undefined;
   private drainWait: Promise<void> | undefined;
-  private batch: { lines: string[]; written: Promise<void> } | undefined;
+  /** The stdin corked in this turn, uncorked by a microtask. */
+  private corked: Writable | undefined;
 
   constructor(private readonly options: StdioServerOptions) {}
 
@@ -73,23 +81,36 @@ export class StdioTransport implements Transport {
     return this.diagnostics.event(listener);
   }
 
-  setProtocolVersion(): void {
-    // stdio carries no version header.
-  }
-
   async start(sink: TransportSink): Promise<void> {
     if (this.state.kind !== 'idle') throw new LocalError('transport', 'stdio transport already started');
     this.sink = sink;
     const { command, args = [], cwd } = this.options;
     const env = buildEnvironment(process.env, this.options.env);
-    const child = spawn(command, args, stdioSpawnOptions(this.options, env));
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // Inherited by everything the server starts: how its tree is found again, even after it daemonised.
+    const marker = newTreeMarker();
+    const childEnv = { ...env, [marker]: '1' };
+    const child = spawn(command, args, stdioSpawnOptions(this.options, childEnv));
+    const tree = new ServerProcessTree(treeStrategyFor(process.platform), marker, child);
+    const exited = new Promise<void>((resolve) =>
+      child.once('exit', () => {
+        // What outlived the server's own process (a grandchild holding no pipe, a daemon) has no one left to serve.
+        tree.kill();
+        serverWatchdog.untrack(marker);
+        resolve();
+      }),
+    );
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
-    this.state = { kind: 'running', child, exited, closed };
+    this.state = { kind: 'running', child, tree, exited, closed };
+    if (child.pid !== undefined) {
+      // Told in the same turn as the spawn: a client killed from here on cannot leave this server behind.
+      const watchdog = serverWatchdog.track(marker, child.pid);
+      if ('failed' in watchdog) this.diagnostics.fire(`${watchdog.failed}; the server may outlive a client that is killed`);
+    }
 
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (error: NodeJS.ErrnoException) => {
+        serverWatchdog.untrack(marker);
         this.state = { kind: 'closed' };
         reject(describeSpawnError(error, command, cwd, env));
       });
@@ -122,23 +143,21 @@ export class StdioTransport implements Transport {
     }
     // JSON.stringify never emits a raw newline, so one message is exactly one line.
     const line = JSON.stringify(message) + '\n';
-    if (this.batch) {
-      this.batch.lines.push(line);
-      return this.batch.written;
+    // Messages sent in the same turn (a burst of concurrent calls) go out in one writev: one syscall, not hundreds.
+    // Corking costs no allocation per message, unlike collecting the lines and joining them.
+    if (!this.corked) {
+      this.corked = stdin;
+      stdin.cork();
+      queueMicrotask(this.uncork);
     }
-    // Messages sent in the same turn (a burst of concurrent calls) go out in one write: one syscall, not hundreds.
-    const lines = [line];
-    const written = new Promise<void>((resolve, reject) => {
-      queueMicrotask(() => {
-        this.batch = undefined;
-        const ok = stdin.write(lines.length === 1 ? lines[0] : lines.join(''));
-        if (ok) resolve();
-        else this.waitForDrain(stdin).then(resolve, reject);
-      });
-    });
-    this.batch = { lines, written };
-    return written;
+    if (!stdin.write(line)) return this.waitForDrain(stdin);
   }
+
+  private readonly uncork = (): void => {
+    const stdin = this.corked;
+    this.corked = undefined;
+    stdin?.uncork();
+  };
 
   /** One shared wait per full pipe: many concurrent senders must not each add listeners (quadratic work). */
   private waitForDrain(stdin: NodeJS.WritableStream): Promise<void> {
@@ -164,13 +183,13 @@ export class StdioTransport implements Transport {
     if (state.kind === 'closed') return;
     if (state.kind === 'closing') {
       // A second close means "now": skip the remaining grace.
-      killGroup(state.child, 'SIGKILL');
+      state.tree.kill();
       await state.closed;
       return;
     }
     this.state = { ...state, kind: 'closing' };
-    await stagedShutdown(state.child, state.exited, this.options.shutdownGraceMs ?? 2000, (line) => this.diagnostics.fire(line));
-    // 'close' follows once the pipes are drained; the group kill above guarantees nobody holds them.
+    await stagedShutdown(state, this.options.shutdownGraceMs ?? 2000, (line) => this.diagnostics.fire(line));
+    // 'close' follows once the pipes are drained; the tree kill above guarantees nobody holds them.
     await Promise.race([state.closed, delay(2000)]);
   }
 
@@ -263,41 +282,18 @@ function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
-function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    if (process.platform === 'win32') child.kill(signal);
-    else process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // Already gone.
-    }
-  }
-}
-
-/** Close stdin, then SIGTERM, then SIGKILL the whole group, each after a grace period (MCP lifecycle, stdio shutdown). */
-async function stagedShutdown(
-  child: ChildProcessWithoutNullStreams,
-  exited: Promise<void>,
-  graceMs: number,
-  note: (line: string) => void,
-): Promise<void> {
+/** Close stdin, then SIGTERM, then SIGKILL the whole tree, each after a grace period (MCP lifecycle, stdio shutdown). */
+async function stagedShutdown(server: RunningServer, graceMs: number, note: (line: string) => void): Promise<void> {
+  const { child, tree, exited } = server;
   const waitExit = (ms: number) =>
     Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
   child.stdin.end();
-  if (await waitExit(graceMs)) {
-    killGroup(child, 'SIGKILL'); // grandchildren that outlived their parent
-    return;
-  }
+  // `exited` resolves only after the tree was killed: what outlived the server's own process is gone too.
+  if (await waitExit(graceMs)) return;
   note('server did not exit after stdin closed; sending SIGTERM');
-  killGroup(child, 'SIGTERM');
-  if (await waitExit(graceMs)) {
-    killGroup(child, 'SIGKILL');
-    return;
-  }
+  tree.terminate();
+  if (await waitExit(graceMs)) return;
   note('server did not exit after SIGTERM; sending SIGKILL');
-  killGroup(child, 'SIGKILL');
+  tree.kill();
   await exited;
 }

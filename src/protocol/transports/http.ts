@@ -1,7 +1,7 @@
 import type { Disposable } from '../disposable';
 import { DisposableStore, Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import type { DiagnosticListener, Transport, TransportKind, TransportSink } from './transport';
+import type { DiagnosticListener, HttpSessionMode, ProtocolHeaderProvider, Transport, TransportKind, TransportSink } from './transport';
 import { LegacySseTransport, type LegacySseOptions } from './legacySse';
 import { HttpStatusError } from './httpShared';
 import { StreamableHttpTransport, type StreamableHttpOptions } from './streamableHttp';
@@ -40,6 +40,9 @@ export class AutoHttpTransport implements Transport {
   private decision: Decision = { kind: 'undecided' };
   private sink: TransportSink | undefined;
   private closed = false;
+  /** Handed to whichever transport is active, including one adopted after the probe. */
+  private protocolHeaders: ProtocolHeaderProvider | undefined;
+  private sessionMode: HttpSessionMode = 'sessions';
   private readonly diagnostics = new Emitter<string>();
   private readonly subscriptions = new DisposableStore();
 
@@ -61,8 +64,18 @@ export class AutoHttpTransport implements Transport {
     await this.active.start(this.sinkFor(this.active));
   }
 
-  setProtocolVersion(version: string): void {
-    this.active.setProtocolVersion(version);
+  setProtocolHeaders(provider: ProtocolHeaderProvider | undefined): void {
+    this.protocolHeaders = provider;
+    this.active.setProtocolHeaders?.(provider);
+  }
+
+  setSessionMode(mode: HttpSessionMode): void {
+    this.sessionMode = mode;
+    this.active.setSessionMode?.(mode);
+  }
+
+  openServerChannel(): void {
+    this.active.openServerChannel?.();
   }
 
   async send(message: object): Promise<void> {
@@ -103,6 +116,12 @@ export class AutoHttpTransport implements Transport {
         this.decision = { kind: 'undecided' };
         throw error;
       }
+      if (!isInitialize(message)) {
+        // Only a refused `initialize` says "this may be a 2024-11-05 server". A refused 2026-07-28 probe
+        // (server/discover) is the era selection's business: it falls back to initialize, which probes again.
+        this.decision = { kind: 'undecided' };
+        throw error;
+      }
       if (!LEGACY_HINT_STATUSES.has(error.status)) {
         this.decision = { kind: 'decided' };
         throw error;
@@ -134,6 +153,8 @@ export class AutoHttpTransport implements Transport {
   }
 
   private adopt(transport: Transport): Transport {
+    transport.setProtocolHeaders?.(this.protocolHeaders);
+    transport.setSessionMode?.(this.sessionMode);
     this.subscriptions.add(transport.onDiagnostic((line) => this.diagnostics.fire(line)));
     return transport;
   }
@@ -147,6 +168,11 @@ export class AutoHttpTransport implements Transport {
       onClose: (error) => {
         if (this.active === transport) this.sink?.onClose(error);
       },
+      onRequestLost: (requestId, reason) => this.sink?.onRequestLost?.(requestId, reason),
     };
   }
+}
+
+function isInitialize(message: object): boolean {
+  return (message as { method?: unknown }).method === 'initialize';
 }

@@ -1,3 +1,4 @@
+import type { HttpAuthorizer, HttpMethod } from '../auth/authorizer';
 import { LocalError, errorMessage, type LocalErrorKind } from '../errors';
 import type { SseParser } from './sseParser';
 
@@ -190,3 +191,70 @@ export function describeMessage(message: object): string {
   return 'message';
 }
 
+
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+export interface AuthorizedRequest {
+  method: HttpMethod;
+  /** Transport and protocol headers (Accept, Content-Type, Mcp-Session-Id, MCP-Protocol-Version); they win over the authorizer's. */
+  headers: Headers;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/**
+ * One HTTP request with the authorizer's credentials. A 401/403 is shown to the authorizer once; when it
+ * answers 'retry' the request is sent again with fresh headers. Redirects are followed here rather than by
+ * fetch, and only within the origin of `url`: credentials (and MCP messages) must never follow a redirect to
+ * another origin, which fetch would do for every header but Authorization. The method and body are kept on
+ * every hop (307/308 semantics): an MCP POST turned into a GET would be meaningless.
+ * Rejects with a LocalError for a cross-origin or endless redirect; other rejections come from fetch.
+ */
+export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAuthorizer, url: string, request: AuthorizedRequest): Promise<Response> {
+  const origin = new URL(url).origin;
+  let target = url;
+  let redirects = 0;
+  let challenged = false;
+  for (;;) {
+    const headers = new Headers(await authorizer.headersFor({ url: target, method: request.method }));
+    request.headers.forEach((value, name) => headers.set(name, value));
+    const response = await fetchFn(target, { method: request.method, headers, body: request.body, signal: request.signal, redirect: 'manual' });
+    const location = response.headers.get('location');
+    if (REDIRECT_STATUSES.has(response.status) && location !== null) {
+      await discardBody(response);
+      const next = resolveRedirect(location, target);
+      if (next.origin !== origin) {
+        throw new LocalError(
+          'transport',
+          `${request.method} ${displayUrl(target)} was redirected to another origin (${next.origin}); not following it, so credentials and messages stay with ${origin}`,
+        );
+      }
+      if (++redirects > MAX_REDIRECTS) throw new LocalError('transport', `${request.method} ${displayUrl(url)} was redirected more than ${MAX_REDIRECTS} times`);
+      target = next.href;
+      continue;
+    }
+    if ((response.status === 401 || response.status === 403) && !challenged && authorizer.onChallenge) {
+      challenged = true;
+      const decision = await authorizer.onChallenge({
+        status: response.status,
+        wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
+        url: target,
+        method: request.method,
+      });
+      if (decision === 'retry') {
+        await discardBody(response);
+        continue;
+      }
+    }
+    return response;
+  }
+}
+
+function resolveRedirect(location: string, base: string): URL {
+  try {
+    return new URL(location, base);
+  } catch {
+    throw new LocalError('protocol-violation', `${displayUrl(base)} redirected to an invalid location: ${location.slice(0, 200)}`);
+  }
+}

@@ -1,9 +1,11 @@
+import { staticHeaders, type HttpAuthorizer } from '../auth/authorizer';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
-import type { DiagnosticListener, Transport, TransportSink } from './transport';
+import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
 import { SseParser, type SseEvent } from './sseParser';
 import {
+  authorizedFetch,
   describeMessage,
   discardBody,
   displayUrl,
@@ -21,6 +23,9 @@ import {
 
 export interface LegacySseOptions {
   url: string;
+  /** Supplies credentials for every request and answers 401/403 challenges. Defaults to `staticHeaders(headers)`. */
+  authorizer?: HttpAuthorizer;
+  /** Shorthand for `authorizer: staticHeaders(headers)`; ignored when an authorizer is given. */
   headers?: Record<string, string>;
   fetch?: typeof fetch;
   /** How long start() waits for the `endpoint` event. */
@@ -41,10 +46,13 @@ export class LegacySseTransport implements Transport {
   private readonly diagnostics = new Emitter<string>();
   private readonly fetchFn: typeof fetch;
   private readonly scope = new AbortController();
-  private protocolVersion: string | undefined;
+  private readonly authorizer: HttpAuthorizer;
+  /** The protocol era's headers; the era owns them, the transport only adds them. */
+  private protocolHeaders: ProtocolHeaderProvider | undefined;
 
   constructor(private readonly options: LegacySseOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.authorizer = options.authorizer ?? staticHeaders(options.headers);
   }
 
   /** The POST URI announced by the server, once known. */
@@ -56,8 +64,8 @@ export class LegacySseTransport implements Transport {
     return this.diagnostics.event(listener);
   }
 
-  setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
+  setProtocolHeaders(provider: ProtocolHeaderProvider | undefined): void {
+    this.protocolHeaders = provider;
   }
 
   async start(sink: TransportSink): Promise<void> {
@@ -83,13 +91,14 @@ export class LegacySseTransport implements Transport {
     const label = describeMessage(message);
     let response: Response;
     try {
-      response = await this.fetchFn(endpoint, {
+      response = await authorizedFetch(this.fetchFn, this.authorizer, endpoint, {
         method: 'POST',
-        headers: this.buildHeaders('application/json, text/event-stream', { 'Content-Type': 'application/json' }),
+        headers: this.buildHeaders({ kind: 'message', message }, 'application/json, text/event-stream', { 'Content-Type': 'application/json' }),
         body: JSON.stringify(message),
         signal: this.scope.signal,
       });
     } catch (error) {
+      if (error instanceof LocalError && !this.scope.signal.aborted) throw error;
       if (this.scope.signal.aborted) throw new LocalError('connection-closed', `POST ${displayUrl(endpoint)} was cancelled: the transport closed`, { cause: error });
       throw networkError('POST', endpoint, error);
     }
@@ -121,11 +130,11 @@ export class LegacySseTransport implements Transport {
 
   // -------------------------------------------------------------------------------------------------------
 
-  private buildHeaders(accept: string, extra: Record<string, string> = {}): Headers {
-    const headers = new Headers(this.options.headers);
-    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  /** The transport's and the era's headers; `authorizedFetch` adds the credentials underneath them. */
+  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Headers {
+    const headers = new Headers(extra);
     headers.set('Accept', accept);
-    if (this.protocolVersion !== undefined) headers.set('MCP-Protocol-Version', this.protocolVersion);
+    for (const [name, value] of Object.entries(this.protocolHeaders?.(request) ?? {})) headers.set(name, value);
     return headers;
   }
 
@@ -133,8 +142,13 @@ export class LegacySseTransport implements Transport {
     const url = this.options.url;
     let response: Response;
     try {
-      response = await this.fetchFn(url, { method: 'GET', headers: this.buildHeaders('text/event-stream'), signal: this.scope.signal });
+      response = await authorizedFetch(this.fetchFn, this.authorizer, url, {
+        method: 'GET',
+        headers: this.buildHeaders({ kind: 'stream' }, 'text/event-stream'),
+        signal: this.scope.signal,
+      });
     } catch (error) {
+      if (error instanceof LocalError && !this.scope.signal.aborted) throw error;
       if (this.scope.signal.aborted) throw new LocalError('connection-closed', 'the SSE transport was closed while connecting', { cause: error });
       throw networkError('GET', url, error);
     }

@@ -1,9 +1,11 @@
+import { staticHeaders, type HttpAuthorizer } from '../auth/authorizer';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
-import type { DiagnosticListener, Transport, TransportSink } from './transport';
+import type { DiagnosticListener, HttpSessionMode, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
 import { SseParser } from './sseParser';
 import {
+  authorizedFetch,
   describeFetchFailure,
   describeMessage,
   discardBody,
@@ -12,6 +14,7 @@ import {
   mediaType,
   networkError,
   pumpSse,
+  readBodyPrefix,
   sleep,
   validateHttpUrl,
 } from './httpShared';
@@ -25,9 +28,11 @@ import {
 
 export interface StreamableHttpOptions {
   url: string;
-  /** Sent on every request (for example Authorization). Protocol headers set by the transport win. */
+  /** Supplies credentials for every request and answers 401/403 challenges. Defaults to `staticHeaders(headers)`. */
+  authorizer?: HttpAuthorizer;
+  /** Shorthand for `authorizer: staticHeaders(headers)`; ignored when an authorizer is given. Protocol headers win. */
   headers?: Record<string, string>;
-  /** Injected for tests and for hosts that wrap fetch (proxies, auth). Defaults to the global fetch. */
+  /** Injected for tests and for hosts that wrap fetch (proxies). Defaults to the global fetch. */
   fetch?: typeof fetch;
   /** Delay before reconnecting an SSE stream when the server sent no `retry` field. */
   reconnectDelayMs?: number;
@@ -104,11 +109,13 @@ export class StreamableHttpTransport implements Transport {
   private state: TransportState = { kind: 'idle' };
   private readonly diagnostics = new Emitter<string>();
   private readonly fetchFn: typeof fetch;
+  private readonly authorizer: HttpAuthorizer;
   private readonly reconnectDelayMs: number;
   private readonly maxReconnectAttempts: number;
 
   private sessionId: string | undefined;
-  private protocolVersion: string | undefined;
+  /** The protocol era's headers (MCP-Protocol-Version, ...); the era owns them, the transport only adds them. */
+  private protocolHeaders: ProtocolHeaderProvider | undefined;
   /**
    * Aborts everything tied to the current session: fetches, SSE readers, reconnect timers. Replaced when
    * the session expires (old streams die, the transport lives on) and aborted for good on close.
@@ -117,9 +124,13 @@ export class StreamableHttpTransport implements Transport {
   /** Requests whose response is expected on an SSE stream; a stream that drops early is resumed for them. */
   private readonly awaitingResponse = new Set<RequestId>();
   private standaloneStream: LogicalStream | undefined;
+  private sessionMode: HttpSessionMode = 'sessions';
+  /** Stateless mode: each request's own abort, so cancelling it closes exactly its response stream. */
+  private readonly requestAborts = new Map<RequestId, AbortController>();
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.authorizer = options.authorizer ?? staticHeaders(options.headers);
     this.reconnectDelayMs = options.reconnectDelayMs ?? DEFAULT_RECONNECT_DELAY_MS;
     this.maxReconnectAttempts = options.maxReconnectAttempts ?? DEFAULT_MAX_RECONNECT_ATTEMPTS;
   }
@@ -140,8 +151,17 @@ export class StreamableHttpTransport implements Transport {
     this.state = { kind: 'open', sink };
   }
 
-  setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
+  setProtocolHeaders(provider: ProtocolHeaderProvider | undefined): void {
+    this.protocolHeaders = provider;
+  }
+
+  setSessionMode(mode: HttpSessionMode): void {
+    this.sessionMode = mode;
+    if (mode === 'stateless') this.sessionId = undefined;
+  }
+
+  /** Opens the standalone GET stream for server-initiated messages, unless one exists for this session. */
+  openServerChannel(): void {
     if (this.state.kind === 'open' && this.standaloneStream === undefined) {
       const stream: LogicalStream = { label: 'GET stream', origin: { kind: 'standalone' }, lastEventId: '', retryMs: undefined };
       this.standaloneStream = stream;
@@ -152,17 +172,25 @@ export class StreamableHttpTransport implements Transport {
   async send(message: object): Promise<void> {
     if (this.state.kind !== 'open') throw new LocalError('connection-closed', 'the HTTP transport is not open');
     const url = this.options.url;
-    const signal = this.scope.signal;
     const label = describeMessage(message);
     const cancelled = cancelledRequestIdOf(message);
     if (cancelled !== undefined) this.awaitingResponse.delete(cancelled);
+    if (this.sessionMode === 'stateless' && cancelled !== undefined) {
+      // 2026-07-28: closing the request's response stream is the cancellation; nothing else is sent.
+      this.requestAborts.get(cancelled)?.abort();
+      this.requestAborts.delete(cancelled);
+      this.diagnostics.fire(`cancelled request ${JSON.stringify(cancelled)} by closing its response stream`);
+      return;
+    }
     const sentSessionId = this.sessionId;
+    const requestId = requestIdOf(message);
+    const signal = this.requestSignal(requestId);
 
     let response: Response;
     try {
-      response = await this.fetchFn(url, {
+      response = await authorizedFetch(this.fetchFn, this.authorizer, url, {
         method: 'POST',
-        headers: this.buildHeaders('application/json, text/event-stream', { 'Content-Type': 'application/json' }),
+        headers: this.buildHeaders({ kind: 'message', message }, 'application/json, text/event-stream', { 'Content-Type': 'application/json' }),
         body: JSON.stringify(message),
         signal,
       });
@@ -178,15 +206,18 @@ export class StreamableHttpTransport implements Transport {
       return;
     }
     if (!response.ok) {
+      if (this.sessionMode === 'stateless' && requestId !== undefined && (await this.deliverErrorAnswer(response, requestId))) return;
+      this.forgetRequest(requestId);
       if (response.status === 404 && sentSessionId !== undefined) {
-        this.forgetSession(`the server answered 404 to ${label}`);
+        // Only the session this request carried is forgotten: a concurrent 404 that arrives after a new
+        // session was made must not wipe it.
+        if (this.sessionId === sentSessionId) this.forgetSession(`the server answered 404 to ${label}`);
         throw await httpStatusError(response, url, 'session-expired', (detail) => `session expired (${detail}); the client must initialize again`);
       }
       throw await httpStatusError(response, url);
     }
 
     if (type === 'text/event-stream') {
-      const requestId = requestIdOf(message);
       if (requestId !== undefined) this.awaitingResponse.add(requestId);
       const stream: LogicalStream = {
         label: `SSE stream of ${label}`,
@@ -204,6 +235,8 @@ export class StreamableHttpTransport implements Transport {
       text = await response.text();
     } catch (error) {
       throw this.fetchError('POST', signal, error);
+    } finally {
+      this.forgetRequest(requestId);
     }
     if (text.trim().length === 0) return;
     if (type !== 'application/json') {
@@ -241,8 +274,9 @@ export class StreamableHttpTransport implements Transport {
   private async shutdown(sink: TransportSink): Promise<void> {
     this.scope.abort();
     this.awaitingResponse.clear();
+    this.requestAborts.clear();
     const sessionId = this.sessionId;
-    if (sessionId !== undefined) await this.deleteSession();
+    if (sessionId !== undefined && this.sessionMode === 'sessions') await this.deleteSession();
     this.state = { kind: 'closed' };
     this.diagnostics.fire('closed');
     try {
@@ -255,9 +289,9 @@ export class StreamableHttpTransport implements Transport {
   /** Tells the server the session is over (spec: SHOULD). 405 and failures are fine; bounded in time. */
   private async deleteSession(): Promise<void> {
     try {
-      const response = await this.fetchFn(this.options.url, {
+      const response = await authorizedFetch(this.fetchFn, this.authorizer, this.options.url, {
         method: 'DELETE',
-        headers: this.buildHeaders('application/json, text/event-stream'),
+        headers: this.buildHeaders({ kind: 'end-session' }, 'application/json, text/event-stream'),
         signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
       });
       this.diagnostics.fire(`DELETE → ${response.status}`);
@@ -267,16 +301,18 @@ export class StreamableHttpTransport implements Transport {
     }
   }
 
-  private buildHeaders(accept: string, extra: Record<string, string> = {}): Headers {
-    const headers = new Headers(this.options.headers);
-    for (const [name, value] of Object.entries(extra)) headers.set(name, value);
+  /** The transport's and the era's headers; `authorizedFetch` adds the credentials underneath them. */
+  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Headers {
+    const headers = new Headers(extra);
     headers.set('Accept', accept);
-    if (this.sessionId !== undefined) headers.set('Mcp-Session-Id', this.sessionId);
-    if (this.protocolVersion !== undefined) headers.set('MCP-Protocol-Version', this.protocolVersion);
+    if (this.sessionId !== undefined && this.sessionMode === 'sessions') headers.set('Mcp-Session-Id', this.sessionId);
+    for (const [name, value] of Object.entries(this.protocolHeaders?.(request) ?? {})) headers.set(name, value);
     return headers;
   }
 
   private captureSessionId(response: Response): void {
+    // 2026-07-28 has no sessions: a session id some server still sends is ignored, never echoed.
+    if (this.sessionMode === 'stateless') return;
     const id = response.headers.get('mcp-session-id');
     if (id === null || id === '' || id === this.sessionId) return;
     this.sessionId = id;
@@ -290,7 +326,6 @@ export class StreamableHttpTransport implements Transport {
   private forgetSession(reason: string): void {
     this.diagnostics.fire(`session expired: ${reason}`);
     this.sessionId = undefined;
-    this.protocolVersion = undefined;
     this.standaloneStream = undefined;
     this.awaitingResponse.clear();
     const old = this.scope;
@@ -298,9 +333,56 @@ export class StreamableHttpTransport implements Transport {
     old.abort();
   }
 
+  /** The signal of one POST: the transport's scope, plus (stateless mode) the request's own abort. */
+  private requestSignal(requestId: RequestId | undefined): AbortSignal {
+    if (this.sessionMode !== 'stateless' || requestId === undefined) return this.scope.signal;
+    const own = new AbortController();
+    this.requestAborts.set(requestId, own);
+    return AbortSignal.any([this.scope.signal, own.signal]);
+  }
+
+  private forgetRequest(requestId: RequestId | undefined): void {
+    if (requestId !== undefined) this.requestAborts.delete(requestId);
+  }
+
+  /**
+   * Stateless mode: a modern server answers a request it rejects (unsupported version -32022, header
+   * mismatch -32020, unknown method -32601) with an HTTP error status AND a JSON-RPC error response in the
+   * body. That error is the request's answer, so it is delivered like any other response. Authorization
+   * statuses are never read this way: the authorizer and the caller must see them as HTTP failures.
+   */
+  private async deliverErrorAnswer(response: Response, requestId: RequestId): Promise<boolean> {
+    if (response.status === 401 || response.status === 403 || mediaType(response) !== 'application/json') return false;
+    const text = await readBodyPrefix(response.clone(), 64 * 1024);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    const record = value as Record<string, unknown> | null;
+    if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+    const error = record.error as Record<string, unknown> | null | undefined;
+    if (typeof error !== 'object' || error === null || typeof error.code !== 'number') return false;
+    // The answer to a POST belongs to the one request the POST carried. A rejection sent before the server
+    // read the id (id null or absent) is still that request's answer; an id naming another request is not.
+    if (record.id !== requestId && record.id !== null && record.id !== undefined) return false;
+    await discardBody(response);
+    this.forgetRequest(requestId);
+    this.diagnostics.fire(`HTTP ${response.status} carried the JSON-RPC error answer to request ${JSON.stringify(requestId)}`);
+    this.deliver(record.id === requestId ? text : JSON.stringify({ ...record, id: requestId }));
+    return true;
+  }
+
   private fetchError(method: string, signal: AbortSignal, error: unknown): LocalError {
+    // Our own refusals (a cross-origin redirect, an authorizer's failure) already say what happened.
+    if (error instanceof LocalError && !signal.aborted) return error;
     if (this.state.kind !== 'open') {
       return new LocalError('connection-closed', `${method} ${displayUrl(this.options.url)} was cancelled: the transport closed`, { cause: error });
+    }
+    // Stateless mode: the request's own abort (its cancellation), not the end of a session.
+    if (this.sessionMode === 'stateless' && signal.aborted && signal !== this.scope.signal && !this.scope.signal.aborted) {
+      return new LocalError('cancelled', `${method} ${displayUrl(this.options.url)} was cancelled`, { cause: error });
     }
     if (signal.aborted) {
       return new LocalError('session-expired', `${method} ${displayUrl(this.options.url)} was cancelled: the session expired`, { cause: error });
@@ -318,7 +400,10 @@ export class StreamableHttpTransport implements Transport {
       sink.onUnparsable(raw, `invalid JSON: ${errorMessage(error)}`);
       return;
     }
-    for (const id of answeredIdsOf(value)) this.awaitingResponse.delete(id);
+    for (const id of answeredIdsOf(value)) {
+      this.awaitingResponse.delete(id);
+      this.forgetRequest(id);
+    }
     try {
       sink.onMessage(value);
     } catch (error) {
@@ -374,6 +459,15 @@ export class StreamableHttpTransport implements Transport {
       let next: Response | undefined;
       while (next === undefined) {
         if (!this.isWanted(stream, signal)) return;
+        if (stream.origin.kind === 'post' && this.sessionMode === 'stateless') {
+          // Streams are not resumable in 2026-07-28: the request is lost and must be issued again.
+          this.stopWanting(stream);
+          for (const id of stream.origin.requestIds) {
+            this.forgetRequest(id);
+            if (this.state.kind === 'open') this.state.sink.onRequestLost?.(id, `${stream.label} ended before its response`);
+          }
+          return;
+        }
         if (stream.origin.kind === 'post' && stream.lastEventId === '') {
           this.warn(`${stream.label} ended before its response and the server gave no event id to resume from`);
           return;
@@ -410,7 +504,7 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** A POST stream that cannot be resumed releases its requests. (A dead standalone stream stays
-   * registered, so setProtocolVersion does not reopen a stream the server refused.) */
+   * registered, so openServerChannel does not reopen a stream the server refused.) */
   private stopWanting(stream: LogicalStream): void {
     if (stream.origin.kind !== 'post') return;
     for (const id of stream.origin.requestIds) this.awaitingResponse.delete(id);
@@ -449,9 +543,14 @@ export class StreamableHttpTransport implements Transport {
     const extra: Record<string, string> = stream.lastEventId ? { 'Last-Event-ID': stream.lastEventId } : {};
     let response: Response;
     try {
-      response = await this.fetchFn(this.options.url, { method: 'GET', headers: this.buildHeaders('text/event-stream', extra), signal });
+      response = await authorizedFetch(this.fetchFn, this.authorizer, this.options.url, {
+        method: 'GET',
+        headers: this.buildHeaders({ kind: 'stream' }, 'text/event-stream', extra),
+        signal,
+      });
     } catch (error) {
       if (signal.aborted) return { kind: 'fatal', reason: 'cancelled' };
+      if (error instanceof LocalError) return { kind: 'fatal', reason: error.message };
       return { kind: 'failed', reason: networkError('GET', this.options.url, error).message };
     }
     this.captureSessionId(response);

@@ -14,12 +14,40 @@ export interface TransportSink {
   onWarning(message: string): void;
   /** The connection is gone; `error` says why when it was not a clean close. */
   onClose(error?: Error): void;
+  /**
+   * The response to this request can no longer arrive (2026-07-28 Streamable HTTP: its SSE stream broke and
+   * streams are not resumable). The request fails locally so the era can issue it again on a new id.
+   */
+  onRequestLost?(requestId: string | number, reason: string): void;
 }
+
+/**
+ * How an HTTP transport relates requests to each other. `sessions`: revisions up to 2025-11-25 (Mcp-Session-Id,
+ * the GET stream, DELETE, resumption). `stateless`: 2026-07-28, where every POST stands alone: no session id
+ * is echoed, nothing is resumed or deleted, an error answer in a 4xx body is the request's response, and
+ * cancelling a request means closing its response stream instead of sending notifications/cancelled.
+ */
+export type HttpSessionMode = 'sessions' | 'stateless';
 
 /** A line the server wrote to stderr, or another diagnostic the transport wants in the server's log. */
 export type DiagnosticListener = (line: string) => void;
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/**
+ * One HTTP request a transport is about to make, as the protocol era sees it: the era decides the
+ * protocol headers (MCP-Protocol-Version after the handshake; Mcp-Method / Mcp-Name in 2026-07-28).
+ */
+export type OutgoingHttpRequest =
+  /** A POST carrying one JSON-RPC message (request, notification or response). */
+  | { kind: 'message'; message: object }
+  /** A GET that opens or resumes a server-to-client SSE stream. */
+  | { kind: 'stream' }
+  /** The DELETE that ends a Streamable HTTP session. */
+  | { kind: 'end-session' };
+
+/** Computes the per-request protocol headers; called for every HTTP request, so it must be cheap and pure. */
+export type ProtocolHeaderProvider = (request: OutgoingHttpRequest) => Record<string, string>;
 
 export interface Transport extends Disposable {
   readonly kind: TransportKind;
@@ -31,8 +59,19 @@ export interface Transport extends Disposable {
    * For HTTP, a response body (JSON or SSE) is delivered later through the sink.
    */
   send(message: object): Promise<void>;
-  /** Called after version negotiation so HTTP transports can send MCP-Protocol-Version. */
-  setProtocolVersion(version: string): void;
+  /**
+   * Installs the protocol era's per-request headers (HTTP transports add them to every request; protocol
+   * headers win over configured ones, credentials come from the authorizer). Transports without headers
+   * (stdio, in-memory) omit this method.
+   */
+  setProtocolHeaders?(provider: ProtocolHeaderProvider | undefined): void;
+  /** Switches between session-based and stateless HTTP (see HttpSessionMode). Non-HTTP transports omit it. */
+  setSessionMode?(mode: HttpSessionMode): void;
+  /**
+   * The session is established: a transport whose server-to-client channel is opened lazily (Streamable
+   * HTTP's standalone GET stream) opens it now. Called again after a renewed session. Others omit it.
+   */
+  openServerChannel?(): void;
   /** Graceful, staged close. Resolves when everything the transport owns is released. */
   close(): Promise<void>;
   /** Subscribe to diagnostics (stderr lines, HTTP notes). */

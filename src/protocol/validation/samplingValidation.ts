@@ -22,10 +22,18 @@ export function validateSamplingRequest(params: JsonObject, supportsTools: boole
       if (block?.type === 'tool_result') {
         const id = block.toolUseId;
         if (typeof id !== 'string' || !pendingToolUses.delete(id)) {
-          return `message ${index} has a tool_result for unknown toolUseId ${JSON.stringify(id)}`;
+          return `message ${index} has a tool_result for unknown toolUseId ${describeId(id)}`;
         }
       }
     }
   }
   return undefined;
+}
+
+/** A server-sent id for an error message: never serialized whole (it may be a huge or deeply nested value). */
+function describeId(id: unknown): string {
+  if (typeof id === 'string') return JSON.stringify(id.length > 100 ? `${id.slice(0, 100)}…` : id);
+  if (Array.isArray(id)) return 'an array';
+  if (typeof id === 'object' && id !== null) return 'an object';
+  return String(id);
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { staticHeaders } from '../../protocol/auth/authorizer';
 import type { Transport } from '../../protocol/transports/transport';
 import { createHttpTransport } from '../../protocol/transports/http';
 import { buildEnvironment, StdioTransport } from '../../protocol/node/stdio';
@@ -94,7 +95,8 @@ export function createTransport(server: ResolvedServer, tuning: TransportTuning 
         shutdownGraceMs: tuning.shutdownGraceMs,
       });
     case 'http':
-      return createHttpTransport({ url: server.url, headers: server.headers, mode: server.transport === 'sse' ? 'sse' : 'auto' });
+      // The configured headers are the default authorizer; an OAuth authorizer replaces it per server.
+      return createHttpTransport({ url: server.url, authorizer: staticHeaders(server.headers), mode: server.transport === 'sse' ? 'sse' : 'auto' });
     default: {
       const exhaustive: never = server;
       throw new Error(`unknown server kind ${JSON.stringify(exhaustive)}`);

@@ -4,11 +4,9 @@
  * Uses public VS Code API and the extension's exported test API only.
  */
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import { pidExists as isAlive } from '../../support/processes';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-
-export const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
-/** The server name the workspace's .vscode/mcp.json must define (see integration.test.ts / runTest.ts). */
-export const EVERYTHING_SERVER = 'everything';
+import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState } from './workbench';
 
 const COMMANDS = ['mcpWorkbench.startServer', 'mcpWorkbench.stopServer', 'mcpWorkbench.callTool', 'mcpWorkbench.showLog'];
 
@@ -29,6 +27,9 @@ export function basicSuite(vscode: VscodeApi): Suite {
     return controller;
   };
   const snapshotOf = (name: string) => requireApi().manager.snapshot().find((s) => s.name === name);
+
+  // Not the API: the first test checks that activation hands it over.
+  suite.before(() => startFromCleanState(vscode));
 
   suite.test('the extension is installed and activates with its test API', async () => {
     const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
@@ -76,21 +77,8 @@ export function basicSuite(vscode: VscodeApi): Suite {
     await waitUntil(`server process ${pid} to end`, () => (isAlive(pid) ? undefined : true), 15_000);
   });
 
-  suite.after(async () => {
-    // Leave nothing running whatever failed above (deactivate would also stop it, but only if the host shuts down cleanly).
-    for (const controller of api?.manager.servers ?? []) {
-      if (controller.state.kind !== 'stopped') await controller.stop();
-    }
-  });
+  // Leave nothing running whatever failed above (deactivate would also stop it, but only if the host shuts down cleanly).
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -4,23 +4,15 @@
  * and the `browse` test hooks (the same messages the webviews post).
  */
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/servers/serverController';
-import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
 
 export function browseSuite(vscode: VscodeApi): Suite {
   const suite = new Suite('browse');
   let api: McpWorkbenchApi | undefined;
 
-  const requireApi = (): McpWorkbenchApi => {
-    assert(api, 'the extension API is not available');
-    return api;
-  };
-  const everything = (): ServerController => {
-    const controller = requireApi().manager.byName(EVERYTHING_SERVER)[0];
-    assert(controller, `no server named "${EVERYTHING_SERVER}"`);
-    return controller;
-  };
+  const { requireApi, controllerOf } = workbenchAccess(vscode, () => api);
+  const everything = () => controllerOf(EVERYTHING_SERVER);
   const offerings = async () => {
     const found = await requireApi().browse.catalog.ready(everything());
     assert(found && !found.loading, 'the catalog has no listing for the running server');
@@ -28,6 +20,10 @@ export function browseSuite(vscode: VscodeApi): Suite {
   };
   const documentWhere = (what: string, predicate: (text: string, uri: string) => boolean, timeoutMs = 20_000) =>
     waitUntil(what, () => vscode.workspace.textDocuments.find((d) => predicate(d.getText(), d.uri.toString())), timeoutMs);
+
+  suite.before(async () => {
+    api = await startFromCleanState(vscode);
+  });
 
   suite.test('the server starts and its resources, templates and prompts are listed (every page)', async () => {
     const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
@@ -140,10 +136,7 @@ export function browseSuite(vscode: VscodeApi): Suite {
     }, 20_000);
   });
 
-  suite.after(async () => {
-    const controller = api?.manager.byName(EVERYTHING_SERVER)[0];
-    if (controller) await controller.stop();
-  });
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

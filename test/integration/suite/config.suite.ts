@@ -10,46 +10,20 @@ import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { ImportPickItem } from '../../../src/extension/config/importServers';
 import type { LaunchConfirmer } from '../../../src/extension/servers/launchConfirmation';
-import type { ServerController } from '../../../src/extension/servers/serverController';
 import claudeDesktopConfig from '../../fixtures/configs/claude_desktop_config.json';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
-import { EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+import { activateWorkbench as activate, leaveCleanState, startFromCleanState, workbenchAccess, writeWorkspaceFile } from './workbench';
 
 const SECRET_INPUT_VALUE = 'pw-Sup3rSecret-input-7731';
 const SECRET_ENV_VALUE = 'ghp_LiteralEnvSecret0000000042';
 const MASK = '••••';
 
-/** Runs before the other suites: workspace servers need the first-start confirmation, answered "allow" here. */
-export function configPrelude(vscode: VscodeApi): Suite {
-  const suite = new Suite('config prelude');
-  suite.test('launch confirmations are answered by the test hook', async () => {
-    const api = await activate(vscode);
-    api.config.setLaunchConfirmer(async () => true);
-  });
-  return suite;
-}
-
 export function configSuite(vscode: VscodeApi): Suite {
   const suite = new Suite('config');
   let api: McpWorkbenchApi | undefined;
-  const folder = () => {
-    const first = vscode.workspace.workspaceFolders?.[0];
-    assert(first, 'the test workspace has no folder');
-    return first;
-  };
-  const configFile = () => path.join(folder().uri.fsPath, '.vscode', 'mcp.json');
+  const { folder, configFile, requireApi, controllerOf, snapshotOf } = workbenchAccess(vscode, () => api);
   const fixture = () => path.join(folder().uri.fsPath, '.fixtures', 'fixture-server.cjs');
-  const requireApi = () => {
-    assert(api, 'the extension API is not available');
-    return api;
-  };
-  const controllerOf = (name: string): ServerController => {
-    const found = requireApi().manager.byName(name)[0];
-    assert(found, `no server "${name}" (servers: ${requireApi().manager.snapshot().map((s) => s.name).join(', ')})`);
-    return found;
-  };
-  const snapshotOf = (name: string) => requireApi().manager.snapshot().find((s) => s.name === name);
   let originalConfig = '';
   const stdio = (...args: string[]) => ({ type: 'stdio', command: process.execPath, args: [fixture(), ...args] });
 
@@ -57,9 +31,14 @@ export function configSuite(vscode: VscodeApi): Suite {
   const writeWorkspaceServers = async (servers: Record<string, object>, inputs: object[] = []) => {
     const original = JSON.parse(originalConfig) as { servers: Record<string, object> };
     const text = `// written by config.suite.ts\n${JSON.stringify({ inputs, servers: { ...original.servers, ...servers } }, null, 2)}\n`;
-    fs.writeFileSync(configFile(), text);
+    await writeWorkspaceFile(vscode, configFile(), text);
     await requireApi().reload();
   };
+
+  // Workspace servers need the first-start confirmation: startFromCleanState answers it "allow".
+  suite.before(async () => {
+    api = await startFromCleanState(vscode);
+  });
 
   suite.test('setup: fixture server and API', async () => {
     api = await activate(vscode);
@@ -100,11 +79,13 @@ export function configSuite(vscode: VscodeApi): Suite {
     const stored = await requireApi().config.storedSecret(vscode.Uri.file(configFile()).toString(), 'token');
     assertEqual(stored, SECRET_INPUT_VALUE, 'value in SecretStorage');
     await controller.callTool('env', { name: 'SERVICE_PASSWORD' }, {});
-    await sleep(1500); // log channels write asynchronously
+    // Log channels write asynchronously: the masked trace of the last call on disk shows the writes have happened.
+    await waitUntil('the masked verbose trace of secret-fixture on disk', () => {
+      const written = channelLog(requireApi().config.storageFolders()[0], 'secret-fixture');
+      return written.includes('[trace]') && written.includes(MASK) && written.includes('tools/call') ? true : undefined;
+    }, 15_000);
     const leaks = filesContaining([folder().uri.fsPath, ...requireApi().config.storageFolders()], SECRET_INPUT_VALUE);
     assertEqual(leaks.join(', '), '', 'files containing the password input value');
-    const log = channelLog(requireApi().config.storageFolders()[0], 'secret-fixture');
-    assert(log.includes('[trace]') && log.includes(MASK), 'the verbose trace of secret-fixture is missing or not masked');
     await controller.stop();
   });
 
@@ -121,9 +102,10 @@ export function configSuite(vscode: VscodeApi): Suite {
     await controller.start();
     const outcome = await controller.callTool('env', { name: 'GITHUB_TOKEN' }, {});
     assert(JSON.stringify(outcome.result).includes(SECRET_ENV_VALUE), 'the tool did not return the env value');
-    await sleep(1500);
-    const log = channelLog(requireApi().config.storageFolders()[0], 'traced');
-    assert(log.includes('tools/call') && log.includes(MASK), 'no masked tools/call in the trace of "traced"');
+    const log = await waitUntil('a masked tools/call in the trace of "traced"', () => {
+      const written = channelLog(requireApi().config.storageFolders()[0], 'traced');
+      return written.includes('tools/call') && written.includes(MASK) ? written : undefined;
+    }, 15_000);
     assert(!log.includes(SECRET_ENV_VALUE), 'the env secret appears in the log of "traced"');
     await controller.stop();
   });
@@ -151,7 +133,7 @@ export function configSuite(vscode: VscodeApi): Suite {
     // A half-typed edit: a comma, then a value where the next property's name belongs.
     const broken = good.replace(/\}\s*$/, ',\n  12\n}\n');
     const brokenLine = broken.split('\n').findIndex((line) => line.trim() === '12') + 1;
-    fs.writeFileSync(configFile(), broken);
+    await writeWorkspaceFile(vscode, configFile(), broken);
     await requireApi().reload();
     const tree = requireApi().tree;
     const errorRow = tree.getChildren().find((node) => node.kind === 'configError');
@@ -171,7 +153,7 @@ export function configSuite(vscode: VscodeApi): Suite {
     assertEqual(editor.selection.start.character, 2, 'column revealed by Open');
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 
-    fs.writeFileSync(configFile(), good);
+    await writeWorkspaceFile(vscode, configFile(), good);
     await requireApi().reload();
     assertEqual(tree.getChildren().filter((node) => node.kind === 'configError').length, 0, 'error rows once mcp.json parses');
     assertEqual(a.pid, pid, 'pid of fixture-a once mcp.json parses again');
@@ -186,8 +168,10 @@ export function configSuite(vscode: VscodeApi): Suite {
     const before = a.serverMessages.length;
     await vscode.commands.executeCommand('mcpWorkbench.setLogLevel', { kind: 'server', controller: a }, 'error');
     await waitUntil('"level set to error"', () => (a.serverMessages.some((m) => m.data === 'level set to error') ? true : undefined), 10_000);
-    await sleep(200);
-    const after = a.serverMessages.slice(before).filter((m) => m.data !== 'level set to error');
+    const after = await waitUntil('a message from fixture-a after "level set to error"', () => {
+      const later = a.serverMessages.slice(before).filter((m) => m.data !== 'level set to error');
+      return later.length > 0 ? later : undefined;
+    }, 10_000);
     assert(after.length > 0 && after.every((m) => ['error', 'critical', 'alert', 'emergency'].includes(m.level)), `messages after "error": ${JSON.stringify(after)}`);
     await Promise.all([a.stop(), controllerOf('fixture-b').stop()]);
   });
@@ -426,23 +410,16 @@ export function configSuite(vscode: VscodeApi): Suite {
 
   suite.after(async () => {
     for (const controller of api?.manager.servers ?? []) if (controller.state.kind !== 'stopped') await controller.stop();
-    if (originalConfig) fs.writeFileSync(configFile(), originalConfig);
+    if (originalConfig) await writeWorkspaceFile(vscode, configFile(), originalConfig);
     const settings = vscode.workspace.getConfiguration('mcpWorkbench');
     // The trace was turned on by the password test; verbose traces slow every later server down.
     await settings.update('servers', undefined, vscode.ConfigurationTarget.Global);
     await settings.update('trace.server', undefined, vscode.ConfigurationTarget.Global);
     await api?.reload();
   });
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
-}
-
-async function activate(vscode: VscodeApi): Promise<McpWorkbenchApi> {
-  const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
-  assert(extension, `extension ${EXTENSION_ID} is not installed`);
-  const api = await extension.activate();
-  assert(api?.config, 'the extension exports no config test API');
-  return api;
 }
 
 /** A local port nobody listens on (bound, then released). */
@@ -453,10 +430,6 @@ async function closedPort(): Promise<number> {
   assert(address !== null && typeof address === 'object', 'no port was bound');
   await new Promise((resolve) => server.close(resolve));
   return address.port;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Files under `roots` whose content contains `needle` (text search; binary files are read as latin1). */

@@ -7,6 +7,7 @@
  * which works the same under the code-server runner extension and under @vscode/test-electron.
  */
 import type * as vscodeTypes from 'vscode';
+import { pollUntil } from '../../support/wait';
 
 export type VscodeApi = typeof vscodeTypes;
 
@@ -33,6 +34,7 @@ const DEFAULT_TEST_TIMEOUT_MS = 60_000;
 
 export class Suite {
   private readonly tests: TestCase[] = [];
+  private readonly beforeHooks: Body[] = [];
   private readonly afterHooks: Body[] = [];
 
   constructor(readonly name: string) {}
@@ -41,13 +43,22 @@ export class Suite {
     this.tests.push({ name: `${this.name}: ${name}`, body, timeoutMs: options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS });
   }
 
+  /**
+   * Runs before the suite's tests (the state they need). A failing hook is reported as a failure and the tests do
+   * not run; the after hooks still do.
+   */
+  before(body: Body): void {
+    this.beforeHooks.push(body);
+  }
+
   /** Runs after the suite's tests, whatever their outcome (cleanup). A failing hook is reported as a failure. */
   after(body: Body): void {
     this.afterHooks.push(body);
   }
 
   async run(result: SuiteResult, log: (line: string) => void): Promise<void> {
-    for (const test of this.tests) {
+    const ready = await this.runHooks('before', this.beforeHooks, result, log);
+    for (const test of ready ? this.tests : []) {
       const started = Date.now();
       try {
         await bounded(test.body, test.timeoutMs, `timed out after ${test.timeoutMs} ms`);
@@ -58,15 +69,23 @@ export class Suite {
         log(`FAIL ${test.name} (${Date.now() - started} ms): ${firstLine(describe(error))}`);
       }
     }
-    for (const [index, hook] of this.afterHooks.entries()) {
+    await this.runHooks('after', this.afterHooks, result, log);
+  }
+
+  /** Runs every hook (bounded); records each failure. True when all passed. */
+  private async runHooks(kind: 'before' | 'after', hooks: readonly Body[], result: SuiteResult, log: (line: string) => void): Promise<boolean> {
+    let passed = true;
+    for (const [index, hook] of hooks.entries()) {
       try {
-        await bounded(hook, DEFAULT_TEST_TIMEOUT_MS, `after hook timed out after ${DEFAULT_TEST_TIMEOUT_MS} ms`);
+        await bounded(hook, DEFAULT_TEST_TIMEOUT_MS, `${kind} hook timed out after ${DEFAULT_TEST_TIMEOUT_MS} ms`);
       } catch (error) {
-        const name = `${this.name}: after hook #${index + 1}`;
+        passed = false;
+        const name = `${this.name}: ${kind} hook #${index + 1}`;
         result.failed.push({ name, error: describe(error) });
         log(`FAIL ${name}: ${firstLine(describe(error))}`);
       }
     }
+    return passed;
   }
 }
 
@@ -78,14 +97,8 @@ export async function runSuites(suites: readonly Suite[], log: (line: string) =>
 }
 
 /** Polls `probe` until it returns something other than undefined; rejects after `timeoutMs` naming `what`. */
-export async function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+export function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  return pollUntil(what, probe, timeoutMs, 100);
 }
 
 export function assert(condition: unknown, message: string): asserts condition {

@@ -11,11 +11,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/servers/serverController';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { STUBBORN_SERVER_SOURCE } from '../../fixtures/lifecycle/stubbornServer';
-import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
+import { pidExists as isAlive } from '../../support/processes';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess, writeWorkspaceFile } from './workbench';
 
 /** StdioServerOptions.shutdownGraceMs's default: the first stage of the staged shutdown waits this long. */
 const FIRST_GRACE_MS = 2000;
@@ -24,25 +24,15 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
   const suite = new Suite('lifecycle');
   let api: McpWorkbenchApi | undefined;
   let originalConfig: string | undefined;
-  const folder = () => {
-    const first = vscode.workspace.workspaceFolders?.[0];
-    assert(first, 'the test workspace has no folder');
-    return first;
-  };
-  const configFile = () => path.join(folder().uri.fsPath, '.vscode', 'mcp.json');
+  const { folder, configFile, requireApi, controllerOf } = workbenchAccess(vscode, () => api);
   const fixturePath = (name: string) => path.join(folder().uri.fsPath, '.fixtures', name);
-  const requireApi = () => {
-    assert(api, 'the extension API is not available');
-    return api;
-  };
-  const controllerOf = (name: string): ServerController => {
-    const found = requireApi().manager.byName(name)[0];
-    assert(found, `no server "${name}" (servers: ${requireApi().manager.snapshot().map((s) => s.name).join(', ')})`);
-    return found;
-  };
   const stopAll = async () => {
     for (const controller of api?.manager.servers ?? []) if (controller.state.kind !== 'stopped') await controller.stop();
   };
+
+  suite.before(async () => {
+    api = await startFromCleanState(vscode);
+  });
 
   suite.test('setup: fixtures and servers', async () => {
     const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
@@ -60,7 +50,7 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
       'lc-missing': { type: 'stdio', command: 'mcp-workbench-lifecycle-no-such-command', args: [] },
       'lc-stubborn': { type: 'stdio', command: process.execPath, args: [fixturePath('stubborn-server.cjs')] },
     };
-    fs.writeFileSync(configFile(), `${JSON.stringify({ servers }, null, 2)}\n`);
+    await writeWorkspaceFile(vscode, configFile(), `${JSON.stringify({ servers }, null, 2)}\n`);
     await requireApi().reload();
     for (const name of ['lc-ok', 'lc-missing', 'lc-stubborn', EVERYTHING_SERVER]) controllerOf(name);
   });
@@ -163,19 +153,11 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
 
   suite.after(async () => {
     // No closeAllEditors: a dirty editor left by an earlier suite would block it on a save prompt.
-    if (originalConfig !== undefined) fs.writeFileSync(configFile(), originalConfig);
+    if (originalConfig !== undefined) await writeWorkspaceFile(vscode, configFile(), originalConfig);
     await stopAll();
     await api?.reload();
   });
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -16,8 +16,8 @@ import { startOpenAiServer, type OpenAiTestServer } from '../../fixtures/openai/
 import { CANCELLING_SERVER_SOURCE } from '../../fixtures/sampling/cancellingServer';
 import { TOOL_SAMPLING_SERVER_SOURCE } from '../../fixtures/sampling/toolSamplingServer';
 import type { UrlModal } from '../../../src/extension/elicitation/elicitationUi';
-import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState } from './workbench';
 
 const ENDPOINT = 'test-endpoint';
 const API_KEY = 'sk-test-123';
@@ -101,6 +101,10 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     return path.resolve(script, '..', '..', '..', '..', '..');
   };
   const setScript = (...replies: OpenAiTestServer['script']) => requireModel().script.splice(0, requireModel().script.length, ...replies);
+
+  suite.before(async () => {
+    api = await startFromCleanState(vscode);
+  });
 
   suite.test('set-up: endpoint setting, API key in SecretStorage, server-everything running with sampling', async () => {
     const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
@@ -490,6 +494,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     await vscode.workspace.getConfiguration('mcpWorkbench.sampling').update('endpoints', undefined, vscode.ConfigurationTarget.Global);
     await model?.close();
   });
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

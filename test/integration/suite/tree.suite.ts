@@ -6,10 +6,9 @@
  */
 import type * as vscodeTypes from 'vscode';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/servers/serverController';
 import type { ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
-import { EVERYTHING_SERVER, EXTENSION_ID } from './basic.suite';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
 
 export function treeSuite(vscode: VscodeApi): Suite {
   const suite = new Suite('tree');
@@ -17,15 +16,8 @@ export function treeSuite(vscode: VscodeApi): Suite {
   let updatesOn = false;
   let subscribedUri: string | undefined;
 
-  const requireApi = (): McpWorkbenchApi => {
-    assert(api, 'the extension API is not available');
-    return api;
-  };
-  const everything = (): ServerController => {
-    const controller = requireApi().manager.byName(EVERYTHING_SERVER)[0];
-    assert(controller, `no server named "${EVERYTHING_SERVER}"`);
-    return controller;
-  };
+  const { requireApi, controllerOf } = workbenchAccess(vscode, () => api);
+  const everything = () => controllerOf(EVERYTHING_SERVER);
   const tree = () => requireApi().tree;
   const children = async (node?: ServersTreeNode): Promise<ServersTreeNode[]> => (await tree().getChildren(node)) ?? [];
   const serverNode = async (): Promise<ServersTreeNode> => {
@@ -37,6 +29,10 @@ export function treeSuite(vscode: VscodeApi): Suite {
     typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '');
   /** Markdown escapes removed, so the text can be compared with what the extension put in. */
   const unescapeMarkdown = (text: string) => text.replace(/\\(.)/g, '$1');
+
+  suite.before(async () => {
+    api = await startFromCleanState(vscode);
+  });
 
   suite.test('the server node has one group per declared capability, each listing its items', async () => {
     const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
@@ -183,6 +179,7 @@ export function treeSuite(vscode: VscodeApi): Suite {
     if (subscribedUri) await vscode.commands.executeCommand('mcpWorkbench.unsubscribeResource', { kind: 'resource', controller, resource: { uri: subscribedUri, name: 'Resource 7' } });
     await controller.stop();
   });
+  suite.after(() => leaveCleanState(vscode, api));
 
   return suite;
 }

@@ -1,0 +1,11 @@
+// Globals a VS Code webview provides to its scripts (media/**/*.js), for `tsc -p media`.
+
+/** The handle a webview script gets once from acquireVsCodeApi(). */
+interface VsCodeWebviewApi {
+  postMessage(message: unknown): void;
+  getState(): unknown;
+  setState<T>(state: T): T;
+}
+
+/** Returns the webview's API handle; VS Code allows one call per webview document. */
+declare function acquireVsCodeApi(): VsCodeWebviewApi;

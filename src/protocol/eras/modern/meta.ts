@@ -1,0 +1,83 @@
+import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } from '../../types';
+
+/**
+ * Per-request metadata of the 2026-07-28 ("modern") era (basic/index.mdx, `_meta`): with no `initialize`,
+ * every request says which revision it speaks, what the client can do and who the client is.
+ */
+
+/** Modern revisions this client speaks, newest first. */
+export const MODERN_VERSIONS = ['2026-07-28'] as const;
+export type ModernVersion = (typeof MODERN_VERSIONS)[number];
+export const LATEST_MODERN_VERSION: ModernVersion = MODERN_VERSIONS[0];
+
+export function isModernVersion(version: unknown): version is ModernVersion {
+  return typeof version === 'string' && (MODERN_VERSIONS as readonly string[]).includes(version);
+}
+
+export const MetaKeys = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+export interface RequestMetaInput {
+  protocolVersion: string;
+  capabilities: ClientCapabilities;
+  clientInfo: Implementation;
+  /** Opts in to notifications/message for this request; absent means the server sends none. */
+  logLevel?: LoggingLevel;
+}
+
+/** The reserved `_meta` keys every modern request carries. */
+export function buildRequestMeta(input: RequestMetaInput): JsonObject {
+  const meta: JsonObject = {
+    [MetaKeys.protocolVersion]: input.protocolVersion,
+    [MetaKeys.clientCapabilities]: input.capabilities,
+    [MetaKeys.clientInfo]: input.clientInfo,
+  };
+  if (input.logLevel !== undefined) meta[MetaKeys.logLevel] = input.logLevel;
+  return meta;
+}
+
+/**
+ * The params of a modern request: the caller's params with the reserved keys merged into `_meta`. Keys the
+ * caller already put in `_meta` (a progressToken, an extension's key) are kept; the reserved ones always
+ * come from this client, so the body can never disagree with the MCP-Protocol-Version header.
+ */
+export function withRequestMeta(params: JsonObject | undefined, meta: JsonObject): JsonObject {
+  const existing = params?._meta;
+  const callerMeta = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? (existing as JsonObject) : {};
+  return { ...(params ?? {}), _meta: { ...callerMeta, ...meta } };
+}
+
+/** The server's self-description from a result's `_meta`, when it sent a well-formed one. */
+export function serverInfoOf(result: JsonObject): Implementation | undefined {
+  const meta = result._meta;
+  if (typeof meta !== 'object' || meta === null) return undefined;
+  const info = (meta as JsonObject)[MetaKeys.serverInfo];
+  if (typeof info !== 'object' || info === null) return undefined;
+  const candidate = info as JsonObject;
+  return typeof candidate.name === 'string' && typeof candidate.version === 'string' ? (candidate as Implementation) : undefined;
+}
+
+/**
+ * Methods and notifications that do not exist in the modern era (changelog: removed). The client never sends
+ * them to a modern server; a caller asking for one gets a clear local error instead of a confusing -32601.
+ */
+export const REMOVED_IN_MODERN: ReadonlySet<string> = new Set([
+  'initialize',
+  'notifications/initialized',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'notifications/roots/list_changed',
+  'notifications/elicitation/complete',
+]);
+
+export function isRemovedInModern(method: string): boolean {
+  return REMOVED_IN_MODERN.has(method);
+}

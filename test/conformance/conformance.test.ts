@@ -1,0 +1,146 @@
+/**
+ * The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in scripts/conformance.sh)
+ * drives `cli.js conformance` (src/cli bundled as esbuild.js bundles dist/cli.js) through each required
+ * client scenario. The suite is installed outside the
+ * repository and runs under Node 24 via npx; if it cannot be installed this test fails, it is never skipped.
+ *
+ * One run per spec revision in SPEC_RUNS, each with its own required scenarios and baseline. Which revisions run:
+ * MCP_CONFORMANCE_SPEC_VERSIONS (comma-separated; scripts/test-conformance.sh sets it from `--spec-version`),
+ * or every revision in the table. Run: npm run test:conformance [-- --spec-version 2025-11-25]
+ */
+import assert from 'node:assert/strict';
+import { execFile, execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { buildSync } from 'esbuild';
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const SCRIPT = path.join(REPO_ROOT, 'scripts', 'conformance.sh');
+
+interface SpecRun {
+  /** The scenarios this client must pass one by one at this revision. */
+  requiredScenarios: readonly string[];
+  /** Expected failures of `--requirements <revision>`, relative to the repository root. */
+  baseline: string;
+  /** Why the baseline lists what it lists (shown in the test title). */
+  baselineReason: string;
+}
+
+/**
+ * The spec revisions the client is checked against. A later wire revision (2026-07-28, 2025-03-26) is one more row
+ * here with its own scenarios and baseline file; only 2025-11-25 is implemented so far.
+ */
+const SPEC_RUNS: Readonly<Record<string, SpecRun>> = {
+  // The 2025-11-25 core set without OAuth, plus schema preservation.
+  '2025-11-25': { requiredScenarios: ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation'], baseline: 'test/conformance/baseline-2025-11-25.yml', baselineReason: 'OAuth' },
+};
+
+/** The revisions to run: MCP_CONFORMANCE_SPEC_VERSIONS, or all of SPEC_RUNS. An unknown one fails loudly. */
+function selectedSpecVersions(): string[] {
+  const requested = (process.env.MCP_CONFORMANCE_SPEC_VERSIONS ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  if (requested.length === 0) return Object.keys(SPEC_RUNS);
+  const unknown = requested.filter((version) => !(version in SPEC_RUNS));
+  if (unknown.length > 0) {
+    throw new Error(`conformance: no run defined for spec version ${unknown.join(', ')} (defined: ${Object.keys(SPEC_RUNS).join(', ')}); add a row to SPEC_RUNS in test/conformance/conformance.test.ts`);
+  }
+  return requested;
+}
+
+/** One scenario takes a few seconds; the suite's own per-client limit is 30 s. */
+const SCENARIO_TIMEOUT_MS = 90_000;
+/** A cold install (npm install of the suite plus node@24 into the npx cache). */
+const INSTALL_TIMEOUT_MS = 10 * 60_000;
+
+interface SuiteRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  output: string;
+}
+
+const ANSI = /\x1b\[[0-9;]*m/g;
+
+function runSuite(args: string[], timeoutMs = SCENARIO_TIMEOUT_MS): Promise<SuiteRun> {
+  return new Promise((resolve) => {
+    execFile(
+      'bash',
+      [SCRIPT, ...args],
+      { cwd: REPO_ROOT, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const output = `${stdout}${stderr}`.replace(ANSI, '');
+        if (!error) return resolve({ code: 0, signal: null, output });
+        const code = typeof error.code === 'number' ? error.code : null;
+        resolve({ code, signal: error.signal ?? null, output: `${output}\n(runner: ${error.message})` });
+      },
+    );
+  });
+}
+
+describe('official MCP conformance suite (client scenarios)', () => {
+  let buildDir: string;
+  let cli: string;
+
+  before(() => {
+    try {
+      execFileSync('bash', [SCRIPT], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: INSTALL_TIMEOUT_MS });
+    } catch (error) {
+      const failure = error as { stderr?: Buffer; message: string };
+      throw new Error(`scripts/conformance.sh could not install the conformance suite: ${failure.message}\n${failure.stderr?.toString() ?? ''}`);
+    }
+    // The CLI bundle exactly as esbuild.js builds dist/cli.js, but into a private folder: rewriting dist/ here
+    // would race with the other test files that run dist/cli.js concurrently.
+    buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-cli-'));
+    cli = path.join(buildDir, 'cli.js');
+    buildSync({
+      entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'main.ts')],
+      outfile: cli,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      sourcemap: true,
+      mainFields: ['module', 'main'],
+      banner: { js: '#!/usr/bin/env node' },
+      logLevel: 'silent',
+    });
+    assert.ok(fs.existsSync(cli), 'the CLI bundle was built');
+    // The suite runs `sh -c "<command> <url>"`, so the command must survive word splitting.
+    for (const word of [process.execPath, cli]) assert.doesNotMatch(word, /[\s'"$`\\]/, `this path must not need shell quoting: ${word}`);
+  });
+
+  after(() => {
+    if (buildDir) fs.rmSync(buildDir, { recursive: true, force: true });
+  });
+
+  for (const version of selectedSpecVersions()) {
+    const spec = SPEC_RUNS[version];
+    describe(`spec ${version}`, () => {
+      for (const scenario of spec.requiredScenarios) {
+        test(scenario, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async () => {
+          const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--spec-version', version, '--scenario', scenario]);
+          const report = `conformance suite output for ${scenario} (spec ${version}):\n${run.output}`;
+          if (run.code !== 0 || !/OVERALL: PASSED/.test(run.output)) {
+            // Print the suite's own log (wire INFO lines, failed checks) so CI shows why.
+            process.stderr.write(`${report}\n`);
+          }
+          assert.equal(run.signal, null, `the suite was killed by ${run.signal} (timeout ${SCENARIO_TIMEOUT_MS} ms)\n${report}`);
+          assert.equal(run.code, 0, `the suite exited with ${run.code}\n${report}`);
+          assert.match(run.output, /OVERALL: PASSED/, report);
+          assert.doesNotMatch(run.output, /CLIENT EXITED WITH ERROR/, report);
+        });
+      }
+
+      test(`--requirements ${version}: the required scenarios fail only where ${spec.baseline} says (${spec.baselineReason})`, { timeout: 4 * SCENARIO_TIMEOUT_MS }, async () => {
+        const baseline = path.join(REPO_ROOT, spec.baseline);
+        assert.ok(fs.existsSync(baseline), `the baseline ${spec.baseline} of spec ${version} is missing`);
+        const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--requirements', version, '--expected-failures', baseline], 3 * SCENARIO_TIMEOUT_MS);
+        const report = `conformance suite output for --requirements ${version}:\n${run.output}`;
+        if (run.code !== 0) process.stderr.write(`${report}\n`);
+        assert.equal(run.signal, null, `the suite was killed by ${run.signal}\n${report}`);
+        assert.equal(run.code, 0, `the suite exited with ${run.code}: a scenario outside the baseline failed, or a baseline entry passes now\n${report}`);
+        for (const scenario of spec.requiredScenarios) assert.match(run.output, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), report);
+      });
+    });
+  }
+});

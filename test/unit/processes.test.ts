@@ -1,0 +1,161 @@
+/**
+ * No server process, nor anything it started, outlives the client: after a failed initialize, after stop() of a
+ * server that ignores stdin EOF and SIGTERM, after the server's own exit, and when the CLI itself is killed with
+ * SIGTERM or SIGKILL. Real processes throughout: test/fixtures/processes/tree-server.mjs starts a grandchild that
+ * ignores SIGTERM (in "daemon" variants one that left the server's session with setsid, which a process group kill
+ * would miss; in "scrubbed" variants one with an empty environment) and writes both pids to a file this suite
+ * passes in.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, afterEach, before, describe, test } from 'node:test';
+import { McpClient } from '../../src/protocol/client';
+import { LocalError } from '../../src/protocol/errors';
+import { REPO_ROOT, isAlive, trackedStdio, waitFor } from './testSupport';
+
+const TREE_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'processes', 'tree-server.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const WATCHDOG_MARK = 'mcp-workbench watchdog';
+
+interface TreePids {
+  server: number;
+  grandchild: number;
+}
+
+let workDir: string;
+/** Every pid a test learned of; killed after each test so a failing test leaves nothing running. */
+const seen = new Set<number>();
+
+before(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-processes-test-'));
+});
+
+after(() => fs.rmSync(workDir, { recursive: true, force: true }));
+
+afterEach(() => {
+  for (const pid of seen) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // already gone, as it should be
+    }
+  }
+  seen.clear();
+});
+
+let fileCounter = 0;
+function pidFilePath(): string {
+  return path.join(workDir, `tree-${fileCounter++}.json`);
+}
+
+async function readPids(file: string): Promise<TreePids> {
+  await waitFor(() => fs.existsSync(file), `the fixture's pid file ${file}`);
+  const pids = JSON.parse(fs.readFileSync(file, 'utf8')) as TreePids;
+  seen.add(pids.server);
+  seen.add(pids.grandchild);
+  return pids;
+}
+
+/** Waits (bounded) until every pid is gone, returning as soon as they are; names the survivors otherwise. */
+async function assertAllGone(pids: Record<string, number>, context: string): Promise<void> {
+  const survivors = () => Object.entries(pids).filter(([, pid]) => isAlive(pid));
+  try {
+    await waitFor(() => survivors().length === 0, 'the processes to end', 10_000);
+  } catch {
+    assert.fail(`${context}: still running: ${survivors().map(([name, pid]) => `${name} (pid ${pid})`).join(', ')}`);
+  }
+}
+
+function clientFor(behaviours: string, pidFile: string, options: { initializeTimeoutMs?: number } = {}) {
+  const stdio = trackedStdio({ command: process.execPath, args: [TREE_SERVER, behaviours, pidFile], shutdownGraceMs: 300 });
+  const client = new McpClient({
+    serverName: `tree-${behaviours}`,
+    transport: stdio.transport,
+    initializeTimeoutMs: options.initializeTimeoutMs ?? 10_000,
+    requestTimeoutMs: 10_000,
+  });
+  return { client, ...stdio };
+}
+
+describe('the server tree ends with the client', () => {
+  for (const behaviours of ['silent', 'silent+daemon']) {
+    test(`after an initialize timeout, the server and its grandchild are gone (${behaviours})`, { timeout: 30_000 }, async () => {
+      const pidFile = pidFilePath();
+      const { client } = clientFor(behaviours, pidFile, { initializeTimeoutMs: 1000 });
+      await assert.rejects(client.connect(), (error: unknown) => error instanceof LocalError && error.kind === 'timeout');
+      const pids = await readPids(pidFile);
+      await assertAllGone({ ...pids }, 'after the initialize timeout');
+    });
+  }
+
+  // scrubbed: the grandchild carries no marker variable; it is found as a descendant of the live server.
+  for (const behaviours of ['stubborn', 'stubborn+daemon', 'stubborn+scrubbed']) {
+    test(`stop() ends a server that ignores stdin EOF and SIGTERM, and its grandchild (${behaviours})`, { timeout: 30_000 }, async () => {
+      const pidFile = pidFilePath();
+      const { client, diagnostics } = clientFor(behaviours, pidFile);
+      await client.connect();
+      const pids = await readPids(pidFile);
+      assert.ok(isAlive(pids.server) && isAlive(pids.grandchild), 'both run while connected');
+      await client.close();
+      await assertAllGone({ ...pids }, 'after stop()');
+      assert.ok(diagnostics.some((line) => line.includes('sending SIGKILL')), diagnostics.join('\n'));
+    });
+  }
+
+  test('a server that exits on its own takes its daemonised grandchild with it', { timeout: 30_000 }, async () => {
+    const pidFile = pidFilePath();
+    const { client } = clientFor('exit+daemon', pidFile);
+    await assert.rejects(client.connect(), (error: unknown) => error instanceof LocalError && error.kind === 'connection-closed');
+    const pids = await readPids(pidFile);
+    await assertAllGone({ ...pids }, 'after the server exited');
+  });
+});
+
+describe('the server tree ends with a killed CLI', () => {
+  before(() => assert.ok(fs.existsSync(CLI), `${CLI} is missing: run "npm run build" first (npm test does)`));
+
+  /** The CLI's watchdog: its child whose command line carries the watchdog's opening comment. */
+  function watchdogOf(cliPid: number): number | undefined {
+    for (const name of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1');
+        const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        if (parent === cliPid && fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(WATCHDOG_MARK)) return Number(name);
+      } catch {
+        // gone meanwhile
+      }
+    }
+    return undefined;
+  }
+
+  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
+    test(`${signal} to the CLI while connected leaves no server, grandchild or watchdog`, { timeout: 30_000 }, async () => {
+      const pidFile = pidFilePath();
+      const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} hang+stubborn+daemon ${JSON.stringify(pidFile)}`;
+      const cli = spawn(process.execPath, [CLI, 'tools', '--stdio', stdio], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const cliExited = new Promise<void>((resolve) => cli.once('exit', () => resolve()));
+      assert.ok(cli.pid !== undefined);
+      seen.add(cli.pid);
+      try {
+        await waitFor(() => fs.existsSync(`${pidFile}.tools-list`), 'the CLI to connect and send tools/list');
+      } catch (error) {
+        throw new Error(`${(error as Error).message}; CLI stderr:\n${stderr}`);
+      }
+      const pids = await readPids(pidFile);
+      const watchdog = watchdogOf(cli.pid);
+      assert.ok(watchdog !== undefined, 'the CLI runs a watchdog');
+      seen.add(watchdog);
+      assert.ok(isAlive(pids.server) && isAlive(pids.grandchild), 'both run while the CLI waits on tools/list');
+
+      cli.kill(signal);
+      await cliExited;
+      await assertAllGone({ ...pids, watchdog }, `after ${signal} to the CLI`);
+    });
+  }
+});

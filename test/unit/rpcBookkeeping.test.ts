@@ -1,0 +1,98 @@
+/**
+ * Per-id bookkeeping stays bounded however many requests are cancelled, from either side: the client cancelling
+ * thousands of its own requests, and a peer cancelling ids it never sent or requests already settled. Real
+ * pipe, real peer process (test/fixtures/processes/bookkeeping-server.mjs); sizes come from
+ * RpcConnection.bookkeeping, never from timing.
+ */
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { LocalError } from '../../src/protocol/errors';
+import { DeadlineTimer } from '../../src/protocol/jsonrpc/deadlines';
+import { ABANDONED_MEMORY, RpcConnection } from '../../src/protocol/jsonrpc/rpcConnection';
+import { StdioTransport } from '../../src/protocol/node/stdio';
+import { REPO_ROOT } from './testSupport';
+
+const PEER = path.join(REPO_ROOT, 'test', 'fixtures', 'processes', 'bookkeeping-server.mjs');
+
+describe('bookkeeping over a real pipe', () => {
+  let rpc: RpcConnection;
+
+  before(async () => {
+    rpc = new RpcConnection(new StdioTransport({ command: process.execPath, args: [PEER], shutdownGraceMs: 500 }), { serverName: 'bookkeeping-peer' });
+    rpc.setRequestHandler('ping', () => ({}));
+    await rpc.start();
+  });
+
+  after(async () => {
+    await rpc.close();
+  });
+
+  test('cancelling 10,000 requests leaves nothing pending and a capped memory of abandoned ids', { timeout: 60_000 }, async () => {
+    const count = 10_000;
+    const controller = new AbortController();
+    const calls = Array.from({ length: count }, (_, i) =>
+      rpc.request('hang', { i }, { signal: controller.signal, ...(i % 2 ? { onProgress: () => undefined } : {}) }).then(
+        () => assert.fail('a hanging request cannot succeed'),
+        (error: unknown) => error,
+      ),
+    );
+    assert.equal(rpc.bookkeeping.pending, count, 'all in flight before the cancel');
+    assert.equal(rpc.bookkeeping.deadlines, count);
+    controller.abort();
+    const errors = await Promise.all(calls);
+    assert.ok(errors.every((error) => error instanceof LocalError && error.kind === 'cancelled'));
+
+    const sizes = rpc.bookkeeping;
+    assert.equal(sizes.pending, 0);
+    assert.equal(sizes.deadlines, 0);
+    assert.equal(sizes.progressHandlers, 0);
+    assert.equal(sizes.peerErrors, 0);
+    assert.equal(sizes.writeErrors, 0);
+    assert.equal(sizes.abandoned, ABANDONED_MEMORY, `capped at ${ABANDONED_MEMORY}, not ${count}`);
+    assert.deepEqual(await rpc.request('echo'), {}, 'the connection still works');
+  });
+
+  test("a peer's cancellations of unknown ids are not remembered; its cancelled requests get no response", { timeout: 60_000 }, async () => {
+    await rpc.request('flood', { unknownCancels: 10_000, cancelledPings: 1000 });
+    const sizes = rpc.bookkeeping;
+    assert.equal(sizes.cancelledIncoming, 0, 'no cancellation outlives its request, none is kept for an unknown id');
+    assert.equal(sizes.incomingRequests, 0, 'every request of the peer was answered or dropped');
+    assert.deepEqual(await rpc.request('report'), { pingResponses: 0 }, 'a cancelled request is not answered');
+  });
+});
+
+describe('DeadlineTimer', () => {
+  test('cancelled deadlines leave the heap at once, in any order', () => {
+    const timer = new DeadlineTimer();
+    const never = { onDeadline: () => assert.fail('cancelled deadline fired') };
+    const deadlines = Array.from({ length: 10_000 }, (_, i) => timer.schedule(60_000 + (i % 97) * 10, never));
+    assert.equal(timer.size, 10_000);
+    for (let i = 0; i < deadlines.length; i += 2) timer.cancel(deadlines[i]);
+    for (let i = deadlines.length - 1; i > 0; i -= 2) timer.cancel(deadlines[i]);
+    timer.cancel(deadlines[0]); // twice: no effect
+    assert.equal(timer.size, 0);
+    timer.dispose();
+  });
+
+  test('deadlines fire in deadline order, not scheduling order, and a cancelled one never fires', async () => {
+    const timer = new DeadlineTimer();
+    const fired: string[] = [];
+    const target = (name: string) => ({ onDeadline: () => void fired.push(name) });
+    const done = new Promise<void>((resolve) => {
+      timer.schedule(40, {
+        onDeadline: () => {
+          fired.push('late');
+          resolve();
+        },
+      });
+    });
+    const cancelled = timer.schedule(5, target('cancelled'));
+    timer.schedule(20, target('middle'));
+    timer.schedule(1, target('early'));
+    timer.cancel(cancelled);
+    await done;
+    assert.deepEqual(fired, ['early', 'middle', 'late']);
+    assert.equal(timer.size, 0);
+  });
+});
