@@ -1,5 +1,5 @@
 // Tool call form: renders the FormField tree the extension built from the tool's input schema (see
-// src/core/forms/formModel.ts), collects the values, and posts them; validation against the schema happens in
+// src/workbench/forms/formModel.ts), collects the values, and posts them; validation against the schema happens in
 // the extension, whose errors come back and are shown next to the fields. No framework, no remote content.
 (function () {
   const vscode = acquireVsCodeApi();
@@ -151,30 +151,42 @@
     return readRoot();
   }
 
+  // errors: [{ path, message }] from the extension, already in the person's words; path "" is the whole form.
+  // Each message goes next to its field; the banner only points at them, and lists what belongs to no field.
+  /** @param {{ path: string, message: string }[]} errors */
   function showErrors(errors) {
     errorsBox.textContent = '';
     document.querySelectorAll('.field-error').forEach((node) => (node.textContent = ''));
     document.querySelectorAll('.invalid').forEach((node) => node.classList.remove('invalid'));
+    document.querySelectorAll('[aria-invalid]').forEach((node) => node.removeAttribute('aria-invalid'));
     if (!errors.length) { errorsBox.hidden = true; return; }
-    errorsBox.hidden = false;
-    errorsBox.appendChild(el('strong', { text: labels.fixErrors }));
-    const list = el('ul');
+    /** @type {string[]} */
+    const unplaced = [];
+    /** @type {HTMLElement | undefined} */
+    let firstInvalid;
     for (const error of errors) {
-      list.appendChild(el('li', { text: error }));
-      // Ajv errors start with the instance path ("/a must be number"); a missing property names itself.
-      const missing = /must have required property '([^']+)'/.exec(error);
-      const path = (error.split(' ', 1)[0] === '(root)' ? '' : error.split(' ', 1)[0]) + (missing ? '/' + missing[1] : '');
-      const target = fieldsRoot.querySelector('[data-path="' + CSS.escape(path) + '"]');
+      const target = error.path === '' ? null : fieldsRoot.querySelector('[data-path="' + CSS.escape(error.path) + '"]');
       const slot = target && target.querySelector(':scope > .field-error');
-      if (slot) { slot.textContent = error; target.classList.add('invalid'); }
+      if (!slot) { unplaced.push(error.message); continue; }
+      slot.textContent = slot.textContent ? slot.textContent + '; ' + error.message : error.message;
+      target.classList.add('invalid');
+      const control = /** @type {HTMLElement | null} */ (target.querySelector('input, select, textarea'));
+      if (control) { control.setAttribute('aria-invalid', 'true'); firstInvalid = firstInvalid || control; }
     }
-    errorsBox.appendChild(list);
+    errorsBox.hidden = false;
+    if (unplaced.length < errors.length) errorsBox.appendChild(el('strong', { text: labels.fixErrors }));
+    if (unplaced.length) {
+      const list = el('ul');
+      for (const message of unplaced) list.appendChild(el('li', { text: message }));
+      errorsBox.appendChild(list);
+    }
+    if (firstInvalid) firstInvalid.focus();
   }
 
   function submit() {
     if (submitButton.disabled) return;
     let args;
-    try { args = currentArguments(); } catch (error) { showErrors([errorText(error)]); return; }
+    try { args = currentArguments(); } catch (error) { showErrors([{ path: '', message: errorText(error) }]); return; }
     vscode.postMessage({ type: 'submit', arguments: args });
   }
 
@@ -182,7 +194,7 @@
     try {
       if (!jsonMode) { jsonArea.value = JSON.stringify(readRoot(), null, 2); }
       else { renderForm(JSON.parse(jsonArea.value.trim() === '' ? '{}' : jsonArea.value)); }
-    } catch (error) { showErrors([errorText(error)]); return; }
+    } catch (error) { showErrors([{ path: '', message: errorText(error) }]); return; }
     jsonMode = !jsonMode;
     fieldsRoot.hidden = jsonMode;
     jsonArea.hidden = !jsonMode;

@@ -144,11 +144,12 @@
     const values = view.values && typeof view.values === 'object' ? view.values : {};
     const fieldErrors = new Map();
     const general = [];
+    // Errors arrive as { path, message } in the person's words; a top-level field's path is "/<name>".
     for (const error of view.errors) {
-      const match = /^\/([^/ ]+)\s/.exec(error);
-      const name = match ? match[1] : undefined;
-      if (match && name) fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), error.slice(match[0].length)]);
-      else general.push(error);
+      const match = /^\/([^/]+)$/.exec(error.path);
+      const name = match ? match[1].replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
+      if (name !== undefined && root.kind === 'object' && root.fields.some((f) => f.name === name)) fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), error.message]);
+      else general.push(error.message);
     }
     /** @type {{ name: string, read: () => { ok: boolean, value?: any, present: boolean } }[]} */
     const readers = [];

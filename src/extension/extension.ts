@@ -15,6 +15,7 @@ import { readResourceWithFeedback } from './resources/readResource';
 import { ResourceDocuments } from './resources/resourceDocuments';
 import { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import { SamplingService } from './sampling/samplingService';
+import { BuiltInMcpNotice } from './servers/builtInMcpNotice';
 import { LaunchConfirmation } from './servers/launchConfirmation';
 import { LogChannels } from './servers/logChannels';
 import { ServerCatalog } from './servers/serverCatalog';
@@ -65,11 +66,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);
+  const builtInMcpNotice = new BuiltInMcpNotice(context.workspaceState);
   const reviewPanel = new ReviewPanel(context.extensionUri);
   const sampling = new SamplingService(context.secrets, context.globalState, reviewPanel, () => activeManager);
   const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => activeManager?.byName(serverName)[0]?.log.info(line));
   const simulatedFolderChanges = new vscode.EventEmitter<void>();
-  context.subscriptions.push(reviewPanel, sampling, elicitation, simulatedFolderChanges);
+  // Test hooks stand in for the trust dialog: the test workspace is trusted and a test cannot revoke trust.
+  const simulatedTrust = { untrusted: false, granted: new vscode.EventEmitter<void>() };
+  context.subscriptions.push(reviewPanel, sampling, elicitation, simulatedFolderChanges, simulatedTrust.granted);
+  const isWorkspaceTrusted = () => vscode.workspace.isTrusted && !simulatedTrust.untrusted;
   // Read each time a server is added, so the test hook's setting applies to servers configured after it.
   let restartPolicyOptions: RestartPolicyOptions | undefined;
   const manager = new ServerManager({
@@ -77,7 +82,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     logs,
     inputs,
     confirmation,
-    isWorkspaceTrusted: () => vscode.workspace.isTrusted,
+    isWorkspaceTrusted,
     reportStartFailure,
     reportGaveUp,
     restartPolicy: () => new RestartPolicy(restartPolicyOptions),
@@ -100,7 +105,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const forms = new ToolForms(context.extensionUri, (controller, record) => results.show(controller, record), history);
   const importer = new ServerImporter();
   const statusBar = new ServersStatusBar(manager);
-  const tree = new ServersTreeProvider(manager, catalog, subscriptions);
+  const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader);
   const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const historyTree = new HistoryTreeProvider(history);
   const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, { treeDataProvider: historyTree, showCollapseAll: true });
@@ -175,17 +180,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     historyView,
     sampling.history.onDidRecord(recordSampling),
     elicitation.onDidAnswer(recordElicitation),
-    loader.onDidChange((entries) => void manager.applyConfiguration(entries)),
+    loader.onDidChange((entries) => {
+      void manager.applyConfiguration(entries);
+      void builtInMcpNotice.check(entries);
+    }),
     loader.onDidFindProblems(reportConfigProblems),
     // Expanding a stopped (or failed) server starts it: the user asked to see its tools.
     treeView.onDidExpandElement(({ element }) => {
       if (element.kind !== 'server') return;
       if (ServerState.canStart(element.controller.state)) void startWithFeedback(element.controller);
     }),
-    vscode.workspace.onDidGrantWorkspaceTrust(() => {
-      if (autoStartEnabled()) void manager.startAll();
-      else tree.refresh();
-    }),
+    ...[vscode.workspace.onDidGrantWorkspaceTrust, simulatedTrust.granted.event].map((onGranted) =>
+      onGranted(() => {
+        manager.workspaceTrustGranted();
+        if (autoStartEnabled() && isWorkspaceTrusted()) void manager.startAll();
+      }),
+    ),
     registerCommands({
       manager,
       loader,
@@ -208,7 +218,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
 
   await loader.reload();
   if (autoStartEnabled()) {
-    if (vscode.workspace.isTrusted) void manager.startAll();
+    if (isWorkspaceTrusted()) void manager.startAll();
     else if (manager.servers.length > 0) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('MCP servers were not started automatically because this workspace is not trusted.'),
@@ -239,6 +249,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       panel: reviewPanel,
       elicitation,
       simulateWorkspaceFoldersChanged: () => simulatedFolderChanges.fire(),
+      builtInMcpNotice,
+      importer,
+      currentEntries: () => manager.servers.map((controller) => controller.entry),
+      simulateWorkspaceTrust: (trusted) => {
+        simulatedTrust.untrusted = !trusted;
+        if (trusted) simulatedTrust.granted.fire();
+      },
     }),
   );
 }

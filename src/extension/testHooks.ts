@@ -3,13 +3,18 @@ import type { SamplingRecord } from '../workbench/sampling/coordinator';
 import type { RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
 import type { SamplingPolicy } from '../workbench/sampling/policy';
 import type { InputPrompter, PromptAnswerer } from './config/inputPrompter';
+import { targetFromArgument } from './config/configTargets';
+import type { ImportPickItem, ServerImporter } from './config/importServers';
 import type { ElicitationUi, UrlElicitationRecord, UrlModal } from './elicitation/elicitationUi';
 import type { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import type { SamplingService } from './sampling/samplingService';
+import type { BuiltInMcpNotice, BuiltInMcpNoticeOutcome } from './servers/builtInMcpNotice';
 import type { LaunchConfirmation, LaunchConfirmer } from './servers/launchConfirmation';
+import type { ServerEntry } from './config/serverEntry';
 import type { ServerCatalog } from './servers/serverCatalog';
 import type { ServersStatusBar } from './servers/statusBar';
 import type { ToolForms } from './tools/toolFormPanel';
+import { notificationRecorder, type NotificationAnswerer, type ShownNotification } from './ui/notifications';
 import type { ToolResultView } from './tools/toolResultView';
 import type { ReviewMessage, ReviewPanel, ReviewSnapshot } from './webviews/reviewPanel';
 
@@ -33,10 +38,31 @@ export interface ConfigTestApi {
   statusBarText(): string;
   /** The status bar tooltip's markdown ("MCP servers: 1 running, 1 failed, 3 configured", one line per server). */
   statusBarTooltip(): string;
+  /** The status bar item's accessible label (plain words, no icons). */
+  statusBarAccessibleLabel(): string | undefined;
   /** The command the status bar item runs when clicked. */
   statusBarCommand(): string | undefined;
   /** Folders where this window writes logs and workspace state, for asserting that no secret reaches a file. */
   storageFolders(): string[];
+  /** The notifications the extension showed since the hooks were created (or since `clearNotifications`). */
+  notifications(): readonly ShownNotification[];
+  clearNotifications(): void;
+  /** Answers every notification instead of the person (the label of the action to press); undefined restores the UI. */
+  answerNotifications(answerer: NotificationAnswerer | undefined): void;
+  /**
+   * Answers Import Servers' steps instead of the quick pick and the file dialog (undefined restores them): the list
+   * of found servers (names to add, "choose-file", or undefined to cancel), the file, and the target ("user" or a
+   * workspace folder URI string).
+   */
+  answerImport(answers: ImportAnswers | undefined): void;
+  /** Forgets that the "VS Code's MCP support is also on" notice was shown here, and checks again now. */
+  recheckBuiltInMcpNotice(): Promise<BuiltInMcpNoticeOutcome>;
+}
+
+export interface ImportAnswers {
+  pickServers(items: readonly ImportPickItem[]): readonly string[] | 'choose-file' | undefined;
+  chooseFile(): string | undefined;
+  pickTarget(): string | undefined;
 }
 
 /** What integration tests reach through the extension's API: the open form and the last result shown. */
@@ -50,7 +76,7 @@ export interface BrowseTestApi {
 
 /** Sampling and elicitation test hooks: the UI stays the thing under test. */
 export interface SamplingTestApi {
-  /** Stores an endpoint's API key exactly as "MCP: Set Model API Key…" does (undefined deletes it). */
+  /** Stores an endpoint's API key exactly as "MCP Workbench: Set Model API Key…" does (undefined deletes it). */
   setApiKey(endpointName: string, key: string | undefined): Promise<void>;
   /** What the review panel shows, and how many requests wait behind it. */
   snapshot(): ReviewSnapshot;
@@ -74,7 +100,7 @@ export interface SamplingTestApi {
   /** notifications/elicitation/complete handled in this session, newest last. */
   urlCompletions(): readonly { serverName: string; elicitationId: string }[];
   /**
-   * Answers the next quick pick of "MCP: Set Sampling Policy…" (the one choosing the policy): `choose` sees the
+   * Answers the next quick pick of "MCP Workbench: Set Sampling Policy…" (the one choosing the policy): `choose` sees the
    * labels as shown and returns the one to accept (undefined = Escape). One-shot.
    */
   answerNextPolicyPick(choose: (labels: readonly string[]) => string | undefined): void;
@@ -93,6 +119,11 @@ export interface McpWorkbenchTestHooks {
    * folder enters an untitled workspace, which restarts the extension host, so tests cannot change folders for real.
    */
   simulateWorkspaceFoldersChanged(): void;
+  /**
+   * false: the extension acts as in an untrusted workspace; true: trust is granted, as the trust dialog's "Trust"
+   * does (onDidGrantWorkspaceTrust). Tests cannot revoke the real trust of their workspace.
+   */
+  simulateWorkspaceTrust(trusted: boolean): void;
 }
 
 /** The services the hooks reach into; handed over by the composition root. */
@@ -107,10 +138,16 @@ export interface TestHookServices {
   panel: ReviewPanel;
   elicitation: ElicitationUi;
   simulateWorkspaceFoldersChanged(): void;
+  simulateWorkspaceTrust(trusted: boolean): void;
+  builtInMcpNotice: BuiltInMcpNotice;
+  currentEntries(): readonly ServerEntry[];
+  importer: ServerImporter;
 }
 
 export function createTestHooks(services: TestHookServices): McpWorkbenchTestHooks {
-  const { context, inputs, confirmation, statusBar, sampling, panel, elicitation } = services;
+  const { context, inputs, confirmation, statusBar, sampling, panel, elicitation, importer } = services;
+  notificationRecorder.startRecording();
+  const realImportUi = importer.ui;
   const config: ConfigTestApi = {
     setPromptAnswerer: (answerer) => (inputs.answerer = answerer),
     setLaunchConfirmer: (confirmer) => (confirmation.confirmer = confirmer),
@@ -119,8 +156,22 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     statusBarText: () => statusBar.text,
     statusBarTooltip: () => statusBar.tooltip,
     statusBarCommand: () => statusBar.command,
+    statusBarAccessibleLabel: () => statusBar.accessibleLabel,
     // The output channels' log files live next to the extension's own log folder (…/exthost/).
     storageFolders: () => [vscode.Uri.joinPath(context.logUri, '..').fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
+    notifications: () => [...notificationRecorder.shown],
+    clearNotifications: () => notificationRecorder.startRecording(),
+    answerNotifications: (answerer) => (notificationRecorder.answerer = answerer),
+    answerImport: (answers) => {
+      importer.ui = answers
+        ? {
+            pickServers: async (_title, items) => answers.pickServers(items),
+            chooseFile: async () => answers.chooseFile(),
+            pickTarget: async () => targetFromArgument(answers.pickTarget()),
+          }
+        : realImportUi;
+    },
+    recheckBuiltInMcpNotice: () => services.builtInMcpNotice.recheck(services.currentEntries()),
   };
   const realUrlModal = elicitation.presentUrlModal;
   const realOpener = elicitation.openExternal;
@@ -143,5 +194,11 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     urlCompletions: () => [...elicitation.completions],
     answerNextPolicyPick: (choose) => sampling.answerNextPolicyPick(choose),
   };
-  return { config, browse: services.browse, sampling: samplingApi, simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged };
+  return {
+    config,
+    browse: services.browse,
+    sampling: samplingApi,
+    simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged,
+    simulateWorkspaceTrust: services.simulateWorkspaceTrust,
+  };
 }

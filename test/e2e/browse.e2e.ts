@@ -74,7 +74,7 @@ function openSession(name: string, settings: Record<string, unknown>): Promise<V
 
 /** Opens the MCP view, expands the server (its first start asks for consent) and waits for its tools. */
 async function startFromTree(page: Page): Promise<void> {
-  await openViewContainer(page, 'MCP');
+  await openViewContainer(page, 'MCP Workbench');
   const serverRow = await waitForRow(page, SERVER);
   await serverRow.click();
   const consent = await answerDialog(page, 'Allow and Start');

@@ -1,5 +1,5 @@
 /**
- * End-to-end test of configuration in a real VS Code (code-server 4.100.3) driven from Chromium: "MCP: Add Server…"
+ * End-to-end test of configuration in a real VS Code (code-server 4.100.3) driven from Chromium: "MCP Workbench: Add Server…"
  * walks through stdio, the command line, the target file and the name; the entry is written into a commented
  * .vscode/mcp.json with the comment kept, the editor opens at it, and the server appears in the tree. Expanding it
  * shows the first-start confirmation with its command line; allowing it starts the server.
@@ -14,7 +14,7 @@ import { VsCodeFixture } from './fixture';
 import { EVERYTHING_SERVER_JS, openViewContainer, quickPick, runPickerCommand, screenshot, typeInQuickInput, waitUntil } from './harness';
 
 const EVERYTHING = EVERYTHING_SERVER_JS;
-const COMMENT = '// Kept by MCP: Add Server (config.e2e.ts)';
+const COMMENT = '// Kept by MCP Workbench: Add Server (config.e2e.ts)';
 const NEW_SERVER = 'everything-added';
 
 /** Labels of the visible rows of the sidebar tree, read in one browser-side pass (the tree re-renders often). */
@@ -22,15 +22,15 @@ async function sidebarRows(page: Page): Promise<string[]> {
   return page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').trim()));
 }
 
-test('MCP: Add Server… writes a stdio server into a commented mcp.json and it starts after confirmation', { timeout: 600_000 }, async () => {
+test('MCP Workbench: Add Server… writes a stdio server into a commented mcp.json and it starts after confirmation', { timeout: 600_000 }, async () => {
   let vscode: VsCodeFixture | undefined;
   try {
     vscode = await VsCodeFixture.prepare({ name: 'config', mcpJson: { kind: 'text', text: `{\n  ${COMMENT}\n  "servers": {}\n}\n` } });
     const { workspace, mcpJsonPath: configFile } = vscode;
     const page = await vscode.start();
-    await openViewContainer(page, 'MCP');
+    await openViewContainer(page, 'MCP Workbench');
 
-    await runPickerCommand(page, 'MCP: Add Server…');
+    await runPickerCommand(page, 'MCP Workbench: Add Server…');
     await quickPick(page, /Command \(stdio\)/);
     // Quoted words show how paths with spaces are entered; the workspace path marks this test's process.
     await typeInQuickInput(page, `"${process.execPath}" "${EVERYTHING}" stdio "${workspace}"`);

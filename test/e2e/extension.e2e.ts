@@ -90,14 +90,14 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     const page = await vscode.start();
 
     // 3. Both servers appear in the MCP view.
-    await openViewContainer(page, 'MCP');
+    await openViewContainer(page, 'MCP Workbench');
     const initialRows = await waitForRows(page, 'both servers in the Servers view', (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER));
     assert.ok(initialRows.includes(STDIO_SERVER) && initialRows.includes(HTTP_SERVER), JSON.stringify(initialRows));
     await screenshot(page, 'ext-01-servers-view');
     assert.deepEqual(processesMatching(EVERYTHING, 'stdio', workspace), [], 'no server should run before it is started (autoStart is off)');
 
     // Start the stdio server from the palette; its tools appear under it.
-    await runPickerCommand(page, 'MCP: Start Server');
+    await runPickerCommand(page, 'MCP Workbench: Start Server');
     await quickPick(page, STDIO_SERVER);
     // The first start of a workspace-defined server shows its command line and waits for consent.
     const consent = await answerDialog(page, 'Allow and Start');
@@ -111,7 +111,7 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     const serverPid = pids[0];
 
     // 4. Call Tool… through the palette: a form generated from the tool's input schema, then the result view.
-    await runPickerCommand(page, 'MCP: Call Tool…');
+    await runPickerCommand(page, 'MCP Workbench: Call Tool…');
     await quickPick(page, STDIO_SERVER);
     await quickPick(page, 'echo');
     const form = await webviewFrame(page, 'the Call Tool form for echo', 'form input');
@@ -124,7 +124,7 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     await screenshot(page, 'ext-04-call-tool-result');
 
     // 5. Stop through the palette; the process must be gone.
-    await runPickerCommand(page, 'MCP: Stop Server');
+    await runPickerCommand(page, 'MCP Workbench: Stop Server');
     await quickPick(page, STDIO_SERVER);
     await waitFor(page, `server process ${serverPid} to exit`, () =>
       waitUntil(`process ${serverPid} to exit`, () => (processesMatching(EVERYTHING, 'stdio', workspace).length === 0 ? true : undefined), 30_000),
@@ -136,7 +136,8 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
 
     // Expanding a stopped server starts it on demand (here the Streamable HTTP one).
     await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: HTTP_SERVER }).first().click();
-    await answerDialog(page, 'Allow and Start');
+    const httpConsent = await answerDialog(page, 'Allow and Connect');
+    assert.match(httpConsent, /Connect to MCP server/);
     const httpRows = await waitForRows(page, 'the tools of the HTTP server after expanding it', (rows) => rows.includes('echo') && rows.includes('get-sum'));
     assert.ok(httpRows.indexOf(HTTP_SERVER) < httpRows.indexOf('echo'), JSON.stringify(httpRows));
     await screenshot(page, 'ext-06-http-expanded');
@@ -170,7 +171,7 @@ test('MCP Workbench in an untrusted workspace: servers are listed but never star
       settings: { 'mcpWorkbench.autoStart': true, 'security.workspace.trust.startupPrompt': 'never' },
     });
     await waitForNotification(page, /not trusted/);
-    await openViewContainer(page, 'MCP');
+    await openViewContainer(page, 'MCP Workbench');
     await waitForRows(page, 'both servers in the Servers view', (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER));
     await screenshot(page, 'ext-08-untrusted');
     // The "not trusted" notice is shown by activation's auto-start decision in place of starting the servers, and a

@@ -1,7 +1,7 @@
 /**
  * End-to-end test of sampling review in a real VS Code (code-server 4.100.3) driven from Chromium: a real
  * OpenAI-compatible model server on 127.0.0.1 is configured in the user settings, its API key is entered with
- * "MCP: Set Model API Key…", server-everything's trigger-sampling-request is called from the palette, and the
+ * "MCP Workbench: Set Model API Key…", server-everything's trigger-sampling-request is called from the palette, and the
  * review panel is clicked through: edit the prompt, Approve, see the streamed answer, Approve, see the result.
  *
  * Run: MCP_E2E_VSIX=dist/mcp-workbench-0.1.0.vsix node --import tsx --test test/e2e/sampling.e2e.ts
@@ -52,19 +52,19 @@ test('sampling review in the browser: edit, approve, see the answer, approve, se
       },
     });
     // The extension is up once its Servers view lists the workspace's server.
-    await openViewContainer(page, 'MCP');
+    await openViewContainer(page, 'MCP Workbench');
     await waitFor(page, `the "${SERVER}" row in the Servers view`, () =>
       page.locator('.part.sidebar .monaco-list-row').filter({ hasText: SERVER }).first().waitFor({ state: 'visible', timeout: 60_000 }),
     );
 
     // The API key goes to SecretStorage through the command's password box.
-    await runPickerCommand(page, 'MCP: Set Model API Key…');
+    await runPickerCommand(page, 'MCP Workbench: Set Model API Key…');
     await quickPick(page, ENDPOINT);
     await typeInQuickInput(page, 'sk-e2e-secret');
     await sleep(500);
 
     // Call trigger-sampling-request from the palette (JSON arguments, so the test does not depend on the tool form).
-    await runPickerCommand(page, 'MCP: Call Tool with JSON Arguments…');
+    await runPickerCommand(page, 'MCP Workbench: Call Tool with JSON Arguments…');
     await quickPick(page, SERVER);
     // The tool list is long and virtualised: filter it first.
     await page.locator(`${QUICK_INPUT} .quick-input-box input`).first().fill('trigger-sampling-request');

@@ -46,7 +46,7 @@ function serverProcesses(workspace: string): number[] {
 
 /** Starts the stdio server through the palette (answering the consent modal when it shows) and returns its pid. */
 async function startFromPalette(page: Page, workspace: string, expectConsent: boolean, shot: string): Promise<number> {
-  await runPickerCommand(page, 'MCP: Start Server');
+  await runPickerCommand(page, 'MCP Workbench: Start Server');
   await quickPick(page, STDIO_SERVER);
   if (expectConsent) {
     const consent = await answerDialog(page, 'Allow and Start');
@@ -125,7 +125,7 @@ test('Reload Window stops the servers the previous extension host started', { ti
   const { workspace, userDataDir } = fixture;
   try {
     const page = await fixture.start();
-    await openViewContainer(page, 'MCP');
+    await openViewContainer(page, 'MCP Workbench');
     await waitForRows(page, 'the stdio server in the Servers view', (rows) => rows.includes(STDIO_SERVER));
     assert.deepEqual(serverProcesses(workspace), [], 'no server may run before it is started (autoStart is off)');
 
@@ -156,7 +156,7 @@ test('Reload Window stops the servers the previous extension host started', { ti
     const restored = await waitUntil('the restored Servers view', async () => ((await readServerRows(page)).includes(STDIO_SERVER) ? true : undefined), 15_000).catch(
       () => false,
     );
-    if (!restored) await openViewContainer(page, 'MCP');
+    if (!restored) await openViewContainer(page, 'MCP Workbench');
     const rows = await waitForRows(page, 'the stdio server in the reloaded Servers view', (r) => r.includes(STDIO_SERVER));
     assert.ok(!rows.includes('echo'), `the server must not be running after the reload: ${JSON.stringify(rows)}`);
     // A start sets the state to "starting" synchronously, so a row rendered as stopped after activation shows that
@@ -182,7 +182,7 @@ test('Shutting code-server down with SIGTERM leaves no server process running', 
   const { workspace, userDataDir } = fixture;
   try {
     const page = await fixture.start();
-    await openViewContainer(page, 'MCP');
+    await openViewContainer(page, 'MCP Workbench');
     await waitForRows(page, 'the stdio server in the Servers view', (rows) => rows.includes(STDIO_SERVER));
     const pid = await startFromPalette(page, workspace, true, 'shutdown-04-running-before-sigterm');
 

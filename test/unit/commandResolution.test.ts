@@ -119,3 +119,22 @@ test('windowsShimInvocation refuses characters cmd.exe interprets even inside qu
   }
   assert.throws(() => windowsShimInvocation('C:\\A&B\\npx.cmd', []), /the shim path "C:\\\\A&B\\\\npx.cmd" contains "&"/);
 });
+
+test("the editor's own PATH folders are searched but not listed: the message shows the PATH a person set", async () => {
+  const editorCli = path.join(root, 'editor', 'bin', 'remote-cli');
+  await mkdir(editorCli, { recursive: true });
+  await executable(path.join(editorCli, 'only-in-editor'));
+  const options = {
+    env: { PATH: [editorCli, bin1].join(path.delimiter) },
+    platform: process.platform,
+    isHostFolder: (directory: string) => directory.startsWith(path.join(root, 'editor')),
+  };
+  const missing = await resolveCommand('missing-tool', options);
+  assert.equal(missing.kind, 'not-found');
+  assert.equal(
+    missing.kind === 'not-found' ? missing.hint : '',
+    `missing-tool not found on PATH (searched: ${bin1}, and 1 folder of the editor itself). Use an absolute path, set cwd, or add its folder to PATH through env.`,
+  );
+  assert.deepEqual(missing.kind === 'not-found' ? missing.searched : [], [editorCli, bin1]);
+  assert.equal((await resolveCommand('only-in-editor', options)).kind, 'found');
+});

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { importServers, knownImportSources, uniqueName, type ImportCandidate, type ImportResult, type ImportSourceKind } from '../../src/workbench/node/importers';
+import { importKindForFile } from '../../src/workbench/node/importSources';
 import { translateVariables } from '../../src/workbench/node/importVariables';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 import { IMPORT_FIXTURES, importFixturePath } from '../fixtures/configs/importFixtures';
@@ -164,7 +165,7 @@ test('whole-file problems: invalid JSON with line and column, wrong shapes, empt
   const broken = '{\n  "mcpServers": {\n    "a": { "command": "node" }\n    "b": {}\n  }\n}\n';
   assert.deepEqual(importServers('claude-desktop', broken, '/c/config.json'), {
     found: [],
-    skipped: [{ name: '/c/config.json', reason: 'invalid JSON: CommaExpected at line 4, column 5' }],
+    skipped: [{ name: '/c/config.json', reason: 'invalid JSON: expected a comma at line 4, column 5' }],
   });
   assert.deepEqual(importServers('cursor', '[]', 'x.json').skipped, [{ name: 'x.json', reason: 'the file must contain a JSON object' }]);
   assert.deepEqual(importServers('cursor', '{ "mcpServers": [] }', 'x.json').skipped, [{ name: 'x.json', reason: '"mcpServers" must be an object that maps names to servers' }]);
@@ -248,4 +249,13 @@ test('knownImportSources: per-OS paths for every source', () => {
   assert.ok(linux.some((s) => s.path === '/home/me/.xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'));
   assert.equal(knownImportSources('linux', '/home/me', []).find((s) => s.kind === 'claude-desktop')?.path, '/home/me/.config/Claude/claude_desktop_config.json');
   assert.equal(new Set(linux.map((s) => s.label)).size, linux.length, 'labels tell the sources apart');
+});
+
+test('importKindForFile: a file a person picks is read in the dialect its name and folder say', () => {
+  assert.equal(importKindForFile('/home/a/.cursor/mcp.json'), 'cursor');
+  assert.equal(importKindForFile('C:\\Users\\a\\.codeium\\windsurf\\mcp_config.json'), 'windsurf');
+  assert.equal(importKindForFile('/x/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'), 'cline');
+  assert.equal(importKindForFile('/repo/.mcp.json'), 'workspace-mcp-json');
+  assert.equal(importKindForFile('/home/a/.copilot/mcp-config.json'), 'copilot-cli');
+  assert.equal(importKindForFile('/somewhere/servers.json'), 'claude-desktop');
 });

@@ -52,7 +52,7 @@ test('creates { "servers": {} } for an empty or comment-only file', () => {
 test('refuses to edit a file that is not valid JSONC and says where it is broken', () => {
   const broken = '{\n  "servers": {\n    "a": { "command": "node" \n    "b": {}\n  }\n}';
   assert.throws(() => addServerToConfig(broken, 'c', { command: 'x' }), (error: unknown) => {
-    return error instanceof ConfigEditError && /not valid JSONC \(CommaExpected at line 4, column 5\).*nothing was changed/.test(error.message);
+    return error instanceof ConfigEditError && /not valid JSONC \(expected a comma at line 4, column 5\).*nothing was changed/.test(error.message);
   });
   assert.throws(() => addServerToConfig('[1, 2]', 'c', { command: 'x' }), /must contain a JSON object/);
   assert.throws(() => addServerToConfig('{ "servers": [] }', 'c', { command: 'x' }), /"servers" in mcp.json is not an object/);

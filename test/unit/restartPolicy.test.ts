@@ -70,3 +70,17 @@ test('formatDuration', () => {
   assert.equal(formatDuration(120_000), '2 min');
   assert.equal(formatDuration(125_000), '2 min 5 s');
 });
+
+test('a start that fails before any successful start is not restarted; after one successful run, failed restarts keep the backoff', () => {
+  const policy = new RestartPolicy({ baseDelayMs: 100 });
+  assert.equal(policy.recordStartFailure(0), undefined);
+  assert.equal(policy.recordStartFailure(10), undefined);
+  assert.equal(policy.recentCrashes, 0);
+  policy.recordStarted(20);
+  assert.deepEqual(policy.recordCrash(30), { kind: 'restart', delayMs: 100, attempt: 1 });
+  // The restart fails during its handshake: still the crash loop, so the next delay doubles.
+  assert.deepEqual(policy.recordStartFailure(140), { kind: 'restart', delayMs: 200, attempt: 2 });
+  // A manual start hands control back to the person: a failure before the handshake is not retried again.
+  policy.reset();
+  assert.equal(policy.recordStartFailure(400), undefined);
+});

@@ -11,7 +11,7 @@ import { TEST_HOOKS_ENV, testHooksEnabled, withTestHooks } from '../../src/exten
 
 const root = path.resolve(__dirname, '..', '..');
 const extensionDir = path.join(root, 'src', 'extension');
-const HOOK_KEYS = ['sampling', 'browse', 'config', 'simulateWorkspaceFoldersChanged'];
+const HOOK_KEYS = ['sampling', 'browse', 'config', 'simulateWorkspaceFoldersChanged', 'simulateWorkspaceTrust'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {

@@ -17,7 +17,7 @@ export interface AddServerArguments {
   target?: string;
 }
 
-/** MCP: Add Server… — stdio (a command line) or HTTP (a URL and optional headers), a unique name, and where to write it. */
+/** MCP Workbench: Add Server… — stdio (a command line) or HTTP (a URL and optional headers), a unique name, and where to write it. */
 export async function addServerCommand(argument: unknown): Promise<void> {
   const given = isAddServerArguments(argument) ? argument : {};
   try {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { parseMcpConfig, type ConfigProblem } from '../../workbench/config/mcpConfig';
+import type { JsonSyntaxProblem } from '../../workbench/config/jsonSyntax';
+import { hasSyntaxErrors, parseMcpConfig, type ConfigProblem } from '../../workbench/config/mcpConfig';
 import { readUserServers, USER_SERVERS_SETTING, USER_SETTINGS_SOURCE_URI, userServersLabel } from './userServers';
 import { serverEntryId, type ServerEntry } from './serverEntry';
 
@@ -17,6 +18,19 @@ export interface ConfigFileProblems {
 }
 
 /**
+ * A config file that does not parse (typically a half-typed edit). Its servers keep the last configuration that
+ * parsed, so saving mid-edit does not stop them; the file is applied again once it parses.
+ */
+export interface ConfigSyntaxError {
+  configUri: vscode.Uri;
+  sourceLabel: string;
+  /** The first syntax error: later ones usually follow from it. */
+  syntax: JsonSyntaxProblem;
+  /** How many servers of the last good configuration are kept meanwhile (0 when the file never parsed). */
+  keptServers: number;
+}
+
+/**
  * Reads every workspace folder's `.vscode/mcp.json` and the user-level list in settings, watches them (and the
  * folder list), and publishes the complete list of servers after each change. Problems are reported once per distinct set, so saving an
  * unrelated edit does not repeat a warning the user has already seen.
@@ -26,6 +40,10 @@ export class ConfigLoader implements vscode.Disposable {
   private readonly problemsEmitter = new vscode.EventEmitter<ConfigFileProblems>();
   private readonly watchers = new Map<string, vscode.FileSystemWatcher>();
   private readonly reportedProblems = new Map<string, string>();
+  /** Per config file, the entries of the last version that parsed: kept while the file does not parse. */
+  private readonly lastGoodEntries = new Map<string, ServerEntry[]>();
+  private readonly syntaxErrorsByFile = new Map<string, ConfigSyntaxError>();
+  private readonly syntaxErrorsEmitter = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private loadSequence = 0;
@@ -35,6 +53,13 @@ export class ConfigLoader implements vscode.Disposable {
   readonly onDidChange = this.changeEmitter.event;
   /** A config file's problems, when they differ from what was last reported for that file. */
   readonly onDidFindProblems = this.problemsEmitter.event;
+  /** The set of files that do not parse changed (or a broken file's error moved). */
+  readonly onDidChangeSyntaxErrors = this.syntaxErrorsEmitter.event;
+
+  /** Config files that do not parse right now, in folder order. */
+  get syntaxErrors(): readonly ConfigSyntaxError[] {
+    return [...this.syntaxErrorsByFile.values()];
+  }
 
   constructor() {
     this.subscriptions.push(
@@ -76,6 +101,12 @@ export class ConfigLoader implements vscode.Disposable {
   private async readAll(): Promise<ServerEntry[]> {
     const folders = vscode.workspace.workspaceFolders ?? [];
     const perFolder = await Promise.all(folders.map((folder) => this.readFolder(folder)));
+    const current = new Set(folders.map((folder) => vscode.Uri.joinPath(folder.uri, WORKSPACE_CONFIG_PATH).toString()));
+    for (const key of [...this.syntaxErrorsByFile.keys()]) {
+      if (current.has(key)) continue;
+      this.syntaxErrorsByFile.delete(key);
+      this.syntaxErrorsEmitter.fire();
+    }
     const user = readUserServers();
     this.report(USER_SETTINGS_SOURCE_URI, user.problems, userServersLabel(), 'user');
     return [...perFolder.flat(), ...user.entries];
@@ -88,6 +119,7 @@ export class ConfigLoader implements vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changeEmitter.dispose();
     this.problemsEmitter.dispose();
+    this.syntaxErrorsEmitter.dispose();
   }
 
   private async readFolder(folder: vscode.WorkspaceFolder): Promise<ServerEntry[]> {
@@ -100,17 +132,43 @@ export class ConfigLoader implements vscode.Disposable {
       // No file is the normal case for most folders; anything else is worth a warning.
       const missing = error instanceof vscode.FileSystemError && error.code === 'FileNotFound';
       this.report(configUri, missing ? [] : [{ message: vscode.l10n.t('cannot read the file: {0}', String(error)) }], label);
+      this.lastGoodEntries.delete(configUri.toString());
+      this.setSyntaxError(configUri, undefined);
       return [];
     }
     const parsed = parseMcpConfig(text);
+    const syntax = hasSyntaxErrors(parsed) ? parsed.problems.find((problem) => problem.syntax)?.syntax : undefined;
+    if (syntax) {
+      // A save mid-edit: keep what runs, and say where the file is broken (the view's row, not a notification per save).
+      const kept = this.lastGoodEntries.get(configUri.toString()) ?? [];
+      this.report(configUri, [], label);
+      this.setSyntaxError(configUri, { configUri, sourceLabel: label, syntax, keptServers: kept.length });
+      return kept;
+    }
+    this.setSyntaxError(configUri, undefined);
     this.report(configUri, parsed.problems, label);
-    return parsed.servers.map((definition) => ({
+    const entries = parsed.servers.map((definition) => ({
       id: serverEntryId(configUri, definition.name),
       name: definition.name,
       definition,
       inputs: parsed.inputs,
       origin: { configUri, folder, scope: 'workspace' as const, label },
     }));
+    this.lastGoodEntries.set(configUri.toString(), entries);
+    return entries;
+  }
+
+  private setSyntaxError(configUri: vscode.Uri, error: ConfigSyntaxError | undefined): void {
+    const key = configUri.toString();
+    const previous = this.syntaxErrorsByFile.get(key);
+    if (error === undefined) {
+      if (previous === undefined) return;
+      this.syntaxErrorsByFile.delete(key);
+    } else {
+      if (previous && JSON.stringify({ ...previous, configUri: key }) === JSON.stringify({ ...error, configUri: key })) return;
+      this.syntaxErrorsByFile.set(key, error);
+    }
+    this.syntaxErrorsEmitter.fire();
   }
 
   private report(configUri: vscode.Uri, problems: readonly ConfigProblem[], sourceLabel: string, scope: 'workspace' | 'user' = 'workspace'): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { InputPrompter } from './inputPrompter';
 
-/** MCP: Forget Stored Inputs — clears ${input:...} answers (SecretStorage and workspace state); the next start asks again. */
+/** MCP Workbench: Forget Stored Inputs — clears ${input:...} answers (SecretStorage and workspace state); the next start asks again. */
 export async function forgetInputs(inputs: InputPrompter): Promise<number> {
   const count = await inputs.forgetAll();
   void vscode.window.showInformationMessage(vscode.l10n.t('Forgot {0} stored MCP input value(s).', count));

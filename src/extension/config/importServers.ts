@@ -1,9 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { IMPORT_SOURCE_LABELS, importServers, knownImportSources, type ImportCandidate, type ImportSkip, type ImportSourceKind } from '../../workbench/node/importers';
+import { IMPORT_SOURCE_LABELS, importKindForFile, importServers, knownImportSources, uniqueName, type ImportCandidate, type ImportSkip, type ImportSourceKind } from '../../workbench/node/importers';
 import { errorMessage } from '../../protocol/errors';
-import { addServers, pickTarget, takenNames, targetFromArgument, targetLabel } from './configTargets';
+import { addServers, pickTarget, takenNames, targetFromArgument, targetLabel, type ConfigTarget } from './configTargets';
 
 interface SourceFile {
   kind: ImportSourceKind;
@@ -28,16 +29,37 @@ export interface ImportOutcome {
   added: string[];
 }
 
-/** MCP: Import Servers… — Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI and workspace .mcp.json files. */
+/** One row of the list of found servers: where it was found (the file's path) and what it runs. */
+export interface ImportPickItem {
+  name: string;
+  label: string;
+  description: string;
+  detail: string;
+  picked: boolean;
+}
+
+/**
+ * The steps that ask the person, in order: the list of found servers (or "Choose file…"), the file dialog, then
+ * where to write. Test hooks replace it to answer and to see what each step showed.
+ */
+export interface ImportUi {
+  pickServers(title: string, items: readonly ImportPickItem[], skippedCount: number): Promise<readonly string[] | 'choose-file' | undefined>;
+  chooseFile(title: string): Promise<string | undefined>;
+  pickTarget(title: string): Promise<ConfigTarget | undefined>;
+}
+
+/** MCP Workbench: Import Servers… — Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI and workspace .mcp.json files. */
 export class ServerImporter implements vscode.Disposable {
-  /** The "MCP: Import" output channel listing what was skipped; created on the first import. */
+  /** The "MCP Workbench: Import" output channel listing what was skipped; created on the first import. */
   private report: vscode.OutputChannel | undefined;
+  /** The person's steps; test hooks may answer them instead. */
+  ui: ImportUi = quickPickImportUi;
 
   async run(argument: unknown): Promise<ImportOutcome | undefined> {
     const given: ImportServersArguments = typeof argument === 'object' && argument !== null ? (argument as ImportServersArguments) : {};
     try {
-      this.report ??= vscode.window.createOutputChannel(vscode.l10n.t('MCP: Import'));
-      return await importFlow(given, this.report);
+      this.report ??= vscode.window.createOutputChannel(vscode.l10n.t('MCP Workbench: Import'));
+      return await importFlow(given, this.report, this.ui);
     } catch (error) {
       void vscode.window.showErrorMessage(vscode.l10n.t('Could not import MCP servers: {0}', errorMessage(error)));
       return undefined;
@@ -49,45 +71,72 @@ export class ServerImporter implements vscode.Disposable {
   }
 }
 
-async function importFlow(given: ImportServersArguments, report: vscode.OutputChannel): Promise<ImportOutcome | undefined> {
+interface Scan {
+  found: ImportCandidate[];
+  skipped: ImportSkip[];
+  labels: Map<ImportCandidate, string>;
+}
+
+/** Scan first (known locations, or the files given), list what was found, let the person add a file, then ask where. */
+async function importFlow(given: ImportServersArguments, report: vscode.OutputChannel, ui: ImportUi): Promise<ImportOutcome | undefined> {
   const title = vscode.l10n.t('Import MCP Servers');
-  const target = targetFromArgument(given.target) ?? (await pickTarget(title));
-  if (!target) return undefined;
-  const taken = await takenNames(target);
-  const found: ImportCandidate[] = [];
-  const skipped: ImportSkip[] = [];
-  const labels = new Map<ImportCandidate, string>();
-  for (const source of sourceFiles(given)) {
-    let text: string;
-    try {
-      text = await readFile(source.path, 'utf8');
-    } catch {
-      continue; // Most known locations do not exist on a given machine.
+  const scan: Scan = { found: [], skipped: [], labels: new Map() };
+  for (const source of sourceFiles(given)) await scanFile(scan, source, false);
+  let chosen: ImportCandidate[] | undefined;
+  if (given.select) chosen = scan.found.filter((candidate) => given.select === 'all' || given.select?.includes(candidate.name));
+  while (!chosen) {
+    if (scan.skipped.length > 0) showSkipped(report, scan.skipped);
+    const answer = scan.found.length > 0 ? await ui.pickServers(title, pickItems(scan), scan.skipped.length) : await askForFile(scan.skipped.length);
+    if (answer === undefined) return { found: describeFound(scan), skipped: scan.skipped, added: [] };
+    if (answer === 'choose-file') {
+      const file = await ui.chooseFile(title);
+      if (file) await scanFile(scan, { kind: importKindForFile(file), label: file, path: file }, true);
+      continue;
     }
-    const result = importServers(source.kind, text, source.path, { takenNames: [...taken, ...found.map((candidate) => candidate.name)] });
-    for (const candidate of result.found) labels.set(candidate, source.label);
-    found.push(...result.found);
-    skipped.push(...result.skipped.map((skip) => ({ name: `${skip.name} (${source.label})`, reason: skip.reason })));
+    chosen = scan.found.filter((candidate) => answer.includes(candidate.name));
   }
-  if (skipped.length > 0) showSkipped(report, skipped);
-  if (found.length === 0) {
-    void vscode.window.showInformationMessage(
-      skipped.length > 0
-        ? vscode.l10n.t('No importable MCP servers found; {0} skipped (see the "MCP: Import" output).', skipped.length)
-        : vscode.l10n.t('No MCP servers found in Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI or .mcp.json files.'),
-    );
-    return { found: [], skipped, added: [] };
-  }
-  const chosen = given.select ? found.filter((candidate) => given.select === 'all' || given.select?.includes(candidate.name)) : await pickCandidates(title, found, labels, skipped.length);
-  if (!chosen || chosen.length === 0) return { found: describeFound(found, labels), skipped, added: [] };
-  await addServers(
-    target,
-    chosen.map((candidate) => ({ name: candidate.name, entry: candidate.entry })),
-  );
+  if (chosen.length === 0) return { found: describeFound(scan), skipped: scan.skipped, added: [] };
+  const target = targetFromArgument(given.target) ?? (await ui.pickTarget(title));
+  if (!target) return { found: describeFound(scan), skipped: scan.skipped, added: [] };
+  // Names are made unique against the target only now that it is known.
+  const taken = await takenNames(target);
+  const servers = chosen.map((candidate) => {
+    const name = uniqueName(candidate.name, taken);
+    taken.push(name);
+    return { name, entry: candidate.entry };
+  });
+  await addServers(target, servers);
   void vscode.window.showInformationMessage(
-    vscode.l10n.t('Imported {0} MCP server(s) into {1}: {2}', chosen.length, targetLabel(target), chosen.map((candidate) => candidate.name).join(', ')),
+    vscode.l10n.t('Imported {0} MCP server(s) into {1}: {2}', servers.length, targetLabel(target), servers.map((server) => server.name).join(', ')),
   );
-  return { found: describeFound(found, labels), skipped, added: chosen.map((candidate) => candidate.name) };
+  return { found: describeFound(scan), skipped: scan.skipped, added: servers.map((server) => server.name) };
+}
+
+/** Nothing found: say where it looked and offer a file. */
+async function askForFile(skippedCount: number): Promise<'choose-file' | undefined> {
+  const choose = vscode.l10n.t('Choose File…');
+  const choice = await vscode.window.showInformationMessage(
+    skippedCount > 0
+      ? vscode.l10n.t('No importable MCP servers found; {0} skipped (see the "MCP Workbench: Import" output).', skippedCount)
+      : vscode.l10n.t('No MCP servers found in Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI or .mcp.json files.'),
+    choose,
+  );
+  return choice === choose ? 'choose-file' : undefined;
+}
+
+async function scanFile(scan: Scan, source: SourceFile, reportMissing: boolean): Promise<void> {
+  let text: string;
+  try {
+    text = await readFile(source.path, 'utf8');
+  } catch (error) {
+    // Most known locations do not exist on a given machine; a file the person chose must be readable.
+    if (reportMissing) scan.skipped.push({ name: source.path, reason: errorMessage(error) });
+    return;
+  }
+  const result = importServers(source.kind, text, source.path, { takenNames: scan.found.map((candidate) => candidate.name) });
+  for (const candidate of result.found) scan.labels.set(candidate, source.label);
+  scan.found.push(...result.found);
+  scan.skipped.push(...result.skipped.map((skip) => ({ name: `${skip.name} (${source.label})`, reason: skip.reason })));
 }
 
 function sourceFiles(given: ImportServersArguments): SourceFile[] {
@@ -96,27 +145,64 @@ function sourceFiles(given: ImportServersArguments): SourceFile[] {
   return knownImportSources(process.platform, os.homedir(), folders, process.env).map((source) => ({ kind: source.kind, label: source.label, path: source.path }));
 }
 
-async function pickCandidates(title: string, found: ImportCandidate[], labels: Map<ImportCandidate, string>, skippedCount: number): Promise<ImportCandidate[] | undefined> {
-  const picked = await vscode.window.showQuickPick(
-    found.map((candidate) => ({
-      label: candidate.name,
-      description: labels.get(candidate),
-      detail: [candidate.definition.kind === 'stdio' ? [candidate.definition.command, ...candidate.definition.args].join(' ') : candidate.definition.url, ...candidate.notes].join(' — '),
-      picked: !candidate.disabled,
-      candidate,
-    })),
-    {
-      title,
-      canPickMany: true,
-      matchOnDescription: true,
-      placeHolder:
-        skippedCount > 0
-          ? vscode.l10n.t('Select the servers to add ({0} skipped: see the "MCP: Import" output)', skippedCount)
-          : vscode.l10n.t('Select the servers to add'),
-    },
-  );
-  return picked?.map((item) => item.candidate);
+function pickItems(scan: Scan): ImportPickItem[] {
+  return scan.found.map((candidate) => ({
+    name: candidate.name,
+    label: candidate.name,
+    description: `${scan.labels.get(candidate) ?? IMPORT_SOURCE_LABELS[candidate.source]} — ${displayPath(candidate.filePath)}`,
+    detail: [candidate.definition.kind === 'stdio' ? [candidate.definition.command, ...candidate.definition.args].join(' ') : candidate.definition.url, ...candidate.notes].join(' — '),
+    picked: !candidate.disabled,
+  }));
 }
+
+/** "~/Library/…/claude_desktop_config.json": the path as a person recognizes it. */
+function displayPath(filePath: string): string {
+  const home = os.homedir();
+  return home && filePath.startsWith(home + path.sep) ? `~${filePath.slice(home.length)}` : filePath;
+}
+
+const quickPickImportUi: ImportUi = {
+  async pickServers(title, items, skippedCount) {
+    type Item = vscode.QuickPickItem & { name?: string; chooseFile?: true };
+    const chooseFile: Item = { label: `$(folder-opened) ${vscode.l10n.t('Choose File…')}`, description: vscode.l10n.t('import from another file'), alwaysShow: true, chooseFile: true };
+    const quickPick = vscode.window.createQuickPick<Item>();
+    quickPick.title = title;
+    quickPick.canSelectMany = true;
+    quickPick.matchOnDescription = true;
+    quickPick.placeholder =
+      skippedCount > 0
+        ? vscode.l10n.t('Select the servers to add ({0} skipped: see the "MCP Workbench: Import" output)', skippedCount)
+        : vscode.l10n.t('Select the servers to add');
+    const rows: Item[] = items.map((item) => ({ label: item.label, description: item.description, detail: item.detail, name: item.name }));
+    quickPick.items = [chooseFile, ...rows];
+    quickPick.selectedItems = rows.filter((_row, index) => items[index]?.picked);
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (value: readonly string[] | 'choose-file' | undefined) => {
+        if (settled) return;
+        settled = true;
+        resolve(value);
+        quickPick.dispose();
+      };
+      quickPick.onDidChangeSelection((selection) => {
+        if (selection.some((item) => item.chooseFile)) finish('choose-file');
+      });
+      quickPick.onDidAccept(() => finish(quickPick.selectedItems.flatMap((item) => (item.name ? [item.name] : []))));
+      quickPick.onDidHide(() => finish(undefined));
+      quickPick.show();
+    });
+  },
+  async chooseFile(title) {
+    const picked = await vscode.window.showOpenDialog({
+      title,
+      canSelectMany: false,
+      openLabel: vscode.l10n.t('Import'),
+      filters: { [vscode.l10n.t('MCP configuration')]: ['json', 'jsonc'] },
+    });
+    return picked?.[0]?.fsPath;
+  },
+  pickTarget: (title) => pickTarget(title),
+};
 
 /** Skipped entries go to their own output, each with its reason, so nothing disappears silently. */
 function showSkipped(report: vscode.OutputChannel, skipped: readonly ImportSkip[]): void {
@@ -126,6 +212,6 @@ function showSkipped(report: vscode.OutputChannel, skipped: readonly ImportSkip[
   report.show(true);
 }
 
-function describeFound(found: readonly ImportCandidate[], labels: Map<ImportCandidate, string>): { name: string; source: string }[] {
-  return found.map((candidate) => ({ name: candidate.name, source: labels.get(candidate) ?? candidate.source }));
+function describeFound(scan: Scan): { name: string; source: string }[] {
+  return scan.found.map((candidate) => ({ name: candidate.name, source: scan.labels.get(candidate) ?? candidate.source }));
 }

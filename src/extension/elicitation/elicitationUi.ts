@@ -4,6 +4,7 @@ import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../
 import type { ElicitRequest, ElicitResult, JsonObject } from '../../protocol/types';
 import { ReviewQueue } from '../../workbench/sampling/reviewQueue';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
+import { formFieldMessages } from '../webviews/fieldMessages';
 import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../webviews/reviewPanel';
 
 /** The URL-mode consent dialog as shown: a modal warning with a message, a detail and its buttons. */
@@ -157,9 +158,12 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
             return;
           }
           const content = message.content ?? {};
-          const verdict = this.validator.validate(schema, content);
-          if (verdict.kind === 'invalid') {
-            this.panel.update(item, { ...view, values: content, errors: verdict.errors });
+          const errors = formFieldMessages(form, content, () => {
+            const verdict = this.validator.validate(schema, content);
+            return verdict.kind === 'invalid' ? verdict.errors : [];
+          });
+          if (errors.length > 0) {
+            this.panel.update(item, { ...view, values: content, errors });
             return;
           }
           finish({ action: 'accept', content: content as NonNullable<ElicitResult['content']> });

@@ -3,7 +3,7 @@ import type { SamplingOutcome, SamplingRecord } from '../../workbench/sampling/c
 
 const CAP_PER_SERVER = 200;
 
-/** Every sampling exchange of this session, per server (capped), for "MCP: Show Sampling History". */
+/** Every sampling exchange of this session, per server (capped), for "MCP Workbench: Show Sampling History". */
 export class SamplingHistory implements vscode.Disposable {
   private readonly records = new Map<string, SamplingRecord[]>();
   private readonly changed = new vscode.EventEmitter<SamplingRecord>();

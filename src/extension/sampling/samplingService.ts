@@ -59,7 +59,7 @@ export class SamplingService implements vscode.Disposable {
     );
   }
 
-  /** Stores an endpoint's API key exactly as "MCP: Set Model API Key…" does (undefined deletes it). */
+  /** Stores an endpoint's API key exactly as "MCP Workbench: Set Model API Key…" does (undefined deletes it). */
   async storeApiKey(endpointName: string, key: string | undefined): Promise<void> {
     if (key === undefined) await this.secrets.delete(secretKey(endpointName));
     else await this.secrets.store(secretKey(endpointName), key);
@@ -74,7 +74,7 @@ export class SamplingService implements vscode.Disposable {
     return this.manager()?.byName(serverName)[0]?.log;
   }
 
-  /** MCP: Set Model API Key… */
+  /** MCP Workbench: Set Model API Key… */
   async setApiKeyCommand(): Promise<void> {
     const secrets = this.secrets;
     const endpoints = readEndpoints();
@@ -105,7 +105,7 @@ export class SamplingService implements vscode.Disposable {
     }
   }
 
-  /** MCP: Set Sampling Policy… */
+  /** MCP Workbench: Set Sampling Policy… */
   async setPolicyCommand(argument: unknown): Promise<void> {
     const policies = this.policies;
     const manager = this.manager();
@@ -134,7 +134,7 @@ export class SamplingService implements vscode.Disposable {
     return items.find((item) => item.label === label);
   }
 
-  /** MCP: Show Sampling History… */
+  /** MCP Workbench: Show Sampling History… */
   /** Opens read-only (`documents` is the `mcp-result:` provider), so closing the tab never asks to save. */
   async showHistoryCommand(argument: unknown, documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> }): Promise<void> {
     const history = this.history;

@@ -93,7 +93,7 @@ export function allowedModelsFor(serverName: string, endpoints: EndpointsProvide
 const STATE_KEY = `${SECTION}.policies`;
 
 /**
- * Persistent policies: the last choice made in the review panel or with "MCP: Set Sampling Policy…" (global
+ * Persistent policies: the last choice made in the review panel or with "MCP Workbench: Set Sampling Policy…" (global
  * state) wins over the mcpWorkbench.sampling.policy setting; changing the setting for a server clears that
  * server's stored choice so the edit takes effect.
  */

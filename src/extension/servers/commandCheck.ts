@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StdioLaunch } from '../../workbench/node/commandResolution';
 import { planStdioLaunch, type LaunchHost, type ResolvedServer } from '../../workbench/node/launch';
@@ -20,7 +21,7 @@ export class CommandNotFoundError extends Error {
  * (on Windows, a `.cmd`/`.bat` shim such as `npx.cmd` runs through `cmd.exe /d /s /c` with safe quoting); pass it to
  * `createTransport` as `launch`.
  */
-export async function checkCommand(resolved: ResolvedServer, host?: LaunchHost): Promise<StdioLaunch | undefined> {
+export async function checkCommand(resolved: ResolvedServer, host: LaunchHost = editorLaunchHost()): Promise<StdioLaunch | undefined> {
   if (resolved.kind !== 'stdio') return undefined;
   const plan = await planStdioLaunch(resolved, host);
   if (plan.kind === 'ready') return plan.launch;
@@ -30,4 +31,19 @@ export async function checkCommand(resolved: ResolvedServer, host?: LaunchHost):
     resolved.command,
     plan.searched,
   );
+}
+
+/**
+ * The extension host's environment. VS Code (and code-server, and remote servers) put their own CLI folders on the
+ * extension host's PATH; they are searched like any other, but a "not found" message lists only what the person set.
+ */
+function editorLaunchHost(): LaunchHost {
+  const appRoot = path.resolve(vscode.env.appRoot);
+  // The application's install folder: appRoot is <install>/resources/app on desktop, <install>/lib/vscode in code-server.
+  const installRoot = path.dirname(path.basename(appRoot) === 'app' ? path.dirname(appRoot) : appRoot);
+  const inside = (directory: string, root: string) => {
+    const relative = path.relative(root, path.resolve(directory));
+    return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
+  };
+  return { platform: process.platform, env: process.env, isHostFolder: (directory) => directory !== '' && inside(directory, installRoot) };
 }

@@ -5,7 +5,15 @@ import { maskSecrets } from '../../workbench/secrets';
 import { describeTarget, type ServerEntry } from '../config/serverEntry';
 
 /** A test hook standing in for the modal; everything around it (hashing, remembering) stays real. */
-export type LaunchConfirmer = (request: { serverName: string; commandLine: string }) => Promise<boolean>;
+/** What the first-start consent asks: running a command (stdio) or connecting to a URL (http). */
+export interface LaunchPrompt {
+  message: string;
+  detail: string;
+  /** The button that allows the start. */
+  allow: string;
+}
+
+export type LaunchConfirmer = (request: { serverName: string; commandLine: string; kind: 'stdio' | 'http'; prompt: LaunchPrompt }) => Promise<boolean>;
 
 const ALLOWED_KEY = 'mcpWorkbench.allowedLaunches';
 export const CONFIRM_SETTING = 'confirmWorkspaceServers';
@@ -30,7 +38,8 @@ export class LaunchConfirmation {
     const allowed = this.state.get<string[]>(ALLOWED_KEY, []);
     if (allowed.includes(fingerprint)) return true;
     const commandLine = describeLaunch(shown);
-    const yes = this.confirmer ? await this.confirmer({ serverName: entry.name, commandLine }) : await this.askModal(entry, commandLine);
+    const prompt = launchPrompt(entry, shown.kind, commandLine);
+    const yes = this.confirmer ? await this.confirmer({ serverName: entry.name, commandLine, kind: shown.kind, prompt }) : await this.askModal(prompt);
     if (!yes) return false;
     // Older answers for the same server are dropped: only its current definition is allowed.
     const others = allowed.filter((item) => !item.startsWith(`${entry.id}\n`));
@@ -38,17 +47,35 @@ export class LaunchConfirmation {
     return true;
   }
 
-  private async askModal(entry: ServerEntry, commandLine: string): Promise<boolean> {
-    const allow = vscode.l10n.t('Allow and Start');
-    const choice = await vscode.window.showWarningMessage(
-      vscode.l10n.t('Start MCP server "{0}" defined by this workspace?', entry.name),
-      {
-        modal: true,
-        detail: vscode.l10n.t('It will run:\n\n{0}\n\nDefined in {1}. Start it only if you trust this command.', commandLine, entry.origin.label),
-      },
-      allow,
-    );
-    return choice === allow;
+  private async askModal(prompt: LaunchPrompt): Promise<boolean> {
+    const choice = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, prompt.allow);
+    return choice === prompt.allow;
+  }
+}
+
+/** A stdio server runs a program on this machine; an HTTP server is a URL this window connects to, sending its headers. */
+function launchPrompt(entry: ServerEntry, kind: 'stdio' | 'http', description: string): LaunchPrompt {
+  switch (kind) {
+    case 'stdio':
+      return {
+        message: vscode.l10n.t('Start MCP server "{0}" defined by this workspace?', entry.name),
+        detail: vscode.l10n.t('It will run:\n\n{0}\n\nDefined in {1}. Start it only if you trust this command.', description, entry.origin.label),
+        allow: vscode.l10n.t('Allow and Start'),
+      };
+    case 'http':
+      return {
+        message: vscode.l10n.t('Connect to MCP server "{0}" defined by this workspace?', entry.name),
+        detail: vscode.l10n.t(
+          'It will connect to:\n\n{0}\n\nDefined in {1}. Connect only if you trust this URL: the server receives the headers shown and may ask this window to sample a model or answer forms.',
+          description,
+          entry.origin.label,
+        ),
+        allow: vscode.l10n.t('Allow and Connect'),
+      };
+    default: {
+      const exhaustive: never = kind;
+      throw new Error(`unknown server kind ${String(exhaustive)}`);
+    }
   }
 }
 

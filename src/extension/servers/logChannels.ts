@@ -4,7 +4,7 @@ import type { LogMessage } from '../../protocol/types';
 import { maskText } from '../../workbench/secrets';
 
 /**
- * One LogOutputChannel per server ("MCP: <name>"), created on first use and kept across restarts so a
+ * One LogOutputChannel per server ("MCP Workbench: <name>"), created on first use and kept across restarts so a
  * crash and the restart that follows read as one story.
  */
 export class LogChannels implements vscode.Disposable {
@@ -14,7 +14,7 @@ export class LogChannels implements vscode.Disposable {
   get(serverId: string, displayName: string): vscode.LogOutputChannel {
     let channel = this.channels.get(serverId);
     if (!channel) {
-      channel = vscode.window.createOutputChannel(`MCP: ${displayName}`, { log: true });
+      channel = vscode.window.createOutputChannel(`MCP Workbench: ${displayName}`, { log: true });
       this.channels.set(serverId, channel);
     }
     return channel;

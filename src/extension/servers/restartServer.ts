@@ -4,7 +4,7 @@ import { resolveServer } from './serverPicker';
 import { ServerState } from './serverState';
 import { startWithFeedback } from './startServer';
 
-/** MCP: Restart Server — stops the server, then starts it with the usual feedback. */
+/** MCP Workbench: Restart Server — stops the server, then starts it with the usual feedback. */
 export async function restartServer(manager: ServerManager, argument: unknown): Promise<void> {
   const controller = await resolveServer(manager, argument, {
     placeHolder: vscode.l10n.t('Select the MCP server to restart'),

@@ -5,7 +5,7 @@ import { createTransport, resolveServerDefinition, type ResolvedServer } from '.
 import type { VariableContext } from '../../workbench/config/variables';
 import { errorMessage } from '../../protocol/errors';
 import type { ClientHost } from '../../protocol/host';
-import { RestartPolicy } from '../../workbench/lifecycle/restartPolicy';
+import { RestartPolicy, type RestartDecision } from '../../workbench/lifecycle/restartPolicy';
 import type { LoggingLevel, LogMessage } from '../../protocol/types';
 import type { Transport } from '../../protocol/transports/transport';
 import { StdioTransport } from '../../protocol/node/stdio';
@@ -160,7 +160,7 @@ export class ServerController implements vscode.Disposable {
     }
     if (this.entryValue.origin.scope === 'workspace' && !this.services.isWorkspaceTrusted()) {
       this.log.warn('Not started: the workspace is not trusted');
-      this.setState({ kind: 'stopped', note: vscode.l10n.t('workspace not trusted') });
+      this.setState({ kind: 'stopped', note: vscode.l10n.t('workspace not trusted'), cause: 'workspace-untrusted' });
       return Promise.reject(
         new WorkspaceNotTrustedError(
           vscode.l10n.t(
@@ -193,6 +193,12 @@ export class ServerController implements vscode.Disposable {
     await this.closeConnection();
     if (active) this.log.info('Stopped');
     if (this.stateValue.kind !== 'stopped') this.setState({ kind: 'stopped' });
+  }
+
+  /** The workspace became trusted: a server stopped only for lack of trust no longer says so. */
+  workspaceTrustGranted(): void {
+    const state = this.stateValue;
+    if (state.kind === 'stopped' && state.cause === 'workspace-untrusted') this.setState({ kind: 'stopped' });
   }
 
   async restart(): Promise<void> {
@@ -307,12 +313,14 @@ export class ServerController implements vscode.Disposable {
       await this.closeConnection();
       if (error instanceof LaunchDeclinedError) {
         this.log.warn('Not started: the command line was not allowed');
-        this.setState({ kind: 'stopped', note: vscode.l10n.t('not allowed to start') });
+        this.setState({ kind: 'stopped', note: vscode.l10n.t('not allowed to start'), cause: 'declined' });
         throw error;
       }
       const message = this.mask(errorMessage(error));
       this.log.error(`Failed to start: ${message}`);
-      this.setState({ kind: 'error', message, stderrTail, recovery: launched ? this.scheduleRecovery() : undefined });
+      // Only a server that has run since the last manual start is restarted (restartPolicy.recordStartFailure).
+      const decision = launched ? this.policy.recordStartFailure(Date.now()) : undefined;
+      this.setState({ kind: 'error', message, stderrTail, recovery: decision ? this.scheduleRecovery(decision) : undefined });
       throw error;
     }
   }
@@ -325,12 +333,11 @@ export class ServerController implements vscode.Disposable {
     const stderrTail = this.recentStderr();
     this.log.error(`Crashed: ${message}`);
     void this.closeConnection();
-    this.setState({ kind: 'error', message, stderrTail, recovery: this.scheduleRecovery() });
+    this.setState({ kind: 'error', message, stderrTail, recovery: this.scheduleRecovery(this.policy.recordCrash(Date.now())) });
   }
 
-  /** Asks the restart policy what to do after a crash and schedules the restart (exponential backoff). */
-  private scheduleRecovery(): CrashRecovery {
-    const decision = this.policy.recordCrash(Date.now());
+  /** Carries out the restart policy's decision after a crash: schedules the restart (exponential backoff) or gives up. */
+  private scheduleRecovery(decision: RestartDecision): CrashRecovery {
     if (decision.kind === 'give-up') {
       this.log.error(`Not restarting: ${decision.reason}`);
       this.services.reportGaveUp(this, decision.reason);

@@ -110,6 +110,11 @@ export class ServerManager implements vscode.Disposable {
     await Promise.all(work);
   }
 
+  /** Trust was granted: rows that said "workspace not trusted" update at once (starting is the caller's choice). */
+  workspaceTrustGranted(): void {
+    for (const controller of this.servers) controller.workspaceTrustGranted();
+  }
+
   /** Starts every server; failures are reported per server and do not stop the others. */
   async startAll(): Promise<void> {
     await Promise.all(this.servers.map((controller) => controller.start().catch((error: unknown) => this.services.reportStartFailure(controller, error))));

@@ -25,7 +25,7 @@ export async function resolveServer(
   if (isServerNode(argument)) return argument.controller;
   const servers = [...manager.servers].sort((a, b) => a.name.localeCompare(b.name));
   if (servers.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Run "MCP: Add Server…" or add them to .vscode/mcp.json.'));
+    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Run "MCP Workbench: Add Server…" or add them to .vscode/mcp.json.'));
     return undefined;
   }
   const prefer = options.prefer ?? (() => true);

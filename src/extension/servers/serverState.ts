@@ -10,7 +10,13 @@ export type CrashRecovery = { kind: 'restarting'; delayMs: number; attempt: numb
  * (message and the last stderr lines) until the next start attempt, and after a crash what recovery is doing.
  */
 export type ServerState =
-  | { kind: 'stopped'; /** Why it is stopped when that is not the user's doing (e.g. untrusted workspace). */ note?: string }
+  | {
+      kind: 'stopped';
+      /** Why it is stopped when that is not the user's doing (e.g. untrusted workspace), in words. */
+      note?: string;
+      /** The same as a fact, so the note can be withdrawn when the cause goes away (trust granted). */
+      cause?: 'workspace-untrusted' | 'declined';
+    }
   | { kind: 'starting' }
   | { kind: 'running'; session: ServerSession; tools: readonly Tool[]; /** Process id, for stdio servers. */ pid?: number }
   | { kind: 'error'; message: string; stderrTail: readonly string[]; recovery?: CrashRecovery };

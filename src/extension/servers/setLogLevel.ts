@@ -6,7 +6,7 @@ import { resolveServer } from './serverPicker';
 import { ServerState } from './serverState';
 
 /**
- * MCP: Set Log Level… — sends `logging/setLevel` to a server that offers logging; the level is kept and sent again
+ * MCP Workbench: Set Log Level… — sends `logging/setLevel` to a server that offers logging; the level is kept and sent again
  * after each restart. A second argument (a level) skips the level picker, for automation and tests.
  */
 export async function setLogLevel(manager: ServerManager, argument: unknown, presetLevel: unknown): Promise<boolean> {

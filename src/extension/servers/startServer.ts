@@ -1,12 +1,14 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
+import { summarizeStartFailure } from '../../workbench/lifecycle/startFailure';
+import { notify } from '../ui/notifications';
 import { CommandNotFoundError } from './commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
 import type { ServerManager } from './serverManager';
 import { resolveServer } from './serverPicker';
 import { ServerState } from './serverState';
 
-/** MCP: Start Server — the tree row's server, or one picked (stopped and failed ones first). */
+/** MCP Workbench: Start Server — the tree row's server, or one picked (stopped and failed ones first). */
 export async function startServer(manager: ServerManager, argument: unknown): Promise<void> {
   const controller = await resolveServer(manager, argument, {
     placeHolder: vscode.l10n.t('Select the MCP server to start'),
@@ -33,20 +35,24 @@ export async function startWithFeedback(controller: ServerController): Promise<b
 export function reportStartFailure(controller: ServerController, error: unknown): void {
   if (error instanceof WorkspaceNotTrustedError) {
     const manage = vscode.l10n.t('Manage Workspace Trust');
-    void vscode.window.showWarningMessage(error.message, manage).then((choice) => {
+    void notify('warning', error.message, manage).then((choice) => {
       if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
     });
     return;
   }
   if (error instanceof LaunchDeclinedError) {
-    void vscode.window.showInformationMessage(error.message);
+    void notify('info', error.message);
     return;
   }
   const showLog = vscode.l10n.t('Show Log');
-  // A missing command's message is the fix (PATH searched, what to change): show all of it.
-  const reason = error instanceof CommandNotFoundError ? error.message : firstLine(errorMessage(error));
-  void vscode.window
-    .showErrorMessage(vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, reason), showLog)
+  // A missing command's message is the fix (PATH searched, what to change): show all of it. Otherwise one line with
+  // the cause (exit code and last stderr line, or why the URL is unreachable); the log has the rest.
+  const state = controller.state;
+  const reason =
+    error instanceof CommandNotFoundError
+      ? error.message
+      : summarizeStartFailure(state.kind === 'error' ? state.message : errorMessage(error), state.kind === 'error' ? state.stderrTail : []);
+  void notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, withoutServerPrefix(reason, controller.name)), showLog)
     .then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });
@@ -55,11 +61,12 @@ export function reportStartFailure(controller: ServerController, error: unknown)
 /** Crash restarts gave up: say why, once, with the way to the log. */
 export function reportGaveUp(controller: ServerController, reason: string): void {
   const showLog = vscode.l10n.t('Show Log');
-  void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog).then((choice) => {
+  void notify('error', vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog).then((choice) => {
     if (choice === showLog) controller.log.show(true);
   });
 }
 
-function firstLine(text: string): string {
-  return text.split('\n', 1)[0] ?? text;
+/** The client prefixes errors with the server's name ("fixture: …"); the notification already names it. */
+function withoutServerPrefix(reason: string, serverName: string): string {
+  return reason.startsWith(`${serverName}: `) ? reason.slice(serverName.length + 2) : reason;
 }

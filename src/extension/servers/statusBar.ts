@@ -30,6 +30,11 @@ export class ServersStatusBar implements vscode.Disposable {
     return typeof tooltip === 'string' ? tooltip : (tooltip?.value ?? '');
   }
 
+  /** What a screen reader announces, for tests. */
+  get accessibleLabel(): string | undefined {
+    return this.item.accessibilityInformation?.label;
+  }
+
   /** The command a click runs, for tests. */
   get command(): string | undefined {
     const command = this.item.command;
@@ -50,6 +55,13 @@ export class ServersStatusBar implements vscode.Disposable {
     const running = servers.filter((server) => server.state.kind === 'running').length;
     const failed = servers.filter((server) => server.state.kind === 'error').length;
     this.item.text = failed > 0 ? `$(server) ${running} $(error) ${failed}` : `$(server) ${running}`;
+    // The text is icons and digits; a screen reader gets words instead of "server 2 error 1".
+    this.item.accessibilityInformation = {
+      label:
+        failed > 0
+          ? vscode.l10n.t('MCP servers: {0} running, {1} failed', running, failed)
+          : vscode.l10n.t('MCP servers: {0} running', running),
+    };
     this.item.backgroundColor = failed > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${vscode.l10n.t('MCP servers: {0} running, {1} failed, {2} configured', running, failed, servers.length)}**\n\n`);

@@ -3,7 +3,7 @@ import type { ServerManager } from './serverManager';
 import { resolveServer } from './serverPicker';
 import { ServerState } from './serverState';
 
-/** MCP: Stop Server — running and starting servers are offered first. */
+/** MCP Workbench: Stop Server — running and starting servers are offered first. */
 export async function stopServer(manager: ServerManager, argument: unknown): Promise<void> {
   const controller = await resolveServer(manager, argument, {
     placeHolder: vscode.l10n.t('Select the MCP server to stop'),

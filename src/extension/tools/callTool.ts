@@ -21,13 +21,13 @@ export interface ToolCallUi {
   history: HistoryLog;
 }
 
-/** MCP: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema. */
+/** MCP Workbench: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema. */
 export async function callTool(manager: ServerManager, ui: ToolCallUi, argument: unknown): Promise<void> {
   const target = await resolveTool(manager, argument);
   if (target) ui.openForm(target.controller, target.tool);
 }
 
-/** MCP: Call Tool with JSON Arguments… — the same with one JSON input box (quick for keyboard users and scripts). */
+/** MCP Workbench: Call Tool with JSON Arguments… — the same with one JSON input box (quick for keyboard users and scripts). */
 export async function callToolJson(manager: ServerManager, ui: ToolCallUi, argument: unknown): Promise<void> {
   const target = await resolveTool(manager, argument);
   if (!target) return;

@@ -1,11 +1,12 @@
 import * as vscode from 'vscode';
-import { buildFormModel, defaultValues } from '../../workbench/forms/formModel';
+import { buildFormModel, defaultValues, type FormField } from '../../workbench/forms/formModel';
 import type { JsonObject, Tool } from '../../protocol/types';
 import type { HistoryLog } from '../../workbench/history/historyLog';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import { callToolWithProgress } from './callTool';
 import type { ServerController } from '../servers/serverController';
 import type { ToolCallRecord } from './toolResultMarkdown';
+import { formFieldMessages, type FieldMessage } from '../webviews/fieldMessages';
 import { escapeHtml, webviewPage } from '../webviews/webviewPage';
 
 /** Messages the form's script posts (media/forms/toolForm.js); tests post the same ones through `receive`. */
@@ -17,6 +18,8 @@ export interface ToolFormHandle {
   readonly tool: Tool;
   /** The values the form was prefilled with (a re-run from History); undefined for the schema's defaults. */
   readonly initialValues?: JsonObject;
+  /** The problems the form shows now, per field (tests read what a person sees). */
+  readonly errors: readonly FieldMessage[];
   receive(message: ToolFormMessage): Promise<void>;
 }
 
@@ -68,7 +71,16 @@ export class ToolForms implements vscode.Disposable {
       styles: [vscode.Uri.joinPath(mediaRoot, 'toolForm.css')],
       state: { model, values: values ?? defaultValues(model) ?? {}, labels: formLabels() },
     });
-    const handle: ToolFormHandle = { controller, tool, initialValues: values, receive: (message) => this.receive(panel, controller, tool, message) };
+    const handle: ToolFormHandle & { errors: FieldMessage[] } = {
+      controller,
+      tool,
+      initialValues: values,
+      errors: [],
+      receive: async (message) => {
+        const errors = await this.receive(panel, controller, tool, model, message);
+        if (errors) handle.errors = errors;
+      },
+    };
     this.open.set(key, { panel, handle });
     this.lastOpened = handle;
     const subscription = panel.webview.onDidReceiveMessage((message: ToolFormMessage) => void handle.receive(message));
@@ -80,24 +92,36 @@ export class ToolForms implements vscode.Disposable {
     return handle;
   }
 
-  private async receive(panel: vscode.WebviewPanel, controller: ServerController, tool: Tool, message: ToolFormMessage): Promise<void> {
+  /** Handles one message from the form; returns the problems now shown, when it showed any (or cleared them). */
+  private async receive(
+    panel: vscode.WebviewPanel,
+    controller: ServerController,
+    tool: Tool,
+    model: FormField,
+    message: ToolFormMessage,
+  ): Promise<FieldMessage[] | undefined> {
     if (message?.type === 'cancel') {
       panel.dispose();
-      return;
+      return undefined;
     }
-    if (message?.type !== 'submit') return;
+    if (message?.type !== 'submit') return undefined;
     const args = message.arguments;
+    const post = async (errors: FieldMessage[]) => {
+      await panel.webview.postMessage({ type: 'errors', errors });
+      return errors;
+    };
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
-      await panel.webview.postMessage({ type: 'errors', errors: [vscode.l10n.t('Arguments must be a JSON object.')] });
-      return;
+      return post([{ path: '', message: vscode.l10n.t('Arguments must be a JSON object.') }]);
     }
-    const verdict = validator.validate(tool.inputSchema, args);
-    if (verdict.kind === 'invalid') {
-      await panel.webview.postMessage({ type: 'errors', errors: verdict.errors });
-      return;
-    }
-    if (verdict.kind === 'unchecked') controller.log.warn(`Input schema of ${tool.name} not checked: ${verdict.reason}`);
-    await panel.webview.postMessage({ type: 'errors', errors: [] });
+    let unchecked: string | undefined;
+    const errors = formFieldMessages(model, args, () => {
+      const verdict = validator.validate(tool.inputSchema, args);
+      if (verdict.kind === 'unchecked') unchecked = verdict.reason;
+      return verdict.kind === 'invalid' ? verdict.errors : [];
+    });
+    if (errors.length > 0) return post(errors);
+    if (unchecked !== undefined) controller.log.warn(`Input schema of ${tool.name} not checked: ${unchecked}`);
+    await post([]);
     await panel.webview.postMessage({ type: 'busy', busy: true });
     try {
       const record = await callToolWithProgress(controller, tool, args as JsonObject, this.history);
@@ -106,6 +130,7 @@ export class ToolForms implements vscode.Disposable {
       // The panel may have been closed while the call ran.
       void panel.webview.postMessage({ type: 'busy', busy: false }).then(undefined, () => undefined);
     }
+    return [];
   }
 
   dispose(): void {
@@ -141,7 +166,7 @@ function formLabels(): Record<string, string> {
     add: vscode.l10n.t('Add item'),
     remove: vscode.l10n.t('Remove item'),
     notJson: vscode.l10n.t('Not valid JSON:'),
-    fixErrors: vscode.l10n.t('The arguments do not match the input schema:'),
+    fixErrors: vscode.l10n.t('Check the highlighted fields.'),
     noArguments: vscode.l10n.t('This tool takes no arguments.'),
     jsonMode: vscode.l10n.t('Edit as JSON'),
     formMode: vscode.l10n.t('Edit as Form'),

@@ -26,7 +26,7 @@ export async function copyUri(node: unknown): Promise<void> {
 
 /** Refresh Server: lists the row's server's resources, templates and prompts again. */
 export async function refreshServer(catalog: ServerCatalog, node: unknown): Promise<void> {
-  if (!isTreeNode(node)) return;
+  if (!isTreeNode(node) || node.kind === 'configError') return;
   try {
     await catalog.refresh(node.controller);
   } catch (error) {
@@ -68,7 +68,7 @@ export async function showServerInstructions(
   documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> },
   argument: unknown,
 ): Promise<void> {
-  const controller = isTreeNode(argument) ? argument.controller : typeof argument === 'string' ? manager.get(argument) : undefined;
+  const controller = isTreeNode(argument) && 'controller' in argument ? argument.controller : typeof argument === 'string' ? manager.get(argument) : undefined;
   if (!controller) return;
   const state = controller.state;
   const instructions = ServerState.isRunning(state) ? state.session.instructions : undefined;

@@ -76,6 +76,12 @@ export function templateItem(controller: ServerController, template: ResourceTem
   item.iconPath = iconFor(template.icons, 'file-symlink-file');
   item.contextValue = 'template';
   item.tooltip = tooltip(template.title ?? template.name, template.uriTemplate, template.description, template.mimeType);
+  // A single click opens the template's flow (fill in its variables, read), as it does for tools and resources.
+  item.command = {
+    command: 'mcpWorkbench.readResourceTemplate',
+    title: vscode.l10n.t('Read Resource from Template…'),
+    arguments: [{ kind: 'template', controller, template }],
+  };
   return item;
 }
 
@@ -90,6 +96,7 @@ export function promptItem(controller: ServerController, prompt: Prompt): vscode
   item.iconPath = iconFor(prompt.icons, 'comment-discussion');
   item.contextValue = 'prompt';
   item.tooltip = tooltip(prompt.title ?? prompt.name, prompt.name, prompt.description, undefined);
+  item.command = { command: 'mcpWorkbench.getPrompt', title: vscode.l10n.t('Get Prompt…'), arguments: [{ kind: 'prompt', controller, prompt }] };
   return item;
 }
 

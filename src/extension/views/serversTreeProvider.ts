@@ -4,6 +4,7 @@ import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, to
 import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
 import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerController } from '../servers/serverController';
+import type { ConfigSyntaxError } from '../config/configLoader';
 import { describeTarget, transportLabel } from '../config/serverEntry';
 import type { ServerManager } from '../servers/serverManager';
 import { ServerState, assertNever } from '../servers/serverState';
@@ -22,7 +23,9 @@ export type ServersTreeNode =
   | { kind: 'prompt'; controller: ServerController; prompt: Prompt }
   | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon }
   /** The last row of a long tool list: shows the next page of tools when clicked. */
-  | { kind: 'more'; controller: ServerController; shown: number; total: number };
+  | { kind: 'more'; controller: ServerController; shown: number; total: number }
+  /** A config file that does not parse: the servers below keep its last good configuration. */
+  | { kind: 'configError'; error: ConfigSyntaxError };
 
 /**
  * Tool rows shown at first, and added per "Show more": VS Code fetches every row a provider returns, so a server
@@ -40,6 +43,12 @@ interface ServerNodes {
   /** Tool rows: the first `limit` tools (their nodes kept across pages) and the "more" row, if any. */
   tools?: { source: readonly Tool[]; limit: number; nodes: ServersTreeNode[]; more?: ServersTreeNode & { kind: 'more' } };
   toolLimit: number;
+}
+
+/** Where the view learns which config files do not parse (the ConfigLoader). */
+export interface ConfigSyntaxErrorSource {
+  readonly syntaxErrors: readonly ConfigSyntaxError[];
+  readonly onDidChangeSyntaxErrors: vscode.Event<void>;
 }
 
 /**
@@ -64,12 +73,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly manager: ServerManager,
     private readonly catalog: ServerCatalog,
     private readonly resourceSubscriptions: ResourceSubscriptions,
+    private readonly configErrors?: ConfigSyntaxErrorSource,
   ) {
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
       manager.onDidChangeServerState((controller) => this.serverChanged(controller)),
       catalog.onDidChange((controller) => this.catalogChanged(controller)),
       resourceSubscriptions.onDidChange(({ controller, uri }) => this.subscriptionChanged(controller, uri)),
+      ...(configErrors ? [configErrors.onDidChangeSyntaxErrors(() => this.refresh())] : []),
     ];
   }
 
@@ -81,7 +92,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
   getChildren(node?: ServersTreeNode): ServersTreeNode[] {
     if (!node) {
-      return [...this.manager.servers].sort((a, b) => a.name.localeCompare(b.name)).map((controller) => this.nodesOf(controller).server);
+      const errors = (this.configErrors?.syntaxErrors ?? []).map((error) => ({ kind: 'configError' as const, error }));
+      const servers = [...this.manager.servers].sort((a, b) => a.name.localeCompare(b.name)).map((controller) => this.nodesOf(controller).server);
+      return [...errors, ...servers];
     }
     if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
     if (node.kind !== 'server') return [];
@@ -144,6 +157,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         item.contextValue = 'message';
         return item;
       }
+      case 'configError':
+        return configErrorItem(node.error);
       default:
         return assertNever(node, 'tree node');
     }
@@ -296,6 +311,23 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
 function message(controller: ServerController, text: string, icon: vscode.ThemeIcon): ServersTreeNode {
   return { kind: 'message', controller, text, icon };
+}
+
+/** "mcp.json: expected a property name at line 12, column 5"; clicking it reveals the spot in the file. */
+function configErrorItem(error: ConfigSyntaxError): vscode.TreeItem {
+  const { syntax } = error;
+  const where = vscode.l10n.t('{0} at line {1}, column {2}', vscode.l10n.t(syntax.reason), syntax.line, syntax.column);
+  const item = new vscode.TreeItem(`${error.sourceLabel}: ${where}`, vscode.TreeItemCollapsibleState.None);
+  item.id = `configError/${error.configUri.toString()}`;
+  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+  item.contextValue = 'configError';
+  item.description =
+    error.keptServers > 0 ? vscode.l10n.t('servers keep the last working configuration') : vscode.l10n.t('no servers loaded from this file');
+  item.tooltip = vscode.l10n.t('{0} does not parse. It is applied again as soon as it does. Click to open it at the error.', error.sourceLabel);
+  const start = new vscode.Position(syntax.line - 1, syntax.column - 1);
+  const selection = new vscode.Range(start, start.translate(0, Math.max(syntax.length, 0)));
+  item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [error.configUri, { selection } satisfies vscode.TextDocumentShowOptions] };
+  return item;
 }
 
 function serverItem(controller: ServerController, all: readonly ServerController[]): vscode.TreeItem {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { FieldMessage } from './fieldMessages';
 import type { FormField } from '../../workbench/forms/formModel';
 import type { SamplingPolicy } from '../../workbench/sampling/policy';
 
@@ -44,7 +45,8 @@ export interface ElicitationFormView {
   message: string;
   form: FormField;
   values: unknown;
-  errors: string[];
+  /** Per field (path "/name"), in the words shown next to it; path "" is the form as a whole. */
+  errors: FieldMessage[];
 }
 
 export type ReviewView = SamplingRequestView | SamplingResponseView | ElicitationFormView;

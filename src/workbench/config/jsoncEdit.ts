@@ -4,13 +4,13 @@ import {
   findNodeAtLocation,
   modify,
   parseTree,
-  printParseErrorCode,
   stripComments,
   type Edit,
   type FormattingOptions,
   type Node,
   type ParseError,
 } from 'jsonc-parser';
+import { describeJsonErrorCode, formatJsonSyntaxProblem, jsonSyntaxProblem } from './jsonSyntax';
 
 /**
  * Edits VS Code's `mcp.json` as text, so the user's comments, ordering and formatting survive. Each function checks
@@ -124,9 +124,8 @@ function prepare(original: string, options: EditFormatting): Prepared {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, PARSE_OPTIONS);
   if (errors.length > 0) {
-    const { line, column } = position(text, errors[0].offset);
     throw new ConfigEditError(
-      `mcp.json is not valid JSONC (${printParseErrorCode(errors[0].error)} at line ${line}, column ${column}); ` +
+      `mcp.json is not valid JSONC (${formatJsonSyntaxProblem(jsonSyntaxProblem(text, errors[0]))}); ` +
         'fix it first: nothing was changed',
     );
   }
@@ -240,12 +239,7 @@ function edit(prepared: Prepared, edits: Edit[]): string {
   const errors: ParseError[] = [];
   parseTree(result, errors, PARSE_OPTIONS);
   // Defensive: an edit that breaks the file must never be written back.
-  if (errors.length > 0) throw new ConfigEditError(`internal error: the edited mcp.json would not parse (${printParseErrorCode(errors[0].error)})`);
+  if (errors.length > 0) throw new ConfigEditError(`internal error: the edited mcp.json would not parse (${describeJsonErrorCode(errors[0].error)})`);
   return result;
 }
 
-function position(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  const line = before.split('\n').length;
-  return { line, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
-}

@@ -1,4 +1,5 @@
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { formatJsonSyntaxProblem, jsonSyntaxProblem, type JsonSyntaxProblem } from './jsonSyntax';
 
 /**
  * Reads VS Code's `mcp.json` format (`servers`, `inputs`; JSONC). Each bad entry becomes a problem that names
@@ -45,6 +46,8 @@ export interface ConfigProblem {
   /** The server the problem belongs to, or undefined for the file as a whole. */
   server?: string;
   message: string;
+  /** Set when the file does not parse: where, so a view can reveal the spot. */
+  syntax?: JsonSyntaxProblem;
 }
 
 export interface ParsedConfig {
@@ -60,9 +63,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 export function parseMcpConfig(text: string): ParsedConfig {
   const errors: ParseError[] = [];
   const root: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const problems: ConfigProblem[] = errors.map((error) => ({
-    message: `${printParseErrorCode(error.error)} at offset ${error.offset}${lineOf(text, error.offset)}`,
-  }));
+  const problems: ConfigProblem[] = errors.map((error) => {
+    const syntax = jsonSyntaxProblem(text, error);
+    return { message: formatJsonSyntaxProblem(syntax), syntax };
+  });
   if (errors.length > 0 && !isObject(root)) return { servers: [], inputs: [], problems };
   if (!isObject(root)) return { servers: [], inputs: [], problems: [...problems, { message: 'the file must contain a JSON object' }] };
   const serversNode = root.servers ?? root.mcpServers;
@@ -165,7 +169,7 @@ function parseInput(input: unknown): InputDefinition | string {
   };
 }
 
-function lineOf(text: string, offset: number): string {
-  const line = text.slice(0, offset).split('\n').length;
-  return ` (line ${line})`;
+/** Whether the text failed to parse (a half-typed edit), as opposed to parsing into a bad definition. */
+export function hasSyntaxErrors(parsed: ParsedConfig): boolean {
+  return parsed.problems.some((problem) => problem.syntax !== undefined);
 }

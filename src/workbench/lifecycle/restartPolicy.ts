@@ -28,6 +28,8 @@ export class RestartPolicy {
   private crashes: number[] = [];
   private runStartedAt: number | undefined;
   private gaveUp: string | undefined;
+  /** Whether a start completed its handshake since the last manual start: only then is a failure a crash. */
+  private startedSinceReset = false;
 
   constructor(options: RestartPolicyOptions = {}) {
     this.baseDelayMs = options.baseDelayMs ?? 1000;
@@ -69,6 +71,17 @@ export class RestartPolicy {
   /** Marks the start of a run, so `recordHealthy` can measure how long the server has stayed up. */
   recordStarted(now: number): void {
     this.runStartedAt = now;
+    this.startedSinceReset = true;
+  }
+
+  /**
+   * A launch failed before its handshake completed. A server that has run since the last manual start is in a
+   * crash loop and gets the crash backoff; one that never got through the handshake (a wrong command, a missing
+   * token, an HTTP endpoint that refuses connections) would fail the same way again, so it is not restarted:
+   * undefined means "leave it failed, the person has to act".
+   */
+  recordStartFailure(now: number): RestartDecision | undefined {
+    return this.startedSinceReset ? this.recordCrash(now) : undefined;
   }
 
   /**
@@ -88,6 +101,7 @@ export class RestartPolicy {
     this.crashes = [];
     this.gaveUp = undefined;
     this.runStartedAt = undefined;
+    this.startedSinceReset = false;
   }
 }
 

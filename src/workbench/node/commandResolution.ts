@@ -16,6 +16,11 @@ export interface CommandResolutionOptions {
   /** The server's working directory: relative commands like `./server.sh` resolve against it. */
   cwd?: string;
   platform: NodeJS.Platform;
+  /**
+   * PATH folders the host application adds for itself (an editor's own CLI folder): still searched, but left out of
+   * the message, which lists the PATH a person set and can change.
+   */
+  isHostFolder?: (directory: string) => boolean;
 }
 
 export type CommandResolution =
@@ -52,7 +57,10 @@ export async function resolveCommand(command: string, options: CommandResolution
     const found = await findWithExtensions(joinPath(directory, command, windows), extensions, windows);
     if (found) return found;
   }
-  const searched = directories.length ? directories.join(windows ? '; ' : ', ') : 'PATH is empty';
+  const shown = directories.filter((directory) => !options.isHostFolder?.(directory));
+  const hidden = directories.length - shown.length;
+  const hiddenNote = hidden === 0 ? '' : `${shown.length ? windows ? '; ' : ', ' : ''}and ${hidden} folder${hidden === 1 ? '' : 's'} of the editor itself`;
+  const searched = directories.length ? `${shown.join(windows ? '; ' : ', ')}${hiddenNote}` : 'PATH is empty';
   return {
     kind: 'not-found',
     searched: directories,

@@ -84,3 +84,18 @@ export function userConfigRoot(platform: NodeJS.Platform, homedir: string, env: 
   if (platform === 'win32') return env.APPDATA ?? path.win32.join(homedir, 'AppData', 'Roaming');
   return env.XDG_CONFIG_HOME || path.posix.join(homedir, '.config');
 }
+
+/**
+ * Which client's dialect a file a person picked is in, from its name and folder (the known locations above). Anything
+ * else is read as the common `mcpServers` format, which is Claude Desktop's.
+ */
+export function importKindForFile(filePath: string): ImportSourceKind {
+  const normalized = filePath.replace(/\\/g, '/').toLowerCase();
+  const name = normalized.slice(normalized.lastIndexOf('/') + 1);
+  if (name === CLINE_SETTINGS_FILE.toLowerCase()) return 'cline';
+  if (name === 'mcp_config.json' && normalized.includes('/windsurf/')) return 'windsurf';
+  if (name === 'mcp.json' && normalized.endsWith('/.cursor/mcp.json')) return 'cursor';
+  if (name === '.mcp.json') return 'workspace-mcp-json';
+  if (name === 'mcp-config.json' && normalized.includes('/.copilot/')) return 'copilot-cli';
+  return 'claude-desktop';
+}

@@ -1,4 +1,5 @@
-import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
+import { formatJsonSyntaxProblem, jsonSyntaxProblem } from '../config/jsonSyntax';
 import { IMPORT_SOURCE_LABELS, type ImportSourceKind } from './importSources';
 import { translateVariables, type VariableDialect } from './importVariables';
 import { parseMcpConfig, type ServerDefinition } from '../config/mcpConfig';
@@ -9,7 +10,7 @@ import { parseMcpConfig, type ServerDefinition } from '../config/mcpConfig';
  * configs between clients constantly and a silently dropped server or field is the most common complaint.
  */
 
-export { knownImportSources, IMPORT_SOURCE_LABELS, type ImportSource, type ImportSourceKind } from './importSources';
+export { importKindForFile, knownImportSources, IMPORT_SOURCE_LABELS, type ImportSource, type ImportSourceKind } from './importSources';
 
 export interface StdioImportEntry {
   type: 'stdio';
@@ -86,8 +87,7 @@ export function importServers(sourceKind: ImportSourceKind, text: string, filePa
   const errors: ParseError[] = [];
   const root: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
-    const { line, column } = position(text, errors[0].offset);
-    result.skipped.push({ name: filePath, reason: `invalid JSON: ${printParseErrorCode(errors[0].error)} at line ${line}, column ${column}` });
+    result.skipped.push({ name: filePath, reason: `invalid JSON: ${formatJsonSyntaxProblem(jsonSyntaxProblem(text, errors[0]))}` });
     return result;
   }
   if (!isObject(root)) {
@@ -303,8 +303,4 @@ function listOf(value: unknown): string {
   return Array.isArray(value) ? value.map(String).join(', ') || 'empty' : JSON.stringify(value);
 }
 
-function position(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length, column: offset - (before.lastIndexOf('\n') + 1) + 1 };
-}
 

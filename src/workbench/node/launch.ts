@@ -68,6 +68,8 @@ export interface LaunchHost {
   platform: NodeJS.Platform;
   /** The environment the host runs in; the server's own `env` is applied over it. */
   env: Readonly<Record<string, string | undefined>>;
+  /** PATH folders of the host application itself, left out of "not found" messages (see CommandResolutionOptions). */
+  isHostFolder?: (directory: string) => boolean;
 }
 
 export type StdioLaunchPlan = { kind: 'ready'; launch: StdioLaunch } | Extract<CommandResolution, { kind: 'not-found' }>;
@@ -81,7 +83,7 @@ export async function planStdioLaunch(
   host: LaunchHost = { platform: process.platform, env: process.env },
 ): Promise<StdioLaunchPlan> {
   const env = buildEnvironment(host.env, server.env, host.platform);
-  const resolution = await resolveCommand(server.command, { env, cwd: server.cwd, platform: host.platform });
+  const resolution = await resolveCommand(server.command, { env, cwd: server.cwd, platform: host.platform, isHostFolder: host.isHostFolder });
   if (resolution.kind === 'not-found') return resolution;
   const comSpec = Object.entries(host.env).find(([key]) => key.toUpperCase() === 'COMSPEC')?.[1];
   return { kind: 'ready', launch: stdioLaunch(resolution, server.command, server.args, comSpec) };

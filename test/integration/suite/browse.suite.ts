@@ -98,10 +98,29 @@ export function browseSuite(vscode: VscodeApi): Suite {
     const before = requireApi().browse.results.lastShown;
     await form.receive({ type: 'submit', arguments: { a: 'two', b: 3 } });
     assertEqual(requireApi().browse.results.lastShown, before, 'result view after an invalid submit (must not call)');
+    assertEqual(JSON.stringify(form.errors), JSON.stringify([{ path: '/a', message: 'Must be a number' }]), 'what the form shows for a wrong number');
+    await form.receive({ type: 'submit', arguments: { b: 3 } });
+    assertEqual(JSON.stringify(form.errors), JSON.stringify([{ path: '/a', message: 'Required' }]), 'what the form shows for a missing number');
     await form.receive({ type: 'submit', arguments: { a: 2, b: 3 } });
     const shown = await waitUntil('a result view', () => (requireApi().browse.results.lastShown !== before ? requireApi().browse.results.lastShown : undefined));
     assert(shown.html.includes('The sum of 2 and 3 is 5.'), `result html:\n${shown.html}`);
     assert(shown.markdown.includes('The sum of 2 and 3 is 5.'), `result markdown:\n${shown.markdown}`);
+    await form.receive({ type: 'cancel' });
+  });
+
+  suite.test('the Call Tool form: an empty required string is "Required" next to its field, and nothing is called', async () => {
+    const controller = everything();
+    const state = controller.state;
+    assert(state.kind === 'running', 'server not running');
+    const tool = state.tools.find((t) => t.name === 'echo');
+    assert(tool, 'no echo tool');
+    await vscode.commands.executeCommand('mcpWorkbench.callTool', { kind: 'tool', controller, tool });
+    const form = await waitUntil('the open echo form', () => (requireApi().browse.forms.active?.tool.name === 'echo' ? requireApi().browse.forms.active : undefined));
+    const before = requireApi().browse.results.lastShown;
+    // What the form's script sends for a required text field left empty.
+    await form.receive({ type: 'submit', arguments: { message: '' } });
+    assertEqual(JSON.stringify(form.errors), JSON.stringify([{ path: '/message', message: 'Required' }]), 'what the form shows');
+    assertEqual(requireApi().browse.results.lastShown, before, 'result view after submitting an empty required string (must not call)');
     await form.receive({ type: 'cancel' });
   });
 

@@ -5,8 +5,11 @@
  * UI steps are answered through the extension's test hooks; storage and everything else run on their real paths.
  */
 import * as fs from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import type { ImportPickItem } from '../../../src/extension/config/importServers';
+import type { LaunchConfirmer } from '../../../src/extension/servers/launchConfirmation';
 import claudeDesktopConfig from '../../fixtures/configs/claude_desktop_config.json';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
@@ -122,6 +125,41 @@ export function configSuite(vscode: VscodeApi): Suite {
     assertEqual(a.state.kind, 'running', 'state of fixture-a');
   });
 
+  suite.test('a save that does not parse keeps the servers running, shows the error row with an Open action, and applies the file once it parses', async () => {
+    const a = controllerOf('fixture-a');
+    const pid = a.pid;
+    assert(pid !== undefined && a.state.kind === 'running', 'fixture-a runs before the broken save');
+    const good = fs.readFileSync(configFile(), 'utf8');
+    // A half-typed edit: a comma, then a value where the next property's name belongs.
+    const broken = good.replace(/\}\s*$/, ',\n  12\n}\n');
+    const brokenLine = broken.split('\n').findIndex((line) => line.trim() === '12') + 1;
+    await writeWorkspaceFile(vscode, configFile(), broken);
+    await requireApi().reload();
+    const tree = requireApi().tree;
+    const errorRow = tree.getChildren().find((node) => node.kind === 'configError');
+    assert(errorRow, `no error row; the view shows: ${tree.getChildren().map((node) => String(tree.getTreeItem(node).label)).join(' | ')}`);
+    const item = tree.getTreeItem(errorRow);
+    assertEqual(item.label, `.vscode/mcp.json: expected a property name at line ${brokenLine}, column 3`, 'error row label');
+    assertEqual(a.pid, pid, 'pid of fixture-a while mcp.json does not parse');
+    assertEqual(a.state.kind, 'running', 'state of fixture-a while mcp.json does not parse');
+    assert(tree.getChildren().some((node) => node.kind === 'server' && node.controller === a), 'fixture-a left the view');
+    assert(item.command, 'the error row has no Open action');
+    await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
+    const editor = await waitUntil('mcp.json open in an editor', () => {
+      const active = vscode.window.activeTextEditor;
+      return active?.document.uri.fsPath === configFile() ? active : undefined;
+    }, 10_000);
+    assertEqual(editor.selection.start.line, brokenLine - 1, 'line revealed by Open');
+    assertEqual(editor.selection.start.character, 2, 'column revealed by Open');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    await writeWorkspaceFile(vscode, configFile(), good);
+    await requireApi().reload();
+    assertEqual(tree.getChildren().filter((node) => node.kind === 'configError').length, 0, 'error rows once mcp.json parses');
+    assertEqual(a.pid, pid, 'pid of fixture-a once mcp.json parses again');
+    assertEqual(a.state.kind, 'running', 'state of fixture-a once mcp.json parses again');
+  });
+
   suite.test('setting the log level sends logging/setLevel and the server logs at that level', async () => {
     const a = controllerOf('fixture-a');
     const sent = await vscode.commands.executeCommand<boolean>('mcpWorkbench.setLogLevel', { kind: 'server', controller: a }, 'debug');
@@ -172,17 +210,67 @@ export function configSuite(vscode: VscodeApi): Suite {
       (error: Error) => error.message,
     );
     assert(failure, 'the start of a missing command succeeded');
-    const firstPathEntry = (process.env.PATH ?? '').split(path.delimiter).find(Boolean) ?? '';
-    for (const part of ['mcp-workbench-no-such-command', firstPathEntry, 'absolute path']) {
+    // VS Code (here code-server) puts its own CLI folder on the extension host's PATH; the message lists the rest.
+    const entries = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
+    const appRoot = path.resolve(vscode.env.appRoot);
+    const editorFolders = entries.filter((entry) => path.resolve(entry).startsWith(appRoot + path.sep));
+    const personFolder = entries.find((entry) => !editorFolders.includes(entry)) ?? '';
+    for (const part of ['mcp-workbench-no-such-command', personFolder, 'absolute path']) {
       assert(failure.includes(part), `the error does not mention "${part}": ${failure}`);
     }
+    for (const folder of editorFolders) assert(!failure.includes(folder), `the error lists the editor's own folder ${folder}: ${failure}`);
     assertEqual(snapshotOf('missing')?.recovery, undefined, 'crash recovery for a missing command');
   });
 
-  suite.test('a server that crashes at start is restarted with backoff, then given up with the reason', async () => {
+  suite.test('a server that exits before its handshake fails once, with the exit code and last stderr line, and is not restarted', async () => {
+    requireApi().config.setRestartPolicy({ baseDelayMs: 100 });
+    try {
+      await writeWorkspaceServers({ 'exits-at-start': stdio('--crash') });
+      requireApi().config.clearNotifications();
+      await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('exits-at-start') });
+      const snapshot = snapshotOf('exits-at-start');
+      assertEqual(snapshot?.state, 'error', 'state of exits-at-start');
+      assertEqual(snapshot?.recovery, undefined, 'crash recovery of a server that never started');
+      const shown = requireApi().config.notifications().filter((n) => n.message.includes('exits-at-start'));
+      assertEqual(shown.length, 1, `notifications about exits-at-start (${JSON.stringify(shown)})`);
+      assertEqual(
+        shown[0].message.split('\n', 1)[0],
+        'MCP server "exits-at-start" failed to start: exited with code 1: fixture: crashing on purpose',
+        'first line of the notification',
+      );
+    } finally {
+      requireApi().config.setRestartPolicy(undefined);
+      await controllerOf('exits-at-start').stop();
+    }
+  });
+
+  suite.test('an HTTP server whose endpoint refuses connections says "unreachable: connection refused" once and is not restarted', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/mcp`;
+    await writeWorkspaceServers({ refused: { type: 'http', url } });
+    requireApi().config.clearNotifications();
+    const consents: Parameters<LaunchConfirmer>[0][] = [];
+    requireApi().config.setLaunchConfirmer(async (request) => (consents.push(request), true));
+    await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('refused') });
+    requireApi().config.setLaunchConfirmer(async () => true);
+    // The first-start consent of an HTTP server is about connecting to its URL; it runs nothing.
+    const consent = consents.find((request) => request.serverName === 'refused');
+    assert(consent, 'no first-start consent was asked for the HTTP server');
+    assertEqual(consent.prompt.message, 'Connect to MCP server "refused" defined by this workspace?', 'consent message');
+    assert(consent.prompt.detail.includes(url) && !/\brun\b/.test(consent.prompt.detail), `consent detail: ${consent.prompt.detail}`);
+    assertEqual(consent.prompt.allow, 'Allow and Connect', 'consent button');
+    assertEqual(snapshotOf('refused')?.state, 'error', 'state of refused');
+    assertEqual(snapshotOf('refused')?.recovery, undefined, 'crash recovery of an endpoint that never answered');
+    const shown = requireApi().config.notifications().filter((n) => n.message.includes('refused'));
+    assertEqual(shown.length, 1, `notifications about refused (${JSON.stringify(shown)})`);
+    assertEqual(shown[0].message.split('\n', 1)[0], `MCP server "refused" failed to start: unreachable: connection refused (${url})`, 'first line of the notification');
+    await controllerOf('refused').stop();
+  });
+
+  suite.test('a running server that crashes is restarted with backoff, then given up with the reason', async () => {
     // The backoff arithmetic is unit-tested (restartPolicy.test.ts); a 100 ms base keeps the doubling without the 15 s wait.
     requireApi().config.setRestartPolicy({ baseDelayMs: 100 });
-    await writeWorkspaceServers({ crasher: stdio('--crash') });
+    await writeWorkspaceServers({ crasher: stdio('--crash-after-start') });
     const controller = controllerOf('crasher');
     const delays: number[] = [];
     const subscription = requireApi().manager.onDidChangeServerState((changed) => {
@@ -190,7 +278,7 @@ export function configSuite(vscode: VscodeApi): Suite {
       if (changed === controller && state.kind === 'error' && state.recovery?.kind === 'restarting') delays.push(state.recovery.delayMs);
     });
     try {
-      await controller.start().catch(() => undefined);
+      await controller.start();
       const gaveUp = await waitUntil(
         'crasher to give up',
         () => {
@@ -202,15 +290,40 @@ export function configSuite(vscode: VscodeApi): Suite {
       assertEqual(delays.join(','), '100,200,400,800', 'backoff delays');
       assert(gaveUp.includes('crashed 5 times'), `reason: ${gaveUp}`);
       assert(requireApi().config.statusBarText().includes('$(error)'), `status bar: ${requireApi().config.statusBarText()}`);
-      await controller.start().catch(() => undefined);
-      const recovery = snapshotOf('crasher')?.recovery;
-      assert(recovery?.kind === 'restarting' && recovery.attempt === 1, `a manual start did not reset recovery: ${JSON.stringify(recovery)}`);
+      await controller.start();
+      const recovery = await waitUntil('crasher to crash again after a manual start', () => {
+        const current = snapshotOf('crasher')?.recovery;
+        return current?.kind === 'restarting' ? current : undefined;
+      });
+      assertEqual(recovery.attempt, 1, 'crash count after a manual start (it resets recovery)');
     } finally {
       subscription.dispose();
       requireApi().config.setRestartPolicy(undefined);
       await controller.stop();
     }
   }, { timeoutMs: 90_000 });
+
+  suite.test('granting workspace trust updates the rows at once and starts what autoStart allows', async () => {
+    const api = requireApi();
+    await writeWorkspaceServers({ 'trust-me': stdio() });
+    const row = () => String(api.tree.getTreeItem({ kind: 'server', controller: controllerOf('trust-me') }).description);
+    api.simulateWorkspaceTrust(false);
+    try {
+      await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('trust-me') });
+      assertEqual(snapshotOf('trust-me')?.note, 'workspace not trusted', 'note of a workspace server in an untrusted workspace');
+      assert(row().includes('workspace not trusted'), `row before trust: ${row()}`);
+      await vscode.workspace.getConfiguration('mcpWorkbench').update('autoStart', true, vscode.ConfigurationTarget.Global);
+      api.simulateWorkspaceTrust(true);
+      // The grant handler runs synchronously: no wait before looking at the row.
+      assertEqual(snapshotOf('trust-me')?.note, undefined, 'note right after trust was granted');
+      assert(!row().includes('workspace not trusted'), `row right after trust was granted: ${row()}`);
+      await api.manager.waitForState('trust-me', 'running', 20_000);
+    } finally {
+      api.simulateWorkspaceTrust(true);
+      await vscode.workspace.getConfiguration('mcpWorkbench').update('autoStart', undefined, vscode.ConfigurationTarget.Global);
+      await controllerOf('trust-me').stop();
+    }
+  });
 
   suite.test('"Add Server" writes the entry with a JSONC edit that keeps comments', async () => {
     await writeWorkspaceServers({});
@@ -243,6 +356,58 @@ export function configSuite(vscode: VscodeApi): Suite {
     assert(text.startsWith('// written by config.suite.ts') && text.includes('"remote-docs"'), `mcp.json after import:\n${text}`);
   });
 
+  suite.test('"Import Servers" scans first, lists what it found with file paths, offers "Choose File…", then asks where to write', async () => {
+    const claudeFile = path.join(folder().uri.fsPath, '.fixtures', 'Claude', 'claude_desktop_config.json');
+    const otherFile = path.join(folder().uri.fsPath, '.fixtures', 'elsewhere', 'servers.json');
+    fs.mkdirSync(path.dirname(otherFile), { recursive: true });
+    fs.writeFileSync(otherFile, JSON.stringify({ mcpServers: { 'from-chosen-file': { command: 'node', args: ['chosen.js'] } } }));
+    const steps: string[] = [];
+    const lists: ImportPickItem[][] = [];
+    requireApi().config.answerImport({
+      pickServers: (items) => {
+        steps.push('list');
+        lists.push([...items]);
+        return lists.length === 1 ? 'choose-file' : ['from-chosen-file'];
+      },
+      chooseFile: () => (steps.push('choose file'), otherFile),
+      pickTarget: () => (steps.push('target'), folder().uri.toString()),
+    });
+    try {
+      const outcome = await vscode.commands.executeCommand<{ added: string[] }>('mcpWorkbench.importServers', { sources: [{ kind: 'claude-desktop', path: claudeFile }] });
+      assertEqual(steps.join(' → '), 'list → choose file → list → target', 'order of the steps');
+      const first = lists[0].find((item) => item.name === 'filesystem');
+      assert(first && first.description.includes('claude_desktop_config.json'), `the first list does not show the file: ${JSON.stringify(lists[0])}`);
+      const chosen = lists[1].find((item) => item.name === 'from-chosen-file');
+      assert(chosen && chosen.description.includes('servers.json'), `the chosen file's server is not listed with its path: ${JSON.stringify(lists[1])}`);
+      assertEqual(outcome?.added.join(','), 'from-chosen-file', 'added servers');
+      assert(fs.readFileSync(configFile(), 'utf8').includes('"from-chosen-file"'), 'mcp.json lacks the imported server');
+    } finally {
+      requireApi().config.answerImport(undefined);
+    }
+  });
+
+  suite.test("with VS Code's own MCP support on, a one-time notice says two clients act here and can turn VS Code's off for the workspace", async () => {
+    const config = requireApi().config;
+    const chat = () => vscode.workspace.getConfiguration('chat.mcp');
+    assertEqual(chat().inspect<boolean>('enabled')?.defaultValue, true, "VS Code 1.100's default for chat.mcp.enabled");
+    config.clearNotifications();
+    const isNotice = (message: string) => message.startsWith("VS Code's own MCP support is also on");
+    config.answerNotifications((notification) => (isNotice(notification.message) ? notification.actions[0] : undefined));
+    try {
+      const outcome = await config.recheckBuiltInMcpNotice();
+      assertEqual(outcome, 'turned-off', 'outcome of the notice answered with its first action');
+      const shown = config.notifications().filter((n) => isNotice(n.message));
+      assertEqual(shown.length, 1, 'notices shown');
+      assert(shown[0].message.includes('.vscode/mcp.json') && shown[0].message.includes('MCP Workbench:'), `notice: ${shown[0].message}`);
+      assertEqual(shown[0].actions[0], "Turn Off VS Code's MCP for This Workspace", 'first action of the notice');
+      assertEqual(chat().inspect<boolean>('enabled')?.workspaceValue, false, 'chat.mcp.enabled in the workspace settings');
+      assertEqual(await config.recheckBuiltInMcpNotice(), 'not-needed', 'outcome once VS Code\'s MCP support is off here');
+    } finally {
+      config.answerNotifications(undefined);
+      await chat().update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   suite.after(async () => {
     for (const controller of api?.manager.servers ?? []) if (controller.state.kind !== 'stopped') await controller.stop();
     if (originalConfig) await writeWorkspaceFile(vscode, configFile(), originalConfig);
@@ -257,6 +422,15 @@ export function configSuite(vscode: VscodeApi): Suite {
   return suite;
 }
 
+/** A local port nobody listens on (bound, then released). */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const address = server.address();
+  assert(address !== null && typeof address === 'object', 'no port was bound');
+  await new Promise((resolve) => server.close(resolve));
+  return address.port;
+}
 
 /** Files under `roots` whose content contains `needle` (text search; binary files are read as latin1). */
 function filesContaining(roots: readonly string[], needle: string): string[] {
@@ -272,15 +446,15 @@ function filesContaining(roots: readonly string[], needle: string): string[] {
   return hits;
 }
 
-/** The content of the log file of the channel "MCP: <name>" under the window's exthost log folder. */
+/** The content of the log file of the channel "MCP Workbench: <name>" under the window's exthost log folder. */
 function channelLog(exthostFolder: string, name: string): string {
   const found: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      // Log output channels are files named after the channel, without the colon ("MCP fixture-a.log").
-      else if (entry.name.replace(/^\d+-/, '') === `MCP ${name}.log`) found.push(full);
+      // Log output channels are files named after the channel, without the colon ("MCP Workbench fixture-a.log").
+      else if (entry.name.replace(/^\d+-/, '') === `MCP Workbench ${name}.log`) found.push(full);
     }
   };
   walk(exthostFolder);

@@ -65,6 +65,8 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
     assert(failure?.includes('mcp-workbench-lifecycle-no-such-command'), `the missing command did not fail as expected: ${failure}`);
     assertEqual(controllerOf('lc-missing').state.kind, 'error', 'state of lc-missing');
     assertEqual(config.statusBarText(), '$(server) 1 $(error) 1', 'status bar text');
+    const accessible = config.statusBarAccessibleLabel() ?? '';
+    assert(/^(MCP servers: 1 running, 1 failed|MCP 服务器：1 个正在运行，1 个失败)$/.test(accessible), `status bar accessible label: ${accessible}`);
     const tooltip = config.statusBarTooltip();
     const configured = requireApi().manager.servers.length;
     assert(tooltip.includes(`1 running, 1 failed, ${configured} configured`), `status bar tooltip lacks the counts:\n${tooltip}`);

@@ -273,10 +273,13 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     const values = shown.values as Record<string, unknown>;
     assertEqual(values.firstLine, 'It was a dark and stormy night.', 'default pre-filled');
     assert(shown.form.kind === 'object' && shown.form.fields.some((f) => f.name === 'email'), 'email field in the form');
-    // An invalid e-mail is refused inline; the form stays.
-    post({ type: 'elicit', action: 'accept', content: { ...values, name: 'Ada', email: 'not-an-email' } });
+    // An invalid e-mail and a blank required name are refused inline, each next to its field in plain words; the form stays.
+    post({ type: 'elicit', action: 'accept', content: { ...values, name: '', email: 'not-an-email' } });
     const withErrors = await waitForView('elicitation-form', (v) => v.errors.length > 0, 'validation errors');
-    assert(withErrors.errors.some((e) => e.includes('/email')), `errors: ${JSON.stringify(withErrors.errors)}`);
+    const errorText = JSON.stringify(withErrors.errors);
+    assert(withErrors.errors.some((e) => e.path === '/email' && /^(Must be an email address|必须是电子邮件地址)$/.test(e.message)), `errors: ${errorText}`);
+    assert(withErrors.errors.some((e) => e.path === '/name' && /^(Required|必填)$/.test(e.message)), `errors: ${errorText}`);
+    assert(!withErrors.errors.some((e) => /must (match|have)/.test(e.message)), `validator text reached the form: ${errorText}`);
     post({ type: 'elicit', action: 'accept', content: { ...values, name: 'Ada', email: 'ada@example.com' } });
     const outcome = await call;
     const text = resultText(outcome);
@@ -422,7 +425,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     }
   }, { timeoutMs: 60_000 });
 
-  suite.test('"MCP: Show Sampling History" opens a read-only document with time, model, tokens and outcome of each exchange', async () => {
+  suite.test('"MCP Workbench: Show Sampling History" opens a read-only document with time, model, tokens and outcome of each exchange', async () => {
     const records = requireApi().sampling.history(EVERYTHING_SERVER);
     assert(records.length >= 5, `expected the suite's exchanges in the history, got ${records.length}`);
     // Not awaited: the command resolves once the editor is shown; the document it opened is what is checked.
@@ -458,7 +461,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     await Promise.race([command, new Promise((resolve) => setTimeout(resolve, 5_000))]);
   });
 
-  suite.test('"MCP: Set Sampling Policy…" changes the policy the next request obeys', async () => {
+  suite.test('"MCP Workbench: Set Sampling Policy…" changes the policy the next request obeys', async () => {
     let shown: readonly string[] = [];
     requireApi().sampling.answerNextPolicyPick((labels) => {
       shown = labels;

@@ -101,6 +101,38 @@ export function treeSuite(vscode: VscodeApi): Suite {
     }
   });
 
+  suite.test('a single click opens each item\'s flow: tools, resources, resource templates and prompts alike', async () => {
+    const groups = await children(await serverNode());
+    const expected: Record<string, string> = {
+      tool: 'mcpWorkbench.callTool',
+      resource: 'mcpWorkbench.readResource',
+      template: 'mcpWorkbench.readResourceTemplate',
+      prompt: 'mcpWorkbench.getPrompt',
+    };
+    const seen = new Set<string>();
+    for (const group of groups) {
+      for (const node of await children(group)) {
+        if (!(node.kind in expected)) continue;
+        seen.add(node.kind);
+        const item = await tree().getTreeItem(node);
+        assertEqual(item.command?.command, expected[node.kind], `click command of a ${node.kind} row`);
+        const argument = item.command?.arguments?.[0] as ServersTreeNode | undefined;
+        assertEqual(argument?.kind, node.kind, `argument of the ${node.kind} row's click`);
+      }
+    }
+    assertEqual([...seen].sort().join(','), 'prompt,resource,template,tool', 'row kinds checked');
+    // Clicking a prompt without arguments runs the whole flow: its messages open as a document.
+    const prompts = await children(groups.find((g) => g.kind === 'group' && g.group === 'prompts'));
+    const simple = prompts.find((n) => n.kind === 'prompt' && (n.prompt.arguments ?? []).length === 0);
+    assert(simple && simple.kind === 'prompt', 'server-everything lists no prompt without arguments');
+    const click = (await tree().getTreeItem(simple)).command;
+    assert(click, 'the prompt row has no click command');
+    await vscode.commands.executeCommand(click.command, ...(click.arguments ?? []));
+    await waitUntil('the clicked prompt\'s document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-result' && d.getText().includes(simple.prompt.name)),
+    );
+  });
+
   suite.test("the server tooltip shows where the server is defined (its origin) and what it runs", async () => {
     const item = await tree().getTreeItem(await serverNode());
     const text = unescapeMarkdown(tooltipText(item));
@@ -175,7 +207,7 @@ export function treeSuite(vscode: VscodeApi): Suite {
       events.length = 0;
       await vscode.commands.executeCommand('mcpWorkbench.showMoreTools', ...(moreItem.command?.arguments ?? []));
       // Only this server's events count: server-everything may announce its own changes meanwhile.
-      const mine = () => events.flatMap((event) => (Array.isArray(event) ? event : [event])).filter((node) => !node || node.controller === controller);
+      const mine = () => events.flatMap((event) => (Array.isArray(event) ? event : [event])).filter((node) => !node || ('controller' in node && node.controller === controller));
       await waitUntil('the Tools group to be refreshed', () => (mine().length > 0 ? true : undefined));
       assertEqual(mine().length, 1, 'refresh events for one Show More');
       assertEqual(mine()[0], group, 'the one node refreshed is the Tools group');

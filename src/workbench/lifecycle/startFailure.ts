@@ -1,0 +1,40 @@
+/**
+ * One line that says why a server did not start, for the first line of a notification (or a CLI error): the exit
+ * code and the server's last stderr line for a process, "unreachable: connection refused" for an HTTP endpoint
+ * that is not listening. The full message (every stderr line, the request that failed) stays in the log.
+ */
+
+// Network error codes (Node's and undici's) and the plain words for them.
+const UNREACHABLE: readonly [RegExp, string][] = [
+  [/\bECONNREFUSED\b/, 'connection refused'],
+  [/\b(ENOTFOUND|EAI_AGAIN)\b/, 'host not found'],
+  [/\b(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)\b/, 'connection timed out'],
+  [/\bECONNRESET\b/, 'connection reset'],
+  [/\bEHOSTUNREACH\b/, 'host unreachable'],
+  [/\bENETUNREACH\b/, 'network unreachable'],
+  [/\bbad port\b/, 'the port is not allowed'],
+  [/\b(CERT_|UNABLE_TO_VERIFY|SELF_SIGNED|ERR_TLS)/, 'TLS certificate problem'],
+];
+
+const PROCESS_ENDED = /the server process (exited with code -?\d+|was killed by [A-Z0-9]+)/;
+
+/**
+ * `message` is the start error's message (already masked), `stderrTail` the process's last stderr lines (masked;
+ * empty for HTTP). Returns one line.
+ */
+export function summarizeStartFailure(message: string, stderrTail: readonly string[] = []): string {
+  const ended = PROCESS_ENDED.exec(message);
+  if (ended) {
+    // The message itself lists the stderr tail after its first line; the tail passed in is the same text.
+    const stderrInMessage = message.split('\n').slice(1);
+    const lastStderr = [...stderrTail, ...stderrInMessage].map((line) => line.trim()).filter(Boolean).at(-1);
+    return lastStderr ? `${ended[1]}: ${lastStderr}` : ended[1];
+  }
+  const firstLine = message.split('\n', 1)[0] ?? message;
+  for (const [pattern, words] of UNREACHABLE) {
+    if (!pattern.test(message)) continue;
+    const url = /\bhttps?:\/\/[^\s)]+/.exec(firstLine)?.[0];
+    return url ? `unreachable: ${words} (${url})` : `unreachable: ${words}`;
+  }
+  return firstLine;
+}

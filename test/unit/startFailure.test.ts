@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import * as net from 'node:net';
+import { test } from 'node:test';
+import { McpClient } from '../../src/protocol/client';
+import { errorMessage } from '../../src/protocol/errors';
+import type { ResolvedServer } from '../../src/workbench/node/launch';
+import { createTransport } from '../../src/workbench/node/launch';
+import { summarizeStartFailure } from '../../src/workbench/lifecycle/startFailure';
+
+/** The message a real start fails with: a real process or a real socket, through the real client. */
+async function startError(server: ResolvedServer): Promise<string> {
+  const client = new McpClient({ serverName: 'probe', transport: createTransport(server) });
+  try {
+    await client.connect();
+  } catch (error) {
+    return errorMessage(error);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  throw new Error('the server started');
+}
+
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test('a process that exits before the handshake: the exit code and its last stderr line, on one line', async () => {
+  const script = "console.error('loading config'); console.error('fatal: API_TOKEN is not set'); process.exit(3)";
+  const message = await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', script], env: {} });
+  assert.equal(summarizeStartFailure(message), 'exited with code 3: fatal: API_TOKEN is not set');
+});
+
+test('a process that exits silently: the exit code alone', async () => {
+  const message = await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', 'process.exit(2)'], env: {} });
+  assert.equal(summarizeStartFailure(message), 'exited with code 2');
+});
+
+test('an HTTP endpoint nobody listens on: "unreachable: connection refused" with the URL', async () => {
+  const url = `http://127.0.0.1:${await closedPort()}/mcp`;
+  const message = await startError({ kind: 'http', name: 'probe', url, headers: {}, transport: 'auto' });
+  assert.equal(summarizeStartFailure(message), `unreachable: connection refused (${url})`);
+});
+
+test('anything else: the first line of the message', () => {
+  assert.equal(summarizeStartFailure('probe: initialize failed: unsupported protocol version\nsecond line'), 'probe: initialize failed: unsupported protocol version');
+});
