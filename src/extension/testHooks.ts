@@ -54,13 +54,17 @@ export interface SamplingTestApi {
   setApiKey(endpointName: string, key: string | undefined): Promise<void>;
   /** What the review panel shows, and how many requests wait behind it. */
   snapshot(): ReviewSnapshot;
-  /** Posts a message exactly as the review webview's buttons do. */
+  /**
+   * Posts a message exactly as the review webview's buttons do. Without `requestId` it carries the id of the request
+   * shown now (as a click on the page does); with one, that id (a stale id is how a late click is simulated).
+   */
   post(message: ReviewMessage): void;
   samplingQueueSize(): number;
   elicitationQueueSize(): number;
   history(serverName: string): readonly SamplingRecord[];
-  policy(serverName: string): SamplingPolicy;
-  setPolicy(serverName: string, policy: SamplingPolicy): Promise<void>;
+  /** The policy of a server named by identity key (`user#name`, `workspace:/…#name`) or by name (its first server). */
+  policy(server: string): SamplingPolicy;
+  setPolicy(server: string, policy: SamplingPolicy): Promise<void>;
   /**
    * Answers the URL-mode consent modal (modal dialogs cannot be clicked in tests): `answer` sees the modal as
    * it would be shown and returns the label of the button to press (undefined = Escape). Undefined restores
@@ -127,12 +131,12 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
   const samplingApi: SamplingTestApi = {
     setApiKey: (name, key) => sampling.storeApiKey(name, key),
     snapshot: () => panel.snapshot(),
-    post: (message) => panel.handleMessage(message),
+    post: (message) => panel.handleMessage(message.requestId === undefined ? { ...message, requestId: panel.snapshot().requestId } : message),
     samplingQueueSize: () => sampling.coordinator.queue.size ?? 0,
     elicitationQueueSize: () => elicitation.queue.size,
     history: (serverName) => sampling.history.of(serverName),
-    policy: (serverName) => sampling.policies.get(serverName),
-    setPolicy: (serverName, policy) => sampling.policies.set(serverName, policy),
+    policy: (server) => sampling.policies.get(sampling.identityKeyFor(server)),
+    setPolicy: (server, policy) => sampling.policies.set(sampling.identityKeyFor(server), policy),
     answerUrlModal: (answer) => {
       elicitation.presentUrlModal = answer ? async (modal) => answer(modal) : realUrlModal;
     },

@@ -125,11 +125,12 @@ test('previewServerDefinition asks nothing and reads no file', async () => {
     name: 'preview',
     command: 'node',
     args: ['${input:token}'],
-    env: { HOME_DIR: '${userHome}' },
+    env: { HOME_DIR: '${userHome}', COLOR: '${env:MCPW_PREVIEW}' },
     envFile: '${userHome}/does-not-exist/.env',
   } as ServerDefinition;
-  const preview = await previewServerDefinition(definition, { userHome: '/home/someone', env: {} });
+  const { resolved: preview, secrets } = await previewServerDefinition(definition, { userHome: '/home/someone', env: { MCPW_PREVIEW: 'env-secret-1' } });
   assert.ok(preview.kind === 'stdio');
+  assert.deepEqual(secrets, ['env-secret-1'], 'env values are secrets to mask; input placeholders are not');
   assert.deepEqual(preview.args, ['${input:token}']);
   assert.equal(preview.envFile, '/home/someone/does-not-exist/.env');
   assert.equal(preview.env.HOME_DIR, '/home/someone');

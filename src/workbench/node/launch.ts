@@ -41,16 +41,27 @@ export async function resolveServerWithSecrets(definition: ServerDefinition, con
 /**
  * What a definition will run, resolved without asking the person anything and without reading any file: `${input:...}`
  * stays as written and `envFile` is named, not read. A consent dialog shows this before any prompt or file read, so a
- * workspace cannot make VS Code open input boxes or read files on its behalf before the person agreed.
+ * workspace cannot make VS Code open input boxes or read files on its behalf before the person agreed. The values
+ * substituted from `${env:...}` are returned as secrets, for the dialog (and its remembered fingerprint) to mask.
  */
-export async function previewServerDefinition(definition: ServerDefinition, context: Omit<VariableContext, 'input' | 'revealed'>): Promise<ResolvedServer> {
-  const previewContext: VariableContext = { ...context, input: async (id) => `\${input:${id}}` };
+export async function previewServerDefinition(definition: ServerDefinition, context: Omit<VariableContext, 'input'>): Promise<ResolvedWithSecrets> {
+  const secrets = new Set<string>();
+  const placeholder = (id: string) => `\${input:${id}}`;
+  const previewContext: VariableContext = {
+    ...context,
+    input: async (id) => placeholder(id),
+    revealed: (value) => {
+      if (/^\$\{input:[^}]*\}$/.test(value) || value === '') return;
+      secrets.add(value);
+      context.revealed?.(value);
+    },
+  };
   const withoutFile = definition.kind === 'stdio' ? { ...definition, envFile: undefined } : definition;
-  const preview = await resolveServerDefinition(withoutFile, previewContext);
+  let preview = await resolveServerDefinition(withoutFile, previewContext);
   if (definition.kind === 'stdio' && preview.kind === 'stdio' && definition.envFile) {
-    return { ...preview, envFile: await resolveVariables(definition.envFile, previewContext) };
+    preview = { ...preview, envFile: await resolveVariables(definition.envFile, previewContext) };
   }
-  return preview;
+  return { resolved: preview, secrets: [...secrets] };
 }
 
 /** Substitutes variables everywhere a definition can hold them and merges `envFile` under `env`. */
@@ -125,6 +136,15 @@ export async function planStdioLaunch(
   const systemRoot = hostVariable('SYSTEMROOT');
   const comSpec = hostVariable('COMSPEC') || (systemRoot ? `${systemRoot}\\System32\\cmd.exe` : undefined);
   return { kind: 'ready', launch: stdioLaunch(resolution, server.args, comSpec) };
+}
+
+/** The executable a stdio server's command resolves to, with the env and cwd it will run with (for consent dialogs). */
+export async function findExecutable(
+  server: Extract<ResolvedServer, { kind: 'stdio' }>,
+  host: LaunchHost = { platform: process.platform, env: process.env },
+): Promise<CommandResolution> {
+  const env = buildEnvironment(host.env, server.env, host.platform);
+  return resolveCommand(server.command, { env, cwd: server.cwd, platform: host.platform });
 }
 
 export function createTransport(server: ResolvedServer, tuning: TransportTuning = {}): Transport {

@@ -98,6 +98,8 @@ export class SamplingCoordinator implements SamplingHandler {
       this.record({ ...baseRecord, outcome: 'blocked', requestText: summarise(params) });
       throw new McpError(ErrorCodes.UserRejected, `sampling is blocked for ${serverName} by the user's policy`);
     }
+    // A flood is refused before any model is listed for it.
+    if (!this.options.policies.isPreApproved(serverKey)) this.queue.assertRoomFor(serverName, serverKey);
     const choices = await this.availableModels(serverKey, signal);
     const preferred = chooseModel(choices.map((choice) => choice.model), params.modelPreferences);
     if (!preferred) {

@@ -59,13 +59,7 @@ export class ReviewQueue<T> {
    */
   async run<R>(serverName: string, payload: T, signal: AbortSignal, review: (signal: AbortSignal) => Promise<R>, serverKey: string = serverName): Promise<R> {
     if (signal.aborted) throw new LocalError('cancelled', `${serverName}: the request was cancelled before review`);
-    const pending = this.entries.filter((entry) => entry.serverKey === serverKey).length;
-    if (pending >= this.maxPendingPerServer) {
-      throw new McpError(
-        ErrorCodes.InternalError,
-        `too many requests from ${serverName} are waiting for review (${pending}); this one was refused until the person answers those`,
-      );
-    }
+    this.assertRoomFor(serverName, serverKey);
     const id = this.nextId++;
     let start!: () => void;
     const turn = new Promise<void>((resolve) => (start = resolve));
@@ -86,6 +80,17 @@ export class ReviewQueue<T> {
       if (index !== -1) this.entries.splice(index, 1);
       this.changed.fire();
       this.startNextIfIdle();
+    }
+  }
+
+  /** Throws the refusal `run` would throw, so a caller can refuse before doing any work for the request. */
+  assertRoomFor(serverName: string, serverKey: string = serverName): void {
+    const pending = this.entries.filter((entry) => entry.serverKey === serverKey).length;
+    if (pending >= this.maxPendingPerServer) {
+      throw new McpError(
+        ErrorCodes.InternalError,
+        `too many requests from ${serverName} are waiting for review (${pending}); this one was refused until the person answers those`,
+      );
     }
   }
 
