@@ -60,12 +60,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   context.subscriptions.push(reviewPanel, sampling, elicitation, simulatedFolderChanges);
   // Read each time a server is added, so the test hook's setting applies to servers configured after it.
   let restartPolicyOptions: RestartPolicyOptions | undefined;
+  // Only the test hooks set it: a window's trust cannot change without a restart of the extension host.
+  let trustOverride: boolean | undefined;
   const manager = new ServerManager({
     host: createWorkspaceHost({ sampling: sampling.sampling, elicitation, rootsChanged: simulatedFolderChanges.event }),
     logs,
     inputs,
     confirmation,
-    isWorkspaceTrusted: () => vscode.workspace.isTrusted,
+    isWorkspaceTrusted: () => trustOverride ?? vscode.workspace.isTrusted,
     reportStartFailure,
     reportGaveUp,
     restartPolicy: () => new RestartPolicy(restartPolicyOptions),
@@ -151,6 +153,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       inputs,
       confirmation,
       setRestartPolicy: (options) => (restartPolicyOptions = options),
+      setWorkspaceTrusted: (trusted) => (trustOverride = trusted),
       statusBar,
       browse: { catalog, forms, results, subscriptions },
       sampling,

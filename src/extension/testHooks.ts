@@ -37,6 +37,17 @@ export interface ConfigTestApi {
   statusBarCommand(): string | undefined;
   /** Folders where this window writes logs and workspace state, for asserting that no secret reaches a file. */
   storageFolders(): string[];
+  /**
+   * The whole VS Code profile this window writes to: the user-data folder (settings, logs of every process, global
+   * and workspace storage), derived from the extension's own storage and log locations.
+   */
+  profileFolders(): string[];
+  /**
+   * What the servers are told about workspace trust (undefined: the window's real trust). A window's trust cannot
+   * change without restarting the extension host, so tests of untrusted behaviour set it here; everything that
+   * depends on trust reads it through the same probe.
+   */
+  setWorkspaceTrusted(trusted: boolean | undefined): void;
 }
 
 /** What integration tests reach through the extension's API: the open form and the last result shown. */
@@ -105,6 +116,7 @@ export interface TestHookServices {
   inputs: InputPrompter;
   confirmation: LaunchConfirmation;
   setRestartPolicy(options: RestartPolicyOptions | undefined): void;
+  setWorkspaceTrusted(trusted: boolean | undefined): void;
   statusBar: ServersStatusBar;
   browse: BrowseTestApi;
   sampling: SamplingService;
@@ -125,6 +137,8 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     statusBarCommand: () => statusBar.command,
     // The output channels' log files live next to the extension's own log folder (…/exthost/).
     storageFolders: () => [vscode.Uri.joinPath(context.logUri, '..').fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
+    profileFolders: () => profileFolders(context),
+    setWorkspaceTrusted: (trusted) => services.setWorkspaceTrusted(trusted),
   };
   const realUrlModal = elicitation.presentUrlModal;
   const realOpener = elicitation.openExternal;
@@ -148,4 +162,19 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     answerNextPolicyPick: (choose) => sampling.answerNextPolicyPick(choose),
   };
   return { config, browse: services.browse, sampling: samplingApi, simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged };
+}
+
+/**
+ * `<user-data>/logs/<session>/exthost<n>/<extension>` and `<user-data>/User/globalStorage/<extension>` both lead to
+ * the user-data folder; every file-backed location the extension knows is listed too, in case one lies elsewhere.
+ */
+function profileFolders(context: vscode.ExtensionContext): string[] {
+  const candidates = [
+    vscode.Uri.joinPath(context.logUri, '..', '..', '..', '..'),
+    vscode.Uri.joinPath(context.globalStorageUri, '..', '..', '..'),
+    context.logUri,
+    context.globalStorageUri,
+    ...(context.storageUri ? [context.storageUri] : []),
+  ];
+  return [...new Set(candidates.filter((uri) => uri.scheme === 'file').map((uri) => uri.fsPath))];
 }
