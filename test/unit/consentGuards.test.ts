@@ -11,7 +11,11 @@ import { test } from 'node:test';
 import { McpError } from '../../src/protocol/errors';
 import type { ServerDefinition } from '../../src/workbench/config/mcpConfig';
 import { planStdioLaunch, previewServerDefinition, resolveServerWithSecrets } from '../../src/workbench/node/launch';
+import { SamplingCoordinator, type SamplingReviewer } from '../../src/workbench/sampling/coordinator';
+import { OpenAiCompatibleProvider } from '../../src/workbench/sampling/openaiProvider';
+import { MemoryPolicyStorage, SamplingPolicies } from '../../src/workbench/sampling/policy';
 import { ReviewQueue } from '../../src/workbench/sampling/reviewQueue';
+import { startOpenAiServer } from '../fixtures/openai/openaiServer';
 import { maskText, MASK } from '../../src/workbench/secrets';
 import { isLegacyNameKey, lookupByIdentity, serverIdentityKey } from '../../src/workbench/serverIdentity';
 import { checkExternalUrl, escapeForDisplay } from '../../src/workbench/urlPolicy';
@@ -103,14 +107,14 @@ test('resolveServerWithSecrets collects envFile, ${env:}, ${input:} and header v
     name: 'colourful',
     command: process.execPath,
     args: ['--flag=${input:color}'],
-    env: { COLOR: '${env:MCPW_UNIT_SECRET}', PLAIN: 'visible' },
+    env: { COLOR: '${env:MCPW_UNIT_SECRET}', PLAIN: 'visible', API_TOKEN: 'literal-token-000' },
     envFile,
   } as ServerDefinition;
   const context = { userHome: os.homedir(), env: { MCPW_UNIT_SECRET: 'from-env-456' }, input: async () => 'typed-input-789' };
   const { resolved, secrets } = await resolveServerWithSecrets(stdio, context);
   assert.ok(resolved.kind === 'stdio');
   assert.equal(resolved.env.COLOR, 'from-env-456');
-  assert.deepEqual(new Set(secrets), new Set(['envfile-value-123', 'from-env-456', 'typed-input-789']));
+  assert.deepEqual(new Set(secrets), new Set(['envfile-value-123', 'from-env-456', 'typed-input-789', 'literal-token-000']));
   const line = `spawned with COLOR=from-env-456 SHADE=envfile-value-123 --flag=typed-input-789 PLAIN=visible`;
   assert.equal(maskText(line, secrets), `spawned with COLOR=${MASK} SHADE=${MASK} --flag=${MASK} PLAIN=visible`);
 
@@ -146,4 +150,30 @@ test('a stdio launch spawns the absolute path found, and skips relative PATH ent
   const found = await planStdioLaunch({ ...server, env: { PATH: folder } }, { platform: 'linux', env: {} });
   assert.ok(found.kind === 'ready');
   assert.deepEqual(found.launch, { command: binary, args: ['a'] });
+});
+
+test('sampling: a workspace server named like a pre-approved user server is still reviewed, and its choice is its own', async () => {
+  const model = await startOpenAiServer([{ kind: 'text', text: 'model answer' }]);
+  try {
+    const provider = new OpenAiCompatibleProvider({ baseUrl: model.baseUrl, model: 'test-model', apiKey: 'sk-unit', stream: false });
+    const policies = new SamplingPolicies(new MemoryPolicyStorage());
+    await policies.set('user#github', 'always');
+    const reviewed: string[] = [];
+    const reviewer: SamplingReviewer = {
+      reviewRequest: async (review) => (reviewed.push(review.serverKey), { kind: 'reject', policy: 'never' }),
+      reviewResponse: async (_review, response) => ({ kind: 'approve', text: response.text }),
+    };
+    const coordinator = new SamplingCoordinator({ providers: () => [provider], policies, reviewer });
+    const params = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }], maxTokens: 8 };
+    const signal = new AbortController().signal;
+    const user = await coordinator.createMessage(params, { serverName: 'github', serverKey: 'user#github', signal });
+    assert.equal((user.content as { text?: string }).text, 'model answer', 'the user server is pre-approved');
+    const workspaceKey = 'workspace:/repo/.vscode/mcp.json#github';
+    await assert.rejects(coordinator.createMessage(params, { serverName: 'github', serverKey: workspaceKey, signal }), /rejected/);
+    assert.deepEqual(reviewed, [workspaceKey], 'only the workspace server was reviewed');
+    assert.equal(policies.get(workspaceKey), 'never', 'its "never" is stored under its own identity');
+    assert.equal(policies.get('user#github'), 'always', "and leaves the user server's grant alone");
+  } finally {
+    await model.close();
+  }
 });

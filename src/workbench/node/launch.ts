@@ -8,6 +8,7 @@ import { buildEnvironment, StdioTransport } from '../../protocol/node/stdio';
 import { resolveCommand, stdioLaunch, type CommandResolution, type StdioLaunch } from './commandResolution';
 import type { ServerDefinition } from '../config/mcpConfig';
 import { parseEnvFile, resolveVariables, type VariableContext } from '../config/variables';
+import { isSecretKey } from '../secrets';
 
 export type ResolvedServer = ServerDefinition;
 
@@ -19,8 +20,9 @@ export interface ResolvedWithSecrets {
 
 /**
  * Resolves a definition and collects, at resolution time, every value that came from the person's data: values read
- * from `envFile`, substituted from `${env:...}` or `${input:...}`, and every header value. Logs, traces, errors and
- * history mask these by value, whatever the variable or header is called (`COLOR=<token>` included).
+ * from `envFile`, substituted from `${env:...}` or `${input:...}`, every header value, and env values under names that
+ * say they are secret. Logs, traces, errors and history mask these by value, whatever the variable or header is
+ * called (`COLOR=<token>` included).
  */
 export async function resolveServerWithSecrets(definition: ServerDefinition, context: VariableContext): Promise<ResolvedWithSecrets> {
   const secrets = new Set<string>();
@@ -35,6 +37,8 @@ export async function resolveServerWithSecrets(definition: ServerDefinition, con
     },
   }, collect);
   if (resolved.kind === 'http') for (const value of Object.values(resolved.headers)) collect(value);
+  // A value written literally in the file under a name that says it is secret (`GITHUB_TOKEN: "ghp_..."`).
+  if (resolved.kind === 'stdio') for (const [key, value] of Object.entries(resolved.env)) if (value !== null && isSecretKey(key)) collect(value);
   return { resolved, secrets: [...secrets] };
 }
 
