@@ -8,7 +8,9 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { McpClient } from '../../src/protocol/client';
 import { McpError } from '../../src/protocol/errors';
+import { StdioTransport } from '../../src/protocol/node/stdio';
 import type { ServerDefinition } from '../../src/workbench/config/mcpConfig';
 import { planStdioLaunch, previewServerDefinition, resolveServerWithSecrets } from '../../src/workbench/node/launch';
 import { SamplingCoordinator, type SamplingReviewer } from '../../src/workbench/sampling/coordinator';
@@ -16,6 +18,7 @@ import { OpenAiCompatibleProvider } from '../../src/workbench/sampling/openaiPro
 import { MemoryPolicyStorage, SamplingPolicies } from '../../src/workbench/sampling/policy';
 import { ReviewQueue } from '../../src/workbench/sampling/reviewQueue';
 import { startOpenAiServer } from '../fixtures/openai/openaiServer';
+import { REPO_ROOT } from './testSupport';
 import { maskText, MASK } from '../../src/workbench/secrets';
 import { isLegacyNameKey, lookupByIdentity, serverIdentityKey } from '../../src/workbench/serverIdentity';
 import { checkExternalUrl, escapeForDisplay } from '../../src/workbench/urlPolicy';
@@ -176,4 +179,36 @@ test('sampling: a workspace server named like a pre-approved user server is stil
   } finally {
     await model.close();
   }
+});
+
+test('a server that exits while its sampling request waits for review withdraws that request (the signal aborts)', { timeout: 15_000 }, async () => {
+  const fixture = path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'hostile-host-server.mjs');
+  const transport = new StdioTransport({ command: process.execPath, args: [fixture], env: {} });
+  let reachedHost!: () => void;
+  const reached = new Promise<void>((resolve) => (reachedHost = resolve));
+  const aborted = new Promise<string>((resolve) => {
+    const client = new McpClient({
+      serverName: 'exits',
+      transport,
+      host: {
+        sampling: {
+          createMessage: (_request, context) =>
+            new Promise((_resolve, reject) => {
+              context.signal.addEventListener('abort', () => {
+                resolve(`aborted for ${context.serverName}`);
+                reject(new Error('cancelled'));
+              });
+              reachedHost();
+            }),
+        },
+      },
+    });
+    void client.connect().then(async () => {
+      await client.callTool('flood', { count: 1, kind: 'sampling' }, {});
+      await reached;
+      assert.ok(transport.pid, 'the fixture runs');
+      process.kill(transport.pid, 'SIGKILL');
+    });
+  });
+  assert.equal(await aborted, 'aborted for exits');
 });

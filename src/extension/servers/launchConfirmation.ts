@@ -54,8 +54,9 @@ export class LaunchConfirmation {
     const request: LaunchConfirmationRequest = { serverName: escapeForDisplay(entry.name), commandLine, executable, detail };
     const yes = this.confirmer ? await this.confirmer(request) : await this.askModal(request);
     if (!yes) return false;
-    // Older answers for the same server are dropped: only its current definition is allowed.
-    const others = allowed.filter((item) => !item.startsWith(`${entry.id}\n`));
+    // Older answers for the same server are dropped: only its current definition is allowed. Read again after the
+    // answer: servers confirmed at the same time must not overwrite each other's "yes".
+    const others = this.state.get<string[]>(ALLOWED_KEY, []).filter((item) => !item.startsWith(`${entry.id}\n`));
     await this.state.update(ALLOWED_KEY, [...others, fingerprint]);
     return true;
   }

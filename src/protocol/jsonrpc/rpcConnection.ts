@@ -69,6 +69,8 @@ export class RpcConnection implements Disposable {
   private readonly writer: McpMessageWriter;
   private readonly connection: MessageConnection;
   private readonly pending = new Map<RequestId, PendingRequest>();
+  /** The server's requests being handled (sampling, elicitation waiting for a person): aborted when the connection closes. */
+  private readonly incoming = new Set<AbortController>();
   private readonly abandoned = new Set<RequestId>();
   private readonly peerErrors = new Map<RequestId, JsonRpcErrorObject>();
   private readonly progressHandlers = new Map<string, (update: ProgressUpdate) => void>();
@@ -311,6 +313,7 @@ export class RpcConnection implements Disposable {
     if (!handler) throw new ResponseError(ErrorCodes.MethodNotFound, `Method not found: ${method}`);
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
+    this.incoming.add(controller);
     try {
       const result = await handler(isJsonObject(params) ? params : {}, controller.signal);
       // MCP results are objects; vscode-jsonrpc would turn undefined into "result": null.
@@ -321,6 +324,7 @@ export class RpcConnection implements Disposable {
       this.logger.error(`${this.options.serverName}: handling ${method} failed: ${errorMessage(error)}`);
       throw new ResponseError(ErrorCodes.InternalError, errorMessage(error));
     } finally {
+      this.incoming.delete(controller);
       subscription.dispose();
     }
   }
@@ -364,6 +368,10 @@ export class RpcConnection implements Disposable {
       ? new LocalError('connection-closed', `${this.options.serverName}: ${errorMessage(error)}`, { cause: error })
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
+    // Nobody is left to answer: a review still waiting for a request of a server that went away must leave the queue
+    // (a server that floods and exits would otherwise hold the review panel forever).
+    for (const controller of [...this.incoming]) controller.abort();
+    this.incoming.clear();
     this.reader.closed();
     this.connection.dispose();
     this.closeEmitter.fire(error);

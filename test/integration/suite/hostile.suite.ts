@@ -102,7 +102,8 @@ export function hostileSuite(vscode: VscodeApi): Suite {
     });
     api.config.setPromptAnswerer(async ({ inputId }) => {
       order.push(`input ${inputId}`);
-      return inputId === 'shade' ? SECRETS.input : undefined;
+      if (inputId === 'shade') return SECRETS.input;
+      return inputId === 'tint' ? SECRETS.header : undefined;
     });
     await writeServers({ [HOSTILE]: stdio(), [CALM]: stdio() });
     await Promise.all([start(HOSTILE), start(CALM)]);
@@ -194,7 +195,8 @@ export function hostileSuite(vscode: VscodeApi): Suite {
       [{ type: 'promptString', id: 'shade', description: 'Shade', password: true }],
     );
     await start(SECRETIVE);
-    assertEqual(order.join(', '), `confirm ${SECRETIVE}, input shade`, 'order of the confirmation and the input prompt');
+    const mine = order.filter((step) => step === `confirm ${SECRETIVE}` || step.startsWith('input '));
+    assertEqual(mine.join(', '), `confirm ${SECRETIVE}, input shade`, 'order of the confirmation and the input prompt');
     const asked = confirmations.find((request) => request.serverName === SECRETIVE);
     assert(asked, 'no confirmation for the workspace server');
     assert(asked.commandLine.includes('bidi\\u202Etxt.exe') && !asked.commandLine.includes('\u202E'), `the command line shows the override raw: ${asked.commandLine}`);
@@ -207,11 +209,16 @@ export function hostileSuite(vscode: VscodeApi): Suite {
     assertEqual(await call(SECRETIVE, 'env', { name: 'COLOR' }), SECRETS.env, 'COLOR from ${env:}');
     assertEqual(await call(SECRETIVE, 'env', { name: 'TINT' }), SECRETS.envFile, 'TINT from envFile');
     assertEqual(await call(SECRETIVE, 'env', { name: 'SHADE' }), SECRETS.input, 'SHADE from ${input:}');
-    await call(SECRETIVE, 'echo', { text: `all together: ${Object.values(SECRETS).join(' ')}` });
+    await call(SECRETIVE, 'echo', { text: `all together: ${SECRETS.env} ${SECRETS.envFile} ${SECRETS.input}` });
     http = await startTestServer((request, res) => answerHttp(request, res));
-    await writeServers({ [HEADERS]: { type: 'http', url: http.url, headers: { 'X-Tint': SECRETS.header } } });
+    // The header's value comes from an input: a literal in mcp.json is a file of the workspace, which VS Code itself
+    // caches in the profile (CachedConfigurations), so only a value the person typed can be held to "never on disk".
+    await writeServers({ [HEADERS]: { type: 'http', url: http.url, headers: { 'X-Tint': 'tint ${input:tint}' } } }, [
+      { type: 'promptString', id: 'tint', description: 'Tint', password: true },
+    ]);
     await start(HEADERS);
-    assertEqual(await call(HEADERS, 'whoami'), SECRETS.header, 'the header the HTTP server received');
+    assertEqual(await call(HEADERS, 'whoami'), `tint ${SECRETS.header}`, 'the header the HTTP server received');
+    await call(HEADERS, 'whoami');
     // A restart logs the launch again (and reads the stored input from SecretStorage, not from a prompt).
     await server(SECRETIVE).restart();
     await call(SECRETIVE, 'echo', { text: SECRETS.input });
