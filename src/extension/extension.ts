@@ -55,7 +55,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const confirmation = new LaunchConfirmation(context.workspaceState);
   const reviewPanel = new ReviewPanel(context.extensionUri);
   const sampling = new SamplingService(context.secrets, context.globalState, reviewPanel, () => activeManager);
-  const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => activeManager?.byName(serverName)[0]?.log.info(line));
+  const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => {
+    const controller = activeManager?.byName(serverName)[0];
+    controller?.log.info(controller.mask(line));
+  });
   const simulatedFolderChanges = new vscode.EventEmitter<void>();
   context.subscriptions.push(reviewPanel, sampling, elicitation, simulatedFolderChanges);
   // Read each time a server is added, so the test hook's setting applies to servers configured after it.

@@ -281,7 +281,7 @@ export class ServerController implements vscode.Disposable {
         serverName: entry.name,
         transport,
         host: hostWithIdentity(this.services.host, serverIdentityKeyOf(entry)),
-        logger: channelLogger(this.log),
+        logger: channelLogger(this.log, (text) => this.mask(text)),
         trace: protocolTrace(this.log, () => this.knownSecrets()),
       });
       this.connection = {
@@ -289,7 +289,7 @@ export class ServerController implements vscode.Disposable {
         transport,
         subscriptions: [
           transport.onDiagnostic((line) => this.logDiagnostic(line)),
-          client.onViolation((reason) => this.log.warn(`Protocol violation: ${reason}`)),
+          client.onViolation((reason) => this.log.warn(`Protocol violation: ${this.mask(reason)}`)),
           client.onLogMessage((message) => this.onServerMessage(message)),
           client.onToolsChanged(() => void this.reloadTools(attempt)),
           client.onDidChangeState((clientState) => {
@@ -306,7 +306,7 @@ export class ServerController implements vscode.Disposable {
         `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
           `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
       );
-      if (session.instructions) this.log.info(`Instructions: ${session.instructions}`);
+      if (session.instructions) this.log.info(`Instructions: ${this.mask(session.instructions)}`);
       await this.applyLogLevel(client);
       const tools = await client.listTools();
       if (attempt !== this.attempt) return;

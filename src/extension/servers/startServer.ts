@@ -44,7 +44,8 @@ export function reportStartFailure(controller: ServerController, error: unknown)
   }
   const showLog = vscode.l10n.t('Show Log');
   // A missing command's message is the fix (PATH searched, what to change): show all of it.
-  const reason = error instanceof CommandNotFoundError ? error.message : firstLine(errorMessage(error));
+  // Masked by value: an error can quote a header, an env value or an input (e.g. a URL with a token in it).
+  const reason = controller.mask(error instanceof CommandNotFoundError ? error.message : firstLine(errorMessage(error)));
   void vscode.window
     .showErrorMessage(vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, reason), showLog)
     .then((choice) => {
