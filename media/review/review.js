@@ -6,6 +6,13 @@
   const strings = JSON.parse(document.getElementById('strings')?.textContent || '{}');
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
   /** @type {any} */ let current;
+  /** The id of the request shown; every decision carries it so a late click cannot decide the next request. */
+  /** @type {number|undefined} */ let requestId;
+  /**
+   * Whether the person has clicked or typed (other than Enter) since this request appeared. Until then Enter does
+   * nothing: the request arrived on a server's initiative, and an Enter meant for something else must not approve it.
+   */
+  let interacted = false;
   let uid = 0;
 
   const t = (key, ...args) => String(strings[key] ?? key).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)] ?? ''));
@@ -249,15 +256,18 @@
   }
 
   function post(message) {
-    vscode.postMessage(message);
+    vscode.postMessage({ ...message, requestId });
     for (const button of document.querySelectorAll('button')) button.disabled = true;
   }
 
   /** @type {{ approve?: () => void, reject?: () => void }} */ let keys = {};
 
-  function render(view, waiting) {
+  function render(view, waiting, id) {
     const previous = current;
+    const sameRequest = id === requestId;
     current = view;
+    requestId = id;
+    if (!sameRequest) interacted = false;
     let rendered;
     if (!view) rendered = { nodes: [el('h1', { text: t('idle') })] };
     else if (view.kind === 'sampling-request') rendered = renderRequest(view, waiting);
@@ -270,29 +280,43 @@
       streamed.textContent = view.text;
       return;
     }
+    // Nothing is focused on purpose: no button waits for a stray Enter (see `interacted`).
     app.replaceChildren(...rendered.nodes);
-    const first = app.querySelector('textarea, input, select, button');
-    if (first instanceof HTMLElement) first.focus();
   }
 
-  document.addEventListener('keydown', (event) => {
-    const target = /** @type {HTMLElement} */ (event.target);
-    if (event.key === 'Escape' && keys.reject) {
-      event.preventDefault();
-      keys.reject();
-    } else if (event.key === 'Enter' && keys.approve) {
-      const inTextArea = target.tagName === 'TEXTAREA';
-      const onButton = target.tagName === 'BUTTON' || target.tagName === 'SELECT';
-      if (event.ctrlKey || event.metaKey || (!inTextArea && !onButton)) {
+  document.addEventListener('pointerdown', () => (interacted = true), true);
+
+  document.addEventListener(
+    'keydown',
+    (event) => {
+      const target = /** @type {HTMLElement} */ (event.target);
+      if (event.key === 'Escape' && keys.reject) {
         event.preventDefault();
-        keys.approve();
+        keys.reject();
+      } else if (event.key === 'Enter') {
+        if (!interacted) {
+          // Also stops the browser's own "Enter clicks the focused button".
+          event.preventDefault();
+          event.stopPropagation();
+          return;
+        }
+        if (!keys.approve) return;
+        const inTextArea = target.tagName === 'TEXTAREA';
+        const onButton = target.tagName === 'BUTTON' || target.tagName === 'SELECT';
+        if (event.ctrlKey || event.metaKey || (!inTextArea && !onButton)) {
+          event.preventDefault();
+          keys.approve();
+        }
+      } else if (!['Shift', 'Control', 'Alt', 'Meta'].includes(event.key)) {
+        interacted = true;
       }
-    }
-  });
+    },
+    true,
+  );
 
   window.addEventListener('message', (event) => {
     const message = event.data;
-    if (message?.type === 'show') render(message.view, message.waiting);
+    if (message?.type === 'show') render(message.view, message.waiting, message.requestId);
   });
   vscode.postMessage({ type: 'ready' });
 })();

@@ -69,12 +69,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const builtInMcpNotice = new BuiltInMcpNotice(context.workspaceState);
   const reviewPanel = new ReviewPanel(context.extensionUri);
   const sampling = new SamplingService(context.secrets, context.globalState, reviewPanel, () => activeManager);
-  const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => activeManager?.byName(serverName)[0]?.log.info(line));
+  const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => {
+    const controller = activeManager?.byName(serverName)[0];
+    controller?.log.info(controller.mask(line));
+  });
   const simulatedFolderChanges = new vscode.EventEmitter<void>();
   // Test hooks stand in for the trust dialog: the test workspace is trusted and a test cannot revoke trust.
   const simulatedTrust = { untrusted: false, granted: new vscode.EventEmitter<void>() };
   context.subscriptions.push(reviewPanel, sampling, elicitation, simulatedFolderChanges, simulatedTrust.granted);
-  const isWorkspaceTrusted = () => vscode.workspace.isTrusted && !simulatedTrust.untrusted;
+  // Only the test hooks set it: a window's trust cannot change without a restart of the extension host.
+  let trustOverride: boolean | undefined;
+  const isWorkspaceTrusted = () => (trustOverride ?? vscode.workspace.isTrusted) && !simulatedTrust.untrusted;
   // Read each time a server is added, so the test hook's setting applies to servers configured after it.
   let restartPolicyOptions: RestartPolicyOptions | undefined;
   const manager = new ServerManager({
@@ -243,6 +248,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       inputs,
       confirmation,
       setRestartPolicy: (options) => (restartPolicyOptions = options),
+      setWorkspaceTrusted: (trusted) => (trustOverride = trusted),
       statusBar,
       browse: { catalog, forms, results, subscriptions },
       sampling,

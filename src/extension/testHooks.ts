@@ -44,6 +44,17 @@ export interface ConfigTestApi {
   statusBarCommand(): string | undefined;
   /** Folders where this window writes logs and workspace state, for asserting that no secret reaches a file. */
   storageFolders(): string[];
+  /**
+   * The whole VS Code profile this window writes to: the user-data folder (settings, logs of every process, global
+   * and workspace storage), derived from the extension's own storage and log locations.
+   */
+  profileFolders(): string[];
+  /**
+   * What the servers are told about workspace trust (undefined: the window's real trust). A window's trust cannot
+   * change without restarting the extension host, so tests of untrusted behaviour set it here; everything that
+   * depends on trust reads it through the same probe.
+   */
+  setWorkspaceTrusted(trusted: boolean | undefined): void;
   /** The notifications the extension showed since the hooks were created (or since `clearNotifications`). */
   notifications(): readonly ShownNotification[];
   clearNotifications(): void;
@@ -80,13 +91,17 @@ export interface SamplingTestApi {
   setApiKey(endpointName: string, key: string | undefined): Promise<void>;
   /** What the review panel shows, and how many requests wait behind it. */
   snapshot(): ReviewSnapshot;
-  /** Posts a message exactly as the review webview's buttons do. */
+  /**
+   * Posts a message exactly as the review webview's buttons do. Without `requestId` it carries the id of the request
+   * shown now (as a click on the page does); with one, that id (a stale id is how a late click is simulated).
+   */
   post(message: ReviewMessage): void;
   samplingQueueSize(): number;
   elicitationQueueSize(): number;
   history(serverName: string): readonly SamplingRecord[];
-  policy(serverName: string): SamplingPolicy;
-  setPolicy(serverName: string, policy: SamplingPolicy): Promise<void>;
+  /** The policy of a server named by identity key (`user#name`, `workspace:/…#name`) or by name (its first server). */
+  policy(server: string): SamplingPolicy;
+  setPolicy(server: string, policy: SamplingPolicy): Promise<void>;
   /**
    * Answers the URL-mode consent modal (modal dialogs cannot be clicked in tests): `answer` sees the modal as
    * it would be shown and returns the label of the button to press (undefined = Escape). Undefined restores
@@ -132,6 +147,7 @@ export interface TestHookServices {
   inputs: InputPrompter;
   confirmation: LaunchConfirmation;
   setRestartPolicy(options: RestartPolicyOptions | undefined): void;
+  setWorkspaceTrusted(trusted: boolean | undefined): void;
   statusBar: ServersStatusBar;
   browse: BrowseTestApi;
   sampling: SamplingService;
@@ -172,18 +188,20 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
         : realImportUi;
     },
     recheckBuiltInMcpNotice: () => services.builtInMcpNotice.recheck(services.currentEntries()),
+    profileFolders: () => profileFolders(context),
+    setWorkspaceTrusted: (trusted) => services.setWorkspaceTrusted(trusted),
   };
   const realUrlModal = elicitation.presentUrlModal;
   const realOpener = elicitation.openExternal;
   const samplingApi: SamplingTestApi = {
     setApiKey: (name, key) => sampling.storeApiKey(name, key),
     snapshot: () => panel.snapshot(),
-    post: (message) => panel.handleMessage(message),
+    post: (message) => panel.handleMessage(message.requestId === undefined ? { ...message, requestId: panel.snapshot().requestId } : message),
     samplingQueueSize: () => sampling.coordinator.queue.size ?? 0,
     elicitationQueueSize: () => elicitation.queue.size,
     history: (serverName) => sampling.history.of(serverName),
-    policy: (serverName) => sampling.policies.get(serverName),
-    setPolicy: (serverName, policy) => sampling.policies.set(serverName, policy),
+    policy: (server) => sampling.policies.get(sampling.identityKeyFor(server)),
+    setPolicy: (server, policy) => sampling.policies.set(sampling.identityKeyFor(server), policy),
     answerUrlModal: (answer) => {
       elicitation.presentUrlModal = answer ? async (modal) => answer(modal) : realUrlModal;
     },
@@ -201,4 +219,19 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged,
     simulateWorkspaceTrust: services.simulateWorkspaceTrust,
   };
+}
+
+/**
+ * `<user-data>/logs/<session>/exthost<n>/<extension>` and `<user-data>/User/globalStorage/<extension>` both lead to
+ * the user-data folder; every file-backed location the extension knows is listed too, in case one lies elsewhere.
+ */
+function profileFolders(context: vscode.ExtensionContext): string[] {
+  const candidates = [
+    vscode.Uri.joinPath(context.logUri, '..', '..', '..', '..'),
+    vscode.Uri.joinPath(context.globalStorageUri, '..', '..', '..'),
+    context.logUri,
+    context.globalStorageUri,
+    ...(context.storageUri ? [context.storageUri] : []),
+  ];
+  return [...new Set(candidates.filter((uri) => uri.scheme === 'file').map((uri) => uri.fsPath))];
 }

@@ -2,7 +2,8 @@
  * End-to-end test of sampling review in a real VS Code (code-server 4.100.3) driven from Chromium: a real
  * OpenAI-compatible model server on 127.0.0.1 is configured in the user settings, its API key is entered with
  * "MCP Workbench: Set Model API Key…", server-everything's trigger-sampling-request is called from the palette, and the
- * review panel is clicked through: edit the prompt, Approve, see the streamed answer, Approve, see the result.
+ * review panel is clicked through: edit the prompt, Approve, see the streamed answer, Approve, see the result. On the
+ * way it checks that the panel took no focus and that a bare Enter before any interaction approves nothing.
  *
  * Run: MCP_E2E_VSIX=dist/mcp-workbench-0.1.0.vsix node --import tsx --test test/e2e/sampling.e2e.ts
  * Screenshots: test-results/e2e/sampling-*.png
@@ -78,6 +79,18 @@ test('sampling review in the browser: edit, approve, see the answer, approve, se
     assert.match(await prompt.inputValue(), /Tell me a joke/);
     assert.match((await review.locator('h1').first().textContent()) ?? '', new RegExp(SERVER));
     await screenshot(page, 'sampling-01-review-request');
+    // The server opened the panel, not the person: it took no keyboard focus and focused no control of its own.
+    assert.equal(await review.evaluate(() => document.hasFocus()), false, 'the review webview took keyboard focus');
+    assert.equal(await review.evaluate(() => document.activeElement?.tagName ?? 'BODY'), 'BODY', 'a control of the review panel is focused');
+    // A bare Enter that reaches the panel before the person clicked or typed in it approves nothing: the edit and
+    // the click below must still find the request (an approval would have replaced it with the streamed answer,
+    // and the model would have received the unedited prompt).
+    // Focus it the way a person switching to it does, through its tab (no click lands inside the page).
+    await page.locator('.tabs-container .tab').filter({ hasText: 'MCP Review' }).first().click();
+    await waitFor(page, 'keyboard focus in the review webview', () =>
+      waitUntil('keyboard focus in the review webview', async () => ((await review.evaluate(() => document.hasFocus())) ? true : undefined), 15_000),
+    );
+    await page.keyboard.press('Enter');
     await prompt.fill('Edited in the browser: tell me a joke about tokens');
     await screenshot(page, 'sampling-02-edited');
     await review.locator('#primary').click();

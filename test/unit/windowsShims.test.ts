@@ -77,9 +77,9 @@ test('win32: env names are case-insensitive: the server\'s PATH replaces the inh
   assert.deepEqual(posix, { Path: '/old', PATH: '/new' });
 });
 
-test('win32: an .exe is spawned as configured, without cmd.exe', async () => {
+test('win32: an .exe is spawned by the full path found (no second search from the working directory), without cmd.exe', async () => {
   const plan = await planStdioLaunch(stdio('node', ['server.js']), windowsHost(nodejs));
-  assert.deepEqual(plan, { kind: 'ready', launch: { command: 'node', args: ['server.js'] } });
+  assert.deepEqual(plan, { kind: 'ready', launch: { command: `${nodejs}/node.exe`, args: ['server.js'] } });
 });
 
 test('win32: an argument cmd.exe would expand is refused with the reason, before anything is spawned', async () => {
@@ -95,9 +95,9 @@ test('win32: a missing command is reported with the PATH searched', async () => 
   assert.match(plan.hint, /uvx not found on PATH .*extensions tried: \.com \.exe \.bat \.cmd/);
 });
 
-test('POSIX: nothing changes: the command is spawned as written', async () => {
+test('POSIX: the command is spawned by the absolute path found on PATH, arguments as written', async () => {
   const plan = await planStdioLaunch(stdio('node', ['-v']), { platform: 'linux', env: { PATH: path.dirname(process.execPath) } });
-  assert.deepEqual(plan, { kind: 'ready', launch: { command: 'node', args: ['-v'] } });
+  assert.deepEqual(plan, { kind: 'ready', launch: { command: path.join(path.dirname(process.execPath), 'node'), args: ['-v'] } });
 });
 
 test('createTransport passes the launch to the stdio transport, which passes windowsVerbatimArguments to spawn', async () => {

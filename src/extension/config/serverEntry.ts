@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { deepEqual, diffServerDefinitions } from '../../workbench/config/diff';
 import type { InputDefinition, ServerDefinition } from '../../workbench/config/mcpConfig';
+import { serverIdentityKey } from '../../workbench/serverIdentity';
 
 /** Where a server is defined. Only workspace files need workspace trust and a first-start confirmation. */
 export type ServerScope = 'workspace' | 'user';
@@ -29,6 +30,17 @@ export interface ServerEntry {
 
 export function serverEntryId(configUri: vscode.Uri, name: string): string {
   return `${configUri.toString()}#${name}`;
+}
+
+/**
+ * The key consent is stored under (sampling policies, model allow-lists): `user#name` for the user's own servers,
+ * `workspace:<mcp.json path>#name` for a workspace's, so a workspace server named like a user server inherits nothing.
+ */
+export function serverIdentityKeyOf(entry: ServerEntry): string {
+  const uri = entry.origin.configUri;
+  return entry.origin.scope === 'user'
+    ? serverIdentityKey({ scope: 'user', name: entry.name })
+    : serverIdentityKey({ scope: 'workspace', configPath: uri.scheme === 'file' ? uri.fsPath : uri.toString(), name: entry.name });
 }
 
 /** Compares what matters for launching, so a reload restarts only servers whose definition changed. */

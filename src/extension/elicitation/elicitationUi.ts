@@ -5,6 +5,8 @@ import type { ElicitRequest, ElicitResult, JsonObject } from '../../protocol/typ
 import { ReviewQueue } from '../../workbench/sampling/reviewQueue';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import { formFieldMessages } from '../webviews/fieldMessages';
+import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
+import { checkExternalUrl, escapeForDisplay } from '../../workbench/urlPolicy';
 import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../webviews/reviewPanel';
 
 /** The URL-mode consent dialog as shown: a modal warning with a message, a detail and its buttons. */
@@ -67,19 +69,25 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     panel.addWaitingSource(() => this.queue.size);
   }
 
-  async elicit(request: ElicitRequest, context: RequestContext): Promise<ElicitResult> {
+  async elicit(request: ElicitRequest, context: RequestContext & Pick<SamplingRequestContext, 'serverKey'>): Promise<ElicitResult> {
     const { serverName, signal } = context;
     const startedAt = Date.now();
     let result: ElicitResult;
     try {
-      result = await this.queue.run(serverName, request, signal, async (reviewSignal) => {
+      result = await this.queue.run(
+        serverName,
+        request,
+        signal,
+        async (reviewSignal) => {
         const release = await this.panel.acquire(reviewSignal);
         try {
           return request.mode === 'url' ? await this.url(request, serverName) : await this.form(request, serverName, reviewSignal);
         } finally {
           release();
         }
-      });
+        },
+        context.serverKey,
+      );
     } catch (error) {
       this.answeredEmitter.fire({ serverName, request, startedAt, error: error instanceof Error ? error.message : String(error) });
       throw error;
@@ -96,22 +104,23 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}": the action in the browser is complete.', serverName));
   }
 
+  /**
+   * The URL is checked and normalised once (checkExternalUrl); the very string shown in the dialog is the one opened,
+   * so what the person read is where the browser goes. A URL that could show one host and reach another is refused
+   * with the reason, and nothing is asked.
+   */
   private async url(request: ElicitRequest, serverName: string): Promise<ElicitResult> {
-    const url = String(request.url);
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asked to open an invalid URL: {1}', serverName, url));
+    const verdict = checkExternalUrl(request.url);
+    if (verdict.kind === 'refused') {
+      const shown = escapeForDisplay(typeof request.url === 'string' ? request.url : String(request.url));
+      this.log(serverName, `[elicitation] refused URL ${shown}: ${verdict.detail}`);
+      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asked to open a URL that is not allowed ({1}): {2}', serverName, verdict.detail, shown));
       return { action: 'decline' };
     }
-    if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asked to open a {1} URL, which is not allowed: {2}', serverName, parsed.protocol, url));
-      return { action: 'decline' };
-    }
+    const url = verdict.url;
     const record: UrlElicitationRecord = { serverName, url, elicitationId: request.elicitationId, action: 'cancel' };
     this.remember(record);
-    const choice = await this.askUrlConsent({ serverName, message: request.message, url, domain: parsed.hostname });
+    const choice = await this.askUrlConsent({ serverName, message: request.message, url, domain: verdict.host });
     if (choice !== 'open') {
       record.action = choice;
       return { action: choice };
@@ -130,9 +139,10 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     const open = vscode.l10n.t('Open in Browser');
     const decline = vscode.l10n.t('Decline');
     const choice = await this.presentUrlModal({
-      message: vscode.l10n.t('MCP server "{0}" asks you to open a page in your browser: {1}', request.serverName, request.message),
+      message: vscode.l10n.t('MCP server "{0}" asks you to open a page in your browser: {1}', request.serverName, escapeForDisplay(request.message)),
       detail: vscode.l10n.t('Domain: {0}\nFull URL: {1}\n\nOnly continue if you trust this site. The page opens in your external browser; MCP Workbench does not load it.', request.domain, request.url),
-      buttons: [open, decline],
+      // The first button is the dialog's default (Enter): it must be the harmless one, never "Open".
+      buttons: [decline, open],
     });
     if (choice === open) return 'open';
     return choice === decline ? 'decline' : 'cancel';

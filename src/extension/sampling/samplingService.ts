@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { SamplingHandler } from '../../protocol/host';
-import { SamplingCoordinator } from '../../workbench/sampling/coordinator';
+import { SamplingCoordinator, type SamplingRecord } from '../../workbench/sampling/coordinator';
+import { maskSecrets } from '../../workbench/secrets';
 import { SamplingPolicies, type SamplingPolicy } from '../../workbench/sampling/policy';
 import { resolveServer } from '../servers/serverPicker';
 import type { ServerManager } from '../servers/serverManager';
@@ -41,7 +42,7 @@ export class SamplingService implements vscode.Disposable {
       allowedModels: (serverName) => allowedModelsFor(serverName, endpoints),
       policies,
       reviewer,
-      record: (record) => history.add(record),
+      record: (record) => history.add(this.masked(record)),
     });
     reviewer.attach(coordinator.queue);
     this.sampling = coordinator;
@@ -68,6 +69,21 @@ export class SamplingService implements vscode.Disposable {
   /** The next policy quick pick is answered by `choose` instead of the person (one-shot; test hooks only). */
   answerNextPolicyPick(choose: (labels: readonly string[]) => string | undefined): void {
     this.policyPickAnswer = choose;
+  }
+
+  /**
+   * A record with the server's secrets masked (values from its envFile, `${env:}`, `${input:}` and headers): a
+   * server may echo them back in a request, and the history is shown, logged and written to the log file.
+   */
+  private masked(record: SamplingRecord): SamplingRecord {
+    const secrets = (this.manager()?.byName(record.serverName) ?? []).flatMap((controller) => controller.knownSecrets());
+    return maskSecrets(record, secrets);
+  }
+
+  /** The identity key of the server a command argument or test names: an identity key as is, else the first by that name. */
+  identityKeyFor(serverNameOrKey: string): string {
+    if (serverNameOrKey.startsWith('user#') || serverNameOrKey.startsWith('workspace:')) return serverNameOrKey;
+    return this.manager()?.byName(serverNameOrKey)[0]?.identityKey ?? `user#${serverNameOrKey}`;
   }
 
   private channel(serverName: string): vscode.LogOutputChannel | undefined {
@@ -112,7 +128,7 @@ export class SamplingService implements vscode.Disposable {
     if (!manager) return;
     const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling policy to set') });
     if (!controller) return;
-    const current = policies.get(controller.name);
+    const current = policies.get(controller.identityKey);
     const items: PolicyItem[] = [
       { label: vscode.l10n.t('Ask every time'), policy: 'ask' },
       { label: vscode.l10n.t('Allow for this session'), policy: 'session' },
@@ -122,7 +138,7 @@ export class SamplingService implements vscode.Disposable {
     for (const item of items) if (item.policy === current) item.description = vscode.l10n.t('current');
     const picked = await this.pickPolicy(items, vscode.l10n.t('Sampling policy for {0}', controller.name));
     if (!picked) return;
-    await policies.set(controller.name, picked.policy);
+    await policies.set(controller.identityKey, picked.policy);
     controller.log.info(`[sampling] policy set to ${picked.policy}`);
   }
 

@@ -2,13 +2,16 @@ import * as vscode from 'vscode';
 import type { ChatModelProvider, ChatRequest, ChatResponse, ModelInfo } from '../../workbench/sampling/chatModel';
 import { OpenAiCompatibleProvider } from '../../workbench/sampling/openaiProvider';
 import { SAMPLING_POLICIES, type PolicyStorage, type SamplingPolicy } from '../../workbench/sampling/policy';
+import { isLegacyNameKey, lookupByIdentity } from '../../workbench/serverIdentity';
 
 /**
  * Sampling settings. All of them are application-scoped: a workspace must not be able to pre-approve its own
  * servers, widen their models, or send prompts to an endpoint of its choosing.
  * - mcpWorkbench.sampling.endpoints: OpenAI-compatible endpoints; their API keys live in SecretStorage only.
- * - mcpWorkbench.sampling.allowedModels: server name → endpoint names or model ids it may use.
- * - mcpWorkbench.sampling.policy: server name → ask | always | never (a baseline the panel can override).
+ * - mcpWorkbench.sampling.allowedModels: server → endpoint names or model ids it may use.
+ * - mcpWorkbench.sampling.policy: server → ask | always | never (a baseline the panel can override).
+ * Servers are named by identity (`user#name`, `workspace:/path/.vscode/mcp.json#name`, see serverIdentity.ts); a
+ * bare name applies to the user-level server of that name only, never to a workspace server that borrows it.
  */
 
 export const SECTION = 'mcpWorkbench.sampling';
@@ -75,12 +78,12 @@ export class EndpointsProvider implements ChatModelProvider {
 }
 
 /**
- * The models a server may use: entries of mcpWorkbench.sampling.allowedModels[server] naming an endpoint
+ * The models a server may use: entries of mcpWorkbench.sampling.allowedModels[server identity] naming an endpoint
  * or a model id (e.g. "vscode-lm:copilot/gpt-4o"). No entry for the server means every model.
  */
-export function allowedModelsFor(serverName: string, endpoints: EndpointsProvider): string[] | undefined {
+export function allowedModelsFor(serverKey: string, endpoints: EndpointsProvider): string[] | undefined {
   const map = vscode.workspace.getConfiguration(SECTION).get<Record<string, unknown>>('allowedModels', {});
-  const entries = map?.[serverName];
+  const entries = lookupByIdentity(map ?? {}, serverKey);
   if (!Array.isArray(entries)) return undefined;
   const ids: string[] = [];
   for (const entry of entries) {
@@ -102,23 +105,29 @@ export class GlobalStatePolicyStorage implements PolicyStorage, vscode.Disposabl
   private lastSetting: Record<string, unknown>;
 
   constructor(private readonly state: vscode.Memento) {
+    this.migrateNameKeys();
     this.lastSetting = settingPolicies();
     this.subscription = vscode.workspace.onDidChangeConfiguration((event) => {
       if (!event.affectsConfiguration(`${SECTION}.policy`)) return;
       const next = settingPolicies();
       const stored = { ...this.stored() };
       for (const server of new Set([...Object.keys(next), ...Object.keys(this.lastSetting)])) {
-        if (next[server] !== this.lastSetting[server]) delete stored[server];
+        if (next[server] === this.lastSetting[server]) continue;
+        delete stored[server];
+        // A bare name in the setting stands for the user-level server of that name.
+        if (isLegacyNameKey(server)) delete stored[`user#${server}`];
       }
       this.lastSetting = next;
       void this.state.update(STATE_KEY, stored);
     });
   }
 
-  get(server: string): SamplingPolicy | undefined {
-    const stored = this.stored()[server];
-    if (isPersistentPolicy(stored)) return stored;
-    const setting = settingPolicies()[server];
+  /** `serverKey` is the server's identity; stored choices are kept under it alone (see migrateNameKeys). */
+  get(serverKey: string): SamplingPolicy | undefined {
+    const stored = this.stored();
+    const choice = Object.hasOwn(stored, serverKey) ? stored[serverKey] : undefined;
+    if (isPersistentPolicy(choice)) return choice;
+    const setting = lookupByIdentity(settingPolicies(), serverKey);
     return isPersistentPolicy(setting) ? setting : undefined;
   }
 
@@ -131,6 +140,25 @@ export class GlobalStatePolicyStorage implements PolicyStorage, vscode.Disposabl
 
   private stored(): Record<string, string> {
     return this.state.get<Record<string, string>>(STATE_KEY, {});
+  }
+
+  /**
+   * Choices stored before identities were keyed by display name. They were made for whichever server had that name;
+   * the only safe owner is the user-level server, so each moves to `user#name` and no workspace server inherits it.
+   */
+  private migrateNameKeys(): void {
+    const stored = this.stored();
+    const legacy = Object.keys(stored).filter(isLegacyNameKey);
+    if (legacy.length === 0) return;
+    const migrated: Record<string, string> = {};
+    for (const [key, value] of Object.entries(stored)) {
+      if (!isLegacyNameKey(key)) migrated[key] = value;
+    }
+    for (const name of legacy) {
+      const key = `user#${name}`;
+      if (!Object.hasOwn(migrated, key)) migrated[key] = stored[name];
+    }
+    void this.state.update(STATE_KEY, migrated);
   }
 
   dispose(): void {

@@ -1,8 +1,20 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ResolvedServer } from '../../workbench/node/launch';
+import { findExecutable, type ResolvedServer, type ResolvedWithSecrets } from '../../workbench/node/launch';
 import { maskSecrets } from '../../workbench/secrets';
+import { escapeForDisplay } from '../../workbench/urlPolicy';
 import { describeTarget, type ServerEntry } from '../config/serverEntry';
+
+/** What the first-start confirmation shows; a test hook sees exactly this instead of the modal. */
+export interface LaunchConfirmationRequest {
+  serverName: string;
+  /** The command line (or URL) with cwd and env, hidden characters escaped (`\u202E`), secrets masked. */
+  commandLine: string;
+  /** The absolute path of the program that will run, or why it was not found (stdio servers only). */
+  executable?: string;
+  /** The whole text of the dialog's detail. */
+  detail: string;
+}
 
 /** A test hook standing in for the modal; everything around it (hashing, remembering) stays real. */
 /** What the first-start consent asks: running a command (stdio) or connecting to a URL (http). */
@@ -13,15 +25,18 @@ export interface LaunchPrompt {
   allow: string;
 }
 
-export type LaunchConfirmer = (request: { serverName: string; commandLine: string; kind: 'stdio' | 'http'; prompt: LaunchPrompt }) => Promise<boolean>;
+export type LaunchConfirmer = (request: LaunchConfirmationRequest & { kind: 'stdio' | 'http'; prompt: LaunchPrompt }) => Promise<boolean>;
 
 const ALLOWED_KEY = 'mcpWorkbench.allowedLaunches';
 export const CONFIRM_SETTING = 'confirmWorkspaceServers';
 
 /**
- * Before the first start of a server defined by the workspace, shows its full command line (or URL) in a modal and
- * remembers a "yes" per definition: the hash of the resolved definition (secrets masked first, so no secret is
- * stored even hashed), kept in workspaceState. A changed definition hashes differently and asks again.
+ * Before the first start of a server defined by the workspace, shows what it would run in a modal and remembers a
+ * "yes" per definition. It is asked on the preview of the definition (`previewServerDefinition`: no input prompted,
+ * no envFile read), so nothing happens on the workspace's behalf before the person agreed. The text shows control and
+ * bidirectional characters escaped and the resolved executable's path, so `node\u202E` or a `node` found in an
+ * unexpected folder cannot pass for the real thing. The remembered fingerprint is the hash of the masked preview, in
+ * workspaceState; a changed definition hashes differently and asks again.
  */
 export class LaunchConfirmation {
   /** Test hook (see LaunchConfirmer). */
@@ -29,20 +44,24 @@ export class LaunchConfirmation {
 
   constructor(private readonly state: vscode.Memento) {}
 
-  async confirm(entry: ServerEntry, resolved: ResolvedServer, knownSecrets: readonly string[]): Promise<boolean> {
+  async confirm(entry: ServerEntry, preview: ResolvedWithSecrets): Promise<boolean> {
     if (entry.origin.scope !== 'workspace') return true;
     // Only the user's own settings may turn this off (the setting is application-scoped).
     if (!vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>(CONFIRM_SETTING, true)) return true;
-    const shown = maskSecrets(resolved, knownSecrets);
+    const shown = maskSecrets(preview.resolved, preview.secrets);
     const fingerprint = `${entry.id}\n${createHash('sha256').update(canonicalJson(shown)).digest('hex')}`;
     const allowed = this.state.get<string[]>(ALLOWED_KEY, []);
     if (allowed.includes(fingerprint)) return true;
-    const commandLine = describeLaunch(shown);
-    const prompt = launchPrompt(entry, shown.kind, commandLine);
-    const yes = this.confirmer ? await this.confirmer({ serverName: entry.name, commandLine, kind: shown.kind, prompt }) : await this.askModal(prompt);
+    const commandLine = escapeForDisplay(describeLaunch(shown));
+    const executable = shown.kind === 'stdio' ? await describeExecutable(shown) : undefined;
+    const serverName = escapeForDisplay(entry.name);
+    const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, [commandLine, ...(executable ? [vscode.l10n.t('Program: {0}', executable)] : [])].join('\n'));
+    const request = { serverName, commandLine, executable, detail: prompt.detail, kind: shown.kind, prompt };
+    const yes = this.confirmer ? await this.confirmer(request) : await this.askModal(prompt);
     if (!yes) return false;
-    // Older answers for the same server are dropped: only its current definition is allowed.
-    const others = allowed.filter((item) => !item.startsWith(`${entry.id}\n`));
+    // Older answers for the same server are dropped: only its current definition is allowed. Read again after the
+    // answer: servers confirmed at the same time must not overwrite each other's "yes".
+    const others = this.state.get<string[]>(ALLOWED_KEY, []).filter((item) => !item.startsWith(`${entry.id}\n`));
     await this.state.update(ALLOWED_KEY, [...others, fingerprint]);
     return true;
   }
@@ -54,21 +73,21 @@ export class LaunchConfirmation {
 }
 
 /** A stdio server runs a program on this machine; an HTTP server is a URL this window connects to, sending its headers. */
-function launchPrompt(entry: ServerEntry, kind: 'stdio' | 'http', description: string): LaunchPrompt {
+function launchPrompt(serverName: string, origin: string, kind: 'stdio' | 'http', description: string): LaunchPrompt {
   switch (kind) {
     case 'stdio':
       return {
-        message: vscode.l10n.t('Start MCP server "{0}" defined by this workspace?', entry.name),
-        detail: vscode.l10n.t('It will run:\n\n{0}\n\nDefined in {1}. Start it only if you trust this command.', description, entry.origin.label),
+        message: vscode.l10n.t('Start MCP server "{0}" defined by this workspace?', serverName),
+        detail: vscode.l10n.t('It will run:\n\n{0}\n\nDefined in {1}. Start it only if you trust this command.', description, origin),
         allow: vscode.l10n.t('Allow and Start'),
       };
     case 'http':
       return {
-        message: vscode.l10n.t('Connect to MCP server "{0}" defined by this workspace?', entry.name),
+        message: vscode.l10n.t('Connect to MCP server "{0}" defined by this workspace?', serverName),
         detail: vscode.l10n.t(
           'It will connect to:\n\n{0}\n\nDefined in {1}. Connect only if you trust this URL: the server receives the headers shown and may ask this window to sample a model or answer forms.',
           description,
-          entry.origin.label,
+          origin,
         ),
         allow: vscode.l10n.t('Allow and Connect'),
       };
@@ -79,14 +98,27 @@ function launchPrompt(entry: ServerEntry, kind: 'stdio' | 'http', description: s
   }
 }
 
-/** The command line with working directory and environment overrides, or the URL with header names. */
+async function describeExecutable(server: Extract<ResolvedServer, { kind: 'stdio' }>): Promise<string> {
+  const found = await findExecutable(server);
+  return escapeForDisplay(found.kind === 'found' ? found.path : vscode.l10n.t('not found ({0})', found.hint));
+}
+
+/**
+ * The command line with working directory, environment overrides and the envFile to be read, or the URL with its
+ * headers. `${input:...}` placeholders appear as written: they are asked for only after the person agreed.
+ */
 export function describeLaunch(resolved: ResolvedServer): string {
   if (resolved.kind === 'http') {
     const headers = Object.entries(resolved.headers).map(([name, value]) => `${name}: ${value}`);
     return [describeTarget(resolved), ...headers].join('\n');
   }
   const env = Object.entries(resolved.env).map(([name, value]) => `${name}=${value ?? '(unset)'}`);
-  return [describeTarget(resolved), ...(resolved.cwd ? [`cwd: ${resolved.cwd}`] : []), ...(env.length ? [`env: ${env.join(' ')}`] : [])].join('\n');
+  return [
+    describeTarget(resolved),
+    ...(resolved.cwd ? [`cwd: ${resolved.cwd}`] : []),
+    ...(env.length ? [`env: ${env.join(' ')}`] : []),
+    ...(resolved.envFile ? [`envFile: ${resolved.envFile}`] : []),
+  ].join('\n');
 }
 
 /** Key order must not change the hash (a reformatted file is the same definition). */

@@ -37,12 +37,12 @@ export class LogChannels implements vscode.Disposable {
 }
 
 /** Routes the client core's own logging into the server's channel (the channel filters by level). */
-export function channelLogger(channel: vscode.LogOutputChannel): Logger {
+export function channelLogger(channel: vscode.LogOutputChannel, mask: (text: string) => string = (text) => text): Logger {
   return {
-    debug: (message) => channel.debug(message),
-    info: (message) => channel.info(message),
-    warn: (message) => channel.warn(message),
-    error: (message) => channel.error(message),
+    debug: (message) => channel.debug(mask(message)),
+    info: (message) => channel.info(mask(message)),
+    warn: (message) => channel.warn(mask(message)),
+    error: (message) => channel.error(mask(message)),
   };
 }
 

@@ -1,21 +1,22 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { McpClient, type CallOptions, type CallToolOutcome } from '../../protocol/client';
-import { createTransport, resolveServerDefinition, type ResolvedServer } from '../../workbench/node/launch';
+import { createTransport, previewServerDefinition, resolveServerWithSecrets, type ResolvedServer } from '../../workbench/node/launch';
 import type { VariableContext } from '../../workbench/config/variables';
 import { errorMessage } from '../../protocol/errors';
-import type { ClientHost } from '../../protocol/host';
+import type { ClientHost, ElicitationHandler, SamplingHandler } from '../../protocol/host';
+import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
 import { RestartPolicy, type RestartDecision } from '../../workbench/lifecycle/restartPolicy';
 import type { LoggingLevel, LogMessage } from '../../protocol/types';
 import type { Transport } from '../../protocol/transports/transport';
 import { StdioTransport } from '../../protocol/node/stdio';
-import { isSecretKey, maskText } from '../../workbench/secrets';
+import { maskText } from '../../workbench/secrets';
 import type { InputPrompter } from '../config/inputPrompter';
 import { checkCommand } from './commandCheck';
 import type { LaunchConfirmation } from './launchConfirmation';
 import { protocolTrace } from './protocolTrace';
 import { channelLogger, logServerMessage } from './logChannels';
-import { describeTarget, sameLaunchDefinition, type ServerEntry } from '../config/serverEntry';
+import { describeTarget, sameLaunchDefinition, serverIdentityKeyOf, type ServerEntry } from '../config/serverEntry';
 import { ServerState, assertNever, type CrashRecovery, type ServerStateKind } from './serverState';
 
 export interface ServerControllerServices {
@@ -69,7 +70,10 @@ export class ServerController implements vscode.Disposable {
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
   private logLevelValue: LoggingLevel | undefined;
   private readonly serverMessagesValue: LogMessage[] = [];
-  /** Secrets of the current launch (header and env values), for masking stderr and traces. */
+  /**
+   * Values of the current launch that came from the person's data (envFile, `${env:}`, `${input:}`, header values),
+   * collected at resolution: logs, traces, errors and history mask them by value whatever they are called.
+   */
   private launchSecrets: string[] = [];
 
   /** Fires on every state change, including a new tool list while running. */
@@ -89,6 +93,11 @@ export class ServerController implements vscode.Disposable {
 
   get name(): string {
     return this.entryValue.name;
+  }
+
+  /** The identity consent is stored under (see serverIdentityKeyOf): never the bare display name. */
+  get identityKey(): string {
+    return serverIdentityKeyOf(this.entryValue);
   }
 
   get entry(): ServerEntry {
@@ -259,21 +268,26 @@ export class ServerController implements vscode.Disposable {
     try {
       // A previous connection may still be shutting down (restart); never run two processes at once.
       await this.closing;
-      const resolved = await resolveServerDefinition(entry.definition, this.variableContext(entry));
-      if (attempt !== this.attempt) return;
-      this.launchSecrets = launchSecrets(resolved);
-      const launch = await checkCommand(resolved);
-      const allowed = await this.services.confirmation.confirm(entry, resolved, this.knownSecrets());
+      const context = this.variableContext(entry);
+      // A workspace server is confirmed on what it would run before anything else happens on its behalf: no input
+      // box opens and no envFile is read until the person agreed.
+      const preview = await previewServerDefinition(entry.definition, context);
+      const allowed = await this.services.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) });
       if (attempt !== this.attempt) return;
       if (!allowed) {
         throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
       }
+      const { resolved: resolvedAsWritten, secrets } = await resolveServerWithSecrets(entry.definition, context);
+      const resolved = withDefaultCwd(resolvedAsWritten);
+      if (attempt !== this.attempt) return;
+      this.launchSecrets = secrets;
+      const launch = await checkCommand(resolved);
       const transport = createTransport(resolved, { launch });
       const client = new McpClient({
         serverName: entry.name,
         transport,
-        host: this.services.host,
-        logger: channelLogger(this.log),
+        host: hostWithIdentity(this.services.host, serverIdentityKeyOf(entry)),
+        logger: channelLogger(this.log, (text) => this.mask(text)),
         trace: protocolTrace(this.log, () => this.knownSecrets()),
       });
       this.connection = {
@@ -281,7 +295,7 @@ export class ServerController implements vscode.Disposable {
         transport,
         subscriptions: [
           transport.onDiagnostic((line) => this.logDiagnostic(line)),
-          client.onViolation((reason) => this.log.warn(`Protocol violation: ${reason}`)),
+          client.onViolation((reason) => this.log.warn(`Protocol violation: ${this.mask(reason)}`)),
           client.onLogMessage((message) => this.onServerMessage(message)),
           client.onToolsChanged(() => void this.reloadTools(attempt)),
           client.onDidChangeState((clientState) => {
@@ -298,7 +312,7 @@ export class ServerController implements vscode.Disposable {
         `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
           `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
       );
-      if (session.instructions) this.log.info(`Instructions: ${session.instructions}`);
+      if (session.instructions) this.log.info(`Instructions: ${this.mask(session.instructions)}`);
       await this.applyLogLevel(client);
       const tools = await client.listTools();
       if (attempt !== this.attempt) return;
@@ -375,12 +389,13 @@ export class ServerController implements vscode.Disposable {
     logServerMessage(this.log, message, this.knownSecrets());
   }
 
-  /** Values to mask wherever they appear: resolved secret inputs and launch secrets. */
+  /** Every value this server's logs, traces, errors and history must not show. */
   knownSecrets(): string[] {
     return [...this.services.inputs.knownSecrets(), ...this.launchSecrets];
   }
 
-  private mask(text: string): string {
+  /** Masks this server's secrets in text from or about it. */
+  mask(text: string): string {
     return maskText(text, this.knownSecrets());
   }
 
@@ -428,11 +443,16 @@ export class ServerController implements vscode.Disposable {
     else this.log.info(masked);
   }
 
-  /** `cwd` defaults to the folder (the first workspace folder for user servers). */
+  /**
+   * `cwd` defaults to the folder (the first workspace folder for user servers). In an untrusted workspace a user
+   * server gets no folder at all (so it runs in the home directory): the folder's files are not the person's to vouch
+   * for, and a program started there may pick up its config, scripts or binaries.
+   */
   private variableContext(entry: ServerEntry): VariableContext {
     const folder = entry.origin.folder.uri;
+    const untrustedFolder = entry.origin.scope === 'user' && !this.services.isWorkspaceTrusted();
     return {
-      workspaceFolder: folder.scheme === 'file' ? folder.fsPath : undefined,
+      workspaceFolder: folder.scheme === 'file' && !untrustedFolder ? folder.fsPath : undefined,
       userHome: os.homedir(),
       env: process.env,
       input: (id) => this.services.inputs.valueFor(entry, id),
@@ -447,14 +467,28 @@ export class ServerController implements vscode.Disposable {
   }
 }
 
+/** A stdio server with no folder to run in (none open, or an untrusted one) runs in the home directory. */
+function withDefaultCwd<T extends ResolvedServer>(resolved: T): T {
+  return resolved.kind === 'stdio' && resolved.cwd === undefined ? { ...resolved, cwd: os.homedir() } : resolved;
+}
+
 /**
- * Values of a launch that traces and logs mask: every header value (headers carry credentials far more often than
- * not) and env values under secret-looking names. Other env values stay readable; masking `production` or a path
- * everywhere would make logs useless.
+ * The shared host with this server's identity added to every sampling and elicitation request, so policies, model
+ * allow-lists and review caps are looked up by identity, not by the name the server's definition chose.
  */
-function launchSecrets(resolved: ResolvedServer): string[] {
-  const pairs = resolved.kind === 'http' ? Object.entries(resolved.headers) : Object.entries(resolved.env).filter(([key]) => isSecretKey(key));
-  return pairs.map(([, value]) => value).filter((value): value is string => typeof value === 'string');
+function hostWithIdentity(host: ClientHost, serverKey: string): ClientHost {
+  const { sampling, elicitation } = host;
+  const withKey = <C extends { serverName: string; signal: AbortSignal }>(context: C): SamplingRequestContext => ({ ...context, serverKey });
+  const identifiedSampling: SamplingHandler | undefined = sampling && {
+    supportsTools: sampling.supportsTools,
+    createMessage: (request, context) => sampling.createMessage(request, withKey(context)),
+  };
+  const identifiedElicitation: ElicitationHandler | undefined = elicitation && {
+    modes: elicitation.modes,
+    elicit: (request, context) => elicitation.elicit(request, withKey(context)),
+    completed: elicitation.completed ? (id, serverName) => elicitation.completed?.(id, serverName) : undefined,
+  };
+  return { roots: host.roots, sampling: identifiedSampling, elicitation: identifiedElicitation };
 }
 
 /** Names only for a short list: a line naming 50,000 tools costs memory and makes the log unreadable. */

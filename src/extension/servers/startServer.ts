@@ -48,10 +48,12 @@ export function reportStartFailure(controller: ServerController, error: unknown)
   // A missing command's message is the fix (PATH searched, what to change): show all of it. Otherwise one line with
   // the cause (exit code and last stderr line, or why the URL is unreachable); the log has the rest.
   const state = controller.state;
-  const reason =
+  // Masked by value: an error can quote a header, an env value or an input (e.g. a URL with a token in it).
+  const reason = controller.mask(
     error instanceof CommandNotFoundError
       ? error.message
-      : summarizeStartFailure(state.kind === 'error' ? state.message : errorMessage(error), state.kind === 'error' ? state.stderrTail : []);
+      : summarizeStartFailure(state.kind === 'error' ? state.message : errorMessage(error), state.kind === 'error' ? state.stderrTail : []),
+  );
   void notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, withoutServerPrefix(reason, controller.name)), showLog)
     .then((choice) => {
       if (choice === showLog) controller.log.show(true);

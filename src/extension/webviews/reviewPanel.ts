@@ -51,8 +51,14 @@ export interface ElicitationFormView {
 
 export type ReviewView = SamplingRequestView | SamplingResponseView | ElicitationFormView;
 
-export type ReviewMessage =
-  | { type: 'ready' }
+/**
+ * What the webview posts. Every decision carries the id of the request it was made on (`requestId`, from the
+ * `show` message that displayed it); the panel drops a decision whose id is not the one shown now, so a click that
+ * lands late (after the next request replaced the page) decides nothing.
+ */
+export type ReviewMessage = ({ type: 'ready' } | DecisionMessage) & { requestId?: number };
+
+export type DecisionMessage =
   | {
       type: 'approve-request';
       systemPrompt?: string;
@@ -80,13 +86,22 @@ export interface ActiveItem {
 
 export interface ReviewSnapshot {
   view: ReviewView | undefined;
+  /** The id decisions on the shown request must carry (undefined when nothing is shown). */
+  requestId: number | undefined;
   waiting: number;
   visible: boolean;
+  /** Whether the panel has keyboard focus: a panel opened on a server's initiative never takes it. */
+  focused: boolean;
+  /** Decisions dropped because they named another request than the one shown. */
+  staleDecisions: number;
 }
 
 export class ReviewPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private active: ActiveItem | undefined;
+  private activeId: number | undefined;
+  private nextRequestId = 1;
+  private staleDecisions = 0;
   private readonly lineUp: (() => void)[] = [];
   private busy = false;
   private waitingSources: (() => number)[] = [];
@@ -138,10 +153,16 @@ export class ReviewPanel implements vscode.Disposable {
     else this.render();
   }
 
-  /** Shows an item and reveals the panel. */
+  /**
+   * Shows an item under a new request id and reveals the panel without taking focus: the request comes from a
+   * server, not from the person, so keystrokes meant for the editor must not land on its buttons.
+   */
   present(item: ActiveItem): void {
     this.active = item;
-    this.ensurePanel().reveal(vscode.ViewColumn.Active, false);
+    this.activeId = this.nextRequestId++;
+    const existing = this.panel;
+    if (existing) existing.reveal(undefined, true);
+    else this.ensurePanel();
     this.render();
   }
 
@@ -155,6 +176,7 @@ export class ReviewPanel implements vscode.Disposable {
   withdraw(item: ActiveItem): void {
     if (this.active !== item) return;
     this.active = undefined;
+    this.activeId = undefined;
     this.render();
   }
 
@@ -164,13 +186,27 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   snapshot(): ReviewSnapshot {
-    return { view: this.active?.view, waiting: this.waiting(), visible: this.panel?.visible ?? false };
+    return {
+      view: this.active?.view,
+      requestId: this.activeId,
+      waiting: this.waiting(),
+      visible: this.panel?.visible ?? false,
+      focused: this.panel?.active ?? false,
+      staleDecisions: this.staleDecisions,
+    };
   }
 
-  /** Everything the webview posts goes through here, and so do the tests' messages. */
+  /**
+   * Everything the webview posts goes through here, and so do the tests' messages. A decision is delivered only
+   * when it names the request shown now; anything else (a late click, a forged message) is dropped.
+   */
   handleMessage(message: ReviewMessage): void {
     if (message.type === 'ready') {
       this.render();
+      return;
+    }
+    if (message.type !== 'closed' && (message.requestId === undefined || message.requestId !== this.activeId)) {
+      this.staleDecisions++;
       return;
     }
     this.active?.onMessage(message);
@@ -184,13 +220,14 @@ export class ReviewPanel implements vscode.Disposable {
   private render(): void {
     if (!this.panel) return;
     this.panel.title = this.active ? vscode.l10n.t('MCP Review: {0}', this.active.view.serverName) : vscode.l10n.t('MCP Review');
-    void this.panel.webview.postMessage({ type: 'show', view: this.active?.view, waiting: this.waiting() });
+    void this.panel.webview.postMessage({ type: 'show', view: this.active?.view, requestId: this.activeId, waiting: this.waiting() });
   }
 
   private ensurePanel(): vscode.WebviewPanel {
     if (this.panel) return this.panel;
     const root = vscode.Uri.joinPath(this.extensionUri, 'media', 'review');
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.review', vscode.l10n.t('MCP Review'), vscode.ViewColumn.Active, {
+    // Beside the editor and without focus: the person keeps typing where they were and turns to the panel by choice.
+    const panel = vscode.window.createWebviewPanel('mcpWorkbench.review', vscode.l10n.t('MCP Review'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       retainContextWhenHidden: true,
       localResourceRoots: [root],
@@ -200,7 +237,7 @@ export class ReviewPanel implements vscode.Disposable {
       () => {
         this.panel = undefined;
         const item = this.active;
-        if (item) item.onMessage({ type: 'closed' });
+        if (item) item.onMessage({ type: 'closed', requestId: this.activeId });
       },
       undefined,
       this.disposables,
@@ -280,7 +317,7 @@ function webviewStrings(): Record<string, string> {
     required: vscode.l10n.t('required'),
     notJson: vscode.l10n.t('Not valid JSON'),
     jsonField: vscode.l10n.t('JSON ({0})'),
-    keys: vscode.l10n.t('Enter (or Ctrl+Enter in a text area) approves; Escape rejects.'),
+    keys: vscode.l10n.t('Once you have clicked or tabbed into this request, Enter (or Ctrl+Enter in a text area) approves; Escape rejects.'),
     toolCalls: vscode.l10n.t('Tool calls requested by the model (kept when you approve)'),
     modelError: vscode.l10n.t('The model failed; the server was told: {0}'),
     dismiss: vscode.l10n.t('Dismiss'),

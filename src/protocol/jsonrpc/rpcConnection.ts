@@ -122,6 +122,8 @@ export class RpcConnection implements Disposable {
   private readonly pending = new Map<RequestId, OutgoingRequest>();
   /** Requests this side gave up on (timeout, cancel, violation): their late responses are expected, not violations. */
   private readonly abandoned = new BoundedSet<RequestId>(ABANDONED_MEMORY);
+  /** The server's requests being handled (sampling, elicitation waiting for a person): aborted when the connection closes. */
+  private readonly incoming = new Set<AbortController>();
   private readonly peerErrors = new Map<RequestId, JsonRpcErrorObject>();
   /** Requests that asked for progress, by the progress token they sent. */
   private readonly progressHandlers = new Map<string, OutgoingRequest>();
@@ -383,6 +385,7 @@ export class RpcConnection implements Disposable {
     if (!handler) throw new ResponseError(ErrorCodes.MethodNotFound, `Method not found: ${method}`);
     const controller = new AbortController();
     const subscription = token.onCancellationRequested(() => controller.abort());
+    this.incoming.add(controller);
     try {
       const result = await handler(isJsonObject(params) ? params : {}, controller.signal);
       // MCP results are objects; vscode-jsonrpc would turn undefined into "result": null.
@@ -393,6 +396,7 @@ export class RpcConnection implements Disposable {
       this.logger.error(`${this.options.serverName}: handling ${method} failed: ${errorMessage(error)}`);
       throw new ResponseError(ErrorCodes.InternalError, errorMessage(error));
     } finally {
+      this.incoming.delete(controller);
       subscription.dispose();
     }
   }
@@ -435,6 +439,10 @@ export class RpcConnection implements Disposable {
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
     this.deadlines.dispose();
+    // Nobody is left to answer: a review still waiting for a request of a server that went away must leave the queue
+    // (a server that floods and exits would otherwise hold the review panel forever).
+    for (const controller of [...this.incoming]) controller.abort();
+    this.incoming.clear();
     this.reader.closed();
     this.connection.dispose();
     this.closeEmitter.fire(error);

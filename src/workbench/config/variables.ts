@@ -10,6 +10,11 @@ export interface VariableContext {
   env: Record<string, string | undefined>;
   /** Returns the value of an input, prompting if needed; undefined means the user gave none. */
   input(id: string): Promise<string | undefined>;
+  /**
+   * Sees every value substituted from `${env:...}` and `${input:...}`: they are the person's data (tokens more
+   * often than not, whatever the variable is called), so callers collect them to mask logs by value.
+   */
+  revealed?(value: string): void;
 }
 
 export class UnresolvedVariableError extends Error {
@@ -37,11 +42,16 @@ async function resolveOne(name: string, context: VariableContext): Promise<strin
     return folder.split(/[\\/]/).filter(Boolean).pop() ?? folder;
   }
   if (name === 'userHome') return context.userHome;
-  if (name.startsWith('env:')) return context.env[name.slice(4)] ?? '';
+  if (name.startsWith('env:')) {
+    const value = context.env[name.slice(4)] ?? '';
+    context.revealed?.(value);
+    return value;
+  }
   if (name.startsWith('input:')) {
     const id = name.slice(6);
-    const value = await context.input(id);
-    return required(value, name, 'no value was given');
+    const value = required(await context.input(id), name, 'no value was given');
+    context.revealed?.(value);
+    return value;
   }
   throw new UnresolvedVariableError(`unknown variable \${${name}}`);
 }

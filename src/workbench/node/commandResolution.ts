@@ -124,9 +124,11 @@ function readEnv(env: CommandResolutionOptions['env'], name: string, caseInsensi
 }
 
 function splitPath(value: string, windows: boolean): string[] {
-  // Empty entries mean "current directory" on POSIX; skipped for the same reason as the cwd above.
+  // Empty entries mean "current directory" on POSIX, and a relative entry is relative to it: both skipped for the
+  // same reason as the cwd above.
   const entries = value.split(windows ? ';' : ':').map((entry) => (windows ? entry.trim().replace(/^"(.*)"$/, '$1') : entry));
-  return [...new Set(entries.filter((entry) => entry !== ''))];
+  const absolute = (entry: string) => (windows ? path.win32.isAbsolute(entry) || path.posix.isAbsolute(entry) : path.posix.isAbsolute(entry));
+  return [...new Set(entries.filter((entry) => entry !== '' && absolute(entry)))];
 }
 
 /** Keeps the directory's own separator, so a simulated Windows PATH of POSIX folders still points at real files. */
@@ -185,15 +187,12 @@ export interface StdioLaunch {
 /**
  * The launch for a command `resolveCommand` found. A shim (Windows only) runs as `cmd.exe /d /s /c "..."` with the
  * full path `resolveCommand` found, so cmd.exe does not search PATH (or the working directory) again; anything else
- * is spawned as configured. `comSpec` is the host's `%ComSpec%` (never the server's env, which a workspace controls).
+ * is spawned by that path too, never by name: a spawn by name searches again, and on Windows that search starts in
+ * the current directory (a folder the workspace controls). `comSpec` is the host's `%ComSpec%` (never the server's
+ * env, which a workspace controls).
  */
-export function stdioLaunch(
-  resolution: Extract<CommandResolution, { kind: 'found' }>,
-  command: string,
-  args: readonly string[],
-  comSpec?: string,
-): StdioLaunch {
-  if (resolution.viaShim !== 'cmd') return { command, args: [...args] };
+export function stdioLaunch(resolution: Extract<CommandResolution, { kind: 'found' }>, args: readonly string[], comSpec?: string): StdioLaunch {
+  if (resolution.viaShim !== 'cmd') return { command: resolution.path, args: [...args] };
   const { command: shell, args: shellArgs, windowsVerbatimArguments } = windowsShimInvocation(resolution.path, args, comSpec || 'cmd.exe');
   return { command: shell, args: shellArgs, windowsVerbatimArguments };
 }

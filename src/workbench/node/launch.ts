@@ -8,11 +8,68 @@ import { buildEnvironment, StdioTransport } from '../../protocol/node/stdio';
 import { resolveCommand, stdioLaunch, type CommandResolution, type StdioLaunch } from './commandResolution';
 import type { ServerDefinition } from '../config/mcpConfig';
 import { parseEnvFile, resolveVariables, type VariableContext } from '../config/variables';
+import { isSecretKey } from '../secrets';
 
 export type ResolvedServer = ServerDefinition;
 
+/** A resolved definition and the values that must never appear in a log (see `resolveServerWithSecrets`). */
+export interface ResolvedWithSecrets {
+  resolved: ResolvedServer;
+  secrets: string[];
+}
+
+/**
+ * Resolves a definition and collects, at resolution time, every value that came from the person's data: values read
+ * from `envFile`, substituted from `${env:...}` or `${input:...}`, every header value, and env values under names that
+ * say they are secret. Logs, traces, errors and history mask these by value, whatever the variable or header is
+ * called (`COLOR=<token>` included).
+ */
+export async function resolveServerWithSecrets(definition: ServerDefinition, context: VariableContext): Promise<ResolvedWithSecrets> {
+  const secrets = new Set<string>();
+  const collect = (value: string) => {
+    if (value !== '') secrets.add(value);
+  };
+  const resolved = await resolveServerDefinition(definition, {
+    ...context,
+    revealed: (value) => {
+      collect(value);
+      context.revealed?.(value);
+    },
+  }, collect);
+  if (resolved.kind === 'http') for (const value of Object.values(resolved.headers)) collect(value);
+  // A value written literally in the file under a name that says it is secret (`GITHUB_TOKEN: "ghp_..."`).
+  if (resolved.kind === 'stdio') for (const [key, value] of Object.entries(resolved.env)) if (value !== null && isSecretKey(key)) collect(value);
+  return { resolved, secrets: [...secrets] };
+}
+
+/**
+ * What a definition will run, resolved without asking the person anything and without reading any file: `${input:...}`
+ * stays as written and `envFile` is named, not read. A consent dialog shows this before any prompt or file read, so a
+ * workspace cannot make VS Code open input boxes or read files on its behalf before the person agreed. The values
+ * substituted from `${env:...}` are returned as secrets, for the dialog (and its remembered fingerprint) to mask.
+ */
+export async function previewServerDefinition(definition: ServerDefinition, context: Omit<VariableContext, 'input'>): Promise<ResolvedWithSecrets> {
+  const secrets = new Set<string>();
+  const placeholder = (id: string) => `\${input:${id}}`;
+  const previewContext: VariableContext = {
+    ...context,
+    input: async (id) => placeholder(id),
+    revealed: (value) => {
+      if (/^\$\{input:[^}]*\}$/.test(value) || value === '') return;
+      secrets.add(value);
+      context.revealed?.(value);
+    },
+  };
+  const withoutFile = definition.kind === 'stdio' ? { ...definition, envFile: undefined } : definition;
+  let preview = await resolveServerDefinition(withoutFile, previewContext);
+  if (definition.kind === 'stdio' && preview.kind === 'stdio' && definition.envFile) {
+    preview = { ...preview, envFile: await resolveVariables(definition.envFile, previewContext) };
+  }
+  return { resolved: preview, secrets: [...secrets] };
+}
+
 /** Substitutes variables everywhere a definition can hold them and merges `envFile` under `env`. */
-export async function resolveServerDefinition(definition: ServerDefinition, context: VariableContext): Promise<ResolvedServer> {
+export async function resolveServerDefinition(definition: ServerDefinition, context: VariableContext, fromEnvFile?: (value: string) => void): Promise<ResolvedServer> {
   const resolve = (text: string) => resolveVariables(text, context);
   switch (definition.kind) {
     case 'stdio': {
@@ -25,7 +82,9 @@ export async function resolveServerDefinition(definition: ServerDefinition, cont
         } catch (error) {
           throw new Error(`cannot read envFile ${file}: ${(error as Error).message}`);
         }
-        Object.assign(env, parseEnvFile(text));
+        const values = parseEnvFile(text);
+        if (fromEnvFile) for (const value of Object.values(values)) fromEnvFile(value);
+        Object.assign(env, values);
       }
       for (const [key, value] of Object.entries(definition.env)) env[key] = value === null ? null : await resolve(value);
       const cwd = definition.cwd ? untildify(await resolve(definition.cwd)) : context.workspaceFolder;
@@ -85,8 +144,20 @@ export async function planStdioLaunch(
   const env = buildEnvironment(host.env, server.env, host.platform);
   const resolution = await resolveCommand(server.command, { env, cwd: server.cwd, platform: host.platform, isHostFolder: host.isHostFolder });
   if (resolution.kind === 'not-found') return resolution;
-  const comSpec = Object.entries(host.env).find(([key]) => key.toUpperCase() === 'COMSPEC')?.[1];
-  return { kind: 'ready', launch: stdioLaunch(resolution, server.command, server.args, comSpec) };
+  const hostVariable = (name: string) => Object.entries(host.env).find(([key]) => key.toUpperCase() === name)?.[1];
+  // Without ComSpec, cmd.exe by its full path: a bare "cmd.exe" would be searched for in the current directory first.
+  const systemRoot = hostVariable('SYSTEMROOT');
+  const comSpec = hostVariable('COMSPEC') || (systemRoot ? `${systemRoot}\\System32\\cmd.exe` : undefined);
+  return { kind: 'ready', launch: stdioLaunch(resolution, server.args, comSpec) };
+}
+
+/** The executable a stdio server's command resolves to, with the env and cwd it will run with (for consent dialogs). */
+export async function findExecutable(
+  server: Extract<ResolvedServer, { kind: 'stdio' }>,
+  host: LaunchHost = { platform: process.platform, env: process.env },
+): Promise<CommandResolution> {
+  const env = buildEnvironment(host.env, server.env, host.platform);
+  return resolveCommand(server.command, { env, cwd: server.cwd, platform: host.platform });
 }
 
 export function createTransport(server: ResolvedServer, tuning: TransportTuning = {}): Transport {

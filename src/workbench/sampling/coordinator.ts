@@ -13,8 +13,19 @@ import { ReviewQueue } from './reviewQueue';
  * the model, and sees the answer before the server does. Automatic approval still records every exchange.
  */
 
+/**
+ * The request's context as the host hands it over: `serverKey` is the identity of the server's definition (see
+ * serverIdentity.ts). Policies, model allow-lists and the per-server review cap are keyed by it; hosts that know
+ * only names (the CLI) leave it out and the name stands in.
+ */
+export interface SamplingRequestContext extends RequestContext {
+  serverKey?: string;
+}
+
 export interface SamplingReview {
   serverName: string;
+  /** The identity policies are stored under (the name when the host gave none). */
+  serverKey: string;
   request: ChatRequest;
   /** The original MCP request, for display. */
   original: CreateMessageRequest;
@@ -61,8 +72,8 @@ export interface SamplingRecord {
 
 export interface SamplingCoordinatorOptions {
   providers: () => ChatModelProvider[];
-  /** Model ids the person allowed for a server; undefined means every available model. */
-  allowedModels?: (serverName: string) => readonly string[] | undefined;
+  /** Model ids the person allowed for a server (by its identity key); undefined means every available model. */
+  allowedModels?: (serverKey: string) => readonly string[] | undefined;
   policies: SamplingPolicies;
   reviewer: SamplingReviewer;
   record?: (record: SamplingRecord) => void;
@@ -82,15 +93,18 @@ export class SamplingCoordinator implements SamplingHandler {
     this.supportsTools = options.supportsTools ?? true;
   }
 
-  async createMessage(params: CreateMessageRequest, context: RequestContext): Promise<CreateMessageResult> {
+  async createMessage(params: CreateMessageRequest, context: SamplingRequestContext): Promise<CreateMessageResult> {
     const { serverName, signal } = context;
-    const policy = this.options.policies.get(serverName);
+    const serverKey = context.serverKey ?? serverName;
+    const policy = this.options.policies.get(serverKey);
     const baseRecord = { serverName, time: Date.now(), requestText: '' };
     if (policy === 'never') {
       this.record({ ...baseRecord, outcome: 'blocked', requestText: summarise(params) });
       throw new McpError(ErrorCodes.UserRejected, `sampling is blocked for ${serverName} by the user's policy`);
     }
-    const choices = await this.availableModels(serverName, signal);
+    // A flood is refused before any model is listed for it.
+    if (!this.options.policies.isPreApproved(serverKey)) this.queue.assertRoomFor(serverName, serverKey);
+    const choices = await this.availableModels(serverKey, signal);
     const preferred = chooseModel(choices.map((choice) => choice.model), params.modelPreferences);
     if (!preferred) {
       this.record({ ...baseRecord, outcome: 'failed', requestText: summarise(params), error: 'no model available' });
@@ -99,6 +113,7 @@ export class SamplingCoordinator implements SamplingHandler {
     const mapped = toChatRequest(params, preferred.abilities);
     const review: SamplingReview = {
       serverName,
+      serverKey,
       request: mapped.request,
       original: params,
       model: preferred,
@@ -107,12 +122,12 @@ export class SamplingCoordinator implements SamplingHandler {
     };
     const requestText = describeChatRequest(mapped.request);
     try {
-      if (this.options.policies.isPreApproved(serverName)) {
+      if (this.options.policies.isPreApproved(serverKey)) {
         const response = await this.runModel(this.choiceFor(choices, preferred.id), mapped.request, review, signal);
         this.record({ ...baseRecord, outcome: 'auto-approved', model: response.model, requestText, responseText: response.text, ...usage(response) });
         return toCreateMessageResult(response);
       }
-      return await this.queue.run(serverName, review, signal, (reviewSignal) => this.reviewed(review, choices, reviewSignal, baseRecord));
+      return await this.queue.run(serverName, review, signal, (reviewSignal) => this.reviewed(review, choices, reviewSignal, baseRecord), serverKey);
     } catch (error) {
       if (error instanceof McpError) throw error;
       const cancelled = signal.aborted;
@@ -124,7 +139,7 @@ export class SamplingCoordinator implements SamplingHandler {
 
   private async reviewed(review: SamplingReview, choices: ModelChoice[], signal: AbortSignal, base: { serverName: string; time: number }): Promise<CreateMessageResult> {
     const decision = await this.options.reviewer.reviewRequest(review, signal);
-    if (decision.policy) await this.options.policies.set(review.serverName, decision.policy);
+    if (decision.policy) await this.options.policies.set(review.serverKey, decision.policy);
     const requestText = describeChatRequest(review.request);
     if (decision.kind === 'reject') {
       this.record({ ...base, outcome: 'rejected-request', requestText });
@@ -179,8 +194,8 @@ export class SamplingCoordinator implements SamplingHandler {
     return choice;
   }
 
-  private async availableModels(serverName: string, signal: AbortSignal): Promise<ModelChoice[]> {
-    const allowed = this.options.allowedModels?.(serverName);
+  private async availableModels(serverKey: string, signal: AbortSignal): Promise<ModelChoice[]> {
+    const allowed = this.options.allowedModels?.(serverKey);
     const choices: ModelChoice[] = [];
     for (const provider of this.options.providers()) {
       let models: ModelInfo[];

@@ -11,6 +11,7 @@ import { browseSuite } from './browse.suite';
 import { configSuite } from './config.suite';
 import { runSuites, type Suite, type SuiteResult, type VscodeApi } from './framework';
 import { historySuite } from './history.suite';
+import { hostileSuite } from './hostile.suite';
 import { lifecycleSuite } from './lifecycle.suite';
 import { samplingSuite } from './sampling.suite';
 import { treeSuite } from './tree.suite';
@@ -21,6 +22,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   tree: treeSuite,
   history: historySuite,
   sampling: samplingSuite,
+  hostile: hostileSuite,
   config: configSuite,
   lifecycle: lifecycleSuite,
 };
