@@ -2,12 +2,12 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startTestServer, sendJson, type TestServer } from '../fixtures/http/server';
 import { EVERYTHING_SERVER, REPO_ROOT, assertProcessGone } from './testSupport';
+import { freePort } from '../support/net';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const STDIO = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_SERVER)} stdio`;
@@ -42,17 +42,6 @@ function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; i
 
 const COUNTER_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'cli', 'counter-server.mjs');
 const COUNTER = `${JSON.stringify(process.execPath)} ${JSON.stringify(COUNTER_SERVER)}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The pid the stdio transport announced in its --verbose "started … (pid N)" line. */
 function announcedPid(stderr: string): number {

@@ -14,7 +14,7 @@ import type { JsonParams } from '../../src/protocol/methods';
 import { createLinkedPair, type MemoryServerEndpoint } from '../../src/protocol/transports/memory';
 import { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
 import type { ClientHost } from '../../src/protocol/host';
-import { sendJson, startTestServer, type RecordedRequest, type TestServer } from '../fixtures/http/server';
+import { answerGetAndDelete, sendJson, startTestServer, type RecordedRequest, type TestServer } from '../fixtures/http/server';
 import { collectingLogger, textOf } from './testSupport';
 
 const TIMEOUT = { timeout: 20_000 };
@@ -256,14 +256,7 @@ describe('session renewal over real HTTP', () => {
     const srv: TestServer = await startTestServer((request, res) => {
       const message = request.json as { id?: number; method?: string; params?: { name?: string } } | undefined;
       const session = request.headers['mcp-session-id'];
-      if (request.method === 'GET') {
-        res.writeHead(405);
-        return res.end();
-      }
-      if (request.method === 'DELETE') {
-        res.writeHead(200);
-        return res.end();
-      }
+      if (answerGetAndDelete(request, res)) return;
       if (message?.method === 'initialize') {
         sessions++;
         return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: initializeResult() }, { 'Mcp-Session-Id': `sess-${sessions}` });

@@ -5,7 +5,6 @@
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import { LocalError } from '../../src/protocol/errors';
@@ -13,23 +12,13 @@ import type { ProgressUpdate } from '../../src/protocol/jsonrpc/rpcConnection';
 import type { LogMessage } from '../../src/protocol/types';
 import { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
 import { EVERYTHING_SERVER, assertProcessGone, textOf, waitFor } from './testSupport';
+import { freePort } from '../support/net';
 
 let server: ChildProcess;
 let url: string;
 let client: McpClient;
 const sent: Record<string, unknown>[] = [];
 const sampled: string[] = [];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 before(async () => {
   const port = await freePort();

@@ -13,7 +13,7 @@ import { createHttpTransport } from '../../src/protocol/transports/http';
 import { HttpStatusError } from '../../src/protocol/transports/httpShared';
 import { LegacySseTransport } from '../../src/protocol/transports/legacySse';
 import { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
-import { sendJson, sseEvent, startSse, startTestServer, type RecordedRequest, type TestServer } from '../fixtures/http/server';
+import { answerGetAndDelete, sendJson, sseEvent, startSse, startTestServer, type RecordedRequest, type TestServer } from '../fixtures/http/server';
 
 const TIMEOUT = { timeout: 20_000 };
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -37,14 +37,7 @@ function mcpServer(accepts: (authorization: string | undefined) => boolean) {
       res.writeHead(401, { 'WWW-Authenticate': CHALLENGE, 'Content-Type': 'text/plain' });
       return res.end('unauthorized');
     }
-    if (request.method === 'GET') {
-      res.writeHead(405);
-      return res.end();
-    }
-    if (request.method === 'DELETE') {
-      res.writeHead(200);
-      return res.end();
-    }
+    if (answerGetAndDelete(request, res)) return;
     const message = request.json as { id?: number; method?: string };
     if (message.id === undefined) {
       res.writeHead(202);

@@ -9,7 +9,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
-import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
@@ -21,6 +20,7 @@ import { createHttpTransport } from '../../src/protocol/transports/http';
 import type { Transport } from '../../src/protocol/transports/transport';
 import { StdioTransport } from '../../src/protocol/node/stdio';
 import { EVERYTHING_SERVER, REPO_ROOT, collectingLogger, delay, textOf, waitFor } from './testSupport';
+import { freePort } from '../support/net';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs');
 const SCHEMA = JSON.parse(fs.readFileSync('/work/shared/mcp-schema/2026-07-28/schema.json', 'utf8')) as { $defs: Record<string, { properties?: { method?: { const?: string } } }> };
@@ -100,17 +100,6 @@ function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     child.once('exit', () => resolve());
     child.kill('SIGTERM');
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
   });
 }
 

@@ -10,14 +10,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { UrlModal } from '../../../src/extension/elicitation/elicitationUi';
 import type { LaunchConfirmationRequest } from '../../../src/extension/servers/launchConfirmation';
 import type { ServerController } from '../../../src/extension/servers/serverController';
 import type { CallToolOutcome } from '../../../src/protocol/client';
 import { sendJson, startTestServer, type RecordedRequest, type TestServer } from '../../fixtures/http/server';
 import { startOpenAiServer, type OpenAiTestServer } from '../../fixtures/openai/openaiServer';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-import { EVERYTHING_SERVER, leaveCleanState, startFromCleanState } from './workbench';
+import { EVERYTHING_SERVER, leaveCleanState, startFromCleanState, withUrlConsent } from './workbench';
 
 const ENDPOINT = 'hostile-endpoint';
 const HOSTILE = 'hostile';
@@ -151,17 +150,7 @@ export function hostileSuite(vscode: VscodeApi): Suite {
   });
 
   suite.test('URL consent: the URL shown is the URL opened; userinfo, backslash, bidi and non-http URLs are refused unasked', async () => {
-    const modals: UrlModal[] = [];
-    const opened: string[] = [];
-    requireApi().sampling.answerUrlModal((modal) => {
-      modals.push(modal);
-      return modal.buttons.find((button) => button === 'Open in Browser');
-    });
-    requireApi().sampling.setOpenExternal(async (uri) => {
-      opened.push(uri.toString(true));
-      return true;
-    });
-    try {
+    await withUrlConsent(requireApi(), 'Open in Browser', async ({ modals, opened }) => {
       for (const refused of ['https://accounts.example.com@evil.example/login', 'https://good.example\\@evil.example/', 'https://evil.example/\u202Etxt.exe', 'javascript:alert(1)']) {
         const result = await call(HOSTILE, 'elicit-url', { url: refused });
         assertEqual(result, 'decline', `answer to ${JSON.stringify(refused)}`);
@@ -175,10 +164,7 @@ export function hostileSuite(vscode: VscodeApi): Suite {
       assertEqual(modal.buttons[0], 'Decline', 'the first (default) button of the URL dialog');
       assert(modal.detail.includes('https://login.example.com/auth?x=1') && modal.detail.includes('login.example.com'), `the dialog shows: ${modal.detail}`);
       assertEqual(JSON.stringify(opened), JSON.stringify(['https://login.example.com/auth?x=1']), 'URLs opened (exactly the one shown)');
-    } finally {
-      requireApi().sampling.answerUrlModal(undefined);
-      requireApi().sampling.setOpenExternal(undefined);
-    }
+    });
   });
 
   suite.test('the launch confirmation shows hidden characters escaped and the program path, before any input prompt', async () => {

@@ -15,9 +15,8 @@ import type { CallToolOutcome } from '../../../src/protocol/client';
 import { startOpenAiServer, type OpenAiTestServer } from '../../fixtures/openai/openaiServer';
 import { CANCELLING_SERVER_SOURCE } from '../../fixtures/sampling/cancellingServer';
 import { TOOL_SAMPLING_SERVER_SOURCE } from '../../fixtures/sampling/toolSamplingServer';
-import type { UrlModal } from '../../../src/extension/elicitation/elicitationUi';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState } from './workbench';
+import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, withUrlConsent } from './workbench';
 
 const ENDPOINT = 'test-endpoint';
 const API_KEY = 'sk-test-123';
@@ -299,17 +298,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     assert(fs.existsSync(hostile), `no hostile fixture at ${hostile}`);
     const definition = { command: process.execPath, args: [hostile, 'url-elicitation-required'] };
     await addServers({ [URL_DECLINE]: definition, [URL_ACCEPT]: definition });
-    const modals: UrlModal[] = [];
-    const opened: string[] = [];
-    requireApi().sampling.answerUrlModal((modal) => {
-      modals.push(modal);
-      return modal.buttons.find((button) => button === 'Decline');
-    });
-    requireApi().sampling.setOpenExternal(async (uri) => {
-      opened.push(uri.toString(true));
-      return true;
-    });
-    try {
+    await withUrlConsent(requireApi(), 'Decline', async ({ modals, opened }) => {
       let failure: unknown;
       try {
         const outcome = await server(URL_DECLINE).callTool('trigger', {}, {});
@@ -325,24 +314,11 @@ export function samplingSuite(vscode: VscodeApi): Suite {
       assertEqual(opened.length, 0, 'URLs opened after a decline');
       const record = requireApi().sampling.urlElicitations().at(-1);
       assertEqual(JSON.stringify(record), JSON.stringify({ serverName: URL_DECLINE, url: AUTH_URL, elicitationId: 'auth-1', action: 'decline' }), 'recorded URL elicitation');
-    } finally {
-      requireApi().sampling.answerUrlModal(undefined);
-      requireApi().sampling.setOpenExternal(undefined);
-    }
+    });
   }, { timeoutMs: 60_000 });
 
   suite.test('URL elicitation (-32042) accepted: modal shows URL and domain, openExternal, completion, retried call succeeds', async () => {
-    const modals: UrlModal[] = [];
-    const opened: string[] = [];
-    requireApi().sampling.answerUrlModal((modal) => {
-      modals.push(modal);
-      return modal.buttons.find((button) => button === 'Open in Browser');
-    });
-    requireApi().sampling.setOpenExternal(async (uri) => {
-      opened.push(uri.toString(true));
-      return true;
-    });
-    try {
+    await withUrlConsent(requireApi(), 'Open in Browser', async ({ modals, opened }) => {
       const completionsBefore = requireApi().sampling.urlCompletions().length;
       const outcome = await server(URL_ACCEPT).callTool('trigger', {}, {});
       const content = outcome.result.content as { type: string; text?: string }[];
@@ -360,10 +336,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
       const completions = requireApi().sampling.urlCompletions().slice(completionsBefore).filter((c) => c.serverName === URL_ACCEPT);
       assertEqual(JSON.stringify(completions), JSON.stringify([{ serverName: URL_ACCEPT, elicitationId: 'auth-1' }]), 'completion notifications handled');
       assertEqual(requireApi().sampling.urlElicitations().at(-1)?.action, 'accept', 'recorded action');
-    } finally {
-      requireApi().sampling.answerUrlModal(undefined);
-      requireApi().sampling.setOpenExternal(undefined);
-    }
+    });
   }, { timeoutMs: 60_000 });
 
   suite.test('a model error after approval (HTTP 500) is shown in the panel and the request is settled', async () => {

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscodeTypes from 'vscode';
+import type { UrlModal } from '../../../src/extension/elicitation/elicitationUi';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { ServerController } from '../../../src/extension/servers/serverController';
 import { assert, waitUntil, type VscodeApi } from './framework';
@@ -92,4 +93,30 @@ export function workbenchAccess(vscode: VscodeApi, currentApi: () => McpWorkbenc
     /** The workspace's .vscode/mcp.json. */
     configFile: (): string => path.join(folder().uri.fsPath, '.vscode', 'mcp.json'),
   };
+}
+
+/**
+ * Answers URL-elicitation consent modals with `button` and records them, and records the URLs handed to
+ * openExternal instead of opening them, until `run` settles; then the real dialog and opener are back.
+ */
+export async function withUrlConsent<T>(
+  api: McpWorkbenchApi,
+  button: string,
+  run: (seen: { modals: UrlModal[]; opened: string[] }) => Promise<T>,
+): Promise<T> {
+  const seen = { modals: [] as UrlModal[], opened: [] as string[] };
+  api.sampling.answerUrlModal((modal) => {
+    seen.modals.push(modal);
+    return modal.buttons.find((candidate) => candidate === button);
+  });
+  api.sampling.setOpenExternal(async (uri) => {
+    seen.opened.push(uri.toString(true));
+    return true;
+  });
+  try {
+    return await run(seen);
+  } finally {
+    api.sampling.answerUrlModal(undefined);
+    api.sampling.setOpenExternal(undefined);
+  }
 }
