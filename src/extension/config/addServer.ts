@@ -53,16 +53,18 @@ async function pickTransport(title: string): Promise<'stdio' | 'http' | undefine
   return picked?.transport;
 }
 
+/** The value the command was given, else what the person types (undefined when they cancel). */
+async function givenOrAsked(given: string | undefined, box: Omit<vscode.InputBoxOptions, 'ignoreFocusOut'>): Promise<string | undefined> {
+  return given ?? (await vscode.window.showInputBox({ ...box, ignoreFocusOut: true }));
+}
+
 async function stdioEntry(title: string, given: AddServerArguments): Promise<object | undefined> {
-  const line =
-    given.commandLine ??
-    (await vscode.window.showInputBox({
-      title,
-      prompt: vscode.l10n.t('The command line that starts the server. Quotes group words; nothing is run through a shell.'),
-      placeHolder: 'npx -y @modelcontextprotocol/server-everything',
-      ignoreFocusOut: true,
-      validateInput: (value) => validateCommandLine(value),
-    }));
+  const line = await givenOrAsked(given.commandLine, {
+    title,
+    prompt: vscode.l10n.t('The command line that starts the server. Quotes group words; nothing is run through a shell.'),
+    placeHolder: 'npx -y @modelcontextprotocol/server-everything',
+    validateInput: (value) => validateCommandLine(value),
+  });
   if (line === undefined) return undefined;
   const [command, ...args] = splitCommandLine(line);
   if (!command) throw new Error(vscode.l10n.t('The command line is empty.'));
@@ -70,15 +72,12 @@ async function stdioEntry(title: string, given: AddServerArguments): Promise<obj
 }
 
 async function httpEntry(title: string, given: AddServerArguments): Promise<object | undefined> {
-  const url =
-    given.url ??
-    (await vscode.window.showInputBox({
-      title,
-      prompt: vscode.l10n.t('The server URL'),
-      placeHolder: 'https://example.com/mcp',
-      ignoreFocusOut: true,
-      validateInput: (value) => (/^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.')),
-    }));
+  const url = await givenOrAsked(given.url, {
+    title,
+    prompt: vscode.l10n.t('The server URL'),
+    placeHolder: 'https://example.com/mcp',
+    validateInput: (value) => (/^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.')),
+  });
   if (url === undefined) return undefined;
   let headers = given.headers;
   if (!headers && given.url === undefined) {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { webviewPage } from './webviewPage';
 import type { FieldMessage } from './fieldMessages';
 import type { FormField } from '../../workbench/forms/formModel';
 import type { SamplingPolicy } from '../../workbench/sampling/policy';
@@ -248,32 +249,16 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview, root: vscode.Uri): string {
-    const nonce = makeNonce();
-    const script = webview.asWebviewUri(vscode.Uri.joinPath(root, 'review.js'));
-    const style = webview.asWebviewUri(vscode.Uri.joinPath(root, 'review.css'));
-    const csp = [
-      "default-src 'none'",
-      `img-src ${webview.cspSource} data:`,
-      `style-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-      "form-action 'none'",
-    ].join('; ');
+    // A JSON script element is data, not code: the page's CSP needs no nonce for it, and "<" is escaped so no string
+    // can close it early.
     const strings = JSON.stringify(webviewStrings()).replace(/</g, '\\u003c');
-    return `<!DOCTYPE html>
-<html lang="${vscode.env.language}">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${style.toString()}">
-<title>${escapeHtml(vscode.l10n.t('MCP Review'))}</title>
-</head>
-<body>
-<main id="app" aria-live="polite"></main>
-<script nonce="${nonce}" id="strings" type="application/json">${strings}</script>
-<script nonce="${nonce}" src="${script.toString()}"></script>
-</body>
-</html>`;
+    return webviewPage({
+      webview,
+      title: vscode.l10n.t('MCP Review'),
+      body: `<main id="app" aria-live="polite"></main>\n<script id="strings" type="application/json">${strings}</script>`,
+      scripts: [vscode.Uri.joinPath(root, 'review.js')],
+      styles: [vscode.Uri.joinPath(root, 'review.css')],
+    });
   }
 
   dispose(): void {
@@ -322,15 +307,4 @@ function webviewStrings(): Record<string, string> {
     modelError: vscode.l10n.t('The model failed; the server was told: {0}'),
     dismiss: vscode.l10n.t('Dismiss'),
   };
-}
-
-function makeNonce(): string {
-  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-  const bytes = new Uint8Array(32);
-  crypto.getRandomValues(bytes);
-  return Array.from(bytes, (byte) => alphabet[byte % alphabet.length]).join('');
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

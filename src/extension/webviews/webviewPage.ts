@@ -27,6 +27,8 @@ export function webviewPage(options: WebviewPageOptions): string {
     `style-src ${webview.cspSource} 'nonce-${nonce}'`,
     `font-src ${webview.cspSource}`,
     `script-src 'nonce-${nonce}'`,
+    // No page posts a form anywhere: messages go through postMessage.
+    "form-action 'none'",
   ].join('; ');
   const styles = (options.styles ?? []).map((uri) => `<link rel="stylesheet" href="${escapeHtml(webview.asWebviewUri(uri).toString())}">`).join('\n');
   const scripts = (options.scripts ?? []).map((uri) => `<script nonce="${nonce}" src="${escapeHtml(webview.asWebviewUri(uri).toString())}"></script>`).join('\n');

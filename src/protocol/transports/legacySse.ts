@@ -4,17 +4,7 @@ import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
 import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
 import { SseParser, type SseEvent } from './sseParser';
-import {
-  authorizedFetch,
-  describeMessage,
-  discardBody,
-  displayUrl,
-  httpStatusError,
-  mediaType,
-  networkError,
-  pumpSse,
-  validateHttpUrl,
-} from './httpShared';
+import { authorizedFetch, describeMessage, discardBody, displayUrl, httpStatusError, mediaType, networkError, pumpSse, validateHttpUrl } from './httpShared';
 
 /**
  * The 2024-11-05 "HTTP with SSE" transport: one long-lived GET stream whose first `endpoint` event names
