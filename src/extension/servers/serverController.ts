@@ -1,6 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { McpClient, type CallOptions, type CallToolOutcome } from '../../protocol/client';
+import { describeEra, eraChoiceReason } from '../../protocol/eras/select';
+import { eraPreferenceOf } from '../../workbench/config/mcpConfig';
 import { createTransport, resolveServerDefinition, type ResolvedServer } from '../../workbench/node/launch';
 import type { VariableContext } from '../../workbench/config/variables';
 import { errorMessage } from '../../protocol/errors';
@@ -269,6 +271,7 @@ export class ServerController implements vscode.Disposable {
         host: this.services.host,
         logger: channelLogger(this.log),
         trace: protocolTrace(this.log, () => this.knownSecrets()),
+        era: eraPreferenceOf(entry.definition),
       });
       this.connection = {
         client,
@@ -292,6 +295,7 @@ export class ServerController implements vscode.Disposable {
         `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
           `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
       );
+      this.log.info(`Era: ${describeEra(session)}; ${eraChoiceReason(eraPreferenceOf(entry.definition), session)}`);
       if (session.instructions) this.log.info(`Instructions: ${session.instructions}`);
       await this.applyLogLevel(client);
       const tools = await client.listTools();

@@ -1,4 +1,5 @@
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { ERA_PREFERENCES, type EraPreference } from '../../protocol/eras/select';
 
 /**
  * Reads VS Code's `mcp.json` format (`servers`, `inputs`; JSONC). Each bad entry becomes a problem that names
@@ -14,6 +15,8 @@ export type ServerDefinition =
       env: Record<string, string | null>;
       envFile?: string;
       cwd?: string;
+      /** The protocol era to speak (`"era"` in the entry); absent means 'auto'. */
+      era?: EraPreference;
     }
   | {
       kind: 'http';
@@ -22,6 +25,8 @@ export type ServerDefinition =
       headers: Record<string, string>;
       /** 'http' tries Streamable HTTP and falls back to the 2024-11-05 SSE transport; 'sse' forces the latter. */
       transport: 'auto' | 'sse';
+      /** The protocol era to speak (`"era"` in the entry); absent means 'auto'. */
+      era?: EraPreference;
     };
 
 export interface InputDefinition {
@@ -82,8 +87,21 @@ export function parseMcpConfig(text: string): ParsedConfig {
   return { servers, inputs, problems };
 }
 
+/** The era a definition asks for: 'auto' (2026-07-28 via server/discover, else the initialize handshake) unless it says otherwise. */
+export function eraPreferenceOf(definition: ServerDefinition): EraPreference {
+  return definition.era ?? 'auto';
+}
+
+function parseEra(value: unknown): EraPreference | undefined | { problem: string } {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value)) return value as EraPreference;
+  return { problem: `"era" must be ${ERA_PREFERENCES.map((era) => JSON.stringify(era)).join(', ')}, got ${JSON.stringify(value)}` };
+}
+
 function parseServer(name: string, entry: unknown): ServerDefinition | string {
   if (!isObject(entry)) return 'the definition must be an object';
+  const era = parseEra(entry.era);
+  if (typeof era === 'object') return era.problem;
   const type = entry.type ?? (entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'http' : undefined);
   switch (type) {
     case 'stdio':
@@ -95,7 +113,7 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
       if (typeof env === 'string') return env;
       if (entry.cwd !== undefined && typeof entry.cwd !== 'string') return '"cwd" must be a string';
       if (entry.envFile !== undefined && typeof entry.envFile !== 'string') return '"envFile" must be a string';
-      return { kind: 'stdio', name, command: entry.command, args: args.map(String), env, cwd: entry.cwd, envFile: entry.envFile };
+      return { kind: 'stdio', name, command: entry.command, args: args.map(String), env, cwd: entry.cwd, envFile: entry.envFile, ...(era ? { era } : {}) };
     }
     case 'http':
     case 'sse':
@@ -104,7 +122,7 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
       if (typeof entry.url !== 'string' || entry.url.trim() === '') return `an ${type} server needs a "url" string`;
       const headers = entry.headers ?? {};
       if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) return '"headers" must map names to strings';
-      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto' };
+      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto', ...(era ? { era } : {}) };
     }
     case undefined:
       return 'the definition needs "command" (stdio) or "url" (http)';
