@@ -11,6 +11,7 @@ import { browseSuite } from './browse.suite';
 import { configSuite } from './config.suite';
 import { runSuites, type Suite, type SuiteResult, type VscodeApi } from './framework';
 import { lifecycleSuite } from './lifecycle.suite';
+import { modernSuite } from './modern.suite';
 import { samplingSuite } from './sampling.suite';
 import { treeSuite } from './tree.suite';
 
@@ -21,6 +22,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   sampling: samplingSuite,
   config: configSuite,
   lifecycle: lifecycleSuite,
+  modern: modernSuite,
 };
 
 /** The suites named in `selection` (comma-separated, in that order), or all; an unknown name throws. */
