@@ -201,6 +201,15 @@ for (const kind of transports) {
       assert.match(textOf(asked.result.content), /^model said: /);
     });
 
+    test('prompt argument completion', async () => {
+      const { client } = open(`complete-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      await client.connect();
+      const completion = await client.complete({ type: 'ref/prompt', name: 'review_code' }, { name: 'language', value: 'py' });
+      assert.deepEqual(completion.values, ['python']);
+      const prompt = await client.getPrompt('review_code', { language: 'python' });
+      assert.match(JSON.stringify(prompt.messages), /Review this python code/);
+    });
+
     test('cancelling a running call stops it on the server', async () => {
       const { client, sent } = open(`cancel-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
       await client.connect();
