@@ -1,6 +1,7 @@
 /**
  * The clients the benchmark compares, behind one small interface. Each one spawns its own copy of the same
- * fixture server (bench/fixtures/server.mjs) over stdio.
+ * fixture server: bench/fixtures/server.mjs (v1 SDK, handshake era) over stdio, or for the 2026-07-28 rows
+ * bench/fixtures/modern-server.mjs (v2 SDK, modern-only) over stdio or HTTP.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -10,6 +11,8 @@ import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import * as SdkV2 from '@modelcontextprotocol/client';
+import * as SdkV2Stdio from '@modelcontextprotocol/client/stdio';
 import { buildSync } from 'esbuild';
 import type { McpClient } from '../src/protocol/client';
 
@@ -235,5 +238,118 @@ export class RawClient implements BenchClient {
     this.waiters.delete(message.id);
     if (message.result !== undefined) waiter.resolve(message.result);
     else waiter.reject(new Error(`server error: ${message.error?.message ?? JSON.stringify(message)}`));
+  }
+}
+
+// ---- the 2026-07-28 era: a modern-only server (bench/fixtures/modern-server.mjs) over stdio or HTTP ----------
+
+export const MODERN_SERVER_SCRIPT = path.join(__dirname, 'fixtures', 'modern-server.mjs');
+
+export type ModernTransport = 'stdio' | 'http';
+
+/** A modern-only HTTP server process of its own, for one client; `url` once it listens. */
+class ModernHttpServer {
+  private child: ChildProcessByStdio<null, Readable, null> | undefined;
+
+  async start(): Promise<string> {
+    const child = spawn(process.execPath, [MODERN_SERVER_SCRIPT, '--transport', 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    this.child = child;
+    return new Promise<string>((resolve, reject) => {
+      let seen = '';
+      child.once('error', reject);
+      child.once('exit', (code, signal) => reject(new Error(`the modern HTTP server exited (${signal ?? code}) before listening`)));
+      child.stdout.on('data', (chunk: Buffer) => {
+        seen += chunk.toString('utf8');
+        const match = /listening (\S+)/.exec(seen);
+        if (match) resolve(match[1]);
+      });
+    });
+  }
+
+  async stop(): Promise<void> {
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    await exited;
+  }
+}
+
+/** This project's client pinned to the 2026-07-28 era, over StdioTransport or the Streamable HTTP transport. */
+export class OursModernClient implements BenchClient {
+  readonly label: string;
+  private client: McpClient | undefined;
+  private readonly httpServer = new ModernHttpServer();
+
+  constructor(
+    private readonly ours: OursModule,
+    private readonly transport: ModernTransport,
+  ) {
+    this.label = `ours (McpClient, 2026-07-28, ${transport})`;
+  }
+
+  async start(): Promise<void> {
+    const transport =
+      this.transport === 'stdio'
+        ? new this.ours.StdioTransport({ command: process.execPath, args: [MODERN_SERVER_SCRIPT, '--transport', 'stdio'] })
+        : this.ours.createHttpTransport({ url: await this.httpServer.start(), mode: 'streamable-http' });
+    this.client = new this.ours.McpClient({
+      serverName: 'bench-modern',
+      transport,
+      era: '2026-07-28',
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      maxTotalTimeoutMs: REQUEST_TIMEOUT_MS,
+      initializeTimeoutMs: REQUEST_TIMEOUT_MS,
+    });
+    await this.client.connect();
+  }
+
+  async echo(text: string): Promise<string> {
+    const { result } = await (this.client as McpClient).callTool('echo', { text });
+    return firstText(result.content);
+  }
+
+  readBig(): Promise<number> {
+    return Promise.reject(new Error('the modern fixture has no big resource'));
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+    await this.httpServer.stop();
+  }
+}
+
+/** The official v2 SDK client (@modelcontextprotocol/client 2.4.0) pinned to 2026-07-28, over its stdio or Streamable HTTP transport. */
+export class SdkV2ModernClient implements BenchClient {
+  readonly label: string;
+  private client: SdkV2.Client | undefined;
+  private readonly httpServer = new ModernHttpServer();
+
+  constructor(private readonly transport: ModernTransport) {
+    this.label = `SDK 2.4.0 Client (pin 2026-07-28, ${transport})`;
+  }
+
+  async start(): Promise<void> {
+    const client = new SdkV2.Client({ name: 'bench-sdk-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const transport =
+      this.transport === 'stdio'
+        ? new SdkV2Stdio.StdioClientTransport({ command: process.execPath, args: [MODERN_SERVER_SCRIPT, '--transport', 'stdio'], stderr: 'inherit' })
+        : new SdkV2.StreamableHTTPClientTransport(new URL(await this.httpServer.start()));
+    await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
+    this.client = client;
+  }
+
+  async echo(text: string): Promise<string> {
+    const result = await (this.client as SdkV2.Client).callTool({ name: 'echo', arguments: { text } }, { timeout: REQUEST_TIMEOUT_MS });
+    return firstText(result.content);
+  }
+
+  readBig(): Promise<number> {
+    return Promise.reject(new Error('the modern fixture has no big resource'));
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+    await this.httpServer.stop();
   }
 }

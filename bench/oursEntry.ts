@@ -1,3 +1,4 @@
 /** What the benchmark loads of this project; bench/clients.ts bundles it with esbuild like the shipped dist/. */
 export { McpClient } from '../src/protocol/client';
 export { StdioTransport } from '../src/protocol/node/stdio';
+export { createHttpTransport } from '../src/protocol/transports/http';

@@ -13,14 +13,20 @@
  * One more column runs this client with the server in its own session (through util-linux `setsid`), as the
  * stdio transport did before it found server trees through /proc: on Linux a new session is a new scheduler
  * autogroup, and the "own session/ours" ratio shows what that costs per call. BENCH_OWN_SESSION=0 leaves it out.
+ *
+ * A second table covers the 2026-07-28 era: this client and the official v2 SDK client
+ * (@modelcontextprotocol/client 2.4.0), both pinned to 2026-07-28, against a modern-only v2 SDK server
+ * (bench/fixtures/modern-server.mjs) over stdio and over Streamable HTTP: BENCH_CALLS sequential and BENCH_CALLS
+ * concurrent `tools/call echo`, same repetitions and interleaving. BENCH_SECTIONS=modern (or handshake) runs one table.
  */
-import { type BenchClient, OursClient, RawClient, SdkClient, loadBundledOurs } from './clients';
+import { type BenchClient, type ModernTransport, type OursModule, OursClient, OursModernClient, RawClient, SdkClient, SdkV2ModernClient, loadBundledOurs } from './clients';
 
 const REPS = positiveInt('BENCH_REPS', 5);
 const CALLS = positiveInt('BENCH_CALLS', 2000);
 const LARGE_CALLS = positiveInt('BENCH_CONCURRENT_LARGE', 10_000);
 const OWN_SESSION = process.env.BENCH_OWN_SESSION !== '0';
 const BIG_BYTES = positiveInt('BENCH_BIG_BYTES', 50 * 1024 * 1024);
+const SECTIONS = (process.env.BENCH_SECTIONS ?? 'handshake,modern').split(',').map((section) => section.trim());
 /** Large enough for the 50 MiB message (the SDK's default is 10 MiB). */
 const SDK_RAISED_BUFFER = 256 * 1024 * 1024;
 
@@ -71,13 +77,7 @@ const WORKLOADS: Workload[] = [
   {
     name: `${CALLS} sequential tools/call echo`,
     columns: SMALL_COLUMNS,
-    run: async (client) => {
-      for (let i = 0; i < CALLS; i++) {
-        const text = `hello ${i}`;
-        const answer = await client.echo(text);
-        if (answer !== text) throw new Error(`echo ${i} answered ${JSON.stringify(answer)}`);
-      }
-    },
+    run: (client) => sequentialEchoes(client),
   },
   { name: `${CALLS} concurrent tools/call echo`, columns: SMALL_COLUMNS, run: concurrentEchoes(CALLS) },
   { name: `${LARGE_CALLS} concurrent tools/call echo`, columns: SMALL_COLUMNS, run: concurrentEchoes(LARGE_CALLS) },
@@ -107,30 +107,19 @@ function message(error: unknown): string {
 
 async function main(): Promise<void> {
   const ours = loadBundledOurs();
-  const columns: Column[] = [
-    { id: 'ours', client: new OursClient(BIG_BYTES, ours) },
-    ...(OWN_SESSION ? [{ id: 'oursOwnSession' as const, client: new OursClient(BIG_BYTES, ours, true) }] : []),
-    { id: 'sdk', client: new SdkClient(BIG_BYTES) },
-    { id: 'sdkRaised', client: new SdkClient(BIG_BYTES, SDK_RAISED_BUFFER) },
-    { id: 'raw', client: new RawClient(BIG_BYTES) },
-  ];
-  console.log(
-    `node ${process.version}, ${REPS} repetitions; cells: median wall ms (median client-process CPU ms), lower is better; ` +
-      'server: bench/fixtures/server.mjs (SDK McpServer over stdio), one process per column',
-  );
-  for (const column of columns) {
-    try {
-      await column.client.start();
-      // Steady state, as in a long-lived session: one untimed round of each small-call workload lets the JIT settle.
-      for (const workload of WORKLOADS) if (!workload.name.startsWith('resources/read')) await workload.run(column.client);
-    } catch (error) {
-      column.dead = `could not start: ${message(error)}`;
-    }
-  }
+  console.log(`node ${process.version}, ${REPS} repetitions; cells: median wall ms (median client-process CPU ms), lower is better`);
+  if (SECTIONS.includes('handshake')) await handshakeSection(ours);
+  if (SECTIONS.includes('modern')) await modernSection(ours);
+}
 
-  const results = new Map<string, Map<ColumnId, Cell>>();
-  for (const workload of WORKLOADS) {
-    const cells = new Map<ColumnId, Cell>();
+/** Runs every workload REPS times, interleaving the columns so machine noise hits them alike. */
+async function measure<Id extends string>(
+  workloads: readonly { name: string; columns: readonly Id[]; run(client: BenchClient): Promise<void> }[],
+  columns: readonly { id: Id; client: BenchClient; dead?: string }[],
+): Promise<Map<string, Map<Id, Cell>>> {
+  const results = new Map<string, Map<Id, Cell>>();
+  for (const workload of workloads) {
+    const cells = new Map<Id, Cell>();
     results.set(workload.name, cells);
     const participants = columns.filter((c) => workload.columns.includes(c.id));
     for (const column of participants) cells.set(column.id, { samples: [], cpu: [], error: column.dead });
@@ -152,6 +141,90 @@ async function main(): Promise<void> {
       process.stderr.write(`  ${workload.name}: repetition ${rep + 1}/${REPS} done\n`);
     }
   }
+  return results;
+}
+
+type ModernColumnId = `${'ours' | 'sdkV2'}-${ModernTransport}`;
+
+async function modernSection(ours: OursModule): Promise<void> {
+  const transports: readonly ModernTransport[] = ['stdio', 'http'];
+  const columns: { id: ModernColumnId; client: BenchClient; dead?: string }[] = transports.flatMap((transport) => [
+    { id: `ours-${transport}` as const, client: new OursModernClient(ours, transport) },
+    { id: `sdkV2-${transport}` as const, client: new SdkV2ModernClient(transport) },
+  ]);
+  const workloads = transports.flatMap((transport) => {
+    const ids: readonly ModernColumnId[] = [`ours-${transport}`, `sdkV2-${transport}`];
+    return [
+      { name: `${CALLS} sequential tools/call echo, ${transport}`, columns: ids, run: sequentialEchoes },
+      { name: `${CALLS} concurrent tools/call echo, ${transport}`, columns: ids, run: concurrentEchoes(CALLS) },
+    ];
+  });
+  for (const column of columns) {
+    try {
+      await column.client.start();
+      for (const workload of workloads) if (workload.columns.includes(column.id)) await workload.run(column.client);
+    } catch (error) {
+      column.dead = `could not start: ${message(error)}`;
+    }
+  }
+  const results = await measure(workloads, columns);
+  for (const column of columns) await column.client.close().catch(() => undefined);
+
+  console.log('');
+  console.log('2026-07-28 era: a modern-only server (bench/fixtures/modern-server.mjs, v2 SDK McpServer, legacy rejected), one process per column');
+  console.log('');
+  const header = ['workload', 'ours (McpClient, 2026-07-28)', 'SDK 2.4.0 Client (pin 2026-07-28)', 'ours/SDK v2 (wall)', 'ours/SDK v2 (client CPU)', 'target ours/SDK v2 <= 1.00'];
+  console.log(`| ${header.join(' | ')} |`);
+  console.log(`|${header.map(() => '---').join('|')}|`);
+  for (const [index, [name, cells]] of [...results].entries()) {
+    const transport = transports[index >> 1];
+    const oursCell = cells.get(`ours-${transport}`);
+    const sdkCell = cells.get(`sdkV2-${transport}`);
+    const wall = (cell: Cell | undefined) => (cell && cell.error === undefined && cell.samples.length ? median(cell.samples) : undefined);
+    const cpu = (cell: Cell | undefined) => (cell && cell.error === undefined && cell.cpu.length ? median(cell.cpu) : undefined);
+    const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b !== undefined ? `${(a / b).toFixed(2)}x` : 'n/a');
+    const oursWall = wall(oursCell);
+    const sdkWall = wall(sdkCell);
+    const verdict = oursWall === undefined || sdkWall === undefined ? 'n/a' : oursWall <= sdkWall ? 'MET' : 'NOT MET';
+    console.log(`| ${[name, showCell(oursCell), showCell(sdkCell), ratio(oursWall, sdkWall), ratio(cpu(oursCell), cpu(sdkCell)), verdict].join(' | ')} |`);
+  }
+}
+
+function showCell(cell: Cell | undefined): string {
+  if (!cell) return 'n/a';
+  if (cell.error !== undefined) return `FAILED (${cell.error})`;
+  return `${median(cell.samples).toFixed(1)} (cpu ${median(cell.cpu).toFixed(0)})`;
+}
+
+async function sequentialEchoes(client: BenchClient): Promise<void> {
+  for (let i = 0; i < CALLS; i++) {
+    const text = `hello ${i}`;
+    const answer = await client.echo(text);
+    if (answer !== text) throw new Error(`echo ${i} answered ${JSON.stringify(answer)}`);
+  }
+}
+
+async function handshakeSection(ours: OursModule): Promise<void> {
+  const columns: Column[] = [
+    { id: 'ours', client: new OursClient(BIG_BYTES, ours) },
+    ...(OWN_SESSION ? [{ id: 'oursOwnSession' as const, client: new OursClient(BIG_BYTES, ours, true) }] : []),
+    { id: 'sdk', client: new SdkClient(BIG_BYTES) },
+    { id: 'sdkRaised', client: new SdkClient(BIG_BYTES, SDK_RAISED_BUFFER) },
+    { id: 'raw', client: new RawClient(BIG_BYTES) },
+  ];
+  console.log('');
+  console.log('Handshake era: bench/fixtures/server.mjs (SDK 1.32.2 McpServer over stdio), one process per column');
+  for (const column of columns) {
+    try {
+      await column.client.start();
+      // Steady state, as in a long-lived session: one untimed round of each small-call workload lets the JIT settle.
+      for (const workload of WORKLOADS) if (!workload.name.startsWith('resources/read')) await workload.run(column.client);
+    } catch (error) {
+      column.dead = `could not start: ${message(error)}`;
+    }
+  }
+
+  const results = await measure(WORKLOADS, columns);
 
   for (const column of columns) await column.client.close().catch(() => undefined);
   printTable(columns, results);

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpClient } from '../protocol/client';
+import type { EraPreference } from '../protocol/eras/select';
 import { createTransport, resolveServerDefinition } from '../workbench/node/launch';
 import { parseMcpConfig, type ServerDefinition } from '../workbench/config/mcpConfig';
 import type { ClientHost } from '../protocol/host';
@@ -37,6 +38,8 @@ export interface Target {
   secrets: string[];
   /** For an HTTP server, how the transport was chosen; `auto` may have fallen back to HTTP+SSE. */
   httpMode?: HttpTransportMode;
+  /** The era the config entry asks for (`"era"`); --era overrides it. */
+  era?: EraPreference;
 }
 
 /**
@@ -164,6 +167,7 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
     description: maskText(`${file}: ${description}`, secrets),
     secrets,
     httpMode,
+    era: definition.era,
   };
 }
 
@@ -193,7 +197,7 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     trace: args.verbose ? verboseTrace(target) : undefined,
     requestTimeoutMs: args.timeoutMs,
     initializeTimeoutMs: args.timeoutMs,
-    era: args.era ?? 'auto',
+    era: args.era ?? target.era ?? 'auto',
   });
 }
 

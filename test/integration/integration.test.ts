@@ -11,7 +11,7 @@
  * Env: MCP_INTEGRATION_SUITES=tree,config runs only those suites, in that order (names: suite/index.ts);
  *      MCP_INTEGRATION_VSIX=<path> (or MCP_E2E_VSIX) uses that VSIX instead of running `npm run package`;
  *      MCP_INTEGRATION_ENTRY=<file.ts|.js> bundles that entry (exporting run(vscode)) instead of suite/index.ts;
- *      MCP_INTEGRATION_TIMEOUT_MS bounds the wait for the result (default 180000);
+ *      MCP_INTEGRATION_TIMEOUT_MS bounds the wait for the result (default 600000: every suite, on a loaded 2-core machine);
  *      MCP_INTEGRATION_KEEP=1 keeps the temp folder (workspace, user data with the extension host logs).
  */
 import { execFile } from 'node:child_process';
@@ -29,7 +29,7 @@ const execFileAsync = promisify(execFile);
 
 const RUNNER_DIR = path.join(INTEGRATION_DIR, 'runner');
 const RUNNER_FILES = ['package.json', 'extension.js', 'README.md'];
-const RESULT_TIMEOUT_MS = Number(process.env.MCP_INTEGRATION_TIMEOUT_MS ?? 180_000);
+const RESULT_TIMEOUT_MS = Number(process.env.MCP_INTEGRATION_TIMEOUT_MS ?? 600_000);
 
 interface RunnerResult {
   passed: string[];

@@ -12,7 +12,7 @@ const schema: unknown = JSON.parse(readFileSync(path.join(ROOT, 'schemas', 'mcp.
 // strictRequired is off because if/then adds "required" for properties declared beside it, which is standard JSON Schema.
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 // Keywords VS Code's JSON language service understands; ajv only needs to know they are not typos.
-ajv.addVocabulary(['allowComments', 'allowTrailingCommas', 'deprecationMessage', 'markdownDescription']);
+ajv.addVocabulary(['allowComments', 'allowTrailingCommas', 'deprecationMessage', 'markdownDescription', 'enumDescriptions']);
 const validate = ajv.compile(schema as object);
 
 function jsonc(text: string): unknown {
@@ -115,6 +115,13 @@ test('wrong types and missing required fields are errors', () => {
   assert.deepEqual(problems({ inputs: [{ type: 'secret', id: 'p' }] }), ['/inputs/0/type: must be equal to one of the allowed values']);
   assert.deepEqual(problems({ inputs: {} }), ['/inputs: must be array']);
   assert.deepEqual(problems({ servers: { a: { command: 'x', headers: { A: 'b' } } } }), ['/servers/a: unknown property "headers"']);
+});
+
+test('"era" takes auto, 2026-07-28 or legacy on stdio and http servers, and nothing else', () => {
+  for (const era of ['auto', '2026-07-28', 'legacy']) {
+    assertValid({ servers: { a: { command: 'x', era }, b: { type: 'http', url: 'https://x', era } } }, `era ${era}`);
+  }
+  assert.deepEqual(problems({ servers: { a: { command: 'x', era: '2025-11-25' } } }), ['/servers/a/era: must be equal to one of the allowed values']);
 });
 
 test('what the importers write is valid against the schema', () => {

@@ -175,6 +175,30 @@ for (const kind of transports) {
       assert.ok(!sent.some((m) => m.method === 'ping' || m.method === 'logging/setLevel' || m.method === 'resources/subscribe'));
     });
 
+    test('a tool added on the server shows up in the next list after tools/list_changed, despite the cached list', async () => {
+      const { client } = open(`added-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      await client.connect();
+      assert.ok(!(await client.listTools()).some((tool) => tool.name === `late_${kind.name.length}`));
+      let toolsChanged = 0;
+      client.onToolsChanged(() => toolsChanged++);
+      const name = `late_${kind.name.length}`;
+      assert.equal(textOf((await client.callTool('add_tool', { name })).result.content), `added ${name}`);
+      await waitFor(() => toolsChanged > 0, 'notifications/tools/list_changed');
+      assert.ok((await client.listTools()).some((tool) => tool.name === name), 'the added tool is listed');
+      assert.equal(textOf((await client.callTool(name, {})).result.content), `${name} ran`);
+      const asked = await client.callTool('ask_model', { question: 'hi?' });
+      assert.match(textOf(asked.result.content), /^model said: /);
+    });
+
+    test('prompt argument completion', async () => {
+      const { client } = open(`complete-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      await client.connect();
+      const completion = await client.complete({ type: 'ref/prompt', name: 'review_code' }, { name: 'language', value: 'py' });
+      assert.deepEqual(completion.values, ['python']);
+      const prompt = await client.getPrompt('review_code', { language: 'python' });
+      assert.match(JSON.stringify(prompt.messages), /Review this python code/);
+    });
+
     test('cancelling a running call stops it on the server', async () => {
       const { client, sent } = open(`cancel-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
       await client.connect();

@@ -5,11 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { UsageError, parseArgs } from '../../src/cli/args';
 import { conformanceContext, conformanceEra } from '../../src/cli/conformance';
+import { eraChoiceReason, eraLabel } from '../../src/protocol/eras/select';
+import { eraPreferenceOf, parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 import { EVERYTHING_SERVER, REPO_ROOT } from './testSupport';
 
 const run = promisify(execFile);
@@ -39,6 +43,49 @@ describe('CLI --era', () => {
     assert.equal(forced.protocolVersion, '2025-11-25');
     const everything = await info(`"${process.execPath}" "${EVERYTHING_SERVER}"`);
     assert.equal(everything.era, 'legacy');
+  });
+});
+
+describe('era preference in mcp.json', () => {
+  test('"era" is read for stdio and http entries, absent means auto, and a wrong value is a problem naming the server', () => {
+    const parsed = parseMcpConfig(`{
+      "servers": {
+        "modern": { "command": "node", "era": "2026-07-28" },
+        "old": { "url": "http://localhost:1/mcp", "era": "legacy" },
+        "plain": { "command": "node" },
+        "bad": { "command": "node", "era": "2025-11-25" }
+      }
+    }`);
+    const eras = Object.fromEntries(parsed.servers.map((server) => [server.name, eraPreferenceOf(server)]));
+    assert.deepEqual(eras, { modern: '2026-07-28', old: 'legacy', plain: 'auto' });
+    assert.deepEqual(parsed.problems, [{ server: 'bad', message: '"era" must be "auto", "2026-07-28", "legacy", got "2025-11-25"' }]);
+  });
+
+  test('the CLI --config path uses the entry\'s "era", and --era overrides it', async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-era-'));
+    try {
+      const config = path.join(dir, 'mcp.json');
+      const server = (era: string) => ({ command: process.execPath, args: [FIXTURE, '--transport', 'stdio', '--legacy', 'serve'], era });
+      await writeFile(config, JSON.stringify({ servers: { pinnedLegacy: server('legacy'), pinnedModern: server('2026-07-28') } }));
+      const infoOf = async (name: string, extra: string[] = []) =>
+        JSON.parse((await run(process.execPath, [CLI, 'info', '--config', config, '--server', name, ...extra], { timeout: 30_000 })).stdout) as Record<string, unknown>;
+      assert.equal((await infoOf('pinnedLegacy')).era, 'legacy');
+      assert.equal((await infoOf('pinnedModern')).era, '2026-07-28');
+      assert.equal((await infoOf('pinnedLegacy', ['--era', '2026-07-28'])).era, '2026-07-28');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the tooltip label and the log\'s reason name the era', () => {
+    const base = { serverInfo: { name: 's', version: '1' }, capabilities: {} };
+    const modern = { ...base, kind: 'modern' as const, protocolVersion: '2026-07-28', supportedVersions: ['2026-07-28'] };
+    const handshake = { ...base, kind: 'handshake' as const, protocolVersion: '2025-11-25' };
+    assert.equal(eraLabel(modern), '2026-07-28 (stateless)');
+    assert.equal(eraLabel(handshake), '2025-11-25 (handshake)');
+    assert.match(eraChoiceReason('auto', modern), /answered server\/discover/);
+    assert.match(eraChoiceReason('auto', handshake), /initialize handshake/);
+    assert.match(eraChoiceReason('legacy', handshake), /pinned to legacy/);
   });
 });
 

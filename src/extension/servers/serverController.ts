@@ -1,6 +1,8 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { McpClient, type CallOptions, type CallToolOutcome } from '../../protocol/client';
+import { describeEra, eraChoiceReason } from '../../protocol/eras/select';
+import { eraPreferenceOf } from '../../workbench/config/mcpConfig';
 import { createTransport, previewServerDefinition, resolveServerWithSecrets, type ResolvedServer } from '../../workbench/node/launch';
 import type { VariableContext } from '../../workbench/config/variables';
 import { errorMessage } from '../../protocol/errors';
@@ -289,6 +291,7 @@ export class ServerController implements vscode.Disposable {
         host: hostWithIdentity(this.services.host, serverIdentityKeyOf(entry)),
         logger: channelLogger(this.log, (text) => this.mask(text)),
         trace: protocolTrace(this.log, () => this.knownSecrets()),
+        era: eraPreferenceOf(entry.definition),
       });
       this.connection = {
         client,
@@ -312,6 +315,7 @@ export class ServerController implements vscode.Disposable {
         `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
           `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
       );
+      this.log.info(`Era: ${describeEra(session)}; ${eraChoiceReason(eraPreferenceOf(entry.definition), session)}`);
       if (session.instructions) this.log.info(`Instructions: ${this.mask(session.instructions)}`);
       await this.applyLogLevel(client);
       const tools = await client.listTools();

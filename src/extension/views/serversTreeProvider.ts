@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types';
+import { eraLabel } from '../../protocol/eras/select';
 import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
 import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
 import type { ServerCatalog } from '../servers/serverCatalog';
@@ -375,10 +376,10 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
   md.appendMarkdown(`${escape(entry.definition.kind === 'stdio' ? vscode.l10n.t('Command') : vscode.l10n.t('URL'))}:`);
   md.appendCodeblock(describeTarget(entry.definition), 'text');
   if (state.kind === 'running') {
-    const { serverInfo, protocolVersion } = state.session;
+    const { serverInfo } = state.session;
     md.appendMarkdown(
       `\n${escape(vscode.l10n.t('Server'))}: ${escape(`${serverInfo.title ?? serverInfo.name} ${serverInfo.version}`)} · ` +
-        `${escape(vscode.l10n.t('protocol {0}', protocolVersion))}` +
+        `${escape(vscode.l10n.t('protocol {0}', eraLabel(state.session)))}` +
         (state.pid === undefined ? '' : ` · pid ${state.pid}`) +
         '\n',
     );

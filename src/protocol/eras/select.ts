@@ -143,3 +143,29 @@ export function parseEraPreference(value: string): EraPreference {
   if ((ERA_PREFERENCES as readonly string[]).includes(value)) return value as EraPreference;
   throw new LocalError('invalid-argument', `unknown protocol era ${JSON.stringify(value)}: use ${ERA_PREFERENCES.join(', ')}`);
 }
+
+/** The era and revision in a few words, for tooltips: "2026-07-28 (stateless)", "2025-11-25 (handshake)". */
+export function eraLabel(session: ServerSession): string {
+  switch (session.kind) {
+    case 'handshake':
+      return `${session.protocolVersion} (handshake)`;
+    case 'modern':
+      return `${session.protocolVersion} (stateless)`;
+  }
+}
+
+/** Why a session speaks the era it does, given the preference it was opened with: for the server's log. */
+export function eraChoiceReason(preference: EraPreference, session: ServerSession): string {
+  switch (preference) {
+    case 'legacy':
+    case '2026-07-28':
+      return `the server's "era" is pinned to ${preference}`;
+    case 'auto':
+      switch (session.kind) {
+        case 'modern':
+          return 'era auto: the server answered server/discover';
+        case 'handshake':
+          return 'era auto: the server does not speak 2026-07-28 (see the reason above), so the initialize handshake was used';
+      }
+  }
+}

@@ -1,5 +1,6 @@
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { formatJsonSyntaxProblem, jsonSyntaxProblem, type JsonSyntaxProblem } from './jsonSyntax';
+import { ERA_PREFERENCES, type EraPreference } from '../../protocol/eras/select';
 
 /**
  * Reads VS Code's `mcp.json` format (`servers`, `inputs`; JSONC). Each bad entry becomes a problem that names
@@ -15,6 +16,8 @@ export type ServerDefinition =
       env: Record<string, string | null>;
       envFile?: string;
       cwd?: string;
+      /** The protocol era to speak (`"era"` in the entry); absent means 'auto'. */
+      era?: EraPreference;
     }
   | {
       kind: 'http';
@@ -25,6 +28,8 @@ export type ServerDefinition =
       transport: 'auto' | 'sse';
       /** A static OAuth client (VS Code's `oauth.clientId`; `clientSecret` for a confidential one) and scopes. */
       oauth?: OAuthClientConfig;
+      /** The protocol era to speak (`"era"` in the entry); absent means 'auto'. */
+      era?: EraPreference;
     };
 
 export interface OAuthClientConfig {
@@ -109,8 +114,21 @@ function parseOAuth(value: unknown): OAuthClientConfig | undefined | string {
   };
 }
 
+/** The era a definition asks for: 'auto' (2026-07-28 via server/discover, else the initialize handshake) unless it says otherwise. */
+export function eraPreferenceOf(definition: ServerDefinition): EraPreference {
+  return definition.era ?? 'auto';
+}
+
+function parseEra(value: unknown): EraPreference | undefined | { problem: string } {
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value)) return value as EraPreference;
+  return { problem: `"era" must be ${ERA_PREFERENCES.map((era) => JSON.stringify(era)).join(', ')}, got ${JSON.stringify(value)}` };
+}
+
 function parseServer(name: string, entry: unknown): ServerDefinition | string {
   if (!isObject(entry)) return 'the definition must be an object';
+  const era = parseEra(entry.era);
+  if (typeof era === 'object') return era.problem;
   const type = entry.type ?? (entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'http' : undefined);
   switch (type) {
     case 'stdio':
@@ -122,7 +140,7 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
       if (typeof env === 'string') return env;
       if (entry.cwd !== undefined && typeof entry.cwd !== 'string') return '"cwd" must be a string';
       if (entry.envFile !== undefined && typeof entry.envFile !== 'string') return '"envFile" must be a string';
-      return { kind: 'stdio', name, command: entry.command, args: args.map(String), env, cwd: entry.cwd, envFile: entry.envFile };
+      return { kind: 'stdio', name, command: entry.command, args: args.map(String), env, cwd: entry.cwd, envFile: entry.envFile, ...(era ? { era } : {}) };
     }
     case 'http':
     case 'sse':
@@ -133,7 +151,7 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
       if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) return '"headers" must map names to strings';
       const oauth = parseOAuth(entry.oauth);
       if (typeof oauth === 'string') return oauth;
-      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto', ...(oauth ? { oauth } : {}) };
+      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto', ...(oauth ? { oauth } : {}), ...(era ? { era } : {}) };
     }
     case undefined:
       return 'the definition needs "command" (stdio) or "url" (http)';

@@ -118,6 +118,9 @@ export function hostileSuite(vscode: VscodeApi): Suite {
     assertEqual(vscode.window.activeTextEditor?.document, document, 'the editor the person was typing in is still the active editor');
     requireApi().sampling.post({ type: 'reject-request', policy: 'ask' });
     assert((await answer).startsWith('error -1'), `the rejected request answered ${await answer}`);
+    // The untitled editor is dirty: revert and close it, so no later suite meets a save prompt.
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   suite.test('a decision carrying the id of an earlier request decides nothing (a late click cannot approve the next one)', async () => {

@@ -13,6 +13,7 @@ import { runSuites, type Suite, type SuiteResult, type VscodeApi } from './frame
 import { historySuite } from './history.suite';
 import { hostileSuite } from './hostile.suite';
 import { lifecycleSuite } from './lifecycle.suite';
+import { modernSuite } from './modern.suite';
 import { samplingSuite } from './sampling.suite';
 import { treeSuite } from './tree.suite';
 
@@ -25,6 +26,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   hostile: hostileSuite,
   config: configSuite,
   lifecycle: lifecycleSuite,
+  modern: modernSuite,
 };
 
 /** The suites named in `selection` (comma-separated, in that order), or all; an unknown name throws. */

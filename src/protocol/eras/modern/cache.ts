@@ -44,6 +44,8 @@ export class ResultCache {
   constructor(private readonly now: () => number = Date.now) {}
 
   lookup(method: string, params: JsonObject | undefined): CacheLookup {
+    // Most requests (every tools/call) are never cached: no key to serialize for them.
+    if (!CACHEABLE_METHODS.has(method)) return { kind: 'miss' };
     const key = cacheKey(method, params);
     const entry = this.entries.get(key);
     if (!entry) return { kind: 'miss' };
