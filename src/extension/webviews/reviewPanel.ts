@@ -149,8 +149,8 @@ export class ReviewPanel implements vscode.Disposable {
   private next(): void {
     const following = this.lineUp.shift();
     if (following) following();
-    // Nothing left to review: the panel goes away instead of standing empty in the editor area.
-    else if (!this.active && this.waiting() === 0) this.panel?.dispose();
+    // The panel stays when nothing waits (it shows so): a panel created afresh for the next request can come up as
+    // the active editor in code-server even with preserveFocus, and a server's request must never take the keyboard.
     else this.render();
   }
 
@@ -162,7 +162,10 @@ export class ReviewPanel implements vscode.Disposable {
     this.active = item;
     this.activeId = this.nextRequestId++;
     const existing = this.panel;
-    if (existing) existing.reveal(undefined, true);
+    // Revealed in the editor group the person works in, the panel would become that group's active tab and take the
+    // keyboard: beside it, the editor keeps focus.
+    const inActiveGroup = existing !== undefined && existing.viewColumn !== undefined && existing.viewColumn === vscode.window.activeTextEditor?.viewColumn;
+    if (existing) existing.reveal(inActiveGroup ? vscode.ViewColumn.Beside : undefined, true);
     else this.ensurePanel();
     this.render();
   }
