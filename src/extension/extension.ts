@@ -21,6 +21,10 @@ import { LogChannels } from './servers/logChannels';
 import { ServerCatalog } from './servers/serverCatalog';
 import { ServerManager } from './servers/serverManager';
 import { ServerState } from './servers/serverState';
+import { SecretAuthStore } from './auth/secretAuthStore';
+import { AUTH_PROVIDER_ID, OAuthSessionsProvider } from './auth/sessionsProvider';
+import { SignInService } from './auth/signIn';
+import { signInServer } from './auth/signInCommand';
 import { reportGaveUp, reportStartFailure, startWithFeedback } from './servers/startServer';
 import { ServersStatusBar } from './servers/statusBar';
 import { createWorkspaceHost } from './servers/workspaceHost';
@@ -66,6 +70,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);
+  const authStore = new SecretAuthStore(context.secrets);
+  const auth = new SignInService(authStore);
   const builtInMcpNotice = new BuiltInMcpNotice(context.workspaceState);
   const reviewPanel = new ReviewPanel(context.extensionUri);
   const sampling = new SamplingService(context.secrets, context.globalState, reviewPanel, () => activeManager);
@@ -87,6 +93,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     logs,
     inputs,
     confirmation,
+    auth,
     isWorkspaceTrusted,
     reportStartFailure,
     reportGaveUp,
@@ -166,8 +173,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     );
   };
 
+  const oauthSessions = new OAuthSessionsProvider(
+    authStore,
+    async () => (await signInServer(manager, undefined))?.authorizedServerUrl,
+    async (serverUrl) => {
+      await Promise.all(manager.servers.map((controller) => controller.signedOut(serverUrl)));
+    },
+  );
+
   // deactivate() has already awaited every server's shutdown by the time these are disposed.
   context.subscriptions.push(
+    oauthSessions,
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, vscode.l10n.t('MCP Servers (MCP Workbench)'), oauthSessions, {
+      supportsMultipleAccounts: true,
+    }),
     logs,
     manager,
     loader,
@@ -247,6 +266,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       context,
       inputs,
       confirmation,
+      auth,
       setRestartPolicy: (options) => (restartPolicyOptions = options),
       setWorkspaceTrusted: (trusted) => (trustOverride = trusted),
       statusBar,
