@@ -267,6 +267,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       inputs,
       confirmation,
       auth,
+      sessions: oauthSessions,
       setRestartPolicy: (options) => (restartPolicyOptions = options),
       setWorkspaceTrusted: (trusted) => (trustOverride = trusted),
       statusBar,

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { SignInModal, SignInService } from './auth/signIn';
+import type { OAuthSessionsProvider } from './auth/sessionsProvider';
 import type { SamplingRecord } from '../workbench/sampling/coordinator';
 import type { RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
 import type { SamplingPolicy } from '../workbench/sampling/policy';
@@ -132,6 +133,8 @@ export interface AuthTestApi {
   hasStoredTokens(serverUrl: string): Promise<boolean>;
   /** The raw SecretStorage text for this server URL, for asserting that masks cover what is stored. */
   storedState(serverUrl: string): Promise<string | undefined>;
+  /** The authentication provider registered for the Accounts menu (its getSessions and removeSession are Sign Out's path). */
+  sessions: OAuthSessionsProvider;
 }
 
 /** The test-only part of the extension's API; present only with MCP_WORKBENCH_TEST_HOOKS=1 (see testHooksSwitch.ts). */
@@ -161,6 +164,7 @@ export interface TestHookServices {
   inputs: InputPrompter;
   confirmation: LaunchConfirmation;
   auth: SignInService;
+  sessions: OAuthSessionsProvider;
   setRestartPolicy(options: RestartPolicyOptions | undefined): void;
   setWorkspaceTrusted(trusted: boolean | undefined): void;
   statusBar: ServersStatusBar;
@@ -239,6 +243,7 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     },
     hasStoredTokens: async (serverUrl) => (await auth.store.load(serverUrl))?.tokens !== undefined,
     storedState: (serverUrl) => Promise.resolve(context.secrets.get(`mcpWorkbench.oauth:${serverUrl}`)),
+    sessions: services.sessions,
   };
   return {
     config,

@@ -13,6 +13,7 @@ import { runSuites, type Suite, type SuiteResult, type VscodeApi } from './frame
 import { historySuite } from './history.suite';
 import { hostileSuite } from './hostile.suite';
 import { lifecycleSuite } from './lifecycle.suite';
+import { oauthSuite } from './oauth.suite';
 import { samplingSuite } from './sampling.suite';
 import { treeSuite } from './tree.suite';
 
@@ -25,6 +26,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   hostile: hostileSuite,
   config: configSuite,
   lifecycle: lifecycleSuite,
+  oauth: oauthSuite,
 };
 
 /** The suites named in `selection` (comma-separated, in that order), or all; an unknown name throws. */
