@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CommandId } from './commandIds';
-import { signInServer } from './auth/signInCommand';
+import { signInServer } from './servers/signInServer';
 import { addServerCommand } from './config/addServer';
 import type { ConfigLoader } from './config/configLoader';
 import { forgetInputs } from './config/forgetInputs';

@@ -24,7 +24,7 @@ import { ServerState } from './servers/serverState';
 import { SecretAuthStore } from './auth/secretAuthStore';
 import { AUTH_PROVIDER_ID, OAuthSessionsProvider } from './auth/sessionsProvider';
 import { SignInService } from './auth/signIn';
-import { signInServer } from './auth/signInCommand';
+import { signInServer } from './servers/signInServer';
 import { reportGaveUp, reportStartFailure, startWithFeedback } from './servers/startServer';
 import { ServersStatusBar } from './servers/statusBar';
 import { createWorkspaceHost } from './servers/workspaceHost';

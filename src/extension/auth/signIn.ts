@@ -64,6 +64,7 @@ export class SignInService {
       store: this.store.forServer(request.serverName),
       client: oauth?.clientId === undefined ? undefined : { clientId: oauth.clientId, clientSecret: oauth.clientSecret },
       scopes: oauth?.scopes,
+      clientMetadataUrl: oauth?.clientMetadataUrl,
       clientName: 'MCP Workbench for VS Code',
       timeoutMs: SIGN_IN_TIMEOUT_MS,
       log: request.log,

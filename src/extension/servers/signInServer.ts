@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { notify } from '../ui/notifications';
-import type { ServerController } from '../servers/serverController';
-import type { ServerManager } from '../servers/serverManager';
-import { resolveServer } from '../servers/serverPicker';
-import { ServerState } from '../servers/serverState';
-import { SignInCancelledError } from './signIn';
+import type { ServerController } from './serverController';
+import type { ServerManager } from './serverManager';
+import { resolveServer } from './serverPicker';
+import { ServerState } from './serverState';
+import { SignInCancelledError } from '../auth/signIn';
 
 /** MCP Workbench: Sign In to Server — the tree row's server, or one picked (those asking for sign-in first). */
 export async function signInServer(manager: ServerManager, argument: unknown): Promise<ServerController | undefined> {
