@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { HistoryLog, type HistoryOutcome } from '../workbench/history/historyLog';
 import { RestartPolicy, type RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
@@ -29,7 +30,7 @@ import { reportGaveUp, reportStartFailure, startWithFeedback } from './servers/s
 import { ServersStatusBar } from './servers/statusBar';
 import { createWorkspaceHost } from './servers/workspaceHost';
 import { createTestHooks, type McpWorkbenchTestHooks } from './testHooks';
-import { withTestHooks } from './testHooksSwitch';
+import { testHooksEnabled, withTestHooks } from './testHooksSwitch';
 import { ToolForms } from './tools/toolFormPanel';
 import { ToolResultDocuments } from './tools/toolResultDocuments';
 import { ToolResultView } from './tools/toolResultView';
@@ -72,6 +73,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const confirmation = new LaunchConfirmation(context.workspaceState);
   const authStore = new SecretAuthStore(context.secrets);
   const auth = new SignInService(authStore);
+  // e2e only (test hooks on): code-server's openExternal cannot reach a browser window Playwright drives, so the
+  // authorization URL is written to this file and the test opens it in a second page of the same Chromium.
+  const signInUrlFile = testHooksEnabled(process.env) ? process.env.MCP_WORKBENCH_E2E_SIGNIN_URL_FILE : undefined;
+  if (signInUrlFile) {
+    auth.openExternal = async (uri) => {
+      fs.writeFileSync(signInUrlFile, uri.toString(true));
+      return true;
+    };
+  }
   const builtInMcpNotice = new BuiltInMcpNotice(context.workspaceState);
   const reviewPanel = new ReviewPanel(context.extensionUri);
   const sampling = new SamplingService(context.secrets, context.globalState, reviewPanel, () => activeManager);
