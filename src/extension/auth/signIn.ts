@@ -107,7 +107,6 @@ export class SignInService {
       dispose: () => pending.dispose(),
       complete: async (authorizationUrl, signal, about) => {
         const signIn = vscode.l10n.t('Sign In');
-        const cancel = vscode.l10n.t('Cancel');
         const choice = await this.presentModal({
           message: vscode.l10n.t('Sign in to MCP server "{0}"?', serverName),
           detail: vscode.l10n.t(
@@ -115,8 +114,8 @@ export class SignInService {
             about.issuer,
             `${authorizationUrl.origin}${authorizationUrl.pathname}`,
           ),
-          // The first button is the dialog's default (Enter): it must be the harmless one.
-          buttons: [cancel, signIn],
+          // VS Code adds its own Cancel (also Escape and the close box); any answer but Sign In opens nothing.
+          buttons: [signIn],
           serverName,
           issuer: about.issuer,
           url: authorizationUrl.href,

@@ -46,11 +46,11 @@ export function oauthSuite(vscode: VscodeApi): Suite {
   // Electron (the test-electron route) runs scripts as Node only when asked; code-server's Node ignores the variable.
   const nodeEnv = { ...process.env, ELECTRON_RUN_AS_NODE: '1' };
 
-  /** Answers the consent modal with the button that is not the default (the harmless first one), or with Cancel. */
+  /** Answers the consent modal with its one button (Sign In), or as VS Code's own Cancel / Escape do (undefined). */
   const answerModal = (accept: boolean) =>
     requireApi().auth.answerSignInModal((modal) => {
       modals.push(modal);
-      return accept ? modal.buttons[modal.buttons.length - 1] : modal.buttons[0];
+      return accept ? modal.buttons[0] : undefined;
     });
 
   /** The fixture browser in place of the external one: a real process following the URL through login and consent. */
@@ -135,6 +135,7 @@ export function oauthSuite(vscode: VscodeApi): Suite {
     assertEqual(signedIn, false, 'result of a declined sign-in');
     assertEqual(modals.length, 1, 'consent modals shown');
     const [modal] = modals;
+    assertEqual(modal.buttons.length, 1, 'buttons of the modal besides VS Code\'s own Cancel');
     assert(modal.message.includes(SERVER), `the modal does not name the server: ${modal.message}`);
     assertEqual(modal.issuer, requireFixture().issuer, 'issuer named by the modal');
     assert(modal.detail.includes(requireFixture().issuer), `the modal's text does not name the issuer: ${modal.detail}`);
