@@ -19,7 +19,8 @@ const upFromWorkbench = above(['cli', 'extension'], 'Workbench logic is shared b
 const upFromCli = above(['extension'], 'The CLI must not depend on the extension.');
 const upFromExtension = above(['cli'], 'The extension must not depend on the CLI.');
 
-// Inside src/extension, bottom to top: ui | webviews (shared low-level UI helpers) < config < servers (lifecycle) <
+// Inside src/extension, bottom to top: ui | webviews (shared low-level UI helpers) < config < auth (OAuth sign-in:
+// SecretStorage, consent, the Accounts provider) < servers (lifecycle) <
 // the features tools | resources | prompts | sampling | elicitation < views (the Servers tree) < the top-level
 // files (commands.ts, extension.ts, testHooks.ts). A folder imports only its own files and the layers below it;
 // the features do not import each other (what two need moves down, or comes in as a parameter).
@@ -30,9 +31,10 @@ const extensionLayer = (folder, forbidden, why) => ({
   rules: rule([], [upFromExtension, { regex: `^\\.\\./(?:\\.\\./extension/)?(?:${forbidden.join('|')})(?:/|$)`, message: why }]),
 });
 const extensionLayers = [
-  extensionLayer('ui', ['webviews', 'config', 'servers', ...extensionFeatures, 'views', ...extensionTop], 'ui/ is the bottom layer of the extension: it imports nothing from the other folders.'),
-  extensionLayer('webviews', ['ui', 'config', 'servers', ...extensionFeatures, 'views', ...extensionTop], 'webviews/ is the bottom layer of the extension: it imports nothing from the other folders.'),
-  extensionLayer('config', ['servers', ...extensionFeatures, 'views', ...extensionTop], 'config/ sits below server control and the features: pass in what it needs instead.'),
+  extensionLayer('ui', ['webviews', 'config', 'auth', 'servers', ...extensionFeatures, 'views', ...extensionTop], 'ui/ is the bottom layer of the extension: it imports nothing from the other folders.'),
+  extensionLayer('webviews', ['ui', 'config', 'auth', 'servers', ...extensionFeatures, 'views', ...extensionTop], 'webviews/ is the bottom layer of the extension: it imports nothing from the other folders.'),
+  extensionLayer('config', ['auth', 'servers', ...extensionFeatures, 'views', ...extensionTop], 'config/ sits below server control and the features: pass in what it needs instead.'),
+  extensionLayer('auth', ['servers', ...extensionFeatures, 'views', ...extensionTop], 'auth/ (OAuth sign-in) sits below server control: pass in what it needs instead.'),
   extensionLayer('servers', [...extensionFeatures, 'views', ...extensionTop], 'servers/ (lifecycle) sits below the features and the tree: pass in what it needs instead.'),
   ...extensionFeatures.map((feature) =>
     extensionLayer(feature, [...extensionFeatures.filter((other) => other !== feature), 'views', ...extensionTop], `Features do not import each other or the tree: move the shared piece down (ui/, servers/) or pass it in.`),

@@ -30,6 +30,7 @@ export function cliAuthorizer(serverUrl: string, serverName: string, args: Parse
     store: fileAuthStore(path.resolve(args.authDir ?? defaultAuthDir())),
     client,
     scopes: config?.scopes,
+    clientMetadataUrl: config?.clientMetadataUrl,
     clientName: 'MCP Workbench CLI',
     timeoutMs: args.timeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS,
     log: args.verbose ? (line) => say(`${serverName}: ${line}`) : undefined,

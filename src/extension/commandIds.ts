@@ -7,6 +7,7 @@ export const COMMAND_IDS = [
   'mcpWorkbench.startServer',
   'mcpWorkbench.stopServer',
   'mcpWorkbench.restartServer',
+  'mcpWorkbench.signIn',
   'mcpWorkbench.showLog',
   'mcpWorkbench.setLogLevel',
   'mcpWorkbench.refresh',

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CommandId } from './commandIds';
+import { signInServer } from './servers/signInServer';
 import { addServerCommand } from './config/addServer';
 import type { ConfigLoader } from './config/configLoader';
 import { forgetInputs } from './config/forgetInputs';
@@ -53,6 +54,7 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.startServer': (s, argument) => startServer(s.manager, argument),
   'mcpWorkbench.stopServer': (s, argument) => stopServer(s.manager, argument),
   'mcpWorkbench.restartServer': (s, argument) => restartServer(s.manager, argument),
+  'mcpWorkbench.signIn': (s, argument) => signInServer(s.manager, argument).then((controller) => controller !== undefined),
   'mcpWorkbench.showLog': (s, argument) => showLog(s.manager, argument),
   'mcpWorkbench.setLogLevel': (s, argument, level) => setLogLevel(s.manager, argument, level),
   'mcpWorkbench.refresh': (s) => s.loader.reload(),

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { HistoryLog, type HistoryOutcome } from '../workbench/history/historyLog';
 import { RestartPolicy, type RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
@@ -21,11 +22,15 @@ import { LogChannels } from './servers/logChannels';
 import { ServerCatalog } from './servers/serverCatalog';
 import { ServerManager } from './servers/serverManager';
 import { ServerState } from './servers/serverState';
+import { SecretAuthStore } from './auth/secretAuthStore';
+import { AUTH_PROVIDER_ID, OAuthSessionsProvider } from './auth/sessionsProvider';
+import { SignInService } from './auth/signIn';
+import { signInServer } from './servers/signInServer';
 import { reportGaveUp, reportStartFailure, startWithFeedback } from './servers/startServer';
 import { ServersStatusBar } from './servers/statusBar';
 import { createWorkspaceHost } from './servers/workspaceHost';
 import { createTestHooks, type McpWorkbenchTestHooks } from './testHooks';
-import { withTestHooks } from './testHooksSwitch';
+import { testHooksEnabled, withTestHooks } from './testHooksSwitch';
 import { ToolForms } from './tools/toolFormPanel';
 import { ToolResultDocuments } from './tools/toolResultDocuments';
 import { ToolResultView } from './tools/toolResultView';
@@ -66,6 +71,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);
+  const authStore = new SecretAuthStore(context.secrets);
+  const auth = new SignInService(authStore);
+  // e2e only (test hooks on): code-server's openExternal cannot reach a browser window Playwright drives, so the
+  // authorization URL is written to this file and the test opens it in a second page of the same Chromium.
+  const signInUrlFile = testHooksEnabled(process.env) ? process.env.MCP_WORKBENCH_E2E_SIGNIN_URL_FILE : undefined;
+  if (signInUrlFile) {
+    auth.openExternal = async (uri) => {
+      fs.writeFileSync(signInUrlFile, uri.toString(true));
+      return true;
+    };
+  }
   const builtInMcpNotice = new BuiltInMcpNotice(context.workspaceState);
   const reviewPanel = new ReviewPanel(context.extensionUri);
   const sampling = new SamplingService(context.secrets, context.globalState, reviewPanel, () => activeManager);
@@ -87,6 +103,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     logs,
     inputs,
     confirmation,
+    auth,
     isWorkspaceTrusted,
     reportStartFailure,
     reportGaveUp,
@@ -166,8 +183,20 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     );
   };
 
+  const oauthSessions = new OAuthSessionsProvider(
+    authStore,
+    async () => (await signInServer(manager, undefined))?.authorizedServerUrl,
+    async (serverUrl) => {
+      await Promise.all(manager.servers.map((controller) => controller.signedOut(serverUrl)));
+    },
+  );
+
   // deactivate() has already awaited every server's shutdown by the time these are disposed.
   context.subscriptions.push(
+    oauthSessions,
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, vscode.l10n.t('MCP Servers (MCP Workbench)'), oauthSessions, {
+      supportsMultipleAccounts: true,
+    }),
     logs,
     manager,
     loader,
@@ -247,6 +276,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       context,
       inputs,
       confirmation,
+      auth,
+      sessions: oauthSessions,
       setRestartPolicy: (options) => (restartPolicyOptions = options),
       setWorkspaceTrusted: (trusted) => (trustOverride = trusted),
       statusBar,

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { SignInModal, SignInService } from './auth/signIn';
+import type { OAuthSessionsProvider } from './auth/sessionsProvider';
 import type { SamplingRecord } from '../workbench/sampling/coordinator';
 import type { RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
 import type { SamplingPolicy } from '../workbench/sampling/policy';
@@ -121,6 +123,20 @@ export interface SamplingTestApi {
   answerNextPolicyPick(choose: (labels: readonly string[]) => string | undefined): void;
 }
 
+/** OAuth sign-in test hooks: the consent modal and the browser are the only UI steps replaced. */
+export interface AuthTestApi {
+  /** Answers the sign-in consent modal: `answer` sees it as shown and returns the button to press (undefined = Escape). */
+  answerSignInModal(answer: ((modal: SignInModal) => string | undefined) | undefined): void;
+  /** Replaces vscode.env.openExternal for sign-in (e.g. a fixture browser following the URL); undefined restores it. */
+  setOpenExternal(opener: ((uri: vscode.Uri) => Thenable<boolean>) | undefined): void;
+  /** Whether SecretStorage holds tokens for this server URL (never the tokens themselves). */
+  hasStoredTokens(serverUrl: string): Promise<boolean>;
+  /** The raw SecretStorage text for this server URL, for asserting that masks cover what is stored. */
+  storedState(serverUrl: string): Promise<string | undefined>;
+  /** The authentication provider registered for the Accounts menu (its getSessions and removeSession are Sign Out's path). */
+  sessions: OAuthSessionsProvider;
+}
+
 /** The test-only part of the extension's API; present only with MCP_WORKBENCH_TEST_HOOKS=1 (see testHooksSwitch.ts). */
 export interface McpWorkbenchTestHooks {
   /** Sampling/elicitation test hooks: the review panel's state and the messages its buttons post. */
@@ -129,6 +145,7 @@ export interface McpWorkbenchTestHooks {
   browse: BrowseTestApi;
   /** Configuration/lifecycle test hooks: pre-answered input prompts and launch confirmations, the status bar. */
   config: ConfigTestApi;
+  auth: AuthTestApi;
   /**
    * Fires the roots provider's change event as a workspace-folder change does. In a single-folder window, adding a
    * folder enters an untitled workspace, which restarts the extension host, so tests cannot change folders for real.
@@ -146,6 +163,8 @@ export interface TestHookServices {
   context: vscode.ExtensionContext;
   inputs: InputPrompter;
   confirmation: LaunchConfirmation;
+  auth: SignInService;
+  sessions: OAuthSessionsProvider;
   setRestartPolicy(options: RestartPolicyOptions | undefined): void;
   setWorkspaceTrusted(trusted: boolean | undefined): void;
   statusBar: ServersStatusBar;
@@ -212,8 +231,23 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     urlCompletions: () => [...elicitation.completions],
     answerNextPolicyPick: (choose) => sampling.answerNextPolicyPick(choose),
   };
+  const auth = services.auth;
+  const realSignInModal = auth.presentModal;
+  const realSignInOpener = auth.openExternal;
+  const authApi: AuthTestApi = {
+    answerSignInModal: (answer) => {
+      auth.presentModal = answer ? async (modal) => answer(modal) : realSignInModal;
+    },
+    setOpenExternal: (opener) => {
+      auth.openExternal = opener ?? realSignInOpener;
+    },
+    hasStoredTokens: async (serverUrl) => (await auth.store.load(serverUrl))?.tokens !== undefined,
+    storedState: (serverUrl) => Promise.resolve(context.secrets.get(`mcpWorkbench.oauth:${serverUrl}`)),
+    sessions: services.sessions,
+  };
   return {
     config,
+    auth: authApi,
     browse: services.browse,
     sampling: samplingApi,
     simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged,

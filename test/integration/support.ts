@@ -29,6 +29,8 @@ export function bundleForExtensionHost(entry: string, outfile: string): string {
     external: ['vscode'],
     sourcemap: 'inline',
     logLevel: 'silent',
+    // Where the suites find fixtures that need the repository's node_modules (the bundle lives in a temp folder).
+    define: { 'process.env.MCP_INTEGRATION_REPO_ROOT': JSON.stringify(REPO_ROOT) },
     outfile,
   });
   if (result.errors.length > 0) {

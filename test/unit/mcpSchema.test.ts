@@ -93,6 +93,22 @@ test('valid VS Code fields we do not use are accepted: dev, sandbox, gallery, ve
   assertValid({ mcpServers: { a: { command: 'x' } } }, 'mcpServers compatibility');
 });
 
+test('oauth: a pre-registered client with its secret from a password input, or a Client ID Metadata Document', () => {
+  assertValid(
+    {
+      inputs: [{ type: 'promptString', id: 'client-secret', description: 'OAuth client secret', password: true }],
+      servers: {
+        registered: { type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientId: 'abc', clientSecret: '${input:client-secret}', scopes: ['mcp:read'] } },
+        cimd: { type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientMetadataUrl: 'https://client.example/mcp-client.json' } },
+      },
+    },
+    'oauth',
+  );
+  assert.deepEqual(problems({ servers: { s: { type: 'http', url: 'https://x', oauth: { clientMetadataUrl: 'http://client.example/c.json' } } } }), [
+    '/servers/s/oauth/clientMetadataUrl: must match pattern "^https://[^/]+/."',
+  ]);
+});
+
 test('typos are flagged by name', () => {
   assert.deepEqual(problems({ servers: { fs: { comand: 'npx', args: ['-y'] } } }), ["/servers/fs: must have required property 'command'", '/servers/fs: unknown property "comand"']);
   assert.deepEqual(problems({ servers: { fs: { command: 'npx', arg: ['-y'], enviroment: {} } } }), [

@@ -197,4 +197,21 @@ describe('mcp.json "oauth"', () => {
       ['"oauth.clientId" must be a non-empty string', '"oauth.clientSecret" needs "oauth.clientId"'],
     );
   });
+
+  test('mcp.json oauth.clientMetadataUrl names a Client ID Metadata Document: an https URL with a path', () => {
+    const good = parseMcpConfig(JSON.stringify({ servers: { s: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'https://client.example/mcp-client.json' } } } }));
+    assert.deepEqual(good.problems, []);
+    const server = good.servers[0];
+    assert.deepEqual(server.kind === 'http' ? server.oauth : undefined, { clientMetadataUrl: 'https://client.example/mcp-client.json' });
+    const bad = parseMcpConfig(
+      JSON.stringify({ servers: { a: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'http://client.example/c.json' } }, b: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'https://client.example' } } } }),
+    );
+    assert.deepEqual(
+      bad.problems.map((p) => `${p.server}: ${p.message}`),
+      [
+        'a: "oauth.clientMetadataUrl" must be an https URL with a path (a Client ID Metadata Document)',
+        'b: "oauth.clientMetadataUrl" must be an https URL with a path (a Client ID Metadata Document)',
+      ],
+    );
+  });
 });

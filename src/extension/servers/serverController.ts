@@ -20,6 +20,7 @@ import { protocolTrace } from './protocolTrace';
 import { channelLogger, logServerMessage } from './logChannels';
 import { describeTarget, sameLaunchDefinition, serverIdentityKeyOf, type ServerEntry } from '../config/serverEntry';
 import { ServerState, assertNever, type CrashRecovery, type ServerStateKind } from './serverState';
+import { SignInCancelledError, type SignInMode, type SignInService } from '../auth/signIn';
 
 export interface ServerControllerServices {
   host: ClientHost;
@@ -29,6 +30,8 @@ export interface ServerControllerServices {
   isWorkspaceTrusted(): boolean;
   /** Builds the crash policy; tests may shorten its delays. */
   restartPolicy?: () => RestartPolicy;
+  /** Builds the OAuth authorizer of HTTP servers (tokens in SecretStorage, consent before the browser opens). */
+  auth: SignInService;
   /** Tells the user that automatic restarts stopped (a background event, so no caller can report it). */
   reportGaveUp(controller: ServerController, reason: string): void;
 }
@@ -77,6 +80,10 @@ export class ServerController implements vscode.Disposable {
    * collected at resolution: logs, traces, errors and history mask them by value whatever they are called.
    */
   private launchSecrets: string[] = [];
+  /** The next launch may ask the person to sign in (Sign In); every other start only reports that it is needed. */
+  private interactiveSignIn = false;
+  /** The URL the current HTTP launch authorizes for, so a sign-out of that server reaches this controller. */
+  private authorizedUrl: string | undefined;
 
   /** Fires on every state change, including a new tool list while running. */
   readonly onDidChangeState = this.stateEmitter.event;
@@ -165,6 +172,7 @@ export class ServerController implements vscode.Disposable {
         return this.launching ?? Promise.resolve();
       case 'stopped':
       case 'error':
+      case 'signInRequired':
         break;
       default:
         assertNever(state, 'server state');
@@ -217,6 +225,35 @@ export class ServerController implements vscode.Disposable {
     await this.start();
   }
 
+  /**
+   * Starts the server allowing an OAuth sign-in: if it asks for one, the person confirms in a modal and completes
+   * it in the browser. Rejects with SignInCancelledError when they decline or cancel (the state says sign-in is
+   * still required). A running server is left alone.
+   */
+  async signIn(): Promise<void> {
+    if (ServerState.isRunning(this.stateValue)) return;
+    if (this.stateValue.kind === 'starting') await this.launching?.catch(() => undefined);
+    if (ServerState.isActive(this.stateValue)) return;
+    this.interactiveSignIn = true;
+    try {
+      await this.start();
+    } finally {
+      this.interactiveSignIn = false;
+    }
+  }
+
+  /** The URL the last HTTP launch signed in to (resolved, variables substituted); undefined for stdio. */
+  get authorizedServerUrl(): string | undefined {
+    return this.authorizedUrl;
+  }
+
+  /** The tokens of `serverUrl` were forgotten (Sign Out): a connection using them is restarted without them. */
+  async signedOut(serverUrl: string): Promise<void> {
+    if (this.authorizedUrl !== serverUrl || !ServerState.isActive(this.stateValue)) return;
+    this.log.info('Signed out: restarting without the tokens');
+    await this.restart().catch(() => undefined);
+  }
+
   /** Calls a tool on the running server. */
   callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolOutcome> {
     const connection = this.connection;
@@ -267,6 +304,7 @@ export class ServerController implements vscode.Disposable {
     // Failures before the connection (variables, missing command, declined) are configuration problems; only a
     // server that was launched and then failed counts as a crash for automatic restarts.
     let launched = false;
+    let signInNeeded = false;
     try {
       // A previous connection may still be shutting down (restart); never run two processes at once.
       await this.closing;
@@ -284,7 +322,19 @@ export class ServerController implements vscode.Disposable {
       if (attempt !== this.attempt) return;
       this.launchSecrets = secrets;
       const launch = await checkCommand(resolved);
-      const transport = createTransport(resolved, { launch });
+      const signInMode: SignInMode = this.interactiveSignIn ? { kind: 'interactive' } : { kind: 'silent', onRequired: () => (signInNeeded = true) };
+      this.authorizedUrl = resolved.kind === 'http' ? resolved.url : undefined;
+      const authorizer =
+        resolved.kind === 'http'
+          ? this.services.auth.authorizerFor({
+              serverName: entry.name,
+              serverUrl: resolved.url,
+              oauth: resolved.oauth,
+              mode: signInMode,
+              log: (line) => this.log.info(this.mask(line)),
+            })
+          : undefined;
+      const transport = createTransport(resolved, { launch, authorizer });
       const client = new McpClient({
         serverName: entry.name,
         transport,
@@ -332,6 +382,12 @@ export class ServerController implements vscode.Disposable {
       if (error instanceof LaunchDeclinedError) {
         this.log.warn('Not started: the command line was not allowed');
         this.setState({ kind: 'stopped', note: vscode.l10n.t('not allowed to start'), cause: 'declined' });
+        throw error;
+      }
+      if (signInNeeded || error instanceof SignInCancelledError || isCausedBy(error, SignInCancelledError)) {
+        // Not a failure and not a crash: the server waits for the person to sign in.
+        this.log.warn(signInNeeded ? 'Not started: the server requires signing in' : `Not signed in: ${this.mask(errorMessage(error))}`);
+        this.setState({ kind: 'signInRequired' });
         throw error;
       }
       const message = this.mask(errorMessage(error));
@@ -395,7 +451,7 @@ export class ServerController implements vscode.Disposable {
 
   /** Every value this server's logs, traces, errors and history must not show. */
   knownSecrets(): string[] {
-    return [...this.services.inputs.knownSecrets(), ...this.launchSecrets];
+    return [...this.services.inputs.knownSecrets(), ...this.launchSecrets, ...this.services.auth.store.knownSecrets()];
   }
 
   /** Masks this server's secrets in text from or about it. */
@@ -469,6 +525,16 @@ export class ServerController implements vscode.Disposable {
     this.stateValue = state;
     this.stateEmitter.fire(state);
   }
+}
+
+/** Whether an error, or one it was caused by, is of the given class (the client may wrap the authorizer's errors). */
+function isCausedBy(error: unknown, type: new (message: string) => Error): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 10 && current instanceof Error; depth++) {
+    if (current instanceof type) return true;
+    current = (current as Error).cause;
+  }
+  return false;
 }
 
 /** A stdio server with no folder to run in (none open, or an untrusted one) runs in the home directory. */

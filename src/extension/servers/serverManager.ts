@@ -1,3 +1,4 @@
+import type { SignInService } from '../auth/signIn';
 import * as vscode from 'vscode';
 import type { ClientHost } from '../../protocol/host';
 import type { RestartPolicy } from '../../workbench/lifecycle/restartPolicy';
@@ -13,6 +14,7 @@ export interface ServerManagerServices {
   logs: LogChannels;
   inputs: InputPrompter;
   confirmation: LaunchConfirmation;
+  auth: SignInService;
   isWorkspaceTrusted(): boolean;
   /** How a failed background start (reload restart) is brought to the user's attention. */
   reportStartFailure(controller: ServerController, error: unknown): void;
@@ -99,6 +101,7 @@ export class ServerManager implements vscode.Disposable {
         log: neverThrowing(this.services.logs.get(entry.id, this.channelName(entry, entries))),
         inputs: this.services.inputs,
         confirmation: this.services.confirmation,
+        auth: this.services.auth,
         isWorkspaceTrusted: this.services.isWorkspaceTrusted,
         restartPolicy: this.services.restartPolicy,
         reportGaveUp: this.services.reportGaveUp,

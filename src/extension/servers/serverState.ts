@@ -18,6 +18,8 @@ export type ServerState =
       cause?: 'workspace-untrusted' | 'declined';
     }
   | { kind: 'starting' }
+  /** An HTTP server answered that it needs OAuth sign-in and no usable token is stored: Sign In applies. */
+  | { kind: 'signInRequired' }
   | { kind: 'running'; session: ServerSession; tools: readonly Tool[]; /** Process id, for stdio servers. */ pid?: number }
   | { kind: 'error'; message: string; stderrTail: readonly string[]; recovery?: CrashRecovery };
 
@@ -26,7 +28,7 @@ export type ServerStateKind = ServerState['kind'];
 /** The questions every feature asks of a state, answered in one place (`ServerState.canStart(controller.state)`). */
 export const ServerState = {
   /** Nothing runs or is on its way: Start applies, and expanding the server in the tree starts it. */
-  canStart: (state: ServerState): boolean => state.kind === 'stopped' || state.kind === 'error',
+  canStart: (state: ServerState): boolean => state.kind === 'stopped' || state.kind === 'error' || state.kind === 'signInRequired',
   /** A connection exists or is being made: Stop has something to end. */
   isActive: (state: ServerState): boolean => state.kind === 'starting' || state.kind === 'running',
   /** Restart applies to anything but a server the user stopped (a failed one restarts too). */
@@ -43,6 +45,8 @@ export const ServerState = {
         return vscode.l10n.t('running');
       case 'error':
         return vscode.l10n.t('error');
+      case 'signInRequired':
+        return vscode.l10n.t('Sign in required');
       default:
         return assertNever(state, 'server state');
     }

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { summarizeStartFailure } from '../../workbench/lifecycle/startFailure';
 import { notify } from '../ui/notifications';
+import { SignInCancelledError } from '../auth/signIn';
 import { CommandNotFoundError } from './commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
 import type { ServerManager } from './serverManager';
@@ -42,6 +43,15 @@ export function reportStartFailure(controller: ServerController, error: unknown)
   }
   if (error instanceof LaunchDeclinedError) {
     void notify('info', error.message);
+    return;
+  }
+  if (controller.state.kind === 'signInRequired') {
+    // Not a failure: the tree row says "Sign in required" and offers Sign In; so does this notification.
+    if (error instanceof SignInCancelledError) return;
+    const signIn = vscode.l10n.t('Sign In');
+    void notify('info', vscode.l10n.t('MCP server "{0}" requires signing in.', controller.name), signIn).then((choice) => {
+      if (choice === signIn) void vscode.commands.executeCommand('mcpWorkbench.signIn', { kind: 'server', controller });
+    });
     return;
   }
   const showLog = vscode.l10n.t('Show Log');

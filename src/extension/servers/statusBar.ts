@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerManager } from './serverManager';
+import type { ServerStateKind } from './serverState';
 
 /** Focuses the MCP Workbench servers view (VS Code registers `<viewId>.focus` for every view). */
 export const FOCUS_SERVERS_VIEW_COMMAND = 'mcpWorkbench.servers.focus';
@@ -66,7 +67,7 @@ export class ServersStatusBar implements vscode.Disposable {
     const tooltip = new vscode.MarkdownString(undefined, true);
     tooltip.appendMarkdown(`**${vscode.l10n.t('MCP servers: {0} running, {1} failed, {2} configured', running, failed, servers.length)}**\n\n`);
     for (const server of [...servers].sort((a, b) => a.name.localeCompare(b.name))) {
-      const icon = { running: '$(pass)', error: '$(error)', starting: '$(loading~spin)', stopped: '$(circle-outline)' }[server.state.kind];
+      const icon = { running: '$(pass)', error: '$(error)', starting: '$(loading~spin)', stopped: '$(circle-outline)', signInRequired: '$(account)' }[server.state.kind];
       tooltip.appendMarkdown(`${icon} ${escapeMarkdown(server.name)} — ${escapeMarkdown(stateText(server.state.kind))}\n\n`);
     }
     tooltip.appendMarkdown(vscode.l10n.t('Click to open the MCP servers view.'));
@@ -75,7 +76,7 @@ export class ServersStatusBar implements vscode.Disposable {
   }
 }
 
-function stateText(kind: 'running' | 'error' | 'starting' | 'stopped'): string {
+function stateText(kind: ServerStateKind): string {
   switch (kind) {
     case 'running':
       return vscode.l10n.t('running');
@@ -85,6 +86,8 @@ function stateText(kind: 'running' | 'error' | 'starting' | 'stopped'): string {
       return vscode.l10n.t('starting');
     case 'stopped':
       return vscode.l10n.t('stopped');
+    case 'signInRequired':
+      return vscode.l10n.t('Sign in required');
   }
 }
 

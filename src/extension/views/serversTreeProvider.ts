@@ -118,6 +118,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       case 'stopped':
         // Expanding starts the server (see the onDidExpandElement handler); its tools arrive with the refresh.
         return state.note ? [message(controller, state.note, new vscode.ThemeIcon('shield'))] : [];
+      case 'signInRequired':
+        return [message(controller, vscode.l10n.t('Sign in required: use Sign In to open the authorization page in your browser'), new vscode.ThemeIcon('account'))];
       default:
         return assertNever(state, 'server state');
     }
@@ -361,6 +363,8 @@ function stateIcon(state: ServerState): vscode.ThemeIcon {
       return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
     case 'error':
       return new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    case 'signInRequired':
+      return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
     default:
       return assertNever(state, 'server state');
   }

@@ -480,7 +480,7 @@ export class OAuthAuthorizer implements HttpAuthorizer {
       url.searchParams.set('resource', context.resource);
       if (scopes.length) url.searchParams.set('scope', scopes.join(' '));
       this.log(`${name}: authorization at ${url.origin}${url.pathname}`);
-      const callback = await pending.complete(url, signal);
+      const callback = await pending.complete(url, signal, { issuer: as.issuer });
       let params: URLSearchParams;
       try {
         params = oauth.validateAuthResponse(as, client, callback, stateParam);

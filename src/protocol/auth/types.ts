@@ -63,10 +63,17 @@ export interface PendingAuthorization {
   readonly redirectUri: string;
   /**
    * Sends the person (or a headless driver) to the authorization URL and resolves with the URL the
-   * authorization server redirected to (its query holds code, state, iss or error).
+   * authorization server redirected to (its query holds code, state, iss or error). `about` names the
+   * authorization server (its validated issuer), so a host can say who the person is sent to before it opens.
    */
-  complete(authorizationUrl: URL, signal: AbortSignal): Promise<URL>;
+  complete(authorizationUrl: URL, signal: AbortSignal, about: AuthorizationAbout): Promise<URL>;
   dispose(): void;
+}
+
+/** What a user agent is told about the authorization it completes. */
+export interface AuthorizationAbout {
+  /** The authorization server's issuer identifier, from its validated metadata. */
+  issuer: string;
 }
 
 export interface AuthorizationUserAgent {

@@ -36,6 +36,8 @@ export interface OAuthClientConfig {
   clientId?: string;
   clientSecret?: string;
   scopes?: string[];
+  /** An https URL of a Client ID Metadata Document (CIMD), used as the client id where the authorization server supports them. */
+  clientMetadataUrl?: string;
 }
 
 export interface InputDefinition {
@@ -107,7 +109,11 @@ function parseOAuth(value: unknown): OAuthClientConfig | undefined | string {
   }
   if (value.scopes !== undefined && (!Array.isArray(value.scopes) || !value.scopes.every((s) => typeof s === 'string'))) return '"oauth.scopes" must be an array of strings';
   if (value.clientSecret !== undefined && value.clientId === undefined) return '"oauth.clientSecret" needs "oauth.clientId"';
+  if (value.clientMetadataUrl !== undefined && (typeof value.clientMetadataUrl !== 'string' || !/^https:\/\/[^/]+\/./.test(value.clientMetadataUrl))) {
+    return '"oauth.clientMetadataUrl" must be an https URL with a path (a Client ID Metadata Document)';
+  }
   return {
+    ...(value.clientMetadataUrl !== undefined ? { clientMetadataUrl: value.clientMetadataUrl as string } : {}),
     ...(value.clientId !== undefined ? { clientId: value.clientId as string } : {}),
     ...(value.clientSecret !== undefined ? { clientSecret: value.clientSecret as string } : {}),
     ...(value.scopes !== undefined ? { scopes: value.scopes as string[] } : {}),

@@ -14,6 +14,7 @@ import { historySuite } from './history.suite';
 import { hostileSuite } from './hostile.suite';
 import { lifecycleSuite } from './lifecycle.suite';
 import { modernSuite } from './modern.suite';
+import { oauthSuite } from './oauth.suite';
 import { samplingSuite } from './sampling.suite';
 import { treeSuite } from './tree.suite';
 
@@ -27,6 +28,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   config: configSuite,
   lifecycle: lifecycleSuite,
   modern: modernSuite,
+  oauth: oauthSuite,
 };
 
 /** The suites named in `selection` (comma-separated, in that order), or all; an unknown name throws. */

@@ -1,0 +1,141 @@
+import * as vscode from 'vscode';
+import { OAuthAuthorizer } from '../../protocol/auth/oauthAuthorizer';
+import type { AuthorizationUserAgent, PendingAuthorization } from '../../protocol/auth/types';
+import type { OAuthClientConfig } from '../../workbench/config/mcpConfig';
+import { loopbackUserAgent } from '../../workbench/node/auth/loopbackUserAgent';
+import type { SecretAuthStore } from './secretAuthStore';
+
+/** Thrown by a start that is not a sign-in when the server needs one: the tree shows "Sign in required", not a failure. */
+export class SignInRequiredError extends Error {
+  override readonly name = 'SignInRequiredError';
+}
+
+/** The person declined the consent modal or cancelled the wait for the browser; not a failure either. */
+export class SignInCancelledError extends Error {
+  override readonly name = 'SignInCancelledError';
+}
+
+/** The consent modal as it would be shown (for the test hook that answers it). */
+export interface SignInModal {
+  message: string;
+  detail: string;
+  buttons: string[];
+  serverName: string;
+  issuer: string;
+  url: string;
+}
+
+/** How a start may meet a server that asks for sign-in. */
+export type SignInMode =
+  /** A start from the tree, auto-start or a config change: never opens anything, reports that sign-in is needed. */
+  | { kind: 'silent'; onRequired(): void }
+  /** Sign In: the consent modal, then the browser, with cancellable progress while the redirect is awaited. */
+  | { kind: 'interactive' };
+
+export interface AuthorizerRequest {
+  serverName: string;
+  serverUrl: string;
+  oauth?: OAuthClientConfig;
+  mode: SignInMode;
+  log(line: string): void;
+}
+
+/** Bounds one sign-in, the person's time in the browser included. */
+const SIGN_IN_TIMEOUT_MS = 300_000;
+
+/**
+ * Builds the OAuth authorizer of each HTTP server start: tokens and registrations in SecretStorage, the
+ * RFC 8252 loopback redirect, and the person's consent before the authorization URL is opened.
+ */
+export class SignInService {
+  /** Replaced by the test hooks (modal dialogs cannot be clicked in tests). */
+  presentModal: (modal: SignInModal) => Thenable<string | undefined> = (modal) =>
+    vscode.window.showWarningMessage(modal.message, { modal: true, detail: modal.detail }, ...modal.buttons);
+  /** Replaced by the test hooks, so no real browser opens. */
+  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
+
+  constructor(readonly store: SecretAuthStore) {}
+
+  authorizerFor(request: AuthorizerRequest): OAuthAuthorizer {
+    const { oauth } = request;
+    return new OAuthAuthorizer({
+      serverUrl: request.serverUrl,
+      serverName: request.serverName,
+      store: this.store.forServer(request.serverName),
+      client: oauth?.clientId === undefined ? undefined : { clientId: oauth.clientId, clientSecret: oauth.clientSecret },
+      scopes: oauth?.scopes,
+      clientMetadataUrl: oauth?.clientMetadataUrl,
+      clientName: 'MCP Workbench for VS Code',
+      timeoutMs: SIGN_IN_TIMEOUT_MS,
+      log: request.log,
+      userAgent: this.userAgent(request),
+    });
+  }
+
+  private userAgent(request: AuthorizerRequest): AuthorizationUserAgent {
+    const { mode, serverName } = request;
+    switch (mode.kind) {
+      case 'silent':
+        return {
+          prepare: () => {
+            // Recorded as a fact as well: the transport and the client may wrap the error on its way out.
+            mode.onRequired();
+            return Promise.reject(new SignInRequiredError(vscode.l10n.t('MCP server "{0}" requires signing in; use Sign In on its row.', serverName)));
+          },
+        };
+      case 'interactive': {
+        const loopback = loopbackUserAgent({
+          open: async (url) => {
+            // Opened exactly as shown in the modal: parsed without re-encoding.
+            const opened = await this.openExternal(vscode.Uri.parse(url.href, true));
+            if (!opened) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled: the browser was not opened.', serverName));
+          },
+        });
+        return { prepare: async () => this.withConsent(serverName, await loopback.prepare()) };
+      }
+      default: {
+        const exhaustive: never = mode;
+        throw new Error(`unknown sign-in mode ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  }
+
+  /** The loopback authorization, behind the consent modal and inside cancellable progress. */
+  private withConsent(serverName: string, pending: PendingAuthorization): PendingAuthorization {
+    return {
+      redirectUri: pending.redirectUri,
+      dispose: () => pending.dispose(),
+      complete: async (authorizationUrl, signal, about) => {
+        const signIn = vscode.l10n.t('Sign In');
+        const choice = await this.presentModal({
+          message: vscode.l10n.t('Sign in to MCP server "{0}"?', serverName),
+          detail: vscode.l10n.t(
+            'Authorization server: {0}\nPage: {1}\n\nThe page opens in your external browser. The tokens it grants are kept in VS Code\'s secret storage and sent only to this MCP server.',
+            about.issuer,
+            `${authorizationUrl.origin}${authorizationUrl.pathname}`,
+          ),
+          // VS Code adds its own Cancel (also Escape and the close box); any answer but Sign In opens nothing.
+          buttons: [signIn],
+          serverName,
+          issuer: about.issuer,
+          url: authorizationUrl.href,
+        });
+        if (choice !== signIn) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName));
+        return vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: vscode.l10n.t('Signing in to MCP server "{0}": complete the sign-in in your browser…', serverName),
+            cancellable: true,
+          },
+          (_progress, token) => {
+            const cancelled = new AbortController();
+            const subscription = token.onCancellationRequested(() =>
+              cancelled.abort(new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName))),
+            );
+            return pending.complete(authorizationUrl, AbortSignal.any([signal, cancelled.signal]), about).finally(() => subscription.dispose());
+          },
+        );
+      },
+    };
+  }
+}

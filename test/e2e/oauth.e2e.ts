@@ -1,0 +1,100 @@
+/**
+ * End-to-end test of OAuth sign-in in a real VS Code (code-server 4.100.3) driven from Chromium, with the real
+ * login and consent pages of the oidc-provider fixture (test/fixtures/oauth/servers.mjs): the protected server
+ * shows "Sign in required"; Sign In to Server shows the consent modal naming the server and the issuer; after
+ * "Sign In" the authorization page is completed in a second Chromium page (code-server's openExternal has no
+ * browser window Playwright drives, so the extension writes the URL to MCP_WORKBENCH_E2E_SIGNIN_URL_FILE, test hooks
+ * only), the redirect reaches the extension's loopback listener, and the server's tools appear in the tree.
+ *
+ * Run: node --import tsx --test test/e2e/oauth.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
+import { VsCodeFixture } from './fixture';
+import { REPO_ROOT, openViewContainer, quickPick, runPickerCommand, screenshot, waitUntil } from './harness';
+
+const SERVER = 'oauth-protected';
+
+interface OAuthFixture {
+  issuer: string;
+  mcpUrl: string;
+}
+
+function startOAuthFixture(): Promise<{ info: OAuthFixture; child: ChildProcess }> {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'fixtures', 'oauth', 'servers.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let stdout = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (stdout.includes('\n')) resolve({ info: JSON.parse(stdout.split('\n')[0]) as OAuthFixture, child });
+    });
+    child.once('exit', (code) => reject(new Error(`the OAuth fixture exited with ${code}: ${stderr}`)));
+  });
+}
+
+async function sidebarRows(page: Page): Promise<string[]> {
+  return page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').trim()));
+}
+
+test('OAuth sign-in in real VS Code: Sign in required, consent naming the issuer, the real login and consent pages, tools', { timeout: 600_000 }, async () => {
+  let vscode: VsCodeFixture | undefined;
+  let fixture: ChildProcess | undefined;
+  try {
+    const started = await startOAuthFixture();
+    fixture = started.child;
+    const { issuer, mcpUrl } = started.info;
+    vscode = await VsCodeFixture.prepare({ name: 'oauth', mcpJson: { kind: 'servers', servers: { [SERVER]: { type: 'http', url: mcpUrl } } } });
+    const urlFile = path.join(vscode.userDataDir, 'signin-url.txt');
+    const page = await vscode.start({ env: { MCP_WORKBENCH_TEST_HOOKS: '1', MCP_WORKBENCH_E2E_SIGNIN_URL_FILE: urlFile } });
+    await openViewContainer(page, 'MCP Workbench');
+    await waitUntil(`"${SERVER}" in the Servers view`, async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER)) ? true : undefined));
+
+    // Expanding the row starts the server; a first start of a workspace server may ask first.
+    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: SERVER }).first().click();
+    const dialog = page.locator('.monaco-dialog-box').first();
+    const allow = dialog.locator('.monaco-button', { hasText: 'Allow and Connect' }).first();
+    await waitUntil('"Sign in required" on the row (or the first-start confirmation)', async () => {
+      if (await allow.isVisible()) await allow.click();
+      return (await sidebarRows(page)).some((row) => row.includes('Sign in required')) ? true : undefined;
+    }, 60_000);
+    await screenshot(page, 'oauth-01-sign-in-required');
+
+    await runPickerCommand(page, 'MCP Workbench: Sign In to Server');
+    await quickPick(page, new RegExp(SERVER));
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const dialogText = (await dialog.textContent()) ?? '';
+    assert.ok(dialogText.includes(SERVER) && dialogText.includes(issuer), `the consent modal does not name the server and the issuer: ${dialogText}`);
+    assert.equal(fs.existsSync(urlFile), false, 'the authorization URL was opened before consent');
+    await screenshot(page, 'oauth-02-consent');
+    await dialog.locator('.monaco-button', { hasText: /^Sign In$/ }).first().click();
+
+    const authorizationUrl = await waitUntil('the authorization URL to be opened', () => (fs.existsSync(urlFile) ? fs.readFileSync(urlFile, 'utf8') : undefined));
+    assert.ok(authorizationUrl.startsWith(issuer), `the URL opened is not at the issuer: ${authorizationUrl}`);
+    // The person's browser: a second page of the same Chromium, through the provider's real login and consent forms.
+    const browserPage = await page.context().newPage();
+    try {
+      await browserPage.goto(authorizationUrl, { waitUntil: 'domcontentloaded' });
+      await browserPage.locator('input[name="login"]').fill('test-user');
+      await browserPage.locator('input[name="password"]').fill('test-password');
+      await browserPage.locator('button[type="submit"]').first().click();
+      await browserPage.locator('button[type="submit"]').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await browserPage.locator('button[type="submit"]').first().click();
+      await waitUntil('the redirect to the loopback listener', () => (new URL(browserPage.url()).pathname === '/callback' ? true : undefined), 30_000);
+      const confirmation = (await browserPage.textContent('body')) ?? '';
+      assert.ok(confirmation.includes('Signed in'), `the loopback page does not confirm the sign-in: ${confirmation}`);
+    } finally {
+      await browserPage.close();
+    }
+    await waitUntil('the tools of the signed-in server', async () => ((await sidebarRows(page)).some((row) => /Tools/.test(row)) ? true : undefined), 90_000);
+    await screenshot(page, 'oauth-03-signed-in');
+  } finally {
+    await vscode?.dispose();
+    fixture?.kill();
+  }
+});
