@@ -4,15 +4,14 @@
  * SSE streams, a session id, the protocol version header, and DELETE on close.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import { LocalError } from '../../src/protocol/errors';
 import type { ProgressUpdate } from '../../src/protocol/jsonrpc/rpcConnection';
 import type { LogMessage } from '../../src/protocol/types';
 import { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
-import { EVERYTHING_SERVER, assertProcessGone, textOf, waitFor } from './testSupport';
-import { freePort } from '../support/net';
+import { assertProcessGone, startEverythingHttp, textOf, waitFor } from './testSupport';
 
 let server: ChildProcess;
 let url: string;
@@ -21,18 +20,7 @@ const sent: Record<string, unknown>[] = [];
 const sampled: string[] = [];
 
 before(async () => {
-  const port = await freePort();
-  server = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('server-everything (streamableHttp) did not start')), 15_000);
-    server.stderr?.on('data', (chunk: Buffer) => {
-      if (/listening on port/i.test(chunk.toString())) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-  });
-  url = `http://127.0.0.1:${port}/mcp`;
+  ({ server, url } = await startEverythingHttp());
   client = new McpClient({
     serverName: 'everything-http',
     transport: new StreamableHttpTransport({ url }),

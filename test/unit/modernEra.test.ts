@@ -19,8 +19,7 @@ import type { ClientHost } from '../../src/protocol/host';
 import { createHttpTransport } from '../../src/protocol/transports/http';
 import type { Transport } from '../../src/protocol/transports/transport';
 import { StdioTransport } from '../../src/protocol/node/stdio';
-import { EVERYTHING_SERVER, REPO_ROOT, collectingLogger, delay, textOf, waitFor } from './testSupport';
-import { freePort } from '../support/net';
+import { EVERYTHING_SERVER, REPO_ROOT, collectingLogger, delay, startEverythingHttp, textOf, waitFor } from './testSupport';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs');
 const SCHEMA = JSON.parse(fs.readFileSync('/work/shared/mcp-schema/2026-07-28/schema.json', 'utf8')) as { $defs: Record<string, { properties?: { method?: { const?: string } } }> };
@@ -276,19 +275,9 @@ describe('auto era selection against legacy servers', () => {
   });
 
   test('Streamable HTTP: server-everything refuses the sessionless probe with 400, so the client falls back', async () => {
-    const port = await freePort();
-    const server = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const { server, url } = await startEverythingHttp();
     cleanups.push(() => stop(server));
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('server-everything (streamableHttp) did not start')), 15_000);
-      server.stderr?.on('data', (chunk: Buffer) => {
-        if (/listening on port/i.test(chunk.toString())) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-    });
-    const { client, sent } = open('everything-http-auto', createHttpTransport({ url: `http://127.0.0.1:${port}/mcp` }), { era: 'auto' });
+    const { client, sent } = open('everything-http-auto', createHttpTransport({ url }), { era: 'auto' });
     const session = await client.connect();
     assert.equal(session.kind, 'handshake');
     assert.equal(client.transport.kind, 'streamable-http', 'the refused probe did not push the client onto the 2024-11-05 SSE transport');

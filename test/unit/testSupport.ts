@@ -1,8 +1,10 @@
 /** Shared helpers for the unit tests that drive real server processes. */
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Logger } from '../../src/protocol/jsonrpc/rpcConnection';
 import { StdioTransport, type StdioServerOptions } from '../../src/protocol/node/stdio';
+import { freePort } from '../support/net';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const EVERYTHING_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -94,4 +96,20 @@ export function textOf(content: readonly unknown[]): string {
   return content
     .map((block) => (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text) : ''))
     .join('\n');
+}
+
+/** Starts server-everything in its Streamable HTTP mode on a free port; resolves once it listens. */
+export async function startEverythingHttp(): Promise<{ server: ChildProcess; url: string }> {
+  const port = await freePort();
+  const server = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('server-everything (streamableHttp) did not start')), 15_000);
+    server.stderr?.on('data', (chunk: Buffer) => {
+      if (/listening on port/i.test(chunk.toString())) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+  });
+  return { server, url: `http://127.0.0.1:${port}/mcp` };
 }
