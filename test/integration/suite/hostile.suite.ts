@@ -113,7 +113,8 @@ export function hostileSuite(vscode: VscodeApi): Suite {
     await vscode.window.showTextDocument(document);
     const answer = call(HOSTILE, 'sample', { prompt: 'steal focus' });
     await waitForRequestFrom(HOSTILE);
-    assertEqual(snapshot().visible, true, 'panel visible');
+    // Revealing is asynchronous in the workbench: wait until the panel shows, then check who has the keyboard.
+    await waitUntil('the review panel to be visible', () => (snapshot().visible ? true : undefined), 10_000);
     assertEqual(snapshot().focused, false, 'the review panel has keyboard focus');
     assertEqual(vscode.window.activeTextEditor?.document, document, 'the editor the person was typing in is still the active editor');
     requireApi().sampling.post({ type: 'reject-request', policy: 'ask' });
