@@ -1,16 +1,16 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { HistoryLog, type HistoryOutcome } from '../workbench/history/historyLog';
+import { HistoryLog } from '../workbench/history/historyLog';
 import { RestartPolicy, type RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
-import type { SamplingRecord } from '../workbench/sampling/coordinator';
 import type { CallToolOutcome } from '../protocol/client';
 import { registerCommands } from './commands';
 import { ConfigLoader } from './config/configLoader';
 import { reportConfigProblems } from './config/configProblems';
 import { ServerImporter } from './config/importServers';
 import { InputPrompter } from './config/inputPrompter';
-import { ElicitationUi, type ElicitationExchange } from './elicitation/elicitationUi';
+import { ElicitationUi } from './elicitation/elicitationUi';
 import { cliProgram, type HistoryContext } from './history/historyCommands';
+import { HistoryRecorder } from './history/historyRecorder';
 import { HISTORY_VIEW_ID, HistoryTreeProvider, type HistoryNode } from './history/historyTreeProvider';
 import { readResourceWithFeedback } from './resources/readResource';
 import { ResourceDocuments } from './resources/resourceDocuments';
@@ -146,42 +146,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     documents,
     cliProgram: cliProgram(context.extensionUri),
   };
-  const recordSampling = (record: SamplingRecord): void => {
-    const controller = manager.byName(record.serverName)[0];
-    history.record(
-      {
-        server: { id: controller?.id ?? record.serverName, name: record.serverName },
-        startedAt: record.time,
-        operation: { kind: 'sampling', ...(record.model ? { model: record.model } : {}), request: record.requestText },
-        outcome: samplingOutcome(record),
-        result:
-          record.responseText === undefined
-            ? undefined
-            : {
-                response: record.responseText,
-                ...(record.modelResponseText === undefined ? {} : { modelResponseBeforeEdit: record.modelResponseText }),
-                ...(record.originalRequestText === undefined ? {} : { requestBeforeEdit: record.originalRequestText }),
-                inputTokens: record.inputTokens,
-                outputTokens: record.outputTokens,
-              },
-      },
-      controller?.knownSecrets() ?? [],
-    );
-  };
-  const recordElicitation = (exchange: ElicitationExchange): void => {
-    const controller = manager.byName(exchange.serverName)[0];
-    history.record(
-      {
-        server: { id: controller?.id ?? exchange.serverName, name: exchange.serverName },
-        startedAt: exchange.startedAt,
-        durationMs: Date.now() - exchange.startedAt,
-        operation: { kind: 'elicitation', mode: exchange.request.mode ?? 'form', message: exchange.request.message },
-        outcome: elicitationOutcome(exchange),
-        result: exchange.result,
-      },
-      controller?.knownSecrets() ?? [],
-    );
-  };
+  const historyRecorder = new HistoryRecorder(history, manager);
 
   const oauthSessions = new OAuthSessionsProvider(
     authStore,
@@ -212,8 +177,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     treeView,
     historyTree,
     historyView,
-    sampling.history.onDidRecord(recordSampling),
-    elicitation.onDidAnswer(recordElicitation),
+    sampling.history.onDidRecord(historyRecorder.recordSampling),
+    elicitation.onDidAnswer(historyRecorder.recordElicitation),
     loader.onDidChange((entries) => {
       void manager.applyConfiguration(entries);
       void builtInMcpNotice.check(entries);
@@ -306,43 +271,4 @@ export async function deactivate(): Promise<void> {
 
 function autoStartEnabled(): boolean {
   return vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('autoStart', false);
-}
-
-function samplingOutcome(record: SamplingRecord): HistoryOutcome {
-  switch (record.outcome) {
-    case 'approved':
-      return { kind: 'succeeded' };
-    case 'auto-approved':
-      return { kind: 'succeeded', note: vscode.l10n.t('approved by policy') };
-    case 'rejected-request':
-      return { kind: 'declined', note: vscode.l10n.t('request rejected') };
-    case 'rejected-response':
-      return { kind: 'declined', note: vscode.l10n.t('response rejected') };
-    case 'blocked':
-      return { kind: 'declined', note: vscode.l10n.t('blocked by policy') };
-    case 'cancelled':
-      return { kind: 'cancelled' };
-    case 'failed':
-      return { kind: 'failed', message: record.error ?? vscode.l10n.t('failed') };
-    default: {
-      const exhaustive: never = record.outcome;
-      return exhaustive;
-    }
-  }
-}
-
-function elicitationOutcome(exchange: ElicitationExchange): HistoryOutcome {
-  if (exchange.error !== undefined || !exchange.result) return { kind: 'failed', message: exchange.error ?? vscode.l10n.t('failed') };
-  switch (exchange.result.action) {
-    case 'accept':
-      return { kind: 'succeeded' };
-    case 'decline':
-      return { kind: 'declined' };
-    case 'cancel':
-      return { kind: 'cancelled' };
-    default: {
-      const exhaustive: never = exchange.result.action;
-      return exhaustive;
-    }
-  }
 }

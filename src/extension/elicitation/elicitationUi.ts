@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { buildFormModel, defaultValues } from '../../workbench/forms/formModel';
 import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../protocol/host';
 import type { ElicitRequest, ElicitResult, JsonObject } from '../../protocol/types';
+import type { ElicitationExchange } from '../../workbench/history/elicitationExchange';
 import { ReviewQueue } from '../../workbench/sampling/reviewQueue';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import { formFieldMessages } from '../webviews/fieldMessages';
@@ -24,13 +25,6 @@ export interface UrlModal {
 export type UrlModalPresenter = (modal: UrlModal) => Thenable<string | undefined>;
 
 /** One elicitation and how it ended: the person's answer, or why there was none (cancelled by the server, closed). */
-export interface ElicitationExchange {
-  serverName: string;
-  request: ElicitRequest;
-  startedAt: number;
-  result?: ElicitResult;
-  error?: string;
-}
 
 /** One URL-mode elicitation seen by this window, for the log and the test API. */
 export interface UrlElicitationRecord {
