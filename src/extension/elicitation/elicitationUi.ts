@@ -24,8 +24,6 @@ export interface UrlModal {
  */
 export type UrlModalPresenter = (modal: UrlModal) => Thenable<string | undefined>;
 
-/** One elicitation and how it ended: the person's answer, or why there was none (cancelled by the server, closed). */
-
 /** One URL-mode elicitation seen by this window, for the log and the test API. */
 export interface UrlElicitationRecord {
   serverName: string;

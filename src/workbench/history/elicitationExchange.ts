@@ -1,6 +1,6 @@
 import type { ElicitRequest, ElicitResult } from '../../protocol/types';
 
-/** One elicitation a server asked for and how it ended, as the review service reports it to the History. */
+/** One elicitation and how it ended: the person's answer, or why there was none (cancelled by the server, closed). */
 export interface ElicitationExchange {
   serverName: string;
   request: ElicitRequest;
