@@ -197,8 +197,11 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface AuthorizedRequest {
   method: HttpMethod;
-  /** Transport and protocol headers (Accept, Content-Type, Mcp-Session-Id, MCP-Protocol-Version); they win over the authorizer's. */
-  headers: Headers;
+  /**
+   * Transport and protocol headers (Accept, Content-Type, Mcp-Session-Id, MCP-Protocol-Version), names in lower case
+   * (see setHeaders); they win over the authorizer's.
+   */
+  headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
   /**
@@ -235,6 +238,16 @@ function isRedirectRefusal(error: unknown): boolean {
  * every hop (307/308 semantics): an MCP POST turned into a GET would be meaningless.
  * Rejects with a LocalError for a cross-origin or endless redirect; other rejections come from fetch.
  */
+/**
+ * Copies `source` into `target` with the names in lower case, so a later value replaces an earlier one whatever its
+ * spelling (HTTP names are case-insensitive). A plain object, not a Headers: fetch copies either into its own list,
+ * and reading a Headers for that sorts it, on every request.
+ */
+export function setHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): Record<string, string> {
+  for (const name of Object.keys(source)) target[name.toLowerCase()] = source[name];
+  return target;
+}
+
 export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAuthorizer, url: string, request: AuthorizedRequest): Promise<Response> {
   const origin = new URL(url).origin;
   let target = url;
@@ -242,8 +255,7 @@ export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAut
   let challenged = false;
   let nonceRetried = false;
   for (;;) {
-    const headers = new Headers(await authorizer.headersFor({ url: target, method: request.method }));
-    request.headers.forEach((value, name) => headers.set(name, value));
+    const headers = setHeaders(setHeaders({}, await authorizer.headersFor({ url: target, method: request.method })), request.headers);
     const memory = request.redirects;
     let response: Response;
     if (memory === undefined || memory.redirected) {

@@ -16,6 +16,7 @@ import {
   pumpSse,
   readBodyPrefix,
   RedirectMemory,
+  setHeaders,
   sleep,
   validateHttpUrl,
 } from './httpShared';
@@ -325,12 +326,12 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** The transport's and the era's headers; `authorizedFetch` adds the credentials underneath them. */
-  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Headers {
-    const headers = new Headers(extra);
-    headers.set('Accept', accept);
-    if (this.sessionId !== undefined && this.sessionMode === 'sessions') headers.set('Mcp-Session-Id', this.sessionId);
-    for (const [name, value] of Object.entries(this.protocolHeaders?.(request) ?? {})) headers.set(name, value);
-    return headers;
+  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Record<string, string> {
+    const headers = setHeaders({}, extra);
+    headers.accept = accept;
+    if (this.sessionId !== undefined && this.sessionMode === 'sessions') headers['mcp-session-id'] = this.sessionId;
+    const protocol = this.protocolHeaders?.(request);
+    return protocol ? setHeaders(headers, protocol) : headers;
   }
 
   private captureSessionId(response: Response): void {
