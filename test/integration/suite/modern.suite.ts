@@ -52,13 +52,13 @@ function modernSuiteOver(vscode: VscodeApi, transport: ModernTransport): Suite {
   const modern = () => controllerOf(MODERN);
   const tree = () => requireApi().tree;
   const children = async (node?: ServersTreeNode): Promise<ServersTreeNode[]> => (await tree().getChildren(node)) ?? [];
-  const toolNames = async (): Promise<string[]> => {
-    const server = (await children()).find((n) => n.kind === 'server' && n.controller === modern());
-    assert(server, `no root node for "${MODERN}"`);
-    const group = (await children(server)).find((g) => g.kind === 'group' && g.group === 'tools');
-    assert(group, `"${MODERN}" has no tools group`);
-    return (await children(group)).flatMap((node) => (node.kind === 'tool' ? [node.tool.name] : []));
+  /** The rows of one of the server's groups in the Servers view. */
+  const groupRows = async (name: 'tools' | 'resources' | 'prompts'): Promise<ServersTreeNode[]> => {
+    const group = (await children(await serverNode())).find((g) => g.kind === 'group' && g.group === name);
+    assert(group, `"${MODERN}" has no ${name} group`);
+    return children(group);
   };
+  const toolNames = async (): Promise<string[]> => (await groupRows('tools')).flatMap((node) => (node.kind === 'tool' ? [node.tool.name] : []));
   const tooltipText = (item: vscodeTypes.TreeItem): string => (typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? ''));
   const textOf = (outcome: CallToolOutcome): string => ((outcome.result.content as { type: string; text?: string }[])[0]?.text ?? '');
   const view = (): ReviewView | undefined => requireApi().sampling.snapshot().view;
@@ -156,15 +156,20 @@ function modernSuiteOver(vscode: VscodeApi, transport: ModernTransport): Suite {
     assertEqual(state.session.protocolVersion, '2026-07-28', 'protocol revision');
   }, { timeoutMs: 90_000 });
 
-  suite.test('the tree lists the tools of the modern server, its tooltip names the era, and the log says why', async () => {
+  suite.test('the tree lists the tools, resources and prompts of the modern server, its tooltip names the era, and the log says why', async () => {
     const names = await toolNames();
     for (const expected of ['add', 'ask_model', 'ask_name', 'count_up', 'add_tool', 'slow']) assert(names.includes(expected), `tool ${expected} not in the tree: ${names.join(', ')}`);
     const tooltip = tooltipText(await tree().getTreeItem(await serverNode())).replace(/\\(.)/g, '$1');
     assert(tooltip.includes('2026-07-28 (stateless)'), `the tooltip does not name the era: ${tooltip}`);
     const why = transport === 'stdio' ? `the server's "era" is pinned to 2026-07-28` : 'era auto: the server answered server/discover';
     await waitUntil(`the log of ${MODERN} to name the era and why`, () => (serverLog().includes(`${ERA_LOG_LINE}; ${why}`) ? true : undefined), 15_000);
-    const groups = (await children(await serverNode())).flatMap((g) => (g.kind === 'group' ? [g.group] : []));
-    for (const group of ['tools', 'resources', 'prompts'] as const) assert(groups.includes(group), `no ${group} group: ${groups.join(', ')}`);
+    // Resources and prompts are listed by the catalog, which loads after the server starts.
+    const catalog = await requireApi().browse.catalog.ready(modern());
+    assert(catalog && !catalog.loading, 'the catalog has no listing for the running server');
+    const resources = (await groupRows('resources')).flatMap((node) => (node.kind === 'resource' ? [node.resource.uri] : []));
+    assert(resources.includes(GREETING), `resources in the tree: ${resources.join(', ')}`);
+    const prompts = (await groupRows('prompts')).flatMap((node) => (node.kind === 'prompt' ? [node.prompt.name] : []));
+    for (const expected of ['greet', 'review_code']) assert(prompts.includes(expected), `prompt ${expected} not in the tree: ${prompts.join(', ')}`);
   });
 
   suite.test('a tool call answers', async () => {
