@@ -176,6 +176,11 @@ describe('redirects and credentials', () => {
     assert.ok(moved.length >= 2, 'initialize and initialized reached the new location');
     assert.equal((moved[0].json as { method?: string }).method, 'initialize');
     assert.equal(moved[0].headers.authorization, 'Bearer t0k');
+    // A request is first sent with fetch's redirect: 'error' (see RedirectMemory): a refused redirect is sent again
+    // to the old location and followed, so the new one still receives each message exactly once.
+    const methods = moved.map((r) => (r.json as { method?: string }).method);
+    assert.equal(methods.filter((m) => m === 'initialize').length, 1, `POSTs at the new location: ${methods.join(', ')}`);
+    assert.equal(methods.filter((m) => m === 'notifications/initialized').length, 1, `POSTs at the new location: ${methods.join(', ')}`);
   });
 
   it('never follows a redirect to another origin, so the credentials do not leave', TIMEOUT, async () => {

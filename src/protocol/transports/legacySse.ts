@@ -4,7 +4,7 @@ import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
 import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
 import { SseParser, type SseEvent } from './sseParser';
-import { authorizedFetch, describeMessage, discardBody, displayUrl, httpStatusError, mediaType, networkError, pumpSse, validateHttpUrl } from './httpShared';
+import { authorizedFetch, describeMessage, discardBody, displayUrl, httpStatusError, mediaType, networkError, pumpSse, setHeaders, validateHttpUrl } from './httpShared';
 
 /**
  * The 2024-11-05 "HTTP with SSE" transport: one long-lived GET stream whose first `endpoint` event names
@@ -121,11 +121,11 @@ export class LegacySseTransport implements Transport {
   // -------------------------------------------------------------------------------------------------------
 
   /** The transport's and the era's headers; `authorizedFetch` adds the credentials underneath them. */
-  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Headers {
-    const headers = new Headers(extra);
-    headers.set('Accept', accept);
-    for (const [name, value] of Object.entries(this.protocolHeaders?.(request) ?? {})) headers.set(name, value);
-    return headers;
+  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Record<string, string> {
+    const headers = setHeaders({}, extra);
+    headers.accept = accept;
+    const protocol = this.protocolHeaders?.(request);
+    return protocol ? setHeaders(headers, protocol) : headers;
   }
 
   private async openStream(): Promise<Response> {

@@ -15,6 +15,8 @@ import {
   networkError,
   pumpSse,
   readBodyPrefix,
+  RedirectMemory,
+  setHeaders,
   sleep,
   validateHttpUrl,
 } from './httpShared';
@@ -127,6 +129,13 @@ export class StreamableHttpTransport implements Transport {
   private sessionMode: HttpSessionMode = 'sessions';
   /** Stateless mode: each request's own abort, so cancelling it closes exactly its response stream. */
   private readonly requestAborts = new Map<RequestId, AbortController>();
+  /**
+   * Stateless mode: the abort of every POST whose exchange (request, then its JSON body or event stream) is not over,
+   * by its signal, so that closing the transport ends them all.
+   */
+  private readonly openExchanges = new Map<AbortSignal, AbortController>();
+  /** Whether this endpoint redirects: until it does, requests skip the copy fetch makes to follow redirects. */
+  private readonly redirects = new RedirectMemory();
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
@@ -185,7 +194,16 @@ export class StreamableHttpTransport implements Transport {
     const sentSessionId = this.sessionId;
     const requestId = requestIdOf(message);
     const signal = this.requestSignal(requestId);
+    let streaming = false;
+    try {
+      streaming = await this.post(url, label, message, requestId, sentSessionId, signal);
+    } finally {
+      if (!streaming) this.openExchanges.delete(signal);
+    }
+  }
 
+  /** One POST and its answer; true when the answer is an event stream still being read (it releases its exchange). */
+  private async post(url: string, label: string, message: object, requestId: RequestId | undefined, sentSessionId: string | undefined, signal: AbortSignal): Promise<boolean> {
     let response: Response;
     try {
       response = await authorizedFetch(this.fetchFn, this.authorizer, url, {
@@ -193,6 +211,7 @@ export class StreamableHttpTransport implements Transport {
         headers: this.buildHeaders({ kind: 'message', message }, 'application/json, text/event-stream', { 'Content-Type': 'application/json' }),
         body: JSON.stringify(message),
         signal,
+        redirects: this.redirects,
       });
     } catch (error) {
       throw this.fetchError('POST', signal, error);
@@ -203,10 +222,10 @@ export class StreamableHttpTransport implements Transport {
 
     if (response.status === 202 || response.status === 204) {
       await discardBody(response);
-      return;
+      return false;
     }
     if (!response.ok) {
-      if (this.sessionMode === 'stateless' && requestId !== undefined && (await this.deliverErrorAnswer(response, requestId))) return;
+      if (this.sessionMode === 'stateless' && requestId !== undefined && (await this.deliverErrorAnswer(response, requestId))) return false;
       this.forgetRequest(requestId);
       if (response.status === 404 && sentSessionId !== undefined) {
         // Only the session this request carried is forgotten: a concurrent 404 that arrives after a new
@@ -226,8 +245,10 @@ export class StreamableHttpTransport implements Transport {
         retryMs: undefined,
       };
       // `send` is done once the headers are in; the events arrive in the background.
-      this.followStream(stream, response, signal).catch((error: unknown) => this.warn(`${stream.label} failed: ${errorMessage(error)}`));
-      return;
+      this.followStream(stream, response, signal)
+        .catch((error: unknown) => this.warn(`${stream.label} failed: ${errorMessage(error)}`))
+        .finally(() => this.openExchanges.delete(signal));
+      return true;
     }
 
     let text: string;
@@ -238,11 +259,12 @@ export class StreamableHttpTransport implements Transport {
     } finally {
       this.forgetRequest(requestId);
     }
-    if (text.trim().length === 0) return;
+    if (text.trim().length === 0) return false;
     if (type !== 'application/json') {
       this.diagnostics.fire(`POST ${label}: unexpected content type '${type || 'none'}', reading the body as JSON`);
     }
     this.deliver(text);
+    return false;
   }
 
   close(): Promise<void> {
@@ -273,6 +295,7 @@ export class StreamableHttpTransport implements Transport {
 
   private async shutdown(sink: TransportSink): Promise<void> {
     this.scope.abort();
+    this.abortOpenExchanges();
     this.awaitingResponse.clear();
     this.requestAborts.clear();
     const sessionId = this.sessionId;
@@ -293,6 +316,7 @@ export class StreamableHttpTransport implements Transport {
         method: 'DELETE',
         headers: this.buildHeaders({ kind: 'end-session' }, 'application/json, text/event-stream'),
         signal: AbortSignal.timeout(DELETE_TIMEOUT_MS),
+        redirects: this.redirects,
       });
       this.diagnostics.fire(`DELETE → ${response.status}`);
       await discardBody(response);
@@ -302,12 +326,12 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** The transport's and the era's headers; `authorizedFetch` adds the credentials underneath them. */
-  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Headers {
-    const headers = new Headers(extra);
-    headers.set('Accept', accept);
-    if (this.sessionId !== undefined && this.sessionMode === 'sessions') headers.set('Mcp-Session-Id', this.sessionId);
-    for (const [name, value] of Object.entries(this.protocolHeaders?.(request) ?? {})) headers.set(name, value);
-    return headers;
+  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Record<string, string> {
+    const headers = setHeaders({}, extra);
+    headers.accept = accept;
+    if (this.sessionId !== undefined && this.sessionMode === 'sessions') headers['mcp-session-id'] = this.sessionId;
+    const protocol = this.protocolHeaders?.(request);
+    return protocol ? setHeaders(headers, protocol) : headers;
   }
 
   private captureSessionId(response: Response): void {
@@ -331,14 +355,24 @@ export class StreamableHttpTransport implements Transport {
     const old = this.scope;
     this.scope = new AbortController();
     old.abort();
+    this.abortOpenExchanges();
+  }
+
+  private abortOpenExchanges(): void {
+    const open = [...this.openExchanges.values()];
+    this.openExchanges.clear();
+    for (const controller of open) controller.abort();
   }
 
   /** The signal of one POST: the transport's scope, plus (stateless mode) the request's own abort. */
   private requestSignal(requestId: RequestId | undefined): AbortSignal {
     if (this.sessionMode !== 'stateless' || requestId === undefined) return this.scope.signal;
+    // The request's own controller, which the transport's close also aborts (openExchanges): cheaper per POST than
+    // AbortSignal.any([scope, own]).
     const own = new AbortController();
     this.requestAborts.set(requestId, own);
-    return AbortSignal.any([this.scope.signal, own.signal]);
+    this.openExchanges.set(own.signal, own);
+    return own.signal;
   }
 
   private forgetRequest(requestId: RequestId | undefined): void {
@@ -547,6 +581,7 @@ export class StreamableHttpTransport implements Transport {
         method: 'GET',
         headers: this.buildHeaders({ kind: 'stream' }, 'text/event-stream', extra),
         signal,
+        redirects: this.redirects,
       });
     } catch (error) {
       if (signal.aborted) return { kind: 'fatal', reason: 'cancelled' };

@@ -27,7 +27,8 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   hostile: hostileSuite,
   config: configSuite,
   lifecycle: lifecycleSuite,
-  modern: modernSuite,
+  modern: modernSuite('stdio'),
+  'modern-http': modernSuite('http'),
   oauth: oauthSuite,
 };
 
