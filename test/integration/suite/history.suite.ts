@@ -43,7 +43,7 @@ export function historySuite(vscode: VscodeApi): Suite {
     return node;
   };
   /** Does `act` and waits until a webview reports that it drew the result `act` led to. */
-  const actAndRender = async (what: string, act: () => Promise<unknown>) => {
+  const actAndRender = async (what: string, act: () => PromiseLike<unknown>) => {
     const results = requireApi().browse.results;
     const before = results.lastShown?.sequence ?? 0;
     const rendered: number[] = [];
