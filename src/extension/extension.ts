@@ -240,7 +240,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       documents,
       tools: {
         openForm: (controller, tool) => forms.show(controller, tool),
-        beginCall: (controller, toolName, cancel) => results.beginCall(controller, toolName, cancel),
+        prepareCall: (controller, toolName) => results.prepareCall(controller, toolName),
         history,
       },
       sampling,

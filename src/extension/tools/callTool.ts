@@ -7,7 +7,7 @@ import type { HistoryLog, HistoryOutcome } from '../../workbench/history/history
 import type { ServerController } from '../servers/serverController';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArguments';
 import type { ToolCallRecord } from './toolResultMarkdown';
-import type { CallScreen } from './toolResultView';
+import type { PreparedCall } from './toolResultView';
 import type { ServerManager } from '../servers/serverManager';
 import { runningServer } from '../servers/serverPicker';
 import { ServerState } from '../servers/serverState';
@@ -17,8 +17,8 @@ const validator = new SchemaValidator();
 /** How a call is shown and how the form is opened; the browse services supply both. */
 export interface ToolCallUi {
   openForm(controller: ServerController, tool: Tool): void;
-  /** Puts the tool's result tab on screen as the call starts ("Calling…"), so its page listens by the answer. */
-  beginCall(controller: ServerController, toolName: string, cancel: () => void): CallScreen;
+  /** Puts the tool's result tab on screen before the call starts, so its page listens by the answer. */
+  prepareCall(controller: ServerController, toolName: string): PreparedCall;
   /** Where every call is recorded (the History view). */
   history: HistoryLog;
 }
@@ -33,10 +33,14 @@ export async function callTool(manager: ServerManager, ui: ToolCallUi, argument:
 export async function callToolJson(manager: ServerManager, ui: ToolCallUi, argument: unknown): Promise<void> {
   const target = await resolveTool(manager, argument);
   if (!target) return;
+  const prepared = ui.prepareCall(target.controller, target.tool.name);
   const args = await askArguments(target.controller, target.tool);
-  if (!args) return;
+  if (!args) {
+    prepared.abandon();
+    return;
+  }
   const abort = new AbortController();
-  const screen = ui.beginCall(target.controller, target.tool.name, () => abort.abort());
+  const screen = prepared.begin(() => abort.abort());
   const attempt = await callToolWithProgress(target.controller, target.tool, args, ui.history, { signal: abort.signal, onProgress: (text) => screen.progress(text) });
   screen.settle(attempt);
 }

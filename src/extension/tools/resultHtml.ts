@@ -27,12 +27,14 @@ export function resultArea(place: ResultPlace, initial: ResultBodyMessage | unde
   );
 }
 
-/** The status of a call without a result: in flight (with its progress line and Cancel), cancelled, or failed. */
-export type CallStatus = { kind: 'calling' } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
+/** The status of a call without a result: its arguments being asked, in flight (with its progress line and Cancel), cancelled, or failed. */
+export type CallStatus = { kind: 'waiting' } | { kind: 'calling' } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
 
 export function statusBody(place: ResultPlace, toolName: string, serverName: string, status: CallStatus): string {
   const heading = place === 'tab' ? `<h1>${escapeHtml(toolName)} <span class="muted">· ${escapeHtml(serverName)}</span></h1>` : `<h2>${escapeHtml(vscode.l10n.t('Result'))}</h2>`;
   switch (status.kind) {
+    case 'waiting':
+      return `${heading}<p class="muted">${escapeHtml(vscode.l10n.t('Waiting for the arguments of {0}…', toolName))}</p>`;
     case 'calling':
       return (
         `${heading}<p class="calling" role="status"><span class="spinner" aria-hidden="true"></span>${escapeHtml(vscode.l10n.t('Calling {0}…', toolName))}</p>` +

@@ -38,6 +38,13 @@ export interface CallScreen {
   settle(attempt: CallAttempt): void;
 }
 
+/** A result tab opened while the arguments of a call are asked. */
+export interface PreparedCall {
+  begin(cancel: () => void): CallScreen;
+  /** No call after all: closes the tab if it was opened for this call and shows nothing else. */
+  abandon(): void;
+}
+
 /** Messages a result area posts (media/results/results.js). */
 export type ResultAreaMessage =
   | { type: 'ready'; showing?: unknown }
@@ -130,6 +137,26 @@ export class ToolResultView implements vscode.Disposable {
     return this.handedOver(prepared, record.toolName, 'tab', delivery);
   }
 
+  /**
+   * Opens the tool's tab while the arguments are asked, when none is open: a new webview takes about a second to
+   * load, about as long as typing the arguments, so by the answer its page listens. Abandoned (the person cancelled
+   * the arguments), the tab is closed again.
+   */
+  prepareCall(controller: ServerController, toolName: string): PreparedCall {
+    const key = tabKey(controller, toolName);
+    if (this.tabs.has(key)) return { begin: (cancel) => this.beginCall(controller, toolName, cancel), abandon: () => undefined };
+    const waiting = this.status('tab', controller, toolName, { kind: 'waiting' });
+    const title = vscode.l10n.t('{0} result', toolName);
+    // Without focus: the person is typing the arguments in the input box.
+    const { tab } = this.tabFor(controller, toolName, title, waiting, true);
+    return {
+      begin: (cancel) => this.beginCall(controller, toolName, cancel),
+      abandon: () => {
+        if (this.tabs.get(key) === tab && tab.channel.current === waiting) tab.panel.dispose();
+      },
+    };
+  }
+
   /** Opens (or reveals) the tool's tab as a call starts, so its page is loaded and listening by the answer. */
   beginCall(controller: ServerController, toolName: string, cancel: () => void): CallScreen {
     const calling = this.status('tab', controller, toolName, { kind: 'calling' });
@@ -197,12 +224,12 @@ export class ToolResultView implements vscode.Disposable {
     }
   }
 
-  private tabFor(controller: ServerController, toolName: string, title: string, initial: ResultBodyMessage): { tab: ResultTab; created: boolean } {
+  private tabFor(controller: ServerController, toolName: string, title: string, initial: ResultBodyMessage, preserveFocus = false): { tab: ResultTab; created: boolean } {
     const key = tabKey(controller, toolName);
     const existing = this.tabs.get(key);
     if (existing) return { tab: existing, created: false };
     const mediaRoot = vscode.Uri.joinPath(this.extensionUri, 'media', 'results');
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolResult', title, vscode.ViewColumn.Active, {
+    const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolResult', title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, {
       enableScripts: true,
       // Kept while hidden (behind the form, usually) so the next result can be posted to it: rebuilding the page
       // costs about as much as a new tab. One webview per tool.

@@ -127,6 +127,31 @@ export function historySuite(vscode: VscodeApi): Suite {
     await form.receive({ type: 'cancel' });
   }, { timeoutMs: 60_000 });
 
+  suite.test('a call without a form: the tool tab opens while its arguments are asked, and the answer is posted to its page', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitUntil('no result tab open', () => (requireApi().browse.results.openTabs === 0 ? true : undefined));
+    const results = requireApi().browse.results;
+    // What Call Tool with JSON Arguments does around its input box (the box itself cannot be typed into from here).
+    const prepared = results.prepareCall(everything(), 'get-sum');
+    assertEqual(results.openTabs, 1, 'result tabs while the arguments are asked');
+    const screen = prepared.begin(() => undefined);
+    const args = { a: 6, b: 7 };
+    const shown = await actAndRender('a call without a form', async () => {
+      const outcome = await everything().callTool('get-sum', args, {});
+      screen.settle({ kind: 'answered', record: { serverName: EVERYTHING_SERVER, toolName: 'get-sum', args, outcome, durationMs: 0 } });
+    });
+    assert(shown.html.includes('The sum of 6 and 7 is 13.'), `result in the tab:\n${shown.html}`);
+    assertEqual(shown.place, 'tab', 'where a call without a form shows its result');
+    assert(shown.delivery !== 'created', 'the tab opened before the call is the one the result goes to');
+    assertEqual(results.openTabs, 1, 'result tabs after the call');
+
+    // The arguments box cancelled: the tab opened for it closes again.
+    const abandoned = results.prepareCall(everything(), 'echo');
+    assertEqual(results.openTabs, 2, 'result tabs while the arguments of echo are asked');
+    abandoned.abandon();
+    await waitUntil('the tab opened for the abandoned call to close', () => (results.openTabs === 1 ? true : undefined), 10_000);
+  }, { timeoutMs: 60_000 });
+
   suite.test('Copy as CLI Command gives the CLI line for the same call through the same mcp.json (the clipboard is not read: a headless browser grants no clipboard)', async () => {
     const older = await getSumEntry(4, 5);
     const command = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.copyHistoryCliCommand', older);
