@@ -58,15 +58,14 @@ export class ResultChannel {
     if (this.page.kind === 'listening' && this.latest?.type === 'status') void this.webview.postMessage({ type: 'progress', text } satisfies ResultPageMessage).then(undefined, () => undefined);
   }
 
-  /** The page (re)loaded and listens; `showing` is the key of the body its HTML carries. */
+  /**
+   * The page (re)loaded and listens; `showing` is the key of the body its HTML carries. A webview that VS Code
+   * rebuilt from its HTML (restored, moved) says so again without the extension having been told: whatever was
+   * posted meanwhile was lost, and the latest body is sent again unless the HTML already carries it.
+   */
   ready(showing: unknown): void {
     this.page = { kind: 'listening' };
     if (this.latest && this.latest.key !== showing) this.post(this.latest);
-  }
-
-  /** The page's HTML is being set anew: it listens again only once it says so. */
-  reloading(): void {
-    this.page = { kind: 'loading' };
   }
 
   private post(body: ResultBodyMessage): void {
