@@ -9,3 +9,8 @@ interface VsCodeWebviewApi {
 
 /** Returns the webview's API handle; VS Code allows one call per webview document. */
 declare function acquireVsCodeApi(): VsCodeWebviewApi;
+
+interface Window {
+  /** The one API handle of the page, shared by the scripts of a page that loads more than one (the tool form). */
+  mcpVsCodeApi?: VsCodeWebviewApi;
+}

@@ -2,7 +2,8 @@
 // src/workbench/forms/formModel.ts), collects the values, and posts them; validation against the schema happens in
 // the extension, whose errors come back and are shown next to the fields. No framework, no remote content.
 (function () {
-  const vscode = acquireVsCodeApi();
+  // Shared with media/results/results.js, which draws the results under the form: one API handle per page.
+  const vscode = window.mcpVsCodeApi || (window.mcpVsCodeApi = acquireVsCodeApi());
   // The form page (src/extension/forms) always renders these elements; the casts say which kind each is.
   const state = JSON.parse(/** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById('initial-state')).textContent));
   const labels = state.labels;

@@ -1,10 +1,14 @@
-// Result view: links and buttons post messages; the extension does the work (reading through the server).
-// The extension reuses this page for the tool's next result: it posts the new body (already escaped HTML, built by
-// the same code as the first page) and the page answers "rendered" once it is drawn.
+// Result area (the result tab, and the bottom of the tool form): links and buttons post messages; the extension
+// does the work (reading through the server). The extension sends each new body (already escaped HTML, built by
+// the same code as the first page) once this page has said `ready`, and the page answers `rendered` once a result
+// is on screen.
 (function () {
-  const vscode = acquireVsCodeApi();
-  const stateElement = document.getElementById('initial-state');
+  // The tool form loads this script after its own; VS Code hands out one API handle per page.
+  const vscode = window.mcpVsCodeApi || (window.mcpVsCodeApi = acquireVsCodeApi());
+  const stateElement = document.getElementById('result-state');
+  /** @type {{ key?: string, sequence?: number }} what the page's HTML already shows */
   const initial = stateElement ? JSON.parse(stateElement.textContent || '{}') : {};
+  const main = document.getElementById('result');
   function rendered(sequence) {
     // After the next frame, so "rendered" means the result is on screen, not only in the DOM. Chromium pauses
     // animation frames in a cross-origin frame it considers hidden (a webview still loading can be one), so a
@@ -18,22 +22,34 @@
     requestAnimationFrame(send);
     setTimeout(send, 100);
   }
+  function replace(html) {
+    if (!main) return;
+    main.innerHTML = html;
+    main.hidden = false;
+    // In the form the result sits under the fields: bring its top into view without moving the keyboard focus.
+    if (main.dataset.place === 'form') main.scrollIntoView({ block: 'nearest' });
+    else window.scrollTo(0, 0);
+  }
   document.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
     if (!target) return;
     event.preventDefault();
     const action = target.getAttribute('data-action');
     if (action === 'readResource') vscode.postMessage({ type: 'readResource', uri: target.getAttribute('data-uri') });
-    else if (action === 'openMarkdown') vscode.postMessage({ type: 'openMarkdown' });
+    else if (action === 'openMarkdown' || action === 'openTab' || action === 'cancelCall') vscode.postMessage({ type: action });
   });
   window.addEventListener('message', (event) => {
     const message = event.data;
-    if (!message || message.type !== 'show' || typeof message.html !== 'string') return;
-    const main = document.getElementById('result');
-    if (!main) return;
-    main.innerHTML = message.html;
-    window.scrollTo(0, 0);
-    rendered(message.sequence);
+    if (!message || typeof message.type !== 'string') return;
+    if ((message.type === 'show' || message.type === 'status') && typeof message.html === 'string') {
+      replace(message.html);
+      if (message.type === 'show' && typeof message.sequence === 'number') rendered(message.sequence);
+    } else if (message.type === 'progress' && typeof message.text === 'string') {
+      const line = document.getElementById('call-progress');
+      if (line) line.textContent = message.text;
+    }
   });
   if (typeof initial.sequence === 'number') rendered(initial.sequence);
+  // The listener is attached: from now on a posted body is drawn. A page rebuilt later says so again.
+  vscode.postMessage({ type: 'ready', showing: initial.key });
 })();

@@ -9,8 +9,10 @@
   /** The id of the request shown; every decision carries it so a late click cannot decide the next request. */
   /** @type {number|undefined} */ let requestId;
   /**
-   * Whether the person has clicked or typed (other than Enter) since this request appeared. Until then Enter does
-   * nothing: the request arrived on a server's initiative, and an Enter meant for something else must not approve it.
+   * Whether the person has turned to this request since it appeared: clicked in the page, or moved the focus onto
+   * one of its controls (by Tab or a click; the page itself focuses nothing). Until then Enter and Escape do
+   * nothing: the request arrived on a server's initiative, and keys meant for the editor (typed while the page had
+   * the keyboard by accident, which leaves the focus on the page's body) must not decide it.
    */
   let interacted = false;
   let uid = 0;
@@ -285,12 +287,20 @@
   }
 
   document.addEventListener('pointerdown', () => (interacted = true), true);
+  document.addEventListener(
+    'focusin',
+    (event) => {
+      if (event.target instanceof HTMLElement && event.target.matches('input, select, textarea, button, a[href]')) interacted = true;
+    },
+    true,
+  );
 
   document.addEventListener(
     'keydown',
     (event) => {
       const target = /** @type {HTMLElement} */ (event.target);
-      if (event.key === 'Escape' && keys.reject) {
+      if (event.key === 'Escape') {
+        if (!interacted || !keys.reject) return;
         event.preventDefault();
         keys.reject();
       } else if (event.key === 'Enter') {
@@ -307,8 +317,6 @@
           event.preventDefault();
           keys.approve();
         }
-      } else if (!['Shift', 'Control', 'Alt', 'Meta'].includes(event.key)) {
-        interacted = true;
       }
     },
     true,

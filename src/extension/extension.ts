@@ -124,7 +124,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     },
     (line) => ownLog.info(line),
   );
-  const forms = new ToolForms(context.extensionUri, (controller, record) => results.show(controller, record), history);
+  const forms = new ToolForms(context.extensionUri, results, history);
   const importer = new ServerImporter();
   const statusBar = new ServersStatusBar(manager);
   const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader);
@@ -205,7 +205,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       documents,
       tools: {
         openForm: (controller, tool) => forms.show(controller, tool),
-        showResult: (controller, record) => results.show(controller, record),
+        prepareCall: (controller, toolName) => results.prepareCall(controller, toolName),
         history,
       },
       sampling,

@@ -7,16 +7,18 @@ import type { HistoryLog, HistoryOutcome } from '../../workbench/history/history
 import type { ServerController } from '../servers/serverController';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArguments';
 import type { ToolCallRecord } from './toolResultMarkdown';
+import type { PreparedCall } from './toolResultView';
 import type { ServerManager } from '../servers/serverManager';
 import { runningServer } from '../servers/serverPicker';
 import { ServerState } from '../servers/serverState';
 
 const validator = new SchemaValidator();
 
-/** How a finished call is shown and how the form is opened; the browse services supply both. */
+/** How a call is shown and how the form is opened; the browse services supply both. */
 export interface ToolCallUi {
   openForm(controller: ServerController, tool: Tool): void;
-  showResult(controller: ServerController, record: ToolCallRecord): void;
+  /** Puts the tool's result tab on screen before the call starts, so its page listens by the answer. */
+  prepareCall(controller: ServerController, toolName: string): PreparedCall;
   /** Where every call is recorded (the History view). */
   history: HistoryLog;
 }
@@ -31,10 +33,16 @@ export async function callTool(manager: ServerManager, ui: ToolCallUi, argument:
 export async function callToolJson(manager: ServerManager, ui: ToolCallUi, argument: unknown): Promise<void> {
   const target = await resolveTool(manager, argument);
   if (!target) return;
+  const prepared = ui.prepareCall(target.controller, target.tool.name);
   const args = await askArguments(target.controller, target.tool);
-  if (!args) return;
-  const record = await callToolWithProgress(target.controller, target.tool, args, ui.history);
-  if (record) ui.showResult(target.controller, record);
+  if (!args) {
+    prepared.abandon();
+    return;
+  }
+  const abort = new AbortController();
+  const screen = prepared.begin(() => abort.abort());
+  const attempt = await callToolWithProgress(target.controller, target.tool, args, ui.history, { signal: abort.signal, onProgress: (text) => screen.progress(text) });
+  screen.settle(attempt);
 }
 
 async function resolveTool(manager: ServerManager, argument: unknown): Promise<{ controller: ServerController; tool: Tool } | undefined> {
@@ -88,11 +96,17 @@ async function askArguments(controller: ServerController, tool: Tool): Promise<J
   return check.kind === 'ok' ? check.value : undefined;
 }
 
-/**
- * Calls the tool with a cancellable progress notification. Resolves the call's record, or undefined when the
- * user cancelled or the call failed (both already reported).
- */
-export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject, history: HistoryLog): Promise<ToolCallRecord | undefined> {
+/** How a call ended: answered (a result, possibly a tool error), cancelled by the person, or failed (already reported). */
+export type CallAttempt = { kind: 'answered'; record: ToolCallRecord } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
+
+/** What the page that started the call adds: its own Cancel button, and a place to show progress. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (text: string) => void;
+}
+
+/** Calls the tool with a cancellable progress notification; a failure or a cancel is reported here. */
+export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject, history: HistoryLog, options: CallOptions = {}): Promise<CallAttempt> {
   const started = Date.now();
   const record = (outcome: HistoryOutcome, result?: CallToolOutcome): void => {
     history.record(
@@ -119,12 +133,16 @@ export async function callToolWithProgress(controller: ServerController, tool: T
         // Cancel aborts the request; the core then sends notifications/cancelled to the server.
         const abort = new AbortController();
         const subscription = token.onCancellationRequested(() => abort.abort());
+        const onPageCancel = () => abort.abort();
+        if (options.signal?.aborted) abort.abort();
+        options.signal?.addEventListener('abort', onPageCancel, { once: true });
         let reported = 0;
         return controller
           .callTool(tool.name, args, {
             signal: abort.signal,
             onProgress: (update) => {
               const message = update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
+              options.onProgress?.(message);
               if (update.total && update.total > 0) {
                 const percent = Math.min(100, (update.progress / update.total) * 100);
                 progress.report({ message, increment: Math.max(0, percent - reported) });
@@ -134,7 +152,10 @@ export async function callToolWithProgress(controller: ServerController, tool: T
               }
             },
           })
-          .finally(() => subscription.dispose());
+          .finally(() => {
+            subscription.dispose();
+            options.signal?.removeEventListener('abort', onPageCancel);
+          });
       },
     );
   } catch (error) {
@@ -142,7 +163,7 @@ export async function callToolWithProgress(controller: ServerController, tool: T
       controller.log.info(`Call of ${tool.name} cancelled by the user`);
       record({ kind: 'cancelled' });
       void vscode.window.showInformationMessage(vscode.l10n.t('The call of {0} was cancelled.', tool.name));
-      return undefined;
+      return { kind: 'cancelled' };
     }
     controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
@@ -150,10 +171,10 @@ export async function callToolWithProgress(controller: ServerController, tool: T
     void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', tool.name, errorMessage(error)), showLog).then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });
-    return undefined;
+    return { kind: 'failed', message: errorMessage(error) };
   }
   const durationMs = Date.now() - started;
   controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);
   record({ kind: outcome.result.isError ? 'tool-error' : 'succeeded' }, outcome);
-  return { serverName: controller.name, toolName: tool.name, args, outcome, durationMs };
+  return { kind: 'answered', record: { serverName: controller.name, toolName: tool.name, args, outcome, durationMs } };
 }

@@ -5,15 +5,59 @@ import type { ValidationVerdict } from '../../protocol/validation/schemaValidati
 import type { ToolCallRecord } from './toolResultMarkdown';
 import { base64Bytes } from '../ui/mimeLanguage';
 import { escapeHtml } from '../webviews/webviewPage';
+import type { ResultBodyMessage } from './resultChannel';
 
 /**
  * The body of the result view. Everything in a result comes from the server, so every string is escaped; media
  * is only shown from `data:` URIs of image and audio types (the page's CSP allows nothing else).
  */
-export function resultBody(record: ToolCallRecord): string {
+/** Where a result area is: its own tab (a page per tool), or under the fields of the tool's form. */
+export type ResultPlace = 'tab' | 'form';
+
+/**
+ * The result area of a page (drawn and updated by media/results/results.js): the body it starts with, and which body
+ * that is, so the page can tell the extension what it shows when it says `ready`.
+ */
+export function resultArea(place: ResultPlace, initial: ResultBodyMessage | undefined): string {
+  const state = JSON.stringify(initial ? { key: initial.key, sequence: initial.type === 'show' ? initial.sequence : undefined } : {}).replace(/</g, '\\u003c');
+  const label = escapeHtml(vscode.l10n.t('Result'));
+  return (
+    `<main id="result" data-place="${place}" aria-label="${label}" aria-live="polite"${initial ? '' : ' hidden'}>${initial?.html ?? ''}</main>\n` +
+    `<script type="application/json" id="result-state">${state}</script>`
+  );
+}
+
+/** The status of a call without a result: its arguments being asked, in flight (with its progress line and Cancel), cancelled, or failed. */
+export type CallStatus = { kind: 'waiting' } | { kind: 'calling' } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
+
+export function statusBody(place: ResultPlace, toolName: string, serverName: string, status: CallStatus): string {
+  const heading = place === 'tab' ? `<h1>${escapeHtml(toolName)} <span class="muted">· ${escapeHtml(serverName)}</span></h1>` : `<h2>${escapeHtml(vscode.l10n.t('Result'))}</h2>`;
+  switch (status.kind) {
+    case 'waiting':
+      return `${heading}<p class="muted">${escapeHtml(vscode.l10n.t('Waiting for the arguments of {0}…', toolName))}</p>`;
+    case 'calling':
+      return (
+        `${heading}<p class="calling" role="status"><span class="spinner" aria-hidden="true"></span>${escapeHtml(vscode.l10n.t('Calling {0}…', toolName))}</p>` +
+        `<p id="call-progress" class="muted"></p>` +
+        `<p><button type="button" class="secondary" data-action="cancelCall">${escapeHtml(vscode.l10n.t('Cancel Call'))}</button></p>`
+      );
+    case 'cancelled':
+      return `${heading}<p class="muted">${escapeHtml(vscode.l10n.t('The call of {0} was cancelled.', toolName))}</p>`;
+    case 'failed':
+      return `${heading}<div class="error-banner" role="alert">${escapeHtml(vscode.l10n.t('Calling {0} failed: {1}', toolName, status.message))}</div>`;
+    default: {
+      const exhaustive: never = status;
+      return String(exhaustive);
+    }
+  }
+}
+
+export function resultBody(record: ToolCallRecord, place: ResultPlace = 'tab'): string {
   const { result, outputValidation } = record.outcome;
   const parts: string[] = [];
-  parts.push(`<h1>${escapeHtml(record.toolName)} <span class="muted">· ${escapeHtml(record.serverName)}</span></h1>`);
+  // In the form the tool and server are named in the form's own heading.
+  if (place === 'tab') parts.push(`<h1>${escapeHtml(record.toolName)} <span class="muted">· ${escapeHtml(record.serverName)}</span></h1>`);
+  else parts.push(`<h2>${escapeHtml(vscode.l10n.t('Result'))}</h2>`);
   parts.push(`<p class="muted">${escapeHtml(vscode.l10n.t('Answered in {0} ms', record.durationMs))}</p>`);
   if (result.isError === true) {
     parts.push(`<div class="error-banner" role="alert"><strong>⚠ ${escapeHtml(vscode.l10n.t('Tool reported an error'))}</strong></div>`);
@@ -27,7 +71,8 @@ export function resultBody(record: ToolCallRecord): string {
     parts.push(verdictHtml(outputValidation));
   }
   parts.push(`<details><summary>${escapeHtml(vscode.l10n.t('Arguments'))}</summary><pre>${escapeHtml(JSON.stringify(record.args, null, 2))}</pre></details>`);
-  parts.push(`<p><button type="button" class="secondary" data-action="openMarkdown">${escapeHtml(vscode.l10n.t('Open as Markdown'))}</button></p>`);
+  const openTab = place === 'form' ? `<button type="button" class="secondary" data-action="openTab">${escapeHtml(vscode.l10n.t('Open in Its Own Tab'))}</button> ` : '';
+  parts.push(`<p class="result-actions">${openTab}<button type="button" class="secondary" data-action="openMarkdown">${escapeHtml(vscode.l10n.t('Open as Markdown'))}</button></p>`);
   return parts.join('\n');
 }
 

@@ -3,9 +3,11 @@ import { buildFormModel, defaultValues, type FormField } from '../../workbench/f
 import type { JsonObject, Tool } from '../../protocol/types';
 import type { HistoryLog } from '../../workbench/history/historyLog';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
-import { callToolWithProgress } from './callTool';
+import { callToolWithProgress, type CallAttempt } from './callTool';
 import type { ServerController } from '../servers/serverController';
-import type { ToolCallRecord } from './toolResultMarkdown';
+import type { ResultAreaMessage, ToolResultView } from './toolResultView';
+import { ResultChannel } from './resultChannel';
+import { resultArea } from './resultHtml';
 import { formFieldMessages, type FieldMessage } from '../webviews/fieldMessages';
 import { escapeHtml, webviewPage } from '../webviews/webviewPage';
 
@@ -20,7 +22,8 @@ export interface ToolFormHandle {
   readonly initialValues?: JsonObject;
   /** The problems the form shows now, per field (tests read what a person sees). */
   readonly errors: readonly FieldMessage[];
-  receive(message: ToolFormMessage): Promise<void>;
+  /** A message of the form, or of the result area under it (media/results/results.js). */
+  receive(message: ToolFormMessage | ResultAreaMessage): Promise<void>;
 }
 
 const validator = new SchemaValidator();
@@ -28,7 +31,8 @@ const validator = new SchemaValidator();
 /**
  * Call Tool forms: a webview per tool, generated from its input schema. The extension validates what the form
  * sends against the schema before calling (errors go back to the form), then calls with progress and cancel and
- * hands the record to the result view. The form stays open so the tool can be called again with other values.
+ * draws the result under the fields ("Open in Its Own Tab" moves it to the tool's result tab). The form stays open
+ * so the tool can be called again with other values.
  */
 export class ToolForms implements vscode.Disposable {
   private readonly open = new Map<string, { panel: vscode.WebviewPanel; handle: ToolFormHandle }>();
@@ -36,7 +40,7 @@ export class ToolForms implements vscode.Disposable {
 
   constructor(
     private readonly extensionUri: vscode.Uri,
-    private readonly showResult: (controller: ServerController, record: ToolCallRecord) => void,
+    private readonly results: ToolResultView,
     private readonly history: HistoryLog,
   ) {}
 
@@ -56,34 +60,43 @@ export class ToolForms implements vscode.Disposable {
     }
     existing?.panel.dispose();
     const mediaRoot = vscode.Uri.joinPath(this.extensionUri, 'media', 'forms');
+    const resultsRoot = vscode.Uri.joinPath(this.extensionUri, 'media', 'results');
     const title = vscode.l10n.t('Call {0}', tool.name);
     const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolForm', title, vscode.ViewColumn.Active, {
       enableScripts: true,
       retainContextWhenHidden: true,
-      localResourceRoots: [mediaRoot],
+      localResourceRoots: [mediaRoot, resultsRoot],
     });
     const model = buildFormModel(tool.inputSchema);
     panel.webview.html = webviewPage({
       webview: panel.webview,
       title,
-      body: formBody(controller, tool),
-      scripts: [vscode.Uri.joinPath(mediaRoot, 'toolForm.js')],
-      styles: [vscode.Uri.joinPath(mediaRoot, 'toolForm.css')],
+      // The latest result is drawn under the fields: the page is on screen when the call answers, so showing the
+      // result is one message (a result tab of its own would first have to be created and loaded).
+      body: formBody(controller, tool) + resultArea('form', undefined),
+      // The form's script first: once results.js says `ready`, both listen.
+      scripts: [vscode.Uri.joinPath(mediaRoot, 'toolForm.js'), vscode.Uri.joinPath(resultsRoot, 'results.js')],
+      styles: [vscode.Uri.joinPath(mediaRoot, 'toolForm.css'), vscode.Uri.joinPath(resultsRoot, 'results.css')],
       state: { model, values: values ?? defaultValues(model) ?? {}, labels: formLabels() },
     });
+    const area: FormResultArea = { channel: new ResultChannel(panel.webview), current: { controller, title } };
     const handle: ToolFormHandle & { errors: FieldMessage[] } = {
       controller,
       tool,
       initialValues: values,
       errors: [],
       receive: async (message) => {
-        const errors = await this.receive(panel, controller, tool, model, message);
+        if (message?.type !== 'submit' && message?.type !== 'cancel') {
+          this.results.handleAreaMessage(message, area.channel, area.current);
+          return;
+        }
+        const errors = await this.receive(panel, area, controller, tool, model, message);
         if (errors) handle.errors = errors;
       },
     };
     this.open.set(key, { panel, handle });
     this.lastOpened = handle;
-    const subscription = panel.webview.onDidReceiveMessage((message: ToolFormMessage) => void handle.receive(message));
+    const subscription = panel.webview.onDidReceiveMessage((message: ToolFormMessage | ResultAreaMessage) => void handle.receive(message));
     panel.onDidDispose(() => {
       subscription.dispose();
       if (this.open.get(key)?.panel === panel) this.open.delete(key);
@@ -95,6 +108,7 @@ export class ToolForms implements vscode.Disposable {
   /** Handles one message from the form; returns the problems now shown, when it showed any (or cleared them). */
   private async receive(
     panel: vscode.WebviewPanel,
+    area: FormResultArea,
     controller: ServerController,
     tool: Tool,
     model: FormField,
@@ -123,9 +137,17 @@ export class ToolForms implements vscode.Disposable {
     if (unchecked !== undefined) controller.log.warn(`Input schema of ${tool.name} not checked: ${unchecked}`);
     await post([]);
     await panel.webview.postMessage({ type: 'busy', busy: true });
+    const abort = new AbortController();
+    const cancel = () => abort.abort();
+    area.current = { ...area.current, cancel };
+    area.channel.deliver(this.results.status('form', controller, tool.name, { kind: 'calling' }));
     try {
-      const record = await callToolWithProgress(controller, tool, args as JsonObject, this.history);
-      if (record) this.showResult(controller, record);
+      const attempt = await callToolWithProgress(controller, tool, args as JsonObject, this.history, {
+        signal: abort.signal,
+        onProgress: (text) => area.channel.progress(text),
+      });
+      if (area.current.cancel === cancel) area.current = { controller, title: area.current.title };
+      this.showAttempt(area, controller, tool, attempt);
     } finally {
       // The panel may have been closed while the call ran.
       void panel.webview.postMessage({ type: 'busy', busy: false }).then(undefined, () => undefined);
@@ -133,9 +155,38 @@ export class ToolForms implements vscode.Disposable {
     return [];
   }
 
+  /** Draws how the call ended under the form (a posted message: the page listens, it made the call). */
+  private showAttempt(area: FormResultArea, controller: ServerController, tool: Tool, attempt: CallAttempt): void {
+    switch (attempt.kind) {
+      case 'answered': {
+        const { record } = attempt;
+        const prepared = this.results.prepare(record, 'form');
+        area.current = { controller, title: prepared.title, markdown: prepared.markdown, openTab: () => void this.results.show(controller, record) };
+        this.results.handedOver(prepared, tool.name, 'form', area.channel.deliver(prepared.message));
+        return;
+      }
+      case 'cancelled':
+        area.channel.deliver(this.results.status('form', controller, tool.name, { kind: 'cancelled' }));
+        return;
+      case 'failed':
+        area.channel.deliver(this.results.status('form', controller, tool.name, { kind: 'failed', message: attempt.message }));
+        return;
+      default: {
+        const exhaustive: never = attempt;
+        return exhaustive;
+      }
+    }
+  }
+
   dispose(): void {
     for (const { panel } of [...this.open.values()]) panel.dispose();
   }
+}
+
+/** The result area under a form: its way to the page, and what it shows now (its buttons act on that). */
+interface FormResultArea {
+  channel: ResultChannel;
+  current: { controller: ServerController; title: string; markdown?: string; cancel?: () => void; openTab?: () => void };
 }
 
 function formBody(controller: ServerController, tool: Tool): string {

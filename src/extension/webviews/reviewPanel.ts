@@ -90,12 +90,20 @@ export interface ReviewSnapshot {
   /** The id decisions on the shown request must carry (undefined when nothing is shown). */
   requestId: number | undefined;
   waiting: number;
+  /** Whether the panel exists at all (it is closed when nothing waits). */
+  open: boolean;
+  /** Whether the workbench shows the panel: it is the active tab of an editor group. */
   visible: boolean;
-  /** Whether the panel has keyboard focus: a panel opened on a server's initiative never takes it. */
+  /**
+   * Whether the panel has keyboard focus, as the workbench reports it: the active tab of the active group. A panel
+   * opened on a server's initiative never takes it.
+   */
   focused: boolean;
   /** Decisions dropped because they named another request than the one shown. */
   staleDecisions: number;
 }
+
+const REVIEW_VIEW_TYPE = 'mcpWorkbench.review';
 
 export class ReviewPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -149,8 +157,9 @@ export class ReviewPanel implements vscode.Disposable {
   private next(): void {
     const following = this.lineUp.shift();
     if (following) following();
-    // The panel stays when nothing waits (it shows so): a panel created afresh for the next request can come up as
-    // the active editor in code-server even with preserveFocus, and a server's request must never take the keyboard.
+    // Nothing left to review: the panel goes away instead of standing empty in the editor area. The next request
+    // creates it again beside the editor and without focus (see `ensurePanel`).
+    else if (!this.active && this.waiting() === 0) this.panel?.dispose();
     else this.render();
   }
 
@@ -190,12 +199,17 @@ export class ReviewPanel implements vscode.Disposable {
   }
 
   snapshot(): ReviewSnapshot {
+    // Read from the workbench's tabs, not from the panel: the extension host reports a panel it has just created as
+    // visible and active until the workbench's first view-state update arrives, even when it opened without focus.
+    const isReview = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(REVIEW_VIEW_TYPE);
+    const open = this.panel !== undefined;
     return {
       view: this.active?.view,
       requestId: this.activeId,
       waiting: this.waiting(),
-      visible: this.panel?.visible ?? false,
-      focused: this.panel?.active ?? false,
+      open,
+      visible: open && vscode.window.tabGroups.all.some((group) => isReview(group.activeTab)),
+      focused: open && isReview(vscode.window.tabGroups.activeTabGroup.activeTab),
       staleDecisions: this.staleDecisions,
     };
   }
@@ -231,7 +245,7 @@ export class ReviewPanel implements vscode.Disposable {
     if (this.panel) return this.panel;
     const root = vscode.Uri.joinPath(this.extensionUri, 'media', 'review');
     // Beside the editor and without focus: the person keeps typing where they were and turns to the panel by choice.
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.review', vscode.l10n.t('MCP Review'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, vscode.l10n.t('MCP Review'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       retainContextWhenHidden: true,
       localResourceRoots: [root],

@@ -1,7 +1,8 @@
 /**
- * The History view and the reused result tab, inside the real extension host against server-everything: calls go
- * through the Call Tool form (the messages its webview posts), History's commands run as the view's menus run them,
- * and the result webview confirms it drew each result.
+ * The History view and where results are drawn, inside the real extension host against server-everything: calls go
+ * through the Call Tool form (the messages its webview posts) and their results are drawn under it, History's
+ * commands run as the view's menus run them, older results open in the tool's reused result tab, and the webview
+ * confirms it drew each result.
  */
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { HistoryNode } from '../../../src/extension/history/historyTreeProvider';
@@ -41,23 +42,25 @@ export function historySuite(vscode: VscodeApi): Suite {
     assert(node, `no get-sum(${a}, ${b}) entry in History`);
     return node;
   };
-  /** Submits the form and waits until the result webview reports that it drew this result. */
-  const submitAndRender = async (form: ToolFormHandle, args: Record<string, unknown>) => {
+  /** Does `act` and waits until a webview reports that it drew the result `act` led to. */
+  const actAndRender = async (what: string, act: () => PromiseLike<unknown>) => {
     const results = requireApi().browse.results;
     const before = results.lastShown?.sequence ?? 0;
     const rendered: number[] = [];
     const subscription = results.onDidRender((sequence) => rendered.push(sequence));
     try {
-      await form.receive({ type: 'submit', arguments: args });
-      const shown = await waitUntil('a new result', () => (results.lastShown && results.lastShown.sequence > before ? results.lastShown : undefined));
-      await waitUntil(`the result webview to draw result ${shown.sequence}`, () => (rendered.includes(shown.sequence) ? true : undefined), 20_000);
+      await act();
+      const shown = await waitUntil(`a new result (${what})`, () => (results.lastShown && results.lastShown.sequence > before ? results.lastShown : undefined));
+      await waitUntil(`the webview to draw result ${shown.sequence} (${what})`, () => (rendered.includes(shown.sequence) ? true : undefined), 20_000);
       return shown;
     } finally {
       subscription.dispose();
     }
   };
+  const submitAndRender = (form: ToolFormHandle, args: Record<string, unknown>) =>
+    actAndRender(`submitted ${JSON.stringify(args)}`, () => form.receive({ type: 'submit', arguments: args }));
 
-  suite.test('calls through the form are recorded in History and share one result tab, updated in place', async () => {
+  suite.test('calls through the form are recorded in History and drawn under the form, updated in place', async () => {
     await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: everything() });
     await requireApi().manager.waitForState(EVERYTHING_SERVER, 'running', 60_000);
     const state = everything().state;
@@ -65,18 +68,28 @@ export function historySuite(vscode: VscodeApi): Suite {
     const tool = state.tools.find((t) => t.name === 'get-sum');
     assert(tool, 'no get-sum tool');
     requireApi().history.clear();
-    // Result tabs of earlier suites would otherwise take this tool's result.
+    // Result tabs of earlier suites are closed, so the count below is this test's.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitUntil('no result tab open', () => (requireApi().browse.results.openTabs === 0 ? true : undefined));
 
     await vscode.commands.executeCommand('mcpWorkbench.callTool', { kind: 'tool', controller: everything(), tool });
     const form = await waitUntil('the open tool form', () => requireApi().browse.forms.active);
+    // Submitted at once, before the form's page may be listening: the result must still be drawn (the page says
+    // `ready` and is then sent the latest body).
     const first = await submitAndRender(form, { a: 2, b: 3 });
     assert(first.html.includes('The sum of 2 and 3 is 5.'), `first result:\n${first.html}`);
+    assertEqual(first.place, 'form', 'where the first result of a call from the form is drawn');
     const second = await submitAndRender(form, { a: 4, b: 5 });
     assert(second.html.includes('The sum of 4 and 5 is 9.'), `second result:\n${second.html}`);
-    assert(second.delivery !== 'created', 'the second result of the same tool must reuse the open tab');
-    assertEqual(requireApi().browse.results.openTabs, 1, 'result tabs open after two calls of one tool');
+    assertEqual(second.place, 'form', 'where the second result is drawn');
+    assertEqual(second.delivery, 'posted', 'the second result is posted to the form page, which listens by now');
+    assertEqual(requireApi().browse.results.openTabs, 0, 'result tabs open after two calls from the form');
+
+    // "Open in Its Own Tab" under the result: the tool's result tab, created for it and drawn.
+    const own = await actAndRender('Open in Its Own Tab', () => form.receive({ type: 'openTab' }));
+    assert(own.html.includes('The sum of 4 and 5 is 9.'), `result in its own tab:\n${own.html}`);
+    assertEqual(own.place, 'tab', 'where Open in Its Own Tab shows the result');
+    assertEqual(requireApi().browse.results.openTabs, 1, 'result tabs after Open in Its Own Tab');
 
     const entries = await entryNodes();
     assertEqual(entries.length, 2, 'History entries after two calls');
@@ -91,15 +104,12 @@ export function historySuite(vscode: VscodeApi): Suite {
     await form.receive({ type: 'cancel' });
   }, { timeoutMs: 90_000 });
 
-  suite.test('Open Result shows an older call again in the tool result tab', async () => {
+  suite.test('Open Result shows an older call again in the tool result tab, updated in place', async () => {
     const older = await getSumEntry(2, 3);
-    const before = requireApi().browse.results.lastShown?.sequence ?? 0;
-    await vscode.commands.executeCommand('mcpWorkbench.openHistoryEntry', older);
-    const shown = await waitUntil('the reopened result', () => {
-      const last = requireApi().browse.results.lastShown;
-      return last && last.sequence > before ? last : undefined;
-    });
+    const shown = await actAndRender('Open Result', () => vscode.commands.executeCommand('mcpWorkbench.openHistoryEntry', older));
     assert(shown.html.includes('The sum of 2 and 3 is 5.'), `reopened result:\n${shown.html}`);
+    assertEqual(shown.place, 'tab', 'where Open Result shows the result');
+    assert(shown.delivery !== 'created', 'the open result tab of the tool is reused');
     assertEqual(requireApi().browse.results.openTabs, 1, 'result tabs after reopening (still one for the tool)');
   });
 
@@ -115,6 +125,31 @@ export function historySuite(vscode: VscodeApi): Suite {
     assert(shown.html.includes('The sum of 2 and 3 is 5.'), `re-run result:\n${shown.html}`);
     assertEqual((await entryNodes()).length, 3, 'History entries after the re-run');
     await form.receive({ type: 'cancel' });
+  }, { timeoutMs: 60_000 });
+
+  suite.test('a call without a form: the tool tab opens while its arguments are asked, and the answer is posted to its page', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await waitUntil('no result tab open', () => (requireApi().browse.results.openTabs === 0 ? true : undefined));
+    const results = requireApi().browse.results;
+    // What Call Tool with JSON Arguments does around its input box (the box itself cannot be typed into from here).
+    const prepared = results.prepareCall(everything(), 'get-sum');
+    assertEqual(results.openTabs, 1, 'result tabs while the arguments are asked');
+    const screen = prepared.begin(() => undefined);
+    const args = { a: 6, b: 7 };
+    const shown = await actAndRender('a call without a form', async () => {
+      const outcome = await everything().callTool('get-sum', args, {});
+      screen.settle({ kind: 'answered', record: { serverName: EVERYTHING_SERVER, toolName: 'get-sum', args, outcome, durationMs: 0 } });
+    });
+    assert(shown.html.includes('The sum of 6 and 7 is 13.'), `result in the tab:\n${shown.html}`);
+    assertEqual(shown.place, 'tab', 'where a call without a form shows its result');
+    assert(shown.delivery !== 'created', 'the tab opened before the call is the one the result goes to');
+    assertEqual(results.openTabs, 1, 'result tabs after the call');
+
+    // The arguments box cancelled: the tab opened for it closes again.
+    const abandoned = results.prepareCall(everything(), 'echo');
+    assertEqual(results.openTabs, 2, 'result tabs while the arguments of echo are asked');
+    abandoned.abandon();
+    await waitUntil('the tab opened for the abandoned call to close', () => (results.openTabs === 1 ? true : undefined), 10_000);
   }, { timeoutMs: 60_000 });
 
   suite.test('Copy as CLI Command gives the CLI line for the same call through the same mcp.json (the clipboard is not read: a headless browser grants no clipboard)', async () => {

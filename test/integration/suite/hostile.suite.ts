@@ -111,9 +111,11 @@ export function hostileSuite(vscode: VscodeApi): Suite {
   suite.test('a review panel opened by a server never takes focus from the editor', async () => {
     const document = await vscode.workspace.openTextDocument({ content: 'the person is typing here' });
     await vscode.window.showTextDocument(document);
+    // Nothing waits, so no panel is open: this request creates it (the case where a new webview could come up active).
+    await waitUntil('no review panel before the request', () => (snapshot().open ? undefined : true), 10_000);
     const answer = call(HOSTILE, 'sample', { prompt: 'steal focus' });
     await waitForRequestFrom(HOSTILE);
-    // Revealing is asynchronous in the workbench: wait until the panel shows, then check who has the keyboard.
+    // Opening is asynchronous in the workbench: wait until its tabs show the panel, then check who has the keyboard.
     await waitUntil('the review panel to be visible', () => (snapshot().visible ? true : undefined), 10_000);
     assertEqual(snapshot().focused, false, 'the review panel has keyboard focus');
     assertEqual(vscode.window.activeTextEditor?.document, document, 'the editor the person was typing in is still the active editor');

@@ -151,6 +151,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
     assertEqual(last?.outcome, 'approved', 'history outcome');
     assertEqual(last?.inputTokens, 11, 'history input tokens');
+    await waitUntil('the review panel to close once nothing waits', () => (requireApi().sampling.snapshot().open ? undefined : true), 10_000);
   });
 
   suite.test('edit: the model receives the edited prompt, the server receives the edited answer', async () => {
