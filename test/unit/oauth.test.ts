@@ -204,6 +204,53 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
     assert.ok(!run.stderr.includes(secret) && !run.stdout.includes(secret));
   });
 
+  test('logout forgets the cached sign-in of that server only; the next run opens the browser again', TIMEOUT, async () => {
+    assert.equal((await cli(['tools', '--url', fixture.mcpUrl, '--auth-dir', authDir], env)).code, 0);
+    assert.equal(visits().length, 1);
+    // Another server's sign-in in the same folder (its URL differs) must survive the logout.
+    const otherServer = path.join(authDir, 'other.json');
+    fs.writeFileSync(otherServer, JSON.stringify({ serverUrl: 'https://other.example/mcp', state: { version: 1, clients: {} } }));
+
+    const out = await cli(['logout', '--url', fixture.mcpUrl, '--auth-dir', authDir], env);
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), { server: new URL(fixture.mcpUrl).host, url: fixture.mcpUrl, signedOut: true });
+    assert.deepEqual(cacheFiles(), ['other.json'], 'only the other server\'s cache is left');
+    const again = await cli(['logout', '--url', fixture.mcpUrl, '--auth-dir', authDir], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal((JSON.parse(again.stdout) as { signedOut: boolean }).signedOut, false, 'nothing left to forget');
+
+    const registrationsBefore = (await stats(fixture)).registrations.length;
+    const next = await cli(['tools', '--url', fixture.mcpUrl, '--auth-dir', authDir], env);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stderr, /requires signing in/);
+    assert.equal(visits().length, 2, 'BROWSER ran again after logout');
+    assert.equal((await stats(fixture)).registrations.length, registrationsBefore + 1, 'the client registration was forgotten too');
+  });
+
+  test('logout names its server the way a run does: a config entry, variables resolved; stdio and no server are usage errors', TIMEOUT, async () => {
+    const config = path.join(dir, 'mcp.json');
+    const { port } = new URL(fixture.mcpUrl);
+    fs.writeFileSync(config, JSON.stringify({ servers: { remote: { type: 'http', url: `http://127.0.0.1:\${input:port}/mcp` }, local: { command: 'node' } } }));
+    assert.equal((await cli(['tools', '--config', config, '--server', 'remote', '--input', `port=${port}`, '--auth-dir', authDir], env)).code, 0);
+    const out = await cli(['logout', '--config', config, '--server', 'remote', '--input', `port=${port}`, '--auth-dir', authDir], env);
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), { server: 'remote', url: fixture.mcpUrl, signedOut: true });
+    assert.deepEqual(cacheFiles(), []);
+
+    const stdio = await cli(['logout', '--config', config, '--server', 'local', '--auth-dir', authDir], env);
+    assert.equal(stdio.code, 2);
+    assert.match(stdio.stderr, /"local" .* is a stdio server/);
+    const none = await cli(['logout', '--auth-dir', authDir], env);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /give exactly one of --url/);
+  });
+
+  test('--help documents logout', TIMEOUT, async () => {
+    const help = await cli(['--help'], {});
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^ {2}logout {3,}forget the OAuth sign-in cached for an HTTP server/m);
+  });
+
   test('--no-browser only prints the URL; completing it by hand signs in', TIMEOUT, async () => {
     const child = spawn(process.execPath, [CLI, 'tools', '--url', fixture.mcpUrl, '--auth-dir', authDir, '--no-browser'], { env: { ...process.env, ...env } });
     let stdout = '';
