@@ -51,10 +51,28 @@ export class SignInService {
   /** Replaced by the test hooks (modal dialogs cannot be clicked in tests). */
   presentModal: (modal: SignInModal) => Thenable<string | undefined> = (modal) =>
     vscode.window.showWarningMessage(modal.message, { modal: true, detail: modal.detail }, ...modal.buttons);
-  /** Replaced by the test hooks, so no real browser opens. */
-  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
+  /**
+   * Opens the authorization URL exactly as the consent was given for: handed to VS Code as a string, which it opens
+   * as is. A vscode.Uri would be opened as encodeURI(uri.toString(true)), which decodes and re-encodes, so `%2F`
+   * becomes `/` and `%26` becomes `&` (another path, another query). openExternal is typed for a Uri, but the
+   * extension host accepts a string (ExtHostWindow.openUri) and the workbench opens it unchanged when no port
+   * forwarding rewrites it. Replaced by the test hooks, so no real browser opens.
+   */
+  openExternal: (url: string) => Thenable<boolean> = (url) => vscode.env.openExternal(url as unknown as vscode.Uri);
+  /** Cancels each sign-in whose progress is showing, as its Cancel button does. */
+  private readonly waitingForRedirect = new Set<() => void>();
 
   constructor(readonly store: SecretAuthStore) {}
+
+  /**
+   * What the progress notification's Cancel does, for every sign-in waiting for its redirect (the test hooks: a
+   * notification's button cannot be pressed from the extension host). Returns how many were cancelled.
+   */
+  cancelWaitingSignIns(): number {
+    const waiting = [...this.waitingForRedirect];
+    for (const cancel of waiting) cancel();
+    return waiting.length;
+  }
 
   authorizerFor(request: AuthorizerRequest): OAuthAuthorizer {
     const { oauth } = request;
@@ -86,8 +104,8 @@ export class SignInService {
       case 'interactive': {
         const loopback = loopbackUserAgent({
           open: async (url) => {
-            // Opened exactly as shown in the modal: parsed without re-encoding.
-            const opened = await this.openExternal(vscode.Uri.parse(url.href, true));
+            // Opened exactly as shown in the modal (see openExternal).
+            const opened = await this.openExternal(url.href);
             if (!opened) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled: the browser was not opened.', serverName));
           },
         });
@@ -129,10 +147,13 @@ export class SignInService {
           },
           (_progress, token) => {
             const cancelled = new AbortController();
-            const subscription = token.onCancellationRequested(() =>
-              cancelled.abort(new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName))),
-            );
-            return pending.complete(authorizationUrl, AbortSignal.any([signal, cancelled.signal]), about).finally(() => subscription.dispose());
+            const cancel = () => cancelled.abort(new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName)));
+            const subscription = token.onCancellationRequested(cancel);
+            this.waitingForRedirect.add(cancel);
+            return pending.complete(authorizationUrl, AbortSignal.any([signal, cancelled.signal]), about).finally(() => {
+              this.waitingForRedirect.delete(cancel);
+              subscription.dispose();
+            });
           },
         );
       },
