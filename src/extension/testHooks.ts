@@ -110,8 +110,8 @@ export interface SamplingTestApi {
    * the real dialog.
    */
   answerUrlModal(answer: ((modal: UrlModal) => string | undefined) | undefined): void;
-  /** Replaces vscode.env.openExternal for URL-mode elicitation (undefined restores it); no browser opens. */
-  setOpenExternal(opener: ((uri: vscode.Uri) => Thenable<boolean>) | undefined): void;
+  /** Replaces vscode.env.openExternal for URL-mode elicitation, getting the URL string as VS Code would (undefined restores it); no browser opens. */
+  setOpenExternal(opener: ((url: string) => Thenable<boolean>) | undefined): void;
   /** URL-mode elicitations of this session and what the person chose, newest last. */
   urlElicitations(): readonly UrlElicitationRecord[];
   /** notifications/elicitation/complete handled in this session, newest last. */

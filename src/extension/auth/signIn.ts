@@ -3,6 +3,7 @@ import { OAuthAuthorizer } from '../../protocol/auth/oauthAuthorizer';
 import type { AuthorizationUserAgent, PendingAuthorization } from '../../protocol/auth/types';
 import type { OAuthClientConfig } from '../../workbench/config/mcpConfig';
 import { loopbackUserAgent } from '../../workbench/node/auth/loopbackUserAgent';
+import { openExternalUrl } from '../ui/openExternalUrl';
 import type { SecretAuthStore } from './secretAuthStore';
 
 /** Thrown by a start that is not a sign-in when the server needs one: the tree shows "Sign in required", not a failure. */
@@ -51,14 +52,8 @@ export class SignInService {
   /** Replaced by the test hooks (modal dialogs cannot be clicked in tests). */
   presentModal: (modal: SignInModal) => Thenable<string | undefined> = (modal) =>
     vscode.window.showWarningMessage(modal.message, { modal: true, detail: modal.detail }, ...modal.buttons);
-  /**
-   * Opens the authorization URL exactly as the consent was given for: handed to VS Code as a string, which it opens
-   * as is. A vscode.Uri would be opened as encodeURI(uri.toString(true)), which decodes and re-encodes, so `%2F`
-   * becomes `/` and `%26` becomes `&` (another path, another query). openExternal is typed for a Uri, but the
-   * extension host accepts a string (ExtHostWindow.openUri) and the workbench opens it unchanged when no port
-   * forwarding rewrites it. Replaced by the test hooks, so no real browser opens.
-   */
-  openExternal: (url: string) => Thenable<boolean> = (url) => vscode.env.openExternal(url as unknown as vscode.Uri);
+  /** Opens the authorization URL byte for byte as consented to (see openExternalUrl); replaced by the test hooks, so no real browser opens. */
+  openExternal: (url: string) => Thenable<boolean> = openExternalUrl;
   /** Cancels each sign-in whose progress is showing, as its Cancel button does. */
   private readonly waitingForRedirect = new Set<() => void>();
 
