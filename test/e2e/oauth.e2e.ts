@@ -72,17 +72,40 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     }, 60_000);
     await screenshot(page, 'oauth-01-sign-in-required');
 
-    await runPickerCommand(page, 'MCP Workbench: Sign In to Server');
-    await quickPick(page, new RegExp(SERVER));
-    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-    const dialogText = (await dialog.textContent()) ?? '';
-    assert.ok(dialogText.includes(SERVER) && dialogText.includes(issuer), `the consent modal does not name the server and the issuer: ${dialogText}`);
-    assert.equal(fs.existsSync(urlFile), false, 'the authorization URL was opened before consent');
-    await screenshot(page, 'oauth-02-consent');
-    await dialog.locator('.monaco-button', { hasText: /^Sign In$/ }).first().click();
+    /** Sign In to Server, the consent modal (checked), Sign In; resolves with the URL handed to openExternal. */
+    const signInThroughConsent = async (consentScreenshot?: string): Promise<string> => {
+      await runPickerCommand(page, 'MCP Workbench: Sign In to Server');
+      await quickPick(page, new RegExp(SERVER));
+      await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+      const dialogText = (await dialog.textContent()) ?? '';
+      assert.ok(dialogText.includes(SERVER) && dialogText.includes(issuer), `the consent modal does not name the server and the issuer: ${dialogText}`);
+      assert.equal(fs.existsSync(urlFile), false, 'the authorization URL was opened before consent');
+      if (consentScreenshot) await screenshot(page, consentScreenshot);
+      await dialog.locator('.monaco-button', { hasText: /^Sign In$/ }).first().click();
+      const opened = await waitUntil('the authorization URL to be opened', () => (fs.existsSync(urlFile) ? fs.readFileSync(urlFile, 'utf8') : undefined));
+      fs.rmSync(urlFile);
+      assert.ok(opened.startsWith(`${issuer}${AUTHORIZATION_PATH}?`), `the URL opened is not the advertised endpoint, byte for byte: ${opened}`);
+      return opened;
+    };
 
-    const authorizationUrl = await waitUntil('the authorization URL to be opened', () => (fs.existsSync(urlFile) ? fs.readFileSync(urlFile, 'utf8') : undefined));
-    assert.ok(authorizationUrl.startsWith(`${issuer}${AUTHORIZATION_PATH}?`), `the URL opened is not the advertised endpoint, byte for byte: ${authorizationUrl}`);
+    // A first sign-in the person gives up on: Cancel on the progress notification closes the loopback listener.
+    const abandonedUrl = await signInThroughConsent('oauth-02-consent');
+    const progress = page.locator('.notification-toast').filter({ hasText: 'complete the sign-in in your browser' }).first();
+    await progress.waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'oauth-02b-waiting-for-the-browser');
+    await progress.locator('.monaco-button', { hasText: /^Cancel$/ }).first().click();
+    const abandonedRedirect = new URL(new URL(abandonedUrl).searchParams.get('redirect_uri') ?? '');
+    await waitUntil(`the loopback listener on port ${abandonedRedirect.port} to be closed`, async () => {
+      try {
+        await fetch(abandonedRedirect);
+        return undefined;
+      } catch (error) {
+        return (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED' ? true : undefined;
+      }
+    });
+    await waitUntil('the row to ask for sign-in after the cancel', async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER) && row.includes('Sign in required')) ? true : undefined));
+
+    const authorizationUrl = await signInThroughConsent();
     // The person's browser: a second page of the same Chromium, through the provider's real login and consent forms.
     const browserPage = await page.context().newPage();
     try {
