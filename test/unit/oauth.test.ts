@@ -34,8 +34,8 @@ interface OAuthFixture {
 }
 
 /** Starts the authorization server and the MCP server (one process) and waits for the line saying where they listen. */
-function startFixture(): Promise<OAuthFixture> {
-  const child = spawn(process.execPath, [SERVERS], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startFixture(args: string[] = []): Promise<OAuthFixture> {
+  const child = spawn(process.execPath, [SERVERS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -72,6 +72,8 @@ interface BrowserVisit {
   scope: string | null;
   resource: string | null;
   args: number;
+  /** The URL exactly as BROWSER received it. */
+  url: string;
 }
 
 describe('OAuth sign-in from the CLI (oidc-provider)', () => {
@@ -114,7 +116,7 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual((JSON.parse(first.stdout) as Array<{ name: string }>).map((t) => t.name).sort(), ['read', 'write']);
     assert.match(first.stderr, /requires signing in/);
-    assert.deepEqual(visits(), [{ scope: 'mcp:read offline_access', resource: fixture.mcpUrl, args: 1 }], 'BROWSER ran once with the URL as its one argument');
+    assert.deepEqual(visits().map(({ url: _url, ...visit }) => visit), [{ scope: 'mcp:read offline_access', resource: fixture.mcpUrl, args: 1 }], 'BROWSER ran once with the URL as its one argument');
     assert.equal(fs.statSync(authDir).mode & 0o777, 0o700);
     assert.equal(cacheFiles().length, 1);
     assert.equal(fs.statSync(path.join(authDir, cacheFiles()[0])).mode & 0o777, 0o600);
@@ -202,6 +204,23 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
     assert.deepEqual(after.registrations.slice(before.registrations.length), []);
     assert.deepEqual(after.tokenClients.slice(before.tokenClients.length), ['preregistered-cli']);
     assert.ok(!run.stderr.includes(secret) && !run.stdout.includes(secret));
+  });
+
+  test('the URL printed is the URL BROWSER gets, byte for byte, also at an encoded endpoint path (%2F, %20, non-ASCII)', TIMEOUT, async () => {
+    const authorizationPath = '/tenant%2Fa%20b%C3%A9/auth';
+    const encoded = await startFixture(['--authorization-path', authorizationPath]);
+    try {
+      const run = await cli(['tools', '--url', encoded.mcpUrl, '--auth-dir', authDir], env);
+      assert.equal(run.code, 0, run.stderr);
+      const printed = /^ {2}(http:\/\/\S+)$/m.exec(run.stderr)?.[1];
+      assert.ok(printed !== undefined && printed.startsWith(`${encoded.issuer}${authorizationPath}?`), `the URL printed is not the advertised endpoint: ${run.stderr}`);
+      assert.deepEqual(visits().map((visit) => visit.url), [printed], 'the URL BROWSER received');
+      // The fixture serves the endpoint only at exactly these bytes; the sign-in above got through it.
+      const received = (await (await fetch(encoded.statsUrl)).json()) as { authorizationRequests: string[] };
+      assert.deepEqual(received.authorizationRequests, [printed.slice(encoded.issuer.length)]);
+    } finally {
+      encoded.process.kill();
+    }
   });
 
   test('logout forgets the cached sign-in of that server only; the next run opens the browser again', TIMEOUT, async () => {
