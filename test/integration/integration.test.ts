@@ -101,7 +101,8 @@ function extensionHostLogTail(userDataDir: string, lines = 30): string {
 async function allowSignInToMcpWorkbench(page: Page): Promise<void> {
   const dialog = page.locator('.monaco-dialog-box').filter({ hasText: /wants to sign in using MCP Servers \(MCP Workbench\)/ });
   if (!(await dialog.isVisible().catch(() => false))) return;
-  await dialog.locator('.monaco-button', { hasText: /^Allow$/ }).first().click({ timeout: 5_000 }).catch(() => undefined);
+  const clicked = await dialog.locator('.monaco-button', { hasText: /^Allow$/ }).first().click({ timeout: 5_000 }).then(() => true, () => false);
+  if (clicked) log('allowed the runner extension to sign in with MCP Servers (MCP Workbench)');
 }
 
 let build: string | undefined;
