@@ -10,7 +10,7 @@ import { defaultAuthDir, fileAuthStore } from '../workbench/node/auth/fileAuthSt
 import { loopbackUserAgent } from '../workbench/node/auth/loopbackUserAgent';
 import { openBrowser } from '../workbench/node/auth/openBrowser';
 import { UsageError, type ParsedArgs } from './args';
-import { printable } from './connect';
+import { printable, resolveHttpServer } from './connect';
 
 /**
  * The sign-in happens inside the request the server refused, so the request's limit (--timeout, default 60 s)
@@ -46,4 +46,16 @@ export function cliAuthorizer(serverUrl: string, serverName: string, args: Parse
       },
     }),
   });
+}
+
+/**
+ * `logout`: forgets what --auth-dir caches for one HTTP server, its tokens and its dynamic client registrations,
+ * so the next run signs in afresh (a browser again). Nothing is sent anywhere: the authorization server keeps
+ * whatever it issued until it expires (the MCP authorization spec names no revocation for clients).
+ */
+export async function logout(args: ParsedArgs): Promise<{ server: string; url: string; signedOut: boolean }> {
+  if (args.positionals.length > 0) throw new UsageError('logout takes no arguments: name the server with --url, or --config and --server');
+  const { name, url } = await resolveHttpServer(args);
+  const signedOut = await fileAuthStore(path.resolve(args.authDir ?? defaultAuthDir())).forget(url);
+  return { server: name, url, signedOut };
 }

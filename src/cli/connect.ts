@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpClient } from '../protocol/client';
 import type { EraPreference } from '../protocol/eras/select';
-import { createTransport, resolveServerDefinition } from '../workbench/node/launch';
+import { createTransport, resolveServerDefinition, type ResolvedServer } from '../workbench/node/launch';
 import { parseMcpConfig, type ServerDefinition } from '../workbench/config/mcpConfig';
 import type { ClientHost } from '../protocol/host';
 import type { Logger } from '../protocol/jsonrpc/rpcConnection';
@@ -103,7 +103,8 @@ function describeHttp(url: string, mode: HttpTransportMode): string {
   }
 }
 
-async function resolveConfigTarget(args: ParsedArgs): Promise<Target> {
+/** The config entry --config/--server name (or the file's only server). */
+async function configEntry(args: ParsedArgs): Promise<{ definition: ServerDefinition; file: string; inputIds: string[] }> {
   const file = path.resolve(args.config as string);
   let text: string;
   try {
@@ -113,8 +114,9 @@ async function resolveConfigTarget(args: ParsedArgs): Promise<Target> {
   }
   const config = parseMcpConfig(text);
   const names = config.servers.map((server) => server.name);
+  const inputIds = config.inputs.map((i) => i.id);
   if (!args.server) {
-    if (config.servers.length === 1) return launch(config.servers[0], file, args, config.inputs.map((i) => i.id));
+    if (config.servers.length === 1) return { definition: config.servers[0], file, inputIds };
     throw new UsageError(`--server is required; ${file} defines: ${names.join(', ') || '(no valid servers)'}`);
   }
   const definition = config.servers.find((server) => server.name === args.server);
@@ -124,14 +126,20 @@ async function resolveConfigTarget(args: ParsedArgs): Promise<Target> {
     const fileProblems = config.problems.filter((p) => !p.server).map((p) => p.message);
     throw new UsageError(`no server "${args.server}" in ${file}; it defines: ${names.join(', ') || '(none)'}${fileProblems.length ? `; problems: ${fileProblems.join('; ')}` : ''}`);
   }
-  return launch(definition, file, args, config.inputs.map((i) => i.id));
+  return { definition, file, inputIds };
 }
 
-async function launch(definition: ServerDefinition, file: string, args: ParsedArgs, inputIds: string[]): Promise<Target> {
+async function resolveConfigTarget(args: ParsedArgs): Promise<Target> {
+  const { definition, file, inputIds } = await configEntry(args);
+  return launch(definition, file, args, inputIds);
+}
+
+/** A config entry with its variables resolved (--input, MCP_INPUT_*, the workspace folder, the environment). */
+function resolveEntry(definition: ServerDefinition, file: string, args: ParsedArgs, inputIds: string[]): Promise<ResolvedServer> {
   // The config lives in <folder>/.vscode/mcp.json or <folder>/mcp.json; either way <folder> is the workspace.
   const dir = path.dirname(file);
   const workspaceFolder = path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
-  const resolved = await resolveServerDefinition(definition, {
+  return resolveServerDefinition(definition, {
     workspaceFolder,
     userHome: os.homedir(),
     env: process.env,
@@ -143,6 +151,32 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
       throw new UsageError(`input "${id}"${known} needs a value: pass --input ${id}=<value>`);
     },
   });
+}
+
+/**
+ * The HTTP server a sign-out is about (--url, or --config with --server), without connecting: its name for
+ * messages and the URL its tokens are cached under (the same URL the authorizer of a run uses).
+ */
+export async function resolveHttpServer(args: ParsedArgs): Promise<{ name: string; url: string }> {
+  const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
+  if (chosen !== 1 || args.stdio !== undefined) throw new UsageError('give exactly one of --url <url>, or --config <mcp.json> --server <name> (sign-in applies to HTTP servers only)');
+  if (args.url !== undefined) {
+    let url: URL;
+    try {
+      url = new URL(args.url);
+    } catch {
+      throw new UsageError(`--url is not a valid URL: ${args.url}`);
+    }
+    return { name: url.host, url: url.href };
+  }
+  const { definition, file, inputIds } = await configEntry(args);
+  const resolved = await resolveEntry(definition, file, args, inputIds);
+  if (resolved.kind !== 'http') throw new UsageError(`server "${definition.name}" in ${file} is a stdio server: it takes credentials from its environment, there is nothing to sign out of`);
+  return { name: definition.name, url: resolved.url };
+}
+
+async function launch(definition: ServerDefinition, file: string, args: ParsedArgs, inputIds: string[]): Promise<Target> {
+  const resolved = await resolveEntry(definition, file, args, inputIds);
   if (resolved.kind === 'http') Object.assign(resolved.headers, args.headers);
   if (resolved.kind === 'stdio') Object.assign(resolved.env, args.env);
   const secrets = [

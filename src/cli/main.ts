@@ -2,6 +2,7 @@ import { LocalError, McpError, errorMessage } from '../protocol/errors';
 import type { McpClient } from '../protocol/client';
 import { LOGGING_LEVELS, type CompletionReference, type LoggingLevel } from '../protocol/types';
 import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from './args';
+import { logout } from './auth';
 import { runConformance } from './conformance';
 import { createClient, printable, resolveTarget, verboseWriter, type Target } from './connect';
 import { runSession } from './session';
@@ -26,6 +27,9 @@ Subcommands:
   set-level <level>                    set the server's log level
   session                              one session, many commands: reads one command per line from stdin
                                        (e.g. \`call echo {"message":"hi"}\`), answers one JSON line each
+  logout                               forget the OAuth sign-in cached for an HTTP server (--url, or
+                                       --config and --server) in --auth-dir: its tokens and client
+                                       registrations; the next run signs in again. Prints {"signedOut"}
   conformance <url>                    act as the client under the official conformance suite
                                        (scenario from MCP_CONFORMANCE_SCENARIO)
 
@@ -164,6 +168,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     return args.help ? 0 : 2;
   }
   if (args.subcommand === 'conformance') return runConformance(args);
+  if (args.subcommand === 'logout') return runLogout(args);
   const runner = args.subcommand === 'session' ? undefined : RUNNERS[args.subcommand];
   if (args.subcommand !== 'session' && !runner) {
     process.stderr.write(`unknown subcommand "${args.subcommand}"\n\n${USAGE}\n`);
@@ -214,6 +219,16 @@ export async function main(argv: readonly string[]): Promise<number> {
     await closeOnce();
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+  }
+}
+
+async function runLogout(args: ParsedArgs): Promise<number> {
+  try {
+    process.stdout.write(`${toJsonText(await logout(args), 2)}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`${printable(errorMessage(error))}\n`);
+    return error instanceof UsageError ? 2 : 1;
   }
 }
 

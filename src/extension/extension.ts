@@ -25,7 +25,7 @@ import { ServerState } from './servers/serverState';
 import { SecretAuthStore } from './auth/secretAuthStore';
 import { AUTH_PROVIDER_ID, OAuthSessionsProvider } from './auth/sessionsProvider';
 import { SignInService } from './auth/signIn';
-import { signInServer } from './servers/signInServer';
+import { signInServer, signInWithFeedback } from './servers/signInServer';
 import { reportGaveUp, reportStartFailure, startWithFeedback } from './servers/startServer';
 import { ServersStatusBar } from './servers/statusBar';
 import { createWorkspaceHost } from './servers/workspaceHost';
@@ -77,8 +77,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   // authorization URL is written to this file and the test opens it in a second page of the same Chromium.
   const signInUrlFile = testHooksEnabled(process.env) ? process.env.MCP_WORKBENCH_E2E_SIGNIN_URL_FILE : undefined;
   if (signInUrlFile) {
-    auth.openExternal = async (uri) => {
-      fs.writeFileSync(signInUrlFile, uri.toString(true));
+    auth.openExternal = async (url) => {
+      fs.writeFileSync(signInUrlFile, url);
       return true;
     };
   }
@@ -150,7 +150,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
 
   const oauthSessions = new OAuthSessionsProvider(
     authStore,
-    async () => (await signInServer(manager, undefined))?.authorizedServerUrl,
+    // "Sign in" from the Accounts menu (or another extension's getSession with createIfNone): the one server asking
+    // for sign-in, else a pick; the same consent modal and browser flow as Sign In on a row.
+    async () => {
+      const needing = manager.servers.filter((server) => server.state.kind === 'signInRequired');
+      const controller = needing.length === 1 ? ((await signInWithFeedback(needing[0])) ? needing[0] : undefined) : await signInServer(manager, undefined);
+      return controller?.authorizedServerUrl;
+    },
     async (serverUrl) => {
       await Promise.all(manager.servers.map((controller) => controller.signedOut(serverUrl)));
     },

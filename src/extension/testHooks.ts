@@ -110,8 +110,8 @@ export interface SamplingTestApi {
    * the real dialog.
    */
   answerUrlModal(answer: ((modal: UrlModal) => string | undefined) | undefined): void;
-  /** Replaces vscode.env.openExternal for URL-mode elicitation (undefined restores it); no browser opens. */
-  setOpenExternal(opener: ((uri: vscode.Uri) => Thenable<boolean>) | undefined): void;
+  /** Replaces vscode.env.openExternal for URL-mode elicitation, getting the URL string as VS Code would (undefined restores it); no browser opens. */
+  setOpenExternal(opener: ((url: string) => Thenable<boolean>) | undefined): void;
   /** URL-mode elicitations of this session and what the person chose, newest last. */
   urlElicitations(): readonly UrlElicitationRecord[];
   /** notifications/elicitation/complete handled in this session, newest last. */
@@ -127,8 +127,13 @@ export interface SamplingTestApi {
 export interface AuthTestApi {
   /** Answers the sign-in consent modal: `answer` sees it as shown and returns the button to press (undefined = Escape). */
   answerSignInModal(answer: ((modal: SignInModal) => string | undefined) | undefined): void;
-  /** Replaces vscode.env.openExternal for sign-in (e.g. a fixture browser following the URL); undefined restores it. */
-  setOpenExternal(opener: ((uri: vscode.Uri) => Thenable<boolean>) | undefined): void;
+  /**
+   * Replaces vscode.env.openExternal for sign-in (e.g. a fixture browser following the URL); it gets the URL string
+   * exactly as it would go to VS Code. Undefined restores it.
+   */
+  setOpenExternal(opener: ((url: string) => Thenable<boolean>) | undefined): void;
+  /** Presses Cancel on the progress of every sign-in waiting for its redirect; resolves how many there were. */
+  cancelSignInProgress(): number;
   /** Whether SecretStorage holds tokens for this server URL (never the tokens themselves). */
   hasStoredTokens(serverUrl: string): Promise<boolean>;
   /** The raw SecretStorage text for this server URL, for asserting that masks cover what is stored. */
@@ -241,6 +246,7 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     setOpenExternal: (opener) => {
       auth.openExternal = opener ?? realSignInOpener;
     },
+    cancelSignInProgress: () => auth.cancelWaitingSignIns(),
     hasStoredTokens: async (serverUrl) => (await auth.store.load(serverUrl))?.tokens !== undefined,
     storedState: (serverUrl) => Promise.resolve(context.secrets.get(`mcpWorkbench.oauth:${serverUrl}`)),
     sessions: services.sessions,

@@ -4,7 +4,10 @@
  * shows "Sign in required"; Sign In to Server shows the consent modal naming the server and the issuer; after
  * "Sign In" the authorization page is completed in a second Chromium page (code-server's openExternal has no
  * browser window Playwright drives, so the extension writes the URL to MCP_WORKBENCH_E2E_SIGNIN_URL_FILE, test hooks
- * only), the redirect reaches the extension's loopback listener, and the server's tools appear in the tree.
+ * only), the redirect reaches the extension's loopback listener, and the server's tools appear in the tree. Then
+ * Sign Out from VS Code's Accounts menu (the activity bar's Accounts icon, the server's account, Sign Out, VS Code's
+ * confirmation) forgets the tokens, and the row asks for sign-in again. The fixture's authorization endpoint sits at
+ * a percent-encoded path (%2F, %20, non-ASCII) it serves only byte for byte, so the URL must arrive unchanged.
  *
  * Run: node --import tsx --test test/e2e/oauth.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -18,6 +21,10 @@ import { VsCodeFixture } from './fixture';
 import { REPO_ROOT, openViewContainer, quickPick, runPickerCommand, screenshot, waitUntil } from './harness';
 
 const SERVER = 'oauth-protected';
+/** The authorization endpoint's raw path: an encoded slash, an encoded space and a non-ASCII character. */
+const AUTHORIZATION_PATH = '/tenant%2Fa%20b%C3%A9/auth';
+/** The authentication provider's label in VS Code's Accounts menu (registerAuthenticationProvider in extension.ts). */
+const PROVIDER_LABEL = 'MCP Servers (MCP Workbench)';
 
 interface OAuthFixture {
   issuer: string;
@@ -25,7 +32,7 @@ interface OAuthFixture {
 }
 
 function startOAuthFixture(): Promise<{ info: OAuthFixture; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'fixtures', 'oauth', 'servers.mjs')], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, 'test', 'fixtures', 'oauth', 'servers.mjs'), '--authorization-path', AUTHORIZATION_PATH], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -42,7 +49,7 @@ async function sidebarRows(page: Page): Promise<string[]> {
   return page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').trim()));
 }
 
-test('OAuth sign-in in real VS Code: Sign in required, consent naming the issuer, the real login and consent pages, tools', { timeout: 600_000 }, async () => {
+test('OAuth in real VS Code: Sign in required, consent naming the issuer, the real login and consent pages, tools, Sign Out from the Accounts menu', { timeout: 600_000 }, async () => {
   let vscode: VsCodeFixture | undefined;
   let fixture: ChildProcess | undefined;
   try {
@@ -65,17 +72,40 @@ test('OAuth sign-in in real VS Code: Sign in required, consent naming the issuer
     }, 60_000);
     await screenshot(page, 'oauth-01-sign-in-required');
 
-    await runPickerCommand(page, 'MCP Workbench: Sign In to Server');
-    await quickPick(page, new RegExp(SERVER));
-    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-    const dialogText = (await dialog.textContent()) ?? '';
-    assert.ok(dialogText.includes(SERVER) && dialogText.includes(issuer), `the consent modal does not name the server and the issuer: ${dialogText}`);
-    assert.equal(fs.existsSync(urlFile), false, 'the authorization URL was opened before consent');
-    await screenshot(page, 'oauth-02-consent');
-    await dialog.locator('.monaco-button', { hasText: /^Sign In$/ }).first().click();
+    /** Sign In to Server, the consent modal (checked), Sign In; resolves with the URL handed to openExternal. */
+    const signInThroughConsent = async (consentScreenshot?: string): Promise<string> => {
+      await runPickerCommand(page, 'MCP Workbench: Sign In to Server');
+      await quickPick(page, new RegExp(SERVER));
+      await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+      const dialogText = (await dialog.textContent()) ?? '';
+      assert.ok(dialogText.includes(SERVER) && dialogText.includes(issuer), `the consent modal does not name the server and the issuer: ${dialogText}`);
+      assert.equal(fs.existsSync(urlFile), false, 'the authorization URL was opened before consent');
+      if (consentScreenshot) await screenshot(page, consentScreenshot);
+      await dialog.locator('.monaco-button', { hasText: /^Sign In$/ }).first().click();
+      const opened = await waitUntil('the authorization URL to be opened', () => (fs.existsSync(urlFile) ? fs.readFileSync(urlFile, 'utf8') : undefined));
+      fs.rmSync(urlFile);
+      assert.ok(opened.startsWith(`${issuer}${AUTHORIZATION_PATH}?`), `the URL opened is not the advertised endpoint, byte for byte: ${opened}`);
+      return opened;
+    };
 
-    const authorizationUrl = await waitUntil('the authorization URL to be opened', () => (fs.existsSync(urlFile) ? fs.readFileSync(urlFile, 'utf8') : undefined));
-    assert.ok(authorizationUrl.startsWith(issuer), `the URL opened is not at the issuer: ${authorizationUrl}`);
+    // A first sign-in the person gives up on: Cancel on the progress notification closes the loopback listener.
+    const abandonedUrl = await signInThroughConsent('oauth-02-consent');
+    const progress = page.locator('.notification-toast').filter({ hasText: 'complete the sign-in in your browser' }).first();
+    await progress.waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'oauth-02b-waiting-for-the-browser');
+    await progress.locator('.monaco-button', { hasText: /^Cancel$/ }).first().click();
+    const abandonedRedirect = new URL(new URL(abandonedUrl).searchParams.get('redirect_uri') ?? '');
+    await waitUntil(`the loopback listener on port ${abandonedRedirect.port} to be closed`, async () => {
+      try {
+        await fetch(abandonedRedirect);
+        return undefined;
+      } catch (error) {
+        return (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED' ? true : undefined;
+      }
+    });
+    await waitUntil('the row to ask for sign-in after the cancel', async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER) && row.includes('Sign in required')) ? true : undefined));
+
+    const authorizationUrl = await signInThroughConsent();
     // The person's browser: a second page of the same Chromium, through the provider's real login and consent forms.
     const browserPage = await page.context().newPage();
     try {
@@ -93,6 +123,32 @@ test('OAuth sign-in in real VS Code: Sign in required, consent naming the issuer
     }
     await waitUntil('the tools of the signed-in server', async () => ((await sidebarRows(page)).some((row) => /Tools/.test(row)) ? true : undefined), 90_000);
     await screenshot(page, 'oauth-03-signed-in');
+
+    // Sign Out as a person does: the Accounts icon, the server's account (label "<server> (<host>)"), Sign Out.
+    const host = new URL(mcpUrl).host;
+    await page.locator('.part.activitybar .codicon-accounts-view-bar-icon').first().click();
+    const menu = page.locator('.monaco-menu').last();
+    const account = menu.locator('.action-item', { hasText: `${SERVER} (${host})` }).first();
+    await account.waitFor({ state: 'visible', timeout: 30_000 });
+    assert.ok(((await account.textContent()) ?? '').includes(PROVIDER_LABEL), `the account is not under the provider: ${await account.textContent()}`);
+    await screenshot(page, 'oauth-04-accounts-menu');
+    await account.hover();
+    await account.click();
+    const signOut = page.locator('.monaco-menu .action-item', { hasText: /^Sign Out$/ }).last();
+    await signOut.waitFor({ state: 'visible', timeout: 30_000 });
+    await screenshot(page, 'oauth-05-account-submenu');
+    await signOut.click();
+    // VS Code's own confirmation names the account.
+    await dialog.waitFor({ state: 'visible', timeout: 30_000 });
+    const confirmation = (await dialog.textContent()) ?? '';
+    assert.ok(confirmation.includes(SERVER), `the sign-out confirmation does not name the account: ${confirmation}`);
+    await screenshot(page, 'oauth-06-sign-out-confirmation');
+    await dialog.locator('.monaco-button', { hasText: /Sign Out/ }).first().click();
+    await dialog.waitFor({ state: 'hidden', timeout: 30_000 });
+
+    // The tokens are gone: the server is restarted without them and its row asks again.
+    await waitUntil('"Sign in required" on the row after Sign Out', async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER) && row.includes('Sign in required')) ? true : undefined), 90_000);
+    await screenshot(page, 'oauth-07-signed-out');
   } finally {
     await vscode?.dispose();
     fixture?.kill();

@@ -19,6 +19,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
+import type { Page } from 'playwright-core';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
 import { VsCodeFixture, productVsix } from '../e2e/fixture';
@@ -92,6 +93,18 @@ function extensionHostLogTail(userDataDir: string, lines = 30): string {
     .join('\n');
 }
 
+/**
+ * VS Code's own dialog when an extension asks an authentication provider for a new session ("The extension '…'
+ * wants to sign in using MCP Servers (MCP Workbench).", oauth.suite.ts): a workbench dialog the extension host
+ * cannot answer, so the person's "Allow" is clicked here. Only this dialog: every other one stays for its suite.
+ */
+async function allowSignInToMcpWorkbench(page: Page): Promise<void> {
+  const dialog = page.locator('.monaco-dialog-box').filter({ hasText: /wants to sign in using MCP Servers \(MCP Workbench\)/ });
+  if (!(await dialog.isVisible().catch(() => false))) return;
+  const clicked = await dialog.locator('.monaco-button', { hasText: /^Allow$/ }).first().click({ timeout: 5_000 }).then(() => true, () => false);
+  if (clicked) log('allowed the runner extension to sign in with MCP Servers (MCP Workbench)');
+}
+
 let build: string | undefined;
 let vscode: VsCodeFixture | undefined;
 let pgid: number | undefined;
@@ -141,6 +154,7 @@ test('integration suites pass inside the VS Code extension host (code-server)', 
           `code-server log (${server.logFile}):\n${server.logTail()}\nextension host log:\n${extensionHostLogTail(userDataDir)}`,
       );
     }
+    await allowSignInToMcpWorkbench(workbench.page);
     if (!processesInGroup(server.pid).includes(server.pid)) {
       assert.fail(`code-server exited while waiting for the result.\ncode-server log:\n${server.logTail()}\nextension host log:\n${extensionHostLogTail(userDataDir)}`);
     }

@@ -34,8 +34,8 @@ interface OAuthFixture {
 }
 
 /** Starts the authorization server and the MCP server (one process) and waits for the line saying where they listen. */
-function startFixture(): Promise<OAuthFixture> {
-  const child = spawn(process.execPath, [SERVERS], { stdio: ['ignore', 'pipe', 'pipe'] });
+function startFixture(args: string[] = []): Promise<OAuthFixture> {
+  const child = spawn(process.execPath, [SERVERS, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
@@ -72,6 +72,8 @@ interface BrowserVisit {
   scope: string | null;
   resource: string | null;
   args: number;
+  /** The URL exactly as BROWSER received it. */
+  url: string;
 }
 
 describe('OAuth sign-in from the CLI (oidc-provider)', () => {
@@ -114,7 +116,7 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual((JSON.parse(first.stdout) as Array<{ name: string }>).map((t) => t.name).sort(), ['read', 'write']);
     assert.match(first.stderr, /requires signing in/);
-    assert.deepEqual(visits(), [{ scope: 'mcp:read offline_access', resource: fixture.mcpUrl, args: 1 }], 'BROWSER ran once with the URL as its one argument');
+    assert.deepEqual(visits().map(({ url: _url, ...visit }) => visit), [{ scope: 'mcp:read offline_access', resource: fixture.mcpUrl, args: 1 }], 'BROWSER ran once with the URL as its one argument');
     assert.equal(fs.statSync(authDir).mode & 0o777, 0o700);
     assert.equal(cacheFiles().length, 1);
     assert.equal(fs.statSync(path.join(authDir, cacheFiles()[0])).mode & 0o777, 0o600);
@@ -202,6 +204,70 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
     assert.deepEqual(after.registrations.slice(before.registrations.length), []);
     assert.deepEqual(after.tokenClients.slice(before.tokenClients.length), ['preregistered-cli']);
     assert.ok(!run.stderr.includes(secret) && !run.stdout.includes(secret));
+  });
+
+  test('the URL printed is the URL BROWSER gets, byte for byte, also at an encoded endpoint path (%2F, %20, non-ASCII)', TIMEOUT, async () => {
+    const authorizationPath = '/tenant%2Fa%20b%C3%A9/auth';
+    const encoded = await startFixture(['--authorization-path', authorizationPath]);
+    try {
+      const run = await cli(['tools', '--url', encoded.mcpUrl, '--auth-dir', authDir], env);
+      assert.equal(run.code, 0, run.stderr);
+      const printed = /^ {2}(http:\/\/\S+)$/m.exec(run.stderr)?.[1];
+      assert.ok(printed !== undefined && printed.startsWith(`${encoded.issuer}${authorizationPath}?`), `the URL printed is not the advertised endpoint: ${run.stderr}`);
+      assert.deepEqual(visits().map((visit) => visit.url), [printed], 'the URL BROWSER received');
+      // The fixture serves the endpoint only at exactly these bytes; the sign-in above got through it.
+      const received = (await (await fetch(encoded.statsUrl)).json()) as { authorizationRequests: string[] };
+      assert.deepEqual(received.authorizationRequests, [printed.slice(encoded.issuer.length)]);
+    } finally {
+      encoded.process.kill();
+    }
+  });
+
+  test('logout forgets the cached sign-in of that server only; the next run opens the browser again', TIMEOUT, async () => {
+    assert.equal((await cli(['tools', '--url', fixture.mcpUrl, '--auth-dir', authDir], env)).code, 0);
+    assert.equal(visits().length, 1);
+    // Another server's sign-in in the same folder (its URL differs) must survive the logout.
+    const otherServer = path.join(authDir, 'other.json');
+    fs.writeFileSync(otherServer, JSON.stringify({ serverUrl: 'https://other.example/mcp', state: { version: 1, clients: {} } }));
+
+    const out = await cli(['logout', '--url', fixture.mcpUrl, '--auth-dir', authDir], env);
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), { server: new URL(fixture.mcpUrl).host, url: fixture.mcpUrl, signedOut: true });
+    assert.deepEqual(cacheFiles(), ['other.json'], 'only the other server\'s cache is left');
+    const again = await cli(['logout', '--url', fixture.mcpUrl, '--auth-dir', authDir], env);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal((JSON.parse(again.stdout) as { signedOut: boolean }).signedOut, false, 'nothing left to forget');
+
+    const registrationsBefore = (await stats(fixture)).registrations.length;
+    const next = await cli(['tools', '--url', fixture.mcpUrl, '--auth-dir', authDir], env);
+    assert.equal(next.code, 0, next.stderr);
+    assert.match(next.stderr, /requires signing in/);
+    assert.equal(visits().length, 2, 'BROWSER ran again after logout');
+    assert.equal((await stats(fixture)).registrations.length, registrationsBefore + 1, 'the client registration was forgotten too');
+  });
+
+  test('logout names its server the way a run does: a config entry, variables resolved; stdio and no server are usage errors', TIMEOUT, async () => {
+    const config = path.join(dir, 'mcp.json');
+    const { port } = new URL(fixture.mcpUrl);
+    fs.writeFileSync(config, JSON.stringify({ servers: { remote: { type: 'http', url: `http://127.0.0.1:\${input:port}/mcp` }, local: { command: 'node' } } }));
+    assert.equal((await cli(['tools', '--config', config, '--server', 'remote', '--input', `port=${port}`, '--auth-dir', authDir], env)).code, 0);
+    const out = await cli(['logout', '--config', config, '--server', 'remote', '--input', `port=${port}`, '--auth-dir', authDir], env);
+    assert.equal(out.code, 0, out.stderr);
+    assert.deepEqual(JSON.parse(out.stdout), { server: 'remote', url: fixture.mcpUrl, signedOut: true });
+    assert.deepEqual(cacheFiles(), []);
+
+    const stdio = await cli(['logout', '--config', config, '--server', 'local', '--auth-dir', authDir], env);
+    assert.equal(stdio.code, 2);
+    assert.match(stdio.stderr, /"local" .* is a stdio server/);
+    const none = await cli(['logout', '--auth-dir', authDir], env);
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /give exactly one of --url/);
+  });
+
+  test('--help documents logout', TIMEOUT, async () => {
+    const help = await cli(['--help'], {});
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /^ {2}logout {3,}forget the OAuth sign-in cached for an HTTP server/m);
   });
 
   test('--no-browser only prints the URL; completing it by hand signs in', TIMEOUT, async () => {

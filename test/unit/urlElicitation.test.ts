@@ -36,7 +36,7 @@ test('-32042: consent to the URL, wait for elicitation/complete, then the retrie
     assert.equal(textOf(result.content), 'authorized call succeeded');
     assert.equal(asked.length, 1);
     assert.equal(asked[0].mode, 'url');
-    assert.equal(asked[0].url, 'https://example.com/connect?state=abc');
+    assert.equal(asked[0].url, 'https://example.com/connect?state=abc&next=%2Fhome%20page&q=a+b&name=%C3%A9');
     assert.equal(asked[0].elicitationId, 'auth-1');
     assert.deepEqual(completed, ['auth-1']);
   } finally {

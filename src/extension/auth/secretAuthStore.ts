@@ -60,7 +60,7 @@ export class SecretAuthStore implements AuthStateStore {
     this.fireChange();
   }
 
-  /** Forgets one server's tokens (sign out); its client registrations stay, as the CLI's sign-out does. */
+  /** Forgets one server's tokens (Sign Out); its client registrations stay, so signing in again reuses the client (the CLI's logout, a cache in files, forgets both). */
   async forgetTokens(serverUrl: string): Promise<boolean> {
     const state = await this.load(serverUrl);
     if (!state?.tokens) return false;

@@ -3,6 +3,7 @@ import { OAuthAuthorizer } from '../../protocol/auth/oauthAuthorizer';
 import type { AuthorizationUserAgent, PendingAuthorization } from '../../protocol/auth/types';
 import type { OAuthClientConfig } from '../../workbench/config/mcpConfig';
 import { loopbackUserAgent } from '../../workbench/node/auth/loopbackUserAgent';
+import { openExternalUrl } from '../ui/openExternalUrl';
 import type { SecretAuthStore } from './secretAuthStore';
 
 /** Thrown by a start that is not a sign-in when the server needs one: the tree shows "Sign in required", not a failure. */
@@ -51,10 +52,22 @@ export class SignInService {
   /** Replaced by the test hooks (modal dialogs cannot be clicked in tests). */
   presentModal: (modal: SignInModal) => Thenable<string | undefined> = (modal) =>
     vscode.window.showWarningMessage(modal.message, { modal: true, detail: modal.detail }, ...modal.buttons);
-  /** Replaced by the test hooks, so no real browser opens. */
-  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
+  /** Opens the authorization URL byte for byte as consented to (see openExternalUrl); replaced by the test hooks, so no real browser opens. */
+  openExternal: (url: string) => Thenable<boolean> = openExternalUrl;
+  /** Cancels each sign-in whose progress is showing, as its Cancel button does. */
+  private readonly waitingForRedirect = new Set<() => void>();
 
   constructor(readonly store: SecretAuthStore) {}
+
+  /**
+   * What the progress notification's Cancel does, for every sign-in waiting for its redirect (the test hooks: a
+   * notification's button cannot be pressed from the extension host). Returns how many were cancelled.
+   */
+  cancelWaitingSignIns(): number {
+    const waiting = [...this.waitingForRedirect];
+    for (const cancel of waiting) cancel();
+    return waiting.length;
+  }
 
   authorizerFor(request: AuthorizerRequest): OAuthAuthorizer {
     const { oauth } = request;
@@ -86,8 +99,8 @@ export class SignInService {
       case 'interactive': {
         const loopback = loopbackUserAgent({
           open: async (url) => {
-            // Opened exactly as shown in the modal: parsed without re-encoding.
-            const opened = await this.openExternal(vscode.Uri.parse(url.href, true));
+            // Opened exactly as shown in the modal (see openExternal).
+            const opened = await this.openExternal(url.href);
             if (!opened) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled: the browser was not opened.', serverName));
           },
         });
@@ -129,10 +142,13 @@ export class SignInService {
           },
           (_progress, token) => {
             const cancelled = new AbortController();
-            const subscription = token.onCancellationRequested(() =>
-              cancelled.abort(new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName))),
-            );
-            return pending.complete(authorizationUrl, AbortSignal.any([signal, cancelled.signal]), about).finally(() => subscription.dispose());
+            const cancel = () => cancelled.abort(new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName)));
+            const subscription = token.onCancellationRequested(cancel);
+            this.waitingForRedirect.add(cancel);
+            return pending.complete(authorizationUrl, AbortSignal.any([signal, cancelled.signal]), about).finally(() => {
+              this.waitingForRedirect.delete(cancel);
+              subscription.dispose();
+            });
           },
         );
       },

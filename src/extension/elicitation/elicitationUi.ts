@@ -6,6 +6,7 @@ import type { ElicitationExchange } from '../../workbench/history/elicitationExc
 import { ReviewQueue } from '../../workbench/sampling/reviewQueue';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import { formFieldMessages } from '../webviews/fieldMessages';
+import { openExternalUrl } from '../ui/openExternalUrl';
 import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
 import { checkExternalUrl, escapeForDisplay } from '../../workbench/urlPolicy';
 import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../webviews/reviewPanel';
@@ -43,7 +44,7 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
   readonly queue = new ReviewQueue<ElicitRequest>();
   private readonly validator = new SchemaValidator();
   presentUrlModal: UrlModalPresenter = showModal;
-  openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
+  openExternal: (url: string) => Thenable<boolean> = openExternalUrl;
   /** URL-mode elicitations of this session, newest last (capped). */
   readonly urlRecords: UrlElicitationRecord[] = [];
   /** notifications/elicitation/complete received in this session, newest last (capped). */
@@ -117,7 +118,8 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
       record.action = choice;
       return { action: choice };
     }
-    const opened = await this.openExternal(vscode.Uri.parse(url, true));
+    // The URL shown in the consent modal, byte for byte (see openExternalUrl).
+    const opened = await this.openExternal(url);
     record.action = opened ? 'accept' : 'cancel';
     return { action: record.action };
   }

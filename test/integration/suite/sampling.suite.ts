@@ -26,7 +26,8 @@ const URL_ACCEPT = 'url-accept';
 const URL_DECLINE = 'url-decline';
 const TOOL_SAMPLER = 'tool-sampler';
 /** What the hostile fixture's url-elicitation-required mode asks for (test/fixtures/hostile/hostile-server.mjs). */
-const AUTH_URL = 'https://example.com/connect?state=abc';
+/** Encoded characters (%2F, %20, +, non-ASCII) that must reach openExternal byte for byte. */
+const AUTH_URL = 'https://example.com/connect?state=abc&next=%2Fhome%20page&q=a+b&name=%C3%A9';
 const DEFAULT_REPLY = { kind: 'text', text: 'Hello from the test model' } as const;
 
 export function samplingSuite(vscode: VscodeApi): Suite {

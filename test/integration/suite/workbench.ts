@@ -109,8 +109,8 @@ export async function withUrlConsent<T>(
     seen.modals.push(modal);
     return modal.buttons.find((candidate) => candidate === button);
   });
-  api.sampling.setOpenExternal(async (uri) => {
-    seen.opened.push(uri.toString(true));
+  api.sampling.setOpenExternal(async (url) => {
+    seen.opened.push(url);
     return true;
   });
   try {

@@ -11,11 +11,17 @@ export function defaultAuthDir(env: NodeJS.ProcessEnv = process.env, platform: N
   return path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'mcp-workbench', 'auth');
 }
 
+/** The CLI's token cache: the authorizer's store, plus sign-out. */
+export interface FileAuthStore extends AuthStateStore {
+  /** Forgets everything cached for one server (tokens and client registrations); false when nothing was cached. */
+  forget(serverUrl: string): Promise<boolean>;
+}
+
 /**
  * OAuth state in files: one JSON file per MCP server URL (named by its hash), mode 0600 in a 0700 folder,
  * written through a temporary file and a rename so a crash never leaves half a token file.
  */
-export function fileAuthStore(dir: string): AuthStateStore {
+export function fileAuthStore(dir: string): FileAuthStore {
   const fileFor = (serverUrl: string) => path.join(dir, `${createHash('sha256').update(serverUrl).digest('hex').slice(0, 32)}.json`);
   return {
     load: async (serverUrl) => {
@@ -43,6 +49,26 @@ export function fileAuthStore(dir: string): AuthStateStore {
       const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
       await fs.writeFile(temporary, `${JSON.stringify({ serverUrl, state }, null, 2)}\n`, { mode: 0o600 });
       await fs.rename(temporary, file);
+    },
+    forget: async (serverUrl) => {
+      const file = fileFor(serverUrl);
+      // Only the file of this very URL (see load: a hash collision must not delete another server's sign-in).
+      let text: string;
+      try {
+        text = await fs.readFile(file, 'utf8');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+        throw error;
+      }
+      let storedUrl: unknown;
+      try {
+        storedUrl = (JSON.parse(text) as { serverUrl?: unknown }).serverUrl;
+      } catch {
+        storedUrl = serverUrl; // an unreadable file for this URL's name holds nothing usable: remove it
+      }
+      if (storedUrl !== serverUrl) return false;
+      await fs.rm(file, { force: true });
+      return true;
     },
   };
 }
