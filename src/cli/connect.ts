@@ -73,12 +73,7 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     };
   }
   if (args.url !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(args.url);
-    } catch {
-      throw new UsageError(`--url is not a valid URL: ${args.url}`);
-    }
+    const url = parseUrlFlag(args.url);
     const mode = args.transport ?? 'auto';
     return {
       name: url.host,
@@ -153,6 +148,14 @@ function resolveEntry(definition: ServerDefinition, file: string, args: ParsedAr
   });
 }
 
+function parseUrlFlag(value: string): URL {
+  try {
+    return new URL(value);
+  } catch {
+    throw new UsageError(`--url is not a valid URL: ${value}`);
+  }
+}
+
 /**
  * The HTTP server a sign-out is about (--url, or --config with --server), without connecting: its name for
  * messages and the URL its tokens are cached under (the same URL the authorizer of a run uses).
@@ -161,12 +164,7 @@ export async function resolveHttpServer(args: ParsedArgs): Promise<{ name: strin
   const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
   if (chosen !== 1 || args.stdio !== undefined) throw new UsageError('give exactly one of --url <url>, or --config <mcp.json> --server <name> (sign-in applies to HTTP servers only)');
   if (args.url !== undefined) {
-    let url: URL;
-    try {
-      url = new URL(args.url);
-    } catch {
-      throw new UsageError(`--url is not a valid URL: ${args.url}`);
-    }
+    const url = parseUrlFlag(args.url);
     return { name: url.host, url: url.href };
   }
   const { definition, file, inputIds } = await configEntry(args);
