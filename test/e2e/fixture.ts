@@ -57,7 +57,7 @@ export interface PrepareOptions {
   mcpJson?: McpJson;
   /** Further workspace files: relative path -> content. */
   files?: Record<string, string>;
-  /** Keep the temp folder after dispose (logs, user data) for a look at a failure. */
+  /** Keep the temp folder after dispose (logs, user data) for a look at a failure; MCP_E2E_KEEP=1 keeps every one. */
   keep?: boolean;
 }
 
@@ -126,6 +126,25 @@ export class VsCodeFixture {
   readonly userDataDir: string;
   readonly mcpJsonPath: string;
 
+  /**
+   * The newest log file of this extension's output channel `channel` (for example "MCP Workbench oauth-protected"),
+   * or undefined when there is none yet: attached to a failure, it says what the extension did.
+   */
+  extensionLog(channel: string): string | undefined {
+    const logsRoot = path.join(this.userDataDir, 'logs');
+    const found: string[] = [];
+    const visit = (dir: string): void => {
+      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) visit(full);
+        else if (entry.name === `${channel}.log`) found.push(full);
+      }
+    };
+    visit(logsRoot);
+    const newest = found.sort((a, b) => fs.statSync(a).mtimeMs - fs.statSync(b).mtimeMs).pop();
+    return newest === undefined ? undefined : fs.readFileSync(newest, 'utf8');
+  }
+
   private constructor(
     readonly name: string,
     /** Everything of this fixture lives below it; a process whose command line names it is this test's. */
@@ -142,7 +161,7 @@ export class VsCodeFixture {
   static async prepare(options: PrepareOptions): Promise<VsCodeFixture> {
     await prepareCodeServer();
     const extensions = options.extensions ?? [await productVsix()];
-    const fixture = new VsCodeFixture(options.name, fs.mkdtempSync(path.join(os.tmpdir(), `mcp-e2e-${options.name}-`)), options.keep ?? false);
+    const fixture = new VsCodeFixture(options.name, fs.mkdtempSync(path.join(os.tmpdir(), `mcp-e2e-${options.name}-`)), options.keep ?? process.env.MCP_E2E_KEEP === '1');
     try {
       fs.mkdirSync(fixture.workspace, { recursive: true });
       if (options.mcpJson) fixture.writeMcpJson(options.mcpJson);

@@ -103,7 +103,13 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
         return (error as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED' ? true : undefined;
       }
     });
-    await waitUntil('the row to ask for sign-in after the cancel', async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER) && row.includes('Sign in required')) ? true : undefined));
+    let rowsAfterCancel: string[] = [];
+    await waitUntil('the row to ask for sign-in after the cancel', async () => {
+      rowsAfterCancel = await sidebarRows(page);
+      return rowsAfterCancel.some((row) => row.includes(SERVER) && row.includes('Sign in required')) ? true : undefined;
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; the rows: ${JSON.stringify(rowsAfterCancel)}`);
+    });
 
     const authorizationUrl = await signInThroughConsent();
     // The person's browser: a second page of the same Chromium, through the provider's real login and consent forms.
@@ -149,6 +155,11 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     // The tokens are gone: the server is restarted without them and its row asks again.
     await waitUntil('"Sign in required" on the row after Sign Out', async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER) && row.includes('Sign in required')) ? true : undefined), 90_000);
     await screenshot(page, 'oauth-07-signed-out');
+  } catch (error) {
+    // The server's own log says which state it reached and why; the folder is removed at dispose.
+    const log = vscode?.extensionLog(`MCP Workbench ${SERVER}`);
+    if (log !== undefined && error instanceof Error) error.message += `\n--- the extension's log of ${SERVER}:\n${log.slice(-6000)}`;
+    throw error;
   } finally {
     await vscode?.dispose();
     fixture?.kill();
