@@ -6,7 +6,7 @@ import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
 import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
-import { ServerProcessTree, newTreeMarker, treeStrategyFor } from './processTree';
+import { ServerProcessTree, newTreeMarker, taggedLaunch, treeStrategyFor } from './processTree';
 import { serverWatchdog } from './watchdog';
 
 export interface StdioServerOptions {
@@ -89,7 +89,15 @@ export class StdioTransport implements Transport {
     // Inherited by everything the server starts: how its tree is found again, even after it daemonised.
     const marker = newTreeMarker();
     const childEnv = { ...env, [marker]: '1' };
-    const child = spawn(command, args, stdioSpawnOptions(this.options, childEnv));
+    // On Linux, also through prlimit: a tag that outlives even a scrubbed environment and a lost parent.
+    const launch = taggedLaunch(marker, command, args, childEnv, cwd);
+    const child =
+      'untagged' in launch
+        ? spawn(command, args, stdioSpawnOptions(this.options, childEnv))
+        : spawn(launch.command, launch.args, stdioSpawnOptions(this.options, childEnv));
+    if ('untagged' in launch && treeStrategyFor(process.platform) === 'proc-scan') {
+      this.diagnostics.fire(`the server's processes are not tagged (${launch.untagged}); a descendant that scrubs its environment and leaves its parent could outlive it`);
+    }
     const tree = new ServerProcessTree(treeStrategyFor(process.platform), marker, child);
     const exited = new Promise<void>((resolve) =>
       child.once('exit', () => {
