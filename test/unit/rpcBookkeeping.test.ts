@@ -157,7 +157,8 @@ describe('requests settle however their write or response goes', () => {
       assert.deepEqual([error.code, error.rawMessage, error.data, error.serverName], [-32042, 'nope', { why: 'test' }, 'eager']);
       return true;
     });
-    assert.equal(rpc.bookkeeping.pending, 0);
+    const { pending, deadlines } = rpc.bookkeeping;
+    assert.deepEqual({ pending, deadlines }, { pending: 0, deadlines: 0 }, 'no deadline is armed for a request already answered');
     await rpc.close();
   });
 });

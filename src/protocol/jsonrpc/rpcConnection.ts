@@ -271,6 +271,8 @@ export class RpcConnection implements Disposable {
       }
     });
     options.onRequestId?.(id);
+    // Answered during send(): nothing to time or to cancel any more.
+    if (request.settled) return result;
     const { signal } = options;
     if (signal?.aborted) this.requestOwner.abort(request);
     else {
