@@ -296,9 +296,17 @@ export class McpClient implements Disposable {
    * 2026-07-28 over HTTP: a HeaderMismatch (-32020) usually means the tool's x-mcp-header annotations changed
    * since tools/list; the spec's advice is to list the tools again and retry once with the new headers.
    */
-  private async sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+  private sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
+    const call = this.request('tools/call', { name, arguments: args }, options);
+    // Only a modern session can answer HeaderMismatch; elsewhere the call is passed on without another async frame
+    // (each one is a promise and more turns on the way back to the caller).
+    const modern = this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'modern';
+    return modern ? this.retryOnHeaderMismatch(call, name, args, options) : call;
+  }
+
+  private async retryOnHeaderMismatch(call: Promise<CallToolResult>, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
     try {
-      return await this.request('tools/call', { name, arguments: args }, options);
+      return await call;
     } catch (error) {
       if (!(error instanceof McpError) || error.code !== ErrorCodes.HeaderMismatch || this.session.kind !== 'modern') throw error;
       this.logger.info(`${this.serverName}: the server says the headers of ${name} do not match; listing tools again and retrying once`);
@@ -448,12 +456,9 @@ export class McpClient implements Disposable {
     }
   }
 
-  private async attempt(method: ClientRequestMethod, params: JsonParams | undefined, options: RequestOptions): Promise<AttemptOutcome> {
-    try {
-      return { kind: 'result', result: await this.rpc.request<JsonObject>(method, params, options) };
-    } catch (error) {
-      return { kind: 'error', error: error instanceof Error ? error : new Error(String(error)) };
-    }
+  private attempt(method: ClientRequestMethod, params: JsonParams | undefined, options: RequestOptions): Promise<AttemptOutcome> {
+    // Not an async function: module-level callbacks, no closure and no extra promise per request.
+    return this.rpc.request<JsonObject>(method, params, options).then(resultOutcome, errorOutcome);
   }
 
   /**
@@ -661,6 +666,14 @@ export class McpClient implements Disposable {
     this.stateValue = state;
     this.stateEmitter.fire(state);
   }
+}
+
+function resultOutcome(result: JsonObject): AttemptOutcome {
+  return { kind: 'result', result };
+}
+
+function errorOutcome(error: unknown): AttemptOutcome {
+  return { kind: 'error', error: error instanceof Error ? error : new Error(String(error)) };
 }
 
 /** The error behind an outcome, or a new one saying what happened when the outcome was a result. */

@@ -3,8 +3,9 @@
  * server that ignores stdin EOF and SIGTERM, after the server's own exit, and when the CLI itself is killed with
  * SIGTERM or SIGKILL. Real processes throughout: test/fixtures/processes/tree-server.mjs starts a grandchild that
  * ignores SIGTERM (in "daemon" variants one that left the server's session with setsid, which a process group kill
- * would miss; in "scrubbed" variants one with an empty environment) and writes both pids to a file this suite
- * passes in.
+ * would miss; in "scrubbed" variants one with an empty environment; in "orphan" variants one started by a child
+ * that then exited, with an empty environment and its own session, so nothing links it to the server any more)
+ * and writes the pids to a file this suite passes in.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -14,6 +15,7 @@ import * as path from 'node:path';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import { LocalError } from '../../src/protocol/errors';
+import { newTreeMarker, processTreeToolkit, taggedLaunch } from '../../src/protocol/node/processTree';
 import { REPO_ROOT, isAlive, trackedStdio, waitFor } from './testSupport';
 
 const TREE_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'processes', 'tree-server.mjs');
@@ -23,6 +25,8 @@ const WATCHDOG_MARK = 'mcp-workbench watchdog';
 interface TreePids {
   server: number;
   grandchild: number;
+  /** Only in "orphan" variants: the child that started the grandchild and exited. */
+  intermediate?: number;
 }
 
 let workDir: string;
@@ -59,6 +63,19 @@ async function readPids(file: string): Promise<TreePids> {
   return pids;
 }
 
+/**
+ * Checks that an "orphan" grandchild really has nothing left that ties it to the server: not the server's
+ * descendant, no marker variable, its own session. Otherwise a passing test would prove nothing.
+ */
+function assertUnlinkedFromServer(pids: TreePids): void {
+  assert.ok(pids.intermediate !== undefined && !isAlive(pids.intermediate), 'the intermediate child has exited');
+  const stat = fs.readFileSync(`/proc/${pids.grandchild}/stat`, 'latin1');
+  const [, parent, , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  assert.notEqual(parent, pids.server, 'the grandchild is no child of the server');
+  assert.equal(session, pids.grandchild, 'the grandchild leads its own session');
+  assert.equal(fs.readFileSync(`/proc/${pids.grandchild}/environ`).length, 0, 'the grandchild has an empty environment');
+}
+
 /** Waits (bounded) until every pid is gone, returning as soon as they are; names the survivors otherwise. */
 async function assertAllGone(pids: Record<string, number>, context: string): Promise<void> {
   const survivors = () => Object.entries(pids).filter(([, pid]) => isAlive(pid));
@@ -92,13 +109,15 @@ describe('the server tree ends with the client', () => {
   }
 
   // scrubbed: the grandchild carries no marker variable; it is found as a descendant of the live server.
-  for (const behaviours of ['stubborn', 'stubborn+daemon', 'stubborn+scrubbed']) {
+  // orphan: the grandchild carries no marker and has no parent link to the server; found by its inherited tag.
+  for (const behaviours of ['stubborn', 'stubborn+daemon', 'stubborn+scrubbed', 'stubborn+orphan']) {
     test(`stop() ends a server that ignores stdin EOF and SIGTERM, and its grandchild (${behaviours})`, { timeout: 30_000 }, async () => {
       const pidFile = pidFilePath();
       const { client, diagnostics } = clientFor(behaviours, pidFile);
       await client.connect();
       const pids = await readPids(pidFile);
       assert.ok(isAlive(pids.server) && isAlive(pids.grandchild), 'both run while connected');
+      if (behaviours.includes('orphan')) assertUnlinkedFromServer(pids);
       await client.close();
       await assertAllGone({ ...pids }, 'after stop()');
       assert.ok(diagnostics.some((line) => line.includes('sending SIGKILL')), diagnostics.join('\n'));
@@ -132,10 +151,15 @@ describe('the server tree ends with a killed CLI', () => {
     return undefined;
   }
 
-  for (const signal of ['SIGTERM', 'SIGKILL'] as const) {
-    test(`${signal} to the CLI while connected leaves no server, grandchild or watchdog`, { timeout: 30_000 }, async () => {
+  const cases = [
+    { signal: 'SIGTERM', behaviours: 'hang+stubborn+daemon' },
+    { signal: 'SIGKILL', behaviours: 'hang+stubborn+daemon' },
+    { signal: 'SIGKILL', behaviours: 'hang+stubborn+orphan' },
+  ] as const;
+  for (const { signal, behaviours } of cases) {
+    test(`${signal} to the CLI while connected leaves no server, grandchild or watchdog (${behaviours})`, { timeout: 30_000 }, async () => {
       const pidFile = pidFilePath();
-      const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} hang+stubborn+daemon ${JSON.stringify(pidFile)}`;
+      const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} ${behaviours} ${JSON.stringify(pidFile)}`;
       const cli = spawn(process.execPath, [CLI, 'tools', '--stdio', stdio], { stdio: ['ignore', 'ignore', 'pipe'] });
       let stderr = '';
       cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -152,10 +176,47 @@ describe('the server tree ends with a killed CLI', () => {
       assert.ok(watchdog !== undefined, 'the CLI runs a watchdog');
       seen.add(watchdog);
       assert.ok(isAlive(pids.server) && isAlive(pids.grandchild), 'both run while the CLI waits on tools/list');
+      if (behaviours.includes('orphan')) assertUnlinkedFromServer(pids);
 
       cli.kill(signal);
       await cliExited;
       await assertAllGone({ ...pids, watchdog }, `after ${signal} to the CLI`);
     });
   }
+});
+
+describe('the tag every process of a server tree inherits', () => {
+  test('the server runs through prlimit with its tree tag, and a missing command is left to spawn to report', () => {
+    const marker = newTreeMarker();
+    const launch = taggedLaunch(marker, path.basename(process.execPath), ['server.js'], { PATH: path.dirname(process.execPath) }, undefined, 'linux');
+    assert.ok(!('untagged' in launch), JSON.stringify(launch));
+    const tag = processTreeToolkit(fs).tagOf(marker);
+    assert.ok(tag !== undefined && Number.isSafeInteger(tag) && tag >= 1e15, `tag ${tag}`);
+    assert.deepEqual(launch.args, [`--rttime=${tag}:`, '--', process.execPath, 'server.js']);
+
+    const missing = taggedLaunch(marker, 'no-such-server-command', [], { PATH: path.dirname(process.execPath) }, undefined, 'linux');
+    assert.ok('untagged' in missing && missing.untagged.includes('no-such-server-command'), JSON.stringify(missing));
+    // A relative command resolves against the server's cwd, as execvp would after the chdir; a file that is not
+    // executable, or found only through a relative PATH entry, is left to spawn.
+    const nodeFolder = path.dirname(process.execPath);
+    const relative = taggedLaunch(marker, `./${path.basename(process.execPath)}`, [], { PATH: '' }, nodeFolder, 'linux');
+    assert.ok(!('untagged' in relative) && relative.args[2] === process.execPath, JSON.stringify(relative));
+    assert.ok('untagged' in taggedLaunch(marker, './tree-server.mjs', [], { PATH: '' }, path.dirname(TREE_SERVER), 'linux'));
+    assert.ok('untagged' in taggedLaunch(marker, 'node', [], { PATH: 'relative/bin' }, undefined, 'linux'));
+    assert.ok('untagged' in taggedLaunch(marker, process.execPath, [], {}, undefined, 'darwin'));
+  });
+
+  test('a process that left the tree with an empty environment still carries the tag and is found by it', { timeout: 30_000 }, async () => {
+    const marker = newTreeMarker();
+    const launch = taggedLaunch(marker, process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 60000)"], {}, undefined);
+    assert.ok(!('untagged' in launch), JSON.stringify(launch));
+    const sleeper = spawn(launch.command, launch.args, { stdio: 'ignore', env: {}, detached: true });
+    assert.ok(sleeper.pid !== undefined);
+    seen.add(sleeper.pid);
+    const toolkit = processTreeToolkit(fs);
+    await waitFor(() => toolkit.members(marker).includes(sleeper.pid as number), 'the tagged sleeper to be found');
+    assert.deepEqual(toolkit.members(newTreeMarker()), [], 'another tree has other members');
+    assert.equal(toolkit.kill(marker), 1);
+    await assertAllGone({ sleeper: sleeper.pid }, 'after killing the tagged tree');
+  });
 });

@@ -7,10 +7,12 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { LocalError } from '../../src/protocol/errors';
+import type { Disposable } from '../../src/protocol/disposable';
+import { LocalError, McpError } from '../../src/protocol/errors';
 import { DeadlineTimer } from '../../src/protocol/jsonrpc/deadlines';
 import { ABANDONED_MEMORY, RpcConnection } from '../../src/protocol/jsonrpc/rpcConnection';
 import { StdioTransport } from '../../src/protocol/node/stdio';
+import type { Transport, TransportSink } from '../../src/protocol/transports/transport';
 import { REPO_ROOT } from './testSupport';
 
 const PEER = path.join(REPO_ROOT, 'test', 'fixtures', 'processes', 'bookkeeping-server.mjs');
@@ -47,8 +49,6 @@ describe('bookkeeping over a real pipe', () => {
     assert.equal(sizes.pending, 0);
     assert.equal(sizes.deadlines, 0);
     assert.equal(sizes.progressHandlers, 0);
-    assert.equal(sizes.peerErrors, 0);
-    assert.equal(sizes.writeErrors, 0);
     assert.equal(sizes.abandoned, ABANDONED_MEMORY, `capped at ${ABANDONED_MEMORY}, not ${count}`);
     assert.deepEqual(await rpc.request('echo'), {}, 'the connection still works');
   });
@@ -94,5 +94,71 @@ describe('DeadlineTimer', () => {
     await done;
     assert.deepEqual(fired, ['early', 'middle', 'late']);
     assert.equal(timer.size, 0);
+  });
+});
+
+/**
+ * A transport of the smallest kind, for what a real pipe cannot be made to do on demand: refuse a write while the
+ * connection is open, or answer inside send() itself (as an in-memory peer may).
+ */
+class ScriptedTransport implements Transport {
+  readonly kind = 'stdio' as const;
+  private sink: TransportSink | undefined;
+  constructor(private readonly onSend: (message: Record<string, unknown>, sink: TransportSink) => Promise<void>) {}
+  async start(sink: TransportSink): Promise<void> {
+    this.sink = sink;
+  }
+  send(message: object): Promise<void> {
+    return this.onSend(message as Record<string, unknown>, this.sink as TransportSink);
+  }
+  async close(): Promise<void> {
+    this.sink?.onClose();
+  }
+  onDiagnostic(): Disposable {
+    return { dispose: () => undefined };
+  }
+  dispose(): void {}
+}
+
+describe('requests settle however their write or response goes', () => {
+  test("a refused write fails the request with the transport's own error, and leaves nothing behind", async () => {
+    const refusal = new LocalError('connection-closed', 'the server closed its input');
+    const rpc = new RpcConnection(new ScriptedTransport(() => Promise.reject(refusal)), { serverName: 'refusing' });
+    await rpc.start();
+    await assert.rejects(rpc.request('tools/list'), (error: unknown) => error === refusal);
+    const { pending, deadlines, abandoned } = rpc.bookkeeping;
+    assert.deepEqual({ pending, deadlines, abandoned }, { pending: 0, deadlines: 0, abandoned: 0 });
+    await rpc.close();
+  });
+
+  test('a write refused with a non-error names the server and the method', async () => {
+    const rpc = new RpcConnection(new ScriptedTransport(() => Promise.reject('pipe gone')), { serverName: 'refusing' });
+    await rpc.start();
+    await assert.rejects(rpc.request('tools/list'), (error: unknown) => {
+      assert.ok(error instanceof LocalError && error.kind === 'transport', String(error));
+      assert.match(error.message, /refusing: sending tools\/list failed: pipe gone/);
+      return true;
+    });
+    await rpc.close();
+  });
+
+  test('a response delivered during send() settles its request, result and error alike', async () => {
+    const rpc = new RpcConnection(
+      new ScriptedTransport(async (message, sink) => {
+        if (message.method === 'good') sink.onMessage({ jsonrpc: '2.0', id: message.id, result: { ok: true } });
+        else sink.onMessage({ jsonrpc: '2.0', id: message.id, error: { code: -32042, message: 'nope', data: { why: 'test' } } });
+      }),
+      { serverName: 'eager' },
+    );
+    await rpc.start();
+    assert.deepEqual(await rpc.request('good'), { ok: true });
+    await assert.rejects(rpc.request('bad'), (error: unknown) => {
+      assert.ok(error instanceof McpError, String(error));
+      assert.deepEqual([error.code, error.rawMessage, error.data, error.serverName], [-32042, 'nope', { why: 'test' }, 'eager']);
+      return true;
+    });
+    const { pending, deadlines } = rpc.bookkeeping;
+    assert.deepEqual({ pending, deadlines }, { pending: 0, deadlines: 0 }, 'no deadline is armed for a request already answered');
+    await rpc.close();
   });
 });

@@ -49,8 +49,13 @@ export class LineSplitter {
         this.accumulate(chunk.subarray(start));
         return;
       }
-      this.accumulate(chunk.subarray(start, newline));
-      this.finishLine();
+      if (this.pendingBytes === 0 && !this.discarding && newline - start <= this.maxLineBytes) {
+        // The whole line lies in this chunk (the usual case): decoded from it in place, without a view per line.
+        this.emitLine(chunk, start, newline);
+      } else {
+        this.accumulate(chunk.subarray(start, newline));
+        this.finishLine();
+      }
       start = newline + 1;
     }
   }
@@ -98,10 +103,14 @@ export class LineSplitter {
     this.pending = [];
     this.pendingBytes = 0;
     const buffer = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces);
-    let end = buffer.length;
-    if (end > 0 && buffer[end - 1] === 0x0d) end--;
-    if (end === 0) return;
-    const text = buffer.toString('utf8', 0, end);
+    this.emitLine(buffer, 0, buffer.length);
+  }
+
+  /** Hands on bytes [start, end) of `buffer` as one line, without a trailing CR; blank lines are skipped. */
+  private emitLine(buffer: Buffer, start: number, end: number): void {
+    if (end > start && buffer[end - 1] === 0x0d) end--;
+    if (end === start) return;
+    const text = buffer.toString('utf8', start, end);
     if (text.trim().length === 0) return;
     this.sink.line(text);
   }

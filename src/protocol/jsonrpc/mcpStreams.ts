@@ -1,7 +1,7 @@
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc/node';
 import type { Transport } from '../transports/transport';
 import { BoundedMap } from './bounded';
-import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type RequestId } from './messages';
+import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 
 export type TraceDirection = 'send' | 'receive';
 
@@ -11,8 +11,8 @@ export interface ReaderPeer {
   wasAbandoned(id: RequestId): boolean;
   /** A response for a pending request broke the base protocol: settle that request with a local error. */
   failPending(id: RequestId, reason: string): void;
-  /** A valid error response: remember the server's own error object so it survives vscode-jsonrpc's mapping. */
-  recordPeerError(id: RequestId, error: JsonRpcErrorObject): void;
+  /** A valid response to a pending request: settle it (outgoing requests do not go through vscode-jsonrpc). */
+  respond(response: JsonRpcResultResponse | JsonRpcErrorResponse): void;
   /** The peer sent a request: it awaits our response. */
   recordIncomingRequest(id: RequestId): void;
   /** The peer cancelled one of its requests to us: the response must not be sent. */
@@ -23,12 +23,10 @@ export interface ReaderPeer {
   trace(direction: TraceDirection, message: unknown): void;
 }
 
-/** The synthetic error code used only to release vscode-jsonrpc's own bookkeeping; never surfaces to callers. */
-export const RELEASE_CODE = -32097;
-
 /**
  * Feeds vscode-jsonrpc with MCP messages: validates each incoming value, maps MCP's
- * `notifications/cancelled` onto the engine's `$/cancelRequest` so its built-in cancellation applies.
+ * `notifications/cancelled` onto the engine's `$/cancelRequest` so its built-in cancellation applies. Responses to
+ * this side's requests go to the peer directly: the engine serves only the server's requests to us.
  */
 export class McpMessageReader extends AbstractMessageReader {
   private callback: DataCallback | undefined;
@@ -80,8 +78,7 @@ export class McpMessageReader extends AbstractMessageReader {
           }
           return;
         }
-        if (classified.kind === 'error') this.peer.recordPeerError(id, classified.message.error);
-        this.emit(message);
+        this.peer.respond(message);
         return;
       }
       case 'orphan-error':
@@ -98,11 +95,6 @@ export class McpMessageReader extends AbstractMessageReader {
         throw new Error(`unhandled message kind ${JSON.stringify(exhaustive)}`);
       }
     }
-  }
-
-  /** Settles vscode-jsonrpc's own promise for a request this side already settled (timeout, cancel, violation). */
-  release(id: RequestId): void {
-    this.emit({ jsonrpc: '2.0', id, error: { code: RELEASE_CODE, message: 'released locally' } } as Message);
   }
 
   closed(): void {
@@ -125,8 +117,6 @@ export class McpMessageWriter extends AbstractMessageWriter {
    * (remembering those let a peer grow this without bound). Removed when the response is written.
    */
   private readonly incoming = new BoundedMap<RequestId, 'awaiting' | 'cancelled'>(INCOMING_MEMORY);
-  /** The transport's own error for a failed request write, keyed by id, because vscode-jsonrpc keeps only its message. */
-  readonly writeErrors = new Map<RequestId, unknown>();
 
   constructor(
     private readonly transport: Transport,
@@ -144,25 +134,25 @@ export class McpMessageWriter extends AbstractMessageWriter {
   }
 
   /** Sizes of the per-id bookkeeping, for tests that show it stays bounded. */
-  get bookkeeping(): { incomingRequests: number; cancelledIncoming: number; writeErrors: number } {
+  get bookkeeping(): { incomingRequests: number; cancelledIncoming: number } {
     let cancelledIncoming = 0;
     for (const state of this.incoming.values()) if (state === 'cancelled') cancelledIncoming++;
-    return { incomingRequests: this.incoming.size, cancelledIncoming, writeErrors: this.writeErrors.size };
+    return { incomingRequests: this.incoming.size, cancelledIncoming };
   }
 
-  async write(message: Message): Promise<void> {
+  write(message: Message): Promise<void> {
     const record = message as unknown as { id?: RequestId; method?: string };
     if (record.method === undefined && record.id !== undefined && this.incoming.size > 0) {
       const state = this.incoming.get(record.id);
       this.incoming.delete(record.id);
-      if (state === 'cancelled') return; // cancelled by the peer: MCP says the receiver should not respond
+      if (state === 'cancelled') return Promise.resolve(); // cancelled by the peer: MCP says the receiver should not respond
     }
-    this.trace('send', message);
+    // Not an async function: that would cost a second promise per message. A throwing trace still rejects.
     try {
-      await this.transport.send(message);
+      this.trace('send', message);
+      return this.transport.send(message);
     } catch (error) {
-      if (record.method !== undefined && record.id !== undefined) this.writeErrors.set(record.id, error);
-      throw error;
+      return Promise.reject(error);
     }
   }
 

@@ -4,6 +4,7 @@ import {
   ResponseError,
   createMessageConnection,
   type CancellationToken,
+  type Message,
   type MessageConnection,
 } from 'vscode-jsonrpc/node';
 import { Emitter, type Disposable } from '../disposable';
@@ -12,7 +13,7 @@ import type { Transport } from '../transports/transport';
 import { BoundedSet } from './bounded';
 import { DeadlineTimer, type Deadline, type DeadlineTarget } from './deadlines';
 import { isOversizedReason } from './lineSplitter';
-import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorObject, type RequestId } from './messages';
+import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
 
 export interface Logger {
@@ -64,13 +65,13 @@ interface RequestOwner {
 /**
  * One request in flight. A class rather than a bundle of closures: a burst of thousands in flight costs one object
  * each besides its promise (the per-request closures were most of the client's garbage with 10,000 concurrent calls).
- * It is its own deadline target and its own abort listener (`handleEvent`).
+ * It is its own deadline target and its own abort listener (`handleEvent`), and holds its promise's settlers.
  */
 class OutgoingRequest implements DeadlineTarget {
   settled = false;
-  /** Set when this side settled the request (timeout, cancel, violation, close): the engine's outcome is then ignored. */
-  localError: Error | undefined;
   deadline: Deadline | undefined;
+  resolve: (result: Record<string, unknown>) => void = noop;
+  reject: (error: Error) => void = noop;
   readonly startedAt = Date.now();
 
   constructor(
@@ -96,23 +97,28 @@ class OutgoingRequest implements DeadlineTarget {
   }
 }
 
+function noop(): void {}
+
 export const ABANDONED_MEMORY = 4096;
 
 export interface RpcBookkeeping {
   pending: number;
   abandoned: number;
-  peerErrors: number;
   progressHandlers: number;
   deadlines: number;
   incomingRequests: number;
   cancelledIncoming: number;
-  writeErrors: number;
 }
 
 /**
  * One JSON-RPC session with one MCP server, on vscode-jsonrpc. Adds what MCP needs and the engine lacks:
  * base-protocol validation, MCP cancellation and progress, timeouts that reject locally, and errors
  * that tell the server's own failures apart from local ones.
+ *
+ * This side's own requests bypass the engine: they are written and settled here (`pending`), because the engine's
+ * second copy of that bookkeeping (its own id map, promise and closures per request, and a synthetic response to
+ * release it after a local timeout or cancel) was most of the client's cost per sequential call over stdio. The
+ * engine serves the server's requests to this side and carries notifications both ways.
  */
 export class RpcConnection implements Disposable {
   private readonly logger: Logger;
@@ -124,7 +130,6 @@ export class RpcConnection implements Disposable {
   private readonly abandoned = new BoundedSet<RequestId>(ABANDONED_MEMORY);
   /** The server's requests being handled (sampling, elicitation waiting for a person): aborted when the connection closes. */
   private readonly incoming = new Set<AbortController>();
-  private readonly peerErrors = new Map<RequestId, JsonRpcErrorObject>();
   /** Requests that asked for progress, by the progress token they sent. */
   private readonly progressHandlers = new Map<string, OutgoingRequest>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
@@ -139,7 +144,7 @@ export class RpcConnection implements Disposable {
   };
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
-  private lastRequestId: RequestId | undefined;
+  private nextRequestId = 0;
   private nextProgressToken = 0;
   private closedError: Error | undefined;
   private closed = false;
@@ -158,7 +163,7 @@ export class RpcConnection implements Disposable {
       isPending: (id) => this.pending.has(id),
       wasAbandoned: (id) => this.abandoned.has(id),
       failPending: (id, reason) => this.settleLocally(id, new LocalError('protocol-violation', `${options.serverName}: invalid response: ${reason}`)),
-      recordPeerError: (id, error) => this.peerErrors.set(id, error),
+      respond: (response) => this.settleFromResponse(response),
       recordIncomingRequest: (id) => this.writer.expectResponse(id),
       recordIncomingCancel: (id) => this.writer.suppressResponse(id),
       violation: (reason, raw) => this.reportViolation(reason, raw),
@@ -173,11 +178,8 @@ export class RpcConnection implements Disposable {
       // setImmediate turn; handlers stay effectively unbounded.
       maxParallelism: Number.MAX_SAFE_INTEGER,
       cancellationStrategy: {
+        // This side's requests do not go through the engine (see the class comment); request() cancels them.
         sender: {
-          enableCancellation: (request) => {
-            this.lastRequestId = request.id as RequestId;
-          },
-          // Cancellation is sent by request() itself: no per-request token keeps the hot path lean.
           sendCancellation: async () => undefined,
           cleanup: () => undefined,
         },
@@ -204,7 +206,6 @@ export class RpcConnection implements Disposable {
     return {
       pending: this.pending.size,
       abandoned: this.abandoned.size,
-      peerErrors: this.peerErrors.size,
       progressHandlers: this.progressHandlers.size,
       deadlines: this.deadlines.size,
       ...this.writer.bookkeeping,
@@ -244,13 +245,7 @@ export class RpcConnection implements Disposable {
       const meta = isJsonObject(params?._meta) ? params._meta : {};
       sendParams = { ...params, _meta: { ...meta, progressToken } };
     }
-    const args: unknown[] = sendParams === undefined ? [] : [ParameterStructures.byName, sendParams];
-    this.lastRequestId = undefined;
-    const enginePromise = this.connection.sendRequest<T>(method, ...(args as [])) as Promise<T>;
-    const id = this.lastRequestId as RequestId | undefined;
-    if (id === undefined) return Promise.reject(new Error('internal: request id was not captured'));
-    options.onRequestId?.(id);
-
+    const id = this.nextRequestId++;
     const request = new OutgoingRequest(
       this.requestOwner,
       id,
@@ -260,23 +255,24 @@ export class RpcConnection implements Disposable {
       options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
       options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 10 * 60_000,
     );
+    const result = new Promise<T>((resolve, reject) => {
+      request.resolve = resolve as (result: Record<string, unknown>) => void;
+      request.reject = reject;
+    });
+    // Registered before it is written: a transport may deliver the response before send() resolves.
     this.pending.set(id, request);
     if (progressToken) this.progressHandlers.set(progressToken, request);
-    // Settled locally (abandon, failAll), the engine's promise is released with a synthetic error at once, so this
-    // one chain serves both outcomes.
-    const result = enginePromise.then(
-      (value) => {
-        if (request.localError) throw request.localError;
+    this.writer.write({ jsonrpc: '2.0', id, method, params: sendParams } as Message).catch((error: unknown) => {
+      const failure =
+        error instanceof Error ? error : new LocalError('transport', `${this.options.serverName}: sending ${method} failed: ${errorMessage(error)}`);
+      if (!request.settled) {
         this.finish(request);
-        return value;
-      },
-      (error: unknown) => {
-        if (request.localError) throw request.localError;
-        const translated = this.translateEngineError(id, method, error);
-        this.finish(request);
-        throw translated;
-      },
-    );
+        request.reject(failure);
+      }
+    });
+    options.onRequestId?.(id);
+    // Answered during send(): nothing to time or to cancel any more.
+    if (request.settled) return result;
     const { signal } = options;
     if (signal?.aborted) this.requestOwner.abort(request);
     else {
@@ -297,8 +293,6 @@ export class RpcConnection implements Disposable {
     request.settled = true;
     const { id } = request;
     this.pending.delete(id);
-    this.peerErrors.delete(id);
-    this.writer.writeErrors.delete(id);
     if (request.deadline) this.deadlines.cancel(request.deadline);
     if (request.progressToken) this.progressHandlers.delete(request.progressToken);
     request.options.signal?.removeEventListener('abort', request);
@@ -317,9 +311,21 @@ export class RpcConnection implements Disposable {
   private settleRequestLocally(request: OutgoingRequest, error: Error): void {
     if (request.settled) return;
     this.rememberAbandoned(request.id);
-    request.localError = error;
     this.finish(request);
-    this.reader.release(request.id); // settles the engine's promise, and with it the caller's
+    request.reject(error);
+  }
+
+  /** The server answered a pending request (the reader checked it is one, and that the response is valid). */
+  private settleFromResponse(response: JsonRpcResultResponse | JsonRpcErrorResponse): void {
+    const request = this.pending.get(response.id as RequestId);
+    if (!request) return;
+    this.finish(request);
+    if ('error' in response) {
+      const { code, message, data } = response.error;
+      request.reject(new McpError(code, message, data, this.options.serverName));
+    } else {
+      request.resolve(response.result);
+    }
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
@@ -338,16 +344,6 @@ export class RpcConnection implements Disposable {
 
   dispose(): void {
     void this.close();
-  }
-
-  private translateEngineError(id: RequestId, method: string, error: unknown): Error {
-    const peer = this.peerErrors.get(id);
-    if (peer) return new McpError(peer.code, peer.message, peer.data, this.options.serverName);
-    const writeError = this.writer.writeErrors.get(id);
-    if (writeError instanceof Error) return writeError;
-    if (writeError !== undefined) return new LocalError('transport', `${this.options.serverName}: sending ${method} failed: ${errorMessage(writeError)}`);
-    if (this.closed && this.closedError) return this.closedError;
-    return new LocalError('transport', `${this.options.serverName}: ${method} failed locally: ${errorMessage(error)}`, { cause: error });
   }
 
   private settleLocally(id: RequestId, error: Error): void {

@@ -6,7 +6,7 @@ import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
 import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
 import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
-import { ServerProcessTree, newTreeMarker, treeStrategyFor } from './processTree';
+import { ServerProcessTree, newTreeMarker, taggedLaunch, treeStrategyFor } from './processTree';
 import { serverWatchdog } from './watchdog';
 
 export interface StdioServerOptions {
@@ -46,6 +46,9 @@ export function stdioSpawnOptions(
   };
 }
 
+/** What send() returns when the pipe took the message: one shared settled promise, not one per message. */
+const SENT: Promise<void> = Promise.resolve();
+
 interface RunningServer {
   child: ChildProcessWithoutNullStreams;
   tree: ServerProcessTree;
@@ -63,8 +66,9 @@ export class StdioTransport implements Transport {
   private readonly stderrTail: string[] = [];
   private sink: TransportSink | undefined;
   private drainWait: Promise<void> | undefined;
-  /** The stdin corked in this turn, uncorked by a microtask. */
-  private corked: Writable | undefined;
+  /** The stdin written to in this turn; the microtask that ends the turn's burst uncorks it if it was corked. */
+  private burst: Writable | undefined;
+  private corked = false;
 
   constructor(private readonly options: StdioServerOptions) {}
 
@@ -89,7 +93,15 @@ export class StdioTransport implements Transport {
     // Inherited by everything the server starts: how its tree is found again, even after it daemonised.
     const marker = newTreeMarker();
     const childEnv = { ...env, [marker]: '1' };
-    const child = spawn(command, args, stdioSpawnOptions(this.options, childEnv));
+    // On Linux, also through prlimit: a tag that outlives even a scrubbed environment and a lost parent.
+    const launch = taggedLaunch(marker, command, args, childEnv, cwd);
+    const child =
+      'untagged' in launch
+        ? spawn(command, args, stdioSpawnOptions(this.options, childEnv))
+        : spawn(launch.command, launch.args, stdioSpawnOptions(this.options, childEnv));
+    if ('untagged' in launch && treeStrategyFor(process.platform) === 'proc-scan') {
+      this.diagnostics.fire(`the server's processes are not tagged (${launch.untagged}); a descendant that scrubs its environment and leaves its parent could outlive it`);
+    }
     const tree = new ServerProcessTree(treeStrategyFor(process.platform), marker, child);
     const exited = new Promise<void>((resolve) =>
       child.once('exit', () => {
@@ -103,7 +115,7 @@ export class StdioTransport implements Transport {
     this.state = { kind: 'running', child, tree, exited, closed };
     if (child.pid !== undefined) {
       // Told in the same turn as the spawn: a client killed from here on cannot leave this server behind.
-      const watchdog = serverWatchdog.track(marker, child.pid);
+      const watchdog = serverWatchdog.track(marker, child.pid, tree.startedAt);
       if ('failed' in watchdog) this.diagnostics.fire(`${watchdog.failed}; the server may outlive a client that is killed`);
     }
 
@@ -133,30 +145,37 @@ export class StdioTransport implements Transport {
     this.diagnostics.fire(`started ${command} ${args.join(' ')} (pid ${child.pid})`);
   }
 
-  async send(message: object): Promise<void> {
+  /** Not an async function: no promise of its own per message when the pipe takes it (the usual case). */
+  send(message: object): Promise<void> {
     if (this.state.kind !== 'running') {
-      throw new LocalError('connection-closed', 'the server process is not running');
+      return Promise.reject(new LocalError('connection-closed', 'the server process is not running'));
     }
     const { stdin } = this.state.child;
     if (stdin.destroyed || !stdin.writable) {
-      throw new LocalError('connection-closed', 'the server closed its input');
+      return Promise.reject(new LocalError('connection-closed', 'the server closed its input'));
     }
     // JSON.stringify never emits a raw newline, so one message is exactly one line.
     const line = JSON.stringify(message) + '\n';
-    // Messages sent in the same turn (a burst of concurrent calls) go out in one writev: one syscall, not hundreds.
-    // Corking costs no allocation per message, unlike collecting the lines and joining them.
-    if (!this.corked) {
-      this.corked = stdin;
+    // The first message of a turn goes straight to the pipe: a sequential caller's request is written without
+    // waiting for the end of the turn. Messages after it in the same turn (a burst of concurrent calls) are corked
+    // and go out in one writev when the turn ends: one syscall, not hundreds, and no allocation per message.
+    if (this.burst === undefined) {
+      this.burst = stdin;
+      queueMicrotask(this.endBurst);
+    } else if (!this.corked) {
+      this.corked = true;
       stdin.cork();
-      queueMicrotask(this.uncork);
     }
-    if (!stdin.write(line)) return this.waitForDrain(stdin);
+    return stdin.write(line) ? SENT : this.waitForDrain(stdin);
   }
 
-  private readonly uncork = (): void => {
-    const stdin = this.corked;
-    this.corked = undefined;
-    stdin?.uncork();
+  private readonly endBurst = (): void => {
+    const stdin = this.burst;
+    this.burst = undefined;
+    if (this.corked) {
+      this.corked = false;
+      stdin?.uncork();
+    }
   };
 
   /** One shared wait per full pipe: many concurrent senders must not each add listeners (quadratic work). */

@@ -14,7 +14,8 @@
  * as before), and the watchdog holds none of their pipes. It is spawned once, lazily, and unreferenced so it never
  * keeps the client's event loop alive.
  *
- * Protocol on its stdin, one line each: `track <marker> <pid>` and `untrack <marker>`.
+ * Protocol on its stdin, one line each: `track <marker> <pid> <start time>` and `untrack <marker>` (the start
+ * time, in clock ticks since boot, spares the tag check of older processes; see processTree.ts).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Socket } from 'node:net';
@@ -33,15 +34,15 @@ export function watchdogMain(
   strategy: TreeStrategy,
   graceMs: number,
 ): void {
-  const tracked = new Map<string, number>();
+  const tracked = new Map<string, { pid: number; startedAt: number | undefined }>();
   const parentAtStart = process.ppid;
   let ending = false;
 
   const each = (name: 'SIGTERM' | 'SIGKILL'): number => {
     let signalled = 0;
-    for (const [marker, pid] of tracked) {
+    for (const [marker, { pid, startedAt }] of tracked) {
       if (strategy === 'proc-scan') {
-        signalled += name === 'SIGTERM' ? toolkit.terminate(marker) : toolkit.kill(marker);
+        signalled += name === 'SIGTERM' ? toolkit.terminate(marker, undefined, startedAt) : toolkit.kill(marker, undefined, startedAt);
       } else if (strategy === 'windows') {
         childProcess.spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
       } else {
@@ -58,7 +59,7 @@ export function watchdogMain(
   const remaining = (): number => {
     if (strategy !== 'proc-scan') return tracked.size;
     let count = 0;
-    for (const marker of tracked.keys()) count += toolkit.members(marker).length;
+    for (const [marker, { startedAt }] of tracked) count += toolkit.members(marker, undefined, startedAt).length;
     return count;
   };
   const clientGone = (): void => {
@@ -88,9 +89,10 @@ export function watchdogMain(
     buffered += chunk;
     let newline: number;
     while ((newline = buffered.indexOf('\n')) !== -1) {
-      const [command, marker, pid] = buffered.slice(0, newline).split(' ');
+      const [command, marker, pid, startedAt] = buffered.slice(0, newline).split(' ');
       buffered = buffered.slice(newline + 1);
-      if (command === 'track' && marker) tracked.set(marker, Number(pid));
+      const start = Number(startedAt);
+      if (command === 'track' && marker) tracked.set(marker, { pid: Number(pid), startedAt: Number.isFinite(start) ? start : undefined });
       else if (command === 'untrack' && marker) tracked.delete(marker);
     }
   });
@@ -118,17 +120,17 @@ type WatchdogState =
 /** The client's side of the watchdog: spawns it on first use and tells it which server trees to guard. */
 export class Watchdog {
   private state: WatchdogState = { kind: 'none' };
-  private readonly trees = new Map<string, number>();
+  private readonly trees = new Map<string, { pid: number; startedAt: number | undefined }>();
 
   /**
    * Guards a server tree from now on. Returns the watchdog's pid, or why there is none (the server then runs
    * without the guarantee for a dying client; stop() still ends its tree).
    */
-  track(marker: string, pid: number): { pid: number } | { failed: string } {
-    this.trees.set(marker, pid);
+  track(marker: string, pid: number, startedAt?: number): { pid: number } | { failed: string } {
+    this.trees.set(marker, { pid, startedAt });
     const state = this.ensureRunning();
     if (state.kind === 'failed') return { failed: state.reason };
-    state.stdin.write(`track ${marker} ${pid}\n`);
+    state.stdin.write(trackLine(marker, pid, startedAt));
     return { pid: state.child.pid as number };
   }
 
@@ -174,8 +176,12 @@ export class Watchdog {
     this.state = { kind: 'none' };
     if (this.trees.size === 0) return;
     const state = this.ensureRunning();
-    if (state.kind === 'running') for (const [marker, pid] of this.trees) state.stdin.write(`track ${marker} ${pid}\n`);
+    if (state.kind === 'running') for (const [marker, { pid, startedAt }] of this.trees) state.stdin.write(trackLine(marker, pid, startedAt));
   }
+}
+
+function trackLine(marker: string, pid: number, startedAt: number | undefined): string {
+  return `track ${marker} ${pid}${startedAt === undefined ? '' : ` ${startedAt}`}\n`;
 }
 
 /** One watchdog per client process, shared by every stdio server it runs. */
