@@ -239,7 +239,7 @@ describe('official MCP conformance suite (client scenarios)', () => {
       }
 
       const wholeArgs = wholeRunArgs(version, spec.whole);
-      test(`${wholeArgs.join(' ')}: scenarios fail only where ${spec.baseline} says (${spec.baselineReason})`, { timeout: 4 * SCENARIO_TIMEOUT_MS }, async () => {
+      test(`${wholeArgs.join(' ')}: scenarios fail only where ${spec.baseline} says (${spec.baselineReason})`, { timeout: 4 * SCENARIO_TIMEOUT_MS }, async (t) => {
         const baseline = path.join(REPO_ROOT, spec.baseline);
         assert.ok(fs.existsSync(baseline), `the baseline ${spec.baseline} of spec ${version} is missing`);
         const run = await runSuite(
@@ -248,6 +248,7 @@ describe('official MCP conformance suite (client scenarios)', () => {
         );
         const report = `conformance suite output for ${wholeArgs.join(' ')}:\n${run.output}`;
         if (run.code !== 0) process.stderr.write(`${report}\n`);
+        t.diagnostic(`${wholeArgs.join(' ')}: ${checkTotals(run.output)}`);
         assert.equal(run.signal, null, `the suite was killed by ${run.signal}\n${report}`);
         assert.equal(run.code, 0, `the suite exited with ${run.code}: a scenario outside the baseline failed, or a baseline entry passes now\n${report}`);
         // Forced scenarios are not part of a tagged run; the others must show up as passed in it.
@@ -257,3 +258,16 @@ describe('official MCP conformance suite (client scenarios)', () => {
     });
   }
 });
+
+/** The suite's per-scenario lines ("✓ name: 12 passed, 0 failed") summed up, for the CI log and the closing notes. */
+function checkTotals(output: string): string {
+  let scenarios = 0;
+  let passed = 0;
+  let failed = 0;
+  for (const match of output.matchAll(/[✓✗] \S+: (\d+) passed, (\d+) failed/g)) {
+    scenarios++;
+    passed += Number(match[1]);
+    failed += Number(match[2]);
+  }
+  return `${scenarios} scenarios, ${passed} checks passed, ${failed} failed`;
+}
