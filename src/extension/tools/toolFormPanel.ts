@@ -44,6 +44,11 @@ export class ToolForms implements vscode.Disposable {
     private readonly history: HistoryLog,
   ) {}
 
+  /** How many forms are open (tests: a closed panel is counted until VS Code reports it disposed). */
+  get openForms(): number {
+    return this.open.size;
+  }
+
   /** The form opened last (tests). */
   get active(): ToolFormHandle | undefined {
     return this.lastOpened;

@@ -71,6 +71,9 @@ export function historySuite(vscode: VscodeApi): Suite {
     // Result tabs of earlier suites are closed, so the count below is this test's.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await waitUntil('no result tab open', () => (requireApi().browse.results.openTabs === 0 ? true : undefined));
+    // The closed panels' dispose events reach the extension after the command resolves: until the form an earlier
+    // suite left open is gone, Call Tool would reveal that dying panel and hand back its handle.
+    await waitUntil('no tool form open', () => (requireApi().browse.forms.openForms === 0 ? true : undefined));
 
     await vscode.commands.executeCommand('mcpWorkbench.callTool', { kind: 'tool', controller: everything(), tool });
     const form = await waitUntil('the open tool form', () => requireApi().browse.forms.active);
