@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { answerDialog, openViewContainer, REPO_ROOT, screenshot, waitFor, waitUntil, webviewFrame } from './harness';
+import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-long-running-operation';
@@ -29,35 +29,6 @@ const DURATION_SECONDS = 600;
 /** One progress notification every two seconds. */
 const STEPS = 300;
 const LONG_RUNNING: CallUnderTest = { tool: TOOL, server: SERVER, progress: new RegExp(`^\\d+/${STEPS}$`), completed: 'Long running operation completed' };
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The side bar pane (Servers or History) whose header says `title`. */
-function pane(page: Page, title: string): Locator {
-  return page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'i') }) }).first();
-}
-
-/** The rows of a pane whose label is exactly `label`. */
-function rows(container: Locator, label: string): Locator {
-  return container.locator('.monaco-list-row').filter({ has: container.page().locator('.label-name', { hasText: new RegExp(`^${escapeRegExp(label)}$`) }) });
-}
-
-async function visibleRow(page: Page, container: Locator, label: string, timeoutMs = 60_000): Promise<Locator> {
-  const target = rows(container, label).first();
-  await waitFor(page, `the row "${label}"`, () => target.waitFor({ state: 'visible', timeout: timeoutMs }));
-  return target;
-}
-
-async function inlineAction(page: Page, target: Locator, action: string): Promise<void> {
-  await waitFor(page, `the inline action "${action}"`, async () => {
-    await target.hover();
-    const button = target.locator(`.actions .action-label[aria-label^="${action}"]`).first();
-    await button.waitFor({ state: 'visible', timeout: 10_000 });
-    await button.click();
-  });
-}
 
 /** The progress notification of a running call of `tool`. */
 function progressToast(page: Page, tool: string, server: string): Locator {
@@ -189,7 +160,7 @@ test('cancelling a tool call in real VS Code: the form\'s Cancel Call and the pr
     await visibleRow(page, history, SERVER);
     let descriptions: string[] = [];
     await waitUntil(`two ${TOOL} entries recorded as cancelled in the History view (descriptions: ${JSON.stringify(descriptions)})`, async () => {
-      descriptions = await rows(history, TOOL).locator('.label-description').allTextContents();
+      descriptions = await paneRows(history, TOOL).locator('.label-description').allTextContents();
       return descriptions.length === 2 && descriptions.every((text) => /\d+ ms · cancelled$/.test(text.trim())) ? true : undefined;
     }, 60_000).catch((error: unknown) => {
       throw new Error(`${error instanceof Error ? error.message : String(error)}; History descriptions: ${JSON.stringify(descriptions)}`);

@@ -909,3 +909,32 @@ export async function waitForRows(page: Page, what: string, predicate: (rows: st
   );
 }
 
+// ---- the side bar's panes (Servers, History) ---------------------------------------------------------------
+
+/** The side bar pane (Servers or History) whose header says `title`. */
+export function pane(page: Page, title: string): Locator {
+  return page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'i') }) }).first();
+}
+
+/** The rows of a pane whose label is exactly `label`. */
+export function paneRows(container: Locator, label: string): Locator {
+  const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  return container.locator('.monaco-list-row').filter({ has: container.page().locator('.label-name', { hasText: exact }) });
+}
+
+/** Waits for the first row of a pane labelled exactly `label` to be visible, and returns it. */
+export async function visibleRow(page: Page, container: Locator, label: string, timeoutMs = 60_000): Promise<Locator> {
+  const target = paneRows(container, label).first();
+  await waitFor(page, `the row "${label}"`, () => target.waitFor({ state: 'visible', timeout: timeoutMs }));
+  return target;
+}
+
+/** Hovers a row and clicks its inline action whose label starts with `action`. */
+export async function inlineAction(page: Page, target: Locator, action: string): Promise<void> {
+  await waitFor(page, `the inline action "${action}"`, async () => {
+    await target.hover();
+    const button = target.locator(`.actions .action-label[aria-label^="${action}"]`).first();
+    await button.waitFor({ state: 'visible', timeout: 10_000 });
+    await button.click();
+  });
+}

@@ -18,14 +18,17 @@ import { processesMatching } from '../integration/support';
 import {
   answerDialog,
   EVERYTHING_SERVER_JS,
+  inlineAction,
   installVsix,
   openViewContainer,
   openWorkbench,
+  pane,
   prepareCodeServer,
   PRODUCT_VSIX,
   REPO_ROOT,
   screenshot,
   startCodeServer,
+  visibleRow,
   waitFor,
   waitUntil,
   webviewFrame,
@@ -75,34 +78,6 @@ async function closeSession(session: Session | undefined): Promise<void> {
   );
   fs.rmSync(session.tmp, { recursive: true, force: true });
   assert.deepEqual(left, [], 'server-everything processes from this test are still running');
-}
-
-/** The side bar pane (Servers or History) whose header says `title`. */
-function pane(page: Page, title: string): Locator {
-  return page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'i') }) }).first();
-}
-
-/** The visible row of a pane whose label is exactly `label`. */
-function row(container: Locator, label: string): Locator {
-  return container
-    .locator('.monaco-list-row')
-    .filter({ has: container.page().locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
-    .first();
-}
-
-async function visibleRow(page: Page, container: Locator, label: string, timeoutMs = 60_000): Promise<Locator> {
-  const target = row(container, label);
-  await waitFor(page, `the row "${label}"`, () => target.waitFor({ state: 'visible', timeout: timeoutMs }));
-  return target;
-}
-
-async function inlineAction(page: Page, target: Locator, action: string): Promise<void> {
-  await waitFor(page, `the inline action "${action}"`, async () => {
-    await target.hover();
-    const button = target.locator(`.actions .action-label[aria-label^="${action}"]`).first();
-    await button.waitFor({ state: 'visible', timeout: 10_000 });
-    await button.click();
-  });
 }
 
 /** Expands the History pane if it is collapsed. */
