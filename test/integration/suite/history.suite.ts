@@ -42,6 +42,11 @@ export function historySuite(vscode: VscodeApi): Suite {
     assert(node, `no get-sum(${a}, ${b}) entry in History`);
     return node;
   };
+  /** The open tabs, the active one marked: said when a result is not drawn (a page that is not shown may not load). */
+  const openTabs = (): string =>
+    vscode.window.tabGroups.all
+      .flatMap((group) => group.tabs.map((tab) => `${tab.label}${tab.isActive ? ' (active)' : ''}${group.isActive ? '' : ' [other group]'}`))
+      .join(', ');
   /** Does `act` and waits until a webview reports that it drew the result `act` led to. */
   const actAndRender = async (what: string, act: () => PromiseLike<unknown>) => {
     const results = requireApi().browse.results;
@@ -51,7 +56,9 @@ export function historySuite(vscode: VscodeApi): Suite {
     try {
       await act();
       const shown = await waitUntil(`a new result (${what})`, () => (results.lastShown && results.lastShown.sequence > before ? results.lastShown : undefined));
-      await waitUntil(`the webview to draw result ${shown.sequence} (${what})`, () => (rendered.includes(shown.sequence) ? true : undefined), 20_000);
+      await waitUntil(`the webview to draw result ${shown.sequence} (${what})`, () => (rendered.includes(shown.sequence) ? true : undefined), 20_000).catch((error: Error) => {
+        throw new Error(`${error.message}; open tabs: ${openTabs()}`);
+      });
       return shown;
     } finally {
       subscription.dispose();
@@ -77,6 +84,13 @@ export function historySuite(vscode: VscodeApi): Suite {
 
     await vscode.commands.executeCommand('mcpWorkbench.callTool', { kind: 'tool', controller: everything(), tool });
     const form = await waitUntil('the open tool form', () => requireApi().browse.forms.active);
+    // Its page loads once the form is on screen: nothing an earlier suite left may have come up over it.
+    await waitUntil('the tool form as the active tab', () => {
+      const active = vscode.window.tabGroups.activeTabGroup.activeTab;
+      return active?.input instanceof vscode.TabInputWebview && active.input.viewType.endsWith('mcpWorkbench.toolForm') ? true : undefined;
+    }).catch((error: Error) => {
+      throw new Error(`${error.message}; open tabs: ${openTabs()}`);
+    });
     // Submitted at once, before the form's page may be listening: the result must still be drawn (the page says
     // `ready` and is then sent the latest body).
     const first = await submitAndRender(form, { a: 2, b: 3 });
