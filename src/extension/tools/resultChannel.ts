@@ -33,7 +33,12 @@ export class ResultChannel {
     this.latest = initial;
   }
 
-  /** The body shown last (or about to be): what a rebuilt page must show. */
+  /** Whether the page has said `ready` (and no post to it failed since). */
+  get listening(): boolean {
+    return this.page.kind === 'listening';
+  }
+
+    /** The body shown last (or about to be): what a rebuilt page must show. */
   get current(): ResultBodyMessage | undefined {
     return this.latest;
   }

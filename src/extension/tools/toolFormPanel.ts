@@ -22,6 +22,8 @@ export interface ToolFormHandle {
   readonly initialValues?: JsonObject;
   /** The problems the form shows now, per field (tests read what a person sees). */
   readonly errors: readonly FieldMessage[];
+  /** Whether the form's page has said it listens (tests: a person can only submit from a page that does). */
+  readonly pageListening: boolean;
   /** A message of the form, or of the result area under it (media/results/results.js). */
   receive(message: ToolFormMessage | ResultAreaMessage): Promise<void>;
 }
@@ -90,6 +92,9 @@ export class ToolForms implements vscode.Disposable {
       tool,
       initialValues: values,
       errors: [],
+      get pageListening() {
+        return area.channel.listening;
+      },
       receive: async (message) => {
         if (message?.type !== 'submit' && message?.type !== 'cancel') {
           this.results.handleAreaMessage(message, area.channel, area.current);

