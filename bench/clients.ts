@@ -276,15 +276,36 @@ class ModernHttpServer {
 }
 
 /** This project's client pinned to the 2026-07-28 era, over StdioTransport or the Streamable HTTP transport. */
-export class OursModernClient implements BenchClient {
+/**
+ * What the two modern-era columns share: the fixture server over HTTP when that transport is measured (started by
+ * the subclass), no big resource, and closing the client before the server.
+ */
+abstract class ModernBenchClient<C extends { close(): Promise<void> }> implements BenchClient {
+  abstract readonly label: string;
+  protected client: C | undefined;
+  protected readonly httpServer = new ModernHttpServer();
+
+  abstract start(): Promise<void>;
+  abstract echo(text: string): Promise<string>;
+
+  readBig(): Promise<number> {
+    return Promise.reject(new Error('the modern fixture has no big resource'));
+  }
+
+  async close(): Promise<void> {
+    await this.client?.close();
+    await this.httpServer.stop();
+  }
+}
+
+export class OursModernClient extends ModernBenchClient<McpClient> {
   readonly label: string;
-  private client: McpClient | undefined;
-  private readonly httpServer = new ModernHttpServer();
 
   constructor(
     private readonly ours: OursModule,
     private readonly transport: ModernTransport,
   ) {
+    super();
     this.label = `ours (McpClient, 2026-07-28, ${transport})`;
   }
 
@@ -309,23 +330,14 @@ export class OursModernClient implements BenchClient {
     return firstText(result.content);
   }
 
-  readBig(): Promise<number> {
-    return Promise.reject(new Error('the modern fixture has no big resource'));
-  }
-
-  async close(): Promise<void> {
-    await this.client?.close();
-    await this.httpServer.stop();
-  }
 }
 
 /** The official v2 SDK client (@modelcontextprotocol/client 2.4.0) pinned to 2026-07-28, over its stdio or Streamable HTTP transport. */
-export class SdkV2ModernClient implements BenchClient {
+export class SdkV2ModernClient extends ModernBenchClient<SdkV2.Client> {
   readonly label: string;
-  private client: SdkV2.Client | undefined;
-  private readonly httpServer = new ModernHttpServer();
 
   constructor(private readonly transport: ModernTransport) {
+    super();
     this.label = `SDK 2.4.0 Client (pin 2026-07-28, ${transport})`;
   }
 
@@ -344,12 +356,4 @@ export class SdkV2ModernClient implements BenchClient {
     return firstText(result.content);
   }
 
-  readBig(): Promise<number> {
-    return Promise.reject(new Error('the modern fixture has no big resource'));
-  }
-
-  async close(): Promise<void> {
-    await this.client?.close();
-    await this.httpServer.stop();
-  }
 }
