@@ -4,7 +4,8 @@ import type { Writable } from 'node:stream';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
+import { LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
+import { inputLimits, type InputLimits } from '../limits/inputLimits';
 import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
 import { ServerProcessTree, newTreeMarker, taggedLaunch, treeStrategyFor } from './processTree';
 import { serverWatchdog } from './watchdog';
@@ -15,6 +16,9 @@ export interface StdioServerOptions {
   /** Added to the inherited environment; a null value removes the variable. */
   env?: Record<string, string | null>;
   cwd?: string;
+  /** Caps on what the server may make this client hold: one stdout line is one message (maxMessageBytes). */
+  limits?: Partial<InputLimits>;
+  /** @deprecated the same cap as `limits.maxMessageBytes`, which wins when both are given. */
   maxMessageBytes?: number;
   /** How long to wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL. */
   shutdownGraceMs?: number;
@@ -134,7 +138,7 @@ export class StdioTransport implements Transport {
         // The first and last bytes let the reader find the id of a discarded response and fail its request at once.
         oversized: (bytes, limit, head, tail) => sink.onUnparsable(`${head}…${tail}`, oversizedReason(bytes, limit)),
       },
-      this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      inputLimits({ maxMessageBytes: this.options.maxMessageBytes, ...this.options.limits }).maxMessageBytes,
     );
     child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout.on('end', () => splitter.end());
