@@ -198,8 +198,8 @@ export function describeMessage(message: object): string {
 }
 
 
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+export const MAX_REDIRECTS = 5;
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface AuthorizedRequest {
   method: HttpMethod;
@@ -314,7 +314,7 @@ export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAut
   }
 }
 
-function resolveRedirect(location: string, base: string): URL {
+export function resolveRedirect(location: string, base: string): URL {
   try {
     return new URL(location, base);
   } catch {
