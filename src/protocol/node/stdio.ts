@@ -208,12 +208,14 @@ export class StdioTransport implements Transport {
       // A second close means "now": skip the remaining grace.
       state.tree.kill();
       await state.closed;
+      await treeEnded(state.tree);
       return;
     }
     this.state = { ...state, kind: 'closing' };
     await stagedShutdown(state, this.options.shutdownGraceMs ?? 2000, (line) => this.diagnostics.fire(line));
     // 'close' follows once the pipes are drained; the tree kill above guarantees nobody holds them.
     await Promise.race([state.closed, delay(2000)]);
+    await treeEnded(state.tree);
   }
 
   dispose(): void {
@@ -300,6 +302,22 @@ function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: 
   }
   return new LocalError('transport', `cannot start "${command}": ${error.message}`, { cause: error });
 }
+
+/**
+ * Resolves once no process of the tree is alive (Linux: none is left in /proc but zombies), killing again what a
+ * scan still finds: close() resolves only when the whole tree is gone, so a CLI that returns right after it leaves
+ * nothing for its watchdog to find. Bounded: a process the kernel cannot end at once does not hold close() forever.
+ */
+async function treeEnded(tree: ServerProcessTree): Promise<void> {
+  for (let round = 0; round < TREE_END_ROUNDS; round++) {
+    if (tree.members().length === 0) return;
+    tree.kill();
+    await delay(TREE_END_POLL_MS);
+  }
+}
+
+const TREE_END_ROUNDS = 40;
+const TREE_END_POLL_MS = 25;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());
