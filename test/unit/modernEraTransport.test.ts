@@ -67,6 +67,33 @@ describe('2026-07-28 over scripted HTTP', () => {
     assert.ok(!server.requests.some((r) => r.headers['mcp-session-id'] !== undefined));
   });
 
+  test('an SSE answer past maxMessageBytes fails its request naming the limit, and the request is not issued again', async () => {
+    let calls = 0;
+    const server = await startTestServer((request, res) => {
+      const message = body(request);
+      if (message.method === 'server/discover') return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT });
+      if (message.method === 'tools/call') {
+        calls++;
+        startSse(res);
+        const result = { resultType: 'complete', content: [{ type: 'text', text: 'x'.repeat(256 * 1024) }] };
+        res.end(sseEvent({ data: JSON.stringify({ jsonrpc: '2.0', id: message.id, result }) }));
+        return;
+      }
+      res.writeHead(405).end();
+    });
+    servers.push(server);
+    const transport = new StreamableHttpTransport({ url: server.url, limits: { maxMessageBytes: 64 * 1024 } });
+    const client = new McpClient({ serverName: 'scripted', transport, era: '2026-07-28', logger: collectingLogger(), requestTimeoutMs: 10_000 });
+    clients.push(client);
+    await client.connect();
+    await assert.rejects(client.callTool('x', {}), (error: unknown) => {
+      assert.ok(error instanceof LocalError && error.kind === 'message-too-large', String(error));
+      assert.match(error.message, /tools\/call.*an SSE event's data exceeds the limit of 65536 bytes \(setting maxMessageBytes\)/);
+      return true;
+    });
+    assert.equal(calls, 1, 'a response too large is not lost: it is not asked for again');
+  });
+
   test('a session id some server still sends is never echoed, and close sends no DELETE', async () => {
     const server = await startTestServer((request, res) => {
       const message = body(request);

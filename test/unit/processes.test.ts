@@ -101,9 +101,11 @@ describe('the server tree ends with the client', () => {
   for (const behaviours of ['silent', 'silent+daemon']) {
     test(`after an initialize timeout, the server and its grandchild are gone (${behaviours})`, { timeout: 30_000 }, async () => {
       const pidFile = pidFilePath();
-      const { client } = clientFor(behaviours, pidFile, { initializeTimeoutMs: 1000 });
-      await assert.rejects(client.connect(), (error: unknown) => error instanceof LocalError && error.kind === 'timeout');
+      // Long enough for a cold start on a busy machine: the server must be up (pid file written) when it times out.
+      const { client } = clientFor(behaviours, pidFile, { initializeTimeoutMs: 4000 });
+      const connecting = client.connect();
       const pids = await readPids(pidFile);
+      await assert.rejects(connecting, (error: unknown) => error instanceof LocalError && error.kind === 'timeout');
       await assertAllGone({ ...pids }, 'after the initialize timeout');
     });
   }
@@ -181,6 +183,31 @@ describe('the server tree ends with a killed CLI', () => {
       cli.kill(signal);
       await cliExited;
       await assertAllGone({ ...pids, watchdog }, `after ${signal} to the CLI`);
+    });
+  }
+});
+
+describe('the CLI returns with nothing of the server left', () => {
+  before(() => assert.ok(fs.existsSync(CLI), `${CLI} is missing: run "npm run build" first (npm test does)`));
+
+  // No wait before looking: the CLI's watchdog ends a leftover 1-2 s after the CLI exits, so waiting would hide one.
+  for (const behaviours of ['silent', 'silent+daemon', 'silent+stubborn+orphan']) {
+    test(`after an initialize that timed out, no process of the tree is alive when the CLI has exited (${behaviours})`, { timeout: 30_000 }, async () => {
+      const pidFile = pidFilePath();
+      const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} ${behaviours} ${JSON.stringify(pidFile)}`;
+      // The timeout leaves a cold start on a busy machine time to write the pid file before it expires.
+      const cli = spawn(process.execPath, [CLI, 'tools', '--era', 'legacy', '--timeout', '4000', '--shutdown-grace', '200', '--stdio', stdio], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => cli.once('exit', (exitCode) => resolve(exitCode)));
+      assert.ok(fs.existsSync(pidFile), `the server never wrote its pid file; CLI stderr:\n${stderr}`);
+      const pids = JSON.parse(fs.readFileSync(pidFile, 'utf8')) as TreePids;
+      const tree: Record<string, number> = { server: pids.server, grandchild: pids.grandchild, ...(pids.intermediate ? { intermediate: pids.intermediate } : {}) };
+      const survivors = Object.entries(tree).filter(([, pid]) => isAlive(pid));
+      for (const pid of Object.values(tree)) seen.add(pid);
+      assert.equal(code, 1, stderr);
+      assert.match(stderr, /initialize timed out/);
+      assert.deepEqual(survivors, [], `still running when the CLI had exited: ${survivors.map(([name, pid]) => `${name} (pid ${pid})`).join(', ')}`);
     });
   }
 });

@@ -46,6 +46,75 @@ export class InputLimitError extends LocalError {
   ) {
     super('message-too-large', `${what} exceeds the limit of ${limitBytes} bytes (setting ${setting}); reading stopped`);
   }
+
+  /** The same limit, with where it was hit in front ("the SSE stream of https://…: an SSE line exceeds …"). */
+  within(context: string): InputLimitError {
+    return new InputLimitError(`${context}: ${this.what}`, this.limitBytes, this.setting);
+  }
+}
+
+/**
+ * The reason a transport hands to `TransportSink.onUnparsable` for a message it stopped reading at a cap. It starts
+ * like the stdio line splitter's reason ("message too large: "), which the reader recognises: the request the
+ * message answered fails at once with a 'message-too-large' error instead of waiting for its deadline.
+ */
+export function tooLargeReason(error: InputLimitError): string {
+  return `message too large: ${error.message}`;
+}
+
+/**
+ * The UTF-8 length of `text`, counted without encoding it. Callers that only need to know whether a text fits under
+ * a cap first compare `text.length` (never more than the byte length) and `3 * text.length` (never less).
+ */
+export function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      bytes += 2; // a surrogate pair: 2 code units, 4 bytes
+      i++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+
+/**
+ * Counts the UTF-8 bytes of texts added one by one against a cap, cheaply: the exact count is only computed once the
+ * texts could be over it (three bytes per UTF-16 code unit at most), so small messages pay one addition per text.
+ */
+export class ByteBudget {
+  private chars = 0;
+  /** The exact byte count of the texts added since it became worth knowing; undefined before. */
+  private exactBytes: number | undefined;
+  private readonly pendingTexts: string[] = [];
+
+  constructor(readonly limitBytes: number) {}
+
+  /** Adds `text`; false when the texts added so far exceed the cap. */
+  add(text: string): boolean {
+    if (this.limitBytes === Number.POSITIVE_INFINITY) return true;
+    this.chars += text.length;
+    if (this.exactBytes === undefined) {
+      if (this.chars * 3 <= this.limitBytes) {
+        this.pendingTexts.push(text);
+        return true;
+      }
+      this.exactBytes = 0;
+      for (const earlier of this.pendingTexts) this.exactBytes += utf8Length(earlier);
+      this.pendingTexts.length = 0;
+    }
+    if (this.chars > this.limitBytes) return false;
+    this.exactBytes += utf8Length(text);
+    return this.exactBytes <= this.limitBytes;
+  }
+
+  reset(): void {
+    this.chars = 0;
+    this.exactBytes = undefined;
+    this.pendingTexts.length = 0;
+  }
 }
 
 /**

@@ -4,7 +4,8 @@ import type { Writable } from 'node:stream';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
+import { LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
+import { inputLimits, type InputLimits } from '../limits/inputLimits';
 import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
 import { ServerProcessTree, newTreeMarker, taggedLaunch, treeStrategyFor } from './processTree';
 import { serverWatchdog } from './watchdog';
@@ -15,6 +16,9 @@ export interface StdioServerOptions {
   /** Added to the inherited environment; a null value removes the variable. */
   env?: Record<string, string | null>;
   cwd?: string;
+  /** Caps on what the server may make this client hold: one stdout line is one message (maxMessageBytes). */
+  limits?: Partial<InputLimits>;
+  /** @deprecated the same cap as `limits.maxMessageBytes`, which wins when both are given. */
   maxMessageBytes?: number;
   /** How long to wait after closing stdin before SIGTERM, and after SIGTERM before SIGKILL. */
   shutdownGraceMs?: number;
@@ -134,7 +138,7 @@ export class StdioTransport implements Transport {
         // The first and last bytes let the reader find the id of a discarded response and fail its request at once.
         oversized: (bytes, limit, head, tail) => sink.onUnparsable(`${head}…${tail}`, oversizedReason(bytes, limit)),
       },
-      this.options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+      inputLimits({ maxMessageBytes: this.options.maxMessageBytes, ...this.options.limits }).maxMessageBytes,
     );
     child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
     child.stdout.on('end', () => splitter.end());
@@ -204,12 +208,14 @@ export class StdioTransport implements Transport {
       // A second close means "now": skip the remaining grace.
       state.tree.kill();
       await state.closed;
+      await treeEnded(state.tree);
       return;
     }
     this.state = { ...state, kind: 'closing' };
     await stagedShutdown(state, this.options.shutdownGraceMs ?? 2000, (line) => this.diagnostics.fire(line));
     // 'close' follows once the pipes are drained; the tree kill above guarantees nobody holds them.
     await Promise.race([state.closed, delay(2000)]);
+    await treeEnded(state.tree);
   }
 
   dispose(): void {
@@ -296,6 +302,22 @@ function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: 
   }
   return new LocalError('transport', `cannot start "${command}": ${error.message}`, { cause: error });
 }
+
+/**
+ * Resolves once no process of the tree is alive (Linux: none is left in /proc but zombies), killing again what a
+ * scan still finds: close() resolves only when the whole tree is gone, so a CLI that returns right after it leaves
+ * nothing for its watchdog to find. Bounded: a process the kernel cannot end at once does not hold close() forever.
+ */
+async function treeEnded(tree: ServerProcessTree): Promise<void> {
+  for (let round = 0; round < TREE_END_ROUNDS; round++) {
+    if (tree.members().length === 0) return;
+    tree.kill();
+    await delay(TREE_END_POLL_MS);
+  }
+}
+
+const TREE_END_ROUNDS = 40;
+const TREE_END_POLL_MS = 25;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms).unref());

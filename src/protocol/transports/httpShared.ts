@@ -1,5 +1,6 @@
 import type { HttpAuthorizer, HttpMethod } from '../auth/authorizer';
 import { LocalError, errorMessage, type LocalErrorKind } from '../errors';
+import { InputLimitError } from '../limits/inputLimits';
 import type { SseParser } from './sseParser';
 
 /** HTTP helpers shared by the Streamable HTTP and the legacy HTTP+SSE transports. */
@@ -122,9 +123,13 @@ export async function readBodyPrefix(response: Response, maxChars: number): Prom
   return text.slice(0, maxChars);
 }
 
-export type PumpOutcome = { kind: 'ended' } | { kind: 'failed'; reason: string };
+export type PumpOutcome =
+  | { kind: 'ended' }
+  | { kind: 'failed'; reason: string }
+  /** A line or an event passed its cap: reading stopped there and the body was cancelled (the connection released). */
+  | { kind: 'too-large'; error: InputLimitError };
 
-/** Feeds a response body into an SSE parser until it ends or breaks. */
+/** Feeds a response body into an SSE parser until it ends, breaks, or the parser refuses more (a cap). */
 export async function pumpSse(response: Response, parser: SseParser): Promise<PumpOutcome> {
   if (!response.body) {
     parser.end();
@@ -140,8 +145,9 @@ export async function pumpSse(response: Response, parser: SseParser): Promise<Pu
     parser.end();
     return { kind: 'ended' };
   } catch (error) {
-    // Release the connection whatever broke (network, abort, or a handler that threw).
+    // Release the connection whatever broke (network, abort, a cap, or a handler that threw).
     reader.cancel().catch(() => undefined);
+    if (error instanceof InputLimitError) return { kind: 'too-large', error };
     return { kind: 'failed', reason: describeFetchFailure(error) };
   }
 }
@@ -192,8 +198,8 @@ export function describeMessage(message: object): string {
 }
 
 
-const MAX_REDIRECTS = 5;
-const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+export const MAX_REDIRECTS = 5;
+export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface AuthorizedRequest {
   method: HttpMethod;
@@ -308,7 +314,7 @@ export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAut
   }
 }
 
-function resolveRedirect(location: string, base: string): URL {
+export function resolveRedirect(location: string, base: string): URL {
   try {
     return new URL(location, base);
   } catch {

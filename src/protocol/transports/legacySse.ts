@@ -4,6 +4,7 @@ import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
 import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
 import { SseParser, type SseEvent } from './sseParser';
+import { inputLimits, type InputLimits } from '../limits/inputLimits';
 import { authorizedFetch, describeMessage, discardBody, displayUrl, httpStatusError, mediaType, networkError, pumpSse, setHeaders, validateHttpUrl } from './httpShared';
 
 /**
@@ -20,6 +21,8 @@ export interface LegacySseOptions {
   fetch?: typeof fetch;
   /** How long start() waits for the `endpoint` event. */
   endpointTimeoutMs?: number;
+  /** Caps on what the server may make this client hold (maxMessageBytes per event, maxSseLineBytes per line). */
+  limits?: Partial<InputLimits>;
 }
 
 export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
@@ -39,10 +42,12 @@ export class LegacySseTransport implements Transport {
   private readonly authorizer: HttpAuthorizer;
   /** The protocol era's headers; the era owns them, the transport only adds them. */
   private protocolHeaders: ProtocolHeaderProvider | undefined;
+  private readonly limits: InputLimits;
 
   constructor(private readonly options: LegacySseOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
     this.authorizer = options.authorizer ?? staticHeaders(options.headers);
+    this.limits = inputLimits(options.limits);
   }
 
   /** The POST URI announced by the server, once known. */
@@ -190,11 +195,24 @@ export class LegacySseTransport implements Transport {
           }
           this.onEvent(event);
         },
-      });
+      }, '', { maxLineBytes: this.limits.maxSseLineBytes, maxEventBytes: this.limits.maxMessageBytes });
       void pumpSse(response, parser).then((outcome) => {
-        const reason = outcome.kind === 'ended' ? 'the server ended the SSE stream' : `the SSE stream broke: ${outcome.reason}`;
-        settle({ kind: 'error', error: new LocalError('transport', `${reason} before sending an 'endpoint' event`) });
-        this.onStreamEnd(reason);
+        switch (outcome.kind) {
+          case 'ended':
+          case 'failed': {
+            const reason = outcome.kind === 'ended' ? 'the server ended the SSE stream' : `the SSE stream broke: ${outcome.reason}`;
+            settle({ kind: 'error', error: new LocalError('transport', `${reason} before sending an 'endpoint' event`) });
+            this.onStreamEnd(new LocalError('connection-closed', reason));
+            return;
+          }
+          case 'too-large': {
+            // Nothing on this stream can be attributed to one request: the connection ends, naming the limit.
+            const error = outcome.error.within(`the SSE stream of ${displayUrl(base.href)}`);
+            settle({ kind: 'error', error });
+            this.onStreamEnd(error);
+            return;
+          }
+        }
       });
     });
   }
@@ -222,13 +240,13 @@ export class LegacySseTransport implements Transport {
   }
 
   /** Without the stream there is no way to receive anything: the connection is over. */
-  private onStreamEnd(reason: string): void {
+  private onStreamEnd(error: LocalError): void {
     if (this.state.kind !== 'open') return;
     const sink = this.state.sink;
     this.state = { kind: 'closed' };
     this.scope.abort();
-    this.diagnostics.fire(reason);
-    sink.onClose(new LocalError('connection-closed', reason));
+    this.diagnostics.fire(error.message);
+    sink.onClose(error);
   }
 }
 

@@ -6,6 +6,8 @@
  * 50 MB event that arrives in 64 KB chunks is copied a constant number of times, not once per chunk.
  */
 
+import { ByteBudget, InputLimitError } from '../limits/inputLimits';
+
 export interface SseEvent {
   /** The `event` field, or 'message' when the server gave none. */
   readonly type: string;
@@ -21,8 +23,22 @@ export interface SseHandlers {
   retry?(milliseconds: number): void;
 }
 
+/** Caps on what one stream may make the parser hold; past one, push() throws an InputLimitError naming it. */
+export interface SseParserLimits {
+  /** One line (setting maxSseLineBytes). */
+  maxLineBytes: number;
+  /** The data of one event, its lines joined (setting maxMessageBytes: an event carries one JSON-RPC message). */
+  maxEventBytes: number;
+}
+
+const UNLIMITED: SseParserLimits = { maxLineBytes: Number.POSITIVE_INFINITY, maxEventBytes: Number.POSITIVE_INFINITY };
+
 const LINE_END = /\r\n|\r|\n/g;
 
+/**
+ * With limits, a line or an event's data past its cap makes push() throw an InputLimitError before the text past the
+ * cap is kept: the caller stops reading (pumpSse cancels the body) and the parser is not used again.
+ */
 export class SseParser {
   // The streaming decoder keeps a multi-byte character cut across chunks, and strips a leading BOM.
   private readonly decoder = new TextDecoder('utf-8');
@@ -35,14 +51,19 @@ export class SseParser {
   private lastEventIdBuffer = '';
   private currentLastEventId = '';
   private dispatchedCount = 0;
+  private readonly lineBudget: ByteBudget;
+  private readonly eventBudget: ByteBudget;
 
   /** `initialLastEventId` carries the cursor over a reconnection, as an EventSource keeps it. */
   constructor(
     private readonly handlers: SseHandlers,
     initialLastEventId = '',
+    limits: SseParserLimits = UNLIMITED,
   ) {
     this.lastEventIdBuffer = initialLastEventId;
     this.currentLastEventId = initialLastEventId;
+    this.lineBudget = new ByteBudget(limits.maxLineBytes);
+    this.eventBudget = new ByteBudget(limits.maxEventBytes);
   }
 
   /** The stream's last event id, as the spec defines it: updated when an event (even an empty one) ends. */
@@ -63,7 +84,9 @@ export class SseParser {
   end(): void {
     this.consumeText(this.decoder.decode());
     this.linePieces = [];
+    this.lineBudget.reset();
     this.dataLines = [];
+    this.eventBudget.reset();
     this.eventType = '';
     this.swallowLeadingLf = false;
   }
@@ -85,15 +108,28 @@ export class SseParser {
       this.processLine(this.takeLine(text.slice(start, end)));
       start = LINE_END.lastIndex;
     }
-    if (start < text.length) this.linePieces.push(start === 0 ? text : text.slice(start));
+    if (start < text.length) {
+      const piece = start === 0 ? text : text.slice(start);
+      this.checkLine(piece);
+      this.linePieces.push(piece);
+    }
   }
 
   private takeLine(tail: string): string {
+    this.checkLine(tail);
+    this.lineBudget.reset();
     if (this.linePieces.length === 0) return tail;
     this.linePieces.push(tail);
     const line = this.linePieces.join('');
     this.linePieces = [];
     return line;
+  }
+
+  /** Counts a piece of the current line before it is kept or joined. */
+  private checkLine(piece: string): void {
+    if (this.lineBudget.add(piece)) return;
+    this.linePieces = [];
+    throw new InputLimitError('an SSE line', this.lineBudget.limitBytes, 'maxSseLineBytes');
   }
 
   private processLine(line: string): void {
@@ -115,6 +151,11 @@ export class SseParser {
     }
     switch (field) {
       case 'data':
+        // The '\n' that will join this line to the next counts too.
+        if (!this.eventBudget.add(value) || (this.dataLines.length > 0 && !this.eventBudget.add('\n'))) {
+          this.dataLines = [];
+          throw new InputLimitError("an SSE event's data", this.eventBudget.limitBytes, 'maxMessageBytes');
+        }
         this.dataLines.push(value);
         break;
       case 'event':
@@ -138,6 +179,7 @@ export class SseParser {
     const lines = this.dataLines;
     const type = this.eventType;
     this.dataLines = [];
+    this.eventBudget.reset();
     this.eventType = '';
     if (lines.length === 0) return;
     const data = lines.length === 1 ? lines[0] : lines.join('\n');

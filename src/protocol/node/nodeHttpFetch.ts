@@ -1,0 +1,140 @@
+import * as http from 'node:http';
+import * as https from 'node:https';
+
+/**
+ * A `fetch` for the HTTP transports built on `node:http` (issue 24): undici's fetch costs several times more CPU per
+ * small request than an `http.request` on a keep-alive agent (spec-compliant Request/Response copies, header
+ * sorting, body teeing). Where Node runs (the CLI, a desktop extension host) the launcher passes this as the
+ * transport's `fetch`; where it does not (a web extension host) the global fetch stays the default.
+ *
+ * It covers what the transports and createHttpFetch use: string or URL input, method, headers (a plain object or
+ * Headers), a string body, an AbortSignal, and `redirect: 'manual'` (the 3xx is returned) or `'error'` (a 3xx with a
+ * Location rejects with "unexpected redirect", as undici does; authorizedFetch then retries with 'manual'). Anything
+ * else (`redirect: 'follow'`, a Request or stream body) is handed to the global fetch. The response body is a
+ * ReadableStream with backpressure: the socket is paused while the reader is behind, so a cap that stops reading
+ * also stops the socket, and cancelling the body destroys the response (the connection is not reused).
+ */
+
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+} as const;
+
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+type FetchInput = Parameters<typeof fetch>[0];
+
+export const nodeHttpFetch: typeof fetch = (input: FetchInput, init: RequestInit = {}): Promise<Response> => {
+  const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : undefined;
+  const body = init.body;
+  if (
+    url === undefined ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    (init.redirect !== 'manual' && init.redirect !== 'error') ||
+    (body !== undefined && body !== null && typeof body !== 'string')
+  ) {
+    return fetch(input, init);
+  }
+  return request(url, init, body ?? undefined);
+};
+
+function request(url: URL, init: RequestInit, body: string | undefined): Promise<Response> {
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) return Promise.reject(abortReason(signal));
+  return new Promise<Response>((resolve, reject) => {
+    const module = url.protocol === 'https:' ? https : http;
+    const outgoing = module.request(url, { method: init.method ?? 'GET', headers: plainHeaders(init.headers), agent: agents[url.protocol as 'http:' | 'https:'] });
+    let settled = false;
+    let onAbort: (() => void) | undefined;
+    const detach = () => {
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    };
+    if (signal) {
+      onAbort = () => outgoing.destroy(abortReason(signal) as Error);
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    outgoing.on('error', (error) => {
+      detach();
+      if (settled) return;
+      settled = true;
+      reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: error }));
+    });
+    outgoing.on('response', (incoming) => {
+      settled = true;
+      const status = incoming.statusCode ?? 0;
+      if (init.redirect === 'error' && REDIRECT_STATUSES.has(status) && incoming.headers.location !== undefined) {
+        detach();
+        incoming.destroy();
+        reject(new TypeError('fetch failed', { cause: new Error('unexpected redirect') }));
+        return;
+      }
+      const headers = new Headers();
+      const raw = incoming.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+      if (NULL_BODY_STATUSES.has(status) || init.method === 'HEAD') {
+        detach();
+        incoming.resume();
+        resolve(new Response(null, { status, statusText: incoming.statusMessage, headers }));
+        return;
+      }
+      resolve(new Response(bodyStream(incoming, signal, detach), { status, statusText: incoming.statusMessage, headers }));
+    });
+    outgoing.end(body);
+  });
+}
+
+/** The response body as a web stream; the socket pauses while the reader is behind. */
+function bodyStream(incoming: http.IncomingMessage, signal: AbortSignal | undefined, detach: () => void): ReadableStream<Uint8Array> {
+  let finished = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const fail = (error: unknown) => {
+          if (finished) return;
+          finished = true;
+          detach();
+          controller.error(signal?.aborted ? abortReason(signal) : new TypeError('terminated', { cause: error }));
+        };
+        incoming.on('data', (chunk: Buffer) => {
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) incoming.pause();
+        });
+        incoming.on('end', () => {
+          if (finished) return;
+          finished = true;
+          detach();
+          controller.close();
+        });
+        incoming.on('error', fail);
+        incoming.on('close', () => {
+          if (!incoming.complete) fail(new Error('the connection closed before the response ended'));
+        });
+      },
+      pull() {
+        incoming.resume();
+      },
+      cancel() {
+        finished = true;
+        detach();
+        incoming.destroy();
+      },
+    },
+    { highWaterMark: 1 },
+  );
+}
+
+function plainHeaders(headers: RequestInit['headers']): http.OutgoingHttpHeaders {
+  if (headers === undefined) return {};
+  if (Array.isArray(headers)) return Object.fromEntries(headers);
+  if (headers instanceof Headers) {
+    const plain: Record<string, string> = {};
+    headers.forEach((value, name) => (plain[name] = value));
+    return plain;
+  }
+  return headers as Record<string, string>;
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('This operation was aborted', 'AbortError');
+}

@@ -1,0 +1,98 @@
+/**
+ * nodeHttpFetch (src/protocol/node/nodeHttpFetch.ts), the node:http fetch for the HTTP transports: the real
+ * server-everything over Streamable HTTP through it (JSON and SSE answers, a server-to-client request, DELETE on
+ * close), the caps still stop a hostile body (backpressure reaches the socket), aborts and the redirect modes the
+ * transports rely on.
+ */
+import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { McpClient } from '../../src/protocol/client';
+import { LocalError } from '../../src/protocol/errors';
+import { nodeHttpFetch } from '../../src/protocol/node/nodeHttpFetch';
+import { createHttpFetch } from '../../src/protocol/transports/httpFetch';
+import { StreamableHttpTransport } from '../../src/protocol/transports/streamableHttp';
+import { startHostileHttpServer, type HostileHttpServer } from '../fixtures/http/hostileHttpServer';
+import { assertProcessGone, startEverythingHttp, textOf } from './testSupport';
+
+describe('server-everything over Streamable HTTP through nodeHttpFetch', () => {
+  let server: ChildProcess;
+  let url: string;
+  before(async () => {
+    ({ server, url } = await startEverythingHttp());
+  });
+  after(async () => {
+    const pid = server.pid;
+    server.kill();
+    if (pid !== undefined) await assertProcessGone(pid, 'server-everything (streamableHttp)');
+  });
+
+  test('lists and calls tools, answers a sampling request that arrives on an SSE stream, and ends the session', { timeout: 30_000 }, async () => {
+    const diagnostics: string[] = [];
+    const transport = new StreamableHttpTransport({ url, fetch: nodeHttpFetch });
+    transport.onDiagnostic((line) => diagnostics.push(line));
+    const client = new McpClient({
+      serverName: 'everything-node-http',
+      transport,
+      era: 'legacy',
+      requestTimeoutMs: 20_000,
+      host: { sampling: { createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled via node:http' }, model: 'm' }) } },
+    });
+    await client.connect();
+    const tools = await client.listTools();
+    assert.ok(tools.some((tool) => tool.name === 'echo'), tools.map((tool) => tool.name).join(', '));
+    assert.equal(textOf((await client.callTool('echo', { message: 'through node:http' })).result.content), 'Echo: through node:http');
+    assert.match(textOf((await client.callTool('trigger-sampling-request', { prompt: 'hi', maxTokens: 5 })).result.content), /sampled via node:http/);
+    await client.close();
+    assert.ok(diagnostics.some((line) => line.startsWith('DELETE → ')), diagnostics.join('\n'));
+  });
+});
+
+describe('nodeHttpFetch keeps the transport bounded and cancellable', () => {
+  let hostile: HostileHttpServer;
+  let plain: http.Server;
+  let origin: string;
+  before(async () => {
+    hostile = await startHostileHttpServer(1024 * 1024 * 1024);
+    plain = http.createServer((request, response) => {
+      if (request.url === '/moved') return void response.writeHead(307, { location: '/here' }).end();
+      if (request.url === '/here') return void response.writeHead(200, { 'content-type': 'application/json' }).end('{"here":true}');
+      // /silent: headers never come
+    });
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(plain.address() as AddressInfo).port}`;
+  });
+  after(async () => {
+    plain.closeAllConnections();
+    plain.close();
+    await hostile.close();
+  });
+
+  test('an endless JSON body stops at maxMessageBytes and the server sees the reading stop', { timeout: 60_000 }, async () => {
+    const cap = 4 * 1024 * 1024;
+    const transport = new StreamableHttpTransport({ url: hostile.url('json'), fetch: nodeHttpFetch, limits: { maxMessageBytes: cap } });
+    const client = new McpClient({ serverName: 'hostile-node-http', transport, era: 'legacy', requestTimeoutMs: 30_000 });
+    await client.connect();
+    await assert.rejects(client.listTools(), (error: unknown) => error instanceof LocalError && error.kind === 'message-too-large' && /setting maxMessageBytes/.test(error.message));
+    await hostile.finished('json');
+    const written = hostile.written('json');
+    assert.ok(written > cap && written < cap + 64 * 1024 * 1024, `the server wrote ${written} bytes`);
+    await client.close();
+  });
+
+  test('an abort rejects a request whose answer never comes', { timeout: 10_000 }, async () => {
+    const controller = new AbortController();
+    const pending = nodeHttpFetch(`${origin}/silent`, { method: 'GET', redirect: 'manual', signal: controller.signal });
+    controller.abort();
+    await assert.rejects(pending, (error: unknown) => (error as Error).name === 'AbortError');
+  });
+
+  test("redirect 'error' refuses a redirect as undici does, 'manual' returns it, and createHttpFetch follows it within the origin", { timeout: 10_000 }, async () => {
+    await assert.rejects(nodeHttpFetch(`${origin}/moved`, { redirect: 'error' }), (error: unknown) => /redirect/.test(String((error as Error).cause)));
+    const manual = await nodeHttpFetch(`${origin}/moved`, { redirect: 'manual' });
+    assert.equal(manual.status, 307);
+    assert.deepEqual(await (await createHttpFetch({ fetch: nodeHttpFetch })(`${origin}/moved`)).json(), { here: true });
+  });
+});
