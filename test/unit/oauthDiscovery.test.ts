@@ -14,6 +14,7 @@ import {
   resourceCovers,
 } from '../../src/protocol/auth/discovery';
 import { OAuthAuthorizer } from '../../src/protocol/auth/oauthAuthorizer';
+import { oauthHttp } from '../../src/protocol/auth/oauthHttp';
 import { memoryAuthStore } from '../../src/protocol/auth/types';
 import { oauthChallengeParams, parseWwwAuthenticate } from '../../src/protocol/auth/wwwAuthenticate';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
@@ -100,16 +101,16 @@ describe('discovery against real servers', () => {
 
   test('metadata for another resource is refused', async () => {
     prm = { resource: 'https://evil.example/mcp', authorization_servers: [server.origin] };
-    await assert.rejects(discoverProtectedResource(fetch, server.url, undefined, AbortSignal.timeout(5000)), /is for "https:\/\/evil\.example\/mcp", not for/);
+    await assert.rejects(discoverProtectedResource(oauthHttp(), server.url, undefined, AbortSignal.timeout(5000)), /is for "https:\/\/evil\.example\/mcp", not for/);
   });
 
   test('authorization server metadata naming another issuer is refused', async () => {
     asMetadata = { issuer: 'https://attacker.example', authorization_endpoint: 'https://attacker.example/authorize', token_endpoint: 'https://attacker.example/token' };
-    await assert.rejects(discoverAuthorizationServer(fetch, server.origin, AbortSignal.timeout(5000)), /issuer/);
+    await assert.rejects(discoverAuthorizationServer(oauthHttp(), server.origin, AbortSignal.timeout(5000)), /issuer/);
   });
 
   test('a plain-HTTP authorization server that is not on loopback is refused before it is contacted', async () => {
-    await assert.rejects(discoverAuthorizationServer(fetch, 'http://as.invalid', AbortSignal.timeout(5000)), /not HTTPS/);
+    await assert.rejects(discoverAuthorizationServer(oauthHttp(), 'http://as.invalid', AbortSignal.timeout(5000)), /not HTTPS/);
   });
 });
 

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { OAuthAuthorizer } from '../../protocol/auth/oauthAuthorizer';
+import { DEFAULT_SIGN_IN_TIMEOUT_MS, OAuthAuthorizer } from '../../protocol/auth/oauthAuthorizer';
+import type { PersonWaits } from '../../protocol/jsonrpc/personWaits';
 import type { AuthorizationUserAgent, PendingAuthorization } from '../../protocol/auth/types';
 import type { OAuthClientConfig } from '../../workbench/config/mcpConfig';
 import { loopbackUserAgent } from '../../workbench/node/auth/loopbackUserAgent';
@@ -39,10 +40,20 @@ export interface AuthorizerRequest {
   oauth?: OAuthClientConfig;
   mode: SignInMode;
   log(line: string): void;
+  /**
+   * The connection's person waits (give the client the same object): held while the person is at the
+   * authorization server, so the deadline of the request that met the 401 waits for them.
+   */
+  personWaits?: PersonWaits;
+  /** Ends the sign-in when the start it belongs to is stopped or has failed. */
+  signal?: AbortSignal;
 }
 
-/** Bounds one sign-in, the person's time in the browser included. */
-const SIGN_IN_TIMEOUT_MS = 300_000;
+/** `mcpWorkbench.oauth.signInTimeoutMs`: bounds one sign-in, the person's time in the browser included. */
+function signInTimeoutMs(): number {
+  const value = vscode.workspace.getConfiguration('mcpWorkbench').get<number>('oauth.signInTimeoutMs');
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_SIGN_IN_TIMEOUT_MS;
+}
 
 /**
  * Builds the OAuth authorizer of each HTTP server start: tokens and registrations in SecretStorage, the
@@ -79,7 +90,9 @@ export class SignInService {
       scopes: oauth?.scopes,
       clientMetadataUrl: oauth?.clientMetadataUrl,
       clientName: 'MCP Workbench for VS Code',
-      timeoutMs: SIGN_IN_TIMEOUT_MS,
+      signInTimeoutMs: signInTimeoutMs(),
+      personWaits: request.personWaits,
+      signal: request.signal,
       log: request.log,
       userAgent: this.userAgent(request),
     });
@@ -98,6 +111,7 @@ export class SignInService {
         };
       case 'interactive': {
         const loopback = loopbackUserAgent({
+          startedFrom: 'vscode',
           open: async (url) => {
             // Opened exactly as shown in the modal (see openExternal).
             const opened = await this.openExternal(url.href);
