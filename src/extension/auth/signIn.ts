@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
-import { DEFAULT_SIGN_IN_TIMEOUT_MS, OAuthAuthorizer } from '../../protocol/auth/oauthAuthorizer';
+import { DEFAULT_SIGN_IN_TIMEOUT_MS, OAuthAuthorizer, type SignInOutcome } from '../../protocol/auth/oauthAuthorizer';
 import type { PersonWaits } from '../../protocol/jsonrpc/personWaits';
 import type { AuthorizationUserAgent, PendingAuthorization } from '../../protocol/auth/types';
 import type { OAuthClientConfig } from '../../workbench/config/mcpConfig';
 import { loopbackUserAgent } from '../../workbench/node/auth/loopbackUserAgent';
 import { openExternalUrl } from '../ui/openExternalUrl';
+import { signInAttempts } from './signInAttempts';
 import type { SecretAuthStore } from './secretAuthStore';
 
 /** Thrown by a start that is not a sign-in when the server needs one: the tree shows "Sign in required", not a failure. */
@@ -82,6 +83,8 @@ export class SignInService {
 
   authorizerFor(request: AuthorizerRequest): OAuthAuthorizer {
     const { oauth } = request;
+    /** Ends the attempt the consent began (see withConsent); a silent start never begins one. */
+    let endAttempt: ((outcome: SignInOutcome) => void) | undefined;
     return new OAuthAuthorizer({
       serverUrl: request.serverUrl,
       serverName: request.serverName,
@@ -94,11 +97,15 @@ export class SignInService {
       personWaits: request.personWaits,
       signal: request.signal,
       log: request.log,
-      userAgent: this.userAgent(request),
+      onSignInSettled: (outcome) => {
+        endAttempt?.(outcome);
+        endAttempt = undefined;
+      },
+      userAgent: this.userAgent(request, () => (endAttempt = signInAttempts.begin(request.serverName))),
     });
   }
 
-  private userAgent(request: AuthorizerRequest): AuthorizationUserAgent {
+  private userAgent(request: AuthorizerRequest, consented: () => void): AuthorizationUserAgent {
     const { mode, serverName } = request;
     switch (mode.kind) {
       case 'silent':
@@ -112,13 +119,14 @@ export class SignInService {
       case 'interactive': {
         const loopback = loopbackUserAgent({
           startedFrom: 'vscode',
+          externalRedirectUri: (local) => externalRedirectUri(local, request.log),
           open: async (url) => {
             // Opened exactly as shown in the modal (see openExternal).
             const opened = await this.openExternal(url.href);
             if (!opened) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled: the browser was not opened.', serverName));
           },
         });
-        return { prepare: async () => this.withConsent(serverName, await loopback.prepare()) };
+        return { prepare: async () => this.withConsent(serverName, await loopback.prepare(), consented) };
       }
       default: {
         const exhaustive: never = mode;
@@ -128,7 +136,7 @@ export class SignInService {
   }
 
   /** The loopback authorization, behind the consent modal and inside cancellable progress. */
-  private withConsent(serverName: string, pending: PendingAuthorization): PendingAuthorization {
+  private withConsent(serverName: string, pending: PendingAuthorization, consented: () => void): PendingAuthorization {
     return {
       redirectUri: pending.redirectUri,
       dispose: () => pending.dispose(),
@@ -148,6 +156,7 @@ export class SignInService {
           url: authorizationUrl.href,
         });
         if (choice !== signIn) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName));
+        consented();
         return vscode.window.withProgress(
           {
             location: vscode.ProgressLocation.Notification,
@@ -168,4 +177,16 @@ export class SignInService {
       },
     };
   }
+}
+
+/**
+ * The loopback redirect as the person's browser can reach it. Where the extension host runs on another machine
+ * (Remote-SSH, WSL, a container, code-server), 127.0.0.1 in the browser is the person's own machine: VS Code's
+ * `asExternalUri` gives the forwarded address of the listener's port. Locally it is the listener's own URI.
+ */
+async function externalRedirectUri(local: URL, log: (line: string) => void): Promise<URL> {
+  if (vscode.env.remoteName === undefined && vscode.env.uiKind !== vscode.UIKind.Web) return local;
+  const external = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(local.href))).toString(true));
+  if (external.href !== local.href) log(`Sign-in redirect: the listener at ${local.href} is reached as ${external.href} (remote window)`);
+  return external;
 }

@@ -26,6 +26,8 @@ export type OAuthGrant =
    */
   | { kind: 'enterprise'; idpTokenEndpoint: string; idpClientId: string; idpClientSecret?: string; idToken: () => Promise<string> | string };
 
+export type SignInOutcome = { kind: 'signed-in' } | { kind: 'failed'; error: unknown };
+
 /** A person's sign-in takes minutes, not a request's seconds. */
 export const DEFAULT_SIGN_IN_TIMEOUT_MS = 300_000;
 
@@ -59,6 +61,11 @@ export interface OAuthAuthorizerOptions {
    * request that met the 401 does not run out while they type their password. Pass the client the same object.
    */
   personWaits?: PersonWaits;
+  /**
+   * Called when a sign-in (not a refresh) ends: its tokens stored, or failed. A host may tell the person, or offer
+   * to start what waited for it (a start whose request gave up meanwhile).
+   */
+  onSignInSettled?: (outcome: SignInOutcome) => void;
   /** Progress lines; never given tokens or secrets. */
   log?: (line: string) => void;
 }

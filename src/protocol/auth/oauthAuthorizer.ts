@@ -28,7 +28,7 @@ import { oauthChallengeParams, parseWwwAuthenticate } from './wwwAuthenticate';
 
 export { OAuthFlowError } from './discovery';
 export { describeOAuthError } from './oauthErrors';
-export { DEFAULT_SIGN_IN_TIMEOUT_MS, type ConfiguredClient, type OAuthAuthorizerOptions, type OAuthGrant } from './authorizerOptions';
+export { DEFAULT_SIGN_IN_TIMEOUT_MS, type ConfiguredClient, type OAuthAuthorizerOptions, type OAuthGrant, type SignInOutcome } from './authorizerOptions';
 
 /** Step-up authorizations for the same scopes after a 403 before the authorizer gives up (the spec asks for a retry limit). */
 const MAX_STEP_UPS = 3;
@@ -281,7 +281,13 @@ export class OAuthAuthorizer implements HttpAuthorizer {
       }
       await this.keepTokens(context, context.resource, tokens, scopes);
       this.log(`${this.options.serverName}: signed in${scopes.length ? ` (scope ${scopes.join(' ')})` : ''}`);
-    });
+    }).then(
+      () => this.options.onSignInSettled?.({ kind: 'signed-in' }),
+      (error: unknown) => {
+        this.options.onSignInSettled?.({ kind: 'failed', error });
+        throw error;
+      },
+    );
   }
 
   private async keepTokens(context: AuthorizationContext, resource: string, response: oauth.TokenEndpointResponse, requested: string[]): Promise<void> {
