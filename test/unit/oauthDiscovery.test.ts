@@ -417,3 +417,20 @@ describe('the sign-in at a person\'s pace', () => {
     assert.equal(waits.waiting, false);
   });
 });
+
+test('sign-in attempts outlive a start that gave up: current until settled, then the outcome is there for whoever waits', async () => {
+  const { SignInAttempts } = await import('../../src/extension/auth/signInAttempts');
+  const attempts = new SignInAttempts();
+  assert.equal(attempts.current('s'), undefined);
+  const end = attempts.begin('s');
+  const attempt = attempts.current('s');
+  assert.ok(attempt);
+  const newer = attempts.begin('s');
+  assert.deepEqual((await attempt.outcome).kind, 'failed', 'a newer sign-in replaces the older one');
+  end({ kind: 'signed-in' });
+  assert.ok(attempts.current('s'), 'the stale end does not remove the newer attempt');
+  const current = attempts.current('s');
+  newer({ kind: 'signed-in' });
+  assert.equal(attempts.current('s'), undefined);
+  assert.deepEqual(await current?.outcome, { kind: 'signed-in' });
+});
