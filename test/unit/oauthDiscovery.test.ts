@@ -27,6 +27,7 @@ import { dueForRefresh, refreshMarginMs } from '../../src/protocol/auth/tokenLif
 import type { StoredTokens } from '../../src/protocol/auth/types';
 import { PersonWaits } from '../../src/protocol/jsonrpc/personWaits';
 import { loopbackUserAgent } from '../../src/workbench/node/auth/loopbackUserAgent';
+import { SignInAttempts } from '../../src/extension/auth/signInAttempts';
 
 describe('WWW-Authenticate', () => {
   test('reads the Bearer parameters MCP uses, quoted or not', () => {
@@ -419,7 +420,6 @@ describe('the sign-in at a person\'s pace', () => {
 });
 
 test('sign-in attempts outlive a start that gave up: current until settled, then the outcome is there for whoever waits', async () => {
-  const { SignInAttempts } = await import('../../src/extension/auth/signInAttempts');
   const attempts = new SignInAttempts();
   assert.equal(attempts.current('s'), undefined);
   const end = attempts.begin('s');

@@ -186,7 +186,11 @@ export class SignInService {
  */
 async function externalRedirectUri(local: URL, log: (line: string) => void): Promise<URL> {
   if (vscode.env.remoteName === undefined && vscode.env.uiKind !== vscode.UIKind.Web) return local;
-  const external = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(local.href))).toString(true));
+  // Only the origin is mapped: code-server's answer for a port is its proxy's root (`/proxy/<port>/`), whatever path
+  // was asked for, so the callback path is put back under that root (the proxy strips the prefix again).
+  const base = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(`${local.origin}/`))).toString(true));
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  const external = new URL(`${local.pathname.replace(/^\//, '')}${local.search}`, base);
   if (external.href !== local.href) log(`Sign-in redirect: the listener at ${local.href} is reached as ${external.href} (remote window)`);
   return external;
 }
