@@ -17,6 +17,8 @@ export interface ParsedArgs {
   config?: string;
   server?: string;
   timeoutMs?: number;
+  /** Bounds one OAuth sign-in (the person's time at the authorization server); --timeout does not. */
+  signInTimeoutMs?: number;
   /** How long a stdio server gets to exit after stdin closes, and again after SIGTERM. */
   shutdownGraceMs?: number;
   headers: Record<string, string>;
@@ -32,7 +34,7 @@ export interface ParsedArgs {
   noBrowser: boolean;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret']);
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false };
@@ -109,6 +111,12 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       const ms = Number(value);
       if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout needs a positive number of milliseconds, got ${value}`);
       result.timeoutMs = ms;
+      return;
+    }
+    case '--sign-in-timeout': {
+      const ms = Number(value);
+      if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--sign-in-timeout needs a positive number of milliseconds, got ${value}`);
+      result.signInTimeoutMs = ms;
       return;
     }
     case '--shutdown-grace': {

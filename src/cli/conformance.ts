@@ -273,7 +273,7 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
     grant: auth.grant,
     clientMetadataUrl: CONFORMANCE_CLIENT_METADATA_URL,
     clientName: 'mcp-workbench conformance',
-    timeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    signInTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
     log,
   });
   const client = new McpClient({

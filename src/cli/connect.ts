@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { McpClient } from '../protocol/client';
+import { McpClient, type McpClientOptions } from '../protocol/client';
 import type { EraPreference } from '../protocol/eras/select';
 import { createTransport, resolveServerDefinition, type ResolvedServer } from '../workbench/node/launch';
 import { parseMcpConfig, type ServerDefinition } from '../workbench/config/mcpConfig';
@@ -19,7 +19,11 @@ import { displayUrl } from '../protocol/transports/httpShared';
 import { stdioServerName } from './serverName';
 import { UsageError, type ParsedArgs } from './args';
 import { withStaticHeaders } from '../protocol/auth/authorizer';
-import { cliAuthorizer } from './auth';
+import { cliAuthorizer } from './oauthSignIn';
+import { printable } from './printable';
+import { PersonWaits } from '../protocol/jsonrpc/personWaits';
+
+export { printable } from './printable';
 
 /**
  * A command-line run waits for nobody: many servers never exit when stdin closes, so the CLI moves on to
@@ -40,6 +44,11 @@ export interface Target {
   httpMode?: HttpTransportMode;
   /** The era the config entry asks for (`"era"`); --era overrides it. */
   era?: EraPreference;
+  /**
+   * The connection's person waits: the OAuth sign-in holds one while the person is at the authorization server,
+   * and the client's request deadlines pause meanwhile (the same object goes to both).
+   */
+  personWaits: PersonWaits;
 }
 
 /**
@@ -70,18 +79,21 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
       transport: new StdioTransport({ command, args: commandArgs, env: args.env, cwd: args.cwd, shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS }),
       description: maskText(`stdio: ${args.stdio}`, flagSecrets),
       secrets: flagSecrets,
+      personWaits: new PersonWaits(),
     };
   }
   if (args.url !== undefined) {
     const url = parseUrlFlag(args.url);
     const mode = args.transport ?? 'auto';
+    const personWaits = new PersonWaits();
     return {
       name: url.host,
       // On a 401 the OAuth authorizer signs in; until then (and for servers without OAuth) the --header values go out.
-      transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(cliAuthorizer(url.href, url.host, args), args.headers), mode }),
+      transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(cliAuthorizer({ serverUrl: url.href, serverName: url.host, args, personWaits }), args.headers), mode }),
       description: maskText(describeHttp(displayUrl(url.href), mode), flagSecrets),
       secrets: flagSecrets,
       httpMode: mode,
+      personWaits,
     };
   }
   return resolveConfigTarget(args);
@@ -189,17 +201,19 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
     resolved.kind === 'http'
       ? describeHttp(displayUrl(resolved.url), httpMode ?? 'auto')
       : `stdio: ${[resolved.command, ...resolved.args].join(' ')}${resolved.cwd ? ` (cwd ${resolved.cwd})` : ''}`;
+  const personWaits = new PersonWaits();
   return {
     // The config's key is the name the person gave the server.
     name: definition.name,
     transport: createTransport(resolved, {
       shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS,
-      authorizer: resolved.kind === 'http' ? cliAuthorizer(resolved.url, definition.name, args, resolved.oauth) : undefined,
+      authorizer: resolved.kind === 'http' ? cliAuthorizer({ serverUrl: resolved.url, serverName: definition.name, args, config: resolved.oauth, personWaits }) : undefined,
     }),
     description: maskText(`${file}: ${description}`, secrets),
     secrets,
     httpMode,
     era: definition.era,
+    personWaits,
   };
 }
 
@@ -221,7 +235,7 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     // Subscribed before the client starts the transport, so the spawn line and the first stderr lines are shown.
     target.transport.onDiagnostic((line) => say(line));
   }
-  return new McpClient({
+  const options: ClientOptionsWithPersonWaits = {
     serverName: target.name,
     transport: target.transport,
     host,
@@ -230,8 +244,17 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     requestTimeoutMs: args.timeoutMs,
     initializeTimeoutMs: args.timeoutMs,
     era: args.era ?? target.era ?? 'auto',
-  });
+    personWaits: target.personWaits,
+  };
+  return new McpClient(options);
 }
+
+/**
+ * ADAPTER until the core branch lands: McpClientOptions gains `personWaits` there (RpcConnection pauses request
+ * deadlines while a wait is open). Until then the option is carried here and the client ignores it; once the core
+ * type has it, this alias is plain McpClientOptions and can go.
+ */
+type ClientOptionsWithPersonWaits = McpClientOptions & { personWaits?: PersonWaits };
 
 /** Writes one --verbose line about the server to stderr, prefixed with its name, secrets masked. */
 export function verboseWriter(target: Pick<Target, 'name' | 'secrets'>): (line: string) => void {
@@ -261,12 +284,4 @@ function describeMessage(message: unknown): string {
   if ('error' in record) return `error response${id}`;
   if ('result' in record) return `response${id}`;
   return 'message';
-}
-
-/**
- * Server text (stderr lines, names) reaches a terminal: control characters other than tab are shown escaped so a
- * server cannot move the cursor, recolour or rewrite what the person reads.
- */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -14,11 +14,20 @@ import {
   resourceCovers,
 } from '../../src/protocol/auth/discovery';
 import { OAuthAuthorizer } from '../../src/protocol/auth/oauthAuthorizer';
+import { oauthHttp } from '../../src/protocol/auth/oauthHttp';
 import { memoryAuthStore } from '../../src/protocol/auth/types';
 import { oauthChallengeParams, parseWwwAuthenticate } from '../../src/protocol/auth/wwwAuthenticate';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 import { sendJson, startTestServer, type TestServer } from '../fixtures/http/server';
 import { headlessUserAgent } from '../../src/workbench/auth/headlessUserAgent';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { configuredAuthMethod } from '../../src/protocol/auth/clientRegistration';
+import { dueForRefresh, refreshMarginMs } from '../../src/protocol/auth/tokenLifetime';
+import type { StoredTokens } from '../../src/protocol/auth/types';
+import { PersonWaits } from '../../src/protocol/jsonrpc/personWaits';
+import { loopbackUserAgent } from '../../src/workbench/node/auth/loopbackUserAgent';
+import { SignInAttempts } from '../../src/extension/auth/signInAttempts';
 
 describe('WWW-Authenticate', () => {
   test('reads the Bearer parameters MCP uses, quoted or not', () => {
@@ -76,9 +85,14 @@ describe('metadata locations (MCP 2025-11-25 order)', () => {
     assert.equal(resourceCovers('http://h.example/mcp', 'https://h.example/mcp'), false);
   });
 
-  test('plain HTTP is accepted only on loopback', () => {
+  test('plain HTTP is accepted only on loopback: all of 127.0.0.0/8 and ::1', () => {
     assert.throws(() => requireSecureUrl(new URL('http://as.example/'), 'the authorization server'), /not HTTPS/);
-    for (const url of ['https://as.example/', 'http://127.0.0.1:9/', 'http://localhost:9/', 'http://[::1]:9/']) assert.doesNotThrow(() => requireSecureUrl(new URL(url), 'x'), url);
+    for (const url of ['https://as.example/', 'http://127.0.0.1:9/', 'http://127.0.0.2:9/', 'http://127.255.255.254/', 'http://127.1/', 'http://localhost:9/', 'http://[::1]:9/', 'http://[0:0:0:0:0:0:0:1]/']) {
+      assert.doesNotThrow(() => requireSecureUrl(new URL(url), 'x'), url);
+    }
+    for (const url of ['http://128.0.0.1/', 'http://126.255.255.255/', 'http://127.0.0.1.evil.example/', 'http://0.0.0.0/', 'http://[::2]/', 'http://10.0.0.1/']) {
+      assert.throws(() => requireSecureUrl(new URL(url), 'x'), /not HTTPS/, url);
+    }
   });
 });
 
@@ -100,16 +114,16 @@ describe('discovery against real servers', () => {
 
   test('metadata for another resource is refused', async () => {
     prm = { resource: 'https://evil.example/mcp', authorization_servers: [server.origin] };
-    await assert.rejects(discoverProtectedResource(fetch, server.url, undefined, AbortSignal.timeout(5000)), /is for "https:\/\/evil\.example\/mcp", not for/);
+    await assert.rejects(discoverProtectedResource(oauthHttp(), server.url, undefined, AbortSignal.timeout(5000)), /is for "https:\/\/evil\.example\/mcp", not for/);
   });
 
   test('authorization server metadata naming another issuer is refused', async () => {
     asMetadata = { issuer: 'https://attacker.example', authorization_endpoint: 'https://attacker.example/authorize', token_endpoint: 'https://attacker.example/token' };
-    await assert.rejects(discoverAuthorizationServer(fetch, server.origin, AbortSignal.timeout(5000)), /issuer/);
+    await assert.rejects(discoverAuthorizationServer(oauthHttp(), server.origin, AbortSignal.timeout(5000)), /issuer/);
   });
 
   test('a plain-HTTP authorization server that is not on loopback is refused before it is contacted', async () => {
-    await assert.rejects(discoverAuthorizationServer(fetch, 'http://as.invalid', AbortSignal.timeout(5000)), /not HTTPS/);
+    await assert.rejects(discoverAuthorizationServer(oauthHttp(), 'http://as.invalid', AbortSignal.timeout(5000)), /not HTTPS/);
   });
 });
 
@@ -214,4 +228,209 @@ describe('mcp.json "oauth"', () => {
       ],
     );
   });
+});
+
+test('an authorization server on 127.0.0.2 over plain HTTP is discovered (loopback, RFC 8252 §8.3)', async () => {
+  const server = http.createServer((req, res) => {
+    const origin = `http://127.0.0.2:${(server.address() as AddressInfo).port}`;
+    if (req.url === '/.well-known/oauth-authorization-server') {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token` }));
+    } else res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  try {
+    const origin = `http://127.0.0.2:${(server.address() as AddressInfo).port}`;
+    const metadata = await discoverAuthorizationServer(oauthHttp(), origin, AbortSignal.timeout(5000));
+    assert.equal(metadata?.token_endpoint, `${origin}/token`);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+  }
+});
+
+describe('documents are read up to maxDocumentBytes', () => {
+  /** Streams an endless JSON document at `endlessPath` (bounded at 256 MiB so a client that never stops still ends). */
+  const endlessServer = async (endlessPath: string) => {
+    let written = 0;
+    let closed!: Promise<void>;
+    const server = await startTestServer((request, res) => {
+      const origin = server.origin;
+      if (request.url === endlessPath) {
+        closed = new Promise((resolve) => res.once('close', () => resolve()));
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write('{"resource":"');
+        const chunk = 'a'.repeat(64 * 1024);
+        const pump = (): void => {
+          while (written < 256 * 1024 * 1024) {
+            written += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', pump);
+          }
+          res.end('"}');
+        };
+        pump();
+        return;
+      }
+      if (request.url === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      return sendJson(res, 404, {});
+    });
+    return { server, written: () => written, closed: () => closed };
+  };
+
+  for (const [what, endlessPath] of [
+    ['protected resource metadata', '/.well-known/oauth-protected-resource/mcp'],
+    ['authorization server metadata', '/.well-known/oauth-authorization-server'],
+  ] as const) {
+    test(`an endless ${what} document stops at the cap, the error names the limit, and the connection is released`, async () => {
+      const hostile = await endlessServer(endlessPath);
+      try {
+        const authorizer = new OAuthAuthorizer({ serverUrl: hostile.server.url, serverName: 'hostile', store: memoryAuthStore(), userAgent: headlessUserAgent() });
+        await assert.rejects(
+          authorizer.onChallenge({ status: 401, wwwAuthenticate: 'Bearer', url: hostile.server.url, method: 'POST' }),
+          (error: Error) => /^hostile: /.test(error.message) && new RegExp(what).test(error.message) && /exceeds the limit of 1048576 bytes \(setting maxDocumentBytes\)/.test(error.message),
+        );
+        await hostile.closed();
+        assert.ok(hostile.written() < 32 * 1024 * 1024, `the server wrote ${hostile.written()} bytes before the client let go`);
+      } finally {
+        await hostile.server.close();
+      }
+    });
+  }
+});
+
+describe('token endpoint authentication and refresh timing', () => {
+  const as = { issuer: 'https://as.example', token_endpoint: 'https://as.example/token' };
+  test('one method per configured client: none for a public client, Basic for a secret unless only post is offered, private_key_jwt with a key', () => {
+    assert.equal(configuredAuthMethod({ clientId: 'public' }, as), 'none');
+    assert.equal(configuredAuthMethod({ clientId: 'public', clientSecret: '' }, as), 'none');
+    assert.equal(configuredAuthMethod({ clientId: 'c', clientSecret: 's' }, as), 'client_secret_basic');
+    assert.equal(configuredAuthMethod({ clientId: 'c', clientSecret: 's' }, { ...as, token_endpoint_auth_methods_supported: ['client_secret_post'] }), 'client_secret_post');
+    assert.equal(configuredAuthMethod({ clientId: 'c', privateKeyPem: 'pem' }, as), 'private_key_jwt');
+    assert.equal(configuredAuthMethod({ clientId: 'c', clientSecret: 's', authMethod: 'client_secret_post' }, as), 'client_secret_post');
+  });
+
+  test('the refresh margin is at most 30 s and at most a tenth of the token\'s lifetime', () => {
+    assert.equal(refreshMarginMs(3_600_000), 30_000);
+    assert.equal(refreshMarginMs(20_000), 2_000);
+    assert.equal(refreshMarginMs(undefined), 30_000);
+    const now = 1_000_000;
+    const short: StoredTokens = { issuer: 'i', resource: 'r', accessToken: 'a', tokenType: 'bearer', refreshToken: 'rt', scopes: [], obtainedAt: now, expiresAt: now + 20_000 };
+    assert.equal(dueForRefresh(short, now), false, 'a 20 s token is used when it arrives');
+    assert.equal(dueForRefresh(short, now + 17_000), false);
+    assert.equal(dueForRefresh(short, now + 18_000), true, 'and refreshed in its last tenth');
+    assert.equal(dueForRefresh({ ...short, refreshToken: undefined }, now + 19_000), false, 'nothing to refresh with');
+    const stored: StoredTokens = { ...short, obtainedAt: undefined, expiresAt: now + 60_000 };
+    assert.equal(dueForRefresh(stored, now + 29_000), false);
+    assert.equal(dueForRefresh(stored, now + 30_000), true, 'tokens stored without obtainedAt keep the 30 s margin');
+  });
+});
+
+describe('the loopback redirect listener', () => {
+  test('a callback with another state gets an error page and the listener keeps waiting; the one with the state completes; the page names the program', async () => {
+    const agent = loopbackUserAgent({ startedFrom: 'vscode', open: () => {} });
+    const pending = await agent.prepare();
+    try {
+      assert.match(pending.redirectUri, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+      const done = pending.complete(new URL('https://as.example/authorize?state=the-state'), AbortSignal.timeout(10_000), { issuer: 'https://as.example' });
+      for (const query of ['?code=stolen&state=another', '?code=stolen', '?error=access_denied&state=another']) {
+        const knock = await fetch(`${pending.redirectUri}${query}`);
+        assert.equal(knock.status, 400, query);
+        assert.match(await knock.text(), /does not belong to the sign-in in progress.*VS Code/s, query);
+      }
+      const answer = await fetch(`${pending.redirectUri}?code=the-code&state=the-state`);
+      assert.equal(answer.status, 200);
+      const page = await answer.text();
+      assert.match(page, /Signed in.*return to VS Code/s);
+      assert.doesNotMatch(page, /terminal/);
+      assert.equal((await done).searchParams.get('code'), 'the-code');
+    } finally {
+      pending.dispose();
+    }
+  });
+
+  test('the listener can announce an external redirect URI (a remote window\'s port mapping) and accepts the callback under its path', async () => {
+    const agent = loopbackUserAgent({ startedFrom: 'terminal', open: () => {}, externalRedirectUri: (local) => new URL(`https://editor.example/proxy/${local.port}/callback`) });
+    const pending = await agent.prepare();
+    try {
+      assert.match(pending.redirectUri, /^https:\/\/editor\.example\/proxy\/\d+\/callback$/);
+      const listenerPort = pending.redirectUri.split('/')[4];
+      const done = pending.complete(new URL('https://as.example/authorize?state=s1'), AbortSignal.timeout(10_000), { issuer: 'https://as.example' });
+      // The editor's proxy forwards the path as it came (absproxy) or without its prefix (proxy): both reach the listener.
+      const answer = await fetch(`http://127.0.0.1:${listenerPort}/proxy/${listenerPort}/callback?code=c&state=s1`);
+      assert.equal(answer.status, 200);
+      assert.match(await answer.text(), /return to the terminal/);
+      assert.equal((await done).searchParams.get('code'), 'c');
+    } finally {
+      pending.dispose();
+    }
+  });
+});
+
+describe('the sign-in at a person\'s pace', () => {
+  const asServer = () =>
+    startTestServer((request, res) => {
+      const origin = server.origin;
+      if (request.url === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (request.url === '/.well-known/oauth-authorization-server') {
+        return sendJson(res, 200, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` });
+      }
+      if (request.url === '/register') return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
+      return sendJson(res, 404, {});
+    });
+  let server: TestServer;
+  before(async () => {
+    server = await asServer();
+  });
+  after(async () => {
+    await server.close();
+  });
+  const challenge = () => ({ status: 401 as const, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' as const });
+
+  test('it has its own bound, named as such, and holds a person wait only while the person is at the authorization server', async () => {
+    const waits = new PersonWaits();
+    let waitingWhileOpen: boolean | undefined;
+    const authorizer = new OAuthAuthorizer({
+      serverUrl: server.url,
+      serverName: 'slow',
+      store: memoryAuthStore(),
+      signInTimeoutMs: 300,
+      personWaits: waits,
+      userAgent: loopbackUserAgent({ startedFrom: 'terminal', open: () => void (waitingWhileOpen = waits.waiting) }),
+    });
+    assert.equal(waits.waiting, false);
+    await assert.rejects(authorizer.onChallenge(challenge()), /^OAuthFlowError: slow: the sign-in was not finished within 0\.3 s$/);
+    assert.equal(waitingWhileOpen, true, 'a wait was open while the person was at the authorization page');
+    assert.equal(waits.waiting, false, 'and closed when the sign-in ended');
+    assert.ok(waits.pausedMs() > 0);
+  });
+
+  test('it can be cancelled', async () => {
+    const controller = new AbortController();
+    const waits = new PersonWaits();
+    const authorizer = new OAuthAuthorizer({
+      serverUrl: server.url,
+      serverName: 'cancelled',
+      store: memoryAuthStore(),
+      signal: controller.signal,
+      personWaits: waits,
+      userAgent: loopbackUserAgent({ startedFrom: 'vscode', open: () => controller.abort(new Error('the person pressed Cancel')) }),
+    });
+    await assert.rejects(authorizer.onChallenge(challenge()), /the person pressed Cancel/);
+    assert.equal(waits.waiting, false);
+  });
+});
+
+test('sign-in attempts outlive a start that gave up: current until settled, then the outcome is there for whoever waits', async () => {
+  const attempts = new SignInAttempts();
+  assert.equal(attempts.current('s'), undefined);
+  const end = attempts.begin('s');
+  const attempt = attempts.current('s');
+  assert.ok(attempt);
+  const newer = attempts.begin('s');
+  assert.deepEqual((await attempt.outcome).kind, 'failed', 'a newer sign-in replaces the older one');
+  end({ kind: 'signed-in' });
+  assert.ok(attempts.current('s'), 'the stale end does not remove the newer attempt');
+  const current = attempts.current('s');
+  newer({ kind: 'signed-in' });
+  assert.equal(attempts.current('s'), undefined);
+  assert.deepEqual(await current?.outcome, { kind: 'signed-in' });
 });

@@ -1,9 +1,11 @@
 import * as vscode from 'vscode';
-import { OAuthAuthorizer } from '../../protocol/auth/oauthAuthorizer';
+import { DEFAULT_SIGN_IN_TIMEOUT_MS, OAuthAuthorizer, type SignInOutcome } from '../../protocol/auth/oauthAuthorizer';
+import type { PersonWaits } from '../../protocol/jsonrpc/personWaits';
 import type { AuthorizationUserAgent, PendingAuthorization } from '../../protocol/auth/types';
 import type { OAuthClientConfig } from '../../workbench/config/mcpConfig';
 import { loopbackUserAgent } from '../../workbench/node/auth/loopbackUserAgent';
 import { openExternalUrl } from '../ui/openExternalUrl';
+import { signInAttempts } from './signInAttempts';
 import type { SecretAuthStore } from './secretAuthStore';
 
 /** Thrown by a start that is not a sign-in when the server needs one: the tree shows "Sign in required", not a failure. */
@@ -39,10 +41,20 @@ export interface AuthorizerRequest {
   oauth?: OAuthClientConfig;
   mode: SignInMode;
   log(line: string): void;
+  /**
+   * The connection's person waits (give the client the same object): held while the person is at the
+   * authorization server, so the deadline of the request that met the 401 waits for them.
+   */
+  personWaits?: PersonWaits;
+  /** Ends the sign-in when the start it belongs to is stopped or has failed. */
+  signal?: AbortSignal;
 }
 
-/** Bounds one sign-in, the person's time in the browser included. */
-const SIGN_IN_TIMEOUT_MS = 300_000;
+/** `mcpWorkbench.oauth.signInTimeoutMs`: bounds one sign-in, the person's time in the browser included. */
+function signInTimeoutMs(): number {
+  const value = vscode.workspace.getConfiguration('mcpWorkbench').get<number>('oauth.signInTimeoutMs');
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : DEFAULT_SIGN_IN_TIMEOUT_MS;
+}
 
 /**
  * Builds the OAuth authorizer of each HTTP server start: tokens and registrations in SecretStorage, the
@@ -71,6 +83,8 @@ export class SignInService {
 
   authorizerFor(request: AuthorizerRequest): OAuthAuthorizer {
     const { oauth } = request;
+    /** Ends the attempt the consent began (see withConsent); a silent start never begins one. */
+    let endAttempt: ((outcome: SignInOutcome) => void) | undefined;
     return new OAuthAuthorizer({
       serverUrl: request.serverUrl,
       serverName: request.serverName,
@@ -79,13 +93,19 @@ export class SignInService {
       scopes: oauth?.scopes,
       clientMetadataUrl: oauth?.clientMetadataUrl,
       clientName: 'MCP Workbench for VS Code',
-      timeoutMs: SIGN_IN_TIMEOUT_MS,
+      signInTimeoutMs: signInTimeoutMs(),
+      personWaits: request.personWaits,
+      signal: request.signal,
       log: request.log,
-      userAgent: this.userAgent(request),
+      onSignInSettled: (outcome) => {
+        endAttempt?.(outcome);
+        endAttempt = undefined;
+      },
+      userAgent: this.userAgent(request, () => (endAttempt = signInAttempts.begin(request.serverName))),
     });
   }
 
-  private userAgent(request: AuthorizerRequest): AuthorizationUserAgent {
+  private userAgent(request: AuthorizerRequest, consented: () => void): AuthorizationUserAgent {
     const { mode, serverName } = request;
     switch (mode.kind) {
       case 'silent':
@@ -98,13 +118,15 @@ export class SignInService {
         };
       case 'interactive': {
         const loopback = loopbackUserAgent({
+          startedFrom: 'vscode',
+          externalRedirectUri: (local) => externalRedirectUri(local, request.log),
           open: async (url) => {
             // Opened exactly as shown in the modal (see openExternal).
             const opened = await this.openExternal(url.href);
             if (!opened) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled: the browser was not opened.', serverName));
           },
         });
-        return { prepare: async () => this.withConsent(serverName, await loopback.prepare()) };
+        return { prepare: async () => this.withConsent(serverName, await loopback.prepare(), consented) };
       }
       default: {
         const exhaustive: never = mode;
@@ -114,7 +136,7 @@ export class SignInService {
   }
 
   /** The loopback authorization, behind the consent modal and inside cancellable progress. */
-  private withConsent(serverName: string, pending: PendingAuthorization): PendingAuthorization {
+  private withConsent(serverName: string, pending: PendingAuthorization, consented: () => void): PendingAuthorization {
     return {
       redirectUri: pending.redirectUri,
       dispose: () => pending.dispose(),
@@ -134,6 +156,7 @@ export class SignInService {
           url: authorizationUrl.href,
         });
         if (choice !== signIn) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName));
+        consented();
         return vscode.window.withProgress(
           {
             location: vscode.ProgressLocation.Notification,
@@ -154,4 +177,20 @@ export class SignInService {
       },
     };
   }
+}
+
+/**
+ * The loopback redirect as the person's browser can reach it. Where the extension host runs on another machine
+ * (Remote-SSH, WSL, a container, code-server), 127.0.0.1 in the browser is the person's own machine: VS Code's
+ * `asExternalUri` gives the forwarded address of the listener's port. Locally it is the listener's own URI.
+ */
+async function externalRedirectUri(local: URL, log: (line: string) => void): Promise<URL> {
+  if (vscode.env.remoteName === undefined && vscode.env.uiKind !== vscode.UIKind.Web) return local;
+  // Only the origin is mapped: code-server's answer for a port is its proxy's root (`/proxy/<port>/`), whatever path
+  // was asked for, so the callback path is put back under that root (the proxy strips the prefix again).
+  const base = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(`${local.origin}/`))).toString(true));
+  if (!base.pathname.endsWith('/')) base.pathname += '/';
+  const external = new URL(`${local.pathname.replace(/^\//, '')}${local.search}`, base);
+  if (external.href !== local.href) log(`Sign-in redirect: the listener at ${local.href} is reached as ${external.href} (remote window)`);
+  return external;
 }

@@ -6,6 +6,7 @@ import type { ServerManager } from './serverManager';
 import { resolveServer } from './serverPicker';
 import { ServerState } from './serverState';
 import { SignInCancelledError } from '../auth/signIn';
+import { signInAttempts, type SignInAttempt } from '../auth/signInAttempts';
 
 /** MCP Workbench: Sign In to Server — the tree row's server, or one picked (those asking for sign-in first). */
 export async function signInServer(manager: ServerManager, argument: unknown): Promise<ServerController | undefined> {
@@ -28,6 +29,11 @@ export async function signInWithFeedback(controller: ServerController): Promise<
       controller.log.info(`Sign-in not completed: ${controller.mask(errorMessage(error))}`);
       return false;
     }
+    const unfinished = signInAttempts.current(controller.name);
+    if (unfinished) {
+      reportUnfinishedSignIn(controller, unfinished, error);
+      return false;
+    }
     const showLog = vscode.l10n.t('Show Log');
     void notify('error', vscode.l10n.t('Signing in to MCP server "{0}" failed: {1}', controller.name, controller.mask(errorMessage(error))), showLog).then((choice) => {
       if (choice === showLog) controller.log.show(true);
@@ -35,4 +41,32 @@ export async function signInWithFeedback(controller: ServerController): Promise<
     return false;
   }
   return ServerState.isRunning(controller.state);
+}
+
+/**
+ * The start gave up while the person was still signing in (the request that met the 401 ran out of time): say so in
+ * those words rather than as the protocol request that timed out, and when the person finishes in the browser
+ * after all, say that too and offer to start the server with the new tokens.
+ */
+function reportUnfinishedSignIn(controller: ServerController, attempt: SignInAttempt, error: unknown): void {
+  const seconds = Math.max(1, Math.round((Date.now() - attempt.startedAt) / 1000));
+  controller.log.warn(`The start gave up after ${seconds} s while the sign-in was still in progress: ${controller.mask(errorMessage(error))}`);
+  const showLog = vscode.l10n.t('Show Log');
+  void notify(
+    'error',
+    vscode.l10n.t('Signing in to MCP server "{0}" failed: the sign-in was not finished within {1} s. If you finish it in the browser, the server can start then.', controller.name, seconds),
+    showLog,
+  ).then((choice) => {
+    if (choice === showLog) controller.log.show(true);
+  });
+  void attempt.outcome.then((outcome) => {
+    if (outcome.kind !== 'signed-in' || ServerState.isActive(controller.state)) return;
+    const start = vscode.l10n.t('Start');
+    void notify('info', vscode.l10n.t('Signed in to MCP server "{0}" after its start had given up. Start it now?', controller.name), start).then((choice) => {
+      if (choice !== start) return;
+      controller.start().catch((startError: unknown) => {
+        void notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, controller.mask(errorMessage(startError))));
+      });
+    });
+  });
 }

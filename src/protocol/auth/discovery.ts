@@ -4,6 +4,10 @@
  * server input: the resource and issuer it names are checked before anything in it is used.
  */
 import * as oauth from './oauthLibrary';
+import { cappedResponse, isLoopbackHost, readDocument, type OAuthHttp } from './oauthHttp';
+import { InputLimitError } from '../limits/inputLimits';
+
+export { isLoopbackHost } from './oauthHttp';
 
 export class OAuthFlowError extends Error {
   override readonly name = 'OAuthFlowError';
@@ -19,11 +23,6 @@ export interface ProtectedResourceMetadata {
   url: string;
 }
 
-/** Loopback hosts, the only ones where plain HTTP is accepted for authorization (RFC 8252 §8.3). */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1' || hostname.endsWith('.localhost');
-}
-
 /** Throws unless `url` is https, or http on a loopback host. */
 export function requireSecureUrl(url: URL, what: string): void {
   if (url.protocol === 'https:') return;
@@ -31,19 +30,17 @@ export function requireSecureUrl(url: URL, what: string): void {
   throw new OAuthFlowError(`${what} ${url.origin} is not HTTPS; plain HTTP is only accepted on loopback addresses`);
 }
 
-export function oauthHttpOptions(url: URL): { [oauth.allowInsecureRequests]?: boolean } {
-  return url.protocol === 'http:' && isLoopbackHost(url.hostname) ? { [oauth.allowInsecureRequests]: true } : {};
-}
-
-async function getJson(fetchFn: typeof fetch, url: string, signal: AbortSignal): Promise<{ status: number; body?: unknown }> {
-  const response = await fetchFn(url, { headers: { accept: 'application/json' }, signal, redirect: 'manual' });
+async function getJson(http: OAuthHttp, url: string, signal: AbortSignal): Promise<{ status: number; body?: unknown }> {
+  const response = await http.fetch(url, { headers: { accept: 'application/json' }, signal, redirect: 'manual' });
   if (response.status !== 200) {
     await response.body?.cancel().catch(() => {});
     return { status: response.status };
   }
   try {
-    return { status: 200, body: await response.json() };
-  } catch {
+    return { status: 200, body: await readDocument(response, http, `the protected resource metadata at ${url}`) };
+  } catch (error) {
+    // A document past the cap is an attack or a mistake to report; one that is merely not JSON is "not found".
+    if (error instanceof InputLimitError) throw new OAuthFlowError(error.message);
     return { status: 200 };
   }
 }
@@ -96,13 +93,13 @@ export function protectedResourceMetadataUrls(serverUrl: string, fromHeader: str
  * Rejects metadata whose `resource` does not cover the server URL.
  */
 export async function discoverProtectedResource(
-  fetchFn: typeof fetch,
+  http: OAuthHttp,
   serverUrl: string,
   fromHeader: string | undefined,
   signal: AbortSignal,
 ): Promise<ProtectedResourceMetadata | undefined> {
   for (const url of protectedResourceMetadataUrls(serverUrl, fromHeader)) {
-    const { status, body } = await getJson(fetchFn, url, signal);
+    const { status, body } = await getJson(http, url, signal);
     if (status !== 200) continue;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthFlowError(`the protected resource metadata at ${url} is not a JSON object`);
     const record = body as Record<string, unknown>;
@@ -133,18 +130,18 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
  * Fetches and validates the authorization server's metadata: its `issuer` must be exactly the one the URL was
  * built from (RFC 8414 §3.3). Undefined when no location answers.
  */
-export async function discoverAuthorizationServer(fetchFn: typeof fetch, issuer: string, signal: AbortSignal): Promise<oauth.AuthorizationServer | undefined> {
+export async function discoverAuthorizationServer(http: OAuthHttp, issuer: string, signal: AbortSignal): Promise<oauth.AuthorizationServer | undefined> {
   const issuerUrl = new URL(issuer);
   requireSecureUrl(issuerUrl, 'the authorization server');
   for (const url of authorizationServerMetadataUrls(issuer)) {
-    const response = await fetchFn(url, { headers: { accept: 'application/json' }, signal, redirect: 'manual' });
+    const response = await http.fetch(url, { headers: { accept: 'application/json' }, signal, redirect: 'manual' });
     if (response.status !== 200) {
       await response.body?.cancel().catch(() => {});
       continue;
     }
     let metadata: oauth.AuthorizationServer;
     try {
-      metadata = await oauth.processDiscoveryResponse(issuerUrl, response);
+      metadata = await oauth.processDiscoveryResponse(issuerUrl, await cappedResponse(response, http, `the authorization server metadata at ${url}`));
     } catch (error) {
       throw new OAuthFlowError(`the authorization server metadata at ${url} is not usable: ${(error as Error).message}`);
     }

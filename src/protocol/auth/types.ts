@@ -27,6 +27,8 @@ export interface StoredTokens {
   refreshToken?: string;
   /** Epoch milliseconds. */
   expiresAt?: number;
+  /** When the access token was received (epoch ms): with expiresAt, its lifetime, which bounds the refresh margin. */
+  obtainedAt?: number;
   /** The scopes requested (or granted, when the server said) for these tokens. */
   scopes: string[];
 }

@@ -4,33 +4,66 @@ import type { AuthorizationUserAgent, PendingAuthorization } from '../../../prot
 
 const CALLBACK_PATH = '/callback';
 
+/** The program that started the sign-in: the last page tells the person where to go back to. */
+export type SignInProgram = 'terminal' | 'vscode';
+
 export interface LoopbackOptions {
   /** Shows the authorization URL to the person (prints it, opens a browser). */
   open(authorizationUrl: URL): void | Promise<void>;
+  startedFrom: SignInProgram;
+  /**
+   * The redirect URI the browser can reach, for the local listener's URI: where the program does not run on the
+   * person's machine (code-server, Remote-SSH), VS Code's `asExternalUri` maps the port. Its path may carry a
+   * prefix of the editor's port proxy; the listener accepts the callback under either path.
+   */
+  externalRedirectUri?(local: URL): Promise<URL> | URL;
 }
 
 const PAGE = (title: string, text: string) =>
   `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body><h1>${title}</h1><p>${text}</p></body></html>`;
 
+function returnTo(program: SignInProgram): string {
+  switch (program) {
+    case 'terminal':
+      return 'the terminal';
+    case 'vscode':
+      return 'VS Code';
+    default: {
+      const exhaustive: never = program;
+      return String(exhaustive);
+    }
+  }
+}
+
 /**
- * The RFC 8252 native-app redirect: a one-shot HTTP listener on 127.0.0.1 with an ephemeral port. Only a GET
- * of its callback path completes the authorization; every other request gets 404 and changes nothing.
+ * The RFC 8252 native-app redirect: an HTTP listener on 127.0.0.1 with an ephemeral port. Only a GET of its
+ * callback path carrying the `state` of the authorization in progress completes it; a callback with another
+ * state (a local process knocking first, an old tab) gets an error page and the listener keeps waiting; every
+ * other request gets 404 and changes nothing.
  */
 export function loopbackUserAgent(options: LoopbackOptions): AuthorizationUserAgent {
+  const program = returnTo(options.startedFrom);
   return {
     prepare: async (): Promise<PendingAuthorization> => {
       let deliver: ((url: URL) => void) | undefined;
+      /** Set once the authorization URL (and so its state) is known. */
+      let expectedState: string | undefined;
+      let callbackPaths = [CALLBACK_PATH];
       const received = new Promise<URL>((resolve) => (deliver = resolve));
       const server = http.createServer((request, response) => {
         const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-        if (request.method !== 'GET' || url.pathname !== CALLBACK_PATH || !deliver) {
+        if (request.method !== 'GET' || !callbackPaths.includes(url.pathname) || !deliver) {
           response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
           return;
         }
-        const failed = url.searchParams.has('error');
-        response
-          .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-          .end(failed ? PAGE('Sign-in failed', 'The authorization server refused; see the terminal.') : PAGE('Signed in', 'You can close this window and return to the terminal.'));
+        const page = (status: number, title: string, text: string) =>
+          response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGE(title, text));
+        if (expectedState === undefined || url.searchParams.get('state') !== expectedState) {
+          page(400, 'Not this sign-in', `This link does not belong to the sign-in in progress; it was ignored. Finish the sign-in in the window ${program} opened.`);
+          return;
+        }
+        if (url.searchParams.has('error')) page(200, 'Sign-in failed', `The authorization server refused; see ${program}.`);
+        else page(200, 'Signed in', `You can close this window and return to ${program}.`);
         const done = deliver;
         deliver = undefined;
         done(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}${request.url ?? ''}`));
@@ -40,10 +73,20 @@ export function loopbackUserAgent(options: LoopbackOptions): AuthorizationUserAg
         server.listen(0, '127.0.0.1', () => resolve());
       });
       const port = (server.address() as AddressInfo).port;
-      const redirectUri = `http://127.0.0.1:${port}${CALLBACK_PATH}`;
+      const local = new URL(`http://127.0.0.1:${port}${CALLBACK_PATH}`);
+      let redirectUri = local.href;
+      try {
+        const external = options.externalRedirectUri ? await options.externalRedirectUri(local) : local;
+        redirectUri = external.href;
+        callbackPaths = [...new Set([CALLBACK_PATH, external.pathname])];
+      } catch (error) {
+        server.close();
+        throw error;
+      }
       return {
         redirectUri,
         complete: async (authorizationUrl, signal) => {
+          expectedState = authorizationUrl.searchParams.get('state') ?? '';
           await options.open(authorizationUrl);
           return new Promise<URL>((resolve, reject) => {
             const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('authorization cancelled'));
