@@ -30,6 +30,7 @@ import { reportGaveUp, reportStartFailure, startWithFeedback } from './servers/s
 import { ServersStatusBar } from './servers/statusBar';
 import { createWorkspaceHost } from './servers/workspaceHost';
 import { createTestHooks, type McpWorkbenchTestApi } from './testHooks';
+import { maskingChannel } from './shared/maskingChannel';
 import { ToolForms } from './tools/toolFormPanel';
 import { ToolResultDocuments } from './tools/toolResultDocuments';
 import { ToolResultView } from './tools/toolResultView';
@@ -50,8 +51,10 @@ let activeManager: ServerManager | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<McpWorkbenchApi | undefined> {
   const activationStarted = Date.now();
   // The extension's own log (not a server's): activation time, read by `npm run bench:ui` from its log file.
-  const ownLog = vscode.window.createOutputChannel('MCP Workbench', { log: true });
-  context.subscriptions.push(ownLog);
+  const ownRawLog = vscode.window.createOutputChannel('MCP Workbench', { log: true });
+  context.subscriptions.push(ownRawLog);
+  // Lines here can be about any server (a result view's links), so every server's secrets are masked.
+  const ownLog = maskingChannel(ownRawLog, () => activeManager?.servers.flatMap((server) => server.knownSecrets()) ?? []);
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);

@@ -48,7 +48,7 @@ export async function getPrompt(context: PromptsContext, argument: unknown): Pro
   } catch (error) {
     controller.log.error(`Getting prompt ${prompt.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
-    void vscode.window.showErrorMessage(vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, errorMessage(error)));
+    void controller.notify('error', vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, errorMessage(error)));
     return undefined;
   }
 }

@@ -13,6 +13,7 @@ import type { LoggingLevel, LogMessage } from '../../protocol/types';
 import type { Transport } from '../../protocol/transports/transport';
 import { StdioTransport } from '../../protocol/node/stdio';
 import { maskText } from '../../workbench/secrets';
+import { CoalescedRefresh } from '../../workbench/lists/coalescedRefresh';
 import type { InputPrompter } from '../config/inputPrompter';
 import { checkCommand } from './commandCheck';
 import type { LaunchConfirmation } from './launchConfirmation';
@@ -21,6 +22,7 @@ import { channelLogger, logServerMessage } from './logChannels';
 import { describeTarget, sameLaunchDefinition, serverIdentityKeyOf, type ServerEntry } from '../config/serverEntry';
 import { ServerState, assertNever, type CrashRecovery, type ServerStateKind } from './serverState';
 import { SignInCancelledError, type SignInMode, type SignInService } from '../auth/signIn';
+import { notify, type NotificationSeverity } from '../ui/notifications';
 
 export interface ServerControllerServices {
   host: ClientHost;
@@ -343,14 +345,17 @@ export class ServerController implements vscode.Disposable {
         trace: protocolTrace(this.log, () => this.knownSecrets()),
         era: eraPreferenceOf(entry.definition),
       });
+      // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
+      const toolRefresh = new CoalescedRefresh(() => this.reloadTools(attempt));
       this.connection = {
         client,
         transport,
         subscriptions: [
+          toolRefresh,
           transport.onDiagnostic((line) => this.logDiagnostic(line)),
           client.onViolation((reason) => this.log.warn(`Protocol violation: ${this.mask(reason)}`)),
           client.onLogMessage((message) => this.onServerMessage(message)),
-          client.onToolsChanged(() => void this.reloadTools(attempt)),
+          client.onToolsChanged(() => void toolRefresh.request()),
           client.onDidChangeState((clientState) => {
             if (clientState.kind === 'closed') this.onConnectionLost(attempt, clientState.error);
           }),
@@ -457,6 +462,14 @@ export class ServerController implements vscode.Disposable {
   /** Masks this server's secrets in text from or about it. */
   mask(text: string): string {
     return maskText(text, this.knownSecrets());
+  }
+
+  /**
+   * A notification about this server, masked at the sink like its log: an error message can quote a header, an
+   * env value, an input or a URL with a key in it. Resolves with the action pressed.
+   */
+  notify(severity: NotificationSeverity, message: string, ...actions: string[]): Thenable<string | undefined> {
+    return notify(severity, this.mask(message), ...actions);
   }
 
   private async reloadTools(attempt: number): Promise<void> {
