@@ -28,7 +28,7 @@ import { SignInService } from './auth/signIn';
 import { signInServer, signInWithFeedback } from './servers/signInServer';
 import { reportGaveUp, reportStartFailure, startWithFeedback } from './servers/startServer';
 import { ServersStatusBar } from './servers/statusBar';
-import { createWorkspaceHost } from './servers/workspaceHost';
+import { createWorkspaceHost } from './shared/workspaceHost';
 import { createTestHooks, type McpWorkbenchTestApi } from './testHooks';
 import { maskingChannel } from './shared/maskingChannel';
 import { ToolForms } from './tools/toolFormPanel';

@@ -3,7 +3,7 @@ import { errorMessage } from '../../protocol/errors';
 import type { Prompt } from '../../protocol/types';
 import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
-import { completer } from '../servers/completions';
+import { completer } from '../shared/completions';
 import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerManager } from '../servers/serverManager';
 import { runningServer } from '../servers/serverPicker';

@@ -2,20 +2,9 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { summarizeStartFailure } from '../../workbench/lifecycle/startFailure';
 import { SignInCancelledError } from '../auth/signIn';
-import { CommandNotFoundError } from './commandCheck';
+import { CommandNotFoundError } from '../shared/commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
-import type { ServerManager } from './serverManager';
-import { resolveServer } from './serverPicker';
 import { ServerState } from './serverState';
-
-/** MCP Workbench: Start Server — the tree row's server, or one picked (stopped and failed ones first). */
-export async function startServer(manager: ServerManager, argument: unknown): Promise<void> {
-  const controller = await resolveServer(manager, argument, {
-    placeHolder: vscode.l10n.t('Select the MCP server to start'),
-    prefer: (server) => ServerState.canStart(server.state),
-  });
-  if (controller) await startWithFeedback(controller);
-}
 
 /** Starts a server and tells the user when it cannot start; resolves true when it is running. */
 export async function startWithFeedback(controller: ServerController): Promise<boolean> {
