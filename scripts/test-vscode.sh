@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # The tests that need a real VS Code: integration tests inside the extension host, then end-to-end tests
-# driven through Chromium. The VSIX is packaged once and shared, so no two tests write dist/ at the same time.
+# driven through Chromium. The VSIXes are packaged once and shared, so no two tests write dist/ at the same time:
+# the product's (what ships: no test hooks) and the test build's (the same plus the hooks the suites drive the UI
+# with; see esbuild.js). The suites install the test build; checks of what ships use the product's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/prepare-code-server.sh >/dev/null
+name="$(node -p "const p = require('./package.json'); p.name + '-' + p.version").vsix"
 npm run package
-vsix="$PWD/dist/$(node -p "const p = require('./package.json'); p.name + '-' + p.version").vsix"
-export MCP_INTEGRATION_VSIX="$vsix" MCP_E2E_VSIX="$vsix"
+npm run package:test
+product="$PWD/dist/$name" testBuild="$PWD/dist/test-build/$name"
+export MCP_PRODUCT_VSIX="$product" MCP_INTEGRATION_VSIX="$testBuild" MCP_E2E_VSIX="$testBuild"
 exec node --import tsx --test --test-concurrency=1 test/integration/integration.test.ts test/e2e/*.e2e.ts

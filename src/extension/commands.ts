@@ -16,7 +16,7 @@ import type { ServerManager } from './servers/serverManager';
 import { restartServer } from './servers/restartServer';
 import { setLogLevel } from './servers/setLogLevel';
 import { showLog } from './servers/showLog';
-import { startServer } from './servers/startServer';
+import { startServer } from './servers/startServerCommand';
 import { stopServer } from './servers/stopServer';
 import { callTool, callToolJson, type ToolCallUi } from './tools/callTool';
 import type { ToolResultDocuments } from './tools/toolResultDocuments';

@@ -28,54 +28,41 @@ import { SignInService } from './auth/signIn';
 import { signInServer, signInWithFeedback } from './servers/signInServer';
 import { reportGaveUp, reportStartFailure, startWithFeedback } from './servers/startServer';
 import { ServersStatusBar } from './servers/statusBar';
-import { createWorkspaceHost } from './servers/workspaceHost';
-import { createTestHooks, type McpWorkbenchTestHooks } from './testHooks';
-import { testHooksEnabled, withTestHooks } from './testHooksSwitch';
+import { createWorkspaceHost } from './shared/workspaceHost';
+import { createTestHooks, type McpWorkbenchTestApi } from './testHooks';
+import { maskingChannel } from './shared/maskingChannel';
 import { ToolForms } from './tools/toolFormPanel';
 import { ToolResultDocuments } from './tools/toolResultDocuments';
 import { ToolResultView } from './tools/toolResultView';
 import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './views/serversTreeProvider';
 import { ReviewPanel } from './webviews/reviewPanel';
 
-/**
- * What `activate` returns in every install (`vscode.extensions.getExtension('mcp-workbench.mcp-workbench')
- * .exports`). Kept small and stable:
- * - `manager.snapshot()` lists every configured server with its state, tool names and pid;
- * - `manager.waitForState(nameOrId, kind, timeoutMs)` resolves when a server reaches a state;
- * - `manager.servers` gives the controllers (start/stop/restart/callTool) for deeper tests;
- * - `reload()` re-reads every mcp.json now, without waiting for the file watcher.
- */
-export interface McpWorkbenchPublicApi {
-  manager: ServerManager;
-  reload(): Promise<void>;
-  /** The Servers view's data provider: the nodes and tree items the view shows (groups, badges, tooltips). */
-  tree: ServersTreeProvider;
-  /** Every exchange of this session (the History view's model), and the History view's data provider. */
-  history: HistoryLog;
-  historyTree: HistoryTreeProvider;
-  /** Whether the Servers view is visible (TreeView.visible; VS Code offers no public way to ask from outside). */
-  serversViewVisible(): boolean;
-}
-
-/** What integration tests see: the public API plus the test hooks, which exist only with MCP_WORKBENCH_TEST_HOOKS=1. */
-export type McpWorkbenchApi = McpWorkbenchPublicApi & McpWorkbenchTestHooks;
+/** What the test build's `activate` returns (see testHooks.ts); kept as a name the suites import. */
+export type McpWorkbenchApi = McpWorkbenchTestApi;
 
 let activeManager: ServerManager | undefined;
 
-/** The composition root: builds the services, wires them together, and does nothing else. */
-export async function activate(context: vscode.ExtensionContext): Promise<McpWorkbenchPublicApi | McpWorkbenchApi> {
+/**
+ * The composition root: builds the services, wires them together, and does nothing else. It returns nothing to
+ * other extensions: any installed extension can read `exports`, and every live object here (the server manager, the
+ * History, the secret stores) would let it call tools past the confirmations and History or read stored secrets.
+ * No consumer needs a read-only API today, so none is offered. Only the test build returns its hooks.
+ */
+export async function activate(context: vscode.ExtensionContext): Promise<McpWorkbenchApi | undefined> {
   const activationStarted = Date.now();
   // The extension's own log (not a server's): activation time, read by `npm run bench:ui` from its log file.
-  const ownLog = vscode.window.createOutputChannel('MCP Workbench', { log: true });
-  context.subscriptions.push(ownLog);
+  const ownRawLog = vscode.window.createOutputChannel('MCP Workbench', { log: true });
+  context.subscriptions.push(ownRawLog);
+  // Lines here can be about any server (a result view's links), so every server's secrets are masked.
+  const ownLog = maskingChannel(ownRawLog, () => activeManager?.servers.flatMap((server) => server.knownSecrets()) ?? []);
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);
   const authStore = new SecretAuthStore(context.secrets);
   const auth = new SignInService(authStore);
-  // e2e only (test hooks on): code-server's openExternal cannot reach a browser window Playwright drives, so the
+  // e2e only (test build): code-server's openExternal cannot reach a browser window Playwright drives, so the
   // authorization URL is written to this file and the test opens it in a second page of the same Chromium.
-  const signInUrlFile = testHooksEnabled(process.env) ? process.env.MCP_WORKBENCH_E2E_SIGNIN_URL_FILE : undefined;
+  const signInUrlFile = MCP_WORKBENCH_TEST_BUILD ? process.env.MCP_WORKBENCH_E2E_SIGNIN_URL_FILE : undefined;
   if (signInUrlFile) {
     auth.openExternal = async (url) => {
       fs.writeFileSync(signInUrlFile, url);
@@ -232,18 +219,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   }
 
   ownLog.info(`Activated in ${Date.now() - activationStarted} ms`);
-  const api: McpWorkbenchPublicApi = {
-    manager,
-    tree,
-    history,
-    historyTree,
-    serversViewVisible: () => treeView.visible,
-    reload: async () => {
-      await loader.reload();
-    },
-  };
-  return withTestHooks(api, process.env, () =>
-    createTestHooks({
+  // A literal `false` outside the test build: esbuild drops this branch and, with it, all of testHooks.ts.
+  if (MCP_WORKBENCH_TEST_BUILD) {
+    return createTestHooks({
+      public: {
+        manager,
+        tree,
+        history,
+        historyTree,
+        serversViewVisible: () => treeView.visible,
+        reload: async () => {
+          await loader.reload();
+        },
+      },
       context,
       inputs,
       confirmation,
@@ -264,8 +252,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
         simulatedTrust.untrusted = !trusted;
         if (trusted) simulatedTrust.granted.fire();
       },
-    }),
-  );
+    });
+  }
+  return undefined;
 }
 
 /** Awaited by VS Code on window close or reload: every server gets its staged shutdown before the host exits. */

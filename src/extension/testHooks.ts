@@ -19,6 +19,10 @@ import type { ToolForms } from './tools/toolFormPanel';
 import { notificationRecorder, type NotificationAnswerer, type ShownNotification } from './ui/notifications';
 import type { ToolResultView } from './tools/toolResultView';
 import type { ReviewMessage, ReviewPanel, ReviewSnapshot } from './webviews/reviewPanel';
+import type { HistoryLog } from '../workbench/history/historyLog';
+import type { HistoryTreeProvider } from './history/historyTreeProvider';
+import type { ServerManager } from './servers/serverManager';
+import type { ServersTreeProvider } from './views/serversTreeProvider';
 
 /**
  * Test hooks for configuration and lifecycle. Each replaces only the UI step (the input box, the modal); storage in
@@ -142,7 +146,32 @@ export interface AuthTestApi {
   sessions: OAuthSessionsProvider;
 }
 
-/** The test-only part of the extension's API; present only with MCP_WORKBENCH_TEST_HOOKS=1 (see testHooksSwitch.ts). */
+/**
+ * What the suites reach beside the hooks: the live services, which the product never hands out (see activate).
+ * - `manager.snapshot()` lists every configured server with its state, tool names and pid;
+ * - `manager.waitForState(nameOrId, kind, timeoutMs)` resolves when a server reaches a state;
+ * - `manager.servers` gives the controllers (start/stop/restart/callTool) for deeper tests;
+ * - `reload()` re-reads every mcp.json now, without waiting for the file watcher.
+ */
+export interface WorkbenchServices {
+  manager: ServerManager;
+  reload(): Promise<void>;
+  /** The Servers view's data provider: the nodes and tree items the view shows (groups, badges, tooltips). */
+  tree: ServersTreeProvider;
+  /** Every exchange of this session (the History view's model), and the History view's data provider. */
+  history: HistoryLog;
+  historyTree: HistoryTreeProvider;
+  /** Whether the Servers view is visible (TreeView.visible; VS Code offers no public way to ask from outside). */
+  serversViewVisible(): boolean;
+}
+
+/** What the test build's `activate` returns: the services and the hooks. */
+export type McpWorkbenchTestApi = WorkbenchServices & McpWorkbenchTestHooks;
+
+/**
+ * The test-only part of the extension's API. It exists only in the test build (`node esbuild.js --test-hooks`):
+ * the product bundle holds none of this file's code (see testHooksBuild.d.ts).
+ */
 export interface McpWorkbenchTestHooks {
   /** Sampling/elicitation test hooks: the review panel's state and the messages its buttons post. */
   sampling: SamplingTestApi;
@@ -165,6 +194,8 @@ export interface McpWorkbenchTestHooks {
 
 /** The services the hooks reach into; handed over by the composition root. */
 export interface TestHookServices {
+  /** Handed to the suites as they are. */
+  public: WorkbenchServices;
   context: vscode.ExtensionContext;
   inputs: InputPrompter;
   confirmation: LaunchConfirmation;
@@ -184,7 +215,7 @@ export interface TestHookServices {
   importer: ServerImporter;
 }
 
-export function createTestHooks(services: TestHookServices): McpWorkbenchTestHooks {
+export function createTestHooks(services: TestHookServices): McpWorkbenchTestApi {
   const { context, inputs, confirmation, statusBar, sampling, panel, elicitation, importer } = services;
   notificationRecorder.startRecording();
   const realImportUi = importer.ui;
@@ -252,6 +283,7 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestHoo
     sessions: services.sessions,
   };
   return {
+    ...services.public,
     config,
     auth: authApi,
     browse: services.browse,

@@ -20,6 +20,11 @@ const NOT_SECRET_KEYS = new Set(['progresstoken', 'pagetoken', 'nextpagetoken', 
 const AUTH_SCHEME = /^(Bearer|Basic|Token|Digest|Bot)\s+\S/i;
 /** Credentials written after an auth scheme in free text, e.g. in a logged header line. */
 const SCHEME_IN_TEXT = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/g;
+/**
+ * A query parameter in a URL written in free text (`https://host/mcp?api_key=…&x=1`): its value is masked when its
+ * name names a secret, so a URL typed literally into mcp.json (not a known secret) is not logged in clear.
+ */
+const QUERY_PARAMETER_IN_TEXT = /([?&])([A-Za-z0-9_.~%-]{1,64})=([^&#\s"'<>]+)/g;
 
 export function isSecretKey(key: string): boolean {
   return SECRET_KEY.test(key) && !NOT_SECRET_KEYS.has(key.toLowerCase());
@@ -112,6 +117,16 @@ class TextMasker {
   mask(text: string): string {
     let result = text;
     for (const needle of this.needles) if (result.includes(needle)) result = result.split(needle).join(MASK);
-    return result.replace(SCHEME_IN_TEXT, (_match, scheme: string) => `${scheme} ${MASK}`);
+    return result
+      .replace(SCHEME_IN_TEXT, (_match, scheme: string) => `${scheme} ${MASK}`)
+      .replace(QUERY_PARAMETER_IN_TEXT, (match, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${MASK}` : match));
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
   }
 }

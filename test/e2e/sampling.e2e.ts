@@ -13,7 +13,7 @@ import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { startOpenAiServer } from '../fixtures/openai/openaiServer';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { openViewContainer, quickPick, runPickerCommand, screenshot, sleep, typeInQuickInput, waitFor, waitUntil } from './harness';
+import { openViewContainer, quickPick, runPickerCommand, screenshot, typeInQuickInput, waitFor, waitUntil } from './harness';
 
 const SERVER = 'everything';
 const ENDPOINT = 'e2e-endpoint';
@@ -62,7 +62,8 @@ test('sampling review in the browser: edit, approve, see the answer, approve, se
     await runPickerCommand(page, 'MCP Workbench: Set Model API Key…');
     await quickPick(page, ENDPOINT);
     await typeInQuickInput(page, 'sk-e2e-secret');
-    await sleep(500);
+    // The password box closes once the key is taken; the next command's picker must not find it still open.
+    await waitFor(page, 'the API key box to close', () => page.locator('.quick-input-widget').first().waitFor({ state: 'hidden', timeout: 30_000 }));
 
     // Call trigger-sampling-request from the palette (JSON arguments, so the test does not depend on the tool form).
     await runPickerCommand(page, 'MCP Workbench: Call Tool with JSON Arguments…');
@@ -105,7 +106,6 @@ test('sampling review in the browser: edit, approve, see the answer, approve, se
     // The tool result (shown by Call Tool) contains the model's answer.
     const result = await frameWith(page, `text=${MODEL_ANSWER.slice(0, 30)}`, 'the tool result with the model answer');
     assert.ok(result, 'no tool result frame');
-    await sleep(500);
     await screenshot(page, 'sampling-04-tool-result');
 
     // What the model received: the edited prompt, with the key from SecretStorage.

@@ -9,7 +9,8 @@
  *
  * Run: node --import tsx --test test/integration/integration.test.ts
  * Env: MCP_INTEGRATION_SUITES=tree,config runs only those suites, in that order (names: suite/index.ts);
- *      MCP_INTEGRATION_VSIX=<path> (or MCP_E2E_VSIX) uses that VSIX instead of running `npm run package`;
+ *      MCP_INTEGRATION_VSIX=<path> uses that test-build VSIX instead of running `npm run package:test` (the suites
+ *      drive the UI through hooks only the test build has; see esbuild.js);
  *      MCP_INTEGRATION_ENTRY=<file.ts|.js> bundles that entry (exporting run(vscode)) instead of suite/index.ts;
  *      MCP_INTEGRATION_TIMEOUT_MS bounds the wait for the result (default 600000: every suite, on a loaded 2-core machine);
  *      MCP_INTEGRATION_KEEP=1 keeps the temp folder (workspace, user data with the extension host logs).
@@ -22,7 +23,7 @@ import { after, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
-import { VsCodeFixture, productVsix } from '../e2e/fixture';
+import { VsCodeFixture } from '../e2e/fixture';
 import { processesInGroup, screenshot, sleep } from '../e2e/harness';
 import { INTEGRATION_DIR, REPO_ROOT, SUITE_ENTRY, bundleForExtensionHost, writeWorkspace } from './support';
 
@@ -52,6 +53,20 @@ async function run(command: string, args: string[], cwd: string, what: string): 
     const e = err as Error & { stdout?: string; stderr?: string };
     throw new Error(`${what} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
   }
+}
+
+/** The test build's VSIX: the product plus the hooks the suites use (MCP_INTEGRATION_VSIX, else packaged now). */
+async function testBuildVsix(): Promise<string> {
+  const fromEnv = process.env.MCP_INTEGRATION_VSIX;
+  if (fromEnv) {
+    assert.ok(fs.existsSync(fromEnv), `the VSIX ${fromEnv} (MCP_INTEGRATION_VSIX) does not exist`);
+    return path.resolve(fromEnv);
+  }
+  await run('npm', ['run', 'package:test'], REPO_ROOT, 'npm run package:test');
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const vsix = path.join(REPO_ROOT, 'dist', 'test-build', `${manifest.name}-${manifest.version}.vsix`);
+  assert.ok(fs.existsSync(vsix), `npm run package:test did not write ${vsix}`);
+  return vsix;
 }
 
 /** Packages the runner extension (copied to a temp folder) with the repository's own vsce. */
@@ -124,7 +139,7 @@ test('integration suites pass inside the VS Code extension host (code-server)', 
   const suiteBundle = path.join(build, 'suite', 'index.cjs');
   const resultFile = path.join(build, 'result.json');
   bundleForExtensionHost(path.resolve(process.env.MCP_INTEGRATION_ENTRY ?? SUITE_ENTRY), suiteBundle);
-  const [product, runner] = await Promise.all([productVsix(), runnerVsix(build)]);
+  const [product, runner] = await Promise.all([testBuildVsix(), runnerVsix(build)]);
   vscode = await VsCodeFixture.prepare({ name: 'integration', extensions: [product, runner], keep: process.env.MCP_INTEGRATION_KEEP === '1' });
   const { userDataDir } = vscode;
   writeWorkspace(vscode.workspace);
@@ -136,8 +151,6 @@ test('integration suites pass inside the VS Code extension host (code-server)', 
     env: {
       MCP_INTEGRATION_SUITE: suiteBundle,
       MCP_INTEGRATION_RESULT: resultFile,
-      // The suites drive the UI through the extension's test hooks, which exist only with this variable set.
-      MCP_WORKBENCH_TEST_HOOKS: '1',
       ...(selection ? { MCP_INTEGRATION_SUITES: selection } : {}),
     },
   });

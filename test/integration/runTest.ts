@@ -31,8 +31,8 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  // The extension under development runs from dist/extension.js.
-  execFileSync('npm', ['run', 'build'], { cwd: REPO_ROOT, stdio: 'inherit' });
+  // The extension under development runs from dist/extension.js: the test build, which has the hooks the suites use.
+  execFileSync('npm', ['run', 'build:test'], { cwd: REPO_ROOT, stdio: 'inherit' });
   // Inside the extension folder (out/ is git- and lint-ignored), so VS Code attributes the bundle's
   // require('vscode') to the extension under development.
   const testsBundle = bundleForExtensionHost(
@@ -48,8 +48,6 @@ async function main(): Promise<number> {
       vscodeExecutablePath: executable,
       extensionDevelopmentPath: REPO_ROOT,
       extensionTestsPath: testsBundle,
-      // The suites drive the UI through the extension's test hooks, which exist only with this variable set.
-      extensionTestsEnv: { MCP_WORKBENCH_TEST_HOOKS: '1' },
       launchArgs: [
         workspace,
         '--disable-extensions',

@@ -8,7 +8,10 @@ import { describe, test } from 'node:test';
 import { cliCommand, shellQuote } from '../../src/workbench/history/cliCommand';
 import { HistoryLog, type HistoryRecord } from '../../src/workbench/history/historyLog';
 import { MASK } from '../../src/workbench/secrets';
-import { EVERYTHING_SERVER, REPO_ROOT } from './testSupport';
+import { EVERYTHING_SERVER, REPO_ROOT, startEverythingHttp } from './testSupport';
+
+/** A stdio server whose `env {name}` tool answers with that variable of its environment (how secrets reach it). */
+const ENV_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'hostile-host-server.mjs');
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
@@ -24,9 +27,9 @@ function toolCall(serverName: string, toolName: string, args: Record<string, unk
 }
 
 /** Runs a shell command line, as a person pasting the copied command would. */
-function sh(commandLine: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function sh(commandLine: string, env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile('/bin/sh', ['-c', commandLine], { cwd: REPO_ROOT, timeout: 30_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
+    execFile('/bin/sh', ['-c', commandLine], { cwd: REPO_ROOT, timeout: 30_000, killSignal: 'SIGKILL', env: { ...process.env, ...env } }, (error, stdout, stderr) => {
       if (error && typeof error.code !== 'number') reject(new Error(`${commandLine} did not exit normally: ${error.message}\n${stderr}`));
       else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
     });
@@ -116,8 +119,7 @@ describe('CLI command of a history entry', () => {
   test('the copied tool call runs in a shell through --stdio and gives the same answer', { timeout: 30_000 }, async () => {
     const log = new HistoryLog();
     const entry = log.record(toolCall('everything', 'echo', { message: "it's a \"test\" $HOME `x`" }));
-    const commandLine = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_SERVER)} stdio`;
-    const command = cliCommand(entry.operation, { kind: 'stdio', commandLine }, `${shellQuote(process.execPath)} ${shellQuote(CLI)}`);
+    const command = cliCommand(entry.operation, { kind: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] }, `${shellQuote(process.execPath)} ${shellQuote(CLI)}`);
     assert.ok(command);
     const run = await sh(command);
     assert.equal(run.code, 0, run.stderr);
@@ -142,6 +144,77 @@ describe('CLI command of a history entry', () => {
       assert.match(promptRun.stdout, /messages/);
     } finally {
       fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  const program = `${shellQuote(process.execPath)} ${shellQuote(CLI)}`;
+
+  test('a server using ${input:…}: the line carries --input with a placeholder, stops naming it when unset, runs once set', { timeout: 30_000 }, async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'history-cli-'));
+    try {
+      const config = path.join(folder, 'mcp.json');
+      fs.writeFileSync(
+        config,
+        JSON.stringify({
+          inputs: [{ type: 'promptString', id: 'api-token', password: true }],
+          servers: { envs: { command: process.execPath, args: [ENV_SERVER], env: { API_TOKEN: '${input:api-token}' } } },
+        }),
+      );
+      const entry = new HistoryLog().record(toolCall('envs', 'env', { name: 'API_TOKEN' }));
+      const command = cliCommand(entry.operation, { kind: 'config', configPath: config, serverName: 'envs', inputIds: ['api-token'] }, program);
+      assert.ok(command);
+      assert.match(command, /--input api-token="\$\{MCP_INPUT_API_TOKEN:\?/);
+      const unset = await sh(command, { MCP_INPUT_API_TOKEN: '' });
+      assert.notEqual(unset.code, 0);
+      assert.match(unset.stderr, /MCP_INPUT_API_TOKEN/, 'the shell names what to set');
+      const run = await sh(command, { MCP_INPUT_API_TOKEN: 'tok-from-the-person' });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /tok-from-the-person/);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  test('a masked argument and a secret env value become placeholders (never mask characters); env is kept', { timeout: 30_000 }, async () => {
+    const log = new HistoryLog();
+    const entry = log.record(toolCall('everything', 'echo', { message: 'pa55-word-value' }), ['pa55-word-value']);
+    assert.equal(JSON.stringify(entry.operation).includes(MASK), true, 'History masked the argument (positive control)');
+    const target = { kind: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], env: { API_KEY: 'literal-key-in-settings', PLAIN: 'kept' } } as const;
+    const command = cliCommand(entry.operation, target, program);
+    assert.ok(command);
+    assert.ok(!command.includes(MASK), command);
+    assert.ok(!command.includes('literal-key-in-settings'), command);
+    assert.match(command, /--env PLAIN=kept/);
+    assert.match(command, /--env API_KEY="\$\{API_KEY:\?/);
+    const run = await sh(command, { MCP_ARG_MESSAGE: 'typed-again', API_KEY: 'k' });
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /Echo: typed-again/);
+
+    const envEntry = log.record(toolCall('envs', 'env', { name: 'API_KEY' }));
+    const envCommand = cliCommand(envEntry.operation, { ...target, args: [ENV_SERVER] }, program);
+    assert.ok(envCommand);
+    const envRun = await sh(envCommand, { API_KEY: 'the-key-from-the-environment' });
+    assert.equal(envRun.code, 0, envRun.stderr);
+    assert.match(envRun.stdout, /the-key-from-the-environment/, 'the env value reached the server');
+  });
+
+  test('a URL query secret and a header become placeholders; the line runs against a real HTTP server', { timeout: 30_000 }, async () => {
+    const { server, url } = await startEverythingHttp();
+    try {
+      const withKey = `${url}${url.includes('?') ? '&' : '?'}api_key=sk-live-in-the-url&region=eu`;
+      const entry = new HistoryLog().record(toolCall('everything', 'echo', { message: 'over http' }));
+      const command = cliCommand(entry.operation, { kind: 'url', url: withKey, headers: { Authorization: 'Bearer abcdefghijkl', 'X-Trace': 'on' } }, program);
+      assert.ok(command);
+      assert.ok(!command.includes('sk-live-in-the-url') && !command.includes('abcdefghijkl'), command);
+      assert.match(command, /api_key='"\$\{MCP_URL_API_KEY:\?/);
+      assert.match(command, /region=eu/);
+      assert.match(command, /--header 'Authorization: Bearer '"\$\{MCP_HEADER_AUTHORIZATION:\?/);
+      assert.match(command, /--header 'X-Trace: on'/);
+      const run = await sh(command, { MCP_URL_API_KEY: 'k', MCP_HEADER_AUTHORIZATION: 'token' });
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(run.stdout, /Echo: over http/);
+    } finally {
+      server.kill();
     }
   });
 });

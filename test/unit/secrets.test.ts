@@ -79,3 +79,10 @@ test('cycles and shared references do not recurse forever', () => {
   assert.deepEqual(masked.a, { token: MASK });
   assert.equal(masked.a, masked.b);
 });
+
+test('a URL query parameter named like a secret is masked in free text, other parameters stay', () => {
+  const line = 'Starting remote: https://api.example.com/mcp?api_key=sk-live-abc&region=eu&access_token=t0k3n#frag (http)';
+  assert.equal(maskText(line), `Starting remote: https://api.example.com/mcp?api_key=${MASK}&region=eu&access_token=${MASK}#frag (http)`);
+  assert.equal(maskText('GET /search?q=tokens&page=2'), 'GET /search?q=tokens&page=2', 'a parameter merely about tokens stays');
+  assert.equal(maskText('url: "https://h/x?apiKey=abc"'), `url: "https://h/x?apiKey=${MASK}"`);
+});

@@ -1,56 +1,70 @@
 /**
- * The test hooks (pre-answered consents and prompts, a replaced URL opener, ...) exist only behind the test-only
- * switch. The switch is vscode-free and tested directly; that activation goes through it is checked in the source
- * of src/extension/extension.ts, which imports vscode and cannot load here.
+ * What ships is the product: the test hooks (pre-answered consents, prompts and modals, simulated trust, a replaced
+ * URL opener) and the live services the suites use exist only in the test build. Both bundles are built here from
+ * the sources, exactly as esbuild.js builds them, and their text is searched: the production bundle must hold none
+ * of the hooks' names, the test build must hold them all (the positive control: the names are the ones in use).
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TEST_HOOKS_ENV, testHooksEnabled, withTestHooks } from '../../src/extension/testHooksSwitch';
 
 const root = path.resolve(__dirname, '..', '..');
-const extensionDir = path.join(root, 'src', 'extension');
-const HOOK_KEYS = ['sampling', 'browse', 'config', 'simulateWorkspaceFoldersChanged', 'simulateWorkspaceTrust'];
+/** Names only the hooks use: each is a property of the test API, so a bundle that has it carries that hook. */
+const HOOK_NAMES = [
+  'setPromptAnswerer',
+  'setLaunchConfirmer',
+  'answerSignInModal',
+  'answerUrlModal',
+  'simulateWorkspaceTrust',
+  'simulateWorkspaceFoldersChanged',
+  'storedSecret',
+  'storedState',
+  'profileFolders',
+  'MCP_WORKBENCH_E2E_SIGNIN_URL_FILE',
+  'MCP_WORKBENCH_TEST_HOOKS',
+  'MCP_WORKBENCH_TEST_BUILD',
+];
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    const full = path.join(dir, entry);
-    return statSync(full).isDirectory() ? sourceFiles(full) : full.endsWith('.ts') ? [full] : [];
-  });
-}
-
-test('without the variable (or with another value) no hook is attached and none is built', () => {
-  for (const env of [{}, { [TEST_HOOKS_ENV]: '' }, { [TEST_HOOKS_ENV]: '0' }, { [TEST_HOOKS_ENV]: 'true' }]) {
-    const api = { manager: 'the manager' };
-    const result = withTestHooks(api, env, () => {
-      throw new Error('the hooks were built without the switch');
-    });
-    assert.equal(testHooksEnabled(env), false);
-    assert.deepEqual(Object.keys(result), ['manager']);
+let out: string;
+before(() => {
+  out = mkdtempSync(path.join(os.tmpdir(), 'mcp-bundles-'));
+  for (const [folder, flags] of [
+    ['production', ['--production']],
+    ['test-build', ['--production', '--test-hooks']],
+  ] as const) {
+    execFileSync(process.execPath, [path.join(root, 'esbuild.js'), ...flags, `--outdir=${path.join(out, folder)}`], { cwd: root, stdio: 'pipe' });
   }
 });
+after(() => rmSync(out, { recursive: true, force: true }));
 
-test(`with ${TEST_HOOKS_ENV}=1 the hooks are attached beside the public API`, () => {
-  const result = withTestHooks({ manager: 'the manager' }, { [TEST_HOOKS_ENV]: '1' }, () => ({ config: 'hooks' }));
-  assert.deepEqual(result, { manager: 'the manager', config: 'hooks' });
+function bundle(folder: string, file: string): string {
+  return readFileSync(path.join(out, folder, file), 'utf8');
+}
+
+test('the production extension bundle (built with --production) holds no test hook', () => {
+  const text = bundle('production', 'extension.js');
+  assert.ok(text.length > 100_000, `the bundle is suspiciously small (${text.length} characters)`);
+  assert.deepEqual(HOOK_NAMES.filter((name) => text.includes(name)), []);
 });
 
-test('activate returns the public API and builds the hooks only through the switch', () => {
-  const source = readFileSync(path.join(extensionDir, 'extension.ts'), 'utf8');
-  assert.match(source, /return withTestHooks\(api, process\.env, \(\) =>\s*createTestHooks\(/);
-  assert.equal(source.match(/createTestHooks\(/g)?.length, 1, 'createTestHooks is called outside the switch');
-  const literal = /const api: McpWorkbenchPublicApi = \{([\s\S]*?)\n {2}\};/.exec(source);
-  assert.ok(literal, 'extension.ts builds no "const api: McpWorkbenchPublicApi = { ... }"');
-  const keys = [...literal[1].matchAll(/^ {4}(\w+)\s*[:,(]/gm)].map((match) => match[1]);
-  assert.ok(keys.includes('manager'), `public API keys read from the source: ${keys.join(', ')}`);
-  assert.deepEqual(keys.filter((key) => HOOK_KEYS.includes(key)), [], 'the public API carries test hooks');
+test('the test build holds every hook the suites use (the names above are the real ones)', () => {
+  const text = bundle('test-build', 'extension.js');
+  const expectedAbsent = new Set(['MCP_WORKBENCH_TEST_HOOKS', 'MCP_WORKBENCH_TEST_BUILD']);
+  assert.deepEqual(HOOK_NAMES.filter((name) => !expectedAbsent.has(name) && !text.includes(name)), []);
 });
 
-test('only the composition root and testHooks.ts reach the hook builder', () => {
-  const users = sourceFiles(extensionDir)
-    .filter((file) => /\bcreateTestHooks\b/.test(readFileSync(file, 'utf8')))
-    .map((file) => path.relative(extensionDir, file).split(path.sep).join('/'))
-    .sort();
-  assert.deepEqual(users, ['extension.ts', 'testHooks.ts']);
+test('the CLI bundle is built beside the extension, minified, and holds no hook either', () => {
+  const cli = bundle('production', 'cli.js');
+  assert.ok(cli.startsWith('#!/usr/bin/env node'), 'the CLI bundle starts with its shebang');
+  assert.ok(cli.split('\n').length < 200, 'the production CLI bundle is minified');
+  assert.deepEqual(HOOK_NAMES.filter((name) => cli.includes(name)), []);
+});
+
+test('activate returns nothing outside the test build', () => {
+  const source = readFileSync(path.join(root, 'src', 'extension', 'extension.ts'), 'utf8');
+  assert.match(source, /if \(MCP_WORKBENCH_TEST_BUILD\) \{\n {4}return createTestHooks\([\s\S]*?\n {4}\}\);\n {2}\}\n {2}return undefined;\n\}/);
+  assert.equal(source.match(/createTestHooks\(/g)?.length, 1, 'createTestHooks is called outside the test-build branch');
 });

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { JsonObject, Tool } from '../../protocol/types';
 import { cliCommand, shellQuote, type CliTarget } from '../../workbench/history/cliCommand';
 import type { HistoryEntry, HistoryLog } from '../../workbench/history/historyLog';
-import { describeTarget } from '../config/serverEntry';
+import type { ServerEntry } from '../config/serverEntry';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { ServerState } from '../servers/serverState';
@@ -126,23 +126,31 @@ export function clearHistory(context: HistoryContext, argument: unknown): void {
   context.history.clear(serverName);
 }
 
-/** A workspace mcp.json is passed as is; user-settings servers (settings.json is not an mcp.json) by their target. */
+/**
+ * A workspace mcp.json is passed as is (with a placeholder for each `${input:…}` its server uses); user-settings
+ * servers (settings.json is not an mcp.json) by their command line and env, or their URL and headers.
+ */
 export function cliTarget(controller: ServerController): CliTarget {
   const { entry } = controller;
-  if (entry.origin.scope === 'workspace' && entry.origin.configUri.scheme === 'file') {
-    return { kind: 'config', configPath: entry.origin.configUri.fsPath, serverName: entry.name };
-  }
   const definition = entry.definition;
+  if (entry.origin.scope === 'workspace' && entry.origin.configUri.scheme === 'file') {
+    return { kind: 'config', configPath: entry.origin.configUri.fsPath, serverName: entry.name, inputIds: inputIdsOf(definition) };
+  }
   switch (definition.kind) {
     case 'stdio':
-      return { kind: 'stdio', commandLine: describeTarget(definition), ...(definition.cwd ? { cwd: definition.cwd } : {}) };
+      return { kind: 'stdio', command: definition.command, args: definition.args, env: definition.env, ...(definition.cwd ? { cwd: definition.cwd } : {}) };
     case 'http':
-      return { kind: 'url', url: definition.url };
+      return { kind: 'url', url: definition.url, headers: definition.headers };
     default: {
       const exhaustive: never = definition;
       return exhaustive;
     }
   }
+}
+
+/** The ids of the `${input:…}` variables a definition uses, in order of first use. */
+function inputIdsOf(definition: ServerEntry['definition']): string[] {
+  return [...new Set(Array.from(JSON.stringify(definition).matchAll(/\$\{input:([^}]+)\}/g), (match) => match[1]))];
 }
 
 export function cliProgram(extensionUri: vscode.Uri): string {

@@ -3,7 +3,7 @@ import { errorMessage } from '../../protocol/errors';
 import type { Prompt } from '../../protocol/types';
 import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
-import { completer } from '../servers/completions';
+import { completer } from '../shared/completions';
 import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerManager } from '../servers/serverManager';
 import { runningServer } from '../servers/serverPicker';
@@ -48,7 +48,7 @@ export async function getPrompt(context: PromptsContext, argument: unknown): Pro
   } catch (error) {
     controller.log.error(`Getting prompt ${prompt.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
-    void vscode.window.showErrorMessage(vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, errorMessage(error)));
+    void controller.notify('error', vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, errorMessage(error)));
     return undefined;
   }
 }

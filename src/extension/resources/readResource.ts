@@ -18,7 +18,7 @@ export async function readResourceWithFeedback(documents: ResourceDocuments, con
     return result;
   } catch (error) {
     controller.log.error(`Reading ${uri} failed: ${errorMessage(error)}`);
-    void vscode.window.showErrorMessage(vscode.l10n.t('Reading {0} from {1} failed: {2}', uri, controller.name, errorMessage(error)));
+    void controller.notify('error', vscode.l10n.t('Reading {0} from {1} failed: {2}', uri, controller.name, errorMessage(error)));
     return undefined;
   }
 }

@@ -4,7 +4,7 @@ import type { ReadResourceResult, Resource, ResourceTemplate } from '../../proto
 import { parseUriTemplate, expandUriTemplate } from '../../protocol/features/uriTemplate';
 import type { ServerController } from '../servers/serverController';
 import type { ServerCatalog } from '../servers/serverCatalog';
-import { completer } from '../servers/completions';
+import { completer } from '../shared/completions';
 import type { ServerManager } from '../servers/serverManager';
 import { runningServer } from '../servers/serverPicker';
 import { askWithCompletions } from '../ui/completionInput';

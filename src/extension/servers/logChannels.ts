@@ -2,36 +2,38 @@ import * as vscode from 'vscode';
 import type { Logger } from '../../protocol/jsonrpc/rpcConnection';
 import type { LogMessage } from '../../protocol/types';
 import { maskText } from '../../workbench/secrets';
+import { maskingChannel } from '../shared/maskingChannel';
 
 /**
  * One LogOutputChannel per server ("MCP Workbench: <name>"), created on first use and kept across restarts so a
- * crash and the restart that follows read as one story.
+ * crash and the restart that follows read as one story. The raw channel never leaves this class: what `get` hands
+ * out masks every write against that server's secrets (see maskingChannel).
  */
 export class LogChannels implements vscode.Disposable {
-  private readonly channels = new Map<string, vscode.LogOutputChannel>();
+  private readonly channels = new Map<string, { raw: vscode.LogOutputChannel; masked: vscode.LogOutputChannel }>();
 
-  /** `serverId` is the identity; `displayName` is what the channel is called in the Output view. */
-  get(serverId: string, displayName: string): vscode.LogOutputChannel {
+  /**
+   * `serverId` is the identity; `displayName` is what the channel is called in the Output view; `secrets` are the
+   * values that server's log must not show (asked at every write). The first caller's `secrets` are kept.
+   */
+  get(serverId: string, displayName: string, secrets: () => readonly string[]): vscode.LogOutputChannel {
     let channel = this.channels.get(serverId);
     if (!channel) {
-      channel = vscode.window.createOutputChannel(`MCP Workbench: ${displayName}`, { log: true });
+      const raw = vscode.window.createOutputChannel(`MCP Workbench: ${displayName}`, { log: true });
+      channel = { raw, masked: maskingChannel(raw, secrets) };
       this.channels.set(serverId, channel);
     }
-    return channel;
-  }
-
-  show(serverId: string, displayName: string): void {
-    this.get(serverId, displayName).show(true);
+    return channel.masked;
   }
 
   /** Drops the channel of a server that left the configuration. */
   release(serverId: string): void {
-    this.channels.get(serverId)?.dispose();
+    this.channels.get(serverId)?.raw.dispose();
     this.channels.delete(serverId);
   }
 
   dispose(): void {
-    for (const channel of this.channels.values()) channel.dispose();
+    for (const channel of this.channels.values()) channel.raw.dispose();
     this.channels.clear();
   }
 }

@@ -3,6 +3,7 @@ import type { McpClient } from '../../protocol/client';
 import { errorMessage } from '../../protocol/errors';
 import type { Prompt, Resource, ResourceTemplate } from '../../protocol/types';
 import type { ServerController } from './serverController';
+import { CoalescedRefresh } from '../../workbench/lists/coalescedRefresh';
 import type { ServerManager } from './serverManager';
 
 /** What a running server offers besides tools (tools live in the controller's state). Every page is loaded. */
@@ -24,6 +25,8 @@ interface Entry {
   generation: number;
   /** The listing in flight, so callers that need the lists wait for it rather than list again. */
   pending?: Promise<void>;
+  /** A flood of resources or prompts list_changed costs at most one listing in flight and one after it. */
+  refresh: CoalescedRefresh;
 }
 
 const EMPTY: ServerOfferings = { resources: [], templates: [], prompts: [], loading: true };
@@ -81,8 +84,9 @@ export class ServerCatalog implements vscode.Disposable {
     if (entry && entry.client === client) return;
     if (entry) this.drop(controller);
     if (!client) return;
-    const fresh: Entry = { client, offerings: EMPTY, subscriptions: [], generation: 0 };
+    const fresh: Entry = { client, offerings: EMPTY, subscriptions: [], generation: 0, refresh: new CoalescedRefresh(() => this.list(controller, fresh)) };
     fresh.subscriptions.push(
+      fresh.refresh,
       client.onResourcesChanged(() => void this.load(controller, fresh)),
       client.onPromptsChanged(() => void this.load(controller, fresh)),
       client.onResourceUpdated((uri) => this.updatedEmitter.fire({ controller, uri })),
@@ -92,7 +96,7 @@ export class ServerCatalog implements vscode.Disposable {
   }
 
   private load(controller: ServerController, entry: Entry): Promise<void> {
-    const pending = this.list(controller, entry).finally(() => {
+    const pending = entry.refresh.request().finally(() => {
       if (entry.pending === pending) entry.pending = undefined;
     });
     entry.pending = pending;

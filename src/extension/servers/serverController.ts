@@ -1,26 +1,23 @@
-import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { McpClient, type CallOptions, type CallToolOutcome } from '../../protocol/client';
-import { describeEra, eraChoiceReason } from '../../protocol/eras/select';
-import { eraPreferenceOf } from '../../workbench/config/mcpConfig';
-import { createTransport, previewServerDefinition, resolveServerWithSecrets, type ResolvedServer } from '../../workbench/node/launch';
-import type { VariableContext } from '../../workbench/config/variables';
+import type { CallOptions, CallToolOutcome, McpClient } from '../../protocol/client';
 import { errorMessage } from '../../protocol/errors';
-import type { ClientHost, ElicitationHandler, SamplingHandler } from '../../protocol/host';
-import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
-import { RestartPolicy, type RestartDecision } from '../../workbench/lifecycle/restartPolicy';
+import type { ClientHost } from '../../protocol/host';
+import type { RestartPolicy } from '../../workbench/lifecycle/restartPolicy';
 import type { LoggingLevel, LogMessage } from '../../protocol/types';
 import type { Transport } from '../../protocol/transports/transport';
 import { StdioTransport } from '../../protocol/node/stdio';
 import { maskText } from '../../workbench/secrets';
 import type { InputPrompter } from '../config/inputPrompter';
-import { checkCommand } from './commandCheck';
 import type { LaunchConfirmation } from './launchConfirmation';
-import { protocolTrace } from './protocolTrace';
-import { channelLogger, logServerMessage } from './logChannels';
+import { logServerMessage } from './logChannels';
 import { describeTarget, sameLaunchDefinition, serverIdentityKeyOf, type ServerEntry } from '../config/serverEntry';
-import { ServerState, assertNever, type CrashRecovery, type ServerStateKind } from './serverState';
-import { SignInCancelledError, type SignInMode, type SignInService } from '../auth/signIn';
+import { ServerState, assertNever, type ServerStateKind } from './serverState';
+import { SignInCancelledError, type SignInService } from '../auth/signIn';
+import { notify, type NotificationSeverity } from '../ui/notifications';
+import { CrashRestarts } from './crashRecovery';
+import { LaunchDeclinedError, LaunchFailure, launchServer, toolCountSummary, type Connection } from './serverLauncher';
+
+export { LaunchDeclinedError, toolCountSummary };
 
 export interface ServerControllerServices {
   host: ClientHost;
@@ -41,29 +38,20 @@ export class WorkspaceNotTrustedError extends Error {
   override readonly name = 'WorkspaceNotTrustedError';
 }
 
-/** Thrown by start() when the user declined the first-start confirmation; not a failure either. */
-export class LaunchDeclinedError extends Error {
-  override readonly name = 'LaunchDeclinedError';
-}
-
 /** How many of the server's own log messages are kept for tests and diagnostics. */
 const SERVER_MESSAGE_TAIL = 100;
 
-interface Connection {
-  client: McpClient;
-  transport: Transport;
-  subscriptions: { dispose(): void }[];
-}
-
 /**
- * Owns one configured server: its state machine, its client and transport, and its log. Every start and stop
- * takes a new attempt number; asynchronous work from an older attempt finds itself outdated and backs off, so
- * a stop during a slow start (or a restart during a crash) can never resurrect a stale connection.
+ * Owns one configured server: its state machine, its connection and its log. Every start and stop begins a new
+ * attempt with its own abort signal and aborts the one before; asynchronous work of an older attempt finds its
+ * signal aborted and backs off, so a stop during a slow start (or a restart during a crash) can never resurrect a
+ * stale connection. Launching is serverLauncher.ts's job, restarts after a crash crashRecovery.ts's.
  */
 export class ServerController implements vscode.Disposable {
   private stateValue: ServerState = { kind: 'stopped' };
   private entryValue: ServerEntry;
-  private attempt = 0;
+  /** The current attempt's abort controller: aborted by the next start or stop. */
+  private attempt = new AbortController();
   private launching: Promise<void> | undefined;
   private connection: Connection | undefined;
   private closing: Promise<void> | undefined;
@@ -71,8 +59,7 @@ export class ServerController implements vscode.Disposable {
   private closingTransport: Transport | undefined;
   private epochValue = 0;
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
-  private readonly policy: RestartPolicy;
-  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly restarts: CrashRestarts;
   private logLevelValue: LoggingLevel | undefined;
   private readonly serverMessagesValue: LogMessage[] = [];
   /**
@@ -93,7 +80,13 @@ export class ServerController implements vscode.Disposable {
     private readonly services: ServerControllerServices,
   ) {
     this.entryValue = entry;
-    this.policy = services.restartPolicy?.() ?? new RestartPolicy();
+    this.restarts = new CrashRestarts(
+      this.log,
+      // Failures are already in the state and the log; the next crash schedules the next attempt.
+      () => void this.begin().catch(() => undefined),
+      (reason) => services.reportGaveUp(this, reason),
+      services.restartPolicy?.(),
+    );
   }
 
   get id(): string {
@@ -158,8 +151,7 @@ export class ServerController implements vscode.Disposable {
    * from outside (the user, auto-start, a config change) resets crash recovery: the user has taken over.
    */
   start(): Promise<void> {
-    this.cancelScheduledRestart();
-    this.policy.reset();
+    this.restarts.reset();
     return this.begin();
   }
 
@@ -189,9 +181,9 @@ export class ServerController implements vscode.Disposable {
         ),
       );
     }
-    const attempt = ++this.attempt;
+    const signal = this.newAttempt();
     this.setState({ kind: 'starting' });
-    const launching = this.launch(attempt).finally(() => {
+    const launching = this.launch(signal).finally(() => {
       if (this.launching === launching) this.launching = undefined;
     });
     this.launching = launching;
@@ -200,8 +192,8 @@ export class ServerController implements vscode.Disposable {
 
   /** Stops the server (staged shutdown for stdio) and resolves once its process and connection are gone. */
   async stop(): Promise<void> {
-    this.cancelScheduledRestart();
-    this.attempt++;
+    this.restarts.cancel();
+    this.newAttempt();
     const active = this.connection !== undefined || ServerState.isActive(this.stateValue);
     if (active) this.log.info('Stopping');
     if (!this.connection && this.closing && this.closingTransport) {
@@ -298,85 +290,42 @@ export class ServerController implements vscode.Disposable {
 
   // ---- internals ------------------------------------------------------------------------------------------
 
-  private async launch(attempt: number): Promise<void> {
-    const entry = this.entryValue;
-    this.log.info(`Starting ${entry.name}: ${describeTarget(entry.definition)}`);
-    // Failures before the connection (variables, missing command, declined) are configuration problems; only a
-    // server that was launched and then failed counts as a crash for automatic restarts.
-    let launched = false;
-    let signInNeeded = false;
+  /** Aborts the current attempt (its late results are dropped) and begins the next; returns its signal. */
+  private newAttempt(): AbortSignal {
+    this.attempt.abort();
+    this.attempt = new AbortController();
+    return this.attempt.signal;
+  }
+
+  private async launch(signal: AbortSignal): Promise<void> {
     try {
-      // A previous connection may still be shutting down (restart); never run two processes at once.
-      await this.closing;
-      const context = this.variableContext(entry);
-      // A workspace server is confirmed on what it would run before anything else happens on its behalf: no input
-      // box opens and no envFile is read until the person agreed.
-      const preview = await previewServerDefinition(entry.definition, context);
-      const allowed = await this.services.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) });
-      if (attempt !== this.attempt) return;
-      if (!allowed) {
-        throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
-      }
-      const { resolved: resolvedAsWritten, secrets } = await resolveServerWithSecrets(entry.definition, context);
-      const resolved = withDefaultCwd(resolvedAsWritten);
-      if (attempt !== this.attempt) return;
-      this.launchSecrets = secrets;
-      const launch = await checkCommand(resolved);
-      const signInMode: SignInMode = this.interactiveSignIn ? { kind: 'interactive' } : { kind: 'silent', onRequired: () => (signInNeeded = true) };
-      this.authorizedUrl = resolved.kind === 'http' ? resolved.url : undefined;
-      const authorizer =
-        resolved.kind === 'http'
-          ? this.services.auth.authorizerFor({
-              serverName: entry.name,
-              serverUrl: resolved.url,
-              oauth: resolved.oauth,
-              mode: signInMode,
-              log: (line) => this.log.info(this.mask(line)),
-            })
-          : undefined;
-      const transport = createTransport(resolved, { launch, authorizer });
-      const client = new McpClient({
-        serverName: entry.name,
-        transport,
-        host: hostWithIdentity(this.services.host, serverIdentityKeyOf(entry)),
-        logger: channelLogger(this.log, (text) => this.mask(text)),
-        trace: protocolTrace(this.log, () => this.knownSecrets()),
-        era: eraPreferenceOf(entry.definition),
-      });
-      this.connection = {
-        client,
-        transport,
-        subscriptions: [
-          transport.onDiagnostic((line) => this.logDiagnostic(line)),
-          client.onViolation((reason) => this.log.warn(`Protocol violation: ${this.mask(reason)}`)),
-          client.onLogMessage((message) => this.onServerMessage(message)),
-          client.onToolsChanged(() => void this.reloadTools(attempt)),
-          client.onDidChangeState((clientState) => {
-            if (clientState.kind === 'closed') this.onConnectionLost(attempt, clientState.error);
-          }),
-        ],
-      };
-      launched = true;
-      const session = await client.connect();
-      if (attempt !== this.attempt) return;
-      const { serverInfo, protocolVersion } = session;
-      const pid = this.pid;
-      this.log.info(
-        `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
-          `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
+      const result = await launchServer(
+        {
+          entry: this.entryValue,
+          signal,
+          interactiveSignIn: this.interactiveSignIn,
+          logLevel: () => this.logLevelValue,
+          log: this.log,
+          knownSecrets: () => this.knownSecrets(),
+          secretsResolved: (secrets) => (this.launchSecrets = secrets),
+          authorizing: (url) => (this.authorizedUrl = url),
+          connected: (connection) => (this.connection = connection),
+          onServerMessage: (message) => this.onServerMessage(message),
+          reloadTools: () => this.reloadTools(signal),
+          onClosed: (error) => this.onConnectionLost(signal, error),
+          onDiagnostic: (line) => this.logDiagnostic(line),
+        },
+        this.services,
+        this.closing,
       );
-      this.log.info(`Era: ${describeEra(session)}; ${eraChoiceReason(eraPreferenceOf(entry.definition), session)}`);
-      if (session.instructions) this.log.info(`Instructions: ${this.mask(session.instructions)}`);
-      await this.applyLogLevel(client);
-      const tools = await client.listTools();
-      if (attempt !== this.attempt) return;
-      this.log.info(`Tools: ${toolCountSummary(tools)}`);
-      this.policy.recordStarted(Date.now());
-      this.setState({ kind: 'running', session, tools, pid });
-    } catch (error) {
+      if (result.kind === 'superseded' || signal.aborted) return;
+      this.restarts.started(Date.now());
+      this.setState({ kind: 'running', session: result.session, tools: result.tools, pid: result.pid });
+    } catch (failure) {
       // Stopped or restarted meanwhile: the newer attempt owns the state, and this failure is just the stop.
-      if (attempt !== this.attempt) return;
-      this.attempt++;
+      if (signal.aborted) return;
+      this.newAttempt();
+      const { cause: error, launched, signInNeeded } = failure instanceof LaunchFailure ? failure : new LaunchFailure(failure, false, false);
       const stderrTail = this.recentStderr();
       await this.closeConnection();
       if (error instanceof LaunchDeclinedError) {
@@ -386,61 +335,28 @@ export class ServerController implements vscode.Disposable {
       }
       if (signInNeeded || error instanceof SignInCancelledError || isCausedBy(error, SignInCancelledError)) {
         // Not a failure and not a crash: the server waits for the person to sign in.
-        this.log.warn(signInNeeded ? 'Not started: the server requires signing in' : `Not signed in: ${this.mask(errorMessage(error))}`);
+        this.log.warn(signInNeeded ? 'Not started: the server requires signing in' : `Not signed in: ${errorMessage(error)}`);
         this.setState({ kind: 'signInRequired' });
         throw error;
       }
       const message = this.mask(errorMessage(error));
       this.log.error(`Failed to start: ${message}`);
       // Only a server that has run since the last manual start is restarted (restartPolicy.recordStartFailure).
-      const decision = launched ? this.policy.recordStartFailure(Date.now()) : undefined;
-      this.setState({ kind: 'error', message, stderrTail, recovery: decision ? this.scheduleRecovery(decision) : undefined });
+      const recovery = launched ? this.restarts.startFailed(Date.now()) : undefined;
+      this.setState({ kind: 'error', message, stderrTail, recovery });
       throw error;
     }
   }
 
   /** The server went away on its own while running: a crash, or the HTTP endpoint closed. */
-  private onConnectionLost(attempt: number, error: Error | undefined): void {
-    if (attempt !== this.attempt || this.stateValue.kind !== 'running') return;
-    this.attempt++;
+  private onConnectionLost(signal: AbortSignal, error: Error | undefined): void {
+    if (signal.aborted || this.stateValue.kind !== 'running') return;
+    this.newAttempt();
     const message = this.mask(error ? errorMessage(error) : vscode.l10n.t('the server closed the connection'));
     const stderrTail = this.recentStderr();
     this.log.error(`Crashed: ${message}`);
     void this.closeConnection();
-    this.setState({ kind: 'error', message, stderrTail, recovery: this.scheduleRecovery(this.policy.recordCrash(Date.now())) });
-  }
-
-  /** Carries out the restart policy's decision after a crash: schedules the restart (exponential backoff) or gives up. */
-  private scheduleRecovery(decision: RestartDecision): CrashRecovery {
-    if (decision.kind === 'give-up') {
-      this.log.error(`Not restarting: ${decision.reason}`);
-      this.services.reportGaveUp(this, decision.reason);
-      return { kind: 'gave-up', reason: decision.reason };
-    }
-    this.log.warn(`Restarting in ${decision.delayMs} ms (crash ${decision.attempt})`);
-    this.cancelScheduledRestart();
-    this.restartTimer = setTimeout(() => {
-      this.restartTimer = undefined;
-      // Failures are already in the state and the log; the next crash schedules the next attempt.
-      this.begin().catch(() => undefined);
-    }, decision.delayMs);
-    return { kind: 'restarting', delayMs: decision.delayMs, attempt: decision.attempt };
-  }
-
-  private cancelScheduledRestart(): void {
-    if (this.restartTimer) clearTimeout(this.restartTimer);
-    this.restartTimer = undefined;
-  }
-
-  private async applyLogLevel(client: McpClient): Promise<void> {
-    const level = this.logLevelValue;
-    if (!level || !client.session.capabilities.logging) return;
-    try {
-      await client.setLoggingLevel(level);
-      this.log.info(`Log level set to ${level}`);
-    } catch (error) {
-      this.log.warn(`Could not set the log level: ${errorMessage(error)}`);
-    }
+    this.setState({ kind: 'error', message, stderrTail, recovery: this.restarts.crashed(Date.now()) });
   }
 
   private onServerMessage(message: LogMessage): void {
@@ -459,13 +375,21 @@ export class ServerController implements vscode.Disposable {
     return maskText(text, this.knownSecrets());
   }
 
-  private async reloadTools(attempt: number): Promise<void> {
+  /**
+   * A notification about this server, masked at the sink like its log: an error message can quote a header, an
+   * env value, an input or a URL with a key in it. Resolves with the action pressed.
+   */
+  notify(severity: NotificationSeverity, message: string, ...actions: string[]): Thenable<string | undefined> {
+    return notify(severity, this.mask(message), ...actions);
+  }
+
+  private async reloadTools(signal: AbortSignal): Promise<void> {
     const connection = this.connection;
-    if (!connection || attempt !== this.attempt) return;
+    if (!connection || signal.aborted) return;
     try {
       const tools = await connection.client.listTools();
       const state = this.stateValue;
-      if (attempt !== this.attempt || state.kind !== 'running') return;
+      if (signal.aborted || state.kind !== 'running') return;
       this.log.info(`Tool list changed: ${toolCountSummary(tools)}`);
       this.setState({ ...state, tools });
     } catch (error) {
@@ -503,22 +427,6 @@ export class ServerController implements vscode.Disposable {
     else this.log.info(masked);
   }
 
-  /**
-   * `cwd` defaults to the folder (the first workspace folder for user servers). In an untrusted workspace a user
-   * server gets no folder at all (so it runs in the home directory): the folder's files are not the person's to vouch
-   * for, and a program started there may pick up its config, scripts or binaries.
-   */
-  private variableContext(entry: ServerEntry): VariableContext {
-    const folder = entry.origin.folder.uri;
-    const untrustedFolder = entry.origin.scope === 'user' && !this.services.isWorkspaceTrusted();
-    return {
-      workspaceFolder: folder.scheme === 'file' && !untrustedFolder ? folder.fsPath : undefined,
-      userHome: os.homedir(),
-      env: process.env,
-      input: (id) => this.services.inputs.valueFor(entry, id),
-    };
-  }
-
   private setState(state: ServerState): void {
     const previous: ServerStateKind = this.stateValue.kind;
     if (state.kind !== 'starting' && state.kind !== previous) this.epochValue++;
@@ -535,37 +443,4 @@ function isCausedBy(error: unknown, type: new (message: string) => Error): boole
     current = (current as Error).cause;
   }
   return false;
-}
-
-/** A stdio server with no folder to run in (none open, or an untrusted one) runs in the home directory. */
-function withDefaultCwd<T extends ResolvedServer>(resolved: T): T {
-  return resolved.kind === 'stdio' && resolved.cwd === undefined ? { ...resolved, cwd: os.homedir() } : resolved;
-}
-
-/**
- * The shared host with this server's identity added to every sampling and elicitation request, so policies, model
- * allow-lists and review caps are looked up by identity, not by the name the server's definition chose.
- */
-function hostWithIdentity(host: ClientHost, serverKey: string): ClientHost {
-  const { sampling, elicitation } = host;
-  const withKey = <C extends { serverName: string; signal: AbortSignal }>(context: C): SamplingRequestContext => ({ ...context, serverKey });
-  const identifiedSampling: SamplingHandler | undefined = sampling && {
-    supportsTools: sampling.supportsTools,
-    createMessage: (request, context) => sampling.createMessage(request, withKey(context)),
-  };
-  const identifiedElicitation: ElicitationHandler | undefined = elicitation && {
-    modes: elicitation.modes,
-    elicit: (request, context) => elicitation.elicit(request, withKey(context)),
-    completed: elicitation.completed ? (id, serverName) => elicitation.completed?.(id, serverName) : undefined,
-  };
-  return { roots: host.roots, sampling: identifiedSampling, elicitation: identifiedElicitation };
-}
-
-/** Names only for a short list: a line naming 50,000 tools costs memory and makes the log unreadable. */
-const TOOL_NAMES_LOGGED = 20;
-
-export function toolCountSummary(tools: readonly { name: string }[]): string {
-  if (tools.length === 0) return '0 (none)';
-  if (tools.length > TOOL_NAMES_LOGGED) return `${tools.length}`;
-  return `${tools.length} (${tools.map((tool) => tool.name).join(', ')})`;
 }

@@ -96,9 +96,10 @@ export class ServerManager implements vscode.Disposable {
         work.push(existing.updateEntry(entry).catch((error: unknown) => this.services.reportStartFailure(existing, error)));
         continue;
       }
-      const controller = new ServerController(entry, {
+      // The channel asks the controller for its secrets at each write, never during construction.
+      const controller: ServerController = new ServerController(entry, {
         host: this.services.host,
-        log: neverThrowing(this.services.logs.get(entry.id, this.channelName(entry, entries))),
+        log: this.services.logs.get(entry.id, this.channelName(entry, entries), () => controller.knownSecrets()),
         inputs: this.services.inputs,
         confirmation: this.services.confirmation,
         auth: this.services.auth,
@@ -198,24 +199,4 @@ export class ServerManager implements vscode.Disposable {
       }
     }
   }
-}
-
-/**
- * The channel as the controller sees it: logging never throws. On window close or reload the extension host closes
- * its channels before deactivate runs, and a throwing `log.info('Stopped')` would reject the stop mid-shutdown.
- */
-function neverThrowing(channel: vscode.LogOutputChannel): vscode.LogOutputChannel {
-  return new Proxy(channel, {
-    get(target, property, receiver) {
-      const value: unknown = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function') return value;
-      return (...args: unknown[]) => {
-        try {
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        } catch {
-          return undefined;
-        }
-      };
-    },
-  });
 }

@@ -28,7 +28,7 @@ export async function setLogLevel(manager: ServerManager, argument: unknown, pre
     }
     return sent;
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not set the log level of {0}: {1}', controller.name, errorMessage(error)));
+    void controller.notify('error', vscode.l10n.t('Could not set the log level of {0}: {1}', controller.name, errorMessage(error)));
     return false;
   }
 }

@@ -1,22 +1,10 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { summarizeStartFailure } from '../../workbench/lifecycle/startFailure';
-import { notify } from '../ui/notifications';
 import { SignInCancelledError } from '../auth/signIn';
-import { CommandNotFoundError } from './commandCheck';
+import { CommandNotFoundError } from '../shared/commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
-import type { ServerManager } from './serverManager';
-import { resolveServer } from './serverPicker';
 import { ServerState } from './serverState';
-
-/** MCP Workbench: Start Server — the tree row's server, or one picked (stopped and failed ones first). */
-export async function startServer(manager: ServerManager, argument: unknown): Promise<void> {
-  const controller = await resolveServer(manager, argument, {
-    placeHolder: vscode.l10n.t('Select the MCP server to start'),
-    prefer: (server) => ServerState.canStart(server.state),
-  });
-  if (controller) await startWithFeedback(controller);
-}
 
 /** Starts a server and tells the user when it cannot start; resolves true when it is running. */
 export async function startWithFeedback(controller: ServerController): Promise<boolean> {
@@ -36,20 +24,20 @@ export async function startWithFeedback(controller: ServerController): Promise<b
 export function reportStartFailure(controller: ServerController, error: unknown): void {
   if (error instanceof WorkspaceNotTrustedError) {
     const manage = vscode.l10n.t('Manage Workspace Trust');
-    void notify('warning', error.message, manage).then((choice) => {
+    void controller.notify('warning', error.message, manage).then((choice) => {
       if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
     });
     return;
   }
   if (error instanceof LaunchDeclinedError) {
-    void notify('info', error.message);
+    void controller.notify('info', error.message);
     return;
   }
   if (controller.state.kind === 'signInRequired') {
     // Not a failure: the tree row says "Sign in required" and offers Sign In; so does this notification.
     if (error instanceof SignInCancelledError) return;
     const signIn = vscode.l10n.t('Sign In');
-    void notify('info', vscode.l10n.t('MCP server "{0}" requires signing in.', controller.name), signIn).then((choice) => {
+    void controller.notify('info', vscode.l10n.t('MCP server "{0}" requires signing in.', controller.name), signIn).then((choice) => {
       if (choice === signIn) void vscode.commands.executeCommand('mcpWorkbench.signIn', { kind: 'server', controller });
     });
     return;
@@ -64,7 +52,7 @@ export function reportStartFailure(controller: ServerController, error: unknown)
       ? error.message
       : summarizeStartFailure(state.kind === 'error' ? state.message : errorMessage(error), state.kind === 'error' ? state.stderrTail : []),
   );
-  void notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, withoutServerPrefix(reason, controller.name)), showLog)
+  void controller.notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, withoutServerPrefix(reason, controller.name)), showLog)
     .then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });
@@ -73,7 +61,7 @@ export function reportStartFailure(controller: ServerController, error: unknown)
 /** Crash restarts gave up: say why, once, with the way to the log. */
 export function reportGaveUp(controller: ServerController, reason: string): void {
   const showLog = vscode.l10n.t('Show Log');
-  void notify('error', vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog).then((choice) => {
+  void controller.notify('error', vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog).then((choice) => {
     if (choice === showLog) controller.log.show(true);
   });
 }

@@ -168,7 +168,7 @@ export async function callToolWithProgress(controller: ServerController, tool: T
     controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
     const showLog = vscode.l10n.t('Show Log');
-    void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', tool.name, errorMessage(error)), showLog).then((choice) => {
+    void controller.notify('error', vscode.l10n.t('Calling {0} failed: {1}', tool.name, errorMessage(error)), showLog).then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });
     return { kind: 'failed', message: errorMessage(error) };

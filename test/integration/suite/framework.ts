@@ -34,8 +34,8 @@ const DEFAULT_TEST_TIMEOUT_MS = 60_000;
 
 export class Suite {
   private readonly tests: TestCase[] = [];
-  private readonly beforeHooks: Body[] = [];
-  private readonly afterHooks: Body[] = [];
+  private readonly beforeHooks: { body: Body; timeoutMs: number }[] = [];
+  private readonly afterHooks: { body: Body; timeoutMs: number }[] = [];
 
   constructor(readonly name: string) {}
 
@@ -44,16 +44,17 @@ export class Suite {
   }
 
   /**
-   * Runs before the suite's tests (the state they need). A failing hook is reported as a failure and the tests do
-   * not run; the after hooks still do.
+   * Runs before the suite's tests (the state they need): set-up is a hook, not a test, so its failure is reported
+   * once as the set-up's and the tests that need it do not run (and do not fail one after another); the after
+   * hooks still do.
    */
-  before(body: Body): void {
-    this.beforeHooks.push(body);
+  before(body: Body, options: { timeoutMs?: number } = {}): void {
+    this.beforeHooks.push({ body, timeoutMs: options.timeoutMs ?? DEFAULT_TEST_TIMEOUT_MS });
   }
 
   /** Runs after the suite's tests, whatever their outcome (cleanup). A failing hook is reported as a failure. */
   after(body: Body): void {
-    this.afterHooks.push(body);
+    this.afterHooks.push({ body, timeoutMs: DEFAULT_TEST_TIMEOUT_MS });
   }
 
   async run(result: SuiteResult, log: (line: string) => void): Promise<void> {
@@ -73,11 +74,11 @@ export class Suite {
   }
 
   /** Runs every hook (bounded); records each failure. True when all passed. */
-  private async runHooks(kind: 'before' | 'after', hooks: readonly Body[], result: SuiteResult, log: (line: string) => void): Promise<boolean> {
+  private async runHooks(kind: 'before' | 'after', hooks: readonly { body: Body; timeoutMs: number }[], result: SuiteResult, log: (line: string) => void): Promise<boolean> {
     let passed = true;
     for (const [index, hook] of hooks.entries()) {
       try {
-        await bounded(hook, DEFAULT_TEST_TIMEOUT_MS, `${kind} hook timed out after ${DEFAULT_TEST_TIMEOUT_MS} ms`);
+        await bounded(hook.body, hook.timeoutMs, `${kind} hook timed out after ${hook.timeoutMs} ms`);
       } catch (error) {
         passed = false;
         const name = `${this.name}: ${kind} hook #${index + 1}`;

@@ -87,7 +87,8 @@ export function hostileSuite(vscode: VscodeApi): Suite {
       return shown.view?.kind === 'sampling-request' && shown.view.serverName === serverName && shown.requestId !== undefined && shown.requestId !== other ? shown.requestId : undefined;
     });
 
-  suite.test('set-up: model endpoint and hostile servers (confirmed before any input is asked)', async () => {
+  // Set-up: model endpoint and hostile servers (confirmed before any input is asked).
+  suite.before(async () => {
     api = await startFromCleanState(vscode);
     model = await startOpenAiServer([{ kind: 'text', text: 'model says hi' }]);
     await vscode.workspace.getConfiguration('mcpWorkbench.sampling').update('endpoints', [{ name: ENDPOINT, baseUrl: model.baseUrl, model: 'hostile-model' }], vscode.ConfigurationTarget.Global);
@@ -212,8 +213,12 @@ export function hostileSuite(vscode: VscodeApi): Suite {
     // A restart logs the launch again (and reads the stored input from SecretStorage, not from a prompt).
     await server(SECRETIVE).restart();
     await call(SECRETIVE, 'echo', { text: SECRETS.input });
-    await new Promise((resolve) => setTimeout(resolve, 1500)); // log channels write asynchronously
+    // Log channels write to their files asynchronously, in order: once a marker written after every secret is on
+    // disk, so is everything written before it (the positive control; no fixed wait).
+    const marker = `flush-marker-${Date.now()}`;
+    await call(SECRETIVE, 'echo', { text: marker });
     const roots = requireApi().config.profileFolders();
+    await waitUntil('the marker written after the secrets in a log file', () => (filesContaining(roots, marker).length > 0 ? true : undefined), 30_000);
     const userData = roots[0];
     assert(userData && fs.existsSync(path.join(userData, 'logs')), `the profile folder is not a user-data folder: ${JSON.stringify(roots)}`);
     const traced = filesContaining(roots, '[trace]');

@@ -132,7 +132,8 @@ function modernSuiteOver(vscode: VscodeApi, transport: ModernTransport): Suite {
     api = await startFromCleanState(vscode);
   });
 
-  suite.test(`set-up: the modern-only server over ${transport} in mcp.json, a model endpoint, and the server running`, async () => {
+  // Set-up: the modern-only server over ${transport} in mcp.json, a model endpoint, and the server running.
+  suite.before(async () => {
     model = await startOpenAiServer([{ kind: 'text', text: 'Hello from the modern test model' }]);
     await vscode.workspace.getConfiguration('mcpWorkbench.sampling').update('endpoints', [{ name: ENDPOINT, baseUrl: model.baseUrl, model: MODEL }], vscode.ConfigurationTarget.Global);
     await requireApi().sampling.setApiKey(ENDPOINT, 'sk-modern-test');

@@ -21,7 +21,7 @@ export async function activateWorkbench(vscode: VscodeApi): Promise<McpWorkbench
   const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
   assert(extension, `extension ${EXTENSION_ID} is not installed (installed: ${vscode.extensions.all.map((e) => e.id).join(', ')})`);
   const api = await extension.activate();
-  assert(api?.manager && api.config, `${EXTENSION_ID} exports no test API (exports: ${Object.keys(api ?? {}).join(', ')})`);
+  assert(api?.manager && api.config, `${EXTENSION_ID} exports no test API: is this the test build (node esbuild.js --test-hooks)? (exports: ${Object.keys(api ?? {}).join(', ')})`);
   return api;
 }
 

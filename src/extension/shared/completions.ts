@@ -1,4 +1,4 @@
-import type { ServerController } from './serverController';
+import type { ServerController } from '../servers/serverController';
 
 /** `completion/complete` for one argument, or undefined when the server does not offer completions. */
 export function completer(

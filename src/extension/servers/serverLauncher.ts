@@ -1,0 +1,222 @@
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { McpClient, type ServerSession } from '../../protocol/client';
+import { describeEra, eraChoiceReason } from '../../protocol/eras/select';
+import { errorMessage } from '../../protocol/errors';
+import type { ClientHost, ElicitationHandler, SamplingHandler } from '../../protocol/host';
+import type { LoggingLevel, LogMessage, Tool } from '../../protocol/types';
+import type { Transport } from '../../protocol/transports/transport';
+import { StdioTransport } from '../../protocol/node/stdio';
+import { eraPreferenceOf } from '../../workbench/config/mcpConfig';
+import type { VariableContext } from '../../workbench/config/variables';
+import { CoalescedRefresh } from '../../workbench/lists/coalescedRefresh';
+import { createTransport, previewServerDefinition, resolveServerWithSecrets, type ResolvedServer } from '../../workbench/node/launch';
+import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
+import type { SignInMode, SignInService } from '../auth/signIn';
+import type { InputPrompter } from '../config/inputPrompter';
+import { describeTarget, serverIdentityKeyOf, type ServerEntry } from '../config/serverEntry';
+import { checkCommand } from '../shared/commandCheck';
+import { protocolTrace } from '../shared/protocolTrace';
+import type { LaunchConfirmation } from './launchConfirmation';
+import { channelLogger } from './logChannels';
+
+/** A live connection to one server: what stop closes and what the controller reads (client, pid, stderr). */
+export interface Connection {
+  client: McpClient;
+  transport: Transport;
+  subscriptions: { dispose(): void }[];
+}
+
+/** What launching needs from the extension: the same for every attempt of every server. */
+export interface LaunchServices {
+  host: ClientHost;
+  inputs: InputPrompter;
+  confirmation: LaunchConfirmation;
+  auth: SignInService;
+  isWorkspaceTrusted(): boolean;
+}
+
+/** One attempt to start a server, as the controller hands it over. */
+export interface LaunchAttempt {
+  entry: ServerEntry;
+  /** Aborted once a stop or a newer attempt supersedes this one: after every wait the launch checks it and backs off. */
+  signal: AbortSignal;
+  /** The person asked to sign in (Sign In); every other start only reports that signing in is needed. */
+  interactiveSignIn: boolean;
+  /** The level chosen with "Set Log Level", asked once connected (it may be chosen while the server starts). */
+  logLevel(): LoggingLevel | undefined;
+  /** The server's masking log channel. */
+  log: vscode.LogOutputChannel;
+  knownSecrets(): string[];
+  /** The values of this launch that came from the person's data, collected at resolution. */
+  secretsResolved(secrets: string[]): void;
+  /** The URL the launch authorizes for (undefined for stdio), so a sign-out of that server reaches the controller. */
+  authorizing(url: string | undefined): void;
+  /** The connection exists (before the handshake), so a stop during connect closes it. */
+  connected(connection: Connection): void;
+  onServerMessage(message: LogMessage): void;
+  /** The tool list changed: refreshed through one CoalescedRefresh per connection. */
+  reloadTools(): Promise<void>;
+  onClosed(error: Error | undefined): void;
+  onDiagnostic(line: string): void;
+}
+
+export type LaunchResult = { kind: 'superseded' } | { kind: 'running'; session: ServerSession; tools: Tool[]; pid: number | undefined };
+
+/** A start that failed, with what the controller needs to word it and to decide on a restart. */
+export class LaunchFailure extends Error {
+  override readonly name = 'LaunchFailure';
+  constructor(
+    override readonly cause: unknown,
+    /** The server was launched (a crash for automatic restarts); failures before are configuration problems. */
+    readonly launched: boolean,
+    /** A silent start found that the server requires signing in. */
+    readonly signInNeeded: boolean,
+  ) {
+    super(errorMessage(cause));
+  }
+}
+
+/** Thrown by a launch whose start the person declined at the first-start confirmation. */
+export class LaunchDeclinedError extends Error {
+  override readonly name = 'LaunchDeclinedError';
+}
+
+/**
+ * Launches one attempt: consent, variables, command check, transport and client, handshake, log level, tool list.
+ * Resolves `superseded` when the attempt's signal was aborted meanwhile (its state belongs to the newer attempt);
+ * rejects with a LaunchFailure.
+ */
+export async function launchServer(attempt: LaunchAttempt, services: LaunchServices, previousClose: Promise<void> | undefined): Promise<LaunchResult> {
+  const { entry, signal, log } = attempt;
+  const superseded: LaunchResult = { kind: 'superseded' };
+  log.info(`Starting ${entry.name}: ${describeTarget(entry.definition)}`);
+  let launched = false;
+  let signInNeeded = false;
+  try {
+    // A previous connection may still be shutting down (restart); never run two processes at once.
+    await previousClose;
+    const context = variableContext(entry, services);
+    // A workspace server is confirmed on what it would run before anything else happens on its behalf: no input
+    // box opens and no envFile is read until the person agreed.
+    const preview = await previewServerDefinition(entry.definition, context);
+    const allowed = await services.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) });
+    if (signal.aborted) return superseded;
+    if (!allowed) {
+      throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
+    }
+    const { resolved: resolvedAsWritten, secrets } = await resolveServerWithSecrets(entry.definition, context);
+    const resolved = withDefaultCwd(resolvedAsWritten);
+    if (signal.aborted) return superseded;
+    attempt.secretsResolved(secrets);
+    const launch = await checkCommand(resolved);
+    const signInMode: SignInMode = attempt.interactiveSignIn ? { kind: 'interactive' } : { kind: 'silent', onRequired: () => (signInNeeded = true) };
+    attempt.authorizing(resolved.kind === 'http' ? resolved.url : undefined);
+    const authorizer =
+      resolved.kind === 'http'
+        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line) })
+        : undefined;
+    const transport = createTransport(resolved, { launch, authorizer });
+    const client = new McpClient({
+      serverName: entry.name,
+      transport,
+      host: hostWithIdentity(services.host, serverIdentityKeyOf(entry)),
+      logger: channelLogger(log),
+      trace: protocolTrace(log, attempt.knownSecrets),
+      era: eraPreferenceOf(entry.definition),
+    });
+    // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
+    const toolRefresh = new CoalescedRefresh(attempt.reloadTools);
+    attempt.connected({
+      client,
+      transport,
+      subscriptions: [
+        toolRefresh,
+        transport.onDiagnostic(attempt.onDiagnostic),
+        client.onViolation((reason) => log.warn(`Protocol violation: ${reason}`)),
+        client.onLogMessage(attempt.onServerMessage),
+        client.onToolsChanged(() => void toolRefresh.request()),
+        client.onDidChangeState((clientState) => {
+          if (clientState.kind === 'closed') attempt.onClosed(clientState.error);
+        }),
+      ],
+    });
+    launched = true;
+    const session = await client.connect();
+    if (signal.aborted) return superseded;
+    const { serverInfo, protocolVersion } = session;
+    const pid = transport instanceof StdioTransport ? transport.pid : undefined;
+    log.info(
+      `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
+        `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
+    );
+    log.info(`Era: ${describeEra(session)}; ${eraChoiceReason(eraPreferenceOf(entry.definition), session)}`);
+    if (session.instructions) log.info(`Instructions: ${session.instructions}`);
+    await applyLogLevel(client, attempt.logLevel(), log);
+    const tools = await client.listTools();
+    if (signal.aborted) return superseded;
+    log.info(`Tools: ${toolCountSummary(tools)}`);
+    return { kind: 'running', session, tools, pid };
+  } catch (error) {
+    throw new LaunchFailure(error, launched, signInNeeded);
+  }
+}
+
+async function applyLogLevel(client: McpClient, level: LoggingLevel | undefined, log: vscode.LogOutputChannel): Promise<void> {
+  if (!level || !client.session.capabilities.logging) return;
+  try {
+    await client.setLoggingLevel(level);
+    log.info(`Log level set to ${level}`);
+  } catch (error) {
+    log.warn(`Could not set the log level: ${errorMessage(error)}`);
+  }
+}
+
+/**
+ * `cwd` defaults to the folder (the first workspace folder for user servers). In an untrusted workspace a user
+ * server gets no folder at all (so it runs in the home directory): the folder's files are not the person's to vouch
+ * for, and a program started there may pick up its config, scripts or binaries.
+ */
+function variableContext(entry: ServerEntry, services: LaunchServices): VariableContext {
+  const folder = entry.origin.folder.uri;
+  const untrustedFolder = entry.origin.scope === 'user' && !services.isWorkspaceTrusted();
+  return {
+    workspaceFolder: folder.scheme === 'file' && !untrustedFolder ? folder.fsPath : undefined,
+    userHome: os.homedir(),
+    env: process.env,
+    input: (id) => services.inputs.valueFor(entry, id),
+  };
+}
+
+/** A stdio server with no folder to run in (none open, or an untrusted one) runs in the home directory. */
+function withDefaultCwd<T extends ResolvedServer>(resolved: T): T {
+  return resolved.kind === 'stdio' && resolved.cwd === undefined ? { ...resolved, cwd: os.homedir() } : resolved;
+}
+
+/**
+ * The shared host with this server's identity added to every sampling and elicitation request, so policies, model
+ * allow-lists and review caps are looked up by identity, not by the name the server's definition chose.
+ */
+function hostWithIdentity(host: ClientHost, serverKey: string): ClientHost {
+  const { sampling, elicitation } = host;
+  const withKey = <C extends { serverName: string; signal: AbortSignal }>(context: C): SamplingRequestContext => ({ ...context, serverKey });
+  const identifiedSampling: SamplingHandler | undefined = sampling && {
+    supportsTools: sampling.supportsTools,
+    createMessage: (request, context) => sampling.createMessage(request, withKey(context)),
+  };
+  const identifiedElicitation: ElicitationHandler | undefined = elicitation && {
+    modes: elicitation.modes,
+    elicit: (request, context) => elicitation.elicit(request, withKey(context)),
+    completed: elicitation.completed ? (id, serverName) => elicitation.completed?.(id, serverName) : undefined,
+  };
+  return { roots: host.roots, sampling: identifiedSampling, elicitation: identifiedElicitation };
+}
+
+/** Names only for a short list: a line naming 50,000 tools costs memory and makes the log unreadable. */
+const TOOL_NAMES_LOGGED = 20;
+
+export function toolCountSummary(tools: readonly { name: string }[]): string {
+  if (tools.length === 0) return '0 (none)';
+  if (tools.length > TOOL_NAMES_LOGGED) return `${tools.length}`;
+  return `${tools.length} (${tools.map((tool) => tool.name).join(', ')})`;
+}
