@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { findExecutable, type ResolvedServer, type ResolvedWithSecrets } from '../../workbench/node/launch';
 import { maskSecrets } from '../../workbench/secrets';
 import { escapeForDisplay } from '../../workbench/urlPolicy';
-import { describeTarget, type ServerEntry } from '../config/serverEntry';
+import { describeTarget, quoteIfNeeded, type ServerEntry } from '../config/serverEntry';
 
 /** What the first-start confirmation shows; a test hook sees exactly this instead of the modal. */
 export interface LaunchConfirmationRequest {
@@ -14,6 +14,14 @@ export interface LaunchConfirmationRequest {
   executable?: string;
   /** The whole text of the dialog's detail. */
   detail: string;
+  /** What the detail lays out, one field a line: program, arguments, working folder, environment (or URL, headers). */
+  fields: readonly LaunchField[];
+}
+
+/** One line of the consent: a label the person reads and the value, hidden characters escaped, secrets masked. */
+export interface LaunchField {
+  label: string;
+  value: string;
 }
 
 /** A test hook standing in for the modal; everything around it (hashing, remembering) stays real. */
@@ -52,11 +60,20 @@ export class LaunchConfirmation {
     const fingerprint = `${entry.id}\n${createHash('sha256').update(canonicalJson(shown)).digest('hex')}`;
     const allowed = this.state.get<string[]>(ALLOWED_KEY, []);
     if (allowed.includes(fingerprint)) return true;
-    const commandLine = escapeForDisplay(describeLaunch(shown));
-    const executable = shown.kind === 'stdio' ? await describeExecutable(shown) : undefined;
+    // Each line is escaped on its own: escaping the joined text turned its line breaks into `\u000A`, which read
+    // as part of the last argument.
+    const commandLine = describeLaunch(shown).split('\n').map(escapeForDisplay).join('\n');
+    const found = shown.kind === 'stdio' ? await findExecutable(shown) : undefined;
+    // A program that is not there cannot run: asking "Allow and Start" for it would be a question with no answer.
+    // The start goes on to fail with the reason (the PATH searched, the fix); nothing is remembered, so a program
+    // that appears later is still asked for. Only when the preview is final: an `${input:}` or an envFile (which may
+    // set PATH) can still change what is found after consent, and then the person is asked as always.
+    if (shown.kind === 'stdio' && found?.kind === 'not-found' && !mayChangeAfterConsent(shown)) return true;
+    const executable = found ? escapeForDisplay(found.kind === 'found' ? found.path : vscode.l10n.t('not found ({0})', found.hint)) : undefined;
     const serverName = escapeForDisplay(entry.name);
-    const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, [commandLine, ...(executable ? [vscode.l10n.t('Program: {0}', executable)] : [])].join('\n'));
-    const request = { serverName, commandLine, executable, detail: prompt.detail, kind: shown.kind, prompt };
+    const fields = launchFields(shown, executable);
+    const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, fields.map((field) => `${field.label}: ${field.value}`).join('\n'));
+    const request = { serverName, commandLine, executable, detail: prompt.detail, fields, kind: shown.kind, prompt };
     const yes = this.confirmer ? await this.confirmer(request) : await this.askModal(prompt);
     if (!yes) return false;
     // Older answers for the same server are dropped: only its current definition is allowed. Read again after the
@@ -98,9 +115,28 @@ function launchPrompt(serverName: string, origin: string, kind: 'stdio' | 'http'
   }
 }
 
-async function describeExecutable(server: Extract<ResolvedServer, { kind: 'stdio' }>): Promise<string> {
-  const found = await findExecutable(server);
-  return escapeForDisplay(found.kind === 'found' ? found.path : vscode.l10n.t('not found ({0})', found.hint));
+/** The preview is what will run unless a value asked after consent (an input) or read after it (an envFile) changes it. */
+function mayChangeAfterConsent(server: Extract<ResolvedServer, { kind: 'stdio' }>): boolean {
+  return server.envFile !== undefined || JSON.stringify(server).includes('${input:');
+}
+
+/**
+ * The consent as fields, one a line, so nothing reads as part of something else: the program (with the path it
+ * resolves to), its arguments, the working folder, the environment the definition sets (names and masked values: a
+ * value such as NODE_OPTIONS changes what runs) and the envFile; or the URL and its headers.
+ */
+function launchFields(resolved: ResolvedServer, executable: string | undefined): LaunchField[] {
+  const field = (label: string, value: string): LaunchField => ({ label, value: escapeForDisplay(value) });
+  if (resolved.kind === 'http') {
+    return [field(vscode.l10n.t('URL'), resolved.url), ...Object.entries(resolved.headers).map(([name, value]) => field(vscode.l10n.t('Header'), `${name}: ${value}`))];
+  }
+  return [
+    { label: vscode.l10n.t('Program'), value: escapeForDisplay(quoteIfNeeded(resolved.command)) + (executable !== undefined ? ` → ${executable}` : '') },
+    field(vscode.l10n.t('Arguments'), resolved.args.length ? resolved.args.map(quoteIfNeeded).join(' ') : vscode.l10n.t('(none)')),
+    ...(resolved.cwd ? [field(vscode.l10n.t('Working folder'), resolved.cwd)] : []),
+    ...Object.entries(resolved.env).map(([name, value]) => field(vscode.l10n.t('Environment'), `${name}=${value ?? vscode.l10n.t('(unset)')}`)),
+    ...(resolved.envFile ? [field(vscode.l10n.t('Environment file'), resolved.envFile)] : []),
+  ];
 }
 
 /**
