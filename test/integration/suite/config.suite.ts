@@ -356,6 +356,21 @@ export function configSuite(vscode: VscodeApi): Suite {
     assert(text.startsWith('// written by config.suite.ts') && text.includes('"remote-docs"'), `mcp.json after import:\n${text}`);
   });
 
+  suite.test('"Import Servers" into a shared mcp.json turns a literal Bearer token into a password input', async () => {
+    const cursorFile = path.join(folder().uri.fsPath, '.fixtures', 'secret', 'mcp.json');
+    fs.mkdirSync(path.dirname(cursorFile), { recursive: true });
+    fs.writeFileSync(cursorFile, JSON.stringify({ mcpServers: { 'with-token': { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer sk-literal-import' } } } }));
+    const outcome = await vscode.commands.executeCommand<{ added: string[] }>('mcpWorkbench.importServers', {
+      sources: [{ kind: 'cursor', path: cursorFile }],
+      target: folder().uri.toString(),
+      select: 'all',
+    });
+    assertEqual(outcome?.added.join(','), 'with-token', 'added servers');
+    const text = fs.readFileSync(configFile(), 'utf8');
+    assert(!text.includes('sk-literal-import'), `the token was written into the shared file:\n${text}`);
+    assert(text.includes('"Bearer ${input:with-token-authorization}"') && /"password": true/.test(text), `no password input in mcp.json:\n${text}`);
+  });
+
   suite.test('"Import Servers" scans first, lists what it found with file paths, offers "Choose File…", then asks where to write', async () => {
     const claudeFile = path.join(folder().uri.fsPath, '.fixtures', 'Claude', 'claude_desktop_config.json');
     const otherFile = path.join(folder().uri.fsPath, '.fixtures', 'elsewhere', 'servers.json');
