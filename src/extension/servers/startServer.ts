@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { summarizeStartFailure } from '../../workbench/lifecycle/startFailure';
 import { notify } from '../ui/notifications';
+import { localizeCoreError } from '../ui/coreErrors';
 import { SignInCancelledError } from '../auth/signIn';
 import { CommandNotFoundError } from './commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
@@ -64,7 +65,7 @@ export function reportStartFailure(controller: ServerController, error: unknown)
       ? error.message
       : summarizeStartFailure(state.kind === 'error' ? state.message : errorMessage(error), state.kind === 'error' ? state.stderrTail : []),
   );
-  void notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, withoutServerPrefix(reason, controller.name)), showLog)
+  void notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, localizeCoreError(withoutServerPrefix(reason, controller.name))), showLog)
     .then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { localizeCoreError } from '../ui/coreErrors';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types';
 import { eraLabel } from '../../protocol/eras/select';
 import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
@@ -114,7 +115,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       case 'starting':
         return [message(controller, vscode.l10n.t('Starting…'), new vscode.ThemeIcon('loading~spin'))];
       case 'error':
-        return [message(controller, firstLine(state.message), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
+        return [message(controller, firstLine(localizeCoreError(state.message)), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
       case 'stopped':
         // Expanding starts the server (see the onDidExpandElement handler); its tools arrive with the refresh.
         return state.note ? [message(controller, state.note, new vscode.ThemeIcon('shield'))] : [];
@@ -403,7 +404,7 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
   if (state.kind === 'error') {
     md.appendMarkdown(`\n**${escape(vscode.l10n.t('Last error'))}**:`);
     const tail = state.stderrTail.filter((line) => !state.message.includes(line));
-    md.appendCodeblock([state.message, ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
+    md.appendCodeblock([localizeCoreError(state.message), ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
   }
   return md;
 }
