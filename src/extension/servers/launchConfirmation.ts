@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { findExecutable, type ResolvedServer, type ResolvedWithSecrets } from '../../workbench/node/launch';
 import { maskSecrets } from '../../workbench/secrets';
 import { escapeForDisplay } from '../../workbench/urlPolicy';
 import { describeTarget, quoteIfNeeded, type ServerEntry } from '../config/serverEntry';
+import { LaunchDeclinedError } from './serverController';
 
 /** What the first-start confirmation shows; a test hook sees exactly this instead of the modal. */
 export interface LaunchConfirmationRequest {
@@ -33,7 +35,29 @@ export interface LaunchPrompt {
   allow: string;
 }
 
-export type LaunchConfirmer = (request: LaunchConfirmationRequest & { kind: 'stdio' | 'http'; prompt: LaunchPrompt }) => Promise<boolean>;
+export type LaunchConfirmer = (request: LaunchConfirmationRequest & { kind: 'stdio' | 'http'; prompt: LaunchPrompt; trigger: LaunchTrigger }) => Promise<boolean>;
+
+/**
+ * Who asked for the start: the person (a command, a click, Enter on the row) or the workspace (auto-start, a changed
+ * mcp.json restarting a running server, a crash restart). Only a person's start may raise the consent: a modal the
+ * workspace raised could be answered by a keystroke meant for the terminal (Space or Enter on the focused "Allow").
+ */
+export type LaunchTrigger = 'person' | 'workspace';
+
+const personsStart = new AsyncLocalStorage<{ serverId: string }>();
+
+/** Runs `start` as the person's own start of the server `serverId`: its consent may be asked (see LaunchTrigger). */
+export function asPersonsStart<T>(serverId: string, start: () => Promise<T>): Promise<T> {
+  return personsStart.run({ serverId }, start);
+}
+
+/**
+ * A workspace-triggered start that needs consent: nothing is raised, the row says "changed: review to start" and the
+ * person starts it (and reviews it) themselves. A LaunchDeclinedError, so every caller treats it as "not started".
+ */
+export class LaunchReviewNeededError extends LaunchDeclinedError {
+  readonly note = vscode.l10n.t('changed: review to start');
+}
 
 const ALLOWED_KEY = 'mcpWorkbench.allowedLaunches';
 export const CONFIRM_SETTING = 'confirmWorkspaceServers';
@@ -73,9 +97,17 @@ export class LaunchConfirmation {
     const serverName = escapeForDisplay(entry.name);
     const fields = launchFields(shown, executable);
     const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, fields.map((field) => `${field.label}: ${field.value}`).join('\n'));
-    const request = { serverName, commandLine, executable, detail: prompt.detail, fields, kind: shown.kind, prompt };
-    const yes = this.confirmer ? await this.confirmer(request) : await this.askModal(prompt);
-    if (!yes) return false;
+    const trigger: LaunchTrigger = personsStart.getStore()?.serverId === entry.id ? 'person' : 'workspace';
+    const request = { serverName, commandLine, executable, detail: prompt.detail, fields, kind: shown.kind, prompt, trigger };
+    if (this.confirmer) {
+      // The test hook stands in for the person in both cases (it sees the trigger).
+      if (!(await this.confirmer(request))) return false;
+    } else {
+      if (trigger === 'workspace') {
+        throw new LaunchReviewNeededError(vscode.l10n.t('MCP server "{0}" was not started: its definition is new or changed. Select it and press Enter (or click ▷) to review what it runs and start it.', serverName));
+      }
+      if (!(await this.askModal(prompt))) return false;
+    }
     // Older answers for the same server are dropped: only its current definition is allowed. Read again after the
     // answer: servers confirmed at the same time must not overwrite each other's "yes".
     const others = this.state.get<string[]>(ALLOWED_KEY, []).filter((item) => !item.startsWith(`${entry.id}\n`));

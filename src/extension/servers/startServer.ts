@@ -3,6 +3,7 @@ import { errorMessage } from '../../protocol/errors';
 import { summarizeStartFailure } from '../../workbench/lifecycle/startFailure';
 import { notify } from '../ui/notifications';
 import { localizeCoreError } from '../ui/coreErrors';
+import { asPersonsStart } from './launchConfirmation';
 import { SignInCancelledError } from '../auth/signIn';
 import { CommandNotFoundError } from './commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
@@ -24,7 +25,8 @@ export async function startWithFeedback(controller: ServerController): Promise<b
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP server {0}', controller.name) },
-      () => controller.start(),
+      // The person's own start: only such a start may raise the first-start consent (launchConfirmation.ts).
+      () => asPersonsStart(controller.id, () => controller.start()),
     );
   } catch (error) {
     reportStartFailure(controller, error);

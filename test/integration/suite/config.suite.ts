@@ -203,6 +203,34 @@ export function configSuite(vscode: VscodeApi): Suite {
     requireApi().config.setLaunchConfirmer(async () => true);
   });
 
+  suite.test('a start the workspace triggered never raises the consent: the row says "changed: review to start"; a person\'s start asks', async () => {
+    const triggers: string[] = [];
+    requireApi().config.setLaunchConfirmer(async ({ serverName, trigger }) => (triggers.push(`${serverName}: ${trigger}`), true));
+    await writeWorkspaceServers({ 'review-me': stdio('--review-1') });
+    // A start from code (as auto-start and a changed mcp.json do) and one from the person's command.
+    await controllerOf('review-me').start();
+    await controllerOf('review-me').stop();
+    await writeWorkspaceServers({ 'review-me': stdio('--review-2') });
+    await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('review-me') });
+    await controllerOf('review-me').stop();
+    assertEqual(triggers.join(' | '), 'review-me: workspace | review-me: person', 'who asked for each start');
+    // Without the hook (the real modal): the workspace's start is refused at once instead of raising the modal; a
+    // modal would leave start() waiting for an answer that never comes, and the test would time out.
+    requireApi().config.setLaunchConfirmer(undefined);
+    try {
+      await writeWorkspaceServers({ 'review-me': stdio('--review-3') });
+      const outcome = await controllerOf('review-me').start().then(
+        () => 'started',
+        (error: Error) => `${error.name}: ${error.message}`,
+      );
+      assert(outcome.startsWith('LaunchDeclinedError') && outcome.includes('press Enter'), `outcome of the workspace's start: ${outcome}`);
+      const state = controllerOf('review-me').state;
+      assertEqual(state.kind === 'stopped' ? state.note : state.kind, 'changed: review to start', 'the row of a server waiting for review');
+    } finally {
+      requireApi().config.setLaunchConfirmer(async () => true);
+    }
+  });
+
   suite.test('a missing command names the command, the PATH searched, and the fix', async () => {
     await writeWorkspaceServers({ missing: { type: 'stdio', command: 'mcp-workbench-no-such-command', args: [] } });
     const failure = await controllerOf('missing').start().then(
