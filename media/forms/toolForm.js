@@ -113,19 +113,10 @@
         return { node, read: () => { const values = items.map((e) => e.item.read()); return values.length || field.required ? values : undefined; } };
       }
       case 'object': {
-        const children = field.fields.map((child) => ({ child, rendered: render(child, value && typeof value === 'object' ? value[child.name] : undefined, path + '/' + child.name) }));
-        const body = children.map((c) => c.rendered.node);
-        const node = path === ''
-          ? el('div', {}, body)
-          : el('fieldset', { 'data-path': path }, [el('legend', {}, [document.createTextNode(field.label || field.name), field.required ? el('span', { class: 'required', text: ' *' }) : null]), help(field, id), ...body, el('div', { class: 'field-error', role: 'alert' })]);
-        return {
-          node,
-          read: () => {
-            const result = {};
-            for (const c of children) { const v = c.rendered.read(); if (v !== undefined) result[c.child.name] = v; }
-            return Object.keys(result).length || field.required || path === '' ? result : undefined;
-          },
-        };
+        // An optional nested object is absent until the person adds it: its own required fields must not block a
+        // call that leaves the whole object out (and Edit as JSON shows it left out).
+        if (path !== '' && !field.required) return renderOptionalObject(field, value, path, id);
+        return renderObject(field, value, path, id, null);
       }
       default: {
         const area = el('textarea', { id, rows: '4', 'aria-describedby': describedBy, spellcheck: 'false' });
@@ -136,6 +127,59 @@
         };
       }
     }
+  }
+
+  /** The object's fields in a fieldset (the root: a plain div); `extra` goes after the legend (the Remove button). */
+  function renderObject(field, value, path, id, extra) {
+    const children = field.fields.map((child) => ({ child, rendered: render(child, value && typeof value === 'object' ? value[child.name] : undefined, path + '/' + child.name) }));
+    const body = children.map((c) => c.rendered.node);
+    const node = path === ''
+      ? el('div', {}, body)
+      : el('fieldset', { 'data-path': path }, [el('legend', {}, [document.createTextNode(field.label || field.name), field.required ? el('span', { class: 'required', text: ' *' }) : null]), extra, help(field, id), ...body, el('div', { class: 'field-error', role: 'alert' })]);
+    return {
+      node,
+      read: () => {
+        const result = {};
+        for (const c of children) { const v = c.rendered.read(); if (v !== undefined) result[c.child.name] = v; }
+        return Object.keys(result).length || field.required || path === '' || extra ? result : undefined;
+      },
+    };
+  }
+
+  /** Defaults of a just-added object, as the extension's defaultValues gives them (optional objects stay absent). */
+  function defaultsOf(field) {
+    if (field.kind !== 'object') return field.default;
+    const result = {};
+    for (const child of field.fields) {
+      if (child.kind === 'object' && !child.required) continue;
+      const v = defaultsOf(child);
+      if (v !== undefined) result[child.name] = v;
+    }
+    return result;
+  }
+
+  function renderOptionalObject(field, value, path, id) {
+    const name = field.label || field.name;
+    const slot = el('div', { class: 'optional-object', 'data-optional-path': path });
+    /** @type {{ node: HTMLElement, read: () => any } | undefined} */
+    let opened;
+    const close = () => {
+      opened = undefined;
+      slot.textContent = '';
+      const add = el('button', { type: 'button', class: 'secondary add-object', text: labels.addObject.replace('{0}', name) });
+      add.addEventListener('click', () => { open(defaultsOf(field)); const focusable = slot.querySelector('fieldset input, fieldset select, fieldset textarea'); if (focusable) /** @type {HTMLElement} */ (focusable).focus(); });
+      slot.appendChild(el('div', { class: 'field', 'data-path': path }, [add, help(field, id), el('div', { class: 'field-error', role: 'alert' })]));
+    };
+    const open = (initial) => {
+      slot.textContent = '';
+      const remove = el('button', { type: 'button', class: 'secondary remove-object', text: labels.removeObject.replace('{0}', name) });
+      remove.addEventListener('click', () => { close(); const add = slot.querySelector('button'); if (add) /** @type {HTMLElement} */ (add).focus(); });
+      opened = renderObject(field, initial, path, id, remove);
+      slot.appendChild(opened.node);
+    };
+    if (value && typeof value === 'object' && !Array.isArray(value)) open(value);
+    else close();
+    return { node: slot, read: () => (opened ? opened.read() : undefined) };
   }
 
   function renderForm(values) {
@@ -206,8 +250,9 @@
   form.addEventListener('submit', (event) => { event.preventDefault(); submit(); });
   /** @type {HTMLElement} */ (document.getElementById('cancel')).addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
   document.addEventListener('keydown', (event) => {
+    // Escape does not close the form: a result drawn under it (perhaps a long call's) would be lost to a key pressed
+    // to dismiss something else. The Close button closes.
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); submit(); }
-    else if (event.key === 'Escape') { event.preventDefault(); vscode.postMessage({ type: 'cancel' }); }
   });
   window.addEventListener('message', (event) => {
     const message = event.data;

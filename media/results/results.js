@@ -30,11 +30,32 @@
     if (main.dataset.place === 'form') main.scrollIntoView({ block: 'nearest' });
     else window.scrollTo(0, 0);
   }
+  /**
+   * A long text's next chunk: moved from its <template> (parsed, never laid out) into the <pre>, so the first screen
+   * drew at once and each "Show more" lays out only what it adds.
+   * @param {Element} button
+   */
+  function showMore(button) {
+    const box = button.closest('.long-text');
+    const pre = box && box.querySelector('pre');
+    const template = box && /** @type {HTMLTemplateElement | null} */ (box.querySelector('template'));
+    if (!box || !pre || !template) return;
+    const rest = template.content.textContent || '';
+    const chunk = Number(box.getAttribute('data-chunk')) || 1000000;
+    pre.append(rest.slice(0, chunk));
+    template.content.textContent = rest.slice(chunk);
+    const total = Number(box.getAttribute('data-total'));
+    const shown = Math.min(total, Number(box.getAttribute('data-shown')) + chunk);
+    box.setAttribute('data-shown', String(shown));
+    if (shown >= total || rest.length <= chunk) { button.remove(); return; }
+    button.textContent = (box.getAttribute('data-label') || '').replace('{0}', shown.toLocaleString()).replace('{1}', total.toLocaleString());
+  }
   document.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
     if (!target) return;
     event.preventDefault();
     const action = target.getAttribute('data-action');
+    if (action === 'showMore') { showMore(target); return; }
     if (action === 'readResource') vscode.postMessage({ type: 'readResource', uri: target.getAttribute('data-uri') });
     else if (action === 'openMarkdown' || action === 'openTab' || action === 'cancelCall') vscode.postMessage({ type: action });
   });

@@ -253,7 +253,9 @@
     };
     const decline = () => post({ type: 'elicit', action: 'decline' });
     const cancel = () => post({ type: 'elicit', action: 'cancel' });
-    nodes.push(actions(t('accept'), accept, [[t('decline'), decline, 'decline'], [t('cancel'), cancel, 'cancel']]), el('p', { className: 'hint', text: t('keys') }));
+    // Escape is a dismissal, not an answer: MCP's `cancel` ("dismissed without making an explicit choice"), while
+    // `decline` is the person's explicit no (the Decline button). The hint says so.
+    nodes.push(actions(t('accept'), accept, [[t('decline'), decline, 'decline'], [t('cancel'), cancel, 'cancel']]), el('p', { className: 'hint', text: t('elicitationKeys') }));
     return { nodes, approve: accept, reject: cancel };
   }
 

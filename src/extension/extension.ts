@@ -18,6 +18,8 @@ import { ResourceSubscriptions } from './resources/resourceSubscriptions';
 import { SamplingService } from './sampling/samplingService';
 import { BuiltInMcpNotice } from './servers/builtInMcpNotice';
 import { LaunchConfirmation } from './servers/launchConfirmation';
+import { ServerCodeLenses } from './views/serverCodeLens';
+import { ServersViewHint } from './views/startHint';
 import { LogChannels } from './servers/logChannels';
 import { ServerCatalog } from './servers/serverCatalog';
 import { ServerManager } from './servers/serverManager';
@@ -168,6 +170,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     statusBar,
     tree,
     treeView,
+    // First run: how to start a server (the view's message line), and our own lens on each mcp.json entry.
+    new ServersViewHint(manager, treeView),
+    ServerCodeLenses.register(manager),
     historyTree,
     historyView,
     sampling.history.onDidRecord(historyRecorder.recordSampling),

@@ -56,3 +56,12 @@ test("the schema validator's findings land on fields: a missing property on that
     ['/b', 'schema'],
   ]);
 });
+
+test("a server's catastrophic pattern runs on the linear engine: ^(a|a)+$ against 29 × a + ! answers at once", () => {
+  const hostile = buildFormModel({ type: 'object', properties: { word: { type: 'string', pattern: '^(a|a)+$' } } });
+  // The native RegExp takes minutes here (2^29 paths); the linear engine answers in well under the test's own timeout.
+  assert.deepEqual(validateFormValues(hostile, { word: `${'a'.repeat(29)}!` }), [
+    { path: '/word', problem: { kind: 'pattern', pattern: '^(a|a)+$' } },
+  ]);
+  assert.deepEqual(validateFormValues(hostile, { word: 'a'.repeat(29) }), []);
+});

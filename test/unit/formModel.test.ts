@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildFormModel, defaultValues, type FormField } from '../../src/workbench/forms/formModel';
+import { validateFormValues } from '../../src/workbench/forms/fieldValidation';
 
 function field(model: FormField, name: string): FormField {
   assert.equal(model.kind, 'object');
@@ -85,4 +86,21 @@ test('a network $ref is never followed, and cycles stop', () => {
 
 test('no schema at all still gives a usable (empty) form', () => {
   assert.deepEqual(buildFormModel(undefined), { name: '', label: '', description: undefined, required: true, kind: 'object', fields: [] });
+});
+
+test('an optional nested object is absent until the person adds it, even when its fields have defaults', () => {
+  const model = buildFormModel({
+    type: 'object',
+    properties: {
+      title: { type: 'string' },
+      // z.object({ name, email?, team = 'ops' }).optional(): the report's create_ticket `assignee`
+      assignee: { type: 'object', properties: { name: { type: 'string' }, team: { type: 'string', default: 'ops' } }, required: ['name'] },
+      settings: { type: 'object', properties: { level: { type: 'integer', default: 2 } } },
+    },
+    required: ['title', 'settings'],
+  });
+  assert.equal(field(model, 'assignee').required, false);
+  // The required object keeps its defaults; the optional one is left out, so its required `name` does not block.
+  assert.deepEqual(defaultValues(model), { settings: { level: 2 } });
+  assert.deepEqual(validateFormValues(model, defaultValues(model)), [{ path: '/title', problem: { kind: 'required' } }]);
 });

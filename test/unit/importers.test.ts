@@ -6,6 +6,7 @@ import { importServers, knownImportSources, uniqueName, type ImportCandidate, ty
 import { importKindForFile } from '../../src/workbench/node/importSources';
 import { translateVariables } from '../../src/workbench/node/importVariables';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
+import { literalSecrets, withPasswordInputs } from '../../src/extension/config/importSecrets';
 import { IMPORT_FIXTURES, importFixturePath } from '../fixtures/configs/importFixtures';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'configs');
@@ -258,4 +259,17 @@ test('importKindForFile: a file a person picks is read in the dialect its name a
   assert.equal(importKindForFile('/repo/.mcp.json'), 'workspace-mcp-json');
   assert.equal(importKindForFile('/home/a/.copilot/mcp-config.json'), 'copilot-cli');
   assert.equal(importKindForFile('/somewhere/servers.json'), 'claude-desktop');
+});
+
+test('a literal Bearer token or API key from another client becomes a password input; placeholders stay as they are', () => {
+  const remote = { type: 'http' as const, url: 'https://example.com/mcp', headers: { Authorization: 'Bearer sk-secret', 'X-Trace': 'on', 'X-Api-Key': '${env:KEY}' } };
+  assert.deepEqual(literalSecrets(remote), [{ where: 'headers', key: 'Authorization' }]);
+  const converted = withPasswordInputs('docs', remote);
+  assert.deepEqual(converted.entry, { ...remote, headers: { Authorization: 'Bearer ${input:docs-authorization}', 'X-Trace': 'on', 'X-Api-Key': '${env:KEY}' } });
+  assert.deepEqual(converted.inputs, [{ type: 'promptString', id: 'docs-authorization', description: 'Authorization of docs', password: true }]);
+  assert.ok(!JSON.stringify(converted).includes('sk-secret'), 'the token is still written');
+  const local = { type: 'stdio' as const, command: 'npx', env: { BRAVE_API_KEY: 'BSA-example-key', PORT: '8080', GITHUB_TOKEN: '${input:gh}' } };
+  const again = withPasswordInputs('brave', local, ['brave-brave_api_key']);
+  assert.deepEqual(again.entry, { ...local, env: { BRAVE_API_KEY: '${input:brave-brave_api_key-2}', PORT: '8080', GITHUB_TOKEN: '${input:gh}' } });
+  assert.deepEqual(withPasswordInputs('plain', { type: 'stdio', command: 'node' }).inputs, []);
 });

@@ -3,6 +3,7 @@ import type { JsonSyntaxProblem } from '../../workbench/config/jsonSyntax';
 import { hasSyntaxErrors, parseMcpConfig, type ConfigProblem } from '../../workbench/config/mcpConfig';
 import { readUserServers, USER_SERVERS_SETTING, USER_SETTINGS_SOURCE_URI, userServersLabel } from './userServers';
 import { serverEntryId, type ServerEntry } from './serverEntry';
+import { applyServerEras, SERVER_ERAS_SETTING } from './serverEras';
 
 /** Where a workspace folder keeps its servers, in VS Code's own format. */
 export const WORKSPACE_CONFIG_PATH = '.vscode/mcp.json';
@@ -68,7 +69,7 @@ export class ConfigLoader implements vscode.Disposable {
         this.scheduleReload();
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(USER_SERVERS_SETTING)) this.scheduleReload();
+        if (event.affectsConfiguration(USER_SERVERS_SETTING) || event.affectsConfiguration(SERVER_ERAS_SETTING)) this.scheduleReload();
       }),
     );
     this.updateWatchers();
@@ -146,8 +147,10 @@ export class ConfigLoader implements vscode.Disposable {
       return kept;
     }
     this.setSyntaxError(configUri, undefined);
-    this.report(configUri, parsed.problems, label);
-    const entries = parsed.servers.map((definition) => ({
+    // Per-server options VS Code's own mcp.json schema would flag live in a setting (see serverEras.ts).
+    const eras = applyServerEras(parsed.servers, vscode.workspace.getConfiguration(undefined, folder.uri).get(SERVER_ERAS_SETTING));
+    this.report(configUri, [...parsed.problems, ...eras.problems.map((message) => ({ message }))], label);
+    const entries = eras.definitions.map((definition) => ({
       id: serverEntryId(configUri, definition.name),
       name: definition.name,
       definition,

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
-import { addServerToConfig } from '../../workbench/config/jsoncEdit';
+import { addInputToConfig, addServerToConfig, type InputEntry } from '../../workbench/config/jsoncEdit';
 import { parseMcpConfig } from '../../workbench/config/mcpConfig';
 import { WORKSPACE_CONFIG_PATH, workspaceConfigLabel } from './configLoader';
 import { USER_SERVERS_KEY, USER_SERVERS_SECTION, userServersLabel, userServersValue } from './userServers';
@@ -54,11 +54,18 @@ export async function takenNames(target: ConfigTarget): Promise<string[]> {
   return [...parsed.servers.map((server) => server.name), ...parsed.problems.flatMap((problem) => (problem.server ? [problem.server] : []))];
 }
 
+/** Input ids already defined in a workspace target, so new password inputs do not collide with them. */
+export async function takenInputIds(target: ConfigTarget): Promise<string[]> {
+  if (target.kind === 'user') return [];
+  const text = await readText(target.uri);
+  return text === undefined ? [] : parseMcpConfig(text).inputs.map((input) => input.id);
+}
+
 /**
  * Adds the servers and opens the file at the first new entry. Workspace files are edited as text (jsoncEdit), via a
  * WorkspaceEdit when the file exists so an open editor with unsaved changes is edited rather than overwritten.
  */
-export async function addServers(target: ConfigTarget, servers: readonly NewServer[]): Promise<void> {
+export async function addServers(target: ConfigTarget, servers: readonly NewServer[], inputs: readonly InputEntry[] = []): Promise<void> {
   if (servers.length === 0) return;
   if (target.kind === 'user') {
     const current = userServers();
@@ -74,12 +81,14 @@ export async function addServers(target: ConfigTarget, servers: readonly NewServ
   }
   if ((await readText(target.uri)) === undefined) {
     let text = '';
+    for (const input of inputs) text = addInputToConfig(text, input);
     for (const server of servers) text = addServerToConfig(text, server.name, server.entry);
     await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(text));
   } else {
     // The open document's text, unsaved changes included, is what gets edited.
     const document = await vscode.workspace.openTextDocument(target.uri);
     let text = document.getText();
+    for (const input of inputs) text = addInputToConfig(text, input);
     for (const server of servers) text = addServerToConfig(text, server.name, server.entry);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(target.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);

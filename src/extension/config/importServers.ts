@@ -4,7 +4,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { IMPORT_SOURCE_LABELS, importKindForFile, importServers, knownImportSources, uniqueName, type ImportCandidate, type ImportSkip, type ImportSourceKind } from '../../workbench/node/importers';
 import { errorMessage } from '../../protocol/errors';
-import { addServers, pickTarget, takenNames, targetFromArgument, targetLabel, type ConfigTarget } from './configTargets';
+import { addServers, pickTarget, takenInputIds, takenNames, targetFromArgument, targetLabel, type ConfigTarget } from './configTargets';
+import { literalSecrets, withPasswordInputs } from './importSecrets';
+import type { InputEntry } from '../../workbench/config/jsoncEdit';
 
 interface SourceFile {
   kind: ImportSourceKind;
@@ -20,7 +22,12 @@ export interface ImportServersArguments {
   sources?: { kind: ImportSourceKind; path: string }[];
   target?: string;
   select?: string[] | 'all';
+  /** Literal secrets bound for a shared workspace file: password inputs (the default) or written as they are. */
+  secrets?: SecretHandling;
 }
+
+/** What becomes of literal tokens and keys written into a folder's shared mcp.json. */
+export type SecretHandling = 'password-inputs' | 'literal';
 
 /** The outcome, returned to callers (tests) and summarized for the user. */
 export interface ImportOutcome {
@@ -46,6 +53,11 @@ export interface ImportUi {
   pickServers(title: string, items: readonly ImportPickItem[], skippedCount: number): Promise<readonly string[] | 'choose-file' | undefined>;
   chooseFile(title: string): Promise<string | undefined>;
   pickTarget(title: string): Promise<ConfigTarget | undefined>;
+  /**
+   * Literal secrets are about to go into a shared file: turn them into password inputs, or keep them. Without this
+   * step (automation, tests), they become password inputs.
+   */
+  protectSecrets?(title: string, where: readonly string[]): Promise<SecretHandling | undefined>;
 }
 
 /** MCP Workbench: Import Servers… — Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI and workspace .mcp.json files. */
@@ -100,12 +112,27 @@ async function importFlow(given: ImportServersArguments, report: vscode.OutputCh
   if (!target) return { found: describeFound(scan), skipped: scan.skipped, added: [] };
   // Names are made unique against the target only now that it is known.
   const taken = await takenNames(target);
-  const servers = chosen.map((candidate) => {
+  let servers = chosen.map((candidate) => {
     const name = uniqueName(candidate.name, taken);
     taken.push(name);
     return { name, entry: candidate.entry };
   });
-  await addServers(target, servers);
+  const inputs: InputEntry[] = [];
+  // A folder's mcp.json is shared with everyone who gets the folder: a token copied in clear would travel with it.
+  const withSecrets = target.kind === 'workspace' ? servers.flatMap((server) => literalSecrets(server.entry).map((secret) => `${server.name}: ${secret.key}`)) : [];
+  if (withSecrets.length > 0) {
+    const handling = given.secrets ?? (ui.protectSecrets ? await ui.protectSecrets(title, withSecrets) : 'password-inputs');
+    if (handling === undefined) return { found: describeFound(scan), skipped: scan.skipped, added: [] };
+    if (handling === 'password-inputs') {
+      const ids = await takenInputIds(target);
+      servers = servers.map((server) => {
+        const converted = withPasswordInputs(server.name, server.entry, [...ids, ...inputs.map((input) => input.id)]);
+        inputs.push(...converted.inputs);
+        return { name: server.name, entry: converted.entry };
+      });
+    }
+  }
+  await addServers(target, servers, inputs);
   void vscode.window.showInformationMessage(
     vscode.l10n.t('Imported {0} MCP server(s) into {1}: {2}', servers.length, targetLabel(target), servers.map((server) => server.name).join(', ')),
   );
@@ -202,6 +229,22 @@ const quickPickImportUi: ImportUi = {
     return picked?.[0]?.fsPath;
   },
   pickTarget: (title) => pickTarget(title),
+  async protectSecrets(_title, where) {
+    const useInputs = vscode.l10n.t('Use Password Inputs');
+    const keep = vscode.l10n.t('Write Them As They Are');
+    const choice = await vscode.window.showWarningMessage(
+      vscode.l10n.t('The imported servers contain literal secrets: {0}.', where.join(', ')),
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          "This folder's .vscode/mcp.json is shared with everyone who gets the folder. Password inputs keep the values out of it: each is asked at the server's first start and kept in VS Code's secret storage.",
+        ),
+      },
+      useInputs,
+      keep,
+    );
+    return choice === useInputs ? 'password-inputs' : choice === keep ? 'literal' : undefined;
+  },
 };
 
 /** Skipped entries go to their own output, each with its reason, so nothing disappears silently. */

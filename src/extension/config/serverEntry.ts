@@ -76,6 +76,6 @@ export function transportLabel(definition: ServerDefinition): string {
   }
 }
 
-function quoteIfNeeded(arg: string): string {
+export function quoteIfNeeded(arg: string): string {
   return /[\s"']/.test(arg) ? JSON.stringify(arg) : arg;
 }

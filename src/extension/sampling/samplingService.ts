@@ -9,9 +9,13 @@ import { SamplingHistory, historyMarkdown, logRecord } from './history';
 import { LanguageModelApiProvider } from './lmProvider';
 import type { ReviewPanel } from '../webviews/reviewPanel';
 import { SamplingReviewUi } from './samplingReviewUi';
+import { notify } from '../ui/notifications';
 import { EndpointsProvider, GlobalStatePolicyStorage, allowedModelsFor, readEndpoints, secretKey } from './settings';
 
 type PolicyItem = vscode.QuickPickItem & { policy: SamplingPolicy };
+
+/** The coordinator's record of a request that found no model to ask (src/workbench/sampling/coordinator.ts). */
+const NO_MODEL = 'no model available';
 
 /**
  * Sampling for every server: providers, policies, the review panel's sampling side, history, and the handlers of
@@ -24,6 +28,7 @@ export class SamplingService implements vscode.Disposable {
   readonly policies: SamplingPolicies;
   private readonly disposables: vscode.Disposable[] = [];
   private policyPickAnswer: ((labels: readonly string[]) => string | undefined) | undefined;
+  private modelSetupShown = false;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -42,7 +47,10 @@ export class SamplingService implements vscode.Disposable {
       allowedModels: (serverName) => allowedModelsFor(serverName, endpoints),
       policies,
       reviewer,
-      record: (record) => history.add(this.masked(record)),
+      record: (record) => {
+        history.add(this.masked(record));
+        if (record.outcome === 'failed' && record.error === NO_MODEL) this.offerModelSetup(record.serverName);
+      },
     });
     reviewer.attach(coordinator.queue);
     this.sampling = coordinator;
@@ -58,6 +66,30 @@ export class SamplingService implements vscode.Disposable {
         if (channel) logRecord(channel, record);
       }),
     );
+  }
+
+  /**
+   * "No language model" names the setting and offers to set one: the server's error alone (in the tool's result)
+   * said neither. One notification at a time, however many requests fail meanwhile (a server may ask in a loop).
+   */
+  private offerModelSetup(serverName: string): void {
+    if (this.modelSetupShown) return;
+    this.modelSetupShown = true;
+    const addEndpoint = vscode.l10n.t('Add Model Endpoint');
+    const setKey = vscode.l10n.t('Set Model API Key…');
+    void notify(
+      'warning',
+      vscode.l10n.t(
+        'MCP server "{0}" asked for a model completion, but no language model is available. Add an OpenAI-compatible endpoint to the setting mcpWorkbench.sampling.endpoints (then set its API key), or allow one of VS Code\'s chat models for this server (mcpWorkbench.sampling.allowedModels).',
+        serverName,
+      ),
+      addEndpoint,
+      setKey,
+    ).then((choice) => {
+      this.modelSetupShown = false;
+      if (choice === addEndpoint) void vscode.commands.executeCommand('workbench.action.openSettings', 'mcpWorkbench.sampling.endpoints');
+      else if (choice === setKey) void this.setApiKeyCommand();
+    });
   }
 
   /** Stores an endpoint's API key exactly as "MCP Workbench: Set Model API Key…" does (undefined deletes it). */

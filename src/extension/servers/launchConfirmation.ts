@@ -1,9 +1,11 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { findExecutable, type ResolvedServer, type ResolvedWithSecrets } from '../../workbench/node/launch';
 import { maskSecrets } from '../../workbench/secrets';
 import { escapeForDisplay } from '../../workbench/urlPolicy';
-import { describeTarget, type ServerEntry } from '../config/serverEntry';
+import { describeTarget, quoteIfNeeded, type ServerEntry } from '../config/serverEntry';
+import { LaunchDeclinedError } from './serverController';
 
 /** What the first-start confirmation shows; a test hook sees exactly this instead of the modal. */
 export interface LaunchConfirmationRequest {
@@ -14,6 +16,14 @@ export interface LaunchConfirmationRequest {
   executable?: string;
   /** The whole text of the dialog's detail. */
   detail: string;
+  /** What the detail lays out, one field a line: program, arguments, working folder, environment (or URL, headers). */
+  fields: readonly LaunchField[];
+}
+
+/** One line of the consent: a label the person reads and the value, hidden characters escaped, secrets masked. */
+export interface LaunchField {
+  label: string;
+  value: string;
 }
 
 /** A test hook standing in for the modal; everything around it (hashing, remembering) stays real. */
@@ -25,7 +35,29 @@ export interface LaunchPrompt {
   allow: string;
 }
 
-export type LaunchConfirmer = (request: LaunchConfirmationRequest & { kind: 'stdio' | 'http'; prompt: LaunchPrompt }) => Promise<boolean>;
+export type LaunchConfirmer = (request: LaunchConfirmationRequest & { kind: 'stdio' | 'http'; prompt: LaunchPrompt; trigger: LaunchTrigger }) => Promise<boolean>;
+
+/**
+ * Who asked for the start: the person (a command, a click, Enter on the row) or the workspace (auto-start, a changed
+ * mcp.json restarting a running server, a crash restart). Only a person's start may raise the consent: a modal the
+ * workspace raised could be answered by a keystroke meant for the terminal (Space or Enter on the focused "Allow").
+ */
+export type LaunchTrigger = 'person' | 'workspace';
+
+const personsStart = new AsyncLocalStorage<{ serverId: string }>();
+
+/** Runs `start` as the person's own start of the server `serverId`: its consent may be asked (see LaunchTrigger). */
+export function asPersonsStart<T>(serverId: string, start: () => Promise<T>): Promise<T> {
+  return personsStart.run({ serverId }, start);
+}
+
+/**
+ * A workspace-triggered start that needs consent: nothing is raised, the row says "changed: review to start" and the
+ * person starts it (and reviews it) themselves. A LaunchDeclinedError, so every caller treats it as "not started".
+ */
+export class LaunchReviewNeededError extends LaunchDeclinedError {
+  readonly note = vscode.l10n.t('changed: review to start');
+}
 
 const ALLOWED_KEY = 'mcpWorkbench.allowedLaunches';
 export const CONFIRM_SETTING = 'confirmWorkspaceServers';
@@ -52,13 +84,30 @@ export class LaunchConfirmation {
     const fingerprint = `${entry.id}\n${createHash('sha256').update(canonicalJson(shown)).digest('hex')}`;
     const allowed = this.state.get<string[]>(ALLOWED_KEY, []);
     if (allowed.includes(fingerprint)) return true;
-    const commandLine = escapeForDisplay(describeLaunch(shown));
-    const executable = shown.kind === 'stdio' ? await describeExecutable(shown) : undefined;
+    // Each line is escaped on its own: escaping the joined text turned its line breaks into `\u000A`, which read
+    // as part of the last argument.
+    const commandLine = describeLaunch(shown).split('\n').map(escapeForDisplay).join('\n');
+    const found = shown.kind === 'stdio' ? await findExecutable(shown) : undefined;
+    // A program that is not there cannot run: asking "Allow and Start" for it would be a question with no answer.
+    // The start goes on to fail with the reason (the PATH searched, the fix); nothing is remembered, so a program
+    // that appears later is still asked for. Only when the preview is final: an `${input:}` or an envFile (which may
+    // set PATH) can still change what is found after consent, and then the person is asked as always.
+    if (shown.kind === 'stdio' && found?.kind === 'not-found' && !mayChangeAfterConsent(shown)) return true;
+    const executable = found ? escapeForDisplay(found.kind === 'found' ? found.path : vscode.l10n.t('not found ({0})', found.hint)) : undefined;
     const serverName = escapeForDisplay(entry.name);
-    const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, [commandLine, ...(executable ? [vscode.l10n.t('Program: {0}', executable)] : [])].join('\n'));
-    const request = { serverName, commandLine, executable, detail: prompt.detail, kind: shown.kind, prompt };
-    const yes = this.confirmer ? await this.confirmer(request) : await this.askModal(prompt);
-    if (!yes) return false;
+    const fields = launchFields(shown, executable);
+    const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, fields.map((field) => `${field.label}: ${field.value}`).join('\n'));
+    const trigger: LaunchTrigger = personsStart.getStore()?.serverId === entry.id ? 'person' : 'workspace';
+    const request = { serverName, commandLine, executable, detail: prompt.detail, fields, kind: shown.kind, prompt, trigger };
+    if (this.confirmer) {
+      // The test hook stands in for the person in both cases (it sees the trigger).
+      if (!(await this.confirmer(request))) return false;
+    } else {
+      if (trigger === 'workspace') {
+        throw new LaunchReviewNeededError(vscode.l10n.t('MCP server "{0}" was not started: its definition is new or changed. Select it and press Enter (or click ▷) to review what it runs and start it.', serverName));
+      }
+      if (!(await this.askModal(prompt))) return false;
+    }
     // Older answers for the same server are dropped: only its current definition is allowed. Read again after the
     // answer: servers confirmed at the same time must not overwrite each other's "yes".
     const others = this.state.get<string[]>(ALLOWED_KEY, []).filter((item) => !item.startsWith(`${entry.id}\n`));
@@ -98,9 +147,28 @@ function launchPrompt(serverName: string, origin: string, kind: 'stdio' | 'http'
   }
 }
 
-async function describeExecutable(server: Extract<ResolvedServer, { kind: 'stdio' }>): Promise<string> {
-  const found = await findExecutable(server);
-  return escapeForDisplay(found.kind === 'found' ? found.path : vscode.l10n.t('not found ({0})', found.hint));
+/** The preview is what will run unless a value asked after consent (an input) or read after it (an envFile) changes it. */
+function mayChangeAfterConsent(server: Extract<ResolvedServer, { kind: 'stdio' }>): boolean {
+  return server.envFile !== undefined || JSON.stringify(server).includes('${input:');
+}
+
+/**
+ * The consent as fields, one a line, so nothing reads as part of something else: the program (with the path it
+ * resolves to), its arguments, the working folder, the environment the definition sets (names and masked values: a
+ * value such as NODE_OPTIONS changes what runs) and the envFile; or the URL and its headers.
+ */
+function launchFields(resolved: ResolvedServer, executable: string | undefined): LaunchField[] {
+  const field = (label: string, value: string): LaunchField => ({ label, value: escapeForDisplay(value) });
+  if (resolved.kind === 'http') {
+    return [field(vscode.l10n.t('URL'), resolved.url), ...Object.entries(resolved.headers).map(([name, value]) => field(vscode.l10n.t('Header'), `${name}: ${value}`))];
+  }
+  return [
+    { label: vscode.l10n.t('Program'), value: escapeForDisplay(quoteIfNeeded(resolved.command)) + (executable !== undefined ? ` → ${executable}` : '') },
+    field(vscode.l10n.t('Arguments'), resolved.args.length ? resolved.args.map(quoteIfNeeded).join(' ') : vscode.l10n.t('(none)')),
+    ...(resolved.cwd ? [field(vscode.l10n.t('Working folder'), resolved.cwd)] : []),
+    ...Object.entries(resolved.env).map(([name, value]) => field(vscode.l10n.t('Environment'), `${name}=${value ?? vscode.l10n.t('(unset)')}`)),
+    ...(resolved.envFile ? [field(vscode.l10n.t('Environment file'), resolved.envFile)] : []),
+  ];
 }
 
 /**

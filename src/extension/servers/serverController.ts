@@ -330,7 +330,9 @@ export class ServerController implements vscode.Disposable {
       await this.closeConnection();
       if (error instanceof LaunchDeclinedError) {
         this.log.warn('Not started: the command line was not allowed');
-        this.setState({ kind: 'stopped', note: vscode.l10n.t('not allowed to start'), cause: 'declined' });
+        // A start the workspace triggered is not asked (LaunchReviewNeededError carries "changed: review to start").
+        const note = 'note' in error && typeof error.note === 'string' ? error.note : vscode.l10n.t('not allowed to start');
+        this.setState({ kind: 'stopped', note, cause: 'declined' });
         throw error;
       }
       if (signInNeeded || error instanceof SignInCancelledError || isCausedBy(error, SignInCancelledError)) {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { asPersonsStart } from './launchConfirmation';
 import { errorMessage } from '../../protocol/errors';
 import { notify } from '../ui/notifications';
 import type { ServerController } from './serverController';
@@ -23,7 +24,7 @@ export async function signInServer(manager: ServerManager, argument: unknown): P
 /** Signs in and starts; resolves true when the server runs. A declined or cancelled sign-in is not reported as an error. */
 export async function signInWithFeedback(controller: ServerController): Promise<boolean> {
   try {
-    await controller.signIn();
+    await asPersonsStart(controller.id, () => controller.signIn());
   } catch (error) {
     if (error instanceof SignInCancelledError || controller.state.kind === 'signInRequired') {
       controller.log.info(`Sign-in not completed: ${controller.mask(errorMessage(error))}`);

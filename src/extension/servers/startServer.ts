@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { summarizeStartFailure } from '../../workbench/lifecycle/startFailure';
+import { localizeCoreError } from '../ui/coreErrors';
+import { asPersonsStart } from './launchConfirmation';
 import { SignInCancelledError } from '../auth/signIn';
 import { CommandNotFoundError } from '../shared/commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
@@ -11,7 +13,8 @@ export async function startWithFeedback(controller: ServerController): Promise<b
   try {
     await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP server {0}', controller.name) },
-      () => controller.start(),
+      // The person's own start: only such a start may raise the first-start consent (launchConfirmation.ts).
+      () => asPersonsStart(controller.id, () => controller.start()),
     );
   } catch (error) {
     reportStartFailure(controller, error);
@@ -52,7 +55,7 @@ export function reportStartFailure(controller: ServerController, error: unknown)
       ? error.message
       : summarizeStartFailure(state.kind === 'error' ? state.message : errorMessage(error), state.kind === 'error' ? state.stderrTail : []),
   );
-  void controller.notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, withoutServerPrefix(reason, controller.name)), showLog)
+  void controller.notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, localizeCoreError(withoutServerPrefix(reason, controller.name))), showLog)
     .then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { localizeCoreError } from '../ui/coreErrors';
 import type { CallToolOutcome } from '../../protocol/client';
 import { errorMessage, isLocalError } from '../../protocol/errors';
 import type { JsonObject, Tool } from '../../protocol/types';
@@ -168,10 +169,10 @@ export async function callToolWithProgress(controller: ServerController, tool: T
     controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
     const showLog = vscode.l10n.t('Show Log');
-    void controller.notify('error', vscode.l10n.t('Calling {0} failed: {1}', tool.name, errorMessage(error)), showLog).then((choice) => {
+    void controller.notify('error', vscode.l10n.t('Calling {0} failed: {1}', tool.name, localizeCoreError(errorMessage(error))), showLog).then((choice) => {
       if (choice === showLog) controller.log.show(true);
     });
-    return { kind: 'failed', message: errorMessage(error) };
+    return { kind: 'failed', message: localizeCoreError(errorMessage(error)) };
   }
   const durationMs = Date.now() - started;
   controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);

@@ -6,6 +6,7 @@ import type { ToolCallRecord } from './toolResultMarkdown';
 import { base64Bytes } from '../ui/mimeLanguage';
 import { escapeHtml } from '../webviews/webviewPage';
 import type { ResultBodyMessage } from './resultChannel';
+import { printJson, SHOW_MORE_CHARS, splitForFirstScreen } from './resultLimits';
 
 /**
  * The body of the result view. Everything in a result comes from the server, so every string is escaped; media
@@ -67,10 +68,10 @@ export function resultBody(record: ToolCallRecord, place: ResultPlace = 'tab'): 
   parts.push(...result.content.map((block) => `<section class="block">${renderBlock(block)}</section>`));
   if (result.structuredContent !== undefined) {
     parts.push(`<h2>${escapeHtml(vscode.l10n.t('Structured content'))}</h2>`);
-    parts.push(`<pre class="json">${escapeHtml(JSON.stringify(result.structuredContent, null, 2))}</pre>`);
+    parts.push(jsonHtml(result.structuredContent, 'json'));
     parts.push(verdictHtml(outputValidation));
   }
-  parts.push(`<details><summary>${escapeHtml(vscode.l10n.t('Arguments'))}</summary><pre>${escapeHtml(JSON.stringify(record.args, null, 2))}</pre></details>`);
+  parts.push(`<details><summary>${escapeHtml(vscode.l10n.t('Arguments'))}</summary>${jsonHtml(record.args)}</details>`);
   const openTab = place === 'form' ? `<button type="button" class="secondary" data-action="openTab">${escapeHtml(vscode.l10n.t('Open in Its Own Tab'))}</button> ` : '';
   parts.push(`<p class="result-actions">${openTab}<button type="button" class="secondary" data-action="openMarkdown">${escapeHtml(vscode.l10n.t('Open as Markdown'))}</button></p>`);
   return parts.join('\n');
@@ -79,7 +80,7 @@ export function resultBody(record: ToolCallRecord, place: ResultPlace = 'tab'): 
 function renderBlock(block: ContentBlock): string {
   switch (block.type) {
     case 'text':
-      return `<pre class="text">${escapeHtml(String(block.text))}</pre>`;
+      return textHtml(String(block.text), 'text');
     case 'image':
       return isMedia(block.mimeType, 'image/') && isBase64(block.data)
         ? imageHtml(block.mimeType, block.data, vscode.l10n.t('Image ({0})', block.mimeType))
@@ -98,7 +99,7 @@ function renderBlock(block: ContentBlock): string {
     default: {
       // A content type from a newer revision: show it raw rather than drop it.
       const unknownBlock: { type?: unknown } = block;
-      return `<p class="muted">${escapeHtml(vscode.l10n.t('Content of type {0}', String(unknownBlock.type)))}</p><pre>${escapeHtml(JSON.stringify(block, null, 2))}</pre>`;
+      return `<p class="muted">${escapeHtml(vscode.l10n.t('Content of type {0}', String(unknownBlock.type)))}</p>${jsonHtml(block)}`;
     }
   }
 }
@@ -118,7 +119,7 @@ function embeddedHtml(resource: ResourceContents): string {
   const header =
     `<p>${escapeHtml(vscode.l10n.t('Embedded resource'))}: <a href="#" data-action="readResource" data-uri="${escapeHtml(String(resource.uri))}">` +
     `<code>${escapeHtml(String(resource.uri))}</code></a>${resource.mimeType ? ` <span class="muted">${escapeHtml(resource.mimeType)}</span>` : ''}</p>`;
-  if ('text' in resource && typeof resource.text === 'string') return `${header}<pre>${escapeHtml(resource.text)}</pre>`;
+  if ('text' in resource && typeof resource.text === 'string') return `${header}${textHtml(resource.text)}`;
   if ('blob' in resource && typeof resource.blob === 'string') {
     if (isMedia(resource.mimeType, 'image/') && isBase64(resource.blob)) {
       return `${header}${imageHtml(String(resource.mimeType), resource.blob, String(resource.uri))}`;
@@ -158,4 +159,31 @@ function isMedia(mimeType: unknown, prefix: string): mimeType is string {
 
 function isBase64(data: unknown): data is string {
   return typeof data === 'string' && /^[A-Za-z0-9+/\s]*={0,2}$/.test(data);
+}
+
+/**
+ * A long text draws its first screen at once; the rest waits in a <template> (parsed, never laid out) until the
+ * person asks for more, a chunk at a time (media/results/results.js moves it into the <pre>).
+ */
+function textHtml(text: string, className?: string): string {
+  const { first, rest } = splitForFirstScreen(text);
+  const pre = `<pre${className ? ` class="${className}"` : ''}>${escapeHtml(first)}</pre>`;
+  if (rest === '') return pre;
+  // The label's numbers are filled in by the page as chunks arrive; {0} and {1} stay for it to replace.
+  const label = vscode.l10n.t('Show more ({0} of {1} characters shown)', '{0}', '{1}');
+  return (
+    `<div class="long-text" data-total="${text.length}" data-shown="${first.length}" data-chunk="${SHOW_MORE_CHARS}" data-label="${escapeHtml(label)}">${pre}` +
+    `<template>${escapeHtml(rest)}</template>` +
+    `<p><button type="button" class="secondary" data-action="showMore">${escapeHtml(label.replace('{0}', first.length.toLocaleString()).replace('{1}', text.length.toLocaleString()))}</button></p></div>`
+  );
+}
+
+/** JSON from the server, printed without recursion: depth and length are capped, with a note saying where. */
+function jsonHtml(value: unknown, className?: string): string {
+  const printed = printJson(value);
+  const notes = [
+    printed.cutAtDepth !== undefined ? vscode.l10n.t('Nested deeper than {0} levels: the deeper values are shown as "…" (Open as Markdown has the same cut).', printed.cutAtDepth) : undefined,
+    printed.cutAtChars !== undefined ? vscode.l10n.t('Cut at {0} characters.', printed.cutAtChars.toLocaleString()) : undefined,
+  ].filter((note): note is string => note !== undefined);
+  return `<pre${className ? ` class="${className}"` : ''}>${escapeHtml(printed.text)}</pre>${notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('')}`;
 }

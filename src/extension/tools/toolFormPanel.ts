@@ -214,7 +214,7 @@ ${tool.description ? `<p class="description">${escapeHtml(tool.description)}</p>
     <button type="button" id="cancel" class="secondary">${escapeHtml(vscode.l10n.t('Close'))}</button>
     <button type="button" id="toggle-json" class="secondary" aria-pressed="false">${escapeHtml(vscode.l10n.t('Edit as JSON'))}</button>
     <span class="spacer"></span>
-    <span class="muted"><kbd>Ctrl</kbd>+<kbd>Enter</kbd> ${escapeHtml(vscode.l10n.t('calls the tool'))} · <kbd>Esc</kbd> ${escapeHtml(vscode.l10n.t('closes'))}</span>
+    <span class="muted"><kbd>Ctrl</kbd>+<kbd>Enter</kbd> ${escapeHtml(vscode.l10n.t('calls the tool'))}</span>
   </div>
 </form>`;
 }
@@ -226,6 +226,8 @@ function formLabels(): Record<string, string> {
     unset: vscode.l10n.t('(not set)'),
     add: vscode.l10n.t('Add item'),
     remove: vscode.l10n.t('Remove item'),
+    addObject: vscode.l10n.t('Add {0}'),
+    removeObject: vscode.l10n.t('Remove {0}'),
     notJson: vscode.l10n.t('Not valid JSON:'),
     fixErrors: vscode.l10n.t('Check the highlighted fields.'),
     noArguments: vscode.l10n.t('This tool takes no arguments.'),

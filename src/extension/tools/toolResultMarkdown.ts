@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../protocol/client';
 import type { ContentBlock, JsonObject, ResourceContents } from '../../protocol/types';
 import type { ValidationVerdict } from '../../protocol/validation/schemaValidation';
+import { printJson } from './resultLimits';
 
 export interface ToolCallRecord {
   serverName: string;
@@ -17,14 +18,14 @@ export function toolResultMarkdown(record: ToolCallRecord): string {
   const lines: string[] = [];
   lines.push(`# ${record.toolName} · ${record.serverName}`, '');
   lines.push(`_${vscode.l10n.t('Called {0} with these arguments, answered in {1} ms:', new Date().toLocaleString(), record.durationMs)}_`, '');
-  lines.push(fence(JSON.stringify(record.args, null, 2), 'json'), '');
+  lines.push(fence(printJson(record.args).text, 'json'), '');
   if (result.isError) lines.push(`## ⚠ ${vscode.l10n.t('Tool reported an error')}`, '');
   else lines.push(`## ${vscode.l10n.t('Result')}`, '');
   if (result.content.length === 0) lines.push(`_${vscode.l10n.t('(no content)')}_`, '');
   for (const block of result.content) lines.push(renderBlock(block), '');
   if (result.structuredContent !== undefined) {
     lines.push(`## ${vscode.l10n.t('Structured content')}`, '');
-    lines.push(fence(JSON.stringify(result.structuredContent, null, 2), 'json'), '');
+    lines.push(fence(printJson(result.structuredContent).text, 'json'), '');
   }
   const verdict = verdictLine(outputValidation, result.structuredContent !== undefined);
   if (verdict) lines.push(verdict, '');
@@ -46,7 +47,7 @@ function renderBlock(block: ContentBlock): string {
     default: {
       // A content type from a newer revision: show it raw rather than drop it.
       const unknownBlock: { type?: unknown } = block;
-      return `> ${vscode.l10n.t('Content of type {0}', String(unknownBlock.type))}\n\n${fence(JSON.stringify(block, null, 2), 'json')}`;
+      return `> ${vscode.l10n.t('Content of type {0}', String(unknownBlock.type))}\n\n${fence(printJson(block).text, 'json')}`;
     }
   }
 }

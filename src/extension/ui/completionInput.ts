@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { completionRows } from './completionOrder';
 
 export interface CompletionInputOptions {
   title: string;
@@ -31,9 +32,11 @@ export function askWithCompletions(options: CompletionInputOptions): Promise<str
   let timer: ReturnType<typeof setTimeout> | undefined;
 
   const render = () => {
-    const value = pick.value;
-    const typed: vscode.QuickPickItem[] = value && !suggestions.includes(value) ? [{ label: value, description: vscode.l10n.t('use this value'), alwaysShow: true }] : [];
-    pick.items = [...typed, ...suggestions.map((label) => ({ label, description: vscode.l10n.t('suggested by the server'), alwaysShow: true }))];
+    pick.items = completionRows(pick.value, suggestions).map((row) => ({
+      label: row.value,
+      description: row.kind === 'typed' ? vscode.l10n.t('use this value') : vscode.l10n.t('suggested by the server'),
+      alwaysShow: true,
+    }));
   };
   const refresh = () => {
     if (!options.complete) return render();

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { localizeCoreError } from '../ui/coreErrors';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types';
 import { eraLabel } from '../../protocol/eras/select';
 import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
@@ -114,7 +115,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       case 'starting':
         return [message(controller, vscode.l10n.t('Starting…'), new vscode.ThemeIcon('loading~spin'))];
       case 'error':
-        return [message(controller, firstLine(state.message), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
+        return [message(controller, firstLine(localizeCoreError(state.message)), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
       case 'stopped':
         // Expanding starts the server (see the onDidExpandElement handler); its tools arrive with the refresh.
         return state.note ? [message(controller, state.note, new vscode.ThemeIcon('shield'))] : [];
@@ -346,7 +347,7 @@ function serverItem(controller: ServerController, all: readonly ServerController
   const parts = [ServerState.label(state), transportLabel(controller.entry.definition)];
   // Only the tool count: resource and prompt counts stand on their group rows, so a catalog reload refreshes those
   // rows alone instead of this one and, with it, every expanded tool row underneath.
-  if (state.kind === 'running' && state.session.capabilities.tools) parts.push(vscode.l10n.t('{0} tools', state.tools.length));
+  if (state.kind === 'running' && state.session.capabilities.tools) parts.push(state.tools.length === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', state.tools.length));
   if (sharedName) parts.push(controller.entry.origin.folder.name);
   item.description = parts.join(' · ');
   item.tooltip = serverTooltip(controller);
@@ -403,7 +404,7 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
   if (state.kind === 'error') {
     md.appendMarkdown(`\n**${escape(vscode.l10n.t('Last error'))}**:`);
     const tail = state.stderrTail.filter((line) => !state.message.includes(line));
-    md.appendCodeblock([state.message, ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
+    md.appendCodeblock([localizeCoreError(state.message), ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
   }
   return md;
 }

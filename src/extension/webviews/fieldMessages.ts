@@ -47,9 +47,9 @@ export function describeFieldProblem(problem: FieldProblem): string {
         }
       }
     case 'too-short':
-      return vscode.l10n.t('At least {0} characters', problem.minLength);
+      return problem.minLength === 1 ? vscode.l10n.t('At least 1 character') : vscode.l10n.t('At least {0} characters', problem.minLength);
     case 'too-long':
-      return vscode.l10n.t('At most {0} characters', problem.maxLength);
+      return problem.maxLength === 1 ? vscode.l10n.t('At most 1 character') : vscode.l10n.t('At most {0} characters', problem.maxLength);
     case 'pattern':
       return vscode.l10n.t('Must match the pattern {0}', problem.pattern);
     case 'not-a-number':
@@ -63,9 +63,9 @@ export function describeFieldProblem(problem: FieldProblem): string {
     case 'not-an-option':
       return vscode.l10n.t('Choose one of the listed options');
     case 'too-few-items':
-      return vscode.l10n.t('At least {0} items', problem.minItems);
+      return problem.minItems === 1 ? vscode.l10n.t('At least 1 item') : vscode.l10n.t('At least {0} items', problem.minItems);
     case 'too-many-items':
-      return vscode.l10n.t('At most {0} items', problem.maxItems);
+      return problem.maxItems === 1 ? vscode.l10n.t('At most 1 item') : vscode.l10n.t('At most {0} items', problem.maxItems);
     case 'schema':
       // Keywords the form does not know; the validator's own words (English) are all there is.
       return vscode.l10n.t('Not accepted by the input schema: {0}', problem.detail);

@@ -320,6 +320,7 @@ function webviewStrings(): Record<string, string> {
     notJson: vscode.l10n.t('Not valid JSON'),
     jsonField: vscode.l10n.t('JSON ({0})'),
     keys: vscode.l10n.t('Once you have clicked or tabbed into this request, Enter (or Ctrl+Enter in a text area) approves; Escape rejects.'),
+    elicitationKeys: vscode.l10n.t('Once you have clicked or tabbed into this form, Enter (or Ctrl+Enter in a text area) accepts; Escape cancels (the server learns you made no choice; Decline tells it no).'),
     toolCalls: vscode.l10n.t('Tool calls requested by the model (kept when you approve)'),
     modelError: vscode.l10n.t('The model failed; the server was told: {0}'),
     dismiss: vscode.l10n.t('Dismiss'),

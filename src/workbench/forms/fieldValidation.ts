@@ -1,3 +1,4 @@
+import { compileLinearPattern } from '../../protocol/validation/linearRegExp';
 import type { FormField } from './formModel';
 
 /**
@@ -130,11 +131,21 @@ function isUrl(value: string): boolean {
   }
 }
 
-/** A pattern the server sent may be invalid (or use syntax JavaScript lacks): then the schema validator decides. */
+/**
+ * A pattern is the server's: it runs on the linear engine, never the native backtracking RegExp, so `^(a|a)+$`
+ * against a long value cannot freeze the host. A pattern the engine cannot take (invalid, backreferences, too big)
+ * is left to the schema validator, which uses the same engine.
+ */
 function matches(pattern: string, value: string): boolean {
-  try {
-    return new RegExp(pattern, 'u').test(value);
-  } catch {
-    return true;
+  const compiled = compileLinearPattern(pattern);
+  switch (compiled.kind) {
+    case 'linear':
+      return compiled.test(value);
+    case 'unsupported':
+      return true;
+    default: {
+      const exhaustive: never = compiled;
+      throw new Error(`unknown pattern kind ${JSON.stringify(exhaustive)}`);
+    }
   }
 }

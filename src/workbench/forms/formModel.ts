@@ -203,6 +203,9 @@ function tooManyChoices(base: FieldBase, count: number, fallback: unknown): Form
 export function defaultValues(field: FormField): unknown {
   switch (field.kind) {
     case 'object': {
+      // An optional nested object is absent until the person adds it (its defaults apply once it is there): its
+      // required fields must not block a call that leaves it out.
+      if (field.name !== '' && !field.required) return undefined;
       const result: Record<string, unknown> = {};
       for (const child of field.fields) {
         const value = defaultValues(child);

@@ -203,6 +203,34 @@ export function configSuite(vscode: VscodeApi): Suite {
     requireApi().config.setLaunchConfirmer(async () => true);
   });
 
+  suite.test('a start the workspace triggered never raises the consent: the row says "changed: review to start"; a person\'s start asks', async () => {
+    const triggers: string[] = [];
+    requireApi().config.setLaunchConfirmer(async ({ serverName, trigger }) => (triggers.push(`${serverName}: ${trigger}`), true));
+    await writeWorkspaceServers({ 'review-me': stdio('--review-1') });
+    // A start from code (as auto-start and a changed mcp.json do) and one from the person's command.
+    await controllerOf('review-me').start();
+    await controllerOf('review-me').stop();
+    await writeWorkspaceServers({ 'review-me': stdio('--review-2') });
+    await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('review-me') });
+    await controllerOf('review-me').stop();
+    assertEqual(triggers.join(' | '), 'review-me: workspace | review-me: person', 'who asked for each start');
+    // Without the hook (the real modal): the workspace's start is refused at once instead of raising the modal; a
+    // modal would leave start() waiting for an answer that never comes, and the test would time out.
+    requireApi().config.setLaunchConfirmer(undefined);
+    try {
+      await writeWorkspaceServers({ 'review-me': stdio('--review-3') });
+      const outcome = await controllerOf('review-me').start().then(
+        () => 'started',
+        (error: Error) => `${error.name}: ${error.message}`,
+      );
+      assert(outcome.startsWith('LaunchDeclinedError') && outcome.includes('press Enter'), `outcome of the workspace's start: ${outcome}`);
+      const state = controllerOf('review-me').state;
+      assertEqual(state.kind === 'stopped' ? state.note : state.kind, 'changed: review to start', 'the row of a server waiting for review');
+    } finally {
+      requireApi().config.setLaunchConfirmer(async () => true);
+    }
+  });
+
   suite.test('a missing command names the command, the PATH searched, and the fix', async () => {
     await writeWorkspaceServers({ missing: { type: 'stdio', command: 'mcp-workbench-no-such-command', args: [] } });
     const failure = await controllerOf('missing').start().then(
@@ -354,6 +382,21 @@ export function configSuite(vscode: VscodeApi): Suite {
     assertEqual(outcome.added.join(','), 'filesystem,remote-docs', 'added servers');
     const text = fs.readFileSync(configFile(), 'utf8');
     assert(text.startsWith('// written by config.suite.ts') && text.includes('"remote-docs"'), `mcp.json after import:\n${text}`);
+  });
+
+  suite.test('"Import Servers" into a shared mcp.json turns a literal Bearer token into a password input', async () => {
+    const cursorFile = path.join(folder().uri.fsPath, '.fixtures', 'secret', 'mcp.json');
+    fs.mkdirSync(path.dirname(cursorFile), { recursive: true });
+    fs.writeFileSync(cursorFile, JSON.stringify({ mcpServers: { 'with-token': { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer sk-literal-import' } } } }));
+    const outcome = await vscode.commands.executeCommand<{ added: string[] }>('mcpWorkbench.importServers', {
+      sources: [{ kind: 'cursor', path: cursorFile }],
+      target: folder().uri.toString(),
+      select: 'all',
+    });
+    assertEqual(outcome?.added.join(','), 'with-token', 'added servers');
+    const text = fs.readFileSync(configFile(), 'utf8');
+    assert(!text.includes('sk-literal-import'), `the token was written into the shared file:\n${text}`);
+    assert(text.includes('"Bearer ${input:with-token-authorization}"') && /"password": true/.test(text), `no password input in mcp.json:\n${text}`);
   });
 
   suite.test('"Import Servers" scans first, lists what it found with file paths, offers "Choose File…", then asks where to write', async () => {

@@ -126,6 +126,28 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     assert(tools.includes('trigger-elicitation-request'), `server-everything did not register trigger-elicitation-request: ${JSON.stringify(tools)}`);
   }, { timeoutMs: 90_000 });
 
+  suite.test('no model yet: the failure names the setting and offers to add an endpoint or set a key', async () => {
+    const testApi = requireApi();
+    testApi.config.setLaunchConfirmer(async () => true);
+    await vscode.workspace.getConfiguration('mcpWorkbench.sampling').update('endpoints', undefined, vscode.ConfigurationTarget.Global);
+    // Dismissed as a person would close it; what matters is what it said and offered.
+    testApi.config.answerNotifications(() => undefined);
+    testApi.config.clearNotifications();
+    try {
+      const controller = server();
+      if (controller.state.kind !== 'running') await controller.start();
+      await testApi.manager.waitForState(EVERYTHING_SERVER, 'running', 60_000);
+      // The server turns the refused sampling into a failed call (or an error result); either way the person is told.
+      await trigger('no model here').catch((error: unknown) => error);
+      const offer = await waitUntil('the no-model notification', () => testApi.config.notifications().find((n) => n.message.includes('no language model is available')), 10_000);
+      assert(offer.message.includes('mcpWorkbench.sampling.endpoints') && offer.message.includes(EVERYTHING_SERVER), `the notification does not name the setting and the server: ${offer.message}`);
+      assertEqual(offer.actions.join(', '), 'Add Model Endpoint, Set Model API Key…', "the notification's buttons");
+    } finally {
+      testApi.config.answerNotifications(undefined);
+      await vscode.workspace.getConfiguration('mcpWorkbench.sampling').update('endpoints', [{ name: ENDPOINT, baseUrl: requireModel().baseUrl, model: MODEL }], vscode.ConfigurationTarget.Global);
+    }
+  }, { timeoutMs: 90_000 });
+
   suite.test('approve: the panel shows the request, the model answers (streamed), the server gets the answer', async () => {
     const before = requireModel().requests.length;
     const call = trigger('What is MCP?');
