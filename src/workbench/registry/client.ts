@@ -27,6 +27,8 @@ export interface RegistryClientOptions {
   /** Bounds each request (default 30 s). */
   timeoutMs?: number;
   limits?: Pick<InputLimits, 'maxDocumentBytes'>;
+  /** Entries asked for per page (default 100); the registry may send fewer. */
+  pageSize?: number;
 }
 
 /** Pages followed by searchAll before it stops and says so: a registry that never ends its cursor cannot loop us. */
@@ -40,16 +42,18 @@ export class RegistryClient {
   private readonly fetchImpl: typeof fetch;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
+  private readonly pageSize: number;
 
   constructor(options: RegistryClientOptions = {}) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl ?? DEFAULT_REGISTRY_URL);
     this.fetchImpl = options.fetch ?? fetch;
     this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.pageSize = options.pageSize ?? PAGE_SIZE;
     this.maxBytes = (options.limits?.maxDocumentBytes ?? DEFAULT_INPUT_LIMITS.maxDocumentBytes) * PAGE_BYTES_FACTOR;
   }
 
   /** One page of the latest versions, matching `search` (the registry searches names; descriptions too where it can). */
-  async searchPage(search: string | undefined, cursor?: string, limit = PAGE_SIZE): Promise<RegistryPage> {
+  async searchPage(search: string | undefined, cursor?: string, limit = this.pageSize): Promise<RegistryPage> {
     const query = new URLSearchParams({ version: 'latest', limit: String(limit) });
     if (search) query.set('search', search);
     if (cursor) query.set('cursor', cursor);
