@@ -18,7 +18,8 @@ import { UsageError, type ParsedArgs } from './args';
  * registry URL and the server; the config file is only written once the whole entry has been built.
  */
 export const REGISTRY_USAGE = `  registry search [text]               every server of the registry matching text (JSON array, every page
-                                       followed); --registry <url> (default the official MCP Registry)
+                                       followed); --registry <url> (default $MCP_WORKBENCH_REGISTRY_URL,
+                                       else the official MCP Registry)
   registry show <name> [--version v]   one server's server.json and the registry's metadata (latest unless --version)
   registry add <name> --config <mcp.json> [--as <key>] [--version v] [--via npm|pypi|oci|nuget|mcpb|remote]
                                        write the server into mcp.json (comments kept) and print the entry written;

@@ -145,6 +145,14 @@ describe('registry add', () => {
     }
   });
 
+  test('--help documents the registry subcommand', async () => {
+    const help = await cli(['--help']);
+    assert.equal(help.code, 0);
+    assert.match(help.stdout, /registry search \[text\]/);
+    assert.match(help.stdout, /registry show <name> \[--version v\]/);
+    assert.match(help.stdout, /registry add <name> --config <mcp\.json> \[--as <key>\]/);
+  });
+
   test('an unreachable registry exits 1 naming its URL', async () => {
     const run = await cli(['registry', 'search', '--registry', 'http://127.0.0.1:9']);
     assert.equal(run.code, 1);
