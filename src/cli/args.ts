@@ -32,9 +32,14 @@ export interface ParsedArgs {
   clientId?: string;
   clientSecret?: string;
   noBrowser: boolean;
+  /** `registry` subcommand: the registry's URL, the version, the key to add under, and which package or remote. */
+  registry?: string;
+  version?: string;
+  as?: string;
+  via?: string;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret']);
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret', '--registry', '--version', '--as', '--via']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false };
@@ -87,6 +92,13 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       return;
     case '--cwd':
       result.cwd = value;
+      return;
+    case '--registry':
+    case '--version':
+    case '--as':
+    case '--via':
+      if (!value) throw new UsageError(`${flag} needs a value`);
+      result[flag.slice(2) as 'registry' | 'version' | 'as' | 'via'] = value;
       return;
     case '--auth-dir':
       result.authDir = value;

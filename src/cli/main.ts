@@ -6,6 +6,7 @@ import { logout } from './auth';
 import { runConformance } from './conformance';
 import { createClient, printable, resolveTarget, verboseWriter, type Target } from './connect';
 import { runSession } from './session';
+import { REGISTRY_USAGE, runRegistry } from './registry';
 import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
@@ -32,6 +33,7 @@ Subcommands:
                                        registrations; the next run signs in again. Prints {"signedOut"}
   conformance <url>                    act as the client under the official conformance suite
                                        (scenario from MCP_CONFORMANCE_SCENARIO)
+${REGISTRY_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000); the time a person spends signing in is not counted
@@ -170,6 +172,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   if (args.subcommand === 'conformance') return runConformance(args);
   if (args.subcommand === 'logout') return runLogout(args);
+  if (args.subcommand === 'registry') return runRegistry(args);
   const runner = args.subcommand === 'session' ? undefined : RUNNERS[args.subcommand];
   if (args.subcommand !== 'session' && !runner) {
     process.stderr.write(`unknown subcommand "${args.subcommand}"\n\n${USAGE}\n`);

@@ -34,6 +34,10 @@ export const COMMAND_IDS = [
   'mcpWorkbench.clearHistory',
   'mcpWorkbench.showServerInstructions',
   'mcpWorkbench.showMoreTools',
+  // MCP Registry (issue 21)
+  'mcpWorkbench.browseRegistry',
+  'mcpWorkbench.importServerJson',
+  'mcpWorkbench.exportServerJson',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

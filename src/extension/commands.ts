@@ -23,6 +23,7 @@ import type { ToolResultDocuments } from './tools/toolResultDocuments';
 import { copyName, copyUri, refreshServer, showServerInstructions } from './views/itemCommands';
 import type { HistoryLog } from '../workbench/history/historyLog';
 import type { ServersTreeProvider } from './views/serversTreeProvider';
+import { browseRegistry, exportServerJsonCommand, importServerJson } from './registry/registryCommands';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -81,6 +82,10 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.clearHistory': (s, node) => clearHistory(s.history, node),
   'mcpWorkbench.showServerInstructions': (s, argument) => showServerInstructions(s.manager, s.documents, argument),
   'mcpWorkbench.showMoreTools': (s, node) => s.tree.showMore(node),
+  // MCP Registry (issue 21)
+  'mcpWorkbench.browseRegistry': () => browseRegistry(),
+  'mcpWorkbench.importServerJson': (_s, argument) => importServerJson(argument),
+  'mcpWorkbench.exportServerJson': (s, argument) => exportServerJsonCommand(s.manager, argument),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

@@ -12,6 +12,8 @@ export interface NewServer {
   name: string;
   /** The JSON written under `servers.<name>`. */
   entry: object;
+  /** `inputs` definitions the entry's `${input:…}` refer to, written into the same file (registry servers). */
+  inputs?: readonly InputEntry[];
 }
 
 export function configTargets(): ConfigTarget[] {
@@ -75,21 +77,22 @@ export async function addServers(target: ConfigTarget, servers: readonly NewServ
     }
     const value = userServersValue();
     const root = isRecord(value) ? value : {};
-    await vscode.workspace.getConfiguration(USER_SERVERS_SECTION).update(USER_SERVERS_KEY, { ...root, servers: current }, vscode.ConfigurationTarget.Global);
+    const allInputs = [...(Array.isArray(root.inputs) ? root.inputs : []), ...inputs, ...servers.flatMap((server) => server.inputs ?? [])];
+    await vscode.workspace.getConfiguration(USER_SERVERS_SECTION).update(USER_SERVERS_KEY, { ...root, ...(allInputs.length > 0 ? { inputs: allInputs } : {}), servers: current }, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.openSettingsJson');
     return;
   }
   if ((await readText(target.uri)) === undefined) {
     let text = '';
     for (const input of inputs) text = addInputToConfig(text, input);
-    for (const server of servers) text = addServerToConfig(text, server.name, server.entry);
+    for (const server of servers) text = withInputs(addServerToConfig(text, server.name, server.entry), server);
     await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(text));
   } else {
     // The open document's text, unsaved changes included, is what gets edited.
     const document = await vscode.workspace.openTextDocument(target.uri);
     let text = document.getText();
     for (const input of inputs) text = addInputToConfig(text, input);
-    for (const server of servers) text = addServerToConfig(text, server.name, server.entry);
+    for (const server of servers) text = withInputs(addServerToConfig(text, server.name, server.entry), server);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(target.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('Could not edit {0}.', target.uri.fsPath));
@@ -99,6 +102,11 @@ export async function addServers(target: ConfigTarget, servers: readonly NewServ
   const offset = entryOffset(document.getText(), servers[0].name);
   const position = document.positionAt(offset);
   await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: false });
+}
+
+function withInputs(text: string, server: NewServer): string {
+  for (const input of server.inputs ?? []) text = addInputToConfig(text, input);
+  return text;
 }
 
 function entryOffset(text: string, name: string): number {

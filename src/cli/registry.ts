@@ -1,0 +1,134 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { errorMessage } from '../protocol/errors';
+import { defaultAuthDir } from '../workbench/node/auth/fileAuthStore';
+import { RegistryClient, RegistryError } from '../workbench/registry/client';
+import { namesInConfig, uniqueKey, writeMappedServer } from '../workbench/registry/configWrite';
+import { describeRunOption, runOptions, runsWhere, statusNotice, suggestKey, type RunOption } from '../workbench/registry/mapping';
+import type { BundleFolder } from '../workbench/registry/mcpb';
+import { bundleFolderName, prepareServer } from '../workbench/registry/prepare';
+import type { RegistryEntry, ServerJson } from '../workbench/registry/types';
+import { escapeForDisplay } from '../workbench/urlPolicy';
+import { toJsonText } from '../workbench/display';
+import { UsageError, type ParsedArgs } from './args';
+
+/**
+ * `mcp-workbench registry search|show|add`: the MCP Registry from the command line. Output is JSON on stdout;
+ * warnings (deprecated entries, entries the registry sent that failed validation) go to stderr. Exit 1 names the
+ * registry URL and the server; the config file is only written once the whole entry has been built.
+ */
+export const REGISTRY_USAGE = `  registry search [text]               every server of the registry matching text (JSON array, every page
+                                       followed); --registry <url> (default $MCP_WORKBENCH_REGISTRY_URL,
+                                       else the official MCP Registry)
+  registry show <name> [--version v]   one server's server.json and the registry's metadata (latest unless --version)
+  registry add <name> --config <mcp.json> [--as <key>] [--version v] [--via npm|pypi|oci|nuget|mcpb|remote]
+                                       write the server into mcp.json (comments kept) and print the entry written;
+                                       secrets and required values become "inputs" asked for at first start`;
+
+export async function runRegistry(args: ParsedArgs, out: (text: string) => void = (text) => process.stdout.write(text), err: (text: string) => void = (text) => process.stderr.write(text)): Promise<number> {
+  try {
+    const [action, ...rest] = args.positionals;
+    const client = new RegistryClient({ baseUrl: args.registry ?? process.env.MCP_WORKBENCH_REGISTRY_URL, ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}) });
+    switch (action) {
+      case 'search': {
+        if (rest.length > 1) throw new UsageError('registry search takes at most one search text (quote it)');
+        const result = await client.searchAll(rest[0]);
+        for (const rejected of result.rejected) err(`warning: skipped ${escapeForDisplay(rejected.name)} from ${client.baseUrl}: ${escapeForDisplay(rejected.reason)}\n`);
+        out(`${toJsonText(result.entries.map(summary), 2)}\n`);
+        return 0;
+      }
+      case 'show': {
+        const name = single(rest, 'registry show needs a server name, e.g. io.github.user/weather');
+        const entry = await client.get(name, args.version);
+        out(`${toJsonText({ ...entry, runsOn: runOptions(entry.server).map(describeRunOption) }, 2)}\n`);
+        return 0;
+      }
+      case 'add':
+        return await add(client, single(rest, 'registry add needs a server name, e.g. io.github.user/weather'), args, out, err);
+      case undefined:
+        throw new UsageError('registry needs search, show or add');
+      default:
+        throw new UsageError(`unknown registry command "${action}" (search, show or add)`);
+    }
+  } catch (error) {
+    err(`${escapeForDisplay(errorMessage(error))}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  }
+}
+
+async function add(client: RegistryClient, name: string, args: ParsedArgs, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+  if (!args.config) throw new UsageError('registry add needs --config <mcp.json>: the file to add the server to');
+  const configPath = path.resolve(args.config);
+  const entry = await client.get(name, args.version);
+  const notice = statusNotice(entry);
+  if (notice.kind === 'deprecated') err(`warning: ${escapeForDisplay(notice.message)}\n`);
+  const option = chooseOption(entry.server, args.via);
+  const text = await readIfExists(configPath);
+  const taken = namesInConfig(text);
+  const key = args.as ?? uniqueKey(suggestKey(entry.server), taken.servers);
+  if (args.as && taken.servers.some((used) => used.toLowerCase() === key.toLowerCase())) {
+    err(`a server named "${key}" already exists in ${configPath}; choose another --as. Nothing was changed\n`);
+    return 1;
+  }
+  writeMappedServer(text, key, { entry: {}, inputs: [] }); // the file must take an entry before a bundle is fetched
+  const mapped = await prepareServer(entry.server, { key, takenInputIds: taken.inputIds, option, bundleFolder: nodeBundleFolder });
+  const updated = writeMappedServer(text, key, mapped);
+  // Write a sibling file and rename it over the config, so an interrupted write never leaves half a file.
+  const temporary = `${configPath}.${process.pid}.tmp`;
+  await fs.mkdir(path.dirname(configPath), { recursive: true });
+  await fs.writeFile(temporary, updated, 'utf8');
+  await fs.rename(temporary, configPath);
+  out(`${toJsonText({ name: key, server: entry.server.name, version: entry.server.version, config: configPath, entry: mapped.entry, inputs: mapped.inputs }, 2)}\n`);
+  return 0;
+}
+
+function chooseOption(server: ServerJson, via: string | undefined): RunOption | undefined {
+  if (!via) return undefined;
+  const options = runOptions(server);
+  const found = options.find((option) => (via === 'remote' ? option.kind === 'remote' : option.kind === 'package' && option.pkg.registryType === via));
+  if (!found) throw new RegistryError('invalid-entry', `${server.name} ${server.version} has no ${via} way to run; it offers: ${options.map(describeRunOption).join('; ') || 'nothing'}`);
+  return found;
+}
+
+function summary(entry: RegistryEntry): Record<string, unknown> {
+  const { server, official } = entry;
+  return {
+    name: server.name,
+    ...(server.title ? { title: server.title } : {}),
+    description: server.description,
+    version: server.version,
+    status: official?.status ?? 'active',
+    runsOn: runsWhere(server),
+    ...(server.repository ? { repository: server.repository.url } : {}),
+    ...(official?.publishedAt ? { publishedAt: official.publishedAt } : {}),
+  };
+}
+
+function single(rest: readonly string[], message: string): string {
+  if (rest.length !== 1 || !rest[0]) throw new UsageError(message);
+  return rest[0];
+}
+
+async function readIfExists(file: string): Promise<string> {
+  try {
+    return await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return '';
+    throw error;
+  }
+}
+
+/** Bundles live next to the OAuth cache: ~/.config/mcp-workbench/mcpb/<name>@<version>/. */
+export function nodeBundleFolder(server: ServerJson, base = path.join(path.dirname(defaultAuthDir()), 'mcpb')): BundleFolder {
+  const root = path.join(base, bundleFolderName(server));
+  return {
+    root,
+    separator: path.sep,
+    async write(relativePath, data) {
+      const target = path.resolve(root, relativePath);
+      if (!target.startsWith(root + path.sep)) throw new Error(`the bundle path ${relativePath} leaves ${root}`);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, data);
+    },
+  };
+}
