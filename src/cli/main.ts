@@ -5,6 +5,7 @@ import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from 
 import { logout } from './auth';
 import { runConformance } from './conformance';
 import { createClient, printable, resolveTarget, verboseWriter, type Target } from './connect';
+import { writeJsonOutput } from './output';
 import { runSession } from './session';
 import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
@@ -204,7 +205,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return interrupt.signal.aborted ? interruptedExitCode(interrupt.signal.reason) : code;
     }
     const { output, failure } = await runner(client, args);
-    process.stdout.write(`${toJsonText(output, 2)}\n`);
+    await writeJsonOutput(process.stdout, output);
     if (failure) process.stderr.write(`${maskText(failure.message, target.secrets)}\n`);
     return failure ? 1 : 0;
   } catch (error) {
