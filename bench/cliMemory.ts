@@ -16,7 +16,7 @@ const PEAK_PRELOAD = path.join(__dirname, 'peakRss.cjs');
 const RAW_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'bench', 'raw-server.mjs');
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 /** One read of the SDK CLI takes 30 s or more (its read buffer is concatenated and searched again for each chunk). */
-const OURS_REPS = positiveInt('BENCH_CLI_REPS', 3);
+const OURS_REPS = positiveInt('BENCH_CLI_REPS', 2);
 const SDK_REPS = positiveInt('BENCH_CLI_SDK_REPS', 1);
 
 interface Run {
