@@ -2,7 +2,9 @@
  * The smallest SDK-based CLI that does what `mcp-workbench read` does, as an application on the SDK would write it:
  *   node sdk-cli.js <1|2> read <uri> -- <server command...>
  * `1`: @modelcontextprotocol/sdk 1.x Client (read buffer raised to 256 MiB: its default 10 MiB refuses a 50 MiB
- * message), `2`: @modelcontextprotocol/client 2.4.0. Prints JSON.stringify(result, null, 2) and a newline.
+ * message), `2`: @modelcontextprotocol/client 2.4.0. Prints JSON.stringify(result, null, 2) and a newline, then
+ * exits without the SDK's close (what is measured is the read and the print; the server ends on EOF): on a busy
+ * machine that close could meet a server already gone and die of an EPIPE nobody listens for.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -17,15 +19,11 @@ async function read(sdk: string, uri: string, command: string, args: string[]): 
   if (sdk === '1') {
     const client = new Client({ name: 'sdk-cli', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command, args, env, stderr: 'inherit', maxBufferSize: SDK_RAISED_BUFFER }), { timeout: TIMEOUT_MS });
-    const result = await client.readResource({ uri }, { timeout: TIMEOUT_MS });
-    await client.close();
-    return result;
+    return client.readResource({ uri }, { timeout: TIMEOUT_MS });
   }
   const client = new SdkV2.Client({ name: 'sdk-cli', version: '1.0.0' });
   await client.connect(new SdkV2Stdio.StdioClientTransport({ command, args, env, stderr: 'inherit' }), { timeout: TIMEOUT_MS });
-  const result = await client.readResource({ uri }, { timeout: TIMEOUT_MS });
-  await client.close();
-  return result;
+  return client.readResource({ uri }, { timeout: TIMEOUT_MS });
 }
 
 async function main(): Promise<void> {
