@@ -1,23 +1,29 @@
 /**
- * The clients the benchmark compares, behind one small interface. Each one spawns its own copy of the same
- * fixture server: bench/fixtures/server.mjs (v1 SDK, handshake era) over stdio, or for the 2026-07-28 rows
- * bench/fixtures/modern-server.mjs (v2 SDK, modern-only) over stdio or HTTP.
+ * The clients the benchmark compares, behind one small interface. Each one spawns its own copy of a fixture
+ * server given as a node script and its arguments: bench/fixtures/server.mjs (v1 SDK) or
+ * test/fixtures/bench/raw-server.mjs (hand-written newline JSON) for the handshake era, and for the 2026-07-28 rows
+ * bench/fixtures/modern-server.mjs (v2 SDK, modern-only) over stdio or HTTP. Script paths come from the caller:
+ * this file runs bundled from a temporary folder (bench/worker.ts), where __dirname says nothing about the repo.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
-import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
-import * as os from 'node:os';
-import * as path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import * as SdkV2 from '@modelcontextprotocol/client';
 import * as SdkV2Stdio from '@modelcontextprotocol/client/stdio';
-import { buildSync } from 'esbuild';
 import type { McpClient } from '../src/protocol/client';
 
-export const SERVER_SCRIPT = path.join(__dirname, 'fixtures', 'server.mjs');
 export const BIG_URI = 'bench://big';
+
+/** A fixture server: `node <script> <args>`. */
+export interface ServerCommand {
+  readonly script: string;
+  readonly args?: readonly string[];
+}
+
+function serverArgs(server: ServerCommand): string[] {
+  return [server.script, ...(server.args ?? [])];
+}
 
 /** Generous limits: the benchmark measures time, it does not want timeouts to fire. */
 const REQUEST_TIMEOUT_MS = 10 * 60_000;
@@ -55,30 +61,6 @@ function bigTextLength(contents: unknown): number {
 export type OursModule = typeof import('./oursEntry');
 
 /**
- * This project's client as it ships: bundled by esbuild with the options of esbuild.js (tsx's on-the-fly
- * transform adds a `__name` call per closure, which would bill this client for the benchmark's own loader).
- */
-export function loadBundledOurs(): OursModule {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-'));
-  const outfile = path.join(dir, 'ours.js');
-  buildSync({
-    entryPoints: [path.join(__dirname, 'oursEntry.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    mainFields: ['module', 'main'],
-    logLevel: 'warning',
-  });
-  try {
-    return createRequire(__filename)(outfile) as OursModule;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true }); // loaded: the file is no longer needed
-  }
-}
-
-/**
  * (a) This project's client: McpClient over StdioTransport. With `ownSession`, the server is started through
  * util-linux `setsid` (which calls setsid() and execs the server in place), putting it in its own session as the
  * old `detached: true` spawn did: that column shows what a separate scheduler autogroup costs.
@@ -87,9 +69,9 @@ export class OursClient implements BenchClient {
   readonly label: string;
   private readonly client: McpClient;
 
-  constructor(bigBytes: number, ours: OursModule, ownSession = false) {
+  constructor(bigBytes: number, ours: OursModule, server: ServerCommand, ownSession = false) {
     this.label = ownSession ? 'ours, server in own session (old detached spawn)' : 'ours (McpClient)';
-    const command = ownSession ? { command: 'setsid', args: [process.execPath, SERVER_SCRIPT] } : { command: process.execPath, args: [SERVER_SCRIPT] };
+    const command = ownSession ? { command: 'setsid', args: [process.execPath, ...serverArgs(server)] } : { command: process.execPath, args: serverArgs(server) };
     this.client = new ours.McpClient({
       serverName: 'bench',
       transport: new ours.StdioTransport({ ...command, env: serverEnv(bigBytes) }),
@@ -123,11 +105,11 @@ export class SdkClient implements BenchClient {
   private readonly client = new Client({ name: 'bench-sdk', version: '1.0.0' });
   private readonly transport: StdioClientTransport;
 
-  constructor(bigBytes: number, maxBufferSize?: number) {
+  constructor(bigBytes: number, server: ServerCommand, maxBufferSize?: number) {
     this.label = maxBufferSize === undefined ? 'SDK 1.32.2 (default)' : `SDK 1.32.2 (maxBufferSize ${Math.round(maxBufferSize / 2 ** 20)} MiB)`;
     this.transport = new StdioClientTransport({
       command: process.execPath,
-      args: [SERVER_SCRIPT],
+      args: serverArgs(server),
       env: { ...(process.env as Record<string, string>), ...serverEnv(bigBytes) },
       stderr: 'inherit',
       ...(maxBufferSize === undefined ? {} : { maxBufferSize }),
@@ -169,10 +151,13 @@ export class RawClient implements BenchClient {
   private nextId = 1;
   private pieces: Buffer[] = [];
 
-  constructor(private readonly bigBytes: number) {}
+  constructor(
+    private readonly bigBytes: number,
+    private readonly server: ServerCommand,
+  ) {}
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, [SERVER_SCRIPT], { env: { ...process.env, ...serverEnv(this.bigBytes) }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, serverArgs(this.server), { env: { ...process.env, ...serverEnv(this.bigBytes) }, stdio: ['pipe', 'pipe', 'inherit'] });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
@@ -241,9 +226,44 @@ export class RawClient implements BenchClient {
   }
 }
 
-// ---- the 2026-07-28 era: a modern-only server (bench/fixtures/modern-server.mjs) over stdio or HTTP ----------
+/**
+ * (d) The official v2 SDK client (@modelcontextprotocol/client 2.4.0) with its default version negotiation, against
+ * a handshake-era server: what an application on the newer SDK pays today.
+ */
+export class SdkV2Client implements BenchClient {
+  readonly label = 'SDK 2.4.0 Client';
+  private readonly client = new SdkV2.Client({ name: 'bench-sdk-v2', version: '1.0.0' });
+  private readonly transport: SdkV2Stdio.StdioClientTransport;
 
-export const MODERN_SERVER_SCRIPT = path.join(__dirname, 'fixtures', 'modern-server.mjs');
+  constructor(bigBytes: number, server: ServerCommand) {
+    this.transport = new SdkV2Stdio.StdioClientTransport({
+      command: process.execPath,
+      args: serverArgs(server),
+      env: { ...(process.env as Record<string, string>), ...serverEnv(bigBytes) },
+      stderr: 'inherit',
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.client.connect(this.transport, { timeout: REQUEST_TIMEOUT_MS });
+  }
+
+  async echo(text: string): Promise<string> {
+    const result = await this.client.callTool({ name: 'echo', arguments: { text } }, { timeout: REQUEST_TIMEOUT_MS });
+    return firstText(result.content);
+  }
+
+  async readBig(): Promise<number> {
+    const result = await this.client.readResource({ uri: BIG_URI }, { timeout: REQUEST_TIMEOUT_MS });
+    return bigTextLength(result.contents);
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+// ---- the 2026-07-28 era: a modern-only server (bench/fixtures/modern-server.mjs) over stdio or HTTP ----------
 
 export type ModernTransport = 'stdio' | 'http';
 
@@ -251,8 +271,10 @@ export type ModernTransport = 'stdio' | 'http';
 class ModernHttpServer {
   private child: ChildProcessByStdio<null, Readable, null> | undefined;
 
+  constructor(private readonly script: string) {}
+
   async start(): Promise<string> {
-    const child = spawn(process.execPath, [MODERN_SERVER_SCRIPT, '--transport', 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [this.script, '--transport', 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
     this.child = child;
     return new Promise<string>((resolve, reject) => {
       let seen = '';
@@ -275,7 +297,6 @@ class ModernHttpServer {
   }
 }
 
-/** This project's client pinned to the 2026-07-28 era, over StdioTransport or the Streamable HTTP transport. */
 /**
  * What the two modern-era columns share: the fixture server over HTTP when that transport is measured (started by
  * the subclass), no big resource, and closing the client before the server.
@@ -283,7 +304,11 @@ class ModernHttpServer {
 abstract class ModernBenchClient<C extends { close(): Promise<void> }> implements BenchClient {
   abstract readonly label: string;
   protected client: C | undefined;
-  protected readonly httpServer = new ModernHttpServer();
+  protected readonly httpServer: ModernHttpServer;
+
+  constructor(protected readonly script: string) {
+    this.httpServer = new ModernHttpServer(script);
+  }
 
   abstract start(): Promise<void>;
   abstract echo(text: string): Promise<string>;
@@ -298,21 +323,23 @@ abstract class ModernBenchClient<C extends { close(): Promise<void> }> implement
   }
 }
 
+/** This project's client pinned to the 2026-07-28 era, over StdioTransport or the Streamable HTTP transport. */
 export class OursModernClient extends ModernBenchClient<McpClient> {
   readonly label: string;
 
   constructor(
     private readonly ours: OursModule,
     private readonly transport: ModernTransport,
+    script: string,
   ) {
-    super();
+    super(script);
     this.label = `ours (McpClient, 2026-07-28, ${transport})`;
   }
 
   async start(): Promise<void> {
     const transport =
       this.transport === 'stdio'
-        ? new this.ours.StdioTransport({ command: process.execPath, args: [MODERN_SERVER_SCRIPT, '--transport', 'stdio'] })
+        ? new this.ours.StdioTransport({ command: process.execPath, args: [this.script, '--transport', 'stdio'] })
         : this.ours.createHttpTransport({ url: await this.httpServer.start(), mode: 'streamable-http' });
     this.client = new this.ours.McpClient({
       serverName: 'bench-modern',
@@ -329,15 +356,17 @@ export class OursModernClient extends ModernBenchClient<McpClient> {
     const { result } = await (this.client as McpClient).callTool('echo', { text });
     return firstText(result.content);
   }
-
 }
 
 /** The official v2 SDK client (@modelcontextprotocol/client 2.4.0) pinned to 2026-07-28, over its stdio or Streamable HTTP transport. */
 export class SdkV2ModernClient extends ModernBenchClient<SdkV2.Client> {
   readonly label: string;
 
-  constructor(private readonly transport: ModernTransport) {
-    super();
+  constructor(
+    private readonly transport: ModernTransport,
+    script: string,
+  ) {
+    super(script);
     this.label = `SDK 2.4.0 Client (pin 2026-07-28, ${transport})`;
   }
 
@@ -345,7 +374,7 @@ export class SdkV2ModernClient extends ModernBenchClient<SdkV2.Client> {
     const client = new SdkV2.Client({ name: 'bench-sdk-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     const transport =
       this.transport === 'stdio'
-        ? new SdkV2Stdio.StdioClientTransport({ command: process.execPath, args: [MODERN_SERVER_SCRIPT, '--transport', 'stdio'], stderr: 'inherit' })
+        ? new SdkV2Stdio.StdioClientTransport({ command: process.execPath, args: [this.script, '--transport', 'stdio'], stderr: 'inherit' })
         : new SdkV2.StreamableHTTPClientTransport(new URL(await this.httpServer.start()));
     await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
     this.client = client;
@@ -355,5 +384,4 @@ export class SdkV2ModernClient extends ModernBenchClient<SdkV2.Client> {
     const result = await (this.client as SdkV2.Client).callTool({ name: 'echo', arguments: { text } }, { timeout: REQUEST_TIMEOUT_MS });
     return firstText(result.content);
   }
-
 }

@@ -4,12 +4,16 @@
  * Starts the modern bench fixture over HTTP, runs BENCH_CALLS (default 2000) echo calls per round, and prints the
  * client process's CPU time per round.
  */
-import { OursModernClient, SdkV2ModernClient, loadBundledOurs, type BenchClient } from './clients';
+import { loadBundledOurs } from './bundle';
+import * as path from 'node:path';
+import { OursModernClient, SdkV2ModernClient, type BenchClient } from './clients';
+
+const MODERN_SERVER = path.join(__dirname, 'fixtures', 'modern-server.mjs');
 
 async function main(): Promise<void> {
   const [which = 'ours', mode = 'concurrent', roundsText = '5'] = process.argv.slice(2);
   const calls = Number(process.env.BENCH_CALLS ?? 2000);
-  const client: BenchClient = which === 'sdk' ? new SdkV2ModernClient('http') : new OursModernClient(loadBundledOurs(), 'http');
+  const client: BenchClient = which === 'sdk' ? new SdkV2ModernClient('http', MODERN_SERVER) : new OursModernClient(loadBundledOurs(), 'http', MODERN_SERVER);
   await client.start();
   try {
     for (let round = 0; round < Number(roundsText); round++) {

@@ -5,6 +5,7 @@ import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from 
 import { logout } from './auth';
 import { runConformance } from './conformance';
 import { createClient, printable, resolveTarget, verboseWriter, type Target } from './connect';
+import { writeJsonOutput } from './output';
 import { runSession } from './session';
 import { REGISTRY_USAGE, runRegistry } from './registry';
 import { maskText } from '../workbench/secrets';
@@ -208,7 +209,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       return interrupt.signal.aborted ? interruptedExitCode(interrupt.signal.reason) : code;
     }
     const { output, failure } = await runner(client, args);
-    process.stdout.write(`${toJsonText(output, 2)}\n`);
+    await writeJsonOutput(process.stdout, output);
     if (failure) process.stderr.write(`${maskText(failure.message, target.secrets)}\n`);
     return failure ? 1 : 0;
   } catch (error) {

@@ -26,7 +26,16 @@ export const MAX_INDENT_LEVELS = 32;
  * skipped undefined, circular structures throw) except that indentation is capped at {@link MAX_INDENT_LEVELS}.
  */
 export function toJsonText(value: unknown, indent?: number | string): string | undefined {
-  return writeJson(value, gapOf(indent), Number.POSITIVE_INFINITY).text;
+  return collect(writeJson(value, gapOf(indent), Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY)).text;
+}
+
+/**
+ * The text of {@link toJsonText} in pieces of about `chunkChars` characters (a huge string is escaped a slice at a
+ * time, never splitting a surrogate pair), for writing a 50 MB result without holding it twice. The pieces joined
+ * are exactly toJsonText's text; nothing is yielded when toJsonText would return undefined.
+ */
+export function* jsonTextChunks(value: unknown, indent: number | string | undefined, chunkChars: number): Generator<string, void, void> {
+  yield* writeJson(value, gapOf(indent), Number.POSITIVE_INFINITY, Math.max(1, Math.floor(chunkChars)));
 }
 
 /**
@@ -35,9 +44,18 @@ export function toJsonText(value: unknown, indent?: number | string): string | u
  */
 export function jsonPreview(value: unknown, max: number): string {
   const limit = Math.max(0, Math.floor(max));
-  const { text, truncated } = writeJson(value, '', limit);
+  const { text, truncated } = collect(writeJson(value, '', limit, Number.POSITIVE_INFINITY));
   if (text === undefined) return 'undefined';
   return truncated ? `${text.slice(0, limit)}… (truncated)` : text;
+}
+
+type Written = 'undefined' | 'complete' | 'truncated';
+
+function collect(writer: Generator<string, Written, void>): { text: string | undefined; truncated: boolean } {
+  const parts: string[] = [];
+  let step = writer.next();
+  for (; !step.done; step = writer.next()) parts.push(step.value);
+  return { text: step.value === 'undefined' ? undefined : parts.join(''), truncated: step.value === 'truncated' };
 }
 
 function gapOf(indent: number | string | undefined): string {
@@ -48,6 +66,7 @@ function gapOf(indent: number | string | undefined): string {
 type Prepared = { kind: 'skip' } | { kind: 'text'; text: string } | { kind: 'string'; value: string } | { kind: 'array'; value: unknown[] } | { kind: 'object'; value: Record<string, unknown> };
 
 type Frame =
+  | { kind: 'string'; value: string; offset: number }
   | { kind: 'array'; value: unknown[]; index: number; depth: number }
   | { kind: 'object'; value: Record<string, unknown>; keys: string[]; index: number; written: number; depth: number };
 
@@ -64,14 +83,25 @@ function prepare(raw: unknown, key: string): Prepared {
   return { kind: 'text', text: JSON.stringify(value) };
 }
 
-/** An explicit stack instead of recursion; stops once `limit` characters are written. */
-function writeJson(root: unknown, gap: string, limit: number): { text: string | undefined; truncated: boolean } {
-  const parts: string[] = [];
+/**
+ * An explicit stack instead of recursion; stops once `limit` characters are written. Yields what it has once
+ * `chunkChars` characters are pending (with an infinite chunk size: everything at the end, in one piece).
+ */
+function* writeJson(root: unknown, gap: string, limit: number, chunkChars: number): Generator<string, Written, void> {
+  let parts: string[] = [];
+  let pending = 0;
   let length = 0;
   let truncated = false;
   const emit = (part: string) => {
     parts.push(part);
+    pending += part.length;
     length += part.length;
+  };
+  const take = (): string => {
+    const chunk = parts.join('');
+    parts = [];
+    pending = 0;
+    return chunk;
   };
   const newline = (depth: number) => {
     if (gap) emit(`\n${gap.repeat(Math.min(depth, MAX_INDENT_LEVELS))}`);
@@ -89,6 +119,9 @@ function writeJson(root: unknown, gap: string, limit: number): { text: string | 
         if (item.value.length > room) {
           emit(JSON.stringify(item.value.slice(0, Math.max(0, room))));
           truncated = true;
+        } else if (item.value.length > chunkChars) {
+          emit('"');
+          stack.push({ kind: 'string', value: item.value, offset: 0 });
         } else emit(JSON.stringify(item.value));
         return;
       }
@@ -112,45 +145,69 @@ function writeJson(root: unknown, gap: string, limit: number): { text: string | 
   };
 
   const first = prepare(root, '');
-  if (first.kind === 'skip') return { text: undefined, truncated: false };
+  if (first.kind === 'skip') return 'undefined';
   write(first, 0);
   while (stack.length > 0 && !truncated) {
+    if (pending >= chunkChars) yield take();
     if (length > limit) {
       truncated = true;
       break;
     }
     const frame = stack[stack.length - 1];
-    if (frame.kind === 'array') {
-      if (frame.index === frame.value.length) {
-        if (frame.value.length > 0) newline(frame.depth);
-        emit(']');
-        ancestors.delete(frame.value);
-        stack.pop();
-        continue;
+    switch (frame.kind) {
+      case 'string': {
+        // Escaping slice by slice gives JSON.stringify's text as long as no slice ends between a surrogate pair.
+        let end = Math.min(frame.value.length, frame.offset + chunkChars);
+        const last = frame.value.charCodeAt(end - 1);
+        if (end < frame.value.length && last >= 0xd800 && last <= 0xdbff) end += end - 1 > frame.offset ? -1 : 1;
+        emit(JSON.stringify(frame.value.slice(frame.offset, end)).slice(1, -1));
+        frame.offset = end;
+        if (end === frame.value.length) {
+          emit('"');
+          stack.pop();
+        }
+        break;
       }
-      const index = frame.index++;
-      if (index > 0) emit(',');
-      newline(frame.depth + 1);
-      const item = prepare(frame.value[index], String(index));
-      if (item.kind === 'skip') emit('null');
-      else write(item, frame.depth + 1);
-    } else {
-      if (frame.index === frame.keys.length) {
-        if (frame.written > 0) newline(frame.depth);
-        emit('}');
-        ancestors.delete(frame.value);
-        stack.pop();
-        continue;
+      case 'array': {
+        if (frame.index === frame.value.length) {
+          if (frame.value.length > 0) newline(frame.depth);
+          emit(']');
+          ancestors.delete(frame.value);
+          stack.pop();
+          break;
+        }
+        const index = frame.index++;
+        if (index > 0) emit(',');
+        newline(frame.depth + 1);
+        const item = prepare(frame.value[index], String(index));
+        if (item.kind === 'skip') emit('null');
+        else write(item, frame.depth + 1);
+        break;
       }
-      const key = frame.keys[frame.index++];
-      const item = prepare(frame.value[key], key);
-      if (item.kind === 'skip') continue;
-      if (frame.written++ > 0) emit(',');
-      newline(frame.depth + 1);
-      emit(gap ? `${JSON.stringify(key)}: ` : `${JSON.stringify(key)}:`);
-      write(item, frame.depth + 1);
+      case 'object': {
+        if (frame.index === frame.keys.length) {
+          if (frame.written > 0) newline(frame.depth);
+          emit('}');
+          ancestors.delete(frame.value);
+          stack.pop();
+          break;
+        }
+        const key = frame.keys[frame.index++];
+        const item = prepare(frame.value[key], key);
+        if (item.kind === 'skip') break;
+        if (frame.written++ > 0) emit(',');
+        newline(frame.depth + 1);
+        emit(gap ? `${JSON.stringify(key)}: ` : `${JSON.stringify(key)}:`);
+        write(item, frame.depth + 1);
+        break;
+      }
+      default: {
+        const exhaustive: never = frame;
+        throw new Error(`unexpected frame ${JSON.stringify(exhaustive)}`);
+      }
     }
   }
   if (length > limit) truncated = true;
-  return { text: parts.join(''), truncated };
+  if (parts.length > 0) yield take();
+  return truncated ? 'truncated' : 'complete';
 }
