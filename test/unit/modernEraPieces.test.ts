@@ -145,7 +145,7 @@ describe('-32022 UnsupportedProtocolVersion', () => {
 describe('result cache', () => {
   test('fresh results are served, stale ones and ttl-less ones are not, invalidation forgets', () => {
     let now = 1000;
-    const cache = new ResultCache(() => now);
+    const cache = new ResultCache({ now: () => now });
     cache.store('tools/list', { _meta: { a: 1 } }, { tools: [], ttlMs: 500, cacheScope: 'private' });
     assert.equal(cache.lookup('tools/list', { _meta: { b: 2 } }).kind, 'fresh');
     assert.equal(cache.lookup('tools/list', { cursor: 'x' }).kind, 'miss');

@@ -1,6 +1,6 @@
-import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc/node';
+import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc';
 import type { Transport } from '../transports/transport';
-import { BoundedMap } from './bounded';
+import { BoundedMap, BoundedSet } from './bounded';
 import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 
 export type TraceDirection = 'send' | 'receive';
@@ -117,6 +117,9 @@ export class McpMessageWriter extends AbstractMessageWriter {
    * (remembering those let a peer grow this without bound). Removed when the response is written.
    */
   private readonly incoming = new BoundedMap<RequestId, 'awaiting' | 'cancelled'>(INCOMING_MEMORY);
+  /** The peer's requests already answered: a second response to one id is never written. */
+  private readonly answered = new BoundedSet<RequestId>(INCOMING_MEMORY);
+  private isClosed = false;
 
   constructor(
     private readonly transport: Transport,
@@ -140,12 +143,22 @@ export class McpMessageWriter extends AbstractMessageWriter {
     return { incomingRequests: this.incoming.size, cancelledIncoming };
   }
 
+  /** The connection closed: what the engine still writes (a handler that finished late) goes nowhere. */
+  closed(): void {
+    this.isClosed = true;
+  }
+
   write(message: Message): Promise<void> {
+    if (this.isClosed) return Promise.resolve();
     const record = message as unknown as { id?: RequestId; method?: string };
-    if (record.method === undefined && record.id !== undefined && this.incoming.size > 0) {
-      const state = this.incoming.get(record.id);
-      this.incoming.delete(record.id);
-      if (state === 'cancelled') return Promise.resolve(); // cancelled by the peer: MCP says the receiver should not respond
+    if (record.method === undefined && record.id !== undefined) {
+      if (this.answered.has(record.id)) return Promise.resolve(); // one response per request, whatever the engine does
+      this.answered.add(record.id);
+      if (this.incoming.size > 0) {
+        const state = this.incoming.get(record.id);
+        this.incoming.delete(record.id);
+        if (state === 'cancelled') return Promise.resolve(); // cancelled by the peer: MCP says the receiver should not respond
+      }
     }
     // Not an async function: that would cost a second promise per message. A throwing trace still rejects.
     try {

@@ -6,15 +6,17 @@ import {
   type CancellationToken,
   type Message,
   type MessageConnection,
-} from 'vscode-jsonrpc/node';
+} from 'vscode-jsonrpc';
 import { Emitter, type Disposable } from '../disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from '../errors';
 import type { Transport } from '../transports/transport';
 import { BoundedSet } from './bounded';
 import { DeadlineTimer, type Deadline, type DeadlineTarget } from './deadlines';
-import { isOversizedReason } from './lineSplitter';
+import { isOversizedReason } from './oversized';
 import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
+import { PersonWaits } from './personWaits';
+import { ensureJsonRpcRuntime } from './runtime';
 
 export interface Logger {
   debug(message: string): void;
@@ -54,6 +56,8 @@ export interface RpcConnectionOptions {
   trace?: (direction: TraceDirection, message: unknown) => void;
   defaultTimeoutMs?: number;
   maxTotalTimeoutMs?: number;
+  /** While a person acts for this connection, deadlines wait: pushed back by the time the person took. */
+  personWaits?: PersonWaits;
 }
 
 /** What an OutgoingRequest needs from its connection: one object per connection, shared by all its requests. */
@@ -73,6 +77,11 @@ class OutgoingRequest implements DeadlineTarget {
   resolve: (result: Record<string, unknown>) => void = noop;
   reject: (error: Error) => void = noop;
   readonly startedAt = Date.now();
+  /** When the armed deadline is due, before any person's time is added. */
+  dueAt = 0;
+  /** PersonWaits.pausedMs() when the deadline was armed, and when the request started. */
+  pausedAtArm = 0;
+  pausedAtStart = 0;
 
   constructor(
     private readonly owner: RequestOwner,
@@ -135,8 +144,11 @@ export class RpcConnection implements Disposable {
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private readonly deadlines = new DeadlineTimer();
+  /** Requests whose deadline passed while a person was acting: they wait for the person, then get their time back. */
+  private readonly parked = new Set<OutgoingRequest>();
   private readonly requestOwner: RequestOwner = {
     expire: (request) => {
+      if (this.postponedForPerson(request)) return;
       const what = `${this.options.serverName}: ${request.method} timed out after ${Date.now() - request.startedAt} ms`;
       this.abandon(request, new LocalError('timeout', what), request.cancellable ? `timed out after ${request.timeoutMs} ms` : undefined);
     },
@@ -144,6 +156,8 @@ export class RpcConnection implements Disposable {
   };
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
+  private readonly messageEmitter = new Emitter<void>();
+  private readonly personWaitsSubscription: Disposable | undefined;
   private nextRequestId = 0;
   private nextProgressToken = 0;
   private closedError: Error | undefined;
@@ -152,12 +166,18 @@ export class RpcConnection implements Disposable {
   readonly onClose = this.closeEmitter.event;
   /** Every base-protocol violation, already logged; hosts may show it. */
   readonly onViolation = this.violationEmitter.event;
+  /** Fires for anything the server sends, before it is handled (the era probe's evidence that the server reads). */
+  readonly onServerMessage = this.messageEmitter.event;
 
   constructor(
-    private readonly transport: Transport,
+    readonly transport: Transport,
     private readonly options: RpcConnectionOptions,
   ) {
+    ensureJsonRpcRuntime();
     this.logger = options.logger ?? silentLogger;
+    this.personWaitsSubscription = options.personWaits?.onDidChange((waiting) => {
+      if (!waiting) this.resumeParked();
+    });
     const trace = options.trace ?? (() => {});
     this.reader = new McpMessageReader({
       isPending: (id) => this.pending.has(id),
@@ -215,8 +235,14 @@ export class RpcConnection implements Disposable {
   async start(): Promise<void> {
     this.connection.listen();
     await this.transport.start({
-      onMessage: (value) => this.reader.deliver(value),
-      onUnparsable: (raw, reason) => this.handleUnparsable(raw, reason),
+      onMessage: (value) => {
+        this.messageEmitter.fire();
+        this.reader.deliver(value);
+      },
+      onUnparsable: (raw, reason) => {
+        this.messageEmitter.fire();
+        this.handleUnparsable(raw, reason);
+      },
       onWarning: (message) => this.logger.warn(`${this.options.serverName}: ${message}`),
       onClose: (error) => this.handleClose(error),
       onRequestLost: (id, reason) => {
@@ -259,6 +285,7 @@ export class RpcConnection implements Disposable {
       request.resolve = resolve as (result: Record<string, unknown>) => void;
       request.reject = reject;
     });
+    request.pausedAtStart = this.options.personWaits?.pausedMs() ?? 0;
     // Registered before it is written: a transport may deliver the response before send() resolves.
     this.pending.set(id, request);
     if (progressToken) this.progressHandlers.set(progressToken, request);
@@ -284,8 +311,44 @@ export class RpcConnection implements Disposable {
 
   private armDeadline(request: OutgoingRequest): void {
     if (request.deadline) this.deadlines.cancel(request.deadline);
-    const remainingTotal = request.maxTotalMs - (Date.now() - request.startedAt);
-    request.deadline = this.deadlines.schedule(Math.max(0, Math.min(request.timeoutMs, remainingTotal)), request);
+    this.parked.delete(request);
+    const now = Date.now();
+    const paused = this.options.personWaits?.pausedMs(now) ?? 0;
+    // The hard limit counts the server's time too, never the person's.
+    const remainingTotal = request.maxTotalMs - (now - request.startedAt - (paused - request.pausedAtStart));
+    const delay = Math.max(0, Math.min(request.timeoutMs, remainingTotal));
+    request.dueAt = now + delay;
+    request.pausedAtArm = paused;
+    request.deadline = this.deadlines.schedule(delay, request);
+  }
+
+  /**
+   * A deadline passed: while a person is acting it waits for them (parked); after they acted it is pushed back by
+   * the time they took. Returns false when the request really is overdue.
+   */
+  private postponedForPerson(request: OutgoingRequest): boolean {
+    const waits = this.options.personWaits;
+    if (!waits || request.settled) return false;
+    request.deadline = undefined;
+    if (waits.waiting) {
+      this.parked.add(request);
+      return true;
+    }
+    const now = Date.now();
+    const paused = waits.pausedMs(now);
+    const due = request.dueAt + (paused - request.pausedAtArm);
+    if (due <= now) return false;
+    request.dueAt = due;
+    request.pausedAtArm = paused;
+    request.deadline = this.deadlines.schedule(due - now, request);
+    return true;
+  }
+
+  private resumeParked(): void {
+    for (const request of [...this.parked]) {
+      this.parked.delete(request);
+      if (!this.postponedForPerson(request)) this.requestOwner.expire(request);
+    }
   }
 
   /** Removes every trace of a settled request. */
@@ -294,6 +357,7 @@ export class RpcConnection implements Disposable {
     const { id } = request;
     this.pending.delete(id);
     if (request.deadline) this.deadlines.cancel(request.deadline);
+    this.parked.delete(request);
     if (request.progressToken) this.progressHandlers.delete(request.progressToken);
     request.options.signal?.removeEventListener('abort', request);
   }
@@ -384,9 +448,16 @@ export class RpcConnection implements Disposable {
     this.incoming.add(controller);
     try {
       const result = await handler(isJsonObject(params) ? params : {}, controller.signal);
+      // An answer that comes after its request ended (the server cancelled it, the connection closed) is not sent,
+      // and says so: a person's late Accept must never vanish without a word.
+      if (controller.signal.aborted) this.reportLateAnswer(method);
       // MCP results are objects; vscode-jsonrpc would turn undefined into "result": null.
       return isJsonObject(result) ? result : {};
     } catch (error) {
+      if (controller.signal.aborted) {
+        this.reportLateAnswer(method);
+        throw new ResponseError(ErrorCodes.InternalError, `${method} ended before it was answered`);
+      }
       if (error instanceof McpError) throw new ResponseError(error.code, error.rawMessage, error.data);
       if (error instanceof ResponseError) throw error;
       this.logger.error(`${this.options.serverName}: handling ${method} failed: ${errorMessage(error)}`);
@@ -395,6 +466,11 @@ export class RpcConnection implements Disposable {
       this.incoming.delete(controller);
       subscription.dispose();
     }
+  }
+
+  private reportLateAnswer(method: string): void {
+    const why = this.closed ? 'the connection had closed' : 'the server had cancelled it';
+    this.logger.warn(`${this.options.serverName}: the answer to its ${method} came after the request had already ended (${why}); it was not sent`);
   }
 
   private dispatchNotification(method: string, params: unknown): void {
@@ -435,6 +511,10 @@ export class RpcConnection implements Disposable {
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
     this.deadlines.dispose();
+    this.parked.clear();
+    this.personWaitsSubscription?.dispose();
+    // Whatever the engine still answers (a handler that finishes after the close) is not written anywhere.
+    this.writer.closed();
     // Nobody is left to answer: a review still waiting for a request of a server that went away must leave the queue
     // (a server that floods and exits would otherwise hold the review panel forever).
     for (const controller of [...this.incoming]) controller.abort();

@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
+import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, oversizedReason } from './lineSplitter';
 import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
 import { ServerProcessTree, newTreeMarker, taggedLaunch, treeStrategyFor } from './processTree';
 import { serverWatchdog } from './watchdog';
