@@ -1,3 +1,4 @@
+import { cliEraMemory } from './eraMemory';
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -230,6 +231,8 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     requestTimeoutMs: args.timeoutMs,
     initializeTimeoutMs: args.timeoutMs,
     era: args.era ?? target.era ?? 'auto',
+    // era auto: a server that was slow to answer the probe is opened directly at its next start.
+    eraMemory: cliEraMemory(target.description),
   });
 }
 

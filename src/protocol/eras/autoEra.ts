@@ -66,13 +66,17 @@ export class AutoEra implements ProtocolEra {
     } catch (error) {
       const reason = legacyFallbackReason(error, wire.transport.kind);
       if (reason === undefined) throw error;
-      const slow = probe !== undefined && reason.includes('not answered in time') ? `the server was slow to answer the probe (${reason})` : reason;
+      // The probe ended by its grace (the server talked but left server/discover unanswered) or its full timeout.
+      const slowProbe = probe !== undefined && (reason.includes('slow to answer the probe') || reason.includes('not answered in time'));
+      const slow = slowProbe && !reason.includes('slow to answer the probe') ? `the server was slow to answer the probe (${reason})` : reason;
       wire.logger.info(`${wire.serverName}: not a 2026-07-28 server (${slow}); using the initialize handshake`);
       this.modern.close();
       wire.transport.setSessionMode?.('sessions');
       this.chosen = this.handshake;
       const session = await this.handshake.open(wire, identity);
-      await remember(this.options.memory, 'handshake');
+      // Only a probe that cost a wait is worth skipping next time; a server that refuses server/discover at once is
+      // probed again (one round trip), so it is found the day it starts speaking 2026-07-28.
+      if (slowProbe) await remember(this.options.memory, 'handshake');
       return { ...session, eraChoice: `era auto: not a 2026-07-28 server (${slow}), so the initialize handshake was used` };
     }
   }

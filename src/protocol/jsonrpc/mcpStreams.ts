@@ -120,6 +120,7 @@ export class McpMessageWriter extends AbstractMessageWriter {
   /** The peer's requests already answered: a second response to one id is never written. */
   private readonly answered = new BoundedSet<RequestId>(INCOMING_MEMORY);
   private isClosed = false;
+  private isClosing = false;
 
   constructor(
     private readonly transport: Transport,
@@ -148,10 +149,19 @@ export class McpMessageWriter extends AbstractMessageWriter {
     this.isClosed = true;
   }
 
+  /**
+   * This side is closing: a response to the server's request (a roots/list that came in at exit) is no longer sent,
+   * so nothing is written to a transport that is going away (and no error about it is logged).
+   */
+  closing(): void {
+    this.isClosing = true;
+  }
+
   write(message: Message): Promise<void> {
     if (this.isClosed) return Promise.resolve();
     const record = message as unknown as { id?: RequestId; method?: string };
     if (record.method === undefined && record.id !== undefined) {
+      if (this.isClosing) return Promise.resolve();
       if (this.answered.has(record.id)) return Promise.resolve(); // one response per request, whatever the engine does
       this.answered.add(record.id);
       if (this.incoming.size > 0) {

@@ -11,11 +11,11 @@ import { Emitter, type Disposable } from '../disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from '../errors';
 import type { Transport } from '../transports/transport';
 import { BoundedSet } from './bounded';
-import { DeadlineTimer, type Deadline, type DeadlineTarget } from './deadlines';
+import { OutgoingRequest, RequestDeadlines, type RequestOwner } from './outgoingRequest';
 import { isOversizedReason } from './oversized';
 import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
-import { PersonWaits } from './personWaits';
+import type { PersonWaits } from './personWaits';
 import { ensureJsonRpcRuntime } from './runtime';
 
 export interface Logger {
@@ -60,54 +60,6 @@ export interface RpcConnectionOptions {
   personWaits?: PersonWaits;
 }
 
-/** What an OutgoingRequest needs from its connection: one object per connection, shared by all its requests. */
-interface RequestOwner {
-  expire(request: OutgoingRequest): void;
-  abort(request: OutgoingRequest): void;
-}
-
-/**
- * One request in flight. A class rather than a bundle of closures: a burst of thousands in flight costs one object
- * each besides its promise (the per-request closures were most of the client's garbage with 10,000 concurrent calls).
- * It is its own deadline target and its own abort listener (`handleEvent`), and holds its promise's settlers.
- */
-class OutgoingRequest implements DeadlineTarget {
-  settled = false;
-  deadline: Deadline | undefined;
-  resolve: (result: Record<string, unknown>) => void = noop;
-  reject: (error: Error) => void = noop;
-  readonly startedAt = Date.now();
-  /** When the armed deadline is due, before any person's time is added. */
-  dueAt = 0;
-  /** PersonWaits.pausedMs() when the deadline was armed, and when the request started. */
-  pausedAtArm = 0;
-  pausedAtStart = 0;
-
-  constructor(
-    private readonly owner: RequestOwner,
-    readonly id: RequestId,
-    readonly method: string,
-    readonly options: RequestOptions,
-    readonly progressToken: string | undefined,
-    readonly timeoutMs: number,
-    readonly maxTotalMs: number,
-  ) {}
-
-  get cancellable(): boolean {
-    return this.options.cancellable ?? true;
-  }
-
-  onDeadline(): void {
-    this.owner.expire(this);
-  }
-
-  handleEvent(): void {
-    this.owner.abort(this);
-  }
-}
-
-function noop(): void {}
-
 export const ABANDONED_MEMORY = 4096;
 
 export interface RpcBookkeeping {
@@ -143,12 +95,10 @@ export class RpcConnection implements Disposable {
   private readonly progressHandlers = new Map<string, OutgoingRequest>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly deadlines = new DeadlineTimer();
-  /** Requests whose deadline passed while a person was acting: they wait for the person, then get their time back. */
-  private readonly parked = new Set<OutgoingRequest>();
+  private readonly deadlines: RequestDeadlines;
   private readonly requestOwner: RequestOwner = {
     expire: (request) => {
-      if (this.postponedForPerson(request)) return;
+      if (this.deadlines.postponedForPerson(request)) return;
       const what = `${this.options.serverName}: ${request.method} timed out after ${Date.now() - request.startedAt} ms`;
       this.abandon(request, new LocalError('timeout', what), request.cancellable ? `timed out after ${request.timeoutMs} ms` : undefined);
     },
@@ -157,7 +107,6 @@ export class RpcConnection implements Disposable {
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
   private readonly messageEmitter = new Emitter<void>();
-  private readonly personWaitsSubscription: Disposable | undefined;
   private nextRequestId = 0;
   private nextProgressToken = 0;
   private closedError: Error | undefined;
@@ -175,9 +124,7 @@ export class RpcConnection implements Disposable {
   ) {
     ensureJsonRpcRuntime();
     this.logger = options.logger ?? silentLogger;
-    this.personWaitsSubscription = options.personWaits?.onDidChange((waiting) => {
-      if (!waiting) this.resumeParked();
-    });
+    this.deadlines = new RequestDeadlines(options.personWaits, (request) => this.requestOwner.expire(request));
     const trace = options.trace ?? (() => {});
     this.reader = new McpMessageReader({
       isPending: (id) => this.pending.has(id),
@@ -285,7 +232,6 @@ export class RpcConnection implements Disposable {
       request.resolve = resolve as (result: Record<string, unknown>) => void;
       request.reject = reject;
     });
-    request.pausedAtStart = this.options.personWaits?.pausedMs() ?? 0;
     // Registered before it is written: a transport may deliver the response before send() resolves.
     this.pending.set(id, request);
     if (progressToken) this.progressHandlers.set(progressToken, request);
@@ -310,45 +256,7 @@ export class RpcConnection implements Disposable {
   }
 
   private armDeadline(request: OutgoingRequest): void {
-    if (request.deadline) this.deadlines.cancel(request.deadline);
-    this.parked.delete(request);
-    const now = Date.now();
-    const paused = this.options.personWaits?.pausedMs(now) ?? 0;
-    // The hard limit counts the server's time too, never the person's.
-    const remainingTotal = request.maxTotalMs - (now - request.startedAt - (paused - request.pausedAtStart));
-    const delay = Math.max(0, Math.min(request.timeoutMs, remainingTotal));
-    request.dueAt = now + delay;
-    request.pausedAtArm = paused;
-    request.deadline = this.deadlines.schedule(delay, request);
-  }
-
-  /**
-   * A deadline passed: while a person is acting it waits for them (parked); after they acted it is pushed back by
-   * the time they took. Returns false when the request really is overdue.
-   */
-  private postponedForPerson(request: OutgoingRequest): boolean {
-    const waits = this.options.personWaits;
-    if (!waits || request.settled) return false;
-    request.deadline = undefined;
-    if (waits.waiting) {
-      this.parked.add(request);
-      return true;
-    }
-    const now = Date.now();
-    const paused = waits.pausedMs(now);
-    const due = request.dueAt + (paused - request.pausedAtArm);
-    if (due <= now) return false;
-    request.dueAt = due;
-    request.pausedAtArm = paused;
-    request.deadline = this.deadlines.schedule(due - now, request);
-    return true;
-  }
-
-  private resumeParked(): void {
-    for (const request of [...this.parked]) {
-      this.parked.delete(request);
-      if (!this.postponedForPerson(request)) this.requestOwner.expire(request);
-    }
+    this.deadlines.arm(request);
   }
 
   /** Removes every trace of a settled request. */
@@ -356,8 +264,7 @@ export class RpcConnection implements Disposable {
     request.settled = true;
     const { id } = request;
     this.pending.delete(id);
-    if (request.deadline) this.deadlines.cancel(request.deadline);
-    this.parked.delete(request);
+    this.deadlines.cancel(request);
     if (request.progressToken) this.progressHandlers.delete(request.progressToken);
     request.options.signal?.removeEventListener('abort', request);
   }
@@ -399,6 +306,7 @@ export class RpcConnection implements Disposable {
   }
 
   async close(): Promise<void> {
+    this.writer.closing();
     if (!this.closed) {
       this.failAll(new LocalError('connection-closed', `${this.options.serverName}: connection closed`));
     }
@@ -511,8 +419,6 @@ export class RpcConnection implements Disposable {
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
     this.deadlines.dispose();
-    this.parked.clear();
-    this.personWaitsSubscription?.dispose();
     // Whatever the engine still answers (a handler that finishes after the close) is not written anywhere.
     this.writer.closed();
     // Nobody is left to answer: a review still waiting for a request of a server that went away must leave the queue
