@@ -11,6 +11,8 @@ const nodeBuiltins = [...new Set(builtinModules.flatMap((name) => [name, `node:$
 const vscode = { name: 'vscode', message: 'Only src/extension may import vscode; host services come in through interfaces.' };
 const builtins = { group: nodeBuiltins, message: 'Node built-ins belong in a node/ folder of this layer.' };
 const nodeFolder = { group: ['./node/*', '**/node/*', '../node', './node'], message: 'Code outside node/ must not depend on Node-only code.' };
+// vscode-jsonrpc's /node entry installs Node's runtime layer: common protocol code uses its common API (jsonrpc/runtime.ts).
+const jsonRpcNode = { name: 'vscode-jsonrpc/node', message: 'Common protocol code uses the common vscode-jsonrpc API; Node-only code lives in protocol/node.' };
 const above = (layers, why) => ({ group: layers.flatMap((l) => [`**/${l}/**`, `**/${l}`]), message: why });
 
 const rule = (paths, patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
@@ -61,7 +63,7 @@ export default tseslint.config(
     languageOptions: { sourceType: 'script', globals: { ...globals.browser, acquireVsCodeApi: 'readonly' } },
     rules: { 'no-undef': 'error', eqeqeq: ['error', 'always', { null: 'ignore' }] },
   },
-  { files: ['src/protocol/**/*.ts'], ignores: ['src/protocol/node/**'], rules: rule([vscode], [builtins, nodeFolder, upFromProtocol]) },
+  { files: ['src/protocol/**/*.ts'], ignores: ['src/protocol/node/**'], rules: rule([vscode, jsonRpcNode], [builtins, nodeFolder, upFromProtocol]) },
   { files: ['src/protocol/node/**/*.ts'], rules: rule([vscode], [upFromProtocol]) },
   { files: ['src/workbench/**/*.ts'], ignores: ['src/workbench/node/**'], rules: rule([vscode], [builtins, nodeFolder, upFromWorkbench]) },
   { files: ['src/workbench/node/**/*.ts'], rules: rule([vscode], [upFromWorkbench]) },

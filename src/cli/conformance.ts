@@ -18,6 +18,7 @@ import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from '../protocol/ver
 import { createHttpTransport } from '../protocol/transports/http';
 import { withStaticHeaders } from '../protocol/auth/authorizer';
 import { OAuthAuthorizer, type ConfiguredClient, type OAuthGrant } from '../protocol/auth/oauthAuthorizer';
+import { authExtensionsFor } from '../protocol/extensions/auth';
 import { memoryAuthStore } from '../protocol/auth/types';
 import { headlessUserAgent } from '../workbench/auth/headlessUserAgent';
 import type { ParsedArgs } from './args';
@@ -281,6 +282,8 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
     transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(authorizer, args.headers), mode: args.transport ?? 'auto' }),
     host: driver.host,
     era,
+    // The grant's protocol extension (client credentials, enterprise-managed) is declared as a client capability.
+    extensions: authExtensionsFor(auth.grant),
     protocolVersions: era === 'legacy' ? offeredVersions(requestedVersion, log) : undefined,
     logger: stderrLogger(args.verbose),
     requestTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

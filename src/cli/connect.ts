@@ -1,3 +1,4 @@
+import { cliEraMemory } from './eraMemory';
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -235,7 +236,7 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     // Subscribed before the client starts the transport, so the spawn line and the first stderr lines are shown.
     target.transport.onDiagnostic((line) => say(line));
   }
-  const options: ClientOptionsWithPersonWaits = {
+  const options: McpClientOptions = {
     serverName: target.name,
     transport: target.transport,
     host,
@@ -245,16 +246,11 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     initializeTimeoutMs: args.timeoutMs,
     era: args.era ?? target.era ?? 'auto',
     personWaits: target.personWaits,
+    // era auto: a server that was slow to answer the probe is opened directly at its next start.
+    eraMemory: cliEraMemory(target.description),
   };
   return new McpClient(options);
 }
-
-/**
- * ADAPTER until the core branch lands: McpClientOptions gains `personWaits` there (RpcConnection pauses request
- * deadlines while a wait is open). Until then the option is carried here and the client ignores it; once the core
- * type has it, this alias is plain McpClientOptions and can go.
- */
-type ClientOptionsWithPersonWaits = McpClientOptions & { personWaits?: PersonWaits };
 
 /** Writes one --verbose line about the server to stderr, prefixed with its name, secrets masked. */
 export function verboseWriter(target: Pick<Target, 'name' | 'secrets'>): (line: string) => void {

@@ -1,39 +1,29 @@
 import { DisposableStore, Emitter, type Disposable } from './disposable';
-import { ErrorCodes, LocalError, McpError, errorMessage } from './errors';
+import { LocalError, errorMessage } from './errors';
+import type { ClientIdentity, EraRequests, ProtocolEra, ServerSession } from './eras/era';
+import type { EraMemorySlot } from './eras/eraMemory';
+import { createEra, type EraPreference } from './eras/select';
+import { ExtensionRegistry } from './extensions/registry';
+import type { EnabledExtension, ExtensionContext, ExtensionDefinition } from './extensions/protocolExtension';
 import type { ClientHost } from './host';
-import { RpcConnection, silentLogger, type Logger, type ProgressUpdate, type RequestOptions } from './jsonrpc/rpcConnection';
+import { PersonWaits } from './jsonrpc/personWaits';
+import { RpcConnection, silentLogger, type Logger, type ProgressUpdate } from './jsonrpc/rpcConnection';
 import type { TraceDirection } from './jsonrpc/mcpStreams';
 import type {
-  AttemptContext,
-  AttemptOutcome,
-  ClientIdentity,
-  EraWire,
-  InputRequest,
-  InputResponses,
-  ProtocolEra,
-  RequiredUrlElicitation,
-  ServerSession,
-} from './eras/era';
-import { ResultCache } from './eras/modern/cache';
-import { isRemovedInModern } from './eras/modern/meta';
-import { createEra, type EraPreference } from './eras/select';
-import {
-  LIST_ITEM_KEYS,
-  type ClientNotificationMethod,
-  type ClientNotifications,
-  type ClientRequestMethod,
-  type ClientRequestParams,
-  type ClientRequestResult,
-  type CompleteParams,
-  type JsonParams,
-  type ListItems,
-  type ListMethod,
-  type ServerNotificationMethod,
-  type ServerNotifications,
-  type ServerRequestMethod,
-  type ServerRequests,
-  type Unverified,
+  ClientRequestMethod,
+  ClientRequestParams,
+  ClientRequestResult,
+  CompleteParams,
+  ListItems,
+  ListMethod,
+  ServerNotificationMethod,
+  ServerNotifications,
+  Unverified,
 } from './methods';
+import { listAllPages } from './requests/pagination';
+import { RequestLoop, eraWireOf, type RequestLoopPeer } from './requests/requestLoop';
+import { SERVER_REQUEST_METHODS, answerInputRequests, createServerRequestHandlers, type ServerRequestHandlers } from './requests/serverRequests';
+import { UrlElicitations } from './requests/urlElicitations';
 import type {
   CallToolResult,
   ClientCapabilities,
@@ -51,8 +41,6 @@ import type {
   ServerCapabilities,
   Tool,
 } from './types';
-import { assertFlatElicitationSchema } from './validation/elicitationSchema';
-import { validateSamplingRequest } from './validation/samplingValidation';
 import { SchemaValidator, type ValidationVerdict } from './validation/schemaValidation';
 import type { Transport } from './transports/transport';
 
@@ -79,8 +67,21 @@ export interface McpClientOptions {
    * 'legacy', the handshake era built from `protocolVersions` and `initializeTimeoutMs`.
    */
   era?: ProtocolEra | EraPreference;
-  /** auto over stdio: how long server/discover may go unanswered before the server counts as legacy. */
+  /** auto over stdio: how long server/discover may go unanswered by a server that shows no sign of life. */
   eraProbeTimeoutMs?: number;
+  /** auto over stdio: how long server/discover may go unanswered once the server showed it reads (it said anything). */
+  eraProbeGraceMs?: number;
+  /** auto: the era this server definition spoke at its last start, so the next start opens directly. */
+  eraMemory?: EraMemorySlot;
+  /** 2026-07-28: the most bytes the ttlMs result cache keeps (oldest evicted first). */
+  resultCacheMaxBytes?: number;
+  /**
+   * Marks the time a person acts for this connection (sampling review, elicitation form, interactive sign-in):
+   * request deadlines wait meanwhile. Share one with the OAuth authorizer; the client creates one when not given.
+   */
+  personWaits?: PersonWaits;
+  /** Protocol extensions the host enabled: only these are declared in `capabilities.extensions`. */
+  extensions?: readonly EnabledExtension[];
 }
 
 export type { HandshakeSession, ServerSession } from './eras/era';
@@ -105,15 +106,7 @@ export interface CallToolOutcome {
   outputValidation?: ValidationVerdict;
 }
 
-const MAX_PAGES = 10_000;
-/** Attempts of one request across era retries and input rounds; a server that never completes is cut off. */
-const MAX_ATTEMPTS = 16;
-
-type ServerRequestHandlers = {
-  [M in ServerRequestMethod]?: (params: Unverified<ServerRequests[M]['params']>, signal: AbortSignal) => Promise<ServerRequests[M]['result']>;
-};
-
-/** A complete MCP client for one server, over any transport. */
+/** A complete MCP client for one server, over any transport. It names no era: the era strategy decides what differs. */
 export class McpClient implements Disposable {
   private readonly rpc: RpcConnection;
   private readonly disposables = new DisposableStore();
@@ -121,22 +114,22 @@ export class McpClient implements Disposable {
   private readonly logger: Logger;
   private stateValue: ClientState = { kind: 'idle' };
   private toolsByName = new Map<string, Tool>();
-  /** 2026-07-28 results reused while their ttlMs says they are fresh. */
-  private readonly resultCache = new ResultCache();
-  /** 2026-07-28: the resources the subscription stream asks updates for. */
+  /** The resources the person subscribed to. */
   private readonly subscribedResources = new Set<string>();
   private connecting: Promise<ServerSession> | undefined;
-  /** The one renewal in flight; concurrent requests that saw the session expire all wait for it. */
-  private renewing: Promise<ServerSession> | undefined;
   private readonly era: ProtocolEra;
-  private readonly wire: EraWire;
+  private readonly loop: RequestLoop;
   private readonly serverRequestHandlers: ServerRequestHandlers;
-  private readonly pendingUrlElicitations = new Map<string, () => void>();
+  private readonly urlElicitations: UrlElicitations;
+  private readonly extensionRegistry: ExtensionRegistry;
+  private readonly eraRequests: EraRequests;
+  /** The PersonWaits of this connection (the one given in the options, or the client's own). */
+  readonly personWaits: PersonWaits;
 
   private readonly stateEmitter = this.disposables.add(new Emitter<ClientState>());
-  private readonly toolsChanged = this.disposables.add(new Emitter<void>());
-  private readonly resourcesChanged = this.disposables.add(new Emitter<void>());
-  private readonly promptsChanged = this.disposables.add(new Emitter<void>());
+  private readonly toolsChanged = this.disposables.add(new Emitter<void>(() => this.wantedChanged()));
+  private readonly resourcesChanged = this.disposables.add(new Emitter<void>(() => this.wantedChanged()));
+  private readonly promptsChanged = this.disposables.add(new Emitter<void>(() => this.wantedChanged()));
   private readonly resourceUpdated = this.disposables.add(new Emitter<string>());
   private readonly logMessage = this.disposables.add(new Emitter<LogMessage>());
 
@@ -151,35 +144,49 @@ export class McpClient implements Disposable {
 
   constructor(private readonly options: McpClientOptions) {
     this.logger = options.logger ?? silentLogger;
+    this.personWaits = options.personWaits ?? this.disposables.add(new PersonWaits());
     this.rpc = new RpcConnection(options.transport, {
       serverName: options.serverName,
       logger: this.logger,
       trace: options.trace,
       defaultTimeoutMs: options.requestTimeoutMs,
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      personWaits: this.personWaits,
     });
-    const handshakeOptions = { protocolVersions: options.protocolVersions, initializeTimeoutMs: options.initializeTimeoutMs ?? options.requestTimeoutMs };
-    const era = options.era ?? 'legacy';
-    this.era =
-      typeof era === 'string'
-        ? createEra(era, { handshake: handshakeOptions, modern: { discoverTimeoutMs: options.initializeTimeoutMs ?? options.requestTimeoutMs }, probeTimeoutMs: options.eraProbeTimeoutMs })
-        : era;
-    this.wire = {
-      serverName: options.serverName,
-      logger: this.logger,
-      transport: options.transport,
-      request: (method, params, requestOptions) => this.rpc.request(method, params, requestOptions),
+    this.era = typeof options.era === 'object' ? options.era : this.createEra(options.era ?? 'legacy');
+    this.loop = new RequestLoop(this.loopPeer());
+    this.eraRequests = {
+      request: (method, params) => this.loop.request(method, params as never),
       notify: (method, params) => this.rpc.notify(method, params),
     };
+    this.extensionRegistry = new ExtensionRegistry(options.extensions ?? [], this.extensionContext());
+    this.urlElicitations = this.disposables.add(new UrlElicitations(options.serverName, options.host?.elicitation, this.personWaits, options.urlElicitationTimeoutMs));
     options.transport.setProtocolHeaders?.((request) => this.era.headersFor(request));
     this.onViolation = this.rpc.onViolation;
     this.onClose = this.rpc.onClose;
     this.disposables.add(
       this.rpc.onClose((error) => this.setState({ kind: 'closed', error: error ? new LocalError('connection-closed', `${this.serverName}: ${errorMessage(error)}`) : undefined })),
     );
-    this.serverRequestHandlers = this.createServerRequestHandlers();
-    this.registerServerRequests();
+    this.serverRequestHandlers = createServerRequestHandlers({
+      serverName: options.serverName,
+      host: options.host ?? {},
+      personWaits: this.personWaits,
+      urlElicitationNeedsId: () => this.era.urlElicitationNeedsId(),
+    });
+    for (const method of SERVER_REQUEST_METHODS) this.serve(method);
     this.registerNotifications();
+  }
+
+  private createEra(preference: EraPreference): ProtocolEra {
+    const options = this.options;
+    const timeoutMs = options.initializeTimeoutMs ?? options.requestTimeoutMs;
+    return createEra(preference, {
+      handshake: { protocolVersions: options.protocolVersions, initializeTimeoutMs: timeoutMs },
+      modern: { discoverTimeoutMs: timeoutMs, cacheMaxBytes: options.resultCacheMaxBytes },
+      probeTimeoutMs: options.eraProbeTimeoutMs,
+      probeGraceMs: options.eraProbeGraceMs,
+      memory: options.eraMemory,
+    });
   }
 
   get serverName(): string {
@@ -209,7 +216,14 @@ export class McpClient implements Disposable {
       const modes = host.elicitation.modes;
       capabilities.elicitation = Object.fromEntries(modes.map((mode) => [mode, {}]));
     }
+    const extensions = this.extensionRegistry.capabilities();
+    if (extensions) capabilities.extensions = extensions;
     return capabilities;
+  }
+
+  /** The API of an enabled protocol extension, or undefined when the host did not enable it. */
+  extension<Services, Api>(definition: ExtensionDefinition<Services, Api>): Api | undefined {
+    return this.extensionRegistry.api(definition);
   }
 
   /** How this client introduces itself to the server. */
@@ -230,12 +244,10 @@ export class McpClient implements Disposable {
     this.setState({ kind: 'connecting' });
     try {
       await this.rpc.start();
-      const session = await this.era.open(this.wire, this.identity);
+      this.wantedChanged();
+      const session = await this.era.open(eraWireOf({ serverName: this.serverName, logger: this.logger, rpc: this.rpc }), this.identity);
       const roots = this.options.host?.roots;
-      // 2026-07-28 has no roots/list_changed: roots travel with each request that needs them.
-      if (roots?.onDidChangeRoots && session.kind === 'handshake') {
-        this.disposables.add(roots.onDidChangeRoots(() => void this.notify('notifications/roots/list_changed', undefined).catch(() => undefined)));
-      }
+      if (roots?.onDidChangeRoots) this.disposables.add(roots.onDidChangeRoots(() => void this.notifyRootsChanged().catch(() => undefined)));
       this.setState({ kind: 'ready', session });
       return session;
     } catch (error) {
@@ -259,16 +271,9 @@ export class McpClient implements Disposable {
 
   // ---- server features -------------------------------------------------------------------------
 
-  /**
-   * Checks the server answers. 2026-07-28 removed `ping`; there the liveness check is a server/discover
-   * (never served from the cache), the one request every modern server must answer.
-   */
+  /** Checks the server answers, with the era's liveness request (never served from a cache). */
   async ping(options: CallOptions = {}): Promise<void> {
-    if (this.session.kind === 'modern') {
-      await this.request('server/discover', undefined, { ...options, refresh: true });
-      return;
-    }
-    await this.request('ping', undefined, options);
+    await this.request(this.era.livenessMethod(), undefined, { ...options, refresh: true });
   }
 
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
@@ -280,7 +285,7 @@ export class McpClient implements Disposable {
 
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
-    const result = await this.sendToolCall(name, args, options);
+    const result = await this.request('tools/call', { name, arguments: args }, options);
     if (!Array.isArray(result.content)) {
       throw new LocalError('protocol-violation', `${this.serverName}: tools/call result for ${name} has no content array`);
     }
@@ -290,29 +295,6 @@ export class McpClient implements Disposable {
       return { result, outputValidation: { kind: 'invalid', errors: ['the tool declares an outputSchema but returned no structuredContent'] } };
     }
     return { result, outputValidation: this.validator.validate(tool.outputSchema, result.structuredContent) };
-  }
-
-  /**
-   * 2026-07-28 over HTTP: a HeaderMismatch (-32020) usually means the tool's x-mcp-header annotations changed
-   * since tools/list; the spec's advice is to list the tools again and retry once with the new headers.
-   */
-  private sendToolCall(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    const call = this.request('tools/call', { name, arguments: args }, options);
-    // Only a modern session can answer HeaderMismatch; elsewhere the call is passed on without another async frame
-    // (each one is a promise and more turns on the way back to the caller).
-    const modern = this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'modern';
-    return modern ? this.retryOnHeaderMismatch(call, name, args, options) : call;
-  }
-
-  private async retryOnHeaderMismatch(call: Promise<CallToolResult>, name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolResult> {
-    try {
-      return await call;
-    } catch (error) {
-      if (!(error instanceof McpError) || error.code !== ErrorCodes.HeaderMismatch || this.session.kind !== 'modern') throw error;
-      this.logger.info(`${this.serverName}: the server says the headers of ${name} do not match; listing tools again and retrying once`);
-      await this.listTools({ refresh: true, signal: options.signal });
-      return this.request('tools/call', { name, arguments: args }, options);
-    }
   }
 
   async listResources(options: CallOptions = {}): Promise<Resource[]> {
@@ -333,28 +315,20 @@ export class McpClient implements Disposable {
   }
 
   async subscribeResource(uri: string): Promise<void> {
-    if (!this.session.capabilities.resources?.subscribe) {
-      throw new LocalError('capability-missing', `${this.serverName} does not support resource subscriptions`);
-    }
-    if (this.session.kind === 'modern') {
-      // 2026-07-28: the subscription stream is reopened with the new resource list.
-      this.subscribedResources.add(uri);
-      this.era.setSubscribedResources?.([...this.subscribedResources]);
-      return;
-    }
-    await this.request('resources/subscribe', { uri });
+    await this.changeSubscription(uri, true);
   }
 
   async unsubscribeResource(uri: string): Promise<void> {
+    await this.changeSubscription(uri, false);
+  }
+
+  private async changeSubscription(uri: string, subscribed: boolean): Promise<void> {
     if (!this.session.capabilities.resources?.subscribe) {
       throw new LocalError('capability-missing', `${this.serverName} does not support resource subscriptions`);
     }
-    if (this.session.kind === 'modern') {
-      this.subscribedResources.delete(uri);
-      this.era.setSubscribedResources?.([...this.subscribedResources]);
-      return;
-    }
-    await this.request('resources/unsubscribe', { uri });
+    if (subscribed) this.subscribedResources.add(uri);
+    else this.subscribedResources.delete(uri);
+    await this.era.changeResourceSubscription(uri, subscribed, [...this.subscribedResources], this.eraRequests);
   }
 
   async listPrompts(options: CallOptions = {}): Promise<Prompt[]> {
@@ -379,17 +353,12 @@ export class McpClient implements Disposable {
 
   async setLoggingLevel(level: LoggingLevel): Promise<void> {
     this.require('logging', 'set a log level');
-    if (this.session.kind === 'modern') {
-      // 2026-07-28: every request asks for its own log level in _meta (logging/setLevel no longer exists).
-      this.era.setLogLevel?.(level);
-      return;
-    }
-    await this.request('logging/setLevel', { level });
+    await this.era.setLogLevel(level, this.eraRequests);
   }
 
   /** Tells the server the roots changed (the host calls this, or wires onDidChangeRoots). */
   async notifyRootsChanged(): Promise<void> {
-    if (this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'handshake') await this.notify('notifications/roots/list_changed', undefined);
+    if (this.stateValue.kind === 'ready') await this.era.rootsChanged(this.eraRequests);
   }
 
   // ---- plumbing --------------------------------------------------------------------------------
@@ -400,217 +369,58 @@ export class McpClient implements Disposable {
     }
   }
 
-  /**
-   * Sends one request through the era: the era shapes each attempt and reads its outcome, and this loop
-   * carries out the verdict (renew the session once, complete URL elicitations once, answer input requests,
-   * send again), bounded by MAX_ATTEMPTS.
-   */
-  private async request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options: CallOptions = {}): Promise<ClientRequestResult<M>> {
-    let session = this.session; // throws when not connected
-    if (session.kind === 'modern') {
-      if (isRemovedInModern(method)) {
-        throw new LocalError('capability-missing', `${this.serverName}: ${method} does not exist in protocol ${session.protocolVersion}, so this client does not send it`);
-      }
-      if (!options.refresh) {
-        const cached = this.resultCache.lookup(method, params);
-        if (cached.kind === 'fresh') return cached.result as ClientRequestResult<M>;
-      }
-    }
-    const requestOptions: RequestOptions = { signal: options.signal, onProgress: options.onProgress, timeoutMs: options.timeoutMs };
-    let currentParams: JsonParams | undefined = params;
-    let renewed = false;
-    let elicitedUrls = false;
-    for (let attempt = 1; ; attempt++) {
-      // A request that starts while a renewal is in flight waits for the new session instead of racing it.
-      if (this.renewing) session = await this.renewing;
-      const context: AttemptContext = { method, attempt, session, identity: this.identity };
-      const outcome = await this.attempt(method, this.era.shapeParams(currentParams, context), requestOptions);
-      const verdict = this.era.interpret(outcome, context);
-      if (verdict.kind !== 'complete' && verdict.kind !== 'fail' && attempt >= MAX_ATTEMPTS) {
-        throw new LocalError('protocol-violation', `${this.serverName}: ${method} did not complete after ${attempt} attempts; giving up`);
-      }
-      switch (verdict.kind) {
-        case 'complete':
-          if (session.kind === 'modern') this.resultCache.store(method, params, verdict.result);
-          // The declared shape of the method's result; callers check the fields they rely on.
-          return verdict.result as ClientRequestResult<M>;
-        case 'fail':
-          throw verdict.error;
-        case 'retry':
-          this.logger.debug(`${this.serverName}: sending ${method} again: ${verdict.reason}`);
-          continue;
-        case 'renew-session':
-          // A request that fails again after a renewal is not renewed in a loop.
-          if (renewed) throw outcomeError(outcome, `${this.serverName}: ${method} failed again after a new session: ${verdict.reason}`);
-          renewed = true;
-          session = await this.renewSession(session, verdict.reason);
-          continue;
-        case 'url-elicitation-required':
-          if (elicitedUrls || !(await this.completeRequiredUrlElicitations(verdict.elicitations, options.signal))) throw verdict.error;
-          elicitedUrls = true;
-          continue;
-        case 'input-required':
-          currentParams = verdict.continueWith(currentParams, await this.answerInputRequests(verdict.inputRequests, options.signal));
-          continue;
-      }
-    }
+  private request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options: CallOptions = {}): Promise<ClientRequestResult<M>> {
+    return this.loop.request(method, params, options);
   }
 
-  private attempt(method: ClientRequestMethod, params: JsonParams | undefined, options: RequestOptions): Promise<AttemptOutcome> {
-    // Not an async function: module-level callbacks, no closure and no extra promise per request.
-    return this.rpc.request<JsonObject>(method, params, options).then(resultOutcome, errorOutcome);
+  private listAll<M extends ListMethod>(method: M, options: CallOptions): Promise<ListItems[M][]> {
+    return listAllPages(this.serverName, method, (cursor) => this.request<ListMethod>(method, cursor === undefined ? undefined : { cursor }, options));
   }
 
-  /**
-   * Single-flight renewal: every request that saw `expired` end shares one renewal, and a request that saw
-   * the expiry of a session already replaced simply uses the new one.
-   */
-  private renewSession(expired: ServerSession, reason: string): Promise<ServerSession> {
-    if (this.renewing) return this.renewing;
-    if (this.stateValue.kind === 'ready' && this.stateValue.session !== expired) return Promise.resolve(this.stateValue.session);
-    this.renewing = this.era
-      .renew(this.wire, this.identity, reason)
-      .then((session) => {
-        this.setState({ kind: 'ready', session });
-        return session;
-      })
-      .finally(() => (this.renewing = undefined));
-    return this.renewing;
-  }
-
-  /** Answers the server's input requests through the host, with the handlers that serve server→client requests. */
-  private async answerInputRequests(inputRequests: Readonly<Record<string, InputRequest>>, signal: AbortSignal | undefined): Promise<InputResponses> {
-    const responses: InputResponses = {};
-    const scope = signal ?? new AbortController().signal;
-    for (const [key, input] of Object.entries(inputRequests)) {
-      responses[key] = await this.answerServerRequest(input, scope);
-    }
-    return responses;
-  }
-
-  private answerServerRequest(input: InputRequest, signal: AbortSignal): Promise<JsonObject> {
-    const missing = () => new LocalError('capability-missing', `${this.serverName} asked for ${input.method}, which this client does not offer`);
-    const handlers = this.serverRequestHandlers;
-    switch (input.method) {
-      case 'ping':
-        return handlers.ping ? handlers.ping(input.params, signal) : Promise.reject(missing());
-      case 'roots/list':
-        return handlers['roots/list'] ? handlers['roots/list'](input.params, signal) : Promise.reject(missing());
-      case 'sampling/createMessage':
-        return handlers['sampling/createMessage'] ? handlers['sampling/createMessage'](input.params, signal) : Promise.reject(missing());
-      case 'elicitation/create':
-        return handlers['elicitation/create'] ? handlers['elicitation/create'](input.params, signal) : Promise.reject(missing());
-    }
-  }
-
-  /**
-   * A -32042 error lists URL-mode elicitations the server needs before it can serve the request. They go
-   * through the same consent flow as elicitation/create; the request is retried once if the person accepted
-   * every one of them. Returns false when they could not be completed (the original error then stands).
-   */
-  private async completeRequiredUrlElicitations(elicitations: readonly RequiredUrlElicitation[], signal: AbortSignal | undefined): Promise<boolean> {
-    const elicitation = this.options.host?.elicitation;
-    if (!elicitation?.modes.includes('url')) return false;
-    const context = { serverName: this.serverName, signal: signal ?? new AbortController().signal };
-    for (const item of elicitations) {
-      const message = item.message ?? `${this.serverName} needs you to open a URL`;
-      const completed = this.waitForElicitationComplete(item.elicitationId, context.signal);
-      const answer = await elicitation.elicit({ mode: 'url', message, url: item.url, elicitationId: item.elicitationId }, context);
-      if (answer.action !== 'accept') {
-        completed.cancel();
-        return false;
-      }
-      // The person only agreed to open the page; the server says when the out-of-band step is done.
-      if (!(await completed.done)) return false;
-    }
-    return true;
-  }
-
-  private waitForElicitationComplete(elicitationId: string, signal: AbortSignal): { done: Promise<boolean>; cancel(): void } {
-    let finish!: (completed: boolean) => void;
-    const done = new Promise<boolean>((resolve) => (finish = resolve));
-    const timer = setTimeout(() => settle(false), this.options.urlElicitationTimeoutMs ?? 10 * 60_000);
-    const onAbort = () => settle(false);
-    const settle = (completed: boolean) => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
-      this.pendingUrlElicitations.delete(elicitationId);
-      finish(completed);
+  private loopPeer(): RequestLoopPeer {
+    return {
+      serverName: this.options.serverName,
+      logger: this.logger,
+      rpc: this.rpc,
+      era: this.era,
+      identity: () => this.identity,
+      session: () => this.session,
+      currentSession: () => (this.stateValue.kind === 'ready' ? this.stateValue.session : undefined),
+      sessionRenewed: (session) => this.setState({ kind: 'ready', session }),
+      extensionResultTypes: () => this.extensionRegistry.resultTypes,
+      answerInputRequests: (inputRequests, signal) => answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
+      completeUrlElicitations: (elicitations, signal) => this.urlElicitations.completeAll(elicitations, signal),
+      relist: async (method, signal) => {
+        if (method === 'tools/list') await this.listTools({ refresh: true, signal });
+        else await this.listAll(method, { refresh: true, signal });
+      },
+      resolveExtensionResult: (resultType, result, method, params, signal) =>
+        this.extensionRegistry.resolve(resultType, result, { ...this.extensionContext(), method, params, signal }),
     };
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.pendingUrlElicitations.set(elicitationId, () => settle(true));
-    return { done, cancel: () => settle(false) };
   }
 
-  private async listAll<M extends ListMethod>(method: M, options: CallOptions): Promise<ListItems[M][]> {
-    const key = LIST_ITEM_KEYS[method];
-    const items: ListItems[M][] = [];
-    const seenCursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const result: JsonObject = await this.request<ListMethod>(method, cursor === undefined ? undefined : { cursor }, options);
-      const pageItems: unknown = result[key];
-      if (!Array.isArray(pageItems)) throw new LocalError('protocol-violation', `${this.serverName}: ${method} result has no "${key}" array`);
-      // One at a time: spreading a hostile 200,000-item page into push() overflows the call stack.
-      for (const item of pageItems as ListItems[M][]) items.push(item);
-      const next = result.nextCursor;
-      if (typeof next !== 'string') return items;
-      if (seenCursors.has(next)) {
-        throw new LocalError('protocol-violation', `${this.serverName}: ${method} returned cursor ${JSON.stringify(next)} twice; stopping to avoid an endless loop`);
-      }
-      seenCursors.add(next);
-      cursor = next;
-    }
-    throw new LocalError('protocol-violation', `${this.serverName}: ${method} returned more than ${MAX_PAGES} pages`);
+  private extensionContext(): ExtensionContext {
+    return {
+      serverName: this.options.serverName,
+      logger: this.logger,
+      request: (method, params, options) => this.request(method, params, options),
+      session: () => this.session,
+    };
   }
 
-  /** The host's services as handlers of server→client requests (handshake era) and of input requests (modern era). */
-  private createServerRequestHandlers(): ServerRequestHandlers {
-    const host = this.options.host ?? {};
-    const handlers: ServerRequestHandlers = { ping: async () => ({}) };
-    const roots = host.roots;
-    if (roots) handlers['roots/list'] = async () => ({ roots: await roots.listRoots() });
-    const sampling = host.sampling;
-    if (sampling) {
-      handlers['sampling/createMessage'] = async (params, signal) => {
-        const problem = validateSamplingRequest(params, Boolean(sampling.supportsTools));
-        if (problem) throw new McpError(ErrorCodes.InvalidParams, problem);
-        // validateSamplingRequest checked the shape the handler relies on.
-        return sampling.createMessage(params as ServerRequests['sampling/createMessage']['params'], { serverName: this.serverName, signal });
-      };
-    }
-    const elicitation = host.elicitation;
-    if (elicitation) {
-      handlers['elicitation/create'] = async (params, signal) => {
-        const mode = params.mode === undefined ? 'form' : params.mode;
-        if (mode !== 'form' && mode !== 'url') throw new McpError(ErrorCodes.InvalidParams, `unknown elicitation mode ${JSON.stringify(mode)}`);
-        if (!elicitation.modes.includes(mode)) throw new McpError(ErrorCodes.InvalidParams, `elicitation mode "${mode}" was not declared by this client`);
-        const message = params.message;
-        if (typeof message !== 'string') throw new McpError(ErrorCodes.InvalidParams, 'elicitation/create needs a message');
-        // 2026-07-28 removed elicitationId (a URL elicitation is an input request of one retried request).
-        const needsId = !(this.stateValue.kind === 'ready' && this.stateValue.session.kind === 'modern');
-        if (mode === 'url' && (typeof params.url !== 'string' || (needsId && typeof params.elicitationId !== 'string'))) {
-          throw new McpError(ErrorCodes.InvalidParams, needsId ? 'URL-mode elicitation needs url and elicitationId' : 'URL-mode elicitation needs a url');
-        }
-        // A form may only ask for flat primitive fields (the spec's PrimitiveSchemaDefinition); anything else is
-        // refused with -32602 before a person sees it. The form layer still bounds what it renders.
-        if (mode === 'form') assertFlatElicitationSchema(params.requestedSchema);
-        return elicitation.elicit({ ...(params as ServerRequests['elicitation/create']['params']), mode, message }, { serverName: this.serverName, signal });
-      };
-    }
-    return handlers;
-  }
-
-  private registerServerRequests(): void {
-    this.serve('ping');
-    this.serve('roots/list');
-    this.serve('sampling/createMessage');
-    this.serve('elicitation/create');
+  /** The era opens what delivers change notifications only while something listens for them. */
+  private wantedChanged(): void {
+    this.era?.setWantedNotifications?.({
+      toolsListChanged: this.toolsChanged.listenerCount > 0,
+      promptsListChanged: this.promptsChanged.listenerCount > 0,
+      resourcesListChanged: this.resourcesChanged.listenerCount > 0,
+      resourceSubscriptions: [...this.subscribedResources],
+    });
   }
 
   /** Answers server→client requests for `method` with its handler; without one the RPC layer answers -32601. */
-  private serve<M extends ServerRequestMethod>(method: M): void {
-    const handler: ServerRequestHandlers[M] = this.serverRequestHandlers[method];
+  private serve<M extends keyof ServerRequestHandlers>(method: M): void {
+    const handler = this.serverRequestHandlers[method] as ((params: JsonObject, signal: AbortSignal) => Promise<JsonObject>) | undefined;
     if (handler) this.rpc.setRequestHandler(method, (params, signal) => handler(params, signal));
   }
 
@@ -619,35 +429,21 @@ export class McpClient implements Disposable {
     this.rpc.setNotificationHandler(method, handler);
   }
 
-  private notify<M extends ClientNotificationMethod>(method: M, params: ClientNotifications[M]['params']): Promise<void> {
-    return this.rpc.notify(method, params);
-  }
-
   private registerNotifications(): void {
-    // 2026-07-28: change notifications count only when they name one of our subscriptions, and they make
-    // the cached list (or read) stale.
+    // The era decides whether a notification belongs to this session (2026-07-28: it names one of our subscriptions)
+    // and what it makes stale; the client only tells its listeners. It never requests anything itself here, so a
+    // flood of N notifications is N events, never N requests.
     const ours = (method: ServerNotificationMethod, params: JsonObject) => this.era.acceptsNotification?.(method, params) ?? true;
-    this.onNotification('notifications/tools/list_changed', (params) => {
-      if (!ours('notifications/tools/list_changed', params)) return;
-      this.resultCache.invalidate('tools/list');
-      this.toolsChanged.fire();
-    });
-    this.onNotification('notifications/resources/list_changed', (params) => {
-      if (!ours('notifications/resources/list_changed', params)) return;
-      this.resultCache.invalidate('resources/list');
-      this.resultCache.invalidate('resources/templates/list');
-      this.resourcesChanged.fire();
-    });
-    this.onNotification('notifications/prompts/list_changed', (params) => {
-      if (!ours('notifications/prompts/list_changed', params)) return;
-      this.resultCache.invalidate('prompts/list');
-      this.promptsChanged.fire();
-    });
+    const relay = (method: ServerNotificationMethod, emitter: Emitter<void>) =>
+      this.onNotification(method, (params) => {
+        if (ours(method, params)) emitter.fire();
+      });
+    relay('notifications/tools/list_changed', this.toolsChanged);
+    relay('notifications/resources/list_changed', this.resourcesChanged);
+    relay('notifications/prompts/list_changed', this.promptsChanged);
     this.onNotification('notifications/resources/updated', (params) => {
       if (!ours('notifications/resources/updated', params) || typeof params.uri !== 'string') return;
-      const uri = params.uri;
-      this.resultCache.invalidate('resources/read', (read) => read.uri === uri);
-      this.resourceUpdated.fire(uri);
+      this.resourceUpdated.fire(params.uri);
     });
     this.onNotification('notifications/message', (params) => {
       // The level is passed on as sent; hosts map unknown levels to their default.
@@ -655,28 +451,15 @@ export class McpClient implements Disposable {
     });
     this.onNotification('notifications/elicitation/complete', (params) => {
       if (typeof params.elicitationId !== 'string') return;
-      this.pendingUrlElicitations.get(params.elicitationId)?.();
+      this.urlElicitations.completed(params.elicitationId);
       this.options.host?.elicitation?.completed?.(params.elicitationId, this.serverName);
     });
   }
 
   private setState(state: ClientState): void {
-    if (this.stateValue.kind === 'closed' && state.kind !== 'closed') return;
-    if (this.stateValue.kind === 'closed' && state.kind === 'closed') return;
+    if (this.stateValue.kind === 'closed') return;
     this.stateValue = state;
     this.stateEmitter.fire(state);
   }
 }
 
-function resultOutcome(result: JsonObject): AttemptOutcome {
-  return { kind: 'result', result };
-}
-
-function errorOutcome(error: unknown): AttemptOutcome {
-  return { kind: 'error', error: error instanceof Error ? error : new Error(String(error)) };
-}
-
-/** The error behind an outcome, or a new one saying what happened when the outcome was a result. */
-function outcomeError(outcome: AttemptOutcome, otherwise: string): Error {
-  return outcome.kind === 'error' ? outcome.error : new LocalError('session-expired', otherwise);
-}

@@ -47,9 +47,21 @@ type Listener<T> = (value: T) => void;
 export class Emitter<T> implements Disposable {
   private listeners = new Set<Listener<T>>();
 
+  /** `onListenersChanged` hears the count whenever a listener comes or goes (to open a source only while heard). */
+  constructor(private readonly onListenersChanged?: (count: number) => void) {}
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   readonly event = (listener: Listener<T>): Disposable => {
-    this.listeners.add(listener);
-    return toDisposable(() => this.listeners.delete(listener));
+    // A function subscribed twice is still one listener; wrapping keeps each subscription its own.
+    const own: Listener<T> = (value) => listener(value);
+    this.listeners.add(own);
+    this.onListenersChanged?.(this.listeners.size);
+    return toDisposable(() => {
+      if (this.listeners.delete(own)) this.onListenersChanged?.(this.listeners.size);
+    });
   };
 
   fire(value: T): void {

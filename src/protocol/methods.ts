@@ -75,8 +75,16 @@ export interface CompleteParams {
   [key: string]: unknown;
 }
 
+/**
+ * Requests protocol extensions add (src/protocol/extensions/<name>/). Each extension declares its own from its folder
+ * by augmenting this interface (`declare module '../../methods' { interface ExtensionClientRequests { … } }`), so its
+ * methods are in the typed table without this file naming any extension.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by declaration merging, see above
+export interface ExtensionClientRequests {}
+
 /** Requests the client sends to the server. */
-export interface ClientRequests {
+export interface ClientRequests extends ExtensionClientRequests {
   initialize: { params: InitializeParams; result: InitializeResult };
   ping: { params: undefined; result: EmptyResult };
   'tools/list': { params: PaginatedParams | undefined; result: PaginatedResult & { tools: Tool[] } };

@@ -1,7 +1,7 @@
-/** Pure unit tests of the NDJSON framing in src/protocol/jsonrpc/lineSplitter.ts. */
+/** Pure unit tests of the NDJSON framing in src/protocol/node/lineSplitter.ts. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, OVERSIZED_EDGE_BYTES, isOversizedReason, oversizedReason } from '../../src/protocol/jsonrpc/lineSplitter';
+import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, OVERSIZED_EDGE_BYTES, isOversizedReason, oversizedReason } from '../../src/protocol/node/lineSplitter';
 
 interface Oversized {
   bytes: number;

@@ -56,8 +56,9 @@ const host: ClientHost = {
   roots: { listRoots: () => [{ uri: 'file:///work', name: 'work' }] },
 };
 
-function open(label: string, transport: Transport, options: Partial<McpClientOptions> = {}): { client: McpClient; sent: Json[]; logger: ReturnType<typeof collectingLogger> } {
+function open(label: string, transport: Transport, options: Partial<McpClientOptions> = {}): { client: McpClient; sent: Json[]; received: Json[]; logger: ReturnType<typeof collectingLogger> } {
   const sent: Json[] = [];
+  const received: Json[] = [];
   const logger = collectingLogger();
   const client = new McpClient({
     serverName: label,
@@ -66,13 +67,12 @@ function open(label: string, transport: Transport, options: Partial<McpClientOpt
     logger,
     requestTimeoutMs: 20_000,
     trace: (direction, message) => {
-      if (direction !== 'send') return;
-      sent.push(message as Json);
+      (direction === 'send' ? sent : received).push(message as Json);
     },
     ...options,
   });
   cleanups.push(() => client.close());
-  return { client, sent, logger };
+  return { client, sent, received, logger };
 }
 
 function stdioFixture(legacy: 'serve' | 'reject'): Transport {
@@ -110,7 +110,7 @@ const transports = [
 for (const kind of transports) {
   describe(`2026-07-28 era over ${kind.name} (v2 SDK server)`, () => {
     test('discover, tools, resources, prompts, an input-required round, caching and a subscription', async () => {
-      const { client, sent, logger } = open(`modern-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      const { client, sent, received, logger } = open(`modern-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
       const session = await client.connect();
       assert.equal(session.kind, 'modern');
       assert.equal(session.protocolVersion, '2026-07-28');
@@ -154,15 +154,21 @@ for (const kind of transports) {
       await client.listTools({ refresh: true });
       assert.equal(sent.filter((m) => m.method === 'tools/list').length, listsBefore + 1, 'a manual refresh refetches');
 
-      // The subscription stream delivers list changes and resource updates, correlated by subscription id.
-      const listen = sent.find((m) => m.method === 'subscriptions/listen');
-      assert.ok(listen, 'the client opened a subscription stream');
+      // The subscription stream delivers list changes and resource updates, correlated by subscription id. It is
+      // opened only once something listens: until now nothing did, and no stream was opened (issue 23).
+      assert.ok(!sent.some((m) => m.method === 'subscriptions/listen'), 'no subscription stream while nothing listens');
       let toolsChanged = 0;
       const updated: string[] = [];
       client.onToolsChanged(() => toolsChanged++);
       client.onResourceUpdated((uri) => updated.push(uri));
+      await waitFor(() => sent.some((m) => m.method === 'subscriptions/listen'), 'the stream opened for the listener');
       await client.subscribeResource('fixture://greeting');
       await waitFor(() => sent.filter((m) => m.method === 'subscriptions/listen').length === 2, 'the stream reopened with the resource');
+      // The server notifies the streams it holds: touch only once it acknowledged the reopened one.
+      const reopened = sent.filter((m) => m.method === 'subscriptions/listen')[1];
+      const acknowledges = (m: Json) =>
+        m.method === 'notifications/subscriptions/acknowledged' && ((m.params as Json)?._meta as Json | undefined)?.['io.modelcontextprotocol/subscriptionId'] === reopened.id;
+      await waitFor(() => received.some(acknowledges), 'the reopened stream acknowledged');
       await client.callTool('touch', {});
       await waitFor(() => toolsChanged > 0, 'notifications/tools/list_changed');
       await waitFor(() => updated.includes('fixture://greeting'), 'notifications/resources/updated');
@@ -175,11 +181,13 @@ for (const kind of transports) {
     });
 
     test('a tool added on the server shows up in the next list after tools/list_changed, despite the cached list', async () => {
-      const { client } = open(`added-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      const { client, received } = open(`added-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
       await client.connect();
       assert.ok(!(await client.listTools()).some((tool) => tool.name === `late_${kind.name.length}`));
       let toolsChanged = 0;
       client.onToolsChanged(() => toolsChanged++);
+      // The listener opens the subscription stream; the server notifies it once it acknowledged it.
+      await waitFor(() => received.some((m) => m.method === 'notifications/subscriptions/acknowledged'), 'the stream acknowledged');
       const name = `late_${kind.name.length}`;
       assert.equal(textOf((await client.callTool('add_tool', { name })).result.content), `added ${name}`);
       await waitFor(() => toolsChanged > 0, 'notifications/tools/list_changed');

@@ -98,10 +98,10 @@ describe('2026-07-28 era over the memory link', () => {
     const discover = await harness.server.nextRequest('server/discover');
     harness.server.respond(discover.id, { ...DISCOVER, capabilities: { tools: { listChanged: true } } });
     await connecting;
-    const listen = await harness.server.nextRequest('subscriptions/listen');
-    assert.deepEqual(paramsOf(listen).notifications, { toolsListChanged: true });
     let changes = 0;
     harness.client.onToolsChanged(() => changes++);
+    const listen = await harness.server.nextRequest('subscriptions/listen');
+    assert.deepEqual(paramsOf(listen).notifications, { toolsListChanged: true });
     harness.server.notify('notifications/subscriptions/acknowledged', { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } });
     harness.server.notify('notifications/tools/list_changed', { _meta: { 'io.modelcontextprotocol/subscriptionId': 'someone-else' } });
     harness.server.notify('notifications/tools/list_changed', {});

@@ -145,7 +145,7 @@ describe('-32022 UnsupportedProtocolVersion', () => {
 describe('result cache', () => {
   test('fresh results are served, stale ones and ttl-less ones are not, invalidation forgets', () => {
     let now = 1000;
-    const cache = new ResultCache(() => now);
+    const cache = new ResultCache({ now: () => now });
     cache.store('tools/list', { _meta: { a: 1 } }, { tools: [], ttlMs: 500, cacheScope: 'private' });
     assert.equal(cache.lookup('tools/list', { _meta: { b: 2 } }).kind, 'fresh');
     assert.equal(cache.lookup('tools/list', { cursor: 'x' }).kind, 'miss');
@@ -161,4 +161,23 @@ describe('result cache', () => {
     cache.store('tools/call', { name: 'x' }, { content: [], ttlMs: 100 });
     assert.equal(cache.lookup('tools/call', { name: 'x' }).kind, 'miss');
   });
+});
+
+test('the ttlMs cache is bounded by bytes: five large reads do not all stay, the oldest go first', () => {
+  const megabyte = 'x'.repeat(1024 * 1024);
+  const cache = new ResultCache({ maxBytes: 3 * 1024 * 1024 + 4096 });
+  for (let i = 0; i < 5; i++) {
+    cache.store('resources/read', { uri: `file:///big-${i}` }, { ttlMs: 60_000, contents: [{ uri: `file:///big-${i}`, text: megabyte }] });
+  }
+  assert.ok(cache.bytes <= 3 * 1024 * 1024 + 4096, `kept ${cache.bytes} bytes`);
+  assert.equal(cache.size, 3, 'three of the five fit');
+  assert.equal(cache.lookup('resources/read', { uri: 'file:///big-0' }).kind, 'miss', 'the oldest was evicted');
+  assert.equal(cache.lookup('resources/read', { uri: 'file:///big-1' }).kind, 'miss');
+  assert.equal(cache.lookup('resources/read', { uri: 'file:///big-4' }).kind, 'fresh', 'the newest stays');
+  // A result larger than the whole budget is never kept and pushes nothing out.
+  cache.store('resources/read', { uri: 'file:///huge' }, { ttlMs: 60_000, contents: [{ uri: 'file:///huge', text: megabyte.repeat(4) }] });
+  assert.equal(cache.lookup('resources/read', { uri: 'file:///huge' }).kind, 'miss');
+  assert.equal(cache.size, 3);
+  cache.invalidate();
+  assert.equal(cache.bytes, 0);
 });

@@ -1,3 +1,4 @@
+import type { Disposable } from '../disposable';
 import type { Logger } from '../jsonrpc/rpcConnection';
 import type {
   ClientNotificationMethod,
@@ -10,6 +11,7 @@ import type {
 } from '../methods';
 import type { OutgoingHttpRequest, Transport } from '../transports/transport';
 import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel, ServerCapabilities } from '../types';
+import type { ListMethod } from '../methods';
 
 /**
  * The protocol era seam. An era is the strategy that decides, for one server connection:
@@ -38,6 +40,11 @@ export interface SessionBase {
   capabilities: ServerCapabilities;
   serverInfo: Implementation;
   instructions?: string;
+  /**
+   * Why this era was chosen, when the era selection has more to say than the preference (era auto: the server
+   * answered server/discover, refused it, or was slow to answer the probe). For the log and the tooltip.
+   */
+  eraChoice?: string;
 }
 
 /** A session opened with the `initialize` handshake (revisions 2024-11-05 … 2025-11-25). */
@@ -82,6 +89,27 @@ export interface WireRequestOptions {
 }
 
 /**
+ * Requests the era sends through the client's own request loop (shaped by `shapeParams`, read by `interpret`), for
+ * the era-specific ways of doing one thing: subscribing to a resource, setting the log level, telling of new roots.
+ */
+export interface EraRequests {
+  request(method: ClientRequestMethod, params: JsonParams | undefined): Promise<JsonObject>;
+  notify<M extends ClientNotificationMethod>(method: M, params: ClientNotifications[M]['params']): Promise<void>;
+}
+
+/** What the client's listeners want to hear about; the era opens what delivers it only when something listens. */
+export interface WantedNotifications {
+  toolsListChanged: boolean;
+  promptsListChanged: boolean;
+  resourcesListChanged: boolean;
+  /** Resources the person subscribed to (their updates are wanted whoever listens). */
+  resourceSubscriptions: readonly string[];
+}
+
+/** Before a request goes out: send it, or it is already answered (a fresh cached result). */
+export type Preflight = { kind: 'send' } | { kind: 'answered'; result: JsonObject };
+
+/**
  * Direct access to the connection for opening and renewing a session: requests go out exactly as given
  * (not shaped by `shapeParams`) and their results come back unread by `interpret`.
  */
@@ -95,6 +123,11 @@ export interface EraWire {
     options?: WireRequestOptions,
   ): Promise<ClientRequests[M]['result']>;
   notify<M extends ClientNotificationMethod>(method: M, params: ClientNotifications[M]['params']): Promise<void>;
+  /**
+   * Fires for every message the server sends (any response, error, request or notification), before it is handled:
+   * the era probe takes anything a server says before answering server/discover as evidence of its era.
+   */
+  onServerMessage(listener: () => void): Disposable;
 }
 
 // ---- reading one attempt -----------------------------------------------------------------------------
@@ -143,6 +176,16 @@ export type AttemptVerdict =
       continueWith(params: JsonParams | undefined, responses: InputResponses): JsonParams;
     }
   /**
+   * The server says the request was shaped from a stale list (2026-07-28 HeaderMismatch after the x-mcp-header
+   * annotations changed): list again, then send once more; when it fails again, `error` stands.
+   */
+  | { kind: 'relist-and-retry'; list: ListMethod; reason: string; error: Error }
+  /**
+   * A result of a type a protocol extension owns (a `resultType` such as "task"): the client hands it to that
+   * extension, whose answer is the request's result.
+   */
+  | { kind: 'extension-result'; resultType: string; result: JsonObject }
+  /**
    * Handshake era, error -32042: the person must complete these URL elicitations (with consent), then the
    * request is sent again once; when they cannot be completed, `error` stands.
    */
@@ -157,6 +200,8 @@ export interface AttemptContext {
   attempt: number;
   session: ServerSession;
   identity: ClientIdentity;
+  /** The `resultType` values enabled protocol extensions own; the era hands such results to them. */
+  extensionResultTypes: ReadonlySet<string>;
 }
 
 export interface ProtocolEra {
@@ -199,9 +244,33 @@ export interface ProtocolEra {
   /** Releases what the era holds open (2026-07-28: the subscriptions/listen stream). */
   close?(): void;
 
-  /** 2026-07-28: the log level every request asks for in `_meta` (replaces logging/setLevel). */
-  setLogLevel?(level: LoggingLevel | undefined): void;
+  /** The request that checks the server answers: `ping`, or 2026-07-28's server/discover (which removed ping). */
+  livenessMethod(): 'ping' | 'server/discover';
 
-  /** 2026-07-28: the resources whose updates the subscription stream asks for (replaces resources/subscribe). */
-  setSubscribedResources?(uris: readonly string[]): void;
+  /**
+   * Before a request goes out: a fresh cached result answers it (2026-07-28 ttlMs), and a method the era does not
+   * have is refused with a LocalError naming it. `refresh` skips the cache.
+   */
+  preflight(method: ClientRequestMethod, params: JsonParams | undefined, refresh: boolean): Preflight;
+
+  /** A request completed with `result` (2026-07-28: kept while its ttlMs says it is fresh). */
+  completed?(method: ClientRequestMethod, params: JsonParams | undefined, result: JsonObject): void;
+
+  /** Whether a URL-mode elicitation/create must carry an elicitationId (2026-07-28 removed it). */
+  urlElicitationNeedsId(): boolean;
+
+  /**
+   * The resources the person subscribed to changed: handshake era sends resources/(un)subscribe; 2026-07-28
+   * reopens the subscription stream with the new list.
+   */
+  changeResourceSubscription(uri: string, subscribed: boolean, all: readonly string[], send: EraRequests): Promise<void>;
+
+  /** handshake: logging/setLevel; 2026-07-28: the level every request asks for in `_meta`. */
+  setLogLevel(level: LoggingLevel, send: EraRequests): Promise<void>;
+
+  /** The host's roots changed: handshake sends notifications/roots/list_changed; 2026-07-28 sends roots with each request. */
+  rootsChanged(send: EraRequests): Promise<void>;
+
+  /** What the client's listeners want; 2026-07-28 opens subscriptions/listen only when something listens. */
+  setWantedNotifications?(wanted: WantedNotifications): void;
 }

@@ -7,12 +7,15 @@ import type {
   AttemptOutcome,
   AttemptVerdict,
   ClientIdentity,
+  EraRequests,
   EraWire,
   HandshakeSession,
+  Preflight,
   ProtocolEra,
   RequiredUrlElicitation,
 } from './era';
-import type { JsonParams } from '../methods';
+import type { ClientRequestMethod, JsonParams } from '../methods';
+import type { LoggingLevel } from '../types';
 
 export interface HandshakeEraOptions {
   /** Offered versions, newest first (defaults to every handshake-era revision this client speaks). */
@@ -22,6 +25,7 @@ export interface HandshakeEraOptions {
 }
 
 const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
+const SEND: Preflight = { kind: 'send' };
 
 /**
  * The handshake era (revisions 2024-11-05 … 2025-11-25): `initialize` negotiates a version once, then
@@ -60,8 +64,12 @@ export class HandshakeEra implements ProtocolEra {
   }
 
   interpret(outcome: AttemptOutcome, context: AttemptContext): AttemptVerdict {
-    void context;
-    if (outcome.kind === 'result') return { kind: 'complete', result: outcome.result };
+    if (outcome.kind === 'result') {
+      const resultType = outcome.result.resultType;
+      // Core handshake results have no resultType; one an enabled protocol extension owns is handed to it.
+      if (typeof resultType === 'string' && context.extensionResultTypes.has(resultType)) return { kind: 'extension-result', resultType, result: outcome.result };
+      return { kind: 'complete', result: outcome.result };
+    }
     const error = outcome.error;
     if (isLocalError(error, 'session-expired')) return { kind: 'renew-session', reason: 'session expired' };
     if (error instanceof McpError && error.code === ErrorCodes.UrlElicitationRequired) {
@@ -69,6 +77,32 @@ export class HandshakeEra implements ProtocolEra {
       if (elicitations) return { kind: 'url-elicitation-required', elicitations, error };
     }
     return { kind: 'fail', error };
+  }
+
+  livenessMethod(): 'ping' {
+    return 'ping';
+  }
+
+  preflight(_method: ClientRequestMethod, _params: JsonParams | undefined, _refresh: boolean): Preflight {
+    // The handshake era caches nothing and every method of the table exists in it.
+    return SEND;
+  }
+
+  urlElicitationNeedsId(): boolean {
+    return true;
+  }
+
+  async changeResourceSubscription(uri: string, subscribed: boolean, _all: readonly string[], send: EraRequests): Promise<void> {
+    await send.request(subscribed ? 'resources/subscribe' : 'resources/unsubscribe', { uri });
+  }
+
+  async setLogLevel(level: LoggingLevel, send: EraRequests): Promise<void> {
+    await send.request('logging/setLevel', { level });
+  }
+
+  async rootsChanged(send: EraRequests): Promise<void> {
+    // Before the handshake completed there is no session to tell; the roots are asked for when needed.
+    if (this.negotiatedVersion !== undefined) await send.notify('notifications/roots/list_changed', undefined);
   }
 
   private async handshake(wire: EraWire, identity: ClientIdentity): Promise<HandshakeSession> {

@@ -1,10 +1,8 @@
 import { LocalError } from '../errors';
-import type { JsonParams } from '../methods';
-import type { OutgoingHttpRequest } from '../transports/transport';
-import type { JsonObject, LoggingLevel } from '../types';
-import type { AttemptContext, AttemptOutcome, AttemptVerdict, ClientIdentity, EraKind, EraWire, ProtocolEra, ServerSession } from './era';
+import type { ProtocolEra, ServerSession } from './era';
+import { AutoEra } from './autoEra';
+import type { EraMemorySlot } from './eraMemory';
 import { HandshakeEra, type HandshakeEraOptions } from './handshake';
-import { legacyFallbackReason } from './modern/legacyDetection';
 import { ModernEra, type ModernEraOptions } from './modern/modernEra';
 
 export { legacyFallbackReason } from './modern/legacyDetection';
@@ -22,8 +20,12 @@ export const ERA_PREFERENCES: readonly EraPreference[] = ['auto', '2026-07-28', 
 export interface EraSelectionOptions {
   handshake?: HandshakeEraOptions;
   modern?: ModernEraOptions;
-  /** auto over stdio: how long server/discover may stay unanswered before the server counts as legacy. */
+  /** auto over stdio: how long server/discover may stay unanswered by a server that shows no sign of life. */
   probeTimeoutMs?: number;
+  /** auto over stdio: how long server/discover may stay unanswered once the server showed it is up and reading. */
+  probeGraceMs?: number;
+  /** auto: the era this server definition spoke last time (a host service). */
+  memory?: EraMemorySlot;
 }
 
 /**
@@ -33,6 +35,12 @@ export interface EraSelectionOptions {
  */
 export const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
 
+/**
+ * Once a server has said something (or written to stderr) it is reading its input: a 2026-07-28 server answers
+ * server/discover at once, so this long without an answer means it ignores requests it does not know.
+ */
+export const DEFAULT_PROBE_GRACE_MS = 2_000;
+
 export function createEra(preference: EraPreference, options: EraSelectionOptions = {}): ProtocolEra {
   switch (preference) {
     case 'legacy':
@@ -40,92 +48,12 @@ export function createEra(preference: EraPreference, options: EraSelectionOption
     case '2026-07-28':
       return new ModernEra(options.modern);
     case 'auto':
-      return new AutoEra(options);
-  }
-}
-
-class AutoEra implements ProtocolEra {
-  private readonly modern: ModernEra;
-  private readonly handshake: HandshakeEra;
-  private chosen: ProtocolEra | undefined;
-
-  constructor(private readonly options: EraSelectionOptions) {
-    this.modern = new ModernEra({ ...options.modern, probe: true });
-    this.handshake = new HandshakeEra(options.handshake);
-  }
-
-  private get current(): ProtocolEra {
-    return this.chosen ?? this.modern;
-  }
-
-  get kind(): EraKind {
-    return this.current.kind;
-  }
-
-  async open(wire: EraWire, identity: ClientIdentity): Promise<ServerSession> {
-    if (this.chosen) return this.chosen.open(wire, identity);
-    const probing = wire.transport.kind === 'stdio' ? new ModernEraProbe(this.options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS) : undefined;
-    try {
-      const session = await this.modern.open(probing ? probing.wire(wire) : wire, identity);
-      this.chosen = this.modern;
-      return session;
-    } catch (error) {
-      const reason = legacyFallbackReason(error, wire.transport.kind);
-      if (reason === undefined) throw error;
-      wire.logger.info(`${wire.serverName}: not a 2026-07-28 server (${reason}); using the initialize handshake`);
-      this.modern.close();
-      wire.transport.setSessionMode?.('sessions');
-      this.chosen = this.handshake;
-      return this.handshake.open(wire, identity);
-    }
-  }
-
-  renew(wire: EraWire, identity: ClientIdentity, reason: string): Promise<ServerSession> {
-    return this.current.renew(wire, identity, reason);
-  }
-
-  shapeParams(params: JsonParams | undefined, context: AttemptContext): JsonParams | undefined {
-    return this.current.shapeParams(params, context);
-  }
-
-  headersFor(request: OutgoingHttpRequest): Record<string, string> {
-    return this.current.headersFor(request);
-  }
-
-  interpret(outcome: AttemptOutcome, context: AttemptContext): AttemptVerdict {
-    return this.current.interpret(outcome, context);
-  }
-
-  acceptsNotification(method: string, params: JsonObject): boolean {
-    return this.current.acceptsNotification?.(method, params) ?? true;
-  }
-
-  close(): void {
-    this.current.close?.();
-  }
-
-  setLogLevel(level: LoggingLevel | undefined): void {
-    this.current.setLogLevel?.(level);
-  }
-
-  setSubscribedResources(uris: readonly string[]): void {
-    this.current.setSubscribedResources?.(uris);
-  }
-}
-
-/** Shortens the probe's server/discover timeout on stdio, where a legacy server may simply never answer. */
-class ModernEraProbe {
-  constructor(private readonly timeoutMs: number) {}
-
-  wire(inner: EraWire): EraWire {
-    return {
-      serverName: inner.serverName,
-      logger: inner.logger,
-      transport: inner.transport,
-      notify: (method, params) => inner.notify(method, params),
-      request: (method, params, options) =>
-        inner.request(method, params, method === 'server/discover' ? { ...options, timeoutMs: Math.min(options?.timeoutMs ?? this.timeoutMs, this.timeoutMs) } : options),
-    };
+      return new AutoEra({
+        handshake: options.handshake,
+        modern: options.modern,
+        probe: { timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, graceMs: options.probeGraceMs ?? DEFAULT_PROBE_GRACE_MS },
+        memory: options.memory,
+      });
   }
 }
 
@@ -161,6 +89,7 @@ export function eraChoiceReason(preference: EraPreference, session: ServerSessio
     case '2026-07-28':
       return `the server's "era" is pinned to ${preference}`;
     case 'auto':
+      if (session.eraChoice) return session.eraChoice;
       switch (session.kind) {
         case 'modern':
           return 'era auto: the server answered server/discover';

@@ -1,6 +1,6 @@
-import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc/node';
+import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc';
 import type { Transport } from '../transports/transport';
-import { BoundedMap } from './bounded';
+import { BoundedMap, BoundedSet } from './bounded';
 import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 
 export type TraceDirection = 'send' | 'receive';
@@ -117,6 +117,10 @@ export class McpMessageWriter extends AbstractMessageWriter {
    * (remembering those let a peer grow this without bound). Removed when the response is written.
    */
   private readonly incoming = new BoundedMap<RequestId, 'awaiting' | 'cancelled'>(INCOMING_MEMORY);
+  /** The peer's requests already answered: a second response to one id is never written. */
+  private readonly answered = new BoundedSet<RequestId>(INCOMING_MEMORY);
+  private isClosed = false;
+  private isClosing = false;
 
   constructor(
     private readonly transport: Transport,
@@ -140,12 +144,31 @@ export class McpMessageWriter extends AbstractMessageWriter {
     return { incomingRequests: this.incoming.size, cancelledIncoming };
   }
 
+  /** The connection closed: what the engine still writes (a handler that finished late) goes nowhere. */
+  closed(): void {
+    this.isClosed = true;
+  }
+
+  /**
+   * This side is closing: a response to the server's request (a roots/list that came in at exit) is no longer sent,
+   * so nothing is written to a transport that is going away (and no error about it is logged).
+   */
+  closing(): void {
+    this.isClosing = true;
+  }
+
   write(message: Message): Promise<void> {
+    if (this.isClosed) return Promise.resolve();
     const record = message as unknown as { id?: RequestId; method?: string };
-    if (record.method === undefined && record.id !== undefined && this.incoming.size > 0) {
-      const state = this.incoming.get(record.id);
-      this.incoming.delete(record.id);
-      if (state === 'cancelled') return Promise.resolve(); // cancelled by the peer: MCP says the receiver should not respond
+    if (record.method === undefined && record.id !== undefined) {
+      if (this.isClosing) return Promise.resolve();
+      if (this.answered.has(record.id)) return Promise.resolve(); // one response per request, whatever the engine does
+      this.answered.add(record.id);
+      if (this.incoming.size > 0) {
+        const state = this.incoming.get(record.id);
+        this.incoming.delete(record.id);
+        if (state === 'cancelled') return Promise.resolve(); // cancelled by the peer: MCP says the receiver should not respond
+      }
     }
     // Not an async function: that would cost a second promise per message. A throwing trace still rejects.
     try {

@@ -6,15 +6,17 @@ import {
   type CancellationToken,
   type Message,
   type MessageConnection,
-} from 'vscode-jsonrpc/node';
+} from 'vscode-jsonrpc';
 import { Emitter, type Disposable } from '../disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from '../errors';
 import type { Transport } from '../transports/transport';
 import { BoundedSet } from './bounded';
-import { DeadlineTimer, type Deadline, type DeadlineTarget } from './deadlines';
-import { isOversizedReason } from './lineSplitter';
+import { OutgoingRequest, RequestDeadlines, type RequestOwner } from './outgoingRequest';
+import { isOversizedReason } from './oversized';
 import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
+import type { PersonWaits } from './personWaits';
+import { ensureJsonRpcRuntime } from './runtime';
 
 export interface Logger {
   debug(message: string): void;
@@ -54,50 +56,9 @@ export interface RpcConnectionOptions {
   trace?: (direction: TraceDirection, message: unknown) => void;
   defaultTimeoutMs?: number;
   maxTotalTimeoutMs?: number;
+  /** While a person acts for this connection, deadlines wait: pushed back by the time the person took. */
+  personWaits?: PersonWaits;
 }
-
-/** What an OutgoingRequest needs from its connection: one object per connection, shared by all its requests. */
-interface RequestOwner {
-  expire(request: OutgoingRequest): void;
-  abort(request: OutgoingRequest): void;
-}
-
-/**
- * One request in flight. A class rather than a bundle of closures: a burst of thousands in flight costs one object
- * each besides its promise (the per-request closures were most of the client's garbage with 10,000 concurrent calls).
- * It is its own deadline target and its own abort listener (`handleEvent`), and holds its promise's settlers.
- */
-class OutgoingRequest implements DeadlineTarget {
-  settled = false;
-  deadline: Deadline | undefined;
-  resolve: (result: Record<string, unknown>) => void = noop;
-  reject: (error: Error) => void = noop;
-  readonly startedAt = Date.now();
-
-  constructor(
-    private readonly owner: RequestOwner,
-    readonly id: RequestId,
-    readonly method: string,
-    readonly options: RequestOptions,
-    readonly progressToken: string | undefined,
-    readonly timeoutMs: number,
-    readonly maxTotalMs: number,
-  ) {}
-
-  get cancellable(): boolean {
-    return this.options.cancellable ?? true;
-  }
-
-  onDeadline(): void {
-    this.owner.expire(this);
-  }
-
-  handleEvent(): void {
-    this.owner.abort(this);
-  }
-}
-
-function noop(): void {}
 
 export const ABANDONED_MEMORY = 4096;
 
@@ -134,9 +95,10 @@ export class RpcConnection implements Disposable {
   private readonly progressHandlers = new Map<string, OutgoingRequest>();
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private readonly deadlines = new DeadlineTimer();
+  private readonly deadlines: RequestDeadlines;
   private readonly requestOwner: RequestOwner = {
     expire: (request) => {
+      if (this.deadlines.postponedForPerson(request)) return;
       const what = `${this.options.serverName}: ${request.method} timed out after ${Date.now() - request.startedAt} ms`;
       this.abandon(request, new LocalError('timeout', what), request.cancellable ? `timed out after ${request.timeoutMs} ms` : undefined);
     },
@@ -144,6 +106,7 @@ export class RpcConnection implements Disposable {
   };
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
+  private readonly messageEmitter = new Emitter<void>();
   private nextRequestId = 0;
   private nextProgressToken = 0;
   private closedError: Error | undefined;
@@ -152,12 +115,16 @@ export class RpcConnection implements Disposable {
   readonly onClose = this.closeEmitter.event;
   /** Every base-protocol violation, already logged; hosts may show it. */
   readonly onViolation = this.violationEmitter.event;
+  /** Fires for anything the server sends, before it is handled (the era probe's evidence that the server reads). */
+  readonly onServerMessage = this.messageEmitter.event;
 
   constructor(
-    private readonly transport: Transport,
+    readonly transport: Transport,
     private readonly options: RpcConnectionOptions,
   ) {
+    ensureJsonRpcRuntime();
     this.logger = options.logger ?? silentLogger;
+    this.deadlines = new RequestDeadlines(options.personWaits, (request) => this.requestOwner.expire(request));
     const trace = options.trace ?? (() => {});
     this.reader = new McpMessageReader({
       isPending: (id) => this.pending.has(id),
@@ -215,8 +182,14 @@ export class RpcConnection implements Disposable {
   async start(): Promise<void> {
     this.connection.listen();
     await this.transport.start({
-      onMessage: (value) => this.reader.deliver(value),
-      onUnparsable: (raw, reason) => this.handleUnparsable(raw, reason),
+      onMessage: (value) => {
+        this.messageEmitter.fire();
+        this.reader.deliver(value);
+      },
+      onUnparsable: (raw, reason) => {
+        this.messageEmitter.fire();
+        this.handleUnparsable(raw, reason);
+      },
       onWarning: (message) => this.logger.warn(`${this.options.serverName}: ${message}`),
       onClose: (error) => this.handleClose(error),
       onRequestLost: (id, reason) => {
@@ -283,9 +256,7 @@ export class RpcConnection implements Disposable {
   }
 
   private armDeadline(request: OutgoingRequest): void {
-    if (request.deadline) this.deadlines.cancel(request.deadline);
-    const remainingTotal = request.maxTotalMs - (Date.now() - request.startedAt);
-    request.deadline = this.deadlines.schedule(Math.max(0, Math.min(request.timeoutMs, remainingTotal)), request);
+    this.deadlines.arm(request);
   }
 
   /** Removes every trace of a settled request. */
@@ -293,7 +264,7 @@ export class RpcConnection implements Disposable {
     request.settled = true;
     const { id } = request;
     this.pending.delete(id);
-    if (request.deadline) this.deadlines.cancel(request.deadline);
+    this.deadlines.cancel(request);
     if (request.progressToken) this.progressHandlers.delete(request.progressToken);
     request.options.signal?.removeEventListener('abort', request);
   }
@@ -335,6 +306,7 @@ export class RpcConnection implements Disposable {
   }
 
   async close(): Promise<void> {
+    this.writer.closing();
     if (!this.closed) {
       this.failAll(new LocalError('connection-closed', `${this.options.serverName}: connection closed`));
     }
@@ -384,9 +356,16 @@ export class RpcConnection implements Disposable {
     this.incoming.add(controller);
     try {
       const result = await handler(isJsonObject(params) ? params : {}, controller.signal);
+      // An answer that comes after its request ended (the server cancelled it, the connection closed) is not sent,
+      // and says so: a person's late Accept must never vanish without a word.
+      if (controller.signal.aborted) this.reportLateAnswer(method);
       // MCP results are objects; vscode-jsonrpc would turn undefined into "result": null.
       return isJsonObject(result) ? result : {};
     } catch (error) {
+      if (controller.signal.aborted) {
+        this.reportLateAnswer(method);
+        throw new ResponseError(ErrorCodes.InternalError, `${method} ended before it was answered`);
+      }
       if (error instanceof McpError) throw new ResponseError(error.code, error.rawMessage, error.data);
       if (error instanceof ResponseError) throw error;
       this.logger.error(`${this.options.serverName}: handling ${method} failed: ${errorMessage(error)}`);
@@ -395,6 +374,11 @@ export class RpcConnection implements Disposable {
       this.incoming.delete(controller);
       subscription.dispose();
     }
+  }
+
+  private reportLateAnswer(method: string): void {
+    const why = this.closed ? 'the connection had closed' : 'the server had cancelled it';
+    this.logger.warn(`${this.options.serverName}: the answer to its ${method} came after the request had already ended (${why}); it was not sent`);
   }
 
   private dispatchNotification(method: string, params: unknown): void {
@@ -435,6 +419,8 @@ export class RpcConnection implements Disposable {
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
     this.deadlines.dispose();
+    // Whatever the engine still answers (a handler that finishes after the close) is not written anywhere.
+    this.writer.closed();
     // Nobody is left to answer: a review still waiting for a request of a server that went away must leave the queue
     // (a server that floods and exits would otherwise hold the review panel forever).
     for (const controller of [...this.incoming]) controller.abort();

@@ -4,7 +4,7 @@ import type { Writable } from 'node:stream';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import { LineSplitter, oversizedReason } from '../jsonrpc/lineSplitter';
+import { LineSplitter, oversizedReason } from './lineSplitter';
 import { inputLimits, type InputLimits } from '../limits/inputLimits';
 import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
 import { ServerProcessTree, newTreeMarker, taggedLaunch, treeStrategyFor } from './processTree';

@@ -1,5 +1,5 @@
 import { ErrorCodes, LocalError, McpError, isLocalError } from '../../errors';
-import type { DiscoverResult, JsonParams, ServerRequestMethod, SubscriptionFilter } from '../../methods';
+import type { ClientRequestMethod, DiscoverResult, JsonParams, ServerRequestMethod, SubscriptionFilter } from '../../methods';
 import type { OutgoingHttpRequest } from '../../transports/transport';
 import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel, ServerCapabilities, Tool } from '../../types';
 import type {
@@ -10,11 +10,14 @@ import type {
   EraWire,
   InputRequest as EraInputRequest,
   ModernSession,
+  Preflight,
   ProtocolEra,
+  WantedNotifications,
 } from '../era';
+import { ResultCache, invalidateOnNotification } from './cache';
 import { filterToolsByHeaderAnnotations, paramHeaders, standardHeaders, type HeaderParameter } from './headers';
 import { retryParams } from './inputRounds';
-import { MODERN_VERSIONS, MetaKeys, buildRequestMeta, serverInfoOf, withRequestMeta } from './meta';
+import { MODERN_VERSIONS, MetaKeys, buildRequestMeta, isRemovedInModern, serverInfoOf, withRequestMeta } from './meta';
 import { readResult } from './results';
 import { DiscoverFailure, legacyFallbackReason } from './legacyDetection';
 import { negotiateAfterRejection } from './versionNegotiation';
@@ -36,6 +39,8 @@ export interface ModernEraOptions {
    * because a legacy server must see nothing before initialize.
    */
   probe?: boolean;
+  /** The most bytes (serialized JSON) the ttlMs result cache keeps; the oldest entries are evicted first. */
+  cacheMaxBytes?: number;
 }
 
 const DEFAULT_DISCOVER_TIMEOUT_MS = 30_000;
@@ -67,7 +72,10 @@ export class ModernEra implements ProtocolEra {
   private logLevel: LoggingLevel | undefined;
   private headerParameters = new Map<string, HeaderParameter[]>();
   private capabilities: ServerCapabilities = {};
-  private subscribedResources: readonly string[] = [];
+  /** Nothing is wanted until a listener or a resource subscription asks: one-shot commands open no stream. */
+  private wanted: WantedNotifications = { toolsListChanged: false, promptsListChanged: false, resourcesListChanged: false, resourceSubscriptions: [] };
+  /** Results reused while their ttlMs says they are fresh, bounded by bytes. */
+  private readonly cache: ResultCache;
   private subscription: Subscription = { kind: 'none' };
   /** Ids of every listen stream this era opened: a notification may still arrive on one being replaced. */
   private readonly subscriptionIds = new Set<string | number>();
@@ -75,6 +83,7 @@ export class ModernEra implements ProtocolEra {
 
   constructor(private readonly options: ModernEraOptions = {}) {
     this.offered = options.versions ?? MODERN_VERSIONS;
+    this.cache = new ResultCache({ maxBytes: options.cacheMaxBytes });
     this.version = this.offered[0];
   }
 
@@ -150,13 +159,15 @@ export class ModernEra implements ProtocolEra {
     if (outcome.kind === 'error') return this.interpretError(outcome.error, context);
     let read;
     try {
-      read = readResult(serverName, context.method, outcome.result);
+      read = readResult(serverName, context.method, outcome.result, context.extensionResultTypes);
     } catch (error) {
       return { kind: 'fail', error: error as Error };
     }
     switch (read.kind) {
       case 'complete':
         return { kind: 'complete', result: context.method === 'tools/list' ? this.admitTools(read.result) : read.result };
+      case 'extension':
+        return { kind: 'extension-result', resultType: read.resultType, result: read.result };
       case 'input_required': {
         const inputRequests: Record<string, EraInputRequest> = {};
         for (const [key, request] of Object.entries(read.inputRequests ?? {})) {
@@ -178,20 +189,57 @@ export class ModernEra implements ProtocolEra {
     }
   }
 
+  /** Change notifications count only when they name one of our subscriptions, and they make cached results stale. */
   acceptsNotification(method: string, params: JsonObject): boolean {
     if (!SUBSCRIPTION_NOTIFICATIONS.has(method)) return true;
     const meta = params._meta;
     const id = isObject(meta) ? meta[MetaKeys.subscriptionId] : undefined;
-    return (typeof id === 'string' || typeof id === 'number') && this.subscriptionIds.has(id);
+    if (!((typeof id === 'string' || typeof id === 'number') && this.subscriptionIds.has(id))) return false;
+    invalidateOnNotification(this.cache, method, params);
+    return true;
   }
 
-  setLogLevel(level: LoggingLevel | undefined): void {
+  livenessMethod(): 'server/discover' {
+    return 'server/discover';
+  }
+
+  preflight(method: ClientRequestMethod, params: JsonParams | undefined, refresh: boolean): Preflight {
+    if (isRemovedInModern(method)) {
+      throw new LocalError('capability-missing', `${this.wire?.serverName ?? 'server'}: ${method} does not exist in protocol ${this.version}, so this client does not send it`);
+    }
+    if (refresh) return SEND;
+    const cached = this.cache.lookup(method, params);
+    return cached.kind === 'fresh' ? { kind: 'answered', result: cached.result } : SEND;
+  }
+
+  completed(method: ClientRequestMethod, params: JsonParams | undefined, result: JsonObject): void {
+    this.cache.store(method, params, result);
+  }
+
+  urlElicitationNeedsId(): boolean {
+    // 2026-07-28 removed elicitationId (a URL elicitation is an input request of one retried request).
+    return false;
+  }
+
+  async changeResourceSubscription(_uri: string, _subscribed: boolean, all: readonly string[]): Promise<void> {
+    // The subscription stream is reopened with the new resource list (resources/subscribe no longer exists).
+    this.wanted = { ...this.wanted, resourceSubscriptions: [...all] };
+    this.startSubscription();
+  }
+
+  async setLogLevel(level: LoggingLevel): Promise<void> {
+    // Every request asks for its own log level in _meta (logging/setLevel no longer exists).
     this.logLevel = level;
   }
 
-  setSubscribedResources(uris: readonly string[]): void {
-    this.subscribedResources = [...uris];
-    this.startSubscription();
+  async rootsChanged(): Promise<void> {
+    // No roots/list_changed: roots travel with each request that needs them.
+  }
+
+  setWantedNotifications(wanted: WantedNotifications): void {
+    const before = this.wantedFilter();
+    this.wanted = wanted;
+    if (!sameFilter(before, this.wantedFilter())) this.startSubscription();
   }
 
   close(): void {
@@ -249,6 +297,11 @@ export class ModernEra implements ProtocolEra {
           return { kind: 'fail', error };
       }
     }
+    // Usually the tool's x-mcp-header annotations changed since tools/list: the spec's advice is to list the tools
+    // again and retry once with the new headers.
+    if (error instanceof McpError && error.code === ErrorCodes.HeaderMismatch && context.method === 'tools/call') {
+      return { kind: 'relist-and-retry', list: 'tools/list', reason: 'the server says the headers of the call do not match; listing tools again and retrying once', error };
+    }
     // A broken 2026-07-28 response stream cannot be resumed: the request goes out again on a new id.
     if (isLocalError(error, 'response-lost')) return { kind: 'retry', reason: error.message };
     return { kind: 'fail', error };
@@ -275,10 +328,11 @@ export class ModernEra implements ProtocolEra {
   private wantedFilter(): SubscriptionFilter | undefined {
     const capabilities = this.capabilities;
     const filter: SubscriptionFilter = {};
-    if (capabilities.tools?.listChanged) filter.toolsListChanged = true;
-    if (capabilities.prompts?.listChanged) filter.promptsListChanged = true;
-    if (capabilities.resources?.listChanged) filter.resourcesListChanged = true;
-    if (capabilities.resources?.subscribe && this.subscribedResources.length > 0) filter.resourceSubscriptions = [...this.subscribedResources];
+    const wanted = this.wanted;
+    if (capabilities.tools?.listChanged && wanted.toolsListChanged) filter.toolsListChanged = true;
+    if (capabilities.prompts?.listChanged && wanted.promptsListChanged) filter.promptsListChanged = true;
+    if (capabilities.resources?.listChanged && wanted.resourcesListChanged) filter.resourcesListChanged = true;
+    if (capabilities.resources?.subscribe && wanted.resourceSubscriptions.length > 0) filter.resourceSubscriptions = [...wanted.resourceSubscriptions];
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
 
@@ -329,6 +383,12 @@ export class ModernEra implements ProtocolEra {
         },
       );
   }
+}
+
+const SEND: Preflight = { kind: 'send' };
+
+function sameFilter(a: SubscriptionFilter | undefined, b: SubscriptionFilter | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function isObject(value: unknown): value is JsonObject {

@@ -14,6 +14,8 @@ export interface InputRequest {
 
 export type ReadResult =
   | { kind: 'complete'; result: JsonObject }
+  /** A resultType an enabled protocol extension owns (for example "task"). */
+  | { kind: 'extension'; resultType: string; result: JsonObject }
   | {
       kind: 'input_required';
       /** Absent when the server only wants the request retried with its state. */
@@ -31,9 +33,12 @@ export const MAX_INPUT_REQUESTS_PER_ROUND = 16;
 /** Methods on which a server may answer input_required (basic/patterns/mrtr.mdx, "Supported Requests"). */
 export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
-export function readResult(serverName: string, method: string, result: JsonObject): ReadResult {
+const NO_EXTENSION_RESULT_TYPES: ReadonlySet<string> = new Set();
+
+export function readResult(serverName: string, method: string, result: JsonObject, extensionResultTypes = NO_EXTENSION_RESULT_TYPES): ReadResult {
   const resultType = result.resultType;
   if (resultType === undefined || resultType === 'complete') return { kind: 'complete', result };
+  if (typeof resultType === 'string' && extensionResultTypes.has(resultType)) return { kind: 'extension', resultType, result };
   if (resultType !== 'input_required') {
     throw new LocalError(
       'invalid-result',

@@ -4,10 +4,10 @@
  * 0x0A, so a multi-byte UTF-8 character cut across chunks is never broken.
  */
 
-export const DEFAULT_MAX_MESSAGE_BYTES = 256 * 1024 * 1024;
+import { DEFAULT_MAX_MESSAGE_BYTES, OVERSIZED_EDGE_BYTES } from '../jsonrpc/oversized';
 
-/** How many bytes of the start and end of a discarded line are kept, so the reader can still tell what it was. */
-export const OVERSIZED_EDGE_BYTES = 256;
+// The limits and reasons are common protocol code (the RPC layer reads the reason); the splitting, on Buffer, is Node's.
+export { DEFAULT_MAX_MESSAGE_BYTES, OVERSIZED_EDGE_BYTES, isOversizedReason, oversizedReason } from '../jsonrpc/oversized';
 
 export interface LineSink {
   line(text: string): void;
@@ -16,17 +16,6 @@ export interface LineSink {
    * and last bytes of the discarded line (at most OVERSIZED_EDGE_BYTES each), enough to find its JSON-RPC id.
    */
   oversized(bytes: number, limit: number, head: string, tail: string): void;
-}
-
-const OVERSIZED_PREFIX = 'message too large: ';
-
-/** The reason transports give for a discarded oversized message; recognised by isOversizedReason. */
-export function oversizedReason(bytes: number, limit: number, setting = 'maxMessageBytes'): string {
-  return `${OVERSIZED_PREFIX}${bytes} bytes exceed the limit of ${limit} bytes (setting ${setting}); the message was discarded`;
-}
-
-export function isOversizedReason(reason: string): boolean {
-  return reason.startsWith(OVERSIZED_PREFIX);
 }
 
 export class LineSplitter {

@@ -1,0 +1,81 @@
+import type { ServerSession } from '../eras/era';
+import type { Logger, ProgressUpdate } from '../jsonrpc/rpcConnection';
+import type { ClientRequestMethod, ClientRequestParams, ClientRequestResult, JsonParams } from '../methods';
+import type { JsonObject } from '../types';
+
+/**
+ * The seam for protocol extensions (io.modelcontextprotocol/ui, …/tasks, …/skills, the auth extensions): one
+ * definition per extension, in its own folder under src/protocol/extensions/, says
+ *   - its client capability: the settings object declared under `capabilities.extensions[id]` (in `initialize` and
+ *     in 2026-07-28's per-request `_meta` client capabilities; `{}` means "supported, no settings"),
+ *   - its methods: names it adds to the typed method table (their params and results are declared by augmenting
+ *     `ExtensionClientRequests` in methods.ts from the extension's own folder),
+ *   - the result shapes it adds: `resultType` values (such as "task") the era hands to it instead of failing on them,
+ *   - the host services it needs: the `Services` type the host passes when it enables the extension.
+ * An extension is declared only when the host enables it (McpClientOptions.extensions).
+ */
+
+/** Extension ids follow the `_meta` key rules with a mandatory prefix: `io.modelcontextprotocol/tasks`. */
+export type ExtensionId = `${string}/${string}`;
+
+export interface ExtensionCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+/** What the client lends an extension. */
+export interface ExtensionContext {
+  readonly serverName: string;
+  readonly logger: Logger;
+  /** Sends a request of the method table (the extension's own included) through the client's request loop. */
+  request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options?: ExtensionCallOptions): Promise<ClientRequestResult<M>>;
+  /** The open session (its `capabilities.extensions` says what the server supports); throws when not connected. */
+  session(): ServerSession;
+}
+
+/** One request whose result carried a `resultType` the extension owns. */
+export interface ResultTypeContext extends ExtensionContext {
+  readonly method: ClientRequestMethod;
+  readonly params: JsonParams | undefined;
+  readonly signal?: AbortSignal;
+}
+
+/** Turns a result of the extension's own type into the request's final result (a task polled to completion…). */
+export type ResultTypeHandler<Services> = (result: JsonObject, context: ResultTypeContext, services: Services) => Promise<JsonObject>;
+
+export interface ExtensionDefinition<Services = void, Api = void> {
+  readonly id: ExtensionId;
+  /** The settings object declared as the client capability. */
+  settings(services: Services): JsonObject;
+  /** Client→server methods the extension adds to the method table. */
+  readonly methods?: readonly ClientRequestMethod[];
+  /** `resultType` values the extension owns. */
+  readonly resultTypes?: Readonly<Record<string, ResultTypeHandler<Services>>>;
+  /** The API hosts reach the extension through (`McpClient.extension(definition)`); absent for declare-only extensions. */
+  activate?(context: ExtensionContext, services: Services): Api;
+}
+
+/**
+ * An extension the host turned on, its services bound: the client handles every extension alike, whatever its
+ * Services and Api types (`definition` stays the key its API is looked up by).
+ */
+export interface EnabledExtension {
+  readonly id: ExtensionId;
+  readonly definition: object;
+  settings(): JsonObject;
+  readonly resultTypes: ReadonlyMap<string, (result: JsonObject, context: ResultTypeContext) => Promise<JsonObject>>;
+  activate(context: ExtensionContext): unknown;
+}
+
+export function enableExtension<Services, Api>(definition: ExtensionDefinition<Services, Api>, services: Services): EnabledExtension {
+  const resultTypes = new Map<string, (result: JsonObject, context: ResultTypeContext) => Promise<JsonObject>>();
+  for (const [resultType, handler] of Object.entries(definition.resultTypes ?? {})) resultTypes.set(resultType, (result, context) => handler(result, context, services));
+  return {
+    id: definition.id,
+    definition,
+    settings: () => definition.settings(services),
+    resultTypes,
+    activate: (context) => definition.activate?.(context, services),
+  };
+}

@@ -1,0 +1,133 @@
+import type { Disposable } from '../disposable';
+import { DeadlineTimer, type Deadline, type DeadlineTarget } from './deadlines';
+import type { RequestId } from './messages';
+import type { PersonWaits } from './personWaits';
+import type { RequestOptions } from './rpcConnection';
+
+/** What an OutgoingRequest needs from its connection: one object per connection, shared by all its requests. */
+export interface RequestOwner {
+  expire(request: OutgoingRequest): void;
+  abort(request: OutgoingRequest): void;
+}
+
+/**
+ * One request in flight. A class rather than a bundle of closures: a burst of thousands in flight costs one object
+ * each besides its promise (the per-request closures were most of the client's garbage with 10,000 concurrent calls).
+ * It is its own deadline target and its own abort listener (`handleEvent`), and holds its promise's settlers.
+ */
+export class OutgoingRequest implements DeadlineTarget {
+  settled = false;
+  deadline: Deadline | undefined;
+  resolve: (result: Record<string, unknown>) => void = noop;
+  reject: (error: Error) => void = noop;
+  readonly startedAt = Date.now();
+  /** When the armed deadline is due, before any person's time is added. */
+  dueAt = 0;
+  /** PersonWaits.pausedMs() when the deadline was armed, and when the request started (undefined: not yet armed). */
+  pausedAtArm = 0;
+  pausedAtStart: number | undefined;
+
+  constructor(
+    private readonly owner: RequestOwner,
+    readonly id: RequestId,
+    readonly method: string,
+    readonly options: RequestOptions,
+    readonly progressToken: string | undefined,
+    readonly timeoutMs: number,
+    readonly maxTotalMs: number,
+  ) {}
+
+  get cancellable(): boolean {
+    return this.options.cancellable ?? true;
+  }
+
+  onDeadline(): void {
+    this.owner.expire(this);
+  }
+
+  handleEvent(): void {
+    this.owner.abort(this);
+  }
+}
+
+function noop(): void {}
+
+/**
+ * The deadlines of one connection's requests, at a person's pace: while a PersonWaits wait is open (a person reviews
+ * a sampling request, fills an elicitation form, signs in) a deadline that passes waits for the person (parked), and
+ * after they acted each deadline is pushed back by the time they took. Deadlines measure the server, not the person.
+ */
+export class RequestDeadlines implements Disposable {
+  private readonly timer = new DeadlineTimer();
+  /** Requests whose deadline passed while a person was acting. */
+  private readonly parked = new Set<OutgoingRequest>();
+  private readonly subscription: Disposable | undefined;
+
+  constructor(
+    private readonly personWaits: PersonWaits | undefined,
+    private readonly expire: (request: OutgoingRequest) => void,
+  ) {
+    this.subscription = personWaits?.onDidChange((waiting) => {
+      if (!waiting) this.resumeParked();
+    });
+  }
+
+  get size(): number {
+    return this.timer.size + this.parked.size;
+  }
+
+  /** (Re)arms the idle deadline, within what is left of the hard limit. */
+  arm(request: OutgoingRequest): void {
+    this.cancel(request);
+    const now = Date.now();
+    const paused = this.personWaits?.pausedMs(now) ?? 0;
+    request.pausedAtStart ??= paused;
+    // The hard limit counts the server's time too, never the person's.
+    const remainingTotal = request.maxTotalMs - (now - request.startedAt - (paused - request.pausedAtStart));
+    const delay = Math.max(0, Math.min(request.timeoutMs, remainingTotal));
+    request.dueAt = now + delay;
+    request.pausedAtArm = paused;
+    request.deadline = this.timer.schedule(delay, request);
+  }
+
+  cancel(request: OutgoingRequest): void {
+    if (request.deadline) this.timer.cancel(request.deadline);
+    request.deadline = undefined;
+    this.parked.delete(request);
+  }
+
+  /**
+   * A deadline passed: while a person is acting it waits for them; after they acted it is pushed back by the time
+   * they took. Returns false when the request really is overdue.
+   */
+  postponedForPerson(request: OutgoingRequest): boolean {
+    const waits = this.personWaits;
+    if (!waits || request.settled) return false;
+    request.deadline = undefined;
+    if (waits.waiting) {
+      this.parked.add(request);
+      return true;
+    }
+    const now = Date.now();
+    const paused = waits.pausedMs(now);
+    const due = request.dueAt + (paused - request.pausedAtArm);
+    if (due <= now) return false;
+    request.dueAt = due;
+    request.pausedAtArm = paused;
+    request.deadline = this.timer.schedule(due - now, request);
+    return true;
+  }
+
+  dispose(): void {
+    this.timer.dispose();
+    this.parked.clear();
+    this.subscription?.dispose();
+  }
+
+  private resumeParked(): void {
+    for (const request of [...this.parked]) {
+      this.parked.delete(request);
+      if (!this.postponedForPerson(request)) this.expire(request);
+    }
+  }
+}
