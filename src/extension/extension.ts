@@ -103,7 +103,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const documents = new ToolResultDocuments();
   const catalog = new ServerCatalog(manager);
   const subscriptions = new ResourceSubscriptions(catalog);
-  const history = new HistoryLog();
+  // History masks at the sink: every entry against its server's secrets, whoever records it.
+  const history = new HistoryLog({}, (serverId) => manager.get(serverId)?.knownSecrets() ?? []);
   const resourceDocuments = new ResourceDocuments(manager, catalog, history);
   const results = new ToolResultView(
     context.extensionUri,

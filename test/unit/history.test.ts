@@ -218,3 +218,11 @@ describe('CLI command of a history entry', () => {
     }
   });
 });
+
+test('History masks at the sink: the secrets the host knows for the entry\'s server, though the caller passed none', () => {
+  const log = new HistoryLog({}, (serverId) => (serverId === 'id-db' ? ['db-pa55word-1234'] : []));
+  const entry = log.record({ ...toolCall('db', 'query', { dsn: 'postgres://u:db-pa55word-1234@h/x' }), outcome: { kind: 'failed', message: 'auth failed for db-pa55word-1234' } });
+  assert.ok(!JSON.stringify(entry).includes('db-pa55word-1234'), JSON.stringify(entry));
+  const other = log.record(toolCall('other', 'query', { dsn: 'db-pa55word-1234' }));
+  assert.ok(JSON.stringify(other).includes('db-pa55word-1234'), 'another server\'s entry is masked with its own secrets only (positive control)');
+});

@@ -90,7 +90,14 @@ export class HistoryLog {
   private readonly listeners = new Set<(change: HistoryChange) => void>();
   readonly limits: HistoryLimits;
 
-  constructor(limits: Partial<HistoryLimits> = {}) {
+  /**
+   * `secretsOf` masks at the sink: whatever a caller passes to `record`, the secrets the host knows for that server
+   * (password inputs, env and header values, tokens) are masked too.
+   */
+  constructor(
+    limits: Partial<HistoryLimits> = {},
+    private readonly secretsOf: (serverId: string) => readonly string[] = () => [],
+  ) {
     this.limits = { ...DEFAULT_HISTORY_LIMITS, ...limits };
     if (!(this.limits.capacity >= 1)) throw new RangeError('history capacity must be at least 1');
     this.ring = new Array<HistoryEntry | undefined>(this.limits.capacity);
@@ -102,7 +109,8 @@ export class HistoryLog {
   }
 
   /** Adds an entry, masked with `knownSecrets` (resolved inputs, launch secrets) and by secret-looking keys. */
-  record(record: HistoryRecord, knownSecrets: readonly string[] = []): HistoryEntry {
+  record(record: HistoryRecord, callerSecrets: readonly string[] = []): HistoryEntry {
+    const knownSecrets = [...callerSecrets, ...this.secretsOf(record.server.id)];
     const entry: HistoryEntry = {
       id: this.nextId++,
       server: { ...record.server },

@@ -4,12 +4,15 @@
  * commands run as the view's menus run them, older results open in the tool's reused result tab, and the webview
  * confirms it drew each result.
  */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { HistoryNode } from '../../../src/extension/history/historyTreeProvider';
 import type { ServerController } from '../../../src/extension/servers/serverController';
 import type { ToolFormHandle } from '../../../src/extension/tools/toolFormPanel';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-import { EVERYTHING_SERVER, leaveCleanState, startFromCleanState } from './workbench';
+import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState } from './workbench';
 
 export function historySuite(vscode: VscodeApi): Suite {
   const suite = new Suite('history');
@@ -172,12 +175,22 @@ export function historySuite(vscode: VscodeApi): Suite {
     await waitUntil('the tab opened for the abandoned call to close', () => (results.openTabs === 1 ? true : undefined), 10_000);
   }, { timeoutMs: 60_000 });
 
-  suite.test('Copy as CLI Command gives the CLI line for the same call through the same mcp.json (the clipboard is not read: a headless browser grants no clipboard)', async () => {
+  suite.test('Copy as CLI Command gives a line that runs from the installed extension: the same call through the same mcp.json (the clipboard is not read: a headless browser grants no clipboard)', async () => {
     const older = await getSumEntry(4, 5);
     const command = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.copyHistoryCliCommand', older);
     assert(command, 'no command was copied');
     assert(/^node \S*dist\/cli\.js'? call get-sum '\{"a":4,"b":5\}' --config \S+mcp\.json'? --server everything$/.test(command), `copied command: ${command}`);
-  });
+    // The line names the CLI inside the installed extension, and runs as it is, as pasted into a shell.
+    const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '', 'dist', 'cli.js');
+    assert(fs.existsSync(cli) && command.includes(cli), `the installed extension has no ${cli} (copied: ${command})`);
+    const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile('/bin/sh', ['-c', command], { timeout: 60_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+      );
+    });
+    assertEqual(run.code, 0, `exit code of the copied line (stderr: ${run.stderr})`);
+    assert(run.stdout.includes('The sum of 4 and 5 is 9.'), `output of the copied line:\n${run.stdout}\n${run.stderr}`);
+  }, { timeoutMs: 90_000 });
 
   suite.test('a resource read is recorded, and Clear History empties the view', async () => {
     const catalog = await requireApi().browse.catalog.ready(everything());
