@@ -6,20 +6,16 @@ import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { hexSummary, languageForResource } from '../ui/mimeLanguage';
 import type { ServerCatalog } from '../servers/serverCatalog';
+import { resourceTabName } from './resourceTabName';
 
 export const RESOURCE_SCHEME = 'mcp-resource';
 
 /**
- * `mcp-resource:/<server>/<tab name>?server=<id>&uri=<resource URI>`: the path only names the tab. The tab name is
- * the resource's last URI segment, and its MIME type when the segment has no extension: a blob template read of
- * `…/blob/1` is "1 (application∕octet-stream)", not a bare "1".
+ * `mcp-resource:/<server>/<tab name>?server=<id>&uri=<resource URI>`: the path only names the tab (see
+ * resourceTabName.ts: a template read of `…/blob/1` is "blob-1.bin", not a bare "1").
  */
 export function resourceDocumentUri(controller: ServerController, resourceUri: string, mimeType?: string): vscode.Uri {
-  const lastSegment = resourceUri.replace(/[?#].*$/, '').split('/').filter(Boolean).pop() ?? 'resource';
-  const decoded = decodeSafely(lastSegment);
-  // U+2215 (division slash) keeps "a/b" readable in a path segment, which cannot hold a real slash.
-  const withType = mimeType && !decoded.includes('.') ? `${decoded} (${mimeType.replace(/\//g, '\u2215')})` : decoded;
-  const name = safeSegment(withType);
+  const name = safeSegment(resourceTabName(resourceUri, mimeType));
   const query = new URLSearchParams({ server: controller.id, uri: resourceUri }).toString();
   return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${safeSegment(controller.name)}/${name}`, query });
 }
@@ -147,12 +143,4 @@ function isText(part: ResourceContents): part is ResourceContents & { text: stri
 
 function safeSegment(text: string): string {
   return text.replace(/[\\/:*?"<>|#]+/g, '-').slice(0, 80) || 'resource';
-}
-
-function decodeSafely(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
 }
