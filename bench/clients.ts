@@ -318,8 +318,11 @@ abstract class ModernBenchClient<C extends { close(): Promise<void> }> implement
   }
 
   async close(): Promise<void> {
-    await this.client?.close();
-    await this.httpServer.stop();
+    try {
+      await this.client?.close();
+    } finally {
+      await this.httpServer.stop(); // also when the client failed to start or to close: the server must not outlive it
+    }
   }
 }
 
