@@ -153,15 +153,6 @@ function importCycles(files: string[]): string[][] {
   return cycles;
 }
 
-/**
- * Cycles other engineers are removing on their branches (issue 16). Listed here only while they still exist on this
- * branch: an entry that no longer matches a cycle fails the test below, so the list cannot outlive the fix.
- */
-const KNOWN_CYCLES_BEING_FIXED: string[][] = [
-  ['src/cli/auth.ts', 'src/cli/connect.ts'],
-  ['src/extension/servers/serverPicker.ts', 'src/extension/servers/startServer.ts'],
-];
-
 test('the cycle finder finds a cycle of value imports and ignores type-only ones (positive control)', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cycles-'));
   writeFileSync(path.join(dir, 'a.ts'), "import { b } from './b';\nexport const a = () => b;\n");
@@ -173,15 +164,9 @@ test('the cycle finder finds a cycle of value imports and ignores type-only ones
   assert.deepEqual(cycles[0].map((file) => path.basename(file)), ['a.ts', 'b.ts']);
 });
 
-test('no import cycle of values anywhere in src/ (beyond the known ones being fixed)', () => {
+test('no import cycle of values anywhere in src/', () => {
   const cycles = importCycles(sourceFiles(path.join(root, 'src')));
-  const key = (cycle: string[]) => cycle.join(' <-> ');
-  const known = new Set(KNOWN_CYCLES_BEING_FIXED.map(key));
-  assert.deepEqual(cycles.map(key).filter((cycle) => !known.has(cycle)), [], 'new import cycles of values');
-  const stale = [...known].filter((cycle) => !cycles.map(key).includes(cycle));
-  assert.deepEqual(stale, [], 'a known cycle is gone: remove it from KNOWN_CYCLES_BEING_FIXED');
-  const protocolCycles = cycles.filter((cycle) => cycle.some((file) => file.startsWith('src/protocol/')));
-  assert.deepEqual(protocolCycles, [], 'no cycle inside src/protocol');
+  assert.deepEqual(cycles.map((cycle) => cycle.join(' <-> ')), [], 'import cycles of values');
 });
 
 // ---- the lint layer can fail ----------------------------------------------------------------------------------------
@@ -197,13 +182,9 @@ test('common protocol code may not import vscode-jsonrpc/node (the common API is
   assert.doesNotMatch(lint('src/protocol/node/probe.ts', "import * as rpc from 'vscode-jsonrpc/node';\nexport const v = rpc;\n"), /no-restricted-imports/);
 });
 
-/** Files other engineers are splitting on their branches (issue 16); listed only while still long here. */
-const LONG_FILES_BEING_SPLIT = ['src/protocol/auth/oauthAuthorizer.ts', 'src/protocol/transports/streamableHttp.ts'];
-
-test('no file under src/protocol is over 500 lines (issue 16)', () => {
-  const long = sourceFiles(path.join(root, 'src/protocol'))
+test('no file under src/ is over 500 lines (issue 16: files with one job)', () => {
+  const long = sourceFiles(path.join(root, 'src'))
     .filter((file) => readFileSync(file, 'utf8').split('\n').length > 500)
     .map((file) => path.relative(root, file));
-  assert.deepEqual(long.filter((file) => !LONG_FILES_BEING_SPLIT.includes(file)), [], 'new files over 500 lines');
-  assert.deepEqual(LONG_FILES_BEING_SPLIT.filter((file) => !long.includes(file)), [], 'a file was split: remove it from LONG_FILES_BEING_SPLIT');
+  assert.deepEqual(long, [], 'files over 500 lines');
 });
