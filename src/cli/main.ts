@@ -37,8 +37,9 @@ Subcommands:
 ${REGISTRY_USAGE}
 
 Options:
-  --timeout <ms>            bound each request (default 60000); the time a person spends signing in is not counted
-  --sign-in-timeout <ms>    bound one OAuth sign-in in the browser (default 300000)
+  --timeout <ms>            bound each request (default 60000)
+  --sign-in-timeout <ms>    bound one OAuth sign-in in the browser (default 300000); while the person signs
+                            in, the request that met the 401 waits for them
   --shutdown-grace <ms>     how long a stdio server may take to exit after stdin closes, and after SIGTERM
                             (default 500; a server that exits sooner, or is gone already, is not waited on)
   --header "Name: value"    extra HTTP header (repeatable)
