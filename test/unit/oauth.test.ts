@@ -53,12 +53,6 @@ async function stats(fixture: OAuthFixture): Promise<FixtureStats> {
   return (await (await fetch(fixture.statsUrl)).json()) as FixtureStats;
 }
 const TIMEOUT = { timeout: 60_000 };
-/**
- * The client side of "deadlines wait while a person acts" is the core branch's (RpcConnection honouring the
- * PersonWaits the CLI passes to both the authorizer and the client). Set to true when it lands.
- */
-const CLIENT_HONOURS_PERSON_WAITS = false;
-
 interface Run {
   code: number | null;
   stdout: string;
@@ -360,7 +354,7 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
 
   test(
     'a person who takes longer on the login page than --timeout is still signed in (the request deadline waits for them)',
-    { ...TIMEOUT, skip: CLIENT_HONOURS_PERSON_WAITS ? false : 'needs the core branch: McpClient/RpcConnection honour the `personWaits` the CLI already passes (src/cli/connect.ts adapter)' },
+    TIMEOUT,
     async () => {
       const run = await cli(['tools', '--url', fixture.mcpUrl, '--auth-dir', authDir, '--timeout', '2000'], { ...env, OAUTH_BROWSER_LOGIN_DELAY_MS: '5000' });
       assert.equal(run.code, 0, run.stderr);
