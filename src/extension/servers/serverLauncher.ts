@@ -1,3 +1,4 @@
+import { PersonWaits } from '../../protocol/jsonrpc/personWaits';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { McpClient, type ServerSession } from '../../protocol/client';
@@ -112,9 +113,12 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     const launch = await checkCommand(resolved);
     const signInMode: SignInMode = attempt.interactiveSignIn ? { kind: 'interactive' } : { kind: 'silent', onRequired: () => (signInNeeded = true) };
     attempt.authorizing(resolved.kind === 'http' ? resolved.url : undefined);
+    // One PersonWaits for the connection: while the person signs in (or answers a server's request), the deadline
+    // of the request waiting on them does not run.
+    const personWaits = new PersonWaits();
     const authorizer =
       resolved.kind === 'http'
-        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line) })
+        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line), personWaits, signal })
         : undefined;
     const transport = createTransport(resolved, { launch, authorizer });
     const client = new McpClient({
@@ -124,6 +128,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       logger: channelLogger(log),
       trace: protocolTrace(log, attempt.knownSecrets),
       era: eraPreferenceOf(entry.definition),
+      personWaits,
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
     const toolRefresh = new CoalescedRefresh(attempt.reloadTools);
