@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { TraceDirection } from '../../protocol/jsonrpc/mcpStreams';
 import { maskSecrets } from '../../workbench/secrets';
-import { toJsonText } from '../../workbench/display';
+import { DEFAULT_INPUT_LIMITS } from '../../protocol/limits/inputLimits';
+import { jsonPreview } from '../../workbench/display';
 
 export type TraceLevel = 'off' | 'messages' | 'verbose';
 export const TRACE_SETTING = 'trace.server';
@@ -23,7 +24,8 @@ export function protocolTrace(log: vscode.LogOutputChannel, knownSecrets: () => 
     const masked = maskSecrets(message, knownSecrets());
     const arrow = direction === 'send' ? '→' : '←';
     const summary = `[trace] ${arrow} ${describeMessage(masked)}`;
-    log.info(level === 'verbose' ? `${summary}\n${toJsonText(masked, 2)}` : summary);
+    // The body is cut at maxTraceBytes characters: a 200 MB result written whole would cost the host that much again.
+    log.info(level === 'verbose' ? `${summary}\n${jsonPreview(masked, DEFAULT_INPUT_LIMITS.maxTraceBytes)}` : summary);
   };
 }
 
