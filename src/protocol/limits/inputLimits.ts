@@ -146,14 +146,7 @@ export async function readTextCapped(response: Response, limitBytes: number, wha
   } finally {
     reader.releaseLock?.();
   }
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
-  const joined = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(joined);
+  return new TextDecoder().decode(joinChunks(chunks, total));
 }
 
 /** readTextCapped, then JSON.parse; a body that is not JSON is reported naming `what`. */
@@ -164,4 +157,16 @@ export async function readJsonCapped(response: Response, limitBytes: number, wha
   } catch (error) {
     throw new LocalError('protocol-violation', `${what} is not JSON: ${(error as Error).message}`);
   }
+}
+
+/** The chunks of a capped read as one array (one copy; none when there is a single chunk). */
+export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const joined = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    joined.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return joined;
 }

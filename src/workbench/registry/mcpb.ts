@@ -1,4 +1,4 @@
-import { InputLimitError } from '../../protocol/limits/inputLimits';
+import { InputLimitError, joinChunks } from '../../protocol/limits/inputLimits';
 import { checkExternalUrl } from '../urlPolicy';
 import { InputCollector } from './inputs';
 import { argv, type MappedServer } from './mapping';
@@ -95,13 +95,7 @@ async function download(url: string, where: string, options: McpbOptions): Promi
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return bytes;
+  return joinChunks(chunks, total);
 }
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {

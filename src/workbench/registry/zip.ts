@@ -4,6 +4,7 @@
  * (no absolute paths, no "..", no backslashes), and the entry count and the unpacked size are bounded, so a
  * hostile archive can neither write outside its folder nor fill the disk.
  */
+import { joinChunks } from '../../protocol/limits/inputLimits';
 
 export class ZipError extends Error {
   override readonly name = 'ZipError';
@@ -97,11 +98,5 @@ async function inflate(raw: Uint8Array, expected: number, name: string): Promise
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  return joinChunks(chunks, total);
 }
