@@ -1,3 +1,4 @@
+import { MementoEraMemory } from './servers/eraMemory';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { HistoryLog } from '../workbench/history/historyLog';
@@ -97,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     reportStartFailure,
     reportGaveUp,
     restartPolicy: () => new RestartPolicy(restartPolicyOptions),
+    eraMemory: new MementoEraMemory(context.globalState),
   });
   activeManager = manager;
   const loader = new ConfigLoader();

@@ -1,3 +1,4 @@
+import type { MementoEraMemory } from './eraMemory';
 import * as vscode from 'vscode';
 import type { CallOptions, CallToolOutcome, McpClient } from '../../protocol/client';
 import { errorMessage } from '../../protocol/errors';
@@ -31,6 +32,8 @@ export interface ServerControllerServices {
   auth: SignInService;
   /** Tells the user that automatic restarts stopped (a background event, so no caller can report it). */
   reportGaveUp(controller: ServerController, reason: string): void;
+  /** Where era "auto" remembers a server that was slow to answer the probe. */
+  eraMemory?: MementoEraMemory;
 }
 
 /** Thrown by start() when workspace trust forbids running the server; callers show it as guidance, not a failure. */

@@ -1,4 +1,5 @@
 import { PersonWaits } from '../../protocol/jsonrpc/personWaits';
+import type { MementoEraMemory } from './eraMemory';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { McpClient, type ServerSession } from '../../protocol/client';
@@ -35,6 +36,8 @@ export interface LaunchServices {
   confirmation: LaunchConfirmation;
   auth: SignInService;
   isWorkspaceTrusted(): boolean;
+  /** Where era "auto" remembers a server that was slow to answer the probe (globalState). */
+  eraMemory?: MementoEraMemory;
 }
 
 /** One attempt to start a server, as the controller hands it over. */
@@ -129,6 +132,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       trace: protocolTrace(log, attempt.knownSecrets),
       era: eraPreferenceOf(entry.definition),
       personWaits,
+      eraMemory: services.eraMemory?.slotFor(entry),
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
     const toolRefresh = new CoalescedRefresh(attempt.reloadTools);

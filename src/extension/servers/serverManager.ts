@@ -1,3 +1,4 @@
+import type { MementoEraMemory } from './eraMemory';
 import type { SignInService } from '../auth/signIn';
 import * as vscode from 'vscode';
 import type { ClientHost } from '../../protocol/host';
@@ -22,6 +23,8 @@ export interface ServerManagerServices {
   reportGaveUp(controller: ServerController, reason: string): void;
   /** Builds each server's crash policy; tests may shorten its delays. */
   restartPolicy?: () => RestartPolicy;
+  /** Where era "auto" remembers a server that was slow to answer the probe. */
+  eraMemory?: MementoEraMemory;
 }
 
 /** A plain description of one server, for tests and diagnostics. */
@@ -106,6 +109,7 @@ export class ServerManager implements vscode.Disposable {
         isWorkspaceTrusted: this.services.isWorkspaceTrusted,
         restartPolicy: this.services.restartPolicy,
         reportGaveUp: this.services.reportGaveUp,
+        eraMemory: this.services.eraMemory,
       });
       this.controllers.set(entry.id, controller);
       this.controllerSubscriptions.set(entry.id, controller.onDidChangeState(() => this.stateEmitter.fire(controller)));
