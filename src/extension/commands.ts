@@ -1,3 +1,4 @@
+import type { HistoryRecording } from '../workbench/history/historyLog';
 import * as vscode from 'vscode';
 import type { CommandId } from './commandIds';
 import { signInServer } from './servers/signInServer';
@@ -21,7 +22,6 @@ import { stopServer } from './servers/stopServer';
 import { callTool, callToolJson, type ToolCallUi } from './tools/callTool';
 import type { ToolResultDocuments } from './tools/toolResultDocuments';
 import { copyName, copyUri, refreshServer, showServerInstructions } from './views/itemCommands';
-import type { HistoryLog } from '../workbench/history/historyLog';
 import type { ServersTreeProvider } from './views/serversTreeProvider';
 import { browseRegistry, exportServerJsonCommand, importServerJson } from './registry/registryCommands';
 
@@ -39,7 +39,7 @@ export interface CommandServices {
   sampling: SamplingService;
   /** The History view's commands: the log and the feature entry points they open. */
   history: HistoryContext;
-  historyLog: HistoryLog;
+  historyRecorder: HistoryRecording;
   /** The Servers view's provider (its "Show more" rows). */
   tree: ServersTreeProvider;
 }
@@ -69,7 +69,7 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.readResourceTemplate': (s, argument) => readResourceTemplate(s.resources, argument),
   'mcpWorkbench.subscribeResource': (s, argument) => toggleSubscription(s.resources, argument, true),
   'mcpWorkbench.unsubscribeResource': (s, argument) => toggleSubscription(s.resources, argument, false),
-  'mcpWorkbench.getPrompt': (s, argument) => getPrompt({ manager: s.manager, catalog: s.catalog, documents: s.documents, history: s.historyLog }, argument),
+  'mcpWorkbench.getPrompt': (s, argument) => getPrompt({ manager: s.manager, catalog: s.catalog, documents: s.documents, history: s.historyRecorder }, argument),
   'mcpWorkbench.copyName': (_s, node) => copyName(node),
   'mcpWorkbench.copyUri': (_s, node) => copyUri(node),
   'mcpWorkbench.refreshServer': (s, node) => refreshServer(s.catalog, node),

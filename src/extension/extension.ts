@@ -107,7 +107,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const subscriptions = new ResourceSubscriptions(catalog);
   // History masks at the sink: every entry against its server's secrets, whoever records it.
   const history = new HistoryLog({}, (serverId) => manager.get(serverId)?.knownSecrets() ?? []);
-  const resourceDocuments = new ResourceDocuments(manager, catalog, history);
+  const historyRecorder = new HistoryRecorder(history, manager);
+  const resourceDocuments = new ResourceDocuments(manager, catalog, historyRecorder);
   const results = new ToolResultView(
     context.extensionUri,
     documents,
@@ -116,7 +117,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     },
     (line) => ownLog.info(line),
   );
-  const forms = new ToolForms(context.extensionUri, results, history);
+  const forms = new ToolForms(context.extensionUri, results, historyRecorder);
   const importer = new ServerImporter();
   const statusBar = new ServersStatusBar(manager);
   const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader);
@@ -138,7 +139,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     documents,
     cliProgram: cliProgram(context.extensionUri),
   };
-  const historyRecorder = new HistoryRecorder(history, manager);
 
   const oauthSessions = new OAuthSessionsProvider(
     authStore,
@@ -207,11 +207,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       tools: {
         openForm: (controller, tool) => forms.show(controller, tool),
         prepareCall: (controller, toolName) => results.prepareCall(controller, toolName),
-        history,
+        history: historyRecorder,
       },
       sampling,
       history: historyContext,
-      historyLog: history,
+      historyRecorder,
       tree,
     }),
   );

@@ -1,18 +1,23 @@
 import * as vscode from 'vscode';
-import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
+import type { HistoryLog, HistoryOutcome, HistoryRecord, HistoryRecording } from '../../workbench/history/historyLog';
 import type { SamplingRecord } from '../../workbench/sampling/coordinator';
 import type { ElicitationExchange } from '../../workbench/history/elicitationExchange';
 import type { ServerManager } from '../servers/serverManager';
 
 /**
- * Turns the sampling and elicitation exchanges of the session into History entries. Tool calls, reads and prompt
- * gets are recorded where they are made; these two arrive from the review services, which know a server by name only.
+ * The one way History is recorded: tool calls, reads and prompt gets arrive as records from the features that make
+ * them (`record`), sampling and elicitation exchanges as events of the review services, which know a server by name
+ * only. Only this class writes the log, and the log masks each entry against its server's secrets at the sink.
  */
-export class HistoryRecorder {
+export class HistoryRecorder implements HistoryRecording {
   constructor(
     private readonly history: HistoryLog,
     private readonly manager: ServerManager,
   ) {}
+
+  readonly record = (record: HistoryRecord): void => {
+    this.history.record(record);
+  };
 
   readonly recordSampling = (record: SamplingRecord): void => {
     const controller = this.manager.byName(record.serverName)[0];

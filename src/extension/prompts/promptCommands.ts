@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import type { Prompt } from '../../protocol/types';
-import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
+import type { HistoryOutcome, HistoryRecording } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
 import { completer } from '../shared/completions';
 import type { ServerCatalog } from '../servers/serverCatalog';
@@ -16,7 +16,7 @@ export interface PromptsContext {
   manager: ServerManager;
   catalog: ServerCatalog;
   documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> };
-  history: HistoryLog;
+  history: HistoryRecording;
 }
 
 const isPrompt = (value: unknown): value is Prompt => isObject(value) && typeof value.name === 'string';
@@ -33,7 +33,6 @@ export async function getPrompt(context: PromptsContext, argument: unknown): Pro
   const record = (outcome: HistoryOutcome, result?: unknown): void => {
     context.history.record(
       { server: { id: controller.id, name: controller.name }, startedAt, durationMs: Date.now() - startedAt, operation: { kind: 'prompt', promptName: prompt.name, arguments: args }, outcome, result },
-      controller.knownSecrets(),
     );
   };
   try {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import type { ReadResourceResult, ResourceContents } from '../../protocol/types';
-import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
+import type { HistoryOutcome, HistoryRecording } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { hexSummary, languageForResource } from '../ui/mimeLanguage';
@@ -41,7 +41,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
   constructor(
     private readonly manager: ServerManager,
     catalog: ServerCatalog,
-    private readonly history: HistoryLog,
+    private readonly history: HistoryRecording,
   ) {
     this.subscriptions = [
       vscode.workspace.registerTextDocumentContentProvider(RESOURCE_SCHEME, this),
@@ -63,7 +63,6 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     const record = (outcome: HistoryOutcome, result?: ReadResourceResult): void => {
       this.history.record(
         { server: { id: controller.id, name: controller.name }, startedAt, durationMs: Date.now() - startedAt, operation: { kind: 'resource', uri: resourceUri }, outcome, result },
-        controller.knownSecrets(),
       );
     };
     let result: ReadResourceResult;

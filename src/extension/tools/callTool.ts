@@ -4,7 +4,7 @@ import type { CallToolOutcome } from '../../protocol/client';
 import { errorMessage, isLocalError } from '../../protocol/errors';
 import type { JsonObject, Tool } from '../../protocol/types';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
-import type { HistoryLog, HistoryOutcome } from '../../workbench/history/historyLog';
+import type { HistoryOutcome, HistoryRecording } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArguments';
 import type { ToolCallRecord } from './toolResultMarkdown';
@@ -21,7 +21,7 @@ export interface ToolCallUi {
   /** Puts the tool's result tab on screen before the call starts, so its page listens by the answer. */
   prepareCall(controller: ServerController, toolName: string): PreparedCall;
   /** Where every call is recorded (the History view). */
-  history: HistoryLog;
+  history: HistoryRecording;
 }
 
 /** MCP Workbench: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema. */
@@ -107,7 +107,7 @@ export interface CallOptions {
 }
 
 /** Calls the tool with a cancellable progress notification; a failure or a cancel is reported here. */
-export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject, history: HistoryLog, options: CallOptions = {}): Promise<CallAttempt> {
+export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject, history: HistoryRecording, options: CallOptions = {}): Promise<CallAttempt> {
   const started = Date.now();
   const record = (outcome: HistoryOutcome, result?: CallToolOutcome): void => {
     history.record(
@@ -119,7 +119,6 @@ export async function callToolWithProgress(controller: ServerController, tool: T
         outcome,
         result,
       },
-      controller.knownSecrets(),
     );
   };
   let outcome: CallToolOutcome;

@@ -1,7 +1,7 @@
+import type { HistoryRecording } from '../../workbench/history/historyLog';
 import * as vscode from 'vscode';
 import { buildFormModel, defaultValues, type FormField } from '../../workbench/forms/formModel';
 import type { JsonObject, Tool } from '../../protocol/types';
-import type { HistoryLog } from '../../workbench/history/historyLog';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import { callToolWithProgress, type CallAttempt } from './callTool';
 import type { ServerController } from '../servers/serverController';
@@ -43,7 +43,7 @@ export class ToolForms implements vscode.Disposable {
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly results: ToolResultView,
-    private readonly history: HistoryLog,
+    private readonly history: HistoryRecording,
   ) {}
 
   /** How many forms are open (tests: a closed panel is counted until VS Code reports it disposed). */

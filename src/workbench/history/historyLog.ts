@@ -49,6 +49,11 @@ export interface HistoryEntry {
   readonly result: StoredResult;
 }
 
+/** What a feature hands to History when an operation ends (the extension's HistoryRecorder): it never writes the log itself. */
+export interface HistoryRecording {
+  record(record: HistoryRecord): void;
+}
+
 export interface HistoryRecord {
   server: HistoryServer;
   startedAt: number;
