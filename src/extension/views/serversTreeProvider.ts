@@ -388,6 +388,8 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
         (state.pid === undefined ? '' : ` · pid ${state.pid}`) +
         '\n',
     );
+    // Era auto: why this era (the server answered server/discover, refused it, or was slow to answer the probe).
+    if (state.session.eraChoice) md.appendMarkdown(`\n${escape(state.session.eraChoice)}\n`);
     const { instructions } = state.session;
     if (instructions) {
       md.appendMarkdown(`\n**${escape(vscode.l10n.t('Instructions'))}**:`);
