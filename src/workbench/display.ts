@@ -39,12 +39,12 @@ export function* jsonTextChunks(value: unknown, indent: number | string | undefi
 }
 
 /**
- * Compact JSON of `value`, at most `max` characters, for log lines and summaries: stops serializing once the
- * limit is reached, so a 100 MB result costs `max` characters of work, not 100 MB.
+ * JSON of `value` (compact unless `indent` is given), at most `max` characters, for log lines and summaries: stops
+ * serializing once the limit is reached, so a 100 MB result costs `max` characters of work, not 100 MB.
  */
-export function jsonPreview(value: unknown, max: number): string {
+export function jsonPreview(value: unknown, max: number, indent?: number | string): string {
   const limit = Math.max(0, Math.floor(max));
-  const { text, truncated } = collect(writeJson(value, '', limit, Number.POSITIVE_INFINITY));
+  const { text, truncated } = collect(writeJson(value, gapOf(indent), limit, Number.POSITIVE_INFINITY));
   if (text === undefined) return 'undefined';
   return truncated ? `${text.slice(0, limit)}… (truncated)` : text;
 }

@@ -25,7 +25,7 @@ export function protocolTrace(log: vscode.LogOutputChannel, knownSecrets: () => 
     const arrow = direction === 'send' ? '→' : '←';
     const summary = `[trace] ${arrow} ${describeMessage(masked)}`;
     // The body is cut at maxTraceBytes characters: a 200 MB result written whole would cost the host that much again.
-    log.info(level === 'verbose' ? `${summary}\n${jsonPreview(masked, DEFAULT_INPUT_LIMITS.maxTraceBytes)}` : summary);
+    log.info(level === 'verbose' ? `${summary}\n${jsonPreview(masked, DEFAULT_INPUT_LIMITS.maxTraceBytes, 2)}` : summary);
   };
 }
 
