@@ -392,6 +392,8 @@ export function configSuite(vscode: VscodeApi): Suite {
       sources: [{ kind: 'cursor', path: cursorFile }],
       target: folder().uri.toString(),
       select: 'all',
+      // The modal's default answer (a person's Enter): password inputs.
+      secrets: 'password-inputs',
     });
     assertEqual(outcome?.added.join(','), 'with-token', 'added servers');
     const text = fs.readFileSync(configFile(), 'utf8');

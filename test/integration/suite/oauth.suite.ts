@@ -187,8 +187,11 @@ export function oauthSuite(vscode: VscodeApi): Suite {
       assert(cancelled, 'nothing was cancelled');
       assertEqual(await signingIn, false, 'result of a cancelled sign-in');
       assertEqual(abandoned.length, 1, 'URLs opened');
-      const redirectUri = new URL(new URL(abandoned[0]).searchParams.get('redirect_uri') ?? '');
-      assertEqual(redirectUri.hostname, '127.0.0.1', 'host of the redirect URI');
+      const announced = new URL(new URL(abandoned[0]).searchParams.get('redirect_uri') ?? '');
+      assertEqual(announced.hostname, '127.0.0.1', 'host of the redirect URI');
+      // In code-server the redirect goes through its port proxy (/proxy/<port>/callback): the listener is that port.
+      const proxied = /^\/proxy\/(\d+)(\/.*)$/.exec(announced.pathname);
+      const redirectUri = proxied ? new URL(`http://127.0.0.1:${proxied[1]}${proxied[2]}`) : announced;
       const refused = await waitUntil(`the loopback listener on port ${redirectUri.port} to be closed`, async () => {
         try {
           await fetch(`${redirectUri.href}?code=late&state=late`);
