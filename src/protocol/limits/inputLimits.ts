@@ -129,7 +129,15 @@ export async function readTextCapped(response: Response, limitBytes: number, wha
     throw new InputLimitError(what, limitBytes, setting);
   }
   if (!response.body) return '';
-  const reader = response.body.getReader();
+  return new TextDecoder().decode(await readBytesCapped(response.body, limitBytes, () => new InputLimitError(what, limitBytes, setting)));
+}
+
+/**
+ * Reads a byte stream whole, at most `limitBytes` bytes: past them the stream is cancelled and `tooLarge()` is
+ * thrown. The one bounded reader of bodies, downloads and inflated archive entries.
+ */
+export async function readBytesCapped(stream: ReadableStream<Uint8Array>, limitBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+  const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
@@ -139,14 +147,14 @@ export async function readTextCapped(response: Response, limitBytes: number, wha
       total += value.byteLength;
       if (total > limitBytes) {
         reader.cancel().catch(() => undefined);
-        throw new InputLimitError(what, limitBytes, setting);
+        throw tooLarge();
       }
       chunks.push(value);
     }
   } finally {
     reader.releaseLock?.();
   }
-  return new TextDecoder().decode(joinChunks(chunks, total));
+  return joinChunks(chunks, total);
 }
 
 /** readTextCapped, then JSON.parse; a body that is not JSON is reported naming `what`. */

@@ -1,4 +1,4 @@
-import { InputLimitError, joinChunks } from '../../protocol/limits/inputLimits';
+import { InputLimitError, readBytesCapped } from '../../protocol/limits/inputLimits';
 import { checkExternalUrl } from '../urlPolicy';
 import { InputCollector } from './inputs';
 import { argv, type MappedServer } from './mapping';
@@ -82,20 +82,7 @@ async function download(url: string, where: string, options: McpbOptions): Promi
     if (response.body) throw new InputLimitError(`${where}`, limit, 'maxMessageBytes');
     return new Uint8Array();
   }
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new RegistryEntryError(`${where} is larger than ${limit} bytes; download stopped`);
-    }
-    chunks.push(value);
-  }
-  return joinChunks(chunks, total);
+  return readBytesCapped(response.body, limit, () => new RegistryEntryError(`${where} is larger than ${limit} bytes; download stopped`));
 }
 
 export async function sha256Hex(bytes: Uint8Array): Promise<string> {

@@ -4,7 +4,7 @@
  * (no absolute paths, no "..", no backslashes), and the entry count and the unpacked size are bounded, so a
  * hostile archive can neither write outside its folder nor fill the disk.
  */
-import { joinChunks } from '../../protocol/limits/inputLimits';
+import { readBytesCapped } from '../../protocol/limits/inputLimits';
 
 export class ZipError extends Error {
   override readonly name = 'ZipError';
@@ -84,19 +84,6 @@ function checkPath(name: string): void {
 
 async function inflate(raw: Uint8Array, expected: number, name: string): Promise<Uint8Array> {
   const stream = new Blob([raw.slice()]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    // Stop at once when the data outgrows its declared size (a zip bomb lies about it).
-    if (total > expected) {
-      await reader.cancel().catch(() => undefined);
-      throw new ZipError(`the entry ${name} unpacks to more than the ${expected} bytes its header says`);
-    }
-    chunks.push(value);
-  }
-  return joinChunks(chunks, total);
+  // Stop at once when the data outgrows its declared size (a zip bomb lies about it).
+  return readBytesCapped(stream, expected, () => new ZipError(`the entry ${name} unpacks to more than the ${expected} bytes its header says`));
 }
