@@ -33,8 +33,9 @@ export class DeadlineTimer {
     return this.heap.length;
   }
 
-  schedule(delayMs: number, target: DeadlineTarget): Deadline {
-    const entry: Entry = { at: Date.now() + Math.max(0, delayMs), target, index: this.heap.length };
+  /** `now` lets a caller that already read the clock for this request skip a second read. */
+  schedule(delayMs: number, target: DeadlineTarget, now = Date.now()): Deadline {
+    const entry: Entry = { at: now + Math.max(0, delayMs), target, index: this.heap.length };
     this.heap.push(entry);
     this.siftUp(entry.index);
     if (entry.at < this.armedAt) this.arm(entry.at);

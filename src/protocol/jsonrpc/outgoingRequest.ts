@@ -87,7 +87,7 @@ export class RequestDeadlines implements Disposable {
     const delay = Math.max(0, Math.min(request.timeoutMs, remainingTotal));
     request.dueAt = now + delay;
     request.pausedAtArm = paused;
-    request.deadline = this.timer.schedule(delay, request);
+    request.deadline = this.timer.schedule(delay, request, now);
   }
 
   cancel(request: OutgoingRequest): void {
@@ -114,7 +114,7 @@ export class RequestDeadlines implements Disposable {
     if (due <= now) return false;
     request.dueAt = due;
     request.pausedAtArm = paused;
-    request.deadline = this.timer.schedule(due - now, request);
+    request.deadline = this.timer.schedule(due - now, request, now);
     return true;
   }
 
