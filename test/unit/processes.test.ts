@@ -247,3 +247,26 @@ describe('the tag every process of a server tree inherits', () => {
     await assertAllGone({ sleeper: sleeper.pid }, 'after killing the tagged tree');
   });
 });
+
+describe('the waits of close() hold the event loop open', () => {
+  // Found in CI: after the server's pipes closed, close() polled the tree with unref'd timers, nothing else held the
+  // loop, and the CLI exited with code 0 in the middle of close(), before it printed "initialize timed out".
+  test('a process with nothing else to do still finishes delay() and settledWithin() before it exits', { timeout: 30_000 }, async () => {
+    const module = path.join(REPO_ROOT, 'src', 'protocol', 'node', 'stdio.ts');
+    const script = `const loaded = await import(${JSON.stringify(module)});
+const { delay, settledWithin } = loaded.delay ? loaded : loaded.default;
+await delay(50);
+const timedOut = await settledWithin(new Promise(() => {}), 50);
+const settled = await settledWithin(Promise.reject(new Error('x')), 60_000);
+process.stdout.write(JSON.stringify({ timedOut, settled }));`;
+    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+    assert.equal(code, 0, stderr);
+    // settledWithin(…, 60 s) on a settled promise returned at once and left no timer behind: the process exited.
+    assert.deepEqual(JSON.parse(stdout), { timedOut: false, settled: true }, stderr);
+  });
+});

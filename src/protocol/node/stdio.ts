@@ -214,7 +214,7 @@ export class StdioTransport implements Transport {
     this.state = { ...state, kind: 'closing' };
     await stagedShutdown(state, this.options.shutdownGraceMs ?? 2000, (line) => this.diagnostics.fire(line));
     // 'close' follows once the pipes are drained; the tree kill above guarantees nobody holds them.
-    await Promise.race([state.closed, delay(2000)]);
+    await settledWithin(state.closed, 2000);
     await treeEnded(state.tree);
   }
 
@@ -319,15 +319,30 @@ async function treeEnded(tree: ServerProcessTree): Promise<void> {
 const TREE_END_ROUNDS = 40;
 const TREE_END_POLL_MS = 25;
 
-function delay(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+/**
+ * The waits of close() keep the event loop alive (their timers are not unref'd): once the server's pipes are
+ * closed nothing else may be left to hold a CLI's loop open, and an unref'd wait there let Node exit with code 0
+ * in the middle of close(), before the caller printed its error. Each timer is cleared as soon as the wait ends.
+ */
+export function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** True when `promise` settled within `ms`, false when the time ran out first; the timer never outlives the race. */
+export function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const settled = promise.then(
+    () => true,
+    () => true,
+  );
+  return Promise.race([settled, timedOut]).finally(() => clearTimeout(timer));
 }
 
 /** Close stdin, then SIGTERM, then SIGKILL the whole tree, each after a grace period (MCP lifecycle, stdio shutdown). */
 async function stagedShutdown(server: RunningServer, graceMs: number, note: (line: string) => void): Promise<void> {
   const { child, tree, exited } = server;
-  const waitExit = (ms: number) =>
-    Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), ms).unref())]);
+  const waitExit = (ms: number) => settledWithin(exited, ms);
   child.stdin.end();
   // `exited` resolves only after the tree was killed: what outlived the server's own process is gone too.
   if (await waitExit(graceMs)) return;
