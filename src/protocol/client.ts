@@ -1,10 +1,10 @@
 import { DisposableStore, Emitter, type Disposable } from './disposable';
-import { LocalError, errorMessage } from './errors';
+import { ErrorCodes, LocalError, McpError, errorMessage } from './errors';
 import type { ClientIdentity, EraRequests, ProtocolEra, ServerSession } from './eras/era';
 import type { EraMemorySlot } from './eras/eraMemory';
 import { createEra, type EraPreference } from './eras/select';
 import { ExtensionRegistry } from './extensions/registry';
-import type { EnabledExtension, ExtensionContext, ExtensionDefinition } from './extensions/protocolExtension';
+import type { EnabledExtension, ExtensionContext, ExtensionDefinition, ServerRequestInterceptor } from './extensions/protocolExtension';
 import type { ClientHost } from './host';
 import { PersonWaits } from './jsonrpc/personWaits';
 import { RpcConnection, silentLogger, type Logger, type ProgressUpdate } from './jsonrpc/rpcConnection';
@@ -125,6 +125,10 @@ export class McpClient implements Disposable {
   private readonly eraRequests: EraRequests;
   /** The PersonWaits of this connection (the one given in the options, or the client's own). */
   readonly personWaits: PersonWaits;
+  /** Server→client requests enabled extensions answer (registered while they activate). */
+  private readonly serverRequestInterceptors: ServerRequestInterceptor[] = [];
+  /** Aborted when the client closes, so extensions' timers end with it. */
+  private readonly lifetime = new AbortController();
 
   private readonly stateEmitter = this.disposables.add(new Emitter<ClientState>());
   private readonly toolsChanged = this.disposables.add(new Emitter<void>(() => this.wantedChanged()));
@@ -165,7 +169,10 @@ export class McpClient implements Disposable {
     this.onViolation = this.rpc.onViolation;
     this.onClose = this.rpc.onClose;
     this.disposables.add(
-      this.rpc.onClose((error) => this.setState({ kind: 'closed', error: error ? new LocalError('connection-closed', `${this.serverName}: ${errorMessage(error)}`) : undefined })),
+      this.rpc.onClose((error) => {
+        this.lifetime.abort();
+        this.setState({ kind: 'closed', error: error ? new LocalError('connection-closed', `${this.serverName}: ${errorMessage(error)}`) : undefined });
+      }),
     );
     this.serverRequestHandlers = createServerRequestHandlers({
       serverName: options.serverName,
@@ -174,6 +181,7 @@ export class McpClient implements Disposable {
       urlElicitationNeedsId: () => this.era.urlElicitationNeedsId(),
     });
     for (const method of SERVER_REQUEST_METHODS) this.serve(method);
+    for (const interceptor of this.serverRequestInterceptors) for (const method of interceptor.methods) this.serveExtensionMethod(method);
     this.registerNotifications();
   }
 
@@ -216,6 +224,7 @@ export class McpClient implements Disposable {
       const modes = host.elicitation.modes;
       capabilities.elicitation = Object.fromEntries(modes.map((mode) => [mode, {}]));
     }
+    Object.assign(capabilities, this.extensionRegistry.coreCapabilities());
     const extensions = this.extensionRegistry.capabilities();
     if (extensions) capabilities.extensions = extensions;
     return capabilities;
@@ -259,6 +268,7 @@ export class McpClient implements Disposable {
   }
 
   async close(): Promise<void> {
+    this.lifetime.abort();
     this.era.close?.();
     await this.rpc.close();
     this.setState({ kind: 'closed' });
@@ -405,6 +415,9 @@ export class McpClient implements Disposable {
       logger: this.logger,
       request: (method, params, options) => this.request(method, params, options),
       session: () => this.session,
+      lifetime: this.lifetime.signal,
+      answerInputRequests: (inputRequests, signal) => answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
+      interceptServerRequests: (interceptor) => void this.serverRequestInterceptors.push(interceptor),
     };
   }
 
@@ -421,7 +434,22 @@ export class McpClient implements Disposable {
   /** Answers server→client requests for `method` with its handler; without one the RPC layer answers -32601. */
   private serve<M extends keyof ServerRequestHandlers>(method: M): void {
     const handler = this.serverRequestHandlers[method] as ((params: JsonObject, signal: AbortSignal) => Promise<JsonObject>) | undefined;
-    if (handler) this.rpc.setRequestHandler(method, (params, signal) => handler(params, signal));
+    if (handler) this.rpc.setRequestHandler(method, (params, signal) => this.intercepted(method, params, signal, handler));
+  }
+
+  /** A server→client method an extension added: without an extension's answer it is -32601, as for any unknown one. */
+  private serveExtensionMethod(method: string): void {
+    const unknown = () => Promise.reject(new McpError(ErrorCodes.MethodNotFound, `method not found: ${method}`));
+    this.rpc.setRequestHandler(method, (params, signal) => this.intercepted(method, params, signal, unknown));
+  }
+
+  /** The first extension that answers `method` does; otherwise the core handler. */
+  private intercepted(method: string, params: JsonObject, signal: AbortSignal, core: (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>): Promise<JsonObject> {
+    for (const interceptor of this.serverRequestInterceptors) {
+      const answer = interceptor.intercept(method, params, signal, core);
+      if (answer) return answer;
+    }
+    return core(params, signal);
   }
 
   /** Subscribes to a server notification; its params arrive unverified. */

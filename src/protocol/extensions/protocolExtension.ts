@@ -1,4 +1,4 @@
-import type { ServerSession } from '../eras/era';
+import type { InputRequest, InputResponses, ServerSession } from '../eras/era';
 import type { Logger, ProgressUpdate } from '../jsonrpc/rpcConnection';
 import type { ClientRequestMethod, ClientRequestParams, ClientRequestResult, JsonParams } from '../methods';
 import type { JsonObject } from '../types';
@@ -32,6 +32,26 @@ export interface ExtensionContext {
   request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options?: ExtensionCallOptions): Promise<ClientRequestResult<M>>;
   /** The open session (its `capabilities.extensions` says what the server supports); throws when not connected. */
   session(): ServerSession;
+  /** Aborted when the client closes: an extension's timers and waits end with it. */
+  readonly lifetime: AbortSignal;
+  /** Answers input requests through the host's services (the same handlers, reviews and forms as server requests). */
+  answerInputRequests(inputRequests: Readonly<Record<string, InputRequest>>, signal: AbortSignal | undefined): Promise<InputResponses>;
+  /** Lets the extension answer server→client requests (call it from `activate`). */
+  interceptServerRequests(interceptor: ServerRequestInterceptor): void;
+}
+
+/** The core's own answer to a server→client request (validation, the host's service, the person's wait). */
+export type ServerRequestNext = (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>;
+
+/** How an extension answers server→client requests: 2025-11-25 tasks the client hosts for the server. */
+export interface ServerRequestInterceptor {
+  /** Server→client methods the extension adds (the core answers the others without it). */
+  readonly methods: readonly string[];
+  /**
+   * Answers `method`, or returns undefined to leave it to the core (`next`; for a method the extension added,
+   * `next` answers -32601).
+   */
+  intercept(method: string, params: JsonObject, signal: AbortSignal, next: ServerRequestNext): Promise<JsonObject> | undefined;
 }
 
 /** One request whose result carried a `resultType` the extension owns. */
@@ -48,6 +68,8 @@ export interface ExtensionDefinition<Services = void, Api = void> {
   readonly id: ExtensionId;
   /** The settings object declared as the client capability. */
   settings(services: Services): JsonObject;
+  /** Core capabilities the extension also declares (2025-11-25 tasks predate extensions: `capabilities.tasks`). */
+  coreCapabilities?(services: Services): JsonObject;
   /** Client→server methods the extension adds to the method table. */
   readonly methods?: readonly ClientRequestMethod[];
   /** `resultType` values the extension owns. */
@@ -64,6 +86,7 @@ export interface EnabledExtension {
   readonly id: ExtensionId;
   readonly definition: object;
   settings(): JsonObject;
+  coreCapabilities(): JsonObject | undefined;
   readonly resultTypes: ReadonlyMap<string, (result: JsonObject, context: ResultTypeContext) => Promise<JsonObject>>;
   activate(context: ExtensionContext): unknown;
 }
@@ -75,6 +98,7 @@ export function enableExtension<Services, Api>(definition: ExtensionDefinition<S
     id: definition.id,
     definition,
     settings: () => definition.settings(services),
+    coreCapabilities: () => definition.coreCapabilities?.(services),
     resultTypes,
     activate: (context) => definition.activate?.(context, services),
   };

@@ -36,6 +36,13 @@ export class ExtensionRegistry {
     return declared;
   }
 
+  /** Core capabilities enabled extensions add (merged, later extensions' keys win). */
+  coreCapabilities(): JsonObject {
+    const declared: JsonObject = {};
+    for (const { enabled } of this.byId.values()) Object.assign(declared, enabled.coreCapabilities());
+    return declared;
+  }
+
   /** The API of an enabled extension, or undefined when the host did not enable it. */
   api<Services, Api>(definition: ExtensionDefinition<Services, Api>): Api | undefined {
     const active = this.byId.get(definition.id);

@@ -1,0 +1,73 @@
+import { Emitter } from '../../disposable';
+import type { TaskGeneration, TaskSnapshot } from './taskModel';
+
+/** One task this client saw, with what the person needs to recognise it. */
+export interface TrackedTask {
+  readonly serverName: string;
+  readonly generation: TaskGeneration;
+  /** The tool whose call created the task, when this client made that call. */
+  readonly toolName?: string;
+  /** Epoch ms this client first saw the task (its age when the server sent no createdAt). */
+  readonly firstSeen: number;
+  readonly snapshot: TaskSnapshot;
+  /** The last notifications/progress of the call that created it. */
+  readonly progress?: { progress: number; total?: number; message?: string };
+}
+
+/** Most tasks one book keeps; the oldest terminal ones are dropped first. */
+export const MAX_TRACKED_TASKS = 200;
+
+/**
+ * The tasks of one server connection as this client last saw them: every poll, call and listing records here, and
+ * hosts (the Tasks view, the CLI's progress line) listen to it. It never requests anything itself.
+ */
+export class TaskBook {
+  private readonly tasks = new Map<string, TrackedTask>();
+  private readonly changed = new Emitter<TrackedTask>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(readonly serverName: string) {}
+
+  record(generation: TaskGeneration, snapshot: TaskSnapshot, details: { toolName?: string; progress?: TrackedTask['progress'] } = {}): TrackedTask {
+    const before = this.tasks.get(snapshot.taskId);
+    const tracked: TrackedTask = {
+      serverName: this.serverName,
+      generation,
+      toolName: details.toolName ?? before?.toolName,
+      firstSeen: before?.firstSeen ?? Date.now(),
+      snapshot,
+      progress: details.progress ?? before?.progress,
+    };
+    this.tasks.delete(snapshot.taskId);
+    this.tasks.set(snapshot.taskId, tracked);
+    this.trim();
+    this.changed.fire(tracked);
+    return tracked;
+  }
+
+  get(taskId: string): TrackedTask | undefined {
+    return this.tasks.get(taskId);
+  }
+
+  all(): TrackedTask[] {
+    return [...this.tasks.values()];
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+
+  private trim(): void {
+    if (this.tasks.size <= MAX_TRACKED_TASKS) return;
+    for (const [taskId, tracked] of this.tasks) {
+      if (this.tasks.size <= MAX_TRACKED_TASKS) return;
+      const status = tracked.snapshot.status;
+      if (status === 'completed' || status === 'failed' || status === 'cancelled') this.tasks.delete(taskId);
+    }
+    // All live: drop the oldest anyway rather than grow without bound.
+    for (const taskId of this.tasks.keys()) {
+      if (this.tasks.size <= MAX_TRACKED_TASKS) return;
+      this.tasks.delete(taskId);
+    }
+  }
+}

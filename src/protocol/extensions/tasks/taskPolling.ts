@@ -1,0 +1,75 @@
+import { LocalError } from '../../errors';
+import { expiresAt, isTerminal, nextPollDelayMs, type TaskSnapshot } from './taskModel';
+
+/** How long past its ttl a task may still report a live status before this client stops waiting for it. */
+export const TTL_GRACE_MS = 5_000;
+/** The longest one call waits for its task unless the host says otherwise (the task itself may run on). */
+export const DEFAULT_MAX_TASK_WAIT_MS = 60 * 60 * 1000;
+
+/**
+ * Waits `ms`, or rejects as soon as one of `signals` aborts; the timer is cleared either way, so a stopped
+ * server or a cancelled call leaves no timer behind.
+ */
+export function pause(ms: number, signals: readonly (AbortSignal | undefined)[], why: () => Error): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const live = signals.filter((signal): signal is AbortSignal => signal !== undefined);
+    if (live.some((signal) => signal.aborted)) return reject(why());
+    const done = () => {
+      clearTimeout(timer);
+      for (const signal of live) signal.removeEventListener('abort', aborted);
+    };
+    const aborted = () => {
+      done();
+      reject(why());
+    };
+    const timer = setTimeout(() => {
+      done();
+      resolve();
+    }, ms);
+    for (const signal of live) signal.addEventListener('abort', aborted, { once: true });
+  });
+}
+
+export interface PollOptions {
+  serverName: string;
+  /** The snapshot the server answered the call with (or the last one seen). */
+  first: TaskSnapshot;
+  /** One tasks/get. */
+  get(): Promise<TaskSnapshot>;
+  /** Polling stops at a terminal status and wherever this says (input the client must give). */
+  stopAt?(task: TaskSnapshot): boolean;
+  /** Every snapshot, the first included. */
+  onSnapshot?(task: TaskSnapshot): void;
+  /** The caller's cancellation and the client's lifetime. */
+  signals: readonly (AbortSignal | undefined)[];
+  maxWaitMs: number;
+  now?: () => number;
+}
+
+/**
+ * Polls a task until it reaches a terminal status (or `stopAt`), at the server's suggested interval bounded to
+ * [MIN_POLL_INTERVAL_MS, MAX_POLL_INTERVAL_MS]. Bounded in time: by the task's ttl (a task still live well past
+ * createdAt + ttl is given up on) and by `maxWaitMs`. Rejects with the reason, naming the server and the task.
+ */
+export async function pollTask(options: PollOptions): Promise<TaskSnapshot> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  let task = options.first;
+  options.onSnapshot?.(task);
+  const stop = (snapshot: TaskSnapshot) => isTerminal(snapshot) || options.stopAt?.(snapshot) === true;
+  while (!stop(task)) {
+    const at = now();
+    const expiry = expiresAt(task);
+    if (expiry !== undefined && at > expiry + TTL_GRACE_MS) {
+      throw new LocalError('timeout', `${options.serverName}: task ${task.taskId} is still ${task.status} after its time to live (${task.ttlMs} ms) ended; the server may have discarded it`);
+    }
+    if (at - started >= options.maxWaitMs) {
+      throw new LocalError('timeout', `${options.serverName}: task ${task.taskId} did not finish within ${Math.round(options.maxWaitMs / 1000)} s; it may still be running on the server`);
+    }
+    const delay = Math.min(nextPollDelayMs(task.pollIntervalMs), Math.max(0, options.maxWaitMs - (at - started)));
+    await pause(delay, options.signals, () => new LocalError('cancelled', `${options.serverName}: stopped waiting for task ${task.taskId}`));
+    task = await options.get();
+    options.onSnapshot?.(task);
+  }
+  return task;
+}

@@ -1,0 +1,36 @@
+import type { ProgressUpdate } from '../../jsonrpc/rpcConnection';
+import type { JsonParams } from '../../methods';
+import { TaskBook } from './taskBook';
+import type { TaskSnapshot } from './taskModel';
+import { DEFAULT_MAX_TASK_WAIT_MS } from './taskPolling';
+
+/** What one tools/call asked of its task (kept by the params object the call sent, so the result handler finds it). */
+export interface TaskCall {
+  readonly toolName: string;
+  /** false: hand the task back as soon as it exists (`--no-wait`). */
+  readonly wait: boolean;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (update: ProgressUpdate) => void;
+  /** Set by the result handler when the answer was a task. */
+  task?: TaskSnapshot;
+}
+
+/** The services the host lends the tasks extension of one client (create one per client: it holds that server's tasks). */
+export interface TasksServices {
+  readonly book: TaskBook;
+  /** 2025-11-25: host sampling and elicitation as tasks when the server asks (declares tasks.requests.*). */
+  readonly receiver: boolean;
+  /** The longest one call waits for its task (the task may still run on the server afterwards). */
+  readonly maxWaitMs: number;
+  /** The calls in flight, by the params object they sent. */
+  readonly calls: WeakMap<JsonParams, TaskCall>;
+}
+
+export function tasksServices(serverName: string, options: { receiver?: boolean; maxWaitMs?: number } = {}): TasksServices {
+  return {
+    book: new TaskBook(serverName),
+    receiver: options.receiver ?? true,
+    maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_TASK_WAIT_MS,
+    calls: new WeakMap(),
+  };
+}

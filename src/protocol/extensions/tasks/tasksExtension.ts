@@ -1,0 +1,138 @@
+import { LocalError } from '../../errors';
+import type { ProgressUpdate } from '../../jsonrpc/rpcConnection';
+import type { JsonObject, Tool } from '../../types';
+import type { ExtensionContext, ExtensionDefinition } from '../protocolExtension';
+import type { TaskBook } from './taskBook';
+import { cancelLegacyTask, getLegacyTask, listLegacyTasks, settleLegacyTask, startLegacyToolTask } from './legacyTasks';
+import { cancelModernTask, getModernTask, resolveTaskResult, settleModernTask } from './modernTasks';
+import { TASK_METHODS } from './taskMethods';
+import type { TaskGeneration, TaskSnapshot } from './taskModel';
+import { HostedTasks } from './taskReceiver';
+import type { TaskCall, TasksServices } from './taskServices';
+
+export type TaskSupport = 'forbidden' | 'optional' | 'required';
+
+export interface TaskCallOptions {
+  /** Ask for a task where the tool offers one optionally (2025-11-25 `execution.taskSupport: "optional"`). */
+  asTask?: boolean;
+  /** false: return the task as soon as it exists instead of waiting for its result. Default true. */
+  wait?: boolean;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onProgress?: (update: ProgressUpdate) => void;
+}
+
+export type TaskCallOutcome =
+  /** The call's result; `taskId` when it ran as a task. */
+  | { kind: 'result'; result: JsonObject; taskId?: string }
+  /** The call became a task and the caller did not wait for it. */
+  | { kind: 'task'; task: TaskSnapshot };
+
+/** What hosts reach through `client.extension(tasksExtension)`. */
+export interface TasksApi {
+  readonly book: TaskBook;
+  /** Which task generation the open session speaks, undefined when the server offers no tasks. */
+  generation(): TaskGeneration | undefined;
+  /** A tool's 2025-11-25 task support (2026-07-28 servers decide per call, so tools there read as optional). */
+  taskSupport(tool: Tool): TaskSupport;
+  callTool(tool: Tool, args: Record<string, unknown>, options?: TaskCallOptions): Promise<TaskCallOutcome>;
+  get(taskId: string, signal?: AbortSignal): Promise<TaskSnapshot>;
+  /** Waits for a task this client did not start in this run (after a reload, `task get --wait`) and returns its result. */
+  wait(taskId: string, signal?: AbortSignal): Promise<JsonObject>;
+  /** 2025-11-25: the server's tasks/list; 2026-07-28 has none, so the tasks this client knows. */
+  list(signal?: AbortSignal): Promise<TaskSnapshot[]>;
+  cancel(taskId: string, signal?: AbortSignal): Promise<void>;
+}
+
+export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function toolTaskSupport(tool: Tool): TaskSupport {
+  const execution = tool.execution;
+  const support = isObject(execution) ? execution.taskSupport : undefined;
+  return support === 'optional' || support === 'required' ? support : 'forbidden';
+}
+
+function activate(context: ExtensionContext, services: TasksServices): TasksApi {
+  if (services.receiver) context.interceptServerRequests(new HostedTasks(context.serverName, context.lifetime));
+  const generation = (): TaskGeneration | undefined => {
+    const session = context.session();
+    switch (session.kind) {
+      case 'modern':
+        return '2026-07-28';
+      case 'handshake':
+        return isObject(session.capabilities.tasks) ? '2025-11-25' : undefined;
+    }
+  };
+  const requireGeneration = (what: string): TaskGeneration => {
+    const found = generation();
+    if (!found) throw new LocalError('capability-missing', `${context.serverName} does not offer tasks, so this client cannot ${what}`);
+    return found;
+  };
+  const serverOffersToolTasks = () => {
+    const tasks = context.session().capabilities.tasks;
+    const requests = isObject(tasks) ? tasks.requests : undefined;
+    return isObject(requests) && isObject(requests.tools) && isObject(requests.tools.call);
+  };
+  return {
+    book: services.book,
+    generation,
+    taskSupport: toolTaskSupport,
+    async callTool(tool, args, options = {}) {
+      const wait = options.wait ?? true;
+      const found = generation();
+      if (found === '2025-11-25') {
+        const support = toolTaskSupport(tool);
+        if (serverOffersToolTasks() && (support === 'required' || (support === 'optional' && options.asTask === true))) {
+          const started = await startLegacyToolTask(context, services, tool.name, args, options.signal);
+          if (started.kind === 'result') return started;
+          if (!wait) return { kind: 'task', task: started.task };
+          return { kind: 'result', result: await settleLegacyTask(context, services, started.task, options.signal), taskId: started.task.taskId };
+        }
+      }
+      const params = { name: tool.name, arguments: args };
+      const call: TaskCall = { toolName: tool.name, wait, signal: options.signal, onProgress: options.onProgress };
+      services.calls.set(params, call);
+      const result: JsonObject = await context.request('tools/call', params, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress });
+      if (call.task && !wait) return { kind: 'task', task: call.task };
+      return { kind: 'result', result, ...(call.task ? { taskId: call.task.taskId } : {}) };
+    },
+    get(taskId, signal) {
+      return requireGeneration('read a task') === '2025-11-25' ? getLegacyTask(context, services, taskId, signal) : getModernTask(context, services, taskId, signal);
+    },
+    async wait(taskId, signal) {
+      const found = requireGeneration('wait for a task');
+      if (found === '2025-11-25') return settleLegacyTask(context, services, await getLegacyTask(context, services, taskId, signal), signal);
+      return settleModernTask(context, services, await getModernTask(context, services, taskId, signal), signal);
+    },
+    async list(signal) {
+      if (requireGeneration('list tasks') === '2025-11-25') return listLegacyTasks(context, services, signal);
+      return services.book.all().map((tracked) => tracked.snapshot);
+    },
+    async cancel(taskId, signal) {
+      if (requireGeneration('cancel a task') === '2025-11-25') await cancelLegacyTask(context, services, taskId, signal);
+      else {
+        await cancelModernTask(context, taskId, signal);
+        // The ack is eventually consistent: read the status once for the views, whatever it says now.
+        await getModernTask(context, services, taskId, signal).catch(() => undefined);
+      }
+    },
+  };
+}
+
+/**
+ * Tasks, both generations, behind one extension: declared as `io.modelcontextprotocol/tasks` (2026-07-28 per-request
+ * capabilities) and, for the handshake era, the core `capabilities.tasks` of 2025-11-25 when the client hosts tasks.
+ */
+export const tasksExtension: ExtensionDefinition<TasksServices, TasksApi> = {
+  id: TASKS_EXTENSION_ID,
+  settings: () => ({}),
+  coreCapabilities: (services) =>
+    services.receiver ? { tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } } : {},
+  methods: TASK_METHODS,
+  resultTypes: { task: resolveTaskResult },
+  activate,
+};
