@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import type { ClientHost } from '../../src/protocol/host';
 import { enableTasks, tasksExtension, type TasksApi, type TaskSnapshot } from '../../src/protocol/extensions/tasks';
-import type { ElicitRequest, Tool } from '../../src/protocol/types';
+import type { ElicitRequest, ElicitResult, Tool } from '../../src/protocol/types';
 import { EVERYTHING_SERVER, assertProcessGone, textOf, trackedStdio, waitFor } from './testSupport';
 
 const elicitations: { request: ElicitRequest; relatedTaskId?: string }[] = [];
@@ -19,7 +19,7 @@ const host: ClientHost = {
   },
   elicitation: {
     modes: ['form'],
-    elicit: async (request) => {
+    elicit: async (request): Promise<ElicitResult> => {
       const meta = request._meta as Record<string, { taskId?: string }> | undefined;
       elicitations.push({ request, relatedTaskId: meta?.['io.modelcontextprotocol/related-task']?.taskId });
       const properties = (request.requestedSchema as { properties?: Record<string, unknown> }).properties ?? {};

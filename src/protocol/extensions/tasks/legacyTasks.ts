@@ -46,7 +46,8 @@ export async function settleLegacyTask(context: ExtensionContext, services: Task
     get: () => getLegacyTask(context, services, first.taskId, signal),
     // The server delivers the input it needs while tasks/result is open.
     stopAt: (task) => task.status === 'input_required',
-    signals: [signal, context.lifetime],
+    signal,
+      lifetime: context.lifetime,
     maxWaitMs: services.maxWaitMs,
   });
   switch (settled.status) {

@@ -57,7 +57,8 @@ export async function settleModernTask(context: ExtensionContext, services: Task
       get: () => getModernTask(context, services, first.taskId, signal),
       // Keys already answered are not shown again: the server may not have caught up yet (eventual consistency).
       stopAt: (snapshot) => unanswered(snapshot).length > 0,
-      signals: [signal, context.lifetime],
+      signal,
+      lifetime: context.lifetime,
       maxWaitMs: services.maxWaitMs,
     });
     switch (task.status) {

@@ -40,8 +40,10 @@ export interface PollOptions {
   stopAt?(task: TaskSnapshot): boolean;
   /** Every snapshot, the first included. */
   onSnapshot?(task: TaskSnapshot): void;
-  /** The caller's cancellation and the client's lifetime. */
-  signals: readonly (AbortSignal | undefined)[];
+  /** The caller's cancellation. */
+  signal?: AbortSignal;
+  /** The client's lifetime: polling ends when the connection does. */
+  lifetime: AbortSignal;
   maxWaitMs: number;
   now?: () => number;
 }
@@ -67,7 +69,12 @@ export async function pollTask(options: PollOptions): Promise<TaskSnapshot> {
       throw new LocalError('timeout', `${options.serverName}: task ${task.taskId} did not finish within ${Math.round(options.maxWaitMs / 1000)} s; it may still be running on the server`);
     }
     const delay = Math.min(nextPollDelayMs(task.pollIntervalMs), Math.max(0, options.maxWaitMs - (at - started)));
-    await pause(delay, options.signals, () => new LocalError('cancelled', `${options.serverName}: stopped waiting for task ${task.taskId}`));
+    const waited = task.taskId;
+    await pause(delay, [options.signal, options.lifetime], () =>
+      options.lifetime.aborted
+        ? new LocalError('connection-closed', `${options.serverName}: the connection closed while waiting for task ${waited}`)
+        : new LocalError('cancelled', `${options.serverName}: stopped waiting for task ${waited}`),
+    );
     task = await options.get();
     options.onSnapshot?.(task);
   }
