@@ -37,12 +37,15 @@ export interface ParsedArgs {
   version?: string;
   as?: string;
   via?: string;
+  /** `call`: print the task instead of waiting for it, and ask for a task where the tool offers one optionally. */
+  noWait: boolean;
+  asTask: boolean;
 }
 
 const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret', '--registry', '--version', '--as', '--via']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false };
+  const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false, noWait: false, asTask: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
@@ -51,6 +54,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     }
     if (arg === '--no-browser') {
       result.noBrowser = true;
+      continue;
+    }
+    if (arg === '--no-wait' || arg === '--task') {
+      result[arg === '--task' ? 'asTask' : 'noWait'] = true;
       continue;
     }
     if (arg === '--verbose' || arg === '-v') {

@@ -1,3 +1,4 @@
+import { enableTasks } from '../protocol/extensions/tasks';
 import { cliEraMemory } from './eraMemory';
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
@@ -248,6 +249,8 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     personWaits: target.personWaits,
     // era auto: a server that was slow to answer the probe is opened directly at its next start.
     eraMemory: cliEraMemory(target.description),
+    // Tasks of both generations; the CLI hosts a server's sampling/elicitation tasks only where it has those services.
+    extensions: [enableTasks(target.name, { receiver: { sampling: host.sampling !== undefined, elicitation: host.elicitation !== undefined } }).extension],
   };
   return new McpClient(options);
 }

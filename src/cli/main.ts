@@ -11,6 +11,7 @@ import { REGISTRY_USAGE, runRegistry } from './registry';
 import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
+import { TASKS_USAGE, TASK_OPTIONS_USAGE, callAsTask, reportTaskProgress, runTaskCommand, runTasksCommand } from './tasks';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
 
@@ -35,6 +36,7 @@ Subcommands:
   conformance <url>                    act as the client under the official conformance suite
                                        (scenario from MCP_CONFORMANCE_SCENARIO)
 ${REGISTRY_USAGE}
+${TASKS_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -57,6 +59,7 @@ Options:
   --cwd <dir>               working directory of a stdio server
   --input id=value          value for \${input:id} in a config file (repeatable)
   --verbose                 on stderr: transport and era chosen, the server's stderr, every message (secrets masked)
+${TASK_OPTIONS_USAGE}
 
 Output is JSON on stdout. Exit codes: 0 success, 1 server/protocol/tool failure (and a list of a feature the
 server does not offer; in a session: any failed line), 2 usage error, 130 interrupted.`;
@@ -111,7 +114,9 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
     if (!name) throw new UsageError('call needs a tool name');
     const toolArgs = parseJsonObjectArgument(json, 'tool arguments');
     requireCapability(client, 'tools', 'call tools');
-    await client.listTools(); // lets the client validate structuredContent against the tool's outputSchema
+    const tools = await client.listTools(); // lets the client validate structuredContent against the tool's outputSchema
+    const asTask = await callAsTask(client, tools.find((tool) => tool.name === name), toolArgs, args);
+    if (asTask) return asTask.isError ? { output: asTask.output, failure: { kind: 'tool-error', message: `${client.serverName}: tool ${name} reported an error` } } : asTask;
     const outcome = await client.callTool(name, toolArgs);
     const output = { ...outcome.result, ...(outcome.outputValidation ? { outputValidation: outcome.outputValidation } : {}) };
     if (outcome.result.isError === true) return { output, failure: { kind: 'tool-error', message: `${client.serverName}: tool ${name} reported an error` } };
@@ -158,6 +163,8 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
     await client.setLoggingLevel(level as LoggingLevel);
     return { output: { ok: true } };
   },
+  tasks: runTasksCommand,
+  task: runTaskCommand,
 };
 
 export async function main(argv: readonly string[]): Promise<number> {
@@ -203,6 +210,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     target = await resolveTarget(args);
     interrupt.signal.throwIfAborted(); // interrupted before anything was started
     client = createClient(target, args);
+    reportTaskProgress(client);
     await client.connect();
     if (args.verbose) verboseWriter(target)(describeSession(client, target));
     if (!runner) {

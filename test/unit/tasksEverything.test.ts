@@ -39,7 +39,7 @@ const sent: Record<string, unknown>[] = [];
 before(async () => {
   const tracked = trackedStdio({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], shutdownGraceMs: 1000 });
   pid = tracked.pid;
-  const { extension } = enableTasks('everything');
+  const { extension } = enableTasks('everything', { receiver: { sampling: true, elicitation: true } });
   client = new McpClient({
     serverName: 'everything',
     transport: tracked.transport,

@@ -8,6 +8,7 @@ import type { LoggingLevel, LogMessage } from '../../protocol/types';
 import type { Transport } from '../../protocol/transports/transport';
 import { StdioTransport } from '../../protocol/node/stdio';
 import { maskText } from '../../workbench/secrets';
+import { callToolWithTasks } from '../../workbench/tasks/taskCalls';
 import type { InputPrompter } from '../config/inputPrompter';
 import type { LaunchConfirmation } from './launchConfirmation';
 import { logServerMessage } from './logChannels';
@@ -255,7 +256,11 @@ export class ServerController implements vscode.Disposable {
     if (!connection || this.stateValue.kind !== 'running') {
       return Promise.reject(new Error(vscode.l10n.t('MCP server "{0}" is not running', this.name)));
     }
-    return connection.client.callTool(name, args, options);
+    // A tool whose task support asks for a task runs as one (2025-11-25); its result comes back like any call's.
+    const tool = this.stateValue.tools.find((candidate) => candidate.name === name);
+    if (!tool) return connection.client.callTool(name, args, options);
+    const runAsTask = vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('tasks.runOptionalAsTask', false);
+    return callToolWithTasks(connection.client, tool, args, { ...options, runAsTask });
   }
 
   /**

@@ -1,3 +1,4 @@
+import { enableTasks } from '../../protocol/extensions/tasks';
 import { PersonWaits } from '../../protocol/jsonrpc/personWaits';
 import type { MementoEraMemory } from './eraMemory';
 import * as os from 'node:os';
@@ -133,6 +134,8 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       era: eraPreferenceOf(entry.definition),
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),
+      // Tasks of both generations; the host's sampling and elicitation also run as tasks when a server asks.
+      extensions: [enableTasks(entry.name, { receiver: { sampling: services.host.sampling !== undefined, elicitation: services.host.elicitation !== undefined } }).extension],
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
     const toolRefresh = new CoalescedRefresh(attempt.reloadTools);

@@ -1,14 +1,14 @@
 import { enableExtension, type EnabledExtension } from '../protocolExtension';
 import { tasksExtension } from './tasksExtension';
-import { tasksServices, type TasksServices } from './taskServices';
+import { tasksServices, type TasksServices, type TasksServicesOptions } from './taskServices';
 
 export type { TaskBook, TrackedTask } from './taskBook';
 export { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskFailedError, isTerminal, nextPollDelayMs, type TaskGeneration, type TaskSnapshot, type TaskStatusKind } from './taskModel';
 export { TASKS_EXTENSION_ID, tasksExtension, toolTaskSupport, type TaskCallOptions, type TaskCallOutcome, type TaskSupport, type TasksApi } from './tasksExtension';
-export { tasksServices, type TasksServices } from './taskServices';
+export { tasksServices, type TaskReceiverOptions, type TasksServices, type TasksServicesOptions } from './taskServices';
 
 /** The tasks extension enabled for one client, with fresh services (its own task book). */
-export function enableTasks(serverName: string, options: { receiver?: boolean; maxWaitMs?: number } = {}): { extension: EnabledExtension; services: TasksServices } {
+export function enableTasks(serverName: string, options: TasksServicesOptions = {}): { extension: EnabledExtension; services: TasksServices } {
   const services = tasksServices(serverName, options);
   return { extension: enableExtension(tasksExtension, services), services };
 }

@@ -18,18 +18,29 @@ export interface TaskCall {
 /** The services the host lends the tasks extension of one client (create one per client: it holds that server's tasks). */
 export interface TasksServices {
   readonly book: TaskBook;
-  /** 2025-11-25: host sampling and elicitation as tasks when the server asks (declares tasks.requests.*). */
-  readonly receiver: boolean;
+  /** 2025-11-25: which server requests this client runs as tasks when the server asks (declared as tasks.requests.*). */
+  readonly receiver: TaskReceiverOptions;
   /** The longest one call waits for its task (the task may still run on the server afterwards). */
   readonly maxWaitMs: number;
   /** The calls in flight, by the params object they sent. */
   readonly calls: WeakMap<JsonParams, TaskCall>;
 }
 
-export function tasksServices(serverName: string, options: { receiver?: boolean; maxWaitMs?: number } = {}): TasksServices {
+/** Declare only what the host can serve: a host without sampling must not offer to run sampling as a task. */
+export interface TaskReceiverOptions {
+  sampling?: boolean;
+  elicitation?: boolean;
+}
+
+export interface TasksServicesOptions {
+  receiver?: TaskReceiverOptions;
+  maxWaitMs?: number;
+}
+
+export function tasksServices(serverName: string, options: TasksServicesOptions = {}): TasksServices {
   return {
     book: new TaskBook(serverName),
-    receiver: options.receiver ?? true,
+    receiver: options.receiver ?? {},
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_TASK_WAIT_MS,
     calls: new WeakMap(),
   };

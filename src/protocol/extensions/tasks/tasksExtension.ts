@@ -57,7 +57,7 @@ export function toolTaskSupport(tool: Tool): TaskSupport {
 }
 
 function activate(context: ExtensionContext, services: TasksServices): TasksApi {
-  if (services.receiver) context.interceptServerRequests(new HostedTasks(context.serverName, context.lifetime));
+  if (services.receiver.sampling || services.receiver.elicitation) context.interceptServerRequests(new HostedTasks(context.serverName, context.lifetime));
   const generation = (): TaskGeneration | undefined => {
     const session = context.session();
     switch (session.kind) {
@@ -130,8 +130,13 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
 export const tasksExtension: ExtensionDefinition<TasksServices, TasksApi> = {
   id: TASKS_EXTENSION_ID,
   settings: () => ({}),
-  coreCapabilities: (services) =>
-    services.receiver ? { tasks: { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } } } : {},
+  coreCapabilities: ({ receiver }) => {
+    if (!receiver.sampling && !receiver.elicitation) return {};
+    const requests: JsonObject = {};
+    if (receiver.sampling) requests.sampling = { createMessage: {} };
+    if (receiver.elicitation) requests.elicitation = { create: {} };
+    return { tasks: { list: {}, cancel: {}, requests } };
+  },
   methods: TASK_METHODS,
   resultTypes: { task: resolveTaskResult },
   activate,
