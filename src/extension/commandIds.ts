@@ -38,6 +38,10 @@ export const COMMAND_IDS = [
   'mcpWorkbench.browseRegistry',
   'mcpWorkbench.importServerJson',
   'mcpWorkbench.exportServerJson',
+  // Tasks (issue 19)
+  'mcpWorkbench.cancelTask',
+  'mcpWorkbench.openTaskResult',
+  'mcpWorkbench.refreshTasks',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

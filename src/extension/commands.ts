@@ -24,6 +24,7 @@ import type { ToolResultDocuments } from './tools/toolResultDocuments';
 import { copyName, copyUri, refreshServer, showServerInstructions } from './views/itemCommands';
 import type { ServersTreeProvider } from './views/serversTreeProvider';
 import { browseRegistry, exportServerJsonCommand, importServerJson } from './registry/registryCommands';
+import type { TasksTreeProvider } from './tasks/tasksView';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -42,6 +43,8 @@ export interface CommandServices {
   historyRecorder: HistoryRecording;
   /** The Servers view's provider (its "Show more" rows). */
   tree: ServersTreeProvider;
+  /** The Tasks view's provider (Cancel, Open Result). */
+  tasks: TasksTreeProvider;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -86,6 +89,10 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.browseRegistry': () => browseRegistry(),
   'mcpWorkbench.importServerJson': (_s, argument) => importServerJson(argument),
   'mcpWorkbench.exportServerJson': (s, argument) => exportServerJsonCommand(s.manager, argument),
+  // Tasks (issue 19)
+  'mcpWorkbench.cancelTask': (s, node) => s.tasks.cancel(node),
+  'mcpWorkbench.openTaskResult': (s, node) => s.tasks.openResult(node),
+  'mcpWorkbench.refreshTasks': (s) => s.tasks.refresh(),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

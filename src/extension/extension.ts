@@ -5,6 +5,7 @@ import { HistoryLog } from '../workbench/history/historyLog';
 import { RestartPolicy, type RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
 import type { CallToolOutcome } from '../protocol/client';
 import { registerCommands } from './commands';
+import { TASKS_VIEW_ID, TasksTreeProvider, type TaskNode } from './tasks/tasksView';
 import { ConfigLoader } from './config/configLoader';
 import { reportConfigProblems } from './config/configProblems';
 import { ServerImporter } from './config/importServers';
@@ -154,6 +155,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     },
   );
 
+  const tasksTree = new TasksTreeProvider(manager, context.workspaceState);
   // deactivate() has already awaited every server's shutdown by the time these are disposed.
   context.subscriptions.push(
     oauthSessions,
@@ -213,7 +215,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       history: historyContext,
       historyRecorder,
       tree,
+      tasks: tasksTree,
     }),
+    // Tasks (issue 19)
+    tasksTree,
+    vscode.window.createTreeView<TaskNode>(TASKS_VIEW_ID, { treeDataProvider: tasksTree }),
   );
 
   await loader.reload();

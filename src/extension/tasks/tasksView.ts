@@ -1,0 +1,184 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../protocol/errors';
+import { isTerminal, tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
+import type { JsonObject } from '../../protocol/types';
+import { toJsonText } from '../../workbench/display';
+import { shortAge, sortTaskRows, taskRow, type TaskRow } from '../../workbench/tasks/taskRows';
+import type { ServerController } from '../servers/serverController';
+import type { ServerManager } from '../servers/serverManager';
+import { TaskMemory } from './taskMemory';
+
+export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
+
+export interface TaskNode {
+  readonly kind: 'task';
+  readonly controllerId: string;
+  readonly row: TaskRow;
+}
+
+function statusLabel(status: TaskStatusKind): string {
+  switch (status) {
+    case 'working':
+      return vscode.l10n.t('working');
+    case 'input_required':
+      return vscode.l10n.t('input required');
+    case 'completed':
+      return vscode.l10n.t('completed');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'cancelled':
+      return vscode.l10n.t('cancelled');
+  }
+}
+
+function statusIcon(status: TaskStatusKind): vscode.ThemeIcon {
+  switch (status) {
+    case 'working':
+      return new vscode.ThemeIcon('sync~spin');
+    case 'input_required':
+      return new vscode.ThemeIcon('question');
+    case 'completed':
+      return new vscode.ThemeIcon('pass');
+    case 'failed':
+      return new vscode.ThemeIcon('error');
+    case 'cancelled':
+      return new vscode.ThemeIcon('circle-slash');
+  }
+}
+
+/**
+ * The Tasks view: every task of every running server (tool, status, status message, age, progress), Cancel on live
+ * ones, Open Result on finished ones. It reads each client's task book, which polling fills whether or not the
+ * server sends status notifications. 2026-07-28 tasks that are still live are kept in workspace state and polled
+ * again when their server runs after a Reload Window.
+ */
+export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly watched = new Map<string, { client: unknown; subscription: vscode.Disposable }>();
+  /** Results of tasks this view resumed after a reload (their calls' results live in the form and History). */
+  private readonly results = new Map<string, JsonObject>();
+  private readonly memory: TaskMemory;
+  private readonly subscriptions: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly manager: ServerManager,
+    workspaceState: vscode.Memento,
+  ) {
+    this.memory = new TaskMemory(workspaceState);
+    this.subscriptions.push(manager.onDidChangeServerState((controller) => this.watch(controller)));
+    for (const controller of manager.servers) this.watch(controller);
+  }
+
+  getTreeItem(node: TaskNode): vscode.TreeItem {
+    const { row } = node;
+    const item = new vscode.TreeItem(row.toolName ?? row.taskId, vscode.TreeItemCollapsibleState.None);
+    const parts = [statusLabel(row.status), row.statusMessage, row.progress, shortAge(row.ageMs)].filter((part): part is string => Boolean(part));
+    item.description = parts.join(' · ');
+    item.tooltip = new vscode.MarkdownString().appendText(
+      vscode.l10n.t('Task {0} of {1}: {2}', row.taskId, row.serverName, statusLabel(row.status)) + (row.statusMessage ? `\n${row.statusMessage}` : ''),
+    );
+    item.iconPath = statusIcon(row.status);
+    item.contextValue = row.canCancel ? 'task.live' : row.hasResult ? 'task.completed' : 'task.ended';
+    item.id = `${node.controllerId}/${row.taskId}`;
+    return item;
+  }
+
+  getChildren(node?: TaskNode): TaskNode[] {
+    if (node) return [];
+    const nodes: TaskNode[] = [];
+    for (const controller of this.manager.servers) {
+      const api = this.api(controller);
+      if (!api) continue;
+      for (const row of sortTaskRows(api.book.all().map((tracked) => taskRow(tracked)))) nodes.push({ kind: 'task', controllerId: controller.id, row });
+    }
+    return nodes;
+  }
+
+  async cancel(node: unknown): Promise<void> {
+    const found = this.resolve(node);
+    if (!found) return;
+    try {
+      await found.api.cancel(found.node.row.taskId);
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Cancelling task {0} failed: {1}', found.node.row.taskId, errorMessage(error)));
+    }
+  }
+
+  async openResult(node: unknown): Promise<void> {
+    const found = this.resolve(node);
+    if (!found) return;
+    const { taskId } = found.node.row;
+    let result = this.results.get(taskId) ?? resultOf(found.api.book.get(taskId));
+    try {
+      result ??= await found.api.wait(taskId);
+    } catch (error) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not available: {1}', taskId, errorMessage(error)));
+      return;
+    }
+    const document = await vscode.workspace.openTextDocument({ language: 'json', content: toJsonText(result, 2) });
+    await vscode.window.showTextDocument(document, { preview: true });
+  }
+
+  refresh(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    for (const { subscription } of this.watched.values()) subscription.dispose();
+    this.watched.clear();
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changed.dispose();
+  }
+
+  private api(controller: ServerController): TasksApi | undefined {
+    return controller.client?.extension(tasksExtension);
+  }
+
+  private resolve(node: unknown): { node: TaskNode; api: TasksApi } | undefined {
+    if (typeof node !== 'object' || node === null || (node as TaskNode).kind !== 'task') return undefined;
+    const controller = this.manager.get((node as TaskNode).controllerId);
+    const api = controller && this.api(controller);
+    return api ? { node: node as TaskNode, api } : undefined;
+  }
+
+  /** Listens to a running server's task book (once per connection) and resumes its remembered tasks. */
+  private watch(controller: ServerController): void {
+    const client = controller.client;
+    const current = this.watched.get(controller.id);
+    if (current?.client === client) return;
+    current?.subscription.dispose();
+    this.watched.delete(controller.id);
+    this.refresh();
+    const api = this.api(controller);
+    if (!client || !api) return;
+    const subscription = api.book.onDidChange((tracked) => {
+      this.remember(controller.name, tracked);
+      this.refresh();
+    });
+    this.watched.set(controller.id, { client, subscription });
+    if (api.generation() === '2026-07-28') for (const taskId of this.memory.pending(controller.name)) this.resume(controller.name, api, taskId);
+  }
+
+  private remember(serverName: string, tracked: TrackedTask): void {
+    if (tracked.generation !== '2026-07-28') return;
+    if (isTerminal(tracked.snapshot)) void this.memory.forget(serverName, tracked.snapshot.taskId);
+    else void this.memory.remember(serverName, tracked.snapshot.taskId);
+  }
+
+  private resume(serverName: string, api: TasksApi, taskId: string): void {
+    api.wait(taskId).then(
+      (result) => {
+        this.results.set(taskId, result);
+        this.refresh();
+      },
+      // Failed, cancelled, expired or unknown to the server now: the book shows what is known; stop remembering it.
+      () => void this.memory.forget(serverName, taskId),
+    );
+  }
+}
+
+function resultOf(tracked: TrackedTask | undefined): JsonObject | undefined {
+  const snapshot = tracked?.snapshot;
+  return snapshot?.status === 'completed' ? snapshot.result : undefined;
+}
