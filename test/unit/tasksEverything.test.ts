@@ -10,6 +10,7 @@ import { McpClient } from '../../src/protocol/client';
 import type { ClientHost } from '../../src/protocol/host';
 import { enableTasks, tasksExtension, type TasksApi, type TaskSnapshot } from '../../src/protocol/extensions/tasks';
 import type { ElicitRequest, ElicitResult, Tool } from '../../src/protocol/types';
+import { callToolWithTasks } from '../../src/workbench/tasks/taskCalls';
 import { EVERYTHING_SERVER, assertProcessGone, textOf, trackedStdio, waitFor } from './testSupport';
 
 const elicitations: { request: ElicitRequest; relatedTaskId?: string }[] = [];
@@ -128,6 +129,15 @@ describe('2025-11-25 tasks on server-everything', () => {
     const after = await tasks.get(taskId);
     assert.equal(after.status, 'cancelled');
     await assert.rejects(tasks.wait(taskId), /was cancelled/);
+  });
+
+  test('the workbench routes a task-required tool through a task and returns a CallToolOutcome, like any call', async () => {
+    const outcome = await callToolWithTasks(client, tool('simulate-research-query'), { topic: 'basalt' });
+    assert.ok(outcome.taskId, 'it ran as a task');
+    assert.match(textOf(outcome.result.content), /Research Report: basalt/);
+    const plain = await callToolWithTasks(client, tool('echo'), { message: 'direct' }, { runAsTask: true });
+    assert.equal(plain.taskId, undefined, 'a tool that forbids tasks is called directly, whatever the setting');
+    assert.match(textOf(plain.result.content), /direct/);
   });
 
   test('a task id the server does not know is a clear error naming the server', async () => {

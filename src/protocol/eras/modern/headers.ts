@@ -14,11 +14,14 @@ const HEADER_SAFE = /^[\x20-\x7e\t]*$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PARAM_HEADER_PREFIX = 'Mcp-Param-';
 
-/** Methods whose `Mcp-Name` header mirrors `params.name` or `params.uri`. */
-const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri'>> = {
+/** Methods whose `Mcp-Name` header mirrors `params.name`, `params.uri` or (tasks extension, SEP-2663) `params.taskId`. */
+const NAME_SOURCE: Readonly<Record<string, 'name' | 'uri' | 'taskId'>> = {
   'tools/call': 'name',
   'prompts/get': 'name',
   'resources/read': 'uri',
+  'tasks/get': 'taskId',
+  'tasks/update': 'taskId',
+  'tasks/cancel': 'taskId',
 };
 
 function base64OfUtf8(value: string): string {

@@ -1,0 +1,44 @@
+/** Host-neutral task pieces: view rows, ages, sorting, task parsing, and the HTTP routing header of task requests. */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { standardHeaders } from '../../src/protocol/eras/modern/headers';
+import { TaskBook } from '../../src/protocol/extensions/tasks/taskBook';
+import { readTask } from '../../src/protocol/extensions/tasks/taskModel';
+import { shortAge, sortTaskRows, taskRow } from '../../src/workbench/tasks/taskRows';
+
+test('tasks/get, tasks/update and tasks/cancel carry Mcp-Name = the task id (SEP-2663 routing)', () => {
+  for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+    assert.equal(standardHeaders('2026-07-28', method, { taskId: 'task-7' })['Mcp-Name'], 'task-7', method);
+  }
+});
+
+test('both generations read into one snapshot; bad fields are dropped or refused', () => {
+  const legacy = readTask('s', '2025-11-25', { taskId: 'a', status: 'working', ttl: 1000, pollInterval: 500, createdAt: '2026-01-01T00:00:00Z' }, 'x');
+  assert.equal(legacy.ttlMs, 1000);
+  assert.equal(legacy.pollIntervalMs, 500);
+  assert.equal(legacy.createdAt, Date.parse('2026-01-01T00:00:00Z'));
+  const modern = readTask('s', '2026-07-28', { taskId: 'b', status: 'completed', ttlMs: null, pollIntervalMs: -5, result: { content: [] } }, 'x');
+  assert.equal(modern.ttlMs, null);
+  assert.equal(modern.pollIntervalMs, undefined, 'a negative interval is no hint');
+  assert.ok(modern.status === 'completed' && modern.result);
+  assert.throws(() => readTask('srv', '2026-07-28', { taskId: '', status: 'working' }, 'the answer'), /srv: the answer has no usable taskId/);
+  assert.throws(() => readTask('srv', '2026-07-28', { taskId: 'c', status: 'done' }, 'the answer'), /status "done"/);
+  assert.equal(readTask('s', '2026-07-28', { taskId: 'd', status: 'working', statusMessage: 'm'.repeat(10_000) }, 'x').statusMessage?.length, 4096);
+});
+
+test('rows: live tasks can be cancelled, completed ones opened; newest live first; ages are compact', () => {
+  const book = new TaskBook('srv');
+  const now = Date.parse('2026-06-01T12:00:00Z');
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+  book.record('2026-07-28', readTask('srv', '2026-07-28', { taskId: 'old-done', status: 'completed', createdAt: at(90), result: {} }, 'x'), { toolName: 'build' });
+  book.record('2026-07-28', readTask('srv', '2026-07-28', { taskId: 'live', status: 'input_required', createdAt: at(2) }, 'x'), { toolName: 'ask' });
+  book.record('2026-07-28', readTask('srv', '2026-07-28', { taskId: 'older-live', status: 'working', createdAt: at(30) }, 'x'));
+  const rows = sortTaskRows(book.all().map((tracked) => taskRow(tracked, now)));
+  assert.deepEqual(rows.map((row) => row.taskId), ['live', 'older-live', 'old-done']);
+  assert.deepEqual(rows.map((row) => [row.canCancel, row.hasResult]), [[true, false], [true, false], [false, true]]);
+  assert.equal(rows[0].toolName, 'ask');
+  assert.equal(shortAge(rows[0].ageMs), '2 min');
+  assert.equal(shortAge(rows[2].ageMs), '1 h');
+  assert.equal(shortAge(42_000), '42 s');
+  assert.equal(shortAge(3 * 86_400_000), '3 d');
+});
