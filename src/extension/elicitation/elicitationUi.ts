@@ -145,7 +145,11 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
   private form(request: ElicitRequest, serverName: string, signal: AbortSignal): Promise<ElicitResult> {
     const schema = (request.requestedSchema ?? { type: 'object', properties: {} }) as JsonObject;
     const form = buildFormModel(schema);
-    const view: ElicitationFormView = { kind: 'elicitation-form', serverName, message: request.message, form, values: defaultValues(form) ?? {}, errors: [] };
+    // Input a task needs names the task it is for (2025-11-25 related-task tag; 2026-07-28 input requests are tagged alike).
+    const relatedTask = (request._meta as JsonObject | undefined)?.['io.modelcontextprotocol/related-task'] as JsonObject | undefined;
+    const taskId = typeof relatedTask?.taskId === 'string' ? relatedTask.taskId.slice(0, 128) : undefined;
+    const message = taskId === undefined ? request.message : vscode.l10n.t('For task {0}: {1}', taskId, request.message);
+    const view: ElicitationFormView = { kind: 'elicitation-form', serverName, message, form, values: defaultValues(form) ?? {}, errors: [] };
     return new Promise<ElicitResult>((resolve, reject) => {
       const finish = (result: ElicitResult) => {
         signal.removeEventListener('abort', onAbort);
