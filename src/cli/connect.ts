@@ -23,6 +23,7 @@ import { withStaticHeaders } from '../protocol/auth/authorizer';
 import { cliAuthorizer } from './oauthSignIn';
 import { printable } from './printable';
 import { PersonWaits } from '../protocol/jsonrpc/personWaits';
+import { enableSkills } from '../protocol/extensions/skills';
 
 export { printable } from './printable';
 
@@ -248,6 +249,8 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     personWaits: target.personWaits,
     // era auto: a server that was slow to answer the probe is opened directly at its next start.
     eraMemory: cliEraMemory(target.description),
+    // Skills (SEP-2640) are declared so `skills` and `skill` work; nothing is fetched until one of them asks.
+    extensions: [enableSkills()],
   };
   return new McpClient(options);
 }

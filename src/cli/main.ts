@@ -11,6 +11,7 @@ import { REGISTRY_USAGE, runRegistry } from './registry';
 import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
+import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
 
@@ -35,6 +36,7 @@ Subcommands:
   conformance <url>                    act as the client under the official conformance suite
                                        (scenario from MCP_CONFORMANCE_SCENARIO)
 ${REGISTRY_USAGE}
+${SKILLS_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -63,7 +65,7 @@ server does not offer; in a session: any failed line), 2 usage error, 130 interr
 
 /** Why a command that reached the server still counts as failed (exit 1; in a session, `ok: false`). */
 export interface CommandFailure {
-  kind: 'tool-error' | 'output-invalid';
+  kind: 'tool-error' | 'output-invalid' | 'verification-failed';
   message: string;
 }
 
@@ -158,6 +160,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
     await client.setLoggingLevel(level as LoggingLevel);
     return { output: { ok: true } };
   },
+  ...SKILL_RUNNERS,
 };
 
 export async function main(argv: readonly string[]): Promise<number> {
