@@ -38,6 +38,11 @@ export const COMMAND_IDS = [
   'mcpWorkbench.browseRegistry',
   'mcpWorkbench.importServerJson',
   'mcpWorkbench.exportServerJson',
+  // Skills (issue 22)
+  'mcpWorkbench.openSkill',
+  'mcpWorkbench.openSkillFile',
+  'mcpWorkbench.installSkill',
+  'mcpWorkbench.refreshSkills',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -24,6 +24,7 @@ import type { ToolResultDocuments } from './tools/toolResultDocuments';
 import { copyName, copyUri, refreshServer, showServerInstructions } from './views/itemCommands';
 import type { ServersTreeProvider } from './views/serversTreeProvider';
 import { browseRegistry, exportServerJsonCommand, importServerJson } from './registry/registryCommands';
+import { installSkillCommand, openSkill, openSkillFile, refreshSkills, type SkillsContext } from './skills/skillCommands';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -42,6 +43,8 @@ export interface CommandServices {
   historyRecorder: HistoryRecording;
   /** The Servers view's provider (its "Show more" rows). */
   tree: ServersTreeProvider;
+  /** The Skills sections and their verified documents (issue 22). */
+  skills?: SkillsContext;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -86,6 +89,11 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.browseRegistry': () => browseRegistry(),
   'mcpWorkbench.importServerJson': (_s, argument) => importServerJson(argument),
   'mcpWorkbench.exportServerJson': (s, argument) => exportServerJsonCommand(s.manager, argument),
+  // Skills (issue 22)
+  'mcpWorkbench.openSkill': (s, argument) => (s.skills ? openSkill(s.skills, argument) : false),
+  'mcpWorkbench.openSkillFile': (s, argument) => (s.skills ? openSkillFile(s.skills, argument) : false),
+  'mcpWorkbench.installSkill': (s, argument) => (s.skills ? installSkillCommand(s.skills, argument) : false),
+  'mcpWorkbench.refreshSkills': (s, argument) => s.skills && refreshSkills(s.skills, argument),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */
