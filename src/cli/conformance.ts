@@ -23,10 +23,14 @@ import { memoryAuthStore } from '../protocol/auth/types';
 import { headlessUserAgent } from '../workbench/auth/headlessUserAgent';
 import type { ParsedArgs } from './args';
 import { stderrLogger } from './connect';
+import type { EnabledExtension } from '../protocol/extensions/protocolExtension';
+import { SKILL_SCENARIOS } from './conformanceSkills';
 
 /** What one scenario does with a connected client; throwing fails the run. */
-interface ScenarioDriver {
+export interface ScenarioDriver {
   host?: ClientHost;
+  /** Protocol extensions the scenario needs declared (beside the grant's auth extension). */
+  extensions?: () => EnabledExtension[];
   /** `context` is MCP_CONFORMANCE_CONTEXT, parsed: data the scenario hands the client (credentials, calls to make). */
   run(client: McpClient, log: (line: string) => void, context: JsonObject | undefined): Promise<void>;
 }
@@ -168,6 +172,7 @@ export const SCENARIOS: Readonly<Record<string, ScenarioDriver>> = {
       await callExpectingSuccess(client, 'json_schema_echo', { schema: focal.inputSchema }, log);
     },
   },
+  ...SKILL_SCENARIOS,
 };
 
 export function driverFor(scenario: string): ScenarioDriver {
@@ -283,7 +288,7 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
     host: driver.host,
     era,
     // The grant's protocol extension (client credentials, enterprise-managed) is declared as a client capability.
-    extensions: authExtensionsFor(auth.grant),
+    extensions: [...authExtensionsFor(auth.grant), ...(driver.extensions?.() ?? [])],
     protocolVersions: era === 'legacy' ? offeredVersions(requestedVersion, log) : undefined,
     logger: stderrLogger(args.verbose),
     requestTimeoutMs: args.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,

@@ -24,6 +24,7 @@ import { withStaticHeaders } from '../protocol/auth/authorizer';
 import { cliAuthorizer } from './oauthSignIn';
 import { printable } from './printable';
 import { PersonWaits } from '../protocol/jsonrpc/personWaits';
+import { enableSkills } from '../protocol/extensions/skills';
 
 export { printable } from './printable';
 
@@ -249,8 +250,9 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     personWaits: target.personWaits,
     // era auto: a server that was slow to answer the probe is opened directly at its next start.
     eraMemory: cliEraMemory(target.description),
-    // Tasks of both generations; the CLI hosts a server's sampling/elicitation tasks only where it has those services.
-    extensions: [enableTasks(target.name, { receiver: { sampling: host.sampling !== undefined, elicitation: host.elicitation !== undefined } }).extension],
+    // Tasks of both generations (the CLI hosts a server's sampling/elicitation tasks only where it has those services),
+    // and Skills (SEP-2640), declared so `skills` and `skill` work; nothing is fetched until one of them asks.
+    extensions: [enableTasks(target.name, { receiver: { sampling: host.sampling !== undefined, elicitation: host.elicitation !== undefined } }).extension, enableSkills()],
   };
   return new McpClient(options);
 }

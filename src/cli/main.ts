@@ -12,6 +12,7 @@ import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
 import { TASKS_USAGE, TASK_OPTIONS_USAGE, callAsTask, reportTaskProgress, runTaskCommand, runTasksCommand } from './tasks';
+import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
 
@@ -37,6 +38,7 @@ Subcommands:
                                        (scenario from MCP_CONFORMANCE_SCENARIO)
 ${REGISTRY_USAGE}
 ${TASKS_USAGE}
+${SKILLS_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -66,7 +68,7 @@ server does not offer; in a session: any failed line), 2 usage error, 130 interr
 
 /** Why a command that reached the server still counts as failed (exit 1; in a session, `ok: false`). */
 export interface CommandFailure {
-  kind: 'tool-error' | 'output-invalid';
+  kind: 'tool-error' | 'output-invalid' | 'verification-failed';
   message: string;
 }
 
@@ -165,6 +167,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
   },
   tasks: runTasksCommand,
   task: runTaskCommand,
+  ...SKILL_RUNNERS,
 };
 
 export async function main(argv: readonly string[]): Promise<number> {

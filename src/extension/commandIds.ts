@@ -42,6 +42,11 @@ export const COMMAND_IDS = [
   'mcpWorkbench.cancelTask',
   'mcpWorkbench.openTaskResult',
   'mcpWorkbench.refreshTasks',
+  // Skills (issue 22)
+  'mcpWorkbench.openSkill',
+  'mcpWorkbench.openSkillFile',
+  'mcpWorkbench.installSkill',
+  'mcpWorkbench.refreshSkills',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

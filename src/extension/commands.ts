@@ -25,6 +25,7 @@ import { copyName, copyUri, refreshServer, showServerInstructions } from './view
 import type { ServersTreeProvider } from './views/serversTreeProvider';
 import { browseRegistry, exportServerJsonCommand, importServerJson } from './registry/registryCommands';
 import type { TasksTreeProvider } from './tasks/tasksView';
+import { installSkillCommand, openSkill, openSkillFile, refreshSkills, type SkillsContext } from './skills/skillCommands';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -45,6 +46,8 @@ export interface CommandServices {
   tree: ServersTreeProvider;
   /** The Tasks view's provider (Cancel, Open Result). */
   tasks: TasksTreeProvider;
+  /** The Skills sections and their verified documents (issue 22). */
+  skills?: SkillsContext;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -93,6 +96,11 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.cancelTask': (s, node) => s.tasks.cancel(node),
   'mcpWorkbench.openTaskResult': (s, node) => s.tasks.openResult(node),
   'mcpWorkbench.refreshTasks': (s) => s.tasks.refresh(),
+  // Skills (issue 22)
+  'mcpWorkbench.openSkill': (s, argument) => (s.skills ? openSkill(s.skills, argument) : false),
+  'mcpWorkbench.openSkillFile': (s, argument) => (s.skills ? openSkillFile(s.skills, argument) : false),
+  'mcpWorkbench.installSkill': (s, argument) => (s.skills ? installSkillCommand(s.skills, argument) : false),
+  'mcpWorkbench.refreshSkills': (s, argument) => s.skills && refreshSkills(s.skills, argument),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

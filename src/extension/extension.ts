@@ -39,6 +39,8 @@ import { ToolForms } from './tools/toolFormPanel';
 import { ToolResultDocuments } from './tools/toolResultDocuments';
 import { ToolResultView } from './tools/toolResultView';
 import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './views/serversTreeProvider';
+import { SkillsSection } from './skills/skillsSection';
+import { SkillDocuments } from './skills/skillDocuments';
 import { ReviewPanel } from './webviews/reviewPanel';
 
 /** What the test build's `activate` returns (see testHooks.ts); kept as a name the suites import. */
@@ -121,7 +123,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const forms = new ToolForms(context.extensionUri, results, historyRecorder);
   const importer = new ServerImporter();
   const statusBar = new ServersStatusBar(manager);
-  const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader);
+  const skillsSection = new SkillsSection(context.workspaceState);
+  const skillDocuments = new SkillDocuments();
+  context.subscriptions.push(skillsSection, skillDocuments);
+  const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader, skillsSection);
   const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const historyTree = new HistoryTreeProvider(history);
   const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, { treeDataProvider: historyTree, showCollapseAll: true });
@@ -216,6 +221,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       historyRecorder,
       tree,
       tasks: tasksTree,
+      skills: { section: skillsSection, documents: skillDocuments },
     }),
     // Tasks (issue 19)
     tasksTree,

@@ -259,6 +259,50 @@ describe('official MCP conformance suite (client scenarios)', () => {
   }
 });
 
+/**
+ * Extension scenarios that are not on the spec timeline (the suite runs them only under --force), each at the wires it
+ * is checked over: the skills scenarios (SEP-2640) over the handshake and over 2026-07-28. Their checks SKIP when the
+ * client never lists skills, so a pass here must show every check run and passed, none skipped.
+ */
+const FORCED_EXTENSION_SCENARIOS: Readonly<Record<string, readonly string[]>> = {
+  'sep-2640-client-no-prefetch': ['2025-11-25', '2026-07-28'],
+  'sep-2640-client-verify-digest': ['2025-11-25', '2026-07-28'],
+  'sep-2640-client-verify-size': ['2025-11-25', '2026-07-28'],
+  'sep-2640-client-verify-frontmatter': ['2025-11-25', '2026-07-28'],
+};
+
+describe('official MCP conformance suite (extension scenarios, forced)', () => {
+  let buildDir: string;
+  let cli: string;
+
+  before(() => {
+    execFileSync('bash', [SCRIPT], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: INSTALL_TIMEOUT_MS });
+    buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-cli-'));
+    cli = path.join(buildDir, 'cli.js');
+    buildSync({ entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'main.ts')], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'], logLevel: 'silent' });
+  });
+
+  after(() => {
+    if (buildDir) fs.rmSync(buildDir, { recursive: true, force: true });
+  });
+
+  const selected = new Set(selectedSpecVersions());
+  for (const [scenario, versions] of Object.entries(FORCED_EXTENSION_SCENARIOS)) {
+    for (const version of versions.filter((v) => selected.has(v))) {
+      test(`${scenario} (spec ${version}, forced): every check exercised and passed`, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async (t) => {
+        const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--spec-version', version, '--force', '--scenario', scenario]);
+        const report = `conformance suite output for ${scenario} (spec ${version}, forced):\n${run.output}`;
+        const totals = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(run.output);
+        t.diagnostic(totals ? totals[0] : 'no totals');
+        assert.equal(run.code, 0, `the suite exited with ${run.code}\n${report}`);
+        assert.match(run.output, /OVERALL: PASSED/, report);
+        assert.ok(totals && Number(totals[2]) > 0 && totals[1] === totals[2], `every check must run and pass (none skipped)\n${report}`);
+        assert.doesNotMatch(run.output, /SKIPPED/, report);
+      });
+    }
+  }
+});
+
 /** The suite's per-scenario lines ("✓ name: 12 passed, 0 failed") summed up, for the CI log and the closing notes. */
 function checkTotals(output: string): string {
   let scenarios = 0;

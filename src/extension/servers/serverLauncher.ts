@@ -22,6 +22,7 @@ import { checkCommand } from '../shared/commandCheck';
 import { protocolTrace } from '../shared/protocolTrace';
 import type { LaunchConfirmation } from './launchConfirmation';
 import { channelLogger } from './logChannels';
+import { enableSkills } from '../../protocol/extensions/skills';
 
 /** A live connection to one server: what stop closes and what the controller reads (client, pid, stderr). */
 export interface Connection {
@@ -134,8 +135,9 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       era: eraPreferenceOf(entry.definition),
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),
-      // Tasks of both generations; the host's sampling and elicitation also run as tasks when a server asks.
-      extensions: [enableTasks(entry.name, { receiver: { sampling: services.host.sampling !== undefined, elicitation: services.host.elicitation !== undefined } }).extension],
+      // Tasks of both generations (the host's sampling and elicitation also run as tasks when a server asks), and
+      // Skills (SEP-2640), declared; a skill's files are read only when the person opens or installs it.
+      extensions: [enableTasks(entry.name, { receiver: { sampling: services.host.sampling !== undefined, elicitation: services.host.elicitation !== undefined } }).extension, enableSkills()],
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
     const toolRefresh = new CoalescedRefresh(attempt.reloadTools);

@@ -10,6 +10,7 @@ import type { ConfigSyntaxError } from '../config/configLoader';
 import { describeTarget, transportLabel } from '../config/serverEntry';
 import type { ServerManager } from '../servers/serverManager';
 import { ServerState, assertNever } from '../servers/serverState';
+import { isSkillsNode, type SkillsSection, type SkillsTreeNode } from '../skills/skillsSection';
 
 export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
 
@@ -27,7 +28,9 @@ export type ServersTreeNode =
   /** The last row of a long tool list: shows the next page of tools when clicked. */
   | { kind: 'more'; controller: ServerController; shown: number; total: number }
   /** A config file that does not parse: the servers below keep its last good configuration. */
-  | { kind: 'configError'; error: ConfigSyntaxError };
+  | { kind: 'configError'; error: ConfigSyntaxError }
+  /** The Skills section of a server that declares io.modelcontextprotocol/skills, its skills and their files. */
+  | SkillsTreeNode;
 
 /**
  * Tool rows shown at first, and added per "Show more": VS Code fetches every row a provider returns, so a server
@@ -76,6 +79,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly catalog: ServerCatalog,
     private readonly resourceSubscriptions: ResourceSubscriptions,
     private readonly configErrors?: ConfigSyntaxErrorSource,
+    private readonly skills?: SkillsSection,
   ) {
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
@@ -83,6 +87,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       catalog.onDidChange((controller) => this.catalogChanged(controller)),
       resourceSubscriptions.onDidChange(({ controller, uri }) => this.subscriptionChanged(controller, uri)),
       ...(configErrors ? [configErrors.onDidChangeSyntaxErrors(() => this.refresh())] : []),
+      ...(skills ? [skills.onDidChange((node) => this.changeEmitter.fire(node))] : []),
     ];
   }
 
@@ -99,6 +104,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       return [...errors, ...servers];
     }
     if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
+    if (isSkillsNode(node)) return this.skills?.children(node) ?? [];
     if (node.kind !== 'server') return [];
     const { controller } = node;
     const state = controller.state;
@@ -109,6 +115,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         if (capabilities.tools) groups.push('tools');
         if (capabilities.resources) groups.push('resources', 'templates');
         if (capabilities.prompts) groups.push('prompts');
+        const skills = this.skills?.groupNode(controller);
+        if (skills) return [...groups.map((group) => this.groupNode(controller, group)), skills];
         if (groups.length === 0) return [message(controller, vscode.l10n.t('This server offers no tools, resources or prompts'), new vscode.ThemeIcon('info'))];
         return groups.map((group) => this.groupNode(controller, group));
       }
@@ -163,6 +171,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       }
       case 'configError':
         return configErrorItem(node.error);
+      case 'skillsGroup':
+      case 'skill':
+      case 'skillFile':
+      case 'skillsMessage':
+        return this.skills ? this.skills.item(node) : new vscode.TreeItem('');
       default:
         return assertNever(node, 'tree node');
     }

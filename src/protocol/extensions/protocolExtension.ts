@@ -22,6 +22,8 @@ export interface ExtensionCallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onProgress?: (update: ProgressUpdate) => void;
+  /** Ask the server again even when a 2026-07-28 cached result is fresh (skills: re-read a file that failed verification). */
+  refresh?: boolean;
 }
 
 /** What the client lends an extension. */
