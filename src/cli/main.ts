@@ -57,6 +57,11 @@ Options:
   --cwd <dir>               working directory of a stdio server
   --input id=value          value for \${input:id} in a config file (repeatable)
   --verbose                 on stderr: transport and era chosen, the server's stderr, every message (secrets masked)
+  --limit name=bytes        how much the run reads of what a server sends (repeatable; units k, M, G):
+                            maxMessageBytes (one message, default 256M), maxSseLineBytes (one SSE line,
+                            256M), maxDocumentBytes (one OAuth metadata, registration or token document, 1M),
+                            maxTraceBytes (one --verbose message body, 20000); past a limit reading stops
+                            and the error names it
 
 Output is JSON on stdout. Exit codes: 0 success, 1 server/protocol/tool failure (and a list of a feature the
 server does not offer; in a session: any failed line), 2 usage error, 130 interrupted.`;

@@ -48,6 +48,10 @@ export interface AuthorizerRequest {
   personWaits?: PersonWaits;
   /** Ends the sign-in when the start it belongs to is stopped or has failed. */
   signal?: AbortSignal;
+  /** The transport's fetch: metadata, registration and token requests go the same way (proxy settings). */
+  fetch?: typeof fetch;
+  /** `mcpWorkbench.limits.maxDocumentBytes`. */
+  maxDocumentBytes?: number;
 }
 
 /** `mcpWorkbench.oauth.signInTimeoutMs`: bounds one sign-in, the person's time in the browser included. */
@@ -96,6 +100,8 @@ export class SignInService {
       signInTimeoutMs: signInTimeoutMs(),
       personWaits: request.personWaits,
       signal: request.signal,
+      fetch: request.fetch,
+      maxDocumentBytes: request.maxDocumentBytes,
       log: request.log,
       onSignInSettled: (outcome) => {
         endAttempt?.(outcome);

@@ -12,6 +12,8 @@ import { StdioTransport } from '../../protocol/node/stdio';
 import { eraPreferenceOf } from '../../workbench/config/mcpConfig';
 import type { VariableContext } from '../../workbench/config/variables';
 import { CoalescedRefresh } from '../../workbench/lists/coalescedRefresh';
+import { configuredInputLimits, extensionHttpFetch } from '../config/hostLimits';
+import { describeHttpFetch } from '../../workbench/node/httpFetchChoice';
 import { createTransport, previewServerDefinition, resolveServerWithSecrets, type ResolvedServer } from '../../workbench/node/launch';
 import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
 import type { SignInMode, SignInService } from '../auth/signIn';
@@ -119,17 +121,20 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     // One PersonWaits for the connection: while the person signs in (or answers a server's request), the deadline
     // of the request waiting on them does not run.
     const personWaits = new PersonWaits();
+    const limits = configuredInputLimits();
+    const httpFetch = resolved.kind === 'http' ? extensionHttpFetch() : undefined;
+    if (httpFetch) log.info(describeHttpFetch(httpFetch));
     const authorizer =
       resolved.kind === 'http'
-        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line), personWaits, signal })
+        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line), personWaits, signal, fetch: httpFetch?.fetch, maxDocumentBytes: limits.maxDocumentBytes })
         : undefined;
-    const transport = createTransport(resolved, { launch, authorizer });
+    const transport = createTransport(resolved, { launch, authorizer, limits, fetch: httpFetch?.fetch });
     const client = new McpClient({
       serverName: entry.name,
       transport,
       host: hostWithIdentity(services.host, serverIdentityKeyOf(entry)),
       logger: channelLogger(log),
-      trace: protocolTrace(log, attempt.knownSecrets),
+      trace: protocolTrace(log, attempt.knownSecrets, limits.maxTraceBytes),
       era: eraPreferenceOf(entry.definition),
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),
