@@ -61,6 +61,9 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     /** Every browser window opened from the workbench (openExternal is window.open in code-server). */
     const openedPages: Page[] = [];
     page.context().on('page', (opened) => openedPages.push(opened));
+    /** Every URL the browser requested, as sent (the authorization request is one hop: the AS goes on to its own pages). */
+    const requested: string[] = [];
+    page.context().on('request', (request) => requested.push(request.url()));
     await openViewContainer(page, 'MCP Workbench');
     await waitUntil(`"${SERVER}" in the Servers view`, async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER)) ? true : undefined));
 
@@ -78,11 +81,11 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     await signInNotice.first().waitFor({ state: 'visible', timeout: 30_000 });
 
     /**
-     * Sign In to Server, the consent modal (checked), Sign In; resolves with the browser window VS Code opened, at the
-     * authorization page. One consent: VS Code's link protection would hold the window behind its own dialog ("Do you
+     * Sign In to Server, the consent modal (checked), Sign In; resolves with the browser window VS Code opened, past
+     * the authorization request, and that request's URL. One consent: VS Code's link protection would hold the window behind its own dialog ("Do you
      * want code-server to open the external website?") until clicked; here the window opens with no second click.
      */
-    const signInThroughConsent = async (consentScreenshot?: string): Promise<Page> => {
+    const signInThroughConsent = async (consentScreenshot?: string): Promise<{ browserPage: Page; authorizationUrl: string }> => {
       await runPickerCommand(page, 'MCP Workbench: Sign In to Server');
       await quickPick(page, new RegExp(SERVER));
       await dialog.waitFor({ state: 'visible', timeout: 30_000 });
@@ -90,23 +93,23 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
       assert.ok(dialogText.includes(SERVER) && dialogText.includes(issuer), `the consent modal does not name the server and the issuer: ${dialogText}`);
       assert.ok(dialogText.includes(`${issuer}${AUTHORIZATION_PATH}?`), `the consent modal does not show the whole authorization URL: ${dialogText}`);
       const pagesBefore = openedPages.length;
+      const requestsBefore = requested.length;
       if (consentScreenshot) await screenshot(page, consentScreenshot);
       const opening = page.context().waitForEvent('page', { timeout: 60_000 });
       await dialog.locator('.monaco-button', { hasText: /^Sign In$/ }).first().click();
       const browserPage = await opening;
       assert.equal(openedPages.length, pagesBefore + 1, 'one window opened, after the consent');
-      await browserPage.waitForURL((url) => url.href.startsWith(issuer), { timeout: 30_000, waitUntil: 'domcontentloaded' });
-      const opened = browserPage.url();
-      assert.ok(opened.startsWith(`${issuer}${AUTHORIZATION_PATH}?`), `the page opened is not the advertised endpoint, byte for byte: ${opened}`);
-      assert.ok(dialogText.includes(opened), `the page opened is not the URL the modal showed, byte for byte: ${opened}`);
+      const authorizationUrl = await waitUntil('the authorization request', () => requested.slice(requestsBefore).find((url) => url.startsWith(issuer)));
+      assert.ok(authorizationUrl.startsWith(`${issuer}${AUTHORIZATION_PATH}?`), `the first request to the authorization server is not the advertised endpoint, byte for byte: ${authorizationUrl}`);
+      assert.ok(dialogText.includes(authorizationUrl), `the page opened is not the URL the modal showed, byte for byte: ${authorizationUrl}`);
       assert.equal(await page.locator('.monaco-dialog-box').isVisible(), false, 'a second dialog is showing after the consent');
-      return browserPage;
+      return { browserPage, authorizationUrl };
     };
 
     // A first sign-in the person gives up on: Cancel on the progress notification closes the loopback listener.
-    const abandonedPage = await signInThroughConsent('oauth-02-consent');
-    const abandonedUrl = abandonedPage.url();
-    await abandonedPage.close();
+    const abandoned = await signInThroughConsent('oauth-02-consent');
+    const abandonedUrl = abandoned.authorizationUrl;
+    await abandoned.browserPage.close();
     const progress = page.locator('.notification-toast').filter({ hasText: 'complete the sign-in in your browser' }).first();
     await progress.waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'oauth-02b-waiting-for-the-browser');
@@ -133,8 +136,7 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     });
 
     // The person's browser: the window VS Code opened, through the provider's real login and consent forms.
-    const browserPage = await signInThroughConsent();
-    const authorizationUrl = browserPage.url();
+    const { browserPage, authorizationUrl } = await signInThroughConsent();
     try {
       await browserPage.locator('input[name="login"]').fill('test-user');
       await browserPage.locator('input[name="password"]').fill('test-password');

@@ -56,6 +56,8 @@ export interface LaunchAttempt {
   knownSecrets(): string[];
   /** The values of this launch that came from the person's data, collected at resolution. */
   secretsResolved(secrets: string[]): void;
+  /** The first-start consent is on screen; the returned function ends that wait (the start goes on or ends). */
+  waitingForConsent(): () => void;
   /** The URL the launch authorizes for (undefined for stdio), so a sign-out of that server reaches the controller. */
   authorizing(url: string | undefined): void;
   /** The connection exists (before the handshake), so a stop during connect closes it. */
@@ -106,7 +108,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     // A workspace server is confirmed on what it would run before anything else happens on its behalf: no input
     // box opens and no envFile is read until the person agreed.
     const preview = await previewServerDefinition(entry.definition, context);
-    const allowed = await services.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) });
+    const allowed = await services.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) }, () => attempt.waitingForConsent());
     if (signal.aborted) return superseded;
     if (!allowed) {
       throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));

@@ -203,6 +203,25 @@ export function configSuite(vscode: VscodeApi): Suite {
     requireApi().config.setLaunchConfirmer(async () => true);
   });
 
+  suite.test('while the first-start consent is asked the row says "waiting for your answer", not "starting"', async () => {
+    const api = requireApi();
+    const rowsWhileAsked: string[] = [];
+    api.config.setLaunchConfirmer(async ({ serverName }) => {
+      rowsWhileAsked.push(String(api.tree.getTreeItem({ kind: 'server', controller: controllerOf(serverName) }).description));
+      return true;
+    });
+    try {
+      await writeWorkspaceServers({ 'answer-me': stdio('--answer') });
+      await controllerOf('answer-me').start();
+      assertEqual(rowsWhileAsked.length, 1, 'consents asked');
+      assert(rowsWhileAsked[0].includes('waiting for your answer') && !rowsWhileAsked[0].includes('starting'), `the row while the consent is asked: ${rowsWhileAsked[0]}`);
+      assertEqual(snapshotOf('answer-me')?.state, 'running', 'state after the answer');
+    } finally {
+      api.config.setLaunchConfirmer(async () => true);
+      await controllerOf('answer-me').stop();
+    }
+  });
+
   suite.test('a start the workspace triggered never raises the consent: the row says "changed: review to start"; a person\'s start asks', async () => {
     const triggers: string[] = [];
     requireApi().config.setLaunchConfirmer(async ({ serverName, trigger }) => (triggers.push(`${serverName}: ${trigger}`), true));
@@ -338,7 +357,7 @@ export function configSuite(vscode: VscodeApi): Suite {
     api.simulateWorkspaceTrust(false);
     try {
       await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('trust-me') });
-      assertEqual(snapshotOf('trust-me')?.note, 'workspace not trusted', 'note of a workspace server in an untrusted workspace');
+      assertEqual(snapshotOf('trust-me')?.note, 'not started: workspace not trusted', 'note of a workspace server in an untrusted workspace');
       assert(row().includes('workspace not trusted'), `row before trust: ${row()}`);
       await vscode.workspace.getConfiguration('mcpWorkbench').update('autoStart', true, vscode.ConfigurationTarget.Global);
       api.simulateWorkspaceTrust(true);
@@ -351,6 +370,21 @@ export function configSuite(vscode: VscodeApi): Suite {
       await vscode.workspace.getConfiguration('mcpWorkbench').update('autoStart', undefined, vscode.ConfigurationTarget.Global);
       await controllerOf('trust-me').stop();
     }
+  });
+
+  suite.test('in an untrusted workspace a workspace server\'s row says "not started: workspace not trusted" before anyone tries to start it', async () => {
+    const api = requireApi();
+    api.simulateWorkspaceTrust(false);
+    try {
+      // Configured while the workspace is not trusted: its controller is new, and nothing has started it.
+      await writeWorkspaceServers({ 'untrusted-row': stdio() });
+      const row = String(api.tree.getTreeItem({ kind: 'server', controller: controllerOf('untrusted-row') }).description);
+      assertEqual(snapshotOf('untrusted-row')?.state, 'stopped', 'state of the new server');
+      assert(row.includes('not started: workspace not trusted'), `row before any start: ${row}`);
+    } finally {
+      api.simulateWorkspaceTrust(true);
+    }
+    assert(!String(api.tree.getTreeItem({ kind: 'server', controller: controllerOf('untrusted-row') }).description).includes('not trusted'), 'the row after trust was granted');
   });
 
   suite.test('"Add Server" writes the entry with a JSONC edit that keeps comments', async () => {
