@@ -89,11 +89,32 @@ export function configSuite(vscode: VscodeApi): Suite {
     await controller.stop();
   });
 
-  suite.test('"Forget Stored Inputs" clears the stored password', async () => {
-    const count = await vscode.commands.executeCommand<number>('mcpWorkbench.forgetInputs');
-    assert(count >= 1, `forgot ${count} values`);
-    assertEqual(await requireApi().config.storedSecret(vscode.Uri.file(configFile()).toString(), 'token'), undefined, 'stored secret after forgetting');
-    requireApi().config.setPromptAnswerer(undefined);
+  suite.test('"Forget Stored Inputs" lists the stored inputs to pick from, asks to confirm, and forgets only what was picked', async () => {
+    const configUri = vscode.Uri.file(configFile()).toString();
+    const listed: string[] = [];
+    let confirmations = 0;
+    let confirm = false;
+    const pickToken = {
+      pick: (stored: readonly { key: string; inputId: string; configUri: string; secret: boolean }[]) => {
+        listed.push(...stored.map((input) => `${input.inputId}${input.secret ? ' (password)' : ''}`));
+        return stored.filter((input) => input.inputId === 'token' && input.configUri === configUri).map((input) => input.key);
+      },
+      confirm: () => (confirmations++, confirm),
+    };
+    requireApi().config.setForgetAnswerer(pickToken);
+    try {
+      // Declined at the confirmation: nothing is forgotten.
+      assertEqual(await vscode.commands.executeCommand<number>('mcpWorkbench.forgetInputs'), 0, 'forgotten when the confirmation is declined');
+      assertEqual(confirmations, 1, 'confirmations asked');
+      assert(listed.includes('token (password)'), `the pick does not list the stored password input: ${JSON.stringify(listed)}`);
+      assertEqual(await requireApi().config.storedSecret(configUri, 'token'), SECRET_INPUT_VALUE, 'stored secret after a declined confirmation');
+      confirm = true;
+      assertEqual(await vscode.commands.executeCommand<number>('mcpWorkbench.forgetInputs'), 1, 'forgotten after the confirmation');
+      assertEqual(await requireApi().config.storedSecret(configUri, 'token'), undefined, 'stored secret after forgetting');
+    } finally {
+      requireApi().config.setForgetAnswerer(undefined);
+      requireApi().config.setPromptAnswerer(undefined);
+    }
   });
 
   suite.test('the trace masks a secret env value written literally in mcp.json', async () => {
