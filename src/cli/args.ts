@@ -1,6 +1,6 @@
 /** Command-line parsing for the headless client. Kept free of any framework so errors stay precise. */
 
-import { ERA_PREFERENCES, type EraPreference } from '../protocol/eras/select';
+import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../protocol/eras/select';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../protocol/limits/inputLimits';
 
 export class UsageError extends Error {
@@ -13,7 +13,7 @@ export interface ParsedArgs {
   stdio?: string;
   url?: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
-  /** Protocol era: auto (2026-07-28 first, then the initialize handshake), 2026-07-28, or legacy. */
+  /** Protocol era: auto (2026-07-28 first, then the initialize handshake), 2026-07-28, or handshake (also written legacy). */
   era?: EraPreference;
   config?: string;
   server?: string;
@@ -119,8 +119,8 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       result.transport = value;
       return;
     case '--era':
-      if (!(ERA_PREFERENCES as readonly string[]).includes(value)) throw new UsageError(`--era must be ${ERA_PREFERENCES.join(', ')}, got ${value}`);
-      result.era = value as EraPreference;
+      result.era = eraPreferenceFromName(value);
+      if (result.era === undefined) throw new UsageError(`--era must be ${ERA_NAMES.join(', ')} (legacy is the same as handshake), got ${value}`);
       return;
     case '--timeout': {
       const ms = Number(value);

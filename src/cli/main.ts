@@ -44,8 +44,8 @@ Options:
                             (default 500; a server that exits sooner, or is gone already, is not waited on)
   --header "Name: value"    extra HTTP header (repeatable)
   --transport auto|streamable-http|sse   HTTP transport (default auto: Streamable HTTP, falling back to SSE)
-  --era auto|2026-07-28|legacy   protocol era (default auto: 2026-07-28 via server/discover, falling back
-                            to the initialize handshake for an older server)
+  --era auto|2026-07-28|handshake   protocol era (default auto: 2026-07-28 via server/discover, falling
+                            back to the initialize handshake for an older server; legacy = handshake)
   --auth-dir <dir>          where OAuth tokens are cached (default: a per-user config folder, e.g.
                             ~/.config/mcp-workbench/auth; files 0600). A server that answers 401 is signed in
                             to: the authorization URL is printed on stderr and opened with $BROWSER (the URL
@@ -95,7 +95,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
     return {
       output: {
         serverInfo: session.serverInfo,
-        era: session.kind === 'modern' ? '2026-07-28' : 'legacy',
+        era: session.kind === 'modern' ? '2026-07-28' : 'handshake',
         protocolVersion: session.protocolVersion,
         capabilities: session.capabilities,
         instructions: session.instructions,
