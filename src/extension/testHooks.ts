@@ -9,6 +9,7 @@ import { targetFromArgument } from './config/configTargets';
 import type { ImportPickItem, ServerImporter } from './config/importServers';
 import type { ElicitationUi, UrlElicitationRecord, UrlModal } from './elicitation/elicitationUi';
 import type { ResourceSubscriptions } from './resources/resourceSubscriptions';
+import type { ResourceDocuments } from './resources/resourceDocuments';
 import type { SamplingService } from './sampling/samplingService';
 import type { BuiltInMcpNotice, BuiltInMcpNoticeOutcome } from './servers/builtInMcpNotice';
 import type { LaunchConfirmation, LaunchConfirmer } from './servers/launchConfirmation';
@@ -91,6 +92,8 @@ export interface BrowseTestApi {
   results: ToolResultView;
   /** Which resources are subscribed, per server (the tree shows them as `resource.subscribed`). */
   subscriptions: ResourceSubscriptions;
+  /** The open resource documents (their last update note in the status bar). */
+  documents: ResourceDocuments;
 }
 
 /** Sampling and elicitation test hooks: the UI stays the thing under test. */
