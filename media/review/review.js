@@ -55,6 +55,21 @@
     return nodes;
   }
 
+  /**
+   * The action bar (and its key hint) right under the title, where it stays while the form scrolls: VS Code's
+   * notifications (a tool's "Calling…" progress) sit at the bottom right and covered Decline and Reject there.
+   * @param {HTMLElement[]} nodes
+   */
+  function actionsOnTop(nodes) {
+    const bar = nodes.findIndex((node) => node.classList.contains('actions'));
+    if (bar === -1) return nodes;
+    const moved = nodes.slice(bar, nodes[bar + 1]?.classList.contains('hint') ? bar + 2 : bar + 1);
+    const rest = nodes.filter((node) => !moved.includes(node));
+    const titleEnd = rest.findIndex((node) => node.tagName !== 'H1' && !node.classList.contains('waiting'));
+    const at = titleEnd === -1 ? rest.length : titleEnd;
+    return [...rest.slice(0, at), el('div', { className: 'action-bar' }, ...moved), ...rest.slice(at)];
+  }
+
   function actions(primaryLabel, onPrimary, secondary) {
     const primary = el('button', { type: 'button', id: 'primary', text: primaryLabel, onClick: onPrimary });
     const buttons = [primary];
@@ -285,7 +300,7 @@
       return;
     }
     // Nothing is focused on purpose: no button waits for a stray Enter (see `interacted`).
-    app.replaceChildren(...rendered.nodes);
+    app.replaceChildren(...actionsOnTop(rendered.nodes));
   }
 
   document.addEventListener('pointerdown', () => (interacted = true), true);

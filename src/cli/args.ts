@@ -1,6 +1,7 @@
 /** Command-line parsing for the headless client. Kept free of any framework so errors stay precise. */
 
-import { ERA_PREFERENCES, type EraPreference } from '../protocol/eras/select';
+import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../protocol/eras/select';
+import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../protocol/limits/inputLimits';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -12,7 +13,7 @@ export interface ParsedArgs {
   stdio?: string;
   url?: string;
   transport?: 'auto' | 'streamable-http' | 'sse';
-  /** Protocol era: auto (2026-07-28 first, then the initialize handshake), 2026-07-28, or legacy. */
+  /** Protocol era: auto (2026-07-28 first, then the initialize handshake), 2026-07-28, or handshake (also written legacy). */
   era?: EraPreference;
   config?: string;
   server?: string;
@@ -40,12 +41,14 @@ export interface ParsedArgs {
   /** `call`: print the task instead of waiting for it, and ask for a task where the tool offers one optionally. */
   noWait: boolean;
   asTask: boolean;
+  /** --limit name=value (repeatable): the input limits (InputLimits) this run reads untrusted bytes with. */
+  limits: Partial<InputLimits>;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret', '--registry', '--version', '--as', '--via']);
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret', '--registry', '--version', '--as', '--via', '--limit']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false, noWait: false, asTask: false };
+  const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false, noWait: false, asTask: false, limits: {} };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
@@ -123,8 +126,8 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       result.transport = value;
       return;
     case '--era':
-      if (!(ERA_PREFERENCES as readonly string[]).includes(value)) throw new UsageError(`--era must be ${ERA_PREFERENCES.join(', ')}, got ${value}`);
-      result.era = value as EraPreference;
+      result.era = eraPreferenceFromName(value);
+      if (result.era === undefined) throw new UsageError(`--era must be ${ERA_NAMES.join(', ')} (legacy is the same as handshake), got ${value}`);
       return;
     case '--timeout': {
       const ms = Number(value);
@@ -155,9 +158,27 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       target[key] = val;
       return;
     }
+    case '--limit':
+      applyLimitFlag(result.limits, value);
+      return;
     default:
       throw new UsageError(`unknown option ${flag}`);
   }
+}
+
+/** The names --limit accepts: the InputLimits keys, e.g. `--limit maxMessageBytes=16M`. */
+export const LIMIT_NAMES = Object.keys(DEFAULT_INPUT_LIMITS) as (keyof InputLimits)[];
+const LIMIT_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
+
+/** `name=value`: a byte count, optionally with a binary unit (16k, 8M, 1G). */
+function applyLimitFlag(limits: Partial<InputLimits>, text: string): void {
+  const eq = text.indexOf('=');
+  const name = (eq === -1 ? text : text.slice(0, eq)).trim();
+  if (!(LIMIT_NAMES as string[]).includes(name)) throw new UsageError(`--limit expects one of ${LIMIT_NAMES.join(', ')} as name=bytes, got ${text}`);
+  const match = /^(\d+)\s*([kmg]?)i?b?$/i.exec(eq === -1 ? '' : text.slice(eq + 1).trim());
+  const bytes = match ? Number(match[1]) * LIMIT_UNITS[match[2].toLowerCase()] : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new UsageError(`--limit ${name} needs a positive number of bytes (e.g. 1048576 or 16M), got ${text.slice(eq + 1)}`);
+  limits[name as keyof InputLimits] = bytes;
 }
 
 export function parseJsonObjectArgument(text: string | undefined, what: string): Record<string, unknown> {

@@ -25,6 +25,7 @@ import { cliAuthorizer } from './oauthSignIn';
 import { printable } from './printable';
 import { PersonWaits } from '../protocol/jsonrpc/personWaits';
 import { enableSkills } from '../protocol/extensions/skills';
+import { chooseHttpFetch, describeHttpFetch, type HttpFetchChoice } from '../workbench/node/httpFetchChoice';
 
 export { printable } from './printable';
 
@@ -52,6 +53,13 @@ export interface Target {
    * and the client's request deadlines pause meanwhile (the same object goes to both).
    */
   personWaits: PersonWaits;
+  /** For an HTTP server: the fetch its transport and its OAuth requests use (see chooseHttpFetch), for --verbose. */
+  httpFetch?: HttpFetchChoice;
+}
+
+/** The CLI's fetch: node:http unless a proxy is configured in the environment (see chooseHttpFetch). */
+function cliHttpFetch(): HttpFetchChoice {
+  return chooseHttpFetch({ env: process.env });
 }
 
 /**
@@ -79,7 +87,7 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     const cwd = args.cwd === undefined ? process.cwd() : path.resolve(args.cwd);
     return {
       name: stdioServerName(command, commandArgs, cwd),
-      transport: new StdioTransport({ command, args: commandArgs, env: args.env, cwd: args.cwd, shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS }),
+      transport: new StdioTransport({ command, args: commandArgs, env: args.env, cwd: args.cwd, shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS, limits: args.limits }),
       description: maskText(`stdio: ${args.stdio}`, flagSecrets),
       secrets: flagSecrets,
       personWaits: new PersonWaits(),
@@ -89,10 +97,13 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     const url = parseUrlFlag(args.url);
     const mode = args.transport ?? 'auto';
     const personWaits = new PersonWaits();
+    const httpFetch = cliHttpFetch();
+    const authorizer = cliAuthorizer({ serverUrl: url.href, serverName: url.host, args, personWaits, fetch: httpFetch.fetch });
     return {
       name: url.host,
       // On a 401 the OAuth authorizer signs in; until then (and for servers without OAuth) the --header values go out.
-      transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(cliAuthorizer({ serverUrl: url.href, serverName: url.host, args, personWaits }), args.headers), mode }),
+      transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(authorizer, args.headers), mode, fetch: httpFetch.fetch, limits: args.limits }),
+      httpFetch,
       description: maskText(describeHttp(displayUrl(url.href), mode), flagSecrets),
       secrets: flagSecrets,
       httpMode: mode,
@@ -205,13 +216,17 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
       ? describeHttp(displayUrl(resolved.url), httpMode ?? 'auto')
       : `stdio: ${[resolved.command, ...resolved.args].join(' ')}${resolved.cwd ? ` (cwd ${resolved.cwd})` : ''}`;
   const personWaits = new PersonWaits();
+  const httpFetch = resolved.kind === 'http' ? cliHttpFetch() : undefined;
   return {
     // The config's key is the name the person gave the server.
     name: definition.name,
     transport: createTransport(resolved, {
       shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS,
-      authorizer: resolved.kind === 'http' ? cliAuthorizer({ serverUrl: resolved.url, serverName: definition.name, args, config: resolved.oauth, personWaits }) : undefined,
+      limits: args.limits,
+      fetch: httpFetch?.fetch,
+      authorizer: resolved.kind === 'http' ? cliAuthorizer({ serverUrl: resolved.url, serverName: definition.name, args, config: resolved.oauth, personWaits, fetch: httpFetch?.fetch }) : undefined,
     }),
+    httpFetch,
     description: maskText(`${file}: ${description}`, secrets),
     secrets,
     httpMode,
@@ -235,6 +250,7 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
   if (args.verbose) {
     const say = verboseWriter(target);
     say(`transport: ${target.description}`);
+    if (target.httpFetch) say(describeHttpFetch(target.httpFetch));
     // Subscribed before the client starts the transport, so the spawn line and the first stderr lines are shown.
     target.transport.onDiagnostic((line) => say(line));
   }
@@ -243,7 +259,7 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     transport: target.transport,
     host,
     logger: stderrLogger(args.verbose, target.secrets),
-    trace: args.verbose ? verboseTrace(target) : undefined,
+    trace: args.verbose ? verboseTrace(target, args.limits.maxTraceBytes ?? MAX_TRACE_BODY_CHARS) : undefined,
     requestTimeoutMs: args.timeoutMs,
     initializeTimeoutMs: args.timeoutMs,
     era: args.era ?? target.era ?? 'auto',
@@ -262,16 +278,16 @@ export function verboseWriter(target: Pick<Target, 'name' | 'secrets'>): (line: 
   return (line) => process.stderr.write(`${target.name}: ${printable(maskText(line, target.secrets))}\n`);
 }
 
-/** A trace body longer than this is cut: --verbose is for reading, and the full result is on stdout anyway. */
+/** A trace body longer than this is cut (--limit maxTraceBytes changes it): --verbose is for reading, and the full result is on stdout anyway. */
 const MAX_TRACE_BODY_CHARS = 20_000;
 
 /** The message trace for --verbose: one line per JSON-RPC message with its masked body. */
-function verboseTrace(target: Target): (direction: TraceDirection, message: unknown) => void {
+function verboseTrace(target: Target, maxBodyChars: number): (direction: TraceDirection, message: unknown) => void {
   const say = verboseWriter(target);
   return (direction, message) => {
     const masked = maskSecrets(message, target.secrets);
     // jsonPreview stops serializing at the limit and survives any depth (a server's result is untrusted).
-    const body = jsonPreview(masked, MAX_TRACE_BODY_CHARS);
+    const body = jsonPreview(masked, maxBodyChars);
     say(`${direction === 'send' ? '→' : '←'} ${describeMessage(message)} ${body}`);
   };
 }

@@ -48,8 +48,8 @@ Options:
                             (default 500; a server that exits sooner, or is gone already, is not waited on)
   --header "Name: value"    extra HTTP header (repeatable)
   --transport auto|streamable-http|sse   HTTP transport (default auto: Streamable HTTP, falling back to SSE)
-  --era auto|2026-07-28|legacy   protocol era (default auto: 2026-07-28 via server/discover, falling back
-                            to the initialize handshake for an older server)
+  --era auto|2026-07-28|handshake   protocol era (default auto: 2026-07-28 via server/discover, falling
+                            back to the initialize handshake for an older server; legacy = handshake)
   --auth-dir <dir>          where OAuth tokens are cached (default: a per-user config folder, e.g.
                             ~/.config/mcp-workbench/auth; files 0600). A server that answers 401 is signed in
                             to: the authorization URL is printed on stderr and opened with $BROWSER (the URL
@@ -62,6 +62,11 @@ Options:
   --input id=value          value for \${input:id} in a config file (repeatable)
   --verbose                 on stderr: transport and era chosen, the server's stderr, every message (secrets masked)
 ${TASK_OPTIONS_USAGE}
+  --limit name=bytes        how much the run reads of what a server sends (repeatable; units k, M, G):
+                            maxMessageBytes (one message, default 256M), maxSseLineBytes (one SSE line,
+                            256M), maxDocumentBytes (one OAuth metadata, registration or token document, 1M),
+                            maxTraceBytes (one --verbose message body, 20000); past a limit reading stops
+                            and the error names it
 
 Output is JSON on stdout. Exit codes: 0 success, 1 server/protocol/tool failure (and a list of a feature the
 server does not offer; in a session: any failed line), 2 usage error, 130 interrupted.`;
@@ -95,7 +100,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
     return {
       output: {
         serverInfo: session.serverInfo,
-        era: session.kind === 'modern' ? '2026-07-28' : 'legacy',
+        era: session.kind === 'modern' ? '2026-07-28' : 'handshake',
         protocolVersion: session.protocolVersion,
         capabilities: session.capabilities,
         instructions: session.instructions,

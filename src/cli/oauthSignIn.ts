@@ -24,9 +24,11 @@ export interface CliSignIn {
   /** The config entry's "oauth" object; --client-id overrides it. */
   config?: OAuthClientConfig;
   personWaits: PersonWaits;
+  /** The transport's fetch: metadata, registration and token requests go the same way (proxy settings). */
+  fetch?: typeof fetch;
 }
 
-export function cliAuthorizer({ serverUrl, serverName, args, config, personWaits }: CliSignIn): OAuthAuthorizer {
+export function cliAuthorizer({ serverUrl, serverName, args, config, personWaits, fetch }: CliSignIn): OAuthAuthorizer {
   if (args.clientSecret !== undefined && args.clientId === undefined) throw new UsageError('--client-secret needs --client-id');
   const clientId = args.clientId ?? config?.clientId;
   const clientSecret = args.clientId !== undefined ? args.clientSecret : config?.clientSecret;
@@ -42,6 +44,8 @@ export function cliAuthorizer({ serverUrl, serverName, args, config, personWaits
     clientName: 'MCP Workbench CLI',
     signInTimeoutMs: args.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS,
     personWaits,
+    fetch,
+    maxDocumentBytes: args.limits.maxDocumentBytes,
     log: args.verbose ? (line) => say(`${serverName}: ${line}`) : undefined,
     userAgent: loopbackUserAgent({
       startedFrom: 'terminal',

@@ -260,7 +260,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       setRestartPolicy: (options) => (restartPolicyOptions = options),
       setWorkspaceTrusted: (trusted) => (trustOverride = trusted),
       statusBar,
-      browse: { catalog, forms, results, subscriptions },
+      browse: { catalog, forms, results, subscriptions, documents: resourceDocuments },
       sampling,
       panel: reviewPanel,
       elicitation,

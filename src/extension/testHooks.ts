@@ -4,11 +4,12 @@ import type { OAuthSessionsProvider } from './auth/sessionsProvider';
 import type { SamplingRecord } from '../workbench/sampling/coordinator';
 import type { RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
 import type { SamplingPolicy } from '../workbench/sampling/policy';
-import type { InputPrompter, PromptAnswerer } from './config/inputPrompter';
+import type { ForgetAnswerer, InputPrompter, PromptAnswerer } from './config/inputPrompter';
 import { targetFromArgument } from './config/configTargets';
 import type { ImportPickItem, ServerImporter } from './config/importServers';
 import type { ElicitationUi, UrlElicitationRecord, UrlModal } from './elicitation/elicitationUi';
 import type { ResourceSubscriptions } from './resources/resourceSubscriptions';
+import type { ResourceDocuments } from './resources/resourceDocuments';
 import type { SamplingService } from './sampling/samplingService';
 import type { BuiltInMcpNotice, BuiltInMcpNoticeOutcome } from './servers/builtInMcpNotice';
 import type { LaunchConfirmation, LaunchConfirmer } from './servers/launchConfirmation';
@@ -31,6 +32,8 @@ import type { ServersTreeProvider } from './views/serversTreeProvider';
 export interface ConfigTestApi {
   /** Answers `${input:...}` prompts instead of the input box; undefined restores the UI. */
   setPromptAnswerer(answerer: PromptAnswerer | undefined): void;
+  /** Answers Forget Stored Inputs' pick and confirmation (undefined restores the quick pick and the modal). */
+  setForgetAnswerer(answerer: ForgetAnswerer | undefined): void;
   /** Answers the first-start confirmation instead of the modal; undefined restores the modal. */
   setLaunchConfirmer(confirmer: LaunchConfirmer | undefined): void;
   /**
@@ -89,6 +92,8 @@ export interface BrowseTestApi {
   results: ToolResultView;
   /** Which resources are subscribed, per server (the tree shows them as `resource.subscribed`). */
   subscriptions: ResourceSubscriptions;
+  /** The open resource documents (their last update note in the status bar). */
+  documents: ResourceDocuments;
 }
 
 /** Sampling and elicitation test hooks: the UI stays the thing under test. */
@@ -221,6 +226,7 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestApi
   const realImportUi = importer.ui;
   const config: ConfigTestApi = {
     setPromptAnswerer: (answerer) => (inputs.answerer = answerer),
+    setForgetAnswerer: (answerer) => (inputs.forgetAnswerer = answerer),
     setLaunchConfirmer: (confirmer) => (confirmation.confirmer = confirmer),
     setRestartPolicy: (options) => services.setRestartPolicy(options),
     storedSecret: (configUri, inputId) => context.secrets.get(`mcpWorkbench.input:${configUri}#${inputId}`),

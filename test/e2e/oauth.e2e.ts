@@ -1,10 +1,11 @@
 /**
  * End-to-end test of OAuth sign-in in a real VS Code (code-server 4.100.3) driven from Chromium, with the real
  * login and consent pages of the oidc-provider fixture (test/fixtures/oauth/servers.mjs): the protected server
- * shows "Sign in required"; Sign In to Server shows the consent modal naming the server and the issuer; after
- * "Sign In" the authorization page is completed in a second Chromium page (code-server's openExternal has no
- * browser window Playwright drives, so the extension writes the URL to MCP_WORKBENCH_E2E_SIGNIN_URL_FILE, test hooks
- * only), the redirect reaches the extension's loopback listener, and the server's tools appear in the tree. Then
+ * shows "Sign in required" and a notice that closes itself once signed in; Sign In to Server shows the consent
+ * modal naming the server, the issuer and the whole authorization URL; after "Sign In" VS Code opens the page with
+ * no second consent (the real openExternal: it opens the loopback listener's URL, which link protection trusts, and
+ * the listener redirects to the URL the modal showed), the page is completed in that Chromium window, the redirect
+ * reaches the extension's loopback listener, and the server's tools appear in the tree. Then
  * Sign Out from VS Code's Accounts menu (the activity bar's Accounts icon, the server's account, Sign Out, VS Code's
  * confirmation) forgets the tokens, and the row asks for sign-in again. The fixture's authorization endpoint sits at
  * a percent-encoded path (%2F, %20, non-ASCII) it serves only byte for byte, so the URL must arrive unchanged.
@@ -12,7 +13,6 @@
  * Run: node --import tsx --test test/e2e/oauth.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -57,8 +57,13 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     fixture = started.child;
     const { issuer, mcpUrl } = started.info;
     vscode = await VsCodeFixture.prepare({ name: 'oauth', mcpJson: { kind: 'servers', servers: { [SERVER]: { type: 'http', url: mcpUrl } } } });
-    const urlFile = path.join(vscode.userDataDir, 'signin-url.txt');
-    const page = await vscode.start({ env: { MCP_WORKBENCH_TEST_HOOKS: '1', MCP_WORKBENCH_E2E_SIGNIN_URL_FILE: urlFile } });
+    const page = await vscode.start({ env: { MCP_WORKBENCH_TEST_HOOKS: '1' } });
+    /** Every browser window opened from the workbench (openExternal is window.open in code-server). */
+    const openedPages: Page[] = [];
+    page.context().on('page', (opened) => openedPages.push(opened));
+    /** Every URL the browser requested, as sent (the authorization request is one hop: the AS goes on to its own pages). */
+    const requested: string[] = [];
+    page.context().on('request', (request) => requested.push(request.url()));
     await openViewContainer(page, 'MCP Workbench');
     await waitUntil(`"${SERVER}" in the Servers view`, async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER)) ? true : undefined));
 
@@ -71,25 +76,40 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
       return (await sidebarRows(page)).some((row) => row.includes('Sign in required')) ? true : undefined;
     }, 60_000);
     await screenshot(page, 'oauth-01-sign-in-required');
+    // The notice that the server needs signing in (positive control for the check after the sign-in).
+    const signInNotice = page.locator('.notification-list-item').filter({ hasText: 'requires signing in' });
+    await signInNotice.first().waitFor({ state: 'visible', timeout: 30_000 });
 
-    /** Sign In to Server, the consent modal (checked), Sign In; resolves with the URL handed to openExternal. */
-    const signInThroughConsent = async (consentScreenshot?: string): Promise<string> => {
+    /**
+     * Sign In to Server, the consent modal (checked), Sign In; resolves with the browser window VS Code opened, past
+     * the authorization request, and that request's URL. One consent: VS Code's link protection would hold the window behind its own dialog ("Do you
+     * want code-server to open the external website?") until clicked; here the window opens with no second click.
+     */
+    const signInThroughConsent = async (consentScreenshot?: string): Promise<{ browserPage: Page; authorizationUrl: string }> => {
       await runPickerCommand(page, 'MCP Workbench: Sign In to Server');
       await quickPick(page, new RegExp(SERVER));
       await dialog.waitFor({ state: 'visible', timeout: 30_000 });
       const dialogText = (await dialog.textContent()) ?? '';
       assert.ok(dialogText.includes(SERVER) && dialogText.includes(issuer), `the consent modal does not name the server and the issuer: ${dialogText}`);
-      assert.equal(fs.existsSync(urlFile), false, 'the authorization URL was opened before consent');
+      assert.ok(dialogText.includes(`${issuer}${AUTHORIZATION_PATH}?`), `the consent modal does not show the whole authorization URL: ${dialogText}`);
+      const pagesBefore = openedPages.length;
+      const requestsBefore = requested.length;
       if (consentScreenshot) await screenshot(page, consentScreenshot);
+      const opening = page.context().waitForEvent('page', { timeout: 60_000 });
       await dialog.locator('.monaco-button', { hasText: /^Sign In$/ }).first().click();
-      const opened = await waitUntil('the authorization URL to be opened', () => (fs.existsSync(urlFile) ? fs.readFileSync(urlFile, 'utf8') : undefined));
-      fs.rmSync(urlFile);
-      assert.ok(opened.startsWith(`${issuer}${AUTHORIZATION_PATH}?`), `the URL opened is not the advertised endpoint, byte for byte: ${opened}`);
-      return opened;
+      const browserPage = await opening;
+      assert.equal(openedPages.length, pagesBefore + 1, 'one window opened, after the consent');
+      const authorizationUrl = await waitUntil('the authorization request', () => requested.slice(requestsBefore).find((url) => url.startsWith(issuer)));
+      assert.ok(authorizationUrl.startsWith(`${issuer}${AUTHORIZATION_PATH}?`), `the first request to the authorization server is not the advertised endpoint, byte for byte: ${authorizationUrl}`);
+      assert.ok(dialogText.includes(authorizationUrl), `the page opened is not the URL the modal showed, byte for byte: ${authorizationUrl}`);
+      assert.equal(await page.locator('.monaco-dialog-box').isVisible(), false, 'a second dialog is showing after the consent');
+      return { browserPage, authorizationUrl };
     };
 
     // A first sign-in the person gives up on: Cancel on the progress notification closes the loopback listener.
-    const abandonedUrl = await signInThroughConsent('oauth-02-consent');
+    const abandoned = await signInThroughConsent('oauth-02-consent');
+    const abandonedUrl = abandoned.authorizationUrl;
+    await abandoned.browserPage.close();
     const progress = page.locator('.notification-toast').filter({ hasText: 'complete the sign-in in your browser' }).first();
     await progress.waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'oauth-02b-waiting-for-the-browser');
@@ -115,11 +135,9 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
       throw new Error(`${error.message}; the rows: ${JSON.stringify(rowsAfterCancel)}`);
     });
 
-    const authorizationUrl = await signInThroughConsent();
-    // The person's browser: a second page of the same Chromium, through the provider's real login and consent forms.
-    const browserPage = await page.context().newPage();
+    // The person's browser: the window VS Code opened, through the provider's real login and consent forms.
+    const { browserPage, authorizationUrl } = await signInThroughConsent();
     try {
-      await browserPage.goto(authorizationUrl, { waitUntil: 'domcontentloaded' });
       await browserPage.locator('input[name="login"]').fill('test-user');
       await browserPage.locator('input[name="password"]').fill('test-password');
       await browserPage.locator('button[type="submit"]').first().click();
@@ -136,6 +154,8 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     }
     await waitUntil('the tools of the signed-in server', async () => ((await sidebarRows(page)).some((row) => /Tools/.test(row)) ? true : undefined), 90_000);
     await screenshot(page, 'oauth-03-signed-in');
+    // Nothing still says "requires signing in": the notice closed itself (a plain toast stayed on screen).
+    await waitUntil('the "requires signing in" notice to be gone after the sign-in', async () => ((await signInNotice.count()) === 0 ? true : undefined), 30_000);
 
     // Sign Out as a person does: the Accounts icon, the server's account (label "<server> (<host>)"), Sign Out.
     const host = new URL(mcpUrl).host;

@@ -80,6 +80,20 @@ test('sampling review in the browser: edit, approve, see the answer, approve, se
     assert.match(await prompt.inputValue(), /Tell me a joke/);
     assert.match((await review.locator('h1').first().textContent()) ?? '', new RegExp(SERVER));
     await screenshot(page, 'sampling-01-review-request');
+    // The action bar sits under the title, above the form (first-hour report 2.20): VS Code's notifications (the
+    // "Calling…" progress of this very call) are at the bottom right and covered Reject there.
+    const [approveBox, rejectBox, promptBox] = await Promise.all([review.locator('#primary').boundingBox(), review.locator('#reject').boundingBox(), prompt.boundingBox()]);
+    assert.ok(approveBox && rejectBox && promptBox, 'the review panel\'s buttons or prompt have no box');
+    assert.ok(rejectBox.y + rejectBox.height <= promptBox.y && approveBox.y + approveBox.height <= promptBox.y, `the buttons are not above the form: ${JSON.stringify({ approveBox, rejectBox, promptBox })}`);
+    const buttonBoxes: { x: number; y: number; width: number; height: number }[] = [approveBox, rejectBox];
+    for (const toast of await page.locator('.notification-toast').all()) {
+      const box = await toast.boundingBox();
+      if (!box) continue;
+      for (const button of buttonBoxes) {
+        const overlaps: boolean = button.x < box.x + box.width && box.x < button.x + button.width && button.y < box.y + box.height && box.y < button.y + button.height;
+        assert.equal(overlaps, false, `a notification covers a button of the review panel: ${JSON.stringify({ button, toast: box })}`);
+      }
+    }
     // The server opened the panel, not the person: it took no keyboard focus and focused no control of its own.
     assert.equal(await review.evaluate(() => document.hasFocus()), false, 'the review webview took keyboard focus');
     assert.equal(await review.evaluate(() => document.activeElement?.tagName ?? 'BODY'), 'BODY', 'a control of the review panel is focused');

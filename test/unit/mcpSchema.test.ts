@@ -133,8 +133,8 @@ test('wrong types and missing required fields are errors', () => {
   assert.deepEqual(problems({ servers: { a: { command: 'x', headers: { A: 'b' } } } }), ['/servers/a: unknown property "headers"']);
 });
 
-test('"era" takes auto, 2026-07-28 or legacy on stdio and http servers, and nothing else', () => {
-  for (const era of ['auto', '2026-07-28', 'legacy']) {
+test('"era" takes auto, 2026-07-28, handshake or its earlier name legacy on stdio and http servers, and nothing else', () => {
+  for (const era of ['auto', '2026-07-28', 'handshake', 'legacy']) {
     assertValid({ servers: { a: { command: 'x', era }, b: { type: 'http', url: 'https://x', era } } }, `era ${era}`);
   }
   assert.deepEqual(problems({ servers: { a: { command: 'x', era: '2025-11-25' } } }), ['/servers/a/era: must be equal to one of the allowed values']);

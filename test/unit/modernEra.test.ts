@@ -277,7 +277,7 @@ describe('auto era selection against legacy servers', () => {
     const { client, sent } = open('everything-pinned', new StdioTransport({ command: process.execPath, args: [EVERYTHING_SERVER], shutdownGraceMs: 1000 }), { era: '2026-07-28' });
     await assert.rejects(
       client.connect(),
-      (error: unknown) => error instanceof LocalError && error.kind === 'unsupported-version' && /everything-pinned does not seem to speak protocol 2026-07-28 \(server\/discover was answered with error .*\); connect with era "auto" or "legacy"/.test(error.message),
+      (error: unknown) => error instanceof LocalError && error.kind === 'unsupported-version' && /everything-pinned does not seem to speak protocol 2026-07-28 \(server\/discover was answered with error .*\); connect with era "auto" or "handshake"/.test(error.message),
     );
     assert.ok(!sent.some((m) => m.method === 'initialize'), 'no fallback when pinned');
   });

@@ -26,23 +26,24 @@ async function info(stdio: string, extra: string[] = []): Promise<Record<string,
 }
 
 describe('CLI --era', () => {
-  test('parses the three preferences and rejects anything else', () => {
+  test('parses the three preferences, the old era by its name "handshake" or its earlier name "legacy", and rejects anything else', () => {
     assert.equal(parseArgs(['info', '--era', '2026-07-28']).era, '2026-07-28');
     assert.equal(parseArgs(['info', '--era=legacy']).era, 'legacy');
-    assert.throws(() => parseArgs(['info', '--era', '2025-11-25']), (error: unknown) => error instanceof UsageError && /--era must be auto, 2026-07-28, legacy/.test(error.message));
+    assert.equal(parseArgs(['info', '--era', 'handshake']).era, 'legacy');
+    assert.throws(() => parseArgs(['info', '--era', '2025-11-25']), (error: unknown) => error instanceof UsageError && /--era must be auto, 2026-07-28, handshake/.test(error.message));
   });
 
-  test('info names the era and revision: modern-only, dual-era by default (auto) and forced legacy, and a legacy server', async () => {
+  test('info names the era ("handshake" for the old one) and revision: modern-only, dual-era by default (auto) and forced to the handshake, and a handshake-only server', async () => {
     const modern = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy reject`, ['--era', '2026-07-28']);
     assert.equal(modern.era, '2026-07-28');
     assert.equal(modern.protocolVersion, '2026-07-28');
     const dual = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy serve`);
     assert.equal(dual.era, '2026-07-28');
-    const forced = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy serve`, ['--era', 'legacy']);
-    assert.equal(forced.era, 'legacy');
+    const forced = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy serve`, ['--era', 'handshake']);
+    assert.equal(forced.era, 'handshake');
     assert.equal(forced.protocolVersion, '2025-11-25');
     const everything = await info(`"${process.execPath}" "${EVERYTHING_SERVER}"`);
-    assert.equal(everything.era, 'legacy');
+    assert.equal(everything.era, 'handshake');
   });
 });
 
@@ -58,7 +59,7 @@ describe('era preference in mcp.json', () => {
     }`);
     const eras = Object.fromEntries(parsed.servers.map((server) => [server.name, eraPreferenceOf(server)]));
     assert.deepEqual(eras, { modern: '2026-07-28', old: 'legacy', plain: 'auto' });
-    assert.deepEqual(parsed.problems, [{ server: 'bad', message: '"era" must be "auto", "2026-07-28", "legacy", got "2025-11-25"' }]);
+    assert.deepEqual(parsed.problems, [{ server: 'bad', message: '"era" must be "auto", "2026-07-28", "handshake", got "2025-11-25"' }]);
   });
 
   test('the CLI --config path uses the entry\'s "era", and --era overrides it', async () => {
@@ -69,7 +70,7 @@ describe('era preference in mcp.json', () => {
       await writeFile(config, JSON.stringify({ servers: { pinnedLegacy: server('legacy'), pinnedModern: server('2026-07-28') } }));
       const infoOf = async (name: string, extra: string[] = []) =>
         JSON.parse((await run(process.execPath, [CLI, 'info', '--config', config, '--server', name, ...extra], { timeout: 30_000 })).stdout) as Record<string, unknown>;
-      assert.equal((await infoOf('pinnedLegacy')).era, 'legacy');
+      assert.equal((await infoOf('pinnedLegacy')).era, 'handshake');
       assert.equal((await infoOf('pinnedModern')).era, '2026-07-28');
       assert.equal((await infoOf('pinnedLegacy', ['--era', '2026-07-28'])).era, '2026-07-28');
     } finally {

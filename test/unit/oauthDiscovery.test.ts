@@ -365,6 +365,44 @@ describe('the loopback redirect listener', () => {
   });
 });
 
+describe('the loopback listener\'s start URL (one consent in VS Code)', () => {
+  test('redirects to the authorization URL byte for byte while the sign-in waits, under its path and an editor proxy\'s path; nothing before, a wrong nonce gets 404', async () => {
+    // The authorization URL at an encoded path with a form-encoded query: the Location must not be re-serialized.
+    const authorizationHref = 'https://as.example/tenant%2Fa%20b%C3%A9/auth?response_type=code&scope=mcp+offline_access&redirect_uri=http%3A%2F%2F127.0.0.1%3A1%2Fcallback&state=s2';
+    const opened: { url: string; through: string }[] = [];
+    const agent = loopbackUserAgent({
+      startedFrom: 'vscode',
+      open: (url, through) => void opened.push({ url: url.href, through: through.href }),
+      externalRedirectUri: (local) => new URL(`http://127.0.0.1:${local.port}/proxy/${local.port}${local.pathname}`),
+    });
+    const pending = await agent.prepare();
+    try {
+      const port = new URL(pending.redirectUri).port;
+      const done = pending.complete(new URL(authorizationHref), AbortSignal.timeout(10_000), { issuer: 'https://as.example' });
+      assert.equal(opened.length, 1);
+      assert.equal(opened[0].url, authorizationHref, 'the URL consented to');
+      const through = new URL(opened[0].through);
+      assert.equal(through.hostname, '127.0.0.1', 'a loopback URL, which VS Code\'s link protection trusts');
+      const nonce = /\/start\/([0-9a-f]{32})$/.exec(through.pathname)?.[1];
+      assert.ok(nonce, `the start URL carries a nonce: ${through.href}`);
+      for (const path of [through.pathname, `/start/${nonce}`]) {
+        const answer = await fetch(`http://127.0.0.1:${port}${path}`, { redirect: 'manual' });
+        assert.equal(answer.status, 302, path);
+        assert.equal(answer.headers.get('location'), authorizationHref, path);
+      }
+      const wrong = await fetch(`http://127.0.0.1:${port}/start/${'0'.repeat(32)}`, { redirect: 'manual' });
+      assert.equal(wrong.status, 404);
+      await fetch(`${pending.redirectUri}?code=c&state=s2`);
+      assert.equal((await done).searchParams.get('code'), 'c');
+      // The sign-in is over: the start URL no longer leads anywhere.
+      const late = await fetch(`http://127.0.0.1:${port}/start/${nonce}`, { redirect: 'manual' });
+      assert.equal(late.status, 404);
+    } finally {
+      pending.dispose();
+    }
+  });
+});
+
 describe('the sign-in at a person\'s pace', () => {
   const asServer = () =>
     startTestServer((request, res) => {

@@ -21,9 +21,18 @@ test('the setting gives a server without "era" its era; an "era" written in the 
   assert.deepEqual(definitions.map((d) => [d.name, eraPreferenceOf(d)]), [['plain', '2026-07-28'], ['written', 'legacy'], ['remote', 'legacy']]);
 });
 
+test('"handshake", the old era\'s one name in the UI, is accepted in the setting and in mcp.json like its earlier name "legacy"', () => {
+  const { definitions, problems } = applyServerEras(servers, { plain: 'handshake' });
+  assert.deepEqual(problems, []);
+  assert.equal(eraPreferenceOf(definitions[0]), 'legacy');
+  const written = parseMcpConfig(JSON.stringify({ servers: { a: { command: 'node', era: 'handshake' } } }));
+  assert.deepEqual(written.problems, []);
+  assert.equal(eraPreferenceOf(written.servers[0]), 'legacy');
+});
+
 test('a value that is not an era is named as a problem and changes nothing; no setting changes nothing', () => {
   const { definitions, problems } = applyServerEras(servers, { plain: 'modern' });
   assert.equal(eraPreferenceOf(definitions[0]), 'auto');
-  assert.deepEqual(problems, ['mcpWorkbench.serverEras["plain"] must be "auto", "2026-07-28", "legacy", got "modern"']);
+  assert.deepEqual(problems, ['mcpWorkbench.serverEras["plain"] must be "auto", "2026-07-28", "handshake", got "modern"']);
   assert.deepEqual(applyServerEras(servers, undefined).definitions, servers);
 });

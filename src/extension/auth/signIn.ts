@@ -48,6 +48,10 @@ export interface AuthorizerRequest {
   personWaits?: PersonWaits;
   /** Ends the sign-in when the start it belongs to is stopped or has failed. */
   signal?: AbortSignal;
+  /** The transport's fetch: metadata, registration and token requests go the same way (proxy settings). */
+  fetch?: typeof fetch;
+  /** `mcpWorkbench.limits.maxDocumentBytes`. */
+  maxDocumentBytes?: number;
 }
 
 /** `mcpWorkbench.oauth.signInTimeoutMs`: bounds one sign-in, the person's time in the browser included. */
@@ -64,8 +68,14 @@ export class SignInService {
   /** Replaced by the test hooks (modal dialogs cannot be clicked in tests). */
   presentModal: (modal: SignInModal) => Thenable<string | undefined> = (modal) =>
     vscode.window.showWarningMessage(modal.message, { modal: true, detail: modal.detail }, ...modal.buttons);
-  /** Opens the authorization URL byte for byte as consented to (see openExternalUrl); replaced by the test hooks, so no real browser opens. */
-  openExternal: (url: string) => Thenable<boolean> = openExternalUrl;
+  /**
+   * Opens the sign-in page after the person's consent in our modal, which showed `url` byte for byte. What is opened
+   * is `throughListener`, the loopback listener's URL that redirects to exactly `url`: VS Code's link protection
+   * trusts 127.0.0.1 and localhost, so it does not ask a second time ("Do you want to open the external
+   * website?") before the browser goes on to the authorization server (issue 23). Replaced by the test hooks,
+   * which get `url` as consented.
+   */
+  openExternal: (url: string, throughListener?: string) => Thenable<boolean> = (url, throughListener) => openExternalUrl(throughListener ?? url);
   /** Cancels each sign-in whose progress is showing, as its Cancel button does. */
   private readonly waitingForRedirect = new Set<() => void>();
 
@@ -96,6 +106,8 @@ export class SignInService {
       signInTimeoutMs: signInTimeoutMs(),
       personWaits: request.personWaits,
       signal: request.signal,
+      fetch: request.fetch,
+      maxDocumentBytes: request.maxDocumentBytes,
       log: request.log,
       onSignInSettled: (outcome) => {
         endAttempt?.(outcome);
@@ -120,9 +132,9 @@ export class SignInService {
         const loopback = loopbackUserAgent({
           startedFrom: 'vscode',
           externalRedirectUri: (local) => externalRedirectUri(local, request.log),
-          open: async (url) => {
-            // Opened exactly as shown in the modal (see openExternal).
-            const opened = await this.openExternal(url.href);
+          open: async (url, throughListener) => {
+            // The page shown in the modal, byte for byte, reached through the listener (see openExternal).
+            const opened = await this.openExternal(url.href, throughListener.href);
             if (!opened) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled: the browser was not opened.', serverName));
           },
         });
@@ -147,7 +159,8 @@ export class SignInService {
           detail: vscode.l10n.t(
             'Authorization server: {0}\nPage: {1}\n\nThe page opens in your external browser. The tokens it grants are kept in VS Code\'s secret storage and sent only to this MCP server.',
             about.issuer,
-            `${authorizationUrl.origin}${authorizationUrl.pathname}`,
+            // The whole URL, query included, byte for byte: it is what the browser is sent to.
+            authorizationUrl.href,
           ),
           // VS Code adds its own Cancel (also Escape and the close box); any answer but Sign In opens nothing.
           buttons: [signIn],

@@ -14,6 +14,21 @@ interface StoredInputRef {
   secret: boolean;
 }
 
+/** One stored answer as Forget Stored Inputs lists it: which input of which config file; never its value. */
+export interface StoredInput {
+  key: string;
+  inputId: string;
+  /** The config file the answer belongs to (`mcp.json` of a folder, the user's settings). */
+  configUri: string;
+  secret: boolean;
+}
+
+/** Answers Forget Stored Inputs instead of the quick pick and the confirmation (test hooks only). */
+export interface ForgetAnswerer {
+  pick(stored: readonly StoredInput[]): readonly string[] | undefined;
+  confirm(count: number): boolean;
+}
+
 /**
  * Asks once for `${input:id}` values declared in `inputs` and remembers them per config source: `password: true`
  * values in SecretStorage (the OS keychain; never a file or a log), the others in workspaceState. Values of password
@@ -23,6 +38,8 @@ export class InputPrompter {
   private readonly secretValues = new Set<string>();
   /** Test hook (see PromptAnswerer); undefined means the real input box or quick pick. */
   answerer: PromptAnswerer | undefined;
+  /** Test hook (see ForgetAnswerer); undefined means the real quick pick and modal. */
+  forgetAnswerer: ForgetAnswerer | undefined;
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -55,15 +72,27 @@ export class InputPrompter {
     return [...this.secretValues];
   }
 
-  /** Forgets every stored value (SecretStorage and workspaceState); the next start asks again. Returns the count. */
-  async forgetAll(): Promise<number> {
+  /** The stored answers, for Forget Stored Inputs to choose from. */
+  stored(): StoredInput[] {
+    return this.state.get<StoredInputRef[]>(INDEX_KEY, []).map((ref) => {
+      const rest = ref.key.slice(VALUE_KEY_PREFIX.length);
+      const hash = rest.lastIndexOf('#');
+      return { key: ref.key, secret: ref.secret, configUri: rest.slice(0, hash), inputId: rest.slice(hash + 1) };
+    });
+  }
+
+  /** Forgets the stored values of these keys (SecretStorage and workspaceState); their next start asks again. Returns the count. */
+  async forget(keys: readonly string[]): Promise<number> {
     const refs = this.state.get<StoredInputRef[]>(INDEX_KEY, []);
-    for (const ref of refs) {
+    const chosen = refs.filter((ref) => keys.includes(ref.key));
+    for (const ref of chosen) {
       if (ref.secret) await this.secrets.delete(ref.key);
       else await this.state.update(ref.key, undefined);
     }
-    await this.state.update(INDEX_KEY, undefined);
-    return refs.length;
+    // Read again: an answer stored meanwhile stays listed.
+    const left = this.state.get<StoredInputRef[]>(INDEX_KEY, []).filter((ref) => !keys.includes(ref.key));
+    await this.state.update(INDEX_KEY, left.length ? left : undefined);
+    return chosen.length;
   }
 
   private async remember(ref: StoredInputRef): Promise<void> {

@@ -1,4 +1,4 @@
-import { ERA_PREFERENCES, type EraPreference } from '../../protocol/eras/select';
+import { ERA_NAMES, eraPreferenceFromName } from '../../protocol/eras/select';
 import type { ServerDefinition } from '../../workbench/config/mcpConfig';
 
 /**
@@ -23,15 +23,13 @@ export function applyServerEras(definitions: readonly ServerDefinition[], settin
   const applied = definitions.map((definition) => {
     if (definition.era !== undefined || !Object.hasOwn(eras, definition.name)) return definition;
     const value = eras[definition.name];
-    if (!isEra(value)) {
-      problems.push(`${SERVER_ERAS_SETTING}["${definition.name}"] must be ${ERA_PREFERENCES.map((era) => JSON.stringify(era)).join(', ')}, got ${JSON.stringify(value)}`);
+    const era = eraPreferenceFromName(value);
+    if (era === undefined) {
+      problems.push(`${SERVER_ERAS_SETTING}["${definition.name}"] must be ${ERA_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(value)}`);
       return definition;
     }
-    return { ...definition, era: value };
+    return { ...definition, era };
   });
   return { definitions: applied, problems };
 }
 
-function isEra(value: unknown): value is EraPreference {
-  return typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value);
-}

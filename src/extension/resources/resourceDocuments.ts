@@ -37,6 +37,10 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
   private readonly subscriptions: vscode.Disposable[];
 
   readonly onDidChange = this.changeEmitter.event;
+  /** The status-bar note of the last update, replaced by the next one. */
+  private updateNote: vscode.Disposable | undefined;
+  /** The text of the last update note (for tests). */
+  lastUpdateNote: string | undefined;
 
   constructor(
     private readonly manager: ServerManager,
@@ -51,10 +55,24 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
           if (parsed?.serverId === controller.id && parsed.resourceUri === uri) {
             controller.log.info(`Resource updated: ${uri}`);
             this.changeEmitter.fire(document.uri);
+            this.noteUpdate(controller.name, uri);
           }
         }
       }),
     ];
+  }
+
+  /**
+   * Says in the status bar that an open resource document was re-read because its server reported an update
+   * (first-hour report 2.14: the document changed with no sign of why). A status-bar message takes no focus and
+   * goes away by itself.
+   */
+  private noteUpdate(serverName: string, resourceUri: string): void {
+    this.updateNote?.dispose();
+    // The URI and name come from the server's list: cut short, and no `$(icon)` syntax of theirs is rendered.
+    const plain = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text).replace(/\$\(/g, '$\u200B(');
+    this.lastUpdateNote = vscode.l10n.t('$(sync) {0} updated by MCP server "{1}" at {2}', plain(resourceUri), plain(serverName), new Date().toLocaleTimeString());
+    this.updateNote = vscode.window.setStatusBarMessage(this.lastUpdateNote, 10_000);
   }
 
   /** Reads the resource and opens it in an editor; returns the read result (an image also gets a preview). */
@@ -108,6 +126,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 
   dispose(): void {
     for (const subscription of this.subscriptions) subscription.dispose();
+    this.updateNote?.dispose();
     this.changeEmitter.dispose();
     this.prefetched.clear();
   }

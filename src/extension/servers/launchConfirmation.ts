@@ -76,7 +76,8 @@ export class LaunchConfirmation {
 
   constructor(private readonly state: vscode.Memento) {}
 
-  async confirm(entry: ServerEntry, preview: ResolvedWithSecrets): Promise<boolean> {
+  /** `asking` is called while the person is asked (the modal or the test hook); what it returns ends that. */
+  async confirm(entry: ServerEntry, preview: ResolvedWithSecrets, asking: () => () => void = () => () => {}): Promise<boolean> {
     if (entry.origin.scope !== 'workspace') return true;
     // Only the user's own settings may turn this off (the setting is application-scoped).
     if (!vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>(CONFIRM_SETTING, true)) return true;
@@ -99,14 +100,16 @@ export class LaunchConfirmation {
     const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, fields.map((field) => `${field.label}: ${field.value}`).join('\n'));
     const trigger: LaunchTrigger = personsStart.getStore()?.serverId === entry.id ? 'person' : 'workspace';
     const request = { serverName, commandLine, executable, detail: prompt.detail, fields, kind: shown.kind, prompt, trigger };
-    if (this.confirmer) {
+    if (!this.confirmer && trigger === 'workspace') {
+      throw new LaunchReviewNeededError(vscode.l10n.t('MCP server "{0}" was not started: its definition is new or changed. Select it and press Enter (or click ▷) to review what it runs and start it.', serverName));
+    }
+    const answered = asking();
+    try {
       // The test hook stands in for the person in both cases (it sees the trigger).
-      if (!(await this.confirmer(request))) return false;
-    } else {
-      if (trigger === 'workspace') {
-        throw new LaunchReviewNeededError(vscode.l10n.t('MCP server "{0}" was not started: its definition is new or changed. Select it and press Enter (or click ▷) to review what it runs and start it.', serverName));
-      }
-      if (!(await this.askModal(prompt))) return false;
+      const confirmer = this.confirmer;
+      if (!(await (confirmer ? confirmer(request) : this.askModal(prompt)))) return false;
+    } finally {
+      answered();
     }
     // Older answers for the same server are dropped: only its current definition is allowed. Read again after the
     // answer: servers confirmed at the same time must not overwrite each other's "yes".

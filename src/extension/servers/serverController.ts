@@ -84,6 +84,8 @@ export class ServerController implements vscode.Disposable {
     private readonly services: ServerControllerServices,
   ) {
     this.entryValue = entry;
+    // Before anyone tries, a workspace server of an untrusted workspace already says why it does not run.
+    if (entry.origin.scope === 'workspace' && !services.isWorkspaceTrusted()) this.stateValue = notTrustedState();
     this.restarts = new CrashRestarts(
       this.log,
       // Failures are already in the state and the log; the next crash schedules the next attempt.
@@ -175,7 +177,7 @@ export class ServerController implements vscode.Disposable {
     }
     if (this.entryValue.origin.scope === 'workspace' && !this.services.isWorkspaceTrusted()) {
       this.log.warn('Not started: the workspace is not trusted');
-      this.setState({ kind: 'stopped', note: vscode.l10n.t('workspace not trusted'), cause: 'workspace-untrusted' });
+      this.setState(notTrustedState());
       return Promise.reject(
         new WorkspaceNotTrustedError(
           vscode.l10n.t(
@@ -316,6 +318,13 @@ export class ServerController implements vscode.Disposable {
           log: this.log,
           knownSecrets: () => this.knownSecrets(),
           secretsResolved: (secrets) => (this.launchSecrets = secrets),
+          waitingForConsent: () => {
+            if (signal.aborted || this.stateValue.kind !== 'starting') return () => {};
+            this.setState({ kind: 'starting', waitingFor: 'consent' });
+            return () => {
+              if (!signal.aborted && this.stateValue.kind === 'starting' && this.stateValue.waitingFor === 'consent') this.setState({ kind: 'starting' });
+            };
+          },
           authorizing: (url) => (this.authorizedUrl = url),
           connected: (connection) => (this.connection = connection),
           onServerMessage: (message) => this.onServerMessage(message),
@@ -443,6 +452,11 @@ export class ServerController implements vscode.Disposable {
     this.stateValue = state;
     this.stateEmitter.fire(state);
   }
+}
+
+/** A workspace server in a workspace that is not trusted: not started, and the row says why (not just "stopped"). */
+function notTrustedState(): ServerState {
+  return { kind: 'stopped', note: vscode.l10n.t('not started: workspace not trusted'), cause: 'workspace-untrusted' };
 }
 
 /** Whether an error, or one it was caused by, is of the given class (the client may wrap the authorizer's errors). */

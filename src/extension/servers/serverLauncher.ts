@@ -13,6 +13,8 @@ import { StdioTransport } from '../../protocol/node/stdio';
 import { eraPreferenceOf } from '../../workbench/config/mcpConfig';
 import type { VariableContext } from '../../workbench/config/variables';
 import { CoalescedRefresh } from '../../workbench/lists/coalescedRefresh';
+import { configuredInputLimits, extensionHttpFetch } from '../config/hostLimits';
+import { describeHttpFetch } from '../../workbench/node/httpFetchChoice';
 import { createTransport, previewServerDefinition, resolveServerWithSecrets, type ResolvedServer } from '../../workbench/node/launch';
 import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
 import type { SignInMode, SignInService } from '../auth/signIn';
@@ -56,6 +58,8 @@ export interface LaunchAttempt {
   knownSecrets(): string[];
   /** The values of this launch that came from the person's data, collected at resolution. */
   secretsResolved(secrets: string[]): void;
+  /** The first-start consent is on screen; the returned function ends that wait (the start goes on or ends). */
+  waitingForConsent(): () => void;
   /** The URL the launch authorizes for (undefined for stdio), so a sign-out of that server reaches the controller. */
   authorizing(url: string | undefined): void;
   /** The connection exists (before the handshake), so a stop during connect closes it. */
@@ -106,7 +110,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     // A workspace server is confirmed on what it would run before anything else happens on its behalf: no input
     // box opens and no envFile is read until the person agreed.
     const preview = await previewServerDefinition(entry.definition, context);
-    const allowed = await services.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) });
+    const allowed = await services.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) }, () => attempt.waitingForConsent());
     if (signal.aborted) return superseded;
     if (!allowed) {
       throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
@@ -121,17 +125,20 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     // One PersonWaits for the connection: while the person signs in (or answers a server's request), the deadline
     // of the request waiting on them does not run.
     const personWaits = new PersonWaits();
+    const limits = configuredInputLimits();
+    const httpFetch = resolved.kind === 'http' ? extensionHttpFetch() : undefined;
+    if (httpFetch) log.info(describeHttpFetch(httpFetch));
     const authorizer =
       resolved.kind === 'http'
-        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line), personWaits, signal })
+        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line), personWaits, signal, fetch: httpFetch?.fetch, maxDocumentBytes: limits.maxDocumentBytes })
         : undefined;
-    const transport = createTransport(resolved, { launch, authorizer });
+    const transport = createTransport(resolved, { launch, authorizer, limits, fetch: httpFetch?.fetch });
     const client = new McpClient({
       serverName: entry.name,
       transport,
       host: hostWithIdentity(services.host, serverIdentityKeyOf(entry)),
       logger: channelLogger(log),
-      trace: protocolTrace(log, attempt.knownSecrets),
+      trace: protocolTrace(log, attempt.knownSecrets, limits.maxTraceBytes),
       era: eraPreferenceOf(entry.definition),
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),

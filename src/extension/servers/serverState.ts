@@ -17,7 +17,11 @@ export type ServerState =
       /** The same as a fact, so the note can be withdrawn when the cause goes away (trust granted). */
       cause?: 'workspace-untrusted' | 'declined';
     }
-  | { kind: 'starting' }
+  | {
+      kind: 'starting';
+      /** The start waits for the person's answer to the first-start consent, not for the server (the row says so). */
+      waitingFor?: 'consent';
+    }
   /** An HTTP server answered that it needs OAuth sign-in and no usable token is stored: Sign In applies. */
   | { kind: 'signInRequired' }
   | { kind: 'running'; session: ServerSession; tools: readonly Tool[]; /** Process id, for stdio servers. */ pid?: number }
@@ -40,7 +44,7 @@ export const ServerState = {
       case 'stopped':
         return state.note ?? vscode.l10n.t('stopped');
       case 'starting':
-        return vscode.l10n.t('starting');
+        return state.waitingFor === 'consent' ? vscode.l10n.t('waiting for your answer') : vscode.l10n.t('starting');
       case 'running':
         return vscode.l10n.t('running');
       case 'error':

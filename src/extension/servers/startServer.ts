@@ -7,6 +7,7 @@ import { SignInCancelledError } from '../auth/signIn';
 import { CommandNotFoundError } from '../shared/commandCheck';
 import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
 import { ServerState } from './serverState';
+import { showSignInRequired } from './signInRequiredNotice';
 
 /** Starts a server and tells the user when it cannot start; resolves true when it is running. */
 export async function startWithFeedback(controller: ServerController): Promise<boolean> {
@@ -37,12 +38,10 @@ export function reportStartFailure(controller: ServerController, error: unknown)
     return;
   }
   if (controller.state.kind === 'signInRequired') {
-    // Not a failure: the tree row says "Sign in required" and offers Sign In; so does this notification.
+    // Not a failure: the tree row says "Sign in required" and offers Sign In; so does this notice, which closes
+    // itself when the server is signed in (signInRequiredNotice.ts).
     if (error instanceof SignInCancelledError) return;
-    const signIn = vscode.l10n.t('Sign In');
-    void controller.notify('info', vscode.l10n.t('MCP server "{0}" requires signing in.', controller.name), signIn).then((choice) => {
-      if (choice === signIn) void vscode.commands.executeCommand('mcpWorkbench.signIn', { kind: 'server', controller });
-    });
+    showSignInRequired(controller);
     return;
   }
   const showLog = vscode.l10n.t('Show Log');

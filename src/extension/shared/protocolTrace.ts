@@ -17,7 +17,7 @@ export function traceLevel(): TraceLevel {
  * message (direction, kind, method, id), `verbose` adds the masked body. The setting is read per message so a change
  * applies to running servers at once. `knownSecrets` is asked each time: password inputs may be entered later.
  */
-export function protocolTrace(log: vscode.LogOutputChannel, knownSecrets: () => readonly string[]): (direction: TraceDirection, message: unknown) => void {
+export function protocolTrace(log: vscode.LogOutputChannel, knownSecrets: () => readonly string[], maxTraceBytes = DEFAULT_INPUT_LIMITS.maxTraceBytes): (direction: TraceDirection, message: unknown) => void {
   return (direction, message) => {
     const level = traceLevel();
     if (level === 'off') return;
@@ -25,7 +25,7 @@ export function protocolTrace(log: vscode.LogOutputChannel, knownSecrets: () => 
     const arrow = direction === 'send' ? '→' : '←';
     const summary = `[trace] ${arrow} ${describeMessage(masked)}`;
     // The body is cut at maxTraceBytes characters: a 200 MB result written whole would cost the host that much again.
-    log.info(level === 'verbose' ? `${summary}\n${jsonPreview(masked, DEFAULT_INPUT_LIMITS.maxTraceBytes, 2)}` : summary);
+    log.info(level === 'verbose' ? `${summary}\n${jsonPreview(masked, maxTraceBytes, 2)}` : summary);
   };
 }
 

@@ -360,6 +360,7 @@ function serverItem(controller: ServerController, all: readonly ServerController
   const parts = [ServerState.label(state), transportLabel(controller.entry.definition)];
   // Only the tool count: resource and prompt counts stand on their group rows, so a catalog reload refreshes those
   // rows alone instead of this one and, with it, every expanded tool row underneath.
+  if (state.kind === 'running') parts.push(eraLabel(state.session));
   if (state.kind === 'running' && state.session.capabilities.tools) parts.push(state.tools.length === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', state.tools.length));
   if (sharedName) parts.push(controller.entry.origin.folder.name);
   item.description = parts.join(' · ');

@@ -66,10 +66,23 @@ export function describeEra(session: ServerSession): string {
   }
 }
 
+/**
+ * The era names a person reads and writes: the old era is "handshake" wherever it is shown (UI, log, help, docs).
+ * "legacy", its earlier name, is still accepted in config files, settings and flags, and means the same.
+ */
+export const ERA_NAMES = ['auto', '2026-07-28', 'handshake'] as const;
+
+/** An era as written by a person ("handshake" or its old name "legacy" for the initialize handshake); undefined if not one. */
+export function eraPreferenceFromName(value: unknown): EraPreference | undefined {
+  if (value === 'handshake') return 'legacy';
+  return typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value) ? (value as EraPreference) : undefined;
+}
+
 /** For messages: the reason an era preference string is not one we know. */
 export function parseEraPreference(value: string): EraPreference {
-  if ((ERA_PREFERENCES as readonly string[]).includes(value)) return value as EraPreference;
-  throw new LocalError('invalid-argument', `unknown protocol era ${JSON.stringify(value)}: use ${ERA_PREFERENCES.join(', ')}`);
+  const era = eraPreferenceFromName(value);
+  if (era !== undefined) return era;
+  throw new LocalError('invalid-argument', `unknown protocol era ${JSON.stringify(value)}: use ${ERA_NAMES.join(', ')}`);
 }
 
 /** The era and revision in a few words, for tooltips: "2026-07-28 (stateless)", "2025-11-25 (handshake)". */

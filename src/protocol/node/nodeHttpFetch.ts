@@ -8,7 +8,7 @@ import * as https from 'node:https';
  * transport's `fetch`; where it does not (a web extension host) the global fetch stays the default.
  *
  * It covers what the transports and createHttpFetch use: string or URL input, method, headers (a plain object or
- * Headers), a string body, an AbortSignal, and `redirect: 'manual'` (the 3xx is returned) or `'error'` (a 3xx with a
+ * Headers), a string or URLSearchParams body, an AbortSignal, and `redirect: 'manual'` (the 3xx is returned) or `'error'` (a 3xx with a
  * Location rejects with "unexpected redirect", as undici does; authorizedFetch then retries with 'manual'). Anything
  * else (`redirect: 'follow'`, a Request or stream body) is handed to the global fetch. The response body is a
  * ReadableStream with backpressure: the socket is paused while the reader is behind, so a cap that stops reading
@@ -32,14 +32,25 @@ export const nodeHttpFetch: typeof fetch = (input: FetchInput, init: RequestInit
     url === undefined ||
     (url.protocol !== 'http:' && url.protocol !== 'https:') ||
     (init.redirect !== 'manual' && init.redirect !== 'error') ||
-    (body !== undefined && body !== null && typeof body !== 'string')
+    (body !== undefined && body !== null && typeof body !== 'string' && !(body instanceof URLSearchParams))
   ) {
     return fetch(input, init);
   }
+  if (body instanceof URLSearchParams) return request(url, { ...init, headers: withFormContentType(init.headers) }, body.toString());
   return request(url, init, body ?? undefined);
 };
 
-function request(url: URL, init: RequestInit, body: string | undefined): Promise<Response> {
+/**
+ * A URLSearchParams body (the OAuth token and revocation requests of oauth4webapi) is sent as fetch sends it: the
+ * form's text, with fetch's content type unless one was given.
+ */
+function withFormContentType(headers: RequestInit['headers']): http.OutgoingHttpHeaders {
+  const plain = plainHeaders(headers);
+  const named = Object.keys(plain).some((name) => name.toLowerCase() === 'content-type');
+  return named ? plain : { ...plain, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' };
+}
+
+function request(url: URL, init: Omit<RequestInit, 'headers'> & { headers?: RequestInit['headers'] | http.OutgoingHttpHeaders }, body: string | undefined): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise<Response>((resolve, reject) => {
@@ -124,7 +135,7 @@ function bodyStream(incoming: http.IncomingMessage, signal: AbortSignal | undefi
   );
 }
 
-function plainHeaders(headers: RequestInit['headers']): http.OutgoingHttpHeaders {
+function plainHeaders(headers: RequestInit['headers'] | http.OutgoingHttpHeaders): http.OutgoingHttpHeaders {
   if (headers === undefined) return {};
   if (Array.isArray(headers)) return Object.fromEntries(headers);
   if (headers instanceof Headers) {

@@ -1,6 +1,6 @@
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { formatJsonSyntaxProblem, jsonSyntaxProblem, type JsonSyntaxProblem } from './jsonSyntax';
-import { ERA_PREFERENCES, type EraPreference } from '../../protocol/eras/select';
+import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../../protocol/eras/select';
 
 /**
  * Reads VS Code's `mcp.json` format (`servers`, `inputs`; JSONC). Each bad entry becomes a problem that names
@@ -127,8 +127,9 @@ export function eraPreferenceOf(definition: ServerDefinition): EraPreference {
 
 function parseEra(value: unknown): EraPreference | undefined | { problem: string } {
   if (value === undefined) return undefined;
-  if (typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value)) return value as EraPreference;
-  return { problem: `"era" must be ${ERA_PREFERENCES.map((era) => JSON.stringify(era)).join(', ')}, got ${JSON.stringify(value)}` };
+  const era = eraPreferenceFromName(value);
+  if (era !== undefined) return era;
+  return { problem: `"era" must be ${ERA_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(value)}` };
 }
 
 function parseServer(name: string, entry: unknown): ServerDefinition | string {

@@ -3,6 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { staticHeaders, withStaticHeaders, type HttpAuthorizer } from '../../protocol/auth/authorizer';
 import type { Transport } from '../../protocol/transports/transport';
+import type { InputLimits } from '../../protocol/limits/inputLimits';
 import { createHttpTransport } from '../../protocol/transports/http';
 import { buildEnvironment, StdioTransport } from '../../protocol/node/stdio';
 import { resolveCommand, stdioLaunch, type CommandResolution, type StdioLaunch } from './commandResolution';
@@ -116,6 +117,10 @@ export async function resolveServerDefinition(definition: ServerDefinition, cont
 
 export interface TransportTuning {
   maxMessageBytes?: number;
+  /** The input limits of this host (CLI flags, VS Code settings): stdio lines, HTTP bodies, SSE lines. */
+  limits?: Partial<InputLimits>;
+  /** For an HTTP server: the fetch of this host (see chooseHttpFetch); the global fetch when absent. */
+  fetch?: typeof fetch;
   shutdownGraceMs?: number;
   /** What to spawn for a stdio server instead of its command and args as written (see `planStdioLaunch`). */
   launch?: StdioLaunch;
@@ -170,6 +175,7 @@ export function createTransport(server: ResolvedServer, tuning: TransportTuning 
         env: server.env,
         cwd: server.cwd,
         maxMessageBytes: tuning.maxMessageBytes,
+        limits: tuning.limits,
         shutdownGraceMs: tuning.shutdownGraceMs,
       });
     case 'http':
@@ -178,6 +184,8 @@ export function createTransport(server: ResolvedServer, tuning: TransportTuning 
         url: server.url,
         authorizer: tuning.authorizer ? withStaticHeaders(tuning.authorizer, server.headers) : staticHeaders(server.headers),
         mode: server.transport === 'sse' ? 'sse' : 'auto',
+        fetch: tuning.fetch,
+        limits: tuning.limits,
       });
     default: {
       const exhaustive: never = server;

@@ -89,11 +89,32 @@ export function configSuite(vscode: VscodeApi): Suite {
     await controller.stop();
   });
 
-  suite.test('"Forget Stored Inputs" clears the stored password', async () => {
-    const count = await vscode.commands.executeCommand<number>('mcpWorkbench.forgetInputs');
-    assert(count >= 1, `forgot ${count} values`);
-    assertEqual(await requireApi().config.storedSecret(vscode.Uri.file(configFile()).toString(), 'token'), undefined, 'stored secret after forgetting');
-    requireApi().config.setPromptAnswerer(undefined);
+  suite.test('"Forget Stored Inputs" lists the stored inputs to pick from, asks to confirm, and forgets only what was picked', async () => {
+    const configUri = vscode.Uri.file(configFile()).toString();
+    const listed: string[] = [];
+    let confirmations = 0;
+    let confirm = false;
+    const pickToken = {
+      pick: (stored: readonly { key: string; inputId: string; configUri: string; secret: boolean }[]) => {
+        listed.push(...stored.map((input) => `${input.inputId}${input.secret ? ' (password)' : ''}`));
+        return stored.filter((input) => input.inputId === 'token' && input.configUri === configUri).map((input) => input.key);
+      },
+      confirm: () => (confirmations++, confirm),
+    };
+    requireApi().config.setForgetAnswerer(pickToken);
+    try {
+      // Declined at the confirmation: nothing is forgotten.
+      assertEqual(await vscode.commands.executeCommand<number>('mcpWorkbench.forgetInputs'), 0, 'forgotten when the confirmation is declined');
+      assertEqual(confirmations, 1, 'confirmations asked');
+      assert(listed.includes('token (password)'), `the pick does not list the stored password input: ${JSON.stringify(listed)}`);
+      assertEqual(await requireApi().config.storedSecret(configUri, 'token'), SECRET_INPUT_VALUE, 'stored secret after a declined confirmation');
+      confirm = true;
+      assertEqual(await vscode.commands.executeCommand<number>('mcpWorkbench.forgetInputs'), 1, 'forgotten after the confirmation');
+      assertEqual(await requireApi().config.storedSecret(configUri, 'token'), undefined, 'stored secret after forgetting');
+    } finally {
+      requireApi().config.setForgetAnswerer(undefined);
+      requireApi().config.setPromptAnswerer(undefined);
+    }
   });
 
   suite.test('the trace masks a secret env value written literally in mcp.json', async () => {
@@ -201,6 +222,25 @@ export function configSuite(vscode: VscodeApi): Suite {
     assertEqual(declined, 'LaunchDeclinedError', 'outcome of a declined start');
     assertEqual(snapshotOf('declined')?.state, 'stopped', 'state of the declined server');
     requireApi().config.setLaunchConfirmer(async () => true);
+  });
+
+  suite.test('while the first-start consent is asked the row says "waiting for your answer", not "starting"', async () => {
+    const api = requireApi();
+    const rowsWhileAsked: string[] = [];
+    api.config.setLaunchConfirmer(async ({ serverName }) => {
+      rowsWhileAsked.push(String(api.tree.getTreeItem({ kind: 'server', controller: controllerOf(serverName) }).description));
+      return true;
+    });
+    try {
+      await writeWorkspaceServers({ 'answer-me': stdio('--answer') });
+      await controllerOf('answer-me').start();
+      assertEqual(rowsWhileAsked.length, 1, 'consents asked');
+      assert(rowsWhileAsked[0].includes('waiting for your answer') && !rowsWhileAsked[0].includes('starting'), `the row while the consent is asked: ${rowsWhileAsked[0]}`);
+      assertEqual(snapshotOf('answer-me')?.state, 'running', 'state after the answer');
+    } finally {
+      api.config.setLaunchConfirmer(async () => true);
+      await controllerOf('answer-me').stop();
+    }
   });
 
   suite.test('a start the workspace triggered never raises the consent: the row says "changed: review to start"; a person\'s start asks', async () => {
@@ -338,7 +378,7 @@ export function configSuite(vscode: VscodeApi): Suite {
     api.simulateWorkspaceTrust(false);
     try {
       await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller: controllerOf('trust-me') });
-      assertEqual(snapshotOf('trust-me')?.note, 'workspace not trusted', 'note of a workspace server in an untrusted workspace');
+      assertEqual(snapshotOf('trust-me')?.note, 'not started: workspace not trusted', 'note of a workspace server in an untrusted workspace');
       assert(row().includes('workspace not trusted'), `row before trust: ${row()}`);
       await vscode.workspace.getConfiguration('mcpWorkbench').update('autoStart', true, vscode.ConfigurationTarget.Global);
       api.simulateWorkspaceTrust(true);
@@ -351,6 +391,21 @@ export function configSuite(vscode: VscodeApi): Suite {
       await vscode.workspace.getConfiguration('mcpWorkbench').update('autoStart', undefined, vscode.ConfigurationTarget.Global);
       await controllerOf('trust-me').stop();
     }
+  });
+
+  suite.test('in an untrusted workspace a workspace server\'s row says "not started: workspace not trusted" before anyone tries to start it', async () => {
+    const api = requireApi();
+    api.simulateWorkspaceTrust(false);
+    try {
+      // Configured while the workspace is not trusted: its controller is new, and nothing has started it.
+      await writeWorkspaceServers({ 'untrusted-row': stdio() });
+      const row = String(api.tree.getTreeItem({ kind: 'server', controller: controllerOf('untrusted-row') }).description);
+      assertEqual(snapshotOf('untrusted-row')?.state, 'stopped', 'state of the new server');
+      assert(row.includes('not started: workspace not trusted'), `row before any start: ${row}`);
+    } finally {
+      api.simulateWorkspaceTrust(true);
+    }
+    assert(!String(api.tree.getTreeItem({ kind: 'server', controller: controllerOf('untrusted-row') }).description).includes('not trusted'), 'the row after trust was granted');
   });
 
   suite.test('"Add Server" writes the entry with a JSONC edit that keeps comments', async () => {

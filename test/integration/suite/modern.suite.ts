@@ -249,6 +249,9 @@ function modernSuiteOver(vscode: VscodeApi, transport: ModernTransport): Suite {
     }
     const after = resourceDocument();
     assert(after, 'the resource document was closed');
+    // The update shows where a person sees it without losing focus: a status-bar note naming the resource and server.
+    const note = requireApi().browse.documents.lastUpdateNote ?? '';
+    assert(note.includes(GREETING) && note.includes(MODERN), `the status-bar note of the update: ${note}`);
     assert(after.getText() !== first && after.getText().startsWith('hello at '), `text after the update: ${after.getText()} (before: ${first})`);
   }, { timeoutMs: 60_000 });
 

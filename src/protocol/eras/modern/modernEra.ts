@@ -103,7 +103,7 @@ export class ModernEra implements ProtocolEra {
       // Pinned to 2026-07-28, a failure that says "older server" deserves to be named as such.
       const legacyHint = this.options.probe ? undefined : legacyFallbackReason(error, wire.transport.kind);
       if (legacyHint === undefined) throw error;
-      throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${legacyHint}); connect with era "auto" or "legacy"`, { cause: error });
+      throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${legacyHint}); connect with era "auto" or "handshake"`, { cause: error });
     }
     const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
     if (typeof result.capabilities !== 'object' || result.capabilities === null || Array.isArray(result.capabilities)) {
