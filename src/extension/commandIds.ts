@@ -38,6 +38,8 @@ export const COMMAND_IDS = [
   'mcpWorkbench.browseRegistry',
   'mcpWorkbench.importServerJson',
   'mcpWorkbench.exportServerJson',
+  // The wire in view and dev mode (issue 20)
+  'mcpWorkbench.showProtocol',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -24,6 +24,7 @@ import type { ToolResultDocuments } from './tools/toolResultDocuments';
 import { copyName, copyUri, refreshServer, showServerInstructions } from './views/itemCommands';
 import type { ServersTreeProvider } from './views/serversTreeProvider';
 import { browseRegistry, exportServerJsonCommand, importServerJson } from './registry/registryCommands';
+import { showProtocol, type ProtocolViews } from './protocolView/protocolViews';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -42,6 +43,8 @@ export interface CommandServices {
   historyRecorder: HistoryRecording;
   /** The Servers view's provider (its "Show more" rows). */
   tree: ServersTreeProvider;
+  /** The Protocol view of each server (issue 20). */
+  protocol: ProtocolViews;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -86,6 +89,8 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.browseRegistry': () => browseRegistry(),
   'mcpWorkbench.importServerJson': (_s, argument) => importServerJson(argument),
   'mcpWorkbench.exportServerJson': (s, argument) => exportServerJsonCommand(s.manager, argument),
+  // The wire in view and dev mode (issue 20)
+  'mcpWorkbench.showProtocol': (s, argument) => showProtocol(s.manager, s.protocol, argument),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

@@ -48,6 +48,8 @@ export interface AuthorizerRequest {
   personWaits?: PersonWaits;
   /** Ends the sign-in when the start it belongs to is stopped or has failed. */
   signal?: AbortSignal;
+  /** The fetch for discovery, registration and token requests (an observed one for the Protocol view). */
+  fetch?: typeof fetch;
 }
 
 /** `mcpWorkbench.oauth.signInTimeoutMs`: bounds one sign-in, the person's time in the browser included. */
@@ -97,6 +99,7 @@ export class SignInService {
       personWaits: request.personWaits,
       signal: request.signal,
       log: request.log,
+      ...(request.fetch ? { fetch: request.fetch } : {}),
       onSignInSettled: (outcome) => {
         endAttempt?.(outcome);
         endAttempt = undefined;

@@ -121,6 +121,8 @@ export interface TransportTuning {
   launch?: StdioLaunch;
   /** For an HTTP server: who signs in (OAuth); the configured headers go out beneath its credentials. */
   authorizer?: HttpAuthorizer;
+  /** For an HTTP server: the fetch to use (an observed one, see wireObserver.ts); the global fetch otherwise. */
+  fetch?: typeof fetch;
 }
 
 export interface LaunchHost {
@@ -178,6 +180,7 @@ export function createTransport(server: ResolvedServer, tuning: TransportTuning 
         url: server.url,
         authorizer: tuning.authorizer ? withStaticHeaders(tuning.authorizer, server.headers) : staticHeaders(server.headers),
         mode: server.transport === 'sse' ? 'sse' : 'auto',
+        ...(tuning.fetch ? { fetch: tuning.fetch } : {}),
       });
     default: {
       const exhaustive: never = server;
