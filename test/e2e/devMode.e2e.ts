@@ -18,7 +18,6 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
-  answerDialog,
   inlineAction,
   installVsix,
   openViewContainer,
@@ -46,7 +45,7 @@ interface Session {
   workbench: Workbench;
 }
 
-async function openSession(name: string, dev: unknown, serverScript: string): Promise<Session> {
+async function openSession(name: string, dev: unknown, env: Record<string, string> = {}): Promise<Session> {
   await prepareCodeServer();
   if (!process.env.MCP_E2E_VSIX && !fs.existsSync(PRODUCT_VSIX)) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
   assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
@@ -57,13 +56,19 @@ async function openSession(name: string, dev: unknown, serverScript: string): Pr
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   fs.mkdirSync(path.join(workspace, 'watched', 'ignored'), { recursive: true });
   fs.writeFileSync(path.join(workspace, 'watched', 'greeting.txt'), 'hello');
-  const script = serverScript === GREETER ? GREETER : serverScript;
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { greeter: { type: 'stdio', command: 'node', args: [script, '${workspaceFolder}'], cwd: '${workspaceFolder}', dev } } }, null, 2),
+    JSON.stringify({ servers: { greeter: { type: 'stdio', command: 'node', args: [GREETER, '${workspaceFolder}'], cwd: '${workspaceFolder}', env, dev } } }, null, 2),
   );
   await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
-  const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'mcpWorkbench.dev.restartDelayMs': 200 } });
+  // The person's own setting turns the first-start consent off, so nothing but dev mode can start the server (autoStart
+  // is off by default): the server running without a click is dev mode's doing.
+  const server = await startCodeServer({
+    workspace,
+    extensionsDir,
+    userDataDir,
+    settings: { 'mcpWorkbench.dev.restartDelayMs': 200, 'mcpWorkbench.confirmWorkspaceServers': false, 'mcpWorkbench.autoStart': false },
+  });
   try {
     const workbench = await openWorkbench(server.url, workspace);
     return { tmp, workspace, server, workbench };
@@ -73,7 +78,8 @@ async function openSession(name: string, dev: unknown, serverScript: string): Pr
   }
 }
 
-async function closeSession(session: Session | undefined, script: string): Promise<void> {
+async function closeSession(session: Session | undefined): Promise<void> {
+  const script = GREETER;
   if (!session) return;
   await session.workbench.close();
   await session.server.stop();
@@ -84,12 +90,21 @@ async function closeSession(session: Session | undefined, script: string): Promi
   assert.deepEqual(left, [], 'greeter processes from this test are still running');
 }
 
-/** Calls greet from its form and returns the answer's text. */
-async function greet(page: Page, expected: RegExp): Promise<string> {
+/** Calls greet from its form (the form of the running server: a restart replaces it). */
+async function callGreet(page: Page): Promise<void> {
   const servers = pane(page, 'Servers');
   await inlineAction(page, await visibleRow(page, servers, 'greet'), 'Call Tool');
-  const form = await webviewFrame(page, 'the Call Tool form for greet', 'form');
+  const form = await webviewFrame(page, 'the Call Tool form for greet', 'form #submit');
   await form.locator('#submit').click();
+}
+
+/** Calls greet from its form and returns the answer's text. */
+async function greet(page: Page, expected: RegExp): Promise<string> {
+  await callGreet(page);
+  return answer(page, expected);
+}
+
+function answer(page: Page, expected: RegExp): Promise<string> {
   return waitUntil(`the answer ${String(expected)}`, async () => {
     for (const frame of page.frames()) {
       const text = await frame.locator('body').textContent({ timeout: 1_000 }).catch(() => '');
@@ -103,11 +118,10 @@ async function greet(page: Page, expected: RegExp): Promise<string> {
 test('dev mode in real VS Code: the server starts by itself and a watched file change restarts it', { timeout: 600_000 }, async () => {
   let session: Session | undefined;
   try {
-    session = await openSession('dev-watch', { watch: ['watched/**/*.txt', '!watched/ignored/**'] }, GREETER);
+    session = await openSession('dev-watch', { watch: ['watched/**/*.txt', '!watched/ignored/**'] });
     const { page } = session.workbench;
     await openViewContainer(page, 'MCP');
-    // Nothing is clicked to start it: dev mode starts it, and only the workspace server's first-start consent is asked.
-    await answerDialog(page, 'Allow and Start');
+    // Nothing is clicked to start it: dev mode starts it.
     const servers = pane(page, 'Servers');
     await visibleRow(page, servers, 'greet');
     const [first] = await waitUntil('the greeter process', () => {
@@ -125,6 +139,38 @@ test('dev mode in real VS Code: the server starts by itself and a watched file c
     assert.match(await greet(page, /bonjour \(pid \d+\)/), new RegExp(`bonjour \\(pid ${second}\\)`));
     await screenshot(page, 'dev-mode-restarted');
   } finally {
-    await closeSession(session, GREETER);
+    await closeSession(session);
+  }
+});
+
+test('dev mode in real VS Code: with debug node, a breakpoint in the tool handler stops when the tool is called from the form', { timeout: 600_000 }, async () => {
+  let session: Session | undefined;
+  try {
+    session = await openSession('dev-debug', { debug: { type: 'node' } }, { GREETER_BREAK: '1' });
+    const { page } = session.workbench;
+    await openViewContainer(page, 'MCP');
+    const servers = pane(page, 'Servers');
+    // Started with --inspect-brk, the server runs only once VS Code's debugger attached and continued it.
+    await visibleRow(page, servers, 'greet');
+    const [pid] = await waitUntil('the greeter process', () => {
+      const pids = processesMatching(GREETER, session!.workspace);
+      return pids.length === 1 ? pids : undefined;
+    });
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    assert.ok(cmdline.some((arg) => /^--inspect-brk=127\.0\.0\.1:\d+$/.test(arg)), `node runs with --inspect-brk on loopback: ${cmdline.join(' ')}`);
+    const toolbar = page.locator('.debug-toolbar').first();
+    await toolbar.waitFor({ state: 'visible', timeout: 60_000 });
+
+    await callGreet(page);
+    // Paused on the breakpoint: the debug toolbar offers Continue, and the editor shows the handler's line.
+    const resume = page.locator('.debug-toolbar .codicon-debug-continue').first();
+    await resume.waitFor({ state: 'visible', timeout: 60_000 });
+    await page.locator('.codicon-debug-stackframe').first().waitFor({ state: 'visible', timeout: 30_000 });
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'dev-mode-breakpoint');
+    await resume.click();
+    assert.match(await answer(page, /hello \(pid \d+\)/), new RegExp(`hello \\(pid ${pid}\\)`));
+  } finally {
+    await closeSession(session);
   }
 });

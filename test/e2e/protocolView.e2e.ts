@@ -64,14 +64,18 @@ test('Show Protocol in real VS Code: the view fills while a tool is called, and 
     const { page } = workbench;
     await openViewContainer(page, 'MCP');
     const servers = pane(page, 'Servers');
-    await (await visibleRow(page, servers, SERVER)).click();
-    await answerDialog(page, 'Allow and Start');
-    await visibleRow(page, servers, 'get-sum');
-
+    await visibleRow(page, servers, SERVER);
+    // Opened before the server starts, the view shows the session from its first message.
     await runCommand(page, 'MCP Workbench: Show Protocol');
     await quickPick(page, SERVER);
     const protocol = await webviewFrame(page, 'the Protocol view', '#list');
-    const before = Number(await protocol.locator('#list').getAttribute('data-total'));
+    assert.equal(Number(await protocol.locator('#list').getAttribute('data-total')), 0, 'nothing yet: the server is stopped');
+
+    await (await visibleRow(page, servers, SERVER)).click();
+    await answerDialog(page, 'Allow and Start');
+    await visibleRow(page, servers, 'get-sum');
+    const handshake = await webviewFrame(page, 'the handshake in the Protocol view', '#list .row[data-method="initialize"]');
+    const before = Number(await handshake.locator('#list').getAttribute('data-total'));
 
     await inlineAction(page, await visibleRow(page, servers, 'get-sum'), 'Call Tool');
     const form = await webviewFrame(page, 'the Call Tool form for get-sum', 'form input');
