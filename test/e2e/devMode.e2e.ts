@@ -150,6 +150,10 @@ test('dev mode in real VS Code: with debug node, a breakpoint in the tool handle
     const { page } = session.workbench;
     await openViewContainer(page, 'MCP');
     const servers = pane(page, 'Servers');
+    const toolbar = page.locator('.debug-toolbar').first();
+    await toolbar.waitFor({ state: 'visible', timeout: 60_000 });
+    // The attach shows Run and Debug; the Servers view is brought back as a person would.
+    await openViewContainer(page, 'MCP');
     // Started with --inspect-brk, the server runs only once VS Code's debugger attached and continued it.
     await visibleRow(page, servers, 'greet');
     const [pid] = await waitUntil('the greeter process', () => {
@@ -158,8 +162,6 @@ test('dev mode in real VS Code: with debug node, a breakpoint in the tool handle
     });
     const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     assert.ok(cmdline.some((arg) => /^--inspect-brk=127\.0\.0\.1:\d+$/.test(arg)), `node runs with --inspect-brk on loopback: ${cmdline.join(' ')}`);
-    const toolbar = page.locator('.debug-toolbar').first();
-    await toolbar.waitFor({ state: 'visible', timeout: 60_000 });
 
     await callGreet(page);
     // Paused on the breakpoint: the debug toolbar offers Continue, and the editor shows the handler's line.

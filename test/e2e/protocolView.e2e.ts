@@ -28,7 +28,7 @@ import {
   PRODUCT_VSIX,
   REPO_ROOT,
   quickPick,
-  runCommand,
+  runPickerCommand,
   screenshot,
   startCodeServer,
   visibleRow,
@@ -66,7 +66,7 @@ test('Show Protocol in real VS Code: the view fills while a tool is called, and 
     const servers = pane(page, 'Servers');
     await visibleRow(page, servers, SERVER);
     // Opened before the server starts, the view shows the session from its first message.
-    await runCommand(page, 'MCP Workbench: Show Protocol');
+    await runPickerCommand(page, 'MCP Workbench: Show Protocol');
     await quickPick(page, SERVER);
     const protocol = await webviewFrame(page, 'the Protocol view', '#list');
     assert.equal(Number(await protocol.locator('#list').getAttribute('data-total')), 0, 'nothing yet: the server is stopped');
