@@ -3,7 +3,8 @@
  * the Servers view, Show Protocol is opened from the command palette, get-sum is called from its form, and the
  * Protocol page fills with the tools/call request and its paired response (with a duration); typing "tools/call"
  * in the method filter narrows the list to those rows; the detail pane shows the pretty JSON. Screenshot:
- * test-results/e2e/protocol-view.png.
+ * test-results/e2e/protocol-view.png. The page itself (media/protocol/protocol.js) is also loaded alone in Chromium
+ * with 100,000 events: only the rows on screen are in the DOM, wherever it is scrolled, and a filter narrows them.
  *
  * Run: node --import tsx --test test/e2e/protocolView.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -14,10 +15,12 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
-import type { Frame } from 'playwright-core';
+import { chromium, type Frame } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
   answerDialog,
+  CHROMIUM_ARGS,
+  CHROMIUM_PATH,
   EVERYTHING_SERVER_JS,
   inlineAction,
   installVsix,
@@ -116,5 +119,68 @@ test('Show Protocol in real VS Code: the view fills while a tool is called, and 
     );
     fs.rmSync(tmp, { recursive: true, force: true });
     assert.deepEqual(left, [], 'server-everything processes from this test are still running');
+  }
+});
+
+test('the Protocol page keeps only the rows on screen in its DOM with 100,000 events, scrolled anywhere and filtered', { timeout: 120_000 }, async () => {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    await page.setContent('<!DOCTYPE html><html><body><div id="app"></div><script type="application/json" id="initial-state">{"strings":{}}</script></body></html>');
+    // Plain script text: functions passed from this file would carry the TypeScript loader's helpers into the page.
+    await page.addScriptTag({
+      content: 'window.posted = []; window.acquireVsCodeApi = function () { return { postMessage: function (m) { window.posted.push(m); }, getState: function () {}, setState: function (s) { return s; } }; };',
+    });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.addStyleTag({ path: path.join(REPO_ROOT, 'media', 'protocol', 'protocol.css') });
+    await page.addScriptTag({ path: path.join(REPO_ROOT, 'media', 'protocol', 'protocol.js') });
+    assert.deepEqual(pageErrors, [], 'the page script runs without errors');
+    await page.waitForFunction(() => (window as unknown as { posted: { type: string }[] }).posted.some((message) => message.type === 'ready'));
+    await page.addScriptTag({
+      content: `(function () {
+        var events = [];
+        for (var index = 0; index < 100000; index++) {
+          var response = index % 2 === 1;
+          var id = Math.floor(index / 2);
+          var event = { kind: 'message', seq: index + 1, time: 1700000000000 + index, direction: response ? 'receive' : 'send', messageKind: response ? 'result' : 'request',
+            method: id % 10 === 0 ? 'tools/list' : 'tools/call', id: id, size: 64, truncated: false,
+            text: JSON.stringify(response ? { jsonrpc: '2.0', id: id, result: { n: index } } : { jsonrpc: '2.0', id: id, method: 'tools/call', params: { n: index } }) };
+          if (response) { event.relatedSeq = index; event.durationMs = 2; }
+          events.push(event);
+        }
+        window.postMessage({ type: 'reset', events: events, dropped: 0 }, '*');
+      })();`,
+    });
+    await page.waitForFunction(() => document.getElementById('list')?.dataset.total === '100000', undefined, { timeout: 60_000 }).catch(async (error: unknown) => {
+      throw new Error(`${String(error)}; page errors: ${pageErrors.join('; ')}; total: ${await page.locator('#list').getAttribute('data-total')}`);
+    });
+    const drawn = () => page.locator('#list .row').count();
+    const atEnd = await drawn();
+    assert.ok(atEnd > 0 && atEnd < 200, `rows in the DOM at the end: ${atEnd}`);
+    const lastSeq = await page.locator('#list .row').evaluateAll((rows) => Math.max(...rows.map((row) => Number((row as HTMLElement).dataset.seq))));
+    assert.equal(lastSeq, 100_000, 'following the log, the newest row is drawn');
+
+    await page.evaluate(() => {
+      const list = document.getElementById('list')!;
+      list.scrollTop = list.scrollHeight / 2;
+      list.dispatchEvent(new Event('scroll'));
+    });
+    await page.waitForFunction(() => [...document.querySelectorAll('#list .row')].some((row) => Math.abs(Number((row as HTMLElement).dataset.seq) - 50_000) < 100));
+    const inMiddle = await drawn();
+    assert.ok(inMiddle < 200, `rows in the DOM in the middle: ${inMiddle}`);
+
+    await page.locator('#filter-method').fill('tools/list');
+    await page.waitForFunction(() => document.getElementById('list')?.dataset.shown === '10000');
+    const methods = await page.locator('#list .row').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.method));
+    assert.ok(methods.length > 0 && methods.length < 200 && methods.every((method) => method === 'tools/list'), `filtered rows: ${methods.length}`);
+
+    await page.locator('#filter-method').fill('');
+    await page.locator('#filter-direction').selectOption('receive');
+    await page.waitForFunction(() => document.getElementById('list')?.dataset.shown === '50000');
+    await page.locator('#list .row').last().click();
+    await page.locator('#detail pre.json', { hasText: '"result"' }).waitFor({ state: 'visible' });
+  } finally {
+    await browser.close();
   }
 });

@@ -23,6 +23,8 @@ export class ProtocolPanel implements vscode.Disposable {
   private queued: WireEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private ready = false;
+  /** While the whole log is being posted, newer events wait, so the page receives every event in order. */
+  private sendingAll = false;
   private disposed = false;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
@@ -79,9 +81,14 @@ export class ProtocolPanel implements vscode.Disposable {
   }
 
   private async sendAll(): Promise<void> {
-    const events = this.log.events();
-    await this.post({ type: 'reset', events: events.slice(0, CHUNK), dropped: this.log.dropped });
-    for (let start = CHUNK; start < events.length; start += CHUNK) await this.post({ type: 'append', events: events.slice(start, start + CHUNK), dropped: this.log.dropped });
+    this.sendingAll = true;
+    try {
+      const events = this.log.events();
+      await this.post({ type: 'reset', events: events.slice(0, CHUNK), dropped: this.log.dropped });
+      for (let start = CHUNK; start < events.length; start += CHUNK) await this.post({ type: 'append', events: events.slice(start, start + CHUNK), dropped: this.log.dropped });
+    } finally {
+      this.sendingAll = false;
+    }
   }
 
   private enqueue(event: WireEvent): void {
@@ -93,6 +100,10 @@ export class ProtocolPanel implements vscode.Disposable {
   private flush(): void {
     this.timer = undefined;
     if (this.queued.length === 0) return;
+    if (this.sendingAll) {
+      this.timer = setTimeout(() => this.flush(), FLUSH_MS);
+      return;
+    }
     const events = this.queued;
     this.queued = [];
     void this.post({ type: 'append', events, dropped: this.log.dropped });
