@@ -166,7 +166,7 @@ test('the Protocol page keeps only the rows on screen in its DOM with 100,000 ev
       list.scrollTop = list.scrollHeight / 2;
       list.dispatchEvent(new Event('scroll'));
     });
-    await page.waitForFunction(() => [...document.querySelectorAll('#list .row')].some((row) => Math.abs(Number((row as HTMLElement).dataset.seq) - 50_000) < 100));
+    await page.waitForFunction(() => Array.from(document.querySelectorAll('#list .row')).some((row) => Math.abs(Number((row as HTMLElement).dataset.seq) - 50_000) < 100));
     const inMiddle = await drawn();
     assert.ok(inMiddle < 200, `rows in the DOM in the middle: ${inMiddle}`);
 

@@ -15,6 +15,8 @@ import { ProtocolLog } from '../../src/workbench/protocolLog/protocolLog';
 import { toJsonLines } from '../../src/workbench/protocolLog/jsonLines';
 import type { HttpEvent, MessageEvent, WireEvent } from '../../src/workbench/protocolLog/wireEvent';
 import { decodeSentinel } from '../../src/workbench/protocolLog/httpEvent';
+import { maskedMessageText } from '../../src/workbench/protocolLog/messageText';
+import { maskSecrets } from '../../src/workbench/secrets';
 import { EVERYTHING_SERVER, assertProcessGone, startEverythingHttp, waitFor } from './testSupport';
 
 const SECRET = 'sk-live-4f9Qz81XrTmSecret';
@@ -197,5 +199,19 @@ describe('protocol log: bounds and decoding', () => {
   test('Mcp-Param Base64 sentinels are decoded for reading', () => {
     assert.equal(decodeSentinel(`=?base64?${Buffer.from('héllo wörld', 'utf8').toString('base64')}?=`), 'héllo wörld');
     assert.equal(decodeSentinel('plain'), undefined);
+  });
+
+  test('the fast masking path gives what masking a copy and serializing gives', () => {
+    const secrets = ['known-secret-value-42', 'quote"d-secret'];
+    const values: unknown[] = [
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { apiKey: 'sk-123456789', note: 'uses known-secret-value-42 twice: known-secret-value-42' }, _meta: { progressToken: 7 } } },
+      { jsonrpc: '2.0', id: 2, result: { headers: { Authorization: 'Bearer abc.def.ghi', password: true, token: 12345 }, list: ['token', 'Bearer abcdefghijkl'], url: 'https://h.example/x?api_key=zzz&ok=1' } },
+      { jsonrpc: '2.0', id: 3, result: { text: 'escaped quote"d-secret inside', nested: [[{ client_secret: 's3cr3t!' }]] } },
+      { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: null } },
+      [{ jsonrpc: '2.0', id: 4, method: 'ping' }],
+    ];
+    for (const value of values) {
+      assert.equal(maskedMessageText(value, secrets, 65536).text, JSON.stringify(maskSecrets(value, secrets)), JSON.stringify(value));
+    }
   });
 });

@@ -49,7 +49,7 @@ test('a sign-in shows as HTTP records: 401 challenge, discovery, registration, t
     clientName: 'protocol log test',
     fetch: observeFetch(fetch, log, 'auth'),
     userAgent: loopbackUserAgent({
-      startedFrom: 'cli',
+      startedFrom: 'terminal',
       open: (url) => {
         execFile(process.execPath, [BROWSER, url.href], (error) => assert.ifError(error));
       },

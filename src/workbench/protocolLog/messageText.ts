@@ -1,4 +1,36 @@
 import { jsonPreview, jsonTextChunks } from '../display';
+import { MASK, isSecretKey, maskSecrets, maskText } from '../secrets';
+
+/** A key in serialized JSON whose name may say "secret" (the precise test, isSecretKey, runs only when one is seen). */
+const SECRET_LOOKING_KEY = /"[^"]*(?:authorization|api[-_]?key|token|secret|password|passwd|cookie|credentials?)"\s*:/i;
+const AUTH_SCHEME = /^(Bearer|Basic|Token|Digest|Bot)\s+\S/i;
+
+/**
+ * The masked compact JSON of a message, as maskSecrets then serializing would give, for the common small message
+ * without the deep copy: serialized natively (masking values under secret keys in the replacer, only when the text
+ * shows such a key), then known secrets and credentials in free text masked over the text (the masker also knows
+ * their JSON-escaped forms). A message that may be over the cap is masked by copy and cut (messageText).
+ */
+export function maskedMessageText(value: unknown, knownSecrets: readonly string[], maxChars: number): { text: string; truncated: boolean; size: number } {
+  if (smallerThan(value, maxChars / 2, 0)) {
+    let text = JSON.stringify(value) ?? 'undefined';
+    if (SECRET_LOOKING_KEY.test(text)) text = JSON.stringify(value, maskSecretKeys) ?? 'undefined';
+    text = maskText(text, knownSecrets);
+    if (text.length <= maxChars) return { text, truncated: false, size: utf8Length(text) };
+  }
+  return messageText(maskSecrets(value, knownSecrets), maxChars);
+}
+
+function maskSecretKeys(this: unknown, key: string, item: unknown): unknown {
+  if (key === '' || Array.isArray(this) || !isSecretKey(key)) return item;
+  // Booleans and null under a secret key are flags, not secrets (as maskSecrets keeps them).
+  if (typeof item === 'string') {
+    if (item === '') return item;
+    const scheme = AUTH_SCHEME.exec(item);
+    return scheme ? `${scheme[1]} ${MASK}` : MASK;
+  }
+  return typeof item === 'number' ? MASK : item;
+}
 
 /**
  * A message's compact JSON for the log, cut at `maxChars`, and its size in UTF-8 bytes. A message within the cap is

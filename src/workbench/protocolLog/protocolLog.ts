@@ -2,9 +2,9 @@ import { Emitter, type Disposable } from '../../protocol/disposable';
 import type { TraceDirection } from '../../protocol/jsonrpc/mcpStreams';
 import { BoundedMap } from '../../protocol/jsonrpc/bounded';
 import type { HttpExchangeRecord, WireObserver } from '../../protocol/transports/wireObserver';
-import { maskSecrets, maskText } from '../secrets';
+import { maskText } from '../secrets';
 import { httpEventOf } from './httpEvent';
-import { messageText } from './messageText';
+import { maskedMessageText } from './messageText';
 import { Ring } from './ring';
 import { summarize, type MessageEvent, type WireEvent } from './wireEvent';
 
@@ -79,11 +79,12 @@ export class ProtocolLog implements WireObserver, Disposable {
   message(direction: TraceDirection, message: unknown): void {
     const summary = summarize(message);
     if (summary.metaVersion !== undefined) this.era = summary.metaVersion;
-    const { text, truncated, size } = messageText(maskSecrets(message, this.knownSecrets()), this.bounds.maxMessageChars);
+    const secrets = this.knownSecrets();
+    const { text, truncated, size } = maskedMessageText(message, secrets, this.bounds.maxMessageChars);
     const event: MessageEvent = { kind: 'message', seq: this.nextSeq++, time: Date.now(), direction, messageKind: summary.messageKind, size, text, truncated };
     if (summary.method !== undefined) event.method = summary.method;
     if (summary.id !== undefined) event.id = summary.id;
-    if (summary.error) event.error = { ...summary.error, message: maskText(summary.error.message, this.knownSecrets()) };
+    if (summary.error) event.error = { ...summary.error, message: maskText(summary.error.message, secrets) };
     this.pair(direction, summary, event);
     // The revision a handshake settles applies from its response on.
     if (summary.resultVersion !== undefined && (event.method === 'initialize' || event.method === 'server/discover')) this.era = summary.resultVersion;
