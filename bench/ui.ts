@@ -11,6 +11,8 @@
  *     screen), and for Call Tool with JSON Arguments (its result tab), from the extension's log; and, measured from
  *     outside, the key press that calls to the text being visible in the result
  *
+ *   - the Protocol view: what an open Show Protocol costs 10,000 calls (bench/uiProtocol.ts)
+ *
  * Run: npm run bench:ui (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
 import { execFile } from 'node:child_process';
@@ -35,6 +37,7 @@ import {
   waitFor,
   webviewFrame,
 } from '../test/e2e/harness';
+import { measureProtocolView } from './uiProtocol';
 
 const execFileAsync = promisify(execFile);
 const MANY_TOOLS_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'many-tools', 'server.mjs');
@@ -231,6 +234,8 @@ async function main(): Promise<void> {
     console.log(`| later, under the form | ${list(inForm.slice(1))} | ${list(figures.submitToVisibleMs.slice(1))} |`);
     if (figures.directCallMs !== undefined) console.log(`| Call Tool with JSON Arguments, in its tab (opened when the tool was picked) | ${list(inTab)} | ${figures.directCallMs} ms |`);
   }
+  // The Protocol view (issue 20): what an open view costs 10,000 calls.
+  console.log(await measureProtocolView());
 }
 
 main().catch((error: unknown) => {

@@ -47,6 +47,8 @@ export const COMMAND_IDS = [
   'mcpWorkbench.openSkillFile',
   'mcpWorkbench.installSkill',
   'mcpWorkbench.refreshSkills',
+  // The wire in view and dev mode (issue 20)
+  'mcpWorkbench.showProtocol',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -26,6 +26,7 @@ import type { ServersTreeProvider } from './views/serversTreeProvider';
 import { browseRegistry, exportServerJsonCommand, importServerJson } from './registry/registryCommands';
 import type { TasksTreeProvider } from './tasks/tasksView';
 import { installSkillCommand, openSkill, openSkillFile, refreshSkills, type SkillsContext } from './skills/skillCommands';
+import { showProtocol, type ProtocolViews } from './protocolView/protocolViews';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -48,6 +49,8 @@ export interface CommandServices {
   tasks: TasksTreeProvider;
   /** The Skills sections and their verified documents (issue 22). */
   skills?: SkillsContext;
+  /** The Protocol view of each server (issue 20). */
+  protocol: ProtocolViews;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -101,6 +104,8 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.openSkillFile': (s, argument) => (s.skills ? openSkillFile(s.skills, argument) : false),
   'mcpWorkbench.installSkill': (s, argument) => (s.skills ? installSkillCommand(s.skills, argument) : false),
   'mcpWorkbench.refreshSkills': (s, argument) => s.skills && refreshSkills(s.skills, argument),
+  // The wire in view and dev mode (issue 20)
+  'mcpWorkbench.showProtocol': (s, argument) => showProtocol(s.manager, s.protocol, argument),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

@@ -42,6 +42,8 @@ import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './vi
 import { SkillsSection } from './skills/skillsSection';
 import { SkillDocuments } from './skills/skillDocuments';
 import { ReviewPanel } from './webviews/reviewPanel';
+import { ProtocolViews } from './protocolView/protocolViews';
+import { DevMode } from './dev/devMode';
 
 /** What the test build's `activate` returns (see testHooks.ts); kept as a name the suites import. */
 export type McpWorkbenchApi = McpWorkbenchTestApi;
@@ -91,6 +93,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const isWorkspaceTrusted = () => (trustOverride ?? vscode.workspace.isTrusted) && !simulatedTrust.untrusted;
   // Read each time a server is added, so the test hook's setting applies to servers configured after it.
   let restartPolicyOptions: RestartPolicyOptions | undefined;
+  const protocolViews = new ProtocolViews(context.extensionUri);
+  context.subscriptions.push(protocolViews);
+  // Created after the manager it serves; the launcher asks it only once a server starts.
+  const dev: { mode?: DevMode } = {};
   const manager = new ServerManager({
     host: createWorkspaceHost({ sampling: sampling.sampling, elicitation, rootsChanged: simulatedFolderChanges.event }),
     logs,
@@ -102,7 +108,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     reportGaveUp,
     restartPolicy: () => new RestartPolicy(restartPolicyOptions),
     eraMemory: new MementoEraMemory(context.globalState),
+    wire: protocolViews.wire,
+    debug: async (entry, resolved, log) => dev.mode?.debug(entry, resolved, log),
   });
+  dev.mode = new DevMode(manager, isWorkspaceTrusted, (controller) => protocolViews.taps.tapFor(controller.id, () => controller.knownSecrets()).hold());
+  context.subscriptions.push(dev.mode);
   activeManager = manager;
   const loader = new ConfigLoader();
   const documents = new ToolResultDocuments();
@@ -222,6 +232,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       tree,
       tasks: tasksTree,
       skills: { section: skillsSection, documents: skillDocuments },
+      protocol: protocolViews,
     }),
     // Tasks (issue 19)
     tasksTree,

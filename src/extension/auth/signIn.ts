@@ -48,7 +48,7 @@ export interface AuthorizerRequest {
   personWaits?: PersonWaits;
   /** Ends the sign-in when the start it belongs to is stopped or has failed. */
   signal?: AbortSignal;
-  /** The transport's fetch: metadata, registration and token requests go the same way (proxy settings). */
+  /** The transport's fetch (proxy settings; an observed one for the Protocol view): metadata, registration and token requests go the same way. */
   fetch?: typeof fetch;
   /** `mcpWorkbench.limits.maxDocumentBytes`. */
   maxDocumentBytes?: number;
@@ -109,6 +109,7 @@ export class SignInService {
       fetch: request.fetch,
       maxDocumentBytes: request.maxDocumentBytes,
       log: request.log,
+      ...(request.fetch ? { fetch: request.fetch } : {}),
       onSignInSettled: (outcome) => {
         endAttempt?.(outcome);
         endAttempt = undefined;

@@ -17,7 +17,7 @@ import { ServerState, assertNever, type ServerStateKind } from './serverState';
 import { SignInCancelledError, type SignInService } from '../auth/signIn';
 import { notify, type NotificationSeverity } from '../ui/notifications';
 import { CrashRestarts } from './crashRecovery';
-import { LaunchDeclinedError, LaunchFailure, launchServer, toolCountSummary, type Connection } from './serverLauncher';
+import { LaunchDeclinedError, LaunchFailure, launchServer, toolCountSummary, type Connection, type LaunchServices } from './serverLauncher';
 
 export { LaunchDeclinedError, toolCountSummary };
 
@@ -35,6 +35,10 @@ export interface ServerControllerServices {
   reportGaveUp(controller: ServerController, reason: string): void;
   /** Where era "auto" remembers a server that was slow to answer the probe. */
   eraMemory?: MementoEraMemory;
+  /** The server's wire observer for the Protocol view (LaunchServices.wire). */
+  wire?: LaunchServices['wire'];
+  /** Dev mode's debugger (LaunchServices.debug). */
+  debug?: LaunchServices['debug'];
 }
 
 /** Thrown by start() when workspace trust forbids running the server; callers show it as guidance, not a failure. */

@@ -10,6 +10,7 @@ import type { ClientHost, ElicitationHandler, SamplingHandler } from '../../prot
 import type { LoggingLevel, LogMessage, Tool } from '../../protocol/types';
 import type { Transport } from '../../protocol/transports/transport';
 import { StdioTransport } from '../../protocol/node/stdio';
+import { observeFetch, type WireObserver } from '../../protocol/transports/wireObserver';
 import { eraPreferenceOf } from '../../workbench/config/mcpConfig';
 import type { VariableContext } from '../../workbench/config/variables';
 import { CoalescedRefresh } from '../../workbench/lists/coalescedRefresh';
@@ -42,6 +43,10 @@ export interface LaunchServices {
   isWorkspaceTrusted(): boolean;
   /** Where era "auto" remembers a server that was slow to answer the probe (globalState). */
   eraMemory?: MementoEraMemory;
+  /** The server's wire observer (the Protocol view's tap), attached to every connection; none costs nothing. */
+  wire?: (serverId: string, knownSecrets: () => readonly string[]) => WireObserver & { console(line: string): void };
+  /** Dev mode's debugger (`dev.debug`): may change a stdio server's command line, and attaches once it is spawned. */
+  debug?: (entry: ServerEntry, resolved: ResolvedServer, log: vscode.LogOutputChannel) => Promise<{ resolved: ResolvedServer; attach?: () => void } | undefined>;
 }
 
 /** One attempt to start a server, as the controller hands it over. */
@@ -116,8 +121,11 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
     }
     const { resolved: resolvedAsWritten, secrets } = await resolveServerWithSecrets(entry.definition, context);
-    const resolved = withDefaultCwd(resolvedAsWritten);
+    const resolvedAsRun = withDefaultCwd(resolvedAsWritten);
     if (signal.aborted) return superseded;
+    // Dev mode's "debug": the command line with the debugger's flags, and the attach once the process is spawned.
+    const debugging = await services.debug?.(entry, resolvedAsRun, log);
+    const resolved = debugging?.resolved ?? resolvedAsRun;
     attempt.secretsResolved(secrets);
     const launch = await checkCommand(resolved);
     const signInMode: SignInMode = attempt.interactiveSignIn ? { kind: 'interactive' } : { kind: 'silent', onRequired: () => (signInNeeded = true) };
@@ -128,17 +136,28 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     const limits = configuredInputLimits();
     const httpFetch = resolved.kind === 'http' ? extensionHttpFetch() : undefined;
     if (httpFetch) log.info(describeHttpFetch(httpFetch));
+    const wire = services.wire?.(entry.id, attempt.knownSecrets);
+    // The Protocol view, while open, observes the same fetch the transport and the sign-in use.
+    const baseFetch = httpFetch?.fetch ?? globalFetch;
+    const authFetch = wire ? observeFetch(baseFetch, wire, 'auth') : httpFetch?.fetch;
+    const mcpFetch = wire ? observeFetch(baseFetch, wire, 'mcp') : httpFetch?.fetch;
     const authorizer =
       resolved.kind === 'http'
-        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line), personWaits, signal, fetch: httpFetch?.fetch, maxDocumentBytes: limits.maxDocumentBytes })
+        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line), personWaits, signal, fetch: authFetch, maxDocumentBytes: limits.maxDocumentBytes })
         : undefined;
-    const transport = createTransport(resolved, { launch, authorizer, limits, fetch: httpFetch?.fetch });
+    const transport = createTransport(resolved, { launch, authorizer, limits, fetch: mcpFetch });
+    const trace = protocolTrace(log, attempt.knownSecrets, limits.maxTraceBytes);
     const client = new McpClient({
       serverName: entry.name,
       transport,
       host: hostWithIdentity(services.host, serverIdentityKeyOf(entry)),
       logger: channelLogger(log),
-      trace: protocolTrace(log, attempt.knownSecrets, limits.maxTraceBytes),
+      trace: wire
+        ? (direction, message) => {
+            trace(direction, message);
+            wire.message(direction, message);
+          }
+        : trace,
       era: eraPreferenceOf(entry.definition),
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),
@@ -154,6 +173,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       subscriptions: [
         toolRefresh,
         transport.onDiagnostic(attempt.onDiagnostic),
+        ...(wire ? [transport.onDiagnostic((line) => wire.console(line))] : []),
         client.onViolation((reason) => log.warn(`Protocol violation: ${reason}`)),
         client.onLogMessage(attempt.onServerMessage),
         client.onToolsChanged(() => void toolRefresh.request()),
@@ -163,6 +183,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       ],
     });
     launched = true;
+    debugging?.attach?.();
     const session = await client.connect();
     if (signal.aborted) return superseded;
     const { serverInfo, protocolVersion } = session;
@@ -232,6 +253,9 @@ function hostWithIdentity(host: ClientHost, serverKey: string): ClientHost {
   };
   return { roots: host.roots, sampling: identifiedSampling, elicitation: identifiedElicitation };
 }
+
+/** The global fetch, read at each call (a test or a proxy agent may replace it). */
+const globalFetch: typeof fetch = (input, init) => fetch(input, init);
 
 /** Names only for a short list: a line naming 50,000 tools costs memory and makes the log unreadable. */
 const TOOL_NAMES_LOGGED = 20;

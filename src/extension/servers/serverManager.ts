@@ -6,7 +6,7 @@ import type { RestartPolicy } from '../../workbench/lifecycle/restartPolicy';
 import type { InputPrompter } from '../config/inputPrompter';
 import type { LaunchConfirmation } from './launchConfirmation';
 import type { LogChannels } from './logChannels';
-import { ServerController } from './serverController';
+import { ServerController, type ServerControllerServices } from './serverController';
 import type { ServerEntry } from '../config/serverEntry';
 import type { ServerState, ServerStateKind } from './serverState';
 
@@ -25,6 +25,10 @@ export interface ServerManagerServices {
   restartPolicy?: () => RestartPolicy;
   /** Where era "auto" remembers a server that was slow to answer the probe. */
   eraMemory?: MementoEraMemory;
+  /** The servers' wire observers for the Protocol view (LaunchServices.wire). */
+  wire?: ServerControllerServices['wire'];
+  /** Dev mode's debugger (LaunchServices.debug). */
+  debug?: ServerControllerServices['debug'];
 }
 
 /** A plain description of one server, for tests and diagnostics. */
@@ -110,6 +114,8 @@ export class ServerManager implements vscode.Disposable {
         restartPolicy: this.services.restartPolicy,
         reportGaveUp: this.services.reportGaveUp,
         eraMemory: this.services.eraMemory,
+        wire: this.services.wire,
+        debug: this.services.debug,
       });
       this.controllers.set(entry.id, controller);
       this.controllerSubscriptions.set(entry.id, controller.onDidChangeState(() => this.stateEmitter.fire(controller)));

@@ -1,6 +1,7 @@
 import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { formatJsonSyntaxProblem, jsonSyntaxProblem, type JsonSyntaxProblem } from './jsonSyntax';
 import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../../protocol/eras/select';
+import { parseDev, type DevOptions } from './devMode';
 
 /**
  * Reads VS Code's `mcp.json` format (`servers`, `inputs`; JSONC). Each bad entry becomes a problem that names
@@ -18,6 +19,8 @@ export type ServerDefinition =
       cwd?: string;
       /** The protocol era to speak (`"era"` in the entry); absent means 'auto'. */
       era?: EraPreference;
+      /** Dev mode (`"dev"`): restart on watched changes, attach a debugger (devMode.ts). */
+      dev?: DevOptions;
     }
   | {
       kind: 'http';
@@ -30,6 +33,8 @@ export type ServerDefinition =
       oauth?: OAuthClientConfig;
       /** The protocol era to speak (`"era"` in the entry); absent means 'auto'. */
       era?: EraPreference;
+      /** Dev mode (`"dev"`): restart on watched changes, attach a debugger (devMode.ts). */
+      dev?: DevOptions;
     };
 
 export interface OAuthClientConfig {
@@ -136,6 +141,9 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
   if (!isObject(entry)) return 'the definition must be an object';
   const era = parseEra(entry.era);
   if (typeof era === 'object') return era.problem;
+  const parsedDev = parseDev(entry.dev);
+  if (parsedDev && 'problem' in parsedDev) return parsedDev.problem;
+  const dev = parsedDev ? { dev: parsedDev } : {};
   const type = entry.type ?? (entry.command !== undefined ? 'stdio' : entry.url !== undefined ? 'http' : undefined);
   switch (type) {
     case 'stdio':
@@ -147,7 +155,7 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
       if (typeof env === 'string') return env;
       if (entry.cwd !== undefined && typeof entry.cwd !== 'string') return '"cwd" must be a string';
       if (entry.envFile !== undefined && typeof entry.envFile !== 'string') return '"envFile" must be a string';
-      return { kind: 'stdio', name, command: entry.command, args: args.map(String), env, cwd: entry.cwd, envFile: entry.envFile, ...(era ? { era } : {}) };
+      return { kind: 'stdio', name, command: entry.command, args: args.map(String), env, cwd: entry.cwd, envFile: entry.envFile, ...(era ? { era } : {}), ...dev };
     }
     case 'http':
     case 'sse':
@@ -158,7 +166,7 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
       if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) return '"headers" must map names to strings';
       const oauth = parseOAuth(entry.oauth);
       if (typeof oauth === 'string') return oauth;
-      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto', ...(oauth ? { oauth } : {}), ...(era ? { era } : {}) };
+      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto', ...(oauth ? { oauth } : {}), ...(era ? { era } : {}), ...dev };
     }
     case undefined:
       return 'the definition needs "command" (stdio) or "url" (http)';

@@ -119,7 +119,7 @@ export interface TransportTuning {
   maxMessageBytes?: number;
   /** The input limits of this host (CLI flags, VS Code settings): stdio lines, HTTP bodies, SSE lines. */
   limits?: Partial<InputLimits>;
-  /** For an HTTP server: the fetch of this host (see chooseHttpFetch); the global fetch when absent. */
+  /** For an HTTP server: the fetch of this host (see chooseHttpFetch), observed while the Protocol view is open; the global fetch when absent. */
   fetch?: typeof fetch;
   shutdownGraceMs?: number;
   /** What to spawn for a stdio server instead of its command and args as written (see `planStdioLaunch`). */

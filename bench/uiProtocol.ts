@@ -1,0 +1,110 @@
+/**
+ * The Protocol view's cost to calls (issue 20), part of `npm run bench:ui`; alone: node --import tsx bench/uiProtocol.ts.
+ *
+ * 10,000 `echo` calls to server-everything over stdio through McpClient, with the wire tap the extension attaches to
+ * every connection (src/extension/protocolView/wireTaps.ts):
+ *   - closed: the tap attached, no Show Protocol panel (what every server pays);
+ *   - open: the tap holds a ProtocolLog (masking, serializing, pairing, the 100,000-event ring) and a consumer does
+ *     what the open panel does in the extension host: batches the appended events every 100 ms and serializes each
+ *     batch as postMessage does for the webview (drawing happens in the webview's own process, off the calls' path).
+ * Runs alternate closed/open, ROUNDS times each; medians are compared. The cost to the calls is the CPU time the open
+ * view adds to the client's process per call, over the time of a call with the view closed: wall-clock totals on a
+ * shared machine vary more from run to run than the view changes them (both are printed). Figures vary with the machine.
+ */
+import { McpClient } from '../src/protocol/client';
+import { StdioTransport } from '../src/protocol/node/stdio';
+import { WireTap } from '../src/extension/protocolView/wireTaps';
+import type { WireEvent } from '../src/workbench/protocolLog/wireEvent';
+import * as path from 'node:path';
+
+const CALLS = Number(process.env.BENCH_PROTOCOL_CALLS ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_PROTOCOL_ROUNDS ?? 3);
+const EVERYTHING = path.join(__dirname, '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const FLUSH_MS = 100;
+
+async function run(open: boolean): Promise<{ ms: number; cpuMs: number; events: number; posted: number }> {
+  const tap = new WireTap(() => ['not-in-the-traffic-secret']);
+  const hold = open ? tap.hold() : undefined;
+  let queued: WireEvent[] = [];
+  let posted = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    posted += JSON.stringify({ type: 'append', events: queued }).length;
+    queued = [];
+  };
+  const subscription = hold?.log.onDidAppend((event) => {
+    queued.push(event);
+    timer ??= setTimeout(flush, FLUSH_MS);
+  });
+  const transport = new StdioTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'] });
+  transport.onDiagnostic((line) => tap.console(line));
+  const client = new McpClient({ serverName: 'bench', transport, trace: (direction, message) => tap.message(direction, message) });
+  await client.connect();
+  try {
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    for (let call = 0; call < CALLS; call++) await client.callTool('echo', { message: `call ${call}` });
+    if (timer) {
+      clearTimeout(timer);
+      flush();
+    }
+    const ms = performance.now() - started;
+    const used = process.cpuUsage(cpu);
+    return { ms, cpuMs: (used.user + used.system) / 1000, events: hold?.log.size ?? 0, posted };
+  } finally {
+    subscription?.dispose();
+    hold?.dispose();
+    await client.close();
+  }
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export async function measureProtocolView(): Promise<string> {
+  const closed: number[] = [];
+  const open: number[] = [];
+  const closedCpu: number[] = [];
+  const openCpu: number[] = [];
+  let lastOpen = { events: 0, posted: 0 };
+  await run(false); // warm-up: the first spawn pays for the disk cache and the JIT
+  for (let round = 0; round < ROUNDS; round++) {
+    const closedRun = await run(false);
+    closed.push(closedRun.ms);
+    closedCpu.push(closedRun.cpuMs);
+    const result = await run(true);
+    open.push(result.ms);
+    openCpu.push(result.cpuMs);
+    lastOpen = result;
+  }
+  const closedMs = median(closed);
+  const openMs = median(open);
+  const overhead = ((openMs - closedMs) / closedMs) * 100;
+  const closedCpuMs = median(closedCpu);
+  const openCpuMs = median(openCpu);
+  const cpuOverhead = ((openCpuMs - closedCpuMs) / closedCpuMs) * 100;
+  // What the view adds is work in the client's process (the server does the same either way).
+  const costToCalls = ((openCpuMs - closedCpuMs) / closedMs) * 100;
+  return [
+    `\nProtocol view: ${CALLS} echo calls to server-everything (stdio), median of ${ROUNDS} alternating runs`,
+    '',
+    '| Show Protocol | total | per call | host CPU per call | events kept | posted to the page |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    `| closed (tap attached) | ${Math.round(closedMs)} ms | ${(closedMs / CALLS).toFixed(3)} ms | ${(closedCpuMs / CALLS).toFixed(3)} ms | 0 | 0 |`,
+    `| open | ${Math.round(openMs)} ms | ${(openMs / CALLS).toFixed(3)} ms | ${(openCpuMs / CALLS).toFixed(3)} ms | ${lastOpen.events} | ${(lastOpen.posted / 1024 / 1024).toFixed(1)} MiB |`,
+    '',
+    `The open view adds ${((openCpuMs - closedCpuMs) / CALLS).toFixed(3)} ms of the client's CPU per call: ${costToCalls.toFixed(1)}% of a call's time (${(closedMs / CALLS).toFixed(3)} ms with the view closed).`,
+    `Wall-clock medians differ by ${overhead.toFixed(1)}% (closed runs: ${closed.map(Math.round).join(', ')} ms; open: ${open.map(Math.round).join(', ')} ms); on a`,
+    `shared machine they vary more between runs than between closed and open, which is why the CPU figure is the measure; the client's CPU alone grows ${cpuOverhead.toFixed(1)}%.`,
+  ].join('\n');
+}
+
+if (require.main === module) {
+  measureProtocolView().then(
+    (report) => console.log(report),
+    (error: unknown) => {
+      console.error(error);
+      process.exitCode = 1;
+    },
+  );
+}

@@ -1,0 +1,155 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../protocol/errors';
+import type { DevOptions } from '../../workbench/config/devMode';
+import { globToRegExp, matchesAny } from '../../workbench/config/globMatch';
+import type { ResolvedServer } from '../../workbench/node/launch';
+import type { ServerEntry } from '../config/serverEntry';
+import type { ServerController } from '../servers/serverController';
+import type { ServerManager } from '../servers/serverManager';
+import { planDebugLaunch } from './debugLaunch';
+import { freeLoopbackPort } from './freePort';
+import { RestartThrottle } from './restartThrottle';
+
+export const RESTART_DELAY_SETTING = 'dev.restartDelayMs';
+const PYTHON_DEBUGGER_EXTENSIONS = ['ms-python.debugpy', 'ms-python.python'];
+
+function restartDelayMs(): number {
+  const value = vscode.workspace.getConfiguration('mcpWorkbench').get<number>(RESTART_DELAY_SETTING, 500);
+  return Number.isFinite(value) && value >= 0 ? Math.min(value, 60_000) : 500;
+}
+
+/**
+ * Dev mode for every server with `"dev"` in its definition: it starts by itself (in a trusted workspace), restarts
+ * when a watched file changes (throttled; the log says which files), keeps its Protocol log from the start, and with
+ * `debug` runs under a debugger (LaunchServices.debug). Servers without `"dev"` are not touched.
+ */
+export class DevMode implements vscode.Disposable {
+  private readonly sessions = new Map<string, DevSession>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly isWorkspaceTrusted: () => boolean,
+    /** Keeps the server's protocol log while dev mode is on (the Protocol view's tap). */
+    private readonly holdProtocolLog: (controller: ServerController) => vscode.Disposable,
+  ) {
+    this.subscription = manager.onDidChangeServers(() => this.sync());
+  }
+
+  /** Sets up dev mode for the servers that ask for it, and ends it for those that no longer do. */
+  sync(): void {
+    const wanted = new Map<string, ServerController>();
+    for (const controller of this.manager.servers) if (controller.entry.definition.dev) wanted.set(controller.id, controller);
+    for (const [id, session] of this.sessions) {
+      const controller = wanted.get(id);
+      if (!controller || session.controller !== controller || !sameDev(session.dev, controller.entry.definition.dev)) {
+        session.dispose();
+        this.sessions.delete(id);
+      }
+    }
+    for (const [id, controller] of wanted) {
+      if (this.sessions.has(id)) continue;
+      const session = new DevSession(controller, controller.entry.definition.dev!, this.holdProtocolLog(controller));
+      this.sessions.set(id, session);
+      if (this.isWorkspaceTrusted() && controller.state.kind === 'stopped') {
+        controller.log.info('Dev mode: starting');
+        controller.start().catch((error: unknown) => controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`));
+      }
+    }
+  }
+
+  /** LaunchServices.debug: the debugger's command line for a dev server with `debug`, and its attach. */
+  readonly debug = async (entry: ServerEntry, resolved: ResolvedServer, log: vscode.LogOutputChannel): Promise<{ resolved: ResolvedServer; attach?: () => void } | undefined> => {
+    const debug = entry.definition.dev?.debug;
+    if (!debug) return undefined;
+    if (resolved.kind !== 'stdio') {
+      log.warn('Dev mode: "debug" applies to stdio servers only; this HTTP server is started as usual');
+      return undefined;
+    }
+    if (debug.type === 'debugpy' && !PYTHON_DEBUGGER_EXTENSIONS.some((id) => vscode.extensions.getExtension(id))) {
+      log.warn('Dev mode: "debug" {"type": "debugpy"} needs the Python Debugger extension (ms-python.debugpy); the server is started without a debugger');
+      return undefined;
+    }
+    const port = await freeLoopbackPort();
+    const plan = planDebugLaunch(resolved, debug, port, entry.name);
+    if (plan.kind === 'not-possible') {
+      log.warn(`Dev mode: ${plan.reason}; the server is started without a debugger`);
+      return undefined;
+    }
+    log.info(`Dev mode: debugging with ${debug.type} on 127.0.0.1:${port}`);
+    return {
+      resolved: plan.resolved,
+      attach: () => {
+        Promise.resolve(vscode.debug.startDebugging(entry.origin.folder, plan.attach)).then(
+          (started) => {
+            if (!started) log.warn(`Dev mode: the ${debug.type} debugger did not attach to 127.0.0.1:${port}`);
+          },
+          (error: unknown) => log.warn(`Dev mode: the ${debug.type} debugger did not attach: ${errorMessage(error)}`),
+        );
+      },
+    };
+  };
+
+  dispose(): void {
+    this.subscription.dispose();
+    for (const session of this.sessions.values()) session.dispose();
+    this.sessions.clear();
+  }
+}
+
+/** Dev mode of one server: its watchers, its restart throttle and its held protocol log. */
+class DevSession implements vscode.Disposable {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly throttle: RestartThrottle;
+
+  constructor(
+    readonly controller: ServerController,
+    readonly dev: DevOptions,
+    protocolLog: vscode.Disposable,
+  ) {
+    this.disposables.push(protocolLog);
+    this.throttle = new RestartThrottle(restartDelayMs, (reason) => this.restart(reason));
+    const folder = controller.entry.origin.folder.uri;
+    const excludes = dev.exclude.map(globToRegExp);
+    for (const glob of dev.watch) {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+      const changed = (uri: vscode.Uri) => {
+        const relative = relativePath(folder, uri);
+        if (relative === undefined || matchesAny(relative, excludes)) return;
+        this.throttle.change(relative);
+      };
+      this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    }
+    if (dev.watch.length > 0) controller.log.info(`Dev mode: watching ${dev.watch.join(', ')}${dev.exclude.length ? ` (except ${dev.exclude.join(', ')})` : ''}`);
+  }
+
+  private async restart(reason: string): Promise<void> {
+    const { controller } = this;
+    const state = controller.state.kind;
+    // A server the person stopped stays stopped; a crashed one comes back with the fix.
+    if (state === 'stopped') {
+      controller.log.info(`Dev mode: ${reason}; not restarting a stopped server`);
+      return;
+    }
+    controller.log.info(`Dev mode: restarting because ${reason}`);
+    try {
+      await controller.restart();
+    } catch (error) {
+      controller.log.warn(`Dev mode: the restart failed: ${controller.mask(errorMessage(error))}`);
+    }
+  }
+
+  dispose(): void {
+    this.throttle.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+function relativePath(folder: vscode.Uri, uri: vscode.Uri): string | undefined {
+  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
+  return uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
+}
+
+function sameDev(a: DevOptions | undefined, b: DevOptions | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

@@ -1,0 +1,120 @@
+import type { TraceDirection } from '../../protocol/jsonrpc/mcpStreams';
+import type { HttpPurpose } from '../../protocol/transports/wireObserver';
+
+/**
+ * What the protocol log keeps of the wire, already masked: nothing in a WireEvent holds a secret or a reference to
+ * a live message, so events can be posted to a webview or written to a file as they are.
+ */
+export type WireEvent = MessageEvent | HttpEvent | ConsoleEvent;
+
+export type MessageKind = 'request' | 'notification' | 'result' | 'error' | 'batch' | 'other';
+
+interface EventBase {
+  /** Increases by one per event of one log, so a reader can ask for what came after the last one it saw. */
+  seq: number;
+  /** Milliseconds since the epoch. */
+  time: number;
+}
+
+export interface MessageEvent extends EventBase {
+  kind: 'message';
+  direction: TraceDirection;
+  messageKind: MessageKind;
+  method?: string;
+  id?: string | number;
+  /** The protocol revision in use when it passed (from the handshake or the message's own `_meta`). */
+  era?: string;
+  /** UTF-8 bytes of the message as compact JSON. */
+  size: number;
+  /** The masked message as compact JSON, cut at the log's per-message cap (then `truncated`). */
+  text: string;
+  truncated: boolean;
+  /** The error's code and message, for errors to stand out without parsing `text`. */
+  error?: { code: number | undefined; message: string };
+  /** For a response: the request it answers. For progress or a cancellation: the request it is about. */
+  relatedSeq?: number;
+  /** For a response: milliseconds since its request. */
+  durationMs?: number;
+}
+
+export interface HttpEvent extends EventBase {
+  kind: 'http';
+  purpose: HttpPurpose;
+  method: string;
+  /** Masked (user:password removed, secret-looking query values and known secrets replaced). */
+  url: string;
+  requestHeaders: HeaderLine[];
+  /** An OAuth request's form, with codes, verifiers, assertions, secrets and tokens masked. */
+  requestBody?: string;
+  durationMs: number;
+  status?: number;
+  statusText?: string;
+  responseHeaders: HeaderLine[];
+  /** A redirect's Location (masked). */
+  location?: string;
+  failure?: string;
+}
+
+export interface HeaderLine {
+  name: string;
+  value: string;
+  /** `Mcp-Param-*` sent as `=?base64?…?=`: the value decoded, for reading. */
+  decoded?: string;
+}
+
+export interface ConsoleEvent extends EventBase {
+  kind: 'console';
+  /** A line the server wrote to stderr (or a transport note), masked. */
+  text: string;
+}
+
+/** What a message is, read without trusting it: any field may be missing or of the wrong type. */
+export interface MessageSummary {
+  messageKind: MessageKind;
+  method?: string;
+  id?: string | number;
+  progressToken?: string | number;
+  /** notifications/cancelled: the request it cancels. */
+  cancelledId?: string | number;
+  /** `_meta["io.modelcontextprotocol/protocolVersion"]` of a 2026-07-28 request. */
+  metaVersion?: string;
+  /** `result.protocolVersion` of a response (initialize, server/discover). */
+  resultVersion?: string;
+  error?: { code: number | undefined; message: string };
+}
+
+const META_VERSION = 'io.modelcontextprotocol/protocolVersion';
+
+export function summarize(message: unknown): MessageSummary {
+  if (Array.isArray(message)) return { messageKind: 'batch' };
+  if (typeof message !== 'object' || message === null) return { messageKind: 'other' };
+  const record = message as Record<string, unknown>;
+  const id = typeof record.id === 'string' || typeof record.id === 'number' ? record.id : undefined;
+  const params = asRecord(record.params);
+  if (typeof record.method === 'string') {
+    const meta = asRecord(params?._meta);
+    const summary: MessageSummary = { messageKind: id === undefined ? 'notification' : 'request', method: record.method, id };
+    const progressToken = meta?.progressToken ?? (record.method === 'notifications/progress' ? params?.progressToken : undefined);
+    if (typeof progressToken === 'string' || typeof progressToken === 'number') summary.progressToken = progressToken;
+    if (record.method === 'notifications/cancelled' && (typeof params?.requestId === 'string' || typeof params?.requestId === 'number')) summary.cancelledId = params.requestId;
+    if (typeof meta?.[META_VERSION] === 'string') summary.metaVersion = meta[META_VERSION];
+    return summary;
+  }
+  if ('error' in record) {
+    const error = asRecord(record.error);
+    return {
+      messageKind: 'error',
+      id,
+      error: { code: typeof error?.code === 'number' ? error.code : undefined, message: typeof error?.message === 'string' ? error.message : '' },
+    };
+  }
+  if ('result' in record) {
+    const version = asRecord(record.result)?.protocolVersion;
+    return { messageKind: 'result', id, ...(typeof version === 'string' ? { resultVersion: version } : {}) };
+  }
+  return { messageKind: 'other', id };
+}
+
+function asRecord(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
