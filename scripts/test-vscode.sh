@@ -6,9 +6,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/prepare-code-server.sh >/dev/null
+began=$(date +%s)
+took() { echo "=== test-vscode: $1 took $(( $(date +%s) - began ))s ===" >&2; began=$(date +%s); }
+took "prepare code-server"
 name="$(node -p "const p = require('./package.json'); p.name + '-' + p.version").vsix"
 npm run package
+took "package"
 npm run package:test
+took "package:test"
 product="$PWD/dist/$name" testBuild="$PWD/dist/test-build/$name"
 export MCP_PRODUCT_VSIX="$product" MCP_INTEGRATION_VSIX="$testBuild" MCP_E2E_VSIX="$testBuild"
 exec node --import tsx --test --test-concurrency=1 test/integration/integration.test.ts test/e2e/*.e2e.ts
