@@ -5,9 +5,9 @@
 # with; see esbuild.js). The suites install the test build; checks of what ships use the product's.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/prepare-code-server.sh >/dev/null
 began=$(date +%s)
 took() { echo "=== test-vscode: $1 took $(( $(date +%s) - began ))s ===" >&2; began=$(date +%s); }
+bash scripts/prepare-code-server.sh >/dev/null
 took "prepare code-server"
 name="$(node -p "const p = require('./package.json'); p.name + '-' + p.version").vsix"
 npm run package
