@@ -23,8 +23,8 @@ const COMPACT_SLACK = 64;
 
 export class DeadlineTimer {
   /** A min-heap on `ats`; `targets[i]` was scheduled for `ats[i]`. An entry is live while its target is armed for it. */
-  private ats: number[] = [];
-  private targets: DeadlineTarget[] = [];
+  private readonly ats: number[] = [];
+  private readonly targets: DeadlineTarget[] = [];
   private live = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
   /** When the armed timer fires; it may be earlier than the earliest live deadline (that one was cancelled). */
@@ -125,18 +125,20 @@ export class DeadlineTimer {
     this.siftDown(0);
   }
 
-  /** Keeps only the live entries and restores the heap order: O(n), paid for by the n/2 cancels before it. */
+  /** Keeps only the live entries (in place) and restores the heap order: O(n), paid for by the n/2 cancels before it. */
   private compact(): void {
-    const ats: number[] = [];
-    const targets: DeadlineTarget[] = [];
-    for (let i = 0; i < this.ats.length; i++) {
+    const ats = this.ats;
+    const targets = this.targets;
+    let kept = 0;
+    for (let i = 0; i < ats.length; i++) {
       if (!this.isLive(i)) continue;
-      ats.push(this.ats[i]);
-      targets.push(this.targets[i]);
+      ats[kept] = ats[i];
+      targets[kept] = targets[i];
+      kept++;
     }
-    this.ats = ats;
-    this.targets = targets;
-    for (let i = (ats.length >> 1) - 1; i >= 0; i--) this.siftDown(i);
+    ats.length = kept;
+    targets.length = kept;
+    for (let i = (kept >> 1) - 1; i >= 0; i--) this.siftDown(i);
   }
 
   private siftUp(index: number): void {
