@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Disposable } from '../../src/protocol/disposable';
 import { LocalError, McpError } from '../../src/protocol/errors';
-import { DeadlineTimer } from '../../src/protocol/jsonrpc/deadlines';
+import { DeadlineTimer, UNARMED } from '../../src/protocol/jsonrpc/deadlines';
 import { ABANDONED_MEMORY, RpcConnection } from '../../src/protocol/jsonrpc/rpcConnection';
 import { StdioTransport } from '../../src/protocol/node/stdio';
 import type { Transport, TransportSink } from '../../src/protocol/transports/transport';
@@ -63,36 +63,53 @@ describe('bookkeeping over a real pipe', () => {
 });
 
 describe('DeadlineTimer', () => {
-  test('cancelled deadlines leave the heap at once, in any order', () => {
+  const target = (onDeadline: () => void) => ({ onDeadline, ...UNARMED });
+
+  test('cancelled deadlines leave at once, in any order, and the heap holds at most about twice the waiting ones', () => {
     const timer = new DeadlineTimer();
-    const never = { onDeadline: () => assert.fail('cancelled deadline fired') };
-    const deadlines = Array.from({ length: 10_000 }, (_, i) => timer.schedule(60_000 + (i % 97) * 10, never));
+    const never = Array.from({ length: 10_000 }, () => target(() => assert.fail('cancelled deadline fired')));
+    never.forEach((each, i) => timer.schedule(60_000 + (i % 97) * 10, each));
     assert.equal(timer.size, 10_000);
-    for (let i = 0; i < deadlines.length; i += 2) timer.cancel(deadlines[i]);
-    for (let i = deadlines.length - 1; i > 0; i -= 2) timer.cancel(deadlines[i]);
-    timer.cancel(deadlines[0]); // twice: no effect
+    let largestHeap = 0;
+    for (let i = 0; i < never.length; i += 2) {
+      timer.cancel(never[i]);
+      largestHeap = Math.max(largestHeap, timer.heapSize);
+      assert.ok(timer.heapSize <= 2 * timer.size + 65, `heap ${timer.heapSize} for ${timer.size} waiting`);
+    }
+    for (let i = never.length - 1; i > 0; i -= 2) {
+      timer.cancel(never[i]);
+      assert.ok(timer.heapSize <= 2 * timer.size + 65, `heap ${timer.heapSize} for ${timer.size} waiting`);
+    }
+    timer.cancel(never[0]); // twice: no effect
     assert.equal(timer.size, 0);
+    assert.equal(timer.heapSize, 0);
+    assert.equal(largestHeap, 10_000, 'positive control: entries were held until swept');
     timer.dispose();
   });
 
-  test('deadlines fire in deadline order, not scheduling order, and a cancelled one never fires', async () => {
+  test('deadlines fire in deadline order, not scheduling order; a cancelled one never fires; a re-armed one fires once', async () => {
     const timer = new DeadlineTimer();
     const fired: string[] = [];
-    const target = (name: string) => ({ onDeadline: () => void fired.push(name) });
+    const named = (name: string) => target(() => void fired.push(name));
     const done = new Promise<void>((resolve) => {
-      timer.schedule(40, {
-        onDeadline: () => {
+      timer.schedule(
+        40,
+        target(() => {
           fired.push('late');
           resolve();
-        },
-      });
+        }),
+      );
     });
-    const cancelled = timer.schedule(5, target('cancelled'));
-    timer.schedule(20, target('middle'));
-    timer.schedule(1, target('early'));
+    const cancelled = named('cancelled');
+    timer.schedule(5, cancelled);
+    timer.schedule(20, named('middle'));
+    timer.schedule(1, named('early'));
+    const rearmed = named('rearmed');
+    timer.schedule(2, rearmed);
+    timer.schedule(30, rearmed);
     timer.cancel(cancelled);
     await done;
-    assert.deepEqual(fired, ['early', 'middle', 'late']);
+    assert.deepEqual(fired, ['early', 'middle', 'rearmed', 'late']);
     assert.equal(timer.size, 0);
   });
 });

@@ -1,63 +1,87 @@
 /**
  * Request deadlines on one timer. A `setTimeout` per request (created, then cleared when the response arrives) was
- * a tenth of the client's CPU per call in the benchmark; here a request costs one small object and a heap push,
- * and the only timer is re-armed when the earliest deadline passes or an earlier one arrives. Entries are removed
- * from the heap when cancelled, so it holds exactly the requests that are waiting: nothing accumulates.
+ * a tenth of the client's CPU per call in the benchmark. Here scheduling allocates nothing (the target carries its
+ * own due time) and costs O(1) in the usual case: requests of one connection share a timeout, so each new deadline
+ * is the latest and lands at the end of the heap without sifting. Cancelling is O(1) too: the entry is only marked
+ * (lazy deletion) and the heap is compacted once its dead entries outnumber the live ones (amortised O(1)), so it
+ * never holds more than about twice the requests that are waiting.
  */
 
-export interface Deadline {
-  /** Milliseconds since the epoch (Date.now()) at which the target's `onDeadline` runs unless cancelled first. */
-  readonly at: number;
-}
-
-/** An object rather than a callback, so scheduling allocates no closure. */
+/** What a deadline calls; it carries its own scheduling state, so scheduling allocates no entry or closure. */
 export interface DeadlineTarget {
   onDeadline(): void;
+  /** Milliseconds since the epoch (Date.now()) at which `onDeadline` runs; meaningful while `deadlineArmed`. */
+  deadlineAt: number;
+  deadlineArmed: boolean;
 }
 
-interface Entry extends Deadline {
-  at: number;
-  target: DeadlineTarget;
-  /** Position in the heap; -1 once fired or cancelled. */
-  index: number;
-}
+/** Fields a new target starts with. */
+export const UNARMED = { deadlineAt: 0, deadlineArmed: false } as const;
+
+/** Dead entries tolerated beyond the live ones before the heap is compacted (small heaps are not rebuilt per call). */
+const COMPACT_SLACK = 64;
 
 export class DeadlineTimer {
-  private readonly heap: Entry[] = [];
+  /** A min-heap on `ats`; `targets[i]` was scheduled for `ats[i]`. An entry is live while its target is armed for it. */
+  private readonly ats: number[] = [];
+  private readonly targets: DeadlineTarget[] = [];
+  private live = 0;
   private timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the armed timer fires; it may be earlier than the earliest deadline (that one was cancelled). */
+  /** When the armed timer fires; it may be earlier than the earliest live deadline (that one was cancelled). */
   private armedAt = Infinity;
 
   /** How many deadlines are waiting (for tests of bounded bookkeeping). */
   get size(): number {
-    return this.heap.length;
+    return this.live;
   }
 
-  /** `now` lets a caller that already read the clock for this request skip a second read. */
-  schedule(delayMs: number, target: DeadlineTarget, now = Date.now()): Deadline {
-    const entry: Entry = { at: now + Math.max(0, delayMs), target, index: this.heap.length };
-    this.heap.push(entry);
-    this.siftUp(entry.index);
-    if (entry.at < this.armedAt) this.arm(entry.at);
-    else if (this.heap.length === 1) setReferenced(this.timer, true); // kept, unreferenced, while nothing waited
-    return entry;
+  /** Entries the heap holds, live or not yet swept (for tests that show it stays bounded). */
+  get heapSize(): number {
+    return this.ats.length;
   }
 
-  cancel(deadline: Deadline): void {
-    const entry = deadline as Entry;
-    if (entry.index < 0) return;
-    this.removeAt(entry.index);
+  /** `now` lets a caller that already read the clock for this request skip a second read. Re-arms an armed target. */
+  schedule(delayMs: number, target: DeadlineTarget, now = Date.now()): void {
+    if (target.deadlineArmed) this.cancel(target);
+    const at = now + Math.max(0, delayMs);
+    target.deadlineAt = at;
+    target.deadlineArmed = true;
+    this.live++;
+    this.ats.push(at);
+    this.targets.push(target);
+    this.siftUp(this.ats.length - 1);
+    if (at < this.armedAt) this.arm(at);
+    else if (this.live === 1) setReferenced(this.timer, true); // kept, unreferenced, while nothing waited
+  }
+
+  cancel(target: DeadlineTarget): void {
+    if (!target.deadlineArmed) return;
+    target.deadlineArmed = false;
+    this.live--;
     // The armed timer stays: it fires early at worst and re-arms for the earliest remaining deadline. Clearing
     // and re-creating it per response would cost what this class saves. It must not keep the process alive.
-    if (this.heap.length === 0) setReferenced(this.timer, false);
+    if (this.live === 0) {
+      setReferenced(this.timer, false);
+      this.ats.length = 0;
+      this.targets.length = 0;
+    } else if (this.ats.length - this.live > this.live + COMPACT_SLACK) {
+      this.compact();
+    }
   }
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     this.armedAt = Infinity;
-    for (const entry of this.heap) entry.index = -1;
-    this.heap.length = 0;
+    for (const target of this.targets) target.deadlineArmed = false;
+    this.ats.length = 0;
+    this.targets.length = 0;
+    this.live = 0;
+  }
+
+  private isLive(index: number): boolean {
+    const target = this.targets[index];
+    return target.deadlineArmed && target.deadlineAt === this.ats[index];
   }
 
   private arm(at: number): void {
@@ -70,67 +94,87 @@ export class DeadlineTimer {
     this.timer = undefined;
     this.armedAt = Infinity;
     const now = Date.now();
-    while (this.heap.length > 0 && this.heap[0].at <= now) {
-      const entry = this.heap[0];
-      this.removeAt(0);
+    while (this.ats.length > 0) {
+      if (!this.isLive(0)) {
+        this.pop();
+        continue;
+      }
+      if (this.ats[0] > now) break;
+      const target = this.targets[0];
+      this.pop();
+      target.deadlineArmed = false;
+      this.live--;
       try {
-        entry.target.onDeadline();
+        target.onDeadline();
       } catch {
         // A deadline's handler settles a promise; one that throws must not stop the others.
       }
     }
-    if (this.heap.length > 0) this.arm(this.heap[0].at);
+    if (this.ats.length > 0) this.arm(this.ats[0]);
   }
 
-  private removeAt(index: number): void {
-    const heap = this.heap;
-    const removed = heap[index];
-    removed.index = -1;
-    const last = heap.pop() as Entry;
-    if (index === heap.length) return;
-    heap[index] = last;
-    last.index = index;
-    this.siftDown(index);
-    this.siftUp(last.index);
+  /** Removes the root. */
+  private pop(): void {
+    const ats = this.ats;
+    const targets = this.targets;
+    const lastAt = ats.pop() as number;
+    const lastTarget = targets.pop() as DeadlineTarget;
+    if (ats.length === 0) return;
+    ats[0] = lastAt;
+    targets[0] = lastTarget;
+    this.siftDown(0);
+  }
+
+  /** Keeps only the live entries (in place) and restores the heap order: O(n), paid for by the n/2 cancels before it. */
+  private compact(): void {
+    const ats = this.ats;
+    const targets = this.targets;
+    let kept = 0;
+    for (let i = 0; i < ats.length; i++) {
+      if (!this.isLive(i)) continue;
+      ats[kept] = ats[i];
+      targets[kept] = targets[i];
+      kept++;
+    }
+    ats.length = kept;
+    targets.length = kept;
+    for (let i = (kept >> 1) - 1; i >= 0; i--) this.siftDown(i);
   }
 
   private siftUp(index: number): void {
-    const heap = this.heap;
-    const entry = heap[index];
+    const ats = this.ats;
+    const targets = this.targets;
+    const at = ats[index];
+    const target = targets[index];
     while (index > 0) {
-      const parentIndex = (index - 1) >> 1;
-      const parent = heap[parentIndex];
-      if (parent.at <= entry.at) break;
-      heap[index] = parent;
-      parent.index = index;
-      index = parentIndex;
+      const parent = (index - 1) >> 1;
+      if (ats[parent] <= at) break;
+      ats[index] = ats[parent];
+      targets[index] = targets[parent];
+      index = parent;
     }
-    heap[index] = entry;
-    entry.index = index;
+    ats[index] = at;
+    targets[index] = target;
   }
 
   private siftDown(index: number): void {
-    const heap = this.heap;
-    const entry = heap[index];
-    const length = heap.length;
+    const ats = this.ats;
+    const targets = this.targets;
+    const length = ats.length;
+    const at = ats[index];
+    const target = targets[index];
     for (;;) {
-      let smallest = index;
-      let smallestAt = entry.at;
       const left = 2 * index + 1;
+      if (left >= length) break;
       const right = left + 1;
-      if (left < length && heap[left].at < smallestAt) {
-        smallest = left;
-        smallestAt = heap[left].at;
-      }
-      if (right < length && heap[right].at < smallestAt) smallest = right;
-      if (smallest === index) break;
-      const child = heap[smallest];
-      heap[index] = child;
-      child.index = index;
-      index = smallest;
+      const child = right < length && ats[right] < ats[left] ? right : left;
+      if (ats[child] >= at) break;
+      ats[index] = ats[child];
+      targets[index] = targets[child];
+      index = child;
     }
-    heap[index] = entry;
-    entry.index = index;
+    ats[index] = at;
+    targets[index] = target;
   }
 }
 

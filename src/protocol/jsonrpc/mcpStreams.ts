@@ -1,6 +1,7 @@
 import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc';
 import type { Transport } from '../transports/transport';
 import { BoundedMap, BoundedSet } from './bounded';
+import { SENT } from './sent';
 import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 
 export type TraceDirection = 'send' | 'receive';
@@ -158,16 +159,16 @@ export class McpMessageWriter extends AbstractMessageWriter {
   }
 
   write(message: Message): Promise<void> {
-    if (this.isClosed) return Promise.resolve();
+    if (this.isClosed) return SENT;
     const record = message as unknown as { id?: RequestId; method?: string };
     if (record.method === undefined && record.id !== undefined) {
-      if (this.isClosing) return Promise.resolve();
-      if (this.answered.has(record.id)) return Promise.resolve(); // one response per request, whatever the engine does
+      if (this.isClosing) return SENT;
+      if (this.answered.has(record.id)) return SENT; // one response per request, whatever the engine does
       this.answered.add(record.id);
       if (this.incoming.size > 0) {
         const state = this.incoming.get(record.id);
         this.incoming.delete(record.id);
-        if (state === 'cancelled') return Promise.resolve(); // cancelled by the peer: MCP says the receiver should not respond
+        if (state === 'cancelled') return SENT; // cancelled by the peer: MCP says the receiver should not respond
       }
     }
     // Not an async function: that would cost a second promise per message. A throwing trace still rejects.

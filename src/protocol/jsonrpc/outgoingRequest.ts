@@ -1,5 +1,5 @@
 import type { Disposable } from '../disposable';
-import { DeadlineTimer, type Deadline, type DeadlineTarget } from './deadlines';
+import { DeadlineTimer, type DeadlineTarget } from './deadlines';
 import type { RequestId } from './messages';
 import type { PersonWaits } from './personWaits';
 import type { RequestOptions } from './rpcConnection';
@@ -17,7 +17,9 @@ export interface RequestOwner {
  */
 export class OutgoingRequest implements DeadlineTarget {
   settled = false;
-  deadline: Deadline | undefined;
+  /** The timer's own state (DeadlineTarget): when the armed deadline fires, and whether one is armed. */
+  deadlineAt = 0;
+  deadlineArmed = false;
   resolve: (result: Record<string, unknown>) => void = noop;
   reject: (error: Error) => void = noop;
   readonly startedAt = Date.now();
@@ -78,7 +80,7 @@ export class RequestDeadlines implements Disposable {
 
   /** (Re)arms the idle deadline, within what is left of the hard limit. */
   arm(request: OutgoingRequest): void {
-    this.cancel(request);
+    if (this.parked.size > 0) this.parked.delete(request);
     const now = Date.now();
     const paused = this.personWaits?.pausedMs(now) ?? 0;
     request.pausedAtStart ??= paused;
@@ -87,13 +89,12 @@ export class RequestDeadlines implements Disposable {
     const delay = Math.max(0, Math.min(request.timeoutMs, remainingTotal));
     request.dueAt = now + delay;
     request.pausedAtArm = paused;
-    request.deadline = this.timer.schedule(delay, request, now);
+    this.timer.schedule(delay, request, now);
   }
 
   cancel(request: OutgoingRequest): void {
-    if (request.deadline) this.timer.cancel(request.deadline);
-    request.deadline = undefined;
-    this.parked.delete(request);
+    this.timer.cancel(request);
+    if (this.parked.size > 0) this.parked.delete(request);
   }
 
   /**
@@ -103,7 +104,6 @@ export class RequestDeadlines implements Disposable {
   postponedForPerson(request: OutgoingRequest): boolean {
     const waits = this.personWaits;
     if (!waits || request.settled) return false;
-    request.deadline = undefined;
     if (waits.waiting) {
       this.parked.add(request);
       return true;
@@ -114,7 +114,7 @@ export class RequestDeadlines implements Disposable {
     if (due <= now) return false;
     request.dueAt = due;
     request.pausedAtArm = paused;
-    request.deadline = this.timer.schedule(due - now, request, now);
+    this.timer.schedule(due - now, request, now);
     return true;
   }
 

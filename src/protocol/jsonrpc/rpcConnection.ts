@@ -17,6 +17,7 @@ import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorRespons
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
 import type { PersonWaits } from './personWaits';
 import { ensureJsonRpcRuntime } from './runtime';
+import { SENT } from './sent';
 
 export interface Logger {
   debug(message: string): void;
@@ -235,14 +236,8 @@ export class RpcConnection implements Disposable {
     // Registered before it is written: a transport may deliver the response before send() resolves.
     this.pending.set(id, request);
     if (progressToken) this.progressHandlers.set(progressToken, request);
-    this.writer.write({ jsonrpc: '2.0', id, method, params: sendParams } as Message).catch((error: unknown) => {
-      const failure =
-        error instanceof Error ? error : new LocalError('transport', `${this.options.serverName}: sending ${method} failed: ${errorMessage(error)}`);
-      if (!request.settled) {
-        this.finish(request);
-        request.reject(failure);
-      }
-    });
+    const sent = this.writer.write({ jsonrpc: '2.0', id, method, params: sendParams } as Message);
+    if (sent !== SENT) sent.then(undefined, (error: unknown) => this.sendFailed(request, error));
     options.onRequestId?.(id);
     // Answered during send(): nothing to time or to cancel any more.
     if (request.settled) return result;
@@ -253,6 +248,12 @@ export class RpcConnection implements Disposable {
       this.armDeadline(request);
     }
     return result;
+  }
+
+  private sendFailed(request: OutgoingRequest, error: unknown): void {
+    if (request.settled) return;
+    this.finish(request);
+    request.reject(error instanceof Error ? error : new LocalError('transport', `${this.options.serverName}: sending ${request.method} failed: ${errorMessage(error)}`));
   }
 
   private armDeadline(request: OutgoingRequest): void {

@@ -4,6 +4,7 @@ import type { Writable } from 'node:stream';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError } from '../errors';
+import { SENT } from '../jsonrpc/sent';
 import { LineSplitter, oversizedReason } from './lineSplitter';
 import { inputLimits, type InputLimits } from '../limits/inputLimits';
 import type { DiagnosticListener, Transport, TransportSink } from '../transports/transport';
@@ -50,8 +51,9 @@ export function stdioSpawnOptions(
   };
 }
 
-/** What send() returns when the pipe took the message: one shared settled promise, not one per message. */
-const SENT: Promise<void> = Promise.resolve();
+/** How much of a burst is corked before it is written: one writev per slice, and the server is not kept waiting. */
+const BURST_FLUSH_BYTES = 16 * 1024;
+
 
 interface RunningServer {
   child: ChildProcessWithoutNullStreams;
@@ -73,6 +75,7 @@ export class StdioTransport implements Transport {
   /** The stdin written to in this turn; the microtask that ends the turn's burst uncorks it if it was corked. */
   private burst: Writable | undefined;
   private corked = false;
+  private corkedBytes = 0;
 
   constructor(private readonly options: StdioServerOptions) {}
 
@@ -169,6 +172,11 @@ export class StdioTransport implements Transport {
     } else if (!this.corked) {
       this.corked = true;
       stdin.cork();
+    } else if ((this.corkedBytes += line.length) >= BURST_FLUSH_BYTES) {
+      // A long burst goes out in slices: the server starts on the first calls while this side writes the rest.
+      this.corkedBytes = 0;
+      stdin.uncork();
+      stdin.cork();
     }
     return stdin.write(line) ? SENT : this.waitForDrain(stdin);
   }
@@ -178,6 +186,7 @@ export class StdioTransport implements Transport {
     this.burst = undefined;
     if (this.corked) {
       this.corked = false;
+      this.corkedBytes = 0;
       stdin?.uncork();
     }
   };

@@ -1,5 +1,5 @@
 import { LocalError } from '../errors';
-import type { AttemptContext, AttemptOutcome, ClientIdentity, EraWire, InputRequest, InputResponses, ProtocolEra, RequiredUrlElicitation, ServerSession } from '../eras/era';
+import type { AttemptContext, AttemptOutcome, AttemptVerdict, ClientIdentity, EraWire, InputRequest, InputResponses, ProtocolEra, RequiredUrlElicitation, ServerSession } from '../eras/era';
 import type { Logger, ProgressUpdate, RequestOptions, RpcConnection } from '../jsonrpc/rpcConnection';
 import type { ClientRequestMethod, ClientRequestParams, ClientRequestResult, JsonParams, ListMethod } from '../methods';
 import type { JsonObject } from '../types';
@@ -46,32 +46,69 @@ export class RequestLoop {
 
   constructor(private readonly peer: RequestLoopPeer) {}
 
-  async request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options: LoopCallOptions = {}): Promise<ClientRequestResult<M>> {
+  /**
+   * Not an async function, and the first attempt is one promise hop: a request the era completes at once (nearly
+   * every request) costs the connection's promise and one `then`, not an async frame and a promise per layer.
+   * Anything else the era asks for (renew, retry, input rounds) continues in `continueAfter`.
+   */
+  request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options: LoopCallOptions = {}): Promise<ClientRequestResult<M>> {
     const peer = this.peer;
-    let session = peer.session(); // throws when not connected
-    const preflight = peer.era.preflight(method, params, options.refresh === true);
-    // The declared shape of the method's result; callers check the fields they rely on.
-    if (preflight.kind === 'answered') return preflight.result as ClientRequestResult<M>;
-    const requestOptions: RequestOptions = { signal: options.signal, onProgress: options.onProgress, timeoutMs: options.timeoutMs };
-    let currentParams: JsonParams | undefined = params;
-    let renewed = false;
-    let elicitedUrls = false;
-    let relisted = false;
-    for (let attempt = 1; ; attempt++) {
+    let call: LoopCall;
+    let context: AttemptContext;
+    let sent: Promise<JsonObject>;
+    try {
+      const session = peer.session(); // throws when not connected
+      const preflight = peer.era.preflight(method, params, options.refresh === true);
+      // The declared shape of the method's result; callers check the fields they rely on.
+      if (preflight.kind === 'answered') return Promise.resolve(preflight.result as ClientRequestResult<M>);
+      call = new LoopCall(method, params, options, session);
       // A request that starts while a renewal is in flight waits for the new session instead of racing it.
-      if (this.renewing) session = await this.renewing;
-      const context: AttemptContext = { method, attempt, session, identity: peer.identity(), extensionResultTypes: peer.extensionResultTypes() };
-      const outcome = await this.attempt(method, peer.era.shapeParams(currentParams, context), requestOptions);
-      const verdict = peer.era.interpret(outcome, context);
+      if (this.renewing) return this.continueAfter(call, 0, undefined) as Promise<ClientRequestResult<M>>;
+      context = new Attempt(peer, call, 1);
+      sent = peer.rpc.request<JsonObject>(method, peer.era.shapeParams(params, context), call.requestOptions);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return sent.then(
+      (result) => this.firstOutcome(call, context, { kind: 'result', result }),
+      (error: unknown) => this.firstOutcome(call, context, errorOutcome(error)),
+    ) as Promise<ClientRequestResult<M>>;
+  }
+
+  private firstOutcome(call: LoopCall, context: AttemptContext, outcome: AttemptOutcome): JsonObject | Promise<JsonObject> {
+    const era = this.peer.era;
+    const verdict = era.interpret(outcome, context);
+    if (verdict.kind === 'complete') {
+      era.completed?.(call.method, call.params, verdict.result);
+      return verdict.result;
+    }
+    if (verdict.kind === 'fail') throw verdict.error;
+    return this.continueAfter(call, 1, { outcome, verdict });
+  }
+
+  /** The rest of a request after attempt `attempt` (0: none yet) ended with `last`, bounded by MAX_ATTEMPTS. */
+  private async continueAfter(call: LoopCall, attempt: number, last: { outcome: AttemptOutcome; verdict: AttemptVerdict } | undefined): Promise<JsonObject> {
+    const peer = this.peer;
+    const { method, params, options } = call;
+    for (;;) {
+      if (!last) {
+        attempt++;
+        if (this.renewing) call.session = await this.renewing;
+        const context = new Attempt(peer, call, attempt);
+        const outcome = await this.attempt(method, peer.era.shapeParams(call.currentParams, context), call.requestOptions);
+        last = { outcome, verdict: peer.era.interpret(outcome, context) };
+      }
+      const { outcome, verdict } = last;
+      last = undefined;
       if (verdict.kind !== 'complete' && verdict.kind !== 'fail' && verdict.kind !== 'extension-result' && attempt >= MAX_ATTEMPTS) {
         throw new LocalError('protocol-violation', `${peer.serverName}: ${method} did not complete after ${attempt} attempts; giving up`);
       }
       switch (verdict.kind) {
         case 'complete':
           peer.era.completed?.(method, params, verdict.result);
-          return verdict.result as ClientRequestResult<M>;
+          return verdict.result;
         case 'extension-result':
-          return (await peer.resolveExtensionResult(verdict.resultType, verdict.result, method, params, options.signal)) as ClientRequestResult<M>;
+          return peer.resolveExtensionResult(verdict.resultType, verdict.result, method, params, options.signal);
         case 'fail':
           throw verdict.error;
         case 'retry':
@@ -79,23 +116,27 @@ export class RequestLoop {
           continue;
         case 'renew-session':
           // A request that fails again after a renewal is not renewed in a loop.
-          if (renewed) throw outcomeError(outcome, `${peer.serverName}: ${method} failed again after a new session: ${verdict.reason}`);
-          renewed = true;
-          session = await this.renewSession(session, verdict.reason);
+          if (call.renewed) throw outcomeError(outcome, `${peer.serverName}: ${method} failed again after a new session: ${verdict.reason}`);
+          call.renewed = true;
+          call.session = await this.renewSession(call.session, verdict.reason);
           continue;
         case 'relist-and-retry':
-          if (relisted) throw verdict.error;
-          relisted = true;
+          if (call.relisted) throw verdict.error;
+          call.relisted = true;
           peer.logger.info(`${peer.serverName}: ${verdict.reason}`);
           await peer.relist(verdict.list, options.signal);
           continue;
         case 'url-elicitation-required':
-          if (elicitedUrls || !(await peer.completeUrlElicitations(verdict.elicitations, options.signal))) throw verdict.error;
-          elicitedUrls = true;
+          if (call.elicitedUrls || !(await peer.completeUrlElicitations(verdict.elicitations, options.signal))) throw verdict.error;
+          call.elicitedUrls = true;
           continue;
         case 'input-required':
-          currentParams = verdict.continueWith(currentParams, await peer.answerInputRequests(verdict.inputRequests, options.signal));
+          call.currentParams = verdict.continueWith(call.currentParams, await peer.answerInputRequests(verdict.inputRequests, options.signal));
           continue;
+        default: {
+          const exhaustive: never = verdict;
+          throw new Error(`unhandled verdict ${JSON.stringify(exhaustive)}`);
+        }
       }
     }
   }
@@ -136,6 +177,52 @@ export function eraWireOf(peer: Pick<RequestLoopPeer, 'serverName' | 'logger' | 
     notify: (method, params) => rpc.notify(method, params),
     onServerMessage: (listener) => rpc.onServerMessage(listener),
   };
+}
+
+/** One request's state across its attempts. */
+class LoopCall {
+  readonly requestOptions: RequestOptions;
+  currentParams: JsonParams | undefined;
+  renewed = false;
+  elicitedUrls = false;
+  relisted = false;
+
+  constructor(
+    readonly method: ClientRequestMethod,
+    readonly params: JsonParams | undefined,
+    readonly options: LoopCallOptions,
+    public session: ServerSession,
+  ) {
+    this.currentParams = params;
+    // The caller's options are what the connection reads (`refresh` it ignores); no copy per request.
+    this.requestOptions = options;
+  }
+}
+
+/**
+ * One attempt as the era sees it. The identity is built only when the era reads it: the handshake era never does,
+ * and building it (the host's capabilities) per request was a share of every call's cost.
+ */
+class Attempt implements AttemptContext {
+  private identityValue: ClientIdentity | undefined;
+  readonly method: ClientRequestMethod;
+  readonly session: ServerSession;
+  readonly extensionResultTypes: ReadonlySet<string>;
+
+  constructor(
+    private readonly peer: RequestLoopPeer,
+    call: LoopCall,
+    readonly attempt: number,
+  ) {
+    this.method = call.method;
+    this.session = call.session;
+    this.extensionResultTypes = peer.extensionResultTypes();
+  }
+
+  get identity(): ClientIdentity {
+    this.identityValue ??= this.peer.identity();
+    return this.identityValue;
+  }
 }
 
 function resultOutcome(result: JsonObject): AttemptOutcome {
