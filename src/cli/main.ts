@@ -8,6 +8,7 @@ import { createClient, printable, resolveTarget, verboseWriter, type Target } fr
 import { writeJsonOutput } from './output';
 import { runSession } from './session';
 import { REGISTRY_USAGE, runRegistry } from './registry';
+import { RECORDINGS_USAGE, runRecordingTest, sessionRecorder } from './recordings';
 import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
@@ -35,6 +36,7 @@ Subcommands:
   conformance <url>                    act as the client under the official conformance suite
                                        (scenario from MCP_CONFORMANCE_SCENARIO)
 ${REGISTRY_USAGE}
+${RECORDINGS_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -175,6 +177,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.subcommand === 'conformance') return runConformance(args);
   if (args.subcommand === 'logout') return runLogout(args);
   if (args.subcommand === 'registry') return runRegistry(args);
+  if (args.subcommand === 'test') return runRecordingTest(args);
+  if (args.record !== undefined && args.subcommand !== 'session') {
+    process.stderr.write('--record goes with session: session --record <file.mcptest.json>\n');
+    return 2;
+  }
   const runner = args.subcommand === 'session' ? undefined : RUNNERS[args.subcommand];
   if (args.subcommand !== 'session' && !runner) {
     process.stderr.write(`unknown subcommand "${args.subcommand}"\n\n${USAGE}\n`);
@@ -201,12 +208,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     if (args.subcommand === 'session' && args.positionals.length > 0) throw new UsageError('session takes no arguments: it reads one command per line from stdin');
     target = await resolveTarget(args);
+    const recorder = sessionRecorder(args, target);
     interrupt.signal.throwIfAborted(); // interrupted before anything was started
     client = createClient(target, args);
     await client.connect();
     if (args.verbose) verboseWriter(target)(describeSession(client, target));
     if (!runner) {
-      const code = await runSession(client, args, RUNNERS, process.stdin, (line) => process.stdout.write(`${line}\n`), target.secrets, interrupt.signal);
+      const code = await runSession(client, args, recorder?.wrap(RUNNERS) ?? RUNNERS, process.stdin, (line) => process.stdout.write(`${line}\n`), target.secrets, interrupt.signal);
+      await recorder?.write(); // what was recorded is written also when interrupted
       return interrupt.signal.aborted ? interruptedExitCode(interrupt.signal.reason) : code;
     }
     const { output, failure } = await runner(client, args);

@@ -15,6 +15,9 @@ export const MCPTEST_FORMAT_VERSION = 1;
 /** The suffix that makes a file a recorded session (CLI `test`, Test Explorer, the JSON schema association). */
 export const MCPTEST_SUFFIX = '.mcptest.json';
 
+/** A recording larger than this is not read: it is a file of JSON answers, not a data set. */
+export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;
+
 /**
  * The server, as the person named it. Env and header values are always written masked: they are where credentials
  * live. A replay takes each masked value from --env/--header or the environment variable of the same name.
