@@ -38,6 +38,9 @@ export const COMMAND_IDS = [
   'mcpWorkbench.browseRegistry',
   'mcpWorkbench.importServerJson',
   'mcpWorkbench.exportServerJson',
+  // Recorded sessions as tests (issue 20)
+  'mcpWorkbench.saveHistoryAsTest',
+  'mcpWorkbench.rerecordTestStep',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

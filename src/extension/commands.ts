@@ -24,6 +24,8 @@ import type { ToolResultDocuments } from './tools/toolResultDocuments';
 import { copyName, copyUri, refreshServer, showServerInstructions } from './views/itemCommands';
 import type { ServersTreeProvider } from './views/serversTreeProvider';
 import { browseRegistry, exportServerJsonCommand, importServerJson } from './registry/registryCommands';
+import type { RecordingTests } from './testing/recordingTests';
+import { saveHistoryAsTest } from './testing/saveAsTest';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -42,6 +44,8 @@ export interface CommandServices {
   historyRecorder: HistoryRecording;
   /** The Servers view's provider (its "Show more" rows). */
   tree: ServersTreeProvider;
+  /** `*.mcptest.json` files in Test Explorer (issue 20). */
+  recordings: RecordingTests;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -86,6 +90,9 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.browseRegistry': () => browseRegistry(),
   'mcpWorkbench.importServerJson': (_s, argument) => importServerJson(argument),
   'mcpWorkbench.exportServerJson': (s, argument) => exportServerJsonCommand(s.manager, argument),
+  // Recorded sessions as tests (issue 20); the second argument of Save as Test gives entry ids and the file.
+  'mcpWorkbench.saveHistoryAsTest': (s, argument, preset) => saveHistoryAsTest(s.history.history, s.manager, argument, preset as { entryIds?: number[]; file?: string } | undefined),
+  'mcpWorkbench.rerecordTestStep': (s, item) => s.recordings.rerecord(item),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

@@ -3,6 +3,12 @@
  * tolerance, unordered, and a changed answer naming where it changed with what was expected and what came.
  */
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import Ajv from 'ajv';
+import { HistoryLog } from '../../src/workbench/history/historyLog';
+import { historyStep } from '../../src/workbench/recordings/fromHistory';
+import { rerecordStep } from '../../src/workbench/recordings/rerecord';
 import { describe, test } from 'node:test';
 import { compareAnswers } from '../../src/workbench/recordings/compare';
 import { MCPTEST_FORMAT_VERSION, RecordingFormatError, parseRecording, serializeRecording, type Recording } from '../../src/workbench/recordings/format';
@@ -184,5 +190,50 @@ describe('recording files', () => {
       assert.throws(() => parseRecording(JSON.stringify(value), 'bad.mcptest.json'), (error: unknown) => error instanceof RecordingFormatError && error.message.startsWith('bad.mcptest.json: ') && message.test(error.message));
     }
     assert.throws(() => parseRecording('{', 'broken.mcptest.json'), /broken\.mcptest\.json is not JSON/);
+  });
+});
+
+describe('History entries as steps, and re-recording a step', () => {
+  test('tool calls, reads and prompts answered in full become steps; the rest is refused with a reason', async () => {
+    const log = new HistoryLog({ maxResultChars: 200 });
+    const server = { id: 's1', name: 'everything' };
+    const toolResult = { content: [{ type: 'text', text: 'Echo: hi' }] };
+    log.record({ server, startedAt: 1, operation: { kind: 'tool', toolName: 'echo', arguments: { message: 'hi' } }, outcome: { kind: 'succeeded' }, result: { result: toolResult, outputValidation: { kind: 'none' } } });
+    log.record({ server, startedAt: 2, operation: { kind: 'resource', uri: 'demo://a' }, outcome: { kind: 'succeeded' }, result: { contents: [{ uri: 'demo://a', text: 'A' }] } });
+    log.record({ server, startedAt: 3, operation: { kind: 'prompt', promptName: 'greet', arguments: { name: 'Ada' } }, outcome: { kind: 'succeeded' }, result: { messages: [] } });
+    log.record({ server, startedAt: 4, operation: { kind: 'tool', toolName: 'slow', arguments: {} }, outcome: { kind: 'failed', message: 'timed out' } });
+    log.record({ server, startedAt: 5, operation: { kind: 'tool', toolName: 'big', arguments: {} }, outcome: { kind: 'succeeded' }, result: { content: [{ type: 'text', text: 'x'.repeat(500) }] } });
+    log.record({ server, startedAt: 6, operation: { kind: 'sampling', request: 'hi' }, outcome: { kind: 'succeeded' }, result: { response: 'hello' } });
+    const choices = log.entries().map(historyStep);
+    assert.deepEqual(choices.map((choice) => choice.kind), ['step', 'step', 'step', 'unusable', 'unusable', 'unusable']);
+    assert.deepEqual(choices[0].kind === 'step' && choices[0].step, { request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } }, answer: { result: toolResult } });
+    assert.deepEqual(choices[1].kind === 'step' && choices[1].step.request, { method: 'resources/read', params: { uri: 'demo://a' } });
+    assert.deepEqual(choices[2].kind === 'step' && choices[2].step.request, { method: 'prompts/get', params: { name: 'greet', arguments: { name: 'Ada' } } });
+    assert.match(choices[3].kind === 'unusable' ? choices[3].reason : '', /ended failed/);
+    assert.match(choices[4].kind === 'unusable' ? choices[4].reason : '', /did not keep its whole result/);
+    assert.match(choices[5].kind === 'unusable' ? choices[5].reason : '', /the server asking/);
+  });
+
+  test('re-recording replaces one step\'s answer and keeps the rest of the file as written', async () => {
+    const original = recording({ rules: [{ path: '$..timestamp', ignore: true }] });
+    const text = serializeRecording(original);
+    const edited = rerecordStep(text, 0, { result: { content: [{ type: 'text', text: 'Echo: bye' }] } });
+    const reread = parseRecording(edited, 'x.mcptest.json').recording;
+    assert.deepEqual(reread.steps[0].answer, { result: { content: [{ type: 'text', text: 'Echo: bye' }] } });
+    assert.deepEqual(reread.steps[1], original.steps[1]);
+    assert.deepEqual(reread.rules, original.rules);
+    assert.ok(edited.startsWith(text.slice(0, text.indexOf('"steps"'))), 'everything before the steps is untouched');
+  });
+});
+
+describe('schemas/mcptest.schema.json', () => {
+  test('a written recording validates against the schema; a rule with two actions or an unknown method does not', async () => {
+    const schema = JSON.parse(await readFile(path.join(__dirname, '..', '..', 'schemas', 'mcptest.schema.json'), 'utf8')) as object;
+    const validate = new Ajv({ strict: false, allErrors: true }).compile(schema);
+    const good = recording({ rules: [{ path: '$..timestamp', ignore: true }] });
+    good.steps[0].rules = [{ path: '$.result.content[0].text', match: '^Echo' }];
+    assert.equal(validate(JSON.parse(serializeRecording(good))), true, JSON.stringify(validate.errors));
+    assert.equal(validate({ ...good, rules: [{ path: '$.x', ignore: true, tolerance: 1 }] }), false);
+    assert.equal(validate({ ...good, steps: [{ request: { method: 'tools/remove' }, answer: { result: {} } }] }), false);
   });
 });

@@ -28,7 +28,11 @@ export type RecordedServer = (
   | { kind: 'stdio'; command: string; args: string[]; env?: Record<string, string>; cwd?: string }
   | { kind: 'http'; url: string; headers?: Record<string, string>; transport?: 'auto' | 'streamable-http' | 'sse' }
   | { kind: 'config'; config: string; server: string }
-) & { era?: EraPreference };
+) & {
+  era?: EraPreference;
+  /** The server's name where it was recorded; VS Code runs the configured server of this name when there is one. */
+  name?: string;
+};
 
 export interface RecordedRequest {
   method: StepMethod;
@@ -106,7 +110,8 @@ function checkServer(value: unknown): RecordedServer {
   const server = object(value, '"server"');
   const era = server.era;
   if (era !== undefined && !(ERA_PREFERENCES as readonly unknown[]).includes(era)) throw new RecordingFormatError(`server.era must be one of ${ERA_PREFERENCES.join(', ')}`);
-  const eraPart = era === undefined ? {} : { era: era as EraPreference };
+  if (server.name !== undefined && typeof server.name !== 'string') throw new RecordingFormatError('server.name must be a string');
+  const eraPart = { ...(era === undefined ? {} : { era: era as EraPreference }), ...(typeof server.name === 'string' ? { name: server.name } : {}) };
   switch (server.kind) {
     case 'stdio': {
       const args = server.args ?? [];
