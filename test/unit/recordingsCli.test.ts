@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -148,6 +148,25 @@ describe('session --record and test on server-everything (stdio, handshake era)'
     const failed = await cli(['test', file]);
     assert.equal(failed.code, 1);
     assert.match(failed.stderr, /step 2 \(tools\/call get-sum\) differs at \$\.result\.content\[0\]\.text: the value changed; expected "The sum of 2 and 3 is 6\.", got "The sum of 2 and 3 is 5\."/);
+  });
+});
+
+describe('a recording of a server from mcp.json', () => {
+  test('names the config relative to the file and the server by its key; test runs it from there', async () => {
+    const project = path.join(folder, 'project');
+    const tests = path.join(project, 'tests');
+    await mkdir(tests, { recursive: true });
+    await writeFile(path.join(project, 'mcp.json'), JSON.stringify({ servers: { greeter: { command: process.execPath, args: [GREETER], env: { GREETING: '${env:TEST_GREETING}' } } } }));
+    const file = path.join(tests, 'config.mcptest.json');
+    const recorded = await cli(['session', '--record', file, '--config', path.join(project, 'mcp.json'), '--server', 'greeter'], { input: 'call greet {"name":"Lin"}\n', env: cleanEnv({ TEST_GREETING: 'Hey' }) });
+    assert.equal(recorded.code, 0, recorded.stderr);
+    const recording = await readRecording(file);
+    assert.deepEqual(recording.server, { kind: 'config', config: '../mcp.json', server: 'greeter' });
+    const passed = await cli(['test', file], { env: cleanEnv({ TEST_GREETING: 'Hey' }) });
+    assert.equal(passed.code, 0, passed.stderr);
+    const failed = await cli(['test', file], { env: cleanEnv({ TEST_GREETING: 'Bye' }) });
+    assert.equal(failed.code, 1, failed.stderr);
+    assert.match(failed.stderr, /step 1 \(tools\/call greet\) differs at \$\.result\.content\[0\]\.text: the value changed; expected "Hey, Lin!", got "Bye, Lin!"/);
   });
 });
 
