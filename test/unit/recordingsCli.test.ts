@@ -13,6 +13,9 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { MASK } from '../../src/workbench/secrets';
 import { parseRecording, type Recording } from '../../src/workbench/recordings/format';
+import { parseArgs } from '../../src/cli/args';
+import { argsForRecordedServer } from '../../src/cli/recordings';
+import { splitCommandLine } from '../../src/workbench/config/commandLine';
 import { EVERYTHING_SERVER, REPO_ROOT } from './testSupport';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
@@ -167,6 +170,21 @@ describe('a recording of a server from mcp.json', () => {
     const failed = await cli(['test', file], { env: cleanEnv({ TEST_GREETING: 'Bye' }) });
     assert.equal(failed.code, 1, failed.stderr);
     assert.match(failed.stderr, /step 1 \(tools\/call greet\) differs at \$\.result\.content\[0\]\.text: the value changed; expected "Hey, Lin!", got "Bye, Lin!"/);
+  });
+});
+
+describe('the recorded server as flags', () => {
+  test('words with spaces, quotes and backslashes survive the --stdio line; masked env comes from --env or the environment', () => {
+    const words = ['C:\\tools\\my server.exe', 'it\'s', 'say "hi"', 'plain', ''];
+    const server = { kind: 'stdio' as const, command: words[0], args: words.slice(1), env: { API_TOKEN: MASK, MODE: 'dev' }, cwd: 'sub' };
+    const args = argsForRecordedServer(parseArgs(['test', 'x.mcptest.json']), server, '/work/tests', { API_TOKEN: 'from-env' });
+    assert.deepEqual(splitCommandLine(args.stdio ?? ''), words);
+    assert.deepEqual(args.env, { API_TOKEN: 'from-env', MODE: 'dev' });
+    assert.equal(args.cwd, path.resolve('/work/tests', 'sub'));
+    const flagged = argsForRecordedServer(parseArgs(['test', 'x.mcptest.json', '--env', 'API_TOKEN=from-flag']), server, '/work/tests', {});
+    assert.equal(flagged.env.API_TOKEN, 'from-flag');
+    assert.throws(() => argsForRecordedServer(parseArgs(['test', 'x']), { kind: 'http', url: 'https://h/mcp', headers: { Authorization: MASK } }, '/w', {}), /sends Authorization \(masked in the file\): pass --header "Authorization: <value>"/);
+    assert.throws(() => argsForRecordedServer(parseArgs(['test', 'x']), { kind: 'stdio', command: 'node', args: [`--key=${MASK}`] }, '/w', {}), /masked secret in it: pass the server with --stdio/);
   });
 });
 
