@@ -97,8 +97,10 @@ test('Test Explorer in real VS Code: a test saved from History passes, and fails
       await runPickerCommand(page, 'MCP Workbench: Save as Test…');
       await waitFor(page, 'the entries pick', () => page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 30_000 }));
       await page.keyboard.press('Enter');
-      await sleep(500); // the save dialog replaces the pick in the same quick input
-      await page.keyboard.press('Enter');
+      // The save dialog (code-server's simple file dialog) replaces the pick in the quick input, with the path typed.
+      const pathInput = page.locator('.quick-input-widget .quick-input-box input').first();
+      await waitUntil('the save dialog with the proposed file', async () => ((await pathInput.inputValue().catch(() => '')).endsWith(`${SERVER}.mcptest.json`) ? true : undefined), 30_000);
+      await pathInput.press('Enter');
       await waitUntil('the saved test file', () => (fs.existsSync(testFile) ? true : undefined), 30_000);
       const saved = JSON.parse(fs.readFileSync(testFile, 'utf8')) as { server: unknown; steps: { request: { method: string } }[] };
       assert.deepEqual(saved.server, { kind: 'config', config: '.vscode/mcp.json', server: SERVER });
