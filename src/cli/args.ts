@@ -43,9 +43,11 @@ export interface ParsedArgs {
   asTask: boolean;
   /** --limit name=value (repeatable): the input limits (InputLimits) this run reads untrusted bytes with. */
   limits: Partial<InputLimits>;
+  /** `session --record <file>`: also write the session as a recording (src/cli/recordings.ts). */
+  record?: string;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret', '--registry', '--version', '--as', '--via', '--limit']);
+const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret', '--registry', '--version', '--as', '--via', '--limit', '--record']);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false, noWait: false, asTask: false, limits: {} };
@@ -109,6 +111,10 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
     case '--via':
       if (!value) throw new UsageError(`${flag} needs a value`);
       result[flag.slice(2) as 'registry' | 'version' | 'as' | 'via'] = value;
+      return;
+    case '--record':
+      if (!value) throw new UsageError('--record needs a file name');
+      result.record = value;
       return;
     case '--auth-dir':
       result.authDir = value;

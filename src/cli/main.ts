@@ -8,6 +8,7 @@ import { createClient, printable, resolveTarget, verboseWriter, type Target } fr
 import { writeJsonOutput } from './output';
 import { runSession } from './session';
 import { REGISTRY_USAGE, runRegistry } from './registry';
+import { RECORDINGS_USAGE, runRecordingTest, sessionRecorder } from './recordings';
 import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
@@ -39,6 +40,7 @@ Subcommands:
 ${REGISTRY_USAGE}
 ${TASKS_USAGE}
 ${SKILLS_USAGE}
+${RECORDINGS_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -190,6 +192,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (args.subcommand === 'conformance') return runConformance(args);
   if (args.subcommand === 'logout') return runLogout(args);
   if (args.subcommand === 'registry') return runRegistry(args);
+  if (args.subcommand === 'test') return runRecordingTest(args);
+  if (args.record !== undefined && args.subcommand !== 'session') {
+    process.stderr.write('--record goes with session: session --record <file.mcptest.json>\n');
+    return 2;
+  }
   const runner = args.subcommand === 'session' ? undefined : RUNNERS[args.subcommand];
   if (args.subcommand !== 'session' && !runner) {
     process.stderr.write(`unknown subcommand "${args.subcommand}"\n\n${USAGE}\n`);
@@ -216,13 +223,15 @@ export async function main(argv: readonly string[]): Promise<number> {
   try {
     if (args.subcommand === 'session' && args.positionals.length > 0) throw new UsageError('session takes no arguments: it reads one command per line from stdin');
     target = await resolveTarget(args);
+    const recorder = sessionRecorder(args, target);
     interrupt.signal.throwIfAborted(); // interrupted before anything was started
     client = createClient(target, args);
     reportTaskProgress(client);
     await client.connect();
     if (args.verbose) verboseWriter(target)(describeSession(client, target));
     if (!runner) {
-      const code = await runSession(client, args, RUNNERS, process.stdin, (line) => process.stdout.write(`${line}\n`), target.secrets, interrupt.signal);
+      const code = await runSession(client, args, recorder?.wrap(RUNNERS) ?? RUNNERS, process.stdin, (line) => process.stdout.write(`${line}\n`), target.secrets, interrupt.signal);
+      await recorder?.write(); // what was recorded is written also when interrupted
       return interrupt.signal.aborted ? interruptedExitCode(interrupt.signal.reason) : code;
     }
     const { output, failure } = await runner(client, args);

@@ -49,6 +49,9 @@ export const COMMAND_IDS = [
   'mcpWorkbench.refreshSkills',
   // The wire in view and dev mode (issue 20)
   'mcpWorkbench.showProtocol',
+  // Recorded sessions as tests (issue 20)
+  'mcpWorkbench.saveHistoryAsTest',
+  'mcpWorkbench.rerecordTestStep',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

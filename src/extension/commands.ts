@@ -27,6 +27,8 @@ import { browseRegistry, exportServerJsonCommand, importServerJson } from './reg
 import type { TasksTreeProvider } from './tasks/tasksView';
 import { installSkillCommand, openSkill, openSkillFile, refreshSkills, type SkillsContext } from './skills/skillCommands';
 import { showProtocol, type ProtocolViews } from './protocolView/protocolViews';
+import type { RecordingTests } from './testing/recordingTests';
+import { saveHistoryAsTest } from './testing/saveAsTest';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {
@@ -51,6 +53,8 @@ export interface CommandServices {
   skills?: SkillsContext;
   /** The Protocol view of each server (issue 20). */
   protocol: ProtocolViews;
+  /** `*.mcptest.json` files in Test Explorer (issue 20). */
+  recordings: RecordingTests;
 }
 
 /** A command's handler: the services, then the arguments VS Code passes (a tree node, or values from a caller). */
@@ -106,6 +110,9 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.refreshSkills': (s, argument) => s.skills && refreshSkills(s.skills, argument),
   // The wire in view and dev mode (issue 20)
   'mcpWorkbench.showProtocol': (s, argument) => showProtocol(s.manager, s.protocol, argument),
+  // Recorded sessions as tests (issue 20); the second argument of Save as Test gives entry ids and the file.
+  'mcpWorkbench.saveHistoryAsTest': (s, argument, preset) => saveHistoryAsTest(s.history.history, s.manager, argument, preset as { entryIds?: number[]; file?: string } | undefined),
+  'mcpWorkbench.rerecordTestStep': (s, item) => s.recordings.rerecord(item),
 };
 
 /** Registers every command of the table; the one place the extension calls registerCommand. */

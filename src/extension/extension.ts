@@ -12,6 +12,7 @@ import { ServerImporter } from './config/importServers';
 import { InputPrompter } from './config/inputPrompter';
 import { ElicitationUi } from './elicitation/elicitationUi';
 import { cliProgram, type HistoryContext } from './history/historyCommands';
+import { RecordingTests } from './testing/recordingTests';
 import { HistoryRecorder } from './history/historyRecorder';
 import { HISTORY_VIEW_ID, HistoryTreeProvider, type HistoryNode } from './history/historyTreeProvider';
 import { readResourceWithFeedback } from './resources/readResource';
@@ -140,6 +141,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const historyTree = new HistoryTreeProvider(history);
   const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, { treeDataProvider: historyTree, showCollapseAll: true });
+  // Recorded sessions (*.mcptest.json) in Test Explorer (issue 20).
+  const recordings = new RecordingTests(manager);
+  context.subscriptions.push(recordings);
   const historyContext: HistoryContext = {
     history,
     manager,
@@ -233,6 +237,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       tasks: tasksTree,
       skills: { section: skillsSection, documents: skillDocuments },
       protocol: protocolViews,
+      recordings,
     }),
     // Tasks (issue 19)
     tasksTree,

@@ -1,0 +1,130 @@
+/**
+ * End-to-end recorded sessions in a real VS Code (code-server) driven from Chromium, as a person would: greet is
+ * called from the Servers view (test/fixtures/recordings/greeter.mjs on @modelcontextprotocol/server 2.4.0, its
+ * greeting from GREETING in mcp.json); History's call is saved with "Save as Test…" into the workspace; the file
+ * appears in the Testing view and passes when run; after mcp.json changes GREETING (the server's answer changes)
+ * the same run fails. Screenshot: test-results/e2e/test-explorer-failed.png.
+ *
+ * Run: node --import tsx --test test/e2e/testExplorer.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
+ */
+import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { promisify } from 'node:util';
+import type { Page } from 'playwright-core';
+import { processesMatching } from '../integration/support';
+import {
+  answerDialog,
+  inlineAction,
+  installVsix,
+  openViewContainer,
+  openWorkbench,
+  pane,
+  prepareCodeServer,
+  PRODUCT_VSIX,
+  REPO_ROOT,
+  runCommand,
+  runPickerCommand,
+  screenshot,
+  sleep,
+  startCodeServer,
+  visibleRow,
+  waitFor,
+  waitUntil,
+  webviewFrame,
+} from './harness';
+
+const execFileAsync = promisify(execFile);
+const GREETER = path.join(REPO_ROOT, 'test', 'fixtures', 'recordings', 'greeter.mjs');
+const SERVER = 'greeter';
+
+function writeConfig(workspace: string, greeting: string): void {
+  fs.writeFileSync(
+    path.join(workspace, '.vscode', 'mcp.json'),
+    JSON.stringify({ servers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [GREETER, '${workspaceFolder}'], env: { GREETING: greeting } } } }, null, 2),
+  );
+}
+
+/** The Testing view's row of the file's test item shows its state in its accessible label, e.g. "greeter (Passed)". */
+async function waitForTestState(page: Page, state: 'Passed' | 'Failed'): Promise<string> {
+  return waitUntil(
+    `the test item "${SERVER}" to be ${state}`,
+    async () => {
+      const labels = await page.locator('.part.sidebar .monaco-list-row').evaluateAll((rows) => rows.map((row) => row.getAttribute('aria-label') ?? ''));
+      return labels.find((label) => label.startsWith(SERVER) && label.includes(state));
+    },
+    90_000,
+  );
+}
+
+/** A start asks first ("Allow and Start") when the definition is new or changed; answer it if it comes. */
+async function allowStartIfAsked(page: Page): Promise<void> {
+  await answerDialog(page, 'Allow and Start', 10_000).catch(() => undefined);
+}
+
+test('Test Explorer in real VS Code: a test saved from History passes, and fails after the server answer changed', { timeout: 900_000 }, async () => {
+  await prepareCodeServer();
+  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 300_000, env: { ...process.env, CI: 'true' } });
+  assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-tests-'));
+  const workspace = path.join(tmp, 'workspace');
+  const extensionsDir = path.join(tmp, 'extensions');
+  const userDataDir = path.join(tmp, 'user-data');
+  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+  writeConfig(workspace, 'Hello');
+  await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
+  const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
+  const testFile = path.join(workspace, `${SERVER}.mcptest.json`);
+  try {
+    const workbench = await openWorkbench(server.url, workspace);
+    const { page } = workbench;
+    try {
+      // Call greet {name: "Ada"} from the Servers view.
+      await openViewContainer(page, 'MCP');
+      const servers = pane(page, 'Servers');
+      await (await visibleRow(page, servers, SERVER)).click();
+      await answerDialog(page, 'Allow and Start');
+      await inlineAction(page, await visibleRow(page, servers, 'greet'), 'Call Tool');
+      const form = await webviewFrame(page, 'the Call Tool form for greet', 'form input');
+      await form.getByLabel(/^name\b/).fill('Ada');
+      await form.getByLabel(/^name\b/).press('Control+Enter');
+      await webviewFrame(page, 'the result view with the greeting', 'text=Hello, Ada!');
+
+      // History → Save as Test…: every entry is picked; the save dialog proposes <workspace>/greeter.mcptest.json.
+      await runPickerCommand(page, 'MCP Workbench: Save as Test…');
+      await waitFor(page, 'the entries pick', () => page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 30_000 }));
+      await page.keyboard.press('Enter');
+      // The save dialog (code-server's simple file dialog) replaces the pick in the quick input, with the path typed.
+      const pathInput = page.locator('.quick-input-widget .quick-input-box input').first();
+      await waitUntil('the save dialog with the proposed file', async () => ((await pathInput.inputValue().catch(() => '')).endsWith(`${SERVER}.mcptest.json`) ? true : undefined), 30_000);
+      await pathInput.press('Enter');
+      await waitUntil('the saved test file', () => (fs.existsSync(testFile) ? true : undefined), 30_000);
+      const saved = JSON.parse(fs.readFileSync(testFile, 'utf8')) as { server: unknown; steps: { request: { method: string } }[] };
+      assert.deepEqual(saved.server, { kind: 'config', config: '.vscode/mcp.json', server: SERVER });
+      assert.deepEqual(saved.steps.map((step) => step.request.method), ['tools/call']);
+
+      // The file is in the Testing view; running it passes.
+      await openViewContainer(page, 'Testing');
+      await runCommand(page, 'Test: Run All Tests');
+      await waitForTestState(page, 'Passed');
+
+      // The server's answer changes: GREETING becomes "Goodbye"; the same run now fails.
+      writeConfig(workspace, 'Goodbye');
+      await sleep(2_000); // let the extension read the changed mcp.json before the run asks for the server
+      await runCommand(page, 'Test: Run All Tests');
+      await allowStartIfAsked(page);
+      await waitForTestState(page, 'Failed');
+      await screenshot(page, 'test-explorer-failed');
+    } finally {
+      await workbench.close();
+    }
+  } finally {
+    await server.stop();
+    const left = await waitUntil('greeter processes to end', () => (processesMatching(GREETER, workspace).length === 0 ? [] : undefined), 15_000).catch(() => processesMatching(GREETER, workspace));
+    fs.rmSync(tmp, { recursive: true, force: true });
+    assert.deepEqual(left, [], 'greeter processes from this test are still running');
+  }
+});
