@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpClient, type McpClientOptions } from '../protocol/client';
+import { appsExtensionsFor } from '../protocol/extensions/apps';
 import type { EraPreference } from '../protocol/eras/select';
 import { createTransport, resolveServerDefinition, type ResolvedServer } from '../workbench/node/launch';
 import { parseMcpConfig, type ServerDefinition } from '../workbench/config/mcpConfig';
@@ -248,6 +249,7 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     personWaits: target.personWaits,
     // era auto: a server that was slow to answer the probe is opened directly at its next start.
     eraMemory: cliEraMemory(target.description),
+    extensions: appsExtensionsFor(true),
   };
   return new McpClient(options);
 }
