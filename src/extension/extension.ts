@@ -39,6 +39,7 @@ import { ToolResultDocuments } from './tools/toolResultDocuments';
 import { ToolResultView } from './tools/toolResultView';
 import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './views/serversTreeProvider';
 import { ReviewPanel } from './webviews/reviewPanel';
+import { registerAppHost } from './apps/appHost';
 
 /** What the test build's `activate` returns (see testHooks.ts); kept as a name the suites import. */
 export type McpWorkbenchApi = McpWorkbenchTestApi;
@@ -226,6 +227,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     }
   }
 
+  // MCP Apps: a called tool's app is drawn beside its result (src/extension/apps).
+  registerAppHost(context);
   ownLog.info(`Activated in ${Date.now() - activationStarted} ms`);
   // A literal `false` outside the test build: esbuild drops this branch and, with it, all of testHooks.ts.
   if (MCP_WORKBENCH_TEST_BUILD) {

@@ -2,6 +2,8 @@ import { PersonWaits } from '../../protocol/jsonrpc/personWaits';
 import type { MementoEraMemory } from './eraMemory';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { appsExtensionsFor } from '../../protocol/extensions/apps';
+import { appsEnabled } from '../apps/appsSetting';
 import { McpClient, type ServerSession } from '../../protocol/client';
 import { describeEra, eraChoiceReason } from '../../protocol/eras/select';
 import { errorMessage } from '../../protocol/errors';
@@ -133,6 +135,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       era: eraPreferenceOf(entry.definition),
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),
+      extensions: appsExtensionsFor(appsEnabled()),
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
     const toolRefresh = new CoalescedRefresh(attempt.reloadTools);

@@ -115,7 +115,8 @@ export class AppSession {
   updateSurroundings(next: HostSurroundings): void {
     const changed = changedContext(this.surroundings, next);
     this.surroundings = next;
-    if (changed) this.notify('ui/notifications/host-context-changed', changed);
+    // Before initialized the app gets the whole context in the ui/initialize answer.
+    if (changed && this.stateValue.kind === 'ready') this.notify('ui/notifications/host-context-changed', changed);
   }
 
   /** One message the app posted (already known to come from its frame). */
