@@ -104,6 +104,9 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       const notifications = posted.filter((message) => typeof message.method === 'string').map((message) => message.method);
       assert.deepEqual(notifications, ['ui/notifications/tool-input', 'ui/notifications/tool-result']);
       assert.deepEqual(posted.find((message) => message.method === 'ui/notifications/tool-input')!.params, { arguments: { a: 1 } });
+      // A cancelled call is told to the app.
+      subject.toolCancelled('cancelled by the user');
+      assert.deepEqual(posted.at(-1), { jsonrpc: '2.0', method: 'ui/notifications/tool-cancelled', params: { reason: 'cancelled by the user' } });
       subject.close();
     });
 
