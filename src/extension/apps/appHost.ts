@@ -85,6 +85,15 @@ export class AppHost implements vscode.Disposable {
 
 let current: AppHost | undefined;
 
+/** History's Open Result: a kept result of a tool with an app is shown with its app again (when the server runs). */
+export function reopenApp(controller: ServerController, toolName: string, args: unknown, outcome: unknown): void {
+  const state = controller.state;
+  const tool = state.kind === 'running' ? state.tools.find((candidate) => candidate.name === toolName) : undefined;
+  const result = typeof outcome === 'object' && outcome !== null ? (outcome as { result?: unknown }).result : undefined;
+  if (!tool || !current || typeof result !== 'object' || result === null || !Array.isArray((result as CallToolResult).content)) return;
+  current.begin(controller, tool, typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}).answered(result as CallToolResult);
+}
+
 /** The extension's app host (set on activation); undefined in hosts that draw no apps. */
 export function appHost(): AppHost | undefined {
   return current;
