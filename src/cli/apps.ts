@@ -70,7 +70,8 @@ function markingTools<O extends Outcome>(tools: Runner<O>): Runner<O> {
 function summarisingApps<O extends Outcome>(info: Runner<O>): Runner<O> {
   return async (client, args) => {
     const outcome = await info(client, args);
-    const apps = await appSummary(client);
+    // info stays what it was for a server whose tools cannot be listed: the apps summary is then left out.
+    const apps = await appSummary(client).catch(() => undefined);
     return { ...outcome, output: { ...(outcome.output as object), ...(apps && { apps }) } };
   };
 }
