@@ -23,14 +23,23 @@ import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROO
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'apps', 'appServer.mjs');
 const BASIC = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
 
-async function textOf(frame: Frame, selector: string): Promise<string> {
-  return ((await frame.locator(selector).first().textContent().catch(() => null)) ?? '').trim();
+/** The text of `selector` in whichever frame now holds `frameSelector` (a webview's frames can be replaced). */
+async function textIn(page: Page, frameSelector: string, selector: string): Promise<string> {
+  for (const frame of page.frames()) {
+    if ((await frame.locator(frameSelector).count().catch(() => 0)) === 0) continue;
+    return ((await frame.locator(selector).first().textContent({ timeout: 2000 }).catch(() => null)) ?? '').trim();
+  }
+  return '';
 }
 
-async function expectText(frame: Frame, selector: string, pattern: RegExp, what: string): Promise<string> {
+async function textOf(frame: Frame, selector: string): Promise<string> {
+  return ((await frame.locator(selector).first().textContent({ timeout: 2000 }).catch(() => null)) ?? '').trim();
+}
+
+async function expectText(frame: Frame, selector: string, pattern: RegExp, what: string, page?: Page, frameSelector?: string): Promise<string> {
   let last = '';
   await waitUntil(`${what} (${selector} says ${JSON.stringify(last)})`, async () => {
-    last = await textOf(frame, selector);
+    last = page && frameSelector ? await textIn(page, frameSelector, selector) : await textOf(frame, selector);
     return pattern.test(last) ? last : undefined;
   }, 60_000);
   return last;
@@ -70,9 +79,9 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     // The app draws beside the result and hears initialize, the input and the result.
     await callFromForm(page, 'show_panel', 'Shows the panel app');
     const app = await webviewFrame(page, 'the panel app', '#call');
-    await expectText(app, '#theme', /^theme: dark$/, 'the app knows the dark theme');
-    await expectText(app, '#input', /^input: \{\}$/, 'the app got the tool input');
-    await expectText(app, '#result', /^result: panel result$/, 'the app got the tool result');
+    await expectText(app, '#theme', /^theme: dark$/, 'the app knows the dark theme', page, '#call');
+    await expectText(app, '#input', /^input: \{\}$/, 'the app got the tool input', page, '#call');
+    await expectText(app, '#result', /^result: panel result$/, 'the app got the tool result', page, '#call');
     // Its button calls the app-only tool through the host.
     await app.locator('#call').click();
     await expectText(app, '#answer', /^app-only answer: clicked$/, 'the app-only tool answered the app');
