@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { McpClient, type McpClientOptions } from '../protocol/client';
+import { appsExtensionsFor } from '../protocol/extensions/apps';
 import type { EraPreference } from '../protocol/eras/select';
 import { createTransport, resolveServerDefinition, type ResolvedServer } from '../workbench/node/launch';
 import { parseMcpConfig, type ServerDefinition } from '../workbench/config/mcpConfig';
@@ -266,9 +267,9 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     personWaits: target.personWaits,
     // era auto: a server that was slow to answer the probe is opened directly at its next start.
     eraMemory: cliEraMemory(target.description),
-    // Tasks of both generations (the CLI hosts a server's sampling/elicitation tasks only where it has those services),
+    // MCP Apps (tools and info say which tools have an app), Tasks of both generations (the CLI hosts a server's sampling/elicitation tasks only where it has those services),
     // and Skills (SEP-2640), declared so `skills` and `skill` work; nothing is fetched until one of them asks.
-    extensions: [enableTasks(target.name, { receiver: { sampling: host.sampling !== undefined, elicitation: host.elicitation !== undefined } }).extension, enableSkills()],
+    extensions: [...appsExtensionsFor(true), enableTasks(target.name, { receiver: { sampling: host.sampling !== undefined, elicitation: host.elicitation !== undefined } }).extension, enableSkills()],
   };
   return new McpClient(options);
 }

@@ -4,6 +4,7 @@ import { LOGGING_LEVELS, type CompletionReference, type LoggingLevel } from '../
 import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from './args';
 import { logout } from './auth';
 import { runConformance } from './conformance';
+import { APP_USAGE, withApps } from './apps';
 import { createClient, printable, resolveTarget, verboseWriter, type Target } from './connect';
 import { writeJsonOutput } from './output';
 import { runSession } from './session';
@@ -24,6 +25,7 @@ Subcommands:
   resources                            list resources
   templates                            list resource templates
   read <uri>                           read a resource
+${APP_USAGE}
   prompts                              list prompts
   prompt <name> [json-arguments]       get a prompt
   complete prompt <name> <argument> <value>
@@ -96,7 +98,7 @@ function requireCapability(client: McpClient, capability: 'tools' | 'resources' 
   }
 }
 
-export const RUNNERS: Readonly<Record<string, Runner>> = {
+export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome>({
   info: async (client) => {
     const session = client.session;
     return {
@@ -175,7 +177,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = {
   tasks: runTasksCommand,
   task: runTaskCommand,
   ...SKILL_RUNNERS,
-};
+});
 
 export async function main(argv: readonly string[]): Promise<number> {
   let args: ParsedArgs;

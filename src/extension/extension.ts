@@ -45,6 +45,7 @@ import { SkillDocuments } from './skills/skillDocuments';
 import { ReviewPanel } from './webviews/reviewPanel';
 import { ProtocolViews } from './protocolView/protocolViews';
 import { DevMode } from './dev/devMode';
+import { registerAppHost } from './apps/appHost';
 
 /** What the test build's `activate` returns (see testHooks.ts); kept as a name the suites import. */
 export type McpWorkbenchApi = McpWorkbenchTestApi;
@@ -254,6 +255,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     }
   }
 
+  // MCP Apps: a called tool's app is drawn beside its result (src/extension/apps).
+  registerAppHost(context);
   ownLog.info(`Activated in ${Date.now() - activationStarted} ms`);
   // A literal `false` outside the test build: esbuild drops this branch and, with it, all of testHooks.ts.
   if (MCP_WORKBENCH_TEST_BUILD) {

@@ -8,6 +8,7 @@ import type { ServerManager } from '../servers/serverManager';
 import { ServerState } from '../servers/serverState';
 import { startWithFeedback } from '../servers/startServer';
 import type { HistoryNode } from './historyTreeProvider';
+import { reopenApp } from '../apps/appHost';
 import { kindLabel, operationArguments, operationTitle, outcomeLabel } from './historyTreeProvider';
 
 /**
@@ -47,6 +48,7 @@ export async function openHistoryEntry(context: HistoryContext, argument: unknow
   const controller = serverOf(context.manager, entry);
   if (entry.operation.kind === 'tool' && entry.result.kind === 'kept' && controller) {
     context.showToolResult(controller, entry as HistoryEntry & { operation: { kind: 'tool' } }, entry.result.value);
+    reopenApp(controller, entry.operation.toolName, entry.operation.arguments, entry.result.value);
     return;
   }
   await context.documents.show(`${operationTitle(entry.operation)} · ${entry.server.name}`, entryMarkdown(entry));

@@ -3,6 +3,8 @@ import { PersonWaits } from '../../protocol/jsonrpc/personWaits';
 import type { MementoEraMemory } from './eraMemory';
 import * as os from 'node:os';
 import * as vscode from 'vscode';
+import { appsExtensionsFor } from '../../protocol/extensions/apps';
+import { appsEnabled } from '../apps/appsSetting';
 import { McpClient, type ServerSession } from '../../protocol/client';
 import { describeEra, eraChoiceReason } from '../../protocol/eras/select';
 import { errorMessage } from '../../protocol/errors';
@@ -161,9 +163,9 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       era: eraPreferenceOf(entry.definition),
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),
-      // Tasks of both generations (the host's sampling and elicitation also run as tasks when a server asks), and
+      // MCP Apps while mcpWorkbench.apps.enabled, Tasks of both generations (the host's sampling and elicitation also run as tasks when a server asks), and
       // Skills (SEP-2640), declared; a skill's files are read only when the person opens or installs it.
-      extensions: [enableTasks(entry.name, { receiver: { sampling: services.host.sampling !== undefined, elicitation: services.host.elicitation !== undefined } }).extension, enableSkills()],
+      extensions: [...appsExtensionsFor(appsEnabled()), enableTasks(entry.name, { receiver: { sampling: services.host.sampling !== undefined, elicitation: services.host.elicitation !== undefined } }).extension, enableSkills()],
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
     const toolRefresh = new CoalescedRefresh(attempt.reloadTools);

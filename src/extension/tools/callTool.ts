@@ -12,6 +12,8 @@ import type { PreparedCall } from './toolResultView';
 import type { ServerManager } from '../servers/serverManager';
 import { runningServer } from '../servers/serverPicker';
 import { ServerState } from '../servers/serverState';
+import { appHost } from '../apps/appHost';
+import { personVisibleTools } from '../apps/appsSetting';
 
 const validator = new SchemaValidator();
 
@@ -56,7 +58,7 @@ async function resolveTool(manager: ServerManager, argument: unknown): Promise<{
 
 async function pickTool(controller: ServerController): Promise<Tool | undefined> {
   const state = controller.state;
-  const tools = ServerState.isRunning(state) ? state.tools : [];
+  const tools = ServerState.isRunning(state) ? personVisibleTools(state.tools) : [];
   if (tools.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}" offers no tools.', controller.name));
     return undefined;
@@ -121,6 +123,8 @@ export async function callToolWithProgress(controller: ServerController, tool: T
       },
     );
   };
+  // A tool with an MCP App: its app is drawn beside the result, hearing the input now and the answer later.
+  const app = appHost()?.begin(controller, tool, args);
   let outcome: CallToolOutcome;
   try {
     outcome = await vscode.window.withProgress(
@@ -162,11 +166,13 @@ export async function callToolWithProgress(controller: ServerController, tool: T
     if (isLocalError(error, 'cancelled')) {
       controller.log.info(`Call of ${tool.name} cancelled by the user`);
       record({ kind: 'cancelled' });
+      app?.cancelled('cancelled by the user');
       void vscode.window.showInformationMessage(vscode.l10n.t('The call of {0} was cancelled.', tool.name));
       return { kind: 'cancelled' };
     }
     controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
+    app?.cancelled(`the call failed: ${errorMessage(error)}`);
     const showLog = vscode.l10n.t('Show Log');
     void controller.notify('error', vscode.l10n.t('Calling {0} failed: {1}', tool.name, localizeCoreError(errorMessage(error))), showLog).then((choice) => {
       if (choice === showLog) controller.log.show(true);
@@ -176,5 +182,6 @@ export async function callToolWithProgress(controller: ServerController, tool: T
   const durationMs = Date.now() - started;
   controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);
   record({ kind: outcome.result.isError ? 'tool-error' : 'succeeded' }, outcome);
+  app?.answered(outcome.result);
   return { kind: 'answered', record: { serverName: controller.name, toolName: tool.name, args, outcome, durationMs } };
 }

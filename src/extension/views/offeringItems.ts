@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { hasApp } from '../../protocol/extensions/apps';
 import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types';
 import type { ServerController } from '../servers/serverController';
 import { safeIconSource } from './serverIcons';
@@ -31,7 +32,7 @@ export function toolItem(controller: ServerController, tool: Tool): vscode.TreeI
   const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${nodeId(controller)}/tool/${tool.name}`;
   const title = tool.title ?? tool.annotations?.title;
-  const hints = annotationLabels(tool);
+  const hints = [...annotationLabels(tool), ...(hasApp(tool) ? [vscode.l10n.t('app')] : [])];
   const summary = title && title !== tool.name ? title : firstLine(tool.description ?? '');
   // The title (what a person recognises) first, then the hints that tell a read-only lookup from a destructive action.
   item.description = [summary, ...hints.map((hint) => `[${hint}]`)].filter(Boolean).join(' ');

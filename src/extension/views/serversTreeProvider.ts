@@ -3,6 +3,7 @@ import { localizeCoreError } from '../ui/coreErrors';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../protocol/types';
 import { eraLabel } from '../../protocol/eras/select';
 import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
+import { personVisibleTools } from '../apps/appsSetting';
 import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
 import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerController } from '../servers/serverController';
@@ -252,7 +253,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   private groupCount(controller: ServerController, group: OfferingGroup): number | undefined {
     const state = controller.state;
     if (state.kind !== 'running') return 0;
-    if (group === 'tools') return state.tools.length;
+    if (group === 'tools') return personVisibleTools(state.tools).length;
     const offerings = this.catalog.offerings(controller);
     if (!offerings || offerings.loading) return undefined;
     return group === 'resources' ? offerings.resources.length : group === 'templates' ? offerings.templates.length : offerings.prompts.length;
@@ -262,7 +263,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   private groupChildren(controller: ServerController, group: OfferingGroup): ServersTreeNode[] {
     const state = controller.state;
     if (state.kind !== 'running') return [];
-    if (group === 'tools') return this.toolRows(controller, state.tools);
+    if (group === 'tools') return this.toolRows(controller, personVisibleTools(state.tools));
     const offerings = this.catalog.offerings(controller);
     if (!offerings || offerings.loading) return [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))];
     const nodes =

@@ -1,0 +1,187 @@
+import * as vscode from 'vscode';
+import type { AppsApi, UiResource } from '../../protocol/extensions/apps';
+import type { CallToolResult, Tool } from '../../protocol/types';
+import { describeAppSecurity, VSCODE_GRANTABLE_PERMISSIONS } from '../../workbench/apps/appCsp';
+import { AppSession } from '../../workbench/apps/appSession';
+import { appTheme, safeStyleValue, type AppDisplayMode, type EditorThemeKind, type HostSurroundings } from '../../workbench/apps/hostContext';
+import { askOpenLink, downloadFiles, offerMessage } from './appConsent';
+import { appPage } from './appPage';
+
+/** How long closing waits for the app's answer to ui/resource-teardown. */
+const TEARDOWN_TIMEOUT_MS = 3000;
+
+export interface AppPanelOptions {
+  readonly extensionUri: vscode.Uri;
+  readonly serverName: string;
+  readonly tool: Tool;
+  readonly args: Record<string, unknown>;
+  readonly api: AppsApi;
+  readonly resource: UiResource;
+  readonly mode: 'inline' | 'fullscreen';
+  readonly log: vscode.LogOutputChannel;
+  readonly hostVersion: string;
+  /** Where an inline app opens "in editor" (the same app in a tab of its own). */
+  readonly openInEditor?: () => void;
+}
+
+const THEME_KINDS: readonly EditorThemeKind[] = ['light', 'dark', 'high-contrast', 'high-contrast-light'];
+
+/**
+ * One MCP App in a webview of its own (VS Code's approach: one webview per app): inline beside the result, or in
+ * an editor tab (display mode fullscreen). Owns the app's session; closing with the page's button tears the app
+ * down (awaited, bounded); closing the tab ends the session at once (the frame is gone).
+ */
+export class AppPanel implements vscode.Disposable {
+  readonly panel: vscode.WebviewPanel;
+  readonly session: AppSession;
+  private readonly disposables: vscode.Disposable[] = [];
+  private surroundings: HostSurroundings;
+  private disposed = false;
+  private readonly drawnEmitter = new vscode.EventEmitter<void>();
+  /** Fires when the app's frame has loaded its document. */
+  readonly onDidDraw = this.drawnEmitter.event;
+
+  constructor(private readonly options: AppPanelOptions) {
+    const { resource, tool, serverName } = options;
+    const security = describeAppSecurity(resource.meta, VSCODE_GRANTABLE_PERMISSIONS);
+    this.panel = vscode.window.createWebviewPanel(
+      'mcpWorkbench.app',
+      vscode.l10n.t('{0} (app)', tool.title ?? tool.name),
+      options.mode === 'inline' ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [vscode.Uri.joinPath(options.extensionUri, 'media', 'apps')] },
+    );
+    this.surroundings = {
+      theme: appTheme(themeKind(vscode.window.activeColorTheme.kind)),
+      styles: {},
+      displayMode: options.mode,
+      container: { width: 800, maxHeight: 4000 },
+      locale: vscode.env.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    };
+    this.session = new AppSession({
+      serverName,
+      tool,
+      api: options.api,
+      hostInfo: { name: 'mcp-workbench', version: options.hostVersion },
+      surroundings: this.surroundings,
+      port: {
+        post: (message) => void this.panel.webview.postMessage({ type: 'toApp', message }),
+        openLink: (url) => askOpenLink(serverName, url),
+        offerMessage: (content) => offerMessage(serverName, content),
+        downloadFiles: (items) => downloadFiles(options.api, items),
+        requestDisplayMode: (mode) => this.switchMode(mode),
+        sizeChanged: (size) => {
+          if (size.height !== undefined) void this.panel.webview.postMessage({ type: 'resize', height: size.height });
+        },
+        modelContextChanged: (context) => {
+          const text = context.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+          const structured = context.structuredContent ? `\n${JSON.stringify(context.structuredContent, null, 2)}` : '';
+          void this.panel.webview.postMessage({ type: 'context', text: `${text}${structured}`.slice(0, 20_000) });
+        },
+        log: (level, text) => this.log(level === 'debug' || level === 'info' || level === 'notice' ? 'info' : 'warn', `app of ${tool.name}: ${text}`),
+        teardownRequested: () => void this.close(),
+        stopped: (reason) => {
+          this.log('warn', reason);
+          void this.panel.webview.postMessage({ type: 'stopped', reason });
+          void vscode.window.showWarningMessage(reason);
+        },
+      },
+    });
+    this.panel.webview.html = appPage({ webview: this.panel.webview, extensionUri: options.extensionUri, serverName, toolName: tool.name, html: resource.html, csp: security.csp, permissions: security.permissions, mode: options.mode });
+    if (security.csp.refused.length > 0) this.log('warn', `app of ${tool.name}: refused CSP entries ${security.csp.refused.map((refusal) => refusal.entry).join(', ')}`);
+    this.disposables.push(
+      this.panel.webview.onDidReceiveMessage((message: unknown) => this.onPageMessage(message)),
+      this.panel.onDidDispose(() => this.dispose()),
+      this.drawnEmitter,
+    );
+    this.session.toolInput(options.args);
+  }
+
+  toolResult(result: CallToolResult): void {
+    this.session.toolResult(result);
+  }
+
+  toolCancelled(reason: string): void {
+    this.session.toolCancelled(reason);
+  }
+
+  /** Tears the app down (waits for its answer, bounded), then closes its tab. */
+  async close(): Promise<void> {
+    if (this.disposed) return;
+    const outcome = await this.session.teardown(TEARDOWN_TIMEOUT_MS);
+    if (outcome === 'timed-out') this.log('warn', `app of ${this.options.tool.name} did not answer ui/resource-teardown within ${TEARDOWN_TIMEOUT_MS} ms; closed`);
+    this.panel.dispose();
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.session.close();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+    this.panel.dispose();
+  }
+
+  private log(level: 'info' | 'warn', text: string): void {
+    this.options.log[level](`${this.options.serverName}: ${text}`);
+  }
+
+  private switchMode(mode: AppDisplayMode): AppDisplayMode {
+    if (mode === 'pip') return this.surroundings.displayMode;
+    this.surroundings = { ...this.surroundings, displayMode: mode };
+    void this.panel.webview.postMessage({ type: 'mode', mode });
+    if (mode === 'fullscreen') this.panel.reveal(this.panel.viewColumn, false);
+    return mode;
+  }
+
+  private onPageMessage(message: unknown): void {
+    if (typeof message !== 'object' || message === null) return;
+    const data = message as Record<string, unknown>;
+    switch (data.type) {
+      case 'fromApp':
+        return this.session.receive(data.message);
+      case 'dropped':
+        return this.session.receive(undefined);
+      case 'flooded':
+        this.log('warn', `app of ${this.options.tool.name} sent too many messages and was stopped`);
+        return this.session.close();
+      case 'loaded':
+        return this.drawnEmitter.fire();
+      case 'surroundings':
+        return this.onSurroundings(data);
+      case 'action':
+        if (data.action === 'close') void this.close();
+        else if (data.action === 'openInEditor') this.options.openInEditor?.();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private onSurroundings(data: Record<string, unknown>): void {
+    const kind = THEME_KINDS.includes(data.theme as EditorThemeKind) ? (data.theme as EditorThemeKind) : 'dark';
+    const styles: Record<string, string> = {};
+    if (typeof data.styles === 'object' && data.styles !== null) {
+      for (const [name, value] of Object.entries(data.styles)) {
+        const safe = safeStyleValue(value);
+        if (safe !== undefined && name.startsWith('--')) styles[name] = safe;
+      }
+    }
+    const width = typeof data.width === 'number' && data.width > 0 ? Math.round(data.width) : this.surroundings.container.width;
+    const height = typeof data.height === 'number' && data.height > 0 ? Math.round(data.height) : this.surroundings.container.maxHeight;
+    this.surroundings = { ...this.surroundings, theme: appTheme(kind), styles, container: { width, maxHeight: height } };
+    this.session.updateSurroundings(this.surroundings);
+  }
+}
+
+function themeKind(kind: vscode.ColorThemeKind): EditorThemeKind {
+  switch (kind) {
+    case vscode.ColorThemeKind.Light:
+      return 'light';
+    case vscode.ColorThemeKind.HighContrast:
+      return 'high-contrast';
+    case vscode.ColorThemeKind.HighContrastLight:
+      return 'high-contrast-light';
+    default:
+      return 'dark';
+  }
+}

