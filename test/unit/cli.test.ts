@@ -11,6 +11,13 @@ import { freePort } from '../support/net';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const STDIO = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_SERVER)} stdio`;
+/**
+ * The CLI remembers per server definition which era a slow server needed (`$XDG_CACHE_HOME/mcp-workbench/`): these
+ * runs keep that memory in a folder of their own, so neither the person's cache nor another test file's runs decide
+ * whether a run probes.
+ */
+const CACHE_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-test-cache-'));
+const CLI_ENV: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: CACHE_HOME };
 
 interface Run {
   code: number;
@@ -27,7 +34,7 @@ function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; i
     const child = execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: options.cwd ?? REPO_ROOT, env: options.env ?? process.env, timeout: 30_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      { cwd: options.cwd ?? REPO_ROOT, env: { XDG_CACHE_HOME: CACHE_HOME, ...(options.env ?? CLI_ENV) }, timeout: 30_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') {
           reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
@@ -96,6 +103,7 @@ before(() => {
 
 after(() => {
   if (workspace) fs.rmSync(workspace, { recursive: true, force: true });
+  fs.rmSync(CACHE_HOME, { recursive: true, force: true });
 });
 
 describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
@@ -241,7 +249,9 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
 
   test('--verbose shows the transport, the era, the server\'s stderr and the trace, with env secrets masked', { timeout: 30_000 }, async () => {
     const secret = 'env-secret-7Hq2vX9k';
-    const run = await cli(['call', 'get-env', '--verbose', '--env', `MCP_CLI_TEST_SETTING=${secret}`, '--stdio', STDIO]);
+    // A memory of its own: an earlier run of this file that found the server slow to answer the probe would skip it.
+    const env = { ...CLI_ENV, XDG_CACHE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-test-cache-')) };
+    const run = await cli(['call', 'get-env', '--verbose', '--env', `MCP_CLI_TEST_SETTING=${secret}`, '--stdio', STDIO], { env });
     assert.equal(run.code, 0, run.stderr);
     // The value really reached the server and came back in the result, so the trace carried it.
     assert.ok(run.stdout.includes(secret), 'stdout is the result, unmasked');
