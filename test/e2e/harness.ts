@@ -658,6 +658,7 @@ export async function runCommand(page: Page, title: string, options: { timeoutMs
         await page.keyboard.press('Escape');
         await page.locator(QUICK_INPUT).first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
       }
+      await releaseWebviewFocus(page);
       await page.keyboard.press('F1');
       const remaining = Math.max(1_000, deadline - Date.now());
       await page.locator(QUICK_INPUT).first().waitFor({ state: 'visible', timeout: remaining });
@@ -850,9 +851,25 @@ export function waitUntil<T>(what: string, probe: () => T | undefined | Promise<
  * for the quick input to close, which never happens when the command reuses it. This waits instead until the
  * palette's row for the command is gone (the command's own picker, or nothing, is showing).
  */
+/**
+ * A webview that holds the focus (a form after Ctrl+Enter) gets it back when the palette closes, and it gets it
+ * asynchronously (a message to its frame): it can arrive after the command opened its own picker, which then
+ * closes on the focus loss and the command acts on nothing. Seen once in CI as "Stop Server" whose picker never
+ * showed. Blurring the frame first leaves the workbench nothing to hand the focus back to.
+ */
+async function releaseWebviewFocus(page: Page): Promise<void> {
+  await page
+    .evaluate(() => {
+      const active = document.activeElement;
+      if (active instanceof HTMLElement && active.tagName === 'IFRAME') active.blur();
+    })
+    .catch(() => undefined);
+}
+
 export async function runPickerCommand(page: Page, title: string): Promise<void> {
   await waitFor(page, `the command palette to run "${title}"`, async () => {
     if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
+    await releaseWebviewFocus(page);
     await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
     await page.keyboard.press('F1');
     const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();

@@ -58,10 +58,12 @@ test('skills in real VS Code: open a verified skill, install it, refuse a tamper
     assert.match(consent, /"pdf-processing" from the server "skills"/);
     assert.match(consent, /\.github\/skills\/pdf-processing\/references\/FORMS\.md/);
     const installed = path.join(session.workspace, '.github', 'skills', 'pdf-processing');
-    await waitUntil('the installed files in the workspace', () => (fs.existsSync(path.join(installed, 'references', 'FORMS.md')) ? true : undefined));
+    // The notice comes after the last file is written (files are written one by one: one of them being there says
+    // nothing of the others; CI once saw FORMS.md before logo.png).
+    await waitForNotification(page, /installed in \.github\/skills\/pdf-processing/);
+    assert.ok(fs.existsSync(path.join(installed, 'references', 'FORMS.md')));
     assert.match(fs.readFileSync(path.join(installed, 'SKILL.md'), 'utf8'), /^---\nname: pdf-processing/);
     assert.ok(fs.existsSync(path.join(installed, 'assets', 'logo.png')));
-    await waitForNotification(page, /installed in \.github\/skills\/pdf-processing/);
     await screenshot(page, 'skills-02-installed');
 
     // Refusal: the tampered server's SKILL.md fails its digest; nothing of it is shown.
