@@ -37,7 +37,10 @@ export async function resolveServer(
       description: [ServerState.label(controller.state), transportLabel(controller.entry.definition), ...(multiRoot || controller.entry.origin.scope === 'user' ? [controller.entry.origin.label] : [])].join(' · '),
       controller,
     })),
-    { placeHolder: options.placeHolder, matchOnDescription: true },
+    // ignoreFocusOut: run from the palette while a form or result page had the focus, VS Code hands the focus back
+    // to that page after the palette closes, asynchronously; a picker that closed on that focus loss would leave the
+    // command acting on nothing (seen in CI as a Stop Server whose picker never showed). Escape still closes it.
+    { placeHolder: options.placeHolder, matchOnDescription: true, ignoreFocusOut: true },
   );
   return picked?.controller;
 }
