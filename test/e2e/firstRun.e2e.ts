@@ -26,6 +26,22 @@ async function firstRun(page: Page, theme: string): Promise<void> {
   await openViewContainer(page, 'MCP Workbench');
   const servers = pane(page, 'Servers');
   const hint = servers.getByText(HINT);
+  // The hint must be on screen by the frame the first server row is drawn in: a hint that comes later pushes the
+  // rows down by a line under the pointer of someone about to click one (the red CI of stop 16: a click that landed
+  // on the hint, so no consent came). Checked in the page at every animation frame; no waiting for something not to happen.
+  const hintWithFirstRow = await waitFor(page, 'the first server row', () =>
+    page.waitForFunction(
+      ([label, hintText]) => {
+        const sidebar = document.querySelector('.part.sidebar');
+        const rows = [...(sidebar?.querySelectorAll('.monaco-list-row .label-name') ?? [])];
+        if (!rows.some((name) => name.textContent?.trim() === label)) return undefined;
+        return { hint: (sidebar?.textContent ?? '').includes(hintText) };
+      },
+      [SERVER, HINT] as const,
+      { polling: 'raf', timeout: 60_000 },
+    ),
+  );
+  assert.deepEqual(await hintWithFirstRow.jsonValue(), { hint: true }, 'the hint is drawn no later than the rows it sits above');
   await waitFor(page, 'the Servers view to say how to start a server', () => hint.first().waitFor({ state: 'visible', timeout: 30_000 }));
   const serverRow = await visibleRow(page, servers, SERVER);
   await page.mouse.move(0, 0);
