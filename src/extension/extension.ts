@@ -1,7 +1,9 @@
+import * as path from 'node:path';
 import { MementoEraMemory } from './servers/eraMemory';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { HistoryLog } from '../workbench/history/historyLog';
+import { HistoryFile } from '../workbench/node/historyFile';
 import { RestartPolicy, type RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
 import type { CallToolOutcome } from '../protocol/client';
 import { registerCommands } from './commands';
@@ -51,6 +53,7 @@ import { registerAppHost } from './apps/appHost';
 export type McpWorkbenchApi = McpWorkbenchTestApi;
 
 let activeManager: ServerManager | undefined;
+let activeHistoryFile: HistoryFile | undefined;
 
 /**
  * The composition root: builds the services, wires them together, and does nothing else. It returns nothing to
@@ -123,6 +126,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   // History masks at the sink: every entry against its server's secrets, whoever records it.
   const history = new HistoryLog({}, (serverId) => manager.get(serverId)?.knownSecrets() ?? []);
   const historyRecorder = new HistoryRecorder(history, manager);
+  // History survives a window reload (adding a second folder reloads it): kept in this workspace's storage, as masked
+  // as the view shows it. Read after activation, so a long History costs the first screen nothing.
+  const historyFolder = context.storageUri ?? context.globalStorageUri;
+  if (keepHistoryAcrossReloads() && historyFolder.scheme === 'file') {
+    const historyFile = new HistoryFile(history, path.join(historyFolder.fsPath, 'history.json'), (line) => ownLog.warn(line));
+    activeHistoryFile = historyFile;
+    void historyFile.load();
+  }
   const resourceDocuments = new ResourceDocuments(manager, catalog, historyRecorder);
   const results = new ToolResultView(
     context.extensionUri,
@@ -305,6 +316,14 @@ export async function deactivate(): Promise<void> {
   const manager = activeManager;
   activeManager = undefined;
   await manager?.shutdown();
+  // After the shutdown: calls it ended are in History too.
+  const historyFile = activeHistoryFile;
+  activeHistoryFile = undefined;
+  await historyFile?.dispose();
+}
+
+function keepHistoryAcrossReloads(): boolean {
+  return vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('history.keepAcrossReloads', true);
 }
 
 function autoStartEnabled(): boolean {

@@ -1,8 +1,9 @@
 /**
  * End-to-end History view in a real VS Code (code-server 4.100.3) driven from Chromium, as a person would: get-sum is
  * called from the Servers view's tool row (a=2, b=3, Ctrl+Enter); the call appears in the History view under its
- * server; the row's inline "Re-run" opens the Call form prefilled with a=2 and b=3. Screenshots of the History view:
- * test-results/e2e/history-light.png and history-dark.png.
+ * server; the row's inline "Re-run" opens the Call form prefilled with a=2 and b=3; after Reload Window the entry is
+ * still there (History is kept in the workspace's storage). Screenshots of the History view:
+ * test-results/e2e/history-light.png, history-dark.png and history-dark-after-reload.png.
  *
  * Run: node --import tsx --test test/e2e/history.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -24,6 +25,7 @@ import {
   openWorkbench,
   pane,
   prepareCodeServer,
+  runCommand,
   PRODUCT_VSIX,
   REPO_ROOT,
   screenshot,
@@ -156,6 +158,28 @@ test('History in real VS Code: the view follows the dark theme', { timeout: 600_
     assert.ok(r !== undefined && g !== undefined && b !== undefined && r + g + b < 200, `dark side bar background: ${background}`);
     await page.mouse.move(0, 0);
     await screenshot(page, 'history-dark');
+
+    // Reload Window (as adding a second folder does): the entry is still in History. A mark on the old page tells
+    // the reloaded one apart.
+    await page.evaluate(() => ((window as unknown as { __beforeReload?: boolean }).__beforeReload = true));
+    await runCommand(page, 'Developer: Reload Window');
+    await waitFor(page, 'the reloaded workbench', async () => {
+      await waitUntil(
+        'the page to reload',
+        async () => ((await page.evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload).catch(() => true)) ? undefined : true),
+        60_000,
+      );
+      await page.locator('.part.activitybar').first().waitFor({ state: 'visible', timeout: 60_000 });
+    });
+    // The reloaded window may restore the side bar, or not, while it starts: the view's own focus command opens it
+    // either way (the activity bar's "checked" state can be read before the restore has settled).
+    await runCommand(page, 'MCP Workbench: Focus on History View');
+    const reloaded = await openHistoryPane(page);
+    await visibleRow(page, reloaded, SERVER);
+    const kept = await visibleRow(page, reloaded, 'get-sum');
+    assert.match((await kept.locator('.label-description').first().textContent()) ?? '', /succeeded/);
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'history-dark-after-reload');
   } finally {
     await closeSession(session);
   }

@@ -143,6 +143,53 @@ export class HistoryLog {
     return entry;
   }
 
+  /**
+   * Puts back entries kept from an earlier window (History across a reload), older than everything recorded since.
+   * They get ids below every current one, so ids stay unique and increase with time; the ring's and the results'
+   * bounds apply as to any entry, newest kept first. Their results are stored again, so the budget counts them.
+   */
+  restore(earlier: readonly HistoryEntry[]): void {
+    if (earlier.length === 0) return;
+    const current = this.entries();
+    const room = this.limits.capacity - current.length;
+    if (room <= 0) return;
+    const kept = earlier.slice(-room);
+    let id = Math.min(this.nextId, ...current.map((entry) => entry.id));
+    const restored: HistoryEntry[] = [];
+    for (let index = kept.length - 1; index >= 0; index--) {
+      const entry = kept[index];
+      restored.unshift({ ...entry, id: --id, server: { ...entry.server }, result: this.restoreResult(entry.result) });
+    }
+    this.ring.fill(undefined);
+    this.start = 0;
+    this.count = 0;
+    for (const entry of [...restored, ...current]) this.ring[this.count++] = entry;
+    this.enforceTotal();
+    this.emit({ kind: 'added', serverNames: [...new Set(restored.map((entry) => entry.server.name))] });
+  }
+
+  /** A result read back from disk, counted against the budget (and cut to the per-result bound if it grew). */
+  private restoreResult(result: StoredResult): StoredResult {
+    switch (result.kind) {
+      case 'none':
+      case 'dropped':
+        return result;
+      case 'kept':
+        if (result.chars > this.limits.maxResultChars) return { kind: 'dropped', originalChars: result.chars };
+        this.totalResultChars += result.chars;
+        return result;
+      case 'truncated': {
+        const text = result.text.slice(0, this.limits.maxResultChars);
+        this.totalResultChars += text.length;
+        return { ...result, text };
+      }
+      default: {
+        const exhaustive: never = result;
+        return exhaustive;
+      }
+    }
+  }
+
   /** Every entry, oldest first. */
   entries(): HistoryEntry[] {
     const result: HistoryEntry[] = [];
