@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, runCommand, screenshot, visibleRow, waitUntil, webviewFrame } from './harness';
+import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, runCommand, screenshot, serverRowText, visibleRow, waitUntil, webviewFrame } from './harness';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'apps', 'appServer.mjs');
 const BASIC = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
@@ -46,6 +46,17 @@ async function expectText(frame: Frame, selector: string, pattern: RegExp, what:
   } catch (error) {
     throw new Error(`${String(error)}: ${selector} last said ${JSON.stringify(last)}`);
   }
+}
+
+/** The editor tabs titled `title`, in the page's order; `shown` is the active tab of the active editor group. */
+async function tabsTitled(page: Page, title: string): Promise<{ shown: boolean }[]> {
+  return page.evaluate(
+    (wanted) =>
+      Array.from(document.querySelectorAll('.tabs-container .tab'))
+        .filter((tab) => (tab.textContent ?? '').includes(wanted))
+        .map((tab) => ({ shown: tab.classList.contains('active') && tab.closest('.editor-group-container')?.classList.contains('active') === true })),
+    title,
+  );
 }
 
 /** Calls a tool without arguments from its form (the tree row's Call Tool action, then the form's Call button). */
@@ -79,6 +90,11 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     await answerDialog(page, 'Allow and Start');
     await visibleRow(page, servers, 'show_panel');
     assert.equal(await paneRows(servers, 'app_only').count(), 0, 'the ["app"]-only tool is not in the tree');
+    const appsRow = await waitUntil('the apps row to count its tools', async () => {
+      const text = await serverRowText(page, 'apps');
+      return /\d+ tools?\b/.test(text) ? text : undefined;
+    });
+    assert.match(appsRow, /· 6 tools\b/, 'the row counts the six tools offered (seven listed, app_only is the app\'s alone)');
     assert.match((await paneRows(servers, 'show_panel').first().textContent()) ?? '', /\[app\]/, 'app tools are marked');
 
     // The app draws beside the result and hears initialize, the input and the result.
@@ -100,6 +116,31 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     // A theme switch reaches the app.
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
     await expectText(app, '#theme', /^theme: light$/, 'the theme change reached the app');
+    // Open App in Editor gives the app a tab of its own; asking again reveals that tab instead of a second copy.
+    const APP_TAB = 'show_panel (app)';
+    const inlinePage = await webviewFrame(page, 'the inline app page', 'button[data-action="openInEditor"]');
+    await inlinePage.locator('button[data-action="openInEditor"]').click();
+    const opened = await waitUntil('the app in an editor tab of its own, shown', async () => {
+      const tabs = await tabsTitled(page, APP_TAB);
+      return tabs.length === 2 && tabs.some((tab) => tab.shown) ? tabs : undefined;
+    });
+    const copyIndex = opened.findIndex((tab) => tab.shown);
+    const appTabs = page.locator('.tabs-container .tab', { hasText: APP_TAB });
+    await appTabs.nth(1 - copyIndex).click();
+    await waitUntil('the inline app shown again', async () => ((await tabsTitled(page, APP_TAB))[1 - copyIndex]?.shown ? true : undefined));
+    await inlinePage.locator('button[data-action="openInEditor"]').click();
+    // Two tabs with the editor copy shown: with a second copy there would be three, the new one shown.
+    await waitUntil('the editor copy revealed, not drawn again', async () => {
+      const tabs = await tabsTitled(page, APP_TAB);
+      return tabs.length === 2 && tabs[copyIndex]?.shown ? true : undefined;
+    });
+    // Its tab's X: the webview is gone, so the app cannot be told; the host side ends and says so in the log.
+    await appTabs.nth(copyIndex).locator('.codicon-close').click();
+    await waitUntil('the log to say the closed tab ended the app', () =>
+      /app of show_panel: its tab was closed, so the app was not told \(its frame is gone\); 0 request\(s\) in flight cancelled/.test(session?.extensionLog('MCP Workbench apps') ?? '') ? true : undefined,
+    );
+    assert.equal((await tabsTitled(page, APP_TAB)).length, 1, 'the inline app stays');
+
     // Close App tears it down: the app answers ui/resource-teardown, and its page goes away.
     const page$ = await webviewFrame(page, 'the app page', 'button[data-action="close"]');
     await page$.locator('button[data-action="close"]').click();
