@@ -6,6 +6,8 @@
  *     the result; its button calls the app-only tool through the host and shows the answer;
  *   - its link asks first (a modal naming the server with the URL), and declining opens nothing;
  *   - a theme switch reaches the app (host-context-changed);
+ *   - the server row counts six tools (app_only is left out); Open App in Editor asked twice keeps one editor copy
+ *     and shows it; that copy's tab closed with X ends the app host-side (the log says the app could not be told);
  *   - Close App tears it down (the app answers ui/resource-teardown) and its tab closes;
  *   - the hostile app cannot reach the page, the VS Code API or an undeclared origin, and its flood stops it with a note;
  *   - basic-vanillajs's get-time app draws.
