@@ -79,8 +79,12 @@
       vscode.postMessage({ type: 'fromApp', message: event.data });
       return;
     }
-    if (event.source !== null && event.source !== window) return;
-    // From the extension (VS Code delivers its messages with no source window).
+    // From the extension: VS Code's webview host (the frame around this page) relays them with
+    // `contentWindow.postMessage(data, window.origin)`. It deletes `window.parent` here before this script runs, so
+    // the sender cannot be compared; its origin is this page's own, which the app (sandboxed: origin "null") and any
+    // frame it may hold (declared other origins) cannot have. A test for a null source dropped every message, and the
+    // app never got its ui/initialize answer.
+    if (event.origin !== window.origin) return;
     const message = event.data;
     if (typeof message !== 'object' || message === null) return;
     switch (message.type) {

@@ -6,6 +6,8 @@
  *     the result; its button calls the app-only tool through the host and shows the answer;
  *   - its link asks first (a modal naming the server with the URL), and declining opens nothing;
  *   - a theme switch reaches the app (host-context-changed);
+ *   - the server row counts six tools (app_only is left out); Open App in Editor asked twice keeps one editor copy
+ *     and shows it; that copy's tab closed with X ends the app host-side (the log says the app could not be told);
  *   - Close App tears it down (the app answers ui/resource-teardown) and its tab closes;
  *   - the hostile app cannot reach the page, the VS Code API or an undeclared origin, and its flood stops it with a note;
  *   - basic-vanillajs's get-time app draws.
@@ -18,7 +20,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, runCommand, screenshot, visibleRow, waitUntil, webviewFrame } from './harness';
+import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, runCommand, screenshot, serverRowText, visibleRow, waitUntil, webviewFrame } from './harness';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'apps', 'appServer.mjs');
 const BASIC = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
@@ -38,11 +40,25 @@ async function textOf(frame: Frame, selector: string): Promise<string> {
 
 async function expectText(frame: Frame, selector: string, pattern: RegExp, what: string, page?: Page, frameSelector?: string): Promise<string> {
   let last = '';
-  await waitUntil(`${what} (${selector} says ${JSON.stringify(last)})`, async () => {
-    last = page && frameSelector ? await textIn(page, frameSelector, selector) : await textOf(frame, selector);
-    return pattern.test(last) ? last : undefined;
-  }, 60_000);
-  return last;
+  try {
+    return await waitUntil(what, async () => {
+      last = page && frameSelector ? await textIn(page, frameSelector, selector) : await textOf(frame, selector);
+      return pattern.test(last) ? last : undefined;
+    }, 60_000);
+  } catch (error) {
+    throw new Error(`${String(error)}: ${selector} last said ${JSON.stringify(last)}`);
+  }
+}
+
+/** The editor tabs titled `title`, in the page's order; `shown` is the active tab of the active editor group. */
+async function tabsTitled(page: Page, title: string): Promise<{ shown: boolean }[]> {
+  return page.evaluate(
+    (wanted) =>
+      Array.from(document.querySelectorAll('.tabs-container .tab'))
+        .filter((tab) => (tab.textContent ?? '').includes(wanted))
+        .map((tab) => ({ shown: tab.classList.contains('active') && tab.closest('.editor-group-container')?.classList.contains('active') === true })),
+    title,
+  );
 }
 
 /** Calls a tool without arguments from its form (the tree row's Call Tool action, then the form's Call button). */
@@ -54,9 +70,6 @@ async function callFromForm(page: Page, tool: string, formText: string): Promise
 
 test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, asking before links, themed, torn down, contained', {
   timeout: 600_000,
-  // Not yet passing: in code-server the app's frame is found (its #call button is there) but reading its text
-  // (#theme) gives nothing within 60 s; not yet diagnosed. Unskip once the frame's text is read (see the branch report).
-  skip: 'the app frame is drawn but its text is not read yet in code-server (undiagnosed; branch h/apps report)',
 }, async () => {
   let session: VsCodeFixture | undefined;
   try {
@@ -79,6 +92,11 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     await answerDialog(page, 'Allow and Start');
     await visibleRow(page, servers, 'show_panel');
     assert.equal(await paneRows(servers, 'app_only').count(), 0, 'the ["app"]-only tool is not in the tree');
+    const appsRow = await waitUntil('the apps row to count its tools', async () => {
+      const text = await serverRowText(page, 'apps');
+      return /\d+ tools?\b/.test(text) ? text : undefined;
+    });
+    assert.match(appsRow, /· 6 tools\b/, 'the row counts the six tools offered (seven listed, app_only is the app\'s alone)');
     assert.match((await paneRows(servers, 'show_panel').first().textContent()) ?? '', /\[app\]/, 'app tools are marked');
 
     // The app draws beside the result and hears initialize, the input and the result.
@@ -100,6 +118,31 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     // A theme switch reaches the app.
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
     await expectText(app, '#theme', /^theme: light$/, 'the theme change reached the app');
+    // Open App in Editor gives the app a tab of its own; asking again reveals that tab instead of a second copy.
+    const APP_TAB = 'show_panel (app)';
+    const inlinePage = await webviewFrame(page, 'the inline app page', 'button[data-action="openInEditor"]');
+    await inlinePage.locator('button[data-action="openInEditor"]').click();
+    const opened = await waitUntil('the app in an editor tab of its own, shown', async () => {
+      const tabs = await tabsTitled(page, APP_TAB);
+      return tabs.length === 2 && tabs.some((tab) => tab.shown) ? tabs : undefined;
+    });
+    const copyIndex = opened.findIndex((tab) => tab.shown);
+    const appTabs = page.locator('.tabs-container .tab', { hasText: APP_TAB });
+    await appTabs.nth(1 - copyIndex).click();
+    await waitUntil('the inline app shown again', async () => ((await tabsTitled(page, APP_TAB))[1 - copyIndex]?.shown ? true : undefined));
+    await inlinePage.locator('button[data-action="openInEditor"]').click();
+    // Two tabs with the editor copy shown: with a second copy there would be three, the new one shown.
+    await waitUntil('the editor copy revealed, not drawn again', async () => {
+      const tabs = await tabsTitled(page, APP_TAB);
+      return tabs.length === 2 && tabs[copyIndex]?.shown ? true : undefined;
+    });
+    // Its tab's X: the webview is gone, so the app cannot be told; the host side ends and says so in the log.
+    await appTabs.nth(copyIndex).locator('.codicon-close').click();
+    await waitUntil('the log to say the closed tab ended the app', () =>
+      /app of show_panel: its tab was closed, so the app was not told \(its frame is gone\); 0 request\(s\) in flight cancelled/.test(session?.extensionLog('MCP Workbench apps') ?? '') ? true : undefined,
+    );
+    assert.equal((await tabsTitled(page, APP_TAB)).length, 1, 'the inline app stays');
+
     // Close App tears it down: the app answers ui/resource-teardown, and its page goes away.
     const page$ = await webviewFrame(page, 'the app page', 'button[data-action="close"]');
     await page$.locator('button[data-action="close"]').click();
@@ -114,6 +157,7 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     }
     await expectText(hostile, '#probe-fetch', /: blocked$/, 'fetch to an undeclared origin');
     await expectText(hostile, '#probe-model-only-call', /: refused$/, 'the model-only tool refused to the app');
+    await hostile.locator('#flood').click();
     const hostPage = await webviewFrame(page, 'the hostile app page', '#app-note:not([hidden])');
     assert.match(await textOf(hostPage, '#app-note'), /too many messages/);
     await screenshot(page, 'apps-02-hostile');

@@ -227,4 +227,27 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
     const never = session(api, tool, recordingPort().port);
     assert.equal(await never.teardown(10_000), 'not-running', 'an app that never initialized is closed at once');
   });
+
+  test('closed while its app is still answering (its tab closed with X): the teardown wait ends, the call in flight is cancelled and answers nobody', async () => {
+    const { api, tools } = await connect([APPS_FIXTURE], 'legacy');
+    const tool = tools.find((entry) => entry.name === 'show_panel')!;
+    const { port, posted } = recordingPort();
+    const subject = session(api, tool, port);
+    initialize(subject);
+    subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
+    // The app's call of its app-only tool is on its way to the server when the tab closes.
+    subject.receive({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'app_only', arguments: { word: 'late' } } });
+    // Close App was pressed and the app is slow to answer; then the X closes the tab (the frame is gone).
+    const tearingDown = subject.teardown(600_000);
+    assert.ok(posted.some((message) => message.method === 'ui/resource-teardown'), 'ui/resource-teardown was sent');
+    assert.equal(subject.close(), 1, 'one request in flight was cancelled');
+    assert.equal(await tearingDown, 'closed', 'the teardown wait ends with the session, not at its bound');
+    assert.equal(subject.state.kind, 'closed');
+    assert.equal(subject.close(), 0, 'closing again cancels nothing');
+    // The cancelled call settles on the host side; nothing is posted to the gone app, then or for later input.
+    await waitFor(() => subject.requestsInFlight === 0, 'the cancelled call to settle');
+    subject.toolResult({ content: [{ type: 'text', text: 'late result' }] });
+    assert.equal(answerTo(posted, 'call'), undefined, 'the gone app gets no answer');
+    assert.equal(posted.filter((message) => message.method === 'ui/notifications/tool-result').length, 0);
+  });
 });

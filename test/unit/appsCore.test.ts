@@ -10,6 +10,7 @@ import { McpClient } from '../../src/protocol/client';
 import type { EraPreference } from '../../src/protocol/eras/select';
 import { appsExtensionsFor, hasApp, isCallableByApp, isVisibleToModel, mcpApps, toolUi, type AppsApi } from '../../src/protocol/extensions/apps';
 import { StdioTransport } from '../../src/protocol/node/stdio';
+import { offeredTools } from '../../src/workbench/apps/offeredTools';
 import { APPS_FIXTURE, BASIC_APP_SERVER, DEBUG_APP_SERVER } from './appsSupport';
 import { REPO_ROOT, textOf } from './testSupport';
 
@@ -94,6 +95,19 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       await assert.rejects(api(client).callToolForApp('model_only', {}), /the app may not call tool "model_only": its visibility does not include "app"/);
       await assert.rejects(api(client).callToolForApp('no_such_tool', {}), /apps: the app asked for tool "no_such_tool", which this server does not list/);
       assert.equal(textOf([{ type: 'text', text: (await api(client).readResourceForApp('fixture://notes')).contents[0]!.text as string }]), 'notes for the app');
+    });
+
+    test('the tools offered to the person (Tools group, "N tools", Call Tool picker) leave out the app-only tool while apps are on', async () => {
+      const client = start([APPS_FIXTURE], era, true);
+      await client.connect();
+      const tools = await client.listTools();
+      assert.equal(tools.length, 7, 'the fixture lists seven tools, app_only among them');
+      const offered = offeredTools(tools, true);
+      assert.deepEqual(offered.map((tool) => tool.name), ['show_panel', 'flat_key', 'model_only', 'show_hostile', 'show_wrong_mime', 'show_huge']);
+      assert.equal(offeredTools(tools, true), offered, 'the same list gives the same offered list (views cache rows by it)');
+      assert.equal(offeredTools(tools, false), tools, 'with apps off every listed tool is offered');
+      const withoutAppOnly = tools.filter((tool) => tool.name !== 'app_only');
+      assert.equal(offeredTools(withoutAppOnly, true), withoutAppOnly, 'nothing to leave out: the list itself');
     });
 
     test('the UI resource: its _meta.ui is read; a wrong MIME type and an oversized app are refused, naming the server', async () => {

@@ -31,6 +31,20 @@ export class AppHost implements vscode.Disposable {
     let last: { kind: 'answered'; result: CallToolResult } | { kind: 'cancelled'; reason: string } | undefined;
     // The call's panels already drawn hear the answer when it comes; one drawn later gets it on creation.
     const drawn = new Set<AppPanel>();
+    // The call's copy in an editor tab, once asked for: asking again reveals it rather than drawing a second one
+    // (kept as the promise, so a second click while the first is still reading the resource finds it too).
+    let editorCopy: Promise<AppPanel | undefined> | undefined;
+    const openInEditor = (): void => {
+      if (!editorCopy) {
+        editorCopy = open('fullscreen');
+        void editorCopy.then((panel) => {
+          if (!panel) editorCopy = undefined;
+          else panel.panel.onDidDispose(() => (editorCopy = undefined));
+        });
+        return;
+      }
+      void editorCopy.then((panel) => panel?.panel.reveal(panel.panel.viewColumn, false));
+    };
     const open = (mode: 'inline' | 'fullscreen'): Promise<AppPanel | undefined> =>
       api.readUiResource(uri).then(
         (resource) => {
@@ -44,7 +58,7 @@ export class AppHost implements vscode.Disposable {
             mode,
             log: controller.log,
             hostVersion: String(this.context.extension.packageJSON.version ?? '0'),
-            openInEditor: () => void open('fullscreen'),
+            openInEditor,
           });
           this.panels.add(panel);
           panel.onDidDraw(() => this.drawnEmitter.fire({ toolName: tool.name }));

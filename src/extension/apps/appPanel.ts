@@ -109,6 +109,7 @@ export class AppPanel implements vscode.Disposable {
   async close(): Promise<void> {
     if (this.disposed) return;
     const outcome = await this.session.teardown(TEARDOWN_TIMEOUT_MS);
+    // 'closed': the tab was closed while the app was still answering (see dispose).
     if (outcome === 'timed-out') this.log('warn', `app of ${this.options.tool.name} did not answer ui/resource-teardown within ${TEARDOWN_TIMEOUT_MS} ms; closed`);
     this.panel.dispose();
   }
@@ -116,7 +117,12 @@ export class AppPanel implements vscode.Disposable {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.session.close();
+    // Closed with its tab's X (or the window closing): the webview is already gone, and the app's frame with it, so
+    // the app cannot be told (no ui/resource-teardown can reach it). Only the host side ends: its requests in flight
+    // are cancelled at the server, a teardown still waiting stops waiting, and nothing more is posted.
+    const wasRunning = !this.session.ended;
+    const cancelled = this.session.close();
+    if (wasRunning) this.log('info', `app of ${this.options.tool.name}: its tab was closed, so the app was not told (its frame is gone); ${cancelled} request(s) in flight cancelled`);
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.panel.dispose();
   }
@@ -143,7 +149,8 @@ export class AppPanel implements vscode.Disposable {
         return this.session.receive(undefined);
       case 'flooded':
         this.log('warn', `app of ${this.options.tool.name} sent too many messages and was stopped`);
-        return this.session.close();
+        this.session.close();
+        return;
       case 'loaded':
         return this.drawnEmitter.fire();
       case 'surroundings':

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { personVisibleTools } from '../apps/appsSetting';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { serverKeyLocations } from '../config/serverKeys';
@@ -55,7 +56,8 @@ function lensesFor(controller: ServerController): vscode.Command[] {
     case 'signInRequired':
       return [command(vscode.l10n.t('$(account) MCP Workbench: Sign In'), 'mcpWorkbench.signIn')];
     case 'running': {
-      const tools = state.session.capabilities.tools ? ` · ${state.tools.length === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', state.tools.length)}` : '';
+      const offered = personVisibleTools(state.tools).length;
+      const tools = state.session.capabilities.tools ? ` · ${offered === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', offered)}` : '';
       return [
         command(vscode.l10n.t('$(pass-filled) MCP Workbench: running{0}', tools), 'mcpWorkbench.servers.focus'),
         command(vscode.l10n.t('Stop'), 'mcpWorkbench.stopServer'),

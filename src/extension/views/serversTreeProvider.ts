@@ -362,7 +362,11 @@ function serverItem(controller: ServerController, all: readonly ServerController
   // Only the tool count: resource and prompt counts stand on their group rows, so a catalog reload refreshes those
   // rows alone instead of this one and, with it, every expanded tool row underneath.
   if (state.kind === 'running') parts.push(eraLabel(state.session));
-  if (state.kind === 'running' && state.session.capabilities.tools) parts.push(state.tools.length === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', state.tools.length));
+  if (state.kind === 'running' && state.session.capabilities.tools) {
+    // The count of the Tools group below: app-only tools are not offered, so they are not counted either.
+    const offered = personVisibleTools(state.tools).length;
+    parts.push(offered === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', offered));
+  }
   if (sharedName) parts.push(controller.entry.origin.folder.name);
   item.description = parts.join(' · ');
   item.tooltip = serverTooltip(controller);

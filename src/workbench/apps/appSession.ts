@@ -55,6 +55,9 @@ export type AppSessionState =
 
 type Queued = { method: string; params: Record<string, unknown> };
 
+/** How a teardown ended: the app answered, it did not in time, it never ran, or the session was closed meanwhile. */
+export type TeardownOutcome = 'answered' | 'timed-out' | 'not-running' | 'closed';
+
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;
 const INTERNAL = -32603;
@@ -74,7 +77,8 @@ export class AppSession {
   private readonly abort = new AbortController();
   private surroundings: HostSurroundings;
   private nextId = 1;
-  private teardownAnswer: { id: number; resolve: () => void } | undefined;
+  /** The teardown under way: the id of its ui/resource-teardown, its bound, and how to end the wait. */
+  private teardownWait: { id: number; timer: ReturnType<typeof setTimeout>; settle: (outcome: TeardownOutcome) => void } | undefined;
   private modelContextValue: read.ModelContext | undefined;
 
   constructor(private readonly options: AppSessionOptions) {
@@ -137,28 +141,52 @@ export class AppSession {
    * Asks the app to clean up (`ui/resource-teardown`) and waits for its answer, at most `timeoutMs`; then the session
    * is closed. An app that never initialized is closed at once.
    */
-  async teardown(timeoutMs: number): Promise<'answered' | 'timed-out' | 'not-running'> {
+  async teardown(timeoutMs: number): Promise<TeardownOutcome> {
     if (this.stateValue.kind !== 'ready') {
       this.close();
       return 'not-running';
     }
     this.stateValue = { kind: 'tearing-down' };
     const id = this.nextId++;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const answered = new Promise<'answered'>((resolve) => (this.teardownAnswer = { id, resolve: () => resolve('answered') }));
-    const timedOut = new Promise<'timed-out'>((resolve) => (timer = setTimeout(() => resolve('timed-out'), timeoutMs)));
+    const ended = new Promise<TeardownOutcome>((settle) => {
+      this.teardownWait = { id, timer: setTimeout(() => this.endTeardown('timed-out'), timeoutMs), settle };
+    });
     this.options.port.post({ jsonrpc: '2.0', id, method: 'ui/resource-teardown', params: {} });
-    const outcome = await Promise.race([answered, timedOut]);
-    clearTimeout(timer);
+    const outcome = await ended;
     this.close();
     return outcome;
   }
 
-  /** Ends the session without asking the app (its frame is gone): pending app requests are abandoned. */
-  close(): void {
+  /** The app's requests being served now (tool calls, reads, prompts to the person). */
+  get requestsInFlight(): number {
+    return this.inFlight;
+  }
+
+  /** True once the session is closed or stopped: the app is sent nothing more. */
+  get ended(): boolean {
+    return this.stateValue.kind === 'closed' || this.stateValue.kind === 'stopped';
+  }
+
+  /**
+   * Ends the session without asking the app (its frame is gone, or its teardown is over). The app's requests in
+   * flight are cancelled at the server (notifications/cancelled) and answer nobody; a teardown still waiting for the
+   * app ends at once ('closed'), its timer cleared; nothing more is posted. Returns how many requests were cancelled.
+   */
+  close(): number {
+    const cancelled = this.ended ? 0 : this.inFlight;
     if (this.stateValue.kind !== 'stopped') this.stateValue = { kind: 'closed' };
     this.abort.abort();
     this.queue.length = 0;
+    this.endTeardown('closed');
+    return cancelled;
+  }
+
+  private endTeardown(outcome: TeardownOutcome): void {
+    const wait = this.teardownWait;
+    if (!wait) return;
+    this.teardownWait = undefined;
+    clearTimeout(wait.timer);
+    wait.settle(outcome);
   }
 
   private stop(reason: string): void {
@@ -185,7 +213,7 @@ export class AppSession {
   private dispatch(message: AppMessage): void {
     switch (message.kind) {
       case 'response':
-        if (this.teardownAnswer && message.id === this.teardownAnswer.id) this.teardownAnswer.resolve();
+        if (this.teardownWait && message.id === this.teardownWait.id) this.endTeardown('answered');
         return;
       case 'notification':
         return this.onNotification(message.method, message.params);
