@@ -7,6 +7,7 @@ import type { ServerEntry } from '../config/serverEntry';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { planDebugLaunch } from './debugLaunch';
+import type { DebugLaunch } from '../servers/serverLauncher';
 import { freeLoopbackPort } from './freePort';
 import { RestartThrottle } from './restartThrottle';
 
@@ -58,11 +59,14 @@ export class DevMode implements vscode.Disposable {
     }
   }
 
-  /** LaunchServices.debug: the debugger's command line for a dev server with `debug`, and its attach. */
-  readonly debug = async (entry: ServerEntry, resolved: ResolvedServer, log: vscode.LogOutputChannel): Promise<{ resolved: ResolvedServer; attach?: () => void } | undefined> => {
+  /**
+   * LaunchServices.debug: for a dev server with `debug`, the debugger's flags (on a loopback port chosen now, before
+   * the consent, so the consent shows the command line that runs) and its attach. Undefined: started as usual.
+   */
+  readonly debug = async (entry: ServerEntry, preview: ResolvedServer, log: vscode.LogOutputChannel): Promise<DebugLaunch | undefined> => {
     const debug = entry.definition.dev?.debug;
     if (!debug) return undefined;
-    if (resolved.kind !== 'stdio') {
+    if (preview.kind !== 'stdio') {
       log.warn('Dev mode: "debug" applies to stdio servers only; this HTTP server is started as usual');
       return undefined;
     }
@@ -71,14 +75,14 @@ export class DevMode implements vscode.Disposable {
       return undefined;
     }
     const port = await freeLoopbackPort();
-    const plan = planDebugLaunch(resolved, debug, port, entry.name);
+    const plan = planDebugLaunch(preview, debug, port, entry.name);
     if (plan.kind === 'not-possible') {
       log.warn(`Dev mode: ${plan.reason}; the server is started without a debugger`);
       return undefined;
     }
     log.info(`Dev mode: debugging with ${debug.type} on 127.0.0.1:${port}`);
     return {
-      resolved: plan.resolved,
+      plan,
       attach: () => {
         Promise.resolve(vscode.debug.startDebugging(entry.origin.folder, plan.attach)).then(
           (started) => {
