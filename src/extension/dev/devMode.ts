@@ -52,10 +52,19 @@ export class DevMode implements vscode.Disposable {
       if (this.sessions.has(id)) continue;
       const session = new DevSession(controller, controller.entry.definition.dev!, this.holdProtocolLog(controller));
       this.sessions.set(id, session);
-      if (this.isWorkspaceTrusted() && controller.state.kind === 'stopped') {
-        controller.log.info('Dev mode: starting');
-        controller.start().catch((error: unknown) => controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`));
-      }
+      // In an untrusted workspace it waits: granting trust starts it (workspaceTrustGranted).
+      if (this.isWorkspaceTrusted()) startDevServer(controller);
+      else session.waitingForTrust = true;
+    }
+  }
+
+  /** Trust was granted: the dev servers that could not start without it start now, as on opening a trusted workspace. */
+  workspaceTrustGranted(): void {
+    if (!this.isWorkspaceTrusted()) return;
+    for (const session of this.sessions.values()) {
+      if (!session.waitingForTrust) continue;
+      session.waitingForTrust = false;
+      startDevServer(session.controller);
     }
   }
 
@@ -101,8 +110,17 @@ export class DevMode implements vscode.Disposable {
   }
 }
 
+/** Dev mode's own start of a stopped server (a running or starting one is left alone). */
+function startDevServer(controller: ServerController): void {
+  if (controller.state.kind !== 'stopped') return;
+  controller.log.info('Dev mode: starting');
+  controller.start().catch((error: unknown) => controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`));
+}
+
 /** Dev mode of one server: its watchers, its restart throttle and its held protocol log. */
 class DevSession implements vscode.Disposable {
+  /** Its start was skipped because the workspace was not trusted. */
+  waitingForTrust = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly throttle: RestartThrottle;
 
