@@ -230,6 +230,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     ...[vscode.workspace.onDidGrantWorkspaceTrust, simulatedTrust.granted.event].map((onGranted) =>
       onGranted(() => {
         manager.workspaceTrustGranted();
+        // Dev servers start with trust whatever autoStart says (a start shared with startAll's, if both ask).
+        dev.mode?.workspaceTrustGranted();
         if (autoStartEnabled() && isWorkspaceTrusted()) void manager.startAll();
       }),
     ),

@@ -18,6 +18,7 @@ import { promisify } from 'node:util';
 import type { Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
+  answerDialog,
   inlineAction,
   installVsix,
   openViewContainer,
@@ -29,6 +30,7 @@ import {
   screenshot,
   startCodeServer,
   visibleRow,
+  waitFor,
   waitUntil,
   webviewFrame,
   type CodeServerHandle,
@@ -45,7 +47,8 @@ interface Session {
   workbench: Workbench;
 }
 
-async function openSession(name: string, dev: unknown, env: Record<string, string> = {}): Promise<Session> {
+/** `consent`: the first-start consent stays on (the person's default), so dev mode's own start waits for a review. */
+async function openSession(name: string, dev: unknown, env: Record<string, string> = {}, consent = false): Promise<Session> {
   await prepareCodeServer();
   if (!process.env.MCP_E2E_VSIX && !fs.existsSync(PRODUCT_VSIX)) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
   assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
@@ -61,13 +64,13 @@ async function openSession(name: string, dev: unknown, env: Record<string, strin
     JSON.stringify({ servers: { greeter: { type: 'stdio', command: 'node', args: [GREETER, '${workspaceFolder}'], cwd: '${workspaceFolder}', env, dev } } }, null, 2),
   );
   await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
-  // The person's own setting turns the first-start consent off, so nothing but dev mode can start the server (autoStart
-  // is off by default): the server running without a click is dev mode's doing.
+  // Without `consent`, the person's own setting turns the first-start consent off, so nothing but dev mode can start
+  // the server (autoStart is off by default): the server running without a click is dev mode's doing.
   const server = await startCodeServer({
     workspace,
     extensionsDir,
     userDataDir,
-    settings: { 'mcpWorkbench.dev.restartDelayMs': 200, 'mcpWorkbench.confirmWorkspaceServers': false, 'mcpWorkbench.autoStart': false },
+    settings: { 'mcpWorkbench.dev.restartDelayMs': 200, 'mcpWorkbench.confirmWorkspaceServers': consent, 'mcpWorkbench.autoStart': false },
   });
   try {
     const workbench = await openWorkbench(server.url, workspace);
@@ -146,10 +149,20 @@ test('dev mode in real VS Code: the server starts by itself and a watched file c
 test('dev mode in real VS Code: with debug node, a breakpoint in the tool handler stops when the tool is called from the form', { timeout: 600_000 }, async () => {
   let session: Session | undefined;
   try {
-    session = await openSession('dev-debug', { debug: { type: 'node' } }, { GREETER_BREAK: '1' });
+    session = await openSession('dev-debug', { debug: { type: 'node' } }, { GREETER_BREAK: '1' }, true);
     const { page } = session.workbench;
     await openViewContainer(page, 'MCP');
     const servers = pane(page, 'Servers');
+    // Dev mode's own start is the workspace's: it waits for the person to review what runs. The row is read once it
+    // says so (its final layout) before it is clicked.
+    const greeter = await visibleRow(page, servers, 'greeter');
+    await waitFor(page, 'the greeter row to wait for a review', () => greeter.getByText('changed: review to start').first().waitFor({ state: 'visible', timeout: 60_000 }));
+    await inlineAction(page, greeter, 'Start Server');
+    // The consent shows the debugger's flag with the port this start uses: what the person approves is what runs.
+    const consent = await answerDialog(page, 'Allow and Start');
+    const consentedFlag = /--inspect-brk=127\.0\.0\.1:\d+/.exec(consent)?.[0];
+    assert.ok(consentedFlag, `the consent names the debugger's flag: ${consent}`);
+    assert.ok(consent.includes(`Arguments: ${consentedFlag} ${GREETER}`), `the flag is in the arguments, before the script: ${consent}`);
     const toolbar = page.locator('.debug-toolbar').first();
     await toolbar.waitFor({ state: 'visible', timeout: 60_000 });
     // The attach shows Run and Debug; the Servers view is brought back as a person would.
@@ -161,7 +174,7 @@ test('dev mode in real VS Code: with debug node, a breakpoint in the tool handle
       return pids.length === 1 ? pids : undefined;
     });
     const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    assert.ok(cmdline.some((arg) => /^--inspect-brk=127\.0\.0\.1:\d+$/.test(arg)), `node runs with --inspect-brk on loopback: ${cmdline.join(' ')}`);
+    assert.ok(cmdline.includes(consentedFlag), `node runs with the flag the person approved (${consentedFlag}): ${cmdline.join(' ')}`);
 
     await callGreet(page);
     // Paused on the breakpoint: the debug toolbar offers Continue, and the editor shows the handler's line.

@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as http from 'node:http';
 import { describe, test } from 'node:test';
-import { planDebugLaunch } from '../../src/extension/dev/debugLaunch';
+import { FREE_PORT_PLACEHOLDER, planDebugLaunch, withDebugger } from '../../src/extension/dev/debugLaunch';
+import { launchFingerprint } from '../../src/workbench/node/launchFingerprint';
 import { freeLoopbackPort } from '../../src/extension/dev/freePort';
 import { RestartThrottle, describeChanges } from '../../src/extension/dev/restartThrottle';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
@@ -120,7 +121,7 @@ describe('dev mode: debugger command lines', () => {
     const plan = planDebugLaunch(server, { type: 'node' }, 9231, 'app');
     assert.equal(plan.kind, 'debug');
     if (plan.kind !== 'debug') return;
-    assert.deepEqual(plan.resolved.args, ['--inspect-brk=127.0.0.1:9231', 'server.js', '--flag']);
+    assert.deepEqual(withDebugger(server, plan, 'run').args, ['--inspect-brk=127.0.0.1:9231', 'server.js', '--flag']);
     assert.equal(plan.attach.type, 'node');
     assert.equal(plan.attach.request, 'attach');
     assert.equal(plan.attach.port, 9231);
@@ -132,19 +133,41 @@ describe('dev mode: debugger command lines', () => {
   test('python is wrapped with debugpy (or the given debugpyPath), waiting for the client', () => {
     const plan = planDebugLaunch({ ...server, command: '/usr/bin/python3', args: ['srv.py'] }, { type: 'debugpy' }, 5678, 'py');
     assert.ok(plan.kind === 'debug');
-    assert.deepEqual(plan.resolved.args, ['-m', 'debugpy', '--listen', '127.0.0.1:5678', '--wait-for-client', 'srv.py']);
+    assert.deepEqual(withDebugger({ ...server, args: ['srv.py'] }, plan, 'run').args, ['-m', 'debugpy', '--listen', '127.0.0.1:5678', '--wait-for-client', 'srv.py']);
     assert.deepEqual(plan.attach.connect, { host: '127.0.0.1', port: 5678 });
     const withPath = planDebugLaunch({ ...server, command: 'python', args: ['srv.py'] }, { type: 'debugpy', debugpyPath: '/opt/debugpy' }, 5678, 'py');
     assert.ok(withPath.kind === 'debug');
-    assert.deepEqual(withPath.resolved.args.slice(0, 2), ['/opt/debugpy', '--listen']);
+    assert.deepEqual(withDebugger(server, withPath, 'run').args.slice(0, 2), ['/opt/debugpy', '--listen']);
     assert.equal(planDebugLaunch({ ...server, command: 'uv' }, { type: 'debugpy' }, 5678, 'py').kind, 'not-possible');
+  });
+
+  test('the consent is remembered by the debugger\'s flags with the port as a placeholder: a new port is the same consent, adding the debugger is not', () => {
+    const definition = { ...server, dev: { watch: [], exclude: [], debug: { type: 'node' as const } } };
+    const onPort = (port: number) => {
+      const plan = planDebugLaunch(definition, { type: 'node' }, port, 'app');
+      assert.ok(plan.kind === 'debug');
+      return plan;
+    };
+    const first = onPort(9231);
+    const second = onPort(40123);
+    // What the consent shows is what runs: the flag with this start's port.
+    assert.deepEqual(withDebugger(definition, first, 'run').args, ['--inspect-brk=127.0.0.1:9231', 'server.js', '--flag']);
+    assert.deepEqual(withDebugger(definition, first, 'fingerprint').args, [`--inspect-brk=127.0.0.1:${FREE_PORT_PLACEHOLDER}`, 'server.js', '--flag']);
+    const remembered = (plan: ReturnType<typeof onPort>) => launchFingerprint('ws:app', withDebugger(definition, plan, 'fingerprint'), []);
+    assert.equal(remembered(first), remembered(second), 'a restart on another port does not ask again');
+    assert.notEqual(remembered(first), launchFingerprint('ws:app', server, []), 'adding the debugger asks again');
+    assert.notEqual(remembered(first), launchFingerprint('ws:app', withDebugger(definition, first, 'run'), []), 'the port is not part of what is remembered');
+    // An HTTP server is never wrapped.
+    const http = { kind: 'http' as const, name: 'remote', url: 'http://127.0.0.1:1/mcp', headers: {}, transport: 'auto' as const };
+    assert.deepEqual(withDebugger(http, first, 'run'), http);
   });
 
   test('the planned node command line opens the inspector on the free loopback port', { timeout: 20_000 }, async () => {
     const port = await freeLoopbackPort();
     const plan = planDebugLaunch({ ...server, command: process.execPath, args: ['-e', 'console.log("ran")'] }, { type: 'node' }, port, 'app');
     assert.ok(plan.kind === 'debug');
-    const child = spawn(plan.resolved.command, plan.resolved.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const planned = withDebugger({ ...server, command: process.execPath, args: ['-e', 'console.log("ran")'] }, plan, 'run');
+    const child = spawn(planned.command, planned.args, { stdio: ['ignore', 'pipe', 'pipe'] });
     try {
       let targets: { type: string; webSocketDebuggerUrl: string }[] = [];
       for (let attempt = 0; attempt < 150 && targets.length === 0; attempt++) {

@@ -15,6 +15,7 @@ import { MCPTEST_FORMAT_VERSION, RecordingFormatError, parseRecording, serialize
 import { PathSyntaxError, advance, formatPath, isMatch, parsePathPattern, startState, type PathSegment } from '../../src/workbench/recordings/jsonPath';
 import { RuleError, compileRule, compileRules } from '../../src/workbench/recordings/rules';
 import { describeFailure } from '../../src/workbench/recordings/replay';
+import { proposedTestPath, withTestSuffix } from '../../src/workbench/recordings/testFile';
 
 function matches(pattern: string, segments: PathSegment[]): boolean {
   const compiled = parsePathPattern(pattern);
@@ -223,6 +224,31 @@ describe('History entries as steps, and re-recording a step', () => {
     assert.deepEqual(reread.steps[1], original.steps[1]);
     assert.deepEqual(reread.rules, original.rules);
     assert.ok(edited.startsWith(text.slice(0, text.indexOf('"steps"'))), 'everything before the steps is untouched');
+  });
+});
+
+describe('where Save as Test writes', () => {
+  const call = (name: string) => ({ request: { method: 'tools/call' as const, params: { name, arguments: {} } }, answer: { result: {} } });
+  const none = async () => false;
+
+  test('tests/<server>-<tool>.mcptest.json, and a free name when it is taken (never a replaced file)', async () => {
+    assert.equal(await proposedTestPath('greeter', [call('greet'), call('other')], none), 'tests/greeter-greet.mcptest.json');
+    const existing = new Set(['tests/greeter-greet.mcptest.json', 'tests/greeter-greet-2.mcptest.json']);
+    assert.equal(await proposedTestPath('greeter', [call('greet')], async (file) => existing.has(file)), 'tests/greeter-greet-3.mcptest.json');
+    assert.equal(await proposedTestPath('docs', [{ request: { method: 'resources/read' as const, params: { uri: 'file:///a' } }, answer: { result: {} } }], none), 'tests/docs-resource.mcptest.json');
+  });
+
+  test('a tool name from the server cannot leave the folder or hide characters in the name', async () => {
+    assert.equal(await proposedTestPath('my server', [call('../../etc/passwd')], none), 'tests/my-server-etc-passwd.mcptest.json');
+    assert.equal(await proposedTestPath('s', [call('a\u202Eb\n/..')], none), 'tests/s-a-b.mcptest.json');
+    assert.equal(await proposedTestPath('..', [call('...')], none), 'tests/session.mcptest.json');
+    assert.equal(await proposedTestPath('s', [call('x'.repeat(500))], none), `tests/s-${'x'.repeat(60)}.mcptest.json`, 'a long name is cut');
+  });
+
+  test('a path from the save dialog is named so Test Explorer finds it', () => {
+    assert.equal(withTestSuffix('/w/tests/a.mcptest.json'), '/w/tests/a.mcptest.json');
+    assert.equal(withTestSuffix('/w/tests/a.json'), '/w/tests/a.mcptest.json');
+    assert.equal(withTestSuffix('/w/tests/a'), '/w/tests/a.mcptest.json');
   });
 });
 

@@ -7,6 +7,7 @@ import type { ServerEntry } from '../config/serverEntry';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { planDebugLaunch } from './debugLaunch';
+import type { DebugLaunch } from '../servers/serverLauncher';
 import { freeLoopbackPort } from './freePort';
 import { RestartThrottle } from './restartThrottle';
 
@@ -51,18 +52,30 @@ export class DevMode implements vscode.Disposable {
       if (this.sessions.has(id)) continue;
       const session = new DevSession(controller, controller.entry.definition.dev!, this.holdProtocolLog(controller));
       this.sessions.set(id, session);
-      if (this.isWorkspaceTrusted() && controller.state.kind === 'stopped') {
-        controller.log.info('Dev mode: starting');
-        controller.start().catch((error: unknown) => controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`));
-      }
+      // In an untrusted workspace it waits: granting trust starts it (workspaceTrustGranted).
+      if (this.isWorkspaceTrusted()) startDevServer(controller);
+      else session.waitingForTrust = true;
     }
   }
 
-  /** LaunchServices.debug: the debugger's command line for a dev server with `debug`, and its attach. */
-  readonly debug = async (entry: ServerEntry, resolved: ResolvedServer, log: vscode.LogOutputChannel): Promise<{ resolved: ResolvedServer; attach?: () => void } | undefined> => {
+  /** Trust was granted: the dev servers that could not start without it start now, as on opening a trusted workspace. */
+  workspaceTrustGranted(): void {
+    if (!this.isWorkspaceTrusted()) return;
+    for (const session of this.sessions.values()) {
+      if (!session.waitingForTrust) continue;
+      session.waitingForTrust = false;
+      startDevServer(session.controller);
+    }
+  }
+
+  /**
+   * LaunchServices.debug: for a dev server with `debug`, the debugger's flags (on a loopback port chosen now, before
+   * the consent, so the consent shows the command line that runs) and its attach. Undefined: started as usual.
+   */
+  readonly debug = async (entry: ServerEntry, preview: ResolvedServer, log: vscode.LogOutputChannel): Promise<DebugLaunch | undefined> => {
     const debug = entry.definition.dev?.debug;
     if (!debug) return undefined;
-    if (resolved.kind !== 'stdio') {
+    if (preview.kind !== 'stdio') {
       log.warn('Dev mode: "debug" applies to stdio servers only; this HTTP server is started as usual');
       return undefined;
     }
@@ -71,14 +84,14 @@ export class DevMode implements vscode.Disposable {
       return undefined;
     }
     const port = await freeLoopbackPort();
-    const plan = planDebugLaunch(resolved, debug, port, entry.name);
+    const plan = planDebugLaunch(preview, debug, port, entry.name);
     if (plan.kind === 'not-possible') {
       log.warn(`Dev mode: ${plan.reason}; the server is started without a debugger`);
       return undefined;
     }
     log.info(`Dev mode: debugging with ${debug.type} on 127.0.0.1:${port}`);
     return {
-      resolved: plan.resolved,
+      plan,
       attach: () => {
         Promise.resolve(vscode.debug.startDebugging(entry.origin.folder, plan.attach)).then(
           (started) => {
@@ -97,8 +110,17 @@ export class DevMode implements vscode.Disposable {
   }
 }
 
+/** Dev mode's own start of a stopped server (a running or starting one is left alone). */
+function startDevServer(controller: ServerController): void {
+  if (controller.state.kind !== 'stopped') return;
+  controller.log.info('Dev mode: starting');
+  controller.start().catch((error: unknown) => controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`));
+}
+
 /** Dev mode of one server: its watchers, its restart throttle and its held protocol log. */
 class DevSession implements vscode.Disposable {
+  /** Its start was skipped because the workspace was not trusted. */
+  waitingForTrust = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly throttle: RestartThrottle;
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { findExecutable, type ResolvedServer, type ResolvedWithSecrets } from '../../workbench/node/launch';
+import { launchFingerprint } from '../../workbench/node/launchFingerprint';
 import { maskSecrets } from '../../workbench/secrets';
 import { escapeForDisplay } from '../../workbench/urlPolicy';
 import { describeTarget, quoteIfNeeded, type ServerEntry } from '../config/serverEntry';
@@ -59,6 +59,15 @@ export class LaunchReviewNeededError extends LaunchDeclinedError {
   readonly note = vscode.l10n.t('changed: review to start');
 }
 
+/**
+ * What the consent is asked on: the command line as it will run (`resolved`), and, when a part of it changes at every
+ * start (dev mode's debugger port), the same with that part as a placeholder (`fingerprinted`), which is what a "yes"
+ * is remembered by.
+ */
+export interface ConsentPreview extends ResolvedWithSecrets {
+  fingerprinted?: ResolvedServer;
+}
+
 const ALLOWED_KEY = 'mcpWorkbench.allowedLaunches';
 export const CONFIRM_SETTING = 'confirmWorkspaceServers';
 
@@ -77,12 +86,12 @@ export class LaunchConfirmation {
   constructor(private readonly state: vscode.Memento) {}
 
   /** `asking` is called while the person is asked (the modal or the test hook); what it returns ends that. */
-  async confirm(entry: ServerEntry, preview: ResolvedWithSecrets, asking: () => () => void = () => () => {}): Promise<boolean> {
+  async confirm(entry: ServerEntry, preview: ConsentPreview, asking: () => () => void = () => () => {}): Promise<boolean> {
     if (entry.origin.scope !== 'workspace') return true;
     // Only the user's own settings may turn this off (the setting is application-scoped).
     if (!vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>(CONFIRM_SETTING, true)) return true;
     const shown = maskSecrets(preview.resolved, preview.secrets);
-    const fingerprint = `${entry.id}\n${createHash('sha256').update(canonicalJson(shown)).digest('hex')}`;
+    const fingerprint = launchFingerprint(entry.id, preview.fingerprinted ?? preview.resolved, preview.secrets);
     const allowed = this.state.get<string[]>(ALLOWED_KEY, []);
     if (allowed.includes(fingerprint)) return true;
     // Each line is escaped on its own: escaping the joined text turned its line breaks into `\u000A`, which read
@@ -190,11 +199,4 @@ export function describeLaunch(resolved: ResolvedServer): string {
     ...(env.length ? [`env: ${env.join(' ')}`] : []),
     ...(resolved.envFile ? [`envFile: ${resolved.envFile}`] : []),
   ].join('\n');
-}
-
-/** Key order must not change the hash (a reformatted file is the same definition). */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item,
-  );
 }

@@ -28,6 +28,7 @@ import { protocolTrace } from '../shared/protocolTrace';
 import type { LaunchConfirmation } from './launchConfirmation';
 import { channelLogger } from './logChannels';
 import { enableSkills } from '../../protocol/extensions/skills';
+import { withDebugger, type DebugPlan } from '../dev/debugLaunch';
 
 /** A live connection to one server: what stop closes and what the controller reads (client, pid, stderr). */
 export interface Connection {
@@ -47,8 +48,17 @@ export interface LaunchServices {
   eraMemory?: MementoEraMemory;
   /** The server's wire observer (the Protocol view's tap), attached to every connection; none costs nothing. */
   wire?: (serverId: string, knownSecrets: () => readonly string[]) => WireObserver & { console(line: string): void };
-  /** Dev mode's debugger (`dev.debug`): may change a stdio server's command line, and attaches once it is spawned. */
-  debug?: (entry: ServerEntry, resolved: ResolvedServer, log: vscode.LogOutputChannel) => Promise<{ resolved: ResolvedServer; attach?: () => void } | undefined>;
+  /**
+   * Dev mode's debugger (`dev.debug`), planned on the preview before the consent: its flags are added to the command
+   * line the person is asked about and to the one that runs; it attaches once the process is spawned.
+   */
+  debug?: (entry: ServerEntry, preview: ResolvedServer, log: vscode.LogOutputChannel) => Promise<DebugLaunch | undefined>;
+}
+
+/** A start under dev mode's debugger: the flags (withDebugger) and the attach. */
+export interface DebugLaunch {
+  plan: Extract<DebugPlan, { kind: 'debug' }>;
+  attach(): void;
 }
 
 /** One attempt to start a server, as the controller hands it over. */
@@ -117,7 +127,14 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     // A workspace server is confirmed on what it would run before anything else happens on its behalf: no input
     // box opens and no envFile is read until the person agreed.
     const preview = await previewServerDefinition(entry.definition, context);
-    const allowed = await services.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) }, () => attempt.waitingForConsent());
+    const previewAsRun = withDefaultCwd(preview.resolved);
+    // Dev mode's "debug" is planned before the consent: the person approves the command line with the debugger's
+    // flags (and the port chosen for this start), and that is the command line that runs.
+    const debugging = await services.debug?.(entry, previewAsRun, log);
+    if (signal.aborted) return superseded;
+    const consented = debugging ? withDebugger(previewAsRun, debugging.plan, 'run') : previewAsRun;
+    const remembered = debugging ? withDebugger(previewAsRun, debugging.plan, 'fingerprint') : undefined;
+    const allowed = await services.confirmation.confirm(entry, { ...preview, resolved: consented, fingerprinted: remembered }, () => attempt.waitingForConsent());
     if (signal.aborted) return superseded;
     if (!allowed) {
       throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
@@ -125,9 +142,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     const { resolved: resolvedAsWritten, secrets } = await resolveServerWithSecrets(entry.definition, context);
     const resolvedAsRun = withDefaultCwd(resolvedAsWritten);
     if (signal.aborted) return superseded;
-    // Dev mode's "debug": the command line with the debugger's flags, and the attach once the process is spawned.
-    const debugging = await services.debug?.(entry, resolvedAsRun, log);
-    const resolved = debugging?.resolved ?? resolvedAsRun;
+    const resolved = debugging ? withDebugger(resolvedAsRun, debugging.plan, 'run') : resolvedAsRun;
     attempt.secretsResolved(secrets);
     const launch = await checkCommand(resolved);
     const signInMode: SignInMode = attempt.interactiveSignIn ? { kind: 'interactive' } : { kind: 'silent', onRequired: () => (signInNeeded = true) };
@@ -185,7 +200,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       ],
     });
     launched = true;
-    debugging?.attach?.();
+    debugging?.attach();
     const session = await client.connect();
     if (signal.aborted) return superseded;
     const { serverInfo, protocolVersion } = session;

@@ -2,7 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryEntry, HistoryLog } from '../../workbench/history/historyLog';
 import { MASK, maskText } from '../../workbench/secrets';
-import { MCPTEST_FORMAT_VERSION, MCPTEST_SUFFIX, serializeRecording, type RecordedServer } from '../../workbench/recordings/format';
+import { MCPTEST_FORMAT_VERSION, serializeRecording, type RecordedServer, type RecordedStep } from '../../workbench/recordings/format';
+import { proposedTestPath, withTestSuffix } from '../../workbench/recordings/testFile';
 import { historyStep } from '../../workbench/recordings/fromHistory';
 import { cliTarget } from '../history/historyCommands';
 import type { HistoryNode } from '../history/historyTreeProvider';
@@ -32,11 +33,8 @@ export async function saveHistoryAsTest(history: HistoryLog, manager: ServerMana
         )
       )?.map((item) => item.choice);
   if (!picked || picked.length === 0) return undefined;
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const fileName = `${serverName.replace(/[^A-Za-z0-9._-]+/g, '-')}${MCPTEST_SUFFIX}`;
-  const target = preset?.file
-    ? vscode.Uri.file(preset.file)
-    : await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, fileName) : undefined, filters: { [vscode.l10n.t('MCP recorded session')]: ['mcptest.json'] }, title: vscode.l10n.t('Save as Test') });
+  const steps = picked.flatMap((choice) => (choice.kind === 'step' ? [choice.step] : []));
+  const target = preset?.file ? vscode.Uri.file(preset.file) : await chooseTestFile(serverName, steps);
   if (!target) return undefined;
   const controller = manager.get(picked[0].entry.server.id) ?? manager.byName(serverName)[0];
   if (!controller) {
@@ -44,10 +42,44 @@ export async function saveHistoryAsTest(history: HistoryLog, manager: ServerMana
     return undefined;
   }
   const server = recordedServerOf(cliTarget(controller), serverName, path.dirname(target.fsPath), controller.knownSecrets());
-  const steps = picked.flatMap((choice) => (choice.kind === 'step' ? [choice.step] : []));
   await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(serializeRecording({ mcptest: MCPTEST_FORMAT_VERSION, server, steps })));
   void vscode.window.showInformationMessage(vscode.l10n.t('Saved {0} steps of {1} as a test: {2}', steps.length, serverName, vscode.workspace.asRelativePath(target)));
   return target;
+}
+
+/**
+ * One confirmation for the proposed `tests/<server>-<tool>.mcptest.json` of the workspace (a name not taken), or the
+ * save dialog when the person wants another place (or no folder is open). The dialog filters on `json`: VS Code's own
+ * dialog judges only the last extension, and with `mcptest.json` it doubled the suffix (see withTestSuffix).
+ */
+async function chooseTestFile(serverName: string, steps: readonly RecordedStep[]): Promise<vscode.Uri | undefined> {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const chooseAnother = vscode.l10n.t('Choose Another Location…');
+  let proposed: vscode.Uri | undefined;
+  if (folder) {
+    const relative = await proposedTestPath(serverName, steps, (candidate) => exists(vscode.Uri.joinPath(folder, candidate)));
+    proposed = vscode.Uri.joinPath(folder, relative);
+    const save = vscode.l10n.t('Save');
+    const choice = await vscode.window.showInformationMessage(
+      vscode.l10n.t('Save the {0} chosen step(s) of {1} as a test?', steps.length, serverName),
+      { modal: true, detail: vscode.l10n.t('It will be written to {0}, where Test Explorer runs it (and `mcp-workbench test` in CI).', relative) },
+      save,
+      chooseAnother,
+    );
+    if (choice === save) return proposed;
+    if (choice !== chooseAnother) return undefined;
+  }
+  const chosen = await vscode.window.showSaveDialog({ defaultUri: proposed, filters: { [vscode.l10n.t('MCP recorded session')]: ['json'] }, title: vscode.l10n.t('Save as Test') });
+  return chosen && chosen.with({ path: withTestSuffix(chosen.path) });
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function chooseServer(history: HistoryLog, argument: unknown): Promise<string | undefined> {

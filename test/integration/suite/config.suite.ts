@@ -393,6 +393,21 @@ export function configSuite(vscode: VscodeApi): Suite {
     }
   });
 
+  suite.test('a dev server that could not start in an untrusted workspace starts when trust is granted, with autoStart off', async () => {
+    const api = requireApi();
+    api.simulateWorkspaceTrust(false);
+    try {
+      // Dev mode starts a dev server by itself, but not without trust: configured now, it stays stopped.
+      await writeWorkspaceServers({ 'dev-trust': { ...stdio(), dev: { watch: 'dev-trust-unwatched/**' } } });
+      assertEqual(snapshotOf('dev-trust')?.state, 'stopped', 'a dev server in an untrusted workspace');
+      api.simulateWorkspaceTrust(true);
+      await api.manager.waitForState('dev-trust', 'running', 20_000);
+    } finally {
+      api.simulateWorkspaceTrust(true);
+      await controllerOf('dev-trust').stop();
+    }
+  });
+
   suite.test('in an untrusted workspace a workspace server\'s row says "not started: workspace not trusted" before anyone tries to start it', async () => {
     const api = requireApi();
     api.simulateWorkspaceTrust(false);
