@@ -82,26 +82,36 @@ export async function addServers(target: ConfigTarget, servers: readonly NewServ
     await vscode.commands.executeCommand('workbench.action.openSettingsJson');
     return;
   }
-  if ((await readText(target.uri)) === undefined) {
-    let text = '';
+  const edited = (text: string): string => {
     for (const input of inputs) text = addInputToConfig(text, input);
     for (const server of servers) text = withInputs(addServerToConfig(text, server.name, server.entry), server);
-    await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(text));
-  } else {
-    // The open document's text, unsaved changes included, is what gets edited.
-    const document = await vscode.workspace.openTextDocument(target.uri);
-    let text = document.getText();
-    for (const input of inputs) text = addInputToConfig(text, input);
-    for (const server of servers) text = withInputs(addServerToConfig(text, server.name, server.entry), server);
+    return text;
+  };
+  const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === target.uri.toString());
+  let written: string;
+  if (open?.isDirty) {
+    // Unsaved changes in the editor are the person's latest word: edit the open document and save it.
+    written = edited(open.getText());
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(target.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+    edit.replace(target.uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), written);
     if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('Could not edit {0}.', target.uri.fsPath));
-    await document.save();
+    if (!(await open.save())) throw new Error(vscode.l10n.t('Could not save {0}.', target.uri.fsPath));
+  } else {
+    // Otherwise the file on disk is: an open but unchanged editor may not have caught up with a change on disk yet
+    // (a `git pull`, another tool), and editing its stale text would undo that change or fail to save.
+    written = edited((await readText(target.uri)) ?? '');
+    await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(written));
   }
+  // The cursor goes to the new entry, placed from the text written (the editor may still be reloading it).
+  const position = positionIn(written, entryOffset(written, servers[0].name));
   const document = await vscode.workspace.openTextDocument(target.uri);
-  const offset = entryOffset(document.getText(), servers[0].name);
-  const position = document.positionAt(offset);
   await vscode.window.showTextDocument(document, { selection: new vscode.Range(position, position), preview: false });
+}
+
+function positionIn(text: string, offset: number): vscode.Position {
+  const before = text.slice(0, Math.max(0, offset));
+  const line = before.split('\n').length - 1;
+  return new vscode.Position(line, before.length - (before.lastIndexOf('\n') + 1));
 }
 
 function withInputs(text: string, server: NewServer): string {
