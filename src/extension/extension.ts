@@ -149,12 +149,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const skillsSection = new SkillsSection(context.workspaceState);
   const skillDocuments = new SkillDocuments();
   context.subscriptions.push(skillsSection, skillDocuments);
-  // First run: how to start a server (the view's message line). Made before the tree so its message reaches the view
-  // ahead of the rows (see ServersViewHint).
+  // First run: how to start a server, as the view's first row until one starts.
   const startHint = new ServersViewHint(manager);
-  const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader, skillsSection);
+  const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader, skillsSection, startHint);
   const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
-  startHint.showIn(treeView);
   const historyTree = new HistoryTreeProvider(history);
   const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, { treeDataProvider: historyTree, showCollapseAll: true });
   // Recorded sessions (*.mcptest.json) in Test Explorer (issue 20).

@@ -28,7 +28,8 @@ async function firstRun(page: Page, theme: string): Promise<void> {
   const hint = servers.getByText(HINT);
   // The hint must be on screen by the frame the first server row is drawn in: a hint that comes later pushes the
   // rows down by a line under the pointer of someone about to click one (the red CI of stop 16: a click that landed
-  // on the hint, so no consent came). Checked in the page at every animation frame; no waiting for something not to happen.
+  // on the hint, so no consent came; as the view's message line it could still come 200 ms late, so it is now the
+  // view's first row). Checked in the page at every animation frame; no waiting for something not to happen.
   const hintWithFirstRow = await waitFor(page, 'the first server row', () =>
     page.waitForFunction(
       ([label, hintText]) => {

@@ -30,6 +30,8 @@ export type ServersTreeNode =
   | { kind: 'more'; controller: ServerController; shown: number; total: number }
   /** A config file that does not parse: the servers below keep its last good configuration. */
   | { kind: 'configError'; error: ConfigSyntaxError }
+  /** The first-run hint above the servers (how to start one), until one starts (ServersViewHint). */
+  | { kind: 'hint'; text: string }
   /** The Skills section of a server that declares io.modelcontextprotocol/skills, its skills and their files. */
   | SkillsTreeNode;
 
@@ -49,6 +51,12 @@ interface ServerNodes {
   /** Tool rows: the first `limit` tools (their nodes kept across pages) and the "more" row, if any. */
   tools?: { source: readonly Tool[]; limit: number; nodes: ServersTreeNode[]; more?: ServersTreeNode & { kind: 'more' } };
   toolLimit: number;
+}
+
+/** Where the view learns whether to show the first-run hint (ServersViewHint). */
+export interface StartHintSource {
+  readonly text: string | undefined;
+  readonly onDidChange: vscode.Event<void>;
 }
 
 /** Where the view learns which config files do not parse (the ConfigLoader). */
@@ -81,6 +89,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly resourceSubscriptions: ResourceSubscriptions,
     private readonly configErrors?: ConfigSyntaxErrorSource,
     private readonly skills?: SkillsSection,
+    private readonly startHint?: StartHintSource,
   ) {
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
@@ -89,6 +98,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       resourceSubscriptions.onDidChange(({ controller, uri }) => this.subscriptionChanged(controller, uri)),
       ...(configErrors ? [configErrors.onDidChangeSyntaxErrors(() => this.refresh())] : []),
       ...(skills ? [skills.onDidChange((node) => this.changeEmitter.fire(node))] : []),
+      ...(startHint ? [startHint.onDidChange(() => this.changeEmitter.fire(undefined))] : []),
     ];
   }
 
@@ -102,7 +112,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     if (!node) {
       const errors = (this.configErrors?.syntaxErrors ?? []).map((error) => ({ kind: 'configError' as const, error }));
       const servers = [...this.manager.servers].sort((a, b) => a.name.localeCompare(b.name)).map((controller) => this.nodesOf(controller).server);
-      return [...errors, ...servers];
+      const hint = this.startHint?.text;
+      return [...errors, ...(hint ? [{ kind: 'hint' as const, text: hint }] : []), ...servers];
     }
     if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
     if (isSkillsNode(node)) return this.skills?.children(node) ?? [];
@@ -172,6 +183,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       }
       case 'configError':
         return configErrorItem(node.error);
+      case 'hint': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = 'startHint';
+        item.iconPath = new vscode.ThemeIcon('lightbulb');
+        item.tooltip = node.text;
+        item.contextValue = 'hint';
+        return item;
+      }
       case 'skillsGroup':
       case 'skill':
       case 'skillFile':
