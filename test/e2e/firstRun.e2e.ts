@@ -33,7 +33,7 @@ async function firstRun(page: Page, theme: string): Promise<void> {
     page.waitForFunction(
       ([label, hintText]) => {
         const sidebar = document.querySelector('.part.sidebar');
-        const rows = [...(sidebar?.querySelectorAll('.monaco-list-row .label-name') ?? [])];
+        const rows = Array.from(sidebar?.querySelectorAll('.monaco-list-row .label-name') ?? []);
         if (!rows.some((name) => name.textContent?.trim() === label)) return undefined;
         return { hint: (sidebar?.textContent ?? '').includes(hintText) };
       },
