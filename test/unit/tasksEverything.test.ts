@@ -84,6 +84,34 @@ describe('2025-11-25 tasks on server-everything', () => {
     assert.equal(tasks.taskSupport(tool('echo')), 'forbidden');
   });
 
+  test('an initialize offering a revision older than 2025-11-25 declares no capabilities.tasks (its schema has none)', async () => {
+    const tracked = trackedStdio({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], shutdownGraceMs: 1000 });
+    const initializes: Record<string, unknown>[] = [];
+    const older = new McpClient({
+      serverName: 'everything-2025-06-18',
+      transport: tracked.transport,
+      host,
+      protocolVersions: ['2025-06-18'],
+      requestTimeoutMs: 20_000,
+      extensions: [enableTasks('everything-2025-06-18', { receiver: { sampling: true, elicitation: true } }).extension],
+      trace: (direction, message) => {
+        const sentMessage = message as Record<string, unknown>;
+        if (direction === 'send' && sentMessage.method === 'initialize') initializes.push(sentMessage.params as Record<string, unknown>);
+      },
+    });
+    try {
+      await older.connect();
+      const capabilities = initializes[0]?.capabilities as Record<string, unknown>;
+      assert.equal(initializes[0]?.protocolVersion, '2025-06-18');
+      assert.equal(capabilities.tasks, undefined);
+      assert.deepEqual(capabilities.elicitation, { form: {} });
+    } finally {
+      await older.close();
+    }
+    const id = tracked.pid();
+    if (id !== undefined) await assertProcessGone(id, 'server-everything at 2025-06-18');
+  });
+
   test('a tool that requires a task runs as one, reports its status and prints its result', async () => {
     const seen: TaskSnapshot['status'][] = [];
     const listening = tasks.book.onDidChange((tracked) => seen.push(tracked.snapshot.status));
