@@ -44,6 +44,19 @@ import type {
 import { SchemaValidator, type ValidationVerdict } from './validation/schemaValidation';
 import type { Transport } from './transports/transport';
 
+/** The notifications the core handles (a Record, so a method added to ServerNotifications must be listed here). */
+const CORE_NOTIFICATIONS: Readonly<Record<ServerNotificationMethod, true>> = {
+  'notifications/tools/list_changed': true,
+  'notifications/resources/list_changed': true,
+  'notifications/prompts/list_changed': true,
+  'notifications/resources/updated': true,
+  'notifications/message': true,
+  'notifications/elicitation/complete': true,
+  'notifications/progress': true,
+  'notifications/subscriptions/acknowledged': true,
+};
+const CORE_NOTIFICATION_METHODS: ReadonlySet<string> = new Set(Object.keys(CORE_NOTIFICATIONS));
+
 export const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
 
 export interface McpClientOptions {
@@ -418,6 +431,11 @@ export class McpClient implements Disposable {
       lifetime: this.lifetime.signal,
       answerInputRequests: (inputRequests, signal) => answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
       interceptServerRequests: (interceptor) => void this.serverRequestInterceptors.push(interceptor),
+      onServerNotification: (method, handler) => {
+        // The core's own notifications (list changes, logs, progress…) stay the core's: an extension only adds methods.
+        if (CORE_NOTIFICATION_METHODS.has(method)) throw new LocalError('invalid-argument', `an extension cannot take over the core notification ${method}`);
+        this.rpc.setNotificationHandler(method, handler);
+      },
     };
   }
 

@@ -159,6 +159,21 @@ describe('2025-11-25 tasks on server-everything', () => {
     await assert.rejects(tasks.wait(taskId), /was cancelled/);
   });
 
+  test('notifications/tasks/status update the task book between polls (no one polls a --no-wait task)', async () => {
+    const outcome = await tasks.callTool(tool('simulate-research-query'), { topic: 'lichens' }, { wait: false });
+    assert.ok(outcome.kind === 'task');
+    const taskId = outcome.task.taskId;
+    const polls = () => sent.filter((message) => message.method === 'tasks/get' && (message.params as { taskId?: string }).taskId === taskId).length;
+    try {
+      // The server moves to its second stage after a second and says so only in its status notification.
+      await waitFor(() => tasks.book.get(taskId)?.snapshot.statusMessage === 'Analyzing content...', 'the book shows the second stage', 10_000);
+      assert.equal(polls(), 0, 'no tasks/get was sent for the task');
+      assert.equal(tasks.book.get(taskId)?.toolName, 'simulate-research-query', 'the notification kept what the book knew');
+    } finally {
+      await tasks.cancel(taskId);
+    }
+  });
+
   test('the workbench routes a task-required tool through a task and returns a CallToolOutcome, like any call', async () => {
     const outcome = await callToolWithTasks(client, tool('simulate-research-query'), { topic: 'basalt' });
     assert.ok(outcome.taskId, 'it ran as a task');

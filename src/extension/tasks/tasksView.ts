@@ -48,8 +48,8 @@ function statusIcon(status: TaskStatusKind): vscode.ThemeIcon {
 
 /**
  * The Tasks view: every task of every running server (tool, status, status message, age, progress), Cancel on live
- * ones, Open Result on finished ones. It reads each client's task book, which polling fills whether or not the
- * server sends status notifications. 2026-07-28 tasks that are still live are kept in workspace state and polled
+ * ones, Open Result on finished ones. It reads each client's task book, which polling fills, and 2025-11-25 status
+ * notifications update between polls (the view redraws on either); it never relies on the notifications. 2026-07-28 tasks that are still live are kept in workspace state and polled
  * again when their server runs after a Reload Window.
  */
 export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vscode.Disposable {
