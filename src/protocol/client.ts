@@ -20,6 +20,7 @@ import type {
   ServerNotifications,
   Unverified,
 } from './methods';
+import { CORE_NOTIFICATION_METHODS } from './methods';
 import { listAllPages } from './requests/pagination';
 import { RequestLoop, eraWireOf, type RequestLoopPeer } from './requests/requestLoop';
 import { SERVER_REQUEST_METHODS, answerInputRequests, createServerRequestHandlers, type ServerRequestHandlers } from './requests/serverRequests';
@@ -43,19 +44,6 @@ import type {
 } from './types';
 import { SchemaValidator, type ValidationVerdict } from './validation/schemaValidation';
 import type { Transport } from './transports/transport';
-
-/** The notifications the core handles (a Record, so a method added to ServerNotifications must be listed here). */
-const CORE_NOTIFICATIONS: Readonly<Record<ServerNotificationMethod, true>> = {
-  'notifications/tools/list_changed': true,
-  'notifications/resources/list_changed': true,
-  'notifications/prompts/list_changed': true,
-  'notifications/resources/updated': true,
-  'notifications/message': true,
-  'notifications/elicitation/complete': true,
-  'notifications/progress': true,
-  'notifications/subscriptions/acknowledged': true,
-};
-const CORE_NOTIFICATION_METHODS: ReadonlySet<string> = new Set(Object.keys(CORE_NOTIFICATIONS));
 
 export const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
 
