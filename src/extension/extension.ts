@@ -11,6 +11,7 @@ import { reportConfigProblems } from './config/configProblems';
 import { ServerImporter } from './config/importServers';
 import { InputPrompter } from './config/inputPrompter';
 import { ElicitationUi } from './elicitation/elicitationUi';
+import { taskToolLookup } from './shared/taskToolLookup';
 import { cliProgram, type HistoryContext } from './history/historyCommands';
 import { RecordingTests } from './testing/recordingTests';
 import { HistoryRecorder } from './history/historyRecorder';
@@ -85,7 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => {
     const controller = activeManager?.byName(serverName)[0];
     controller?.log.info(controller.mask(line));
-  });
+  }, taskToolLookup(() => activeManager));
   const simulatedFolderChanges = new vscode.EventEmitter<void>();
   // Test hooks stand in for the trust dialog: the test workspace is trusted and a test cannot revoke trust.
   const simulatedTrust = { untrusted: false, granted: new vscode.EventEmitter<void>() };
