@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { isTerminal, tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
-import type { JsonObject } from '../../protocol/types';
-import { toJsonText } from '../../workbench/display';
+import type { CallToolResult, JsonObject } from '../../protocol/types';
 import { shortAge, sortTaskRows, taskRow, type TaskRow } from '../../workbench/tasks/taskRows';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { TaskMemory } from './taskMemory';
 
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
+
+/** A finished task's result, for the host's result view (the arguments are the call's, which the book does not keep). */
+export type TaskResultShower = (controller: ServerController, task: { toolName: string; result: CallToolResult; durationMs: number }) => void;
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -64,6 +66,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
   constructor(
     private readonly manager: ServerManager,
     workspaceState: vscode.Memento,
+    /** Draws a task's result the way a call's result is drawn (the tool's result tab), given by the host. */
+    private readonly showResult: TaskResultShower,
   ) {
     this.memory = new TaskMemory(workspaceState);
     this.subscriptions.push(manager.onDidChangeServerState((controller) => this.watch(controller)));
@@ -116,8 +120,16 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not available: {1}', taskId, errorMessage(error)));
       return;
     }
-    const document = await vscode.workspace.openTextDocument({ language: 'json', content: toJsonText(result, 2) });
-    await vscode.window.showTextDocument(document, { preview: true });
+    const tracked = found.api.book.get(taskId);
+    // tasks/result and a completed 2026-07-28 task carry the original request's result: a CallToolResult.
+    if (!Array.isArray(result.content)) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not a tool result (it has no content array).', taskId));
+      return;
+    }
+    const snapshot = tracked?.snapshot;
+    const started = snapshot?.createdAt ?? tracked?.firstSeen;
+    const durationMs = started === undefined ? 0 : Math.max(0, (snapshot?.lastUpdatedAt ?? Date.now()) - started);
+    this.showResult(found.controller, { toolName: found.node.row.toolName ?? taskId, result: result as unknown as CallToolResult, durationMs });
   }
 
   refresh(): void {
@@ -135,11 +147,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     return controller.client?.extension(tasksExtension);
   }
 
-  private resolve(node: unknown): { node: TaskNode; api: TasksApi } | undefined {
+  private resolve(node: unknown): { node: TaskNode; api: TasksApi; controller: ServerController } | undefined {
     if (typeof node !== 'object' || node === null || (node as TaskNode).kind !== 'task') return undefined;
     const controller = this.manager.get((node as TaskNode).controllerId);
     const api = controller && this.api(controller);
-    return api ? { node: node as TaskNode, api } : undefined;
+    return controller && api ? { node: node as TaskNode, api, controller } : undefined;
   }
 
   /** Listens to a running server's task book (once per connection) and resumes its remembered tasks. */
