@@ -64,7 +64,7 @@ const TASK_STATUS_NOTIFICATION = 'notifications/tasks/status';
  * this client already knows: a server cannot fill the view with tasks by notifying. A notification that arrives after
  * the task ended (out of order with a poll) does not bring it back to life.
  */
-function recordStatusNotification(context: ExtensionContext, services: TasksServices, params: JsonObject): void {
+export function recordStatusNotification(context: Pick<ExtensionContext, 'serverName' | 'logger'>, services: Pick<TasksServices, 'book'>, params: JsonObject): void {
   let task: TaskSnapshot;
   try {
     task = readTask(context.serverName, '2025-11-25', params, `a ${TASK_STATUS_NOTIFICATION} notification`);
