@@ -8,7 +8,8 @@
  *     SDK's tasks): with `mcpWorkbench.tasks.runOptionalAsTask` on, "Run as task" is checked and can be changed;
  *     called, it shows in the Tasks view as working with its status message (so the call was task-augmented: called
  *     plainly, the SDK would keep the task to itself); Cancel Task cancels it there and under the form.
- * Screenshots: test-results/e2e/tasks-01-tasks.png, tasks-02-cancelled.png.
+ *   - an ambiguous research query asks for a clarification: the elicitation form's title names the task and its tool.
+ * Screenshots: test-results/e2e/tasks-01-tasks.png, tasks-02-cancelled.png, tasks-03-elicitation.png.
  *
  * Run: node --import tsx --test test/e2e/tasks.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -120,6 +121,20 @@ test('tasks in real VS Code: run from the form, followed in the Tasks view, canc
     await resultSays(steep, /cancelled/i, 'the form to say the call ended cancelled');
     await page.mouse.move(0, 0);
     await screenshot(page, 'tasks-02-cancelled');
+
+    // 3. Input a task needs names the task: an ambiguous research query asks for a clarification while its
+    // tasks/result waits, and the elicitation form's title names the task and its tool.
+    await page.locator('.tabs-container .tab', { hasText: `Call ${RESEARCH}` }).first().click();
+    await research.getByLabel(/^topic\b/).fill('python');
+    await research.getByLabel(/^ambiguous\b/).check();
+    await research.locator('#submit').click();
+    const review = await webviewFrame(page, 'the elicitation form of the task', 'h1:has-text("asks for information for task")');
+    const title = ((await review.locator('h1').first().textContent()) ?? '').trim();
+    assert.match(title, new RegExp(`^"everything" asks for information for task \\S+ \\(${RESEARCH}\\)$`), `the title: ${title}`);
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'tasks-03-elicitation');
+    await review.locator('#decline').click();
+    await resultSays(research, /User declined/, 'the research report with the declined clarification');
   } finally {
     await session?.dispose();
   }
