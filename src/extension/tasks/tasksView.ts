@@ -62,6 +62,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
   private readonly results = new Map<string, JsonObject>();
   private readonly memory: TaskMemory;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** What each task's row last showed (status, message, progress, tool), by server id and task id. */
+  private readonly shownRows = new Map<string, string>();
 
   constructor(
     private readonly manager: ServerManager,
@@ -166,6 +168,14 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     if (!client || !api) return;
     const subscription = api.book.onDidChange((tracked) => {
       this.remember(controller.name, tracked);
+      // Every poll records the task, mostly unchanged: redrawing the tree each time (every 250 ms at most) replaced
+      // the rows' inline actions under a pointer about to click them (the e2e's Open Task Result went nowhere once).
+      // Only a change a row shows redraws; the age shown moves on with the next change or refresh.
+      const key = `${controller.id}\u0000${tracked.snapshot.taskId}`;
+      const shown = rowSignature(tracked);
+      if (this.shownRows.get(key) === shown) return;
+      this.shownRows.set(key, shown);
+      if (this.shownRows.size > MAX_SHOWN_ROW_SIGNATURES) this.shownRows.delete(this.shownRows.keys().next().value as string);
       this.refresh();
     });
     this.watched.set(controller.id, { client, subscription });
@@ -188,6 +198,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       () => void this.memory.forget(serverName, taskId),
     );
   }
+}
+
+/** Bounds the signatures kept (the books themselves keep at most 200 tasks per server). */
+const MAX_SHOWN_ROW_SIGNATURES = 2_000;
+
+/** What a row shows of a task, but its age. */
+function rowSignature(tracked: TrackedTask): string {
+  const row = taskRow(tracked);
+  return JSON.stringify([row.toolName, row.status, row.statusMessage, row.progress, row.canCancel, row.hasResult]);
 }
 
 function resultOf(tracked: TrackedTask | undefined): JsonObject | undefined {
