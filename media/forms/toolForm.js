@@ -232,7 +232,9 @@
     if (submitButton.disabled) return;
     let args;
     try { args = currentArguments(); } catch (error) { showErrors([{ path: '', message: errorText(error) }]); return; }
-    vscode.postMessage({ type: 'submit', arguments: args });
+    // "Run as task" (present only for tools with task support): the extension decides what a disabled one means.
+    const runAsTask = /** @type {HTMLInputElement | null} */ (document.getElementById('run-as-task'));
+    vscode.postMessage({ type: 'submit', arguments: args, runAsTask: runAsTask ? runAsTask.checked : undefined });
   }
 
   toggleButton.addEventListener('click', () => {

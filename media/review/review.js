@@ -49,6 +49,16 @@
     return el('div', {}, ...parts, control);
   }
 
+  /**
+   * The title of a request a server sends for a task names the task (and its tool when known); the extension has
+   * already escaped and bounded both, and they are set as text.
+   * @param {string} key @param {any} view
+   */
+  function requestTitle(key, view) {
+    if (!view.task) return t(key, view.serverName);
+    return view.task.shownToolName ? t(key + 'TaskTool', view.serverName, view.task.shownTaskId, view.task.shownToolName) : t(key + 'Task', view.serverName, view.task.shownTaskId);
+  }
+
   function header(title, waiting) {
     /** @type {HTMLElement[]} */ const nodes = [el('h1', { text: title })];
     if (waiting > 0) nodes.push(el('p', { className: 'waiting', text: t('waiting', waiting) }));
@@ -134,7 +144,7 @@
       });
     };
     const reject = () => post({ type: 'reject-request', policy: policy.value });
-    return { nodes: [...header(t('samplingTitle', view.serverName), waiting), ...form, actions(t('approve'), approve, [[t('reject'), reject, 'reject']]), el('p', { className: 'hint', text: t('keys') })], approve, reject };
+    return { nodes: [...header(requestTitle('samplingTitle', view), waiting), ...form, actions(t('approve'), approve, [[t('reject'), reject, 'reject']]), el('p', { className: 'hint', text: t('keys') })], approve, reject };
   }
 
   // ---- sampling response ------------------------------------------------------------------------------------
@@ -177,7 +187,7 @@
     }
     /** @type {{ name: string, read: () => { ok: boolean, value?: any, present: boolean } }[]} */
     const readers = [];
-    /** @type {HTMLElement[]} */ const nodes = [...header(t('elicitTitle', view.serverName), waiting), el('p', { text: view.message })];
+    /** @type {HTMLElement[]} */ const nodes = [...header(requestTitle('elicitTitle', view), waiting), el('p', { text: view.message })];
     if (general.length) nodes.push(el('div', { className: 'error', role: 'alert' }, ...general.map((g) => el('div', { text: g }))));
     for (const field of root.kind === 'object' ? root.fields : []) {
       const label = `${field.label || field.name}${field.required ? ` (${t('required')})` : ''}`;

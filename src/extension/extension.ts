@@ -13,6 +13,7 @@ import { reportConfigProblems } from './config/configProblems';
 import { ServerImporter } from './config/importServers';
 import { InputPrompter } from './config/inputPrompter';
 import { ElicitationUi } from './elicitation/elicitationUi';
+import { taskToolLookup } from './shared/taskToolLookup';
 import { cliProgram, type HistoryContext } from './history/historyCommands';
 import { RecordingTests } from './testing/recordingTests';
 import { HistoryRecorder } from './history/historyRecorder';
@@ -88,7 +89,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const elicitation = new ElicitationUi(reviewPanel, (serverName, line) => {
     const controller = activeManager?.byName(serverName)[0];
     controller?.log.info(controller.mask(line));
-  });
+  }, taskToolLookup(() => activeManager));
   const simulatedFolderChanges = new vscode.EventEmitter<void>();
   // Test hooks stand in for the trust dialog: the test workspace is trusted and a test cannot revoke trust.
   const simulatedTrust = { untrusted: false, granted: new vscode.EventEmitter<void>() };
@@ -188,7 +189,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     },
   );
 
-  const tasksTree = new TasksTreeProvider(manager, context.workspaceState);
+  const tasksTree = new TasksTreeProvider(manager, context.workspaceState, (controller, task) =>
+    void results.show(controller, { serverName: controller.name, toolName: task.toolName, args: {}, outcome: { result: task.result }, durationMs: task.durationMs }),
+  );
   // deactivate() has already awaited every server's shutdown by the time these are disposed.
   context.subscriptions.push(
     oauthSessions,

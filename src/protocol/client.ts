@@ -20,6 +20,7 @@ import type {
   ServerNotifications,
   Unverified,
 } from './methods';
+import { CORE_NOTIFICATION_METHODS } from './methods';
 import { listAllPages } from './requests/pagination';
 import { RequestLoop, eraWireOf, type RequestLoopPeer } from './requests/requestLoop';
 import { SERVER_REQUEST_METHODS, answerInputRequests, createServerRequestHandlers, type ServerRequestHandlers } from './requests/serverRequests';
@@ -418,6 +419,11 @@ export class McpClient implements Disposable {
       lifetime: this.lifetime.signal,
       answerInputRequests: (inputRequests, signal) => answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
       interceptServerRequests: (interceptor) => void this.serverRequestInterceptors.push(interceptor),
+      onServerNotification: (method, handler) => {
+        // The core's own notifications (list changes, logs, progress…) stay the core's: an extension only adds methods.
+        if (CORE_NOTIFICATION_METHODS.has(method)) throw new LocalError('invalid-argument', `an extension cannot take over the core notification ${method}`);
+        this.rpc.setNotificationHandler(method, handler);
+      },
     };
   }
 

@@ -175,6 +175,19 @@ export interface ServerNotifications {
 
 export type ServerNotificationMethod = keyof ServerNotifications;
 
+/** The notifications the core handles (a Record, so a method added to ServerNotifications must be listed here). */
+const CORE_NOTIFICATIONS: Readonly<Record<ServerNotificationMethod, true>> = {
+  'notifications/tools/list_changed': true,
+  'notifications/resources/list_changed': true,
+  'notifications/prompts/list_changed': true,
+  'notifications/resources/updated': true,
+  'notifications/message': true,
+  'notifications/elicitation/complete': true,
+  'notifications/progress': true,
+  'notifications/subscriptions/acknowledged': true,
+};
+export const CORE_NOTIFICATION_METHODS: ReadonlySet<string> = new Set(Object.keys(CORE_NOTIFICATIONS));
+
 /**
  * What actually arrives for a declared shape: every field may be missing or of any type until checked.
  * Handlers of server requests and notifications receive params in this form.

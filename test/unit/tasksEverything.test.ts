@@ -84,6 +84,34 @@ describe('2025-11-25 tasks on server-everything', () => {
     assert.equal(tasks.taskSupport(tool('echo')), 'forbidden');
   });
 
+  test('an initialize offering a revision older than 2025-11-25 declares no capabilities.tasks (its schema has none)', async () => {
+    const tracked = trackedStdio({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], shutdownGraceMs: 1000 });
+    const initializes: Record<string, unknown>[] = [];
+    const older = new McpClient({
+      serverName: 'everything-2025-06-18',
+      transport: tracked.transport,
+      host,
+      protocolVersions: ['2025-06-18'],
+      requestTimeoutMs: 20_000,
+      extensions: [enableTasks('everything-2025-06-18', { receiver: { sampling: true, elicitation: true } }).extension],
+      trace: (direction, message) => {
+        const sentMessage = message as Record<string, unknown>;
+        if (direction === 'send' && sentMessage.method === 'initialize') initializes.push(sentMessage.params as Record<string, unknown>);
+      },
+    });
+    try {
+      await older.connect();
+      const capabilities = initializes[0]?.capabilities as Record<string, unknown>;
+      assert.equal(initializes[0]?.protocolVersion, '2025-06-18');
+      assert.equal(capabilities.tasks, undefined);
+      assert.deepEqual(capabilities.elicitation, { form: {} });
+    } finally {
+      await older.close();
+    }
+    const id = tracked.pid();
+    if (id !== undefined) await assertProcessGone(id, 'server-everything at 2025-06-18');
+  });
+
   test('a tool that requires a task runs as one, reports its status and prints its result', async () => {
     const seen: TaskSnapshot['status'][] = [];
     const listening = tasks.book.onDidChange((tracked) => seen.push(tracked.snapshot.status));
@@ -129,6 +157,21 @@ describe('2025-11-25 tasks on server-everything', () => {
     const after = await tasks.get(taskId);
     assert.equal(after.status, 'cancelled');
     await assert.rejects(tasks.wait(taskId), /was cancelled/);
+  });
+
+  test('notifications/tasks/status update the task book between polls (no one polls a --no-wait task)', async () => {
+    const outcome = await tasks.callTool(tool('simulate-research-query'), { topic: 'lichens' }, { wait: false });
+    assert.ok(outcome.kind === 'task');
+    const taskId = outcome.task.taskId;
+    const polls = () => sent.filter((message) => message.method === 'tasks/get' && (message.params as { taskId?: string }).taskId === taskId).length;
+    try {
+      // The server moves to its second stage after a second and says so only in its status notification.
+      await waitFor(() => tasks.book.get(taskId)?.snapshot.statusMessage === 'Analyzing content...', 'the book shows the second stage', 10_000);
+      assert.equal(polls(), 0, 'no tasks/get was sent for the task');
+      assert.equal(tasks.book.get(taskId)?.toolName, 'simulate-research-query', 'the notification kept what the book knew');
+    } finally {
+      await tasks.cancel(taskId);
+    }
   });
 
   test('the workbench routes a task-required tool through a task and returns a CallToolOutcome, like any call', async () => {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import type { ClientHost } from '../../src/protocol/host';
-import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskFailedError, enableTasks, nextPollDelayMs, tasksExtension, type TasksApi } from '../../src/protocol/extensions/tasks';
+import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskFailedError, enableTasks, nextPollDelayMs, tasksExtension, type TaskReceiverOptions, type TasksApi } from '../../src/protocol/extensions/tasks';
 import type { Tool } from '../../src/protocol/types';
 import { REPO_ROOT, assertProcessGone, textOf, trackedStdio, waitFor } from './testSupport';
 
@@ -31,9 +31,9 @@ interface Started {
   pid(): number | undefined;
 }
 
-async function start(options: { extension?: boolean; maxMessageBytes?: number; maxWaitMs?: number } = {}): Promise<Started> {
+async function start(options: { extension?: boolean; maxMessageBytes?: number; maxWaitMs?: number; receiver?: TaskReceiverOptions } = {}): Promise<Started> {
   const tracked = trackedStdio({ command: process.execPath, args: [FIXTURE], shutdownGraceMs: 1000, ...(options.maxMessageBytes ? { limits: { maxMessageBytes: options.maxMessageBytes } } : {}) });
-  const enabled = enableTasks('task-fixture', { maxWaitMs: options.maxWaitMs });
+  const enabled = enableTasks('task-fixture', { maxWaitMs: options.maxWaitMs, receiver: options.receiver });
   const client = new McpClient({
     serverName: 'task-fixture',
     transport: tracked.transport,
@@ -72,6 +72,21 @@ describe('2026-07-28 tasks extension', () => {
     const { result } = await main.client.callTool('last_meta');
     const capabilities = JSON.parse(textOf(result.content)) as { extensions?: Record<string, unknown> };
     assert.deepEqual(capabilities.extensions?.['io.modelcontextprotocol/tasks'], {});
+  });
+
+  test('a client hosting tasks declares no core capabilities.tasks per request: the 2026-07-28 schema has no such field', async () => {
+    // The hosts enable the 2025-11-25 receiver whenever they serve sampling or elicitation (serverLauncher, the CLI).
+    const hosting = await start({ receiver: { sampling: true, elicitation: true } });
+    try {
+      await hosting.client.callTool('sync');
+      const { result } = await hosting.client.callTool('last_meta');
+      const capabilities = JSON.parse(textOf(result.content)) as Record<string, unknown>;
+      assert.equal(capabilities.tasks, undefined);
+      assert.deepEqual((capabilities.extensions as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/tasks'], {});
+      assert.deepEqual(capabilities.elicitation, { form: {} });
+    } finally {
+      await hosting.client.close();
+    }
   });
 
   test('a plain callTool answered with a task waits for it and returns its result', async () => {

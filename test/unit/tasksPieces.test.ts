@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { standardHeaders } from '../../src/protocol/eras/modern/headers';
 import { TaskBook } from '../../src/protocol/extensions/tasks/taskBook';
 import { readTask } from '../../src/protocol/extensions/tasks/taskModel';
+import { recordStatusNotification } from '../../src/protocol/extensions/tasks/tasksExtension';
 import { shortAge, sortTaskRows, taskRow } from '../../src/workbench/tasks/taskRows';
 
 test('tasks/get, tasks/update and tasks/cancel carry Mcp-Name = the task id (SEP-2663 routing)', () => {
@@ -41,4 +42,23 @@ test('rows: live tasks can be cancelled, completed ones opened; newest live firs
   assert.equal(shortAge(rows[2].ageMs), '1 h');
   assert.equal(shortAge(42_000), '42 s');
   assert.equal(shortAge(3 * 86_400_000), '3 d');
+});
+
+test('a 2025-11-25 status notification updates only a task the book knows, and never revives an ended one', () => {
+  const book = new TaskBook('srv');
+  const warnings: string[] = [];
+  const context = { serverName: 'srv', logger: { debug() {}, info() {}, warn: (line: string) => void warnings.push(line), error() {} } };
+  const notify = (params: Record<string, unknown>) => recordStatusNotification(context, { book }, params);
+  notify({ taskId: 'stranger', status: 'working', ttl: null });
+  assert.equal(book.get('stranger'), undefined, 'a server cannot add rows by notifying');
+  book.record('2025-11-25', readTask('srv', '2025-11-25', { taskId: 't1', status: 'working', ttl: null }, 'x'), { toolName: 'research' });
+  notify({ taskId: 't1', status: 'working', ttl: null, statusMessage: 'stage 2' });
+  assert.equal(book.get('t1')?.snapshot.statusMessage, 'stage 2');
+  assert.equal(book.get('t1')?.toolName, 'research', 'what the book knew is kept');
+  notify({ taskId: 't1', status: 'completed', ttl: null });
+  notify({ taskId: 't1', status: 'working', ttl: null, statusMessage: 'late' });
+  assert.equal(book.get('t1')?.snapshot.status, 'completed', 'a late working after completed is ignored');
+  notify({ taskId: 't1', status: 'paused', ttl: null });
+  assert.equal(book.get('t1')?.snapshot.status, 'completed');
+  assert.match(warnings.join('\n'), /status "paused"/, 'a malformed notification is logged, not thrown');
 });

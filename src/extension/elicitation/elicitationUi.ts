@@ -10,6 +10,7 @@ import { openExternalUrl } from '../ui/openExternalUrl';
 import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
 import { checkExternalUrl, escapeForDisplay } from '../../workbench/urlPolicy';
 import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../webviews/reviewPanel';
+import { relatedTaskOf, type TaskToolLookup } from '../../workbench/tasks/relatedTask';
 
 /** The URL-mode consent dialog as shown: a modal warning with a message, a detail and its buttons. */
 export interface UrlModal {
@@ -57,6 +58,8 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
   constructor(
     private readonly panel: ReviewPanel,
     private readonly log: (serverName: string, line: string) => void,
+    /** The tool whose call made a task of that server, when this client made the call. */
+    private readonly taskTool?: TaskToolLookup,
   ) {
     this.queue.onDidChange(() => panel.refresh());
     panel.addWaitingSource(() => this.queue.size);
@@ -145,11 +148,10 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
   private form(request: ElicitRequest, serverName: string, signal: AbortSignal): Promise<ElicitResult> {
     const schema = (request.requestedSchema ?? { type: 'object', properties: {} }) as JsonObject;
     const form = buildFormModel(schema);
-    // Input a task needs names the task it is for (2025-11-25 related-task tag; 2026-07-28 input requests are tagged alike).
-    const relatedTask = (request._meta as JsonObject | undefined)?.['io.modelcontextprotocol/related-task'] as JsonObject | undefined;
-    const taskId = typeof relatedTask?.taskId === 'string' ? relatedTask.taskId.slice(0, 128) : undefined;
-    const message = taskId === undefined ? request.message : vscode.l10n.t('For task {0}: {1}', taskId, request.message);
-    const view: ElicitationFormView = { kind: 'elicitation-form', serverName, message, form, values: defaultValues(form) ?? {}, errors: [] };
+    // Input a task needs names the task it is for in the title (2025-11-25 related-task tag; 2026-07-28 input
+    // requests are tagged alike).
+    const task = relatedTaskOf(request, (taskId) => this.taskTool?.(serverName, taskId));
+    const view: ElicitationFormView = { kind: 'elicitation-form', serverName, message: request.message, ...(task ? { task } : {}), form, values: defaultValues(form) ?? {}, errors: [] };
     return new Promise<ElicitResult>((resolve, reject) => {
       const finish = (result: ElicitResult) => {
         signal.removeEventListener('abort', onAbort);

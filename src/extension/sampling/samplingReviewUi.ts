@@ -2,6 +2,7 @@ import type { CreateMessageRequest } from '../../protocol/types';
 import type { ChatPart, ChatRequest, ChatResponse } from '../../workbench/sampling/chatModel';
 import type { RequestDecision, ResponseDecision, SamplingReview, SamplingReviewer } from '../../workbench/sampling/coordinator';
 import type { ReviewQueue } from '../../workbench/sampling/reviewQueue';
+import { relatedTaskOf, type TaskToolLookup } from '../../workbench/tasks/relatedTask';
 import type { ActiveItem, ReviewMessage, ReviewPanel, SamplingRequestView, SamplingResponseView, ViewPart } from '../webviews/reviewPanel';
 
 interface Session {
@@ -20,7 +21,11 @@ export class SamplingReviewUi implements SamplingReviewer {
   /** Keyed by the original MCP request, which the request review and the answer review share. */
   private readonly sessions = new Map<CreateMessageRequest, Session>();
 
-  constructor(private readonly panel: ReviewPanel) {}
+  constructor(
+    private readonly panel: ReviewPanel,
+    /** The tool whose call made a task of that server, when this client made the call. */
+    private readonly taskTool?: TaskToolLookup,
+  ) {}
 
   /** Follows the coordinator's queue: when an entry leaves, its panel item goes and the panel is freed. */
   attach(queue: ReviewQueue<SamplingReview>): void {
@@ -40,7 +45,7 @@ export class SamplingReviewUi implements SamplingReviewer {
 
   async reviewRequest(review: SamplingReview, signal: AbortSignal): Promise<RequestDecision> {
     const session = await this.session(review, signal);
-    const view = requestView(review);
+    const view = requestView(review, this.taskTool);
     return this.ask<RequestDecision>(session, view, signal, (message, resolve) => {
       if (message.type === 'approve-request') {
         resolve({
@@ -159,8 +164,11 @@ function modelLabel(view: SamplingRequestView | SamplingResponseView, message: R
   return view.models.find((model) => model.id === id)?.label ?? id;
 }
 
-function requestView(review: SamplingReview): SamplingRequestView {
+function requestView(review: SamplingReview, taskTool: TaskToolLookup | undefined): SamplingRequestView {
+  // Sampling a task needs (2025-11-25 related-task tag) names the task in the title.
+  const task = relatedTaskOf(review.original, (taskId) => taskTool?.(review.serverName, taskId));
   return {
+    ...(task ? { task } : {}),
     kind: 'sampling-request',
     serverName: review.serverName,
     systemPrompt: review.request.systemPrompt,

@@ -11,6 +11,7 @@ import type { ReviewPanel } from '../webviews/reviewPanel';
 import { SamplingReviewUi } from './samplingReviewUi';
 import { notify } from '../ui/notifications';
 import { EndpointsProvider, GlobalStatePolicyStorage, allowedModelsFor, readEndpoints, secretKey } from './settings';
+import { taskToolLookup } from '../shared/taskToolLookup';
 
 type PolicyItem = vscode.QuickPickItem & { policy: SamplingPolicy };
 
@@ -41,7 +42,7 @@ export class SamplingService implements vscode.Disposable {
     const lm = new LanguageModelApiProvider();
     const storage = new GlobalStatePolicyStorage(globalState);
     const policies = new SamplingPolicies(storage);
-    const reviewer = new SamplingReviewUi(panel);
+    const reviewer = new SamplingReviewUi(panel, taskToolLookup(manager));
     const coordinator = new SamplingCoordinator({
       providers: () => [endpoints, lm],
       allowedModels: (serverName) => allowedModelsFor(serverName, endpoints),

@@ -256,8 +256,11 @@ export class ServerController implements vscode.Disposable {
     await this.restart().catch(() => undefined);
   }
 
-  /** Calls a tool on the running server. */
-  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<CallToolOutcome> {
+  /**
+   * Calls a tool on the running server. `runAsTask` is the form's "Run as task" for a tool whose task support is
+   * optional; without it the `mcpWorkbench.tasks.runOptionalAsTask` setting decides.
+   */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions & { runAsTask?: boolean }): Promise<CallToolOutcome> {
     const connection = this.connection;
     if (!connection || this.stateValue.kind !== 'running') {
       return Promise.reject(new Error(vscode.l10n.t('MCP server "{0}" is not running', this.name)));
@@ -265,7 +268,7 @@ export class ServerController implements vscode.Disposable {
     // A tool whose task support asks for a task runs as one (2025-11-25); its result comes back like any call's.
     const tool = this.stateValue.tools.find((candidate) => candidate.name === name);
     if (!tool) return connection.client.callTool(name, args, options);
-    const runAsTask = vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('tasks.runOptionalAsTask', false);
+    const runAsTask = options.runAsTask ?? runOptionalAsTask();
     return callToolWithTasks(connection.client, tool, args, { ...options, runAsTask });
   }
 
@@ -471,4 +474,9 @@ function isCausedBy(error: unknown, type: new (message: string) => Error): boole
     current = (current as Error).cause;
   }
   return false;
+}
+
+/** The `mcpWorkbench.tasks.runOptionalAsTask` setting: run tools whose task support is optional as tasks by default. */
+export function runOptionalAsTask(): boolean {
+  return vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('tasks.runOptionalAsTask', false);
 }

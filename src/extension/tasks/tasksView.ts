@@ -1,14 +1,16 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { isTerminal, tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
-import type { JsonObject } from '../../protocol/types';
-import { toJsonText } from '../../workbench/display';
+import type { CallToolResult, JsonObject } from '../../protocol/types';
 import { shortAge, sortTaskRows, taskRow, type TaskRow } from '../../workbench/tasks/taskRows';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { TaskMemory } from './taskMemory';
 
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
+
+/** A finished task's result, for the host's result view (the arguments are the call's, which the book does not keep). */
+export type TaskResultShower = (controller: ServerController, task: { toolName: string; result: CallToolResult; durationMs: number }) => void;
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -48,8 +50,8 @@ function statusIcon(status: TaskStatusKind): vscode.ThemeIcon {
 
 /**
  * The Tasks view: every task of every running server (tool, status, status message, age, progress), Cancel on live
- * ones, Open Result on finished ones. It reads each client's task book, which polling fills whether or not the
- * server sends status notifications. 2026-07-28 tasks that are still live are kept in workspace state and polled
+ * ones, Open Result on finished ones. It reads each client's task book, which polling fills, and 2025-11-25 status
+ * notifications update between polls (the view redraws on either); it never relies on the notifications. 2026-07-28 tasks that are still live are kept in workspace state and polled
  * again when their server runs after a Reload Window.
  */
 export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vscode.Disposable {
@@ -60,10 +62,14 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
   private readonly results = new Map<string, JsonObject>();
   private readonly memory: TaskMemory;
   private readonly subscriptions: vscode.Disposable[] = [];
+  /** What each task's row last showed (status, message, progress, tool), by server id and task id. */
+  private readonly shownRows = new Map<string, string>();
 
   constructor(
     private readonly manager: ServerManager,
     workspaceState: vscode.Memento,
+    /** Draws a task's result the way a call's result is drawn (the tool's result tab), given by the host. */
+    private readonly showResult: TaskResultShower,
   ) {
     this.memory = new TaskMemory(workspaceState);
     this.subscriptions.push(manager.onDidChangeServerState((controller) => this.watch(controller)));
@@ -116,8 +122,16 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not available: {1}', taskId, errorMessage(error)));
       return;
     }
-    const document = await vscode.workspace.openTextDocument({ language: 'json', content: toJsonText(result, 2) });
-    await vscode.window.showTextDocument(document, { preview: true });
+    const tracked = found.api.book.get(taskId);
+    // tasks/result and a completed 2026-07-28 task carry the original request's result: a CallToolResult.
+    if (!Array.isArray(result.content)) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not a tool result (it has no content array).', taskId));
+      return;
+    }
+    const snapshot = tracked?.snapshot;
+    const started = snapshot?.createdAt ?? tracked?.firstSeen;
+    const durationMs = started === undefined ? 0 : Math.max(0, (snapshot?.lastUpdatedAt ?? Date.now()) - started);
+    this.showResult(found.controller, { toolName: found.node.row.toolName ?? taskId, result: result as unknown as CallToolResult, durationMs });
   }
 
   refresh(): void {
@@ -135,11 +149,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     return controller.client?.extension(tasksExtension);
   }
 
-  private resolve(node: unknown): { node: TaskNode; api: TasksApi } | undefined {
+  private resolve(node: unknown): { node: TaskNode; api: TasksApi; controller: ServerController } | undefined {
     if (typeof node !== 'object' || node === null || (node as TaskNode).kind !== 'task') return undefined;
     const controller = this.manager.get((node as TaskNode).controllerId);
     const api = controller && this.api(controller);
-    return api ? { node: node as TaskNode, api } : undefined;
+    return controller && api ? { node: node as TaskNode, api, controller } : undefined;
   }
 
   /** Listens to a running server's task book (once per connection) and resumes its remembered tasks. */
@@ -154,6 +168,14 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     if (!client || !api) return;
     const subscription = api.book.onDidChange((tracked) => {
       this.remember(controller.name, tracked);
+      // Every poll records the task, mostly unchanged: redrawing the tree each time (every 250 ms at most) replaced
+      // the rows' inline actions under a pointer about to click them (the e2e's Open Task Result went nowhere once).
+      // Only a change a row shows redraws; the age shown moves on with the next change or refresh.
+      const key = `${controller.id}\u0000${tracked.snapshot.taskId}`;
+      const shown = rowSignature(tracked);
+      if (this.shownRows.get(key) === shown) return;
+      this.shownRows.set(key, shown);
+      if (this.shownRows.size > MAX_SHOWN_ROW_SIGNATURES) this.shownRows.delete(this.shownRows.keys().next().value as string);
       this.refresh();
     });
     this.watched.set(controller.id, { client, subscription });
@@ -176,6 +198,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       () => void this.memory.forget(serverName, taskId),
     );
   }
+}
+
+/** Bounds the signatures kept (the books themselves keep at most 200 tasks per server). */
+const MAX_SHOWN_ROW_SIGNATURES = 2_000;
+
+/** What a row shows of a task, but its age. */
+function rowSignature(tracked: TrackedTask): string {
+  const row = taskRow(tracked);
+  return JSON.stringify([row.toolName, row.status, row.statusMessage, row.progress, row.canCancel, row.hasResult]);
 }
 
 function resultOf(tracked: TrackedTask | undefined): JsonObject | undefined {

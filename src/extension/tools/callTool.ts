@@ -106,6 +106,8 @@ export type CallAttempt = { kind: 'answered'; record: ToolCallRecord } | { kind:
 export interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (text: string) => void;
+  /** The form's "Run as task" (tools whose task support is optional); undefined: the setting decides. */
+  runAsTask?: boolean;
 }
 
 /** Calls the tool with a cancellable progress notification; a failure or a cancel is reported here. */
@@ -144,6 +146,7 @@ export async function callToolWithProgress(controller: ServerController, tool: T
         return controller
           .callTool(tool.name, args, {
             signal: abort.signal,
+            runAsTask: options.runAsTask,
             onProgress: (update) => {
               const message = update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
               options.onProgress?.(message);

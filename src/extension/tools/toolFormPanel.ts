@@ -4,7 +4,8 @@ import { buildFormModel, defaultValues, type FormField } from '../../workbench/f
 import type { JsonObject, Tool } from '../../protocol/types';
 import { SchemaValidator } from '../../protocol/validation/schemaValidation';
 import { callToolWithProgress, type CallAttempt } from './callTool';
-import type { ServerController } from '../servers/serverController';
+import { runOptionalAsTask, type ServerController } from '../servers/serverController';
+import { runAsTaskChoice, type RunAsTaskChoice } from '../../workbench/tasks/taskCalls';
 import type { ResultAreaMessage, ToolResultView } from './toolResultView';
 import { ResultChannel } from './resultChannel';
 import { resultArea } from './resultHtml';
@@ -12,7 +13,7 @@ import { formFieldMessages, type FieldMessage } from '../webviews/fieldMessages'
 import { escapeHtml, webviewPage } from '../webviews/webviewPage';
 
 /** Messages the form's script posts (media/forms/toolForm.js); tests post the same ones through `receive`. */
-export type ToolFormMessage = { type: 'submit'; arguments: unknown } | { type: 'cancel' };
+export type ToolFormMessage = { type: 'submit'; arguments: unknown; runAsTask?: unknown } | { type: 'cancel' };
 
 /** One open form: tests drive it through `receive`, exactly as the webview would. */
 export interface ToolFormHandle {
@@ -75,12 +76,13 @@ export class ToolForms implements vscode.Disposable {
       localResourceRoots: [mediaRoot, resultsRoot],
     });
     const model = buildFormModel(tool.inputSchema);
+    const taskChoice = runAsTaskChoice(controller.client, tool, runOptionalAsTask());
     panel.webview.html = webviewPage({
       webview: panel.webview,
       title,
       // The latest result is drawn under the fields: the page is on screen when the call answers, so showing the
       // result is one message (a result tab of its own would first have to be created and loaded).
-      body: formBody(controller, tool) + resultArea('form', undefined),
+      body: formBody(controller, tool, taskChoice) + resultArea('form', undefined),
       // The form's script first: once results.js says `ready`, both listen.
       scripts: [vscode.Uri.joinPath(mediaRoot, 'toolForm.js'), vscode.Uri.joinPath(resultsRoot, 'results.js')],
       styles: [vscode.Uri.joinPath(mediaRoot, 'toolForm.css'), vscode.Uri.joinPath(resultsRoot, 'results.css')],
@@ -100,7 +102,7 @@ export class ToolForms implements vscode.Disposable {
           this.results.handleAreaMessage(message, area.channel, area.current);
           return;
         }
-        const errors = await this.receive(panel, area, controller, tool, model, message);
+        const errors = await this.receive(panel, area, controller, tool, model, taskChoice, message);
         if (errors) handle.errors = errors;
       },
     };
@@ -122,6 +124,7 @@ export class ToolForms implements vscode.Disposable {
     controller: ServerController,
     tool: Tool,
     model: FormField,
+    taskChoice: RunAsTaskChoice,
     message: ToolFormMessage,
   ): Promise<FieldMessage[] | undefined> {
     if (message?.type === 'cancel') {
@@ -154,6 +157,7 @@ export class ToolForms implements vscode.Disposable {
     try {
       const attempt = await callToolWithProgress(controller, tool, args as JsonObject, this.history, {
         signal: abort.signal,
+        runAsTask: runAsTaskOf(taskChoice, message.runAsTask),
         onProgress: (text) => area.channel.progress(text),
       });
       if (area.current.cancel === cancel) area.current = { controller, title: area.current.title };
@@ -199,7 +203,34 @@ interface FormResultArea {
   current: { controller: ServerController; title: string; markdown?: string; cancel?: () => void; openTab?: () => void };
 }
 
-function formBody(controller: ServerController, tool: Tool): string {
+/** What the call does with the form's checkbox: only an optional tool's choice is the person's to make. */
+function runAsTaskOf(choice: RunAsTaskChoice, posted: unknown): boolean | undefined {
+  switch (choice.kind) {
+    case 'none':
+      return undefined;
+    case 'optional':
+      return posted === true;
+    case 'required':
+      return true;
+  }
+}
+
+/** The "Run as task" checkbox beside Call Tool (none when the tool has no task support on this connection). */
+function runAsTaskControl(choice: RunAsTaskChoice): string {
+  const label = escapeHtml(vscode.l10n.t('Run as task'));
+  switch (choice.kind) {
+    case 'none':
+      return '';
+    case 'optional':
+      return `<label class="run-as-task"><input type="checkbox" id="run-as-task"${choice.checked ? ' checked' : ''}> ${label}</label>`;
+    case 'required': {
+      const note = escapeHtml(vscode.l10n.t('This tool always runs as a task.'));
+      return `<label class="run-as-task" title="${note}"><input type="checkbox" id="run-as-task" checked disabled aria-describedby="run-as-task-note"> ${label}</label><span id="run-as-task-note" class="muted">${note}</span>`;
+    }
+  }
+}
+
+function formBody(controller: ServerController, tool: Tool, taskChoice: RunAsTaskChoice): string {
   const title = tool.title ?? tool.annotations?.title;
   return `
 <h1>${escapeHtml(title ?? tool.name)} <span class="muted">· ${escapeHtml(controller.name)}</span></h1>
@@ -211,6 +242,7 @@ ${tool.description ? `<p class="description">${escapeHtml(tool.description)}</p>
   <textarea id="json" hidden spellcheck="false" aria-label="${escapeHtml(vscode.l10n.t('Arguments as JSON'))}"></textarea>
   <div class="toolbar">
     <button type="submit" id="submit">${escapeHtml(vscode.l10n.t('Call Tool'))}</button>
+    ${runAsTaskControl(taskChoice)}
     <button type="button" id="cancel" class="secondary">${escapeHtml(vscode.l10n.t('Close'))}</button>
     <button type="button" id="toggle-json" class="secondary" aria-pressed="false">${escapeHtml(vscode.l10n.t('Edit as JSON'))}</button>
     <span class="spacer"></span>

@@ -3,6 +3,7 @@ import { webviewPage } from './webviewPage';
 import type { FieldMessage } from './fieldMessages';
 import type { FormField } from '../../workbench/forms/formModel';
 import type { SamplingPolicy } from '../../workbench/sampling/policy';
+import type { RelatedTask } from '../../workbench/tasks/relatedTask';
 
 /**
  * The one review panel for everything a server asks of the person: sampling requests, model answers and
@@ -25,6 +26,8 @@ export interface SamplingRequestView {
   stopSequences: string[];
   unsupported: string[];
   policy: SamplingPolicy;
+  /** The task the request is for (its title names it). */
+  task?: RelatedTask;
 }
 
 export interface SamplingResponseView {
@@ -44,6 +47,8 @@ export interface ElicitationFormView {
   kind: 'elicitation-form';
   serverName: string;
   message: string;
+  /** The task the request is for (its title names it). */
+  task?: RelatedTask;
   form: FormField;
   values: unknown;
   /** Per field (path "/name"), in the words shown next to it; path "" is the form as a whole. */
@@ -290,8 +295,12 @@ function webviewStrings(): Record<string, string> {
     idle: vscode.l10n.t('No requests are waiting for review.'),
     waiting: vscode.l10n.t('{0} more waiting'),
     samplingTitle: vscode.l10n.t('"{0}" asks for a model completion'),
+    samplingTitleTask: vscode.l10n.t('"{0}" asks for a model completion for task {1}'),
+    samplingTitleTaskTool: vscode.l10n.t('"{0}" asks for a model completion for task {1} ({2})'),
     responseTitle: vscode.l10n.t('Answer from {0} for "{1}"'),
     elicitTitle: vscode.l10n.t('"{0}" asks for information'),
+    elicitTitleTask: vscode.l10n.t('"{0}" asks for information for task {1}'),
+    elicitTitleTaskTool: vscode.l10n.t('"{0}" asks for information for task {1} ({2})'),
     systemPrompt: vscode.l10n.t('System prompt'),
     message: vscode.l10n.t('Message {0} ({1})'),
     roleUser: vscode.l10n.t('user'),

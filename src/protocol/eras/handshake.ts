@@ -1,7 +1,7 @@
 import { ErrorCodes, LocalError, McpError, isLocalError } from '../errors';
 import { isJsonObject } from '../jsonrpc/messages';
 import type { OutgoingHttpRequest } from '../transports/transport';
-import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion } from '../versions';
+import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion, versionAtLeast } from '../versions';
 import type {
   AttemptContext,
   AttemptOutcome,
@@ -15,7 +15,7 @@ import type {
   RequiredUrlElicitation,
 } from './era';
 import type { ClientRequestMethod, JsonParams } from '../methods';
-import type { LoggingLevel } from '../types';
+import type { ClientCapabilities, LoggingLevel } from '../types';
 
 export interface HandshakeEraOptions {
   /** Offered versions, newest first (defaults to every handshake-era revision this client speaks). */
@@ -109,7 +109,7 @@ export class HandshakeEra implements ProtocolEra {
     const offered = this.options.protocolVersions ?? HANDSHAKE_VERSIONS;
     const result = await wire.request(
       'initialize',
-      { protocolVersion: offered[0], capabilities: identity.capabilities, clientInfo: identity.clientInfo },
+      { protocolVersion: offered[0], capabilities: handshakeCapabilities(identity.capabilities, offered[0]), clientInfo: identity.clientInfo },
       { cancellable: false, timeoutMs: this.options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS },
     );
     const version: unknown = result.protocolVersion;
@@ -149,4 +149,16 @@ function requiredUrlElicitations(data: unknown): RequiredUrlElicitation[] | unde
     elicitations.push({ url, elicitationId, message: typeof message === 'string' ? message : undefined });
   }
   return elicitations;
+}
+
+/**
+ * Core capabilities that came with a revision (2025-11-25 `tasks`, which the tasks extension declares) are not
+ * offered in an `initialize` of an older one, whose ClientCapabilities has no such field.
+ */
+const CAPABILITY_SINCE: Readonly<Record<string, string>> = { tasks: '2025-11-25' };
+
+function handshakeCapabilities(capabilities: ClientCapabilities, version: string): ClientCapabilities {
+  const dropped = Object.keys(capabilities).filter((key) => CAPABILITY_SINCE[key] !== undefined && !versionAtLeast(version, CAPABILITY_SINCE[key]));
+  if (dropped.length === 0) return capabilities;
+  return Object.fromEntries(Object.entries(capabilities).filter(([key]) => !dropped.includes(key)));
 }

@@ -40,6 +40,11 @@ export interface ExtensionContext {
   answerInputRequests(inputRequests: Readonly<Record<string, InputRequest>>, signal: AbortSignal | undefined): Promise<InputResponses>;
   /** Lets the extension answer server→client requests (call it from `activate`). */
   interceptServerRequests(interceptor: ServerRequestInterceptor): void;
+  /**
+   * Hears a server notification the core does not handle (2025-11-25 `notifications/tasks/status`); its params are
+   * untrusted and arrive unverified. Call it from `activate`; core methods are refused.
+   */
+  onServerNotification(method: string, handler: (params: JsonObject) => void): void;
 }
 
 /** The core's own answer to a server→client request (validation, the host's service, the person's wait). */

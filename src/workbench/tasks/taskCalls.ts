@@ -29,3 +29,25 @@ export async function callToolWithTasks(client: McpClient, tool: Tool, args: Rec
       throw new Error(`${client.serverName}: ${tool.name} returned task ${outcome.task.taskId} unexpectedly`);
   }
 }
+
+/**
+ * What the Call Tool form offers for running a call as a task: nothing where the choice could not reach the call
+ * (no 2025-11-25 tasks on this connection, or a tool without task support), a checkbox for `optional` (checked when
+ * `mcpWorkbench.tasks.runOptionalAsTask` is on), and a checked, disabled one for `required`.
+ */
+export type RunAsTaskChoice = { kind: 'none' } | { kind: 'optional'; checked: boolean } | { kind: 'required' };
+
+export function runAsTaskChoice(client: McpClient | undefined, tool: Tool, runOptionalAsTask: boolean): RunAsTaskChoice {
+  const tasks = client?.extension(tasksExtension);
+  // 2026-07-28 servers decide per call whether an answer is a task; its tools carry no task support to choose by.
+  if (!tasks || tasks.generation() !== '2025-11-25') return { kind: 'none' };
+  const support = tasks.taskSupport(tool);
+  switch (support) {
+    case 'forbidden':
+      return { kind: 'none' };
+    case 'optional':
+      return { kind: 'optional', checked: runOptionalAsTask };
+    case 'required':
+      return { kind: 'required' };
+  }
+}

@@ -399,10 +399,17 @@ function validServerInfo(value: unknown): Implementation | undefined {
   return isObject(value) && typeof value.name === 'string' && typeof value.version === 'string' ? (value as Implementation) : undefined;
 }
 
-/** Capabilities as 2026-07-28 declares them: roots has no listChanged (the notification no longer exists). */
+/**
+ * The fields of the 2026-07-28 ClientCapabilities (schema.json). Core capabilities an extension adds for older
+ * revisions (2025-11-25 `capabilities.tasks`, now the `io.modelcontextprotocol/tasks` extension) have no place here.
+ */
+const MODERN_CLIENT_CAPABILITIES: ReadonlySet<string> = new Set(['roots', 'sampling', 'elicitation', 'experimental', 'extensions']);
+
+/** Capabilities as 2026-07-28 declares them: only its own fields, and roots without listChanged (the notification no longer exists). */
 function modernCapabilities(capabilities: ClientCapabilities): ClientCapabilities {
-  if (!capabilities.roots) return capabilities;
-  return { ...capabilities, roots: {} };
+  const declared: ClientCapabilities = Object.fromEntries(Object.entries(capabilities).filter(([key]) => MODERN_CLIENT_CAPABILITIES.has(key)));
+  if (declared.roots) declared.roots = {};
+  return declared;
 }
 
 function negotiationFailed(serverName: string, cause: unknown, requested: string, offered: readonly string[]): LocalError {

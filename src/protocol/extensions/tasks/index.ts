@@ -4,6 +4,7 @@ import { tasksServices, type TasksServices, type TasksServicesOptions } from './
 
 export type { TaskBook, TrackedTask } from './taskBook';
 export { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskFailedError, isTerminal, nextPollDelayMs, type TaskGeneration, type TaskSnapshot, type TaskStatusKind } from './taskModel';
+export { RELATED_TASK_META } from './taskMethods';
 export { TASKS_EXTENSION_ID, tasksExtension, toolTaskSupport, type TaskCallOptions, type TaskCallOutcome, type TaskSupport, type TasksApi } from './tasksExtension';
 export { tasksServices, type TaskReceiverOptions, type TasksServices, type TasksServicesOptions } from './taskServices';
 

@@ -1,4 +1,4 @@
-import { LocalError } from '../../errors';
+import { LocalError, errorMessage } from '../../errors';
 import type { ProgressUpdate } from '../../jsonrpc/rpcConnection';
 import type { JsonObject, Tool } from '../../types';
 import type { ExtensionContext, ExtensionDefinition } from '../protocolExtension';
@@ -6,7 +6,7 @@ import type { TaskBook } from './taskBook';
 import { cancelLegacyTask, getLegacyTask, listLegacyTasks, settleLegacyTask, startLegacyToolTask } from './legacyTasks';
 import { cancelModernTask, getModernTask, resolveTaskResult, settleModernTask } from './modernTasks';
 import { TASK_METHODS } from './taskMethods';
-import type { TaskGeneration, TaskSnapshot } from './taskModel';
+import { isTerminal, readTask, type TaskGeneration, type TaskSnapshot } from './taskModel';
 import { HostedTasks } from './taskReceiver';
 import type { TaskCall, TasksServices } from './taskServices';
 
@@ -56,6 +56,28 @@ export function toolTaskSupport(tool: Tool): TaskSupport {
   return support === 'optional' || support === 'required' ? support : 'forbidden';
 }
 
+/** 2025-11-25: the server may tell a task's status changes (never relied on: polling goes on regardless). */
+const TASK_STATUS_NOTIFICATION = 'notifications/tasks/status';
+
+/**
+ * A status notification updates the book (so the Tasks view redraws without waiting for a poll), but only for a task
+ * this client already knows: a server cannot fill the view with tasks by notifying. A notification that arrives after
+ * the task ended (out of order with a poll) does not bring it back to life.
+ */
+export function recordStatusNotification(context: Pick<ExtensionContext, 'serverName' | 'logger'>, services: Pick<TasksServices, 'book'>, params: JsonObject): void {
+  let task: TaskSnapshot;
+  try {
+    task = readTask(context.serverName, '2025-11-25', params, `a ${TASK_STATUS_NOTIFICATION} notification`);
+  } catch (error) {
+    context.logger.warn(errorMessage(error));
+    return;
+  }
+  const known = services.book.get(task.taskId);
+  if (!known || known.generation !== '2025-11-25') return;
+  if (isTerminal(known.snapshot) && !isTerminal(task)) return;
+  services.book.record('2025-11-25', task);
+}
+
 function activate(context: ExtensionContext, services: TasksServices): TasksApi {
   if (services.receiver.sampling || services.receiver.elicitation) context.interceptServerRequests(new HostedTasks(context.serverName, context.lifetime));
   const generation = (): TaskGeneration | undefined => {
@@ -77,6 +99,10 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
     const requests = isObject(tasks) ? tasks.requests : undefined;
     return isObject(requests) && isObject(requests.tools) && isObject(requests.tools.call);
   };
+  context.onServerNotification(TASK_STATUS_NOTIFICATION, (params) => {
+    if (generation() !== '2025-11-25') return;
+    recordStatusNotification(context, services, params);
+  });
   return {
     book: services.book,
     generation,

@@ -1,0 +1,45 @@
+import { RELATED_TASK_META } from '../../protocol/extensions/tasks';
+import { escapeForDisplay } from '../urlPolicy';
+
+/** The task a server request (sampling, elicitation) is for, as the review panel names it in its title line. */
+export interface RelatedTask {
+  /** The server's task id, escaped for display and bounded: never use it to look the task up. */
+  readonly shownTaskId: string;
+  /** The tool whose call made the task, when this client made that call (escaped and bounded too). */
+  readonly shownToolName?: string;
+}
+
+/** The tool whose call made a task of that server, when this client made the call (the host's task books). */
+export type TaskToolLookup = (serverName: string, taskId: string) => string | undefined;
+
+/** Longest task id shown in a title (a server could send kilobytes); the rest is cut with an ellipsis. */
+export const MAX_SHOWN_TASK_ID = 64;
+const MAX_SHOWN_TOOL_NAME = 128;
+
+/**
+ * Reads `_meta["io.modelcontextprotocol/related-task"].taskId` of an untrusted request (2025-11-25 sampling and
+ * elicitation sent while tasks/result waits; 2026-07-28 input requests, which the tasks extension tags alike).
+ * `toolOf` looks the raw id up in the client's task book. Undefined when the request names no task.
+ */
+export function relatedTaskOf(request: object, toolOf?: (taskId: string) => string | undefined): RelatedTask | undefined {
+  const meta: unknown = (request as { _meta?: unknown })._meta;
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
+  const related = (meta as Record<string, unknown>)[RELATED_TASK_META];
+  if (typeof related !== 'object' || related === null || Array.isArray(related)) return undefined;
+  const taskId = (related as Record<string, unknown>).taskId;
+  if (typeof taskId !== 'string' || taskId === '') return undefined;
+  const toolName = toolOf?.(taskId);
+  return { shownTaskId: shown(taskId, MAX_SHOWN_TASK_ID), ...(toolName ? { shownToolName: shown(toolName, MAX_SHOWN_TOOL_NAME) } : {}) };
+}
+
+/** Escaped character by character and bounded in code points, so an escape is never cut in half by the bound. */
+function shown(text: string, max: number): string {
+  const pieces = [...text].map((character) => escapeForDisplay(character));
+  if (pieces.reduce((length, piece) => length + piece.length, 0) <= max) return pieces.join('');
+  let kept = '';
+  for (const piece of pieces) {
+    if (kept.length + piece.length > max - 1) break;
+    kept += piece;
+  }
+  return `${kept}…`;
+}
