@@ -66,7 +66,7 @@ const LAUNCHERS: Readonly<Record<string, Launcher>> = {
 };
 
 /** File names that say nothing about the server; their package or folder names it instead. */
-const GENERIC_SCRIPT_NAMES = new Set(['index', 'main', 'server', 'cli', 'app', 'start', 'run', 'mcp', 'stdio', 'bin', 'entry', 'launch', 'serve', '__main__', 'mod']);
+const GENERIC_SCRIPT_NAMES = new Set(['index', 'main', 'server', 'cli', 'app', 'start', 'run', 'mcp', 'stdio', 'bin', 'entry', 'launch', 'serve', '__main__', 'mod', 'proxy']);
 /** Package names that say nothing without their scope. */
 const GENERIC_PACKAGE_NAMES = new Set([...GENERIC_SCRIPT_NAMES, 'mcp-server', 'server-mcp', 'mcp-cli']);
 /** Build and source folders between a project and its entry script. */

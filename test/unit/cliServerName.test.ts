@@ -63,6 +63,8 @@ describe('stdio server names', () => {
     // …and after its folder when there is no package.json.
     assert.equal(nameOf('node /srv/weather-app/build/index.js'), 'weather-app');
     assert.equal(nameOf('node /opt/node_modules/@playwright/mcp/cli.js', { '/opt/node_modules/@playwright/mcp/': '@playwright/mcp' }), 'playwright/mcp');
+    // mcp-remote's entry script (what an installed mcp-remote runs) was named "proxy".
+    assert.equal(nameOf('node /usr/lib/node_modules/mcp-remote/dist/proxy.js https://example.com/mcp', { '/usr/lib/node_modules/mcp-remote/': 'mcp-remote' }), 'mcp-remote');
   });
 
   test('the real package.json of an installed server names its dist/index.js', () => {
