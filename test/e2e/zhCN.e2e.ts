@@ -14,7 +14,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VsCodeFixture, everythingStdio, productVsix } from './fixture';
-import { EVERYTHING_SERVER_JS, REPO_ROOT, answerDialog, inlineAction, openViewContainer, pane, screenshot, visibleRow, waitFor, webviewFrame } from './harness';
+import { EVERYTHING_SERVER_JS, REPO_ROOT, answerDialog, inlineAction, openViewContainer, pane, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
 import { packageLanguagePack, registerLanguagePacks } from './languagePack';
 
 const SERVER = 'everything';
@@ -63,6 +63,8 @@ test('first run in real VS Code in zh-CN: 服务器 hint → consent fields → 
     assert.ok(consent.includes(`${ZH.args}: ${EVERYTHING_SERVER_JS} stdio`), `the consent lists the arguments (参数): ${consent}`);
     assert.ok(!consent.includes('\\u000A'), `the consent shows an escaped line break: ${consent}`);
     const getSum = await visibleRow(page, servers, 'get-sum');
+    // The hint goes once a server runs, moving the rows up a line: wait for that final layout before pointing at one.
+    await waitUntil('the hint to go once a server started', async () => ((await servers.getByText(ZH.hint).count()) === 0 ? true : undefined));
     const state = (await serverRow.locator('.label-description').first().textContent()) ?? '';
     assert.ok(state.startsWith(`${ZH.running} · stdio`), `the row says 运行中: ${state}`);
     await shot('02-running');
