@@ -37,7 +37,7 @@ SERVERS=(
   "filesystem|npx -y @modelcontextprotocol/server-filesystem $SWEEP_DIR/fs|list_allowed_directories|{}|"
   "everything (npm, stdio)|npx -y @modelcontextprotocol/server-everything stdio|echo|{\"message\":\"hi\"}|"
   "mcp-remote → everything (streamableHttp)|npx -y mcp-remote http://127.0.0.1:$HTTP_PORT/mcp|echo|{\"message\":\"hi\"}|$SWEEP_HOME"
-  "playwright|npx -y @playwright/mcp --headless --isolated --browser chromium --executable-path /usr/bin/chromium|browser_navigate|{\"url\":\"about:blank\"}|"
+  "playwright|npx -y @playwright/mcp --headless --isolated --browser chromium --executable-path /usr/bin/chromium|browser_navigate|{\"url\":\"about:blank\"}||$SWEEP_DIR/home"  # it writes .playwright-mcp/ in its working folder
   "azure-devops|npx -y @azure-devops/mcp sweep-org --authentication envvar|-||ADO_MCP_AUTH_TOKEN=sweep-dummy-token"
   "pandacss|npx -y @pandacss/mcp|get_conditions|{}||$SWEEP_DIR/panda"
   "context7|npx -y @upstash/context7-mcp|resolve-library-id|{\"libraryName\":\"react\",\"query\":\"react\"}|"
