@@ -37,7 +37,7 @@ SERVERS=(
   "filesystem|npx -y @modelcontextprotocol/server-filesystem $SWEEP_DIR/fs|list_allowed_directories|{}|"
   "everything (npm, stdio)|npx -y @modelcontextprotocol/server-everything stdio|echo|{\"message\":\"hi\"}|"
   "mcp-remote → everything (streamableHttp)|npx -y mcp-remote http://127.0.0.1:$HTTP_PORT/mcp|echo|{\"message\":\"hi\"}|$SWEEP_HOME"
-  "playwright|npx -y @playwright/mcp --headless --isolated --browser chromium --executable-path /usr/bin/chromium|browser_navigate|{\"url\":\"about:blank\"}||$SWEEP_DIR/home"  # it writes .playwright-mcp/ in its working folder
+  "playwright|npx -y @playwright/mcp --headless --isolated --browser chromium --executable-path /usr/bin/chromium|browser_navigate|{\"url\":\"about:blank\"}||$SWEEP_DIR/home"  # it writes .playwright-mcp/ into its first root
   "azure-devops|npx -y @azure-devops/mcp sweep-org --authentication envvar|-||ADO_MCP_AUTH_TOKEN=sweep-dummy-token"
   "pandacss|npx -y @pandacss/mcp|get_conditions|{}||$SWEEP_DIR/panda"
   "context7|npx -y @upstash/context7-mcp|resolve-library-id|{\"libraryName\":\"react\",\"query\":\"react\"}|"
@@ -72,7 +72,8 @@ for entry in "${SERVERS[@]}"; do
     envFlags+=(--env "$pair")
     envJson=$(node -e 'const [j,p]=process.argv.slice(1);const o=JSON.parse(j);const i=p.indexOf("=");o[p.slice(0,i)]=p.slice(i+1);console.log(JSON.stringify(o))' "$envJson" "$pair")
   done
-  cli() { node "$REPO/dist/cli.js" "$@" --stdio "$cmdline" --cwd "$cwd" --timeout "$TIMEOUT_MS" "${envFlags[@]}" </dev/null; }
+  # Run from the working folder too: the CLI's root (roots/list) is its own folder, and playwright writes there.
+  cli() { (cd "$cwd" && node "$REPO/dist/cli.js" "$@" --stdio "$cmdline" --cwd "$cwd" --timeout "$TIMEOUT_MS" "${envFlags[@]}" </dev/null); }
   echo "sweep: [$index] $label" >&2
   package=$(awk '{print $3}' <<<"$cmdline")
   packageVersion=$(npm view "$package" version 2>/dev/null || echo '?')
