@@ -66,7 +66,9 @@ const LAUNCHERS: Readonly<Record<string, Launcher>> = {
 };
 
 /** File names that say nothing about the server; their package or folder names it instead. */
-const GENERIC_SCRIPT_NAMES = new Set(['index', 'main', 'server', 'cli', 'app', 'start', 'run', 'mcp', 'stdio', 'bin', 'entry', 'launch', 'serve', '__main__', 'mod']);
+const GENERIC_SCRIPT_NAMES = new Set(['index', 'main', 'server', 'cli', 'app', 'start', 'run', 'mcp', 'stdio', 'bin', 'entry', 'launch', 'serve', '__main__', 'mod', 'proxy']);
+/** Package names that say nothing without their scope. */
+const GENERIC_PACKAGE_NAMES = new Set([...GENERIC_SCRIPT_NAMES, 'mcp-server', 'server-mcp', 'mcp-cli']);
 /** Build and source folders between a project and its entry script. */
 const GENERIC_FOLDERS = new Set(['dist', 'build', 'lib', 'out', 'src', 'bin', 'esm', 'cjs', 'dist-cjs', 'dist-esm', 'target', 'release', 'debug', 'app']);
 const SCRIPT_EXTENSION = /\.(?:[cm]?[jt]s|py|rb|php|jar|exe|cmd|bat|ps1|sh)$/i;
@@ -159,10 +161,16 @@ function operandName(word: string, cwd: string, readPackageName: PackageNameRead
 function packageName(spec: string): string | undefined {
   // `@scope/name@version` → `name`; `name@latest` → `name`; `name==1.0` / `name>=1` (Python) → `name`;
   // `registry/org/image:tag@sha256:…` (container image) → `image`.
-  let rest = spec.startsWith('@') ? spec.slice(1) : spec;
+  const scoped = spec.startsWith('@');
+  let rest = scoped ? spec.slice(1) : spec;
   rest = rest.replace(/@.*$/, '').replace(/[=<>~!].*$/, '').replace(/\[.*$/, '');
-  const last = rest.split('/').pop() ?? '';
-  return last.replace(/:[^/]*$/, '') || undefined;
+  const parts = rest.split('/');
+  const last = (parts.pop() ?? '').replace(/:[^/]*$/, '');
+  // `@azure-devops/mcp`, `@playwright/mcp`, `@pandacss/mcp`, `@sentry/mcp-server`: the name alone says nothing (the
+  // sweep of issue 23 met three servers all named "mcp"); their scope is what a person recognises.
+  const scope = parts.length === 1 ? parts[0] : undefined;
+  if (scoped && scope && GENERIC_PACKAGE_NAMES.has(last.toLowerCase())) return `${scope}/${last}`;
+  return last || undefined;
 }
 
 function scriptName(script: string, cwd: string, readPackageName: PackageNameReader): string | undefined {

@@ -5,9 +5,9 @@
  * lens on the entry in mcp.json, call get-sum through its form (Escape in the form does not close it) and see the
  * result. Once in the light theme and once in the dark theme; screenshots test-results/e2e/firstRun-<theme>-*.png.
  *
- * Simplified Chinese is not run here: code-server has no zh-cn language pack offline (the trial of
- * shared/reports/first-hour-trial-2026-12.md, 1.9, built one by hand and registered it in languagepacks.json), and
- * packaging such a pack is not part of this repository; the zh-cn strings are checked by test/unit/l10n.test.ts.
+ * The same first run in Simplified Chinese is test/e2e/zhCN.e2e.ts: it packages a minimal zh-cn language pack from
+ * test/fixtures/zh-cn-language-pack, registers it in languagepacks.json and starts code-server with `--locale zh-cn`
+ * (code-server has no language pack offline; the trial of shared/reports/first-hour-trial-2026-12.md, 1.9).
  *
  * Run: node --import tsx --test test/e2e/firstRun.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */

@@ -68,6 +68,11 @@ export interface StartOptions {
   trust?: WorkspaceTrust;
   /** Extra environment for code-server and its extension host. */
   env?: Record<string, string>;
+  /**
+   * VS Code's display language (`--locale`), e.g. 'zh-cn'. Without a language pack registered for it (see
+   * languagePack.ts) code-server falls back to English. Default: code-server's own (English).
+   */
+  locale?: string;
 }
 
 /** server-everything over stdio; the trailing ${workspaceFolder} is ignored by it and marks its process as this workspace's. */
@@ -205,6 +210,7 @@ export class VsCodeFixture {
       trustWorkspace: (options.trust ?? 'trusted') === 'trusted',
       ...(options.settings ? { settings: options.settings } : {}),
       ...(options.env ? { env: options.env } : {}),
+      ...(options.locale ? { extraArgs: ['--locale', options.locale] } : {}),
     });
     try {
       const workbench = await openWorkbench(server.url, this.workspace);

@@ -25,6 +25,11 @@ describe('stdio server names', () => {
     ['npx.cmd -y @scope/tool', 'tool'],
     ['pnpm dlx @scope/tool', 'tool'],
     ['npm exec -- @scope/tool --flag', 'tool'],
+    // A scoped package whose own name is generic keeps its scope (issue 23's sweep: three servers named "mcp").
+    ['npx -y @azure-devops/mcp my-org', 'azure-devops/mcp'],
+    ['npx -y @playwright/mcp@latest --headless', 'playwright/mcp'],
+    ['npx -y @pandacss/mcp', 'pandacss/mcp'],
+    ['npx -y @sentry/mcp-server --access-token=x', 'sentry/mcp-server'],
     ['bunx some-server', 'some-server'],
     ['uvx mcp-server-fetch', 'mcp-server-fetch'],
     ['uvx --from git+https://github.com/org/repo.git mcp-server-x', 'mcp-server-x'],
@@ -57,6 +62,9 @@ describe('stdio server names', () => {
     assert.equal(nameOf('node /srv/weather-app/build/index.js', { '/srv/weather-app/': '@acme/weather' }), 'weather');
     // …and after its folder when there is no package.json.
     assert.equal(nameOf('node /srv/weather-app/build/index.js'), 'weather-app');
+    assert.equal(nameOf('node /opt/node_modules/@playwright/mcp/cli.js', { '/opt/node_modules/@playwright/mcp/': '@playwright/mcp' }), 'playwright/mcp');
+    // mcp-remote's entry script (what an installed mcp-remote runs) was named "proxy".
+    assert.equal(nameOf('node /usr/lib/node_modules/mcp-remote/dist/proxy.js https://example.com/mcp', { '/usr/lib/node_modules/mcp-remote/': 'mcp-remote' }), 'mcp-remote');
   });
 
   test('the real package.json of an installed server names its dist/index.js', () => {
