@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { recognizeCoreErrors, rewriteCoreErrors } from '../../src/extension/ui/coreErrorKinds';
+import { silentLauncherHint } from '../../src/protocol/node/stdio';
 import { resolveCommand } from '../../src/workbench/node/commandResolution';
 import { UnresolvedVariableError, resolveVariables } from '../../src/workbench/config/variables';
 
@@ -23,4 +24,11 @@ test('the input error as the variable resolver throws it', async () => {
   );
   assert.ok(error instanceof UnresolvedVariableError);
   assert.deepEqual(recognizeCoreErrors(error.message).map((item) => item.error), [{ kind: 'input-without-value', input: 'api-key' }]);
+});
+
+test("a package launcher's silent failure (the stdio transport's own hint) is recognized for translation", () => {
+  const hint = silentLauncherHint('npx', ['-y', 'x'], 1) ?? '';
+  const message = `launched: the server process exited with code 1${hint}`;
+  assert.deepEqual(recognizeCoreErrors(message).map((item) => item.error), [{ kind: 'launcher-silent', launcher: 'npx' }]);
+  assert.equal(rewriteCoreErrors(message, (error) => `<${error.kind}>`), 'launched: the server process exited with code 1, <launcher-silent>');
 });

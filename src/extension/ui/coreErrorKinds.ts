@@ -1,13 +1,14 @@
 /**
  * The core's English error texts a person meets most in the first hour, recognized so the extension can say them in
  * the person's language (src/extension/ui/coreErrors.ts): a command not on PATH, an `${input:…}` left without a
- * value, a request that timed out. The core keeps writing English (its logs and the CLI are English); what varies
+ * value, a request that timed out, a package launcher that failed silently. The core keeps writing English (its logs and the CLI are English); what varies
  * (command, folders searched, input id, method, milliseconds) is kept verbatim. No vscode import: unit-tested.
  */
 export type CoreErrorKind =
   | { kind: 'command-not-found'; command: string; searched: string }
   | { kind: 'input-without-value'; input: string }
-  | { kind: 'timed-out'; method: string; ms: string };
+  | { kind: 'timed-out'; method: string; ms: string }
+  | { kind: 'launcher-silent'; launcher: string };
 
 export interface RecognizedError {
   /** Where in the message the core's text starts and ends: the rest (the extension's own words) stays as it is. */
@@ -23,6 +24,10 @@ const PATTERNS: { regex: RegExp; make(match: RegExpExecArray): CoreErrorKind }[]
   },
   { regex: /cannot resolve \$\{input:([^}]+)\}: no value was given/, make: (match) => ({ kind: 'input-without-value', input: match[1] }) },
   { regex: /([\w/.$-]+) timed out after (\d+) ms/, make: (match) => ({ kind: 'timed-out', method: match[1], ms: match[2] }) },
+  {
+    regex: /with nothing on stderr: "([^"]+)" may have failed to download or install the package; run the same command in a terminal to see why/,
+    make: (match) => ({ kind: 'launcher-silent', launcher: match[1] }),
+  },
 ];
 
 export function recognizeCoreErrors(message: string): RecognizedError[] {

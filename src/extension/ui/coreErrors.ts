@@ -20,6 +20,8 @@ function say(error: CoreErrorKind): string {
       return vscode.l10n.t('no value was given for ${input:{0}}', error.input);
     case 'timed-out':
       return vscode.l10n.t('{0} got no answer within {1} ms (timed out)', error.method, error.ms);
+    case 'launcher-silent':
+      return vscode.l10n.t('with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why', error.launcher);
     default: {
       const exhaustive: never = error;
       throw new Error(`unknown core error ${JSON.stringify(exhaustive)}`);

@@ -268,9 +268,28 @@ export class StdioTransport implements Transport {
       this.sink?.onClose();
       return;
     }
-    const tail = this.stderrTail.length ? `; last stderr lines:\n${this.stderrTail.join('\n')}` : '';
+    const tail = this.stderrTail.length
+      ? `; last stderr lines:\n${this.stderrTail.join('\n')}`
+      : (silentLauncherHint(this.options.command, this.options.args ?? [], code) ?? '');
     this.sink?.onClose(new LocalError('connection-closed', `the server process ${how}${tail}`));
   }
+}
+
+/**
+ * What to add when a package launcher (npx, uvx, `pnpm dlx`…) failed with nothing on stderr: it most often could not
+ * download or install the package, and says why only in its own log, so "exited with code 1" alone leaves the
+ * person guessing. Undefined for anything else.
+ */
+export function silentLauncherHint(command: string, args: readonly string[], code: number | null): string | undefined {
+  if (code === null || code === 0) return undefined;
+  const program = command.split(/[\\/]/).at(-1)?.replace(/\.(cmd|exe|ps1)$/i, '').toLowerCase() ?? '';
+  const launcher = ['npx', 'pnpx', 'bunx', 'uvx'].includes(program)
+    ? program
+    : ['pnpm', 'yarn', 'bun'].includes(program) && args[0] === 'dlx'
+      ? `${program} dlx`
+      : undefined;
+  if (!launcher) return undefined;
+  return `, with nothing on stderr: "${launcher}" may have failed to download or install the package; run the same command in a terminal to see why`;
 }
 
 /**

@@ -28,7 +28,11 @@ export function summarizeStartFailure(message: string, stderrTail: readonly stri
     // The message itself lists the stderr tail after its first line; the tail passed in is the same text.
     const stderrInMessage = message.split('\n').slice(1);
     const lastStderr = [...stderrTail, ...stderrInMessage].map((line) => line.trim()).filter(Boolean).at(-1);
-    return lastStderr ? `${ended[1]}: ${lastStderr}` : ended[1];
+    if (lastStderr) return `${ended[1]}: ${lastStderr}`;
+    // Nothing on stderr: keep what the transport added about it (a package launcher's hint), if anything.
+    const firstLine = message.split('\n', 1)[0] ?? message;
+    const rest = firstLine.slice(ended.index + ended[0].length);
+    return rest.startsWith(', with nothing on stderr') ? `${ended[1]}${rest}` : ended[1];
   }
   const firstLine = message.split('\n', 1)[0] ?? message;
   for (const [pattern, words] of UNREACHABLE) {
