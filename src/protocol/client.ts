@@ -1,14 +1,11 @@
 import { DisposableStore, Emitter, type Disposable } from './disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from './errors';
 import type { ClientIdentity, EraRequests, ProtocolEra, ServerSession } from './eras/era';
-import type { EraMemorySlot } from './eras/eraMemory';
 import { createEra, type EraPreference } from './eras/select';
 import { ExtensionRegistry } from './extensions/registry';
-import type { EnabledExtension, ExtensionContext, ExtensionDefinition, ServerRequestInterceptor } from './extensions/protocolExtension';
-import type { ClientHost } from './host';
+import type { ExtensionContext, ExtensionDefinition, ServerRequestInterceptor } from './extensions/protocolExtension';
 import { PersonWaits } from './jsonrpc/personWaits';
 import { RpcConnection, silentLogger, type Logger, type ProgressUpdate } from './jsonrpc/rpcConnection';
-import type { TraceDirection } from './jsonrpc/mcpStreams';
 import type {
   ClientRequestMethod,
   ClientRequestParams,
@@ -43,47 +40,12 @@ import type {
   Tool,
 } from './types';
 import { SchemaValidator, type ValidationVerdict } from './validation/schemaValidation';
+import type { McpClientOptions } from './clientOptions';
 import type { Transport } from './transports/transport';
 
 export const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
 
-export interface McpClientOptions {
-  /** The name users know the server by; it prefixes every error and log line. */
-  serverName: string;
-  transport: Transport;
-  host?: ClientHost;
-  clientInfo?: Implementation;
-  logger?: Logger;
-  trace?: (direction: TraceDirection, message: unknown) => void;
-  requestTimeoutMs?: number;
-  maxTotalTimeoutMs?: number;
-  initializeTimeoutMs?: number;
-  /** How long a -32042 retry waits for notifications/elicitation/complete after the person opened the URL. */
-  urlElicitationTimeoutMs?: number;
-  /** Offered versions, newest first (defaults to every handshake-era revision this client speaks). */
-  protocolVersions?: readonly string[];
-  /**
-   * How sessions are opened and requests shaped and read: an era preference ('auto' probes for the
-   * 2026-07-28 era and falls back to the handshake, '2026-07-28', 'legacy'), or an era object. Defaults to
-   * 'legacy', the handshake era built from `protocolVersions` and `initializeTimeoutMs`.
-   */
-  era?: ProtocolEra | EraPreference;
-  /** auto over stdio: how long server/discover may go unanswered by a server that shows no sign of life. */
-  eraProbeTimeoutMs?: number;
-  /** auto over stdio: how long server/discover may go unanswered once the server showed it reads (it said anything). */
-  eraProbeGraceMs?: number;
-  /** auto: the era this server definition spoke at its last start, so the next start opens directly. */
-  eraMemory?: EraMemorySlot;
-  /** 2026-07-28: the most bytes the ttlMs result cache keeps (oldest evicted first). */
-  resultCacheMaxBytes?: number;
-  /**
-   * Marks the time a person acts for this connection (sampling review, elicitation form, interactive sign-in):
-   * request deadlines wait meanwhile. Share one with the OAuth authorizer; the client creates one when not given.
-   */
-  personWaits?: PersonWaits;
-  /** Protocol extensions the host enabled: only these are declared in `capabilities.extensions`. */
-  extensions?: readonly EnabledExtension[];
-}
+export type { McpClientOptions } from './clientOptions';
 
 export type { HandshakeSession, ServerSession } from './eras/era';
 
@@ -117,6 +79,7 @@ export class McpClient implements Disposable {
   private toolsByName = new Map<string, Tool>();
   /** The resources the person subscribed to. */
   private readonly subscribedResources = new Set<string>();
+  private extensionListenFields: Readonly<Record<string, unknown>> = {};
   private connecting: Promise<ServerSession> | undefined;
   private readonly era: ProtocolEra;
   private readonly loop: RequestLoop;
@@ -424,6 +387,10 @@ export class McpClient implements Disposable {
         if (CORE_NOTIFICATION_METHODS.has(method)) throw new LocalError('invalid-argument', `an extension cannot take over the core notification ${method}`);
         this.rpc.setNotificationHandler(method, handler);
       },
+      listenFor: (fields) => {
+        this.extensionListenFields = { ...this.extensionListenFields, ...fields };
+        this.wantedChanged();
+      },
     };
   }
 
@@ -434,6 +401,7 @@ export class McpClient implements Disposable {
       promptsListChanged: this.promptsChanged.listenerCount > 0,
       resourcesListChanged: this.resourcesChanged.listenerCount > 0,
       resourceSubscriptions: [...this.subscribedResources],
+      extensionFields: this.extensionListenFields,
     });
   }
 

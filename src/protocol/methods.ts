@@ -118,6 +118,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Fields protocol extensions add (`taskIds` of io.modelcontextprotocol/tasks). */
+  [extensionField: string]: unknown;
 }
 
 export type ClientRequestMethod = keyof ClientRequests;

@@ -122,6 +122,28 @@ describe('2026-07-28 tasks extension', () => {
     });
   });
 
+  test('a live task is named in the subscription filter, and its notifications/tasks updates the book without a poll', async () => {
+    const own = await start();
+    try {
+      const outcome = await own.tasks.callTool(tool('notified'), {}, { wait: false });
+      assert.ok(outcome.kind === 'task');
+      const taskId = outcome.task.taskId;
+      // The fixture completes the task and says so on the stream as soon as a listen names it; its poll interval is
+      // a minute, and nothing here polls.
+      await waitFor(() => own.tasks.book.get(taskId)?.snapshot.status === 'completed', 'the notification to complete the task');
+      const completed = own.tasks.book.get(taskId)?.snapshot;
+      assert.ok(completed?.status === 'completed');
+      assert.equal(textOf((completed.result as { content: unknown[] } | undefined)?.content ?? []), 'told: done');
+      const counts = JSON.parse(textOf((await own.client.callTool('counts')).result.content)) as Record<string, number>;
+      assert.equal(counts['tasks/get'], undefined, `no tasks/get was needed: ${JSON.stringify(counts)}`);
+      const listens = JSON.parse(textOf((await own.client.callTool('listens')).result.content)) as { taskIds?: string[] }[];
+      assert.deepEqual(listens[0], { taskIds: [taskId] }, 'the stream was opened for the live task alone');
+      assert.ok(!listens.slice(1).some((filter) => filter.taskIds?.includes(taskId)), `an ended task is not listened for again: ${JSON.stringify(listens)}`);
+    } finally {
+      await own.client.close();
+    }
+  });
+
   test('--no-wait returns the task; cancel ends a waiting call with "cancelled"', async () => {
     const outcome = await main.tasks.callTool(tool('forever'), {}, { wait: false });
     assert.ok(outcome.kind === 'task');

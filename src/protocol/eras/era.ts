@@ -104,6 +104,8 @@ export interface WantedNotifications {
   resourcesListChanged: boolean;
   /** Resources the person subscribed to (their updates are wanted whoever listens). */
   resourceSubscriptions: readonly string[];
+  /** What protocol extensions add to the 2026-07-28 listen filter (ExtensionContext.listenFor). */
+  extensionFields: Readonly<Record<string, unknown>>;
 }
 
 /** Before a request goes out: send it, or it is already answered (a fresh cached result). */

@@ -45,6 +45,12 @@ export interface ExtensionContext {
    * untrusted and arrive unverified. Call it from `activate`; core methods are refused.
    */
   onServerNotification(method: string, handler: (params: JsonObject) => void): void;
+  /**
+   * Fields the extension adds to the 2026-07-28 `subscriptions/listen` filter (the tasks extension's `taskIds`),
+   * replacing what it set under those names before; an undefined or empty value takes a field out. The stream is
+   * reopened when the filter changes. The handshake era has no such stream and ignores them.
+   */
+  listenFor(fields: Readonly<Record<string, unknown>>): void;
 }
 
 /** The core's own answer to a server→client request (validation, the host's service, the person's wait). */

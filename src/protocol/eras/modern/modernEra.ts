@@ -73,7 +73,7 @@ export class ModernEra implements ProtocolEra {
   private headerParameters = new Map<string, HeaderParameter[]>();
   private capabilities: ServerCapabilities = {};
   /** Nothing is wanted until a listener or a resource subscription asks: one-shot commands open no stream. */
-  private wanted: WantedNotifications = { toolsListChanged: false, promptsListChanged: false, resourcesListChanged: false, resourceSubscriptions: [] };
+  private wanted: WantedNotifications = { toolsListChanged: false, promptsListChanged: false, resourcesListChanged: false, resourceSubscriptions: [], extensionFields: {} };
   /** Results reused while their ttlMs says they are fresh, bounded by bytes. */
   private readonly cache: ResultCache;
   private subscription: Subscription = { kind: 'none' };
@@ -333,6 +333,9 @@ export class ModernEra implements ProtocolEra {
     if (capabilities.prompts?.listChanged && wanted.promptsListChanged) filter.promptsListChanged = true;
     if (capabilities.resources?.listChanged && wanted.resourcesListChanged) filter.resourcesListChanged = true;
     if (capabilities.resources?.subscribe && wanted.resourceSubscriptions.length > 0) filter.resourceSubscriptions = [...wanted.resourceSubscriptions];
+    for (const [field, value] of Object.entries(wanted.extensionFields ?? {})) {
+      if (value !== undefined && !(Array.isArray(value) && value.length === 0) && !(field in filter)) filter[field] = value;
+    }
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
 

@@ -58,24 +58,61 @@ export function toolTaskSupport(tool: Tool): TaskSupport {
 
 /** 2025-11-25: the server may tell a task's status changes (never relied on: polling goes on regardless). */
 const TASK_STATUS_NOTIFICATION = 'notifications/tasks/status';
+/**
+ * 2026-07-28: the same on the subscription stream, for the task ids its `subscriptions/listen` filter names
+ * (`notifications.taskIds`, as ext-tasks 0.2.2 contributes it); never relied on either.
+ */
+const MODERN_TASK_NOTIFICATION = 'notifications/tasks';
 
 /**
  * A status notification updates the book (so the Tasks view redraws without waiting for a poll), but only for a task
  * this client already knows: a server cannot fill the view with tasks by notifying. A notification that arrives after
  * the task ended (out of order with a poll) does not bring it back to life.
  */
-export function recordStatusNotification(context: Pick<ExtensionContext, 'serverName' | 'logger'>, services: Pick<TasksServices, 'book'>, params: JsonObject): void {
+export function recordStatusNotification(
+  context: Pick<ExtensionContext, 'serverName' | 'logger'>,
+  services: Pick<TasksServices, 'book'>,
+  params: JsonObject,
+  generation: TaskGeneration = '2025-11-25',
+): void {
+  const method = generation === '2025-11-25' ? TASK_STATUS_NOTIFICATION : MODERN_TASK_NOTIFICATION;
   let task: TaskSnapshot;
   try {
-    task = readTask(context.serverName, '2025-11-25', params, `a ${TASK_STATUS_NOTIFICATION} notification`);
+    task = readTask(context.serverName, generation, params, `a ${method} notification`);
   } catch (error) {
     context.logger.warn(errorMessage(error));
     return;
   }
   const known = services.book.get(task.taskId);
-  if (!known || known.generation !== '2025-11-25') return;
+  if (!known || known.generation !== generation) return;
   if (isTerminal(known.snapshot) && !isTerminal(task)) return;
-  services.book.record('2025-11-25', task);
+  services.book.record(generation, task);
+}
+
+/**
+ * 2026-07-28: names the live tasks of a server that offers the tasks extension in the subscription stream's filter,
+ * so their changes can come as notifications; the filter follows the book (a task that ends leaves it), and the core
+ * reopens the stream only when the list changed.
+ */
+function listenForLiveTasks(context: ExtensionContext, services: TasksServices): void {
+  let listened = '';
+  const offersTasks = (): boolean => {
+    try {
+      const session = context.session();
+      return session.kind === 'modern' && isObject((session.capabilities.extensions as JsonObject | undefined)?.[TASKS_EXTENSION_ID]);
+    } catch {
+      return false; // not connected (any more)
+    }
+  };
+  const subscription = services.book.onDidChange(() => {
+    const live = offersTasks() ? services.book.all().filter((tracked) => tracked.generation === '2026-07-28' && !isTerminal(tracked.snapshot)) : [];
+    const taskIds = live.map((tracked) => tracked.snapshot.taskId);
+    const key = taskIds.join('\n');
+    if (key === listened) return;
+    listened = key;
+    context.listenFor({ taskIds });
+  });
+  context.lifetime.addEventListener('abort', () => subscription.dispose(), { once: true });
 }
 
 function activate(context: ExtensionContext, services: TasksServices): TasksApi {
@@ -103,6 +140,11 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
     if (generation() !== '2025-11-25') return;
     recordStatusNotification(context, services, params);
   });
+  context.onServerNotification(MODERN_TASK_NOTIFICATION, (params) => {
+    if (generation() !== '2026-07-28') return;
+    recordStatusNotification(context, services, params, '2026-07-28');
+  });
+  listenForLiveTasks(context, services);
   return {
     book: services.book,
     generation,
