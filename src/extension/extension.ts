@@ -26,10 +26,10 @@ import { BuiltInMcpNotice } from './servers/builtInMcpNotice';
 import { LaunchConfirmation } from './servers/launchConfirmation';
 import { ServerCodeLenses } from './views/serverCodeLens';
 import { ServersViewHint } from './views/startHint';
+import { ExpandToStart } from './views/expandToStart';
 import { LogChannels } from './servers/logChannels';
 import { ServerCatalog } from './servers/serverCatalog';
 import { ServerManager } from './servers/serverManager';
-import { ServerState } from './servers/serverState';
 import { SecretAuthStore } from './auth/secretAuthStore';
 import { AUTH_PROVIDER_ID, OAuthSessionsProvider } from './auth/sessionsProvider';
 import { SignInService } from './auth/signIn';
@@ -152,7 +152,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   context.subscriptions.push(skillsSection, skillDocuments);
   // First run: how to start a server, as the view's first row until one starts.
   const startHint = new ServersViewHint(manager);
-  const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader, skillsSection, startHint);
+  const expandToStart = new ExpandToStart((controller) => void startWithFeedback(controller));
+  const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader, skillsSection, startHint, expandToStart);
   const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const historyTree = new HistoryTreeProvider(history);
   const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, { treeDataProvider: historyTree, showCollapseAll: true });
@@ -225,8 +226,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     loader.onDidFindProblems(reportConfigProblems),
     // Expanding a stopped (or failed) server starts it: the user asked to see its tools.
     treeView.onDidExpandElement(({ element }) => {
-      if (element.kind !== 'server') return;
-      if (ServerState.canStart(element.controller.state)) void startWithFeedback(element.controller);
+      if (element.kind === 'server') expandToStart.expanded(element.controller);
     }),
     ...[vscode.workspace.onDidGrantWorkspaceTrust, simulatedTrust.granted.event].map((onGranted) =>
       onGranted(() => {

@@ -12,6 +12,7 @@ import { describeTarget, transportLabel } from '../config/serverEntry';
 import type { ServerManager } from '../servers/serverManager';
 import { ServerState, assertNever } from '../servers/serverState';
 import { isSkillsNode, type SkillsSection, type SkillsTreeNode } from '../skills/skillsSection';
+import type { ExpandToStart } from './expandToStart';
 
 export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
 
@@ -90,6 +91,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly configErrors?: ConfigSyntaxErrorSource,
     private readonly skills?: SkillsSection,
     private readonly startHint?: StartHintSource,
+    private readonly expandToStart?: Pick<ExpandToStart, 'childrenAsked'>,
   ) {
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
@@ -137,7 +139,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       case 'error':
         return [message(controller, firstLine(localizeCoreError(state.message)), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
       case 'stopped':
-        // Expanding starts the server (see the onDidExpandElement handler); its tools arrive with the refresh.
+        // Expanding starts the server (ExpandToStart: the onDidExpandElement handler, and this when that event was
+        // lost); its tools arrive with the refresh.
+        this.expandToStart?.childrenAsked(controller);
         return state.note ? [message(controller, state.note, new vscode.ThemeIcon('shield'))] : [];
       case 'signInRequired':
         return [message(controller, vscode.l10n.t('Sign in required: use Sign In to open the authorization page in your browser'), new vscode.ThemeIcon('account'))];
