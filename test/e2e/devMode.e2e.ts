@@ -15,7 +15,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
-import type { Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
   answerDialog,
@@ -93,18 +93,24 @@ async function closeSession(session: Session | undefined): Promise<void> {
   assert.deepEqual(left, [], 'greeter processes from this test are still running');
 }
 
-/** Calls greet from its form (the form of the running server: a restart replaces it). */
-async function callGreet(page: Page): Promise<void> {
+/**
+ * Calls greet from its form and returns the form's frame. A restart gives the server new tools, so Call Tool then
+ * replaces the form of the old process (`replaced`, its frame): the old frame is gone before the new one is looked
+ * for, or the click could land on a page that is being closed.
+ */
+async function callGreet(page: Page, replaced?: Frame): Promise<Frame> {
   const servers = pane(page, 'Servers');
   await inlineAction(page, await visibleRow(page, servers, 'greet'), 'Call Tool');
+  if (replaced) await waitUntil('the form of the old process to close', () => (replaced.isDetached() ? true : undefined), 30_000);
   const form = await webviewFrame(page, 'the Call Tool form for greet', 'form #submit');
   await form.locator('#submit').click();
+  return form;
 }
 
-/** Calls greet from its form and returns the answer's text. */
-async function greet(page: Page, expected: RegExp): Promise<string> {
-  await callGreet(page);
-  return answer(page, expected);
+/** Calls greet from its form and returns the answer's text and the form's frame. */
+async function greet(page: Page, expected: RegExp, replaced?: Frame): Promise<{ text: string; form: Frame }> {
+  const form = await callGreet(page, replaced);
+  return { text: await answer(page, expected), form };
 }
 
 function answer(page: Page, expected: RegExp): Promise<string> {
@@ -131,7 +137,8 @@ test('dev mode in real VS Code: the server starts by itself and a watched file c
       const pids = processesMatching(GREETER, session!.workspace);
       return pids.length === 1 ? pids : undefined;
     });
-    assert.match(await greet(page, /hello \(pid \d+\)/), new RegExp(`hello \\(pid ${first}\\)`));
+    const before = await greet(page, /hello \(pid \d+\)/);
+    assert.match(before.text, new RegExp(`hello \\(pid ${first}\\)`));
 
     fs.writeFileSync(path.join(session.workspace, 'watched', 'greeting.txt'), 'bonjour');
     const [second] = await waitUntil('a new greeter process after the change', () => {
@@ -139,7 +146,7 @@ test('dev mode in real VS Code: the server starts by itself and a watched file c
       return pids.length === 1 && pids[0] !== first ? pids : undefined;
     }, 60_000);
     await visibleRow(page, servers, 'greet');
-    assert.match(await greet(page, /bonjour \(pid \d+\)/), new RegExp(`bonjour \\(pid ${second}\\)`));
+    assert.match((await greet(page, /bonjour \(pid \d+\)/, before.form)).text, new RegExp(`bonjour \\(pid ${second}\\)`));
     await screenshot(page, 'dev-mode-restarted');
   } finally {
     await closeSession(session);
