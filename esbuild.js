@@ -83,13 +83,75 @@ function vendorExports() {
   return vendorCache;
 }
 
+/**
+ * The protocol client and the workbench logic (src/protocol, src/workbench, and the packages they use) are one copy in
+ * dist/shared.js, required by both extension.js and cli.js: the CLI ships inside the VSIX, and two copies of the core
+ * were a third of it. Each bundle sees a facade per shared module, `module.exports = require('./shared.js')[key]`;
+ * the modules inside shared.js are wrapped to evaluate on first require, so activation evaluates only the ones it uses.
+ * The shared bundle is built last, from the keys the two bundles asked for.
+ */
+const SHARED_FILE = 'shared.js';
+const SHARED_DIRS = ['src/protocol', 'src/workbench'].map((dir) => path.join(__dirname, dir) + path.sep);
+const CONSUMER_DIRS = ['src/extension', 'src/cli'].map((dir) => path.join(__dirname, dir) + path.sep);
+const NOT_SHARED = new Set(['vscode', `./${VENDOR_FILE}`, `./${SHARED_FILE}`, ...LAZY_PACKAGES]);
+
+function sharedCorePlugin(keys) {
+  return {
+    name: 'shared-core',
+    setup(build) {
+      build.onResolve({ filter: /^\.\/shared\.js$/ }, (args) => ({ path: args.path, external: true }));
+      build.onResolve({ filter: /.*/ }, async (args) => {
+        if (args.pluginData === 'shared-core') return undefined; // its own build.resolve below
+        if (args.namespace !== 'file' || args.kind !== 'import-statement' && args.kind !== 'require-call') return undefined;
+        if (!CONSUMER_DIRS.some((dir) => args.importer.startsWith(dir))) return undefined;
+        if (NOT_SHARED.has(args.path) || args.path.startsWith('node:')) return undefined;
+        const bare = !args.path.startsWith('.') && !path.isAbsolute(args.path);
+        if (bare && require('node:module').isBuiltin(args.path)) return undefined;
+        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'shared-core' });
+        if (resolved.errors.length > 0 || resolved.external) return undefined;
+        const own = SHARED_DIRS.some((dir) => resolved.path.startsWith(dir));
+        if (!own && !bare) return undefined;
+        // Own modules by their path in the repository, packages by the name they are imported with.
+        const key = own ? path.relative(__dirname, resolved.path).split(path.sep).join('/') : args.path;
+        keys.set(key, resolved.path);
+        return { path: key, namespace: 'shared-core' };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'shared-core' }, (args) => ({
+        loader: 'js',
+        contents: `module.exports = require('./${SHARED_FILE}')[${JSON.stringify(args.path)}];\n`,
+      }));
+    },
+  };
+}
+
+/** The keys the bundles asked for, each to the file it resolved to. */
+const sharedKeys = new Map();
+
+function sharedTarget() {
+  const entries = [...sharedKeys].sort(([a], [b]) => a.localeCompare(b));
+  return {
+    ...common,
+    stdin: {
+      contents: `module.exports = {${entries.map(([key, file]) => `get ${JSON.stringify(key)}() { return require(${JSON.stringify(file)}); }`).join(',\n')}};`,
+      resolveDir: __dirname,
+      sourcefile: 'shared-entry.js',
+    },
+    outfile: path.join(outdir, SHARED_FILE),
+    plugins: [lazyPackagesPlugin()],
+  };
+}
+
+// Watch mode rebuilds one bundle at a time, so the keys of the shared bundle could go stale: there each bundle carries
+// its own copy of the core.
+const sharing = watch ? [] : [sharedCorePlugin(sharedKeys)];
+
 const targets = [
   {
     ...common,
     entryPoints: ['src/extension/extension.ts'],
     outfile: path.join(outdir, 'extension.js'),
     external: ['vscode'],
-    plugins: [lazyPackagesPlugin()],
+    plugins: [...sharing, lazyPackagesPlugin()],
   },
   {
     ...common,
@@ -97,7 +159,7 @@ const targets = [
     entryPoints: ['src/cli/main.ts'],
     outfile: path.join(outdir, 'cli.js'),
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [lazyPackagesPlugin()],
+    plugins: [...sharing, lazyPackagesPlugin()],
     // No externals: if anything in the CLI's graph imported vscode, the bundle would fail to resolve it.
   },
 ];
@@ -111,6 +173,7 @@ async function main() {
     return;
   }
   await Promise.all(targets.map((t) => esbuild.build(t)));
+  await esbuild.build(sharedTarget());
 }
 
 main().catch((error) => {

@@ -29,8 +29,16 @@ test('the bundled CLI contains no reference to the vscode module and runs withou
   assert.ok(existsSync(cli), `${cli} is missing: run "npm run build" first (npm test does)`);
   const bundle = readFileSync(cli, 'utf8');
   assert.doesNotMatch(bundle, VSCODE_IMPORT);
+  assert.doesNotMatch(readFileSync(path.join(root, 'dist/shared.js'), 'utf8'), VSCODE_IMPORT, 'the core the CLI shares with the extension');
   const help = execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
   assert.match(help, /Usage: mcp-workbench/);
+});
+
+test('the core ships once: extension.js and cli.js both require it from shared.js', () => {
+  // A method name only the protocol client writes: where it is, the core is.
+  const holders = ['extension.js', 'cli.js', 'shared.js'].filter((file) => readFileSync(path.join(root, 'dist', file), 'utf8').includes('notifications/initialized'));
+  assert.deepEqual(holders, ['shared.js']);
+  for (const file of ['extension.js', 'cli.js']) assert.match(readFileSync(path.join(root, 'dist', file), 'utf8'), /require\("\.\/shared\.js"\)/, file);
 });
 
 /**
