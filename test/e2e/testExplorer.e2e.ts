@@ -1,9 +1,12 @@
 /**
  * End-to-end recorded sessions in a real VS Code (code-server) driven from Chromium, as a person would: greet is
  * called from the Servers view (test/fixtures/recordings/greeter.mjs on @modelcontextprotocol/server 2.4.0, its
- * greeting from GREETING in mcp.json); History's call is saved with "Save as Test…" after one confirmation into
- * tests/greeter-greet.mcptest.json; the file appears in the Testing view and passes when run; after the recorded
- * answer is edited the same run fails and the peek shows the diff. Screenshot: test-results/e2e/test-explorer-failed.png.
+ * greeting read on every call from greeting.txt in the workspace); History's call is saved with "Save as Test…" after
+ * one confirmation into tests/greeter-greet.mcptest.json; the file appears in the Testing view and passes when run.
+ * Then the server's answer changes (greeting.txt says "Bonjour"; the recording is not touched): the same run fails and
+ * the peek shows the recorded answer against the one that came. "Re-record Step from Its Last Result" from the test's
+ * context menu writes the new answer into the file, leaving the rest of its text as it was, and the run passes again.
+ * Screenshots: test-results/e2e/test-explorer-failed.png, test-explorer-rerecorded.png.
  *
  * Run: node --import tsx --test test/e2e/testExplorer.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -14,6 +17,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
@@ -40,11 +44,22 @@ const execFileAsync = promisify(execFile);
 const GREETER = path.join(REPO_ROOT, 'test', 'fixtures', 'recordings', 'greeter.mjs');
 const SERVER = 'greeter';
 
-function writeConfig(workspace: string, greeting: string): void {
+/** The server reads its greeting from this file on every call, so the test changes its answer without a restart. */
+function greetingFile(workspace: string): string {
+  return path.join(workspace, 'greeting.txt');
+}
+
+function writeConfig(workspace: string): void {
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [GREETER, '${workspaceFolder}'], env: { GREETING: greeting } } } }, null, 2),
+    JSON.stringify({ servers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [GREETER, '${workspaceFolder}', '--greeting-file', greetingFile(workspace)] } } }, null, 2),
   );
+}
+
+/** The file's text outside the first step's answer: what a re-record of that answer must leave byte for byte. */
+function textAroundFirstAnswer(text: string): { before: string; answer: unknown; after: string } {
+  const node = findNodeAtLocation(parseTree(text) ?? assert.fail('the test file does not parse'), ['steps', 0, 'answer']) ?? assert.fail('the first step has no answer');
+  return { before: text.slice(0, node.offset), answer: JSON.parse(text.slice(node.offset, node.offset + node.length)), after: text.slice(node.offset + node.length) };
 }
 
 /** The Testing view's row of the file's test item shows its state in its accessible label, e.g. "greeter (Passed)". */
@@ -59,7 +74,7 @@ async function waitForTestState(page: Page, state: 'Passed' | 'Failed'): Promise
   );
 }
 
-test('Test Explorer in real VS Code: a test saved from History passes, and fails with the diff after the recorded answer changed', { timeout: 900_000 }, async () => {
+test('Test Explorer in real VS Code: a test saved from History passes, fails with the diff after the server\'s answer changed, and passes again once re-recorded from its context menu', { timeout: 900_000 }, async () => {
   await prepareCodeServer();
   if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 300_000, env: { ...process.env, CI: 'true' } });
   assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
@@ -68,7 +83,8 @@ test('Test Explorer in real VS Code: a test saved from History passes, and fails
   const extensionsDir = path.join(tmp, 'extensions');
   const userDataDir = path.join(tmp, 'user-data');
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  writeConfig(workspace, 'Hello');
+  fs.writeFileSync(greetingFile(workspace), 'Hello\n');
+  writeConfig(workspace);
   await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
   // The failure's peek (with the diff) opens wherever the failing step is, as soon as the run fails.
   const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'workbench.colorTheme': 'Default Dark Modern', 'testing.automaticallyOpenPeekView': 'failureAnywhere' } });
@@ -106,20 +122,44 @@ test('Test Explorer in real VS Code: a test saved from History passes, and fails
       await runCommand(page, 'Test: Run All Tests');
       await waitForTestState(page, 'Passed');
 
-      // The recorded answer changes (a run reads the file afresh): the same run fails, and its peek shows the diff
-      // of the recorded and the received answer.
-      fs.writeFileSync(testFile, fs.readFileSync(testFile, 'utf8').replace('Hello, Ada!', 'Bonjour, Ada!'));
+      // The server's answer changes; the recording stays as it was saved. The same run fails, and its peek shows the
+      // recorded answer (the diff's original side) against the one that came (its modified side).
+      const recorded = fs.readFileSync(testFile, 'utf8');
+      fs.writeFileSync(greetingFile(workspace), 'Bonjour\n');
       await runCommand(page, 'Test: Run All Tests');
       await waitForTestState(page, 'Failed');
       const diff = page.locator('.monaco-diff-editor').first();
       await waitFor(page, 'the failure peek with the diff', () => diff.waitFor({ state: 'visible', timeout: 60_000 }));
-      const diffText = await waitUntil('both answers in the diff', async () => {
-        // The editor draws spaces as no-break spaces.
-        const text = ((await diff.textContent()) ?? '').replace(/\u00a0/g, ' ');
-        return text.includes('Bonjour, Ada!') && text.includes('Hello, Ada!') ? text : undefined;
+      // The editor draws spaces as no-break spaces.
+      const sideText = async (side: 'original' | 'modified') => ((await diff.locator(`.editor.${side}`).first().textContent()) ?? '').replace(/\u00a0/g, ' ');
+      const sides = await waitUntil('both answers in the diff', async () => {
+        const [expected, actual] = [await sideText('original'), await sideText('modified')];
+        return expected.includes('Hello, Ada!') && actual.includes('Bonjour, Ada!') ? { expected, actual } : undefined;
       });
-      assert.ok(diffText.includes('Bonjour, Ada!'), 'the diff shows the recorded answer');
+      assert.ok(!sides.expected.includes('Bonjour'), `the recorded side shows the new answer: ${sides.expected}`);
+      assert.equal(fs.readFileSync(testFile, 'utf8'), recorded, 'the run wrote into the recording');
       await screenshot(page, 'test-explorer-failed');
+
+      // Re-record from the test's context menu in the Testing view: the file now holds the answer that came, and only
+      // that member of it changed.
+      const fileRow = page.locator(`.part.sidebar .monaco-list-row[aria-label^="${SERVER}"]`).first();
+      await fileRow.click({ button: 'right' });
+      const rerecord = page.locator('.monaco-menu .action-item', { hasText: /^Re-record Step from Its Last Result$/ }).last();
+      await waitFor(page, 'the Re-record action in the test\'s context menu', () => rerecord.waitFor({ state: 'visible', timeout: 30_000 }));
+      await rerecord.click();
+      const rerecorded = await waitUntil('the re-recorded test file', () => {
+        const text = fs.readFileSync(testFile, 'utf8');
+        return text !== recorded ? text : undefined;
+      });
+      const [was, now] = [textAroundFirstAnswer(recorded), textAroundFirstAnswer(rerecorded)];
+      assert.equal(now.before, was.before, 'the text before the re-recorded answer changed');
+      assert.equal(now.after, was.after, 'the text after the re-recorded answer changed');
+      assert.ok(JSON.stringify(now.answer).includes('Bonjour, Ada!') && !JSON.stringify(now.answer).includes('Hello'), `the re-recorded answer: ${JSON.stringify(now.answer)}`);
+
+      // The run passes against the server as it now answers.
+      await runCommand(page, 'Test: Run All Tests');
+      await waitForTestState(page, 'Passed');
+      await screenshot(page, 'test-explorer-rerecorded');
     } finally {
       await workbench.close();
     }
