@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { isTerminal, tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
 import type { CallToolResult, JsonObject } from '../../protocol/types';
+import { taskResultCall, type TaskArgumentsNote } from '../../workbench/tasks/taskResult';
 import { shortAge, sortTaskRows, taskRow, type TaskRow } from '../../workbench/tasks/taskRows';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
@@ -9,8 +10,8 @@ import { TaskMemory } from './taskMemory';
 
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
 
-/** A finished task's result, for the host's result view (the arguments are the call's, which the book does not keep). */
-export type TaskResultShower = (controller: ServerController, task: { toolName: string; result: CallToolResult; durationMs: number }) => void;
+/** A finished task's result, for the host's result view, with the call it came from as the task book kept it. */
+export type TaskResultShower = (controller: ServerController, task: { toolName: string; args: JsonObject; argumentsNote?: string; result: CallToolResult; durationMs: number }) => void;
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -30,6 +31,15 @@ function statusLabel(status: TaskStatusKind): string {
       return vscode.l10n.t('failed');
     case 'cancelled':
       return vscode.l10n.t('cancelled');
+  }
+}
+
+function argumentsNoteText(note: TaskArgumentsNote): string {
+  switch (note.kind) {
+    case 'omitted':
+      return vscode.l10n.t('The arguments of this call ({0} characters as JSON) were too long to keep with its task.', note.chars);
+    case 'unknown':
+      return vscode.l10n.t('The arguments of this task are not known: it was not started in this window.');
   }
 }
 
@@ -128,10 +138,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not a tool result (it has no content array).', taskId));
       return;
     }
-    const snapshot = tracked?.snapshot;
-    const started = snapshot?.createdAt ?? tracked?.firstSeen;
-    const durationMs = started === undefined ? 0 : Math.max(0, (snapshot?.lastUpdatedAt ?? Date.now()) - started);
-    this.showResult(found.controller, { toolName: found.node.row.toolName ?? taskId, result: result as unknown as CallToolResult, durationMs });
+    const call = taskResultCall(taskId, tracked);
+    const argumentsNote = call.argumentsNote ? argumentsNoteText(call.argumentsNote) : undefined;
+    this.showResult(found.controller, { toolName: call.toolName, args: call.args, ...(argumentsNote ? { argumentsNote } : {}), result: result as unknown as CallToolResult, durationMs: call.durationMs });
   }
 
   refresh(): void {
