@@ -3,7 +3,7 @@ import { errorMessage } from '../../protocol/errors';
 import { isTerminal, tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
 import type { CallToolResult, JsonObject } from '../../protocol/types';
 import { taskResultCall, type TaskArgumentsNote } from '../../workbench/tasks/taskResult';
-import { shortAge, sortTaskRows, taskRow, type TaskRow } from '../../workbench/tasks/taskRows';
+import { shortAge, sortTaskRows, taskRow, type RowArguments, type TaskRow } from '../../workbench/tasks/taskRows';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { TaskMemory } from './taskMemory';
@@ -40,6 +40,15 @@ function argumentsNoteText(note: TaskArgumentsNote): string {
       return vscode.l10n.t('The arguments of this call ({0} characters as JSON) were too long to keep with its task.', note.chars);
     case 'unknown':
       return vscode.l10n.t('The arguments of this task are not known: it was not started in this window.');
+  }
+}
+
+function rowArgumentsText(shown: RowArguments): string {
+  switch (shown.kind) {
+    case 'shown':
+      return vscode.l10n.t('Arguments: {0}', shown.text);
+    case 'omitted':
+      return vscode.l10n.t('Arguments: {0} characters as JSON, too long to keep', shown.chars);
   }
 }
 
@@ -91,8 +100,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     const item = new vscode.TreeItem(row.toolName ?? row.taskId, vscode.TreeItemCollapsibleState.None);
     const parts = [statusLabel(row.status), row.statusMessage, row.progress, shortAge(row.ageMs)].filter((part): part is string => Boolean(part));
     item.description = parts.join(' · ');
+    const argumentsLine = row.arguments ? `\n${rowArgumentsText(row.arguments)}` : '';
     item.tooltip = new vscode.MarkdownString().appendText(
-      vscode.l10n.t('Task {0} of {1}: {2}', row.taskId, row.serverName, statusLabel(row.status)) + (row.statusMessage ? `\n${row.statusMessage}` : ''),
+      vscode.l10n.t('Task {0} of {1}: {2}', row.taskId, row.serverName, statusLabel(row.status)) + (row.statusMessage ? `\n${row.statusMessage}` : '') + argumentsLine,
     );
     item.iconPath = statusIcon(row.status);
     item.contextValue = row.canCancel ? 'task.live' : row.hasResult ? 'task.completed' : 'task.ended';
