@@ -191,7 +191,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   );
 
   const tasksTree = new TasksTreeProvider(manager, context.workspaceState, (controller, task) =>
-    void results.show(controller, { serverName: controller.name, toolName: task.toolName, args: {}, outcome: { result: task.result }, durationMs: task.durationMs }),
+    void results.show(controller, {
+      serverName: controller.name,
+      toolName: task.toolName,
+      args: task.args,
+      ...(task.argumentsNote ? { argumentsNote: task.argumentsNote } : {}),
+      outcome: { result: task.result },
+      durationMs: task.durationMs,
+    }),
   );
   // deactivate() has already awaited every server's shutdown by the time these are disposed.
   context.subscriptions.push(

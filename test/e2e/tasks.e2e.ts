@@ -9,7 +9,11 @@
  *     called, it shows in the Tasks view as working with its status message (so the call was task-augmented: called
  *     plainly, the SDK would keep the task to itself); Cancel Task cancels it there and under the form.
  *   - an ambiguous research query asks for a clarification: the elicitation form's title names the task and its tool.
- * Screenshots: test-results/e2e/tasks-01-tasks.png, tasks-02-cancelled.png, tasks-03-elicitation.png.
+ *   - the fixture's muse samples inside its task (its sampling/createMessage carries the related-task tag): the sampling
+ *     review's title names the task and its tool; approved twice, the answer of a real OpenAI-compatible model server
+ *     on 127.0.0.1 (test/fixtures/openai/openaiServer.ts, configured in mcpWorkbench.sampling.endpoints) ends the task.
+ * Open Task Result's tab shows the arguments the call was made with (the task book keeps them).
+ * Screenshots: test-results/e2e/tasks-01-tasks.png, tasks-02-cancelled.png, tasks-03-elicitation.png, tasks-04-sampling.png.
  *
  * Run: node --import tsx --test test/e2e/tasks.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -17,11 +21,13 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Locator, Page } from 'playwright-core';
+import { startOpenAiServer } from '../fixtures/openai/openaiServer';
 import { VsCodeFixture, everythingStdio } from './fixture';
 import { answerDialog, inlineAction, notificationTexts, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
 
 const OPTIONAL_FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'tasks', 'optional-task-server.mjs');
 const RESEARCH = 'simulate-research-query';
+const MODEL_ANSWER = 'Tides keep the time the moon sets.';
 
 /** Expands the server's row (its first start asks for consent) and opens the form of `tool`, found by `formText`. */
 async function openForm(page: Page, server: string, tool: string, formText: string): Promise<Frame> {
@@ -56,6 +62,7 @@ async function resultSays(form: Frame, pattern: RegExp, what: string): Promise<v
 }
 
 test('tasks in real VS Code: run from the form, followed in the Tasks view, cancelled, their result opened', { timeout: 600_000 }, async () => {
+  const model = await startOpenAiServer([{ kind: 'text', text: MODEL_ANSWER, model: 'e2e-model' }]);
   let session: VsCodeFixture | undefined;
   try {
     session = await VsCodeFixture.open({
@@ -65,7 +72,12 @@ test('tasks in real VS Code: run from the form, followed in the Tasks view, canc
         comment: 'server-everything and the optional-task fixture over stdio, for tasks.e2e.ts',
         servers: { everything: everythingStdio(), brewery: { type: 'stdio', command: process.execPath, args: [OPTIONAL_FIXTURE] } },
       },
-      settings: { 'workbench.colorTheme': 'Default Dark Modern', 'mcpWorkbench.tasks.runOptionalAsTask': true },
+      settings: {
+        'workbench.colorTheme': 'Default Dark Modern',
+        'mcpWorkbench.tasks.runOptionalAsTask': true,
+        // A model for the sampling muse asks for (no API key: the test server takes none).
+        'mcpWorkbench.sampling.endpoints': [{ name: 'e2e-endpoint', baseUrl: model.baseUrl, model: 'e2e-model' }],
+      },
     });
     const { page } = session;
     await openViewContainer(page, 'MCP Workbench');
@@ -114,6 +126,9 @@ test('tasks in real VS Code: run from the form, followed in the Tasks view, canc
     }, 60_000).catch((error: unknown) => {
       throw new Error(`${error instanceof Error ? error.message : String(error)}; the tab says ${JSON.stringify(drawn.slice(0, 300))}`);
     });
+    // With the arguments the call was made with (the task book kept them; they were {} before).
+    const shownArguments = ((await resultTab.locator('main#result details').first().textContent()) ?? '').trim();
+    assert.match(shownArguments, /"topic":\s*"tides"/, `the arguments in the result tab: ${shownArguments}`);
 
     // Cancel Task: the row says cancelled, and so does the form's result area (the call ends with the task).
     await inlineAction(page, await visibleRow(page, tasks, 'steep'), 'Cancel Task');
@@ -135,7 +150,31 @@ test('tasks in real VS Code: run from the form, followed in the Tasks view, canc
     await screenshot(page, 'tasks-03-elicitation');
     await review.locator('#decline').click();
     await resultSays(research, /User declined/, 'the research report with the declined clarification');
+
+    // 4. Sampling a task needs names the task too: muse asks the model while its tasks/result waits, and the
+    // sampling review's title names the task and its tool.
+    await inlineAction(page, await visibleRow(page, pane(page, 'Servers'), 'muse'), 'Call Tool');
+    const muse = await webviewFrame(page, 'the Call Tool form for muse', "text=Asks the client's model");
+    await muse.getByLabel(/^theme\b/).fill('tides');
+    await muse.locator('#submit').click();
+    const sampling = await webviewFrame(page, 'the sampling review of the task', 'h1:has-text("asks for a model completion for task")');
+    const samplingTitle = ((await sampling.locator('h1').first().textContent()) ?? '').trim();
+    assert.match(samplingTitle, /^"brewery" asks for a model completion for task \S+ \(muse\)$/, `the title: ${samplingTitle}`);
+    await page.mouse.move(0, 0);
+    await screenshot(page, 'tasks-04-sampling');
+    await sampling.locator('#primary').click();
+    const answer = sampling.locator('#answer');
+    await waitFor(page, 'the model answer in the review panel', () => answer.waitFor({ state: 'visible', timeout: 60_000 }));
+    assert.equal(await answer.inputValue(), MODEL_ANSWER);
+    await sampling.locator('#primary').click();
+    await resultSays(muse, new RegExp(`muse: ${MODEL_ANSWER.replace(/[.]/g, '\\.')}`), "the model's answer under muse's form");
+    assert.equal(model.requests.length, 1, 'requests the model received');
+    assert.match(JSON.stringify(model.requests[0]?.messages), /Write one line about tides/);
   } finally {
-    await session?.dispose();
+    try {
+      await session?.dispose();
+    } finally {
+      await model.close();
+    }
   }
 });

@@ -10,7 +10,9 @@ import { McpClient } from '../../src/protocol/client';
 import type { ClientHost } from '../../src/protocol/host';
 import { enableTasks, tasksExtension, type TasksApi, type TaskSnapshot } from '../../src/protocol/extensions/tasks';
 import type { ElicitRequest, ElicitResult, Tool } from '../../src/protocol/types';
+import { maskSecrets } from '../../src/workbench/secrets';
 import { callToolWithTasks } from '../../src/workbench/tasks/taskCalls';
+import { taskResultCall } from '../../src/workbench/tasks/taskResult';
 import { EVERYTHING_SERVER, assertProcessGone, textOf, trackedStdio, waitFor } from './testSupport';
 
 const elicitations: { request: ElicitRequest; relatedTaskId?: string }[] = [];
@@ -40,7 +42,7 @@ const sent: Record<string, unknown>[] = [];
 before(async () => {
   const tracked = trackedStdio({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], shutdownGraceMs: 1000 });
   pid = tracked.pid;
-  const { extension } = enableTasks('everything', { receiver: { sampling: true, elicitation: true } });
+  const { extension } = enableTasks('everything', { receiver: { sampling: true, elicitation: true }, keepArguments: (args) => maskSecrets(args, ['tide-secret']) });
   client = new McpClient({
     serverName: 'everything',
     transport: tracked.transport,
@@ -116,7 +118,7 @@ describe('2025-11-25 tasks on server-everything', () => {
     const seen: TaskSnapshot['status'][] = [];
     const listening = tasks.book.onDidChange((tracked) => seen.push(tracked.snapshot.status));
     try {
-      const outcome = await tasks.callTool(tool('simulate-research-query'), { topic: 'tides' });
+      const outcome = await tasks.callTool(tool('simulate-research-query'), { topic: 'tides at tide-secret' });
       assert.equal(outcome.kind, 'result');
       assert.ok(outcome.kind === 'result' && outcome.taskId, 'the result names its task');
       assert.match(textOf(outcome.result.content as unknown[]), /Research Report: tides/);
@@ -124,6 +126,8 @@ describe('2025-11-25 tasks on server-everything', () => {
       assert.ok(call && typeof call.task === 'object', 'the call was task-augmented');
       assert.ok(seen.includes('working') && seen.at(-1) === 'completed', `statuses seen: ${seen.join(', ')}`);
       assert.equal(tasks.book.get(outcome.taskId)?.toolName, 'simulate-research-query');
+      // Open Task Result shows the call's arguments, masked as History masks them.
+      assert.deepEqual(taskResultCall(outcome.taskId, tasks.book.get(outcome.taskId)).args, { topic: 'tides at ••••' });
     } finally {
       listening.dispose();
     }

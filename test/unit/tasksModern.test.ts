@@ -9,6 +9,9 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import type { ClientHost } from '../../src/protocol/host';
+import { MAX_KEPT_ARGUMENT_CHARS, type ArgumentKeeper } from '../../src/protocol/extensions/tasks';
+import { maskSecrets } from '../../src/workbench/secrets';
+import { taskResultCall } from '../../src/workbench/tasks/taskResult';
 import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskFailedError, enableTasks, nextPollDelayMs, tasksExtension, type TaskReceiverOptions, type TasksApi } from '../../src/protocol/extensions/tasks';
 import type { Tool } from '../../src/protocol/types';
 import { REPO_ROOT, assertProcessGone, textOf, trackedStdio, waitFor } from './testSupport';
@@ -31,9 +34,11 @@ interface Started {
   pid(): number | undefined;
 }
 
-async function start(options: { extension?: boolean; maxMessageBytes?: number; maxWaitMs?: number; receiver?: TaskReceiverOptions } = {}): Promise<Started> {
+async function start(
+  options: { extension?: boolean; maxMessageBytes?: number; maxWaitMs?: number; receiver?: TaskReceiverOptions; keepArguments?: ArgumentKeeper } = {},
+): Promise<Started> {
   const tracked = trackedStdio({ command: process.execPath, args: [FIXTURE], shutdownGraceMs: 1000, ...(options.maxMessageBytes ? { limits: { maxMessageBytes: options.maxMessageBytes } } : {}) });
-  const enabled = enableTasks('task-fixture', { maxWaitMs: options.maxWaitMs, receiver: options.receiver });
+  const enabled = enableTasks('task-fixture', { maxWaitMs: options.maxWaitMs, receiver: options.receiver, keepArguments: options.keepArguments });
   const client = new McpClient({
     serverName: 'task-fixture',
     transport: tracked.transport,
@@ -99,6 +104,36 @@ describe('2026-07-28 tasks extension', () => {
     assert.ok(outcome.kind === 'result' && outcome.taskId);
     assert.equal(main.tasks.book.get(outcome.taskId)?.snapshot.status, 'completed');
     assert.equal(main.tasks.book.get(outcome.taskId)?.toolName, 'research');
+  });
+
+  test('the book keeps the arguments of the call behind a task, masked by the host, for Open Task Result', async () => {
+    // Without a keeper (the CLI) no arguments are kept.
+    const plain = await main.tasks.callTool(tool('research'), { topic: 'dunes' });
+    assert.ok(plain.kind === 'result' && plain.taskId);
+    assert.equal(main.tasks.book.get(plain.taskId)?.arguments, undefined);
+    const masked = await start({ keepArguments: (args) => maskSecrets(args, ['s3cr3t-value']) });
+    try {
+      const outcome = await masked.tasks.callTool(tool('research'), { topic: 'reefs near s3cr3t-value', apiKey: 'k-123456' });
+      assert.ok(outcome.kind === 'result' && outcome.taskId);
+      const tracked = masked.tasks.book.get(outcome.taskId);
+      assert.deepEqual(tracked?.arguments, { kind: 'kept', value: { topic: 'reefs near ••••', apiKey: '••••' } });
+      const call = taskResultCall(outcome.taskId, tracked);
+      assert.equal(call.toolName, 'research');
+      assert.deepEqual(call.args, { topic: 'reefs near ••••', apiKey: '••••' });
+      assert.equal(call.argumentsNote, undefined);
+      // Bounded: arguments longer than the cap are not kept, only their size.
+      const long = 'x'.repeat(MAX_KEPT_ARGUMENT_CHARS);
+      const big = await masked.tasks.callTool(tool('research'), { topic: long });
+      assert.ok(big.kind === 'result' && big.taskId);
+      const bigCall = taskResultCall(big.taskId, masked.tasks.book.get(big.taskId));
+      assert.deepEqual(bigCall.args, {});
+      assert.deepEqual(bigCall.argumentsNote, { kind: 'omitted', chars: JSON.stringify({ topic: long }).length });
+      // A task this window did not start (a resumed id): no arguments, said so.
+      assert.deepEqual(taskResultCall('unknown-task', undefined).argumentsNote, { kind: 'unknown' });
+      assert.equal(taskResultCall('unknown-task', undefined).toolName, 'unknown-task');
+    } finally {
+      await masked.client.close();
+    }
   });
 
   test('a poll interval of 0 still completes (polling is floored, not a busy loop)', async () => {

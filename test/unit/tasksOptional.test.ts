@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import { enableTasks } from '../../src/protocol/extensions/tasks';
+import type { ClientHost } from '../../src/protocol/host';
 import type { Tool } from '../../src/protocol/types';
 import { callToolWithTasks, runAsTaskChoice } from '../../src/workbench/tasks/taskCalls';
 import { REPO_ROOT, assertProcessGone, textOf, trackedStdio } from './testSupport';
@@ -19,6 +20,17 @@ let client: McpClient;
 let pid: () => number | undefined;
 let tools: Map<string, Tool>;
 const calls: Record<string, unknown>[] = [];
+/** The related-task id of each sampling request the fixture sent (its muse tool samples inside its task). */
+const sampledFor: (string | undefined)[] = [];
+const host: ClientHost = {
+  sampling: {
+    createMessage: async (request) => {
+      const meta = request._meta as Record<string, { taskId?: string }> | undefined;
+      sampledFor.push(meta?.['io.modelcontextprotocol/related-task']?.taskId);
+      return { role: 'assistant', content: { type: 'text', text: 'the sea keeps time' }, model: 'test-model', stopReason: 'endTurn' };
+    },
+  },
+};
 
 before(async () => {
   const tracked = trackedStdio({ command: process.execPath, args: [FIXTURE], shutdownGraceMs: 1000 });
@@ -27,6 +39,7 @@ before(async () => {
     serverName: 'optional-tasks',
     transport: tracked.transport,
     requestTimeoutMs: 20_000,
+    host,
     extensions: [enableTasks('optional-tasks').extension],
     trace: (direction, message) => {
       const sent = message as Record<string, unknown>;
@@ -71,6 +84,13 @@ describe('Run as task for tools whose task support is optional', () => {
     assert.equal(textOf(outcome.result.content), 'brewed mate');
     assert.equal(outcome.taskId, undefined);
     assert.equal(calls.at(-1)?.task, undefined, 'the tools/call carried no task');
+  });
+
+  test('a task that samples: the sampling request arrives while tasks/result waits, tagged with that task', async () => {
+    const outcome = await callToolWithTasks(client, tool('muse'), { theme: 'tides' }, { runAsTask: true });
+    assert.equal(textOf(outcome.result.content), 'muse: the sea keeps time');
+    assert.ok(outcome.taskId);
+    assert.deepEqual(sampledFor, [outcome.taskId], 'one sampling request, naming the task the call ran as');
   });
 
   test('a 2026-07-28 connection offers no checkbox: its server decides per call', async () => {

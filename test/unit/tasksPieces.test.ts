@@ -5,7 +5,8 @@ import { standardHeaders } from '../../src/protocol/eras/modern/headers';
 import { TaskBook } from '../../src/protocol/extensions/tasks/taskBook';
 import { readTask } from '../../src/protocol/extensions/tasks/taskModel';
 import { recordStatusNotification } from '../../src/protocol/extensions/tasks/tasksExtension';
-import { shortAge, sortTaskRows, taskRow } from '../../src/workbench/tasks/taskRows';
+import { MAX_KEPT_ARGUMENT_CHARS } from '../../src/protocol/extensions/tasks/taskBook';
+import { MAX_ROW_ARGUMENT_CHARS, shortAge, sortTaskRows, taskRow } from '../../src/workbench/tasks/taskRows';
 
 test('tasks/get, tasks/update and tasks/cancel carry Mcp-Name = the task id (SEP-2663 routing)', () => {
   for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
@@ -42,6 +43,27 @@ test('rows: live tasks can be cancelled, completed ones opened; newest live firs
   assert.equal(shortAge(rows[2].ageMs), '1 h');
   assert.equal(shortAge(42_000), '42 s');
   assert.equal(shortAge(3 * 86_400_000), '3 d');
+});
+
+test("a row's tooltip arguments: the kept ones as compact JSON, cut by code points; over the book's cap only their size", () => {
+  const book = new TaskBook('srv', (args) => args);
+  const working = (taskId: string) => readTask('srv', '2026-07-28', { taskId, status: 'working' }, 'x');
+  book.record('2026-07-28', working('short'), { toolName: 'research', arguments: { topic: 'reefs' } });
+  assert.deepEqual(taskRow(book.get('short')!).arguments, { kind: 'shown', text: '{"topic":"reefs"}' });
+  book.record('2026-07-28', working('short'));
+  assert.deepEqual(taskRow(book.get('short')!).arguments, { kind: 'shown', text: '{"topic":"reefs"}' }, 'a poll keeps them');
+  book.record('2026-07-28', working('long'), { arguments: { topic: '😀'.repeat(400) } });
+  const long = taskRow(book.get('long')!).arguments;
+  assert.ok(long?.kind === 'shown');
+  assert.equal([...long.text].length, MAX_ROW_ARGUMENT_CHARS);
+  assert.ok(long.text.endsWith('😀…'), 'no emoji cut in half');
+  book.record('2026-07-28', working('huge'), { arguments: { topic: 'x'.repeat(MAX_KEPT_ARGUMENT_CHARS) } });
+  assert.deepEqual(taskRow(book.get('huge')!).arguments, { kind: 'omitted', chars: MAX_KEPT_ARGUMENT_CHARS + 12 });
+  book.record('2026-07-28', working('listed'));
+  assert.equal(taskRow(book.get('listed')!).arguments, undefined, 'a task this client did not start shows none');
+  const unkept = new TaskBook('srv');
+  unkept.record('2026-07-28', working('cli'), { arguments: { topic: 'reefs' } });
+  assert.equal(unkept.get('cli')?.arguments, undefined, 'without a keeper (the CLI) nothing is kept');
 });
 
 test('a 2025-11-25 status notification updates only a task the book knows, and never revives an ended one', () => {

@@ -28,6 +28,7 @@ import { protocolTrace } from '../shared/protocolTrace';
 import type { LaunchConfirmation } from './launchConfirmation';
 import { channelLogger } from './logChannels';
 import { enableSkills } from '../../protocol/extensions/skills';
+import { maskSecrets } from '../../workbench/secrets';
 import { withDebugger, type DebugPlan } from '../dev/debugLaunch';
 
 /** A live connection to one server: what stop closes and what the controller reads (client, pid, stderr). */
@@ -180,7 +181,15 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       eraMemory: services.eraMemory?.slotFor(entry),
       // MCP Apps while mcpWorkbench.apps.enabled, Tasks of both generations (the host's sampling and elicitation also run as tasks when a server asks), and
       // Skills (SEP-2640), declared; a skill's files are read only when the person opens or installs it.
-      extensions: [...appsExtensionsFor(appsEnabled()), enableTasks(entry.name, { receiver: { sampling: services.host.sampling !== undefined, elicitation: services.host.elicitation !== undefined } }).extension, enableSkills()],
+      extensions: [
+        ...appsExtensionsFor(appsEnabled()),
+        enableTasks(entry.name, {
+          receiver: { sampling: services.host.sampling !== undefined, elicitation: services.host.elicitation !== undefined },
+          // The Tasks view shows the call behind a task: masked as History masks (known secrets, secret-looking keys).
+          keepArguments: (args) => maskSecrets(args, attempt.knownSecrets()),
+        }).extension,
+        enableSkills(),
+      ],
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
     const toolRefresh = new CoalescedRefresh(attempt.reloadTools);

@@ -2,15 +2,16 @@ import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import { isTerminal, tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
 import type { CallToolResult, JsonObject } from '../../protocol/types';
-import { shortAge, sortTaskRows, taskRow, type TaskRow } from '../../workbench/tasks/taskRows';
+import { taskResultCall, type TaskArgumentsNote } from '../../workbench/tasks/taskResult';
+import { shortAge, sortTaskRows, taskRow, type RowArguments, type TaskRow } from '../../workbench/tasks/taskRows';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { TaskMemory } from './taskMemory';
 
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
 
-/** A finished task's result, for the host's result view (the arguments are the call's, which the book does not keep). */
-export type TaskResultShower = (controller: ServerController, task: { toolName: string; result: CallToolResult; durationMs: number }) => void;
+/** A finished task's result, for the host's result view, with the call it came from as the task book kept it. */
+export type TaskResultShower = (controller: ServerController, task: { toolName: string; args: JsonObject; argumentsNote?: string; result: CallToolResult; durationMs: number }) => void;
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -30,6 +31,24 @@ function statusLabel(status: TaskStatusKind): string {
       return vscode.l10n.t('failed');
     case 'cancelled':
       return vscode.l10n.t('cancelled');
+  }
+}
+
+function argumentsNoteText(note: TaskArgumentsNote): string {
+  switch (note.kind) {
+    case 'omitted':
+      return vscode.l10n.t('The arguments of this call ({0} characters as JSON) were too long to keep with its task.', note.chars);
+    case 'unknown':
+      return vscode.l10n.t('The arguments of this task are not known: it was not started in this window.');
+  }
+}
+
+function rowArgumentsText(shown: RowArguments): string {
+  switch (shown.kind) {
+    case 'shown':
+      return vscode.l10n.t('Arguments: {0}', shown.text);
+    case 'omitted':
+      return vscode.l10n.t('Arguments: {0} characters as JSON, too long to keep', shown.chars);
   }
 }
 
@@ -81,8 +100,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     const item = new vscode.TreeItem(row.toolName ?? row.taskId, vscode.TreeItemCollapsibleState.None);
     const parts = [statusLabel(row.status), row.statusMessage, row.progress, shortAge(row.ageMs)].filter((part): part is string => Boolean(part));
     item.description = parts.join(' · ');
+    const argumentsLine = row.arguments ? `\n${rowArgumentsText(row.arguments)}` : '';
     item.tooltip = new vscode.MarkdownString().appendText(
-      vscode.l10n.t('Task {0} of {1}: {2}', row.taskId, row.serverName, statusLabel(row.status)) + (row.statusMessage ? `\n${row.statusMessage}` : ''),
+      vscode.l10n.t('Task {0} of {1}: {2}', row.taskId, row.serverName, statusLabel(row.status)) + (row.statusMessage ? `\n${row.statusMessage}` : '') + argumentsLine,
     );
     item.iconPath = statusIcon(row.status);
     item.contextValue = row.canCancel ? 'task.live' : row.hasResult ? 'task.completed' : 'task.ended';
@@ -128,10 +148,9 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not a tool result (it has no content array).', taskId));
       return;
     }
-    const snapshot = tracked?.snapshot;
-    const started = snapshot?.createdAt ?? tracked?.firstSeen;
-    const durationMs = started === undefined ? 0 : Math.max(0, (snapshot?.lastUpdatedAt ?? Date.now()) - started);
-    this.showResult(found.controller, { toolName: found.node.row.toolName ?? taskId, result: result as unknown as CallToolResult, durationMs });
+    const call = taskResultCall(taskId, tracked);
+    const argumentsNote = call.argumentsNote ? argumentsNoteText(call.argumentsNote) : undefined;
+    this.showResult(found.controller, { toolName: call.toolName, args: call.args, ...(argumentsNote ? { argumentsNote } : {}), result: result as unknown as CallToolResult, durationMs: call.durationMs });
   }
 
   refresh(): void {

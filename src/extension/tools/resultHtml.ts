@@ -71,7 +71,8 @@ export function resultBody(record: ToolCallRecord, place: ResultPlace = 'tab'): 
     parts.push(jsonHtml(result.structuredContent, 'json'));
     parts.push(verdictHtml(outputValidation));
   }
-  parts.push(`<details><summary>${escapeHtml(vscode.l10n.t('Arguments'))}</summary>${jsonHtml(record.args)}</details>`);
+  const argumentsNote = record.argumentsNote ? `<p class="muted">${escapeHtml(record.argumentsNote)}</p>` : '';
+  parts.push(`<details><summary>${escapeHtml(vscode.l10n.t('Arguments'))}</summary>${argumentsNote}${jsonHtml(record.args)}</details>`);
   const openTab = place === 'form' ? `<button type="button" class="secondary" data-action="openTab">${escapeHtml(vscode.l10n.t('Open in Its Own Tab'))}</button> ` : '';
   parts.push(`<p class="result-actions">${openTab}<button type="button" class="secondary" data-action="openMarkdown">${escapeHtml(vscode.l10n.t('Open as Markdown'))}</button></p>`);
   return parts.join('\n');

@@ -8,6 +8,8 @@ export interface ToolCallRecord {
   serverName: string;
   toolName: string;
   args: JsonObject;
+  /** Said under the arguments when they are not the call's whole arguments (a task's result whose book kept none). */
+  argumentsNote?: string;
   outcome: CallToolOutcome;
   durationMs: number;
 }
@@ -18,6 +20,7 @@ export function toolResultMarkdown(record: ToolCallRecord): string {
   const lines: string[] = [];
   lines.push(`# ${record.toolName} · ${record.serverName}`, '');
   lines.push(`_${vscode.l10n.t('Called {0} with these arguments, answered in {1} ms:', new Date().toLocaleString(), record.durationMs)}_`, '');
+  if (record.argumentsNote) lines.push(`_${record.argumentsNote}_`, '');
   lines.push(fence(printJson(record.args).text, 'json'), '');
   if (result.isError) lines.push(`## ⚠ ${vscode.l10n.t('Tool reported an error')}`, '');
   else lines.push(`## ${vscode.l10n.t('Result')}`, '');

@@ -13,8 +13,31 @@ export interface TaskRow {
   /** Milliseconds since the server created the task (or since this client first saw it). */
   readonly ageMs: number;
   readonly progress?: string;
+  /** The arguments of the call behind the task, for the row's tooltip: compact JSON, bounded; undefined if not kept. */
+  readonly arguments?: RowArguments;
   readonly canCancel: boolean;
   readonly hasResult: boolean;
+}
+
+/** A task's call arguments as a row shows them: compact JSON cut at MAX_ROW_ARGUMENT_CHARS, or only their size. */
+export type RowArguments = { kind: 'shown'; text: string } | { kind: 'omitted'; chars: number };
+
+/** Longest arguments a row's tooltip shows (a hover, not a result tab). */
+export const MAX_ROW_ARGUMENT_CHARS = 300;
+
+function rowArguments(tracked: TrackedTask): RowArguments | undefined {
+  const kept = tracked.arguments;
+  if (!kept) return undefined;
+  switch (kept.kind) {
+    case 'kept': {
+      // Cut by code points, so a character outside the BMP is never split.
+      const characters = [...JSON.stringify(kept.value)];
+      const text = characters.length <= MAX_ROW_ARGUMENT_CHARS ? characters.join('') : `${characters.slice(0, MAX_ROW_ARGUMENT_CHARS - 1).join('')}…`;
+      return { kind: 'shown', text };
+    }
+    case 'omitted':
+      return { kind: 'omitted', chars: kept.chars };
+  }
 }
 
 export function taskRow(tracked: TrackedTask, now = Date.now()): TaskRow {
@@ -30,6 +53,7 @@ export function taskRow(tracked: TrackedTask, now = Date.now()): TaskRow {
     statusMessage: snapshot.statusMessage,
     ageMs: Math.max(0, now - since),
     progress: progress ? (progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress)) : undefined,
+    arguments: rowArguments(tracked),
     canCancel: live,
     hasResult: snapshot.status === 'completed',
   };

@@ -2,7 +2,7 @@ import { enableExtension, type EnabledExtension } from '../protocolExtension';
 import { tasksExtension } from './tasksExtension';
 import { tasksServices, type TasksServices, type TasksServicesOptions } from './taskServices';
 
-export type { TaskBook, TrackedTask } from './taskBook';
+export { MAX_KEPT_ARGUMENT_CHARS, type ArgumentKeeper, type KeptArguments, type TaskBook, type TrackedTask } from './taskBook';
 export { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskFailedError, isTerminal, nextPollDelayMs, type TaskGeneration, type TaskSnapshot, type TaskStatusKind } from './taskModel';
 export { RELATED_TASK_META } from './taskMethods';
 export { TASKS_EXTENSION_ID, tasksExtension, toolTaskSupport, type TaskCallOptions, type TaskCallOutcome, type TaskSupport, type TasksApi } from './tasksExtension';

@@ -33,7 +33,7 @@ export async function startLegacyToolTask(
   const raw: JsonObject = await context.request('tools/call', { name, arguments: args, task: {} }, { signal });
   if (raw.task === undefined && Array.isArray(raw.content)) return { kind: 'result', result: raw };
   const task = readTask(context.serverName, GENERATION, raw.task, `the tools/call answer for ${name}`);
-  services.book.record(GENERATION, task, { toolName: name });
+  services.book.record(GENERATION, task, { toolName: name, arguments: args as JsonObject });
   return { kind: 'task', task };
 }
 

@@ -38,8 +38,10 @@ export async function resolveTaskResult(result: JsonObject, context: ResultTypeC
   }
   const call = context.params ? services.calls.get(context.params) : undefined;
   const toolName = typeof context.params?.name === 'string' ? context.params.name : undefined;
+  const sent = context.params?.arguments;
+  const args = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as JsonObject) : undefined;
   const first = readTask(context.serverName, GENERATION, result, `the tools/call answer for ${toolName ?? 'a tool'}`);
-  services.book.record(GENERATION, first, { toolName });
+  services.book.record(GENERATION, first, { toolName, arguments: args });
   if (call) call.task = first;
   if (call && !call.wait) return { content: [{ type: 'text', text: `task ${first.taskId} is ${first.status}` }] };
   return settleModernTask(context, services, first, call?.signal ?? context.signal);

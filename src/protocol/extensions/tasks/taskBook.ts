@@ -1,5 +1,18 @@
 import { Emitter } from '../../disposable';
+import type { JsonObject } from '../../types';
 import type { TaskGeneration, TaskSnapshot } from './taskModel';
+
+/**
+ * The arguments of the call that created a task, as the host let the book keep them (masked by the host's
+ * `keepArguments`): kept whole, or only their size when they were over MAX_KEPT_ARGUMENT_CHARS as JSON.
+ */
+export type KeptArguments = { readonly kind: 'kept'; readonly value: JsonObject } | { readonly kind: 'omitted'; readonly chars: number };
+
+/** Longest arguments (as JSON) one task keeps: the book holds up to 200 tasks per server. */
+export const MAX_KEPT_ARGUMENT_CHARS = 16_384;
+
+/** What the host does to a call's arguments before the book keeps them (mask them); without one none are kept. */
+export type ArgumentKeeper = (args: JsonObject) => JsonObject;
 
 /** One task this client saw, with what the person needs to recognise it. */
 export interface TrackedTask {
@@ -7,6 +20,8 @@ export interface TrackedTask {
   readonly generation: TaskGeneration;
   /** The tool whose call created the task, when this client made that call. */
   readonly toolName?: string;
+  /** The arguments of that call, masked by the host; undefined when this client did not make it or keeps none. */
+  readonly arguments?: KeptArguments;
   /** Epoch ms this client first saw the task (its age when the server sent no createdAt). */
   readonly firstSeen: number;
   readonly snapshot: TaskSnapshot;
@@ -26,14 +41,23 @@ export class TaskBook {
   private readonly changed = new Emitter<TrackedTask>();
   readonly onDidChange = this.changed.event;
 
-  constructor(readonly serverName: string) {}
+  constructor(
+    readonly serverName: string,
+    /** Masks a call's arguments before they are kept (the host knows the secrets); without it no arguments are kept. */
+    private readonly keepArguments?: ArgumentKeeper,
+  ) {}
 
-  record(generation: TaskGeneration, snapshot: TaskSnapshot, details: { toolName?: string; progress?: TrackedTask['progress'] } = {}): TrackedTask {
+  record(
+    generation: TaskGeneration,
+    snapshot: TaskSnapshot,
+    details: { toolName?: string; arguments?: JsonObject; progress?: TrackedTask['progress'] } = {},
+  ): TrackedTask {
     const before = this.tasks.get(snapshot.taskId);
     const tracked: TrackedTask = {
       serverName: this.serverName,
       generation,
       toolName: details.toolName ?? before?.toolName,
+      arguments: details.arguments ? this.kept(details.arguments) : before?.arguments,
       firstSeen: before?.firstSeen ?? Date.now(),
       snapshot,
       progress: details.progress ?? before?.progress,
@@ -55,6 +79,18 @@ export class TaskBook {
 
   dispose(): void {
     this.changed.dispose();
+  }
+
+  private kept(args: JsonObject): KeptArguments | undefined {
+    if (!this.keepArguments) return undefined;
+    const masked = this.keepArguments(args);
+    let chars: number;
+    try {
+      chars = JSON.stringify(masked).length;
+    } catch {
+      return undefined; // not JSON (a cycle): nothing a view could show
+    }
+    return chars > MAX_KEPT_ARGUMENT_CHARS ? { kind: 'omitted', chars } : { kind: 'kept', value: masked };
   }
 
   private trim(): void {

@@ -1,6 +1,6 @@
 import type { ProgressUpdate } from '../../jsonrpc/rpcConnection';
 import type { JsonParams } from '../../methods';
-import { TaskBook } from './taskBook';
+import { TaskBook, type ArgumentKeeper } from './taskBook';
 import type { TaskSnapshot } from './taskModel';
 import { DEFAULT_MAX_TASK_WAIT_MS } from './taskPolling';
 
@@ -35,11 +35,13 @@ export interface TaskReceiverOptions {
 export interface TasksServicesOptions {
   receiver?: TaskReceiverOptions;
   maxWaitMs?: number;
+  /** Masks the arguments of a call that became a task so the book keeps them (the Tasks view shows them); none kept without it. */
+  keepArguments?: ArgumentKeeper;
 }
 
 export function tasksServices(serverName: string, options: TasksServicesOptions = {}): TasksServices {
   return {
-    book: new TaskBook(serverName),
+    book: new TaskBook(serverName, options.keepArguments),
     receiver: options.receiver ?? {},
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_TASK_WAIT_MS,
     calls: new WeakMap(),
