@@ -37,6 +37,7 @@ import {
   quickPick,
   REPO_ROOT,
   runPickerCommand,
+  screenshot,
   startCodeServer,
   typeInQuickInput,
   waitFor,
@@ -149,12 +150,16 @@ async function measureAppDrawn(page: Page): Promise<number[]> {
   const row = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^get-time$/ }) }).first();
   await row.hover();
   await row.locator('.actions .action-label[aria-label^="Call Tool"]').first().click();
-  const form: Frame = await webviewFrame(page, 'the Call Tool form for get-time', '#submit');
+  // By its text: echo's form is still open (hidden) and has a #submit too.
+  const form: Frame = await webviewFrame(page, 'the Call Tool form for get-time', 'text=Returns the current server time');
   const clickToShownMs: number[] = [];
   for (let call = 1; call <= APP_CALLS; call++) {
     const before = await framesShowing(page, '#server-time', SERVER_TIME);
     const clicked = Date.now();
-    await form.locator('#submit').click();
+    await form.locator('#submit').click().catch(async (error: unknown) => {
+      await screenshot(page, `bench-ui-app-call-${call}`);
+      throw error;
+    });
     const deadline = clicked + 60_000;
     while ((await framesShowing(page, '#server-time', SERVER_TIME)) <= before) {
       if (Date.now() > deadline) throw new Error(`the app of get-time (call ${call}) did not show the server time within 60 s`);
