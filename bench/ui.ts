@@ -11,6 +11,11 @@
  *     screen), and for Call Tool with JSON Arguments (its result tab), from the extension's log; and, measured from
  *     outside, the key press that calls to the text being visible in the result
  *
+ *   - app drawn: for a tool with an MCP App (the published basic-vanillajs example's get-time), from the call's answer
+ *     to the app's first ui/notifications/size-changed (its first laid-out frame, posted from inside the sandbox),
+ *     from the extension's log, for the first call and the next ones (each draws a new app beside the form); and,
+ *     measured from outside, the Call button's click to the app showing the tool's result (the server time)
+ *
  *   - the Protocol view: what an open Show Protocol costs 10,000 calls (bench/uiProtocol.ts)
  *
  * Run: npm run bench:ui (MCP_E2E_VSIX=<vsix> to skip packaging)
@@ -32,6 +37,7 @@ import {
   quickPick,
   REPO_ROOT,
   runPickerCommand,
+  screenshot,
   startCodeServer,
   typeInQuickInput,
   waitFor,
@@ -41,6 +47,8 @@ import { measureProtocolView } from './uiProtocol';
 
 const execFileAsync = promisify(execFile);
 const MANY_TOOLS_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'many-tools', 'server.mjs');
+const BASIC_APP_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const APP_CALLS = 3;
 const SIZES = (process.env.BENCH_UI_TOOLS ?? '5000,50000').split(',').map((text) => Number(text.trim()));
 const CALLS = 3;
 
@@ -54,6 +62,10 @@ interface Figures {
   submitToVisibleMs: number[];
   /** Call Tool with JSON Arguments (no form): Enter in the arguments box to the text visible in the result tab. */
   directCallMs?: number;
+  /** The extension's "app of get-time drawn … the call answered" lines (the basic app server's log). */
+  appLogLines: string[];
+  /** get-time's Call click to its new app showing the server time, per call. */
+  clickToAppShownMs: number[];
 }
 
 function rssMiB(pid: number): number | undefined {
@@ -79,14 +91,14 @@ function extensionHostPid(codeServerPid: number): number | undefined {
   return undefined;
 }
 
-/** Lines of the extension's own log ("MCP Workbench"), wherever code-server put its log folder. */
-function ownLogLines(userDataDir: string): string[] {
+/** Lines of the extension's own log ("MCP Workbench", or a server's "MCP Workbench <name>"), wherever code-server put its log folder. */
+function ownLogLines(userDataDir: string, channel = 'MCP Workbench'): string[] {
   const lines: string[] = [];
   const walk = (dir: string): void => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name === 'MCP Workbench.log') lines.push(...fs.readFileSync(full, 'utf8').split('\n'));
+      else if (entry.name === `${channel}.log`) lines.push(...fs.readFileSync(full, 'utf8').split('\n'));
     }
   };
   if (fs.existsSync(userDataDir)) walk(userDataDir);
@@ -114,6 +126,50 @@ async function waitForTextInAnyFrame(page: Page, text: string, timeoutMs: number
   throw new Error(`"${text}" did not appear in a webview within ${timeoutMs} ms`);
 }
 
+/** How many webview frames show `selector` with text matching `pattern` (each app draws in a frame of its own). */
+async function framesShowing(page: Page, selector: string, pattern: RegExp): Promise<number> {
+  let count = 0;
+  for (const frame of page.frames()) {
+    if (frame === page.mainFrame()) continue;
+    const texts = await frame.locator(selector).allTextContents().catch(() => [] as string[]);
+    if (texts.some((text) => pattern.test(text.trim()))) count++;
+  }
+  return count;
+}
+
+const SERVER_TIME = /^\d{4}-\d{2}-\d{2}T/;
+
+/**
+ * get-time called from its form APP_CALLS times: each call draws its app beside the form. Timed from outside: the
+ * click on Call to one more frame showing the server time.
+ */
+async function measureAppDrawn(page: Page): Promise<number[]> {
+  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'basic' }).first().click();
+  await answerDialog(page, 'Allow and Start');
+  await waitForRow(page, 'get-time', 60_000);
+  const row = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^get-time$/ }) }).first();
+  await row.hover();
+  await row.locator('.actions .action-label[aria-label^="Call Tool"]').first().click();
+  // By its text: echo's form is still open (hidden) and has a #submit too.
+  const form: Frame = await webviewFrame(page, 'the Call Tool form for get-time', 'text=Returns the current server time');
+  const clickToShownMs: number[] = [];
+  for (let call = 1; call <= APP_CALLS; call++) {
+    const before = await framesShowing(page, '#server-time', SERVER_TIME);
+    const clicked = Date.now();
+    await form.locator('#submit').click().catch(async (error: unknown) => {
+      await screenshot(page, `bench-ui-app-call-${call}`);
+      throw error;
+    });
+    const deadline = clicked + 60_000;
+    while ((await framesShowing(page, '#server-time', SERVER_TIME)) <= before) {
+      if (Date.now() > deadline) throw new Error(`the app of get-time (call ${call}) did not show the server time within 60 s`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    clickToShownMs.push(Date.now() - clicked);
+  }
+  return clickToShownMs;
+}
+
 async function measure(tools: number): Promise<Figures> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcp-bench-ui-${tools}-`));
   const workspace = path.join(tmp, 'workspace');
@@ -122,7 +178,17 @@ async function measure(tools: number): Promise<Figures> {
   fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { many: { type: 'stdio', command: process.execPath, args: [MANY_TOOLS_SERVER, String(tools)] } } }, null, 2),
+    JSON.stringify(
+      {
+        servers: {
+          many: { type: 'stdio', command: process.execPath, args: [MANY_TOOLS_SERVER, String(tools)] },
+          // Sorted above "many" in the tree, so its row stays in view while many's tools are listed.
+          ...(tools === SIZES[0] ? { basic: { type: 'stdio', command: process.execPath, args: [BASIC_APP_SERVER, '--stdio'] } } : {}),
+        },
+      },
+      null,
+      2,
+    ),
   );
   await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
   const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'workbench.colorTheme': 'Default Light Modern' } });
@@ -176,7 +242,14 @@ async function measure(tools: number): Promise<Figures> {
       await waitForTextInAnyFrame(page, text, 30_000);
       directCallMs = Date.now() - pressed;
     }
-    const expectedResults = submitToVisibleMs.length + (directCallMs === undefined ? 0 : 1);
+    const clickToAppShownMs = tools === SIZES[0] ? await measureAppDrawn(page) : [];
+    const appLines = (lines: string[]) => lines.filter((line) => /app of get-time drawn .* ms (after|before) the call answered \(inline\)/.test(line));
+    let appLog = ownLogLines(userDataDir, 'MCP Workbench basic');
+    for (let attempt = 0; attempt < 50 && appLines(appLog).length < clickToAppShownMs.length; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      appLog = ownLogLines(userDataDir, 'MCP Workbench basic');
+    }
+    const expectedResults = submitToVisibleMs.length + (directCallMs === undefined ? 0 : 1) + clickToAppShownMs.length;
     const resultLines = (lines: string[]) => lines.filter((line) => /on screen \d+ ms after the call answered/.test(line));
     // The extension writes its log asynchronously: wait until the last result's line is in the file.
     let log = ownLogLines(userDataDir);
@@ -194,6 +267,8 @@ async function measure(tools: number): Promise<Figures> {
       resultLogLines: resultLines(log).map((line) => line.replace(/^.*?\] /, '')),
       submitToVisibleMs,
       directCallMs,
+      appLogLines: appLines(appLog).map((line) => line.replace(/^.*?\] /, '')),
+      clickToAppShownMs,
     };
   } finally {
     await workbench.close();
@@ -226,13 +301,28 @@ async function main(): Promise<void> {
         const match = /on screen (\d+) ms/.exec(line);
         return match ? Number(match[1]) : undefined;
       });
-    const inForm = onScreen(figures.resultLogLines.filter((line) => line.includes('(in the form')));
-    const inTab = onScreen(figures.resultLogLines.filter((line) => line.includes('(in its tab')));
+    // get-time's results (the app rows below) are drawn under its form too: these rows are echo's.
+    const echoLines = figures.resultLogLines.filter((line) => line.includes(' of echo '));
+    const inForm = onScreen(echoLines.filter((line) => line.includes('(in the form')));
+    const inTab = onScreen(echoLines.filter((line) => line.includes('(in its tab')));
     console.log('\n| result | answer → on screen (extension) | key press → text visible (outside) |');
     console.log('| --- | ---: | ---: |');
     console.log(`| first, under the form | ${list(inForm.slice(0, 1))} | ${list(figures.submitToVisibleMs.slice(0, 1))} |`);
     console.log(`| later, under the form | ${list(inForm.slice(1))} | ${list(figures.submitToVisibleMs.slice(1))} |`);
     if (figures.directCallMs !== undefined) console.log(`| Call Tool with JSON Arguments, in its tab (opened when the tool was picked) | ${list(inTab)} | ${figures.directCallMs} ms |`);
+  }
+  for (const figures of all.filter((f) => f.clickToAppShownMs.length > 0)) {
+    console.log(`\nApp drawn: ${APP_CALLS} calls of basic-vanillajs's get-time through its form, each drawing its app beside the form:`);
+    for (const line of figures.appLogLines) console.log(`  extension: ${line}`);
+    // Negative: the app had laid out before the call answered.
+    const drawn = figures.appLogLines.map((line) => {
+      const match = /(\d+) ms (after|before) the call answered/.exec(line);
+      return match ? (match[2] === 'before' ? -Number(match[1]) : Number(match[1])) : undefined;
+    });
+    console.log('\n| app | answer → first size-changed (extension) | Call click → app shows the result (outside) |');
+    console.log('| --- | ---: | ---: |');
+    console.log(`| app drawn, first call | ${list(drawn.slice(0, 1))} | ${list(figures.clickToAppShownMs.slice(0, 1))} |`);
+    console.log(`| app drawn, later calls | ${list(drawn.slice(1))} | ${list(figures.clickToAppShownMs.slice(1))} |`);
   }
   // The Protocol view (issue 20): what an open view costs 10,000 calls.
   console.log(await measureProtocolView());

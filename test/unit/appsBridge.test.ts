@@ -250,4 +250,27 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
     assert.equal(answerTo(posted, 'call'), undefined, 'the gone app gets no answer');
     assert.equal(posted.filter((message) => message.method === 'ui/notifications/tool-result').length, 0);
   });
+
+  for (const asked of [
+    { method: 'ui/open-link', params: { url: 'https://example.com/late' }, prompt: 'link' },
+    { method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text: 'late' }] }, prompt: 'message' },
+  ] as const) {
+    test(`a ${asked.prompt} consent still up when the app's tab closes: the person's answer reaches nobody`, async () => {
+      const { api, tools } = await connect([APPS_FIXTURE], 'legacy');
+      const { port, posted } = recordingPort();
+      // The consent dialog stays up (it is modal: VS Code cannot take it down) until the person answers.
+      let answer: ((agreed: boolean) => void) | undefined;
+      const prompt = () => new Promise<boolean>((resolve) => (answer = resolve));
+      const subject = session(api, tools.find((entry) => entry.name === 'show_panel')!, { ...port, openLink: prompt, offerMessage: prompt });
+      initialize(subject);
+      subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
+      subject.receive({ jsonrpc: '2.0', id: 'asked', method: asked.method, params: asked.params });
+      await waitFor(() => answer !== undefined, `the ${asked.prompt} consent to be up`);
+      assert.equal(subject.close(), 1, 'the consent is a request in flight when the tab closes');
+      answer!(true);
+      // The request is over once it no longer counts as in flight: its answer was given or dropped by then.
+      await waitFor(() => subject.requestsInFlight === 0, 'the answered consent to settle');
+      assert.equal(answerTo(posted, 'asked'), undefined, 'the gone app gets no answer');
+    });
+  }
 });

@@ -28,7 +28,7 @@ export class AppHost implements vscode.Disposable {
     const uri = toolUi(tool).resourceUri;
     const api = controller.client?.extension(mcpApps);
     if (!uri || !api || !appsEnabled()) return NO_APP;
-    let last: { kind: 'answered'; result: CallToolResult } | { kind: 'cancelled'; reason: string } | undefined;
+    let last: { kind: 'answered'; result: CallToolResult; at: number } | { kind: 'cancelled'; reason: string } | undefined;
     // The call's panels already drawn hear the answer when it comes; one drawn later gets it on creation.
     const drawn = new Set<AppPanel>();
     // The call's copy in an editor tab, once asked for: asking again reveals it rather than drawing a second one
@@ -66,7 +66,7 @@ export class AppHost implements vscode.Disposable {
             this.panels.delete(panel);
             drawn.delete(panel);
           });
-          if (last?.kind === 'answered') panel.toolResult(last.result);
+          if (last?.kind === 'answered') panel.toolResult(last.result, last.at);
           else if (last?.kind === 'cancelled') panel.toolCancelled(last.reason);
           drawn.add(panel);
           return panel;
@@ -80,8 +80,9 @@ export class AppHost implements vscode.Disposable {
     void open('inline');
     return {
       answered: (result) => {
-        last = { kind: 'answered', result };
-        for (const panel of drawn) panel.toolResult(result);
+        const at = Date.now();
+        last = { kind: 'answered', result, at };
+        for (const panel of drawn) panel.toolResult(result, at);
       },
       cancelled: (reason) => {
         last = { kind: 'cancelled', reason };

@@ -40,6 +40,13 @@ export class AppPanel implements vscode.Disposable {
   private readonly drawnEmitter = new vscode.EventEmitter<void>();
   /** Fires when the app's frame has loaded its document. */
   readonly onDidDraw = this.drawnEmitter.event;
+  /**
+   * When the call answered and when the app first told its size (its first laid-out frame): the gap between them is
+   * logged once both are known (`npm run bench:ui` reads that line). The app may lay out before a slow call answers.
+   * The editor copy is opened by the person later: its gap is from opening it.
+   */
+  private readonly drawTiming: { answeredAt?: number; firstSizeAt?: number; logged: boolean } = { logged: false };
+  private readonly openedAt = Date.now();
 
   constructor(private readonly options: AppPanelOptions) {
     const { resource, tool, serverName } = options;
@@ -71,6 +78,8 @@ export class AppPanel implements vscode.Disposable {
         downloadFiles: (items) => downloadFiles(options.api, items),
         requestDisplayMode: (mode) => this.switchMode(mode),
         sizeChanged: (size) => {
+          this.drawTiming.firstSizeAt ??= Date.now();
+          this.logDrawTiming();
           if (size.height !== undefined) void this.panel.webview.postMessage({ type: 'resize', height: size.height });
         },
         modelContextChanged: (context) => {
@@ -97,8 +106,24 @@ export class AppPanel implements vscode.Disposable {
     this.session.toolInput(options.args);
   }
 
-  toolResult(result: CallToolResult): void {
+  /** The call's result; `answeredAt` is when the call answered (earlier than now for a panel drawn after it). */
+  toolResult(result: CallToolResult, answeredAt: number): void {
+    this.drawTiming.answeredAt ??= answeredAt;
+    this.logDrawTiming();
     this.session.toolResult(result);
+  }
+
+  private logDrawTiming(): void {
+    const { answeredAt, firstSizeAt, logged } = this.drawTiming;
+    if (logged || answeredAt === undefined || firstSizeAt === undefined) return;
+    this.drawTiming.logged = true;
+    if (this.options.mode === 'fullscreen') {
+      this.log('info', `app of ${this.options.tool.name} drawn (its first ui/notifications/size-changed) ${firstSizeAt - this.openedAt} ms after its editor tab opened (fullscreen)`);
+      return;
+    }
+    const gap = firstSizeAt - answeredAt;
+    const when = gap >= 0 ? `${gap} ms after the call answered` : `${-gap} ms before the call answered`;
+    this.log('info', `app of ${this.options.tool.name} drawn (its first ui/notifications/size-changed) ${when} (${this.options.mode})`);
   }
 
   toolCancelled(reason: string): void {
