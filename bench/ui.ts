@@ -326,6 +326,9 @@ async function main(): Promise<void> {
   }
   // The Protocol view (issue 20): what an open view costs 10,000 calls.
   console.log(await measureProtocolView());
+  // What a person downloads (issue 24's target: under 200 KB with the CLI in it).
+  const vsixKiB = fs.statSync(PRODUCT_VSIX).size / 1024;
+  console.log(`\nVSIX: ${vsixKiB.toFixed(1)} KiB (${path.basename(PRODUCT_VSIX)}; target under 200 KB)`);
 }
 
 main().catch((error: unknown) => {
