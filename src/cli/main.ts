@@ -98,6 +98,48 @@ function requireCapability(client: McpClient, capability: 'tools' | 'resources' 
   }
 }
 
+// A command's operands are read before the server starts (a mistyped JSON argument costs no server start, and its
+// usage error exits 2 at once), and again by its runner, which a session line reaches without the check before.
+function callOperands(args: ParsedArgs): { name: string; toolArgs: Record<string, unknown> } {
+  const [name, json] = args.positionals;
+  if (!name) throw new UsageError('call needs a tool name');
+  return { name, toolArgs: parseJsonObjectArgument(json, 'tool arguments') };
+}
+
+function readOperand(args: ParsedArgs): string {
+  const [uri] = args.positionals;
+  if (!uri) throw new UsageError('read needs a resource URI');
+  return uri;
+}
+
+function promptOperands(args: ParsedArgs): { name: string; promptArgs: Record<string, unknown> } {
+  const [name, json] = args.positionals;
+  if (!name) throw new UsageError('prompt needs a prompt name');
+  return { name, promptArgs: parseJsonObjectArgument(json, 'prompt arguments') };
+}
+
+function completeOperands(args: ParsedArgs): { ref: CompletionReference; argument: string; value: string } {
+  const [kind, target, argument, value = ''] = args.positionals;
+  if ((kind !== 'prompt' && kind !== 'resource') || !target || !argument) {
+    throw new UsageError('complete needs: prompt <name> <argument> <value>, or resource <uri-template> <argument> <value>');
+  }
+  return { ref: kind === 'prompt' ? { type: 'ref/prompt', name: target } : { type: 'ref/resource', uri: target }, argument, value };
+}
+
+function levelOperand(args: ParsedArgs): LoggingLevel {
+  const [level] = args.positionals;
+  if (!LOGGING_LEVELS.includes(level as LoggingLevel)) throw new UsageError(`level must be one of ${LOGGING_LEVELS.join(', ')}`);
+  return level as LoggingLevel;
+}
+
+const OPERANDS_CHECKED_BEFORE_START: Readonly<Record<string, (args: ParsedArgs) => unknown>> = {
+  call: callOperands,
+  read: readOperand,
+  prompt: promptOperands,
+  complete: completeOperands,
+  'set-level': levelOperand,
+};
+
 export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome>({
   info: async (client) => {
     const session = client.session;
@@ -121,9 +163,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
     return { output: await client.listTools() };
   },
   call: async (client, args) => {
-    const [name, json] = args.positionals;
-    if (!name) throw new UsageError('call needs a tool name');
-    const toolArgs = parseJsonObjectArgument(json, 'tool arguments');
+    const { name, toolArgs } = callOperands(args);
     requireCapability(client, 'tools', 'call tools');
     const tools = await client.listTools(); // lets the client validate structuredContent against the tool's outputSchema
     const asTask = await callAsTask(client, tools.find((tool) => tool.name === name), toolArgs, args);
@@ -145,8 +185,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
     return { output: await client.listResourceTemplates() };
   },
   read: async (client, args) => {
-    const [uri] = args.positionals;
-    if (!uri) throw new UsageError('read needs a resource URI');
+    const uri = readOperand(args);
     return { output: await client.readResource(uri) };
   },
   prompts: async (client) => {
@@ -154,24 +193,16 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
     return { output: await client.listPrompts() };
   },
   prompt: async (client, args) => {
-    const [name, json] = args.positionals;
-    if (!name) throw new UsageError('prompt needs a prompt name');
-    const promptArgs = parseJsonObjectArgument(json, 'prompt arguments');
+    const { name, promptArgs } = promptOperands(args);
     const stringArgs = Object.fromEntries(Object.entries(promptArgs).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
     return { output: await client.getPrompt(name, stringArgs) };
   },
   complete: async (client, args) => {
-    const [kind, target, argument, value = ''] = args.positionals;
-    if ((kind !== 'prompt' && kind !== 'resource') || !target || !argument) {
-      throw new UsageError('complete needs: prompt <name> <argument> <value>, or resource <uri-template> <argument> <value>');
-    }
-    const ref: CompletionReference = kind === 'prompt' ? { type: 'ref/prompt', name: target } : { type: 'ref/resource', uri: target };
+    const { ref, argument, value } = completeOperands(args);
     return { output: await client.complete(ref, { name: argument, value }) };
   },
   'set-level': async (client, args) => {
-    const [level] = args.positionals;
-    if (!LOGGING_LEVELS.includes(level as LoggingLevel)) throw new UsageError(`level must be one of ${LOGGING_LEVELS.join(', ')}`);
-    await client.setLoggingLevel(level as LoggingLevel);
+    await client.setLoggingLevel(levelOperand(args));
     return { output: { ok: true } };
   },
   tasks: runTasksCommand,
@@ -224,6 +255,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     if (args.subcommand === 'session' && args.positionals.length > 0) throw new UsageError('session takes no arguments: it reads one command per line from stdin');
+    if (Object.hasOwn(OPERANDS_CHECKED_BEFORE_START, args.subcommand)) OPERANDS_CHECKED_BEFORE_START[args.subcommand](args);
     target = await resolveTarget(args);
     const recorder = sessionRecorder(args, target);
     interrupt.signal.throwIfAborted(); // interrupted before anything was started
@@ -297,7 +329,9 @@ function describeTransportKind(kind: TransportKind): string {
 
 export function describeFailure(error: unknown, serverName: string | undefined): string {
   const message = errorMessage(error);
-  const named = serverName && !message.includes(serverName) ? `${serverName}: ${message}` : message;
+  // Named up front unless the message already starts with the name: a name found anywhere inside (a command
+  // "nodee" in 'command not found: "nodee"', a folder in a PATH) did not name the server.
+  const named = serverName && !message.startsWith(serverName) ? `${serverName}: ${message}` : message;
   if (error instanceof McpError) return `error from server: ${named}`;
   if (error instanceof LocalError) return `error (${error.kind}): ${named}`;
   return `error: ${named}`;

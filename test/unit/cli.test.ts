@@ -187,11 +187,40 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
     assert.ok(gone.stderr.includes(missing), gone.stderr);
   });
 
-  test('a missing command exits 1, says command not found and shows PATH', { timeout: 30_000 }, async () => {
+  test('a missing command exits 1, names the server, says command not found and shows PATH', { timeout: 30_000 }, async () => {
     const run = await cli(['info', '--stdio', 'mcp-workbench-no-such-command-xyz --flag']);
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /command not found: "mcp-workbench-no-such-command-xyz"/);
+    // The name up front, as every other error has it (first-hour report 6.5: the command inside the message is not a name).
+    assert.match(run.stderr, /^error \(transport\): mcp-workbench-no-such-command-xyz: command not found: "mcp-workbench-no-such-command-xyz"/);
     assert.ok(run.stderr.includes(`PATH=${process.env.PATH ?? ''}`), run.stderr);
+  });
+
+  test('bad operands (JSON arguments, a missing name, a wrong level) exit 2 before the server is started', { timeout: 60_000 }, async () => {
+    // First-hour report 6.5: `call echo '{not json'` started the server, waited for its handshake, and only then said
+    // the JSON was wrong. The server here leaves a file behind when it starts and exits at once, so a run that started
+    // it ends with the file there (and a closed connection, exit 1).
+    const cases: { args: string[]; message: RegExp }[] = [
+      { args: ['call', 'echo', '{not json'], message: /^tool arguments must be a JSON object/ },
+      { args: ['call', 'echo', '[1]'], message: /^tool arguments must be a JSON object/ },
+      { args: ['prompt', 'simple', '"text"'], message: /^prompt arguments must be a JSON object/ },
+      { args: ['read'], message: /^read needs a resource URI/ },
+      { args: ['complete', 'tool', 'x', 'y'], message: /^complete needs: prompt <name>/ },
+      { args: ['set-level', 'loud'], message: /^level must be one of debug/ },
+    ];
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-operands-'));
+    const runs = await Promise.all(
+      cases.map(({ args }, index) => {
+        const marker = path.join(folder, `started-${index}`);
+        const server = `${JSON.stringify(process.execPath)} -e ${JSON.stringify(`require("fs").writeFileSync(${JSON.stringify(marker)}, "started")`)}`;
+        return cli([...args, '--stdio', server]);
+      }),
+    );
+    cases.forEach(({ args, message }, index) => {
+      const run = runs[index];
+      assert.equal(run.code, 2, `${JSON.stringify(args)} → ${run.code}; stderr:\n${run.stderr}`);
+      assert.match(run.stderr, message, JSON.stringify(args));
+      assert.ok(!fs.existsSync(path.join(folder, `started-${index}`)), `${JSON.stringify(args)}: the server was started`);
+    });
   });
 
   test('usage errors exit 2', { timeout: 60_000 }, async () => {

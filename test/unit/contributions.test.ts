@@ -23,6 +23,7 @@ interface PackageJson {
     walkthroughs: Walkthrough[];
     viewsWelcome: { view: string; contents: string }[];
     viewsContainers: { activitybar: { title: string }[] };
+    commands: { command: string; category?: string }[];
     configuration: { properties: Record<string, { scope?: string; additionalProperties: { enum: string[] } }> };
   };
 }
@@ -83,4 +84,17 @@ test('the server keys of an mcp.json with comments and trailing commas, where ou
   assert.deepEqual(keys.map((key) => key.name), ['everything', 'remote']);
   assert.equal(text.slice(keys[0].offset, keys[0].offset + keys[0].length), '"everything"');
   assert.deepEqual(serverKeyLocations('{ "servers": '), []);
+});
+
+test('the README names the view and the palette prefix as VS Code shows them: "MCP Workbench", never VS Code\'s own "MCP:"', () => {
+  // First-hour report 1.6: the README said the "MCP" view and "type MCP:", which also lists VS Code's own MCP commands.
+  const container = english[nls(pkg.contributes.viewsContainers.activitybar[0].title) ?? ''];
+  assert.equal(container, 'MCP Workbench');
+  const categories = new Set(pkg.contributes.commands.map((command) => (command.category ? english[nls(command.category) ?? ''] ?? command.category : undefined)));
+  assert.deepEqual([...categories], ['MCP Workbench'], 'every command is under the MCP Workbench category');
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const firstSteps = readme.slice(0, readme.indexOf('\n## ', readme.indexOf('\n## ') + 1));
+  assert.match(firstSteps, /Open the \*\*MCP Workbench\*\* view/);
+  assert.match(firstSteps, /type `MCP Workbench:`/);
+  assert.doesNotMatch(firstSteps.replace(/\(VS Code's own MCP commands are under `MCP:`\)/, ''), /type `MCP:`/, 'the first steps send no one to VS Code\'s MCP: commands');
 });

@@ -8,7 +8,8 @@ import { McpClient } from '../../src/protocol/client';
 import { InMemoryEraMemory, type EraMemorySlot } from '../../src/protocol/eras/eraMemory';
 import { eraChoiceReason } from '../../src/protocol/eras/select';
 import { StdioTransport } from '../../src/protocol/node/stdio';
-import { REPO_ROOT } from './testSupport';
+import { LocalError } from '../../src/protocol/errors';
+import { HOSTILE_SERVER, REPO_ROOT, assertProcessGone, trackedStdio } from './testSupport';
 
 const CORE_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'core', 'coreServer.mjs');
 /**
@@ -92,3 +93,50 @@ test("the CLI's era memory keeps a hash of the definition in a small JSON file a
   assert.equal(new FileEraMemory(directory).get(eraMemoryKey(definition)), undefined);
   assert.equal(cacheDirectory({ XDG_CACHE_HOME: '/xdg' }), path.join('/xdg', 'mcp-workbench'));
 });
+
+/**
+ * One start has one deadline. A server that reads and never answers anything (hostile 'mute') used to cost the
+ * probe's wait and then initialize's whole timeout; now the start fails within the request timeout. The elapsed
+ * bound is only an ordering: failure must come before the old probe-then-initialize wait would have ended.
+ */
+for (const { probeTimeoutMs, requestTimeoutMs, sends, rest } of [
+  // The probe may wait as long as the request timeout: it spends the whole start, initialize is never sent.
+  { probeTimeoutMs: PROBE_TIMEOUT_MS, requestTimeoutMs: 2000, sends: ['server/discover'], rest: /which left no time for initialize/ },
+  // A shorter probe: initialize gets what is left of the start, not a full timeout of its own.
+  { probeTimeoutMs: 1500, requestTimeoutMs: 3000, sends: ['server/discover', 'initialize'], rest: /then initialize was not answered for \d+ ms/ },
+]) {
+  test(`era auto, a server that never answers: the start fails within its ${requestTimeoutMs} ms timeout (probe up to ${probeTimeoutMs} ms)`, { timeout: 30_000 }, async () => {
+    const memory: EraMemorySlot = { memory: new InMemoryEraMemory(), key: `mute ${probeTimeoutMs}` };
+    const sent: string[] = [];
+    const { transport, pid } = trackedStdio({ command: process.execPath, args: [HOSTILE_SERVER, 'mute'], shutdownGraceMs: 500 });
+    const client = new McpClient({
+      serverName: 'mute-server',
+      transport,
+      era: 'auto',
+      eraProbeTimeoutMs: probeTimeoutMs,
+      eraMemory: memory,
+      requestTimeoutMs,
+      trace: (direction, message) => direction === 'send' && sent.push(String((message as { method?: unknown }).method)),
+    });
+    clients.push(client);
+    // What the old code waited: the probe (bounded by the request timeout) and then a full initialize timeout.
+    const oldWaitMs = Math.min(probeTimeoutMs, requestTimeoutMs) + requestTimeoutMs;
+    const startedAt = Date.now();
+    await assert.rejects(client.connect(), (error: unknown) => {
+      assert.ok(error instanceof LocalError, String(error));
+      assert.equal(error.kind, 'timeout');
+      assert.match(error.message, new RegExp(`^mute-server: the start timed out after ${requestTimeoutMs} ms: the era probe took \\d+ ms \\(the server showed no sign of life and server/discover was not answered in time\\)`));
+      assert.match(error.message, rest);
+      return true;
+    });
+    const elapsedMs = Date.now() - startedAt;
+    assert.ok(elapsedMs < oldWaitMs, `failed after ${elapsedMs} ms, not before the ${oldWaitMs} ms the probe and a full initialize would take`);
+    assert.deepEqual(sent.filter((method) => method !== 'notifications/cancelled'), sends);
+    assert.ok(!sent.includes('notifications/cancelled'), 'neither the probe nor initialize is cancelled');
+    assert.equal(await memory.memory.get(memory.key), undefined, 'a server that said nothing is not remembered as either era');
+    assert.equal(client.state.kind, 'closed');
+    const serverPid = pid();
+    assert.ok(serverPid !== undefined);
+    await assertProcessGone(serverPid, 'the server that never answered');
+  });
+}

@@ -1,3 +1,4 @@
+import { LocalError, isLocalError } from '../errors';
 import type { ClientRequestMethod, JsonParams } from '../methods';
 import type { OutgoingHttpRequest } from '../transports/transport';
 import type { JsonObject, LoggingLevel } from '../types';
@@ -9,6 +10,7 @@ import type {
   EraKind,
   EraRequests,
   EraWire,
+  HandshakeSession,
   Preflight,
   ProtocolEra,
   ServerSession,
@@ -24,6 +26,11 @@ export interface AutoEraOptions {
   handshake?: HandshakeEraOptions;
   modern?: ModernEraOptions;
   probe: ProbeTiming;
+  /**
+   * The one deadline of a start (the request timeout): the probe and the handshake after it share it, so a server
+   * that answers nothing fails within it, not after the probe's wait plus initialize's whole timeout.
+   */
+  startTimeoutMs: number;
   memory?: EraMemorySlot;
 }
 
@@ -57,6 +64,7 @@ export class AutoEra implements ProtocolEra {
       const session = await this.handshake.open(wire, identity);
       return { ...session, eraChoice: 'era auto: this server spoke the initialize handshake at its last start, so it was not probed' };
     }
+    const startedAt = Date.now();
     const probe = wire.transport.kind === 'stdio' ? new EraProbe(this.options.probe) : undefined;
     try {
       const session = await this.modern.open(probe ? probe.wire(wire) : wire, identity);
@@ -68,16 +76,39 @@ export class AutoEra implements ProtocolEra {
       if (reason === undefined) throw error;
       // The probe ended by its grace (the server talked but left server/discover unanswered) or its full timeout.
       const slowProbe = probe !== undefined && (reason.includes('slow to answer the probe') || reason.includes('not answered in time'));
-      const slow = slowProbe && !reason.includes('slow to answer the probe') ? `the server was slow to answer the probe (${reason})` : reason;
+      const ranOut = slowProbe && !reason.includes('slow to answer the probe');
+      // A server that said nothing at all is not "slow to answer": its silence says nothing about its revision.
+      const slow = !ranOut ? reason : probe.sawEvidence ? `the server was slow to answer the probe (${reason})` : `the server showed no sign of life and ${reason}`;
       wire.logger.info(`${wire.serverName}: not a 2026-07-28 server (${slow}); using the initialize handshake`);
       this.modern.close();
       wire.transport.setSessionMode?.('sessions');
       this.chosen = this.handshake;
-      const session = await this.handshake.open(wire, identity);
+      const session = await this.handshakeWithinStart(wire, identity, { spentMs: Date.now() - startedAt, reason: slow });
       // Only a probe that cost a wait is worth skipping next time; a server that refuses server/discover at once is
       // probed again (one round trip), so it is found the day it starts speaking 2026-07-28.
       if (slowProbe) await remember(this.options.memory, 'handshake');
       return { ...session, eraChoice: `era auto: not a 2026-07-28 server (${slow}), so the initialize handshake was used` };
+    }
+  }
+
+  /** The handshake after a failed probe, given what is left of the start's deadline. */
+  private async handshakeWithinStart(wire: EraWire, identity: ClientIdentity, probe: { spentMs: number; reason: string }): Promise<HandshakeSession> {
+    const totalMs = this.options.startTimeoutMs;
+    const leftMs = totalMs - probe.spentMs;
+    const startTimedOut = (initializeMs: number, cause?: unknown) =>
+      new LocalError(
+        'timeout',
+        `${wire.serverName}: the start timed out after ${totalMs} ms: the era probe took ${probe.spentMs} ms (${probe.reason}), ` +
+          (initializeMs > 0 ? `then initialize was not answered for ${initializeMs} ms` : 'which left no time for initialize'),
+        { cause },
+      );
+    if (leftMs <= 0) throw startTimedOut(0);
+    const initializeStartedAt = Date.now();
+    try {
+      return await this.handshake.open(capRequestTimeouts(wire, leftMs), identity);
+    } catch (error) {
+      if (isLocalError(error, 'timeout')) throw startTimedOut(Date.now() - initializeStartedAt, error);
+      throw error;
     }
   }
 
@@ -137,4 +168,16 @@ export class AutoEra implements ProtocolEra {
     // Only the modern candidate acts on it (the handshake era's notifications need no stream).
     this.modern.setWantedNotifications(wanted);
   }
+}
+
+/** The wire with every request's timeout cut to at most `capMs` (what is left of a start's deadline). */
+function capRequestTimeouts(inner: EraWire, capMs: number): EraWire {
+  return {
+    serverName: inner.serverName,
+    logger: inner.logger,
+    transport: inner.transport,
+    onServerMessage: (listener) => inner.onServerMessage(listener),
+    notify: (method, params) => inner.notify(method, params),
+    request: (method, params, options) => inner.request(method, params, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? capMs, capMs) }),
+  };
 }

@@ -24,7 +24,7 @@ export interface HandshakeEraOptions {
   initializeTimeoutMs?: number;
 }
 
-const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
 const SEND: Preflight = { kind: 'send' };
 
 /**

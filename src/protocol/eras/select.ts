@@ -2,7 +2,7 @@ import { LocalError } from '../errors';
 import type { ProtocolEra, ServerSession } from './era';
 import { AutoEra } from './autoEra';
 import type { EraMemorySlot } from './eraMemory';
-import { HandshakeEra, type HandshakeEraOptions } from './handshake';
+import { DEFAULT_INITIALIZE_TIMEOUT_MS, HandshakeEra, type HandshakeEraOptions } from './handshake';
 import { ModernEra, type ModernEraOptions } from './modern/modernEra';
 
 export { legacyFallbackReason } from './modern/legacyDetection';
@@ -52,6 +52,7 @@ export function createEra(preference: EraPreference, options: EraSelectionOption
         handshake: options.handshake,
         modern: options.modern,
         probe: { timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, graceMs: options.probeGraceMs ?? DEFAULT_PROBE_GRACE_MS },
+        startTimeoutMs: options.handshake?.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
         memory: options.memory,
       });
   }

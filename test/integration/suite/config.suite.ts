@@ -271,13 +271,31 @@ export function configSuite(vscode: VscodeApi): Suite {
     }
   });
 
-  suite.test('a missing command names the command, the PATH searched, and the fix', async () => {
+  suite.test('a running row names its era and counts its tools in the right number: "2025-11-25 (handshake) · 1 tool"', async () => {
+    // First-hour report 3.3 (the era only in the tooltip) and 5.5 ("1 tools").
+    await writeWorkspaceServers({ 'one-tool': stdio('--one-tool') });
+    const controller = controllerOf('one-tool');
+    try {
+      await controller.start();
+      const row = String(requireApi().tree.getTreeItem({ kind: 'server', controller }).description);
+      assert(/ · \d{4}-\d{2}-\d{2} \(handshake\) · 1 tool$/.test(row), `the row of a running one-tool handshake server: ${row}`);
+    } finally {
+      await controller.stop();
+    }
+  });
+
+  suite.test('a missing command is not offered "Allow and Start"; its start names the command, the PATH searched, and the fix', async () => {
+    const consents: string[] = [];
+    requireApi().config.setLaunchConfirmer(async ({ serverName }) => (consents.push(serverName), true));
     await writeWorkspaceServers({ missing: { type: 'stdio', command: 'mcp-workbench-no-such-command', args: [] } });
     const failure = await controllerOf('missing').start().then(
       () => undefined,
       (error: Error) => error.message,
     );
+    requireApi().config.setLaunchConfirmer(async () => true);
     assert(failure, 'the start of a missing command succeeded');
+    // First-hour report 5.3: the consent said "Program: not found" and still asked to allow and start it.
+    assertEqual(consents.filter((name) => name === 'missing').length, 0, 'consents asked for a program that is not there');
     // VS Code (here code-server) puts its own CLI folder on the extension host's PATH; the message lists the rest.
     const entries = (process.env.PATH ?? '').split(path.delimiter).filter(Boolean);
     const appRoot = path.resolve(vscode.env.appRoot);
