@@ -7,7 +7,7 @@ import { StdioTransport } from '../../src/protocol/node/stdio';
 import { appCsp, appPermissions, VSCODE_GRANTABLE_PERMISSIONS } from '../../src/workbench/apps/appCsp';
 import { checkAppMessage, MessageRate } from '../../src/workbench/apps/bridgeMessages';
 import { safeStyleValue } from '../../src/workbench/apps/hostContext';
-import { APPS_FIXTURE } from './appsSupport';
+import { APPS_FIXTURE, MAP_APP_SERVER } from './appsSupport';
 
 const client = new McpClient({ serverName: 'apps', transport: new StdioTransport({ command: process.execPath, args: [APPS_FIXTURE], shutdownGraceMs: 1000 }), era: 'legacy', requestTimeoutMs: 15_000, extensions: appsExtensionsFor(true) });
 after(() => client.close());
@@ -34,6 +34,28 @@ test('a hostile CSP declaration: only real origins are accepted, each refusal na
   const permissions = appPermissions(resource.meta.permissions, VSCODE_GRANTABLE_PERMISSIONS);
   assert.equal(permissions.allow, 'clipboard-write');
   assert.deepEqual(permissions.notGrantable, ['camera', 'microphone', 'geolocation']);
+});
+
+test('server-map (the published CesiumJS example): its declared domains, and only they, are where the app may connect and load from', async () => {
+  // Its resource carries the CSP in the content's own _meta (not the resource listing's). Drawing the map needs the
+  // internet (cesium.com, tile.openstreetmap.org), so the e2e suites do not draw it; its policy is checked here.
+  const map = new McpClient({ serverName: 'map', transport: new StdioTransport({ command: process.execPath, args: [MAP_APP_SERVER, '--stdio'], shutdownGraceMs: 1000 }), era: 'legacy', requestTimeoutMs: 15_000, extensions: appsExtensionsFor(true) });
+  try {
+    await map.connect();
+    const showMap = (await map.listTools()).find((tool) => tool.name === 'show-map');
+    assert.ok(showMap, 'show-map is listed');
+    const resource = await map.extension(mcpApps)!.readUiResource('ui://cesium-map/mcp-app.html');
+    const declared = ['https://*.openstreetmap.org', 'https://cesium.com', 'https://*.cesium.com'];
+    const csp = appCsp(resource.meta.csp);
+    assert.deepEqual(csp.accepted.connectDomains, declared);
+    assert.deepEqual(csp.accepted.resourceDomains, declared);
+    assert.deepEqual(csp.refused, []);
+    assert.equal(directive(csp.policy, 'connect-src'), `connect-src ${declared.join(' ')}`);
+    assert.equal(directive(csp.policy, 'script-src'), `script-src 'unsafe-inline' ${declared.join(' ')}`);
+    assert.equal(directive(csp.policy, 'frame-src'), "frame-src 'none'", 'no frame domain was declared');
+  } finally {
+    await map.close();
+  }
 });
 
 test('no declaration: deny by default', () => {
