@@ -152,6 +152,27 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
     subject.close();
   });
 
+  test('a file download asks the host (its save dialog) for well-formed files only; a declined save answers isError', async () => {
+    const { api, tools } = await connect([DEBUG_APP_SERVER, '--stdio'], 'legacy');
+    const { port, posted, asked } = recordingPort();
+    const subject = session(api, tools.find((entry) => entry.name === 'debug-tool')!, port);
+    initialize(subject);
+    subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
+    const file = { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'hello' } };
+    const link = { type: 'resource_link', uri: 'debug://log', name: 'log' };
+    subject.receive({ jsonrpc: '2.0', id: 1, method: 'ui/download-file', params: { contents: [file, link] } });
+    subject.receive({ jsonrpc: '2.0', id: 2, method: 'ui/download-file', params: { contents: Array.from({ length: 9 }, () => file) } });
+    subject.receive({ jsonrpc: '2.0', id: 3, method: 'ui/download-file', params: { contents: [{ type: 'text', text: 'not a file' }] } });
+    subject.receive({ jsonrpc: '2.0', id: 4, method: 'ui/download-file', params: { contents: [{ type: 'resource', resource: { uri: 'file:///empty' } }] } });
+    await waitFor(() => [1, 2, 3, 4].every((id) => answerTo(posted, id) !== undefined), 'the download answers');
+    assert.deepEqual(answerTo(posted, 1)!.result, { isError: true }, 'the person cancelled the save dialog');
+    assert.match(answerTo(posted, 2)!.error!.message, /1 to 8 contents/);
+    assert.match(answerTo(posted, 3)!.error!.message, /resource or resource_link/);
+    assert.match(answerTo(posted, 4)!.error!.message, /neither text nor blob/);
+    assert.deepEqual(asked, ['download 2'], 'only the well-formed request reached the host');
+    subject.close();
+  });
+
   test('display mode, model context, size and log go to the host; theme changes send only what changed', async () => {
     const { api, tools } = await connect([DEBUG_APP_SERVER, '--stdio'], 'legacy');
     const { port, posted, sizes, logs } = recordingPort();
