@@ -83,7 +83,12 @@ export class AutoEra implements ProtocolEra {
       this.modern.close();
       wire.transport.setSessionMode?.('sessions');
       this.chosen = this.handshake;
-      const session = await this.handshakeWithinStart(wire, identity, { spentMs: Date.now() - startedAt, reason: slow });
+      // Only a probe that ended by waiting shares the start's deadline with initialize: a server that answered it
+      // (even with an error) is responsive, and the time before its answer may be a person signing in (HTTP), which
+      // the request deadline waits for.
+      const session = slowProbe
+        ? await this.handshakeWithinStart(wire, identity, { spentMs: Date.now() - startedAt, reason: slow })
+        : await this.handshake.open(wire, identity);
       // Only a probe that cost a wait is worth skipping next time; a server that refuses server/discover at once is
       // probed again (one round trip), so it is found the day it starts speaking 2026-07-28.
       if (slowProbe) await remember(this.options.memory, 'handshake');
