@@ -32,13 +32,33 @@ export function isSecretKey(key: string): boolean {
 
 /** Returns a deep copy of `value` with secrets masked; the input is never modified. */
 export function maskSecrets<T>(value: T, knownSecrets: readonly string[] = []): T {
-  const masker = new TextMasker(knownSecrets);
-  return maskValue(value, masker) as T;
+  return maskValue(value, maskerFor(knownSecrets)) as T;
 }
 
 /** Masks known secret values and `Bearer <credential>` patterns inside free text. */
 export function maskText(text: string, knownSecrets: readonly string[] = []): string {
-  return new TextMasker(knownSecrets).mask(text);
+  return maskerFor(knownSecrets).mask(text);
+}
+
+let lastSecrets: readonly string[] = [];
+let lastMasker: TextMasker | undefined;
+
+/**
+ * The masker of the last list of secrets asked for, while the list has the same values: a Protocol view or a log
+ * masks every message with the same few secrets (asked afresh each time, so an input entered later counts), and
+ * building the needles (escaped and URL-encoded forms, sorted) per message cost more than masking.
+ */
+function maskerFor(knownSecrets: readonly string[]): TextMasker {
+  if (lastMasker && sameValues(knownSecrets, lastSecrets)) return lastMasker;
+  lastMasker = new TextMasker(knownSecrets);
+  lastSecrets = [...knownSecrets];
+  return lastMasker;
+}
+
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 /** Masks HTTP headers for display: secret-looking header names entirely (keeping the auth scheme), others by value. */
@@ -117,9 +137,12 @@ class TextMasker {
   mask(text: string): string {
     let result = text;
     for (const needle of this.needles) if (result.includes(needle)) result = result.split(needle).join(MASK);
-    return result
-      .replace(SCHEME_IN_TEXT, (_match, scheme: string) => `${scheme} ${MASK}`)
-      .replace(QUERY_PARAMETER_IN_TEXT, (match, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${MASK}` : match));
+    // Each pattern needs a literal its match cannot do without: a text without it is not scanned.
+    if (result.includes('Bearer') || result.includes('Basic')) result = result.replace(SCHEME_IN_TEXT, (_match, scheme: string) => `${scheme} ${MASK}`);
+    if (result.includes('=')) {
+      result = result.replace(QUERY_PARAMETER_IN_TEXT, (match, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${MASK}` : match));
+    }
+    return result;
   }
 }
 

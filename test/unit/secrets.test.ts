@@ -86,3 +86,13 @@ test('a URL query parameter named like a secret is masked in free text, other pa
   assert.equal(maskText('GET /search?q=tokens&page=2'), 'GET /search?q=tokens&page=2', 'a parameter merely about tokens stays');
   assert.equal(maskText('url: "https://h/x?apiKey=abc"'), `url: "https://h/x?apiKey=${MASK}"`);
 });
+
+test('the secrets asked for each time count: a list changed in place, or a new secret, is masked at once', () => {
+  const secrets = ['first-secret'];
+  assert.equal(maskText('a first-secret b', secrets), `a ${MASK} b`);
+  secrets.push('later-input');
+  assert.equal(maskText('later-input and first-secret', secrets), `${MASK} and ${MASK}`, 'the same array, grown in place');
+  secrets.splice(0, 1);
+  assert.equal(maskText('first-secret later-input', secrets), `first-secret ${MASK}`, 'a secret no longer listed is not masked from memory');
+  assert.equal(maskText('a=1&password=hunter22 Bearer abcdefghij', []), `a=1&password=${MASK} Bearer ${MASK}`);
+});
