@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
-import { isTerminal, tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
+import { tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
 import type { CallToolResult, JsonObject } from '../../protocol/types';
 import { taskResultCall, type TaskArgumentsNote } from '../../workbench/tasks/taskResult';
 import { shortAge, sortTaskRows, taskRow, type RowArguments, type TaskRow } from '../../workbench/tasks/taskRows';
@@ -186,7 +186,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     const api = this.api(controller);
     if (!client || !api) return;
     const subscription = api.book.onDidChange((tracked) => {
-      this.remember(controller.name, tracked);
+      void this.memory.track(controller.name, tracked);
       // Every poll records the task, mostly unchanged: redrawing the tree each time (every 250 ms at most) replaced
       // the rows' inline actions under a pointer about to click them (the e2e's Open Task Result went nowhere once).
       // Only a change a row shows redraws; the age shown moves on with the next change or refresh.
@@ -198,13 +198,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       this.refresh();
     });
     this.watched.set(controller.id, { client, subscription });
-    if (api.generation() === '2026-07-28') for (const taskId of this.memory.pending(controller.name)) this.resume(controller.name, api, taskId);
-  }
-
-  private remember(serverName: string, tracked: TrackedTask): void {
-    if (tracked.generation !== '2026-07-28') return;
-    if (isTerminal(tracked.snapshot)) void this.memory.forget(serverName, tracked.snapshot.taskId);
-    else void this.memory.remember(serverName, tracked.snapshot.taskId);
+    // The book gets each remembered task's tool and arguments before its first poll records it.
+    if (api.generation() === '2026-07-28') for (const { taskId } of this.memory.recallInto(controller.name, api.book)) this.resume(controller.name, api, taskId);
   }
 
   private resume(serverName: string, api: TasksApi, taskId: string): void {
