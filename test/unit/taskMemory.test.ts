@@ -16,7 +16,9 @@ import { readTask } from '../../src/protocol/extensions/tasks/taskModel';
 import type { Tool } from '../../src/protocol/types';
 import { MAX_REMEMBERED_ARGUMENT_CHARS, MAX_REMEMBERED_PER_SERVER, TaskMemory } from '../../src/extension/tasks/taskMemory';
 import { maskSecrets } from '../../src/workbench/secrets';
-import { taskResultCall } from '../../src/workbench/tasks/taskResult';
+import { HistoryLog } from '../../src/workbench/history/historyLog';
+import { PickedUpTaskHistory, taskResultCall } from '../../src/workbench/tasks/taskResult';
+import type { CallToolResult } from '../../src/protocol/types';
 import { taskRow } from '../../src/workbench/tasks/taskRows';
 import { REPO_ROOT, assertProcessGone, textOf, trackedStdio } from './testSupport';
 
@@ -100,6 +102,26 @@ test('a task picked up after a reload shows the tool and the masked arguments of
     assert.equal(call.argumentsNote, undefined, 'not "not started in this window"');
     assert.deepEqual(taskRow(tracked!).arguments, { kind: 'shown', text: '{"topic":"reefs near ••••","apiKey":"••••"}' });
     assert.deepEqual(second.memory.pending(SERVER), [], 'a completed task is forgotten');
+
+    // Its call's History entry never came (the call ended with the first window): Open Task Result writes one, once.
+    const history = new HistoryLog();
+    const pickedUp = new PickedUpTaskHistory(history);
+    const server = { id: 'srv-1', name: SERVER };
+    pickedUp.pickedUp(server.id, taskId);
+    assert.equal(pickedUp.opened(server, taskId, tracked, result as unknown as CallToolResult, 'picked up'), true);
+    assert.equal(pickedUp.opened(server, taskId, tracked, result as unknown as CallToolResult, 'picked up'), false, 'opened again: no second entry');
+    const entries = history.entries();
+    assert.equal(entries.length, 1);
+    assert.deepEqual(entries[0].operation, { kind: 'tool', toolName: 'research', arguments: { topic: 'reefs near ••••', apiKey: '••••' } });
+    assert.deepEqual(entries[0].outcome, { kind: 'succeeded', note: 'picked up' });
+    assert.equal(entries[0].server.name, SERVER);
+    assert.ok(entries[0].result.kind === 'kept');
+    assert.match(JSON.stringify(entries[0].result.value), /research done: reefs near/);
+    // A task whose call was made (and recorded) in this window is not picked up: Open Task Result adds nothing.
+    const here = await second.tasks.callTool(tool('research'), { topic: 'dunes' });
+    assert.ok(here.kind === 'result' && here.taskId);
+    assert.equal(pickedUp.opened(server, here.taskId, second.tasks.book.get(here.taskId), here.result as unknown as CallToolResult, 'picked up'), false);
+    assert.equal(history.entries().length, 1);
   } finally {
     await second.close();
   }
@@ -116,6 +138,12 @@ test('state saved as bare task ids (before tools and arguments were kept) still 
   const call = taskResultCall('task-old', book.get('task-old'));
   assert.equal(call.toolName, 'task-old', 'no tool known: the id stands in');
   assert.deepEqual(call.argumentsNote, { kind: 'unknown' });
+  // History entries name a tool to call again: without one, Open Task Result records none.
+  const history = new HistoryLog();
+  const pickedUp = new PickedUpTaskHistory(history);
+  pickedUp.pickedUp('srv-1', 'task-old');
+  assert.equal(pickedUp.opened({ id: 'srv-1', name: SERVER }, 'task-old', book.get('task-old'), { content: [] }, 'picked up'), false);
+  assert.equal(history.entries().length, 0);
   await memory.track(SERVER, book.record('2026-07-28', working('task-new'), { toolName: 'build', arguments: { target: 'all' } }));
   assert.deepEqual(new TaskMemory(state).pending(SERVER), [
     { taskId: 'task-old' },
