@@ -199,6 +199,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       outcome: { result: task.result },
       durationMs: task.durationMs,
     }),
+    historyRecorder,
   );
   // deactivate() has already awaited every server's shutdown by the time these are disposed.
   context.subscriptions.push(

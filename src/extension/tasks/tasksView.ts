@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
-import { isTerminal, tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
+import { tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
 import type { CallToolResult, JsonObject } from '../../protocol/types';
-import { taskResultCall, type TaskArgumentsNote } from '../../workbench/tasks/taskResult';
+import type { HistoryRecording } from '../../workbench/history/historyLog';
+import { PickedUpTaskHistory, taskResultCall, type TaskArgumentsNote } from '../../workbench/tasks/taskResult';
 import { shortAge, sortTaskRows, taskRow, type RowArguments, type TaskRow } from '../../workbench/tasks/taskRows';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
@@ -80,6 +81,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
   /** Results of tasks this view resumed after a reload (their calls' results live in the form and History). */
   private readonly results = new Map<string, JsonObject>();
   private readonly memory: TaskMemory;
+  private readonly pickedUpHistory: PickedUpTaskHistory;
   private readonly subscriptions: vscode.Disposable[] = [];
   /** What each task's row last showed (status, message, progress, tool), by server id and task id. */
   private readonly shownRows = new Map<string, string>();
@@ -89,8 +91,10 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     workspaceState: vscode.Memento,
     /** Draws a task's result the way a call's result is drawn (the tool's result tab), given by the host. */
     private readonly showResult: TaskResultShower,
+    history: HistoryRecording,
   ) {
     this.memory = new TaskMemory(workspaceState);
+    this.pickedUpHistory = new PickedUpTaskHistory(history);
     this.subscriptions.push(manager.onDidChangeServerState((controller) => this.watch(controller)));
     for (const controller of manager.servers) this.watch(controller);
   }
@@ -150,7 +154,12 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     }
     const call = taskResultCall(taskId, tracked);
     const argumentsNote = call.argumentsNote ? argumentsNoteText(call.argumentsNote) : undefined;
-    this.showResult(found.controller, { toolName: call.toolName, args: call.args, ...(argumentsNote ? { argumentsNote } : {}), result: result as unknown as CallToolResult, durationMs: call.durationMs });
+    const toolResult = result as unknown as CallToolResult;
+    this.showResult(found.controller, { toolName: call.toolName, args: call.args, ...(argumentsNote ? { argumentsNote } : {}), result: toolResult, durationMs: call.durationMs });
+    const historyNote = call.argumentsNote
+      ? vscode.l10n.t('result of task {0}, picked up after a reload (its arguments were not kept)', taskId)
+      : vscode.l10n.t('result of task {0}, picked up after a reload', taskId);
+    this.pickedUpHistory.opened({ id: found.controller.id, name: found.controller.name }, taskId, tracked, toolResult, historyNote);
   }
 
   refresh(): void {
@@ -186,7 +195,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     const api = this.api(controller);
     if (!client || !api) return;
     const subscription = api.book.onDidChange((tracked) => {
-      this.remember(controller.name, tracked);
+      void this.memory.track(controller.name, tracked);
       // Every poll records the task, mostly unchanged: redrawing the tree each time (every 250 ms at most) replaced
       // the rows' inline actions under a pointer about to click them (the e2e's Open Task Result went nowhere once).
       // Only a change a row shows redraws; the age shown moves on with the next change or refresh.
@@ -198,16 +207,13 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       this.refresh();
     });
     this.watched.set(controller.id, { client, subscription });
-    if (api.generation() === '2026-07-28') for (const taskId of this.memory.pending(controller.name)) this.resume(controller.name, api, taskId);
+    // The book gets each remembered task's tool and arguments before its first poll records it.
+    if (api.generation() === '2026-07-28') for (const { taskId } of this.memory.recallInto(controller.name, api.book)) this.resume(controller, api, taskId);
   }
 
-  private remember(serverName: string, tracked: TrackedTask): void {
-    if (tracked.generation !== '2026-07-28') return;
-    if (isTerminal(tracked.snapshot)) void this.memory.forget(serverName, tracked.snapshot.taskId);
-    else void this.memory.remember(serverName, tracked.snapshot.taskId);
-  }
-
-  private resume(serverName: string, api: TasksApi, taskId: string): void {
+  private resume(controller: ServerController, api: TasksApi, taskId: string): void {
+    const serverName = controller.name;
+    this.pickedUpHistory.pickedUp(controller.id, taskId);
     api.wait(taskId).then(
       (result) => {
         this.results.set(taskId, result);

@@ -29,6 +29,12 @@ export interface TrackedTask {
   readonly progress?: { progress: number; total?: number; message?: string };
 }
 
+/** A recalled task's details, before the task is recorded. */
+interface RecalledTask {
+  readonly toolName?: string;
+  readonly arguments?: KeptArguments;
+}
+
 /** Most tasks one book keeps; the oldest terminal ones are dropped first. */
 export const MAX_TRACKED_TASKS = 200;
 
@@ -38,6 +44,8 @@ export const MAX_TRACKED_TASKS = 200;
  */
 export class TaskBook {
   private readonly tasks = new Map<string, TrackedTask>();
+  /** What a host kept of tasks from an earlier run, waiting for their first record here (see `recall`). */
+  private readonly recalled = new Map<string, RecalledTask>();
   private readonly changed = new Emitter<TrackedTask>();
   readonly onDidChange = this.changed.event;
 
@@ -53,11 +61,13 @@ export class TaskBook {
     details: { toolName?: string; arguments?: JsonObject; progress?: TrackedTask['progress'] } = {},
   ): TrackedTask {
     const before = this.tasks.get(snapshot.taskId);
+    const recalled = this.recalled.get(snapshot.taskId);
+    this.recalled.delete(snapshot.taskId);
     const tracked: TrackedTask = {
       serverName: this.serverName,
       generation,
-      toolName: details.toolName ?? before?.toolName,
-      arguments: details.arguments ? this.kept(details.arguments) : before?.arguments,
+      toolName: details.toolName ?? before?.toolName ?? recalled?.toolName,
+      arguments: details.arguments ? this.kept(details.arguments) : (before?.arguments ?? recalled?.arguments),
       firstSeen: before?.firstSeen ?? Date.now(),
       snapshot,
       progress: details.progress ?? before?.progress,
@@ -67,6 +77,31 @@ export class TaskBook {
     this.trim();
     this.changed.fire(tracked);
     return tracked;
+  }
+
+  /**
+   * What the host kept of a task from an earlier run (workspace state, after a Reload Window): the tool and the
+   * call's arguments as an earlier book kept them (masked). They show once the task is recorded here (its first
+   * poll), unless that record names its own. Kept arguments pass through the host's keeper again; without a keeper
+   * none are kept, as for a call.
+   */
+  recall(taskId: string, details: { toolName?: string; arguments?: KeptArguments }): void {
+    const recalled: RecalledTask = { toolName: details.toolName, arguments: this.recalledArguments(details.arguments) };
+    const known = this.tasks.get(taskId);
+    if (known) {
+      // Already recorded (polled before the host recalled it): fill in only what the record lacks.
+      const toolName = known.toolName ?? recalled.toolName;
+      const args = known.arguments ?? recalled.arguments;
+      if (toolName === known.toolName && args === known.arguments) return;
+      const tracked: TrackedTask = { ...known, toolName, arguments: args };
+      this.tasks.set(taskId, tracked);
+      this.changed.fire(tracked);
+      return;
+    }
+    this.recalled.delete(taskId);
+    this.recalled.set(taskId, recalled);
+    // A host recalls what it saved (bounded there too); a task never recorded must not hold memory for ever.
+    while (this.recalled.size > MAX_TRACKED_TASKS) this.recalled.delete(this.recalled.keys().next().value as string);
   }
 
   get(taskId: string): TrackedTask | undefined {
@@ -79,6 +114,16 @@ export class TaskBook {
 
   dispose(): void {
     this.changed.dispose();
+  }
+
+  private recalledArguments(kept: KeptArguments | undefined): KeptArguments | undefined {
+    if (!kept || !this.keepArguments) return undefined;
+    switch (kept.kind) {
+      case 'kept':
+        return this.kept(kept.value);
+      case 'omitted':
+        return kept;
+    }
   }
 
   private kept(args: JsonObject): KeptArguments | undefined {
