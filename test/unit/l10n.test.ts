@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
 import { JSON_SYNTAX_REASONS } from '../../src/workbench/config/jsonSyntax';
+import { formatLikeVsCode } from './l10nSupport';
 
 const root = path.resolve(__dirname, '..', '..');
 const readJson = (file: string): Record<string, string> => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as Record<string, string>;
@@ -59,4 +60,11 @@ test('every vscode.l10n.t message in src/extension is in the zh-cn bundle, with 
   assert.deepEqual([...english].filter((key) => !(key in chinese)), [], 'messages missing from l10n/bundle.l10n.zh-cn.json');
   const wrong = [...english].filter((key) => key in chinese && placeholders(key) !== placeholders(chinese[key]));
   assert.deepEqual(wrong, [], 'translations whose placeholders differ from the English message');
+  // VS Code's formatting reads `{…}` up to the first `}`: a `{` left open before a placeholder hides it (`${input:{0}}`).
+  const hidden = [...english].filter((key) => {
+    const count = new Set(placeholders(key).split(',').filter(Boolean)).size;
+    const markers = Array.from({ length: count }, (_, index) => `<arg ${index}>`);
+    return [key, chinese[key] ?? key].some((text) => markers.some((marker) => !formatLikeVsCode(text, markers).includes(marker)));
+  });
+  assert.deepEqual(hidden, [], 'messages whose placeholders vscode.l10n.t would not fill');
 });

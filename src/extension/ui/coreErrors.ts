@@ -17,7 +17,8 @@ function say(error: CoreErrorKind): string {
     case 'command-not-found':
       return vscode.l10n.t('{0} was not found on PATH (searched: {1}). Use an absolute path, set cwd, or add its folder to PATH through env.', error.command, error.searched);
     case 'input-without-value':
-      return vscode.l10n.t('no value was given for ${input:{0}}', error.input);
+      // Not `${input:{0}}`: vscode.l10n.t reads `{input:{0}` as one unknown key and would leave `{0}` unfilled.
+      return vscode.l10n.t('no value was given for the input {0}', `\${input:${error.input}}`);
     case 'timed-out':
       return vscode.l10n.t('{0} got no answer within {1} ms (timed out)', error.method, error.ms);
     case 'launcher-silent':
