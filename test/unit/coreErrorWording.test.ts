@@ -1,11 +1,12 @@
 /**
  * The core's English errors as a zh-CN person reads them (first-hour report 1.11): each text the recognizer knows
  * (src/extension/ui/coreErrorKinds.ts) is said through the real zh-CN bundle, formatted the way vscode.l10n.t formats,
- * and what the server, the config or the machine supplied (command, PATH, input name, method, milliseconds) comes
- * through verbatim. The texts are the core's own, from real processes, sockets and resolvers.
+ * and what the server, the config or the machine supplied (command, PATH, input name, method, milliseconds, stderr,
+ * URL) comes through verbatim. The texts are the core's own, from real processes, sockets and resolvers.
  */
 import assert from 'node:assert/strict';
-import { test } from 'node:test';
+import * as net from 'node:net';
+import { after, before, describe, test } from 'node:test';
 import {
   CORE_ERROR_TEMPLATES,
   recognizeCoreErrors,
@@ -14,12 +15,18 @@ import {
   type CoreErrorKind,
   type CoreErrorTemplate,
 } from '../../src/extension/ui/coreErrorKinds';
+import { OAuthAuthorizer } from '../../src/protocol/auth/oauthAuthorizer';
+import { memoryAuthStore } from '../../src/protocol/auth/types';
 import { McpClient } from '../../src/protocol/client';
 import { InMemoryEraMemory } from '../../src/protocol/eras/eraMemory';
 import { errorMessage } from '../../src/protocol/errors';
 import { StdioTransport } from '../../src/protocol/node/stdio';
+import { UNREACHABLE_WORDS, summarizeStartFailure } from '../../src/workbench/lifecycle/startFailure';
 import { resolveCommand } from '../../src/workbench/node/commandResolution';
+import { loopbackUserAgent } from '../../src/workbench/node/auth/loopbackUserAgent';
+import { createTransport, type ResolvedServer } from '../../src/workbench/node/launch';
 import { resolveVariables } from '../../src/workbench/config/variables';
+import { sendJson, startTestServer, type TestServer } from '../fixtures/http/server';
 import { HOSTILE_SERVER } from './testSupport';
 import { readBundle, zhCnTranslate } from './l10nSupport';
 
@@ -31,7 +38,7 @@ const inChinese = (message: string) => translateCoreErrors(message, zhCore);
 
 const CJK = /[\u4e00-\u9fff]/;
 /** Words of the core's English templates; none may be left in a translated part. */
-const ENGLISH_LEFT = /not found on PATH|no value was given|timed out|era probe|initialize was not answered/;
+const ENGLISH_LEFT = /not found on PATH|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not/;
 
 function assertChinese(said: string, verbatim: readonly string[]): void {
   assert.match(said, CJK, said);
@@ -46,12 +53,17 @@ const SAMPLES = {
   'timed-out': 'tools/call timed out after 5 ms',
   'start-timed-out': 'the start timed out after 9 ms: the era probe took 9 ms (the server showed no sign of life and server/discover was not answered in time), which left no time for initialize',
   'launcher-silent': 'with nothing on stderr: "npx" may have failed to download or install the package; run the same command in a terminal to see why',
+  'process-exited': 'the server process exited with code 1',
+  'process-killed': 'the server process was killed by SIGKILL',
+  unreachable: 'unreachable: host not found',
+  'sign-in-unfinished': 'the sign-in was not finished within 300 s',
 } satisfies Record<CoreErrorKind['kind'], string>;
 
-/** Extra texts so every template is said at least once: the other start-timeout forms and probe reasons. */
+/** Extra texts so every template is said at least once: the other start-timeout forms and probe reasons, every unreachable. */
 const MORE_TEXTS = [
   'the start timed out after 9 ms: the era probe took 5 ms (the server was slow to answer the probe (server/discover was not answered in time)), then initialize was not answered for 4 ms',
   'the start timed out after 9 ms: the era probe took 5 ms (s was slow to answer the probe: it was up 1 ms after start but left server/discover unanswered for 2 ms more), then initialize was not answered for 4 ms',
+  ...UNREACHABLE_WORDS.map((words) => `unreachable: ${words} (http://127.0.0.1:9/mcp)`),
 ];
 
 test('every kind the recognizer knows is said in zh-CN from the bundle, and every template is in the bundle with its placeholders', () => {
@@ -153,6 +165,76 @@ for (const { probeTimeoutMs, requestTimeoutMs, form } of [
     assert.doesNotMatch(inChinese(message), /server showed|no sign of life|not answered in time/);
   });
 }
+
+/** The message a real start fails with: a real process or a real socket, through the real client. */
+async function startError(server: ResolvedServer): Promise<string> {
+  const client = new McpClient({ serverName: 'probe', transport: createTransport(server), era: 'legacy' });
+  try {
+    await client.connect();
+  } catch (error) {
+    return errorMessage(error);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  throw new Error('the server started');
+}
+
+test("start failures' summaries: a process that exited (its stderr verbatim) or was killed, an endpoint nobody listens on", async () => {
+  const script = "console.error('fatal: API_TOKEN {0} is not set'); process.exit(3)";
+  const exited = summarizeStartFailure(await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', script], env: {} }));
+  assert.equal(exited, 'exited with code 3: fatal: API_TOKEN {0} is not set');
+  assert.equal(inChinese(exited), `${zh('the server process exited with code {0}', '3')}: fatal: API_TOKEN {0} is not set`);
+  assertChinese(inChinese(exited), ['3', 'fatal: API_TOKEN {0} is not set']);
+
+  const killed = summarizeStartFailure(await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', "process.kill(process.pid, 'SIGKILL')"], env: {} }));
+  assert.equal(killed, 'was killed by SIGKILL');
+  assert.equal(inChinese(killed), zh('the server process was killed by {0}', 'SIGKILL'));
+
+  const port = await new Promise<number>((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port: free } = server.address() as net.AddressInfo;
+      server.close(() => resolve(free));
+    });
+  });
+  const url = `http://127.0.0.1:${port}/mcp`;
+  const unreachable = summarizeStartFailure(await startError({ kind: 'http', name: 'probe', url, headers: {}, transport: 'auto' }));
+  assert.equal(unreachable, `unreachable: connection refused (${url})`);
+  assert.equal(inChinese(unreachable), `${zh('unreachable: connection refused')} (${url})`);
+});
+
+describe('a sign-in left unfinished', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer((request, res) => {
+      const origin = server.origin;
+      if (request.url === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (request.url === '/.well-known/oauth-authorization-server') {
+        return sendJson(res, 200, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` });
+      }
+      if (request.url === '/register') return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
+      return sendJson(res, 404, {});
+    });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('"the sign-in was not finished within N s", from the real authorizer, in Chinese with the seconds verbatim', async () => {
+    const authorizer = new OAuthAuthorizer({
+      serverUrl: server.url,
+      serverName: 'slow',
+      store: memoryAuthStore(),
+      signInTimeoutMs: 300,
+      userAgent: loopbackUserAgent({ startedFrom: 'terminal', open: () => undefined }),
+    });
+    const message = await authorizer.onChallenge({ status: 401, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' }).then(
+      () => assert.fail('signed in'),
+      (error: unknown) => errorMessage(error),
+    );
+    assert.equal(message, 'slow: the sign-in was not finished within 0.3 s');
+    assert.equal(inChinese(message), `slow: ${zh('the sign-in was not finished within {0} s', '0.3')}`);
+  });
+});
 
 test("what a server or a config supplies is never a template: its braces and core-like words stay as they are", async () => {
   const missing = await resolveCommand('{1}', { env: { PATH: '/opt/{0}/bin' }, platform: 'linux' });

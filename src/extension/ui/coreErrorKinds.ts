@@ -1,11 +1,14 @@
 /**
  * The core's English error texts a person meets most in the first hour, recognized so the extension can say them in
  * the person's language (src/extension/ui/coreErrors.ts): a command not on PATH, an `${input:…}` left without a
- * value, a request or a whole start that timed out, a package launcher that failed silently. The core keeps writing English (its logs and the CLI
+ * value, a request or a whole start that timed out, a package launcher that failed silently, a process that ended,
+ * an endpoint that cannot be reached, a sign-in left unfinished. The core keeps writing English (its logs and the CLI
  * are English); what varies (command, folders searched, input id, method, milliseconds, and any server's own words
  * inside the message) is kept verbatim and only ever passed as an argument, never used as a template.
  * No vscode import: unit-tested, with the zh-CN bundle, in test/unit/coreErrorWording.test.ts.
  */
+import type { UnreachableWords } from '../../workbench/lifecycle/startFailure';
+
 /**
  * Why the era probe ended, inside a start timeout (autoEra.ts, eraProbe.ts). Only the probe's own three texts are
  * translated, matched whole; any other reason (a server's error reply, its words) is kept verbatim.
@@ -22,7 +25,11 @@ export type CoreErrorKind =
   | { kind: 'timed-out'; method: string; ms: string }
   /** autoEra.ts: one deadline for the whole start, spent by the era probe and then by initialize. */
   | { kind: 'start-timed-out'; totalMs: string; probeMs: string; reason: ProbeReason; initializeMs: string | undefined }
-  | { kind: 'launcher-silent'; launcher: string };
+  | { kind: 'launcher-silent'; launcher: string }
+  | { kind: 'process-exited'; code: string }
+  | { kind: 'process-killed'; signal: string }
+  | { kind: 'unreachable'; words: UnreachableWords }
+  | { kind: 'sign-in-unfinished'; seconds: string };
 
 /** Every English template `sayCoreError` may use: each must have its entry in l10n/bundle.l10n.zh-cn.json. */
 export const CORE_ERROR_TEMPLATES = [
@@ -36,12 +43,26 @@ export const CORE_ERROR_TEMPLATES = [
   'the server was slow to answer the probe (server/discover was not answered in time)',
   '{0} was slow to answer the probe: it was up {1} ms after start but left server/discover unanswered for {2} ms more',
   'with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why',
+  'the server process exited with code {0}',
+  'the server process was killed by {0}',
+  'unreachable: connection refused',
+  'unreachable: host not found',
+  'unreachable: connection timed out',
+  'unreachable: connection reset',
+  'unreachable: host unreachable',
+  'unreachable: network unreachable',
+  'unreachable: the port is not allowed',
+  'unreachable: TLS certificate problem',
+  'the sign-in was not finished within {0} s',
 ] as const;
 
 export type CoreErrorTemplate = (typeof CORE_ERROR_TEMPLATES)[number];
 
 /** `vscode.l10n.t` in the extension; the zh-CN bundle in the unit test. */
 export type Translate = (template: CoreErrorTemplate, ...args: string[]) => string;
+
+const UNREACHABLE_PATTERN =
+  /unreachable: (connection refused|host not found|connection timed out|connection reset|host unreachable|network unreachable|the port is not allowed|TLS certificate problem)/;
 
 const PATTERNS: { regex: RegExp; make(match: RegExpExecArray): CoreErrorKind }[] = [
   {
@@ -60,6 +81,11 @@ const PATTERNS: { regex: RegExp; make(match: RegExpExecArray): CoreErrorKind }[]
     regex: /with nothing on stderr: "([^"]+)" may have failed to download or install the package; run the same command in a terminal to see why/,
     make: (match) => ({ kind: 'launcher-silent', launcher: match[1] }),
   },
+  // The start failure's summary (startFailure.ts) drops "the server process"; both say the same thing.
+  { regex: /(?:the server process )?exited with code (-?\d+)/, make: (match) => ({ kind: 'process-exited', code: match[1] }) },
+  { regex: /(?:the server process )?was killed by ([A-Z0-9]+)/, make: (match) => ({ kind: 'process-killed', signal: match[1] }) },
+  { regex: UNREACHABLE_PATTERN, make: (match) => ({ kind: 'unreachable', words: match[1] as UnreachableWords }) },
+  { regex: /the sign-in was not finished within ([\d.]+) s/, make: (match) => ({ kind: 'sign-in-unfinished', seconds: match[1] }) },
 ];
 
 const GRACE_RAN_OUT = /^(.+?) was slow to answer the probe: it was up (\d+) ms after start but left server\/discover unanswered for (\d+) ms more$/;
@@ -124,6 +150,14 @@ export function sayCoreError(error: CoreErrorKind, t: Translate): string {
     }
     case 'launcher-silent':
       return t('with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why', error.launcher);
+    case 'process-exited':
+      return t('the server process exited with code {0}', error.code);
+    case 'process-killed':
+      return t('the server process was killed by {0}', error.signal);
+    case 'unreachable':
+      return sayUnreachable(error.words, t);
+    case 'sign-in-unfinished':
+      return t('the sign-in was not finished within {0} s', error.seconds);
     default: {
       const exhaustive: never = error;
       throw new Error(`unknown core error ${JSON.stringify(exhaustive)}`);
@@ -144,6 +178,31 @@ function sayProbeReason(reason: ProbeReason, t: Translate): string {
     default: {
       const exhaustive: never = reason;
       throw new Error(`unknown probe reason ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+function sayUnreachable(words: UnreachableWords, t: Translate): string {
+  switch (words) {
+    case 'connection refused':
+      return t('unreachable: connection refused');
+    case 'host not found':
+      return t('unreachable: host not found');
+    case 'connection timed out':
+      return t('unreachable: connection timed out');
+    case 'connection reset':
+      return t('unreachable: connection reset');
+    case 'host unreachable':
+      return t('unreachable: host unreachable');
+    case 'network unreachable':
+      return t('unreachable: network unreachable');
+    case 'the port is not allowed':
+      return t('unreachable: the port is not allowed');
+    case 'TLS certificate problem':
+      return t('unreachable: TLS certificate problem');
+    default: {
+      const exhaustive: never = words;
+      throw new Error(`unknown unreachable words ${JSON.stringify(exhaustive)}`);
     }
   }
 }
