@@ -5,7 +5,10 @@
  * URL) comes through verbatim. The texts are the core's own, from real processes, sockets and resolvers.
  */
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as net from 'node:net';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
   CORE_ERROR_TEMPLATES,
@@ -38,7 +41,7 @@ const inChinese = (message: string) => translateCoreErrors(message, zhCore);
 
 const CJK = /[\u4e00-\u9fff]/;
 /** Words of the core's English templates; none may be left in a translated part. */
-const ENGLISH_LEFT = /not found on PATH|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not/;
+const ENGLISH_LEFT = /not found|not executable|Check the path|permission denied|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not/;
 
 function assertChinese(said: string, verbatim: readonly string[]): void {
   assert.match(said, CJK, said);
@@ -49,18 +52,22 @@ function assertChinese(said: string, verbatim: readonly string[]): void {
 /** One text per kind, in the core's words; `satisfies` makes a new kind fail to compile until it has one here. */
 const SAMPLES = {
   'command-not-found': 'x not found on PATH (searched: /bin). Use an absolute path, set cwd, or add its folder to PATH through env.',
+  'path-not-found': './srv.js not found (looked for /w/srv.js). Check the path, or use an absolute path.',
+  'not-executable': '/w/srv.sh exists but is not executable: run chmod +x on it, or use the interpreter as the command (e.g. "node", "python")',
   'input-without-value': 'cannot resolve ${input:token}: no value was given',
   'timed-out': 'tools/call timed out after 5 ms',
   'start-timed-out': 'the start timed out after 9 ms: the era probe took 9 ms (the server showed no sign of life and server/discover was not answered in time), which left no time for initialize',
   'launcher-silent': 'with nothing on stderr: "npx" may have failed to download or install the package; run the same command in a terminal to see why',
+  'permission-denied': 'permission denied running "./x": is it executable?',
   'process-exited': 'the server process exited with code 1',
   'process-killed': 'the server process was killed by SIGKILL',
   unreachable: 'unreachable: host not found',
   'sign-in-unfinished': 'the sign-in was not finished within 300 s',
 } satisfies Record<CoreErrorKind['kind'], string>;
 
-/** Extra texts so every template is said at least once: the other start-timeout forms and probe reasons, every unreachable. */
+/** Extra texts so every template is said at least once: the cwd form, the other start-timeout forms and probe reasons, every unreachable. */
 const MORE_TEXTS = [
+  './srv.js not found relative to cwd /w (looked for /w/srv.js). Check the path, or use an absolute path.',
   'the start timed out after 9 ms: the era probe took 5 ms (the server was slow to answer the probe (server/discover was not answered in time)), then initialize was not answered for 4 ms',
   'the start timed out after 9 ms: the era probe took 5 ms (s was slow to answer the probe: it was up 1 ms after start but left server/discover unanswered for 2 ms more), then initialize was not answered for 4 ms',
   ...UNREACHABLE_WORDS.map((words) => `unreachable: ${words} (http://127.0.0.1:9/mcp)`),
@@ -92,6 +99,27 @@ test('report 1.11: "nodee not found on PATH (searched: …)", from the real reso
     inChinese(message),
     '找不到命令“nodee”：在 PATH 中找不到 nodee（已搜索：/usr/bin, /opt/my tools/bin）。请使用绝对路径、设置 cwd，或通过 env 将其所在文件夹加入 PATH。',
   );
+});
+
+test('a command given as a path that is not there (with or without cwd) or not executable, from the real resolver', async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'mcp-wording-'));
+  try {
+    const script = path.join(folder, 'srv.sh');
+    writeFileSync(script, '#!/bin/sh\n', { mode: 0o644 });
+    const cases = [
+      { command: './missing.js', cwd: folder, verbatim: ['./missing.js', folder, path.join(folder, 'missing.js')] },
+      { command: path.join(folder, 'missing.js'), cwd: undefined, verbatim: [path.join(folder, 'missing.js')] },
+      { command: script, cwd: undefined, verbatim: [script] },
+    ];
+    for (const { command, cwd, verbatim } of cases) {
+      const missing = await resolveCommand(command, { env: { PATH: '/usr/bin' }, platform: 'linux', cwd });
+      assert.ok(missing.kind === 'not-found', command);
+      const said = inChinese(zh('Command "{0}" was not found: {1}', command, missing.hint));
+      assertChinese(said, verbatim);
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 test('report 1.11: "cannot resolve ${input:api-key}: no value was given", from the real resolver, in Chinese with the input verbatim', async () => {
@@ -200,6 +228,22 @@ test("start failures' summaries: a process that exited (its stderr verbatim) or 
   const unreachable = summarizeStartFailure(await startError({ kind: 'http', name: 'probe', url, headers: {}, transport: 'auto' }));
   assert.equal(unreachable, `unreachable: connection refused (${url})`);
   assert.equal(inChinese(unreachable), `${zh('unreachable: connection refused')} (${url})`);
+});
+
+test("a program that cannot be run, from the real stdio transport, with the person's path verbatim (quotes and braces too)", async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'mcp-wording-'));
+  try {
+    const program = path.join(folder, 'server "{0}".sh');
+    writeFileSync(program, '#!/bin/sh\n', { mode: 0o644 });
+    const denied = await startError({ kind: 'stdio', name: 'probe', command: program, args: [], env: {} });
+    const english = `permission denied running "${program}": is it executable?`;
+    const summary = summarizeStartFailure(denied);
+    assert.ok(summary.includes(english), summary);
+    assert.equal(inChinese(summary), summary.replace(english, zh('permission denied running "{0}": is it executable?', program)));
+    assertChinese(inChinese(summary), [program]);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
 
 describe('a sign-in left unfinished', () => {

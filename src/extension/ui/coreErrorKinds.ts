@@ -1,7 +1,8 @@
 /**
  * The core's English error texts a person meets most in the first hour, recognized so the extension can say them in
  * the person's language (src/extension/ui/coreErrors.ts): a command not on PATH, an `${input:…}` left without a
- * value, a request or a whole start that timed out, a package launcher that failed silently, a process that ended,
+ * value, a request or a whole start that timed out, a package launcher that failed silently, a program that cannot
+ * be run, a process that ended,
  * an endpoint that cannot be reached, a sign-in left unfinished. The core keeps writing English (its logs and the CLI
  * are English); what varies (command, folders searched, input id, method, milliseconds, and any server's own words
  * inside the message) is kept verbatim and only ever passed as an argument, never used as a template.
@@ -21,11 +22,15 @@ export type ProbeReason =
 
 export type CoreErrorKind =
   | { kind: 'command-not-found'; command: string; searched: string }
+  /** commandResolution.ts: a command given as a path that is not there, or not executable. */
+  | { kind: 'path-not-found'; command: string; cwd: string | undefined; lookedFor: string }
+  | { kind: 'not-executable'; path: string }
   | { kind: 'input-without-value'; input: string }
   | { kind: 'timed-out'; method: string; ms: string }
   /** autoEra.ts: one deadline for the whole start, spent by the era probe and then by initialize. */
   | { kind: 'start-timed-out'; totalMs: string; probeMs: string; reason: ProbeReason; initializeMs: string | undefined }
   | { kind: 'launcher-silent'; launcher: string }
+  | { kind: 'permission-denied'; command: string }
   | { kind: 'process-exited'; code: string }
   | { kind: 'process-killed'; signal: string }
   | { kind: 'unreachable'; words: UnreachableWords }
@@ -35,6 +40,9 @@ export type CoreErrorKind =
 export const CORE_ERROR_TEMPLATES = [
   '{0} was not found on PATH (searched: {1}). Use an absolute path, set cwd, or add its folder to PATH through env.',
   // Not `${input:{0}}`: vscode.l10n.t reads `{input:{0}` as one unknown key and would leave `{0}` unfilled.
+  '{0} not found (looked for {1}). Check the path, or use an absolute path.',
+  '{0} not found relative to cwd {1} (looked for {2}). Check the path, or use an absolute path.',
+  '{0} exists but is not executable: run chmod +x on it, or use the interpreter as the command (e.g. "node", "python")',
   'no value was given for the input {0}',
   '{0} got no answer within {1} ms (timed out)',
   'the start timed out after {0} ms: the era probe took {1} ms ({2}), then initialize was not answered for {3} ms',
@@ -43,6 +51,7 @@ export const CORE_ERROR_TEMPLATES = [
   'the server was slow to answer the probe (server/discover was not answered in time)',
   '{0} was slow to answer the probe: it was up {1} ms after start but left server/discover unanswered for {2} ms more',
   'with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why',
+  'permission denied running "{0}": is it executable?',
   'the server process exited with code {0}',
   'the server process was killed by {0}',
   'unreachable: connection refused',
@@ -70,6 +79,14 @@ const PATTERNS: { regex: RegExp; make(match: RegExpExecArray): CoreErrorKind }[]
     regex: /([^\s：]+) not found on PATH \(searched: (.*?)\)\. Use an absolute path, set cwd, or add its folder to PATH through env\./,
     make: (match) => ({ kind: 'command-not-found', command: match[1], searched: match[2] }),
   },
+  {
+    regex: /([^\s：]+) not found(?: relative to cwd (.*?))? \(looked for (.*?)\)\. Check the path, or use an absolute path\./,
+    make: (match) => ({ kind: 'path-not-found', command: match[1], cwd: match[2], lookedFor: match[3] }),
+  },
+  {
+    regex: /([^\s：]+) exists but is not executable: run chmod \+x on it, or use the interpreter as the command \(e\.g\. "node", "python"\)/,
+    make: (match) => ({ kind: 'not-executable', path: match[1] }),
+  },
   { regex: /cannot resolve \$\{input:([^}]+)\}: no value was given/, make: (match) => ({ kind: 'input-without-value', input: match[1] }) },
   {
     // Greedy up to the last "), then…" / "), which…": the reason may hold parentheses of its own (a server's error text).
@@ -81,6 +98,8 @@ const PATTERNS: { regex: RegExp; make(match: RegExpExecArray): CoreErrorKind }[]
     regex: /with nothing on stderr: "([^"]+)" may have failed to download or install the package; run the same command in a terminal to see why/,
     make: (match) => ({ kind: 'launcher-silent', launcher: match[1] }),
   },
+  // Greedy up to the literal tail: the command is the person's own and may hold quotes or colons.
+  { regex: /permission denied running "(.*)": is it executable\?/, make: (match) => ({ kind: 'permission-denied', command: match[1] }) },
   // The start failure's summary (startFailure.ts) drops "the server process"; both say the same thing.
   { regex: /(?:the server process )?exited with code (-?\d+)/, make: (match) => ({ kind: 'process-exited', code: match[1] }) },
   { regex: /(?:the server process )?was killed by ([A-Z0-9]+)/, make: (match) => ({ kind: 'process-killed', signal: match[1] }) },
@@ -138,6 +157,12 @@ export function sayCoreError(error: CoreErrorKind, t: Translate): string {
   switch (error.kind) {
     case 'command-not-found':
       return t('{0} was not found on PATH (searched: {1}). Use an absolute path, set cwd, or add its folder to PATH through env.', error.command, error.searched);
+    case 'path-not-found':
+      return error.cwd === undefined
+        ? t('{0} not found (looked for {1}). Check the path, or use an absolute path.', error.command, error.lookedFor)
+        : t('{0} not found relative to cwd {1} (looked for {2}). Check the path, or use an absolute path.', error.command, error.cwd, error.lookedFor);
+    case 'not-executable':
+      return t('{0} exists but is not executable: run chmod +x on it, or use the interpreter as the command (e.g. "node", "python")', error.path);
     case 'input-without-value':
       return t('no value was given for the input {0}', `\${input:${error.input}}`);
     case 'timed-out':
@@ -150,6 +175,8 @@ export function sayCoreError(error: CoreErrorKind, t: Translate): string {
     }
     case 'launcher-silent':
       return t('with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why', error.launcher);
+    case 'permission-denied':
+      return t('permission denied running "{0}": is it executable?', error.command);
     case 'process-exited':
       return t('the server process exited with code {0}', error.code);
     case 'process-killed':
