@@ -29,6 +29,9 @@ test('the input error as the variable resolver throws it', async () => {
 test("a package launcher's silent failure (the stdio transport's own hint) is recognized for translation", () => {
   const hint = silentLauncherHint('npx', ['-y', 'x'], 1) ?? '';
   const message = `launched: the server process exited with code 1${hint}`;
-  assert.deepEqual(recognizeCoreErrors(message).map((item) => item.error), [{ kind: 'launcher-silent', launcher: 'npx' }]);
-  assert.equal(rewriteCoreErrors(message, (error) => `<${error.kind}>`), 'launched: the server process exited with code 1, <launcher-silent>');
+  assert.deepEqual(recognizeCoreErrors(message).map((item) => item.error), [
+    { kind: 'process-exited', code: '1' },
+    { kind: 'launcher-silent', launcher: 'npx' },
+  ]);
+  assert.equal(rewriteCoreErrors(message, (error) => `<${error.kind}>`), 'launched: <process-exited>, <launcher-silent>');
 });

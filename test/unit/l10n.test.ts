@@ -8,7 +8,9 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
+import { CORE_ERROR_TEMPLATES } from '../../src/extension/ui/coreErrorKinds';
 import { JSON_SYNTAX_REASONS } from '../../src/workbench/config/jsonSyntax';
+import { formatLikeVsCode } from './l10nSupport';
 
 const root = path.resolve(__dirname, '..', '..');
 const readJson = (file: string): Record<string, string> => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as Record<string, string>;
@@ -51,12 +53,23 @@ test('every key of package.nls.json is translated in package.nls.zh-cn.json', ()
 test('every vscode.l10n.t message in src/extension is in the zh-cn bundle, with the same placeholders', () => {
   const chinese = readJson('l10n/bundle.l10n.zh-cn.json');
   const { literal, computed } = l10nMessages();
-  // The one computed message: a JSON syntax error's reason, from the fixed list in src/workbench/config/jsonSyntax.ts.
-  assert.deepEqual(computed.map((call) => call.replace(/\s+/g, ' ')), ['src/extension/views/serversTreeProvider.ts: vscode.l10n.t(syntax.reason)']);
-  const english = new Set([...literal, ...JSON_SYNTAX_REASONS]);
+  // The computed messages: a JSON syntax error's reason, from the fixed list in src/workbench/config/jsonSyntax.ts,
+  // and a core error's template, from the fixed list in src/extension/ui/coreErrorKinds.ts.
+  assert.deepEqual(computed.map((call) => call.replace(/\s+/g, ' ')), [
+    'src/extension/ui/coreErrors.ts: vscode.l10n.t(template, ...args)',
+    'src/extension/views/serversTreeProvider.ts: vscode.l10n.t(syntax.reason)',
+  ]);
+  const english = new Set([...literal, ...JSON_SYNTAX_REASONS, ...CORE_ERROR_TEMPLATES]);
   if (existsSync(path.join(root, 'l10n', 'bundle.l10n.json'))) for (const key of Object.keys(readJson('l10n/bundle.l10n.json'))) english.add(key);
   assert.ok(english.size > 100, `only ${english.size} messages found: is the extraction broken?`);
   assert.deepEqual([...english].filter((key) => !(key in chinese)), [], 'messages missing from l10n/bundle.l10n.zh-cn.json');
   const wrong = [...english].filter((key) => key in chinese && placeholders(key) !== placeholders(chinese[key]));
   assert.deepEqual(wrong, [], 'translations whose placeholders differ from the English message');
+  // VS Code's formatting reads `{…}` up to the first `}`: a `{` left open before a placeholder hides it (`${input:{0}}`).
+  const hidden = [...english].filter((key) => {
+    const count = new Set(placeholders(key).split(',').filter(Boolean)).size;
+    const markers = Array.from({ length: count }, (_, index) => `<arg ${index}>`);
+    return [key, chinese[key] ?? key].some((text) => markers.some((marker) => !formatLikeVsCode(text, markers).includes(marker)));
+  });
+  assert.deepEqual(hidden, [], 'messages whose placeholders vscode.l10n.t would not fill');
 });

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { rewriteCoreErrors, type CoreErrorKind } from './coreErrorKinds';
+import { translateCoreErrors, type CoreErrorTemplate } from './coreErrorKinds';
 
 /**
  * A core error message in the person's language (see coreErrorKinds.ts). In English the message is returned as it
@@ -8,23 +8,11 @@ import { rewriteCoreErrors, type CoreErrorKind } from './coreErrorKinds';
  */
 export function localizeCoreError(message: string): string {
   if (vscode.env.language.toLowerCase().startsWith('en')) return message;
-  const translated = rewriteCoreErrors(message, say);
+  const translated = translateCoreErrors(message, say);
   return translated === message ? message : `${translated} [${message}]`;
 }
 
-function say(error: CoreErrorKind): string {
-  switch (error.kind) {
-    case 'command-not-found':
-      return vscode.l10n.t('{0} was not found on PATH (searched: {1}). Use an absolute path, set cwd, or add its folder to PATH through env.', error.command, error.searched);
-    case 'input-without-value':
-      return vscode.l10n.t('no value was given for ${input:{0}}', error.input);
-    case 'timed-out':
-      return vscode.l10n.t('{0} got no answer within {1} ms (timed out)', error.method, error.ms);
-    case 'launcher-silent':
-      return vscode.l10n.t('with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why', error.launcher);
-    default: {
-      const exhaustive: never = error;
-      throw new Error(`unknown core error ${JSON.stringify(exhaustive)}`);
-    }
-  }
+// The template is one of CORE_ERROR_TEMPLATES (its type says so), each in the zh-CN bundle (test/unit/l10n.test.ts).
+function say(template: CoreErrorTemplate, ...args: string[]): string {
+  return vscode.l10n.t(template, ...args);
 }

@@ -4,8 +4,19 @@
  * that is not listening. The full message (every stderr line, the request that failed) stays in the log.
  */
 
+/** The plain words for an unreachable endpoint, in the summary's `unreachable: <words>` (translated by the extension). */
+export type UnreachableWords =
+  | 'connection refused'
+  | 'host not found'
+  | 'connection timed out'
+  | 'connection reset'
+  | 'host unreachable'
+  | 'network unreachable'
+  | 'the port is not allowed'
+  | 'TLS certificate problem';
+
 // Network error codes (Node's and undici's) and the plain words for them.
-const UNREACHABLE: readonly [RegExp, string][] = [
+const UNREACHABLE: readonly [RegExp, UnreachableWords][] = [
   [/\bECONNREFUSED\b/, 'connection refused'],
   [/\b(ENOTFOUND|EAI_AGAIN)\b/, 'host not found'],
   [/\b(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)\b/, 'connection timed out'],
@@ -15,6 +26,9 @@ const UNREACHABLE: readonly [RegExp, string][] = [
   [/\bbad port\b/, 'the port is not allowed'],
   [/\b(CERT_|UNABLE_TO_VERIFY|SELF_SIGNED|ERR_TLS)/, 'TLS certificate problem'],
 ];
+
+/** Every `unreachable: <words>` the summary can say, for the translation tables. */
+export const UNREACHABLE_WORDS: readonly UnreachableWords[] = UNREACHABLE.map(([, words]) => words);
 
 const PROCESS_ENDED = /the server process (exited with code -?\d+|was killed by [A-Z0-9]+)/;
 
