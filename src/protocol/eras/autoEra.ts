@@ -16,6 +16,7 @@ import type {
   ServerSession,
   WantedNotifications,
 } from './era';
+import { wireWithRequests } from './era';
 import { recall, remember, type EraMemorySlot } from './eraMemory';
 import { EraProbe, type ProbeTiming } from './eraProbe';
 import { HandshakeEra, type HandshakeEraOptions } from './handshake';
@@ -177,12 +178,5 @@ export class AutoEra implements ProtocolEra {
 
 /** The wire with every request's timeout cut to at most `capMs` (what is left of a start's deadline). */
 function capRequestTimeouts(inner: EraWire, capMs: number): EraWire {
-  return {
-    serverName: inner.serverName,
-    logger: inner.logger,
-    transport: inner.transport,
-    onServerMessage: (listener) => inner.onServerMessage(listener),
-    notify: (method, params) => inner.notify(method, params),
-    request: (method, params, options) => inner.request(method, params, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? capMs, capMs) }),
-  };
+  return wireWithRequests(inner, (method, params, options) => inner.request(method, params, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? capMs, capMs) }));
 }

@@ -132,6 +132,18 @@ export interface EraWire {
   onServerMessage(listener: () => void): Disposable;
 }
 
+/** `inner` with its requests sent through `request` (the probe's bound, a start's deadline); the rest as it is. */
+export function wireWithRequests(inner: EraWire, request: EraWire['request']): EraWire {
+  return {
+    serverName: inner.serverName,
+    logger: inner.logger,
+    transport: inner.transport,
+    onServerMessage: (listener) => inner.onServerMessage(listener),
+    notify: (method, params) => inner.notify(method, params),
+    request,
+  };
+}
+
 // ---- reading one attempt -----------------------------------------------------------------------------
 
 /** What came back for one attempt of a request. */

@@ -1,5 +1,5 @@
 import type { Disposable } from '../disposable';
-import type { EraWire, WireRequestOptions } from './era';
+import { wireWithRequests, type EraWire, type WireRequestOptions } from './era';
 import { DiscoverFailure } from './modern/legacyDetection';
 
 /**
@@ -30,15 +30,9 @@ export class EraProbe {
 
   /** The wire the modern era probes through: server/discover is bounded as described above. */
   wire(inner: EraWire): EraWire {
-    return {
-      serverName: inner.serverName,
-      logger: inner.logger,
-      transport: inner.transport,
-      onServerMessage: (listener) => inner.onServerMessage(listener),
-      notify: (method, params) => inner.notify(method, params),
-      request: (method, params, options) =>
-        method === 'server/discover' ? this.discover(inner, (signal) => inner.request(method, params, this.bounded(options, signal))) : inner.request(method, params, options),
-    };
+    return wireWithRequests(inner, (method, params, options) =>
+      method === 'server/discover' ? this.discover(inner, (signal) => inner.request(method, params, this.bounded(options, signal))) : inner.request(method, params, options),
+    );
   }
 
   private bounded(options: WireRequestOptions | undefined, signal: AbortSignal): WireRequestOptions {
