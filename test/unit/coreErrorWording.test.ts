@@ -27,10 +27,9 @@ import { StdioTransport } from '../../src/protocol/node/stdio';
 import { UNREACHABLE_WORDS, summarizeStartFailure } from '../../src/workbench/lifecycle/startFailure';
 import { resolveCommand } from '../../src/workbench/node/commandResolution';
 import { loopbackUserAgent } from '../../src/workbench/node/auth/loopbackUserAgent';
-import { createTransport, type ResolvedServer } from '../../src/workbench/node/launch';
 import { resolveVariables } from '../../src/workbench/config/variables';
 import { sendJson, startTestServer, type TestServer } from '../fixtures/http/server';
-import { HOSTILE_SERVER } from './testSupport';
+import { HOSTILE_SERVER, startError } from './testSupport';
 import { readBundle, zhCnTranslate } from './l10nSupport';
 
 const bundle = readBundle();
@@ -194,27 +193,15 @@ for (const { probeTimeoutMs, requestTimeoutMs, form } of [
   });
 }
 
-/** The message a real start fails with: a real process or a real socket, through the real client. */
-async function startError(server: ResolvedServer): Promise<string> {
-  const client = new McpClient({ serverName: 'probe', transport: createTransport(server), era: 'legacy' });
-  try {
-    await client.connect();
-  } catch (error) {
-    return errorMessage(error);
-  } finally {
-    await client.close().catch(() => undefined);
-  }
-  throw new Error('the server started');
-}
 
 test("start failures' summaries: a process that exited (its stderr verbatim) or was killed, an endpoint nobody listens on", async () => {
   const script = "console.error('fatal: API_TOKEN {0} is not set'); process.exit(3)";
-  const exited = summarizeStartFailure(await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', script], env: {} }));
+  const exited = summarizeStartFailure(await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', script], env: {} }, 'legacy'));
   assert.equal(exited, 'exited with code 3: fatal: API_TOKEN {0} is not set');
   assert.equal(inChinese(exited), `${zh('the server process exited with code {0}', '3')}: fatal: API_TOKEN {0} is not set`);
   assertChinese(inChinese(exited), ['3', 'fatal: API_TOKEN {0} is not set']);
 
-  const killed = summarizeStartFailure(await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', "process.kill(process.pid, 'SIGKILL')"], env: {} }));
+  const killed = summarizeStartFailure(await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', "process.kill(process.pid, 'SIGKILL')"], env: {} }, 'legacy'));
   assert.equal(killed, 'was killed by SIGKILL');
   assert.equal(inChinese(killed), zh('the server process was killed by {0}', 'SIGKILL'));
 
@@ -225,7 +212,7 @@ test("start failures' summaries: a process that exited (its stderr verbatim) or 
     });
   });
   const url = `http://127.0.0.1:${port}/mcp`;
-  const unreachable = summarizeStartFailure(await startError({ kind: 'http', name: 'probe', url, headers: {}, transport: 'auto' }));
+  const unreachable = summarizeStartFailure(await startError({ kind: 'http', name: 'probe', url, headers: {}, transport: 'auto' }, 'legacy'));
   assert.equal(unreachable, `unreachable: connection refused (${url})`);
   assert.equal(inChinese(unreachable), `${zh('unreachable: connection refused')} (${url})`);
 });
@@ -235,7 +222,7 @@ test("a program that cannot be run, from the real stdio transport, with the pers
   try {
     const program = path.join(folder, 'server "{0}".sh');
     writeFileSync(program, '#!/bin/sh\n', { mode: 0o644 });
-    const denied = await startError({ kind: 'stdio', name: 'probe', command: program, args: [], env: {} });
+    const denied = await startError({ kind: 'stdio', name: 'probe', command: program, args: [], env: {} }, 'legacy');
     const english = `permission denied running "${program}": is it executable?`;
     const summary = summarizeStartFailure(denied);
     assert.ok(summary.includes(english), summary);

@@ -1,24 +1,9 @@
 import assert from 'node:assert/strict';
 import * as net from 'node:net';
 import { test } from 'node:test';
-import { McpClient } from '../../src/protocol/client';
-import { errorMessage } from '../../src/protocol/errors';
-import type { ResolvedServer } from '../../src/workbench/node/launch';
-import { createTransport } from '../../src/workbench/node/launch';
 import { summarizeStartFailure } from '../../src/workbench/lifecycle/startFailure';
+import { startError } from './testSupport';
 
-/** The message a real start fails with: a real process or a real socket, through the real client. */
-async function startError(server: ResolvedServer): Promise<string> {
-  const client = new McpClient({ serverName: 'probe', transport: createTransport(server) });
-  try {
-    await client.connect();
-  } catch (error) {
-    return errorMessage(error);
-  } finally {
-    await client.close().catch(() => undefined);
-  }
-  throw new Error('the server started');
-}
 
 async function closedPort(): Promise<number> {
   const server = net.createServer();

@@ -2,8 +2,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { McpClient } from '../../src/protocol/client';
+import type { EraPreference } from '../../src/protocol/eras/select';
+import { errorMessage } from '../../src/protocol/errors';
 import type { Logger } from '../../src/protocol/jsonrpc/rpcConnection';
 import { StdioTransport, type StdioServerOptions } from '../../src/protocol/node/stdio';
+import { createTransport, type ResolvedServer } from '../../src/workbench/node/launch';
 import { freePort } from '../support/net';
 
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
@@ -112,4 +116,17 @@ export async function startEverythingHttp(): Promise<{ server: ChildProcess; url
     });
   });
   return { server, url: `http://127.0.0.1:${port}/mcp` };
+}
+
+/** The message a real start fails with: a real process or a real socket, through the real client. */
+export async function startError(server: ResolvedServer, era?: EraPreference): Promise<string> {
+  const client = new McpClient({ serverName: 'probe', transport: createTransport(server), ...(era ? { era } : {}) });
+  try {
+    await client.connect();
+  } catch (error) {
+    return errorMessage(error);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  throw new Error('the server started');
 }
