@@ -373,6 +373,14 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
+let codeServerCount = 0;
+
+/** The port in code-server's "HTTP server listening on http://127.0.0.1:<port>/" line, once it has printed it. */
+function listeningPort(output: string): number | undefined {
+  const match = /HTTP server listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+  return match ? Number(match[1]) : undefined;
+}
+
 /** A free TCP port on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -444,7 +452,8 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   writeUserSettings(options.userDataDir, options.settings);
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
 
-  const port = await freePort();
+  // Port 0: code-server binds a port of the kernel's choosing and prints it. A port picked beforehand could be taken
+  // by a concurrent session's code-server in between, and this session would then drive the other's window.
   const args = [
     path.join(pkg, 'out', 'node', 'entry.js'),
     '--config',
@@ -452,7 +461,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     '--auth',
     'none',
     '--bind-addr',
-    `127.0.0.1:${port}`,
+    '127.0.0.1:0',
     '--user-data-dir',
     options.userDataDir,
     '--extensions-dir',
@@ -464,9 +473,10 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     ...(options.extraArgs ?? []),
     options.workspace,
   ];
-  const logFile = path.join(RESULTS_DIR, `code-server-${port}.log`);
+  const logFile = path.join(RESULTS_DIR, `code-server-${process.pid}-${++codeServerCount}.log`);
   const logStream = fs.createWriteStream(logFile);
   let output = '';
+  let port: number | undefined;
   const child = spawn(process.execPath, args, {
     cwd: options.workspace,
     env: codeServerEnv(options.env, options.userDataDir),
@@ -479,6 +489,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   const onData = (d: Buffer): void => {
     logStream.write(d);
     output = (output + d.toString()).slice(-20_000);
+    port ??= listeningPort(output);
   };
   child.stdout?.on('data', onData);
   child.stderr?.on('data', onData);
@@ -517,10 +528,10 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     }
   };
 
-  const url = `http://127.0.0.1:${port}`;
   const started = Date.now();
   const deadline = started + timeoutMs;
   let lastError = 'no attempt yet';
+  let url = 'http://127.0.0.1 (port not printed yet)';
   for (;;) {
     if (exited) {
       await stop().catch(() => undefined);
@@ -529,7 +540,9 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
           `Log: ${logFile}\n${tail(output)}`,
       );
     }
+    if (port !== undefined) url = `http://127.0.0.1:${port}`;
     try {
+      if (port === undefined) throw new Error('code-server has not printed the port it listens on');
       const status = await httpStatus(`${url}/healthz`, 2_000);
       if (status === 200) break;
       lastError = `HTTP ${status} from /healthz`;
@@ -546,6 +559,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     await sleep(200);
   }
   void exitPromise;
+  if (port === undefined) throw new Error('e2e: unreachable: code-server served without a port');
   log(`code-server serving ${url} (pid/pgid ${pid}) after ${Date.now() - started} ms; log ${logFile}`);
   return { url, port, pid, logFile, logTail: () => tail(output), stop };
 }
