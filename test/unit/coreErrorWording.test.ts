@@ -40,7 +40,7 @@ const inChinese = (message: string) => translateCoreErrors(message, zhCore);
 
 const CJK = /[\u4e00-\u9fff]/;
 /** Words of the core's English templates; none may be left in a translated part. */
-const ENGLISH_LEFT = /not found|not executable|Check the path|permission denied|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not/;
+const ENGLISH_LEFT = /not found|not executable|Check the path|permission denied|cannot start|is not a directory|does not exist|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not/;
 
 function assertChinese(said: string, verbatim: readonly string[]): void {
   assert.match(said, CJK, said);
@@ -58,6 +58,7 @@ const SAMPLES = {
   'start-timed-out': 'the start timed out after 9 ms: the era probe took 9 ms (the server showed no sign of life and server/discover was not answered in time), which left no time for initialize',
   'launcher-silent': 'with nothing on stderr: "npx" may have failed to download or install the package; run the same command in a terminal to see why',
   'permission-denied': 'permission denied running "./x": is it executable?',
+  'cwd-unusable': 'cannot start "node": cwd /w/package.json is not a directory',
   'process-exited': 'the server process exited with code 1',
   'process-killed': 'the server process was killed by SIGKILL',
   unreachable: 'unreachable: host not found',
@@ -67,6 +68,7 @@ const SAMPLES = {
 /** Extra texts so every template is said at least once: the cwd form, the other start-timeout forms and probe reasons, every unreachable. */
 const MORE_TEXTS = [
   './srv.js not found relative to cwd /w (looked for /w/srv.js). Check the path, or use an absolute path.',
+  'cannot start "node": cwd /w/gone does not exist',
   'the start timed out after 9 ms: the era probe took 5 ms (the server was slow to answer the probe (server/discover was not answered in time)), then initialize was not answered for 4 ms',
   'the start timed out after 9 ms: the era probe took 5 ms (s was slow to answer the probe: it was up 1 ms after start but left server/discover unanswered for 2 ms more), then initialize was not answered for 4 ms',
   ...UNREACHABLE_WORDS.map((words) => `unreachable: ${words} (http://127.0.0.1:9/mcp)`),
@@ -228,6 +230,28 @@ test("a program that cannot be run, from the real stdio transport, with the pers
     assert.ok(summary.includes(english), summary);
     assert.equal(inChinese(summary), summary.replace(english, zh('permission denied running "{0}": is it executable?', program)));
     assertChinese(inChinese(summary), [program]);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+});
+
+test('a cwd that is a file or is not there, from the real stdio transport: said as such, not as a command off PATH', async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'mcp-wording-'));
+  try {
+    const file = path.join(folder, 'package.json');
+    writeFileSync(file, '{}');
+    const missing = path.join(folder, 'gone');
+    for (const [cwd, english, template] of [
+      [file, `cannot start "${process.execPath}": cwd ${file} is not a directory`, 'cannot start "{0}": cwd {1} is not a directory'],
+      [missing, `cannot start "${process.execPath}": cwd ${missing} does not exist`, 'cannot start "{0}": cwd {1} does not exist'],
+    ] as const) {
+      const failed = await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', '1'], env: {}, cwd }, 'legacy');
+      const summary = summarizeStartFailure(failed);
+      assert.ok(summary.includes(english), summary);
+      assert.doesNotMatch(summary, /not found|PATH/, summary);
+      assert.equal(inChinese(summary), summary.replace(english, zh(template, process.execPath, cwd)));
+      assertChinese(inChinese(summary), [process.execPath, cwd]);
+    }
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }

@@ -2,7 +2,7 @@
  * The core's English error texts a person meets most in the first hour, recognized so the extension can say them in
  * the person's language (src/extension/ui/coreErrors.ts): a command not on PATH, an `${input:…}` left without a
  * value, a request or a whole start that timed out, a package launcher that failed silently, a program that cannot
- * be run, a process that ended,
+ * be run or a cwd it cannot run in, a process that ended,
  * an endpoint that cannot be reached, a sign-in left unfinished. The core keeps writing English (its logs and the CLI
  * are English); what varies (command, folders searched, input id, method, milliseconds, and any server's own words
  * inside the message) is kept verbatim and only ever passed as an argument, never used as a template.
@@ -31,6 +31,8 @@ export type CoreErrorKind =
   | { kind: 'start-timed-out'; totalMs: string; probeMs: string; reason: ProbeReason; initializeMs: string | undefined }
   | { kind: 'launcher-silent'; launcher: string }
   | { kind: 'permission-denied'; command: string }
+  /** stdio.ts: the server's cwd is missing or is a file. */
+  | { kind: 'cwd-unusable'; command: string; cwd: string; problem: 'is not a directory' | 'does not exist' }
   | { kind: 'process-exited'; code: string }
   | { kind: 'process-killed'; signal: string }
   | { kind: 'unreachable'; words: UnreachableWords }
@@ -52,6 +54,8 @@ export const CORE_ERROR_TEMPLATES = [
   '{0} was slow to answer the probe: it was up {1} ms after start but left server/discover unanswered for {2} ms more',
   'with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why',
   'permission denied running "{0}": is it executable?',
+  'cannot start "{0}": cwd {1} is not a directory',
+  'cannot start "{0}": cwd {1} does not exist',
   'the server process exited with code {0}',
   'the server process was killed by {0}',
   'unreachable: connection refused',
@@ -100,6 +104,10 @@ const PATTERNS: { regex: RegExp; make(match: RegExpExecArray): CoreErrorKind }[]
   },
   // Greedy up to the literal tail: the command is the person's own and may hold quotes or colons.
   { regex: /permission denied running "(.*)": is it executable\?/, make: (match) => ({ kind: 'permission-denied', command: match[1] }) },
+  {
+    regex: /cannot start "(.*)": cwd (.*?) (is not a directory|does not exist)/,
+    make: (match) => ({ kind: 'cwd-unusable', command: match[1], cwd: match[2], problem: match[3] as 'is not a directory' | 'does not exist' }),
+  },
   // The start failure's summary (startFailure.ts) drops "the server process"; both say the same thing.
   { regex: /(?:the server process )?exited with code (-?\d+)/, make: (match) => ({ kind: 'process-exited', code: match[1] }) },
   { regex: /(?:the server process )?was killed by ([A-Z0-9]+)/, make: (match) => ({ kind: 'process-killed', signal: match[1] }) },
@@ -177,6 +185,10 @@ export function sayCoreError(error: CoreErrorKind, t: Translate): string {
       return t('with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why', error.launcher);
     case 'permission-denied':
       return t('permission denied running "{0}": is it executable?', error.command);
+    case 'cwd-unusable':
+      return error.problem === 'is not a directory'
+        ? t('cannot start "{0}": cwd {1} is not a directory', error.command, error.cwd)
+        : t('cannot start "{0}": cwd {1} does not exist', error.command, error.cwd);
     case 'process-exited':
       return t('the server process exited with code {0}', error.code);
     case 'process-killed':

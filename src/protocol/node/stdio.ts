@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams, type SpawnOptionsWithoutStdio } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Disposable } from '../disposable';
@@ -102,10 +103,17 @@ export class StdioTransport implements Transport {
     const childEnv = { ...env, [marker]: '1' };
     // On Linux, also through prlimit: a tag that outlives even a scrubbed environment and a lost parent.
     const launch = taggedLaunch(marker, command, args, childEnv, cwd);
-    const child =
-      'untagged' in launch
-        ? spawn(command, args, stdioSpawnOptions(this.options, childEnv))
-        : spawn(launch.command, launch.args, stdioSpawnOptions(this.options, childEnv));
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child =
+        'untagged' in launch
+          ? spawn(command, args, stdioSpawnOptions(this.options, childEnv))
+          : spawn(launch.command, launch.args, stdioSpawnOptions(this.options, childEnv));
+    } catch (error) {
+      // Node throws some spawn failures (ENOTDIR: a cwd that is a file) instead of emitting them.
+      this.state = { kind: 'closed' };
+      throw describeSpawnError(error as NodeJS.ErrnoException, command, cwd, env);
+    }
     if ('untagged' in launch && treeStrategyFor(process.platform) === 'proc-scan') {
       this.diagnostics.fire(`the server's processes are not tagged (${launch.untagged}); a descendant that scrubs its environment and leaves its parent could outlive it`);
     }
@@ -313,6 +321,9 @@ export function buildEnvironment(
 }
 
 function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: string | undefined, env: NodeJS.ProcessEnv): LocalError {
+  // A cwd that is missing fails the spawn with ENOENT too, which would otherwise read as a command not on PATH.
+  const cwdProblem = cwd === undefined ? undefined : unusableCwd(cwd);
+  if (cwdProblem !== undefined) return new LocalError('transport', `cannot start "${command}": cwd ${cwd} ${cwdProblem}`, { cause: error });
   if (error.code === 'ENOENT') {
     const searched = path.isAbsolute(command) || command.includes('/') ? `the path ${command}` : `PATH=${env.PATH ?? ''}`;
     return new LocalError(
@@ -325,10 +336,16 @@ function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: 
   if (error.code === 'EACCES') {
     return new LocalError('transport', `permission denied running "${command}": is it executable?`, { cause: error });
   }
-  if (cwd && error.code === 'ENOTDIR') {
-    return new LocalError('transport', `cannot start "${command}": cwd ${cwd} is not a directory`, { cause: error });
-  }
   return new LocalError('transport', `cannot start "${command}": ${error.message}`, { cause: error });
+}
+
+/** Why a server could not start in `cwd`, or undefined when it is a folder (looked at only after a spawn failed). */
+function unusableCwd(cwd: string): 'is not a directory' | 'does not exist' | undefined {
+  try {
+    return fs.statSync(cwd).isDirectory() ? undefined : 'is not a directory';
+  } catch {
+    return 'does not exist';
+  }
 }
 
 /**
