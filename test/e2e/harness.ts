@@ -752,17 +752,33 @@ export async function runCommand(page: Page, title: string, options: { timeoutMs
     }
     throw lastError ?? new Error(`timed out after ${timeoutMs} ms`);
   });
-  const focused = (await row.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false;
-  if (focused) await page.keyboard.press('Enter');
-  else await row.click();
+  await pickRow(page, row);
   await waitForQuickInputHidden(page, `the command palette to close after running "${title}"`, timeoutMs);
 }
 
-/** Picks the row labelled `label` in the currently open quick pick (clicks it). */
+/**
+ * Picks the row labelled `label` in the currently open quick pick (see pickRow).
+ */
 export async function quickPick(page: Page, label: string | RegExp, options: { timeoutMs?: number } = {}): Promise<void> {
   const timeoutMs = bound(options.timeoutMs);
   await waitForQuickInput(page, timeoutMs);
   const row = await waitFor(page, `the quick pick item ${String(label)}`, () => findQuickInputRow(page, label, timeoutMs));
+  await pickRow(page, row);
+}
+
+/**
+ * Enter when the row is the focused one, as a person at the keyboard does, else a click. A click first moves the
+ * pointer off the list: a row's hover, opened under a pointer left there by the previous pick, covers the row and
+ * takes the click (CI saw that for 60 s).
+ */
+async function pickRow(page: Page, row: Locator): Promise<void> {
+  const focused = (await row.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false;
+  if (focused) {
+    await page.keyboard.press('Enter');
+    return;
+  }
+  await page.mouse.move(0, 0);
+  await page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
   await row.click();
 }
 
