@@ -17,6 +17,7 @@ import type { ServerEntry } from './config/serverEntry';
 import type { ServerCatalog } from './servers/serverCatalog';
 import type { ServersStatusBar } from './servers/statusBar';
 import type { ToolForms } from './tools/toolFormPanel';
+import { shownCompletionPick, type CompletionPickSnapshot } from './ui/completionInput';
 import { notificationRecorder, type NotificationAnswerer, type ShownNotification } from './ui/notifications';
 import type { ToolResultView } from './tools/toolResultView';
 import type { ReviewMessage, ReviewPanel, ReviewSnapshot } from './webviews/reviewPanel';
@@ -94,6 +95,11 @@ export interface BrowseTestApi {
   subscriptions: ResourceSubscriptions;
   /** The open resource documents (their last update note in the status bar). */
   documents: ResourceDocuments;
+  /**
+   * The completion pick on screen (Get Prompt's and Read Resource Template's arguments): its step, its rows, and
+   * whether the server's suggestions for its text are in them. A test accepts a row only once they are.
+   */
+  completionPick(): CompletionPickSnapshot | undefined;
 }
 
 /** Sampling and elicitation test hooks: the UI stays the thing under test. */
@@ -209,7 +215,7 @@ export interface TestHookServices {
   setRestartPolicy(options: RestartPolicyOptions | undefined): void;
   setWorkspaceTrusted(trusted: boolean | undefined): void;
   statusBar: ServersStatusBar;
-  browse: BrowseTestApi;
+  browse: Omit<BrowseTestApi, 'completionPick'>;
   sampling: SamplingService;
   panel: ReviewPanel;
   elicitation: ElicitationUi;
@@ -292,7 +298,7 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestApi
     ...services.public,
     config,
     auth: authApi,
-    browse: services.browse,
+    browse: { ...services.browse, completionPick: shownCompletionPick },
     sampling: samplingApi,
     simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged,
     simulateWorkspaceTrust: services.simulateWorkspaceTrust,

@@ -23,6 +23,7 @@ const HOOK_NAMES = [
   'storedSecret',
   'storedState',
   'profileFolders',
+  'completionPick',
   'MCP_WORKBENCH_E2E_SIGNIN_URL_FILE',
   'MCP_WORKBENCH_TEST_HOOKS',
   'MCP_WORKBENCH_TEST_BUILD',

@@ -14,6 +14,23 @@ export interface CompletionInputOptions {
 
 const COMPLETION_DELAY_MS = 150;
 
+/** The completion pick on screen as the integration suites see it (test build only, see testHooks.ts). */
+export interface CompletionPickSnapshot {
+  title: string;
+  step: number;
+  /** The rows' labels, in order. */
+  items: readonly string[];
+  /** True once the server's suggestions for the current text are in the rows: no completion request waits or runs. */
+  settled: boolean;
+}
+
+let shownPick: (() => CompletionPickSnapshot) | undefined;
+
+/** The completion pick on screen, or undefined; always undefined outside the test build. */
+export function shownCompletionPick(): CompletionPickSnapshot | undefined {
+  return shownPick?.();
+}
+
 /**
  * One value, typed freely or picked from the server's suggestions: a quick pick whose first item is always
  * what the user typed. Resolves undefined when the user cancels.
@@ -30,6 +47,8 @@ export function askWithCompletions(options: CompletionInputOptions): Promise<str
   let suggestions: string[] = [];
   let request = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** No completion request is due (timer) or running for the current text. */
+  let settled = false;
 
   const render = () => {
     pick.items = completionRows(pick.value, suggestions).map((row) => ({
@@ -39,7 +58,11 @@ export function askWithCompletions(options: CompletionInputOptions): Promise<str
     }));
   };
   const refresh = () => {
-    if (!options.complete) return render();
+    if (!options.complete) {
+      render();
+      settled = true;
+      return;
+    }
     const current = ++request;
     pick.busy = true;
     options
@@ -54,19 +77,24 @@ export function askWithCompletions(options: CompletionInputOptions): Promise<str
         if (current !== request) return;
         pick.busy = false;
         render();
+        settled = true;
       });
   };
 
+  const snapshot = (): CompletionPickSnapshot => ({ title: options.title, step: options.step, items: pick.items.map((item) => item.label), settled });
+
   return new Promise<string | undefined>((resolve) => {
-    let settled = false;
+    let finished = false;
     const finish = (value: string | undefined) => {
-      if (settled) return;
-      settled = true;
+      if (finished) return;
+      finished = true;
       clearTimeout(timer);
+      if (MCP_WORKBENCH_TEST_BUILD && shownPick === snapshot) shownPick = undefined;
       resolve(value);
       pick.dispose();
     };
     pick.onDidChangeValue(() => {
+      settled = false;
       render();
       clearTimeout(timer);
       timer = setTimeout(refresh, COMPLETION_DELAY_MS);
@@ -82,6 +110,7 @@ export function askWithCompletions(options: CompletionInputOptions): Promise<str
     });
     pick.onDidHide(() => finish(undefined));
     pick.show();
+    if (MCP_WORKBENCH_TEST_BUILD) shownPick = snapshot;
     refresh();
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
+import { EVERYTHING_SERVER, EXTENSION_ID, acceptFirstSuggestion, closeCompletionPick, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
 
 export function browseSuite(vscode: VscodeApi): Suite {
   const suite = new Suite('browse');
@@ -73,14 +73,18 @@ export function browseSuite(vscode: VscodeApi): Suite {
     const prompt = (await offerings()).prompts.find((p) => p.name === 'completable-prompt');
     assert(prompt, 'no completable-prompt');
     const running = vscode.commands.executeCommand('mcpWorkbench.getPrompt', { kind: 'prompt', controller: everything(), prompt });
-    // Each step is a quick pick filled by completion/complete; accepting takes the first suggestion
-    // (Engineering, then a member of Engineering, which the server completes from the first answer).
-    const document = await waitUntil('the prompt document', async () => {
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-result' && d.getText().includes('completable-prompt'));
-    }, 30_000);
-    await running;
+    // Each step is a quick pick filled by completion/complete; accepting takes the first suggestion (Engineering, then
+    // a member of Engineering, which the server completes from the first answer), once the suggestions are in.
+    try {
+      await acceptFirstSuggestion(vscode, requireApi(), 1, 'Engineering');
+      await acceptFirstSuggestion(vscode, requireApi(), 2, 'Alice');
+      await running;
+    } finally {
+      await closeCompletionPick(vscode, api);
+    }
+    const document = await waitUntil('the prompt document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-result' && d.getText().includes('completable-prompt')),
+    );
     const text = document.getText();
     assert(text.includes('Please promote Alice to the head of the Engineering team.'), `prompt markdown:\n${text}`);
     assert(/## 1\. (User|用户)/.test(text), `no role heading in:\n${text}`);

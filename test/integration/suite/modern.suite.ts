@@ -24,7 +24,7 @@ import type { CallToolOutcome } from '../../../src/protocol/client';
 import type { ProgressUpdate } from '../../../src/protocol/jsonrpc/rpcConnection';
 import { startOpenAiServer, type OpenAiTestServer } from '../../fixtures/openai/openaiServer';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-import { EVERYTHING_SERVER, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
+import { EVERYTHING_SERVER, acceptFirstSuggestion, closeCompletionPick, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';
 
 export type ModernTransport = 'stdio' | 'http';
 
@@ -261,14 +261,17 @@ function modernSuiteOver(vscode: VscodeApi, transport: ModernTransport): Suite {
     assert(prompt, `review_code not listed: ${JSON.stringify(catalog?.prompts.map((p) => p.name))}`);
     const running = vscode.commands.executeCommand('mcpWorkbench.getPrompt', { kind: 'prompt', controller: modern(), prompt });
     // The quick pick is filled by completion/complete; accepting takes the first suggestion ("go", of go, javascript,
-    // python, typescript): with no completion, the accepted value would be the empty text.
-    const shown = await waitUntil('the prompt document', async () => {
-      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      // The heading names the server: the other transport's suite may have left its own prompt document open.
-      return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-result' && d.getText().includes(`# review_code · ${MODERN}\n`));
-    }, 30_000);
-    await running;
+    // python, typescript) once it is in: accepted before, the pick has no row to take (the argument is required).
+    try {
+      await acceptFirstSuggestion(vscode, requireApi(), 1, 'go');
+      await running;
+    } finally {
+      await closeCompletionPick(vscode, api);
+    }
+    // The heading names the server: the other transport's suite may have left its own prompt document open.
+    const shown = await waitUntil('the prompt document', () =>
+      vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'mcp-result' && d.getText().includes(`# review_code · ${MODERN}\n`)),
+    );
     assert(shown.getText().includes('Review this go code'), `prompt markdown:\n${shown.getText()}`);
   }, { timeoutMs: 45_000 });
 

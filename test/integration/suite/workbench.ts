@@ -10,7 +10,7 @@ import type * as vscodeTypes from 'vscode';
 import type { UrlModal } from '../../../src/extension/elicitation/elicitationUi';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { ServerController } from '../../../src/extension/servers/serverController';
-import { assert, waitUntil, type VscodeApi } from './framework';
+import { assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 
 export const EXTENSION_ID = 'mcp-workbench.mcp-workbench';
 /** The server name the workspace's .vscode/mcp.json must define (see integration.test.ts / runTest.ts). */
@@ -119,4 +119,23 @@ export async function withUrlConsent<T>(
     api.sampling.answerUrlModal(undefined);
     api.sampling.setOpenExternal(undefined);
   }
+}
+
+/**
+ * Accepts the first row of step `step` of the completion pick on screen (Get Prompt's arguments), as Enter does, once
+ * the server's suggestions for it are in its rows, and checks that row is `first`. Accepted before they are in, the
+ * pick takes the text typed (none): a required argument then waits on, an optional one is answered empty.
+ */
+export async function acceptFirstSuggestion(vscode: VscodeApi, api: McpWorkbenchApi, step: number, first: string): Promise<void> {
+  const shown = await waitUntil(`step ${step} of the completion pick to show the server's suggestions`, () => {
+    const pick = api.browse.completionPick();
+    return pick?.step === step && pick.settled && pick.items.length > 0 ? pick : undefined;
+  }, 20_000);
+  assertEqual(shown.items[0], first, `the first row of step ${step} of "${shown.title}"`);
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
+/** Closes a completion pick a failed test left on screen (it ignores focus loss), so the next test does not meet it. */
+export async function closeCompletionPick(vscode: VscodeApi, api: McpWorkbenchApi | undefined): Promise<void> {
+  if (api?.browse.completionPick()) await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
 }
