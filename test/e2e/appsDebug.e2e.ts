@@ -21,7 +21,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitUntil, webviewFrame } from './harness';
+import { answerDialog, clickUncovered, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitUntil, webviewFrame } from './harness';
 
 const DEBUG_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-debug', 'dist', 'index.js');
 const EVENTS_FILE = 'debug-app-events.jsonl';
@@ -31,12 +31,17 @@ interface AppEvent {
   payload: unknown;
 }
 
-/** The events the debug app reported through its debug-log tool, as the server wrote them. */
+/**
+ * The events the debug app reported through its debug-log tool, as the server wrote them: one JSON line each, appended
+ * (appendFileSync). Only the lines that end in their newline are read: the last one may be read while it is being
+ * appended, cut short, and a JSON.parse of it would throw out of the wait.
+ */
 function appEvents(workspace: string): AppEvent[] {
   const file = path.join(workspace, EVENTS_FILE);
   if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
+  const text = fs.readFileSync(file, 'utf8');
+  return text
+    .slice(0, text.lastIndexOf('\n') + 1)
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as AppEvent);
@@ -71,7 +76,7 @@ test('the ext-apps debug app in real VS Code: drawn, calling its server, logging
     const { page, workspace } = session;
     await openViewContainer(page, 'MCP Workbench');
     const servers = pane(page, 'Servers');
-    await (await visibleRow(page, servers, 'debug')).click();
+    await clickUncovered(page, await visibleRow(page, servers, 'debug'));
     await answerDialog(page, 'Allow and Start');
     const toolRow = await visibleRow(page, servers, 'debug-tool');
     assert.equal(await paneRows(servers, 'debug-refresh').count(), 0, 'the app-only debug-refresh is not in the tree');
