@@ -20,7 +20,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, runCommand, screenshot, serverRowText, visibleRow, waitUntil, webviewFrame } from './harness';
+import { answerDialog, clickUncovered, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, runCommand, screenshot, serverRowText, visibleRow, waitUntil, webviewFrame } from './harness';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'apps', 'appServer.mjs');
 const BASIC = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
@@ -88,7 +88,7 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     const { page } = session;
     await openViewContainer(page, 'MCP Workbench');
     const servers = pane(page, 'Servers');
-    await (await visibleRow(page, servers, 'apps')).click();
+    await clickUncovered(page, await visibleRow(page, servers, 'apps'));
     await answerDialog(page, 'Allow and Start');
     await visibleRow(page, servers, 'show_panel');
     assert.equal(await paneRows(servers, 'app_only').count(), 0, 'the ["app"]-only tool is not in the tree');
@@ -163,7 +163,7 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     await screenshot(page, 'apps-02-hostile');
 
     // The published basic example draws.
-    await (await visibleRow(page, servers, 'basic')).click();
+    await clickUncovered(page, await visibleRow(page, servers, 'basic'));
     await answerDialog(page, 'Allow and Start');
     await callFromForm(page, 'get-time', 'Returns the current server time');
     const basic = await webviewFrame(page, 'the basic-vanillajs app', '#get-time-btn');

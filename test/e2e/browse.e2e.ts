@@ -12,7 +12,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { answerDialog, EVERYTHING_SERVER_JS, openViewContainer, screenshot, waitFor, waitUntil, webviewFrame } from './harness';
+import { answerDialog, clickUncovered, EVERYTHING_SERVER_JS, openViewContainer, screenshot, waitFor, waitUntil, webviewFrame } from './harness';
 
 const EVERYTHING = EVERYTHING_SERVER_JS;
 const SERVER = 'everything';
@@ -36,6 +36,9 @@ async function waitForRow(page: Page, label: string, timeoutMs = 60_000): Promis
 async function inlineAction(page: Page, label: string, action: string): Promise<void> {
   const target = await waitForRow(page, label);
   await waitFor(page, `the inline action "${action}" on "${label}"`, async () => {
+    // The hover of the row clicked before (the pointer still rests there) can cover this one.
+    await page.mouse.move(0, 0);
+    await page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
     await target.hover();
     const button = target.locator(`.actions .action-label[aria-label^="${action}"]`).first();
     await button.waitFor({ state: 'visible', timeout: 10_000 });
@@ -76,7 +79,7 @@ function openSession(name: string, settings: Record<string, unknown>): Promise<V
 async function startFromTree(page: Page): Promise<void> {
   await openViewContainer(page, 'MCP Workbench');
   const serverRow = await waitForRow(page, SERVER);
-  await serverRow.click();
+  await clickUncovered(page, serverRow);
   const consent = await answerDialog(page, 'Allow and Start');
   assert.ok(consent.includes(EVERYTHING), `the confirmation shows the command line: ${consent}`);
   await waitForRow(page, 'get-sum');
@@ -107,12 +110,12 @@ test('browsing in real VS Code: call get-sum from the tree, read a resource, get
     await callGetSum(page, 'browse-02-get-sum');
 
     // The Tools group is expanded by default; fold it so the other groups are in view.
-    await (await waitForRow(page, 'Tools')).click();
+    await clickUncovered(page, await waitForRow(page, 'Tools'));
     await waitUntil('the tools to fold away', async () => ((await row(page, 'get-sum').isVisible()) ? undefined : true));
 
     // Resources: expand the group, click a document; it opens in a read-only mcp-resource: editor.
-    await (await waitForRow(page, 'Resources')).click();
-    await (await waitForRow(page, 'architecture.md')).click();
+    await clickUncovered(page, await waitForRow(page, 'Resources'));
+    await clickUncovered(page, await waitForRow(page, 'architecture.md'));
     const text = await waitForEditorText(page, 'the resource in an editor', 'Everything Server');
     assert.match(text, /Architecture/);
     const tab = page.locator('.tabs-container .tab.active').first();
@@ -120,8 +123,8 @@ test('browsing in real VS Code: call get-sum from the tree, read a resource, get
     await screenshot(page, 'browse-03-resource');
 
     // Get Prompt from the prompt row's inline action: simple-prompt has no arguments, its messages open as Markdown.
-    await (await waitForRow(page, 'Resources')).click();
-    await (await waitForRow(page, 'Prompts')).click();
+    await clickUncovered(page, await waitForRow(page, 'Resources'));
+    await clickUncovered(page, await waitForRow(page, 'Prompts'));
     await inlineAction(page, 'simple-prompt', 'Get Prompt');
     const markdown = await waitForEditorText(page, 'the prompt as Markdown', 'This is a simple prompt without arguments.');
     assert.match(markdown, /simple-prompt/);

@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { answerDialog, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
+import { answerDialog, clickUncovered, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-long-running-operation';
@@ -82,7 +82,7 @@ async function cancelFromNotification(page: Page, call: CallUnderTest): Promise<
 async function openForm(page: Page, server: string, tool: string, formSelector: string): Promise<Frame> {
   await openViewContainer(page, 'MCP Workbench');
   const servers = pane(page, 'Servers');
-  await (await visibleRow(page, servers, server)).click();
+  await clickUncovered(page, await visibleRow(page, servers, server));
   await answerDialog(page, 'Allow and Start');
   await inlineAction(page, await visibleRow(page, servers, tool), 'Call Tool');
   return webviewFrame(page, `the Call Tool form for ${tool}`, formSelector);
@@ -152,11 +152,11 @@ test('cancelling a tool call in real VS Code: the form\'s Cancel Call and the pr
     await expectCancelNotifications(session, 2);
 
     // The History view records both calls as cancelled. Fold the tools so the History pane has room.
-    await (await visibleRow(page, pane(page, 'Servers'), 'Tools')).click();
+    await clickUncovered(page, await visibleRow(page, pane(page, 'Servers'), 'Tools'));
     const history = pane(page, 'History');
     const header = history.locator('.pane-header').first();
     await waitFor(page, 'the History pane header', () => header.waitFor({ state: 'visible', timeout: 30_000 }));
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await clickUncovered(page, header);
     await visibleRow(page, history, SERVER);
     let descriptions: string[] = [];
     await waitUntil(`two ${TOOL} entries recorded as cancelled in the History view (descriptions: ${JSON.stringify(descriptions)})`, async () => {

@@ -6,12 +6,11 @@
  *
  * Run: node --import tsx --test test/e2e/config.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
-import * as fs from 'node:fs';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { EVERYTHING_SERVER_JS, openViewContainer, quickPick, runPickerCommand, screenshot, typeInQuickInput, waitUntil } from './harness';
+import { clickUncovered, EVERYTHING_SERVER_JS, openViewContainer, quickPick, runPickerCommand, screenshot, typeInQuickInput, waitUntil, wholeJsoncText } from './harness';
 
 const EVERYTHING = EVERYTHING_SERVER_JS;
 const COMMENT = '// Kept by MCP Workbench: Add Server (config.e2e.ts)';
@@ -38,8 +37,9 @@ test('MCP Workbench: Add Server… writes a stdio server into a commented mcp.js
     await typeInQuickInput(page, NEW_SERVER);
 
     const written = await waitUntil('the new entry in mcp.json', () => {
-      const text = fs.readFileSync(configFile, 'utf8');
-      return text.includes(`"${NEW_SERVER}"`) ? text : undefined;
+      // Whole: the entry's name comes before its command line, which is asserted below.
+      const text = wholeJsoncText(configFile);
+      return text?.includes(`"${NEW_SERVER}"`) ? text : undefined;
     });
     assert.ok(written.includes(COMMENT), `the comment was not kept:\n${written}`);
     assert.ok(written.includes(EVERYTHING) && written.includes('"stdio"'), `the command line was not split into command and args:\n${written}`);
@@ -53,7 +53,7 @@ test('MCP Workbench: Add Server… writes a stdio server into a commented mcp.js
     await screenshot(page, 'config-01-added');
 
     // First start of a workspace server: the modal shows the command line and starting waits for the answer.
-    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: NEW_SERVER }).first().click();
+    await clickUncovered(page, page.locator('.part.sidebar .monaco-list-row').filter({ hasText: NEW_SERVER }).first());
     const dialog = page.locator('.monaco-dialog-box').first();
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     const dialogText = (await dialog.textContent()) ?? '';

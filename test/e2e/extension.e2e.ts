@@ -13,6 +13,7 @@ import { processesMatching, signalQuietly } from '../support/processes';
 import { VsCodeFixture, everythingStdio, type McpJson } from './fixture';
 import {
   answerDialog,
+  clickUncovered,
   EVERYTHING_SERVER_JS,
   freePort,
   openViewContainer,
@@ -135,7 +136,7 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     await screenshot(page, 'ext-05-stopped');
 
     // Expanding a stopped server starts it on demand (here the Streamable HTTP one).
-    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: HTTP_SERVER }).first().click();
+    await clickUncovered(page, page.locator('.part.sidebar .monaco-list-row').filter({ hasText: HTTP_SERVER }).first());
     const httpConsent = await answerDialog(page, 'Allow and Connect');
     assert.match(httpConsent, /Connect to MCP server/);
     const httpRows = await waitForRows(page, 'the tools of the HTTP server after expanding it', (rows) => rows.includes('echo') && rows.includes('get-sum'));

@@ -15,7 +15,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { EVERYTHING_SERVER_JS, answerDialog, inlineAction, openViewContainer, pane, runCommand, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
+import { EVERYTHING_SERVER_JS, answerDialog, inlineAction, openViewContainer, pane, runCommand, screenshot, visibleRow, waitFor, waitUntil, webviewFrame, clickUncovered } from './harness';
 
 const SERVER = 'everything';
 const SUM = 'The sum of 2 and 3 is 5.';
@@ -50,7 +50,7 @@ async function firstRun(page: Page, theme: string): Promise<void> {
 
   // Following the hint: selecting the row (a click expands it, which starts it). No Enter after the click: with the
   // consent up, a second key would answer it (the dark run of this test did exactly that).
-  await serverRow.click();
+  await clickUncovered(page, serverRow);
   const consent = await answerDialog(page, 'Allow and Start');
   assert.ok(consent.includes(`Program: ${process.execPath}`), `the consent names the program: ${consent}`);
   assert.ok(consent.includes(`Arguments: ${EVERYTHING_SERVER_JS} stdio`), `the consent lists the arguments: ${consent}`);

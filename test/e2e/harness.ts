@@ -24,6 +24,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { chromium, type BrowserContext, type Frame, type Locator, type Page } from 'playwright-core';
 import { descendantsOf, pidExists, processesInGroup, signalQuietly } from '../support/processes';
 import { pollUntil } from '../support/wait';
@@ -777,9 +778,30 @@ async function pickRow(page: Page, row: Locator): Promise<void> {
     await page.keyboard.press('Enter');
     return;
   }
+  await clickUncovered(page, row);
+}
+
+/**
+ * A workbench hover (the tooltip of a tree row, a quick pick row, a tab), drawn in the context view over whatever lies
+ * under it. It opens under a pointer that rests on its target, and stays open while the pointer is over the hover.
+ */
+const HOVER = '.context-view .hover-contents';
+
+/** Moves the pointer to the window's corner and waits (bounded) for a hover it had opened to close. */
+async function movePointerAway(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
-  await page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
-  await row.click();
+  await page.locator(HOVER).first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+}
+
+/**
+ * Clicks `target` after moving the pointer off whatever it rested on and letting the hover that opened there close.
+ * The pointer stays where the previous click left it: a row's hover opened meanwhile covers the rows beside it, a
+ * click aimed at one of them lands on the hover, which then stays open under the pointer, and Playwright retries
+ * "subtree intercepts pointer events" until its timeout. For every click in the side bar right after another one.
+ */
+export async function clickUncovered(page: Page, target: Locator, options: { button?: 'left' | 'right'; timeoutMs?: number } = {}): Promise<void> {
+  await movePointerAway(page);
+  await target.click({ ...(options.button ? { button: options.button } : {}), ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) });
 }
 
 /** Types `text` into the open quick input (replacing its value) and, by default, presses Enter. */
@@ -930,6 +952,23 @@ export async function answerDialog(page: Page, button: string, timeoutMs = DEFAU
 
 // ---- shared by the product's e2e tests ---------------------------------------------------------------------
 
+/**
+ * The text of a JSON-with-comments file (mcp.json) once it is whole, or undefined while it is missing or being written.
+ * VS Code writes a file by truncating it, then writing it: read in between, it is empty or cut short, and a cut-short
+ * text can already hold the name a test waits for without what follows it. Cut short, it does not parse.
+ */
+export function wholeJsoncText(file: string): string | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const errors: ParseError[] = [];
+  parseJsonc(text, errors, { allowTrailingComma: true });
+  return text.trim() !== '' && errors.length === 0 ? text : undefined;
+}
+
 export const EVERYTHING_SERVER_JS = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 /** The VSIX scripts/test-vscode.sh packaged once for all tests, or the one `npm run package` writes. */
 export const PRODUCT_VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
@@ -971,7 +1010,8 @@ export async function runPickerCommand(page: Page, title: string): Promise<void>
     await input.fill(`>${title}`);
     const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) }).first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
-    await row.click();
+    // Enter on the focused row, else a click clear of the hover a previous pick's pointer opened over the list.
+    await pickRow(page, row);
     await waitUntil(`the palette row "${title}" to go away`, async () => ((await row.isVisible()) ? undefined : true), 30_000);
   });
 }
@@ -1043,6 +1083,8 @@ export async function visibleRow(page: Page, container: Locator, label: string, 
 /** Hovers a row and clicks its inline action whose label starts with `action`. */
 export async function inlineAction(page: Page, target: Locator, action: string): Promise<void> {
   await waitFor(page, `the inline action "${action}"`, async () => {
+    // The hover of the row clicked before (the pointer still rests there) can cover this one.
+    await movePointerAway(page);
     await target.hover();
     const button = target.locator(`.actions .action-label[aria-label^="${action}"]`).first();
     await button.waitFor({ state: 'visible', timeout: 10_000 });

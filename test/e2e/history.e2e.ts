@@ -18,6 +18,7 @@ import type { Locator, Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
   answerDialog,
+  clickUncovered,
   EVERYTHING_SERVER_JS,
   inlineAction,
   installVsix,
@@ -87,7 +88,7 @@ async function openHistoryPane(page: Page): Promise<Locator> {
   const history = pane(page, 'History');
   const header = history.locator('.pane-header').first();
   await waitFor(page, 'the History pane header', () => header.waitFor({ state: 'visible', timeout: 30_000 }));
-  if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await clickUncovered(page, header);
   return history;
 }
 
@@ -95,7 +96,7 @@ async function openHistoryPane(page: Page): Promise<Locator> {
 async function callGetSum(page: Page): Promise<void> {
   await openViewContainer(page, 'MCP');
   const servers = pane(page, 'Servers');
-  await (await visibleRow(page, servers, SERVER)).click();
+  await clickUncovered(page, await visibleRow(page, servers, SERVER));
   await answerDialog(page, 'Allow and Start');
   await inlineAction(page, await visibleRow(page, servers, 'get-sum'), 'Call Tool');
   const form = await webviewFrame(page, 'the Call Tool form for get-sum', 'form input');
@@ -104,7 +105,7 @@ async function callGetSum(page: Page): Promise<void> {
   await form.getByLabel(/^b\b/).press('Control+Enter');
   await webviewFrame(page, 'the result view with the sum', `text=${SUM}`);
   // Fold the Servers view's tools so the History view has room.
-  await (await visibleRow(page, servers, 'Tools')).click();
+  await clickUncovered(page, await visibleRow(page, servers, 'Tools'));
 }
 
 test('History in real VS Code: a call appears under its server, and Re-run opens the form prefilled (light theme)', { timeout: 600_000 }, async () => {

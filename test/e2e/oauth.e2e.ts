@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { REPO_ROOT, openViewContainer, quickPick, runPickerCommand, screenshot, waitUntil } from './harness';
+import { REPO_ROOT, openViewContainer, quickPick, runPickerCommand, screenshot, waitUntil, clickUncovered } from './harness';
 
 const SERVER = 'oauth-protected';
 /** The authorization endpoint's raw path: an encoded slash, an encoded space and a non-ASCII character. */
@@ -68,7 +68,7 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     await waitUntil(`"${SERVER}" in the Servers view`, async () => ((await sidebarRows(page)).some((row) => row.includes(SERVER)) ? true : undefined));
 
     // Expanding the row starts the server; a first start of a workspace server may ask first.
-    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: SERVER }).first().click();
+    await clickUncovered(page, page.locator('.part.sidebar .monaco-list-row').filter({ hasText: SERVER }).first());
     const dialog = page.locator('.monaco-dialog-box').first();
     const allow = dialog.locator('.monaco-button', { hasText: 'Allow and Connect' }).first();
     await waitUntil('"Sign in required" on the row (or the first-start confirmation)', async () => {

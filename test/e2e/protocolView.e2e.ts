@@ -21,6 +21,7 @@ import {
   answerDialog,
   CHROMIUM_ARGS,
   CHROMIUM_PATH,
+  clickUncovered,
   EVERYTHING_SERVER_JS,
   inlineAction,
   installVsix,
@@ -74,7 +75,7 @@ test('Show Protocol in real VS Code: the view fills while a tool is called, and 
     const protocol = await webviewFrame(page, 'the Protocol view', '#list');
     assert.equal(Number(await protocol.locator('#list').getAttribute('data-total')), 0, 'nothing yet: the server is stopped');
 
-    await (await visibleRow(page, servers, SERVER)).click();
+    await clickUncovered(page, await visibleRow(page, servers, SERVER));
     await answerDialog(page, 'Allow and Start');
     await visibleRow(page, servers, 'get-sum');
     const handshake = await webviewFrame(page, 'the handshake in the Protocol view', '#list .row[data-method="initialize"]');

@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { openViewContainer, quickPick, runPickerCommand, screenshot, typeInQuickInput, waitUntil } from './harness';
+import { clickUncovered, openViewContainer, quickPick, runPickerCommand, screenshot, typeInQuickInput, waitUntil, wholeJsoncText } from './harness';
 import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registry';
 
 const COMMENT = '// Kept by MCP Workbench: Browse MCP Registry (registry.e2e.ts)';
@@ -44,8 +44,9 @@ test('Browse MCP Registry… finds a server, adds it to the workspace, and it st
     await quickPick(page, /Add to Workspace/);
 
     const written = await waitUntil('the registry entry in mcp.json', () => {
-      const text = fs.readFileSync(configFile, 'utf8');
-      return text.includes('"bundle"') ? text : undefined;
+      // Whole: the entry's name comes before its command line, which is asserted below.
+      const text = wholeJsoncText(configFile);
+      return text?.includes('"bundle"') ? text : undefined;
     }, 60_000);
     assert.ok(written.includes(COMMENT), `the comment was not kept:\n${written}`);
     const bundleScript = path.join(configHome, 'mcp-workbench', 'mcpb', 'io.github.example_bundle@1.0.0', 'server', 'index.mjs');
@@ -53,7 +54,7 @@ test('Browse MCP Registry… finds a server, adds it to the workspace, and it st
     assert.ok(fs.existsSync(bundleScript), 'the verified bundle was unpacked');
 
     await waitUntil('"bundle" in the Servers view', async () => ((await sidebarRows(page)).some((row) => row.includes('bundle')) ? true : undefined));
-    await page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'bundle' }).first().click();
+    await clickUncovered(page, page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'bundle' }).first());
     const dialog = page.locator('.monaco-dialog-box').first();
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     const dialogText = (await dialog.textContent()) ?? '';

@@ -13,7 +13,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { answerDialog, inlineAction, openViewContainer, pane, screenshot, visibleRow, waitFor, waitForNotification, waitUntil } from './harness';
+import { answerDialog, clickUncovered, inlineAction, openViewContainer, pane, screenshot, visibleRow, waitFor, waitForNotification, waitUntil } from './harness';
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const SKILLS_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'skills', 'skillsServer.mjs');
@@ -27,9 +27,9 @@ async function activeEditorText(page: Page): Promise<string> {
 /** Expands a server (its first start asks for consent) and its Skills section; returns the servers pane. */
 async function openSkills(page: Page, name: string): Promise<Locator> {
   const servers = pane(page, 'Servers');
-  await (await visibleRow(page, servers, name)).click();
+  await clickUncovered(page, await visibleRow(page, servers, name));
   await answerDialog(page, 'Allow and Start');
-  await (await visibleRow(page, servers, 'Skills')).click();
+  await clickUncovered(page, await visibleRow(page, servers, 'Skills'));
   await visibleRow(page, servers, 'pdf-processing');
   return servers;
 }
@@ -46,7 +46,7 @@ test('skills in real VS Code: open a verified skill, install it, refuse a tamper
 
     // Open: the SKILL.md is read now, verified, and shown in an editor tab named after it.
     const servers = await openSkills(page, 'skills');
-    await (await visibleRow(page, servers, 'pdf-processing')).click();
+    await clickUncovered(page, await visibleRow(page, servers, 'pdf-processing'));
     await waitFor(page, 'the verified SKILL.md in an editor', () => waitUntil('SKILL.md text', async () => ((await activeEditorText(page)).includes('Skill body.') ? true : undefined)));
     const tab = page.locator('.tabs-container .tab.active').first();
     assert.match((await tab.getAttribute('aria-label')) ?? '', /SKILL\.md/);
@@ -67,10 +67,10 @@ test('skills in real VS Code: open a verified skill, install it, refuse a tamper
     await screenshot(page, 'skills-02-installed');
 
     // Refusal: the tampered server's SKILL.md fails its digest; nothing of it is shown.
-    await (await visibleRow(page, servers, 'skills')).click(); // fold the first server
+    await clickUncovered(page, await visibleRow(page, servers, 'skills')); // fold the first server
     await openSkills(page, 'tampered');
     const rows = servers.locator('.monaco-list-row').filter({ hasText: 'pdf-processing' });
-    await rows.last().click();
+    await clickUncovered(page, rows.last());
     const refusal = await waitForNotification(page, /Skill refused: tampered: refused skill:\/\/pdf-processing\/SKILL\.md/);
     assert.match(refusal, /sha256 digest/);
     assert.doesNotMatch(await activeEditorText(page), /Evil body/);

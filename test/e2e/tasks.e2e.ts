@@ -23,7 +23,7 @@ import * as assert from 'node:assert/strict';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { startOpenAiServer } from '../fixtures/openai/openaiServer';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { answerDialog, inlineAction, notificationTexts, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
+import { answerDialog, clickUncovered, inlineAction, notificationTexts, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
 
 const OPTIONAL_FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'tasks', 'optional-task-server.mjs');
 const RESEARCH = 'simulate-research-query';
@@ -32,7 +32,7 @@ const MODEL_ANSWER = 'Tides keep the time the moon sets.';
 /** Expands the server's row (its first start asks for consent) and opens the form of `tool`, found by `formText`. */
 async function openForm(page: Page, server: string, tool: string, formText: string): Promise<Frame> {
   const servers = pane(page, 'Servers');
-  await (await visibleRow(page, servers, server)).click();
+  await clickUncovered(page, await visibleRow(page, servers, server));
   await answerDialog(page, 'Allow and Start');
   await inlineAction(page, await visibleRow(page, servers, tool), 'Call Tool');
   return webviewFrame(page, `the Call Tool form for ${tool}`, `text=${formText}`);
@@ -92,7 +92,7 @@ test('tasks in real VS Code: run from the form, followed in the Tasks view, canc
     await resultSays(research, /Research Report: tides/, 'the research report under the form');
 
     // Fold everything's tools so the fixture's row and the Tasks pane have room.
-    await (await visibleRow(page, pane(page, 'Servers'), 'Tools')).click();
+    await clickUncovered(page, await visibleRow(page, pane(page, 'Servers'), 'Tools'));
 
     // 2. An optional tool with the setting on: checked, and the person may change it.
     const steep = await openForm(page, 'brewery', 'steep', 'Steeps until cancelled');
@@ -107,7 +107,7 @@ test('tasks in real VS Code: run from the form, followed in the Tasks view, canc
     const tasks = pane(page, 'Tasks');
     const header = tasks.locator('.pane-header').first();
     await waitFor(page, 'the Tasks pane header', () => header.waitFor({ state: 'visible', timeout: 30_000 }));
-    if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
+    if ((await header.getAttribute('aria-expanded')) !== 'true') await clickUncovered(page, header);
     await visibleRow(page, tasks, 'steep');
     await taskRowSays(tasks, 'steep', /^working · steeping\b/);
     await taskRowSays(tasks, RESEARCH, /^completed\b/);

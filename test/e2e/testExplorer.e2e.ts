@@ -22,6 +22,7 @@ import type { Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
   answerDialog,
+  clickUncovered,
   inlineAction,
   installVsix,
   openViewContainer,
@@ -115,7 +116,7 @@ test('Test Explorer in real VS Code: a test saved from History passes, fails wit
       // Call greet {name: "Ada"} from the Servers view.
       await openViewContainer(page, 'MCP');
       const servers = pane(page, 'Servers');
-      await (await visibleRow(page, servers, SERVER)).click();
+      await clickUncovered(page, await visibleRow(page, servers, SERVER));
       await answerDialog(page, 'Allow and Start');
       await inlineAction(page, await visibleRow(page, servers, 'greet'), 'Call Tool');
       const form = await webviewFrame(page, 'the Call Tool form for greet', 'form input');
@@ -162,7 +163,7 @@ test('Test Explorer in real VS Code: a test saved from History passes, fails wit
       // Re-record from the test's context menu in the Testing view: the file now holds the answer that came, and only
       // that member of it changed.
       const fileRow = page.locator(`.part.sidebar .monaco-list-row[aria-label^="${SERVER}"]`).first();
-      await fileRow.click({ button: 'right' });
+      await clickUncovered(page, fileRow, { button: 'right' });
       const rerecord = page.locator('.monaco-menu .action-item', { hasText: /^Re-record Step from Its Last Result$/ }).last();
       await waitFor(page, 'the Re-record action in the test\'s context menu', () => rerecord.waitFor({ state: 'visible', timeout: 30_000 }));
       await rerecord.click();

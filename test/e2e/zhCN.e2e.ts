@@ -14,7 +14,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VsCodeFixture, everythingStdio, productVsix } from './fixture';
-import { EVERYTHING_SERVER_JS, REPO_ROOT, answerDialog, inlineAction, openViewContainer, pane, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
+import { EVERYTHING_SERVER_JS, REPO_ROOT, answerDialog, inlineAction, openViewContainer, pane, screenshot, visibleRow, waitFor, waitUntil, webviewFrame, clickUncovered } from './harness';
 import { packageLanguagePack, registerLanguagePacks } from './languagePack';
 
 const SERVER = 'everything';
@@ -57,7 +57,7 @@ test('first run in real VS Code in zh-CN: 服务器 hint → consent fields → 
     await shot('01-hint');
 
     // Selecting the row starts it (as the hint says); the consent is laid out as fields with Chinese names.
-    await serverRow.click();
+    await clickUncovered(page, serverRow);
     const consent = await answerDialog(page, ZH.allowAndStart);
     assert.ok(consent.includes(`${ZH.program}: ${process.execPath}`), `the consent names the program (程序): ${consent}`);
     assert.ok(consent.includes(`${ZH.args}: ${EVERYTHING_SERVER_JS} stdio`), `the consent lists the arguments (参数): ${consent}`);
