@@ -31,9 +31,24 @@ const EVERYTHING = EVERYTHING_SERVER_JS;
 const STDIO_SERVER = 'everything-stdio';
 const HTTP_SERVER = 'everything-http';
 
-/** Starts server-everything over Streamable HTTP on a free port; resolves once it listens. */
+/**
+ * Starts server-everything over Streamable HTTP on a free port; resolves once it listens. The port is free when picked
+ * and may be taken before the server binds it (a concurrent session's code-server binds ports of the kernel's
+ * choosing): the server then says so and exits, and a new port is picked.
+ */
 async function startHttpServer(marker: string): Promise<{ child: ChildProcess; port: number }> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startHttpServerOn(await freePort(), marker);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt >= 5) throw error;
+    }
+  }
+}
+
+class PortTaken extends Error {}
+
+async function startHttpServerOn(port: number, marker: string): Promise<{ child: ChildProcess; port: number }> {
   // The trailing marker is ignored by the server and lets the test find its process later.
   const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp', marker], {
     env: { ...process.env, PORT: String(port) },
@@ -54,7 +69,8 @@ async function startHttpServer(marker: string): Promise<{ child: ChildProcess; p
     child.stderr?.on('data', onData);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`HTTP server exited with code ${code}:\n${output}`));
+      const message = `HTTP server exited with code ${code}:\n${output}`;
+      reject(/already in use/i.test(output) ? new PortTaken(message) : new Error(message));
     });
   });
   return { child, port };
