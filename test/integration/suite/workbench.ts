@@ -132,6 +132,10 @@ export async function acceptFirstSuggestion(vscode: VscodeApi, api: McpWorkbench
     return pick?.step === step && pick.settled && pick.items.length > 0 ? pick : undefined;
   }, 20_000);
   assertEqual(shown.items[0], first, `the first row of step ${step} of "${shown.title}"`);
+  // The extension host sends a quick pick's new rows to the window from a setTimeout(0) (ExtHostQuickInput.update),
+  // so a command sent at once could reach the window before them. A timer of the same length set after that one runs
+  // after it: this orders the accept behind the rows; it does not wait on time.
+  await new Promise((resolve) => setTimeout(resolve, 0));
   await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
 }
 
