@@ -40,7 +40,7 @@ const inChinese = (message: string) => translateCoreErrors(message, zhCore);
 
 const CJK = /[\u4e00-\u9fff]/;
 /** Words of the core's English templates; none may be left in a translated part. */
-const ENGLISH_LEFT = /not found|not executable|Check the path|permission denied|cannot start|is not a directory|does not exist|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not/;
+const ENGLISH_LEFT = /not found|not executable|Check the path|permission denied|cannot start|is not a directory|does not exist|is not running|closed its input|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not/;
 
 function assertChinese(said: string, verbatim: readonly string[]): void {
   assert.match(said, CJK, said);
@@ -60,6 +60,7 @@ const SAMPLES = {
   'permission-denied': 'permission denied running "./x": is it executable?',
   'cwd-unusable': 'cannot start "node": cwd /w/package.json is not a directory',
   'process-exited': 'the server process exited with code 1',
+  'process-gone': 'the server process is not running',
   'process-killed': 'the server process was killed by SIGKILL',
   unreachable: 'unreachable: host not found',
   'sign-in-unfinished': 'the sign-in was not finished within 300 s',
@@ -69,6 +70,7 @@ const SAMPLES = {
 const MORE_TEXTS = [
   './srv.js not found relative to cwd /w (looked for /w/srv.js). Check the path, or use an absolute path.',
   'cannot start "node": cwd /w/gone does not exist',
+  'the server closed its input',
   'the start timed out after 9 ms: the era probe took 5 ms (the server was slow to answer the probe (server/discover was not answered in time)), then initialize was not answered for 4 ms',
   'the start timed out after 9 ms: the era probe took 5 ms (s was slow to answer the probe: it was up 1 ms after start but left server/discover unanswered for 2 ms more), then initialize was not answered for 4 ms',
   ...UNREACHABLE_WORDS.map((words) => `unreachable: ${words} (http://127.0.0.1:9/mcp)`),

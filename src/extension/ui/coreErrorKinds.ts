@@ -34,6 +34,8 @@ export type CoreErrorKind =
   /** stdio.ts: the server's cwd is missing or is a file. */
   | { kind: 'cwd-unusable'; command: string; cwd: string; problem: 'is not a directory' | 'does not exist' }
   | { kind: 'process-exited'; code: string }
+  /** stdio.ts: a request sent after the server's process ended or closed its input. */
+  | { kind: 'process-gone'; how: 'not running' | 'closed its input' }
   | { kind: 'process-killed'; signal: string }
   | { kind: 'unreachable'; words: UnreachableWords }
   | { kind: 'sign-in-unfinished'; seconds: string };
@@ -57,6 +59,8 @@ export const CORE_ERROR_TEMPLATES = [
   'cannot start "{0}": cwd {1} is not a directory',
   'cannot start "{0}": cwd {1} does not exist',
   'the server process exited with code {0}',
+  'the server process is not running',
+  'the server closed its input',
   'the server process was killed by {0}',
   'unreachable: connection refused',
   'unreachable: host not found',
@@ -108,6 +112,7 @@ const PATTERNS: { regex: RegExp; make(match: RegExpExecArray): CoreErrorKind }[]
     regex: /cannot start "(.*)": cwd (.*?) (is not a directory|does not exist)/,
     make: (match) => ({ kind: 'cwd-unusable', command: match[1], cwd: match[2], problem: match[3] as 'is not a directory' | 'does not exist' }),
   },
+  { regex: /the server (?:process is not running|closed its input)/, make: (match) => ({ kind: 'process-gone', how: match[0].endsWith('input') ? 'closed its input' : 'not running' }) },
   // The start failure's summary (startFailure.ts) drops "the server process"; both say the same thing.
   { regex: /(?:the server process )?exited with code (-?\d+)/, make: (match) => ({ kind: 'process-exited', code: match[1] }) },
   { regex: /(?:the server process )?was killed by ([A-Z0-9]+)/, make: (match) => ({ kind: 'process-killed', signal: match[1] }) },
@@ -191,6 +196,8 @@ export function sayCoreError(error: CoreErrorKind, t: Translate): string {
         : t('cannot start "{0}": cwd {1} does not exist', error.command, error.cwd);
     case 'process-exited':
       return t('the server process exited with code {0}', error.code);
+    case 'process-gone':
+      return error.how === 'not running' ? t('the server process is not running') : t('the server closed its input');
     case 'process-killed':
       return t('the server process was killed by {0}', error.signal);
     case 'unreachable':
