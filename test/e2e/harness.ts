@@ -775,6 +775,9 @@ export async function quickPick(page: Page, label: string | RegExp, options: { t
 async function pickRow(page: Page, row: Locator): Promise<void> {
   const focused = (await row.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false;
   if (focused) {
+    // The keys go where the page's focus is: a webview the test typed in before (the Call Tool form) can hold it
+    // while the pick is drawn, and the Enter then never reaches the pick (CI saw the pick still open 30 s later).
+    await page.locator(`${QUICK_INPUT} .quick-input-box input`).first().focus();
     await page.keyboard.press('Enter');
     return;
   }
