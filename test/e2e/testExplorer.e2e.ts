@@ -39,6 +39,7 @@ import {
   waitFor,
   waitUntil,
   webviewFrame,
+  wholeJsoncText,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
@@ -46,24 +47,6 @@ const GREETER = path.join(REPO_ROOT, 'test', 'fixtures', 'recordings', 'greeter.
 const SERVER = 'greeter';
 
 /** The server reads its greeting from this file on every call, so the test changes its answer without a restart. */
-/** The file's JSON once it is all there; undefined while it is missing or still being written. */
-function wholeJson(file: string): unknown {
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function parsesWhole(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function greetingFile(workspace: string): string {
   return path.join(workspace, 'greeting.txt');
 }
@@ -133,7 +116,10 @@ test('Test Explorer in real VS Code: a test saved from History passes, fails wit
       assert.ok(confirmation.includes('Choose Another Location'), `the confirmation offers another location: ${confirmation}`);
       // The file exists from the moment the write opens it, empty until the write ends (CI once read it then): wait
       // for a whole recording, not for the name.
-      const saved = await waitUntil('the saved test file, whole', () => wholeJson(testFile), 30_000) as { server: unknown; steps: { request: { method: string } }[] };
+      const saved = await waitUntil('the saved test file, whole', () => {
+        const text = wholeJsoncText(testFile);
+        return text === undefined ? undefined : (JSON.parse(text) as { server: unknown; steps: { request: { method: string } }[] });
+      }, 30_000);
       assert.deepEqual(saved.server, { kind: 'config', config: '../.vscode/mcp.json', server: SERVER });
       assert.deepEqual(saved.steps.map((step) => step.request.method), ['tools/call']);
 
@@ -168,8 +154,8 @@ test('Test Explorer in real VS Code: a test saved from History passes, fails wit
       await waitFor(page, 'the Re-record action in the test\'s context menu', () => rerecord.waitFor({ state: 'visible', timeout: 30_000 }));
       await rerecord.click();
       const rerecorded = await waitUntil('the re-recorded test file, whole', () => {
-        const text = fs.readFileSync(testFile, 'utf8');
-        return text !== recorded && parsesWhole(text) ? text : undefined;
+        const text = wholeJsoncText(testFile);
+        return text !== undefined && text !== recorded ? text : undefined;
       });
       const [was, now] = [textAroundFirstAnswer(recorded), textAroundFirstAnswer(rerecorded)];
       assert.equal(now.before, was.before, 'the text before the re-recorded answer changed');
