@@ -121,12 +121,13 @@ rm -f "$DEST/$TARBALL"
 step "npm install (code-server package)"
 (cd "$PKG" && npm install --omit=dev --ignore-scripts --no-package-lock >&2)
 step "npm rebuild argon2"
-(cd "$PKG" && npm rebuild argon2 >&2)
+(cd "$PKG" && JOBS=max npm rebuild argon2 >&2)
 
 step "npm install (lib/vscode)"
 (cd "$PKG/lib/vscode" && npm install --omit=dev --ignore-scripts --no-package-lock >&2)
 step "npm rebuild native modules of lib/vscode"
-(cd "$PKG/lib/vscode" && npm_config_yes=true npm rebuild kerberos native-watchdog node-pty @parcel/watcher @vscode/deviceid @vscode/spdlog >&2)
+# JOBS: node-gyp compiles each module with as many make jobs as there are cores (one by default).
+(cd "$PKG/lib/vscode" && JOBS=max npm_config_yes=true npm rebuild kerberos native-watchdog node-pty @parcel/watcher @vscode/deviceid @vscode/spdlog >&2)
 
 step "postinstall equivalents (symlinks)"
 (

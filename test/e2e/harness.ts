@@ -785,6 +785,19 @@ async function pickRow(page: Page, row: Locator): Promise<void> {
 }
 
 /**
+ * Accepts the open quick pick as it stands (a multi-select pick's checked rows) with Enter in its text box, focused
+ * first: the page's focus can be in a webview (a form typed in before), and a bare Enter would go there. Waits until
+ * the pick has closed.
+ */
+export async function acceptQuickPick(page: Page, what: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = bound(options.timeoutMs);
+  await waitForQuickInput(page, timeoutMs);
+  await page.locator(`${QUICK_INPUT} .quick-input-box input`).first().focus();
+  await page.keyboard.press('Enter');
+  await waitForQuickInputHidden(page, `${what} to close after Enter`, timeoutMs);
+}
+
+/**
  * A workbench hover (the tooltip of a tree row, a quick pick row, a tab), drawn in the context view over whatever lies
  * under it. It opens under a pointer that rests on its target, and stays open while the pointer is over the hover.
  */

@@ -21,6 +21,7 @@ import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { Page } from 'playwright-core';
 import { processesMatching } from '../integration/support';
 import {
+  acceptQuickPick,
   answerDialog,
   clickUncovered,
   inlineAction,
@@ -110,7 +111,7 @@ test('Test Explorer in real VS Code: a test saved from History passes, fails wit
       // History → Save as Test…: every entry is picked; one confirmation names tests/<server>-<tool>.mcptest.json.
       await runPickerCommand(page, 'MCP Workbench: Save as Test…');
       await waitFor(page, 'the entries pick', () => page.locator('.quick-input-widget .quick-input-list .monaco-list-row').first().waitFor({ state: 'visible', timeout: 30_000 }));
-      await page.keyboard.press('Enter');
+      await acceptQuickPick(page, 'the entries pick');
       const confirmation = await answerDialog(page, 'Save');
       assert.ok(confirmation.includes(relativeTestFile), `the confirmation names the file: ${confirmation}`);
       assert.ok(confirmation.includes('Choose Another Location'), `the confirmation offers another location: ${confirmation}`);

@@ -28,7 +28,7 @@ async function pick(stored: readonly StoredInput[]): Promise<readonly string[] |
     detail: describeConfig(input.configUri),
     key: input.key,
   }));
-  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, title: vscode.l10n.t('Forget Stored Inputs'), placeHolder: vscode.l10n.t('Select the stored input values to forget') });
+  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, ignoreFocusOut: true, title: vscode.l10n.t('Forget Stored Inputs'), placeHolder: vscode.l10n.t('Select the stored input values to forget') });
   return picked?.map((item) => item.key);
 }
 

@@ -29,7 +29,9 @@ export async function saveHistoryAsTest(history: HistoryLog, manager: ServerMana
     : (
         await vscode.window.showQuickPick(
           usable.map((choice) => ({ label: operationTitle(choice.entry.operation), description: `${new Date(choice.entry.startedAt).toLocaleTimeString()} · ${outcomeLabel(choice.entry.outcome)}`, picked: true, choice })),
-          { canPickMany: true, title: vscode.l10n.t('Save as Test: the steps of {0}', serverName), placeHolder: vscode.l10n.t('{0} of {1} entries can be replayed', usable.length, choices.length) },
+          // ignoreFocusOut: the steps come all picked; a focus blip (a webview taking back the focus the palette gave up)
+          // must not close the pick and drop the choice.
+          { canPickMany: true, ignoreFocusOut: true, title: vscode.l10n.t('Save as Test: the steps of {0}', serverName), placeHolder: vscode.l10n.t('{0} of {1} entries can be replayed', usable.length, choices.length) },
         )
       )?.map((item) => item.choice);
   if (!picked || picked.length === 0) return undefined;
