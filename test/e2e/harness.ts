@@ -775,25 +775,27 @@ export async function quickPick(page: Page, label: string | RegExp, options: { t
 async function pickRow(page: Page, row: Locator): Promise<void> {
   const focused = (await row.getAttribute('class'))?.split(/\s+/).includes('focused') ?? false;
   if (focused) {
-    // The keys go where the page's focus is: a webview the test typed in before (the Call Tool form) can hold it
-    // while the pick is drawn, and the Enter then never reaches the pick (CI saw the pick still open 30 s later).
-    await page.locator(`${QUICK_INPUT} .quick-input-box input`).first().focus();
-    await page.keyboard.press('Enter');
+    await pressEnterInQuickInput(page);
     return;
   }
   await clickUncovered(page, row);
 }
 
 /**
- * Accepts the open quick pick as it stands (a multi-select pick's checked rows) with Enter in its text box, focused
- * first: the page's focus can be in a webview (a form typed in before), and a bare Enter would go there. Waits until
- * the pick has closed.
+ * Enter in the quick input's text box, focused first. The keys go where the page's focus is: a webview the test typed
+ * in before (the Call Tool form) can hold it while the pick is drawn, and a bare Enter then never reaches the pick (CI
+ * saw a pick still open 30 s later, and a multi-select pick's Enter go to the form).
  */
+async function pressEnterInQuickInput(page: Page): Promise<void> {
+  await page.locator(`${QUICK_INPUT} .quick-input-box input`).first().focus();
+  await page.keyboard.press('Enter');
+}
+
+/** Accepts the open quick pick as it stands (a multi-select pick's checked rows) and waits until it has closed. */
 export async function acceptQuickPick(page: Page, what: string, options: { timeoutMs?: number } = {}): Promise<void> {
   const timeoutMs = bound(options.timeoutMs);
   await waitForQuickInput(page, timeoutMs);
-  await page.locator(`${QUICK_INPUT} .quick-input-box input`).first().focus();
-  await page.keyboard.press('Enter');
+  await pressEnterInQuickInput(page);
   await waitForQuickInputHidden(page, `${what} to close after Enter`, timeoutMs);
 }
 
