@@ -26,6 +26,7 @@ import {
   clickUncovered,
   inlineAction,
   installVsix,
+  notificationTexts,
   openViewContainer,
   openWorkbench,
   pane,
@@ -57,6 +58,20 @@ function writeConfig(workspace: string): void {
     path.join(workspace, '.vscode', 'mcp.json'),
     JSON.stringify({ servers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [GREETER, '${workspaceFolder}', '--greeting-file', greetingFile(workspace)] } } }, null, 2),
   );
+}
+
+/** The tail of every log of this extension under the user data (its output channels), for a failure message. */
+function extensionLogs(userDataDir: string): string {
+  const found: string[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (/^MCP Workbench.*\.log$/.test(entry.name) || entry.name === 'exthost.log' || entry.name === 'remoteexthost.log') found.push(full);
+    }
+  };
+  visit(path.join(userDataDir, 'logs'));
+  return found.map((file) => `${file}:\n${fs.readFileSync(file, 'utf8').split('\n').slice(-25).join('\n')}`).join('\n');
 }
 
 /** The file's text outside the first step's answer: what a re-record of that answer must leave byte for byte. */
@@ -154,9 +169,16 @@ test('Test Explorer in real VS Code: a test saved from History passes, fails wit
       const rerecord = page.locator('.monaco-menu .action-item', { hasText: /^Re-record Step from Its Last Result$/ }).last();
       await waitFor(page, 'the Re-record action in the test\'s context menu', () => rerecord.waitFor({ state: 'visible', timeout: 30_000 }));
       await rerecord.click();
+      // The menu closes when the click took; a click that did not take leaves it open (then the wait below would only
+      // say "timed out" with nothing to go on).
+      await waitFor(page, 'the context menu to close after Re-record', () => rerecord.waitFor({ state: 'hidden', timeout: 30_000 }));
       const rerecorded = await waitUntil('the re-recorded test file, whole', () => {
         const text = wholeJsoncText(testFile);
         return text !== undefined && text !== recorded ? text : undefined;
+      }, 60_000).catch(async (error: Error) => {
+        // What the window said (a "Run the test first" notice, an error) and what the extension logged.
+        const shot = await screenshot(page, 'test-explorer-rerecord-failed').catch(() => 'none');
+        throw new Error(`${error.message}. Notifications: ${JSON.stringify(await notificationTexts(page).catch(() => []))}. Screenshot: ${shot}.\n${extensionLogs(userDataDir)}`);
       });
       const [was, now] = [textAroundFirstAnswer(recorded), textAroundFirstAnswer(rerecorded)];
       assert.equal(now.before, was.before, 'the text before the re-recorded answer changed');

@@ -102,6 +102,11 @@ export class RecordingTests implements vscode.Disposable {
       return;
     }
     const children = [...iterate(item.children)];
+    // Answers of steps the file no longer has are not re-recorded into it.
+    for (const id of [...this.lastAnswers.keys()]) {
+      const [owner, index] = splitId(id);
+      if (owner === item.id && (index === undefined || index >= children.length)) this.lastAnswers.delete(id);
+    }
     const judged = children.filter((child) => steps === 'all' || steps.has(splitId(child.id)[1] ?? -1));
     for (const child of judged) run.started(child);
     const abort = new AbortController();
@@ -149,7 +154,9 @@ export class RecordingTests implements vscode.Disposable {
     const item = argument as vscode.TestItem | undefined;
     if (!item || typeof item.id !== 'string') return false;
     const [file, index] = splitId(item.id);
-    const targets = index === undefined ? [...iterate(item.children)].map((child) => child.id) : [item.id];
+    // A file item's steps are found by id, not through its children: the item VS Code hands a menu command can be one
+    // it rebuilt from the menu's context, which has none.
+    const targets = index === undefined ? [...this.lastAnswers.keys()].filter((id) => splitId(id)[0] === file) : [item.id];
     const answers = targets.flatMap((id) => {
       const answer = this.lastAnswers.get(id);
       const stepIndex = splitId(id)[1];

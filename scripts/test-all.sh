@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# `npm test`: every test, what CI runs after `npm ci` (.ci/run). Phase by phase, timed:
+#   build; typecheck and lint side by side (one core each); the two VSIXes packaged;
+#   then the VS Code suites (integration + end to end), with the unit tests and the conformance suite beside them.
+# Why beside: the VS Code suites spend most of their time waiting on a browser, a server or a person's step (about one
+# of the machine's two cores busy on average), and so do the unit tests (about 1.1 cores at two files at a time): one
+# after the other they left a core idle for ten minutes. Every test owns what it touches (ports the kernel picks,
+# processes found by their own temp folder, nothing written into dist/ after the VSIXes are packaged), so the two
+# runs cannot meet. The unit and conformance output is kept in test-results/ and printed whole when they end, so it
+# never interleaves with the VS Code suites' lines.
+# The last line sums the test runners' own counts: "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p test-results
+# Ctrl+C (or CI's end) ends the runs beside the VS Code suites too: all of this script's process group.
+trap 'trap - INT TERM; kill 0' INT TERM
+start=$(date +%s)
+timings=()
+failed_phases=()
+phase() {
+  local name=$1 began rc=0
+  shift
+  began=$(date +%s)
+  echo
+  echo "=== $name ($(( began - start ))s) ==="
+  "$@" || rc=$?
+  timings+=("$(printf '%-30s %5ss%s' "$name" "$(( $(date +%s) - began ))" "$([[ $rc -eq 0 ]] || echo "  FAILED (exit $rc)")")")
+  [[ $rc -eq 0 ]] || failed_phases+=("$name")
+  return "$rc"
+}
+summary() {
+  echo
+  echo "=== phases ==="
+  printf '%s\n' "${timings[@]}"
+  echo "total                          $(( $(date +%s) - start ))s"
+}
+# Runs each quoted command in the background and fails when any of them failed (after all have ended).
+side_by_side() {
+  local pids=() failed=0 pid
+  for command in "$@"; do
+    bash -c "$command" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+  return "$failed"
+}
+# The counts node's test runner prints at its end ("# pass N", "# fail N"), summed over the logs given.
+count() {
+  awk -v key="$1" '$1 == "#" && $2 == key && $3 ~ /^[0-9]+$/ { n += $3 } END { print n + 0 }' "${@:2}"
+}
+
+phase build npm run build || { summary; exit 1; }
+phase "typecheck+lint" side_by_side "npm run typecheck" "npm run lint" || { summary; exit 1; }
+phase "package the VSIXes" bash -c 'bash scripts/package-vsixes.sh --dev-build > test-results/vsixes.txt' || { summary; exit 1; }
+export MCP_PRODUCT_VSIX="$(sed -n 1p test-results/vsixes.txt)"
+export MCP_E2E_VSIX="$(sed -n 2p test-results/vsixes.txt)"
+export MCP_INTEGRATION_VSIX="$MCP_E2E_VSIX"
+
+rm -f test-results/{unit,conformance,vscode}.{log,rc,took}
+# One after the other, beside the VS Code suites; each writes its exit code and its time.
+beside() {
+  local suite=$1 began rc=0
+  began=$(date +%s)
+  npm run "test:$suite" > "test-results/$suite.log" 2>&1 || rc=$?
+  echo "$rc" > "test-results/$suite.rc"
+  echo "$(( $(date +%s) - began ))" > "test-results/$suite.took"
+}
+( beside unit; beside conformance ) &
+beside_pid=$!
+echo
+echo "=== unit, then conformance: beside the VS Code suites, into test-results/unit.log and conformance.log ==="
+phase "VS Code suites" bash -c 'set -o pipefail; npm run test:vscode 2>&1 | tee test-results/vscode.log'
+wait "$beside_pid"
+for suite in unit conformance; do
+  rc="$(cat "test-results/$suite.rc" 2>/dev/null || echo "missing")"
+  echo
+  echo "=== $suite (beside the VS Code suites): exit $rc ==="
+  cat "test-results/$suite.log" 2>/dev/null
+  timings+=("$(printf '%-30s %5ss%s' "$suite (beside)" "$(cat "test-results/$suite.took" 2>/dev/null || echo '?')" "$([[ $rc == 0 ]] || echo "  FAILED (exit $rc)")")")
+  [[ $rc == 0 ]] || failed_phases+=("$suite")
+done
+summary
+[[ ${#failed_phases[@]} -eq 0 ]] || echo "failed: ${failed_phases[*]}"
+echo "tests: $(count pass test-results/{unit,conformance,vscode}.log) passed, $(count fail test-results/{unit,conformance,vscode}.log) failed"
+[[ ${#failed_phases[@]} -eq 0 ]]
