@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { REPO_ROOT, openViewContainer, quickPick, runPickerCommand, screenshot, waitUntil, clickUncovered } from './harness';
+import { REPO_ROOT, chooseMenuItem, openViewContainer, quickPick, runPickerCommand, screenshot, waitUntil, clickUncovered } from './harness';
 
 const SERVER = 'oauth-protected';
 /** The authorization endpoint's raw path: an encoded slash, an encoded space and a non-ASCII character. */
@@ -165,12 +165,11 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     await account.waitFor({ state: 'visible', timeout: 30_000 });
     assert.ok(((await account.textContent()) ?? '').includes(PROVIDER_LABEL), `the account is not under the provider: ${await account.textContent()}`);
     await screenshot(page, 'oauth-04-accounts-menu');
-    await account.hover();
-    await account.click();
+    await chooseMenuItem(page, account, `the account ${SERVER} (${host})`, { opens: 'submenu' });
     const signOut = page.locator('.monaco-menu .action-item', { hasText: /^Sign Out$/ }).last();
     await signOut.waitFor({ state: 'visible', timeout: 30_000 });
     await screenshot(page, 'oauth-05-account-submenu');
-    await signOut.click();
+    await chooseMenuItem(page, signOut, 'Sign Out');
     // VS Code's own confirmation names the account.
     await dialog.waitFor({ state: 'visible', timeout: 30_000 });
     const confirmation = (await dialog.textContent()) ?? '';

@@ -23,6 +23,7 @@ import { processesMatching } from '../integration/support';
 import {
   acceptQuickPick,
   answerDialog,
+  chooseMenuItem,
   clickUncovered,
   inlineAction,
   installVsix,
@@ -167,11 +168,7 @@ test('Test Explorer in real VS Code: a test saved from History passes, fails wit
       const fileRow = page.locator(`.part.sidebar .monaco-list-row[aria-label^="${SERVER}"]`).first();
       await clickUncovered(page, fileRow, { button: 'right' });
       const rerecord = page.locator('.monaco-menu .action-item', { hasText: /^Re-record Step from Its Last Result$/ }).last();
-      await waitFor(page, 'the Re-record action in the test\'s context menu', () => rerecord.waitFor({ state: 'visible', timeout: 30_000 }));
-      await rerecord.click();
-      // The menu closes when the click took; a click that did not take leaves it open (then the wait below would only
-      // say "timed out" with nothing to go on).
-      await waitFor(page, 'the context menu to close after Re-record', () => rerecord.waitFor({ state: 'hidden', timeout: 30_000 }));
+      await chooseMenuItem(page, rerecord, 'Re-record Step from Its Last Result');
       const rerecorded = await waitUntil('the re-recorded test file, whole', () => {
         const text = wholeJsoncText(testFile);
         return text !== undefined && text !== recorded ? text : undefined;
