@@ -442,6 +442,31 @@ function writeUserSettings(userDataDir: string, settings: Record<string, unknown
 }
 
 /**
+ * Copies the logs of the window's extension host (this extension's output channels, the extension host's own log)
+ * beside code-server's log, into test-results/e2e/logs/<code-server log name>/: the test's temp folder is removed at
+ * its end, and a failure seen once in CI is understood only from what the extension said then. Files over 4 MB are
+ * left out (a verbose trace); what is kept is a few kilobytes a session.
+ */
+function keepWindowLogs(userDataDir: string, codeServerLog: string): void {
+  try {
+    const target = path.join(RESULTS_DIR, 'logs', path.basename(codeServerLog, '.log'));
+    const visit = (dir: string): void => {
+      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) visit(full);
+        else if (/^MCP Workbench.*\.log$|^(remote)?exthost\.log$/.test(entry.name) && fs.statSync(full).size <= 4 * 1024 * 1024) {
+          fs.mkdirSync(target, { recursive: true });
+          fs.copyFileSync(full, path.join(target, entry.name));
+        }
+      }
+    };
+    visit(path.join(userDataDir, 'logs'));
+  } catch (error) {
+    log(`could not keep the window's logs of ${userDataDir}: ${errorMessage(error)}`);
+  }
+}
+
+/**
  * Starts code-server on a free port of 127.0.0.1 with `--auth none --disable-telemetry
  * --disable-update-check` (and `--disable-workspace-trust` unless trustWorkspace === false), as its
  * own process group, and waits (bounded) until it serves HTTP.
@@ -523,6 +548,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     await withTimeout(closedPromise, 2_000, 'stdio not closed').catch(() => undefined);
     liveServers.delete(child);
     logStream.end();
+    keepWindowLogs(options.userDataDir, logFile);
     const left = remaining();
     if (exited == null || left.length > 0) {
       throw new Error(`e2e: could not stop code-server (pgid ${pid}); processes left: ${left.join(', ') || pid}`);

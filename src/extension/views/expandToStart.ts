@@ -17,7 +17,9 @@ export class ExpandToStart {
   /** The row was expanded (onDidExpandElement). */
   expanded(controller: ServerController): void {
     this.askedInEpoch.set(controller, controller.epoch);
-    if (ServerState.canStart(controller.state)) this.start(controller);
+    if (!ServerState.canStart(controller.state)) return;
+    controller.log.info('Starting: its row was expanded in the Servers view');
+    this.start(controller);
   }
 
   /** VS Code asked a stopped server's row for its children: it is expanded, whether or not the event came. */

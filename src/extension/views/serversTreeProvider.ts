@@ -104,18 +104,55 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     ];
   }
 
-  /** Rebuilds the whole view (the server list changed, or trust was granted). */
+  /**
+   * The server list may have changed (a configuration was applied, trust was granted). The whole view is rebuilt only
+   * when its rows changed: a root refresh makes VS Code's extension host forget every row until the view asks for the
+   * rows again, and a row expanded in that moment (a person's click starting a server) is lost, the row left expanded,
+   * empty and stopped (CI: cancel.e2e.ts). A configuration applied again with the same servers (at start-up, a
+   * settings change) refreshes their rows in place instead: their tooltips show the definition.
+   */
   refresh(): void {
     for (const controller of [...this.nodes.keys()]) if (!this.manager.servers.includes(controller)) this.nodes.delete(controller);
-    this.changeEmitter.fire(undefined);
+    if (this.shownRoot === undefined || this.rootSignature(this.rootNodes()) !== this.shownRoot) {
+      this.changeEmitter.fire(undefined);
+      return;
+    }
+    const servers = [...this.nodes.values()].map((nodes) => nodes.server);
+    if (servers.length > 0) this.changeEmitter.fire(servers);
+  }
+
+  /** What the view was last given as its rows (see refresh). */
+  private shownRoot: string | undefined;
+
+  private rootNodes(): ServersTreeNode[] {
+    const errors = (this.configErrors?.syntaxErrors ?? []).map((error) => ({ kind: 'configError' as const, error }));
+    const servers = [...this.manager.servers].sort((a, b) => a.name.localeCompare(b.name)).map((controller) => this.nodesOf(controller).server);
+    const hint = this.startHint?.text;
+    return [...errors, ...(hint ? [{ kind: 'hint' as const, text: hint }] : []), ...servers];
+  }
+
+  private rootSignature(rows: readonly ServersTreeNode[]): string {
+    return JSON.stringify(
+      rows.map((row) => {
+        switch (row.kind) {
+          case 'server':
+            return `server:${nodeId(row.controller)}`;
+          case 'hint':
+            return `hint:${row.text}`;
+          case 'configError':
+            return `error:${JSON.stringify(row.error)}`;
+          default:
+            return `${row.kind}`;
+        }
+      }),
+    );
   }
 
   getChildren(node?: ServersTreeNode): ServersTreeNode[] {
     if (!node) {
-      const errors = (this.configErrors?.syntaxErrors ?? []).map((error) => ({ kind: 'configError' as const, error }));
-      const servers = [...this.manager.servers].sort((a, b) => a.name.localeCompare(b.name)).map((controller) => this.nodesOf(controller).server);
-      const hint = this.startHint?.text;
-      return [...errors, ...(hint ? [{ kind: 'hint' as const, text: hint }] : []), ...servers];
+      const rows = this.rootNodes();
+      this.shownRoot = this.rootSignature(rows);
+      return rows;
     }
     if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
     if (isSkillsNode(node)) return this.skills?.children(node) ?? [];

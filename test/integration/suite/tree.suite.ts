@@ -181,6 +181,24 @@ export function treeSuite(vscode: VscodeApi): Suite {
     }
   });
 
+  suite.test('a configuration applied again with the same servers refreshes their rows in place, never the whole tree', async () => {
+    // A whole-tree refresh makes the extension host forget every row until the view asks again: a row a person
+    // expands in that moment (to start its server) is lost, left expanded, empty and stopped (CI, cancel.e2e.ts).
+    const server = await serverNode();
+    await children(); // what the view was last given
+    const events: (ServersTreeNode | ServersTreeNode[] | undefined | null | void)[] = [];
+    const subscription = tree().onDidChangeTreeData((event) => events.push(event));
+    const refreshed = () => events.flatMap((event) => (Array.isArray(event) ? event : [event]));
+    try {
+      const manager = requireApi().manager;
+      await manager.applyConfiguration(manager.servers.map((controller) => controller.entry));
+      assert(refreshed().includes(server), `the server row was not refreshed in place: ${JSON.stringify(refreshed().map((node) => node?.kind ?? String(node)))}`);
+      assert(!refreshed().some((node) => node === undefined || node === null), 'the same configuration refreshed the whole tree');
+    } finally {
+      subscription.dispose();
+    }
+  });
+
   suite.test('a long tool list shows one page of rows and a Show More row; Show More refreshes only the Tools group', async () => {
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tree-many-'));
     const fixture = path.join(folder, 'fixture-server.cjs');
