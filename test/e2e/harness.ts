@@ -450,20 +450,28 @@ function writeUserSettings(userDataDir: string, settings: Record<string, unknown
 function keepWindowLogs(userDataDir: string, codeServerLog: string): void {
   try {
     const target = path.join(RESULTS_DIR, 'logs', path.basename(codeServerLog, '.log'));
-    const visit = (dir: string): void => {
-      for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) visit(full);
-        else if (/^MCP Workbench.*\.log$|^(remote)?exthost\.log$/.test(entry.name) && fs.statSync(full).size <= 4 * 1024 * 1024) {
-          fs.mkdirSync(target, { recursive: true });
-          fs.copyFileSync(full, path.join(target, entry.name));
-        }
-      }
-    };
-    visit(path.join(userDataDir, 'logs'));
+    for (const file of windowLogFiles(userDataDir)) {
+      if (fs.statSync(file).size > 4 * 1024 * 1024) continue;
+      fs.mkdirSync(target, { recursive: true });
+      fs.copyFileSync(file, path.join(target, path.basename(file)));
+    }
   } catch (error) {
     log(`could not keep the window's logs of ${userDataDir}: ${errorMessage(error)}`);
   }
+}
+
+/** The log files of a window's extension host under its user data: this extension's output channels and its own log. */
+export function windowLogFiles(userDataDir: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (/^MCP Workbench.*\.log$|^(remote)?exthost\.log$/.test(entry.name)) found.push(full);
+    }
+  };
+  visit(path.join(userDataDir, 'logs'));
+  return found;
 }
 
 /**
@@ -705,12 +713,12 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The label shown by a quick-input row (without description/detail/keybinding). */
 /** Matches a text that is exactly `text`, give or take whitespace at either end. */
 function wholeText(text: string): RegExp {
   return new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`);
 }
 
+/** The label shown by a quick-input row (without description/detail/keybinding). */
 async function rowLabel(row: Locator): Promise<string> {
   const label = row.locator('.label-name').first();
   const text = (await label.count()) > 0 ? await label.textContent() : await row.textContent();

@@ -43,6 +43,7 @@ import {
   waitUntil,
   webviewFrame,
   wholeJsoncText,
+  windowLogFiles,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
@@ -63,16 +64,7 @@ function writeConfig(workspace: string): void {
 
 /** The tail of every log of this extension under the user data (its output channels), for a failure message. */
 function extensionLogs(userDataDir: string): string {
-  const found: string[] = [];
-  const visit = (dir: string): void => {
-    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else if (/^MCP Workbench.*\.log$/.test(entry.name) || entry.name === 'exthost.log' || entry.name === 'remoteexthost.log') found.push(full);
-    }
-  };
-  visit(path.join(userDataDir, 'logs'));
-  return found.map((file) => `${file}:\n${fs.readFileSync(file, 'utf8').split('\n').slice(-25).join('\n')}`).join('\n');
+  return windowLogFiles(userDataDir).map((file) => `${file}:\n${fs.readFileSync(file, 'utf8').split('\n').slice(-25).join('\n')}`).join('\n');
 }
 
 /** The file's text outside the first step's answer: what a re-record of that answer must leave byte for byte. */
