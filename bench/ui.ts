@@ -2,7 +2,8 @@
  * `npm run bench:ui`: what a person feels in the real VS Code (code-server 4.100.3 through Chromium, via the e2e
  * harness), printed as a table. Not a test: nothing is asserted, figures vary with the machine.
  *
- *   - activation: the extension's own measure of activate(), from its "MCP Workbench" log
+ *   - activation: the extension's own measure of activate() and of its bundle's evaluation (VS Code counts both into
+ *     the activation), from its "MCP Workbench" log; issue 24's target is under 50 ms
  *   - first tool rows: from answering the start consent of a server with N tools (test/fixtures/many-tools) to its
  *     first tool row being visible in the Servers view; for N = 5,000 and 50,000 (BENCH_UI_TOOLS overrides)
  *   - extension host memory (RSS) before the server starts and once its rows are shown
@@ -55,6 +56,7 @@ const CALLS = 3;
 interface Figures {
   tools: number;
   activationMs?: number;
+  codeLoadMs?: number;
   firstRowsMs: number;
   hostRssBeforeMiB?: number;
   hostRssAfterMiB?: number;
@@ -257,10 +259,11 @@ async function measure(tools: number): Promise<Figures> {
       await new Promise((resolve) => setTimeout(resolve, 200));
       log = ownLogLines(userDataDir);
     }
-    const activation = log.map((line) => /Activated in (\d+) ms/.exec(line)).find(Boolean);
+    const activation = log.map((line) => /Activated in (\d+) ms(?:; the extension's code loaded in (\d+) ms)?/.exec(line)).find(Boolean);
     return {
       tools,
       activationMs: activation ? Number(activation[1]) : undefined,
+      codeLoadMs: activation?.[2] !== undefined ? Number(activation[2]) : undefined,
       firstRowsMs,
       hostRssBeforeMiB,
       hostRssAfterMiB,
@@ -287,10 +290,11 @@ async function main(): Promise<void> {
   }
   const mib = (value: number | undefined) => (value === undefined ? '?' : `${value} MiB`);
   console.log('\nMCP Workbench in code-server 4.100.3 (Chromium, headless)\n');
-  console.log('| tools | activation | first tool rows after consent | ext host RSS before → after |');
+  console.log('| tools | activation: activate() + code load (target < 50 ms) | first tool rows after consent | ext host RSS before → after |');
   console.log('| ---: | ---: | ---: | ---: |');
   for (const figures of all) {
-    console.log(`| ${figures.tools} | ${figures.activationMs ?? '?'} ms | ${figures.firstRowsMs} ms | ${mib(figures.hostRssBeforeMiB)} → ${mib(figures.hostRssAfterMiB)} |`);
+    const activation = `${figures.activationMs ?? '?'} + ${figures.codeLoadMs ?? '?'} ms`;
+    console.log(`| ${figures.tools} | ${activation} | ${figures.firstRowsMs} ms | ${mib(figures.hostRssBeforeMiB)} → ${mib(figures.hostRssAfterMiB)} |`);
   }
   const list = (values: (number | undefined)[]) => (values.length === 0 ? '-' : values.map((ms) => `${ms ?? '?'} ms`).join(', '));
   for (const figures of all.filter((f) => f.submitToVisibleMs.length > 0)) {

@@ -115,9 +115,18 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   'mcpWorkbench.rerecordTestStep': (s, item) => s.recordings.rerecord(item),
 };
 
-/** Registers every command of the table; the one place the extension calls registerCommand. */
+/**
+ * Registers every command of the table; the one place the extension calls registerCommand. A command run while the
+ * configuration is still being read for the first time (one that activated the extension) waits for that read, so
+ * it sees the configured servers.
+ */
 export function registerCommands(services: CommandServices): vscode.Disposable {
   return vscode.Disposable.from(
-    ...Object.entries(COMMANDS).map(([id, handler]) => vscode.commands.registerCommand(id, (...args: unknown[]) => handler(services, ...args))),
+    ...Object.entries(COMMANDS).map(([id, handler]) =>
+      vscode.commands.registerCommand(id, async (...args: unknown[]) => {
+        await services.loader.firstLoad;
+        return handler(services, ...args);
+      }),
+    ),
   );
 }

@@ -43,6 +43,7 @@ import { ToolForms } from './tools/toolFormPanel';
 import { ToolResultDocuments } from './tools/toolResultDocuments';
 import { ToolResultView } from './tools/toolResultView';
 import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './views/serversTreeProvider';
+import { afterFirstLoad } from './views/afterFirstLoad';
 import { SkillsSection } from './skills/skillsSection';
 import { SkillDocuments } from './skills/skillDocuments';
 import { ReviewPanel } from './webviews/reviewPanel';
@@ -63,7 +64,7 @@ let activeHistoryFile: HistoryFile | undefined;
  * No consumer needs a read-only API today, so none is offered. Only the test build returns its hooks.
  */
 export async function activate(context: vscode.ExtensionContext): Promise<McpWorkbenchApi | undefined> {
-  const activationStarted = Date.now();
+  const activationStarted = performance.now();
   // The extension's own log (not a server's): activation time, read by `npm run bench:ui` from its log file.
   const ownRawLog = vscode.window.createOutputChannel('MCP Workbench', { log: true });
   context.subscriptions.push(ownRawLog);
@@ -154,7 +155,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const startHint = new ServersViewHint(manager);
   const expandToStart = new ExpandToStart((controller) => void startWithFeedback(controller));
   const tree = new ServersTreeProvider(manager, catalog, subscriptions, loader, skillsSection, startHint, expandToStart);
-  const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
+  const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: afterFirstLoad(tree, loader.firstLoad), showCollapseAll: true });
   const historyTree = new HistoryTreeProvider(history);
   const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, { treeDataProvider: historyTree, showCollapseAll: true });
   // Recorded sessions (*.mcptest.json) in Test Explorer (issue 20).
@@ -271,21 +272,28 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     vscode.window.createTreeView<TaskNode>(TASKS_VIEW_ID, { treeDataProvider: tasksTree }),
   );
 
-  await loader.reload();
-  if (autoStartEnabled()) {
+  // Not awaited: activation ends before the configuration is read (the read yields to the busy start-up event loop).
+  // The Servers view and every command wait for this first read instead (afterFirstLoad, registerCommands).
+  void loader.reload().then(() => {
+    if (!autoStartEnabled()) return;
     if (isWorkspaceTrusted()) void manager.startAll();
     else if (manager.servers.length > 0) {
       void vscode.window.showWarningMessage(
         vscode.l10n.t('MCP servers were not started automatically because this workspace is not trusted.'),
       );
     }
-  }
+  });
 
   // MCP Apps: a called tool's app is drawn beside its result (src/extension/apps).
   registerAppHost(context);
-  ownLog.info(`Activated in ${Date.now() - activationStarted} ms`);
+  // `npm run bench:ui` reads this line: activate()'s own time, and the time its bundle took to evaluate (the banner
+  // and footer esbuild.js adds to extension.js), which VS Code counts into the activation as well.
+  const codeLoadMs = MCP_WORKBENCH_LOAD_ENDED - MCP_WORKBENCH_LOAD_STARTED;
+  ownLog.info(`Activated in ${Math.round(performance.now() - activationStarted)} ms; the extension's code loaded in ${Math.round(codeLoadMs)} ms`);
   // A literal `false` outside the test build: esbuild drops this branch and, with it, all of testHooks.ts.
   if (MCP_WORKBENCH_TEST_BUILD) {
+    // The suites drive the servers as soon as they have the hooks.
+    await loader.firstLoad;
     return createTestHooks({
       public: {
         manager,
