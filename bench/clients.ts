@@ -343,7 +343,8 @@ export class OursModernClient extends ModernBenchClient<McpClient> {
     const transport =
       this.transport === 'stdio'
         ? new this.ours.StdioTransport({ command: process.execPath, args: [this.script, '--transport', 'stdio'] })
-        : this.ours.createHttpTransport({ url: await this.httpServer.start(), mode: 'streamable-http' });
+        : // As the extension and the CLI make it: with the host's fetch (chooseHttpFetch), not the transport's default.
+          this.ours.createHttpTransport({ url: await this.httpServer.start(), mode: 'streamable-http', fetch: this.ours.chooseHttpFetch({ env: process.env }).fetch });
     this.client = new this.ours.McpClient({
       serverName: 'bench-modern',
       transport,

@@ -2,3 +2,5 @@
 export { McpClient } from '../src/protocol/client';
 export { StdioTransport } from '../src/protocol/node/stdio';
 export { createHttpTransport } from '../src/protocol/transports/http';
+// The fetch the extension and the CLI give an HTTP transport (node:http unless a proxy is configured).
+export { chooseHttpFetch } from '../src/workbench/node/httpFetchChoice';
