@@ -8,9 +8,11 @@ import type * as vscode from 'vscode';
  */
 export function afterFirstLoad<T>(provider: vscode.TreeDataProvider<T>, firstLoad: Promise<unknown>): vscode.TreeDataProvider<T> {
   let loaded = false;
-  const ready = firstLoad.finally(() => {
+  // Settled either way: a first read that failed has reported why, and the view shows what the provider has.
+  const done = () => {
     loaded = true;
-  });
+  };
+  const ready = firstLoad.then(done, done);
   return {
     onDidChangeTreeData: provider.onDidChangeTreeData,
     getTreeItem: (element) => provider.getTreeItem(element),
