@@ -46,6 +46,8 @@ export class SchemaNode {
   /** Nothing to check: `true`, `{}`, or only annotations. */
   alwaysValid = false;
   types: readonly string[] | undefined = undefined;
+  /** `must be string,null`: the declared types (ajv leaves out the null that `nullable` adds). */
+  typeMessage = '';
   typeGroup: Group = Group.First;
   ref: SchemaNode | undefined = undefined;
   dynamicRef: SchemaNode | undefined = undefined;
@@ -187,6 +189,7 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.every((type) => typeof type === 'string' && JSON_TYPES.has(type))) throw new SchemaError(`type must be JSONType or JSONType[]: ${types.join(',')}`);
     node.types = types as string[];
+    node.typeMessage = `must be ${types.join(',')}`;
   }
   if (schema.nullable === true) {
     if (!node.types) throw new SchemaError('"nullable" cannot be used without "type"');

@@ -105,7 +105,7 @@ export class Evaluation {
     let valid = true;
     const types = node.types;
     if (types !== undefined && node.typeGroup === Group.First && !types.some((type) => hasType(value, type))) {
-      this.fail(`must be ${types.join(',')}`);
+      this.fail(node.typeMessage);
       valid = false;
     }
     if (node.dynamicRef) valid = this.reference(node.dynamicRef, value, annotations) && valid;
@@ -152,7 +152,7 @@ export class Evaluation {
   }
 
   private typeError(node: SchemaNode): false {
-    this.fail(`must be ${node.types?.join(',')}`);
+    this.fail(node.typeMessage);
     return false;
   }
 
