@@ -32,12 +32,12 @@ const common = {
 
 /**
  * Libraries the first screen does not need, kept out of extension.js and cli.js and loaded from dist/vendor.js on
- * first use: the linear regex engine and the JSON Schema validator (a server's schema, a form), and the OAuth library
- * (a sign-in). Both bundles share the one copy, which also keeps the VSIX smaller. Each bundle sees a small facade
- * per package whose exports are getters: nothing is required until a property is read (esbuild reads imported names
- * at their use, and its interop copies them as getters), so activation loads none of them.
+ * first use: the linear regex engine (a server's pattern) and the OAuth library (a sign-in). Both bundles share the
+ * one copy, which also keeps the VSIX smaller. Each bundle sees a small facade per package whose exports are
+ * getters: nothing is required until a property is read (esbuild reads imported names at their use, and its interop
+ * copies them as getters), so activation loads none of them.
  */
-const LAZY_PACKAGES = ['re2js', 'ajv', 'ajv/dist/2020', 'ajv-formats', 'oauth4webapi'];
+const LAZY_PACKAGES = ['re2js', 'oauth4webapi'];
 const VENDOR_FILE = 'vendor.js';
 
 const vendorTarget = {

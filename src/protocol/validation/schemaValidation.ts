@@ -76,7 +76,7 @@ export class SchemaValidator {
       if (error instanceof DepthLimitReached || error instanceof RangeError) return { kind: 'unchecked', reason: 'the value is too deeply nested to validate' };
       return { kind: 'unchecked', reason: `validation failed: ${shorten((error as Error).message)}` };
     }
-    const errors = valid ? [] : [...evaluation.lines];
+    const errors = valid ? [] : evaluation.lines();
     if (!valid && evaluation.errorCount > MAX_REPORTED_ERRORS) errors.push(`… and ${evaluation.errorCount - MAX_REPORTED_ERRORS} more errors`);
     if (run.unevaluated.size > 0) {
       const notes = [...run.unevaluated].map(([label, why]) => `${label} could not be evaluated: ${why}`);

@@ -68,6 +68,8 @@ export class SchemaNode {
   exclusiveMinimum: number | undefined = undefined;
   multipleOf: number | undefined = undefined;
   formatName: string | undefined = undefined;
+  /** `format "uri"`, the label of a format check that could not be evaluated. */
+  formatLabel = '';
   format: Format | undefined = undefined;
   stringGroup = false;
   maxLength: number | undefined = undefined;
@@ -98,6 +100,8 @@ export class SchemaNode {
   dependentRequired: readonly SchemaDependency[] | undefined = undefined;
   dependentSchemas: readonly SchemaDependency[] | undefined = undefined;
   unevaluatedProperties: SchemaNode | undefined = undefined;
+  /** A keyword of the object group goes through every property (not only properties and required). */
+  needsKeys = false;
   /** Has unevaluatedItems or unevaluatedProperties: evaluation collects what its other keywords evaluated. */
   collects = false;
   /** For a `$ref` loop check: the reference text. */
@@ -234,6 +238,7 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
   if (has('format')) {
     if (typeof schema.format !== 'string') throw invalid('format', 'string');
     node.formatName = schema.format;
+    node.formatLabel = `format ${JSON.stringify(schema.format)}`;
     node.format = formatCheck(schema.format);
   }
   node.maxLength = count('maxLength');
@@ -289,6 +294,7 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
   node.stringGroup = present(STRING_KEYWORDS);
   node.arrayGroup = present(ARRAY_KEYWORDS) || (modern ? present(ARRAY_KEYWORDS_2020) : has('additionalItems'));
   node.objectGroup = present(OBJECT_KEYWORDS) || (modern && present(OBJECT_KEYWORDS_2020));
+  node.needsKeys = ['maxProperties', 'minProperties', 'propertyNames', 'additionalProperties', 'patternProperties', 'unevaluatedProperties'].some(has);
   node.collects = node.unevaluatedItems !== undefined || node.unevaluatedProperties !== undefined;
   // As ajv: a single type whose keyword group is present reports its error in that group, after the keywords
   // for any type (enum, anyOf, ...); otherwise the type error comes first.

@@ -45,9 +45,9 @@ export class DepthLimitReached extends ValidationStopped {}
 export class ReferenceLoop extends ValidationStopped {}
 
 export class Evaluation {
-  /** Errors so far; only the first MAX_REPORTED_ERRORS are kept as lines. */
+  /** Errors so far; only the first MAX_REPORTED_ERRORS are kept, and turned into lines at the end (lines()). */
   errorCount = 0;
-  readonly lines: string[] = [];
+  private readonly errors: { path: (string | number)[]; message: string }[] = [];
   /** The instance location being evaluated, as keys and indexes; turned into a pointer only for an error. */
   readonly path: (string | number)[] = [];
   /** References being followed, with the instance depth they were entered at (see reference). */
@@ -56,13 +56,24 @@ export class Evaluation {
   constructor(readonly run: StringCheckRun) {}
 
   fail(message: string): void {
-    if (this.errorCount++ < MAX_REPORTED_ERRORS) this.lines.push(errorLine(this.path, message));
+    // A copy of the path, not a pointer: alternatives that pass throw most errors away.
+    if (this.errorCount++ < MAX_REPORTED_ERRORS) this.errors.push({ path: this.path.slice(), message });
+  }
+
+  failed(message: string): false {
+    this.fail(message);
+    return false;
   }
 
   /** Forgets the errors after `mark` (a combinator that passed, or a subschema whose errors do not count). */
   reset(mark: number): void {
     this.errorCount = mark;
-    if (this.lines.length > mark) this.lines.length = mark;
+    if (this.errors.length > mark) this.errors.length = mark;
+  }
+
+  /** The errors kept, as `<instance pointer or (root)> <message>` lines. */
+  lines(): string[] {
+    return this.errors.map((error) => errorLine(error.path, error.message));
   }
 
   /** `outer`: the annotations of the schema this one applies in place of (allOf, $ref, ...), if it collects. */
@@ -104,10 +115,7 @@ export class Evaluation {
   private keywords(node: SchemaNode, value: unknown, annotations: Annotations | undefined): boolean {
     let valid = true;
     const types = node.types;
-    if (types !== undefined && node.typeGroup === Group.First && !types.some((type) => hasType(value, type))) {
-      this.fail(node.typeMessage);
-      valid = false;
-    }
+    if (types !== undefined && node.typeGroup === Group.First && !hasSomeType(value, types)) valid = this.failed(node.typeMessage);
     if (node.dynamicRef) valid = this.reference(node.dynamicRef, value, annotations) && valid;
     if (node.ref) valid = this.reference(node.ref, value, annotations) && valid;
     if (node.hasConst && !jsonEqual(value, node.constValue)) {
@@ -213,6 +221,11 @@ export class Evaluation {
     this.fail(`must match "${holds ? 'then' : 'else'}" schema`);
     return false;
   }
+}
+
+function hasSomeType(value: unknown, types: readonly string[]): boolean {
+  for (const type of types) if (hasType(value, type)) return true;
+  return false;
 }
 
 function isOneOf(value: unknown, values: readonly unknown[]): boolean {

@@ -10,35 +10,27 @@ import { canonicalJson, longerThan, shorterThan } from './values';
 
 export function numberKeywords(evaluation: Evaluation, node: SchemaNode, value: number): boolean {
   let valid = true;
-  const fail = (message: string) => {
-    evaluation.fail(message);
-    valid = false;
-  };
-  if (node.maximum !== undefined && !(value <= node.maximum)) fail(`must be <= ${node.maximum}`);
-  if (node.minimum !== undefined && !(value >= node.minimum)) fail(`must be >= ${node.minimum}`);
-  if (node.exclusiveMaximum !== undefined && !(value < node.exclusiveMaximum)) fail(`must be < ${node.exclusiveMaximum}`);
-  if (node.exclusiveMinimum !== undefined && !(value > node.exclusiveMinimum)) fail(`must be > ${node.exclusiveMinimum}`);
+  if (node.maximum !== undefined && !(value <= node.maximum)) valid = evaluation.failed(`must be <= ${node.maximum}`);
+  if (node.minimum !== undefined && !(value >= node.minimum)) valid = evaluation.failed(`must be >= ${node.minimum}`);
+  if (node.exclusiveMaximum !== undefined && !(value < node.exclusiveMaximum)) valid = evaluation.failed(`must be < ${node.exclusiveMaximum}`);
+  if (node.exclusiveMinimum !== undefined && !(value > node.exclusiveMinimum)) valid = evaluation.failed(`must be > ${node.exclusiveMinimum}`);
   if (node.multipleOf !== undefined) {
     // ajv's test, floating point included: 0.3 is not a multiple of 0.1 (0.3 / 0.1 is 2.9999999999999996).
     const quotient = value / node.multipleOf;
-    if (quotient !== parseInt(String(quotient), 10)) fail(`must be multiple of ${node.multipleOf}`);
+    if (quotient !== parseInt(String(quotient), 10)) valid = evaluation.failed(`must be multiple of ${node.multipleOf}`);
   }
-  if (node.format?.kind === 'number' && !node.format.test(value)) fail(`must match format "${node.formatName}"`);
+  if (node.format?.kind === 'number' && !node.format.test(value)) valid = evaluation.failed(`must match format "${node.formatName}"`);
   return valid;
 }
 
 export function stringKeywords(evaluation: Evaluation, node: SchemaNode, value: string): boolean {
   let valid = true;
-  const fail = (message: string) => {
-    evaluation.fail(message);
-    valid = false;
-  };
-  if (node.maxLength !== undefined && longerThan(value, node.maxLength)) fail(`must NOT have more than ${node.maxLength} characters`);
-  if (node.minLength !== undefined && shorterThan(value, node.minLength)) fail(`must NOT have fewer than ${node.minLength} characters`);
-  if (node.pattern && !evaluation.matches(node.pattern, value)) fail(`must match pattern "${node.pattern.source}"`);
+  if (node.maxLength !== undefined && longerThan(value, node.maxLength)) valid = evaluation.failed(`must NOT have more than ${node.maxLength} characters`);
+  if (node.minLength !== undefined && shorterThan(value, node.minLength)) valid = evaluation.failed(`must NOT have fewer than ${node.minLength} characters`);
+  if (node.pattern && !evaluation.matches(node.pattern, value)) valid = evaluation.failed(`must match pattern "${node.pattern.source}"`);
   const format = node.format;
   if (format?.kind === 'string') {
-    const label = `format ${JSON.stringify(node.formatName)}`;
+    const label = node.formatLabel;
     const run = evaluation.run;
     if (run.admit(label, value.length * format.cost())) {
       let passed: boolean | undefined;
@@ -49,7 +41,7 @@ export function stringKeywords(evaluation: Evaluation, node: SchemaNode, value: 
         passed = true;
       }
       if (passed === undefined) run.note(label, 'its expression could not be compiled');
-      else if (!passed) fail(`must match format "${node.formatName}"`);
+      else if (!passed) valid = evaluation.failed(`must match format "${node.formatName}"`);
     }
   }
   return valid;
@@ -57,13 +49,9 @@ export function stringKeywords(evaluation: Evaluation, node: SchemaNode, value: 
 
 export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: unknown[], annotations: Annotations | undefined): boolean {
   let valid = true;
-  const fail = (message: string) => {
-    evaluation.fail(message);
-    valid = false;
-  };
   const length = value.length;
-  if (node.maxItems !== undefined && length > node.maxItems) fail(`must NOT have more than ${node.maxItems} items`);
-  if (node.minItems !== undefined && length < node.minItems) fail(`must NOT have fewer than ${node.minItems} items`);
+  if (node.maxItems !== undefined && length > node.maxItems) valid = evaluation.failed(`must NOT have more than ${node.maxItems} items`);
+  if (node.minItems !== undefined && length < node.minItems) valid = evaluation.failed(`must NOT have fewer than ${node.minItems} items`);
   const prefix = node.prefixItems;
   // draft-07 checks additionalItems before the items array; 2020-12 checks prefixItems before items.
   const restFirst = node.restItemsKeyword === 'additionalItems';
@@ -72,7 +60,7 @@ export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: u
   if (rest && !rest.alwaysValid && (prefix || !restFirst)) {
     const start = prefix ? prefix.length : 0;
     if (rest.boolean === false && prefix) {
-      if (length > start) fail(`must NOT have more than ${start} items`);
+      if (length > start) valid = evaluation.failed(`must NOT have more than ${start} items`);
     } else {
       for (let index = start; index < length; index++) valid = evaluation.evaluateAt(rest, value[index], index) && valid;
     }
@@ -87,7 +75,7 @@ export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: u
     if (schema.boolean === false) {
       let unevaluated = false;
       for (let index = evaluated; index < length && !unevaluated; index++) unevaluated = !matched?.has(index);
-      if (unevaluated) fail(`must NOT have more than ${evaluated} items`);
+      if (unevaluated) valid = evaluation.failed(`must NOT have more than ${evaluated} items`);
     } else if (!schema.alwaysValid) {
       for (let index = evaluated; index < length; index++) if (!matched?.has(index)) valid = evaluation.evaluateAt(schema, value[index], index) && valid;
     }
@@ -100,7 +88,7 @@ export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: u
       const key = canonicalJson(value[index]);
       const first = seen.get(key);
       if (first !== undefined) {
-        fail(`must NOT have duplicate items (items ## ${first} and ${index} are identical)`);
+        valid = evaluation.failed(`must NOT have duplicate items (items ## ${first} and ${index} are identical)`);
         break;
       }
       seen.set(key, index);
@@ -122,15 +110,11 @@ function contains(evaluation: Evaluation, node: SchemaNode, schema: SchemaNode, 
   const max = node.maxContains;
   // minContains 0 checks nothing, but the items contains matches still count for unevaluatedItems.
   if (max === undefined && min === 0 && !annotations) return true;
-  const message = max === undefined ? `must contain at least ${min} valid item(s)` : `must contain at least ${min} and no more than ${max} valid item(s)`;
-  const fail = () => {
-    evaluation.fail(message);
-    return false;
-  };
-  if (max !== undefined && min > max) return fail();
+  const message = () => (max === undefined ? `must contain at least ${min} valid item(s)` : `must contain at least ${min} and no more than ${max} valid item(s)`);
+  if (max !== undefined && min > max) return evaluation.failed(message());
   if (schema.alwaysValid) {
     if (annotations) annotations.allItems = true;
-    return value.length >= min && (max === undefined || value.length <= max) ? true : fail();
+    return value.length >= min && (max === undefined || value.length <= max) ? true : evaluation.failed(message());
   }
   const mark = evaluation.errorCount;
   let count = 0;
@@ -145,21 +129,20 @@ function contains(evaluation: Evaluation, node: SchemaNode, schema: SchemaNode, 
     evaluation.reset(mark);
     return true;
   }
-  return fail();
+  return evaluation.failed(message());
 }
+
+const EMPTY: readonly string[] = [];
 
 export function objectKeywords(evaluation: Evaluation, node: SchemaNode, value: Record<string, unknown>, annotations: Annotations | undefined): boolean {
   let valid = true;
-  const fail = (message: string) => {
-    evaluation.fail(message);
-    valid = false;
-  };
-  const keys = Object.keys(value);
-  if (node.maxProperties !== undefined && keys.length > node.maxProperties) fail(`must NOT have more than ${node.maxProperties} properties`);
-  if (node.minProperties !== undefined && keys.length < node.minProperties) fail(`must NOT have fewer than ${node.minProperties} properties`);
-  if (node.required) for (const name of node.required) if (!Object.hasOwn(value, name)) fail(`must have required property '${name}'`);
+  // Object.keys only when a keyword goes through every property.
+  const keys = node.needsKeys ? Object.keys(value) : EMPTY;
+  if (node.maxProperties !== undefined && keys.length > node.maxProperties) valid = evaluation.failed(`must NOT have more than ${node.maxProperties} properties`);
+  if (node.minProperties !== undefined && keys.length < node.minProperties) valid = evaluation.failed(`must NOT have fewer than ${node.minProperties} properties`);
+  if (node.required) for (const name of node.required) if (!Object.hasOwn(value, name)) valid = evaluation.failed(`must have required property '${name}'`);
   if (node.propertyNames) {
-    for (const key of keys) if (!evaluation.evaluate(node.propertyNames, key)) fail('property name must be valid');
+    for (const key of keys) if (!evaluation.evaluate(node.propertyNames, key)) valid = evaluation.failed('property name must be valid');
   }
   const properties = node.properties;
   const patterns = node.patternProperties;
@@ -167,7 +150,7 @@ export function objectKeywords(evaluation: Evaluation, node: SchemaNode, value: 
   if (additional && !additional.alwaysValid) {
     for (const key of keys) {
       if (properties?.has(key) || patterns?.some(([pattern]) => evaluation.matches(pattern, key))) continue;
-      if (additional.boolean === false) fail('must NOT have additional properties');
+      if (additional.boolean === false) valid = evaluation.failed('must NOT have additional properties');
       else valid = evaluation.evaluateAt(additional, value[key], key) && valid;
     }
   }
@@ -195,7 +178,7 @@ export function objectKeywords(evaluation: Evaluation, node: SchemaNode, value: 
   if (unevaluated && !(annotations?.allProperties ?? false)) {
     for (const key of keys) {
       if (annotations?.properties?.has(key)) continue;
-      if (unevaluated.boolean === false) fail('must NOT have unevaluated properties');
+      if (unevaluated.boolean === false) valid = evaluation.failed('must NOT have unevaluated properties');
       else if (!unevaluated.alwaysValid) valid = evaluation.evaluateAt(unevaluated, value[key], key) && valid;
     }
     if (annotations) annotations.allProperties = true;
