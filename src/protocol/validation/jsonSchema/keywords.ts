@@ -57,7 +57,7 @@ export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: u
   const restFirst = node.restItemsKeyword === 'additionalItems';
   if (prefix && !restFirst) valid = prefixItems(evaluation, prefix, value, annotations) && valid;
   const rest = node.restItems;
-  if (rest && !rest.alwaysValid && (prefix || !restFirst)) {
+  if (rest && !rest.alwaysValid) {
     const start = prefix ? prefix.length : 0;
     if (rest.boolean === false && prefix) {
       if (length > start) valid = evaluation.failed(`must NOT have more than ${start} items`);
@@ -65,7 +65,7 @@ export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: u
       for (let index = start; index < length; index++) valid = evaluation.evaluateAt(rest, value[index], index) && valid;
     }
   }
-  if (rest && annotations && (prefix || !restFirst)) annotations.allItems = true;
+  if (rest && annotations) annotations.allItems = true;
   if (prefix && restFirst) valid = prefixItems(evaluation, prefix, value, annotations) && valid;
   if (node.contains) valid = contains(evaluation, node, node.contains, value, annotations) && valid;
   if (node.unevaluatedItems && !(annotations?.allItems ?? false)) {

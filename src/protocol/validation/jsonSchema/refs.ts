@@ -71,13 +71,11 @@ export class SchemaIndex {
   /** `$dynamicAnchor` / `$recursiveAnchor` names defined by more than one resource (see dynamicTarget). */
   private readonly dynamicAnchors = new Map<string, number>();
   private recursiveAnchors = 0;
-  readonly rootBase: string;
 
   constructor(
     readonly root: Record<string, unknown>,
     readonly dialect: Dialect,
   ) {
-    this.rootBase = baseOf(root, DEFAULT_BASE);
     this.resources.set(DEFAULT_BASE, root);
     this.walk();
   }
