@@ -78,7 +78,7 @@ export class SchemaValidator {
     }
     const errors = valid ? [] : evaluation.lines();
     if (!valid && evaluation.errorCount > MAX_REPORTED_ERRORS) errors.push(`… and ${evaluation.errorCount - MAX_REPORTED_ERRORS} more errors`);
-    if (run.unevaluated.size > 0) {
+    if (run.unevaluated) {
       const notes = [...run.unevaluated].map(([label, why]) => `${label} could not be evaluated: ${why}`);
       const others = errors.length > 0 ? `; other checks reported: ${errors.join('; ')}` : '';
       return { kind: 'unchecked', reason: `${notes.join('; ')}${others}` };

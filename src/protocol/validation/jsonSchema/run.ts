@@ -61,7 +61,7 @@ export class StringCheckRun {
   /** Subschema evaluations in progress (see MAX_EVALUATION_DEPTH). */
   depth = 0;
   /** What could not be evaluated, keyed by a label such as `pattern "^a+$"` or `format "uri"`. */
-  readonly unevaluated = new Map<string, string>();
+  unevaluated: Map<string, string> | undefined = undefined;
 
   /** `cost`: the subject's length times the check's cost per character. */
   admit(label: string, cost: number): boolean {
@@ -74,6 +74,7 @@ export class StringCheckRun {
   }
 
   note(label: string, why: string): void {
+    this.unevaluated ??= new Map();
     if (!this.unevaluated.has(label)) this.unevaluated.set(label, why);
   }
 }
