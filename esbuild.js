@@ -32,11 +32,12 @@ const common = {
 
 /**
  * Libraries the first screen does not need, kept out of extension.js and cli.js and loaded from dist/vendor.js on
- * first use: the JSON Schema validator (a server's schema, a form) and the OAuth library (a sign-in). Both bundles share the one copy, which also keeps the VSIX smaller. Each bundle sees a small facade
- * per package whose exports are getters: nothing is required until a property is read (esbuild reads imported names
- * at their use, and its interop copies them as getters), so activation loads none of them.
+ * first use: the OAuth library (a sign-in). Both bundles share the one copy, which also keeps the VSIX smaller. Each
+ * bundle sees a small facade per package whose exports are getters: nothing is required until a property is read
+ * (esbuild reads imported names at their use, and its interop copies them as getters), so activation loads none of
+ * them. The regex engine and the JSON Schema validator are our own code, in shared.js.
  */
-const LAZY_PACKAGES = ['ajv', 'ajv/dist/2020', 'ajv-formats', 'oauth4webapi'];
+const LAZY_PACKAGES = ['oauth4webapi'];
 const VENDOR_FILE = 'vendor.js';
 
 const vendorTarget = {

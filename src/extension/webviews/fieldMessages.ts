@@ -15,7 +15,7 @@ export interface FieldMessage {
 export function formFieldMessages(model: FormField, values: unknown, schemaErrors: () => readonly string[]): FieldMessage[] {
   const own = validateFormValues(model, values);
   const errors: FieldError[] = own.length > 0 ? own : fromSchemaErrors(schemaErrors());
-  // One message per field and problem: ajv can report the same thing twice (e.g. anyOf branches).
+  // One message per field and problem: the schema validator can report the same thing twice (e.g. anyOf branches).
   const seen = new Set<string>();
   return errors
     .map((error) => ({ path: error.path, message: describeFieldProblem(error.problem) }))
