@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { compileLinearPattern, MAX_PATTERN_SIZE, type CompiledPattern } from '../../src/protocol/validation/linearRegExp';
 import { MAX_NESTING } from '../../src/protocol/validation/regexParser';
+import { seededRandom } from './testSupport';
 
 function linear(pattern: string): Extract<CompiledPattern, { kind: 'linear' }> {
   const compiled = compileLinearPattern(pattern);
@@ -224,17 +225,6 @@ describe('the linear regex engine refuses what it cannot run, with reasons', () 
   });
 });
 
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    // mulberry32
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function pick3(random: () => number, items: readonly string[]): string {
   return items[Math.floor(random() * items.length)];

@@ -130,3 +130,15 @@ export async function startError(server: ResolvedServer, era?: EraPreference): P
   }
   throw new Error('the server started');
 }
+
+/** A deterministic pseudo-random generator (mulberry32) in [0, 1), so a generated case that fails can be reproduced. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
