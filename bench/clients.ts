@@ -2,8 +2,9 @@
  * The clients the benchmark compares, behind one small interface. Each one spawns its own copy of a fixture
  * server given as a node script and its arguments: bench/fixtures/server.mjs (v1 SDK) or
  * test/fixtures/bench/raw-server.mjs (hand-written newline JSON) for the handshake era, and for the 2026-07-28 rows
- * bench/fixtures/modern-server.mjs (v2 SDK, modern-only) over stdio or HTTP. Script paths come from the caller:
- * this file runs bundled from a temporary folder (bench/worker.ts), where __dirname says nothing about the repo.
+ * bench/fixtures/modern-server.mjs (v2 SDK, modern-only) over stdio or HTTP; the handshake era over HTTP is in
+ * bench/handshakeHttpClients.ts. Script paths come from the caller: this file runs bundled from a temporary
+ * folder (bench/worker.ts), where __dirname says nothing about the repo.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';

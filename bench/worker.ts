@@ -8,10 +8,24 @@
  */
 import { OursClient, OursModernClient, RawClient, SdkClient, SdkV2Client, SdkV2ModernClient, type BenchClient, type ServerCommand } from './clients';
 import { SDK_RAISED_BUFFER } from './config';
+import { OursHandshakeHttpClient, SdkHandshakeHttpClient, SdkV2HandshakeHttpClient } from './handshakeHttpClients';
 import * as ours from './oursEntry';
 import { runWorkload, warmUp, type WorkloadId } from './workloads';
 
-export type ClientKind = 'ours' | 'oursOwnSession' | 'sdk' | 'sdkRaised' | 'sdkV2' | 'raw' | 'oursModernStdio' | 'oursModernHttp' | 'sdkV2ModernStdio' | 'sdkV2ModernHttp';
+export type ClientKind =
+  | 'ours'
+  | 'oursOwnSession'
+  | 'sdk'
+  | 'sdkRaised'
+  | 'sdkV2'
+  | 'raw'
+  | 'oursModernStdio'
+  | 'oursModernHttp'
+  | 'sdkV2ModernStdio'
+  | 'sdkV2ModernHttp'
+  | 'oursHandshakeHttp'
+  | 'sdkHandshakeHttp'
+  | 'sdkV2HandshakeHttp';
 
 export interface WorkerSpec {
   client: ClientKind;
@@ -46,6 +60,12 @@ function makeClient(spec: WorkerSpec): BenchClient {
       return new SdkV2ModernClient('stdio', server.script);
     case 'sdkV2ModernHttp':
       return new SdkV2ModernClient('http', server.script);
+    case 'oursHandshakeHttp':
+      return new OursHandshakeHttpClient(ours, server);
+    case 'sdkHandshakeHttp':
+      return new SdkHandshakeHttpClient(server);
+    case 'sdkV2HandshakeHttp':
+      return new SdkV2HandshakeHttpClient(server);
   }
 }
 
