@@ -84,9 +84,12 @@ async function main(): Promise<void> {
     await client.start();
     await warmUp(client, spec.warmupCalls);
   } catch (error) {
-    send({ type: 'failed', error: `could not start: ${describe(error)}` });
+    // Close first (an HTTP column stops its server process): the orchestrator kills this process once it reads 'failed'.
     await client.close().catch(() => undefined);
-    process.exit(1);
+    const failed: FromWorker = { type: 'failed', error: `could not start: ${describe(error)}` };
+    if (process.send) process.send(failed, () => process.exit(1));
+    else process.exit(1);
+    return;
   }
   // One command at a time: the orchestrator waits for each answer before it sends the next.
   process.on('message', (message: ToWorker) => {
