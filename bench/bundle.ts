@@ -39,7 +39,7 @@ export function buildBundles(): Bundles {
   return { worker, sdkCli, dispose: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** This project's client, bundled and loaded in this process (for bench/profileModernHttp.ts). */
+/** This project's client, bundled and loaded in this process (for bench/profileHttp.ts). */
 export function loadBundledOurs(): OursModule {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-'));
   const outfile = path.join(dir, 'ours.js');

@@ -2,8 +2,9 @@
  * The clients the benchmark compares, behind one small interface. Each one spawns its own copy of a fixture
  * server given as a node script and its arguments: bench/fixtures/server.mjs (v1 SDK) or
  * test/fixtures/bench/raw-server.mjs (hand-written newline JSON) for the handshake era, and for the 2026-07-28 rows
- * bench/fixtures/modern-server.mjs (v2 SDK, modern-only) over stdio or HTTP. Script paths come from the caller:
- * this file runs bundled from a temporary folder (bench/worker.ts), where __dirname says nothing about the repo.
+ * bench/fixtures/modern-server.mjs (v2 SDK, modern-only) over stdio or HTTP; the handshake era over HTTP is in
+ * bench/handshakeHttpClients.ts. Script paths come from the caller: this file runs bundled from a temporary
+ * folder (bench/worker.ts), where __dirname says nothing about the repo.
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
@@ -12,6 +13,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import * as SdkV2 from '@modelcontextprotocol/client';
 import * as SdkV2Stdio from '@modelcontextprotocol/client/stdio';
 import type { McpClient } from '../src/protocol/client';
+import { HttpFixtureClient } from './httpFixture';
 
 export const BIG_URI = 'bench://big';
 
@@ -26,7 +28,7 @@ function serverArgs(server: ServerCommand): string[] {
 }
 
 /** Generous limits: the benchmark measures time, it does not want timeouts to fire. */
-const REQUEST_TIMEOUT_MS = 10 * 60_000;
+export const REQUEST_TIMEOUT_MS = 10 * 60_000;
 
 export interface BenchClient {
   readonly label: string;
@@ -42,7 +44,7 @@ function serverEnv(bigBytes: number): Record<string, string> {
   return { BENCH_BIG_BYTES: String(bigBytes) };
 }
 
-function firstText(content: unknown): string {
+export function firstText(content: unknown): string {
   if (!Array.isArray(content)) throw new Error('result has no content array');
   const first: unknown = content[0];
   if (typeof first !== 'object' || first === null || (first as { type?: unknown }).type !== 'text') throw new Error('first content item is not text');
@@ -267,82 +269,28 @@ export class SdkV2Client implements BenchClient {
 
 export type ModernTransport = 'stdio' | 'http';
 
-/** A modern-only HTTP server process of its own, for one client; `url` once it listens. */
-class ModernHttpServer {
-  private child: ChildProcessByStdio<null, Readable, null> | undefined;
-
-  constructor(private readonly script: string) {}
-
-  async start(): Promise<string> {
-    const child = spawn(process.execPath, [this.script, '--transport', 'http'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    this.child = child;
-    return new Promise<string>((resolve, reject) => {
-      let seen = '';
-      child.once('error', reject);
-      child.once('exit', (code, signal) => reject(new Error(`the modern HTTP server exited (${signal ?? code}) before listening`)));
-      child.stdout.on('data', (chunk: Buffer) => {
-        seen += chunk.toString('utf8');
-        const match = /listening (\S+)/.exec(seen);
-        if (match) resolve(match[1]);
-      });
-    });
-  }
-
-  async stop(): Promise<void> {
-    const child = this.child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    child.kill('SIGTERM');
-    await exited;
-  }
-}
-
-/**
- * What the two modern-era columns share: the fixture server over HTTP when that transport is measured (started by
- * the subclass), no big resource, and closing the client before the server.
- */
-abstract class ModernBenchClient<C extends { close(): Promise<void> }> implements BenchClient {
-  abstract readonly label: string;
-  protected client: C | undefined;
-  protected readonly httpServer: ModernHttpServer;
-
-  constructor(protected readonly script: string) {
-    this.httpServer = new ModernHttpServer(script);
-  }
-
-  abstract start(): Promise<void>;
-  abstract echo(text: string): Promise<string>;
-
-  readBig(): Promise<number> {
-    return Promise.reject(new Error('the modern fixture has no big resource'));
-  }
-
-  async close(): Promise<void> {
-    try {
-      await this.client?.close();
-    } finally {
-      await this.httpServer.stop(); // also when the client failed to start or to close: the server must not outlive it
-    }
-  }
+/** The modern fixture's arguments for a transport. */
+function modernServer(script: string, transport: ModernTransport): ServerCommand {
+  return { script, args: ['--transport', transport] };
 }
 
 /** This project's client pinned to the 2026-07-28 era, over StdioTransport or the Streamable HTTP transport. */
-export class OursModernClient extends ModernBenchClient<McpClient> {
+export class OursModernClient extends HttpFixtureClient<McpClient> {
   readonly label: string;
 
   constructor(
     private readonly ours: OursModule,
     private readonly transport: ModernTransport,
-    script: string,
+    private readonly script: string,
   ) {
-    super(script);
+    super(modernServer(script, 'http'));
     this.label = `ours (McpClient, 2026-07-28, ${transport})`;
   }
 
   async start(): Promise<void> {
     const transport =
       this.transport === 'stdio'
-        ? new this.ours.StdioTransport({ command: process.execPath, args: [this.script, '--transport', 'stdio'] })
+        ? new this.ours.StdioTransport({ command: process.execPath, args: serverArgs(modernServer(this.script, 'stdio')) })
         : // As the extension and the CLI make it: with the host's fetch (chooseHttpFetch), not the transport's default.
           this.ours.createHttpTransport({ url: await this.httpServer.start(), mode: 'streamable-http', fetch: this.ours.chooseHttpFetch({ env: process.env }).fetch });
     this.client = new this.ours.McpClient({
@@ -363,14 +311,14 @@ export class OursModernClient extends ModernBenchClient<McpClient> {
 }
 
 /** The official v2 SDK client (@modelcontextprotocol/client 2.4.0) pinned to 2026-07-28, over its stdio or Streamable HTTP transport. */
-export class SdkV2ModernClient extends ModernBenchClient<SdkV2.Client> {
+export class SdkV2ModernClient extends HttpFixtureClient<SdkV2.Client> {
   readonly label: string;
 
   constructor(
     private readonly transport: ModernTransport,
-    script: string,
+    private readonly script: string,
   ) {
-    super(script);
+    super(modernServer(script, 'http'));
     this.label = `SDK 2.4.0 Client (pin 2026-07-28, ${transport})`;
   }
 
@@ -378,7 +326,7 @@ export class SdkV2ModernClient extends ModernBenchClient<SdkV2.Client> {
     const client = new SdkV2.Client({ name: 'bench-sdk-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     const transport =
       this.transport === 'stdio'
-        ? new SdkV2Stdio.StdioClientTransport({ command: process.execPath, args: [this.script, '--transport', 'stdio'], stderr: 'inherit' })
+        ? new SdkV2Stdio.StdioClientTransport({ command: process.execPath, args: serverArgs(modernServer(this.script, 'stdio')), stderr: 'inherit' })
         : new SdkV2.StreamableHTTPClientTransport(new URL(await this.httpServer.start()));
     await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
     this.client = client;

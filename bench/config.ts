@@ -8,7 +8,7 @@
  *   BENCH_CONCURRENT_LARGE (default 10000) calls of the large concurrent workload
  *   BENCH_BIG_BYTES (default 50 MiB)     size of `bench://big`
  *   BENCH_BIG_REPS (default 2)           repetitions of the big read
- *   BENCH_SECTIONS (default handshake,modern,cli-memory)
+ *   BENCH_SECTIONS (default handshake,http-handshake,modern,cli-memory): which of bench/run.ts's sections run
  *   BENCH_OWN_SESSION=1                  adds the column with the server in its own session (setsid)
  */
 export function positiveInt(name: string, fallback: number, allowZero = false): number {
@@ -27,7 +27,7 @@ export const LARGE_CALLS = positiveInt('BENCH_CONCURRENT_LARGE', 10_000);
 export const BIG_BYTES = positiveInt('BENCH_BIG_BYTES', 50 * 1024 * 1024);
 export const BIG_REPS = positiveInt('BENCH_BIG_REPS', 2);
 export const OWN_SESSION = process.env.BENCH_OWN_SESSION === '1';
-export const SECTIONS = (process.env.BENCH_SECTIONS ?? 'handshake,modern,cli-memory').split(',').map((section) => section.trim());
+export const SECTIONS = (process.env.BENCH_SECTIONS ?? 'handshake,http-handshake,modern,cli-memory').split(',').map((section) => section.trim());
 /** Large enough for the 50 MiB message (the SDK's default is 10 MiB). */
 export const SDK_RAISED_BUFFER = 256 * 1024 * 1024;
 

@@ -7,8 +7,9 @@
  *   - two fixture servers: the SDK-based bench/fixtures/server.mjs and the hand-written
  *     test/fixtures/bench/raw-server.mjs, whose own cost per message does not hide the client's;
  *   - every time is shown with its range, every ratio paired by repetition with its range.
- * Sections (BENCH_SECTIONS): handshake (stdio, both servers, and the 50 MiB read), modern (2026-07-28 over stdio
- * and Streamable HTTP against the v2 SDK), cli-memory (peak RSS of `read` of 50 MiB beside an SDK-based CLI).
+ * Sections (BENCH_SECTIONS): handshake (stdio, both servers, and the 50 MiB read), http-handshake (the handshake
+ * era, 2025-11-25, over Streamable HTTP against both SDKs), modern (2026-07-28 over stdio and Streamable HTTP
+ * against the v2 SDK), cli-memory (peak RSS of `read` of 50 MiB beside an SDK-based CLI).
  * Sizes and repetitions: bench/config.ts.
  */
 import * as path from 'node:path';
@@ -25,6 +26,7 @@ const REPO_ROOT = path.resolve(__dirname, '..');
 const SDK_SERVER: ServerCommand = { script: path.join(__dirname, 'fixtures', 'server.mjs') };
 const RAW_SERVER: ServerCommand = { script: path.join(REPO_ROOT, 'test', 'fixtures', 'bench', 'raw-server.mjs') };
 const MODERN_SERVER: ServerCommand = { script: path.join(__dirname, 'fixtures', 'modern-server.mjs') };
+const HANDSHAKE_HTTP_SERVER: ServerCommand = { script: path.join(__dirname, 'fixtures', 'handshake-http-server.mjs') };
 
 const SMALL_WORKLOADS: readonly WorkloadId[] = ['sequential', 'concurrent', 'concurrentLarge'];
 /** Issue 24's targets: at most 0.8x either SDK's time, within 1.15x of the raw loop. */
@@ -62,6 +64,22 @@ async function handshakeSection(worker: string): Promise<void> {
   }
 }
 
+async function httpHandshakeSection(worker: string): Promise<void> {
+  const workloads: readonly WorkloadId[] = ['sequential', 'concurrent'];
+  const columns: ClientKind[] = ['oursHandshakeHttp', 'sdkHandshakeHttp', 'sdkV2HandshakeHttp'];
+  const results = await measureSection(worker, { server: HANDSHAKE_HTTP_SERVER, columns, workloads }, 'http-handshake');
+  console.log('');
+  console.log(
+    'Handshake era (2025-11-25) over Streamable HTTP: bench/fixtures/handshake-http-server.mjs (SDK 1.32.2 McpServer, stateful sessions, SSE responses); ' +
+      'ours pinned to the handshake era with the host fetch, SDK 2.4.0 with legacy negotiation; one process per column, each with its own server',
+  );
+  console.log('');
+  printTimesTable(results, workloads, columns, [
+    { label: 'ours/SDK 1.x, HTTP', ours: 'oursHandshakeHttp', reference: 'sdkHandshakeHttp', target: 0.8 },
+    { label: 'ours/SDK 2.x, HTTP', ours: 'oursHandshakeHttp', reference: 'sdkV2HandshakeHttp', target: 0.8 },
+  ]);
+}
+
 async function modernSection(worker: string): Promise<void> {
   const workloads: readonly WorkloadId[] = ['sequential', 'concurrent'];
   const columns: ClientKind[] = ['oursModernStdio', 'sdkV2ModernStdio', 'oursModernHttp', 'sdkV2ModernHttp'];
@@ -81,6 +99,7 @@ async function main(): Promise<void> {
   const bundles = buildBundles();
   try {
     if (SECTIONS.includes('handshake')) await handshakeSection(bundles.worker);
+    if (SECTIONS.includes('http-handshake')) await httpHandshakeSection(bundles.worker);
     if (SECTIONS.includes('modern')) await modernSection(bundles.worker);
     if (SECTIONS.includes('cli-memory')) await cliMemorySection(bundles.sdkCli);
   } finally {

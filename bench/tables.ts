@@ -16,6 +16,9 @@ export const LABELS: Readonly<Record<ClientKind, string>> = {
   sdkV2ModernStdio: 'SDK 2.4.0, stdio',
   oursModernHttp: 'ours, Streamable HTTP',
   sdkV2ModernHttp: 'SDK 2.4.0, Streamable HTTP',
+  oursHandshakeHttp: 'ours, Streamable HTTP',
+  sdkHandshakeHttp: 'SDK 1.32.2, Streamable HTTP',
+  sdkV2HandshakeHttp: 'SDK 2.4.0, Streamable HTTP',
 };
 
 /** A ratio column: `ours` over `reference`, and the most it may be. */

@@ -8,10 +8,24 @@
  */
 import { OursClient, OursModernClient, RawClient, SdkClient, SdkV2Client, SdkV2ModernClient, type BenchClient, type ServerCommand } from './clients';
 import { SDK_RAISED_BUFFER } from './config';
+import { OursHandshakeHttpClient, SdkHandshakeHttpClient, SdkV2HandshakeHttpClient } from './handshakeHttpClients';
 import * as ours from './oursEntry';
 import { runWorkload, warmUp, type WorkloadId } from './workloads';
 
-export type ClientKind = 'ours' | 'oursOwnSession' | 'sdk' | 'sdkRaised' | 'sdkV2' | 'raw' | 'oursModernStdio' | 'oursModernHttp' | 'sdkV2ModernStdio' | 'sdkV2ModernHttp';
+export type ClientKind =
+  | 'ours'
+  | 'oursOwnSession'
+  | 'sdk'
+  | 'sdkRaised'
+  | 'sdkV2'
+  | 'raw'
+  | 'oursModernStdio'
+  | 'oursModernHttp'
+  | 'sdkV2ModernStdio'
+  | 'sdkV2ModernHttp'
+  | 'oursHandshakeHttp'
+  | 'sdkHandshakeHttp'
+  | 'sdkV2HandshakeHttp';
 
 export interface WorkerSpec {
   client: ClientKind;
@@ -46,6 +60,12 @@ function makeClient(spec: WorkerSpec): BenchClient {
       return new SdkV2ModernClient('stdio', server.script);
     case 'sdkV2ModernHttp':
       return new SdkV2ModernClient('http', server.script);
+    case 'oursHandshakeHttp':
+      return new OursHandshakeHttpClient(ours, server);
+    case 'sdkHandshakeHttp':
+      return new SdkHandshakeHttpClient(server);
+    case 'sdkV2HandshakeHttp':
+      return new SdkV2HandshakeHttpClient(server);
   }
 }
 
@@ -64,9 +84,12 @@ async function main(): Promise<void> {
     await client.start();
     await warmUp(client, spec.warmupCalls);
   } catch (error) {
-    send({ type: 'failed', error: `could not start: ${describe(error)}` });
+    // Close first (an HTTP column stops its server process): the orchestrator kills this process once it reads 'failed'.
     await client.close().catch(() => undefined);
-    process.exit(1);
+    const failed: FromWorker = { type: 'failed', error: `could not start: ${describe(error)}` };
+    if (process.send) process.send(failed, () => process.exit(1));
+    else process.exit(1);
+    return;
   }
   // One command at a time: the orchestrator waits for each answer before it sends the next.
   process.on('message', (message: ToWorker) => {
