@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
+import { getEventListeners } from 'node:events';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -87,6 +88,19 @@ describe('nodeHttpFetch keeps the transport bounded and cancellable', () => {
     const pending = nodeHttpFetch(`${origin}/silent`, { method: 'GET', redirect: 'manual', signal: controller.signal });
     controller.abort();
     await assert.rejects(pending, (error: unknown) => (error as Error).name === 'AbortError');
+  });
+
+  test("requests sharing one signal (a session's closing signal) add one abort listener to it, and its abort ends them all", { timeout: 10_000 }, async () => {
+    const controller = new AbortController();
+    const pending = Array.from({ length: 50 }, () => nodeHttpFetch(`${origin}/silent`, { method: 'GET', redirect: 'manual', signal: controller.signal }));
+    // A listener per request made 50 here (and thousands in a burst of calls): MaxListenersExceededWarning.
+    assert.equal(getEventListeners(controller.signal, 'abort').length, 1);
+    controller.abort();
+    const outcomes = await Promise.allSettled(pending);
+    assert.deepEqual(
+      outcomes.map((outcome) => (outcome.status === 'rejected' ? (outcome.reason as Error).name : 'fulfilled')),
+      Array.from({ length: 50 }, () => 'AbortError'),
+    );
   });
 
   test("redirect 'error' refuses a redirect as undici does, 'manual' returns it, and createHttpFetch follows it within the origin", { timeout: 10_000 }, async () => {

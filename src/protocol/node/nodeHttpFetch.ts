@@ -57,14 +57,7 @@ function request(url: URL, init: Omit<RequestInit, 'headers'> & { headers?: Requ
     const module = url.protocol === 'https:' ? https : http;
     const outgoing = module.request(url, { method: init.method ?? 'GET', headers: plainHeaders(init.headers), agent: agents[url.protocol as 'http:' | 'https:'] });
     let settled = false;
-    let onAbort: (() => void) | undefined;
-    const detach = () => {
-      if (onAbort) signal?.removeEventListener('abort', onAbort);
-    };
-    if (signal) {
-      onAbort = () => outgoing.destroy(abortReason(signal) as Error);
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+    const detach = signal ? whenAborted(signal, () => outgoing.destroy(abortReason(signal) as Error)) : () => undefined;
     outgoing.on('error', (error) => {
       detach();
       if (settled) return;
@@ -133,6 +126,38 @@ function bodyStream(incoming: http.IncomingMessage, signal: AbortSignal | undefi
     },
     { highWaterMark: 1 },
   );
+}
+
+/** The requests waiting on each signal's abort (see whenAborted). */
+const abortsBySignal = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `abort` when `signal` aborts; the returned function forgets it. One listener per signal, whatever the number
+ * of requests on it: a session's requests all carry the transport's closing signal, and a listener each made
+ * thousands on one EventTarget during a burst of calls (MaxListenersExceededWarning on the host's console, and
+ * addEventListener's cost per request in the CPU profile).
+ */
+function whenAborted(signal: AbortSignal, abort: () => void): () => void {
+  let aborts = abortsBySignal.get(signal);
+  if (!aborts) {
+    const pending = new Set<() => void>();
+    aborts = pending;
+    abortsBySignal.set(signal, pending);
+    signal.addEventListener(
+      'abort',
+      () => {
+        abortsBySignal.delete(signal);
+        for (const run of pending) run();
+        pending.clear();
+      },
+      { once: true },
+    );
+  }
+  const added = aborts;
+  added.add(abort);
+  return () => {
+    added.delete(abort);
+  };
 }
 
 function plainHeaders(headers: RequestInit['headers'] | http.OutgoingHttpHeaders): http.OutgoingHttpHeaders {
