@@ -15,9 +15,19 @@ import * as https from 'node:https';
  * also stops the socket, and cancelling the body destroys the response (the connection is not reused).
  */
 
+/**
+ * Idle connections kept per server. Node's default (256) closed most of them after a burst of concurrent calls and
+ * opened them again for the next burst: connecting cost this client a third of its CPU and the server its accepts
+ * (bench: 2,000 concurrent calls over Streamable HTTP, 2.2 s → 1.95 s). The server still closes the connections it
+ * finds idle for too long (its keep-alive timeout). The number of connections in use stays unlimited: a call's
+ * response stream holds its connection until the call ends, and a cap would leave a reply to the server's request
+ * (sampling, elicitation) waiting behind calls that wait for that reply.
+ */
+const IDLE_CONNECTIONS_KEPT = 4096;
+
 const agents = {
-  'http:': new http.Agent({ keepAlive: true }),
-  'https:': new https.Agent({ keepAlive: true }),
+  'http:': new http.Agent({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
+  'https:': new https.Agent({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
 } as const;
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
