@@ -106,20 +106,19 @@ export class ConfigLoader implements vscode.Disposable {
    * act on a list that is about to be replaced.
    */
   async reload(): Promise<readonly ServerEntry[]> {
-    const loaded = this.reloadNow();
-    if (!this.firstLoadStarted) {
-      this.firstLoadStarted = true;
-      loaded.then(this.firstLoadDone, this.firstLoadDone);
+    try {
+      return await this.publishNewest();
+    } finally {
+      // Settling an already settled promise does nothing: only the first reload to end counts.
+      this.firstLoadDone();
     }
-    return loaded;
   }
 
-  private firstLoadStarted = false;
   private firstLoadDone!: () => void;
   /** Settles once the first reload has published its servers (or failed): what waits for the configuration waits on it. */
   readonly firstLoad = new Promise<void>((resolve) => (this.firstLoadDone = resolve));
 
-  private async reloadNow(): Promise<readonly ServerEntry[]> {
+  private async publishNewest(): Promise<readonly ServerEntry[]> {
     const sequence = ++this.loadSequence;
     const load = this.readAll();
     this.latestLoad = load;
