@@ -58,18 +58,40 @@ function lazyPackagesPlugin() {
       const filter = new RegExp(`^(${LAZY_PACKAGES.map((name) => name.replace(/[/.]/g, (c) => `\\${c}`)).join('|')})$`);
       build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
       build.onResolve({ filter: /^\.\/vendor\.js$/ }, (args) => ({ path: args.path, external: true }));
+      lazyExportsHelper(build);
       build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
         const real = vendorExports()[args.path];
-        const names = Object.keys(real).filter((name) => name !== '__esModule');
-        const getters = names.map((name) => `${JSON.stringify(name)}: { enumerable: true, get: () => load()[${JSON.stringify(name)}] }`);
-        if (real.__esModule) getters.push('__esModule: { value: true }');
-        return {
-          loader: 'js',
-          contents: `let loaded;\nconst load = () => (loaded ??= require('./${VENDOR_FILE}')[${JSON.stringify(args.path)}]);\nmodule.exports = Object.defineProperties({}, {${getters.join(', ')}});\n`,
-        };
+        return { loader: 'js', contents: lazyFacade(VENDOR_FILE, args.path, { names: Object.keys(real), esModule: Boolean(real.__esModule) }) };
       });
     },
   };
+}
+
+/**
+ * A module whose exports are getters that require `key` of `file` (a bundle in dist/) when one is first read. esbuild
+ * reads an imported name where it is used (its interop copies a CommonJS module's properties as getters, without
+ * reading them), so importing the facade evaluates nothing.
+ */
+function lazyFacade(file, key, { names, esModule }) {
+  const exported = JSON.stringify(names.filter((name) => name !== '__esModule'));
+  return `module.exports = require('${LAZY_EXPORTS}')(() => require('./${file}')[${JSON.stringify(key)}], ${exported}, ${esModule});\n`;
+}
+
+/** The facades' one helper, bundled once per bundle (a facade is then little more than its list of names). */
+const LAZY_EXPORTS = 'mcp-workbench:lazy-exports';
+const LAZY_EXPORTS_SOURCE = `module.exports = (load, names, esModule) => {
+  let loaded;
+  const exports = {};
+  for (const name of names) Object.defineProperty(exports, name, { enumerable: true, get: () => (loaded ??= load())[name] });
+  if (esModule) Object.defineProperty(exports, '__esModule', { value: true });
+  return exports;
+};
+`;
+
+/** Resolves the helper the lazy facades require. */
+function lazyExportsHelper(build) {
+  build.onResolve({ filter: /^mcp-workbench:lazy-exports$/ }, (args) => ({ path: args.path, namespace: 'lazy-exports' }));
+  build.onLoad({ filter: /.*/, namespace: 'lazy-exports' }, () => ({ loader: 'js', contents: LAZY_EXPORTS_SOURCE }));
 }
 
 let vendorCache;
@@ -86,20 +108,25 @@ function vendorExports() {
 /**
  * The protocol client and the workbench logic (src/protocol, src/workbench, and the packages they use) are one copy in
  * dist/shared.js, required by both extension.js and cli.js: the CLI ships inside the VSIX, and two copies of the core
- * were a third of it. Each bundle sees a facade per shared module, `module.exports = require('./shared.js')[key]`;
- * the modules inside shared.js are wrapped to evaluate on first require, so activation evaluates only the ones it uses.
- * The shared bundle is built last, from the keys the two bundles asked for.
+ * were a third of it. Each bundle sees a facade per shared module; the modules inside shared.js are wrapped to
+ * evaluate on first require. The facades are lazy (lazyFacade): a module is evaluated when one of its exports is first
+ * read, not when a module importing it loads. With eager facades, loading extension.js evaluated 64 of the 79 shared
+ * modules (the regex engine, the schema validator, forms, OAuth, registry, recordings...) whatever the first screen
+ * showed (test/unit/bundleLoad.test.ts). The build: the two bundles once, to learn the keys they ask for; the shared
+ * bundle from those keys; the names each key exports (read by evaluating shared.js in a child process); then the two
+ * bundles again, with a lazy facade per key.
  */
 const SHARED_FILE = 'shared.js';
 const SHARED_DIRS = ['src/protocol', 'src/workbench'].map((dir) => path.join(__dirname, dir) + path.sep);
 const CONSUMER_DIRS = ['src/extension', 'src/cli'].map((dir) => path.join(__dirname, dir) + path.sep);
 const NOT_SHARED = new Set(['vscode', `./${VENDOR_FILE}`, `./${SHARED_FILE}`, ...LAZY_PACKAGES]);
 
-function sharedCorePlugin(keys) {
+function sharedCorePlugin(keys, exportsByKey) {
   return {
     name: 'shared-core',
     setup(build) {
       build.onResolve({ filter: /^\.\/shared\.js$/ }, (args) => ({ path: args.path, external: true }));
+      if (exportsByKey) lazyExportsHelper(build);
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === 'shared-core') return undefined; // its own build.resolve below
         if (args.namespace !== 'file' || args.kind !== 'import-statement' && args.kind !== 'require-call') return undefined;
@@ -116,10 +143,13 @@ function sharedCorePlugin(keys) {
         keys.set(key, resolved.path);
         return { path: key, namespace: 'shared-core' };
       });
-      build.onLoad({ filter: /.*/, namespace: 'shared-core' }, (args) => ({
-        loader: 'js',
-        contents: `module.exports = require('./${SHARED_FILE}')[${JSON.stringify(args.path)}];\n`,
-      }));
+      build.onLoad({ filter: /.*/, namespace: 'shared-core' }, (args) => {
+        // The first pass only learns the keys: its output is not written.
+        if (!exportsByKey) return { loader: 'js', contents: 'module.exports = {};\n' };
+        const exported = exportsByKey.get(args.path);
+        if (!exported) throw new Error(`${args.path} is not in ${SHARED_FILE} (the first pass did not ask for it)`);
+        return { loader: 'js', contents: lazyFacade(SHARED_FILE, args.path, exported) };
+      });
     },
   };
 }
@@ -159,11 +189,19 @@ function sharedTarget() {
   };
 }
 
+/** The names each shared key exports, by evaluating the built shared.js in a child process (not in this one). */
+function sharedExports() {
+  const file = path.join(outdir, SHARED_FILE);
+  const script = `const shared = require(${JSON.stringify(file)}); const out = {};
+for (const key of Object.keys(shared)) { const module = shared[key]; out[key] = { names: Object.keys(module), esModule: Boolean(module.__esModule) }; }
+process.stdout.write(JSON.stringify(out));`;
+  const text = require('node:child_process').execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  return new Map(Object.entries(JSON.parse(text)));
+}
+
 // Watch mode rebuilds one bundle at a time, so the keys of the shared bundle could go stale: there each bundle carries
 // its own copy of the core.
-const sharing = watch ? [] : [sharedCorePlugin(sharedKeys)];
-
-const targets = [
+const targetsWith = (sharing) => [
   {
     ...common,
     entryPoints: ['src/extension/extension.ts'],
@@ -189,12 +227,14 @@ async function main() {
   // The vendor bundle first: the facades are generated from its exports.
   await esbuild.build(vendorTarget);
   if (watch) {
-    const contexts = await Promise.all(targets.map((t) => esbuild.context(t)));
+    const contexts = await Promise.all(targetsWith([]).map((t) => esbuild.context(t)));
     await Promise.all(contexts.map((c) => c.watch()));
     return;
   }
-  await Promise.all(targets.map((t) => esbuild.build(t)));
+  await Promise.all(targetsWith([sharedCorePlugin(sharedKeys)]).map((t) => esbuild.build({ ...t, write: false })));
   await esbuild.build(sharedTarget());
+  const exportsByKey = sharedExports();
+  await Promise.all(targetsWith([sharedCorePlugin(new Map(), exportsByKey)]).map((t) => esbuild.build(t)));
 }
 
 main().catch((error) => {

@@ -4,7 +4,7 @@ import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../
 import type { ElicitRequest, ElicitResult, JsonObject } from '../../protocol/types';
 import type { ElicitationExchange } from '../../workbench/history/elicitationExchange';
 import { ReviewQueue } from '../../workbench/sampling/reviewQueue';
-import { SchemaValidator } from '../../protocol/validation/schemaValidation';
+import { schemaValidator } from '../shared/schemaValidator';
 import { formFieldMessages } from '../webviews/fieldMessages';
 import { openExternalUrl } from '../ui/openExternalUrl';
 import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
@@ -43,7 +43,6 @@ export interface UrlElicitationRecord {
 export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
   readonly modes: readonly ElicitationMode[] = ['form', 'url'];
   readonly queue = new ReviewQueue<ElicitRequest>();
-  private readonly validator = new SchemaValidator();
   presentUrlModal: UrlModalPresenter = showModal;
   openExternal: (url: string) => Thenable<boolean> = openExternalUrl;
   /** URL-mode elicitations of this session, newest last (capped). */
@@ -169,7 +168,7 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
           }
           const content = message.content ?? {};
           const errors = formFieldMessages(form, content, () => {
-            const verdict = this.validator.validate(schema, content);
+            const verdict = schemaValidator().validate(schema, content);
             return verdict.kind === 'invalid' ? verdict.errors : [];
           });
           if (errors.length > 0) {

@@ -6,7 +6,7 @@ import type { ClientHost } from '../../protocol/host';
 import type { RestartPolicy } from '../../workbench/lifecycle/restartPolicy';
 import type { LoggingLevel, LogMessage } from '../../protocol/types';
 import type { Transport } from '../../protocol/transports/transport';
-import { stdioTransportOf } from '../shared/launchCore';
+import { StdioTransport } from '../../protocol/node/stdio';
 import { maskText } from '../../workbench/secrets';
 import { callToolWithTasks } from '../../workbench/tasks/taskCalls';
 import type { InputPrompter } from '../config/inputPrompter';
@@ -143,7 +143,8 @@ export class ServerController implements vscode.Disposable {
   /** Process id of a running stdio server. */
   get pid(): number | undefined {
     const transport = this.connection?.transport;
-    return stdioTransportOf(transport)?.pid;
+    // Without a connection the stdio transport's module is not read (it loads with the first server start).
+    return transport !== undefined && transport instanceof StdioTransport ? transport.pid : undefined;
   }
 
   /** The level chosen with "Set Log Level", re-applied after every start. */
@@ -444,7 +445,7 @@ export class ServerController implements vscode.Disposable {
 
   private recentStderr(): string[] {
     const transport = this.connection?.transport;
-    return stdioTransportOf(transport)?.recentStderr.map((line) => this.mask(line)) ?? [];
+    return transport !== undefined && transport instanceof StdioTransport ? transport.recentStderr.map((line) => this.mask(line)) : [];
   }
 
   private logDiagnostic(line: string): void {

@@ -5,7 +5,8 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { appsExtensionsFor } from '../../protocol/extensions/apps';
 import { appsEnabled } from '../apps/appsSetting';
-import type { McpClient, ServerSession } from '../../protocol/client';
+import { McpClient, type ServerSession } from '../../protocol/client';
+import { StdioTransport } from '../../protocol/node/stdio';
 import { describeEra, eraChoiceReason } from '../../protocol/eras/select';
 import { errorMessage } from '../../protocol/errors';
 import type { ClientHost, ElicitationHandler, SamplingHandler } from '../../protocol/host';
@@ -17,8 +18,7 @@ import type { VariableContext } from '../../workbench/config/variables';
 import { CoalescedRefresh } from '../../workbench/lists/coalescedRefresh';
 import { configuredInputLimits, extensionHttpFetch } from '../config/hostLimits';
 import { describeHttpFetch } from '../../workbench/node/httpFetchChoice';
-import type { ResolvedServer } from '../../workbench/node/launch';
-import { launchCore, stdioTransportOf } from '../shared/launchCore';
+import { createTransport, previewServerDefinition, resolveServerWithSecrets, type ResolvedServer } from '../../workbench/node/launch';
 import type { SamplingRequestContext } from '../../workbench/sampling/coordinator';
 import type { SignInMode, SignInService } from '../auth/signIn';
 import type { InputPrompter } from '../config/inputPrompter';
@@ -124,7 +124,6 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
   try {
     // A previous connection may still be shutting down (restart); never run two processes at once.
     await previousClose;
-    const { client: { McpClient }, launch: { createTransport, previewServerDefinition, resolveServerWithSecrets } } = launchCore();
     const context = variableContext(entry, services);
     // A workspace server is confirmed on what it would run before anything else happens on its behalf: no input
     // box opens and no envFile is read until the person agreed.
@@ -214,7 +213,7 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     const session = await client.connect();
     if (signal.aborted) return superseded;
     const { serverInfo, protocolVersion } = session;
-    const pid = stdioTransportOf(transport)?.pid;
+    const pid = transport instanceof StdioTransport ? transport.pid : undefined;
     log.info(
       `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
         `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,

@@ -1,8 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StdioLaunch } from '../../workbench/node/commandResolution';
-import type { LaunchHost, ResolvedServer } from '../../workbench/node/launch';
-import { launchCore } from './launchCore';
+import { planStdioLaunch, type LaunchHost, type ResolvedServer } from '../../workbench/node/launch';
 
 /** A stdio server's command does not exist; the message names the command, the PATH searched and the fix. */
 export class CommandNotFoundError extends Error {
@@ -24,7 +23,6 @@ export class CommandNotFoundError extends Error {
  */
 export async function checkCommand(resolved: ResolvedServer, host: LaunchHost = editorLaunchHost()): Promise<StdioLaunch | undefined> {
   if (resolved.kind !== 'stdio') return undefined;
-  const { planStdioLaunch } = launchCore().launch;
   const plan = await planStdioLaunch(resolved, host);
   if (plan.kind === 'ready') return plan.launch;
   throw new CommandNotFoundError(

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { McpClient } from '../../protocol/client';
-import { launchCore } from '../shared/launchCore';
+import { McpClient } from '../../protocol/client';
+import { StdioTransport } from '../../protocol/node/stdio';
 import { MASK } from '../../workbench/secrets';
 import type { RecordedServer } from '../../workbench/recordings/format';
 import type { ServerManager } from '../servers/serverManager';
@@ -54,7 +54,6 @@ async function spawnRecorded(server: Extract<RecordedServer, { kind: 'stdio' }>,
     else if (process.env[variable] !== undefined) secrets.push((env[variable] = process.env[variable] as string));
     else throw new Error(vscode.l10n.t('The recorded server needs {0} (masked in the file): set it in the environment of VS Code.', variable));
   }
-  const { client: { McpClient }, stdio: { StdioTransport } } = launchCore();
   const transport = new StdioTransport({ command: server.command, args: server.args, env, cwd: path.resolve(folder, server.cwd ?? '.') });
   const client = new McpClient({ serverName: server.name ?? path.basename(server.command), transport, era: server.era ?? 'auto' });
   try {

@@ -3,7 +3,7 @@ import { localizeCoreError } from '../ui/coreErrors';
 import type { CallToolOutcome } from '../../protocol/client';
 import { errorMessage, isLocalError } from '../../protocol/errors';
 import type { JsonObject, Tool } from '../../protocol/types';
-import { SchemaValidator } from '../../protocol/validation/schemaValidation';
+import { schemaValidator } from '../shared/schemaValidator';
 import type { HistoryOutcome, HistoryRecording } from '../../workbench/history/historyLog';
 import type { ServerController } from '../servers/serverController';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArguments';
@@ -15,7 +15,6 @@ import { ServerState } from '../servers/serverState';
 import { appHost } from '../apps/appHost';
 import { personVisibleTools } from '../apps/appsSetting';
 
-const validator = new SchemaValidator();
 
 /** How a call is shown and how the form is opened; the browse services supply both. */
 export interface ToolCallUi {
@@ -88,14 +87,14 @@ async function askArguments(controller: ServerController, tool: Tool): Promise<J
     value: argumentSkeleton(tool.inputSchema),
     ignoreFocusOut: true,
     validateInput: (value) => {
-      const check = checkArguments(value, tool.inputSchema, validator, labels);
+      const check = checkArguments(value, tool.inputSchema, schemaValidator(), labels);
       if (check.kind === 'error') return { message: check.message, severity: vscode.InputBoxValidationSeverity.Error };
       if (check.warning) return { message: check.warning, severity: vscode.InputBoxValidationSeverity.Warning };
       return undefined;
     },
   });
   if (text === undefined) return undefined;
-  const check = checkArguments(text, tool.inputSchema, validator, labels);
+  const check = checkArguments(text, tool.inputSchema, schemaValidator(), labels);
   return check.kind === 'ok' ? check.value : undefined;
 }
 

@@ -2,7 +2,7 @@ import type { HistoryRecording } from '../../workbench/history/historyLog';
 import * as vscode from 'vscode';
 import { buildFormModel, defaultValues, type FormField } from '../../workbench/forms/formModel';
 import type { JsonObject, Tool } from '../../protocol/types';
-import { SchemaValidator } from '../../protocol/validation/schemaValidation';
+import { schemaValidator } from '../shared/schemaValidator';
 import { callToolWithProgress, type CallAttempt } from './callTool';
 import { runOptionalAsTask, type ServerController } from '../servers/serverController';
 import { runAsTaskChoice, type RunAsTaskChoice } from '../../workbench/tasks/taskCalls';
@@ -28,8 +28,6 @@ export interface ToolFormHandle {
   /** A message of the form, or of the result area under it (media/results/results.js). */
   receive(message: ToolFormMessage | ResultAreaMessage): Promise<void>;
 }
-
-const validator = new SchemaValidator();
 
 /**
  * Call Tool forms: a webview per tool, generated from its input schema. The extension validates what the form
@@ -142,7 +140,7 @@ export class ToolForms implements vscode.Disposable {
     }
     let unchecked: string | undefined;
     const errors = formFieldMessages(model, args, () => {
-      const verdict = validator.validate(tool.inputSchema, args);
+      const verdict = schemaValidator().validate(tool.inputSchema, args);
       if (verdict.kind === 'unchecked') unchecked = verdict.reason;
       return verdict.kind === 'invalid' ? verdict.errors : [];
     });
