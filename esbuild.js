@@ -6,6 +6,7 @@
 // consents, prompts and modals) that the product must not carry. They sit behind the build-time constant
 // MCP_WORKBENCH_TEST_BUILD, which is `false` in every other build, so the minifier drops their code entirely
 // (test/unit/testHooks.test.ts greps the production bundle for their names).
+const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
 
@@ -35,7 +36,7 @@ const common = {
  * first use: the OAuth library (a sign-in). Both bundles share the one copy, which also keeps the VSIX smaller. Each
  * bundle sees a small facade per package whose exports are getters: nothing is required until a property is read
  * (esbuild reads imported names at their use, and its interop copies them as getters), so activation loads none of
- * them. The regex engine and the JSON Schema validator are our own code, in shared.js.
+ * them. The regex engine and the JSON Schema validator are our own code, in the core's `forms` chunk.
  */
 const LAZY_PACKAGES = ['oauth4webapi'];
 const VENDOR_FILE = 'vendor.js';
@@ -107,48 +108,109 @@ function vendorExports() {
 
 /**
  * The protocol client and the workbench logic (src/protocol, src/workbench, and the packages they use) are one copy in
- * dist/shared.js, required by both extension.js and cli.js: the CLI ships inside the VSIX, and two copies of the core
- * were a third of it. Each bundle sees a facade per shared module; the modules inside shared.js are wrapped to
- * evaluate on first require. The facades are lazy (lazyFacade): a module is evaluated when one of its exports is first
- * read, not when a module importing it loads. With eager facades, loading extension.js evaluated 64 of the 79 shared
- * modules (the regex engine, the schema validator, forms, OAuth, registry, recordings...) whatever the first screen
- * showed (test/unit/bundleLoad.test.ts). The build: the two bundles once, to learn the keys they ask for; the shared
- * bundle from those keys; the names each key exports (read by evaluating shared.js in a child process); then the two
- * bundles again, with a lazy facade per key.
+ * dist/, required by both extension.js and cli.js: the CLI ships inside the VSIX, and two copies of the core were a
+ * third of it. The core is cut into a few chunks, one file each (`dist/shared-<chunk>.js`, CHUNKS below). Every module
+ * is in exactly one chunk; an import that crosses chunks, and every import of the core by extension.js and cli.js,
+ * goes through a lazy facade (lazyFacade): the module is evaluated when one of its exports is first read, and its chunk
+ * is read and compiled then. So loading the extension evaluates none of the core (test/unit/bundleLoad.test.ts; with
+ * eager facades it evaluated 64 of 79 entry modules), and a window's start compiles the `startup` chunk only: one
+ * shared.js of 474 KB took 17–29 ms of the extension host's start to compile, whatever was used of it.
+ *
+ * The build: extension.js and cli.js once (not written), to learn the keys they ask of each chunk; the chunks, each
+ * built again while others ask it for more keys; the names each key exports (read by evaluating the chunks in a child
+ * process); then every chunk and both bundles with lazy facades.
  */
-const SHARED_FILE = 'shared.js';
-const SHARED_DIRS = ['src/protocol', 'src/workbench'].map((dir) => path.join(__dirname, dir) + path.sep);
+const SRC_DIR = path.join(__dirname, 'src') + path.sep;
+const SHARED_ROOTS = ['src/protocol', 'src/workbench'].map((dir) => path.join(__dirname, dir) + path.sep);
 const CONSUMER_DIRS = ['src/extension', 'src/cli'].map((dir) => path.join(__dirname, dir) + path.sep);
-const NOT_SHARED = new Set(['vscode', `./${VENDOR_FILE}`, `./${SHARED_FILE}`, ...LAZY_PACKAGES]);
+const NOT_SHARED = new Set(['vscode', `./${VENDOR_FILE}`, ...LAZY_PACKAGES]);
 
-function sharedCorePlugin(keys, exportsByKey) {
+/**
+ * The chunks besides `startup`, by folder (the longest that holds the module) or package. A chunk is a unit of
+ * compiling and of compression: fewer, larger chunks keep the VSIX small (each file is compressed on its own); the
+ * request path of a call stays in one chunk (`client`), so a call reads no facade. `startup` holds the rest: what a
+ * window reads when it opens (the configuration and jsonc-parser, History, the sampling policy, recorded tests' format,
+ * the protocol's shared types and errors).
+ */
+const CHUNKS = {
+  client: [
+    'src/protocol/client.ts',
+    'src/protocol/clientOptions.ts',
+    'src/protocol/eras/',
+    'src/protocol/jsonrpc/',
+    'src/protocol/transports/',
+    'src/protocol/node/',
+    'src/protocol/requests/',
+    'src/protocol/limits/',
+    'src/protocol/features/',
+    'src/workbench/protocolLog/',
+    'vscode-jsonrpc',
+  ],
+  // Forms and what checks them: the JSON Schema validator and the regex engine.
+  forms: ['src/protocol/validation/', 'src/workbench/forms/'],
+  auth: ['src/protocol/auth/', 'src/workbench/node/auth/'],
+  extensions: ['src/protocol/extensions/', 'src/workbench/apps/', 'src/workbench/skills/'],
+  registry: ['src/workbench/registry/'],
+};
+const STARTUP_CHUNK = 'startup';
+const CHUNK_RULES = Object.entries(CHUNKS)
+  .flatMap(([chunk, prefixes]) => prefixes.map((prefix) => ({ chunk, prefix })))
+  .sort((a, b) => b.prefix.length - a.prefix.length);
+
+/** The chunk of a module of the core, by its path in the repository or the package it is imported from. */
+function chunkOf(resolvedPath, importPath) {
+  const own = SHARED_ROOTS.some((dir) => resolvedPath.startsWith(dir));
+  const name = own ? path.relative(__dirname, resolvedPath).split(path.sep).join('/') : packageName(importPath);
+  const rule = CHUNK_RULES.find(({ prefix }) => (own ? name.startsWith(prefix) : name === prefix));
+  return rule ? rule.chunk : STARTUP_CHUNK;
+}
+
+function packageName(importPath) {
+  const parts = importPath.split('/');
+  return importPath.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+const chunkFile = (chunk) => `shared-${chunk}.js`;
+
+/** What each chunk must export: chunk → key → the file the key resolved to. */
+const chunkKeys = new Map();
+
+/**
+ * Imports of the core from `ownChunk` (undefined: from extension.js or cli.js) that leave it become facades. With
+ * `exportsByKey` the facades are lazy; without, a pass only learns the keys and its output is not run.
+ */
+function sharedCorePlugin(ownChunk, exportsByKey) {
   return {
     name: 'shared-core',
     setup(build) {
-      build.onResolve({ filter: /^\.\/shared\.js$/ }, (args) => ({ path: args.path, external: true }));
-      if (exportsByKey) lazyExportsHelper(build);
+      build.onResolve({ filter: /^\.\/shared-[\w-]+\.js$/ }, (args) => ({ path: args.path, external: true }));
+      lazyExportsHelper(build);
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === 'shared-core') return undefined; // its own build.resolve below
         if (args.namespace !== 'file' || args.kind !== 'import-statement' && args.kind !== 'require-call') return undefined;
-        if (!CONSUMER_DIRS.some((dir) => args.importer.startsWith(dir))) return undefined;
+        const importerDirs = ownChunk === undefined ? CONSUMER_DIRS : [SRC_DIR];
+        if (!importerDirs.some((dir) => args.importer.startsWith(dir))) return undefined;
         if (NOT_SHARED.has(args.path) || args.path.startsWith('node:')) return undefined;
         const bare = !args.path.startsWith('.') && !path.isAbsolute(args.path);
         if (bare && require('node:module').isBuiltin(args.path)) return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'shared-core' });
         if (resolved.errors.length > 0 || resolved.external) return undefined;
-        const own = SHARED_DIRS.some((dir) => resolved.path.startsWith(dir));
+        const own = SHARED_ROOTS.some((dir) => resolved.path.startsWith(dir));
         if (!own && !bare) return undefined;
+        const chunk = chunkOf(resolved.path, args.path);
+        if (chunk === ownChunk) return undefined;
         // Own modules by their path in the repository, packages by the name they are imported with.
         const key = own ? path.relative(__dirname, resolved.path).split(path.sep).join('/') : args.path;
-        keys.set(key, resolved.path);
-        return { path: key, namespace: 'shared-core' };
+        if (!chunkKeys.has(chunk)) chunkKeys.set(chunk, new Map());
+        chunkKeys.get(chunk).set(key, resolved.path);
+        return { path: `${chunk}\n${key}`, namespace: 'shared-core' };
       });
       build.onLoad({ filter: /.*/, namespace: 'shared-core' }, (args) => {
-        // The first pass only learns the keys: its output is not written.
-        if (!exportsByKey) return { loader: 'js', contents: 'module.exports = {};\n' };
-        const exported = exportsByKey.get(args.path);
-        if (!exported) throw new Error(`${args.path} is not in ${SHARED_FILE} (the first pass did not ask for it)`);
-        return { loader: 'js', contents: lazyFacade(SHARED_FILE, args.path, exported) };
+        const [chunk, key] = args.path.split('\n');
+        if (!exportsByKey) return { loader: 'js', contents: `module.exports = require('./${chunkFile(chunk)}')[${JSON.stringify(key)}];\n` };
+        const exported = exportsByKey.get(key);
+        if (!exported) throw new Error(`${key} is not in ${chunkFile(chunk)} (no earlier pass asked for it)`);
+        return { loader: 'js', contents: lazyFacade(chunkFile(chunk), key, exported) };
       });
     },
   };
@@ -172,31 +234,39 @@ function vscodeOncePlugin() {
   };
 }
 
-/** The keys the bundles asked for, each to the file it resolved to. */
-const sharedKeys = new Map();
-
-function sharedTarget() {
-  const entries = [...sharedKeys].sort(([a], [b]) => a.localeCompare(b));
+function chunkTarget(chunk, exportsByKey) {
+  const entries = [...chunkKeys.get(chunk)].sort(([a], [b]) => a.localeCompare(b));
   return {
     ...common,
     stdin: {
       contents: `module.exports = {${entries.map(([key, file]) => `get ${JSON.stringify(key)}() { return require(${JSON.stringify(file)}); }`).join(',\n')}};`,
       resolveDir: __dirname,
-      sourcefile: 'shared-entry.js',
+      sourcefile: `${chunk}-entry.js`,
     },
-    outfile: path.join(outdir, SHARED_FILE),
-    plugins: [lazyPackagesPlugin()],
+    outfile: path.join(outdir, chunkFile(chunk)),
+    plugins: [sharedCorePlugin(chunk, exportsByKey), lazyPackagesPlugin()],
   };
 }
 
-/** The names each shared key exports, by evaluating the built shared.js in a child process (not in this one). */
+/** The names each key exports, by evaluating the built chunks in a child process (not in this one). */
 function sharedExports() {
-  const file = path.join(outdir, SHARED_FILE);
-  const script = `const shared = require(${JSON.stringify(file)}); const out = {};
-for (const key of Object.keys(shared)) { const module = shared[key]; out[key] = { names: Object.keys(module), esModule: Boolean(module.__esModule) }; }
+  const files = [...chunkKeys.keys()].map((chunk) => path.join(outdir, chunkFile(chunk)));
+  const script = `const out = {};
+for (const file of ${JSON.stringify(files)}) {
+  const chunk = require(file);
+  for (const key of Object.keys(chunk)) { const module = chunk[key]; out[key] = { names: Object.keys(module), esModule: Boolean(module.__esModule) }; }
+}
 process.stdout.write(JSON.stringify(out));`;
   const text = require('node:child_process').execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
   return new Map(Object.entries(JSON.parse(text)));
+}
+
+/** Removes chunks of an earlier build that this one did not make (a folder that was removed or renamed). */
+function removeStaleChunks() {
+  const made = new Set([...chunkKeys.keys()].map(chunkFile));
+  for (const name of fs.readdirSync(outdir)) {
+    if (/^shared(-[\w-]+)?\.js(\.map)?$/.test(name) && !made.has(name.replace(/\.map$/, ''))) fs.rmSync(path.join(outdir, name));
+  }
 }
 
 // Watch mode rebuilds one bundle at a time, so the keys of the shared bundle could go stale: there each bundle carries
@@ -231,10 +301,19 @@ async function main() {
     await Promise.all(contexts.map((c) => c.watch()));
     return;
   }
-  await Promise.all(targetsWith([sharedCorePlugin(sharedKeys)]).map((t) => esbuild.build({ ...t, write: false })));
-  await esbuild.build(sharedTarget());
+  await Promise.all(targetsWith([sharedCorePlugin(undefined)]).map((t) => esbuild.build({ ...t, write: false })));
+  // Until no chunk is asked for a key it was built without.
+  const builtWith = new Map();
+  for (;;) {
+    const stale = [...chunkKeys].filter(([chunk, keys]) => builtWith.get(chunk) !== keys.size);
+    if (stale.length === 0) break;
+    for (const [chunk, keys] of stale) builtWith.set(chunk, keys.size);
+    await Promise.all(stale.map(([chunk]) => esbuild.build(chunkTarget(chunk))));
+  }
   const exportsByKey = sharedExports();
-  await Promise.all(targetsWith([sharedCorePlugin(new Map(), exportsByKey)]).map((t) => esbuild.build(t)));
+  const chunks = [...chunkKeys.keys()].map((chunk) => chunkTarget(chunk, exportsByKey));
+  await Promise.all([...chunks, ...targetsWith([sharedCorePlugin(undefined, exportsByKey)])].map((t) => esbuild.build(t)));
+  removeStaleChunks();
 }
 
 main().catch((error) => {

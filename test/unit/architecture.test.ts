@@ -29,16 +29,35 @@ test('the bundled CLI contains no reference to the vscode module and runs withou
   assert.ok(existsSync(cli), `${cli} is missing: run "npm run build" first (npm test does)`);
   const bundle = readFileSync(cli, 'utf8');
   assert.doesNotMatch(bundle, VSCODE_IMPORT);
-  assert.doesNotMatch(readFileSync(path.join(root, 'dist/shared.js'), 'utf8'), VSCODE_IMPORT, 'the core the CLI shares with the extension');
+  for (const chunk of sharedChunks()) assert.doesNotMatch(readFileSync(path.join(root, 'dist', chunk), 'utf8'), VSCODE_IMPORT, `the core the CLI shares with the extension (${chunk})`);
   const help = execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
   assert.match(help, /Usage: mcp-workbench/);
 });
 
-test('the core ships once: extension.js and cli.js both require it from shared.js', () => {
-  // A method name only the protocol client writes: where it is, the core is.
-  const holders = ['extension.js', 'cli.js', 'shared.js'].filter((file) => readFileSync(path.join(root, 'dist', file), 'utf8').includes('notifications/initialized'));
-  assert.deepEqual(holders, ['shared.js']);
-  for (const file of ['extension.js', 'cli.js']) assert.match(readFileSync(path.join(root, 'dist', file), 'utf8'), /require\("\.\/shared\.js"\)/, file);
+/** The chunks of the core in dist/ (esbuild.js: `shared-<chunk>.js`). */
+function sharedChunks(): string[] {
+  return readdirSync(path.join(root, 'dist')).filter((name) => /^shared-[\w-]+\.js$/.test(name));
+}
+
+test('the core ships once: each of its modules is in one chunk, and extension.js and cli.js require them', () => {
+  // npm test's build is not minified: esbuild names each module it bundles in a comment line before its code.
+  const modulesOf = (file: string) => readFileSync(path.join(root, 'dist', file), 'utf8').match(/^\/\/ src\/\S+\.ts$/gm) ?? [];
+  const chunks = sharedChunks();
+  assert.ok(chunks.length >= 2, `the core's chunks: ${chunks.join(', ')}`);
+  const holder = new Map<string, string>();
+  for (const chunk of chunks) {
+    for (const module of modulesOf(chunk)) {
+      assert.ok(!module.startsWith('// src/extension/') && !module.startsWith('// src/cli/'), `${module} is in ${chunk}`);
+      assert.equal(holder.get(module), undefined, `${module} is in ${holder.get(module)} and in ${chunk}`);
+      holder.set(module, chunk);
+    }
+  }
+  assert.ok(holder.has('// src/protocol/client.ts') && holder.has('// src/workbench/config/mcpConfig.ts'), 'the module comments are read');
+  for (const file of ['extension.js', 'cli.js']) {
+    const inBundle = modulesOf(file).filter((module) => module.startsWith('// src/protocol/') || module.startsWith('// src/workbench/'));
+    assert.deepEqual(inBundle, [], `${file} carries no module of the core`);
+    assert.match(readFileSync(path.join(root, 'dist', file), 'utf8'), /require\("\.\/shared-[\w-]+\.js"\)/, file);
+  }
 });
 
 /**

@@ -5,7 +5,7 @@
  * of the hooks' names, the test build must hold them all (the positive control: the names are the ones in use).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -45,9 +45,10 @@ function bundle(folder: string, file: string): string {
   return readFileSync(path.join(out, folder, file), 'utf8');
 }
 
-/** What the extension host loads: extension.js and the core it shares with the CLI (shared.js). */
+/** What the extension host loads: extension.js and the core it shares with the CLI (the shared-*.js chunks). */
 function extensionCode(folder: string): string {
-  return bundle(folder, 'extension.js') + bundle(folder, 'shared.js');
+  const chunks = readdirSync(path.join(out, folder)).filter((name) => /^shared-[\w-]+\.js$/.test(name));
+  return [bundle(folder, 'extension.js'), ...chunks.map((chunk) => bundle(folder, chunk))].join('\n');
 }
 
 test('the production extension bundle (built with --production) holds no test hook', () => {
