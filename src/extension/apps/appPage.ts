@@ -4,6 +4,7 @@ import { APP_FRAME_SANDBOX, type AppCsp, type AppPermissions } from '../../workb
 import { MAX_APP_MESSAGE_BYTES } from '../../workbench/apps/bridgeMessages';
 import { APP_STYLE_SOURCES } from '../../workbench/apps/hostContext';
 import { escapeHtml } from '../webviews/webviewPage';
+import { webviewMedia } from '../webviews/webviewMedia';
 
 /** App messages per second the page relays before it removes the frame (the extension counts again). */
 export const PAGE_MESSAGES_PER_SECOND = 200;
@@ -43,7 +44,7 @@ function permissionLabel(permission: UiPermission): string {
  */
 export function appPage(options: AppPageOptions): string {
   const { webview, csp, permissions } = options;
-  const media = vscode.Uri.joinPath(options.extensionUri, 'media', 'apps');
+  const media = webviewMedia(options.extensionUri, 'apps');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'appHost.js')).toString();
   const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'appHost.css')).toString();
   const policy = csp.policy

@@ -6,6 +6,7 @@ import { AppSession } from '../../workbench/apps/appSession';
 import { appTheme, safeStyleValue, type AppDisplayMode, type EditorThemeKind, type HostSurroundings } from '../../workbench/apps/hostContext';
 import { askOpenLink, downloadFiles, offerMessage } from './appConsent';
 import { appPage } from './appPage';
+import { webviewMedia } from '../webviews/webviewMedia';
 
 /** How long closing waits for the app's answer to ui/resource-teardown. */
 const TEARDOWN_TIMEOUT_MS = 3000;
@@ -55,7 +56,7 @@ export class AppPanel implements vscode.Disposable {
       'mcpWorkbench.app',
       vscode.l10n.t('{0} (app)', tool.title ?? tool.name),
       options.mode === 'inline' ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [vscode.Uri.joinPath(options.extensionUri, 'media', 'apps')] },
+      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [webviewMedia(options.extensionUri, 'apps')] },
     );
     this.surroundings = {
       theme: appTheme(themeKind(vscode.window.activeColorTheme.kind)),

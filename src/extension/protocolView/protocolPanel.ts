@@ -6,6 +6,7 @@ import type { ProtocolLog } from '../../workbench/protocolLog/protocolLog';
 import type { WireEvent } from '../../workbench/protocolLog/wireEvent';
 import { escapeHtml, webviewPage } from '../webviews/webviewPage';
 import { protocolStrings } from './protocolStrings';
+import { webviewMedia } from '../webviews/webviewMedia';
 
 /** Events are posted to the page at most this often, in one message: a flood of notifications is one post per tick. */
 const FLUSH_MS = 100;
@@ -36,7 +37,7 @@ export class ProtocolPanel implements vscode.Disposable {
     private readonly serverName: string,
     extensionUri: vscode.Uri,
   ) {
-    const media = vscode.Uri.joinPath(extensionUri, 'media', 'protocol');
+    const media = webviewMedia(extensionUri, 'protocol');
     panel.webview.html = webviewPage({
       webview: panel.webview,
       title: panel.title,

@@ -4,6 +4,7 @@ import type { ServerManager } from '../servers/serverManager';
 import { resolveServer } from '../servers/serverPicker';
 import { ProtocolPanel } from './protocolPanel';
 import { WireTaps } from './wireTaps';
+import { webviewMedia } from '../webviews/webviewMedia';
 
 /**
  * The Protocol view of every server: the taps attached to their connections (ServerManagerServices.wire) and at most
@@ -30,7 +31,7 @@ export class ProtocolViews implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel('mcpWorkbench.protocol', vscode.l10n.t('Protocol: {0}', controller.name), vscode.ViewColumn.Active, {
       enableScripts: true,
       retainContextWhenHidden: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'media', 'protocol')],
+      localResourceRoots: [webviewMedia(this.extensionUri, 'protocol')],
     });
     const view = new ProtocolPanel(panel, hold.log, hold, controller.name, this.extensionUri);
     this.panels.set(controller.id, view);

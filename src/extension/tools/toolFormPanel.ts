@@ -11,6 +11,7 @@ import { ResultChannel } from './resultChannel';
 import { resultArea } from './resultHtml';
 import { formFieldMessages, type FieldMessage } from '../webviews/fieldMessages';
 import { escapeHtml, webviewPage } from '../webviews/webviewPage';
+import { webviewMedia } from '../webviews/webviewMedia';
 
 /** Messages the form's script posts (media/forms/toolForm.js); tests post the same ones through `receive`. */
 export type ToolFormMessage = { type: 'submit'; arguments: unknown; runAsTask?: unknown } | { type: 'cancel' };
@@ -65,8 +66,8 @@ export class ToolForms implements vscode.Disposable {
       return existing.handle;
     }
     existing?.panel.dispose();
-    const mediaRoot = vscode.Uri.joinPath(this.extensionUri, 'media', 'forms');
-    const resultsRoot = vscode.Uri.joinPath(this.extensionUri, 'media', 'results');
+    const mediaRoot = webviewMedia(this.extensionUri, 'forms');
+    const resultsRoot = webviewMedia(this.extensionUri, 'results');
     const title = vscode.l10n.t('Call {0}', tool.name);
     const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolForm', title, vscode.ViewColumn.Active, {
       enableScripts: true,

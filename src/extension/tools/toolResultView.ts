@@ -6,6 +6,7 @@ import { webviewPage } from '../webviews/webviewPage';
 import { resultArea, resultBody, statusBody, type CallStatus, type ResultPlace } from './resultHtml';
 import { ResultChannel, type ChannelDelivery, type ResultBodyMessage } from './resultChannel';
 import type { CallAttempt } from './callTool';
+import { webviewMedia } from '../webviews/webviewMedia';
 
 /** What the last result shown looked like, for tests (the HTML body and the same result as Markdown). */
 export interface ShownResult {
@@ -228,7 +229,7 @@ export class ToolResultView implements vscode.Disposable {
     const key = tabKey(controller, toolName);
     const existing = this.tabs.get(key);
     if (existing) return { tab: existing, created: false };
-    const mediaRoot = vscode.Uri.joinPath(this.extensionUri, 'media', 'results');
+    const mediaRoot = webviewMedia(this.extensionUri, 'results');
     const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolResult', title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, {
       enableScripts: true,
       // Kept while hidden (behind the form, usually) so the next result can be posted to it: rebuilding the page

@@ -4,6 +4,7 @@ import type { FieldMessage } from './fieldMessages';
 import type { FormField } from '../../workbench/forms/formModel';
 import type { SamplingPolicy } from '../../workbench/sampling/policy';
 import type { RelatedTask } from '../../workbench/tasks/relatedTask';
+import { webviewMedia } from './webviewMedia';
 
 /**
  * The one review panel for everything a server asks of the person: sampling requests, model answers and
@@ -248,7 +249,7 @@ export class ReviewPanel implements vscode.Disposable {
 
   private ensurePanel(): vscode.WebviewPanel {
     if (this.panel) return this.panel;
-    const root = vscode.Uri.joinPath(this.extensionUri, 'media', 'review');
+    const root = webviewMedia(this.extensionUri, 'review');
     // Beside the editor and without focus: the person keeps typing where they were and turns to the panel by choice.
     const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, vscode.l10n.t('MCP Review'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
