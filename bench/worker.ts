@@ -77,9 +77,26 @@ function send(message: FromWorker): void {
   process.send?.(message);
 }
 
+/**
+ * The client's warnings (the worker runs with --no-warnings): each printed as Node would, except
+ * MaxListenersExceededWarning, which the SDK clients raise once per socket (thousands in a run): counted, and said once
+ * when the worker closes.
+ */
+function collectWarnings(label: string): () => void {
+  let maxListeners = 0;
+  process.on('warning', (warning) => {
+    if (warning.name === 'MaxListenersExceededWarning') maxListeners++;
+    else process.stderr.write(`  ${label}: ${warning.name}: ${warning.message}\n`);
+  });
+  return () => {
+    if (maxListeners > 0) process.stderr.write(`  ${label}: ${maxListeners} × MaxListenersExceededWarning from the client\n`);
+  };
+}
+
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '') as WorkerSpec;
   const client = makeClient(spec);
+  const reportWarnings = collectWarnings(client.label);
   try {
     await client.start();
     await warmUp(client, spec.warmupCalls);
@@ -110,6 +127,7 @@ async function main(): Promise<void> {
         }
         case 'close':
           await client.close().catch(() => undefined);
+          reportWarnings();
           process.exit(0);
       }
     })();

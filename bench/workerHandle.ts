@@ -22,7 +22,9 @@ export class WorkerHandle {
 
   /** Starts a worker from the bundled script; rejects with the worker's reason if its client cannot start. */
   static async start(script: string, spec: WorkerSpec): Promise<WorkerHandle> {
-    const child = fork(script, [JSON.stringify(spec)], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // Warnings are printed by the worker itself (bench/worker.ts: the SDK clients' MaxListenersExceededWarning, once
+    // per socket, was thousands of lines between the tables).
+    const child = fork(script, [JSON.stringify(spec)], { execArgv: ['--no-warnings'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const handle = new WorkerHandle(child);
     const first = await handle.reply();
     if (first.type !== 'ready') {
