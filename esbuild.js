@@ -126,11 +126,11 @@ const CONSUMER_DIRS = ['src/extension', 'src/cli'].map((dir) => path.join(__dirn
 const NOT_SHARED = new Set(['vscode', `./${VENDOR_FILE}`, ...LAZY_PACKAGES]);
 
 /**
- * The chunks besides `startup`, by folder (the longest that holds the module) or package. A chunk is a unit of
- * compiling and of compression: fewer, larger chunks keep the VSIX small (each file is compressed on its own); the
- * request path of a call stays in one chunk (`client`), so a call reads no facade. `startup` holds the rest: what a
- * window reads when it opens (the configuration and jsonc-parser, History, the sampling policy, recorded tests' format,
- * the protocol's shared types and errors).
+ * The chunks besides `startup`, by folder (the longest prefix that holds the module) or package. A chunk is a unit of
+ * compiling and of compression: fewer, larger chunks keep the VSIX small (each file is compressed on its own). The
+ * request path of a call is in `client` (what it reads of other chunks are the protocol's errors and constants, in
+ * `startup`). `startup` holds the rest: what a window reads when it opens (the configuration and jsonc-parser,
+ * History, the sampling policy, recorded tests' format, the protocol's errors, events and constants).
  */
 const CHUNKS = {
   client: [
