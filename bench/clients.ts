@@ -23,8 +23,12 @@ export interface ServerCommand {
   readonly args?: readonly string[];
 }
 
-function serverArgs(server: ServerCommand): string[] {
-  return [server.script, ...(server.args ?? [])];
+/**
+ * Every column's server runs with --no-warnings: the fixtures write thousands of responses at once, and Node's
+ * MaxListenersExceededWarning for their stdout (once per process) filled the bench's output between the tables.
+ */
+export function serverArgs(server: ServerCommand): string[] {
+  return ['--no-warnings', server.script, ...(server.args ?? [])];
 }
 
 /** Generous limits: the benchmark measures time, it does not want timeouts to fire. */

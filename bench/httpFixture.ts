@@ -5,7 +5,7 @@
  */
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import type { BenchClient, ServerCommand } from './clients';
+import { serverArgs, type BenchClient, type ServerCommand } from './clients';
 
 /** An HTTP fixture server process of its own, for one client; `start()` answers its URL once it listens. */
 export class HttpServerProcess {
@@ -15,7 +15,7 @@ export class HttpServerProcess {
   constructor(private readonly server: ServerCommand) {}
 
   async start(): Promise<string> {
-    const child = spawn(process.execPath, [this.server.script, ...(this.server.args ?? [])], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, serverArgs(this.server), { stdio: ['ignore', 'pipe', 'inherit'] });
     this.child = child;
     return new Promise<string>((resolve, reject) => {
       let seen = '';
