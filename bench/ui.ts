@@ -290,11 +290,13 @@ async function main(): Promise<void> {
   }
   const mib = (value: number | undefined) => (value === undefined ? '?' : `${value} MiB`);
   console.log('\nMCP Workbench in code-server 4.100.3 (Chromium, headless)\n');
-  console.log('| tools | activation: activate() + code load (target < 50 ms) | first tool rows after consent | ext host RSS before → after |');
+  console.log('| tools | activation: activate() + code load | first tool rows after consent | ext host RSS before → after |');
   console.log('| ---: | ---: | ---: | ---: |');
   for (const figures of all) {
-    const activation = `${figures.activationMs ?? '?'} + ${figures.codeLoadMs ?? '?'} ms`;
-    console.log(`| ${figures.tools} | ${activation} | ${figures.firstRowsMs} ms | ${mib(figures.hostRssBeforeMiB)} → ${mib(figures.hostRssAfterMiB)} |`);
+    const activated = figures.activationMs === undefined || figures.codeLoadMs === undefined ? undefined : figures.activationMs + figures.codeLoadMs;
+    const activation = `${figures.activationMs ?? '?'} + ${figures.codeLoadMs ?? '?'} ms ${verdict(activated, ACTIVATION_TARGET_MS)}`;
+    const rows = `${figures.firstRowsMs} ms ${verdict(figures.firstRowsMs, FIRST_ROWS_TARGET_MS(figures.tools))}`;
+    console.log(`| ${figures.tools} | ${activation} | ${rows} | ${mib(figures.hostRssBeforeMiB)} → ${mib(figures.hostRssAfterMiB)} |`);
   }
   const list = (values: (number | undefined)[]) => (values.length === 0 ? '-' : values.map((ms) => `${ms ?? '?'} ms`).join(', '));
   for (const figures of all.filter((f) => f.submitToVisibleMs.length > 0)) {
@@ -309,11 +311,12 @@ async function main(): Promise<void> {
     const echoLines = figures.resultLogLines.filter((line) => line.includes(' of echo '));
     const inForm = onScreen(echoLines.filter((line) => line.includes('(in the form')));
     const inTab = onScreen(echoLines.filter((line) => line.includes('(in its tab')));
-    console.log('\n| result | answer → on screen (extension) | key press → text visible (outside) |');
+    const results = (values: (number | undefined)[]) => `${list(values)} ${verdicts(values, RESULT_TARGET_MS)}`;
+    console.log(`\n| result | answer → on screen (extension; target < ${RESULT_TARGET_MS} ms) | key press → text visible (outside) |`);
     console.log('| --- | ---: | ---: |');
-    console.log(`| first, under the form | ${list(inForm.slice(0, 1))} | ${list(figures.submitToVisibleMs.slice(0, 1))} |`);
-    console.log(`| later, under the form | ${list(inForm.slice(1))} | ${list(figures.submitToVisibleMs.slice(1))} |`);
-    if (figures.directCallMs !== undefined) console.log(`| Call Tool with JSON Arguments, in its tab (opened when the tool was picked) | ${list(inTab)} | ${figures.directCallMs} ms |`);
+    console.log(`| first, under the form | ${results(inForm.slice(0, 1))} | ${list(figures.submitToVisibleMs.slice(0, 1))} |`);
+    console.log(`| later, under the form | ${results(inForm.slice(1))} | ${list(figures.submitToVisibleMs.slice(1))} |`);
+    if (figures.directCallMs !== undefined) console.log(`| Call Tool with JSON Arguments, in its tab (opened when the tool was picked) | ${results(inTab)} | ${figures.directCallMs} ms |`);
   }
   for (const figures of all.filter((f) => f.clickToAppShownMs.length > 0)) {
     console.log(`\nApp drawn: ${APP_CALLS} calls of basic-vanillajs's get-time through its form, each drawing its app beside the form:`);
@@ -323,16 +326,37 @@ async function main(): Promise<void> {
       const match = /(\d+) ms (after|before) the call answered/.exec(line);
       return match ? (match[2] === 'before' ? -Number(match[1]) : Number(match[1])) : undefined;
     });
-    console.log('\n| app | answer → first size-changed (extension) | Call click → app shows the result (outside) |');
+    const apps = (values: (number | undefined)[]) => `${list(values)} ${verdicts(values, APP_DRAWN_TARGET_MS)}`;
+    console.log(`\n| app | answer → first size-changed (extension; target < ${APP_DRAWN_TARGET_MS} ms) | Call click → app shows the result (outside) |`);
     console.log('| --- | ---: | ---: |');
-    console.log(`| app drawn, first call | ${list(drawn.slice(0, 1))} | ${list(figures.clickToAppShownMs.slice(0, 1))} |`);
-    console.log(`| app drawn, later calls | ${list(drawn.slice(1))} | ${list(figures.clickToAppShownMs.slice(1))} |`);
+    console.log(`| app drawn, first call | ${apps(drawn.slice(0, 1))} | ${list(figures.clickToAppShownMs.slice(0, 1))} |`);
+    console.log(`| app drawn, later calls | ${apps(drawn.slice(1))} | ${list(figures.clickToAppShownMs.slice(1))} |`);
   }
   // The Protocol view (issue 20): what an open view costs 10,000 calls.
   console.log(await measureProtocolView());
   // What a person downloads (issue 24's target: under 200 KB with the CLI in it).
-  const vsixKiB = fs.statSync(PRODUCT_VSIX).size / 1024;
-  console.log(`\nVSIX: ${vsixKiB.toFixed(1)} KiB (${path.basename(PRODUCT_VSIX)}; target under 200 KB)`);
+  const vsixBytes = fs.statSync(PRODUCT_VSIX).size;
+  console.log(`\nVSIX: ${(vsixBytes / 1024).toFixed(1)} KiB (${path.basename(PRODUCT_VSIX)}; target under 200 KB: ${vsixBytes < 200_000 ? 'MET' : 'NOT MET'})`);
+}
+
+/**
+ * The targets beside each row. Issue 24: activation under 50 ms, the VSIX under 200 KB. Issue 12: first tool rows
+ * within 1 s for 5,000 tools and 3 s for 50,000, a result on screen under 200 ms after its answer. An app drawn
+ * (answer → the app's first size-changed) had no figure; 2 s is this bench's: most of it is the app's own page
+ * loading in its frame. The Protocol view's is in bench/uiProtocol.ts.
+ */
+const ACTIVATION_TARGET_MS = 50;
+const FIRST_ROWS_TARGET_MS = (tools: number) => (tools <= 5000 ? 1000 : 3000);
+const RESULT_TARGET_MS = 200;
+const APP_DRAWN_TARGET_MS = 2000;
+
+function verdict(value: number | undefined, target: number): string {
+  return value === undefined ? '(target ?)' : `(target < ${target} ms: ${value < target ? 'MET' : 'NOT MET'})`;
+}
+
+function verdicts(values: (number | undefined)[], target: number): string {
+  if (values.length === 0) return '';
+  return values.every((value) => value !== undefined && value < target) ? 'MET' : 'NOT MET';
 }
 
 main().catch((error: unknown) => {
