@@ -3,7 +3,7 @@
  * it ships (tsx's on-the-fly transform adds a `__name` call per closure, which would bill this client for the
  * bench's own loader), and the SDK clients through the same bundler so neither side loads differently. The client is
  * one bundle here; the VSIX cuts the core into chunks (esbuild.js), but a call's path is in one chunk: 10,000
- * concurrent calls took the same client CPU either way (125–139 ms against 127–151 ms, warm, three runs each).
+ * concurrent calls took the same client CPU either way (127–139 ms from the chunks against 127–151 ms from one minified bundle, warm, three runs each).
  */
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
