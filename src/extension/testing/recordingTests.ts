@@ -19,24 +19,36 @@ const STEP_SEPARATOR = '#step-';
  * last run is kept so "Re-record Step" can write it into the file.
  */
 export class RecordingTests implements vscode.Disposable {
-  private readonly controller = vscode.tests.createTestController(RECORDINGS_CONTROLLER_ID, vscode.l10n.t('MCP Recorded Sessions'));
+  /** Made with the workspace's first recording (see `controller`). */
+  private madeController: vscode.TestController | undefined;
   private readonly lastAnswers = new Map<string, StepAnswer>();
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(private readonly manager: ServerManager) {
-    this.controller.resolveHandler = async (item) => {
-      if (!item) await this.discover();
-    };
-    this.controller.refreshHandler = () => this.discover();
-    this.controller.createRunProfile(vscode.l10n.t('Run'), vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
     const watcher = vscode.workspace.createFileSystemWatcher(`**/*${MCPTEST_SUFFIX}`);
     this.disposables.push(
       watcher,
       watcher.onDidCreate((uri) => void this.load(uri)),
       watcher.onDidChange((uri) => void this.load(uri)),
-      watcher.onDidDelete((uri) => this.controller.items.delete(uri.toString())),
+      watcher.onDidDelete((uri) => this.madeController?.items.delete(uri.toString())),
     );
     void this.discover();
+  }
+
+  /**
+   * The Test Explorer's controller, made when the first recording is found or written, not at activation: making one
+   * took about 4 ms of activate() in the extension host's CPU profile, and most workspaces have no recording.
+   */
+  private get controller(): vscode.TestController {
+    if (this.madeController) return this.madeController;
+    const controller = vscode.tests.createTestController(RECORDINGS_CONTROLLER_ID, vscode.l10n.t('MCP Recorded Sessions'));
+    controller.resolveHandler = async (item) => {
+      if (!item) await this.discover();
+    };
+    controller.refreshHandler = () => this.discover();
+    controller.createRunProfile(vscode.l10n.t('Run'), vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    this.madeController = controller;
+    return controller;
   }
 
   async discover(): Promise<void> {
@@ -177,7 +189,7 @@ export class RecordingTests implements vscode.Disposable {
 
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
-    this.controller.dispose();
+    this.madeController?.dispose();
   }
 }
 
