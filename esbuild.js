@@ -32,43 +32,6 @@ const common = {
 };
 
 /**
- * Libraries the first screen does not need, kept out of extension.js and cli.js and loaded from dist/vendor.js on
- * first use: the OAuth library (a sign-in). Both bundles share the one copy, which also keeps the VSIX smaller. Each
- * bundle sees a small facade per package whose exports are getters: nothing is required until a property is read
- * (esbuild reads imported names at their use, and its interop copies them as getters), so activation loads none of
- * them. The regex engine and the JSON Schema validator are our own code, in the core's `forms` chunk.
- */
-const LAZY_PACKAGES = ['oauth4webapi'];
-const VENDOR_FILE = 'vendor.js';
-
-const vendorTarget = {
-  ...common,
-  stdin: {
-    contents: `module.exports = {${LAZY_PACKAGES.map((name) => `get ${JSON.stringify(name)}() { return require(${JSON.stringify(name)}); }`).join(', ')}};`,
-    resolveDir: __dirname,
-    sourcefile: 'vendor-entry.js',
-  },
-  outfile: path.join(outdir, VENDOR_FILE),
-};
-
-/** The facades: the export names are read from the built vendor bundle (the packages mix CJS and ESM). */
-function lazyPackagesPlugin() {
-  return {
-    name: 'lazy-packages',
-    setup(build) {
-      const filter = new RegExp(`^(${LAZY_PACKAGES.map((name) => name.replace(/[/.]/g, (c) => `\\${c}`)).join('|')})$`);
-      build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
-      build.onResolve({ filter: /^\.\/vendor\.js$/ }, (args) => ({ path: args.path, external: true }));
-      lazyExportsHelper(build);
-      build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => {
-        const real = vendorExports()[args.path];
-        return { loader: 'js', contents: lazyFacade(VENDOR_FILE, args.path, { names: Object.keys(real), esModule: Boolean(real.__esModule) }) };
-      });
-    },
-  };
-}
-
-/**
  * A module whose exports are getters that require `key` of `file` (a bundle in dist/) when one is first read. esbuild
  * reads an imported name where it is used (its interop copies a CommonJS module's properties as getters, without
  * reading them), so importing the facade evaluates nothing.
@@ -95,17 +58,6 @@ function lazyExportsHelper(build) {
   build.onLoad({ filter: /.*/, namespace: 'lazy-exports' }, () => ({ loader: 'js', contents: LAZY_EXPORTS_SOURCE }));
 }
 
-let vendorCache;
-function vendorExports() {
-  if (!vendorCache) {
-    const file = path.join(outdir, VENDOR_FILE);
-    delete require.cache[file];
-    const vendor = require(file);
-    vendorCache = Object.fromEntries(LAZY_PACKAGES.map((name) => [name, vendor[name]]));
-  }
-  return vendorCache;
-}
-
 /**
  * The protocol client and the workbench logic (src/protocol, src/workbench, and the packages they use) are one copy in
  * dist/, required by both extension.js and cli.js: the CLI ships inside the VSIX, and two copies of the core were a
@@ -123,7 +75,6 @@ function vendorExports() {
 const SRC_DIR = path.join(__dirname, 'src') + path.sep;
 const SHARED_ROOTS = ['src/protocol', 'src/workbench'].map((dir) => path.join(__dirname, dir) + path.sep);
 const CONSUMER_DIRS = ['src/extension', 'src/cli'].map((dir) => path.join(__dirname, dir) + path.sep);
-const NOT_SHARED = new Set(['vscode', `./${VENDOR_FILE}`, ...LAZY_PACKAGES]);
 
 /**
  * The chunks, by folder or file (the longest prefix that holds the module) or package. A chunk is a unit of
@@ -153,6 +104,8 @@ const CHUNKS = {
   // Forms and what checks them: the JSON Schema validator and the regex engine.
   forms: ['src/protocol/validation/', 'src/workbench/forms/'],
   auth: ['src/protocol/auth/', 'src/workbench/node/auth/'],
+  // The OAuth library, read when a sign-in starts, not when an HTTP server only needs its authorizer.
+  oauth: ['oauth4webapi'],
   extensions: ['src/protocol/extensions/', 'src/workbench/apps/', 'src/workbench/skills/'],
   registry: ['src/workbench/registry/'],
 };
@@ -194,7 +147,7 @@ function sharedCorePlugin(ownChunk, exportsByKey) {
         if (args.namespace !== 'file' || args.kind !== 'import-statement' && args.kind !== 'require-call') return undefined;
         const importerDirs = ownChunk === undefined ? CONSUMER_DIRS : [SRC_DIR];
         if (!importerDirs.some((dir) => args.importer.startsWith(dir))) return undefined;
-        if (NOT_SHARED.has(args.path) || args.path.startsWith('node:')) return undefined;
+        if (args.path === 'vscode' || args.path.startsWith('node:')) return undefined;
         const bare = !args.path.startsWith('.') && !path.isAbsolute(args.path);
         if (bare && require('node:module').isBuiltin(args.path)) return undefined;
         const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'shared-core' });
@@ -248,7 +201,7 @@ function chunkTarget(chunk, exportsByKey) {
       sourcefile: `${chunk}-entry.js`,
     },
     outfile: path.join(outdir, chunkFile(chunk)),
-    plugins: [sharedCorePlugin(chunk, exportsByKey), lazyPackagesPlugin()],
+    plugins: [sharedCorePlugin(chunk, exportsByKey)],
   };
 }
 
@@ -265,11 +218,11 @@ process.stdout.write(JSON.stringify(out));`;
   return new Map(Object.entries(JSON.parse(text)));
 }
 
-/** Removes chunks of an earlier build that this one did not make (a folder that was removed or renamed). */
+/** Removes chunks of an earlier build that this one did not make (a chunk renamed, or an older layout's file). */
 function removeStaleChunks() {
   const made = new Set([...chunkKeys.keys()].map(chunkFile));
   for (const name of fs.readdirSync(outdir)) {
-    if (/^shared(-[\w-]+)?\.js(\.map)?$/.test(name) && !made.has(name.replace(/\.map$/, ''))) fs.rmSync(path.join(outdir, name));
+    if (/^(shared(-[\w-]+)?|vendor)\.js(\.map)?$/.test(name) && !made.has(name.replace(/\.map$/, ''))) fs.rmSync(path.join(outdir, name));
   }
 }
 
@@ -284,7 +237,7 @@ const targetsWith = (sharing) => [
     banner: { js: 'var MCP_WORKBENCH_LOAD_STARTED = performance.now();' },
     footer: { js: 'var MCP_WORKBENCH_LOAD_ENDED = performance.now();' },
     external: ['vscode'],
-    plugins: [...sharing, vscodeOncePlugin(), lazyPackagesPlugin()],
+    plugins: [...sharing, vscodeOncePlugin()],
   },
   {
     ...common,
@@ -292,7 +245,7 @@ const targetsWith = (sharing) => [
     entryPoints: ['src/cli/main.ts'],
     outfile: path.join(outdir, 'cli.js'),
     banner: { js: '#!/usr/bin/env node' },
-    plugins: [...sharing, lazyPackagesPlugin()],
+    plugins: [...sharing],
     // No externals: if anything in the CLI's graph imported vscode, the bundle would fail to resolve it.
   },
 ];
@@ -319,8 +272,6 @@ const mediaTarget = {
 };
 
 async function main() {
-  // The vendor bundle first: the facades are generated from its exports.
-  await esbuild.build(vendorTarget);
   if (watch) {
     const contexts = await Promise.all([...targetsWith([]), mediaTarget].map((t) => esbuild.context(t)));
     await Promise.all(contexts.map((c) => c.watch()));
