@@ -142,9 +142,13 @@ export class ServerController implements vscode.Disposable {
 
   /** Process id of a running stdio server. */
   get pid(): number | undefined {
+    return this.stdioTransport()?.pid;
+  }
+
+  /** The connection's stdio transport; without a connection its module is not read (it loads with the first start). */
+  private stdioTransport(): StdioTransport | undefined {
     const transport = this.connection?.transport;
-    // Without a connection the stdio transport's module is not read (it loads with the first server start).
-    return transport !== undefined && transport instanceof StdioTransport ? transport.pid : undefined;
+    return transport !== undefined && transport instanceof StdioTransport ? transport : undefined;
   }
 
   /** The level chosen with "Set Log Level", re-applied after every start. */
@@ -444,8 +448,7 @@ export class ServerController implements vscode.Disposable {
   }
 
   private recentStderr(): string[] {
-    const transport = this.connection?.transport;
-    return transport !== undefined && transport instanceof StdioTransport ? transport.recentStderr.map((line) => this.mask(line)) : [];
+    return this.stdioTransport()?.recentStderr.map((line) => this.mask(line)) ?? [];
   }
 
   private logDiagnostic(line: string): void {
