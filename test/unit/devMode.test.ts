@@ -1,15 +1,17 @@
 /**
  * Dev mode's host-neutral parts: `"dev"` parsed from mcp.json (VS Code's shape), the watch globs and their `!`
  * excludes, the restart throttle (a burst of changes is one restart, with the files named), and the debugger's
- * command lines; the debug launch is proven on a real node process that opens its inspector on the planned port.
+ * command lines; the debug launch is proven on a real node process that opens its inspector on a port the kernel
+ * picks and announces it on stderr.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import { describe, test } from 'node:test';
-import { FREE_PORT_PLACEHOLDER, planDebugLaunch, withDebugger } from '../../src/extension/dev/debugLaunch';
+import { FREE_PORT_PLACEHOLDER, inspectorNews, planDebugLaunch, withDebugger, type DebugPlan } from '../../src/extension/dev/debugLaunch';
+import { StdioTransport } from '../../src/protocol/node/stdio';
 import { launchFingerprint } from '../../src/workbench/node/launchFingerprint';
-import { freeLoopbackPort } from '../../src/extension/dev/freePort';
 import { RestartThrottle, describeChanges } from '../../src/extension/dev/restartThrottle';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 import { globToRegExp, matchesAny } from '../../src/workbench/config/globMatch';
@@ -116,75 +118,121 @@ describe('dev mode: throttled restart', () => {
 
 describe('dev mode: debugger command lines', () => {
   const server = { kind: 'stdio' as const, name: 'app', command: 'node', args: ['server.js', '--flag'], env: {}, cwd: '/tmp' };
+  const noPortAsked = async (): Promise<number> => assert.fail('node does not need a port chosen before its start');
 
-  test('node gets --inspect-brk on the loopback port before its script; other commands are not wrapped', () => {
-    const plan = planDebugLaunch(server, { type: 'node' }, 9231, 'app');
+  test('node gets --inspect-brk on a loopback port of the kernel\'s choosing before its script; other commands are not wrapped', async () => {
+    const plan = await planDebugLaunch(server, { type: 'node' }, 'app', noPortAsked);
     assert.equal(plan.kind, 'debug');
     if (plan.kind !== 'debug') return;
-    assert.deepEqual(withDebugger(server, plan, 'run').args, ['--inspect-brk=127.0.0.1:9231', 'server.js', '--flag']);
-    assert.equal(plan.attach.type, 'node');
-    assert.equal(plan.attach.request, 'attach');
-    assert.equal(plan.attach.port, 9231);
-    assert.equal(plan.attach.address, '127.0.0.1');
-    const npx = planDebugLaunch({ ...server, command: 'npx' }, { type: 'node' }, 9231, 'app');
+    assert.deepEqual(withDebugger(server, plan, 'run').args, ['--inspect-brk=127.0.0.1:0', 'server.js', '--flag']);
+    assert.deepEqual(plan.listen, { kind: 'announced' });
+    const attach = plan.attachTo(40123);
+    assert.equal(attach.type, 'node');
+    assert.equal(attach.request, 'attach');
+    assert.equal(attach.port, 40123);
+    assert.equal(attach.address, '127.0.0.1');
+    const npx = await planDebugLaunch({ ...server, command: 'npx' }, { type: 'node' }, 'app', noPortAsked);
     assert.equal(npx.kind, 'not-possible');
   });
 
-  test('python is wrapped with debugpy (or the given debugpyPath), waiting for the client', () => {
-    const plan = planDebugLaunch({ ...server, command: '/usr/bin/python3', args: ['srv.py'] }, { type: 'debugpy' }, 5678, 'py');
+  test('python is wrapped with debugpy (or the given debugpyPath) on a port chosen before the start, waiting for the client', async () => {
+    const port5678 = async () => 5678;
+    const plan = await planDebugLaunch({ ...server, command: '/usr/bin/python3', args: ['srv.py'] }, { type: 'debugpy' }, 'py', port5678);
     assert.ok(plan.kind === 'debug');
     assert.deepEqual(withDebugger({ ...server, args: ['srv.py'] }, plan, 'run').args, ['-m', 'debugpy', '--listen', '127.0.0.1:5678', '--wait-for-client', 'srv.py']);
-    assert.deepEqual(plan.attach.connect, { host: '127.0.0.1', port: 5678 });
-    const withPath = planDebugLaunch({ ...server, command: 'python', args: ['srv.py'] }, { type: 'debugpy', debugpyPath: '/opt/debugpy' }, 5678, 'py');
+    assert.deepEqual(plan.listen, { kind: 'chosen', port: 5678 });
+    assert.deepEqual(plan.attachTo(5678).connect, { host: '127.0.0.1', port: 5678 });
+    const withPath = await planDebugLaunch({ ...server, command: 'python', args: ['srv.py'] }, { type: 'debugpy', debugpyPath: '/opt/debugpy' }, 'py', port5678);
     assert.ok(withPath.kind === 'debug');
     assert.deepEqual(withDebugger(server, withPath, 'run').args.slice(0, 2), ['/opt/debugpy', '--listen']);
-    assert.equal(planDebugLaunch({ ...server, command: 'uv' }, { type: 'debugpy' }, 5678, 'py').kind, 'not-possible');
+    assert.equal((await planDebugLaunch({ ...server, command: 'uv' }, { type: 'debugpy' }, 'py', port5678)).kind, 'not-possible');
   });
 
-  test('the consent is remembered by the debugger\'s flags with the port as a placeholder: a new port is the same consent, adding the debugger is not', () => {
+  test('the consent is remembered by the debugger\'s flags: node\'s never change, debugpy\'s port is a placeholder; adding the debugger asks again', async () => {
     const definition = { ...server, dev: { watch: [], exclude: [], debug: { type: 'node' as const } } };
-    const onPort = (port: number) => {
-      const plan = planDebugLaunch(definition, { type: 'node' }, port, 'app');
+    const remembered = (plan: Extract<DebugPlan, { kind: 'debug' }>, on: typeof server = definition) => launchFingerprint('ws:app', withDebugger(on, plan, 'fingerprint'), []);
+    const node = await planDebugLaunch(definition, { type: 'node' }, 'app', noPortAsked);
+    assert.ok(node.kind === 'debug');
+    // What the consent shows is what runs, and what is remembered.
+    assert.deepEqual(withDebugger(definition, node, 'fingerprint'), withDebugger(definition, node, 'run'));
+    assert.notEqual(remembered(node), launchFingerprint('ws:app', server, []), 'adding the debugger asks again');
+
+    const python = { ...server, command: 'python3', args: ['srv.py'] };
+    const onPort = async (port: number) => {
+      const plan = await planDebugLaunch(python, { type: 'debugpy' }, 'py', async () => port);
       assert.ok(plan.kind === 'debug');
       return plan;
     };
-    const first = onPort(9231);
-    const second = onPort(40123);
-    // What the consent shows is what runs: the flag with this start's port.
-    assert.deepEqual(withDebugger(definition, first, 'run').args, ['--inspect-brk=127.0.0.1:9231', 'server.js', '--flag']);
-    assert.deepEqual(withDebugger(definition, first, 'fingerprint').args, [`--inspect-brk=127.0.0.1:${FREE_PORT_PLACEHOLDER}`, 'server.js', '--flag']);
-    const remembered = (plan: ReturnType<typeof onPort>) => launchFingerprint('ws:app', withDebugger(definition, plan, 'fingerprint'), []);
-    assert.equal(remembered(first), remembered(second), 'a restart on another port does not ask again');
-    assert.notEqual(remembered(first), launchFingerprint('ws:app', server, []), 'adding the debugger asks again');
-    assert.notEqual(remembered(first), launchFingerprint('ws:app', withDebugger(definition, first, 'run'), []), 'the port is not part of what is remembered');
+    const first = await onPort(5678);
+    const second = await onPort(40123);
+    assert.deepEqual(withDebugger(python, first, 'run').args.slice(0, 4), ['-m', 'debugpy', '--listen', '127.0.0.1:5678']);
+    assert.deepEqual(withDebugger(python, first, 'fingerprint').args.slice(0, 4), ['-m', 'debugpy', '--listen', `127.0.0.1:${FREE_PORT_PLACEHOLDER}`]);
+    assert.equal(remembered(first, python), remembered(second, python), 'a restart on another port does not ask again');
+    assert.notEqual(remembered(first, python), launchFingerprint('ws:app', withDebugger(python, first, 'run'), []), 'the port is not part of what is remembered');
     // An HTTP server is never wrapped.
     const http = { kind: 'http' as const, name: 'remote', url: 'http://127.0.0.1:1/mcp', headers: {}, transport: 'auto' as const };
     assert.deepEqual(withDebugger(http, first, 'run'), http);
   });
 
-  test('the planned node command line opens the inspector on the free loopback port', { timeout: 20_000 }, async () => {
-    const port = await freeLoopbackPort();
-    const plan = planDebugLaunch({ ...server, command: process.execPath, args: ['-e', 'console.log("ran")'] }, { type: 'node' }, port, 'app');
+  test('the planned node command line opens the inspector on a port the kernel picks and announces it as the first line on stderr', { timeout: 20_000 }, async () => {
+    const script = { ...server, command: process.execPath, args: ['-e', 'console.error("the script ran")'] };
+    const plan = await planDebugLaunch(script, { type: 'node' }, 'app', noPortAsked);
     assert.ok(plan.kind === 'debug');
-    const planned = withDebugger({ ...server, command: process.execPath, args: ['-e', 'console.log("ran")'] }, plan, 'run');
-    const child = spawn(planned.command, planned.args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const planned = withDebugger(script, plan, 'run');
+    const transport = new StdioTransport({ command: planned.command, args: planned.args, shutdownGraceMs: 1000 });
+    const lines: string[] = [];
+    const announced = new Promise<number>((resolve) => {
+      transport.onStderrLine((line) => {
+        lines.push(line);
+        const news = inspectorNews(line);
+        if (news.kind === 'listening') resolve(news.port);
+      });
+    });
+    await transport.start({ onMessage: () => undefined, onUnparsable: () => undefined, onWarning: () => undefined, onClose: () => undefined });
     try {
-      let targets: { type: string; webSocketDebuggerUrl: string }[] = [];
-      for (let attempt = 0; attempt < 150 && targets.length === 0; attempt++) {
-        targets = await new Promise((resolve) => {
-          http.get(`http://127.0.0.1:${port}/json/list`, (response) => {
-            let body = '';
-            response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-            response.on('end', () => resolve(JSON.parse(body)));
-          }).on('error', () => setTimeout(() => resolve([]), 100));
-        });
-      }
-      assert.equal(targets.length, 1, 'one debug target on 127.0.0.1');
+      const port = await announced;
+      assert.deepEqual(inspectorNews(lines[0]), { kind: 'listening', port }, 'node\'s announcement is the first line');
+      const targets = await new Promise<{ type: string; webSocketDebuggerUrl: string }[]>((resolve, reject) => {
+        http.get(`http://127.0.0.1:${port}/json/list`, (response) => {
+          let body = '';
+          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          response.on('end', () => resolve(JSON.parse(body)));
+        }).on('error', reject);
+      });
+      assert.equal(targets.length, 1, 'one debug target on the announced port');
       assert.equal(targets[0].type, 'node');
       assert.match(targets[0].webSocketDebuggerUrl, new RegExp(`^ws://127\\.0\\.0\\.1:${port}/`));
+      assert.equal(transport.pid !== undefined, true);
     } finally {
-      child.kill();
-      if (child.pid !== undefined) await assertProcessGone(child.pid, 'the inspected node');
+      const pid = transport.pid;
+      await transport.close();
+      if (pid !== undefined) await assertProcessGone(pid, 'the inspected node');
     }
+  });
+
+  test('node\'s own line for an inspector it could not bind is read as a failure, not as a port', { timeout: 20_000 }, async () => {
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as net.AddressInfo;
+    try {
+      const child = spawn(process.execPath, [`--inspect=127.0.0.1:${port}`, '-e', ''], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      await new Promise((resolve) => child.once('close', resolve));
+      const news = stderr.split(/\r?\n/).map(inspectorNews);
+      assert.ok(news.some((item) => item.kind === 'failed'), `node said it could not bind: ${stderr}`);
+      assert.ok(!news.some((item) => item.kind === 'listening'), stderr);
+    } finally {
+      taken.close();
+    }
+  });
+
+  test('only a loopback announcement with a port in range is a port', () => {
+    assert.deepEqual(inspectorNews('Debugger listening on ws://127.0.0.1:9229/0f2c8a3e-1111-2222-3333-444455556666'), { kind: 'listening', port: 9229 });
+    assert.deepEqual(inspectorNews('Debugger listening on ws://0.0.0.0:9229/x'), { kind: 'other' });
+    assert.deepEqual(inspectorNews('Debugger listening on ws://127.0.0.1:99999/x'), { kind: 'other' });
+    assert.deepEqual(inspectorNews('Debugger listening on ws://127.0.0.1:0/x'), { kind: 'other' });
+    assert.deepEqual(inspectorNews('log: Debugger listening on ws://127.0.0.1:9229/x'), { kind: 'other' });
+    assert.deepEqual(inspectorNews('For help, see: https://nodejs.org/en/docs/inspector'), { kind: 'other' });
   });
 });

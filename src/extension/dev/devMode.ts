@@ -6,8 +6,8 @@ import type { ResolvedServer } from '../../workbench/node/launch';
 import type { ServerEntry } from '../config/serverEntry';
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
-import { planDebugLaunch } from './debugLaunch';
-import type { DebugLaunch } from '../servers/serverLauncher';
+import { inspectorNews, planDebugLaunch } from './debugLaunch';
+import type { DebugLaunch, StderrSource } from '../servers/serverLauncher';
 import { freeLoopbackPort } from './freePort';
 import { RestartThrottle } from './restartThrottle';
 
@@ -69,8 +69,8 @@ export class DevMode implements vscode.Disposable {
   }
 
   /**
-   * LaunchServices.debug: for a dev server with `debug`, the debugger's flags (on a loopback port chosen now, before
-   * the consent, so the consent shows the command line that runs) and its attach. Undefined: started as usual.
+   * LaunchServices.debug: for a dev server with `debug`, the debugger's flags (planned now, before the consent, so the
+   * consent shows the command line that runs) and its attach. Undefined: started as usual.
    */
   readonly debug = async (entry: ServerEntry, preview: ResolvedServer, log: vscode.LogOutputChannel): Promise<DebugLaunch | undefined> => {
     const debug = entry.definition.dev?.debug;
@@ -83,24 +83,39 @@ export class DevMode implements vscode.Disposable {
       log.warn('Dev mode: "debug" {"type": "debugpy"} needs the Python Debugger extension (ms-python.debugpy); the server is started without a debugger');
       return undefined;
     }
-    const port = await freeLoopbackPort();
-    const plan = planDebugLaunch(preview, debug, port, entry.name);
+    const plan = await planDebugLaunch(preview, debug, entry.name, freeLoopbackPort);
     if (plan.kind === 'not-possible') {
       log.warn(`Dev mode: ${plan.reason}; the server is started without a debugger`);
       return undefined;
     }
-    log.info(`Dev mode: debugging with ${debug.type} on 127.0.0.1:${port}`);
-    return {
-      plan,
-      attach: () => {
-        Promise.resolve(vscode.debug.startDebugging(entry.origin.folder, plan.attach)).then(
-          (started) => {
-            if (!started) log.warn(`Dev mode: the ${debug.type} debugger did not attach to 127.0.0.1:${port}`);
-          },
-          (error: unknown) => log.warn(`Dev mode: the ${debug.type} debugger did not attach: ${errorMessage(error)}`),
-        );
-      },
+    const startDebugging = (port: number) => {
+      log.info(`Dev mode: attaching the ${debug.type} debugger to 127.0.0.1:${port}`);
+      Promise.resolve(vscode.debug.startDebugging(entry.origin.folder, plan.attachTo(port))).then(
+        (started) => {
+          if (!started) log.warn(`Dev mode: the ${debug.type} debugger did not attach to 127.0.0.1:${port}`);
+        },
+        (error: unknown) => log.warn(`Dev mode: the ${debug.type} debugger did not attach: ${errorMessage(error)}`),
+      );
     };
+    const listen = plan.listen;
+    switch (listen.kind) {
+      case 'chosen':
+        log.info(`Dev mode: debugging with ${debug.type} on 127.0.0.1:${listen.port}`);
+        return {
+          plan,
+          attach: () => {
+            startDebugging(listen.port);
+            return { dispose: () => undefined };
+          },
+        };
+      case 'announced':
+        log.info(`Dev mode: debugging with ${debug.type}; the debugger attaches to the loopback port the server's inspector announces`);
+        return { plan, attach: (server) => attachWhenAnnounced(server, startDebugging, log) };
+      default: {
+        const exhaustive: never = listen;
+        throw new Error(`unknown debug listen ${JSON.stringify(exhaustive)}`);
+      }
+    }
   };
 
   dispose(): void {
@@ -108,6 +123,33 @@ export class DevMode implements vscode.Disposable {
     for (const session of this.sessions.values()) session.dispose();
     this.sessions.clear();
   }
+}
+
+/**
+ * Waits for node's announcement of its inspector on the server's stderr and attaches there: the kernel picked the
+ * port as node bound it, so the debugger cannot meet another process on it. A failed bind is logged, once.
+ */
+function attachWhenAnnounced(server: StderrSource, startDebugging: (port: number) => void, log: vscode.LogOutputChannel): { dispose(): void } {
+  const subscription = server.onStderrLine((line) => {
+    const news = inspectorNews(line);
+    switch (news.kind) {
+      case 'other':
+        return;
+      case 'listening':
+        subscription.dispose();
+        startDebugging(news.port);
+        return;
+      case 'failed':
+        subscription.dispose();
+        log.warn(`Dev mode: node could not open its inspector, so the server runs without a debugger: ${news.line}`);
+        return;
+      default: {
+        const exhaustive: never = news;
+        throw new Error(`unknown inspector news ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  });
+  return subscription;
 }
 
 /** Dev mode's own start of a stopped server (a running or starting one is left alone). */

@@ -51,7 +51,7 @@ export interface LaunchServices {
   wire?: (serverId: string, knownSecrets: () => readonly string[]) => WireObserver & { console(line: string): void };
   /**
    * Dev mode's debugger (`dev.debug`), planned on the preview before the consent: its flags are added to the command
-   * line the person is asked about and to the one that runs; it attaches once the process is spawned.
+   * line the person is asked about and to the one that runs; it attaches once the process listens.
    */
   debug?: (entry: ServerEntry, preview: ResolvedServer, log: vscode.LogOutputChannel) => Promise<DebugLaunch | undefined>;
 }
@@ -59,7 +59,16 @@ export interface LaunchServices {
 /** A start under dev mode's debugger: the flags (withDebugger) and the attach. */
 export interface DebugLaunch {
   plan: Extract<DebugPlan, { kind: 'debug' }>;
-  attach(): void;
+  /**
+   * Called before the process is spawned, with its stderr (where node announces its inspector's port); attaches once
+   * the debugger listens. What it returns is disposed with the connection.
+   */
+  attach(server: StderrSource): { dispose(): void };
+}
+
+/** The lines a started server writes to stderr. */
+export interface StderrSource {
+  onStderrLine(listener: (line: string) => void): { dispose(): void };
 }
 
 /** One attempt to start a server, as the controller hands it over. */
@@ -193,11 +202,13 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.
     const toolRefresh = new CoalescedRefresh(attempt.reloadTools);
+    const debuggerAttach = debugging && transport instanceof StdioTransport ? debugging.attach(transport) : undefined;
     attempt.connected({
       client,
       transport,
       subscriptions: [
         toolRefresh,
+        ...(debuggerAttach ? [debuggerAttach] : []),
         transport.onDiagnostic(attempt.onDiagnostic),
         ...(wire ? [transport.onDiagnostic((line) => wire.console(line))] : []),
         client.onViolation((reason) => log.warn(`Protocol violation: ${reason}`)),
@@ -209,7 +220,6 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       ],
     });
     launched = true;
-    debugging?.attach();
     const session = await client.connect();
     if (signal.aborted) return superseded;
     const { serverInfo, protocolVersion } = session;

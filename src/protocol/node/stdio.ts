@@ -70,6 +70,7 @@ export class StdioTransport implements Transport {
   readonly kind = 'stdio' as const;
   private state: StdioState = { kind: 'idle' };
   private readonly diagnostics = new Emitter<string>();
+  private readonly stderrLines = new Emitter<string>();
   private readonly stderrTail: string[] = [];
   private sink: TransportSink | undefined;
   private drainWait: Promise<void> | undefined;
@@ -91,6 +92,11 @@ export class StdioTransport implements Transport {
 
   onDiagnostic(listener: DiagnosticListener): Disposable {
     return this.diagnostics.event(listener);
+  }
+
+  /** Each line the server writes to stderr, as written (dev mode reads the port node's inspector announces there). */
+  onStderrLine(listener: (line: string) => void): Disposable {
+    return this.stderrLines.event(listener);
   }
 
   async start(sink: TransportSink): Promise<void> {
@@ -258,6 +264,7 @@ export class StdioTransport implements Transport {
           this.stderrTail.push(text);
           if (this.stderrTail.length > keep) this.stderrTail.shift();
           this.diagnostics.fire(`stderr: ${text}`);
+          this.stderrLines.fire(text);
         },
         oversized: (bytes) => this.diagnostics.fire(`stderr: (a line of ${bytes} bytes was discarded)`),
       },

@@ -4,8 +4,8 @@
  *     "dev": { "watch": "src/**\/*.ts" | ["src/**", "!src/generated/**"], "debug": { "type": "node" } | { "type": "debugpy" } }
  *
  * `watch` globs are relative to the folder of the config (the workspace folder); a glob starting with `!` excludes.
- * `debug` applies to stdio servers: node is started with `--inspect-brk` on a free loopback port and VS Code's
- * JavaScript debugger attaches; python is wrapped with debugpy and the Python debugger attaches.
+ * `debug` applies to stdio servers: node is started with `--inspect-brk=127.0.0.1:0` and VS Code's JavaScript
+ * debugger attaches to the port node announces; python is wrapped with debugpy and the Python debugger attaches.
  */
 export interface DevOptions {
   /** Globs whose changes restart the server (empty: no watching). */
