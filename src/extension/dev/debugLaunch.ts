@@ -15,8 +15,8 @@ export type DebugPlan =
 /**
  * `announced`: the process binds a port the kernel picks and says which on stderr (node's inspector with port 0), so
  * no other process can take it between the choice and the bind. `chosen`: a port found free before the start (debugpy,
- * which announces nothing); if another process takes it first, debugpy exits with "Address already in use" and the
- * start fails with that line, and the next start chooses again.
+ * which announces nothing); if another process takes it first, debugpy cannot listen and exits with its error (the
+ * start fails and shows its stderr), and the next start chooses again.
  */
 export type DebugListen = { kind: 'announced' } | { kind: 'chosen'; port: number };
 
