@@ -147,6 +147,10 @@ test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, 
     const page$ = await webviewFrame(page, 'the app page', 'button[data-action="close"]');
     await page$.locator('button[data-action="close"]').click();
     await waitUntil('the app page to close', async () => ((await page$.locator('#app-holder').count().catch(() => 0)) === 0 ? true : undefined), 30_000);
+    // The log says which way the teardown ended (answered or timed out), so the line is awaited, not its absence.
+    await waitUntil('the log to say the app answered its teardown', () =>
+      /app of show_panel answered ui\/resource-teardown; closed/.test(session?.extensionLog('MCP Workbench apps') ?? '') ? true : undefined,
+    );
     assert.doesNotMatch(session.extensionLog('MCP Workbench apps') ?? '', /did not answer ui\/resource-teardown/);
 
     // The hostile app: contained, and its flood stops it with a note.

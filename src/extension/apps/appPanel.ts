@@ -135,8 +135,25 @@ export class AppPanel implements vscode.Disposable {
   async close(): Promise<void> {
     if (this.disposed) return;
     const outcome = await this.session.teardown(TEARDOWN_TIMEOUT_MS);
-    // 'closed': the tab was closed while the app was still answering (see dispose).
-    if (outcome === 'timed-out') this.log('warn', `app of ${this.options.tool.name} did not answer ui/resource-teardown within ${TEARDOWN_TIMEOUT_MS} ms; closed`);
+    const name = this.options.tool.name;
+    switch (outcome) {
+      case 'answered':
+        this.log('info', `app of ${name} answered ui/resource-teardown; closed`);
+        break;
+      case 'timed-out':
+        this.log('warn', `app of ${name} did not answer ui/resource-teardown within ${TEARDOWN_TIMEOUT_MS} ms; closed`);
+        break;
+      case 'not-running':
+        this.log('info', `app of ${name} had already ended; closed`);
+        break;
+      case 'closed':
+        // The tab was closed while the app was still answering; dispose logged it.
+        break;
+      default: {
+        const exhaustive: never = outcome;
+        throw new Error(`unknown teardown outcome ${String(exhaustive)}`);
+      }
+    }
     this.panel.dispose();
   }
 
