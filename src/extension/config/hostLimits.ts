@@ -17,7 +17,11 @@ export function configuredInputLimits(): InputLimits {
   return inputLimits(overrides);
 }
 
-/** The extension host's fetch for HTTP servers and their sign-in: node:http unless `http.proxy` or a proxy variable is set. */
+/**
+ * The extension host's fetch for HTTP servers and their sign-in: node:http unless `http.proxy` or a proxy variable is
+ * set, or `http.proxySupport` is "on" (see chooseHttpFetch).
+ */
 export function extensionHttpFetch(): HttpFetchChoice {
-  return chooseHttpFetch({ env: process.env, proxySetting: vscode.workspace.getConfiguration('http').get<string>('proxy') });
+  const http = vscode.workspace.getConfiguration('http');
+  return chooseHttpFetch({ env: process.env, proxySetting: http.get<string>('proxy'), proxySupport: http.get<string>('proxySupport') });
 }

@@ -6,6 +6,12 @@ import { nodeHttpFetch } from '../../protocol/node/nodeHttpFetch';
  * configured the global fetch is kept, which reaches the proxy exactly as it did before this default existed (in
  * VS Code its fetch is patched to follow `http.proxy` and the proxy environment variables; in the CLI, Node's own
  * fetch follows them only under NODE_USE_ENV_PROXY, and that stays as it was).
+ *
+ * A proxy that only VS Code knows (the OS's settings, a PAC file) needs no setting here: the extension host patches
+ * `http.request` itself (@vscode/proxy-agent), and under `http.proxySupport` "override" (the default) or "fallback"
+ * that patch routes node:http requests through the proxy it resolves, whatever their agent. Under "on" it leaves
+ * alone a request that brings its own agent, as nodeHttpFetch's do, while the patched global fetch still follows
+ * the proxy: "on" keeps the global fetch. test/unit/vscodeProxySupport.test.ts runs both under the real patch.
  */
 export type HttpFetchChoice =
   | { kind: 'node-http'; fetch: typeof fetch }
@@ -18,6 +24,8 @@ export interface HttpFetchHost {
   env: Readonly<Record<string, string | undefined>>;
   /** VS Code's `http.proxy` setting (the extension), empty or undefined where there is none (the CLI). */
   proxySetting?: string;
+  /** VS Code's `http.proxySupport` setting (the extension): "override" (its default), "fallback", "on" or "off". */
+  proxySupport?: string;
 }
 
 export function chooseHttpFetch(host: HttpFetchHost): HttpFetchChoice {
@@ -25,6 +33,9 @@ export function chooseHttpFetch(host: HttpFetchHost): HttpFetchChoice {
   if (setting) return { kind: 'global-fetch', fetch: globalFetch, reason: 'the http.proxy setting is set' };
   const variable = PROXY_VARIABLES.find((name) => (host.env[name] ?? '').trim() !== '');
   if (variable) return { kind: 'global-fetch', fetch: globalFetch, reason: `${variable} is set` };
+  if (host.proxySupport === 'on') {
+    return { kind: 'global-fetch', fetch: globalFetch, reason: 'http.proxySupport is "on", under which VS Code proxies only requests without an agent of their own' };
+  }
   return { kind: 'node-http', fetch: nodeHttpFetch };
 }
 
