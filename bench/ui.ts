@@ -273,6 +273,14 @@ async function measure(tools: number): Promise<Figures> {
       appLogLines: appLines(appLog).map((line) => line.replace(/^.*?\] /, '')),
       clickToAppShownMs,
     };
+  } catch (error) {
+    // What the window showed and what the extension logged, for the next person who meets this failure.
+    const shot = await screenshot(workbench.page, `bench-ui-failure-${tools}`).catch(() => undefined);
+    const logCopy = path.join(REPO_ROOT, 'test-results', `bench-ui-failure-${tools}.log`);
+    fs.mkdirSync(path.dirname(logCopy), { recursive: true });
+    fs.writeFileSync(logCopy, ownLogLines(userDataDir).join('\n'));
+    console.error(`[bench:ui] failed with ${tools} tools; screenshot ${shot ?? '(none)'}, the extension's log ${logCopy}`);
+    throw error;
   } finally {
     await workbench.close();
     await server.stop();
