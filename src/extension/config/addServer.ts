@@ -48,7 +48,7 @@ async function pickTransport(title: string): Promise<'stdio' | 'http' | undefine
       { label: '$(terminal) ' + vscode.l10n.t('Command (stdio)'), detail: vscode.l10n.t('Run a local program, e.g. npx -y @modelcontextprotocol/server-everything'), transport: 'stdio' as const },
       { label: '$(globe) ' + vscode.l10n.t('HTTP'), detail: vscode.l10n.t('Connect to a server URL (Streamable HTTP, falling back to SSE)'), transport: 'http' as const },
     ],
-    { title, placeHolder: vscode.l10n.t('How does the server run?') },
+    { title, placeHolder: vscode.l10n.t('How does the server run?'), ignoreFocusOut: true },
   );
   return picked?.transport;
 }

@@ -41,7 +41,7 @@ export async function pickTarget(title: string): Promise<ConfigTarget | undefine
       detail: target.kind === 'workspace' ? vscode.l10n.t('shared with everyone who opens this folder; needs workspace trust') : undefined,
       target,
     })),
-    { title, placeHolder: vscode.l10n.t('Where should the server be added?') },
+    { title, placeHolder: vscode.l10n.t('Where should the server be added?'), ignoreFocusOut: true },
   );
   return picked?.target;
 }

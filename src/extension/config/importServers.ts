@@ -195,6 +195,7 @@ const quickPickImportUi: ImportUi = {
     const quickPick = vscode.window.createQuickPick<Item>();
     quickPick.title = title;
     quickPick.canSelectMany = true;
+    quickPick.ignoreFocusOut = true;
     quickPick.matchOnDescription = true;
     quickPick.placeholder =
       skippedCount > 0

@@ -41,7 +41,7 @@ async function pickRunOption(server: ServerJson): Promise<RunOption | undefined>
   if (options.length <= 1) return options[0];
   const picked = await vscode.window.showQuickPick(
     options.map((option) => ({ label: escapeForDisplay(describeRunOption(option)).replace(/\$\(/g, '$\u200b('), option })),
-    { title: escapeForDisplay(server.name), placeHolder: vscode.l10n.t('How should the server run?') },
+    { title: escapeForDisplay(server.name), placeHolder: vscode.l10n.t('How should the server run?'), ignoreFocusOut: true },
   );
   return picked?.option;
 }

@@ -25,6 +25,7 @@ export function pickRegistryEntry(client: RegistryClient): Promise<RegistryEntry
   quickPick.placeholder = vscode.l10n.t('Search servers by name or description');
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
+  quickPick.ignoreFocusOut = true;
   let generation = 0;
   let rows: Row[] = [];
   let cursor: string | undefined;
@@ -107,7 +108,7 @@ export async function showRegistryDetails(entry: RegistryEntry, hasWorkspace: bo
     info(vscode.l10n.t('Runs on: {0}', runsWhere(server).map((kind) => shown(kind, 20)).join(', '))),
     ...(server.repository ? [info(vscode.l10n.t('Repository: {0}', shown(server.repository.url, 200)))] : []),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `${shown(server.title ?? server.name, 100)} — ${shown(server.name, 100)}`, placeHolder: vscode.l10n.t('Add this server, or pick another version') });
+  const picked = await vscode.window.showQuickPick(items, { title: `${shown(server.title ?? server.name, 100)} — ${shown(server.name, 100)}`, placeHolder: vscode.l10n.t('Add this server, or pick another version'), ignoreFocusOut: true });
   return picked ? (picked.action ?? { kind: 'back' }) : undefined;
 }
 
@@ -120,7 +121,7 @@ export async function pickVersion(client: RegistryClient, name: string): Promise
       description: [entry.official?.isLatest ? vscode.l10n.t('latest') : '', entry.official?.status === 'deprecated' ? vscode.l10n.t('deprecated') : ''].filter(Boolean).join(' · '),
       entry,
     })),
-    { title: shown(name, 100), placeHolder: vscode.l10n.t('Pick a version') },
+    { title: shown(name, 100), placeHolder: vscode.l10n.t('Pick a version'), ignoreFocusOut: true },
   );
   return picked?.entry;
 }

@@ -135,7 +135,7 @@ export class SamplingService implements vscode.Disposable {
     }
     const picked = await vscode.window.showQuickPick(
       endpoints.map((endpoint) => ({ label: endpoint.name, description: `${endpoint.model} · ${endpoint.baseUrl}`, endpoint })),
-      { placeHolder: vscode.l10n.t('Select the model endpoint whose API key to set') },
+      { placeHolder: vscode.l10n.t('Select the model endpoint whose API key to set'), ignoreFocusOut: true },
     );
     if (!picked) return;
     const key = await vscode.window.showInputBox({
@@ -178,7 +178,7 @@ export class SamplingService implements vscode.Disposable {
   private async pickPolicy(items: PolicyItem[], placeHolder: string): Promise<PolicyItem | undefined> {
     const answer = this.policyPickAnswer;
     this.policyPickAnswer = undefined;
-    if (!answer) return vscode.window.showQuickPick(items, { placeHolder });
+    if (!answer) return vscode.window.showQuickPick(items, { placeHolder, ignoreFocusOut: true });
     const label = answer(items.map((item) => item.label));
     return items.find((item) => item.label === label);
   }

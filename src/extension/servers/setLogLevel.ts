@@ -36,7 +36,7 @@ export async function setLogLevel(manager: ServerManager, argument: unknown, pre
 async function pickLevel(current: LoggingLevel | undefined): Promise<LoggingLevel | undefined> {
   const picked = await vscode.window.showQuickPick(
     LOGGING_LEVELS.map((level) => ({ label: level, description: level === current ? vscode.l10n.t('current') : undefined })),
-    { placeHolder: vscode.l10n.t('The lowest level of messages the server should send') },
+    { placeHolder: vscode.l10n.t('The lowest level of messages the server should send'), ignoreFocusOut: true },
   );
   return picked && isLevel(picked.label) ? picked.label : undefined;
 }

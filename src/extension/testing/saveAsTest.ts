@@ -90,7 +90,7 @@ async function chooseServer(history: HistoryLog, argument: unknown): Promise<str
   if (node?.kind === 'entry' && node.entry) return (node.entry as HistoryEntry).server.name;
   const names = history.serverNames();
   if (names.length <= 1) return names[0];
-  return vscode.window.showQuickPick(names, { title: vscode.l10n.t('Save as Test: which server?') });
+  return vscode.window.showQuickPick(names, { title: vscode.l10n.t('Save as Test: which server?'), ignoreFocusOut: true });
 }
 
 /** The server as the recording names it (the same shapes `session --record` writes); env and header values masked. */

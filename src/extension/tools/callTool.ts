@@ -69,7 +69,7 @@ async function pickTool(controller: ServerController): Promise<Tool | undefined>
       detail: tool.description?.split('\n', 1)[0],
       tool,
     })),
-    { placeHolder: vscode.l10n.t('Select the tool of {0} to call', controller.name), matchOnDescription: true, matchOnDetail: true },
+    { placeHolder: vscode.l10n.t('Select the tool of {0} to call', controller.name), matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
   );
   return picked?.tool;
 }

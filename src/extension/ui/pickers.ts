@@ -8,7 +8,7 @@ export async function pickItem<T>(items: readonly T[], toItem: (item: T) => vsco
   }
   const picked = await vscode.window.showQuickPick(
     items.map((item) => ({ ...toItem(item), item })),
-    { placeHolder, matchOnDescription: true, matchOnDetail: true },
+    { placeHolder, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
   );
   return picked?.item;
 }
