@@ -7,9 +7,12 @@
  *   - open: the tap holds a ProtocolLog (masking, serializing, pairing, the 100,000-event ring) and a consumer does
  *     what the open panel does in the extension host: batches the appended events every 100 ms and serializes each
  *     batch as postMessage does for the webview (drawing happens in the webview's own process, off the calls' path).
- * Runs alternate closed/open, ROUNDS times each; medians are compared. The cost to the calls is the CPU time the open
- * view adds to the client's process per call, over the time of a call with the view closed: wall-clock totals on a
- * shared machine vary more from run to run than the view changes them (both are printed). Figures vary with the machine.
+ * After a warm-up run of each, runs alternate closed/open in ABBA order, ROUNDS (5) times each. The cost to the calls is the CPU time the open view adds to the
+ * client's process per call, over the time of a call with the view closed: wall-clock totals on a shared machine vary
+ * more from run to run than the view changes them (both are printed). The added CPU is the median of each round's
+ * open-minus-closed difference (the two runs of a round are next to each other in time, so they share the machine's
+ * state), printed with its range; the difference of the two medians swung from -1% to 23% over ten runs of three
+ * rounds. Figures vary with the machine.
  */
 import { McpClient } from '../src/protocol/client';
 import { StdioTransport } from '../src/protocol/node/stdio';
@@ -20,7 +23,7 @@ import * as path from 'node:path';
 /** What an open view may add to a call (no issue set a figure; this bench's): a tenth of a call's time. */
 const PROTOCOL_VIEW_TARGET_PERCENT = 10;
 const CALLS = Number(process.env.BENCH_PROTOCOL_CALLS ?? 10_000);
-const ROUNDS = Number(process.env.BENCH_PROTOCOL_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_PROTOCOL_ROUNDS ?? 5);
 const EVERYTHING = path.join(__dirname, '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 const FLUSH_MS = 100;
 
@@ -69,12 +72,17 @@ export async function measureProtocolView(): Promise<string> {
   const closedCpu: number[] = [];
   const openCpu: number[] = [];
   let lastOpen = { events: 0, posted: 0 };
-  await run(false); // warm-up: the first spawn pays for the disk cache and the JIT
+  // Warm-up, both ways: the first spawn pays for the disk cache, and each path's first run for its JIT.
+  await run(false);
+  await run(true);
   for (let round = 0; round < ROUNDS; round++) {
-    const closedRun = await run(false);
+    // ABBA: the order flips every round, so a drift over the rounds (the JIT, the machine) favours neither side.
+    const openFirst = round % 2 === 1;
+    const first = await run(openFirst);
+    const second = await run(!openFirst);
+    const [closedRun, result] = openFirst ? [second, first] : [first, second];
     closed.push(closedRun.ms);
     closedCpu.push(closedRun.cpuMs);
-    const result = await run(true);
     open.push(result.ms);
     openCpu.push(result.cpuMs);
     lastOpen = result;
@@ -84,9 +92,12 @@ export async function measureProtocolView(): Promise<string> {
   const overhead = ((openMs - closedMs) / closedMs) * 100;
   const closedCpuMs = median(closedCpu);
   const openCpuMs = median(openCpu);
-  const cpuOverhead = ((openCpuMs - closedCpuMs) / closedCpuMs) * 100;
-  // What the view adds is work in the client's process (the server does the same either way).
-  const costToCalls = ((openCpuMs - closedCpuMs) / closedMs) * 100;
+  // What the view adds is work in the client's process (the server does the same either way), paired by round.
+  const addedCpu = openCpu.map((cpuMs, round) => cpuMs - closedCpu[round]);
+  const addedCpuMs = median(addedCpu);
+  const cpuOverhead = (addedCpuMs / closedCpuMs) * 100;
+  const costToCalls = (addedCpuMs / closedMs) * 100;
+  const percentOfCall = (added: number) => `${((added / closedMs) * 100).toFixed(1)}%`;
   return [
     `\nProtocol view: ${CALLS} echo calls to server-everything (stdio), median of ${ROUNDS} alternating runs`,
     '',
@@ -95,7 +106,8 @@ export async function measureProtocolView(): Promise<string> {
     `| closed (tap attached) | ${Math.round(closedMs)} ms | ${(closedMs / CALLS).toFixed(3)} ms | ${(closedCpuMs / CALLS).toFixed(3)} ms | 0 | 0 |`,
     `| open | ${Math.round(openMs)} ms | ${(openMs / CALLS).toFixed(3)} ms | ${(openCpuMs / CALLS).toFixed(3)} ms | ${lastOpen.events} | ${(lastOpen.posted / 1024 / 1024).toFixed(1)} MiB |`,
     '',
-    `The open view adds ${((openCpuMs - closedCpuMs) / CALLS).toFixed(3)} ms of the client's CPU per call: ${costToCalls.toFixed(1)}% of a call's time (${(closedMs / CALLS).toFixed(3)} ms with the view closed; target < ${PROTOCOL_VIEW_TARGET_PERCENT}%: ${costToCalls < PROTOCOL_VIEW_TARGET_PERCENT ? 'MET' : 'NOT MET'}).`,
+    `The open view adds ${(addedCpuMs / CALLS).toFixed(3)} ms of the client's CPU per call: ${costToCalls.toFixed(1)}% of a call's time (${(closedMs / CALLS).toFixed(3)} ms with the view closed; target < ${PROTOCOL_VIEW_TARGET_PERCENT}%: ${costToCalls < PROTOCOL_VIEW_TARGET_PERCENT ? 'MET' : 'NOT MET'}).`,
+    `That is the median of the ${ROUNDS} rounds' open-minus-closed CPU; the rounds gave ${addedCpu.map(percentOfCall).join(', ')}.`,
     `Wall-clock medians differ by ${overhead.toFixed(1)}% (closed runs: ${closed.map(Math.round).join(', ')} ms; open: ${open.map(Math.round).join(', ')} ms); on a`,
     `shared machine they vary more between runs than between closed and open, which is why the CPU figure is the measure; the client's CPU alone grows ${cpuOverhead.toFixed(1)}%.`,
   ].join('\n');
