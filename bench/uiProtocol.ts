@@ -7,12 +7,12 @@
  *   - open: the tap holds a ProtocolLog (masking, serializing, pairing, the 100,000-event ring) and a consumer does
  *     what the open panel does in the extension host: batches the appended events every 100 ms and serializes each
  *     batch as postMessage does for the webview (drawing happens in the webview's own process, off the calls' path).
- * After a warm-up run of each, runs alternate closed/open in ABBA order, ROUNDS (5) times each. The cost to the calls is the CPU time the open view adds to the
- * client's process per call, over the time of a call with the view closed: wall-clock totals on a shared machine vary
- * more from run to run than the view changes them (both are printed). The added CPU is the median of each round's
- * open-minus-closed difference (the two runs of a round are next to each other in time, so they share the machine's
- * state), printed with its range; the difference of the two medians swung from -1% to 23% over ten runs of three
- * rounds. Figures vary with the machine.
+ * After a warm-up run of each, runs alternate closed/open in ABBA order, ROUNDS (5) times each. The cost to the calls
+ * is the CPU time the open view adds to the client's process per call, over the time of a call with the view closed:
+ * wall-clock totals on a shared machine vary more from run to run than the view changes them (both are printed). The
+ * added CPU is the median of each round's open-minus-closed difference (the two runs of a round are next to each other
+ * in time, so they share the machine's state), with every round's value printed; the difference of the two medians
+ * swung from -1% to 23% over ten runs of three rounds. Figures vary with the machine.
  */
 import { McpClient } from '../src/protocol/client';
 import { StdioTransport } from '../src/protocol/node/stdio';
