@@ -111,7 +111,13 @@ export const COMMANDS: Readonly<Record<CommandId, CommandHandler>> = {
   // The wire in view and dev mode (issue 20)
   'mcpWorkbench.showProtocol': (s, argument) => showProtocol(s.manager, s.protocol, argument),
   // Recorded sessions as tests (issue 20); the second argument of Save as Test gives entry ids and the file.
-  'mcpWorkbench.saveHistoryAsTest': (s, argument, preset) => saveHistoryAsTest(s.history.history, s.manager, argument, preset as { entryIds?: number[]; file?: string } | undefined),
+  'mcpWorkbench.saveHistoryAsTest': async (s, argument, preset) => {
+    const saved = await saveHistoryAsTest(s.history.history, s.manager, argument, preset as { entryIds?: number[]; file?: string } | undefined);
+    // Told directly, not through the file watcher: the watcher may report late or never (CI once saw no Testing view
+    // for a minute after the write), and the Test Explorer's controller is made with the first recording.
+    if (saved) await s.recordings.add(saved);
+    return saved;
+  },
   'mcpWorkbench.rerecordTestStep': (s, item) => s.recordings.rerecord(item),
 };
 

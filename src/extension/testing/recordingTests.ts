@@ -51,6 +51,11 @@ export class RecordingTests implements vscode.Disposable {
     return controller;
   }
 
+  /** A recording this window just wrote (Save as Test), shown in the Test Explorer at once. */
+  async add(uri: vscode.Uri): Promise<void> {
+    await this.load(uri);
+  }
+
   async discover(): Promise<void> {
     const files = await vscode.workspace.findFiles(`**/*${MCPTEST_SUFFIX}`, '**/node_modules/**');
     await Promise.all(files.map((uri) => this.load(uri)));
