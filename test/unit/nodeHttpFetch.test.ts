@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { getEventListeners } from 'node:events';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
@@ -108,5 +109,106 @@ describe('nodeHttpFetch keeps the transport bounded and cancellable', () => {
     const manual = await nodeHttpFetch(`${origin}/moved`, { redirect: 'manual' });
     assert.equal(manual.status, 307);
     assert.deepEqual(await (await createHttpFetch({ fetch: nodeHttpFetch })(`${origin}/moved`)).json(), { here: true });
+  });
+});
+
+/**
+ * A server that closes a kept-alive connection as the next request arrives on it: what a keep-alive timeout running
+ * out during the request's way looks like (CI saw it as "fetch failed (read ECONNRESET)" with 39 conformance clients
+ * starting at once). Raw TCP, so the test decides which request is reset and sees every request that arrived.
+ */
+interface Arrival {
+  connection: number;
+  nth: number;
+  path: string;
+  body: string;
+  outcome: 'answered' | 'reset' | 'partial';
+}
+
+async function startClosingServer(decide: (arrival: Omit<Arrival, 'outcome'>) => Arrival['outcome']): Promise<{ origin: string; arrivals: Arrival[]; close(): Promise<void> }> {
+  const arrivals: Arrival[] = [];
+  let connections = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+    const connection = ++connections;
+    let nth = 0;
+    let buffered = Buffer.alloc(0);
+    socket.on('data', (chunk) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      for (;;) {
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const head = buffered.subarray(0, end).toString('latin1');
+        const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        const body = buffered.subarray(end + 4, end + 4 + length).toString('utf8');
+        buffered = buffered.subarray(end + 4 + length);
+        const arrival = { connection, nth: ++nth, path: head.split(' ')[1] ?? '', body };
+        const outcome = decide(arrival);
+        arrivals.push({ ...arrival, outcome });
+        if (outcome === 'reset') return void socket.resetAndDestroy();
+        const answer = JSON.stringify({ connection, body });
+        if (outcome === 'partial') {
+          socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${answer.length + 100}\r\n\r\n${answer.slice(0, 5)}`);
+          setImmediate(() => socket.resetAndDestroy());
+          return;
+        }
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nconnection: keep-alive\r\ncontent-length: ${Buffer.byteLength(answer)}\r\n\r\n${answer}`);
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    arrivals,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const post = (url: string, body: string) => nodeHttpFetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body, redirect: 'manual' });
+
+describe('nodeHttpFetch and a kept-alive connection the server closes as it is reused', () => {
+  test('the request is sent once more on a new connection, with its body, and answered', { timeout: 10_000 }, async () => {
+    const server = await startClosingServer((arrival) => (arrival.path === '/closing' && arrival.nth > 1 ? 'reset' : 'answered'));
+    try {
+      assert.deepEqual(await (await post(`${server.origin}/first`, '{"n":1}')).json(), { connection: 1, body: '{"n":1}' });
+      assert.deepEqual(await (await post(`${server.origin}/closing`, '{"n":2}')).json(), { connection: 2, body: '{"n":2}' });
+      assert.deepEqual(
+        server.arrivals.map(({ connection, nth, path, outcome }) => ({ connection, nth, path, outcome })),
+        [
+          { connection: 1, nth: 1, path: '/first', outcome: 'answered' },
+          { connection: 1, nth: 2, path: '/closing', outcome: 'reset' },
+          { connection: 2, nth: 1, path: '/closing', outcome: 'answered' },
+        ],
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  test('a reset on a new connection, a second reset, and a reset after the answer began are not sent again', { timeout: 10_000 }, async () => {
+    const server = await startClosingServer((arrival) => (arrival.path === '/first' ? 'answered' : arrival.path === '/partial' ? 'partial' : 'reset'));
+    try {
+      // A new connection (the first request to this server): the server did see the request, so it is not repeated.
+      await assert.rejects(post(`${server.origin}/always`, '{}'), (error: unknown) => (error as Error).message === 'fetch failed' && ((error as Error).cause as NodeJS.ErrnoException).code === 'ECONNRESET');
+      assert.equal(server.arrivals.length, 1);
+      // Reused, reset, sent again on a new connection, reset again: the second failure is the answer.
+      await (await post(`${server.origin}/first`, '{}')).json();
+      await assert.rejects(post(`${server.origin}/always`, '{}'), (error: unknown) => (error as Error).message === 'fetch failed');
+      assert.deepEqual(server.arrivals.slice(1).map(({ path, nth, outcome }) => `${path} ${nth} ${outcome}`), ['/first 1 answered', '/always 2 reset', '/always 1 reset']);
+      // Reused, and the answer began before the reset: the server acted on it; the body fails, nothing is sent again.
+      await (await post(`${server.origin}/first`, '{}')).json();
+      const partial = await post(`${server.origin}/partial`, '{}');
+      await assert.rejects(partial.text());
+      assert.deepEqual(server.arrivals.slice(4).map(({ path, nth, outcome }) => `${path} ${nth} ${outcome}`), ['/first 1 answered', '/partial 2 partial']);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -60,18 +60,36 @@ function withFormContentType(headers: RequestInit['headers']): http.OutgoingHttp
   return named ? plain : { ...plain, 'content-type': 'application/x-www-form-urlencoded;charset=UTF-8' };
 }
 
-function request(url: URL, init: Omit<RequestInit, 'headers'> & { headers?: RequestInit['headers'] | http.OutgoingHttpHeaders }, body: string | undefined): Promise<Response> {
+/**
+ * The errors of a kept-alive connection that the server closed as this side reused it: the server's keep-alive
+ * timeout ran out (Node's default is 5 s) while the request was on its way, or while this process was too busy to
+ * see the close. CI saw it with 39 conformance clients starting at once on two cores.
+ */
+const STALE_CONNECTION_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
+
+type RequestInitLike = Omit<RequestInit, 'headers'> & { headers?: RequestInit['headers'] | http.OutgoingHttpHeaders };
+
+function request(url: URL, init: RequestInitLike, body: string | undefined, retried = false): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise<Response>((resolve, reject) => {
     const module = url.protocol === 'https:' ? https : http;
-    const outgoing = module.request(url, { method: init.method ?? 'GET', headers: plainHeaders(init.headers), agent: agents[url.protocol as 'http:' | 'https:'] });
+    // The retry gets a connection of its own (`agent: false`): the other idle connections the pool would give may be
+    // closed as well.
+    const agent = retried ? false : agents[url.protocol as 'http:' | 'https:'];
+    const outgoing = module.request(url, { method: init.method ?? 'GET', headers: plainHeaders(init.headers), agent });
     let settled = false;
     const detach = signal ? whenAborted(signal, () => outgoing.destroy(abortReason(signal) as Error)) : () => undefined;
-    outgoing.on('error', (error) => {
+    outgoing.on('error', (error: NodeJS.ErrnoException) => {
       detach();
       if (settled) return;
       settled = true;
+      if (!retried && !signal?.aborted && outgoing.reusedSocket && STALE_CONNECTION_ERRORS.has(error.code ?? '')) {
+        // Sent again once, as Node's documentation advises (request.reusedSocket) and browsers do: no byte of a
+        // response came, and a server that closes an idle connection has not read what came on it.
+        resolve(request(url, init, body, true));
+        return;
+      }
       reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: error }));
     });
     outgoing.on('response', (incoming) => {
