@@ -5,8 +5,9 @@
  * every connection (src/extension/protocolView/wireTaps.ts):
  *   - closed: the tap attached, no Show Protocol panel (what every server pays);
  *   - open: the tap holds a ProtocolLog (masking, serializing, pairing, the 100,000-event ring) and a consumer does
- *     what the open panel does in the extension host: batches the appended events every 100 ms and serializes each
- *     batch as postMessage does for the webview (drawing happens in the webview's own process, off the calls' path).
+ *     what the open panel does in the extension host: batches the appended events every 100 ms, encodes each batch
+ *     as the panel does (encodeEventBatch) and serializes the post as VS Code's extension host does (vscodePost;
+ *     drawing happens in the webview's own process, off the calls' path).
  * After a warm-up run of each, runs alternate closed/open in ABBA order, ROUNDS (5) times each. The cost to the calls
  * is the CPU time the open view adds to the client's process per call, over the time of a call with the view closed:
  * wall-clock totals on a shared machine vary more from run to run than the view changes them (both are printed). The
@@ -17,6 +18,7 @@
 import { McpClient } from '../src/protocol/client';
 import { StdioTransport } from '../src/protocol/node/stdio';
 import { WireTap } from '../src/extension/protocolView/wireTaps';
+import { encodeEventBatch } from '../src/workbench/protocolLog/eventBatch';
 import type { WireEvent } from '../src/workbench/protocolLog/wireEvent';
 import * as path from 'node:path';
 
@@ -35,7 +37,7 @@ async function run(open: boolean): Promise<{ ms: number; cpuMs: number; events: 
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
     timer = undefined;
-    posted += JSON.stringify({ type: 'append', events: queued }).length;
+    posted += vscodePost({ type: 'append', json: encodeEventBatch(queued, 0) });
     queued = [];
   };
   const subscription = hold?.log.onDidAppend((event) => {
@@ -62,6 +64,27 @@ async function run(open: boolean): Promise<{ ms: number; cpuMs: number; events: 
     hold?.dispose();
     await client.close();
   }
+}
+
+/**
+ * The work of VS Code 1.100's extension host for one webview post, written after its source: the message is
+ * serialized as JSON with a replacer called for every value (it lifts typed arrays out: extHostWebviewMessaging's
+ * serializeWebviewMessage); the RPC to the window then sends that text and the lifted buffers as they are, or, with
+ * no buffer, serializes its arguments as JSON once more (with the URI replacer of a remote host such as code-server),
+ * which escapes the text again. Returns the bytes sent.
+ */
+function vscodePost(message: unknown): number {
+  const buffers: ArrayBufferView[] = [];
+  const text = JSON.stringify(message, (_key, value: unknown) => {
+    if (value instanceof ArrayBuffer) return { $$vscode_array_buffer_reference$$: true, index: buffers.length };
+    if (ArrayBuffer.isView(value)) {
+      buffers.push(value);
+      return { $$vscode_array_buffer_reference$$: true, index: buffers.length - 1, view: { byteLength: value.byteLength, byteOffset: value.byteOffset } };
+    }
+    return value;
+  });
+  if (buffers.length === 0) return JSON.stringify(['webview-handle', text], (_key, value: unknown) => value).length;
+  return Buffer.byteLength(text) + buffers.reduce((sum, buffer) => sum + buffer.byteLength, 0);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];

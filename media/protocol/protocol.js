@@ -348,24 +348,28 @@
     return `${(size / 1024 / 1024).toFixed(1)} MB`;
   }
 
+  const utf8 = new TextDecoder();
+
   window.addEventListener('message', (message) => {
     const data = message.data;
     if (!data || typeof data !== 'object') return;
+    // A batch of events comes as the UTF-8 bytes of its JSON, { events, dropped } (see encodeEventBatch).
+    const batch = ArrayBuffer.isView(data.json) ? JSON.parse(utf8.decode(data.json)) : {};
     switch (data.type) {
       case 'reset':
         events = [];
         answers = new Map();
         shown = [];
         pausedEvents = [];
-        dropped = data.dropped ?? 0;
-        add(data.events ?? []);
+        dropped = batch.dropped ?? 0;
+        add(batch.events ?? []);
         return;
       case 'append':
-        dropped = Math.max(dropped, data.dropped ?? 0);
+        dropped = Math.max(dropped, batch.dropped ?? 0);
         if (paused) {
-          pausedEvents.push(...(data.events ?? []));
+          pausedEvents.push(...(batch.events ?? []));
           updateStatus();
-        } else add(data.events ?? []);
+        } else add(batch.events ?? []);
         return;
       default:
         return;

@@ -150,7 +150,7 @@ test('the Protocol page keeps only the rows on screen in its DOM with 100,000 ev
           if (response) { event.relatedSeq = index; event.durationMs = 2; }
           events.push(event);
         }
-        window.postMessage({ type: 'reset', events: events, dropped: 0 }, '*');
+        window.postMessage({ type: 'reset', json: new TextEncoder().encode(JSON.stringify({ events: events, dropped: 0 })) }, '*');
       })();`,
     });
     await page.waitForFunction(() => document.getElementById('list')?.dataset.total === '100000', undefined, { timeout: 60_000 }).catch(async (error: unknown) => {

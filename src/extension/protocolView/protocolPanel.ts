@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import type { Disposable } from '../../protocol/disposable';
+import { encodeEventBatch } from '../../workbench/protocolLog/eventBatch';
 import { toJsonLines } from '../../workbench/protocolLog/jsonLines';
 import type { ProtocolLog } from '../../workbench/protocolLog/protocolLog';
 import type { WireEvent } from '../../workbench/protocolLog/wireEvent';
@@ -48,7 +49,7 @@ export class ProtocolPanel implements vscode.Disposable {
     });
     this.subscriptions.push(
       log.onDidAppend((event) => this.enqueue(event)),
-      log.onDidClear(() => void this.post({ type: 'reset', events: [], dropped: 0 })),
+      log.onDidClear(() => void this.post('reset', [])),
       panel.webview.onDidReceiveMessage((message: PageMessage) => void this.onMessage(message)),
       panel.onDidDispose(() => this.dispose()),
     );
@@ -85,8 +86,8 @@ export class ProtocolPanel implements vscode.Disposable {
     this.sendingAll = true;
     try {
       const events = this.log.events();
-      await this.post({ type: 'reset', events: events.slice(0, CHUNK), dropped: this.log.dropped });
-      for (let start = CHUNK; start < events.length; start += CHUNK) await this.post({ type: 'append', events: events.slice(start, start + CHUNK), dropped: this.log.dropped });
+      await this.post('reset', events.slice(0, CHUNK));
+      for (let start = CHUNK; start < events.length; start += CHUNK) await this.post('append', events.slice(start, start + CHUNK));
     } finally {
       this.sendingAll = false;
     }
@@ -107,12 +108,13 @@ export class ProtocolPanel implements vscode.Disposable {
     }
     const events = this.queued;
     this.queued = [];
-    void this.post({ type: 'append', events, dropped: this.log.dropped });
+    void this.post('append', events);
   }
 
-  private async post(message: unknown): Promise<void> {
+  /** Events go to the page as the UTF-8 bytes of their JSON (encodeEventBatch says why). */
+  private async post(type: 'reset' | 'append', events: readonly WireEvent[]): Promise<void> {
     if (this.disposed) return;
-    await this.panel.webview.postMessage(message);
+    await this.panel.webview.postMessage({ type, json: encodeEventBatch(events, this.log.dropped) });
   }
 
   private async export(): Promise<void> {
