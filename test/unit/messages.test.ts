@@ -122,6 +122,18 @@ describe('checkMetaKey', { timeout: 10_000 }, () => {
     assert.equal(reserved('mcp/x'), false);
     assert.equal(reserved('x'), false);
   });
+
+  test('a key checked again (kept from the first check, or past the bound of kept keys) gets the same answer', () => {
+    const invented = Array.from({ length: 600 }, (_, index) => (index % 2 === 0 ? `com.example${index}/key` : `com.example${index}/-bad`));
+    const long = `com.${'x'.repeat(1000)}/key`;
+    const keys = ['io.modelcontextprotocol/serverInfo', 'bad-', ...invented, long, `${long}-`];
+    const first = keys.map((key) => checkMetaKey(key));
+    for (let round = 0; round < 2; round++) assert.deepEqual(keys.map((key) => checkMetaKey(key)), first);
+    assert.deepEqual(
+      first.map((check) => check.ok),
+      keys.map((key) => !key.endsWith('-') && !key.endsWith('/-bad')),
+    );
+  });
 });
 
 describe('excerpt', { timeout: 10_000 }, () => {
