@@ -98,7 +98,14 @@ test('Test Explorer in real VS Code: a test saved from History passes, fails wit
   writeConfig(workspace);
   await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
   // The failure's peek (with the diff) opens wherever the failing step is, as soon as the run fails.
-  const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'workbench.colorTheme': 'Default Dark Modern', 'testing.automaticallyOpenPeekView': 'failureAnywhere' } });
+  // The file watcher ignores tests/ (as when the workspace's watcher is excluded there or stopped by Linux's inotify
+  // limit): the saved test must reach the Test Explorer because Save as Test hands it over itself.
+  const server = await startCodeServer({
+    workspace,
+    extensionsDir,
+    userDataDir,
+    settings: { 'workbench.colorTheme': 'Default Dark Modern', 'testing.automaticallyOpenPeekView': 'failureAnywhere', 'files.watcherExclude': { '**/tests/**': true } },
+  });
   const relativeTestFile = `tests/${SERVER}-greet.mcptest.json`;
   const testFile = path.join(workspace, ...relativeTestFile.split('/'));
   try {

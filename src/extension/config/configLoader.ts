@@ -35,6 +35,18 @@ export const WORKSPACE_CONFIG_PATH = '.vscode/mcp.json';
 
 const RELOAD_DEBOUNCE_MS = 150;
 
+/** Workspace mcp.json files this extension has just written (see announceConfigWritten). */
+const configWrites = new vscode.EventEmitter<vscode.Uri>();
+
+/**
+ * Said by the code that writes a workspace mcp.json (Add Server, Import Servers, a registry server): the loaders
+ * reload without waiting for their file watcher, which may report late or not at all (CI once saw the Test
+ * Explorer's watcher stay silent for a minute). The watcher's own report, if it comes, joins the same reload.
+ */
+export function announceConfigWritten(uri: vscode.Uri): void {
+  configWrites.fire(uri);
+}
+
 export interface ConfigFileProblems {
   configUri: vscode.Uri;
   /** Where the problems are, for the message (a relative path, or the user settings). */
@@ -96,6 +108,7 @@ export class ConfigLoader implements vscode.Disposable {
       vscode.workspace.onDidChangeConfiguration((event) => {
         if (event.affectsConfiguration(USER_SERVERS_SETTING) || event.affectsConfiguration(SERVER_ERAS_SETTING)) this.scheduleReload();
       }),
+      configWrites.event(() => this.scheduleReload()),
     );
     this.updateWatchers();
   }

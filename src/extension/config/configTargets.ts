@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { addInputToConfig, addServerToConfig, type InputEntry } from '../../workbench/config/jsoncEdit';
 import { parseMcpConfig } from '../../workbench/config/mcpConfig';
-import { WORKSPACE_CONFIG_PATH, workspaceConfigLabel } from './configLoader';
+import { WORKSPACE_CONFIG_PATH, announceConfigWritten, workspaceConfigLabel } from './configLoader';
 import { USER_SERVERS_KEY, USER_SERVERS_SECTION, userServersLabel, userServersValue } from './userServers';
 
 /** Where Add Server and Import Servers write: a workspace folder's mcp.json, or the user-level list in settings. */
@@ -102,6 +102,7 @@ export async function addServers(target: ConfigTarget, servers: readonly NewServ
     written = edited((await readText(target.uri)) ?? '');
     await vscode.workspace.fs.writeFile(target.uri, new TextEncoder().encode(written));
   }
+  announceConfigWritten(target.uri);
   // The cursor goes to the new entry, placed from the text written (the editor may still be reloading it).
   const position = positionIn(written, entryOffset(written, servers[0].name));
   const document = await vscode.workspace.openTextDocument(target.uri);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { announceConfigWritten } from './configLoader';
 
 const TEMPLATE = `{
   // MCP servers for this workspace. Each entry is started from the MCP view.
@@ -24,6 +25,7 @@ export async function openWorkspaceConfig(): Promise<void> {
   } catch {
     // Missing: create it with an example rather than an empty file, so the shape is obvious.
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(TEMPLATE));
+    announceConfigWritten(uri);
   }
   await vscode.window.showTextDocument(uri);
 }
