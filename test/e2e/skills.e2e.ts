@@ -29,6 +29,11 @@ async function openSkills(page: Page, name: string): Promise<Locator> {
   const servers = pane(page, 'Servers');
   await clickUncovered(page, await visibleRow(page, servers, name));
   await answerDialog(page, 'Allow and Start');
+  // The server's resource and prompt lists arrive after it starts, and their arrival redraws its rows. A click on a row
+  // as it is redrawn can select it without running its command (CI saw pdf-processing selected and no editor), so the
+  // clicks below wait for the lists: the group rows show their counts once they are in.
+  const templates = await visibleRow(page, servers, 'Resource Templates');
+  await waitFor(page, "the server's lists", () => templates.locator('.label-description', { hasText: /^\d+$/ }).waitFor({ state: 'visible', timeout: 60_000 }));
   await clickUncovered(page, await visibleRow(page, servers, 'Skills'));
   await visibleRow(page, servers, 'pdf-processing');
   return servers;
