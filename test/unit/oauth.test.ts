@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
-import { REPO_ROOT } from './testSupport';
+import { REPO_ROOT, waitFor } from './testSupport';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const BROWSER = path.join(REPO_ROOT, 'test', 'fixtures', 'oauth', 'browser.mjs');
@@ -334,6 +334,9 @@ describe('OAuth sign-in from the CLI (oidc-provider)', () => {
   test('the loopback listener ignores a callback with another state (error page, keeps listening), and its last page speaks of the terminal', TIMEOUT, async () => {
     const run = await cli(['tools', '--url', fixture.mcpUrl, '--auth-dir', authDir], { ...env, OAUTH_BROWSER_KNOCK_FIRST: '1' });
     assert.equal(run.code, 0, run.stderr);
+    // The browser stand-in records the callback's page once it has read it; the CLI, answered, may end before that
+    // (CI once read only the knock).
+    await waitFor(() => pages().length >= 2, 'the browser stand-in recording the callback page');
     const [knock, callback] = pages();
     assert.equal(knock?.kind, 'knock');
     assert.equal(knock.status, 400);
