@@ -115,6 +115,8 @@
     const target = /** @type {HTMLElement | null} */ (event.target instanceof HTMLElement ? event.target.closest('[data-action]') : null);
     if (target) vscode.postMessage({ type: 'action', action: target.dataset.action });
   });
+  // The page draws the header's buttons disabled: until the listener above exists, a click on them would be lost.
+  for (const button of document.querySelectorAll('#app-header button[data-action]')) /** @type {HTMLButtonElement} */ (button).disabled = false;
 
   // Theme switches change the body's class; resizes change the container: the extension tells the app what changed.
   new MutationObserver(() => requestAnimationFrame(surroundings)).observe(document.body, { attributes: true, attributeFilter: ['class'] });

@@ -263,6 +263,8 @@
   });
 
   renderForm(state.values);
+  // The page draws the button disabled: until this script listens, a click on it (or a person's Enter) would be lost.
+  submitButton.disabled = false;
   const first = /** @type {HTMLElement | null} */ (fieldsRoot.querySelector('input, select, textarea'));
   (first || submitButton).focus();
 })();

@@ -70,7 +70,7 @@ export function appPage(options: AppPageOptions): string {
   if (permissions.notGrantable.length > 0) notes.push(vscode.l10n.t('Asked for, not available in VS Code: {0}', permissions.notGrantable.map(permissionLabel).join(', ')));
   const connect = csp.accepted.connectDomains.length > 0 ? csp.accepted.connectDomains.join(', ') : vscode.l10n.t('none');
   notes.push(vscode.l10n.t('Network access: {0}', connect));
-  const openInEditor = options.mode === 'inline' ? `<button type="button" class="secondary" data-action="openInEditor">${escapeHtml(vscode.l10n.t('Open App in Editor'))}</button>` : '';
+  const openInEditor = options.mode === 'inline' ? `<button type="button" class="secondary" data-action="openInEditor" disabled>${escapeHtml(vscode.l10n.t('Open App in Editor'))}</button>` : '';
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(vscode.env.language)}">
 <head>
@@ -81,7 +81,7 @@ export function appPage(options: AppPageOptions): string {
 <link rel="stylesheet" href="${escapeHtml(style)}">
 </head>
 <body data-mode="${options.mode}">
-<header id="app-header"><h1>${escapeHtml(options.toolName)} <span class="muted">· ${escapeHtml(options.serverName)}</span></h1>${openInEditor}<button type="button" class="secondary" data-action="close">${escapeHtml(vscode.l10n.t('Close App'))}</button></header>
+<header id="app-header"><h1>${escapeHtml(options.toolName)} <span class="muted">· ${escapeHtml(options.serverName)}</span></h1>${openInEditor}<button type="button" class="secondary" data-action="close" disabled>${escapeHtml(vscode.l10n.t('Close App'))}</button></header>
 <p class="app-notes muted">${notes.map(escapeHtml).join(' · ')}</p>
 <div id="app-note" class="error-banner" role="alert" hidden></div>
 <div id="app-holder"></div>

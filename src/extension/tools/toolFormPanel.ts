@@ -240,7 +240,7 @@ ${tool.description ? `<p class="description">${escapeHtml(tool.description)}</p>
   <div id="fields"></div>
   <textarea id="json" hidden spellcheck="false" aria-label="${escapeHtml(vscode.l10n.t('Arguments as JSON'))}"></textarea>
   <div class="toolbar">
-    <button type="submit" id="submit">${escapeHtml(vscode.l10n.t('Call Tool'))}</button>
+    <button type="submit" id="submit" disabled>${escapeHtml(vscode.l10n.t('Call Tool'))}</button>
     ${runAsTaskControl(taskChoice)}
     <button type="button" id="cancel" class="secondary">${escapeHtml(vscode.l10n.t('Close'))}</button>
     <button type="button" id="toggle-json" class="secondary" aria-pressed="false">${escapeHtml(vscode.l10n.t('Edit as JSON'))}</button>
