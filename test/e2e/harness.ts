@@ -363,6 +363,8 @@ export interface CodeServerHandle {
 }
 
 const liveServers = new Set<ChildProcess>();
+/** The user data folders of the running code-servers: where a failure's message reads the extension's logs. */
+const liveUserDataDirs = new Set<string>();
 process.on('exit', () => {
   // Last resort if a test crashed without stopping its server.
   for (const child of liveServers) killGroup(child.pid, 'SIGKILL');
@@ -520,6 +522,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   if (child.pid == null) throw new Error('e2e: code-server did not start (no pid)');
   const pid = child.pid;
   liveServers.add(child);
+  liveUserDataDirs.add(options.userDataDir);
   const onData = (d: Buffer): void => {
     logStream.write(d);
     output = (output + d.toString()).slice(-20_000);
@@ -555,6 +558,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
     }
     await withTimeout(closedPromise, 2_000, 'stdio not closed').catch(() => undefined);
     liveServers.delete(child);
+    liveUserDataDirs.delete(options.userDataDir);
     logStream.end();
     keepWindowLogs(options.userDataDir, logFile);
     const left = remaining();
@@ -687,10 +691,28 @@ export async function waitFor<T>(page: Page, what: string, action: () => Promise
       shot = `(screenshot failed: ${errorMessage(shotErr).split('\n')[0]})`;
     }
     const cause = errorMessage(err).split('\n').slice(0, 3).join(' | ');
-    const wrapped = new Error(`e2e: failed waiting for ${what}. Last screenshot: ${shot}. Cause: ${cause}`);
+    const wrapped = new Error(`e2e: failed waiting for ${what}. Last screenshot: ${shot}. Cause: ${cause}. ${await windowContext(page)}`);
     (wrapped as Error & { cause?: unknown }).cause = err;
     throw wrapped;
   }
+}
+
+/**
+ * What a failure's message adds about the window: the notifications on screen and the last lines this extension
+ * logged. CI shows a failing test's message, not its screenshot or the logs kept beside it, so a failure seen once
+ * there is understood from this.
+ */
+async function windowContext(page: Page): Promise<string> {
+  const toasts = await withTimeout(notificationTexts(page), 2_000, 'notifications unreadable').catch((error: unknown) => [`(${errorMessage(error)})`]);
+  const logs = [...liveUserDataDirs].flatMap((dir) =>
+    windowLogFiles(dir)
+      .filter((file) => path.basename(file).startsWith('MCP Workbench'))
+      .map((file) => {
+        const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-4).map((line) => line.slice(0, 200));
+        return `${path.basename(file, '.log')}: ${lines.join(' | ')}`;
+      }),
+  );
+  return `Notifications: ${toasts.length ? toasts.map((text) => JSON.stringify(text.slice(0, 120))).join(', ') : 'none'}. Last log lines: ${logs.join(' || ') || 'none'}`;
 }
 
 /** Saves a PNG of the page to test-results/e2e/<name>.png and returns its path. */
