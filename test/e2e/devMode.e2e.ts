@@ -33,7 +33,6 @@ import {
   waitFor,
   waitUntil,
   webviewFrame,
-  windowLogFiles,
   type CodeServerHandle,
   type Workbench,
 } from './harness';
@@ -109,19 +108,16 @@ async function callGreet(page: Page, replaced?: Frame): Promise<Frame> {
 }
 
 /**
- * What a failure to stop at the breakpoint is read from (CI shows the failure's message, not the window): what the
- * form and the debug toolbar show, which greeter processes run, and the end of the server's log.
+ * What a failure to stop at the breakpoint is read from, beside what the harness's waitFor adds (the notifications and
+ * the end of each log): what the form and the debug toolbar show, and which greeter processes run.
  */
 async function notPausedReport(page: Page, form: Frame, session: Session): Promise<string> {
   const text = async (read: () => Promise<string | null>) => (await read().catch((error: unknown) => `(unreadable: ${String(error).split('\n')[0]})`))?.replace(/\s+/g, ' ').trim();
   const toolbar = await text(() => page.locator('.debug-toolbar').first().evaluate((element) => Array.from(element.querySelectorAll('[aria-label]')).map((item) => item.getAttribute('aria-label')).join(', '), undefined, { timeout: 2_000 }));
-  const serverLog = windowLogFiles(path.join(session.tmp, 'user-data')).find((file) => path.basename(file).startsWith('MCP Workbench greeter'));
-  const logTail = serverLog ? fs.readFileSync(serverLog, 'utf8').trim().split('\n').slice(-12).map((line) => line.slice(0, 200)).join(' | ') : '(no server log)';
   return [
     `form: "${await text(() => form.locator('body').innerText({ timeout: 2_000 }))}"`,
     `debug toolbar actions: ${toolbar || '(none)'}`,
     `greeter processes: ${processesMatching(GREETER, session.workspace).join(', ') || '(none)'}`,
-    `server log: ${logTail}`,
   ].join('; ');
 }
 
@@ -205,9 +201,11 @@ test('dev mode in real VS Code: with debug node, a breakpoint in the tool handle
     const form = await callGreet(page);
     // Paused on the breakpoint: the debug toolbar offers Continue, and the editor shows the handler's line.
     const resume = page.locator('.debug-toolbar .codicon-debug-continue').first();
-    await resume.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message.split('\n')[0] : String(error)}; ${await notPausedReport(page, form, session!)}`);
-    });
+    await waitFor(page, 'the debugger to stop at the breakpoint', () =>
+      resume.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
+        throw new Error(`${error instanceof Error ? error.message.split('\n')[0] : String(error)}; ${await notPausedReport(page, form, session!)}`);
+      }),
+    );
     await page.locator('.codicon-debug-stackframe').first().waitFor({ state: 'visible', timeout: 30_000 });
     await page.mouse.move(0, 0);
     await screenshot(page, 'dev-mode-breakpoint');
