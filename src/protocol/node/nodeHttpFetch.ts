@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
+import type * as net from 'node:net';
 
 /**
  * A `fetch` for the HTTP transports built on `node:http` (issue 24): undici's fetch costs several times more CPU per
@@ -18,16 +19,95 @@ import * as https from 'node:https';
 /**
  * Idle connections kept per server. Node's default (256) closed most of them after a burst of concurrent calls and
  * opened them again for the next burst: connecting cost this client a third of its CPU and the server its accepts
- * (bench: 2,000 concurrent calls over Streamable HTTP, 2.2 s → 1.95 s). The server still closes the connections it
- * finds idle for too long (its keep-alive timeout). The number of connections in use stays unlimited: a call's
- * response stream holds its connection until the call ends, and a cap would leave a reply to the server's request
- * (sampling, elicitation) waiting behind calls that wait for that reply.
+ * (bench: 2,000 concurrent calls over Streamable HTTP, 2.2 s → 1.95 s). A connection idle for longer than
+ * IDLE_LIMIT_MS, or than the server announces, is closed by this side (see IdleLimitedHttpAgent). The number of
+ * connections in use stays unlimited: a call's response stream holds its connection until the call ends, and a cap
+ * would leave a reply to the server's request (sampling, elicitation) waiting behind calls that wait for that reply.
  */
 const IDLE_CONNECTIONS_KEPT = 4096;
 
+/**
+ * How long a connection may stay idle in the pool: 4 s, undici's default keepAliveTimeout, below the 5 s that a Node
+ * server waits by default (its keepAliveTimeout) before it closes an idle connection. Node's agent alone keeps an
+ * idle connection until the server closes it: it follows the server's `Keep-Alive: timeout=N` only when that is
+ * shorter than the agent's `timeout` option, which is not set (it would also time the connections in use, such as a
+ * quiet SSE stream). A request sent on a connection as the server closes it fails with ECONNRESET (CI saw it with 39
+ * conformance clients starting at once on two cores); closing idle connections first avoids that race, and the retry
+ * in `request` covers what is left of it.
+ */
+const IDLE_LIMIT_MS = 4_000;
+
+/** How much sooner than the server's announced keep-alive timeout this side closes an idle connection: 1 s, as Node's agent does. */
+const CLOSE_BEFORE_SERVER_MS = 1_000;
+
+/**
+ * How long a connection may stay idle after a response whose `Keep-Alive` header is `keepAlive`: the server's
+ * `timeout=N` less CLOSE_BEFORE_SERVER_MS, at most IDLE_LIMIT_MS (a longer hint saves only a reconnection after
+ * seconds of quiet, and it may come from a server behind a proxy that closes sooner). 0: the connection is not kept.
+ */
+function idleLimitMs(keepAlive: string | undefined): number {
+  const announced = keepAlive === undefined ? undefined : /(?:^|[,;])\s*timeout=(\d+)/i.exec(keepAlive)?.[1];
+  if (announced === undefined) return IDLE_LIMIT_MS;
+  return Math.max(0, Math.min(IDLE_LIMIT_MS, Number(announced) * 1000 - CLOSE_BEFORE_SERVER_MS));
+}
+
+/** The response that ended on a connection being freed; `_httpMessage` is the request, as Node's own keepSocketAlive reads it. */
+function lastResponse(socket: net.Socket): http.IncomingMessage | undefined {
+  return (socket as net.Socket & { _httpMessage?: { res?: http.IncomingMessage } | null })._httpMessage?.res;
+}
+
+/**
+ * Arms the idle timer of a connection going back to the pool; false: close it instead. When the timer runs out,
+ * Node's agent destroys the connection (its `timeout` listener destroys a socket it finds in the free list).
+ */
+function keepIdle(socket: net.Socket): boolean {
+  // Node joins repeated headers other than a few (set-cookie) into one string.
+  const limit = idleLimitMs(lastResponse(socket)?.headers['keep-alive'] as string | undefined);
+  if (limit === 0) return false;
+  socket.setTimeout(limit);
+  return true;
+}
+
+/**
+ * Stops the idle timer of a pooled connection given to a new request: Node's reuseSocket and setRequestSocket leave
+ * it running, and a response that stays quiet longer (an SSE stream waiting for events) would see it fire. Node 20
+ * only destroys a timed-out socket that is in the free list, but the socket and response still emit 'timeout'.
+ */
+function stopIdleTimer(socket: net.Socket): void {
+  socket.setTimeout(0);
+}
+
+/**
+ * Node's agents with the idle limit above. The parent's keepSocketAlive still turns on TCP keep-alive and unrefs the
+ * socket; its own refusal (a hint of 1 s or less) is one that keepIdle makes as well.
+ */
+class IdleLimitedHttpAgent extends http.Agent {
+  override keepSocketAlive(socket: net.Socket): boolean {
+    super.keepSocketAlive(socket);
+    return keepIdle(socket);
+  }
+
+  override reuseSocket(socket: net.Socket, request: http.ClientRequest): void {
+    super.reuseSocket(socket, request);
+    stopIdleTimer(socket);
+  }
+}
+
+class IdleLimitedHttpsAgent extends https.Agent {
+  override keepSocketAlive(socket: net.Socket): boolean {
+    super.keepSocketAlive(socket);
+    return keepIdle(socket);
+  }
+
+  override reuseSocket(socket: net.Socket, request: http.ClientRequest): void {
+    super.reuseSocket(socket, request);
+    stopIdleTimer(socket);
+  }
+}
+
 const agents = {
-  'http:': new http.Agent({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
-  'https:': new https.Agent({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
+  'http:': new IdleLimitedHttpAgent({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
+  'https:': new IdleLimitedHttpsAgent({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
 } as const;
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
@@ -90,6 +170,7 @@ function request(url: URL, init: RequestInitLike, body: string | undefined, retr
         resolve(request(url, init, body, true));
         return;
       }
+      if (STALE_CONNECTION_ERRORS.has(error.code ?? '')) error.message += ` (${connectionHistory(retried, outgoing.reusedSocket)})`;
       reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: error }));
     });
     outgoing.on('response', (incoming) => {
@@ -114,6 +195,15 @@ function request(url: URL, init: RequestInitLike, body: string | undefined, retr
     });
     outgoing.end(body);
   });
+}
+
+/**
+ * Which connection a reset came on, for the error's message: a reset that the retry did not cover says whether the
+ * server reset a fresh connection (it closed or refused the request) or the retry's as well.
+ */
+function connectionHistory(retried: boolean, reused: boolean): string {
+  if (retried) return 'on a new connection, after a reset of the reused one';
+  return reused ? 'on a reused connection' : 'on a new connection';
 }
 
 /** The response body as a web stream; the socket pauses while the reader is behind. */
