@@ -16,9 +16,26 @@
 import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
-import type { Frame, Locator, Page } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { answerDialog, clickUncovered, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, screenshot, visibleRow, waitFor, waitUntil, webviewFrame } from './harness';
+import {
+  answerDialog,
+  clickUncovered,
+  findNotification,
+  hideNotificationsCenter,
+  inlineAction,
+  openViewContainer,
+  pane,
+  paneRows,
+  pressNotificationButton,
+  REPO_ROOT,
+  screenshot,
+  visibleRow,
+  waitFor,
+  waitForNotificationGone,
+  waitUntil,
+  webviewFrame,
+} from './harness';
 
 const SERVER = 'everything';
 const TOOL = 'trigger-long-running-operation';
@@ -30,9 +47,9 @@ const DURATION_SECONDS = 600;
 const STEPS = 300;
 const LONG_RUNNING: CallUnderTest = { tool: TOOL, server: SERVER, progress: new RegExp(`^\\d+/${STEPS}$`), completed: 'Long running operation completed' };
 
-/** The progress notification of a running call of `tool`. */
-function progressToast(page: Page, tool: string, server: string): Locator {
-  return page.locator('.notification-toast').filter({ hasText: `Calling ${tool} on ${server}` });
+/** The message of the progress notification of a running call of `tool`. */
+function progressMessage(tool: string, server: string): string {
+  return `Calling ${tool} on ${server}`;
 }
 
 interface CallUnderTest {
@@ -57,7 +74,8 @@ async function startCall(page: Page, form: Frame, call: CallUnderTest): Promise<
   }, 60_000).catch((error: unknown) => {
     throw new Error(`${error instanceof Error ? error.message : String(error)} (the line says ${JSON.stringify(last)})`);
   });
-  await waitFor(page, 'the progress notification of the call', () => progressToast(page, call.tool, call.server).first().waitFor({ state: 'visible', timeout: 60_000 }));
+  await findNotification(page, progressMessage(call.tool, call.server));
+  await hideNotificationsCenter(page);
   assert.equal(await form.locator('#submit').isDisabled(), true, 'the Call button is disabled while the call runs');
 }
 
@@ -68,14 +86,12 @@ async function expectCancelled(page: Page, form: Frame, call: CallUnderTest, how
   assert.equal(await form.getByText(`Calling ${call.tool}…`).count(), 0, `"Calling…" is gone after ${how}`);
   assert.equal(await form.getByText(call.completed).count(), 0, `the call did not complete (${how})`);
   await waitUntil(`the Call button to be enabled again after ${how}`, async () => ((await form.locator('#submit').isEnabled()) ? true : undefined), 30_000);
-  await waitUntil(`the progress notification to close after ${how}`, async () => ((await progressToast(page, call.tool, call.server).count()) === 0 ? true : undefined), 30_000);
+  await waitForNotificationGone(page, progressMessage(call.tool, call.server), { timeoutMs: 30_000 });
 }
 
 /** Clicks Cancel on the call's progress notification. */
 async function cancelFromNotification(page: Page, call: CallUnderTest): Promise<void> {
-  await waitFor(page, 'the Cancel button of the progress notification', () =>
-    progressToast(page, call.tool, call.server).locator('.monaco-button', { hasText: /^Cancel$/ }).first().click({ timeout: 30_000 }),
-  );
+  await pressNotificationButton(page, progressMessage(call.tool, call.server), 'Cancel');
 }
 
 /** Opens the MCP Workbench view, expands `server` (its first start asks for consent) and opens the form of `tool`. */

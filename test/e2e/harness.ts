@@ -921,22 +921,115 @@ export async function typeInQuickInput(
   if (options.submit ?? true) await page.keyboard.press('Enter');
 }
 
-/** Waits for a notification toast whose message matches `text`; returns the message text. */
+/** Waits for a notification whose message matches `text` (its toast, or its row in the center: see findNotification); returns the message text. */
 export async function waitForNotification(
   page: Page,
   text: RegExp | string,
   options: { timeoutMs?: number } = {},
 ): Promise<string> {
-  const timeoutMs = bound(options.timeoutMs);
   const pattern = typeof text === 'string' ? new RegExp(escapeRegExp(text)) : text;
-  const message = page.locator('.notifications-toasts .notification-list-item-message').filter({ hasText: pattern }).first();
-  await waitFor(page, `a notification matching ${pattern}`, () => message.waitFor({ state: 'visible', timeout: timeoutMs }));
-  return ((await message.textContent()) ?? '').trim();
+  const item = await findNotification(page, pattern, options);
+  const message = ((await item.locator('.notification-list-item-message').first().textContent()) ?? '').trim();
+  await hideNotificationsCenter(page);
+  return message;
 }
 
-/** Texts of every visible notification toast (for diagnostics). */
+/**
+ * The notification whose message contains `text`, found as a person finds it: its toast when one is on screen,
+ * otherwise its row in the Notifications center, which this opens (F1, "Notifications: Show Notifications") and
+ * leaves open (hideNotificationsCenter closes it). A toast is no proof that a notification is there, nor its absence that it is not: VS Code shows three
+ * toasts at most (fewer on a short window), hides an informational toast after a while, and shows none while the
+ * center is open. The center lists every notification until it is closed or dismissed. CI once waited 30 s for the
+ * OAuth sign-in's progress toast that never showed beside two other notices.
+ */
+export async function findNotification(page: Page, text: string | RegExp, options: { timeoutMs?: number } = {}): Promise<Locator> {
+  const timeoutMs = bound(options.timeoutMs);
+  const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
+  const center = page.locator('.notifications-center').first();
+  const row = center.locator('.notification-list-item').filter({ hasText: text }).first();
+  return waitFor(page, `the notification ${String(text)} (as a toast or in the Notifications center)`, () =>
+    pollUntil(
+      `the notification ${String(text)}`,
+      async () => {
+        if (await toast.isVisible()) return toast;
+        if (!(await center.isVisible())) {
+          await runCommand(page, 'Notifications: Show Notifications', { timeoutMs: Math.min(timeoutMs, 30_000) });
+          return undefined;
+        }
+        return (await row.isVisible()) ? row : undefined;
+      },
+      timeoutMs,
+      200,
+    ),
+  );
+}
+
+/**
+ * Presses `button` (its whole label) on the notification whose message contains `text`, on its toast or in the
+ * Notifications center (see findNotification), which it then closes. A row of the center shows its buttons once
+ * expanded: it is expanded first, as a person does with its chevron.
+ */
+export async function pressNotificationButton(page: Page, text: string | RegExp, button: string, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = bound(options.timeoutMs);
+  const deadline = Date.now() + timeoutMs;
+  const what = `the "${button}" button of the notification ${String(text)}`;
+  await waitFor(page, what, () =>
+    pollUntil(
+      what,
+      async () => {
+        const item = await findNotification(page, text, { timeoutMs: Math.max(1_000, deadline - Date.now()) });
+        const target = item.locator('.monaco-button', { hasText: wholeText(button) }).first();
+        if (!(await target.isVisible())) {
+          const expand = item.locator('.codicon-notifications-expand').first();
+          if (await expand.isVisible()) await expand.click({ timeout: 5_000 }).catch(() => undefined);
+          return undefined;
+        }
+        // A toast can go while it is clicked (a newer one takes its place): then it is found again, in the center.
+        return (await target.click({ timeout: 5_000 }).then(
+          () => true,
+          () => undefined,
+        ));
+      },
+      timeoutMs,
+      200,
+    ),
+  );
+  await hideNotificationsCenter(page);
+}
+
+/**
+ * Waits until no notification's message contains `text`: none in the Notifications center, which lists every
+ * notification (a missing toast proves nothing, see findNotification). Opens the center to look and closes it after.
+ */
+export async function waitForNotificationGone(page: Page, text: string | RegExp, options: { timeoutMs?: number } = {}): Promise<void> {
+  const timeoutMs = bound(options.timeoutMs);
+  const center = page.locator('.notifications-center').first();
+  const rows = center.locator('.notification-list-item').filter({ hasText: text });
+  await waitFor(page, `the notification ${String(text)} to be gone from the Notifications center`, () =>
+    pollUntil(
+      `the notification ${String(text)} to be gone`,
+      async () => {
+        if (!(await center.isVisible())) {
+          await runCommand(page, 'Notifications: Show Notifications', { timeoutMs: Math.min(timeoutMs, 30_000) });
+          return undefined;
+        }
+        return (await rows.count()) === 0 ? true : undefined;
+      },
+      timeoutMs,
+      200,
+    ),
+  );
+  await hideNotificationsCenter(page);
+}
+
+/** Closes the Notifications center if it is open (findNotification leaves it open). */
+export async function hideNotificationsCenter(page: Page): Promise<void> {
+  if (await page.locator('.notifications-center').first().isVisible()) await runCommand(page, 'Notifications: Hide Notifications');
+}
+
+/** Texts of every notification on screen, toasts and the center's rows (for diagnostics). */
 export async function notificationTexts(page: Page): Promise<string[]> {
-  const items = page.locator('.notifications-toasts .notification-list-item-message');
+  const items = page.locator(':is(.notifications-toasts, .notifications-center) .notification-list-item-message');
   return (await items.allTextContents()).map((t) => t.trim());
 }
 

@@ -18,7 +18,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { REPO_ROOT, chooseMenuItem, openViewContainer, quickPick, runPickerCommand, screenshot, waitUntil, clickUncovered } from './harness';
+import { REPO_ROOT, chooseMenuItem, clickUncovered, findNotification, hideNotificationsCenter, openViewContainer, pressNotificationButton, quickPick, runPickerCommand, screenshot, waitForNotificationGone, waitUntil } from './harness';
 
 const SERVER = 'oauth-protected';
 /** The authorization endpoint's raw path: an encoded slash, an encoded space and a non-ASCII character. */
@@ -77,8 +77,9 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     }, 60_000);
     await screenshot(page, 'oauth-01-sign-in-required');
     // The notice that the server needs signing in (positive control for the check after the sign-in).
-    const signInNotice = page.locator('.notification-list-item').filter({ hasText: 'requires signing in' });
-    await signInNotice.first().waitFor({ state: 'visible', timeout: 30_000 });
+    const SIGN_IN_NOTICE = 'requires signing in';
+    await findNotification(page, SIGN_IN_NOTICE);
+    await hideNotificationsCenter(page);
 
     /**
      * Sign In to Server, the consent modal (checked), Sign In; resolves with the browser window VS Code opened, past
@@ -110,10 +111,11 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     const abandoned = await signInThroughConsent('oauth-02-consent');
     const abandonedUrl = abandoned.authorizationUrl;
     await abandoned.browserPage.close();
-    const progress = page.locator('.notification-toast').filter({ hasText: 'complete the sign-in in your browser' }).first();
-    await progress.waitFor({ state: 'visible', timeout: 30_000 });
+    // Found as a toast or, when other notices fill the toasts (VS Code shows the three oldest), in the center.
+    const WAITING_FOR_THE_BROWSER = 'complete the sign-in in your browser';
+    await findNotification(page, WAITING_FOR_THE_BROWSER);
     await screenshot(page, 'oauth-02b-waiting-for-the-browser');
-    await progress.locator('.monaco-button', { hasText: /^Cancel$/ }).first().click();
+    await pressNotificationButton(page, WAITING_FOR_THE_BROWSER, 'Cancel');
     const abandonedRedirect = new URL(new URL(abandonedUrl).searchParams.get('redirect_uri') ?? '');
     // Reached directly, a closed listener refuses the connection; through code-server's port proxy (the redirect URI
     // asExternalUri gives in a web window) the proxy answers 500 (its connection error). An open listener answers 400:
@@ -155,7 +157,7 @@ test('OAuth in real VS Code: Sign in required, consent naming the issuer, the re
     await waitUntil('the tools of the signed-in server', async () => ((await sidebarRows(page)).some((row) => /Tools/.test(row)) ? true : undefined), 90_000);
     await screenshot(page, 'oauth-03-signed-in');
     // Nothing still says "requires signing in": the notice closed itself (a plain toast stayed on screen).
-    await waitUntil('the "requires signing in" notice to be gone after the sign-in', async () => ((await signInNotice.count()) === 0 ? true : undefined), 30_000);
+    await waitForNotificationGone(page, SIGN_IN_NOTICE, { timeoutMs: 30_000 });
 
     // Sign Out as a person does: the Accounts icon, the server's account (label "<server> (<host>)"), Sign Out.
     const host = new URL(mcpUrl).host;

@@ -12,11 +12,13 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
 import { VsCodeFixture } from './fixture';
-import { REPO_ROOT, openViewContainer, processesInGroup, runCommand, screenshot, treeRows, waitForNotification } from './harness';
+import { REPO_ROOT, openViewContainer, pressNotificationButton, processesInGroup, runCommand, screenshot, treeRows, waitForNotification } from './harness';
 
 const execFileAsync = promisify(execFile);
 
 const HELLO = 'Hello from the e2e smoke extension';
+const PROGRESS = 'Smoke progress: waiting for Cancel';
+const CANCELLED = 'Smoke progress cancelled';
 
 function writeSmokeExtension(dir: string): void {
   fs.mkdirSync(path.join(dir, 'media'), { recursive: true });
@@ -33,7 +35,10 @@ function writeSmokeExtension(dir: string): void {
     // Commands and views activate the extension implicitly (onCommand / onView).
     activationEvents: [],
     contributes: {
-      commands: [{ command: 'e2eSmoke.hello', title: 'Say Hello', category: 'E2E Smoke' }],
+      commands: [
+        { command: 'e2eSmoke.hello', title: 'Say Hello', category: 'E2E Smoke' },
+        { command: 'e2eSmoke.crowd', title: 'Crowd the Notifications', category: 'E2E Smoke' },
+      ],
       viewsContainers: {
         activitybar: [{ id: 'e2eSmoke', title: 'Smoke', icon: 'media/smoke.svg' }],
       },
@@ -51,6 +56,17 @@ exports.activate = function activate(context) {
   context.subscriptions.push(
     vscode.commands.registerCommand('e2eSmoke.hello', () =>
       vscode.window.showInformationMessage(${JSON.stringify(HELLO)})),
+    // Four notices that stay (each has an action) and then a cancellable progress: more than VS Code's three toasts.
+    vscode.commands.registerCommand('e2eSmoke.crowd', () => {
+      for (let i = 1; i <= 4; i++) vscode.window.showWarningMessage('Crowding notice ' + i, 'Keep');
+      void vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: ${JSON.stringify(PROGRESS)}, cancellable: true },
+        (_progress, token) => new Promise((resolve) => token.onCancellationRequested(() => {
+          resolve(undefined);
+          vscode.window.showInformationMessage(${JSON.stringify(CANCELLED)});
+        })),
+      );
+    }),
     vscode.window.registerTreeDataProvider('e2eSmoke.items', {
       getChildren: (element) => (element ? [] : ['Alpha item', 'Beta item']),
       getTreeItem: (label) => new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None),
@@ -87,7 +103,7 @@ async function packageSmokeExtension(dir: string, out: string): Promise<void> {
   assert.ok(fs.existsSync(out), `vsce did not produce ${out}`);
 }
 
-test('e2e harness smoke: command, notification and tree view in real VS Code', { timeout: 300_000 }, async () => {
+test('e2e harness smoke: command, notifications (one hidden behind others) and tree view in real VS Code', { timeout: 300_000 }, async () => {
   const build = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-smoke-ext-'));
   let vscode: VsCodeFixture | undefined;
   let pgid: number | undefined;
@@ -110,6 +126,13 @@ test('e2e harness smoke: command, notification and tree view in real VS Code', {
     const message = await waitForNotification(page, /Hello from the e2e smoke extension/);
     assert.equal(message, HELLO);
     await screenshot(page, 'smoke-02-notification');
+
+    // A progress notification behind four others is found and cancelled, as a toast or in the Notifications center.
+    await runCommand(page, 'E2E Smoke: Crowd the Notifications');
+    await screenshot(page, 'smoke-02b-crowded');
+    await pressNotificationButton(page, PROGRESS, 'Cancel');
+    assert.equal(await waitForNotification(page, CANCELLED), CANCELLED);
+    assert.equal(await page.locator('.notifications-center').first().isVisible(), false, 'the Notifications center is closed again');
 
     await openViewContainer(page, 'Smoke');
     const rows = await treeRows(page, 'Smoke Items', { minRows: 2 });
