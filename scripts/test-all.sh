@@ -8,12 +8,18 @@
 # processes found by their own temp folder, nothing written into dist/ after the VSIXes are packaged), so the two
 # runs cannot meet. The unit and conformance output is kept in test-results/ and printed whole when they end, so it
 # never interleaves with the VS Code suites' lines.
+# How busy the two cores were in each phase is sampled and printed with the phases' times (scripts/lib/cpu-usage.sh).
 # The last line sums the test runners' own counts: "N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p test-results
+# shellcheck source=lib/cpu-usage.sh
+source scripts/lib/cpu-usage.sh
+cpu_log=test-results/cpu.log
+cpu_sampler_start "$cpu_log"
 # Ctrl+C (or CI's end) ends the runs beside the VS Code suites too: all of this script's process group.
 trap 'trap - INT TERM; kill 0' INT TERM
+trap 'cpu_sampler_stop' EXIT
 start=$(date +%s)
 timings=()
 failed_phases=()
@@ -23,7 +29,9 @@ phase() {
   began=$(date +%s)
   echo
   echo "=== $name ($(( began - start ))s) ==="
+  cpu_mark "$cpu_log" "$name:start"
   "$@" || rc=$?
+  cpu_mark "$cpu_log" "$name:end"
   timings+=("$(printf '%-30s %5ss%s' "$name" "$(( $(date +%s) - began ))" "$([[ $rc -eq 0 ]] || echo "  FAILED (exit $rc)")")")
   [[ $rc -eq 0 ]] || failed_phases+=("$name")
   return "$rc"
@@ -33,6 +41,9 @@ summary() {
   echo "=== phases ==="
   printf '%s\n' "${timings[@]}"
   echo "total                          $(( $(date +%s) - start ))s"
+  echo
+  echo "=== CPU: how busy the 2 cores were (samples of /proc/stat in $cpu_log) ==="
+  cpu_report "$cpu_log"
 }
 # Runs each quoted command in the background and fails when any of them failed (after all have ended).
 side_by_side() {
@@ -61,7 +72,9 @@ rm -f test-results/{unit,conformance,vscode}.{log,rc,took}
 beside() {
   local suite=$1 began rc=0
   began=$(date +%s)
+  cpu_mark "$cpu_log" "$suite (beside):start"
   npm run "test:$suite" > "test-results/$suite.log" 2>&1 || rc=$?
+  cpu_mark "$cpu_log" "$suite (beside):end"
   echo "$rc" > "test-results/$suite.rc"
   echo "$(( $(date +%s) - began ))" > "test-results/$suite.took"
 }
@@ -79,6 +92,28 @@ for suite in unit conformance; do
   timings+=("$(printf '%-30s %5ss%s' "$suite (beside)" "$(cat "test-results/$suite.took" 2>/dev/null || echo '?')" "$([[ $rc == 0 ]] || echo "  FAILED (exit $rc)")")")
   [[ $rc == 0 ]] || failed_phases+=("$suite")
 done
+# Every test ends what it started (servers, code-server, Chromium, CLI clients). Whatever of ours is still running
+# now was left behind by some test: it is listed and the run fails. A process that is ending when its test ended gets
+# 10 s to go; nothing is waited for when nothing is left.
+our_leftovers() {
+  local elapsed=$(( $(date +%s) - start + 1 ))
+  ps -eo pid=,etimes=,args= | awk -v limit="$elapsed" -v repo="$PWD" -v self="$$" '
+    $1 != self && $2 <= limit && $3 !~ /^\[/ && $0 !~ /ps -eo|awk -v limit/ &&
+      (index($0, repo) || $0 ~ /chromium|code-server|\/mcp-[a-z]|modelcontextprotocol|mcp-workbench-conformance/)'
+}
+cpu_sampler_stop
+leftovers="$(our_leftovers)"
+for ((waited = 0; waited < 50 && ${#leftovers} > 0; waited++)); do
+  sleep 0.2
+  leftovers="$(our_leftovers)"
+done
+if [[ -n $leftovers ]]; then
+  echo
+  echo "=== processes left running by the tests (pid, seconds alive, command) ==="
+  echo "$leftovers" | cut -c1-300
+  timings+=("$(printf '%-30s %6s%s' "processes left behind" "" "  FAILED ($(wc -l <<<"$leftovers") running)")")
+  failed_phases+=("processes left behind")
+fi
 summary
 [[ ${#failed_phases[@]} -eq 0 ]] || echo "failed: ${failed_phases[*]}"
 echo "tests: $(count pass test-results/{unit,conformance,vscode}.log) passed, $(count fail test-results/{unit,conformance,vscode}.log) failed"
