@@ -5,16 +5,18 @@
  * picks and announces it on stderr.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as http from 'node:http';
+import Module from 'node:module';
 import * as net from 'node:net';
+import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { FREE_PORT_PLACEHOLDER, inspectorNews, planDebugLaunch, withDebugger, type DebugPlan } from '../../src/extension/dev/debugLaunch';
 import { StdioTransport } from '../../src/protocol/node/stdio';
 import { launchFingerprint } from '../../src/workbench/node/launchFingerprint';
 import { RestartThrottle, describeChanges } from '../../src/extension/dev/restartThrottle';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
-import { globToRegExp, matchesAny } from '../../src/workbench/config/globMatch';
+import { compileGlob, matchesAny, MAX_GLOB_LENGTH, type GlobMatcher } from '../../src/workbench/config/globMatch';
 import { assertProcessGone, waitFor } from './testSupport';
 
 const stdio = (dev: unknown) => JSON.stringify({ servers: { app: { command: 'node', args: ['server.js'], dev } } });
@@ -61,23 +63,133 @@ describe('dev mode: "dev" in mcp.json', () => {
   });
 });
 
+/** The compiled glob, failing the test if it was refused. */
+function glob(pattern: string): GlobMatcher {
+  const compiled = compileGlob(pattern);
+  assert.equal(compiled.kind, 'glob', `${pattern}: ${compiled.kind === 'refused' ? compiled.reason : ''}`);
+  return compiled as GlobMatcher;
+}
+
 describe('dev mode: watch globs', () => {
   test('** spans folders, * and ? stay within one, {a,b} and [..] work', () => {
-    const ts = globToRegExp('src/**/*.ts');
+    const ts = glob('src/**/*.ts');
     assert.ok(ts.test('src/a.ts') && ts.test('src/deep/er/b.ts'));
     assert.ok(!ts.test('lib/a.ts') && !ts.test('src/a.js') && !ts.test('src/a.ts.map'));
-    assert.ok(globToRegExp('*.{js,mjs}').test('server.mjs') && !globToRegExp('*.{js,mjs}').test('dir/server.mjs'));
-    assert.ok(globToRegExp('v?.txt').test('v1.txt') && !globToRegExp('v?.txt').test('v10.txt'));
-    assert.ok(globToRegExp('file[0-9].txt').test('file7.txt') && !globToRegExp('file[0-9].txt').test('filex.txt'));
-    assert.ok(globToRegExp('src/generated/**').test('src/generated/x/y.ts'));
-    assert.ok(globToRegExp('a.b').test('a.b') && !globToRegExp('a.b').test('axb'), 'a dot is literal');
+    assert.ok(glob('*.{js,mjs}').test('server.mjs') && !glob('*.{js,mjs}').test('dir/server.mjs'));
+    assert.ok(glob('v?.txt').test('v1.txt') && !glob('v?.txt').test('v10.txt'));
+    assert.ok(glob('file[0-9].txt').test('file7.txt') && !glob('file[0-9].txt').test('filex.txt'));
+    assert.ok(glob('file[!0-9].txt').test('filex.txt') && !glob('file[!0-9].txt').test('file7.txt'));
+    assert.ok(glob('src/generated/**').test('src/generated/x/y.ts'));
+    assert.ok(glob('a.b').test('a.b') && !glob('a.b').test('axb'), 'a dot is literal');
+    assert.ok(glob('a+b^c$d(e)f|g]h}i,j').test('a+b^c$d(e)f|g]h}i,j'), 'regular-expression syntax is literal');
   });
 
   test('excludes are matched on the relative path, whatever the separator', () => {
-    const excludes = ['src/generated/**', '**/*.test.ts'].map(globToRegExp);
+    const excludes = ['src/generated/**', '**/*.test.ts'].map(glob);
     assert.ok(matchesAny('src\\generated\\api.ts', excludes));
     assert.ok(matchesAny('src/x/a.test.ts', excludes));
     assert.ok(!matchesAny('src/x/a.ts', excludes));
+  });
+
+  test('a run of stars is one **; an overlong or invalid glob is refused with its reason, not compiled', () => {
+    assert.ok(glob('src/****/*.ts').test('src/a/b/c.ts') && glob('src/***').test('src/a/b'));
+    assert.ok(!glob('src/****.ts').test('lib/a.ts'));
+    const long = compileGlob(`${'a/'.repeat(MAX_GLOB_LENGTH / 2)}x`);
+    assert.ok(long.kind === 'refused' && /longer than 1000 characters/.test(long.reason));
+    assert.equal(compileGlob('[z-a]').kind, 'refused');
+  });
+
+  test('a hostile exclude (a run of stars, then Q) is matched in linear time: the extension host does not freeze', { timeout: 30_000 }, () => {
+    // In a child process so that a backtracking matcher fails the test by the deadline instead of hanging the run.
+    const script = `
+      const { compileGlob, matchesAny } = require(${JSON.stringify(path.resolve(__dirname, '../../src/workbench/config/globMatch.ts'))});
+      const results = [];
+      for (const exclude of ['*'.repeat(24) + 'Q', '*'.repeat(200) + 'Q', '*a'.repeat(60) + 'Q']) {
+        const compiled = compileGlob(exclude);
+        for (const subject of ['a'.repeat(40), 'a'.repeat(10000), 'src/' + 'a/'.repeat(5000)]) results.push(matchesAny(subject, [compiled]));
+      }
+      process.stdout.write(JSON.stringify(results));`;
+    const started = Date.now();
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 10_000, killSignal: 'SIGKILL' });
+    assert.equal(child.signal, null, `the matching was still running after ${Date.now() - started} ms`);
+    assert.equal(child.status, 0, child.stderr);
+    assert.deepEqual(JSON.parse(child.stdout), new Array(9).fill(false));
+  });
+});
+
+describe('dev mode: workspace trust', () => {
+  /** DevMode on a stand-in for the `vscode` API that records the file watchers it creates. */
+  function devModeWithStandIn() {
+    const watched: string[] = [];
+    const noop = { dispose: () => undefined };
+    const vscode = {
+      workspace: {
+        getConfiguration: () => ({ get: <T>(_key: string, fallback: T) => fallback }),
+        createFileSystemWatcher: (pattern: { pattern: string }) => {
+          watched.push(pattern.pattern);
+          return { onDidChange: () => noop, onDidCreate: () => noop, onDidDelete: () => noop, dispose: () => undefined };
+        },
+      },
+      RelativePattern: class {
+        constructor(
+          readonly base: unknown,
+          readonly pattern: string,
+        ) {}
+      },
+    };
+    const moduleLoader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+    const load = moduleLoader._load;
+    moduleLoader._load = function (request, ...rest) {
+      return request === 'vscode' ? vscode : load.call(this, request, ...rest);
+    };
+    let devModule: typeof import('../../src/extension/dev/devMode');
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      devModule = require('../../src/extension/dev/devMode');
+    } finally {
+      moduleLoader._load = load;
+    }
+    return { watched, DevMode: devModule.DevMode };
+  }
+
+  test("a workspace server's watchers and excludes wait for trust; a user server's do not", () => {
+    const { watched, DevMode } = devModeWithStandIn();
+    const warnings: string[] = [];
+    const started: string[] = [];
+    const server = (name: string, scope: 'workspace' | 'user') => {
+      const dev = { watch: [`${name}/**`, `${name}/${'*'.repeat(24)}Q`, 'y'.repeat(MAX_GLOB_LENGTH + 1)], exclude: [`${'*'.repeat(24)}Q`, 'x'.repeat(MAX_GLOB_LENGTH + 1)] };
+      const controller = {
+        id: name,
+        entry: { name, definition: { dev }, origin: { scope, folder: { uri: { path: '/ws' } } } },
+        state: { kind: 'stopped' },
+        log: { info: () => undefined, warn: (line: string) => warnings.push(`${name}: ${line}`) },
+        mask: (text: string) => text,
+        start: async () => void started.push(name),
+      };
+      return controller;
+    };
+    const servers = [server('ws', 'workspace'), server('user', 'user')];
+    const manager = { servers, onDidChangeServers: () => ({ dispose: () => undefined }) };
+    let trusted = false;
+    const noop = { dispose: () => undefined };
+    const devMode = new DevMode(manager as never, () => trusted, () => noop);
+    try {
+      devMode.sync();
+      // VS Code's watcher gets a run of stars as one ** (its own glob engine backtracks on runs); an overlong include is not handed over.
+      assert.deepEqual(watched, ['user/**', 'user/**Q'], 'only the user server watches in the untrusted workspace');
+      assert.ok(warnings.every((line) => line.startsWith('user: ')), `the workspace's globs were not compiled: ${warnings.join('\n')}`);
+      assert.deepEqual(started, [], 'nothing starts untrusted');
+
+      trusted = true;
+      devMode.workspaceTrustGranted();
+      assert.deepEqual(watched, ['user/**', 'user/**Q', 'ws/**', 'ws/**Q'], 'trust sets up the workspace server\'s watchers');
+      assert.deepEqual(started.sort(), ['user', 'ws']);
+      const refused = warnings.filter((line) => line.startsWith('ws: '));
+      assert.equal(refused.length, 2, 'the overlong include and exclude are reported once each');
+      assert.ok(refused.every((line) => /is ignored: it is longer than 1000 characters/.test(line)), refused.join('\n'));
+    } finally {
+      devMode.dispose();
+    }
   });
 });
 

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../protocol/errors';
 import type { DevOptions } from '../../workbench/config/devMode';
-import { globToRegExp, matchesAny } from '../../workbench/config/globMatch';
+import { compileGlob, matchesAny, watcherGlob, type GlobMatcher } from '../../workbench/config/globMatch';
 import type { ResolvedServer } from '../../workbench/node/launch';
 import type { ServerEntry } from '../config/serverEntry';
 import type { ServerController } from '../servers/serverController';
@@ -52,9 +52,15 @@ export class DevMode implements vscode.Disposable {
       if (this.sessions.has(id)) continue;
       const session = new DevSession(controller, controller.entry.definition.dev!, this.holdProtocolLog(controller));
       this.sessions.set(id, session);
-      // In an untrusted workspace it waits: granting trust starts it (workspaceTrustGranted).
-      if (this.isWorkspaceTrusted()) startDevServer(controller);
-      else session.waitingForTrust = true;
+      // In an untrusted workspace it waits: granting trust starts it (workspaceTrustGranted). A workspace server's
+      // `dev` block is the workspace's too: its watchers and globs wait for trust as well; a user server's do not.
+      if (this.isWorkspaceTrusted()) {
+        session.watch();
+        startDevServer(controller);
+      } else {
+        if (controller.entry.origin.scope === 'user') session.watch();
+        session.waitingForTrust = true;
+      }
     }
   }
 
@@ -64,6 +70,7 @@ export class DevMode implements vscode.Disposable {
     for (const session of this.sessions.values()) {
       if (!session.waitingForTrust) continue;
       session.waitingForTrust = false;
+      session.watch();
       startDevServer(session.controller);
     }
   }
@@ -159,10 +166,14 @@ function startDevServer(controller: ServerController): void {
   controller.start().catch((error: unknown) => controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`));
 }
 
-/** Dev mode of one server: its watchers, its restart throttle and its held protocol log. */
+/**
+ * Dev mode of one server: its watchers, its restart throttle and its held protocol log. The watchers are set up by
+ * {@link DevSession.watch}, which DevMode calls only once the server's `dev` block may run (trusted, or a user server).
+ */
 class DevSession implements vscode.Disposable {
   /** Its start was skipped because the workspace was not trusted. */
   waitingForTrust = false;
+  private watching = false;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly throttle: RestartThrottle;
 
@@ -173,10 +184,31 @@ class DevSession implements vscode.Disposable {
   ) {
     this.disposables.push(protocolLog);
     this.throttle = new RestartThrottle(restartDelayMs, (reason) => this.restart(reason));
+  }
+
+  /** Creates the file watchers and compiles the excludes (once). */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const { controller, dev } = this;
     const folder = controller.entry.origin.folder.uri;
-    const excludes = dev.exclude.map(globToRegExp);
-    for (const glob of dev.watch) {
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, glob));
+    // An exclude the glob compiler refuses (too long, not a valid class, …) is reported once here and ignored: the
+    // other excludes and the includes still apply, so files it meant to exclude may restart the server. Matching it
+    // as "everything" would silence the whole watch instead, and refusing the dev block would hide the rest of it.
+    const excludes: GlobMatcher[] = [];
+    for (const glob of dev.exclude) {
+      const compiled = compileGlob(glob);
+      if (compiled.kind === 'glob') excludes.push(compiled);
+      else controller.log.warn(`Dev mode: the exclude "!${glob.length > 80 ? `${glob.slice(0, 80)}…` : glob}" is ignored: ${compiled.reason}`);
+    }
+    for (const include of dev.watch) {
+      // VS Code's watcher matches the includes with its own glob engine: runs of `*` are collapsed and the length capped.
+      const accepted = watcherGlob(include);
+      if (accepted.kind === 'refused') {
+        controller.log.warn(`Dev mode: the watch glob "${include.length > 80 ? `${include.slice(0, 80)}…` : include}" is ignored: ${accepted.reason}`);
+        continue;
+      }
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, accepted.glob));
       const changed = (uri: vscode.Uri) => {
         const relative = relativePath(folder, uri);
         if (relative === undefined || matchesAny(relative, excludes)) return;

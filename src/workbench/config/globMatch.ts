@@ -1,24 +1,58 @@
+import { compileLinearPattern } from '../../protocol/validation/linearRegExp';
+
+/** A glob longer than this is refused rather than compiled: no real watch pattern needs it. */
+export const MAX_GLOB_LENGTH = 1_000;
+
+/** A compiled glob: tests a `/`-separated relative path. */
+export interface GlobMatcher {
+  test(relativePath: string): boolean;
+}
+
+export type CompiledGlob = ({ kind: 'glob' } & GlobMatcher) | { kind: 'refused'; reason: string };
+
 /**
  * Glob patterns as VS Code's file watchers read them (`**` any depth, `*` and `?` within one path segment, `{a,b}`
  * alternatives, `[abc]` classes), compiled to a regular expression over `/`-separated relative paths. For the
  * excludes of dev mode's `watch`: the watchers take the includes, a change is then tested against the excludes.
- * Linear in the pattern; the produced expression has no nested quantifiers.
+ * Globs come from mcp.json, so they are matched on the linear-time engine (linearRegExp.ts), never by the native
+ * backtracking `RegExp`: `*` repeated becomes `.*.*.*…`, which backtracks exponentially. A run of two or more `*`
+ * is one `**`; a glob longer than {@link MAX_GLOB_LENGTH}, or one the engine cannot take, is refused with the reason.
  */
-export function globToRegExp(glob: string): RegExp {
+export function compileGlob(glob: string): CompiledGlob {
+  if (glob.length > MAX_GLOB_LENGTH) return { kind: 'refused', reason: `it is longer than ${MAX_GLOB_LENGTH} characters` };
+  const compiled = compileLinearPattern(`^${globSource(glob)}$`);
+  if (compiled.kind === 'unsupported') return { kind: 'refused', reason: compiled.reason };
+  return { kind: 'glob', test: (path) => compiled.test(path) };
+}
+
+/**
+ * An include glob as handed to VS Code's file watcher, which matches it with its own glob engine: a run of `*` becomes
+ * one `**` (a run is what makes a backtracking matcher slow), and a glob longer than {@link MAX_GLOB_LENGTH} is
+ * refused. The meaning is the same as compileGlob's.
+ */
+export function watcherGlob(glob: string): { kind: 'glob'; glob: string } | { kind: 'refused'; reason: string } {
+  if (glob.length > MAX_GLOB_LENGTH) return { kind: 'refused', reason: `it is longer than ${MAX_GLOB_LENGTH} characters` };
+  return { kind: 'glob', glob: glob.replace(/\*{2,}/g, '**') };
+}
+
+function globSource(glob: string): string {
   let source = '';
   let depth = 0;
   const pattern = glob.replace(/\\/g, '/').replace(/^\.\//, '');
   for (let index = 0; index < pattern.length; index++) {
     const char = pattern[index];
     switch (char) {
-      case '*':
-        if (pattern[index + 1] === '*') {
-          // `**/` matches zero or more whole segments; a trailing `**` matches everything below.
-          const slash = pattern[index + 2] === '/';
+      case '*': {
+        let end = index + 1;
+        while (pattern[end] === '*') end++;
+        if (end - index >= 2) {
+          // `**` (or more stars: the same) — `**/` matches zero or more whole segments; otherwise everything below.
+          const slash = pattern[end] === '/';
           source += slash ? '(?:[^/]*/)*' : '.*';
-          index += slash ? 2 : 1;
+          index = slash ? end : end - 1;
         } else source += '[^/]*';
         break;
+      }
       case '?':
         source += '[^/]';
         break;
@@ -47,15 +81,16 @@ export function globToRegExp(glob: string): RegExp {
         break;
       }
       default:
-        source += /[.+^$()|\\]/.test(char) ? `\\${char}` : char;
+        // `]` too: with the `u` flag the engine parses under, a lone `]` is a syntax error.
+        source += /[.+^$()|\\\]]/.test(char) ? `\\${char}` : char;
     }
   }
   while (depth-- > 0) source += ')';
-  return new RegExp(`^${source}$`);
+  return source;
 }
 
 /** Whether a path relative to the watched folder (any separator) matches one of the globs. */
-export function matchesAny(relativePath: string, globs: readonly RegExp[]): boolean {
+export function matchesAny(relativePath: string, globs: readonly GlobMatcher[]): boolean {
   const normalized = relativePath.replace(/\\/g, '/');
   return globs.some((glob) => glob.test(normalized));
 }
