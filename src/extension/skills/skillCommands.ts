@@ -3,6 +3,7 @@ import { errorMessage } from '../../protocol/errors';
 import type { Skill, SkillsApi } from '../../protocol/extensions/skills';
 import { planInstall, updateStatus } from '../../workbench/skills/installPlan';
 import { installSkill } from '../../workbench/skills/installSkill';
+import { checkInstallTarget, nodeSkillFileWriter } from '../../workbench/node/skillTarget';
 import type { ServerController } from '../servers/serverController';
 import type { SkillDocuments } from './skillDocuments';
 import { skillsOf, type SkillsSection, type SkillsTreeNode } from './skillsSection';
@@ -77,8 +78,8 @@ export async function openSkillFile(context: SkillsContext, argument: unknown): 
 }
 
 /**
- * Install into Workspace (or Update): after a consent that names the server and lists the files, every file is read
- * and verified, then written under .github/skills/<name>/. Nothing is run.
+ * Install into Workspace (or Update): after a consent that names the server, lists the files and the ones it replaces,
+ * every file is read and verified, then written under .github/skills/<name>/ (never through a link). Nothing is run.
  */
 export async function installSkillCommand(context: SkillsContext, argument: unknown): Promise<boolean> {
   if (!isNode(argument, 'skill')) return false;
@@ -96,22 +97,37 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
     void vscode.window.showErrorMessage(plan.reason);
     return false;
   }
+  // Checked on disk before asking, so the consent never offers a write that would go through a link or leave the folder.
+  if (folder.uri.scheme !== 'file') {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Skills can only be installed into a folder on disk.'));
+    return false;
+  }
+  const root = folder.uri.fsPath;
+  let target;
+  try {
+    target = await checkInstallTarget(root, plan);
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, errorMessage(error)));
+    return false;
+  }
+  if (target.kind === 'refused') {
+    refuse(context, controller, target.reason);
+    return false;
+  }
   const update = updateStatus(installed, controller.name, skill).kind !== 'not-installed';
   const action = update ? vscode.l10n.t('Update') : vscode.l10n.t('Install');
   const files = plan.files.map((file) => `${plan.folder.join('/')}/${file.path.join('/')} (${file.size} bytes)`).join('\n');
+  const replaces = target.replaces.length > 0 ? `\n\n${vscode.l10n.t('Replaces: {0}', target.replaces.join(', '))}` : '';
   const answer = await vscode.window.showWarningMessage(
     update
       ? vscode.l10n.t('Update the skill "{0}" from the server "{1}" in this workspace?', skill.frontmatter.name, controller.name)
       : vscode.l10n.t('Install the skill "{0}" from the server "{1}" into this workspace?', skill.frontmatter.name, controller.name),
-    { modal: true, detail: vscode.l10n.t('These files will be written (each verified against its listed digest first; nothing is run):\n{0}', files) },
+    { modal: true, detail: vscode.l10n.t('These files will be written (each verified against its listed digest first; nothing is run):\n{0}', files) + replaces },
     action,
   );
   if (answer !== action) return false;
-  const writer = {
-    write: async (path: readonly string[], bytes: Uint8Array) => {
-      await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(folder.uri, ...path), bytes);
-    },
-  };
+  // Re-checks each path just before writing and never follows a link (see nodeSkillFileWriter).
+  const writer = nodeSkillFileWriter(root);
   try {
     const outcome = await installSkill(skills, skill, plan, writer);
     if (outcome.kind === 'refused') {
