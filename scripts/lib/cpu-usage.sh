@@ -37,7 +37,13 @@ cpu_mark() {
 
 cpu_report() {
   awk '
-    $2 == "mark" { split($3, part, ":"); if (part[2] == "start") { begin[part[1]] = $1; order[++n] = part[1] } else finish[part[1]] = $1; next }
+    # A mark is "epoch mark NAME:start|end"; NAME may hold spaces and colons (the last colon ends it).
+    $2 == "mark" {
+      text = substr($0, index($0, " mark ") + 6); cut = match(text, /:[^:]*$/)
+      name = substr(text, 1, cut - 1); edge = substr(text, cut + 1)
+      if (edge == "start") { begin[name] = $1; order[++n] = name } else finish[name] = $1
+      next
+    }
     { time[++samples] = $1; busy[samples] = $2 }
     END {
       printf "%-34s %7s %9s %14s\n", "span", "length", "mean busy", "both cores busy"
