@@ -15,7 +15,8 @@ cpu_sampler_start() {
   (
     read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
     local previous_busy=$((user + nice + system + irq + softirq + steal)) previous_total=$((user + nice + system + idle + iowait + irq + softirq + steal))
-    while sleep "$interval"; do
+    # `$$` is the sourcing script (a subshell keeps it): the sampler ends with it, even when that is killed outright.
+    while sleep "$interval" && kill -0 "$$" 2>/dev/null; do
       read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
       local busy=$((user + nice + system + irq + softirq + steal)) total=$((user + nice + system + idle + iowait + irq + softirq + steal))
       local span=$((total - previous_total))

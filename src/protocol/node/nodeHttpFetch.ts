@@ -20,7 +20,7 @@ import type * as net from 'node:net';
  * Idle connections kept per server. Node's default (256) closed most of them after a burst of concurrent calls and
  * opened them again for the next burst: connecting cost this client a third of its CPU and the server its accepts
  * (bench: 2,000 concurrent calls over Streamable HTTP, 2.2 s → 1.95 s). A connection idle for longer than
- * IDLE_LIMIT_MS, or than the server announces, is closed by this side (see IdleLimitedHttpAgent). The number of
+ * IDLE_LIMIT_MS, or than the server announces, is closed by this side (see idleLimited). The number of
  * connections in use stays unlimited: a call's response stream holds its connection until the call ends, and a cap
  * would leave a reply to the server's request (sampling, elicitation) waiting behind calls that wait for that reply.
  */
@@ -78,36 +78,27 @@ function stopIdleTimer(socket: net.Socket): void {
 }
 
 /**
- * Node's agents with the idle limit above. The parent's keepSocketAlive still turns on TCP keep-alive and unrefs the
- * socket; its own refusal (a hint of 1 s or less) is one that keepIdle makes as well.
+ * Node's agent (http's, or https's, which extends it) with the idle limit above. The parent's keepSocketAlive still
+ * turns on TCP keep-alive and unrefs the socket; its own refusal (a hint of 1 s or less) is one that keepIdle makes too.
  */
-class IdleLimitedHttpAgent extends http.Agent {
-  override keepSocketAlive(socket: net.Socket): boolean {
-    super.keepSocketAlive(socket);
-    return keepIdle(socket);
-  }
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- TypeScript's mixin form: a constructor of `any[]`.
+function idleLimited<Agent extends new (...args: any[]) => http.Agent>(Base: Agent) {
+  return class IdleLimitedAgent extends Base {
+    override keepSocketAlive(socket: net.Socket): boolean {
+      super.keepSocketAlive(socket);
+      return keepIdle(socket);
+    }
 
-  override reuseSocket(socket: net.Socket, request: http.ClientRequest): void {
-    super.reuseSocket(socket, request);
-    stopIdleTimer(socket);
-  }
-}
-
-class IdleLimitedHttpsAgent extends https.Agent {
-  override keepSocketAlive(socket: net.Socket): boolean {
-    super.keepSocketAlive(socket);
-    return keepIdle(socket);
-  }
-
-  override reuseSocket(socket: net.Socket, request: http.ClientRequest): void {
-    super.reuseSocket(socket, request);
-    stopIdleTimer(socket);
-  }
+    override reuseSocket(socket: net.Socket, request: http.ClientRequest): void {
+      super.reuseSocket(socket, request);
+      stopIdleTimer(socket);
+    }
+  };
 }
 
 const agents = {
-  'http:': new IdleLimitedHttpAgent({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
-  'https:': new IdleLimitedHttpsAgent({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
+  'http:': new (idleLimited(http.Agent))({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
+  'https:': new (idleLimited(https.Agent))({ keepAlive: true, maxFreeSockets: IDLE_CONNECTIONS_KEPT }),
 } as const;
 
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
