@@ -17,7 +17,7 @@
  */
 import { McpClient } from '../src/protocol/client';
 import { StdioTransport } from '../src/protocol/node/stdio';
-import { WireTap } from '../src/extension/protocolView/wireTaps';
+import { WireTap } from '../src/extension/features/protocolView/wireTaps';
 import { encodeEventBatch } from '../src/workbench/protocolLog/eventBatch';
 import type { WireEvent } from '../src/workbench/protocolLog/wireEvent';
 import * as path from 'node:path';

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { afterFirstLoad } from '../../src/extension/views/afterFirstLoad';
+import { afterFirstLoad } from '../../src/extension/features/serversView/afterFirstLoad';
 
 function rowsProvider() {
   const state = { rows: [] as string[], asked: 0 };

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { COMMAND_IDS } from '../../src/extension/commandIds';
+import { COMMAND_IDS } from '../../src/extension/platform/commandIds';
 
 const root = path.resolve(__dirname, '..', '..');
 const extensionDir = path.join(root, 'src', 'extension');

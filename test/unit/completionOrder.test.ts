@@ -1,7 +1,7 @@
 /** Prompt-argument completion (src/extension/ui/completionOrder.ts, vscode-free): Enter takes the one suggestion that continues the typed text. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { completionRows } from '../../src/extension/ui/completionOrder';
+import { completionRows } from '../../src/extension/platform/ui/completionOrder';
 
 const values = (typed: string, suggestions: string[]) => completionRows(typed, suggestions).map((row) => `${row.kind}:${row.value}`);
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { serverKeyLocations } from '../../src/extension/config/serverKeys';
+import { serverKeyLocations } from '../../src/extension/platform/config/serverKeys';
 
 const root = path.resolve(__dirname, '..', '..');
 const read = <T>(file: string) => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as T;

@@ -17,7 +17,7 @@ import {
   translateCoreErrors,
   type CoreErrorKind,
   type CoreErrorTemplate,
-} from '../../src/extension/ui/coreErrorKinds';
+} from '../../src/extension/platform/ui/coreErrorKinds';
 import { OAuthAuthorizer } from '../../src/protocol/auth/oauthAuthorizer';
 import { memoryAuthStore } from '../../src/protocol/auth/types';
 import { McpClient } from '../../src/protocol/client';

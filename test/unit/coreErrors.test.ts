@@ -1,7 +1,7 @@
 /** The core's English errors a newcomer meets, recognized for translation (src/extension/ui/coreErrorKinds.ts, vscode-free). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { recognizeCoreErrors, rewriteCoreErrors } from '../../src/extension/ui/coreErrorKinds';
+import { recognizeCoreErrors, rewriteCoreErrors } from '../../src/extension/platform/ui/coreErrorKinds';
 import { silentLauncherHint } from '../../src/protocol/node/stdio';
 import { resolveCommand } from '../../src/workbench/node/commandResolution';
 import { UnresolvedVariableError, resolveVariables } from '../../src/workbench/config/variables';

@@ -11,10 +11,10 @@ import Module from 'node:module';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { FREE_PORT_PLACEHOLDER, inspectorNews, planDebugLaunch, withDebugger, type DebugPlan } from '../../src/extension/dev/debugLaunch';
+import { FREE_PORT_PLACEHOLDER, inspectorNews, planDebugLaunch, withDebugger, type DebugPlan } from '../../src/extension/platform/servers/debugLaunch';
 import { StdioTransport } from '../../src/protocol/node/stdio';
 import { launchFingerprint } from '../../src/workbench/node/launchFingerprint';
-import { RestartThrottle, describeChanges } from '../../src/extension/dev/restartThrottle';
+import { RestartThrottle, describeChanges } from '../../src/extension/features/dev/restartThrottle';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 import { compileGlob, matchesAny, MAX_GLOB_LENGTH, type GlobMatcher } from '../../src/workbench/config/globMatch';
 import { assertProcessGone, waitFor } from './testSupport';
@@ -142,10 +142,10 @@ describe('dev mode: workspace trust', () => {
     moduleLoader._load = function (request, ...rest) {
       return request === 'vscode' ? vscode : load.call(this, request, ...rest);
     };
-    let devModule: typeof import('../../src/extension/dev/devMode');
+    let devModule: typeof import('../../src/extension/features/dev/devMode');
     try {
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      devModule = require('../../src/extension/dev/devMode');
+      devModule = require('../../src/extension/features/dev/devMode');
     } finally {
       moduleLoader._load = load;
     }

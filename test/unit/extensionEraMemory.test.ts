@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MementoEraMemory } from '../../src/extension/servers/eraMemory';
-import type { ServerEntry } from '../../src/extension/config/serverEntry';
+import { MementoEraMemory } from '../../src/extension/platform/servers/eraMemory';
+import type { ServerEntry } from '../../src/extension/platform/config/serverEntry';
 
 /** A Memento as VS Code's globalState behaves: values kept by key, update resolves once stored. */
 function memento() {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { displayWidth, imageSize } from '../../src/extension/ui/imageInfo';
+import { displayWidth, imageSize } from '../../src/extension/platform/ui/imageInfo';
 import { REPO_ROOT } from './testSupport';
 
 test('PNG: the size from IHDR, here the extension icon', () => {

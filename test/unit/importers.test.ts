@@ -6,7 +6,7 @@ import { importServers, knownImportSources, uniqueName, type ImportCandidate, ty
 import { importKindForFile } from '../../src/workbench/node/importSources';
 import { translateVariables } from '../../src/workbench/node/importVariables';
 import { parseMcpConfig } from '../../src/workbench/config/mcpConfig';
-import { literalSecrets, withPasswordInputs } from '../../src/extension/config/importSecrets';
+import { literalSecrets, withPasswordInputs } from '../../src/extension/features/config/importSecrets';
 import { IMPORT_FIXTURES, importFixturePath } from '../fixtures/configs/importFixtures';
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures', 'configs');

@@ -8,7 +8,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import ts from 'typescript';
-import { CORE_ERROR_TEMPLATES } from '../../src/extension/ui/coreErrorKinds';
+import { CORE_ERROR_TEMPLATES } from '../../src/extension/platform/ui/coreErrorKinds';
 import { JSON_SYNTAX_REASONS } from '../../src/workbench/config/jsonSyntax';
 import { formatLikeVsCode } from './l10nSupport';
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import { errorMessage } from '../../src/protocol/errors';
-import { maskingChannel, type LogSink } from '../../src/extension/shared/maskingChannel';
+import { maskingChannel, type LogSink } from '../../src/extension/platform/shared/maskingChannel';
 import { createTransport, resolveServerWithSecrets } from '../../src/workbench/node/launch';
 import type { ServerDefinition } from '../../src/workbench/config/mcpConfig';
 

@@ -27,7 +27,7 @@ import { dueForRefresh, refreshMarginMs } from '../../src/protocol/auth/tokenLif
 import type { StoredTokens } from '../../src/protocol/auth/types';
 import { PersonWaits } from '../../src/protocol/jsonrpc/personWaits';
 import { loopbackUserAgent } from '../../src/workbench/node/auth/loopbackUserAgent';
-import { SignInAttempts } from '../../src/extension/auth/signInAttempts';
+import { SignInAttempts } from '../../src/extension/platform/auth/signInAttempts';
 
 describe('WWW-Authenticate', () => {
   test('reads the Bearer parameters MCP uses, quoted or not', () => {

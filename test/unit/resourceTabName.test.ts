@@ -1,7 +1,7 @@
 /** A resource's tab name (src/extension/resources/resourceTabName.ts, vscode-free): a file name, no slash look-alike. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { resourceTabName } from '../../src/extension/resources/resourceTabName';
+import { resourceTabName } from '../../src/extension/features/resources/resourceTabName';
 
 test('a template read without an extension is named by its last two segments and its type', () => {
   assert.equal(resourceTabName('demo://resource/dynamic/text/1', 'text/plain'), 'text-1.txt');

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type * as vscode from 'vscode';
-import { ResultChannel, type ResultBodyMessage } from '../../src/extension/tools/resultChannel';
+import { ResultChannel, type ResultBodyMessage } from '../../src/extension/features/tools/resultChannel';
 
 /** Records what is posted; `answer` is what postMessage resolves (false: VS Code could not deliver it). */
 function recordingWebview(answer: () => boolean = () => true): { webview: vscode.Webview; posted: unknown[] } {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEPTH_MARKER, FIRST_SCREEN_CHARS, printJson, splitForFirstScreen } from '../../src/extension/tools/resultLimits';
+import { DEPTH_MARKER, FIRST_SCREEN_CHARS, printJson, splitForFirstScreen } from '../../src/extension/features/tools/resultLimits';
 
 function nested(levels: number): unknown {
   const root: Record<string, unknown> = {};

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChatRequest } from '../../src/workbench/sampling/chatModel';
-import { applyEdits } from '../../src/extension/sampling/samplingReviewUi';
+import { applyEdits } from '../../src/extension/features/sampling/samplingReviewUi';
 
 const request: ChatRequest = {
   systemPrompt: 'be brief',

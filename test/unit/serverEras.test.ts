@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyServerEras } from '../../src/extension/config/serverEras';
+import { applyServerEras } from '../../src/extension/platform/config/serverEras';
 import { eraPreferenceOf, parseMcpConfig } from '../../src/workbench/config/mcpConfig';
 
 const servers = parseMcpConfig(JSON.stringify({

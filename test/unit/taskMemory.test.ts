@@ -14,7 +14,7 @@ import { enableTasks, tasksExtension, type ArgumentKeeper, type TasksApi } from 
 import { TaskBook } from '../../src/protocol/extensions/tasks/taskBook';
 import { readTask } from '../../src/protocol/extensions/tasks/taskModel';
 import type { Tool } from '../../src/protocol/types';
-import { MAX_REMEMBERED_ARGUMENT_CHARS, MAX_REMEMBERED_PER_SERVER, TaskMemory } from '../../src/extension/tasks/taskMemory';
+import { MAX_REMEMBERED_ARGUMENT_CHARS, MAX_REMEMBERED_PER_SERVER, TaskMemory } from '../../src/extension/features/tasks/taskMemory';
 import { maskSecrets } from '../../src/workbench/secrets';
 import { HistoryLog } from '../../src/workbench/history/historyLog';
 import { PickedUpTaskHistory, taskResultCall } from '../../src/workbench/tasks/taskResult';

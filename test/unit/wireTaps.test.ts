@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import { StdioTransport } from '../../src/protocol/node/stdio';
-import { WireTaps, type WireTap } from '../../src/extension/protocolView/wireTaps';
+import { WireTaps, type WireTap } from '../../src/extension/features/protocolView/wireTaps';
 import type { MessageEvent } from '../../src/workbench/protocolLog/wireEvent';
 import { assertProcessGone } from './testSupport';
 

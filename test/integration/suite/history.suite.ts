@@ -8,9 +8,9 @@ import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { HistoryNode } from '../../../src/extension/history/historyTreeProvider';
-import type { ServerController } from '../../../src/extension/servers/serverController';
-import type { ToolFormHandle } from '../../../src/extension/tools/toolFormPanel';
+import type { HistoryNode } from '../../../src/extension/features/history/historyTreeProvider';
+import type { ServerController } from '../../../src/extension/platform/servers/serverController';
+import type { ToolFormHandle } from '../../../src/extension/features/tools/toolFormPanel';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState } from './workbench';
 

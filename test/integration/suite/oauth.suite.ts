@@ -20,9 +20,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscodeTypes from 'vscode';
-import type { SignInModal } from '../../../src/extension/auth/signIn';
+import type { SignInModal } from '../../../src/extension/platform/auth/signIn';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
+import type { ServersTreeNode } from '../../../src/extension/features/serversView/serversTreeProvider';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { leaveCleanState, startFromCleanState, workbenchAccess, writeWorkspaceFile } from './workbench';
 

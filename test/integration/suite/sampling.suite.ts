@@ -9,8 +9,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ReviewMessage, ReviewView, SamplingRequestView } from '../../../src/extension/webviews/reviewPanel';
-import type { ServerController } from '../../../src/extension/servers/serverController';
+import type { ReviewMessage, ReviewView, SamplingRequestView } from '../../../src/extension/platform/webviews/reviewPanel';
+import type { ServerController } from '../../../src/extension/platform/servers/serverController';
 import type { CallToolOutcome } from '../../../src/protocol/client';
 import { startOpenAiServer, type OpenAiTestServer } from '../../fixtures/openai/openaiServer';
 import { CANCELLING_SERVER_SOURCE } from '../../fixtures/sampling/cancellingServer';

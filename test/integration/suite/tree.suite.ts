@@ -9,7 +9,7 @@ import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { TOOL_PAGE_SIZE, type ServersTreeNode } from '../../../src/extension/views/serversTreeProvider';
+import { TOOL_PAGE_SIZE, type ServersTreeNode } from '../../../src/extension/features/serversView/serversTreeProvider';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess } from './workbench';

@@ -7,9 +7,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type * as vscodeTypes from 'vscode';
-import type { UrlModal } from '../../../src/extension/elicitation/elicitationUi';
+import type { UrlModal } from '../../../src/extension/features/elicitation/elicitationUi';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
-import type { ServerController } from '../../../src/extension/servers/serverController';
+import type { ServerController } from '../../../src/extension/platform/servers/serverController';
 import { assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 
 export const EXTENSION_ID = 'mcp-workbench.mcp-workbench';

@@ -1,0 +1,121 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../../protocol/errors';
+import { mcpApps, toolUi } from '../../../protocol/extensions/apps';
+import type { CallToolResult, Tool } from '../../../protocol/types';
+import type { ServerController } from '../../platform/servers/serverController';
+import { AppPanel } from './appPanel';
+import { appsEnabled } from '../../platform/apps/appsSetting';
+
+/** The app side of one tool call: told of its answer, or that it ended without one. */
+export interface AppCall {
+  answered(result: CallToolResult): void;
+  cancelled(reason: string): void;
+}
+
+const NO_APP: AppCall = { answered: () => undefined, cancelled: () => undefined };
+
+/** Draws the app of a called tool beside its result (and again in an editor tab on request). */
+export class AppHost implements vscode.Disposable {
+  private readonly panels = new Set<AppPanel>();
+  private readonly drawnEmitter = new vscode.EventEmitter<{ toolName: string }>();
+  /** Fires when an app's frame loaded (tests and the UI benchmark wait on it). */
+  readonly onDidDrawApp = this.drawnEmitter.event;
+
+  constructor(private readonly context: vscode.ExtensionContext) {}
+
+  /** Starts the app of a call that is starting: its document is read meanwhile; input goes first, then the result. */
+  begin(controller: ServerController, tool: Tool, args: Record<string, unknown>): AppCall {
+    const uri = toolUi(tool).resourceUri;
+    const api = controller.client?.extension(mcpApps);
+    if (!uri || !api || !appsEnabled()) return NO_APP;
+    let last: { kind: 'answered'; result: CallToolResult; at: number } | { kind: 'cancelled'; reason: string } | undefined;
+    // The call's panels already drawn hear the answer when it comes; one drawn later gets it on creation.
+    const drawn = new Set<AppPanel>();
+    // The call's copy in an editor tab, once asked for: asking again reveals it rather than drawing a second one
+    // (kept as the promise, so a second click while the first is still reading the resource finds it too).
+    let editorCopy: Promise<AppPanel | undefined> | undefined;
+    const openInEditor = (): void => {
+      if (!editorCopy) {
+        editorCopy = open('fullscreen');
+        void editorCopy.then((panel) => {
+          if (!panel) editorCopy = undefined;
+          else panel.panel.onDidDispose(() => (editorCopy = undefined));
+        });
+        return;
+      }
+      void editorCopy.then((panel) => panel?.panel.reveal(panel.panel.viewColumn, false));
+    };
+    const open = (mode: 'inline' | 'fullscreen'): Promise<AppPanel | undefined> =>
+      api.readUiResource(uri).then(
+        (resource) => {
+          const panel: AppPanel = new AppPanel({
+            extensionUri: this.context.extensionUri,
+            serverName: controller.name,
+            tool,
+            args,
+            api,
+            resource,
+            mode,
+            log: controller.log,
+            hostVersion: String(this.context.extension.packageJSON.version ?? '0'),
+            openInEditor,
+          });
+          this.panels.add(panel);
+          panel.onDidDraw(() => this.drawnEmitter.fire({ toolName: tool.name }));
+          panel.panel.onDidDispose(() => {
+            this.panels.delete(panel);
+            drawn.delete(panel);
+          });
+          if (last?.kind === 'answered') panel.toolResult(last.result, last.at);
+          else if (last?.kind === 'cancelled') panel.toolCancelled(last.reason);
+          drawn.add(panel);
+          return panel;
+        },
+        (error: unknown) => {
+          controller.log.warn(`The app of ${tool.name} was not drawn: ${errorMessage(error)}`);
+          void vscode.window.showWarningMessage(vscode.l10n.t('The app of {0} was not drawn: {1}', tool.name, errorMessage(error)));
+          return undefined;
+        },
+      );
+    void open('inline');
+    return {
+      answered: (result) => {
+        const at = Date.now();
+        last = { kind: 'answered', result, at };
+        for (const panel of drawn) panel.toolResult(result, at);
+      },
+      cancelled: (reason) => {
+        last = { kind: 'cancelled', reason };
+        for (const panel of drawn) panel.toolCancelled(reason);
+      },
+    };
+  }
+
+  dispose(): void {
+    for (const panel of this.panels) panel.dispose();
+    this.panels.clear();
+    this.drawnEmitter.dispose();
+  }
+}
+
+let current: AppHost | undefined;
+
+/** History's Open Result: a kept result of a tool with an app is shown with its app again (when the server runs). */
+export function reopenApp(controller: ServerController, toolName: string, args: unknown, outcome: unknown): void {
+  const state = controller.state;
+  const tool = state.kind === 'running' ? state.tools.find((candidate) => candidate.name === toolName) : undefined;
+  const result = typeof outcome === 'object' && outcome !== null ? (outcome as { result?: unknown }).result : undefined;
+  if (!tool || !current || typeof result !== 'object' || result === null || !Array.isArray((result as CallToolResult).content)) return;
+  current.begin(controller, tool, typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}).answered(result as CallToolResult);
+}
+
+/** The extension's app host (set on activation); undefined in hosts that draw no apps. */
+export function appHost(): AppHost | undefined {
+  return current;
+}
+
+export function registerAppHost(context: vscode.ExtensionContext): AppHost {
+  current = new AppHost(context);
+  context.subscriptions.push(current, { dispose: () => (current = undefined) });
+  return current;
+}

@@ -1,0 +1,147 @@
+import * as vscode from 'vscode';
+import { uniqueName } from '../../../workbench/node/importers';
+import { errorMessage } from '../../../protocol/errors';
+import { parseHeaderLines, splitCommandLine } from '../../../workbench/config/commandLine';
+import { addServers, pickTarget, takenNames, targetFromArgument, type ConfigTarget } from '../../platform/config/configTargets';
+
+/**
+ * What a caller may fill in ahead of time (automation, tests); anything missing is asked for.
+ * `target` is "user" or a workspace folder's (or its mcp.json's) URI string.
+ */
+export interface AddServerArguments {
+  transport?: 'stdio' | 'http';
+  commandLine?: string;
+  url?: string;
+  headers?: Record<string, string>;
+  name?: string;
+  target?: string;
+}
+
+/** MCP Workbench: Add Server… — stdio (a command line) or HTTP (a URL and optional headers), a unique name, and where to write it. */
+export async function addServerCommand(argument: unknown): Promise<void> {
+  const given = isAddServerArguments(argument) ? argument : {};
+  try {
+    await addServer(given);
+  } catch (error) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not add the MCP server: {0}', errorMessage(error)));
+  }
+}
+
+async function addServer(given: AddServerArguments): Promise<void> {
+  const title = vscode.l10n.t('Add MCP Server');
+  const transport = given.transport ?? (await pickTransport(title));
+  if (!transport) return;
+  const entry = transport === 'stdio' ? await stdioEntry(title, given) : await httpEntry(title, given);
+  if (!entry) return;
+  const target: ConfigTarget | undefined = targetFromArgument(given.target) ?? (await pickTarget(title));
+  if (!target) return;
+  const taken = await takenNames(target);
+  const name = given.name ?? (await askName(title, suggestName(entry), taken));
+  if (!name) return;
+  if (taken.some((used) => used.toLowerCase() === name.toLowerCase())) throw new Error(vscode.l10n.t('A server named "{0}" already exists there.', name));
+  await addServers(target, [{ name, entry }]);
+}
+
+async function pickTransport(title: string): Promise<'stdio' | 'http' | undefined> {
+  const picked = await vscode.window.showQuickPick(
+    [
+      { label: '$(terminal) ' + vscode.l10n.t('Command (stdio)'), detail: vscode.l10n.t('Run a local program, e.g. npx -y @modelcontextprotocol/server-everything'), transport: 'stdio' as const },
+      { label: '$(globe) ' + vscode.l10n.t('HTTP'), detail: vscode.l10n.t('Connect to a server URL (Streamable HTTP, falling back to SSE)'), transport: 'http' as const },
+    ],
+    { title, placeHolder: vscode.l10n.t('How does the server run?'), ignoreFocusOut: true },
+  );
+  return picked?.transport;
+}
+
+/** The value the command was given, else what the person types (undefined when they cancel). */
+async function givenOrAsked(given: string | undefined, box: Omit<vscode.InputBoxOptions, 'ignoreFocusOut'>): Promise<string | undefined> {
+  return given ?? (await vscode.window.showInputBox({ ...box, ignoreFocusOut: true }));
+}
+
+async function stdioEntry(title: string, given: AddServerArguments): Promise<object | undefined> {
+  const line = await givenOrAsked(given.commandLine, {
+    title,
+    prompt: vscode.l10n.t('The command line that starts the server. Quotes group words; nothing is run through a shell.'),
+    placeHolder: 'npx -y @modelcontextprotocol/server-everything',
+    validateInput: (value) => validateCommandLine(value),
+  });
+  if (line === undefined) return undefined;
+  const [command, ...args] = splitCommandLine(line);
+  if (!command) throw new Error(vscode.l10n.t('The command line is empty.'));
+  return { type: 'stdio', command, args };
+}
+
+async function httpEntry(title: string, given: AddServerArguments): Promise<object | undefined> {
+  const url = await givenOrAsked(given.url, {
+    title,
+    prompt: vscode.l10n.t('The server URL'),
+    placeHolder: 'https://example.com/mcp',
+    validateInput: (value) => (/^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.')),
+  });
+  if (url === undefined) return undefined;
+  let headers = given.headers;
+  if (!headers && given.url === undefined) {
+    const text = await vscode.window.showInputBox({
+      title,
+      prompt: vscode.l10n.t('Optional headers, "Name: value" separated by ";". Use ${input:id} for secrets so they are not written to the file.'),
+      placeHolder: 'Authorization: Bearer ${input:token}',
+      ignoreFocusOut: true,
+      validateInput: (value) => {
+        try {
+          parseHeaderLines(value);
+          return undefined;
+        } catch (error) {
+          return errorMessage(error);
+        }
+      },
+    });
+    if (text === undefined) return undefined;
+    headers = parseHeaderLines(text);
+  }
+  return { type: 'http', url: url.trim(), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) };
+}
+
+async function askName(title: string, suggestion: string, taken: readonly string[]): Promise<string | undefined> {
+  const name = await vscode.window.showInputBox({
+    title,
+    prompt: vscode.l10n.t('A unique name for the server'),
+    value: uniqueName(suggestion, taken),
+    ignoreFocusOut: true,
+    validateInput: (value) => {
+      if (value.trim() === '') return vscode.l10n.t('The name cannot be empty.');
+      if (taken.some((used) => used.toLowerCase() === value.trim().toLowerCase())) return vscode.l10n.t('A server named "{0}" already exists there.', value.trim());
+      return undefined;
+    },
+  });
+  return name?.trim();
+}
+
+/** The package or host name: "server-everything" for npx -y @modelcontextprotocol/server-everything. */
+function suggestName(entry: object): string {
+  const record = entry as { command?: string; args?: string[]; url?: string };
+  if (record.url) {
+    try {
+      return new URL(record.url).hostname.split('.').filter((part) => part !== 'www')[0] ?? 'server';
+    } catch {
+      return 'server';
+    }
+  }
+  const words = [record.command ?? '', ...(record.args ?? [])].filter((word) => !word.startsWith('-'));
+  const launchers = new Set(['npx', 'uvx', 'pnpm', 'dlx', 'bunx', 'node', 'python', 'python3', 'uv', 'run', 'docker', 'deno']);
+  const meaningful = words.find((word) => !launchers.has(word.split(/[\\/]/).pop() ?? word)) ?? words[0] ?? 'server';
+  const base = meaningful.split(/[\\/]/).pop() ?? meaningful;
+  // "server-everything@1.2" → "server-everything"; "index.js" → "index".
+  return base.replace(/@.*$/, '').replace(/\.(m?js|py|exe)$/, '') || 'server';
+}
+
+function validateCommandLine(value: string): string | undefined {
+  try {
+    return splitCommandLine(value).length === 0 ? vscode.l10n.t('Enter the command that starts the server.') : undefined;
+  } catch (error) {
+    return errorMessage(error);
+  }
+}
+
+function isAddServerArguments(value: unknown): value is AddServerArguments {
+  return typeof value === 'object' && value !== null && !('controller' in value);
+}

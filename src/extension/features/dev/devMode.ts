@@ -1,0 +1,251 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../../protocol/errors';
+import type { DevOptions } from '../../../workbench/config/devMode';
+import { compileGlob, matchesAny, watcherGlob, type GlobMatcher } from '../../../workbench/config/globMatch';
+import type { ResolvedServer } from '../../../workbench/node/launch';
+import type { ServerEntry } from '../../platform/config/serverEntry';
+import type { ServerController } from '../../platform/servers/serverController';
+import type { ServerManager } from '../../platform/servers/serverManager';
+import { inspectorNews, planDebugLaunch } from '../../platform/servers/debugLaunch';
+import type { DebugLaunch, StderrSource } from '../../platform/servers/serverLauncher';
+import { freeLoopbackPort } from '../../platform/servers/freePort';
+import { RestartThrottle } from './restartThrottle';
+
+export const RESTART_DELAY_SETTING = 'dev.restartDelayMs';
+const PYTHON_DEBUGGER_EXTENSIONS = ['ms-python.debugpy', 'ms-python.python'];
+
+function restartDelayMs(): number {
+  const value = vscode.workspace.getConfiguration('mcpWorkbench').get<number>(RESTART_DELAY_SETTING, 500);
+  return Number.isFinite(value) && value >= 0 ? Math.min(value, 60_000) : 500;
+}
+
+/**
+ * Dev mode for every server with `"dev"` in its definition: it starts by itself (in a trusted workspace), restarts
+ * when a watched file changes (throttled; the log says which files), keeps its Protocol log from the start, and with
+ * `debug` runs under a debugger (LaunchServices.debug). Servers without `"dev"` are not touched.
+ */
+export class DevMode implements vscode.Disposable {
+  private readonly sessions = new Map<string, DevSession>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly isWorkspaceTrusted: () => boolean,
+    /** Keeps the server's protocol log while dev mode is on (the Protocol view's tap). */
+    private readonly holdProtocolLog: (controller: ServerController) => vscode.Disposable,
+  ) {
+    this.subscription = manager.onDidChangeServers(() => this.sync());
+  }
+
+  /** Sets up dev mode for the servers that ask for it, and ends it for those that no longer do. */
+  sync(): void {
+    const wanted = new Map<string, ServerController>();
+    for (const controller of this.manager.servers) if (controller.entry.definition.dev) wanted.set(controller.id, controller);
+    for (const [id, session] of this.sessions) {
+      const controller = wanted.get(id);
+      if (!controller || session.controller !== controller || !sameDev(session.dev, controller.entry.definition.dev)) {
+        session.dispose();
+        this.sessions.delete(id);
+      }
+    }
+    for (const [id, controller] of wanted) {
+      if (this.sessions.has(id)) continue;
+      const session = new DevSession(controller, controller.entry.definition.dev!, this.holdProtocolLog(controller));
+      this.sessions.set(id, session);
+      // In an untrusted workspace it waits: granting trust starts it (workspaceTrustGranted). A workspace server's
+      // `dev` block is the workspace's too: its watchers and globs wait for trust as well; a user server's do not.
+      if (this.isWorkspaceTrusted()) {
+        session.watch();
+        startDevServer(controller);
+      } else {
+        if (controller.entry.origin.scope === 'user') session.watch();
+        session.waitingForTrust = true;
+      }
+    }
+  }
+
+  /** Trust was granted: the dev servers that could not start without it start now, as on opening a trusted workspace. */
+  workspaceTrustGranted(): void {
+    if (!this.isWorkspaceTrusted()) return;
+    for (const session of this.sessions.values()) {
+      if (!session.waitingForTrust) continue;
+      session.waitingForTrust = false;
+      session.watch();
+      startDevServer(session.controller);
+    }
+  }
+
+  /**
+   * LaunchServices.debug: for a dev server with `debug`, the debugger's flags (planned now, before the consent, so the
+   * consent shows the command line that runs) and its attach. Undefined: started as usual.
+   */
+  readonly debug = async (entry: ServerEntry, preview: ResolvedServer, log: vscode.LogOutputChannel): Promise<DebugLaunch | undefined> => {
+    const debug = entry.definition.dev?.debug;
+    if (!debug) return undefined;
+    if (preview.kind !== 'stdio') {
+      log.warn('Dev mode: "debug" applies to stdio servers only; this HTTP server is started as usual');
+      return undefined;
+    }
+    if (debug.type === 'debugpy' && !PYTHON_DEBUGGER_EXTENSIONS.some((id) => vscode.extensions.getExtension(id))) {
+      log.warn('Dev mode: "debug" {"type": "debugpy"} needs the Python Debugger extension (ms-python.debugpy); the server is started without a debugger');
+      return undefined;
+    }
+    const plan = await planDebugLaunch(preview, debug, entry.name, freeLoopbackPort);
+    if (plan.kind === 'not-possible') {
+      log.warn(`Dev mode: ${plan.reason}; the server is started without a debugger`);
+      return undefined;
+    }
+    const startDebugging = (port: number) => {
+      log.info(`Dev mode: attaching the ${debug.type} debugger to 127.0.0.1:${port}`);
+      Promise.resolve(vscode.debug.startDebugging(entry.origin.folder, plan.attachTo(port))).then(
+        (started) => {
+          if (!started) log.warn(`Dev mode: the ${debug.type} debugger did not attach to 127.0.0.1:${port}`);
+        },
+        (error: unknown) => log.warn(`Dev mode: the ${debug.type} debugger did not attach: ${errorMessage(error)}`),
+      );
+    };
+    const listen = plan.listen;
+    switch (listen.kind) {
+      case 'chosen':
+        log.info(`Dev mode: debugging with ${debug.type} on 127.0.0.1:${listen.port}`);
+        return {
+          plan,
+          attach: () => {
+            startDebugging(listen.port);
+            return { dispose: () => undefined };
+          },
+        };
+      case 'announced':
+        log.info(`Dev mode: debugging with ${debug.type}; the debugger attaches to the loopback port the server's inspector announces`);
+        return { plan, attach: (server) => attachWhenAnnounced(server, startDebugging, log) };
+      default: {
+        const exhaustive: never = listen;
+        throw new Error(`unknown debug listen ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  };
+
+  dispose(): void {
+    this.subscription.dispose();
+    for (const session of this.sessions.values()) session.dispose();
+    this.sessions.clear();
+  }
+}
+
+/**
+ * Waits for node's announcement of its inspector on the server's stderr and attaches there: the kernel picked the
+ * port as node bound it, so the debugger cannot meet another process on it. A failed bind is logged, once.
+ */
+function attachWhenAnnounced(server: StderrSource, startDebugging: (port: number) => void, log: vscode.LogOutputChannel): { dispose(): void } {
+  const subscription = server.onStderrLine((line) => {
+    const news = inspectorNews(line);
+    switch (news.kind) {
+      case 'other':
+        return;
+      case 'listening':
+        subscription.dispose();
+        startDebugging(news.port);
+        return;
+      case 'failed':
+        subscription.dispose();
+        log.warn(`Dev mode: node could not open its inspector, so the server runs without a debugger: ${news.line}`);
+        return;
+      default: {
+        const exhaustive: never = news;
+        throw new Error(`unknown inspector news ${JSON.stringify(exhaustive)}`);
+      }
+    }
+  });
+  return subscription;
+}
+
+/** Dev mode's own start of a stopped server (a running or starting one is left alone). */
+function startDevServer(controller: ServerController): void {
+  if (controller.state.kind !== 'stopped') return;
+  controller.log.info('Dev mode: starting');
+  controller.start().catch((error: unknown) => controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`));
+}
+
+/**
+ * Dev mode of one server: its watchers, its restart throttle and its held protocol log. The watchers are set up by
+ * {@link DevSession.watch}, which DevMode calls only once the server's `dev` block may run (trusted, or a user server).
+ */
+class DevSession implements vscode.Disposable {
+  /** Its start was skipped because the workspace was not trusted. */
+  waitingForTrust = false;
+  private watching = false;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly throttle: RestartThrottle;
+
+  constructor(
+    readonly controller: ServerController,
+    readonly dev: DevOptions,
+    protocolLog: vscode.Disposable,
+  ) {
+    this.disposables.push(protocolLog);
+    this.throttle = new RestartThrottle(restartDelayMs, (reason) => this.restart(reason));
+  }
+
+  /** Creates the file watchers and compiles the excludes (once). */
+  watch(): void {
+    if (this.watching) return;
+    this.watching = true;
+    const { controller, dev } = this;
+    const folder = controller.entry.origin.folder.uri;
+    // An exclude the glob compiler refuses (too long, not a valid class, …) is reported once here and ignored: the
+    // other excludes and the includes still apply, so files it meant to exclude may restart the server. Matching it
+    // as "everything" would silence the whole watch instead, and refusing the dev block would hide the rest of it.
+    const excludes: GlobMatcher[] = [];
+    for (const glob of dev.exclude) {
+      const compiled = compileGlob(glob);
+      if (compiled.kind === 'glob') excludes.push(compiled);
+      else controller.log.warn(`Dev mode: the exclude "!${glob.length > 80 ? `${glob.slice(0, 80)}…` : glob}" is ignored: ${compiled.reason}`);
+    }
+    for (const include of dev.watch) {
+      // VS Code's watcher matches the includes with its own glob engine: runs of `*` are collapsed and the length capped.
+      const accepted = watcherGlob(include);
+      if (accepted.kind === 'refused') {
+        controller.log.warn(`Dev mode: the watch glob "${include.length > 80 ? `${include.slice(0, 80)}…` : include}" is ignored: ${accepted.reason}`);
+        continue;
+      }
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, accepted.glob));
+      const changed = (uri: vscode.Uri) => {
+        const relative = relativePath(folder, uri);
+        if (relative === undefined || matchesAny(relative, excludes)) return;
+        this.throttle.change(relative);
+      };
+      this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+    }
+    if (dev.watch.length > 0) controller.log.info(`Dev mode: watching ${dev.watch.join(', ')}${dev.exclude.length ? ` (except ${dev.exclude.join(', ')})` : ''}`);
+  }
+
+  private async restart(reason: string): Promise<void> {
+    const { controller } = this;
+    const state = controller.state.kind;
+    // A server the person stopped stays stopped; a crashed one comes back with the fix.
+    if (state === 'stopped') {
+      controller.log.info(`Dev mode: ${reason}; not restarting a stopped server`);
+      return;
+    }
+    controller.log.info(`Dev mode: restarting because ${reason}`);
+    try {
+      await controller.restart();
+    } catch (error) {
+      controller.log.warn(`Dev mode: the restart failed: ${controller.mask(errorMessage(error))}`);
+    }
+  }
+
+  dispose(): void {
+    this.throttle.dispose();
+    for (const disposable of this.disposables.splice(0)) disposable.dispose();
+  }
+}
+
+function relativePath(folder: vscode.Uri, uri: vscode.Uri): string | undefined {
+  const base = folder.path.endsWith('/') ? folder.path : `${folder.path}/`;
+  return uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
+}
+
+function sameDev(a: DevOptions | undefined, b: DevOptions | undefined): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}

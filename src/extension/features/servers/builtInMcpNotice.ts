@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import type { ServerEntry } from '../../platform/config/serverEntry';
+import { notify } from '../../platform/ui/notifications';
+
+/** VS Code's own MCP support (1.99+): on, it reads the same `.vscode/mcp.json` and may start the same servers. */
+export const BUILT_IN_MCP_SECTION = 'chat.mcp';
+export const BUILT_IN_MCP_ENABLED = 'enabled';
+const SHOWN_KEY = 'mcpWorkbench.builtInMcpNoticeShown';
+
+export type BuiltInMcpNoticeOutcome = 'not-needed' | 'already-shown' | 'turned-off' | 'kept-both' | 'dismissed';
+
+/**
+ * Says once per workspace that two MCP clients act on this workspace's servers (VS Code's, for chat, and this
+ * extension), and offers to turn VS Code's off for this workspace. Without the notice a person sees a server
+ * started twice, or stopped here and still running for chat, and cannot tell which client did what.
+ */
+export class BuiltInMcpNotice {
+  /**
+   * Kept in memory and set before anything is awaited: config reloads come in bursts, and two checks must not
+   * both see "not shown yet" while the stored flag is being written.
+   */
+  private shown: boolean;
+
+  constructor(private readonly state: vscode.Memento) {
+    this.shown = state.get<boolean>(SHOWN_KEY, false);
+  }
+
+  async check(entries: readonly ServerEntry[]): Promise<BuiltInMcpNoticeOutcome> {
+    const workspaceServers = entries.filter((entry) => entry.origin.scope === 'workspace');
+    if (workspaceServers.length === 0 || !builtInMcpEnabled()) return 'not-needed';
+    if (this.shown) return 'already-shown';
+    this.shown = true;
+    await this.state.update(SHOWN_KEY, true);
+    const turnOff = vscode.l10n.t("Turn Off VS Code's MCP for This Workspace");
+    const keep = vscode.l10n.t('Keep Both');
+    const choice = await notify(
+      'info',
+      vscode.l10n.t(
+        "VS Code's own MCP support is also on and reads the same .vscode/mcp.json, so chat may start these servers too. Commands under \"MCP Workbench:\" and the MCP Workbench view act only on this extension's servers.",
+      ),
+      turnOff,
+      keep,
+    );
+    if (choice === turnOff) {
+      await vscode.workspace.getConfiguration(BUILT_IN_MCP_SECTION).update(BUILT_IN_MCP_ENABLED, false, vscode.ConfigurationTarget.Workspace);
+      return 'turned-off';
+    }
+    return choice === keep ? 'kept-both' : 'dismissed';
+  }
+
+  /** Test hooks: forget that the notice was shown here and check again, in one step (no reload can slip between). */
+  recheck(entries: readonly ServerEntry[]): Promise<BuiltInMcpNoticeOutcome> {
+    this.shown = false;
+    return this.check(entries);
+  }
+}
+
+/** undefined when this VS Code has no MCP support (the setting is not registered): nothing to warn about. */
+function builtInMcpEnabled(): boolean {
+  return vscode.workspace.getConfiguration(BUILT_IN_MCP_SECTION).get<boolean>(BUILT_IN_MCP_ENABLED) === true;
+}

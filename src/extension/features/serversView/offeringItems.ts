@@ -1,0 +1,140 @@
+import * as vscode from 'vscode';
+import { hasApp } from '../../../protocol/extensions/apps';
+import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
+import type { ServerController } from '../../platform/servers/serverController';
+import { safeIconSource } from './serverIcons';
+
+/** Tree items for what a server offers. Everything shown here comes from the server, so it is escaped or plain text. */
+
+export type OfferingGroup = 'tools' | 'resources' | 'templates' | 'prompts';
+
+export function nodeId(controller: ServerController): string {
+  return `${controller.id}@${controller.epoch}`;
+}
+
+export function groupItem(controller: ServerController, group: OfferingGroup, count: number | undefined): vscode.TreeItem {
+  const labels: Record<OfferingGroup, string> = {
+    tools: vscode.l10n.t('Tools'),
+    resources: vscode.l10n.t('Resources'),
+    templates: vscode.l10n.t('Resource Templates'),
+    prompts: vscode.l10n.t('Prompts'),
+  };
+  const icons: Record<OfferingGroup, string> = { tools: 'tools', resources: 'file-text', templates: 'file-symlink-file', prompts: 'comment-discussion' };
+  const item = new vscode.TreeItem(labels[group], vscode.TreeItemCollapsibleState.Collapsed);
+  item.id = `${nodeId(controller)}/${group}`;
+  item.iconPath = new vscode.ThemeIcon(icons[group]);
+  item.description = count === undefined ? vscode.l10n.t('loading…') : String(count);
+  item.contextValue = `group.${group}`;
+  return item;
+}
+
+export function toolItem(controller: ServerController, tool: Tool): vscode.TreeItem {
+  const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `${nodeId(controller)}/tool/${tool.name}`;
+  const title = tool.title ?? tool.annotations?.title;
+  const hints = [...annotationLabels(tool), ...(hasApp(tool) ? [vscode.l10n.t('app')] : [])];
+  const summary = title && title !== tool.name ? title : firstLine(tool.description ?? '');
+  // The title (what a person recognises) first, then the hints that tell a read-only lookup from a destructive action.
+  item.description = [summary, ...hints.map((hint) => `[${hint}]`)].filter(Boolean).join(' ');
+  item.iconPath = iconFor(tool.icons, hints.includes(vscode.l10n.t('destructive')) ? 'warning' : 'tools');
+  item.contextValue = 'tool';
+  // The tooltip is built on hover (resolveTreeItem): 50,000 Markdown tooltips nobody reads cost real memory.
+  item.command = { command: 'mcpWorkbench.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ kind: 'tool', controller, tool }] };
+  return item;
+}
+
+/** A tool row's tooltip: title, name, description and the annotation hints. */
+export function toolTooltip(tool: Tool): vscode.MarkdownString {
+  const title = tool.title ?? tool.annotations?.title;
+  const hints = annotationLabels(tool);
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${escapeMarkdown(title ?? tool.name)}** \`${escapeCode(tool.name)}\`\n\n`);
+  if (tool.description) md.appendText(`${tool.description}\n\n`);
+  if (hints.length) {
+    md.appendMarkdown(hints.map((hint) => `\`${hint}\``).join(' '));
+    md.appendMarkdown(`\n\n_${escapeMarkdown(vscode.l10n.t('Annotations are hints from the server, not guarantees.'))}_`);
+  }
+  return md;
+}
+
+export function resourceItem(controller: ServerController, resource: Resource, contextValue: string): vscode.TreeItem {
+  const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `${nodeId(controller)}/resource/${resource.uri}`;
+  const subscribed = contextValue === 'resource.subscribed';
+  item.description = [subscribed ? vscode.l10n.t('subscribed') : '', resource.mimeType, resource.uri].filter(Boolean).join(' · ');
+  // A subscribed resource gets the bell instead of its own icon, so the rows that will update stand out.
+  item.iconPath = subscribed ? new vscode.ThemeIcon('bell-dot') : iconFor(resource.icons, resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
+  item.contextValue = contextValue;
+  item.tooltip = tooltip(resource.title ?? resource.name, resource.uri, resource.description, resource.mimeType);
+  item.command = { command: 'mcpWorkbench.readResource', title: vscode.l10n.t('Read Resource'), arguments: [{ kind: 'resource', controller, resource }] };
+  return item;
+}
+
+export function templateItem(controller: ServerController, template: ResourceTemplate): vscode.TreeItem {
+  const item = new vscode.TreeItem(template.title ?? template.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `${nodeId(controller)}/template/${template.uriTemplate}`;
+  item.description = template.uriTemplate;
+  item.iconPath = iconFor(template.icons, 'file-symlink-file');
+  item.contextValue = 'template';
+  item.tooltip = tooltip(template.title ?? template.name, template.uriTemplate, template.description, template.mimeType);
+  // A single click opens the template's flow (fill in its variables, read), as it does for tools and resources.
+  item.command = {
+    command: 'mcpWorkbench.readResourceTemplate',
+    title: vscode.l10n.t('Read Resource from Template…'),
+    arguments: [{ kind: 'template', controller, template }],
+  };
+  return item;
+}
+
+export function promptItem(controller: ServerController, prompt: Prompt): vscode.TreeItem {
+  const item = new vscode.TreeItem(prompt.name, vscode.TreeItemCollapsibleState.None);
+  item.id = `${nodeId(controller)}/prompt/${prompt.name}`;
+  const args = prompt.arguments ?? [];
+  const argText = args.map((arg) => `${arg.name}${arg.required ? '*' : ''}`).join(', ');
+  item.description = [prompt.title && prompt.title !== prompt.name ? prompt.title : firstLine(prompt.description ?? ''), argText ? `(${argText})` : '']
+    .filter(Boolean)
+    .join(' ');
+  item.iconPath = iconFor(prompt.icons, 'comment-discussion');
+  item.contextValue = 'prompt';
+  item.tooltip = tooltip(prompt.title ?? prompt.name, prompt.name, prompt.description, undefined);
+  item.command = { command: 'mcpWorkbench.getPrompt', title: vscode.l10n.t('Get Prompt…'), arguments: [{ kind: 'prompt', controller, prompt }] };
+  return item;
+}
+
+export function annotationLabels(tool: Tool): string[] {
+  const a = tool.annotations;
+  if (!a || typeof a !== 'object') return [];
+  const labels: string[] = [];
+  if (a.readOnlyHint === true) labels.push(vscode.l10n.t('read-only'));
+  // The spec's default for destructiveHint is true, but only an explicit hint is shown: a guess would mislead.
+  if (a.destructiveHint === true && a.readOnlyHint !== true) labels.push(vscode.l10n.t('destructive'));
+  if (a.idempotentHint === true) labels.push(vscode.l10n.t('idempotent'));
+  if (a.openWorldHint === true) labels.push(vscode.l10n.t('open world'));
+  return labels;
+}
+
+function iconFor(icons: readonly Icon[] | undefined, codicon: string): vscode.TreeItem['iconPath'] {
+  const light = safeIconSource(icons, 'light');
+  const dark = safeIconSource(icons, 'dark');
+  if (!light || !dark) return new vscode.ThemeIcon(codicon);
+  return { light: vscode.Uri.parse(light, true), dark: vscode.Uri.parse(dark, true) };
+}
+
+function tooltip(title: string, identifier: string, description: string | undefined, mimeType: string | undefined): vscode.MarkdownString {
+  const md = new vscode.MarkdownString();
+  md.appendMarkdown(`**${escapeMarkdown(title)}**\n\n\`${escapeCode(identifier)}\`${mimeType ? ` · ${escapeMarkdown(mimeType)}` : ''}\n\n`);
+  if (description) md.appendText(description);
+  return md;
+}
+
+export function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
+}
+
+export function escapeMarkdown(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}
+
+function escapeCode(text: string): string {
+  return text.replace(/`/g, "'");
+}

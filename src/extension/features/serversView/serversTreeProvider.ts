@@ -1,0 +1,499 @@
+import * as vscode from 'vscode';
+import { localizeCoreError } from '../../platform/ui/coreErrors';
+import type { Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
+import { eraLabel } from '../../../protocol/eras/select';
+import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
+import { personVisibleTools } from '../../platform/apps/appsSetting';
+import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
+import type { ServerCatalog } from '../../platform/servers/serverCatalog';
+import type { ServerController } from '../../platform/servers/serverController';
+import type { ConfigSyntaxError } from '../../platform/config/configLoader';
+import { describeTarget, transportLabel } from '../../platform/config/serverEntry';
+import type { ServerManager } from '../../platform/servers/serverManager';
+import { ServerState, assertNever } from '../../platform/servers/serverState';
+import { isSkillsNode, type SkillsSection, type SkillsTreeNode } from '../skills/skillsSection';
+import type { ExpandToStart } from './expandToStart';
+
+export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
+
+/** Instructions can be pages long; the tooltip shows the start and links to the whole text. */
+const INSTRUCTIONS_IN_TOOLTIP = 400;
+
+export type ServersTreeNode =
+  | { kind: 'server'; controller: ServerController }
+  | { kind: 'group'; controller: ServerController; group: OfferingGroup }
+  | { kind: 'tool'; controller: ServerController; tool: Tool }
+  | { kind: 'resource'; controller: ServerController; resource: Resource }
+  | { kind: 'template'; controller: ServerController; template: ResourceTemplate }
+  | { kind: 'prompt'; controller: ServerController; prompt: Prompt }
+  | { kind: 'message'; controller: ServerController; text: string; icon: vscode.ThemeIcon }
+  /** The last row of a long tool list: shows the next page of tools when clicked. */
+  | { kind: 'more'; controller: ServerController; shown: number; total: number }
+  /** A config file that does not parse: the servers below keep its last good configuration. */
+  | { kind: 'configError'; error: ConfigSyntaxError }
+  /** The first-run hint above the servers (how to start one), until one starts (ServersViewHint). */
+  | { kind: 'hint'; text: string }
+  /** The Skills section of a server that declares io.modelcontextprotocol/skills, its skills and their files. */
+  | SkillsTreeNode;
+
+/**
+ * Tool rows shown at first, and added per "Show more": VS Code fetches every row a provider returns, so a server
+ * with 50,000 tools would otherwise cost 50,000 items and their transfer before the first row appears.
+ */
+export const TOOL_PAGE_SIZE = 500;
+
+/** The nodes handed to VS Code for one server in one phase; VS Code finds a node to refresh by its identity. */
+interface ServerNodes {
+  epoch: number;
+  server: ServersTreeNode & { kind: 'server' };
+  groups: Map<OfferingGroup, ServersTreeNode & { kind: 'group' }>;
+  /** Child lists, kept while their source list (the tools array, the catalog's arrays) is the same object. */
+  children: Map<OfferingGroup, { source: readonly unknown[]; nodes: ServersTreeNode[] }>;
+  /** Tool rows: the first `limit` tools (their nodes kept across pages) and the "more" row, if any. */
+  tools?: { source: readonly Tool[]; limit: number; nodes: ServersTreeNode[]; more?: ServersTreeNode & { kind: 'more' } };
+  toolLimit: number;
+}
+
+/** Where the view learns whether to show the first-run hint (ServersViewHint). */
+export interface StartHintSource {
+  readonly text: string | undefined;
+  readonly onDidChange: vscode.Event<void>;
+}
+
+/** Where the view learns which config files do not parse (the ConfigLoader). */
+export interface ConfigSyntaxErrorSource {
+  readonly syntaxErrors: readonly ConfigSyntaxError[];
+  readonly onDidChangeSyntaxErrors: vscode.Event<void>;
+}
+
+/**
+ * The Servers view: one node per configured server; while it runs, one group per capability it declares (tools,
+ * resources, resource templates, prompts) with every listed item underneath.
+ *
+ * Built to stay fast with tens of thousands of tools: nodes and tree items are cached, so VS Code can be told
+ * which node changed (onDidChangeTreeData with that node) and only that part is fetched again; group counts come
+ * from the lists' lengths without building child nodes.
+ */
+export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeNode>, vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<ServersTreeNode | ServersTreeNode[] | undefined>();
+  private readonly subscriptions: vscode.Disposable[];
+  private readonly nodes = new Map<ServerController, ServerNodes>();
+  /** Items of offering rows, which depend only on the node (resource rows also on their subscription, see below). */
+  private readonly items = new WeakMap<ServersTreeNode, vscode.TreeItem>();
+
+  /** Fires undefined when the server list or a server's phase changed, else the nodes whose rows changed. */
+  readonly onDidChangeTreeData = this.changeEmitter.event;
+
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly catalog: ServerCatalog,
+    private readonly resourceSubscriptions: ResourceSubscriptions,
+    private readonly configErrors?: ConfigSyntaxErrorSource,
+    private readonly skills?: SkillsSection,
+    private readonly startHint?: StartHintSource,
+    private readonly expandToStart?: Pick<ExpandToStart, 'childrenAsked'>,
+  ) {
+    this.subscriptions = [
+      manager.onDidChangeServers(() => this.refresh()),
+      manager.onDidChangeServerState((controller) => this.serverChanged(controller)),
+      catalog.onDidChange((controller) => this.catalogChanged(controller)),
+      resourceSubscriptions.onDidChange(({ controller, uri }) => this.subscriptionChanged(controller, uri)),
+      ...(configErrors ? [configErrors.onDidChangeSyntaxErrors(() => this.refresh())] : []),
+      ...(skills ? [skills.onDidChange((node) => this.changeEmitter.fire(node))] : []),
+      ...(startHint ? [startHint.onDidChange(() => this.changeEmitter.fire(undefined))] : []),
+    ];
+  }
+
+  /**
+   * The server list may have changed (a configuration was applied, trust was granted). The whole view is rebuilt only
+   * when its rows changed: a root refresh makes VS Code's extension host forget every row until the view asks for the
+   * rows again, and a row expanded in that moment (a person's click starting a server) is lost, the row left expanded,
+   * empty and stopped (CI: cancel.e2e.ts). A configuration applied again with the same servers (at start-up, a
+   * settings change) refreshes their rows in place instead: their tooltips show the definition.
+   */
+  refresh(): void {
+    for (const controller of [...this.nodes.keys()]) if (!this.manager.servers.includes(controller)) this.nodes.delete(controller);
+    if (this.shownRoot === undefined || this.rootSignature(this.rootNodes()) !== this.shownRoot) {
+      this.changeEmitter.fire(undefined);
+      return;
+    }
+    const servers = [...this.nodes.values()].map((nodes) => nodes.server);
+    if (servers.length > 0) this.changeEmitter.fire(servers);
+  }
+
+  /** What the view was last given as its rows (see refresh). */
+  private shownRoot: string | undefined;
+
+  private rootNodes(): ServersTreeNode[] {
+    const errors = (this.configErrors?.syntaxErrors ?? []).map((error) => ({ kind: 'configError' as const, error }));
+    const servers = [...this.manager.servers].sort((a, b) => a.name.localeCompare(b.name)).map((controller) => this.nodesOf(controller).server);
+    const hint = this.startHint?.text;
+    return [...errors, ...(hint ? [{ kind: 'hint' as const, text: hint }] : []), ...servers];
+  }
+
+  private rootSignature(rows: readonly ServersTreeNode[]): string {
+    return JSON.stringify(
+      rows.map((row) => {
+        switch (row.kind) {
+          case 'server':
+            return `server:${nodeId(row.controller)}`;
+          case 'hint':
+            return `hint:${row.text}`;
+          case 'configError':
+            return `error:${JSON.stringify(row.error)}`;
+          default:
+            return `${row.kind}`;
+        }
+      }),
+    );
+  }
+
+  getChildren(node?: ServersTreeNode): ServersTreeNode[] {
+    if (!node) {
+      const rows = this.rootNodes();
+      this.shownRoot = this.rootSignature(rows);
+      return rows;
+    }
+    if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
+    if (isSkillsNode(node)) return this.skills?.children(node) ?? [];
+    if (node.kind !== 'server') return [];
+    const { controller } = node;
+    const state = controller.state;
+    switch (state.kind) {
+      case 'running': {
+        const capabilities = state.session.capabilities;
+        const groups: OfferingGroup[] = [];
+        if (capabilities.tools) groups.push('tools');
+        if (capabilities.resources) groups.push('resources', 'templates');
+        if (capabilities.prompts) groups.push('prompts');
+        const skills = this.skills?.groupNode(controller);
+        if (skills) return [...groups.map((group) => this.groupNode(controller, group)), skills];
+        if (groups.length === 0) return [message(controller, vscode.l10n.t('This server offers no tools, resources or prompts'), new vscode.ThemeIcon('info'))];
+        return groups.map((group) => this.groupNode(controller, group));
+      }
+      case 'starting':
+        return [message(controller, vscode.l10n.t('Starting…'), new vscode.ThemeIcon('loading~spin'))];
+      case 'error':
+        return [message(controller, firstLine(localizeCoreError(state.message)), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
+      case 'stopped':
+        // Expanding starts the server (ExpandToStart: the onDidExpandElement handler, and this when that event was
+        // lost); its tools arrive with the refresh.
+        this.expandToStart?.childrenAsked(controller);
+        return state.note ? [message(controller, state.note, new vscode.ThemeIcon('shield'))] : [];
+      case 'signInRequired':
+        return [message(controller, vscode.l10n.t('Sign in required: use Sign In to open the authorization page in your browser'), new vscode.ThemeIcon('account'))];
+      default:
+        return assertNever(state, 'server state');
+    }
+  }
+
+  getTreeItem(node: ServersTreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server':
+        return serverItem(node.controller, this.manager.servers);
+      case 'group': {
+        const item = groupItem(node.controller, node.group, this.groupCount(node.controller, node.group));
+        if (node.group === 'tools') item.collapsibleState = vscode.TreeItemCollapsibleState.Expanded;
+        return item;
+      }
+      case 'tool':
+        return this.cachedItem(node, () => toolItem(node.controller, node.tool));
+      case 'resource':
+        return this.cachedItem(node, () =>
+          resourceItem(node.controller, node.resource, this.resourceContext(node.controller, node.resource.uri)),
+        );
+      case 'template':
+        return this.cachedItem(node, () => templateItem(node.controller, node.template));
+      case 'prompt':
+        return this.cachedItem(node, () => promptItem(node.controller, node.prompt));
+      case 'more': {
+        const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more…', Math.min(TOOL_PAGE_SIZE, node.total - node.shown)), vscode.TreeItemCollapsibleState.None);
+        item.id = `${nodeId(node.controller)}/tools/more/${node.shown}`;
+        item.description = vscode.l10n.t('{0} of {1} shown; Call Tool… searches them all', node.shown, node.total);
+        item.iconPath = new vscode.ThemeIcon('ellipsis');
+        item.contextValue = 'more';
+        item.command = { command: 'mcpWorkbench.showMoreTools', title: vscode.l10n.t('Show More'), arguments: [node] };
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = `${nodeId(node.controller)}/message`;
+        item.iconPath = node.icon;
+        item.contextValue = 'message';
+        return item;
+      }
+      case 'configError':
+        return configErrorItem(node.error);
+      case 'hint': {
+        const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
+        item.id = 'startHint';
+        item.iconPath = new vscode.ThemeIcon('lightbulb');
+        item.tooltip = node.text;
+        item.contextValue = 'hint';
+        return item;
+      }
+      case 'skillsGroup':
+      case 'skill':
+      case 'skillFile':
+      case 'skillsMessage':
+        return this.skills ? this.skills.item(node) : new vscode.TreeItem('');
+      default:
+        return assertNever(node, 'tree node');
+    }
+  }
+
+  /** Tooltips of tool rows are built when VS Code asks (on hover), not for every row up front. */
+  resolveTreeItem(item: vscode.TreeItem, node: ServersTreeNode): vscode.TreeItem {
+    if (node.kind === 'tool' && item.tooltip === undefined) item.tooltip = toolTooltip(node.tool);
+    return item;
+  }
+
+  private cachedItem(node: ServersTreeNode, build: () => vscode.TreeItem): vscode.TreeItem {
+    let item = this.items.get(node);
+    if (!item) {
+      item = build();
+      this.items.set(node, item);
+    }
+    return item;
+  }
+
+  private nodesOf(controller: ServerController): ServerNodes {
+    let nodes = this.nodes.get(controller);
+    if (!nodes || nodes.epoch !== controller.epoch) {
+      nodes = { epoch: controller.epoch, server: { kind: 'server', controller }, groups: new Map(), children: new Map(), toolLimit: TOOL_PAGE_SIZE };
+      this.nodes.set(controller, nodes);
+    }
+    return nodes;
+  }
+
+  private groupNode(controller: ServerController, group: OfferingGroup): ServersTreeNode & { kind: 'group' } {
+    const { groups } = this.nodesOf(controller);
+    let node = groups.get(group);
+    if (!node) {
+      node = { kind: 'group', controller, group };
+      groups.set(group, node);
+    }
+    return node;
+  }
+
+  /** A state change: a new phase changes the server's item ids, so the root is refreshed; else only its row. */
+  private serverChanged(controller: ServerController): void {
+    const nodes = this.nodes.get(controller);
+    if (!nodes) return; // never shown (or dropped): nothing in the view to update
+    if (nodes.epoch !== controller.epoch) {
+      this.nodes.delete(controller);
+      this.changeEmitter.fire(undefined);
+      return;
+    }
+    // Same phase (e.g. the tool list changed): the server row (its tool count) and with it the groups below.
+    this.changeEmitter.fire(nodes.server);
+  }
+
+  /** Resources, templates or prompts were listed again: only those groups (their counts and children) change. */
+  private catalogChanged(controller: ServerController): void {
+    const nodes = this.nodes.get(controller);
+    if (!nodes || nodes.epoch !== controller.epoch) return; // the state change refreshes the whole server
+    const changed = (['resources', 'templates', 'prompts'] as const).flatMap((group) => {
+      const node = nodes.groups.get(group);
+      return node ? [node] : [];
+    });
+    if (changed.length > 0) this.changeEmitter.fire(changed);
+  }
+
+  /** A resource was (un)subscribed: only its row changes (context value and mark). */
+  private subscriptionChanged(controller: ServerController, uri: string): void {
+    const nodes = this.nodes.get(controller);
+    const row = nodes?.children.get('resources')?.nodes.find((node) => node.kind === 'resource' && node.resource.uri === uri);
+    if (!row) return;
+    this.items.delete(row);
+    this.changeEmitter.fire(row);
+  }
+
+  /** How many rows a group has, without building them; undefined while the server's lists are still loading. */
+  private groupCount(controller: ServerController, group: OfferingGroup): number | undefined {
+    const state = controller.state;
+    if (state.kind !== 'running') return 0;
+    if (group === 'tools') return personVisibleTools(state.tools).length;
+    const offerings = this.catalog.offerings(controller);
+    if (!offerings || offerings.loading) return undefined;
+    return group === 'resources' ? offerings.resources.length : group === 'templates' ? offerings.templates.length : offerings.prompts.length;
+  }
+
+  /** The rows of a group, reused while the list they come from is unchanged. */
+  private groupChildren(controller: ServerController, group: OfferingGroup): ServersTreeNode[] {
+    const state = controller.state;
+    if (state.kind !== 'running') return [];
+    if (group === 'tools') return this.toolRows(controller, personVisibleTools(state.tools));
+    const offerings = this.catalog.offerings(controller);
+    if (!offerings || offerings.loading) return [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))];
+    const nodes =
+      group === 'resources'
+        ? this.cachedChildren(controller, group, offerings.resources, (resource) => ({ kind: 'resource', controller, resource }))
+        : group === 'templates'
+          ? this.cachedChildren(controller, group, offerings.templates, (template) => ({ kind: 'template', controller, template }))
+          : this.cachedChildren(controller, group, offerings.prompts, (prompt) => ({ kind: 'prompt', controller, prompt }));
+    return offerings.error ? [message(controller, offerings.error, new vscode.ThemeIcon('warning')), ...nodes] : nodes;
+  }
+
+  /** The next page of tool rows (the "more" row's command); only the tools group is fetched again. */
+  showMore(node: unknown): void {
+    if (typeof node !== 'object' || node === null || (node as Partial<ServersTreeNode>).kind !== 'more') return;
+    const { controller } = node as ServersTreeNode & { kind: 'more' };
+    const nodes = this.nodes.get(controller);
+    const group = nodes?.groups.get('tools');
+    if (!nodes || !group || nodes.epoch !== controller.epoch) return;
+    nodes.toolLimit += TOOL_PAGE_SIZE;
+    this.changeEmitter.fire(group);
+  }
+
+  private toolRows(controller: ServerController, tools: readonly Tool[]): ServersTreeNode[] {
+    const nodes = this.nodesOf(controller);
+    const limit = Math.min(nodes.toolLimit, tools.length);
+    let cached = nodes.tools;
+    if (!cached || cached.source !== tools) cached = { source: tools, limit: 0, nodes: [] };
+    if (cached.limit !== limit || (limit < tools.length) !== (cached.more !== undefined)) {
+      // Rows already shown keep their node objects, so VS Code keeps their state; only the new page is built.
+      const kept = cached.nodes.slice(0, Math.min(cached.limit, limit));
+      for (let index = kept.length; index < limit; index++) kept.push({ kind: 'tool', controller, tool: tools[index] });
+      cached = {
+        source: tools,
+        limit,
+        nodes: kept,
+        more: limit < tools.length ? { kind: 'more', controller, shown: limit, total: tools.length } : undefined,
+      };
+    }
+    nodes.tools = cached;
+    return cached.more ? [...cached.nodes, cached.more] : cached.nodes;
+  }
+
+  private cachedChildren<T>(controller: ServerController, group: OfferingGroup, source: readonly T[], build: (item: T) => ServersTreeNode): ServersTreeNode[] {
+    const { children } = this.nodesOf(controller);
+    const cached = children.get(group);
+    if (cached && cached.source === source) return cached.nodes;
+    const nodes = source.map(build);
+    children.set(group, { source, nodes });
+    return nodes;
+  }
+
+  private resourceContext(controller: ServerController, uri: string): string {
+    if (!ResourceSubscriptions.supported(controller)) return 'resource';
+    return this.resourceSubscriptions.isSubscribed(controller, uri) ? 'resource.subscribed' : 'resource.subscribable';
+  }
+
+  dispose(): void {
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changeEmitter.dispose();
+    this.nodes.clear();
+  }
+}
+
+function message(controller: ServerController, text: string, icon: vscode.ThemeIcon): ServersTreeNode {
+  return { kind: 'message', controller, text, icon };
+}
+
+/** "mcp.json: expected a property name at line 12, column 5"; clicking it reveals the spot in the file. */
+function configErrorItem(error: ConfigSyntaxError): vscode.TreeItem {
+  const { syntax } = error;
+  const where = vscode.l10n.t('{0} at line {1}, column {2}', vscode.l10n.t(syntax.reason), syntax.line, syntax.column);
+  const item = new vscode.TreeItem(`${error.sourceLabel}: ${where}`, vscode.TreeItemCollapsibleState.None);
+  item.id = `configError/${error.configUri.toString()}`;
+  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+  item.contextValue = 'configError';
+  item.description =
+    error.keptServers > 0 ? vscode.l10n.t('servers keep the last working configuration') : vscode.l10n.t('no servers loaded from this file');
+  item.tooltip = vscode.l10n.t('{0} does not parse. It is applied again as soon as it does. Click to open it at the error.', error.sourceLabel);
+  const start = new vscode.Position(syntax.line - 1, syntax.column - 1);
+  const selection = new vscode.Range(start, start.translate(0, Math.max(syntax.length, 0)));
+  item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [error.configUri, { selection } satisfies vscode.TextDocumentShowOptions] };
+  return item;
+}
+
+function serverItem(controller: ServerController, all: readonly ServerController[]): vscode.TreeItem {
+  const state = controller.state;
+  const item = new vscode.TreeItem(
+    controller.name,
+    state.kind === 'running' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+  );
+  item.id = nodeId(controller);
+  item.iconPath = stateIcon(state);
+  item.contextValue = `server.${state.kind}`;
+  const sharedName = all.some((other) => other !== controller && other.name === controller.name);
+  const parts = [ServerState.label(state), transportLabel(controller.entry.definition)];
+  // Only the tool count: resource and prompt counts stand on their group rows, so a catalog reload refreshes those
+  // rows alone instead of this one and, with it, every expanded tool row underneath.
+  if (state.kind === 'running') parts.push(eraLabel(state.session));
+  if (state.kind === 'running' && state.session.capabilities.tools) {
+    // The count of the Tools group below: app-only tools are not offered, so they are not counted either.
+    const offered = personVisibleTools(state.tools).length;
+    parts.push(offered === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', offered));
+  }
+  if (sharedName) parts.push(controller.entry.origin.folder.name);
+  item.description = parts.join(' · ');
+  item.tooltip = serverTooltip(controller);
+  return item;
+}
+
+function stateIcon(state: ServerState): vscode.ThemeIcon {
+  switch (state.kind) {
+    case 'stopped':
+      return new vscode.ThemeIcon('circle-outline');
+    case 'starting':
+      return new vscode.ThemeIcon('loading~spin');
+    case 'running':
+      return new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+    case 'error':
+      return new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+    case 'signInRequired':
+      return new vscode.ThemeIcon('account', new vscode.ThemeColor('list.warningForeground'));
+    default:
+      return assertNever(state, 'server state');
+  }
+}
+
+function serverTooltip(controller: ServerController): vscode.MarkdownString {
+  const { entry, state } = controller;
+  const md = new vscode.MarkdownString(undefined, true);
+  md.appendMarkdown(`**${escape(entry.name)}** — ${escape(ServerState.label(state))}\n\n`);
+  // The origin label says which source (workspace folder's mcp.json or user settings); the path says which file.
+  const file = entry.origin.configUri.scheme === 'file' ? ` — \`${entry.origin.configUri.fsPath}\`` : '';
+  md.appendMarkdown(`${escape(vscode.l10n.t('Defined in'))}: ${escape(entry.origin.label)}${file}\n\n`);
+  md.appendMarkdown(`${escape(entry.definition.kind === 'stdio' ? vscode.l10n.t('Command') : vscode.l10n.t('URL'))}:`);
+  md.appendCodeblock(describeTarget(entry.definition), 'text');
+  if (state.kind === 'running') {
+    const { serverInfo } = state.session;
+    md.appendMarkdown(
+      `\n${escape(vscode.l10n.t('Server'))}: ${escape(`${serverInfo.title ?? serverInfo.name} ${serverInfo.version}`)} · ` +
+        `${escape(vscode.l10n.t('protocol {0}', eraLabel(state.session)))}` +
+        (state.pid === undefined ? '' : ` · pid ${state.pid}`) +
+        '\n',
+    );
+    // Era auto: why this era (the server answered server/discover, refused it, or was slow to answer the probe).
+    if (state.session.eraChoice) md.appendMarkdown(`\n${escape(state.session.eraChoice)}\n`);
+    const { instructions } = state.session;
+    if (instructions) {
+      md.appendMarkdown(`\n**${escape(vscode.l10n.t('Instructions'))}**:`);
+      const shortened = instructions.length > INSTRUCTIONS_IN_TOOLTIP;
+      md.appendCodeblock(shortened ? `${instructions.slice(0, INSTRUCTIONS_IN_TOOLTIP)}…` : instructions, 'text');
+      if (shortened) {
+        // Only this one command may run from the tooltip's links; its argument is the server's id, nothing else.
+        md.isTrusted = { enabledCommands: ['mcpWorkbench.showServerInstructions'] };
+        const link = `command:mcpWorkbench.showServerInstructions?${encodeURIComponent(JSON.stringify([controller.id]))}`;
+        md.appendMarkdown(`[${escape(vscode.l10n.t('Show all {0} characters', instructions.length))}](${link})\n`);
+      }
+    }
+  }
+  if (state.kind === 'error') {
+    md.appendMarkdown(`\n**${escape(vscode.l10n.t('Last error'))}**:`);
+    const tail = state.stderrTail.filter((line) => !state.message.includes(line));
+    md.appendCodeblock([localizeCoreError(state.message), ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
+  }
+  return md;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n', 1)[0] ?? '';
+}
+
+function escape(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
+}

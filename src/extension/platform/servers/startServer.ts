@@ -1,0 +1,74 @@
+import * as vscode from 'vscode';
+import { errorMessage } from '../../../protocol/errors';
+import { summarizeStartFailure } from '../../../workbench/lifecycle/startFailure';
+import { localizeCoreError } from '../ui/coreErrors';
+import { asPersonsStart } from './launchConfirmation';
+import { SignInCancelledError } from '../auth/signIn';
+import { CommandNotFoundError } from '../shared/commandCheck';
+import { LaunchDeclinedError, WorkspaceNotTrustedError, type ServerController } from './serverController';
+import { ServerState } from './serverState';
+import { showSignInRequired } from './signInRequiredNotice';
+
+/** Starts a server and tells the user when it cannot start; resolves true when it is running. */
+export async function startWithFeedback(controller: ServerController): Promise<boolean> {
+  try {
+    await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Starting MCP server {0}', controller.name) },
+      // The person's own start: only such a start may raise the first-start consent (launchConfirmation.ts).
+      () => asPersonsStart(controller.id, () => controller.start()),
+    );
+  } catch (error) {
+    reportStartFailure(controller, error);
+    return false;
+  }
+  return ServerState.isRunning(controller.state);
+}
+
+/** The one place that words start failures, for commands, tree expansion, auto-start and config reloads. */
+export function reportStartFailure(controller: ServerController, error: unknown): void {
+  if (error instanceof WorkspaceNotTrustedError) {
+    const manage = vscode.l10n.t('Manage Workspace Trust');
+    void controller.notify('warning', error.message, manage).then((choice) => {
+      if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+    });
+    return;
+  }
+  if (error instanceof LaunchDeclinedError) {
+    void controller.notify('info', error.message);
+    return;
+  }
+  if (controller.state.kind === 'signInRequired') {
+    // Not a failure: the tree row says "Sign in required" and offers Sign In; so does this notice, which closes
+    // itself when the server is signed in (signInRequiredNotice.ts).
+    if (error instanceof SignInCancelledError) return;
+    showSignInRequired(controller);
+    return;
+  }
+  const showLog = vscode.l10n.t('Show Log');
+  // A missing command's message is the fix (PATH searched, what to change): show all of it. Otherwise one line with
+  // the cause (exit code and last stderr line, or why the URL is unreachable); the log has the rest.
+  const state = controller.state;
+  // Masked by value: an error can quote a header, an env value or an input (e.g. a URL with a token in it).
+  const reason = controller.mask(
+    error instanceof CommandNotFoundError
+      ? error.message
+      : summarizeStartFailure(state.kind === 'error' ? state.message : errorMessage(error), state.kind === 'error' ? state.stderrTail : []),
+  );
+  void controller.notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, localizeCoreError(withoutServerPrefix(reason, controller.name))), showLog)
+    .then((choice) => {
+      if (choice === showLog) controller.log.show(true);
+    });
+}
+
+/** Crash restarts gave up: say why, once, with the way to the log. */
+export function reportGaveUp(controller: ServerController, reason: string): void {
+  const showLog = vscode.l10n.t('Show Log');
+  void controller.notify('error', vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog).then((choice) => {
+    if (choice === showLog) controller.log.show(true);
+  });
+}
+
+/** The client prefixes errors with the server's name ("fixture: …"); the notification already names it. */
+function withoutServerPrefix(reason: string, serverName: string): string {
+  return reason.startsWith(`${serverName}: `) ? reason.slice(serverName.length + 2) : reason;
+}
