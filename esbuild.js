@@ -251,7 +251,7 @@ const targetsWith = (sharing) => [
 ];
 
 /**
- * The webviews' scripts and styles, from media/<folder>/ to dist/media/<folder>/ (src/extension/webviews/webviewMedia.ts),
+ * The webviews' scripts and styles, from media/<folder>/ to dist/media/<folder>/ (src/extension/platform/webviews/webviewMedia.ts),
  * minified in production: their comments were a third of their compressed size in the VSIX. Each file stays as it is
  * otherwise (not bundled, not lowered: the pages run in VS Code's Chromium).
  */

@@ -2,7 +2,7 @@
  * The Protocol view's cost to calls (issue 20), part of `npm run bench:ui`; alone: node --import tsx bench/uiProtocol.ts.
  *
  * 10,000 `echo` calls to server-everything over stdio through McpClient, with the wire tap the extension attaches to
- * every connection (src/extension/protocolView/wireTaps.ts):
+ * every connection (src/extension/features/protocolView/wireTaps.ts):
  *   - closed: the tap attached, no Show Protocol panel (what every server pays);
  *   - open: the tap holds a ProtocolLog (masking, serializing, pairing, the 100,000-event ring) and a consumer does
  *     what the open panel does in the extension host: batches the appended events every 100 ms, encodes each batch

@@ -20,7 +20,7 @@ import { showLog } from './features/servers/showLog';
 import { startServer } from './features/servers/startServerCommand';
 import { stopServer } from './features/servers/stopServer';
 import { callTool, callToolJson, type ToolCallUi } from './features/tools/callTool';
-import type { ToolResultDocuments } from './features/tools/toolResultDocuments';
+import type { ToolResultDocuments } from './platform/ui/toolResultDocuments';
 import { copyName, copyUri, refreshServer, showServerInstructions } from './features/serversView/itemCommands';
 import type { ServersTreeProvider } from './features/serversView/serversTreeProvider';
 import { browseRegistry, exportServerJsonCommand, importServerJson } from './features/registry/registryCommands';
@@ -28,7 +28,7 @@ import type { TasksTreeProvider } from './features/tasks/tasksView';
 import { installSkillCommand, openSkill, openSkillFile, refreshSkills, type SkillsContext } from './features/skills/skillCommands';
 import { showProtocol, type ProtocolViews } from './features/protocolView/protocolViews';
 import type { RecordingTests } from './features/testing/recordingTests';
-import { saveHistoryAsTest } from './features/testing/saveAsTest';
+import { saveHistoryAsTest } from './features/history/saveAsTest';
 
 /** What the command handlers work with; built once by the composition root. */
 export interface CommandServices {

@@ -20,7 +20,7 @@ import { HistoryRecorder } from './platform/history/historyRecorder';
 import { HISTORY_VIEW_ID, HistoryTreeProvider, type HistoryNode } from './features/history/historyTreeProvider';
 import { readResourceWithFeedback } from './features/resources/readResource';
 import { ResourceDocuments } from './features/resources/resourceDocuments';
-import { ResourceSubscriptions } from './features/resources/resourceSubscriptions';
+import { ResourceSubscriptions } from './platform/servers/resourceSubscriptions';
 import { SamplingService } from './features/sampling/samplingService';
 import { BuiltInMcpNotice } from './features/servers/builtInMcpNotice';
 import { LaunchConfirmation } from './platform/servers/launchConfirmation';
@@ -40,7 +40,7 @@ import { createWorkspaceHost } from './platform/shared/workspaceHost';
 import { createTestHooks, type McpWorkbenchTestApi } from './testHooks';
 import { maskingChannel } from './platform/shared/maskingChannel';
 import { ToolForms } from './features/tools/toolFormPanel';
-import { ToolResultDocuments } from './features/tools/toolResultDocuments';
+import { ToolResultDocuments } from './platform/ui/toolResultDocuments';
 import { ToolResultView } from './features/tools/toolResultView';
 import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './features/serversView/serversTreeProvider';
 import { afterFirstLoad } from './features/serversView/afterFirstLoad';
@@ -284,7 +284,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
     }
   });
 
-  // MCP Apps: a called tool's app is drawn beside its result (src/extension/apps).
+  // MCP Apps: a called tool's app is drawn beside its result (src/extension/features/apps).
   registerAppHost(context);
   // `npm run bench:ui` reads this line: activate()'s own time, and the time its bundle took to evaluate (the banner
   // and footer esbuild.js adds to extension.js), which VS Code counts into the activation as well.

@@ -8,7 +8,7 @@ import type { ForgetAnswerer, InputPrompter, PromptAnswerer } from './platform/c
 import { targetFromArgument } from './platform/config/configTargets';
 import type { ImportPickItem, ServerImporter } from './features/config/importServers';
 import type { ElicitationUi, UrlElicitationRecord, UrlModal } from './features/elicitation/elicitationUi';
-import type { ResourceSubscriptions } from './features/resources/resourceSubscriptions';
+import type { ResourceSubscriptions } from './platform/servers/resourceSubscriptions';
 import type { ResourceDocuments } from './features/resources/resourceDocuments';
 import type { SamplingService } from './features/sampling/samplingService';
 import type { BuiltInMcpNotice, BuiltInMcpNoticeOutcome } from './features/servers/builtInMcpNotice';

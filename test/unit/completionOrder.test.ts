@@ -1,4 +1,4 @@
-/** Prompt-argument completion (src/extension/ui/completionOrder.ts, vscode-free): Enter takes the one suggestion that continues the typed text. */
+/** Prompt-argument completion (src/extension/platform/ui/completionOrder.ts, vscode-free): Enter takes the one suggestion that continues the typed text. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { completionRows } from '../../src/extension/platform/ui/completionOrder';

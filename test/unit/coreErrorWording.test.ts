@@ -1,6 +1,6 @@
 /**
  * The core's English errors as a zh-CN person reads them (first-hour report 1.11): each text the recognizer knows
- * (src/extension/ui/coreErrorKinds.ts) is said through the real zh-CN bundle, formatted the way vscode.l10n.t formats,
+ * (src/extension/platform/ui/coreErrorKinds.ts) is said through the real zh-CN bundle, formatted the way vscode.l10n.t formats,
  * and what the server, the config or the machine supplied (command, PATH, input name, method, milliseconds, stderr,
  * URL) comes through verbatim. The texts are the core's own, from real processes, sockets and resolvers.
  */

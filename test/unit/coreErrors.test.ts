@@ -1,4 +1,4 @@
-/** The core's English errors a newcomer meets, recognized for translation (src/extension/ui/coreErrorKinds.ts, vscode-free). */
+/** The core's English errors a newcomer meets, recognized for translation (src/extension/platform/ui/coreErrorKinds.ts, vscode-free). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { recognizeCoreErrors, rewriteCoreErrors } from '../../src/extension/platform/ui/coreErrorKinds';

@@ -1,4 +1,4 @@
-/** Pixel sizes read from image headers (src/extension/ui/imageInfo.ts has no vscode import, so it runs here). */
+/** Pixel sizes read from image headers (src/extension/platform/ui/imageInfo.ts has no vscode import, so it runs here). */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

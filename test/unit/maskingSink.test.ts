@@ -1,5 +1,5 @@
 /**
- * Masking at the sink: every server's log channel is the masking writer of src/extension/shared/maskingChannel.ts,
+ * Masking at the sink: every server's log channel is the masking writer of src/extension/platform/shared/maskingChannel.ts,
  * so a write that forgets to mask is masked anyway. Here a real HTTP server answers every request with an error
  * body that echoes the request's headers (the Authorization header and a header carrying a password input); the
  * real client's error, the trace and the diagnostics are written the way the extension writes them, unmasked, to

@@ -1,4 +1,4 @@
-/** A resource's tab name (src/extension/resources/resourceTabName.ts, vscode-free): a file name, no slash look-alike. */
+/** A resource's tab name (src/extension/features/resources/resourceTabName.ts, vscode-free): a file name, no slash look-alike. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { resourceTabName } from '../../src/extension/features/resources/resourceTabName';

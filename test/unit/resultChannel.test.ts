@@ -1,5 +1,5 @@
 /**
- * The way to a result page (src/extension/tools/resultChannel.ts, vscode-free apart from types): nothing is posted
+ * The way to a result page (src/extension/features/tools/resultChannel.ts, vscode-free apart from types): nothing is posted
  * before the page says it listens, only the latest body waits, and a page rebuilt with an older body is sent the
  * latest one. The webview is a recording stand-in (the channel is under test, not VS Code's postMessage).
  */

@@ -1,5 +1,5 @@
 /**
- * A result's first screen (src/extension/tools/resultLimits.ts, vscode-free; issue 23 and 17): a 20 MB text draws
+ * A result's first screen (src/extension/features/tools/resultLimits.ts, vscode-free; issue 23 and 17): a 20 MB text draws
  * 50,000 characters at once and keeps the rest for "Show more"; a 5,000-level (or 100,000-level) structure prints
  * without overflowing the stack, cut at a depth with a marker, and printed JSON stops at its length cap.
  */

@@ -2,7 +2,7 @@
  * The review panel's words and keys agree (M5 of the first-hour report): in an elicitation form, Escape sends MCP's
  * `cancel` ("dismissed without an explicit choice"), so the hint under the form says "Escape cancels"; `decline` is
  * the Decline button. Read from the page script (media/review/review.js) and the labels it is given
- * (src/extension/webviews/reviewPanel.ts): a static check, the panel's behaviour is the e2e's and integration's.
+ * (src/extension/platform/webviews/reviewPanel.ts): a static check, the panel's behaviour is the e2e's and integration's.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-/** The review panel's edits applied to a chat request (src/extension/sampling/samplingReviewUi.ts, vscode-free). */
+/** The review panel's edits applied to a chat request (src/extension/features/sampling/samplingReviewUi.ts, vscode-free). */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ChatRequest } from '../../src/workbench/sampling/chatModel';

@@ -1,5 +1,5 @@
 /**
- * `mcpWorkbench.serverEras` (src/extension/config/serverEras.ts, vscode-free): the era of a `.vscode/mcp.json` server
+ * `mcpWorkbench.serverEras` (src/extension/platform/config/serverEras.ts, vscode-free): the era of a `.vscode/mcp.json` server
  * can be set where no schema flags it, since VS Code's own mcp.json schema says "Property era is not allowed".
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The Tasks view's memory of live 2026-07-28 tasks across a Reload Window (src/extension/tasks/taskMemory.ts): what it
+ * The Tasks view's memory of live 2026-07-28 tasks across a Reload Window (src/extension/features/tasks/taskMemory.ts): what it
  * writes to workspace state through the Memento interface the extension hands it, and what a new window's task book
  * shows of a task picked up again. The reload is real: the first client and its server process stop, and a second
  * one polls the same task from the fixture's durable task store.

@@ -11,7 +11,7 @@ import { askWithCompletions } from '../../platform/ui/completionInput';
 import { argumentField, isObject, isStringRecord, pickItem } from '../../platform/ui/pickers';
 import { readResourceWithFeedback } from './readResource';
 import type { ResourceDocuments } from './resourceDocuments';
-import type { ResourceSubscriptions } from './resourceSubscriptions';
+import type { ResourceSubscriptions } from '../../platform/servers/resourceSubscriptions';
 
 const isResource = (value: unknown): value is Resource => isObject(value) && typeof value.uri === 'string';
 const isTemplate = (value: unknown): value is ResourceTemplate => isObject(value) && typeof value.uriTemplate === 'string';

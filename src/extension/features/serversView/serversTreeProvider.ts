@@ -4,7 +4,7 @@ import type { Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol
 import { eraLabel } from '../../../protocol/eras/select';
 import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
 import { personVisibleTools } from '../../platform/apps/appsSetting';
-import { ResourceSubscriptions } from '../resources/resourceSubscriptions';
+import { ResourceSubscriptions } from '../../platform/servers/resourceSubscriptions';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ConfigSyntaxError } from '../../platform/config/configLoader';

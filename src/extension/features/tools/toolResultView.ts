@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerController } from '../../platform/servers/serverController';
-import type { ToolResultDocuments } from './toolResultDocuments';
+import type { ToolResultDocuments } from '../../platform/ui/toolResultDocuments';
 import { toolResultMarkdown, type ToolCallRecord } from './toolResultMarkdown';
 import { webviewPage } from '../../platform/webviews/webviewPage';
 import { resultArea, resultBody, statusBody, type CallStatus, type ResultPlace } from './resultHtml';

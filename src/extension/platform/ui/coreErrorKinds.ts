@@ -1,6 +1,6 @@
 /**
  * The core's English error texts a person meets most in the first hour, recognized so the extension can say them in
- * the person's language (src/extension/ui/coreErrors.ts): a command not on PATH, an `${input:…}` left without a
+ * the person's language (src/extension/platform/ui/coreErrors.ts): a command not on PATH, an `${input:…}` left without a
  * value, a request or a whole start that timed out, a package launcher that failed silently, a program that cannot
  * be run or a cwd it cannot run in, a process that ended,
  * an endpoint that cannot be reached, a sign-in left unfinished. The core keeps writing English (its logs and the CLI

@@ -5,9 +5,9 @@ import { MASK, maskText } from '../../../workbench/secrets';
 import { MCPTEST_FORMAT_VERSION, serializeRecording, type RecordedServer, type RecordedStep } from '../../../workbench/recordings/format';
 import { proposedTestPath, withTestSuffix } from '../../../workbench/recordings/testFile';
 import { historyStep } from '../../../workbench/recordings/fromHistory';
-import { cliTarget } from '../history/historyCommands';
-import type { HistoryNode } from '../history/historyTreeProvider';
-import { operationTitle, outcomeLabel } from '../history/historyTreeProvider';
+import { cliTarget } from './historyCommands';
+import type { HistoryNode } from './historyTreeProvider';
+import { operationTitle, outcomeLabel } from './historyTreeProvider';
 import type { ServerManager } from '../../platform/servers/serverManager';
 
 /**

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import type { ServerController } from '../../platform/servers/serverController';
-import type { ServerCatalog } from '../../platform/servers/serverCatalog';
+import type { ServerController } from './serverController';
+import type { ServerCatalog } from './serverCatalog';
 
 /**
  * Which resources the user subscribed to, per server. A subscription lives as long as the server's connection:
