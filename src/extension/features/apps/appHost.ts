@@ -5,17 +5,13 @@ import type { CallToolResult, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
 import { AppPanel } from './appPanel';
 import { appsEnabled } from '../../platform/apps/appsSetting';
+import type { AppCall, AppsService } from '../../platform/services';
 
-/** The app side of one tool call: told of its answer, or that it ended without one. */
-export interface AppCall {
-  answered(result: CallToolResult): void;
-  cancelled(reason: string): void;
-}
 
 const NO_APP: AppCall = { answered: () => undefined, cancelled: () => undefined };
 
 /** Draws the app of a called tool beside its result (and again in an editor tab on request). */
-export class AppHost implements vscode.Disposable {
+export class AppHost implements AppsService, vscode.Disposable {
   private readonly panels = new Set<AppPanel>();
   private readonly drawnEmitter = new vscode.EventEmitter<{ toolName: string }>();
   /** Fires when an app's frame loaded (tests and the UI benchmark wait on it). */
@@ -91,31 +87,18 @@ export class AppHost implements vscode.Disposable {
     };
   }
 
+  /** History's Open Result: a kept result of a tool with an app is shown with its app again (when the server runs). */
+  reopen(controller: ServerController, toolName: string, args: unknown, outcome: unknown): void {
+    const state = controller.state;
+    const tool = state.kind === 'running' ? state.tools.find((candidate) => candidate.name === toolName) : undefined;
+    const result = typeof outcome === 'object' && outcome !== null ? (outcome as { result?: unknown }).result : undefined;
+    if (!tool || typeof result !== 'object' || result === null || !Array.isArray((result as CallToolResult).content)) return;
+    this.begin(controller, tool, typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}).answered(result as CallToolResult);
+  }
+
   dispose(): void {
     for (const panel of this.panels) panel.dispose();
     this.panels.clear();
     this.drawnEmitter.dispose();
   }
-}
-
-let current: AppHost | undefined;
-
-/** History's Open Result: a kept result of a tool with an app is shown with its app again (when the server runs). */
-export function reopenApp(controller: ServerController, toolName: string, args: unknown, outcome: unknown): void {
-  const state = controller.state;
-  const tool = state.kind === 'running' ? state.tools.find((candidate) => candidate.name === toolName) : undefined;
-  const result = typeof outcome === 'object' && outcome !== null ? (outcome as { result?: unknown }).result : undefined;
-  if (!tool || !current || typeof result !== 'object' || result === null || !Array.isArray((result as CallToolResult).content)) return;
-  current.begin(controller, tool, typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}).answered(result as CallToolResult);
-}
-
-/** The extension's app host (set on activation); undefined in hosts that draw no apps. */
-export function appHost(): AppHost | undefined {
-  return current;
-}
-
-export function registerAppHost(context: vscode.ExtensionContext): AppHost {
-  current = new AppHost(context);
-  context.subscriptions.push(current, { dispose: () => (current = undefined) });
-  return current;
 }

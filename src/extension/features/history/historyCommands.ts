@@ -8,7 +8,6 @@ import type { ServerManager } from '../../platform/servers/serverManager';
 import { ServerState } from '../../platform/servers/serverState';
 import { startWithFeedback } from '../../platform/servers/startServer';
 import type { HistoryNode } from './historyTreeProvider';
-import { reopenApp } from '../apps/appHost';
 import { kindLabel, operationArguments, operationTitle, outcomeLabel } from './historyTreeProvider';
 
 /**
@@ -26,6 +25,8 @@ export interface HistoryContext {
   documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> };
   /** The CLI as a shell command prefix, e.g. `node '/path/to/extension/dist/cli.js'`. */
   cliProgram: string;
+  /** Shows a kept result of a tool with an MCP App with its app again (features/apps, when it is there). */
+  reopenApp(controller: ServerController, toolName: string, args: unknown, outcome: unknown): void;
 }
 
 function entryOf(argument: unknown, history: HistoryLog): HistoryEntry | undefined {
@@ -48,7 +49,7 @@ export async function openHistoryEntry(context: HistoryContext, argument: unknow
   const controller = serverOf(context.manager, entry);
   if (entry.operation.kind === 'tool' && entry.result.kind === 'kept' && controller) {
     context.showToolResult(controller, entry as HistoryEntry & { operation: { kind: 'tool' } }, entry.result.value);
-    reopenApp(controller, entry.operation.toolName, entry.operation.arguments, entry.result.value);
+    context.reopenApp(controller, entry.operation.toolName, entry.operation.arguments, entry.result.value);
     return;
   }
   await context.documents.show(`${operationTitle(entry.operation)} · ${entry.server.name}`, entryMarkdown(entry));

@@ -3,14 +3,12 @@ import { hasApp } from '../../../protocol/extensions/apps';
 import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
 import { safeIconSource } from './serverIcons';
+import { nodeId } from '../../platform/ui/treeIds';
 
 /** Tree items for what a server offers. Everything shown here comes from the server, so it is escaped or plain text. */
 
 export type OfferingGroup = 'tools' | 'resources' | 'templates' | 'prompts';
 
-export function nodeId(controller: ServerController): string {
-  return `${controller.id}@${controller.epoch}`;
-}
 
 export function groupItem(controller: ServerController, group: OfferingGroup, count: number | undefined): vscode.TreeItem {
   const labels: Record<OfferingGroup, string> = {

@@ -2,7 +2,8 @@ import * as vscode from 'vscode';
 import { localizeCoreError } from '../../platform/ui/coreErrors';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import { eraLabel } from '../../../protocol/eras/select';
-import { groupItem, nodeId, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
+import { nodeId } from '../../platform/ui/treeIds';
+import { groupItem, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
 import { personVisibleTools } from '../../platform/apps/appsSetting';
 import { ResourceSubscriptions } from '../../platform/servers/resourceSubscriptions';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
@@ -11,7 +12,7 @@ import type { ConfigSyntaxError } from '../../platform/config/configLoader';
 import { describeTarget, transportLabel } from '../../platform/config/serverEntry';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { ServerState, assertNever } from '../../platform/servers/serverState';
-import { isSkillsNode, type SkillsSection, type SkillsTreeNode } from '../skills/skillsSection';
+import type { ServerSection, ServerSectionNode } from '../../platform/services';
 import type { ExpandToStart } from './expandToStart';
 
 export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
@@ -33,8 +34,9 @@ export type ServersTreeNode =
   | { kind: 'configError'; error: ConfigSyntaxError }
   /** The first-run hint above the servers (how to start one), until one starts (ServersViewHint). */
   | { kind: 'hint'; text: string }
-  /** The Skills section of a server that declares io.modelcontextprotocol/skills, its skills and their files. */
-  | SkillsTreeNode;
+  /** Rows another feature adds under a running server (the Skills section: its skills and their files). */
+  | ServerSectionNode;
+
 
 /**
  * Tool rows shown at first, and added per "Show more": VS Code fetches every row a provider returns, so a server
@@ -89,7 +91,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly catalog: ServerCatalog,
     private readonly resourceSubscriptions: ResourceSubscriptions,
     private readonly configErrors?: ConfigSyntaxErrorSource,
-    private readonly skills?: SkillsSection,
+    private readonly skills?: ServerSection,
     private readonly startHint?: StartHintSource,
     private readonly expandToStart?: Pick<ExpandToStart, 'childrenAsked'>,
   ) {
@@ -155,7 +157,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       return rows;
     }
     if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
-    if (isSkillsNode(node)) return this.skills?.children(node) ?? [];
+    if (node.kind === 'section') return this.skills?.children(node) ?? [];
     if (node.kind !== 'server') return [];
     const { controller } = node;
     const state = controller.state;
@@ -232,10 +234,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         item.contextValue = 'hint';
         return item;
       }
-      case 'skillsGroup':
-      case 'skill':
-      case 'skillFile':
-      case 'skillsMessage':
+      case 'section':
         return this.skills ? this.skills.item(node) : new vscode.TreeItem('');
       default:
         return assertNever(node, 'tree node');

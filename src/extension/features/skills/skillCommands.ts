@@ -13,11 +13,11 @@ export interface SkillsContext {
   documents: SkillDocuments;
 }
 
-type SkillNode = Extract<SkillsTreeNode, { kind: 'skill' }>;
-type FileNode = Extract<SkillsTreeNode, { kind: 'skillFile' }>;
+type SkillNode = Extract<SkillsTreeNode, { row: 'skill' }>;
+type FileNode = Extract<SkillsTreeNode, { row: 'skillFile' }>;
 
-function isNode<K extends SkillsTreeNode['kind']>(value: unknown, kind: K): value is Extract<SkillsTreeNode, { kind: K }> {
-  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === kind;
+function isNode<K extends SkillsTreeNode['row']>(value: unknown, row: K): value is Extract<SkillsTreeNode, { row: K }> {
+  return typeof value === 'object' && value !== null && (value as { section?: unknown }).section === 'skills' && (value as { row?: unknown }).row === row;
 }
 
 function apiOf(controller: ServerController): SkillsApi | undefined {

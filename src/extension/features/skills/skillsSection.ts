@@ -3,14 +3,16 @@ import { errorMessage } from '../../../protocol/errors';
 import { DYNAMIC_RESOURCES, skillsExtension, type Skill, type SkillFileEntry, type SkillsApi } from '../../../protocol/extensions/skills';
 import { updateStatus, type InstalledSkill, type UpdateStatus } from '../../../workbench/skills/installPlan';
 import type { ServerController } from '../../platform/servers/serverController';
-import { nodeId } from '../serversView/offeringItems';
+import type { ServerSection } from '../../platform/services';
+import { nodeId } from '../../platform/ui/treeIds';
 
 /** The Skills rows of the Servers view: a section per server that declares the extension, one row per skill and file. */
-export type SkillsTreeNode =
-  | { kind: 'skillsGroup'; controller: ServerController }
-  | { kind: 'skill'; controller: ServerController; skill: Skill }
-  | { kind: 'skillFile'; controller: ServerController; skill: Skill; file: SkillFileEntry }
-  | { kind: 'skillsMessage'; controller: ServerController; text: string; icon: string };
+export type SkillsTreeNode = { kind: 'section'; section: 'skills' } & (
+  | { row: 'skillsGroup'; controller: ServerController }
+  | { row: 'skill'; controller: ServerController; skill: Skill }
+  | { row: 'skillFile'; controller: ServerController; skill: Skill; file: SkillFileEntry }
+  | { row: 'skillsMessage'; controller: ServerController; text: string; icon: string }
+);
 
 type Listing = { kind: 'loading' } | { kind: 'loaded'; skills: Skill[]; refused: number } | { kind: 'failed'; message: string };
 
@@ -23,16 +25,12 @@ export function skillsOf(controller: ServerController): SkillsApi | undefined {
   return skills?.supported ? skills : undefined;
 }
 
-export function isSkillsNode(node: { kind: string }): node is SkillsTreeNode {
-  return node.kind === 'skillsGroup' || node.kind === 'skill' || node.kind === 'skillFile' || node.kind === 'skillsMessage';
-}
-
 /**
  * Lists a server's skills when its Skills section is expanded (skills/list only: no file is read on connect, on
  * listing or on approval), remembers what was installed into the workspace (keyed by server and uri) and tells the
  * tree which rows changed.
  */
-export class SkillsSection implements vscode.Disposable {
+export class SkillsSection implements ServerSection<SkillsTreeNode>, vscode.Disposable {
   private readonly listings = new Map<ServerController, { epoch: number; listing: Listing; group: SkillsTreeNode }>();
   private readonly changeEmitter = new vscode.EventEmitter<SkillsTreeNode | undefined>();
   readonly onDidChange = this.changeEmitter.event;
@@ -59,7 +57,7 @@ export class SkillsSection implements vscode.Disposable {
   private entry(controller: ServerController) {
     let entry = this.listings.get(controller);
     if (!entry || entry.epoch !== controller.epoch) {
-      entry = { epoch: controller.epoch, listing: { kind: 'loading' }, group: { kind: 'skillsGroup', controller } };
+      entry = { epoch: controller.epoch, listing: { kind: 'loading' }, group: { kind: 'section', section: 'skills', row: 'skillsGroup', controller } };
       this.listings.set(controller, entry);
       void this.load(controller, false);
     }
@@ -91,20 +89,20 @@ export class SkillsSection implements vscode.Disposable {
 
   children(node: SkillsTreeNode): SkillsTreeNode[] {
     const { controller } = node;
-    if (node.kind === 'skill') {
-      if (node.skill.resources === DYNAMIC_RESOURCES) return [{ kind: 'skillsMessage', controller, text: vscode.l10n.t('Files resolved by the server on demand (not verifiable)'), icon: 'info' }];
-      return node.skill.resources.filter((file) => file.uri !== node.skill.uri).map((file) => ({ kind: 'skillFile', controller, skill: node.skill, file }));
+    if (node.row === 'skill') {
+      if (node.skill.resources === DYNAMIC_RESOURCES) return [{ kind: 'section', section: 'skills', row: 'skillsMessage', controller, text: vscode.l10n.t('Files resolved by the server on demand (not verifiable)'), icon: 'info' }];
+      return node.skill.resources.filter((file) => file.uri !== node.skill.uri).map((file) => ({ kind: 'section', section: 'skills', row: 'skillFile', controller, skill: node.skill, file }));
     }
-    if (node.kind !== 'skillsGroup') return [];
+    if (node.row !== 'skillsGroup') return [];
     const listing = this.entry(controller).listing;
     switch (listing.kind) {
       case 'loading':
-        return [{ kind: 'skillsMessage', controller, text: vscode.l10n.t('Loading…'), icon: 'loading~spin' }];
+        return [{ kind: 'section', section: 'skills', row: 'skillsMessage', controller, text: vscode.l10n.t('Loading…'), icon: 'loading~spin' }];
       case 'failed':
-        return [{ kind: 'skillsMessage', controller, text: listing.message, icon: 'warning' }];
+        return [{ kind: 'section', section: 'skills', row: 'skillsMessage', controller, text: listing.message, icon: 'warning' }];
       case 'loaded': {
-        const rows: SkillsTreeNode[] = listing.skills.map((skill) => ({ kind: 'skill', controller, skill }));
-        if (listing.refused > 0) rows.push({ kind: 'skillsMessage', controller, text: vscode.l10n.t('{0} skill entries refused (see the server log)', listing.refused), icon: 'warning' });
+        const rows: SkillsTreeNode[] = listing.skills.map((skill) => ({ kind: 'section', section: 'skills', row: 'skill', controller, skill }));
+        if (listing.refused > 0) rows.push({ kind: 'section', section: 'skills', row: 'skillsMessage', controller, text: vscode.l10n.t('{0} skill entries refused (see the server log)', listing.refused), icon: 'warning' });
         return rows;
       }
     }
@@ -112,7 +110,7 @@ export class SkillsSection implements vscode.Disposable {
 
   item(node: SkillsTreeNode): vscode.TreeItem {
     const id = nodeId(node.controller);
-    switch (node.kind) {
+    switch (node.row) {
       case 'skillsGroup': {
         const listing = this.entry(node.controller).listing;
         const item = new vscode.TreeItem(vscode.l10n.t('Skills'), vscode.TreeItemCollapsibleState.Collapsed);
@@ -157,7 +155,7 @@ export class SkillsSection implements vscode.Disposable {
     for (const [key, value] of Object.entries(skill.frontmatter)) tooltip.appendText(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
     item.tooltip = tooltip;
     item.contextValue = status.kind === 'changed' ? 'skill.updatable' : 'skill';
-    item.command = { command: 'mcpWorkbench.openSkill', title: vscode.l10n.t('Open Skill'), arguments: [{ kind: 'skill', controller, skill }] };
+    item.command = { command: 'mcpWorkbench.openSkill', title: vscode.l10n.t('Open Skill'), arguments: [{ kind: 'section', section: 'skills', row: 'skill', controller, skill }] };
     return item;
   }
 

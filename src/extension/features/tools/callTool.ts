@@ -12,7 +12,7 @@ import type { PreparedCall } from './toolResultView';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { runningServer } from '../../platform/servers/serverPicker';
 import { ServerState } from '../../platform/servers/serverState';
-import { appHost } from '../apps/appHost';
+import type { AppsService } from '../../platform/services';
 import { personVisibleTools } from '../../platform/apps/appsSetting';
 
 
@@ -23,6 +23,8 @@ export interface ToolCallUi {
   prepareCall(controller: ServerController, toolName: string): PreparedCall;
   /** Where every call is recorded (the History view). */
   history: HistoryRecording;
+  /** Draws a called tool's app (features/apps), when that feature is there. */
+  apps(): AppsService | undefined;
 }
 
 /** MCP Workbench: Call Tool… — pick a server (started on demand) and a tool, fill the form generated from its input schema. */
@@ -43,7 +45,7 @@ export async function callToolJson(manager: ServerManager, ui: ToolCallUi, argum
   }
   const abort = new AbortController();
   const screen = prepared.begin(() => abort.abort());
-  const attempt = await callToolWithProgress(target.controller, target.tool, args, ui.history, { signal: abort.signal, onProgress: (text) => screen.progress(text) });
+  const attempt = await callToolWithProgress(target.controller, target.tool, args, ui.history, { signal: abort.signal, onProgress: (text) => screen.progress(text), apps: ui.apps() });
   screen.settle(attempt);
 }
 
@@ -107,6 +109,8 @@ export interface CallOptions {
   onProgress?: (text: string) => void;
   /** The form's "Run as task" (tools whose task support is optional); undefined: the setting decides. */
   runAsTask?: boolean;
+  /** Draws the tool's app beside its result, if it has one. */
+  apps?: AppsService;
 }
 
 /** Calls the tool with a cancellable progress notification; a failure or a cancel is reported here. */
@@ -125,7 +129,7 @@ export async function callToolWithProgress(controller: ServerController, tool: T
     );
   };
   // A tool with an MCP App: its app is drawn beside the result, hearing the input now and the answer later.
-  const app = appHost()?.begin(controller, tool, args);
+  const app = options.apps?.begin(controller, tool, args);
   let outcome: CallToolOutcome;
   try {
     outcome = await vscode.window.withProgress(

@@ -4,6 +4,7 @@ import { buildFormModel, defaultValues, type FormField } from '../../../workbenc
 import type { JsonObject, Tool } from '../../../protocol/types';
 import { schemaValidator } from '../../platform/shared/schemaValidator';
 import { callToolWithProgress, type CallAttempt } from './callTool';
+import type { AppsService } from '../../platform/services';
 import { runOptionalAsTask, type ServerController } from '../../platform/servers/serverController';
 import { runAsTaskChoice, type RunAsTaskChoice } from '../../../workbench/tasks/taskCalls';
 import type { ResultAreaMessage, ToolResultView } from './toolResultView';
@@ -44,6 +45,8 @@ export class ToolForms implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly results: ToolResultView,
     private readonly history: HistoryRecording,
+    /** Draws a called tool's app (features/apps), when that feature is there. */
+    private readonly apps: () => AppsService | undefined = () => undefined,
   ) {}
 
   /** How many forms are open (tests: a closed panel is counted until VS Code reports it disposed). */
@@ -156,6 +159,7 @@ export class ToolForms implements vscode.Disposable {
     try {
       const attempt = await callToolWithProgress(controller, tool, args as JsonObject, this.history, {
         signal: abort.signal,
+        apps: this.apps(),
         runAsTask: runAsTaskOf(taskChoice, message.runAsTask),
         onProgress: (text) => area.channel.progress(text),
       });

@@ -1,18 +1,10 @@
 import * as vscode from 'vscode';
-import type { CallToolOutcome } from '../../../protocol/client';
-import type { ContentBlock, JsonObject, ResourceContents } from '../../../protocol/types';
+import type { ContentBlock, ResourceContents } from '../../../protocol/types';
 import type { ValidationVerdict } from '../../../protocol/validation/schemaValidation';
 import { printJson } from './resultLimits';
+import type { ToolCallRecord } from '../../platform/services';
 
-export interface ToolCallRecord {
-  serverName: string;
-  toolName: string;
-  args: JsonObject;
-  /** Said under the arguments when they are not the call's whole arguments (a task's result whose book kept none). */
-  argumentsNote?: string;
-  outcome: CallToolOutcome;
-  durationMs: number;
-}
+export type { ToolCallRecord };
 
 /** Renders a tool result for reading: text as is, other content summarised, structured content with its verdict. */
 export function toolResultMarkdown(record: ToolCallRecord): string {
