@@ -1,4 +1,6 @@
 import { builtinModules } from 'node:module';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
@@ -21,27 +23,56 @@ const upFromWorkbench = above(['cli', 'extension'], 'Workbench logic is shared b
 const upFromCli = above(['extension'], 'The CLI must not depend on the extension.');
 const upFromExtension = above(['cli'], 'The extension must not depend on the CLI.');
 
-// Inside src/extension, bottom to top: ui | webviews (shared low-level UI helpers) < config < auth (OAuth sign-in:
-// SecretStorage, consent, the Accounts provider) < servers (lifecycle) <
-// the features tools | resources | prompts | sampling | elicitation < views (the Servers tree) < the top-level
-// files (commands.ts, extension.ts, testHooks.ts). A folder imports only its own files and the layers below it;
-// the features do not import each other (what two need moves down, or comes in as a parameter).
-const extensionFeatures = ['tools', 'resources', 'prompts', 'sampling', 'elicitation', 'history'];
-const extensionTop = ['commands', 'commandIds', 'extension', 'testHooks'];
-const extensionLayer = (folder, forbidden, why) => ({
-  files: [`src/extension/${folder}/**/*.ts`],
-  rules: rule([], [upFromExtension, { regex: `^\\.\\./(?:\\.\\./extension/)?(?:${forbidden.join('|')})(?:/|$)`, message: why }]),
+// Inside src/extension: `platform/` (what every feature may use) < `features/<name>/` (one folder per feature) <
+// the composition root (extension.ts, testHooks.ts). A feature imports only the platform, the workbench, the protocol
+// and its own folder: what it needs of another feature comes through its context's services. The rule resolves each
+// relative import, so it holds for every feature folder, present and future, and for folders nested inside one.
+const extensionRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src', 'extension');
+const featureWalls = {
+  meta: { type: 'problem', schema: [], messages: {
+    otherFeature: 'features/{{from}} imports features/{{to}}: features never import each other; ask for what it offers through context.services (platform/services.ts), or move the shared piece into platform/.',
+    compositionRoot: '{{from}} imports the composition root ({{to}}): only extension.ts composes the platform and the features.',
+    platformUp: 'platform/ imports {{to}}: the platform is what features build on, it never imports a feature.',
+  } },
+  create(context) {
+    const file = context.filename;
+    const relative = path.relative(extensionRoot, file).split(path.sep);
+    if (relative[0] === '..' || relative.length < 2) return {};
+    const area = relative[0];
+    const feature = area === 'features' ? relative[1] : undefined;
+    const check = (node, specifier) => {
+      if (typeof specifier !== 'string' || !specifier.startsWith('.')) return;
+      const target = path.relative(extensionRoot, path.resolve(path.dirname(file), specifier)).split(path.sep);
+      if (target[0] === '..') return; // another layer of src/: the layer rules below judge it
+      const [targetArea, targetFeature] = target;
+      const isRoot = target.length === 1;
+      if (area === 'platform') {
+        if (targetArea !== 'platform') context.report({ node, messageId: 'platformUp', data: { to: target.join('/') } });
+        return;
+      }
+      if (isRoot) context.report({ node, messageId: 'compositionRoot', data: { from: relative.join('/'), to: target.join('/') } });
+      else if (targetArea === 'features' && targetFeature !== feature) context.report({ node, messageId: 'otherFeature', data: { from: feature, to: targetFeature } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node, node.source.value),
+      ExportNamedDeclaration: (node) => node.source && check(node, node.source.value),
+      ExportAllDeclaration: (node) => check(node, node.source.value),
+      ImportExpression: (node) => node.source.type === 'Literal' && check(node, node.source.value),
+    };
+  },
+};
+const walls = { rules: { 'feature-walls': featureWalls } };
+
+// Inside the platform, bottom to top: ui | webviews < config < auth < servers (and the rest of platform/).
+const platformLayer = (folder, forbidden, why) => ({
+  files: [`src/extension/platform/${folder}/**/*.ts`],
+  rules: rule([], [upFromExtension, { regex: `^\\.\\./(?:${forbidden.join('|')})(?:/|$)`, message: why }]),
 });
-const extensionLayers = [
-  extensionLayer('ui', ['webviews', 'config', 'auth', 'servers', ...extensionFeatures, 'views', ...extensionTop], 'ui/ is the bottom layer of the extension: it imports nothing from the other folders.'),
-  extensionLayer('webviews', ['ui', 'config', 'auth', 'servers', ...extensionFeatures, 'views', ...extensionTop], 'webviews/ is the bottom layer of the extension: it imports nothing from the other folders.'),
-  extensionLayer('config', ['auth', 'servers', ...extensionFeatures, 'views', ...extensionTop], 'config/ sits below server control and the features: pass in what it needs instead.'),
-  extensionLayer('auth', ['servers', ...extensionFeatures, 'views', ...extensionTop], 'auth/ (OAuth sign-in) sits below server control: pass in what it needs instead.'),
-  extensionLayer('servers', [...extensionFeatures, 'views', ...extensionTop], 'servers/ (lifecycle) sits below the features and the tree: pass in what it needs instead.'),
-  ...extensionFeatures.map((feature) =>
-    extensionLayer(feature, [...extensionFeatures.filter((other) => other !== feature), 'views', ...extensionTop], `Features do not import each other or the tree: move the shared piece down (ui/, servers/) or pass it in.`),
-  ),
-  extensionLayer('views', extensionTop, 'views/ (the Servers tree) imports the features, not the composition root.'),
+const platformLayers = [
+  platformLayer('ui', ['webviews', 'config', 'auth', 'servers', 'history', 'apps', 'shared'], 'platform/ui is the bottom of the platform: it imports nothing from its other folders.'),
+  platformLayer('webviews', ['ui', 'config', 'auth', 'servers', 'history', 'apps', 'shared'], 'platform/webviews is the bottom of the platform: it imports nothing from its other folders.'),
+  platformLayer('config', ['auth', 'servers', 'history', 'apps', 'shared'], 'platform/config sits below sign-in and server control: pass in what it needs instead.'),
+  platformLayer('auth', ['servers', 'history', 'apps', 'shared'], 'platform/auth (OAuth sign-in) sits below server control: pass in what it needs instead.'),
 ];
 
 export default tseslint.config(
@@ -68,6 +99,6 @@ export default tseslint.config(
   { files: ['src/workbench/**/*.ts'], ignores: ['src/workbench/node/**'], rules: rule([vscode], [builtins, nodeFolder, upFromWorkbench]) },
   { files: ['src/workbench/node/**/*.ts'], rules: rule([vscode], [upFromWorkbench]) },
   { files: ['src/cli/**/*.ts'], rules: rule([vscode], [upFromCli]) },
-  { files: ['src/extension/**/*.ts'], rules: rule([], [upFromExtension]) },
-  ...extensionLayers,
+  { files: ['src/extension/**/*.ts'], plugins: { walls }, rules: { ...rule([], [upFromExtension]), 'walls/feature-walls': 'error' } },
+  ...platformLayers,
 );

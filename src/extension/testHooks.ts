@@ -1,26 +1,27 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { SignInModal, SignInService } from './platform/auth/signIn';
+import type { FeatureExports } from './extension';
+import type { PlatformHost } from './platform/host';
+import type { Platform } from './platform/platform';
+import type { SignInModal } from './platform/auth/signIn';
 import type { OAuthSessionsProvider } from './platform/auth/sessionsProvider';
 import type { SamplingRecord } from '../workbench/sampling/coordinator';
-import type { RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
+import { RestartPolicy, type RestartPolicyOptions } from '../workbench/lifecycle/restartPolicy';
 import type { SamplingPolicy } from '../workbench/sampling/policy';
-import type { ForgetAnswerer, InputPrompter, PromptAnswerer } from './platform/config/inputPrompter';
+import type { ForgetAnswerer, PromptAnswerer } from './platform/config/inputPrompter';
 import { targetFromArgument } from './platform/config/configTargets';
-import type { ImportPickItem, ServerImporter } from './features/config/importServers';
-import type { ElicitationUi, UrlElicitationRecord, UrlModal } from './features/elicitation/elicitationUi';
+import type { ImportPickItem } from './features/config/importServers';
+import type { UrlElicitationRecord, UrlModal } from './features/elicitation/elicitationUi';
 import type { ResourceSubscriptions } from './platform/servers/resourceSubscriptions';
 import type { ResourceDocuments } from './features/resources/resourceDocuments';
-import type { SamplingService } from './features/sampling/samplingService';
-import type { BuiltInMcpNotice, BuiltInMcpNoticeOutcome } from './features/servers/builtInMcpNotice';
-import type { LaunchConfirmation, LaunchConfirmer } from './platform/servers/launchConfirmation';
-import type { ServerEntry } from './platform/config/serverEntry';
+import type { BuiltInMcpNoticeOutcome } from './features/servers/builtInMcpNotice';
+import type { LaunchConfirmer } from './platform/servers/launchConfirmation';
 import type { ServerCatalog } from './platform/servers/serverCatalog';
-import type { ServersStatusBar } from './features/servers/statusBar';
 import type { ToolForms } from './features/tools/toolFormPanel';
 import { shownCompletionPick, type CompletionPickSnapshot } from './platform/ui/completionInput';
 import { notificationRecorder, type NotificationAnswerer, type ShownNotification } from './platform/ui/notifications';
 import type { ToolResultView } from './features/tools/toolResultView';
-import type { ReviewMessage, ReviewPanel, ReviewSnapshot } from './platform/webviews/reviewPanel';
+import type { ReviewMessage, ReviewSnapshot } from './platform/webviews/reviewPanel';
 import type { HistoryLog } from '../workbench/history/historyLog';
 import type { HistoryTreeProvider } from './features/history/historyTreeProvider';
 import type { ServerManager } from './platform/servers/serverManager';
@@ -203,38 +204,76 @@ export interface McpWorkbenchTestHooks {
   simulateWorkspaceTrust(trusted: boolean): void;
 }
 
-/** The services the hooks reach into; handed over by the composition root. */
-export interface TestHookServices {
-  /** Handed to the suites as they are. */
-  public: WorkbenchServices;
-  context: vscode.ExtensionContext;
-  inputs: InputPrompter;
-  confirmation: LaunchConfirmation;
-  auth: SignInService;
-  sessions: OAuthSessionsProvider;
-  setRestartPolicy(options: RestartPolicyOptions | undefined): void;
-  setWorkspaceTrusted(trusted: boolean | undefined): void;
-  statusBar: ServersStatusBar;
-  browse: Omit<BrowseTestApi, 'completionPick'>;
-  sampling: SamplingService;
-  panel: ReviewPanel;
-  elicitation: ElicitationUi;
-  simulateWorkspaceFoldersChanged(): void;
-  simulateWorkspaceTrust(trusted: boolean): void;
-  builtInMcpNotice: BuiltInMcpNotice;
-  currentEntries(): readonly ServerEntry[];
-  importer: ServerImporter;
+/**
+ * The window as the suites drive it: trust they can withhold and grant (a window's real trust cannot change without a
+ * restart of the extension host), a folder change they can fire (adding a folder to a single-folder window restarts
+ * the host), a crash policy with short delays, and the sign-in URL written to a file for the e2e browser.
+ */
+export class TestBuildHost implements PlatformHost {
+  private trustOverride: boolean | undefined;
+  private untrusted = false;
+  private restartOptions: RestartPolicyOptions | undefined;
+  private readonly granted = new vscode.EventEmitter<void>();
+  private readonly foldersChanged = new vscode.EventEmitter<void>();
+  readonly onDidGrantWorkspaceTrust: vscode.Event<void>;
+  readonly onDidChangeRoots = this.foldersChanged.event;
+  readonly openSignInUrl: ((url: string) => Thenable<boolean>) | undefined;
+
+  constructor() {
+    const grants = [vscode.workspace.onDidGrantWorkspaceTrust, this.granted.event];
+    this.onDidGrantWorkspaceTrust = (listener, thisArg, disposables) => vscode.Disposable.from(...grants.map((event) => event(listener, thisArg, disposables)));
+    // code-server's openExternal cannot reach a browser window Playwright drives, so the authorization URL is written
+    // to this file and the e2e opens it in a second page of the same Chromium.
+    const signInUrlFile = process.env.MCP_WORKBENCH_E2E_SIGNIN_URL_FILE;
+    this.openSignInUrl = signInUrlFile
+      ? async (url) => {
+          fs.writeFileSync(signInUrlFile, url);
+          return true;
+        }
+      : undefined;
+  }
+
+  isWorkspaceTrusted(): boolean {
+    return (this.trustOverride ?? vscode.workspace.isTrusted) && !this.untrusted;
+  }
+
+  restartPolicy(): RestartPolicy {
+    return new RestartPolicy(this.restartOptions);
+  }
+
+  setWorkspaceTrusted(trusted: boolean | undefined): void {
+    this.trustOverride = trusted;
+  }
+
+  simulateWorkspaceTrust(trusted: boolean): void {
+    this.untrusted = !trusted;
+    if (trusted) this.granted.fire();
+  }
+
+  simulateWorkspaceFoldersChanged(): void {
+    this.foldersChanged.fire();
+  }
+
+  setRestartPolicy(options: RestartPolicyOptions | undefined): void {
+    this.restartOptions = options;
+  }
 }
 
-export function createTestHooks(services: TestHookServices): McpWorkbenchTestApi {
-  const { context, inputs, confirmation, statusBar, sampling, panel, elicitation, importer } = services;
+export function createTestHooks(platform: Platform, features: FeatureExports, host: TestBuildHost): McpWorkbenchTestApi {
+  const context = platform.extension;
+  const { inputs, confirmation } = platform;
+  const { statusBar, builtInMcpNotice, sessions } = features.servers;
+  const { importer } = features.config;
+  const { sampling } = features.sampling;
+  const { elicitation } = features.elicitation;
+  const panel = platform.reviewPanel;
   notificationRecorder.startRecording();
   const realImportUi = importer.ui;
   const config: ConfigTestApi = {
     setPromptAnswerer: (answerer) => (inputs.answerer = answerer),
     setForgetAnswerer: (answerer) => (inputs.forgetAnswerer = answerer),
     setLaunchConfirmer: (confirmer) => (confirmation.confirmer = confirmer),
-    setRestartPolicy: (options) => services.setRestartPolicy(options),
+    setRestartPolicy: (options) => host.setRestartPolicy(options),
     storedSecret: (configUri, inputId) => context.secrets.get(`mcpWorkbench.input:${configUri}#${inputId}`),
     statusBarText: () => statusBar.text,
     statusBarTooltip: () => statusBar.tooltip,
@@ -254,9 +293,9 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestApi
           }
         : realImportUi;
     },
-    recheckBuiltInMcpNotice: () => services.builtInMcpNotice.recheck(services.currentEntries()),
+    recheckBuiltInMcpNotice: () => builtInMcpNotice.recheck(platform.manager.servers.map((controller) => controller.entry)),
     profileFolders: () => profileFolders(context),
-    setWorkspaceTrusted: (trusted) => services.setWorkspaceTrusted(trusted),
+    setWorkspaceTrusted: (trusted) => host.setWorkspaceTrusted(trusted),
   };
   const realUrlModal = elicitation.presentUrlModal;
   const realOpener = elicitation.openExternal;
@@ -279,7 +318,7 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestApi
     urlCompletions: () => [...elicitation.completions],
     answerNextPolicyPick: (choose) => sampling.answerNextPolicyPick(choose),
   };
-  const auth = services.auth;
+  const auth = platform.auth;
   const realSignInModal = auth.presentModal;
   const realSignInOpener = auth.openExternal;
   const authApi: AuthTestApi = {
@@ -292,16 +331,31 @@ export function createTestHooks(services: TestHookServices): McpWorkbenchTestApi
     cancelSignInProgress: () => auth.cancelWaitingSignIns(),
     hasStoredTokens: async (serverUrl) => (await auth.store.load(serverUrl))?.tokens !== undefined,
     storedState: (serverUrl) => Promise.resolve(context.secrets.get(`mcpWorkbench.oauth:${serverUrl}`)),
-    sessions: services.sessions,
+    sessions,
   };
+  const { tree, treeView } = features.serversView;
   return {
-    ...services.public,
+    manager: platform.manager,
+    tree,
+    history: platform.history,
+    historyTree: features.history.historyTree,
+    serversViewVisible: () => treeView.visible,
+    reload: async () => {
+      await platform.loader.reload();
+    },
     config,
     auth: authApi,
-    browse: { ...services.browse, completionPick: shownCompletionPick },
+    browse: {
+      catalog: platform.catalog,
+      forms: features.tools.forms,
+      results: features.tools.results,
+      subscriptions: platform.subscriptions,
+      documents: features.resources.documents,
+      completionPick: shownCompletionPick,
+    },
     sampling: samplingApi,
-    simulateWorkspaceFoldersChanged: services.simulateWorkspaceFoldersChanged,
-    simulateWorkspaceTrust: services.simulateWorkspaceTrust,
+    simulateWorkspaceFoldersChanged: () => host.simulateWorkspaceFoldersChanged(),
+    simulateWorkspaceTrust: (trusted) => host.simulateWorkspaceTrust(trusted),
   };
 }
 

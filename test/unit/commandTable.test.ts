@@ -1,7 +1,8 @@
 /**
- * The command table (src/extension/commands.ts) against the manifest: every command package.json contributes has a
- * handler, no handler or id exists without a contributed command, and the table is the only place that registers
- * commands. commands.ts imports vscode, so its keys are read from the source; the id list is vscode-free.
+ * The features' command tables (src/extension/features/<name>/index.ts) against the manifest: every command package.json
+ * contributes has exactly one handler, no handler or id exists without a contributed command, and platform/feature.ts
+ * is the only place that registers commands. The features import vscode, so their keys are read from the source; the
+ * id list is vscode-free. (That every id has a handler is also checked by the compiler: extension.ts.)
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -25,15 +26,17 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The keys of the `COMMANDS` object literal, in source order. */
+/** The keys of a feature's `commands: { … }` table, in source order. */
 function tableKeys(source: string): string[] {
-  const start = source.indexOf('export const COMMANDS');
-  assert.ok(start >= 0, 'commands.ts has no "export const COMMANDS" table');
-  const open = source.indexOf('= {', start);
-  const close = source.indexOf('\n};', open);
-  assert.ok(open > start && close > open, 'the COMMANDS table is not an object literal closed by "};" on its own line');
-  return [...source.slice(open, close).matchAll(/^\s*'([^']+)'\s*:/gm)].map((match) => match[1]);
+  const start = source.indexOf('commands: {');
+  if (start < 0) return [];
+  const close = source.indexOf('\n      },', start);
+  const table = close > start ? source.slice(start, close) : source.slice(start, source.indexOf('}', start));
+  return [...table.matchAll(/'(mcpWorkbench\.[^']+)'\s*:/g)].map((match) => match[1]);
 }
+
+const featureDirs = readdirSync(path.join(extensionDir, 'features'));
+const featureTables = featureDirs.map((name) => ({ name, keys: tableKeys(readFileSync(path.join(extensionDir, 'features', name, 'index.ts'), 'utf8')) }));
 
 const sorted = (values: readonly string[]) => [...values].sort();
 const duplicates = (values: readonly string[]) => values.filter((value, index) => values.indexOf(value) !== index);
@@ -46,9 +49,10 @@ test('every contributed command has an id in COMMAND_IDS, and every id is contri
   assert.deepEqual({ missing, orphans }, { missing: [], orphans: [] });
 });
 
-test('the command table has exactly one handler per command id', () => {
-  const keys = tableKeys(readFileSync(path.join(extensionDir, 'commands.ts'), 'utf8'));
-  assert.deepEqual(duplicates(keys), [], 'the table has a command twice');
+test('the features handle each command id exactly once', () => {
+  const keys = featureTables.flatMap((table) => table.keys);
+  assert.ok(featureTables.filter((table) => table.keys.length > 0).length >= 10, `the tables are read: ${featureTables.map((t) => `${t.name} ${t.keys.length}`).join(', ')}`);
+  assert.deepEqual(duplicates(keys), [], 'two features handle the same command');
   assert.deepEqual(sorted(keys), sorted(COMMAND_IDS));
 });
 
@@ -56,7 +60,7 @@ test('commands are registered only by the table', () => {
   const registering = sourceFiles(extensionDir)
     .filter((file) => /\bregisterCommand\s*\(/.test(readFileSync(file, 'utf8')))
     .map((file) => path.relative(root, file).split(path.sep).join('/'));
-  assert.deepEqual(registering, ['src/extension/commands.ts']);
+  assert.deepEqual(registering, ['src/extension/platform/feature.ts']);
 });
 
 test('menus refer only to contributed commands', () => {

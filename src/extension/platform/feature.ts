@@ -41,6 +41,11 @@ export function defineFeature<Ids extends CommandId = never, Exports = undefined
   return feature;
 }
 
+/** Compiles only when `Unhandled` is never: the composition root names the contributed commands no feature handles. */
+export function everyCommandHandled<Unhandled extends never>(): void {
+  return undefined as Unhandled;
+}
+
 /**
  * Registers every feature's commands: the one place the extension calls registerCommand. A command run while the
  * configuration is still being read for the first time (one that activated the extension) waits for that read, so it

@@ -3,7 +3,7 @@ import { hasApp } from '../../../protocol/extensions/apps';
 import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
 import { safeIconSource } from './serverIcons';
-import { nodeId } from '../../platform/ui/treeIds';
+import { nodeId } from '../../platform/servers/treeIds';
 
 /** Tree items for what a server offers. Everything shown here comes from the server, so it is escaped or plain text. */
 

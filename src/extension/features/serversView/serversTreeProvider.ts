@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { localizeCoreError } from '../../platform/ui/coreErrors';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import { eraLabel } from '../../../protocol/eras/select';
-import { nodeId } from '../../platform/ui/treeIds';
+import { nodeId } from '../../platform/servers/treeIds';
 import { groupItem, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
 import { personVisibleTools } from '../../platform/apps/appsSetting';
 import { ResourceSubscriptions } from '../../platform/servers/resourceSubscriptions';

@@ -4,7 +4,7 @@ import { DYNAMIC_RESOURCES, skillsExtension, type Skill, type SkillFileEntry, ty
 import { updateStatus, type InstalledSkill, type UpdateStatus } from '../../../workbench/skills/installPlan';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerSection } from '../../platform/services';
-import { nodeId } from '../../platform/ui/treeIds';
+import { nodeId } from '../../platform/servers/treeIds';
 
 /** The Skills rows of the Servers view: a section per server that declares the extension, one row per skill and file. */
 export type SkillsTreeNode = { kind: 'section'; section: 'skills' } & (

@@ -1,4 +1,4 @@
-import type { ServerController } from '../servers/serverController';
+import type { ServerController } from './serverController';
 
 /** A server's rows' id prefix: its id and epoch, so the rows of a restarted server are new rows to VS Code. */
 export function nodeId(controller: ServerController): string {

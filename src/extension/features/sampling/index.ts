@@ -1,0 +1,20 @@
+import { defineFeature } from '../../platform/feature';
+import { SamplingService } from './samplingService';
+
+/** A server's sampling requests, reviewed by the person and sent to the model they chose. */
+export const samplingFeature = defineFeature({
+  name: 'sampling',
+  activate({ platform, own, extension }) {
+    const sampling = new SamplingService(extension.secrets, extension.globalState, platform.reviewPanel, () => platform.manager);
+    platform.lend({ sampling: sampling.sampling });
+    own(sampling, sampling.history.onDidRecord(platform.historyRecorder.recordSampling));
+    return {
+      commands: {
+        'mcpWorkbench.setModelApiKey': () => sampling.setApiKeyCommand(),
+        'mcpWorkbench.setSamplingPolicy': (argument) => sampling.setPolicyCommand(argument),
+        'mcpWorkbench.showSamplingHistory': (argument) => sampling.showHistoryCommand(argument, platform.documents),
+      },
+      exports: { sampling },
+    };
+  },
+});
