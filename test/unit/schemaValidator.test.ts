@@ -5,7 +5,8 @@
  * paths and order), which the UI shows. Where the validator deliberately differs from ajv (own properties only,
  * annotations as the specification defines them), the difference is asserted on its own.
  *
- * The JSON-Schema-Test-Suite is not run here: the only npm package that ships it has draft-03 and draft-04 tests.
+ * The official JSON-Schema-Test-Suite (draft 2020-12 and draft-07, vendored in test/fixtures/json-schema-test-suite/)
+ * runs in jsonSchemaTestSuite.test.ts, with its list of expected deviations; docs/json-schema-suite.md has the counts.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
