@@ -5,7 +5,8 @@
  * paths and order), which the UI shows. Where the validator deliberately differs from ajv (own properties only,
  * annotations as the specification defines them), the difference is asserted on its own.
  *
- * The JSON-Schema-Test-Suite is not run here: the only npm package that ships it has draft-03 and draft-04 tests.
+ * The official JSON-Schema-Test-Suite (draft 2020-12 and draft-07, vendored in test/fixtures/json-schema-test-suite/)
+ * runs in jsonSchemaTestSuite.test.ts, with its list of expected deviations; docs/json-schema-suite.md has the counts.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
@@ -159,7 +160,8 @@ const CASES: Case[] = [
   { schema: { if: { type: 'number' }, else: { maxLength: 1 } }, values: [1, 'ab'] },
   { schema: { if: { minimum: 3 } }, values: [1] },
   { schema: { then: { minimum: 3 } }, values: [1] },
-  { schema: { $ref: '#/$defs/a', minimum: 3, $defs: { a: { type: 'integer' } } }, values: [1.5, 4, 2] },
+  // draft-07 ignores the keywords beside a $ref, where ajv applies them (see the differences below).
+  { schema: { $ref: '#/$defs/a', minimum: 3, $defs: { a: { type: 'integer' } } }, values: [1.5, 4, 2], dialect: '2020-12' },
   { schema: { $ref: '#/definitions/a', definitions: { a: { type: 'integer' } } }, values: [1, 'x'] },
   { schema: { properties: { x: { $ref: '#/$defs/a%20b' }, y: { $ref: '#/$defs/c~1d' }, z: { $ref: '#/$defs/e~0f' } }, $defs: { 'a b': { type: 'string' }, 'c/d': { type: 'number' }, 'e~f': { type: 'null' } } }, values: [{ x: 'a', y: 1, z: null }, { x: 1, y: 'a', z: 0 }] },
   { schema: { properties: { x: { $ref: '#/properties/y' }, y: { type: 'string' } } }, values: [{ x: 'a' }, { x: 1 }] },
@@ -217,6 +219,19 @@ describe('the validator agrees with ajv', () => {
       }
     });
   }
+
+  test('boolean schemas at the root: true accepts everything, false nothing', () => {
+    const validator = new SchemaValidator();
+    for (const value of [1, 'x', null, { any: 'thing' }, []]) {
+      for (const schema of [true, false]) {
+        const check = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
+        const valid = check(value);
+        const theirs = (check.errors ?? []).map((error) => `${error.instancePath || '(root)'} ${error.message}`);
+        assert.deepEqual(validator.validate(schema, value), valid ? { kind: 'valid' } : { kind: 'invalid', errors: theirs });
+      }
+    }
+    assert.deepEqual(validator.validate(undefined, 1), { kind: 'unchecked', reason: 'no schema' });
+  });
 });
 
 const FORMAT_SAMPLES: Record<string, string[]> = {
@@ -291,6 +306,25 @@ describe('where the validator differs from ajv on purpose', () => {
 
   test('uniqueItems names the first pair of equal items in order', () => {
     assert.deepEqual(new SchemaValidator().validate({ uniqueItems: true }, [3, 1, 2, 1, 3]), { kind: 'invalid', errors: ['(root) must NOT have duplicate items (items ## 1 and 3 are identical)'] });
+  });
+
+  test('in draft-07 a schema with $ref is only that reference: the keywords beside it, $id included, are ignored (ajv applies them)', () => {
+    const validator = new SchemaValidator();
+    const siblings = { $schema: DRAFT_07, $ref: '#/definitions/a', minimum: 3, definitions: { a: { type: 'integer' } } };
+    assert.deepEqual(validator.validate(siblings, 2), { kind: 'valid' });
+    assert.deepEqual(validator.validate(siblings, 1.5), { kind: 'invalid', errors: ['(root) must be integer'] });
+    // 2020-12 applies $ref beside its siblings.
+    const modern = { $ref: '#/$defs/a', minimum: 3, $defs: { a: { type: 'integer' } } };
+    assert.deepEqual(validator.validate(modern, 2), { kind: 'invalid', errors: ['(root) must be >= 3'] });
+    // The $id beside the $ref does not change the base the $ref is resolved against.
+    const based = {
+      $schema: DRAFT_07,
+      $id: 'https://example.com/base/',
+      definitions: { other: { $id: 'https://example.com/n.json', type: 'string' }, here: { $id: 'n.json', type: 'number' } },
+      allOf: [{ $id: 'https://example.com/', $ref: 'n.json' }],
+    };
+    assert.deepEqual(validator.validate(based, 1), { kind: 'valid' });
+    assert.equal(validator.validate(based, 'a').kind, 'invalid');
   });
 
   test('an empty enum accepts nothing (ajv refuses the schema)', () => {

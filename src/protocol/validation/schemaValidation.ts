@@ -57,6 +57,9 @@ export class SchemaValidator {
   private readonly cache = new WeakMap<object, CompiledSchema | string>();
 
   validate(schema: unknown, value: unknown): ValidationVerdict {
+    // `true` and `false` are schemas too: everything is valid against the one, nothing against the other.
+    if (schema === true) return { kind: 'valid' };
+    if (schema === false) return { kind: 'invalid', errors: ['(root) boolean schema is false'] };
     if (typeof schema !== 'object' || schema === null) return { kind: 'unchecked', reason: 'no schema' };
     const compiled = this.compile(schema as Record<string, unknown>);
     if (typeof compiled === 'string') return { kind: 'unchecked', reason: compiled };

@@ -1,6 +1,6 @@
 import { compileLinearPattern, type CompileBudget, type CompiledPattern } from '../linearRegExp';
 import { formatCheck, type Format } from './formats';
-import { baseOf, DEFAULT_BASE, SchemaError, SchemaIndex, type Dialect } from './refs';
+import { baseOf, DEFAULT_BASE, refOnly, SchemaError, SchemaIndex, type Dialect } from './refs';
 import { PATTERN_COMPILE_BUDGET } from './run';
 import { isPlainObject, JSON_TYPES } from './values';
 
@@ -133,7 +133,7 @@ export function compileSchema(root: Record<string, unknown>, dialect: Dialect): 
     if (!node) {
       node = new SchemaNode(where);
       nodes.set(schema, node);
-      pending.push({ node, schema, base: ownBase ?? baseOf(schema, parentBase) });
+      pending.push({ node, schema, base: ownBase ?? baseOf(schema, parentBase, dialect) });
     }
     return node;
   };
@@ -189,6 +189,16 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
     return { label: `pattern ${quotePattern(source)}`, source, compiled: compileLinearPattern(source, context.budget) };
   };
 
+  const reference = (text: string) => {
+    node.refText = text;
+    const target = index.resolve(text, base);
+    node.ref = nodeFor(target.schema, target.base, `${where}/$ref`, target.base);
+  };
+  if (refOnly(schema, index.dialect)) {
+    // draft-07: the reference is the whole schema; the keywords beside it are not read, let alone applied.
+    reference(schema.$ref as string);
+    return;
+  }
   if (has('type')) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
     if (!types.every((type) => typeof type === 'string' && JSON_TYPES.has(type))) throw new SchemaError(`type must be JSONType or JSONType[]: ${types.join(',')}`);
@@ -199,11 +209,8 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
     if (!node.types) throw new SchemaError('"nullable" cannot be used without "type"');
     if (!node.types.includes('null')) node.types = [...node.types, 'null'];
   }
-  if (typeof schema.$ref === 'string') {
-    node.refText = schema.$ref;
-    const target = index.resolve(schema.$ref, base);
-    node.ref = nodeFor(target.schema, target.base, `${where}/$ref`, target.base);
-  } else if (has('$ref')) throw invalid('$ref', 'string');
+  if (typeof schema.$ref === 'string') reference(schema.$ref);
+  else if (has('$ref')) throw invalid('$ref', 'string');
   for (const keyword of modern ? (['$dynamicRef', '$recursiveRef'] as const) : []) {
     if (!has(keyword)) continue;
     if (typeof schema[keyword] !== 'string') throw invalid(keyword, 'string');

@@ -45,10 +45,26 @@ function splitFragment(href: string): { resource: string; fragment: string | und
   return { resource: href.slice(0, hash), fragment };
 }
 
+/**
+ * The `$id` of a schema object, if it counts: in draft-07 (and earlier) a schema object with `$ref` is only that
+ * reference, and its other keywords, `$id` included, are ignored; in 2020-12 `$ref` applies beside them.
+ */
+export function idOf(schema: Record<string, unknown>, dialect: Dialect): string | undefined {
+  if (typeof schema.$id !== 'string') return undefined;
+  return refOnly(schema, dialect) ? undefined : schema.$id;
+}
+
+/** Whether `schema` is only its `$ref` (draft-07: the keywords beside a `$ref` are ignored). */
+export function refOnly(schema: Record<string, unknown>, dialect: Dialect): boolean {
+  return dialect === 'draft-07' && typeof schema.$ref === 'string';
+}
+
 /** The base of a schema object whose parent's base is `base`. */
-export function baseOf(schema: unknown, base: string): string {
-  if (!isPlainObject(schema) || typeof schema.$id !== 'string' || schema.$id.startsWith('#')) return base;
-  const resolved = resolveUri(schema.$id, base);
+export function baseOf(schema: unknown, base: string, dialect: Dialect): string {
+  if (!isPlainObject(schema)) return base;
+  const id = idOf(schema, dialect);
+  if (id === undefined || id.startsWith('#')) return base;
+  const resolved = resolveUri(id, base);
   return resolved === undefined ? base : splitFragment(resolved).resource;
 }
 
@@ -86,9 +102,9 @@ export class SchemaIndex {
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       const { schema, depth } = next;
       if (depth > MAX_SCHEMA_DEPTH) throw new RangeError('the schema is too deeply nested');
-      const base = baseOf(schema, next.base);
+      const base = baseOf(schema, next.base, this.dialect);
       if (base !== next.base) this.resources.set(base, schema);
-      const id = schema.$id;
+      const id = idOf(schema, this.dialect);
       if (typeof id === 'string' && id.includes('#') && id.indexOf('#') < id.length - 1) {
         const resolved = resolveUri(id, next.base);
         if (resolved !== undefined) this.anchors.set(resolved, schema);
@@ -120,7 +136,7 @@ export class SchemaIndex {
     if (!fragment.startsWith('/')) {
       const anchored = this.anchors.get(`${resource}#${fragment}`);
       if (anchored === undefined) throw missing();
-      return { schema: anchored, base: baseOf(anchored, resource) };
+      return { schema: anchored, base: baseOf(anchored, resource, this.dialect) };
     }
     let current: unknown = document;
     let currentBase = resource;
@@ -129,7 +145,7 @@ export class SchemaIndex {
       if (Array.isArray(current) && /^(?:0|[1-9]\d*)$/.test(key)) current = current[Number(key)];
       else if (isPlainObject(current) && Object.hasOwn(current, key)) current = current[key];
       else throw missing();
-      if (!DATA_KEYWORDS.has(key)) currentBase = baseOf(current, currentBase);
+      if (!DATA_KEYWORDS.has(key)) currentBase = baseOf(current, currentBase, this.dialect);
     }
     if (typeof current !== 'boolean' && !isPlainObject(current)) throw missing();
     return { schema: current, base: currentBase };
