@@ -344,22 +344,40 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
   });
 
   test('a roots/list the server cancelled is not answered', { timeout: 20_000 }, async () => {
-    let finished = false;
+    // The handler answers only once the test lets it, after the cancellation has arrived: a late answer.
+    let entered = false;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let answered!: () => void;
+    const answer = new Promise<void>((resolve) => (answered = resolve));
     const host: ClientHost = {
       roots: {
         listRoots: async () => {
-          await delay(300);
-          finished = true;
+          entered = true;
+          await released;
+          answered();
           return [{ uri: 'file:///tmp', name: 'tmp' }];
         },
       },
     };
     const h = await connected('cancel-roots', { host });
+    // The server writes roots/list, then notifications/cancelled for it, then this result, on one ordered stream:
+    // once the result is here the client has read the cancellation.
     await h.client.callTool('trigger');
-    // Give the handler time to finish (or to have been skipped because the cancel came before dispatch).
-    await delay(500);
+    release();
+    // A round trip: the client dispatches a server request on the event-loop turn after reading it (vscode-jsonrpc's
+    // setImmediate queue), before it can read the answer to a ping sent later.
+    await h.client.ping();
+    // Without the handler there is no late answer to hold back and this test would prove nothing; a client that
+    // skipped cancelled requests before dispatch would need another way to provoke one.
+    assert.ok(entered, 'the client ran the roots/list handler');
+    await answer;
+    // Another round trip after the handler answered: the client writes whatever it sends for that answer in the
+    // same turn, and the server reads its stdin in order, so a response to srv-roots, had the client written one,
+    // reaches the server before the report request below.
+    await h.client.ping();
     const { received } = await report(h);
-    assert.deepEqual(received.filter((m) => m.id === 'srv-roots'), [], `no response to the cancelled request (handler finished: ${finished})`);
+    assert.deepEqual(received.filter((m) => m.id === 'srv-roots'), [], 'no response to the cancelled request');
     await assertUsable(h);
   });
 });

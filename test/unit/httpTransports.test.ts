@@ -113,7 +113,7 @@ describe('StreamableHttpTransport', () => {
       startSse(res);
       held = res;
     });
-    const { transport, sink } = await open(new StreamableHttpTransport({ url: srv.url }));
+    const { transport, sink, diagnostics } = await open(new StreamableHttpTransport({ url: srv.url }));
     await transport.send(request(5, 'tools/call'));
     assert.deepEqual(sink.messages, [], 'nothing was written yet, send must not wait for the body');
     assert.ok(held);
@@ -127,7 +127,8 @@ describe('StreamableHttpTransport', () => {
       { jsonrpc: '2.0', id: 5, result: { content: [] } },
     ]);
     // The response arrived, so the end of the stream must not trigger a resumption GET.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await streamEndHandled(diagnostics, 1);
+    assert.deepEqual(reconnects(diagnostics), [], diagnostics.join('\n'));
     assert.equal(srv.requests.filter((r) => r.method === 'GET').length, 0);
   });
 
@@ -161,8 +162,9 @@ describe('StreamableHttpTransport', () => {
     // Timers may fire up to a millisecond early relative to performance.now(); allow for that only.
     assert.ok(get.receivedAt - streamEndedAt >= 299, `reconnected after ${get.receivedAt - streamEndedAt} ms, retry was 300`);
     assert.ok(diagnostics.includes('SSE reconnect in 300 ms (Last-Event-ID e1)'), diagnostics.join('\n'));
-    // Answered: no further reconnection.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Answered: the end of the resumed stream (the stream's second end) must not schedule a further reconnection.
+    await streamEndHandled(diagnostics, 2);
+    assert.deepEqual(reconnects(diagnostics), ['SSE reconnect in 300 ms (Last-Event-ID e1)'], diagnostics.join('\n'));
     assert.equal(srv.requests.filter((r) => r.method === 'GET').length, 1);
   });
 
@@ -465,7 +467,26 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function waitForLine(lines: string[], predicate: (line: string) => boolean, timeoutMs = 10_000): Promise<void> {
+/** The diagnostics that announce a reconnection of an SSE stream (each comes before its timer starts). */
+function reconnects(diagnostics: readonly string[]): string[] {
+  return diagnostics.filter((line) => line.startsWith('SSE reconnect in'));
+}
+
+/**
+ * Resolves once the transport has decided what to do about the `count`-th end of a POST's SSE stream. The reader
+ * notes "… ended" as it returns; the stream's follower then decides, in promise continuations only (no timer, no
+ * I/O), whether the stream is still wanted, and notes "SSE reconnect in …" before it waits for any timer. Those
+ * continuations have all run before a setImmediate callback does, so after this a missing reconnect note means the
+ * transport decided not to reconnect (no sleep standing in for "long enough").
+ */
+async function streamEndHandled(diagnostics: readonly string[], count: number): Promise<void> {
+  const ends = () => diagnostics.filter((line) => /^SSE stream of .* ended$/.test(line)).length;
+  await waitForLine(diagnostics, () => ends() >= count);
+  assert.equal(ends(), count, diagnostics.join('\n'));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
+async function waitForLine(lines: readonly string[], predicate: (line: string) => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!lines.some(predicate)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for a diagnostic line; got:\n${lines.join('\n')}`);

@@ -6,6 +6,10 @@
  * would miss; in "scrubbed" variants one with an empty environment; in "orphan" variants one started by a child
  * that then exited, with an empty environment and its own session, so nothing links it to the server any more)
  * and writes the pids to a file this suite passes in.
+ *
+ * Platforms: on Linux a server's tree is found through /proc, elsewhere it is the server's process group (see
+ * src/protocol/node/processTree.ts). Variants whose grandchild leaves the group (daemon, orphan), and tests that read
+ * /proc themselves, run on Linux only and say so in their skip reason; the others check liveness without /proc.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -16,11 +20,20 @@ import { after, afterEach, before, describe, test } from 'node:test';
 import { McpClient } from '../../src/protocol/client';
 import { LocalError } from '../../src/protocol/errors';
 import { newTreeMarker, processTreeToolkit, taggedLaunch } from '../../src/protocol/node/processTree';
-import { REPO_ROOT, isAlive, trackedStdio, waitFor } from './testSupport';
+import { isProcessAlive as isAlive } from '../support/alive';
+import { REPO_ROOT, trackedStdio, waitFor } from './testSupport';
 
 const TREE_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'processes', 'tree-server.mjs');
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const WATCHDOG_MARK = 'mcp-workbench watchdog';
+
+/** For tests that read /proc themselves. */
+const READS_PROC = process.platform !== 'linux' && 'reads /proc (Linux only)';
+
+/** Variants whose grandchild leaves the server's process group: only Linux's /proc scan finds it (processTree.ts). */
+function skipFor(behaviours: string): string | false {
+  return process.platform !== 'linux' && /daemon|orphan/.test(behaviours) && `the ${behaviours} grandchild is outside the process group: only the /proc scan finds it (Linux only)`;
+}
 
 interface TreePids {
   server: number;
@@ -99,7 +112,7 @@ function clientFor(behaviours: string, pidFile: string, options: { initializeTim
 
 describe('the server tree ends with the client', () => {
   for (const behaviours of ['silent', 'silent+daemon']) {
-    test(`after an initialize timeout, the server and its grandchild are gone (${behaviours})`, { timeout: 30_000 }, async () => {
+    test(`after an initialize timeout, the server and its grandchild are gone (${behaviours})`, { skip: skipFor(behaviours), timeout: 30_000 }, async () => {
       const pidFile = pidFilePath();
       // Long enough for a cold start on a busy machine: the server must be up (pid file written) when it times out.
       const { client } = clientFor(behaviours, pidFile, { initializeTimeoutMs: 4000 });
@@ -113,7 +126,7 @@ describe('the server tree ends with the client', () => {
   // scrubbed: the grandchild carries no marker variable; it is found as a descendant of the live server.
   // orphan: the grandchild carries no marker and has no parent link to the server; found by its inherited tag.
   for (const behaviours of ['stubborn', 'stubborn+daemon', 'stubborn+scrubbed', 'stubborn+orphan']) {
-    test(`stop() ends a server that ignores stdin EOF and SIGTERM, and its grandchild (${behaviours})`, { timeout: 30_000 }, async () => {
+    test(`stop() ends a server that ignores stdin EOF and SIGTERM, and its grandchild (${behaviours})`, { skip: skipFor(behaviours), timeout: 30_000 }, async () => {
       const pidFile = pidFilePath();
       const { client, diagnostics } = clientFor(behaviours, pidFile);
       await client.connect();
@@ -126,7 +139,7 @@ describe('the server tree ends with the client', () => {
     });
   }
 
-  test('a server that exits on its own takes its daemonised grandchild with it', { timeout: 30_000 }, async () => {
+  test('a server that exits on its own takes its daemonised grandchild with it', { skip: skipFor('exit+daemon'), timeout: 30_000 }, async () => {
     const pidFile = pidFilePath();
     const { client } = clientFor('exit+daemon', pidFile);
     await assert.rejects(client.connect(), (error: unknown) => error instanceof LocalError && error.kind === 'connection-closed');
@@ -159,7 +172,8 @@ describe('the server tree ends with a killed CLI', () => {
     { signal: 'SIGKILL', behaviours: 'hang+stubborn+orphan' },
   ] as const;
   for (const { signal, behaviours } of cases) {
-    test(`${signal} to the CLI while connected leaves no server, grandchild or watchdog (${behaviours})`, { timeout: 30_000 }, async () => {
+    // watchdogOf reads /proc; every case's grandchild also leaves the process group.
+    test(`${signal} to the CLI while connected leaves no server, grandchild or watchdog (${behaviours})`, { skip: READS_PROC, timeout: 30_000 }, async () => {
       const pidFile = pidFilePath();
       const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} ${behaviours} ${JSON.stringify(pidFile)}`;
       const cli = spawn(process.execPath, [CLI, 'tools', '--stdio', stdio], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -192,7 +206,7 @@ describe('the CLI returns with nothing of the server left', () => {
 
   // No wait before looking: the CLI's watchdog ends a leftover 1-2 s after the CLI exits, so waiting would hide one.
   for (const behaviours of ['silent', 'silent+daemon', 'silent+stubborn+orphan']) {
-    test(`after an initialize that timed out, no process of the tree is alive when the CLI has exited (${behaviours})`, { timeout: 30_000 }, async () => {
+    test(`after an initialize that timed out, no process of the tree is alive when the CLI has exited (${behaviours})`, { skip: skipFor(behaviours), timeout: 30_000 }, async () => {
       const pidFile = pidFilePath();
       const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} ${behaviours} ${JSON.stringify(pidFile)}`;
       // The timeout leaves a cold start on a busy machine time to write the pid file before it expires.
@@ -213,7 +227,7 @@ describe('the CLI returns with nothing of the server left', () => {
 });
 
 describe('the tag every process of a server tree inherits', () => {
-  test('the server runs through prlimit with its tree tag, and a missing command is left to spawn to report', () => {
+  test('the server runs through prlimit with its tree tag, and a missing command is left to spawn to report', { skip: process.platform !== 'linux' && 'reads /proc/self/limits and runs util-linux prlimit (Linux only)' }, () => {
     const marker = newTreeMarker();
     const launch = taggedLaunch(marker, path.basename(process.execPath), ['server.js'], { PATH: path.dirname(process.execPath) }, undefined, 'linux');
     assert.ok(!('untagged' in launch), JSON.stringify(launch));
@@ -230,10 +244,16 @@ describe('the tag every process of a server tree inherits', () => {
     assert.ok(!('untagged' in relative) && relative.args[2] === process.execPath, JSON.stringify(relative));
     assert.ok('untagged' in taggedLaunch(marker, './tree-server.mjs', [], { PATH: '' }, path.dirname(TREE_SERVER), 'linux'));
     assert.ok('untagged' in taggedLaunch(marker, 'node', [], { PATH: 'relative/bin' }, undefined, 'linux'));
-    assert.ok('untagged' in taggedLaunch(marker, process.execPath, [], {}, undefined, 'darwin'));
   });
 
-  test('a process that left the tree with an empty environment still carries the tag and is found by it', { timeout: 30_000 }, async () => {
+  test('other platforms launch the server untagged (their trees are process groups or taskkill /T)', () => {
+    const marker = newTreeMarker();
+    for (const platform of ['darwin', 'freebsd', 'win32'] as const) {
+      assert.deepEqual(taggedLaunch(marker, process.execPath, [], {}, undefined, platform), { untagged: 'trees are tagged on Linux only' }, platform);
+    }
+  });
+
+  test('a process that left the tree with an empty environment still carries the tag and is found by it', { skip: READS_PROC, timeout: 30_000 }, async () => {
     const marker = newTreeMarker();
     const launch = taggedLaunch(marker, process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 60000)"], {}, undefined);
     assert.ok(!('untagged' in launch), JSON.stringify(launch));
