@@ -197,7 +197,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
       toolName: task.toolName,
       args: task.args,
       ...(task.argumentsNote ? { argumentsNote: task.argumentsNote } : {}),
-      outcome: { result: task.result },
+      outcome: task.outcome,
       durationMs: task.durationMs,
     }),
     historyRecorder,
