@@ -13,7 +13,7 @@ import { RECORDINGS_USAGE, runRecordingTest, sessionRecorder } from './recording
 import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
-import { TASKS_USAGE, TASK_OPTIONS_USAGE, callAsTask, reportTaskProgress, runTaskCommand, runTasksCommand } from './tasks';
+import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCommand, runTasksCommand } from './tasks';
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
@@ -166,15 +166,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
     const { name, toolArgs } = callOperands(args);
     requireCapability(client, 'tools', 'call tools');
     const tools = await client.listTools(); // lets the client validate structuredContent against the tool's outputSchema
-    const asTask = await callAsTask(client, tools.find((tool) => tool.name === name), toolArgs, args);
-    if (asTask) return asTask.isError ? { output: asTask.output, failure: { kind: 'tool-error', message: `${client.serverName}: tool ${name} reported an error` } } : asTask;
-    const outcome = await client.callTool(name, toolArgs);
-    const output = { ...outcome.result, ...(outcome.outputValidation ? { outputValidation: outcome.outputValidation } : {}) };
-    if (outcome.result.isError === true) return { output, failure: { kind: 'tool-error', message: `${client.serverName}: tool ${name} reported an error` } };
-    if (outcome.outputValidation?.kind === 'invalid') {
-      return { output, failure: { kind: 'output-invalid', message: `${client.serverName}: structuredContent of ${name} does not match its outputSchema` } };
-    }
-    return { output };
+    return runCall(client, name, tools.find((tool) => tool.name === name), toolArgs, args);
   },
   resources: async (client) => {
     requireCapability(client, 'resources', 'list resources');

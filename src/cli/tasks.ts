@@ -1,9 +1,10 @@
-import type { McpClient } from '../protocol/client';
+import type { CallToolOutcome, McpClient } from '../protocol/client';
 import type { Disposable } from '../protocol/disposable';
 import { LocalError } from '../protocol/errors';
-import { tasksExtension, type TasksApi, type TaskSnapshot, type TrackedTask } from '../protocol/extensions/tasks';
+import { tasksExtension, type TaskMode, type TasksApi, type TaskSnapshot, type TrackedTask } from '../protocol/extensions/tasks';
 import type { Tool } from '../protocol/types';
 import { UsageError, type ParsedArgs } from './args';
+import type { CommandOutcome } from './main';
 import { printable } from './printable';
 
 /**
@@ -53,31 +54,53 @@ export function reportTaskProgress(client: McpClient): Disposable | undefined {
 }
 
 /**
- * `call` through the tasks API when a task is asked for or needed: `--no-wait`, `--task`, or a 2025-11-25 tool that
- * requires one. Returns undefined when a plain call serves (2026-07-28 tasks are then waited for transparently).
+ * What `call` and `task wait` print for a tool result, and when it counts as failed: the result with the verdict of
+ * its structuredContent against the tool's outputSchema, whether it came directly or as a task's result.
  */
-export async function callAsTask(client: McpClient, tool: Tool | undefined, toolArgs: Record<string, unknown>, args: ParsedArgs): Promise<{ output: unknown; isError?: boolean } | undefined> {
+export function toolCallOutcome(serverName: string, toolName: string | undefined, outcome: CallToolOutcome, taskId?: string): CommandOutcome {
+  const output = { ...outcome.result, ...(outcome.outputValidation ? { outputValidation: outcome.outputValidation } : {}) };
+  const what = toolName === undefined ? `task ${taskId ?? ''}` : `tool ${toolName}`;
+  if (outcome.result.isError === true) return { output, failure: { kind: 'tool-error', message: `${serverName}: ${what} reported an error` } };
+  if (outcome.outputValidation?.kind === 'invalid') {
+    return { output, failure: { kind: 'output-invalid', message: `${serverName}: structuredContent of ${toolName ?? what} does not match its outputSchema` } };
+  }
+  return { output };
+}
+
+/**
+ * `call`: as the tasks extension's `taskMode` decides for `--task` and `--no-wait`. A task is waited for and its
+ * result checked like a direct one (`--no-wait` prints the task instead); a plain call is `McpClient.callTool`, whose
+ * 2026-07-28 task answers the core waits for. `--task` on a tool that cannot run as one says why on stderr.
+ */
+export async function runCall(client: McpClient, name: string, tool: Tool | undefined, toolArgs: Record<string, unknown>, args: ParsedArgs): Promise<CommandOutcome> {
   const api = client.extension(tasksExtension);
-  if (!api || !tool) return undefined;
-  const generation = api.generation();
-  const needsTask = generation === '2025-11-25' && api.taskSupport(tool) === 'required';
-  if (!needsTask && !args.noWait && !args.asTask) return undefined;
+  const mode = api && tool ? api.taskMode(tool, { asTask: args.asTask, wait: !args.noWait }) : undefined;
+  if (args.asTask && mode?.kind === 'direct') process.stderr.write(`${printable(`${client.serverName}: ${name} runs without a task (${DIRECT_REASONS[mode.reason]})`)}\n`);
+  const throughTasks = mode?.kind === 'task' || (mode?.kind === 'server-decides' && !mode.wait);
+  if (!api || !tool || !throughTasks) return toolCallOutcome(client.serverName, name, await client.callTool(name, toolArgs));
   const outcome = await api.callTool(tool, toolArgs, { asTask: args.asTask, wait: !args.noWait });
   switch (outcome.kind) {
     case 'task':
       return { output: printableTask(outcome.task) };
     case 'result':
-      return { output: outcome.result, isError: outcome.result.isError === true };
+      return toolCallOutcome(client.serverName, name, outcome);
   }
 }
 
-export async function runTasksCommand(client: McpClient, args: ParsedArgs): Promise<{ output: unknown }> {
+const DIRECT_REASONS: Readonly<Record<Extract<TaskMode, { kind: 'direct' }>['reason'], string>> = {
+  'no-tasks': 'the server offers no tasks',
+  'no-tool-call-tasks': 'the server does not offer tasks for tools/call',
+  forbidden: 'its execution.taskSupport does not allow one',
+  'not-asked': 'no task was asked for',
+};
+
+export async function runTasksCommand(client: McpClient, args: ParsedArgs): Promise<CommandOutcome> {
   const [sub = 'list'] = args.positionals;
   if (sub !== 'list') throw new UsageError(`tasks takes "list" or nothing, got ${sub}`);
   return { output: (await tasksOf(client).list()).map(printableTask) };
 }
 
-export async function runTaskCommand(client: McpClient, args: ParsedArgs): Promise<{ output: unknown }> {
+export async function runTaskCommand(client: McpClient, args: ParsedArgs): Promise<CommandOutcome> {
   const [sub, taskId] = args.positionals;
   if ((sub !== 'get' && sub !== 'cancel' && sub !== 'wait') || !taskId) throw new UsageError('task needs: get <id>, cancel <id> or wait <id>');
   const api = tasksOf(client);
@@ -90,6 +113,6 @@ export async function runTaskCommand(client: McpClient, args: ParsedArgs): Promi
       return { output: seen ? printableTask(seen) : { taskId, cancelRequested: true } };
     }
     case 'wait':
-      return { output: await api.wait(taskId) };
+      return toolCallOutcome(client.serverName, api.book.get(taskId)?.toolName, await api.wait(taskId), taskId);
   }
 }

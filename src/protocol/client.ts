@@ -260,15 +260,28 @@ export class McpClient implements Disposable {
   async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
     const result = await this.request('tools/call', { name, arguments: args }, options);
+    return this.checkToolResult(result, { toolName: name });
+  }
+
+  /**
+   * The checks every tools/call result gets, however it came: answered directly, or as the result of the task the
+   * call became (2025-11-25 tasks/result, a completed 2026-07-28 task). It must have a content array (else it is
+   * refused), and its structuredContent is validated against the outputSchema of the tool as last listed. A task
+   * result whose tool is not known (a task this run did not start) gets the content check only.
+   */
+  checkToolResult(result: JsonObject, about: { toolName?: string; taskId?: string }): CallToolOutcome {
+    const { toolName, taskId } = about;
     if (!Array.isArray(result.content)) {
-      throw new LocalError('protocol-violation', `${this.serverName}: tools/call result for ${name} has no content array`);
+      const what = taskId === undefined ? `tools/call result for ${toolName ?? 'a tool'}` : `result of task ${taskId}${toolName === undefined ? '' : ` (${toolName})`}`;
+      throw new LocalError('protocol-violation', `${this.serverName}: ${taskId === undefined ? what : `the ${what}`} has no content array`);
     }
-    const tool = this.toolsByName.get(name);
-    if (!tool?.outputSchema || result.isError) return { result };
-    if (result.structuredContent === undefined) {
-      return { result, outputValidation: { kind: 'invalid', errors: ['the tool declares an outputSchema but returned no structuredContent'] } };
+    const checked = result as CallToolResult;
+    const tool = toolName === undefined ? undefined : this.toolsByName.get(toolName);
+    if (!tool?.outputSchema || checked.isError) return { result: checked };
+    if (checked.structuredContent === undefined) {
+      return { result: checked, outputValidation: { kind: 'invalid', errors: ['the tool declares an outputSchema but returned no structuredContent'] } };
     }
-    return { result, outputValidation: this.validator.validate(tool.outputSchema, result.structuredContent) };
+    return { result: checked, outputValidation: this.validator.validate(tool.outputSchema, checked.structuredContent) };
   }
 
   async listResources(options: CallOptions = {}): Promise<Resource[]> {
@@ -378,6 +391,7 @@ export class McpClient implements Disposable {
       serverName: this.options.serverName,
       logger: this.logger,
       request: (method, params, options) => this.request(method, params, options),
+      checkToolResult: (result, about) => this.checkToolResult(result, about),
       session: () => this.session,
       lifetime: this.lifetime.signal,
       answerInputRequests: (inputRequests, signal) => answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),

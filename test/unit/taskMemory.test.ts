@@ -92,7 +92,7 @@ test('a task picked up after a reload shows the tool and the masked arguments of
   try {
     const recalled = second.memory.recallInto(SERVER, second.tasks.book);
     assert.deepEqual(recalled.map((entry) => entry.taskId), [taskId]);
-    const result = await second.tasks.wait(taskId);
+    const { result } = await second.tasks.wait(taskId);
     assert.equal(textOf(result.content as unknown[]), 'research done: reefs near s3cr3t-value');
     const tracked = second.tasks.book.get(taskId);
     assert.equal(tracked?.toolName, 'research');

@@ -10,6 +10,8 @@ import { McpClient } from '../../src/protocol/client';
 import { enableTasks } from '../../src/protocol/extensions/tasks';
 import type { ClientHost } from '../../src/protocol/host';
 import type { Tool } from '../../src/protocol/types';
+import { parseArgs } from '../../src/cli/args';
+import { RUNNERS } from '../../src/cli/main';
 import { callToolWithTasks, runAsTaskChoice } from '../../src/workbench/tasks/taskCalls';
 import { REPO_ROOT, assertProcessGone, textOf, trackedStdio } from './testSupport';
 
@@ -91,6 +93,29 @@ describe('Run as task for tools whose task support is optional', () => {
     assert.equal(textOf(outcome.result.content), 'muse: the sea keeps time');
     assert.ok(outcome.taskId);
     assert.deepEqual(sampledFor, [outcome.taskId], 'one sampling request, naming the task the call ran as');
+  });
+
+  test('a task\'s result gets the checks of a direct call: structuredContent against outputSchema (extension and CLI alike)', async () => {
+    const direct = await callToolWithTasks(client, tool('tally'), {}, { runAsTask: false });
+    assert.equal(calls.at(-1)?.task, undefined, 'the direct call carried no task');
+    const asTask = await callToolWithTasks(client, tool('tally'), {}, { runAsTask: true });
+    assert.ok(asTask.taskId, 'the second call ran as a task');
+    assert.equal(direct.outputValidation?.kind, 'invalid');
+    assert.deepEqual(asTask.outputValidation, direct.outputValidation, 'the task result is judged as the direct one');
+
+    const cliDirect = await RUNNERS.call(client, parseArgs(['call', 'tally', '{}']));
+    const cliTask = await RUNNERS.call(client, parseArgs(['call', 'tally', '{}', '--task']));
+    assert.equal(typeof calls.at(-1)?.task, 'object', '--task task-augmented the call');
+    assert.deepEqual(cliDirect.failure, { kind: 'output-invalid', message: 'optional-tasks: structuredContent of tally does not match its outputSchema' });
+    assert.deepEqual(cliTask.failure, cliDirect.failure, 'call --task fails as the direct call does');
+    assert.deepEqual((cliTask.output as { outputValidation?: unknown }).outputValidation, (cliDirect.output as { outputValidation?: unknown }).outputValidation);
+
+    // --no-wait, then task wait: the waited result is judged the same (the book knows the tool this run started).
+    const started = await RUNNERS.call(client, parseArgs(['call', 'tally', '{}', '--task', '--no-wait']));
+    const { taskId } = started.output as { taskId: string };
+    assert.equal(typeof taskId, 'string', 'call --task --no-wait printed the task');
+    const waited = await RUNNERS.task(client, parseArgs(['task', 'wait', taskId]));
+    assert.deepEqual(waited.failure, cliDirect.failure);
   });
 
   test('a 2026-07-28 connection offers no checkbox: its server decides per call', async () => {

@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { standardHeaders } from '../../src/protocol/eras/modern/headers';
 import { TaskBook } from '../../src/protocol/extensions/tasks/taskBook';
 import { readTask } from '../../src/protocol/extensions/tasks/taskModel';
-import { recordStatusNotification } from '../../src/protocol/extensions/tasks/tasksExtension';
+import { recordStatusNotification, taskMode, type TaskMode, type TaskModeOptions, type ToolTaskOffer } from '../../src/protocol/extensions/tasks/tasksExtension';
+import type { Tool } from '../../src/protocol/types';
 import { MAX_KEPT_ARGUMENT_CHARS } from '../../src/protocol/extensions/tasks/taskBook';
 import { MAX_ROW_ARGUMENT_CHARS, shortAge, sortTaskRows, taskRow } from '../../src/workbench/tasks/taskRows';
 
@@ -83,4 +84,30 @@ test('a 2025-11-25 status notification updates only a task the book knows, and n
   notify({ taskId: 't1', status: 'paused', ttl: null });
   assert.equal(book.get('t1')?.snapshot.status, 'completed');
   assert.match(warnings.join('\n'), /status "paused"/, 'a malformed notification is logged, not thrown');
+});
+
+test('taskMode: the one decision whether a tools/call runs as a task, both generations', () => {
+  const tool = (taskSupport?: string): Tool => ({ name: 't', inputSchema: { type: 'object' }, ...(taskSupport === undefined ? {} : { execution: { taskSupport } }) });
+  const legacy: ToolTaskOffer = { generation: '2025-11-25', toolCalls: true };
+  const legacyNoToolCalls: ToolTaskOffer = { generation: '2025-11-25', toolCalls: false };
+  const modern: ToolTaskOffer = { generation: '2026-07-28' };
+  const none: ToolTaskOffer = { generation: undefined };
+  const cases: [string, Tool, ToolTaskOffer, TaskModeOptions, TaskMode][] = [
+    ['no tasks offered: direct, even for required', tool('required'), none, { asTask: true }, { kind: 'direct', reason: 'no-tasks' }],
+    ['2025-11-25 required: a task, asked or not', tool('required'), legacy, {}, { kind: 'task', generation: '2025-11-25', reason: 'required', wait: true }],
+    ['2025-11-25 required, --no-wait', tool('required'), legacy, { wait: false }, { kind: 'task', generation: '2025-11-25', reason: 'required', wait: false }],
+    ['2025-11-25 optional, asked', tool('optional'), legacy, { asTask: true }, { kind: 'task', generation: '2025-11-25', reason: 'asked', wait: true }],
+    ['2025-11-25 optional, not asked', tool('optional'), legacy, {}, { kind: 'direct', reason: 'not-asked' }],
+    ['2025-11-25 optional, --no-wait alone does not ask', tool('optional'), legacy, { wait: false }, { kind: 'direct', reason: 'not-asked' }],
+    ['2025-11-25 forbidden, asked', tool('forbidden'), legacy, { asTask: true }, { kind: 'direct', reason: 'forbidden' }],
+    ['2025-11-25 no execution field = forbidden', tool(), legacy, { asTask: true }, { kind: 'direct', reason: 'forbidden' }],
+    ['2025-11-25 an unknown taskSupport = forbidden', tool('sometimes'), legacy, { asTask: true }, { kind: 'direct', reason: 'forbidden' }],
+    // The spec: without tasks.requests.tools.call the client must not task-augment, whatever taskSupport says.
+    ['2025-11-25 required, server without tasks.requests.tools.call', tool('required'), legacyNoToolCalls, {}, { kind: 'direct', reason: 'no-tool-call-tasks' }],
+    ['2025-11-25 optional asked, server without tasks.requests.tools.call', tool('optional'), legacyNoToolCalls, { asTask: true }, { kind: 'direct', reason: 'no-tool-call-tasks' }],
+    ['2026-07-28: the server decides (waited)', tool(), modern, {}, { kind: 'server-decides', generation: '2026-07-28', wait: true }],
+    ['2026-07-28: taskSupport and asTask change nothing', tool('forbidden'), modern, { asTask: true }, { kind: 'server-decides', generation: '2026-07-28', wait: true }],
+    ['2026-07-28 --no-wait: a task answer is handed back', tool('required'), modern, { wait: false }, { kind: 'server-decides', generation: '2026-07-28', wait: false }],
+  ];
+  for (const [name, called, offer, options, expected] of cases) assert.deepEqual(taskMode(called, offer, options), expected, name);
 });

@@ -2,6 +2,7 @@ import type { InputRequest, InputResponses, ServerSession } from '../eras/era';
 import type { Logger, ProgressUpdate } from '../jsonrpc/rpcConnection';
 import type { ClientRequestMethod, ClientRequestParams, ClientRequestResult, JsonParams } from '../methods';
 import type { JsonObject } from '../types';
+import type { CallToolOutcome } from '../client';
 
 /**
  * The seam for protocol extensions (io.modelcontextprotocol/ui, …/tasks, …/skills, the auth extensions): one
@@ -32,6 +33,8 @@ export interface ExtensionContext {
   readonly logger: Logger;
   /** Sends a request of the method table (the extension's own included) through the client's request loop. */
   request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options?: ExtensionCallOptions): Promise<ClientRequestResult<M>>;
+  /** The checks `McpClient.callTool` makes on a tools/call result (content, structuredContent against outputSchema), for a result that came another way (a task's). */
+  checkToolResult(result: JsonObject, about: { toolName?: string; taskId?: string }): CallToolOutcome;
   /** The open session (its `capabilities.extensions` says what the server supports); throws when not connected. */
   session(): ServerSession;
   /** Aborted when the client closes: an extension's timers and waits end with it. */

@@ -15,7 +15,7 @@ export const tasksFeature = defineFeature({
           toolName: task.toolName,
           args: task.args,
           ...(task.argumentsNote ? { argumentsNote: task.argumentsNote } : {}),
-          outcome: { result: task.result },
+          outcome: task.outcome,
           durationMs: task.durationMs,
         }),
       platform.historyRecorder,

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
+import type { CallToolOutcome } from '../../../protocol/client';
 import { errorMessage } from '../../../protocol/errors';
 import { tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../../protocol/extensions/tasks';
-import type { CallToolResult, JsonObject } from '../../../protocol/types';
+import type { JsonObject } from '../../../protocol/types';
 import type { HistoryRecording } from '../../../workbench/history/historyLog';
 import { PickedUpTaskHistory, taskResultCall, type TaskArgumentsNote } from '../../../workbench/tasks/taskResult';
 import { shortAge, sortTaskRows, taskRow, type RowArguments, type TaskRow } from '../../../workbench/tasks/taskRows';
@@ -12,7 +13,7 @@ import { TaskMemory } from './taskMemory';
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
 
 /** A finished task's result, for the host's result view, with the call it came from as the task book kept it. */
-export type TaskResultShower = (controller: ServerController, task: { toolName: string; args: JsonObject; argumentsNote?: string; result: CallToolResult; durationMs: number }) => void;
+export type TaskResultShower = (controller: ServerController, task: { toolName: string; args: JsonObject; argumentsNote?: string; outcome: CallToolOutcome; durationMs: number }) => void;
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -141,21 +142,27 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     const { taskId } = found.node.row;
     let result = this.results.get(taskId) ?? resultOf(found.api.book.get(taskId));
     try {
-      result ??= await found.api.wait(taskId);
+      result ??= (await found.api.wait(taskId)).result;
     } catch (error) {
       void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not available: {1}', taskId, errorMessage(error)));
       return;
     }
     const tracked = found.api.book.get(taskId);
-    // tasks/result and a completed 2026-07-28 task carry the original request's result: a CallToolResult.
-    if (!Array.isArray(result.content)) {
+    // tasks/result and a completed 2026-07-28 task carry the original request's result: a CallToolResult, checked
+    // as callTool checks one (its outputSchema too when the tool is known).
+    let outcome: CallToolOutcome;
+    try {
+      const client = found.controller.client;
+      if (!client) throw new Error(`${found.controller.name} is not running`);
+      outcome = client.checkToolResult(result, { ...(tracked?.toolName === undefined ? {} : { toolName: tracked.toolName }), taskId });
+    } catch {
       void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not a tool result (it has no content array).', taskId));
       return;
     }
     const call = taskResultCall(taskId, tracked);
     const argumentsNote = call.argumentsNote ? argumentsNoteText(call.argumentsNote) : undefined;
-    const toolResult = result as unknown as CallToolResult;
-    this.showResult(found.controller, { toolName: call.toolName, args: call.args, ...(argumentsNote ? { argumentsNote } : {}), result: toolResult, durationMs: call.durationMs });
+    const toolResult = outcome.result;
+    this.showResult(found.controller, { toolName: call.toolName, args: call.args, ...(argumentsNote ? { argumentsNote } : {}), outcome, durationMs: call.durationMs });
     const historyNote = call.argumentsNote
       ? vscode.l10n.t('result of task {0}, picked up after a reload (its arguments were not kept)', taskId)
       : vscode.l10n.t('result of task {0}, picked up after a reload', taskId);
@@ -215,7 +222,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     const serverName = controller.name;
     this.pickedUpHistory.pickedUp(controller.id, taskId);
     api.wait(taskId).then(
-      (result) => {
+      ({ result }) => {
         this.results.set(taskId, result);
         this.refresh();
       },

@@ -113,7 +113,7 @@ export interface CallOptions {
   apps?: AppsService;
 }
 
-/** Calls the tool with a cancellable progress notification; a failure or a cancel is reported here. */
+/** Calls the tool with progress and Cancel (the page's own, else a notification's); a failure or a cancel is reported here. */
 export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject, history: HistoryRecording, options: CallOptions = {}): Promise<CallAttempt> {
   const started = Date.now();
   const record = (outcome: HistoryOutcome, result?: CallToolOutcome): void => {
@@ -130,44 +130,43 @@ export async function callToolWithProgress(controller: ServerController, tool: T
   };
   // A tool with an MCP App: its app is drawn beside the result, hearing the input now and the answer later.
   const app = options.apps?.begin(controller, tool, args);
+  // One progress UI per call: a page that shows the call's progress and has its own Cancel (the form, the result tab)
+  // is that UI; only a call without one gets the cancellable progress notification.
+  const run = (progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken): Promise<CallToolOutcome> => {
+    // Cancel aborts the request; the core then sends notifications/cancelled to the server.
+    const abort = new AbortController();
+    const subscription = token?.onCancellationRequested(() => abort.abort());
+    const onPageCancel = () => abort.abort();
+    if (options.signal?.aborted) abort.abort();
+    options.signal?.addEventListener('abort', onPageCancel, { once: true });
+    let reported = 0;
+    return controller
+      .callTool(tool.name, args, {
+        signal: abort.signal,
+        runAsTask: options.runAsTask,
+        onProgress: (update) => {
+          const message = update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
+          options.onProgress?.(message);
+          if (!progress) return;
+          if (update.total && update.total > 0) {
+            const percent = Math.min(100, (update.progress / update.total) * 100);
+            progress.report({ message, increment: Math.max(0, percent - reported) });
+            reported = Math.max(reported, percent);
+          } else {
+            progress.report({ message });
+          }
+        },
+      })
+      .finally(() => {
+        subscription?.dispose();
+        options.signal?.removeEventListener('abort', onPageCancel);
+      });
+  };
   let outcome: CallToolOutcome;
   try {
-    outcome = await vscode.window.withProgress(
-      {
-        location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('Calling {0} on {1}', tool.name, controller.name),
-        cancellable: true,
-      },
-      (progress, token) => {
-        // Cancel aborts the request; the core then sends notifications/cancelled to the server.
-        const abort = new AbortController();
-        const subscription = token.onCancellationRequested(() => abort.abort());
-        const onPageCancel = () => abort.abort();
-        if (options.signal?.aborted) abort.abort();
-        options.signal?.addEventListener('abort', onPageCancel, { once: true });
-        let reported = 0;
-        return controller
-          .callTool(tool.name, args, {
-            signal: abort.signal,
-            runAsTask: options.runAsTask,
-            onProgress: (update) => {
-              const message = update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
-              options.onProgress?.(message);
-              if (update.total && update.total > 0) {
-                const percent = Math.min(100, (update.progress / update.total) * 100);
-                progress.report({ message, increment: Math.max(0, percent - reported) });
-                reported = Math.max(reported, percent);
-              } else {
-                progress.report({ message });
-              }
-            },
-          })
-          .finally(() => {
-            subscription.dispose();
-            options.signal?.removeEventListener('abort', onPageCancel);
-          });
-      },
-    );
+    outcome = options.onProgress
+      ? await run()
+      : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Calling {0} on {1}', tool.name, controller.name), cancellable: true }, run);
   } catch (error) {
     if (isLocalError(error, 'cancelled')) {
       controller.log.info(`Call of ${tool.name} cancelled by the user`);

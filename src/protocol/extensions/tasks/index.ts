@@ -5,7 +5,19 @@ import { tasksServices, type TasksServices, type TasksServicesOptions } from './
 export { MAX_KEPT_ARGUMENT_CHARS, type ArgumentKeeper, type KeptArguments, type TaskBook, type TrackedTask } from './taskBook';
 export { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskFailedError, isTerminal, nextPollDelayMs, type TaskGeneration, type TaskSnapshot, type TaskStatusKind } from './taskModel';
 export { RELATED_TASK_META } from './taskMethods';
-export { TASKS_EXTENSION_ID, tasksExtension, toolTaskSupport, type TaskCallOptions, type TaskCallOutcome, type TaskSupport, type TasksApi } from './tasksExtension';
+export {
+  TASKS_EXTENSION_ID,
+  taskMode,
+  tasksExtension,
+  toolTaskSupport,
+  type TaskCallOptions,
+  type TaskCallOutcome,
+  type TaskMode,
+  type TaskModeOptions,
+  type TaskSupport,
+  type TasksApi,
+  type ToolTaskOffer,
+} from './tasksExtension';
 export { tasksServices, type TaskReceiverOptions, type TasksServices, type TasksServicesOptions } from './taskServices';
 
 /** The tasks extension enabled for one client, with fresh services (its own task book). */

@@ -1,4 +1,5 @@
 import { LocalError, errorMessage } from '../../errors';
+import type { CallToolOutcome } from '../../client';
 import type { ProgressUpdate } from '../../jsonrpc/rpcConnection';
 import type { JsonObject, Tool } from '../../types';
 import type { ExtensionContext, ExtensionDefinition } from '../protocolExtension';
@@ -23,10 +24,63 @@ export interface TaskCallOptions {
 }
 
 export type TaskCallOutcome =
-  /** The call's result; `taskId` when it ran as a task. */
-  | { kind: 'result'; result: JsonObject; taskId?: string }
+  /** The call's result, checked as `McpClient.callTool` checks a direct one; `taskId` when it ran as a task. */
+  | ({ kind: 'result'; taskId?: string } & CallToolOutcome)
   /** The call became a task and the caller did not wait for it. */
   | { kind: 'task'; task: TaskSnapshot };
+
+/** What the server of the open session offers for running a tools/call as a task. */
+export type ToolTaskOffer =
+  /** No tasks: a 2025-11-25-or-older handshake without `capabilities.tasks`. */
+  | { generation: undefined }
+  /** 2025-11-25: `toolCalls` is whether it declares `capabilities.tasks.requests.tools.call`. */
+  | { generation: '2025-11-25'; toolCalls: boolean }
+  /** 2026-07-28: any tools/call may be answered with `resultType: "task"`; the server decides per call. */
+  | { generation: '2026-07-28' };
+
+/** What the caller asks: a task for a tool whose task support is optional, and whether to wait for the result. */
+export interface TaskModeOptions {
+  asTask?: boolean;
+  /** Default true. */
+  wait?: boolean;
+}
+
+/**
+ * How one tools/call runs, decided once for every host (the CLI, the extension's form, History, the tasks API):
+ *   - `task`: 2025-11-25 task-augmented (`params.task`), polled with tasks/get, its result fetched with tasks/result;
+ *   - `server-decides`: 2026-07-28, a plain tools/call whose answer may be a task (polled, or handed back unwaited);
+ *   - `direct`: a plain tools/call that does not become a task, and why.
+ */
+export type TaskMode =
+  | { kind: 'task'; generation: '2025-11-25'; reason: 'required' | 'asked'; wait: boolean }
+  | { kind: 'server-decides'; generation: '2026-07-28'; wait: boolean }
+  | {
+      kind: 'direct';
+      /**
+       * no-tasks: the server offers no tasks; no-tool-call-tasks: it offers tasks but not on tools/call (the spec:
+       * then never task-augment, whatever the tool's taskSupport); forbidden: the tool's taskSupport is absent or
+       * "forbidden"; not-asked: "optional" and no task was asked for.
+       */
+      reason: 'no-tasks' | 'no-tool-call-tasks' | 'forbidden' | 'not-asked';
+    };
+
+/** The one decision whether a tools/call runs as a task (2025-11-25 basic/utilities/tasks.mdx, tool-level negotiation; 2026-07-28 SEP-2663). */
+export function taskMode(tool: Tool, offer: ToolTaskOffer, options: TaskModeOptions = {}): TaskMode {
+  const wait = options.wait ?? true;
+  switch (offer.generation) {
+    case undefined:
+      return { kind: 'direct', reason: 'no-tasks' };
+    case '2026-07-28':
+      return { kind: 'server-decides', generation: '2026-07-28', wait };
+    case '2025-11-25': {
+      if (!offer.toolCalls) return { kind: 'direct', reason: 'no-tool-call-tasks' };
+      const support = toolTaskSupport(tool);
+      if (support === 'required') return { kind: 'task', generation: '2025-11-25', reason: 'required', wait };
+      if (support === 'forbidden') return { kind: 'direct', reason: 'forbidden' };
+      return options.asTask === true ? { kind: 'task', generation: '2025-11-25', reason: 'asked', wait } : { kind: 'direct', reason: 'not-asked' };
+    }
+  }
+}
 
 /** What hosts reach through `client.extension(tasksExtension)`. */
 export interface TasksApi {
@@ -35,10 +89,16 @@ export interface TasksApi {
   generation(): TaskGeneration | undefined;
   /** A tool's 2025-11-25 task support (2026-07-28 servers decide per call, so tools there read as optional). */
   taskSupport(tool: Tool): TaskSupport;
+  /** `taskMode` for this session's server: how a call of `tool` runs. */
+  taskMode(tool: Tool, options?: TaskModeOptions): TaskMode;
+  /** Calls the tool as `taskMode` decides; its result gets the checks `McpClient.callTool` makes. */
   callTool(tool: Tool, args: Record<string, unknown>, options?: TaskCallOptions): Promise<TaskCallOutcome>;
   get(taskId: string, signal?: AbortSignal): Promise<TaskSnapshot>;
-  /** Waits for a task this client did not start in this run (after a reload, `task get --wait`) and returns its result. */
-  wait(taskId: string, signal?: AbortSignal): Promise<JsonObject>;
+  /**
+   * Waits for a task this client did not start in this run (after a reload, `task wait`) and returns its result,
+   * checked as a tools/call result (its outputSchema too when the book knows the tool and it was listed).
+   */
+  wait(taskId: string, signal?: AbortSignal): Promise<CallToolOutcome>;
   /** 2025-11-25: the server's tasks/list; 2026-07-28 has none, so the tasks this client knows. */
   list(signal?: AbortSignal): Promise<TaskSnapshot[]>;
   cancel(taskId: string, signal?: AbortSignal): Promise<void>;
@@ -131,11 +191,15 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
     if (!found) throw new LocalError('capability-missing', `${context.serverName} does not offer tasks, so this client cannot ${what}`);
     return found;
   };
-  const serverOffersToolTasks = () => {
+  const offer = (): ToolTaskOffer => {
+    const found = generation();
+    if (found !== '2025-11-25') return { generation: found };
     const tasks = context.session().capabilities.tasks;
     const requests = isObject(tasks) ? tasks.requests : undefined;
-    return isObject(requests) && isObject(requests.tools) && isObject(requests.tools.call);
+    return { generation: found, toolCalls: isObject(requests) && isObject(requests.tools) && isObject(requests.tools.call) };
   };
+  const checked = (result: JsonObject, toolName: string | undefined, taskId: string | undefined): CallToolOutcome =>
+    context.checkToolResult(result, { ...(toolName === undefined ? {} : { toolName }), ...(taskId === undefined ? {} : { taskId }) });
   context.onServerNotification(TASK_STATUS_NOTIFICATION, (params) => {
     if (generation() !== '2025-11-25') return;
     recordStatusNotification(context, services, params);
@@ -149,32 +213,35 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
     book: services.book,
     generation,
     taskSupport: toolTaskSupport,
+    taskMode: (tool, options) => taskMode(tool, offer(), options),
     async callTool(tool, args, options = {}) {
-      const wait = options.wait ?? true;
-      const found = generation();
-      if (found === '2025-11-25') {
-        const support = toolTaskSupport(tool);
-        if (serverOffersToolTasks() && (support === 'required' || (support === 'optional' && options.asTask === true))) {
-          const started = await startLegacyToolTask(context, services, tool.name, args, options.signal);
-          if (started.kind === 'result') return started;
-          if (!wait) return { kind: 'task', task: started.task };
-          return { kind: 'result', result: await settleLegacyTask(context, services, started.task, options.signal), taskId: started.task.taskId };
-        }
+      const mode = taskMode(tool, offer(), options);
+      if (mode.kind === 'task') {
+        const started = await startLegacyToolTask(context, services, tool.name, args, options.signal);
+        if (started.kind === 'result') return { kind: 'result', ...checked(started.result, tool.name, undefined) };
+        if (!mode.wait) return { kind: 'task', task: started.task };
+        const taskId = started.task.taskId;
+        return { kind: 'result', ...checked(await settleLegacyTask(context, services, started.task, options.signal), tool.name, taskId), taskId };
       }
+      // A plain tools/call; a 2026-07-28 answer that is a task is polled by the result handler (or handed back unwaited).
+      const wait = mode.kind === 'server-decides' ? mode.wait : true;
       const params = { name: tool.name, arguments: args };
       const call: TaskCall = { toolName: tool.name, wait, signal: options.signal, onProgress: options.onProgress };
       services.calls.set(params, call);
       const result: JsonObject = await context.request('tools/call', params, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress });
       if (call.task && !wait) return { kind: 'task', task: call.task };
-      return { kind: 'result', result, ...(call.task ? { taskId: call.task.taskId } : {}) };
+      return { kind: 'result', ...checked(result, tool.name, call.task?.taskId), ...(call.task ? { taskId: call.task.taskId } : {}) };
     },
     get(taskId, signal) {
       return requireGeneration('read a task') === '2025-11-25' ? getLegacyTask(context, services, taskId, signal) : getModernTask(context, services, taskId, signal);
     },
     async wait(taskId, signal) {
       const found = requireGeneration('wait for a task');
-      if (found === '2025-11-25') return settleLegacyTask(context, services, await getLegacyTask(context, services, taskId, signal), signal);
-      return settleModernTask(context, services, await getModernTask(context, services, taskId, signal), signal);
+      const result =
+        found === '2025-11-25'
+          ? await settleLegacyTask(context, services, await getLegacyTask(context, services, taskId, signal), signal)
+          : await settleModernTask(context, services, await getModernTask(context, services, taskId, signal), signal);
+      return checked(result, services.book.get(taskId)?.toolName, taskId);
     },
     async list(signal) {
       if (requireGeneration('list tasks') === '2025-11-25') return listLegacyTasks(context, services, signal);
