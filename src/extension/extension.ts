@@ -50,6 +50,7 @@ import { ReviewPanel } from './webviews/reviewPanel';
 import { ProtocolViews } from './protocolView/protocolViews';
 import { DevMode } from './dev/devMode';
 import { registerAppHost } from './apps/appHost';
+import { ownErrorLog } from './ui/coreErrors';
 
 /** What the test build's `activate` returns (see testHooks.ts); kept as a name the suites import. */
 export type McpWorkbenchApi = McpWorkbenchTestApi;
@@ -70,6 +71,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   context.subscriptions.push(ownRawLog);
   // Lines here can be about any server (a result view's links), so every server's secrets are masked.
   const ownLog = maskingChannel(ownRawLog, () => activeManager?.servers.flatMap((server) => server.knownSecrets()) ?? []);
+  // Errors about no server in particular (the registry's) are logged here (coreErrors.ts, showError).
+  ownErrorLog.channel = ownLog;
   const logs = new LogChannels();
   const inputs = new InputPrompter(context.secrets, context.workspaceState);
   const confirmation = new LaunchConfirmation(context.workspaceState);

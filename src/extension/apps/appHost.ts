@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../protocol/errors';
 import { mcpApps, toolUi } from '../../protocol/extensions/apps';
 import type { CallToolResult, Tool } from '../../protocol/types';
 import type { ServerController } from '../servers/serverController';
 import { AppPanel } from './appPanel';
 import { appsEnabled } from './appsSetting';
+import { showError } from '../ui/coreErrors';
 
 /** The app side of one tool call: told of its answer, or that it ended without one. */
 export interface AppCall {
@@ -72,8 +72,12 @@ export class AppHost implements vscode.Disposable {
           return panel;
         },
         (error: unknown) => {
-          controller.log.warn(`The app of ${tool.name} was not drawn: ${errorMessage(error)}`);
-          void vscode.window.showWarningMessage(vscode.l10n.t('The app of {0} was not drawn: {1}', tool.name, errorMessage(error)));
+          void showError(error, {
+            server: controller,
+            severity: 'warning',
+            words: (reason) => vscode.l10n.t('The app of {0} was not drawn: {1}', tool.name, reason),
+            logAs: `The app of ${tool.name} was not drawn`,
+          });
           return undefined;
         },
       );

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../protocol/errors';
 import { tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
 import type { CallToolResult, JsonObject } from '../../protocol/types';
 import type { HistoryRecording } from '../../workbench/history/historyLog';
@@ -8,6 +7,7 @@ import { shortAge, sortTaskRows, taskRow, type RowArguments, type TaskRow } from
 import type { ServerController } from '../servers/serverController';
 import type { ServerManager } from '../servers/serverManager';
 import { TaskMemory } from './taskMemory';
+import { showError } from '../ui/coreErrors';
 
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
 
@@ -131,7 +131,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     try {
       await found.api.cancel(found.node.row.taskId);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cancelling task {0} failed: {1}', found.node.row.taskId, errorMessage(error)));
+      void showError(error, {
+        server: found.controller,
+        words: (reason) => vscode.l10n.t('Cancelling task {0} failed: {1}', found.node.row.taskId, reason),
+        logAs: `Cancelling task ${found.node.row.taskId} failed`,
+      });
     }
   }
 
@@ -143,7 +147,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     try {
       result ??= await found.api.wait(taskId);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not available: {1}', taskId, errorMessage(error)));
+      void showError(error, {
+        server: found.controller,
+        words: (reason) => vscode.l10n.t('The result of task {0} is not available: {1}', taskId, reason),
+        logAs: `The result of task ${taskId} is not available`,
+      });
       return;
     }
     const tracked = found.api.book.get(taskId);

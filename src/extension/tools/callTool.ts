@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { localizeCoreError } from '../ui/coreErrors';
+import { sayError, showError } from '../ui/coreErrors';
 import type { CallToolOutcome } from '../../protocol/client';
 import { errorMessage, isLocalError } from '../../protocol/errors';
 import type { JsonObject, Tool } from '../../protocol/types';
@@ -172,14 +172,15 @@ export async function callToolWithProgress(controller: ServerController, tool: T
       void vscode.window.showInformationMessage(vscode.l10n.t('The call of {0} was cancelled.', tool.name));
       return { kind: 'cancelled' };
     }
-    controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
     app?.cancelled(`the call failed: ${errorMessage(error)}`);
-    const showLog = vscode.l10n.t('Show Log');
-    void controller.notify('error', vscode.l10n.t('Calling {0} failed: {1}', tool.name, localizeCoreError(errorMessage(error))), showLog).then((choice) => {
-      if (choice === showLog) controller.log.show(true);
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Calling {0} failed: {1}', tool.name, reason),
+      logAs: `Call of ${tool.name} failed`,
+      showLog: true,
     });
-    return { kind: 'failed', message: localizeCoreError(errorMessage(error)) };
+    return { kind: 'failed', message: sayError(error, controller) };
   }
   const durationMs = Date.now() - started;
   controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);

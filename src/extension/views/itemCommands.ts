@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../protocol/errors';
 import type { ServerCatalog } from '../servers/serverCatalog';
 import type { ServerManager } from '../servers/serverManager';
 import { ServerState } from '../servers/serverState';
 import { isServerNode } from '../servers/serverPicker';
 import type { ServersTreeNode } from './serversTreeProvider';
+import { showError } from '../ui/coreErrors';
 
 /** A command argument from a Servers view row (every row carries its server's controller). */
 function isTreeNode(value: unknown): value is ServersTreeNode {
@@ -30,7 +30,7 @@ export async function refreshServer(catalog: ServerCatalog, node: unknown): Prom
   try {
     await catalog.refresh(node.controller);
   } catch (error) {
-    void vscode.window.showErrorMessage(errorMessage(error));
+    void showError(error, { server: node.controller, logAs: 'Refresh failed' });
   }
 }
 
