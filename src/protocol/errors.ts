@@ -36,15 +36,78 @@ export type LocalErrorKind =
   /** The response can no longer arrive (a 2026-07-28 HTTP response stream broke); the request may be issued again. */
   | 'response-lost';
 
+/** The plain words for an unreachable endpoint (an HTTP request that never got an answer). */
+export type UnreachableWords =
+  | 'connection refused'
+  | 'host not found'
+  | 'connection timed out'
+  | 'connection reset'
+  | 'host unreachable'
+  | 'network unreachable'
+  | 'the port is not allowed'
+  | 'TLS certificate problem';
+
+/** Why the era probe ended, inside a start timeout (autoEra.ts, eraProbe.ts). */
+export type ProbeReason =
+  | { kind: 'no-sign-of-life' }
+  | { kind: 'slow' }
+  | { kind: 'grace-ran-out'; server: string; upMs: number; graceMs: number }
+  /** Any other reason (a server's error reply, its words): shown as it is. */
+  | { kind: 'verbatim'; text: string };
+
+/**
+ * What an error is about, with its parameters, set where it is thrown: the English `message` is for logs and the
+ * CLI, and a host words the error for a person from this (the extension translates it, src/extension/ui/coreErrorKinds.ts)
+ * instead of parsing the message. What varies (a command, a folder, a method, a server's own words) is a parameter.
+ * A new kind fails to compile in the extension until it is worded there, in English and in zh-CN.
+ */
+export type ErrorDetail =
+  /** A stdio server's command is not on PATH; `searched` lists the folders (or says PATH is empty). */
+  | { kind: 'command-not-found'; command: string; searched: string }
+  | { kind: 'command-empty' }
+  /** A command given as a path that is not there (relative to `cwd` when it was resolved against it). */
+  | { kind: 'path-not-found'; command: string; cwd?: string; lookedFor: string }
+  | { kind: 'not-executable'; path: string }
+  | { kind: 'input-without-value'; input: string }
+  | { kind: 'timed-out'; method: string; ms: number }
+  /** The era probe's grace ran out: the server talked but left server/discover unanswered. */
+  | { kind: 'probe-grace-ran-out'; server: string; upMs: number; graceMs: number }
+  /** One deadline for the whole start, spent by the era probe and then (when `initializeMs` is set) by initialize. */
+  | { kind: 'start-timed-out'; totalMs: number; probeMs: number; reason: ProbeReason; initializeMs?: number }
+  /** `silentLauncher`: a package launcher (npx, uvx…) that failed with nothing on stderr. */
+  | { kind: 'process-exited'; code: number | null; silentLauncher?: string }
+  | { kind: 'process-killed'; signal: string }
+  | { kind: 'process-gone'; how: 'not running' | 'closed its input' }
+  | { kind: 'permission-denied'; command: string }
+  | { kind: 'cwd-unusable'; command: string; cwd: string; problem: 'is not a directory' | 'does not exist' }
+  | { kind: 'unreachable'; words: UnreachableWords; url?: string }
+  | { kind: 'sign-in-unfinished'; seconds: number };
+
+export type ErrorDetailKind = ErrorDetail['kind'];
+
 export class LocalError extends Error {
   override readonly name: string = 'LocalError';
+  /** What the error is about, for a host to word it (see ErrorDetail); undefined where only the message says it. */
+  readonly detail: ErrorDetail | undefined;
   constructor(
     readonly kind: LocalErrorKind,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; detail?: ErrorDetail },
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.detail = options?.detail;
   }
+}
+
+/**
+ * The error's own detail (any error class may carry one in a `detail` field: LocalError, UnresolvedVariableError,
+ * OAuthFlowError). Not looked for in causes: a wrapper that says something else must not be worded as its cause; a
+ * wrapper that only adds the server's name passes its cause's detail on.
+ */
+export function errorDetail(error: unknown): ErrorDetail | undefined {
+  if (!(error instanceof Error) || !('detail' in error)) return undefined;
+  const detail = error.detail;
+  return typeof detail === 'object' && detail !== null && typeof (detail as { kind?: unknown }).kind === 'string' ? (detail as ErrorDetail) : undefined;
 }
 
 export function isLocalError(error: unknown, kind?: LocalErrorKind): error is LocalError {

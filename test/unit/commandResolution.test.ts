@@ -60,7 +60,7 @@ test('POSIX: not found names the command, the PATH searched and what to do', asy
   const empty = await resolveCommand('npx', { env: {}, platform: 'linux' });
   assert.match(empty.kind === 'not-found' ? empty.hint : '', /searched: PATH is empty/);
   const blank = await resolveCommand('  ', { env: {}, platform: 'linux' });
-  assert.deepEqual(blank, { kind: 'not-found', searched: [], hint: 'the command is empty' });
+  assert.deepEqual(blank, { kind: 'not-found', searched: [], hint: 'the command is empty', detail: { kind: 'command-empty' } });
 });
 
 test('POSIX: relative and absolute paths resolve against cwd without searching PATH', async () => {

@@ -38,7 +38,8 @@ test('npx that exits 1 with nothing on stderr: the error says it may have failed
   assert.equal(error.kind, 'connection-closed');
   assert.match(error.message, /exited with code 1, with nothing on stderr: "npx" may have failed to download or install the package/);
   // The one line a notification or the CLI shows keeps the hint.
-  assert.match(summarizeStartFailure(error.message), /^exited with code 1, with nothing on stderr: "npx" may have failed/);
+  assert.match(summarizeStartFailure(error), /^exited with code 1, with nothing on stderr: "npx" may have failed/);
+  assert.deepEqual(error.detail, { kind: 'process-exited', code: 1, silentLauncher: 'npx' });
 });
 
 test('a launcher that says why on stderr, or any other program, gets no such hint', { skip: process.platform === 'win32' ? 'a #! script is not a program on Windows' : false, timeout: 20_000 }, async () => {

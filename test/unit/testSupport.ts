@@ -118,13 +118,13 @@ export async function startEverythingHttp(): Promise<{ server: ChildProcess; url
   return { server, url: `http://127.0.0.1:${port}/mcp` };
 }
 
-/** The message a real start fails with: a real process or a real socket, through the real client. */
-export async function startError(server: ResolvedServer, era?: EraPreference): Promise<string> {
+/** The error a real start fails with: a real process or a real socket, through the real client. */
+export async function startError(server: ResolvedServer, era?: EraPreference): Promise<Error> {
   const client = new McpClient({ serverName: 'probe', transport: createTransport(server), ...(era ? { era } : {}) });
   try {
     await client.connect();
   } catch (error) {
-    return errorMessage(error);
+    return error instanceof Error ? error : new Error(errorMessage(error));
   } finally {
     await client.close().catch(() => undefined);
   }

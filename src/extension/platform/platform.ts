@@ -19,6 +19,7 @@ import { ServerManager } from './servers/serverManager';
 import { reportGaveUp, reportStartFailure } from './servers/startServer';
 import { maskingChannel } from './shared/maskingChannel';
 import { createWorkspaceHost } from './shared/workspaceHost';
+import { ownErrorLog } from './ui/coreErrors';
 import { ToolResultDocuments } from './ui/toolResultDocuments';
 import { ReviewPanel } from './webviews/reviewPanel';
 
@@ -73,6 +74,8 @@ export class Platform implements vscode.Disposable {
   ) {
     const rawLog = vscode.window.createOutputChannel('MCP Workbench', { log: true });
     this.ownLog = maskingChannel(rawLog, () => this.manager.servers.flatMap((server) => server.knownSecrets()));
+    // Errors about no server in particular (the registry's) are logged here (coreErrors.ts, showError).
+    ownErrorLog.channel = this.ownLog;
     this.inputs = new InputPrompter(extension.secrets, extension.workspaceState);
     this.confirmation = new LaunchConfirmation(extension.workspaceState);
     this.authStore = new SecretAuthStore(extension.secrets);

@@ -5,12 +5,21 @@
  */
 import * as oauth from './oauthLibrary';
 import { cappedResponse, isLoopbackHost, readDocument, type OAuthHttp } from './oauthHttp';
+import type { ErrorDetail } from '../errors';
 import { InputLimitError } from '../limits/inputLimits';
 
 export { isLoopbackHost } from './oauthHttp';
 
 export class OAuthFlowError extends Error {
   override readonly name = 'OAuthFlowError';
+  constructor(
+    message: string,
+    /** For a host to word it (see ErrorDetail); undefined where only the message says it. */
+    readonly detail?: ErrorDetail,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }
 
 export interface ProtectedResourceMetadata {

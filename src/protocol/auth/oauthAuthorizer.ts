@@ -157,7 +157,9 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   private async bounded<T>(task: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const ms = this.options.signInTimeoutMs ?? DEFAULT_SIGN_IN_TIMEOUT_MS;
     const timer = new AbortController();
-    const handle = setTimeout(() => timer.abort(new OAuthFlowError(`${this.options.serverName}: the sign-in was not finished within ${+(ms / 1000).toFixed(1)} s`)), ms);
+    const seconds = +(ms / 1000).toFixed(1);
+    const unfinished = `${this.options.serverName}: the sign-in was not finished within ${seconds} s`;
+    const handle = setTimeout(() => timer.abort(new OAuthFlowError(unfinished, { kind: 'sign-in-unfinished', seconds })), ms);
     const signal = this.options.signal ? AbortSignal.any([timer.signal, this.options.signal]) : timer.signal;
     try {
       signal.throwIfAborted();

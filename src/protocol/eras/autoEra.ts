@@ -1,4 +1,4 @@
-import { LocalError, isLocalError } from '../errors';
+import { LocalError, errorDetail, isLocalError, type ProbeReason } from '../errors';
 import type { ClientRequestMethod, JsonParams } from '../methods';
 import type { OutgoingHttpRequest } from '../transports/transport';
 import type { JsonObject, LoggingLevel } from '../types';
@@ -80,6 +80,12 @@ export class AutoEra implements ProtocolEra {
       const ranOut = slowProbe && !reason.includes('slow to answer the probe');
       // A server that said nothing at all is not "slow to answer": its silence says nothing about its revision.
       const slow = !ranOut ? reason : probe.sawEvidence ? `the server was slow to answer the probe (${reason})` : `the server showed no sign of life and ${reason}`;
+      const graceRanOut = errorDetail(error);
+      const said: ProbeReason = ranOut
+        ? { kind: probe.sawEvidence ? 'slow' : 'no-sign-of-life' }
+        : graceRanOut?.kind === 'probe-grace-ran-out'
+          ? { kind: 'grace-ran-out', server: graceRanOut.server, upMs: graceRanOut.upMs, graceMs: graceRanOut.graceMs }
+          : { kind: 'verbatim', text: reason };
       wire.logger.info(`${wire.serverName}: not a 2026-07-28 server (${slow}); using the initialize handshake`);
       this.modern.close();
       wire.transport.setSessionMode?.('sessions');
@@ -88,7 +94,7 @@ export class AutoEra implements ProtocolEra {
       // (even with an error) is responsive, and the time before its answer may be a person signing in (HTTP), which
       // the request deadline waits for.
       const session = slowProbe
-        ? await this.handshakeWithinStart(wire, identity, { spentMs: Date.now() - startedAt, reason: slow })
+        ? await this.handshakeWithinStart(wire, identity, { spentMs: Date.now() - startedAt, reason: slow, said })
         : await this.handshake.open(wire, identity);
       // Only a probe that cost a wait is worth skipping next time; a server that refuses server/discover at once is
       // probed again (one round trip), so it is found the day it starts speaking 2026-07-28.
@@ -98,7 +104,7 @@ export class AutoEra implements ProtocolEra {
   }
 
   /** The handshake after a failed probe, given what is left of the start's deadline. */
-  private async handshakeWithinStart(wire: EraWire, identity: ClientIdentity, probe: { spentMs: number; reason: string }): Promise<HandshakeSession> {
+  private async handshakeWithinStart(wire: EraWire, identity: ClientIdentity, probe: { spentMs: number; reason: string; said: ProbeReason }): Promise<HandshakeSession> {
     const totalMs = this.options.startTimeoutMs;
     const leftMs = totalMs - probe.spentMs;
     const startTimedOut = (initializeMs: number, cause?: unknown) =>
@@ -106,7 +112,10 @@ export class AutoEra implements ProtocolEra {
         'timeout',
         `${wire.serverName}: the start timed out after ${totalMs} ms: the era probe took ${probe.spentMs} ms (${probe.reason}), ` +
           (initializeMs > 0 ? `then initialize was not answered for ${initializeMs} ms` : 'which left no time for initialize'),
-        { cause },
+        {
+          cause,
+          detail: { kind: 'start-timed-out', totalMs, probeMs: probe.spentMs, reason: probe.said, ...(initializeMs > 0 ? { initializeMs } : {}) },
+        },
       );
     if (leftMs <= 0) throw startTimedOut(0);
     const initializeStartedAt = Date.now();

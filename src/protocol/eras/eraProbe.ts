@@ -55,10 +55,12 @@ export class EraProbe {
         grace = setTimeout(() => {
           finish();
           abandon.abort();
+          const upMs = this.evidenceAt! - this.startedAt;
           reject(
             new DiscoverFailure(
               'timeout',
-              `${inner.serverName} was slow to answer the probe: it was up ${this.evidenceAt! - this.startedAt} ms after start but left server/discover unanswered for ${this.timing.graceMs} ms more`,
+              `${inner.serverName} was slow to answer the probe: it was up ${upMs} ms after start but left server/discover unanswered for ${this.timing.graceMs} ms more`,
+              { detail: { kind: 'probe-grace-ran-out', server: inner.serverName, upMs, graceMs: this.timing.graceMs } },
             ),
           );
         }, this.timing.graceMs);

@@ -8,7 +8,7 @@ import {
   type MessageConnection,
 } from 'vscode-jsonrpc';
 import { Emitter, type Disposable } from '../disposable';
-import { ErrorCodes, LocalError, McpError, errorMessage } from '../errors';
+import { ErrorCodes, LocalError, McpError, errorDetail, errorMessage } from '../errors';
 import type { Transport } from '../transports/transport';
 import { BoundedSet } from './bounded';
 import { OutgoingRequest, RequestDeadlines, type RequestOwner } from './outgoingRequest';
@@ -100,8 +100,9 @@ export class RpcConnection implements Disposable {
   private readonly requestOwner: RequestOwner = {
     expire: (request) => {
       if (this.deadlines.postponedForPerson(request)) return;
-      const what = `${this.options.serverName}: ${request.method} timed out after ${Date.now() - request.startedAt} ms`;
-      this.abandon(request, new LocalError('timeout', what), request.cancellable ? `timed out after ${request.timeoutMs} ms` : undefined);
+      const ms = Date.now() - request.startedAt;
+      const what = `${this.options.serverName}: ${request.method} timed out after ${ms} ms`;
+      this.abandon(request, new LocalError('timeout', what, { detail: { kind: 'timed-out', method: request.method, ms } }), request.cancellable ? `timed out after ${request.timeoutMs} ms` : undefined);
     },
     abort: (request) => this.abandon(request, new LocalError('cancelled', `${request.method} was cancelled`), 'cancelled by the user'),
   };
@@ -416,7 +417,7 @@ export class RpcConnection implements Disposable {
     if (this.closed) return;
     this.closed = true;
     this.closedError = error
-      ? new LocalError('connection-closed', `${this.options.serverName}: ${errorMessage(error)}`, { cause: error })
+      ? new LocalError('connection-closed', `${this.options.serverName}: ${errorMessage(error)}`, { cause: error, detail: errorDetail(error) })
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
     this.deadlines.dispose();

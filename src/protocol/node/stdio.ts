@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { Writable } from 'node:stream';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
-import { LocalError } from '../errors';
+import { LocalError, type ErrorDetail } from '../errors';
 import { SENT } from '../jsonrpc/sent';
 import { LineSplitter, oversizedReason } from './lineSplitter';
 import { inputLimits, type InputLimits } from '../limits/inputLimits';
@@ -169,11 +169,11 @@ export class StdioTransport implements Transport {
   /** Not an async function: no promise of its own per message when the pipe takes it (the usual case). */
   send(message: object): Promise<void> {
     if (this.state.kind !== 'running') {
-      return Promise.reject(new LocalError('connection-closed', 'the server process is not running'));
+      return Promise.reject(new LocalError('connection-closed', 'the server process is not running', { detail: { kind: 'process-gone', how: 'not running' } }));
     }
     const { stdin } = this.state.child;
     if (stdin.destroyed || !stdin.writable) {
-      return Promise.reject(new LocalError('connection-closed', 'the server closed its input'));
+      return Promise.reject(new LocalError('connection-closed', 'the server closed its input', { detail: { kind: 'process-gone', how: 'closed its input' } }));
     }
     // JSON.stringify never emits a raw newline, so one message is exactly one line.
     const line = JSON.stringify(message) + '\n';
@@ -283,10 +283,10 @@ export class StdioTransport implements Transport {
       this.sink?.onClose();
       return;
     }
-    const tail = this.stderrTail.length
-      ? `; last stderr lines:\n${this.stderrTail.join('\n')}`
-      : (silentLauncherHint(this.options.command, this.options.args ?? [], code) ?? '');
-    this.sink?.onClose(new LocalError('connection-closed', `the server process ${how}${tail}`));
+    const launcher = this.stderrTail.length ? undefined : silentLauncher(this.options.command, this.options.args ?? [], code);
+    const tail = this.stderrTail.length ? `; last stderr lines:\n${this.stderrTail.join('\n')}` : launcher ? launcherHint(launcher) : '';
+    const detail: ErrorDetail = signal ? { kind: 'process-killed', signal } : { kind: 'process-exited', code, ...(launcher ? { silentLauncher: launcher } : {}) };
+    this.sink?.onClose(new LocalError('connection-closed', `the server process ${how}${tail}`, { detail }));
   }
 }
 
@@ -296,6 +296,16 @@ export class StdioTransport implements Transport {
  * person guessing. Undefined for anything else.
  */
 export function silentLauncherHint(command: string, args: readonly string[], code: number | null): string | undefined {
+  const launcher = silentLauncher(command, args, code);
+  return launcher === undefined ? undefined : launcherHint(launcher);
+}
+
+function launcherHint(launcher: string): string {
+  return `, with nothing on stderr: "${launcher}" may have failed to download or install the package; run the same command in a terminal to see why`;
+}
+
+/** The package launcher (npx, uvx, `pnpm dlx`…) that `command` runs when it failed with `code`; undefined for anything else. */
+function silentLauncher(command: string, args: readonly string[], code: number | null): string | undefined {
   if (code === null || code === 0) return undefined;
   const program = command.split(/[\\/]/).at(-1)?.replace(/\.(cmd|exe|ps1)$/i, '').toLowerCase() ?? '';
   const launcher = ['npx', 'pnpx', 'bunx', 'uvx'].includes(program)
@@ -303,8 +313,7 @@ export function silentLauncherHint(command: string, args: readonly string[], cod
     : ['pnpm', 'yarn', 'bun'].includes(program) && args[0] === 'dlx'
       ? `${program} dlx`
       : undefined;
-  if (!launcher) return undefined;
-  return `, with nothing on stderr: "${launcher}" may have failed to download or install the package; run the same command in a terminal to see why`;
+  return launcher;
 }
 
 /**
@@ -330,7 +339,9 @@ export function buildEnvironment(
 function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: string | undefined, env: NodeJS.ProcessEnv): LocalError {
   // A cwd that is missing fails the spawn with ENOENT too, which would otherwise read as a command not on PATH.
   const cwdProblem = cwd === undefined ? undefined : unusableCwd(cwd);
-  if (cwdProblem !== undefined) return new LocalError('transport', `cannot start "${command}": cwd ${cwd} ${cwdProblem}`, { cause: error });
+  if (cwd !== undefined && cwdProblem !== undefined) {
+    return new LocalError('transport', `cannot start "${command}": cwd ${cwd} ${cwdProblem}`, { cause: error, detail: { kind: 'cwd-unusable', command, cwd, problem: cwdProblem } });
+  }
   if (error.code === 'ENOENT') {
     const searched = path.isAbsolute(command) || command.includes('/') ? `the path ${command}` : `PATH=${env.PATH ?? ''}`;
     return new LocalError(
@@ -341,7 +352,7 @@ function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: 
     );
   }
   if (error.code === 'EACCES') {
-    return new LocalError('transport', `permission denied running "${command}": is it executable?`, { cause: error });
+    return new LocalError('transport', `permission denied running "${command}": is it executable?`, { cause: error, detail: { kind: 'permission-denied', command } });
   }
   return new LocalError('transport', `cannot start "${command}": ${error.message}`, { cause: error });
 }

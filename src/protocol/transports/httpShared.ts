@@ -1,5 +1,5 @@
 import type { HttpAuthorizer, HttpMethod } from '../auth/authorizer';
-import { LocalError, errorMessage, type LocalErrorKind } from '../errors';
+import { LocalError, errorMessage, type ErrorDetail, type LocalErrorKind, type UnreachableWords } from '../errors';
 import { InputLimitError } from '../limits/inputLimits';
 import type { SseParser } from './sseParser';
 
@@ -84,10 +84,27 @@ export function describeFetchFailure(error: unknown): string {
   return code && !causeText.includes(code) ? `${message} (${causeText}, ${code})` : `${message} (${causeText})`;
 }
 
+// Network error codes (Node's and undici's, as describeFetchFailure quotes them) and the plain words for them.
+const UNREACHABLE: readonly [RegExp, UnreachableWords][] = [
+  [/\bECONNREFUSED\b/, 'connection refused'],
+  [/\b(ENOTFOUND|EAI_AGAIN)\b/, 'host not found'],
+  [/\b(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)\b/, 'connection timed out'],
+  [/\bECONNRESET\b/, 'connection reset'],
+  [/\bEHOSTUNREACH\b/, 'host unreachable'],
+  [/\bENETUNREACH\b/, 'network unreachable'],
+  [/\bbad port\b/, 'the port is not allowed'],
+  [/\b(CERT_|UNABLE_TO_VERIFY|SELF_SIGNED|ERR_TLS)/, 'TLS certificate problem'],
+];
+
+/** Every way an endpoint can be unreachable (ErrorDetail `unreachable`), for the translation tables. */
+export const UNREACHABLE_WORDS: readonly UnreachableWords[] = UNREACHABLE.map(([, words]) => words);
+
 export function networkError(method: string, url: string, error: unknown): LocalError {
   // Some causes quote the URL verbatim; keep its secrets out of the message.
   const cause = describeFetchFailure(error).split(url).join(displayUrl(url));
-  return new LocalError('transport', `${method} ${displayUrl(url)} failed: ${cause}`, { cause: error });
+  const words = UNREACHABLE.find(([pattern]) => pattern.test(cause))?.[1];
+  const detail: ErrorDetail | undefined = words ? { kind: 'unreachable', words, url: displayUrl(url) } : undefined;
+  return new LocalError('transport', `${method} ${displayUrl(url)} failed: ${cause}`, { cause: error, detail });
 }
 
 /** The media type without parameters, lower-cased ('' when absent). */

@@ -4,6 +4,8 @@
  * the host knows how to prompt and where secrets live.
  */
 
+import type { ErrorDetail } from '../../protocol/errors';
+
 export interface VariableContext {
   workspaceFolder?: string;
   userHome: string;
@@ -19,6 +21,13 @@ export interface VariableContext {
 
 export class UnresolvedVariableError extends Error {
   override readonly name = 'UnresolvedVariableError';
+  constructor(
+    message: string,
+    /** For a host to word it (see ErrorDetail); undefined where only the message says it. */
+    readonly detail?: ErrorDetail,
+  ) {
+    super(message);
+  }
 }
 
 const VARIABLE = /\$\{([^}]+)\}/g;
@@ -49,15 +58,15 @@ async function resolveOne(name: string, context: VariableContext): Promise<strin
   }
   if (name.startsWith('input:')) {
     const id = name.slice(6);
-    const value = required(await context.input(id), name, 'no value was given');
+    const value = required(await context.input(id), name, 'no value was given', { kind: 'input-without-value', input: id });
     context.revealed?.(value);
     return value;
   }
   throw new UnresolvedVariableError(`unknown variable \${${name}}`);
 }
 
-function required(value: string | undefined, name: string, why: string): string {
-  if (value === undefined) throw new UnresolvedVariableError(`cannot resolve \${${name}}: ${why}`);
+function required(value: string | undefined, name: string, why: string, detail?: ErrorDetail): string {
+  if (value === undefined) throw new UnresolvedVariableError(`cannot resolve \${${name}}: ${why}`, detail);
   return value;
 }
 

@@ -2,57 +2,54 @@
  * One line that says why a server did not start, for the first line of a notification (or a CLI error): the exit
  * code and the server's last stderr line for a process, "unreachable: connection refused" for an HTTP endpoint
  * that is not listening. The full message (every stderr line, the request that failed) stays in the log.
+ * Read from the error's detail (see ErrorDetail), never from its English message.
  */
+import { errorDetail, errorMessage, type ErrorDetail } from '../../protocol/errors';
 
-/** The plain words for an unreachable endpoint, in the summary's `unreachable: <words>` (translated by the extension). */
-export type UnreachableWords =
-  | 'connection refused'
-  | 'host not found'
-  | 'connection timed out'
-  | 'connection reset'
-  | 'host unreachable'
-  | 'network unreachable'
-  | 'the port is not allowed'
-  | 'TLS certificate problem';
+export type { UnreachableWords } from '../../protocol/errors';
+export { UNREACHABLE_WORDS } from '../../protocol/transports/httpShared';
 
-// Network error codes (Node's and undici's) and the plain words for them.
-const UNREACHABLE: readonly [RegExp, UnreachableWords][] = [
-  [/\bECONNREFUSED\b/, 'connection refused'],
-  [/\b(ENOTFOUND|EAI_AGAIN)\b/, 'host not found'],
-  [/\b(ETIMEDOUT|UND_ERR_CONNECT_TIMEOUT)\b/, 'connection timed out'],
-  [/\bECONNRESET\b/, 'connection reset'],
-  [/\bEHOSTUNREACH\b/, 'host unreachable'],
-  [/\bENETUNREACH\b/, 'network unreachable'],
-  [/\bbad port\b/, 'the port is not allowed'],
-  [/\b(CERT_|UNABLE_TO_VERIFY|SELF_SIGNED|ERR_TLS)/, 'TLS certificate problem'],
-];
-
-/** Every `unreachable: <words>` the summary can say, for the translation tables. */
-export const UNREACHABLE_WORDS: readonly UnreachableWords[] = UNREACHABLE.map(([, words]) => words);
-
-const PROCESS_ENDED = /the server process (exited with code -?\d+|was killed by [A-Z0-9]+)/;
+/** Why a start failed, for a host to word: the error's detail (with the last stderr line after it), or its first line. */
+export type StartFailure =
+  | { kind: 'detail'; detail: ErrorDetail; lastStderr?: string }
+  | { kind: 'line'; line: string };
 
 /**
- * `message` is the start error's message (already masked), `stderrTail` the process's last stderr lines (masked;
- * empty for HTTP). Returns one line.
+ * `message` is the start error's message (already masked), `detail` its detail, `stderrTail` the process's last
+ * stderr lines (masked; empty for HTTP).
  */
-export function summarizeStartFailure(message: string, stderrTail: readonly string[] = []): string {
-  const ended = PROCESS_ENDED.exec(message);
-  if (ended) {
+export function describeStartFailure(message: string, detail: ErrorDetail | undefined, stderrTail: readonly string[] = []): StartFailure {
+  if (detail?.kind === 'process-exited' || detail?.kind === 'process-killed') {
     // The message itself lists the stderr tail after its first line; the tail passed in is the same text.
     const stderrInMessage = message.split('\n').slice(1);
     const lastStderr = [...stderrTail, ...stderrInMessage].map((line) => line.trim()).filter(Boolean).at(-1);
-    if (lastStderr) return `${ended[1]}: ${lastStderr}`;
-    // Nothing on stderr: keep what the transport added about it (a package launcher's hint), if anything.
-    const firstLine = message.split('\n', 1)[0] ?? message;
-    const rest = firstLine.slice(ended.index + ended[0].length);
-    return rest.startsWith(', with nothing on stderr') ? `${ended[1]}${rest}` : ended[1];
+    // With something on stderr, that line says more than a package launcher's guess.
+    const ended: ErrorDetail = detail.kind === 'process-exited' && lastStderr ? { kind: 'process-exited', code: detail.code } : detail;
+    return lastStderr ? { kind: 'detail', detail: ended, lastStderr } : { kind: 'detail', detail: ended };
   }
-  const firstLine = message.split('\n', 1)[0] ?? message;
-  for (const [pattern, words] of UNREACHABLE) {
-    if (!pattern.test(message)) continue;
-    const url = /\bhttps?:\/\/[^\s)]+/.exec(firstLine)?.[0];
-    return url ? `unreachable: ${words} (${url})` : `unreachable: ${words}`;
+  if (detail) return { kind: 'detail', detail };
+  return { kind: 'line', line: message.split('\n', 1)[0] ?? message };
+}
+
+/** The one line in English (CLI, log, tests); a host in another language words `describeStartFailure` instead. */
+export function summarizeStartFailure(error: unknown, stderrTail: readonly string[] = []): string {
+  const failure = describeStartFailure(errorMessage(error), errorDetail(error), stderrTail);
+  if (failure.kind === 'line') return failure.line;
+  const { detail, lastStderr } = failure;
+  switch (detail.kind) {
+    case 'process-exited': {
+      const launcher = detail.silentLauncher
+        ? `, with nothing on stderr: "${detail.silentLauncher}" may have failed to download or install the package; run the same command in a terminal to see why`
+        : '';
+      return `exited with code ${detail.code}${launcher}${lastStderr ? `: ${lastStderr}` : ''}`;
+    }
+    case 'process-killed':
+      return `was killed by ${detail.signal}${lastStderr ? `: ${lastStderr}` : ''}`;
+    case 'unreachable':
+      return detail.url ? `unreachable: ${detail.words} (${detail.url})` : `unreachable: ${detail.words}`;
+    default: {
+      const message = errorMessage(error);
+      return message.split('\n', 1)[0] ?? message;
+    }
   }
-  return firstLine;
 }

@@ -1,5 +1,6 @@
 import { access, constants, stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import type { ErrorDetail } from '../../protocol/errors';
 
 /**
  * Finds the executable a stdio server's `command` names, the way the OS would, so a missing `npx` is reported with
@@ -25,7 +26,8 @@ export interface CommandResolutionOptions {
 
 export type CommandResolution =
   | { kind: 'found'; path: string; viaShim?: 'cmd' }
-  | { kind: 'not-found'; searched: string[]; hint: string };
+  /** `hint` in English (logs, CLI); `detail` for a host to word it (see ErrorDetail). */
+  | { kind: 'not-found'; searched: string[]; hint: string; detail: ErrorDetail };
 
 export const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 const SHIM_EXTENSIONS = new Set(['.cmd', '.bat']);
@@ -34,19 +36,22 @@ export async function resolveCommand(command: string, options: CommandResolution
   const windows = options.platform === 'win32';
   const paths = windows ? path.win32 : path.posix;
   const extensions = windows ? pathExtensions(options.env) : [''];
-  if (command.trim() === '') return { kind: 'not-found', searched: [], hint: 'the command is empty' };
+  if (command.trim() === '') return { kind: 'not-found', searched: [], hint: 'the command is empty', detail: { kind: 'command-empty' } };
 
   if (isPathLike(command, windows)) {
     const base = options.cwd && !paths.isAbsolute(command) ? joinPath(options.cwd, command, windows) : command;
     const found = await findWithExtensions(base, extensions, windows);
     if (found) return found;
     const notExecutable = !windows && (await isFile(base));
+    const cwd = options.cwd && !paths.isAbsolute(command) ? options.cwd : undefined;
+    const lookedFor = `${base}${extensionNote(extensions, windows)}`;
     return {
       kind: 'not-found',
       searched: [base],
       hint: notExecutable
         ? `${base} exists but is not executable: run chmod +x on it, or use the interpreter as the command (e.g. "node", "python")`
-        : `${command} not found${options.cwd && !paths.isAbsolute(command) ? ` relative to cwd ${options.cwd}` : ''} (looked for ${base}${extensionNote(extensions, windows)}). Check the path, or use an absolute path.`,
+        : `${command} not found${cwd ? ` relative to cwd ${cwd}` : ''} (looked for ${lookedFor}). Check the path, or use an absolute path.`,
+      detail: notExecutable ? { kind: 'not-executable', path: base } : { kind: 'path-not-found', command, ...(cwd ? { cwd } : {}), lookedFor },
     };
   }
 
@@ -60,13 +65,12 @@ export async function resolveCommand(command: string, options: CommandResolution
   const shown = directories.filter((directory) => !options.isHostFolder?.(directory));
   const hidden = directories.length - shown.length;
   const hiddenNote = hidden === 0 ? '' : `${shown.length ? windows ? '; ' : ', ' : ''}and ${hidden} folder${hidden === 1 ? '' : 's'} of the editor itself`;
-  const searched = directories.length ? `${shown.join(windows ? '; ' : ', ')}${hiddenNote}` : 'PATH is empty';
+  const searched = `${directories.length ? `${shown.join(windows ? '; ' : ', ')}${hiddenNote}` : 'PATH is empty'}${extensionNote(extensions, windows)}`;
   return {
     kind: 'not-found',
     searched: directories,
-    hint:
-      `${command} not found on PATH (searched: ${searched}${extensionNote(extensions, windows)}). ` +
-      'Use an absolute path, set cwd, or add its folder to PATH through env.',
+    hint: `${command} not found on PATH (searched: ${searched}). Use an absolute path, set cwd, or add its folder to PATH through env.`,
+    detail: { kind: 'command-not-found', command, searched },
   };
 }
 

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../protocol/errors';
 import { mcpApps, toolUi } from '../../../protocol/extensions/apps';
 import type { CallToolResult, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
 import { AppPanel } from './appPanel';
 import { appsEnabled } from '../../platform/apps/appsSetting';
 import type { AppCall, AppsService } from '../../platform/services';
+import { showError } from '../../platform/ui/coreErrors';
 
 
 const NO_APP: AppCall = { answered: () => undefined, cancelled: () => undefined };
@@ -68,8 +68,12 @@ export class AppHost implements AppsService, vscode.Disposable {
           return panel;
         },
         (error: unknown) => {
-          controller.log.warn(`The app of ${tool.name} was not drawn: ${errorMessage(error)}`);
-          void vscode.window.showWarningMessage(vscode.l10n.t('The app of {0} was not drawn: {1}', tool.name, errorMessage(error)));
+          void showError(error, {
+            server: controller,
+            severity: 'warning',
+            words: (reason) => vscode.l10n.t('The app of {0} was not drawn: {1}', tool.name, reason),
+            logAs: `The app of ${tool.name} was not drawn`,
+          });
           return undefined;
         },
       );

@@ -10,6 +10,7 @@ import { runningServer } from '../../platform/servers/serverPicker';
 import { askWithCompletions } from '../../platform/ui/completionInput';
 import { argumentField, isObject, isStringRecord, pickItem } from '../../platform/ui/pickers';
 import { promptMarkdown } from './promptMarkdown';
+import { showError } from '../../platform/ui/coreErrors';
 
 /** What Get Prompt works with; `documents` opens Markdown in a read-only tab (the tool result documents). */
 export interface PromptsContext {
@@ -45,9 +46,12 @@ export async function getPrompt(context: PromptsContext, argument: unknown): Pro
     record({ kind: 'succeeded' }, result);
     return context.documents.show(`${prompt.name} prompt`, promptMarkdown(controller.name, prompt.name, args, result));
   } catch (error) {
-    controller.log.error(`Getting prompt ${prompt.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
-    void controller.notify('error', vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, errorMessage(error)));
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Getting prompt {0} failed: {1}', prompt.name, reason),
+      logAs: `Getting prompt ${prompt.name} failed`,
+    });
     return undefined;
   }
 }

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../protocol/errors';
 import { RegistryClient } from '../../../workbench/registry/client';
 import { runsWhere } from '../../../workbench/registry/mapping';
 import type { RegistryEntry } from '../../../workbench/registry/types';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
+import { showError } from '../../platform/ui/coreErrors';
 
 /** Registry text in a quick pick: control characters escaped, `$(icon)` syntax defused, length bounded. */
 export function shown(text: string, max = 200): string {
@@ -46,7 +46,7 @@ export function pickRegistryEntry(client: RegistryClient): Promise<RegistryEntry
     } catch (error) {
       if (mine !== generation) return;
       quickPick.items = [];
-      void vscode.window.showErrorMessage(errorMessage(error));
+      void showError(error, { logAs: 'Browsing the MCP registry failed' });
     } finally {
       if (mine === generation) quickPick.busy = false;
     }

@@ -9,6 +9,7 @@ import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
 import { addRegistryServer } from './addRegistryServer';
 import { pickRegistryEntry, pickVersion, showRegistryDetails } from './registryBrowser';
+import { showError } from '../../platform/ui/coreErrors';
 
 /** The registry to browse: `mcpWorkbench.registry.url`, the official MCP Registry by default. */
 export function registryUrl(): string {
@@ -41,7 +42,10 @@ export async function browseRegistry(): Promise<string | undefined> {
     }
     return undefined;
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not add a server from the MCP registry at {0}: {1}', url, errorMessage(error)));
+    void showError(error, {
+      words: (reason) => vscode.l10n.t('Could not add a server from the MCP registry at {0}: {1}', url, reason),
+      logAs: `Could not add a server from the MCP registry at ${url}`,
+    });
     return undefined;
   }
 }

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../protocol/errors';
 import type { ReadResourceResult } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
 import { canPreviewImage, showImagePreview } from './imagePreview';
 import type { ResourceDocuments } from './resourceDocuments';
+import { showError } from '../../platform/ui/coreErrors';
 
 /** Reads a resource into an editor, with an image preview for binary images; failures become a notification. */
 export async function readResourceWithFeedback(documents: ResourceDocuments, controller: ServerController, uri: string): Promise<ReadResourceResult | undefined> {
@@ -17,8 +17,11 @@ export async function readResourceWithFeedback(documents: ResourceDocuments, con
     }
     return result;
   } catch (error) {
-    controller.log.error(`Reading ${uri} failed: ${errorMessage(error)}`);
-    void controller.notify('error', vscode.l10n.t('Reading {0} from {1} failed: {2}', uri, controller.name, errorMessage(error)));
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Reading {0} from {1} failed: {2}', uri, controller.name, reason),
+      logAs: `Reading ${uri} failed`,
+    });
     return undefined;
   }
 }

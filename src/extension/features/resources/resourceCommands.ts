@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../protocol/errors';
 import type { ReadResourceResult, Resource, ResourceTemplate } from '../../../protocol/types';
 import { parseUriTemplate, expandUriTemplate } from '../../../protocol/features/uriTemplate';
 import type { ServerController } from '../../platform/servers/serverController';
@@ -12,6 +11,7 @@ import { argumentField, isObject, isStringRecord, pickItem } from '../../platfor
 import { readResourceWithFeedback } from './readResource';
 import type { ResourceDocuments } from './resourceDocuments';
 import type { ResourceSubscriptions } from '../../platform/servers/resourceSubscriptions';
+import { showError } from '../../platform/ui/coreErrors';
 
 const isResource = (value: unknown): value is Resource => isObject(value) && typeof value.uri === 'string';
 const isTemplate = (value: unknown): value is ResourceTemplate => isObject(value) && typeof value.uriTemplate === 'string';
@@ -71,7 +71,11 @@ async function expandTemplate(controller: ServerController, template: ResourceTe
   try {
     names = [...new Set(parseUriTemplate(template.uriTemplate).variables.map((variable) => variable.name))];
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('The resource template {0} is malformed: {1}', template.uriTemplate, errorMessage(error)));
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('The resource template {0} is malformed: {1}', template.uriTemplate, reason),
+      logAs: `The resource template ${template.uriTemplate} is malformed`,
+    });
     return undefined;
   }
   const values: Record<string, string> = {};
@@ -103,6 +107,10 @@ export async function toggleSubscription(context: ResourcesContext, argument: un
     if (subscribe) await context.subscriptions.subscribe(controller, uri);
     else await context.subscriptions.unsubscribe(controller, uri);
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not change the subscription to {0}: {1}', uri, errorMessage(error)));
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Could not change the subscription to {0}: {1}', uri, reason),
+      logAs: `Could not change the subscription to ${uri}`,
+    });
   }
 }

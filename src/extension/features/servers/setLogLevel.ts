@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../protocol/errors';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../../protocol/types';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
 import { ServerState } from '../../platform/servers/serverState';
+import { showError } from '../../platform/ui/coreErrors';
 
 /**
  * MCP Workbench: Set Log Level… — sends `logging/setLevel` to a server that offers logging; the level is kept and sent again
@@ -28,7 +28,11 @@ export async function setLogLevel(manager: ServerManager, argument: unknown, pre
     }
     return sent;
   } catch (error) {
-    void controller.notify('error', vscode.l10n.t('Could not set the log level of {0}: {1}', controller.name, errorMessage(error)));
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Could not set the log level of {0}: {1}', controller.name, reason),
+      logAs: `Could not set the log level ${level}`,
+    });
     return false;
   }
 }

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../protocol/errors';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { ServerState } from '../../platform/servers/serverState';
 import { isServerNode } from '../../platform/servers/serverPicker';
 import type { ServersTreeNode } from './serversTreeProvider';
+import { showError } from '../../platform/ui/coreErrors';
 
 /** A command argument from a Servers view row (every row carries its server's controller). */
 function isTreeNode(value: unknown): value is ServersTreeNode {
@@ -30,7 +30,7 @@ export async function refreshServer(catalog: ServerCatalog, node: unknown): Prom
   try {
     await catalog.refresh(node.controller);
   } catch (error) {
-    void vscode.window.showErrorMessage(errorMessage(error));
+    void showError(error, { server: node.controller, logAs: 'Refresh failed' });
   }
 }
 

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import { localizeCoreError } from '../../platform/ui/coreErrors';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import { eraLabel } from '../../../protocol/eras/select';
 import { nodeId } from '../../platform/servers/treeIds';
@@ -13,6 +12,7 @@ import { describeTarget, transportLabel } from '../../platform/config/serverEntr
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { ServerState, assertNever } from '../../platform/servers/serverState';
 import type { ServerSection, ServerSectionNode } from '../../platform/services';
+import { sayStoredError } from '../../platform/ui/coreErrors';
 import type { ExpandToStart } from './expandToStart';
 
 export const SERVERS_VIEW_ID = 'mcpWorkbench.servers';
@@ -176,7 +176,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       case 'starting':
         return [message(controller, vscode.l10n.t('Starting…'), new vscode.ThemeIcon('loading~spin'))];
       case 'error':
-        return [message(controller, firstLine(localizeCoreError(state.message)), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
+        return [message(controller, firstLine(sayStoredError(state, controller)), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
       case 'stopped':
         // Expanding starts the server (ExpandToStart: the onDidExpandElement handler, and this when that event was
         // lost); its tools arrive with the refresh.
@@ -484,7 +484,10 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
   if (state.kind === 'error') {
     md.appendMarkdown(`\n**${escape(vscode.l10n.t('Last error'))}**:`);
     const tail = state.stderrTail.filter((line) => !state.message.includes(line));
-    md.appendCodeblock([localizeCoreError(state.message), ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
+    // The person's words first; the core's full English (with the stderr it quotes) after them when they differ.
+    const said = sayStoredError(state, controller);
+    const words = said === state.message ? [said] : [said, '', state.message];
+    md.appendCodeblock([...words, ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
   }
   return md;
 }

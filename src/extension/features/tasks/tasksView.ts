@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../../protocol/client';
-import { errorMessage } from '../../../protocol/errors';
 import { tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../../protocol/extensions/tasks';
 import type { JsonObject } from '../../../protocol/types';
 import type { HistoryRecording } from '../../../workbench/history/historyLog';
@@ -9,6 +8,7 @@ import { shortAge, sortTaskRows, taskRow, type RowArguments, type TaskRow } from
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { TaskMemory } from './taskMemory';
+import { showError } from '../../platform/ui/coreErrors';
 
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
 
@@ -132,7 +132,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     try {
       await found.api.cancel(found.node.row.taskId);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Cancelling task {0} failed: {1}', found.node.row.taskId, errorMessage(error)));
+      void showError(error, {
+        server: found.controller,
+        words: (reason) => vscode.l10n.t('Cancelling task {0} failed: {1}', found.node.row.taskId, reason),
+        logAs: `Cancelling task ${found.node.row.taskId} failed`,
+      });
     }
   }
 
@@ -144,7 +148,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     try {
       result ??= (await found.api.wait(taskId)).result;
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not available: {1}', taskId, errorMessage(error)));
+      void showError(error, {
+        server: found.controller,
+        words: (reason) => vscode.l10n.t('The result of task {0} is not available: {1}', taskId, reason),
+        logAs: `The result of task ${taskId} is not available`,
+      });
       return;
     }
     const tracked = found.api.book.get(taskId);

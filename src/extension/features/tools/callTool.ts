@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { localizeCoreError } from '../../platform/ui/coreErrors';
 import type { CallToolOutcome } from '../../../protocol/client';
 import { errorMessage, isLocalError } from '../../../protocol/errors';
 import type { JsonObject, Tool } from '../../../protocol/types';
 import { schemaValidator } from '../../platform/shared/schemaValidator';
 import type { HistoryOutcome, HistoryRecording } from '../../../workbench/history/historyLog';
 import type { ServerController } from '../../platform/servers/serverController';
+import { sayError, showError } from '../../platform/ui/coreErrors';
 import { argumentSkeleton, checkArguments, type ArgumentLabels } from './toolArguments';
 import type { ToolCallRecord } from './toolResultMarkdown';
 import type { PreparedCall } from './toolResultView';
@@ -175,14 +175,15 @@ export async function callToolWithProgress(controller: ServerController, tool: T
       void vscode.window.showInformationMessage(vscode.l10n.t('The call of {0} was cancelled.', tool.name));
       return { kind: 'cancelled' };
     }
-    controller.log.error(`Call of ${tool.name} failed: ${errorMessage(error)}`);
     record({ kind: 'failed', message: errorMessage(error) });
     app?.cancelled(`the call failed: ${errorMessage(error)}`);
-    const showLog = vscode.l10n.t('Show Log');
-    void controller.notify('error', vscode.l10n.t('Calling {0} failed: {1}', tool.name, localizeCoreError(errorMessage(error))), showLog).then((choice) => {
-      if (choice === showLog) controller.log.show(true);
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Calling {0} failed: {1}', tool.name, reason),
+      logAs: `Call of ${tool.name} failed`,
+      showLog: true,
     });
-    return { kind: 'failed', message: localizeCoreError(errorMessage(error)) };
+    return { kind: 'failed', message: sayError(error, controller) };
   }
   const durationMs = Date.now() - started;
   controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);

@@ -6,6 +6,7 @@ import { maskSecrets } from '../../../workbench/secrets';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { describeTarget, quoteIfNeeded, type ServerEntry } from '../config/serverEntry';
 import { LaunchDeclinedError } from './serverController';
+import { sayStoredError } from '../ui/coreErrors';
 
 /** What the first-start confirmation shows; a test hook sees exactly this instead of the modal. */
 export interface LaunchConfirmationRequest {
@@ -103,7 +104,7 @@ export class LaunchConfirmation {
     // that appears later is still asked for. Only when the preview is final: an `${input:}` or an envFile (which may
     // set PATH) can still change what is found after consent, and then the person is asked as always.
     if (shown.kind === 'stdio' && found?.kind === 'not-found' && !mayChangeAfterConsent(shown)) return true;
-    const executable = found ? escapeForDisplay(found.kind === 'found' ? found.path : vscode.l10n.t('not found ({0})', found.hint)) : undefined;
+    const executable = found ? escapeForDisplay(found.kind === 'found' ? found.path : vscode.l10n.t('not found ({0})', sayStoredError({ message: found.hint, detail: found.detail }))) : undefined;
     const serverName = escapeForDisplay(entry.name);
     const fields = launchFields(shown, executable);
     const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, fields.map((field) => `${field.label}: ${field.value}`).join('\n'));

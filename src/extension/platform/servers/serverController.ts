@@ -1,7 +1,7 @@
 import type { MementoEraMemory } from './eraMemory';
 import * as vscode from 'vscode';
 import type { CallOptions, CallToolOutcome, McpClient } from '../../../protocol/client';
-import { errorMessage } from '../../../protocol/errors';
+import { errorDetail, errorMessage } from '../../../protocol/errors';
 import type { ClientHost } from '../../../protocol/host';
 import type { RestartPolicy } from '../../../workbench/lifecycle/restartPolicy';
 import type { LoggingLevel, LogMessage } from '../../../protocol/types';
@@ -374,7 +374,7 @@ export class ServerController implements vscode.Disposable {
       this.log.error(`Failed to start: ${message}`);
       // Only a server that has run since the last manual start is restarted (restartPolicy.recordStartFailure).
       const recovery = launched ? this.restarts.startFailed(Date.now()) : undefined;
-      this.setState({ kind: 'error', message, stderrTail, recovery });
+      this.setState({ kind: 'error', message, detail: errorDetail(error), stderrTail, recovery });
       throw error;
     }
   }
@@ -387,7 +387,7 @@ export class ServerController implements vscode.Disposable {
     const stderrTail = this.recentStderr();
     this.log.error(`Crashed: ${message}`);
     void this.closeConnection();
-    this.setState({ kind: 'error', message, stderrTail, recovery: this.restarts.crashed(Date.now()) });
+    this.setState({ kind: 'error', message, detail: errorDetail(error), stderrTail, recovery: this.restarts.crashed(Date.now()) });
   }
 
   private onServerMessage(message: LogMessage): void {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerSession } from '../../../protocol/client';
+import type { ErrorDetail } from '../../../protocol/errors';
 import type { Tool } from '../../../protocol/types';
 
 /** What the automatic restart after a crash is doing: waiting to restart, or given up until a manual start. */
@@ -25,7 +26,8 @@ export type ServerState =
   /** An HTTP server answered that it needs OAuth sign-in and no usable token is stored: Sign In applies. */
   | { kind: 'signInRequired' }
   | { kind: 'running'; session: ServerSession; tools: readonly Tool[]; /** Process id, for stdio servers. */ pid?: number }
-  | { kind: 'error'; message: string; stderrTail: readonly string[]; recovery?: CrashRecovery };
+  /** `message`: the error's English (masked), for the log; `detail`: what it is about, to word it for a person (coreErrors.ts). */
+  | { kind: 'error'; message: string; detail?: ErrorDetail; stderrTail: readonly string[]; recovery?: CrashRecovery };
 
 export type ServerStateKind = ServerState['kind'];
 

@@ -8,6 +8,7 @@ import { resolveServer } from './serverPicker';
 import { ServerState } from './serverState';
 import { SignInCancelledError } from '../auth/signIn';
 import { signInAttempts, type SignInAttempt } from '../auth/signInAttempts';
+import { showError } from '../ui/coreErrors';
 
 /** MCP Workbench: Sign In to Server — the tree row's server, or one picked (those asking for sign-in first). */
 export async function signInServer(manager: ServerManager, argument: unknown): Promise<ServerController | undefined> {
@@ -35,9 +36,12 @@ export async function signInWithFeedback(controller: ServerController): Promise<
       reportUnfinishedSignIn(controller, unfinished, error);
       return false;
     }
-    const showLog = vscode.l10n.t('Show Log');
-    void notify('error', vscode.l10n.t('Signing in to MCP server "{0}" failed: {1}', controller.name, controller.mask(errorMessage(error))), showLog).then((choice) => {
-      if (choice === showLog) controller.log.show(true);
+    // The sign-in's start logged the failure.
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Signing in to MCP server "{0}" failed: {1}', controller.name, reason),
+      logged: true,
+      showLog: true,
     });
     return false;
   }
@@ -66,7 +70,11 @@ function reportUnfinishedSignIn(controller: ServerController, attempt: SignInAtt
     void notify('info', vscode.l10n.t('Signed in to MCP server "{0}" after its start had given up. Start it now?', controller.name), start).then((choice) => {
       if (choice !== start) return;
       controller.start().catch((startError: unknown) => {
-        void notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, controller.mask(errorMessage(startError))));
+        void showError(startError, {
+          server: controller,
+          words: (reason) => vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, reason),
+          logged: true,
+        });
       });
     });
   });

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../protocol/errors';
-import { summarizeStartFailure } from '../../../workbench/lifecycle/startFailure';
-import { localizeCoreError } from '../ui/coreErrors';
+import { errorDetail, errorMessage } from '../../../protocol/errors';
+import { describeStartFailure } from '../../../workbench/lifecycle/startFailure';
+import { sayStartFailureTo, showError } from '../ui/coreErrors';
 import { asPersonsStart } from './launchConfirmation';
 import { SignInCancelledError } from '../auth/signIn';
 import { CommandNotFoundError } from '../shared/commandCheck';
@@ -44,20 +44,19 @@ export function reportStartFailure(controller: ServerController, error: unknown)
     showSignInRequired(controller);
     return;
   }
-  const showLog = vscode.l10n.t('Show Log');
-  // A missing command's message is the fix (PATH searched, what to change): show all of it. Otherwise one line with
-  // the cause (exit code and last stderr line, or why the URL is unreachable); the log has the rest.
+  // A missing command's message is the fix (PATH searched, what to change), already in the person's words: show all
+  // of it. Otherwise one line with the cause (exit code and last stderr line, or why the URL is unreachable); the log
+  // has the rest (the controller logged the failure).
   const state = controller.state;
-  // Masked by value: an error can quote a header, an env value or an input (e.g. a URL with a token in it).
-  const reason = controller.mask(
-    error instanceof CommandNotFoundError
-      ? error.message
-      : summarizeStartFailure(state.kind === 'error' ? state.message : errorMessage(error), state.kind === 'error' ? state.stderrTail : []),
-  );
-  void controller.notify('error', vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, localizeCoreError(withoutServerPrefix(reason, controller.name))), showLog)
-    .then((choice) => {
-      if (choice === showLog) controller.log.show(true);
-    });
+  const failure = state.kind === 'error' ? describeStartFailure(state.message, state.detail, state.stderrTail) : describeStartFailure(errorMessage(error), errorDetail(error));
+  const reason = error instanceof CommandNotFoundError ? error.message : failure.kind === 'line' ? withoutServerPrefix(failure.line, controller.name) : sayStartFailureTo(failure);
+  void showError(error, {
+    server: controller,
+    reason,
+    words: (said) => vscode.l10n.t('MCP server "{0}" failed to start: {1}', controller.name, said),
+    logged: true,
+    showLog: true,
+  });
 }
 
 /** Crash restarts gave up: say why, once, with the way to the log. */

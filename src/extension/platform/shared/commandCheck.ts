@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StdioLaunch } from '../../../workbench/node/commandResolution';
 import { planStdioLaunch, type LaunchHost, type ResolvedServer } from '../../../workbench/node/launch';
+import { sayStoredError } from '../ui/coreErrors';
 
 /** A stdio server's command does not exist; the message names the command, the PATH searched and the fix. */
 export class CommandNotFoundError extends Error {
@@ -27,7 +28,7 @@ export async function checkCommand(resolved: ResolvedServer, host: LaunchHost = 
   if (plan.kind === 'ready') return plan.launch;
   throw new CommandNotFoundError(
     // The hint already says what was searched and how to fix it (absolute path, cwd, PATH through env).
-    vscode.l10n.t('Command "{0}" was not found: {1}', resolved.command, plan.hint),
+    vscode.l10n.t('Command "{0}" was not found: {1}', resolved.command, sayStoredError({ message: plan.hint, detail: plan.detail })),
     resolved.command,
     plan.searched,
   );
