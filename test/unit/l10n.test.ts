@@ -55,9 +55,9 @@ test('every vscode.l10n.t message in src/extension is in the zh-cn bundle, with 
   const { literal, computed } = l10nMessages();
   // The computed messages: a JSON syntax error's reason, from the fixed list in src/workbench/config/jsonSyntax.ts,
   // and a core error's template, from the fixed list in src/extension/platform/ui/coreErrorKinds.ts.
-  assert.deepEqual(computed.map((call) => call.replace(/\s+/g, ' ')), [
-    'src/extension/platform/ui/coreErrors.ts: vscode.l10n.t(template, ...args)',
+  assert.deepEqual(computed.map((call) => call.replace(/\s+/g, ' ')).sort(), [
     'src/extension/features/serversView/serversTreeProvider.ts: vscode.l10n.t(syntax.reason)',
+    'src/extension/platform/ui/coreErrors.ts: vscode.l10n.t(template, ...args)',
   ]);
   const english = new Set([...literal, ...JSON_SYNTAX_REASONS, ...CORE_ERROR_TEMPLATES]);
   if (existsSync(path.join(root, 'l10n', 'bundle.l10n.json'))) for (const key of Object.keys(readJson('l10n/bundle.l10n.json'))) english.add(key);

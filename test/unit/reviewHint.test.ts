@@ -11,7 +11,7 @@ import { test } from 'node:test';
 
 const root = path.resolve(__dirname, '..', '..');
 const script = readFileSync(path.join(root, 'media', 'review', 'review.js'), 'utf8');
-const panel = readFileSync(path.join(root, 'src', 'extension', 'webviews', 'reviewPanel.ts'), 'utf8');
+const panel = readFileSync(path.join(root, 'src', 'extension', 'platform', 'webviews', 'reviewPanel.ts'), 'utf8');
 
 test("the elicitation form's Escape is cancel, and its hint says Escape cancels", () => {
   const elicitation = /const cancel = \(\) => post\(\{ type: 'elicit', action: 'cancel' \}\);[\s\S]*?text: t\('(\w+)'\)[\s\S]*?return \{ nodes, approve: accept, reject: (\w+) \};/.exec(script);

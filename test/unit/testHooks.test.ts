@@ -72,7 +72,10 @@ test('the CLI bundle is built beside the extension, minified, and holds no hook 
 
 test('activate returns nothing outside the test build', () => {
   const source = readFileSync(path.join(root, 'src', 'extension', 'extension.ts'), 'utf8');
-  assert.match(source, /if \(MCP_WORKBENCH_TEST_BUILD\) \{\n(?: {4}(?!return).*\n)* {4}return createTestHooks\([\s\S]*?\n {4}\}\);\n {2}\}\n {2}return undefined;\n\}/);
+  assert.match(source, /if \(MCP_WORKBENCH_TEST_BUILD && testHost\) \{\n(?: {4}(?!return).*\n)* {4}return createTestHooks\([^\n]*\);\n {2}\}\n {2}return undefined;\n\}/);
+  // The test build's host (its trust, folder changes and crash policy) is made only in the test build.
+  assert.match(source, /const testHost = MCP_WORKBENCH_TEST_BUILD \? new TestBuildHost\(\) : undefined;/);
+  assert.equal(source.match(/new TestBuildHost\(/g)?.length, 1, 'the test build host is made outside the test-build branch');
   assert.equal(source.match(/createTestHooks\(/g)?.length, 1, 'createTestHooks is called outside the test-build branch');
 });
 
