@@ -301,19 +301,17 @@ const mediaTarget = {
 
 /**
  * --watch: esbuild watches every file extension.js and cli.js read (step 1's graph, with nothing written) and, when
- * one changes, the whole build above runs again: what watch writes is what ships.
+ * one changes, the whole build above runs again: what watch writes is what ships. The `[watch]` lines are what the
+ * `$esbuild-watch` problem matcher of .vscode/tasks.json waits for (esbuild prints its own errors in its format).
  */
 async function watchAll() {
   const rebuildAll = {
     name: 'rebuild-all',
     setup(build) {
+      build.onStart(() => console.log('[watch] build started'));
       build.onEnd(async (result) => {
-        if (result.errors.length > 0) return;
-        const started = Date.now();
-        await buildCode().then(
-          () => console.log(`[watch] built in ${Date.now() - started} ms`),
-          (error) => console.error(`[watch] ${error.message}`),
-        );
+        if (result.errors.length === 0) await buildCode().catch((error) => console.error(`✘ [ERROR] ${error.message}`));
+        console.log('[watch] build finished');
       });
     },
   };

@@ -59,8 +59,8 @@ test('--watch writes what a build writes', { timeout: 120_000 }, async () => {
       await new Promise<void>((resolve, reject) => {
         const read = (data: Buffer) => {
           log += data.toString();
-          if (log.includes('[watch] built')) resolve();
-          if (log.includes('[watch] ') && !log.includes('[watch] built')) reject(new Error(log));
+          if (log.includes('[ERROR]')) reject(new Error(log));
+          else if (log.includes('[watch] build finished')) resolve();
         };
         watcher.stdout.on('data', read);
         watcher.stderr.on('data', read);
