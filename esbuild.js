@@ -5,7 +5,7 @@
 // --test-hooks builds the test build: the integration and e2e suites drive the UI through hooks (pre-answered
 // consents, prompts and modals) that the product must not carry. They sit behind the build-time constant
 // MCP_WORKBENCH_TEST_BUILD, which is `false` in every other build, so the minifier drops their code entirely
-// (test/unit/testHooks.test.ts greps the production bundle for their names).
+// (test/component/project/testHooks.test.ts greps the production bundle for their names).
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
@@ -64,7 +64,7 @@ function lazyExportsHelper(build) {
  * third of it. The core is cut into a few chunks, one file each (`dist/shared-<chunk>.js`, CHUNKS below). Every module
  * is in exactly one chunk; an import that crosses chunks, and every import of the core by extension.js and cli.js,
  * goes through a lazy facade (lazyFacade): the module is evaluated when one of its exports is first read, and its chunk
- * is read and compiled then. So loading the extension evaluates none of the core (test/unit/bundleLoad.test.ts; with
+ * is read and compiled then. So loading the extension evaluates none of the core (test/component/project/bundleLoad.test.ts; with
  * eager facades it evaluated 64 of 79 entry modules), and a window's start compiles the `startup` chunk only: one
  * shared.js of 474 KB took 17–29 ms of the extension host's start to compile, whatever was used of it.
  *
