@@ -6,7 +6,7 @@
 // --test-hooks builds the test build: the integration and e2e suites drive the UI through hooks (pre-answered
 // consents, prompts and modals) that the product must not carry. They sit behind the build-time constant
 // MCP_WORKBENCH_TEST_BUILD, which is `false` in every other build, so the minifier drops their code entirely
-// (test/unit/testHooks.test.ts greps the production bundle for their names). --watch runs the same build again
+// (test/component/project/testHooks.test.ts greps the production bundle for their names). --watch runs the same build again
 // whenever a file the bundles read changes: what it writes is what `npm run build` writes.
 //
 // What comes out, in dist/:
@@ -18,7 +18,7 @@
 //
 // Every import that leaves its chunk (so every import of the core by extension.js and cli.js) is compiled to a lazy
 // facade: an object whose exports are getters that require the other chunk's file, and evaluate the module, when one
-// of them is first read. So loading extension.js evaluates none of the core (test/unit/bundleLoad.test.ts), and a
+// of them is first read. So loading extension.js evaluates none of the core (test/component/project/bundleLoad.test.ts), and a
 // window's start reads only the chunks it uses: one shared.js of 474 KB took 17–29 ms of the extension host's start to
 // compile, whatever was used of it. (esbuild's own `splitting` needs `format: 'esm'`, whose imports are evaluated
 // when the importing file loads: only an `import()` written in the sources would defer a chunk.)
@@ -332,5 +332,5 @@ if (require.main === module) {
   });
 }
 
-// For test/unit/bundleBuild.test.ts.
+// For test/component/project/bundleBuild.test.ts.
 module.exports = { chunkOf, checkEachModuleOnce };

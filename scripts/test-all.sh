@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # `npm test`: every test, what CI runs after `npm ci` (.ci/run). Phase by phase, timed:
 #   build; typecheck and lint side by side (one core each); the two VSIXes packaged;
-#   then the VS Code suites (integration + end to end), with the unit tests and the conformance suite beside them.
+#   then the VS Code suites (integration + end to end), with the unit, component and conformance suites beside them.
 # Why beside: the VS Code suites spend most of their time waiting on a browser, a server or a person's step (about one
-# of the machine's two cores busy on average), and so do the unit tests (one file at a time: see below): one
+# of the machine's two cores busy on average), and so do the unit and component tests (one file at a time: see below): one
 # after the other they left a core idle for ten minutes. Every test owns what it touches (ports the kernel picks,
 # processes found by their own temp folder, nothing written into dist/ after the VSIXes are packaged), so the two
-# runs cannot meet. The unit and conformance output is kept in test-results/ and printed whole when they end, so it
+# runs cannot meet. The unit, component and conformance output is kept in test-results/ and printed whole when they end, so it
 # never interleaves with the VS Code suites' lines.
 # How busy the two cores were in each phase is sampled and printed with the phases' times (scripts/lib/cpu-usage.sh).
 # The last line sums the test runners' own counts: "N passed, N failed".
@@ -67,9 +67,11 @@ export MCP_PRODUCT_VSIX="$(sed -n 1p test-results/vsixes.txt)"
 export MCP_E2E_VSIX="$(sed -n 2p test-results/vsixes.txt)"
 export MCP_INTEGRATION_VSIX="$MCP_E2E_VSIX"
 
-rm -f test-results/{unit,conformance,vscode}.{log,rc,took}
-# One after the other, beside the VS Code suites; each writes its exit code and its time. The unit tests run one file
-# at a time here (MCP_UNIT_CONCURRENCY=1). Measured (the CPU table below, a clean run): with two files at a time they
+rm -f test-results/{unit,component,conformance,vscode}.{log,rc,took}
+# One after the other, beside the VS Code suites; each writes its exit code and its time. The unit tests (in-process,
+# test/unit/) and the component tests (they start processes, test/component/) run one file at a time here
+# (MCP_UNIT_CONCURRENCY=1, read by scripts/test-node.sh for both). Measured when they were one run (the CPU table
+# below, a clean run): with two files at a time they
 # kept both cores busy in 60% of their samples for 208 s, starving the VS Code suites' timers and browser, and then
 # left a core idle for the suites' last 260 s; one at a time they spread over the suites' time and still end before
 # them, so the run is no longer.
@@ -83,13 +85,13 @@ beside() {
   echo "$rc" > "test-results/$suite.rc"
   echo "$(( $(date +%s) - began ))" > "test-results/$suite.took"
 }
-( beside unit; beside conformance ) &
+( beside unit; beside component; beside conformance ) &
 beside_pid=$!
 echo
-echo "=== unit, then conformance: beside the VS Code suites, into test-results/unit.log and conformance.log ==="
+echo "=== unit, component, then conformance: beside the VS Code suites, into test-results/unit.log, component.log and conformance.log ==="
 phase "VS Code suites" bash -c 'set -o pipefail; npm run test:vscode 2>&1 | tee test-results/vscode.log'
 wait "$beside_pid"
-for suite in unit conformance; do
+for suite in unit component conformance; do
   rc="$(cat "test-results/$suite.rc" 2>/dev/null || echo "missing")"
   echo
   echo "=== $suite (beside the VS Code suites): exit $rc ==="
@@ -121,5 +123,5 @@ if [[ -n $leftovers ]]; then
 fi
 summary
 [[ ${#failed_phases[@]} -eq 0 ]] || echo "failed: ${failed_phases[*]}"
-echo "tests: $(count pass test-results/{unit,conformance,vscode}.log) passed, $(count fail test-results/{unit,conformance,vscode}.log) failed"
+echo "tests: $(count pass test-results/{unit,component,conformance,vscode}.log) passed, $(count fail test-results/{unit,component,conformance,vscode}.log) failed"
 [[ ${#failed_phases[@]} -eq 0 ]]

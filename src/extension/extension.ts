@@ -50,7 +50,7 @@ type Features = typeof FEATURES;
 export type FeatureExports = { [Name in keyof Features]: ReturnType<Features[Name]['activate']>['exports'] };
 
 // Every contributed command has a handler: a command no feature handles does not compile (two that handle one fail at
-// registration, and test/unit/commandTable.test.ts holds the list against package.json).
+// registration, and test/unit/project/commandTable.test.ts holds the list against package.json).
 type HandledCommand = { [Name in keyof Features]: Features[Name] extends Feature<infer Ids, unknown> ? Ids : never }[keyof Features];
 type UnhandledCommand = Exclude<CommandId, HandledCommand>;
 

@@ -11,7 +11,7 @@ import { nodeHttpFetch } from '../../protocol/node/nodeHttpFetch';
  * `http.request` itself (@vscode/proxy-agent), and under `http.proxySupport` "override" (the default) or "fallback"
  * that patch routes node:http requests through the proxy it resolves, whatever their agent. Under "on" it leaves
  * alone a request that brings its own agent, as nodeHttpFetch's do, while the patched global fetch still follows
- * the proxy: "on" keeps the global fetch. test/unit/vscodeProxySupport.test.ts runs both under the real patch.
+ * the proxy: "on" keeps the global fetch. test/unit/workbench/node/vscodeProxySupport.test.ts runs both under the real patch.
  */
 export type HttpFetchChoice =
   | { kind: 'node-http'; fetch: typeof fetch }

@@ -95,7 +95,7 @@ export function historySuite(vscode: VscodeApi): Suite {
       throw new Error(`${error.message}; open tabs: ${openTabs()}`);
     });
     // A person submits from the page, so it listens by then (a body posted before that is held until the page says
-    // `ready`: test/unit/resultChannel.test.ts).
+    // `ready`: test/unit/extension/features/tools/resultChannel.test.ts).
     await waitUntil("the form's page to say it listens", () => (form.pageListening ? true : undefined), 60_000).catch((error: Error) => {
       throw new Error(`${error.message}; open tabs: ${openTabs()}`);
     });

@@ -6,7 +6,7 @@
  * English in its messages (its logs and the CLI are English); nothing here reads them. What varies (command, folders
  * searched, input id, method, milliseconds, and any server's own words) is only ever passed as an argument, never
  * used as a template.
- * No vscode import: unit-tested, with the zh-CN bundle, in test/unit/coreErrorWording.test.ts.
+ * No vscode import: unit-tested, with the zh-CN bundle, in test/component/extension/platform/ui/coreErrorWording.test.ts.
  */
 import type { ErrorDetail, ProbeReason, UnreachableWords } from '../../../protocol/errors';
 import type { StartFailure } from '../../../workbench/lifecycle/startFailure';

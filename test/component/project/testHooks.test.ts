@@ -1,0 +1,88 @@
+/**
+ * What ships is the product: the test hooks (pre-answered consents, prompts and modals, simulated trust, a replaced
+ * URL opener) and the live services the suites use exist only in the test build. Both bundles are built here from
+ * the sources, exactly as esbuild.js builds them, and their text is searched: the production bundle must hold none
+ * of the hooks' names, the test build must hold them all (the positive control: the names are the ones in use).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { repoRoot } from '../../support/paths';
+
+const root = repoRoot;
+/** Names only the hooks use: each is a property of the test API, so a bundle that has it carries that hook. */
+const HOOK_NAMES = [
+  'setPromptAnswerer',
+  'setLaunchConfirmer',
+  'answerSignInModal',
+  'answerUrlModal',
+  'simulateWorkspaceTrust',
+  'simulateWorkspaceFoldersChanged',
+  'storedSecret',
+  'storedState',
+  'profileFolders',
+  'completionPick',
+  'MCP_WORKBENCH_E2E_SIGNIN_URL_FILE',
+  'MCP_WORKBENCH_TEST_HOOKS',
+  'MCP_WORKBENCH_TEST_BUILD',
+];
+
+let out: string;
+before(() => {
+  out = mkdtempSync(path.join(os.tmpdir(), 'mcp-bundles-'));
+  for (const [folder, flags] of [
+    ['production', ['--production']],
+    ['test-build', ['--production', '--test-hooks']],
+  ] as const) {
+    execFileSync(process.execPath, [path.join(root, 'esbuild.js'), ...flags, `--outdir=${path.join(out, folder)}`], { cwd: root, stdio: 'pipe' });
+  }
+});
+after(() => rmSync(out, { recursive: true, force: true }));
+
+function bundle(folder: string, file: string): string {
+  return readFileSync(path.join(out, folder, file), 'utf8');
+}
+
+/** What the extension host loads: extension.js and the core it shares with the CLI (the shared-*.js chunks). */
+function extensionCode(folder: string): string {
+  const chunks = readdirSync(path.join(out, folder)).filter((name) => /^shared-[\w-]+\.js$/.test(name));
+  return [bundle(folder, 'extension.js'), ...chunks.map((chunk) => bundle(folder, chunk))].join('\n');
+}
+
+test('the production extension bundle (built with --production) holds no test hook', () => {
+  const text = extensionCode('production');
+  assert.ok(bundle('production', 'extension.js').length > 100_000, `the bundle is suspiciously small (${text.length} characters)`);
+  assert.deepEqual(HOOK_NAMES.filter((name) => text.includes(name)), []);
+});
+
+test('the test build holds every hook the suites use (the names above are the real ones)', () => {
+  const text = extensionCode('test-build');
+  const expectedAbsent = new Set(['MCP_WORKBENCH_TEST_HOOKS', 'MCP_WORKBENCH_TEST_BUILD']);
+  assert.deepEqual(HOOK_NAMES.filter((name) => !expectedAbsent.has(name) && !text.includes(name)), []);
+});
+
+test('the CLI bundle is built beside the extension, minified, and holds no hook either', () => {
+  const cli = bundle('production', 'cli.js');
+  assert.ok(cli.startsWith('#!/usr/bin/env node'), 'the CLI bundle starts with its shebang');
+  assert.ok(cli.split('\n').length < 200, 'the production CLI bundle is minified');
+  assert.deepEqual(HOOK_NAMES.filter((name) => cli.includes(name)), []);
+});
+
+test('activate returns nothing outside the test build', () => {
+  const source = readFileSync(path.join(root, 'src', 'extension', 'extension.ts'), 'utf8');
+  assert.match(source, /if \(MCP_WORKBENCH_TEST_BUILD && testHost\) \{\n(?: {4}(?!return).*\n)* {4}return createTestHooks\([^\n]*\);\n {2}\}\n {2}return undefined;\n\}/);
+  // The test build's host (its trust, folder changes and crash policy) is made only in the test build.
+  assert.match(source, /const testHost = MCP_WORKBENCH_TEST_BUILD \? new TestBuildHost\(\) : undefined;/);
+  assert.equal(source.match(/new TestBuildHost\(/g)?.length, 1, 'the test build host is made outside the test-build branch');
+  assert.equal(source.match(/createTestHooks\(/g)?.length, 1, 'createTestHooks is called outside the test-build branch');
+});
+
+test('extension.js takes the vscode API once: one require, no per-module copy of its properties', () => {
+  // Each `import * as vscode` compiled on its own copies the API's ~200 properties (esbuild's __toESM); 89 copies were
+  // half of the bundle's evaluation at activation (esbuild.js, vscodeOncePlugin).
+  const text = bundle('production', 'extension.js');
+  assert.equal(text.match(/require\("vscode"\)/g)?.length, 1, 'require("vscode") in the production extension.js');
+});
