@@ -47,7 +47,7 @@ export const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP 
 
 export type { McpClientOptions } from './clientOptions';
 
-export type { HandshakeSession, ServerSession } from './eras/era';
+export type { ServerSession } from './eras/era';
 
 export type ClientState =
   | { kind: 'idle' }

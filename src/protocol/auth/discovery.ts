@@ -8,8 +8,6 @@ import { cappedResponse, isLoopbackHost, readDocument, type OAuthHttp } from './
 import type { ErrorDetail } from '../errors';
 import { InputLimitError } from '../limits/inputLimits';
 
-export { isLoopbackHost } from './oauthHttp';
-
 export class OAuthFlowError extends Error {
   override readonly name = 'OAuthFlowError';
   constructor(

@@ -1,4 +1,3 @@
-import { LocalError } from '../errors';
 import type { ProtocolEra, ServerSession } from './era';
 import { AutoEra } from './autoEra';
 import type { EraMemorySlot } from './eraMemory';
@@ -77,13 +76,6 @@ export const ERA_NAMES = ['auto', '2026-07-28', 'handshake'] as const;
 export function eraPreferenceFromName(value: unknown): EraPreference | undefined {
   if (value === 'handshake') return 'legacy';
   return typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value) ? (value as EraPreference) : undefined;
-}
-
-/** For messages: the reason an era preference string is not one we know. */
-export function parseEraPreference(value: string): EraPreference {
-  const era = eraPreferenceFromName(value);
-  if (era !== undefined) return era;
-  throw new LocalError('invalid-argument', `unknown protocol era ${JSON.stringify(value)}: use ${ERA_NAMES.join(', ')}`);
 }
 
 /** The era and revision in a few words, for tooltips: "2026-07-28 (stateless)", "2025-11-25 (handshake)". */

@@ -19,17 +19,3 @@ export function cutForTrace(text: string, maxTraceBytes: number): string {
   const cutBytes = utf8Length(text) - utf8Length(kept);
   return `${kept}… (${cutBytes} bytes cut)`;
 }
-
-/**
- * The same for a message not yet written as text: JSON.stringify of a huge result is itself the cost the cap avoids
- * when the result came through already parsed, so a caller holding the raw text should prefer cutForTrace on it.
- */
-export function traceText(value: unknown, maxTraceBytes: number): string {
-  let text: string;
-  try {
-    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
-  } catch {
-    text = String(value);
-  }
-  return cutForTrace(text, maxTraceBytes);
-}

@@ -15,8 +15,6 @@ export type HistoryOperation =
   | { kind: 'sampling'; model?: string; request: string }
   | { kind: 'elicitation'; mode: 'form' | 'url'; message: string };
 
-export type HistoryKind = HistoryOperation['kind'];
-
 /** How it ended. `declined` is a person's or a policy's no (sampling rejected, elicitation declined). */
 export type HistoryOutcome =
   | { kind: 'succeeded'; note?: string }

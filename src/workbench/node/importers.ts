@@ -10,7 +10,7 @@ import { parseMcpConfig, type ServerDefinition } from '../config/mcpConfig';
  * configs between clients constantly and a silently dropped server or field is the most common complaint.
  */
 
-export { importKindForFile, knownImportSources, IMPORT_SOURCE_LABELS, type ImportSource, type ImportSourceKind } from './importSources';
+export { importKindForFile, knownImportSources, IMPORT_SOURCE_LABELS, type ImportSourceKind } from './importSources';
 
 export interface StdioImportEntry {
   type: 'stdio';

@@ -36,9 +36,6 @@ export type InstallPlan =
 
 export const sameSkill = (a: SkillKey, b: SkillKey): boolean => a.server === b.server && a.uri === b.uri;
 
-/** The key of a skill as one string (for maps and the host's state). */
-export const skillKeyString = (key: SkillKey): string => JSON.stringify([key.server, key.uri]);
-
 /**
  * Plans the install of `skill` from `server`: every listed file under `.github/skills/<name>/`, at its path below the
  * skill's directory. Refused for a "dynamic" skill (nothing to verify its files against), for a file whose path could

@@ -8,7 +8,6 @@ import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } fro
 /** Modern revisions this client speaks, newest first. */
 export const MODERN_VERSIONS = ['2026-07-28'] as const;
 export type ModernVersion = (typeof MODERN_VERSIONS)[number];
-export const LATEST_MODERN_VERSION: ModernVersion = MODERN_VERSIONS[0];
 
 export function isModernVersion(version: unknown): version is ModernVersion {
   return typeof version === 'string' && (MODERN_VERSIONS as readonly string[]).includes(version);

@@ -4,7 +4,6 @@ import type { AuthExtensionDefinition } from './authExtension';
 import { oauthClientCredentials } from './clientCredentials';
 import { enterpriseManagedAuthorization } from './enterpriseManagedAuthorization';
 
-export type { AuthExtensionDefinition } from './authExtension';
 export { oauthClientCredentials } from './clientCredentials';
 export { enterpriseManagedAuthorization } from './enterpriseManagedAuthorization';
 

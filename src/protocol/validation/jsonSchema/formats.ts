@@ -206,9 +206,6 @@ const FORMATS = new Map<string, Format>([
 ]);
 
 /** The check for a format name; unknown formats are not checked (as ajv with strict: false). */
-/** For tests: the sources of the expressions built here. */
-export const FORMAT_SOURCES = { URI, URI_REFERENCE, IPV6: IPV6.source };
-
 export function formatCheck(name: string): Format | undefined {
   return FORMATS.get(name);
 }

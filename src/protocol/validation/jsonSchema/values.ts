@@ -1,7 +1,5 @@
 /** JSON value helpers: equality as JSON Schema defines it, code point length, the JSON type of a value. */
 
-export type JsonType = 'null' | 'boolean' | 'object' | 'array' | 'number' | 'integer' | 'string';
-
 export const JSON_TYPES: ReadonlySet<string> = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
