@@ -173,7 +173,7 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
 }
 
 /** The names --limit accepts: the InputLimits keys, e.g. `--limit maxMessageBytes=16M`. */
-export const LIMIT_NAMES = Object.keys(DEFAULT_INPUT_LIMITS) as (keyof InputLimits)[];
+const LIMIT_NAMES = Object.keys(DEFAULT_INPUT_LIMITS) as (keyof InputLimits)[];
 const LIMIT_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** `name=value`: a byte count, optionally with a binary unit (16k, 8M, 1G). */

@@ -43,13 +43,13 @@ import { SchemaValidator, type ValidationVerdict } from './validation/schemaVali
 import type { McpClientOptions } from './clientOptions';
 import type { Transport } from './transports/transport';
 
-export const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
+const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
 
 export type { McpClientOptions } from './clientOptions';
 
 export type { ServerSession } from './eras/era';
 
-export type ClientState =
+type ClientState =
   | { kind: 'idle' }
   | { kind: 'connecting' }
   | { kind: 'ready'; session: ServerSession }

@@ -4,7 +4,7 @@
  * names a server like one of the user's own inherits none of the user's grants.
  */
 
-export type ServerIdentity = { scope: 'user'; name: string } | { scope: 'workspace'; configPath: string; name: string };
+type ServerIdentity = { scope: 'user'; name: string } | { scope: 'workspace'; configPath: string; name: string };
 
 /** `user#name`, or `workspace:/path/.vscode/mcp.json#name`. */
 export function serverIdentityKey(identity: ServerIdentity): string {
@@ -32,7 +32,7 @@ export function lookupByIdentity<T>(map: Readonly<Record<string, T>> | undefined
 }
 
 /** The name of a user-level server's key, undefined for any other key. */
-export function userServerName(key: string): string | undefined {
+function userServerName(key: string): string | undefined {
   return key.startsWith('user#') ? key.slice('user#'.length) : undefined;
 }
 

@@ -4,7 +4,7 @@ import type { Platform } from './platform';
 import type { ServiceRegistry } from './services';
 
 /** A command's handler: the arguments VS Code passes (a tree node, or values from a caller). */
-export type CommandHandler = (...args: unknown[]) => unknown;
+type CommandHandler = (...args: unknown[]) => unknown;
 
 /** A feature's slice of the command table: a handler for each command it owns. */
 export type CommandTable<Ids extends CommandId> = { readonly [Id in Ids]: CommandHandler };
@@ -20,7 +20,7 @@ export interface FeatureContext {
 }
 
 /** What a feature's activation leaves: its commands, and what the test build may reach of it. */
-export interface FeatureActivation<Ids extends CommandId, Exports> {
+interface FeatureActivation<Ids extends CommandId, Exports> {
   readonly commands: CommandTable<Ids>;
   /** The feature's live objects, for the test build's hooks only: the product hands them to no one. */
   readonly exports: Exports;

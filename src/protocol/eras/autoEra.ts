@@ -23,7 +23,7 @@ import { HandshakeEra, type HandshakeEraOptions } from './handshake';
 import { legacyFallbackReason } from './modern/legacyDetection';
 import { ModernEra, type ModernEraOptions } from './modern/modernEra';
 
-export interface AutoEraOptions {
+interface AutoEraOptions {
   handshake?: HandshakeEraOptions;
   modern?: ModernEraOptions;
   probe: ProbeTiming;

@@ -16,7 +16,7 @@ export type EraPreference = 'auto' | '2026-07-28' | 'legacy';
 
 export const ERA_PREFERENCES: readonly EraPreference[] = ['auto', '2026-07-28', 'legacy'];
 
-export interface EraSelectionOptions {
+interface EraSelectionOptions {
   handshake?: HandshakeEraOptions;
   modern?: ModernEraOptions;
   /** auto over stdio: how long server/discover may stay unanswered by a server that shows no sign of life. */
@@ -32,13 +32,13 @@ export interface EraSelectionOptions {
  * nothing about its revision), short enough that a legacy server which ignores the unknown pre-initialize
  * request does not look hung. Legacy servers usually answer the probe at once with an error.
  */
-export const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
 
 /**
  * Once a server has said something (or written to stderr) it is reading its input: a 2026-07-28 server answers
  * server/discover at once, so this long without an answer means it ignores requests it does not know.
  */
-export const DEFAULT_PROBE_GRACE_MS = 2_000;
+const DEFAULT_PROBE_GRACE_MS = 2_000;
 
 export function createEra(preference: EraPreference, options: EraSelectionOptions = {}): ProtocolEra {
   switch (preference) {

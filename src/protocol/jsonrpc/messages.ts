@@ -6,14 +6,14 @@
 
 export type RequestId = string | number;
 
-export interface JsonRpcRequest {
+interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: RequestId;
   method: string;
   params?: Record<string, unknown>;
 }
 
-export interface JsonRpcNotification {
+interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;
   params?: Record<string, unknown>;
@@ -53,7 +53,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function isValidRequestId(id: unknown): id is RequestId {
+function isValidRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
 }
 
@@ -61,7 +61,7 @@ const PREFIX_LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const META_NAME = /^(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$/;
 
 /** Keys this client may write even though their prefix is reserved: the spec defines them. */
-export const SPEC_DEFINED_RESERVED_META_KEYS = new Set([
+const SPEC_DEFINED_RESERVED_META_KEYS = new Set([
   'io.modelcontextprotocol/related-task',
   'io.modelcontextprotocol/model-immediate-response',
   'io.modelcontextprotocol/protocolVersion',
@@ -72,7 +72,7 @@ export const SPEC_DEFINED_RESERVED_META_KEYS = new Set([
   'io.modelcontextprotocol/serverInfo',
 ]);
 
-export type MetaKeyCheck = { ok: true; reserved: boolean } | { ok: false; reason: string };
+type MetaKeyCheck = { ok: true; reserved: boolean } | { ok: false; reason: string };
 
 /**
  * Keys already checked, with their outcome: in the 2026-07-28 era the same few keys come in every message (the

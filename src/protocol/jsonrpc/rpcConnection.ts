@@ -48,10 +48,10 @@ export interface RequestOptions {
   onRequestId?: (id: RequestId) => void;
 }
 
-export type RequestHandler = (params: Record<string, unknown>, signal: AbortSignal) => Promise<object> | object;
-export type NotificationHandler = (params: Record<string, unknown>) => void;
+type RequestHandler = (params: Record<string, unknown>, signal: AbortSignal) => Promise<object> | object;
+type NotificationHandler = (params: Record<string, unknown>) => void;
 
-export interface RpcConnectionOptions {
+interface RpcConnectionOptions {
   serverName: string;
   logger?: Logger;
   trace?: (direction: TraceDirection, message: unknown) => void;
@@ -63,7 +63,7 @@ export interface RpcConnectionOptions {
 
 export const ABANDONED_MEMORY = 4096;
 
-export interface RpcBookkeeping {
+interface RpcBookkeeping {
   pending: number;
   abandoned: number;
   progressHandlers: number;

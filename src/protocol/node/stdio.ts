@@ -387,12 +387,12 @@ const TREE_END_POLL_MS = 25;
  * closed nothing else may be left to hold a CLI's loop open, and an unref'd wait there let Node exit with code 0
  * in the middle of close(), before the caller printed its error. Each timer is cleared as soon as the wait ends.
  */
-export function delay(ms: number): Promise<void> {
+function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** True when `promise` settled within `ms`, false when the time ran out first; the timer never outlives the race. */
-export function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
   const settled = promise.then(

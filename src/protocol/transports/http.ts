@@ -8,7 +8,7 @@ import { StreamableHttpTransport, type StreamableHttpOptions } from './streamabl
 
 export type HttpTransportMode = 'auto' | 'streamable-http' | 'sse';
 
-export type HttpTransportOptions = StreamableHttpOptions & Pick<LegacySseOptions, 'endpointTimeoutMs'> & { mode?: HttpTransportMode };
+type HttpTransportOptions = StreamableHttpOptions & Pick<LegacySseOptions, 'endpointTimeoutMs'> & { mode?: HttpTransportMode };
 
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const { mode = 'auto', ...rest } = options;

@@ -15,11 +15,11 @@ import { MAX_REDIRECTS, REDIRECT_STATUSES, discardBody, displayUrl, resolveRedir
  *     const authorizer = new OAuthAuthorizer({ ..., fetch: createHttpFetch(http) });
  *     const transport = createHttpTransport({ url, authorizer, ...http });
  */
-export type HttpFetch = (input: string | URL, init?: HttpFetchInit) => Promise<Response>;
+type HttpFetch = (input: string | URL, init?: HttpFetchInit) => Promise<Response>;
 
-export type HttpFetchInit = Pick<RequestInit, 'method' | 'headers' | 'body' | 'signal' | 'redirect'>;
+type HttpFetchInit = Pick<RequestInit, 'method' | 'headers' | 'body' | 'signal' | 'redirect'>;
 
-export interface HttpFetchOptions {
+interface HttpFetchOptions {
   /** The underlying fetch, as given to the transport. Defaults to the global fetch. */
   fetch?: typeof fetch;
   /** The transport's limits; documents are capped at maxDocumentBytes. */

@@ -30,7 +30,7 @@ export class HttpStatusError extends LocalError {
   }
 }
 
-export function describeHttpStatus(status: number, statusText: string, url: string, body: string): string {
+function describeHttpStatus(status: number, statusText: string, url: string, body: string): string {
   const head = `HTTP ${status}${statusText ? ` ${statusText}` : ''} from ${displayUrl(url)}`;
   const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
   return excerpt ? `${head}: ${excerpt}` : head;
@@ -140,7 +140,7 @@ export async function readBodyPrefix(response: Response, maxChars: number): Prom
   return text.slice(0, maxChars);
 }
 
-export type PumpOutcome =
+type PumpOutcome =
   | { kind: 'ended' }
   | { kind: 'failed'; reason: string }
   /** A line or an event passed its cap: reading stopped there and the body was cancelled (the connection released). */

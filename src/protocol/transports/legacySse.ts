@@ -25,7 +25,7 @@ export interface LegacySseOptions {
   limits?: Partial<InputLimits>;
 }
 
-export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
+const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
 
 type LegacyState =
   | { kind: 'idle' }

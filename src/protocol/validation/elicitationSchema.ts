@@ -10,7 +10,7 @@ import type { ElicitationHandler } from '../host';
  * `examples`, ...) are tolerated: schema objects are open, and they do not nest.
  */
 
-export type ElicitationSchemaCheck = { kind: 'flat' } | { kind: 'refused'; reason: string };
+type ElicitationSchemaCheck = { kind: 'flat' } | { kind: 'refused'; reason: string };
 
 /** Keywords that hold subschemas; their presence means nesting or composition the flat subset does not allow. */
 const SUBSCHEMA_KEYWORDS = [

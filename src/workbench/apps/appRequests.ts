@@ -5,7 +5,7 @@ import type { AppDisplayMode } from './hostContext';
  * The params of the app→host requests and notifications, read defensively (the app is untrusted): each reader
  * returns the checked value or a reason the message is refused.
  */
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 const MAX_URI = 2048;
 const MAX_BLOCKS = 32;

@@ -9,7 +9,7 @@ export type AppMessage =
   | { kind: 'notification'; method: string; params: Record<string, unknown> }
   | { kind: 'response'; id: string | number; result?: Record<string, unknown>; error?: { code: number; message: string } };
 
-export type AppMessageVerdict = { ok: true; message: AppMessage } | { ok: false; reason: string };
+type AppMessageVerdict = { ok: true; message: AppMessage } | { ok: false; reason: string };
 
 /** The most bytes one app message may take (its JSON text). Tool arguments and log lines fit easily. */
 export const MAX_APP_MESSAGE_BYTES = 1024 * 1024;
@@ -25,7 +25,7 @@ function validId(id: unknown): id is string | number {
 }
 
 /** The JSON size of a value, stopping early once past `limit` (a flood of huge messages costs at most the cap). */
-export function jsonSizeWithin(value: unknown, limit: number): number | undefined {
+function jsonSizeWithin(value: unknown, limit: number): number | undefined {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);

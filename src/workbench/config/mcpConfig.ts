@@ -62,7 +62,7 @@ export interface ConfigProblem {
   syntax?: JsonSyntaxProblem;
 }
 
-export interface ParsedConfig {
+interface ParsedConfig {
   servers: ServerDefinition[];
   inputs: InputDefinition[];
   problems: ConfigProblem[];

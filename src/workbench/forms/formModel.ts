@@ -17,7 +17,7 @@ interface FieldBase {
   required: boolean;
 }
 
-export interface EnumOption {
+interface EnumOption {
   value: string | number | boolean;
   label: string;
 }
@@ -45,7 +45,7 @@ export const MAX_FORM_FIELDS = 500;
 export const MAX_FORM_OPTIONS = 5_000;
 
 /** Labels and descriptions are for reading; a server's 100 MB description must not travel to the webview whole. */
-export const MAX_LABEL_LENGTH = 200;
+const MAX_LABEL_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 10_000;
 
 interface Expansion {

@@ -62,7 +62,7 @@ export interface HistoryRecord {
   result?: unknown;
 }
 
-export interface HistoryLimits {
+interface HistoryLimits {
   /** Entries kept; the oldest is dropped first. */
   capacity: number;
   /** A result larger than this (as JSON text) is kept as a prefix of that size with a note. */
@@ -71,15 +71,15 @@ export interface HistoryLimits {
   maxTotalResultChars: number;
 }
 
-export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { capacity: 500, maxResultChars: 256 * 1024, maxTotalResultChars: 8 * 1024 * 1024 };
+const DEFAULT_HISTORY_LIMITS: HistoryLimits = { capacity: 500, maxResultChars: 256 * 1024, maxTotalResultChars: 8 * 1024 * 1024 };
 
-export interface HistoryChange {
+interface HistoryChange {
   kind: 'added' | 'removed' | 'cleared';
   /** The servers whose entries changed (names). */
   serverNames: readonly string[];
 }
 
-export interface Disposable {
+interface Disposable {
   dispose(): void;
 }
 

@@ -12,7 +12,7 @@ import { parseMcpConfig, type ServerDefinition } from '../config/mcpConfig';
 
 export { importKindForFile, knownImportSources, IMPORT_SOURCE_LABELS, type ImportSourceKind } from './importSources';
 
-export interface StdioImportEntry {
+interface StdioImportEntry {
   type: 'stdio';
   command: string;
   args?: string[];
@@ -21,7 +21,7 @@ export interface StdioImportEntry {
   envFile?: string;
 }
 
-export interface RemoteImportEntry {
+interface RemoteImportEntry {
   type: 'http' | 'sse';
   url: string;
   headers?: Record<string, string>;
@@ -56,7 +56,7 @@ export interface ImportResult {
   skipped: ImportSkip[];
 }
 
-export interface ImportOptions {
+interface ImportOptions {
   /** Names already in the target `mcp.json`; candidates get a suffix instead of overwriting them. */
   takenNames?: Iterable<string>;
   /** Used for `${pathSeparator}`; defaults to the running platform. */

@@ -7,7 +7,7 @@ import type { HttpPurpose } from '../../protocol/transports/wireObserver';
  */
 export type WireEvent = MessageEvent | HttpEvent | ConsoleEvent;
 
-export type MessageKind = 'request' | 'notification' | 'result' | 'error' | 'batch' | 'other';
+type MessageKind = 'request' | 'notification' | 'result' | 'error' | 'batch' | 'other';
 
 interface EventBase {
   /** Increases by one per event of one log, so a reader can ask for what came after the last one it saw. */
@@ -62,14 +62,14 @@ export interface HeaderLine {
   decoded?: string;
 }
 
-export interface ConsoleEvent extends EventBase {
+interface ConsoleEvent extends EventBase {
   kind: 'console';
   /** A line the server wrote to stderr (or a transport note), masked. */
   text: string;
 }
 
 /** What a message is, read without trusting it: any field may be missing or of the wrong type. */
-export interface MessageSummary {
+interface MessageSummary {
   messageKind: MessageKind;
   method?: string;
   id?: string | number;

@@ -34,15 +34,15 @@ export type RecordedServer = (
   name?: string;
 };
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: StepMethod;
   params: Record<string, unknown>;
 }
 
 /** What the server answered: its result, or an error (a JSON-RPC error has `code`; a local one a `kind`). */
-export type RecordedAnswer = { result: unknown } | { error: RecordedError };
+type RecordedAnswer = { result: unknown } | { error: RecordedError };
 
-export interface RecordedError {
+interface RecordedError {
   code?: number;
   kind?: string;
   message: string;

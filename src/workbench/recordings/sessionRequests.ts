@@ -6,7 +6,7 @@ import type { StepMethod } from './stepMethods';
  * a replay gets from the same method). Undefined for a line that is no request (`info` shows the session's opening).
  * The line has already run, so its arguments are known to parse.
  */
-export interface SessionRequest {
+interface SessionRequest {
   method: StepMethod;
   params: Record<string, unknown>;
   resultOf(output: unknown): unknown;

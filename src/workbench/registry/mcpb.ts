@@ -22,7 +22,7 @@ export interface BundleFolder {
   write(relativePath: string, data: Uint8Array): Promise<void>;
 }
 
-export interface McpbOptions {
+interface McpbOptions {
   key: string;
   takenInputIds?: readonly string[];
   fetch?: typeof fetch;
@@ -30,7 +30,7 @@ export interface McpbOptions {
   maxBytes?: number;
 }
 
-export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
+const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 
 export async function installMcpb(server: ServerJson, pkg: RegistryPackage, folder: BundleFolder, options: McpbOptions): Promise<MappedServer> {
   const where = `${server.name}: the MCPB bundle ${pkg.identifier}`;
@@ -85,7 +85,7 @@ async function download(url: string, where: string, options: McpbOptions): Promi
   return readBytesCapped(response.body, limit, () => new RegistryEntryError(`${where} is larger than ${limit} bytes; download stopped`));
 }
 
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes.slice());
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -13,7 +13,7 @@ import { promptMarkdown } from './promptMarkdown';
 import { showError } from '../../platform/ui/coreErrors';
 
 /** What Get Prompt works with; `documents` opens Markdown in a read-only tab (the tool result documents). */
-export interface PromptsContext {
+interface PromptsContext {
   manager: ServerManager;
   catalog: ServerCatalog;
   documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> };

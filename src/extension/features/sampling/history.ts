@@ -33,7 +33,7 @@ export class SamplingHistory implements vscode.Disposable {
   }
 }
 
-export function outcomeLabel(outcome: SamplingOutcome): string {
+function outcomeLabel(outcome: SamplingOutcome): string {
   switch (outcome) {
     case 'approved':
       return vscode.l10n.t('approved');

@@ -14,9 +14,9 @@ import { isLegacyNameKey, lookupByIdentity } from '../../../workbench/serverIden
  * bare name applies to the user-level server of that name only, never to a workspace server that borrows it.
  */
 
-export const SECTION = 'mcpWorkbench.sampling';
+const SECTION = 'mcpWorkbench.sampling';
 
-export interface EndpointSetting {
+interface EndpointSetting {
   name: string;
   baseUrl: string;
   model: string;

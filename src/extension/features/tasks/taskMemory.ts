@@ -19,7 +19,7 @@ const MAX_REMEMBERED_TOOL_NAME_CHARS = 256;
  * kept them (masked by the host before the book ever held them). State saved before the tool and arguments were
  * kept holds bare task ids; those still load, without them.
  */
-export interface RememberedTask {
+interface RememberedTask {
   readonly taskId: string;
   readonly toolName?: string;
   readonly arguments?: KeptArguments;

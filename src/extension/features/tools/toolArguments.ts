@@ -40,7 +40,7 @@ function placeholderFor(schema: unknown): unknown {
   }
 }
 
-export type ArgumentsCheck =
+type ArgumentsCheck =
   | { kind: 'ok'; value: JsonObject; warning?: string }
   | { kind: 'error'; message: string };
 

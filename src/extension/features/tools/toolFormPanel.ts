@@ -15,7 +15,7 @@ import { escapeHtml, webviewPage } from '../../platform/webviews/webviewPage';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
 
 /** Messages the form's script posts (media/forms/toolForm.js); tests post the same ones through `receive`. */
-export type ToolFormMessage = { type: 'submit'; arguments: unknown; runAsTask?: unknown } | { type: 'cancel' };
+type ToolFormMessage = { type: 'submit'; arguments: unknown; runAsTask?: unknown } | { type: 'cancel' };
 
 /** One open form: tests drive it through `receive`, exactly as the webview would. */
 export interface ToolFormHandle {

@@ -8,7 +8,7 @@ import { USER_SERVERS_KEY, USER_SERVERS_SECTION, userServersLabel, userServersVa
 /** Where Add Server and Import Servers write: a workspace folder's mcp.json, or the user-level list in settings. */
 export type ConfigTarget = { kind: 'workspace'; folder: vscode.WorkspaceFolder; uri: vscode.Uri } | { kind: 'user' };
 
-export interface NewServer {
+interface NewServer {
   name: string;
   /** The JSON written under `servers.<name>`. */
   entry: object;

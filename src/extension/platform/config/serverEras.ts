@@ -10,7 +10,7 @@ import type { ServerDefinition } from '../../../workbench/config/mcpConfig';
  */
 export const SERVER_ERAS_SETTING = 'mcpWorkbench.serverEras';
 
-export interface ServerErasResult {
+interface ServerErasResult {
   definitions: ServerDefinition[];
   /** Names whose value is not an era: said once, next to the file's other problems. */
   problems: string[];

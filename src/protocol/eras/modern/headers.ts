@@ -60,7 +60,7 @@ export interface HeaderParameter {
   type: 'string' | 'integer' | 'boolean';
 }
 
-export type HeaderAnnotationScan = { kind: 'valid'; parameters: HeaderParameter[] } | { kind: 'invalid'; reason: string };
+type HeaderAnnotationScan = { kind: 'valid'; parameters: HeaderParameter[] } | { kind: 'invalid'; reason: string };
 
 const ANNOTATION = 'x-mcp-header';
 const PRIMITIVE_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'boolean']);
@@ -125,7 +125,7 @@ export function scanHeaderAnnotations(inputSchema: unknown): HeaderAnnotationSca
   return problem === undefined ? { kind: 'valid', parameters } : { kind: 'invalid', reason: problem };
 }
 
-export interface ToolFilterOutcome {
+interface ToolFilterOutcome {
   tools: Tool[];
   /** Tools removed from the list, with the reason to log. */
   rejected: { name: string; reason: string }[];

@@ -7,7 +7,7 @@ import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } fro
 
 /** Modern revisions this client speaks, newest first. */
 export const MODERN_VERSIONS = ['2026-07-28'] as const;
-export type ModernVersion = (typeof MODERN_VERSIONS)[number];
+type ModernVersion = (typeof MODERN_VERSIONS)[number];
 
 export function isModernVersion(version: unknown): version is ModernVersion {
   return typeof version === 'string' && (MODERN_VERSIONS as readonly string[]).includes(version);
@@ -22,7 +22,7 @@ export const MetaKeys = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
-export interface RequestMetaInput {
+interface RequestMetaInput {
   protocolVersion: string;
   capabilities: ClientCapabilities;
   clientInfo: Implementation;
@@ -66,7 +66,7 @@ export function serverInfoOf(result: JsonObject): Implementation | undefined {
  * Methods and notifications that do not exist in the modern era (changelog: removed). The client never sends
  * them to a modern server; a caller asking for one gets a clear local error instead of a confusing -32601.
  */
-export const REMOVED_IN_MODERN: ReadonlySet<string> = new Set([
+const REMOVED_IN_MODERN: ReadonlySet<string> = new Set([
   'initialize',
   'notifications/initialized',
   'ping',

@@ -7,12 +7,12 @@ import type { JsonObject } from '../../types';
  * The request fails with a typed local error, but the connection stays usable.
  */
 
-export interface InputRequest {
+interface InputRequest {
   method: string;
   params?: JsonObject;
 }
 
-export type ReadResult =
+type ReadResult =
   | { kind: 'complete'; result: JsonObject }
   /** A resultType an enabled protocol extension owns (for example "task"). */
   | { kind: 'extension'; resultType: string; result: JsonObject }
@@ -28,10 +28,10 @@ export type ReadResult =
  * Input requests one round may carry. Each may open a dialog or spend model tokens, so a server asking for
  * more than this in one go is refused rather than obeyed.
  */
-export const MAX_INPUT_REQUESTS_PER_ROUND = 16;
+const MAX_INPUT_REQUESTS_PER_ROUND = 16;
 
 /** Methods on which a server may answer input_required (basic/patterns/mrtr.mdx, "Supported Requests"). */
-export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 const NO_EXTENSION_RESULT_TYPES: ReadonlySet<string> = new Set();
 

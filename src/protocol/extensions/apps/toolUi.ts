@@ -5,14 +5,14 @@ export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 /** The MIME type of an app's HTML document; hosts render only this profile. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The flat key older servers (and the SDK, for compatibility) put the resource URI under. */
-export const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
+const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
 
 const MAX_URI_LENGTH = 2048;
 
-export type ToolVisibility = 'model' | 'app';
+type ToolVisibility = 'model' | 'app';
 
 /** What a tool definition says about its app, read defensively: the definition is the server's. */
-export interface ToolUi {
+interface ToolUi {
   /** The `ui://` resource with the app's HTML, when the tool has an app. */
   readonly resourceUri: string | undefined;
   /** Who may call the tool; the spec's default is both. */
@@ -26,7 +26,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** A `ui://` URI the host will read, or undefined for anything else (other schemes, oversized, control characters). */
-export function validUiUri(value: unknown): string | undefined {
+function validUiUri(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_URI_LENGTH || !value.startsWith('ui://')) return undefined;
   return /[\u0000-\u001f\u007f\s]/.test(value) ? undefined : value;
 }

@@ -15,7 +15,7 @@ export interface UiCsp {
 }
 
 export type UiPermission = 'camera' | 'microphone' | 'geolocation' | 'clipboardWrite';
-export const UI_PERMISSIONS: readonly UiPermission[] = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
+const UI_PERMISSIONS: readonly UiPermission[] = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
 
 /** `_meta.ui` of the UI resource, as the server declared it (still untrusted: the CSP builder checks each domain). */
 export interface UiResourceMeta {
@@ -62,7 +62,7 @@ export function uiResourceMeta(meta: unknown): UiResourceMeta {
 }
 
 /** True for `text/html;profile=mcp-app`, whatever the spacing and case of its parameters. */
-export function isAppMimeType(mimeType: unknown): boolean {
+function isAppMimeType(mimeType: unknown): boolean {
   if (typeof mimeType !== 'string') return false;
   const [type, ...parameters] = mimeType.toLowerCase().split(';').map((part) => part.trim());
   return type === 'text/html' && parameters.some((parameter) => parameter.replace(/\s/g, '') === 'profile=mcp-app');

@@ -8,7 +8,7 @@ export { oauthClientCredentials } from './clientCredentials';
 export { enterpriseManagedAuthorization } from './enterpriseManagedAuthorization';
 
 /** Every authorization extension this client implements. */
-export const AUTH_EXTENSIONS: readonly AuthExtensionDefinition[] = [oauthClientCredentials, enterpriseManagedAuthorization];
+const AUTH_EXTENSIONS: readonly AuthExtensionDefinition[] = [oauthClientCredentials, enterpriseManagedAuthorization];
 
 /** The extension whose grant the authorizer was configured with, enabled; none for the core grants. */
 export function authExtensionsFor(grant: OAuthGrant | undefined): EnabledExtension[] {

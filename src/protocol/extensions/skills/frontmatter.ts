@@ -10,7 +10,7 @@ export class FrontmatterError extends Error {
   override readonly name = 'FrontmatterError';
 }
 
-export interface SkillMarkdown {
+interface SkillMarkdown {
   frontmatter: Record<string, unknown>;
   body: string;
 }
@@ -36,7 +36,7 @@ interface Line {
   text: string;
 }
 
-export function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
+function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
   const lines: Line[] = yaml.split('\n').map((raw, index) => {
     const indent = /^ */.exec(raw)![0].length;
     if (raw[indent] === '\t') throw new FrontmatterError(`line ${index + 2}: tabs cannot indent YAML`);

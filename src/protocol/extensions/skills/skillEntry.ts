@@ -2,7 +2,7 @@ import type { JsonObject } from '../../types';
 import { DYNAMIC_RESOURCES, SKILL_FILE_NAME, SKILL_LIMITS, type Skill, type SkillFileEntry } from './skillTypes';
 
 /** A skill entry as the server sent it, read: the checked skill, or why it is refused. */
-export type EntryReading = { kind: 'valid'; skill: Skill } | { kind: 'invalid'; uri?: string; reason: string };
+type EntryReading = { kind: 'valid'; skill: Skill } | { kind: 'invalid'; uri?: string; reason: string };
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 /** Agent Skills names: 1-64 lowercase letters, digits and single inner hyphens. */
@@ -39,7 +39,7 @@ export function relativeSegments(root: string, uri: string): string[] | undefine
 }
 
 /** The last segment of the skill's directory: what the skill's name must equal. */
-export function skillDirectoryName(root: string): string {
+function skillDirectoryName(root: string): string {
   const last = root.slice(root.lastIndexOf('/') + 1);
   try {
     return decodeURIComponent(last);

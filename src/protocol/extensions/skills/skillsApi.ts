@@ -6,13 +6,13 @@ import { DYNAMIC_RESOURCES, SKILLS_EXTENSION_ID, type DirectoryChild, type Skill
 import { unlistedRefusal, verifySkillFile, type Verification } from './verification';
 
 /** A skills/list entry this client refused, and why (`index` counts across every page). */
-export interface InvalidSkillEntry {
+interface InvalidSkillEntry {
   index: number;
   uri?: string;
   reason: string;
 }
 
-export interface SkillListing {
+interface SkillListing {
   skills: Skill[];
   invalid: InvalidSkillEntry[];
   /** When the listing stops being fresh (from the first page's ttlMs); undefined when it may not be reused. */
@@ -20,11 +20,11 @@ export interface SkillListing {
 }
 
 /** Loading a skill: its SKILL.md verified, or refused (and the entry refreshed with skills/get). */
-export type SkillLoad =
+type SkillLoad =
   | { kind: 'loaded'; skill: Skill; verification: Extract<Verification, { kind: 'verified' }> }
   | { kind: 'refused'; skill: Skill; refusal: Extract<Verification, { kind: 'refused' }>; refreshed: { kind: 'entry'; skill: Skill } | { kind: 'failed'; message: string } };
 
-export interface SkillCallOptions {
+interface SkillCallOptions {
   signal?: AbortSignal;
   /** Ask the server again even when a cached copy is fresh. */
   refresh?: boolean;

@@ -4,10 +4,10 @@ import { fileEntry } from './skillEntry';
 import { DYNAMIC_RESOURCES, type Skill } from './skillTypes';
 
 /** Why a skill file is refused: the content is not used (for SKILL.md: the skill is not loaded). */
-export type RefusalReason = 'unlisted' | 'unreadable' | 'size' | 'digest' | 'frontmatter';
+type RefusalReason = 'unlisted' | 'unreadable' | 'size' | 'digest' | 'frontmatter';
 
 /** A file read and checked against its skill entry. */
-export interface VerifiedFile {
+interface VerifiedFile {
   uri: string;
   mimeType?: string;
   /** Exactly the bytes the digest covers. */
@@ -24,7 +24,7 @@ export interface VerifiedFile {
 export type Verification = { kind: 'verified'; file: VerifiedFile } | { kind: 'refused'; reason: RefusalReason; uri: string; message: string; differences: readonly string[] };
 
 /** `sha256:` + lowercase hex, with Web Crypto (every runtime the client runs in). */
-export async function sha256Digest(bytes: Uint8Array): Promise<string> {
+async function sha256Digest(bytes: Uint8Array): Promise<string> {
   const view = new Uint8Array(bytes.byteLength);
   view.set(bytes);
   const hash = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', view));

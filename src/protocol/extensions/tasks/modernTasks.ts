@@ -17,7 +17,7 @@ const GENERATION = '2026-07-28';
 /** Methods an input request may name (the server→client requests this client serves). */
 const INPUT_METHODS: ReadonlySet<string> = new Set<ServerRequestMethod>(['ping', 'roots/list', 'sampling/createMessage', 'elicitation/create']);
 /** Input requests one task may ask in all: each can be a person's dialog. */
-export const MAX_INPUTS_PER_TASK = 64;
+const MAX_INPUTS_PER_TASK = 64;
 
 export async function getModernTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
   const raw = await context.request('tasks/get', { taskId }, { signal });

@@ -12,7 +12,7 @@ import { RELATED_TASK_META } from './taskMethods';
 
 const HOSTED_METHODS: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
 /** Live tasks one server may have this client run at once (each may be a person's dialog). */
-export const MAX_HOSTED_TASKS = 16;
+const MAX_HOSTED_TASKS = 16;
 /** How long a finished task is kept for the server when it asked for no ttl, and the most it may ask. */
 const DEFAULT_TTL_MS = 5 * 60 * 1000;
 const MAX_TTL_MS = 60 * 60 * 1000;

@@ -11,9 +11,9 @@ import { isTerminal, readTask, type TaskGeneration, type TaskSnapshot } from './
 import { HostedTasks } from './taskReceiver';
 import type { TaskCall, TasksServices } from './taskServices';
 
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
+type TaskSupport = 'forbidden' | 'optional' | 'required';
 
-export interface TaskCallOptions {
+interface TaskCallOptions {
   /** Ask for a task where the tool offers one optionally (2025-11-25 `execution.taskSupport: "optional"`). */
   asTask?: boolean;
   /** false: return the task as soon as it exists instead of waiting for its result. Default true. */
@@ -23,7 +23,7 @@ export interface TaskCallOptions {
   onProgress?: (update: ProgressUpdate) => void;
 }
 
-export type TaskCallOutcome =
+type TaskCallOutcome =
   /** The call's result, checked as `McpClient.callTool` checks a direct one; `taskId` when it ran as a task. */
   | ({ kind: 'result'; taskId?: string } & CallToolOutcome)
   /** The call became a task and the caller did not wait for it. */
@@ -104,13 +104,13 @@ export interface TasksApi {
   cancel(taskId: string, signal?: AbortSignal): Promise<void>;
 }
 
-export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export function toolTaskSupport(tool: Tool): TaskSupport {
+function toolTaskSupport(tool: Tool): TaskSupport {
   const execution = tool.execution;
   const support = isObject(execution) ? execution.taskSupport : undefined;
   return support === 'optional' || support === 'required' ? support : 'forbidden';

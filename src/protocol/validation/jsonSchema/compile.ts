@@ -325,7 +325,7 @@ function isKnownKeyword(keyword: string, modern: boolean): boolean {
 /** Longest pattern quoted in a verdict. */
 const MAX_QUOTED_PATTERN = 200;
 
-export function quotePattern(pattern: string): string {
+function quotePattern(pattern: string): string {
   const shown = pattern.length > MAX_QUOTED_PATTERN ? `${pattern.slice(0, MAX_QUOTED_PATTERN)}…` : pattern;
   return JSON.stringify(shown);
 }

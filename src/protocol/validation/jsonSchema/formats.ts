@@ -8,7 +8,7 @@ import { compileLinearPattern, type CompiledPattern } from '../linearRegExp';
  * URL parser behind a scheme check: ajv-formats' own `url` expression backtracks for seconds on 50 KB.
  */
 
-export interface StringFormat {
+interface StringFormat {
   readonly kind: 'string';
   /** Budget units per character of the subject (see StringCheckRun.admit). */
   cost(): number;
@@ -16,7 +16,7 @@ export interface StringFormat {
   test(text: string): boolean | undefined;
 }
 
-export interface NumberFormat {
+interface NumberFormat {
   readonly kind: 'number';
   test(value: number): boolean;
 }

@@ -10,7 +10,7 @@ import { isPlainObject } from './values';
 export type Dialect = 'draft-07' | '2020-12';
 
 /** A schema the document defines: an object or a boolean. */
-export type RawSchema = Record<string, unknown> | boolean;
+type RawSchema = Record<string, unknown> | boolean;
 
 /** The base of a document without `$id`; never fetched, only a root to resolve relative references against. */
 export const DEFAULT_BASE = 'https://schema.mcp-workbench.invalid/root.json';
@@ -24,7 +24,7 @@ const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs',
 /** Keywords whose value is data: a pointer through them does not change the base. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 
-export function resolveUri(reference: string, base: string): string | undefined {
+function resolveUri(reference: string, base: string): string | undefined {
   try {
     return new URL(reference, base).href;
   } catch {
@@ -49,7 +49,7 @@ function splitFragment(href: string): { resource: string; fragment: string | und
  * The `$id` of a schema object, if it counts: in draft-07 (and earlier) a schema object with `$ref` is only that
  * reference, and its other keywords, `$id` included, are ignored; in 2020-12 `$ref` applies beside them.
  */
-export function idOf(schema: Record<string, unknown>, dialect: Dialect): string | undefined {
+function idOf(schema: Record<string, unknown>, dialect: Dialect): string | undefined {
   if (typeof schema.$id !== 'string') return undefined;
   return refOnly(schema, dialect) ? undefined : schema.$id;
 }
@@ -69,7 +69,7 @@ export function baseOf(schema: unknown, base: string, dialect: Dialect): string 
 }
 
 /** Calls `visit` for each subschema of `schema` (one level), with the key path below it. */
-export function forEachSubschema(schema: Record<string, unknown>, visit: (child: unknown, keyword: string, key: string | undefined) => void): void {
+function forEachSubschema(schema: Record<string, unknown>, visit: (child: unknown, keyword: string, key: string | undefined) => void): void {
   for (const keyword of Object.keys(schema)) {
     const value = schema[keyword];
     if (typeof value !== 'object' || value === null) continue;

@@ -60,7 +60,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Length in code points (a surrogate pair counts once), as ajv's ucs2length. */
-export function codePointLength(text: string): number {
+function codePointLength(text: string): number {
   let length = 0;
   for (let index = 0; index < text.length; ) {
     length++;
