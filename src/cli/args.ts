@@ -2,6 +2,7 @@
 
 import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../protocol/eras/select';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../protocol/limits/inputLimits';
+import { isObject } from '../protocol/guards';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -195,6 +196,6 @@ export function parseJsonObjectArgument(text: string | undefined, what: string):
   } catch (error) {
     throw new UsageError(`${what} must be a JSON object: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${what} must be a JSON object`);
+  if (!isObject(value)) throw new UsageError(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 }

@@ -25,6 +25,7 @@ import type { ParsedArgs } from './args';
 import { stderrLogger } from './connect';
 import type { EnabledExtension } from '../protocol/extensions/protocolExtension';
 import { SKILL_SCENARIOS } from './conformanceSkills';
+import { isObject } from '../protocol/guards';
 
 /** What one scenario does with a connected client; throwing fails the run. */
 export interface ScenarioDriver {
@@ -198,7 +199,7 @@ export function conformanceContext(raw: string | undefined): JsonObject | undefi
   } catch (error) {
     throw new ScenarioFailure(`MCP_CONFORMANCE_CONTEXT is not valid JSON: ${errorMessage(error)}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScenarioFailure('MCP_CONFORMANCE_CONTEXT is not a JSON object');
+  if (!isObject(value)) throw new ScenarioFailure('MCP_CONFORMANCE_CONTEXT is not a JSON object');
   return value as JsonObject;
 }
 

@@ -3,6 +3,7 @@
  * several shapes MCP forbids (null ids, both result and error, non-integer codes, null results) and silently
  * rewrites others, so classification happens here, before the engine sees anything.
  */
+import { isObject } from '../guards';
 
 export type RequestId = string | number;
 
@@ -46,12 +47,6 @@ export type Classified =
   | { kind: 'orphan-error'; error: JsonRpcErrorObject }
   /** A response-shaped message that is invalid; `id` is set when the broken response can still be matched. */
   | { kind: 'violation'; reason: string; id?: RequestId; isResponse: boolean };
-
-type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isValidRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
@@ -111,10 +106,10 @@ function checkMetaKeyNames(key: string): MetaKeyCheck {
 }
 
 function metaProblem(container: unknown): string | undefined {
-  if (!isJsonObject(container) || !('_meta' in container)) return undefined;
+  if (!isObject(container) || !('_meta' in container)) return undefined;
   const meta = container._meta;
   if (meta === undefined) return undefined;
-  if (!isJsonObject(meta)) return '_meta must be an object';
+  if (!isObject(meta)) return '_meta must be an object';
   for (const key of Object.keys(meta)) {
     // progressToken predates the naming rules and is defined by the spec itself.
     if (key === 'progressToken') continue;
@@ -129,9 +124,9 @@ function metaProblem(container: unknown): string | undefined {
  * They are not fatal (the spec says to assume nothing about their values) but they are worth a warning.
  */
 export function unknownReservedMetaKeys(value: unknown): string[] {
-  if (!isJsonObject(value)) return [];
+  if (!isObject(value)) return [];
   const container = 'method' in value ? value.params : value.result;
-  if (!isJsonObject(container) || !isJsonObject(container._meta)) return [];
+  if (!isObject(container) || !isObject(container._meta)) return [];
   return Object.keys(container._meta).filter((key) => {
     const check = checkMetaKey(key);
     return check.ok && check.reserved && !SPEC_DEFINED_RESERVED_META_KEYS.has(key);
@@ -143,7 +138,7 @@ export function classifyIncoming(value: unknown): Classified {
   if (Array.isArray(value)) {
     return { kind: 'violation', reason: 'JSON-RPC batches are not allowed in MCP (removed in 2025-06-18)', isResponse: false };
   }
-  if (!isJsonObject(value)) {
+  if (!isObject(value)) {
     return { kind: 'violation', reason: `expected a JSON-RPC object, got ${describeType(value)}`, isResponse: false };
   }
   const hasId = 'id' in value;
@@ -155,7 +150,7 @@ export function classifyIncoming(value: unknown): Classified {
     if (typeof value.method !== 'string') {
       return { kind: 'violation', reason: '"method" must be a string', isResponse: false };
     }
-    if ('params' in value && value.params !== undefined && !isJsonObject(value.params)) {
+    if ('params' in value && value.params !== undefined && !isObject(value.params)) {
       return { kind: 'violation', reason: `"params" of ${value.method} must be an object`, isResponse: false };
     }
     const problem = metaProblem(value.params);
@@ -181,7 +176,7 @@ export function classifyIncoming(value: unknown): Classified {
   }
   if (hasError) {
     const error = value.error;
-    if (!isJsonObject(error)) {
+    if (!isObject(error)) {
       return { kind: 'violation', reason: '"error" must be an object', id: matchableId(id), isResponse: true };
     }
     if (typeof error.code !== 'number' || !Number.isInteger(error.code)) {
@@ -201,7 +196,7 @@ export function classifyIncoming(value: unknown): Classified {
   if (!isValidRequestId(id)) {
     return { kind: 'violation', reason: `response id ${JSON.stringify(id)} is not a string or integer (never null)`, isResponse: true };
   }
-  if (!isJsonObject(value.result)) {
+  if (!isObject(value.result)) {
     return { kind: 'violation', reason: `result must be an object, got ${describeType(value.result)}`, id, isResponse: true };
   }
   const problem = metaProblem(value.result);

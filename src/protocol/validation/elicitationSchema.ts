@@ -1,5 +1,6 @@
 import { ErrorCodes, McpError } from '../errors';
 import type { ElicitationHandler } from '../host';
+import { isObject } from '../guards';
 
 /**
  * Form-mode elicitation may only ask for a flat object of primitives (the spec's `requestedSchema`: `type:
@@ -165,10 +166,6 @@ function isConstOptions(value: unknown): boolean {
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A short description of a server-sent value: never serializes it whole (it may be huge or deeply nested). */

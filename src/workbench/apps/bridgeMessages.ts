@@ -4,6 +4,7 @@
  * that are an object, within a byte cap. Anything else is dropped and counted (an app that keeps sending junk is
  * stopped by the caller).
  */
+import { isObject } from '../../protocol/guards';
 export type AppMessage =
   | { kind: 'request'; id: string | number; method: string; params: Record<string, unknown> }
   | { kind: 'notification'; method: string; params: Record<string, unknown> }
@@ -15,10 +16,6 @@ type AppMessageVerdict = { ok: true; message: AppMessage } | { ok: false; reason
 export const MAX_APP_MESSAGE_BYTES = 1024 * 1024;
 const MAX_METHOD_LENGTH = 128;
 const MAX_ID_LENGTH = 128;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function validId(id: unknown): id is string | number {
   return (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length <= MAX_ID_LENGTH);

@@ -6,6 +6,7 @@
  */
 
 import { truncateForDisplay } from '../display';
+import { isObject } from '../../protocol/guards';
 
 type Schema = Record<string, unknown>;
 
@@ -283,8 +284,4 @@ function asEnumValue(value: unknown): EnumOption['value'] | undefined {
 
 function numberOr(value: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
-}
-
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -3,6 +3,7 @@ import { ERA_PREFERENCES } from '../../protocol/eras/select';
 import { toJsonText } from '../display';
 import { compileRules, RuleError, type CompiledRule, type RuleSpec } from './rules';
 import { STEP_METHODS, type StepMethod } from './stepMethods';
+import { isObject } from '../../protocol/guards';
 
 /**
  * A recorded session (`*.mcptest.json`, described by schemas/mcptest.schema.json): the server it ran against, and
@@ -161,7 +162,7 @@ function checkStep(value: unknown, where: string): RecordedStep {
 }
 
 function object(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RecordingFormatError(`${what} must be a JSON object`);
+  if (!isObject(value)) throw new RecordingFormatError(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 

@@ -5,6 +5,7 @@ import { argv, type MappedServer } from './mapping';
 import type { RegistryPackage, ServerJson } from './types';
 import { RegistryEntryError } from './validate';
 import { readZip } from './zip';
+import { isObject } from '../../protocol/guards';
 
 /**
  * An MCPB package: the bundle is downloaded (bounded), its SHA-256 is checked against the registry's `fileSha256`
@@ -97,7 +98,6 @@ interface McpConfig {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The manifest's `server.mcp_config` with its MCPB variables turned into paths and mcp.json inputs. */
 function mcpConfigOf(data: Uint8Array, where: string, folder: BundleFolder, collector: InputCollector): McpConfig {

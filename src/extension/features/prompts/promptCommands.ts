@@ -8,7 +8,8 @@ import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { runningServer } from '../../platform/servers/serverPicker';
 import { askWithCompletions } from '../../platform/ui/completionInput';
-import { argumentField, isObject, isStringRecord, pickItem } from '../../platform/ui/pickers';
+import { isObject, isStringRecord } from '../../../protocol/guards';
+import { argumentField, pickItem } from '../../platform/ui/pickers';
 import { promptMarkdown } from './promptMarkdown';
 import { showError } from '../../platform/ui/coreErrors';
 

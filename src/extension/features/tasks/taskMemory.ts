@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { isTerminal, type KeptArguments, type TaskBook, type TrackedTask } from '../../../protocol/extensions/tasks';
-import type { JsonObject } from '../../../protocol/types';
+import { isObject } from '../../../protocol/guards';
 
 /** Workspace-state key of the 2026-07-28 tasks still worth polling, by server name. */
 const KEY = 'mcpWorkbench.tasks.pending';
@@ -23,10 +23,6 @@ interface RememberedTask {
   readonly taskId: string;
   readonly toolName?: string;
   readonly arguments?: KeptArguments;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function jsonLength(value: unknown): number | undefined {

@@ -1,4 +1,5 @@
 import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } from '../../types';
+import { isObject } from '../../guards';
 
 /**
  * Per-request metadata of the 2026-07-28 ("modern") era (basic/index.mdx, `_meta`): with no `initialize`,
@@ -48,7 +49,7 @@ export function buildRequestMeta(input: RequestMetaInput): JsonObject {
  */
 export function withRequestMeta(params: JsonObject | undefined, meta: JsonObject): JsonObject {
   const existing = params?._meta;
-  const callerMeta = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? (existing as JsonObject) : {};
+  const callerMeta = isObject(existing) ? existing : {};
   return { ...(params ?? {}), _meta: { ...callerMeta, ...meta } };
 }
 

@@ -21,6 +21,7 @@ import { MODERN_VERSIONS, MetaKeys, buildRequestMeta, isRemovedInModern, serverI
 import { readResult } from './results';
 import { DiscoverFailure, legacyFallbackReason } from './legacyDetection';
 import { negotiateAfterRejection } from './versionNegotiation';
+import { isObject } from '../../guards';
 
 /**
  * The 2026-07-28 ("modern", stateless) era: no handshake. `server/discover` learns what the server speaks and
@@ -106,7 +107,7 @@ export class ModernEra implements ProtocolEra {
       throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${legacyHint}); connect with era "auto" or "handshake"`, { cause: error });
     }
     const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
-    if (typeof result.capabilities !== 'object' || result.capabilities === null || Array.isArray(result.capabilities)) {
+    if (!isObject(result.capabilities)) {
       throw new DiscoverFailure('protocol-violation', `${wire.serverName}: the server/discover result has no capabilities object`);
     }
     if (supported.length > 0 && !supported.includes(this.version)) {
@@ -392,10 +393,6 @@ const SEND: Preflight = { kind: 'send' };
 
 function sameFilter(a: SubscriptionFilter | undefined, b: SubscriptionFilter | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function validServerInfo(value: unknown): Implementation | undefined {

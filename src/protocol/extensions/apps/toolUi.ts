@@ -1,4 +1,5 @@
 import type { Tool } from '../../types';
+import { isObject } from '../../guards';
 
 /** The MCP Apps extension (SEP-1865, stable spec 2026-01-26). */
 export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
@@ -20,10 +21,6 @@ interface ToolUi {
 }
 
 const DEFAULT_VISIBILITY: readonly ToolVisibility[] = Object.freeze(['model', 'app']);
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** A `ui://` URI the host will read, or undefined for anything else (other schemes, oversized, control characters). */
 function validUiUri(value: unknown): string | undefined {

@@ -1,6 +1,7 @@
 import { LocalError } from '../../errors';
 import type { ReadResourceResult, ResourceContents } from '../../types';
 import { APP_MIME_TYPE } from './toolUi';
+import { isObject } from '../../guards';
 
 /** The most bytes of app HTML a host holds (the published example apps are about 230 KB each). */
 export const DEFAULT_MAX_APP_HTML_BYTES = 5 * 1024 * 1024;
@@ -32,10 +33,6 @@ export interface UiResource {
   /** UTF-8 size of the HTML. */
   readonly bytes: number;
   readonly meta: UiResourceMeta;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function strings(value: unknown): string[] {

@@ -5,6 +5,7 @@
  * aliases, tags, complex keys, several documents) is refused rather than read differently from a full YAML parser:
  * a refusal fails verification, which is the safe side.
  */
+import { isObject } from '../../guards';
 
 export class FrontmatterError extends Error {
   override readonly name = 'FrontmatterError';
@@ -49,7 +50,7 @@ function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
   const value = reader.block(0, 0);
   const extra = reader.peek();
   if (extra) throw new FrontmatterError(`line ${extra.no}: unexpected content`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FrontmatterError('the frontmatter is not a mapping of keys to values');
+  if (!isObject(value)) throw new FrontmatterError('the frontmatter is not a mapping of keys to values');
   return value as Record<string, unknown>;
 }
 

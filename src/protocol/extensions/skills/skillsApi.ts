@@ -4,6 +4,7 @@ import type { ExtensionCallOptions, ExtensionContext } from '../protocolExtensio
 import { fileEntry, readSkillEntry } from './skillEntry';
 import { DYNAMIC_RESOURCES, SKILLS_EXTENSION_ID, type DirectoryChild, type Skill } from './skillTypes';
 import { unlistedRefusal, verifySkillFile, type Verification } from './verification';
+import { isObject } from '../../guards';
 
 /** A skills/list entry this client refused, and why (`index` counts across every page). */
 interface InvalidSkillEntry {
@@ -49,7 +50,7 @@ export class SkillsApi {
   private settings(): JsonObject | undefined {
     const extensions = this.context.session().capabilities.extensions as Record<string, unknown> | undefined;
     const value = extensions?.[SKILLS_EXTENSION_ID];
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+    return isObject(value) ? value : undefined;
   }
 
   /** The server declared the extension (throws when not connected). */

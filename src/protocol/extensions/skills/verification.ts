@@ -2,6 +2,7 @@ import type { ReadResourceResult } from '../../types';
 import { FrontmatterError, parseSkillMarkdown } from './frontmatter';
 import { fileEntry } from './skillEntry';
 import { DYNAMIC_RESOURCES, type Skill } from './skillTypes';
+import { isObject } from '../../guards';
 
 /** Why a skill file is refused: the content is not used (for SKILL.md: the skill is not loaded). */
 type RefusalReason = 'unlisted' | 'unreadable' | 'size' | 'digest' | 'frontmatter';
@@ -61,8 +62,7 @@ export function frontmatterDifferences(listed: unknown, parsed: unknown, path = 
     if (listed.length !== parsed.length) return [`${label}: the listing has ${listed.length} items, SKILL.md has ${parsed.length}`];
     return listed.flatMap((item, index) => frontmatterDifferences(item, parsed[index], `${label}[${index}]`));
   }
-  const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (isMap(listed) && isMap(parsed)) {
+  if (isObject(listed) && isObject(parsed)) {
     const keys = [...new Set([...Object.keys(listed), ...Object.keys(parsed)])].sort();
     const own = (map: Record<string, unknown>, key: string) => (Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined);
     return keys.flatMap((key) => frontmatterDifferences(own(listed, key), own(parsed, key), path === '' ? key : `${path}.${key}`));

@@ -1,5 +1,6 @@
 import { LocalError } from '../../errors';
 import type { JsonObject } from '../../types';
+import { isObject } from '../../guards';
 
 /**
  * One task as this client understands it, whichever generation sent it: 2025-11-25 (`Task` with `ttl` and
@@ -59,10 +60,6 @@ export function nextPollDelayMs(hint: number | undefined): number {
 export function expiresAt(task: TaskSnapshot): number | undefined {
   if (task.ttlMs === null || task.createdAt === undefined) return undefined;
   return task.createdAt + task.ttlMs;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function timestamp(value: unknown): number | undefined {

@@ -2,6 +2,7 @@ import { ErrorCodes, McpError, errorMessage } from '../../errors';
 import type { JsonObject } from '../../types';
 import type { ServerRequestInterceptor, ServerRequestNext } from '../protocolExtension';
 import { RELATED_TASK_META } from './taskMethods';
+import { isObject } from '../../guards';
 
 /**
  * The 2025-11-25 receiver side: a server may ask this client to run sampling/createMessage or elicitation/create as
@@ -158,8 +159,4 @@ function wireTask(task: HostedTask): JsonObject {
     pollInterval: POLL_INTERVAL_MS,
     ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
   };
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

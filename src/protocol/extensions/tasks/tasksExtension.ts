@@ -10,6 +10,7 @@ import { TASK_METHODS } from './taskMethods';
 import { isTerminal, readTask, type TaskGeneration, type TaskSnapshot } from './taskModel';
 import { HostedTasks } from './taskReceiver';
 import type { TaskCall, TasksServices } from './taskServices';
+import { isObject } from '../../guards';
 
 type TaskSupport = 'forbidden' | 'optional' | 'required';
 
@@ -105,10 +106,6 @@ export interface TasksApi {
 }
 
 const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function toolTaskSupport(tool: Tool): TaskSupport {
   const execution = tool.execution;

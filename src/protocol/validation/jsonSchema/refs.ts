@@ -1,5 +1,5 @@
 import { MAX_REF_LENGTH, MAX_SCHEMA_DEPTH } from './run';
-import { isPlainObject } from './values';
+import { isObject } from '../../guards';
 
 /**
  * The identifiers of one schema document: its resources (`$id`), anchors (`$anchor`, `$dynamicAnchor`,
@@ -61,7 +61,7 @@ export function refOnly(schema: Record<string, unknown>, dialect: Dialect): bool
 
 /** The base of a schema object whose parent's base is `base`. */
 export function baseOf(schema: unknown, base: string, dialect: Dialect): string {
-  if (!isPlainObject(schema)) return base;
+  if (!isObject(schema)) return base;
   const id = idOf(schema, dialect);
   if (id === undefined || id.startsWith('#')) return base;
   const resolved = resolveUri(id, base);
@@ -118,7 +118,7 @@ export class SchemaIndex {
       }
       if (this.dialect === '2020-12' && schema.$recursiveAnchor === true) this.recursiveAnchors++;
       forEachSubschema(schema, (child) => {
-        if (isPlainObject(child)) pending.push({ schema: child, base, depth: depth + 1 });
+        if (isObject(child)) pending.push({ schema: child, base, depth: depth + 1 });
       });
     }
   }
@@ -143,11 +143,11 @@ export class SchemaIndex {
     for (const part of fragment.slice(1).split('/')) {
       const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
       if (Array.isArray(current) && /^(?:0|[1-9]\d*)$/.test(key)) current = current[Number(key)];
-      else if (isPlainObject(current) && Object.hasOwn(current, key)) current = current[key];
+      else if (isObject(current) && Object.hasOwn(current, key)) current = current[key];
       else throw missing();
       if (!DATA_KEYWORDS.has(key)) currentBase = baseOf(current, currentBase, this.dialect);
     }
-    if (typeof current !== 'boolean' && !isPlainObject(current)) throw missing();
+    if (typeof current !== 'boolean' && !isObject(current)) throw missing();
     return { schema: current, base: currentBase };
   }
 

@@ -1,10 +1,7 @@
 /** JSON value helpers: equality as JSON Schema defines it, code point length, the JSON type of a value. */
+import { isObject } from '../../guards';
 
 export const JSON_TYPES: ReadonlySet<string> = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Whether `value` has JSON type `type`; `integer` is a whole number, and every integer is a `number`. */
 export function hasType(value: unknown, type: string): boolean {
@@ -16,7 +13,7 @@ export function hasType(value: unknown, type: string): boolean {
     case 'integer':
       return typeof value === 'number' && !(value % 1) && !Number.isNaN(value);
     case 'object':
-      return isPlainObject(value);
+      return isObject(value);
     case 'array':
       return Array.isArray(value);
     case 'boolean':
