@@ -27,8 +27,8 @@ export function serverIdentityKey(identity: ServerIdentity): string {
 export function lookupByIdentity<T>(map: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
   if (!map) return undefined;
   if (Object.hasOwn(map, key)) return map[key];
-  const legacyName = userServerName(key);
-  return legacyName !== undefined && Object.hasOwn(map, legacyName) ? map[legacyName] : undefined;
+  const bareName = userServerName(key);
+  return bareName !== undefined && Object.hasOwn(map, bareName) ? map[bareName] : undefined;
 }
 
 /** The name of a user-level server's key, undefined for any other key. */
@@ -37,6 +37,6 @@ function userServerName(key: string): string | undefined {
 }
 
 /** Whether a stored key predates identities (a bare name; an identity key always holds `#`). */
-export function isLegacyNameKey(key: string): boolean {
+export function isBareNameKey(key: string): boolean {
   return !key.startsWith('user#') && !key.startsWith('workspace:');
 }

@@ -4,11 +4,12 @@ import type { EraMemorySlot } from './eraMemory';
 import { DEFAULT_INITIALIZE_TIMEOUT_MS, HandshakeEra, type HandshakeEraOptions } from './handshake';
 import { ModernEra, type ModernEraOptions } from './modern/modernEra';
 
-export { legacyFallbackReason } from './modern/legacyDetection';
+export { handshakeFallbackReason } from './modern/handshakeFallback';
 
 /**
  * Era selection: which protocol era a connection speaks. `legacy` is the initialize handshake (up to
- * 2025-11-25), `2026-07-28` the modern era, and `auto` tries the modern era first and falls back to the
+ * 2025-11-25; the value keeps the era's earlier name because config files, settings and `*.mcptest.json` files hold
+ * it: in code the era is "handshake", and "legacy" means nothing else), `2026-07-28` the modern era, and `auto` tries the modern era first and falls back to the
  * handshake for a server that does not speak it (transports/stdio.mdx and streamable-http.mdx, "Backward
  * Compatibility"). The choice is made once, when the connection opens, and kept for its life.
  */
@@ -29,8 +30,8 @@ interface EraSelectionOptions {
 
 /**
  * Long enough for a stdio server that is still starting (npx installing, a runtime compiling: its silence says
- * nothing about its revision), short enough that a legacy server which ignores the unknown pre-initialize
- * request does not look hung. Legacy servers usually answer the probe at once with an error.
+ * nothing about its revision), short enough that a handshake-era server which ignores the unknown pre-initialize
+ * request does not look hung. Handshake-era servers usually answer the probe at once with an error.
  */
 const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
 

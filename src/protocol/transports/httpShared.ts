@@ -3,7 +3,7 @@ import { LocalError, errorMessage, type ErrorDetail, type LocalErrorKind, type U
 import { InputLimitError } from '../limits/inputLimits';
 import type { SseParser } from './sseParser';
 
-/** HTTP helpers shared by the Streamable HTTP and the legacy HTTP+SSE transports. */
+/** HTTP helpers shared by the Streamable HTTP and the 2024-11-05 HTTP+SSE transports. */
 
 const ERROR_BODY_CHARS = 300;
 

@@ -19,7 +19,7 @@ import { filterToolsByHeaderAnnotations, paramHeaders, standardHeaders, type Hea
 import { retryParams } from './inputRounds';
 import { MODERN_VERSIONS, MetaKeys, buildRequestMeta, isRemovedInModern, serverInfoOf, withRequestMeta } from './meta';
 import { readResult } from './results';
-import { DiscoverFailure, legacyFallbackReason } from './legacyDetection';
+import { DiscoverFailure, handshakeFallbackReason } from './handshakeFallback';
 import { negotiateAfterRejection } from './versionNegotiation';
 import { isObject } from '../../guards';
 
@@ -37,7 +37,7 @@ export interface ModernEraOptions {
   discoverTimeoutMs?: number;
   /**
    * server/discover is a probe (auto selection): on timeout it is abandoned without notifications/cancelled,
-   * because a legacy server must see nothing before initialize.
+   * because a handshake-era server must see nothing before initialize.
    */
   probe?: boolean;
   /** The most bytes (serialized JSON) the ttlMs result cache keeps; the oldest entries are evicted first. */
@@ -102,9 +102,9 @@ export class ModernEra implements ProtocolEra {
       result = await this.discover(wire, identity);
     } catch (error) {
       // Pinned to 2026-07-28, a failure that says "older server" deserves to be named as such.
-      const legacyHint = this.options.probe ? undefined : legacyFallbackReason(error, wire.transport.kind);
-      if (legacyHint === undefined) throw error;
-      throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${legacyHint}); connect with era "auto" or "handshake"`, { cause: error });
+      const handshakeHint = this.options.probe ? undefined : handshakeFallbackReason(error, wire.transport.kind);
+      if (handshakeHint === undefined) throw error;
+      throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${handshakeHint}); connect with era "auto" or "handshake"`, { cause: error });
     }
     const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
     if (!isObject(result.capabilities)) {

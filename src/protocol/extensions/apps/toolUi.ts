@@ -6,7 +6,7 @@ export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 /** The MIME type of an app's HTML document; hosts render only this profile. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The flat key older servers (and the SDK, for compatibility) put the resource URI under. */
-const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
+const FLAT_RESOURCE_URI_KEY = 'ui/resourceUri';
 
 const MAX_URI_LENGTH = 2048;
 
@@ -36,7 +36,7 @@ export function toolUi(tool: Tool | object): ToolUi {
   const declared = (tool as { _meta?: unknown })._meta;
   const meta = isObject(declared) ? declared : {};
   const ui = isObject(meta.ui) ? meta.ui : {};
-  const resourceUri = validUiUri(ui.resourceUri) ?? validUiUri(meta[LEGACY_RESOURCE_URI_KEY]);
+  const resourceUri = validUiUri(ui.resourceUri) ?? validUiUri(meta[FLAT_RESOURCE_URI_KEY]);
   let visibility = DEFAULT_VISIBILITY;
   if (Array.isArray(ui.visibility)) {
     const known = ui.visibility.filter((entry): entry is ToolVisibility => entry === 'model' || entry === 'app');
