@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CommandId } from './commandIds';
 import type { Platform } from './platform';
-import type { ServiceRegistry } from './services';
+import type { OfferedServices } from './services';
 
 /** A command's handler: the arguments VS Code passes (a tree node, or values from a caller). */
 type CommandHandler = (...args: unknown[]) => unknown;
@@ -14,7 +14,7 @@ export interface FeatureContext {
   readonly extension: vscode.ExtensionContext;
   readonly platform: Platform;
   /** Services features offer each other (platform/services.ts). */
-  readonly services: ServiceRegistry;
+  readonly services: OfferedServices;
   /** Disposed when the extension deactivates, after every server has shut down. */
   own(...disposables: vscode.Disposable[]): void;
 }

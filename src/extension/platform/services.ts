@@ -87,7 +87,7 @@ interface RecordingsService {
 }
 
 /** The services offered so far; each key is offered once. */
-export class ServiceRegistry {
+export class OfferedServices {
   private readonly offered = new Map<keyof FeatureServices, unknown>();
 
   offer<Key extends keyof FeatureServices>(key: Key, service: FeatureServices[Key]): void {
