@@ -215,8 +215,8 @@ export function describeMessage(message: object): string {
 }
 
 
-export const MAX_REDIRECTS = 5;
-export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface AuthorizedRequest {
   method: HttpMethod;
@@ -331,7 +331,7 @@ export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAut
   }
 }
 
-export function resolveRedirect(location: string, base: string): URL {
+function resolveRedirect(location: string, base: string): URL {
   try {
     return new URL(location, base);
   } catch {
