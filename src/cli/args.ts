@@ -2,6 +2,7 @@
 
 import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../protocol/eras/select';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../protocol/limits/inputLimits';
+import { isObject } from '../protocol/guards';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -173,7 +174,7 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
 }
 
 /** The names --limit accepts: the InputLimits keys, e.g. `--limit maxMessageBytes=16M`. */
-export const LIMIT_NAMES = Object.keys(DEFAULT_INPUT_LIMITS) as (keyof InputLimits)[];
+const LIMIT_NAMES = Object.keys(DEFAULT_INPUT_LIMITS) as (keyof InputLimits)[];
 const LIMIT_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 };
 
 /** `name=value`: a byte count, optionally with a binary unit (16k, 8M, 1G). */
@@ -195,6 +196,6 @@ export function parseJsonObjectArgument(text: string | undefined, what: string):
   } catch (error) {
     throw new UsageError(`${what} must be a JSON object: ${(error as Error).message}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new UsageError(`${what} must be a JSON object`);
+  if (!isObject(value)) throw new UsageError(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 }

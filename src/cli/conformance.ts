@@ -25,6 +25,7 @@ import type { ParsedArgs } from './args';
 import { stderrLogger } from './connect';
 import type { EnabledExtension } from '../protocol/extensions/protocolExtension';
 import { SKILL_SCENARIOS } from './conformanceSkills';
+import { isObject } from '../protocol/guards';
 
 /** What one scenario does with a connected client; throwing fails the run. */
 export interface ScenarioDriver {
@@ -58,12 +59,12 @@ const DEFAULT_REQUEST_TIMEOUT_MS = 20_000;
 /** After the verdict, give the transport this long to release its sockets before exiting regardless. */
 const EXIT_GRACE_MS = 3_000;
 
-export class ScenarioFailure extends Error {
+class ScenarioFailure extends Error {
   override readonly name = 'ScenarioFailure';
 }
 
 /** An ElicitationHandler that accepts every form with the schema's defaults filled in (SEP-1034). */
-export function acceptWithDefaultsHost(): ClientHost {
+function acceptWithDefaultsHost(): ClientHost {
   return {
     elicitation: {
       modes: ['form'],
@@ -137,7 +138,7 @@ const exerciseEverything: ScenarioDriver = {
   },
 };
 
-export const SCENARIOS: Readonly<Record<string, ScenarioDriver>> = {
+const SCENARIOS: Readonly<Record<string, ScenarioDriver>> = {
   initialize: listOnly,
   tools_call: {
     run: async (client, log) => {
@@ -175,12 +176,12 @@ export const SCENARIOS: Readonly<Record<string, ScenarioDriver>> = {
   ...SKILL_SCENARIOS,
 };
 
-export function driverFor(scenario: string): ScenarioDriver {
+function driverFor(scenario: string): ScenarioDriver {
   return Object.prototype.hasOwnProperty.call(SCENARIOS, scenario) ? SCENARIOS[scenario] : exerciseEveryTool;
 }
 
 /** The suite sets MCP_CONFORMANCE_PROTOCOL_VERSION under --spec-version: offer that revision first when we speak it. */
-export function offeredVersions(requested: string | undefined, log: (line: string) => void): readonly string[] | undefined {
+function offeredVersions(requested: string | undefined, log: (line: string) => void): readonly string[] | undefined {
   if (!requested) return undefined;
   if (!isSupportedHandshakeVersion(requested)) {
     log(`MCP_CONFORMANCE_PROTOCOL_VERSION=${requested} is not a revision this client speaks; offering ${HANDSHAKE_VERSIONS[0]}`);
@@ -198,7 +199,7 @@ export function conformanceContext(raw: string | undefined): JsonObject | undefi
   } catch (error) {
     throw new ScenarioFailure(`MCP_CONFORMANCE_CONTEXT is not valid JSON: ${errorMessage(error)}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new ScenarioFailure('MCP_CONFORMANCE_CONTEXT is not a JSON object');
+  if (!isObject(value)) throw new ScenarioFailure('MCP_CONFORMANCE_CONTEXT is not a JSON object');
   return value as JsonObject;
 }
 
@@ -209,7 +210,7 @@ export function conformanceEra(explicit: EraPreference | undefined, requestedVer
 }
 
 /** The Client ID Metadata Document URL the suite's basic-cimd scenario expects (it does not fetch it). */
-export const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
+const CONFORMANCE_CLIENT_METADATA_URL = 'https://conformance-test.local/client-metadata.json';
 
 interface AuthSetup {
   client?: ConfiguredClient;
@@ -225,7 +226,7 @@ function contextString(context: Record<string, unknown>, key: string): string | 
  * MCP_CONFORMANCE_CONTEXT carries what a real deployment would configure: a pre-registered client, client
  * credentials, an enterprise IdP's ID token, a workload identity JWT.
  */
-export function authSetupFor(scenario: string, context: JsonObject | undefined): AuthSetup {
+function authSetupFor(scenario: string, context: JsonObject | undefined): AuthSetup {
   if (!context) return {};
   const clientId = contextString(context, 'client_id');
   const clientSecret = contextString(context, 'client_secret');

@@ -243,7 +243,7 @@ export function stderrLogger(verbose: boolean, secrets: readonly string[] = []):
 }
 
 /** The CLI's roots: the working directory is the workspace of a command-line run. */
-export function cliHost(): ClientHost {
+function cliHost(): ClientHost {
   return { roots: { listRoots: () => [{ uri: pathToFileURL(process.cwd()).href, name: path.basename(process.cwd()) }] } };
 }
 

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { EraKind } from '../protocol/eras/era';
 import type { EraMemory, EraMemorySlot } from '../protocol/eras/eraMemory';
+import { isObject } from '../protocol/guards';
 
 /** Definitions remembered at most; the oldest are forgotten first (a CLI run against many servers stays small). */
 const MAX_ENTRIES = 500;
@@ -50,7 +51,7 @@ export class FileEraMemory implements EraMemory {
   private read(): Record<string, unknown> {
     try {
       const parsed: unknown = JSON.parse(readFileSync(this.file, 'utf8'));
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+      return isObject(parsed) ? parsed : {};
     } catch {
       return {};
     }

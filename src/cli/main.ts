@@ -202,7 +202,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
   ...SKILL_RUNNERS,
 });
 
-export async function main(argv: readonly string[]): Promise<number> {
+async function main(argv: readonly string[]): Promise<number> {
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
@@ -319,7 +319,7 @@ function describeTransportKind(kind: TransportKind): string {
   }
 }
 
-export function describeFailure(error: unknown, serverName: string | undefined): string {
+function describeFailure(error: unknown, serverName: string | undefined): string {
   const message = errorMessage(error);
   // Named up front unless the message already starts with the name: a name found anywhere inside (a command
   // "nodee" in 'command not found: "nodee"', a folder in a PATH) did not name the server.

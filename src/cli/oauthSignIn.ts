@@ -17,7 +17,7 @@ import { openBrowser } from '../workbench/node/auth/openBrowser';
 import { UsageError, type ParsedArgs } from './args';
 import { printable } from './printable';
 
-export interface CliSignIn {
+interface CliSignIn {
   serverUrl: string;
   serverName: string;
   args: ParsedArgs;

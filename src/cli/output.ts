@@ -6,7 +6,7 @@
 import { jsonTextChunks } from '../workbench/display';
 
 /** Characters per write: large enough that a small result is one write, small enough to be noise beside 50 MiB. */
-export const OUTPUT_CHUNK_CHARS = 256 * 1024;
+const OUTPUT_CHUNK_CHARS = 256 * 1024;
 
 /**
  * Writes `JSON.stringify(value, null, indent)` (as `toJsonText` words it, deep values included) and a newline to

@@ -26,7 +26,7 @@ export const RECORDINGS_USAGE = `  session --record <file.mcptest.json>   a sess
                                        Without --stdio/--url/--config it starts the server the file names`;
 
 /** Records the lines of one `session --record` run; `write` puts the file down at the end of the session. */
-export class SessionRecorder {
+class SessionRecorder {
   private readonly steps: RecordedStep[] = [];
 
   constructor(
@@ -85,7 +85,7 @@ export function sessionRecorder(args: ParsedArgs, target: Target): SessionRecord
 }
 
 /** The server of this run as a recording names it: what the person typed, secrets masked, paths relative to the file. */
-export function recordedServerOf(args: ParsedArgs, target: Target, folder: string): RecordedServer {
+function recordedServerOf(args: ParsedArgs, target: Target, folder: string): RecordedServer {
   const era = args.era ? { era: args.era } : {};
   const masked = (values: Record<string, string>): Record<string, string> | undefined =>
     Object.keys(values).length === 0 ? undefined : Object.fromEntries(Object.keys(values).map((key) => [key, MASK]));

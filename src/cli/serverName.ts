@@ -74,7 +74,7 @@ const GENERIC_FOLDERS = new Set(['dist', 'build', 'lib', 'out', 'src', 'bin', 'e
 const SCRIPT_EXTENSION = /\.(?:[cm]?[jt]s|py|rb|php|jar|exe|cmd|bat|ps1|sh)$/i;
 const JS_EXTENSION = /\.(?:[cm]?[jt]s)$/i;
 
-export type PackageNameReader = (scriptPath: string) => string | undefined;
+type PackageNameReader = (scriptPath: string) => string | undefined;
 
 /** Names a stdio server from its command line; `readPackageName` finds the package a script belongs to. */
 export function stdioServerName(command: string, args: readonly string[], cwd: string = process.cwd(), readPackageName: PackageNameReader = nearestPackageName): string {

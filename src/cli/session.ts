@@ -18,9 +18,9 @@ import { toJsonText } from '../workbench/display';
 import { UsageError, type ParsedArgs } from './args';
 import type { CommandFailure } from './main';
 
-export type SessionErrorKind = 'usage' | 'server' | LocalErrorKind | CommandFailure['kind'] | 'internal';
+type SessionErrorKind = 'usage' | 'server' | LocalErrorKind | CommandFailure['kind'] | 'internal';
 
-export interface SessionError {
+interface SessionError {
   kind: SessionErrorKind;
   message: string;
   /** The server's JSON-RPC error code and data, for kind "server". */
@@ -28,7 +28,7 @@ export interface SessionError {
   data?: unknown;
 }
 
-export type SessionAnswer = { ok: true; result: unknown } | { ok: false; error: SessionError; result?: unknown };
+type SessionAnswer = { ok: true; result: unknown } | { ok: false; error: SessionError; result?: unknown };
 
 /** What one session line runs: the same runners as the subcommands. */
 export type SessionRunner = (client: McpClient, args: ParsedArgs) => Promise<{ output: unknown; failure?: CommandFailure }>;
@@ -82,7 +82,7 @@ export function splitSessionLine(line: string): string[] {
 }
 
 /** Runs one line against the connected client; never throws. Undefined for a blank line or a `#` comment. */
-export async function answerLine(
+async function answerLine(
   client: McpClient,
   sessionArgs: ParsedArgs,
   runners: Readonly<Record<string, SessionRunner>>,

@@ -30,7 +30,7 @@ function tasksOf(client: McpClient): TasksApi {
 }
 
 /** A snapshot as printed: timestamps as ISO 8601 again. */
-export function printableTask(task: TaskSnapshot): Record<string, unknown> {
+function printableTask(task: TaskSnapshot): Record<string, unknown> {
   const { createdAt, lastUpdatedAt, ...rest } = task;
   return {
     ...rest,
@@ -57,7 +57,7 @@ export function reportTaskProgress(client: McpClient): Disposable | undefined {
  * What `call` and `task wait` print for a tool result, and when it counts as failed: the result with the verdict of
  * its structuredContent against the tool's outputSchema, whether it came directly or as a task's result.
  */
-export function toolCallOutcome(serverName: string, toolName: string | undefined, outcome: CallToolOutcome, taskId?: string): CommandOutcome {
+function toolCallOutcome(serverName: string, toolName: string | undefined, outcome: CallToolOutcome, taskId?: string): CommandOutcome {
   const output = { ...outcome.result, ...(outcome.outputValidation ? { outputValidation: outcome.outputValidation } : {}) };
   const what = toolName === undefined ? `task ${taskId ?? ''}` : `tool ${toolName}`;
   if (outcome.result.isError === true) return { output, failure: { kind: 'tool-error', message: `${serverName}: ${what} reported an error` } };

@@ -19,7 +19,7 @@ import type { CommandId } from './platform/commandIds';
 import { everyCommandHandled, registerCommands, type CommandTable, type Feature, type FeatureContext } from './platform/feature';
 import { windowHost } from './platform/host';
 import { Platform } from './platform/platform';
-import { ServiceRegistry } from './platform/services';
+import { OfferedServices } from './platform/services';
 import { createTestHooks, TestBuildHost, type McpWorkbenchTestApi } from './testHooks';
 
 /** What the test build's `activate` returns (see testHooks.ts); kept as a name the suites import. */
@@ -71,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const featureContext: FeatureContext = {
     extension: context,
     platform,
-    services: new ServiceRegistry(),
+    services: new OfferedServices(),
     own: (...disposables) => context.subscriptions.push(...disposables),
   };
   const tables: CommandTable<CommandId>[] = [];

@@ -116,7 +116,7 @@ export interface SamplingTestApi {
   post(message: ReviewMessage): void;
   samplingQueueSize(): number;
   elicitationQueueSize(): number;
-  history(serverName: string): readonly SamplingRecord[];
+  records(serverName: string): readonly SamplingRecord[];
   /** The policy of a server named by identity key (`user#name`, `workspace:/…#name`) or by name (its first server). */
   policy(server: string): SamplingPolicy;
   setPolicy(server: string, policy: SamplingPolicy): Promise<void>;
@@ -305,7 +305,7 @@ export function createTestHooks(platform: Platform, features: FeatureExports, ho
     post: (message) => panel.handleMessage(message.requestId === undefined ? { ...message, requestId: panel.snapshot().requestId } : message),
     samplingQueueSize: () => sampling.coordinator.queue.size ?? 0,
     elicitationQueueSize: () => elicitation.queue.size,
-    history: (serverName) => sampling.history.of(serverName),
+    records: (serverName) => sampling.records.of(serverName),
     policy: (server) => sampling.policies.get(sampling.identityKeyFor(server)),
     setPolicy: (server, policy) => sampling.policies.set(sampling.identityKeyFor(server), policy),
     answerUrlModal: (answer) => {

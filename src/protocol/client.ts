@@ -2,7 +2,7 @@ import { DisposableStore, Emitter, type Disposable } from './disposable';
 import { ErrorCodes, LocalError, McpError, errorMessage } from './errors';
 import type { ClientIdentity, EraRequests, ProtocolEra, ServerSession } from './eras/era';
 import { createEra, type EraPreference } from './eras/select';
-import { ExtensionRegistry } from './extensions/registry';
+import { ActiveExtensions } from './extensions/activeExtensions';
 import type { ExtensionContext, ExtensionDefinition, ServerRequestInterceptor } from './extensions/protocolExtension';
 import { PersonWaits } from './jsonrpc/personWaits';
 import { RpcConnection, silentLogger, type Logger, type ProgressUpdate } from './jsonrpc/rpcConnection';
@@ -43,13 +43,13 @@ import { SchemaValidator, type ValidationVerdict } from './validation/schemaVali
 import type { McpClientOptions } from './clientOptions';
 import type { Transport } from './transports/transport';
 
-export const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
+const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
 
 export type { McpClientOptions } from './clientOptions';
 
-export type { HandshakeSession, ServerSession } from './eras/era';
+export type { ServerSession } from './eras/era';
 
-export type ClientState =
+type ClientState =
   | { kind: 'idle' }
   | { kind: 'connecting' }
   | { kind: 'ready'; session: ServerSession }
@@ -85,7 +85,7 @@ export class McpClient implements Disposable {
   private readonly loop: RequestLoop;
   private readonly serverRequestHandlers: ServerRequestHandlers;
   private readonly urlElicitations: UrlElicitations;
-  private readonly extensionRegistry: ExtensionRegistry;
+  private readonly activeExtensions: ActiveExtensions;
   private readonly eraRequests: EraRequests;
   /** The PersonWaits of this connection (the one given in the options, or the client's own). */
   readonly personWaits: PersonWaits;
@@ -127,7 +127,7 @@ export class McpClient implements Disposable {
       request: (method, params) => this.loop.request(method, params as never),
       notify: (method, params) => this.rpc.notify(method, params),
     };
-    this.extensionRegistry = new ExtensionRegistry(options.extensions ?? [], this.extensionContext());
+    this.activeExtensions = new ActiveExtensions(options.extensions ?? [], this.extensionContext());
     this.urlElicitations = this.disposables.add(new UrlElicitations(options.serverName, options.host?.elicitation, this.personWaits, options.urlElicitationTimeoutMs));
     options.transport.setProtocolHeaders?.((request) => this.era.headersFor(request));
     this.onViolation = this.rpc.onViolation;
@@ -188,15 +188,15 @@ export class McpClient implements Disposable {
       const modes = host.elicitation.modes;
       capabilities.elicitation = Object.fromEntries(modes.map((mode) => [mode, {}]));
     }
-    Object.assign(capabilities, this.extensionRegistry.coreCapabilities());
-    const extensions = this.extensionRegistry.capabilities();
+    Object.assign(capabilities, this.activeExtensions.coreCapabilities());
+    const extensions = this.activeExtensions.capabilities();
     if (extensions) capabilities.extensions = extensions;
     return capabilities;
   }
 
   /** The API of an enabled protocol extension, or undefined when the host did not enable it. */
   extension<Services, Api>(definition: ExtensionDefinition<Services, Api>): Api | undefined {
-    return this.extensionRegistry.api(definition);
+    return this.activeExtensions.api(definition);
   }
 
   /** How this client introduces itself to the server. */
@@ -374,7 +374,7 @@ export class McpClient implements Disposable {
       session: () => this.session,
       currentSession: () => (this.stateValue.kind === 'ready' ? this.stateValue.session : undefined),
       sessionRenewed: (session) => this.setState({ kind: 'ready', session }),
-      extensionResultTypes: () => this.extensionRegistry.resultTypes,
+      extensionResultTypes: () => this.activeExtensions.resultTypes,
       answerInputRequests: (inputRequests, signal) => answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
       completeUrlElicitations: (elicitations, signal) => this.urlElicitations.completeAll(elicitations, signal),
       relist: async (method, signal) => {
@@ -382,7 +382,7 @@ export class McpClient implements Disposable {
         else await this.listAll(method, { refresh: true, signal });
       },
       resolveExtensionResult: (resultType, result, method, params, signal) =>
-        this.extensionRegistry.resolve(resultType, result, { ...this.extensionContext(), method, params, signal }),
+        this.activeExtensions.resolve(resultType, result, { ...this.extensionContext(), method, params, signal }),
     };
   }
 

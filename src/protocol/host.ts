@@ -12,7 +12,7 @@ export interface RequestContext {
   signal: AbortSignal;
 }
 
-export interface RootsProvider {
+interface RootsProvider {
   listRoots(): Promise<Root[]> | Root[];
   /** When given, the client declares roots.listChanged and forwards each change as notifications/roots/list_changed. */
   onDidChangeRoots?(listener: () => void): Disposable;

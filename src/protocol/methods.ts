@@ -52,16 +52,16 @@ export interface PaginatedResult {
 }
 
 /** A result that carries nothing (ping, subscribe, setLevel). */
-export type EmptyResult = JsonObject;
+type EmptyResult = JsonObject;
 
-export interface InitializeParams {
+interface InitializeParams {
   protocolVersion: string;
   capabilities: ClientCapabilities;
   clientInfo: Implementation;
   [key: string]: unknown;
 }
 
-export interface CallToolParams {
+interface CallToolParams {
   name: string;
   arguments?: Record<string, unknown>;
   _meta?: RequestMeta;

@@ -45,7 +45,7 @@ export interface InitializeResult {
   [key: string]: unknown;
 }
 
-export interface ToolAnnotations {
+interface ToolAnnotations {
   title?: string;
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
@@ -108,7 +108,7 @@ export interface ReadResourceResult {
   [key: string]: unknown;
 }
 
-export interface PromptArgument {
+interface PromptArgument {
   name: string;
   title?: string;
   description?: string;
@@ -124,7 +124,7 @@ export interface Prompt {
   [key: string]: unknown;
 }
 
-export interface PromptMessage {
+interface PromptMessage {
   role: 'user' | 'assistant';
   content: ContentBlock;
 }
@@ -156,7 +156,7 @@ export interface Root {
   name?: string;
 }
 
-export interface SamplingMessage {
+interface SamplingMessage {
   role: 'user' | 'assistant';
   content: JsonObject | JsonObject[];
   [key: string]: unknown;

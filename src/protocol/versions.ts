@@ -1,8 +1,6 @@
 /** Handshake-era revisions this client speaks, newest first: the first is offered in `initialize`. */
 export const HANDSHAKE_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-export type HandshakeVersion = (typeof HANDSHAKE_VERSIONS)[number];
-
-export const LATEST_HANDSHAKE_VERSION: HandshakeVersion = HANDSHAKE_VERSIONS[0];
+type HandshakeVersion = (typeof HANDSHAKE_VERSIONS)[number];
 
 export function isSupportedHandshakeVersion(version: unknown): version is HandshakeVersion {
   return typeof version === 'string' && (HANDSHAKE_VERSIONS as readonly string[]).includes(version);

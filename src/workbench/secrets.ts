@@ -7,7 +7,7 @@
 export const MASK = '••••';
 
 /** Below this length a substring replacement would mangle unrelated text ("abc" is in many words). */
-export const MIN_SECRET_LENGTH = 4;
+const MIN_SECRET_LENGTH = 4;
 
 /**
  * Key names that hold secrets. Anchored at the end so `maxTokens`, `tokenType` and `secretName` stay readable;

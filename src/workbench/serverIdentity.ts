@@ -4,7 +4,7 @@
  * names a server like one of the user's own inherits none of the user's grants.
  */
 
-export type ServerIdentity = { scope: 'user'; name: string } | { scope: 'workspace'; configPath: string; name: string };
+type ServerIdentity = { scope: 'user'; name: string } | { scope: 'workspace'; configPath: string; name: string };
 
 /** `user#name`, or `workspace:/path/.vscode/mcp.json#name`. */
 export function serverIdentityKey(identity: ServerIdentity): string {
@@ -27,16 +27,16 @@ export function serverIdentityKey(identity: ServerIdentity): string {
 export function lookupByIdentity<T>(map: Readonly<Record<string, T>> | undefined, key: string): T | undefined {
   if (!map) return undefined;
   if (Object.hasOwn(map, key)) return map[key];
-  const legacyName = userServerName(key);
-  return legacyName !== undefined && Object.hasOwn(map, legacyName) ? map[legacyName] : undefined;
+  const bareName = userServerName(key);
+  return bareName !== undefined && Object.hasOwn(map, bareName) ? map[bareName] : undefined;
 }
 
 /** The name of a user-level server's key, undefined for any other key. */
-export function userServerName(key: string): string | undefined {
+function userServerName(key: string): string | undefined {
   return key.startsWith('user#') ? key.slice('user#'.length) : undefined;
 }
 
 /** Whether a stored key predates identities (a bare name; an identity key always holds `#`). */
-export function isLegacyNameKey(key: string): boolean {
+export function isBareNameKey(key: string): boolean {
   return !key.startsWith('user#') && !key.startsWith('workspace:');
 }

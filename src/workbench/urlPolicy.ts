@@ -6,11 +6,11 @@
  * bidirectional-override characters, or a scheme other than http(s).
  */
 
-export type UrlVerdict =
+type UrlVerdict =
   | { kind: 'allowed'; url: string; host: string }
   | { kind: 'refused'; reason: UrlRefusal; detail: string };
 
-export type UrlRefusal = 'invalid' | 'scheme' | 'userinfo' | 'backslash' | 'control-character';
+type UrlRefusal = 'invalid' | 'scheme' | 'userinfo' | 'backslash' | 'control-character';
 
 /** C0/C1 controls, space, and the bidirectional / zero-width formatting characters that reorder or hide text. */
 const UNSAFE_CHARACTER = /[\u0000-\u0020\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;

@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
 import type { CommandId } from './commandIds';
 import type { Platform } from './platform';
-import type { ServiceRegistry } from './services';
+import type { OfferedServices } from './services';
 
 /** A command's handler: the arguments VS Code passes (a tree node, or values from a caller). */
-export type CommandHandler = (...args: unknown[]) => unknown;
+type CommandHandler = (...args: unknown[]) => unknown;
 
 /** A feature's slice of the command table: a handler for each command it owns. */
 export type CommandTable<Ids extends CommandId> = { readonly [Id in Ids]: CommandHandler };
@@ -14,13 +14,13 @@ export interface FeatureContext {
   readonly extension: vscode.ExtensionContext;
   readonly platform: Platform;
   /** Services features offer each other (platform/services.ts). */
-  readonly services: ServiceRegistry;
+  readonly services: OfferedServices;
   /** Disposed when the extension deactivates, after every server has shut down. */
   own(...disposables: vscode.Disposable[]): void;
 }
 
 /** What a feature's activation leaves: its commands, and what the test build may reach of it. */
-export interface FeatureActivation<Ids extends CommandId, Exports> {
+interface FeatureActivation<Ids extends CommandId, Exports> {
   readonly commands: CommandTable<Ids>;
   /** The feature's live objects, for the test build's hooks only: the product hands them to no one. */
   readonly exports: Exports;

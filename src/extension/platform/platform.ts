@@ -24,7 +24,7 @@ import { ToolResultDocuments } from './ui/toolResultDocuments';
 import { ReviewPanel } from './webviews/reviewPanel';
 
 /** What features lend the servers' clients: they are read when a server is configured, after every feature activated. */
-export interface LentServices {
+interface LentServices {
   /** Answers a server's sampling requests (features/sampling). */
   sampling?: SamplingHandler;
   /** Answers a server's elicitation requests (features/elicitation). */

@@ -8,7 +8,7 @@ import type { ServerController } from './servers/serverController';
  * (`context.services.offer`) and asks for one when it needs it (`context.services.get`), at use time, so the order the
  * features activate in does not matter. The shapes live here, in the platform, so both sides see only them.
  */
-export interface FeatureServices {
+interface FeatureServices {
   /** MCP Apps (features/apps): the app of a called tool, drawn beside its result. */
   apps: AppsService;
   /** Tool results and the Call form (features/tools). */
@@ -34,7 +34,7 @@ export interface ToolCallRecord {
   durationMs: number;
 }
 
-export interface ToolResultsService {
+interface ToolResultsService {
   /** Shows a tool call's result in the tool's result tab. */
   show(controller: ServerController, record: ToolCallRecord): void;
   /** Opens the tool's Call form, prefilled with `values` when given. */
@@ -54,7 +54,7 @@ export interface AppsService {
   reopen(controller: ServerController, toolName: string, args: unknown, outcome: unknown): void;
 }
 
-export interface ResourcesService {
+interface ResourcesService {
   /** Reads a resource of a server into an editor, with the usual progress and errors. */
   open(controller: ServerController, uri: string): Promise<void>;
 }
@@ -76,18 +76,18 @@ export interface ServerSection<Node extends ServerSectionNode = ServerSectionNod
   readonly onDidChange: vscode.Event<Node | undefined>;
 }
 
-export interface WireTapsService {
+interface WireTapsService {
   /** Keeps a server's protocol log while the returned disposable lives (dev mode keeps it while it is on). */
   hold(controller: ServerController): vscode.Disposable;
 }
 
-export interface RecordingsService {
+interface RecordingsService {
   /** A recording was written: show it in Test Explorer now (the file watcher may report late or never). */
   add(uri: vscode.Uri): Promise<void>;
 }
 
 /** The services offered so far; each key is offered once. */
-export class ServiceRegistry {
+export class OfferedServices {
   private readonly offered = new Map<keyof FeatureServices, unknown>();
 
   offer<Key extends keyof FeatureServices>(key: Key, service: FeatureServices[Key]): void {

@@ -13,7 +13,7 @@ export interface AuthorizationContext {
   as: oauth.AuthorizationServer;
 }
 
-export interface DiscoveryRequest {
+interface DiscoveryRequest {
   serverUrl: string;
   serverName: string;
   http: OAuthHttp;

@@ -28,7 +28,7 @@ export function configuredIdentity(configured: ConfiguredClient, as: oauth.Autho
   return { issuer: as.issuer, clientId: configured.clientId, clientSecret: configured.clientSecret, authMethod: configuredAuthMethod(configured, as), source: 'configured' };
 }
 
-export interface RegistrationContext {
+interface RegistrationContext {
   serverName: string;
   configured?: ConfiguredClient;
   clientMetadataUrl?: string;

@@ -7,8 +7,7 @@ import * as oauth from './oauthLibrary';
 import { cappedResponse, isLoopbackHost, readDocument, type OAuthHttp } from './oauthHttp';
 import type { ErrorDetail } from '../errors';
 import { InputLimitError } from '../limits/inputLimits';
-
-export { isLoopbackHost } from './oauthHttp';
+import { isObject } from '../guards';
 
 export class OAuthFlowError extends Error {
   override readonly name = 'OAuthFlowError';
@@ -110,7 +109,7 @@ export async function discoverProtectedResource(
   for (const url of protectedResourceMetadataUrls(serverUrl, fromHeader)) {
     const { status, body } = await getJson(http, url, signal);
     if (status !== 200) continue;
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new OAuthFlowError(`the protected resource metadata at ${url} is not a JSON object`);
+    if (!isObject(body)) throw new OAuthFlowError(`the protected resource metadata at ${url} is not a JSON object`);
     const record = body as Record<string, unknown>;
     if (typeof record.resource !== 'string') throw new OAuthFlowError(`the protected resource metadata at ${url} has no "resource"`);
     if (!resourceCovers(record.resource, serverUrl)) {

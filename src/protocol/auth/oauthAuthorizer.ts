@@ -26,9 +26,7 @@ import { dueForRefresh } from './tokenLifetime';
 import type { PersistedAuthState, RegisteredClient } from './types';
 import { oauthChallengeParams, parseWwwAuthenticate } from './wwwAuthenticate';
 
-export { OAuthFlowError } from './discovery';
-export { describeOAuthError } from './oauthErrors';
-export { DEFAULT_SIGN_IN_TIMEOUT_MS, type ConfiguredClient, type OAuthAuthorizerOptions, type OAuthGrant, type SignInOutcome } from './authorizerOptions';
+export { DEFAULT_SIGN_IN_TIMEOUT_MS, type ConfiguredClient, type OAuthGrant, type SignInOutcome } from './authorizerOptions';
 
 /** Step-up authorizations for the same scopes after a 403 before the authorizer gives up (the spec asks for a retry limit). */
 const MAX_STEP_UPS = 3;

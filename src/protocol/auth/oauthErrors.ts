@@ -1,7 +1,5 @@
 import * as oauth from './oauthLibrary';
 
-export { OAuthFlowError } from './discovery';
-
 /** An OAuth error as text for a person: the server's error code and description, never a token. */
 export function describeOAuthError(error: unknown): string {
   if (error instanceof oauth.ResponseBodyError) return `${error.error}${error.error_description ? `: ${error.error_description.slice(0, 300)}` : ''} (HTTP ${error.status})`;

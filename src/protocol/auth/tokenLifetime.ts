@@ -6,9 +6,9 @@
 import type { StoredTokens } from './types';
 
 /** The most a token is refreshed ahead of its expiry. */
-export const MAX_REFRESH_MARGIN_MS = 30_000;
+const MAX_REFRESH_MARGIN_MS = 30_000;
 /** The largest part of a token's lifetime the margin may take. */
-export const REFRESH_MARGIN_FRACTION = 0.1;
+const REFRESH_MARGIN_FRACTION = 0.1;
 
 export function refreshMarginMs(lifetimeMs: number | undefined): number {
   if (lifetimeMs === undefined || !Number.isFinite(lifetimeMs) || lifetimeMs <= 0) return MAX_REFRESH_MARGIN_MS;

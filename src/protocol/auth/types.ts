@@ -73,7 +73,7 @@ export interface PendingAuthorization {
 }
 
 /** What a user agent is told about the authorization it completes. */
-export interface AuthorizationAbout {
+interface AuthorizationAbout {
   /** The authorization server's issuer identifier, from its validated metadata. */
   issuer: string;
 }

@@ -4,7 +4,7 @@
  * the parse with what was understood so far instead of throwing.
  */
 
-export interface AuthChallenge {
+interface AuthChallenge {
   /** Lower-cased scheme, e.g. `bearer`, `dpop`. */
   scheme: string;
   /** Parameter names lower-cased; the last occurrence wins. */

@@ -20,10 +20,10 @@ import { wireWithRequests } from './era';
 import { recall, remember, type EraMemorySlot } from './eraMemory';
 import { EraProbe, type ProbeTiming } from './eraProbe';
 import { HandshakeEra, type HandshakeEraOptions } from './handshake';
-import { legacyFallbackReason } from './modern/legacyDetection';
+import { handshakeFallbackReason } from './modern/handshakeFallback';
 import { ModernEra, type ModernEraOptions } from './modern/modernEra';
 
-export interface AutoEraOptions {
+interface AutoEraOptions {
   handshake?: HandshakeEraOptions;
   modern?: ModernEraOptions;
   probe: ProbeTiming;
@@ -73,7 +73,7 @@ export class AutoEra implements ProtocolEra {
       await remember(this.options.memory, 'modern');
       return { ...session, eraChoice: 'era auto: the server answered server/discover' };
     } catch (error) {
-      const reason = legacyFallbackReason(error, wire.transport.kind);
+      const reason = handshakeFallbackReason(error, wire.transport.kind);
       if (reason === undefined) throw error;
       // The probe ended by its grace (the server talked but left server/discover unanswered) or its full timeout.
       const slowProbe = probe !== undefined && (reason.includes('slow to answer the probe') || reason.includes('not answered in time'));

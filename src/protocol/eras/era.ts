@@ -34,7 +34,7 @@ import type { ListMethod } from '../methods';
 // ---- sessions ----------------------------------------------------------------------------------------
 
 /** What every session kind knows about the server; UI code reads these fields without switching on kind. */
-export interface SessionBase {
+interface SessionBase {
   /** The revision in use (negotiated by the handshake, or chosen per request by the modern era). */
   protocolVersion: string;
   capabilities: ServerCapabilities;

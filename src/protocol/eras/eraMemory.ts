@@ -2,7 +2,7 @@ import type { EraKind } from './era';
 
 /**
  * A host service: the era a server definition spoke the last time it started, so era "auto" opens the second start
- * directly (a legacy server that ignores the probe costs its wait once, not at every start). Keys are opaque to the
+ * directly (a handshake-era server that ignores the probe costs its wait once, not at every start). Keys are opaque to the
  * protocol layer (the CLI hashes the server's definition); a memory that fails to read or write simply forgets.
  */
 export interface EraMemory {

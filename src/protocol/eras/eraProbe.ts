@@ -1,6 +1,6 @@
 import type { Disposable } from '../disposable';
 import { wireWithRequests, type EraWire, type WireRequestOptions } from './era';
-import { DiscoverFailure } from './modern/legacyDetection';
+import { DiscoverFailure } from './modern/handshakeFallback';
 
 /**
  * The era probe over stdio. Some servers of earlier revisions never answer a request they do not know, so a silent
@@ -36,7 +36,7 @@ export class EraProbe {
   }
 
   private bounded(options: WireRequestOptions | undefined, signal: AbortSignal): WireRequestOptions {
-    // The probe is never cancellable (a legacy server must see nothing before initialize): aborting only abandons it.
+    // The probe is never cancellable (a handshake-era server must see nothing before initialize): aborting only abandons it.
     return { ...options, signal, timeoutMs: Math.min(options?.timeoutMs ?? this.timing.timeoutMs, this.timing.timeoutMs) };
   }
 

@@ -1,5 +1,4 @@
 import { ErrorCodes, LocalError, McpError, isLocalError } from '../errors';
-import { isJsonObject } from '../jsonrpc/messages';
 import type { OutgoingHttpRequest } from '../transports/transport';
 import { HANDSHAKE_VERSIONS, isSupportedHandshakeVersion, versionAtLeast } from '../versions';
 import type {
@@ -16,6 +15,7 @@ import type {
 } from './era';
 import type { ClientRequestMethod, JsonParams } from '../methods';
 import type { ClientCapabilities, LoggingLevel } from '../types';
+import { isObject } from '../guards';
 
 export interface HandshakeEraOptions {
   /** Offered versions, newest first (defaults to every handshake-era revision this client speaks). */
@@ -137,13 +137,13 @@ export class HandshakeEra implements ProtocolEra {
 
 /** The URL elicitations listed in a -32042 error's data, or undefined when the list is absent or malformed. */
 function requiredUrlElicitations(data: unknown): RequiredUrlElicitation[] | undefined {
-  if (!isJsonObject(data)) return undefined;
+  if (!isObject(data)) return undefined;
   const listed: unknown = data.elicitations;
   if (!Array.isArray(listed) || listed.length === 0) return undefined;
   const items: readonly unknown[] = listed;
   const elicitations: RequiredUrlElicitation[] = [];
   for (const item of items) {
-    if (!isJsonObject(item)) return undefined;
+    if (!isObject(item)) return undefined;
     const { url, elicitationId, message } = item;
     if (typeof url !== 'string' || typeof elicitationId !== 'string') return undefined;
     elicitations.push({ url, elicitationId, message: typeof message === 'string' ? message : undefined });

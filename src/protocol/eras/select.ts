@@ -1,15 +1,15 @@
-import { LocalError } from '../errors';
 import type { ProtocolEra, ServerSession } from './era';
 import { AutoEra } from './autoEra';
 import type { EraMemorySlot } from './eraMemory';
 import { DEFAULT_INITIALIZE_TIMEOUT_MS, HandshakeEra, type HandshakeEraOptions } from './handshake';
 import { ModernEra, type ModernEraOptions } from './modern/modernEra';
 
-export { legacyFallbackReason } from './modern/legacyDetection';
+export { handshakeFallbackReason } from './modern/handshakeFallback';
 
 /**
  * Era selection: which protocol era a connection speaks. `legacy` is the initialize handshake (up to
- * 2025-11-25), `2026-07-28` the modern era, and `auto` tries the modern era first and falls back to the
+ * 2025-11-25; the value keeps the era's earlier name because config files, settings and `*.mcptest.json` files hold
+ * it: in code the era is "handshake", and "legacy" means nothing else), `2026-07-28` the modern era, and `auto` tries the modern era first and falls back to the
  * handshake for a server that does not speak it (transports/stdio.mdx and streamable-http.mdx, "Backward
  * Compatibility"). The choice is made once, when the connection opens, and kept for its life.
  */
@@ -17,7 +17,7 @@ export type EraPreference = 'auto' | '2026-07-28' | 'legacy';
 
 export const ERA_PREFERENCES: readonly EraPreference[] = ['auto', '2026-07-28', 'legacy'];
 
-export interface EraSelectionOptions {
+interface EraSelectionOptions {
   handshake?: HandshakeEraOptions;
   modern?: ModernEraOptions;
   /** auto over stdio: how long server/discover may stay unanswered by a server that shows no sign of life. */
@@ -30,16 +30,16 @@ export interface EraSelectionOptions {
 
 /**
  * Long enough for a stdio server that is still starting (npx installing, a runtime compiling: its silence says
- * nothing about its revision), short enough that a legacy server which ignores the unknown pre-initialize
- * request does not look hung. Legacy servers usually answer the probe at once with an error.
+ * nothing about its revision), short enough that a handshake-era server which ignores the unknown pre-initialize
+ * request does not look hung. Handshake-era servers usually answer the probe at once with an error.
  */
-export const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
+const DEFAULT_PROBE_TIMEOUT_MS = 15_000;
 
 /**
  * Once a server has said something (or written to stderr) it is reading its input: a 2026-07-28 server answers
  * server/discover at once, so this long without an answer means it ignores requests it does not know.
  */
-export const DEFAULT_PROBE_GRACE_MS = 2_000;
+const DEFAULT_PROBE_GRACE_MS = 2_000;
 
 export function createEra(preference: EraPreference, options: EraSelectionOptions = {}): ProtocolEra {
   switch (preference) {
@@ -77,13 +77,6 @@ export const ERA_NAMES = ['auto', '2026-07-28', 'handshake'] as const;
 export function eraPreferenceFromName(value: unknown): EraPreference | undefined {
   if (value === 'handshake') return 'legacy';
   return typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value) ? (value as EraPreference) : undefined;
-}
-
-/** For messages: the reason an era preference string is not one we know. */
-export function parseEraPreference(value: string): EraPreference {
-  const era = eraPreferenceFromName(value);
-  if (era !== undefined) return era;
-  throw new LocalError('invalid-argument', `unknown protocol era ${JSON.stringify(value)}: use ${ERA_NAMES.join(', ')}`);
 }
 
 /** The era and revision in a few words, for tooltips: "2026-07-28 (stateless)", "2025-11-25 (handshake)". */

@@ -78,7 +78,7 @@ export interface ResultTypeContext extends ExtensionContext {
 }
 
 /** Turns a result of the extension's own type into the request's final result (a task polled to completion…). */
-export type ResultTypeHandler<Services> = (result: JsonObject, context: ResultTypeContext, services: Services) => Promise<JsonObject>;
+type ResultTypeHandler<Services> = (result: JsonObject, context: ResultTypeContext, services: Services) => Promise<JsonObject>;
 
 export interface ExtensionDefinition<Services = void, Api = void> {
   readonly id: ExtensionId;

@@ -4,9 +4,9 @@
  * producing a wrong URI.
  */
 
-export type UriTemplateOperator = '' | '+' | '#' | '.' | '/' | ';' | '?' | '&';
+type UriTemplateOperator = '' | '+' | '#' | '.' | '/' | ';' | '?' | '&';
 
-export interface UriTemplateVariable {
+interface UriTemplateVariable {
   name: string;
   operator: UriTemplateOperator;
   explode: boolean;
@@ -14,7 +14,7 @@ export interface UriTemplateVariable {
   prefix?: number;
 }
 
-export interface ParsedUriTemplate {
+interface ParsedUriTemplate {
   variables: UriTemplateVariable[];
 }
 

@@ -7,7 +7,7 @@ import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, typ
 export type TraceDirection = 'send' | 'receive';
 
 /** What the reader needs to know about the requests this side has in flight. */
-export interface ReaderPeer {
+interface ReaderPeer {
   isPending(id: RequestId): boolean;
   wasAbandoned(id: RequestId): boolean;
   /** A response for a pending request broke the base protocol: settle that request with a local error. */
@@ -108,7 +108,7 @@ export class McpMessageReader extends AbstractMessageReader {
 }
 
 /** How many of the peer's requests awaiting our response are remembered (for honouring their cancellation). */
-export const INCOMING_MEMORY = 4096;
+const INCOMING_MEMORY = 4096;
 
 /** Hands outgoing messages to the transport; drops responses the peer asked us not to send. */
 export class McpMessageWriter extends AbstractMessageWriter {

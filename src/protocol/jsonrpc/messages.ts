@@ -3,17 +3,18 @@
  * several shapes MCP forbids (null ids, both result and error, non-integer codes, null results) and silently
  * rewrites others, so classification happens here, before the engine sees anything.
  */
+import { isObject } from '../guards';
 
 export type RequestId = string | number;
 
-export interface JsonRpcRequest {
+interface JsonRpcRequest {
   jsonrpc: '2.0';
   id: RequestId;
   method: string;
   params?: Record<string, unknown>;
 }
 
-export interface JsonRpcNotification {
+interface JsonRpcNotification {
   jsonrpc: '2.0';
   method: string;
   params?: Record<string, unknown>;
@@ -47,13 +48,7 @@ export type Classified =
   /** A response-shaped message that is invalid; `id` is set when the broken response can still be matched. */
   | { kind: 'violation'; reason: string; id?: RequestId; isResponse: boolean };
 
-type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function isValidRequestId(id: unknown): id is RequestId {
+function isValidRequestId(id: unknown): id is RequestId {
   return typeof id === 'string' || (typeof id === 'number' && Number.isSafeInteger(id));
 }
 
@@ -61,7 +56,7 @@ const PREFIX_LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
 const META_NAME = /^(?:[A-Za-z0-9]|[A-Za-z0-9][A-Za-z0-9._-]*[A-Za-z0-9])$/;
 
 /** Keys this client may write even though their prefix is reserved: the spec defines them. */
-export const SPEC_DEFINED_RESERVED_META_KEYS = new Set([
+const SPEC_DEFINED_RESERVED_META_KEYS = new Set([
   'io.modelcontextprotocol/related-task',
   'io.modelcontextprotocol/model-immediate-response',
   'io.modelcontextprotocol/protocolVersion',
@@ -72,7 +67,7 @@ export const SPEC_DEFINED_RESERVED_META_KEYS = new Set([
   'io.modelcontextprotocol/serverInfo',
 ]);
 
-export type MetaKeyCheck = { ok: true; reserved: boolean } | { ok: false; reason: string };
+type MetaKeyCheck = { ok: true; reserved: boolean } | { ok: false; reason: string };
 
 /**
  * Keys already checked, with their outcome: in the 2026-07-28 era the same few keys come in every message (the
@@ -111,10 +106,10 @@ function checkMetaKeyNames(key: string): MetaKeyCheck {
 }
 
 function metaProblem(container: unknown): string | undefined {
-  if (!isJsonObject(container) || !('_meta' in container)) return undefined;
+  if (!isObject(container) || !('_meta' in container)) return undefined;
   const meta = container._meta;
   if (meta === undefined) return undefined;
-  if (!isJsonObject(meta)) return '_meta must be an object';
+  if (!isObject(meta)) return '_meta must be an object';
   for (const key of Object.keys(meta)) {
     // progressToken predates the naming rules and is defined by the spec itself.
     if (key === 'progressToken') continue;
@@ -129,9 +124,9 @@ function metaProblem(container: unknown): string | undefined {
  * They are not fatal (the spec says to assume nothing about their values) but they are worth a warning.
  */
 export function unknownReservedMetaKeys(value: unknown): string[] {
-  if (!isJsonObject(value)) return [];
+  if (!isObject(value)) return [];
   const container = 'method' in value ? value.params : value.result;
-  if (!isJsonObject(container) || !isJsonObject(container._meta)) return [];
+  if (!isObject(container) || !isObject(container._meta)) return [];
   return Object.keys(container._meta).filter((key) => {
     const check = checkMetaKey(key);
     return check.ok && check.reserved && !SPEC_DEFINED_RESERVED_META_KEYS.has(key);
@@ -143,7 +138,7 @@ export function classifyIncoming(value: unknown): Classified {
   if (Array.isArray(value)) {
     return { kind: 'violation', reason: 'JSON-RPC batches are not allowed in MCP (removed in 2025-06-18)', isResponse: false };
   }
-  if (!isJsonObject(value)) {
+  if (!isObject(value)) {
     return { kind: 'violation', reason: `expected a JSON-RPC object, got ${describeType(value)}`, isResponse: false };
   }
   const hasId = 'id' in value;
@@ -155,7 +150,7 @@ export function classifyIncoming(value: unknown): Classified {
     if (typeof value.method !== 'string') {
       return { kind: 'violation', reason: '"method" must be a string', isResponse: false };
     }
-    if ('params' in value && value.params !== undefined && !isJsonObject(value.params)) {
+    if ('params' in value && value.params !== undefined && !isObject(value.params)) {
       return { kind: 'violation', reason: `"params" of ${value.method} must be an object`, isResponse: false };
     }
     const problem = metaProblem(value.params);
@@ -181,7 +176,7 @@ export function classifyIncoming(value: unknown): Classified {
   }
   if (hasError) {
     const error = value.error;
-    if (!isJsonObject(error)) {
+    if (!isObject(error)) {
       return { kind: 'violation', reason: '"error" must be an object', id: matchableId(id), isResponse: true };
     }
     if (typeof error.code !== 'number' || !Number.isInteger(error.code)) {
@@ -201,7 +196,7 @@ export function classifyIncoming(value: unknown): Classified {
   if (!isValidRequestId(id)) {
     return { kind: 'violation', reason: `response id ${JSON.stringify(id)} is not a string or integer (never null)`, isResponse: true };
   }
-  if (!isJsonObject(value.result)) {
+  if (!isObject(value.result)) {
     return { kind: 'violation', reason: `result must be an object, got ${describeType(value.result)}`, id, isResponse: true };
   }
   const problem = metaProblem(value.result);

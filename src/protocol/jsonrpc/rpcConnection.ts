@@ -13,11 +13,12 @@ import type { Transport } from '../transports/transport';
 import { BoundedSet } from './bounded';
 import { OutgoingRequest, RequestDeadlines, type RequestOwner } from './outgoingRequest';
 import { isOversizedReason } from './oversized';
-import { excerpt, isJsonObject, responseIdFromFragment, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
+import { excerpt, responseIdFromFragment, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
 import type { PersonWaits } from './personWaits';
 import { ensureJsonRpcRuntime } from './runtime';
 import { SENT } from './sent';
+import { isObject } from '../guards';
 
 export interface Logger {
   debug(message: string): void;
@@ -48,10 +49,10 @@ export interface RequestOptions {
   onRequestId?: (id: RequestId) => void;
 }
 
-export type RequestHandler = (params: Record<string, unknown>, signal: AbortSignal) => Promise<object> | object;
-export type NotificationHandler = (params: Record<string, unknown>) => void;
+type RequestHandler = (params: Record<string, unknown>, signal: AbortSignal) => Promise<object> | object;
+type NotificationHandler = (params: Record<string, unknown>) => void;
 
-export interface RpcConnectionOptions {
+interface RpcConnectionOptions {
   serverName: string;
   logger?: Logger;
   trace?: (direction: TraceDirection, message: unknown) => void;
@@ -63,7 +64,7 @@ export interface RpcConnectionOptions {
 
 export const ABANDONED_MEMORY = 4096;
 
-export interface RpcBookkeeping {
+interface RpcBookkeeping {
   pending: number;
   abandoned: number;
   progressHandlers: number;
@@ -217,7 +218,7 @@ export class RpcConnection implements Disposable {
     let sendParams = params;
     if (options.onProgress) {
       progressToken = `p${this.nextProgressToken++}`;
-      const meta = isJsonObject(params?._meta) ? params._meta : {};
+      const meta = isObject(params?._meta) ? params._meta : {};
       sendParams = { ...params, _meta: { ...meta, progressToken } };
     }
     const id = this.nextRequestId++;
@@ -357,12 +358,12 @@ export class RpcConnection implements Disposable {
     const subscription = token.onCancellationRequested(() => controller.abort());
     this.incoming.add(controller);
     try {
-      const result = await handler(isJsonObject(params) ? params : {}, controller.signal);
+      const result = await handler(isObject(params) ? params : {}, controller.signal);
       // An answer that comes after its request ended (the server cancelled it, the connection closed) is not sent,
       // and says so: a person's late Accept must never vanish without a word.
       if (controller.signal.aborted) this.reportLateAnswer(method);
       // MCP results are objects; vscode-jsonrpc would turn undefined into "result": null.
-      return isJsonObject(result) ? result : {};
+      return isObject(result) ? result : {};
     } catch (error) {
       if (controller.signal.aborted) {
         this.reportLateAnswer(method);
@@ -384,7 +385,7 @@ export class RpcConnection implements Disposable {
   }
 
   private dispatchNotification(method: string, params: unknown): void {
-    const body = isJsonObject(params) ? params : {};
+    const body = isObject(params) ? params : {};
     if (method === 'notifications/progress') {
       const token = body.progressToken;
       const request = typeof token === 'string' || typeof token === 'number' ? this.progressHandlers.get(String(token)) : undefined;

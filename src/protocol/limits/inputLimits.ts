@@ -168,7 +168,7 @@ export async function readJsonCapped(response: Response, limitBytes: number, wha
 }
 
 /** The chunks of a capped read as one array (one copy; none when there is a single chunk). */
-export function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
+function joinChunks(chunks: readonly Uint8Array[], total: number): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   const joined = new Uint8Array(total);
   let offset = 0;

@@ -9,7 +9,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES, OVERSIZED_EDGE_BYTES } from '../jsonrpc/over
 // The limits and reasons are common protocol code (the RPC layer reads the reason); the splitting, on Buffer, is Node's.
 export { DEFAULT_MAX_MESSAGE_BYTES, OVERSIZED_EDGE_BYTES, isOversizedReason, oversizedReason } from '../jsonrpc/oversized';
 
-export interface LineSink {
+interface LineSink {
   line(text: string): void;
   /**
    * A line grew past the limit; its bytes are discarded up to the next newline. `head` and `tail` are the first

@@ -161,7 +161,7 @@ function request(url: URL, init: RequestInitLike, body: string | undefined, retr
         resolve(request(url, init, body, true));
         return;
       }
-      if (STALE_CONNECTION_ERRORS.has(error.code ?? '')) error.message += ` (${connectionHistory(retried, outgoing.reusedSocket)})`;
+      if (STALE_CONNECTION_ERRORS.has(error.code ?? '')) error.message += ` (${whichConnection(retried, outgoing.reusedSocket)})`;
       reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: error }));
     });
     outgoing.on('response', (incoming) => {
@@ -192,7 +192,7 @@ function request(url: URL, init: RequestInitLike, body: string | undefined, retr
  * Which connection a reset came on, for the error's message: a reset that the retry did not cover says whether the
  * server reset a fresh connection (it closed or refused the request) or the retry's as well.
  */
-function connectionHistory(retried: boolean, reused: boolean): string {
+function whichConnection(retried: boolean, reused: boolean): string {
   if (retried) return 'on a new connection, after a reset of the reused one';
   return reused ? 'on a reused connection' : 'on a new connection';
 }

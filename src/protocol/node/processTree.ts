@@ -219,7 +219,7 @@ export function newTreeMarker(): string {
 }
 
 /** What to spawn so the server's whole tree carries the tag of `marker` (see the header comment). */
-export interface TaggedLaunch {
+interface TaggedLaunch {
   command: string;
   args: string[];
 }

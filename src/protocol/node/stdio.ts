@@ -386,6 +386,7 @@ const TREE_END_POLL_MS = 25;
  * The waits of close() keep the event loop alive (their timers are not unref'd): once the server's pipes are
  * closed nothing else may be left to hold a CLI's loop open, and an unref'd wait there let Node exit with code 0
  * in the middle of close(), before the caller printed its error. Each timer is cleared as soon as the wait ends.
+ * Exported for test/unit/processes.test.ts, which loads this file in a child process to check exactly that.
  */
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

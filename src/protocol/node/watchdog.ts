@@ -28,7 +28,7 @@ const WATCHDOG_GRACE_MS = 1000;
  * The watchdog's program. Self-contained like processTreeToolkit: its source text runs in the watchdog process,
  * with the Node modules passed in.
  */
-export function watchdogMain(
+function watchdogMain(
   toolkit: ProcessTreeToolkit,
   childProcess: Pick<typeof import('node:child_process'), 'spawnSync'>,
   strategy: TreeStrategy,
@@ -101,7 +101,7 @@ export function watchdogMain(
 }
 
 /** The source the watchdog runs with `node -e`. `__name` stands in for the helper tsx adds to named functions. */
-export function watchdogSource(platform: NodeJS.Platform = process.platform): string {
+function watchdogSource(platform: NodeJS.Platform = process.platform): string {
   return [
     '/* mcp-workbench watchdog: ends the stdio servers of its parent when the parent dies */',
     "'use strict';",
@@ -118,7 +118,7 @@ type WatchdogState =
   | { kind: 'failed'; reason: string };
 
 /** The client's side of the watchdog: spawns it on first use and tells it which server trees to guard. */
-export class Watchdog {
+class Watchdog {
   private state: WatchdogState = { kind: 'none' };
   private readonly trees = new Map<string, { pid: number; startedAt: number | undefined }>();
 

@@ -3,7 +3,7 @@ import { LIST_ITEM_KEYS, type ListItems, type ListMethod } from '../methods';
 import type { JsonObject } from '../types';
 
 /** A server whose cursors never end is cut off here. */
-export const MAX_PAGES = 10_000;
+const MAX_PAGES = 10_000;
 
 /**
  * Every page of a list method, following `nextCursor`. A cursor seen twice (an endless loop) or more than MAX_PAGES

@@ -5,9 +5,9 @@ import type { ClientRequestMethod, ClientRequestParams, ClientRequestResult, Jso
 import type { JsonObject } from '../types';
 
 /** Attempts of one request across era retries and input rounds; a server that never completes is cut off. */
-export const MAX_ATTEMPTS = 16;
+const MAX_ATTEMPTS = 16;
 
-export interface LoopCallOptions {
+interface LoopCallOptions {
   signal?: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
   timeoutMs?: number;

@@ -13,7 +13,7 @@ export type ServerRequestHandlers = {
 
 export const SERVER_REQUEST_METHODS: readonly ServerRequestMethod[] = ['ping', 'roots/list', 'sampling/createMessage', 'elicitation/create'];
 
-export interface ServerRequestContext {
+interface ServerRequestContext {
   serverName: string;
   host: ClientHost;
   personWaits: PersonWaits;
@@ -64,7 +64,7 @@ export function createServerRequestHandlers(context: ServerRequestContext): Serv
 }
 
 /** Answers one input request (2026-07-28) with the handler of the same server request. */
-export function answerInputRequest(serverName: string, handlers: ServerRequestHandlers, input: InputRequest, signal: AbortSignal): Promise<JsonObject> {
+function answerInputRequest(serverName: string, handlers: ServerRequestHandlers, input: InputRequest, signal: AbortSignal): Promise<JsonObject> {
   const missing = () => new LocalError('capability-missing', `${serverName} asked for ${input.method}, which this client does not offer`);
   switch (input.method) {
     case 'ping':

@@ -2,13 +2,13 @@ import type { Disposable } from '../disposable';
 import { DisposableStore, Emitter } from '../disposable';
 import { LocalError } from '../errors';
 import type { DiagnosticListener, HttpSessionMode, ProtocolHeaderProvider, Transport, TransportKind, TransportSink } from './transport';
-import { LegacySseTransport, type LegacySseOptions } from './legacySse';
+import { HttpSseTransport, type HttpSseOptions } from './httpSse';
 import { HttpStatusError } from './httpShared';
 import { StreamableHttpTransport, type StreamableHttpOptions } from './streamableHttp';
 
 export type HttpTransportMode = 'auto' | 'streamable-http' | 'sse';
 
-export type HttpTransportOptions = StreamableHttpOptions & Pick<LegacySseOptions, 'endpointTimeoutMs'> & { mode?: HttpTransportMode };
+type HttpTransportOptions = StreamableHttpOptions & Pick<HttpSseOptions, 'endpointTimeoutMs'> & { mode?: HttpTransportMode };
 
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const { mode = 'auto', ...rest } = options;
@@ -16,14 +16,14 @@ export function createHttpTransport(options: HttpTransportOptions): Transport {
     case 'streamable-http':
       return new StreamableHttpTransport(rest);
     case 'sse':
-      return new LegacySseTransport(rest);
+      return new HttpSseTransport(rest);
     case 'auto':
       return new AutoHttpTransport(rest);
   }
 }
 
 /** Statuses with which a 2024-11-05 server refuses a POST to its SSE URL (spec "Backwards Compatibility"). */
-const LEGACY_HINT_STATUSES = new Set([400, 404, 405]);
+const HTTP_SSE_HINT_STATUSES = new Set([400, 404, 405]);
 
 type Decision =
   | { kind: 'undecided' }
@@ -46,7 +46,7 @@ export class AutoHttpTransport implements Transport {
   private readonly diagnostics = new Emitter<string>();
   private readonly subscriptions = new DisposableStore();
 
-  constructor(private readonly options: StreamableHttpOptions & Pick<LegacySseOptions, 'endpointTimeoutMs'>) {
+  constructor(private readonly options: StreamableHttpOptions & Pick<HttpSseOptions, 'endpointTimeoutMs'>) {
     this.active = this.adopt(new StreamableHttpTransport(options));
   }
 
@@ -122,20 +122,20 @@ export class AutoHttpTransport implements Transport {
         this.decision = { kind: 'undecided' };
         throw error;
       }
-      if (!LEGACY_HINT_STATUSES.has(error.status)) {
+      if (!HTTP_SSE_HINT_STATUSES.has(error.status)) {
         this.decision = { kind: 'decided' };
         throw error;
       }
-      await this.fallBackToLegacy(streamable, message, error);
+      await this.fallBackToHttpSse(streamable, message, error);
     }
   }
 
-  private async fallBackToLegacy(streamable: Transport, message: object, refusal: HttpStatusError): Promise<void> {
+  private async fallBackToHttpSse(streamable: Transport, message: object, refusal: HttpStatusError): Promise<void> {
     if (this.closed) throw new LocalError('connection-closed', 'the HTTP transport was closed');
     this.diagnostics.fire(`POST answered ${refusal.status}: trying the 2024-11-05 HTTP+SSE transport`);
-    const legacy = this.adopt(new LegacySseTransport(this.options));
+    const httpSse = this.adopt(new HttpSseTransport(this.options));
     try {
-      await legacy.start(this.sinkFor(legacy));
+      await httpSse.start(this.sinkFor(httpSse));
     } catch (error) {
       this.decision = { kind: 'undecided' };
       const reason = error instanceof Error ? error.message : String(error);
@@ -145,11 +145,11 @@ export class AutoHttpTransport implements Transport {
         { cause: error },
       );
     }
-    this.active = legacy;
+    this.active = httpSse;
     this.decision = { kind: 'decided' };
     // The abandoned transport owns no session (its POST was refused); its close must not reach the sink.
     void streamable.close();
-    await legacy.send(message);
+    await httpSse.send(message);
   }
 
   private adopt(transport: Transport): Transport {

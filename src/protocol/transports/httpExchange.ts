@@ -45,7 +45,7 @@ export interface Exchange {
 }
 
 /** Where an SSE stream came from decides whether it is worth resuming when it drops. */
-export type StreamOrigin = { kind: 'post'; requestIds: readonly RequestId[] } | { kind: 'standalone' };
+type StreamOrigin = { kind: 'post'; requestIds: readonly RequestId[] } | { kind: 'standalone' };
 
 /** One logical SSE stream, which may span several HTTP responses (the original plus resumptions). */
 export interface LogicalStream {

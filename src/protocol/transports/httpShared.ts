@@ -3,7 +3,7 @@ import { LocalError, errorMessage, type ErrorDetail, type LocalErrorKind, type U
 import { InputLimitError } from '../limits/inputLimits';
 import type { SseParser } from './sseParser';
 
-/** HTTP helpers shared by the Streamable HTTP and the legacy HTTP+SSE transports. */
+/** HTTP helpers shared by the Streamable HTTP and the 2024-11-05 HTTP+SSE transports. */
 
 const ERROR_BODY_CHARS = 300;
 
@@ -30,7 +30,7 @@ export class HttpStatusError extends LocalError {
   }
 }
 
-export function describeHttpStatus(status: number, statusText: string, url: string, body: string): string {
+function describeHttpStatus(status: number, statusText: string, url: string, body: string): string {
   const head = `HTTP ${status}${statusText ? ` ${statusText}` : ''} from ${displayUrl(url)}`;
   const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
   return excerpt ? `${head}: ${excerpt}` : head;
@@ -140,7 +140,7 @@ export async function readBodyPrefix(response: Response, maxChars: number): Prom
   return text.slice(0, maxChars);
 }
 
-export type PumpOutcome =
+type PumpOutcome =
   | { kind: 'ended' }
   | { kind: 'failed'; reason: string }
   /** A line or an event passed its cap: reading stopped there and the body was cancelled (the connection released). */
@@ -215,8 +215,8 @@ export function describeMessage(message: object): string {
 }
 
 
-export const MAX_REDIRECTS = 5;
-export const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 export interface AuthorizedRequest {
   method: HttpMethod;
@@ -331,7 +331,7 @@ export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAut
   }
 }
 
-export function resolveRedirect(location: string, base: string): URL {
+function resolveRedirect(location: string, base: string): URL {
   try {
     return new URL(location, base);
   } catch {

@@ -14,19 +14,19 @@ import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, T
  */
 
 /** One message the client sent, with the protocol headers an HTTP transport would have put on its POST. */
-export interface SentMessage {
+interface SentMessage {
   message: Record<string, unknown>;
   headers: Record<string, string>;
 }
 
 type LinkState = { kind: 'idle' } | { kind: 'open'; sink: TransportSink } | { kind: 'closed' };
 
-export interface LinkedPair {
+interface LinkedPair {
   client: MemoryClientTransport;
   server: MemoryServerEndpoint;
 }
 
-export interface MemoryTransportOptions {
+interface MemoryTransportOptions {
   /** Reported as the client transport's kind (default 'stdio'); 'streamable-http' makes it look like HTTP to the client. */
   kind?: TransportKind;
 }
@@ -76,7 +76,7 @@ class Link {
   }
 }
 
-export class MemoryClientTransport implements Transport {
+class MemoryClientTransport implements Transport {
   constructor(
     private readonly link: Link,
     readonly kind: TransportKind,

@@ -10,7 +10,7 @@ import { openGetStream, readSseResponse } from './sseStreams';
  * ends the session with DELETE.
  */
 
-export interface ReconnectPolicy {
+interface ReconnectPolicy {
   /** Delay before reconnecting an SSE stream when the server sent no `retry` field. */
   delayMs: number;
   /** Consecutive reconnections without progress before a stream is given up. */

@@ -17,14 +17,14 @@ export interface SseEvent {
   readonly lastEventId: string;
 }
 
-export interface SseHandlers {
+interface SseHandlers {
   event(event: SseEvent): void;
   /** The server asked for a new reconnection delay (a `retry` field with only ASCII digits). */
   retry?(milliseconds: number): void;
 }
 
 /** Caps on what one stream may make the parser hold; past one, push() throws an InputLimitError naming it. */
-export interface SseParserLimits {
+interface SseParserLimits {
   /** One line (setting maxSseLineBytes). */
   maxLineBytes: number;
   /** The data of one event, its lines joined (setting maxMessageBytes: an event carries one JSON-RPC message). */

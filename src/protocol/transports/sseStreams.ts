@@ -9,7 +9,7 @@ import { SseParser } from './sseParser';
 /** An SSE connection that stayed up this long counts as progress even without events. */
 const HEALTHY_CONNECTION_MS = 10_000;
 
-export type ReadOutcome =
+type ReadOutcome =
   /** The response ended or broke; `progressed` says whether it carried an event block or lived long (see below). */
   | { kind: 'read'; progressed: boolean }
   /** A line or an event passed its cap: reading stopped and the connection was released. */
@@ -49,7 +49,7 @@ export async function readSseResponse(wire: HttpWire, stream: LogicalStream, res
   }
 }
 
-export type GetOutcome =
+type GetOutcome =
   | { kind: 'stream'; response: Response }
   /** The server has no stream for us (405, or 2xx that is not SSE): stop quietly. */
   | { kind: 'unsupported'; reason: string }

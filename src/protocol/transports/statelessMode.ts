@@ -2,6 +2,7 @@ import { LocalError } from '../errors';
 import type { Exchange, HttpExchangeMode, HttpWire, LogicalStream, RequestId } from './httpExchange';
 import { discardBody, displayUrl, mediaType, readBodyPrefix } from './httpShared';
 import { readSseResponse } from './sseStreams';
+import { isObject } from '../guards';
 
 /**
  * Stateless Streamable HTTP (2026-07-28): every POST stands alone. No session id is echoed, nothing is resumed or
@@ -73,7 +74,7 @@ export class StatelessMode implements HttpExchangeMode {
       return false;
     }
     const record = value as Record<string, unknown> | null;
-    if (typeof record !== 'object' || record === null || Array.isArray(record)) return false;
+    if (!isObject(record)) return false;
     const error = record.error as Record<string, unknown> | null | undefined;
     if (typeof error !== 'object' || error === null || typeof error.code !== 'number') return false;
     // The answer to a POST belongs to the one request the POST carried. A rejection sent before the server read the

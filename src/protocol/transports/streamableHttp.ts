@@ -47,8 +47,8 @@ export interface StreamableHttpOptions {
   limits?: Partial<InputLimits>;
 }
 
-export const DEFAULT_RECONNECT_DELAY_MS = 1000;
-export const DEFAULT_MAX_RECONNECT_ATTEMPTS = 5;
+const DEFAULT_RECONNECT_DELAY_MS = 1000;
+const DEFAULT_MAX_RECONNECT_ATTEMPTS = 5;
 
 type TransportState =
   | { kind: 'idle' }

@@ -17,7 +17,7 @@ export interface WireObserver {
 /** `mcp`: the transport's own requests (POST, the GET stream, DELETE). `auth`: OAuth discovery, registration, tokens. */
 export type HttpPurpose = 'mcp' | 'auth';
 
-export type HttpOutcome =
+type HttpOutcome =
   | { kind: 'response'; status: number; statusText: string; headers: Record<string, string> }
   | { kind: 'failed'; reason: string };
 

@@ -1,5 +1,6 @@
 import { ErrorCodes, McpError } from '../errors';
 import type { ElicitationHandler } from '../host';
+import { isObject } from '../guards';
 
 /**
  * Form-mode elicitation may only ask for a flat object of primitives (the spec's `requestedSchema`: `type:
@@ -10,7 +11,7 @@ import type { ElicitationHandler } from '../host';
  * `examples`, ...) are tolerated: schema objects are open, and they do not nest.
  */
 
-export type ElicitationSchemaCheck = { kind: 'flat' } | { kind: 'refused'; reason: string };
+type ElicitationSchemaCheck = { kind: 'flat' } | { kind: 'refused'; reason: string };
 
 /** Keywords that hold subschemas; their presence means nesting or composition the flat subset does not allow. */
 const SUBSCHEMA_KEYWORDS = [
@@ -165,10 +166,6 @@ function isConstOptions(value: unknown): boolean {
 
 function isStringArray(value: unknown): value is string[] {
   return Array.isArray(value) && value.every((item) => typeof item === 'string');
-}
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A short description of a server-sent value: never serializes it whole (it may be huge or deeply nested). */

@@ -18,7 +18,7 @@ export type CompiledPattern =
   | { kind: 'unsupported'; reason: string };
 
 /** A server pattern longer than this is not compiled: the engine's program grows with it and no real schema needs it. */
-export const MAX_PATTERN_LENGTH = 10_000;
+const MAX_PATTERN_LENGTH = 10_000;
 
 /**
  * Linear is not cheap when the program is huge: `(?:[a-z]{1000}){600}` unrolls to 600,000 instructions, each of

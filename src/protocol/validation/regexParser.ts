@@ -26,7 +26,7 @@ export interface ParsedPattern {
   matchers: CharMatchers;
 }
 
-export type ParseResult = ParsedPattern | { kind: 'unsupported'; reason: string };
+type ParseResult = ParsedPattern | { kind: 'unsupported'; reason: string };
 
 /** Groups nested deeper than this are refused: the compiler recurses once per level (or three times). */
 export const MAX_NESTING = 1_000;

@@ -28,11 +28,11 @@ const BEHIND_MATCH = 9;
 const MATCH = 10;
 
 /** A program longer than this is refused; estimatePatternSize keeps real ones far below it. */
-export const MAX_INSTRUCTIONS = 100_000;
+const MAX_INSTRUCTIONS = 100_000;
 
 class TooBig {}
 
-export type CompileResult = { kind: 'compiled'; program: LinearProgram } | { kind: 'unsupported'; reason: string };
+type CompileResult = { kind: 'compiled'; program: LinearProgram } | { kind: 'unsupported'; reason: string };
 
 export function compileProgram(parsed: ParsedPattern): CompileResult {
   const builder = new Builder();
@@ -139,7 +139,7 @@ class Builder {
  * A compiled pattern. `test` reuses the program's arrays, so a program is not re-entrant; nothing it calls can
  * call back into it (the native matchers of `\p{...}` are plain `RegExp`s).
  */
-export class LinearProgram implements NfaSteps {
+class LinearProgram implements NfaSteps {
   /** Instructions, the work per character is bounded by. */
   readonly size: number;
   readonly hasBoundary: boolean;

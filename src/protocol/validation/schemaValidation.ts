@@ -3,7 +3,7 @@ import { DepthLimitReached, Evaluation, ReferenceLoop, StepLimitReached } from '
 import { SchemaError, type Dialect } from './jsonSchema/refs';
 import { MAX_ERROR_LENGTH, MAX_REPORTED_ERRORS, MAX_SCHEMA_OBJECTS, MAX_VALIDATION_STEPS, StringCheckRun } from './jsonSchema/run';
 
-export { MAX_REPORTED_ERRORS, MAX_SCHEMA_OBJECTS, MAX_VALIDATION_STEPS, PATTERN_BUDGET_CHARS, PATTERN_COMPILE_BUDGET } from './jsonSchema/run';
+export { MAX_REPORTED_ERRORS, MAX_SCHEMA_OBJECTS, MAX_VALIDATION_STEPS, PATTERN_BUDGET_CHARS } from './jsonSchema/run';
 
 /**
  * JSON Schema validation for tool inputs and outputs and elicitation forms. 2020-12 is MCP's default dialect;

@@ -1,19 +1,16 @@
 import type { ContentBlock } from '../../protocol/types';
 import type { AppDisplayMode } from './hostContext';
+import { isObject } from '../../protocol/guards';
 
 /**
  * The params of the app→host requests and notifications, read defensively (the app is untrusted): each reader
  * returns the checked value or a reason the message is refused.
  */
-export type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
+type Checked<T> = { ok: true; value: T } | { ok: false; reason: string };
 
 const MAX_URI = 2048;
 const MAX_BLOCKS = 32;
 const MAX_LOG_CHARS = 4000;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 export function toolCallParams(params: Record<string, unknown>): Checked<{ name: string; args: Record<string, unknown> }> {
   if (typeof params.name !== 'string' || params.name.length === 0 || params.name.length > 256) return { ok: false, reason: 'tools/call needs a tool name' };

@@ -6,7 +6,7 @@ import { changedContext, hostContext, type AppDisplayMode, type HostSurroundings
 import * as read from './appRequests';
 
 /** The MCP Apps protocol revision this host speaks. */
-export const APPS_PROTOCOL_VERSION = '2026-01-26';
+const APPS_PROTOCOL_VERSION = '2026-01-26';
 
 /** What the host that draws the app supplies: the wire to its frame, and the person's consent. */
 export interface AppHostPort {
@@ -29,7 +29,7 @@ export interface AppHostPort {
   stopped(reason: string): void;
 }
 
-export interface AppSessionOptions {
+interface AppSessionOptions {
   readonly serverName: string;
   readonly tool: Tool;
   readonly callId?: string | number;
@@ -45,7 +45,7 @@ export interface AppSessionOptions {
   readonly maxInFlight?: number;
 }
 
-export type AppSessionState =
+type AppSessionState =
   | { kind: 'awaiting-initialize' }
   | { kind: 'initializing' }
   | { kind: 'ready' }
@@ -56,7 +56,7 @@ export type AppSessionState =
 type Queued = { method: string; params: Record<string, unknown> };
 
 /** How a teardown ended: the app answered, it did not in time, it never ran, or the session was closed meanwhile. */
-export type TeardownOutcome = 'answered' | 'timed-out' | 'not-running' | 'closed';
+type TeardownOutcome = 'answered' | 'timed-out' | 'not-running' | 'closed';
 
 const METHOD_NOT_FOUND = -32601;
 const INVALID_PARAMS = -32602;

@@ -4,28 +4,25 @@
  * that are an object, within a byte cap. Anything else is dropped and counted (an app that keeps sending junk is
  * stopped by the caller).
  */
+import { isObject } from '../../protocol/guards';
 export type AppMessage =
   | { kind: 'request'; id: string | number; method: string; params: Record<string, unknown> }
   | { kind: 'notification'; method: string; params: Record<string, unknown> }
   | { kind: 'response'; id: string | number; result?: Record<string, unknown>; error?: { code: number; message: string } };
 
-export type AppMessageVerdict = { ok: true; message: AppMessage } | { ok: false; reason: string };
+type AppMessageVerdict = { ok: true; message: AppMessage } | { ok: false; reason: string };
 
 /** The most bytes one app message may take (its JSON text). Tool arguments and log lines fit easily. */
 export const MAX_APP_MESSAGE_BYTES = 1024 * 1024;
 const MAX_METHOD_LENGTH = 128;
 const MAX_ID_LENGTH = 128;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function validId(id: unknown): id is string | number {
   return (typeof id === 'number' && Number.isSafeInteger(id)) || (typeof id === 'string' && id.length <= MAX_ID_LENGTH);
 }
 
 /** The JSON size of a value, stopping early once past `limit` (a flood of huge messages costs at most the cap). */
-export function jsonSizeWithin(value: unknown, limit: number): number | undefined {
+function jsonSizeWithin(value: unknown, limit: number): number | undefined {
   let text: string | undefined;
   try {
     text = JSON.stringify(value);

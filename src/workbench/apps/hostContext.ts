@@ -1,6 +1,6 @@
 import type { Tool } from '../../protocol/types';
 
-export type AppTheme = 'light' | 'dark';
+type AppTheme = 'light' | 'dark';
 export type AppDisplayMode = 'inline' | 'fullscreen' | 'pip';
 /** The editor's theme kinds; high contrast ones map to the nearest light/dark and keep their own colours. */
 export type EditorThemeKind = 'light' | 'dark' | 'high-contrast' | 'high-contrast-light';
@@ -63,7 +63,7 @@ export function safeStyleValue(value: unknown): string | undefined {
   return trimmed;
 }
 
-export interface ContainerSize {
+interface ContainerSize {
   readonly width: number;
   readonly maxHeight: number;
 }
@@ -78,7 +78,7 @@ export interface HostSurroundings {
   readonly timeZone: string;
 }
 
-export const AVAILABLE_DISPLAY_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen'];
+const AVAILABLE_DISPLAY_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen'];
 
 /** `hostContext` of ui/initialize. */
 export function hostContext(surroundings: HostSurroundings, tool: Tool, callId: string | number | undefined): Record<string, unknown> {

@@ -7,6 +7,7 @@
  * `debug` applies to stdio servers: node is started with `--inspect-brk=127.0.0.1:0` and VS Code's JavaScript
  * debugger attaches to the port node announces; python is wrapped with debugpy and the Python debugger attaches.
  */
+import { isObject } from '../../protocol/guards';
 export interface DevOptions {
   /** Globs whose changes restart the server (empty: no watching). */
   watch: string[];
@@ -20,7 +21,7 @@ export type DevDebug = { type: 'node' } | { type: 'debugpy'; debugpyPath?: strin
 
 export function parseDev(value: unknown): DevOptions | undefined | { problem: string } {
   if (value === undefined) return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return { problem: '"dev" must be an object with "watch" and/or "debug"' };
+  if (!isObject(value)) return { problem: '"dev" must be an object with "watch" and/or "debug"' };
   const record = value as Record<string, unknown>;
   const globs = record.watch === undefined ? [] : typeof record.watch === 'string' ? [record.watch] : record.watch;
   if (!Array.isArray(globs) || !globs.every((glob) => typeof glob === 'string' && glob.trim() !== '' && glob.trim() !== '!')) {

@@ -6,13 +6,13 @@ import type { ServerDefinition } from './mcpConfig';
  * (a parser that writes `cwd: undefined` and one that omits `cwd` describe the same server).
  */
 
-export interface ChangedServer {
+interface ChangedServer {
   name: string;
   before: ServerDefinition;
   after: ServerDefinition;
 }
 
-export interface ServerDiff {
+interface ServerDiff {
   added: ServerDefinition[];
   removed: ServerDefinition[];
   changed: ChangedServer[];

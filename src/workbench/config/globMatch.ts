@@ -8,7 +8,7 @@ export interface GlobMatcher {
   test(relativePath: string): boolean;
 }
 
-export type CompiledGlob = ({ kind: 'glob' } & GlobMatcher) | { kind: 'refused'; reason: string };
+type CompiledGlob = ({ kind: 'glob' } & GlobMatcher) | { kind: 'refused'; reason: string };
 
 /**
  * Glob patterns as VS Code's file watchers read them (`**` any depth, `*` and `?` within one path segment, `{a,b}`

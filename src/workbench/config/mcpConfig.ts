@@ -2,6 +2,7 @@ import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
 import { formatJsonSyntaxProblem, jsonSyntaxProblem, type JsonSyntaxProblem } from './jsonSyntax';
 import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../../protocol/eras/select';
 import { parseDev, type DevOptions } from './devMode';
+import { isObject } from '../../protocol/guards';
 
 /**
  * Reads VS Code's `mcp.json` format (`servers`, `inputs`; JSONC). Each bad entry becomes a problem that names
@@ -62,15 +63,11 @@ export interface ConfigProblem {
   syntax?: JsonSyntaxProblem;
 }
 
-export interface ParsedConfig {
+interface ParsedConfig {
   servers: ServerDefinition[];
   inputs: InputDefinition[];
   problems: ConfigProblem[];
 }
-
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function parseMcpConfig(text: string): ParsedConfig {
   const errors: ParseError[] = [];

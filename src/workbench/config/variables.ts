@@ -19,7 +19,7 @@ export interface VariableContext {
   revealed?(value: string): void;
 }
 
-export class UnresolvedVariableError extends Error {
+class UnresolvedVariableError extends Error {
   override readonly name = 'UnresolvedVariableError';
   constructor(
     message: string,

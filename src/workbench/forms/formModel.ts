@@ -6,6 +6,7 @@
  */
 
 import { truncateForDisplay } from '../display';
+import { isObject } from '../../protocol/guards';
 
 type Schema = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ interface FieldBase {
   required: boolean;
 }
 
-export interface EnumOption {
+interface EnumOption {
   value: string | number | boolean;
   label: string;
 }
@@ -45,7 +46,7 @@ export const MAX_FORM_FIELDS = 500;
 export const MAX_FORM_OPTIONS = 5_000;
 
 /** Labels and descriptions are for reading; a server's 100 MB description must not travel to the webview whole. */
-export const MAX_LABEL_LENGTH = 200;
+const MAX_LABEL_LENGTH = 200;
 export const MAX_DESCRIPTION_LENGTH = 10_000;
 
 interface Expansion {
@@ -283,8 +284,4 @@ function asEnumValue(value: unknown): EnumOption['value'] | undefined {
 
 function numberOr(value: unknown): number | undefined {
   return typeof value === 'number' ? value : undefined;
-}
-
-function isObject(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -15,8 +15,6 @@ export type HistoryOperation =
   | { kind: 'sampling'; model?: string; request: string }
   | { kind: 'elicitation'; mode: 'form' | 'url'; message: string };
 
-export type HistoryKind = HistoryOperation['kind'];
-
 /** How it ended. `declined` is a person's or a policy's no (sampling rejected, elicitation declined). */
 export type HistoryOutcome =
   | { kind: 'succeeded'; note?: string }
@@ -64,7 +62,7 @@ export interface HistoryRecord {
   result?: unknown;
 }
 
-export interface HistoryLimits {
+interface HistoryLimits {
   /** Entries kept; the oldest is dropped first. */
   capacity: number;
   /** A result larger than this (as JSON text) is kept as a prefix of that size with a note. */
@@ -73,15 +71,15 @@ export interface HistoryLimits {
   maxTotalResultChars: number;
 }
 
-export const DEFAULT_HISTORY_LIMITS: HistoryLimits = { capacity: 500, maxResultChars: 256 * 1024, maxTotalResultChars: 8 * 1024 * 1024 };
+const DEFAULT_HISTORY_LIMITS: HistoryLimits = { capacity: 500, maxResultChars: 256 * 1024, maxTotalResultChars: 8 * 1024 * 1024 };
 
-export interface HistoryChange {
+interface HistoryChange {
   kind: 'added' | 'removed' | 'cleared';
   /** The servers whose entries changed (names). */
   serverNames: readonly string[];
 }
 
-export interface Disposable {
+interface Disposable {
   dispose(): void;
 }
 

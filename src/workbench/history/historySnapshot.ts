@@ -1,4 +1,5 @@
 import type { HistoryEntry, HistoryOperation, HistoryOutcome, StoredResult } from './historyLog';
+import { isObject, isStringRecord } from '../../protocol/guards';
 
 /**
  * History as text, to keep it across a window reload. The entries are already masked (History masks on the way in),
@@ -21,7 +22,7 @@ export function parseHistory(text: string): { entries: HistoryEntry[]; problem?:
   } catch (error) {
     return { entries: [], problem: `not JSON (${(error as Error).message})` };
   }
-  if (!isRecord(value) || value.version !== SNAPSHOT_VERSION || !Array.isArray(value.entries)) {
+  if (!isObject(value) || value.version !== SNAPSHOT_VERSION || !Array.isArray(value.entries)) {
     return { entries: [], problem: `not a version ${SNAPSHOT_VERSION} History snapshot` };
   }
   const entries: HistoryEntry[] = [];
@@ -34,7 +35,7 @@ export function parseHistory(text: string): { entries: HistoryEntry[]; problem?:
 }
 
 function readEntry(value: unknown): HistoryEntry | undefined {
-  if (!isRecord(value) || !isRecord(value.server)) return undefined;
+  if (!isObject(value) || !isObject(value.server)) return undefined;
   const { id, startedAt, durationMs } = value;
   const { id: serverId, name } = value.server;
   if (!Number.isSafeInteger(id) || typeof startedAt !== 'number' || !Number.isFinite(startedAt)) return undefined;
@@ -56,11 +57,11 @@ function readEntry(value: unknown): HistoryEntry | undefined {
 }
 
 function readOperation(value: unknown): HistoryOperation | undefined {
-  if (!isRecord(value) || typeof value.kind !== 'string') return undefined;
+  if (!isObject(value) || typeof value.kind !== 'string') return undefined;
   const kind = value.kind as HistoryOperation['kind'];
   switch (kind) {
     case 'tool':
-      return typeof value.toolName === 'string' && isRecord(value.arguments) ? { kind, toolName: value.toolName, arguments: value.arguments } : undefined;
+      return typeof value.toolName === 'string' && isObject(value.arguments) ? { kind, toolName: value.toolName, arguments: value.arguments } : undefined;
     case 'resource':
       return typeof value.uri === 'string' ? { kind, uri: value.uri } : undefined;
     case 'prompt':
@@ -80,7 +81,7 @@ function readOperation(value: unknown): HistoryOperation | undefined {
 }
 
 function readOutcome(value: unknown): HistoryOutcome | undefined {
-  if (!isRecord(value) || typeof value.kind !== 'string') return undefined;
+  if (!isObject(value) || typeof value.kind !== 'string') return undefined;
   const kind = value.kind as HistoryOutcome['kind'];
   switch (kind) {
     case 'failed':
@@ -102,7 +103,7 @@ function readOutcome(value: unknown): HistoryOutcome | undefined {
 }
 
 function readResult(value: unknown): StoredResult | undefined {
-  if (!isRecord(value) || typeof value.kind !== 'string') return undefined;
+  if (!isObject(value) || typeof value.kind !== 'string') return undefined;
   const kind = value.kind as StoredResult['kind'];
   switch (kind) {
     case 'none':
@@ -120,14 +121,6 @@ function readResult(value: unknown): StoredResult | undefined {
       return undefined;
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function isStringRecord(value: unknown): value is Record<string, string> {
-  return isRecord(value) && Object.values(value).every((item) => typeof item === 'string');
 }
 
 function isCount(value: unknown): value is number {

@@ -6,7 +6,6 @@
  */
 import { errorDetail, errorMessage, type ErrorDetail } from '../../protocol/errors';
 
-export type { UnreachableWords } from '../../protocol/errors';
 export { UNREACHABLE_WORDS } from '../../protocol/transports/httpShared';
 
 /** Why a start failed, for a host to word: the error's detail (with the last stderr line after it), or its first line. */

@@ -11,7 +11,7 @@ import type { ErrorDetail } from '../../protocol/errors';
  * The platform is a parameter so the Windows rules can be tested anywhere.
  */
 
-export interface CommandResolutionOptions {
+interface CommandResolutionOptions {
   /** The environment the server will get (PATH and PATHEXT are read from it; names are case-insensitive on Windows). */
   env: Readonly<Record<string, string | null | undefined>>;
   /** The server's working directory: relative commands like `./server.sh` resolve against it. */
@@ -29,7 +29,7 @@ export type CommandResolution =
   /** `hint` in English (logs, CLI); `detail` for a host to word it (see ErrorDetail). */
   | { kind: 'not-found'; searched: string[]; hint: string; detail: ErrorDetail };
 
-export const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
+const DEFAULT_PATHEXT = '.COM;.EXE;.BAT;.CMD';
 const SHIM_EXTENSIONS = new Set(['.cmd', '.bat']);
 
 export async function resolveCommand(command: string, options: CommandResolutionOptions): Promise<CommandResolution> {
@@ -146,7 +146,7 @@ function extensionNote(extensions: string[], windows: boolean): string {
   return windows ? `; extensions tried: ${extensions.join(' ')}` : '';
 }
 
-export interface ShimInvocation {
+interface ShimInvocation {
   command: string;
   args: string[];
   /** Must be passed to `spawn`: the command line is already quoted for cmd.exe. */

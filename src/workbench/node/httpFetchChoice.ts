@@ -20,7 +20,7 @@ export type HttpFetchChoice =
 /** The environment variables a proxy is configured with (lower case wins in curl and Node; either counts here). */
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'] as const;
 
-export interface HttpFetchHost {
+interface HttpFetchHost {
   env: Readonly<Record<string, string | undefined>>;
   /** VS Code's `http.proxy` setting (the extension), empty or undefined where there is none (the CLI). */
   proxySetting?: string;

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 
 export type ImportSourceKind = 'claude-desktop' | 'cursor' | 'windsurf' | 'cline' | 'workspace-mcp-json' | 'copilot-cli';
 
-export interface ImportSource {
+interface ImportSource {
   kind: ImportSourceKind;
   /** Human-readable origin, e.g. "Cursor (global)". */
   label: string;
@@ -79,7 +79,7 @@ export function knownImportSources(
 }
 
 /** `~/Library/Application Support` on macOS, `%APPDATA%` on Windows, `$XDG_CONFIG_HOME` or `~/.config` elsewhere. */
-export function userConfigRoot(platform: NodeJS.Platform, homedir: string, env: Readonly<Record<string, string | undefined>> = {}): string {
+function userConfigRoot(platform: NodeJS.Platform, homedir: string, env: Readonly<Record<string, string | undefined>> = {}): string {
   if (platform === 'darwin') return path.posix.join(homedir, 'Library', 'Application Support');
   if (platform === 'win32') return env.APPDATA ?? path.win32.join(homedir, 'AppData', 'Roaming');
   return env.XDG_CONFIG_HOME || path.posix.join(homedir, '.config');

@@ -14,7 +14,7 @@ export type VariableDialect =
   /** Copilot CLI: also bare `$VAR`. */
   | 'shell';
 
-export interface TranslatedText {
+interface TranslatedText {
   value: string;
   notes: string[];
 }

@@ -3,6 +3,7 @@ import { formatJsonSyntaxProblem, jsonSyntaxProblem } from '../config/jsonSyntax
 import { IMPORT_SOURCE_LABELS, type ImportSourceKind } from './importSources';
 import { translateVariables, type VariableDialect } from './importVariables';
 import { parseMcpConfig, type ServerDefinition } from '../config/mcpConfig';
+import { isObject } from '../../protocol/guards';
 
 /**
  * Imports servers from other MCP clients' config files into VS Code's `mcp.json` form. Every entry either becomes a
@@ -10,9 +11,9 @@ import { parseMcpConfig, type ServerDefinition } from '../config/mcpConfig';
  * configs between clients constantly and a silently dropped server or field is the most common complaint.
  */
 
-export { importKindForFile, knownImportSources, IMPORT_SOURCE_LABELS, type ImportSource, type ImportSourceKind } from './importSources';
+export { importKindForFile, knownImportSources, IMPORT_SOURCE_LABELS, type ImportSourceKind } from './importSources';
 
-export interface StdioImportEntry {
+interface StdioImportEntry {
   type: 'stdio';
   command: string;
   args?: string[];
@@ -21,7 +22,7 @@ export interface StdioImportEntry {
   envFile?: string;
 }
 
-export interface RemoteImportEntry {
+interface RemoteImportEntry {
   type: 'http' | 'sse';
   url: string;
   headers?: Record<string, string>;
@@ -56,7 +57,7 @@ export interface ImportResult {
   skipped: ImportSkip[];
 }
 
-export interface ImportOptions {
+interface ImportOptions {
   /** Names already in the target `mcp.json`; candidates get a suffix instead of overwriting them. */
   takenNames?: Iterable<string>;
   /** Used for `${pathSeparator}`; defaults to the running platform. */
@@ -79,7 +80,6 @@ const RULES: Record<ImportSourceKind, SourceRules> = {
 };
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export function importServers(sourceKind: ImportSourceKind, text: string, filePath: string, options: ImportOptions = {}): ImportResult {
   const result: ImportResult = { found: [], skipped: [] };
@@ -302,5 +302,3 @@ function isUrl(value: string): boolean {
 function listOf(value: unknown): string {
   return Array.isArray(value) ? value.map(String).join(', ') || 'empty' : JSON.stringify(value);
 }
-
-

@@ -115,7 +115,7 @@ export async function resolveServerDefinition(definition: ServerDefinition, cont
   }
 }
 
-export interface TransportTuning {
+interface TransportTuning {
   maxMessageBytes?: number;
   /** The input limits of this host (CLI flags, VS Code settings): stdio lines, HTTP bodies, SSE lines. */
   limits?: Partial<InputLimits>;
@@ -136,7 +136,7 @@ export interface LaunchHost {
   isHostFolder?: (directory: string) => boolean;
 }
 
-export type StdioLaunchPlan = { kind: 'ready'; launch: StdioLaunch } | Extract<CommandResolution, { kind: 'not-found' }>;
+type StdioLaunchPlan = { kind: 'ready'; launch: StdioLaunch } | Extract<CommandResolution, { kind: 'not-found' }>;
 
 /**
  * Finds a stdio server's command with the environment and cwd it will run with, and says what to spawn: on Windows a

@@ -10,7 +10,7 @@ import type { SkillFileWriter } from '../skills/installSkill';
  * no symbolic links, nothing that resolves outside the workspace folder.
  */
 
-export type TargetCheck = { kind: 'ready'; replaces: string[] } | { kind: 'refused'; reason: string };
+type TargetCheck = { kind: 'ready'; replaces: string[] } | { kind: 'refused'; reason: string };
 
 type ReadyPlan = Extract<InstallPlan, { kind: 'ready' }>;
 

@@ -1,7 +1,7 @@
 import type { WireEvent } from './wireEvent';
 
 /** What the Protocol view posts to its page per batch of events ('reset' or 'append'), as JSON in UTF-8. */
-export interface EventBatch {
+interface EventBatch {
   events: readonly WireEvent[];
   /** Events the log dropped to stay within its bounds. */
   dropped: number;

@@ -41,7 +41,7 @@ function maskSecretKeys(this: unknown, key: string, item: unknown): unknown {
  * A message's compact JSON for the log, cut at `maxChars`, and its size in UTF-8 bytes. A message within the cap is
  * serialized once; a bigger one is measured a chunk at a time (never held whole as one more string).
  */
-export function messageText(value: unknown, maxChars: number): { text: string; truncated: boolean; size: number } {
+function messageText(value: unknown, maxChars: number): { text: string; truncated: boolean; size: number } {
   // Most messages are small: a bounded look at their size lets the native serializer do them (several times faster
   // than the cutting serializer); only a message that may be over the cap goes the careful way.
   if (smallerThan(value, maxChars / 2, 0)) {
@@ -57,7 +57,7 @@ export function messageText(value: unknown, maxChars: number): { text: string; t
 }
 
 /** UTF-8 byte length without encoding (host-neutral, no Buffer). */
-export function utf8Length(text: string): number {
+function utf8Length(text: string): number {
   let bytes = 0;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);

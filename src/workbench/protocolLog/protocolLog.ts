@@ -13,13 +13,13 @@ import { summarize, type MessageEvent, type WireEvent } from './wireEvent';
  * smooth at that count) or 64 MB of kept text; one message keeps at most `maxMessageChars` characters (64 KiB,
  * the trace cut), so a 200 MB result costs 64 KiB here.
  */
-export interface ProtocolLogBounds {
+interface ProtocolLogBounds {
   maxEvents: number;
   maxBytes: number;
   maxMessageChars: number;
 }
 
-export const DEFAULT_PROTOCOL_LOG_BOUNDS: ProtocolLogBounds = { maxEvents: 100_000, maxBytes: 64 * 1024 * 1024, maxMessageChars: 64 * 1024 };
+const DEFAULT_PROTOCOL_LOG_BOUNDS: ProtocolLogBounds = { maxEvents: 100_000, maxBytes: 64 * 1024 * 1024, maxMessageChars: 64 * 1024 };
 
 /** How many requests awaiting their answer (and progress tokens) are remembered for pairing. */
 const PAIRING_MEMORY = 4096;

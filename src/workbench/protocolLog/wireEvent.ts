@@ -1,5 +1,6 @@
 import type { TraceDirection } from '../../protocol/jsonrpc/mcpStreams';
 import type { HttpPurpose } from '../../protocol/transports/wireObserver';
+import { isObject } from '../../protocol/guards';
 
 /**
  * What the protocol log keeps of the wire, already masked: nothing in a WireEvent holds a secret or a reference to
@@ -7,7 +8,7 @@ import type { HttpPurpose } from '../../protocol/transports/wireObserver';
  */
 export type WireEvent = MessageEvent | HttpEvent | ConsoleEvent;
 
-export type MessageKind = 'request' | 'notification' | 'result' | 'error' | 'batch' | 'other';
+type MessageKind = 'request' | 'notification' | 'result' | 'error' | 'batch' | 'other';
 
 interface EventBase {
   /** Increases by one per event of one log, so a reader can ask for what came after the last one it saw. */
@@ -62,14 +63,14 @@ export interface HeaderLine {
   decoded?: string;
 }
 
-export interface ConsoleEvent extends EventBase {
+interface ConsoleEvent extends EventBase {
   kind: 'console';
   /** A line the server wrote to stderr (or a transport note), masked. */
   text: string;
 }
 
 /** What a message is, read without trusting it: any field may be missing or of the wrong type. */
-export interface MessageSummary {
+interface MessageSummary {
   messageKind: MessageKind;
   method?: string;
   id?: string | number;
@@ -90,9 +91,9 @@ export function summarize(message: unknown): MessageSummary {
   if (typeof message !== 'object' || message === null) return { messageKind: 'other' };
   const record = message as Record<string, unknown>;
   const id = typeof record.id === 'string' || typeof record.id === 'number' ? record.id : undefined;
-  const params = asRecord(record.params);
+  const params = isObject(record.params) ? record.params : undefined;
   if (typeof record.method === 'string') {
-    const meta = asRecord(params?._meta);
+    const meta = isObject(params?._meta) ? params._meta : undefined;
     const summary: MessageSummary = { messageKind: id === undefined ? 'notification' : 'request', method: record.method, id };
     const progressToken = meta?.progressToken ?? (record.method === 'notifications/progress' ? params?.progressToken : undefined);
     if (typeof progressToken === 'string' || typeof progressToken === 'number') summary.progressToken = progressToken;
@@ -101,7 +102,7 @@ export function summarize(message: unknown): MessageSummary {
     return summary;
   }
   if ('error' in record) {
-    const error = asRecord(record.error);
+    const error = isObject(record.error) ? record.error : undefined;
     return {
       messageKind: 'error',
       id,
@@ -109,12 +110,8 @@ export function summarize(message: unknown): MessageSummary {
     };
   }
   if ('result' in record) {
-    const version = asRecord(record.result)?.protocolVersion;
+    const version = isObject(record.result) ? record.result.protocolVersion : undefined;
     return { messageKind: 'result', id, ...(typeof version === 'string' ? { resultVersion: version } : {}) };
   }
   return { messageKind: 'other', id };
-}
-
-function asRecord(value: unknown): Record<string, unknown> | undefined {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

@@ -20,10 +20,10 @@ export interface Difference {
 }
 
 /** At most this many differences are listed per step; the first one is what a failing run names. */
-export const MAX_DIFFERENCES = 20;
+const MAX_DIFFERENCES = 20;
 
 /** An `unordered` array longer than this is compared in order: matching every pair would be quadratic. */
-export const MAX_UNORDERED_ITEMS = 1_000;
+const MAX_UNORDERED_ITEMS = 1_000;
 
 const PREVIEW_CHARS = 300;
 

@@ -3,6 +3,7 @@ import { ERA_PREFERENCES } from '../../protocol/eras/select';
 import { toJsonText } from '../display';
 import { compileRules, RuleError, type CompiledRule, type RuleSpec } from './rules';
 import { STEP_METHODS, type StepMethod } from './stepMethods';
+import { isObject } from '../../protocol/guards';
 
 /**
  * A recorded session (`*.mcptest.json`, described by schemas/mcptest.schema.json): the server it ran against, and
@@ -34,15 +35,15 @@ export type RecordedServer = (
   name?: string;
 };
 
-export interface RecordedRequest {
+interface RecordedRequest {
   method: StepMethod;
   params: Record<string, unknown>;
 }
 
 /** What the server answered: its result, or an error (a JSON-RPC error has `code`; a local one a `kind`). */
-export type RecordedAnswer = { result: unknown } | { error: RecordedError };
+type RecordedAnswer = { result: unknown } | { error: RecordedError };
 
-export interface RecordedError {
+interface RecordedError {
   code?: number;
   kind?: string;
   message: string;
@@ -161,7 +162,7 @@ function checkStep(value: unknown, where: string): RecordedStep {
 }
 
 function object(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RecordingFormatError(`${what} must be a JSON object`);
+  if (!isObject(value)) throw new RecordingFormatError(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 

@@ -6,7 +6,7 @@ import type { RecordedStep } from './format';
  * full makes a step: a tool call, a resource read or a prompt get that succeeded (a tool error is an answer too)
  * with its whole result kept. History has masked everything already.
  */
-export type HistoryStepChoice = { kind: 'step'; entry: HistoryEntry; step: RecordedStep } | { kind: 'unusable'; entry: HistoryEntry; reason: string };
+type HistoryStepChoice = { kind: 'step'; entry: HistoryEntry; step: RecordedStep } | { kind: 'unusable'; entry: HistoryEntry; reason: string };
 
 export function historyStep(entry: HistoryEntry): HistoryStepChoice {
   const { operation, outcome, result } = entry;

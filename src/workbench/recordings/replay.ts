@@ -12,7 +12,7 @@ import { performStep, type StepAnswer } from './stepMethods';
  * is what the CLI names.
  */
 
-export type StepVerdict = { kind: 'passed' } | { kind: 'failed'; differences: Difference[] };
+type StepVerdict = { kind: 'passed' } | { kind: 'failed'; differences: Difference[] };
 
 export interface StepReport {
   index: number;
@@ -28,7 +28,7 @@ export interface ReplayReport {
   firstFailure?: number;
 }
 
-export interface ReplayOptions {
+interface ReplayOptions {
   secrets?: readonly string[];
   /** Called as each step is judged (Test Explorer marks the step at once). */
   onStep?: (report: StepReport) => void;

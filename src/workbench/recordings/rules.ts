@@ -1,5 +1,6 @@
 import { compileLinearPattern } from '../../protocol/validation/linearRegExp';
 import { PathSyntaxError, parsePathPattern, type PathPattern } from './jsonPath';
+import { isObject } from '../../protocol/guards';
 
 /**
  * The comparison rules of a recording, as written in the file and as compiled. A rule names a path (see jsonPath.ts)
@@ -33,7 +34,7 @@ const RULE_ACTIONS = ['ignore', 'match', 'tolerance', 'unordered'] as const;
 
 /** Checks one rule as read from a file (`where` names it in messages, e.g. `steps[2].rules[0]`). */
 export function compileRule(value: unknown, where: string): CompiledRule {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RuleError(`${where} must be an object with "path" and one of ${RULE_ACTIONS.join(', ')}`);
+  if (!isObject(value)) throw new RuleError(`${where} must be an object with "path" and one of ${RULE_ACTIONS.join(', ')}`);
   const record = value as Record<string, unknown>;
   if (typeof record.path !== 'string') throw new RuleError(`${where}.path must be a string such as "$.result.content[0].text"`);
   let path: PathPattern;

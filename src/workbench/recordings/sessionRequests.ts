@@ -1,4 +1,5 @@
 import type { StepMethod } from './stepMethods';
+import { isObject } from '../../protocol/guards';
 
 /**
  * A line of `session` (the CLI's subcommand syntax) as the request a recording holds, and how the line's output
@@ -6,7 +7,7 @@ import type { StepMethod } from './stepMethods';
  * a replay gets from the same method). Undefined for a line that is no request (`info` shows the session's opening).
  * The line has already run, so its arguments are known to parse.
  */
-export interface SessionRequest {
+interface SessionRequest {
   method: StepMethod;
   params: Record<string, unknown>;
   resultOf(output: unknown): unknown;
@@ -52,5 +53,5 @@ export function sessionRequest(subcommand: string, positionals: readonly string[
 function jsonObject(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   const value: unknown = JSON.parse(text);
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isObject(value) ? value : {};
 }

@@ -1,6 +1,7 @@
 import type { McpClient } from '../../protocol/client';
 import { LocalError, McpError, errorMessage } from '../../protocol/errors';
 import { LOGGING_LEVELS, type CompletionReference, type LoggingLevel } from '../../protocol/types';
+import { isObject } from '../../protocol/guards';
 
 /**
  * The requests a recording can hold, and how each is asked again through the client. A list step is the whole
@@ -95,6 +96,6 @@ function text(params: Record<string, unknown>, key: string, method: StepMethod):
 function objectParam(params: Record<string, unknown>, key: string, method: StepMethod): Record<string, unknown> {
   const value = params[key];
   if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new StepParamsError(`${method} needs params.${key} as an object`);
+  if (!isObject(value)) throw new StepParamsError(`${method} needs params.${key} as an object`);
   return value as Record<string, unknown>;
 }

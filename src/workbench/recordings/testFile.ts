@@ -1,7 +1,7 @@
 import { MCPTEST_SUFFIX, type RecordedStep } from './format';
 
 /** The folder of the workspace Save as Test proposes, and Test Explorer finds files in (it finds them anywhere). */
-export const TESTS_FOLDER = 'tests';
+const TESTS_FOLDER = 'tests';
 const MAX_NAME_PART = 60;
 
 /**

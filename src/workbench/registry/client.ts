@@ -8,7 +8,7 @@ import { RegistryEntryError, entryNameOf, validateEntry } from './validate';
  * (validate.ts) before anything is built from it; each failure says which URL and which server.
  */
 
-export type RegistryErrorKind = 'unreachable' | 'not-found' | 'http-status' | 'invalid-response' | 'invalid-entry';
+type RegistryErrorKind = 'unreachable' | 'not-found' | 'http-status' | 'invalid-response' | 'invalid-entry';
 
 export class RegistryError extends Error {
   override readonly name = 'RegistryError';
@@ -20,7 +20,7 @@ export class RegistryError extends Error {
   }
 }
 
-export interface RegistryClientOptions {
+interface RegistryClientOptions {
   /** The registry's base URL, e.g. https://registry.modelcontextprotocol.io (a trailing /v0.1 is accepted). */
   baseUrl?: string;
   fetch?: typeof fetch;
@@ -32,7 +32,7 @@ export interface RegistryClientOptions {
 }
 
 /** Pages followed by searchAll before it stops and says so: a registry that never ends its cursor cannot loop us. */
-export const MAX_PAGES = 200;
+const MAX_PAGES = 200;
 const PAGE_SIZE = 100;
 /** A page of 100 entries is a few hundred KB; a list is allowed more than one metadata document. */
 const PAGE_BYTES_FACTOR = 8;
@@ -148,7 +148,7 @@ function checked<T>(read: () => T, url: string): T {
 }
 
 /** The base URL without a trailing slash or API version; only http(s), with no user name in it. */
-export function normalizeBaseUrl(raw: string): string {
+function normalizeBaseUrl(raw: string): string {
   const verdict = checkExternalUrl(raw.trim());
   if (verdict.kind === 'refused') throw new RegistryError('unreachable', `the registry URL ${JSON.stringify(raw)} is not usable: ${verdict.detail}`);
   return verdict.url.replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/v0(\.1)?$/, '');

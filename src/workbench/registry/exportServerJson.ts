@@ -8,7 +8,7 @@ import { SERVER_SCHEMA_URL } from './types';
  * secret when its name or value says so. What could not be derived is listed in `notes` for the author.
  */
 
-export interface ExportedServerJson {
+interface ExportedServerJson {
   document: Record<string, unknown>;
   notes: string[];
 }

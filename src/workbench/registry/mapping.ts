@@ -18,7 +18,7 @@ export interface MappedServer {
   inputs: InputEntry[];
 }
 
-export interface MapOptions {
+interface MapOptions {
   /** The entry's key in mcp.json; input ids start with it. */
   key: string;
   /** Input ids the target file already defines. */

@@ -5,6 +5,7 @@ import { argv, type MappedServer } from './mapping';
 import type { RegistryPackage, ServerJson } from './types';
 import { RegistryEntryError } from './validate';
 import { readZip } from './zip';
+import { isObject } from '../../protocol/guards';
 
 /**
  * An MCPB package: the bundle is downloaded (bounded), its SHA-256 is checked against the registry's `fileSha256`
@@ -22,7 +23,7 @@ export interface BundleFolder {
   write(relativePath: string, data: Uint8Array): Promise<void>;
 }
 
-export interface McpbOptions {
+interface McpbOptions {
   key: string;
   takenInputIds?: readonly string[];
   fetch?: typeof fetch;
@@ -30,7 +31,7 @@ export interface McpbOptions {
   maxBytes?: number;
 }
 
-export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
+const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 
 export async function installMcpb(server: ServerJson, pkg: RegistryPackage, folder: BundleFolder, options: McpbOptions): Promise<MappedServer> {
   const where = `${server.name}: the MCPB bundle ${pkg.identifier}`;
@@ -85,7 +86,7 @@ async function download(url: string, where: string, options: McpbOptions): Promi
   return readBytesCapped(response.body, limit, () => new RegistryEntryError(`${where} is larger than ${limit} bytes; download stopped`));
 }
 
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes.slice());
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
@@ -97,7 +98,6 @@ interface McpConfig {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The manifest's `server.mcp_config` with its MCPB variables turned into paths and mcp.json inputs. */
 function mcpConfigOf(data: Uint8Array, where: string, folder: BundleFolder, collector: InputCollector): McpConfig {

@@ -3,7 +3,7 @@ import { installMcpb, type BundleFolder } from './mcpb';
 import type { ServerJson } from './types';
 import { RegistryEntryError } from './validate';
 
-export interface PrepareOptions {
+interface PrepareOptions {
   key: string;
   takenInputIds?: readonly string[];
   option?: RunOption;

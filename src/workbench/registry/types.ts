@@ -32,7 +32,7 @@ export interface KeyValueInput extends RegistryInput {
   name: string;
 }
 
-export type RemoteType = 'streamable-http' | 'sse';
+type RemoteType = 'streamable-http' | 'sse';
 
 export type PackageTransport = { type: 'stdio' } | { type: RemoteType; url: string; headers: KeyValueInput[] };
 

@@ -13,6 +13,7 @@ import {
   type RegistryStatus,
   type ServerJson,
 } from './types';
+import { isObject } from '../../protocol/guards';
 
 /**
  * Checks a registry's answer against server.json 2025-12-11 and turns it into the shapes of types.ts. A field of
@@ -27,7 +28,6 @@ export class RegistryEntryError extends Error {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Bounds on what one entry may hold, far above real entries, so a hostile one costs little. */
 const MAX_TEXT = 4096;

@@ -10,17 +10,17 @@ export class ZipError extends Error {
   override readonly name = 'ZipError';
 }
 
-export interface ZipFile {
+interface ZipFile {
   path: string;
   data: Uint8Array;
 }
 
-export interface ZipLimits {
+interface ZipLimits {
   maxEntries: number;
   maxTotalBytes: number;
 }
 
-export const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxTotalBytes: 512 * 1024 * 1024 };
+const DEFAULT_ZIP_LIMITS: ZipLimits = { maxEntries: 10_000, maxTotalBytes: 512 * 1024 * 1024 };
 
 const EOCD_SIGNATURE = 0x06054b50;
 const CENTRAL_SIGNATURE = 0x02014b50;

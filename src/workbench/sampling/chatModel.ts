@@ -15,7 +15,7 @@ export interface ChatMessage {
   parts: ChatPart[];
 }
 
-export interface ChatTool {
+interface ChatTool {
   name: string;
   description?: string;
   inputSchema: Record<string, unknown>;
@@ -31,7 +31,7 @@ export interface ChatRequest {
   toolChoice?: 'auto' | 'required' | 'none';
 }
 
-export type ChatStopReason = 'endTurn' | 'maxTokens' | 'stopSequence' | 'toolUse' | (string & {});
+type ChatStopReason = 'endTurn' | 'maxTokens' | 'stopSequence' | 'toolUse' | (string & {});
 
 export interface ChatResponse {
   model: string;

@@ -70,7 +70,7 @@ export interface SamplingRecord {
   error?: string;
 }
 
-export interface SamplingCoordinatorOptions {
+interface SamplingCoordinatorOptions {
   providers: () => ChatModelProvider[];
   /** Model ids the person allowed for a server (by its identity key); undefined means every available model. */
   allowedModels?: (serverKey: string) => readonly string[] | undefined;

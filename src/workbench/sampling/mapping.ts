@@ -1,7 +1,7 @@
 import type { CreateMessageRequest, CreateMessageResult, JsonObject } from '../../protocol/types';
 import type { ChatMessage, ChatPart, ChatRequest, ChatResponse, ModelAbilities } from './chatModel';
 
-export interface MappedRequest {
+interface MappedRequest {
   request: ChatRequest;
   /** Human-readable notes about parts the chosen model cannot take; shown in the review, never dropped silently. */
   unsupported: string[];

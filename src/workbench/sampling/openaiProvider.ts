@@ -6,7 +6,7 @@ import type { ChatModelProvider, ChatPart, ChatRequest, ChatResponse, ModelInfo 
  * llama.cpp and vLLM. Responses are streamed; an error from the endpoint is reported with its status and body.
  */
 
-export interface OpenAiEndpoint {
+interface OpenAiEndpoint {
   /** e.g. https://api.openai.com/v1 or http://127.0.0.1:11434/v1 */
   baseUrl: string;
   model: string;

@@ -9,13 +9,13 @@ import { ErrorCodes, LocalError, McpError } from '../../protocol/errors';
  */
 
 /** How many requests one server may have waiting for the person (in review included) before more are refused. */
-export const DEFAULT_MAX_PENDING_PER_SERVER = 8;
+const DEFAULT_MAX_PENDING_PER_SERVER = 8;
 
-export interface ReviewQueueOptions {
+interface ReviewQueueOptions {
   maxPendingPerServer?: number;
 }
 
-export interface QueueEntry<T> {
+interface QueueEntry<T> {
   readonly id: number;
   readonly serverName: string;
   /** The server's identity (see serverIdentity.ts); the per-server cap counts by it. */

@@ -7,9 +7,9 @@ import { DYNAMIC_RESOURCES, relativeSegments, skillRoot, type Skill } from '../.
  */
 
 /** VS Code's agents read workspace skills from here (one folder per skill, named as the skill). */
-export const WORKSPACE_SKILLS_FOLDER = ['.github', 'skills'] as const;
+const WORKSPACE_SKILLS_FOLDER = ['.github', 'skills'] as const;
 
-export interface SkillKey {
+interface SkillKey {
   server: string;
   uri: string;
 }
@@ -22,7 +22,7 @@ export interface InstalledSkill extends SkillKey {
   files: { uri: string; path: string[]; digest: string }[];
 }
 
-export interface PlannedFile {
+interface PlannedFile {
   uri: string;
   /** Path segments below the skill's folder. */
   path: string[];
@@ -34,10 +34,7 @@ export type InstallPlan =
   | { kind: 'ready'; key: SkillKey; name: string; folder: string[]; files: PlannedFile[]; replaces?: InstalledSkill }
   | { kind: 'refused'; reason: string };
 
-export const sameSkill = (a: SkillKey, b: SkillKey): boolean => a.server === b.server && a.uri === b.uri;
-
-/** The key of a skill as one string (for maps and the host's state). */
-export const skillKeyString = (key: SkillKey): string => JSON.stringify([key.server, key.uri]);
+const sameSkill = (a: SkillKey, b: SkillKey): boolean => a.server === b.server && a.uri === b.uri;
 
 /**
  * Plans the install of `skill` from `server`: every listed file under `.github/skills/<name>/`, at its path below the

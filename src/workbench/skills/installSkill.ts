@@ -7,7 +7,7 @@ export interface SkillFileWriter {
   write(path: readonly string[], bytes: Uint8Array): Promise<void>;
 }
 
-export type InstallOutcome = { kind: 'installed'; record: InstalledSkill } | { kind: 'refused'; message: string };
+type InstallOutcome = { kind: 'installed'; record: InstalledSkill } | { kind: 'refused'; message: string };
 
 /**
  * Installs a planned skill: every file is read and verified first (size, digest, SKILL.md frontmatter); only when all

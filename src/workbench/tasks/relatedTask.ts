@@ -1,5 +1,6 @@
 import { RELATED_TASK_META } from '../../protocol/extensions/tasks';
 import { escapeForDisplay } from '../urlPolicy';
+import { isObject } from '../../protocol/guards';
 
 /** The task a server request (sampling, elicitation) is for, as the review panel names it in its title line. */
 export interface RelatedTask {
@@ -23,9 +24,9 @@ const MAX_SHOWN_TOOL_NAME = 128;
  */
 export function relatedTaskOf(request: object, toolOf?: (taskId: string) => string | undefined): RelatedTask | undefined {
   const meta: unknown = (request as { _meta?: unknown })._meta;
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta)) return undefined;
+  if (!isObject(meta)) return undefined;
   const related = (meta as Record<string, unknown>)[RELATED_TASK_META];
-  if (typeof related !== 'object' || related === null || Array.isArray(related)) return undefined;
+  if (!isObject(related)) return undefined;
   const taskId = (related as Record<string, unknown>).taskId;
   if (typeof taskId !== 'string' || taskId === '') return undefined;
   const toolName = toolOf?.(taskId);

@@ -2,7 +2,7 @@ import type { CallOptions, CallToolOutcome, McpClient } from '../../protocol/cli
 import { tasksExtension } from '../../protocol/extensions/tasks';
 import type { Tool } from '../../protocol/types';
 
-export interface TaskAwareCallOptions extends CallOptions {
+interface TaskAwareCallOptions extends CallOptions {
   /** Run a tool whose task support is optional as a task (the form's "Run as Task", or the setting's default). */
   runAsTask?: boolean;
 }

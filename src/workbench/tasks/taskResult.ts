@@ -4,7 +4,7 @@ import type { CallToolResult, JsonObject } from '../../protocol/types';
 import type { HistoryRecording, HistoryServer } from '../history/historyLog';
 
 /** What the result view draws for a finished task besides its result: the call it came from, as the book kept it. */
-export interface TaskResultCall {
+interface TaskResultCall {
   readonly toolName: string;
   /** The call's arguments as the book kept them (masked); `{}` when the book has none. */
   readonly args: JsonObject;

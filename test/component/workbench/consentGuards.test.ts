@@ -20,7 +20,7 @@ import { ReviewQueue } from '../../../src/workbench/sampling/reviewQueue';
 import { startOpenAiServer } from '../../fixtures/openai/openaiServer';
 import { REPO_ROOT } from '../../support/testSupport';
 import { maskText, MASK } from '../../../src/workbench/secrets';
-import { isLegacyNameKey, lookupByIdentity, serverIdentityKey } from '../../../src/workbench/serverIdentity';
+import { isBareNameKey, lookupByIdentity, serverIdentityKey } from '../../../src/workbench/serverIdentity';
 import { checkExternalUrl, escapeForDisplay } from '../../../src/workbench/urlPolicy';
 
 test('checkExternalUrl: the string to show and to open is one normalised value', () => {
@@ -78,7 +78,7 @@ test('identity keys: a workspace server named like a user server finds none of i
   assert.equal(lookupByIdentity({ 'user#github': 'ask', github: 'always' }, user), 'ask', 'the identity key wins over the bare name');
   assert.equal(lookupByIdentity({ constructor: 'always' }, 'workspace:/x#constructor'), undefined);
   assert.equal(lookupByIdentity({}, 'user#toString'), undefined);
-  assert.ok(isLegacyNameKey('github') && !isLegacyNameKey(user) && !isLegacyNameKey(workspace));
+  assert.ok(isBareNameKey('github') && !isBareNameKey(user) && !isBareNameKey(workspace));
 });
 
 test('ReviewQueue refuses a flood from one server with -32603 and still lines up another server', async () => {

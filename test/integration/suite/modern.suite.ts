@@ -310,7 +310,7 @@ function modernSuiteOver(vscode: VscodeApi, transport: ModernTransport): Suite {
     const outcome = await call;
     assertEqual(textOf(outcome), 'model said: Hello from the modern test model', 'tool result');
     assertEqual(model?.requests.length, before + 1, 'requests the model received');
-    assertEqual(requireApi().sampling.history(MODERN).at(-1)?.outcome, 'approved', 'history outcome');
+    assertEqual(requireApi().sampling.records(MODERN).at(-1)?.outcome, 'approved', 'history outcome');
   }, { timeoutMs: 60_000 });
 
   suite.test('a tool the server adds appears in the tree after tools/list_changed', async () => {

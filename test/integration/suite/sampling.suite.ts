@@ -172,7 +172,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     assertEqual(sent.max_tokens, 42, 'max_tokens sent');
     assertEqual(requireModel().authorizations[before], `Bearer ${API_KEY}`, 'Authorization header (key from SecretStorage)');
     assert(JSON.stringify(sent.messages).includes('You are a helpful test server.'), `system prompt not sent: ${JSON.stringify(sent.messages)}`);
-    const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
+    const last = requireApi().sampling.records(EVERYTHING_SERVER).at(-1);
     assertEqual(last?.outcome, 'approved', 'history outcome');
     assertEqual(last?.inputTokens, 11, 'history input tokens');
     await waitUntil('the review panel to close once nothing waits', () => (requireApi().sampling.snapshot().open ? undefined : true), 10_000);
@@ -196,7 +196,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     assertEqual(JSON.stringify(sent.stop), JSON.stringify(['STOP']), 'edited stop sequences');
     assert(resultText(outcome).includes('(edited by the person)'), `the server did not get the edited answer: ${resultText(outcome)}`);
     // The sampling history flags both edits and keeps the originals beside them; so does the History view.
-    const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
+    const last = requireApi().sampling.records(EVERYTHING_SERVER).at(-1);
     assertEqual(last?.modelResponseText, answer.text, "the model's own answer kept beside the edited one");
     assert(last?.originalRequestText?.includes('original prompt'), `the server's request before the edit: ${last?.originalRequestText}`);
     const entry = requireApi().history.of(EVERYTHING_SERVER).find((e) => e.operation.kind === 'sampling');
@@ -213,7 +213,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     const text = resultText(outcome);
     assert(outcome.result.isError === true && text.includes('-1'), `tool result does not carry error -1: ${text}`);
     assertEqual(requireModel().requests.length, before, 'requests the model received');
-    assertEqual(requireApi().sampling.history(EVERYTHING_SERVER).at(-1)?.outcome, 'rejected-request', 'history outcome');
+    assertEqual(requireApi().sampling.records(EVERYTHING_SERVER).at(-1)?.outcome, 'rejected-request', 'history outcome');
   });
 
   suite.test('rejecting the answer also returns -1', async () => {
@@ -223,7 +223,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     post({ type: 'reject-response' });
     const outcome = await call;
     assert(outcome.result.isError === true && resultText(outcome).includes('-1'), `tool result: ${resultText(outcome)}`);
-    assertEqual(requireApi().sampling.history(EVERYTHING_SERVER).at(-1)?.outcome, 'rejected-response', 'history outcome');
+    assertEqual(requireApi().sampling.records(EVERYTHING_SERVER).at(-1)?.outcome, 'rejected-response', 'history outcome');
   });
 
   suite.test('policy "always" chosen in the panel: the next request runs without review and is recorded', async () => {
@@ -237,7 +237,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     assert(resultText(outcome).includes('Hello from the test model'), `tool result: ${resultText(outcome)}`);
     assertEqual(view(), undefined, 'the review panel shows nothing');
     assertEqual(requireModel().requests.length, before + 1, 'requests the model received');
-    const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
+    const last = requireApi().sampling.records(EVERYTHING_SERVER).at(-1);
     assertEqual(last?.outcome, 'auto-approved', 'history outcome');
     assert(last?.requestText.includes('no review now'), `history request text: ${last?.requestText}`);
     await requireApi().sampling.setPolicy(EVERYTHING_SERVER, 'ask');
@@ -286,7 +286,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     assertEqual(requireApi().sampling.samplingQueueSize(), 0, 'queue size after the cancel');
     const outcome = await call;
     assert(resultText(outcome).includes('cancelled by the server'), `tool result: ${resultText(outcome)}`);
-    assertEqual(requireApi().sampling.history(CANCELLER).at(-1)?.outcome, 'cancelled', 'history outcome');
+    assertEqual(requireApi().sampling.records(CANCELLER).at(-1)?.outcome, 'cancelled', 'history outcome');
   });
 
   suite.test('elicitation form: defaults pre-filled, validated before returning, accepted content reaches the server', async () => {
@@ -375,7 +375,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
       const outcome = await call;
       assert(outcome.result.isError === true && resultText(outcome).includes('the test model is overloaded'), `tool result: ${resultText(outcome)}`);
       await waitUntil('the sampling queue to empty', () => (requireApi().sampling.samplingQueueSize() === 0 ? true : undefined), 10_000);
-      const last = requireApi().sampling.history(EVERYTHING_SERVER).at(-1);
+      const last = requireApi().sampling.records(EVERYTHING_SERVER).at(-1);
       assertEqual(last?.outcome, 'failed', 'history outcome');
       assert(last?.error?.includes('500'), `history error: ${last?.error}`);
       // The error notice stays until dismissed (or replaced by the next request).
@@ -416,14 +416,14 @@ export function samplingSuite(vscode: VscodeApi): Suite {
         ]),
         'content the server received',
       );
-      assertEqual(requireApi().sampling.history(TOOL_SAMPLER).at(-1)?.responseText, 'Let me check the weather in Paris.', 'history response text');
+      assertEqual(requireApi().sampling.records(TOOL_SAMPLER).at(-1)?.responseText, 'Let me check the weather in Paris.', 'history response text');
     } finally {
       setScript(DEFAULT_REPLY);
     }
   }, { timeoutMs: 60_000 });
 
   suite.test('"MCP Workbench: Show Sampling History" opens a read-only document with time, model, tokens and outcome of each exchange', async () => {
-    const records = requireApi().sampling.history(EVERYTHING_SERVER);
+    const records = requireApi().sampling.records(EVERYTHING_SERVER);
     assert(records.length >= 5, `expected the suite's exchanges in the history, got ${records.length}`);
     // Not awaited: the command resolves once the editor is shown; the document it opened is what is checked.
     const earlier = new Set(vscode.workspace.textDocuments.map((doc) => doc.uri.toString()));
@@ -473,7 +473,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     assert(blocked.result.isError === true && resultText(blocked).includes('-1'), `tool result under "never": ${resultText(blocked)}`);
     assertEqual(requireModel().requests.length, before, 'requests the model received under "never"');
     assertEqual(view(), undefined, 'the review panel under "never"');
-    assertEqual(requireApi().sampling.history(EVERYTHING_SERVER).at(-1)?.outcome, 'blocked', 'history outcome under "never"');
+    assertEqual(requireApi().sampling.records(EVERYTHING_SERVER).at(-1)?.outcome, 'blocked', 'history outcome under "never"');
 
     requireApi().sampling.answerNextPolicyPick((labels) => labels[1]); // Allow for this session
     await vscode.commands.executeCommand('mcpWorkbench.setSamplingPolicy', { kind: 'server', controller: server() });
@@ -481,7 +481,7 @@ export function samplingSuite(vscode: VscodeApi): Suite {
     const allowed = await trigger('allowed for the session');
     assert(resultText(allowed).includes('Hello from the test model'), `tool result under "session": ${resultText(allowed)}`);
     assertEqual(requireModel().requests.length, before + 1, 'requests the model received under "session"');
-    assertEqual(requireApi().sampling.history(EVERYTHING_SERVER).at(-1)?.outcome, 'auto-approved', 'history outcome under "session"');
+    assertEqual(requireApi().sampling.records(EVERYTHING_SERVER).at(-1)?.outcome, 'auto-approved', 'history outcome under "session"');
 
     requireApi().sampling.answerNextPolicyPick((labels) => labels[0]); // Ask every time
     await vscode.commands.executeCommand('mcpWorkbench.setSamplingPolicy', { kind: 'server', controller: server() });

@@ -7,9 +7,9 @@ import { escapeHtml } from '../../platform/webviews/webviewPage';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
 
 /** App messages per second the page relays before it removes the frame (the extension counts again). */
-export const PAGE_MESSAGES_PER_SECOND = 200;
+const PAGE_MESSAGES_PER_SECOND = 200;
 
-export interface AppPageOptions {
+interface AppPageOptions {
   webview: vscode.Webview;
   extensionUri: vscode.Uri;
   serverName: string;

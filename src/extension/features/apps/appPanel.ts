@@ -11,7 +11,7 @@ import { webviewMedia } from '../../platform/webviews/webviewMedia';
 /** How long closing waits for the app's answer to ui/resource-teardown. */
 const TEARDOWN_TIMEOUT_MS = 3000;
 
-export interface AppPanelOptions {
+interface AppPanelOptions {
   readonly extensionUri: vscode.Uri;
   readonly serverName: string;
   readonly tool: Tool;

@@ -8,7 +8,7 @@ import { addServers, pickTarget, takenNames, targetFromArgument, type ConfigTarg
  * What a caller may fill in ahead of time (automation, tests); anything missing is asked for.
  * `target` is "user" or a workspace folder's (or its mcp.json's) URI string.
  */
-export interface AddServerArguments {
+interface AddServerArguments {
   transport?: 'stdio' | 'http';
   commandLine?: string;
   url?: string;

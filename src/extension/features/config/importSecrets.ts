@@ -8,7 +8,7 @@ import type { ImportedServerEntry } from '../../../workbench/node/importers';
  * first start and kept in VS Code's secret storage); an auth scheme in front of the token stays ("Bearer ${input:…}").
  * No vscode import: it runs in unit tests.
  */
-export interface LiteralSecret {
+interface LiteralSecret {
   where: 'headers' | 'env';
   key: string;
 }
@@ -27,7 +27,7 @@ export function literalSecrets(entry: ImportedServerEntry): LiteralSecret[] {
 }
 
 /** The input id of a secret: the server's and the key's names, in the characters an input id may use. */
-export function secretInputId(serverName: string, key: string): string {
+function secretInputId(serverName: string, key: string): string {
   return `${serverName}-${key}`.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'secret';
 }
 

@@ -18,7 +18,7 @@ interface SourceFile {
  * What a caller may fill in ahead of time (automation, tests): other files to read instead of the known locations,
  * the target ("user" or a folder URI string), and which found servers to add (by name, or "all").
  */
-export interface ImportServersArguments {
+interface ImportServersArguments {
   sources?: { kind: ImportSourceKind; path: string }[];
   target?: string;
   select?: string[] | 'all';
@@ -27,10 +27,10 @@ export interface ImportServersArguments {
 }
 
 /** What becomes of literal tokens and keys written into a folder's shared mcp.json. */
-export type SecretHandling = 'password-inputs' | 'literal';
+type SecretHandling = 'password-inputs' | 'literal';
 
 /** The outcome, returned to callers (tests) and summarized for the user. */
-export interface ImportOutcome {
+interface ImportOutcome {
   found: { name: string; source: string }[];
   skipped: ImportSkip[];
   added: string[];
@@ -49,7 +49,7 @@ export interface ImportPickItem {
  * The steps that ask the person, in order: the list of found servers (or "Choose file…"), the file dialog, then
  * where to write. Test hooks replace it to answer and to see what each step showed.
  */
-export interface ImportUi {
+interface ImportUi {
   pickServers(title: string, items: readonly ImportPickItem[], skippedCount: number): Promise<readonly string[] | 'choose-file' | undefined>;
   chooseFile(title: string): Promise<string | undefined>;
   pickTarget(title: string): Promise<ConfigTarget | undefined>;

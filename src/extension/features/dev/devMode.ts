@@ -11,7 +11,7 @@ import type { DebugLaunch, StderrSource } from '../../platform/servers/serverLau
 import { freeLoopbackPort } from '../../platform/servers/freePort';
 import { RestartThrottle } from './restartThrottle';
 
-export const RESTART_DELAY_SETTING = 'dev.restartDelayMs';
+const RESTART_DELAY_SETTING = 'dev.restartDelayMs';
 const PYTHON_DEBUGGER_EXTENSIONS = ['ms-python.debugpy', 'ms-python.python'];
 
 function restartDelayMs(): number {

@@ -24,7 +24,7 @@ export interface UrlModal {
  * warning; tests replace only this final answer (a modal dialog cannot be clicked there), so everything
  * around it — the URL checks, the text shown, opening the browser, the completion — stays the real path.
  */
-export type UrlModalPresenter = (modal: UrlModal) => Thenable<string | undefined>;
+type UrlModalPresenter = (modal: UrlModal) => Thenable<string | undefined>;
 
 /** One URL-mode elicitation seen by this window, for the log and the test API. */
 export interface UrlElicitationRecord {

@@ -161,7 +161,7 @@ export function cliProgram(extensionUri: vscode.Uri): string {
 }
 
 /** An entry as Markdown: what was done, when, how it ended, and the kept result (or why it was not kept). */
-export function entryMarkdown(entry: HistoryEntry): string {
+function entryMarkdown(entry: HistoryEntry): string {
   const lines = [`# ${operationTitle(entry.operation)} · ${entry.server.name}`, ''];
   lines.push(`- ${vscode.l10n.t('Kind')}: ${kindLabel(entry.operation)}`);
   lines.push(`- ${vscode.l10n.t('Time')}: ${new Date(entry.startedAt).toLocaleString()}`);

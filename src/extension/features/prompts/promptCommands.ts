@@ -8,12 +8,13 @@ import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { runningServer } from '../../platform/servers/serverPicker';
 import { askWithCompletions } from '../../platform/ui/completionInput';
-import { argumentField, isObject, isStringRecord, pickItem } from '../../platform/ui/pickers';
+import { isObject, isStringRecord } from '../../../protocol/guards';
+import { argumentField, pickItem } from '../../platform/ui/pickers';
 import { promptMarkdown } from './promptMarkdown';
 import { showError } from '../../platform/ui/coreErrors';
 
 /** What Get Prompt works with; `documents` opens Markdown in a read-only tab (the tool result documents). */
-export interface PromptsContext {
+interface PromptsContext {
   manager: ServerManager;
   catalog: ServerCatalog;
   documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> };

@@ -6,7 +6,7 @@ import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { showError } from '../../platform/ui/coreErrors';
 
 /** Registry text in a quick pick: control characters escaped, `$(icon)` syntax defused, length bounded. */
-export function shown(text: string, max = 200): string {
+function shown(text: string, max = 200): string {
   const clean = escapeForDisplay(text).replace(/\$\(/g, '$\u200b(');
   return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
@@ -90,7 +90,7 @@ function row(entry: RegistryEntry): Row {
   };
 }
 
-export type DetailAction = { kind: 'add'; where: 'workspace' | 'user' } | { kind: 'version' } | { kind: 'back' };
+type DetailAction = { kind: 'add'; where: 'workspace' | 'user' } | { kind: 'version' } | { kind: 'back' };
 
 /** The entry's details (deprecation first) with Add to Workspace / Add to User Settings / another version. */
 export async function showRegistryDetails(entry: RegistryEntry, hasWorkspace: boolean): Promise<DetailAction | undefined> {

@@ -12,7 +12,7 @@ import { pickRegistryEntry, pickVersion, showRegistryDetails } from './registryB
 import { showError } from '../../platform/ui/coreErrors';
 
 /** The registry to browse: `mcpWorkbench.registry.url`, the official MCP Registry by default. */
-export function registryUrl(): string {
+function registryUrl(): string {
   const value = vscode.workspace.getConfiguration('mcpWorkbench').get<string>('registry.url');
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : DEFAULT_REGISTRY_URL;
 }
@@ -56,7 +56,7 @@ async function workspaceTarget(): Promise<ConfigTarget | undefined> {
 }
 
 /** What a caller may fill in ahead of time: the file and the target ("user" or a folder URI string). */
-export interface ImportServerJsonArguments {
+interface ImportServerJsonArguments {
   file?: string;
   target?: string;
 }

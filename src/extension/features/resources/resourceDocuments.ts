@@ -8,19 +8,19 @@ import { hexSummary, languageForResource } from '../../platform/ui/mimeLanguage'
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import { resourceTabName } from './resourceTabName';
 
-export const RESOURCE_SCHEME = 'mcp-resource';
+const RESOURCE_SCHEME = 'mcp-resource';
 
 /**
  * `mcp-resource:/<server>/<tab name>?server=<id>&uri=<resource URI>`: the path only names the tab (see
  * resourceTabName.ts: a template read of `…/blob/1` is "blob-1.bin", not a bare "1").
  */
-export function resourceDocumentUri(controller: ServerController, resourceUri: string, mimeType?: string): vscode.Uri {
+function resourceDocumentUri(controller: ServerController, resourceUri: string, mimeType?: string): vscode.Uri {
   const name = safeSegment(resourceTabName(resourceUri, mimeType));
   const query = new URLSearchParams({ server: controller.id, uri: resourceUri }).toString();
   return vscode.Uri.from({ scheme: RESOURCE_SCHEME, path: `/${safeSegment(controller.name)}/${name}`, query });
 }
 
-export function parseResourceDocumentUri(uri: vscode.Uri): { serverId: string; resourceUri: string } | undefined {
+function parseResourceDocumentUri(uri: vscode.Uri): { serverId: string; resourceUri: string } | undefined {
   const params = new URLSearchParams(uri.query);
   const serverId = params.get('server');
   const resourceUri = params.get('uri');
@@ -133,7 +133,7 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
 }
 
 /** Text parts as they are; binary parts as a header and a hex dump. Several parts are separated by headers. */
-export function formatContents(result: ReadResourceResult): string {
+function formatContents(result: ReadResourceResult): string {
   if (result.contents.length === 0) return vscode.l10n.t('(the server returned no content)');
   if (result.contents.length === 1 && isText(result.contents[0])) return result.contents[0].text;
   return result.contents

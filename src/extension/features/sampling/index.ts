@@ -7,12 +7,12 @@ export const samplingFeature = defineFeature({
   activate({ platform, own, extension }) {
     const sampling = new SamplingService(extension.secrets, extension.globalState, platform.reviewPanel, () => platform.manager);
     platform.lend({ sampling: sampling.sampling });
-    own(sampling, sampling.history.onDidRecord(platform.historyRecorder.recordSampling));
+    own(sampling, sampling.records.onDidRecord(platform.historyRecorder.recordSampling));
     return {
       commands: {
         'mcpWorkbench.setModelApiKey': () => sampling.setApiKeyCommand(),
         'mcpWorkbench.setSamplingPolicy': (argument) => sampling.setPolicyCommand(argument),
-        'mcpWorkbench.showSamplingHistory': (argument) => sampling.showHistoryCommand(argument, platform.documents),
+        'mcpWorkbench.showSamplingHistory': (argument) => sampling.showRecordsCommand(argument, platform.documents),
       },
       exports: { sampling },
     };

@@ -65,7 +65,7 @@ export class LanguageModelApiProvider implements ChatModelProvider {
 }
 
 /** Provider-neutral messages → LanguageModelChatMessage. The API has no system role: it goes first as a user turn. */
-export function toLanguageModelMessages(request: ChatRequest): vscode.LanguageModelChatMessage[] {
+function toLanguageModelMessages(request: ChatRequest): vscode.LanguageModelChatMessage[] {
   const messages: vscode.LanguageModelChatMessage[] = [];
   if (request.systemPrompt) messages.push(vscode.LanguageModelChatMessage.User(request.systemPrompt, 'system'));
   for (const message of request.messages) {

@@ -5,7 +5,7 @@ import { maskSecrets } from '../../../workbench/secrets';
 import { SamplingPolicies, type SamplingPolicy } from '../../../workbench/sampling/policy';
 import { resolveServer } from '../../platform/servers/serverPicker';
 import type { ServerManager } from '../../platform/servers/serverManager';
-import { SamplingHistory, historyMarkdown, logRecord } from './history';
+import { SamplingRecords, logRecord, samplingRecordsMarkdown } from './samplingRecords';
 import { LanguageModelApiProvider } from './lmProvider';
 import type { ReviewPanel } from '../../platform/webviews/reviewPanel';
 import { SamplingReviewUi } from './samplingReviewUi';
@@ -19,13 +19,13 @@ type PolicyItem = vscode.QuickPickItem & { policy: SamplingPolicy };
 const NO_MODEL = 'no model available';
 
 /**
- * Sampling for every server: providers, policies, the review panel's sampling side, history, and the handlers of
+ * Sampling for every server: providers, policies, the review panel's sampling side, the records of this session's exchanges, and the handlers of
  * its three commands. Elicitation shares the review panel but is its own feature (elicitation/).
  */
 export class SamplingService implements vscode.Disposable {
   readonly sampling: SamplingHandler;
   readonly coordinator: SamplingCoordinator;
-  readonly history = new SamplingHistory();
+  readonly records = new SamplingRecords();
   readonly policies: SamplingPolicies;
   private readonly disposables: vscode.Disposable[] = [];
   private policyPickAnswer: ((labels: readonly string[]) => string | undefined) | undefined;
@@ -37,7 +37,7 @@ export class SamplingService implements vscode.Disposable {
     panel: ReviewPanel,
     private readonly manager: () => ServerManager | undefined,
   ) {
-    const history = this.history;
+    const records = this.records;
     const endpoints = new EndpointsProvider(secrets);
     const lm = new LanguageModelApiProvider();
     const storage = new GlobalStatePolicyStorage(globalState);
@@ -49,7 +49,7 @@ export class SamplingService implements vscode.Disposable {
       policies,
       reviewer,
       record: (record) => {
-        history.add(this.masked(record));
+        records.add(this.masked(record));
         if (record.outcome === 'failed' && record.error === NO_MODEL) this.offerModelSetup(record.serverName);
       },
     });
@@ -59,10 +59,10 @@ export class SamplingService implements vscode.Disposable {
     this.policies = policies;
 
     this.disposables.push(
-      history,
+      records,
       storage,
       { dispose: () => coordinator.dispose() },
-      history.onDidRecord((record) => {
+      records.onDidRecord((record) => {
         const channel = this.channel(record.serverName);
         if (channel) logRecord(channel, record);
       }),
@@ -106,7 +106,7 @@ export class SamplingService implements vscode.Disposable {
 
   /**
    * A record with the server's secrets masked (values from its envFile, `${env:}`, `${input:}` and headers): a
-   * server may echo them back in a request, and the history is shown, logged and written to the log file.
+   * server may echo them back in a request, and the records are shown, logged and written to the log file.
    */
   private masked(record: SamplingRecord): SamplingRecord {
     const secrets = (this.manager()?.byName(record.serverName) ?? []).flatMap((controller) => controller.knownSecrets());
@@ -185,13 +185,13 @@ export class SamplingService implements vscode.Disposable {
 
   /** MCP Workbench: Show Sampling History… */
   /** Opens read-only (`documents` is the `mcp-result:` provider), so closing the tab never asks to save. */
-  async showHistoryCommand(argument: unknown, documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> }): Promise<void> {
-    const history = this.history;
+  async showRecordsCommand(argument: unknown, documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> }): Promise<void> {
+    const records = this.records;
     const manager = this.manager();
     if (!manager) return;
-    const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling history to show'), prefer: (server) => history.of(server.name).length > 0 });
+    const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling history to show'), prefer: (server) => records.of(server.name).length > 0 });
     if (!controller) return;
-    await documents.show(vscode.l10n.t('Sampling history of {0}', controller.name), historyMarkdown(controller.name, history.of(controller.name)));
+    await documents.show(vscode.l10n.t('Sampling history of {0}', controller.name), samplingRecordsMarkdown(controller.name, records.of(controller.name)));
   }
 
   dispose(): void {

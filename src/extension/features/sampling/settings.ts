@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ChatModelProvider, ChatRequest, ChatResponse, ModelInfo } from '../../../workbench/sampling/chatModel';
 import { OpenAiCompatibleProvider } from '../../../workbench/sampling/openaiProvider';
 import { SAMPLING_POLICIES, type PolicyStorage, type SamplingPolicy } from '../../../workbench/sampling/policy';
-import { isLegacyNameKey, lookupByIdentity } from '../../../workbench/serverIdentity';
+import { isBareNameKey, lookupByIdentity } from '../../../workbench/serverIdentity';
 
 /**
  * Sampling settings. All of them are application-scoped: a workspace must not be able to pre-approve its own
@@ -14,9 +14,9 @@ import { isLegacyNameKey, lookupByIdentity } from '../../../workbench/serverIden
  * bare name applies to the user-level server of that name only, never to a workspace server that borrows it.
  */
 
-export const SECTION = 'mcpWorkbench.sampling';
+const SECTION = 'mcpWorkbench.sampling';
 
-export interface EndpointSetting {
+interface EndpointSetting {
   name: string;
   baseUrl: string;
   model: string;
@@ -115,7 +115,7 @@ export class GlobalStatePolicyStorage implements PolicyStorage, vscode.Disposabl
         if (next[server] === this.lastSetting[server]) continue;
         delete stored[server];
         // A bare name in the setting stands for the user-level server of that name.
-        if (isLegacyNameKey(server)) delete stored[`user#${server}`];
+        if (isBareNameKey(server)) delete stored[`user#${server}`];
       }
       this.lastSetting = next;
       void this.state.update(STATE_KEY, stored);
@@ -148,13 +148,13 @@ export class GlobalStatePolicyStorage implements PolicyStorage, vscode.Disposabl
    */
   private migrateNameKeys(): void {
     const stored = this.stored();
-    const legacy = Object.keys(stored).filter(isLegacyNameKey);
-    if (legacy.length === 0) return;
+    const bareNames = Object.keys(stored).filter(isBareNameKey);
+    if (bareNames.length === 0) return;
     const migrated: Record<string, string> = {};
     for (const [key, value] of Object.entries(stored)) {
-      if (!isLegacyNameKey(key)) migrated[key] = value;
+      if (!isBareNameKey(key)) migrated[key] = value;
     }
-    for (const name of legacy) {
+    for (const name of bareNames) {
       const key = `user#${name}`;
       if (!Object.hasOwn(migrated, key)) migrated[key] = stored[name];
     }

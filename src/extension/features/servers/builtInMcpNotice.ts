@@ -3,8 +3,8 @@ import type { ServerEntry } from '../../platform/config/serverEntry';
 import { notify } from '../../platform/ui/notifications';
 
 /** VS Code's own MCP support (1.99+): on, it reads the same `.vscode/mcp.json` and may start the same servers. */
-export const BUILT_IN_MCP_SECTION = 'chat.mcp';
-export const BUILT_IN_MCP_ENABLED = 'enabled';
+const BUILT_IN_MCP_SECTION = 'chat.mcp';
+const BUILT_IN_MCP_ENABLED = 'enabled';
 const SHOWN_KEY = 'mcpWorkbench.builtInMcpNoticeShown';
 
 export type BuiltInMcpNoticeOutcome = 'not-needed' | 'already-shown' | 'turned-off' | 'kept-both' | 'dismissed';

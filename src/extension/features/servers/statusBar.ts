@@ -3,7 +3,7 @@ import type { ServerManager } from '../../platform/servers/serverManager';
 import type { ServerStateKind } from '../../platform/servers/serverState';
 
 /** Focuses the MCP Workbench servers view (VS Code registers `<viewId>.focus` for every view). */
-export const FOCUS_SERVERS_VIEW_COMMAND = 'mcpWorkbench.servers.focus';
+const FOCUS_SERVERS_VIEW_COMMAND = 'mcpWorkbench.servers.focus';
 
 /**
  * "$(server) 2 $(error) 1": how many servers run and how many failed, with a per-server tooltip; a click opens the

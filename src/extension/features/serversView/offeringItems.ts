@@ -99,7 +99,7 @@ export function promptItem(controller: ServerController, prompt: Prompt): vscode
   return item;
 }
 
-export function annotationLabels(tool: Tool): string[] {
+function annotationLabels(tool: Tool): string[] {
   const a = tool.annotations;
   if (!a || typeof a !== 'object') return [];
   const labels: string[] = [];
@@ -125,11 +125,11 @@ function tooltip(title: string, identifier: string, description: string | undefi
   return md;
 }
 
-export function firstLine(text: string): string {
+function firstLine(text: string): string {
   return text.split('\n', 1)[0] ?? '';
 }
 
-export function escapeMarkdown(text: string): string {
+function escapeMarkdown(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>]/g, '\\$&');
 }
 

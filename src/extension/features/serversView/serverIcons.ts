@@ -15,7 +15,7 @@ export function safeIconSource(icons: readonly Icon[] | undefined, theme: 'light
   return themed?.src;
 }
 
-export function isSafeIcon(icon: Icon): boolean {
+function isSafeIcon(icon: Icon): boolean {
   const src = icon.src.trim();
   if (src.startsWith('data:')) {
     if (src.length > MAX_DATA_URI_LENGTH) return false;

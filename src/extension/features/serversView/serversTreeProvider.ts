@@ -52,13 +52,13 @@ interface ServerNodes {
 }
 
 /** Where the view learns whether to show the first-run hint (ServersViewHint). */
-export interface StartHintSource {
+interface StartHintSource {
   readonly text: string | undefined;
   readonly onDidChange: vscode.Event<void>;
 }
 
 /** Where the view learns which config files do not parse (the ConfigLoader). */
-export interface ConfigSyntaxErrorSource {
+interface ConfigSyntaxErrorSource {
   readonly syntaxErrors: readonly ConfigSyntaxError[];
   readonly onDidChangeSyntaxErrors: vscode.Event<void>;
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Skill } from '../../../protocol/extensions/skills';
 import type { ServerController } from '../../platform/servers/serverController';
 
-export const SKILL_SCHEME = 'mcp-skill';
+const SKILL_SCHEME = 'mcp-skill';
 
 /** A path segment safe in a document URI (server and skill names come from elsewhere: no separators, no dots-only). */
 function safeSegment(text: string): string {

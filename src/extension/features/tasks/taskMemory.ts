@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { isTerminal, type KeptArguments, type TaskBook, type TrackedTask } from '../../../protocol/extensions/tasks';
-import type { JsonObject } from '../../../protocol/types';
+import { isObject } from '../../../protocol/guards';
 
 /** Workspace-state key of the 2026-07-28 tasks still worth polling, by server name. */
 const KEY = 'mcpWorkbench.tasks.pending';
@@ -19,14 +19,10 @@ const MAX_REMEMBERED_TOOL_NAME_CHARS = 256;
  * kept them (masked by the host before the book ever held them). State saved before the tool and arguments were
  * kept holds bare task ids; those still load, without them.
  */
-export interface RememberedTask {
+interface RememberedTask {
   readonly taskId: string;
   readonly toolName?: string;
   readonly arguments?: KeptArguments;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function jsonLength(value: unknown): number | undefined {

@@ -13,7 +13,7 @@ import { showError } from '../../platform/ui/coreErrors';
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
 
 /** A finished task's result, for the host's result view, with the call it came from as the task book kept it. */
-export type TaskResultShower = (controller: ServerController, task: { toolName: string; args: JsonObject; argumentsNote?: string; outcome: CallToolOutcome; durationMs: number }) => void;
+type TaskResultShower = (controller: ServerController, task: { toolName: string; args: JsonObject; argumentsNote?: string; outcome: CallToolOutcome; durationMs: number }) => void;
 
 export interface TaskNode {
   readonly kind: 'task';

@@ -9,7 +9,7 @@ import { ServerState } from '../../platform/servers/serverState';
 import { startWithFeedback } from '../../platform/servers/startServer';
 
 /** A connection a test run replays on, and how to let go of it afterwards. */
-export interface RecordedServerSession {
+interface RecordedServerSession {
   client: McpClient;
   secrets: readonly string[];
   dispose(): Promise<void>;

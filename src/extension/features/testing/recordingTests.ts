@@ -9,7 +9,7 @@ import type { StepAnswer } from '../../../workbench/recordings/stepMethods';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { openRecordedServer } from './recordedServer';
 
-export const RECORDINGS_CONTROLLER_ID = 'mcpWorkbench.recordings';
+const RECORDINGS_CONTROLLER_ID = 'mcpWorkbench.recordings';
 const STEP_SEPARATOR = '#step-';
 
 /**

@@ -104,7 +104,7 @@ async function askArguments(controller: ServerController, tool: Tool): Promise<J
 export type CallAttempt = { kind: 'answered'; record: ToolCallRecord } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
 
 /** What the page that started the call adds: its own Cancel button, and a place to show progress. */
-export interface CallOptions {
+interface CallOptions {
   signal?: AbortSignal;
   onProgress?: (text: string) => void;
   /** The form's "Run as task" (tools whose task support is optional); undefined: the setting decides. */

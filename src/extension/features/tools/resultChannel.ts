@@ -8,7 +8,7 @@ import type * as vscode from 'vscode';
  */
 export type ResultBodyMessage = { type: 'show'; key: string; html: string; sequence: number } | { type: 'status'; key: string; html: string };
 
-export type ResultPageMessage = ResultBodyMessage | { type: 'progress'; text: string };
+type ResultPageMessage = ResultBodyMessage | { type: 'progress'; text: string };
 
 /** Where the page is: loading (its script not yet listening, so a posted message could be lost) or listening. */
 type PageState = { kind: 'loading' } | { kind: 'listening' };

@@ -11,11 +11,11 @@ export const FIRST_SCREEN_CHARS = 50_000;
 /** Characters each "Show more" adds. */
 export const SHOW_MORE_CHARS = 1_000_000;
 /** Levels of a JSON value printed; deeper values are replaced by a marker. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 /** Characters of printed JSON; the rest is cut with a note. */
-export const MAX_JSON_CHARS = 2_000_000;
+const MAX_JSON_CHARS = 2_000_000;
 
-export interface SplitText {
+interface SplitText {
   first: string;
   /** The rest, empty when the whole text fits on the first screen. */
   rest: string;
@@ -28,7 +28,7 @@ export function splitForFirstScreen(text: string, limit = FIRST_SCREEN_CHARS): S
   return { first: text.slice(0, cut), rest: text.slice(cut) };
 }
 
-export interface PrintedJson {
+interface PrintedJson {
   text: string;
   /** Values below this many levels were replaced by {@link DEPTH_MARKER}. */
   cutAtDepth?: number;

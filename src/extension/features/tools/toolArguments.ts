@@ -1,12 +1,11 @@
 import type { SchemaValidator } from '../../../protocol/validation/schemaValidation';
 import type { JsonObject } from '../../../protocol/types';
+import { isObject } from '../../../protocol/guards';
 
 /**
  * Helpers for the arguments input box: a starting value built from the schema's required properties, and a
  * validation message in the words the user needs (JSON syntax first, then the schema).
  */
-
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** `{}` or an object with each required property set to a placeholder of its type (its default or first enum value when given). */
 export function argumentSkeleton(inputSchema: JsonObject): string {
@@ -40,7 +39,7 @@ function placeholderFor(schema: unknown): unknown {
   }
 }
 
-export type ArgumentsCheck =
+type ArgumentsCheck =
   | { kind: 'ok'; value: JsonObject; warning?: string }
   | { kind: 'error'; message: string };
 

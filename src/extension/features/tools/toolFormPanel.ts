@@ -13,9 +13,10 @@ import { resultArea } from './resultHtml';
 import { formFieldMessages, type FieldMessage } from '../../platform/webviews/fieldMessages';
 import { escapeHtml, webviewPage } from '../../platform/webviews/webviewPage';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
+import { isObject } from '../../../protocol/guards';
 
 /** Messages the form's script posts (media/forms/toolForm.js); tests post the same ones through `receive`. */
-export type ToolFormMessage = { type: 'submit'; arguments: unknown; runAsTask?: unknown } | { type: 'cancel' };
+type ToolFormMessage = { type: 'submit'; arguments: unknown; runAsTask?: unknown } | { type: 'cancel' };
 
 /** One open form: tests drive it through `receive`, exactly as the webview would. */
 export interface ToolFormHandle {
@@ -139,7 +140,7 @@ export class ToolForms implements vscode.Disposable {
       await panel.webview.postMessage({ type: 'errors', errors });
       return errors;
     };
-    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    if (!isObject(args)) {
       return post([{ path: '', message: vscode.l10n.t('Arguments must be a JSON object.') }]);
     }
     let unchecked: string | undefined;

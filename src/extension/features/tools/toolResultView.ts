@@ -9,7 +9,7 @@ import type { CallAttempt } from './callTool';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
 
 /** What the last result shown looked like, for tests (the HTML body and the same result as Markdown). */
-export interface ShownResult {
+interface ShownResult {
   title: string;
   html: string;
   markdown: string;
@@ -25,7 +25,7 @@ export interface ShownResult {
 }
 
 /** A result numbered and timed, ready for its page. */
-export interface PreparedResult {
+interface PreparedResult {
   /** When the call's answer was handed over to be shown (Date.now()). */
   answeredAt: number;
   title: string;
@@ -34,7 +34,7 @@ export interface PreparedResult {
 }
 
 /** The result tab of a call in flight: it shows "Calling…" from the start, then the result or what went wrong. */
-export interface CallScreen {
+interface CallScreen {
   progress(text: string): void;
   settle(attempt: CallAttempt): void;
 }

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import type { AuthStateStore, PersistedAuthState } from '../../../protocol/auth/types';
+import { isObject } from '../../../protocol/guards';
 
 const STATE_KEY = (serverUrl: string) => `mcpWorkbench.oauth:${serverUrl}`;
 /** Which server URLs have state, and the name each was last used under (for the Accounts menu). */
@@ -99,7 +100,7 @@ export class SecretAuthStore implements AuthStateStore {
     if (!text) return {};
     try {
       const parsed = JSON.parse(text) as unknown;
-      return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, string>) : {};
+      return isObject(parsed) ? (parsed as Record<string, string>) : {};
     } catch {
       return {};
     }

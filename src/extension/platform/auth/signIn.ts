@@ -9,7 +9,7 @@ import { signInAttempts } from './signInAttempts';
 import type { SecretAuthStore } from './secretAuthStore';
 
 /** Thrown by a start that is not a sign-in when the server needs one: the tree shows "Sign in required", not a failure. */
-export class SignInRequiredError extends Error {
+class SignInRequiredError extends Error {
   override readonly name = 'SignInRequiredError';
 }
 
@@ -35,7 +35,7 @@ export type SignInMode =
   /** Sign In: the consent modal, then the browser, with cancellable progress while the redirect is awaited. */
   | { kind: 'interactive' };
 
-export interface AuthorizerRequest {
+interface AuthorizerRequest {
   serverName: string;
   serverUrl: string;
   oauth?: OAuthClientConfig;

@@ -13,7 +13,7 @@ export interface SignInAttempt {
  * The interactive sign-ins in progress, by server name. A start may give up while the person is still at the
  * authorization server (its request deadline ran out); the sign-in goes on, and what the person finishes later is
  * not lost: Sign In's feedback (signInServer.ts) words the failure as the unfinished sign-in it is, and offers to
- * start the server once the sign-in completes. One registry per extension host: every SignInService and the Sign
+ * start the server once the sign-in completes. One instance per extension host: every SignInService and the Sign
  * In command see the same attempts.
  */
 export class SignInAttempts {

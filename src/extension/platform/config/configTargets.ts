@@ -4,11 +4,12 @@ import { addInputToConfig, addServerToConfig, type InputEntry } from '../../../w
 import { parseMcpConfig } from '../../../workbench/config/mcpConfig';
 import { WORKSPACE_CONFIG_PATH, announceConfigWritten, workspaceConfigLabel } from './configLoader';
 import { USER_SERVERS_KEY, USER_SERVERS_SECTION, userServersLabel, userServersValue } from './userServers';
+import { isObject } from '../../../protocol/guards';
 
 /** Where Add Server and Import Servers write: a workspace folder's mcp.json, or the user-level list in settings. */
 export type ConfigTarget = { kind: 'workspace'; folder: vscode.WorkspaceFolder; uri: vscode.Uri } | { kind: 'user' };
 
-export interface NewServer {
+interface NewServer {
   name: string;
   /** The JSON written under `servers.<name>`. */
   entry: object;
@@ -76,7 +77,7 @@ export async function addServers(target: ConfigTarget, servers: readonly NewServ
       current[server.name] = server.entry;
     }
     const value = userServersValue();
-    const root = isRecord(value) ? value : {};
+    const root = isObject(value) ? value : {};
     const allInputs = [...(Array.isArray(root.inputs) ? root.inputs : []), ...inputs, ...servers.flatMap((server) => server.inputs ?? [])];
     await vscode.workspace.getConfiguration(USER_SERVERS_SECTION).update(USER_SERVERS_KEY, { ...root, ...(allInputs.length > 0 ? { inputs: allInputs } : {}), servers: current }, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.openSettingsJson');
@@ -129,8 +130,8 @@ function entryOffset(text: string, name: string): number {
 
 function userServers(): Record<string, unknown> {
   const value = userServersValue();
-  const servers = isRecord(value) ? value.servers : undefined;
-  return isRecord(servers) ? { ...servers } : {};
+  const servers = isObject(value) ? value.servers : undefined;
+  return isObject(servers) ? { ...servers } : {};
 }
 
 async function readText(uri: vscode.Uri): Promise<string | undefined> {
@@ -140,8 +141,4 @@ async function readText(uri: vscode.Uri): Promise<string | undefined> {
     if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
     throw error;
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,7 +4,7 @@ import type { InputDefinition, ServerDefinition } from '../../../workbench/confi
 import { serverIdentityKey } from '../../../workbench/serverIdentity';
 
 /** Where a server is defined. Only workspace files need workspace trust and a first-start confirmation. */
-export type ServerScope = 'workspace' | 'user';
+type ServerScope = 'workspace' | 'user';
 
 /** One server as configured: its definition plus where it came from. */
 export interface ServerEntry {

@@ -1,5 +1,6 @@
 import { ERA_NAMES, eraPreferenceFromName } from '../../../protocol/eras/select';
 import type { ServerDefinition } from '../../../workbench/config/mcpConfig';
+import { isObject } from '../../../protocol/guards';
 
 /**
  * The `mcpWorkbench.serverEras` setting: the protocol era per server name, for servers of `.vscode/mcp.json`.
@@ -10,7 +11,7 @@ import type { ServerDefinition } from '../../../workbench/config/mcpConfig';
  */
 export const SERVER_ERAS_SETTING = 'mcpWorkbench.serverEras';
 
-export interface ServerErasResult {
+interface ServerErasResult {
   definitions: ServerDefinition[];
   /** Names whose value is not an era: said once, next to the file's other problems. */
   problems: string[];
@@ -18,7 +19,7 @@ export interface ServerErasResult {
 
 export function applyServerEras(definitions: readonly ServerDefinition[], setting: unknown): ServerErasResult {
   const problems: string[] = [];
-  if (typeof setting !== 'object' || setting === null || Array.isArray(setting)) return { definitions: [...definitions], problems };
+  if (!isObject(setting)) return { definitions: [...definitions], problems };
   const eras = setting as Record<string, unknown>;
   const applied = definitions.map((definition) => {
     if (definition.era !== undefined || !Object.hasOwn(eras, definition.name)) return definition;
@@ -32,4 +33,3 @@ export function applyServerEras(definitions: readonly ServerDefinition[], settin
   });
   return { definitions: applied, problems };
 }
-

@@ -1,7 +1,7 @@
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 
 /** Where a server's entry starts in an mcp.json text: the offset and length of its key under `"servers"`. */
-export interface ServerKeyLocation {
+interface ServerKeyLocation {
   name: string;
   offset: number;
   length: number;

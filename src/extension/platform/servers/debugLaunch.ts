@@ -18,10 +18,10 @@ export type DebugPlan =
  * which announces nothing); if another process takes it first, debugpy cannot listen and exits with its error (the
  * start fails and shows its stderr), and the next start chooses again.
  */
-export type DebugListen = { kind: 'announced' } | { kind: 'chosen'; port: number };
+type DebugListen = { kind: 'announced' } | { kind: 'chosen'; port: number };
 
 /** The attach configuration handed to vscode.debug.startDebugging. */
-export interface DebugAttach {
+interface DebugAttach {
   type: 'node' | 'debugpy';
   request: 'attach';
   name: string;
@@ -33,7 +33,7 @@ const PYTHON_COMMAND = /^(?:python(?:\d+(?:\.\d+)?)?|py)(?:\.exe)?$/i;
 /** Stands for the port in the remembered fingerprint of a debugpy consent. */
 export const FREE_PORT_PLACEHOLDER = '<free port>';
 /** node's inspector on a loopback port of the kernel's choosing (announced on stderr before the script runs). */
-export const NODE_INSPECTOR_FLAG = '--inspect-brk=127.0.0.1:0';
+const NODE_INSPECTOR_FLAG = '--inspect-brk=127.0.0.1:0';
 
 /**
  * node: `--inspect-brk=127.0.0.1:0` before the script (the server waits on its first line until the debugger
@@ -80,7 +80,7 @@ export async function planDebugLaunch(server: StdioServer, debug: DevDebug, serv
 }
 
 /** What a line of a node server's stderr says about its inspector, before the script runs. */
-export type InspectorNews = { kind: 'listening'; port: number } | { kind: 'failed'; line: string } | { kind: 'other' };
+type InspectorNews = { kind: 'listening'; port: number } | { kind: 'failed'; line: string } | { kind: 'other' };
 
 const INSPECTOR_LISTENING = /^Debugger listening on ws:\/\/127\.0\.0\.1:(\d{1,5})\//;
 const INSPECTOR_FAILED = /^Starting inspector on \S+ failed/;

@@ -3,6 +3,7 @@ import type * as vscode from 'vscode';
 import type { EraKind } from '../../../protocol/eras/era';
 import type { EraMemory, EraMemorySlot } from '../../../protocol/eras/eraMemory';
 import type { ServerEntry } from '../config/serverEntry';
+import { isObject } from '../../../protocol/guards';
 
 const STATE_KEY = 'mcpWorkbench.eraMemory';
 /** Definitions remembered at most; the oldest are forgotten first. */
@@ -34,6 +35,6 @@ export class MementoEraMemory implements EraMemory {
 
   private entries(): Record<string, unknown> {
     const value = this.state.get<unknown>(STATE_KEY);
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as Record<string, unknown>) } : {};
+    return isObject(value) ? { ...(value as Record<string, unknown>) } : {};
   }
 }

@@ -22,14 +22,14 @@ export interface LaunchConfirmationRequest {
 }
 
 /** One line of the consent: a label the person reads and the value, hidden characters escaped, secrets masked. */
-export interface LaunchField {
+interface LaunchField {
   label: string;
   value: string;
 }
 
 /** A test hook standing in for the modal; everything around it (hashing, remembering) stays real. */
 /** What the first-start consent asks: running a command (stdio) or connecting to a URL (http). */
-export interface LaunchPrompt {
+interface LaunchPrompt {
   message: string;
   detail: string;
   /** The button that allows the start. */
@@ -43,7 +43,7 @@ export type LaunchConfirmer = (request: LaunchConfirmationRequest & { kind: 'std
  * mcp.json restarting a running server, a crash restart). Only a person's start may raise the consent: a modal the
  * workspace raised could be answered by a keystroke meant for the terminal (Space or Enter on the focused "Allow").
  */
-export type LaunchTrigger = 'person' | 'workspace';
+type LaunchTrigger = 'person' | 'workspace';
 
 const personsStart = new AsyncLocalStorage<{ serverId: string }>();
 
@@ -56,7 +56,7 @@ export function asPersonsStart<T>(serverId: string, start: () => Promise<T>): Pr
  * A workspace-triggered start that needs consent: nothing is raised, the row says "changed: review to start" and the
  * person starts it (and reviews it) themselves. A LaunchDeclinedError, so every caller treats it as "not started".
  */
-export class LaunchReviewNeededError extends LaunchDeclinedError {
+class LaunchReviewNeededError extends LaunchDeclinedError {
   readonly note = vscode.l10n.t('changed: review to start');
 }
 
@@ -65,12 +65,12 @@ export class LaunchReviewNeededError extends LaunchDeclinedError {
  * start (dev mode's debugger port), the same with that part as a placeholder (`fingerprinted`), which is what a "yes"
  * is remembered by.
  */
-export interface ConsentPreview extends ResolvedWithSecrets {
+interface ConsentPreview extends ResolvedWithSecrets {
   fingerprinted?: ResolvedServer;
 }
 
 const ALLOWED_KEY = 'mcpWorkbench.allowedLaunches';
-export const CONFIRM_SETTING = 'confirmWorkspaceServers';
+const CONFIRM_SETTING = 'confirmWorkspaceServers';
 
 /**
  * Before the first start of a server defined by the workspace, shows what it would run in a modal and remembers a
@@ -188,7 +188,7 @@ function launchFields(resolved: ResolvedServer, executable: string | undefined):
  * The command line with working directory, environment overrides and the envFile to be read, or the URL with its
  * headers. `${input:...}` placeholders appear as written: they are asked for only after the person agreed.
  */
-export function describeLaunch(resolved: ResolvedServer): string {
+function describeLaunch(resolved: ResolvedServer): string {
   if (resolved.kind === 'http') {
     const headers = Object.entries(resolved.headers).map(([name, value]) => `${name}: ${value}`);
     return [describeTarget(resolved), ...headers].join('\n');

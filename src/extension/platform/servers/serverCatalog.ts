@@ -7,7 +7,7 @@ import { CoalescedRefresh } from '../../../workbench/lists/coalescedRefresh';
 import type { ServerManager } from './serverManager';
 
 /** What a running server offers besides tools (tools live in the controller's state). Every page is loaded. */
-export interface ServerOfferings {
+interface ServerOfferings {
   resources: readonly Resource[];
   templates: readonly ResourceTemplate[];
   prompts: readonly Prompt[];

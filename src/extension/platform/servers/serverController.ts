@@ -19,7 +19,7 @@ import { notify, type NotificationSeverity } from '../ui/notifications';
 import { CrashRestarts } from './crashRecovery';
 import { LaunchDeclinedError, LaunchFailure, launchServer, toolCountSummary, type Connection, type LaunchServices } from './serverLauncher';
 
-export { LaunchDeclinedError, toolCountSummary };
+export { LaunchDeclinedError };
 
 export interface ServerControllerServices {
   host: ClientHost;

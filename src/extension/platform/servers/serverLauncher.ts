@@ -72,7 +72,7 @@ export interface StderrSource {
 }
 
 /** One attempt to start a server, as the controller hands it over. */
-export interface LaunchAttempt {
+interface LaunchAttempt {
   entry: ServerEntry;
   /** Aborted once a stop or a newer attempt supersedes this one: after every wait the launch checks it and backs off. */
   signal: AbortSignal;
@@ -98,7 +98,7 @@ export interface LaunchAttempt {
   onDiagnostic(line: string): void;
 }
 
-export type LaunchResult = { kind: 'superseded' } | { kind: 'running'; session: ServerSession; tools: Tool[]; pid: number | undefined };
+type LaunchResult = { kind: 'superseded' } | { kind: 'running'; session: ServerSession; tools: Tool[]; pid: number | undefined };
 
 /** A start that failed, with what the controller needs to word it and to decide on a restart. */
 export class LaunchFailure extends Error {

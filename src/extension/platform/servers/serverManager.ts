@@ -10,7 +10,7 @@ import { ServerController, type ServerControllerServices } from './serverControl
 import type { ServerEntry } from '../config/serverEntry';
 import type { ServerState, ServerStateKind } from './serverState';
 
-export interface ServerManagerServices {
+interface ServerManagerServices {
   host: ClientHost;
   logs: LogChannels;
   inputs: InputPrompter;
@@ -32,7 +32,7 @@ export interface ServerManagerServices {
 }
 
 /** A plain description of one server, for tests and diagnostics. */
-export interface ServerSnapshot {
+interface ServerSnapshot {
   id: string;
   name: string;
   state: ServerStateKind;

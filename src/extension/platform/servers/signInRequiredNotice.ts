@@ -38,8 +38,3 @@ export function showSignInRequired(controller: ServerController): void {
     )
     .then(() => showing.delete(controller));
 }
-
-/** Whether the notice of this server is on screen (for tests). */
-export function isSignInRequiredShowing(controller: ServerController): boolean {
-  return showing.has(controller);
-}

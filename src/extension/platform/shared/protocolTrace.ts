@@ -4,10 +4,10 @@ import { maskSecrets } from '../../../workbench/secrets';
 import { DEFAULT_INPUT_LIMITS } from '../../../protocol/limits/inputLimits';
 import { jsonPreview } from '../../../workbench/display';
 
-export type TraceLevel = 'off' | 'messages' | 'verbose';
-export const TRACE_SETTING = 'trace.server';
+type TraceLevel = 'off' | 'messages' | 'verbose';
+const TRACE_SETTING = 'trace.server';
 
-export function traceLevel(): TraceLevel {
+function traceLevel(): TraceLevel {
   const value = vscode.workspace.getConfiguration('mcpWorkbench').get<string>(TRACE_SETTING, 'off');
   return value === 'messages' || value === 'verbose' ? value : 'off';
 }

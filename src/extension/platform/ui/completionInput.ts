@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { completionRows } from './completionOrder';
 
-export interface CompletionInputOptions {
+interface CompletionInputOptions {
   title: string;
   /** What the value is for (the argument's description), shown as the placeholder. */
   prompt: string;

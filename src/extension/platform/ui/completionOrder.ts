@@ -4,7 +4,7 @@
  * comes first and Enter takes it: the person typed the start of it, and a later argument's completions may depend
  * on the exact value. No vscode import: it runs in unit tests.
  */
-export type CompletionRow = { kind: 'typed'; value: string } | { kind: 'suggested'; value: string };
+type CompletionRow = { kind: 'typed'; value: string } | { kind: 'suggested'; value: string };
 
 export function completionRows(typed: string, suggestions: readonly string[]): CompletionRow[] {
   const suggested = suggestions.map((value): CompletionRow => ({ kind: 'suggested', value }));

@@ -51,7 +51,7 @@ export const CORE_ERROR_TEMPLATES = [
 export type CoreErrorTemplate = (typeof CORE_ERROR_TEMPLATES)[number];
 
 /** `vscode.l10n.t` in the extension; the zh-CN bundle in the unit test. */
-export type Translate = (template: CoreErrorTemplate, ...args: string[]) => string;
+type Translate = (template: CoreErrorTemplate, ...args: string[]) => string;
 
 /** The detail in the person's words. Exhaustive: a new kind fails to compile until it is worded here. */
 export function sayErrorDetail(detail: ErrorDetail, t: Translate): string {

@@ -12,7 +12,7 @@ import { notify } from './notifications';
  */
 
 /** The server an error is about: its secrets mask the text, its log gets the error. */
-export interface ErrorServer {
+interface ErrorServer {
   readonly name: string;
   mask(text: string): string;
   readonly log: { error(message: string): void; show(preserveFocus?: boolean): void };
@@ -37,7 +37,7 @@ export function sayStartFailureTo(failure: StartFailure, server?: Pick<ErrorServ
   return sayMessage(sayStartFailure(failure, say), server);
 }
 
-export interface ShowErrorOptions {
+interface ShowErrorOptions {
   /** The server the error is about: masks the text with its secrets, gets the error in its log, offers its log. */
   server?: ErrorServer;
   /** The site's own words around the error's, e.g. `(reason) => vscode.l10n.t('Calling {0} failed: {1}', tool.name, reason)`. */

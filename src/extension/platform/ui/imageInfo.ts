@@ -2,7 +2,7 @@
  * Pixel size of a base64 image from its header (PNG, GIF, JPEG, WebP), without decoding the picture, so a result
  * can say "image/png · 16×16 px" and show a tiny image larger than its natural size. Reads only the first bytes.
  */
-export interface ImageSize {
+interface ImageSize {
   width: number;
   height: number;
 }

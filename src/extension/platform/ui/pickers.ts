@@ -19,6 +19,3 @@ export function argumentField<T>(argument: unknown, key: string, check: (value: 
   const value = (argument as Record<string, unknown>)[key];
   return check(value) ? value : undefined;
 }
-
-export const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-export const isStringRecord = (value: unknown): value is Record<string, string> => isObject(value) && Object.values(value).every((v) => typeof v === 'string');

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 
-export const RESULT_SCHEME = 'mcp-result';
+const RESULT_SCHEME = 'mcp-result';
 
 /**
  * Read-only virtual documents (`mcp-result:` URIs) holding tool results. Read-only means closing the tab never

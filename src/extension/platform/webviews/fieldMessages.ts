@@ -27,7 +27,7 @@ export function formFieldMessages(model: FormField, values: unknown, schemaError
     });
 }
 
-export function describeFieldProblem(problem: FieldProblem): string {
+function describeFieldProblem(problem: FieldProblem): string {
   switch (problem.kind) {
     case 'required':
       return vscode.l10n.t('Required');

@@ -65,7 +65,7 @@ export type ReviewView = SamplingRequestView | SamplingResponseView | Elicitatio
  */
 export type ReviewMessage = ({ type: 'ready' } | DecisionMessage) & { requestId?: number };
 
-export type DecisionMessage =
+type DecisionMessage =
   | {
       type: 'approve-request';
       systemPrompt?: string;

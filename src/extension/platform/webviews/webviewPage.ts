@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
  * only with the page's nonce, images and audio only from the extension or `data:`), and a base style sheet
  * that follows the editor theme through the `--vscode-*` variables.
  */
-export interface WebviewPageOptions {
+interface WebviewPageOptions {
   webview: vscode.Webview;
   title: string;
   /** Already-escaped HTML. */

@@ -7,9 +7,9 @@ import type { JsonObject } from '../../types';
  * scopes may be reused here; `public` is only a licence for shared caches, which this client does not have.
  */
 
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'server/discover']);
+const CACHEABLE_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'server/discover']);
 
-export type CacheLookup = { kind: 'fresh'; result: JsonObject } | { kind: 'miss' };
+type CacheLookup = { kind: 'fresh'; result: JsonObject } | { kind: 'miss' };
 
 interface Entry {
   result: JsonObject;
@@ -17,7 +17,7 @@ interface Entry {
 }
 
 /** The cache key: method plus params without `_meta` (which is the same on every request of a connection). */
-export function cacheKey(method: string, params: JsonObject | undefined): string {
+function cacheKey(method: string, params: JsonObject | undefined): string {
   const rest: JsonObject = { ...(params ?? {}) };
   delete rest._meta;
   return `${method} ${stableStringify(rest)}`;
@@ -33,15 +33,15 @@ function stableStringify(value: unknown): string {
 }
 
 /** How long a result may be served from the cache: a positive, finite `ttlMs`, else not at all. */
-export function freshnessMs(result: JsonObject): number {
+function freshnessMs(result: JsonObject): number {
   const ttl = result.ttlMs;
   return typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? ttl : 0;
 }
 
 /** What the cache keeps at most unless told otherwise: a few large reads, never the host's heap. */
-export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
-export interface ResultCacheOptions {
+interface ResultCacheOptions {
   /** The total size (estimated bytes of the results' JSON) the cache keeps; the oldest entries are evicted first. */
   maxBytes?: number;
   now?: () => number;
@@ -154,7 +154,7 @@ export function invalidateOnNotification(cache: ResultCache, method: string, par
  * The size of a result's JSON, estimated without serializing it (a 50 MB read is not copied to be measured): string
  * lengths plus a little per value. Stops counting once past `limit`, so a huge result costs no more than the budget.
  */
-export function estimatedBytes(value: unknown, limit: number): number {
+function estimatedBytes(value: unknown, limit: number): number {
   let total = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0 && total <= limit) {

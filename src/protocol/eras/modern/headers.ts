@@ -1,4 +1,5 @@
 import type { JsonObject, Tool } from '../../types';
+import { isObject } from '../../guards';
 
 /**
  * HTTP request metadata of the 2026-07-28 Streamable HTTP transport (basic/transports/streamable-http.mdx,
@@ -60,7 +61,7 @@ export interface HeaderParameter {
   type: 'string' | 'integer' | 'boolean';
 }
 
-export type HeaderAnnotationScan = { kind: 'valid'; parameters: HeaderParameter[] } | { kind: 'invalid'; reason: string };
+type HeaderAnnotationScan = { kind: 'valid'; parameters: HeaderParameter[] } | { kind: 'invalid'; reason: string };
 
 const ANNOTATION = 'x-mcp-header';
 const PRIMITIVE_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'boolean']);
@@ -84,7 +85,7 @@ export function scanHeaderAnnotations(inputSchema: unknown): HeaderAnnotationSca
   const parameters: HeaderParameter[] = [];
   const seen = new Map<string, string>();
   const visit = (node: unknown, path: string[], reachable: boolean, where: string): string | undefined => {
-    if (typeof node !== 'object' || node === null || Array.isArray(node)) return undefined;
+    if (!isObject(node)) return undefined;
     const schema = node as JsonObject;
     if (Object.prototype.hasOwnProperty.call(schema, ANNOTATION)) {
       const name = schema[ANNOTATION];
@@ -104,7 +105,7 @@ export function scanHeaderAnnotations(inputSchema: unknown): HeaderAnnotationSca
       parameters.push({ path: [...path], name, type: type as HeaderParameter['type'] });
     }
     const properties = schema.properties;
-    if (typeof properties === 'object' && properties !== null && !Array.isArray(properties)) {
+    if (isObject(properties)) {
       for (const [key, child] of Object.entries(properties)) {
         const problem = visit(child, [...path, key], reachable, describePath([...path, key]));
         if (problem) return problem;
@@ -125,7 +126,7 @@ export function scanHeaderAnnotations(inputSchema: unknown): HeaderAnnotationSca
   return problem === undefined ? { kind: 'valid', parameters } : { kind: 'invalid', reason: problem };
 }
 
-export interface ToolFilterOutcome {
+interface ToolFilterOutcome {
   tools: Tool[];
   /** Tools removed from the list, with the reason to log. */
   rejected: { name: string; reason: string }[];
@@ -161,7 +162,7 @@ export function filterToolsByHeaderAnnotations(tools: readonly Tool[]): ToolFilt
 function valueAt(args: JsonObject, path: readonly string[]): unknown {
   let current: unknown = args;
   for (const key of path) {
-    if (typeof current !== 'object' || current === null || Array.isArray(current)) return undefined;
+    if (!isObject(current)) return undefined;
     if (!Object.prototype.hasOwnProperty.call(current, key)) return undefined;
     current = (current as JsonObject)[key];
   }

@@ -1,4 +1,5 @@
 import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } from '../../types';
+import { isObject } from '../../guards';
 
 /**
  * Per-request metadata of the 2026-07-28 ("modern") era (basic/index.mdx, `_meta`): with no `initialize`,
@@ -7,8 +8,7 @@ import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel } fro
 
 /** Modern revisions this client speaks, newest first. */
 export const MODERN_VERSIONS = ['2026-07-28'] as const;
-export type ModernVersion = (typeof MODERN_VERSIONS)[number];
-export const LATEST_MODERN_VERSION: ModernVersion = MODERN_VERSIONS[0];
+type ModernVersion = (typeof MODERN_VERSIONS)[number];
 
 export function isModernVersion(version: unknown): version is ModernVersion {
   return typeof version === 'string' && (MODERN_VERSIONS as readonly string[]).includes(version);
@@ -23,7 +23,7 @@ export const MetaKeys = {
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 } as const;
 
-export interface RequestMetaInput {
+interface RequestMetaInput {
   protocolVersion: string;
   capabilities: ClientCapabilities;
   clientInfo: Implementation;
@@ -49,7 +49,7 @@ export function buildRequestMeta(input: RequestMetaInput): JsonObject {
  */
 export function withRequestMeta(params: JsonObject | undefined, meta: JsonObject): JsonObject {
   const existing = params?._meta;
-  const callerMeta = typeof existing === 'object' && existing !== null && !Array.isArray(existing) ? (existing as JsonObject) : {};
+  const callerMeta = isObject(existing) ? existing : {};
   return { ...(params ?? {}), _meta: { ...callerMeta, ...meta } };
 }
 
@@ -67,7 +67,7 @@ export function serverInfoOf(result: JsonObject): Implementation | undefined {
  * Methods and notifications that do not exist in the modern era (changelog: removed). The client never sends
  * them to a modern server; a caller asking for one gets a clear local error instead of a confusing -32601.
  */
-export const REMOVED_IN_MODERN: ReadonlySet<string> = new Set([
+const REMOVED_IN_MODERN: ReadonlySet<string> = new Set([
   'initialize',
   'notifications/initialized',
   'ping',

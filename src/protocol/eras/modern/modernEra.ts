@@ -19,8 +19,9 @@ import { filterToolsByHeaderAnnotations, paramHeaders, standardHeaders, type Hea
 import { retryParams } from './inputRounds';
 import { MODERN_VERSIONS, MetaKeys, buildRequestMeta, isRemovedInModern, serverInfoOf, withRequestMeta } from './meta';
 import { readResult } from './results';
-import { DiscoverFailure, legacyFallbackReason } from './legacyDetection';
+import { DiscoverFailure, handshakeFallbackReason } from './handshakeFallback';
 import { negotiateAfterRejection } from './versionNegotiation';
+import { isObject } from '../../guards';
 
 /**
  * The 2026-07-28 ("modern", stateless) era: no handshake. `server/discover` learns what the server speaks and
@@ -36,7 +37,7 @@ export interface ModernEraOptions {
   discoverTimeoutMs?: number;
   /**
    * server/discover is a probe (auto selection): on timeout it is abandoned without notifications/cancelled,
-   * because a legacy server must see nothing before initialize.
+   * because a handshake-era server must see nothing before initialize.
    */
   probe?: boolean;
   /** The most bytes (serialized JSON) the ttlMs result cache keeps; the oldest entries are evicted first. */
@@ -101,12 +102,12 @@ export class ModernEra implements ProtocolEra {
       result = await this.discover(wire, identity);
     } catch (error) {
       // Pinned to 2026-07-28, a failure that says "older server" deserves to be named as such.
-      const legacyHint = this.options.probe ? undefined : legacyFallbackReason(error, wire.transport.kind);
-      if (legacyHint === undefined) throw error;
-      throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${legacyHint}); connect with era "auto" or "handshake"`, { cause: error });
+      const handshakeHint = this.options.probe ? undefined : handshakeFallbackReason(error, wire.transport.kind);
+      if (handshakeHint === undefined) throw error;
+      throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${handshakeHint}); connect with era "auto" or "handshake"`, { cause: error });
     }
     const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
-    if (typeof result.capabilities !== 'object' || result.capabilities === null || Array.isArray(result.capabilities)) {
+    if (!isObject(result.capabilities)) {
       throw new DiscoverFailure('protocol-violation', `${wire.serverName}: the server/discover result has no capabilities object`);
     }
     if (supported.length > 0 && !supported.includes(this.version)) {
@@ -392,10 +393,6 @@ const SEND: Preflight = { kind: 'send' };
 
 function sameFilter(a: SubscriptionFilter | undefined, b: SubscriptionFilter | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function validServerInfo(value: unknown): Implementation | undefined {

@@ -1,5 +1,6 @@
 import { LocalError } from '../../errors';
 import type { JsonObject } from '../../types';
+import { isObject } from '../../guards';
 
 /**
  * Reading `resultType` (2026-07-28 basic/index.mdx, "Responses"): a missing value means "complete" (a server
@@ -7,12 +8,12 @@ import type { JsonObject } from '../../types';
  * The request fails with a typed local error, but the connection stays usable.
  */
 
-export interface InputRequest {
+interface InputRequest {
   method: string;
   params?: JsonObject;
 }
 
-export type ReadResult =
+type ReadResult =
   | { kind: 'complete'; result: JsonObject }
   /** A resultType an enabled protocol extension owns (for example "task"). */
   | { kind: 'extension'; resultType: string; result: JsonObject }
@@ -28,10 +29,10 @@ export type ReadResult =
  * Input requests one round may carry. Each may open a dialog or spend model tokens, so a server asking for
  * more than this in one go is refused rather than obeyed.
  */
-export const MAX_INPUT_REQUESTS_PER_ROUND = 16;
+const MAX_INPUT_REQUESTS_PER_ROUND = 16;
 
 /** Methods on which a server may answer input_required (basic/patterns/mrtr.mdx, "Supported Requests"). */
-export const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
+const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'resources/read', 'prompts/get']);
 
 const NO_EXTENSION_RESULT_TYPES: ReadonlySet<string> = new Set();
 
@@ -52,7 +53,7 @@ export function readResult(serverName: string, method: string, result: JsonObjec
   if (requestState !== undefined && typeof requestState !== 'string') {
     throw new LocalError('invalid-result', `${serverName}: the ${method} input_required result has a requestState that is not a string`);
   }
-  if (inputRequests !== undefined && (typeof inputRequests !== 'object' || inputRequests === null || Array.isArray(inputRequests))) {
+  if (inputRequests !== undefined && (!isObject(inputRequests))) {
     throw new LocalError('invalid-result', `${serverName}: the ${method} input_required result has inputRequests that is not an object`);
   }
   if (inputRequests === undefined && requestState === undefined) {
@@ -69,7 +70,7 @@ export function readResult(serverName: string, method: string, result: JsonObjec
       throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of the ${method} result has no method`);
     }
     const params = candidate.params;
-    if (params !== undefined && (typeof params !== 'object' || params === null || Array.isArray(params))) {
+    if (params !== undefined && (!isObject(params))) {
       throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of the ${method} result has params that are not an object`);
     }
     requests[key] = { method: candidate.method, params: params as JsonObject | undefined };

@@ -5,13 +5,13 @@ import { ErrorCodes, LocalError, McpError } from '../../errors';
  * client retries once with one it also speaks, or gives up with both lists in the message.
  */
 
-export type VersionVerdict =
+type VersionVerdict =
   /** Not a -32022 error: let it through unchanged. */
   | { kind: 'not-a-version-error' }
   | { kind: 'retry'; version: string }
   | { kind: 'incompatible'; error: LocalError };
 
-export function supportedVersionsOf(error: unknown): string[] | undefined {
+function supportedVersionsOf(error: unknown): string[] | undefined {
   if (!(error instanceof McpError) || error.code !== ErrorCodes.UnsupportedProtocolVersion) return undefined;
   const data = error.data as { supported?: unknown } | undefined;
   return Array.isArray(data?.supported) ? data.supported.filter((v): v is string => typeof v === 'string') : [];

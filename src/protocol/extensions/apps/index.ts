@@ -1,7 +1,7 @@
 import { enableExtension, type EnabledExtension } from '../protocolExtension';
 import { mcpApps, type AppsServices } from './appsExtension';
 
-export { mcpApps, type AppsApi, type AppsServices } from './appsExtension';
+export { mcpApps, type AppsApi } from './appsExtension';
 export * from './toolUi';
 export * from './uiResource';
 

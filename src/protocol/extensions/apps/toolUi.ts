@@ -1,18 +1,19 @@
 import type { Tool } from '../../types';
+import { isObject } from '../../guards';
 
 /** The MCP Apps extension (SEP-1865, stable spec 2026-01-26). */
 export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
 /** The MIME type of an app's HTML document; hosts render only this profile. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The flat key older servers (and the SDK, for compatibility) put the resource URI under. */
-export const LEGACY_RESOURCE_URI_KEY = 'ui/resourceUri';
+const FLAT_RESOURCE_URI_KEY = 'ui/resourceUri';
 
 const MAX_URI_LENGTH = 2048;
 
-export type ToolVisibility = 'model' | 'app';
+type ToolVisibility = 'model' | 'app';
 
 /** What a tool definition says about its app, read defensively: the definition is the server's. */
-export interface ToolUi {
+interface ToolUi {
   /** The `ui://` resource with the app's HTML, when the tool has an app. */
   readonly resourceUri: string | undefined;
   /** Who may call the tool; the spec's default is both. */
@@ -21,12 +22,8 @@ export interface ToolUi {
 
 const DEFAULT_VISIBILITY: readonly ToolVisibility[] = Object.freeze(['model', 'app']);
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A `ui://` URI the host will read, or undefined for anything else (other schemes, oversized, control characters). */
-export function validUiUri(value: unknown): string | undefined {
+function validUiUri(value: unknown): string | undefined {
   if (typeof value !== 'string' || value.length > MAX_URI_LENGTH || !value.startsWith('ui://')) return undefined;
   return /[\u0000-\u001f\u007f\s]/.test(value) ? undefined : value;
 }
@@ -39,7 +36,7 @@ export function toolUi(tool: Tool | object): ToolUi {
   const declared = (tool as { _meta?: unknown })._meta;
   const meta = isObject(declared) ? declared : {};
   const ui = isObject(meta.ui) ? meta.ui : {};
-  const resourceUri = validUiUri(ui.resourceUri) ?? validUiUri(meta[LEGACY_RESOURCE_URI_KEY]);
+  const resourceUri = validUiUri(ui.resourceUri) ?? validUiUri(meta[FLAT_RESOURCE_URI_KEY]);
   let visibility = DEFAULT_VISIBILITY;
   if (Array.isArray(ui.visibility)) {
     const known = ui.visibility.filter((entry): entry is ToolVisibility => entry === 'model' || entry === 'app');

@@ -1,6 +1,7 @@
 import { LocalError } from '../../errors';
 import type { ReadResourceResult, ResourceContents } from '../../types';
 import { APP_MIME_TYPE } from './toolUi';
+import { isObject } from '../../guards';
 
 /** The most bytes of app HTML a host holds (the published example apps are about 230 KB each). */
 export const DEFAULT_MAX_APP_HTML_BYTES = 5 * 1024 * 1024;
@@ -15,7 +16,7 @@ export interface UiCsp {
 }
 
 export type UiPermission = 'camera' | 'microphone' | 'geolocation' | 'clipboardWrite';
-export const UI_PERMISSIONS: readonly UiPermission[] = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
+const UI_PERMISSIONS: readonly UiPermission[] = ['camera', 'microphone', 'geolocation', 'clipboardWrite'];
 
 /** `_meta.ui` of the UI resource, as the server declared it (still untrusted: the CSP builder checks each domain). */
 export interface UiResourceMeta {
@@ -32,10 +33,6 @@ export interface UiResource {
   /** UTF-8 size of the HTML. */
   readonly bytes: number;
   readonly meta: UiResourceMeta;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function strings(value: unknown): string[] {
@@ -62,7 +59,7 @@ export function uiResourceMeta(meta: unknown): UiResourceMeta {
 }
 
 /** True for `text/html;profile=mcp-app`, whatever the spacing and case of its parameters. */
-export function isAppMimeType(mimeType: unknown): boolean {
+function isAppMimeType(mimeType: unknown): boolean {
   if (typeof mimeType !== 'string') return false;
   const [type, ...parameters] = mimeType.toLowerCase().split(';').map((part) => part.trim());
   return type === 'text/html' && parameters.some((parameter) => parameter.replace(/\s/g, '') === 'profile=mcp-app');

@@ -4,12 +4,11 @@ import type { AuthExtensionDefinition } from './authExtension';
 import { oauthClientCredentials } from './clientCredentials';
 import { enterpriseManagedAuthorization } from './enterpriseManagedAuthorization';
 
-export type { AuthExtensionDefinition } from './authExtension';
 export { oauthClientCredentials } from './clientCredentials';
 export { enterpriseManagedAuthorization } from './enterpriseManagedAuthorization';
 
 /** Every authorization extension this client implements. */
-export const AUTH_EXTENSIONS: readonly AuthExtensionDefinition[] = [oauthClientCredentials, enterpriseManagedAuthorization];
+const AUTH_EXTENSIONS: readonly AuthExtensionDefinition[] = [oauthClientCredentials, enterpriseManagedAuthorization];
 
 /** The extension whose grant the authorizer was configured with, enabled; none for the core grants. */
 export function authExtensionsFor(grant: OAuthGrant | undefined): EnabledExtension[] {

@@ -5,12 +5,13 @@
  * aliases, tags, complex keys, several documents) is refused rather than read differently from a full YAML parser:
  * a refusal fails verification, which is the safe side.
  */
+import { isObject } from '../../guards';
 
 export class FrontmatterError extends Error {
   override readonly name = 'FrontmatterError';
 }
 
-export interface SkillMarkdown {
+interface SkillMarkdown {
   frontmatter: Record<string, unknown>;
   body: string;
 }
@@ -36,7 +37,7 @@ interface Line {
   text: string;
 }
 
-export function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
+function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
   const lines: Line[] = yaml.split('\n').map((raw, index) => {
     const indent = /^ */.exec(raw)![0].length;
     if (raw[indent] === '\t') throw new FrontmatterError(`line ${index + 2}: tabs cannot indent YAML`);
@@ -49,7 +50,7 @@ export function parseFrontmatterYaml(yaml: string): Record<string, unknown> {
   const value = reader.block(0, 0);
   const extra = reader.peek();
   if (extra) throw new FrontmatterError(`line ${extra.no}: unexpected content`);
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new FrontmatterError('the frontmatter is not a mapping of keys to values');
+  if (!isObject(value)) throw new FrontmatterError('the frontmatter is not a mapping of keys to values');
   return value as Record<string, unknown>;
 }
 

@@ -1,14 +1,12 @@
-import type { JsonObject } from '../../types';
 import { DYNAMIC_RESOURCES, SKILL_FILE_NAME, SKILL_LIMITS, type Skill, type SkillFileEntry } from './skillTypes';
+import { isObject } from '../../guards';
 
 /** A skill entry as the server sent it, read: the checked skill, or why it is refused. */
-export type EntryReading = { kind: 'valid'; skill: Skill } | { kind: 'invalid'; uri?: string; reason: string };
+type EntryReading = { kind: 'valid'; skill: Skill } | { kind: 'invalid'; uri?: string; reason: string };
 
 const DIGEST = /^sha256:[0-9a-f]{64}$/;
 /** Agent Skills names: 1-64 lowercase letters, digits and single inner hyphens. */
 const SKILL_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The directory that holds a skill's SKILL.md (no trailing slash), or undefined when `uri` names no SKILL.md. */
 export function skillRoot(uri: string): string | undefined {
@@ -39,7 +37,7 @@ export function relativeSegments(root: string, uri: string): string[] | undefine
 }
 
 /** The last segment of the skill's directory: what the skill's name must equal. */
-export function skillDirectoryName(root: string): string {
+function skillDirectoryName(root: string): string {
   const last = root.slice(root.lastIndexOf('/') + 1);
   try {
     return decodeURIComponent(last);

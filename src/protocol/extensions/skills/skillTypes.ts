@@ -1,11 +1,10 @@
-import type { JsonObject, ReadResourceResult } from '../../types';
+import type { JsonObject } from '../../types';
 
 /** The Skills extension (SEP-2640): skills served as `skill://` resources, listed with a digest and size per file. */
 export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
 export const SKILL_FILE_NAME = 'SKILL.md';
 /** `resources` of a skill whose files the server resolves on demand (no digests: its files cannot be verified). */
 export const DYNAMIC_RESOURCES = 'dynamic';
-export const DIRECTORY_MIME_TYPE = 'inode/directory';
 
 /** The spec's per-skill limits: a host supports at least these and refuses a skill beyond them. */
 export const SKILL_LIMITS = { maxFiles: 512, maxTotalBytes: 16 * 1024 * 1024 } as const;
@@ -44,5 +43,3 @@ declare module '../../methods' {
     'resources/directory/read': { params: { uri: string; cursor?: string; _meta?: RequestMeta }; result: PaginatedResult & { resources: unknown[] } };
   }
 }
-
-export type { ReadResourceResult };

@@ -4,15 +4,16 @@ import type { ExtensionCallOptions, ExtensionContext } from '../protocolExtensio
 import { fileEntry, readSkillEntry } from './skillEntry';
 import { DYNAMIC_RESOURCES, SKILLS_EXTENSION_ID, type DirectoryChild, type Skill } from './skillTypes';
 import { unlistedRefusal, verifySkillFile, type Verification } from './verification';
+import { isObject } from '../../guards';
 
 /** A skills/list entry this client refused, and why (`index` counts across every page). */
-export interface InvalidSkillEntry {
+interface InvalidSkillEntry {
   index: number;
   uri?: string;
   reason: string;
 }
 
-export interface SkillListing {
+interface SkillListing {
   skills: Skill[];
   invalid: InvalidSkillEntry[];
   /** When the listing stops being fresh (from the first page's ttlMs); undefined when it may not be reused. */
@@ -20,11 +21,11 @@ export interface SkillListing {
 }
 
 /** Loading a skill: its SKILL.md verified, or refused (and the entry refreshed with skills/get). */
-export type SkillLoad =
+type SkillLoad =
   | { kind: 'loaded'; skill: Skill; verification: Extract<Verification, { kind: 'verified' }> }
   | { kind: 'refused'; skill: Skill; refusal: Extract<Verification, { kind: 'refused' }>; refreshed: { kind: 'entry'; skill: Skill } | { kind: 'failed'; message: string } };
 
-export interface SkillCallOptions {
+interface SkillCallOptions {
   signal?: AbortSignal;
   /** Ask the server again even when a cached copy is fresh. */
   refresh?: boolean;
@@ -49,7 +50,7 @@ export class SkillsApi {
   private settings(): JsonObject | undefined {
     const extensions = this.context.session().capabilities.extensions as Record<string, unknown> | undefined;
     const value = extensions?.[SKILLS_EXTENSION_ID];
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as JsonObject) : undefined;
+    return isObject(value) ? value : undefined;
   }
 
   /** The server declared the extension (throws when not connected). */

@@ -2,12 +2,13 @@ import type { ReadResourceResult } from '../../types';
 import { FrontmatterError, parseSkillMarkdown } from './frontmatter';
 import { fileEntry } from './skillEntry';
 import { DYNAMIC_RESOURCES, type Skill } from './skillTypes';
+import { isObject } from '../../guards';
 
 /** Why a skill file is refused: the content is not used (for SKILL.md: the skill is not loaded). */
-export type RefusalReason = 'unlisted' | 'unreadable' | 'size' | 'digest' | 'frontmatter';
+type RefusalReason = 'unlisted' | 'unreadable' | 'size' | 'digest' | 'frontmatter';
 
 /** A file read and checked against its skill entry. */
-export interface VerifiedFile {
+interface VerifiedFile {
   uri: string;
   mimeType?: string;
   /** Exactly the bytes the digest covers. */
@@ -24,7 +25,7 @@ export interface VerifiedFile {
 export type Verification = { kind: 'verified'; file: VerifiedFile } | { kind: 'refused'; reason: RefusalReason; uri: string; message: string; differences: readonly string[] };
 
 /** `sha256:` + lowercase hex, with Web Crypto (every runtime the client runs in). */
-export async function sha256Digest(bytes: Uint8Array): Promise<string> {
+async function sha256Digest(bytes: Uint8Array): Promise<string> {
   const view = new Uint8Array(bytes.byteLength);
   view.set(bytes);
   const hash = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', view));
@@ -61,8 +62,7 @@ export function frontmatterDifferences(listed: unknown, parsed: unknown, path = 
     if (listed.length !== parsed.length) return [`${label}: the listing has ${listed.length} items, SKILL.md has ${parsed.length}`];
     return listed.flatMap((item, index) => frontmatterDifferences(item, parsed[index], `${label}[${index}]`));
   }
-  const isMap = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-  if (isMap(listed) && isMap(parsed)) {
+  if (isObject(listed) && isObject(parsed)) {
     const keys = [...new Set([...Object.keys(listed), ...Object.keys(parsed)])].sort();
     const own = (map: Record<string, unknown>, key: string) => (Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined);
     return keys.flatMap((key) => frontmatterDifferences(own(listed, key), own(parsed, key), path === '' ? key : `${path}.${key}`));

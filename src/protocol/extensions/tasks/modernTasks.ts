@@ -6,6 +6,7 @@ import type { ExtensionContext, ResultTypeContext } from '../protocolExtension';
 import { readTask, taskFailure, type TaskSnapshot } from './taskModel';
 import { pollTask } from './taskPolling';
 import type { TasksServices } from './taskServices';
+import { isObject } from '../../guards';
 
 /**
  * The 2026-07-28 tasks extension (SEP-2663): a tools/call answered with `resultType: "task"` is polled with
@@ -17,7 +18,7 @@ const GENERATION = '2026-07-28';
 /** Methods an input request may name (the server→client requests this client serves). */
 const INPUT_METHODS: ReadonlySet<string> = new Set<ServerRequestMethod>(['ping', 'roots/list', 'sampling/createMessage', 'elicitation/create']);
 /** Input requests one task may ask in all: each can be a person's dialog. */
-export const MAX_INPUTS_PER_TASK = 64;
+const MAX_INPUTS_PER_TASK = 64;
 
 export async function getModernTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
   const raw = await context.request('tasks/get', { taskId }, { signal });
@@ -39,7 +40,7 @@ export async function resolveTaskResult(result: JsonObject, context: ResultTypeC
   const call = context.params ? services.calls.get(context.params) : undefined;
   const toolName = typeof context.params?.name === 'string' ? context.params.name : undefined;
   const sent = context.params?.arguments;
-  const args = typeof sent === 'object' && sent !== null && !Array.isArray(sent) ? (sent as JsonObject) : undefined;
+  const args = isObject(sent) ? sent : undefined;
   const first = readTask(context.serverName, GENERATION, result, `the tools/call answer for ${toolName ?? 'a tool'}`);
   services.book.record(GENERATION, first, { toolName, arguments: args });
   if (call) call.task = first;
@@ -98,7 +99,7 @@ function readInputRequests(serverName: string, taskId: string, raw: JsonObject, 
       throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of task ${taskId} names ${JSON.stringify(method) ?? 'no method'}, which this client cannot answer`);
     }
     const params = (entry as JsonObject).params ?? {};
-    if (typeof params !== 'object' || params === null || Array.isArray(params)) {
+    if (!isObject(params)) {
       throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of task ${taskId} has params that are not an object`);
     }
     // Tag the request with its task so the review panel and forms can name it.

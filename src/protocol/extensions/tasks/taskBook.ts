@@ -36,7 +36,7 @@ interface RecalledTask {
 }
 
 /** Most tasks one book keeps; the oldest terminal ones are dropped first. */
-export const MAX_TRACKED_TASKS = 200;
+const MAX_TRACKED_TASKS = 200;
 
 /**
  * The tasks of one server connection as this client last saw them: every poll, call and listing records here, and

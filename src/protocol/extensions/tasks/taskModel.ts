@@ -1,5 +1,6 @@
 import { LocalError } from '../../errors';
 import type { JsonObject } from '../../types';
+import { isObject } from '../../guards';
 
 /**
  * One task as this client understands it, whichever generation sent it: 2025-11-25 (`Task` with `ttl` and
@@ -33,7 +34,7 @@ export type TaskSnapshot =
   | (TaskFields & { status: 'failed'; error?: JsonObject })
   | (TaskFields & { status: 'cancelled' });
 
-export const TERMINAL_STATUSES: ReadonlySet<TaskStatusKind> = new Set(['completed', 'failed', 'cancelled']);
+const TERMINAL_STATUSES: ReadonlySet<TaskStatusKind> = new Set(['completed', 'failed', 'cancelled']);
 
 export function isTerminal(task: TaskSnapshot): boolean {
   return TERMINAL_STATUSES.has(task.status);
@@ -44,7 +45,7 @@ export const MIN_POLL_INTERVAL_MS = 250;
 /** Nor slower than this: a hint of days would leave a finished task unseen for days. */
 export const MAX_POLL_INTERVAL_MS = 30_000;
 /** Without a hint: once a second, as ext-tasks does. */
-export const DEFAULT_POLL_INTERVAL_MS = 1_000;
+const DEFAULT_POLL_INTERVAL_MS = 1_000;
 /** Longest task id and status message this client keeps (a server could send megabytes). */
 const MAX_TASK_ID_LENGTH = 512;
 const MAX_STATUS_MESSAGE_LENGTH = 4_096;
@@ -59,10 +60,6 @@ export function nextPollDelayMs(hint: number | undefined): number {
 export function expiresAt(task: TaskSnapshot): number | undefined {
   if (task.ttlMs === null || task.createdAt === undefined) return undefined;
   return task.createdAt + task.ttlMs;
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function timestamp(value: unknown): number | undefined {

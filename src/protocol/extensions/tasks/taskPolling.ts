@@ -2,7 +2,7 @@ import { LocalError } from '../../errors';
 import { expiresAt, isTerminal, nextPollDelayMs, type TaskSnapshot } from './taskModel';
 
 /** How long past its ttl a task may still report a live status before this client stops waiting for it. */
-export const TTL_GRACE_MS = 5_000;
+const TTL_GRACE_MS = 5_000;
 /** The longest one call waits for its task unless the host says otherwise (the task itself may run on). */
 export const DEFAULT_MAX_TASK_WAIT_MS = 60 * 60 * 1000;
 
@@ -10,7 +10,7 @@ export const DEFAULT_MAX_TASK_WAIT_MS = 60 * 60 * 1000;
  * Waits `ms`, or rejects as soon as one of `signals` aborts; the timer is cleared either way, so a stopped
  * server or a cancelled call leaves no timer behind.
  */
-export function pause(ms: number, signals: readonly (AbortSignal | undefined)[], why: () => Error): Promise<void> {
+function pause(ms: number, signals: readonly (AbortSignal | undefined)[], why: () => Error): Promise<void> {
   return new Promise((resolve, reject) => {
     const live = signals.filter((signal): signal is AbortSignal => signal !== undefined);
     if (live.some((signal) => signal.aborted)) return reject(why());
@@ -30,7 +30,7 @@ export function pause(ms: number, signals: readonly (AbortSignal | undefined)[],
   });
 }
 
-export interface PollOptions {
+interface PollOptions {
   serverName: string;
   /** The snapshot the server answered the call with (or the last one seen). */
   first: TaskSnapshot;

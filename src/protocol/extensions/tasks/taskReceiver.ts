@@ -2,6 +2,7 @@ import { ErrorCodes, McpError, errorMessage } from '../../errors';
 import type { JsonObject } from '../../types';
 import type { ServerRequestInterceptor, ServerRequestNext } from '../protocolExtension';
 import { RELATED_TASK_META } from './taskMethods';
+import { isObject } from '../../guards';
 
 /**
  * The 2025-11-25 receiver side: a server may ask this client to run sampling/createMessage or elicitation/create as
@@ -12,7 +13,7 @@ import { RELATED_TASK_META } from './taskMethods';
 
 const HOSTED_METHODS: ReadonlySet<string> = new Set(['sampling/createMessage', 'elicitation/create']);
 /** Live tasks one server may have this client run at once (each may be a person's dialog). */
-export const MAX_HOSTED_TASKS = 16;
+const MAX_HOSTED_TASKS = 16;
 /** How long a finished task is kept for the server when it asked for no ttl, and the most it may ask. */
 const DEFAULT_TTL_MS = 5 * 60 * 1000;
 const MAX_TTL_MS = 60 * 60 * 1000;
@@ -158,8 +159,4 @@ function wireTask(task: HostedTask): JsonObject {
     pollInterval: POLL_INTERVAL_MS,
     ...(task.statusMessage === undefined ? {} : { statusMessage: task.statusMessage }),
   };
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -4,16 +4,17 @@ import type { ProgressUpdate } from '../../jsonrpc/rpcConnection';
 import type { JsonObject, Tool } from '../../types';
 import type { ExtensionContext, ExtensionDefinition } from '../protocolExtension';
 import type { TaskBook } from './taskBook';
-import { cancelLegacyTask, getLegacyTask, listLegacyTasks, settleLegacyTask, startLegacyToolTask } from './legacyTasks';
+import { cancelHandshakeTask, getHandshakeTask, listHandshakeTasks, settleHandshakeTask, startHandshakeToolTask } from './handshakeTasks';
 import { cancelModernTask, getModernTask, resolveTaskResult, settleModernTask } from './modernTasks';
 import { TASK_METHODS } from './taskMethods';
 import { isTerminal, readTask, type TaskGeneration, type TaskSnapshot } from './taskModel';
 import { HostedTasks } from './taskReceiver';
 import type { TaskCall, TasksServices } from './taskServices';
+import { isObject } from '../../guards';
 
-export type TaskSupport = 'forbidden' | 'optional' | 'required';
+type TaskSupport = 'forbidden' | 'optional' | 'required';
 
-export interface TaskCallOptions {
+interface TaskCallOptions {
   /** Ask for a task where the tool offers one optionally (2025-11-25 `execution.taskSupport: "optional"`). */
   asTask?: boolean;
   /** false: return the task as soon as it exists instead of waiting for its result. Default true. */
@@ -23,7 +24,7 @@ export interface TaskCallOptions {
   onProgress?: (update: ProgressUpdate) => void;
 }
 
-export type TaskCallOutcome =
+type TaskCallOutcome =
   /** The call's result, checked as `McpClient.callTool` checks a direct one; `taskId` when it ran as a task. */
   | ({ kind: 'result'; taskId?: string } & CallToolOutcome)
   /** The call became a task and the caller did not wait for it. */
@@ -104,13 +105,9 @@ export interface TasksApi {
   cancel(taskId: string, signal?: AbortSignal): Promise<void>;
 }
 
-export const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
+const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export function toolTaskSupport(tool: Tool): TaskSupport {
+function toolTaskSupport(tool: Tool): TaskSupport {
   const execution = tool.execution;
   const support = isObject(execution) ? execution.taskSupport : undefined;
   return support === 'optional' || support === 'required' ? support : 'forbidden';
@@ -217,11 +214,11 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
     async callTool(tool, args, options = {}) {
       const mode = taskMode(tool, offer(), options);
       if (mode.kind === 'task') {
-        const started = await startLegacyToolTask(context, services, tool.name, args, options.signal);
+        const started = await startHandshakeToolTask(context, services, tool.name, args, options.signal);
         if (started.kind === 'result') return { kind: 'result', ...checked(started.result, tool.name, undefined) };
         if (!mode.wait) return { kind: 'task', task: started.task };
         const taskId = started.task.taskId;
-        return { kind: 'result', ...checked(await settleLegacyTask(context, services, started.task, options.signal), tool.name, taskId), taskId };
+        return { kind: 'result', ...checked(await settleHandshakeTask(context, services, started.task, options.signal), tool.name, taskId), taskId };
       }
       // A plain tools/call; a 2026-07-28 answer that is a task is polled by the result handler (or handed back unwaited).
       const wait = mode.kind === 'server-decides' ? mode.wait : true;
@@ -233,22 +230,22 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
       return { kind: 'result', ...checked(result, tool.name, call.task?.taskId), ...(call.task ? { taskId: call.task.taskId } : {}) };
     },
     get(taskId, signal) {
-      return requireGeneration('read a task') === '2025-11-25' ? getLegacyTask(context, services, taskId, signal) : getModernTask(context, services, taskId, signal);
+      return requireGeneration('read a task') === '2025-11-25' ? getHandshakeTask(context, services, taskId, signal) : getModernTask(context, services, taskId, signal);
     },
     async wait(taskId, signal) {
       const found = requireGeneration('wait for a task');
       const result =
         found === '2025-11-25'
-          ? await settleLegacyTask(context, services, await getLegacyTask(context, services, taskId, signal), signal)
+          ? await settleHandshakeTask(context, services, await getHandshakeTask(context, services, taskId, signal), signal)
           : await settleModernTask(context, services, await getModernTask(context, services, taskId, signal), signal);
       return checked(result, services.book.get(taskId)?.toolName, taskId);
     },
     async list(signal) {
-      if (requireGeneration('list tasks') === '2025-11-25') return listLegacyTasks(context, services, signal);
+      if (requireGeneration('list tasks') === '2025-11-25') return listHandshakeTasks(context, services, signal);
       return services.book.all().map((tracked) => tracked.snapshot);
     },
     async cancel(taskId, signal) {
-      if (requireGeneration('cancel a task') === '2025-11-25') await cancelLegacyTask(context, services, taskId, signal);
+      if (requireGeneration('cancel a task') === '2025-11-25') await cancelHandshakeTask(context, services, taskId, signal);
       else {
         await cancelModernTask(context, taskId, signal);
         // The ack is eventually consistent: read the status once for the views, whatever it says now.

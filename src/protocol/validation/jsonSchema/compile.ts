@@ -2,7 +2,8 @@ import { compileLinearPattern, type CompileBudget, type CompiledPattern } from '
 import { formatCheck, type Format } from './formats';
 import { baseOf, DEFAULT_BASE, refOnly, SchemaError, SchemaIndex, type Dialect } from './refs';
 import { PATTERN_COMPILE_BUDGET } from './run';
-import { isPlainObject, JSON_TYPES } from './values';
+import { JSON_TYPES } from './values';
+import { isObject } from '../../guards';
 
 /**
  * A schema prepared for evaluation: each schema object becomes a SchemaNode with its keywords read, checked
@@ -128,7 +129,7 @@ export function compileSchema(root: Record<string, unknown>, dialect: Dialect): 
   const nodeFor = (schema: unknown, parentBase: string, where: string, ownBase?: string): SchemaNode => {
     if (schema === true) return TRUE_NODE;
     if (schema === false) return FALSE_NODE;
-    if (!isPlainObject(schema)) throw new SchemaError(`schema is invalid: data${where} must be object,boolean`);
+    if (!isObject(schema)) throw new SchemaError(`schema is invalid: data${where} must be object,boolean`);
     let node = nodes.get(schema);
     if (!node) {
       node = new SchemaNode(where);
@@ -177,7 +178,7 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
   const map = (keyword: string): [string, unknown][] | undefined => {
     if (!has(keyword)) return undefined;
     const value = schema[keyword];
-    if (!isPlainObject(value)) throw invalid(keyword, 'object');
+    if (!isObject(value)) throw invalid(keyword, 'object');
     return Object.keys(value).map((key) => [key, value[key]]);
   };
   const strings = (value: unknown, keyword: string): string[] => {
@@ -325,7 +326,7 @@ function isKnownKeyword(keyword: string, modern: boolean): boolean {
 /** Longest pattern quoted in a verdict. */
 const MAX_QUOTED_PATTERN = 200;
 
-export function quotePattern(pattern: string): string {
+function quotePattern(pattern: string): string {
   const shown = pattern.length > MAX_QUOTED_PATTERN ? `${pattern.slice(0, MAX_QUOTED_PATTERN)}…` : pattern;
   return JSON.stringify(shown);
 }

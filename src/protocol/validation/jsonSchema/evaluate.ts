@@ -2,6 +2,7 @@ import { Group, type PatternCheck, type SchemaNode } from './compile';
 import { arrayKeywords, numberKeywords, objectKeywords, stringKeywords } from './keywords';
 import { MAX_ERROR_LENGTH, MAX_EVALUATION_DEPTH, MAX_REPORTED_ERRORS, MAX_VALIDATION_STEPS, ValidationStopped, type StringCheckRun } from './run';
 import { hasType, jsonEqual } from './values';
+import { isObject } from '../../guards';
 
 /**
  * Evaluates a prepared schema (compile.ts) against a value, with ajv's semantics and messages (ajv with
@@ -153,7 +154,7 @@ export class Evaluation {
       else if (node.typeGroup === Group.Array) valid = this.typeError(node);
     }
     if (node.objectGroup) {
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) valid = objectKeywords(this, node, value as Record<string, unknown>, annotations) && valid;
+      if (isObject(value)) valid = objectKeywords(this, node, value as Record<string, unknown>, annotations) && valid;
       else if (node.typeGroup === Group.Object) valid = this.typeError(node);
     }
     return valid;

@@ -8,7 +8,7 @@ import { compileLinearPattern, type CompiledPattern } from '../linearRegExp';
  * URL parser behind a scheme check: ajv-formats' own `url` expression backtracks for seconds on 50 KB.
  */
 
-export interface StringFormat {
+interface StringFormat {
   readonly kind: 'string';
   /** Budget units per character of the subject (see StringCheckRun.admit). */
   cost(): number;
@@ -16,7 +16,7 @@ export interface StringFormat {
   test(text: string): boolean | undefined;
 }
 
-export interface NumberFormat {
+interface NumberFormat {
   readonly kind: 'number';
   test(value: number): boolean;
 }
@@ -206,9 +206,6 @@ const FORMATS = new Map<string, Format>([
 ]);
 
 /** The check for a format name; unknown formats are not checked (as ajv with strict: false). */
-/** For tests: the sources of the expressions built here. */
-export const FORMAT_SOURCES = { URI, URI_REFERENCE, IPV6: IPV6.source };
-
 export function formatCheck(name: string): Format | undefined {
   return FORMATS.get(name);
 }

@@ -1,5 +1,5 @@
 import { MAX_REF_LENGTH, MAX_SCHEMA_DEPTH } from './run';
-import { isPlainObject } from './values';
+import { isObject } from '../../guards';
 
 /**
  * The identifiers of one schema document: its resources (`$id`), anchors (`$anchor`, `$dynamicAnchor`,
@@ -10,7 +10,7 @@ import { isPlainObject } from './values';
 export type Dialect = 'draft-07' | '2020-12';
 
 /** A schema the document defines: an object or a boolean. */
-export type RawSchema = Record<string, unknown> | boolean;
+type RawSchema = Record<string, unknown> | boolean;
 
 /** The base of a document without `$id`; never fetched, only a root to resolve relative references against. */
 export const DEFAULT_BASE = 'https://schema.mcp-workbench.invalid/root.json';
@@ -24,7 +24,7 @@ const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs',
 /** Keywords whose value is data: a pointer through them does not change the base. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 
-export function resolveUri(reference: string, base: string): string | undefined {
+function resolveUri(reference: string, base: string): string | undefined {
   try {
     return new URL(reference, base).href;
   } catch {
@@ -49,7 +49,7 @@ function splitFragment(href: string): { resource: string; fragment: string | und
  * The `$id` of a schema object, if it counts: in draft-07 (and earlier) a schema object with `$ref` is only that
  * reference, and its other keywords, `$id` included, are ignored; in 2020-12 `$ref` applies beside them.
  */
-export function idOf(schema: Record<string, unknown>, dialect: Dialect): string | undefined {
+function idOf(schema: Record<string, unknown>, dialect: Dialect): string | undefined {
   if (typeof schema.$id !== 'string') return undefined;
   return refOnly(schema, dialect) ? undefined : schema.$id;
 }
@@ -61,7 +61,7 @@ export function refOnly(schema: Record<string, unknown>, dialect: Dialect): bool
 
 /** The base of a schema object whose parent's base is `base`. */
 export function baseOf(schema: unknown, base: string, dialect: Dialect): string {
-  if (!isPlainObject(schema)) return base;
+  if (!isObject(schema)) return base;
   const id = idOf(schema, dialect);
   if (id === undefined || id.startsWith('#')) return base;
   const resolved = resolveUri(id, base);
@@ -69,7 +69,7 @@ export function baseOf(schema: unknown, base: string, dialect: Dialect): string 
 }
 
 /** Calls `visit` for each subschema of `schema` (one level), with the key path below it. */
-export function forEachSubschema(schema: Record<string, unknown>, visit: (child: unknown, keyword: string, key: string | undefined) => void): void {
+function forEachSubschema(schema: Record<string, unknown>, visit: (child: unknown, keyword: string, key: string | undefined) => void): void {
   for (const keyword of Object.keys(schema)) {
     const value = schema[keyword];
     if (typeof value !== 'object' || value === null) continue;
@@ -118,7 +118,7 @@ export class SchemaIndex {
       }
       if (this.dialect === '2020-12' && schema.$recursiveAnchor === true) this.recursiveAnchors++;
       forEachSubschema(schema, (child) => {
-        if (isPlainObject(child)) pending.push({ schema: child, base, depth: depth + 1 });
+        if (isObject(child)) pending.push({ schema: child, base, depth: depth + 1 });
       });
     }
   }
@@ -143,11 +143,11 @@ export class SchemaIndex {
     for (const part of fragment.slice(1).split('/')) {
       const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
       if (Array.isArray(current) && /^(?:0|[1-9]\d*)$/.test(key)) current = current[Number(key)];
-      else if (isPlainObject(current) && Object.hasOwn(current, key)) current = current[key];
+      else if (isObject(current) && Object.hasOwn(current, key)) current = current[key];
       else throw missing();
       if (!DATA_KEYWORDS.has(key)) currentBase = baseOf(current, currentBase, this.dialect);
     }
-    if (typeof current !== 'boolean' && !isPlainObject(current)) throw missing();
+    if (typeof current !== 'boolean' && !isObject(current)) throw missing();
     return { schema: current, base: currentBase };
   }
 

@@ -1,12 +1,7 @@
 /** JSON value helpers: equality as JSON Schema defines it, code point length, the JSON type of a value. */
-
-export type JsonType = 'null' | 'boolean' | 'object' | 'array' | 'number' | 'integer' | 'string';
+import { isObject } from '../../guards';
 
 export const JSON_TYPES: ReadonlySet<string> = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Whether `value` has JSON type `type`; `integer` is a whole number, and every integer is a `number`. */
 export function hasType(value: unknown, type: string): boolean {
@@ -18,7 +13,7 @@ export function hasType(value: unknown, type: string): boolean {
     case 'integer':
       return typeof value === 'number' && !(value % 1) && !Number.isNaN(value);
     case 'object':
-      return isPlainObject(value);
+      return isObject(value);
     case 'array':
       return Array.isArray(value);
     case 'boolean':
@@ -62,7 +57,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** Length in code points (a surrogate pair counts once), as ajv's ucs2length. */
-export function codePointLength(text: string): number {
+function codePointLength(text: string): number {
   let length = 0;
   for (let index = 0; index < text.length; ) {
     length++;

@@ -12,7 +12,7 @@ export function defaultAuthDir(env: NodeJS.ProcessEnv = process.env, platform: N
 }
 
 /** The CLI's token cache: the authorizer's store, plus sign-out. */
-export interface FileAuthStore extends AuthStateStore {
+interface FileAuthStore extends AuthStateStore {
   /** Forgets everything cached for one server (tokens and client registrations); false when nothing was cached. */
   forget(serverUrl: string): Promise<boolean>;
 }

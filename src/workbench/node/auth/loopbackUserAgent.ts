@@ -8,9 +8,9 @@ const CALLBACK_PATH = '/callback';
 const START_PATH = '/start/';
 
 /** The program that started the sign-in: the last page tells the person where to go back to. */
-export type SignInProgram = 'terminal' | 'vscode';
+type SignInProgram = 'terminal' | 'vscode';
 
-export interface LoopbackOptions {
+interface LoopbackOptions {
   /**
    * Shows the authorization URL to the person (prints it, opens a browser). `throughListener` is this listener's
    * own URL (mapped like the redirect URI) that answers with a redirect to exactly `authorizationUrl`: a host whose

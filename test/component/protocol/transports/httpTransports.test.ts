@@ -7,7 +7,7 @@ import { after, afterEach, describe, it } from 'node:test';
 import { LocalError, isLocalError } from '../../../../src/protocol/errors';
 import type { Transport } from '../../../../src/protocol/transports/transport';
 import { AutoHttpTransport, createHttpTransport } from '../../../../src/protocol/transports/http';
-import { LegacySseTransport } from '../../../../src/protocol/transports/legacySse';
+import { HttpSseTransport } from '../../../../src/protocol/transports/httpSse';
 import { HttpStatusError } from '../../../../src/protocol/transports/httpShared';
 import { StreamableHttpTransport } from '../../../../src/protocol/transports/streamableHttp';
 import { RecordingSink, sendJson, sseEvent, startSse, startTestServer, type RecordedRequest, type TestServer } from '../../../fixtures/http/server';
@@ -341,7 +341,7 @@ describe('StreamableHttpTransport', () => {
   });
 });
 
-describe('LegacySseTransport and the automatic fallback', () => {
+describe('HttpSseTransport and the automatic fallback', () => {
   /** A 2024-11-05 server: POST to the SSE URL is refused with `postStatus`, GET opens the event stream. */
   async function legacyServer(options: { postStatus: number; endpoint?: string }): Promise<TestServer> {
     let stream: import('node:http').ServerResponse | undefined;
@@ -396,7 +396,7 @@ describe('LegacySseTransport and the automatic fallback', () => {
 
   it('refuses an endpoint on another origin with a clear error', TIMEOUT, async () => {
     const srv = await legacyServer({ postStatus: 405, endpoint: 'http://evil.example/messages' });
-    const transport = new LegacySseTransport({ url: srv.url });
+    const transport = new HttpSseTransport({ url: srv.url });
     await assert.rejects(transport.start(new RecordingSink()), (error: unknown) => {
       assert.ok(error instanceof LocalError);
       assert.match(error.message, /another origin \(http:\/\/evil\.example/);
@@ -411,7 +411,7 @@ describe('LegacySseTransport and the automatic fallback', () => {
       res.write(sseEvent({ event: 'endpoint', data: 'messages' }));
       setTimeout(() => res.end(), 20);
     });
-    const { transport, sink } = await open(new LegacySseTransport({ url: srv.url }));
+    const { transport, sink } = await open(new HttpSseTransport({ url: srv.url }));
     assert.equal(transport.endpoint, `${srv.origin}/messages`);
     await sink.waitUntil(() => sink.closes.length === 1, 'the close');
     assert.ok(isLocalError(sink.closes[0], 'connection-closed'));

@@ -11,7 +11,7 @@ import { McpClient } from '../../../../src/protocol/client';
 import { isLocalError } from '../../../../src/protocol/errors';
 import { createHttpTransport } from '../../../../src/protocol/transports/http';
 import { HttpStatusError } from '../../../../src/protocol/transports/httpShared';
-import { LegacySseTransport } from '../../../../src/protocol/transports/legacySse';
+import { HttpSseTransport } from '../../../../src/protocol/transports/httpSse';
 import { StreamableHttpTransport } from '../../../../src/protocol/transports/streamableHttp';
 import { answerGetAndDelete, sendJson, sseEvent, startSse, startTestServer, type RecordedRequest, type TestServer } from '../../../fixtures/http/server';
 
@@ -49,7 +49,7 @@ function mcpServer(accepts: (authorization: string | undefined) => boolean) {
   };
 }
 
-function client(transport: StreamableHttpTransport | LegacySseTransport | ReturnType<typeof createHttpTransport>): McpClient {
+function client(transport: StreamableHttpTransport | HttpSseTransport | ReturnType<typeof createHttpTransport>): McpClient {
   const created = new McpClient({ serverName: 'guarded', transport, requestTimeoutMs: 10_000 });
   cleanups.push(() => created.close());
   return created;
@@ -120,7 +120,7 @@ describe('HttpAuthorizer', () => {
     assert.equal(srv.requests.length, 2, 'the original POST and one retry');
   });
 
-  it('handles a 403 challenge on the legacy HTTP+SSE GET stream too', TIMEOUT, async () => {
+  it('handles a 403 challenge on the 2024-11-05 HTTP+SSE GET stream too', TIMEOUT, async () => {
     let authorized = false;
     const srv = await server((request, res) => {
       if (request.headers.authorization !== 'Bearer ok') {
@@ -133,7 +133,7 @@ describe('HttpAuthorizer', () => {
     }, '/sse');
     const challenges: HttpAuthChallenge[] = [];
     let token = 'nope';
-    const transport = new LegacySseTransport({
+    const transport = new HttpSseTransport({
       url: srv.url,
       authorizer: {
         headersFor: () => ({ Authorization: `Bearer ${token}` }),

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
 import { McpClient } from '../../../../../src/protocol/client';
 import { LocalError } from '../../../../../src/protocol/errors';
-import { legacyFallbackReason } from '../../../../../src/protocol/eras/select';
+import { handshakeFallbackReason } from '../../../../../src/protocol/eras/select';
 import { HttpStatusError } from '../../../../../src/protocol/transports/httpShared';
 import { StreamableHttpTransport } from '../../../../../src/protocol/transports/streamableHttp';
 import { StdioTransport } from '../../../../../src/protocol/node/stdio';
@@ -158,15 +158,15 @@ describe('2026-07-28 over scripted HTTP', () => {
 describe('legacy fallback decision', () => {
   const status = (code: number) => new HttpStatusError('transport', { status: code, statusText: '', url: 'http://x/mcp', body: '' });
   test('400/404/405 without a modern error mean legacy; 401, 403, 5xx and network failures never do', () => {
-    assert.ok(legacyFallbackReason(status(400), 'streamable-http'));
-    assert.ok(legacyFallbackReason(status(404), 'streamable-http'));
-    assert.ok(legacyFallbackReason(status(405), 'streamable-http'));
-    assert.equal(legacyFallbackReason(status(401), 'streamable-http'), undefined);
-    assert.equal(legacyFallbackReason(status(403), 'streamable-http'), undefined);
-    assert.equal(legacyFallbackReason(status(502), 'streamable-http'), undefined);
-    assert.equal(legacyFallbackReason(new LocalError('transport', 'TLS: certificate has expired'), 'streamable-http'), undefined);
-    assert.ok(legacyFallbackReason(new LocalError('timeout', 'server/discover timed out'), 'stdio'));
-    assert.equal(legacyFallbackReason(new LocalError('timeout', 'server/discover timed out'), 'streamable-http'), undefined);
+    assert.ok(handshakeFallbackReason(status(400), 'streamable-http'));
+    assert.ok(handshakeFallbackReason(status(404), 'streamable-http'));
+    assert.ok(handshakeFallbackReason(status(405), 'streamable-http'));
+    assert.equal(handshakeFallbackReason(status(401), 'streamable-http'), undefined);
+    assert.equal(handshakeFallbackReason(status(403), 'streamable-http'), undefined);
+    assert.equal(handshakeFallbackReason(status(502), 'streamable-http'), undefined);
+    assert.equal(handshakeFallbackReason(new LocalError('transport', 'TLS: certificate has expired'), 'streamable-http'), undefined);
+    assert.ok(handshakeFallbackReason(new LocalError('timeout', 'server/discover timed out'), 'stdio'));
+    assert.equal(handshakeFallbackReason(new LocalError('timeout', 'server/discover timed out'), 'streamable-http'), undefined);
   });
 });
 

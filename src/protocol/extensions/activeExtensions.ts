@@ -8,7 +8,7 @@ interface Active {
 }
 
 /** The extensions one client enabled: their capabilities, the result types they own, their APIs. */
-export class ExtensionRegistry {
+export class ActiveExtensions {
   private readonly byId = new Map<ExtensionId, Active>();
   private readonly resultTypeOwners = new Map<string, EnabledExtension>();
   /** The `resultType` values enabled extensions own, for the era's interpretation. */

@@ -17,9 +17,9 @@ export class DiscoverFailure extends LocalError {
  * Why a failed modern probe means "this server speaks an earlier revision", or undefined when it does not:
  * then the failure stands (a modern server's error, an authorization or TLS failure, a dead process).
  * The decision never hangs on one error code: any JSON-RPC error that is not one of the modern era's own,
- * a timeout on stdio, or an HTTP 400/404/405 whose body is not a modern error all mean legacy.
+ * a timeout on stdio, or an HTTP 400/404/405 whose body is not a modern error all mean the handshake.
  */
-export function legacyFallbackReason(error: unknown, transport: TransportKind): string | undefined {
+export function handshakeFallbackReason(error: unknown, transport: TransportKind): string | undefined {
   if (error instanceof McpError) {
     const modernCodes: readonly number[] = [ErrorCodes.HeaderMismatch, ErrorCodes.MissingRequiredClientCapability, ErrorCodes.UnsupportedProtocolVersion];
     if (modernCodes.includes(error.code)) return undefined;

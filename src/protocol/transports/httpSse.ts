@@ -12,7 +12,7 @@ import { authorizedFetch, describeMessage, discardBody, displayUrl, httpStatusEr
  * the URI to POST messages to; server messages arrive as `message` events on that stream.
  */
 
-export interface LegacySseOptions {
+export interface HttpSseOptions {
   url: string;
   /** Supplies credentials for every request and answers 401/403 challenges. Defaults to `staticHeaders(headers)`. */
   authorizer?: HttpAuthorizer;
@@ -25,17 +25,17 @@ export interface LegacySseOptions {
   limits?: Partial<InputLimits>;
 }
 
-export const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
+const DEFAULT_ENDPOINT_TIMEOUT_MS = 10_000;
 
-type LegacyState =
+type HttpSseState =
   | { kind: 'idle' }
   | { kind: 'connecting'; sink: TransportSink }
   | { kind: 'open'; sink: TransportSink; endpoint: string }
   | { kind: 'closed' };
 
-export class LegacySseTransport implements Transport {
+export class HttpSseTransport implements Transport {
   readonly kind = 'sse' as const;
-  private state: LegacyState = { kind: 'idle' };
+  private state: HttpSseState = { kind: 'idle' };
   private readonly diagnostics = new Emitter<string>();
   private readonly fetchFn: typeof fetch;
   private readonly scope = new AbortController();
@@ -44,7 +44,7 @@ export class LegacySseTransport implements Transport {
   private protocolHeaders: ProtocolHeaderProvider | undefined;
   private readonly limits: InputLimits;
 
-  constructor(private readonly options: LegacySseOptions) {
+  constructor(private readonly options: HttpSseOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
     this.authorizer = options.authorizer ?? staticHeaders(options.headers);
     this.limits = inputLimits(options.limits);

@@ -4,7 +4,7 @@ import type { SamplingOutcome, SamplingRecord } from '../../../workbench/samplin
 const CAP_PER_SERVER = 200;
 
 /** Every sampling exchange of this session, per server (capped), for "MCP Workbench: Show Sampling History". */
-export class SamplingHistory implements vscode.Disposable {
+export class SamplingRecords implements vscode.Disposable {
   private readonly records = new Map<string, SamplingRecord[]>();
   private readonly changed = new vscode.EventEmitter<SamplingRecord>();
   readonly onDidRecord = this.changed.event;
@@ -33,7 +33,7 @@ export class SamplingHistory implements vscode.Disposable {
   }
 }
 
-export function outcomeLabel(outcome: SamplingOutcome): string {
+function outcomeLabel(outcome: SamplingOutcome): string {
   switch (outcome) {
     case 'approved':
       return vscode.l10n.t('approved');
@@ -56,8 +56,8 @@ export function outcomeLabel(outcome: SamplingOutcome): string {
   }
 }
 
-/** The history of one server as markdown: one section per exchange, newest first. */
-export function historyMarkdown(serverName: string, records: readonly SamplingRecord[]): string {
+/** The sampling records of one server as markdown: one section per exchange, newest first. */
+export function samplingRecordsMarkdown(serverName: string, records: readonly SamplingRecord[]): string {
   const lines = [`# ${vscode.l10n.t('Sampling history of {0}', serverName)}`, ''];
   if (records.length === 0) lines.push(vscode.l10n.t('No sampling requests in this session.'));
   for (const record of [...records].reverse()) {

@@ -14,7 +14,7 @@ import type { TasksServices } from './taskServices';
 
 const GENERATION = '2025-11-25';
 
-export async function getLegacyTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
+export async function getHandshakeTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
   const raw = await context.request('tasks/get', { taskId }, { signal });
   const task = readTask(context.serverName, GENERATION, raw, 'the tasks/get result');
   if (task.taskId !== taskId) throw new LocalError('invalid-result', `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`);
@@ -23,7 +23,7 @@ export async function getLegacyTask(context: ExtensionContext, services: TasksSe
 }
 
 /** Starts a task-augmented tools/call; returns the task, or the plain result when the server ran the call at once. */
-export async function startLegacyToolTask(
+export async function startHandshakeToolTask(
   context: ExtensionContext,
   services: TasksServices,
   name: string,
@@ -38,12 +38,12 @@ export async function startLegacyToolTask(
 }
 
 /** Waits for a 2025-11-25 task and returns its result (the original request's result shape). */
-export async function settleLegacyTask(context: ExtensionContext, services: TasksServices, first: TaskSnapshot, signal?: AbortSignal): Promise<JsonObject> {
+export async function settleHandshakeTask(context: ExtensionContext, services: TasksServices, first: TaskSnapshot, signal?: AbortSignal): Promise<JsonObject> {
   const started = Date.now();
   const settled = await pollTask({
     serverName: context.serverName,
     first,
-    get: () => getLegacyTask(context, services, first.taskId, signal),
+    get: () => getHandshakeTask(context, services, first.taskId, signal),
     // The server delivers the input it needs while tasks/result is open.
     stopAt: (task) => task.status === 'input_required',
     signal,
@@ -62,13 +62,13 @@ export async function settleLegacyTask(context: ExtensionContext, services: Task
       const timeoutMs = Math.max(1_000, services.maxWaitMs - (Date.now() - started));
       const result = await context.request('tasks/result', { taskId: settled.taskId }, { signal, timeoutMs });
       // The status after the result, for the views (best effort: the server may have discarded the task).
-      await getLegacyTask(context, services, settled.taskId, signal).catch(() => undefined);
+      await getHandshakeTask(context, services, settled.taskId, signal).catch(() => undefined);
       return result;
     }
   }
 }
 
-export async function listLegacyTasks(context: ExtensionContext, services: TasksServices, signal?: AbortSignal): Promise<TaskSnapshot[]> {
+export async function listHandshakeTasks(context: ExtensionContext, services: TasksServices, signal?: AbortSignal): Promise<TaskSnapshot[]> {
   const tasks: TaskSnapshot[] = [];
   let cursor: string | undefined;
   // Bounded like every paginated list: a server handing out cursors forever is cut off.
@@ -86,7 +86,7 @@ export async function listLegacyTasks(context: ExtensionContext, services: Tasks
   throw new LocalError('protocol-violation', `${context.serverName}: tasks/list returned more than 100 pages; giving up`);
 }
 
-export async function cancelLegacyTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
+export async function cancelHandshakeTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
   const raw = await context.request('tasks/cancel', { taskId }, { signal });
   const task = readTask(context.serverName, GENERATION, raw, 'the tasks/cancel result');
   services.book.record(GENERATION, task);
