@@ -10,16 +10,31 @@ import tseslint from 'typescript-eslint';
 // `fetch`, streams and timers), and does not import the `node/` folder either.
 const nodeBuiltins = [...new Set(builtinModules.flatMap((name) => [name, `node:${name}`]))];
 
-const vscode = { name: 'vscode', message: 'Only src/extension may import vscode; host services come in through interfaces.' };
+const vscode = {
+  name: 'vscode',
+  message: 'Only src/extension may import vscode; host services come in through interfaces.',
+};
 const builtins = { group: nodeBuiltins, message: 'Node built-ins belong in a node/ folder of this layer.' };
-const nodeFolder = { group: ['./node/*', '**/node/*', '../node', './node'], message: 'Code outside node/ must not depend on Node-only code.' };
+const nodeFolder = {
+  group: ['./node/*', '**/node/*', '../node', './node'],
+  message: 'Code outside node/ must not depend on Node-only code.',
+};
 // vscode-jsonrpc's /node entry installs Node's runtime layer: common protocol code uses its common API (jsonrpc/runtime.ts).
-const jsonRpcNode = { name: 'vscode-jsonrpc/node', message: 'Common protocol code uses the common vscode-jsonrpc API; Node-only code lives in protocol/node.' };
+const jsonRpcNode = {
+  name: 'vscode-jsonrpc/node',
+  message: 'Common protocol code uses the common vscode-jsonrpc API; Node-only code lives in protocol/node.',
+};
 const above = (layers, why) => ({ group: layers.flatMap((l) => [`**/${l}/**`, `**/${l}`]), message: why });
 
 const rule = (paths, patterns) => ({ 'no-restricted-imports': ['error', { paths, patterns }] });
-const upFromProtocol = above(['workbench', 'cli', 'extension'], 'The protocol client is the bottom layer: it imports nothing above it.');
-const upFromWorkbench = above(['cli', 'extension'], 'Workbench logic is shared by the CLI and the extension: it imports neither.');
+const upFromProtocol = above(
+  ['workbench', 'cli', 'extension'],
+  'The protocol client is the bottom layer: it imports nothing above it.',
+);
+const upFromWorkbench = above(
+  ['cli', 'extension'],
+  'Workbench logic is shared by the CLI and the extension: it imports neither.',
+);
 const upFromCli = above(['extension'], 'The CLI must not depend on the extension.');
 const upFromExtension = above(['cli'], 'The extension must not depend on the CLI.');
 
@@ -29,11 +44,17 @@ const upFromExtension = above(['cli'], 'The extension must not depend on the CLI
 // relative import, so it holds for every feature folder, present and future, and for folders nested inside one.
 const extensionRoot = path.join(path.dirname(fileURLToPath(import.meta.url)), 'src', 'extension');
 const featureWalls = {
-  meta: { type: 'problem', schema: [], messages: {
-    otherFeature: 'features/{{from}} imports features/{{to}}: features never import each other; ask for what it offers through context.services (platform/services.ts), or move the shared piece into platform/.',
-    compositionRoot: '{{from}} imports the composition root ({{to}}): only extension.ts composes the platform and the features.',
-    platformUp: 'platform/ imports {{to}}: the platform is what features build on, it never imports a feature.',
-  } },
+  meta: {
+    type: 'problem',
+    schema: [],
+    messages: {
+      otherFeature:
+        'features/{{from}} imports features/{{to}}: features never import each other; ask for what it offers through context.services (platform/services.ts), or move the shared piece into platform/.',
+      compositionRoot:
+        '{{from}} imports the composition root ({{to}}): only extension.ts composes the platform and the features.',
+      platformUp: 'platform/ imports {{to}}: the platform is what features build on, it never imports a feature.',
+    },
+  },
   create(context) {
     const file = context.filename;
     const relative = path.relative(extensionRoot, file).split(path.sep);
@@ -47,11 +68,18 @@ const featureWalls = {
       const [targetArea, targetFeature] = target;
       const isRoot = target.length === 1;
       if (area === 'platform') {
-        if (targetArea !== 'platform') context.report({ node, messageId: 'platformUp', data: { to: target.join('/') } });
+        if (targetArea !== 'platform')
+          context.report({ node, messageId: 'platformUp', data: { to: target.join('/') } });
         return;
       }
-      if (isRoot) context.report({ node, messageId: 'compositionRoot', data: { from: relative.join('/'), to: target.join('/') } });
-      else if (targetArea === 'features' && targetFeature !== feature) context.report({ node, messageId: 'otherFeature', data: { from: feature, to: targetFeature } });
+      if (isRoot)
+        context.report({
+          node,
+          messageId: 'compositionRoot',
+          data: { from: relative.join('/'), to: target.join('/') },
+        });
+      else if (targetArea === 'features' && targetFeature !== feature)
+        context.report({ node, messageId: 'otherFeature', data: { from: feature, to: targetFeature } });
     };
     return {
       ImportDeclaration: (node) => check(node, node.source.value),
@@ -69,10 +97,26 @@ const platformLayer = (folder, forbidden, why) => ({
   rules: rule([], [upFromExtension, { regex: `^\\.\\./(?:${forbidden.join('|')})(?:/|$)`, message: why }]),
 });
 const platformLayers = [
-  platformLayer('ui', ['webviews', 'config', 'auth', 'servers', 'history', 'apps', 'shared'], 'platform/ui is the bottom of the platform: it imports nothing from its other folders.'),
-  platformLayer('webviews', ['ui', 'config', 'auth', 'servers', 'history', 'apps', 'shared'], 'platform/webviews is the bottom of the platform: it imports nothing from its other folders.'),
-  platformLayer('config', ['auth', 'servers', 'history', 'apps', 'shared'], 'platform/config sits below sign-in and server control: pass in what it needs instead.'),
-  platformLayer('auth', ['servers', 'history', 'apps', 'shared'], 'platform/auth (OAuth sign-in) sits below server control: pass in what it needs instead.'),
+  platformLayer(
+    'ui',
+    ['webviews', 'config', 'auth', 'servers', 'history', 'apps', 'shared'],
+    'platform/ui is the bottom of the platform: it imports nothing from its other folders.',
+  ),
+  platformLayer(
+    'webviews',
+    ['ui', 'config', 'auth', 'servers', 'history', 'apps', 'shared'],
+    'platform/webviews is the bottom of the platform: it imports nothing from its other folders.',
+  ),
+  platformLayer(
+    'config',
+    ['auth', 'servers', 'history', 'apps', 'shared'],
+    'platform/config sits below sign-in and server control: pass in what it needs instead.',
+  ),
+  platformLayer(
+    'auth',
+    ['servers', 'history', 'apps', 'shared'],
+    'platform/auth (OAuth sign-in) sits below server control: pass in what it needs instead.',
+  ),
 ];
 
 export default tseslint.config(
@@ -94,11 +138,23 @@ export default tseslint.config(
     languageOptions: { sourceType: 'script', globals: { ...globals.browser, acquireVsCodeApi: 'readonly' } },
     rules: { 'no-undef': 'error', eqeqeq: ['error', 'always', { null: 'ignore' }] },
   },
-  { files: ['src/protocol/**/*.ts'], ignores: ['src/protocol/node/**'], rules: rule([vscode, jsonRpcNode], [builtins, nodeFolder, upFromProtocol]) },
+  {
+    files: ['src/protocol/**/*.ts'],
+    ignores: ['src/protocol/node/**'],
+    rules: rule([vscode, jsonRpcNode], [builtins, nodeFolder, upFromProtocol]),
+  },
   { files: ['src/protocol/node/**/*.ts'], rules: rule([vscode], [upFromProtocol]) },
-  { files: ['src/workbench/**/*.ts'], ignores: ['src/workbench/node/**'], rules: rule([vscode], [builtins, nodeFolder, upFromWorkbench]) },
+  {
+    files: ['src/workbench/**/*.ts'],
+    ignores: ['src/workbench/node/**'],
+    rules: rule([vscode], [builtins, nodeFolder, upFromWorkbench]),
+  },
   { files: ['src/workbench/node/**/*.ts'], rules: rule([vscode], [upFromWorkbench]) },
   { files: ['src/cli/**/*.ts'], rules: rule([vscode], [upFromCli]) },
-  { files: ['src/extension/**/*.ts'], plugins: { walls }, rules: { ...rule([], [upFromExtension]), 'walls/feature-walls': 'error' } },
+  {
+    files: ['src/extension/**/*.ts'],
+    plugins: { walls },
+    rules: { ...rule([], [upFromExtension]), 'walls/feature-walls': 'error' },
+  },
   ...platformLayers,
 );

@@ -45,7 +45,8 @@ async function main(): Promise<void> {
     await client.start();
     try {
       await warmUp(client, 2000);
-      const perCall = (counts: Record<string, number>) => KINDS.map((kind) => (counts[kind] / calls).toFixed(1)).join(' / ');
+      const perCall = (counts: Record<string, number>) =>
+        KINDS.map((kind) => (counts[kind] / calls).toFixed(1)).join(' / ');
       const sequential = await count(() => sequentialEchoes(client, calls));
       const concurrent = await count(() => concurrentEchoes(client, calls));
       console.log(`${label.padEnd(8)} sequential ${perCall(sequential).padEnd(24)} concurrent ${perCall(concurrent)}`);

@@ -30,7 +30,12 @@ async function runCli(args: readonly string[]): Promise<Run> {
   try {
     const started = performance.now();
     const child = spawn(process.execPath, ['--require', PEAK_PRELOAD, ...args], {
-      env: { ...process.env, BENCH_BIG_BYTES: String(BIG_BYTES), BENCH_BIG_KIND: 'plain', BENCH_PEAK_RSS_FILE: peakFile },
+      env: {
+        ...process.env,
+        BENCH_BIG_BYTES: String(BIG_BYTES),
+        BENCH_BIG_KIND: 'plain',
+        BENCH_PEAK_RSS_FILE: peakFile,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let printedBytes = 0;
@@ -79,9 +84,17 @@ export async function cliMemorySection(sdkCli: string): Promise<void> {
   process.stderr.write('  CLI memory: SDK CLI done\n');
 
   console.log('');
-  console.log(`CLI memory: \`read bench://big\` of ${formatBytes(BIG_BYTES)} from test/fixtures/bench/raw-server.mjs, stdout into a pipe; the CLI process's own peak RSS (VmHWM at exit)`);
+  console.log(
+    `CLI memory: \`read bench://big\` of ${formatBytes(BIG_BYTES)} from test/fixtures/bench/raw-server.mjs, stdout into a pipe; the CLI process's own peak RSS (VmHWM at exit)`,
+  );
   console.log('');
-  const header = ['workload', `ours (dist/cli.js), ${OURS_REPS} runs`, `SDK 1.32.2 CLI (bench/sdkCli.ts), ${SDK_REPS} run(s)`, 'ours/SDK (peak RSS)', 'target ours < SDK'];
+  const header = [
+    'workload',
+    `ours (dist/cli.js), ${OURS_REPS} runs`,
+    `SDK 1.32.2 CLI (bench/sdkCli.ts), ${SDK_REPS} run(s)`,
+    'ours/SDK (peak RSS)',
+    'target ours < SDK',
+  ];
   console.log(`| ${header.join(' | ')} |`);
   console.log(`|${header.map(() => '---').join('|')}|`);
   let ratio = 'n/a';

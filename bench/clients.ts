@@ -51,14 +51,16 @@ function serverEnv(bigBytes: number): Record<string, string> {
 export function firstText(content: unknown): string {
   if (!Array.isArray(content)) throw new Error('result has no content array');
   const first: unknown = content[0];
-  if (typeof first !== 'object' || first === null || (first as { type?: unknown }).type !== 'text') throw new Error('first content item is not text');
+  if (typeof first !== 'object' || first === null || (first as { type?: unknown }).type !== 'text')
+    throw new Error('first content item is not text');
   const text = (first as { text?: unknown }).text;
   if (typeof text !== 'string') throw new Error('text content without text');
   return text;
 }
 
 function bigTextLength(contents: unknown): number {
-  if (!Array.isArray(contents) || contents.length !== 1) throw new Error('resources/read did not return exactly one content');
+  if (!Array.isArray(contents) || contents.length !== 1)
+    throw new Error('resources/read did not return exactly one content');
   const text = (contents[0] as { text?: unknown }).text;
   if (typeof text !== 'string') throw new Error('resources/read content has no text');
   return text.length;
@@ -77,7 +79,9 @@ export class OursClient implements BenchClient {
 
   constructor(bigBytes: number, ours: OursModule, server: ServerCommand, ownSession = false) {
     this.label = ownSession ? 'ours, server in own session (old detached spawn)' : 'ours (McpClient)';
-    const command = ownSession ? { command: 'setsid', args: [process.execPath, ...serverArgs(server)] } : { command: process.execPath, args: serverArgs(server) };
+    const command = ownSession
+      ? { command: 'setsid', args: [process.execPath, ...serverArgs(server)] }
+      : { command: process.execPath, args: serverArgs(server) };
     this.client = new ours.McpClient({
       serverName: 'bench',
       transport: new ours.StdioTransport({ ...command, env: serverEnv(bigBytes) }),
@@ -112,7 +116,10 @@ export class SdkClient implements BenchClient {
   private readonly transport: StdioClientTransport;
 
   constructor(bigBytes: number, server: ServerCommand, maxBufferSize?: number) {
-    this.label = maxBufferSize === undefined ? 'SDK 1.32.2 (default)' : `SDK 1.32.2 (maxBufferSize ${Math.round(maxBufferSize / 2 ** 20)} MiB)`;
+    this.label =
+      maxBufferSize === undefined
+        ? 'SDK 1.32.2 (default)'
+        : `SDK 1.32.2 (maxBufferSize ${Math.round(maxBufferSize / 2 ** 20)} MiB)`;
     this.transport = new StdioClientTransport({
       command: process.execPath,
       args: serverArgs(server),
@@ -127,7 +134,9 @@ export class SdkClient implements BenchClient {
   }
 
   async echo(text: string): Promise<string> {
-    const result = await this.client.callTool({ name: 'echo', arguments: { text } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+    const result = await this.client.callTool({ name: 'echo', arguments: { text } }, undefined, {
+      timeout: REQUEST_TIMEOUT_MS,
+    });
     return firstText(result.content);
   }
 
@@ -163,7 +172,10 @@ export class RawClient implements BenchClient {
   ) {}
 
   async start(): Promise<void> {
-    const child = spawn(process.execPath, serverArgs(this.server), { env: { ...process.env, ...serverEnv(this.bigBytes) }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, serverArgs(this.server), {
+      env: { ...process.env, ...serverEnv(this.bigBytes) },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     this.child = child;
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
@@ -175,7 +187,11 @@ export class RawClient implements BenchClient {
       for (const waiter of this.waiters.values()) waiter.reject(error);
       this.waiters.clear();
     });
-    await this.request('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-raw', version: '1.0.0' } });
+    await this.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'bench-raw', version: '1.0.0' },
+    });
     this.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 
@@ -222,7 +238,11 @@ export class RawClient implements BenchClient {
   }
 
   private onLine(line: string): void {
-    const message = JSON.parse(line) as { id?: unknown; result?: Record<string, unknown>; error?: { message?: string } };
+    const message = JSON.parse(line) as {
+      id?: unknown;
+      result?: Record<string, unknown>;
+      error?: { message?: string };
+    };
     if (typeof message.id !== 'number') return; // notifications and server requests: not part of these workloads
     const waiter = this.waiters.get(message.id);
     if (!waiter) return;
@@ -294,9 +314,16 @@ export class OursModernClient extends HttpFixtureClient<McpClient> {
   async start(): Promise<void> {
     const transport =
       this.transport === 'stdio'
-        ? new this.ours.StdioTransport({ command: process.execPath, args: serverArgs(modernServer(this.script, 'stdio')) })
+        ? new this.ours.StdioTransport({
+            command: process.execPath,
+            args: serverArgs(modernServer(this.script, 'stdio')),
+          })
         : // As the extension and the CLI make it: with the host's fetch (chooseHttpFetch), not the transport's default.
-          this.ours.createHttpTransport({ url: await this.httpServer.start(), mode: 'streamable-http', fetch: this.ours.chooseHttpFetch({ env: process.env }).fetch });
+          this.ours.createHttpTransport({
+            url: await this.httpServer.start(),
+            mode: 'streamable-http',
+            fetch: this.ours.chooseHttpFetch({ env: process.env }).fetch,
+          });
     this.client = new this.ours.McpClient({
       serverName: 'bench-modern',
       transport,
@@ -327,17 +354,27 @@ export class SdkV2ModernClient extends HttpFixtureClient<SdkV2.Client> {
   }
 
   async start(): Promise<void> {
-    const client = new SdkV2.Client({ name: 'bench-sdk-v2', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new SdkV2.Client(
+      { name: 'bench-sdk-v2', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     const transport =
       this.transport === 'stdio'
-        ? new SdkV2Stdio.StdioClientTransport({ command: process.execPath, args: serverArgs(modernServer(this.script, 'stdio')), stderr: 'inherit' })
+        ? new SdkV2Stdio.StdioClientTransport({
+            command: process.execPath,
+            args: serverArgs(modernServer(this.script, 'stdio')),
+            stderr: 'inherit',
+          })
         : new SdkV2.StreamableHTTPClientTransport(new URL(await this.httpServer.start()));
     await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
     this.client = client;
   }
 
   async echo(text: string): Promise<string> {
-    const result = await (this.client as SdkV2.Client).callTool({ name: 'echo', arguments: { text } }, { timeout: REQUEST_TIMEOUT_MS });
+    const result = await (this.client as SdkV2.Client).callTool(
+      { name: 'echo', arguments: { text } },
+      { timeout: REQUEST_TIMEOUT_MS },
+    );
     return firstText(result.content);
   }
 }

@@ -15,7 +15,8 @@ export function positiveInt(name: string, fallback: number, allowZero = false): 
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1)) throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${raw}`);
+  if (!Number.isInteger(value) || value < (allowZero ? 0 : 1))
+    throw new Error(`${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${raw}`);
   return value;
 }
 
@@ -27,7 +28,9 @@ export const LARGE_CALLS = positiveInt('BENCH_CONCURRENT_LARGE', 10_000);
 export const BIG_BYTES = positiveInt('BENCH_BIG_BYTES', 50 * 1024 * 1024);
 export const BIG_REPS = positiveInt('BENCH_BIG_REPS', 2);
 export const OWN_SESSION = process.env.BENCH_OWN_SESSION === '1';
-export const SECTIONS = (process.env.BENCH_SECTIONS ?? 'handshake,http-handshake,modern,cli-memory').split(',').map((section) => section.trim());
+export const SECTIONS = (process.env.BENCH_SECTIONS ?? 'handshake,http-handshake,modern,cli-memory')
+  .split(',')
+  .map((section) => section.trim());
 /** Large enough for the 50 MiB message (the SDK's default is 10 MiB). */
 export const SDK_RAISED_BUFFER = 256 * 1024 * 1024;
 

@@ -32,7 +32,11 @@ export class OursHandshakeHttpClient extends HttpFixtureClient<McpClient> {
   }
 
   async start(): Promise<void> {
-    const transport = this.ours.createHttpTransport({ url: await this.httpServer.start(), mode: 'streamable-http', fetch: this.ours.chooseHttpFetch({ env: process.env }).fetch });
+    const transport = this.ours.createHttpTransport({
+      url: await this.httpServer.start(),
+      mode: 'streamable-http',
+      fetch: this.ours.chooseHttpFetch({ env: process.env }).fetch,
+    });
     this.client = new this.ours.McpClient({
       serverName: 'bench-handshake-http',
       transport,
@@ -64,7 +68,9 @@ export class SdkHandshakeHttpClient extends HttpFixtureClient<Client> {
   }
 
   async echo(text: string): Promise<string> {
-    const result = await (this.client as Client).callTool({ name: 'echo', arguments: { text } }, undefined, { timeout: REQUEST_TIMEOUT_MS });
+    const result = await (this.client as Client).callTool({ name: 'echo', arguments: { text } }, undefined, {
+      timeout: REQUEST_TIMEOUT_MS,
+    });
     return firstText(result.content);
   }
 }
@@ -78,7 +84,10 @@ export class SdkV2HandshakeHttpClient extends HttpFixtureClient<SdkV2.Client> {
   readonly label = 'SDK 2.4.0 Client (legacy negotiation), Streamable HTTP';
 
   async start(): Promise<void> {
-    const client = new SdkV2.Client({ name: 'bench-sdk-v2', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
+    const client = new SdkV2.Client(
+      { name: 'bench-sdk-v2', version: '1.0.0' },
+      { versionNegotiation: { mode: 'legacy' } },
+    );
     const transport = new SdkV2.StreamableHTTPClientTransport(new URL(await this.httpServer.start()));
     this.client = client;
     await client.connect(transport, { timeout: REQUEST_TIMEOUT_MS });
@@ -86,7 +95,10 @@ export class SdkV2HandshakeHttpClient extends HttpFixtureClient<SdkV2.Client> {
   }
 
   async echo(text: string): Promise<string> {
-    const result = await (this.client as SdkV2.Client).callTool({ name: 'echo', arguments: { text } }, { timeout: REQUEST_TIMEOUT_MS });
+    const result = await (this.client as SdkV2.Client).callTool(
+      { name: 'echo', arguments: { text } },
+      { timeout: REQUEST_TIMEOUT_MS },
+    );
     return firstText(result.content);
   }
 }

@@ -65,7 +65,12 @@ async function sampleInto(cell: Cell, rep: number, take: () => Promise<{ wall: n
 
 export async function measureSection(workerScript: string, plan: SectionPlan, title: string): Promise<Results> {
   const results: Results = new Map();
-  const spec = (client: ClientKind, warmupCalls: number): WorkerSpec => ({ client, server: plan.server, bigBytes: BIG_BYTES, warmupCalls });
+  const spec = (client: ClientKind, warmupCalls: number): WorkerSpec => ({
+    client,
+    server: plan.server,
+    bigBytes: BIG_BYTES,
+    warmupCalls,
+  });
 
   for (let rep = 0; rep < COLD_REPS; rep++) {
     for (const [index, workload] of plan.workloads.entries()) {

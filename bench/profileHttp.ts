@@ -16,7 +16,9 @@ const HANDSHAKE_SERVER = { script: path.join(__dirname, 'fixtures', 'handshake-h
 function makeClient(era: string, which: string): BenchClient {
   if (era === 'modern') {
     if (which === 'sdkV1') throw new Error('the v1 SDK does not speak 2026-07-28');
-    return which === 'sdk' ? new SdkV2ModernClient('http', MODERN_SERVER) : new OursModernClient(loadBundledOurs(), 'http', MODERN_SERVER);
+    return which === 'sdk'
+      ? new SdkV2ModernClient('http', MODERN_SERVER)
+      : new OursModernClient(loadBundledOurs(), 'http', MODERN_SERVER);
   }
   if (era !== 'handshake') throw new Error(`era ${era}: modern or handshake`);
   if (which === 'sdk') return new SdkV2HandshakeHttpClient(HANDSHAKE_SERVER);
@@ -39,7 +41,9 @@ async function main(): Promise<void> {
         await Promise.all(Array.from({ length: calls }, (_, i) => client.echo(`hello ${i}`)));
       }
       const cpu = process.cpuUsage(cpuBefore);
-      console.log(`${era} ${which} ${mode} round ${round}: ${(performance.now() - started).toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU`);
+      console.log(
+        `${era} ${which} ${mode} round ${round}: ${(performance.now() - started).toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU`,
+      );
     }
   } finally {
     await client.close();

@@ -45,14 +45,20 @@ function summarize(profile: Profile, top: number): string[] {
     selfMs.set(key, (selfMs.get(key) ?? 0) + ms);
   });
   const rows = [...selfMs].sort((a, b) => b[1] - a[1]).slice(0, top);
-  return [`total sampled ${total.toFixed(0)} ms`, ...rows.map(([key, ms]) => `${ms.toFixed(1).padStart(8)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${key}`)];
+  return [
+    `total sampled ${total.toFixed(0)} ms`,
+    ...rows.map(
+      ([key, ms]) => `${ms.toFixed(1).padStart(8)} ms ${((100 * ms) / total).toFixed(1).padStart(5)}%  ${key}`,
+    ),
+  ];
 }
 
 async function main(): Promise<void> {
   const [mode = 'sequential', callsText = '20000', out, which = 'ours'] = process.argv.slice(2);
   const calls = Number(callsText);
   const server = { script: path.join(__dirname, '..', 'test', 'fixtures', 'bench', 'raw-server.mjs') };
-  const client: BenchClient = which === 'raw' ? new RawClient(1024, server) : new OursClient(1024, loadBundledOurs(), server);
+  const client: BenchClient =
+    which === 'raw' ? new RawClient(1024, server) : new OursClient(1024, loadBundledOurs(), server);
   await client.start();
   try {
     await warmUp(client, WARMUP_CALLS);
@@ -63,13 +69,16 @@ async function main(): Promise<void> {
     await session.post('Profiler.start');
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
-    if (mode === 'concurrent') for (let done = 0; done < calls; done += 2000) await concurrentEchoes(client, Math.min(2000, calls - done));
+    if (mode === 'concurrent')
+      for (let done = 0; done < calls; done += 2000) await concurrentEchoes(client, Math.min(2000, calls - done));
     else await sequentialEchoes(client, calls);
     const cpu = process.cpuUsage(cpuBefore);
     const { profile } = (await session.post('Profiler.stop')) as { profile: Profile };
     session.disconnect();
     const wall = performance.now() - started;
-    console.log(`${calls} ${mode} calls: ${wall.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms client CPU, ${(((cpu.user + cpu.system) / calls) | 0)} µs CPU per call`);
+    console.log(
+      `${calls} ${mode} calls: ${wall.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms client CPU, ${((cpu.user + cpu.system) / calls) | 0} µs CPU per call`,
+    );
     if (out) fs.writeFileSync(out, JSON.stringify(profile));
     for (const line of summarize(profile, 30)) console.log(line);
   } finally {

@@ -39,19 +39,43 @@ const HANDSHAKE_RATIOS: readonly RatioColumn[] = [
 async function handshakeSection(worker: string): Promise<void> {
   const columns: ClientKind[] = ['ours', ...(OWN_SESSION ? ['oursOwnSession' as const] : []), 'sdk', 'sdkV2', 'raw'];
   const servers = [
-    { title: 'SDK fixture', server: SDK_SERVER, description: 'bench/fixtures/server.mjs (SDK 1.32.2 McpServer over stdio)' },
-    { title: 'raw fixture', server: RAW_SERVER, description: 'test/fixtures/bench/raw-server.mjs (hand-written newline JSON, no SDK)' },
+    {
+      title: 'SDK fixture',
+      server: SDK_SERVER,
+      description: 'bench/fixtures/server.mjs (SDK 1.32.2 McpServer over stdio)',
+    },
+    {
+      title: 'raw fixture',
+      server: RAW_SERVER,
+      description: 'test/fixtures/bench/raw-server.mjs (hand-written newline JSON, no SDK)',
+    },
   ];
   for (const [index, { title, server, description }] of servers.entries()) {
     // The 50 MiB read once, against the SDK fixture as before; the default SDK clients refuse it (10 MiB buffers).
-    const bigRead = index === 0 ? { columns: ['ours', 'sdk', 'sdkRaised', 'sdkV2', 'raw'] as ClientKind[], once: ['sdkRaised'] as ClientKind[] } : undefined;
-    const results = await measureSection(worker, { server, columns, workloads: SMALL_WORKLOADS, bigRead }, `handshake, ${title}`);
+    const bigRead =
+      index === 0
+        ? { columns: ['ours', 'sdk', 'sdkRaised', 'sdkV2', 'raw'] as ClientKind[], once: ['sdkRaised'] as ClientKind[] }
+        : undefined;
+    const results = await measureSection(
+      worker,
+      { server, columns, workloads: SMALL_WORKLOADS, bigRead },
+      `handshake, ${title}`,
+    );
     console.log('');
     console.log(`Handshake era over stdio, server ${description}; one process per column`);
     console.log('');
     printTimesTable(results, SMALL_WORKLOADS, columns, [
       ...HANDSHAKE_RATIOS,
-      ...(OWN_SESSION ? [{ label: 'own session/ours', ours: 'oursOwnSession' as const, reference: 'ours' as const, target: Number.POSITIVE_INFINITY }] : []),
+      ...(OWN_SESSION
+        ? [
+            {
+              label: 'own session/ours',
+              ours: 'oursOwnSession' as const,
+              reference: 'ours' as const,
+              target: Number.POSITIVE_INFINITY,
+            },
+          ]
+        : []),
     ]);
     if (bigRead) {
       console.log('');
@@ -59,7 +83,9 @@ async function handshakeSection(worker: string): Promise<void> {
         { label: 'ours/SDK 1.x raised', ours: 'ours', reference: 'sdkRaised', target: 0.1 },
         { label: 'ours/raw', ours: 'ours', reference: 'raw', target: 1.15 },
       ]);
-      console.log(`  The default SDK clients refuse a message over 10 MiB. The raised-buffer SDK reads it once (30 s or more for 50 MiB: its read buffer is concatenated and searched again for every chunk); its ratio pairs it with the first repetition of ours. Target for the read: at least 10x faster than the SDK (ratio <= 0.10).`);
+      console.log(
+        `  The default SDK clients refuse a message over 10 MiB. The raised-buffer SDK reads it once (30 s or more for 50 MiB: its read buffer is concatenated and searched again for every chunk); its ratio pairs it with the first repetition of ours. Target for the read: at least 10x faster than the SDK (ratio <= 0.10).`,
+      );
     }
   }
 }
@@ -85,7 +111,9 @@ async function modernSection(worker: string): Promise<void> {
   const columns: ClientKind[] = ['oursModernStdio', 'sdkV2ModernStdio', 'oursModernHttp', 'sdkV2ModernHttp'];
   const results = await measureSection(worker, { server: MODERN_SERVER, columns, workloads }, 'modern');
   console.log('');
-  console.log('2026-07-28 era: bench/fixtures/modern-server.mjs (v2 SDK McpServer, legacy rejected), both clients pinned to 2026-07-28; one process per column');
+  console.log(
+    '2026-07-28 era: bench/fixtures/modern-server.mjs (v2 SDK McpServer, legacy rejected), both clients pinned to 2026-07-28; one process per column',
+  );
   console.log('');
   printTimesTable(results, workloads, columns, [
     { label: 'ours/SDK 2.x, stdio', ours: 'oursModernStdio', reference: 'sdkV2ModernStdio', target: 0.8 },
@@ -95,7 +123,9 @@ async function modernSection(worker: string): Promise<void> {
 
 async function main(): Promise<void> {
   const started = performance.now();
-  console.log(`node ${process.version}; warm: ${REPS} repetitions after ${WARMUP_CALLS} calls, cold: ${COLD_REPS} repetitions (fresh process each); columns rotated per repetition; lower is better`);
+  console.log(
+    `node ${process.version}; warm: ${REPS} repetitions after ${WARMUP_CALLS} calls, cold: ${COLD_REPS} repetitions (fresh process each); columns rotated per repetition; lower is better`,
+  );
   const bundles = buildBundles();
   try {
     if (SECTIONS.includes('handshake')) await handshakeSection(bundles.worker);

@@ -18,11 +18,16 @@ async function read(sdk: string, uri: string, command: string, args: string[]): 
   const env = process.env as Record<string, string>;
   if (sdk === '1') {
     const client = new Client({ name: 'sdk-cli', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command, args, env, stderr: 'inherit', maxBufferSize: SDK_RAISED_BUFFER }), { timeout: TIMEOUT_MS });
+    await client.connect(
+      new StdioClientTransport({ command, args, env, stderr: 'inherit', maxBufferSize: SDK_RAISED_BUFFER }),
+      { timeout: TIMEOUT_MS },
+    );
     return client.readResource({ uri }, { timeout: TIMEOUT_MS });
   }
   const client = new SdkV2.Client({ name: 'sdk-cli', version: '1.0.0' });
-  await client.connect(new SdkV2Stdio.StdioClientTransport({ command, args, env, stderr: 'inherit' }), { timeout: TIMEOUT_MS });
+  await client.connect(new SdkV2Stdio.StdioClientTransport({ command, args, env, stderr: 'inherit' }), {
+    timeout: TIMEOUT_MS,
+  });
   return client.readResource({ uri }, { timeout: TIMEOUT_MS });
 }
 

@@ -45,7 +45,13 @@ function showCell(value: Cell | undefined): string {
   return `${showTimes(wall)} (cpu ${median(present(value.cpu)).toFixed(0)})`;
 }
 
-function ratios(results: Results, state: State, workload: WorkloadId, ratio: RatioColumn, of: 'wall' | 'cpu'): number[] {
+function ratios(
+  results: Results,
+  state: State,
+  workload: WorkloadId,
+  ratio: RatioColumn,
+  of: 'wall' | 'cpu',
+): number[] {
   const a = cell(results, state, workload, ratio.ours);
   const b = cell(results, state, workload, ratio.reference);
   if (!a || !b || a.error !== undefined || b.error !== undefined) return [];
@@ -60,7 +66,12 @@ function row(values: readonly string[]): string {
  * One row per workload and state (cold, then warm): the columns' times, then each ratio (wall, paired by
  * repetition, median [min–max]), then the verdict against every ratio's target (on the median).
  */
-export function printTimesTable(results: Results, workloads: readonly WorkloadId[], columns: readonly ClientKind[], ratioColumns: readonly RatioColumn[]): void {
+export function printTimesTable(
+  results: Results,
+  workloads: readonly WorkloadId[],
+  columns: readonly ClientKind[],
+  ratioColumns: readonly RatioColumn[],
+): void {
   const header = ['workload', 'state', ...columns.map((c) => LABELS[c]), ...ratioColumns.map((r) => r.label), 'target'];
   console.log(row(header));
   console.log(`|${header.map(() => '---').join('|')}|`);
@@ -71,14 +82,26 @@ export function printTimesTable(results: Results, workloads: readonly WorkloadId
       const verdicts: string[] = [];
       const shown = ratioColumns.map((ratio) => {
         const values = ratios(results, state, workload, ratio, 'wall');
-        if (values.length > 0) verdicts.push(median(values) <= ratio.target ? 'MET' : `NOT MET (${ratio.label} > ${ratio.target.toFixed(2)})`);
+        if (values.length > 0)
+          verdicts.push(
+            median(values) <= ratio.target ? 'MET' : `NOT MET (${ratio.label} > ${ratio.target.toFixed(2)})`,
+          );
         const cpu = ratios(results, state, workload, ratio, 'cpu');
-        if (cpu.length > 0) cpuNotes.push(`${workloadName(workload)}, ${state}: client CPU ${ratio.label} ${showRatios(cpu)}`);
+        if (cpu.length > 0)
+          cpuNotes.push(`${workloadName(workload)}, ${state}: client CPU ${ratio.label} ${showRatios(cpu)}`);
         return showRatios(values);
       });
       const met = verdicts.length > 0 && verdicts.every((v) => v === 'MET');
       const verdict = verdicts.length === 0 ? 'n/a' : met ? 'MET' : verdicts.filter((v) => v !== 'MET').join('; ');
-      console.log(row([workloadName(workload), state, ...columns.map((c) => showCell(cell(results, state, workload, c))), ...shown, verdict]));
+      console.log(
+        row([
+          workloadName(workload),
+          state,
+          ...columns.map((c) => showCell(cell(results, state, workload, c))),
+          ...shown,
+          verdict,
+        ]),
+      );
     }
   }
   console.log('');

@@ -48,7 +48,14 @@ import { measureProtocolView } from './uiProtocol';
 
 const execFileAsync = promisify(execFile);
 const MANY_TOOLS_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'many-tools', 'server.mjs');
-const BASIC_APP_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const BASIC_APP_SERVER = path.join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-basic-vanillajs',
+  'dist',
+  'index.js',
+);
 const APP_CALLS = 3;
 const SIZES = (process.env.BENCH_UI_TOOLS ?? '5000,50000').split(',').map((text) => Number(text.trim()));
 const CALLS = 3;
@@ -121,7 +128,13 @@ async function waitForTextInAnyFrame(page: Page, text: string, timeoutMs: number
   while (Date.now() < deadline) {
     for (const frame of page.frames()) {
       if (frame === page.mainFrame()) continue;
-      if ((await frame.getByText(text).count().catch(() => 0)) > 0) return;
+      if (
+        (await frame
+          .getByText(text)
+          .count()
+          .catch(() => 0)) > 0
+      )
+        return;
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -133,7 +146,10 @@ async function framesShowing(page: Page, selector: string, pattern: RegExp): Pro
   let count = 0;
   for (const frame of page.frames()) {
     if (frame === page.mainFrame()) continue;
-    const texts = await frame.locator(selector).allTextContents().catch(() => [] as string[]);
+    const texts = await frame
+      .locator(selector)
+      .allTextContents()
+      .catch(() => [] as string[]);
     if (texts.some((text) => pattern.test(text.trim()))) count++;
   }
   return count;
@@ -149,22 +165,33 @@ async function measureAppDrawn(page: Page): Promise<number[]> {
   await page.locator('.part.sidebar .monaco-list-row', { hasText: 'basic' }).first().click();
   await answerDialog(page, 'Allow and Start');
   await waitForRow(page, 'get-time', 60_000);
-  const row = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^get-time$/ }) }).first();
+  const row = page
+    .locator('.part.sidebar .monaco-list-row')
+    .filter({ has: page.locator('.label-name', { hasText: /^get-time$/ }) })
+    .first();
   await row.hover();
   await row.locator('.actions .action-label[aria-label^="Call Tool"]').first().click();
   // By its text: echo's form is still open (hidden) and has a #submit too.
-  const form: Frame = await webviewFrame(page, 'the Call Tool form for get-time', 'text=Returns the current server time');
+  const form: Frame = await webviewFrame(
+    page,
+    'the Call Tool form for get-time',
+    'text=Returns the current server time',
+  );
   const clickToShownMs: number[] = [];
   for (let call = 1; call <= APP_CALLS; call++) {
     const before = await framesShowing(page, '#server-time', SERVER_TIME);
     const clicked = Date.now();
-    await form.locator('#submit').click().catch(async (error: unknown) => {
-      await screenshot(page, `bench-ui-app-call-${call}`);
-      throw error;
-    });
+    await form
+      .locator('#submit')
+      .click()
+      .catch(async (error: unknown) => {
+        await screenshot(page, `bench-ui-app-call-${call}`);
+        throw error;
+      });
     const deadline = clicked + 60_000;
     while ((await framesShowing(page, '#server-time', SERVER_TIME)) <= before) {
-      if (Date.now() > deadline) throw new Error(`the app of get-time (call ${call}) did not show the server time within 60 s`);
+      if (Date.now() > deadline)
+        throw new Error(`the app of get-time (call ${call}) did not show the server time within 60 s`);
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     clickToShownMs.push(Date.now() - clicked);
@@ -185,7 +212,9 @@ async function measure(tools: number): Promise<Figures> {
         servers: {
           many: { type: 'stdio', command: process.execPath, args: [MANY_TOOLS_SERVER, String(tools)] },
           // Sorted above "many" in the tree, so its row stays in view while many's tools are listed.
-          ...(tools === SIZES[0] ? { basic: { type: 'stdio', command: process.execPath, args: [BASIC_APP_SERVER, '--stdio'] } } : {}),
+          ...(tools === SIZES[0]
+            ? { basic: { type: 'stdio', command: process.execPath, args: [BASIC_APP_SERVER, '--stdio'] } }
+            : {}),
         },
       },
       null,
@@ -193,7 +222,12 @@ async function measure(tools: number): Promise<Figures> {
     ),
   );
   await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
-  const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'workbench.colorTheme': 'Default Light Modern' } });
+  const server = await startCodeServer({
+    workspace,
+    extensionsDir,
+    userDataDir,
+    settings: { 'workbench.colorTheme': 'Default Light Modern' },
+  });
   const workbench = await openWorkbench(server.url, workspace).catch(async (error: unknown) => {
     await server.stop();
     throw error;
@@ -213,7 +247,10 @@ async function measure(tools: number): Promise<Figures> {
 
     const submitToVisibleMs: number[] = [];
     if (tools === SIZES[0]) {
-      const echoRow = page.locator('.part.sidebar .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) }).first();
+      const echoRow = page
+        .locator('.part.sidebar .monaco-list-row')
+        .filter({ has: page.locator('.label-name', { hasText: /^echo$/ }) })
+        .first();
       await echoRow.hover();
       await echoRow.locator('.actions .action-label[aria-label^="Call Tool"]').first().click();
       const form: Frame = await webviewFrame(page, 'the Call Tool form for echo', 'form input');
@@ -245,21 +282,25 @@ async function measure(tools: number): Promise<Figures> {
       directCallMs = Date.now() - pressed;
     }
     const clickToAppShownMs = tools === SIZES[0] ? await measureAppDrawn(page) : [];
-    const appLines = (lines: string[]) => lines.filter((line) => /app of get-time drawn .* ms (after|before) the call answered \(inline\)/.test(line));
+    const appLines = (lines: string[]) =>
+      lines.filter((line) => /app of get-time drawn .* ms (after|before) the call answered \(inline\)/.test(line));
     let appLog = ownLogLines(userDataDir, 'MCP Workbench basic');
     for (let attempt = 0; attempt < 50 && appLines(appLog).length < clickToAppShownMs.length; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       appLog = ownLogLines(userDataDir, 'MCP Workbench basic');
     }
     const expectedResults = submitToVisibleMs.length + (directCallMs === undefined ? 0 : 1) + clickToAppShownMs.length;
-    const resultLines = (lines: string[]) => lines.filter((line) => /on screen \d+ ms after the call answered/.test(line));
+    const resultLines = (lines: string[]) =>
+      lines.filter((line) => /on screen \d+ ms after the call answered/.test(line));
     // The extension writes its log asynchronously: wait until the last result's line is in the file.
     let log = ownLogLines(userDataDir);
     for (let attempt = 0; attempt < 50 && resultLines(log).length < expectedResults; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 200));
       log = ownLogLines(userDataDir);
     }
-    const activation = log.map((line) => /Activated in (\d+) ms(?:; the extension's code loaded in (\d+) ms)?/.exec(line)).find(Boolean);
+    const activation = log
+      .map((line) => /Activated in (\d+) ms(?:; the extension's code loaded in (\d+) ms)?/.exec(line))
+      .find(Boolean);
     return {
       tools,
       activationMs: activation ? Number(activation[1]) : undefined,
@@ -279,7 +320,9 @@ async function measure(tools: number): Promise<Figures> {
     const logCopy = path.join(REPO_ROOT, 'test-results', `bench-ui-failure-${tools}.log`);
     fs.mkdirSync(path.dirname(logCopy), { recursive: true });
     fs.writeFileSync(logCopy, ownLogLines(userDataDir).join('\n'));
-    console.error(`[bench:ui] failed with ${tools} tools; screenshot ${shot ?? '(none)'}, the extension's log ${logCopy}`);
+    console.error(
+      `[bench:ui] failed with ${tools} tools; screenshot ${shot ?? '(none)'}, the extension's log ${logCopy}`,
+    );
     throw error;
   } finally {
     await workbench.close();
@@ -290,7 +333,12 @@ async function measure(tools: number): Promise<Figures> {
 
 async function main(): Promise<void> {
   await prepareCodeServer();
-  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 300_000, env: { ...process.env, CI: 'true' } });
+  if (!process.env.MCP_E2E_VSIX)
+    await execFileAsync('npm', ['run', 'package'], {
+      cwd: REPO_ROOT,
+      timeout: 300_000,
+      env: { ...process.env, CI: 'true' },
+    });
   const all: Figures[] = [];
   for (const tools of SIZES) {
     console.log(`[bench:ui] measuring a server with ${tools} tools…`);
@@ -298,15 +346,23 @@ async function main(): Promise<void> {
   }
   const mib = (value: number | undefined) => (value === undefined ? '?' : `${value} MiB`);
   console.log('\nMCP Workbench in code-server 4.100.3 (Chromium, headless)\n');
-  console.log('| tools | activation: activate() + code load | first tool rows after consent | ext host RSS before → after |');
+  console.log(
+    '| tools | activation: activate() + code load | first tool rows after consent | ext host RSS before → after |',
+  );
   console.log('| ---: | ---: | ---: | ---: |');
   for (const figures of all) {
-    const activated = figures.activationMs === undefined || figures.codeLoadMs === undefined ? undefined : figures.activationMs + figures.codeLoadMs;
+    const activated =
+      figures.activationMs === undefined || figures.codeLoadMs === undefined
+        ? undefined
+        : figures.activationMs + figures.codeLoadMs;
     const activation = `${figures.activationMs ?? '?'} + ${figures.codeLoadMs ?? '?'} ms ${verdict(activated, ACTIVATION_TARGET_MS)}`;
     const rows = `${figures.firstRowsMs} ms ${verdict(figures.firstRowsMs, FIRST_ROWS_TARGET_MS(figures.tools))}`;
-    console.log(`| ${figures.tools} | ${activation} | ${rows} | ${mib(figures.hostRssBeforeMiB)} → ${mib(figures.hostRssAfterMiB)} |`);
+    console.log(
+      `| ${figures.tools} | ${activation} | ${rows} | ${mib(figures.hostRssBeforeMiB)} → ${mib(figures.hostRssAfterMiB)} |`,
+    );
   }
-  const list = (values: (number | undefined)[]) => (values.length === 0 ? '-' : values.map((ms) => `${ms ?? '?'} ms`).join(', '));
+  const list = (values: (number | undefined)[]) =>
+    values.length === 0 ? '-' : values.map((ms) => `${ms ?? '?'} ms`).join(', ');
   for (const figures of all.filter((f) => f.submitToVisibleMs.length > 0)) {
     console.log(`\nResults (server with ${figures.tools} tools), ${CALLS} calls of echo through the form:`);
     for (const line of figures.resultLogLines) console.log(`  extension: ${line}`);
@@ -320,14 +376,25 @@ async function main(): Promise<void> {
     const inForm = onScreen(echoLines.filter((line) => line.includes('(in the form')));
     const inTab = onScreen(echoLines.filter((line) => line.includes('(in its tab')));
     const results = (values: (number | undefined)[]) => `${list(values)} ${verdicts(values, RESULT_TARGET_MS)}`;
-    console.log(`\n| result | answer → on screen (extension; target < ${RESULT_TARGET_MS} ms) | key press → text visible (outside) |`);
+    console.log(
+      `\n| result | answer → on screen (extension; target < ${RESULT_TARGET_MS} ms) | key press → text visible (outside) |`,
+    );
     console.log('| --- | ---: | ---: |');
-    console.log(`| first, under the form | ${results(inForm.slice(0, 1))} | ${list(figures.submitToVisibleMs.slice(0, 1))} |`);
-    console.log(`| later, under the form | ${results(inForm.slice(1))} | ${list(figures.submitToVisibleMs.slice(1))} |`);
-    if (figures.directCallMs !== undefined) console.log(`| Call Tool with JSON Arguments, in its tab (opened when the tool was picked) | ${results(inTab)} | ${figures.directCallMs} ms |`);
+    console.log(
+      `| first, under the form | ${results(inForm.slice(0, 1))} | ${list(figures.submitToVisibleMs.slice(0, 1))} |`,
+    );
+    console.log(
+      `| later, under the form | ${results(inForm.slice(1))} | ${list(figures.submitToVisibleMs.slice(1))} |`,
+    );
+    if (figures.directCallMs !== undefined)
+      console.log(
+        `| Call Tool with JSON Arguments, in its tab (opened when the tool was picked) | ${results(inTab)} | ${figures.directCallMs} ms |`,
+      );
   }
   for (const figures of all.filter((f) => f.clickToAppShownMs.length > 0)) {
-    console.log(`\nApp drawn: ${APP_CALLS} calls of basic-vanillajs's get-time through its form, each drawing its app beside the form:`);
+    console.log(
+      `\nApp drawn: ${APP_CALLS} calls of basic-vanillajs's get-time through its form, each drawing its app beside the form:`,
+    );
     for (const line of figures.appLogLines) console.log(`  extension: ${line}`);
     // Negative: the app had laid out before the call answered.
     const drawn = figures.appLogLines.map((line) => {
@@ -335,16 +402,22 @@ async function main(): Promise<void> {
       return match ? (match[2] === 'before' ? -Number(match[1]) : Number(match[1])) : undefined;
     });
     const apps = (values: (number | undefined)[]) => `${list(values)} ${verdicts(values, APP_DRAWN_TARGET_MS)}`;
-    console.log(`\n| app | answer → first size-changed (extension; target < ${APP_DRAWN_TARGET_MS} ms) | Call click → app shows the result (outside) |`);
+    console.log(
+      `\n| app | answer → first size-changed (extension; target < ${APP_DRAWN_TARGET_MS} ms) | Call click → app shows the result (outside) |`,
+    );
     console.log('| --- | ---: | ---: |');
-    console.log(`| app drawn, first call | ${apps(drawn.slice(0, 1))} | ${list(figures.clickToAppShownMs.slice(0, 1))} |`);
+    console.log(
+      `| app drawn, first call | ${apps(drawn.slice(0, 1))} | ${list(figures.clickToAppShownMs.slice(0, 1))} |`,
+    );
     console.log(`| app drawn, later calls | ${apps(drawn.slice(1))} | ${list(figures.clickToAppShownMs.slice(1))} |`);
   }
   // The Protocol view (issue 20): what an open view costs 10,000 calls.
   console.log(await measureProtocolView());
   // What a person downloads (issue 24's target: under 200 KB with the CLI in it).
   const vsixBytes = fs.statSync(PRODUCT_VSIX).size;
-  console.log(`\nVSIX: ${(vsixBytes / 1024).toFixed(1)} KiB (${path.basename(PRODUCT_VSIX)}; target under 200 KB: ${vsixBytes < 200_000 ? 'MET' : 'NOT MET'})`);
+  console.log(
+    `\nVSIX: ${(vsixBytes / 1024).toFixed(1)} KiB (${path.basename(PRODUCT_VSIX)}; target under 200 KB: ${vsixBytes < 200_000 ? 'MET' : 'NOT MET'})`,
+  );
 }
 
 /**

@@ -26,7 +26,15 @@ import * as path from 'node:path';
 const PROTOCOL_VIEW_TARGET_PERCENT = 10;
 const CALLS = Number(process.env.BENCH_PROTOCOL_CALLS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_PROTOCOL_ROUNDS ?? 5);
-const EVERYTHING = path.join(__dirname, '..', 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+const EVERYTHING = path.join(
+  __dirname,
+  '..',
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
 const FLUSH_MS = 100;
 
 async function run(open: boolean): Promise<{ ms: number; cpuMs: number; events: number; posted: number }> {
@@ -46,7 +54,11 @@ async function run(open: boolean): Promise<{ ms: number; cpuMs: number; events: 
   });
   const transport = new StdioTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'] });
   transport.onDiagnostic((line) => tap.console(line));
-  const client = new McpClient({ serverName: 'bench', transport, trace: (direction, message) => tap.message(direction, message) });
+  const client = new McpClient({
+    serverName: 'bench',
+    transport,
+    trace: (direction, message) => tap.message(direction, message),
+  });
   await client.connect();
   try {
     const started = performance.now();
@@ -79,7 +91,11 @@ function vscodePost(message: unknown): number {
     if (value instanceof ArrayBuffer) return { $$vscode_array_buffer_reference$$: true, index: buffers.length };
     if (ArrayBuffer.isView(value)) {
       buffers.push(value);
-      return { $$vscode_array_buffer_reference$$: true, index: buffers.length - 1, view: { byteLength: value.byteLength, byteOffset: value.byteOffset } };
+      return {
+        $$vscode_array_buffer_reference$$: true,
+        index: buffers.length - 1,
+        view: { byteLength: value.byteLength, byteOffset: value.byteOffset },
+      };
     }
     return value;
   });

@@ -6,7 +6,16 @@
  *   argv[2]: a WorkerSpec as JSON. Messages in: {type: 'run', workload} and {type: 'close'}; out: 'ready',
  *   'sample' {wall, cpu} (CPU of this process only: the server's is not in it) and 'failed' {error}.
  */
-import { OursClient, OursModernClient, RawClient, SdkClient, SdkV2Client, SdkV2ModernClient, type BenchClient, type ServerCommand } from './clients';
+import {
+  OursClient,
+  OursModernClient,
+  RawClient,
+  SdkClient,
+  SdkV2Client,
+  SdkV2ModernClient,
+  type BenchClient,
+  type ServerCommand,
+} from './clients';
 import { SDK_RAISED_BUFFER } from './config';
 import { OursHandshakeHttpClient, SdkHandshakeHttpClient, SdkV2HandshakeHttpClient } from './handshakeHttpClients';
 import * as ours from './oursEntry';
@@ -35,7 +44,8 @@ export interface WorkerSpec {
 }
 
 export type ToWorker = { type: 'run'; workload: WorkloadId } | { type: 'close' };
-export type FromWorker = { type: 'ready' } | { type: 'sample'; wall: number; cpu: number } | { type: 'failed'; error: string };
+export type FromWorker =
+  { type: 'ready' } | { type: 'sample'; wall: number; cpu: number } | { type: 'failed'; error: string };
 
 function makeClient(spec: WorkerSpec): BenchClient {
   const { bigBytes, server } = spec;
@@ -89,7 +99,8 @@ function collectWarnings(label: string): () => void {
     else process.stderr.write(`  ${label}: ${warning.name}: ${warning.message}\n`);
   });
   return () => {
-    if (maxListeners > 0) process.stderr.write(`  ${label}: ${maxListeners} × MaxListenersExceededWarning from the client\n`);
+    if (maxListeners > 0)
+      process.stderr.write(`  ${label}: ${maxListeners} × MaxListenersExceededWarning from the client\n`);
   };
 }
 
@@ -121,7 +132,10 @@ async function main(): Promise<void> {
             const cpu = process.cpuUsage(cpuBefore);
             send({ type: 'sample', wall, cpu: (cpu.user + cpu.system) / 1000 });
           } catch (error) {
-            send({ type: 'failed', error: `failed after ${Math.round(performance.now() - started)} ms: ${describe(error)}` });
+            send({
+              type: 'failed',
+              error: `failed after ${Math.round(performance.now() - started)} ms: ${describe(error)}`,
+            });
           }
           return;
         }

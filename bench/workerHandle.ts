@@ -24,7 +24,10 @@ export class WorkerHandle {
   static async start(script: string, spec: WorkerSpec): Promise<WorkerHandle> {
     // Warnings are printed by the worker itself (bench/worker.ts: the SDK clients' MaxListenersExceededWarning, once
     // per socket, was thousands of lines between the tables).
-    const child = fork(script, [JSON.stringify(spec)], { execArgv: ['--no-warnings'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(script, [JSON.stringify(spec)], {
+      execArgv: ['--no-warnings'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const handle = new WorkerHandle(child);
     const first = await handle.reply();
     if (first.type !== 'ready') {

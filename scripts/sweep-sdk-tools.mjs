@@ -11,7 +11,9 @@ const [command, ...args] = JSON.parse(process.argv[2]);
 const env = { ...getDefaultEnvironment(), ...process.env, ...JSON.parse(process.argv[3] ?? '{}') };
 // The capabilities our CLI declares that change what a server lists: roots (server-everything adds get-roots-list).
 const client = new Client({ name: 'sweep-sdk', version: '1.0.0' }, { capabilities: { roots: {} } });
-client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(cwd).href, name: path.basename(cwd) }] }));
+client.setRequestHandler(ListRootsRequestSchema, () => ({
+  roots: [{ uri: pathToFileURL(cwd).href, name: path.basename(cwd) }],
+}));
 const cwd = process.argv[4] ?? process.cwd();
 const transport = new StdioClientTransport({ command, args, env, cwd, stderr: 'ignore' });
 const timeout = Number(process.env.SWEEP_TIMEOUT_MS ?? 60_000);

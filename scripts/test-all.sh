@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `npm test`: every test, what CI runs after `npm ci` (.ci/run). Phase by phase, timed:
-#   build; typecheck and lint side by side (one core each); the two VSIXes packaged;
+#   build; typecheck, lint and the formatter check side by side; the two VSIXes packaged;
 #   then the VS Code suites (integration + end to end), with the unit, component and conformance suites beside them.
 # Why beside: the VS Code suites spend most of their time waiting on a browser, a server or a person's step (about one
 # of the machine's two cores busy on average), and so do the unit and component tests (one file at a time: see below): one
@@ -61,7 +61,7 @@ count() {
 }
 
 phase build npm run build || { summary; exit 1; }
-phase "typecheck+lint" side_by_side "npm run typecheck" "npm run lint" || { summary; exit 1; }
+phase "typecheck+lint+format" side_by_side "npm run typecheck" "npm run lint" "npm run format:check" || { summary; exit 1; }
 phase "package the VSIXes" bash -c 'bash scripts/package-vsixes.sh --dev-build > test-results/vsixes.txt' || { summary; exit 1; }
 export MCP_PRODUCT_VSIX="$(sed -n 1p test-results/vsixes.txt)"
 export MCP_E2E_VSIX="$(sed -n 2p test-results/vsixes.txt)"

@@ -36,7 +36,13 @@
   }
 
   function surroundings() {
-    vscode.postMessage({ type: 'surroundings', theme: themeKind(), styles: styles(), width: Math.round(holder ? holder.clientWidth : window.innerWidth), height: Math.round(window.innerHeight) });
+    vscode.postMessage({
+      type: 'surroundings',
+      theme: themeKind(),
+      styles: styles(),
+      width: Math.round(holder ? holder.clientWidth : window.innerWidth),
+      height: Math.round(window.innerHeight),
+    });
   }
 
   function stop(reason) {
@@ -92,7 +98,8 @@
         if (frame && frame.contentWindow && !stopped) frame.contentWindow.postMessage(message.message, '*');
         return;
       case 'resize':
-        if (frame && typeof message.height === 'number' && document.body.dataset.mode !== 'fullscreen') frame.style.height = `${Math.max(80, Math.min(message.height, 4000))}px`;
+        if (frame && typeof message.height === 'number' && document.body.dataset.mode !== 'fullscreen')
+          frame.style.height = `${Math.max(80, Math.min(message.height, 4000))}px`;
         return;
       case 'mode':
         document.body.dataset.mode = message.mode === 'fullscreen' ? 'fullscreen' : 'inline';
@@ -112,14 +119,20 @@
   });
 
   document.addEventListener('click', (event) => {
-    const target = /** @type {HTMLElement | null} */ (event.target instanceof HTMLElement ? event.target.closest('[data-action]') : null);
+    const target = /** @type {HTMLElement | null} */ (
+      event.target instanceof HTMLElement ? event.target.closest('[data-action]') : null
+    );
     if (target) vscode.postMessage({ type: 'action', action: target.dataset.action });
   });
   // The page draws the header's buttons disabled: until the listener above exists, a click on them would be lost.
-  for (const button of document.querySelectorAll('#app-header button[data-action]')) /** @type {HTMLButtonElement} */ (button).disabled = false;
+  for (const button of document.querySelectorAll('#app-header button[data-action]'))
+    /** @type {HTMLButtonElement} */ (button).disabled = false;
 
   // Theme switches change the body's class; resizes change the container: the extension tells the app what changed.
-  new MutationObserver(() => requestAnimationFrame(surroundings)).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  new MutationObserver(() => requestAnimationFrame(surroundings)).observe(document.body, {
+    attributes: true,
+    attributeFilter: ['class'],
+  });
   let resizeTimer;
   window.addEventListener('resize', () => {
     clearTimeout(resizeTimer);
@@ -135,7 +148,9 @@
   frame.setAttribute('referrerpolicy', 'no-referrer');
   // The app's own policy, first in its head: the frame enforces it on top of this page's (which it inherits).
   const meta = `<meta http-equiv="Content-Security-Policy" content="${state.csp.replace(/"/g, '&quot;')}">`;
-  frame.srcdoc = /<head[^>]*>/i.test(state.html) ? state.html.replace(/<head[^>]*>/i, (head) => `${head}${meta}`) : `${meta}${state.html}`;
+  frame.srcdoc = /<head[^>]*>/i.test(state.html)
+    ? state.html.replace(/<head[^>]*>/i, (head) => `${head}${meta}`)
+    : `${meta}${state.html}`;
   frame.addEventListener('load', () => vscode.postMessage({ type: 'loaded' }), { once: true });
   if (holder) holder.appendChild(frame);
 })();

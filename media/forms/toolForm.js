@@ -5,7 +5,9 @@
   // Shared with media/results/results.js, which draws the results under the form: one API handle per page.
   const vscode = window.mcpVsCodeApi || (window.mcpVsCodeApi = acquireVsCodeApi());
   // The form page (src/extension/forms) always renders these elements; the casts say which kind each is.
-  const state = JSON.parse(/** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById('initial-state')).textContent));
+  const state = JSON.parse(
+    /** @type {string} */ (/** @type {HTMLElement} */ (document.getElementById('initial-state')).textContent),
+  );
   const labels = state.labels;
   const form = /** @type {HTMLFormElement} */ (document.getElementById('form'));
   const fieldsRoot = /** @type {HTMLElement} */ (document.getElementById('fields'));
@@ -47,15 +49,32 @@
     const id = 'f' + ++counter;
     const describedBy = field.description ? id + '-help' : undefined;
     const wrap = (control, extraClass) =>
-      el('div', { class: 'field ' + (extraClass || ''), 'data-path': path }, [labelFor(field, id), control, help(field, id), el('div', { class: 'field-error', role: 'alert' })]);
+      el('div', { class: 'field ' + (extraClass || ''), 'data-path': path }, [
+        labelFor(field, id),
+        control,
+        help(field, id),
+        el('div', { class: 'field-error', role: 'alert' }),
+      ]);
     switch (field.kind) {
       case 'string': {
-        const input = el('input', { id, type: field.secret ? 'password' : 'text', 'aria-describedby': describedBy, 'aria-required': field.required ? 'true' : undefined });
+        const input = el('input', {
+          id,
+          type: field.secret ? 'password' : 'text',
+          'aria-describedby': describedBy,
+          'aria-required': field.required ? 'true' : undefined,
+        });
         input.value = typeof value === 'string' ? value : '';
         return { node: wrap(input), read: () => (input.value === '' && !field.required ? undefined : input.value) };
       }
       case 'number': {
-        const input = el('input', { id, type: 'number', step: field.integer ? '1' : 'any', min: field.minimum, max: field.maximum, 'aria-describedby': describedBy });
+        const input = el('input', {
+          id,
+          type: 'number',
+          step: field.integer ? '1' : 'any',
+          min: field.minimum,
+          max: field.maximum,
+          'aria-describedby': describedBy,
+        });
         input.value = typeof value === 'number' ? String(value) : '';
         return {
           node: wrap(input),
@@ -76,28 +95,58 @@
       case 'enum': {
         const select = el('select', { id, 'aria-describedby': describedBy });
         if (!field.required || value === undefined) select.appendChild(el('option', { value: '', text: labels.unset }));
-        field.options.forEach((option, index) => select.appendChild(el('option', { value: String(index), text: option.label, selected: option.value === value })));
-        return { node: wrap(select), read: () => (select.value === '' ? undefined : field.options[Number(select.value)].value) };
+        field.options.forEach((option, index) =>
+          select.appendChild(
+            el('option', { value: String(index), text: option.label, selected: option.value === value }),
+          ),
+        );
+        return {
+          node: wrap(select),
+          read: () => (select.value === '' ? undefined : field.options[Number(select.value)].value),
+        };
       }
       case 'multi-enum': {
         const chosen = new Set(Array.isArray(value) ? value : []);
         const boxes = field.options.map((option) => {
           const boxId = 'f' + ++counter;
           const box = el('input', { id: boxId, type: 'checkbox', checked: chosen.has(option.value) });
-          return { option, box, node: el('div', { class: 'choice' }, [box, el('label', { for: boxId, text: option.label })]) };
+          return {
+            option,
+            box,
+            node: el('div', { class: 'choice' }, [box, el('label', { for: boxId, text: option.label })]),
+          };
         });
-        const group = el('div', { role: 'group', id, 'aria-describedby': describedBy }, boxes.map((b) => b.node));
-        return { node: wrap(group), read: () => { const picked = boxes.filter((b) => b.box.checked).map((b) => b.option.value); return picked.length || field.required ? picked : undefined; } };
+        const group = el(
+          'div',
+          { role: 'group', id, 'aria-describedby': describedBy },
+          boxes.map((b) => b.node),
+        );
+        return {
+          node: wrap(group),
+          read: () => {
+            const picked = boxes.filter((b) => b.box.checked).map((b) => b.option.value);
+            return picked.length || field.required ? picked : undefined;
+          },
+        };
       }
       case 'array': {
         const list = el('div', { class: 'array-items', id });
         const items = [];
         const addItem = (itemValue) => {
           const item = render(field.item, itemValue, path + '/' + items.length);
-          const remove = el('button', { type: 'button', class: 'secondary icon', 'aria-label': labels.remove, title: labels.remove, text: '−' });
+          const remove = el('button', {
+            type: 'button',
+            class: 'secondary icon',
+            'aria-label': labels.remove,
+            title: labels.remove,
+            text: '−',
+          });
           const row = el('div', { class: 'array-item' }, [item.node, remove]);
           const entry = { item, row };
-          remove.addEventListener('click', () => { items.splice(items.indexOf(entry), 1); row.remove(); });
+          remove.addEventListener('click', () => {
+            items.splice(items.indexOf(entry), 1);
+            row.remove();
+          });
           items.push(entry);
           list.appendChild(row);
           const focusable = row.querySelector('input, select, textarea');
@@ -105,12 +154,27 @@
         };
         (Array.isArray(value) ? value : []).forEach((v) => addItem(v));
         const add = el('button', { type: 'button', class: 'secondary', text: labels.add });
-        add.addEventListener('click', () => { const focusable = addItem(undefined); if (focusable) focusable.focus(); });
+        add.addEventListener('click', () => {
+          const focusable = addItem(undefined);
+          if (focusable) focusable.focus();
+        });
         const node = el('div', { class: 'field', 'data-path': path }, [
-          el('div', { class: 'field-label' }, [document.createTextNode(field.label || field.name || labels.items), field.required ? el('span', { class: 'required', text: ' *' }) : null]),
-          help(field, id), list, add, el('div', { class: 'field-error', role: 'alert' }),
+          el('div', { class: 'field-label' }, [
+            document.createTextNode(field.label || field.name || labels.items),
+            field.required ? el('span', { class: 'required', text: ' *' }) : null,
+          ]),
+          help(field, id),
+          list,
+          add,
+          el('div', { class: 'field-error', role: 'alert' }),
         ]);
-        return { node, read: () => { const values = items.map((e) => e.item.read()); return values.length || field.required ? values : undefined; } };
+        return {
+          node,
+          read: () => {
+            const values = items.map((e) => e.item.read());
+            return values.length || field.required ? values : undefined;
+          },
+        };
       }
       case 'object': {
         // An optional nested object is absent until the person adds it: its own required fields must not block a
@@ -123,7 +187,14 @@
         area.value = value === undefined ? '' : JSON.stringify(value, null, 2);
         return {
           node: wrap(area),
-          read: () => { if (area.value.trim() === '') return undefined; try { return JSON.parse(area.value); } catch { throw new Error(labels.notJson + ' ' + (field.label || field.name)); } },
+          read: () => {
+            if (area.value.trim() === '') return undefined;
+            try {
+              return JSON.parse(area.value);
+            } catch {
+              throw new Error(labels.notJson + ' ' + (field.label || field.name));
+            }
+          },
         };
       }
     }
@@ -131,16 +202,36 @@
 
   /** The object's fields in a fieldset (the root: a plain div); `extra` goes after the legend (the Remove button). */
   function renderObject(field, value, path, id, extra) {
-    const children = field.fields.map((child) => ({ child, rendered: render(child, value && typeof value === 'object' ? value[child.name] : undefined, path + '/' + child.name) }));
+    const children = field.fields.map((child) => ({
+      child,
+      rendered: render(
+        child,
+        value && typeof value === 'object' ? value[child.name] : undefined,
+        path + '/' + child.name,
+      ),
+    }));
     const body = children.map((c) => c.rendered.node);
-    const node = path === ''
-      ? el('div', {}, body)
-      : el('fieldset', { 'data-path': path }, [el('legend', {}, [document.createTextNode(field.label || field.name), field.required ? el('span', { class: 'required', text: ' *' }) : null]), extra, help(field, id), ...body, el('div', { class: 'field-error', role: 'alert' })]);
+    const node =
+      path === ''
+        ? el('div', {}, body)
+        : el('fieldset', { 'data-path': path }, [
+            el('legend', {}, [
+              document.createTextNode(field.label || field.name),
+              field.required ? el('span', { class: 'required', text: ' *' }) : null,
+            ]),
+            extra,
+            help(field, id),
+            ...body,
+            el('div', { class: 'field-error', role: 'alert' }),
+          ]);
     return {
       node,
       read: () => {
         const result = {};
-        for (const c of children) { const v = c.rendered.read(); if (v !== undefined) result[c.child.name] = v; }
+        for (const c of children) {
+          const v = c.rendered.read();
+          if (v !== undefined) result[c.child.name] = v;
+        }
         return Object.keys(result).length || field.required || path === '' || extra ? result : undefined;
       },
     };
@@ -166,14 +257,36 @@
     const close = () => {
       opened = undefined;
       slot.textContent = '';
-      const add = el('button', { type: 'button', class: 'secondary add-object', text: labels.addObject.replace('{0}', name) });
-      add.addEventListener('click', () => { open(defaultsOf(field)); const focusable = slot.querySelector('fieldset input, fieldset select, fieldset textarea'); if (focusable) /** @type {HTMLElement} */ (focusable).focus(); });
-      slot.appendChild(el('div', { class: 'field', 'data-path': path }, [add, help(field, id), el('div', { class: 'field-error', role: 'alert' })]));
+      const add = el('button', {
+        type: 'button',
+        class: 'secondary add-object',
+        text: labels.addObject.replace('{0}', name),
+      });
+      add.addEventListener('click', () => {
+        open(defaultsOf(field));
+        const focusable = slot.querySelector('fieldset input, fieldset select, fieldset textarea');
+        if (focusable) /** @type {HTMLElement} */ (focusable).focus();
+      });
+      slot.appendChild(
+        el('div', { class: 'field', 'data-path': path }, [
+          add,
+          help(field, id),
+          el('div', { class: 'field-error', role: 'alert' }),
+        ]),
+      );
     };
     const open = (initial) => {
       slot.textContent = '';
-      const remove = el('button', { type: 'button', class: 'secondary remove-object', text: labels.removeObject.replace('{0}', name) });
-      remove.addEventListener('click', () => { close(); const add = slot.querySelector('button'); if (add) /** @type {HTMLElement} */ (add).focus(); });
+      const remove = el('button', {
+        type: 'button',
+        class: 'secondary remove-object',
+        text: labels.removeObject.replace('{0}', name),
+      });
+      remove.addEventListener('click', () => {
+        close();
+        const add = slot.querySelector('button');
+        if (add) /** @type {HTMLElement} */ (add).focus();
+      });
       opened = renderObject(field, initial, path, id, remove);
       slot.appendChild(opened.node);
     };
@@ -188,7 +301,8 @@
     const root = render(state.model, values, '');
     readRoot = root.read;
     fieldsRoot.appendChild(root.node);
-    if (state.model.kind === 'object' && state.model.fields.length === 0) fieldsRoot.appendChild(el('p', { class: 'muted', text: labels.noArguments }));
+    if (state.model.kind === 'object' && state.model.fields.length === 0)
+      fieldsRoot.appendChild(el('p', { class: 'muted', text: labels.noArguments }));
   }
 
   function currentArguments() {
@@ -204,19 +318,29 @@
     document.querySelectorAll('.field-error').forEach((node) => (node.textContent = ''));
     document.querySelectorAll('.invalid').forEach((node) => node.classList.remove('invalid'));
     document.querySelectorAll('[aria-invalid]').forEach((node) => node.removeAttribute('aria-invalid'));
-    if (!errors.length) { errorsBox.hidden = true; return; }
+    if (!errors.length) {
+      errorsBox.hidden = true;
+      return;
+    }
     /** @type {string[]} */
     const unplaced = [];
     /** @type {HTMLElement | undefined} */
     let firstInvalid;
     for (const error of errors) {
-      const target = error.path === '' ? null : fieldsRoot.querySelector('[data-path="' + CSS.escape(error.path) + '"]');
+      const target =
+        error.path === '' ? null : fieldsRoot.querySelector('[data-path="' + CSS.escape(error.path) + '"]');
       const slot = target && target.querySelector(':scope > .field-error');
-      if (!slot) { unplaced.push(error.message); continue; }
+      if (!slot) {
+        unplaced.push(error.message);
+        continue;
+      }
       slot.textContent = slot.textContent ? slot.textContent + '; ' + error.message : error.message;
       target.classList.add('invalid');
       const control = /** @type {HTMLElement | null} */ (target.querySelector('input, select, textarea'));
-      if (control) { control.setAttribute('aria-invalid', 'true'); firstInvalid = firstInvalid || control; }
+      if (control) {
+        control.setAttribute('aria-invalid', 'true');
+        firstInvalid = firstInvalid || control;
+      }
     }
     errorsBox.hidden = false;
     if (unplaced.length < errors.length) errorsBox.appendChild(el('strong', { text: labels.fixErrors }));
@@ -231,7 +355,12 @@
   function submit() {
     if (submitButton.disabled) return;
     let args;
-    try { args = currentArguments(); } catch (error) { showErrors([{ path: '', message: errorText(error) }]); return; }
+    try {
+      args = currentArguments();
+    } catch (error) {
+      showErrors([{ path: '', message: errorText(error) }]);
+      return;
+    }
     // "Run as task" (present only for tools with task support): the extension decides what a disabled one means.
     const runAsTask = /** @type {HTMLInputElement | null} */ (document.getElementById('run-as-task'));
     vscode.postMessage({ type: 'submit', arguments: args, runAsTask: runAsTask ? runAsTask.checked : undefined });
@@ -239,27 +368,47 @@
 
   toggleButton.addEventListener('click', () => {
     try {
-      if (!jsonMode) { jsonArea.value = JSON.stringify(readRoot(), null, 2); }
-      else { renderForm(JSON.parse(jsonArea.value.trim() === '' ? '{}' : jsonArea.value)); }
-    } catch (error) { showErrors([{ path: '', message: errorText(error) }]); return; }
+      if (!jsonMode) {
+        jsonArea.value = JSON.stringify(readRoot(), null, 2);
+      } else {
+        renderForm(JSON.parse(jsonArea.value.trim() === '' ? '{}' : jsonArea.value));
+      }
+    } catch (error) {
+      showErrors([{ path: '', message: errorText(error) }]);
+      return;
+    }
     jsonMode = !jsonMode;
     fieldsRoot.hidden = jsonMode;
     jsonArea.hidden = !jsonMode;
     toggleButton.setAttribute('aria-pressed', String(jsonMode));
     toggleButton.textContent = jsonMode ? labels.formMode : labels.jsonMode;
-    (jsonMode ? jsonArea : /** @type {HTMLElement | null} */ (fieldsRoot.querySelector('input, select, textarea')) || submitButton).focus();
+    (jsonMode
+      ? jsonArea
+      : /** @type {HTMLElement | null} */ (fieldsRoot.querySelector('input, select, textarea')) || submitButton
+    ).focus();
   });
-  form.addEventListener('submit', (event) => { event.preventDefault(); submit(); });
-  /** @type {HTMLElement} */ (document.getElementById('cancel')).addEventListener('click', () => vscode.postMessage({ type: 'cancel' }));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit();
+  });
+  /** @type {HTMLElement} */ (document.getElementById('cancel')).addEventListener('click', () =>
+    vscode.postMessage({ type: 'cancel' }),
+  );
   document.addEventListener('keydown', (event) => {
     // Escape does not close the form: a result drawn under it (perhaps a long call's) would be lost to a key pressed
     // to dismiss something else. The Close button closes.
-    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) { event.preventDefault(); submit(); }
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      submit();
+    }
   });
   window.addEventListener('message', (event) => {
     const message = event.data;
     if (message.type === 'errors') showErrors(message.errors);
-    else if (message.type === 'busy') { submitButton.disabled = message.busy; submitButton.textContent = message.busy ? labels.calling : labels.call; }
+    else if (message.type === 'busy') {
+      submitButton.disabled = message.busy;
+      submitButton.textContent = message.busy ? labels.calling : labels.call;
+    }
   });
 
   renderForm(state.values);

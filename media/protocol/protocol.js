@@ -6,7 +6,8 @@
   const vscode = window.mcpVsCodeApi ?? (window.mcpVsCodeApi = acquireVsCodeApi());
   const initial = JSON.parse(document.getElementById('initial-state')?.textContent || '{}');
   /** @type {Record<string, string>} */ const strings = initial.strings ?? {};
-  const t = (key, ...args) => String(strings[key] ?? key).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)] ?? ''));
+  const t = (key, ...args) =>
+    String(strings[key] ?? key).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)] ?? ''));
 
   const ROW_HEIGHT = 22;
   const OVERSCAN = 10;
@@ -47,14 +48,41 @@
   const app = /** @type {HTMLElement} */ (document.getElementById('app'));
   const tabs = el('div', { className: 'tabs', role: 'tablist' });
   /** @type {Record<string, HTMLButtonElement>} */ const tabButtons = {};
-  for (const [kind, label] of [['message', t('messages')], ['http', t('network')], ['console', t('console')]]) {
-    const button = el('button', { type: 'button', className: 'tab secondary', role: 'tab', text: label, id: `tab-${kind}`, onClick: () => setTab(kind) });
+  for (const [kind, label] of [
+    ['message', t('messages')],
+    ['http', t('network')],
+    ['console', t('console')],
+  ]) {
+    const button = el('button', {
+      type: 'button',
+      className: 'tab secondary',
+      role: 'tab',
+      text: label,
+      id: `tab-${kind}`,
+      onClick: () => setTab(kind),
+    });
     tabButtons[kind] = button;
     tabs.append(button);
   }
-  const methodInput = el('input', { type: 'search', id: 'filter-method', placeholder: t('filterMethod'), 'aria-label': t('filterMethod') });
-  const idInput = el('input', { type: 'search', id: 'filter-id', placeholder: t('filterId'), 'aria-label': t('filterId'), size: 6 });
-  const textInput = el('input', { type: 'search', id: 'filter-text', placeholder: t('filterText'), 'aria-label': t('filterText') });
+  const methodInput = el('input', {
+    type: 'search',
+    id: 'filter-method',
+    placeholder: t('filterMethod'),
+    'aria-label': t('filterMethod'),
+  });
+  const idInput = el('input', {
+    type: 'search',
+    id: 'filter-id',
+    placeholder: t('filterId'),
+    'aria-label': t('filterId'),
+    size: 6,
+  });
+  const textInput = el('input', {
+    type: 'search',
+    id: 'filter-text',
+    placeholder: t('filterText'),
+    'aria-label': t('filterText'),
+  });
   const directionSelect = el(
     'select',
     { id: 'filter-direction', 'aria-label': t('direction') },
@@ -62,11 +90,41 @@
     el('option', { value: 'send', text: `→ ${t('sent')}` }),
     el('option', { value: 'receive', text: `← ${t('received')}` }),
   );
-  const pauseButton = el('button', { type: 'button', id: 'pause', className: 'secondary', text: t('pause'), onClick: () => setPaused(!paused) });
-  const clearButton = el('button', { type: 'button', id: 'clear', className: 'secondary', text: t('clear'), onClick: () => vscode.postMessage({ type: 'clear' }) });
-  const exportButton = el('button', { type: 'button', id: 'export', className: 'secondary', text: t('export'), onClick: () => vscode.postMessage({ type: 'export' }) });
+  const pauseButton = el('button', {
+    type: 'button',
+    id: 'pause',
+    className: 'secondary',
+    text: t('pause'),
+    onClick: () => setPaused(!paused),
+  });
+  const clearButton = el('button', {
+    type: 'button',
+    id: 'clear',
+    className: 'secondary',
+    text: t('clear'),
+    onClick: () => vscode.postMessage({ type: 'clear' }),
+  });
+  const exportButton = el('button', {
+    type: 'button',
+    id: 'export',
+    className: 'secondary',
+    text: t('export'),
+    onClick: () => vscode.postMessage({ type: 'export' }),
+  });
   const status = el('span', { id: 'status', className: 'muted', role: 'status' });
-  const toolbar = el('div', { className: 'toolbar' }, tabs, methodInput, idInput, textInput, directionSelect, pauseButton, clearButton, exportButton, status);
+  const toolbar = el(
+    'div',
+    { className: 'toolbar' },
+    tabs,
+    methodInput,
+    idInput,
+    textInput,
+    directionSelect,
+    pauseButton,
+    clearButton,
+    exportButton,
+    status,
+  );
 
   const viewport = el('div', { id: 'list', className: 'viewport', tabIndex: 0, role: 'listbox' });
   const spacer = el('div', { className: 'spacer' });
@@ -140,7 +198,16 @@
       case 'message':
         return `${event.method ?? ''} ${event.text}`.toLowerCase();
       case 'http':
-        return [event.method, event.url, String(event.status ?? ''), event.failure ?? '', ...event.requestHeaders.map((h) => `${h.name}: ${h.value}`), ...event.responseHeaders.map((h) => `${h.name}: ${h.value}`)].join('\n').toLowerCase();
+        return [
+          event.method,
+          event.url,
+          String(event.status ?? ''),
+          event.failure ?? '',
+          ...event.requestHeaders.map((h) => `${h.name}: ${h.value}`),
+          ...event.responseHeaders.map((h) => `${h.name}: ${h.value}`),
+        ]
+          .join('\n')
+          .toLowerCase();
       default:
         return String(event.text).toLowerCase();
     }
@@ -149,7 +216,8 @@
   /** Appends events (already in seq order), dropping the oldest past MAX_EVENTS. */
   function add(batch) {
     for (const event of batch) {
-      if (event.kind === 'message' && event.relatedSeq !== undefined && event.durationMs !== undefined) answers.set(event.relatedSeq, event);
+      if (event.kind === 'message' && event.relatedSeq !== undefined && event.durationMs !== undefined)
+        answers.set(event.relatedSeq, event);
       events.push(event);
       if (passes(event)) shown.push(events.length - 1);
     }
@@ -212,7 +280,11 @@
         const answer = answers.get(event.seq);
         const failed = event.messageKind === 'error' || answer?.messageKind === 'error';
         if (failed) row.classList.add('error');
-        cell(`dir ${event.direction}`, event.direction === 'send' ? '→' : '←', event.direction === 'send' ? t('sent') : t('received'));
+        cell(
+          `dir ${event.direction}`,
+          event.direction === 'send' ? '→' : '←',
+          event.direction === 'send' ? t('sent') : t('received'),
+        );
         cell('kind', event.messageKind);
         cell('method', event.method ?? (event.error ? `error ${event.error.code ?? ''}` : ''));
         cell('id', event.id === undefined ? '' : `#${event.id}`);
@@ -220,7 +292,14 @@
         cell('duration', duration === undefined ? '' : `${duration} ms`);
         cell('size', bytes(event.size));
         cell('era', event.era ?? '');
-        cell('summary', event.error ? event.error.message : event.relatedSeq !== undefined && event.durationMs === undefined ? t('relatesTo', event.relatedSeq) : '');
+        cell(
+          'summary',
+          event.error
+            ? event.error.message
+            : event.relatedSeq !== undefined && event.durationMs === undefined
+              ? t('relatesTo', event.relatedSeq)
+              : '',
+        );
         return;
       }
       case 'http': {
@@ -245,7 +324,8 @@
     if (scroll) {
       const position = shown.indexOf(index);
       const top = position * ROW_HEIGHT;
-      if (top < viewport.scrollTop || top + ROW_HEIGHT > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top - viewport.clientHeight / 2;
+      if (top < viewport.scrollTop || top + ROW_HEIGHT > viewport.scrollTop + viewport.clientHeight)
+        viewport.scrollTop = top - viewport.clientHeight / 2;
     }
     render();
     showDetail(events[index]);
@@ -253,16 +333,24 @@
 
   function showDetail(event) {
     const body = detailText(event);
-    const copy = el('button', { type: 'button', id: 'copy', className: 'secondary', text: t('copy'), onClick: () => {
-      vscode.postMessage({ type: 'copy', text: body });
-      copy.textContent = t('copied');
-      setTimeout(() => (copy.textContent = t('copy')), 1200);
-    } });
+    const copy = el('button', {
+      type: 'button',
+      id: 'copy',
+      className: 'secondary',
+      text: t('copy'),
+      onClick: () => {
+        vscode.postMessage({ type: 'copy', text: body });
+        copy.textContent = t('copied');
+        setTimeout(() => (copy.textContent = t('copy')), 1200);
+      },
+    });
     const heading = el('div', { className: 'detail-head' }, el('strong', { text: headline(event) }), copy);
     /** @type {HTMLElement[]} */ const parts = [heading];
-    if (event.kind === 'message' && event.truncated) parts.push(el('p', { className: 'muted', text: t('truncated', event.text.length, event.size) }));
+    if (event.kind === 'message' && event.truncated)
+      parts.push(el('p', { className: 'muted', text: t('truncated', event.text.length, event.size) }));
     if (event.kind === 'http') parts.push(httpDetail(event));
-    else parts.push(el('pre', { className: event.kind === 'message' && event.error ? 'json error' : 'json', text: body }));
+    else
+      parts.push(el('pre', { className: event.kind === 'message' && event.error ? 'json error' : 'json', text: body }));
     detail.replaceChildren(...parts);
   }
 
@@ -270,8 +358,24 @@
     switch (event.kind) {
       case 'message': {
         const arrow = event.direction === 'send' ? `→ ${t('sent')}` : `← ${t('received')}`;
-        const answer = event.relatedSeq !== undefined ? (event.durationMs !== undefined ? t('answers', event.relatedSeq) : t('relatesTo', event.relatedSeq)) : '';
-        return [clock(event.time), arrow, event.messageKind, event.method ?? '', event.id === undefined ? '' : `#${event.id}`, answer, bytes(event.size), event.era ?? ''].filter(Boolean).join('  ');
+        const answer =
+          event.relatedSeq !== undefined
+            ? event.durationMs !== undefined
+              ? t('answers', event.relatedSeq)
+              : t('relatesTo', event.relatedSeq)
+            : '';
+        return [
+          clock(event.time),
+          arrow,
+          event.messageKind,
+          event.method ?? '',
+          event.id === undefined ? '' : `#${event.id}`,
+          answer,
+          bytes(event.size),
+          event.era ?? '',
+        ]
+          .filter(Boolean)
+          .join('  ');
       }
       case 'http':
         return `${clock(event.time)}  ${event.method} ${event.status ?? ''} ${event.url}`;
@@ -301,7 +405,8 @@
     }
   }
 
-  const headerText = (header) => `${header.name}: ${header.value}${header.decoded !== undefined ? `   (${t('decoded', header.decoded)})` : ''}`;
+  const headerText = (header) =>
+    `${header.name}: ${header.value}${header.decoded !== undefined ? `   (${t('decoded', header.decoded)})` : ''}`;
 
   function httpDetail(event) {
     const section = el('div', { className: 'http' });
@@ -310,14 +415,21 @@
       const list = el('table', { className: 'headers' });
       for (const header of headers) {
         const value = el('td', { text: header.value });
-        if (header.decoded !== undefined) value.append(el('div', { className: 'muted', text: t('decoded', header.decoded) }));
+        if (header.decoded !== undefined)
+          value.append(el('div', { className: 'muted', text: t('decoded', header.decoded) }));
         list.append(el('tr', {}, el('th', { text: header.name }), value));
       }
       section.append(list);
     };
     section.append(el('p', { text: `${t('url')}: ${event.url}` }));
     if (event.failure !== undefined) section.append(el('p', { className: 'bad', text: t('failed', event.failure) }));
-    else section.append(el('p', { className: (event.status ?? 0) >= 400 ? 'bad' : '', text: `${t('status')}: ${event.status} ${event.statusText ?? ''}` }));
+    else
+      section.append(
+        el('p', {
+          className: (event.status ?? 0) >= 400 ? 'bad' : '',
+          text: `${t('status')}: ${event.status} ${event.statusText ?? ''}`,
+        }),
+      );
     if (event.location) section.append(el('p', { text: t('redirect', event.location) }));
     table(t('requestHeaders'), event.requestHeaders);
     if (event.requestBody) section.append(el('h2', { text: t('requestBody') }), el('pre', { text: event.requestBody }));

@@ -47,17 +47,26 @@
     const total = Number(box.getAttribute('data-total'));
     const shown = Math.min(total, Number(box.getAttribute('data-shown')) + chunk);
     box.setAttribute('data-shown', String(shown));
-    if (shown >= total || rest.length <= chunk) { button.remove(); return; }
-    button.textContent = (box.getAttribute('data-label') || '').replace('{0}', shown.toLocaleString()).replace('{1}', total.toLocaleString());
+    if (shown >= total || rest.length <= chunk) {
+      button.remove();
+      return;
+    }
+    button.textContent = (box.getAttribute('data-label') || '')
+      .replace('{0}', shown.toLocaleString())
+      .replace('{1}', total.toLocaleString());
   }
   document.addEventListener('click', (event) => {
     const target = event.target instanceof Element ? event.target.closest('[data-action]') : null;
     if (!target) return;
     event.preventDefault();
     const action = target.getAttribute('data-action');
-    if (action === 'showMore') { showMore(target); return; }
+    if (action === 'showMore') {
+      showMore(target);
+      return;
+    }
     if (action === 'readResource') vscode.postMessage({ type: 'readResource', uri: target.getAttribute('data-uri') });
-    else if (action === 'openMarkdown' || action === 'openTab' || action === 'cancelCall') vscode.postMessage({ type: action });
+    else if (action === 'openMarkdown' || action === 'openTab' || action === 'cancelCall')
+      vscode.postMessage({ type: action });
   });
   window.addEventListener('message', (event) => {
     const message = event.data;

@@ -17,7 +17,8 @@
   let interacted = false;
   let uid = 0;
 
-  const t = (key, ...args) => String(strings[key] ?? key).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)] ?? ''));
+  const t = (key, ...args) =>
+    String(strings[key] ?? key).replace(/\{(\d+)\}/g, (_, i) => String(args[Number(i)] ?? ''));
 
   /**
    * @template {keyof HTMLElementTagNameMap} K
@@ -56,7 +57,9 @@
    */
   function requestTitle(key, view) {
     if (!view.task) return t(key, view.serverName);
-    return view.task.shownToolName ? t(key + 'TaskTool', view.serverName, view.task.shownTaskId, view.task.shownToolName) : t(key + 'Task', view.serverName, view.task.shownTaskId);
+    return view.task.shownToolName
+      ? t(key + 'TaskTool', view.serverName, view.task.shownTaskId, view.task.shownToolName)
+      : t(key + 'Task', view.serverName, view.task.shownTaskId);
   }
 
   function header(title, waiting) {
@@ -83,7 +86,8 @@
   function actions(primaryLabel, onPrimary, secondary) {
     const primary = el('button', { type: 'button', id: 'primary', text: primaryLabel, onClick: onPrimary });
     const buttons = [primary];
-    for (const [label, handler, idName] of secondary) buttons.push(el('button', { type: 'button', className: 'secondary', id: idName, text: label, onClick: handler }));
+    for (const [label, handler, idName] of secondary)
+      buttons.push(el('button', { type: 'button', className: 'secondary', id: idName, text: label, onClick: handler }));
     return el('div', { className: 'actions' }, ...buttons);
   }
 
@@ -100,12 +104,23 @@
       const row = [];
       message.parts.forEach((part, p) => {
         if (part.kind === 'text') {
-          const area = el('textarea', { id: `message-${m}-${p}`, value: part.text, 'aria-label': t('message', m + 1, role) });
+          const area = el('textarea', {
+            id: `message-${m}-${p}`,
+            value: part.text,
+            'aria-label': t('message', m + 1, role),
+          });
           row.push(area);
           fields.push(area);
         } else if (part.kind === 'image') {
           row.push(null);
-          fields.push(el('div', {}, el('div', { className: 'description', text: t('image', part.mimeType) }), el('img', { src: `data:${part.mimeType};base64,${part.data}`, alt: t('image', part.mimeType) })));
+          fields.push(
+            el(
+              'div',
+              {},
+              el('div', { className: 'description', text: t('image', part.mimeType) }),
+              el('img', { src: `data:${part.mimeType};base64,${part.data}`, alt: t('image', part.mimeType) }),
+            ),
+          );
         } else {
           row.push(null);
           fields.push(el('div', { className: 'other', text: part.description }));
@@ -115,19 +130,52 @@
       form.push(el('fieldset', {}, ...fields));
     });
     if (view.unsupported.length) {
-      form.push(el('div', { className: 'warning', role: 'note' }, el('strong', { text: t('unsupported') }), el('ul', {}, ...view.unsupported.map((u) => el('li', { text: u })))));
+      form.push(
+        el(
+          'div',
+          { className: 'warning', role: 'note' },
+          el('strong', { text: t('unsupported') }),
+          el('ul', {}, ...view.unsupported.map((u) => el('li', { text: u }))),
+        ),
+      );
     }
-    const model = el('select', { id: 'model' }, ...view.models.map((option) => el('option', { value: option.id, text: option.label, selected: option.id === view.modelId })));
-    const maxTokens = el('input', { type: 'number', id: 'max-tokens', min: '1', step: '1', value: String(view.maxTokens) });
-    const temperature = el('input', { type: 'number', id: 'temperature', min: '0', max: '2', step: '0.1', value: view.temperature === undefined ? '' : String(view.temperature) });
+    const model = el(
+      'select',
+      { id: 'model' },
+      ...view.models.map((option) =>
+        el('option', { value: option.id, text: option.label, selected: option.id === view.modelId }),
+      ),
+    );
+    const maxTokens = el('input', {
+      type: 'number',
+      id: 'max-tokens',
+      min: '1',
+      step: '1',
+      value: String(view.maxTokens),
+    });
+    const temperature = el('input', {
+      type: 'number',
+      id: 'temperature',
+      min: '0',
+      max: '2',
+      step: '0.1',
+      value: view.temperature === undefined ? '' : String(view.temperature),
+    });
     const stops = el('textarea', { id: 'stop-sequences', value: view.stopSequences.join('\n') });
     const policy = el(
       'select',
       { id: 'policy' },
-      ...[['ask', 'policyAsk'], ['session', 'policySession'], ['always', 'policyAlways'], ['never', 'policyNever']].map(([value, key]) => el('option', { value, text: t(key), selected: value === view.policy })),
+      ...[
+        ['ask', 'policyAsk'],
+        ['session', 'policySession'],
+        ['always', 'policyAlways'],
+        ['never', 'policyNever'],
+      ].map(([value, key]) => el('option', { value, text: t(key), selected: value === view.policy })),
     );
     form.push(labelled(t('model'), model));
-    form.push(el('div', { className: 'row' }, labelled(t('maxTokens'), maxTokens), labelled(t('temperature'), temperature)));
+    form.push(
+      el('div', { className: 'row' }, labelled(t('maxTokens'), maxTokens), labelled(t('temperature'), temperature)),
+    );
     form.push(labelled(t('stopSequences'), stops));
     form.push(labelled(t('policy'), policy));
     const approve = () => {
@@ -144,17 +192,35 @@
       });
     };
     const reject = () => post({ type: 'reject-request', policy: policy.value });
-    return { nodes: [...header(requestTitle('samplingTitle', view), waiting), ...form, actions(t('approve'), approve, [[t('reject'), reject, 'reject']]), el('p', { className: 'hint', text: t('keys') })], approve, reject };
+    return {
+      nodes: [
+        ...header(requestTitle('samplingTitle', view), waiting),
+        ...form,
+        actions(t('approve'), approve, [[t('reject'), reject, 'reject']]),
+        el('p', { className: 'hint', text: t('keys') }),
+      ],
+      approve,
+      reject,
+    };
   }
 
   // ---- sampling response ------------------------------------------------------------------------------------
   function renderResponse(view, waiting) {
     const title = header(t('responseTitle', view.model, view.serverName), waiting);
     if (view.streaming) {
-      return { nodes: [...title, el('p', { text: t('streaming'), role: 'status' }), el('pre', { className: 'streaming', id: 'streamed', text: view.text })] };
+      return {
+        nodes: [
+          ...title,
+          el('p', { text: t('streaming'), role: 'status' }),
+          el('pre', { className: 'streaming', id: 'streamed', text: view.text }),
+        ],
+      };
     }
     if (view.error) {
-      /** @type {HTMLElement[]} */ const nodes = [...title, el('div', { className: 'error', id: 'model-error', role: 'alert', text: t('modelError', view.error) })];
+      /** @type {HTMLElement[]} */ const nodes = [
+        ...title,
+        el('div', { className: 'error', id: 'model-error', role: 'alert', text: t('modelError', view.error) }),
+      ];
       if (view.text) nodes.push(el('pre', { className: 'streaming', text: view.text }));
       const dismiss = () => post({ type: 'dismiss' });
       nodes.push(actions(t('dismiss'), dismiss, []));
@@ -163,12 +229,18 @@
     const answer = el('textarea', { id: 'answer', className: 'answer', value: view.text });
     /** @type {HTMLElement[]} */ const nodes = [...title, labelled(t('answer'), answer)];
     if (view.toolCalls && view.toolCalls.length) {
-      nodes.push(el('p', { className: 'description', text: t('toolCalls') }), el('ul', { id: 'tool-calls' }, ...view.toolCalls.map((call) => el('li', {}, el('code', { text: call })))));
+      nodes.push(
+        el('p', { className: 'description', text: t('toolCalls') }),
+        el('ul', { id: 'tool-calls' }, ...view.toolCalls.map((call) => el('li', {}, el('code', { text: call })))),
+      );
     }
     if (view.usage) nodes.push(el('p', { className: 'description', text: t('tokens', view.usage) }));
     const approve = () => post({ type: 'approve-response', text: answer.value });
     const reject = () => post({ type: 'reject-response' });
-    nodes.push(actions(t('approve'), approve, [[t('reject'), reject, 'reject']]), el('p', { className: 'hint', text: t('keys') }));
+    nodes.push(
+      actions(t('approve'), approve, [[t('reject'), reject, 'reject']]),
+      el('p', { className: 'hint', text: t('keys') }),
+    );
     return { nodes, approve, reject };
   }
 
@@ -182,34 +254,72 @@
     for (const error of view.errors) {
       const match = /^\/([^/]+)$/.exec(error.path);
       const name = match ? match[1].replace(/~1/g, '/').replace(/~0/g, '~') : undefined;
-      if (name !== undefined && root.kind === 'object' && root.fields.some((f) => f.name === name)) fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), error.message]);
+      if (name !== undefined && root.kind === 'object' && root.fields.some((f) => f.name === name))
+        fieldErrors.set(name, [...(fieldErrors.get(name) ?? []), error.message]);
       else general.push(error.message);
     }
     /** @type {{ name: string, read: () => { ok: boolean, value?: any, present: boolean } }[]} */
     const readers = [];
-    /** @type {HTMLElement[]} */ const nodes = [...header(requestTitle('elicitTitle', view), waiting), el('p', { text: view.message })];
-    if (general.length) nodes.push(el('div', { className: 'error', role: 'alert' }, ...general.map((g) => el('div', { text: g }))));
+    /** @type {HTMLElement[]} */ const nodes = [
+      ...header(requestTitle('elicitTitle', view), waiting),
+      el('p', { text: view.message }),
+    ];
+    if (general.length)
+      nodes.push(el('div', { className: 'error', role: 'alert' }, ...general.map((g) => el('div', { text: g }))));
     for (const field of root.kind === 'object' ? root.fields : []) {
       const label = `${field.label || field.name}${field.required ? ` (${t('required')})` : ''}`;
       const value = values[field.name];
       let block;
       switch (field.kind) {
         case 'string': {
-          const type = field.secret ? 'password' : field.format === 'email' ? 'email' : field.format === 'uri' ? 'url' : field.format === 'date' ? 'date' : 'text';
-          const input = el('input', { type, id: `field-${field.name}`, value: typeof value === 'string' ? value : '', required: field.required, placeholder: field.format && type === 'text' ? field.format : undefined });
+          const type = field.secret
+            ? 'password'
+            : field.format === 'email'
+              ? 'email'
+              : field.format === 'uri'
+                ? 'url'
+                : field.format === 'date'
+                  ? 'date'
+                  : 'text';
+          const input = el('input', {
+            type,
+            id: `field-${field.name}`,
+            value: typeof value === 'string' ? value : '',
+            required: field.required,
+            placeholder: field.format && type === 'text' ? field.format : undefined,
+          });
           block = labelled(label, input, field.description);
-          readers.push({ name: field.name, read: () => ({ ok: true, present: input.value !== '', value: input.value }) });
+          readers.push({
+            name: field.name,
+            read: () => ({ ok: true, present: input.value !== '', value: input.value }),
+          });
           break;
         }
         case 'number': {
-          const input = el('input', { type: 'number', id: `field-${field.name}`, step: field.integer ? '1' : 'any', min: field.minimum, max: field.maximum, value: typeof value === 'number' ? String(value) : '', required: field.required });
+          const input = el('input', {
+            type: 'number',
+            id: `field-${field.name}`,
+            step: field.integer ? '1' : 'any',
+            min: field.minimum,
+            max: field.maximum,
+            value: typeof value === 'number' ? String(value) : '',
+            required: field.required,
+          });
           block = labelled(label, input, field.description);
-          readers.push({ name: field.name, read: () => ({ ok: true, present: input.value.trim() !== '', value: Number(input.value) }) });
+          readers.push({
+            name: field.name,
+            read: () => ({ ok: true, present: input.value.trim() !== '', value: Number(input.value) }),
+          });
           break;
         }
         case 'boolean': {
           const input = el('input', { type: 'checkbox', id: `field-${field.name}`, checked: value === true });
-          block = el('div', {}, el('label', { className: 'check', htmlFor: input.id }, input, field.label || field.name), field.description ? el('div', { className: 'description', text: field.description }) : undefined);
+          block = el(
+            'div',
+            {},
+            el('label', { className: 'check', htmlFor: input.id }, input, field.label || field.name),
+            field.description ? el('div', { className: 'description', text: field.description }) : undefined,
+          );
           readers.push({ name: field.name, read: () => ({ ok: true, present: true, value: input.checked }) });
           break;
         }
@@ -218,27 +328,50 @@
             'select',
             { id: `field-${field.name}` },
             el('option', { value: '', text: '—', selected: value === undefined }),
-            ...field.options.map((option, index) => el('option', { value: String(index), text: option.label, selected: option.value === value })),
+            ...field.options.map((option, index) =>
+              el('option', { value: String(index), text: option.label, selected: option.value === value }),
+            ),
           );
           block = labelled(label, select, field.description);
-          readers.push({ name: field.name, read: () => ({ ok: true, present: select.value !== '', value: select.value === '' ? undefined : field.options[Number(select.value)].value }) });
+          readers.push({
+            name: field.name,
+            read: () => ({
+              ok: true,
+              present: select.value !== '',
+              value: select.value === '' ? undefined : field.options[Number(select.value)].value,
+            }),
+          });
           break;
         }
         case 'multi-enum': {
           const chosen = Array.isArray(value) ? value : [];
-          const boxes = field.options.map((option) => el('input', { type: 'checkbox', id: id(), checked: chosen.includes(option.value) }));
+          const boxes = field.options.map((option) =>
+            el('input', { type: 'checkbox', id: id(), checked: chosen.includes(option.value) }),
+          );
           block = el(
             'fieldset',
             {},
             el('legend', { text: label }),
             field.description ? el('div', { className: 'description', text: field.description }) : undefined,
-            ...field.options.map((option, index) => el('label', { className: 'check', htmlFor: boxes[index].id }, boxes[index], option.label)),
+            ...field.options.map((option, index) =>
+              el('label', { className: 'check', htmlFor: boxes[index].id }, boxes[index], option.label),
+            ),
           );
-          readers.push({ name: field.name, read: () => ({ ok: true, present: true, value: field.options.filter((_, index) => boxes[index].checked).map((option) => option.value) }) });
+          readers.push({
+            name: field.name,
+            read: () => ({
+              ok: true,
+              present: true,
+              value: field.options.filter((_, index) => boxes[index].checked).map((option) => option.value),
+            }),
+          });
           break;
         }
         default: {
-          const area = el('textarea', { id: `field-${field.name}`, value: value === undefined ? '' : JSON.stringify(value, null, 2) });
+          const area = el('textarea', {
+            id: `field-${field.name}`,
+            value: value === undefined ? '' : JSON.stringify(value, null, 2),
+          });
           block = labelled(`${label} — ${t('jsonField', field.reason ?? field.kind)}`, area, field.description);
           readers.push({
             name: field.name,
@@ -280,7 +413,13 @@
     const cancel = () => post({ type: 'elicit', action: 'cancel' });
     // Escape is a dismissal, not an answer: MCP's `cancel` ("dismissed without making an explicit choice"), while
     // `decline` is the person's explicit no (the Decline button). The hint says so.
-    nodes.push(actions(t('accept'), accept, [[t('decline'), decline, 'decline'], [t('cancel'), cancel, 'cancel']]), el('p', { className: 'hint', text: t('elicitationKeys') }));
+    nodes.push(
+      actions(t('accept'), accept, [
+        [t('decline'), decline, 'decline'],
+        [t('cancel'), cancel, 'cancel'],
+      ]),
+      el('p', { className: 'hint', text: t('elicitationKeys') }),
+    );
     return { nodes, approve: accept, reject: cancel };
   }
 
@@ -305,7 +444,15 @@
     keys = { approve: rendered.approve, reject: rendered.reject };
     // A streamed update of the same answer only appends text: keep the page (and the focus) as it is.
     const streamed = document.getElementById('streamed');
-    if (view && previous && view.kind === 'sampling-response' && view.streaming && previous.kind === 'sampling-response' && previous.streaming && streamed) {
+    if (
+      view &&
+      previous &&
+      view.kind === 'sampling-response' &&
+      view.streaming &&
+      previous.kind === 'sampling-response' &&
+      previous.streaming &&
+      streamed
+    ) {
       streamed.textContent = view.text;
       return;
     }
@@ -317,7 +464,8 @@
   document.addEventListener(
     'focusin',
     (event) => {
-      if (event.target instanceof HTMLElement && event.target.matches('input, select, textarea, button, a[href]')) interacted = true;
+      if (event.target instanceof HTMLElement && event.target.matches('input, select, textarea, button, a[href]'))
+        interacted = true;
     },
     true,
   );

@@ -6,7 +6,8 @@ import { appCsp, appPermissions, VSCODE_GRANTABLE_PERMISSIONS } from '../workben
 import { UsageError, type ParsedArgs } from './args';
 
 /** The MCP Apps side of the CLI: `app <tool>`, and which tools have an app in `tools` and `info`. */
-export const APP_USAGE = '  app <tool>                           the UI resource of a tool\'s MCP App: URI, size, CSP as this client builds it, permissions, domain';
+export const APP_USAGE =
+  "  app <tool>                           the UI resource of a tool's MCP App: URI, size, CSP as this client builds it, permissions, domain";
 
 interface Outcome {
   output: unknown;
@@ -22,7 +23,9 @@ function appsApi(client: McpClient): AppsApi {
 /** A tool as listed, with `app` (its UI resource and visibility) when it has one. */
 function marked(tool: Tool): Tool {
   const ui = toolUi(tool);
-  return ui.resourceUri === undefined && ui.visibility.includes('model') ? tool : { ...tool, app: { resourceUri: ui.resourceUri, visibility: ui.visibility } };
+  return ui.resourceUri === undefined && ui.visibility.includes('model')
+    ? tool
+    : { ...tool, app: { resourceUri: ui.resourceUri, visibility: ui.visibility } };
 }
 
 async function appSummary(client: McpClient): Promise<{ tools: string[]; appOnly: string[] } | undefined> {
@@ -41,7 +44,8 @@ async function describeApp(client: McpClient, args: ParsedArgs): Promise<Outcome
   const tool = tools.find((entry) => entry.name === name);
   if (!tool) throw new LocalError('invalid-argument', `${client.serverName} lists no tool named ${name}`);
   const ui = toolUi(tool);
-  if (!ui.resourceUri) throw new LocalError('invalid-argument', `${client.serverName}: tool ${name} has no app (no _meta.ui.resourceUri)`);
+  if (!ui.resourceUri)
+    throw new LocalError('invalid-argument', `${client.serverName}: tool ${name} has no app (no _meta.ui.resourceUri)`);
   const resource = await appsApi(client).readUiResource(ui.resourceUri);
   const csp = appCsp(resource.meta.csp);
   const permissions = appPermissions(resource.meta.permissions, VSCODE_GRANTABLE_PERMISSIONS);
@@ -53,7 +57,11 @@ async function describeApp(client: McpClient, args: ParsedArgs): Promise<Outcome
       mimeType: resource.mimeType,
       bytes: resource.bytes,
       csp: { declared: resource.meta.csp, policy: csp.policy, refused: csp.refused },
-      permissions: { requested: resource.meta.permissions, granted: permissions.granted, notGrantable: permissions.notGrantable },
+      permissions: {
+        requested: resource.meta.permissions,
+        granted: permissions.granted,
+        notGrantable: permissions.notGrantable,
+      },
       domain: resource.meta.domain ?? null,
       prefersBorder: resource.meta.prefersBorder ?? null,
     },
@@ -63,7 +71,10 @@ async function describeApp(client: McpClient, args: ParsedArgs): Promise<Outcome
 function markingTools<O extends Outcome>(tools: Runner<O>): Runner<O> {
   return async (client, args) => {
     const outcome = await tools(client, args);
-    return { ...outcome, output: Array.isArray(outcome.output) ? (outcome.output as Tool[]).map(marked) : outcome.output };
+    return {
+      ...outcome,
+      output: Array.isArray(outcome.output) ? (outcome.output as Tool[]).map(marked) : outcome.output,
+    };
   };
 }
 

@@ -48,10 +48,45 @@ export interface ParsedArgs {
   record?: string;
 }
 
-const VALUE_FLAGS = new Set(['--stdio', '--url', '--config', '--server', '--timeout', '--sign-in-timeout', '--header', '--input', '--env', '--cwd', '--transport', '--shutdown-grace', '--era', '--auth-dir', '--client-id', '--client-secret', '--registry', '--version', '--as', '--via', '--limit', '--record']);
+const VALUE_FLAGS = new Set([
+  '--stdio',
+  '--url',
+  '--config',
+  '--server',
+  '--timeout',
+  '--sign-in-timeout',
+  '--header',
+  '--input',
+  '--env',
+  '--cwd',
+  '--transport',
+  '--shutdown-grace',
+  '--era',
+  '--auth-dir',
+  '--client-id',
+  '--client-secret',
+  '--registry',
+  '--version',
+  '--as',
+  '--via',
+  '--limit',
+  '--record',
+]);
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
-  const result: ParsedArgs = { subcommand: '', positionals: [], headers: {}, inputs: {}, env: {}, verbose: false, help: false, noBrowser: false, noWait: false, asTask: false, limits: {} };
+  const result: ParsedArgs = {
+    subcommand: '',
+    positionals: [],
+    headers: {},
+    inputs: {},
+    env: {},
+    verbose: false,
+    help: false,
+    noBrowser: false,
+    noWait: false,
+    asTask: false,
+    limits: {},
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--help' || arg === '-h') {
@@ -129,28 +164,33 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       result.clientSecret = value;
       return;
     case '--transport':
-      if (value !== 'auto' && value !== 'streamable-http' && value !== 'sse') throw new UsageError('--transport must be auto, streamable-http or sse');
+      if (value !== 'auto' && value !== 'streamable-http' && value !== 'sse')
+        throw new UsageError('--transport must be auto, streamable-http or sse');
       result.transport = value;
       return;
     case '--era':
       result.era = eraPreferenceFromName(value);
-      if (result.era === undefined) throw new UsageError(`--era must be ${ERA_NAMES.join(', ')} (legacy is the same as handshake), got ${value}`);
+      if (result.era === undefined)
+        throw new UsageError(`--era must be ${ERA_NAMES.join(', ')} (legacy is the same as handshake), got ${value}`);
       return;
     case '--timeout': {
       const ms = Number(value);
-      if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--timeout needs a positive number of milliseconds, got ${value}`);
+      if (!Number.isInteger(ms) || ms <= 0)
+        throw new UsageError(`--timeout needs a positive number of milliseconds, got ${value}`);
       result.timeoutMs = ms;
       return;
     }
     case '--sign-in-timeout': {
       const ms = Number(value);
-      if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`--sign-in-timeout needs a positive number of milliseconds, got ${value}`);
+      if (!Number.isInteger(ms) || ms <= 0)
+        throw new UsageError(`--sign-in-timeout needs a positive number of milliseconds, got ${value}`);
       result.signInTimeoutMs = ms;
       return;
     }
     case '--shutdown-grace': {
       const ms = Number(value);
-      if (!Number.isInteger(ms) || ms < 0) throw new UsageError(`--shutdown-grace needs a number of milliseconds, got ${value}`);
+      if (!Number.isInteger(ms) || ms < 0)
+        throw new UsageError(`--shutdown-grace needs a number of milliseconds, got ${value}`);
       result.shutdownGraceMs = ms;
       return;
     }
@@ -158,7 +198,8 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
     case '--input':
     case '--env': {
       const sep = flag === '--header' ? value.indexOf(':') : value.indexOf('=');
-      if (sep <= 0) throw new UsageError(`${flag} expects ${flag === '--header' ? 'Name: value' : 'name=value'}, got ${value}`);
+      if (sep <= 0)
+        throw new UsageError(`${flag} expects ${flag === '--header' ? 'Name: value' : 'name=value'}, got ${value}`);
       const key = value.slice(0, sep).trim();
       const val = value.slice(sep + 1).trim();
       const target = flag === '--header' ? result.headers : flag === '--input' ? result.inputs : result.env;
@@ -181,10 +222,14 @@ const LIMIT_UNITS: Record<string, number> = { '': 1, k: 1024, m: 1024 ** 2, g: 1
 function applyLimitFlag(limits: Partial<InputLimits>, text: string): void {
   const eq = text.indexOf('=');
   const name = (eq === -1 ? text : text.slice(0, eq)).trim();
-  if (!(LIMIT_NAMES as string[]).includes(name)) throw new UsageError(`--limit expects one of ${LIMIT_NAMES.join(', ')} as name=bytes, got ${text}`);
+  if (!(LIMIT_NAMES as string[]).includes(name))
+    throw new UsageError(`--limit expects one of ${LIMIT_NAMES.join(', ')} as name=bytes, got ${text}`);
   const match = /^(\d+)\s*([kmg]?)i?b?$/i.exec(eq === -1 ? '' : text.slice(eq + 1).trim());
   const bytes = match ? Number(match[1]) * LIMIT_UNITS[match[2].toLowerCase()] : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes <= 0) throw new UsageError(`--limit ${name} needs a positive number of bytes (e.g. 1048576 or 16M), got ${text.slice(eq + 1)}`);
+  if (!Number.isSafeInteger(bytes) || bytes <= 0)
+    throw new UsageError(
+      `--limit ${name} needs a positive number of bytes (e.g. 1048576 or 16M), got ${text.slice(eq + 1)}`,
+    );
   limits[name as keyof InputLimits] = bytes;
 }
 

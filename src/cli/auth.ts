@@ -13,7 +13,8 @@ import { resolveHttpServer } from './connect';
  * whatever it issued until it expires (the MCP authorization spec names no revocation for clients).
  */
 export async function logout(args: ParsedArgs): Promise<{ server: string; url: string; signedOut: boolean }> {
-  if (args.positionals.length > 0) throw new UsageError('logout takes no arguments: name the server with --url, or --config and --server');
+  if (args.positionals.length > 0)
+    throw new UsageError('logout takes no arguments: name the server with --url, or --config and --server');
   const { name, url } = await resolveHttpServer(args);
   const signedOut = await fileAuthStore(path.resolve(args.authDir ?? defaultAuthDir())).forget(url);
   return { server: name, url, signedOut };

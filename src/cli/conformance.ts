@@ -41,17 +41,34 @@ function everyCapabilityHost(): ClientHost {
   return {
     ...acceptWithDefaultsHost(),
     roots: { listRoots: () => [{ uri: 'file:///conformance', name: 'conformance' }] },
-    sampling: { createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'conformance' }, model: 'mcp-workbench-conformance' }) },
+    sampling: {
+      createMessage: async () => ({
+        role: 'assistant',
+        content: { type: 'text', text: 'conformance' },
+        model: 'mcp-workbench-conformance',
+      }),
+    },
   };
 }
 
 /** `toolCalls` in the scenario context: the exact calls (name and arguments) the scenario wants to see. */
-function contextToolCalls(context: JsonObject | undefined): { name: string; arguments: Record<string, unknown> }[] | undefined {
+function contextToolCalls(
+  context: JsonObject | undefined,
+): { name: string; arguments: Record<string, unknown> }[] | undefined {
   const calls = context?.toolCalls;
   if (!Array.isArray(calls)) return undefined;
   return calls
-    .filter((call): call is JsonObject => typeof call === 'object' && call !== null && typeof (call as JsonObject).name === 'string')
-    .map((call) => ({ name: call.name as string, arguments: typeof call.arguments === 'object' && call.arguments !== null ? (call.arguments as Record<string, unknown>) : {} }));
+    .filter(
+      (call): call is JsonObject =>
+        typeof call === 'object' && call !== null && typeof (call as JsonObject).name === 'string',
+    )
+    .map((call) => ({
+      name: call.name as string,
+      arguments:
+        typeof call.arguments === 'object' && call.arguments !== null
+          ? (call.arguments as Record<string, unknown>)
+          : {},
+    }));
 }
 
 /** The suite's per-run limit is 30 s; stay well under it so a hang ends with our own message, not a kill. */
@@ -75,11 +92,19 @@ function acceptWithDefaultsHost(): ClientHost {
 
 function requireTool(tools: readonly Tool[], name: string): Tool {
   const tool = tools.find((t) => t.name === name);
-  if (!tool) throw new ScenarioFailure(`the server does not list the tool "${name}" (it lists: ${tools.map((t) => t.name).join(', ') || 'none'})`);
+  if (!tool)
+    throw new ScenarioFailure(
+      `the server does not list the tool "${name}" (it lists: ${tools.map((t) => t.name).join(', ') || 'none'})`,
+    );
   return tool;
 }
 
-async function callExpectingSuccess(client: McpClient, name: string, args: Record<string, unknown>, log: (line: string) => void): Promise<void> {
+async function callExpectingSuccess(
+  client: McpClient,
+  name: string,
+  args: Record<string, unknown>,
+  log: (line: string) => void,
+): Promise<void> {
   const { result } = await client.callTool(name, args);
   log(`tools/call ${name} -> ${jsonPreview(result.content, 300)}`);
   if (result.isError) throw new ScenarioFailure(`tool ${name} returned isError: ${jsonPreview(result.content, 500)}`);
@@ -92,7 +117,12 @@ const listOnly: ScenarioDriver = {
   },
 };
 
-async function callTolerantly(client: McpClient, name: string, args: Record<string, unknown>, log: (line: string) => void): Promise<void> {
+async function callTolerantly(
+  client: McpClient,
+  name: string,
+  args: Record<string, unknown>,
+  log: (line: string) => void,
+): Promise<void> {
   try {
     const { result } = await client.callTool(name, args);
     log(`tools/call ${name} -> ${result.isError ? 'isError ' : ''}${jsonPreview(result.content, 200)}`);
@@ -184,7 +214,9 @@ function driverFor(scenario: string): ScenarioDriver {
 function offeredVersions(requested: string | undefined, log: (line: string) => void): readonly string[] | undefined {
   if (!requested) return undefined;
   if (!isSupportedHandshakeVersion(requested)) {
-    log(`MCP_CONFORMANCE_PROTOCOL_VERSION=${requested} is not a revision this client speaks; offering ${HANDSHAKE_VERSIONS[0]}`);
+    log(
+      `MCP_CONFORMANCE_PROTOCOL_VERSION=${requested} is not a revision this client speaks; offering ${HANDSHAKE_VERSIONS[0]}`,
+    );
     return undefined;
   }
   return [requested, ...HANDSHAKE_VERSIONS.filter((v) => v !== requested)];
@@ -204,7 +236,10 @@ export function conformanceContext(raw: string | undefined): JsonObject | undefi
 }
 
 /** The era to speak: --era when given; else 2026-07-28 when the suite asks for that revision, the handshake otherwise. */
-export function conformanceEra(explicit: EraPreference | undefined, requestedVersion: string | undefined): EraPreference {
+export function conformanceEra(
+  explicit: EraPreference | undefined,
+  requestedVersion: string | undefined,
+): EraPreference {
   if (explicit) return explicit;
   return isModernVersion(requestedVersion) ? '2026-07-28' : 'legacy';
 }
@@ -231,13 +266,21 @@ function authSetupFor(scenario: string, context: JsonObject | undefined): AuthSe
   const clientId = contextString(context, 'client_id');
   const clientSecret = contextString(context, 'client_secret');
   const privateKeyPem = contextString(context, 'private_key_pem');
-  const client: ConfiguredClient | undefined = clientId === undefined ? undefined : { clientId, clientSecret, privateKeyPem, signingAlgorithm: contextString(context, 'signing_algorithm') };
+  const client: ConfiguredClient | undefined =
+    clientId === undefined
+      ? undefined
+      : { clientId, clientSecret, privateKeyPem, signingAlgorithm: contextString(context, 'signing_algorithm') };
   const idToken = contextString(context, 'idp_id_token');
   const idpTokenEndpoint = contextString(context, 'idp_token_endpoint');
   const idpClientId = contextString(context, 'idp_client_id');
-  if (idToken && idpTokenEndpoint && idpClientId) return { client, grant: { kind: 'enterprise', idpTokenEndpoint, idpClientId, idToken: () => idToken } };
+  if (idToken && idpTokenEndpoint && idpClientId)
+    return { client, grant: { kind: 'enterprise', idpTokenEndpoint, idpClientId, idToken: () => idToken } };
   const workloadJwt = contextString(context, 'valid_jwt');
-  if (workloadJwt) return { client: client && { ...client, authMethod: 'none' }, grant: { kind: 'jwt-bearer', assertion: () => workloadJwt } };
+  if (workloadJwt)
+    return {
+      client: client && { ...client, authMethod: 'none' },
+      grant: { kind: 'jwt-bearer', assertion: () => workloadJwt },
+    };
   if (scenario.startsWith('auth/client-credentials')) return { client, grant: { kind: 'client-credentials' } };
   return { client };
 }
@@ -249,7 +292,8 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
   };
   // The suite appends the server URL as the last argument; --url works too for manual runs.
   const rawUrl = args.positionals.at(-1) ?? args.url;
-  if (rawUrl === undefined) return fail('no server URL: usage is `mcp-workbench conformance <url>` (the suite appends it)');
+  if (rawUrl === undefined)
+    return fail('no server URL: usage is `mcp-workbench conformance <url>` (the suite appends it)');
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -259,7 +303,9 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
   const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
   const driver = driverFor(scenario);
   const log = (line: string) => process.stderr.write(`conformance[${scenario || 'default'}]: ${line}\n`);
-  log(`server ${url.href}${Object.prototype.hasOwnProperty.call(SCENARIOS, scenario) ? '' : ' (no dedicated driver: listing and calling every tool)'}`);
+  log(
+    `server ${url.href}${Object.prototype.hasOwnProperty.call(SCENARIOS, scenario) ? '' : ' (no dedicated driver: listing and calling every tool)'}`,
+  );
 
   let context: JsonObject | undefined;
   try {
@@ -285,7 +331,11 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
   });
   const client = new McpClient({
     serverName: url.host,
-    transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(authorizer, args.headers), mode: args.transport ?? 'auto' }),
+    transport: createHttpTransport({
+      url: url.href,
+      authorizer: withStaticHeaders(authorizer, args.headers),
+      mode: args.transport ?? 'auto',
+    }),
     host: driver.host,
     era,
     // The grant's protocol extension (client credentials, enterprise-managed) is declared as a client capability.
@@ -298,12 +348,21 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
   let code: number;
   try {
     const session = await client.connect();
-    log(`connected: ${session.serverInfo.name} ${session.serverInfo.version}, ${describeEra(session)}, transport ${client.transport.kind}`);
+    log(
+      `connected: ${session.serverInfo.name} ${session.serverInfo.version}, ${describeEra(session)}, transport ${client.transport.kind}`,
+    );
     await driver.run(client, log, context);
     log('PASSED (client side)');
     code = 0;
   } catch (error) {
-    const kind = error instanceof McpError ? 'server error' : isLocalError(error) ? `local ${error.kind} error` : error instanceof ScenarioFailure ? 'scenario' : 'error';
+    const kind =
+      error instanceof McpError
+        ? 'server error'
+        : isLocalError(error)
+          ? `local ${error.kind} error`
+          : error instanceof ScenarioFailure
+            ? 'scenario'
+            : 'error';
     code = fail(`${kind}: ${errorMessage(error)}`);
   }
   try {

@@ -10,7 +10,8 @@ import type { ScenarioDriver } from './conformance';
 function skillsOf(client: McpClient): SkillsApi {
   const skills = client.extension(skillsExtension);
   if (!skills) throw new Error('the skills extension was not enabled for this scenario');
-  if (!skills.supported) throw new Error(`${client.serverName} does not declare the io.modelcontextprotocol/skills extension`);
+  if (!skills.supported)
+    throw new Error(`${client.serverName} does not declare the io.modelcontextprotocol/skills extension`);
   return skills;
 }
 
@@ -19,7 +20,9 @@ const listSkillsOnly: ScenarioDriver = {
   extensions: () => [enableSkills()],
   run: async (client, log) => {
     const listing = await skillsOf(client).list();
-    log(`skills/list -> ${listing.skills.map((skill) => skill.uri).join(', ') || '(none)'}${listing.invalid.length > 0 ? `; refused entries: ${listing.invalid.map((entry) => `${entry.uri ?? `#${entry.index}`} (${entry.reason})`).join(', ')}` : ''}`);
+    log(
+      `skills/list -> ${listing.skills.map((skill) => skill.uri).join(', ') || '(none)'}${listing.invalid.length > 0 ? `; refused entries: ${listing.invalid.map((entry) => `${entry.uri ?? `#${entry.index}`} (${entry.reason})`).join(', ')}` : ''}`,
+    );
   },
 };
 
@@ -37,7 +40,9 @@ const loadSkills: ScenarioDriver = {
     for (const skill of listing.skills) {
       const load = await skills.load(skill);
       if (load.kind === 'refused') {
-        log(`refused: ${load.refusal.message}${load.refreshed.kind === 'entry' ? ' (entry refreshed with skills/get)' : `; skills/get failed: ${load.refreshed.message}`}`);
+        log(
+          `refused: ${load.refusal.message}${load.refreshed.kind === 'entry' ? ' (entry refreshed with skills/get)' : `; skills/get failed: ${load.refreshed.message}`}`,
+        );
         continue;
       }
       log(`loaded ${skill.uri} (verified)`);

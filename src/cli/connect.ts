@@ -74,8 +74,16 @@ function cliHttpFetch(): HttpFetchChoice {
  */
 export async function resolveTarget(args: ParsedArgs): Promise<Target> {
   const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
-  if (chosen !== 1) throw new UsageError('give exactly one of --stdio "<command line>", --url <url>, or --config <mcp.json> --server <name>');
-  const flagSecrets = [...Object.values(args.headers), ...Object.values(args.env), ...Object.values(args.inputs), ...(args.clientSecret ? [args.clientSecret] : [])];
+  if (chosen !== 1)
+    throw new UsageError(
+      'give exactly one of --stdio "<command line>", --url <url>, or --config <mcp.json> --server <name>',
+    );
+  const flagSecrets = [
+    ...Object.values(args.headers),
+    ...Object.values(args.env),
+    ...Object.values(args.inputs),
+    ...(args.clientSecret ? [args.clientSecret] : []),
+  ];
   if (args.stdio !== undefined) {
     let words: string[];
     try {
@@ -88,7 +96,14 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     const cwd = args.cwd === undefined ? process.cwd() : path.resolve(args.cwd);
     return {
       name: stdioServerName(command, commandArgs, cwd),
-      transport: new StdioTransport({ command, args: commandArgs, env: args.env, cwd: args.cwd, shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS, limits: args.limits }),
+      transport: new StdioTransport({
+        command,
+        args: commandArgs,
+        env: args.env,
+        cwd: args.cwd,
+        shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS,
+        limits: args.limits,
+      }),
       description: maskText(`stdio: ${args.stdio}`, flagSecrets),
       secrets: flagSecrets,
       personWaits: new PersonWaits(),
@@ -99,11 +114,23 @@ export async function resolveTarget(args: ParsedArgs): Promise<Target> {
     const mode = args.transport ?? 'auto';
     const personWaits = new PersonWaits();
     const httpFetch = cliHttpFetch();
-    const authorizer = cliAuthorizer({ serverUrl: url.href, serverName: url.host, args, personWaits, fetch: httpFetch.fetch });
+    const authorizer = cliAuthorizer({
+      serverUrl: url.href,
+      serverName: url.host,
+      args,
+      personWaits,
+      fetch: httpFetch.fetch,
+    });
     return {
       name: url.host,
       // On a 401 the OAuth authorizer signs in; until then (and for servers without OAuth) the --header values go out.
-      transport: createHttpTransport({ url: url.href, authorizer: withStaticHeaders(authorizer, args.headers), mode, fetch: httpFetch.fetch, limits: args.limits }),
+      transport: createHttpTransport({
+        url: url.href,
+        authorizer: withStaticHeaders(authorizer, args.headers),
+        mode,
+        fetch: httpFetch.fetch,
+        limits: args.limits,
+      }),
       httpFetch,
       description: maskText(describeHttp(displayUrl(url.href), mode), flagSecrets),
       secrets: flagSecrets,
@@ -126,7 +153,9 @@ function describeHttp(url: string, mode: HttpTransportMode): string {
 }
 
 /** The config entry --config/--server name (or the file's only server). */
-async function configEntry(args: ParsedArgs): Promise<{ definition: ServerDefinition; file: string; inputIds: string[] }> {
+async function configEntry(
+  args: ParsedArgs,
+): Promise<{ definition: ServerDefinition; file: string; inputIds: string[] }> {
   const file = path.resolve(args.config as string);
   let text: string;
   try {
@@ -146,7 +175,9 @@ async function configEntry(args: ParsedArgs): Promise<{ definition: ServerDefini
     const problem = config.problems.find((p) => p.server === args.server);
     if (problem) throw new UsageError(`server "${args.server}" in ${file} is invalid: ${problem.message}`);
     const fileProblems = config.problems.filter((p) => !p.server).map((p) => p.message);
-    throw new UsageError(`no server "${args.server}" in ${file}; it defines: ${names.join(', ') || '(none)'}${fileProblems.length ? `; problems: ${fileProblems.join('; ')}` : ''}`);
+    throw new UsageError(
+      `no server "${args.server}" in ${file}; it defines: ${names.join(', ') || '(none)'}${fileProblems.length ? `; problems: ${fileProblems.join('; ')}` : ''}`,
+    );
   }
   return { definition, file, inputIds };
 }
@@ -157,7 +188,12 @@ async function resolveConfigTarget(args: ParsedArgs): Promise<Target> {
 }
 
 /** A config entry with its variables resolved (--input, MCP_INPUT_*, the workspace folder, the environment). */
-function resolveEntry(definition: ServerDefinition, file: string, args: ParsedArgs, inputIds: string[]): Promise<ResolvedServer> {
+function resolveEntry(
+  definition: ServerDefinition,
+  file: string,
+  args: ParsedArgs,
+  inputIds: string[],
+): Promise<ResolvedServer> {
   // The config lives in <folder>/.vscode/mcp.json or <folder>/mcp.json; either way <folder> is the workspace.
   const dir = path.dirname(file);
   const workspaceFolder = path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
@@ -189,29 +225,43 @@ function parseUrlFlag(value: string): URL {
  */
 export async function resolveHttpServer(args: ParsedArgs): Promise<{ name: string; url: string }> {
   const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
-  if (chosen !== 1 || args.stdio !== undefined) throw new UsageError('give exactly one of --url <url>, or --config <mcp.json> --server <name> (sign-in applies to HTTP servers only)');
+  if (chosen !== 1 || args.stdio !== undefined)
+    throw new UsageError(
+      'give exactly one of --url <url>, or --config <mcp.json> --server <name> (sign-in applies to HTTP servers only)',
+    );
   if (args.url !== undefined) {
     const url = parseUrlFlag(args.url);
     return { name: url.host, url: url.href };
   }
   const { definition, file, inputIds } = await configEntry(args);
   const resolved = await resolveEntry(definition, file, args, inputIds);
-  if (resolved.kind !== 'http') throw new UsageError(`server "${definition.name}" in ${file} is a stdio server: it takes credentials from its environment, there is nothing to sign out of`);
+  if (resolved.kind !== 'http')
+    throw new UsageError(
+      `server "${definition.name}" in ${file} is a stdio server: it takes credentials from its environment, there is nothing to sign out of`,
+    );
   return { name: definition.name, url: resolved.url };
 }
 
-async function launch(definition: ServerDefinition, file: string, args: ParsedArgs, inputIds: string[]): Promise<Target> {
+async function launch(
+  definition: ServerDefinition,
+  file: string,
+  args: ParsedArgs,
+  inputIds: string[],
+): Promise<Target> {
   const resolved = await resolveEntry(definition, file, args, inputIds);
   if (resolved.kind === 'http') Object.assign(resolved.headers, args.headers);
   if (resolved.kind === 'stdio') Object.assign(resolved.env, args.env);
   const secrets = [
-    ...(resolved.kind === 'http' ? Object.values(resolved.headers) : Object.values(resolved.env).filter((value): value is string => typeof value === 'string')),
+    ...(resolved.kind === 'http'
+      ? Object.values(resolved.headers)
+      : Object.values(resolved.env).filter((value): value is string => typeof value === 'string')),
     ...Object.values(args.headers),
     ...Object.values(args.inputs),
     ...(resolved.kind === 'http' && resolved.oauth?.clientSecret ? [resolved.oauth.clientSecret] : []),
     ...(args.clientSecret ? [args.clientSecret] : []),
   ];
-  const httpMode: HttpTransportMode | undefined = resolved.kind === 'http' ? (resolved.transport === 'sse' ? 'sse' : 'auto') : undefined;
+  const httpMode: HttpTransportMode | undefined =
+    resolved.kind === 'http' ? (resolved.transport === 'sse' ? 'sse' : 'auto') : undefined;
   const description =
     resolved.kind === 'http'
       ? describeHttp(displayUrl(resolved.url), httpMode ?? 'auto')
@@ -225,7 +275,17 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
       shutdownGraceMs: args.shutdownGraceMs ?? CLI_SHUTDOWN_GRACE_MS,
       limits: args.limits,
       fetch: httpFetch?.fetch,
-      authorizer: resolved.kind === 'http' ? cliAuthorizer({ serverUrl: resolved.url, serverName: definition.name, args, config: resolved.oauth, personWaits, fetch: httpFetch?.fetch }) : undefined,
+      authorizer:
+        resolved.kind === 'http'
+          ? cliAuthorizer({
+              serverUrl: resolved.url,
+              serverName: definition.name,
+              args,
+              config: resolved.oauth,
+              personWaits,
+              fetch: httpFetch?.fetch,
+            })
+          : undefined,
     }),
     httpFetch,
     description: maskText(`${file}: ${description}`, secrets),
@@ -238,13 +298,21 @@ async function launch(definition: ServerDefinition, file: string, args: ParsedAr
 
 /** The client's logger on stderr: warnings and errors always, debug and info with --verbose; secrets masked. */
 export function stderrLogger(verbose: boolean, secrets: readonly string[] = []): Logger {
-  const write = (level: string) => (message: string) => process.stderr.write(`[${level}] ${printable(maskText(message, secrets))}\n`);
-  return { debug: verbose ? write('debug') : () => {}, info: verbose ? write('info') : () => {}, warn: write('warn'), error: write('error') };
+  const write = (level: string) => (message: string) =>
+    process.stderr.write(`[${level}] ${printable(maskText(message, secrets))}\n`);
+  return {
+    debug: verbose ? write('debug') : () => {},
+    info: verbose ? write('info') : () => {},
+    warn: write('warn'),
+    error: write('error'),
+  };
 }
 
 /** The CLI's roots: the working directory is the workspace of a command-line run. */
 function cliHost(): ClientHost {
-  return { roots: { listRoots: () => [{ uri: pathToFileURL(process.cwd()).href, name: path.basename(process.cwd()) }] } };
+  return {
+    roots: { listRoots: () => [{ uri: pathToFileURL(process.cwd()).href, name: path.basename(process.cwd()) }] },
+  };
 }
 
 export function createClient(target: Target, args: ParsedArgs, host: ClientHost = cliHost()): McpClient {
@@ -269,7 +337,13 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
     eraMemory: cliEraMemory(target.description),
     // MCP Apps (tools and info say which tools have an app), Tasks of both generations (the CLI hosts a server's sampling/elicitation tasks only where it has those services),
     // and Skills (SEP-2640), declared so `skills` and `skill` work; nothing is fetched until one of them asks.
-    extensions: [...appsExtensionsFor(true), enableTasks(target.name, { receiver: { sampling: host.sampling !== undefined, elicitation: host.elicitation !== undefined } }).extension, enableSkills()],
+    extensions: [
+      ...appsExtensionsFor(true),
+      enableTasks(target.name, {
+        receiver: { sampling: host.sampling !== undefined, elicitation: host.elicitation !== undefined },
+      }).extension,
+      enableSkills(),
+    ],
   };
   return new McpClient(options);
 }
@@ -298,7 +372,8 @@ function describeMessage(message: unknown): string {
   if (Array.isArray(message)) return `batch of ${message.length}`;
   const record = message as Record<string, unknown>;
   const id = record.id === undefined ? '' : ` #${JSON.stringify(record.id)}`;
-  if (typeof record.method === 'string') return `${record.id === undefined ? 'notification' : 'request'} ${JSON.stringify(record.method).slice(1, -1)}${id}`;
+  if (typeof record.method === 'string')
+    return `${record.id === undefined ? 'notification' : 'request'} ${JSON.stringify(record.method).slice(1, -1)}${id}`;
   if ('error' in record) return `error response${id}`;
   if ('result' in record) return `response${id}`;
   return 'message';

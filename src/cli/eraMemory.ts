@@ -11,7 +11,8 @@ const MAX_ENTRIES = 500;
 
 /** `$XDG_CACHE_HOME/mcp-workbench/` or `~/.cache/mcp-workbench/`. */
 export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
+  const base =
+    env.XDG_CACHE_HOME && path.isAbsolute(env.XDG_CACHE_HOME) ? env.XDG_CACHE_HOME : path.join(os.homedir(), '.cache');
   return path.join(base, 'mcp-workbench');
 }
 

@@ -94,7 +94,10 @@ type Runner = (client: McpClient, args: ParsedArgs) => Promise<CommandOutcome>;
  */
 function requireCapability(client: McpClient, capability: 'tools' | 'resources' | 'prompts', what: string): void {
   if (!client.session.capabilities[capability]) {
-    throw new LocalError('capability-missing', `${client.serverName} does not offer ${capability}, so this client cannot ${what}`);
+    throw new LocalError(
+      'capability-missing',
+      `${client.serverName} does not offer ${capability}, so this client cannot ${what}`,
+    );
   }
 }
 
@@ -121,14 +124,21 @@ function promptOperands(args: ParsedArgs): { name: string; promptArgs: Record<st
 function completeOperands(args: ParsedArgs): { ref: CompletionReference; argument: string; value: string } {
   const [kind, target, argument, value = ''] = args.positionals;
   if ((kind !== 'prompt' && kind !== 'resource') || !target || !argument) {
-    throw new UsageError('complete needs: prompt <name> <argument> <value>, or resource <uri-template> <argument> <value>');
+    throw new UsageError(
+      'complete needs: prompt <name> <argument> <value>, or resource <uri-template> <argument> <value>',
+    );
   }
-  return { ref: kind === 'prompt' ? { type: 'ref/prompt', name: target } : { type: 'ref/resource', uri: target }, argument, value };
+  return {
+    ref: kind === 'prompt' ? { type: 'ref/prompt', name: target } : { type: 'ref/resource', uri: target },
+    argument,
+    value,
+  };
 }
 
 function levelOperand(args: ParsedArgs): LoggingLevel {
   const [level] = args.positionals;
-  if (!LOGGING_LEVELS.includes(level as LoggingLevel)) throw new UsageError(`level must be one of ${LOGGING_LEVELS.join(', ')}`);
+  if (!LOGGING_LEVELS.includes(level as LoggingLevel))
+    throw new UsageError(`level must be one of ${LOGGING_LEVELS.join(', ')}`);
   return level as LoggingLevel;
 }
 
@@ -166,7 +176,13 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
     const { name, toolArgs } = callOperands(args);
     requireCapability(client, 'tools', 'call tools');
     const tools = await client.listTools(); // lets the client validate structuredContent against the tool's outputSchema
-    return runCall(client, name, tools.find((tool) => tool.name === name), toolArgs, args);
+    return runCall(
+      client,
+      name,
+      tools.find((tool) => tool.name === name),
+      toolArgs,
+      args,
+    );
   },
   resources: async (client) => {
     requireCapability(client, 'resources', 'list resources');
@@ -186,7 +202,9 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
   },
   prompt: async (client, args) => {
     const { name, promptArgs } = promptOperands(args);
-    const stringArgs = Object.fromEntries(Object.entries(promptArgs).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+    const stringArgs = Object.fromEntries(
+      Object.entries(promptArgs).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+    );
     return { output: await client.getPrompt(name, stringArgs) };
   },
   complete: async (client, args) => {
@@ -231,7 +249,8 @@ async function main(argv: readonly string[]): Promise<number> {
   let target: Target | undefined;
   const interrupt = new AbortController();
   let closing: Promise<void> | undefined;
-  const closeOnce = (): Promise<void> => (client ? (closing ??= client.close().catch(() => undefined)) : Promise.resolve());
+  const closeOnce = (): Promise<void> =>
+    client ? (closing ??= client.close().catch(() => undefined)) : Promise.resolve();
   // The server runs in its own process group, so a Ctrl-C in the terminal does not reach it: stop it the usual way
   // (stdin, SIGTERM, SIGKILL) instead of leaving it running. A second signal skips the remaining grace.
   const onSignal = (signal: NodeJS.Signals): void => {
@@ -246,8 +265,10 @@ async function main(argv: readonly string[]): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    if (args.subcommand === 'session' && args.positionals.length > 0) throw new UsageError('session takes no arguments: it reads one command per line from stdin');
-    if (Object.hasOwn(OPERANDS_CHECKED_BEFORE_START, args.subcommand)) OPERANDS_CHECKED_BEFORE_START[args.subcommand](args);
+    if (args.subcommand === 'session' && args.positionals.length > 0)
+      throw new UsageError('session takes no arguments: it reads one command per line from stdin');
+    if (Object.hasOwn(OPERANDS_CHECKED_BEFORE_START, args.subcommand))
+      OPERANDS_CHECKED_BEFORE_START[args.subcommand](args);
     target = await resolveTarget(args);
     const recorder = sessionRecorder(args, target);
     interrupt.signal.throwIfAborted(); // interrupted before anything was started
@@ -256,7 +277,15 @@ async function main(argv: readonly string[]): Promise<number> {
     await client.connect();
     if (args.verbose) verboseWriter(target)(describeSession(client, target));
     if (!runner) {
-      const code = await runSession(client, args, recorder?.wrap(RUNNERS) ?? RUNNERS, process.stdin, (line) => process.stdout.write(`${line}\n`), target.secrets, interrupt.signal);
+      const code = await runSession(
+        client,
+        args,
+        recorder?.wrap(RUNNERS) ?? RUNNERS,
+        process.stdin,
+        (line) => process.stdout.write(`${line}\n`),
+        target.secrets,
+        interrupt.signal,
+      );
       await recorder?.write(); // what was recorded is written also when interrupted
       return interrupt.signal.aborted ? interruptedExitCode(interrupt.signal.reason) : code;
     }

@@ -29,7 +29,8 @@ interface CliSignIn {
 }
 
 export function cliAuthorizer({ serverUrl, serverName, args, config, personWaits, fetch }: CliSignIn): OAuthAuthorizer {
-  if (args.clientSecret !== undefined && args.clientId === undefined) throw new UsageError('--client-secret needs --client-id');
+  if (args.clientSecret !== undefined && args.clientId === undefined)
+    throw new UsageError('--client-secret needs --client-id');
   const clientId = args.clientId ?? config?.clientId;
   const clientSecret = args.clientId !== undefined ? args.clientSecret : config?.clientSecret;
   const client: ConfiguredClient | undefined = clientId === undefined ? undefined : { clientId, clientSecret };

@@ -13,7 +13,12 @@ const OUTPUT_CHUNK_CHARS = 256 * 1024;
  * `stream`, waiting for 'drain' whenever the stream says its buffer is full. Rejects if the stream fails or closes
  * before everything is written (a reader that went away), instead of waiting forever.
  */
-export async function writeJsonOutput(stream: NodeJS.WritableStream, value: unknown, indent = 2, chunkChars = OUTPUT_CHUNK_CHARS): Promise<void> {
+export async function writeJsonOutput(
+  stream: NodeJS.WritableStream,
+  value: unknown,
+  indent = 2,
+  chunkChars = OUTPUT_CHUNK_CHARS,
+): Promise<void> {
   let wroteAny = false;
   for (const chunk of jsonTextChunks(value, indent, chunkChars)) {
     wroteAny = true;

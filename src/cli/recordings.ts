@@ -10,7 +10,17 @@ import * as path from 'node:path';
 import { errorMessage } from '../protocol/errors';
 import { splitCommandLine } from '../workbench/config/commandLine';
 import { MASK, maskSecrets, maskText } from '../workbench/secrets';
-import { MAX_RECORDING_BYTES, MCPTEST_FORMAT_VERSION, MCPTEST_SUFFIX, RecordingFormatError, parseRecording, serializeRecording, type LoadedRecording, type RecordedServer, type RecordedStep } from '../workbench/recordings/format';
+import {
+  MAX_RECORDING_BYTES,
+  MCPTEST_FORMAT_VERSION,
+  MCPTEST_SUFFIX,
+  RecordingFormatError,
+  parseRecording,
+  serializeRecording,
+  type LoadedRecording,
+  type RecordedServer,
+  type RecordedStep,
+} from '../workbench/recordings/format';
 import { describeFailure, normalizeAnswer, replayRecording, type ReplayReport } from '../workbench/recordings/replay';
 import { StepParamsError, answerOfError, type StepAnswer } from '../workbench/recordings/stepMethods';
 import { sessionRequest } from '../workbench/recordings/sessionRequests';
@@ -63,7 +73,10 @@ class SessionRecorder {
     const request = sessionRequest(subcommand, positionals);
     if (!request) return; // `info` is the session's opening, not a request
     const shaped = 'result' in answer ? { result: request.resultOf(answer.result) } : answer;
-    this.steps.push({ request: { method: request.method, params: maskSecrets(request.params, this.secrets) }, answer: normalizeAnswer(shaped, this.secrets) });
+    this.steps.push({
+      request: { method: request.method, params: maskSecrets(request.params, this.secrets) },
+      answer: normalizeAnswer(shaped, this.secrets),
+    });
   }
 
   get stepCount(): number {
@@ -71,7 +84,11 @@ class SessionRecorder {
   }
 
   async write(): Promise<void> {
-    await writeFile(this.file, serializeRecording({ mcptest: MCPTEST_FORMAT_VERSION, server: this.server, steps: this.steps }), 'utf8');
+    await writeFile(
+      this.file,
+      serializeRecording({ mcptest: MCPTEST_FORMAT_VERSION, server: this.server, steps: this.steps }),
+      'utf8',
+    );
   }
 }
 
@@ -79,8 +96,12 @@ class SessionRecorder {
 export function sessionRecorder(args: ParsedArgs, target: Target): SessionRecorder | undefined {
   if (args.record === undefined) return undefined;
   const file = path.resolve(args.record);
-  if (!existsSync(path.dirname(file))) throw new UsageError(`--record: the folder ${path.dirname(file)} does not exist`);
-  if (!file.endsWith(MCPTEST_SUFFIX)) process.stderr.write(`note: ${file} does not end in ${MCPTEST_SUFFIX}; VS Code's Test Explorer only finds files that do\n`);
+  if (!existsSync(path.dirname(file)))
+    throw new UsageError(`--record: the folder ${path.dirname(file)} does not exist`);
+  if (!file.endsWith(MCPTEST_SUFFIX))
+    process.stderr.write(
+      `note: ${file} does not end in ${MCPTEST_SUFFIX}; VS Code's Test Explorer only finds files that do\n`,
+    );
   return new SessionRecorder(file, recordedServerOf(args, target, path.dirname(file)), target.secrets);
 }
 
@@ -97,7 +118,13 @@ function recordedServerOf(args: ParsedArgs, target: Target, folder: string): Rec
   }
   if (args.url !== undefined) {
     const headers = masked(args.headers);
-    return { kind: 'http', url: maskText(args.url, target.secrets), ...(headers ? { headers } : {}), ...(args.transport ? { transport: args.transport } : {}), ...era };
+    return {
+      kind: 'http',
+      url: maskText(args.url, target.secrets),
+      ...(headers ? { headers } : {}),
+      ...(args.transport ? { transport: args.transport } : {}),
+      ...era,
+    };
   }
   return { kind: 'config', config: relative(folder, path.resolve(args.config as string)), server: target.name, ...era };
 }
@@ -112,12 +139,16 @@ export async function runRecordingTest(args: ParsedArgs): Promise<number> {
   let file: string;
   let replayArgs: ParsedArgs;
   try {
-    if (args.positionals.length !== 1) throw new UsageError(`test needs exactly one recording file (${MCPTEST_SUFFIX}), got ${args.positionals.length}`);
+    if (args.positionals.length !== 1)
+      throw new UsageError(`test needs exactly one recording file (${MCPTEST_SUFFIX}), got ${args.positionals.length}`);
     if (args.record !== undefined) throw new UsageError('--record goes with session, not with test');
     file = path.resolve(args.positionals[0]);
     loaded = parseRecording(await readRecordingText(file), file);
     if (loaded.recording.steps.length === 0) throw new UsageError(`${file} has no steps: there is nothing to test`);
-    replayArgs = args.stdio !== undefined || args.url !== undefined || args.config !== undefined ? args : argsForRecordedServer(args, loaded.recording.server, path.dirname(file));
+    replayArgs =
+      args.stdio !== undefined || args.url !== undefined || args.config !== undefined
+        ? args
+        : argsForRecordedServer(args, loaded.recording.server, path.dirname(file));
   } catch (error) {
     if (error instanceof UsageError || error instanceof RecordingFormatError) {
       process.stderr.write(`${printable(error.message)}\n`);
@@ -139,10 +170,14 @@ export async function runRecordingTest(args: ParsedArgs): Promise<number> {
     return 1;
   } catch (error) {
     if (error instanceof UsageError || error instanceof StepParamsError) {
-      process.stderr.write(`${printable(maskText(`${error instanceof StepParamsError ? `${file}: ` : ''}${error.message}`, target?.secrets ?? []))}\n`);
+      process.stderr.write(
+        `${printable(maskText(`${error instanceof StepParamsError ? `${file}: ` : ''}${error.message}`, target?.secrets ?? []))}\n`,
+      );
       return 2;
     }
-    process.stderr.write(`${printable(maskText(`${file}: the replay could not run against ${client?.serverName ?? 'the server'}: ${errorMessage(error)}`, target?.secrets ?? []))}\n`);
+    process.stderr.write(
+      `${printable(maskText(`${file}: the replay could not run against ${client?.serverName ?? 'the server'}: ${errorMessage(error)}`, target?.secrets ?? []))}\n`,
+    );
     return 1;
   } finally {
     await client?.close().catch(() => undefined);
@@ -158,7 +193,8 @@ async function readRecordingText(file: string): Promise<string> {
   }
   try {
     const { size } = await handle.stat();
-    if (size > MAX_RECORDING_BYTES) throw new UsageError(`${file} is ${size} bytes, more than the ${MAX_RECORDING_BYTES} a recording may have`);
+    if (size > MAX_RECORDING_BYTES)
+      throw new UsageError(`${file} is ${size} bytes, more than the ${MAX_RECORDING_BYTES} a recording may have`);
     return await handle.readFile('utf8');
   } finally {
     await handle.close();
@@ -170,28 +206,60 @@ async function readRecordingText(file: string): Promise<string> {
  * the same name (it then counts as a secret and is masked in the answers, as it was when recording); a masked
  * header from --header. What cannot be filled is a usage error naming it.
  */
-export function argsForRecordedServer(args: ParsedArgs, server: RecordedServer, folder: string, environment: NodeJS.ProcessEnv = process.env): ParsedArgs {
+export function argsForRecordedServer(
+  args: ParsedArgs,
+  server: RecordedServer,
+  folder: string,
+  environment: NodeJS.ProcessEnv = process.env,
+): ParsedArgs {
   const era = args.era ?? server.era;
   const withEra = era ? { era } : {};
   switch (server.kind) {
     case 'stdio': {
       const words = [server.command, ...server.args];
-      if (words.some((word) => word.includes(MASK))) throw new UsageError(`the recorded command line has a masked secret in it: pass the server with --stdio "<command line>"`);
+      if (words.some((word) => word.includes(MASK)))
+        throw new UsageError(
+          `the recorded command line has a masked secret in it: pass the server with --stdio "<command line>"`,
+        );
       const env = { ...args.env };
       for (const [name, value] of Object.entries(server.env ?? {})) {
         if (env[name] !== undefined) continue;
         if (value !== MASK) env[name] = value;
         else if (environment[name] !== undefined) env[name] = environment[name] as string;
-        else throw new UsageError(`the recorded server needs ${name} (its value is masked in the file): pass --env ${name}=<value> or set ${name} in the environment`);
+        else
+          throw new UsageError(
+            `the recorded server needs ${name} (its value is masked in the file): pass --env ${name}=<value> or set ${name} in the environment`,
+          );
       }
-      return { ...args, stdio: words.map(quoteWord).join(' '), env, cwd: args.cwd ?? path.resolve(folder, server.cwd ?? '.'), ...withEra };
+      return {
+        ...args,
+        stdio: words.map(quoteWord).join(' '),
+        env,
+        cwd: args.cwd ?? path.resolve(folder, server.cwd ?? '.'),
+        ...withEra,
+      };
     }
     case 'http': {
-      if (server.url.includes(MASK)) throw new UsageError('the recorded URL has a masked secret in it: pass the server with --url <url>');
-      const missing = Object.entries(server.headers ?? {}).filter(([name, value]) => value === MASK && args.headers[name] === undefined);
-      if (missing.length > 0) throw new UsageError(`the recorded server sends ${missing.map(([name]) => name).join(', ')} (masked in the file): pass --header "${missing[0][0]}: <value>"`);
-      const headers = { ...Object.fromEntries(Object.entries(server.headers ?? {}).filter(([, value]) => value !== MASK)), ...args.headers };
-      return { ...args, url: server.url, headers, ...(server.transport ? { transport: args.transport ?? server.transport } : {}), ...withEra };
+      if (server.url.includes(MASK))
+        throw new UsageError('the recorded URL has a masked secret in it: pass the server with --url <url>');
+      const missing = Object.entries(server.headers ?? {}).filter(
+        ([name, value]) => value === MASK && args.headers[name] === undefined,
+      );
+      if (missing.length > 0)
+        throw new UsageError(
+          `the recorded server sends ${missing.map(([name]) => name).join(', ')} (masked in the file): pass --header "${missing[0][0]}: <value>"`,
+        );
+      const headers = {
+        ...Object.fromEntries(Object.entries(server.headers ?? {}).filter(([, value]) => value !== MASK)),
+        ...args.headers,
+      };
+      return {
+        ...args,
+        url: server.url,
+        headers,
+        ...(server.transport ? { transport: args.transport ?? server.transport } : {}),
+        ...withEra,
+      };
     }
     case 'config':
       return { ...args, config: path.resolve(folder, server.config), server: args.server ?? server.server, ...withEra };

@@ -4,7 +4,14 @@ import { errorMessage } from '../protocol/errors';
 import { defaultAuthDir } from '../workbench/node/auth/fileAuthStore';
 import { RegistryClient, RegistryError } from '../workbench/registry/client';
 import { namesInConfig, uniqueKey, writeMappedServer } from '../workbench/registry/configWrite';
-import { describeRunOption, runOptions, runsWhere, statusNotice, suggestKey, type RunOption } from '../workbench/registry/mapping';
+import {
+  describeRunOption,
+  runOptions,
+  runsWhere,
+  statusNotice,
+  suggestKey,
+  type RunOption,
+} from '../workbench/registry/mapping';
 import type { BundleFolder } from '../workbench/registry/mcpb';
 import { bundleFolderName, prepareServer } from '../workbench/registry/prepare';
 import type { RegistryEntry, ServerJson } from '../workbench/registry/types';
@@ -25,15 +32,25 @@ export const REGISTRY_USAGE = `  registry search [text]               every serv
                                        write the server into mcp.json (comments kept) and print the entry written;
                                        secrets and required values become "inputs" asked for at first start`;
 
-export async function runRegistry(args: ParsedArgs, out: (text: string) => void = (text) => process.stdout.write(text), err: (text: string) => void = (text) => process.stderr.write(text)): Promise<number> {
+export async function runRegistry(
+  args: ParsedArgs,
+  out: (text: string) => void = (text) => process.stdout.write(text),
+  err: (text: string) => void = (text) => process.stderr.write(text),
+): Promise<number> {
   try {
     const [action, ...rest] = args.positionals;
-    const client = new RegistryClient({ baseUrl: args.registry ?? process.env.MCP_WORKBENCH_REGISTRY_URL, ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}) });
+    const client = new RegistryClient({
+      baseUrl: args.registry ?? process.env.MCP_WORKBENCH_REGISTRY_URL,
+      ...(args.timeoutMs ? { timeoutMs: args.timeoutMs } : {}),
+    });
     switch (action) {
       case 'search': {
         if (rest.length > 1) throw new UsageError('registry search takes at most one search text (quote it)');
         const result = await client.searchAll(rest[0]);
-        for (const rejected of result.rejected) err(`warning: skipped ${escapeForDisplay(rejected.name)} from ${client.baseUrl}: ${escapeForDisplay(rejected.reason)}\n`);
+        for (const rejected of result.rejected)
+          err(
+            `warning: skipped ${escapeForDisplay(rejected.name)} from ${client.baseUrl}: ${escapeForDisplay(rejected.reason)}\n`,
+          );
         out(`${toJsonText(result.entries.map(summary), 2)}\n`);
         return 0;
       }
@@ -44,7 +61,13 @@ export async function runRegistry(args: ParsedArgs, out: (text: string) => void 
         return 0;
       }
       case 'add':
-        return await add(client, single(rest, 'registry add needs a server name, e.g. io.github.user/weather'), args, out, err);
+        return await add(
+          client,
+          single(rest, 'registry add needs a server name, e.g. io.github.user/weather'),
+          args,
+          out,
+          err,
+        );
       case undefined:
         throw new UsageError('registry needs search, show or add');
       default:
@@ -56,7 +79,13 @@ export async function runRegistry(args: ParsedArgs, out: (text: string) => void 
   }
 }
 
-async function add(client: RegistryClient, name: string, args: ParsedArgs, out: (text: string) => void, err: (text: string) => void): Promise<number> {
+async function add(
+  client: RegistryClient,
+  name: string,
+  args: ParsedArgs,
+  out: (text: string) => void,
+  err: (text: string) => void,
+): Promise<number> {
   if (!args.config) throw new UsageError('registry add needs --config <mcp.json>: the file to add the server to');
   const configPath = path.resolve(args.config);
   const entry = await client.get(name, args.version);
@@ -71,22 +100,35 @@ async function add(client: RegistryClient, name: string, args: ParsedArgs, out: 
     return 1;
   }
   writeMappedServer(text, key, { entry: {}, inputs: [] }); // the file must take an entry before a bundle is fetched
-  const mapped = await prepareServer(entry.server, { key, takenInputIds: taken.inputIds, option, bundleFolder: nodeBundleFolder });
+  const mapped = await prepareServer(entry.server, {
+    key,
+    takenInputIds: taken.inputIds,
+    option,
+    bundleFolder: nodeBundleFolder,
+  });
   const updated = writeMappedServer(text, key, mapped);
   // Write a sibling file and rename it over the config, so an interrupted write never leaves half a file.
   const temporary = `${configPath}.${process.pid}.tmp`;
   await fs.mkdir(path.dirname(configPath), { recursive: true });
   await fs.writeFile(temporary, updated, 'utf8');
   await fs.rename(temporary, configPath);
-  out(`${toJsonText({ name: key, server: entry.server.name, version: entry.server.version, config: configPath, entry: mapped.entry, inputs: mapped.inputs }, 2)}\n`);
+  out(
+    `${toJsonText({ name: key, server: entry.server.name, version: entry.server.version, config: configPath, entry: mapped.entry, inputs: mapped.inputs }, 2)}\n`,
+  );
   return 0;
 }
 
 function chooseOption(server: ServerJson, via: string | undefined): RunOption | undefined {
   if (!via) return undefined;
   const options = runOptions(server);
-  const found = options.find((option) => (via === 'remote' ? option.kind === 'remote' : option.kind === 'package' && option.pkg.registryType === via));
-  if (!found) throw new RegistryError('invalid-entry', `${server.name} ${server.version} has no ${via} way to run; it offers: ${options.map(describeRunOption).join('; ') || 'nothing'}`);
+  const found = options.find((option) =>
+    via === 'remote' ? option.kind === 'remote' : option.kind === 'package' && option.pkg.registryType === via,
+  );
+  if (!found)
+    throw new RegistryError(
+      'invalid-entry',
+      `${server.name} ${server.version} has no ${via} way to run; it offers: ${options.map(describeRunOption).join('; ') || 'nothing'}`,
+    );
   return found;
 }
 
@@ -119,7 +161,10 @@ async function readIfExists(file: string): Promise<string> {
 }
 
 /** Bundles live next to the OAuth cache: ~/.config/mcp-workbench/mcpb/<name>@<version>/. */
-export function nodeBundleFolder(server: ServerJson, base = path.join(path.dirname(defaultAuthDir()), 'mcpb')): BundleFolder {
+export function nodeBundleFolder(
+  server: ServerJson,
+  base = path.join(path.dirname(defaultAuthDir()), 'mcpb'),
+): BundleFolder {
   const root = path.join(base, bundleFolderName(server));
   return {
     root,

@@ -22,16 +22,96 @@ type Launcher =
   /** The operand is a whole command line to look through again (`cmd /c npx …`, `sh -c "npx …"`). */
   | { kind: 'wrapper'; flags: readonly string[] };
 
-const NODE_VALUE_OPTIONS = ['-r', '--require', '--import', '--loader', '--experimental-loader', '--conditions', '-C', '--env-file', '--inspect-port', '--title'];
+const NODE_VALUE_OPTIONS = [
+  '-r',
+  '--require',
+  '--import',
+  '--loader',
+  '--experimental-loader',
+  '--conditions',
+  '-C',
+  '--env-file',
+  '--inspect-port',
+  '--title',
+];
 const PYTHON_VALUE_OPTIONS = ['-W', '-X', '-c'];
-const NPX: Launcher = { kind: 'package', valueOptions: ['-p', '--package', '-c', '--call', '--registry', '--cache', '--userconfig'] };
-const UVX: Launcher = { kind: 'package', valueOptions: ['--from', '--with', '--with-requirements', '--with-editable', '-p', '--python', '--index', '--index-url', '--extra-index-url', '--directory', '--project'] };
-const UV_RUN: Launcher = { kind: 'interpreter', valueOptions: ['--with', '--with-requirements', '--with-editable', '-p', '--python', '--directory', '--project', '--package', '--extra', '--group', '--index', '--env-file'] };
+const NPX: Launcher = {
+  kind: 'package',
+  valueOptions: ['-p', '--package', '-c', '--call', '--registry', '--cache', '--userconfig'],
+};
+const UVX: Launcher = {
+  kind: 'package',
+  valueOptions: [
+    '--from',
+    '--with',
+    '--with-requirements',
+    '--with-editable',
+    '-p',
+    '--python',
+    '--index',
+    '--index-url',
+    '--extra-index-url',
+    '--directory',
+    '--project',
+  ],
+};
+const UV_RUN: Launcher = {
+  kind: 'interpreter',
+  valueOptions: [
+    '--with',
+    '--with-requirements',
+    '--with-editable',
+    '-p',
+    '--python',
+    '--directory',
+    '--project',
+    '--package',
+    '--extra',
+    '--group',
+    '--index',
+    '--env-file',
+  ],
+};
 const NODE: Launcher = { kind: 'interpreter', valueOptions: NODE_VALUE_OPTIONS };
 const PYTHON: Launcher = { kind: 'interpreter', valueOptions: PYTHON_VALUE_OPTIONS };
 const DOCKER_RUN: Launcher = {
   kind: 'package',
-  valueOptions: ['-e', '--env', '--env-file', '-v', '--volume', '-p', '--publish', '--name', '--network', '--mount', '-w', '--workdir', '-u', '--user', '--entrypoint', '--platform', '-l', '--label', '--add-host', '--cap-add', '--cap-drop', '--security-opt', '-m', '--memory', '--cpus', '--pull', '--runtime', '--hostname', '-h', '--ulimit', '--shm-size', '--gpus', '--device', '--dns'],
+  valueOptions: [
+    '-e',
+    '--env',
+    '--env-file',
+    '-v',
+    '--volume',
+    '-p',
+    '--publish',
+    '--name',
+    '--network',
+    '--mount',
+    '-w',
+    '--workdir',
+    '-u',
+    '--user',
+    '--entrypoint',
+    '--platform',
+    '-l',
+    '--label',
+    '--add-host',
+    '--cap-add',
+    '--cap-drop',
+    '--security-opt',
+    '-m',
+    '--memory',
+    '--cpus',
+    '--pull',
+    '--runtime',
+    '--hostname',
+    '-h',
+    '--ulimit',
+    '--shm-size',
+    '--gpus',
+    '--device',
+    '--dns',
+  ],
 };
 
 const LAUNCHERS: Readonly<Record<string, Launcher>> = {
@@ -39,14 +119,39 @@ const LAUNCHERS: Readonly<Record<string, Launcher>> = {
   pnpx: NPX,
   bunx: NPX,
   uvx: UVX,
-  npm: { kind: 'subcommand', valueOptions: ['--prefix', '-C', '-w', '--workspace'], subcommands: { exec: NPX, x: NPX } },
+  npm: {
+    kind: 'subcommand',
+    valueOptions: ['--prefix', '-C', '-w', '--workspace'],
+    subcommands: { exec: NPX, x: NPX },
+  },
   pnpm: { kind: 'subcommand', valueOptions: ['-C', '--dir', '--filter'], subcommands: { dlx: NPX, exec: NPX } },
   yarn: { kind: 'subcommand', valueOptions: ['--cwd'], subcommands: { dlx: NPX, exec: NPX } },
   bun: { kind: 'subcommand', valueOptions: [], subcommands: { x: NPX, run: NODE } },
-  uv: { kind: 'subcommand', valueOptions: ['--directory', '--project', '--cache-dir', '--config-file'], subcommands: { run: UV_RUN, tool: { kind: 'subcommand', valueOptions: [], subcommands: { run: UVX } } } },
-  pipx: { kind: 'subcommand', valueOptions: [], subcommands: { run: { kind: 'package', valueOptions: ['--spec', '--python', '--pip-args'] } } },
-  deno: { kind: 'subcommand', valueOptions: [], subcommands: { run: { kind: 'interpreter', valueOptions: ['--config', '-c', '--import-map', '--env-file', '--location'] } } },
-  docker: { kind: 'subcommand', valueOptions: ['--context', '-H', '--host', '--config'], subcommands: { run: DOCKER_RUN, container: { kind: 'subcommand', valueOptions: [], subcommands: { run: DOCKER_RUN } } } },
+  uv: {
+    kind: 'subcommand',
+    valueOptions: ['--directory', '--project', '--cache-dir', '--config-file'],
+    subcommands: { run: UV_RUN, tool: { kind: 'subcommand', valueOptions: [], subcommands: { run: UVX } } },
+  },
+  pipx: {
+    kind: 'subcommand',
+    valueOptions: [],
+    subcommands: { run: { kind: 'package', valueOptions: ['--spec', '--python', '--pip-args'] } },
+  },
+  deno: {
+    kind: 'subcommand',
+    valueOptions: [],
+    subcommands: {
+      run: { kind: 'interpreter', valueOptions: ['--config', '-c', '--import-map', '--env-file', '--location'] },
+    },
+  },
+  docker: {
+    kind: 'subcommand',
+    valueOptions: ['--context', '-H', '--host', '--config'],
+    subcommands: {
+      run: DOCKER_RUN,
+      container: { kind: 'subcommand', valueOptions: [], subcommands: { run: DOCKER_RUN } },
+    },
+  },
   podman: { kind: 'subcommand', valueOptions: [], subcommands: { run: DOCKER_RUN } },
   node: NODE,
   nodejs: NODE,
@@ -66,33 +171,86 @@ const LAUNCHERS: Readonly<Record<string, Launcher>> = {
 };
 
 /** File names that say nothing about the server; their package or folder names it instead. */
-const GENERIC_SCRIPT_NAMES = new Set(['index', 'main', 'server', 'cli', 'app', 'start', 'run', 'mcp', 'stdio', 'bin', 'entry', 'launch', 'serve', '__main__', 'mod', 'proxy']);
+const GENERIC_SCRIPT_NAMES = new Set([
+  'index',
+  'main',
+  'server',
+  'cli',
+  'app',
+  'start',
+  'run',
+  'mcp',
+  'stdio',
+  'bin',
+  'entry',
+  'launch',
+  'serve',
+  '__main__',
+  'mod',
+  'proxy',
+]);
 /** Package names that say nothing without their scope. */
 const GENERIC_PACKAGE_NAMES = new Set([...GENERIC_SCRIPT_NAMES, 'mcp-server', 'server-mcp', 'mcp-cli']);
 /** Build and source folders between a project and its entry script. */
-const GENERIC_FOLDERS = new Set(['dist', 'build', 'lib', 'out', 'src', 'bin', 'esm', 'cjs', 'dist-cjs', 'dist-esm', 'target', 'release', 'debug', 'app']);
+const GENERIC_FOLDERS = new Set([
+  'dist',
+  'build',
+  'lib',
+  'out',
+  'src',
+  'bin',
+  'esm',
+  'cjs',
+  'dist-cjs',
+  'dist-esm',
+  'target',
+  'release',
+  'debug',
+  'app',
+]);
 const SCRIPT_EXTENSION = /\.(?:[cm]?[jt]s|py|rb|php|jar|exe|cmd|bat|ps1|sh)$/i;
 const JS_EXTENSION = /\.(?:[cm]?[jt]s)$/i;
 
 type PackageNameReader = (scriptPath: string) => string | undefined;
 
 /** Names a stdio server from its command line; `readPackageName` finds the package a script belongs to. */
-export function stdioServerName(command: string, args: readonly string[], cwd: string = process.cwd(), readPackageName: PackageNameReader = nearestPackageName): string {
+export function stdioServerName(
+  command: string,
+  args: readonly string[],
+  cwd: string = process.cwd(),
+  readPackageName: PackageNameReader = nearestPackageName,
+): string {
   return nameFrom(command, args, cwd, readPackageName, 0) ?? commandName(command);
 }
 
-function nameFrom(command: string, args: readonly string[], cwd: string, readPackageName: PackageNameReader, depth: number): string | undefined {
+function nameFrom(
+  command: string,
+  args: readonly string[],
+  cwd: string,
+  readPackageName: PackageNameReader,
+  depth: number,
+): string | undefined {
   const launcher = LAUNCHERS[commandName(command).toLowerCase()];
   if (!launcher || depth > 4) return commandName(command);
   return throughLauncher(launcher, args, cwd, readPackageName, depth);
 }
 
-function throughLauncher(launcher: Launcher, args: readonly string[], cwd: string, readPackageName: PackageNameReader, depth: number): string | undefined {
+function throughLauncher(
+  launcher: Launcher,
+  args: readonly string[],
+  cwd: string,
+  readPackageName: PackageNameReader,
+  depth: number,
+): string | undefined {
   switch (launcher.kind) {
     case 'wrapper': {
       let index = 0;
       // `env NAME=value cmd …` sets variables before the command.
-      while (index < args.length && (launcher.flags.includes(args[index]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[index]))) index++;
+      while (
+        index < args.length &&
+        (launcher.flags.includes(args[index]) || /^[A-Za-z_][A-Za-z0-9_]*=/.test(args[index]))
+      )
+        index++;
       const rest = args.slice(index);
       if (rest.length === 0) return undefined;
       // `sh -c "npx -y pkg"` hands the whole command line over as one word.
@@ -122,18 +280,23 @@ function throughLauncher(launcher: Launcher, args: readonly string[], cwd: strin
     case 'interpreter': {
       const moduleIndex = args.indexOf('-m');
       const found = firstOperand(args, launcher.valueOptions);
-      if (moduleIndex !== -1 && moduleIndex + 1 < args.length && (!found || found.index > moduleIndex)) return args[moduleIndex + 1];
+      if (moduleIndex !== -1 && moduleIndex + 1 < args.length && (!found || found.index > moduleIndex))
+        return args[moduleIndex + 1];
       if (!found) return undefined;
       // `uv run python server.py`, `node --import tsx server.ts`: an interpreter named as the operand is looked through.
       const inner = LAUNCHERS[commandName(found.word).toLowerCase()];
-      if (inner && inner.kind === 'interpreter') return throughLauncher(inner, args.slice(found.index + 1), cwd, readPackageName, depth + 1);
+      if (inner && inner.kind === 'interpreter')
+        return throughLauncher(inner, args.slice(found.index + 1), cwd, readPackageName, depth + 1);
       return operandName(found.word, cwd, readPackageName);
     }
   }
 }
 
 /** The first word that is not an option (nor an option's value); `--` ends the options. */
-function firstOperand(args: readonly string[], valueOptions: readonly string[]): { word: string; index: number } | undefined {
+function firstOperand(
+  args: readonly string[],
+  valueOptions: readonly string[],
+): { word: string; index: number } | undefined {
   for (let index = 0; index < args.length; index++) {
     const word = args[index];
     if (word === '--') return index + 1 < args.length ? { word: args[index + 1], index: index + 1 } : undefined;
@@ -150,10 +313,21 @@ function firstOperand(args: readonly string[], valueOptions: readonly string[]):
 function operandName(word: string, cwd: string, readPackageName: PackageNameReader): string | undefined {
   const spec = word.replace(/^(?:npm|jsr|pypi):/, '');
   if (/^(?:git\+|https?:\/\/|github:)/.test(spec)) {
-    const last = spec.replace(/[#?].*$/, '').replace(/\/+$/, '').split('/').pop() ?? '';
+    const last =
+      spec
+        .replace(/[#?].*$/, '')
+        .replace(/\/+$/, '')
+        .split('/')
+        .pop() ?? '';
     return last.replace(/\.git$/, '') || undefined;
   }
-  const looksLikePath = spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('~') || /^[A-Za-z]:[\\/]/.test(spec) || spec.includes('\\') || SCRIPT_EXTENSION.test(spec);
+  const looksLikePath =
+    spec.startsWith('.') ||
+    spec.startsWith('/') ||
+    spec.startsWith('~') ||
+    /^[A-Za-z]:[\\/]/.test(spec) ||
+    spec.includes('\\') ||
+    SCRIPT_EXTENSION.test(spec);
   if (!looksLikePath) return packageName(spec);
   return scriptName(spec, cwd, readPackageName);
 }
@@ -163,7 +337,10 @@ function packageName(spec: string): string | undefined {
   // `registry/org/image:tag@sha256:…` (container image) → `image`.
   const scoped = spec.startsWith('@');
   let rest = scoped ? spec.slice(1) : spec;
-  rest = rest.replace(/@.*$/, '').replace(/[=<>~!].*$/, '').replace(/\[.*$/, '');
+  rest = rest
+    .replace(/@.*$/, '')
+    .replace(/[=<>~!].*$/, '')
+    .replace(/\[.*$/, '');
   const parts = rest.split('/');
   const last = (parts.pop() ?? '').replace(/:[^/]*$/, '');
   // `@azure-devops/mcp`, `@playwright/mcp`, `@pandacss/mcp`, `@sentry/mcp-server`: the name alone says nothing (the
@@ -181,7 +358,10 @@ function scriptName(script: string, cwd: string, readPackageName: PackageNameRea
     const owner = readPackageName(path.resolve(cwd, script));
     if (owner) return packageName(owner);
   }
-  const folders = path.win32.dirname(script).split(/[\\/]/).filter((part) => part !== '' && part !== '.' && part !== '..' && !/^[A-Za-z]:$/.test(part));
+  const folders = path.win32
+    .dirname(script)
+    .split(/[\\/]/)
+    .filter((part) => part !== '' && part !== '.' && part !== '..' && !/^[A-Za-z]:$/.test(part));
   while (folders.length > 0 && GENERIC_FOLDERS.has(folders[folders.length - 1].toLowerCase())) folders.pop();
   return folders.pop() ?? (path.basename(cwd) || base || undefined);
 }

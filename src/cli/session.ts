@@ -31,7 +31,10 @@ interface SessionError {
 type SessionAnswer = { ok: true; result: unknown } | { ok: false; error: SessionError; result?: unknown };
 
 /** What one session line runs: the same runners as the subcommands. */
-export type SessionRunner = (client: McpClient, args: ParsedArgs) => Promise<{ output: unknown; failure?: CommandFailure }>;
+export type SessionRunner = (
+  client: McpClient,
+  args: ParsedArgs,
+) => Promise<{ output: unknown; failure?: CommandFailure }>;
 
 /** Subcommands that make no sense inside a session. */
 const NOT_IN_SESSION = new Set(['session', 'conformance']);
@@ -93,11 +96,19 @@ async function answerLine(
   if (trimmed === '' || trimmed.startsWith('#')) return undefined;
   try {
     const [subcommand, ...positionals] = splitSessionLine(trimmed);
-    if (subcommand.startsWith('-')) throw new UsageError(`options go on the session's own command line, not on a line: ${subcommand}`);
-    const runner = Object.prototype.hasOwnProperty.call(runners, subcommand) && !NOT_IN_SESSION.has(subcommand) ? runners[subcommand] : undefined;
-    if (!runner) throw new UsageError(`unknown command "${subcommand}"; a session line is one of: ${Object.keys(runners).join(', ')}`);
+    if (subcommand.startsWith('-'))
+      throw new UsageError(`options go on the session's own command line, not on a line: ${subcommand}`);
+    const runner =
+      Object.prototype.hasOwnProperty.call(runners, subcommand) && !NOT_IN_SESSION.has(subcommand)
+        ? runners[subcommand]
+        : undefined;
+    if (!runner)
+      throw new UsageError(
+        `unknown command "${subcommand}"; a session line is one of: ${Object.keys(runners).join(', ')}`,
+      );
     const { output, failure } = await runner(client, { ...sessionArgs, subcommand, positionals });
-    if (failure) return { ok: false, result: output, error: { kind: failure.kind, message: maskText(failure.message, secrets) } };
+    if (failure)
+      return { ok: false, result: output, error: { kind: failure.kind, message: maskText(failure.message, secrets) } };
     return { ok: true, result: output };
   } catch (error) {
     return { ok: false, error: describeError(error, secrets) };
@@ -107,7 +118,8 @@ async function answerLine(
 function describeError(error: unknown, secrets: readonly string[]): SessionError {
   const message = maskText(errorMessage(error), secrets);
   if (error instanceof UsageError) return { kind: 'usage', message };
-  if (error instanceof McpError) return { kind: 'server', message, code: error.code, ...(error.data === undefined ? {} : { data: error.data }) };
+  if (error instanceof McpError)
+    return { kind: 'server', message, code: error.code, ...(error.data === undefined ? {} : { data: error.data }) };
   if (error instanceof LocalError) return { kind: error.kind, message };
   return { kind: 'internal', message };
 }

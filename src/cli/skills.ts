@@ -5,13 +5,23 @@
  */
 import { LocalError } from '../protocol/errors';
 import type { McpClient } from '../protocol/client';
-import { skillRoot, skillsExtension, type Skill, type SkillsApi, type Verification } from '../protocol/extensions/skills';
+import {
+  skillRoot,
+  skillsExtension,
+  type Skill,
+  type SkillsApi,
+  type Verification,
+} from '../protocol/extensions/skills';
 import { UsageError, type ParsedArgs } from './args';
 import type { CommandOutcome } from './main';
 
 function skillsOf(client: McpClient): SkillsApi {
   const skills = client.extension(skillsExtension);
-  if (!skills || !skills.supported) throw new LocalError('capability-missing', `${client.serverName} does not offer the io.modelcontextprotocol/skills extension, so this client cannot list skills`);
+  if (!skills || !skills.supported)
+    throw new LocalError(
+      'capability-missing',
+      `${client.serverName} does not offer the io.modelcontextprotocol/skills extension, so this client cannot list skills`,
+    );
   return skills;
 }
 
@@ -27,9 +37,17 @@ function fileUriOf(skill: Skill, file: string): string {
   return `${skillRoot(skill.uri)}/${file.replace(/^\/+/, '')}`;
 }
 
-function refusalOutcome(client: McpClient, refused: Extract<Verification, { kind: 'refused' }>, refreshed?: unknown): CommandOutcome {
+function refusalOutcome(
+  client: McpClient,
+  refused: Extract<Verification, { kind: 'refused' }>,
+  refreshed?: unknown,
+): CommandOutcome {
   return {
-    output: { server: client.serverName, refused: { uri: refused.uri, reason: refused.reason, message: refused.message, differences: refused.differences }, ...(refreshed ? { refreshed } : {}) },
+    output: {
+      server: client.serverName,
+      refused: { uri: refused.uri, reason: refused.reason, message: refused.message, differences: refused.differences },
+      ...(refreshed ? { refreshed } : {}),
+    },
     failure: { kind: 'verification-failed', message: refused.message },
   };
 }
@@ -45,7 +63,10 @@ export const SKILL_RUNNERS = {
           name: skill.frontmatter.name,
           description: skill.frontmatter.description,
           frontmatter: skill.frontmatter,
-          files: skill.resources === 'dynamic' ? 'dynamic' : skill.resources.map((file) => ({ uri: file.uri, size: file.size, digest: file.digest })),
+          files:
+            skill.resources === 'dynamic'
+              ? 'dynamic'
+              : skill.resources.map((file) => ({ uri: file.uri, size: file.size, digest: file.digest })),
         })),
         ...(listing.invalid.length > 0 ? { refusedEntries: listing.invalid } : {}),
       },
@@ -53,11 +74,16 @@ export const SKILL_RUNNERS = {
   },
   skill: async (client: McpClient, args: ParsedArgs): Promise<CommandOutcome> => {
     const [uri, file] = args.positionals;
-    if (!uri) throw new UsageError('skill needs the URI of a skill\'s SKILL.md (see `skills`)');
+    if (!uri) throw new UsageError("skill needs the URI of a skill's SKILL.md (see `skills`)");
     const skills = skillsOf(client);
     const skill = await entryOf(skills, uri);
     const load = await skills.load(skill);
-    if (load.kind === 'refused') return refusalOutcome(client, load.refusal, load.refreshed.kind === 'entry' ? { entry: load.refreshed.skill } : { failed: load.refreshed.message });
+    if (load.kind === 'refused')
+      return refusalOutcome(
+        client,
+        load.refusal,
+        load.refreshed.kind === 'entry' ? { entry: load.refreshed.skill } : { failed: load.refreshed.message },
+      );
     if (file === undefined) {
       const { frontmatter, body, text, verified } = load.verification.file;
       return { output: { server: client.serverName, uri, verified, frontmatter, body, text } };
@@ -65,7 +91,17 @@ export const SKILL_RUNNERS = {
     const read = await skills.readFile(skill, fileUriOf(skill, file));
     if (read.kind === 'refused') return refusalOutcome(client, read);
     const { uri: fileUri, mimeType, text, bytes, verified } = read.file;
-    return { output: { server: client.serverName, skill: uri, uri: fileUri, verified, mimeType, size: bytes.byteLength, ...(text !== undefined ? { text } : { blob: Buffer.from(bytes).toString('base64') }) } };
+    return {
+      output: {
+        server: client.serverName,
+        skill: uri,
+        uri: fileUri,
+        verified,
+        mimeType,
+        size: bytes.byteLength,
+        ...(text !== undefined ? { text } : { blob: Buffer.from(bytes).toString('base64') }),
+      },
+    };
   },
 };
 

@@ -1,7 +1,13 @@
 import type { CallToolOutcome, McpClient } from '../protocol/client';
 import type { Disposable } from '../protocol/disposable';
 import { LocalError } from '../protocol/errors';
-import { tasksExtension, type TaskMode, type TasksApi, type TaskSnapshot, type TrackedTask } from '../protocol/extensions/tasks';
+import {
+  tasksExtension,
+  type TaskMode,
+  type TasksApi,
+  type TaskSnapshot,
+  type TrackedTask,
+} from '../protocol/extensions/tasks';
 import type { Tool } from '../protocol/types';
 import { UsageError, type ParsedArgs } from './args';
 import type { CommandOutcome } from './main';
@@ -25,7 +31,11 @@ export const TASK_OPTIONS_USAGE = `  --task                    call: run as a ta
 
 function tasksOf(client: McpClient): TasksApi {
   const api = client.extension(tasksExtension);
-  if (!api) throw new LocalError('capability-missing', `${client.serverName}: the tasks extension is not enabled in this client`);
+  if (!api)
+    throw new LocalError(
+      'capability-missing',
+      `${client.serverName}: the tasks extension is not enabled in this client`,
+    );
   return api;
 }
 
@@ -57,12 +67,27 @@ export function reportTaskProgress(client: McpClient): Disposable | undefined {
  * What `call` and `task wait` print for a tool result, and when it counts as failed: the result with the verdict of
  * its structuredContent against the tool's outputSchema, whether it came directly or as a task's result.
  */
-function toolCallOutcome(serverName: string, toolName: string | undefined, outcome: CallToolOutcome, taskId?: string): CommandOutcome {
-  const output = { ...outcome.result, ...(outcome.outputValidation ? { outputValidation: outcome.outputValidation } : {}) };
+function toolCallOutcome(
+  serverName: string,
+  toolName: string | undefined,
+  outcome: CallToolOutcome,
+  taskId?: string,
+): CommandOutcome {
+  const output = {
+    ...outcome.result,
+    ...(outcome.outputValidation ? { outputValidation: outcome.outputValidation } : {}),
+  };
   const what = toolName === undefined ? `task ${taskId ?? ''}` : `tool ${toolName}`;
-  if (outcome.result.isError === true) return { output, failure: { kind: 'tool-error', message: `${serverName}: ${what} reported an error` } };
+  if (outcome.result.isError === true)
+    return { output, failure: { kind: 'tool-error', message: `${serverName}: ${what} reported an error` } };
   if (outcome.outputValidation?.kind === 'invalid') {
-    return { output, failure: { kind: 'output-invalid', message: `${serverName}: structuredContent of ${toolName ?? what} does not match its outputSchema` } };
+    return {
+      output,
+      failure: {
+        kind: 'output-invalid',
+        message: `${serverName}: structuredContent of ${toolName ?? what} does not match its outputSchema`,
+      },
+    };
   }
   return { output };
 }
@@ -72,12 +97,22 @@ function toolCallOutcome(serverName: string, toolName: string | undefined, outco
  * result checked like a direct one (`--no-wait` prints the task instead); a plain call is `McpClient.callTool`, whose
  * 2026-07-28 task answers the core waits for. `--task` on a tool that cannot run as one says why on stderr.
  */
-export async function runCall(client: McpClient, name: string, tool: Tool | undefined, toolArgs: Record<string, unknown>, args: ParsedArgs): Promise<CommandOutcome> {
+export async function runCall(
+  client: McpClient,
+  name: string,
+  tool: Tool | undefined,
+  toolArgs: Record<string, unknown>,
+  args: ParsedArgs,
+): Promise<CommandOutcome> {
   const api = client.extension(tasksExtension);
   const mode = api && tool ? api.taskMode(tool, { asTask: args.asTask, wait: !args.noWait }) : undefined;
-  if (args.asTask && mode?.kind === 'direct') process.stderr.write(`${printable(`${client.serverName}: ${name} runs without a task (${DIRECT_REASONS[mode.reason]})`)}\n`);
+  if (args.asTask && mode?.kind === 'direct')
+    process.stderr.write(
+      `${printable(`${client.serverName}: ${name} runs without a task (${DIRECT_REASONS[mode.reason]})`)}\n`,
+    );
   const throughTasks = mode?.kind === 'task' || (mode?.kind === 'server-decides' && !mode.wait);
-  if (!api || !tool || !throughTasks) return toolCallOutcome(client.serverName, name, await client.callTool(name, toolArgs));
+  if (!api || !tool || !throughTasks)
+    return toolCallOutcome(client.serverName, name, await client.callTool(name, toolArgs));
   const outcome = await api.callTool(tool, toolArgs, { asTask: args.asTask, wait: !args.noWait });
   switch (outcome.kind) {
     case 'task':
@@ -102,7 +137,8 @@ export async function runTasksCommand(client: McpClient, args: ParsedArgs): Prom
 
 export async function runTaskCommand(client: McpClient, args: ParsedArgs): Promise<CommandOutcome> {
   const [sub, taskId] = args.positionals;
-  if ((sub !== 'get' && sub !== 'cancel' && sub !== 'wait') || !taskId) throw new UsageError('task needs: get <id>, cancel <id> or wait <id>');
+  if ((sub !== 'get' && sub !== 'cancel' && sub !== 'wait') || !taskId)
+    throw new UsageError('task needs: get <id>, cancel <id> or wait <id>');
   const api = tasksOf(client);
   switch (sub) {
     case 'get':

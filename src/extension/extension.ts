@@ -16,7 +16,13 @@ import { tasksFeature } from './features/tasks';
 import { testingFeature } from './features/testing';
 import { toolsFeature } from './features/tools';
 import type { CommandId } from './platform/commandIds';
-import { everyCommandHandled, registerCommands, type CommandTable, type Feature, type FeatureContext } from './platform/feature';
+import {
+  everyCommandHandled,
+  registerCommands,
+  type CommandTable,
+  type Feature,
+  type FeatureContext,
+} from './platform/feature';
 import { windowHost } from './platform/host';
 import { Platform } from './platform/platform';
 import { OfferedServices } from './platform/services';
@@ -51,7 +57,9 @@ export type FeatureExports = { [Name in keyof Features]: ReturnType<Features[Nam
 
 // Every contributed command has a handler: a command no feature handles does not compile (two that handle one fail at
 // registration, and test/unit/project/commandTable.test.ts holds the list against package.json).
-type HandledCommand = { [Name in keyof Features]: Features[Name] extends Feature<infer Ids, unknown> ? Ids : never }[keyof Features];
+type HandledCommand = {
+  [Name in keyof Features]: Features[Name] extends Feature<infer Ids, unknown> ? Ids : never;
+}[keyof Features];
 type UnhandledCommand = Exclude<CommandId, HandledCommand>;
 
 /** The platform's staged shutdown, for deactivate (VS Code awaits it; disposables are not awaited). */
@@ -89,7 +97,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   // `npm run bench:ui` reads this line: activate()'s own time, and the time its bundle took to evaluate (the banner
   // and footer esbuild.js adds to extension.js), which VS Code counts into the activation as well.
   const codeLoadMs = MCP_WORKBENCH_LOAD_ENDED - MCP_WORKBENCH_LOAD_STARTED;
-  platform.ownLog.info(`Activated in ${Math.round(performance.now() - activationStarted)} ms; the extension's code loaded in ${Math.round(codeLoadMs)} ms`);
+  platform.ownLog.info(
+    `Activated in ${Math.round(performance.now() - activationStarted)} ms; the extension's code loaded in ${Math.round(codeLoadMs)} ms`,
+  );
   if (MCP_WORKBENCH_TEST_BUILD && testHost) {
     // The suites drive the servers as soon as they have the hooks.
     await platform.loader.firstLoad;

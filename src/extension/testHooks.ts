@@ -221,7 +221,8 @@ export class TestBuildHost implements PlatformHost {
 
   constructor() {
     const grants = [vscode.workspace.onDidGrantWorkspaceTrust, this.granted.event];
-    this.onDidGrantWorkspaceTrust = (listener, thisArg, disposables) => vscode.Disposable.from(...grants.map((event) => event(listener, thisArg, disposables)));
+    this.onDidGrantWorkspaceTrust = (listener, thisArg, disposables) =>
+      vscode.Disposable.from(...grants.map((event) => event(listener, thisArg, disposables)));
     // code-server's openExternal cannot reach a browser window Playwright drives, so the authorization URL is written
     // to this file and the e2e opens it in a second page of the same Chromium.
     const signInUrlFile = process.env.MCP_WORKBENCH_E2E_SIGNIN_URL_FILE;
@@ -259,7 +260,11 @@ export class TestBuildHost implements PlatformHost {
   }
 }
 
-export function createTestHooks(platform: Platform, features: FeatureExports, host: TestBuildHost): McpWorkbenchTestApi {
+export function createTestHooks(
+  platform: Platform,
+  features: FeatureExports,
+  host: TestBuildHost,
+): McpWorkbenchTestApi {
   const context = platform.extension;
   const { inputs, confirmation } = platform;
   const { statusBar, builtInMcpNotice, sessions } = features.servers;
@@ -280,7 +285,10 @@ export function createTestHooks(platform: Platform, features: FeatureExports, ho
     statusBarCommand: () => statusBar.command,
     statusBarAccessibleLabel: () => statusBar.accessibleLabel,
     // The output channels' log files live next to the extension's own log folder (…/exthost/).
-    storageFolders: () => [vscode.Uri.joinPath(context.logUri, '..').fsPath, ...(context.storageUri ? [context.storageUri.fsPath] : [])],
+    storageFolders: () => [
+      vscode.Uri.joinPath(context.logUri, '..').fsPath,
+      ...(context.storageUri ? [context.storageUri.fsPath] : []),
+    ],
     notifications: () => [...notificationRecorder.shown],
     clearNotifications: () => notificationRecorder.startRecording(),
     answerNotifications: (answerer) => (notificationRecorder.answerer = answerer),
@@ -293,7 +301,8 @@ export function createTestHooks(platform: Platform, features: FeatureExports, ho
           }
         : realImportUi;
     },
-    recheckBuiltInMcpNotice: () => builtInMcpNotice.recheck(platform.manager.servers.map((controller) => controller.entry)),
+    recheckBuiltInMcpNotice: () =>
+      builtInMcpNotice.recheck(platform.manager.servers.map((controller) => controller.entry)),
     profileFolders: () => profileFolders(context),
     setWorkspaceTrusted: (trusted) => host.setWorkspaceTrusted(trusted),
   };
@@ -302,7 +311,10 @@ export function createTestHooks(platform: Platform, features: FeatureExports, ho
   const samplingApi: SamplingTestApi = {
     setApiKey: (name, key) => sampling.storeApiKey(name, key),
     snapshot: () => panel.snapshot(),
-    post: (message) => panel.handleMessage(message.requestId === undefined ? { ...message, requestId: panel.snapshot().requestId } : message),
+    post: (message) =>
+      panel.handleMessage(
+        message.requestId === undefined ? { ...message, requestId: panel.snapshot().requestId } : message,
+      ),
     samplingQueueSize: () => sampling.coordinator.queue.size ?? 0,
     elicitationQueueSize: () => elicitation.queue.size,
     records: (serverName) => sampling.records.of(serverName),

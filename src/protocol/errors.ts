@@ -107,7 +107,9 @@ export class LocalError extends Error {
 export function errorDetail(error: unknown): ErrorDetail | undefined {
   if (!(error instanceof Error) || !('detail' in error)) return undefined;
   const detail = error.detail;
-  return typeof detail === 'object' && detail !== null && typeof (detail as { kind?: unknown }).kind === 'string' ? (detail as ErrorDetail) : undefined;
+  return typeof detail === 'object' && detail !== null && typeof (detail as { kind?: unknown }).kind === 'string'
+    ? (detail as ErrorDetail)
+    : undefined;
 }
 
 export function isLocalError(error: unknown, kind?: LocalErrorKind): error is LocalError {

@@ -90,18 +90,27 @@ export interface ClientRequests extends ExtensionClientRequests {
   'tools/list': { params: PaginatedParams | undefined; result: PaginatedResult & { tools: Tool[] } };
   'tools/call': { params: CallToolParams; result: CallToolResult };
   'resources/list': { params: PaginatedParams | undefined; result: PaginatedResult & { resources: Resource[] } };
-  'resources/templates/list': { params: PaginatedParams | undefined; result: PaginatedResult & { resourceTemplates: ResourceTemplate[] } };
+  'resources/templates/list': {
+    params: PaginatedParams | undefined;
+    result: PaginatedResult & { resourceTemplates: ResourceTemplate[] };
+  };
   'resources/read': { params: { uri: string; [key: string]: unknown }; result: ReadResourceResult };
   'resources/subscribe': { params: { uri: string; [key: string]: unknown }; result: EmptyResult };
   'resources/unsubscribe': { params: { uri: string; [key: string]: unknown }; result: EmptyResult };
   'prompts/list': { params: PaginatedParams | undefined; result: PaginatedResult & { prompts: Prompt[] } };
-  'prompts/get': { params: { name: string; arguments?: Record<string, string>; [key: string]: unknown }; result: GetPromptResult };
+  'prompts/get': {
+    params: { name: string; arguments?: Record<string, string>; [key: string]: unknown };
+    result: GetPromptResult;
+  };
   'completion/complete': { params: CompleteParams; result: CompleteResult };
   'logging/setLevel': { params: { level: LoggingLevel; [key: string]: unknown }; result: EmptyResult };
   /** 2026-07-28: what the server speaks and offers (replaces initialize). */
   'server/discover': { params: { _meta?: RequestMeta; [key: string]: unknown } | undefined; result: DiscoverResult };
   /** 2026-07-28: a long-lived request whose response stream carries the opted-in change notifications. */
-  'subscriptions/listen': { params: { notifications: SubscriptionFilter; _meta?: RequestMeta; [key: string]: unknown }; result: JsonObject };
+  'subscriptions/listen': {
+    params: { notifications: SubscriptionFilter; _meta?: RequestMeta; [key: string]: unknown };
+    result: JsonObject;
+  };
 }
 
 export interface DiscoverResult {
@@ -171,7 +180,9 @@ export interface ServerNotifications {
   'notifications/resources/updated': { params: { uri: string } };
   'notifications/message': { params: { level: LoggingLevel; logger?: string; data: unknown } };
   'notifications/elicitation/complete': { params: { elicitationId: string } };
-  'notifications/progress': { params: { progressToken: string | number; progress: number; total?: number; message?: string } };
+  'notifications/progress': {
+    params: { progressToken: string | number; progress: number; total?: number; message?: string };
+  };
   'notifications/subscriptions/acknowledged': { params: { notifications: SubscriptionFilter } };
 }
 

@@ -34,7 +34,11 @@ export function toJsonText(value: unknown, indent?: number | string): string | u
  * time, never splitting a surrogate pair), for writing a 50 MB result without holding it twice. The pieces joined
  * are exactly toJsonText's text; nothing is yielded when toJsonText would return undefined.
  */
-export function* jsonTextChunks(value: unknown, indent: number | string | undefined, chunkChars: number): Generator<string, void, void> {
+export function* jsonTextChunks(
+  value: unknown,
+  indent: number | string | undefined,
+  chunkChars: number,
+): Generator<string, void, void> {
   yield* writeJson(value, gapOf(indent), Number.POSITIVE_INFINITY, Math.max(1, Math.floor(chunkChars)));
 }
 
@@ -63,7 +67,12 @@ function gapOf(indent: number | string | undefined): string {
   return typeof indent === 'string' ? indent.slice(0, 10) : '';
 }
 
-type Prepared = { kind: 'skip' } | { kind: 'text'; text: string } | { kind: 'string'; value: string } | { kind: 'array'; value: unknown[] } | { kind: 'object'; value: Record<string, unknown> };
+type Prepared =
+  | { kind: 'skip' }
+  | { kind: 'text'; text: string }
+  | { kind: 'string'; value: string }
+  | { kind: 'array'; value: unknown[] }
+  | { kind: 'object'; value: Record<string, unknown> };
 
 type Frame =
   | { kind: 'string'; value: string; offset: number }

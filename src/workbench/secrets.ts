@@ -131,16 +131,21 @@ class TextMasker {
       needles.add(encodeURIComponent(secret));
     }
     // Longest first, so a secret that contains another is replaced whole.
-    this.needles = [...needles].filter((needle) => needle.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+    this.needles = [...needles]
+      .filter((needle) => needle.length >= MIN_SECRET_LENGTH)
+      .sort((a, b) => b.length - a.length);
   }
 
   mask(text: string): string {
     let result = text;
     for (const needle of this.needles) if (result.includes(needle)) result = result.split(needle).join(MASK);
     // Each pattern needs a literal its match cannot do without: a text without it is not scanned.
-    if (result.includes('Bearer') || result.includes('Basic')) result = result.replace(SCHEME_IN_TEXT, (_match, scheme: string) => `${scheme} ${MASK}`);
+    if (result.includes('Bearer') || result.includes('Basic'))
+      result = result.replace(SCHEME_IN_TEXT, (_match, scheme: string) => `${scheme} ${MASK}`);
     if (result.includes('=')) {
-      result = result.replace(QUERY_PARAMETER_IN_TEXT, (match, separator: string, name: string) => (isSecretKey(safeDecode(name)) ? `${separator}${name}=${MASK}` : match));
+      result = result.replace(QUERY_PARAMETER_IN_TEXT, (match, separator: string, name: string) =>
+        isSecretKey(safeDecode(name)) ? `${separator}${name}=${MASK}` : match,
+      );
     }
     return result;
   }

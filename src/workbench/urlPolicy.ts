@@ -7,8 +7,7 @@
  */
 
 type UrlVerdict =
-  | { kind: 'allowed'; url: string; host: string }
-  | { kind: 'refused'; reason: UrlRefusal; detail: string };
+  { kind: 'allowed'; url: string; host: string } | { kind: 'refused'; reason: UrlRefusal; detail: string };
 
 type UrlRefusal = 'invalid' | 'scheme' | 'userinfo' | 'backslash' | 'control-character';
 
@@ -16,9 +15,15 @@ type UrlRefusal = 'invalid' | 'scheme' | 'userinfo' | 'backslash' | 'control-cha
 const UNSAFE_CHARACTER = /[\u0000-\u0020\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
 
 export function checkExternalUrl(raw: unknown): UrlVerdict {
-  if (typeof raw !== 'string' || raw.length === 0) return { kind: 'refused', reason: 'invalid', detail: 'the URL is missing or not a string' };
+  if (typeof raw !== 'string' || raw.length === 0)
+    return { kind: 'refused', reason: 'invalid', detail: 'the URL is missing or not a string' };
   const unsafe = UNSAFE_CHARACTER.exec(raw);
-  if (unsafe) return { kind: 'refused', reason: 'control-character', detail: `the URL contains the character ${escapeCodePoint(unsafe[0])}` };
+  if (unsafe)
+    return {
+      kind: 'refused',
+      reason: 'control-character',
+      detail: `the URL contains the character ${escapeCodePoint(unsafe[0])}`,
+    };
   if (raw.includes('\\')) return { kind: 'refused', reason: 'backslash', detail: 'the URL contains a backslash' };
   let parsed: URL;
   try {
@@ -27,7 +32,11 @@ export function checkExternalUrl(raw: unknown): UrlVerdict {
     return { kind: 'refused', reason: 'invalid', detail: 'the URL cannot be parsed' };
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
-    return { kind: 'refused', reason: 'scheme', detail: `${parsed.protocol} URLs are not allowed, only http: and https:` };
+    return {
+      kind: 'refused',
+      reason: 'scheme',
+      detail: `${parsed.protocol} URLs are not allowed, only http: and https:`,
+    };
   }
   // `https://user@host` and `https://:pw@host`: the part before @ is shown first and is easily read as the host.
   if (parsed.username !== '' || parsed.password !== '' || /^[a-z]+:\/\/[^/?#]*@/i.test(raw)) {
@@ -43,7 +52,9 @@ export function checkExternalUrl(raw: unknown): UrlVerdict {
  * line of the dialog. Backslashes are doubled so an escaped form cannot be faked by typing it.
  */
 export function escapeForDisplay(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(new RegExp(UNSAFE_DISPLAY.source, 'gu'), (character) => escapeCodePoint(character));
+  return text
+    .replace(/\\/g, '\\\\')
+    .replace(new RegExp(UNSAFE_DISPLAY.source, 'gu'), (character) => escapeCodePoint(character));
 }
 
 /** As UNSAFE_CHARACTER but keeping the plain space (command lines and messages contain spaces). */

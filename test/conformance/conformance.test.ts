@@ -94,7 +94,13 @@ const AUTH_EXTENSIONS = [
 const SPEC_RUNS: Readonly<Record<string, SpecRun>> = {
   // The handshake era's newest revision: the core set and schema preservation one by one, OAuth in the whole run.
   '2025-11-25': {
-    requiredScenarios: ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry', 'json-schema-2020-12-preservation'],
+    requiredScenarios: [
+      'initialize',
+      'tools_call',
+      'elicitation-sep1034-client-defaults',
+      'sse-retry',
+      'json-schema-2020-12-preservation',
+    ],
     whole: { kind: 'requirements' },
     passInWholeRun: AUTH_2025_11_25,
     baseline: 'test/conformance/baseline-2025-11-25.yml',
@@ -139,11 +145,16 @@ function wholeRunArgs(version: string, whole: WholeRun): string[] {
 
 /** The revisions to run: MCP_CONFORMANCE_SPEC_VERSIONS, or all of SPEC_RUNS. An unknown one fails loudly. */
 function selectedSpecVersions(): string[] {
-  const requested = (process.env.MCP_CONFORMANCE_SPEC_VERSIONS ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  const requested = (process.env.MCP_CONFORMANCE_SPEC_VERSIONS ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
   if (requested.length === 0) return Object.keys(SPEC_RUNS);
   const unknown = requested.filter((version) => !(version in SPEC_RUNS));
   if (unknown.length > 0) {
-    throw new Error(`conformance: no run defined for spec version ${unknown.join(', ')} (defined: ${Object.keys(SPEC_RUNS).join(', ')}); add a row to SPEC_RUNS in test/conformance/conformance.test.ts`);
+    throw new Error(
+      `conformance: no run defined for spec version ${unknown.join(', ')} (defined: ${Object.keys(SPEC_RUNS).join(', ')}); add a row to SPEC_RUNS in test/conformance/conformance.test.ts`,
+    );
   }
   return requested;
 }
@@ -189,10 +200,16 @@ describe('official MCP conformance suite (client scenarios)', () => {
 
   before(() => {
     try {
-      execFileSync('bash', [SCRIPT], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: INSTALL_TIMEOUT_MS });
+      execFileSync('bash', [SCRIPT], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        timeout: INSTALL_TIMEOUT_MS,
+      });
     } catch (error) {
       const failure = error as { stderr?: Buffer; message: string };
-      throw new Error(`scripts/conformance.sh could not install the conformance suite: ${failure.message}\n${failure.stderr?.toString() ?? ''}`);
+      throw new Error(
+        `scripts/conformance.sh could not install the conformance suite: ${failure.message}\n${failure.stderr?.toString() ?? ''}`,
+      );
     }
     // The CLI bundle exactly as esbuild.js builds dist/cli.js, but into a private folder: rewriting dist/ here
     // would race with the other test files that run dist/cli.js concurrently.
@@ -212,7 +229,8 @@ describe('official MCP conformance suite (client scenarios)', () => {
     });
     assert.ok(fs.existsSync(cli), 'the CLI bundle was built');
     // The suite runs `sh -c "<command> <url>"`, so the command must survive word splitting.
-    for (const word of [process.execPath, cli]) assert.doesNotMatch(word, /[\s'"$`\\]/, `this path must not need shell quoting: ${word}`);
+    for (const word of [process.execPath, cli])
+      assert.doesNotMatch(word, /[\s'"$`\\]/, `this path must not need shell quoting: ${word}`);
   });
 
   after(() => {
@@ -225,13 +243,26 @@ describe('official MCP conformance suite (client scenarios)', () => {
       for (const scenario of spec.requiredScenarios) {
         test(scenario, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async () => {
           const force = spec.forceScenarios ? ['--force'] : [];
-          const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--spec-version', version, ...force, '--scenario', scenario]);
+          const run = await runSuite([
+            'client',
+            '--command',
+            `${process.execPath} ${cli} conformance`,
+            '--spec-version',
+            version,
+            ...force,
+            '--scenario',
+            scenario,
+          ]);
           const report = `conformance suite output for ${scenario} (spec ${version}):\n${run.output}`;
           if (run.code !== 0 || !/OVERALL: PASSED/.test(run.output)) {
             // Print the suite's own log (wire INFO lines, failed checks) so CI shows why.
             process.stderr.write(`${report}\n`);
           }
-          assert.equal(run.signal, null, `the suite was killed by ${run.signal} (timeout ${SCENARIO_TIMEOUT_MS} ms)\n${report}`);
+          assert.equal(
+            run.signal,
+            null,
+            `the suite was killed by ${run.signal} (timeout ${SCENARIO_TIMEOUT_MS} ms)\n${report}`,
+          );
           assert.equal(run.code, 0, `the suite exited with ${run.code}\n${report}`);
           assert.match(run.output, /OVERALL: PASSED/, report);
           assert.doesNotMatch(run.output, /CLIENT EXITED WITH ERROR/, report);
@@ -239,22 +270,40 @@ describe('official MCP conformance suite (client scenarios)', () => {
       }
 
       const wholeArgs = wholeRunArgs(version, spec.whole);
-      test(`${wholeArgs.join(' ')}: scenarios fail only where ${spec.baseline} says (${spec.baselineReason})`, { timeout: 4 * SCENARIO_TIMEOUT_MS }, async (t) => {
-        const baseline = path.join(REPO_ROOT, spec.baseline);
-        assert.ok(fs.existsSync(baseline), `the baseline ${spec.baseline} of spec ${version} is missing`);
-        const run = await runSuite(
-          ['client', '--command', `${process.execPath} ${cli} conformance`, ...wholeArgs, '--timeout', String(WHOLE_RUN_CLIENT_TIMEOUT_MS), '--expected-failures', baseline],
-          3 * SCENARIO_TIMEOUT_MS,
-        );
-        const report = `conformance suite output for ${wholeArgs.join(' ')}:\n${run.output}`;
-        if (run.code !== 0) process.stderr.write(`${report}\n`);
-        t.diagnostic(`${wholeArgs.join(' ')}: ${checkTotals(run.output)}`);
-        assert.equal(run.signal, null, `the suite was killed by ${run.signal}\n${report}`);
-        assert.equal(run.code, 0, `the suite exited with ${run.code}: a scenario outside the baseline failed, or a baseline entry passes now\n${report}`);
-        // Forced scenarios are not part of a tagged run; the others must show up as passed in it.
-        const mustPass = [...(spec.forceScenarios ? [] : spec.requiredScenarios), ...(spec.passInWholeRun ?? [])];
-        for (const scenario of mustPass) assert.match(run.output, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), report);
-      });
+      test(
+        `${wholeArgs.join(' ')}: scenarios fail only where ${spec.baseline} says (${spec.baselineReason})`,
+        { timeout: 4 * SCENARIO_TIMEOUT_MS },
+        async (t) => {
+          const baseline = path.join(REPO_ROOT, spec.baseline);
+          assert.ok(fs.existsSync(baseline), `the baseline ${spec.baseline} of spec ${version} is missing`);
+          const run = await runSuite(
+            [
+              'client',
+              '--command',
+              `${process.execPath} ${cli} conformance`,
+              ...wholeArgs,
+              '--timeout',
+              String(WHOLE_RUN_CLIENT_TIMEOUT_MS),
+              '--expected-failures',
+              baseline,
+            ],
+            3 * SCENARIO_TIMEOUT_MS,
+          );
+          const report = `conformance suite output for ${wholeArgs.join(' ')}:\n${run.output}`;
+          if (run.code !== 0) process.stderr.write(`${report}\n`);
+          t.diagnostic(`${wholeArgs.join(' ')}: ${checkTotals(run.output)}`);
+          assert.equal(run.signal, null, `the suite was killed by ${run.signal}\n${report}`);
+          assert.equal(
+            run.code,
+            0,
+            `the suite exited with ${run.code}: a scenario outside the baseline failed, or a baseline entry passes now\n${report}`,
+          );
+          // Forced scenarios are not part of a tagged run; the others must show up as passed in it.
+          const mustPass = [...(spec.forceScenarios ? [] : spec.requiredScenarios), ...(spec.passInWholeRun ?? [])];
+          for (const scenario of mustPass)
+            assert.match(run.output, new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`), report);
+        },
+      );
     });
   }
 });
@@ -279,7 +328,16 @@ describe('official MCP conformance suite (extension scenarios, forced)', () => {
     execFileSync('bash', [SCRIPT], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: INSTALL_TIMEOUT_MS });
     buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-cli-'));
     cli = path.join(buildDir, 'cli.js');
-    buildSync({ entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'main.ts')], outfile: cli, bundle: true, platform: 'node', target: 'node20', format: 'cjs', mainFields: ['module', 'main'], logLevel: 'silent' });
+    buildSync({
+      entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'main.ts')],
+      outfile: cli,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      mainFields: ['module', 'main'],
+      logLevel: 'silent',
+    });
   });
 
   after(() => {
@@ -289,16 +347,32 @@ describe('official MCP conformance suite (extension scenarios, forced)', () => {
   const selected = new Set(selectedSpecVersions());
   for (const [scenario, versions] of Object.entries(FORCED_EXTENSION_SCENARIOS)) {
     for (const version of versions.filter((v) => selected.has(v))) {
-      test(`${scenario} (spec ${version}, forced): every check exercised and passed`, { timeout: SCENARIO_TIMEOUT_MS + 10_000 }, async (t) => {
-        const run = await runSuite(['client', '--command', `${process.execPath} ${cli} conformance`, '--spec-version', version, '--force', '--scenario', scenario]);
-        const report = `conformance suite output for ${scenario} (spec ${version}, forced):\n${run.output}`;
-        const totals = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(run.output);
-        t.diagnostic(totals ? totals[0] : 'no totals');
-        assert.equal(run.code, 0, `the suite exited with ${run.code}\n${report}`);
-        assert.match(run.output, /OVERALL: PASSED/, report);
-        assert.ok(totals && Number(totals[2]) > 0 && totals[1] === totals[2], `every check must run and pass (none skipped)\n${report}`);
-        assert.doesNotMatch(run.output, /SKIPPED/, report);
-      });
+      test(
+        `${scenario} (spec ${version}, forced): every check exercised and passed`,
+        { timeout: SCENARIO_TIMEOUT_MS + 10_000 },
+        async (t) => {
+          const run = await runSuite([
+            'client',
+            '--command',
+            `${process.execPath} ${cli} conformance`,
+            '--spec-version',
+            version,
+            '--force',
+            '--scenario',
+            scenario,
+          ]);
+          const report = `conformance suite output for ${scenario} (spec ${version}, forced):\n${run.output}`;
+          const totals = /Passed: (\d+)\/(\d+), (\d+) failed/.exec(run.output);
+          t.diagnostic(totals ? totals[0] : 'no totals');
+          assert.equal(run.code, 0, `the suite exited with ${run.code}\n${report}`);
+          assert.match(run.output, /OVERALL: PASSED/, report);
+          assert.ok(
+            totals && Number(totals[2]) > 0 && totals[1] === totals[2],
+            `every check must run and pass (none skipped)\n${report}`,
+          );
+          assert.doesNotMatch(run.output, /SKIPPED/, report);
+        },
+      );
     }
   }
 });

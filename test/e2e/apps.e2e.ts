@@ -20,31 +20,81 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
-import { answerDialog, clickUncovered, inlineAction, openViewContainer, pane, paneRows, REPO_ROOT, runCommand, screenshot, serverRowText, visibleRow, waitUntil, webviewFrame } from './harness';
+import {
+  answerDialog,
+  clickUncovered,
+  inlineAction,
+  openViewContainer,
+  pane,
+  paneRows,
+  REPO_ROOT,
+  runCommand,
+  screenshot,
+  serverRowText,
+  visibleRow,
+  waitUntil,
+  webviewFrame,
+} from './harness';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'apps', 'appServer.mjs');
-const BASIC = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-basic-vanillajs', 'dist', 'index.js');
+const BASIC = path.join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-basic-vanillajs',
+  'dist',
+  'index.js',
+);
 
 /** The text of `selector` in whichever frame now holds `frameSelector` (a webview's frames can be replaced). */
 async function textIn(page: Page, frameSelector: string, selector: string): Promise<string> {
   for (const frame of page.frames()) {
-    if ((await frame.locator(frameSelector).count().catch(() => 0)) === 0) continue;
-    return ((await frame.locator(selector).first().textContent({ timeout: 2000 }).catch(() => null)) ?? '').trim();
+    if (
+      (await frame
+        .locator(frameSelector)
+        .count()
+        .catch(() => 0)) === 0
+    )
+      continue;
+    return (
+      (await frame
+        .locator(selector)
+        .first()
+        .textContent({ timeout: 2000 })
+        .catch(() => null)) ?? ''
+    ).trim();
   }
   return '';
 }
 
 async function textOf(frame: Frame, selector: string): Promise<string> {
-  return ((await frame.locator(selector).first().textContent({ timeout: 2000 }).catch(() => null)) ?? '').trim();
+  return (
+    (await frame
+      .locator(selector)
+      .first()
+      .textContent({ timeout: 2000 })
+      .catch(() => null)) ?? ''
+  ).trim();
 }
 
-async function expectText(frame: Frame, selector: string, pattern: RegExp, what: string, page?: Page, frameSelector?: string): Promise<string> {
+async function expectText(
+  frame: Frame,
+  selector: string,
+  pattern: RegExp,
+  what: string,
+  page?: Page,
+  frameSelector?: string,
+): Promise<string> {
   let last = '';
   try {
-    return await waitUntil(what, async () => {
-      last = page && frameSelector ? await textIn(page, frameSelector, selector) : await textOf(frame, selector);
-      return pattern.test(last) ? last : undefined;
-    }, 60_000);
+    return await waitUntil(
+      what,
+      async () => {
+        last = page && frameSelector ? await textIn(page, frameSelector, selector) : await textOf(frame, selector);
+        return pattern.test(last) ? last : undefined;
+      },
+      60_000,
+    );
   } catch (error) {
     throw new Error(`${String(error)}: ${selector} last said ${JSON.stringify(last)}`);
   }
@@ -56,7 +106,11 @@ async function tabsTitled(page: Page, title: string): Promise<{ shown: boolean }
     (wanted) =>
       Array.from(document.querySelectorAll('.tabs-container .tab'))
         .filter((tab) => (tab.textContent ?? '').includes(wanted))
-        .map((tab) => ({ shown: tab.classList.contains('active') && tab.closest('.editor-group-container')?.classList.contains('active') === true })),
+        .map((tab) => ({
+          shown:
+            tab.classList.contains('active') &&
+            tab.closest('.editor-group-container')?.classList.contains('active') === true,
+        })),
     title,
   );
 }
@@ -68,112 +122,149 @@ async function callFromForm(page: Page, tool: string, formText: string): Promise
   await form.locator('#submit').click();
 }
 
-test('MCP Apps in real VS Code: drawn beside the result, calling its own tools, asking before links, themed, torn down, contained', {
-  timeout: 600_000,
-}, async () => {
-  let session: VsCodeFixture | undefined;
-  try {
-    session = await VsCodeFixture.open({
-      name: 'apps',
-      mcpJson: {
-        kind: 'servers',
-        comment: 'the MCP Apps fixture and the basic-vanillajs example, for apps.e2e.ts',
-        servers: {
-          apps: { type: 'stdio', command: process.execPath, args: [FIXTURE, '${workspaceFolder}'] },
-          basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio', '${workspaceFolder}'] },
+test(
+  'MCP Apps in real VS Code: drawn beside the result, calling its own tools, asking before links, themed, torn down, contained',
+  {
+    timeout: 600_000,
+  },
+  async () => {
+    let session: VsCodeFixture | undefined;
+    try {
+      session = await VsCodeFixture.open({
+        name: 'apps',
+        mcpJson: {
+          kind: 'servers',
+          comment: 'the MCP Apps fixture and the basic-vanillajs example, for apps.e2e.ts',
+          servers: {
+            apps: { type: 'stdio', command: process.execPath, args: [FIXTURE, '${workspaceFolder}'] },
+            basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio', '${workspaceFolder}'] },
+          },
         },
-      },
-      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
-    });
-    const { page } = session;
-    await openViewContainer(page, 'MCP Workbench');
-    const servers = pane(page, 'Servers');
-    await clickUncovered(page, await visibleRow(page, servers, 'apps'));
-    await answerDialog(page, 'Allow and Start');
-    await visibleRow(page, servers, 'show_panel');
-    assert.equal(await paneRows(servers, 'app_only').count(), 0, 'the ["app"]-only tool is not in the tree');
-    const appsRow = await waitUntil('the apps row to count its tools', async () => {
-      const text = await serverRowText(page, 'apps');
-      return /\d+ tools?\b/.test(text) ? text : undefined;
-    });
-    assert.match(appsRow, /· 6 tools\b/, 'the row counts the six tools offered (seven listed, app_only is the app\'s alone)');
-    assert.match((await paneRows(servers, 'show_panel').first().textContent()) ?? '', /\[app\]/, 'app tools are marked');
+        settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+      });
+      const { page } = session;
+      await openViewContainer(page, 'MCP Workbench');
+      const servers = pane(page, 'Servers');
+      await clickUncovered(page, await visibleRow(page, servers, 'apps'));
+      await answerDialog(page, 'Allow and Start');
+      await visibleRow(page, servers, 'show_panel');
+      assert.equal(await paneRows(servers, 'app_only').count(), 0, 'the ["app"]-only tool is not in the tree');
+      const appsRow = await waitUntil('the apps row to count its tools', async () => {
+        const text = await serverRowText(page, 'apps');
+        return /\d+ tools?\b/.test(text) ? text : undefined;
+      });
+      assert.match(
+        appsRow,
+        /· 6 tools\b/,
+        "the row counts the six tools offered (seven listed, app_only is the app's alone)",
+      );
+      assert.match(
+        (await paneRows(servers, 'show_panel').first().textContent()) ?? '',
+        /\[app\]/,
+        'app tools are marked',
+      );
 
-    // The app draws beside the result and hears initialize, the input and the result.
-    await callFromForm(page, 'show_panel', 'Shows the panel app');
-    const app = await webviewFrame(page, 'the panel app', '#call');
-    await expectText(app, '#theme', /^theme: dark$/, 'the app knows the dark theme', page, '#call');
-    await expectText(app, '#input', /^input: \{\}$/, 'the app got the tool input', page, '#call');
-    await expectText(app, '#result', /^result: panel result$/, 'the app got the tool result', page, '#call');
-    // Its button calls the app-only tool through the host.
-    await app.locator('#call').click();
-    await expectText(app, '#answer', /^app-only answer: clicked$/, 'the app-only tool answered the app');
-    await screenshot(page, 'apps-01-panel');
-    // A link asks first; declining opens nothing and the app hears isError.
-    await app.locator('#link').click();
-    const dialog = await answerDialog(page, 'Cancel');
-    assert.match(dialog, /The app of MCP server "apps" wants to open a link\./);
-    assert.match(dialog, /https:\/\/example\.com\/from-app/);
-    await expectText(app, '#answer', /^link: \{"isError":true\}$/, 'the declined link answered isError');
-    // A theme switch reaches the app.
-    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-    await expectText(app, '#theme', /^theme: light$/, 'the theme change reached the app');
-    // Open App in Editor gives the app a tab of its own; asking again reveals that tab instead of a second copy.
-    const APP_TAB = 'show_panel (app)';
-    const inlinePage = await webviewFrame(page, 'the inline app page', 'button[data-action="openInEditor"]');
-    await inlinePage.locator('button[data-action="openInEditor"]').click();
-    const opened = await waitUntil('the app in an editor tab of its own, shown', async () => {
-      const tabs = await tabsTitled(page, APP_TAB);
-      return tabs.length === 2 && tabs.some((tab) => tab.shown) ? tabs : undefined;
-    });
-    const copyIndex = opened.findIndex((tab) => tab.shown);
-    const appTabs = page.locator('.tabs-container .tab', { hasText: APP_TAB });
-    await appTabs.nth(1 - copyIndex).click();
-    await waitUntil('the inline app shown again', async () => ((await tabsTitled(page, APP_TAB))[1 - copyIndex]?.shown ? true : undefined));
-    await inlinePage.locator('button[data-action="openInEditor"]').click();
-    // Two tabs with the editor copy shown: with a second copy there would be three, the new one shown.
-    await waitUntil('the editor copy revealed, not drawn again', async () => {
-      const tabs = await tabsTitled(page, APP_TAB);
-      return tabs.length === 2 && tabs[copyIndex]?.shown ? true : undefined;
-    });
-    // Its tab's X: the webview is gone, so the app cannot be told; the host side ends and says so in the log.
-    await appTabs.nth(copyIndex).locator('.codicon-close').click();
-    await waitUntil('the log to say the closed tab ended the app', () =>
-      /app of show_panel: its tab was closed, so the app was not told \(its frame is gone\); 0 request\(s\) in flight cancelled/.test(session?.extensionLog('MCP Workbench apps') ?? '') ? true : undefined,
-    );
-    assert.equal((await tabsTitled(page, APP_TAB)).length, 1, 'the inline app stays');
+      // The app draws beside the result and hears initialize, the input and the result.
+      await callFromForm(page, 'show_panel', 'Shows the panel app');
+      const app = await webviewFrame(page, 'the panel app', '#call');
+      await expectText(app, '#theme', /^theme: dark$/, 'the app knows the dark theme', page, '#call');
+      await expectText(app, '#input', /^input: \{\}$/, 'the app got the tool input', page, '#call');
+      await expectText(app, '#result', /^result: panel result$/, 'the app got the tool result', page, '#call');
+      // Its button calls the app-only tool through the host.
+      await app.locator('#call').click();
+      await expectText(app, '#answer', /^app-only answer: clicked$/, 'the app-only tool answered the app');
+      await screenshot(page, 'apps-01-panel');
+      // A link asks first; declining opens nothing and the app hears isError.
+      await app.locator('#link').click();
+      const dialog = await answerDialog(page, 'Cancel');
+      assert.match(dialog, /The app of MCP server "apps" wants to open a link\./);
+      assert.match(dialog, /https:\/\/example\.com\/from-app/);
+      await expectText(app, '#answer', /^link: \{"isError":true\}$/, 'the declined link answered isError');
+      // A theme switch reaches the app.
+      await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+      await expectText(app, '#theme', /^theme: light$/, 'the theme change reached the app');
+      // Open App in Editor gives the app a tab of its own; asking again reveals that tab instead of a second copy.
+      const APP_TAB = 'show_panel (app)';
+      const inlinePage = await webviewFrame(page, 'the inline app page', 'button[data-action="openInEditor"]');
+      await inlinePage.locator('button[data-action="openInEditor"]').click();
+      const opened = await waitUntil('the app in an editor tab of its own, shown', async () => {
+        const tabs = await tabsTitled(page, APP_TAB);
+        return tabs.length === 2 && tabs.some((tab) => tab.shown) ? tabs : undefined;
+      });
+      const copyIndex = opened.findIndex((tab) => tab.shown);
+      const appTabs = page.locator('.tabs-container .tab', { hasText: APP_TAB });
+      await appTabs.nth(1 - copyIndex).click();
+      await waitUntil('the inline app shown again', async () =>
+        (await tabsTitled(page, APP_TAB))[1 - copyIndex]?.shown ? true : undefined,
+      );
+      await inlinePage.locator('button[data-action="openInEditor"]').click();
+      // Two tabs with the editor copy shown: with a second copy there would be three, the new one shown.
+      await waitUntil('the editor copy revealed, not drawn again', async () => {
+        const tabs = await tabsTitled(page, APP_TAB);
+        return tabs.length === 2 && tabs[copyIndex]?.shown ? true : undefined;
+      });
+      // Its tab's X: the webview is gone, so the app cannot be told; the host side ends and says so in the log.
+      await appTabs.nth(copyIndex).locator('.codicon-close').click();
+      await waitUntil('the log to say the closed tab ended the app', () =>
+        /app of show_panel: its tab was closed, so the app was not told \(its frame is gone\); 0 request\(s\) in flight cancelled/.test(
+          session?.extensionLog('MCP Workbench apps') ?? '',
+        )
+          ? true
+          : undefined,
+      );
+      assert.equal((await tabsTitled(page, APP_TAB)).length, 1, 'the inline app stays');
 
-    // Close App tears it down: the app answers ui/resource-teardown, and its page goes away.
-    const page$ = await webviewFrame(page, 'the app page', 'button[data-action="close"]');
-    await page$.locator('button[data-action="close"]').click();
-    await waitUntil('the app page to close', async () => ((await page$.locator('#app-holder').count().catch(() => 0)) === 0 ? true : undefined), 30_000);
-    // The log says which way the teardown ended (answered or timed out), so the line is awaited, not its absence.
-    await waitUntil('the log to say the app answered its teardown', () =>
-      /app of show_panel answered ui\/resource-teardown; closed/.test(session?.extensionLog('MCP Workbench apps') ?? '') ? true : undefined,
-    );
-    assert.doesNotMatch(session.extensionLog('MCP Workbench apps') ?? '', /did not answer ui\/resource-teardown/);
+      // Close App tears it down: the app answers ui/resource-teardown, and its page goes away.
+      const page$ = await webviewFrame(page, 'the app page', 'button[data-action="close"]');
+      await page$.locator('button[data-action="close"]').click();
+      await waitUntil(
+        'the app page to close',
+        async () =>
+          (await page$
+            .locator('#app-holder')
+            .count()
+            .catch(() => 0)) === 0
+            ? true
+            : undefined,
+        30_000,
+      );
+      // The log says which way the teardown ended (answered or timed out), so the line is awaited, not its absence.
+      await waitUntil('the log to say the app answered its teardown', () =>
+        /app of show_panel answered ui\/resource-teardown; closed/.test(
+          session?.extensionLog('MCP Workbench apps') ?? '',
+        )
+          ? true
+          : undefined,
+      );
+      assert.doesNotMatch(session.extensionLog('MCP Workbench apps') ?? '', /did not answer ui\/resource-teardown/);
 
-    // The hostile app: contained, and its flood stops it with a note.
-    await callFromForm(page, 'show_hostile', 'Shows the hostile app');
-    const hostile = await webviewFrame(page, 'the hostile app', '#probe-parent-api');
-    for (const probe of ['parent-api', 'own-api', 'parent-dom', 'top-dom']) {
-      await expectText(hostile, `#probe-${probe}`, /: blocked$/, `the hostile probe ${probe}`);
+      // The hostile app: contained, and its flood stops it with a note.
+      await callFromForm(page, 'show_hostile', 'Shows the hostile app');
+      const hostile = await webviewFrame(page, 'the hostile app', '#probe-parent-api');
+      for (const probe of ['parent-api', 'own-api', 'parent-dom', 'top-dom']) {
+        await expectText(hostile, `#probe-${probe}`, /: blocked$/, `the hostile probe ${probe}`);
+      }
+      await expectText(hostile, '#probe-fetch', /: blocked$/, 'fetch to an undeclared origin');
+      await expectText(hostile, '#probe-model-only-call', /: refused$/, 'the model-only tool refused to the app');
+      await hostile.locator('#flood').click();
+      const hostPage = await webviewFrame(page, 'the hostile app page', '#app-note:not([hidden])');
+      assert.match(await textOf(hostPage, '#app-note'), /too many messages/);
+      await screenshot(page, 'apps-02-hostile');
+
+      // The published basic example draws.
+      await clickUncovered(page, await visibleRow(page, servers, 'basic'));
+      await answerDialog(page, 'Allow and Start');
+      await callFromForm(page, 'get-time', 'Returns the current server time');
+      const basic = await webviewFrame(page, 'the basic-vanillajs app', '#get-time-btn');
+      await expectText(
+        basic,
+        '#server-time',
+        /^\d{4}-\d{2}-\d{2}T/,
+        'the basic app shows the tool result (the server time)',
+      );
+      await screenshot(page, 'apps-03-basic');
+    } finally {
+      await session?.dispose();
     }
-    await expectText(hostile, '#probe-fetch', /: blocked$/, 'fetch to an undeclared origin');
-    await expectText(hostile, '#probe-model-only-call', /: refused$/, 'the model-only tool refused to the app');
-    await hostile.locator('#flood').click();
-    const hostPage = await webviewFrame(page, 'the hostile app page', '#app-note:not([hidden])');
-    assert.match(await textOf(hostPage, '#app-note'), /too many messages/);
-    await screenshot(page, 'apps-02-hostile');
-
-    // The published basic example draws.
-    await clickUncovered(page, await visibleRow(page, servers, 'basic'));
-    await answerDialog(page, 'Allow and Start');
-    await callFromForm(page, 'get-time', 'Returns the current server time');
-    const basic = await webviewFrame(page, 'the basic-vanillajs app', '#get-time-btn');
-    await expectText(basic, '#server-time', /^\d{4}-\d{2}-\d{2}T/, 'the basic app shows the tool result (the server time)');
-    await screenshot(page, 'apps-03-basic');
-  } finally {
-    await session?.dispose();
-  }
-});
+  },
+);

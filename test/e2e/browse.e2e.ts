@@ -12,7 +12,16 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Frame, Locator, Page } from 'playwright-core';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { answerDialog, clickUncovered, EVERYTHING_SERVER_JS, openViewContainer, screenshot, waitFor, waitUntil, webviewFrame } from './harness';
+import {
+  answerDialog,
+  clickUncovered,
+  EVERYTHING_SERVER_JS,
+  openViewContainer,
+  screenshot,
+  waitFor,
+  waitUntil,
+  webviewFrame,
+} from './harness';
 
 const EVERYTHING = EVERYTHING_SERVER_JS;
 const SERVER = 'everything';
@@ -22,7 +31,9 @@ const SUM = 'The sum of 2 and 3 is 5.';
 function row(page: Page, label: string): Locator {
   return page
     .locator('.part.sidebar .monaco-list-row')
-    .filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) })
+    .filter({
+      has: page.locator('.label-name', { hasText: new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+    })
     .first();
 }
 
@@ -38,7 +49,11 @@ async function inlineAction(page: Page, label: string, action: string): Promise<
   await waitFor(page, `the inline action "${action}" on "${label}"`, async () => {
     // The hover of the row clicked before (the pointer still rests there) can cover this one.
     await page.mouse.move(0, 0);
-    await page.locator('.context-view .hover-contents').first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('.context-view .hover-contents')
+      .first()
+      .waitFor({ state: 'hidden', timeout: 5_000 })
+      .catch(() => undefined);
     await target.hover();
     const button = target.locator(`.actions .action-label[aria-label^="${action}"]`).first();
     await button.waitFor({ state: 'visible', timeout: 10_000 });
@@ -70,7 +85,11 @@ async function fillForm(form: Frame): Promise<void> {
 function openSession(name: string, settings: Record<string, unknown>): Promise<VsCodeFixture> {
   return VsCodeFixture.open({
     name,
-    mcpJson: { kind: 'servers', comment: 'server-everything over stdio, for browse.e2e.ts', servers: { [SERVER]: everythingStdio() } },
+    mcpJson: {
+      kind: 'servers',
+      comment: 'server-everything over stdio, for browse.e2e.ts',
+      servers: { [SERVER]: everythingStdio() },
+    },
     settings,
   });
 }
@@ -98,42 +117,52 @@ async function callGetSum(page: Page, shot: string): Promise<void> {
   await screenshot(page, `${shot}-result`);
 }
 
-test('browsing in real VS Code: call get-sum from the tree, read a resource, get a prompt (light theme)', { timeout: 600_000 }, async () => {
-  let session: VsCodeFixture | undefined;
-  try {
-    session = await openSession('browse', { 'workbench.colorTheme': 'Default Light Modern' });
-    const { page } = session;
-    await startFromTree(page);
-    await screenshot(page, 'browse-01-tree');
+test(
+  'browsing in real VS Code: call get-sum from the tree, read a resource, get a prompt (light theme)',
+  { timeout: 600_000 },
+  async () => {
+    let session: VsCodeFixture | undefined;
+    try {
+      session = await openSession('browse', { 'workbench.colorTheme': 'Default Light Modern' });
+      const { page } = session;
+      await startFromTree(page);
+      await screenshot(page, 'browse-01-tree');
 
-    // Call Tool from the tool row's inline action; a=2, b=3, Ctrl+Enter.
-    await callGetSum(page, 'browse-02-get-sum');
+      // Call Tool from the tool row's inline action; a=2, b=3, Ctrl+Enter.
+      await callGetSum(page, 'browse-02-get-sum');
 
-    // The Tools group is expanded by default; fold it so the other groups are in view.
-    await clickUncovered(page, await waitForRow(page, 'Tools'));
-    await waitUntil('the tools to fold away', async () => ((await row(page, 'get-sum').isVisible()) ? undefined : true));
+      // The Tools group is expanded by default; fold it so the other groups are in view.
+      await clickUncovered(page, await waitForRow(page, 'Tools'));
+      await waitUntil('the tools to fold away', async () =>
+        (await row(page, 'get-sum').isVisible()) ? undefined : true,
+      );
 
-    // Resources: expand the group, click a document; it opens in a read-only mcp-resource: editor.
-    await clickUncovered(page, await waitForRow(page, 'Resources'));
-    await clickUncovered(page, await waitForRow(page, 'architecture.md'));
-    const text = await waitForEditorText(page, 'the resource in an editor', 'Everything Server');
-    assert.match(text, /Architecture/);
-    const tab = page.locator('.tabs-container .tab.active').first();
-    assert.match((await tab.getAttribute('aria-label')) ?? '', /architecture\.md/);
-    await screenshot(page, 'browse-03-resource');
+      // Resources: expand the group, click a document; it opens in a read-only mcp-resource: editor.
+      await clickUncovered(page, await waitForRow(page, 'Resources'));
+      await clickUncovered(page, await waitForRow(page, 'architecture.md'));
+      const text = await waitForEditorText(page, 'the resource in an editor', 'Everything Server');
+      assert.match(text, /Architecture/);
+      const tab = page.locator('.tabs-container .tab.active').first();
+      assert.match((await tab.getAttribute('aria-label')) ?? '', /architecture\.md/);
+      await screenshot(page, 'browse-03-resource');
 
-    // Get Prompt from the prompt row's inline action: simple-prompt has no arguments, its messages open as Markdown.
-    await clickUncovered(page, await waitForRow(page, 'Resources'));
-    await clickUncovered(page, await waitForRow(page, 'Prompts'));
-    await inlineAction(page, 'simple-prompt', 'Get Prompt');
-    const markdown = await waitForEditorText(page, 'the prompt as Markdown', 'This is a simple prompt without arguments.');
-    assert.match(markdown, /simple-prompt/);
-    await page.mouse.move(0, 0);
-    await screenshot(page, 'browse-04-prompt');
-  } finally {
-    await session?.dispose();
-  }
-});
+      // Get Prompt from the prompt row's inline action: simple-prompt has no arguments, its messages open as Markdown.
+      await clickUncovered(page, await waitForRow(page, 'Resources'));
+      await clickUncovered(page, await waitForRow(page, 'Prompts'));
+      await inlineAction(page, 'simple-prompt', 'Get Prompt');
+      const markdown = await waitForEditorText(
+        page,
+        'the prompt as Markdown',
+        'This is a simple prompt without arguments.',
+      );
+      assert.match(markdown, /simple-prompt/);
+      await page.mouse.move(0, 0);
+      await screenshot(page, 'browse-04-prompt');
+    } finally {
+      await session?.dispose();
+    }
+  },
+);
 
 test('browsing in real VS Code: the form and the result view follow the dark theme', { timeout: 600_000 }, async () => {
   let session: VsCodeFixture | undefined;
@@ -146,9 +175,14 @@ test('browsing in real VS Code: the form and the result view follow the dark the
     // The webview gets the theme's colours as CSS variables; the form must use them, not a fixed light palette.
     const background = await form.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
-    assert.ok(r !== undefined && g !== undefined && b !== undefined && r + g + b < 200, `dark theme form background: ${background}`);
+    assert.ok(
+      r !== undefined && g !== undefined && b !== undefined && r + g + b < 200,
+      `dark theme form background: ${background}`,
+    );
     // Native control parts (the number spinners) too: a light spinner box on a dark input was the bug.
-    const scheme = await form.evaluate(() => getComputedStyle(document.querySelector('input[type=number]') ?? document.body).colorScheme);
+    const scheme = await form.evaluate(
+      () => getComputedStyle(document.querySelector('input[type=number]') ?? document.body).colorScheme,
+    );
     assert.equal(scheme, 'dark', 'color-scheme of the form controls in the dark theme');
   } finally {
     await session?.dispose();

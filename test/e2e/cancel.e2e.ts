@@ -43,7 +43,12 @@ const LOG_CHANNEL = `MCP Workbench ${SERVER}`;
 const DURATION_SECONDS = 600;
 /** One progress notification every two seconds. */
 const STEPS = 300;
-const LONG_RUNNING: CallUnderTest = { tool: TOOL, server: SERVER, progress: new RegExp(`^\\d+/${STEPS}$`), completed: 'Long running operation completed' };
+const LONG_RUNNING: CallUnderTest = {
+  tool: TOOL,
+  server: SERVER,
+  progress: new RegExp(`^\\d+/${STEPS}$`),
+  completed: 'Long running operation completed',
+};
 
 /** The message a progress notification of a running call of `tool` would have (the form's calls show none). */
 function progressMessage(tool: string, server: string): string {
@@ -63,14 +68,22 @@ interface CallUnderTest {
 async function startCall(page: Page, form: Frame, call: CallUnderTest): Promise<void> {
   const calling = `Calling ${call.tool}…`;
   await form.locator('#submit').click();
-  await waitFor(page, `"${calling}" under the form`, () => form.getByText(calling).first().waitFor({ state: 'visible', timeout: 60_000 }));
+  await waitFor(page, `"${calling}" under the form`, () =>
+    form.getByText(calling).first().waitFor({ state: 'visible', timeout: 60_000 }),
+  );
   const progressLine = form.locator('#call-progress');
   let last = '';
-  await waitUntil(`the progress line ${call.progress} under the form`, async () => {
-    last = ((await progressLine.textContent().catch(() => null)) ?? '').trim();
-    return call.progress.test(last) ? last : undefined;
-  }, 60_000).catch((error: unknown) => {
-    throw new Error(`${error instanceof Error ? error.message : String(error)} (the line says ${JSON.stringify(last)})`);
+  await waitUntil(
+    `the progress line ${call.progress} under the form`,
+    async () => {
+      last = ((await progressLine.textContent().catch(() => null)) ?? '').trim();
+      return call.progress.test(last) ? last : undefined;
+    },
+    60_000,
+  ).catch((error: unknown) => {
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)} (the line says ${JSON.stringify(last)})`,
+    );
   });
   await waitForNotificationGone(page, progressMessage(call.tool, call.server));
   await hideNotificationsCenter(page);
@@ -80,10 +93,16 @@ async function startCall(page: Page, form: Frame, call: CallUnderTest): Promise<
 /** After a cancel: the result area says so and the form can call again. */
 async function expectCancelled(page: Page, form: Frame, call: CallUnderTest, how: string): Promise<void> {
   const cancelled = `The call of ${call.tool} was cancelled.`;
-  await waitFor(page, `"${cancelled}" under the form after ${how}`, () => form.getByText(cancelled).first().waitFor({ state: 'visible', timeout: 60_000 }));
+  await waitFor(page, `"${cancelled}" under the form after ${how}`, () =>
+    form.getByText(cancelled).first().waitFor({ state: 'visible', timeout: 60_000 }),
+  );
   assert.equal(await form.getByText(`Calling ${call.tool}…`).count(), 0, `"Calling…" is gone after ${how}`);
   assert.equal(await form.getByText(call.completed).count(), 0, `the call did not complete (${how})`);
-  await waitUntil(`the Call button to be enabled again after ${how}`, async () => ((await form.locator('#submit').isEnabled()) ? true : undefined), 30_000);
+  await waitUntil(
+    `the Call button to be enabled again after ${how}`,
+    async () => ((await form.locator('#submit').isEnabled()) ? true : undefined),
+    30_000,
+  );
 }
 
 /** Opens the MCP Workbench view, expands `server` (its first start asks for consent) and opens the form of `tool`. */
@@ -129,23 +148,37 @@ async function expectCancelNotifications(session: VsCodeFixture, count: number):
   let seen: { calls: number[]; cancelled: number[] } = { calls: [], cancelled: [] };
   let log = '';
   try {
-    log = await waitUntil(`${count} call(s) of ${TOOL} each cancelled on the wire, and said so in the log`, () => {
-      const text = session.extensionLog(LOG_CHANNEL) ?? '';
-      seen = tracedCallsAndCancels(text);
-      return seen.calls.length === count && seen.calls.every((id) => seen.cancelled.includes(id)) && userCancels(text) >= count ? text : undefined;
-    }, 30_000);
+    log = await waitUntil(
+      `${count} call(s) of ${TOOL} each cancelled on the wire, and said so in the log`,
+      () => {
+        const text = session.extensionLog(LOG_CHANNEL) ?? '';
+        seen = tracedCallsAndCancels(text);
+        return seen.calls.length === count &&
+          seen.calls.every((id) => seen.cancelled.includes(id)) &&
+          userCancels(text) >= count
+          ? text
+          : undefined;
+      },
+      30_000,
+    );
   } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}; traced calls ${JSON.stringify(seen.calls)}, cancelled ${JSON.stringify(seen.cancelled)}; log:\n${session.extensionLog(LOG_CHANNEL) ?? '(no log file)'}`);
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}; traced calls ${JSON.stringify(seen.calls)}, cancelled ${JSON.stringify(seen.cancelled)}; log:\n${session.extensionLog(LOG_CHANNEL) ?? '(no log file)'}`,
+    );
   }
   assert.equal(userCancels(log), count, `the log says ${count} call(s) were cancelled by the user`);
 }
 
-test('cancelling a tool call in real VS Code: the form\'s Cancel Call, twice', { timeout: 600_000 }, async () => {
+test("cancelling a tool call in real VS Code: the form's Cancel Call, twice", { timeout: 600_000 }, async () => {
   let session: VsCodeFixture | undefined;
   try {
     session = await VsCodeFixture.open({
       name: 'cancel',
-      mcpJson: { kind: 'servers', comment: 'server-everything over stdio, for cancel.e2e.ts', servers: { [SERVER]: everythingStdio() } },
+      mcpJson: {
+        kind: 'servers',
+        comment: 'server-everything over stdio, for cancel.e2e.ts',
+        servers: { [SERVER]: everythingStdio() },
+      },
       // The verbose protocol trace shows what went to the server: the call's id and the cancel naming it.
       settings: { 'workbench.colorTheme': 'Default Light Modern', 'mcpWorkbench.trace.server': 'verbose' },
     });
@@ -177,11 +210,19 @@ test('cancelling a tool call in real VS Code: the form\'s Cancel Call, twice', {
     if ((await header.getAttribute('aria-expanded')) !== 'true') await clickUncovered(page, header);
     await visibleRow(page, history, SERVER);
     let descriptions: string[] = [];
-    await waitUntil(`two ${TOOL} entries recorded as cancelled in the History view (descriptions: ${JSON.stringify(descriptions)})`, async () => {
-      descriptions = await paneRows(history, TOOL).locator('.label-description').allTextContents();
-      return descriptions.length === 2 && descriptions.every((text) => /\d+ ms · cancelled$/.test(text.trim())) ? true : undefined;
-    }, 60_000).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; History descriptions: ${JSON.stringify(descriptions)}`);
+    await waitUntil(
+      `two ${TOOL} entries recorded as cancelled in the History view (descriptions: ${JSON.stringify(descriptions)})`,
+      async () => {
+        descriptions = await paneRows(history, TOOL).locator('.label-description').allTextContents();
+        return descriptions.length === 2 && descriptions.every((text) => /\d+ ms · cancelled$/.test(text.trim()))
+          ? true
+          : undefined;
+      },
+      60_000,
+    ).catch((error: unknown) => {
+      throw new Error(
+        `${error instanceof Error ? error.message : String(error)}; History descriptions: ${JSON.stringify(descriptions)}`,
+      );
     });
     await page.mouse.move(0, 0);
     await screenshot(page, 'cancel-03-history');
@@ -193,43 +234,75 @@ test('cancelling a tool call in real VS Code: the form\'s Cancel Call, twice', {
 const MODERN = 'modern';
 const SLOW: CallUnderTest = { tool: 'slow', server: MODERN, progress: /^started$/, completed: 'finished' };
 
-test('cancelling a tool call in real VS Code: the server sees both cancels (its slow tool counts them)', { timeout: 600_000 }, async () => {
-  let session: VsCodeFixture | undefined;
-  try {
-    session = await VsCodeFixture.open({
-      name: 'cancel-modern',
-      mcpJson: {
-        kind: 'servers',
-        comment: 'the official v2 SDK fixture, whose slow tool runs until its request is cancelled, for cancel.e2e.ts',
-        servers: {
-          [MODERN]: { type: 'stdio', command: process.execPath, args: [path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs'), '--transport', 'stdio', '--legacy', 'reject'], era: '2026-07-28' },
+test(
+  'cancelling a tool call in real VS Code: the server sees both cancels (its slow tool counts them)',
+  { timeout: 600_000 },
+  async () => {
+    let session: VsCodeFixture | undefined;
+    try {
+      session = await VsCodeFixture.open({
+        name: 'cancel-modern',
+        mcpJson: {
+          kind: 'servers',
+          comment:
+            'the official v2 SDK fixture, whose slow tool runs until its request is cancelled, for cancel.e2e.ts',
+          servers: {
+            [MODERN]: {
+              type: 'stdio',
+              command: process.execPath,
+              args: [
+                path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs'),
+                '--transport',
+                'stdio',
+                '--legacy',
+                'reject',
+              ],
+              era: '2026-07-28',
+            },
+          },
         },
-      },
-      settings: { 'workbench.colorTheme': 'Default Light Modern' },
-    });
-    const { page } = session;
-    // slow has no arguments: its form has a Call button and no fields.
-    const form = await openForm(page, MODERN, 'slow', 'text=Runs until cancelled');
-    await startCall(page, form, SLOW);
-    await form.locator('button[data-action="cancelCall"]').click();
-    await expectCancelled(page, form, SLOW, 'Cancel Call in the form');
-    await startCall(page, form, SLOW);
-    await form.locator('button[data-action="cancelCall"]').click();
-    await expectCancelled(page, form, SLOW, 'a second Cancel Call in the form');
+        settings: { 'workbench.colorTheme': 'Default Light Modern' },
+      });
+      const { page } = session;
+      // slow has no arguments: its form has a Call button and no fields.
+      const form = await openForm(page, MODERN, 'slow', 'text=Runs until cancelled');
+      await startCall(page, form, SLOW);
+      await form.locator('button[data-action="cancelCall"]').click();
+      await expectCancelled(page, form, SLOW, 'Cancel Call in the form');
+      await startCall(page, form, SLOW);
+      await form.locator('button[data-action="cancelCall"]').click();
+      await expectCancelled(page, form, SLOW, 'a second Cancel Call in the form');
 
-    // The server's own count: its slow tool's abort signal fired once per cancel.
-    await inlineAction(page, await visibleRow(page, pane(page, 'Servers'), 'cancelled_count'), 'Call Tool');
-    const countForm = await webviewFrame(page, 'the Call Tool form for cancelled_count', 'text=How many slow calls were cancelled');
-    await countForm.locator('#submit').click();
-    let shown = '';
-    // The tool's one text block (the area's other lines, such as "Answered in 2 ms", hold numbers too).
-    await waitUntil('the server to report 2 cancelled slow calls', async () => {
-      shown = ((await countForm.locator('#result pre.text').first().textContent({ timeout: 2_000 }).catch(() => null)) ?? '').trim();
-      return shown === '2' ? true : undefined;
-    }, 60_000).catch((error: unknown) => {
-      throw new Error(`${error instanceof Error ? error.message : String(error)}; its text block says ${JSON.stringify(shown)}`);
-    });
-  } finally {
-    await session?.dispose();
-  }
-});
+      // The server's own count: its slow tool's abort signal fired once per cancel.
+      await inlineAction(page, await visibleRow(page, pane(page, 'Servers'), 'cancelled_count'), 'Call Tool');
+      const countForm = await webviewFrame(
+        page,
+        'the Call Tool form for cancelled_count',
+        'text=How many slow calls were cancelled',
+      );
+      await countForm.locator('#submit').click();
+      let shown = '';
+      // The tool's one text block (the area's other lines, such as "Answered in 2 ms", hold numbers too).
+      await waitUntil(
+        'the server to report 2 cancelled slow calls',
+        async () => {
+          shown = (
+            (await countForm
+              .locator('#result pre.text')
+              .first()
+              .textContent({ timeout: 2_000 })
+              .catch(() => null)) ?? ''
+          ).trim();
+          return shown === '2' ? true : undefined;
+        },
+        60_000,
+      ).catch((error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; its text block says ${JSON.stringify(shown)}`,
+        );
+      });
+    } finally {
+      await session?.dispose();
+    }
+  },
+);

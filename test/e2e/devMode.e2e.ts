@@ -48,9 +48,19 @@ interface Session {
 }
 
 /** `consent`: the first-start consent stays on (the person's default), so dev mode's own start waits for a review. */
-async function openSession(name: string, dev: unknown, env: Record<string, string> = {}, consent = false): Promise<Session> {
+async function openSession(
+  name: string,
+  dev: unknown,
+  env: Record<string, string> = {},
+  consent = false,
+): Promise<Session> {
   await prepareCodeServer();
-  if (!process.env.MCP_E2E_VSIX && !fs.existsSync(PRODUCT_VSIX)) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
+  if (!process.env.MCP_E2E_VSIX && !fs.existsSync(PRODUCT_VSIX))
+    await execFileAsync('npm', ['run', 'package'], {
+      cwd: REPO_ROOT,
+      timeout: 180_000,
+      env: { ...process.env, CI: 'true' },
+    });
   assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcp-e2e-${name}-`));
   const workspace = path.join(tmp, 'workspace');
@@ -61,7 +71,22 @@ async function openSession(name: string, dev: unknown, env: Record<string, strin
   fs.writeFileSync(path.join(workspace, 'watched', 'greeting.txt'), 'hello');
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { greeter: { type: 'stdio', command: 'node', args: [GREETER, '${workspaceFolder}'], cwd: '${workspaceFolder}', env, dev } } }, null, 2),
+    JSON.stringify(
+      {
+        servers: {
+          greeter: {
+            type: 'stdio',
+            command: 'node',
+            args: [GREETER, '${workspaceFolder}'],
+            cwd: '${workspaceFolder}',
+            env,
+            dev,
+          },
+        },
+      },
+      null,
+      2,
+    ),
   );
   await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
   // Without `consent`, the person's own setting turns the first-start consent off, so nothing but dev mode can start
@@ -70,7 +95,11 @@ async function openSession(name: string, dev: unknown, env: Record<string, strin
     workspace,
     extensionsDir,
     userDataDir,
-    settings: { 'mcpWorkbench.dev.restartDelayMs': 200, 'mcpWorkbench.confirmWorkspaceServers': consent, 'mcpWorkbench.autoStart': false },
+    settings: {
+      'mcpWorkbench.dev.restartDelayMs': 200,
+      'mcpWorkbench.confirmWorkspaceServers': consent,
+      'mcpWorkbench.autoStart': false,
+    },
   });
   try {
     const workbench = await openWorkbench(server.url, workspace);
@@ -86,9 +115,11 @@ async function closeSession(session: Session | undefined): Promise<void> {
   if (!session) return;
   await session.workbench.close();
   await session.server.stop();
-  const left = await waitUntil('greeter processes to end', () => (processesMatching(script, session.workspace).length === 0 ? [] : undefined), 15_000).catch(() =>
-    processesMatching(script, session.workspace),
-  );
+  const left = await waitUntil(
+    'greeter processes to end',
+    () => (processesMatching(script, session.workspace).length === 0 ? [] : undefined),
+    15_000,
+  ).catch(() => processesMatching(script, session.workspace));
   fs.rmSync(session.tmp, { recursive: true, force: true });
   assert.deepEqual(left, [], 'greeter processes from this test are still running');
 }
@@ -101,7 +132,8 @@ async function closeSession(session: Session | undefined): Promise<void> {
 async function callGreet(page: Page, replaced?: Frame): Promise<Frame> {
   const servers = pane(page, 'Servers');
   await inlineAction(page, await visibleRow(page, servers, 'greet'), 'Call Tool');
-  if (replaced) await waitUntil('the form of the old process to close', () => (replaced.isDetached() ? true : undefined), 30_000);
+  if (replaced)
+    await waitUntil('the form of the old process to close', () => (replaced.isDetached() ? true : undefined), 30_000);
   const form = await webviewFrame(page, 'the Call Tool form for greet', 'form #submit');
   await form.locator('#submit').click();
   return form;
@@ -112,8 +144,23 @@ async function callGreet(page: Page, replaced?: Frame): Promise<Frame> {
  * the end of each log): what the form and the debug toolbar show, and which greeter processes run.
  */
 async function notPausedReport(page: Page, form: Frame, session: Session): Promise<string> {
-  const text = async (read: () => Promise<string | null>) => (await read().catch((error: unknown) => `(unreadable: ${String(error).split('\n')[0]})`))?.replace(/\s+/g, ' ').trim();
-  const toolbar = await text(() => page.locator('.debug-toolbar').first().evaluate((element) => Array.from(element.querySelectorAll('[aria-label]')).map((item) => item.getAttribute('aria-label')).join(', '), undefined, { timeout: 2_000 }));
+  const text = async (read: () => Promise<string | null>) =>
+    (await read().catch((error: unknown) => `(unreadable: ${String(error).split('\n')[0]})`))
+      ?.replace(/\s+/g, ' ')
+      .trim();
+  const toolbar = await text(() =>
+    page
+      .locator('.debug-toolbar')
+      .first()
+      .evaluate(
+        (element) =>
+          Array.from(element.querySelectorAll('[aria-label]'))
+            .map((item) => item.getAttribute('aria-label'))
+            .join(', '),
+        undefined,
+        { timeout: 2_000 },
+      ),
+  );
   return [
     `form: "${await text(() => form.locator('body').innerText({ timeout: 2_000 }))}"`,
     `debug toolbar actions: ${toolbar || '(none)'}`,
@@ -128,90 +175,122 @@ async function greet(page: Page, expected: RegExp, replaced?: Frame): Promise<{ 
 }
 
 function answer(page: Page, expected: RegExp): Promise<string> {
-  return waitUntil(`the answer ${String(expected)}`, async () => {
-    for (const frame of page.frames()) {
-      const text = await frame.locator('body').textContent({ timeout: 1_000 }).catch(() => '');
-      const match = text ? expected.exec(text) : null;
-      if (match) return match[0];
-    }
-    return undefined;
-  }, 30_000);
+  return waitUntil(
+    `the answer ${String(expected)}`,
+    async () => {
+      for (const frame of page.frames()) {
+        const text = await frame
+          .locator('body')
+          .textContent({ timeout: 1_000 })
+          .catch(() => '');
+        const match = text ? expected.exec(text) : null;
+        if (match) return match[0];
+      }
+      return undefined;
+    },
+    30_000,
+  );
 }
 
-test('dev mode in real VS Code: the server starts by itself and a watched file change restarts it', { timeout: 600_000 }, async () => {
-  let session: Session | undefined;
-  try {
-    session = await openSession('dev-watch', { watch: ['watched/**/*.txt', '!watched/ignored/**'] });
-    const { page } = session.workbench;
-    await openViewContainer(page, 'MCP');
-    // Nothing is clicked to start it: dev mode starts it.
-    const servers = pane(page, 'Servers');
-    await visibleRow(page, servers, 'greet');
-    const [first] = await waitUntil('the greeter process', () => {
-      const pids = processesMatching(GREETER, session!.workspace);
-      return pids.length === 1 ? pids : undefined;
-    });
-    const before = await greet(page, /hello \(pid \d+\)/);
-    assert.match(before.text, new RegExp(`hello \\(pid ${first}\\)`));
+test(
+  'dev mode in real VS Code: the server starts by itself and a watched file change restarts it',
+  { timeout: 600_000 },
+  async () => {
+    let session: Session | undefined;
+    try {
+      session = await openSession('dev-watch', { watch: ['watched/**/*.txt', '!watched/ignored/**'] });
+      const { page } = session.workbench;
+      await openViewContainer(page, 'MCP');
+      // Nothing is clicked to start it: dev mode starts it.
+      const servers = pane(page, 'Servers');
+      await visibleRow(page, servers, 'greet');
+      const [first] = await waitUntil('the greeter process', () => {
+        const pids = processesMatching(GREETER, session!.workspace);
+        return pids.length === 1 ? pids : undefined;
+      });
+      const before = await greet(page, /hello \(pid \d+\)/);
+      assert.match(before.text, new RegExp(`hello \\(pid ${first}\\)`));
 
-    fs.writeFileSync(path.join(session.workspace, 'watched', 'greeting.txt'), 'bonjour');
-    const [second] = await waitUntil('a new greeter process after the change', () => {
-      const pids = processesMatching(GREETER, session!.workspace);
-      return pids.length === 1 && pids[0] !== first ? pids : undefined;
-    }, 60_000);
-    await visibleRow(page, servers, 'greet');
-    assert.match((await greet(page, /bonjour \(pid \d+\)/, before.form)).text, new RegExp(`bonjour \\(pid ${second}\\)`));
-    await screenshot(page, 'dev-mode-restarted');
-  } finally {
-    await closeSession(session);
-  }
-});
+      fs.writeFileSync(path.join(session.workspace, 'watched', 'greeting.txt'), 'bonjour');
+      const [second] = await waitUntil(
+        'a new greeter process after the change',
+        () => {
+          const pids = processesMatching(GREETER, session!.workspace);
+          return pids.length === 1 && pids[0] !== first ? pids : undefined;
+        },
+        60_000,
+      );
+      await visibleRow(page, servers, 'greet');
+      assert.match(
+        (await greet(page, /bonjour \(pid \d+\)/, before.form)).text,
+        new RegExp(`bonjour \\(pid ${second}\\)`),
+      );
+      await screenshot(page, 'dev-mode-restarted');
+    } finally {
+      await closeSession(session);
+    }
+  },
+);
 
-test('dev mode in real VS Code: with debug node, a breakpoint in the tool handler stops when the tool is called from the form', { timeout: 600_000 }, async () => {
-  let session: Session | undefined;
-  try {
-    session = await openSession('dev-debug', { debug: { type: 'node' } }, { GREETER_BREAK: '1' }, true);
-    const { page } = session.workbench;
-    await openViewContainer(page, 'MCP');
-    const servers = pane(page, 'Servers');
-    // Dev mode's own start is the workspace's: it waits for the person to review what runs. The row is read once it
-    // says so (its final layout) before it is clicked.
-    const greeter = await visibleRow(page, servers, 'greeter');
-    await waitFor(page, 'the greeter row to wait for a review', () => greeter.getByText('changed: review to start').first().waitFor({ state: 'visible', timeout: 60_000 }));
-    await inlineAction(page, greeter, 'Start Server');
-    // The consent shows the debugger's flag (port 0: the kernel picks one as node binds it, and node announces it):
-    // what the person approves is what runs.
-    const consent = await answerDialog(page, 'Allow and Start');
-    const consentedFlag = /--inspect-brk=127\.0\.0\.1:0(?= )/.exec(consent)?.[0];
-    assert.ok(consentedFlag, `the consent names the debugger's flag: ${consent}`);
-    assert.ok(consent.includes(`Arguments: ${consentedFlag} ${GREETER}`), `the flag is in the arguments, before the script: ${consent}`);
-    const toolbar = page.locator('.debug-toolbar').first();
-    await toolbar.waitFor({ state: 'visible', timeout: 60_000 });
-    // The attach shows Run and Debug; the Servers view is brought back as a person would.
-    await openViewContainer(page, 'MCP');
-    // Started with --inspect-brk, the server runs only once VS Code's debugger attached and continued it.
-    await visibleRow(page, servers, 'greet');
-    const [pid] = await waitUntil('the greeter process', () => {
-      const pids = processesMatching(GREETER, session!.workspace);
-      return pids.length === 1 ? pids : undefined;
-    });
-    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-    assert.ok(cmdline.includes(consentedFlag), `node runs with the flag the person approved (${consentedFlag}): ${cmdline.join(' ')}`);
+test(
+  'dev mode in real VS Code: with debug node, a breakpoint in the tool handler stops when the tool is called from the form',
+  { timeout: 600_000 },
+  async () => {
+    let session: Session | undefined;
+    try {
+      session = await openSession('dev-debug', { debug: { type: 'node' } }, { GREETER_BREAK: '1' }, true);
+      const { page } = session.workbench;
+      await openViewContainer(page, 'MCP');
+      const servers = pane(page, 'Servers');
+      // Dev mode's own start is the workspace's: it waits for the person to review what runs. The row is read once it
+      // says so (its final layout) before it is clicked.
+      const greeter = await visibleRow(page, servers, 'greeter');
+      await waitFor(page, 'the greeter row to wait for a review', () =>
+        greeter.getByText('changed: review to start').first().waitFor({ state: 'visible', timeout: 60_000 }),
+      );
+      await inlineAction(page, greeter, 'Start Server');
+      // The consent shows the debugger's flag (port 0: the kernel picks one as node binds it, and node announces it):
+      // what the person approves is what runs.
+      const consent = await answerDialog(page, 'Allow and Start');
+      const consentedFlag = /--inspect-brk=127\.0\.0\.1:0(?= )/.exec(consent)?.[0];
+      assert.ok(consentedFlag, `the consent names the debugger's flag: ${consent}`);
+      assert.ok(
+        consent.includes(`Arguments: ${consentedFlag} ${GREETER}`),
+        `the flag is in the arguments, before the script: ${consent}`,
+      );
+      const toolbar = page.locator('.debug-toolbar').first();
+      await toolbar.waitFor({ state: 'visible', timeout: 60_000 });
+      // The attach shows Run and Debug; the Servers view is brought back as a person would.
+      await openViewContainer(page, 'MCP');
+      // Started with --inspect-brk, the server runs only once VS Code's debugger attached and continued it.
+      await visibleRow(page, servers, 'greet');
+      const [pid] = await waitUntil('the greeter process', () => {
+        const pids = processesMatching(GREETER, session!.workspace);
+        return pids.length === 1 ? pids : undefined;
+      });
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      assert.ok(
+        cmdline.includes(consentedFlag),
+        `node runs with the flag the person approved (${consentedFlag}): ${cmdline.join(' ')}`,
+      );
 
-    const form = await callGreet(page);
-    // Paused on the breakpoint: the debug toolbar offers Continue, and the editor shows the handler's line.
-    const resume = page.locator('.debug-toolbar .codicon-debug-continue').first();
-    await waitFor(page, 'the debugger to stop at the breakpoint', () =>
-      resume.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
-        throw new Error(`${error instanceof Error ? error.message.split('\n')[0] : String(error)}; ${await notPausedReport(page, form, session!)}`);
-      }),
-    );
-    await page.locator('.codicon-debug-stackframe').first().waitFor({ state: 'visible', timeout: 30_000 });
-    await page.mouse.move(0, 0);
-    await screenshot(page, 'dev-mode-breakpoint');
-    await resume.click();
-    assert.match(await answer(page, /hello \(pid \d+\)/), new RegExp(`hello \\(pid ${pid}\\)`));
-  } finally {
-    await closeSession(session);
-  }
-});
+      const form = await callGreet(page);
+      // Paused on the breakpoint: the debug toolbar offers Continue, and the editor shows the handler's line.
+      const resume = page.locator('.debug-toolbar .codicon-debug-continue').first();
+      await waitFor(page, 'the debugger to stop at the breakpoint', () =>
+        resume.waitFor({ state: 'visible', timeout: 60_000 }).catch(async (error: unknown) => {
+          throw new Error(
+            `${error instanceof Error ? error.message.split('\n')[0] : String(error)}; ${await notPausedReport(page, form, session!)}`,
+          );
+        }),
+      );
+      await page.locator('.codicon-debug-stackframe').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await page.mouse.move(0, 0);
+      await screenshot(page, 'dev-mode-breakpoint');
+      await resume.click();
+      assert.match(await answer(page, /hello \(pid \d+\)/), new RegExp(`hello \\(pid ${pid}\\)`));
+    } finally {
+      await closeSession(session);
+    }
+  },
+);

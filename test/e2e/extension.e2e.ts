@@ -81,7 +81,10 @@ function workspaceServers(httpPort: number): McpJson {
   return {
     kind: 'servers',
     comment: 'Servers for the MCP Workbench end-to-end test.',
-    servers: { [STDIO_SERVER]: everythingStdio(), [HTTP_SERVER]: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp` } },
+    servers: {
+      [STDIO_SERVER]: everythingStdio(),
+      [HTTP_SERVER]: { type: 'http', url: `http://127.0.0.1:${httpPort}/mcp` },
+    },
   };
 }
 
@@ -108,10 +111,18 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
 
     // 3. Both servers appear in the MCP view.
     await openViewContainer(page, 'MCP Workbench');
-    const initialRows = await waitForRows(page, 'both servers in the Servers view', (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER));
+    const initialRows = await waitForRows(
+      page,
+      'both servers in the Servers view',
+      (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER),
+    );
     assert.ok(initialRows.includes(STDIO_SERVER) && initialRows.includes(HTTP_SERVER), JSON.stringify(initialRows));
     await screenshot(page, 'ext-01-servers-view');
-    assert.deepEqual(processesMatching(EVERYTHING, 'stdio', workspace), [], 'no server should run before it is started (autoStart is off)');
+    assert.deepEqual(
+      processesMatching(EVERYTHING, 'stdio', workspace),
+      [],
+      'no server should run before it is started (autoStart is off)',
+    );
 
     // Start the stdio server from the palette; its tools appear under it.
     await runPickerCommand(page, 'MCP Workbench: Start Server');
@@ -119,7 +130,11 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     // The first start of a workspace-defined server shows its command line and waits for consent.
     const consent = await answerDialog(page, 'Allow and Start');
     assert.ok(consent.includes(EVERYTHING), `the confirmation shows the command line: ${consent}`);
-    const runningRows = await waitForRows(page, 'the tools of the stdio server', (rows) => rows.includes('echo') && rows.includes('get-sum'));
+    const runningRows = await waitForRows(
+      page,
+      'the tools of the stdio server',
+      (rows) => rows.includes('echo') && rows.includes('get-sum'),
+    );
     assert.ok(runningRows.includes('echo') && runningRows.includes('get-sum'), JSON.stringify(runningRows));
     await screenshot(page, 'ext-02-stdio-running-tools');
 
@@ -144,30 +159,48 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
     await runPickerCommand(page, 'MCP Workbench: Stop Server');
     await quickPick(page, STDIO_SERVER);
     await waitFor(page, `server process ${serverPid} to exit`, () =>
-      waitUntil(`process ${serverPid} to exit`, () => (processesMatching(EVERYTHING, 'stdio', workspace).length === 0 ? true : undefined), 30_000),
+      waitUntil(
+        `process ${serverPid} to exit`,
+        () => (processesMatching(EVERYTHING, 'stdio', workspace).length === 0 ? true : undefined),
+        30_000,
+      ),
     );
     const stoppedRows = await waitForRows(page, 'the tools to disappear after stop', (rows) => !rows.includes('echo'));
     assert.ok(stoppedRows.includes(STDIO_SERVER), JSON.stringify(stoppedRows));
-    assert.throws(() => process.kill(serverPid, 0), /ESRCH/, `server process ${serverPid} is still alive after Stop Server`);
+    assert.throws(
+      () => process.kill(serverPid, 0),
+      /ESRCH/,
+      `server process ${serverPid} is still alive after Stop Server`,
+    );
     await screenshot(page, 'ext-05-stopped');
 
     // Expanding a stopped server starts it on demand (here the Streamable HTTP one).
     await clickUncovered(page, page.locator('.part.sidebar .monaco-list-row').filter({ hasText: HTTP_SERVER }).first());
     const httpConsent = await answerDialog(page, 'Allow and Connect');
     assert.match(httpConsent, /Connect to MCP server/);
-    const httpRows = await waitForRows(page, 'the tools of the HTTP server after expanding it', (rows) => rows.includes('echo') && rows.includes('get-sum'));
+    const httpRows = await waitForRows(
+      page,
+      'the tools of the HTTP server after expanding it',
+      (rows) => rows.includes('echo') && rows.includes('get-sum'),
+    );
     assert.ok(httpRows.indexOf(HTTP_SERVER) < httpRows.indexOf('echo'), JSON.stringify(httpRows));
     await screenshot(page, 'ext-06-http-expanded');
 
     // A bad entry is reported once, naming the file and the reason; the good servers keep working, and the
     // unchanged running one is not restarted.
     const configFile = vscode.mcpJsonPath;
-    const broken = fs.readFileSync(configFile, 'utf8').replace('"servers": {', '"servers": {\n    "broken": { "type": "stdio" },');
+    const broken = fs
+      .readFileSync(configFile, 'utf8')
+      .replace('"servers": {', '"servers": {\n    "broken": { "type": "stdio" },');
     fs.writeFileSync(configFile, broken);
     const warning = await waitForNotification(page, /has problems/);
     assert.match(warning, /mcp\.json/);
     assert.match(warning, /broken/);
-    const afterReload = await waitForRows(page, 'the servers after the config reload', (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER));
+    const afterReload = await waitForRows(
+      page,
+      'the servers after the config reload',
+      (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER),
+    );
     assert.ok(afterReload.includes('echo'), `the HTTP server should still be running: ${JSON.stringify(afterReload)}`);
     assert.ok(!afterReload.includes('broken'), JSON.stringify(afterReload));
     await screenshot(page, 'ext-07-config-problem');
@@ -177,24 +210,32 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
   }
 });
 
-test('MCP Workbench in an untrusted workspace: servers are listed but never started', { timeout: 600_000 }, async () => {
-  let vscode: VsCodeFixture | undefined;
-  try {
-    // Nothing listens on port 9: the HTTP entry only has to be listed, never reached.
-    vscode = await VsCodeFixture.prepare({ name: 'untrusted', files: README, mcpJson: workspaceServers(9) });
-    const { workspace } = vscode;
-    const page = await vscode.start({
-      trust: 'untrusted',
-      settings: { 'mcpWorkbench.autoStart': true, 'security.workspace.trust.startupPrompt': 'never' },
-    });
-    await waitForNotification(page, /not trusted/);
-    await openViewContainer(page, 'MCP Workbench');
-    await waitForRows(page, 'both servers in the Servers view', (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER));
-    await screenshot(page, 'ext-08-untrusted');
-    // The "not trusted" notice is shown by activation's auto-start decision in place of starting the servers, and a
-    // start requested later (a click, an expanded row) is refused while untrusted, so no process can follow it.
-    assert.deepEqual(processesMatching(EVERYTHING, workspace), [], 'a server was started in an untrusted workspace');
-  } finally {
-    await vscode?.dispose();
-  }
-});
+test(
+  'MCP Workbench in an untrusted workspace: servers are listed but never started',
+  { timeout: 600_000 },
+  async () => {
+    let vscode: VsCodeFixture | undefined;
+    try {
+      // Nothing listens on port 9: the HTTP entry only has to be listed, never reached.
+      vscode = await VsCodeFixture.prepare({ name: 'untrusted', files: README, mcpJson: workspaceServers(9) });
+      const { workspace } = vscode;
+      const page = await vscode.start({
+        trust: 'untrusted',
+        settings: { 'mcpWorkbench.autoStart': true, 'security.workspace.trust.startupPrompt': 'never' },
+      });
+      await waitForNotification(page, /not trusted/);
+      await openViewContainer(page, 'MCP Workbench');
+      await waitForRows(
+        page,
+        'both servers in the Servers view',
+        (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER),
+      );
+      await screenshot(page, 'ext-08-untrusted');
+      // The "not trusted" notice is shown by activation's auto-start decision in place of starting the servers, and a
+      // start requested later (a click, an expanded row) is refused while untrusted, so no process can follow it.
+      assert.deepEqual(processesMatching(EVERYTHING, workspace), [], 'a server was started in an untrusted workspace');
+    } finally {
+      await vscode?.dispose();
+    }
+  },
+);

@@ -15,7 +15,20 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { VsCodeFixture, everythingStdio } from './fixture';
-import { EVERYTHING_SERVER_JS, answerDialog, inlineAction, openViewContainer, pane, runCommand, screenshot, visibleRow, waitFor, waitUntil, webviewFrame, clickUncovered } from './harness';
+import {
+  EVERYTHING_SERVER_JS,
+  answerDialog,
+  inlineAction,
+  openViewContainer,
+  pane,
+  runCommand,
+  screenshot,
+  visibleRow,
+  waitFor,
+  waitUntil,
+  webviewFrame,
+  clickUncovered,
+} from './harness';
 
 const SERVER = 'everything';
 const SUM = 'The sum of 2 and 3 is 5.';
@@ -42,8 +55,14 @@ async function firstRun(page: Page, theme: string): Promise<void> {
       { polling: 'raf', timeout: 60_000 },
     ),
   );
-  assert.deepEqual(await hintWithFirstRow.jsonValue(), { hint: true }, 'the hint is drawn no later than the rows it sits above');
-  await waitFor(page, 'the Servers view to say how to start a server', () => hint.first().waitFor({ state: 'visible', timeout: 30_000 }));
+  assert.deepEqual(
+    await hintWithFirstRow.jsonValue(),
+    { hint: true },
+    'the hint is drawn no later than the rows it sits above',
+  );
+  await waitFor(page, 'the Servers view to say how to start a server', () =>
+    hint.first().waitFor({ state: 'visible', timeout: 30_000 }),
+  );
   const serverRow = await visibleRow(page, servers, SERVER);
   await page.mouse.move(0, 0);
   await shot('01-hint');
@@ -53,7 +72,10 @@ async function firstRun(page: Page, theme: string): Promise<void> {
   await clickUncovered(page, serverRow);
   const consent = await answerDialog(page, 'Allow and Start');
   assert.ok(consent.includes(`Program: ${process.execPath}`), `the consent names the program: ${consent}`);
-  assert.ok(consent.includes(`Arguments: ${EVERYTHING_SERVER_JS} stdio`), `the consent lists the arguments: ${consent}`);
+  assert.ok(
+    consent.includes(`Arguments: ${EVERYTHING_SERVER_JS} stdio`),
+    `the consent lists the arguments: ${consent}`,
+  );
   assert.ok(!consent.includes('\\u000A'), `the consent shows an escaped line break: ${consent}`);
   const getSum = await visibleRow(page, servers, 'get-sum');
   await waitUntil('the hint to go once a server started', async () => ((await hint.count()) === 0 ? true : undefined));
@@ -61,8 +83,12 @@ async function firstRun(page: Page, theme: string): Promise<void> {
 
   // Our own lens on the entry in mcp.json, beside VS Code's.
   await runCommand(page, 'MCP Workbench: Open Workspace MCP Configuration');
-  const lens = page.locator('.editor-group-container.active .codelens-decoration', { hasText: /MCP Workbench: running/ });
-  await waitFor(page, 'our "MCP Workbench: running" lens in mcp.json', () => lens.first().waitFor({ state: 'visible', timeout: 30_000 }));
+  const lens = page.locator('.editor-group-container.active .codelens-decoration', {
+    hasText: /MCP Workbench: running/,
+  });
+  await waitFor(page, 'our "MCP Workbench: running" lens in mcp.json', () =>
+    lens.first().waitFor({ state: 'visible', timeout: 30_000 }),
+  );
   await shot('03-mcp-json-lens');
 
   // Call get-sum from its row; Escape inside the form leaves it open; Ctrl+Enter calls.
@@ -79,18 +105,29 @@ async function firstRun(page: Page, theme: string): Promise<void> {
   await shot('04-result');
 }
 
-for (const [theme, colorTheme] of [['light', 'Default Light Modern'], ['dark', 'Default Dark Modern']] as const) {
-  test(`first run in real VS Code (${theme}): hint → Enter → consent as fields → running lens → call → result`, { timeout: 600_000 }, async () => {
-    let session: VsCodeFixture | undefined;
-    try {
-      session = await VsCodeFixture.open({
-        name: `firstRun-${theme}`,
-        mcpJson: { kind: 'servers', comment: 'server-everything over stdio, for firstRun.e2e.ts', servers: { [SERVER]: everythingStdio() } },
-        settings: { 'workbench.colorTheme': colorTheme },
-      });
-      await firstRun(session.page, theme);
-    } finally {
-      await session?.dispose();
-    }
-  });
+for (const [theme, colorTheme] of [
+  ['light', 'Default Light Modern'],
+  ['dark', 'Default Dark Modern'],
+] as const) {
+  test(
+    `first run in real VS Code (${theme}): hint → Enter → consent as fields → running lens → call → result`,
+    { timeout: 600_000 },
+    async () => {
+      let session: VsCodeFixture | undefined;
+      try {
+        session = await VsCodeFixture.open({
+          name: `firstRun-${theme}`,
+          mcpJson: {
+            kind: 'servers',
+            comment: 'server-everything over stdio, for firstRun.e2e.ts',
+            servers: { [SERVER]: everythingStdio() },
+          },
+          settings: { 'workbench.colorTheme': colorTheme },
+        });
+        await firstRun(session.page, theme);
+      } finally {
+        await session?.dispose();
+      }
+    },
+  );
 }

@@ -108,8 +108,16 @@ export function productVsix(): Promise<string> {
       if (!fs.existsSync(fromEnv)) throw new Error(`e2e: the VSIX ${fromEnv} (from the environment) does not exist`);
       return path.resolve(fromEnv);
     }
-    await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: 'true' } });
-    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+    await execFileAsync('npm', ['run', 'package'], {
+      cwd: REPO_ROOT,
+      timeout: 180_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, CI: 'true' },
+    });
+    const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      name: string;
+      version: string;
+    };
     const vsix = path.join(REPO_ROOT, 'dist', `${manifest.name}-${manifest.version}.vsix`);
     if (!fs.existsSync(vsix)) throw new Error(`e2e: npm run package did not write ${vsix}`);
     return vsix;
@@ -118,9 +126,7 @@ export function productVsix(): Promise<string> {
 }
 
 type Phase =
-  | { kind: 'prepared' }
-  | { kind: 'running'; server: CodeServerHandle; workbench: Workbench }
-  | { kind: 'disposed' };
+  { kind: 'prepared' } | { kind: 'running'; server: CodeServerHandle; workbench: Workbench } | { kind: 'disposed' };
 
 export class VsCodeFixture {
   private phase: Phase = { kind: 'prepared' };
@@ -166,7 +172,11 @@ export class VsCodeFixture {
   static async prepare(options: PrepareOptions): Promise<VsCodeFixture> {
     await prepareCodeServer();
     const extensions = options.extensions ?? [await productVsix()];
-    const fixture = new VsCodeFixture(options.name, fs.mkdtempSync(path.join(os.tmpdir(), `mcp-e2e-${options.name}-`)), options.keep ?? process.env.MCP_E2E_KEEP === '1');
+    const fixture = new VsCodeFixture(
+      options.name,
+      fs.mkdtempSync(path.join(os.tmpdir(), `mcp-e2e-${options.name}-`)),
+      options.keep ?? process.env.MCP_E2E_KEEP === '1',
+    );
     try {
       fs.mkdirSync(fixture.workspace, { recursive: true });
       if (options.mcpJson) fixture.writeMcpJson(options.mcpJson);
@@ -202,7 +212,8 @@ export class VsCodeFixture {
 
   /** Starts code-server on the workspace and opens the workbench in Chromium; returns its page. */
   async start(options: StartOptions = {}): Promise<Page> {
-    if (this.phase.kind !== 'prepared') throw new Error(`e2e ${this.name}: start() when the fixture is ${this.phase.kind}`);
+    if (this.phase.kind !== 'prepared')
+      throw new Error(`e2e ${this.name}: start() when the fixture is ${this.phase.kind}`);
     const server = await startCodeServer({
       workspace: this.workspace,
       extensionsDir: this.extensionsDir,
@@ -223,7 +234,8 @@ export class VsCodeFixture {
   }
 
   private running(): Extract<Phase, { kind: 'running' }> {
-    if (this.phase.kind !== 'running') throw new Error(`e2e ${this.name}: VS Code is not running (the fixture is ${this.phase.kind})`);
+    if (this.phase.kind !== 'running')
+      throw new Error(`e2e ${this.name}: VS Code is not running (the fixture is ${this.phase.kind})`);
     return this.phase;
   }
 
@@ -274,7 +286,8 @@ export class VsCodeFixture {
     for (const pid of left) signalQuietly(pid, 'SIGKILL');
     if (this.keep) process.stderr.write(`[e2e] ${this.name}: kept ${this.tmp}\n`);
     else fs.rmSync(this.tmp, { recursive: true, force: true });
-    if (left.length > 0) failures.push(`processes started from ${this.tmp} were still running (killed now): ${left.join(', ')}`);
+    if (left.length > 0)
+      failures.push(`processes started from ${this.tmp} were still running (killed now): ${left.join(', ')}`);
     if (failures.length > 0) throw new Error(`e2e ${this.name}: teardown: ${failures.join('; ')}`);
   }
 }

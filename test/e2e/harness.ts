@@ -79,7 +79,12 @@ function errorMessage(err: unknown): string {
 }
 
 function slug(text: string): string {
-  return text.replace(/[^a-zA-Z0-9._-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'step';
+  return (
+    text
+      .replace(/[^a-zA-Z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'step'
+  );
 }
 
 function bound(timeoutMs: number | undefined): number {
@@ -251,7 +256,13 @@ export async function installVsix(
   } else {
     // Installed into a folder of its own, then renamed into place: a concurrent run sees a whole install or none.
     const staging = `${installed}.${process.pid}.${Date.now()}`;
-    output = await installWithCli(pkg, vsixPath, path.join(staging, 'extensions'), path.join(staging, 'user-data'), options.timeoutMs);
+    output = await installWithCli(
+      pkg,
+      vsixPath,
+      path.join(staging, 'extensions'),
+      path.join(staging, 'user-data'),
+      options.timeoutMs,
+    );
     fs.writeFileSync(path.join(staging, '.complete'), output);
     fs.rmSync(path.join(staging, 'user-data'), { recursive: true, force: true });
     try {
@@ -266,7 +277,13 @@ export async function installVsix(
   return output.trim();
 }
 
-async function installWithCli(pkg: string, vsixPath: string, extensionsDir: string, userDataDir: string, timeoutMs?: number): Promise<string> {
+async function installWithCli(
+  pkg: string,
+  vsixPath: string,
+  extensionsDir: string,
+  userDataDir: string,
+  timeoutMs?: number,
+): Promise<string> {
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.mkdirSync(userDataDir, { recursive: true });
   const result = await runProcess(
@@ -308,13 +325,19 @@ function copyInstalled(from: string, extensionsDir: string): void {
     return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as InstalledExtensionEntry[]) : [];
   };
   const added = read(from);
-  const entries = read(extensionsDir).filter((entry) => !added.some((other) => other.identifier.id === entry.identifier.id));
+  const entries = read(extensionsDir).filter(
+    (entry) => !added.some((other) => other.identifier.id === entry.identifier.id),
+  );
   for (const entry of added) {
     const folder = entry.relativeLocation ?? path.basename(entry.location.fsPath ?? entry.location.path ?? '');
     const target = path.join(extensionsDir, folder);
     fs.rmSync(target, { recursive: true, force: true });
     fs.cpSync(path.join(from, folder), target, { recursive: true });
-    entries.push({ ...entry, relativeLocation: folder, location: { ...entry.location, fsPath: target, path: target, external: `file://${target}` } });
+    entries.push({
+      ...entry,
+      relativeLocation: folder,
+      location: { ...entry.location, fsPath: target, path: target, external: `file://${target}` },
+    });
   }
   fs.writeFileSync(path.join(extensionsDir, 'extensions.json'), JSON.stringify(entries));
 }
@@ -484,7 +507,8 @@ export function windowLogFiles(userDataDir: string): string[] {
 export async function startCodeServer(options: StartCodeServerOptions): Promise<CodeServerHandle> {
   const pkg = await packageDir();
   const timeoutMs = bound(options.timeoutMs);
-  for (const dir of [options.workspace, options.extensionsDir, options.userDataDir]) fs.mkdirSync(dir, { recursive: true });
+  for (const dir of [options.workspace, options.extensionsDir, options.userDataDir])
+    fs.mkdirSync(dir, { recursive: true });
   writeUserSettings(options.userDataDir, options.settings);
   fs.mkdirSync(RESULTS_DIR, { recursive: true });
 
@@ -627,7 +651,9 @@ export async function openWorkbench(
 ): Promise<Workbench> {
   const timeoutMs = bound(options.timeoutMs);
   if (!fs.existsSync(CHROMIUM_PATH)) {
-    throw new Error(`e2e: no Chromium at ${CHROMIUM_PATH}; run scripts/prepare-code-server.sh (it installs Debian's chromium)`);
+    throw new Error(
+      `e2e: no Chromium at ${CHROMIUM_PATH}; run scripts/prepare-code-server.sh (it installs Debian's chromium)`,
+    );
   }
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-chromium-'));
   // Playwright refuses --user-data-dir in args; launchPersistentContext passes it for us.
@@ -691,7 +717,9 @@ export async function waitFor<T>(page: Page, what: string, action: () => Promise
       shot = `(screenshot failed: ${errorMessage(shotErr).split('\n')[0]})`;
     }
     const cause = errorMessage(err).split('\n').slice(0, 3).join(' | ');
-    const wrapped = new Error(`e2e: failed waiting for ${what}. Last screenshot: ${shot}. Cause: ${cause}. ${await windowContext(page)}`);
+    const wrapped = new Error(
+      `e2e: failed waiting for ${what}. Last screenshot: ${shot}. Cause: ${cause}. ${await windowContext(page)}`,
+    );
     (wrapped as Error & { cause?: unknown }).cause = err;
     throw wrapped;
   }
@@ -703,12 +731,19 @@ export async function waitFor<T>(page: Page, what: string, action: () => Promise
  * there is understood from this.
  */
 async function windowContext(page: Page): Promise<string> {
-  const toasts = await withTimeout(notificationTexts(page), 2_000, 'notifications unreadable').catch((error: unknown) => [`(${errorMessage(error)})`]);
+  const toasts = await withTimeout(notificationTexts(page), 2_000, 'notifications unreadable').catch(
+    (error: unknown) => [`(${errorMessage(error)})`],
+  );
   const logs = [...liveUserDataDirs].flatMap((dir) =>
     windowLogFiles(dir)
       .filter((file) => path.basename(file).startsWith('MCP Workbench'))
       .map((file) => {
-        const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n').slice(-4).map((line) => line.slice(0, 200));
+        const lines = fs
+          .readFileSync(file, 'utf8')
+          .trimEnd()
+          .split('\n')
+          .slice(-4)
+          .map((line) => line.slice(0, 200));
         return `${path.basename(file, '.log')}: ${lines.join(' | ')}`;
       }),
   );
@@ -771,11 +806,17 @@ async function findQuickInputRow(page: Page, label: string | RegExp, timeoutMs: 
       seen.push(text);
       // The row by its label, not by its place: rows added or sorted in meanwhile (commands registering, completions
       // arriving) move a place to another row.
-      if (matches(text)) return rows.filter({ has: row.page().locator('.label-name', { hasText: wholeText(text) }) }).or(rows.filter({ hasText: wholeText(text) })).first();
+      if (matches(text))
+        return rows
+          .filter({ has: row.page().locator('.label-name', { hasText: wholeText(text) }) })
+          .or(rows.filter({ hasText: wholeText(text) }))
+          .first();
     }
     await sleep(150);
   }
-  throw new Error(`no row labelled ${String(label)} within ${timeoutMs} ms; rows seen: ${JSON.stringify(seen.slice(0, 15))}`);
+  throw new Error(
+    `no row labelled ${String(label)} within ${timeoutMs} ms; rows seen: ${JSON.stringify(seen.slice(0, 15))}`,
+  );
 }
 
 async function waitForQuickInputHidden(page: Page, what: string, timeoutMs: number): Promise<void> {
@@ -798,7 +839,11 @@ export async function runCommand(page: Page, title: string, options: { timeoutMs
     for (let attempt = 1; Date.now() < deadline; attempt++) {
       if (await page.locator(QUICK_INPUT).first().isVisible()) {
         await page.keyboard.press('Escape');
-        await page.locator(QUICK_INPUT).first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+        await page
+          .locator(QUICK_INPUT)
+          .first()
+          .waitFor({ state: 'hidden', timeout: 5_000 })
+          .catch(() => undefined);
       }
       await releaseWebviewFocus(page);
       await page.keyboard.press('F1');
@@ -809,7 +854,11 @@ export async function runCommand(page: Page, title: string, options: { timeoutMs
       if ((await input.inputValue()) !== '>') await input.fill('>');
       await page.keyboard.type(title);
       try {
-        return await findQuickInputRow(page, title, Math.min(attempt === 1 ? 3_000 : 5_000, Math.max(500, deadline - Date.now())));
+        return await findQuickInputRow(
+          page,
+          title,
+          Math.min(attempt === 1 ? 3_000 : 5_000, Math.max(500, deadline - Date.now())),
+        );
       } catch (err) {
         lastError = err;
       }
@@ -823,10 +872,16 @@ export async function runCommand(page: Page, title: string, options: { timeoutMs
 /**
  * Picks the row labelled `label` in the currently open quick pick (see pickRow).
  */
-export async function quickPick(page: Page, label: string | RegExp, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function quickPick(
+  page: Page,
+  label: string | RegExp,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   const timeoutMs = bound(options.timeoutMs);
   await waitForQuickInput(page, timeoutMs);
-  const row = await waitFor(page, `the quick pick item ${String(label)}`, () => findQuickInputRow(page, label, timeoutMs));
+  const row = await waitFor(page, `the quick pick item ${String(label)}`, () =>
+    findQuickInputRow(page, label, timeoutMs),
+  );
   await pickRow(page, row);
 }
 
@@ -871,7 +926,11 @@ const HOVER = '.context-view .hover-contents';
 /** Moves the pointer to the window's corner and waits (bounded) for a hover it had opened to close. */
 async function movePointerAway(page: Page): Promise<void> {
   await page.mouse.move(0, 0);
-  await page.locator(HOVER).first().waitFor({ state: 'hidden', timeout: 5_000 }).catch(() => undefined);
+  await page
+    .locator(HOVER)
+    .first()
+    .waitFor({ state: 'hidden', timeout: 5_000 })
+    .catch(() => undefined);
 }
 
 /**
@@ -880,9 +939,16 @@ async function movePointerAway(page: Page): Promise<void> {
  * click aimed at one of them lands on the hover, which then stays open under the pointer, and Playwright retries
  * "subtree intercepts pointer events" until its timeout. For every click in the side bar right after another one.
  */
-export async function clickUncovered(page: Page, target: Locator, options: { button?: 'left' | 'right'; timeoutMs?: number } = {}): Promise<void> {
+export async function clickUncovered(
+  page: Page,
+  target: Locator,
+  options: { button?: 'left' | 'right'; timeoutMs?: number } = {},
+): Promise<void> {
   await movePointerAway(page);
-  await target.click({ ...(options.button ? { button: options.button } : {}), ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) });
+  await target.click({
+    ...(options.button ? { button: options.button } : {}),
+    ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+  });
 }
 
 /**
@@ -893,14 +959,20 @@ export async function clickUncovered(page: Page, target: Locator, options: { but
  * Re-record's click in testExplorer.e2e.ts, twice). The keys are listened for from the start.
  * A leaf item closes the menu: this waits for that. A submenu's item opens its submenu instead (`opens: 'submenu'`).
  */
-export async function chooseMenuItem(page: Page, item: Locator, what: string, options: { opens?: 'submenu' } = {}): Promise<void> {
+export async function chooseMenuItem(
+  page: Page,
+  item: Locator,
+  what: string,
+  options: { opens?: 'submenu' } = {},
+): Promise<void> {
   await waitFor(page, `the menu item ${what}`, () => item.waitFor({ state: 'visible', timeout: 30_000 }));
   await item.hover();
   await waitFor(page, `the menu item ${what} to take the focus under the pointer`, () =>
     item.and(page.locator('.action-item.focused')).waitFor({ state: 'visible', timeout: 30_000 }),
   );
   await page.keyboard.press('Enter');
-  if (options.opens !== 'submenu') await waitFor(page, `the menu to close after ${what}`, () => item.waitFor({ state: 'hidden', timeout: 30_000 }));
+  if (options.opens !== 'submenu')
+    await waitFor(page, `the menu to close after ${what}`, () => item.waitFor({ state: 'hidden', timeout: 30_000 }));
 }
 
 /** Types `text` into the open quick input (replacing its value) and, by default, presses Enter. */
@@ -942,7 +1014,11 @@ export async function waitForNotification(
  * center is open. The center lists every notification until it is closed or dismissed. CI once waited 30 s for the
  * OAuth sign-in's progress toast that never showed beside two other notices.
  */
-export async function findNotification(page: Page, text: string | RegExp, options: { timeoutMs?: number } = {}): Promise<Locator> {
+export async function findNotification(
+  page: Page,
+  text: string | RegExp,
+  options: { timeoutMs?: number } = {},
+): Promise<Locator> {
   const timeoutMs = bound(options.timeoutMs);
   const toast = page.locator('.notifications-toasts .notification-list-item').filter({ hasText: text }).first();
   const center = page.locator('.notifications-center').first();
@@ -969,7 +1045,12 @@ export async function findNotification(page: Page, text: string | RegExp, option
  * Notifications center (see findNotification), which it then closes. A row of the center shows its buttons once
  * expanded: it is expanded first, as a person does with its chevron.
  */
-export async function pressNotificationButton(page: Page, text: string | RegExp, button: string, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function pressNotificationButton(
+  page: Page,
+  text: string | RegExp,
+  button: string,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   const timeoutMs = bound(options.timeoutMs);
   const deadline = Date.now() + timeoutMs;
   const what = `the "${button}" button of the notification ${String(text)}`;
@@ -985,10 +1066,10 @@ export async function pressNotificationButton(page: Page, text: string | RegExp,
           return undefined;
         }
         // A toast can go while it is clicked (a newer one takes its place): then it is found again, in the center.
-        return (await target.click({ timeout: 5_000 }).then(
+        return await target.click({ timeout: 5_000 }).then(
           () => true,
           () => undefined,
-        ));
+        );
       },
       timeoutMs,
       200,
@@ -1001,7 +1082,11 @@ export async function pressNotificationButton(page: Page, text: string | RegExp,
  * Waits until no notification's message contains `text`: none in the Notifications center, which lists every
  * notification (a missing toast proves nothing, see findNotification). Opens the center to look and closes it after.
  */
-export async function waitForNotificationGone(page: Page, text: string | RegExp, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function waitForNotificationGone(
+  page: Page,
+  text: string | RegExp,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   const timeoutMs = bound(options.timeoutMs);
   const center = page.locator('.notifications-center').first();
   const rows = center.locator('.notification-list-item').filter({ hasText: text });
@@ -1024,7 +1109,8 @@ export async function waitForNotificationGone(page: Page, text: string | RegExp,
 
 /** Closes the Notifications center if it is open (findNotification leaves it open). */
 export async function hideNotificationsCenter(page: Page): Promise<void> {
-  if (await page.locator('.notifications-center').first().isVisible()) await runCommand(page, 'Notifications: Hide Notifications');
+  if (await page.locator('.notifications-center').first().isVisible())
+    await runCommand(page, 'Notifications: Hide Notifications');
 }
 
 /** Texts of every notification on screen, toasts and the center's rows (for diagnostics). */
@@ -1037,17 +1123,29 @@ export async function notificationTexts(page: Page): Promise<string[]> {
  * Opens the activity-bar view container titled `title` (clicks its icon unless it is already the
  * active one) and waits for the side bar to show it.
  */
-export async function openViewContainer(page: Page, title: string, options: { timeoutMs?: number } = {}): Promise<void> {
+export async function openViewContainer(
+  page: Page,
+  title: string,
+  options: { timeoutMs?: number } = {},
+): Promise<void> {
   const timeoutMs = bound(options.timeoutMs);
   const label = new RegExp(`^${escapeRegExp(title)}(\\s|\\(|$)`);
   const item = page.locator('.part.activitybar .action-item');
-  const ariaOf = async (candidate: Locator): Promise<string> => (await candidate.locator('.action-label').first().getAttribute('aria-label')) ?? '';
-  const isChecked = async (candidate: Locator): Promise<boolean> => ((await candidate.getAttribute('class').catch(() => null)) ?? '').split(/\s+/).includes('checked');
+  const ariaOf = async (candidate: Locator): Promise<string> =>
+    (await candidate.locator('.action-label').first().getAttribute('aria-label')) ?? '';
+  const isChecked = async (candidate: Locator): Promise<boolean> =>
+    ((await candidate.getAttribute('class').catch(() => null)) ?? '').split(/\s+/).includes('checked');
   // The item by its label, not by its place: an icon added above it (Testing, once an extension registers a test
   // controller) moves every place below by one, and a click at the old place opened Testing (CI, browse.e2e.ts).
   // Its label may change meanwhile (a badge's count is part of it), so the match is the same as `label`'s.
   const quoted = title.replace(/["\\]/g, '\\$&');
-  const labelled = item.filter({ has: page.locator(`.action-label:is([aria-label="${quoted}"], [aria-label^="${quoted} "], [aria-label^="${quoted}("])`) }).first();
+  const labelled = item
+    .filter({
+      has: page.locator(
+        `.action-label:is([aria-label="${quoted}"], [aria-label^="${quoted} "], [aria-label^="${quoted}("])`,
+      ),
+    })
+    .first();
   const target = await waitFor(page, `the activity bar item "${title}"`, async () => {
     const deadline = Date.now() + timeoutMs;
     let seen: string[] = [];
@@ -1072,12 +1170,17 @@ export async function openViewContainer(page: Page, title: string, options: { ti
   for (let attempt = 1; !(await isChecked(target)); attempt++) {
     const before = await activeAria();
     await target.click();
-    const outcome = await waitUntil(`the activity bar item "${title}" (or another) to become active`, async () => {
-      if (await isChecked(target)) return 'target';
-      const now = await activeAria();
-      return now !== undefined && now !== before ? 'other' : undefined;
-    }, timeoutMs);
-    if (outcome === 'other' && attempt >= 3) throw new Error(`e2e: clicking the activity bar item "${title}" opened "${await activeAria()}" three times`);
+    const outcome = await waitUntil(
+      `the activity bar item "${title}" (or another) to become active`,
+      async () => {
+        if (await isChecked(target)) return 'target';
+        const now = await activeAria();
+        return now !== undefined && now !== before ? 'other' : undefined;
+      },
+      timeoutMs,
+    );
+    if (outcome === 'other' && attempt >= 3)
+      throw new Error(`e2e: clicking the activity bar item "${title}" opened "${await activeAria()}" three times`);
   }
   await waitFor(page, `the side bar to show "${title}"`, () =>
     page
@@ -1135,13 +1238,21 @@ export async function treeRows(
  * The webview frame (VS Code nests each webview's content two iframes deep) whose document has an element
  * matching `selector`, polled until it appears. Webviews are where forms, result views and review panels live.
  */
-export async function webviewFrame(page: Page, what: string, selector: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<Frame> {
+export async function webviewFrame(
+  page: Page,
+  what: string,
+  selector: string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<Frame> {
   return waitFor(page, what, async () => {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       for (const frame of page.frames()) {
         if (frame === page.mainFrame()) continue;
-        const count = await frame.locator(selector).count().catch(() => 0);
+        const count = await frame
+          .locator(selector)
+          .count()
+          .catch(() => 0);
         if (count > 0) return frame;
       }
       await new Promise((resolve) => setTimeout(resolve, 250));
@@ -1181,13 +1292,24 @@ export function wholeJsoncText(file: string): string | undefined {
   return text.trim() !== '' && errors.length === 0 ? text : undefined;
 }
 
-export const EVERYTHING_SERVER_JS = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const EVERYTHING_SERVER_JS = path.join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
 /** The VSIX scripts/test-vscode.sh packaged once for all tests, or the one `npm run package` writes. */
 export const PRODUCT_VSIX = process.env.MCP_E2E_VSIX ?? path.join(REPO_ROOT, 'dist', 'mcp-workbench-0.1.0.vsix');
 const SERVERS_VIEW = 'Servers';
 
 /** Polls `probe` (every 200 ms: it often reads all of /proc) until it returns a value; rejects after `timeoutMs`. */
-export function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+export function waitUntil<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
   return pollUntil(what, probe, timeoutMs, 200);
 }
 
@@ -1215,16 +1337,27 @@ export async function runPickerCommand(page: Page, title: string): Promise<void>
   await waitFor(page, `the command palette to run "${title}"`, async () => {
     if (await page.locator(QUICK_INPUT).first().isVisible()) await page.keyboard.press('Escape');
     await releaseWebviewFocus(page);
-    await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
+    await page
+      .locator('.monaco-workbench')
+      .first()
+      .focus()
+      .catch(() => undefined);
     await page.keyboard.press('F1');
     const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
     await input.waitFor({ state: 'visible', timeout: 30_000 });
     await input.fill(`>${title}`);
-    const row = page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`).filter({ has: page.locator('.label-name', { hasText: title }) }).first();
+    const row = page
+      .locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`)
+      .filter({ has: page.locator('.label-name', { hasText: title }) })
+      .first();
     await row.waitFor({ state: 'visible', timeout: 30_000 });
     // Enter on the focused row, else a click clear of the hover a previous pick's pointer opened over the list.
     await pickRow(page, row);
-    await waitUntil(`the palette row "${title}" to go away`, async () => ((await row.isVisible()) ? undefined : true), 30_000);
+    await waitUntil(
+      `the palette row "${title}" to go away`,
+      async () => ((await row.isVisible()) ? undefined : true),
+      30_000,
+    );
   });
 }
 
@@ -1239,7 +1372,9 @@ export async function serverRowText(page: Page, label: string): Promise<string> 
       const panes = Array.from(document.querySelectorAll('.part.sidebar .pane'));
       const pane = panes.find((candidate) => candidate.querySelector(`.pane-header[aria-label^="${viewName}"]`));
       const rows = pane ? Array.from(pane.querySelectorAll<HTMLElement>('.monaco-list-row')) : [];
-      const row = rows.find((candidate) => (candidate.querySelector('.label-name')?.textContent ?? '').trim() === label);
+      const row = rows.find(
+        (candidate) => (candidate.querySelector('.label-name')?.textContent ?? '').trim() === label,
+      );
       return row?.textContent?.replace(/\s+/g, ' ').trim() ?? '';
     },
     { viewName: SERVERS_VIEW, label },
@@ -1258,7 +1393,12 @@ export async function readServerRows(page: Page): Promise<string[]> {
 }
 
 /** Rows of the Servers view, waiting (bounded) until `predicate` accepts them. */
-export async function waitForRows(page: Page, what: string, predicate: (rows: string[]) => boolean, timeoutMs = 60_000): Promise<string[]> {
+export async function waitForRows(
+  page: Page,
+  what: string,
+  predicate: (rows: string[]) => boolean,
+  timeoutMs = 60_000,
+): Promise<string[]> {
   let last: string[] = [];
   return waitFor(page, what, () =>
     waitUntil(
@@ -1276,13 +1416,18 @@ export async function waitForRows(page: Page, what: string, predicate: (rows: st
 
 /** The side bar pane (Servers or History) whose header says `title`. */
 export function pane(page: Page, title: string): Locator {
-  return page.locator('.part.sidebar .pane').filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'i') }) }).first();
+  return page
+    .locator('.part.sidebar .pane')
+    .filter({ has: page.locator('.pane-header', { hasText: new RegExp(`^\\s*${title}`, 'i') }) })
+    .first();
 }
 
 /** The rows of a pane whose label is exactly `label`. */
 export function paneRows(container: Locator, label: string): Locator {
   const exact = new RegExp(`^${label.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  return container.locator('.monaco-list-row').filter({ has: container.page().locator('.label-name', { hasText: exact }) });
+  return container
+    .locator('.monaco-list-row')
+    .filter({ has: container.page().locator('.label-name', { hasText: exact }) });
 }
 
 /** Waits for the first row of a pane labelled exactly `label` to be visible, and returns it. */

@@ -59,10 +59,27 @@ async function openSession(name: string, theme: string): Promise<Session> {
   // The trailing workspace path is ignored by the server and lets the test find its process.
   fs.writeFileSync(
     path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER_JS, 'stdio', '${workspaceFolder}'] } } }, null, 2),
+    JSON.stringify(
+      {
+        servers: {
+          [SERVER]: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [EVERYTHING_SERVER_JS, 'stdio', '${workspaceFolder}'],
+          },
+        },
+      },
+      null,
+      2,
+    ),
   );
   await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
-  const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'workbench.colorTheme': theme } });
+  const server = await startCodeServer({
+    workspace,
+    extensionsDir,
+    userDataDir,
+    settings: { 'workbench.colorTheme': theme },
+  });
   try {
     const workbench = await openWorkbench(server.url, workspace);
     return { tmp, workspace, server, workbench };
@@ -76,9 +93,11 @@ async function closeSession(session: Session | undefined): Promise<void> {
   if (!session) return;
   await session.workbench.close();
   await session.server.stop();
-  const left = await waitUntil('server-everything processes to end', () => (processesMatching(EVERYTHING_SERVER_JS, session.workspace).length === 0 ? [] : undefined), 15_000).catch(
-    () => processesMatching(EVERYTHING_SERVER_JS, session.workspace),
-  );
+  const left = await waitUntil(
+    'server-everything processes to end',
+    () => (processesMatching(EVERYTHING_SERVER_JS, session.workspace).length === 0 ? [] : undefined),
+    15_000,
+  ).catch(() => processesMatching(EVERYTHING_SERVER_JS, session.workspace));
   fs.rmSync(session.tmp, { recursive: true, force: true });
   assert.deepEqual(left, [], 'server-everything processes from this test are still running');
 }
@@ -108,41 +127,60 @@ async function callGetSum(page: Page): Promise<void> {
   await clickUncovered(page, await visibleRow(page, servers, 'Tools'));
 }
 
-test('History in real VS Code: a call appears under its server, and Re-run opens the form prefilled (light theme)', { timeout: 600_000 }, async () => {
-  await prepareCodeServer();
-  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
-  assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
-  let session: Session | undefined;
-  try {
-    session = await openSession('history', 'Default Light Modern');
-    const { page } = session.workbench;
-    await callGetSum(page);
-    const history = await openHistoryPane(page);
-    await visibleRow(page, history, SERVER);
-    const entry = await visibleRow(page, history, 'get-sum');
-    const description = (await entry.locator('.label-description').first().textContent()) ?? '';
-    assert.match(description, /\d+ ms · succeeded/, `History row description: ${description}`);
-    await page.mouse.move(0, 0);
-    await screenshot(page, 'history-light');
+test(
+  'History in real VS Code: a call appears under its server, and Re-run opens the form prefilled (light theme)',
+  { timeout: 600_000 },
+  async () => {
+    await prepareCodeServer();
+    if (!process.env.MCP_E2E_VSIX)
+      await execFileAsync('npm', ['run', 'package'], {
+        cwd: REPO_ROOT,
+        timeout: 180_000,
+        env: { ...process.env, CI: 'true' },
+      });
+    assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
+    let session: Session | undefined;
+    try {
+      session = await openSession('history', 'Default Light Modern');
+      const { page } = session.workbench;
+      await callGetSum(page);
+      const history = await openHistoryPane(page);
+      await visibleRow(page, history, SERVER);
+      const entry = await visibleRow(page, history, 'get-sum');
+      const description = (await entry.locator('.label-description').first().textContent()) ?? '';
+      assert.match(description, /\d+ ms · succeeded/, `History row description: ${description}`);
+      await page.mouse.move(0, 0);
+      await screenshot(page, 'history-light');
 
-    // The open get-sum form is replaced by one prefilled with the entry's arguments.
-    // The form still open from the call shows other values now, so only a form prefilled from the entry has a=2.
-    const openForm = await webviewFrame(page, 'the Call Tool form still open', 'form input');
-    await openForm.getByLabel(/^a\b/).fill('9');
-    await inlineAction(page, entry, 'Re-run');
-    // The frame of the form shown before may still be found while its page is being replaced: look again each time,
-    // and a frame detached meanwhile is simply not the prefilled form yet.
-    await waitUntil('the form prefilled with a=2, b=3', async () => {
-      const form = await webviewFrame(page, 'the prefilled Call Tool form', 'form input');
-      const a = await form.getByLabel(/^a\b/).inputValue({ timeout: 2_000 }).catch(() => undefined);
-      const b = await form.getByLabel(/^b\b/).inputValue({ timeout: 2_000 }).catch(() => undefined);
-      return a === '2' && b === '3' ? true : undefined;
-    }, 20_000);
-    await screenshot(page, 'history-light-rerun-form');
-  } finally {
-    await closeSession(session);
-  }
-});
+      // The open get-sum form is replaced by one prefilled with the entry's arguments.
+      // The form still open from the call shows other values now, so only a form prefilled from the entry has a=2.
+      const openForm = await webviewFrame(page, 'the Call Tool form still open', 'form input');
+      await openForm.getByLabel(/^a\b/).fill('9');
+      await inlineAction(page, entry, 'Re-run');
+      // The frame of the form shown before may still be found while its page is being replaced: look again each time,
+      // and a frame detached meanwhile is simply not the prefilled form yet.
+      await waitUntil(
+        'the form prefilled with a=2, b=3',
+        async () => {
+          const form = await webviewFrame(page, 'the prefilled Call Tool form', 'form input');
+          const a = await form
+            .getByLabel(/^a\b/)
+            .inputValue({ timeout: 2_000 })
+            .catch(() => undefined);
+          const b = await form
+            .getByLabel(/^b\b/)
+            .inputValue({ timeout: 2_000 })
+            .catch(() => undefined);
+          return a === '2' && b === '3' ? true : undefined;
+        },
+        20_000,
+      );
+      await screenshot(page, 'history-light-rerun-form');
+    } finally {
+      await closeSession(session);
+    }
+  },
+);
 
 test('History in real VS Code: the view follows the dark theme', { timeout: 600_000 }, async () => {
   await prepareCodeServer();
@@ -154,9 +192,15 @@ test('History in real VS Code: the view follows the dark theme', { timeout: 600_
     await callGetSum(page);
     const history = await openHistoryPane(page);
     await visibleRow(page, history, 'get-sum');
-    const background = await page.locator('.part.sidebar').first().evaluate((element) => getComputedStyle(element).backgroundColor);
+    const background = await page
+      .locator('.part.sidebar')
+      .first()
+      .evaluate((element) => getComputedStyle(element).backgroundColor);
     const [r, g, b] = (background.match(/\d+/g) ?? []).map(Number);
-    assert.ok(r !== undefined && g !== undefined && b !== undefined && r + g + b < 200, `dark side bar background: ${background}`);
+    assert.ok(
+      r !== undefined && g !== undefined && b !== undefined && r + g + b < 200,
+      `dark side bar background: ${background}`,
+    );
     await page.mouse.move(0, 0);
     await screenshot(page, 'history-dark');
 
@@ -167,7 +211,12 @@ test('History in real VS Code: the view follows the dark theme', { timeout: 600_
     await waitFor(page, 'the reloaded workbench', async () => {
       await waitUntil(
         'the page to reload',
-        async () => ((await page.evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload).catch(() => true)) ? undefined : true),
+        async () =>
+          (await page
+            .evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload)
+            .catch(() => true))
+            ? undefined
+            : true,
         60_000,
       );
       await page.locator('.part.activitybar').first().waitFor({ state: 'visible', timeout: 60_000 });

@@ -24,10 +24,14 @@ export async function packageLanguagePack(sourceDir: string): Promise<string> {
   fs.cpSync(sourceDir, path.join(work, 'pack'), { recursive: true });
   const vsix = path.join(work, 'language-pack.vsix');
   const vsce = path.join(REPO_ROOT, 'node_modules', '@vscode', 'vsce', 'vsce');
-  await execFileAsync(process.execPath, [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsix], {
-    cwd: path.join(work, 'pack'),
-    timeout: 60_000,
-  });
+  await execFileAsync(
+    process.execPath,
+    [vsce, 'package', '--no-dependencies', '--skip-license', '--allow-missing-repository', '--out', vsix],
+    {
+      cwd: path.join(work, 'pack'),
+      timeout: 60_000,
+    },
+  );
   if (!fs.existsSync(vsix)) throw new Error(`e2e: vsce did not write ${vsix}`);
   return vsix;
 }
@@ -57,11 +61,25 @@ export function registerLanguagePacks(extensionsDir: string, userDataDir: string
   for (const folder of fs.readdirSync(extensionsDir, { withFileTypes: true })) {
     const manifestFile = path.join(extensionsDir, folder.name, 'package.json');
     if (!folder.isDirectory() || !fs.existsSync(manifestFile)) continue;
-    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { publisher: string; name: string; version: string; contributes?: { localizations?: Localization[] } };
+    const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as {
+      publisher: string;
+      name: string;
+      version: string;
+      contributes?: { localizations?: Localization[] };
+    };
     for (const localization of manifest.contributes?.localizations ?? []) {
-      const entry = (packs[localization.languageId] ??= { hash: '', extensions: [], translations: {}, label: localization.localizedLanguageName ?? localization.languageName });
-      entry.extensions.push({ extensionIdentifier: { id: `${manifest.publisher}.${manifest.name}` }, version: manifest.version });
-      for (const translation of localization.translations) entry.translations[translation.id] = path.join(extensionsDir, folder.name, translation.path);
+      const entry = (packs[localization.languageId] ??= {
+        hash: '',
+        extensions: [],
+        translations: {},
+        label: localization.localizedLanguageName ?? localization.languageName,
+      });
+      entry.extensions.push({
+        extensionIdentifier: { id: `${manifest.publisher}.${manifest.name}` },
+        version: manifest.version,
+      });
+      for (const translation of localization.translations)
+        entry.translations[translation.id] = path.join(extensionsDir, folder.name, translation.path);
     }
   }
   for (const entry of Object.values(packs)) {

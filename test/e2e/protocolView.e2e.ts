@@ -44,102 +44,169 @@ const execFileAsync = promisify(execFile);
 const SERVER = 'everything';
 
 async function rowMethods(frame: Frame): Promise<string[]> {
-  return frame.locator('#list .row').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.method ?? ''));
+  return frame
+    .locator('#list .row')
+    .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.method ?? ''));
 }
 
-test('Show Protocol in real VS Code: the view fills while a tool is called, and the method filter narrows it', { timeout: 600_000 }, async () => {
-  await prepareCodeServer();
-  if (!process.env.MCP_E2E_VSIX) await execFileAsync('npm', ['run', 'package'], { cwd: REPO_ROOT, timeout: 180_000, env: { ...process.env, CI: 'true' } });
-  assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-protocol-'));
-  const workspace = path.join(tmp, 'workspace');
-  const extensionsDir = path.join(tmp, 'extensions');
-  const userDataDir = path.join(tmp, 'user-data');
-  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  fs.writeFileSync(
-    path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { [SERVER]: { type: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER_JS, 'stdio', '${workspaceFolder}'] } } }, null, 2),
-  );
-  await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
-  const server = await startCodeServer({ workspace, extensionsDir, userDataDir, settings: { 'workbench.colorTheme': 'Default Dark Modern' } });
-  let workbench: Awaited<ReturnType<typeof openWorkbench>> | undefined;
-  try {
-    workbench = await openWorkbench(server.url, workspace);
-    const { page } = workbench;
-    await openViewContainer(page, 'MCP');
-    const servers = pane(page, 'Servers');
-    await visibleRow(page, servers, SERVER);
-    // Opened before the server starts, the view shows the session from its first message.
-    await runPickerCommand(page, 'MCP Workbench: Show Protocol');
-    await quickPick(page, SERVER);
-    const protocol = await webviewFrame(page, 'the Protocol view', '#list');
-    assert.equal(Number(await protocol.locator('#list').getAttribute('data-total')), 0, 'nothing yet: the server is stopped');
-
-    await clickUncovered(page, await visibleRow(page, servers, SERVER));
-    await answerDialog(page, 'Allow and Start');
-    await visibleRow(page, servers, 'get-sum');
-    const handshake = await webviewFrame(page, 'the handshake in the Protocol view', '#list .row[data-method="initialize"]');
-    const before = Number(await handshake.locator('#list').getAttribute('data-total'));
-
-    await inlineAction(page, await visibleRow(page, servers, 'get-sum'), 'Call Tool');
-    const form = await webviewFrame(page, 'the Call Tool form for get-sum', 'form input');
-    await form.getByLabel(/^a\b/).fill('2');
-    await form.getByLabel(/^b\b/).fill('3');
-    await form.getByLabel(/^b\b/).press('Control+Enter');
-    await webviewFrame(page, 'the result view with the sum', 'text=The sum of 2 and 3 is 5.');
-
-    // The Protocol tab is behind the form now: bring it back and read it.
-    await page.locator('.tab', { hasText: `Protocol: ${SERVER}` }).first().click();
-    const view = await webviewFrame(page, 'the Protocol view with the tools/call rows', '#list .row[data-method="tools/call"]');
-    const total = await waitUntil('the call and its answer in the Protocol view', async () => {
-      const count = Number(await view.locator('#list').getAttribute('data-total'));
-      const calls = (await rowMethods(view)).filter((method) => method === 'tools/call').length;
-      return count > before && calls >= 2 ? count : undefined;
-    }, 30_000);
-    const durations = await view.locator('#list .row[data-method="tools/call"] .cell.duration').allTextContents();
-    assert.ok(durations.some((text) => /^\d+ ms$/.test(text)), `the response shows the request's duration: ${JSON.stringify(durations)}`);
-
-    await view.locator('#filter-method').fill('tools/call');
-    const narrowed = await waitUntil('the filter narrows the list', async () => {
-      const shown = Number(await view.locator('#list').getAttribute('data-shown'));
-      return shown > 0 && shown < total ? shown : undefined;
-    }, 15_000);
-    const methods = await rowMethods(view);
-    assert.equal(methods.length, narrowed, 'only the rows that pass are drawn');
-    assert.ok(methods.every((method) => method === 'tools/call'), `every row shown is tools/call: ${JSON.stringify(methods)}`);
-
-    await view.locator('#list .row[data-method="tools/call"]').last().click();
-    await view.locator('#detail pre.json', { hasText: '"result"' }).waitFor({ state: 'visible', timeout: 15_000 });
-    await page.mouse.move(0, 0);
-    await screenshot(page, 'protocol-view');
-  } finally {
-    await workbench?.close();
-    await server.stop();
-    const left = await waitUntil('server-everything processes to end', () => (processesMatching(EVERYTHING_SERVER_JS, workspace).length === 0 ? [] : undefined), 15_000).catch(
-      () => processesMatching(EVERYTHING_SERVER_JS, workspace),
+test(
+  'Show Protocol in real VS Code: the view fills while a tool is called, and the method filter narrows it',
+  { timeout: 600_000 },
+  async () => {
+    await prepareCodeServer();
+    if (!process.env.MCP_E2E_VSIX)
+      await execFileAsync('npm', ['run', 'package'], {
+        cwd: REPO_ROOT,
+        timeout: 180_000,
+        env: { ...process.env, CI: 'true' },
+      });
+    assert.ok(fs.existsSync(PRODUCT_VSIX), `the VSIX ${PRODUCT_VSIX} is missing (npm run package writes it)`);
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-protocol-'));
+    const workspace = path.join(tmp, 'workspace');
+    const extensionsDir = path.join(tmp, 'extensions');
+    const userDataDir = path.join(tmp, 'user-data');
+    fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(
+      path.join(workspace, '.vscode', 'mcp.json'),
+      JSON.stringify(
+        {
+          servers: {
+            [SERVER]: {
+              type: 'stdio',
+              command: process.execPath,
+              args: [EVERYTHING_SERVER_JS, 'stdio', '${workspaceFolder}'],
+            },
+          },
+        },
+        null,
+        2,
+      ),
     );
-    fs.rmSync(tmp, { recursive: true, force: true });
-    assert.deepEqual(left, [], 'server-everything processes from this test are still running');
-  }
-});
-
-test('the Protocol page keeps only the rows on screen in its DOM with 100,000 events, scrolled anywhere and filtered', { timeout: 120_000 }, async () => {
-  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
-  try {
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
-    await page.setContent('<!DOCTYPE html><html><body><div id="app"></div><script type="application/json" id="initial-state">{"strings":{}}</script></body></html>');
-    // Plain script text: functions passed from this file would carry the TypeScript loader's helpers into the page.
-    await page.addScriptTag({
-      content: 'window.posted = []; window.acquireVsCodeApi = function () { return { postMessage: function (m) { window.posted.push(m); }, getState: function () {}, setState: function (s) { return s; } }; };',
+    await installVsix(PRODUCT_VSIX, extensionsDir, userDataDir);
+    const server = await startCodeServer({
+      workspace,
+      extensionsDir,
+      userDataDir,
+      settings: { 'workbench.colorTheme': 'Default Dark Modern' },
     });
-    const pageErrors: string[] = [];
-    page.on('pageerror', (error) => pageErrors.push(error.message));
-    await page.addStyleTag({ path: path.join(REPO_ROOT, 'media', 'protocol', 'protocol.css') });
-    await page.addScriptTag({ path: path.join(REPO_ROOT, 'media', 'protocol', 'protocol.js') });
-    assert.deepEqual(pageErrors, [], 'the page script runs without errors');
-    await page.waitForFunction(() => (window as unknown as { posted: { type: string }[] }).posted.some((message) => message.type === 'ready'));
-    await page.addScriptTag({
-      content: `(function () {
+    let workbench: Awaited<ReturnType<typeof openWorkbench>> | undefined;
+    try {
+      workbench = await openWorkbench(server.url, workspace);
+      const { page } = workbench;
+      await openViewContainer(page, 'MCP');
+      const servers = pane(page, 'Servers');
+      await visibleRow(page, servers, SERVER);
+      // Opened before the server starts, the view shows the session from its first message.
+      await runPickerCommand(page, 'MCP Workbench: Show Protocol');
+      await quickPick(page, SERVER);
+      const protocol = await webviewFrame(page, 'the Protocol view', '#list');
+      assert.equal(
+        Number(await protocol.locator('#list').getAttribute('data-total')),
+        0,
+        'nothing yet: the server is stopped',
+      );
+
+      await clickUncovered(page, await visibleRow(page, servers, SERVER));
+      await answerDialog(page, 'Allow and Start');
+      await visibleRow(page, servers, 'get-sum');
+      const handshake = await webviewFrame(
+        page,
+        'the handshake in the Protocol view',
+        '#list .row[data-method="initialize"]',
+      );
+      const before = Number(await handshake.locator('#list').getAttribute('data-total'));
+
+      await inlineAction(page, await visibleRow(page, servers, 'get-sum'), 'Call Tool');
+      const form = await webviewFrame(page, 'the Call Tool form for get-sum', 'form input');
+      await form.getByLabel(/^a\b/).fill('2');
+      await form.getByLabel(/^b\b/).fill('3');
+      await form.getByLabel(/^b\b/).press('Control+Enter');
+      await webviewFrame(page, 'the result view with the sum', 'text=The sum of 2 and 3 is 5.');
+
+      // The Protocol tab is behind the form now: bring it back and read it.
+      await page
+        .locator('.tab', { hasText: `Protocol: ${SERVER}` })
+        .first()
+        .click();
+      const view = await webviewFrame(
+        page,
+        'the Protocol view with the tools/call rows',
+        '#list .row[data-method="tools/call"]',
+      );
+      const total = await waitUntil(
+        'the call and its answer in the Protocol view',
+        async () => {
+          const count = Number(await view.locator('#list').getAttribute('data-total'));
+          const calls = (await rowMethods(view)).filter((method) => method === 'tools/call').length;
+          return count > before && calls >= 2 ? count : undefined;
+        },
+        30_000,
+      );
+      const durations = await view.locator('#list .row[data-method="tools/call"] .cell.duration').allTextContents();
+      assert.ok(
+        durations.some((text) => /^\d+ ms$/.test(text)),
+        `the response shows the request's duration: ${JSON.stringify(durations)}`,
+      );
+
+      await view.locator('#filter-method').fill('tools/call');
+      const narrowed = await waitUntil(
+        'the filter narrows the list',
+        async () => {
+          const shown = Number(await view.locator('#list').getAttribute('data-shown'));
+          return shown > 0 && shown < total ? shown : undefined;
+        },
+        15_000,
+      );
+      const methods = await rowMethods(view);
+      assert.equal(methods.length, narrowed, 'only the rows that pass are drawn');
+      assert.ok(
+        methods.every((method) => method === 'tools/call'),
+        `every row shown is tools/call: ${JSON.stringify(methods)}`,
+      );
+
+      await view.locator('#list .row[data-method="tools/call"]').last().click();
+      await view.locator('#detail pre.json', { hasText: '"result"' }).waitFor({ state: 'visible', timeout: 15_000 });
+      await page.mouse.move(0, 0);
+      await screenshot(page, 'protocol-view');
+    } finally {
+      await workbench?.close();
+      await server.stop();
+      const left = await waitUntil(
+        'server-everything processes to end',
+        () => (processesMatching(EVERYTHING_SERVER_JS, workspace).length === 0 ? [] : undefined),
+        15_000,
+      ).catch(() => processesMatching(EVERYTHING_SERVER_JS, workspace));
+      fs.rmSync(tmp, { recursive: true, force: true });
+      assert.deepEqual(left, [], 'server-everything processes from this test are still running');
+    }
+  },
+);
+
+test(
+  'the Protocol page keeps only the rows on screen in its DOM with 100,000 events, scrolled anywhere and filtered',
+  { timeout: 120_000 },
+  async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+      await page.setContent(
+        '<!DOCTYPE html><html><body><div id="app"></div><script type="application/json" id="initial-state">{"strings":{}}</script></body></html>',
+      );
+      // Plain script text: functions passed from this file would carry the TypeScript loader's helpers into the page.
+      await page.addScriptTag({
+        content:
+          'window.posted = []; window.acquireVsCodeApi = function () { return { postMessage: function (m) { window.posted.push(m); }, getState: function () {}, setState: function (s) { return s; } }; };',
+      });
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.addStyleTag({ path: path.join(REPO_ROOT, 'media', 'protocol', 'protocol.css') });
+      await page.addScriptTag({ path: path.join(REPO_ROOT, 'media', 'protocol', 'protocol.js') });
+      assert.deepEqual(pageErrors, [], 'the page script runs without errors');
+      await page.waitForFunction(() =>
+        (window as unknown as { posted: { type: string }[] }).posted.some((message) => message.type === 'ready'),
+      );
+      await page.addScriptTag({
+        content: `(function () {
         var events = [];
         for (var index = 0; index < 100000; index++) {
           var response = index % 2 === 1;
@@ -152,36 +219,54 @@ test('the Protocol page keeps only the rows on screen in its DOM with 100,000 ev
         }
         window.postMessage({ type: 'reset', json: new TextEncoder().encode(JSON.stringify({ events: events, dropped: 0 })) }, '*');
       })();`,
-    });
-    await page.waitForFunction(() => document.getElementById('list')?.dataset.total === '100000', undefined, { timeout: 60_000 }).catch(async (error: unknown) => {
-      throw new Error(`${String(error)}; page errors: ${pageErrors.join('; ')}; total: ${await page.locator('#list').getAttribute('data-total')}`);
-    });
-    const drawn = () => page.locator('#list .row').count();
-    const atEnd = await drawn();
-    assert.ok(atEnd > 0 && atEnd < 200, `rows in the DOM at the end: ${atEnd}`);
-    const lastSeq = await page.locator('#list .row').evaluateAll((rows) => Math.max(...rows.map((row) => Number((row as HTMLElement).dataset.seq))));
-    assert.equal(lastSeq, 100_000, 'following the log, the newest row is drawn');
+      });
+      await page
+        .waitForFunction(() => document.getElementById('list')?.dataset.total === '100000', undefined, {
+          timeout: 60_000,
+        })
+        .catch(async (error: unknown) => {
+          throw new Error(
+            `${String(error)}; page errors: ${pageErrors.join('; ')}; total: ${await page.locator('#list').getAttribute('data-total')}`,
+          );
+        });
+      const drawn = () => page.locator('#list .row').count();
+      const atEnd = await drawn();
+      assert.ok(atEnd > 0 && atEnd < 200, `rows in the DOM at the end: ${atEnd}`);
+      const lastSeq = await page
+        .locator('#list .row')
+        .evaluateAll((rows) => Math.max(...rows.map((row) => Number((row as HTMLElement).dataset.seq))));
+      assert.equal(lastSeq, 100_000, 'following the log, the newest row is drawn');
 
-    await page.evaluate(() => {
-      const list = document.getElementById('list')!;
-      list.scrollTop = list.scrollHeight / 2;
-      list.dispatchEvent(new Event('scroll'));
-    });
-    await page.waitForFunction(() => Array.from(document.querySelectorAll('#list .row')).some((row) => Math.abs(Number((row as HTMLElement).dataset.seq) - 50_000) < 100));
-    const inMiddle = await drawn();
-    assert.ok(inMiddle < 200, `rows in the DOM in the middle: ${inMiddle}`);
+      await page.evaluate(() => {
+        const list = document.getElementById('list')!;
+        list.scrollTop = list.scrollHeight / 2;
+        list.dispatchEvent(new Event('scroll'));
+      });
+      await page.waitForFunction(() =>
+        Array.from(document.querySelectorAll('#list .row')).some(
+          (row) => Math.abs(Number((row as HTMLElement).dataset.seq) - 50_000) < 100,
+        ),
+      );
+      const inMiddle = await drawn();
+      assert.ok(inMiddle < 200, `rows in the DOM in the middle: ${inMiddle}`);
 
-    await page.locator('#filter-method').fill('tools/list');
-    await page.waitForFunction(() => document.getElementById('list')?.dataset.shown === '10000');
-    const methods = await page.locator('#list .row').evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.method));
-    assert.ok(methods.length > 0 && methods.length < 200 && methods.every((method) => method === 'tools/list'), `filtered rows: ${methods.length}`);
+      await page.locator('#filter-method').fill('tools/list');
+      await page.waitForFunction(() => document.getElementById('list')?.dataset.shown === '10000');
+      const methods = await page
+        .locator('#list .row')
+        .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.method));
+      assert.ok(
+        methods.length > 0 && methods.length < 200 && methods.every((method) => method === 'tools/list'),
+        `filtered rows: ${methods.length}`,
+      );
 
-    await page.locator('#filter-method').fill('');
-    await page.locator('#filter-direction').selectOption('receive');
-    await page.waitForFunction(() => document.getElementById('list')?.dataset.shown === '50000');
-    await page.locator('#list .row').last().click();
-    await page.locator('#detail pre.json', { hasText: '"result"' }).waitFor({ state: 'visible' });
-  } finally {
-    await browser.close();
-  }
-});
+      await page.locator('#filter-method').fill('');
+      await page.locator('#filter-direction').selectOption('receive');
+      await page.waitForFunction(() => document.getElementById('list')?.dataset.shown === '50000');
+      await page.locator('#list .row').last().click();
+      await page.locator('#detail pre.json', { hasText: '"result"' }).waitFor({ state: 'visible' });
+    } finally {
+      await browser.close();
+    }
+  },
+);

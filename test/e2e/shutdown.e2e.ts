@@ -54,10 +54,14 @@ async function startFromPalette(page: Page, workspace: string, expectConsent: bo
   }
   await waitForRows(page, 'the tools of the stdio server', (rows) => rows.includes('echo') && rows.includes('get-sum'));
   await screenshot(page, shot);
-  const pids = await waitUntil('exactly one server-everything process for this workspace', () => {
-    const found = serverProcesses(workspace);
-    return found.length === 1 ? found : undefined;
-  }, 15_000);
+  const pids = await waitUntil(
+    'exactly one server-everything process for this workspace',
+    () => {
+      const found = serverProcesses(workspace);
+      return found.length === 1 ? found : undefined;
+    },
+    15_000,
+  );
   return pids[0];
 }
 
@@ -84,7 +88,8 @@ function serverChannelLogs(userDataDir: string): string {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
-      else if (entry.name.endsWith(`${STDIO_SERVER}.log`)) out.push(`--- ${path.relative(userDataDir, full)}\n${fs.readFileSync(full, 'utf8')}`);
+      else if (entry.name.endsWith(`${STDIO_SERVER}.log`))
+        out.push(`--- ${path.relative(userDataDir, full)}\n${fs.readFileSync(full, 'utf8')}`);
     }
   };
   const logs = path.join(userDataDir, 'logs');
@@ -95,7 +100,8 @@ function serverChannelLogs(userDataDir: string): string {
 /** Prints what code-server and the extension did (termination, deactivation, server lifecycle) to stderr. */
 function report(when: string, userDataDir: string): void {
   // Every extension host line from its termination on (stack frames included), and the server's lifecycle lines.
-  const interesting = /^\S+ \S+ \[\w+\] (Starting|Started|Stopping|Stopped|Crashed|server did not exit|.*SIGTERM|.*SIGKILL|.*stdin)/;
+  const interesting =
+    /^\S+ \S+ \[\w+\] (Starting|Started|Stopping|Stopped|Crashed|server did not exit|.*SIGTERM|.*SIGKILL|.*stdin)/;
   let terminating = false;
   const hostLines = extensionHostLogs(userDataDir)
     .split('\n')
@@ -116,7 +122,11 @@ function prepare(name: string): Promise<VsCodeFixture> {
   return VsCodeFixture.prepare({
     name,
     files: { 'README.txt': 'MCP Workbench shutdown e2e workspace\n' },
-    mcpJson: { kind: 'servers', comment: 'Servers for the MCP Workbench shutdown end-to-end test.', servers: { [STDIO_SERVER]: everythingStdio() } },
+    mcpJson: {
+      kind: 'servers',
+      comment: 'Servers for the MCP Workbench shutdown end-to-end test.',
+      servers: { [STDIO_SERVER]: everythingStdio() },
+    },
   });
 }
 
@@ -136,9 +146,16 @@ test('Reload Window stops the servers the previous extension host started', { ti
     await runCommand(page, 'Developer: Reload Window');
     const reloadedAt = Date.now();
     await waitFor(page, 'the reloaded workbench', async () => {
-      await waitUntil('the page to reload', async () =>
-        (await page.evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload).catch(() => true)) ? undefined : true,
-      60_000);
+      await waitUntil(
+        'the page to reload',
+        async () =>
+          (await page
+            .evaluate(() => (window as unknown as { __beforeReload?: boolean }).__beforeReload)
+            .catch(() => true))
+            ? undefined
+            : true,
+        60_000,
+      );
       await page.locator('.monaco-workbench').first().waitFor({ state: 'visible', timeout: 60_000 });
       await page.locator('.part.activitybar').first().waitFor({ state: 'visible', timeout: 60_000 });
     });
@@ -153,21 +170,33 @@ test('Reload Window stops the servers the previous extension host started', { ti
 
     // The reloaded window lists the server again, stopped: it comes back only on demand. The window restores
     // the MCP view it showed before the reload; open it only if it did not.
-    const restored = await waitUntil('the restored Servers view', async () => ((await readServerRows(page)).includes(STDIO_SERVER) ? true : undefined), 15_000).catch(
-      () => false,
-    );
+    const restored = await waitUntil(
+      'the restored Servers view',
+      async () => ((await readServerRows(page)).includes(STDIO_SERVER) ? true : undefined),
+      15_000,
+    ).catch(() => false);
     if (!restored) await openViewContainer(page, 'MCP Workbench');
-    const rows = await waitForRows(page, 'the stdio server in the reloaded Servers view', (r) => r.includes(STDIO_SERVER));
+    const rows = await waitForRows(page, 'the stdio server in the reloaded Servers view', (r) =>
+      r.includes(STDIO_SERVER),
+    );
     assert.ok(!rows.includes('echo'), `the server must not be running after the reload: ${JSON.stringify(rows)}`);
     // A start sets the state to "starting" synchronously, so a row rendered as stopped after activation shows that
     // the reloaded window decided not to start the server.
-    await waitUntil('the reloaded server row to show it is stopped', async () => ((await serverRowText(page, STDIO_SERVER)).includes('stopped') ? true : undefined), 30_000);
+    await waitUntil(
+      'the reloaded server row to show it is stopped',
+      async () => ((await serverRowText(page, STDIO_SERVER)).includes('stopped') ? true : undefined),
+      30_000,
+    );
     assert.deepEqual(serverProcesses(workspace), [], 'the reloaded window started the server by itself');
     await screenshot(page, 'shutdown-02-after-reload');
 
     const hostLog = extensionHostLogs(userDataDir);
     report('after Reload Window', userDataDir);
-    assert.match(hostLog, /Extension host terminating/i, `the previous extension host did not report its termination:\n${hostLog}`);
+    assert.match(
+      hostLog,
+      /Extension host terminating/i,
+      `the previous extension host did not report its termination:\n${hostLog}`,
+    );
 
     // On demand it starts again (the consent given before the reload is remembered).
     const again = await startFromPalette(page, workspace, false, 'shutdown-03-restarted-on-demand');
@@ -190,7 +219,11 @@ test('Shutting code-server down with SIGTERM leaves no server process running', 
     const mainPid = fixture.server.pid;
     process.kill(mainPid, 'SIGTERM');
     const signalledAt = Date.now();
-    await waitUntil(`code-server's main process ${mainPid} to exit after SIGTERM`, () => (isAlive(mainPid) ? undefined : true), GONE_WITHIN_MS);
+    await waitUntil(
+      `code-server's main process ${mainPid} to exit after SIGTERM`,
+      () => (isAlive(mainPid) ? undefined : true),
+      GONE_WITHIN_MS,
+    );
     await waitUntil(
       `every server-everything process of ${workspace} to exit after code-server's SIGTERM`,
       () => (serverProcesses(workspace).length === 0 && !isAlive(pid) ? true : undefined),
@@ -201,7 +234,9 @@ test('Shutting code-server down with SIGTERM leaves no server process running', 
           `code-server log tail:\n${fixture.server.logTail()}\nextension host logs:\n${extensionHostLogs(userDataDir)}`,
       );
     });
-    process.stderr.write(`[shutdown.e2e] pid ${pid} gone ${Date.now() - signalledAt} ms after SIGTERM to code-server ${mainPid}\n`);
+    process.stderr.write(
+      `[shutdown.e2e] pid ${pid} gone ${Date.now() - signalledAt} ms after SIGTERM to code-server ${mainPid}\n`,
+    );
     report('after SIGTERM', userDataDir);
   } finally {
     await fixture.dispose();

@@ -12,7 +12,16 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { promisify } from 'node:util';
 import { VsCodeFixture } from './fixture';
-import { REPO_ROOT, openViewContainer, pressNotificationButton, processesInGroup, runCommand, screenshot, treeRows, waitForNotification } from './harness';
+import {
+  REPO_ROOT,
+  openViewContainer,
+  pressNotificationButton,
+  processesInGroup,
+  runCommand,
+  screenshot,
+  treeRows,
+  waitForNotification,
+} from './harness';
 
 const execFileAsync = promisify(execFile);
 
@@ -103,50 +112,66 @@ async function packageSmokeExtension(dir: string, out: string): Promise<void> {
   assert.ok(fs.existsSync(out), `vsce did not produce ${out}`);
 }
 
-test('e2e harness smoke: command, notifications (one hidden behind others) and tree view in real VS Code', { timeout: 300_000 }, async () => {
-  const build = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-smoke-ext-'));
-  let vscode: VsCodeFixture | undefined;
-  let pgid: number | undefined;
-  try {
-    const extDir = path.join(build, 'ext');
-    const vsix = path.join(build, 'smoke.vsix');
-    writeSmokeExtension(extDir);
-    await packageSmokeExtension(extDir, vsix);
-    vscode = await VsCodeFixture.prepare({ name: 'smoke', extensions: [vsix], files: { 'hello.txt': 'smoke\n' } });
-    const { extensionsDir } = vscode;
-    const installed = fs.readdirSync(extensionsDir).filter((name) => name.startsWith('mcp-workbench-e2e.e2e-smoke'));
-    assert.equal(installed.length, 1, `extension folder not found in ${extensionsDir}: ${fs.readdirSync(extensionsDir).join(', ')}`);
-
-    const page = await vscode.start();
-    pgid = vscode.server.pid;
-    assert.ok(processesInGroup(pgid).length >= 1, 'code-server process group should be alive');
-    await screenshot(page, 'smoke-01-workbench');
-
-    await runCommand(page, 'E2E Smoke: Say Hello');
-    const message = await waitForNotification(page, /Hello from the e2e smoke extension/);
-    assert.equal(message, HELLO);
-    await screenshot(page, 'smoke-02-notification');
-
-    // A progress notification behind four others is found and cancelled, as a toast or in the Notifications center.
-    await runCommand(page, 'E2E Smoke: Crowd the Notifications');
-    await screenshot(page, 'smoke-02b-crowded');
-    await pressNotificationButton(page, PROGRESS, 'Cancel');
-    assert.equal(await waitForNotification(page, CANCELLED), CANCELLED);
-    assert.equal(await page.locator('.notifications-center').first().isVisible(), false, 'the Notifications center is closed again');
-
-    await openViewContainer(page, 'Smoke');
-    const rows = await treeRows(page, 'Smoke Items', { minRows: 2 });
-    assert.deepEqual(rows, ['Alpha item', 'Beta item']);
-    await screenshot(page, 'smoke-03-tree-view');
-  } finally {
+test(
+  'e2e harness smoke: command, notifications (one hidden behind others) and tree view in real VS Code',
+  { timeout: 300_000 },
+  async () => {
+    const build = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-e2e-smoke-ext-'));
+    let vscode: VsCodeFixture | undefined;
+    let pgid: number | undefined;
     try {
-      await vscode?.dispose();
-      if (pgid != null) {
-        assert.deepEqual(processesInGroup(pgid), [], `code-server processes left in group ${pgid}`);
-        assert.throws(() => process.kill(pgid as number, 0), /ESRCH/, `code-server main process ${pgid} is still alive`);
-      }
+      const extDir = path.join(build, 'ext');
+      const vsix = path.join(build, 'smoke.vsix');
+      writeSmokeExtension(extDir);
+      await packageSmokeExtension(extDir, vsix);
+      vscode = await VsCodeFixture.prepare({ name: 'smoke', extensions: [vsix], files: { 'hello.txt': 'smoke\n' } });
+      const { extensionsDir } = vscode;
+      const installed = fs.readdirSync(extensionsDir).filter((name) => name.startsWith('mcp-workbench-e2e.e2e-smoke'));
+      assert.equal(
+        installed.length,
+        1,
+        `extension folder not found in ${extensionsDir}: ${fs.readdirSync(extensionsDir).join(', ')}`,
+      );
+
+      const page = await vscode.start();
+      pgid = vscode.server.pid;
+      assert.ok(processesInGroup(pgid).length >= 1, 'code-server process group should be alive');
+      await screenshot(page, 'smoke-01-workbench');
+
+      await runCommand(page, 'E2E Smoke: Say Hello');
+      const message = await waitForNotification(page, /Hello from the e2e smoke extension/);
+      assert.equal(message, HELLO);
+      await screenshot(page, 'smoke-02-notification');
+
+      // A progress notification behind four others is found and cancelled, as a toast or in the Notifications center.
+      await runCommand(page, 'E2E Smoke: Crowd the Notifications');
+      await screenshot(page, 'smoke-02b-crowded');
+      await pressNotificationButton(page, PROGRESS, 'Cancel');
+      assert.equal(await waitForNotification(page, CANCELLED), CANCELLED);
+      assert.equal(
+        await page.locator('.notifications-center').first().isVisible(),
+        false,
+        'the Notifications center is closed again',
+      );
+
+      await openViewContainer(page, 'Smoke');
+      const rows = await treeRows(page, 'Smoke Items', { minRows: 2 });
+      assert.deepEqual(rows, ['Alpha item', 'Beta item']);
+      await screenshot(page, 'smoke-03-tree-view');
     } finally {
-      fs.rmSync(build, { recursive: true, force: true });
+      try {
+        await vscode?.dispose();
+        if (pgid != null) {
+          assert.deepEqual(processesInGroup(pgid), [], `code-server processes left in group ${pgid}`);
+          assert.throws(
+            () => process.kill(pgid as number, 0),
+            /ESRCH/,
+            `code-server main process ${pgid} is still alive`,
+          );
+        }
+      } finally {
+        fs.rmSync(build, { recursive: true, force: true });
+      }
     }
-  }
-});
+  },
+);

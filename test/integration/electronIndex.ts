@@ -13,6 +13,8 @@ export async function run(): Promise<void> {
   console.log(`[integration] ${result.passed.length} passed, ${result.failed.length} failed`);
   if (result.passed.length === 0 && result.failed.length === 0) throw new Error('the integration suites ran no tests');
   if (result.failed.length > 0) {
-    throw new Error(`${result.failed.length} integration test(s) failed: ${result.failed.map((f) => f.name).join('; ')}`);
+    throw new Error(
+      `${result.failed.length} integration test(s) failed: ${result.failed.map((f) => f.name).join('; ')}`,
+    );
   }
 }

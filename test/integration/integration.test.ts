@@ -48,7 +48,12 @@ function log(message: string): void {
 
 async function run(command: string, args: string[], cwd: string, what: string): Promise<void> {
   try {
-    await execFileAsync(command, args, { cwd, timeout: 180_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, CI: 'true' } });
+    await execFileAsync(command, args, {
+      cwd,
+      timeout: 180_000,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, CI: 'true' },
+    });
   } catch (err) {
     const e = err as Error & { stdout?: string; stderr?: string };
     throw new Error(`${what} failed: ${e.message}\n${e.stdout ?? ''}\n${e.stderr ?? ''}`);
@@ -63,7 +68,10 @@ async function testBuildVsix(): Promise<string> {
     return path.resolve(fromEnv);
   }
   await run('npm', ['run', 'package:test'], REPO_ROOT, 'npm run package:test');
-  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   const vsix = path.join(REPO_ROOT, 'dist', 'test-build', `${manifest.name}-${manifest.version}.vsix`);
   assert.ok(fs.existsSync(vsix), `npm run package:test did not write ${vsix}`);
   return vsix;
@@ -78,7 +86,12 @@ async function runnerVsix(tmp: string): Promise<string> {
   // The repository's vsce: `npx vsce` from a temp folder would look for it on the registry.
   const vsce = path.join(REPO_ROOT, 'node_modules', '.bin', 'vsce');
   assert.ok(fs.existsSync(vsce), `vsce not found at ${vsce}; run npm ci`);
-  await run(vsce, ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out], dir, 'vsce package (runner)');
+  await run(
+    vsce,
+    ['package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '-o', out],
+    dir,
+    'vsce package (runner)',
+  );
   assert.ok(fs.existsSync(out), `vsce did not write ${out}`);
   return out;
 }
@@ -86,7 +99,8 @@ async function runnerVsix(tmp: string): Promise<string> {
 function readResult(file: string): RunnerResult {
   const text = fs.readFileSync(file, 'utf8');
   const parsed = JSON.parse(text) as Partial<RunnerResult>;
-  if (!Array.isArray(parsed.passed) || !Array.isArray(parsed.failed)) throw new Error(`malformed result file ${file}:\n${text}`);
+  if (!Array.isArray(parsed.passed) || !Array.isArray(parsed.failed))
+    throw new Error(`malformed result file ${file}:\n${text}`);
   return parsed as RunnerResult;
 }
 
@@ -114,9 +128,18 @@ function extensionHostLogTail(userDataDir: string, lines = 30): string {
  * cannot answer, so the person's "Allow" is clicked here. Only this dialog: every other one stays for its suite.
  */
 async function allowSignInToMcpWorkbench(page: Page): Promise<void> {
-  const dialog = page.locator('.monaco-dialog-box').filter({ hasText: /wants to sign in using MCP Servers \(MCP Workbench\)/ });
+  const dialog = page
+    .locator('.monaco-dialog-box')
+    .filter({ hasText: /wants to sign in using MCP Servers \(MCP Workbench\)/ });
   if (!(await dialog.isVisible().catch(() => false))) return;
-  const clicked = await dialog.locator('.monaco-button', { hasText: /^Allow$/ }).first().click({ timeout: 5_000 }).then(() => true, () => false);
+  const clicked = await dialog
+    .locator('.monaco-button', { hasText: /^Allow$/ })
+    .first()
+    .click({ timeout: 5_000 })
+    .then(
+      () => true,
+      () => false,
+    );
   if (clicked) log('allowed the runner extension to sign in with MCP Servers (MCP Workbench)');
 }
 
@@ -134,57 +157,71 @@ after(async () => {
   }
 });
 
-test('integration suites pass inside the VS Code extension host (code-server)', { timeout: RESULT_TIMEOUT_MS + 300_000 }, async (t) => {
-  build = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-integration-build-'));
-  const suiteBundle = path.join(build, 'suite', 'index.cjs');
-  const resultFile = path.join(build, 'result.json');
-  bundleForExtensionHost(path.resolve(process.env.MCP_INTEGRATION_ENTRY ?? SUITE_ENTRY), suiteBundle);
-  const [product, runner] = await Promise.all([testBuildVsix(), runnerVsix(build)]);
-  vscode = await VsCodeFixture.prepare({ name: 'integration', extensions: [product, runner], keep: process.env.MCP_INTEGRATION_KEEP === '1' });
-  const { userDataDir } = vscode;
-  writeWorkspace(vscode.workspace);
+test(
+  'integration suites pass inside the VS Code extension host (code-server)',
+  { timeout: RESULT_TIMEOUT_MS + 300_000 },
+  async (t) => {
+    build = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-integration-build-'));
+    const suiteBundle = path.join(build, 'suite', 'index.cjs');
+    const resultFile = path.join(build, 'result.json');
+    bundleForExtensionHost(path.resolve(process.env.MCP_INTEGRATION_ENTRY ?? SUITE_ENTRY), suiteBundle);
+    const [product, runner] = await Promise.all([testBuildVsix(), runnerVsix(build)]);
+    vscode = await VsCodeFixture.prepare({
+      name: 'integration',
+      extensions: [product, runner],
+      keep: process.env.MCP_INTEGRATION_KEEP === '1',
+    });
+    const { userDataDir } = vscode;
+    writeWorkspace(vscode.workspace);
 
-  // The extension host starts when a page connects; the page stays open until the result is in.
-  // MCP_INTEGRATION_SUITES (comma-separated names, in the order to run) reaches suite/index.ts through code-server's env.
-  const selection = process.env.MCP_INTEGRATION_SUITES;
-  await vscode.start({
-    env: {
-      MCP_INTEGRATION_SUITE: suiteBundle,
-      MCP_INTEGRATION_RESULT: resultFile,
-      ...(selection ? { MCP_INTEGRATION_SUITES: selection } : {}),
-    },
-  });
-  const { server, workbench } = vscode;
-  pgid = server.pid;
+    // The extension host starts when a page connects; the page stays open until the result is in.
+    // MCP_INTEGRATION_SUITES (comma-separated names, in the order to run) reaches suite/index.ts through code-server's env.
+    const selection = process.env.MCP_INTEGRATION_SUITES;
+    await vscode.start({
+      env: {
+        MCP_INTEGRATION_SUITE: suiteBundle,
+        MCP_INTEGRATION_RESULT: resultFile,
+        ...(selection ? { MCP_INTEGRATION_SUITES: selection } : {}),
+      },
+    });
+    const { server, workbench } = vscode;
+    pgid = server.pid;
 
-  const started = Date.now();
-  while (!fs.existsSync(resultFile)) {
-    if (Date.now() - started > RESULT_TIMEOUT_MS) {
-      const shot: string = await screenshot(workbench.page, 'integration-no-result').catch(() => '(no screenshot)');
+    const started = Date.now();
+    while (!fs.existsSync(resultFile)) {
+      if (Date.now() - started > RESULT_TIMEOUT_MS) {
+        const shot: string = await screenshot(workbench.page, 'integration-no-result').catch(() => '(no screenshot)');
+        assert.fail(
+          `no result in ${resultFile} after ${RESULT_TIMEOUT_MS} ms: the runner extension did not run or did not finish.\n` +
+            `Screenshot: ${shot}\nPage console errors: ${JSON.stringify(workbench.consoleErrors.slice(-10))}\n` +
+            `code-server log (${server.logFile}):\n${server.logTail()}\nextension host log:\n${extensionHostLogTail(userDataDir)}`,
+        );
+      }
+      await allowSignInToMcpWorkbench(workbench.page);
+      if (!processesInGroup(server.pid).includes(server.pid)) {
+        assert.fail(
+          `code-server exited while waiting for the result.\ncode-server log:\n${server.logTail()}\nextension host log:\n${extensionHostLogTail(userDataDir)}`,
+        );
+      }
+      await sleep(250);
+    }
+    const result = readResult(resultFile);
+    log(
+      `suite finished in ${result.durationMs ?? '?'} ms (VS Code ${result.vscodeVersion ?? '?'}, Node ${result.nodeVersion ?? '?'})`,
+    );
+    for (const name of result.passed) t.diagnostic(`passed: ${name}`);
+    for (const failure of result.failed) t.diagnostic(`FAILED: ${failure.name}: ${failure.error.split('\n', 1)[0]}`);
+
+    if (result.crash) {
       assert.fail(
-        `no result in ${resultFile} after ${RESULT_TIMEOUT_MS} ms: the runner extension did not run or did not finish.\n` +
-          `Screenshot: ${shot}\nPage console errors: ${JSON.stringify(workbench.consoleErrors.slice(-10))}\n` +
-          `code-server log (${server.logFile}):\n${server.logTail()}\nextension host log:\n${extensionHostLogTail(userDataDir)}`,
+        `the integration suite crashed inside the extension host:\n${result.crash}\nextension host log:\n${extensionHostLogTail(userDataDir)}`,
       );
     }
-    await allowSignInToMcpWorkbench(workbench.page);
-    if (!processesInGroup(server.pid).includes(server.pid)) {
-      assert.fail(`code-server exited while waiting for the result.\ncode-server log:\n${server.logTail()}\nextension host log:\n${extensionHostLogTail(userDataDir)}`);
-    }
-    await sleep(250);
-  }
-  const result = readResult(resultFile);
-  log(`suite finished in ${result.durationMs ?? '?'} ms (VS Code ${result.vscodeVersion ?? '?'}, Node ${result.nodeVersion ?? '?'})`);
-  for (const name of result.passed) t.diagnostic(`passed: ${name}`);
-  for (const failure of result.failed) t.diagnostic(`FAILED: ${failure.name}: ${failure.error.split('\n', 1)[0]}`);
-
-  if (result.crash) {
-    assert.fail(`the integration suite crashed inside the extension host:\n${result.crash}\nextension host log:\n${extensionHostLogTail(userDataDir)}`);
-  }
-  assert.ok(result.passed.length > 0, 'the suite ran no tests');
-  assert.deepEqual(
-    result.failed.map((f) => f.name),
-    [],
-    `integration failures:\n${result.failed.map((f) => `- ${f.name}: ${f.error}`).join('\n')}`,
-  );
-});
+    assert.ok(result.passed.length > 0, 'the suite ran no tests');
+    assert.deepEqual(
+      result.failed.map((f) => f.name),
+      [],
+      `integration failures:\n${result.failed.map((f) => `- ${f.name}: ${f.error}`).join('\n')}`,
+    );
+  },
+);

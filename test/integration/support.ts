@@ -11,7 +11,14 @@ export { processesMatching } from '../support/processes';
 export const REPO_ROOT = path.resolve(__dirname, '..', '..');
 export const INTEGRATION_DIR = __dirname;
 export const SUITE_ENTRY = path.join(INTEGRATION_DIR, 'suite', 'index.ts');
-export const EVERYTHING_SERVER_JS = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
+export const EVERYTHING_SERVER_JS = path.join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
 /** Must match EVERYTHING_SERVER in suite/workbench.ts. */
 export const EVERYTHING_SERVER_NAME = 'everything';
 

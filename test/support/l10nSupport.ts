@@ -23,7 +23,9 @@ export function formatLikeVsCode(message: string, args: readonly string[]): stri
 }
 
 /** `vscode.l10n.t` in zh-CN; throws for a message the bundle lacks (the host would fall back to English). */
-export function zhCnTranslate(bundle: Record<string, string> = readBundle()): (message: string, ...args: string[]) => string {
+export function zhCnTranslate(
+  bundle: Record<string, string> = readBundle(),
+): (message: string, ...args: string[]) => string {
   return (message, ...args) => {
     const chinese = bundle[message];
     if (chinese === undefined) throw new Error(`not in the zh-cn bundle: ${message}`);

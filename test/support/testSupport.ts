@@ -12,8 +12,22 @@ import { freePort } from './net';
 import { repoRoot } from './paths';
 
 export const REPO_ROOT = repoRoot;
-export const EVERYTHING_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
-export const FILESYSTEM_SERVER = path.join(REPO_ROOT, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
+export const EVERYTHING_SERVER = path.join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-everything',
+  'dist',
+  'index.js',
+);
+export const FILESYSTEM_SERVER = path.join(
+  REPO_ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-filesystem',
+  'dist',
+  'index.js',
+);
 export const HOSTILE_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'hostile-server.mjs');
 
 export interface CollectingLogger extends Logger {
@@ -85,7 +99,11 @@ export async function assertProcessGone(pid: number, label: string): Promise<voi
 }
 
 /** A stdio transport that remembers its pid and every diagnostic line (pid is announced in one of them). */
-export function trackedStdio(options: StdioServerOptions): { transport: StdioTransport; diagnostics: string[]; pid(): number | undefined } {
+export function trackedStdio(options: StdioServerOptions): {
+  transport: StdioTransport;
+  diagnostics: string[];
+  pid(): number | undefined;
+} {
   const transport = new StdioTransport(options);
   const diagnostics: string[] = [];
   let pid: number | undefined;
@@ -99,14 +117,21 @@ export function trackedStdio(options: StdioServerOptions): { transport: StdioTra
 
 export function textOf(content: readonly unknown[]): string {
   return content
-    .map((block) => (typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text' ? String((block as { text?: unknown }).text) : ''))
+    .map((block) =>
+      typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'text'
+        ? String((block as { text?: unknown }).text)
+        : '',
+    )
     .join('\n');
 }
 
 /** Starts server-everything in its Streamable HTTP mode on a free port; resolves once it listens. */
 export async function startEverythingHttp(): Promise<{ server: ChildProcess; url: string }> {
   const port = await freePort();
-  const server = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('server-everything (streamableHttp) did not start')), 15_000);
     server.stderr?.on('data', (chunk: Buffer) => {

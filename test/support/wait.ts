@@ -11,7 +11,12 @@ export const MIN_WAIT_MS = 30_000;
  * Polls `probe` every `intervalMs` until it returns something other than undefined, and resolves with it; rejects
  * after `timeoutMs` (at least MIN_WAIT_MS) naming `what`.
  */
-export async function pollUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, requestedTimeoutMs: number, intervalMs: number): Promise<T> {
+export async function pollUntil<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  requestedTimeoutMs: number,
+  intervalMs: number,
+): Promise<T> {
   const timeoutMs = Math.max(requestedTimeoutMs, MIN_WAIT_MS);
   const deadline = Date.now() + timeoutMs;
   for (;;) {

@@ -37,7 +37,9 @@ export interface Feature<Ids extends CommandId, Exports> {
 }
 
 /** Declares a feature; the command ids it handles are read from its table's keys. */
-export function defineFeature<Ids extends CommandId = never, Exports = undefined>(feature: Feature<Ids, Exports>): Feature<Ids, Exports> {
+export function defineFeature<Ids extends CommandId = never, Exports = undefined>(
+  feature: Feature<Ids, Exports>,
+): Feature<Ids, Exports> {
   return feature;
 }
 
@@ -51,7 +53,10 @@ export function everyCommandHandled<Unhandled extends never>(): void {
  * configuration is still being read for the first time (one that activated the extension) waits for that read, so it
  * sees the configured servers.
  */
-export function registerCommands(firstLoad: Promise<unknown>, tables: readonly CommandTable<CommandId>[]): vscode.Disposable {
+export function registerCommands(
+  firstLoad: Promise<unknown>,
+  tables: readonly CommandTable<CommandId>[],
+): vscode.Disposable {
   const handlers = new Map<string, CommandHandler>();
   for (const table of tables) {
     for (const [id, handler] of Object.entries(table) as [string, CommandHandler][]) {

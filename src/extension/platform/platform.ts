@@ -151,14 +151,18 @@ export class Platform implements vscode.Disposable {
     // as the view shows it. Read after activation, so a long History costs the first screen nothing.
     const historyFolder = this.extension.storageUri ?? this.extension.globalStorageUri;
     if (keepHistoryAcrossReloads() && historyFolder.scheme === 'file') {
-      this.historyFile = new HistoryFile(this.history, path.join(historyFolder.fsPath, 'history.json'), (line) => this.ownLog.warn(line));
+      this.historyFile = new HistoryFile(this.history, path.join(historyFolder.fsPath, 'history.json'), (line) =>
+        this.ownLog.warn(line),
+      );
       void this.historyFile.load();
     }
     void this.loader.reload().then(() => {
       if (!autoStartEnabled()) return;
       if (this.isWorkspaceTrusted()) void this.manager.startAll();
       else if (this.manager.servers.length > 0) {
-        void vscode.window.showWarningMessage(vscode.l10n.t('MCP servers were not started automatically because this workspace is not trusted.'));
+        void vscode.window.showWarningMessage(
+          vscode.l10n.t('MCP servers were not started automatically because this workspace is not trusted.'),
+        );
       }
     });
   }

@@ -4,7 +4,14 @@
  * metadata names must be HTTPS (plain HTTP only on loopback) before anything is sent to it.
  */
 import type * as oauth from './oauthLibrary';
-import { canonicalResource, discoverAuthorizationServer, discoverProtectedResource, OAuthFlowError, requireSecureUrl, type ProtectedResourceMetadata } from './discovery';
+import {
+  canonicalResource,
+  discoverAuthorizationServer,
+  discoverProtectedResource,
+  OAuthFlowError,
+  requireSecureUrl,
+  type ProtectedResourceMetadata,
+} from './discovery';
 import type { OAuthHttp } from './oauthHttp';
 
 export interface AuthorizationContext {
@@ -29,7 +36,8 @@ export async function discoverAuthorizationContext(request: DiscoveryRequest): P
   try {
     return await discoverUnnamed(request);
   } catch (error) {
-    if (error instanceof OAuthFlowError && !error.message.startsWith(name)) throw new OAuthFlowError(`${name}: ${error.message}`);
+    if (error instanceof OAuthFlowError && !error.message.startsWith(name))
+      throw new OAuthFlowError(`${name}: ${error.message}`);
     throw error;
   }
 }
@@ -39,9 +47,13 @@ async function discoverUnnamed(request: DiscoveryRequest): Promise<Authorization
   const prm = await discoverProtectedResource(http, request.serverUrl, request.resourceMetadataUrl, signal);
   if (prm) {
     const issuer = prm.authorizationServers[0];
-    if (!issuer) throw new OAuthFlowError(`${name}: the protected resource metadata at ${prm.url} names no authorization server`);
+    if (!issuer)
+      throw new OAuthFlowError(`${name}: the protected resource metadata at ${prm.url} names no authorization server`);
     const as = await discoverAuthorizationServer(http, issuer, signal);
-    if (!as) throw new OAuthFlowError(`${name}: the authorization server ${issuer} publishes no metadata (tried RFC 8414 and OpenID Connect locations)`);
+    if (!as)
+      throw new OAuthFlowError(
+        `${name}: the authorization server ${issuer} publishes no metadata (tried RFC 8414 and OpenID Connect locations)`,
+      );
     request.log(`${name}: protected resource ${prm.resource}, authorization server ${as.issuer}`);
     return { resource: prm.resource, prm, as: checkEndpoints(as, name) };
   }

@@ -40,7 +40,10 @@ export function staticHeaders(headers: Readonly<Record<string, string>> = {}): H
 }
 
 /** Configured headers under another authorizer's credentials (its Authorization wins over a configured one). */
-export function withStaticHeaders(authorizer: HttpAuthorizer, headers: Readonly<Record<string, string>> = {}): HttpAuthorizer {
+export function withStaticHeaders(
+  authorizer: HttpAuthorizer,
+  headers: Readonly<Record<string, string>> = {},
+): HttpAuthorizer {
   const copy = { ...headers };
   return {
     headersFor: async (request) => ({ ...copy, ...(await authorizer.headersFor(request)) }),

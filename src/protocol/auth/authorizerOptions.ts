@@ -24,7 +24,13 @@ export type OAuthGrant =
    * Enterprise-managed authorization: exchange the enterprise IdP's ID token for an ID-JAG at the IdP
    * (RFC 8693), then present it to the MCP authorization server as a JWT bearer grant.
    */
-  | { kind: 'enterprise'; idpTokenEndpoint: string; idpClientId: string; idpClientSecret?: string; idToken: () => Promise<string> | string };
+  | {
+      kind: 'enterprise';
+      idpTokenEndpoint: string;
+      idpClientId: string;
+      idpClientSecret?: string;
+      idToken: () => Promise<string> | string;
+    };
 
 export type SignInOutcome = { kind: 'signed-in' } | { kind: 'failed'; error: unknown };
 

@@ -7,7 +7,11 @@ import type { ConfiguredClient } from './authorizerOptions';
 import { OAuthFlowError } from './discovery';
 import type { RegisteredClient } from './types';
 
-export async function clientAuthentication(client: RegisteredClient, configured: ConfiguredClient | undefined, serverName: string): Promise<oauth.ClientAuth> {
+export async function clientAuthentication(
+  client: RegisteredClient,
+  configured: ConfiguredClient | undefined,
+  serverName: string,
+): Promise<oauth.ClientAuth> {
   switch (client.authMethod) {
     case 'client_secret_basic':
       return clientSecretBasic(requireSecret(client, serverName));
@@ -17,7 +21,9 @@ export async function clientAuthentication(client: RegisteredClient, configured:
       return oauth.None();
     case 'private_key_jwt': {
       if (!configured?.privateKeyPem) throw new OAuthFlowError(`${serverName}: private_key_jwt needs a private key`);
-      return oauth.PrivateKeyJwt(await importPrivateKey(configured.privateKeyPem, configured.signingAlgorithm ?? 'ES256'));
+      return oauth.PrivateKeyJwt(
+        await importPrivateKey(configured.privateKeyPem, configured.signingAlgorithm ?? 'ES256'),
+      );
     }
     default: {
       const exhaustive: never = client.authMethod;
@@ -29,7 +35,9 @@ export async function clientAuthentication(client: RegisteredClient, configured:
 /** A secret method without a secret would send an empty one, which a server rightly answers with invalid_client. */
 function requireSecret(client: RegisteredClient, serverName: string): string {
   if (client.clientSecret === undefined || client.clientSecret === '') {
-    throw new OAuthFlowError(`${serverName}: the client ${client.clientId} authenticates with ${client.authMethod} but has no client secret`);
+    throw new OAuthFlowError(
+      `${serverName}: the client ${client.clientId} authenticates with ${client.authMethod} but has no client secret`,
+    );
   }
   return client.clientSecret;
 }
@@ -58,7 +66,10 @@ const KEY_ALGORITHMS: Record<string, EcKeyImportParams | RsaHashedImportParams> 
 
 async function importPrivateKey(pem: string, algorithm: string): Promise<CryptoKey> {
   const params = KEY_ALGORITHMS[algorithm];
-  if (!params) throw new OAuthFlowError(`unsupported signing algorithm ${algorithm} (supported: ${Object.keys(KEY_ALGORITHMS).join(', ')})`);
+  if (!params)
+    throw new OAuthFlowError(
+      `unsupported signing algorithm ${algorithm} (supported: ${Object.keys(KEY_ALGORITHMS).join(', ')})`,
+    );
   const base64 = pem.replace(/-----(BEGIN|END) [A-Z ]+-----/g, '').replace(/\s+/g, '');
   const der = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
   return crypto.subtle.importKey('pkcs8', der, params, false, ['sign']);

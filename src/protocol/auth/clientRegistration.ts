@@ -16,16 +16,27 @@ import type { PersistedAuthState, RegisteredClient, TokenEndpointAuthMethod } fr
  * for a public client (no secret: its client_id goes in the body, never HTTP Basic with an empty secret); and for
  * a secret, Basic unless the authorization server lists only client_secret_post.
  */
-export function configuredAuthMethod(configured: ConfiguredClient, as: oauth.AuthorizationServer): TokenEndpointAuthMethod {
+export function configuredAuthMethod(
+  configured: ConfiguredClient,
+  as: oauth.AuthorizationServer,
+): TokenEndpointAuthMethod {
   if (configured.authMethod) return configured.authMethod;
   if (configured.privateKeyPem) return 'private_key_jwt';
   if (configured.clientSecret === undefined || configured.clientSecret === '') return 'none';
   const supported = as.token_endpoint_auth_methods_supported;
-  return supported && !supported.includes('client_secret_basic') && supported.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
+  return supported && !supported.includes('client_secret_basic') && supported.includes('client_secret_post')
+    ? 'client_secret_post'
+    : 'client_secret_basic';
 }
 
 export function configuredIdentity(configured: ConfiguredClient, as: oauth.AuthorizationServer): RegisteredClient {
-  return { issuer: as.issuer, clientId: configured.clientId, clientSecret: configured.clientSecret, authMethod: configuredAuthMethod(configured, as), source: 'configured' };
+  return {
+    issuer: as.issuer,
+    clientId: configured.clientId,
+    clientSecret: configured.clientSecret,
+    authMethod: configuredAuthMethod(configured, as),
+    source: 'configured',
+  };
 }
 
 interface RegistrationContext {
@@ -44,7 +55,12 @@ interface RegistrationContext {
  * The client identity to use at `as`. `redirectUri` is the redirect of the authorization in progress (undefined
  * for a refresh): a stored registration made for another redirect target is registered anew.
  */
-export async function clientIdentity(context: RegistrationContext, as: oauth.AuthorizationServer, redirectUri: string | undefined, signal: AbortSignal): Promise<RegisteredClient> {
+export async function clientIdentity(
+  context: RegistrationContext,
+  as: oauth.AuthorizationServer,
+  redirectUri: string | undefined,
+  signal: AbortSignal,
+): Promise<RegisteredClient> {
   if (context.configured) return configuredIdentity(context.configured, as);
   if (context.clientMetadataUrl && as.client_id_metadata_document_supported === true) {
     return { issuer: as.issuer, clientId: context.clientMetadataUrl, authMethod: 'none', source: 'metadata-document' };
@@ -63,10 +79,20 @@ export async function clientIdentity(context: RegistrationContext, as: oauth.Aut
   return client;
 }
 
-async function register(context: RegistrationContext, as: oauth.AuthorizationServer, redirectUri: string | undefined, signal: AbortSignal): Promise<RegisteredClient> {
+async function register(
+  context: RegistrationContext,
+  as: oauth.AuthorizationServer,
+  redirectUri: string | undefined,
+  signal: AbortSignal,
+): Promise<RegisteredClient> {
   const endpoint = as.registration_endpoint as string;
   const supported = as.token_endpoint_auth_methods_supported;
-  const wantedMethod: TokenEndpointAuthMethod = !supported || supported.includes('none') ? 'none' : supported.includes('client_secret_basic') ? 'client_secret_basic' : 'client_secret_post';
+  const wantedMethod: TokenEndpointAuthMethod =
+    !supported || supported.includes('none')
+      ? 'none'
+      : supported.includes('client_secret_basic')
+        ? 'client_secret_basic'
+        : 'client_secret_post';
   const metadata: Partial<oauth.Client> = {
     client_name: context.clientName ?? 'MCP Workbench',
     grant_types: ['authorization_code', 'refresh_token'],
@@ -92,12 +118,18 @@ async function register(context: RegistrationContext, as: oauth.AuthorizationSer
       throw new OAuthFlowError(`HTTP ${response.status}${refusalDetail(refusal)}`);
     }
     const body = await readDocument(response, context.http, what);
-    if (typeof body !== 'object' || body === null || typeof (body as Record<string, unknown>).client_id !== 'string') throw new OAuthFlowError('the response has no client_id');
+    if (typeof body !== 'object' || body === null || typeof (body as Record<string, unknown>).client_id !== 'string')
+      throw new OAuthFlowError('the response has no client_id');
     registered = body as typeof registered;
   } catch (error) {
-    throw new OAuthFlowError(`${context.serverName}: dynamic client registration at ${endpoint} failed: ${describeOAuthError(error)}`);
+    throw new OAuthFlowError(
+      `${context.serverName}: dynamic client registration at ${endpoint} failed: ${describeOAuthError(error)}`,
+    );
   }
-  const clientSecret = typeof registered.client_secret === 'string' && registered.client_secret !== '' ? registered.client_secret : undefined;
+  const clientSecret =
+    typeof registered.client_secret === 'string' && registered.client_secret !== ''
+      ? registered.client_secret
+      : undefined;
   return {
     issuer: as.issuer,
     clientId: registered.client_id,
@@ -108,11 +140,17 @@ async function register(context: RegistrationContext, as: oauth.AuthorizationSer
   };
 }
 
-const KNOWN_METHODS: readonly TokenEndpointAuthMethod[] = ['client_secret_basic', 'client_secret_post', 'none', 'private_key_jwt'];
+const KNOWN_METHODS: readonly TokenEndpointAuthMethod[] = [
+  'client_secret_basic',
+  'client_secret_post',
+  'none',
+  'private_key_jwt',
+];
 
 /** The method the registration granted; without one (or an unknown one), what the secret allows (RFC 7591 §2 default). */
 function registeredAuthMethod(granted: unknown, clientSecret: string | undefined): TokenEndpointAuthMethod {
-  if (typeof granted === 'string' && (KNOWN_METHODS as readonly string[]).includes(granted)) return granted as TokenEndpointAuthMethod;
+  if (typeof granted === 'string' && (KNOWN_METHODS as readonly string[]).includes(granted))
+    return granted as TokenEndpointAuthMethod;
   return clientSecret ? 'client_secret_basic' : 'none';
 }
 
@@ -122,7 +160,9 @@ function sameRedirectTarget(registered: readonly string[], redirectUri: string):
     try {
       const known = new URL(uri);
       // RFC 8252 §7.3: a loopback redirect's port varies per run and must be accepted by the server.
-      return known.protocol === wanted.protocol && known.hostname === wanted.hostname && known.pathname === wanted.pathname;
+      return (
+        known.protocol === wanted.protocol && known.hostname === wanted.hostname && known.pathname === wanted.pathname
+      );
     } catch {
       return false;
     }

@@ -111,13 +111,26 @@ export async function discoverProtectedResource(
     if (status !== 200) continue;
     if (!isObject(body)) throw new OAuthFlowError(`the protected resource metadata at ${url} is not a JSON object`);
     const record = body as Record<string, unknown>;
-    if (typeof record.resource !== 'string') throw new OAuthFlowError(`the protected resource metadata at ${url} has no "resource"`);
+    if (typeof record.resource !== 'string')
+      throw new OAuthFlowError(`the protected resource metadata at ${url} has no "resource"`);
     if (!resourceCovers(record.resource, serverUrl)) {
-      throw new OAuthFlowError(`the protected resource metadata at ${url} is for ${JSON.stringify(record.resource.slice(0, 200))}, not for ${serverUrl}; refusing to authorize`);
+      throw new OAuthFlowError(
+        `the protected resource metadata at ${url} is for ${JSON.stringify(record.resource.slice(0, 200))}, not for ${serverUrl}; refusing to authorize`,
+      );
     }
-    const servers = Array.isArray(record.authorization_servers) ? record.authorization_servers.filter((s): s is string => typeof s === 'string') : [];
-    const scopes = Array.isArray(record.scopes_supported) ? record.scopes_supported.filter((s): s is string => typeof s === 'string') : undefined;
-    return { resource: record.resource, authorizationServers: servers, scopesSupported: scopes, dpopBoundAccessTokensRequired: record.dpop_bound_access_tokens_required === true, url };
+    const servers = Array.isArray(record.authorization_servers)
+      ? record.authorization_servers.filter((s): s is string => typeof s === 'string')
+      : [];
+    const scopes = Array.isArray(record.scopes_supported)
+      ? record.scopes_supported.filter((s): s is string => typeof s === 'string')
+      : undefined;
+    return {
+      resource: record.resource,
+      authorizationServers: servers,
+      scopesSupported: scopes,
+      dpopBoundAccessTokensRequired: record.dpop_bound_access_tokens_required === true,
+      url,
+    };
   }
   return undefined;
 }
@@ -126,7 +139,8 @@ export async function discoverProtectedResource(
 export function authorizationServerMetadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/$/, '');
-  if (!path) return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
+  if (!path)
+    return [`${url.origin}/.well-known/oauth-authorization-server`, `${url.origin}/.well-known/openid-configuration`];
   return [
     `${url.origin}/.well-known/oauth-authorization-server${path}`,
     `${url.origin}/.well-known/openid-configuration${path}`,
@@ -138,7 +152,11 @@ export function authorizationServerMetadataUrls(issuer: string): string[] {
  * Fetches and validates the authorization server's metadata: its `issuer` must be exactly the one the URL was
  * built from (RFC 8414 §3.3). Undefined when no location answers.
  */
-export async function discoverAuthorizationServer(http: OAuthHttp, issuer: string, signal: AbortSignal): Promise<oauth.AuthorizationServer | undefined> {
+export async function discoverAuthorizationServer(
+  http: OAuthHttp,
+  issuer: string,
+  signal: AbortSignal,
+): Promise<oauth.AuthorizationServer | undefined> {
   const issuerUrl = new URL(issuer);
   requireSecureUrl(issuerUrl, 'the authorization server');
   for (const url of authorizationServerMetadataUrls(issuer)) {
@@ -149,14 +167,21 @@ export async function discoverAuthorizationServer(http: OAuthHttp, issuer: strin
     }
     let metadata: oauth.AuthorizationServer;
     try {
-      metadata = await oauth.processDiscoveryResponse(issuerUrl, await cappedResponse(response, http, `the authorization server metadata at ${url}`));
+      metadata = await oauth.processDiscoveryResponse(
+        issuerUrl,
+        await cappedResponse(response, http, `the authorization server metadata at ${url}`),
+      );
     } catch (error) {
-      throw new OAuthFlowError(`the authorization server metadata at ${url} is not usable: ${(error as Error).message}`);
+      throw new OAuthFlowError(
+        `the authorization server metadata at ${url} is not usable: ${(error as Error).message}`,
+      );
     }
     // processDiscoveryResponse compares normalized URLs; the issuer identifier is compared as a string too
     // (a trailing slash added or dropped names a different issuer).
     if (metadata.issuer !== issuer && metadata.issuer !== issuerUrl.href) {
-      throw new OAuthFlowError(`the authorization server metadata at ${url} names the issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`);
+      throw new OAuthFlowError(
+        `the authorization server metadata at ${url} names the issuer ${JSON.stringify(metadata.issuer)}, not ${issuer}`,
+      );
     }
     return metadata;
   }

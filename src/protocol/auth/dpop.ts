@@ -10,7 +10,10 @@ export interface DpopKey {
 }
 
 export async function createDpopKey(): Promise<DpopKey> {
-  const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, ['sign', 'verify'])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey({ name: 'ECDSA', namedCurve: 'P-256' }, false, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
   const jwk = await crypto.subtle.exportKey('jwk', pair.publicKey);
   return { pair, publicJwk: { kty: jwk.kty, crv: jwk.crv, x: jwk.x, y: jwk.y } };
 }
@@ -23,7 +26,12 @@ function base64url(bytes: Uint8Array): string {
 
 const encoder = new TextEncoder();
 
-export async function dpopProof(key: DpopKey, method: string, url: string, options: { accessToken?: string; nonce?: string } = {}): Promise<string> {
+export async function dpopProof(
+  key: DpopKey,
+  method: string,
+  url: string,
+  options: { accessToken?: string; nonce?: string } = {},
+): Promise<string> {
   const target = new URL(url);
   target.search = '';
   target.hash = '';
@@ -39,6 +47,10 @@ export async function dpopProof(key: DpopKey, method: string, url: string, optio
   }
   if (options.nonce !== undefined) payload.nonce = options.nonce;
   const signingInput = `${base64url(encoder.encode(JSON.stringify(header)))}.${base64url(encoder.encode(JSON.stringify(payload)))}`;
-  const signature = await crypto.subtle.sign({ name: 'ECDSA', hash: 'SHA-256' }, key.pair.privateKey, encoder.encode(signingInput));
+  const signature = await crypto.subtle.sign(
+    { name: 'ECDSA', hash: 'SHA-256' },
+    key.pair.privateKey,
+    encoder.encode(signingInput),
+  );
   return `${signingInput}.${base64url(new Uint8Array(signature))}`;
 }

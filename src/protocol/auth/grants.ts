@@ -54,9 +54,14 @@ async function tokenCall<T>(call: () => Promise<T>): Promise<T> {
  * user agent's `complete`) runs inside a person wait, so the request deadlines of the connection do not expire
  * while they sign in.
  */
-export async function authorizationCodeGrant(context: GrantContext, agent: AuthorizationUserAgent | undefined, personWaits: PersonWaits | undefined): Promise<oauth.TokenEndpointResponse> {
+export async function authorizationCodeGrant(
+  context: GrantContext,
+  agent: AuthorizationUserAgent | undefined,
+  personWaits: PersonWaits | undefined,
+): Promise<oauth.TokenEndpointResponse> {
   const { as, serverName: name, signal } = context;
-  if (!as.authorization_endpoint) throw new OAuthFlowError(`${name}: the authorization server ${as.issuer} has no authorization endpoint`);
+  if (!as.authorization_endpoint)
+    throw new OAuthFlowError(`${name}: the authorization server ${as.issuer} has no authorization endpoint`);
   if (!agent) throw new OAuthFlowError(`${name} requires signing in, and this session cannot open a browser`);
   const pending = await agent.prepare();
   try {
@@ -89,16 +94,26 @@ export async function authorizationCodeGrant(context: GrantContext, agent: Autho
     }
     try {
       return await tokenCall(async () => {
-        const r = await oauth.authorizationCodeGrantRequest(as, client, credentials.auth, params, pending.redirectUri, verifier, {
-          additionalParameters: { resource: context.resource },
-          ...tokenOptions(context),
-          ...credentials.dpop,
-          signal,
-        });
+        const r = await oauth.authorizationCodeGrantRequest(
+          as,
+          client,
+          credentials.auth,
+          params,
+          pending.redirectUri,
+          verifier,
+          {
+            additionalParameters: { resource: context.resource },
+            ...tokenOptions(context),
+            ...credentials.dpop,
+            signal,
+          },
+        );
         return oauth.processAuthorizationCodeResponse(as, client, r);
       });
     } catch (error) {
-      throw new OAuthFlowError(`${name}: the token request to ${as.token_endpoint} failed: ${describeOAuthError(error)}`);
+      throw new OAuthFlowError(
+        `${name}: the token request to ${as.token_endpoint} failed: ${describeOAuthError(error)}`,
+      );
     }
   } finally {
     pending.dispose();
@@ -110,7 +125,12 @@ export async function refreshGrant(context: GrantContext, refreshToken: string):
   const { as, signal } = context;
   const { client, auth, dpop } = await context.credentials(undefined);
   return tokenCall(async () => {
-    const r = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, { additionalParameters: { resource: context.resource }, ...tokenOptions(context), ...dpop, signal });
+    const r = await oauth.refreshTokenGrantRequest(as, client, auth, refreshToken, {
+      additionalParameters: { resource: context.resource },
+      ...tokenOptions(context),
+      ...dpop,
+      signal,
+    });
     return oauth.processRefreshTokenResponse(as, client, r);
   });
 }
@@ -121,11 +141,17 @@ export async function clientCredentialsGrant(context: GrantContext): Promise<oau
   const parameters = { resource: context.resource, ...scopeParameter(context.scopes) };
   try {
     return await tokenCall(async () => {
-      const r = await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, { ...tokenOptions(context), ...dpop, signal });
+      const r = await oauth.clientCredentialsGrantRequest(as, client, auth, parameters, {
+        ...tokenOptions(context),
+        ...dpop,
+        signal,
+      });
       return oauth.processClientCredentialsResponse(as, client, r);
     });
   } catch (error) {
-    throw new OAuthFlowError(`${context.serverName}: the client credentials request to ${as.token_endpoint} failed: ${describeOAuthError(error)}`);
+    throw new OAuthFlowError(
+      `${context.serverName}: the client credentials request to ${as.token_endpoint} failed: ${describeOAuthError(error)}`,
+    );
   }
 }
 
@@ -135,16 +161,28 @@ export async function jwtBearerGrant(context: GrantContext, assertion: string): 
   const parameters = { assertion, resource: context.resource, ...scopeParameter(context.scopes) };
   try {
     return await tokenCall(async () => {
-      const r = await oauth.genericTokenEndpointRequest(as, client, auth, 'urn:ietf:params:oauth:grant-type:jwt-bearer', parameters, { ...tokenOptions(context), ...dpop, signal });
+      const r = await oauth.genericTokenEndpointRequest(
+        as,
+        client,
+        auth,
+        'urn:ietf:params:oauth:grant-type:jwt-bearer',
+        parameters,
+        { ...tokenOptions(context), ...dpop, signal },
+      );
       return oauth.processGenericTokenEndpointResponse(as, client, r);
     });
   } catch (error) {
-    throw new OAuthFlowError(`${context.serverName}: the JWT bearer grant at ${as.token_endpoint} failed: ${describeOAuthError(error)}`);
+    throw new OAuthFlowError(
+      `${context.serverName}: the JWT bearer grant at ${as.token_endpoint} failed: ${describeOAuthError(error)}`,
+    );
   }
 }
 
 /** Enterprise-managed authorization: the IdP's ID token exchanged for an ID-JAG (RFC 8693), presented as a JWT bearer grant. */
-export async function enterpriseGrant(context: GrantContext, grant: Extract<OAuthGrant, { kind: 'enterprise' }>): Promise<oauth.TokenEndpointResponse> {
+export async function enterpriseGrant(
+  context: GrantContext,
+  grant: Extract<OAuthGrant, { kind: 'enterprise' }>,
+): Promise<oauth.TokenEndpointResponse> {
   const name = context.serverName;
   const idpEndpoint = new URL(grant.idpTokenEndpoint);
   requireSecureUrl(idpEndpoint, `${name}: the identity provider's token endpoint`);
@@ -170,11 +208,19 @@ export async function enterpriseGrant(context: GrantContext, grant: Extract<OAut
     );
     // The ID-JAG comes back with token_type N_A, which processGenericTokenEndpointResponse rejects: read it here.
     const what = `the token exchange response of ${idpEndpoint.origin}`;
-    if (!r.ok) throw new OAuthFlowError(`HTTP ${r.status}${refusalDetail(await readDocument(r, context.http, what).catch(() => undefined))}`);
+    if (!r.ok)
+      throw new OAuthFlowError(
+        `HTTP ${r.status}${refusalDetail(await readDocument(r, context.http, what).catch(() => undefined))}`,
+      );
     const body = await readDocument(r, context.http, what);
     const record = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-    if (typeof record.access_token !== 'string' || record.issued_token_type !== 'urn:ietf:params:oauth:token-type:id-jag') {
-      throw new OAuthFlowError('the response holds no ID-JAG (issued_token_type urn:ietf:params:oauth:token-type:id-jag)');
+    if (
+      typeof record.access_token !== 'string' ||
+      record.issued_token_type !== 'urn:ietf:params:oauth:token-type:id-jag'
+    ) {
+      throw new OAuthFlowError(
+        'the response holds no ID-JAG (issued_token_type urn:ietf:params:oauth:token-type:id-jag)',
+      );
     }
     jag = record.access_token;
   } catch (error) {

@@ -19,14 +19,27 @@ import { clientAuthentication } from './clientAuthentication';
 import { clientIdentity, configuredIdentity } from './clientRegistration';
 import { OAuthFlowError } from './discovery';
 import { createDpopKey, dpopProof, type DpopKey } from './dpop';
-import { authorizationCodeGrant, clientCredentialsGrant, enterpriseGrant, jwtBearerGrant, refreshGrant, type ClientCredentials, type GrantContext } from './grants';
+import {
+  authorizationCodeGrant,
+  clientCredentialsGrant,
+  enterpriseGrant,
+  jwtBearerGrant,
+  refreshGrant,
+  type ClientCredentials,
+  type GrantContext,
+} from './grants';
 import { describeOAuthError } from './oauthErrors';
 import { oauthHttp, type OAuthHttp } from './oauthHttp';
 import { dueForRefresh } from './tokenLifetime';
 import type { PersistedAuthState, RegisteredClient } from './types';
 import { oauthChallengeParams, parseWwwAuthenticate } from './wwwAuthenticate';
 
-export { DEFAULT_SIGN_IN_TIMEOUT_MS, type ConfiguredClient, type OAuthGrant, type SignInOutcome } from './authorizerOptions';
+export {
+  DEFAULT_SIGN_IN_TIMEOUT_MS,
+  type ConfiguredClient,
+  type OAuthGrant,
+  type SignInOutcome,
+} from './authorizerOptions';
 
 /** Step-up authorizations for the same scopes after a 403 before the authorizer gives up (the spec asks for a retry limit). */
 const MAX_STEP_UPS = 3;
@@ -78,7 +91,9 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     if (!tokens) return {};
     if (dueForRefresh(tokens)) {
       // Checked again in turn: a request queued behind another one's refresh uses the fresh token.
-      await this.serialized(async () => (dueForRefresh(this.state?.tokens) && (await this.refresh()) ? 'retry' : 'fail'));
+      await this.serialized(async () =>
+        dueForRefresh(this.state?.tokens) && (await this.refresh()) ? 'retry' : 'fail',
+      );
       tokens = this.state?.tokens;
       if (!tokens) return {};
     }
@@ -86,7 +101,10 @@ export class OAuthAuthorizer implements HttpAuthorizer {
       const key = await this.dpop();
       return {
         authorization: `DPoP ${tokens.accessToken}`,
-        dpop: await dpopProof(key, request.method, request.url, { accessToken: tokens.accessToken, nonce: this.resourceNonce }),
+        dpop: await dpopProof(key, request.method, request.url, {
+          accessToken: tokens.accessToken,
+          nonce: this.resourceNonce,
+        }),
       };
     }
     return { authorization: `Bearer ${tokens.accessToken}` };
@@ -120,7 +138,8 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   private async handleChallenge(challenge: HttpAuthChallenge): Promise<ChallengeDecision> {
     const state = await this.ensureLoaded();
     const params = oauthChallengeParams(challenge.wwwAuthenticate);
-    if (parseWwwAuthenticate(challenge.wwwAuthenticate).some((c) => c.scheme === 'dpop')) this.resourceOffersDpop = true;
+    if (parseWwwAuthenticate(challenge.wwwAuthenticate).some((c) => c.scheme === 'dpop'))
+      this.resourceOffersDpop = true;
     if (challenge.dpopNonce && params.error === 'use_dpop_nonce') {
       this.resourceNonce = challenge.dpopNonce;
       return 'retry';
@@ -136,9 +155,13 @@ export class OAuthAuthorizer implements HttpAuthorizer {
       this.stepUps = key === this.lastStepUpScopes ? this.stepUps + 1 : 1;
       this.lastStepUpScopes = key;
       if (this.stepUps > MAX_STEP_UPS) {
-        throw new OAuthFlowError(`${this.options.serverName}: still refused for insufficient scope after ${MAX_STEP_UPS} authorizations for ${key || 'the same scopes'}; giving up`);
+        throw new OAuthFlowError(
+          `${this.options.serverName}: still refused for insufficient scope after ${MAX_STEP_UPS} authorizations for ${key || 'the same scopes'}; giving up`,
+        );
       }
-      this.log(`${this.options.serverName} needs more scope (${params.scope ?? 'unspecified'}); authorizing again with: ${wanted.join(' ') || '(none)'}`);
+      this.log(
+        `${this.options.serverName} needs more scope (${params.scope ?? 'unspecified'}); authorizing again with: ${wanted.join(' ') || '(none)'}`,
+      );
       await this.authorize(params.resource_metadata, wanted);
       return 'retry';
     }
@@ -157,7 +180,10 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     const timer = new AbortController();
     const seconds = +(ms / 1000).toFixed(1);
     const unfinished = `${this.options.serverName}: the sign-in was not finished within ${seconds} s`;
-    const handle = setTimeout(() => timer.abort(new OAuthFlowError(unfinished, { kind: 'sign-in-unfinished', seconds })), ms);
+    const handle = setTimeout(
+      () => timer.abort(new OAuthFlowError(unfinished, { kind: 'sign-in-unfinished', seconds })),
+      ms,
+    );
     const signal = this.options.signal ? AbortSignal.any([timer.signal, this.options.signal]) : timer.signal;
     try {
       signal.throwIfAborted();
@@ -172,7 +198,14 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   }
 
   private discover(resourceMetadataUrl: string | undefined, signal: AbortSignal): Promise<AuthorizationContext> {
-    return discoverAuthorizationContext({ serverUrl: this.options.serverUrl, serverName: this.options.serverName, http: this.http, resourceMetadataUrl, signal, log: (line) => this.log(line) });
+    return discoverAuthorizationContext({
+      serverUrl: this.options.serverUrl,
+      serverName: this.options.serverName,
+      http: this.http,
+      resourceMetadataUrl,
+      signal,
+      log: (line) => this.log(line),
+    });
   }
 
   private scopeFor(context: AuthorizationContext, challenged: string[] | undefined): string[] {
@@ -180,7 +213,12 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     const advertised = context.as.scopes_supported ?? [];
     // offline_access is only asked for where the authorization server lists it (MCP 2026-07-28, SEP-2207).
     scopes = scopes.filter((s) => s !== 'offline_access' || advertised.includes('offline_access'));
-    if (advertised.includes('offline_access') && this.grant().kind === 'authorization-code' && !scopes.includes('offline_access') && scopes.length > 0) {
+    if (
+      advertised.includes('offline_access') &&
+      this.grant().kind === 'authorization-code' &&
+      !scopes.includes('offline_access') &&
+      scopes.length > 0
+    ) {
       scopes = [...scopes, 'offline_access'];
     }
     return scopes;
@@ -190,7 +228,12 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     return this.options.grant ?? { kind: 'authorization-code' };
   }
 
-  private grantContext(context: AuthorizationContext, resource: string, scopes: string[], signal: AbortSignal): GrantContext {
+  private grantContext(
+    context: AuthorizationContext,
+    resource: string,
+    scopes: string[],
+    signal: AbortSignal,
+  ): GrantContext {
     return {
       serverName: this.options.serverName,
       as: context.as,
@@ -204,14 +247,24 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   }
 
   /** The client identity the grant calls for, with its one authentication method, and DPoP where both sides want it. */
-  private async credentials(context: AuthorizationContext, redirectUri: string | undefined, signal: AbortSignal): Promise<ClientCredentials> {
+  private async credentials(
+    context: AuthorizationContext,
+    redirectUri: string | undefined,
+    signal: AbortSignal,
+  ): Promise<ClientCredentials> {
     const identity = await this.identity(context, redirectUri, signal);
     const client: oauth.Client = { client_id: identity?.clientId ?? '' };
-    const auth = identity ? await clientAuthentication(identity, this.options.client, this.options.serverName) : oauth.None();
+    const auth = identity
+      ? await clientAuthentication(identity, this.options.client, this.options.serverName)
+      : oauth.None();
     return { client, auth, dpop: await this.dpopOptions(context, client) };
   }
 
-  private async identity(context: AuthorizationContext, redirectUri: string | undefined, signal: AbortSignal): Promise<RegisteredClient | undefined> {
+  private async identity(
+    context: AuthorizationContext,
+    redirectUri: string | undefined,
+    signal: AbortSignal,
+  ): Promise<RegisteredClient | undefined> {
     const configured = this.options.client;
     const grant = this.grant();
     switch (grant.kind) {
@@ -232,7 +285,10 @@ export class OAuthAuthorizer implements HttpAuthorizer {
           signal,
         );
       case 'client-credentials':
-        if (!configured) throw new OAuthFlowError(`${this.options.serverName}: the client credentials grant needs a configured client id and credentials`);
+        if (!configured)
+          throw new OAuthFlowError(
+            `${this.options.serverName}: the client credentials grant needs a configured client id and credentials`,
+          );
         return configuredIdentity(configured, context.as);
       case 'jwt-bearer':
       case 'enterprise':
@@ -245,14 +301,19 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     }
   }
 
-  private async authorize(resourceMetadataUrl: string | undefined, challengedScopes: string[] | undefined): Promise<void> {
+  private async authorize(
+    resourceMetadataUrl: string | undefined,
+    challengedScopes: string[] | undefined,
+  ): Promise<void> {
     await this.bounded(async (signal) => {
       const state = await this.ensureLoaded();
       const context = await this.discover(resourceMetadataUrl, signal);
       const previousIssuer = state.tokens?.issuer ?? this.context?.as.issuer;
       if (previousIssuer !== undefined && previousIssuer !== context.as.issuer) {
         // The resource moved to another authorization server: nothing from the old one is reused (SEP-2352).
-        this.log(`${this.options.serverName}: the authorization server changed from ${previousIssuer} to ${context.as.issuer}; registering again`);
+        this.log(
+          `${this.options.serverName}: the authorization server changed from ${previousIssuer} to ${context.as.issuer}; registering again`,
+        );
         delete state.clients[previousIssuer];
         delete state.tokens;
       }
@@ -290,10 +351,18 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     );
   }
 
-  private async keepTokens(context: AuthorizationContext, resource: string, response: oauth.TokenEndpointResponse, requested: string[]): Promise<void> {
+  private async keepTokens(
+    context: AuthorizationContext,
+    resource: string,
+    response: oauth.TokenEndpointResponse,
+    requested: string[],
+  ): Promise<void> {
     const state = await this.ensureLoaded();
     const tokenType = response.token_type.toLowerCase();
-    if (tokenType !== 'bearer' && tokenType !== 'dpop') throw new OAuthFlowError(`${this.options.serverName}: the authorization server issued an unsupported token type ${JSON.stringify(response.token_type)}`);
+    if (tokenType !== 'bearer' && tokenType !== 'dpop')
+      throw new OAuthFlowError(
+        `${this.options.serverName}: the authorization server issued an unsupported token type ${JSON.stringify(response.token_type)}`,
+      );
     const now = Date.now();
     state.tokens = {
       issuer: context.as.issuer,
@@ -303,7 +372,10 @@ export class OAuthAuthorizer implements HttpAuthorizer {
       refreshToken: response.refresh_token ?? state.tokens?.refreshToken,
       expiresAt: typeof response.expires_in === 'number' ? now + response.expires_in * 1000 : undefined,
       obtainedAt: now,
-      scopes: typeof response.scope === 'string' && response.scope ? [...new Set([...response.scope.split(' ').filter(Boolean), ...requested])] : requested,
+      scopes:
+        typeof response.scope === 'string' && response.scope
+          ? [...new Set([...response.scope.split(' ').filter(Boolean), ...requested])]
+          : requested,
     };
     await this.persist();
   }
@@ -335,16 +407,23 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     const refreshToken = tokens.refreshToken;
     try {
       await this.bounded(async (signal) => {
-        const context = this.context?.as.issuer === tokens.issuer ? this.context : await this.discover(undefined, signal);
-        if (context.as.issuer !== tokens.issuer) throw new OAuthFlowError(`the authorization server changed to ${context.as.issuer}`);
+        const context =
+          this.context?.as.issuer === tokens.issuer ? this.context : await this.discover(undefined, signal);
+        if (context.as.issuer !== tokens.issuer)
+          throw new OAuthFlowError(`the authorization server changed to ${context.as.issuer}`);
         this.context = context;
-        const response = await refreshGrant(this.grantContext(context, tokens.resource, tokens.scopes, signal), refreshToken);
+        const response = await refreshGrant(
+          this.grantContext(context, tokens.resource, tokens.scopes, signal),
+          refreshToken,
+        );
         await this.keepTokens(context, tokens.resource, response, tokens.scopes);
       });
       this.log(`${this.options.serverName}: access token refreshed`);
       return true;
     } catch (error) {
-      this.log(`${this.options.serverName}: refreshing the access token failed (${describeOAuthError(error)}); signing in again`);
+      this.log(
+        `${this.options.serverName}: refreshing the access token failed (${describeOAuthError(error)}); signing in again`,
+      );
       delete state.tokens;
       await this.persist();
       return false;

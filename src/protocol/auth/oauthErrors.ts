@@ -2,8 +2,10 @@ import * as oauth from './oauthLibrary';
 
 /** An OAuth error as text for a person: the server's error code and description, never a token. */
 export function describeOAuthError(error: unknown): string {
-  if (error instanceof oauth.ResponseBodyError) return `${error.error}${error.error_description ? `: ${error.error_description.slice(0, 300)}` : ''} (HTTP ${error.status})`;
-  if (error instanceof oauth.AuthorizationResponseError) return `${error.error}${error.error_description ? `: ${error.error_description.slice(0, 300)}` : ''}`;
+  if (error instanceof oauth.ResponseBodyError)
+    return `${error.error}${error.error_description ? `: ${error.error_description.slice(0, 300)}` : ''} (HTTP ${error.status})`;
+  if (error instanceof oauth.AuthorizationResponseError)
+    return `${error.error}${error.error_description ? `: ${error.error_description.slice(0, 300)}` : ''}`;
   if (error instanceof oauth.WWWAuthenticateChallengeError) return `HTTP ${error.status} challenge`;
   if (error instanceof Error) return error.message;
   return String(error);

@@ -14,7 +14,10 @@ export interface OAuthHttp {
   readonly maxDocumentBytes: number;
 }
 
-export function oauthHttp(fetchFn?: typeof fetch, maxDocumentBytes: number = DEFAULT_INPUT_LIMITS.maxDocumentBytes): OAuthHttp {
+export function oauthHttp(
+  fetchFn?: typeof fetch,
+  maxDocumentBytes: number = DEFAULT_INPUT_LIMITS.maxDocumentBytes,
+): OAuthHttp {
   return { fetch: fetchFn ?? ((input, init) => fetch(input, init)), maxDocumentBytes };
 }
 
@@ -38,16 +41,28 @@ const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
  */
 export async function cappedResponse(response: Response, http: OAuthHttp, what: string): Promise<Response> {
   const text = await readTextCapped(response, http.maxDocumentBytes, what, 'maxDocumentBytes');
-  return new Response(NULL_BODY_STATUSES.has(response.status) ? null : text, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(NULL_BODY_STATUSES.has(response.status) ? null : text, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /**
  * The options every oauth4webapi request of the flow takes: the injected fetch with capped bodies, and plain HTTP
  * allowed only to loopback.
  */
-export function libraryOptions(url: URL, http: OAuthHttp, what: string): { [oauth.allowInsecureRequests]?: boolean; [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<string, unknown>) => Promise<Response> } {
+export function libraryOptions(
+  url: URL,
+  http: OAuthHttp,
+  what: string,
+): {
+  [oauth.allowInsecureRequests]?: boolean;
+  [oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<string, unknown>) => Promise<Response>;
+} {
   return {
     ...(url.protocol === 'http:' && isLoopbackHost(url.hostname) ? { [oauth.allowInsecureRequests]: true } : {}),
-    [oauth.customFetch]: async (target, init) => cappedResponse(await http.fetch(target, init as RequestInit), http, `${what} from ${new URL(target).origin}`),
+    [oauth.customFetch]: async (target, init) =>
+      cappedResponse(await http.fetch(target, init as RequestInit), http, `${what} from ${new URL(target).origin}`),
   };
 }

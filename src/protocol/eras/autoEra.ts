@@ -63,7 +63,10 @@ export class AutoEra implements ProtocolEra {
     if ((await recall(this.options.memory)) === 'handshake') {
       this.chosen = this.handshake;
       const session = await this.handshake.open(wire, identity);
-      return { ...session, eraChoice: 'era auto: this server spoke the initialize handshake at its last start, so it was not probed' };
+      return {
+        ...session,
+        eraChoice: 'era auto: this server spoke the initialize handshake at its last start, so it was not probed',
+      };
     }
     const startedAt = Date.now();
     const probe = wire.transport.kind === 'stdio' ? new EraProbe(this.options.probe) : undefined;
@@ -76,10 +79,15 @@ export class AutoEra implements ProtocolEra {
       const reason = handshakeFallbackReason(error, wire.transport.kind);
       if (reason === undefined) throw error;
       // The probe ended by its grace (the server talked but left server/discover unanswered) or its full timeout.
-      const slowProbe = probe !== undefined && (reason.includes('slow to answer the probe') || reason.includes('not answered in time'));
+      const slowProbe =
+        probe !== undefined && (reason.includes('slow to answer the probe') || reason.includes('not answered in time'));
       const ranOut = slowProbe && !reason.includes('slow to answer the probe');
       // A server that said nothing at all is not "slow to answer": its silence says nothing about its revision.
-      const slow = !ranOut ? reason : probe.sawEvidence ? `the server was slow to answer the probe (${reason})` : `the server showed no sign of life and ${reason}`;
+      const slow = !ranOut
+        ? reason
+        : probe.sawEvidence
+          ? `the server was slow to answer the probe (${reason})`
+          : `the server showed no sign of life and ${reason}`;
       const graceRanOut = errorDetail(error);
       const said: ProbeReason = ranOut
         ? { kind: probe.sawEvidence ? 'slow' : 'no-sign-of-life' }
@@ -99,22 +107,37 @@ export class AutoEra implements ProtocolEra {
       // Only a probe that cost a wait is worth skipping next time; a server that refuses server/discover at once is
       // probed again (one round trip), so it is found the day it starts speaking 2026-07-28.
       if (slowProbe) await remember(this.options.memory, 'handshake');
-      return { ...session, eraChoice: `era auto: not a 2026-07-28 server (${slow}), so the initialize handshake was used` };
+      return {
+        ...session,
+        eraChoice: `era auto: not a 2026-07-28 server (${slow}), so the initialize handshake was used`,
+      };
     }
   }
 
   /** The handshake after a failed probe, given what is left of the start's deadline. */
-  private async handshakeWithinStart(wire: EraWire, identity: ClientIdentity, probe: { spentMs: number; reason: string; said: ProbeReason }): Promise<HandshakeSession> {
+  private async handshakeWithinStart(
+    wire: EraWire,
+    identity: ClientIdentity,
+    probe: { spentMs: number; reason: string; said: ProbeReason },
+  ): Promise<HandshakeSession> {
     const totalMs = this.options.startTimeoutMs;
     const leftMs = totalMs - probe.spentMs;
     const startTimedOut = (initializeMs: number, cause?: unknown) =>
       new LocalError(
         'timeout',
         `${wire.serverName}: the start timed out after ${totalMs} ms: the era probe took ${probe.spentMs} ms (${probe.reason}), ` +
-          (initializeMs > 0 ? `then initialize was not answered for ${initializeMs} ms` : 'which left no time for initialize'),
+          (initializeMs > 0
+            ? `then initialize was not answered for ${initializeMs} ms`
+            : 'which left no time for initialize'),
         {
           cause,
-          detail: { kind: 'start-timed-out', totalMs, probeMs: probe.spentMs, reason: probe.said, ...(initializeMs > 0 ? { initializeMs } : {}) },
+          detail: {
+            kind: 'start-timed-out',
+            totalMs,
+            probeMs: probe.spentMs,
+            reason: probe.said,
+            ...(initializeMs > 0 ? { initializeMs } : {}),
+          },
         },
       );
     if (leftMs <= 0) throw startTimedOut(0);
@@ -167,7 +190,12 @@ export class AutoEra implements ProtocolEra {
     return this.current.urlElicitationNeedsId();
   }
 
-  changeResourceSubscription(uri: string, subscribed: boolean, all: readonly string[], send: EraRequests): Promise<void> {
+  changeResourceSubscription(
+    uri: string,
+    subscribed: boolean,
+    all: readonly string[],
+    send: EraRequests,
+  ): Promise<void> {
     return this.current.changeResourceSubscription(uri, subscribed, all, send);
   }
 
@@ -187,5 +215,7 @@ export class AutoEra implements ProtocolEra {
 
 /** The wire with every request's timeout cut to at most `capMs` (what is left of a start's deadline). */
 function capRequestTimeouts(inner: EraWire, capMs: number): EraWire {
-  return wireWithRequests(inner, (method, params, options) => inner.request(method, params, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? capMs, capMs) }));
+  return wireWithRequests(inner, (method, params, options) =>
+    inner.request(method, params, { ...options, timeoutMs: Math.min(options?.timeoutMs ?? capMs, capMs) }),
+  );
 }

@@ -153,7 +153,9 @@ export type AttemptOutcome =
   | { kind: 'error'; error: Error };
 
 /** One request the server needs answered before it can complete (2026-07-28 `inputRequests` values). */
-export type InputRequest = { [M in ServerRequestMethod]: { method: M; params: ServerRequests[M]['params'] } }[ServerRequestMethod];
+export type InputRequest = {
+  [M in ServerRequestMethod]: { method: M; params: ServerRequests[M]['params'] };
+}[ServerRequestMethod];
 
 /** The host's answers, keyed like the `inputRequests` they answer: each is that request's result. */
 export type InputResponses = Record<string, JsonObject>;
@@ -277,7 +279,12 @@ export interface ProtocolEra {
    * The resources the person subscribed to changed: handshake era sends resources/(un)subscribe; 2026-07-28
    * reopens the subscription stream with the new list.
    */
-  changeResourceSubscription(uri: string, subscribed: boolean, all: readonly string[], send: EraRequests): Promise<void>;
+  changeResourceSubscription(
+    uri: string,
+    subscribed: boolean,
+    all: readonly string[],
+    send: EraRequests,
+  ): Promise<void>;
 
   /** handshake: logging/setLevel; 2026-07-28: the level every request asks for in `_meta`. */
   setLogLevel(level: LoggingLevel, send: EraRequests): Promise<void>;

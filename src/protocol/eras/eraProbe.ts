@@ -31,13 +31,19 @@ export class EraProbe {
   /** The wire the modern era probes through: server/discover is bounded as described above. */
   wire(inner: EraWire): EraWire {
     return wireWithRequests(inner, (method, params, options) =>
-      method === 'server/discover' ? this.discover(inner, (signal) => inner.request(method, params, this.bounded(options, signal))) : inner.request(method, params, options),
+      method === 'server/discover'
+        ? this.discover(inner, (signal) => inner.request(method, params, this.bounded(options, signal)))
+        : inner.request(method, params, options),
     );
   }
 
   private bounded(options: WireRequestOptions | undefined, signal: AbortSignal): WireRequestOptions {
     // The probe is never cancellable (a handshake-era server must see nothing before initialize): aborting only abandons it.
-    return { ...options, signal, timeoutMs: Math.min(options?.timeoutMs ?? this.timing.timeoutMs, this.timing.timeoutMs) };
+    return {
+      ...options,
+      signal,
+      timeoutMs: Math.min(options?.timeoutMs ?? this.timing.timeoutMs, this.timing.timeoutMs),
+    };
   }
 
   private discover<T>(inner: EraWire, send: (signal: AbortSignal) => Promise<T>): Promise<T> {

@@ -67,7 +67,8 @@ export class HandshakeEra implements ProtocolEra {
     if (outcome.kind === 'result') {
       const resultType = outcome.result.resultType;
       // Core handshake results have no resultType; one an enabled protocol extension owns is handed to it.
-      if (typeof resultType === 'string' && context.extensionResultTypes.has(resultType)) return { kind: 'extension-result', resultType, result: outcome.result };
+      if (typeof resultType === 'string' && context.extensionResultTypes.has(resultType))
+        return { kind: 'extension-result', resultType, result: outcome.result };
       return { kind: 'complete', result: outcome.result };
     }
     const error = outcome.error;
@@ -92,7 +93,12 @@ export class HandshakeEra implements ProtocolEra {
     return true;
   }
 
-  async changeResourceSubscription(uri: string, subscribed: boolean, _all: readonly string[], send: EraRequests): Promise<void> {
+  async changeResourceSubscription(
+    uri: string,
+    subscribed: boolean,
+    _all: readonly string[],
+    send: EraRequests,
+  ): Promise<void> {
     await send.request(subscribed ? 'resources/subscribe' : 'resources/unsubscribe', { uri });
   }
 
@@ -109,7 +115,11 @@ export class HandshakeEra implements ProtocolEra {
     const offered = this.options.protocolVersions ?? HANDSHAKE_VERSIONS;
     const result = await wire.request(
       'initialize',
-      { protocolVersion: offered[0], capabilities: handshakeCapabilities(identity.capabilities, offered[0]), clientInfo: identity.clientInfo },
+      {
+        protocolVersion: offered[0],
+        capabilities: handshakeCapabilities(identity.capabilities, offered[0]),
+        clientInfo: identity.clientInfo,
+      },
       { cancellable: false, timeoutMs: this.options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS },
     );
     const version: unknown = result.protocolVersion;
@@ -119,8 +129,16 @@ export class HandshakeEra implements ProtocolEra {
         `${wire.serverName} answered with protocol version ${JSON.stringify(version)}, which this client does not support (it supports ${offered.join(', ')}); disconnecting`,
       );
     }
-    if (typeof result.serverInfo !== 'object' || result.serverInfo === null || typeof result.capabilities !== 'object' || result.capabilities === null) {
-      throw new LocalError('protocol-violation', `${wire.serverName}: the initialize result lacks serverInfo or capabilities`);
+    if (
+      typeof result.serverInfo !== 'object' ||
+      result.serverInfo === null ||
+      typeof result.capabilities !== 'object' ||
+      result.capabilities === null
+    ) {
+      throw new LocalError(
+        'protocol-violation',
+        `${wire.serverName}: the initialize result lacks serverInfo or capabilities`,
+      );
     }
     this.negotiatedVersion = version;
     wire.transport.openServerChannel?.();
@@ -158,7 +176,9 @@ function requiredUrlElicitations(data: unknown): RequiredUrlElicitation[] | unde
 const CAPABILITY_SINCE: Readonly<Record<string, string>> = { tasks: '2025-11-25' };
 
 function handshakeCapabilities(capabilities: ClientCapabilities, version: string): ClientCapabilities {
-  const dropped = Object.keys(capabilities).filter((key) => CAPABILITY_SINCE[key] !== undefined && !versionAtLeast(version, CAPABILITY_SINCE[key]));
+  const dropped = Object.keys(capabilities).filter(
+    (key) => CAPABILITY_SINCE[key] !== undefined && !versionAtLeast(version, CAPABILITY_SINCE[key]),
+  );
   if (dropped.length === 0) return capabilities;
   return Object.fromEntries(Object.entries(capabilities).filter(([key]) => !dropped.includes(key)));
 }

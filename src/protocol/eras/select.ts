@@ -51,7 +51,10 @@ export function createEra(preference: EraPreference, options: EraSelectionOption
       return new AutoEra({
         handshake: options.handshake,
         modern: options.modern,
-        probe: { timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS, graceMs: options.probeGraceMs ?? DEFAULT_PROBE_GRACE_MS },
+        probe: {
+          timeoutMs: options.probeTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+          graceMs: options.probeGraceMs ?? DEFAULT_PROBE_GRACE_MS,
+        },
         startTimeoutMs: options.handshake?.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
         memory: options.memory,
       });
@@ -76,7 +79,9 @@ export const ERA_NAMES = ['auto', '2026-07-28', 'handshake'] as const;
 /** An era as written by a person ("handshake" or its old name "legacy" for the initialize handshake); undefined if not one. */
 export function eraPreferenceFromName(value: unknown): EraPreference | undefined {
   if (value === 'handshake') return 'legacy';
-  return typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value) ? (value as EraPreference) : undefined;
+  return typeof value === 'string' && (ERA_PREFERENCES as readonly string[]).includes(value)
+    ? (value as EraPreference)
+    : undefined;
 }
 
 /** The era and revision in a few words, for tooltips: "2026-07-28 (stateless)", "2025-11-25 (handshake)". */

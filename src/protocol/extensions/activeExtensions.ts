@@ -1,6 +1,12 @@
 import { LocalError } from '../errors';
 import type { JsonObject } from '../types';
-import type { EnabledExtension, ExtensionContext, ExtensionDefinition, ExtensionId, ResultTypeContext } from './protocolExtension';
+import type {
+  EnabledExtension,
+  ExtensionContext,
+  ExtensionDefinition,
+  ExtensionId,
+  ResultTypeContext,
+} from './protocolExtension';
 
 interface Active {
   enabled: EnabledExtension;
@@ -20,7 +26,11 @@ export class ActiveExtensions {
       if (this.byId.has(id)) throw new LocalError('invalid-argument', `protocol extension ${id} was enabled twice`);
       for (const resultType of extension.resultTypes.keys()) {
         const owner = this.resultTypeOwners.get(resultType);
-        if (owner) throw new LocalError('invalid-argument', `protocol extensions ${owner.id} and ${id} both claim resultType "${resultType}"`);
+        if (owner)
+          throw new LocalError(
+            'invalid-argument',
+            `protocol extensions ${owner.id} and ${id} both claim resultType "${resultType}"`,
+          );
         this.resultTypeOwners.set(resultType, extension);
       }
       this.byId.set(id, { enabled: extension, api: extension.activate(context) });
@@ -52,7 +62,13 @@ export class ActiveExtensions {
   /** Hands a result of an extension's `resultType` to that extension; its answer is the request's result. */
   resolve(resultType: string, result: JsonObject, context: ResultTypeContext): Promise<JsonObject> {
     const handler = this.resultTypeOwners.get(resultType)?.resultTypes.get(resultType);
-    if (!handler) return Promise.reject(new LocalError('invalid-result', `${context.serverName}: no enabled extension reads resultType "${resultType}"`));
+    if (!handler)
+      return Promise.reject(
+        new LocalError(
+          'invalid-result',
+          `${context.serverName}: no enabled extension reads resultType "${resultType}"`,
+        ),
+      );
     return handler(result, context);
   }
 }

@@ -19,7 +19,8 @@ interface ParsedUriTemplate {
 }
 
 /** A list value is an array; an associative value is an object of string pairs (kept in insertion order). */
-export type UriTemplateValue = string | number | boolean | readonly string[] | Readonly<Record<string, string>> | null | undefined;
+export type UriTemplateValue =
+  string | number | boolean | readonly string[] | Readonly<Record<string, string>> | null | undefined;
 
 export class UriTemplateError extends Error {
   override readonly name = 'UriTemplateError';
@@ -51,7 +52,9 @@ const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\.?(?:[A-Za-z0-9_]|%[0-9A-F
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 const RESERVED = /[:/?#[\]@!$&'()*+,;=]/;
 
-type Part = { kind: 'literal'; text: string } | { kind: 'expression'; operator: UriTemplateOperator; variables: UriTemplateVariable[] };
+type Part =
+  | { kind: 'literal'; text: string }
+  | { kind: 'expression'; operator: UriTemplateOperator; variables: UriTemplateVariable[] };
 
 function parseParts(template: string): Part[] {
   const parts: Part[] = [];
@@ -60,7 +63,8 @@ function parseParts(template: string): Part[] {
     const open = template.indexOf('{', index);
     const literalEnd = open === -1 ? template.length : open;
     const stray = template.indexOf('}', index);
-    if (stray !== -1 && stray < literalEnd) throw new UriTemplateError(`unmatched "}" at position ${stray} in ${template}`);
+    if (stray !== -1 && stray < literalEnd)
+      throw new UriTemplateError(`unmatched "}" at position ${stray} in ${template}`);
     if (literalEnd > index) parts.push({ kind: 'literal', text: template.slice(index, literalEnd) });
     if (open === -1) break;
     const close = template.indexOf('}', open);
@@ -88,7 +92,8 @@ function parseExpression(body: string, position: number, template: string): Part
     const variable: UriTemplateVariable = { name: match[1], operator, explode: match[2] === '*' };
     if (match[3] !== undefined) {
       const prefix = Number(match[3]);
-      if (prefix < 1 || prefix > 9999 || match[3].startsWith('0')) throw new UriTemplateError(`prefix must be 1-9999 in "${spec}" ${where}`);
+      if (prefix < 1 || prefix > 9999 || match[3].startsWith('0'))
+        throw new UriTemplateError(`prefix must be 1-9999 in "${spec}" ${where}`);
       variable.prefix = prefix;
     }
     return variable;
@@ -102,11 +107,17 @@ export function parseUriTemplate(template: string): ParsedUriTemplate {
 
 export function expandUriTemplate(template: string, values: Readonly<Record<string, UriTemplateValue>>): string {
   return parseParts(template)
-    .map((part) => (part.kind === 'literal' ? encode(part.text, true) : expandExpression(part.operator, part.variables, values)))
+    .map((part) =>
+      part.kind === 'literal' ? encode(part.text, true) : expandExpression(part.operator, part.variables, values),
+    )
     .join('');
 }
 
-function expandExpression(operator: UriTemplateOperator, variables: UriTemplateVariable[], values: Readonly<Record<string, UriTemplateValue>>): string {
+function expandExpression(
+  operator: UriTemplateOperator,
+  variables: UriTemplateVariable[],
+  values: Readonly<Record<string, UriTemplateValue>>,
+): string {
   const spec = OPERATORS[operator];
   const expanded: string[] = [];
   for (const variable of variables) {
@@ -118,10 +129,15 @@ function expandExpression(operator: UriTemplateOperator, variables: UriTemplateV
 }
 
 /** RFC 6570 section 3.2.1: undefined values, empty lists and empty maps produce nothing (not even the name). */
-function expandVariable(variable: UriTemplateVariable, value: UriTemplateValue, spec: OperatorSpec): string | undefined {
+function expandVariable(
+  variable: UriTemplateVariable,
+  value: UriTemplateValue,
+  spec: OperatorSpec,
+): string | undefined {
   if (value === undefined || value === null) return undefined;
   const enc = (text: string) => encode(text, spec.allowReserved);
-  const named = (name: string, text: string) => (spec.named ? (text === '' ? name + spec.ifEmpty : `${name}=${text}`) : text);
+  const named = (name: string, text: string) =>
+    spec.named ? (text === '' ? name + spec.ifEmpty : `${name}=${text}`) : text;
   if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
     let text = String(value);
     if (variable.prefix !== undefined) text = [...text].slice(0, variable.prefix).join(''); // code points, not UTF-16 units
@@ -135,7 +151,9 @@ function expandVariable(variable: UriTemplateVariable, value: UriTemplateValue, 
     return named(variable.name, items.join(','));
   }
   if (isList(value)) return value.map((item) => named(variable.name, enc(item))).join(spec.separator);
-  return (pairs ?? []).map(([key, item]) => (spec.named ? named(enc(key), enc(item)) : `${enc(key)}=${enc(item)}`)).join(spec.separator);
+  return (pairs ?? [])
+    .map(([key, item]) => (spec.named ? named(enc(key), enc(item)) : `${enc(key)}=${enc(item)}`))
+    .join(spec.separator);
 }
 
 function isList(value: readonly string[] | Readonly<Record<string, string>>): value is readonly string[] {
@@ -150,7 +168,8 @@ function encode(text: string, allowReserved: boolean): string {
     const char = chars[i];
     if (UNRESERVED.test(char)) result += char;
     else if (allowReserved && RESERVED.test(char)) result += char;
-    else if (allowReserved && char === '%' && /^[0-9A-Fa-f]{2}$/.test(chars.slice(i + 1, i + 3).join(''))) result += char;
+    else if (allowReserved && char === '%' && /^[0-9A-Fa-f]{2}$/.test(chars.slice(i + 1, i + 3).join('')))
+      result += char;
     else result += percentEncode(char);
   }
   return result;

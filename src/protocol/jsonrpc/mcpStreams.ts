@@ -1,8 +1,21 @@
-import { AbstractMessageReader, AbstractMessageWriter, type DataCallback, type Disposable as RpcDisposable, type Message } from 'vscode-jsonrpc';
+import {
+  AbstractMessageReader,
+  AbstractMessageWriter,
+  type DataCallback,
+  type Disposable as RpcDisposable,
+  type Message,
+} from 'vscode-jsonrpc';
 import type { Transport } from '../transports/transport';
 import { BoundedMap, BoundedSet } from './bounded';
 import { SENT } from './sent';
-import { classifyIncoming, unknownReservedMetaKeys, type JsonRpcErrorObject, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
+import {
+  classifyIncoming,
+  unknownReservedMetaKeys,
+  type JsonRpcErrorObject,
+  type JsonRpcErrorResponse,
+  type JsonRpcResultResponse,
+  type RequestId,
+} from './messages';
 
 export type TraceDirection = 'send' | 'receive';
 
@@ -46,7 +59,10 @@ export class McpMessageReader extends AbstractMessageReader {
     const classified = classifyIncoming(value);
     if (classified.kind === 'request' || classified.kind === 'notification' || classified.kind === 'result') {
       for (const key of unknownReservedMetaKeys(value)) {
-        this.peer.violation(`_meta key "${key}" uses a prefix reserved for MCP but is not defined by the specification (kept, value not interpreted)`, value);
+        this.peer.violation(
+          `_meta key "${key}" uses a prefix reserved for MCP but is not defined by the specification (kept, value not interpreted)`,
+          value,
+        );
       }
     }
     switch (classified.kind) {

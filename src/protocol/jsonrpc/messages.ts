@@ -84,7 +84,8 @@ export function checkMetaKey(key: string): MetaKeyCheck {
   const known = checkedMetaKeys.get(key);
   if (known !== undefined) return known;
   const check = checkMetaKeyNames(key);
-  if (checkedMetaKeys.size < CHECKED_META_KEYS_KEPT && key.length <= CHECKED_META_KEY_MAX_LENGTH) checkedMetaKeys.set(key, check);
+  if (checkedMetaKeys.size < CHECKED_META_KEYS_KEPT && key.length <= CHECKED_META_KEY_MAX_LENGTH)
+    checkedMetaKeys.set(key, check);
   return check;
 }
 
@@ -136,7 +137,11 @@ export function unknownReservedMetaKeys(value: unknown): string[] {
 /** Classifies one parsed JSON value. Never throws. */
 export function classifyIncoming(value: unknown): Classified {
   if (Array.isArray(value)) {
-    return { kind: 'violation', reason: 'JSON-RPC batches are not allowed in MCP (removed in 2025-06-18)', isResponse: false };
+    return {
+      kind: 'violation',
+      reason: 'JSON-RPC batches are not allowed in MCP (removed in 2025-06-18)',
+      isResponse: false,
+    };
   }
   if (!isObject(value)) {
     return { kind: 'violation', reason: `expected a JSON-RPC object, got ${describeType(value)}`, isResponse: false };
@@ -144,7 +149,12 @@ export function classifyIncoming(value: unknown): Classified {
   const hasId = 'id' in value;
   const id = value.id;
   if (value.jsonrpc !== '2.0') {
-    return { kind: 'violation', reason: 'missing or wrong "jsonrpc" member (must be "2.0")', id: matchableId(id), isResponse: !('method' in value) };
+    return {
+      kind: 'violation',
+      reason: 'missing or wrong "jsonrpc" member (must be "2.0")',
+      id: matchableId(id),
+      isResponse: !('method' in value),
+    };
   }
   if ('method' in value) {
     if (typeof value.method !== 'string') {
@@ -159,7 +169,11 @@ export function classifyIncoming(value: unknown): Classified {
       return { kind: 'notification', message: value as unknown as JsonRpcNotification };
     }
     if (!isValidRequestId(id)) {
-      return { kind: 'violation', reason: `request ${value.method} has an invalid id ${JSON.stringify(id)} (must be a string or integer, never null)`, isResponse: false };
+      return {
+        kind: 'violation',
+        reason: `request ${value.method} has an invalid id ${JSON.stringify(id)} (must be a string or integer, never null)`,
+        isResponse: false,
+      };
     }
     if (value.method.startsWith('notifications/')) {
       return { kind: 'violation', reason: `notification ${value.method} must not carry an id`, isResponse: false };
@@ -169,10 +183,20 @@ export function classifyIncoming(value: unknown): Classified {
   const hasResult = 'result' in value;
   const hasError = 'error' in value;
   if (hasResult && hasError) {
-    return { kind: 'violation', reason: 'response has both "result" and "error"', id: matchableId(id), isResponse: true };
+    return {
+      kind: 'violation',
+      reason: 'response has both "result" and "error"',
+      id: matchableId(id),
+      isResponse: true,
+    };
   }
   if (!hasResult && !hasError) {
-    return { kind: 'violation', reason: 'message is neither a request, a notification nor a response', id: matchableId(id), isResponse: true };
+    return {
+      kind: 'violation',
+      reason: 'message is neither a request, a notification nor a response',
+      id: matchableId(id),
+      isResponse: true,
+    };
   }
   if (hasError) {
     const error = value.error;
@@ -180,7 +204,12 @@ export function classifyIncoming(value: unknown): Classified {
       return { kind: 'violation', reason: '"error" must be an object', id: matchableId(id), isResponse: true };
     }
     if (typeof error.code !== 'number' || !Number.isInteger(error.code)) {
-      return { kind: 'violation', reason: `error code ${JSON.stringify(error.code)} is not an integer`, id: matchableId(id), isResponse: true };
+      return {
+        kind: 'violation',
+        reason: `error code ${JSON.stringify(error.code)} is not an integer`,
+        id: matchableId(id),
+        isResponse: true,
+      };
     }
     if (typeof error.message !== 'string') {
       return { kind: 'violation', reason: 'error "message" must be a string', id: matchableId(id), isResponse: true };
@@ -189,15 +218,28 @@ export function classifyIncoming(value: unknown): Classified {
       return { kind: 'orphan-error', error: error as unknown as JsonRpcErrorObject };
     }
     if (!isValidRequestId(id)) {
-      return { kind: 'violation', reason: `response id ${JSON.stringify(id)} is not a string or integer`, isResponse: true };
+      return {
+        kind: 'violation',
+        reason: `response id ${JSON.stringify(id)} is not a string or integer`,
+        isResponse: true,
+      };
     }
     return { kind: 'error', message: value as unknown as JsonRpcErrorResponse };
   }
   if (!isValidRequestId(id)) {
-    return { kind: 'violation', reason: `response id ${JSON.stringify(id)} is not a string or integer (never null)`, isResponse: true };
+    return {
+      kind: 'violation',
+      reason: `response id ${JSON.stringify(id)} is not a string or integer (never null)`,
+      isResponse: true,
+    };
   }
   if (!isObject(value.result)) {
-    return { kind: 'violation', reason: `result must be an object, got ${describeType(value.result)}`, id, isResponse: true };
+    return {
+      kind: 'violation',
+      reason: `result must be an object, got ${describeType(value.result)}`,
+      id,
+      isResponse: true,
+    };
   }
   const problem = metaProblem(value.result);
   if (problem) return { kind: 'violation', reason: `result: ${problem}`, id, isResponse: true };
@@ -216,7 +258,9 @@ function describeType(value: unknown): string {
 
 const ID_VALUE = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
 /** `{"jsonrpc":"2.0","id":N,` or `{"id":N,` at the very start of a message. */
-const LEADING_ID = new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID_VALUE + String.raw`\s*,`);
+const LEADING_ID = new RegExp(
+  String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID_VALUE + String.raw`\s*,`,
+);
 /** `,"id":N}` closing the message (the TypeScript SDK writes {result, jsonrpc, id}). */
 const TRAILING_ID = new RegExp(String.raw`[^\\]"\s*,\s*"id"\s*:\s*` + ID_VALUE + String.raw`\s*\}\s*$`);
 /** One of the first top-level members is "result" or "error": the message is a response. */

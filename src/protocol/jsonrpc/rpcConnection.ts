@@ -13,7 +13,13 @@ import type { Transport } from '../transports/transport';
 import { BoundedSet } from './bounded';
 import { OutgoingRequest, RequestDeadlines, type RequestOwner } from './outgoingRequest';
 import { isOversizedReason } from './oversized';
-import { excerpt, responseIdFromFragment, type JsonRpcErrorResponse, type JsonRpcResultResponse, type RequestId } from './messages';
+import {
+  excerpt,
+  responseIdFromFragment,
+  type JsonRpcErrorResponse,
+  type JsonRpcResultResponse,
+  type RequestId,
+} from './messages';
 import { McpMessageReader, McpMessageWriter, type TraceDirection } from './mcpStreams';
 import type { PersonWaits } from './personWaits';
 import { ensureJsonRpcRuntime } from './runtime';
@@ -103,9 +109,14 @@ export class RpcConnection implements Disposable {
       if (this.deadlines.postponedForPerson(request)) return;
       const ms = Date.now() - request.startedAt;
       const what = `${this.options.serverName}: ${request.method} timed out after ${ms} ms`;
-      this.abandon(request, new LocalError('timeout', what, { detail: { kind: 'timed-out', method: request.method, ms } }), request.cancellable ? `timed out after ${request.timeoutMs} ms` : undefined);
+      this.abandon(
+        request,
+        new LocalError('timeout', what, { detail: { kind: 'timed-out', method: request.method, ms } }),
+        request.cancellable ? `timed out after ${request.timeoutMs} ms` : undefined,
+      );
     },
-    abort: (request) => this.abandon(request, new LocalError('cancelled', `${request.method} was cancelled`), 'cancelled by the user'),
+    abort: (request) =>
+      this.abandon(request, new LocalError('cancelled', `${request.method} was cancelled`), 'cancelled by the user'),
   };
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
@@ -132,14 +143,20 @@ export class RpcConnection implements Disposable {
     this.reader = new McpMessageReader({
       isPending: (id) => this.pending.has(id),
       wasAbandoned: (id) => this.abandoned.has(id),
-      failPending: (id, reason) => this.settleLocally(id, new LocalError('protocol-violation', `${options.serverName}: invalid response: ${reason}`)),
+      failPending: (id, reason) =>
+        this.settleLocally(
+          id,
+          new LocalError('protocol-violation', `${options.serverName}: invalid response: ${reason}`),
+        ),
       respond: (response) => this.settleFromResponse(response),
       recordIncomingRequest: (id) => this.writer.expectResponse(id),
       recordIncomingCancel: (id) => this.writer.suppressResponse(id),
       violation: (reason, raw) => this.reportViolation(reason, raw),
       notification: (method, params) => this.dispatchNotification(method, params),
       orphanError: (error) =>
-        this.logger.error(`${options.serverName} reported an error without a request id: ${error.message} (code ${error.code})`),
+        this.logger.error(
+          `${options.serverName} reported an error without a request id: ${error.message} (code ${error.code})`,
+        ),
       trace,
     });
     this.writer = new McpMessageWriter(transport, trace);
@@ -197,7 +214,10 @@ export class RpcConnection implements Disposable {
       onClose: (error) => this.handleClose(error),
       onRequestLost: (id, reason) => {
         const method = this.pending.get(id)?.method ?? 'request';
-        this.settleLocally(id, new LocalError('response-lost', `${this.options.serverName}: the response to ${method} was lost: ${reason}`));
+        this.settleLocally(
+          id,
+          new LocalError('response-lost', `${this.options.serverName}: the response to ${method} was lost: ${reason}`),
+        );
       },
     });
   }
@@ -210,9 +230,15 @@ export class RpcConnection implements Disposable {
     this.notificationHandlers.set(method, handler);
   }
 
-  request<T extends object = Record<string, unknown>>(method: string, params?: Record<string, unknown>, options: RequestOptions = {}): Promise<T> {
+  request<T extends object = Record<string, unknown>>(
+    method: string,
+    params?: Record<string, unknown>,
+    options: RequestOptions = {},
+  ): Promise<T> {
     if (this.closed) {
-      return Promise.reject(this.closedError ?? new LocalError('connection-closed', `${this.options.serverName}: connection is closed`));
+      return Promise.reject(
+        this.closedError ?? new LocalError('connection-closed', `${this.options.serverName}: connection is closed`),
+      );
     }
     let progressToken: string | undefined;
     let sendParams = params;
@@ -255,7 +281,14 @@ export class RpcConnection implements Disposable {
   private sendFailed(request: OutgoingRequest, error: unknown): void {
     if (request.settled) return;
     this.finish(request);
-    request.reject(error instanceof Error ? error : new LocalError('transport', `${this.options.serverName}: sending ${request.method} failed: ${errorMessage(error)}`));
+    request.reject(
+      error instanceof Error
+        ? error
+        : new LocalError(
+            'transport',
+            `${this.options.serverName}: sending ${request.method} failed: ${errorMessage(error)}`,
+          ),
+    );
   }
 
   private armDeadline(request: OutgoingRequest): void {
@@ -303,7 +336,8 @@ export class RpcConnection implements Disposable {
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
-    if (this.closed) throw this.closedError ?? new LocalError('connection-closed', `${this.options.serverName}: connection is closed`);
+    if (this.closed)
+      throw this.closedError ?? new LocalError('connection-closed', `${this.options.serverName}: connection is closed`);
     if (params === undefined) await this.connection.sendNotification(method);
     else await this.connection.sendNotification(method, ParameterStructures.byName, params);
   }
@@ -340,8 +374,14 @@ export class RpcConnection implements Disposable {
     if (id === undefined || !this.pending.has(id)) return;
     const method = this.pending.get(id)?.method ?? 'request';
     const error = isOversizedReason(reason)
-      ? new LocalError('message-too-large', `${this.options.serverName}: the response to ${method} was discarded: ${reason}`)
-      : new LocalError('protocol-violation', `${this.options.serverName}: the response to ${method} is not valid JSON-RPC: ${reason}`);
+      ? new LocalError(
+          'message-too-large',
+          `${this.options.serverName}: the response to ${method} was discarded: ${reason}`,
+        )
+      : new LocalError(
+          'protocol-violation',
+          `${this.options.serverName}: the response to ${method} is not valid JSON-RPC: ${reason}`,
+        );
     this.settleLocally(id, error);
   }
 
@@ -381,14 +421,17 @@ export class RpcConnection implements Disposable {
 
   private reportLateAnswer(method: string): void {
     const why = this.closed ? 'the connection had closed' : 'the server had cancelled it';
-    this.logger.warn(`${this.options.serverName}: the answer to its ${method} came after the request had already ended (${why}); it was not sent`);
+    this.logger.warn(
+      `${this.options.serverName}: the answer to its ${method} came after the request had already ended (${why}); it was not sent`,
+    );
   }
 
   private dispatchNotification(method: string, params: unknown): void {
     const body = isObject(params) ? params : {};
     if (method === 'notifications/progress') {
       const token = body.progressToken;
-      const request = typeof token === 'string' || typeof token === 'number' ? this.progressHandlers.get(String(token)) : undefined;
+      const request =
+        typeof token === 'string' || typeof token === 'number' ? this.progressHandlers.get(String(token)) : undefined;
       if (request && !request.settled && typeof body.progress === 'number') {
         if (request.options.resetTimeoutOnProgress ?? true) this.armDeadline(request);
         request.options.onProgress?.({
@@ -418,7 +461,10 @@ export class RpcConnection implements Disposable {
     if (this.closed) return;
     this.closed = true;
     this.closedError = error
-      ? new LocalError('connection-closed', `${this.options.serverName}: ${errorMessage(error)}`, { cause: error, detail: errorDetail(error) })
+      ? new LocalError('connection-closed', `${this.options.serverName}: ${errorMessage(error)}`, {
+          cause: error,
+          detail: errorDetail(error),
+        })
       : new LocalError('connection-closed', `${this.options.serverName}: connection closed`);
     this.failAll(this.closedError);
     this.deadlines.dispose();

@@ -23,7 +23,10 @@ type Callback = (...args: unknown[]) => void;
 
 /** Node's setImmediate when present (the engine's queue then runs exactly as with vscode-jsonrpc/node), else a macrotask. */
 function immediate(callback: Callback, args: unknown[]): RpcDisposable {
-  const runtime = globalThis as { setImmediate?: (cb: Callback, ...a: unknown[]) => unknown; clearImmediate?: (handle: unknown) => void };
+  const runtime = globalThis as {
+    setImmediate?: (cb: Callback, ...a: unknown[]) => unknown;
+    clearImmediate?: (handle: unknown) => void;
+  };
   if (runtime.setImmediate && runtime.clearImmediate) {
     const handle = runtime.setImmediate(callback, ...args);
     const clear = runtime.clearImmediate;
@@ -42,8 +45,15 @@ function portableRuntime(): RAL {
   return {
     crypto: { randomUUID: () => globalThis.crypto.randomUUID() },
     applicationJson: {
-      encoder: { name: 'application/json', encode: (message) => Promise.resolve(encoder.encode(JSON.stringify(message))) },
-      decoder: { name: 'application/json', decode: (buffer, options) => Promise.resolve(JSON.parse(new TextDecoder(options.charset).decode(buffer)) as Message) },
+      encoder: {
+        name: 'application/json',
+        encode: (message) => Promise.resolve(encoder.encode(JSON.stringify(message))),
+      },
+      decoder: {
+        name: 'application/json',
+        decode: (buffer, options) =>
+          Promise.resolve(JSON.parse(new TextDecoder(options.charset).decode(buffer)) as Message),
+      },
     },
     messageBuffer: { create: () => unsupported('message buffers') },
     console,

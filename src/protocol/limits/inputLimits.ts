@@ -44,7 +44,10 @@ export class InputLimitError extends LocalError {
     readonly limitBytes: number,
     readonly setting: keyof InputLimits,
   ) {
-    super('message-too-large', `${what} exceeds the limit of ${limitBytes} bytes (setting ${setting}); reading stopped`);
+    super(
+      'message-too-large',
+      `${what} exceeds the limit of ${limitBytes} bytes (setting ${setting}); reading stopped`,
+    );
   }
 
   /** The same limit, with where it was hit in front ("the SSE stream of https://…: an SSE line exceeds …"). */
@@ -122,21 +125,32 @@ export class ByteBudget {
  * connection released) and InputLimitError names `what` and the setting. A Content-Length above the cap fails
  * before a byte is read. Chunks are kept as a list and decoded once, so a body near the cap costs one copy.
  */
-export async function readTextCapped(response: Response, limitBytes: number, what: string, setting: keyof InputLimits): Promise<string> {
+export async function readTextCapped(
+  response: Response,
+  limitBytes: number,
+  what: string,
+  setting: keyof InputLimits,
+): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
   if (Number.isFinite(declared) && declared > limitBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw new InputLimitError(what, limitBytes, setting);
   }
   if (!response.body) return '';
-  return new TextDecoder().decode(await readBytesCapped(response.body, limitBytes, () => new InputLimitError(what, limitBytes, setting)));
+  return new TextDecoder().decode(
+    await readBytesCapped(response.body, limitBytes, () => new InputLimitError(what, limitBytes, setting)),
+  );
 }
 
 /**
  * Reads a byte stream whole, at most `limitBytes` bytes: past them the stream is cancelled and `tooLarge()` is
  * thrown. The one bounded reader of bodies, downloads and inflated archive entries.
  */
-export async function readBytesCapped(stream: ReadableStream<Uint8Array>, limitBytes: number, tooLarge: () => Error): Promise<Uint8Array> {
+export async function readBytesCapped(
+  stream: ReadableStream<Uint8Array>,
+  limitBytes: number,
+  tooLarge: () => Error,
+): Promise<Uint8Array> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -158,7 +172,12 @@ export async function readBytesCapped(stream: ReadableStream<Uint8Array>, limitB
 }
 
 /** readTextCapped, then JSON.parse; a body that is not JSON is reported naming `what`. */
-export async function readJsonCapped(response: Response, limitBytes: number, what: string, setting: keyof InputLimits): Promise<unknown> {
+export async function readJsonCapped(
+  response: Response,
+  limitBytes: number,
+  what: string,
+  setting: keyof InputLimits,
+): Promise<unknown> {
   const text = await readTextCapped(response, limitBytes, what, setting);
   try {
     return JSON.parse(text);

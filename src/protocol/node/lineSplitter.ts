@@ -7,7 +7,12 @@
 import { DEFAULT_MAX_MESSAGE_BYTES, OVERSIZED_EDGE_BYTES } from '../jsonrpc/oversized';
 
 // The limits and reasons are common protocol code (the RPC layer reads the reason); the splitting, on Buffer, is Node's.
-export { DEFAULT_MAX_MESSAGE_BYTES, OVERSIZED_EDGE_BYTES, isOversizedReason, oversizedReason } from '../jsonrpc/oversized';
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  OVERSIZED_EDGE_BYTES,
+  isOversizedReason,
+  oversizedReason,
+} from '../jsonrpc/oversized';
 
 interface LineSink {
   line(text: string): void;

@@ -117,7 +117,8 @@ export const nodeHttpFetch: typeof fetch = (input: FetchInput, init: RequestInit
   ) {
     return fetch(input, init);
   }
-  if (body instanceof URLSearchParams) return request(url, { ...init, headers: withFormContentType(init.headers) }, body.toString());
+  if (body instanceof URLSearchParams)
+    return request(url, { ...init, headers: withFormContentType(init.headers) }, body.toString());
   return request(url, init, body ?? undefined);
 };
 
@@ -161,7 +162,8 @@ function request(url: URL, init: RequestInitLike, body: string | undefined, retr
         resolve(request(url, init, body, true));
         return;
       }
-      if (STALE_CONNECTION_ERRORS.has(error.code ?? '')) error.message += ` (${whichConnection(retried, outgoing.reusedSocket)})`;
+      if (STALE_CONNECTION_ERRORS.has(error.code ?? ''))
+        error.message += ` (${whichConnection(retried, outgoing.reusedSocket)})`;
       reject(signal?.aborted ? abortReason(signal) : new TypeError('fetch failed', { cause: error }));
     });
     outgoing.on('response', (incoming) => {
@@ -182,7 +184,9 @@ function request(url: URL, init: RequestInitLike, body: string | undefined, retr
         resolve(new Response(null, { status, statusText: incoming.statusMessage, headers }));
         return;
       }
-      resolve(new Response(bodyStream(incoming, signal, detach), { status, statusText: incoming.statusMessage, headers }));
+      resolve(
+        new Response(bodyStream(incoming, signal, detach), { status, statusText: incoming.statusMessage, headers }),
+      );
     });
     outgoing.end(body);
   });
@@ -198,7 +202,11 @@ function whichConnection(retried: boolean, reused: boolean): string {
 }
 
 /** The response body as a web stream; the socket pauses while the reader is behind. */
-function bodyStream(incoming: http.IncomingMessage, signal: AbortSignal | undefined, detach: () => void): ReadableStream<Uint8Array> {
+function bodyStream(
+  incoming: http.IncomingMessage,
+  signal: AbortSignal | undefined,
+  detach: () => void,
+): ReadableStream<Uint8Array> {
   let finished = false;
   return new ReadableStream<Uint8Array>(
     {

@@ -133,7 +133,10 @@ export function processTreeToolkit(nodeFs: Pick<typeof fs, 'readdirSync' | 'read
     // "Max realtime timeout      <soft>     <hard>     us"
     const at = limits.indexOf('Max realtime timeout');
     if (at === -1) return false;
-    const soft = limits.slice(at + 'Max realtime timeout'.length, limits.indexOf('\n', at)).trim().split(/\s+/)[0];
+    const soft = limits
+      .slice(at + 'Max realtime timeout'.length, limits.indexOf('\n', at))
+      .trim()
+      .split(/\s+/)[0];
     return soft === tag;
   }
 
@@ -153,7 +156,8 @@ export function processTreeToolkit(nodeFs: Pick<typeof fs, 'readdirSync' | 'read
     for (const [pid, { startTime }] of processes) {
       // Reading /proc/<pid>/limits doubled the cost of a scan; a process older than the server cannot carry its tag.
       const olderThanServer = startedAt !== undefined && startTime < startedAt;
-      if (carriesMarker(pid, needle) || (tagText !== undefined && !olderThanServer && carriesTag(pid, tagText))) pending.push(pid);
+      if (carriesMarker(pid, needle) || (tagText !== undefined && !olderThanServer && carriesTag(pid, tagText)))
+        pending.push(pid);
     }
     if (rootPid !== undefined && processes.has(rootPid)) pending.push(rootPid);
     while (pending.length > 0) {
@@ -237,7 +241,11 @@ function prlimitForTagging(): { path: string } | { missing: string } {
   try {
     const limits = fs.readFileSync('/proc/self/limits', 'latin1');
     const at = limits.indexOf('Max realtime timeout');
-    hard = limits.slice(at + 'Max realtime timeout'.length, limits.indexOf('\n', at)).trim().split(/\s+/)[1] ?? '';
+    hard =
+      limits
+        .slice(at + 'Max realtime timeout'.length, limits.indexOf('\n', at))
+        .trim()
+        .split(/\s+/)[1] ?? '';
   } catch {
     // no /proc: leave hard empty
   }
@@ -360,7 +368,9 @@ export class ServerProcessTree {
         if (pid === undefined) return;
         if (name === 'SIGKILL') {
           // /T reaches the children (npx → node → server); Windows has no signal a console server could ignore.
-          childProcess.spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true }).on('error', () => undefined);
+          childProcess
+            .spawn('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true })
+            .on('error', () => undefined);
         }
         this.child.kill(name);
         return;

@@ -55,7 +55,6 @@ export function stdioSpawnOptions(
 /** How much of a burst is corked before it is written: one writev per slice, and the server is not kept waiting. */
 const BURST_FLUSH_BYTES = 16 * 1024;
 
-
 interface RunningServer {
   child: ChildProcessWithoutNullStreams;
   tree: ServerProcessTree;
@@ -63,7 +62,8 @@ interface RunningServer {
   closed: Promise<void>;
 }
 
-type StdioState = { kind: 'idle' } | ({ kind: 'running' } & RunningServer) | ({ kind: 'closing' } & RunningServer) | { kind: 'closed' };
+type StdioState =
+  { kind: 'idle' } | ({ kind: 'running' } & RunningServer) | ({ kind: 'closing' } & RunningServer) | { kind: 'closed' };
 
 /** Runs a local MCP server as a child process and exchanges newline-delimited JSON over its stdin/stdout. */
 export class StdioTransport implements Transport {
@@ -121,7 +121,9 @@ export class StdioTransport implements Transport {
       throw describeSpawnError(error as NodeJS.ErrnoException, command, cwd, env);
     }
     if ('untagged' in launch && treeStrategyFor(process.platform) === 'proc-scan') {
-      this.diagnostics.fire(`the server's processes are not tagged (${launch.untagged}); a descendant that scrubs its environment and leaves its parent could outlive it`);
+      this.diagnostics.fire(
+        `the server's processes are not tagged (${launch.untagged}); a descendant that scrubs its environment and leaves its parent could outlive it`,
+      );
     }
     const tree = new ServerProcessTree(treeStrategyFor(process.platform), marker, child);
     const exited = new Promise<void>((resolve) =>
@@ -137,7 +139,8 @@ export class StdioTransport implements Transport {
     if (child.pid !== undefined) {
       // Told in the same turn as the spawn: a client killed from here on cannot leave this server behind.
       const watchdog = serverWatchdog.track(marker, child.pid, tree.startedAt);
-      if ('failed' in watchdog) this.diagnostics.fire(`${watchdog.failed}; the server may outlive a client that is killed`);
+      if ('failed' in watchdog)
+        this.diagnostics.fire(`${watchdog.failed}; the server may outlive a client that is killed`);
     }
 
     await new Promise<void>((resolve, reject) => {
@@ -169,11 +172,19 @@ export class StdioTransport implements Transport {
   /** Not an async function: no promise of its own per message when the pipe takes it (the usual case). */
   send(message: object): Promise<void> {
     if (this.state.kind !== 'running') {
-      return Promise.reject(new LocalError('connection-closed', 'the server process is not running', { detail: { kind: 'process-gone', how: 'not running' } }));
+      return Promise.reject(
+        new LocalError('connection-closed', 'the server process is not running', {
+          detail: { kind: 'process-gone', how: 'not running' },
+        }),
+      );
     }
     const { stdin } = this.state.child;
     if (stdin.destroyed || !stdin.writable) {
-      return Promise.reject(new LocalError('connection-closed', 'the server closed its input', { detail: { kind: 'process-gone', how: 'closed its input' } }));
+      return Promise.reject(
+        new LocalError('connection-closed', 'the server closed its input', {
+          detail: { kind: 'process-gone', how: 'closed its input' },
+        }),
+      );
     }
     // JSON.stringify never emits a raw newline, so one message is exactly one line.
     const line = JSON.stringify(message) + '\n';
@@ -283,9 +294,17 @@ export class StdioTransport implements Transport {
       this.sink?.onClose();
       return;
     }
-    const launcher = this.stderrTail.length ? undefined : silentLauncher(this.options.command, this.options.args ?? [], code);
-    const tail = this.stderrTail.length ? `; last stderr lines:\n${this.stderrTail.join('\n')}` : launcher ? launcherHint(launcher) : '';
-    const detail: ErrorDetail = signal ? { kind: 'process-killed', signal } : { kind: 'process-exited', code, ...(launcher ? { silentLauncher: launcher } : {}) };
+    const launcher = this.stderrTail.length
+      ? undefined
+      : silentLauncher(this.options.command, this.options.args ?? [], code);
+    const tail = this.stderrTail.length
+      ? `; last stderr lines:\n${this.stderrTail.join('\n')}`
+      : launcher
+        ? launcherHint(launcher)
+        : '';
+    const detail: ErrorDetail = signal
+      ? { kind: 'process-killed', signal }
+      : { kind: 'process-exited', code, ...(launcher ? { silentLauncher: launcher } : {}) };
     this.sink?.onClose(new LocalError('connection-closed', `the server process ${how}${tail}`, { detail }));
   }
 }
@@ -307,7 +326,12 @@ function launcherHint(launcher: string): string {
 /** The package launcher (npx, uvx, `pnpm dlx`…) that `command` runs when it failed with `code`; undefined for anything else. */
 function silentLauncher(command: string, args: readonly string[], code: number | null): string | undefined {
   if (code === null || code === 0) return undefined;
-  const program = command.split(/[\\/]/).at(-1)?.replace(/\.(cmd|exe|ps1)$/i, '').toLowerCase() ?? '';
+  const program =
+    command
+      .split(/[\\/]/)
+      .at(-1)
+      ?.replace(/\.(cmd|exe|ps1)$/i, '')
+      .toLowerCase() ?? '';
   const launcher = ['npx', 'pnpx', 'bunx', 'uvx'].includes(program)
     ? program
     : ['pnpm', 'yarn', 'bun'].includes(program) && args[0] === 'dlx'
@@ -328,7 +352,8 @@ export function buildEnvironment(
   const env: NodeJS.ProcessEnv = { ...base };
   for (const [name, value] of Object.entries(overrides ?? {})) {
     if (platform === 'win32') {
-      for (const existing of Object.keys(env)) if (existing !== name && existing.toUpperCase() === name.toUpperCase()) delete env[existing];
+      for (const existing of Object.keys(env))
+        if (existing !== name && existing.toUpperCase() === name.toUpperCase()) delete env[existing];
     }
     if (value === null) delete env[name];
     else env[name] = value;
@@ -336,14 +361,23 @@ export function buildEnvironment(
   return env;
 }
 
-function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: string | undefined, env: NodeJS.ProcessEnv): LocalError {
+function describeSpawnError(
+  error: NodeJS.ErrnoException,
+  command: string,
+  cwd: string | undefined,
+  env: NodeJS.ProcessEnv,
+): LocalError {
   // A cwd that is missing fails the spawn with ENOENT too, which would otherwise read as a command not on PATH.
   const cwdProblem = cwd === undefined ? undefined : unusableCwd(cwd);
   if (cwd !== undefined && cwdProblem !== undefined) {
-    return new LocalError('transport', `cannot start "${command}": cwd ${cwd} ${cwdProblem}`, { cause: error, detail: { kind: 'cwd-unusable', command, cwd, problem: cwdProblem } });
+    return new LocalError('transport', `cannot start "${command}": cwd ${cwd} ${cwdProblem}`, {
+      cause: error,
+      detail: { kind: 'cwd-unusable', command, cwd, problem: cwdProblem },
+    });
   }
   if (error.code === 'ENOENT') {
-    const searched = path.isAbsolute(command) || command.includes('/') ? `the path ${command}` : `PATH=${env.PATH ?? ''}`;
+    const searched =
+      path.isAbsolute(command) || command.includes('/') ? `the path ${command}` : `PATH=${env.PATH ?? ''}`;
     return new LocalError(
       'transport',
       `command not found: "${command}" (searched ${searched}${cwd ? `; cwd ${cwd}` : ''}). ` +
@@ -352,7 +386,10 @@ function describeSpawnError(error: NodeJS.ErrnoException, command: string, cwd: 
     );
   }
   if (error.code === 'EACCES') {
-    return new LocalError('transport', `permission denied running "${command}": is it executable?`, { cause: error, detail: { kind: 'permission-denied', command } });
+    return new LocalError('transport', `permission denied running "${command}": is it executable?`, {
+      cause: error,
+      detail: { kind: 'permission-denied', command },
+    });
   }
   return new LocalError('transport', `cannot start "${command}": ${error.message}`, { cause: error });
 }

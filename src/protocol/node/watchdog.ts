@@ -42,7 +42,10 @@ function watchdogMain(
     let signalled = 0;
     for (const [marker, { pid, startedAt }] of tracked) {
       if (strategy === 'proc-scan') {
-        signalled += name === 'SIGTERM' ? toolkit.terminate(marker, undefined, startedAt) : toolkit.kill(marker, undefined, startedAt);
+        signalled +=
+          name === 'SIGTERM'
+            ? toolkit.terminate(marker, undefined, startedAt)
+            : toolkit.kill(marker, undefined, startedAt);
       } else if (strategy === 'windows') {
         childProcess.spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
       } else {
@@ -92,7 +95,8 @@ function watchdogMain(
       const [command, marker, pid, startedAt] = buffered.slice(0, newline).split(' ');
       buffered = buffered.slice(newline + 1);
       const start = Number(startedAt);
-      if (command === 'track' && marker) tracked.set(marker, { pid: Number(pid), startedAt: Number.isFinite(start) ? start : undefined });
+      if (command === 'track' && marker)
+        tracked.set(marker, { pid: Number(pid), startedAt: Number.isFinite(start) ? start : undefined });
       else if (command === 'untrack' && marker) tracked.delete(marker);
     }
   });
@@ -150,7 +154,11 @@ class Watchdog {
     delete env.NODE_OPTIONS; // no --inspect port clash, no preloaded hooks in the watchdog
     let child: ChildProcess;
     try {
-      child = spawn(process.execPath, ['-e', watchdogSource()], { stdio: ['pipe', 'ignore', 'ignore'], env, windowsHide: true });
+      child = spawn(process.execPath, ['-e', watchdogSource()], {
+        stdio: ['pipe', 'ignore', 'ignore'],
+        env,
+        windowsHide: true,
+      });
     } catch (error) {
       this.state = { kind: 'failed', reason: `cannot start the watchdog: ${(error as Error).message}` };
       return this.state;
@@ -176,7 +184,8 @@ class Watchdog {
     this.state = { kind: 'none' };
     if (this.trees.size === 0) return;
     const state = this.ensureRunning();
-    if (state.kind === 'running') for (const [marker, { pid, startedAt }] of this.trees) state.stdin.write(trackLine(marker, pid, startedAt));
+    if (state.kind === 'running')
+      for (const [marker, { pid, startedAt }] of this.trees) state.stdin.write(trackLine(marker, pid, startedAt));
   }
 }
 

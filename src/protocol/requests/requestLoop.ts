@@ -1,5 +1,16 @@
 import { LocalError } from '../errors';
-import type { AttemptContext, AttemptOutcome, AttemptVerdict, ClientIdentity, EraWire, InputRequest, InputResponses, ProtocolEra, RequiredUrlElicitation, ServerSession } from '../eras/era';
+import type {
+  AttemptContext,
+  AttemptOutcome,
+  AttemptVerdict,
+  ClientIdentity,
+  EraWire,
+  InputRequest,
+  InputResponses,
+  ProtocolEra,
+  RequiredUrlElicitation,
+  ServerSession,
+} from '../eras/era';
 import type { Logger, ProgressUpdate, RequestOptions, RpcConnection } from '../jsonrpc/rpcConnection';
 import type { ClientRequestMethod, ClientRequestParams, ClientRequestResult, JsonParams, ListMethod } from '../methods';
 import type { JsonObject } from '../types';
@@ -28,10 +39,22 @@ export interface RequestLoopPeer {
   currentSession(): ServerSession | undefined;
   sessionRenewed(session: ServerSession): void;
   extensionResultTypes(): ReadonlySet<string>;
-  answerInputRequests(inputRequests: Readonly<Record<string, InputRequest>>, signal: AbortSignal | undefined): Promise<InputResponses>;
-  completeUrlElicitations(elicitations: readonly RequiredUrlElicitation[], signal: AbortSignal | undefined): Promise<boolean>;
+  answerInputRequests(
+    inputRequests: Readonly<Record<string, InputRequest>>,
+    signal: AbortSignal | undefined,
+  ): Promise<InputResponses>;
+  completeUrlElicitations(
+    elicitations: readonly RequiredUrlElicitation[],
+    signal: AbortSignal | undefined,
+  ): Promise<boolean>;
   relist(method: ListMethod, signal: AbortSignal | undefined): Promise<void>;
-  resolveExtensionResult(resultType: string, result: JsonObject, method: ClientRequestMethod, params: JsonParams | undefined, signal: AbortSignal | undefined): Promise<JsonObject>;
+  resolveExtensionResult(
+    resultType: string,
+    result: JsonObject,
+    method: ClientRequestMethod,
+    params: JsonParams | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<JsonObject>;
 }
 
 /**
@@ -51,7 +74,11 @@ export class RequestLoop {
    * every request) costs the connection's promise and one `then`, not an async frame and a promise per layer.
    * Anything else the era asks for (renew, retry, input rounds) continues in `continueAfter`.
    */
-  request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options: LoopCallOptions = {}): Promise<ClientRequestResult<M>> {
+  request<M extends ClientRequestMethod>(
+    method: M,
+    params: ClientRequestParams<M>,
+    options: LoopCallOptions = {},
+  ): Promise<ClientRequestResult<M>> {
     const peer = this.peer;
     let call: LoopCall;
     let context: AttemptContext;
@@ -75,7 +102,11 @@ export class RequestLoop {
     ) as Promise<ClientRequestResult<M>>;
   }
 
-  private firstOutcome(call: LoopCall, context: AttemptContext, outcome: AttemptOutcome): JsonObject | Promise<JsonObject> {
+  private firstOutcome(
+    call: LoopCall,
+    context: AttemptContext,
+    outcome: AttemptOutcome,
+  ): JsonObject | Promise<JsonObject> {
     const era = this.peer.era;
     const verdict = era.interpret(outcome, context);
     if (verdict.kind === 'complete') {
@@ -87,7 +118,11 @@ export class RequestLoop {
   }
 
   /** The rest of a request after attempt `attempt` (0: none yet) ended with `last`, bounded by MAX_ATTEMPTS. */
-  private async continueAfter(call: LoopCall, attempt: number, last: { outcome: AttemptOutcome; verdict: AttemptVerdict } | undefined): Promise<JsonObject> {
+  private async continueAfter(
+    call: LoopCall,
+    attempt: number,
+    last: { outcome: AttemptOutcome; verdict: AttemptVerdict } | undefined,
+  ): Promise<JsonObject> {
     const peer = this.peer;
     const { method, params, options } = call;
     for (;;) {
@@ -95,13 +130,25 @@ export class RequestLoop {
         attempt++;
         if (this.renewing) call.session = await this.renewing;
         const context = new Attempt(peer, call, attempt);
-        const outcome = await this.attempt(method, peer.era.shapeParams(call.currentParams, context), call.requestOptions);
+        const outcome = await this.attempt(
+          method,
+          peer.era.shapeParams(call.currentParams, context),
+          call.requestOptions,
+        );
         last = { outcome, verdict: peer.era.interpret(outcome, context) };
       }
       const { outcome, verdict } = last;
       last = undefined;
-      if (verdict.kind !== 'complete' && verdict.kind !== 'fail' && verdict.kind !== 'extension-result' && attempt >= MAX_ATTEMPTS) {
-        throw new LocalError('protocol-violation', `${peer.serverName}: ${method} did not complete after ${attempt} attempts; giving up`);
+      if (
+        verdict.kind !== 'complete' &&
+        verdict.kind !== 'fail' &&
+        verdict.kind !== 'extension-result' &&
+        attempt >= MAX_ATTEMPTS
+      ) {
+        throw new LocalError(
+          'protocol-violation',
+          `${peer.serverName}: ${method} did not complete after ${attempt} attempts; giving up`,
+        );
       }
       switch (verdict.kind) {
         case 'complete':
@@ -116,7 +163,11 @@ export class RequestLoop {
           continue;
         case 'renew-session':
           // A request that fails again after a renewal is not renewed in a loop.
-          if (call.renewed) throw outcomeError(outcome, `${peer.serverName}: ${method} failed again after a new session: ${verdict.reason}`);
+          if (call.renewed)
+            throw outcomeError(
+              outcome,
+              `${peer.serverName}: ${method} failed again after a new session: ${verdict.reason}`,
+            );
           call.renewed = true;
           call.session = await this.renewSession(call.session, verdict.reason);
           continue;
@@ -127,11 +178,15 @@ export class RequestLoop {
           await peer.relist(verdict.list, options.signal);
           continue;
         case 'url-elicitation-required':
-          if (call.elicitedUrls || !(await peer.completeUrlElicitations(verdict.elicitations, options.signal))) throw verdict.error;
+          if (call.elicitedUrls || !(await peer.completeUrlElicitations(verdict.elicitations, options.signal)))
+            throw verdict.error;
           call.elicitedUrls = true;
           continue;
         case 'input-required':
-          call.currentParams = verdict.continueWith(call.currentParams, await peer.answerInputRequests(verdict.inputRequests, options.signal));
+          call.currentParams = verdict.continueWith(
+            call.currentParams,
+            await peer.answerInputRequests(verdict.inputRequests, options.signal),
+          );
           continue;
         default: {
           const exhaustive: never = verdict;
@@ -141,7 +196,11 @@ export class RequestLoop {
     }
   }
 
-  private attempt(method: ClientRequestMethod, params: JsonParams | undefined, options: RequestOptions): Promise<AttemptOutcome> {
+  private attempt(
+    method: ClientRequestMethod,
+    params: JsonParams | undefined,
+    options: RequestOptions,
+  ): Promise<AttemptOutcome> {
     // Not an async function: module-level callbacks, no closure and no extra promise per request.
     return this.peer.rpc.request<JsonObject>(method, params, options).then(resultOutcome, errorOutcome);
   }

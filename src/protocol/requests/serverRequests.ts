@@ -8,10 +8,18 @@ import { assertFlatElicitationSchema } from '../validation/elicitationSchema';
 import { validateSamplingRequest } from '../validation/samplingValidation';
 
 export type ServerRequestHandlers = {
-  [M in ServerRequestMethod]?: (params: Unverified<ServerRequests[M]['params']>, signal: AbortSignal) => Promise<ServerRequests[M]['result']>;
+  [M in ServerRequestMethod]?: (
+    params: Unverified<ServerRequests[M]['params']>,
+    signal: AbortSignal,
+  ) => Promise<ServerRequests[M]['result']>;
 };
 
-export const SERVER_REQUEST_METHODS: readonly ServerRequestMethod[] = ['ping', 'roots/list', 'sampling/createMessage', 'elicitation/create'];
+export const SERVER_REQUEST_METHODS: readonly ServerRequestMethod[] = [
+  'ping',
+  'roots/list',
+  'sampling/createMessage',
+  'elicitation/create',
+];
 
 interface ServerRequestContext {
   serverName: string;
@@ -45,18 +53,28 @@ export function createServerRequestHandlers(context: ServerRequestContext): Serv
   if (elicitation) {
     handlers['elicitation/create'] = async (params, signal) => {
       const mode = params.mode === undefined ? 'form' : params.mode;
-      if (mode !== 'form' && mode !== 'url') throw new McpError(ErrorCodes.InvalidParams, `unknown elicitation mode ${JSON.stringify(mode)}`);
-      if (!elicitation.modes.includes(mode)) throw new McpError(ErrorCodes.InvalidParams, `elicitation mode "${mode}" was not declared by this client`);
+      if (mode !== 'form' && mode !== 'url')
+        throw new McpError(ErrorCodes.InvalidParams, `unknown elicitation mode ${JSON.stringify(mode)}`);
+      if (!elicitation.modes.includes(mode))
+        throw new McpError(ErrorCodes.InvalidParams, `elicitation mode "${mode}" was not declared by this client`);
       const message = params.message;
-      if (typeof message !== 'string') throw new McpError(ErrorCodes.InvalidParams, 'elicitation/create needs a message');
+      if (typeof message !== 'string')
+        throw new McpError(ErrorCodes.InvalidParams, 'elicitation/create needs a message');
       const needsId = context.urlElicitationNeedsId();
       if (mode === 'url' && (typeof params.url !== 'string' || (needsId && typeof params.elicitationId !== 'string'))) {
-        throw new McpError(ErrorCodes.InvalidParams, needsId ? 'URL-mode elicitation needs url and elicitationId' : 'URL-mode elicitation needs a url');
+        throw new McpError(
+          ErrorCodes.InvalidParams,
+          needsId ? 'URL-mode elicitation needs url and elicitationId' : 'URL-mode elicitation needs a url',
+        );
       }
       // A form may only ask for flat primitive fields (the spec's PrimitiveSchemaDefinition); anything else is
       // refused with -32602 before a person sees it. The form layer still bounds what it renders.
       if (mode === 'form') assertFlatElicitationSchema(params.requestedSchema);
-      const request: ServerRequests['elicitation/create']['params'] = { ...(params as ServerRequests['elicitation/create']['params']), mode, message };
+      const request: ServerRequests['elicitation/create']['params'] = {
+        ...(params as ServerRequests['elicitation/create']['params']),
+        mode,
+        message,
+      };
       return personWaits.during(() => elicitation.elicit(request, { serverName, signal }));
     };
   }
@@ -64,17 +82,27 @@ export function createServerRequestHandlers(context: ServerRequestContext): Serv
 }
 
 /** Answers one input request (2026-07-28) with the handler of the same server request. */
-function answerInputRequest(serverName: string, handlers: ServerRequestHandlers, input: InputRequest, signal: AbortSignal): Promise<JsonObject> {
-  const missing = () => new LocalError('capability-missing', `${serverName} asked for ${input.method}, which this client does not offer`);
+function answerInputRequest(
+  serverName: string,
+  handlers: ServerRequestHandlers,
+  input: InputRequest,
+  signal: AbortSignal,
+): Promise<JsonObject> {
+  const missing = () =>
+    new LocalError('capability-missing', `${serverName} asked for ${input.method}, which this client does not offer`);
   switch (input.method) {
     case 'ping':
       return handlers.ping ? handlers.ping(input.params, signal) : Promise.reject(missing());
     case 'roots/list':
       return handlers['roots/list'] ? handlers['roots/list'](input.params, signal) : Promise.reject(missing());
     case 'sampling/createMessage':
-      return handlers['sampling/createMessage'] ? handlers['sampling/createMessage'](input.params, signal) : Promise.reject(missing());
+      return handlers['sampling/createMessage']
+        ? handlers['sampling/createMessage'](input.params, signal)
+        : Promise.reject(missing());
     case 'elicitation/create':
-      return handlers['elicitation/create'] ? handlers['elicitation/create'](input.params, signal) : Promise.reject(missing());
+      return handlers['elicitation/create']
+        ? handlers['elicitation/create'](input.params, signal)
+        : Promise.reject(missing());
   }
 }
 

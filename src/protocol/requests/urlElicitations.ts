@@ -26,7 +26,10 @@ export class UrlElicitations implements Disposable {
   }
 
   /** True when the person accepted every one and the server completed each; false leaves the original error standing. */
-  async completeAll(elicitations: readonly RequiredUrlElicitation[], signal: AbortSignal | undefined): Promise<boolean> {
+  async completeAll(
+    elicitations: readonly RequiredUrlElicitation[],
+    signal: AbortSignal | undefined,
+  ): Promise<boolean> {
     const elicitation = this.elicitation;
     if (!elicitation?.modes.includes('url')) return false;
     const context = { serverName: this.serverName, signal: signal ?? new AbortController().signal };
@@ -34,7 +37,9 @@ export class UrlElicitations implements Disposable {
       const message = item.message ?? `${this.serverName} needs you to open a URL`;
       const completed = this.waitForComplete(item.elicitationId, context.signal);
       // The person reads and decides: the connection's deadlines wait meanwhile.
-      const answer = await this.personWaits.during(() => elicitation.elicit({ mode: 'url', message, url: item.url, elicitationId: item.elicitationId }, context));
+      const answer = await this.personWaits.during(() =>
+        elicitation.elicit({ mode: 'url', message, url: item.url, elicitationId: item.elicitationId }, context),
+      );
       if (answer.action !== 'accept') {
         completed.cancel();
         return false;

@@ -1,14 +1,22 @@
 import type { Disposable } from '../disposable';
 import { DisposableStore, Emitter } from '../disposable';
 import { LocalError } from '../errors';
-import type { DiagnosticListener, HttpSessionMode, ProtocolHeaderProvider, Transport, TransportKind, TransportSink } from './transport';
+import type {
+  DiagnosticListener,
+  HttpSessionMode,
+  ProtocolHeaderProvider,
+  Transport,
+  TransportKind,
+  TransportSink,
+} from './transport';
 import { HttpSseTransport, type HttpSseOptions } from './httpSse';
 import { HttpStatusError } from './httpShared';
 import { StreamableHttpTransport, type StreamableHttpOptions } from './streamableHttp';
 
 export type HttpTransportMode = 'auto' | 'streamable-http' | 'sse';
 
-type HttpTransportOptions = StreamableHttpOptions & Pick<HttpSseOptions, 'endpointTimeoutMs'> & { mode?: HttpTransportMode };
+type HttpTransportOptions = StreamableHttpOptions &
+  Pick<HttpSseOptions, 'endpointTimeoutMs'> & { mode?: HttpTransportMode };
 
 export function createHttpTransport(options: HttpTransportOptions): Transport {
   const { mode = 'auto', ...rest } = options;

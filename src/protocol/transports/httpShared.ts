@@ -200,11 +200,13 @@ export function validateHttpUrl(url: string): URL {
   }
   if (parsed.username || parsed.password) {
     // fetch refuses such URLs; say so before any request, and point to the supported way.
-    throw new LocalError('invalid-argument', `the URL ${displayUrl(url)} contains user:password; put credentials in an Authorization header instead`);
+    throw new LocalError(
+      'invalid-argument',
+      `the URL ${displayUrl(url)} contains user:password; put credentials in an Authorization header instead`,
+    );
   }
   return parsed;
 }
-
 
 /** A short name for a message in diagnostics: its method, or "response <id>". */
 export function describeMessage(message: object): string {
@@ -213,7 +215,6 @@ export function describeMessage(message: object): string {
   if ('id' in record) return `response ${String(record.id)}`;
   return 'message';
 }
-
 
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
@@ -266,26 +267,49 @@ function isRedirectRefusal(error: unknown): boolean {
  * spelling (HTTP names are case-insensitive). A plain object, not a Headers: fetch copies either into its own list,
  * and reading a Headers for that sorts it, on every request.
  */
-export function setHeaders(target: Record<string, string>, source: Readonly<Record<string, string>>): Record<string, string> {
+export function setHeaders(
+  target: Record<string, string>,
+  source: Readonly<Record<string, string>>,
+): Record<string, string> {
   for (const name of Object.keys(source)) target[name.toLowerCase()] = source[name];
   return target;
 }
 
-export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAuthorizer, url: string, request: AuthorizedRequest): Promise<Response> {
+export async function authorizedFetch(
+  fetchFn: typeof fetch,
+  authorizer: HttpAuthorizer,
+  url: string,
+  request: AuthorizedRequest,
+): Promise<Response> {
   const origin = new URL(url).origin;
   let target = url;
   let redirects = 0;
   let challenged = false;
   let nonceRetried = false;
   for (;;) {
-    const headers = setHeaders(setHeaders({}, await authorizer.headersFor({ url: target, method: request.method })), request.headers);
+    const headers = setHeaders(
+      setHeaders({}, await authorizer.headersFor({ url: target, method: request.method })),
+      request.headers,
+    );
     const memory = request.redirects;
     let response: Response;
     if (memory === undefined || memory.redirected) {
-      response = await fetchFn(target, { method: request.method, headers, body: request.body, signal: request.signal, redirect: 'manual' });
+      response = await fetchFn(target, {
+        method: request.method,
+        headers,
+        body: request.body,
+        signal: request.signal,
+        redirect: 'manual',
+      });
     } else {
       try {
-        response = await fetchFn(target, { method: request.method, headers, body: request.body, signal: request.signal, redirect: 'error' });
+        response = await fetchFn(target, {
+          method: request.method,
+          headers,
+          body: request.body,
+          signal: request.signal,
+          redirect: 'error',
+        });
       } catch (error) {
         if (request.signal?.aborted || !isRedirectRefusal(error)) throw error;
         memory.redirected = true;
@@ -302,7 +326,11 @@ export async function authorizedFetch(fetchFn: typeof fetch, authorizer: HttpAut
           `${request.method} ${displayUrl(target)} was redirected to another origin (${next.origin}); not following it, so credentials and messages stay with ${origin}`,
         );
       }
-      if (++redirects > MAX_REDIRECTS) throw new LocalError('transport', `${request.method} ${displayUrl(url)} was redirected more than ${MAX_REDIRECTS} times`);
+      if (++redirects > MAX_REDIRECTS)
+        throw new LocalError(
+          'transport',
+          `${request.method} ${displayUrl(url)} was redirected more than ${MAX_REDIRECTS} times`,
+        );
       target = next.href;
       continue;
     }
@@ -335,6 +363,9 @@ function resolveRedirect(location: string, base: string): URL {
   try {
     return new URL(location, base);
   } catch {
-    throw new LocalError('protocol-violation', `${displayUrl(base)} redirected to an invalid location: ${location.slice(0, 200)}`);
+    throw new LocalError(
+      'protocol-violation',
+      `${displayUrl(base)} redirected to an invalid location: ${location.slice(0, 200)}`,
+    );
   }
 }

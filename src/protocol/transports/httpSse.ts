@@ -2,10 +2,27 @@ import { staticHeaders, type HttpAuthorizer } from '../auth/authorizer';
 import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
-import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
+import type {
+  DiagnosticListener,
+  OutgoingHttpRequest,
+  ProtocolHeaderProvider,
+  Transport,
+  TransportSink,
+} from './transport';
 import { SseParser, type SseEvent } from './sseParser';
 import { inputLimits, type InputLimits } from '../limits/inputLimits';
-import { authorizedFetch, describeMessage, discardBody, displayUrl, httpStatusError, mediaType, networkError, pumpSse, setHeaders, validateHttpUrl } from './httpShared';
+import {
+  authorizedFetch,
+  describeMessage,
+  discardBody,
+  displayUrl,
+  httpStatusError,
+  mediaType,
+  networkError,
+  pumpSse,
+  setHeaders,
+  validateHttpUrl,
+} from './httpShared';
 
 /**
  * The 2024-11-05 "HTTP with SSE" transport: one long-lived GET stream whose first `endpoint` event names
@@ -70,7 +87,8 @@ export class HttpSseTransport implements Transport {
     try {
       const response = await this.openStream();
       const endpoint = await this.readUntilEndpoint(response, base);
-      if (this.state.kind !== 'connecting') throw new LocalError('connection-closed', 'the SSE transport was closed while connecting');
+      if (this.state.kind !== 'connecting')
+        throw new LocalError('connection-closed', 'the SSE transport was closed while connecting');
       this.state = { kind: 'open', sink, endpoint };
       this.diagnostics.fire(`SSE endpoint ${displayUrl(endpoint)}`);
     } catch (error) {
@@ -88,13 +106,18 @@ export class HttpSseTransport implements Transport {
     try {
       response = await authorizedFetch(this.fetchFn, this.authorizer, endpoint, {
         method: 'POST',
-        headers: this.buildHeaders({ kind: 'message', message }, 'application/json, text/event-stream', { 'Content-Type': 'application/json' }),
+        headers: this.buildHeaders({ kind: 'message', message }, 'application/json, text/event-stream', {
+          'Content-Type': 'application/json',
+        }),
         body: JSON.stringify(message),
         signal: this.scope.signal,
       });
     } catch (error) {
       if (error instanceof LocalError && !this.scope.signal.aborted) throw error;
-      if (this.scope.signal.aborted) throw new LocalError('connection-closed', `POST ${displayUrl(endpoint)} was cancelled: the transport closed`, { cause: error });
+      if (this.scope.signal.aborted)
+        throw new LocalError('connection-closed', `POST ${displayUrl(endpoint)} was cancelled: the transport closed`, {
+          cause: error,
+        });
       throw networkError('POST', endpoint, error);
     }
     this.diagnostics.fire(`POST ${label} → ${response.status}`);
@@ -126,7 +149,11 @@ export class HttpSseTransport implements Transport {
   // -------------------------------------------------------------------------------------------------------
 
   /** The transport's and the era's headers; `authorizedFetch` adds the credentials underneath them. */
-  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Record<string, string> {
+  private buildHeaders(
+    request: OutgoingHttpRequest,
+    accept: string,
+    extra: Record<string, string> = {},
+  ): Record<string, string> {
     const headers = setHeaders({}, extra);
     headers.accept = accept;
     const protocol = this.protocolHeaders?.(request);
@@ -144,7 +171,8 @@ export class HttpSseTransport implements Transport {
       });
     } catch (error) {
       if (error instanceof LocalError && !this.scope.signal.aborted) throw error;
-      if (this.scope.signal.aborted) throw new LocalError('connection-closed', 'the SSE transport was closed while connecting', { cause: error });
+      if (this.scope.signal.aborted)
+        throw new LocalError('connection-closed', 'the SSE transport was closed while connecting', { cause: error });
       throw networkError('GET', url, error);
     }
     const type = mediaType(response);
@@ -176,32 +204,47 @@ export class HttpSseTransport implements Transport {
       };
       const timeoutMs = this.options.endpointTimeoutMs ?? DEFAULT_ENDPOINT_TIMEOUT_MS;
       const timer = setTimeout(
-        () => settle({ kind: 'error', error: new LocalError('transport', `no 'endpoint' event from ${displayUrl(base.href)} within ${timeoutMs} ms`) }),
+        () =>
+          settle({
+            kind: 'error',
+            error: new LocalError(
+              'transport',
+              `no 'endpoint' event from ${displayUrl(base.href)} within ${timeoutMs} ms`,
+            ),
+          }),
         timeoutMs,
       );
-      const parser = new SseParser({
-        event: (event) => {
-          if (event.type === 'endpoint') {
-            if (settled) {
-              this.diagnostics.fire('ignored a second endpoint event');
+      const parser = new SseParser(
+        {
+          event: (event) => {
+            if (event.type === 'endpoint') {
+              if (settled) {
+                this.diagnostics.fire('ignored a second endpoint event');
+                return;
+              }
+              try {
+                settle({ kind: 'endpoint', url: resolveEndpoint(event.data, base) });
+              } catch (error) {
+                settle({ kind: 'error', error: error instanceof Error ? error : new Error(errorMessage(error)) });
+              }
               return;
             }
-            try {
-              settle({ kind: 'endpoint', url: resolveEndpoint(event.data, base) });
-            } catch (error) {
-              settle({ kind: 'error', error: error instanceof Error ? error : new Error(errorMessage(error)) });
-            }
-            return;
-          }
-          this.onEvent(event);
+            this.onEvent(event);
+          },
         },
-      }, '', { maxLineBytes: this.limits.maxSseLineBytes, maxEventBytes: this.limits.maxMessageBytes });
+        '',
+        { maxLineBytes: this.limits.maxSseLineBytes, maxEventBytes: this.limits.maxMessageBytes },
+      );
       void pumpSse(response, parser).then((outcome) => {
         switch (outcome.kind) {
           case 'ended':
           case 'failed': {
-            const reason = outcome.kind === 'ended' ? 'the server ended the SSE stream' : `the SSE stream broke: ${outcome.reason}`;
-            settle({ kind: 'error', error: new LocalError('transport', `${reason} before sending an 'endpoint' event`) });
+            const reason =
+              outcome.kind === 'ended' ? 'the server ended the SSE stream' : `the SSE stream broke: ${outcome.reason}`;
+            settle({
+              kind: 'error',
+              error: new LocalError('transport', `${reason} before sending an 'endpoint' event`),
+            });
             this.onStreamEnd(new LocalError('connection-closed', reason));
             return;
           }

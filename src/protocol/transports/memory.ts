@@ -1,6 +1,13 @@
 import { Emitter, type Disposable } from '../disposable';
 import { LocalError } from '../errors';
-import type { DiagnosticListener, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportKind, TransportSink } from './transport';
+import type {
+  DiagnosticListener,
+  OutgoingHttpRequest,
+  ProtocolHeaderProvider,
+  Transport,
+  TransportKind,
+  TransportSink,
+} from './transport';
 
 /**
  * An in-memory linked transport pair for deterministic protocol tests: the client side is an ordinary
@@ -44,7 +51,11 @@ class Link {
   /** Messages the client sent that the test has not taken yet. */
   readonly inbox: SentMessage[] = [];
   readonly everything: SentMessage[] = [];
-  readonly waiters: Array<{ predicate: (sent: SentMessage) => boolean; resolve: (sent: SentMessage) => void; reject: (error: Error) => void }> = [];
+  readonly waiters: Array<{
+    predicate: (sent: SentMessage) => boolean;
+    resolve: (sent: SentMessage) => void;
+    reject: (error: Error) => void;
+  }> = [];
   readonly diagnostics = new Emitter<string>();
   /** One-shot send failures armed by the test (like an HTTP 404 answering a POST). */
   readonly sendFailures: Array<{ predicate: (sent: SentMessage) => boolean; error: Error }> = [];
@@ -71,7 +82,8 @@ class Link {
   close(error?: Error): void {
     const state = this.state;
     this.state = { kind: 'closed' };
-    for (const waiter of this.waiters.splice(0)) waiter.reject(new LocalError('connection-closed', 'the memory link closed'));
+    for (const waiter of this.waiters.splice(0))
+      waiter.reject(new LocalError('connection-closed', 'the memory link closed'));
     if (state.kind === 'open') state.sink.onClose(error);
   }
 }
@@ -83,13 +95,15 @@ class MemoryClientTransport implements Transport {
   ) {}
 
   start(sink: TransportSink): Promise<void> {
-    if (this.link.state.kind !== 'idle') return Promise.reject(new LocalError('transport', 'the memory transport was already started'));
+    if (this.link.state.kind !== 'idle')
+      return Promise.reject(new LocalError('transport', 'the memory transport was already started'));
     this.link.state = { kind: 'open', sink };
     return Promise.resolve();
   }
 
   send(message: object): Promise<void> {
-    if (this.link.state.kind !== 'open') return Promise.reject(new LocalError('connection-closed', 'the memory transport is not open'));
+    if (this.link.state.kind !== 'open')
+      return Promise.reject(new LocalError('connection-closed', 'the memory transport is not open'));
     // A copy, as a wire would make: later mutation by the sender must not change what the server saw.
     const failure = this.link.clientSent(JSON.parse(JSON.stringify(message)) as Record<string, unknown>);
     return failure ? Promise.reject(failure) : Promise.resolve();
@@ -146,7 +160,8 @@ export class MemoryServerEndpoint {
   next(predicate: (sent: SentMessage) => boolean = () => true): Promise<SentMessage> {
     const index = this.link.inbox.findIndex(predicate);
     if (index >= 0) return Promise.resolve(this.link.inbox.splice(index, 1)[0]);
-    if (this.link.state.kind === 'closed') return Promise.reject(new LocalError('connection-closed', 'the memory link is closed'));
+    if (this.link.state.kind === 'closed')
+      return Promise.reject(new LocalError('connection-closed', 'the memory link is closed'));
     return new Promise((resolve, reject) => this.link.waiters.push({ predicate, resolve, reject }));
   }
 
@@ -154,7 +169,8 @@ export class MemoryServerEndpoint {
   async nextRequest(method: string): Promise<SentMessage & { id: string | number }> {
     const sent = await this.next((candidate) => candidate.message.method === method && 'id' in candidate.message);
     const id = sent.message.id;
-    if (typeof id !== 'string' && typeof id !== 'number') throw new LocalError('protocol-violation', `the client sent ${method} with id ${JSON.stringify(id)}`);
+    if (typeof id !== 'string' && typeof id !== 'number')
+      throw new LocalError('protocol-violation', `the client sent ${method} with id ${JSON.stringify(id)}`);
     return { ...sent, id };
   }
 

@@ -72,23 +72,41 @@ export class SessionMode implements HttpExchangeMode {
     // Only the session this request carried is forgotten: a concurrent 404 that arrives after a new session was made
     // must not wipe it.
     if (this.sessionId === exchange.sessionId) this.forgetSession(`the server answered 404 to ${label}`);
-    throw await httpStatusError(response, this.wire.url, 'session-expired', (detail) => `session expired (${detail}); the client must initialize again`);
+    throw await httpStatusError(
+      response,
+      this.wire.url,
+      'session-expired',
+      (detail) => `session expired (${detail}); the client must initialize again`,
+    );
   }
 
   abortError(method: string, _exchange: Exchange, cause: unknown): LocalError {
-    return new LocalError('session-expired', `${method} ${displayUrl(this.wire.url)} was cancelled: the session expired`, { cause });
+    return new LocalError(
+      'session-expired',
+      `${method} ${displayUrl(this.wire.url)} was cancelled: the session expired`,
+      { cause },
+    );
   }
 
   followPostStream(stream: LogicalStream, response: Response, exchange: Exchange): Promise<void> {
-    return this.followStream(stream, response, exchange.signal).catch((error: unknown) => this.wire.warn(`${stream.label} failed: ${errorMessage(error)}`));
+    return this.followStream(stream, response, exchange.signal).catch((error: unknown) =>
+      this.wire.warn(`${stream.label} failed: ${errorMessage(error)}`),
+    );
   }
 
   /** Opens the standalone GET stream for server-initiated messages, unless one exists for this session. */
   openServerChannel(): void {
     if (!this.wire.isOpen || this.standaloneStream !== undefined) return;
-    const stream: LogicalStream = { label: 'GET stream', origin: { kind: 'standalone' }, lastEventId: '', retryMs: undefined };
+    const stream: LogicalStream = {
+      label: 'GET stream',
+      origin: { kind: 'standalone' },
+      lastEventId: '',
+      retryMs: undefined,
+    };
     this.standaloneStream = stream;
-    this.runStandaloneStream(stream, this.scope.signal).catch((error: unknown) => this.wire.warn(`GET stream failed: ${errorMessage(error)}`));
+    this.runStandaloneStream(stream, this.scope.signal).catch((error: unknown) =>
+      this.wire.warn(`GET stream failed: ${errorMessage(error)}`),
+    );
   }
 
   async shutdown(): Promise<void> {

@@ -20,7 +20,12 @@ type ReadOutcome =
  * lived long enough to be a healthy connection cut by an idle timeout (proxies do that to quiet GET streams; giving
  * up on those would lose server notifications).
  */
-export async function readSseResponse(wire: HttpWire, stream: LogicalStream, response: Response, signal: AbortSignal): Promise<ReadOutcome> {
+export async function readSseResponse(
+  wire: HttpWire,
+  stream: LogicalStream,
+  response: Response,
+  signal: AbortSignal,
+): Promise<ReadOutcome> {
   const openedAt = Date.now();
   const parser = new SseParser(
     {
@@ -44,7 +49,8 @@ export async function readSseResponse(wire: HttpWire, stream: LogicalStream, res
       return { kind: 'too-large', error: outcome.error.within(stream.label) };
     case 'ended':
     case 'failed':
-      if (!signal.aborted) wire.note(outcome.kind === 'ended' ? `${stream.label} ended` : `${stream.label} broke: ${outcome.reason}`);
+      if (!signal.aborted)
+        wire.note(outcome.kind === 'ended' ? `${stream.label} ended` : `${stream.label} broke: ${outcome.reason}`);
       return { kind: 'read', progressed: parser.blocksSeen > 0 || Date.now() - openedAt >= HEALTHY_CONNECTION_MS };
   }
 }
@@ -59,11 +65,20 @@ type GetOutcome =
   | { kind: 'failed'; reason: string };
 
 /** A GET that opens (or, with the stream's Last-Event-ID, resumes) a server-to-client SSE stream. */
-export async function openGetStream(wire: HttpWire, stream: LogicalStream, signal: AbortSignal, observe: (response: Response) => void): Promise<GetOutcome> {
+export async function openGetStream(
+  wire: HttpWire,
+  stream: LogicalStream,
+  signal: AbortSignal,
+  observe: (response: Response) => void,
+): Promise<GetOutcome> {
   const extra: Record<string, string> = stream.lastEventId ? { 'Last-Event-ID': stream.lastEventId } : {};
   let response: Response;
   try {
-    response = await wire.fetch({ method: 'GET', headers: wire.headers({ kind: 'stream' }, 'text/event-stream', extra), signal });
+    response = await wire.fetch({
+      method: 'GET',
+      headers: wire.headers({ kind: 'stream' }, 'text/event-stream', extra),
+      signal,
+    });
   } catch (error) {
     if (signal.aborted) return { kind: 'fatal', reason: 'cancelled' };
     if (error instanceof LocalError) return { kind: 'fatal', reason: error.message };
@@ -84,7 +99,10 @@ export async function openGetStream(wire: HttpWire, stream: LogicalStream, signa
   }
   if (type !== 'text/event-stream') {
     await discardBody(response);
-    return { kind: 'unsupported', reason: `the server answered GET with '${type || 'no content type'}', not an event stream` };
+    return {
+      kind: 'unsupported',
+      reason: `the server answered GET with '${type || 'no content type'}', not an event stream`,
+    };
   }
   return { kind: 'stream', response };
 }

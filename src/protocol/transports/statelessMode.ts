@@ -65,7 +65,13 @@ export class StatelessMode implements HttpExchangeMode {
    */
   async refused(response: Response, exchange: Exchange): Promise<boolean> {
     const requestId = exchange.requestId;
-    if (requestId === undefined || response.status === 401 || response.status === 403 || mediaType(response) !== 'application/json') return false;
+    if (
+      requestId === undefined ||
+      response.status === 401 ||
+      response.status === 403 ||
+      mediaType(response) !== 'application/json'
+    )
+      return false;
     const text = await readBodyPrefix(response.clone(), ERROR_ANSWER_BYTES);
     let value: unknown;
     try {

@@ -3,8 +3,24 @@ import type { Disposable } from '../disposable';
 import { Emitter } from '../disposable';
 import { LocalError, errorMessage } from '../errors';
 import { inputLimits, readTextCapped, tooLargeReason, type InputLimits } from '../limits/inputLimits';
-import type { DiagnosticListener, HttpSessionMode, OutgoingHttpRequest, ProtocolHeaderProvider, Transport, TransportSink } from './transport';
-import { answeredIdsOf, cancelledRequestIdOf, requestIdOf, type Exchange, type HttpExchangeMode, type HttpWire, type LogicalStream, type RequestId } from './httpExchange';
+import type {
+  DiagnosticListener,
+  HttpSessionMode,
+  OutgoingHttpRequest,
+  ProtocolHeaderProvider,
+  Transport,
+  TransportSink,
+} from './transport';
+import {
+  answeredIdsOf,
+  cancelledRequestIdOf,
+  requestIdOf,
+  type Exchange,
+  type HttpExchangeMode,
+  type HttpWire,
+  type LogicalStream,
+  type RequestId,
+} from './httpExchange';
 import {
   authorizedFetch,
   describeMessage,
@@ -146,7 +162,9 @@ export class StreamableHttpTransport implements Transport {
     const { requestId, signal } = exchange;
     let response: Response;
     try {
-      const headers = this.buildHeaders({ kind: 'message', message }, 'application/json, text/event-stream', { 'Content-Type': 'application/json' });
+      const headers = this.buildHeaders({ kind: 'message', message }, 'application/json, text/event-stream', {
+        'Content-Type': 'application/json',
+      });
       response = await this.wire.fetch({ method: 'POST', headers, body: JSON.stringify(message), signal });
     } catch (error) {
       throw this.fetchError(mode, 'POST', exchange, error);
@@ -180,7 +198,12 @@ export class StreamableHttpTransport implements Transport {
     let text: string;
     try {
       // Past the cap the body is cancelled and this request fails naming maxMessageBytes.
-      text = await readTextCapped(response, this.limits.maxMessageBytes, `the response to ${label} from ${displayUrl(url)}`, 'maxMessageBytes');
+      text = await readTextCapped(
+        response,
+        this.limits.maxMessageBytes,
+        `the response to ${label} from ${displayUrl(url)}`,
+        'maxMessageBytes',
+      );
     } catch (error) {
       throw this.fetchError(mode, 'POST', exchange, error);
     }
@@ -231,7 +254,11 @@ export class StreamableHttpTransport implements Transport {
   }
 
   /** The transport's, the mode's and the era's headers; `authorizedFetch` adds the credentials underneath them. */
-  private buildHeaders(request: OutgoingHttpRequest, accept: string, extra: Record<string, string> = {}): Record<string, string> {
+  private buildHeaders(
+    request: OutgoingHttpRequest,
+    accept: string,
+    extra: Record<string, string> = {},
+  ): Record<string, string> {
     const headers = setHeaders({}, extra);
     headers.accept = accept;
     this.mode.decorate(headers);
@@ -243,7 +270,11 @@ export class StreamableHttpTransport implements Transport {
     // Our own refusals (a cross-origin redirect, an authorizer's failure, a cap) already say what happened.
     if (error instanceof LocalError && !exchange.signal.aborted) return error;
     if (this.state.kind !== 'open') {
-      return new LocalError('connection-closed', `${method} ${displayUrl(this.options.url)} was cancelled: the transport closed`, { cause: error });
+      return new LocalError(
+        'connection-closed',
+        `${method} ${displayUrl(this.options.url)} was cancelled: the transport closed`,
+        { cause: error },
+      );
     }
     if (exchange.signal.aborted) return mode.abortError(method, exchange, error);
     return networkError(method, this.options.url, error);
@@ -296,7 +327,10 @@ export class StreamableHttpTransport implements Transport {
         for (const id of requestIds) {
           if (!this.awaiting.delete(id) || this.state.kind !== 'open') continue;
           // The reader recognises the reason and fails the request the fragment names with 'message-too-large'.
-          this.state.sink.onUnparsable(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":… (not read past the cap)`, tooLargeReason(error));
+          this.state.sink.onUnparsable(
+            `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":… (not read past the cap)`,
+            tooLargeReason(error),
+          );
         }
       },
       lose: (requestIds, reason) => {

@@ -44,10 +44,24 @@ export function observeFetch(base: typeof fetch, observer: WireObserver, purpose
     const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const requestHeaders = headerRecord(init?.headers ?? request?.headers);
-    const requestBody = purpose === 'auth' && typeof init?.body === 'string' ? init.body : purpose === 'auth' && init?.body instanceof URLSearchParams ? init.body.toString() : undefined;
+    const requestBody =
+      purpose === 'auth' && typeof init?.body === 'string'
+        ? init.body
+        : purpose === 'auth' && init?.body instanceof URLSearchParams
+          ? init.body.toString()
+          : undefined;
     const report = (outcome: HttpOutcome) => {
       try {
-        observer.http({ purpose, method, url, requestHeaders, ...(requestBody === undefined ? {} : { requestBody }), startedAt, durationMs: Date.now() - startedAt, outcome });
+        observer.http({
+          purpose,
+          method,
+          url,
+          requestHeaders,
+          ...(requestBody === undefined ? {} : { requestBody }),
+          startedAt,
+          durationMs: Date.now() - startedAt,
+          outcome,
+        });
       } catch {
         // An observer's failure must never change what the connection does.
       }
@@ -59,7 +73,12 @@ export function observeFetch(base: typeof fetch, observer: WireObserver, purpose
       report({ kind: 'failed', reason: failureReason(error) });
       throw error;
     }
-    report({ kind: 'response', status: response.status, statusText: response.statusText, headers: headerRecord(response.headers) });
+    report({
+      kind: 'response',
+      status: response.status,
+      statusText: response.statusText,
+      headers: headerRecord(response.headers),
+    });
     return response;
   };
 }

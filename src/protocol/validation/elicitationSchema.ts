@@ -44,7 +44,10 @@ export function checkElicitationSchema(schema: unknown): ElicitationSchemaCheck 
   if (!isObject(schema)) return refused('requestedSchema must be an object');
   if (schema.type !== 'object') return refused(`requestedSchema must have type "object", got ${describe(schema.type)}`);
   if (!isObject(schema.properties)) return refused('requestedSchema must have an object of properties');
-  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((name) => typeof name === 'string'))) {
+  if (
+    schema.required !== undefined &&
+    !(Array.isArray(schema.required) && schema.required.every((name) => typeof name === 'string'))
+  ) {
     return refused('requestedSchema.required must be an array of property names');
   }
   const topLevel = nestingKeyword(schema, ['properties', 'additionalProperties']);
@@ -88,7 +91,9 @@ export function withFlatElicitationSchemas(handler: ElicitationHandler): Elicita
       if ((request.mode ?? 'form') === 'form') assertFlatElicitationSchema(request.requestedSchema);
       return handler.elicit(request, context);
     },
-    completed: handler.completed ? (elicitationId, serverName) => handler.completed?.(elicitationId, serverName) : undefined,
+    completed: handler.completed
+      ? (elicitationId, serverName) => handler.completed?.(elicitationId, serverName)
+      : undefined,
   };
 }
 
@@ -103,18 +108,21 @@ function primitiveProblem(property: unknown): string | undefined {
   if (!isObject(property)) return 'must be a schema object';
   if (Array.isArray(property.type)) {
     const types = property.type.filter((type) => type !== 'null');
-    if (types.length !== 1 || typeof types[0] !== 'string' || !PRIMITIVE_TYPES.includes(types[0])) return `has type ${describe(property.type)}; only one primitive type (or it and null) is allowed`;
+    if (types.length !== 1 || typeof types[0] !== 'string' || !PRIMITIVE_TYPES.includes(types[0]))
+      return `has type ${describe(property.type)}; only one primitive type (or it and null) is allowed`;
     return primitiveProblem({ ...property, type: types[0] });
   }
   const variants = property.type === undefined ? (property.anyOf ?? property.oneOf) : undefined;
   if (Array.isArray(variants) && !(property.anyOf !== undefined && property.oneOf !== undefined)) {
     const { anyOf: _anyOf, oneOf: _oneOf, ...rest } = property;
     if (nestingKeyword(rest, [])) return `uses "${nestingKeyword(rest, [])}", which nests schemas`;
-    const nullable = (variant: unknown) => isObject(variant) && variant.type === 'null' && Object.keys(variant).length === 1;
+    const nullable = (variant: unknown) =>
+      isObject(variant) && variant.type === 'null' && Object.keys(variant).length === 1;
     const primitives = variants.filter((variant) => !nullable(variant));
     if (primitives.length === 0) return 'allows only null';
     for (const variant of primitives) {
-      if (!isObject(variant) || typeof variant.type !== 'string' || !PRIMITIVE_TYPES.includes(variant.type)) return 'combines schemas that are not primitive types';
+      if (!isObject(variant) || typeof variant.type !== 'string' || !PRIMITIVE_TYPES.includes(variant.type))
+        return 'combines schemas that are not primitive types';
       const problem = primitiveProblem(variant);
       if (problem) return problem;
     }
@@ -124,9 +132,12 @@ function primitiveProblem(property: unknown): string | undefined {
     case 'string': {
       const extra = nestingKeyword(property, ['oneOf']);
       if (extra) return `uses "${extra}", which nests schemas`;
-      if (property.enum !== undefined && !isStringArray(property.enum)) return 'has an enum that is not a list of strings';
-      if (property.enumNames !== undefined && !isStringArray(property.enumNames)) return 'has enumNames that are not strings';
-      if (property.oneOf !== undefined && !isConstOptions(property.oneOf)) return 'has oneOf entries that are not {const, title} options';
+      if (property.enum !== undefined && !isStringArray(property.enum))
+        return 'has an enum that is not a list of strings';
+      if (property.enumNames !== undefined && !isStringArray(property.enumNames))
+        return 'has enumNames that are not strings';
+      if (property.oneOf !== undefined && !isConstOptions(property.oneOf))
+        return 'has oneOf entries that are not {const, title} options';
       return undefined;
     }
     case 'number':
@@ -143,7 +154,12 @@ function primitiveProblem(property: unknown): string | undefined {
       const inner = nestingKeyword(items, ['anyOf']);
       if (inner) return `has items using "${inner}"; only enum options are allowed`;
       if (items.type === 'string' && isStringArray(items.enum) && items.anyOf === undefined) return undefined;
-      if (items.anyOf !== undefined && isConstOptions(items.anyOf) && (items.type === undefined || items.type === 'string')) return undefined;
+      if (
+        items.anyOf !== undefined &&
+        isConstOptions(items.anyOf) &&
+        (items.type === undefined || items.type === 'string')
+      )
+        return undefined;
       return 'is an array whose items are not string enum options (only multi-select enums may be arrays)';
     }
     case 'object':
@@ -160,7 +176,13 @@ function nestingKeyword(schema: Json, allowed: readonly string[]): string | unde
 function isConstOptions(value: unknown): boolean {
   return (
     Array.isArray(value) &&
-    value.every((option) => isObject(option) && typeof option.const === 'string' && (option.title === undefined || typeof option.title === 'string') && !nestingKeyword(option, []))
+    value.every(
+      (option) =>
+        isObject(option) &&
+        typeof option.const === 'string' &&
+        (option.title === undefined || typeof option.title === 'string') &&
+        !nestingKeyword(option, []),
+    )
   );
 }
 

@@ -14,8 +14,7 @@ import { compileProgram } from './regexVm';
 
 export type CompiledPattern =
   /** `cost`: work per character of subject, in units of 8 engine instructions (1 or 2 for ordinary patterns). */
-  | { kind: 'linear'; cost: number; test(subject: string): boolean }
-  | { kind: 'unsupported'; reason: string };
+  { kind: 'linear'; cost: number; test(subject: string): boolean } | { kind: 'unsupported'; reason: string };
 
 /** A server pattern longer than this is not compiled: the engine's program grows with it and no real schema needs it. */
 const MAX_PATTERN_LENGTH = 10_000;
@@ -50,7 +49,8 @@ export function compileLinearPattern(pattern: string, budget?: CompileBudget): C
   if (checked.kind === 'unsupported') return remember(pattern, checked);
   if (budget) {
     // Not cached: the same pattern may fit in another schema's budget.
-    if (checked.size > budget.remaining) return { kind: 'unsupported', reason: "the schema's patterns together exceed the compilation budget" };
+    if (checked.size > budget.remaining)
+      return { kind: 'unsupported', reason: "the schema's patterns together exceed the compilation budget" };
     budget.remaining -= checked.size;
   }
   return remember(pattern, compile(pattern));
@@ -63,14 +63,19 @@ function remember(pattern: string, compiled: CompiledPattern): CompiledPattern {
 }
 
 function checkPattern(pattern: string): { kind: 'checked'; size: number } | { kind: 'unsupported'; reason: string } {
-  if (pattern.length > MAX_PATTERN_LENGTH) return { kind: 'unsupported', reason: `it is longer than ${MAX_PATTERN_LENGTH} characters` };
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    return { kind: 'unsupported', reason: `it is longer than ${MAX_PATTERN_LENGTH} characters` };
   try {
     new RegExp(pattern, 'u');
   } catch (error) {
     return { kind: 'unsupported', reason: `it is not a valid regular expression (${(error as Error).message})` };
   }
   const size = estimatePatternSize(pattern);
-  if (size > MAX_PATTERN_SIZE) return { kind: 'unsupported', reason: `its repetitions expand to about ${size} steps, more than ${MAX_PATTERN_SIZE}` };
+  if (size > MAX_PATTERN_SIZE)
+    return {
+      kind: 'unsupported',
+      reason: `its repetitions expand to about ${size} steps, more than ${MAX_PATTERN_SIZE}`,
+    };
   return { kind: 'checked', size };
 }
 
@@ -81,7 +86,11 @@ function compile(pattern: string): CompiledPattern {
     const compiled = compileProgram(parsed);
     if (compiled.kind === 'unsupported') return compiled;
     const program = compiled.program;
-    return { kind: 'linear', cost: Math.max(1, Math.ceil(program.size / INSTRUCTIONS_PER_COST_UNIT)), test: (subject) => program.test(subject) };
+    return {
+      kind: 'linear',
+      cost: Math.max(1, Math.ceil(program.size / INSTRUCTIONS_PER_COST_UNIT)),
+      test: (subject) => program.test(subject),
+    };
   } catch (error) {
     // The parser trusts the native parser's verdict on syntax; anything it still trips on is a verdict, not a throw.
     return { kind: 'unsupported', reason: `the linear-time engine cannot evaluate it (${(error as Error).message})` };
@@ -105,7 +114,8 @@ export function estimatePatternSize(pattern: string): number {
     const ch = pattern[i];
     if (ch === '\\') {
       const next = pattern[i + 1];
-      i = (next === 'p' || next === 'P' || next === 'u') && pattern[i + 2] === '{' ? pattern.indexOf('}', i) + 1 : i + 2;
+      i =
+        (next === 'p' || next === 'P' || next === 'u') && pattern[i + 2] === '{' ? pattern.indexOf('}', i) + 1 : i + 2;
       atom(1);
     } else if (ch === '[') {
       i = endOfClass(pattern, i);

@@ -1,4 +1,13 @@
-import { CharMatchers, complementRanges, DIGIT_RANGES, LINE_TERMINATOR_RANGES, MAX_CODE_POINT, normalizeRanges, SPACE_RANGES, WORD_RANGES } from './regexCharSets';
+import {
+  CharMatchers,
+  complementRanges,
+  DIGIT_RANGES,
+  LINE_TERMINATOR_RANGES,
+  MAX_CODE_POINT,
+  normalizeRanges,
+  SPACE_RANGES,
+  WORD_RANGES,
+} from './regexCharSets';
 
 /**
  * Parses an ECMAScript regular expression (`u` flag, no other flags) into a tree for the linear engine
@@ -84,7 +93,10 @@ class Parser {
           break;
         case '(':
           frames.push(this.openGroup());
-          if (frames.length > MAX_NESTING + 1) throw new Unsupported(`the linear-time engine does not support groups nested more than ${MAX_NESTING} deep`);
+          if (frames.length > MAX_NESTING + 1)
+            throw new Unsupported(
+              `the linear-time engine does not support groups nested more than ${MAX_NESTING} deep`,
+            );
           break;
         case ')': {
           if (frames.length < 2) throw new Unsupported('the linear-time engine could not read it (an unmatched ")")');
@@ -135,19 +147,23 @@ class Parser {
     if (p[this.i + 1] !== '?') return frame('group', 1);
     const marker = p.slice(this.i + 2, this.i + 4);
     if (marker[0] === ':') return frame('group', 3);
-    if (marker[0] === '=' || marker[0] === '!') throw new Unsupported('the linear-time engine does not support lookahead');
+    if (marker[0] === '=' || marker[0] === '!')
+      throw new Unsupported('the linear-time engine does not support lookahead');
     if (marker === '<=' || marker === '<!') return frame('lookbehind', 4, marker === '<!');
     if (marker[0] === '<') {
       const close = p.indexOf('>', this.i);
       if (close < 0) throw new Unsupported('the linear-time engine could not read it (a group name without ">")');
       return frame('group', close + 1 - this.i);
     }
-    throw new Unsupported(`the linear-time engine does not support the group syntax ${JSON.stringify(p.slice(this.i, this.i + 3))}`);
+    throw new Unsupported(
+      `the linear-time engine does not support the group syntax ${JSON.stringify(p.slice(this.i, this.i + 3))}`,
+    );
   }
 
   private closeGroup(frame: Frame): RegexNode {
     const last = sequence(frame.items);
-    const body: RegexNode = frame.alternatives.length === 0 ? last : { type: 'alternation', items: [...frame.alternatives, last] };
+    const body: RegexNode =
+      frame.alternatives.length === 0 ? last : { type: 'alternation', items: [...frame.alternatives, last] };
     if (frame.kind !== 'lookbehind') return body;
     this.lookbehinds.push(body);
     return { type: 'lookbehind', index: this.lookbehinds.length - 1, negated: frame.negated };
@@ -189,7 +205,8 @@ class Parser {
       this.i += 2;
       return { type: 'assertion', kind: next === 'b' ? 'boundary' : 'nonBoundary' };
     }
-    if (/[1-9]/.test(next) || next === 'k') throw new Unsupported('the linear-time engine does not support backreferences');
+    if (/[1-9]/.test(next) || next === 'k')
+      throw new Unsupported('the linear-time engine does not support backreferences');
     const ranges = CLASS_ESCAPES[next];
     if (ranges) {
       this.i += 2;
@@ -235,7 +252,8 @@ class Parser {
       const close = p.indexOf('}', start);
       this.i = close + 1;
       const code = parseInt(p.slice(start + 3, close), 16);
-      if (!(code <= MAX_CODE_POINT)) throw new Unsupported('the linear-time engine could not read it (a \\u{...} escape)');
+      if (!(code <= MAX_CODE_POINT))
+        throw new Unsupported('the linear-time engine could not read it (a \\u{...} escape)');
       return code;
     }
     const high = parseInt(p.slice(start + 2, start + 6), 16);
@@ -269,7 +287,8 @@ class Parser {
       if (p[this.i] === '-' && this.i + 1 < p.length && p[this.i + 1] !== ']') {
         this.i += 1;
         const to = this.readClassAtom();
-        if (typeof to !== 'number') throw new Unsupported('the linear-time engine could not read it (a class range with a class escape)');
+        if (typeof to !== 'number')
+          throw new Unsupported('the linear-time engine could not read it (a class range with a class escape)');
         ranges.push(from, to);
       } else {
         ranges.push(from, from);
@@ -308,7 +327,8 @@ class Parser {
       this.i = p.indexOf('}', this.i) + 1;
       return 'property';
     }
-    if (/[1-9]/.test(next) || next === 'k' || next === 'B') throw new Unsupported(`the linear-time engine does not support \\${next} in a class`);
+    if (/[1-9]/.test(next) || next === 'k' || next === 'B')
+      throw new Unsupported(`the linear-time engine does not support \\${next} in a class`);
     return this.readCharacterEscape();
   }
 }

@@ -47,7 +47,11 @@ export function compileProgram(parsed: ParsedPattern): CompileResult {
     builder.emit(parsed.root);
     builder.push(MATCH);
   } catch (error) {
-    if (error instanceof TooBig) return { kind: 'unsupported', reason: `the linear-time engine's program for it would exceed ${MAX_INSTRUCTIONS} instructions` };
+    if (error instanceof TooBig)
+      return {
+        kind: 'unsupported',
+        reason: `the linear-time engine's program for it would exceed ${MAX_INSTRUCTIONS} instructions`,
+      };
     throw error;
   }
   return { kind: 'compiled', program: new LinearProgram(builder, starts, parsed.matchers) };

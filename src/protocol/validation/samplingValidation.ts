@@ -12,7 +12,9 @@ export function validateSamplingRequest(params: JsonObject, supportsTools: boole
   }
   const pendingToolUses = new Set<string>();
   for (const [index, message] of (params.messages as JsonObject[]).entries()) {
-    const blocks = Array.isArray(message?.content) ? (message.content as JsonObject[]) : [message?.content as JsonObject];
+    const blocks = Array.isArray(message?.content)
+      ? (message.content as JsonObject[])
+      : [message?.content as JsonObject];
     const toolResults = blocks.filter((block) => block?.type === 'tool_result');
     if (toolResults.length > 0 && toolResults.length !== blocks.length) {
       return `message ${index} mixes tool_result with other content; a tool-result message must contain only tool results`;

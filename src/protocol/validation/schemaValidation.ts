@@ -1,7 +1,13 @@
 import { compileSchema, type CompiledSchema } from './jsonSchema/compile';
 import { DepthLimitReached, Evaluation, ReferenceLoop, StepLimitReached } from './jsonSchema/evaluate';
 import { SchemaError, type Dialect } from './jsonSchema/refs';
-import { MAX_ERROR_LENGTH, MAX_REPORTED_ERRORS, MAX_SCHEMA_OBJECTS, MAX_VALIDATION_STEPS, StringCheckRun } from './jsonSchema/run';
+import {
+  MAX_ERROR_LENGTH,
+  MAX_REPORTED_ERRORS,
+  MAX_SCHEMA_OBJECTS,
+  MAX_VALIDATION_STEPS,
+  StringCheckRun,
+} from './jsonSchema/run';
 
 export { MAX_REPORTED_ERRORS, MAX_SCHEMA_OBJECTS, MAX_VALIDATION_STEPS, PATTERN_BUDGET_CHARS } from './jsonSchema/run';
 
@@ -19,9 +25,7 @@ export { MAX_REPORTED_ERRORS, MAX_SCHEMA_OBJECTS, MAX_VALIDATION_STEPS, PATTERN_
  */
 
 export type ValidationVerdict =
-  | { kind: 'valid' }
-  | { kind: 'invalid'; errors: string[] }
-  | { kind: 'unchecked'; reason: string };
+  { kind: 'valid' } | { kind: 'invalid'; errors: string[] } | { kind: 'unchecked'; reason: string };
 
 const DIALECTS: Record<string, Dialect> = {
   'http://json-schema.org/draft-07/schema': 'draft-07',
@@ -70,17 +74,25 @@ export class SchemaValidator {
       valid = evaluation.evaluate(compiled.root, value);
     } catch (error) {
       if (error instanceof StepLimitReached) {
-        return { kind: 'unchecked', reason: `validation stopped after ${MAX_VALIDATION_STEPS} steps (the schema's alternatives multiply, or the value is huge)` };
+        return {
+          kind: 'unchecked',
+          reason: `validation stopped after ${MAX_VALIDATION_STEPS} steps (the schema's alternatives multiply, or the value is huge)`,
+        };
       }
       if (error instanceof ReferenceLoop) {
-        return { kind: 'unchecked', reason: `the schema's references loop: ${shorten(error.message || '(root)')} applies to itself without going deeper into the value` };
+        return {
+          kind: 'unchecked',
+          reason: `the schema's references loop: ${shorten(error.message || '(root)')} applies to itself without going deeper into the value`,
+        };
       }
       // RangeError: a value nested deeper than the stack where const, enum or uniqueItems compare it.
-      if (error instanceof DepthLimitReached || error instanceof RangeError) return { kind: 'unchecked', reason: 'the value is too deeply nested to validate' };
+      if (error instanceof DepthLimitReached || error instanceof RangeError)
+        return { kind: 'unchecked', reason: 'the value is too deeply nested to validate' };
       return { kind: 'unchecked', reason: `validation failed: ${shorten((error as Error).message)}` };
     }
     const errors = valid ? [] : evaluation.lines();
-    if (!valid && evaluation.errorCount > MAX_REPORTED_ERRORS) errors.push(`… and ${evaluation.errorCount - MAX_REPORTED_ERRORS} more errors`);
+    if (!valid && evaluation.errorCount > MAX_REPORTED_ERRORS)
+      errors.push(`… and ${evaluation.errorCount - MAX_REPORTED_ERRORS} more errors`);
     if (run.unevaluated) {
       const notes = [...run.unevaluated].map(([label, why]) => `${label} could not be evaluated: ${why}`);
       const others = errors.length > 0 ? `; other checks reported: ${errors.join('; ')}` : '';

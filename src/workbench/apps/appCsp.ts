@@ -22,7 +22,8 @@ function checkOrigin(entry: string): string | undefined {
   const match = ORIGIN.exec(entry);
   if (!match) return 'not an origin (scheme://host[:port])';
   const scheme = match[1]!.toLowerCase();
-  if ((scheme === 'http' || scheme === 'ws') && !LOOPBACK.has(match[3]!.toLowerCase())) return 'plain http/ws only for localhost';
+  if ((scheme === 'http' || scheme === 'ws') && !LOOPBACK.has(match[3]!.toLowerCase()))
+    return 'plain http/ws only for localhost';
   return undefined;
 }
 
@@ -36,7 +37,8 @@ function accept(entries: readonly string[], refused: { entry: string; reason: st
   return accepted;
 }
 
-const sources = (fallback: string, domains: readonly string[]): string => (domains.length > 0 ? `${fallback === "'none'" ? '' : `${fallback} `}${domains.join(' ')}`.trim() : fallback);
+const sources = (fallback: string, domains: readonly string[]): string =>
+  domains.length > 0 ? `${fallback === "'none'" ? '' : `${fallback} `}${domains.join(' ')}`.trim() : fallback;
 
 export function appCsp(csp: UiCsp): AppCsp {
   const refused: { entry: string; reason: string }[] = [];
@@ -64,7 +66,12 @@ export function appCsp(csp: UiCsp): AppCsp {
 }
 
 /** Permission-Policy feature names of the spec's permissions. */
-const FEATURE: Record<UiPermission, string> = { camera: 'camera', microphone: 'microphone', geolocation: 'geolocation', clipboardWrite: 'clipboard-write' };
+const FEATURE: Record<UiPermission, string> = {
+  camera: 'camera',
+  microphone: 'microphone',
+  geolocation: 'geolocation',
+  clipboardWrite: 'clipboard-write',
+};
 
 export interface AppPermissions {
   /** The frame's `allow` attribute value ('' when nothing is granted). */
@@ -77,7 +84,11 @@ export interface AppPermissions {
 /** The permissions a frame can pass on: only those the host frame itself holds. */
 export function appPermissions(requested: readonly UiPermission[], grantable: readonly UiPermission[]): AppPermissions {
   const granted = requested.filter((permission) => grantable.includes(permission));
-  return { allow: granted.map((permission) => FEATURE[permission]).join('; '), granted, notGrantable: requested.filter((permission) => !grantable.includes(permission)) };
+  return {
+    allow: granted.map((permission) => FEATURE[permission]).join('; '),
+    granted,
+    notGrantable: requested.filter((permission) => !grantable.includes(permission)),
+  };
 }
 
 /** What VS Code's webview frame is allowed to delegate (its iframe has `allow="… clipboard-write"` only). */
@@ -87,6 +98,9 @@ export const VSCODE_GRANTABLE_PERMISSIONS: readonly UiPermission[] = ['clipboard
 export const APP_FRAME_SANDBOX = 'allow-scripts allow-forms';
 
 /** A one-line description of an app resource's security settings (the CLI's `app` command, the host's note). */
-export function describeAppSecurity(meta: UiResourceMeta, grantable: readonly UiPermission[]): { csp: AppCsp; permissions: AppPermissions } {
+export function describeAppSecurity(
+  meta: UiResourceMeta,
+  grantable: readonly UiPermission[],
+): { csp: AppCsp; permissions: AppPermissions } {
   return { csp: appCsp(meta.csp), permissions: appPermissions(meta.permissions, grantable) };
 }

@@ -12,34 +12,47 @@ const MAX_URI = 2048;
 const MAX_BLOCKS = 32;
 const MAX_LOG_CHARS = 4000;
 
-export function toolCallParams(params: Record<string, unknown>): Checked<{ name: string; args: Record<string, unknown> }> {
-  if (typeof params.name !== 'string' || params.name.length === 0 || params.name.length > 256) return { ok: false, reason: 'tools/call needs a tool name' };
-  if (params.arguments !== undefined && !isObject(params.arguments)) return { ok: false, reason: 'tools/call arguments must be an object' };
-  return { ok: true, value: { name: params.name, args: (params.arguments as Record<string, unknown> | undefined) ?? {} } };
+export function toolCallParams(
+  params: Record<string, unknown>,
+): Checked<{ name: string; args: Record<string, unknown> }> {
+  if (typeof params.name !== 'string' || params.name.length === 0 || params.name.length > 256)
+    return { ok: false, reason: 'tools/call needs a tool name' };
+  if (params.arguments !== undefined && !isObject(params.arguments))
+    return { ok: false, reason: 'tools/call arguments must be an object' };
+  return {
+    ok: true,
+    value: { name: params.name, args: (params.arguments as Record<string, unknown> | undefined) ?? {} },
+  };
 }
 
 export function resourceReadParams(params: Record<string, unknown>): Checked<string> {
-  if (typeof params.uri !== 'string' || params.uri.length === 0 || params.uri.length > MAX_URI) return { ok: false, reason: 'resources/read needs a uri' };
+  if (typeof params.uri !== 'string' || params.uri.length === 0 || params.uri.length > MAX_URI)
+    return { ok: false, reason: 'resources/read needs a uri' };
   return { ok: true, value: params.uri };
 }
 
 /** Links an app may ask to open: http(s) and mailto, as an absolute URL, normalised (the URL shown is the URL opened). */
 export function openLinkParams(params: Record<string, unknown>): Checked<string> {
-  if (typeof params.url !== 'string' || params.url.length > MAX_URI) return { ok: false, reason: 'ui/open-link needs a url' };
+  if (typeof params.url !== 'string' || params.url.length > MAX_URI)
+    return { ok: false, reason: 'ui/open-link needs a url' };
   let parsed: URL;
   try {
     parsed = new URL(params.url);
   } catch {
     return { ok: false, reason: 'ui/open-link url is not an absolute URL' };
   }
-  if (!['https:', 'http:', 'mailto:'].includes(parsed.protocol)) return { ok: false, reason: `ui/open-link refuses ${parsed.protocol} URLs` };
+  if (!['https:', 'http:', 'mailto:'].includes(parsed.protocol))
+    return { ok: false, reason: `ui/open-link refuses ${parsed.protocol} URLs` };
   if (parsed.username || parsed.password) return { ok: false, reason: 'ui/open-link refuses URLs with credentials' };
   return { ok: true, value: parsed.href };
 }
 
 function contentBlocks(value: unknown, what: string): Checked<ContentBlock[]> {
-  if (!Array.isArray(value) || value.length > MAX_BLOCKS) return { ok: false, reason: `${what} needs a content array of at most ${MAX_BLOCKS} blocks` };
-  for (const block of value) if (!isObject(block) || typeof block.type !== 'string') return { ok: false, reason: `${what} has a content block without a type` };
+  if (!Array.isArray(value) || value.length > MAX_BLOCKS)
+    return { ok: false, reason: `${what} needs a content array of at most ${MAX_BLOCKS} blocks` };
+  for (const block of value)
+    if (!isObject(block) || typeof block.type !== 'string')
+      return { ok: false, reason: `${what} has a content block without a type` };
   return { ok: true, value: value as ContentBlock[] };
 }
 
@@ -54,15 +67,25 @@ export interface ModelContext {
 }
 
 export function modelContextParams(params: Record<string, unknown>): Checked<ModelContext> {
-  const content: Checked<ContentBlock[]> = params.content === undefined ? { ok: true, value: [] } : contentBlocks(params.content, 'ui/update-model-context');
+  const content: Checked<ContentBlock[]> =
+    params.content === undefined ? { ok: true, value: [] } : contentBlocks(params.content, 'ui/update-model-context');
   if (!content.ok) return content;
-  if (params.structuredContent !== undefined && !isObject(params.structuredContent)) return { ok: false, reason: 'ui/update-model-context structuredContent must be an object' };
-  return { ok: true, value: { content: content.value, ...(isObject(params.structuredContent) ? { structuredContent: params.structuredContent } : {}) } };
+  if (params.structuredContent !== undefined && !isObject(params.structuredContent))
+    return { ok: false, reason: 'ui/update-model-context structuredContent must be an object' };
+  return {
+    ok: true,
+    value: {
+      content: content.value,
+      ...(isObject(params.structuredContent) ? { structuredContent: params.structuredContent } : {}),
+    },
+  };
 }
 
 export function displayModeParams(params: Record<string, unknown>): Checked<AppDisplayMode> {
   const mode = params.mode;
-  return mode === 'inline' || mode === 'fullscreen' || mode === 'pip' ? { ok: true, value: mode } : { ok: false, reason: 'ui/request-display-mode needs inline, fullscreen or pip' };
+  return mode === 'inline' || mode === 'fullscreen' || mode === 'pip'
+    ? { ok: true, value: mode }
+    : { ok: false, reason: 'ui/request-display-mode needs inline, fullscreen or pip' };
 }
 
 /** One file an app offers: embedded (text or base64 blob) or a link the host reads from the same server. */
@@ -71,17 +94,29 @@ export type DownloadItem =
   | { kind: 'link'; uri: string; name: string; mimeType?: string };
 
 export function downloadParams(params: Record<string, unknown>): Checked<DownloadItem[]> {
-  if (!Array.isArray(params.contents) || params.contents.length === 0 || params.contents.length > 8) return { ok: false, reason: 'ui/download-file needs 1 to 8 contents' };
+  if (!Array.isArray(params.contents) || params.contents.length === 0 || params.contents.length > 8)
+    return { ok: false, reason: 'ui/download-file needs 1 to 8 contents' };
   const items: DownloadItem[] = [];
   for (const entry of params.contents) {
     if (!isObject(entry)) return { ok: false, reason: 'ui/download-file has a content that is not an object' };
     const mimeType = typeof entry.mimeType === 'string' ? entry.mimeType.slice(0, 200) : undefined;
     if (entry.type === 'resource' && isObject(entry.resource) && typeof entry.resource.uri === 'string') {
       const { uri, text, blob } = entry.resource;
-      if (typeof text !== 'string' && typeof blob !== 'string') return { ok: false, reason: 'ui/download-file embedded resource has neither text nor blob' };
-      items.push({ kind: 'embedded', uri: uri.slice(0, MAX_URI), mimeType: typeof entry.resource.mimeType === 'string' ? entry.resource.mimeType : mimeType, ...(typeof text === 'string' ? { text } : { blob: blob as string }) });
+      if (typeof text !== 'string' && typeof blob !== 'string')
+        return { ok: false, reason: 'ui/download-file embedded resource has neither text nor blob' };
+      items.push({
+        kind: 'embedded',
+        uri: uri.slice(0, MAX_URI),
+        mimeType: typeof entry.resource.mimeType === 'string' ? entry.resource.mimeType : mimeType,
+        ...(typeof text === 'string' ? { text } : { blob: blob as string }),
+      });
     } else if (entry.type === 'resource_link' && typeof entry.uri === 'string' && entry.uri.length <= MAX_URI) {
-      items.push({ kind: 'link', uri: entry.uri, name: typeof entry.name === 'string' ? entry.name.slice(0, 200) : entry.uri, mimeType });
+      items.push({
+        kind: 'link',
+        uri: entry.uri,
+        name: typeof entry.name === 'string' ? entry.name.slice(0, 200) : entry.uri,
+        mimeType,
+      });
     } else {
       return { ok: false, reason: 'ui/download-file contents must be resource or resource_link blocks' };
     }
@@ -90,7 +125,8 @@ export function downloadParams(params: Record<string, unknown>): Checked<Downloa
 }
 
 export function sizeParams(params: Record<string, unknown>): { width?: number; height?: number } {
-  const clamp = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.min(10_000, Math.round(value))) : undefined);
+  const clamp = (value: unknown): number | undefined =>
+    typeof value === 'number' && Number.isFinite(value) ? Math.max(0, Math.min(10_000, Math.round(value))) : undefined;
   const width = clamp(params.width);
   const height = clamp(params.height);
   return { ...(width === undefined ? {} : { width }), ...(height === undefined ? {} : { height }) };
@@ -103,7 +139,7 @@ export function logParams(params: Record<string, unknown>): { level: LogLevel; t
   const level = LEVELS.includes(params.level as LogLevel) ? (params.level as LogLevel) : 'info';
   let text: string;
   try {
-    text = typeof params.data === 'string' ? params.data : JSON.stringify(params.data) ?? '';
+    text = typeof params.data === 'string' ? params.data : (JSON.stringify(params.data) ?? '');
   } catch {
     text = String(params.data);
   }

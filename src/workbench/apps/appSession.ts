@@ -78,7 +78,8 @@ export class AppSession {
   private surroundings: HostSurroundings;
   private nextId = 1;
   /** The teardown under way: the id of its ui/resource-teardown, its bound, and how to end the wait. */
-  private teardownWait: { id: number; timer: ReturnType<typeof setTimeout>; settle: (outcome: TeardownOutcome) => void } | undefined;
+  private teardownWait:
+    { id: number; timer: ReturnType<typeof setTimeout>; settle: (outcome: TeardownOutcome) => void } | undefined;
   private modelContextValue: read.ModelContext | undefined;
 
   constructor(private readonly options: AppSessionOptions) {
@@ -99,7 +100,11 @@ export class AppSession {
   }
 
   private get running(): boolean {
-    return this.stateValue.kind === 'awaiting-initialize' || this.stateValue.kind === 'initializing' || this.stateValue.kind === 'ready';
+    return (
+      this.stateValue.kind === 'awaiting-initialize' ||
+      this.stateValue.kind === 'initializing' ||
+      this.stateValue.kind === 'ready'
+    );
   }
 
   /** The tool's complete arguments (sent once, after initialized). */
@@ -127,11 +132,17 @@ export class AppSession {
   receive(raw: unknown): void {
     // While tearing down the app's answer to ui/resource-teardown is still read.
     if (!this.running && this.stateValue.kind !== 'tearing-down') return;
-    if (!this.rate.admit()) return this.stop(`${this.options.serverName}: the app of ${this.options.tool.name} sent more than ${this.rate.perSecond} messages in a second and was stopped`);
+    if (!this.rate.admit())
+      return this.stop(
+        `${this.options.serverName}: the app of ${this.options.tool.name} sent more than ${this.rate.perSecond} messages in a second and was stopped`,
+      );
     const verdict = checkAppMessage(raw);
     if (!verdict.ok) {
       this.options.port.log('warning', `app message dropped: ${verdict.reason}`);
-      if (++this.rejected > (this.options.maxRejected ?? 20)) this.stop(`${this.options.serverName}: the app of ${this.options.tool.name} kept sending malformed messages and was stopped`);
+      if (++this.rejected > (this.options.maxRejected ?? 20))
+        this.stop(
+          `${this.options.serverName}: the app of ${this.options.tool.name} kept sending malformed messages and was stopped`,
+        );
       return;
     }
     this.dispatch(verdict.message);
@@ -199,7 +210,8 @@ export class AppSession {
 
   private notify(method: string, params: Record<string, unknown>): void {
     if (this.stateValue.kind === 'ready') this.options.port.post({ jsonrpc: '2.0', method, params });
-    else if (this.stateValue.kind === 'awaiting-initialize' || this.stateValue.kind === 'initializing') this.queue.push({ method, params });
+    else if (this.stateValue.kind === 'awaiting-initialize' || this.stateValue.kind === 'initializing')
+      this.queue.push({ method, params });
   }
 
   private reply(id: string | number, result: Record<string, unknown>): void {
@@ -207,7 +219,8 @@ export class AppSession {
   }
 
   private fail(id: string | number, code: number, message: string): void {
-    if (this.running || this.stateValue.kind === 'tearing-down') this.options.port.post({ jsonrpc: '2.0', id, error: { code, message } });
+    if (this.running || this.stateValue.kind === 'tearing-down')
+      this.options.port.post({ jsonrpc: '2.0', id, error: { code, message } });
   }
 
   private dispatch(message: AppMessage): void {
@@ -251,8 +264,10 @@ export class AppSession {
   private async onRequest(id: string | number, method: string, params: Record<string, unknown>): Promise<void> {
     if (method === 'ui/initialize') return this.initialize(id);
     if (method === 'ping') return this.reply(id, {});
-    if (this.stateValue.kind !== 'ready') return this.fail(id, INTERNAL, `${method} before ui/notifications/initialized`);
-    if (this.inFlight >= (this.options.maxInFlight ?? 8)) return this.fail(id, INTERNAL, `too many requests in flight; ${method} refused`);
+    if (this.stateValue.kind !== 'ready')
+      return this.fail(id, INTERNAL, `${method} before ui/notifications/initialized`);
+    if (this.inFlight >= (this.options.maxInFlight ?? 8))
+      return this.fail(id, INTERNAL, `too many requests in flight; ${method} refused`);
     this.inFlight++;
     try {
       const result = await this.serve(method, params);
@@ -266,7 +281,8 @@ export class AppSession {
   }
 
   private initialize(id: string | number): void {
-    if (this.stateValue.kind !== 'awaiting-initialize') return this.fail(id, INTERNAL, 'ui/initialize was already answered');
+    if (this.stateValue.kind !== 'awaiting-initialize')
+      return this.fail(id, INTERNAL, 'ui/initialize was already answered');
     this.stateValue = { kind: 'initializing' };
     this.reply(id, {
       protocolVersion: APPS_PROTOCOL_VERSION,
@@ -295,7 +311,10 @@ export class AppSession {
     }
   }
 
-  private async serve(method: string, params: Record<string, unknown>): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; code: number; reason: string }> {
+  private async serve(
+    method: string,
+    params: Record<string, unknown>,
+  ): Promise<{ ok: true; value: Record<string, unknown> } | { ok: false; code: number; reason: string }> {
     const { api, port } = this.options;
     const invalid = (reason: string) => ({ ok: false as const, code: INVALID_PARAMS, reason });
     const signal = this.abort.signal;
@@ -340,7 +359,8 @@ export class AppSession {
         const checked = read.displayModeParams(params);
         if (!checked.ok) return invalid(checked.reason);
         const mode = port.requestDisplayMode(checked.value);
-        if (mode !== this.surroundings.displayMode) this.updateSurroundings({ ...this.surroundings, displayMode: mode });
+        if (mode !== this.surroundings.displayMode)
+          this.updateSurroundings({ ...this.surroundings, displayMode: mode });
         return { ok: true, value: { mode } };
       }
       default:

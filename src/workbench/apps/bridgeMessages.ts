@@ -8,7 +8,12 @@ import { isObject } from '../../protocol/guards';
 export type AppMessage =
   | { kind: 'request'; id: string | number; method: string; params: Record<string, unknown> }
   | { kind: 'notification'; method: string; params: Record<string, unknown> }
-  | { kind: 'response'; id: string | number; result?: Record<string, unknown>; error?: { code: number; message: string } };
+  | {
+      kind: 'response';
+      id: string | number;
+      result?: Record<string, unknown>;
+      error?: { code: number; message: string };
+    };
 
 type AppMessageVerdict = { ok: true; message: AppMessage } | { ok: false; reason: string };
 
@@ -36,10 +41,12 @@ function jsonSizeWithin(value: unknown, limit: number): number | undefined {
 export function checkAppMessage(raw: unknown, maxBytes = MAX_APP_MESSAGE_BYTES): AppMessageVerdict {
   if (!isObject(raw)) return { ok: false, reason: 'not a JSON-RPC object' };
   if (raw.jsonrpc !== '2.0') return { ok: false, reason: 'not JSON-RPC 2.0' };
-  if (jsonSizeWithin(raw, maxBytes) === undefined) return { ok: false, reason: `larger than ${maxBytes} bytes or not JSON` };
+  if (jsonSizeWithin(raw, maxBytes) === undefined)
+    return { ok: false, reason: `larger than ${maxBytes} bytes or not JSON` };
   const params = raw.params === undefined ? {} : raw.params;
   if ('method' in raw) {
-    if (typeof raw.method !== 'string' || raw.method.length === 0 || raw.method.length > MAX_METHOD_LENGTH) return { ok: false, reason: 'a method name that is not a short string' };
+    if (typeof raw.method !== 'string' || raw.method.length === 0 || raw.method.length > MAX_METHOD_LENGTH)
+      return { ok: false, reason: 'a method name that is not a short string' };
     if (!isObject(params)) return { ok: false, reason: `params of ${raw.method} are not an object` };
     if (!('id' in raw)) return { ok: true, message: { kind: 'notification', method: raw.method, params } };
     if (!validId(raw.id)) return { ok: false, reason: `an id of ${raw.method} that is not a short string or integer` };

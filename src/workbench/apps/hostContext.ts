@@ -81,7 +81,11 @@ export interface HostSurroundings {
 const AVAILABLE_DISPLAY_MODES: readonly AppDisplayMode[] = ['inline', 'fullscreen'];
 
 /** `hostContext` of ui/initialize. */
-export function hostContext(surroundings: HostSurroundings, tool: Tool, callId: string | number | undefined): Record<string, unknown> {
+export function hostContext(
+  surroundings: HostSurroundings,
+  tool: Tool,
+  callId: string | number | undefined,
+): Record<string, unknown> {
   return {
     toolInfo: { ...(callId === undefined ? {} : { id: callId }), tool },
     theme: surroundings.theme,
@@ -98,10 +102,14 @@ export function hostContext(surroundings: HostSurroundings, tool: Tool, callId: 
 }
 
 /** The fields of `next` that differ from `previous` (the spec sends only what changed). */
-export function changedContext(previous: HostSurroundings, next: HostSurroundings): Record<string, unknown> | undefined {
+export function changedContext(
+  previous: HostSurroundings,
+  next: HostSurroundings,
+): Record<string, unknown> | undefined {
   const changed: Record<string, unknown> = {};
   if (previous.theme !== next.theme) changed.theme = next.theme;
-  if (JSON.stringify(previous.styles) !== JSON.stringify(next.styles)) changed.styles = { variables: { ...next.styles } };
+  if (JSON.stringify(previous.styles) !== JSON.stringify(next.styles))
+    changed.styles = { variables: { ...next.styles } };
   if (previous.displayMode !== next.displayMode) changed.displayMode = next.displayMode;
   if (previous.container.width !== next.container.width || previous.container.maxHeight !== next.container.maxHeight) {
     changed.containerDimensions = { width: next.container.width, maxHeight: next.container.maxHeight };

@@ -11,7 +11,11 @@ export function splitCommandLine(text: string): string[] {
   for (let index = 0; index < text.length; index++) {
     const char = text[index];
     const next = text[index + 1];
-    if (char === '\\' && next !== undefined && (next === '"' || next === "'" || next === '\\' || (!quote && /\s/.test(next)))) {
+    if (
+      char === '\\' &&
+      next !== undefined &&
+      (next === '"' || next === "'" || next === '\\' || (!quote && /\s/.test(next)))
+    ) {
       // Inside single quotes a backslash is literal, as in a POSIX shell.
       if (quote !== "'") {
         current += next;

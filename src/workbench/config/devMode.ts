@@ -24,7 +24,10 @@ export function parseDev(value: unknown): DevOptions | undefined | { problem: st
   if (!isObject(value)) return { problem: '"dev" must be an object with "watch" and/or "debug"' };
   const record = value as Record<string, unknown>;
   const globs = record.watch === undefined ? [] : typeof record.watch === 'string' ? [record.watch] : record.watch;
-  if (!Array.isArray(globs) || !globs.every((glob) => typeof glob === 'string' && glob.trim() !== '' && glob.trim() !== '!')) {
+  if (
+    !Array.isArray(globs) ||
+    !globs.every((glob) => typeof glob === 'string' && glob.trim() !== '' && glob.trim() !== '!')
+  ) {
     return { problem: '"dev.watch" must be a glob or an array of globs ("!glob" excludes)' };
   }
   const watch: string[] = [];
@@ -44,8 +47,11 @@ function parseDebug(value: unknown): DevDebug | undefined | string {
   const record = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
   if (record.type === 'node') return { type: 'node' };
   if (record.type === 'debugpy') {
-    if (record.debugpyPath !== undefined && typeof record.debugpyPath !== 'string') return '"dev.debug.debugpyPath" must be a string';
-    return typeof record.debugpyPath === 'string' ? { type: 'debugpy', debugpyPath: record.debugpyPath } : { type: 'debugpy' };
+    if (record.debugpyPath !== undefined && typeof record.debugpyPath !== 'string')
+      return '"dev.debug.debugpyPath" must be a string';
+    return typeof record.debugpyPath === 'string'
+      ? { type: 'debugpy', debugpyPath: record.debugpyPath }
+      : { type: 'debugpy' };
   }
   return `"dev.debug" must be {"type": "node"} or {"type": "debugpy"}, got ${JSON.stringify(value)?.slice(0, 80)}`;
 }

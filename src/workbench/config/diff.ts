@@ -20,7 +20,10 @@ interface ServerDiff {
 }
 
 /** Names are unique within one config; if a list repeats a name, the last definition wins (as in a JSON object). */
-export function diffServerDefinitions(before: readonly ServerDefinition[], after: readonly ServerDefinition[]): ServerDiff {
+export function diffServerDefinitions(
+  before: readonly ServerDefinition[],
+  after: readonly ServerDefinition[],
+): ServerDiff {
   const previous = new Map(before.map((definition) => [definition.name, definition]));
   const next = new Map(after.map((definition) => [definition.name, definition]));
   const diff: ServerDiff = { added: [], removed: [], changed: [], unchanged: [] };
@@ -39,7 +42,8 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   if (Object.is(a, b)) return true;
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((item, index) => deepEqual(item, b[index]));
   const left = definedEntries(a);
   const right = definedEntries(b);
   if (left.size !== right.size) return false;

@@ -19,7 +19,8 @@ type CompiledGlob = ({ kind: 'glob' } & GlobMatcher) | { kind: 'refused'; reason
  * is one `**`; a glob longer than {@link MAX_GLOB_LENGTH}, or one the engine cannot take, is refused with the reason.
  */
 export function compileGlob(glob: string): CompiledGlob {
-  if (glob.length > MAX_GLOB_LENGTH) return { kind: 'refused', reason: `it is longer than ${MAX_GLOB_LENGTH} characters` };
+  if (glob.length > MAX_GLOB_LENGTH)
+    return { kind: 'refused', reason: `it is longer than ${MAX_GLOB_LENGTH} characters` };
   const compiled = compileLinearPattern(`^${globSource(glob)}$`);
   if (compiled.kind === 'unsupported') return { kind: 'refused', reason: compiled.reason };
   return { kind: 'glob', test: (path) => compiled.test(path) };
@@ -31,7 +32,8 @@ export function compileGlob(glob: string): CompiledGlob {
  * refused. The meaning is the same as compileGlob's.
  */
 export function watcherGlob(glob: string): { kind: 'glob'; glob: string } | { kind: 'refused'; reason: string } {
-  if (glob.length > MAX_GLOB_LENGTH) return { kind: 'refused', reason: `it is longer than ${MAX_GLOB_LENGTH} characters` };
+  if (glob.length > MAX_GLOB_LENGTH)
+    return { kind: 'refused', reason: `it is longer than ${MAX_GLOB_LENGTH} characters` };
   return { kind: 'glob', glob: glob.replace(/\*{2,}/g, '**') };
 }
 
@@ -75,7 +77,10 @@ function globSource(glob: string): string {
           source += '\\[';
           break;
         }
-        const body = pattern.slice(index + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\');
+        const body = pattern
+          .slice(index + 1, end)
+          .replace(/^!/, '^')
+          .replace(/\\/g, '\\\\');
         source += `[${body}]`;
         index = end;
         break;

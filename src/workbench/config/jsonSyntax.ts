@@ -54,7 +54,12 @@ function positionAt(text: string, offset: number): { line: number; column: numbe
 }
 
 export function jsonSyntaxProblem(text: string, error: ParseError): JsonSyntaxProblem {
-  return { reason: describeJsonErrorCode(error.error), ...positionAt(text, error.offset), offset: error.offset, length: error.length };
+  return {
+    reason: describeJsonErrorCode(error.error),
+    ...positionAt(text, error.offset),
+    offset: error.offset,
+    length: error.length,
+  };
 }
 
 /** "expected a property name at line 12, column 5". */

@@ -44,18 +44,30 @@ export function addServerToConfig(text: string, name: string, entry: object, opt
   const prepared = prepare(text, options);
   const key = serversKey(prepared.root);
   if (findNodeAtLocation(prepared.root, [key, name])) {
-    throw new ConfigEditError(`a server named "${name}" already exists in "${key}"; choose another name or remove it first`);
+    throw new ConfigEditError(
+      `a server named "${name}" already exists in "${key}"; choose another name or remove it first`,
+    );
   }
   const container = findNodeAtLocation(prepared.root, [key]);
-  return edit(prepared, container ? appendMember(prepared, container, entry, name) : modify(prepared.text, [key], { [name]: entry }, { formattingOptions: prepared.formatting }));
+  return edit(
+    prepared,
+    container
+      ? appendMember(prepared, container, entry, name)
+      : modify(prepared.text, [key], { [name]: entry }, { formattingOptions: prepared.formatting }),
+  );
 }
 
 export function removeServerFromConfig(text: string, name: string, options: EditFormatting = {}): string {
   const prepared = prepare(text, options);
   const key = serversKey(prepared.root);
-  if (!findNodeAtLocation(prepared.root, [key, name])) throw new ConfigEditError(`there is no server named "${name}" to remove`);
+  if (!findNodeAtLocation(prepared.root, [key, name]))
+    throw new ConfigEditError(`there is no server named "${name}" to remove`);
   const value = findNodeAtLocation(prepared.root, [key, name]);
-  return edit(prepared, (value?.parent && removeMemberLines(prepared.text, value.parent)) || modify(prepared.text, [key, name], undefined, {}));
+  return edit(
+    prepared,
+    (value?.parent && removeMemberLines(prepared.text, value.parent)) ||
+      modify(prepared.text, [key, name], undefined, {}),
+  );
 }
 
 /** Renames in place: only the key's text changes, so the entry keeps its position, formatting and comments. */
@@ -67,7 +79,8 @@ export function renameServer(text: string, oldName: string, newName: string, opt
   const keyNode = value?.parent?.children?.[0];
   if (!value || !keyNode) throw new ConfigEditError(`there is no server named "${oldName}" to rename`);
   if (oldName === newName) return text;
-  if (findNodeAtLocation(prepared.root, [key, newName])) throw new ConfigEditError(`cannot rename "${oldName}": a server named "${newName}" already exists`);
+  if (findNodeAtLocation(prepared.root, [key, newName]))
+    throw new ConfigEditError(`cannot rename "${oldName}": a server named "${newName}" already exists`);
   return edit(prepared, [{ offset: keyNode.offset, length: keyNode.length, content: JSON.stringify(newName) }]);
 }
 
@@ -76,9 +89,16 @@ export function addInputToConfig(text: string, input: InputEntry, options: EditF
   if (input.id.trim() === '') throw new ConfigEditError('an input needs a non-empty "id"');
   const prepared = prepare(text, options);
   const inputs = findNodeAtLocation(prepared.root, ['inputs']);
-  if (inputs && inputs.type !== 'array') throw new ConfigEditError('"inputs" is not an array; fix it before adding an input');
+  if (inputs && inputs.type !== 'array')
+    throw new ConfigEditError('"inputs" is not an array; fix it before adding an input');
   if (!inputs) {
-    return edit(prepared, modify(prepared.text, ['inputs'], [input], { formattingOptions: prepared.formatting, getInsertionIndex: () => 0 }));
+    return edit(
+      prepared,
+      modify(prepared.text, ['inputs'], [input], {
+        formattingOptions: prepared.formatting,
+        getInsertionIndex: () => 0,
+      }),
+    );
   }
   const ids = (inputs.children ?? []).map((item) => findNodeAtLocation(item, ['id'])?.value as unknown);
   if (ids.includes(input.id)) throw new ConfigEditError(`an input with id "${input.id}" already exists`);
@@ -129,10 +149,12 @@ function prepare(original: string, options: EditFormatting): Prepared {
         'fix it first: nothing was changed',
     );
   }
-  if (!root || root.type !== 'object') throw new ConfigEditError('mcp.json must contain a JSON object; nothing was changed');
+  if (!root || root.type !== 'object')
+    throw new ConfigEditError('mcp.json must contain a JSON object; nothing was changed');
   for (const key of ['servers', 'mcpServers']) {
     const node = findNodeAtLocation(root, [key]);
-    if (node && node.type !== 'object') throw new ConfigEditError(`"${key}" in mcp.json is not an object; fix it first: nothing was changed`);
+    if (node && node.type !== 'object')
+      throw new ConfigEditError(`"${key}" in mcp.json is not an object; fix it first: nothing was changed`);
   }
   return { text, root, formatting };
 }
@@ -162,7 +184,9 @@ function appendMember(prepared: Prepared, container: Node, value: unknown, name?
   // Insert at the end of that line, after any `// comment`, unless other tokens follow on the same line.
   const rest = restOfLine(text, afterLast);
   const at = rest.blank ? rest.end : afterLast;
-  const body = JSON.stringify(value, null, unit).split('\n').join(eol + indent);
+  const body = JSON.stringify(value, null, unit)
+    .split('\n')
+    .join(eol + indent);
   const member = (name === undefined ? '' : `${JSON.stringify(name)}: `) + body;
   const edits: Edit[] = [];
   if (!trailingComma) edits.push({ offset: lastEnd, length: 0, content: ',' });
@@ -239,7 +263,9 @@ function edit(prepared: Prepared, edits: Edit[]): string {
   const errors: ParseError[] = [];
   parseTree(result, errors, PARSE_OPTIONS);
   // Defensive: an edit that breaks the file must never be written back.
-  if (errors.length > 0) throw new ConfigEditError(`internal error: the edited mcp.json would not parse (${describeJsonErrorCode(errors[0].error)})`);
+  if (errors.length > 0)
+    throw new ConfigEditError(
+      `internal error: the edited mcp.json would not parse (${describeJsonErrorCode(errors[0].error)})`,
+    );
   return result;
 }
-

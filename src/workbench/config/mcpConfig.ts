@@ -77,7 +77,8 @@ export function parseMcpConfig(text: string): ParsedConfig {
     return { message: formatJsonSyntaxProblem(syntax), syntax };
   });
   if (errors.length > 0 && !isObject(root)) return { servers: [], inputs: [], problems };
-  if (!isObject(root)) return { servers: [], inputs: [], problems: [...problems, { message: 'the file must contain a JSON object' }] };
+  if (!isObject(root))
+    return { servers: [], inputs: [], problems: [...problems, { message: 'the file must contain a JSON object' }] };
   const serversNode = root.servers ?? root.mcpServers;
   const servers: ServerDefinition[] = [];
   if (serversNode !== undefined && !isObject(serversNode)) {
@@ -107,11 +108,17 @@ function parseOAuth(value: unknown): OAuthClientConfig | undefined | string {
   if (value === undefined) return undefined;
   if (!isObject(value)) return '"oauth" must be an object';
   for (const key of ['clientId', 'clientSecret'] as const) {
-    if (value[key] !== undefined && (typeof value[key] !== 'string' || value[key] === '')) return `"oauth.${key}" must be a non-empty string`;
+    if (value[key] !== undefined && (typeof value[key] !== 'string' || value[key] === ''))
+      return `"oauth.${key}" must be a non-empty string`;
   }
-  if (value.scopes !== undefined && (!Array.isArray(value.scopes) || !value.scopes.every((s) => typeof s === 'string'))) return '"oauth.scopes" must be an array of strings';
-  if (value.clientSecret !== undefined && value.clientId === undefined) return '"oauth.clientSecret" needs "oauth.clientId"';
-  if (value.clientMetadataUrl !== undefined && (typeof value.clientMetadataUrl !== 'string' || !/^https:\/\/[^/]+\/./.test(value.clientMetadataUrl))) {
+  if (value.scopes !== undefined && (!Array.isArray(value.scopes) || !value.scopes.every((s) => typeof s === 'string')))
+    return '"oauth.scopes" must be an array of strings';
+  if (value.clientSecret !== undefined && value.clientId === undefined)
+    return '"oauth.clientSecret" needs "oauth.clientId"';
+  if (
+    value.clientMetadataUrl !== undefined &&
+    (typeof value.clientMetadataUrl !== 'string' || !/^https:\/\/[^/]+\/./.test(value.clientMetadataUrl))
+  ) {
     return '"oauth.clientMetadataUrl" must be an https URL with a path (a Client ID Metadata Document)';
   }
   return {
@@ -131,7 +138,9 @@ function parseEra(value: unknown): EraPreference | undefined | { problem: string
   if (value === undefined) return undefined;
   const era = eraPreferenceFromName(value);
   if (era !== undefined) return era;
-  return { problem: `"era" must be ${ERA_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(value)}` };
+  return {
+    problem: `"era" must be ${ERA_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(value)}`,
+  };
 }
 
 function parseServer(name: string, entry: unknown): ServerDefinition | string {
@@ -145,14 +154,26 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
   switch (type) {
     case 'stdio':
     case 'local': {
-      if (typeof entry.command !== 'string' || entry.command.trim() === '') return 'a stdio server needs a "command" string';
+      if (typeof entry.command !== 'string' || entry.command.trim() === '')
+        return 'a stdio server needs a "command" string';
       const args = entry.args ?? [];
-      if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' || typeof arg === 'number')) return '"args" must be an array of strings';
+      if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string' || typeof arg === 'number'))
+        return '"args" must be an array of strings';
       const env = parseEnv(entry.env);
       if (typeof env === 'string') return env;
       if (entry.cwd !== undefined && typeof entry.cwd !== 'string') return '"cwd" must be a string';
       if (entry.envFile !== undefined && typeof entry.envFile !== 'string') return '"envFile" must be a string';
-      return { kind: 'stdio', name, command: entry.command, args: args.map(String), env, cwd: entry.cwd, envFile: entry.envFile, ...(era ? { era } : {}), ...dev };
+      return {
+        kind: 'stdio',
+        name,
+        command: entry.command,
+        args: args.map(String),
+        env,
+        cwd: entry.cwd,
+        envFile: entry.envFile,
+        ...(era ? { era } : {}),
+        ...dev,
+      };
     }
     case 'http':
     case 'sse':
@@ -160,10 +181,20 @@ function parseServer(name: string, entry: unknown): ServerDefinition | string {
     case 'streamableHttp': {
       if (typeof entry.url !== 'string' || entry.url.trim() === '') return `an ${type} server needs a "url" string`;
       const headers = entry.headers ?? {};
-      if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string')) return '"headers" must map names to strings';
+      if (!isObject(headers) || !Object.values(headers).every((v) => typeof v === 'string'))
+        return '"headers" must map names to strings';
       const oauth = parseOAuth(entry.oauth);
       if (typeof oauth === 'string') return oauth;
-      return { kind: 'http', name, url: entry.url, headers: headers as Record<string, string>, transport: type === 'sse' ? 'sse' : 'auto', ...(oauth ? { oauth } : {}), ...(era ? { era } : {}), ...dev };
+      return {
+        kind: 'http',
+        name,
+        url: entry.url,
+        headers: headers as Record<string, string>,
+        transport: type === 'sse' ? 'sse' : 'auto',
+        ...(oauth ? { oauth } : {}),
+        ...(era ? { era } : {}),
+        ...dev,
+      };
     }
     case undefined:
       return 'the definition needs "command" (stdio) or "url" (http)';
@@ -178,7 +209,8 @@ function parseEnv(env: unknown): Record<string, string | null> | string {
   const result: Record<string, string | null> = {};
   for (const [key, value] of Object.entries(env)) {
     if (value === null) result[key] = null;
-    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') result[key] = String(value);
+    else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+      result[key] = String(value);
     else return `"env.${key}" must be a string, a number or null`;
   }
   return result;
@@ -187,8 +219,10 @@ function parseEnv(env: unknown): Record<string, string | null> | string {
 function parseInput(input: unknown): InputDefinition | string {
   if (!isObject(input)) return 'must be an object';
   if (typeof input.id !== 'string' || !input.id) return 'needs an "id"';
-  if (input.type !== 'promptString' && input.type !== 'pickString') return `input ${input.id}: type must be "promptString" or "pickString"`;
-  if (input.type === 'pickString' && (!Array.isArray(input.options) || input.options.length === 0)) return `input ${input.id}: pickString needs "options"`;
+  if (input.type !== 'promptString' && input.type !== 'pickString')
+    return `input ${input.id}: type must be "promptString" or "pickString"`;
+  if (input.type === 'pickString' && (!Array.isArray(input.options) || input.options.length === 0))
+    return `input ${input.id}: pickString needs "options"`;
   return {
     type: input.type,
     id: input.id,

@@ -58,7 +58,10 @@ async function resolveOne(name: string, context: VariableContext): Promise<strin
   }
   if (name.startsWith('input:')) {
     const id = name.slice(6);
-    const value = required(await context.input(id), name, 'no value was given', { kind: 'input-without-value', input: id });
+    const value = required(await context.input(id), name, 'no value was given', {
+      kind: 'input-without-value',
+      input: id,
+    });
     context.revealed?.(value);
     return value;
   }

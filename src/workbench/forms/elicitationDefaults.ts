@@ -6,9 +6,15 @@ type Primitive = string | number | boolean | string[];
  * Fills the `default` of each property of a flat elicitation schema into content that lacks it
  * (SEP-1034: clients should pre-fill defaults; an accepted form then carries them).
  */
-export function applySchemaDefaults(schema: JsonObject | undefined, content: Record<string, Primitive> = {}): NonNullable<ElicitResult['content']> {
+export function applySchemaDefaults(
+  schema: JsonObject | undefined,
+  content: Record<string, Primitive> = {},
+): NonNullable<ElicitResult['content']> {
   const result: Record<string, Primitive> = { ...content };
-  const properties = schema && typeof schema.properties === 'object' && schema.properties !== null ? (schema.properties as Record<string, JsonObject>) : {};
+  const properties =
+    schema && typeof schema.properties === 'object' && schema.properties !== null
+      ? (schema.properties as Record<string, JsonObject>)
+      : {};
   for (const [name, property] of Object.entries(properties)) {
     if (result[name] !== undefined) continue;
     const fallback = property?.default;

@@ -43,7 +43,10 @@ export function validateFormValues(model: FormField, value: unknown): FieldError
 function check(field: FormField, value: unknown, path: string, errors: FieldError[]): void {
   const add = (problem: FieldProblem) => errors.push({ path, problem });
   // An empty string in a required field is as empty as a missing value: a person left it blank.
-  const blank = value === undefined || value === null || (typeof value === 'string' && value.trim() === '' && field.kind !== 'json');
+  const blank =
+    value === undefined ||
+    value === null ||
+    (typeof value === 'string' && value.trim() === '' && field.kind !== 'json');
   if (blank) {
     if (field.required && path !== '') add({ kind: 'required' });
     return;
@@ -57,9 +60,12 @@ function check(field: FormField, value: unknown, path: string, errors: FieldErro
       else if (format === 'date' && !DATE.test(value)) add({ kind: 'format', format });
       else if (format === 'date-time' && !DATE_TIME.test(value)) add({ kind: 'format', format });
       const length = [...value].length;
-      if (field.minLength !== undefined && length < field.minLength) add({ kind: 'too-short', minLength: field.minLength });
-      if (field.maxLength !== undefined && length > field.maxLength) add({ kind: 'too-long', maxLength: field.maxLength });
-      if (field.pattern !== undefined && !matches(field.pattern, value)) add({ kind: 'pattern', pattern: field.pattern });
+      if (field.minLength !== undefined && length < field.minLength)
+        add({ kind: 'too-short', minLength: field.minLength });
+      if (field.maxLength !== undefined && length > field.maxLength)
+        add({ kind: 'too-long', maxLength: field.maxLength });
+      if (field.pattern !== undefined && !matches(field.pattern, value))
+        add({ kind: 'pattern', pattern: field.pattern });
       return;
     }
     case 'number': {
@@ -79,10 +85,13 @@ function check(field: FormField, value: unknown, path: string, errors: FieldErro
     case 'array': {
       if (!Array.isArray(value)) return;
       if (field.required && value.length === 0 && field.minItems === undefined) add({ kind: 'required' });
-      if (field.minItems !== undefined && value.length < field.minItems) add({ kind: 'too-few-items', minItems: field.minItems });
-      if (field.maxItems !== undefined && value.length > field.maxItems) add({ kind: 'too-many-items', maxItems: field.maxItems });
+      if (field.minItems !== undefined && value.length < field.minItems)
+        add({ kind: 'too-few-items', minItems: field.minItems });
+      if (field.maxItems !== undefined && value.length > field.maxItems)
+        add({ kind: 'too-many-items', maxItems: field.maxItems });
       if (field.kind === 'multi-enum') {
-        if (value.some((item) => !field.options.some((option) => option.value === item))) add({ kind: 'not-an-option' });
+        if (value.some((item) => !field.options.some((option) => option.value === item)))
+          add({ kind: 'not-an-option' });
         return;
       }
       value.forEach((item, index) => check(field.item, item, `${path}/${index}`, errors));
@@ -91,7 +100,8 @@ function check(field: FormField, value: unknown, path: string, errors: FieldErro
     case 'object': {
       if (typeof value !== 'object' || Array.isArray(value)) return;
       const record = value as Record<string, unknown>;
-      for (const child of field.fields) check(child, record[child.name], `${path}/${escapePointer(child.name)}`, errors);
+      for (const child of field.fields)
+        check(child, record[child.name], `${path}/${escapePointer(child.name)}`, errors);
       return;
     }
     case 'boolean':

@@ -24,11 +24,25 @@ interface EnumOption {
 }
 
 export type FormField =
-  | (FieldBase & { kind: 'string'; default?: string; format?: string; minLength?: number; maxLength?: number; pattern?: string; secret?: boolean })
+  | (FieldBase & {
+      kind: 'string';
+      default?: string;
+      format?: string;
+      minLength?: number;
+      maxLength?: number;
+      pattern?: string;
+      secret?: boolean;
+    })
   | (FieldBase & { kind: 'number'; integer: boolean; default?: number; minimum?: number; maximum?: number })
   | (FieldBase & { kind: 'boolean'; default?: boolean })
   | (FieldBase & { kind: 'enum'; options: EnumOption[]; default?: EnumOption['value'] })
-  | (FieldBase & { kind: 'multi-enum'; options: EnumOption[]; default?: string[]; minItems?: number; maxItems?: number })
+  | (FieldBase & {
+      kind: 'multi-enum';
+      options: EnumOption[];
+      default?: string[];
+      minItems?: number;
+      maxItems?: number;
+    })
   | (FieldBase & { kind: 'array'; item: FormField; default?: unknown[]; minItems?: number; maxItems?: number })
   | (FieldBase & { kind: 'object'; fields: FormField[] })
   | (FieldBase & { kind: 'json'; default?: unknown; reason: string });
@@ -63,7 +77,12 @@ interface Expansion {
 }
 
 export function buildFormModel(schema: unknown): FormField {
-  const expansion: Expansion = { root: schema, budget: { fields: MAX_FORM_FIELDS - 1, options: MAX_FORM_OPTIONS }, expanding: [], propertyCounts: new WeakMap() };
+  const expansion: Expansion = {
+    root: schema,
+    budget: { fields: MAX_FORM_FIELDS - 1, options: MAX_FORM_OPTIONS },
+    expanding: [],
+    propertyCounts: new WeakMap(),
+  };
   return toField(isObject(schema) ? schema : {}, '', true, 0, expansion);
 }
 
@@ -73,28 +92,47 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
   const base: FieldBase = {
     name,
     label: truncateForDisplay(typeof resolved.title === 'string' ? resolved.title : name, MAX_LABEL_LENGTH),
-    description: typeof resolved.description === 'string' ? truncateForDisplay(resolved.description, MAX_DESCRIPTION_LENGTH) : undefined,
+    description:
+      typeof resolved.description === 'string'
+        ? truncateForDisplay(resolved.description, MAX_DESCRIPTION_LENGTH)
+        : undefined,
     required,
   };
   const recursive = refs.find((ref) => expansion.expanding.includes(ref));
-  if (recursive !== undefined) return { ...base, kind: 'json', reason: `recursive schema ($ref ${quoteRef(recursive)} contains itself)`, default: resolved.default };
-  if (depth > MAX_DEPTH) return { ...base, kind: 'json', reason: 'nested too deeply for a form', default: resolved.default };
-  const inner: Expansion = refs.length === 0 ? expansion : { ...expansion, expanding: [...expansion.expanding, ...refs] };
+  if (recursive !== undefined)
+    return {
+      ...base,
+      kind: 'json',
+      reason: `recursive schema ($ref ${quoteRef(recursive)} contains itself)`,
+      default: resolved.default,
+    };
+  if (depth > MAX_DEPTH)
+    return { ...base, kind: 'json', reason: 'nested too deeply for a form', default: resolved.default };
+  const inner: Expansion =
+    refs.length === 0 ? expansion : { ...expansion, expanding: [...expansion.expanding, ...refs] };
 
   const variants = resolved.oneOf ?? resolved.anyOf;
   // Longer than the options left: JSON whatever the variants are, without scanning a million of them.
-  if (Array.isArray(variants) && variants.length > expansion.budget.options) return tooManyChoices(base, variants.length, resolved.default);
+  if (Array.isArray(variants) && variants.length > expansion.budget.options)
+    return tooManyChoices(base, variants.length, resolved.default);
   const titled = titledOptions(variants);
   if (titled) {
     if (!spendOptions(expansion, titled.length)) return tooManyChoices(base, titled.length, resolved.default);
     return { ...base, kind: 'enum', options: titled, default: asEnumValue(resolved.default) };
   }
   if (Array.isArray(resolved.enum)) {
-    if (!spendOptions(expansion, resolved.enum.length)) return tooManyChoices(base, resolved.enum.length, resolved.default);
+    if (!spendOptions(expansion, resolved.enum.length))
+      return tooManyChoices(base, resolved.enum.length, resolved.default);
     const names = Array.isArray(resolved.enumNames) ? resolved.enumNames : [];
     const options = resolved.enum
       .filter((value): value is EnumOption['value'] => ['string', 'number', 'boolean'].includes(typeof value))
-      .map((value, index) => ({ value, label: truncateForDisplay(typeof names[index] === 'string' ? String(names[index]) : String(value), MAX_LABEL_LENGTH) }));
+      .map((value, index) => ({
+        value,
+        label: truncateForDisplay(
+          typeof names[index] === 'string' ? String(names[index]) : String(value),
+          MAX_LABEL_LENGTH,
+        ),
+      }));
     return { ...base, kind: 'enum', options, default: asEnumValue(resolved.default) };
   }
   if (resolved.const !== undefined && ['string', 'number', 'boolean'].includes(typeof resolved.const)) {
@@ -127,13 +165,27 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
         maximum: numberOr(resolved.maximum),
       };
     case 'boolean':
-      return { ...base, kind: 'boolean', default: typeof resolved.default === 'boolean' ? resolved.default : undefined };
+      return {
+        ...base,
+        kind: 'boolean',
+        default: typeof resolved.default === 'boolean' ? resolved.default : undefined,
+      };
     case 'array': {
       const items = isObject(resolved.items) ? resolveLocalRef(resolved.items, expansion.root).schema : {};
       const itemVariants = items.anyOf ?? items.oneOf;
-      const choices = Array.isArray(itemVariants) ? itemVariants.length : Array.isArray(items.enum) ? items.enum.length : 0;
+      const choices = Array.isArray(itemVariants)
+        ? itemVariants.length
+        : Array.isArray(items.enum)
+          ? items.enum.length
+          : 0;
       if (choices > expansion.budget.options) return tooManyChoices(base, choices, resolved.default);
-      const multi = titledOptions(itemVariants) ?? (Array.isArray(items.enum) ? items.enum.filter(isOptionValue).map((v) => ({ value: v, label: truncateForDisplay(String(v), MAX_LABEL_LENGTH) })) : undefined);
+      const multi =
+        titledOptions(itemVariants) ??
+        (Array.isArray(items.enum)
+          ? items.enum
+              .filter(isOptionValue)
+              .map((v) => ({ value: v, label: truncateForDisplay(String(v), MAX_LABEL_LENGTH) }))
+          : undefined);
       const defaultArray = Array.isArray(resolved.default) ? resolved.default : undefined;
       if (multi) {
         if (!spendOptions(expansion, multi.length)) return tooManyChoices(base, multi.length, resolved.default);
@@ -159,7 +211,9 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
     }
     case 'object': {
       const properties = isObject(resolved.properties) ? resolved.properties : {};
-      const requiredNames = new Set(Array.isArray(resolved.required) ? resolved.required.filter((n): n is string => typeof n === 'string') : []);
+      const requiredNames = new Set(
+        Array.isArray(resolved.required) ? resolved.required.filter((n): n is string => typeof n === 'string') : [],
+      );
       // The children are counted before any is built, so the fields of one object are all forms or all JSON.
       if (countProperties(properties, expansion) > expansion.budget.fields) return tooLarge(base, resolved.default);
       const entries = Object.entries(properties).filter((entry): entry is [string, Schema] => isObject(entry[1]));
@@ -171,7 +225,12 @@ function toField(schema: Schema, name: string, required: boolean, depth: number,
       return { ...base, kind: 'object', fields };
     }
     default:
-      return { ...base, kind: 'json', reason: type ? `type ${type}` : 'no single type (anyOf/oneOf or untyped)', default: resolved.default };
+      return {
+        ...base,
+        kind: 'json',
+        reason: type ? `type ${type}` : 'no single type (anyOf/oneOf or untyped)',
+        default: resolved.default,
+      };
   }
 }
 
@@ -186,7 +245,12 @@ function countProperties(properties: Schema, expansion: Expansion): number {
 }
 
 function tooLarge(base: FieldBase, fallback: unknown): FormField {
-  return { ...base, kind: 'json', reason: `too large for a form (more than ${MAX_FORM_FIELDS} fields)`, default: fallback };
+  return {
+    ...base,
+    kind: 'json',
+    reason: `too large for a form (more than ${MAX_FORM_FIELDS} fields)`,
+    default: fallback,
+  };
 }
 
 /** Takes `count` enum options from the form's budget; false when they do not fit (the field becomes JSON). */
@@ -236,7 +300,10 @@ function titledOptions(variants: unknown): EnumOption[] | undefined {
   if (!variants.every((v) => isObject(v) && isOptionValue(v.const))) return undefined;
   return (variants as Schema[]).map((variant) => ({
     value: variant.const as EnumOption['value'],
-    label: truncateForDisplay(typeof variant.title === 'string' ? variant.title : String(variant.const), MAX_LABEL_LENGTH),
+    label: truncateForDisplay(
+      typeof variant.title === 'string' ? variant.title : String(variant.const),
+      MAX_LABEL_LENGTH,
+    ),
   }));
 }
 

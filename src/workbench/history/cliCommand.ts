@@ -7,7 +7,13 @@ import type { HistoryOperation } from './historyLog';
  */
 export type CliTarget =
   | { kind: 'config'; configPath: string; serverName: string; inputIds?: readonly string[] }
-  | { kind: 'stdio'; command: string; args: readonly string[]; cwd?: string; env?: Readonly<Record<string, string | null>> }
+  | {
+      kind: 'stdio';
+      command: string;
+      args: readonly string[];
+      cwd?: string;
+      env?: Readonly<Record<string, string | null>>;
+    }
   | { kind: 'url'; url: string; headers?: Readonly<Record<string, string>> };
 
 /**
@@ -24,7 +30,11 @@ type Word = readonly Piece[];
  * environment variable the person sets (a masked argument, a password input, a secret env value, header or URL
  * query parameter), and `${env:X}` in the configuration reads X from the same environment.
  */
-export function cliCommand(operation: HistoryOperation, target: CliTarget, program = 'node dist/cli.js'): string | undefined {
+export function cliCommand(
+  operation: HistoryOperation,
+  target: CliTarget,
+  program = 'node dist/cli.js',
+): string | undefined {
   const words = operationWords(operation);
   if (!words) return undefined;
   return [program, ...[...words, ...targetWords(target)].map(renderWord)].join(' ');
@@ -56,7 +66,10 @@ function targetWords(target: CliTarget): Word[] {
         text(target.configPath),
         text('--server'),
         text(target.serverName),
-        ...(target.inputIds ?? []).flatMap((id) => [text('--input'), [{ kind: 'text', text: `${id}=` } as const, inputVariable(id)]]),
+        ...(target.inputIds ?? []).flatMap((id) => [
+          text('--input'),
+          [{ kind: 'text', text: `${id}=` } as const, inputVariable(id)],
+        ]),
       ];
     case 'stdio':
       return [
@@ -65,7 +78,9 @@ function targetWords(target: CliTarget): Word[] {
         joinWords([target.command, ...target.args].map((word) => withVariables(word, 'MCP_ARG'))),
         ...(target.cwd ? [text('--cwd'), withVariables(target.cwd, 'MCP_CWD')] : []),
         ...Object.entries(target.env ?? {}).flatMap(([name, value]) =>
-          value === null ? [] : [text('--env'), [{ kind: 'text', text: `${name}=` } as const, ...secretOr(name, value, name)]],
+          value === null
+            ? []
+            : [text('--env'), [{ kind: 'text', text: `${name}=` } as const, ...secretOr(name, value, name)]],
         ),
       ];
     case 'url':
@@ -89,7 +104,11 @@ function argumentsWord(args: unknown): Word {
   const placeholders: Piece[] = [];
   const json = JSON.stringify(args, (key, value: unknown) => {
     if (typeof value !== 'string' || !value.includes(MASK)) return value;
-    placeholders.push({ kind: 'variable', name: `MCP_ARG_${variableName(key || 'value')}`, hint: `the value of argument ${key}` });
+    placeholders.push({
+      kind: 'variable',
+      name: `MCP_ARG_${variableName(key || 'value')}`,
+      hint: `the value of argument ${key}`,
+    });
     return PLACEHOLDER;
   });
   const parts = (json ?? 'null').split(JSON.stringify(PLACEHOLDER));
@@ -109,7 +128,10 @@ const PLACEHOLDER = `${MASK}\u0000placeholder\u0000`;
 function secretOr(name: string, value: string, variable: string): Piece[] {
   if (isSecretKey(name) && !/\$\{(env|input):/.test(value)) {
     const scheme = /^(Bearer|Basic|Token)\s+/i.exec(value);
-    return [...(scheme ? [{ kind: 'text', text: scheme[0] } as const] : []), { kind: 'variable', name: variable, hint: `the value of ${name}` }];
+    return [
+      ...(scheme ? [{ kind: 'text', text: scheme[0] } as const] : []),
+      { kind: 'variable', name: variable, hint: `the value of ${name}` },
+    ];
   }
   return withVariables(value, variable);
 }
@@ -120,7 +142,11 @@ function withVariables(value: string, _context: string): Piece[] {
   let last = 0;
   for (const match of value.matchAll(/\$\{(env|input):([^}]+)\}/g)) {
     if (match.index > last) pieces.push({ kind: 'text', text: value.slice(last, match.index) });
-    pieces.push(match[1] === 'env' ? { kind: 'variable', name: match[2], hint: `${match[2]} (read from the environment)` } : inputVariable(match[2]));
+    pieces.push(
+      match[1] === 'env'
+        ? { kind: 'variable', name: match[2], hint: `${match[2]} (read from the environment)` }
+        : inputVariable(match[2]),
+    );
     last = match.index + match[0].length;
   }
   if (last < value.length || pieces.length === 0) pieces.push({ kind: 'text', text: value.slice(last) });
@@ -135,7 +161,11 @@ function urlWord(url: string): Word {
     if (!isSecretKey(decodeSafely(match[2])) || /^\$\{(env|input):/.test(match[3])) continue;
     const valueStart = match.index + match[1].length + match[2].length + 1;
     pieces.push({ kind: 'text', text: url.slice(last, valueStart) });
-    pieces.push({ kind: 'variable', name: `MCP_URL_${variableName(decodeSafely(match[2]))}`, hint: `the value of the URL parameter ${match[2]}` });
+    pieces.push({
+      kind: 'variable',
+      name: `MCP_URL_${variableName(decodeSafely(match[2]))}`,
+      hint: `the value of the URL parameter ${match[2]}`,
+    });
     last = valueStart + match[3].length;
   }
   pieces.push({ kind: 'text', text: url.slice(last) });
@@ -165,12 +195,16 @@ function text(value: string): Word {
 
 /** Words joined by spaces into one word, as the CLI's --stdio takes the command line. */
 function joinWords(words: readonly Piece[][]): Word {
-  return words.flatMap((word, index) => (index === 0 ? quotedForCommandLine(word) : [{ kind: 'text', text: ' ' } as const, ...quotedForCommandLine(word)]));
+  return words.flatMap((word, index) =>
+    index === 0 ? quotedForCommandLine(word) : [{ kind: 'text', text: ' ' } as const, ...quotedForCommandLine(word)],
+  );
 }
 
 /** A word of the --stdio command line, quoted for the CLI's own splitting when it has spaces or quotes. */
 function quotedForCommandLine(word: Piece[]): Piece[] {
-  const literal = word.every((piece) => piece.kind === 'text') ? word.map((piece) => (piece as { text: string }).text).join('') : undefined;
+  const literal = word.every((piece) => piece.kind === 'text')
+    ? word.map((piece) => (piece as { text: string }).text).join('')
+    : undefined;
   if (literal === undefined) return word;
   return [{ kind: 'text', text: /^[^\s"'\\]+$/.test(literal) ? literal : JSON.stringify(literal) }];
 }
@@ -180,12 +214,17 @@ function renderWord(word: Word): string {
   const pieces: Piece[] = [];
   for (const piece of word) {
     const last = pieces[pieces.length - 1];
-    if (piece.kind === 'text' && last?.kind === 'text') pieces[pieces.length - 1] = { kind: 'text', text: last.text + piece.text };
+    if (piece.kind === 'text' && last?.kind === 'text')
+      pieces[pieces.length - 1] = { kind: 'text', text: last.text + piece.text };
     else if (piece.kind === 'variable' || piece.text !== '') pieces.push(piece);
   }
   if (pieces.length === 0) return "''";
   return pieces
-    .map((piece) => (piece.kind === 'text' ? shellQuote(piece.text) : `"\${${piece.name}:?set ${piece.name} to ${piece.hint.replace(/["$`\\}]/g, '')}}"`))
+    .map((piece) =>
+      piece.kind === 'text'
+        ? shellQuote(piece.text)
+        : `"\${${piece.name}:?set ${piece.name} to ${piece.hint.replace(/["$`\\}]/g, '')}}"`,
+    )
     .join('');
 }
 

@@ -71,7 +71,11 @@ interface HistoryLimits {
   maxTotalResultChars: number;
 }
 
-const DEFAULT_HISTORY_LIMITS: HistoryLimits = { capacity: 500, maxResultChars: 256 * 1024, maxTotalResultChars: 8 * 1024 * 1024 };
+const DEFAULT_HISTORY_LIMITS: HistoryLimits = {
+  capacity: 500,
+  maxResultChars: 256 * 1024,
+  maxTotalResultChars: 8 * 1024 * 1024,
+};
 
 interface HistoryChange {
   kind: 'added' | 'removed' | 'cleared';
@@ -251,7 +255,11 @@ export class HistoryLog {
       return { kind: 'truncated', text, originalChars: text.length };
     }
     if (text.length > this.limits.maxResultChars) {
-      const stored: StoredResult = { kind: 'truncated', text: text.slice(0, this.limits.maxResultChars), originalChars: text.length };
+      const stored: StoredResult = {
+        kind: 'truncated',
+        text: text.slice(0, this.limits.maxResultChars),
+        originalChars: text.length,
+      };
       this.totalResultChars += this.limits.maxResultChars;
       return stored;
     }
@@ -304,7 +312,9 @@ function maskOutcome(outcome: HistoryOutcome, knownSecrets: readonly string[]): 
     case 'succeeded':
     case 'tool-error':
     case 'declined':
-      return outcome.note === undefined ? { kind: outcome.kind } : { kind: outcome.kind, note: maskText(outcome.note, knownSecrets) };
+      return outcome.note === undefined
+        ? { kind: outcome.kind }
+        : { kind: outcome.kind, note: maskText(outcome.note, knownSecrets) };
     case 'cancelled':
       return outcome;
     default: {

@@ -61,16 +61,23 @@ function readOperation(value: unknown): HistoryOperation | undefined {
   const kind = value.kind as HistoryOperation['kind'];
   switch (kind) {
     case 'tool':
-      return typeof value.toolName === 'string' && isObject(value.arguments) ? { kind, toolName: value.toolName, arguments: value.arguments } : undefined;
+      return typeof value.toolName === 'string' && isObject(value.arguments)
+        ? { kind, toolName: value.toolName, arguments: value.arguments }
+        : undefined;
     case 'resource':
       return typeof value.uri === 'string' ? { kind, uri: value.uri } : undefined;
     case 'prompt':
-      return typeof value.promptName === 'string' && isStringRecord(value.arguments) ? { kind, promptName: value.promptName, arguments: value.arguments } : undefined;
+      return typeof value.promptName === 'string' && isStringRecord(value.arguments)
+        ? { kind, promptName: value.promptName, arguments: value.arguments }
+        : undefined;
     case 'sampling':
-      if (typeof value.request !== 'string' || (value.model !== undefined && typeof value.model !== 'string')) return undefined;
+      if (typeof value.request !== 'string' || (value.model !== undefined && typeof value.model !== 'string'))
+        return undefined;
       return { kind, request: value.request, ...(value.model === undefined ? {} : { model: value.model as string }) };
     case 'elicitation':
-      return (value.mode === 'form' || value.mode === 'url') && typeof value.message === 'string' ? { kind, mode: value.mode, message: value.message } : undefined;
+      return (value.mode === 'form' || value.mode === 'url') && typeof value.message === 'string'
+        ? { kind, mode: value.mode, message: value.message }
+        : undefined;
     default: {
       // Exhaustive over the kinds this version writes; any other kind in the file is left out.
       const unknownKind: never = kind;
@@ -113,7 +120,9 @@ function readResult(value: unknown): StoredResult | undefined {
     case 'kept':
       return isCount(value.chars) && 'value' in value ? { kind, value: value.value, chars: value.chars } : undefined;
     case 'truncated':
-      return typeof value.text === 'string' && isCount(value.originalChars) ? { kind, text: value.text, originalChars: value.originalChars } : undefined;
+      return typeof value.text === 'string' && isCount(value.originalChars)
+        ? { kind, text: value.text, originalChars: value.originalChars }
+        : undefined;
     default: {
       // Exhaustive over the kinds this version writes; any other kind in the file is left out.
       const unknownKind: never = kind;

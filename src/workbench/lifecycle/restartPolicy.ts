@@ -17,7 +17,8 @@ export interface RestartPolicyOptions {
   stableAfterMs?: number;
 }
 
-export type RestartDecision = { kind: 'restart'; delayMs: number; attempt: number } | { kind: 'give-up'; reason: string };
+export type RestartDecision =
+  { kind: 'restart'; delayMs: number; attempt: number } | { kind: 'give-up'; reason: string };
 
 export class RestartPolicy {
   private readonly baseDelayMs: number;
@@ -37,8 +38,10 @@ export class RestartPolicy {
     this.maxCrashes = options.maxCrashes ?? 5;
     this.windowMs = options.windowMs ?? 120_000;
     this.stableAfterMs = options.stableAfterMs ?? this.windowMs / 2;
-    if (this.baseDelayMs < 0 || this.maxDelayMs < this.baseDelayMs) throw new RangeError('restart policy: need 0 <= baseDelayMs <= maxDelayMs');
-    if (this.maxCrashes < 1 || this.windowMs <= 0) throw new RangeError('restart policy: maxCrashes must be >= 1 and windowMs > 0');
+    if (this.baseDelayMs < 0 || this.maxDelayMs < this.baseDelayMs)
+      throw new RangeError('restart policy: need 0 <= baseDelayMs <= maxDelayMs');
+    if (this.maxCrashes < 1 || this.windowMs <= 0)
+      throw new RangeError('restart policy: maxCrashes must be >= 1 and windowMs > 0');
   }
 
   /** Crashes currently counted against the limit. */

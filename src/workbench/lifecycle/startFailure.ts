@@ -10,20 +10,27 @@ export { UNREACHABLE_WORDS } from '../../protocol/transports/httpShared';
 
 /** Why a start failed, for a host to word: the error's detail (with the last stderr line after it), or its first line. */
 export type StartFailure =
-  | { kind: 'detail'; detail: ErrorDetail; lastStderr?: string }
-  | { kind: 'line'; line: string };
+  { kind: 'detail'; detail: ErrorDetail; lastStderr?: string } | { kind: 'line'; line: string };
 
 /**
  * `message` is the start error's message (already masked), `detail` its detail, `stderrTail` the process's last
  * stderr lines (masked; empty for HTTP).
  */
-export function describeStartFailure(message: string, detail: ErrorDetail | undefined, stderrTail: readonly string[] = []): StartFailure {
+export function describeStartFailure(
+  message: string,
+  detail: ErrorDetail | undefined,
+  stderrTail: readonly string[] = [],
+): StartFailure {
   if (detail?.kind === 'process-exited' || detail?.kind === 'process-killed') {
     // The message itself lists the stderr tail after its first line; the tail passed in is the same text.
     const stderrInMessage = message.split('\n').slice(1);
-    const lastStderr = [...stderrTail, ...stderrInMessage].map((line) => line.trim()).filter(Boolean).at(-1);
+    const lastStderr = [...stderrTail, ...stderrInMessage]
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .at(-1);
     // With something on stderr, that line says more than a package launcher's guess.
-    const ended: ErrorDetail = detail.kind === 'process-exited' && lastStderr ? { kind: 'process-exited', code: detail.code } : detail;
+    const ended: ErrorDetail =
+      detail.kind === 'process-exited' && lastStderr ? { kind: 'process-exited', code: detail.code } : detail;
     return lastStderr ? { kind: 'detail', detail: ended, lastStderr } : { kind: 'detail', detail: ended };
   }
   if (detail) return { kind: 'detail', detail };

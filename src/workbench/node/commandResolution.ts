@@ -36,7 +36,8 @@ export async function resolveCommand(command: string, options: CommandResolution
   const windows = options.platform === 'win32';
   const paths = windows ? path.win32 : path.posix;
   const extensions = windows ? pathExtensions(options.env) : [''];
-  if (command.trim() === '') return { kind: 'not-found', searched: [], hint: 'the command is empty', detail: { kind: 'command-empty' } };
+  if (command.trim() === '')
+    return { kind: 'not-found', searched: [], hint: 'the command is empty', detail: { kind: 'command-empty' } };
 
   if (isPathLike(command, windows)) {
     const base = options.cwd && !paths.isAbsolute(command) ? joinPath(options.cwd, command, windows) : command;
@@ -51,7 +52,9 @@ export async function resolveCommand(command: string, options: CommandResolution
       hint: notExecutable
         ? `${base} exists but is not executable: run chmod +x on it, or use the interpreter as the command (e.g. "node", "python")`
         : `${command} not found${cwd ? ` relative to cwd ${cwd}` : ''} (looked for ${lookedFor}). Check the path, or use an absolute path.`,
-      detail: notExecutable ? { kind: 'not-executable', path: base } : { kind: 'path-not-found', command, ...(cwd ? { cwd } : {}), lookedFor },
+      detail: notExecutable
+        ? { kind: 'not-executable', path: base }
+        : { kind: 'path-not-found', command, ...(cwd ? { cwd } : {}), lookedFor },
     };
   }
 
@@ -64,7 +67,10 @@ export async function resolveCommand(command: string, options: CommandResolution
   }
   const shown = directories.filter((directory) => !options.isHostFolder?.(directory));
   const hidden = directories.length - shown.length;
-  const hiddenNote = hidden === 0 ? '' : `${shown.length ? windows ? '; ' : ', ' : ''}and ${hidden} folder${hidden === 1 ? '' : 's'} of the editor itself`;
+  const hiddenNote =
+    hidden === 0
+      ? ''
+      : `${shown.length ? (windows ? '; ' : ', ') : ''}and ${hidden} folder${hidden === 1 ? '' : 's'} of the editor itself`;
   const searched = `${directories.length ? `${shown.join(windows ? '; ' : ', ')}${hiddenNote}` : 'PATH is empty'}${extensionNote(extensions, windows)}`;
   return {
     kind: 'not-found',
@@ -78,8 +84,13 @@ function isPathLike(command: string, windows: boolean): boolean {
   return command.includes('/') || (windows && (command.includes('\\') || /^[A-Za-z]:/.test(command)));
 }
 
-async function findWithExtensions(base: string, extensions: string[], windows: boolean): Promise<CommandResolution | undefined> {
-  const candidates = windows && hasExtension(base, extensions) ? [base] : extensions.map((extension) => base + extension);
+async function findWithExtensions(
+  base: string,
+  extensions: string[],
+  windows: boolean,
+): Promise<CommandResolution | undefined> {
+  const candidates =
+    windows && hasExtension(base, extensions) ? [base] : extensions.map((extension) => base + extension);
   for (const candidate of candidates) {
     if (!(await isRunnable(candidate, windows))) continue;
     const shim = windows && SHIM_EXTENSIONS.has(path.win32.extname(candidate).toLowerCase());
@@ -130,8 +141,11 @@ function readEnv(env: CommandResolutionOptions['env'], name: string, caseInsensi
 function splitPath(value: string, windows: boolean): string[] {
   // Empty entries mean "current directory" on POSIX, and a relative entry is relative to it: both skipped for the
   // same reason as the cwd above.
-  const entries = value.split(windows ? ';' : ':').map((entry) => (windows ? entry.trim().replace(/^"(.*)"$/, '$1') : entry));
-  const absolute = (entry: string) => (windows ? path.win32.isAbsolute(entry) || path.posix.isAbsolute(entry) : path.posix.isAbsolute(entry));
+  const entries = value
+    .split(windows ? ';' : ':')
+    .map((entry) => (windows ? entry.trim().replace(/^"(.*)"$/, '$1') : entry));
+  const absolute = (entry: string) =>
+    windows ? path.win32.isAbsolute(entry) || path.posix.isAbsolute(entry) : path.posix.isAbsolute(entry);
   return [...new Set(entries.filter((entry) => entry !== '' && absolute(entry)))];
 }
 
@@ -169,7 +183,8 @@ export function windowsShimInvocation(shimPath: string, args: readonly string[],
   const quoted = [shimPath, ...args].map((arg, index) => {
     const unsafe = UNSAFE_FOR_CMD.exec(arg);
     if (unsafe) {
-      const what = index === 0 ? `the shim path ${JSON.stringify(shimPath)}` : `argument ${index} (${JSON.stringify(arg)})`;
+      const what =
+        index === 0 ? `the shim path ${JSON.stringify(shimPath)}` : `argument ${index} (${JSON.stringify(arg)})`;
       throw new Error(
         `cannot run ${path.win32.basename(shimPath)} through cmd.exe safely: ${what} contains ${JSON.stringify(unsafe[0])}, ` +
           'which cmd.exe interprets even inside quotes. Remove that character, or run the program the shim wraps ' +
@@ -195,8 +210,16 @@ export interface StdioLaunch {
  * the current directory (a folder the workspace controls). `comSpec` is the host's `%ComSpec%` (never the server's
  * env, which a workspace controls).
  */
-export function stdioLaunch(resolution: Extract<CommandResolution, { kind: 'found' }>, args: readonly string[], comSpec?: string): StdioLaunch {
+export function stdioLaunch(
+  resolution: Extract<CommandResolution, { kind: 'found' }>,
+  args: readonly string[],
+  comSpec?: string,
+): StdioLaunch {
   if (resolution.viaShim !== 'cmd') return { command: resolution.path, args: [...args] };
-  const { command: shell, args: shellArgs, windowsVerbatimArguments } = windowsShimInvocation(resolution.path, args, comSpec || 'cmd.exe');
+  const {
+    command: shell,
+    args: shellArgs,
+    windowsVerbatimArguments,
+  } = windowsShimInvocation(resolution.path, args, comSpec || 'cmd.exe');
   return { command: shell, args: shellArgs, windowsVerbatimArguments };
 }

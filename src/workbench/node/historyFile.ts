@@ -39,7 +39,8 @@ export class HistoryFile {
       }
       text = await fs.readFile(this.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.report(`History from the last window not restored: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.report(`History from the last window not restored: ${(error as Error).message}`);
       return;
     }
     const { entries, problem } = parseHistory(text);

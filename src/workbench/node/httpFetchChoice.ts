@@ -14,8 +14,7 @@ import { nodeHttpFetch } from '../../protocol/node/nodeHttpFetch';
  * the proxy: "on" keeps the global fetch. test/unit/workbench/node/vscodeProxySupport.test.ts runs both under the real patch.
  */
 export type HttpFetchChoice =
-  | { kind: 'node-http'; fetch: typeof fetch }
-  | { kind: 'global-fetch'; fetch: typeof fetch; reason: string };
+  { kind: 'node-http'; fetch: typeof fetch } | { kind: 'global-fetch'; fetch: typeof fetch; reason: string };
 
 /** The environment variables a proxy is configured with (lower case wins in curl and Node; either counts here). */
 const PROXY_VARIABLES = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy'] as const;
@@ -34,7 +33,11 @@ export function chooseHttpFetch(host: HttpFetchHost): HttpFetchChoice {
   const variable = PROXY_VARIABLES.find((name) => (host.env[name] ?? '').trim() !== '');
   if (variable) return { kind: 'global-fetch', fetch: globalFetch, reason: `${variable} is set` };
   if (host.proxySupport === 'on') {
-    return { kind: 'global-fetch', fetch: globalFetch, reason: 'http.proxySupport is "on", under which VS Code proxies only requests without an agent of their own' };
+    return {
+      kind: 'global-fetch',
+      fetch: globalFetch,
+      reason: 'http.proxySupport is "on", under which VS Code proxies only requests without an agent of their own',
+    };
   }
   return { kind: 'node-http', fetch: nodeHttpFetch };
 }

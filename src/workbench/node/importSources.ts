@@ -5,7 +5,8 @@ import * as path from 'node:path';
  * adapters). Only candidate paths: the host checks which exist, because this module must stay pure.
  */
 
-export type ImportSourceKind = 'claude-desktop' | 'cursor' | 'windsurf' | 'cline' | 'workspace-mcp-json' | 'copilot-cli';
+export type ImportSourceKind =
+  'claude-desktop' | 'cursor' | 'windsurf' | 'cline' | 'workspace-mcp-json' | 'copilot-cli';
 
 interface ImportSource {
   kind: ImportSourceKind;
@@ -51,17 +52,30 @@ export function knownImportSources(
   sources.push(user('claude-desktop', p.join(appData, 'Claude', 'claude_desktop_config.json')));
 
   for (const folder of workspaceFolders) {
-    sources.push({ kind: 'cursor', label: `Cursor (${p.basename(folder)})`, scope: 'workspace', path: p.join(folder, '.cursor', 'mcp.json'), workspaceFolder: folder });
+    sources.push({
+      kind: 'cursor',
+      label: `Cursor (${p.basename(folder)})`,
+      scope: 'workspace',
+      path: p.join(folder, '.cursor', 'mcp.json'),
+      workspaceFolder: folder,
+    });
   }
   sources.push(user('cursor', p.join(homedir, '.cursor', 'mcp.json'), 'global'));
   sources.push(user('windsurf', p.join(homedir, '.codeium', 'windsurf', 'mcp_config.json')));
 
   // Cline: an explicit override wins; then the 2026 shared data dir; then the classic globalStorage locations.
   if (env.CLINE_MCP_SETTINGS_PATH) sources.push(user('cline', env.CLINE_MCP_SETTINGS_PATH, 'CLINE_MCP_SETTINGS_PATH'));
-  const clineData = env.CLINE_DATA_DIR ?? (env.CLINE_DIR ? p.join(env.CLINE_DIR, 'data') : p.join(homedir, '.cline', 'data'));
+  const clineData =
+    env.CLINE_DATA_DIR ?? (env.CLINE_DIR ? p.join(env.CLINE_DIR, 'data') : p.join(homedir, '.cline', 'data'));
   sources.push(user('cline', p.join(clineData, 'settings', CLINE_SETTINGS_FILE), 'CLI / 2026 builds'));
   for (const app of EDITOR_APP_FOLDERS) {
-    sources.push(user('cline', p.join(appData, app, 'User', 'globalStorage', CLINE_EXTENSION_ID, 'settings', CLINE_SETTINGS_FILE), app));
+    sources.push(
+      user(
+        'cline',
+        p.join(appData, app, 'User', 'globalStorage', CLINE_EXTENSION_ID, 'settings', CLINE_SETTINGS_FILE),
+        app,
+      ),
+    );
   }
   sources.push(user('cline', p.join(homedir, 'Documents', 'Cline', 'MCP', CLINE_SETTINGS_FILE), 'Documents'));
 
@@ -79,7 +93,11 @@ export function knownImportSources(
 }
 
 /** `~/Library/Application Support` on macOS, `%APPDATA%` on Windows, `$XDG_CONFIG_HOME` or `~/.config` elsewhere. */
-function userConfigRoot(platform: NodeJS.Platform, homedir: string, env: Readonly<Record<string, string | undefined>> = {}): string {
+function userConfigRoot(
+  platform: NodeJS.Platform,
+  homedir: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string {
   if (platform === 'darwin') return path.posix.join(homedir, 'Library', 'Application Support');
   if (platform === 'win32') return env.APPDATA ?? path.win32.join(homedir, 'AppData', 'Roaming');
   return env.XDG_CONFIG_HOME || path.posix.join(homedir, '.config');

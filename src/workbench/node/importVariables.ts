@@ -23,10 +23,18 @@ const SUPPORTED = new Set(['workspaceFolder', 'workspaceFolderBasename', 'userHo
 const SUPPORTED_PREFIXES = ['env:', 'input:'];
 const BRACED = /\$\{([^}]*)\}/g;
 
-export function translateVariables(value: string, dialect: VariableDialect, where: string, pathSeparator: string): TranslatedText {
+export function translateVariables(
+  value: string,
+  dialect: VariableDialect,
+  where: string,
+  pathSeparator: string,
+): TranslatedText {
   const notes: string[] = [];
   if (dialect === 'literal') {
-    if (BRACED.test(value)) notes.push(`${where}: "${value}" is passed literally by the source client, but VS Code will substitute its \${...} variables`);
+    if (BRACED.test(value))
+      notes.push(
+        `${where}: "${value}" is passed literally by the source client, but VS Code will substitute its \${...} variables`,
+      );
     BRACED.lastIndex = 0;
     return { value, notes };
   }
@@ -36,7 +44,10 @@ export function translateVariables(value: string, dialect: VariableDialect, wher
     if (dialect !== 'vscode') {
       const shell = /^([A-Za-z_][A-Za-z0-9_]*)(?::-(.*))?$/.exec(name);
       if (shell) {
-        if (shell[2] !== undefined) notes.push(`${where}: default "${shell[2]}" of \${${name}} dropped: VS Code has no defaults; an unset ${shell[1]} becomes empty`);
+        if (shell[2] !== undefined)
+          notes.push(
+            `${where}: default "${shell[2]}" of \${${name}} dropped: VS Code has no defaults; an unset ${shell[1]} becomes empty`,
+          );
         return `\${env:${shell[1]}}`;
       }
     }

@@ -81,13 +81,21 @@ const RULES: Record<ImportSourceKind, SourceRules> = {
 
 type Json = Record<string, unknown>;
 
-export function importServers(sourceKind: ImportSourceKind, text: string, filePath: string, options: ImportOptions = {}): ImportResult {
+export function importServers(
+  sourceKind: ImportSourceKind,
+  text: string,
+  filePath: string,
+  options: ImportOptions = {},
+): ImportResult {
   const result: ImportResult = { found: [], skipped: [] };
   if (text.trim() === '') return result;
   const errors: ParseError[] = [];
   const root: unknown = parseJsonc(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
-    result.skipped.push({ name: filePath, reason: `invalid JSON: ${formatJsonSyntaxProblem(jsonSyntaxProblem(text, errors[0]))}` });
+    result.skipped.push({
+      name: filePath,
+      reason: `invalid JSON: ${formatJsonSyntaxProblem(jsonSyntaxProblem(text, errors[0]))}`,
+    });
     return result;
   }
   if (!isObject(root)) {
@@ -111,13 +119,26 @@ export function importServers(sourceKind: ImportSourceKind, text: string, filePa
     const parsed = parseMcpConfig(JSON.stringify({ servers: { [originalName]: converted.entry } }));
     const definition = parsed.servers[0];
     if (!definition) {
-      result.skipped.push({ name: originalName, reason: parsed.problems[0]?.message ?? 'not a valid server definition' });
+      result.skipped.push({
+        name: originalName,
+        reason: parsed.problems[0]?.message ?? 'not a valid server definition',
+      });
       continue;
     }
     const name = uniqueName(originalName, taken);
     taken.push(name);
-    if (name !== originalName) converted.notes.unshift(`renamed to "${name}": a server named "${originalName}" already exists`);
-    result.found.push({ name, originalName, source: sourceKind, filePath, entry: converted.entry, definition: { ...definition, name }, disabled: converted.disabled, notes: converted.notes });
+    if (name !== originalName)
+      converted.notes.unshift(`renamed to "${name}": a server named "${originalName}" already exists`);
+    result.found.push({
+      name,
+      originalName,
+      source: sourceKind,
+      filePath,
+      entry: converted.entry,
+      definition: { ...definition, name },
+      disabled: converted.disabled,
+      notes: converted.notes,
+    });
   }
   return result;
 }
@@ -143,7 +164,9 @@ function serverMap(root: Json): Json | string {
     return isObject(root[key]) ? root[key] : `"${key}" must be an object that maps names to servers`;
   }
   const values = Object.values(root);
-  const bare = values.length > 0 && values.every((value) => isObject(value) && ('command' in value || 'url' in value || 'type' in value));
+  const bare =
+    values.length > 0 &&
+    values.every((value) => isObject(value) && ('command' in value || 'url' in value || 'type' in value));
   return bare ? root : {};
 }
 
@@ -154,7 +177,19 @@ interface Converted {
 }
 
 /** Fields consumed while building the entry; anything else gets a note from `noteExtraField`. */
-const TRANSPORT_FIELDS = new Set(['type', 'transportType', 'transport', 'command', 'args', 'env', 'cwd', 'envFile', 'url', 'serverUrl', 'headers']);
+const TRANSPORT_FIELDS = new Set([
+  'type',
+  'transportType',
+  'transport',
+  'command',
+  'args',
+  'env',
+  'cwd',
+  'envFile',
+  'url',
+  'serverUrl',
+  'headers',
+]);
 
 function convertEntry(source: ImportSourceKind, name: string, raw: unknown, separator: string): Converted | string {
   if (!isObject(raw)) return 'the definition must be an object';
@@ -173,38 +208,59 @@ function convertEntry(source: ImportSourceKind, name: string, raw: unknown, sepa
   const url = entry.url ?? entry.serverUrl;
   const kind = transportOf(declared, entry.command, url);
   if (kind === undefined) {
-    if (declared !== undefined) return `unknown transport ${JSON.stringify(declared)} (expected stdio, local, http, streamable-http, streamableHttp or sse)`;
+    if (declared !== undefined)
+      return `unknown transport ${JSON.stringify(declared)} (expected stdio, local, http, streamable-http, streamableHttp or sse)`;
     // "args" or "env" without "command" is a local server whose command was forgotten, not an unknown shape.
-    if ('args' in entry || 'env' in entry || 'cwd' in entry) return 'missing command: the entry has local-server fields but no "command"';
+    if ('args' in entry || 'env' in entry || 'cwd' in entry)
+      return 'missing command: the entry has local-server fields but no "command"';
     return 'missing "command" (for a local server) or "url" (for a remote one)';
   }
 
   let built: ImportedServerEntry;
   if (kind === 'stdio') {
-    if (typeof entry.command !== 'string' || entry.command.trim() === '') return 'missing command: a local (stdio) server needs a non-empty "command" string';
+    if (typeof entry.command !== 'string' || entry.command.trim() === '')
+      return 'missing command: a local (stdio) server needs a non-empty "command" string';
     const args = stringList(entry.args);
     if (typeof args === 'string') return args;
     const env = envMap(entry.env);
     if (typeof env === 'string') return env;
-    for (const [field, value] of [['cwd', entry.cwd], ['envFile', entry.envFile]] as const) {
+    for (const [field, value] of [
+      ['cwd', entry.cwd],
+      ['envFile', entry.envFile],
+    ] as const) {
       if (value !== undefined && typeof value !== 'string') return `"${field}" must be a string`;
     }
     const stdio: StdioImportEntry = { type: 'stdio', command: translate(entry.command, 'command') };
     if (args.length) stdio.args = args.map((arg, index) => translate(arg, `args[${index}]`));
-    if (Object.keys(env).length) stdio.env = Object.fromEntries(Object.entries(env).map(([key, value]) => [key, value === null ? null : translate(value, `env.${key}`)]));
+    if (Object.keys(env).length)
+      stdio.env = Object.fromEntries(
+        Object.entries(env).map(([key, value]) => [key, value === null ? null : translate(value, `env.${key}`)]),
+      );
     if (typeof entry.cwd === 'string') stdio.cwd = translate(entry.cwd, 'cwd');
     if (typeof entry.envFile === 'string') stdio.envFile = translate(entry.envFile, 'envFile');
-    if (url !== undefined && declared === undefined) notes.push('"url" ignored: the entry also has "command", so it was imported as a local server');
+    if (url !== undefined && declared === undefined)
+      notes.push('"url" ignored: the entry also has "command", so it was imported as a local server');
     built = stdio;
   } else {
-    if (typeof url !== 'string' || url.trim() === '') return `missing url: a remote (${kind}) server needs a non-empty "url" string`;
-    if (!url.includes('${') && !isUrl(url)) return `invalid url ${JSON.stringify(url)}: expected http(s)://, unix:// or pipe://`;
+    if (typeof url !== 'string' || url.trim() === '')
+      return `missing url: a remote (${kind}) server needs a non-empty "url" string`;
+    if (!url.includes('${') && !isUrl(url))
+      return `invalid url ${JSON.stringify(url)}: expected http(s)://, unix:// or pipe://`;
     const headers = envMap(entry.headers, 'headers');
     if (typeof headers === 'string') return headers;
     const remote: RemoteImportEntry = { type: kind, url: translate(url, 'url') };
-    if (Object.keys(headers).length) remote.headers = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key, translate(value ?? '', `headers.${key}`)]));
-    if (declared === undefined && rules.untypedUrl) notes.push(`no "type": ${rules.untypedUrl}; imported as "http", which tries Streamable HTTP first and falls back to SSE`);
-    if (source === 'claude-desktop') notes.push('Claude Desktop itself ignores "url" entries (remote servers are Connectors there); imported as a remote server');
+    if (Object.keys(headers).length)
+      remote.headers = Object.fromEntries(
+        Object.entries(headers).map(([key, value]) => [key, translate(value ?? '', `headers.${key}`)]),
+      );
+    if (declared === undefined && rules.untypedUrl)
+      notes.push(
+        `no "type": ${rules.untypedUrl}; imported as "http", which tries Streamable HTTP first and falls back to SSE`,
+      );
+    if (source === 'claude-desktop')
+      notes.push(
+        'Claude Desktop itself ignores "url" entries (remote servers are Connectors there); imported as a remote server',
+      );
     if (entry.serverUrl !== undefined && entry.url === undefined) notes.push('"serverUrl" imported as "url"');
     built = remote;
   }
@@ -249,18 +305,24 @@ function noteExtraField(field: string, value: unknown, entry: ImportedServerEntr
   switch (field) {
     case 'autoApprove':
     case 'alwaysAllow':
-      return Array.isArray(value) && value.length === 0 ? undefined : `"${field}" (${listOf(value)}) dropped: mcp.json has no per-tool auto-approval; approve tools in MCP Workbench instead`;
+      return Array.isArray(value) && value.length === 0
+        ? undefined
+        : `"${field}" (${listOf(value)}) dropped: mcp.json has no per-tool auto-approval; approve tools in MCP Workbench instead`;
     case 'timeout':
       return `"timeout" (${String(value)} s) dropped: mcp.json has no per-server timeout`;
     case 'tools':
-      return Array.isArray(value) && value.length === 1 && value[0] === '*' ? undefined : `"tools" allowlist (${listOf(value)}) dropped: every tool of the server is available`;
+      return Array.isArray(value) && value.length === 1 && value[0] === '*'
+        ? undefined
+        : `"tools" allowlist (${listOf(value)}) dropped: every tool of the server is available`;
     case 'disabledTools':
       return `"disabledTools" (${listOf(value)}) dropped: disable tools in MCP Workbench instead`;
     case 'oauthClientId':
     case 'auth':
     case 'oauth': {
-      const clientId = field === 'oauthClientId' ? value : isObject(value) ? (value.CLIENT_ID ?? value.clientId) : undefined;
-      if (entry.type === 'stdio' || typeof clientId !== 'string') return `"${field}" dropped: no equivalent in mcp.json`;
+      const clientId =
+        field === 'oauthClientId' ? value : isObject(value) ? (value.CLIENT_ID ?? value.clientId) : undefined;
+      if (entry.type === 'stdio' || typeof clientId !== 'string')
+        return `"${field}" dropped: no equivalent in mcp.json`;
       entry.oauth = { clientId };
       const rest = isObject(value) ? Object.keys(value).filter((key) => key !== 'CLIENT_ID' && key !== 'clientId') : [];
       return `"${field}" imported as "oauth.clientId"${rest.length ? `; ${rest.join(', ')} dropped (VS Code asks for a client secret when needed)` : ''}`;
@@ -273,7 +335,10 @@ function noteExtraField(field: string, value: unknown, entry: ImportedServerEntr
 function stringList(value: unknown): string[] | string {
   if (value === undefined || value === null) return [];
   if (typeof value === 'string') return '"args" must be an array of strings, not one string: split it into items';
-  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')) {
+  if (
+    !Array.isArray(value) ||
+    !value.every((item) => typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')
+  ) {
     return '"args" must be an array of strings';
   }
   return value.map(String);
@@ -285,7 +350,8 @@ function envMap(value: unknown, field = 'env'): Record<string, string | null> | 
   const result: Record<string, string | null> = {};
   for (const [key, item] of Object.entries(value)) {
     if (item === null && field === 'env') result[key] = null;
-    else if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean') result[key] = String(item);
+    else if (typeof item === 'string' || typeof item === 'number' || typeof item === 'boolean')
+      result[key] = String(item);
     else return `"${field}.${key}" must be a string${field === 'env' ? ', a number or null' : ''}`;
   }
   return result;

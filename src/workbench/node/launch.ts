@@ -25,21 +25,29 @@ export interface ResolvedWithSecrets {
  * say they are secret. Logs, traces, errors and history mask these by value, whatever the variable or header is
  * called (`COLOR=<token>` included).
  */
-export async function resolveServerWithSecrets(definition: ServerDefinition, context: VariableContext): Promise<ResolvedWithSecrets> {
+export async function resolveServerWithSecrets(
+  definition: ServerDefinition,
+  context: VariableContext,
+): Promise<ResolvedWithSecrets> {
   const secrets = new Set<string>();
   const collect = (value: string) => {
     if (value !== '') secrets.add(value);
   };
-  const resolved = await resolveServerDefinition(definition, {
-    ...context,
-    revealed: (value) => {
-      collect(value);
-      context.revealed?.(value);
+  const resolved = await resolveServerDefinition(
+    definition,
+    {
+      ...context,
+      revealed: (value) => {
+        collect(value);
+        context.revealed?.(value);
+      },
     },
-  }, collect);
+    collect,
+  );
   if (resolved.kind === 'http') for (const value of Object.values(resolved.headers)) collect(value);
   // A value written literally in the file under a name that says it is secret (`GITHUB_TOKEN: "ghp_..."`).
-  if (resolved.kind === 'stdio') for (const [key, value] of Object.entries(resolved.env)) if (value !== null && isSecretKey(key)) collect(value);
+  if (resolved.kind === 'stdio')
+    for (const [key, value] of Object.entries(resolved.env)) if (value !== null && isSecretKey(key)) collect(value);
   return { resolved, secrets: [...secrets] };
 }
 
@@ -49,7 +57,10 @@ export async function resolveServerWithSecrets(definition: ServerDefinition, con
  * workspace cannot make VS Code open input boxes or read files on its behalf before the person agreed. The values
  * substituted from `${env:...}` are returned as secrets, for the dialog (and its remembered fingerprint) to mask.
  */
-export async function previewServerDefinition(definition: ServerDefinition, context: Omit<VariableContext, 'input'>): Promise<ResolvedWithSecrets> {
+export async function previewServerDefinition(
+  definition: ServerDefinition,
+  context: Omit<VariableContext, 'input'>,
+): Promise<ResolvedWithSecrets> {
   const secrets = new Set<string>();
   const placeholder = (id: string) => `\${input:${id}}`;
   const previewContext: VariableContext = {
@@ -70,7 +81,11 @@ export async function previewServerDefinition(definition: ServerDefinition, cont
 }
 
 /** Substitutes variables everywhere a definition can hold them and merges `envFile` under `env`. */
-export async function resolveServerDefinition(definition: ServerDefinition, context: VariableContext, fromEnvFile?: (value: string) => void): Promise<ResolvedServer> {
+export async function resolveServerDefinition(
+  definition: ServerDefinition,
+  context: VariableContext,
+  fromEnvFile?: (value: string) => void,
+): Promise<ResolvedServer> {
   const resolve = (text: string) => resolveVariables(text, context);
   switch (definition.kind) {
     case 'stdio': {
@@ -87,7 +102,8 @@ export async function resolveServerDefinition(definition: ServerDefinition, cont
         if (fromEnvFile) for (const value of Object.values(values)) fromEnvFile(value);
         Object.assign(env, values);
       }
-      for (const [key, value] of Object.entries(definition.env)) env[key] = value === null ? null : await resolve(value);
+      for (const [key, value] of Object.entries(definition.env))
+        env[key] = value === null ? null : await resolve(value);
       const cwd = definition.cwd ? untildify(await resolve(definition.cwd)) : context.workspaceFolder;
       return {
         ...definition,
@@ -104,7 +120,9 @@ export async function resolveServerDefinition(definition: ServerDefinition, cont
       const oauth = definition.oauth && {
         ...definition.oauth,
         ...(definition.oauth.clientId !== undefined ? { clientId: await resolve(definition.oauth.clientId) } : {}),
-        ...(definition.oauth.clientSecret !== undefined ? { clientSecret: await resolve(definition.oauth.clientSecret) } : {}),
+        ...(definition.oauth.clientSecret !== undefined
+          ? { clientSecret: await resolve(definition.oauth.clientSecret) }
+          : {}),
       };
       return { ...definition, url: await resolve(definition.url), headers, ...(oauth ? { oauth } : {}) };
     }
@@ -147,7 +165,12 @@ export async function planStdioLaunch(
   host: LaunchHost = { platform: process.platform, env: process.env },
 ): Promise<StdioLaunchPlan> {
   const env = buildEnvironment(host.env, server.env, host.platform);
-  const resolution = await resolveCommand(server.command, { env, cwd: server.cwd, platform: host.platform, isHostFolder: host.isHostFolder });
+  const resolution = await resolveCommand(server.command, {
+    env,
+    cwd: server.cwd,
+    platform: host.platform,
+    isHostFolder: host.isHostFolder,
+  });
   if (resolution.kind === 'not-found') return resolution;
   const hostVariable = (name: string) => Object.entries(host.env).find(([key]) => key.toUpperCase() === name)?.[1];
   // Without ComSpec, cmd.exe by its full path: a bare "cmd.exe" would be searched for in the current directory first.
@@ -182,7 +205,9 @@ export function createTransport(server: ResolvedServer, tuning: TransportTuning 
       // The configured headers are the default authorizer; an OAuth authorizer adds its credentials over them.
       return createHttpTransport({
         url: server.url,
-        authorizer: tuning.authorizer ? withStaticHeaders(tuning.authorizer, server.headers) : staticHeaders(server.headers),
+        authorizer: tuning.authorizer
+          ? withStaticHeaders(tuning.authorizer, server.headers)
+          : staticHeaders(server.headers),
         mode: server.transport === 'sse' ? 'sse' : 'auto',
         fetch: tuning.fetch,
         limits: tuning.limits,

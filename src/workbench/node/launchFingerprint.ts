@@ -8,11 +8,15 @@ import { maskSecrets } from '../secrets';
  * does not count (a reformatted file is the same definition).
  */
 export function launchFingerprint(serverId: string, resolved: ResolvedServer, secrets: readonly string[]): string {
-  return `${serverId}\n${createHash('sha256').update(canonicalJson(maskSecrets(resolved, secrets))).digest('hex')}`;
+  return `${serverId}\n${createHash('sha256')
+    .update(canonicalJson(maskSecrets(resolved, secrets)))
+    .digest('hex')}`;
 }
 
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, item: unknown) =>
-    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item,
+    item && typeof item === 'object' && !Array.isArray(item)
+      ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b)))
+      : item,
   );
 }

@@ -32,7 +32,12 @@ async function lstatOrUndefined(file: string): Promise<fs.Stats | undefined> {
  * Checks one path (segments below `root`) component by component. Returns whether the final component exists, or a
  * refusal naming the component and why. Components that do not exist yet are fine: they will be created as folders.
  */
-async function checkPath(root: string, realRoot: string, segments: readonly string[], final: 'file' | 'folder' = 'file'): Promise<{ exists: boolean } | { refused: string }> {
+async function checkPath(
+  root: string,
+  realRoot: string,
+  segments: readonly string[],
+  final: 'file' | 'folder' = 'file',
+): Promise<{ exists: boolean } | { refused: string }> {
   let current = root;
   for (const [index, segment] of segments.entries()) {
     current = path.join(current, segment);
@@ -41,7 +46,8 @@ async function checkPath(root: string, realRoot: string, segments: readonly stri
     if (!stats) return { exists: false };
     if (stats.isSymbolicLink()) return { refused: `${shown} is a symbolic link; not writing through it` };
     const real = await fs.promises.realpath(current);
-    if (!isInside(realRoot, real)) return { refused: `${shown} resolves outside the workspace folder (${real}); not writing there` };
+    if (!isInside(realRoot, real))
+      return { refused: `${shown} resolves outside the workspace folder (${real}); not writing there` };
     const file = final === 'file' && index === segments.length - 1;
     if (!file && !stats.isDirectory()) return { refused: `${shown} exists and is not a folder` };
     if (file && !stats.isFile()) return { refused: `${shown} exists and is not a regular file` };
@@ -88,7 +94,11 @@ export function nodeSkillFileWriter(root: string): SkillFileWriter {
       }
       const check = await checkPath(root, realRoot, segments);
       if ('refused' in check) throw new Error(check.refused);
-      const handle = await fs.promises.open(path.join(root, ...segments), fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | O_NOFOLLOW, 0o644);
+      const handle = await fs.promises.open(
+        path.join(root, ...segments),
+        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | O_NOFOLLOW,
+        0o644,
+      );
       try {
         await handle.writeFile(bytes);
       } finally {

@@ -6,7 +6,18 @@ import type { HeaderLine, HttpEvent } from './wireEvent';
 /** Headers whose value proves possession of a key or carries a session credential, masked whatever masking says. */
 const CREDENTIAL_HEADERS = new Set(['dpop', 'proxy-authorization', 'x-api-key']);
 /** OAuth form fields that are credentials although their names do not say "token" or "secret". */
-const CREDENTIAL_FORM_FIELDS = new Set(['code', 'code_verifier', 'assertion', 'client_assertion', 'subject_token', 'actor_token', 'password', 'refresh_token', 'client_secret', 'device_code']);
+const CREDENTIAL_FORM_FIELDS = new Set([
+  'code',
+  'code_verifier',
+  'assertion',
+  'client_assertion',
+  'subject_token',
+  'actor_token',
+  'password',
+  'refresh_token',
+  'client_secret',
+  'device_code',
+]);
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
 
@@ -32,7 +43,8 @@ export function httpEventOf(record: HttpExchangeRecord, knownSecrets: readonly s
       event.statusText = outcome.statusText;
       event.responseHeaders = headerLines(outcome.headers, knownSecrets);
       const location = outcome.headers.location;
-      if (location !== undefined && outcome.status >= 300 && outcome.status < 400) event.location = mask(displayUrl(location));
+      if (location !== undefined && outcome.status >= 300 && outcome.status < 400)
+        event.location = mask(displayUrl(location));
       break;
     }
     case 'failed':

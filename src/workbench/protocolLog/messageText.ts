@@ -16,10 +16,15 @@ const AUTH_SCHEME = /^(Bearer|Basic|Token|Digest|Bot)\s+\S/i;
  * shows such a key), then known secrets and credentials in free text masked over the text (the masker also knows
  * their JSON-escaped forms). A message that may be over the cap is masked by copy and cut (messageText).
  */
-export function maskedMessageText(value: unknown, knownSecrets: readonly string[], maxChars: number): { text: string; truncated: boolean; size: number } {
+export function maskedMessageText(
+  value: unknown,
+  knownSecrets: readonly string[],
+  maxChars: number,
+): { text: string; truncated: boolean; size: number } {
   if (smallerThan(value, maxChars / 2, 0)) {
     let text = JSON.stringify(value) ?? 'undefined';
-    if (SECRET_WORD.test(text) && SECRET_LOOKING_KEY.test(text)) text = JSON.stringify(value, maskSecretKeys) ?? 'undefined';
+    if (SECRET_WORD.test(text) && SECRET_LOOKING_KEY.test(text))
+      text = JSON.stringify(value, maskSecretKeys) ?? 'undefined';
     text = maskText(text, knownSecrets);
     if (text.length <= maxChars) return { text, truncated: false, size: utf8Length(text) };
   }

@@ -19,7 +19,11 @@ interface ProtocolLogBounds {
   maxMessageChars: number;
 }
 
-const DEFAULT_PROTOCOL_LOG_BOUNDS: ProtocolLogBounds = { maxEvents: 100_000, maxBytes: 64 * 1024 * 1024, maxMessageChars: 64 * 1024 };
+const DEFAULT_PROTOCOL_LOG_BOUNDS: ProtocolLogBounds = {
+  maxEvents: 100_000,
+  maxBytes: 64 * 1024 * 1024,
+  maxMessageChars: 64 * 1024,
+};
 
 /** How many requests awaiting their answer (and progress tokens) are remembered for pairing. */
 const PAIRING_MEMORY = 4096;
@@ -81,13 +85,23 @@ export class ProtocolLog implements WireObserver, Disposable {
     if (summary.metaVersion !== undefined) this.era = summary.metaVersion;
     const secrets = this.knownSecrets();
     const { text, truncated, size } = maskedMessageText(message, secrets, this.bounds.maxMessageChars);
-    const event: MessageEvent = { kind: 'message', seq: this.nextSeq++, time: Date.now(), direction, messageKind: summary.messageKind, size, text, truncated };
+    const event: MessageEvent = {
+      kind: 'message',
+      seq: this.nextSeq++,
+      time: Date.now(),
+      direction,
+      messageKind: summary.messageKind,
+      size,
+      text,
+      truncated,
+    };
     if (summary.method !== undefined) event.method = summary.method;
     if (summary.id !== undefined) event.id = summary.id;
     if (summary.error) event.error = { ...summary.error, message: maskText(summary.error.message, secrets) };
     this.pair(direction, summary, event);
     // The revision a handshake settles applies from its response on.
-    if (summary.resultVersion !== undefined && (event.method === 'initialize' || event.method === 'server/discover')) this.era = summary.resultVersion;
+    if (summary.resultVersion !== undefined && (event.method === 'initialize' || event.method === 'server/discover'))
+      this.era = summary.resultVersion;
     if (this.era !== undefined) event.era = this.era;
     this.append(event, text.length);
   }
@@ -119,7 +133,12 @@ export class ProtocolLog implements WireObserver, Disposable {
     const other: TraceDirection = direction === 'send' ? 'receive' : 'send';
     switch (summary.messageKind) {
       case 'request':
-        if (summary.id !== undefined) this.pending.set(`${direction}:${String(summary.id)}`, { seq: event.seq, time: event.time, method: summary.method });
+        if (summary.id !== undefined)
+          this.pending.set(`${direction}:${String(summary.id)}`, {
+            seq: event.seq,
+            time: event.time,
+            method: summary.method,
+          });
         if (summary.progressToken !== undefined) this.progressTokens.set(summary.progressToken, event.seq);
         return;
       case 'result':

@@ -52,7 +52,8 @@ export class Ring<T> {
   /** The kept items for which `keep` holds, oldest first. */
   filter(keep: (item: T) => boolean): T[] {
     const result: T[] = [];
-    for (let index = this.head; index < this.items.length; index++) if (keep(this.items[index])) result.push(this.items[index]);
+    for (let index = this.head; index < this.items.length; index++)
+      if (keep(this.items[index])) result.push(this.items[index]);
     return result;
   }
 

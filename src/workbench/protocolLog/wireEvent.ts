@@ -94,10 +94,19 @@ export function summarize(message: unknown): MessageSummary {
   const params = isObject(record.params) ? record.params : undefined;
   if (typeof record.method === 'string') {
     const meta = isObject(params?._meta) ? params._meta : undefined;
-    const summary: MessageSummary = { messageKind: id === undefined ? 'notification' : 'request', method: record.method, id };
-    const progressToken = meta?.progressToken ?? (record.method === 'notifications/progress' ? params?.progressToken : undefined);
+    const summary: MessageSummary = {
+      messageKind: id === undefined ? 'notification' : 'request',
+      method: record.method,
+      id,
+    };
+    const progressToken =
+      meta?.progressToken ?? (record.method === 'notifications/progress' ? params?.progressToken : undefined);
     if (typeof progressToken === 'string' || typeof progressToken === 'number') summary.progressToken = progressToken;
-    if (record.method === 'notifications/cancelled' && (typeof params?.requestId === 'string' || typeof params?.requestId === 'number')) summary.cancelledId = params.requestId;
+    if (
+      record.method === 'notifications/cancelled' &&
+      (typeof params?.requestId === 'string' || typeof params?.requestId === 'number')
+    )
+      summary.cancelledId = params.requestId;
     if (typeof meta?.[META_VERSION] === 'string') summary.metaVersion = meta[META_VERSION];
     return summary;
   }
@@ -106,7 +115,10 @@ export function summarize(message: unknown): MessageSummary {
     return {
       messageKind: 'error',
       id,
-      error: { code: typeof error?.code === 'number' ? error.code : undefined, message: typeof error?.message === 'string' ? error.message : '' },
+      error: {
+        code: typeof error?.code === 'number' ? error.code : undefined,
+        message: typeof error?.message === 'string' ? error.message : '',
+      },
     };
   }
   if ('result' in record) {

@@ -44,8 +44,17 @@ interface Pending {
   states: readonly MatchState[];
 }
 
-export function compareAnswers(expected: unknown, actual: unknown, rules: readonly CompiledRule[], limit = MAX_DIFFERENCES): Difference[] {
-  return walk({ expected, actual, presence: 'both', path: undefined, states: rules.map((rule) => startState(rule.path)) }, rules, limit);
+export function compareAnswers(
+  expected: unknown,
+  actual: unknown,
+  rules: readonly CompiledRule[],
+  limit = MAX_DIFFERENCES,
+): Difference[] {
+  return walk(
+    { expected, actual, presence: 'both', path: undefined, states: rules.map((rule) => startState(rule.path)) },
+    rules,
+    limit,
+  );
 }
 
 function walk(root: Pending, rules: readonly CompiledRule[], limit: number): Difference[] {
@@ -72,12 +81,14 @@ function walk(root: Pending, rules: readonly CompiledRule[], limit: number): Dif
     }
     const match = applying.find((rule) => rule.kind === 'match');
     if (match?.kind === 'match') {
-      if (typeof node.actual !== 'string' || !match.test(node.actual)) differ(node, `expected a string matching ${JSON.stringify(match.pattern)}`);
+      if (typeof node.actual !== 'string' || !match.test(node.actual))
+        differ(node, `expected a string matching ${JSON.stringify(match.pattern)}`);
       continue;
     }
     const tolerance = applying.find((rule) => rule.kind === 'tolerance');
     if (tolerance?.kind === 'tolerance' && typeof node.expected === 'number') {
-      if (typeof node.actual !== 'number' || Math.abs(node.actual - node.expected) > tolerance.tolerance) differ(node, `expected a number within ±${tolerance.tolerance} of the recorded one`);
+      if (typeof node.actual !== 'number' || Math.abs(node.actual - node.expected) > tolerance.tolerance)
+        differ(node, `expected a number within ±${tolerance.tolerance} of the recorded one`);
       continue;
     }
     const expectedKind = kindOf(node.expected);
@@ -89,7 +100,11 @@ function walk(root: Pending, rules: readonly CompiledRule[], limit: number): Dif
     if (expectedKind === 'array') {
       const expectedItems = node.expected as unknown[];
       const actualItems = node.actual as unknown[];
-      if (applying.some((rule) => rule.kind === 'unordered') && expectedItems.length <= MAX_UNORDERED_ITEMS && actualItems.length <= MAX_UNORDERED_ITEMS) {
+      if (
+        applying.some((rule) => rule.kind === 'unordered') &&
+        expectedItems.length <= MAX_UNORDERED_ITEMS &&
+        actualItems.length <= MAX_UNORDERED_ITEMS
+      ) {
         const unmatched = unorderedDifference(node, expectedItems, actualItems, rules);
         if (unmatched !== undefined) differ(node, unmatched);
         continue;
@@ -104,7 +119,10 @@ function walk(root: Pending, rules: readonly CompiledRule[], limit: number): Dif
     if (expectedKind === 'object') {
       const expectedObject = node.expected as Record<string, unknown>;
       const actualObject = node.actual as Record<string, unknown>;
-      const keys = [...Object.keys(expectedObject), ...Object.keys(actualObject).filter((key) => !Object.prototype.hasOwnProperty.call(expectedObject, key))];
+      const keys = [
+        ...Object.keys(expectedObject),
+        ...Object.keys(actualObject).filter((key) => !Object.prototype.hasOwnProperty.call(expectedObject, key)),
+      ];
       pushInOrder(
         stack,
         keys.map((key) => child(node, key, expectedObject, actualObject, rules)),
@@ -116,8 +134,17 @@ function walk(root: Pending, rules: readonly CompiledRule[], limit: number): Dif
   return differences;
 }
 
-function child(parent: Pending, segment: PathSegment, expected: object, actual: object, rules: readonly CompiledRule[]): Pending {
-  const has = (container: object): boolean => (Array.isArray(container) ? (segment as number) < container.length : Object.prototype.hasOwnProperty.call(container, segment));
+function child(
+  parent: Pending,
+  segment: PathSegment,
+  expected: object,
+  actual: object,
+  rules: readonly CompiledRule[],
+): Pending {
+  const has = (container: object): boolean =>
+    Array.isArray(container)
+      ? (segment as number) < container.length
+      : Object.prototype.hasOwnProperty.call(container, segment);
   const inExpected = has(expected);
   const inActual = has(actual);
   return {
@@ -135,8 +162,14 @@ function pushInOrder(stack: Pending[], children: Pending[]): void {
 }
 
 /** For an `unordered` array: undefined when every recorded item pairs with an equal item that came, else why not. */
-function unorderedDifference(node: Pending, expectedItems: unknown[], actualItems: unknown[], rules: readonly CompiledRule[]): string | undefined {
-  if (expectedItems.length !== actualItems.length) return `expected ${expectedItems.length} items (in any order), got ${actualItems.length}`;
+function unorderedDifference(
+  node: Pending,
+  expectedItems: unknown[],
+  actualItems: unknown[],
+  rules: readonly CompiledRule[],
+): string | undefined {
+  if (expectedItems.length !== actualItems.length)
+    return `expected ${expectedItems.length} items (in any order), got ${actualItems.length}`;
   const used = new Set<number>();
   for (let expectedIndex = 0; expectedIndex < expectedItems.length; expectedIndex++) {
     let paired = false;
@@ -154,7 +187,8 @@ function unorderedDifference(node: Pending, expectedItems: unknown[], actualItem
         paired = true;
       }
     }
-    if (!paired) return `recorded item ${expectedIndex} (${jsonPreview(expectedItems[expectedIndex], PREVIEW_CHARS)}) has no equal item in the answer`;
+    if (!paired)
+      return `recorded item ${expectedIndex} (${jsonPreview(expectedItems[expectedIndex], PREVIEW_CHARS)}) has no equal item in the answer`;
   }
   return undefined;
 }

@@ -88,7 +88,8 @@ export function parseRecording(text: string, file: string): LoadedRecording {
   try {
     return checkRecording(value);
   } catch (error) {
-    if (error instanceof RecordingFormatError || error instanceof RuleError) throw new RecordingFormatError(`${file}: ${error.message}`);
+    if (error instanceof RecordingFormatError || error instanceof RuleError)
+      throw new RecordingFormatError(`${file}: ${error.message}`);
     throw error;
   }
 }
@@ -96,38 +97,70 @@ export function parseRecording(text: string, file: string): LoadedRecording {
 function checkRecording(value: unknown): LoadedRecording {
   const root = object(value, 'the file');
   if (root.mcptest !== MCPTEST_FORMAT_VERSION) {
-    throw new RecordingFormatError(`"mcptest" must be ${MCPTEST_FORMAT_VERSION} (the format version this client reads), got ${JSON.stringify(root.mcptest)}`);
+    throw new RecordingFormatError(
+      `"mcptest" must be ${MCPTEST_FORMAT_VERSION} (the format version this client reads), got ${JSON.stringify(root.mcptest)}`,
+    );
   }
   const server = checkServer(root.server);
   const shared = compileRules(root.rules, 'rules');
   if (!Array.isArray(root.steps)) throw new RecordingFormatError('"steps" must be an array');
   const steps = root.steps.map((step, index) => checkStep(step, `steps[${index}]`));
   const perStep = steps.map((step, index) => [...shared, ...compileRules(step.rules, `steps[${index}].rules`)]);
-  const recording: Recording = { ...(typeof root.$schema === 'string' ? { $schema: root.$schema } : {}), mcptest: MCPTEST_FORMAT_VERSION, server, ...(root.rules ? { rules: root.rules as RuleSpec[] } : {}), steps };
+  const recording: Recording = {
+    ...(typeof root.$schema === 'string' ? { $schema: root.$schema } : {}),
+    mcptest: MCPTEST_FORMAT_VERSION,
+    server,
+    ...(root.rules ? { rules: root.rules as RuleSpec[] } : {}),
+    steps,
+  };
   return { recording, rulesOf: (index) => perStep[index] ?? shared };
 }
 
 function checkServer(value: unknown): RecordedServer {
   const server = object(value, '"server"');
   const era = server.era;
-  if (era !== undefined && !(ERA_PREFERENCES as readonly unknown[]).includes(era)) throw new RecordingFormatError(`server.era must be one of ${ERA_PREFERENCES.join(', ')}`);
-  if (server.name !== undefined && typeof server.name !== 'string') throw new RecordingFormatError('server.name must be a string');
-  const eraPart = { ...(era === undefined ? {} : { era: era as EraPreference }), ...(typeof server.name === 'string' ? { name: server.name } : {}) };
+  if (era !== undefined && !(ERA_PREFERENCES as readonly unknown[]).includes(era))
+    throw new RecordingFormatError(`server.era must be one of ${ERA_PREFERENCES.join(', ')}`);
+  if (server.name !== undefined && typeof server.name !== 'string')
+    throw new RecordingFormatError('server.name must be a string');
+  const eraPart = {
+    ...(era === undefined ? {} : { era: era as EraPreference }),
+    ...(typeof server.name === 'string' ? { name: server.name } : {}),
+  };
   switch (server.kind) {
     case 'stdio': {
       const args = server.args ?? [];
-      if (typeof server.command !== 'string' || server.command === '') throw new RecordingFormatError('server.command must be a non-empty string');
-      if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) throw new RecordingFormatError('server.args must be an array of strings');
-      return { kind: 'stdio', command: server.command, args, ...optionalStrings(server, 'env'), ...optionalString(server, 'cwd'), ...eraPart };
+      if (typeof server.command !== 'string' || server.command === '')
+        throw new RecordingFormatError('server.command must be a non-empty string');
+      if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string'))
+        throw new RecordingFormatError('server.args must be an array of strings');
+      return {
+        kind: 'stdio',
+        command: server.command,
+        args,
+        ...optionalStrings(server, 'env'),
+        ...optionalString(server, 'cwd'),
+        ...eraPart,
+      };
     }
     case 'http': {
       if (typeof server.url !== 'string') throw new RecordingFormatError('server.url must be a string');
       const transport = server.transport;
-      if (transport !== undefined && transport !== 'auto' && transport !== 'streamable-http' && transport !== 'sse') throw new RecordingFormatError('server.transport must be auto, streamable-http or sse');
-      return { kind: 'http', url: server.url, ...optionalStrings(server, 'headers'), ...(transport === undefined ? {} : { transport }), ...eraPart };
+      if (transport !== undefined && transport !== 'auto' && transport !== 'streamable-http' && transport !== 'sse')
+        throw new RecordingFormatError('server.transport must be auto, streamable-http or sse');
+      return {
+        kind: 'http',
+        url: server.url,
+        ...optionalStrings(server, 'headers'),
+        ...(transport === undefined ? {} : { transport }),
+        ...eraPart,
+      };
     }
     case 'config':
-      if (typeof server.config !== 'string' || typeof server.server !== 'string') throw new RecordingFormatError('a "config" server needs "config" (the mcp.json path) and "server" (its name there)');
+      if (typeof server.config !== 'string' || typeof server.server !== 'string')
+        throw new RecordingFormatError(
+          'a "config" server needs "config" (the mcp.json path) and "server" (its name there)',
+        );
       return { kind: 'config', config: server.config, server: server.server, ...eraPart };
     default:
       throw new RecordingFormatError(`server.kind must be stdio, http or config, got ${JSON.stringify(server.kind)}`);
@@ -138,21 +171,27 @@ function checkStep(value: unknown, where: string): RecordedStep {
   const step = object(value, where);
   const request = object(step.request, `${where}.request`);
   if (typeof request.method !== 'string' || !(STEP_METHODS as readonly string[]).includes(request.method)) {
-    throw new RecordingFormatError(`${where}.request.method must be one of ${STEP_METHODS.join(', ')}, got ${JSON.stringify(request.method)}`);
+    throw new RecordingFormatError(
+      `${where}.request.method must be one of ${STEP_METHODS.join(', ')}, got ${JSON.stringify(request.method)}`,
+    );
   }
   const params = request.params === undefined ? {} : object(request.params, `${where}.request.params`);
   const answer = object(step.answer, `${where}.answer`);
   const hasResult = Object.prototype.hasOwnProperty.call(answer, 'result');
-  if (hasResult === (answer.error !== undefined)) throw new RecordingFormatError(`${where}.answer must have exactly one of "result" and "error"`);
+  if (hasResult === (answer.error !== undefined))
+    throw new RecordingFormatError(`${where}.answer must have exactly one of "result" and "error"`);
   let checkedAnswer: RecordedAnswer;
   if (hasResult) checkedAnswer = { result: answer.result };
   else {
     const error = object(answer.error, `${where}.answer.error`);
-    if (typeof error.message !== 'string') throw new RecordingFormatError(`${where}.answer.error.message must be a string`);
-    if (error.code !== undefined && !Number.isInteger(error.code)) throw new RecordingFormatError(`${where}.answer.error.code must be an integer`);
+    if (typeof error.message !== 'string')
+      throw new RecordingFormatError(`${where}.answer.error.message must be a string`);
+    if (error.code !== undefined && !Number.isInteger(error.code))
+      throw new RecordingFormatError(`${where}.answer.error.code must be an integer`);
     checkedAnswer = { error: error as unknown as RecordedError };
   }
-  if (step.name !== undefined && typeof step.name !== 'string') throw new RecordingFormatError(`${where}.name must be a string`);
+  if (step.name !== undefined && typeof step.name !== 'string')
+    throw new RecordingFormatError(`${where}.name must be a string`);
   return {
     ...(typeof step.name === 'string' ? { name: step.name } : {}),
     request: { method: request.method as StepMethod, params },
@@ -172,10 +211,14 @@ function optionalString(record: Record<string, unknown>, key: 'cwd'): { cwd?: st
   return { [key]: record[key] };
 }
 
-function optionalStrings<K extends 'env' | 'headers'>(record: Record<string, unknown>, key: K): Partial<Record<K, Record<string, string>>> {
+function optionalStrings<K extends 'env' | 'headers'>(
+  record: Record<string, unknown>,
+  key: K,
+): Partial<Record<K, Record<string, string>>> {
   if (record[key] === undefined) return {};
   const values = object(record[key], `server.${key}`);
-  if (!Object.values(values).every((item) => typeof item === 'string')) throw new RecordingFormatError(`server.${key} values must be strings`);
+  if (!Object.values(values).every((item) => typeof item === 'string'))
+    throw new RecordingFormatError(`server.${key} values must be strings`);
   return { [key]: values } as Partial<Record<K, Record<string, string>>>;
 }
 
@@ -188,6 +231,7 @@ export function serializeRecording(recording: Recording): string {
 export function stepLabel(step: RecordedStep): string {
   if (step.name) return step.name;
   const params = step.request.params;
-  const subject = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  const subject =
+    typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
   return `${step.request.method}${subject === undefined ? '' : ` ${subject}`}`;
 }

@@ -6,23 +6,47 @@ import type { RecordedStep } from './format';
  * full makes a step: a tool call, a resource read or a prompt get that succeeded (a tool error is an answer too)
  * with its whole result kept. History has masked everything already.
  */
-type HistoryStepChoice = { kind: 'step'; entry: HistoryEntry; step: RecordedStep } | { kind: 'unusable'; entry: HistoryEntry; reason: string };
+type HistoryStepChoice =
+  { kind: 'step'; entry: HistoryEntry; step: RecordedStep } | { kind: 'unusable'; entry: HistoryEntry; reason: string };
 
 export function historyStep(entry: HistoryEntry): HistoryStepChoice {
   const { operation, outcome, result } = entry;
-  if (operation.kind === 'sampling' || operation.kind === 'elicitation') return { kind: 'unusable', entry, reason: 'it was the server asking, not a request to the server' };
-  if (outcome.kind !== 'succeeded' && outcome.kind !== 'tool-error') return { kind: 'unusable', entry, reason: `it ended ${outcome.kind}, without the server's whole answer` };
+  if (operation.kind === 'sampling' || operation.kind === 'elicitation')
+    return { kind: 'unusable', entry, reason: 'it was the server asking, not a request to the server' };
+  if (outcome.kind !== 'succeeded' && outcome.kind !== 'tool-error')
+    return { kind: 'unusable', entry, reason: `it ended ${outcome.kind}, without the server's whole answer` };
   if (result.kind !== 'kept') return { kind: 'unusable', entry, reason: 'History did not keep its whole result' };
   switch (operation.kind) {
     case 'tool': {
       // History keeps the call's outcome (the result and our own check of it); the server's answer is the result.
       const outcomeValue = result.value as { result?: unknown } | undefined;
-      return { kind: 'step', entry, step: { request: { method: 'tools/call', params: { name: operation.toolName, arguments: operation.arguments } }, answer: { result: outcomeValue?.result ?? result.value } } };
+      return {
+        kind: 'step',
+        entry,
+        step: {
+          request: { method: 'tools/call', params: { name: operation.toolName, arguments: operation.arguments } },
+          answer: { result: outcomeValue?.result ?? result.value },
+        },
+      };
     }
     case 'resource':
-      return { kind: 'step', entry, step: { request: { method: 'resources/read', params: { uri: operation.uri } }, answer: { result: result.value } } };
+      return {
+        kind: 'step',
+        entry,
+        step: {
+          request: { method: 'resources/read', params: { uri: operation.uri } },
+          answer: { result: result.value },
+        },
+      };
     case 'prompt':
-      return { kind: 'step', entry, step: { request: { method: 'prompts/get', params: { name: operation.promptName, arguments: operation.arguments } }, answer: { result: result.value } } };
+      return {
+        kind: 'step',
+        entry,
+        step: {
+          request: { method: 'prompts/get', params: { name: operation.promptName, arguments: operation.arguments } },
+          answer: { result: result.value },
+        },
+      };
     default: {
       const exhaustive: never = operation;
       return exhaustive;

@@ -13,7 +13,8 @@
 
 export type PathSegment = string | number;
 
-type PatternToken = { kind: 'key'; name: string } | { kind: 'index'; index: number } | { kind: 'any' } | { kind: 'descend' };
+type PatternToken =
+  { kind: 'key'; name: string } | { kind: 'index'; index: number } | { kind: 'any' } | { kind: 'descend' };
 
 export interface PathPattern {
   readonly source: string;
@@ -37,7 +38,8 @@ export function parsePathPattern(source: string): PathPattern {
       if (tokens.at(-1)?.kind !== 'descend') tokens.push({ kind: 'descend' });
       index += 1; // leave one '.' (or a '[') to introduce the next segment
       if (source[index + 1] === '[') index += 1;
-      else if (source[index + 1] === undefined || source[index + 1] === '.') throw new PathSyntaxError(`.. must be followed by a key, * or [...] at column ${index + 1} of ${source}`);
+      else if (source[index + 1] === undefined || source[index + 1] === '.')
+        throw new PathSyntaxError(`.. must be followed by a key, * or [...] at column ${index + 1} of ${source}`);
       continue;
     }
     if (rest.startsWith('.')) {
@@ -48,7 +50,10 @@ export function parsePathPattern(source: string): PathPattern {
         continue;
       }
       const name = NAME.exec(after);
-      if (!name) throw new PathSyntaxError(`expected a key after . at column ${index + 1} of ${source} (use ["…"] for other keys)`);
+      if (!name)
+        throw new PathSyntaxError(
+          `expected a key after . at column ${index + 1} of ${source} (use ["…"] for other keys)`,
+        );
       tokens.push({ kind: 'key', name: name[0] });
       index += 1 + name[0].length;
       continue;
@@ -65,9 +70,13 @@ export function parsePathPattern(source: string): PathPattern {
         } catch {
           throw new PathSyntaxError(`${inner} is not a JSON string at column ${index + 1} of ${source}`);
         }
-        if (typeof key !== 'string') throw new PathSyntaxError(`${inner} is not a JSON string at column ${index + 1} of ${source}`);
+        if (typeof key !== 'string')
+          throw new PathSyntaxError(`${inner} is not a JSON string at column ${index + 1} of ${source}`);
         tokens.push({ kind: 'key', name: key });
-      } else throw new PathSyntaxError(`[${inner}] at column ${index + 1} of ${source} must be an index, * or a "quoted key"`);
+      } else
+        throw new PathSyntaxError(
+          `[${inner}] at column ${index + 1} of ${source} must be an index, * or a "quoted key"`,
+        );
       index = close + 1;
       continue;
     }

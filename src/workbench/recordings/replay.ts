@@ -38,17 +38,29 @@ interface ReplayOptions {
   signal?: AbortSignal;
 }
 
-export async function replayRecording(client: McpClient, loaded: LoadedRecording, options: ReplayOptions = {}): Promise<ReplayReport> {
+export async function replayRecording(
+  client: McpClient,
+  loaded: LoadedRecording,
+  options: ReplayOptions = {},
+): Promise<ReplayReport> {
   const steps: StepReport[] = [];
   const { recording } = loaded;
   const last = options.only ? Math.max(-1, ...options.only) : recording.steps.length - 1;
   for (let index = 0; index <= last; index++) {
     if (options.signal?.aborted) break;
     const step = recording.steps[index];
-    const actual = normalizeAnswer(await performStep(client, step.request.method, step.request.params), options.secrets ?? []);
+    const actual = normalizeAnswer(
+      await performStep(client, step.request.method, step.request.params),
+      options.secrets ?? [],
+    );
     if (options.only && !options.only.has(index)) continue;
     const differences = compareAnswers(step.answer, actual, loaded.rulesOf(index));
-    const report: StepReport = { index, label: stepLabel(step), actual, verdict: differences.length === 0 ? { kind: 'passed' } : { kind: 'failed', differences } };
+    const report: StepReport = {
+      index,
+      label: stepLabel(step),
+      actual,
+      verdict: differences.length === 0 ? { kind: 'passed' } : { kind: 'failed', differences },
+    };
     steps.push(report);
     options.onStep?.(report);
   }
@@ -69,6 +81,9 @@ export function normalizeAnswer(answer: StepAnswer, secrets: readonly string[]):
 export function describeFailure(report: StepReport): string {
   if (report.verdict.kind !== 'failed') return `step ${report.index + 1} (${report.label}) answered as recorded`;
   const [first] = report.verdict.differences;
-  const more = report.verdict.differences.length > 1 ? ` (and ${report.verdict.differences.length - 1} more difference${report.verdict.differences.length > 2 ? 's' : ''})` : '';
+  const more =
+    report.verdict.differences.length > 1
+      ? ` (and ${report.verdict.differences.length - 1} more difference${report.verdict.differences.length > 2 ? 's' : ''})`
+      : '';
   return `step ${report.index + 1} (${report.label}) differs at ${first.path}: ${first.reason}; expected ${first.expected}, got ${first.actual}${more}`;
 }

@@ -8,6 +8,8 @@ import type { StepAnswer } from './stepMethods';
  */
 export function rerecordStep(text: string, stepIndex: number, actual: StepAnswer): string {
   const formatting = detectFormatting(text);
-  const edits = modify(text, ['steps', stepIndex, 'answer'], actual, { formattingOptions: { insertSpaces: formatting.insertSpaces, tabSize: formatting.tabSize, eol: formatting.eol } });
+  const edits = modify(text, ['steps', stepIndex, 'answer'], actual, {
+    formattingOptions: { insertSpaces: formatting.insertSpaces, tabSize: formatting.tabSize, eol: formatting.eol },
+  });
   return applyEdits(text, edits);
 }

@@ -34,9 +34,11 @@ const RULE_ACTIONS = ['ignore', 'match', 'tolerance', 'unordered'] as const;
 
 /** Checks one rule as read from a file (`where` names it in messages, e.g. `steps[2].rules[0]`). */
 export function compileRule(value: unknown, where: string): CompiledRule {
-  if (!isObject(value)) throw new RuleError(`${where} must be an object with "path" and one of ${RULE_ACTIONS.join(', ')}`);
+  if (!isObject(value))
+    throw new RuleError(`${where} must be an object with "path" and one of ${RULE_ACTIONS.join(', ')}`);
   const record = value as Record<string, unknown>;
-  if (typeof record.path !== 'string') throw new RuleError(`${where}.path must be a string such as "$.result.content[0].text"`);
+  if (typeof record.path !== 'string')
+    throw new RuleError(`${where}.path must be a string such as "$.result.content[0].text"`);
   let path: PathPattern;
   try {
     path = parsePathPattern(record.path);
@@ -45,9 +47,17 @@ export function compileRule(value: unknown, where: string): CompiledRule {
     throw error;
   }
   const actions = RULE_ACTIONS.filter((action) => record[action] !== undefined);
-  if (actions.length !== 1) throw new RuleError(`${where} must have exactly one of ${RULE_ACTIONS.join(', ')}; it has ${actions.length === 0 ? 'none' : actions.join(' and ')}`);
-  const unknown = Object.keys(record).filter((key) => key !== 'path' && key !== 'comment' && !(RULE_ACTIONS as readonly string[]).includes(key));
-  if (unknown.length > 0) throw new RuleError(`${where} has unknown ${unknown.length === 1 ? 'key' : 'keys'} ${unknown.map((key) => JSON.stringify(key)).join(', ')}`);
+  if (actions.length !== 1)
+    throw new RuleError(
+      `${where} must have exactly one of ${RULE_ACTIONS.join(', ')}; it has ${actions.length === 0 ? 'none' : actions.join(' and ')}`,
+    );
+  const unknown = Object.keys(record).filter(
+    (key) => key !== 'path' && key !== 'comment' && !(RULE_ACTIONS as readonly string[]).includes(key),
+  );
+  if (unknown.length > 0)
+    throw new RuleError(
+      `${where} has unknown ${unknown.length === 1 ? 'key' : 'keys'} ${unknown.map((key) => JSON.stringify(key)).join(', ')}`,
+    );
   const action = actions[0];
   switch (action) {
     case 'ignore':
@@ -58,13 +68,16 @@ export function compileRule(value: unknown, where: string): CompiledRule {
       return { kind: 'unordered', path };
     case 'tolerance': {
       const tolerance = record.tolerance;
-      if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0) throw new RuleError(`${where}.tolerance must be a number of at least 0`);
+      if (typeof tolerance !== 'number' || !Number.isFinite(tolerance) || tolerance < 0)
+        throw new RuleError(`${where}.tolerance must be a number of at least 0`);
       return { kind: 'tolerance', path, tolerance };
     }
     case 'match': {
-      if (typeof record.match !== 'string') throw new RuleError(`${where}.match must be a regular expression as a string`);
+      if (typeof record.match !== 'string')
+        throw new RuleError(`${where}.match must be a regular expression as a string`);
       const compiled = compileLinearPattern(record.match);
-      if (compiled.kind === 'unsupported') throw new RuleError(`${where}.match ${JSON.stringify(record.match)} cannot be used: ${compiled.reason}`);
+      if (compiled.kind === 'unsupported')
+        throw new RuleError(`${where}.match ${JSON.stringify(record.match)} cannot be used: ${compiled.reason}`);
       return { kind: 'match', path, pattern: record.match, test: compiled.test };
     }
     default: {

@@ -15,7 +15,11 @@ interface SessionRequest {
 
 export function sessionRequest(subcommand: string, positionals: readonly string[]): SessionRequest | undefined {
   const [first, second, third, fourth = ''] = positionals;
-  const as = (method: StepMethod, params: Record<string, unknown>, resultOf: (output: unknown) => unknown = (output) => output): SessionRequest => ({ method, params, resultOf });
+  const as = (
+    method: StepMethod,
+    params: Record<string, unknown>,
+    resultOf: (output: unknown) => unknown = (output) => output,
+  ): SessionRequest => ({ method, params, resultOf });
   switch (subcommand) {
     case 'ping':
       return as('ping', {}, () => ({}));
@@ -38,11 +42,23 @@ export function sessionRequest(subcommand: string, positionals: readonly string[
       return as('prompts/list', {}, (output) => ({ prompts: output }));
     case 'prompt': {
       // As the `prompt` line sends them: prompt arguments are strings, other JSON values go as their JSON text.
-      const args = Object.fromEntries(Object.entries(jsonObject(second)).map(([key, value]) => [key, typeof value === 'string' ? value : JSON.stringify(value)]));
+      const args = Object.fromEntries(
+        Object.entries(jsonObject(second)).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? value : JSON.stringify(value),
+        ]),
+      );
       return as('prompts/get', { name: first, arguments: args });
     }
     case 'complete':
-      return as('completion/complete', { ref: first === 'prompt' ? { type: 'ref/prompt', name: second } : { type: 'ref/resource', uri: second }, argument: { name: third, value: fourth } }, (output) => ({ completion: output }));
+      return as(
+        'completion/complete',
+        {
+          ref: first === 'prompt' ? { type: 'ref/prompt', name: second } : { type: 'ref/resource', uri: second },
+          argument: { name: third, value: fourth },
+        },
+        (output) => ({ completion: output }),
+      );
     case 'set-level':
       return as('logging/setLevel', { level: first }, () => ({}));
     default:

@@ -23,7 +23,8 @@ export const STEP_METHODS = [
 
 export type StepMethod = (typeof STEP_METHODS)[number];
 
-export type StepAnswer = { result: unknown } | { error: { code?: number; kind?: string; message: string; data?: unknown } };
+export type StepAnswer =
+  { result: unknown } | { error: { code?: number; kind?: string; message: string; data?: unknown } };
 
 /** A request whose params cannot be asked (a file edited by hand); the replay stops with a usage error. */
 export class StepParamsError extends Error {
@@ -31,7 +32,11 @@ export class StepParamsError extends Error {
 }
 
 /** Asks one recorded request again and returns the answer in the recorded shape; never throws for the server's failures. */
-export async function performStep(client: McpClient, method: StepMethod, params: Record<string, unknown>): Promise<StepAnswer> {
+export async function performStep(
+  client: McpClient,
+  method: StepMethod,
+  params: Record<string, unknown>,
+): Promise<StepAnswer> {
   try {
     return { result: await ask(client, method, params) };
   } catch (error) {
@@ -58,18 +63,24 @@ async function ask(client: McpClient, method: StepMethod, params: Record<string,
     case 'prompts/list':
       return { prompts: await client.listPrompts() };
     case 'prompts/get':
-      return client.getPrompt(text(params, 'name', method), objectParam(params, 'arguments', method) as Record<string, string>);
+      return client.getPrompt(
+        text(params, 'name', method),
+        objectParam(params, 'arguments', method) as Record<string, string>,
+      );
     case 'completion/complete': {
       const ref = params.ref as CompletionReference | undefined;
       const argument = params.argument as { name: string; value: string } | undefined;
-      if (!ref || (ref.type !== 'ref/prompt' && ref.type !== 'ref/resource')) throw new StepParamsError('completion/complete needs params.ref of type ref/prompt or ref/resource');
-      if (!argument || typeof argument.name !== 'string' || typeof argument.value !== 'string') throw new StepParamsError('completion/complete needs params.argument with a name and a value');
+      if (!ref || (ref.type !== 'ref/prompt' && ref.type !== 'ref/resource'))
+        throw new StepParamsError('completion/complete needs params.ref of type ref/prompt or ref/resource');
+      if (!argument || typeof argument.name !== 'string' || typeof argument.value !== 'string')
+        throw new StepParamsError('completion/complete needs params.argument with a name and a value');
       const context = (params.context as { arguments?: Record<string, string> } | undefined)?.arguments;
       return { completion: await client.complete(ref, argument, context) };
     }
     case 'logging/setLevel': {
       const level = text(params, 'level', method);
-      if (!LOGGING_LEVELS.includes(level as LoggingLevel)) throw new StepParamsError(`logging/setLevel needs a level among ${LOGGING_LEVELS.join(', ')}`);
+      if (!LOGGING_LEVELS.includes(level as LoggingLevel))
+        throw new StepParamsError(`logging/setLevel needs a level among ${LOGGING_LEVELS.join(', ')}`);
       await client.setLoggingLevel(level as LoggingLevel);
       return {};
     }
@@ -82,7 +93,10 @@ async function ask(client: McpClient, method: StepMethod, params: Record<string,
 
 /** A server's JSON-RPC error by its code, message as sent and data; our own failures by their kind. */
 export function answerOfError(error: unknown): StepAnswer {
-  if (error instanceof McpError) return { error: { code: error.code, message: error.rawMessage, ...(error.data === undefined ? {} : { data: error.data }) } };
+  if (error instanceof McpError)
+    return {
+      error: { code: error.code, message: error.rawMessage, ...(error.data === undefined ? {} : { data: error.data }) },
+    };
   if (error instanceof LocalError) return { error: { kind: error.kind, message: errorMessage(error) } };
   return { error: { kind: 'internal', message: errorMessage(error) } };
 }

@@ -10,9 +10,18 @@ const MAX_NAME_PART = 60;
  * file without the person choosing it. Tool and prompt names come from the server: only letters, digits, `.`, `_`
  * and `-` are kept, so a name cannot climb out of the folder (`../`) or hide characters in the file name.
  */
-export async function proposedTestPath(serverName: string, steps: readonly RecordedStep[], taken: (relativePath: string) => Promise<boolean>): Promise<string> {
+export async function proposedTestPath(
+  serverName: string,
+  steps: readonly RecordedStep[],
+  taken: (relativePath: string) => Promise<boolean>,
+): Promise<string> {
   const first = steps[0]?.request;
-  const subject = first && typeof first.params.name === 'string' ? first.params.name : first?.method === 'resources/read' ? 'resource' : '';
+  const subject =
+    first && typeof first.params.name === 'string'
+      ? first.params.name
+      : first?.method === 'resources/read'
+        ? 'resource'
+        : '';
   const stem = [safeNamePart(serverName), safeNamePart(subject)].filter(Boolean).join('-') || 'session';
   for (let index = 1; ; index++) {
     const candidate = `${TESTS_FOLDER}/${stem}${index === 1 ? '' : `-${index}`}${MCPTEST_SUFFIX}`;
@@ -21,7 +30,11 @@ export async function proposedTestPath(serverName: string, steps: readonly Recor
 }
 
 function safeNamePart(text: string): string {
-  return text.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[.-]+|[.-]+$/g, '').slice(0, MAX_NAME_PART).replace(/[.-]+$/, '');
+  return text
+    .replace(/[^A-Za-z0-9._-]+/g, '-')
+    .replace(/^[.-]+|[.-]+$/g, '')
+    .slice(0, MAX_NAME_PART)
+    .replace(/[.-]+$/, '');
 }
 
 /**

@@ -70,11 +70,18 @@ export class RegistryClient {
       result.entries.push(...next.entries);
       result.rejected.push(...next.rejected);
       if (!next.nextCursor) return result;
-      if (seen.has(next.nextCursor)) throw new RegistryError('invalid-response', `${this.baseUrl}: the server list repeats the cursor ${JSON.stringify(next.nextCursor)}; stopped`);
+      if (seen.has(next.nextCursor))
+        throw new RegistryError(
+          'invalid-response',
+          `${this.baseUrl}: the server list repeats the cursor ${JSON.stringify(next.nextCursor)}; stopped`,
+        );
       seen.add(next.nextCursor);
       cursor = next.nextCursor;
     }
-    throw new RegistryError('invalid-response', `${this.baseUrl}: the server list has more than ${MAX_PAGES} pages; stopped`);
+    throw new RegistryError(
+      'invalid-response',
+      `${this.baseUrl}: the server list has more than ${MAX_PAGES} pages; stopped`,
+    );
   }
 
   /** Every published version of one server. */
@@ -87,7 +94,11 @@ export class RegistryClient {
     const url = `${this.serverUrl(name)}/versions/${encodeURIComponent(version)}`;
     const body = await this.getJson(url, `${name} ${version}`, name);
     const entry = checked(() => validateEntry(body), url);
-    if (entry.server.name !== name) throw new RegistryError('invalid-response', `${url}: asked for ${name}, the registry answered with ${JSON.stringify(entry.server.name)}`);
+    if (entry.server.name !== name)
+      throw new RegistryError(
+        'invalid-response',
+        `${url}: asked for ${name}, the registry answered with ${JSON.stringify(entry.server.name)}`,
+      );
     return entry;
   }
 
@@ -117,14 +128,31 @@ export class RegistryClient {
   private async getJson(url: string, what: string, server?: string): Promise<unknown> {
     let response: Response;
     try {
-      response = await this.fetchImpl(url, { headers: { accept: 'application/json' }, redirect: 'follow', signal: AbortSignal.timeout(this.timeoutMs) });
+      response = await this.fetchImpl(url, {
+        headers: { accept: 'application/json' },
+        redirect: 'follow',
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
     } catch (error) {
-      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : error instanceof Error ? `: ${error.message}` : '';
-      throw new RegistryError('unreachable', `the MCP registry at ${this.baseUrl} could not be reached while fetching ${what} (${url})${cause}`);
+      const cause =
+        error instanceof Error && error.cause instanceof Error
+          ? `: ${error.cause.message}`
+          : error instanceof Error
+            ? `: ${error.message}`
+            : '';
+      throw new RegistryError(
+        'unreachable',
+        `the MCP registry at ${this.baseUrl} could not be reached while fetching ${what} (${url})${cause}`,
+      );
     }
     if (response.status === 404) {
       await response.body?.cancel().catch(() => undefined);
-      throw new RegistryError('not-found', server ? `${server} is not in the MCP registry at ${this.baseUrl} (404 for ${url})` : `${url} answered 404: is ${this.baseUrl} an MCP registry?`);
+      throw new RegistryError(
+        'not-found',
+        server
+          ? `${server} is not in the MCP registry at ${this.baseUrl} (404 for ${url})`
+          : `${url} answered 404: is ${this.baseUrl} an MCP registry?`,
+      );
     }
     if (!response.ok) {
       await response.body?.cancel().catch(() => undefined);
@@ -150,6 +178,10 @@ function checked<T>(read: () => T, url: string): T {
 /** The base URL without a trailing slash or API version; only http(s), with no user name in it. */
 function normalizeBaseUrl(raw: string): string {
   const verdict = checkExternalUrl(raw.trim());
-  if (verdict.kind === 'refused') throw new RegistryError('unreachable', `the registry URL ${JSON.stringify(raw)} is not usable: ${verdict.detail}`);
-  return verdict.url.replace(/[?#].*$/, '').replace(/\/+$/, '').replace(/\/v0(\.1)?$/, '');
+  if (verdict.kind === 'refused')
+    throw new RegistryError('unreachable', `the registry URL ${JSON.stringify(raw)} is not usable: ${verdict.detail}`);
+  return verdict.url
+    .replace(/[?#].*$/, '')
+    .replace(/\/+$/, '')
+    .replace(/\/v0(\.1)?$/, '');
 }

@@ -8,7 +8,12 @@ import type { MappedServer } from './mapping';
  * the entry under `servers`, then each input it needs. Either all of it is written or, when any step is refused
  * (a taken name, a file that does not parse), the error is thrown and the caller writes nothing.
  */
-export function writeMappedServer(text: string, key: string, mapped: MappedServer, formatting: EditFormatting = {}): string {
+export function writeMappedServer(
+  text: string,
+  key: string,
+  mapped: MappedServer,
+  formatting: EditFormatting = {},
+): string {
   let result = addServerToConfig(text, key, mapped.entry, formatting);
   for (const input of mapped.inputs) result = addInputToConfig(result, input, formatting);
   return result;
@@ -18,8 +23,18 @@ export function writeMappedServer(text: string, key: string, mapped: MappedServe
 export function namesInConfig(text: string): { servers: string[]; inputIds: string[] } {
   const parsed = parseMcpConfig(text);
   const root = parseJsonc(text, [], { allowTrailingComma: true }) as { inputs?: unknown } | undefined;
-  const inputIds = Array.isArray(root?.inputs) ? root.inputs.flatMap((input: unknown) => (typeof (input as { id?: unknown })?.id === 'string' ? [(input as { id: string }).id] : [])) : [];
-  return { servers: [...parsed.servers.map((server) => server.name), ...parsed.problems.flatMap((problem) => (problem.server ? [problem.server] : []))], inputIds };
+  const inputIds = Array.isArray(root?.inputs)
+    ? root.inputs.flatMap((input: unknown) =>
+        typeof (input as { id?: unknown })?.id === 'string' ? [(input as { id: string }).id] : [],
+      )
+    : [];
+  return {
+    servers: [
+      ...parsed.servers.map((server) => server.name),
+      ...parsed.problems.flatMap((problem) => (problem.server ? [problem.server] : [])),
+    ],
+    inputIds,
+  };
 }
 
 /** `base`, or `base-2`, `base-3`…: the first not taken (case-insensitively, as VS Code treats keys). */

@@ -16,7 +16,10 @@ interface ExportedServerJson {
 const SECRET_NAME = /(token|secret|password|passwd|api[-_]?key|auth|credential|private)/i;
 const INPUT_REFERENCE = /\$\{(input|env):([^}]+)\}/;
 
-export function exportServerJson(definition: ServerDefinition, options: { namespace?: string } = {}): ExportedServerJson {
+export function exportServerJson(
+  definition: ServerDefinition,
+  options: { namespace?: string } = {},
+): ExportedServerJson {
   const notes: string[] = [];
   const document: Record<string, unknown> = {
     $schema: SERVER_SCHEMA_URL,
@@ -24,21 +27,32 @@ export function exportServerJson(definition: ServerDefinition, options: { namesp
     description: `What ${definition.name} does, in at most 100 characters`,
     version: '0.1.0',
   };
-  if (!options.namespace) notes.push('set "name" to your namespace (e.g. io.github.<user>/<server>) and write the "description"');
+  if (!options.namespace)
+    notes.push('set "name" to your namespace (e.g. io.github.<user>/<server>) and write the "description"');
   if (definition.kind === 'http') {
     const headers = Object.entries(definition.headers).map(([name, value]) => declaredInput(name, value, 'header'));
-    document.remotes = [{ type: definition.transport === 'sse' ? 'sse' : 'streamable-http', url: definition.url, ...(headers.length > 0 ? { headers } : {}) }];
+    document.remotes = [
+      {
+        type: definition.transport === 'sse' ? 'sse' : 'streamable-http',
+        url: definition.url,
+        ...(headers.length > 0 ? { headers } : {}),
+      },
+    ];
     return { document, notes };
   }
   const pkg = packageOf(definition.command, definition.args);
   if (!pkg) {
-    notes.push(`"${definition.command}" is not a launcher of a published package (npx, uvx, docker run, dnx): fill in "packages" by hand`);
+    notes.push(
+      `"${definition.command}" is not a launcher of a published package (npx, uvx, docker run, dnx): fill in "packages" by hand`,
+    );
     document.packages = [];
     return { document, notes };
   }
   if (pkg.version) document.version = pkg.version;
   else notes.push(`the package ${pkg.identifier} has no pinned version: set "version" in packages[0]`);
-  const env = Object.entries(definition.env).map(([name, value]) => declaredInput(name, value ?? '', 'environment variable'));
+  const env = Object.entries(definition.env).map(([name, value]) =>
+    declaredInput(name, value ?? '', 'environment variable'),
+  );
   document.packages = [
     {
       registryType: pkg.registryType,
@@ -67,7 +81,9 @@ function packageOf(command: string, args: readonly string[]): DerivedPackage | u
       const at = firstNonOption(args);
       if (at === -1) return undefined;
       const match = /^(@?[^@]+)(?:@(.+))?$/.exec(args[at]);
-      return match ? { registryType: 'npm', identifier: match[1], version: match[2], rest: args.slice(at + 1) } : undefined;
+      return match
+        ? { registryType: 'npm', identifier: match[1], version: match[2], rest: args.slice(at + 1) }
+        : undefined;
     }
     case 'uvx': {
       const at = firstNonOption(args);
@@ -87,12 +103,18 @@ function packageOf(command: string, args: readonly string[]): DerivedPackage | u
       if (args[0] !== 'run') return undefined;
       // Skip docker's own options (and the values of those that take one) up to the image.
       let i = 1;
-      while (i < args.length && args[i].startsWith('-')) i += /^(-e|--env|-v|--volume|-p|--publish|--name|--network|-w|--workdir|-u|--user)$/.test(args[i]) ? 2 : 1;
+      while (i < args.length && args[i].startsWith('-'))
+        i += /^(-e|--env|-v|--volume|-p|--publish|--name|--network|-w|--workdir|-u|--user)$/.test(args[i]) ? 2 : 1;
       if (i >= args.length) return undefined;
       const image = args[i];
       const tagAt = image.lastIndexOf(':');
       const hasTag = tagAt > image.lastIndexOf('/');
-      return { registryType: 'oci', identifier: hasTag ? image.slice(0, tagAt) : image, version: hasTag ? image.slice(tagAt + 1) : undefined, rest: args.slice(i + 1) };
+      return {
+        registryType: 'oci',
+        identifier: hasTag ? image.slice(0, tagAt) : image,
+        version: hasTag ? image.slice(tagAt + 1) : undefined,
+        rest: args.slice(i + 1),
+      };
     }
     default:
       return undefined;

@@ -43,14 +43,30 @@ export class InputCollector {
     const id = this.uniqueId(`${this.prefix}-${label}`);
     const description = `${this.serverLabel}: ${input.description ?? label}`.slice(0, 500);
     const entry: InputEntry = input.choices
-      ? { type: 'pickString', id, description, options: input.choices, ...(input.default !== undefined ? { default: input.default } : {}) }
-      : { type: 'promptString', id, description, ...(input.isSecret ? { password: true } : {}), ...(input.default !== undefined && !input.isSecret ? { default: input.default } : {}) };
+      ? {
+          type: 'pickString',
+          id,
+          description,
+          options: input.choices,
+          ...(input.default !== undefined ? { default: input.default } : {}),
+        }
+      : {
+          type: 'promptString',
+          id,
+          description,
+          ...(input.isSecret ? { password: true } : {}),
+          ...(input.default !== undefined && !input.isSecret ? { default: input.default } : {}),
+        };
     this.inputs.push(entry);
     return `\${input:${id}}`;
   }
 
   private uniqueId(base: string): string {
-    const clean = base.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 100) || 'input';
+    const clean =
+      base
+        .replace(/[^A-Za-z0-9_.-]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 100) || 'input';
     let id = clean;
     for (let n = 2; this.used.has(id); n++) id = `${clean}-${n}`;
     this.used.add(id);

@@ -1,6 +1,13 @@
 import type { InputEntry } from '../config/jsoncEdit';
 import { InputCollector } from './inputs';
-import type { KeyValueInput, RegistryArgument, RegistryEntry, RegistryPackage, RegistryRemote, ServerJson } from './types';
+import type {
+  KeyValueInput,
+  RegistryArgument,
+  RegistryEntry,
+  RegistryPackage,
+  RegistryRemote,
+  ServerJson,
+} from './types';
 import { RegistryEntryError } from './validate';
 
 /**
@@ -9,7 +16,8 @@ import { RegistryEntryError } from './validate';
  * names another launcher of that type, so an entry cannot make us run `bash`.
  */
 
-export type RunOption = { kind: 'package'; index: number; pkg: RegistryPackage } | { kind: 'remote'; index: number; remote: RegistryRemote };
+export type RunOption =
+  { kind: 'package'; index: number; pkg: RegistryPackage } | { kind: 'remote'; index: number; remote: RegistryRemote };
 
 export interface MappedServer {
   /** What goes under `servers.<key>`. */
@@ -35,10 +43,19 @@ const LAUNCHERS: Readonly<Record<string, readonly string[]>> = {
   nuget: ['dnx'],
 };
 
-const TYPE_LABELS: Readonly<Record<string, string>> = { npm: 'npm', pypi: 'PyPI', oci: 'OCI', nuget: 'NuGet', mcpb: 'MCPB' };
+const TYPE_LABELS: Readonly<Record<string, string>> = {
+  npm: 'npm',
+  pypi: 'PyPI',
+  oci: 'OCI',
+  nuget: 'NuGet',
+  mcpb: 'MCPB',
+};
 
 export function runOptions(server: ServerJson): RunOption[] {
-  return [...server.packages.map((pkg, index) => ({ kind: 'package' as const, index, pkg })), ...server.remotes.map((remote, index) => ({ kind: 'remote' as const, index, remote }))];
+  return [
+    ...server.packages.map((pkg, index) => ({ kind: 'package' as const, index, pkg })),
+    ...server.remotes.map((remote, index) => ({ kind: 'remote' as const, index, remote })),
+  ];
 }
 
 /** "npm", "PyPI", …, "remote": where the server runs, for lists. */
@@ -74,18 +91,25 @@ export function statusNotice(entry: RegistryEntry): { kind: 'ok' } | { kind: 'de
     case 'active':
       return { kind: 'ok' };
     case 'deprecated':
-      return { kind: 'deprecated', message: `${entry.server.name} ${entry.server.version} is deprecated in the registry${why}` };
+      return {
+        kind: 'deprecated',
+        message: `${entry.server.name} ${entry.server.version} is deprecated in the registry${why}`,
+      };
     case 'deleted':
-      throw new RegistryEntryError(`${entry.server.name} ${entry.server.version} was deleted from the registry${why}; it is not added`);
+      throw new RegistryEntryError(
+        `${entry.server.name} ${entry.server.version} was deleted from the registry${why}; it is not added`,
+      );
   }
 }
 
 /** The mcp.json entry for a package other than MCPB (see mcpb.ts), or a remote. */
 export function mapServer(server: ServerJson, options: MapOptions): MappedServer {
   const option = options.option ?? runOptions(server)[0];
-  if (!option) throw new RegistryEntryError(`${server.name} lists neither packages nor remotes, so there is nothing to run`);
+  if (!option)
+    throw new RegistryEntryError(`${server.name} lists neither packages nor remotes, so there is nothing to run`);
   const collector = new InputCollector(options.key, server.title ?? server.name, options.takenInputIds);
-  const entry = option.kind === 'remote' ? remoteEntry(option.remote, collector) : packageEntry(server, option.pkg, collector);
+  const entry =
+    option.kind === 'remote' ? remoteEntry(option.remote, collector) : packageEntry(server, option.pkg, collector);
   return { entry, inputs: collector.inputs };
 }
 
@@ -102,9 +126,13 @@ function packageEntry(server: ServerJson, pkg: RegistryPackage, collector: Input
         'MCP Workbench adds packages that speak stdio, so choose a remote of this server or add it by hand',
     );
   }
-  if (pkg.registryType === 'mcpb') throw new RegistryEntryError(`${server.name}: an MCPB package is downloaded and verified first (installMcpb)`);
+  if (pkg.registryType === 'mcpb')
+    throw new RegistryEntryError(`${server.name}: an MCPB package is downloaded and verified first (installMcpb)`);
   const launchers = LAUNCHERS[pkg.registryType];
-  if (!launchers) throw new RegistryEntryError(`${server.name}: packages of type ${JSON.stringify(pkg.registryType)} cannot be run by MCP Workbench (npm, pypi, oci, nuget and mcpb can)`);
+  if (!launchers)
+    throw new RegistryEntryError(
+      `${server.name}: packages of type ${JSON.stringify(pkg.registryType)} cannot be run by MCP Workbench (npm, pypi, oci, nuget and mcpb can)`,
+    );
   const command = pkg.runtimeHint && launchers.includes(pkg.runtimeHint) ? pkg.runtimeHint : launchers[0];
   const runtimeArgs = argv(pkg.runtimeArguments, collector);
   const packageArgs = argv(pkg.packageArguments, collector);
@@ -114,28 +142,53 @@ function packageEntry(server: ServerJson, pkg: RegistryPackage, collector: Input
     case 'npm': {
       // npx asks "Ok to proceed?" on stdin, which is the protocol stream: -y answers it.
       const yes = command === 'npx' && !runtimeArgs.includes('-y') && !runtimeArgs.includes('--yes') ? ['-y'] : [];
-      return withEnv({ type: 'stdio', command, args: [...yes, ...runtimeArgs, `${pkg.identifier}@${pkg.version}`, ...packageArgs] });
+      return withEnv({
+        type: 'stdio',
+        command,
+        args: [...yes, ...runtimeArgs, `${pkg.identifier}@${pkg.version}`, ...packageArgs],
+      });
     }
     case 'pypi': {
       const run = command === 'pipx' ? ['run'] : [];
-      return withEnv({ type: 'stdio', command, args: [...run, ...runtimeArgs, `${pkg.identifier}==${pkg.version}`, ...packageArgs] });
+      return withEnv({
+        type: 'stdio',
+        command,
+        args: [...run, ...runtimeArgs, `${pkg.identifier}==${pkg.version}`, ...packageArgs],
+      });
     }
     case 'oci': {
       // -i keeps stdin open for the protocol; --rm leaves no container behind; -e NAME passes each variable through.
       const passEnv = Object.keys(env).flatMap((name) => ['-e', name]);
-      return withEnv({ type: 'stdio', command, args: ['run', '-i', '--rm', ...runtimeArgs, ...passEnv, imageReference(pkg), ...packageArgs] });
+      return withEnv({
+        type: 'stdio',
+        command,
+        args: ['run', '-i', '--rm', ...runtimeArgs, ...passEnv, imageReference(pkg), ...packageArgs],
+      });
     }
     case 'nuget':
-      return withEnv({ type: 'stdio', command, args: [...runtimeArgs, `${pkg.identifier}@${pkg.version}`, '--yes', ...(packageArgs.length > 0 ? ['--', ...packageArgs] : [])] });
+      return withEnv({
+        type: 'stdio',
+        command,
+        args: [
+          ...runtimeArgs,
+          `${pkg.identifier}@${pkg.version}`,
+          '--yes',
+          ...(packageArgs.length > 0 ? ['--', ...packageArgs] : []),
+        ],
+      });
     default:
-      throw new RegistryEntryError(`${server.name}: packages of type ${JSON.stringify(pkg.registryType)} cannot be run by MCP Workbench`);
+      throw new RegistryEntryError(
+        `${server.name}: packages of type ${JSON.stringify(pkg.registryType)} cannot be run by MCP Workbench`,
+      );
   }
 }
 
 /** `image:version`, unless the identifier already pins a tag or a digest. */
 function imageReference(pkg: RegistryPackage): string {
   const lastSegment = pkg.identifier.split('/').pop() ?? pkg.identifier;
-  return lastSegment.includes(':') || pkg.identifier.includes('@') ? pkg.identifier : `${pkg.identifier}:${pkg.version}`;
+  return lastSegment.includes(':') || pkg.identifier.includes('@')
+    ? pkg.identifier
+    : `${pkg.identifier}:${pkg.version}`;
 }
 
 /**

@@ -33,13 +33,22 @@ interface McpbOptions {
 
 const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 
-export async function installMcpb(server: ServerJson, pkg: RegistryPackage, folder: BundleFolder, options: McpbOptions): Promise<MappedServer> {
+export async function installMcpb(
+  server: ServerJson,
+  pkg: RegistryPackage,
+  folder: BundleFolder,
+  options: McpbOptions,
+): Promise<MappedServer> {
   const where = `${server.name}: the MCPB bundle ${pkg.identifier}`;
-  if (!pkg.fileSha256) throw new RegistryEntryError(`${where} has no fileSha256, so it cannot be verified; it is not installed`);
+  if (!pkg.fileSha256)
+    throw new RegistryEntryError(`${where} has no fileSha256, so it cannot be verified; it is not installed`);
   const url = bundleUrl(pkg.identifier, where);
   const bytes = await download(url, where, options);
   const digest = await sha256Hex(bytes);
-  if (digest !== pkg.fileSha256) throw new RegistryEntryError(`${where} does not match its fileSha256 (expected ${pkg.fileSha256}, downloaded ${digest}); nothing was installed`);
+  if (digest !== pkg.fileSha256)
+    throw new RegistryEntryError(
+      `${where} does not match its fileSha256 (expected ${pkg.fileSha256}, downloaded ${digest}); nothing was installed`,
+    );
   const files = await readZip(bytes).catch((error: Error) => {
     throw new RegistryEntryError(`${where} is not a readable bundle: ${error.message}`);
   });
@@ -54,15 +63,20 @@ export async function installMcpb(server: ServerJson, pkg: RegistryPackage, fold
     const value = collector.resolve(variable, variable.name);
     if (value !== undefined) env[variable.name] = value;
   }
-  return { entry: { type: 'stdio', command: config.command, args, ...(Object.keys(env).length > 0 ? { env } : {}) }, inputs: collector.inputs };
+  return {
+    entry: { type: 'stdio', command: config.command, args, ...(Object.keys(env).length > 0 ? { env } : {}) },
+    inputs: collector.inputs,
+  };
 }
 
 function bundleUrl(identifier: string, where: string): string {
   const verdict = checkExternalUrl(identifier);
-  if (verdict.kind === 'refused') throw new RegistryEntryError(`${where}: the identifier must be a download URL (${verdict.detail})`);
+  if (verdict.kind === 'refused')
+    throw new RegistryEntryError(`${where}: the identifier must be a download URL (${verdict.detail})`);
   const parsed = new URL(verdict.url);
   // Plain http only to this machine: anyone on the way could swap a bundle (the hash would catch it, but say so early).
-  if (parsed.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname)) throw new RegistryEntryError(`${where}: the download URL must be https`);
+  if (parsed.protocol === 'http:' && !['127.0.0.1', 'localhost', '[::1]'].includes(parsed.hostname))
+    throw new RegistryEntryError(`${where}: the download URL must be https`);
   return verdict.url;
 }
 
@@ -72,7 +86,9 @@ async function download(url: string, where: string, options: McpbOptions): Promi
   try {
     response = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 120_000) });
   } catch (error) {
-    throw new RegistryEntryError(`${where} could not be downloaded from ${url}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new RegistryEntryError(
+      `${where} could not be downloaded from ${url}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -83,7 +99,11 @@ async function download(url: string, where: string, options: McpbOptions): Promi
     if (response.body) throw new InputLimitError(`${where}`, limit, 'maxMessageBytes');
     return new Uint8Array();
   }
-  return readBytesCapped(response.body, limit, () => new RegistryEntryError(`${where} is larger than ${limit} bytes; download stopped`));
+  return readBytesCapped(
+    response.body,
+    limit,
+    () => new RegistryEntryError(`${where} is larger than ${limit} bytes; download stopped`),
+  );
 }
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
@@ -108,21 +128,33 @@ function mcpConfigOf(data: Uint8Array, where: string, folder: BundleFolder, coll
     throw new RegistryEntryError(`${where}: manifest.json is not JSON (${(error as Error).message})`);
   }
   const config = isObject(manifest) && isObject(manifest.server) ? manifest.server.mcp_config : undefined;
-  if (!isObject(config) || typeof config.command !== 'string' || config.command === '') throw new RegistryEntryError(`${where}: manifest.json has no server.mcp_config.command`);
+  if (!isObject(config) || typeof config.command !== 'string' || config.command === '')
+    throw new RegistryEntryError(`${where}: manifest.json has no server.mcp_config.command`);
   const args = config.args ?? [];
-  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) throw new RegistryEntryError(`${where}: server.mcp_config.args must be strings`);
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string'))
+    throw new RegistryEntryError(`${where}: server.mcp_config.args must be strings`);
   const env = config.env ?? {};
-  if (!isObject(env) || !Object.values(env).every((value) => typeof value === 'string')) throw new RegistryEntryError(`${where}: server.mcp_config.env must map names to strings`);
-  const userConfig = isObject(manifest) && isObject((manifest as Json).user_config) ? ((manifest as Json).user_config as Json) : {};
+  if (!isObject(env) || !Object.values(env).every((value) => typeof value === 'string'))
+    throw new RegistryEntryError(`${where}: server.mcp_config.env must map names to strings`);
+  const userConfig =
+    isObject(manifest) && isObject((manifest as Json).user_config) ? ((manifest as Json).user_config as Json) : {};
   const expand = (text: string) => expandMcpbVariables(text, where, folder, userConfig, collector);
   return {
     command: expand(config.command),
     args: args.map(expand),
-    env: Object.fromEntries(Object.entries(env as Record<string, string>).map(([name, value]) => [name, expand(value)])),
+    env: Object.fromEntries(
+      Object.entries(env as Record<string, string>).map(([name, value]) => [name, expand(value)]),
+    ),
   };
 }
 
-function expandMcpbVariables(text: string, where: string, folder: BundleFolder, userConfig: Json, collector: InputCollector): string {
+function expandMcpbVariables(
+  text: string,
+  where: string,
+  folder: BundleFolder,
+  userConfig: Json,
+  collector: InputCollector,
+): string {
   return text.replace(/\$\{([^}]*)\}/g, (_whole, name: string) => {
     if (name === '__dirname') return folder.root;
     if (name === 'HOME') return '${userHome}';
@@ -130,12 +162,28 @@ function expandMcpbVariables(text: string, where: string, folder: BundleFolder, 
     if (name.startsWith('user_config.')) {
       const key = name.slice('user_config.'.length);
       const option = userConfig[key];
-      if (!isObject(option)) throw new RegistryEntryError(`${where}: manifest.json uses \${${name}} but declares no user_config.${key}`);
-      const fallback = typeof option.default === 'string' || typeof option.default === 'number' || typeof option.default === 'boolean' ? String(option.default) : undefined;
-      if (fallback?.includes('${')) throw new RegistryEntryError(`${where}: user_config.${key}.default contains "\${"; refused`);
+      if (!isObject(option))
+        throw new RegistryEntryError(`${where}: manifest.json uses \${${name}} but declares no user_config.${key}`);
+      const fallback =
+        typeof option.default === 'string' || typeof option.default === 'number' || typeof option.default === 'boolean'
+          ? String(option.default)
+          : undefined;
+      if (fallback?.includes('${'))
+        throw new RegistryEntryError(`${where}: user_config.${key}.default contains "\${"; refused`);
       return (
         collector.resolve(
-          { description: typeof option.description === 'string' ? option.description : typeof option.title === 'string' ? option.title : key, isRequired: true, isSecret: option.sensitive === true, default: fallback, variables: {} },
+          {
+            description:
+              typeof option.description === 'string'
+                ? option.description
+                : typeof option.title === 'string'
+                  ? option.title
+                  : key,
+            isRequired: true,
+            isSecret: option.sensitive === true,
+            default: fallback,
+            variables: {},
+          },
           key,
         ) ?? ''
       );

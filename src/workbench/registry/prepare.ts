@@ -17,7 +17,11 @@ export async function prepareServer(server: ServerJson, options: PrepareOptions)
   const option = options.option ?? runOptions(server)[0];
   if (option?.kind === 'package' && option.pkg.registryType === 'mcpb' && option.pkg.transport.type === 'stdio') {
     if (!options.bundleFolder) throw new RegistryEntryError(`${server.name}: MCPB bundles cannot be installed here`);
-    return installMcpb(server, option.pkg, options.bundleFolder(server), { key: options.key, takenInputIds: options.takenInputIds, fetch: options.fetch });
+    return installMcpb(server, option.pkg, options.bundleFolder(server), {
+      key: options.key,
+      takenInputIds: options.takenInputIds,
+      fetch: options.fetch,
+    });
   }
   return mapServer(server, { key: options.key, takenInputIds: options.takenInputIds, option });
 }

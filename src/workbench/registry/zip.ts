@@ -35,7 +35,8 @@ export async function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP
   const files: ZipFile[] = [];
   let total = 0;
   for (let i = 0; i < count; i++) {
-    if (offset + 46 > view.byteLength || view.getUint32(offset, true) !== CENTRAL_SIGNATURE) throw new ZipError('the central directory is damaged');
+    if (offset + 46 > view.byteLength || view.getUint32(offset, true) !== CENTRAL_SIGNATURE)
+      throw new ZipError('the central directory is damaged');
     const flags = view.getUint16(offset + 8, true);
     const method = view.getUint16(offset + 10, true);
     const compressedSize = view.getUint32(offset + 20, true);
@@ -50,13 +51,18 @@ export async function readZip(bytes: Uint8Array, limits: ZipLimits = DEFAULT_ZIP
     checkPath(name);
     if (flags & 1) throw new ZipError(`${name} is encrypted`);
     total += size;
-    if (total > limits.maxTotalBytes) throw new ZipError(`the archive unpacks to more than ${limits.maxTotalBytes} bytes`);
-    if (localOffset + 30 > view.byteLength || view.getUint32(localOffset, true) !== LOCAL_SIGNATURE) throw new ZipError(`the entry ${name} is damaged`);
-    const dataStart = localOffset + 30 + view.getUint16(localOffset + 26, true) + view.getUint16(localOffset + 28, true);
-    if (dataStart + compressedSize > bytes.byteLength) throw new ZipError(`the entry ${name} runs past the end of the archive`);
+    if (total > limits.maxTotalBytes)
+      throw new ZipError(`the archive unpacks to more than ${limits.maxTotalBytes} bytes`);
+    if (localOffset + 30 > view.byteLength || view.getUint32(localOffset, true) !== LOCAL_SIGNATURE)
+      throw new ZipError(`the entry ${name} is damaged`);
+    const dataStart =
+      localOffset + 30 + view.getUint16(localOffset + 26, true) + view.getUint16(localOffset + 28, true);
+    if (dataStart + compressedSize > bytes.byteLength)
+      throw new ZipError(`the entry ${name} runs past the end of the archive`);
     const raw = bytes.subarray(dataStart, dataStart + compressedSize);
     const data = method === 0 ? raw.slice() : method === 8 ? await inflate(raw, size, name) : unsupported(name, method);
-    if (data.byteLength !== size) throw new ZipError(`the entry ${name} unpacks to ${data.byteLength} bytes, not the ${size} its header says`);
+    if (data.byteLength !== size)
+      throw new ZipError(`the entry ${name} unpacks to ${data.byteLength} bytes, not the ${size} its header says`);
     files.push({ path: name, data });
   }
   return files;
@@ -77,7 +83,13 @@ function findEndOfCentralDirectory(view: DataView): number {
 /** A relative path with no way out of the folder it is unpacked into. */
 function checkPath(name: string): void {
   const parts = name.split('/');
-  if (name.startsWith('/') || name.includes('\\') || /^[A-Za-z]:/.test(name) || parts.some((part) => part === '..' || part === '') || /[\u0000-\u001f]/.test(name)) {
+  if (
+    name.startsWith('/') ||
+    name.includes('\\') ||
+    /^[A-Za-z]:/.test(name) ||
+    parts.some((part) => part === '..' || part === '') ||
+    /[\u0000-\u001f]/.test(name)
+  ) {
     throw new ZipError(`the archive holds an unsafe path ${JSON.stringify(name)}`);
   }
 }
@@ -85,5 +97,9 @@ function checkPath(name: string): void {
 async function inflate(raw: Uint8Array, expected: number, name: string): Promise<Uint8Array> {
   const stream = new Blob([raw.slice()]).stream().pipeThrough(new DecompressionStream('deflate-raw'));
   // Stop at once when the data outgrows its declared size (a zip bomb lies about it).
-  return readBytesCapped(stream, expected, () => new ZipError(`the entry ${name} unpacks to more than the ${expected} bytes its header says`));
+  return readBytesCapped(
+    stream,
+    expected,
+    () => new ZipError(`the entry ${name} unpacks to more than the ${expected} bytes its header says`),
+  );
 }

@@ -65,5 +65,10 @@ export interface ChatModelProvider {
   readonly id: string;
   listModels(signal?: AbortSignal): Promise<ModelInfo[]>;
   /** Runs the request; `onText` receives streamed text as it arrives. Errors from the endpoint surface as they are. */
-  complete(model: ModelInfo, request: ChatRequest, signal: AbortSignal, onText?: (delta: string) => void): Promise<ChatResponse>;
+  complete(
+    model: ModelInfo,
+    request: ChatRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<ChatResponse>;
 }

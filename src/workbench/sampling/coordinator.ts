@@ -51,7 +51,8 @@ export interface SamplingReviewer {
   modelFailed?(review: SamplingReview, error: string): void;
 }
 
-export type SamplingOutcome = 'approved' | 'auto-approved' | 'rejected-request' | 'rejected-response' | 'blocked' | 'cancelled' | 'failed';
+export type SamplingOutcome =
+  'approved' | 'auto-approved' | 'rejected-request' | 'rejected-response' | 'blocked' | 'cancelled' | 'failed';
 
 export interface SamplingRecord {
   serverName: string;
@@ -105,10 +106,16 @@ export class SamplingCoordinator implements SamplingHandler {
     // A flood is refused before any model is listed for it.
     if (!this.options.policies.isPreApproved(serverKey)) this.queue.assertRoomFor(serverName, serverKey);
     const choices = await this.availableModels(serverKey, signal);
-    const preferred = chooseModel(choices.map((choice) => choice.model), params.modelPreferences);
+    const preferred = chooseModel(
+      choices.map((choice) => choice.model),
+      params.modelPreferences,
+    );
     if (!preferred) {
       this.record({ ...baseRecord, outcome: 'failed', requestText: summarise(params), error: 'no model available' });
-      throw new McpError(ErrorCodes.InternalError, 'no language model is available for sampling: configure one (VS Code chat model or an OpenAI-compatible endpoint) and allow it for this server');
+      throw new McpError(
+        ErrorCodes.InternalError,
+        'no language model is available for sampling: configure one (VS Code chat model or an OpenAI-compatible endpoint) and allow it for this server',
+      );
     }
     const mapped = toChatRequest(params, preferred.abilities);
     const review: SamplingReview = {
@@ -124,20 +131,43 @@ export class SamplingCoordinator implements SamplingHandler {
     try {
       if (this.options.policies.isPreApproved(serverKey)) {
         const response = await this.runModel(this.choiceFor(choices, preferred.id), mapped.request, review, signal);
-        this.record({ ...baseRecord, outcome: 'auto-approved', model: response.model, requestText, responseText: response.text, ...usage(response) });
+        this.record({
+          ...baseRecord,
+          outcome: 'auto-approved',
+          model: response.model,
+          requestText,
+          responseText: response.text,
+          ...usage(response),
+        });
         return toCreateMessageResult(response);
       }
-      return await this.queue.run(serverName, review, signal, (reviewSignal) => this.reviewed(review, choices, reviewSignal, baseRecord), serverKey);
+      return await this.queue.run(
+        serverName,
+        review,
+        signal,
+        (reviewSignal) => this.reviewed(review, choices, reviewSignal, baseRecord),
+        serverKey,
+      );
     } catch (error) {
       if (error instanceof McpError) throw error;
       const cancelled = signal.aborted;
-      this.record({ ...baseRecord, outcome: cancelled ? 'cancelled' : 'failed', requestText, error: errorMessage(error) });
+      this.record({
+        ...baseRecord,
+        outcome: cancelled ? 'cancelled' : 'failed',
+        requestText,
+        error: errorMessage(error),
+      });
       if (cancelled) throw error;
       throw new McpError(ErrorCodes.InternalError, `sampling failed: ${errorMessage(error)}`);
     }
   }
 
-  private async reviewed(review: SamplingReview, choices: ModelChoice[], signal: AbortSignal, base: { serverName: string; time: number }): Promise<CreateMessageResult> {
+  private async reviewed(
+    review: SamplingReview,
+    choices: ModelChoice[],
+    signal: AbortSignal,
+    base: { serverName: string; time: number },
+  ): Promise<CreateMessageResult> {
     const decision = await this.options.reviewer.reviewRequest(review, signal);
     if (decision.policy) await this.options.policies.set(review.serverKey, decision.policy);
     const requestText = describeChatRequest(review.request);
@@ -183,8 +213,15 @@ export class SamplingCoordinator implements SamplingHandler {
     return toCreateMessageResult(finalResponse);
   }
 
-  private async runModel(choice: ModelChoice, request: ChatRequest, review: SamplingReview, signal: AbortSignal): Promise<ChatResponse> {
-    const onText = this.options.reviewer.modelText ? (delta: string) => this.options.reviewer.modelText?.(review, delta) : undefined;
+  private async runModel(
+    choice: ModelChoice,
+    request: ChatRequest,
+    review: SamplingReview,
+    signal: AbortSignal,
+  ): Promise<ChatResponse> {
+    const onText = this.options.reviewer.modelText
+      ? (delta: string) => this.options.reviewer.modelText?.(review, delta)
+      : undefined;
     return choice.provider.complete(choice.model, request, signal, onText);
   }
 

@@ -19,8 +19,10 @@ export function toChatRequest(params: CreateMessageRequest, abilities: ModelAbil
         unsupported.push(`message ${index + 1}: content of type "${String(block?.type)}" has no model equivalent`);
         continue;
       }
-      if (part.kind === 'image' && !abilities.images) unsupported.push(`message ${index + 1}: an image (${part.mimeType}) — the model does not accept images`);
-      if (part.kind === 'audio' && !abilities.audio) unsupported.push(`message ${index + 1}: audio (${part.mimeType}) — the model does not accept audio`);
+      if (part.kind === 'image' && !abilities.images)
+        unsupported.push(`message ${index + 1}: an image (${part.mimeType}) — the model does not accept images`);
+      if (part.kind === 'audio' && !abilities.audio)
+        unsupported.push(`message ${index + 1}: audio (${part.mimeType}) — the model does not accept audio`);
       parts.push(part);
     }
     return { role: message.role, parts };
@@ -30,12 +32,19 @@ export function toChatRequest(params: CreateMessageRequest, abilities: ModelAbil
   if (typeof params.temperature === 'number') request.temperature = params.temperature;
   if (params.stopSequences?.length) request.stopSequences = [...params.stopSequences];
   if (params.tools?.length) {
-    if (!abilities.tools) unsupported.push(`${params.tools.length} tool(s) offered by the server — the model does not support tool calls`);
-    request.tools = params.tools.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+    if (!abilities.tools)
+      unsupported.push(`${params.tools.length} tool(s) offered by the server — the model does not support tool calls`);
+    request.tools = params.tools.map((tool) => ({
+      name: tool.name,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+    }));
     request.toolChoice = params.toolChoice?.mode ?? 'auto';
   }
   if (params.includeContext && params.includeContext !== 'none') {
-    unsupported.push(`includeContext "${params.includeContext}" is not supported: no context from other servers is added`);
+    unsupported.push(
+      `includeContext "${params.includeContext}" is not supported: no context from other servers is added`,
+    );
   }
   return { request, unsupported };
 }
@@ -49,9 +58,19 @@ function toPart(block: JsonObject | undefined): ChatPart | undefined {
     case 'audio':
       return { kind: 'audio', mimeType: String(block.mimeType ?? 'audio/wav'), data: String(block.data ?? '') };
     case 'tool_use':
-      return { kind: 'tool-call', id: String(block.id), name: String(block.name), input: (block.input as Record<string, unknown>) ?? {} };
+      return {
+        kind: 'tool-call',
+        id: String(block.id),
+        name: String(block.name),
+        input: (block.input as Record<string, unknown>) ?? {},
+      };
     case 'tool_result':
-      return { kind: 'tool-result', toolCallId: String(block.toolUseId), text: toolResultText(block), isError: block.isError === true };
+      return {
+        kind: 'tool-result',
+        toolCallId: String(block.toolUseId),
+        text: toolResultText(block),
+        isError: block.isError === true,
+      };
     default:
       return undefined;
   }
@@ -69,10 +88,15 @@ export function toCreateMessageResult(response: ChatResponse): CreateMessageResu
   if (response.toolCalls.length > 0) {
     const content: JsonObject[] = [];
     if (response.text) content.push({ type: 'text', text: response.text });
-    for (const call of response.toolCalls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
+    for (const call of response.toolCalls)
+      content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.input });
     return { role: 'assistant', content, model: response.model, stopReason: 'toolUse' };
   }
-  const result: CreateMessageResult = { role: 'assistant', content: { type: 'text', text: response.text }, model: response.model };
+  const result: CreateMessageResult = {
+    role: 'assistant',
+    content: { type: 'text', text: response.text },
+    model: response.model,
+  };
   if (response.stopReason) result.stopReason = response.stopReason;
   return result;
 }

@@ -51,12 +51,21 @@ export class OpenAiCompatibleProvider implements ChatModelProvider {
         id: this.id,
         name: this.endpoint.model,
         providerLabel: new URL(this.endpoint.baseUrl).host,
-        abilities: { images: this.endpoint.images ?? false, audio: this.endpoint.audio ?? false, tools: this.endpoint.tools ?? true },
+        abilities: {
+          images: this.endpoint.images ?? false,
+          audio: this.endpoint.audio ?? false,
+          tools: this.endpoint.tools ?? true,
+        },
       },
     ];
   }
 
-  async complete(model: ModelInfo, request: ChatRequest, signal: AbortSignal, onText?: (delta: string) => void): Promise<ChatResponse> {
+  async complete(
+    model: ModelInfo,
+    request: ChatRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<ChatResponse> {
     const stream = this.endpoint.stream ?? true;
     const body: Record<string, unknown> = {
       model: this.endpoint.model,
@@ -71,21 +80,34 @@ export class OpenAiCompatibleProvider implements ChatModelProvider {
         type: 'function',
         function: { name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema },
       }));
-      body.tool_choice = request.toolChoice === 'required' ? 'required' : request.toolChoice === 'none' ? 'none' : 'auto';
+      body.tool_choice =
+        request.toolChoice === 'required' ? 'required' : request.toolChoice === 'none' ? 'none' : 'auto';
     }
     const url = `${this.endpoint.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-    const headers: Record<string, string> = { 'Content-Type': 'application/json', Accept: stream ? 'text/event-stream' : 'application/json' };
+    const headers: Record<string, string> = {
+      'Content-Type': 'application/json',
+      Accept: stream ? 'text/event-stream' : 'application/json',
+    };
     if (this.endpoint.apiKey) headers.Authorization = `Bearer ${this.endpoint.apiKey}`;
     let response: Response;
     try {
-      response = await (this.endpoint.fetch ?? fetch)(url, { method: 'POST', headers, body: JSON.stringify(body), signal });
+      response = await (this.endpoint.fetch ?? fetch)(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal,
+      });
     } catch (error) {
       if (signal.aborted) throw error;
       throw new ModelEndpointError(`cannot reach the model endpoint ${url}: ${(error as Error).message}`);
     }
     if (!response.ok) {
       const text = await response.text().catch(() => '');
-      throw new ModelEndpointError(`the model endpoint answered HTTP ${response.status} ${response.statusText}: ${text.slice(0, 2000)}`, response.status, text);
+      throw new ModelEndpointError(
+        `the model endpoint answered HTTP ${response.status} ${response.statusText}: ${text.slice(0, 2000)}`,
+        response.status,
+        text,
+      );
     }
     const contentType = response.headers.get('content-type') ?? '';
     if (contentType.includes('text/event-stream')) return readStream(response, this.endpoint.model, onText);
@@ -98,20 +120,33 @@ function toWireMessages(request: ChatRequest): WireMessage[] {
   const wire: WireMessage[] = [];
   if (request.systemPrompt) wire.push({ role: 'system', content: request.systemPrompt });
   for (const message of request.messages) {
-    const toolResults = message.parts.filter((part): part is Extract<ChatPart, { kind: 'tool-result' }> => part.kind === 'tool-result');
+    const toolResults = message.parts.filter(
+      (part): part is Extract<ChatPart, { kind: 'tool-result' }> => part.kind === 'tool-result',
+    );
     for (const result of toolResults) {
-      wire.push({ role: 'tool', tool_call_id: result.toolCallId, content: result.isError ? `Error: ${result.text}` : result.text });
+      wire.push({
+        role: 'tool',
+        tool_call_id: result.toolCallId,
+        content: result.isError ? `Error: ${result.text}` : result.text,
+      });
     }
     const others = message.parts.filter((part) => part.kind !== 'tool-result');
     if (others.length === 0) continue;
-    const toolCalls = others.filter((part): part is Extract<ChatPart, { kind: 'tool-call' }> => part.kind === 'tool-call');
+    const toolCalls = others.filter(
+      (part): part is Extract<ChatPart, { kind: 'tool-call' }> => part.kind === 'tool-call',
+    );
     const content = others.flatMap((part) => toWireContent(part));
     const entry: WireMessage = {
       role: message.role,
-      content: content.length === 1 && content[0].type === 'text' ? String(content[0].text) : content.length ? content : null,
+      content:
+        content.length === 1 && content[0].type === 'text' ? String(content[0].text) : content.length ? content : null,
     };
     if (toolCalls.length) {
-      entry.tool_calls = toolCalls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.input) } }));
+      entry.tool_calls = toolCalls.map((call) => ({
+        id: call.id,
+        type: 'function',
+        function: { name: call.name, arguments: JSON.stringify(call.input) },
+      }));
     }
     wire.push(entry);
   }
@@ -125,7 +160,15 @@ function toWireContent(part: ChatPart): { type: string; [key: string]: unknown }
     case 'image':
       return [{ type: 'image_url', image_url: { url: `data:${part.mimeType};base64,${part.data}` } }];
     case 'audio':
-      return [{ type: 'input_audio', input_audio: { data: part.data, format: part.mimeType.includes('mp3') || part.mimeType.includes('mpeg') ? 'mp3' : 'wav' } }];
+      return [
+        {
+          type: 'input_audio',
+          input_audio: {
+            data: part.data,
+            format: part.mimeType.includes('mp3') || part.mimeType.includes('mpeg') ? 'mp3' : 'wav',
+          },
+        },
+      ];
     case 'tool-call':
     case 'tool-result':
       return [];
@@ -150,7 +193,10 @@ interface WireToolCall {
 }
 
 function fromCompletion(json: CompletionJson, fallbackModel: string, onText?: (delta: string) => void): ChatResponse {
-  if (json.error) throw new ModelEndpointError(`the model endpoint reported an error: ${json.error.message ?? JSON.stringify(json.error)}`);
+  if (json.error)
+    throw new ModelEndpointError(
+      `the model endpoint reported an error: ${json.error.message ?? JSON.stringify(json.error)}`,
+    );
   const choice = json.choices?.[0];
   if (!choice) throw new ModelEndpointError('the model endpoint returned no choices');
   const text = choice.message?.content ?? '';
@@ -160,11 +206,17 @@ function fromCompletion(json: CompletionJson, fallbackModel: string, onText?: (d
     text,
     toolCalls: (choice.message?.tool_calls ?? []).map(parseToolCall),
     stopReason: mapFinishReason(choice.finish_reason),
-    usage: json.usage ? { inputTokens: json.usage.prompt_tokens, outputTokens: json.usage.completion_tokens } : undefined,
+    usage: json.usage
+      ? { inputTokens: json.usage.prompt_tokens, outputTokens: json.usage.completion_tokens }
+      : undefined,
   };
 }
 
-async function readStream(response: Response, fallbackModel: string, onText?: (delta: string) => void): Promise<ChatResponse> {
+async function readStream(
+  response: Response,
+  fallbackModel: string,
+  onText?: (delta: string) => void,
+): Promise<ChatResponse> {
   let model = fallbackModel;
   let text = '';
   let finish: string | null | undefined;
@@ -217,7 +269,9 @@ async function readStream(response: Response, fallbackModel: string, onText?: (d
   return {
     model,
     text,
-    toolCalls: [...calls.values()].map((call, i) => parseToolCall({ id: call.id || `call_${i}`, function: { name: call.name, arguments: call.args } })),
+    toolCalls: [...calls.values()].map((call, i) =>
+      parseToolCall({ id: call.id || `call_${i}`, function: { name: call.name, arguments: call.args } }),
+    ),
     stopReason: mapFinishReason(finish),
     usage,
   };

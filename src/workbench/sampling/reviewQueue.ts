@@ -45,7 +45,13 @@ export class ReviewQueue<T> {
   }
 
   list(): QueueEntry<T>[] {
-    return this.entries.map(({ id, serverName, serverKey, payload, state }) => ({ id, serverName, serverKey, payload, state }));
+    return this.entries.map(({ id, serverName, serverKey, payload, state }) => ({
+      id,
+      serverName,
+      serverKey,
+      payload,
+      state,
+    }));
   }
 
   get size(): number {
@@ -57,7 +63,13 @@ export class ReviewQueue<T> {
    * that already has `maxPendingPerServer` requests waiting is refused at once (-32603): a flood from one server
    * must neither bury the person in dialogs nor grow without bound, and other servers' requests still line up.
    */
-  async run<R>(serverName: string, payload: T, signal: AbortSignal, review: (signal: AbortSignal) => Promise<R>, serverKey: string = serverName): Promise<R> {
+  async run<R>(
+    serverName: string,
+    payload: T,
+    signal: AbortSignal,
+    review: (signal: AbortSignal) => Promise<R>,
+    serverKey: string = serverName,
+  ): Promise<R> {
     if (signal.aborted) throw new LocalError('cancelled', `${serverName}: the request was cancelled before review`);
     this.assertRoomFor(serverName, serverKey);
     const id = this.nextId++;

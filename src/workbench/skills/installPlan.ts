@@ -43,7 +43,11 @@ const sameSkill = (a: SkillKey, b: SkillKey): boolean => a.server === b.server &
  */
 export function planInstall(server: string, skill: Skill, installed: readonly InstalledSkill[]): InstallPlan {
   const name = skill.frontmatter.name;
-  if (skill.resources === DYNAMIC_RESOURCES) return { kind: 'refused', reason: `${server}: skill "${name}" has no listed files with digests, so it cannot be verified and is not installed` };
+  if (skill.resources === DYNAMIC_RESOURCES)
+    return {
+      kind: 'refused',
+      reason: `${server}: skill "${name}" has no listed files with digests, so it cannot be verified and is not installed`,
+    };
   const root = skillRoot(skill.uri);
   if (root === undefined) return { kind: 'refused', reason: `${server}: ${skill.uri} does not name a SKILL.md` };
   const files: PlannedFile[] = [];
@@ -56,7 +60,10 @@ export function planInstall(server: string, skill: Skill, installed: readonly In
   const key = { server, uri: skill.uri };
   const owner = installed.find((record) => record.folder.join('/') === folder.join('/'));
   if (owner && !sameSkill(owner, key)) {
-    return { kind: 'refused', reason: `${folder.join('/')} already holds the skill "${owner.name}" from ${owner.server} (${owner.uri}); a skill of ${server} does not replace it` };
+    return {
+      kind: 'refused',
+      reason: `${folder.join('/')} already holds the skill "${owner.name}" from ${owner.server} (${owner.uri}); a skill of ${server} does not replace it`,
+    };
   }
   return { kind: 'ready', key, name, folder, files, ...(owner ? { replaces: owner } : {}) };
 }
@@ -70,11 +77,18 @@ export function updateStatus(installed: readonly InstalledSkill[], server: strin
   if (skill.resources === DYNAMIC_RESOURCES) return { kind: 'changed', files: ['(the skill is now dynamic)'] };
   const before = new Map(record.files.map((file) => [file.uri, file.digest]));
   const now = new Map(skill.resources.map((file) => [file.uri, file.digest]));
-  const changed = [...new Set([...before.keys(), ...now.keys()])].filter((uri) => before.get(uri) !== now.get(uri)).sort();
+  const changed = [...new Set([...before.keys(), ...now.keys()])]
+    .filter((uri) => before.get(uri) !== now.get(uri))
+    .sort();
   return changed.length === 0 ? { kind: 'current' } : { kind: 'changed', files: changed };
 }
 
 /** The record to keep once every planned file was written. */
 export function installedRecord(plan: Extract<InstallPlan, { kind: 'ready' }>): InstalledSkill {
-  return { ...plan.key, name: plan.name, folder: plan.folder, files: plan.files.map(({ uri, path, digest }) => ({ uri, path, digest })) };
+  return {
+    ...plan.key,
+    name: plan.name,
+    folder: plan.folder,
+    files: plan.files.map(({ uri, path, digest }) => ({ uri, path, digest })),
+  };
 }

@@ -13,7 +13,13 @@ type InstallOutcome = { kind: 'installed'; record: InstalledSkill } | { kind: 'r
  * Installs a planned skill: every file is read and verified first (size, digest, SKILL.md frontmatter); only when all
  * of them pass is anything written, so a tampered file leaves the workspace as it was. Files are data: none is run.
  */
-export async function installSkill(skills: SkillsApi, skill: Skill, plan: Extract<InstallPlan, { kind: 'ready' }>, writer: SkillFileWriter, signal?: AbortSignal): Promise<InstallOutcome> {
+export async function installSkill(
+  skills: SkillsApi,
+  skill: Skill,
+  plan: Extract<InstallPlan, { kind: 'ready' }>,
+  writer: SkillFileWriter,
+  signal?: AbortSignal,
+): Promise<InstallOutcome> {
   const verified: { path: string[]; bytes: Uint8Array }[] = [];
   for (const file of plan.files) {
     const read = await skills.readFile(skill, file.uri, { signal });

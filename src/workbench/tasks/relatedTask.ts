@@ -22,7 +22,10 @@ const MAX_SHOWN_TOOL_NAME = 128;
  * elicitation sent while tasks/result waits; 2026-07-28 input requests, which the tasks extension tags alike).
  * `toolOf` looks the raw id up in the client's task book. Undefined when the request names no task.
  */
-export function relatedTaskOf(request: object, toolOf?: (taskId: string) => string | undefined): RelatedTask | undefined {
+export function relatedTaskOf(
+  request: object,
+  toolOf?: (taskId: string) => string | undefined,
+): RelatedTask | undefined {
   const meta: unknown = (request as { _meta?: unknown })._meta;
   if (!isObject(meta)) return undefined;
   const related = (meta as Record<string, unknown>)[RELATED_TASK_META];
@@ -30,7 +33,10 @@ export function relatedTaskOf(request: object, toolOf?: (taskId: string) => stri
   const taskId = (related as Record<string, unknown>).taskId;
   if (typeof taskId !== 'string' || taskId === '') return undefined;
   const toolName = toolOf?.(taskId);
-  return { shownTaskId: shown(taskId, MAX_SHOWN_TASK_ID), ...(toolName ? { shownToolName: shown(toolName, MAX_SHOWN_TOOL_NAME) } : {}) };
+  return {
+    shownTaskId: shown(taskId, MAX_SHOWN_TASK_ID),
+    ...(toolName ? { shownToolName: shown(toolName, MAX_SHOWN_TOOL_NAME) } : {}),
+  };
 }
 
 /** Escaped character by character and bounded in code points, so an escape is never cut in half by the bound. */

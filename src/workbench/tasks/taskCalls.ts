@@ -13,10 +13,21 @@ interface TaskAwareCallOptions extends CallOptions {
  * a task is waited for by the core). Either way the result gets callTool's checks. `taskId` names the task the call
  * ran as.
  */
-export async function callToolWithTasks(client: McpClient, tool: Tool, args: Record<string, unknown>, options: TaskAwareCallOptions = {}): Promise<CallToolOutcome & { taskId?: string }> {
+export async function callToolWithTasks(
+  client: McpClient,
+  tool: Tool,
+  args: Record<string, unknown>,
+  options: TaskAwareCallOptions = {},
+): Promise<CallToolOutcome & { taskId?: string }> {
   const tasks = client.extension(tasksExtension);
-  if (!tasks || tasks.taskMode(tool, { asTask: options.runAsTask }).kind !== 'task') return client.callTool(tool.name, args, options);
-  const outcome = await tasks.callTool(tool, args, { asTask: options.runAsTask, signal: options.signal, onProgress: options.onProgress, timeoutMs: options.timeoutMs });
+  if (!tasks || tasks.taskMode(tool, { asTask: options.runAsTask }).kind !== 'task')
+    return client.callTool(tool.name, args, options);
+  const outcome = await tasks.callTool(tool, args, {
+    asTask: options.runAsTask,
+    signal: options.signal,
+    onProgress: options.onProgress,
+    timeoutMs: options.timeoutMs,
+  });
   switch (outcome.kind) {
     case 'result': {
       const { kind: _kind, ...checked } = outcome;
@@ -35,7 +46,11 @@ export async function callToolWithTasks(client: McpClient, tool: Tool, args: Rec
  */
 export type RunAsTaskChoice = { kind: 'none' } | { kind: 'optional'; checked: boolean } | { kind: 'required' };
 
-export function runAsTaskChoice(client: McpClient | undefined, tool: Tool, runOptionalAsTask: boolean): RunAsTaskChoice {
+export function runAsTaskChoice(
+  client: McpClient | undefined,
+  tool: Tool,
+  runOptionalAsTask: boolean,
+): RunAsTaskChoice {
   // 2026-07-28 servers decide per call whether an answer is a task; its tools carry no task support to choose by.
   const mode = client?.extension(tasksExtension)?.taskMode(tool, { asTask: true });
   if (mode?.kind !== 'task') return { kind: 'none' };

@@ -55,7 +55,14 @@ export class PickedUpTaskHistory {
    * Records the task's result once, if it was picked up here and its tool is known (an entry names a tool to call
    * again; a task id standing in for one would not). `note` says on the entry where it came from (host-worded).
    */
-  opened(server: HistoryServer, taskId: string, tracked: TrackedTask | undefined, result: CallToolResult, note: string, now = Date.now()): boolean {
+  opened(
+    server: HistoryServer,
+    taskId: string,
+    tracked: TrackedTask | undefined,
+    result: CallToolResult,
+    note: string,
+    now = Date.now(),
+  ): boolean {
     const owedKey = key(server.id, taskId);
     if (!this.owed.has(owedKey) || tracked?.toolName === undefined) return false;
     this.owed.delete(owedKey);

@@ -32,7 +32,10 @@ function rowArguments(tracked: TrackedTask): RowArguments | undefined {
     case 'kept': {
       // Cut by code points, so a character outside the BMP is never split.
       const characters = [...JSON.stringify(kept.value)];
-      const text = characters.length <= MAX_ROW_ARGUMENT_CHARS ? characters.join('') : `${characters.slice(0, MAX_ROW_ARGUMENT_CHARS - 1).join('')}…`;
+      const text =
+        characters.length <= MAX_ROW_ARGUMENT_CHARS
+          ? characters.join('')
+          : `${characters.slice(0, MAX_ROW_ARGUMENT_CHARS - 1).join('')}…`;
       return { kind: 'shown', text };
     }
     case 'omitted':
@@ -52,7 +55,11 @@ export function taskRow(tracked: TrackedTask, now = Date.now()): TaskRow {
     status: snapshot.status,
     statusMessage: snapshot.statusMessage,
     ageMs: Math.max(0, now - since),
-    progress: progress ? (progress.total ? `${progress.progress}/${progress.total}` : String(progress.progress)) : undefined,
+    progress: progress
+      ? progress.total
+        ? `${progress.progress}/${progress.total}`
+        : String(progress.progress)
+      : undefined,
     arguments: rowArguments(tracked),
     canCancel: live,
     hasResult: snapshot.status === 'completed',

@@ -7,7 +7,11 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { BenchClient } from '../../../bench/clients';
-import { OursHandshakeHttpClient, SdkHandshakeHttpClient, SdkV2HandshakeHttpClient } from '../../../bench/handshakeHttpClients';
+import {
+  OursHandshakeHttpClient,
+  SdkHandshakeHttpClient,
+  SdkV2HandshakeHttpClient,
+} from '../../../bench/handshakeHttpClients';
 import * as ours from '../../../bench/oursEntry';
 import { REPO_ROOT } from '../../support/testSupport';
 

@@ -12,10 +12,16 @@ const BASIC = `${JSON.stringify(process.execPath)} ${JSON.stringify(BASIC_APP_SE
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, timeout: 30_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: REPO_ROOT, timeout: 30_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number')
+          return reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end('');
   });
 }
@@ -50,9 +56,15 @@ test('app <tool> on the basic example (auto era), and the errors: no such tool, 
 });
 
 test('tools marks app tools and app-only tools; info lists them; read ui://… returns the document', async () => {
-  const tools = JSON.parse((await cli(['tools', '--stdio', FIXTURE])).stdout) as { name: string; app?: { resourceUri?: string; visibility: string[] } }[];
+  const tools = JSON.parse((await cli(['tools', '--stdio', FIXTURE])).stdout) as {
+    name: string;
+    app?: { resourceUri?: string; visibility: string[] };
+  }[];
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  assert.deepEqual(byName.get('show_panel')!.app, { resourceUri: 'ui://fixture/panel.html', visibility: ['model', 'app'] });
+  assert.deepEqual(byName.get('show_panel')!.app, {
+    resourceUri: 'ui://fixture/panel.html',
+    visibility: ['model', 'app'],
+  });
   assert.deepEqual(byName.get('app_only')!.app!.visibility, ['app']);
   assert.deepEqual(byName.get('model_only')!.app, undefined, 'a model-only tool without an app is unmarked');
   const info = JSON.parse((await cli(['info', '--stdio', FIXTURE])).stdout);

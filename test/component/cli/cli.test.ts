@@ -34,7 +34,13 @@ function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; i
     const child = execFile(
       process.execPath,
       [CLI, ...args],
-      { cwd: options.cwd ?? REPO_ROOT, env: { XDG_CACHE_HOME: CACHE_HOME, ...(options.env ?? CLI_ENV) }, timeout: 30_000, killSignal: 'SIGKILL', maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: options.cwd ?? REPO_ROOT,
+        env: { XDG_CACHE_HOME: CACHE_HOME, ...(options.env ?? CLI_ENV) },
+        timeout: 30_000,
+        killSignal: 'SIGKILL',
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         if (error && typeof error.code !== 'number') {
           reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
@@ -58,7 +64,9 @@ function announcedPid(stderr: string): number {
 }
 
 /** The session's answers, one JSON value per stdout line. */
-function answers(run: Run): { ok: boolean; result?: unknown; error?: { kind: string; message: string; code?: number } }[] {
+function answers(
+  run: Run,
+): { ok: boolean; result?: unknown; error?: { kind: string; message: string; code?: number } }[] {
   return run.stdout
     .split('\n')
     .filter((line) => line !== '')
@@ -110,11 +118,16 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
   test('tools', { timeout: 30_000 }, async () => {
     const tools = json<{ name: string }[]>(await cli(['tools', '--stdio', STDIO]));
     assert.ok(tools.some((t) => t.name === 'echo'));
-    assert.ok(tools.some((t) => t.name === 'get-roots-list'), 'the CLI declares roots, so the conditional tool appears');
+    assert.ok(
+      tools.some((t) => t.name === 'get-roots-list'),
+      'the CLI declares roots, so the conditional tool appears',
+    );
   });
 
   test('call echo', { timeout: 30_000 }, async () => {
-    const result = json<{ content: { type: string; text: string }[] }>(await cli(['call', 'echo', '{"message":"hi"}', '--stdio', STDIO]));
+    const result = json<{ content: { type: string; text: string }[] }>(
+      await cli(['call', 'echo', '{"message":"hi"}', '--stdio', STDIO]),
+    );
     assert.deepEqual(result.content, [{ type: 'text', text: 'Echo: hi' }]);
   });
 
@@ -126,7 +139,9 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
   });
 
   test('read', { timeout: 30_000 }, async () => {
-    const result = json<{ contents: { uri: string; text: string }[] }>(await cli(['read', 'demo://resource/dynamic/text/3', '--stdio', STDIO]));
+    const result = json<{ contents: { uri: string; text: string }[] }>(
+      await cli(['read', 'demo://resource/dynamic/text/3', '--stdio', STDIO]),
+    );
     assert.equal(result.contents[0].uri, 'demo://resource/dynamic/text/3');
     assert.match(result.contents[0].text, /^Resource 3:/);
   });
@@ -134,17 +149,26 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
   test('prompts and prompt', { timeout: 30_000 }, async () => {
     const prompts = json<{ name: string }[]>(await cli(['prompts', '--stdio', STDIO]));
     assert.ok(prompts.some((p) => p.name === 'args-prompt'));
-    const prompt = json<{ messages: { content: { text: string } }[] }>(await cli(['prompt', 'args-prompt', '{"city":"Rome"}', '--stdio', STDIO]));
+    const prompt = json<{ messages: { content: { text: string } }[] }>(
+      await cli(['prompt', 'args-prompt', '{"city":"Rome"}', '--stdio', STDIO]),
+    );
     assert.equal(prompt.messages[0].content.text, "What's weather in Rome?");
   });
 
   test('complete', { timeout: 30_000 }, async () => {
-    const completion = json<{ values: string[] }>(await cli(['complete', 'prompt', 'completable-prompt', 'department', 'Eng', '--stdio', STDIO]));
+    const completion = json<{ values: string[] }>(
+      await cli(['complete', 'prompt', 'completable-prompt', 'department', 'Eng', '--stdio', STDIO]),
+    );
     assert.deepEqual(completion.values, ['Engineering']);
   });
 
   test('info', { timeout: 30_000 }, async () => {
-    const info = json<{ serverInfo: { name: string }; protocolVersion: string; transport: string; instructions: string }>(await cli(['info', '--stdio', STDIO]));
+    const info = json<{
+      serverInfo: { name: string };
+      protocolVersion: string;
+      transport: string;
+      instructions: string;
+    }>(await cli(['info', '--stdio', STDIO]));
     assert.equal(info.serverInfo.name, 'mcp-servers/everything');
     assert.equal(info.protocolVersion, '2025-11-25');
     assert.equal(info.transport, 'stdio');
@@ -161,7 +185,9 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
   });
 
   test('--config without the input value is a usage error naming the input', { timeout: 30_000 }, async () => {
-    const run = await cli(['info', '--config', configFile, '--server', 'everything'], { env: { ...process.env, MCP_INPUT_X: undefined } });
+    const run = await cli(['info', '--config', configFile, '--server', 'everything'], {
+      env: { ...process.env, MCP_INPUT_X: undefined },
+    });
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stderr, /input "x"/);
     assert.match(run.stderr, /--input x=/);
@@ -187,41 +213,55 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
     assert.ok(gone.stderr.includes(missing), gone.stderr);
   });
 
-  test('a missing command exits 1, names the server, says command not found and shows PATH', { timeout: 30_000 }, async () => {
-    const run = await cli(['info', '--stdio', 'mcp-workbench-no-such-command-xyz --flag']);
-    assert.equal(run.code, 1, run.stderr);
-    // The name up front, as every other error has it (first-hour report 6.5: the command inside the message is not a name).
-    assert.match(run.stderr, /^error \(transport\): mcp-workbench-no-such-command-xyz: command not found: "mcp-workbench-no-such-command-xyz"/);
-    assert.ok(run.stderr.includes(`PATH=${process.env.PATH ?? ''}`), run.stderr);
-  });
+  test(
+    'a missing command exits 1, names the server, says command not found and shows PATH',
+    { timeout: 30_000 },
+    async () => {
+      const run = await cli(['info', '--stdio', 'mcp-workbench-no-such-command-xyz --flag']);
+      assert.equal(run.code, 1, run.stderr);
+      // The name up front, as every other error has it (first-hour report 6.5: the command inside the message is not a name).
+      assert.match(
+        run.stderr,
+        /^error \(transport\): mcp-workbench-no-such-command-xyz: command not found: "mcp-workbench-no-such-command-xyz"/,
+      );
+      assert.ok(run.stderr.includes(`PATH=${process.env.PATH ?? ''}`), run.stderr);
+    },
+  );
 
-  test('bad operands (JSON arguments, a missing name, a wrong level) exit 2 before the server is started', { timeout: 60_000 }, async () => {
-    // First-hour report 6.5: `call echo '{not json'` started the server, waited for its handshake, and only then said
-    // the JSON was wrong. The server here leaves a file behind when it starts and exits at once, so a run that started
-    // it ends with the file there (and a closed connection, exit 1).
-    const cases: { args: string[]; message: RegExp }[] = [
-      { args: ['call', 'echo', '{not json'], message: /^tool arguments must be a JSON object/ },
-      { args: ['call', 'echo', '[1]'], message: /^tool arguments must be a JSON object/ },
-      { args: ['prompt', 'simple', '"text"'], message: /^prompt arguments must be a JSON object/ },
-      { args: ['read'], message: /^read needs a resource URI/ },
-      { args: ['complete', 'tool', 'x', 'y'], message: /^complete needs: prompt <name>/ },
-      { args: ['set-level', 'loud'], message: /^level must be one of debug/ },
-    ];
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-operands-'));
-    const runs = await Promise.all(
-      cases.map(({ args }, index) => {
-        const marker = path.join(folder, `started-${index}`);
-        const server = `${JSON.stringify(process.execPath)} -e ${JSON.stringify(`require("fs").writeFileSync(${JSON.stringify(marker)}, "started")`)}`;
-        return cli([...args, '--stdio', server]);
-      }),
-    );
-    cases.forEach(({ args, message }, index) => {
-      const run = runs[index];
-      assert.equal(run.code, 2, `${JSON.stringify(args)} → ${run.code}; stderr:\n${run.stderr}`);
-      assert.match(run.stderr, message, JSON.stringify(args));
-      assert.ok(!fs.existsSync(path.join(folder, `started-${index}`)), `${JSON.stringify(args)}: the server was started`);
-    });
-  });
+  test(
+    'bad operands (JSON arguments, a missing name, a wrong level) exit 2 before the server is started',
+    { timeout: 60_000 },
+    async () => {
+      // First-hour report 6.5: `call echo '{not json'` started the server, waited for its handshake, and only then said
+      // the JSON was wrong. The server here leaves a file behind when it starts and exits at once, so a run that started
+      // it ends with the file there (and a closed connection, exit 1).
+      const cases: { args: string[]; message: RegExp }[] = [
+        { args: ['call', 'echo', '{not json'], message: /^tool arguments must be a JSON object/ },
+        { args: ['call', 'echo', '[1]'], message: /^tool arguments must be a JSON object/ },
+        { args: ['prompt', 'simple', '"text"'], message: /^prompt arguments must be a JSON object/ },
+        { args: ['read'], message: /^read needs a resource URI/ },
+        { args: ['complete', 'tool', 'x', 'y'], message: /^complete needs: prompt <name>/ },
+        { args: ['set-level', 'loud'], message: /^level must be one of debug/ },
+      ];
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-operands-'));
+      const runs = await Promise.all(
+        cases.map(({ args }, index) => {
+          const marker = path.join(folder, `started-${index}`);
+          const server = `${JSON.stringify(process.execPath)} -e ${JSON.stringify(`require("fs").writeFileSync(${JSON.stringify(marker)}, "started")`)}`;
+          return cli([...args, '--stdio', server]);
+        }),
+      );
+      cases.forEach(({ args, message }, index) => {
+        const run = runs[index];
+        assert.equal(run.code, 2, `${JSON.stringify(args)} → ${run.code}; stderr:\n${run.stderr}`);
+        assert.match(run.stderr, message, JSON.stringify(args));
+        assert.ok(
+          !fs.existsSync(path.join(folder, `started-${index}`)),
+          `${JSON.stringify(args)}: the server was started`,
+        );
+      });
+    },
+  );
 
   test('usage errors exit 2', { timeout: 60_000 }, async () => {
     const cases: { args: string[]; message: RegExp }[] = [
@@ -231,7 +271,10 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
       { args: ['tools'], message: /exactly one of --stdio/ },
       { args: ['tools', '--stdio', STDIO, '--url', 'http://localhost:1/mcp'], message: /exactly one of --stdio/ },
       { args: ['tools', '--timeout', 'soon', '--stdio', STDIO], message: /--timeout needs a positive number/ },
-      { args: ['tools', '--shutdown-grace', '-1', '--stdio', STDIO], message: /--shutdown-grace needs a number of milliseconds/ },
+      {
+        args: ['tools', '--shutdown-grace', '-1', '--stdio', STDIO],
+        message: /--shutdown-grace needs a number of milliseconds/,
+      },
       { args: ['session', 'extra', '--stdio', STDIO], message: /session takes no arguments/ },
       { args: ['call', '--stdio', STDIO], message: /call needs a tool name/ },
       { args: ['call', 'echo', '{not json', '--stdio', STDIO], message: /tool arguments must be a JSON object/ },
@@ -248,63 +291,98 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
     assert.match(help.stdout, /Usage:/);
   });
 
-  test('a tool error exits 1 and a server error is labelled as such, naming the server by its package', { timeout: 30_000 }, async () => {
-    const run = await cli(['prompt', 'no-such-prompt', '--stdio', STDIO]);
-    assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /error from server: server-everything: .*no-such-prompt/);
-    assert.doesNotMatch(run.stderr, /node:/, 'not named after the interpreter');
-  });
+  test(
+    'a tool error exits 1 and a server error is labelled as such, naming the server by its package',
+    { timeout: 30_000 },
+    async () => {
+      const run = await cli(['prompt', 'no-such-prompt', '--stdio', STDIO]);
+      assert.equal(run.code, 1, run.stderr);
+      assert.match(run.stderr, /error from server: server-everything: .*no-such-prompt/);
+      assert.doesNotMatch(run.stderr, /node:/, 'not named after the interpreter');
+    },
+  );
 
-  test('listing a feature the server does not offer fails naming the server and the capability', { timeout: 30_000 }, async () => {
-    const cases: [string, RegExp][] = [
-      ['prompts', /counter-server does not offer prompts, so this client cannot list prompts/],
-      ['resources', /counter-server does not offer resources, so this client cannot list resources/],
-      ['templates', /counter-server does not offer resources, so this client cannot list resource templates/],
-    ];
-    const runs = await Promise.all(cases.map(([subcommand]) => cli([subcommand, '--stdio', COUNTER])));
-    cases.forEach(([subcommand, message], index) => {
-      const run = runs[index];
-      assert.equal(run.code, 1, `${subcommand}: ${run.stderr}`);
-      assert.match(run.stderr, /capability-missing/, subcommand);
-      assert.match(run.stderr, message, subcommand);
-      assert.equal(run.stdout, '', `${subcommand} printed no list`);
-    });
-    // The server does offer tools: that list still works.
-    assert.deepEqual(
-      json<{ name: string }[]>(await cli(['tools', '--stdio', COUNTER])).map((t) => t.name),
-      ['count', 'fail', 'quit'],
-    );
-  });
+  test(
+    'listing a feature the server does not offer fails naming the server and the capability',
+    { timeout: 30_000 },
+    async () => {
+      const cases: [string, RegExp][] = [
+        ['prompts', /counter-server does not offer prompts, so this client cannot list prompts/],
+        ['resources', /counter-server does not offer resources, so this client cannot list resources/],
+        ['templates', /counter-server does not offer resources, so this client cannot list resource templates/],
+      ];
+      const runs = await Promise.all(cases.map(([subcommand]) => cli([subcommand, '--stdio', COUNTER])));
+      cases.forEach(([subcommand, message], index) => {
+        const run = runs[index];
+        assert.equal(run.code, 1, `${subcommand}: ${run.stderr}`);
+        assert.match(run.stderr, /capability-missing/, subcommand);
+        assert.match(run.stderr, message, subcommand);
+        assert.equal(run.stdout, '', `${subcommand} printed no list`);
+      });
+      // The server does offer tools: that list still works.
+      assert.deepEqual(
+        json<{ name: string }[]>(await cli(['tools', '--stdio', COUNTER])).map((t) => t.name),
+        ['count', 'fail', 'quit'],
+      );
+    },
+  );
 
-  test('--verbose shows the transport, the era, the server\'s stderr and the trace, with env secrets masked', { timeout: 30_000 }, async () => {
-    const secret = 'env-secret-7Hq2vX9k';
-    // A memory of its own: an earlier run of this file that found the server slow to answer the probe would skip it.
-    const env = { ...CLI_ENV, XDG_CACHE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-test-cache-')) };
-    const run = await cli(['call', 'get-env', '--verbose', '--env', `MCP_CLI_TEST_SETTING=${secret}`, '--stdio', STDIO], { env });
-    assert.equal(run.code, 0, run.stderr);
-    // The value really reached the server and came back in the result, so the trace carried it.
-    assert.ok(run.stdout.includes(secret), 'stdout is the result, unmasked');
-    assert.ok(!run.stderr.includes(secret), `the secret leaked into stderr:\n${run.stderr}`);
-    assert.match(run.stderr, /MCP_CLI_TEST_SETTING\\": \\"••••/, 'the traced result shows the variable, masked');
-    assert.match(run.stderr, /^server-everything: transport: stdio: /m);
-    assert.match(run.stderr, /^server-everything: started .*\(pid \d+\)$/m);
-    assert.match(run.stderr, /^server-everything: stderr: Starting default \(STDIO\) server/m);
-    // --era auto (the default) probes with server/discover first, so initialize is not the first request.
-    assert.match(run.stderr, /not a 2026-07-28 server \(server\/discover was answered with error -32601.*using the initialize handshake/);
-    assert.match(run.stderr, /^server-everything: → request initialize #\d+ \{"jsonrpc":"2.0"/m);
-    assert.match(run.stderr, /^server-everything: connected: handshake era \(initialize\), protocol 2025-11-25, transport stdio/m);
-    assert.match(run.stderr, /^server-everything: → request tools\/call #\d+ .*"get-env"/m);
-    assert.match(run.stderr, /^server-everything: ← response #\d+ /m);
-  });
+  test(
+    "--verbose shows the transport, the era, the server's stderr and the trace, with env secrets masked",
+    { timeout: 30_000 },
+    async () => {
+      const secret = 'env-secret-7Hq2vX9k';
+      // A memory of its own: an earlier run of this file that found the server slow to answer the probe would skip it.
+      const env = { ...CLI_ENV, XDG_CACHE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-test-cache-')) };
+      const run = await cli(
+        ['call', 'get-env', '--verbose', '--env', `MCP_CLI_TEST_SETTING=${secret}`, '--stdio', STDIO],
+        { env },
+      );
+      assert.equal(run.code, 0, run.stderr);
+      // The value really reached the server and came back in the result, so the trace carried it.
+      assert.ok(run.stdout.includes(secret), 'stdout is the result, unmasked');
+      assert.ok(!run.stderr.includes(secret), `the secret leaked into stderr:\n${run.stderr}`);
+      assert.match(run.stderr, /MCP_CLI_TEST_SETTING\\": \\"••••/, 'the traced result shows the variable, masked');
+      assert.match(run.stderr, /^server-everything: transport: stdio: /m);
+      assert.match(run.stderr, /^server-everything: started .*\(pid \d+\)$/m);
+      assert.match(run.stderr, /^server-everything: stderr: Starting default \(STDIO\) server/m);
+      // --era auto (the default) probes with server/discover first, so initialize is not the first request.
+      assert.match(
+        run.stderr,
+        /not a 2026-07-28 server \(server\/discover was answered with error -32601.*using the initialize handshake/,
+      );
+      assert.match(run.stderr, /^server-everything: → request initialize #\d+ \{"jsonrpc":"2.0"/m);
+      assert.match(
+        run.stderr,
+        /^server-everything: connected: handshake era \(initialize\), protocol 2025-11-25, transport stdio/m,
+      );
+      assert.match(run.stderr, /^server-everything: → request tools\/call #\d+ .*"get-env"/m);
+      assert.match(run.stderr, /^server-everything: ← response #\d+ /m);
+    },
+  );
 
-  test('--verbose masks values from --config env and ${input:...}, and names the server by its key', { timeout: 30_000 }, async () => {
-    const secret = 'input-secret-Zr81pQ';
-    const run = await cli(['call', 'get-env', '--verbose', '--config', configFile, '--server', 'everything', '--input', `x=${secret}`]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.ok(run.stdout.includes(secret));
-    assert.ok(!run.stderr.includes(secret), `the secret leaked into stderr:\n${run.stderr}`);
-    assert.match(run.stderr, /^everything: → request tools\/call/m);
-  });
+  test(
+    '--verbose masks values from --config env and ${input:...}, and names the server by its key',
+    { timeout: 30_000 },
+    async () => {
+      const secret = 'input-secret-Zr81pQ';
+      const run = await cli([
+        'call',
+        'get-env',
+        '--verbose',
+        '--config',
+        configFile,
+        '--server',
+        'everything',
+        '--input',
+        `x=${secret}`,
+      ]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(run.stdout.includes(secret));
+      assert.ok(!run.stderr.includes(secret), `the secret leaked into stderr:\n${run.stderr}`);
+      assert.match(run.stderr, /^everything: → request tools\/call/m);
+    },
+  );
 
   describe('over HTTP', () => {
     let server: TestServer;
@@ -312,7 +390,8 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
       // Streamable HTTP that answers with JSON, and reflects a request header into its instructions: a server
       // echoing what it was sent is how a header secret ends up inside a traced message.
       server = await startTestServer((request, res) => {
-        const message = request.json as { id?: number; method?: string; params?: { protocolVersion?: string } } | undefined;
+        const message = request.json as
+          { id?: number; method?: string; params?: { protocolVersion?: string } } | undefined;
         if (request.method !== 'POST' || !message) return sendJson(res, 405, {});
         if (message.id === undefined) return void res.writeHead(202).end();
         if (message.method === 'initialize') {
@@ -328,74 +407,126 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
           });
         }
         if (message.method === 'ping') return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: {} });
-        return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'method not found' } });
+        return sendJson(res, 200, {
+          jsonrpc: '2.0',
+          id: message.id,
+          error: { code: -32601, message: 'method not found' },
+        });
       });
     });
     after(() => server?.close());
 
-    test('--verbose shows the fallback from Streamable HTTP to HTTP+SSE (server-everything in its sse mode)', { timeout: 30_000 }, async () => {
-      const port = await freePort();
-      const legacy = spawn(process.execPath, [EVERYTHING_SERVER, 'sse'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-      try {
-        await new Promise<void>((resolve, reject) => {
-          let seen = '';
-          const onData = (chunk: Buffer) => {
-            seen += chunk.toString();
-            if (/running on port/i.test(seen)) resolve();
-          };
-          legacy.stdout.on('data', onData);
-          legacy.stderr.on('data', onData);
-          legacy.once('exit', (code) => reject(new Error(`server-everything (sse) exited with ${code}: ${seen}`)));
+    test(
+      '--verbose shows the fallback from Streamable HTTP to HTTP+SSE (server-everything in its sse mode)',
+      { timeout: 30_000 },
+      async () => {
+        const port = await freePort();
+        const legacy = spawn(process.execPath, [EVERYTHING_SERVER, 'sse'], {
+          env: { ...process.env, PORT: String(port) },
+          stdio: ['ignore', 'pipe', 'pipe'],
         });
-        const run = await cli(['ping', '--verbose', '--url', `http://127.0.0.1:${port}/sse`]);
+        try {
+          await new Promise<void>((resolve, reject) => {
+            let seen = '';
+            const onData = (chunk: Buffer) => {
+              seen += chunk.toString();
+              if (/running on port/i.test(seen)) resolve();
+            };
+            legacy.stdout.on('data', onData);
+            legacy.stderr.on('data', onData);
+            legacy.once('exit', (code) => reject(new Error(`server-everything (sse) exited with ${code}: ${seen}`)));
+          });
+          const run = await cli(['ping', '--verbose', '--url', `http://127.0.0.1:${port}/sse`]);
+          assert.equal(run.code, 0, run.stderr);
+          assert.match(
+            run.stderr,
+            /^127\.0\.0\.1:\d+: POST answered 40\d: trying the 2024-11-05 HTTP\+SSE transport$/m,
+          );
+          assert.match(
+            run.stderr,
+            /connected: handshake era \(initialize\), protocol 2025-11-25, transport HTTP\+SSE \(2024-11-05\), after the server refused Streamable HTTP;/,
+          );
+        } finally {
+          legacy.kill();
+        }
+      },
+    );
+
+    test(
+      '--verbose masks header values from --header and names the transport chosen',
+      { timeout: 30_000 },
+      async () => {
+        const secret = 'tenant-key-Wm4s0Pd2';
+        const run = await cli(['info', '--verbose', '--url', server.url, '--header', `X-Tenant: ${secret}`]);
         assert.equal(run.code, 0, run.stderr);
-        assert.match(run.stderr, /^127\.0\.0\.1:\d+: POST answered 40\d: trying the 2024-11-05 HTTP\+SSE transport$/m);
-        assert.match(run.stderr, /connected: handshake era \(initialize\), protocol 2025-11-25, transport HTTP\+SSE \(2024-11-05\), after the server refused Streamable HTTP;/);
-      } finally {
-        legacy.kill();
-      }
-    });
-
-    test('--verbose masks header values from --header and names the transport chosen', { timeout: 30_000 }, async () => {
-      const secret = 'tenant-key-Wm4s0Pd2';
-      const run = await cli(['info', '--verbose', '--url', server.url, '--header', `X-Tenant: ${secret}`]);
-      assert.equal(run.code, 0, run.stderr);
-      assert.match(JSON.parse(run.stdout).instructions as string, new RegExp(secret), 'the server did echo the header');
-      assert.ok(!run.stderr.includes(secret), `the secret leaked into stderr:\n${run.stderr}`);
-      const host = new URL(server.url).host;
-      // --era auto (the default) sends server/discover first (#0); the initialize response is #1.
-      assert.ok(run.stderr.includes(`${host}: ← response #1 `), run.stderr);
-      assert.ok(run.stderr.includes(`${host}: transport: HTTP ${server.url}: Streamable HTTP first`), run.stderr);
-      assert.ok(run.stderr.includes(`${host}: connected: handshake era (initialize), protocol 2025-11-25, transport Streamable HTTP;`), run.stderr);
-    });
+        assert.match(
+          JSON.parse(run.stdout).instructions as string,
+          new RegExp(secret),
+          'the server did echo the header',
+        );
+        assert.ok(!run.stderr.includes(secret), `the secret leaked into stderr:\n${run.stderr}`);
+        const host = new URL(server.url).host;
+        // --era auto (the default) sends server/discover first (#0); the initialize response is #1.
+        assert.ok(run.stderr.includes(`${host}: ← response #1 `), run.stderr);
+        assert.ok(run.stderr.includes(`${host}: transport: HTTP ${server.url}: Streamable HTTP first`), run.stderr);
+        assert.ok(
+          run.stderr.includes(
+            `${host}: connected: handshake era (initialize), protocol 2025-11-25, transport Streamable HTTP;`,
+          ),
+          run.stderr,
+        );
+      },
+    );
   });
 
-  test('session: one server process answers every line, state persists, errors do not end it', { timeout: 30_000 }, async () => {
-    const input = ['call count', 'call count {}', '', '# a comment is skipped', 'tools', 'call fail', 'prompts', 'frobnicate', 'call count {not json', 'call count', ''].join('\n');
-    const run = await cli(['session', '--stdio', COUNTER], { input });
-    assert.equal(run.code, 1, 'a session with failed lines exits 1');
-    const [first, second, tools, failed, prompts, unknown, badJson, last, ...rest] = answers(run);
-    assert.deepEqual(rest, [], 'one answer per command line, none for blanks and comments');
-    assert.deepEqual(first, { ok: true, result: { content: [{ type: 'text', text: 'count=1' }] } });
-    assert.deepEqual(second, { ok: true, result: { content: [{ type: 'text', text: 'count=2' }] } });
-    assert.equal(tools.ok, true);
-    assert.deepEqual((tools.result as { name: string }[]).map((t) => t.name), ['count', 'fail', 'quit']);
-    assert.equal(failed.ok, false);
-    assert.equal(failed.error?.kind, 'tool-error');
-    assert.deepEqual((failed.result as { isError: boolean }).isError, true, 'a tool error keeps the result');
-    assert.deepEqual(prompts.error?.kind, 'capability-missing');
-    assert.match(prompts.error?.message ?? '', /counter-server does not offer prompts/);
-    assert.equal(unknown.error?.kind, 'usage');
-    assert.match(unknown.error?.message ?? '', /unknown command "frobnicate"/);
-    assert.equal(badJson.error?.kind, 'usage');
-    // The counter kept counting across every line, errors included: it is the same process.
-    assert.deepEqual(last, { ok: true, result: { content: [{ type: 'text', text: 'count=3' }] } });
-  });
+  test(
+    'session: one server process answers every line, state persists, errors do not end it',
+    { timeout: 30_000 },
+    async () => {
+      const input = [
+        'call count',
+        'call count {}',
+        '',
+        '# a comment is skipped',
+        'tools',
+        'call fail',
+        'prompts',
+        'frobnicate',
+        'call count {not json',
+        'call count',
+        '',
+      ].join('\n');
+      const run = await cli(['session', '--stdio', COUNTER], { input });
+      assert.equal(run.code, 1, 'a session with failed lines exits 1');
+      const [first, second, tools, failed, prompts, unknown, badJson, last, ...rest] = answers(run);
+      assert.deepEqual(rest, [], 'one answer per command line, none for blanks and comments');
+      assert.deepEqual(first, { ok: true, result: { content: [{ type: 'text', text: 'count=1' }] } });
+      assert.deepEqual(second, { ok: true, result: { content: [{ type: 'text', text: 'count=2' }] } });
+      assert.equal(tools.ok, true);
+      assert.deepEqual(
+        (tools.result as { name: string }[]).map((t) => t.name),
+        ['count', 'fail', 'quit'],
+      );
+      assert.equal(failed.ok, false);
+      assert.equal(failed.error?.kind, 'tool-error');
+      assert.deepEqual((failed.result as { isError: boolean }).isError, true, 'a tool error keeps the result');
+      assert.deepEqual(prompts.error?.kind, 'capability-missing');
+      assert.match(prompts.error?.message ?? '', /counter-server does not offer prompts/);
+      assert.equal(unknown.error?.kind, 'usage');
+      assert.match(unknown.error?.message ?? '', /unknown command "frobnicate"/);
+      assert.equal(badJson.error?.kind, 'usage');
+      // The counter kept counting across every line, errors included: it is the same process.
+      assert.deepEqual(last, { ok: true, result: { content: [{ type: 'text', text: 'count=3' }] } });
+    },
+  );
 
   test('session: all lines fine exits 0; a server error carries its code', { timeout: 30_000 }, async () => {
     const run = await cli(['session', '--stdio', STDIO], { input: 'call echo {"message":"one two"}\nping\n' });
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual(answers(run), [{ ok: true, result: { content: [{ type: 'text', text: 'Echo: one two' }] } }, { ok: true, result: { ok: true } }]);
+    assert.deepEqual(answers(run), [
+      { ok: true, result: { content: [{ type: 'text', text: 'Echo: one two' }] } },
+      { ok: true, result: { ok: true } },
+    ]);
     const failing = await cli(['session', '--stdio', STDIO], { input: 'prompt no-such-prompt\n' });
     assert.equal(failing.code, 1);
     const [answer] = answers(failing);
@@ -412,57 +543,83 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
     assert.equal(run.code, 1);
   });
 
-  test('the CLI ends even when the server ignores stdin EOF and SIGTERM: stdin closed, then SIGTERM, then SIGKILL', { timeout: 30_000 }, async () => {
-    const run = await cli(['tools', '--verbose', '--shutdown-grace', '200', '--stdio', `${COUNTER} --ignore-eof`]);
-    assert.equal(run.code, 0, run.stderr);
-    assert.ok(JSON.parse(run.stdout).length === 3);
-    const steps = [
-      'counter-server: stderr: counter: stdin closed, staying up',
-      'counter-server: server did not exit after stdin closed; sending SIGTERM',
-      'counter-server: server did not exit after SIGTERM; sending SIGKILL',
-      'counter-server: process was killed by SIGKILL',
-    ];
-    const positions = steps.map((step) => run.stderr.indexOf(step));
-    assert.ok(positions.every((position) => position !== -1), `missing shutdown steps in:\n${run.stderr}`);
-    assert.deepEqual([...positions].sort((a, b) => a - b), positions, 'in this order');
-    await assertProcessGone(announcedPid(run.stderr), 'the stubborn server');
-  });
+  test(
+    'the CLI ends even when the server ignores stdin EOF and SIGTERM: stdin closed, then SIGTERM, then SIGKILL',
+    { timeout: 30_000 },
+    async () => {
+      const run = await cli(['tools', '--verbose', '--shutdown-grace', '200', '--stdio', `${COUNTER} --ignore-eof`]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.ok(JSON.parse(run.stdout).length === 3);
+      const steps = [
+        'counter-server: stderr: counter: stdin closed, staying up',
+        'counter-server: server did not exit after stdin closed; sending SIGTERM',
+        'counter-server: server did not exit after SIGTERM; sending SIGKILL',
+        'counter-server: process was killed by SIGKILL',
+      ];
+      const positions = steps.map((step) => run.stderr.indexOf(step));
+      assert.ok(
+        positions.every((position) => position !== -1),
+        `missing shutdown steps in:\n${run.stderr}`,
+      );
+      assert.deepEqual(
+        [...positions].sort((a, b) => a - b),
+        positions,
+        'in this order',
+      );
+      await assertProcessGone(announcedPid(run.stderr), 'the stubborn server');
+    },
+  );
 
-  test('Ctrl-C in an open session stops the server (which ignores EOF and SIGTERM) and ends the CLI with 130', { timeout: 30_000 }, async () => {
-    const child = spawn(process.execPath, [CLI, 'session', '--verbose', '--shutdown-grace', '200', '--stdio', `${COUNTER} --ignore-eof`], { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    const firstAnswer = new Promise<void>((resolve) =>
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('\n')) resolve();
-      }),
-    );
-    // stdin stays open: only the signal can end this session.
-    child.stdin.write('call count\n');
-    await firstAnswer;
-    assert.deepEqual(JSON.parse(stdout.split('\n')[0]), { ok: true, result: { content: [{ type: 'text', text: 'count=1' }] } });
-    child.kill('SIGINT');
-    const code = await exited;
-    assert.equal(code, 130, stderr);
-    assert.match(stderr, /SIGINT: stopping counter-server/);
-    assert.match(stderr, /counter-server: process was killed by SIGKILL/);
-    await assertProcessGone(announcedPid(stderr), 'the server of the interrupted session');
-  });
+  test(
+    'Ctrl-C in an open session stops the server (which ignores EOF and SIGTERM) and ends the CLI with 130',
+    { timeout: 30_000 },
+    async () => {
+      const child = spawn(
+        process.execPath,
+        [CLI, 'session', '--verbose', '--shutdown-grace', '200', '--stdio', `${COUNTER} --ignore-eof`],
+        { cwd: REPO_ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      const firstAnswer = new Promise<void>((resolve) =>
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('\n')) resolve();
+        }),
+      );
+      // stdin stays open: only the signal can end this session.
+      child.stdin.write('call count\n');
+      await firstAnswer;
+      assert.deepEqual(JSON.parse(stdout.split('\n')[0]), {
+        ok: true,
+        result: { content: [{ type: 'text', text: 'count=1' }] },
+      });
+      child.kill('SIGINT');
+      const code = await exited;
+      assert.equal(code, 130, stderr);
+      assert.match(stderr, /SIGINT: stopping counter-server/);
+      assert.match(stderr, /counter-server: process was killed by SIGKILL/);
+      await assertProcessGone(announcedPid(stderr), 'the server of the interrupted session');
+    },
+  );
 
   // A grace far longer than the run's bound (cli() kills the CLI after 30 s and fails the test): a CLI that waited
   // out the grace instead of ending when the server exited cannot pass, however slow the machine is.
-  test('a server that exits on stdin EOF is not waited on: its exit ends the shutdown, then the CLI ends', { timeout: 40_000 }, async () => {
-    const run = await cli(['tools', '--verbose', '--shutdown-grace', '600000', '--stdio', COUNTER]);
-    assert.equal(run.code, 0, run.stderr);
-    const closed = run.stderr.indexOf('counter-server: stderr: counter: stdin closed, exiting');
-    const exited = run.stderr.indexOf('counter-server: process exited with code 0');
-    assert.ok(closed !== -1 && exited > closed, `the server saw EOF, then exited:\n${run.stderr}`);
-    assert.doesNotMatch(run.stderr, /SIGTERM|SIGKILL/);
-    await assertProcessGone(announcedPid(run.stderr), 'the server');
-  });
+  test(
+    'a server that exits on stdin EOF is not waited on: its exit ends the shutdown, then the CLI ends',
+    { timeout: 40_000 },
+    async () => {
+      const run = await cli(['tools', '--verbose', '--shutdown-grace', '600000', '--stdio', COUNTER]);
+      assert.equal(run.code, 0, run.stderr);
+      const closed = run.stderr.indexOf('counter-server: stderr: counter: stdin closed, exiting');
+      const exited = run.stderr.indexOf('counter-server: process exited with code 0');
+      assert.ok(closed !== -1 && exited > closed, `the server saw EOF, then exited:\n${run.stderr}`);
+      assert.doesNotMatch(run.stderr, /SIGTERM|SIGKILL/);
+      await assertProcessGone(announcedPid(run.stderr), 'the server');
+    },
+  );
 
   test('a server that is gone before the CLI finishes is not waited on either', { timeout: 40_000 }, async () => {
     const gone = await cli(['call', 'quit', '--verbose', '--shutdown-grace', '600000', '--stdio', COUNTER]);
@@ -476,12 +633,16 @@ describe('mcp-workbench CLI', { timeout: 180_000, concurrency: 4 }, () => {
 describe('untrusted results on the command line', () => {
   const HOSTILE = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'hostile-server.mjs'))} deep-structured`;
 
-  test('a result nested 20,000 levels deep is printed whole, and --verbose traces it without a stack overflow', { timeout: 60_000 }, async () => {
-    const run = await cli(['call', 'deep', '{"depth":20000}', '--verbose', '--stdio', HOSTILE]);
-    assert.doesNotMatch(run.stderr, /Maximum call stack|RangeError/);
-    assert.equal(run.code, 0, run.stderr.slice(-2000));
-    // JSON.stringify throws near 10,000 levels, so count the brackets rather than parse.
-    assert.equal(run.stdout.split('[').length - 1 >= 20_000, true, 'every level of the nested arrays is printed');
-    assert.match(run.stderr, /← response #\d+ .*\(truncated\)/, 'the trace line is cut, not dropped');
-  });
+  test(
+    'a result nested 20,000 levels deep is printed whole, and --verbose traces it without a stack overflow',
+    { timeout: 60_000 },
+    async () => {
+      const run = await cli(['call', 'deep', '{"depth":20000}', '--verbose', '--stdio', HOSTILE]);
+      assert.doesNotMatch(run.stderr, /Maximum call stack|RangeError/);
+      assert.equal(run.code, 0, run.stderr.slice(-2000));
+      // JSON.stringify throws near 10,000 levels, so count the brackets rather than parse.
+      assert.equal(run.stdout.split('[').length - 1 >= 20_000, true, 'every level of the nested arrays is printed');
+      assert.match(run.stderr, /← response #\d+ .*\(truncated\)/, 'the trace line is cut, not dropped');
+    },
+  );
 });

@@ -104,7 +104,9 @@ describe('CLI read of a large resource', () => {
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     assert.equal(code, 0, `exit code 0 expected; stderr:\n${stderr}`);
-    const expected = { contents: [{ uri: 'bench://big', mimeType: 'text/plain', text: await makeBigText(bytes, 'tricky') }] };
+    const expected = {
+      contents: [{ uri: 'bench://big', mimeType: 'text/plain', text: await makeBigText(bytes, 'tricky') }],
+    };
     const printed = Buffer.concat(stdout);
     const wanted = Buffer.from(`${JSON.stringify(expected, null, 2)}\n`, 'utf8');
     assert.equal(printed.length, wanted.length, 'printed a different number of bytes');

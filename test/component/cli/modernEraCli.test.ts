@@ -30,16 +30,26 @@ describe('CLI --era', () => {
     assert.equal(parseArgs(['info', '--era', '2026-07-28']).era, '2026-07-28');
     assert.equal(parseArgs(['info', '--era=legacy']).era, 'legacy');
     assert.equal(parseArgs(['info', '--era', 'handshake']).era, 'legacy');
-    assert.throws(() => parseArgs(['info', '--era', '2025-11-25']), (error: unknown) => error instanceof UsageError && /--era must be auto, 2026-07-28, handshake/.test(error.message));
+    assert.throws(
+      () => parseArgs(['info', '--era', '2025-11-25']),
+      (error: unknown) =>
+        error instanceof UsageError && /--era must be auto, 2026-07-28, handshake/.test(error.message),
+    );
   });
 
   test('info names the era ("handshake" for the old one) and revision: modern-only, dual-era by default (auto) and forced to the handshake, and a handshake-only server', async () => {
-    const modern = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy reject`, ['--era', '2026-07-28']);
+    const modern = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy reject`, [
+      '--era',
+      '2026-07-28',
+    ]);
     assert.equal(modern.era, '2026-07-28');
     assert.equal(modern.protocolVersion, '2026-07-28');
     const dual = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy serve`);
     assert.equal(dual.era, '2026-07-28');
-    const forced = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy serve`, ['--era', 'handshake']);
+    const forced = await info(`"${process.execPath}" "${FIXTURE}" --transport stdio --legacy serve`, [
+      '--era',
+      'handshake',
+    ]);
     assert.equal(forced.era, 'handshake');
     assert.equal(forced.protocolVersion, '2025-11-25');
     const everything = await info(`"${process.execPath}" "${EVERYTHING_SERVER}"`);
@@ -59,17 +69,32 @@ describe('era preference in mcp.json', () => {
     }`);
     const eras = Object.fromEntries(parsed.servers.map((server) => [server.name, eraPreferenceOf(server)]));
     assert.deepEqual(eras, { modern: '2026-07-28', old: 'legacy', plain: 'auto' });
-    assert.deepEqual(parsed.problems, [{ server: 'bad', message: '"era" must be "auto", "2026-07-28", "handshake", got "2025-11-25"' }]);
+    assert.deepEqual(parsed.problems, [
+      { server: 'bad', message: '"era" must be "auto", "2026-07-28", "handshake", got "2025-11-25"' },
+    ]);
   });
 
   test('the CLI --config path uses the entry\'s "era", and --era overrides it', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'mcp-era-'));
     try {
       const config = path.join(dir, 'mcp.json');
-      const server = (era: string) => ({ command: process.execPath, args: [FIXTURE, '--transport', 'stdio', '--legacy', 'serve'], era });
-      await writeFile(config, JSON.stringify({ servers: { pinnedLegacy: server('legacy'), pinnedModern: server('2026-07-28') } }));
+      const server = (era: string) => ({
+        command: process.execPath,
+        args: [FIXTURE, '--transport', 'stdio', '--legacy', 'serve'],
+        era,
+      });
+      await writeFile(
+        config,
+        JSON.stringify({ servers: { pinnedLegacy: server('legacy'), pinnedModern: server('2026-07-28') } }),
+      );
       const infoOf = async (name: string, extra: string[] = []) =>
-        JSON.parse((await run(process.execPath, [CLI, 'info', '--config', config, '--server', name, ...extra], { timeout: 30_000 })).stdout) as Record<string, unknown>;
+        JSON.parse(
+          (
+            await run(process.execPath, [CLI, 'info', '--config', config, '--server', name, ...extra], {
+              timeout: 30_000,
+            })
+          ).stdout,
+        ) as Record<string, unknown>;
       assert.equal((await infoOf('pinnedLegacy')).era, 'handshake');
       assert.equal((await infoOf('pinnedModern')).era, '2026-07-28');
       assert.equal((await infoOf('pinnedLegacy', ['--era', '2026-07-28'])).era, '2026-07-28');
@@ -78,9 +103,14 @@ describe('era preference in mcp.json', () => {
     }
   });
 
-  test('the tooltip label and the log\'s reason name the era', () => {
+  test("the tooltip label and the log's reason name the era", () => {
     const base = { serverInfo: { name: 's', version: '1' }, capabilities: {} };
-    const modern = { ...base, kind: 'modern' as const, protocolVersion: '2026-07-28', supportedVersions: ['2026-07-28'] };
+    const modern = {
+      ...base,
+      kind: 'modern' as const,
+      protocolVersion: '2026-07-28',
+      supportedVersions: ['2026-07-28'],
+    };
     const handshake = { ...base, kind: 'handshake' as const, protocolVersion: '2025-11-25' };
     assert.equal(eraLabel(modern), '2026-07-28 (stateless)');
     assert.equal(eraLabel(handshake), '2025-11-25 (handshake)');

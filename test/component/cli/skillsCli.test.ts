@@ -18,10 +18,16 @@ interface Run {
 function cli(args: string[], flags: string[] = []): Promise<Run> {
   const stdio = [process.execPath, SERVER, ...flags].map((word) => JSON.stringify(word)).join(' ');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [CLI, ...args, '--stdio', stdio], { timeout: 30_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args, '--stdio', stdio],
+      { timeout: 30_000, killSignal: 'SIGKILL' },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number')
+          return reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -29,7 +35,10 @@ describe('CLI: skills', () => {
   test('skills lists every skill with its frontmatter and files', async () => {
     const run = await cli(['skills'], ['--page-size=1']);
     assert.equal(run.code, 0, run.stderr);
-    const output = JSON.parse(run.stdout) as { server: string; skills: { uri: string; name: string; files: { uri: string; digest: string }[] }[] };
+    const output = JSON.parse(run.stdout) as {
+      server: string;
+      skills: { uri: string; name: string; files: { uri: string; digest: string }[] }[];
+    };
     assert.deepEqual(
       output.skills.map((skill) => skill.name),
       ['pdf-processing', 'code-review'],

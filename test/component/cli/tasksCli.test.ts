@@ -19,10 +19,16 @@ interface Run {
 
 function cli(args: string[], input = ''): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, timeout: 60_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error && typeof error.code !== 'number') return reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-    });
+    const child = execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: REPO_ROOT, timeout: 60_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error && typeof error.code !== 'number')
+          return reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
+        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
+      },
+    );
     child.stdin?.end(input);
   });
 }
@@ -48,14 +54,19 @@ describe('CLI tasks, 2025-11-25 (server-everything)', () => {
   });
 
   test('--no-wait prints the task and exits', async () => {
-    const task = json<{ taskId: string; status: string }>(await cli(['call', 'simulate-research-query', '{"topic":"moss"}', '--no-wait', '--stdio', EVERYTHING]));
+    const task = json<{ taskId: string; status: string }>(
+      await cli(['call', 'simulate-research-query', '{"topic":"moss"}', '--no-wait', '--stdio', EVERYTHING]),
+    );
     assert.equal(typeof task.taskId, 'string');
     assert.equal(task.status, 'working');
   });
 
   test('in a session: a task call, then tasks lists it and task get reads it', async () => {
     const run = await cli(['session', '--stdio', EVERYTHING], 'call simulate-research-query {"topic":"fern"}\ntasks\n');
-    const lines = run.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { ok: boolean; result?: unknown });
+    const lines = run.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { ok: boolean; result?: unknown });
     assert.equal(run.code, 0, run.stderr);
     assert.ok(lines[0].ok);
     const listed = lines[1].result as { taskId: string; status: string }[];
@@ -89,8 +100,11 @@ describe('CLI tasks, 2026-07-28 (task fixture)', () => {
 
   test('a task outlives the run: --no-wait prints it, task wait prints its result, task cancel ends another', async () => {
     const store = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-task-store-')), 'tasks.json');
-    const durable = (...args: string[]) => cli([...args, '--stdio', `${FIXTURE} --store ${JSON.stringify(store)}`, '--era', '2026-07-28']);
-    const research = json<{ taskId: string; status: string }>(await durable('call', 'research', '{"topic":"coral"}', '--no-wait'));
+    const durable = (...args: string[]) =>
+      cli([...args, '--stdio', `${FIXTURE} --store ${JSON.stringify(store)}`, '--era', '2026-07-28']);
+    const research = json<{ taskId: string; status: string }>(
+      await durable('call', 'research', '{"topic":"coral"}', '--no-wait'),
+    );
     assert.equal(research.status, 'working');
     const result = json<{ content: { text: string }[] }>(await durable('task', 'wait', research.taskId));
     assert.equal(result.content[0].text, 'research done: coral');

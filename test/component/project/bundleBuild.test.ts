@@ -33,16 +33,28 @@ test('each module of the core is in the chunk of the longest entry of CHUNKS tha
 });
 
 test('a module of the core in a folder CHUNKS does not list fails the build (it used to land in the start-up chunk)', () => {
-  assert.throws(() => build.chunkOf('src/workbench/newFeature/thing.ts'), /src\/workbench\/newFeature\/thing\.ts is in no chunk of the core: add its folder or file to CHUNKS/);
+  assert.throws(
+    () => build.chunkOf('src/workbench/newFeature/thing.ts'),
+    /src\/workbench\/newFeature\/thing\.ts is in no chunk of the core: add its folder or file to CHUNKS/,
+  );
   assert.throws(() => build.chunkOf('src/protocol/newModule.ts'), /is in no chunk/);
 });
 
 test('a module in two files fails the build', () => {
-  const output = (file: string, ...inputs: string[]) => ({ metafile: { outputs: { [file]: { inputs: Object.fromEntries(inputs.map((input) => [input, {}])) } } } });
+  const output = (file: string, ...inputs: string[]) => ({
+    metafile: { outputs: { [file]: { inputs: Object.fromEntries(inputs.map((input) => [input, {}])) } } },
+  });
   // A chunk's entry and its facades are esbuild's virtual modules (namespace:path), in every file by design.
-  build.checkEachModuleOnce([output('dist/shared-startup.js', '<stdin>', 'lazy-chunks:lazy-exports', 'src/protocol/errors.ts'), output('dist/extension.js', 'lazy-chunks:lazy-exports', 'src/extension/extension.ts')]);
+  build.checkEachModuleOnce([
+    output('dist/shared-startup.js', '<stdin>', 'lazy-chunks:lazy-exports', 'src/protocol/errors.ts'),
+    output('dist/extension.js', 'lazy-chunks:lazy-exports', 'src/extension/extension.ts'),
+  ]);
   assert.throws(
-    () => build.checkEachModuleOnce([output('dist/shared-startup.js', 'node_modules/pkg/index.js'), output('dist/shared-client.js', 'node_modules/pkg/index.js')]),
+    () =>
+      build.checkEachModuleOnce([
+        output('dist/shared-startup.js', 'node_modules/pkg/index.js'),
+        output('dist/shared-client.js', 'node_modules/pkg/index.js'),
+      ]),
     /node_modules\/pkg\/index\.js is in both shared-startup\.js and shared-client\.js/,
   );
 });
@@ -52,8 +64,14 @@ test('--watch writes what a build writes', { timeout: 120_000 }, async () => {
   try {
     const built = path.join(out, 'built');
     const watched = path.join(out, 'watched');
-    execFileSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), `--outdir=${built}`], { cwd: REPO_ROOT, stdio: 'pipe' });
-    const watcher = spawn(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), '--watch', `--outdir=${watched}`], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), `--outdir=${built}`], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
+    const watcher = spawn(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), '--watch', `--outdir=${watched}`], {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let log = '';
     try {
       await new Promise<void>((resolve, reject) => {
@@ -69,10 +87,14 @@ test('--watch writes what a build writes', { timeout: 120_000 }, async () => {
     } finally {
       watcher.kill();
     }
-    const code = (dir: string) => readdirSync(dir).filter((name) => name.endsWith('.js')).sort();
+    const code = (dir: string) =>
+      readdirSync(dir)
+        .filter((name) => name.endsWith('.js'))
+        .sort();
     assert.ok(code(built).includes('shared-startup.js'), code(built).join(', '));
     assert.deepEqual(code(watched), code(built));
-    for (const file of code(built)) assert.ok(readFileSync(path.join(watched, file)).equals(readFileSync(path.join(built, file))), `${file} differs`);
+    for (const file of code(built))
+      assert.ok(readFileSync(path.join(watched, file)).equals(readFileSync(path.join(built, file))), `${file} differs`);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -23,7 +23,10 @@ let out: string;
 let chunks: string[];
 before(() => {
   out = mkdtempSync(path.join(os.tmpdir(), 'mcp-bundle-load-'));
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), `--outdir=${out}`], { cwd: REPO_ROOT, stdio: 'pipe' });
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), `--outdir=${out}`], {
+    cwd: REPO_ROOT,
+    stdio: 'pipe',
+  });
   // esbuild's wrappers: `__esm` for an ES module, `__commonJS` for a CommonJS one; each runs its module's body once,
   // from an object whose one key is the module's path. Both are made to record that path first.
   const wrappers = [
@@ -31,14 +34,20 @@ before(() => {
     ['return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;', 'cb'],
   ] as const;
   chunks = readdirSync(out).filter((name) => /^shared-[\w-]+\.js$/.test(name));
-  assert.ok(chunks.includes('shared-startup.js') && chunks.includes('shared-client.js'), `chunks: ${chunks.join(', ')}`);
+  assert.ok(
+    chunks.includes('shared-startup.js') && chunks.includes('shared-client.js'),
+    `chunks: ${chunks.join(', ')}`,
+  );
   for (const chunk of chunks) {
     let text = readFileSync(path.join(out, chunk), 'utf8');
     for (const [body, holder] of wrappers) {
       if (!text.includes(body)) continue; // a chunk without CommonJS modules has no __commonJS
       text = text.replace(body, `if (${holder}) globalThis.__evaluated.push(__getOwnPropNames(${holder})[0]); ${body}`);
     }
-    assert.ok(text.includes('globalThis.__evaluated.push'), `esbuild's module wrappers changed; the test cannot see evaluations in ${chunk}`);
+    assert.ok(
+      text.includes('globalThis.__evaluated.push'),
+      `esbuild's module wrappers changed; the test cannot see evaluations in ${chunk}`,
+    );
     writeFileSync(path.join(out, chunk), `(globalThis.__evaluated ??= []).push(${JSON.stringify(chunk)});\n${text}`);
   }
 });
@@ -69,7 +78,11 @@ process.stdout.write(JSON.stringify({ atLoad, afterRead: globalThis.__evaluated 
 
 function loadExtension(readAfterLoad?: { chunk: string; key: string }): { atLoad: string[]; afterRead: string[] } {
   const types = path.join(REPO_ROOT, 'node_modules', '@types', 'vscode', 'index.d.ts');
-  const output = execFileSync(process.execPath, ['-e', LOADER, out, types, readAfterLoad?.chunk ?? '', readAfterLoad?.key ?? ''], { encoding: 'utf8' });
+  const output = execFileSync(
+    process.execPath,
+    ['-e', LOADER, out, types, readAfterLoad?.chunk ?? '', readAfterLoad?.key ?? ''],
+    { encoding: 'utf8' },
+  );
   return JSON.parse(output) as { atLoad: string[]; afterRead: string[] };
 }
 
@@ -79,10 +92,20 @@ test('loading extension.js reads no chunk of the core and evaluates none of its 
 });
 
 test('the first read of an export reads its chunk and evaluates its module and what it imports (the wrappers are observed)', () => {
-  const { atLoad, afterRead } = loadExtension({ chunk: 'shared-forms.js', key: 'src/protocol/validation/schemaValidation.ts' });
+  const { atLoad, afterRead } = loadExtension({
+    chunk: 'shared-forms.js',
+    key: 'src/protocol/validation/schemaValidation.ts',
+  });
   assert.deepEqual(atLoad, []);
-  for (const evaluated of ['shared-forms.js', 'src/protocol/validation/schemaValidation.ts', 'src/protocol/validation/regexVm.ts']) {
+  for (const evaluated of [
+    'shared-forms.js',
+    'src/protocol/validation/schemaValidation.ts',
+    'src/protocol/validation/regexVm.ts',
+  ]) {
     assert.ok(afterRead.includes(evaluated), `${evaluated} was not evaluated: ${afterRead.join(', ')}`);
   }
-  assert.ok(!afterRead.some((entry) => entry.includes('oauth') || entry === 'shared-client.js'), `the validator brings neither OAuth nor the client: ${afterRead.join(', ')}`);
+  assert.ok(
+    !afterRead.some((entry) => entry.includes('oauth') || entry === 'shared-client.js'),
+    `the validator brings neither OAuth nor the client: ${afterRead.join(', ')}`,
+  );
 });

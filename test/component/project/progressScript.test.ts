@@ -16,7 +16,11 @@ test('with_heartbeat prints "still working" while the command runs, keeps its st
     // The command itself waits for the first heartbeat (at most 20 s), so the test needs no timing assumption.
     const command = `for i in $(seq 400); do grep -q "still working" "${stderrFile}" && break; sleep 0.05; done; echo payload; exit 3`;
     const script = `. scripts/lib/progress.sh; exec 2>"${stderrFile}"; progress_step "demo 2/4" "Preparing"; out=$(with_heartbeat bash -c '${command}'); status=$?; echo "captured=$out status=$status"`;
-    const result = spawnSync('bash', ['-c', script], { cwd: root, encoding: 'utf8', env: { ...process.env, PROGRESS_HEARTBEAT_SECONDS: '0.2' } });
+    const result = spawnSync('bash', ['-c', script], {
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, PROGRESS_HEARTBEAT_SECONDS: '0.2' },
+    });
     assert.equal(result.stdout.trim(), 'captured=payload status=3');
     const stderr = readFileSync(stderrFile, 'utf8');
     assert.match(stderr, /\[demo 2\/4\] Preparing/);

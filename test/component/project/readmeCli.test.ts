@@ -25,7 +25,8 @@ test('every --config file of the README example is in the repository, and every 
   const lines = commandLineExample();
   const configs = lines.flatMap((line) => [...line.matchAll(/--config (\S+)/g)].map((match) => match[1]));
   assert.ok(configs.length > 0, 'the example shows --config');
-  for (const file of configs) assert.ok(existsSync(path.join(REPO_ROOT, file)), `the README's --config ${file} is not in a checkout`);
+  for (const file of configs)
+    assert.ok(existsSync(path.join(REPO_ROOT, file)), `the README's --config ${file} is not in a checkout`);
   lines.forEach((line, index) => {
     const port = /--url http:\/\/(?:127\.0\.0\.1|localhost):(\d+)\//.exec(line)?.[1];
     if (port === undefined) return;
@@ -37,16 +38,24 @@ test('every --config file of the README example is in the repository, and every 
   });
 });
 
-test("the README's info --config example runs from the checkout and reports the server", { timeout: 30_000 }, async () => {
-  const line = commandLineExample().find((candidate) => candidate.startsWith('node dist/cli.js info --config'));
-  assert.ok(line, 'the example has an info --config line');
-  const args = line.split(' ').slice(2);
-  const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { cwd: REPO_ROOT, timeout: 25_000, killSignal: 'SIGKILL' }, (error, out, err) =>
-      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: out, stderr: err }),
-    );
-  });
-  assert.equal(code, 0, `${line} → ${code}; stderr:\n${stderr}`);
-  const info = JSON.parse(stdout) as { serverInfo?: { name?: unknown } };
-  assert.match(String(info.serverInfo?.name), /everything/);
-});
+test(
+  "the README's info --config example runs from the checkout and reports the server",
+  { timeout: 30_000 },
+  async () => {
+    const line = commandLineExample().find((candidate) => candidate.startsWith('node dist/cli.js info --config'));
+    assert.ok(line, 'the example has an info --config line');
+    const args = line.split(' ').slice(2);
+    const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        [CLI, ...args],
+        { cwd: REPO_ROOT, timeout: 25_000, killSignal: 'SIGKILL' },
+        (error, out, err) =>
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout: out, stderr: err }),
+      );
+    });
+    assert.equal(code, 0, `${line} → ${code}; stderr:\n${stderr}`);
+    const info = JSON.parse(stdout) as { serverInfo?: { name?: unknown } };
+    assert.match(String(info.serverInfo?.name), /everything/);
+  },
+);

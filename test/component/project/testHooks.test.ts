@@ -37,7 +37,10 @@ before(() => {
     ['production', ['--production']],
     ['test-build', ['--production', '--test-hooks']],
   ] as const) {
-    execFileSync(process.execPath, [path.join(root, 'esbuild.js'), ...flags, `--outdir=${path.join(out, folder)}`], { cwd: root, stdio: 'pipe' });
+    execFileSync(process.execPath, [path.join(root, 'esbuild.js'), ...flags, `--outdir=${path.join(out, folder)}`], {
+      cwd: root,
+      stdio: 'pipe',
+    });
   }
 });
 after(() => rmSync(out, { recursive: true, force: true }));
@@ -54,30 +57,53 @@ function extensionCode(folder: string): string {
 
 test('the production extension bundle (built with --production) holds no test hook', () => {
   const text = extensionCode('production');
-  assert.ok(bundle('production', 'extension.js').length > 100_000, `the bundle is suspiciously small (${text.length} characters)`);
-  assert.deepEqual(HOOK_NAMES.filter((name) => text.includes(name)), []);
+  assert.ok(
+    bundle('production', 'extension.js').length > 100_000,
+    `the bundle is suspiciously small (${text.length} characters)`,
+  );
+  assert.deepEqual(
+    HOOK_NAMES.filter((name) => text.includes(name)),
+    [],
+  );
 });
 
 test('the test build holds every hook the suites use (the names above are the real ones)', () => {
   const text = extensionCode('test-build');
   const expectedAbsent = new Set(['MCP_WORKBENCH_TEST_HOOKS', 'MCP_WORKBENCH_TEST_BUILD']);
-  assert.deepEqual(HOOK_NAMES.filter((name) => !expectedAbsent.has(name) && !text.includes(name)), []);
+  assert.deepEqual(
+    HOOK_NAMES.filter((name) => !expectedAbsent.has(name) && !text.includes(name)),
+    [],
+  );
 });
 
 test('the CLI bundle is built beside the extension, minified, and holds no hook either', () => {
   const cli = bundle('production', 'cli.js');
   assert.ok(cli.startsWith('#!/usr/bin/env node'), 'the CLI bundle starts with its shebang');
   assert.ok(cli.split('\n').length < 200, 'the production CLI bundle is minified');
-  assert.deepEqual(HOOK_NAMES.filter((name) => cli.includes(name)), []);
+  assert.deepEqual(
+    HOOK_NAMES.filter((name) => cli.includes(name)),
+    [],
+  );
 });
 
 test('activate returns nothing outside the test build', () => {
   const source = readFileSync(path.join(root, 'src', 'extension', 'extension.ts'), 'utf8');
-  assert.match(source, /if \(MCP_WORKBENCH_TEST_BUILD && testHost\) \{\n(?: {4}(?!return).*\n)* {4}return createTestHooks\([^\n]*\);\n {2}\}\n {2}return undefined;\n\}/);
+  assert.match(
+    source,
+    /if \(MCP_WORKBENCH_TEST_BUILD && testHost\) \{\n(?: {4}(?!return).*\n)* {4}return createTestHooks\([^\n]*\);\n {2}\}\n {2}return undefined;\n\}/,
+  );
   // The test build's host (its trust, folder changes and crash policy) is made only in the test build.
   assert.match(source, /const testHost = MCP_WORKBENCH_TEST_BUILD \? new TestBuildHost\(\) : undefined;/);
-  assert.equal(source.match(/new TestBuildHost\(/g)?.length, 1, 'the test build host is made outside the test-build branch');
-  assert.equal(source.match(/createTestHooks\(/g)?.length, 1, 'createTestHooks is called outside the test-build branch');
+  assert.equal(
+    source.match(/new TestBuildHost\(/g)?.length,
+    1,
+    'the test build host is made outside the test-build branch',
+  );
+  assert.equal(
+    source.match(/createTestHooks\(/g)?.length,
+    1,
+    'createTestHooks is called outside the test-build branch',
+  );
 });
 
 test('extension.js takes the vscode API once: one require, no per-module copy of its properties', () => {

@@ -9,7 +9,15 @@ import { LocalError } from '../../../src/protocol/errors';
 import type { ClientHost } from '../../../src/protocol/host';
 import type { ProgressUpdate } from '../../../src/protocol/jsonrpc/rpcConnection';
 import type { CreateMessageRequest, ElicitRequest, LogMessage } from '../../../src/protocol/types';
-import { EVERYTHING_SERVER, assertProcessGone, collectingLogger, textOf, trackedStdio, waitFor, type CollectingLogger } from '../../support/testSupport';
+import {
+  EVERYTHING_SERVER,
+  assertProcessGone,
+  collectingLogger,
+  textOf,
+  trackedStdio,
+  waitFor,
+  type CollectingLogger,
+} from '../../support/testSupport';
 
 const SERVER_NAME = 'everything';
 const INHERITED_VAR = 'MCP_WORKBENCH_TEST_INHERITED';
@@ -32,7 +40,12 @@ const host: ClientHost = {
   sampling: {
     createMessage: async (request) => {
       samplingRequests.push(request);
-      return { role: 'assistant', content: { type: 'text', text: 'sampled answer from the host' }, model: 'test-model', stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: 'sampled answer from the host' },
+        model: 'test-model',
+        stopReason: 'endTurn',
+      };
     },
   },
   elicitation: {
@@ -87,48 +100,66 @@ describe('server-everything over stdio', { timeout: 90_000 }, () => {
     assert.equal(session.serverInfo.name, 'mcp-servers/everything');
     assert.equal(typeof session.serverInfo.version, 'string');
     assert.match(session.instructions ?? '', /Everything Server/);
-    assert.ok(session.capabilities.tools && session.capabilities.resources?.subscribe && session.capabilities.prompts && session.capabilities.logging);
-    const init = sentMethods('initialize')[0] as { params: { protocolVersion: string; capabilities: Record<string, unknown> } };
+    assert.ok(
+      session.capabilities.tools &&
+        session.capabilities.resources?.subscribe &&
+        session.capabilities.prompts &&
+        session.capabilities.logging,
+    );
+    const init = sentMethods('initialize')[0] as {
+      params: { protocolVersion: string; capabilities: Record<string, unknown> };
+    };
     assert.equal(init.params.protocolVersion, '2025-11-25');
     assert.deepEqual(Object.keys(init.params.capabilities).sort(), ['elicitation', 'roots', 'sampling']);
     assert.equal(sentMethods('notifications/initialized').length, 1);
   });
 
-  test('every tool is listed, including the ones that need sampling, elicitation and roots', { timeout: 10_000 }, async () => {
-    let names = await toolNames();
-    // Conditional tools are registered when the server sees notifications/initialized.
-    if (!names.includes('get-roots-list')) {
-      await new Promise<void>((resolve) => client.onToolsChanged(() => resolve()));
-      names = await toolNames();
-    }
-    for (const name of [
-      'echo',
-      'get-sum',
-      'get-env',
-      'get-tiny-image',
-      'get-annotated-message',
-      'get-resource-links',
-      'get-resource-reference',
-      'get-structured-content',
-      'trigger-long-running-operation',
-      'toggle-simulated-logging',
-      'toggle-subscriber-updates',
-      'get-roots-list',
-      'trigger-sampling-request',
-      'trigger-elicitation-request',
-    ]) {
-      assert.ok(names.includes(name), `tool ${name} is offered (got ${names.join(', ')})`);
-    }
-  });
+  test(
+    'every tool is listed, including the ones that need sampling, elicitation and roots',
+    { timeout: 10_000 },
+    async () => {
+      let names = await toolNames();
+      // Conditional tools are registered when the server sees notifications/initialized.
+      if (!names.includes('get-roots-list')) {
+        await new Promise<void>((resolve) => client.onToolsChanged(() => resolve()));
+        names = await toolNames();
+      }
+      for (const name of [
+        'echo',
+        'get-sum',
+        'get-env',
+        'get-tiny-image',
+        'get-annotated-message',
+        'get-resource-links',
+        'get-resource-reference',
+        'get-structured-content',
+        'trigger-long-running-operation',
+        'toggle-simulated-logging',
+        'toggle-subscriber-updates',
+        'get-roots-list',
+        'trigger-sampling-request',
+        'trigger-elicitation-request',
+      ]) {
+        assert.ok(names.includes(name), `tool ${name} is offered (got ${names.join(', ')})`);
+      }
+    },
+  );
 
   test('echo and get-sum', { timeout: 10_000 }, async () => {
-    assert.equal(textOf((await client.callTool('echo', { message: 'hello, world' })).result.content), 'Echo: hello, world');
-    assert.equal(textOf((await client.callTool('get-sum', { a: 2, b: 3.5 })).result.content), 'The sum of 2 and 3.5 is 5.5.');
+    assert.equal(
+      textOf((await client.callTool('echo', { message: 'hello, world' })).result.content),
+      'Echo: hello, world',
+    );
+    assert.equal(
+      textOf((await client.callTool('get-sum', { a: 2, b: 3.5 })).result.content),
+      'The sum of 2 and 3.5 is 5.5.',
+    );
   });
 
   test('get-tiny-image returns image content', { timeout: 10_000 }, async () => {
     const { result } = await client.callTool('get-tiny-image');
-    const image = result.content.find((block) => block.type === 'image') as { data: string; mimeType: string } | undefined;
+    const image = result.content.find((block) => block.type === 'image') as
+      { data: string; mimeType: string } | undefined;
     assert.ok(image, 'an image block');
     assert.equal(image.mimeType, 'image/png');
     const bytes = Buffer.from(image.data, 'base64');
@@ -137,7 +168,10 @@ describe('server-everything over stdio', { timeout: 90_000 }, () => {
 
   test('get-annotated-message carries annotations', { timeout: 10_000 }, async () => {
     const { result } = await client.callTool('get-annotated-message', { messageType: 'error', includeImage: true });
-    const [text, image] = result.content as { type: string; annotations?: { priority?: number; audience?: string[] } }[];
+    const [text, image] = result.content as {
+      type: string;
+      annotations?: { priority?: number; audience?: string[] };
+    }[];
     assert.equal(text.type, 'text');
     assert.equal(text.annotations?.priority, 1);
     assert.deepEqual(text.annotations?.audience, ['user', 'assistant']);
@@ -149,12 +183,16 @@ describe('server-everything over stdio', { timeout: 90_000 }, () => {
     const { result } = await client.callTool('get-resource-links', { count: 3 });
     const links = result.content.filter((block) => block.type === 'resource_link') as { uri: string; name: string }[];
     assert.equal(links.length, 3);
-    assert.deepEqual(links.map((l) => l.uri), ['demo://resource/dynamic/blob/1', 'demo://resource/dynamic/text/2', 'demo://resource/dynamic/blob/3']);
+    assert.deepEqual(
+      links.map((l) => l.uri),
+      ['demo://resource/dynamic/blob/1', 'demo://resource/dynamic/text/2', 'demo://resource/dynamic/blob/3'],
+    );
   });
 
   test('get-resource-reference returns an embedded resource', { timeout: 10_000 }, async () => {
     const { result } = await client.callTool('get-resource-reference', { resourceType: 'Text', resourceId: 4 });
-    const embedded = result.content.find((block) => block.type === 'resource') as { resource: { uri: string; text?: string } } | undefined;
+    const embedded = result.content.find((block) => block.type === 'resource') as
+      { resource: { uri: string; text?: string } } | undefined;
     assert.ok(embedded);
     assert.equal(embedded.resource.uri, 'demo://resource/dynamic/text/4');
     assert.match(embedded.resource.text ?? '', /^Resource 4: This is a plaintext resource/);
@@ -163,69 +201,121 @@ describe('server-everything over stdio', { timeout: 90_000 }, () => {
   test('get-structured-content is validated against its outputSchema', { timeout: 10_000 }, async () => {
     await client.listTools();
     const outcome = await client.callTool('get-structured-content', { location: 'Chicago' });
-    assert.deepEqual(outcome.result.structuredContent, { temperature: 36, conditions: 'Light rain / drizzle', humidity: 82 });
+    assert.deepEqual(outcome.result.structuredContent, {
+      temperature: 36,
+      conditions: 'Light rain / drizzle',
+      humidity: 82,
+    });
     assert.equal(outcome.outputValidation?.kind, 'valid');
   });
 
   test('a long-running operation reports progress in order', { timeout: 15_000 }, async () => {
     const updates: ProgressUpdate[] = [];
-    const outcome = await client.callTool('trigger-long-running-operation', { duration: 0.8, steps: 4 }, { onProgress: (u) => updates.push(u) });
+    const outcome = await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.8, steps: 4 },
+      { onProgress: (u) => updates.push(u) },
+    );
     assert.match(textOf(outcome.result.content), /Long running operation completed/);
-    assert.deepEqual(updates.map((u) => [u.progress, u.total]), [[1, 4], [2, 4], [3, 4], [4, 4]]);
-    const request = wire.find((w) => w.direction === 'send' && w.message.method === 'tools/call' && (w.message.params as { name: string }).name === 'trigger-long-running-operation');
+    assert.deepEqual(
+      updates.map((u) => [u.progress, u.total]),
+      [
+        [1, 4],
+        [2, 4],
+        [3, 4],
+        [4, 4],
+      ],
+    );
+    const request = wire.find(
+      (w) =>
+        w.direction === 'send' &&
+        w.message.method === 'tools/call' &&
+        (w.message.params as { name: string }).name === 'trigger-long-running-operation',
+    );
     const token = (request?.message.params as { _meta?: { progressToken?: unknown } })._meta?.progressToken;
     assert.ok(typeof token === 'string' || typeof token === 'number', 'a progress token was sent');
   });
 
-  test('cancelling through an AbortSignal rejects at once and sends notifications/cancelled', { timeout: 15_000 }, async () => {
-    const controller = new AbortController();
-    let progressCount = 0;
-    const call = client.callTool('trigger-long-running-operation', { duration: 20, steps: 40 }, {
-      signal: controller.signal,
-      onProgress: () => {
-        progressCount++;
-        controller.abort();
-      },
-    });
-    await assert.rejects(call, (error) => {
-      assert.ok(error instanceof LocalError);
-      assert.equal(error.kind, 'cancelled');
-      assert.match(error.message, /tools\/call/);
-      return true;
-    });
-    assert.ok(progressCount >= 1);
-    const toolCall = [...wire].reverse().find((w) => w.direction === 'send' && (w.message.params as { name?: string } | undefined)?.name === 'trigger-long-running-operation');
-    const cancels = sentMethods('notifications/cancelled').map((m) => (m.params as { requestId: unknown }).requestId);
-    assert.ok(cancels.includes(toolCall?.message.id), `notifications/cancelled names request ${String(toolCall?.message.id)}`);
-    await client.ping();
-    assert.equal(textOf((await client.callTool('echo', { message: 'still here' })).result.content), 'Echo: still here');
-  });
+  test(
+    'cancelling through an AbortSignal rejects at once and sends notifications/cancelled',
+    { timeout: 15_000 },
+    async () => {
+      const controller = new AbortController();
+      let progressCount = 0;
+      const call = client.callTool(
+        'trigger-long-running-operation',
+        { duration: 20, steps: 40 },
+        {
+          signal: controller.signal,
+          onProgress: () => {
+            progressCount++;
+            controller.abort();
+          },
+        },
+      );
+      await assert.rejects(call, (error) => {
+        assert.ok(error instanceof LocalError);
+        assert.equal(error.kind, 'cancelled');
+        assert.match(error.message, /tools\/call/);
+        return true;
+      });
+      assert.ok(progressCount >= 1);
+      const toolCall = [...wire]
+        .reverse()
+        .find(
+          (w) =>
+            w.direction === 'send' &&
+            (w.message.params as { name?: string } | undefined)?.name === 'trigger-long-running-operation',
+        );
+      const cancels = sentMethods('notifications/cancelled').map((m) => (m.params as { requestId: unknown }).requestId);
+      assert.ok(
+        cancels.includes(toolCall?.message.id),
+        `notifications/cancelled names request ${String(toolCall?.message.id)}`,
+      );
+      await client.ping();
+      assert.equal(
+        textOf((await client.callTool('echo', { message: 'still here' })).result.content),
+        'Echo: still here',
+      );
+    },
+  );
 
-  test('logging: setLevel debug, then simulated log messages arrive through onLogMessage', { timeout: 15_000 }, async () => {
-    const messages: LogMessage[] = [];
-    const subscription = client.onLogMessage((m) => messages.push(m));
-    try {
-      await client.setLoggingLevel('debug');
-      const started = await client.callTool('toggle-simulated-logging');
-      assert.match(textOf(started.result.content), /Started simulated/);
-      await waitFor(() => messages.some((m) => typeof m.data === 'string' && /message/.test(m.data)), 'a simulated log message');
-      const stopped = await client.callTool('toggle-simulated-logging');
-      assert.match(textOf(stopped.result.content), /Stopped simulated/);
-      const levels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
-      assert.ok(messages.every((m) => levels.includes(m.level)));
-    } finally {
-      subscription.dispose();
-    }
-  });
+  test(
+    'logging: setLevel debug, then simulated log messages arrive through onLogMessage',
+    { timeout: 15_000 },
+    async () => {
+      const messages: LogMessage[] = [];
+      const subscription = client.onLogMessage((m) => messages.push(m));
+      try {
+        await client.setLoggingLevel('debug');
+        const started = await client.callTool('toggle-simulated-logging');
+        assert.match(textOf(started.result.content), /Started simulated/);
+        await waitFor(
+          () => messages.some((m) => typeof m.data === 'string' && /message/.test(m.data)),
+          'a simulated log message',
+        );
+        const stopped = await client.callTool('toggle-simulated-logging');
+        assert.match(textOf(stopped.result.content), /Stopped simulated/);
+        const levels = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+        assert.ok(messages.every((m) => levels.includes(m.level)));
+      } finally {
+        subscription.dispose();
+      }
+    },
+  );
 
-  test('get-env: the env option is applied and a null value unsets an inherited variable', { timeout: 10_000 }, async () => {
-    const { result } = await client.callTool('get-env');
-    const env = JSON.parse(textOf(result.content)) as Record<string, string>;
-    assert.equal(env.MCP_WORKBENCH_TEST_ENV, 'from-the-env-option');
-    assert.equal(process.env[INHERITED_VAR], 'inherited-value', 'the variable exists in the parent');
-    assert.equal(env[INHERITED_VAR], undefined, 'and was removed for the child');
-    assert.ok(env.PATH, 'the rest is inherited');
-  });
+  test(
+    'get-env: the env option is applied and a null value unsets an inherited variable',
+    { timeout: 10_000 },
+    async () => {
+      const { result } = await client.callTool('get-env');
+      const env = JSON.parse(textOf(result.content)) as Record<string, string>;
+      assert.equal(env.MCP_WORKBENCH_TEST_ENV, 'from-the-env-option');
+      assert.equal(process.env[INHERITED_VAR], 'inherited-value', 'the variable exists in the parent');
+      assert.equal(env[INHERITED_VAR], undefined, 'and was removed for the child');
+      assert.ok(env.PATH, 'the rest is inherited');
+    },
+  );
 
   test('get-roots-list shows the roots the host provides', { timeout: 10_000 }, async () => {
     const { result } = await client.callTool('get-roots-list');
@@ -259,17 +349,33 @@ describe('server-everything over stdio', { timeout: 90_000 }, () => {
 
   test('resources: every page is listed, templates, text and blob reads', { timeout: 10_000 }, async () => {
     const resources = await client.listResources();
-    assert.ok(resources.some((r) => r.uri === 'demo://resource/static/document/instructions.md'), resources.map((r) => r.uri).join(', '));
-    const pages = wire.filter((w) => w.direction === 'receive' && (w.message.result as { resources?: unknown } | undefined)?.resources !== undefined);
+    assert.ok(
+      resources.some((r) => r.uri === 'demo://resource/static/document/instructions.md'),
+      resources.map((r) => r.uri).join(', '),
+    );
+    const pages = wire.filter(
+      (w) =>
+        w.direction === 'receive' && (w.message.result as { resources?: unknown } | undefined)?.resources !== undefined,
+    );
     const requests = sentMethods('resources/list');
     assert.equal(requests.length, pages.length, 'one request per page');
-    assert.equal((pages.at(-1)?.message.result as { nextCursor?: unknown }).nextCursor, undefined, 'the last page has no nextCursor');
+    assert.equal(
+      (pages.at(-1)?.message.result as { nextCursor?: unknown }).nextCursor,
+      undefined,
+      'the last page has no nextCursor',
+    );
     for (let i = 1; i < requests.length; i++) {
-      assert.equal((requests[i].params as { cursor?: unknown }).cursor, (pages[i - 1].message.result as { nextCursor?: unknown }).nextCursor);
+      assert.equal(
+        (requests[i].params as { cursor?: unknown }).cursor,
+        (pages[i - 1].message.result as { nextCursor?: unknown }).nextCursor,
+      );
     }
 
     const templates = await client.listResourceTemplates();
-    assert.deepEqual(templates.map((t) => t.uriTemplate).sort(), ['demo://resource/dynamic/blob/{resourceId}', 'demo://resource/dynamic/text/{resourceId}']);
+    assert.deepEqual(templates.map((t) => t.uriTemplate).sort(), [
+      'demo://resource/dynamic/blob/{resourceId}',
+      'demo://resource/dynamic/text/{resourceId}',
+    ]);
 
     const doc = await client.readResource('demo://resource/static/document/instructions.md');
     assert.match((doc.contents[0] as { text: string }).text, /Everything Server/);
@@ -300,9 +406,16 @@ describe('server-everything over stdio', { timeout: 90_000 }, () => {
   test('prompts: list and get with arguments', { timeout: 10_000 }, async () => {
     const prompts = await client.listPrompts();
     const names = prompts.map((p) => p.name);
-    for (const name of ['simple-prompt', 'args-prompt', 'completable-prompt', 'resource-prompt']) assert.ok(names.includes(name), name);
+    for (const name of ['simple-prompt', 'args-prompt', 'completable-prompt', 'resource-prompt'])
+      assert.ok(names.includes(name), name);
     const args = prompts.find((p) => p.name === 'args-prompt');
-    assert.deepEqual(args?.arguments?.map((a) => [a.name, a.required ?? false]), [['city', true], ['state', false]]);
+    assert.deepEqual(
+      args?.arguments?.map((a) => [a.name, a.required ?? false]),
+      [
+        ['city', true],
+        ['state', false],
+      ],
+    );
 
     const weather = await client.getPrompt('args-prompt', { city: 'Paris', state: 'TX' });
     assert.equal((weather.messages[0].content as { text: string }).text, "What's weather in Paris, TX?");
@@ -313,11 +426,21 @@ describe('server-everything over stdio', { timeout: 90_000 }, () => {
   });
 
   test('completion/complete for prompt and resource-template arguments', { timeout: 10_000 }, async () => {
-    const departments = await client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, { name: 'department', value: 'S' });
+    const departments = await client.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'department', value: 'S' },
+    );
     assert.deepEqual(departments.values.sort(), ['Sales', 'Support']);
-    const people = await client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, { name: 'name', value: '' }, { department: 'Sales' });
+    const people = await client.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'name', value: '' },
+      { department: 'Sales' },
+    );
     assert.deepEqual(people.values, ['David', 'Eve', 'Frank']);
-    const ids = await client.complete({ type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, { name: 'resourceId', value: '12' });
+    const ids = await client.complete(
+      { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' },
+      { name: 'resourceId', value: '12' },
+    );
     assert.deepEqual(ids.values, ['12']);
   });
 
@@ -327,27 +450,52 @@ describe('server-everything over stdio', { timeout: 90_000 }, () => {
     assert.ok(pings.length >= 1);
     // As sent on the wire: no params at all, or an object (never vscode-jsonrpc's [null]).
     const onWire = JSON.parse(JSON.stringify(pings.at(-1))) as { params?: unknown };
-    assert.ok(onWire.params === undefined || (typeof onWire.params === 'object' && !Array.isArray(onWire.params)), JSON.stringify(onWire));
+    assert.ok(
+      onWire.params === undefined || (typeof onWire.params === 'object' && !Array.isArray(onWire.params)),
+      JSON.stringify(onWire),
+    );
   });
 
-  test('a request timeout rejects with a timeout LocalError, cancels, and the connection stays usable', { timeout: 15_000 }, async () => {
-    await assert.rejects(client.callTool('trigger-long-running-operation', { duration: 5, steps: 1 }, { timeoutMs: 300 }), (error) => {
-      assert.ok(error instanceof LocalError);
-      assert.equal(error.kind, 'timeout');
-      assert.ok(error.message.includes(SERVER_NAME) && error.message.includes('tools/call'), error.message);
-      return true;
-    });
-    const last = sentMethods('notifications/cancelled').at(-1) as { params: { requestId: unknown; reason?: string } };
-    assert.match(last.params.reason ?? '', /timed out/);
-    assert.equal(textOf((await client.callTool('echo', { message: 'after timeout' })).result.content), 'Echo: after timeout');
-    assert.deepEqual(logger.warns.filter((w) => w.includes('broke the protocol')), [], 'server-everything never broke the protocol');
-  });
+  test(
+    'a request timeout rejects with a timeout LocalError, cancels, and the connection stays usable',
+    { timeout: 15_000 },
+    async () => {
+      await assert.rejects(
+        client.callTool('trigger-long-running-operation', { duration: 5, steps: 1 }, { timeoutMs: 300 }),
+        (error) => {
+          assert.ok(error instanceof LocalError);
+          assert.equal(error.kind, 'timeout');
+          assert.ok(error.message.includes(SERVER_NAME) && error.message.includes('tools/call'), error.message);
+          return true;
+        },
+      );
+      const last = sentMethods('notifications/cancelled').at(-1) as { params: { requestId: unknown; reason?: string } };
+      assert.match(last.params.reason ?? '', /timed out/);
+      assert.equal(
+        textOf((await client.callTool('echo', { message: 'after timeout' })).result.content),
+        'Echo: after timeout',
+      );
+      assert.deepEqual(
+        logger.warns.filter((w) => w.includes('broke the protocol')),
+        [],
+        'server-everything never broke the protocol',
+      );
+    },
+  );
 });
 
 describe('server-everything version negotiation', { timeout: 30_000 }, () => {
   test('offering an older revision gets that revision back', { timeout: 15_000 }, async () => {
-    const tracked = trackedStdio({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], shutdownGraceMs: 1000 });
-    const older = new McpClient({ serverName: 'everything-old', transport: tracked.transport, protocolVersions: ['2025-06-18', '2025-03-26'] });
+    const tracked = trackedStdio({
+      command: process.execPath,
+      args: [EVERYTHING_SERVER, 'stdio'],
+      shutdownGraceMs: 1000,
+    });
+    const older = new McpClient({
+      serverName: 'everything-old',
+      transport: tracked.transport,
+      protocolVersions: ['2025-06-18', '2025-03-26'],
+    });
     try {
       const session = await older.connect();
       assert.equal(session.protocolVersion, '2025-06-18');

@@ -11,7 +11,14 @@ import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../../src/protocol/client';
 import { Emitter } from '../../../src/protocol/disposable';
 import type { Root } from '../../../src/protocol/types';
-import { FILESYSTEM_SERVER, assertProcessGone, collectingLogger, delay, textOf, trackedStdio } from '../../support/testSupport';
+import {
+  FILESYSTEM_SERVER,
+  assertProcessGone,
+  collectingLogger,
+  delay,
+  textOf,
+  trackedStdio,
+} from '../../support/testSupport';
 
 let base: string;
 let first: string;
@@ -114,17 +121,21 @@ describe('server-filesystem with client roots', { timeout: 60_000 }, () => {
     assert.equal(fs.existsSync(path.join(outside, 'evil.txt')), false);
   });
 
-  test('changing the roots: the server re-fetches them after notifications/roots/list_changed', { timeout: 20_000 }, async () => {
-    const callsBefore = listRootsCalls;
-    roots = [rootFor(second)];
-    rootsChanged.fire();
-    await waitForAllowed([second]);
-    assert.ok(listRootsCalls > callsBefore, 'roots/list was requested again');
+  test(
+    'changing the roots: the server re-fetches them after notifications/roots/list_changed',
+    { timeout: 20_000 },
+    async () => {
+      const callsBefore = listRootsCalls;
+      roots = [rootFor(second)];
+      rootsChanged.fire();
+      await waitForAllowed([second]);
+      assert.ok(listRootsCalls > callsBefore, 'roots/list was requested again');
 
-    const read = await client.callTool('read_text_file', { path: path.join(second, 'other.txt') });
-    assert.equal(textOf(read.result.content), 'second root file\n');
-    const old = await client.callTool('read_text_file', { path: path.join(first, 'hello.txt') });
-    assert.equal(old.result.isError, true, 'the old root is no longer allowed');
-    assert.match(textOf(old.result.content), /Access denied/);
-  });
+      const read = await client.callTool('read_text_file', { path: path.join(second, 'other.txt') });
+      assert.equal(textOf(read.result.content), 'second root file\n');
+      const old = await client.callTool('read_text_file', { path: path.join(first, 'hello.txt') });
+      assert.equal(old.result.isError, true, 'the old root is no longer allowed');
+      assert.match(textOf(old.result.content), /Access denied/);
+    },
+  );
 });

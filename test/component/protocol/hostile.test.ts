@@ -85,15 +85,21 @@ function assertLocal(error: unknown, kind: LocalErrorKind, serverName: string, e
   assert.ok(error instanceof LocalError, `expected a LocalError, got ${String(error)}`);
   assert.equal(error.kind, kind, `error kind (message: ${error.message})`);
   assert.ok(error.message.includes(serverName), `the message names the server: ${error.message}`);
-  if (typeof excerpt === 'string') assert.ok(error.message.includes(excerpt), `the message mentions ${excerpt}: ${error.message}`);
+  if (typeof excerpt === 'string')
+    assert.ok(error.message.includes(excerpt), `the message mentions ${excerpt}: ${error.message}`);
   else if (excerpt) assert.match(error.message, excerpt);
   return true;
 }
 
 /** A warn line names the server and contains every excerpt. */
 function assertWarned(harness: Harness, ...excerpts: string[]): void {
-  const hit = harness.logger.warns.find((line) => line.includes(harness.name) && excerpts.every((e) => line.includes(e)));
-  assert.ok(hit, `expected a warning from ${harness.name} containing ${excerpts.map((e) => JSON.stringify(e)).join(' and ')}; got:\n${harness.logger.warns.slice(0, 20).join('\n')}`);
+  const hit = harness.logger.warns.find(
+    (line) => line.includes(harness.name) && excerpts.every((e) => line.includes(e)),
+  );
+  assert.ok(
+    hit,
+    `expected a warning from ${harness.name} containing ${excerpts.map((e) => JSON.stringify(e)).join(' and ')}; got:\n${harness.logger.warns.slice(0, 20).join('\n')}`,
+  );
 }
 
 /** The connection still works: a ping and a correct tool call both succeed. */
@@ -116,21 +122,27 @@ async function report(harness: Harness): Promise<Report> {
 describe('hostile stdio servers', { timeout: 120_000 }, () => {
   test('response with both result and error', { timeout: 20_000 }, async () => {
     const h = await connected('both-result-error');
-    await assert.rejects(h.client.callTool('trigger'), (e) => assertLocal(e, 'protocol-violation', h.name, 'both "result" and "error"'));
+    await assert.rejects(h.client.callTool('trigger'), (e) =>
+      assertLocal(e, 'protocol-violation', h.name, 'both "result" and "error"'),
+    );
     assertWarned(h, 'both "result" and "error"', '"code":-32603');
     await assertUsable(h);
   });
 
   test('error code that is a string', { timeout: 20_000 }, async () => {
     const h = await connected('error-code-string');
-    await assert.rejects(h.client.callTool('trigger'), (e) => assertLocal(e, 'protocol-violation', h.name, 'error code "abc" is not an integer'));
+    await assert.rejects(h.client.callTool('trigger'), (e) =>
+      assertLocal(e, 'protocol-violation', h.name, 'error code "abc" is not an integer'),
+    );
     assertWarned(h, 'error code "abc"', 'string code');
     await assertUsable(h);
   });
 
   test('error code that is not an integer (1.5)', { timeout: 20_000 }, async () => {
     const h = await connected('error-code-float');
-    await assert.rejects(h.client.callTool('trigger'), (e) => assertLocal(e, 'protocol-violation', h.name, 'error code 1.5 is not an integer'));
+    await assert.rejects(h.client.callTool('trigger'), (e) =>
+      assertLocal(e, 'protocol-violation', h.name, 'error code 1.5 is not an integer'),
+    );
     assertWarned(h, 'error code 1.5', 'float code');
     await assertUsable(h);
   });
@@ -150,29 +162,43 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
 
   test('result null', { timeout: 20_000 }, async () => {
     const h = await connected('result-null');
-    await assert.rejects(h.client.callTool('trigger'), (e) => assertLocal(e, 'protocol-violation', h.name, 'result must be an object, got null'));
+    await assert.rejects(h.client.callTool('trigger'), (e) =>
+      assertLocal(e, 'protocol-violation', h.name, 'result must be an object, got null'),
+    );
     assertWarned(h, 'result must be an object', '"result":null');
     await assertUsable(h);
   });
 
   test('result array', { timeout: 20_000 }, async () => {
     const h = await connected('result-array');
-    await assert.rejects(h.client.callTool('trigger'), (e) => assertLocal(e, 'protocol-violation', h.name, 'result must be an object, got an array'));
+    await assert.rejects(h.client.callTool('trigger'), (e) =>
+      assertLocal(e, 'protocol-violation', h.name, 'result must be an object, got an array'),
+    );
     assertWarned(h, 'result must be an object', 'array');
     await assertUsable(h);
   });
 
-  test('response id null cannot be matched: the request times out, the violation is logged', { timeout: 20_000 }, async () => {
-    const h = await connected('id-null');
-    await assert.rejects(h.client.callTool('trigger', {}, { timeoutMs: 1000 }), (e) => assertLocal(e, 'timeout', h.name, 'tools/call'));
-    assertWarned(h, 'response id null');
-    await assertUsable(h);
-  });
+  test(
+    'response id null cannot be matched: the request times out, the violation is logged',
+    { timeout: 20_000 },
+    async () => {
+      const h = await connected('id-null');
+      await assert.rejects(h.client.callTool('trigger', {}, { timeoutMs: 1000 }), (e) =>
+        assertLocal(e, 'timeout', h.name, 'tools/call'),
+      );
+      assertWarned(h, 'response id null');
+      await assertUsable(h);
+    },
+  );
 
   test('response id "9" for request 9 does not match', { timeout: 20_000 }, async () => {
     const h = await connected('id-string');
-    await assert.rejects(h.client.callTool('trigger', {}, { timeoutMs: 1000 }), (e) => assertLocal(e, 'timeout', h.name));
-    const triggerRequest = h.sent.find((m) => (m as { params?: { name?: string } }).params?.name === 'trigger') as { id: number };
+    await assert.rejects(h.client.callTool('trigger', {}, { timeoutMs: 1000 }), (e) =>
+      assertLocal(e, 'timeout', h.name),
+    );
+    const triggerRequest = h.sent.find((m) => (m as { params?: { name?: string } }).params?.name === 'trigger') as {
+      id: number;
+    };
     assert.equal(typeof triggerRequest.id, 'number');
     assertWarned(h, `response for unknown request id "${triggerRequest.id}"`);
     await assertUsable(h);
@@ -180,32 +206,48 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
 
   test('response id 1.5', { timeout: 20_000 }, async () => {
     const h = await connected('id-float');
-    await assert.rejects(h.client.callTool('trigger', {}, { timeoutMs: 1000 }), (e) => assertLocal(e, 'timeout', h.name));
+    await assert.rejects(h.client.callTool('trigger', {}, { timeoutMs: 1000 }), (e) =>
+      assertLocal(e, 'timeout', h.name),
+    );
     assertWarned(h, 'response id 1.5');
     await assertUsable(h);
   });
 
-  test('a server request with id null is rejected as a violation and never answered with a result', { timeout: 20_000 }, async () => {
-    const h = await connected('request-null-id');
-    const outcome = await h.client.callTool('trigger');
-    assert.equal(textOf(outcome.result.content), 'sent a request with id null');
-    assertWarned(h, 'request ping has an invalid id null');
-    const { received } = await report(h);
-    assert.ok(!received.some((m) => 'result' in m), `the client must not answer it as a valid ping: ${JSON.stringify(received)}`);
-    await assertUsable(h);
-  });
+  test(
+    'a server request with id null is rejected as a violation and never answered with a result',
+    { timeout: 20_000 },
+    async () => {
+      const h = await connected('request-null-id');
+      const outcome = await h.client.callTool('trigger');
+      assert.equal(textOf(outcome.result.content), 'sent a request with id null');
+      assertWarned(h, 'request ping has an invalid id null');
+      const { received } = await report(h);
+      assert.ok(
+        !received.some((m) => 'result' in m),
+        `the client must not answer it as a valid ping: ${JSON.stringify(received)}`,
+      );
+      await assertUsable(h);
+    },
+  );
 
-  test('a notification carrying an id is a violation, is not delivered and gets no response', { timeout: 20_000 }, async () => {
-    const h = await connected('notification-with-id');
-    const logMessages: unknown[] = [];
-    h.client.onLogMessage((m) => logMessages.push(m.data));
-    await h.client.callTool('trigger');
-    assertWarned(h, 'notifications/message must not carry an id', 'carrying an id');
-    const { received } = await report(h);
-    assert.deepEqual(received.filter((m) => m.id === 77), []);
-    assert.deepEqual(logMessages, []);
-    await assertUsable(h);
-  });
+  test(
+    'a notification carrying an id is a violation, is not delivered and gets no response',
+    { timeout: 20_000 },
+    async () => {
+      const h = await connected('notification-with-id');
+      const logMessages: unknown[] = [];
+      h.client.onLogMessage((m) => logMessages.push(m.data));
+      await h.client.callTool('trigger');
+      assertWarned(h, 'notifications/message must not carry an id', 'carrying an id');
+      const { received } = await report(h);
+      assert.deepEqual(
+        received.filter((m) => m.id === 77),
+        [],
+      );
+      assert.deepEqual(logMessages, []);
+      await assertUsable(h);
+    },
+  );
 
   test('a batch array is rejected and its contents ignored', { timeout: 20_000 }, async () => {
     const h = await connected('batch');
@@ -220,18 +262,24 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
 
   test('an invalid _meta key fails the response', { timeout: 20_000 }, async () => {
     const h = await connected('meta-bad-key');
-    await assert.rejects(h.client.callTool('trigger'), (e) => assertLocal(e, 'protocol-violation', h.name, '_meta key "-bad"'));
+    await assert.rejects(h.client.callTool('trigger'), (e) =>
+      assertLocal(e, 'protocol-violation', h.name, '_meta key "-bad"'),
+    );
     assertWarned(h, '_meta key "-bad"');
     await assertUsable(h);
   });
 
-  test('an undefined _meta key under a reserved prefix is logged but the result is kept', { timeout: 20_000 }, async () => {
-    const h = await connected('meta-reserved-key');
-    const outcome = await h.client.callTool('trigger');
-    assert.equal(textOf(outcome.result.content), 'reserved');
-    assertWarned(h, 'io.modelcontextprotocol/made-up', 'reserved for MCP');
-    await assertUsable(h);
-  });
+  test(
+    'an undefined _meta key under a reserved prefix is logged but the result is kept',
+    { timeout: 20_000 },
+    async () => {
+      const h = await connected('meta-reserved-key');
+      const outcome = await h.client.callTool('trigger');
+      assert.equal(textOf(outcome.result.content), 'reserved');
+      assertWarned(h, 'io.modelcontextprotocol/made-up', 'reserved for MCP');
+      await assertUsable(h);
+    },
+  );
 
   test('non-JSON lines before and among messages are logged and skipped', { timeout: 20_000 }, async () => {
     const h = await connected('non-json');
@@ -245,20 +293,29 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
 
   test('a server that exits at start reports its exit code and stderr tail', { timeout: 20_000 }, async () => {
     const h = create('exit-at-start');
-    await assert.rejects(h.client.connect(), (e) => assertLocal(e, 'connection-closed', h.name, /exited with code 3[\s\S]*boom/));
+    await assert.rejects(h.client.connect(), (e) =>
+      assertLocal(e, 'connection-closed', h.name, /exited with code 3[\s\S]*boom/),
+    );
     assert.equal(h.client.state.kind, 'closed');
   });
 
-  test('a server that never answers initialize: timeout, then the process is stopped', { timeout: 20_000 }, async () => {
-    const h = create('no-init', { initializeTimeoutMs: 1500 });
-    await assert.rejects(h.client.connect(), (e) => assertLocal(e, 'timeout', h.name, 'initialize'));
-    assert.equal(h.client.state.kind, 'closed');
-    const pid = h.pid();
-    assert.ok(pid !== undefined);
-    await assertProcessGone(pid, 'the server that never answered initialize');
-    // initialize must never be cancelled.
-    assert.ok(!h.sent.some((m) => (m as { method?: string }).method === 'notifications/cancelled'), 'no notifications/cancelled for initialize');
-  });
+  test(
+    'a server that never answers initialize: timeout, then the process is stopped',
+    { timeout: 20_000 },
+    async () => {
+      const h = create('no-init', { initializeTimeoutMs: 1500 });
+      await assert.rejects(h.client.connect(), (e) => assertLocal(e, 'timeout', h.name, 'initialize'));
+      assert.equal(h.client.state.kind, 'closed');
+      const pid = h.pid();
+      assert.ok(pid !== undefined);
+      await assertProcessGone(pid, 'the server that never answered initialize');
+      // initialize must never be cancelled.
+      assert.ok(
+        !h.sent.some((m) => (m as { method?: string }).method === 'notifications/cancelled'),
+        'no notifications/cancelled for initialize',
+      );
+    },
+  );
 
   test('a flood of garbage lines around one valid answer', { timeout: 30_000 }, async () => {
     const h = await connected('flood');
@@ -279,14 +336,18 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
     await assertUsable(h);
   });
 
-  test('a response over maxMessageBytes fails its request at once with message-too-large, then recovers', { timeout: 30_000 }, async () => {
-    const h = await connected('huge', { maxMessageBytes: 10 * 1024 * 1024, requestTimeoutMs: 20_000 });
-    await assert.rejects(h.client.callTool('trigger', { bytes: 20 * 1024 * 1024 }), (e) =>
-      assertLocal(e, 'message-too-large', h.name, /tools\/call[\s\S]*exceed the limit of 10485760 bytes/),
-    );
-    assertWarned(h, 'message too large', 'maxMessageBytes');
-    await assertUsable(h);
-  });
+  test(
+    'a response over maxMessageBytes fails its request at once with message-too-large, then recovers',
+    { timeout: 30_000 },
+    async () => {
+      const h = await connected('huge', { maxMessageBytes: 10 * 1024 * 1024, requestTimeoutMs: 20_000 });
+      await assert.rejects(h.client.callTool('trigger', { bytes: 20 * 1024 * 1024 }), (e) =>
+        assertLocal(e, 'message-too-large', h.name, /tools\/call[\s\S]*exceed the limit of 10485760 bytes/),
+      );
+      assertWarned(h, 'message too large', 'maxMessageBytes');
+      await assertUsable(h);
+    },
+  );
 
   test('a server that ignores stdin close and SIGTERM is killed with SIGKILL', { timeout: 20_000 }, async () => {
     const h = await connected('ignore-sigterm', { shutdownGraceMs: 300 });
@@ -296,8 +357,14 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
     assert.ok(isAlive(pid));
     await h.client.close();
     await assertProcessGone(pid, 'the server that ignores SIGTERM');
-    assert.ok(h.diagnostics.some((line) => line.includes('sending SIGTERM')), h.diagnostics.join('\n'));
-    assert.ok(h.diagnostics.some((line) => line.includes('sending SIGKILL')), h.diagnostics.join('\n'));
+    assert.ok(
+      h.diagnostics.some((line) => line.includes('sending SIGTERM')),
+      h.diagnostics.join('\n'),
+    );
+    assert.ok(
+      h.diagnostics.some((line) => line.includes('sending SIGKILL')),
+      h.diagnostics.join('\n'),
+    );
   });
 
   test('a grandchild that would outlive the server is killed with its process group', { timeout: 20_000 }, async () => {
@@ -328,20 +395,24 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
     await assertUsable(h);
   });
 
-  test('elicitation/create without the elicitation capability is answered with -32601', { timeout: 20_000 }, async () => {
-    const h = await connected('elicit-without-capability');
-    assert.equal(h.client.capabilities.elicitation, undefined);
-    await h.client.callTool('trigger');
-    let answer: Report['received'][number] | undefined;
-    for (let i = 0; i < 50 && !answer; i++) {
-      answer = (await report(h)).received.find((m) => m.id === 'srv-elicit');
-      if (!answer) await delay(20);
-    }
-    assert.ok(answer, 'the client answered the elicitation request');
-    assert.equal(answer.error?.code, -32601);
-    assert.ok(!('result' in answer));
-    await assertUsable(h);
-  });
+  test(
+    'elicitation/create without the elicitation capability is answered with -32601',
+    { timeout: 20_000 },
+    async () => {
+      const h = await connected('elicit-without-capability');
+      assert.equal(h.client.capabilities.elicitation, undefined);
+      await h.client.callTool('trigger');
+      let answer: Report['received'][number] | undefined;
+      for (let i = 0; i < 50 && !answer; i++) {
+        answer = (await report(h)).received.find((m) => m.id === 'srv-elicit');
+        if (!answer) await delay(20);
+      }
+      assert.ok(answer, 'the client answered the elicitation request');
+      assert.equal(answer.error?.code, -32601);
+      assert.ok(!('result' in answer));
+      await assertUsable(h);
+    },
+  );
 
   test('a roots/list the server cancelled is not answered', { timeout: 20_000 }, async () => {
     // The handler answers only once the test lets it, after the cancellation has arrived: a late answer.
@@ -377,7 +448,11 @@ describe('hostile stdio servers', { timeout: 120_000 }, () => {
     // reaches the server before the report request below.
     await h.client.ping();
     const { received } = await report(h);
-    assert.deepEqual(received.filter((m) => m.id === 'srv-roots'), [], 'no response to the cancelled request');
+    assert.deepEqual(
+      received.filter((m) => m.id === 'srv-roots'),
+      [],
+      'no response to the cancelled request',
+    );
     await assertUsable(h);
   });
 });

@@ -14,7 +14,14 @@ import { Emitter } from '../../../src/protocol/disposable';
 import { LocalError } from '../../../src/protocol/errors';
 import type { ClientHost } from '../../../src/protocol/host';
 import { checkMetaKey } from '../../../src/protocol/jsonrpc/messages';
-import { EVERYTHING_SERVER, HOSTILE_SERVER, assertProcessGone, textOf, trackedStdio, waitFor } from '../../support/testSupport';
+import {
+  EVERYTHING_SERVER,
+  HOSTILE_SERVER,
+  assertProcessGone,
+  textOf,
+  trackedStdio,
+  waitFor,
+} from '../../support/testSupport';
 
 const SCHEMA_PATH = '/work/shared/mcp-schema/2025-11-25/schema.json';
 
@@ -78,7 +85,8 @@ function open(label: string, args: string[], host?: ClientHost): { client: McpCl
     host,
     requestTimeoutMs: 20_000,
     // What goes on the wire is the JSON serialisation; undefined members vanish there.
-    trace: (direction, message) => (direction === 'send' ? session.sent : session.received).push(JSON.parse(JSON.stringify(message)) as Json),
+    trace: (direction, message) =>
+      (direction === 'send' ? session.sent : session.received).push(JSON.parse(JSON.stringify(message)) as Json),
   });
   cleanups.push(async () => {
     await client.close();
@@ -90,7 +98,10 @@ function open(label: string, args: string[], host?: ClientHost): { client: McpCl
 
 function validate(definition: string, value: unknown, where: string): void {
   const check = validatorFor(definition);
-  assert.ok(check(value), `${where} does not match ${definition}: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value).slice(0, 500)}`);
+  assert.ok(
+    check(value),
+    `${where} does not match ${definition}: ${ajv.errorsText(check.errors)}\n${JSON.stringify(value).slice(0, 500)}`,
+  );
 }
 
 function collectMetaKeys(value: unknown, keys: string[] = []): string[] {
@@ -141,8 +152,14 @@ function assertSentValid(sessions: readonly Session[]): Tally {
         if ('id' in message) {
           seen.requests++;
           validate('JSONRPCRequest', message, where);
-          assert.ok(typeof message.id === 'string' || Number.isSafeInteger(message.id), `${where}: id ${JSON.stringify(message.id)} is an integer or a string`);
-          assert.ok(!usedIds.has(message.id), `${where}: id ${JSON.stringify(message.id)} was already used in this session`);
+          assert.ok(
+            typeof message.id === 'string' || Number.isSafeInteger(message.id),
+            `${where}: id ${JSON.stringify(message.id)} is an integer or a string`,
+          );
+          assert.ok(
+            !usedIds.has(message.id),
+            `${where}: id ${JSON.stringify(message.id)} was already used in this session`,
+          );
           usedIds.add(message.id);
           assert.match(definition, /Request$/, where);
         } else {
@@ -154,7 +171,11 @@ function assertSentValid(sessions: readonly Session[]): Tally {
         if (message.method === 'notifications/cancelled') {
           const requestId = (message.params as { requestId: unknown }).requestId;
           assert.ok(usedIds.has(requestId), `${where}: cancels a request this client sent`);
-          assert.notEqual(session.sent.find((m) => m.id === requestId)?.method, 'initialize', 'initialize is never cancelled');
+          assert.notEqual(
+            session.sent.find((m) => m.id === requestId)?.method,
+            'initialize',
+            'initialize is never cancelled',
+          );
         }
         return;
       }
@@ -189,9 +210,17 @@ describe('outgoing messages match the 2025-11-25 schema', { timeout: 90_000 }, (
     const rootsChanged = new Emitter<void>();
     cleanups.push(async () => rootsChanged.dispose());
     const host: ClientHost = {
-      roots: { listRoots: () => [{ uri: 'file:///tmp/outgoing', name: 'outgoing' }], onDidChangeRoots: rootsChanged.event },
+      roots: {
+        listRoots: () => [{ uri: 'file:///tmp/outgoing', name: 'outgoing' }],
+        onDidChangeRoots: rootsChanged.event,
+      },
       sampling: {
-        createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'm', stopReason: 'endTurn' }),
+        createMessage: async () => ({
+          role: 'assistant',
+          content: { type: 'text', text: 'ok' },
+          model: 'm',
+          stopReason: 'endTurn',
+        }),
       },
       elicitation: { modes: ['form'], elicit: async () => ({ action: 'accept', content: { name: 'Ada' } }) },
     };
@@ -200,10 +229,18 @@ describe('outgoing messages match the 2025-11-25 schema', { timeout: 90_000 }, (
     await client.listTools();
     await client.callTool('echo', { message: 'schema' });
     await client.callTool('get-structured-content', { location: 'New York' });
-    await client.callTool('trigger-long-running-operation', { duration: 0.2, steps: 2 }, { onProgress: () => undefined });
+    await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.2, steps: 2 },
+      { onProgress: () => undefined },
+    );
     const controller = new AbortController();
     await assert.rejects(
-      client.callTool('trigger-long-running-operation', { duration: 10, steps: 20 }, { signal: controller.signal, onProgress: () => controller.abort() }),
+      client.callTool(
+        'trigger-long-running-operation',
+        { duration: 10, steps: 20 },
+        { signal: controller.signal, onProgress: () => controller.abort() },
+      ),
       (error) => error instanceof LocalError && error.kind === 'cancelled',
     );
     await client.listResources();
@@ -214,7 +251,11 @@ describe('outgoing messages match the 2025-11-25 schema', { timeout: 90_000 }, (
     await client.listPrompts();
     await client.getPrompt('args-prompt', { city: 'Oslo' });
     await client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, { name: 'department', value: 'E' });
-    await client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, { name: 'name', value: 'A' }, { department: 'Engineering' });
+    await client.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'name', value: 'A' },
+      { department: 'Engineering' },
+    );
     await client.setLoggingLevel('warning');
     await client.ping();
     await client.callTool('get-roots-list');
@@ -222,9 +263,15 @@ describe('outgoing messages match the 2025-11-25 schema', { timeout: 90_000 }, (
     await client.callTool('trigger-elicitation-request');
     rootsChanged.fire();
     // The server asks for the roots again after list_changed; wait until that answer went out.
-    await waitFor(() => session.received.filter((m) => m.method === 'roots/list').length >= 2, 'a second roots/list from the server');
     await waitFor(
-      () => session.sent.filter((m) => m.method === undefined && session.received.some((r) => r.method === 'roots/list' && r.id === m.id)).length >= 2,
+      () => session.received.filter((m) => m.method === 'roots/list').length >= 2,
+      'a second roots/list from the server',
+    );
+    await waitFor(
+      () =>
+        session.sent.filter(
+          (m) => m.method === undefined && session.received.some((r) => r.method === 'roots/list' && r.id === m.id),
+        ).length >= 2,
       'the answers to both roots/list requests',
     );
     const methods = new Set(session.sent.map((m) => m.method).filter(Boolean));
@@ -252,27 +299,37 @@ describe('outgoing messages match the 2025-11-25 schema', { timeout: 90_000 }, (
     await client.close();
     const tally = assertSentValid([session]);
     for (const definition of ['CreateMessageResult', 'ElicitResult', 'ListRootsResult']) {
-      assert.ok(tally.resultDefinitions.includes(definition), `an answer matched ${definition}: ${JSON.stringify(tally)}`);
+      assert.ok(
+        tally.resultDefinitions.includes(definition),
+        `an answer matched ${definition}: ${JSON.stringify(tally)}`,
+      );
     }
     assert.ok(tally.notifications >= 3 && tally.requests >= 15, JSON.stringify(tally));
   });
 
-  test('sessions with hand-written servers: the answers to a server ping and to an unsupported request are valid', { timeout: 20_000 }, async () => {
-    const ping = open('hostile-ping', [HOSTILE_SERVER, 'ping-check']);
-    await ping.client.connect();
-    await ping.client.callTool('trigger');
-    await waitFor(() => ping.session.sent.some((m) => m.id === 'srv-ping'), 'the answer to the server ping');
+  test(
+    'sessions with hand-written servers: the answers to a server ping and to an unsupported request are valid',
+    { timeout: 20_000 },
+    async () => {
+      const ping = open('hostile-ping', [HOSTILE_SERVER, 'ping-check']);
+      await ping.client.connect();
+      await ping.client.callTool('trigger');
+      await waitFor(() => ping.session.sent.some((m) => m.id === 'srv-ping'), 'the answer to the server ping');
 
-    const elicit = open('hostile-elicit', [HOSTILE_SERVER, 'elicit-without-capability']);
-    await elicit.client.connect();
-    const outcome = await elicit.client.callTool('trigger');
-    assert.equal(textOf(outcome.result.content), 'sent elicitation');
-    await waitFor(() => elicit.session.sent.some((m) => m.id === 'srv-elicit'), 'the error answer to elicitation/create');
+      const elicit = open('hostile-elicit', [HOSTILE_SERVER, 'elicit-without-capability']);
+      await elicit.client.connect();
+      const outcome = await elicit.client.callTool('trigger');
+      assert.equal(textOf(outcome.result.content), 'sent elicitation');
+      await waitFor(
+        () => elicit.session.sent.some((m) => m.id === 'srv-elicit'),
+        'the error answer to elicitation/create',
+      );
 
-    await ping.client.close();
-    await elicit.client.close();
-    const tally = assertSentValid([ping.session, elicit.session]);
-    assert.deepEqual(tally.resultDefinitions, ['EmptyResult'], JSON.stringify(tally));
-    assert.ok(tally.errors >= 1, JSON.stringify(tally));
-  });
+      await ping.client.close();
+      await elicit.client.close();
+      const tally = assertSentValid([ping.session, elicit.session]);
+      assert.deepEqual(tally.resultDefinitions, ['EmptyResult'], JSON.stringify(tally));
+      assert.ok(tally.errors >= 1, JSON.stringify(tally));
+    },
+  );
 });

@@ -26,7 +26,11 @@ import { checkExternalUrl, escapeForDisplay } from '../../../src/workbench/urlPo
 test('checkExternalUrl: the string to show and to open is one normalised value', () => {
   const verdict = checkExternalUrl('HTTPS://Example.COM:443/a/../b?q=1#top');
   assert.deepEqual(verdict, { kind: 'allowed', url: 'https://example.com/b?q=1#top', host: 'example.com' });
-  assert.deepEqual(checkExternalUrl('http://localhost:8080/cb'), { kind: 'allowed', url: 'http://localhost:8080/cb', host: 'localhost:8080' });
+  assert.deepEqual(checkExternalUrl('http://localhost:8080/cb'), {
+    kind: 'allowed',
+    url: 'http://localhost:8080/cb',
+    host: 'localhost:8080',
+  });
 });
 
 test('checkExternalUrl refuses URLs whose text can show one host and open another', () => {
@@ -75,7 +79,11 @@ test('identity keys: a workspace server named like a user server finds none of i
   assert.equal(lookupByIdentity(legacy, user), 'always', 'a bare name still applies to the user-level server');
   assert.equal(lookupByIdentity(legacy, workspace), undefined, 'but never to a workspace server');
   assert.equal(lookupByIdentity({ [workspace]: 'never', github: 'always' }, workspace), 'never');
-  assert.equal(lookupByIdentity({ 'user#github': 'ask', github: 'always' }, user), 'ask', 'the identity key wins over the bare name');
+  assert.equal(
+    lookupByIdentity({ 'user#github': 'ask', github: 'always' }, user),
+    'ask',
+    'the identity key wins over the bare name',
+  );
   assert.equal(lookupByIdentity({ constructor: 'always' }, 'workspace:/x#constructor'), undefined);
   assert.equal(lookupByIdentity({}, 'user#toString'), undefined);
   assert.ok(isBareNameKey('github') && !isBareNameKey(user) && !isBareNameKey(workspace));
@@ -86,10 +94,13 @@ test('ReviewQueue refuses a flood from one server with -32603 and still lines up
   const never = new AbortController();
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  const held = [0, 1, 2].map((index) => queue.run('flood', `f${index}`, never.signal, () => gate.then(() => index), 'workspace:/w#flood'));
+  const held = [0, 1, 2].map((index) =>
+    queue.run('flood', `f${index}`, never.signal, () => gate.then(() => index), 'workspace:/w#flood'),
+  );
   await assert.rejects(
     queue.run('flood', 'f3', never.signal, async () => 3, 'workspace:/w#flood'),
-    (error: unknown) => error instanceof McpError && error.code === -32603 && /too many requests from flood/.test(error.message),
+    (error: unknown) =>
+      error instanceof McpError && error.code === -32603 && /too many requests from flood/.test(error.message),
   );
   assert.equal(queue.size, 3, 'the refused request never entered the queue');
   const other = queue.run('calm', 'c0', never.signal, async () => 'calm answered', 'user#calm');
@@ -113,15 +124,28 @@ test('resolveServerWithSecrets collects envFile, ${env:}, ${input:} and header v
     env: { COLOR: '${env:MCPW_UNIT_SECRET}', PLAIN: 'visible', API_TOKEN: 'literal-token-000' },
     envFile,
   } as ServerDefinition;
-  const context = { userHome: os.homedir(), env: { MCPW_UNIT_SECRET: 'from-env-456' }, input: async () => 'typed-input-789' };
+  const context = {
+    userHome: os.homedir(),
+    env: { MCPW_UNIT_SECRET: 'from-env-456' },
+    input: async () => 'typed-input-789',
+  };
   const { resolved, secrets } = await resolveServerWithSecrets(stdio, context);
   assert.ok(resolved.kind === 'stdio');
   assert.equal(resolved.env.COLOR, 'from-env-456');
-  assert.deepEqual(new Set(secrets), new Set(['envfile-value-123', 'from-env-456', 'typed-input-789', 'literal-token-000']));
+  assert.deepEqual(
+    new Set(secrets),
+    new Set(['envfile-value-123', 'from-env-456', 'typed-input-789', 'literal-token-000']),
+  );
   const line = `spawned with COLOR=from-env-456 SHADE=envfile-value-123 --flag=typed-input-789 PLAIN=visible`;
   assert.equal(maskText(line, secrets), `spawned with COLOR=${MASK} SHADE=${MASK} --flag=${MASK} PLAIN=visible`);
 
-  const http: ServerDefinition = { kind: 'http', name: 'tenant', url: 'https://mcp.example/${input:tenant}', headers: { 'X-Colour': 'literal-header-value' }, transport: 'auto' };
+  const http: ServerDefinition = {
+    kind: 'http',
+    name: 'tenant',
+    url: 'https://mcp.example/${input:tenant}',
+    headers: { 'X-Colour': 'literal-header-value' },
+    transport: 'auto',
+  };
   const fromHttp = await resolveServerWithSecrets(http, { ...context, input: async () => 'tenant-abc' });
   assert.deepEqual(new Set(fromHttp.secrets), new Set(['tenant-abc', 'literal-header-value']));
 });
@@ -135,7 +159,10 @@ test('previewServerDefinition asks nothing and reads no file', async () => {
     env: { HOME_DIR: '${userHome}', COLOR: '${env:MCPW_PREVIEW}' },
     envFile: '${userHome}/does-not-exist/.env',
   } as ServerDefinition;
-  const { resolved: preview, secrets } = await previewServerDefinition(definition, { userHome: '/home/someone', env: { MCPW_PREVIEW: 'env-secret-1' } });
+  const { resolved: preview, secrets } = await previewServerDefinition(definition, {
+    userHome: '/home/someone',
+    env: { MCPW_PREVIEW: 'env-secret-1' },
+  });
   assert.ok(preview.kind === 'stdio');
   assert.deepEqual(secrets, ['env-secret-1'], 'env values are secrets to mask; input placeholders are not');
   assert.deepEqual(preview.args, ['${input:token}']);
@@ -147,7 +174,14 @@ test('a stdio launch spawns the absolute path found, and skips relative PATH ent
   const folder = await mkdtemp(path.join(os.tmpdir(), 'mcpw-path-'));
   const binary = path.join(folder, 'tool');
   await writeFile(binary, '#!/bin/sh\n', { mode: 0o755 });
-  const server = { kind: 'stdio', name: 'tool', command: 'tool', args: ['a'], env: { PATH: '.' }, cwd: folder } as ServerDefinition & { kind: 'stdio' };
+  const server = {
+    kind: 'stdio',
+    name: 'tool',
+    command: 'tool',
+    args: ['a'],
+    env: { PATH: '.' },
+    cwd: folder,
+  } as ServerDefinition & { kind: 'stdio' };
   const relativeOnly = await planStdioLaunch(server, { platform: 'linux', env: {} });
   assert.equal(relativeOnly.kind, 'not-found', 'a PATH of "." must not find the tool in the working directory');
   const found = await planStdioLaunch({ ...server, env: { PATH: folder } }, { platform: 'linux', env: {} });
@@ -158,7 +192,12 @@ test('a stdio launch spawns the absolute path found, and skips relative PATH ent
 test('sampling: a workspace server named like a pre-approved user server is still reviewed, and its choice is its own', async () => {
   const model = await startOpenAiServer([{ kind: 'text', text: 'model answer' }]);
   try {
-    const provider = new OpenAiCompatibleProvider({ baseUrl: model.baseUrl, model: 'test-model', apiKey: 'sk-unit', stream: false });
+    const provider = new OpenAiCompatibleProvider({
+      baseUrl: model.baseUrl,
+      model: 'test-model',
+      apiKey: 'sk-unit',
+      stream: false,
+    });
     const policies = new SamplingPolicies(new MemoryPolicyStorage());
     await policies.set('user#github', 'always');
     const reviewed: string[] = [];
@@ -167,12 +206,18 @@ test('sampling: a workspace server named like a pre-approved user server is stil
       reviewResponse: async (_review, response) => ({ kind: 'approve', text: response.text }),
     };
     const coordinator = new SamplingCoordinator({ providers: () => [provider], policies, reviewer });
-    const params = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }], maxTokens: 8 };
+    const params = {
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }],
+      maxTokens: 8,
+    };
     const signal = new AbortController().signal;
     const user = await coordinator.createMessage(params, { serverName: 'github', serverKey: 'user#github', signal });
     assert.equal((user.content as { text?: string }).text, 'model answer', 'the user server is pre-approved');
     const workspaceKey = 'workspace:/repo/.vscode/mcp.json#github';
-    await assert.rejects(coordinator.createMessage(params, { serverName: 'github', serverKey: workspaceKey, signal }), /rejected/);
+    await assert.rejects(
+      coordinator.createMessage(params, { serverName: 'github', serverKey: workspaceKey, signal }),
+      /rejected/,
+    );
     assert.deepEqual(reviewed, [workspaceKey], 'only the workspace server was reviewed');
     assert.equal(policies.get(workspaceKey), 'never', 'its "never" is stored under its own identity');
     assert.equal(policies.get('user#github'), 'always', "and leaves the user server's grant alone");
@@ -181,34 +226,38 @@ test('sampling: a workspace server named like a pre-approved user server is stil
   }
 });
 
-test('a server that exits while its sampling request waits for review withdraws that request (the signal aborts)', { timeout: 15_000 }, async () => {
-  const fixture = path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'hostile-host-server.mjs');
-  const transport = new StdioTransport({ command: process.execPath, args: [fixture], env: {} });
-  let reachedHost!: () => void;
-  const reached = new Promise<void>((resolve) => (reachedHost = resolve));
-  const aborted = new Promise<string>((resolve) => {
-    const client = new McpClient({
-      serverName: 'exits',
-      transport,
-      host: {
-        sampling: {
-          createMessage: (_request, context) =>
-            new Promise((_resolve, reject) => {
-              context.signal.addEventListener('abort', () => {
-                resolve(`aborted for ${context.serverName}`);
-                reject(new Error('cancelled'));
-              });
-              reachedHost();
-            }),
+test(
+  'a server that exits while its sampling request waits for review withdraws that request (the signal aborts)',
+  { timeout: 15_000 },
+  async () => {
+    const fixture = path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'hostile-host-server.mjs');
+    const transport = new StdioTransport({ command: process.execPath, args: [fixture], env: {} });
+    let reachedHost!: () => void;
+    const reached = new Promise<void>((resolve) => (reachedHost = resolve));
+    const aborted = new Promise<string>((resolve) => {
+      const client = new McpClient({
+        serverName: 'exits',
+        transport,
+        host: {
+          sampling: {
+            createMessage: (_request, context) =>
+              new Promise((_resolve, reject) => {
+                context.signal.addEventListener('abort', () => {
+                  resolve(`aborted for ${context.serverName}`);
+                  reject(new Error('cancelled'));
+                });
+                reachedHost();
+              }),
+          },
         },
-      },
+      });
+      void client.connect().then(async () => {
+        await client.callTool('flood', { count: 1, kind: 'sampling' }, {});
+        await reached;
+        assert.ok(transport.pid, 'the fixture runs');
+        process.kill(transport.pid, 'SIGKILL');
+      });
     });
-    void client.connect().then(async () => {
-      await client.callTool('flood', { count: 1, kind: 'sampling' }, {});
-      await reached;
-      assert.ok(transport.pid, 'the fixture runs');
-      process.kill(transport.pid, 'SIGKILL');
-    });
-  });
-  assert.equal(await aborted, 'aborted for exits');
-});
+    assert.equal(await aborted, 'aborted for exits');
+  },
+);

@@ -26,7 +26,10 @@ function isStringArray(value) {
 function isFailureArray(value) {
   return (
     Array.isArray(value) &&
-    value.every((item) => item !== null && typeof item === 'object' && typeof item.name === 'string' && typeof item.error === 'string')
+    value.every(
+      (item) =>
+        item !== null && typeof item === 'object' && typeof item.name === 'string' && typeof item.error === 'string',
+    )
   );
 }
 
@@ -41,11 +44,20 @@ function writeResult(resultPath, result) {
 async function runSuite(suitePath) {
   const suite = require(suitePath);
   if (typeof suite.run !== 'function') {
-    throw new Error(`${suitePath} does not export a run(vscode) function (exports: ${Object.keys(suite).join(', ') || 'none'})`);
+    throw new Error(
+      `${suitePath} does not export a run(vscode) function (exports: ${Object.keys(suite).join(', ') || 'none'})`,
+    );
   }
   const result = await suite.run(vscode);
-  if (result === null || typeof result !== 'object' || !isStringArray(result.passed) || !isFailureArray(result.failed)) {
-    throw new Error(`run(vscode) of ${suitePath} returned ${JSON.stringify(result)}, not { passed: string[]; failed: { name; error }[] }`);
+  if (
+    result === null ||
+    typeof result !== 'object' ||
+    !isStringArray(result.passed) ||
+    !isFailureArray(result.failed)
+  ) {
+    throw new Error(
+      `run(vscode) of ${suitePath} returned ${JSON.stringify(result)}, not { passed: string[]; failed: { name; error }[] }`,
+    );
   }
   return { passed: result.passed, failed: result.failed };
 }

@@ -8,7 +8,12 @@ import { pidExists as isAlive } from '../../support/processes';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState } from './workbench';
 
-const COMMANDS = ['mcpWorkbench.startServer', 'mcpWorkbench.stopServer', 'mcpWorkbench.callTool', 'mcpWorkbench.showLog'];
+const COMMANDS = [
+  'mcpWorkbench.startServer',
+  'mcpWorkbench.stopServer',
+  'mcpWorkbench.callTool',
+  'mcpWorkbench.showLog',
+];
 
 export function basicSuite(vscode: VscodeApi): Suite {
   const suite = new Suite('basic');
@@ -26,17 +31,26 @@ export function basicSuite(vscode: VscodeApi): Suite {
     assert(controller, `no server named "${EVERYTHING_SERVER}" is configured (servers: ${JSON.stringify(names)})`);
     return controller;
   };
-  const snapshotOf = (name: string) => requireApi().manager.snapshot().find((s) => s.name === name);
+  const snapshotOf = (name: string) =>
+    requireApi()
+      .manager.snapshot()
+      .find((s) => s.name === name);
 
   // Not the API: the first test checks that activation hands it over.
   suite.before(() => startFromCleanState(vscode));
 
   suite.test('the extension is installed and activates with its test API', async () => {
     const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
-    assert(extension, `extension ${EXTENSION_ID} is not installed (installed: ${vscode.extensions.all.map((e) => e.id).join(', ')})`);
+    assert(
+      extension,
+      `extension ${EXTENSION_ID} is not installed (installed: ${vscode.extensions.all.map((e) => e.id).join(', ')})`,
+    );
     const exports = await extension.activate();
     assert(extension.isActive, `${EXTENSION_ID} is not active after activate()`);
-    assert(exports && typeof exports.manager?.snapshot === 'function', `${EXTENSION_ID} exports no manager.snapshot() (exports: ${Object.keys(exports ?? {}).join(', ')})`);
+    assert(
+      exports && typeof exports.manager?.snapshot === 'function',
+      `${EXTENSION_ID} exports no manager.snapshot() (exports: ${Object.keys(exports ?? {}).join(', ')})`,
+    );
     api = exports;
   });
 
@@ -48,22 +62,36 @@ export function basicSuite(vscode: VscodeApi): Suite {
 
   suite.test(`the "${EVERYTHING_SERVER}" server from .vscode/mcp.json is listed, stopped`, async () => {
     // activate() reads the configuration before it resolves; waiting a little more keeps this robust.
-    const snapshot = await waitUntil(`server "${EVERYTHING_SERVER}" in the snapshot`, () => snapshotOf(EVERYTHING_SERVER), 15_000);
+    const snapshot = await waitUntil(
+      `server "${EVERYTHING_SERVER}" in the snapshot`,
+      () => snapshotOf(EVERYTHING_SERVER),
+      15_000,
+    );
     assertEqual(snapshot.state, 'stopped', `state of "${EVERYTHING_SERVER}"`);
   });
 
-  suite.test('mcpWorkbench.startServer starts it and it lists the echo tool', async () => {
-    const controller = everything();
-    // Commands invoked from the Servers view receive the row's node: { kind: 'server', controller }.
-    await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller });
-    await requireApi().manager.waitForState(EVERYTHING_SERVER, 'running', 60_000);
-    const snapshot = snapshotOf(EVERYTHING_SERVER);
-    assert(snapshot, `"${EVERYTHING_SERVER}" vanished from the snapshot`);
-    assertEqual(snapshot.state, 'running', `state of "${EVERYTHING_SERVER}"`);
-    assert(snapshot.tools.includes('echo'), `tools of "${EVERYTHING_SERVER}" do not include echo: ${JSON.stringify(snapshot.tools)}`);
-    assert(typeof snapshot.pid === 'number' && snapshot.pid > 0, `running stdio server has no pid: ${JSON.stringify(snapshot)}`);
-    serverPid = snapshot.pid;
-  }, { timeoutMs: 90_000 });
+  suite.test(
+    'mcpWorkbench.startServer starts it and it lists the echo tool',
+    async () => {
+      const controller = everything();
+      // Commands invoked from the Servers view receive the row's node: { kind: 'server', controller }.
+      await vscode.commands.executeCommand('mcpWorkbench.startServer', { kind: 'server', controller });
+      await requireApi().manager.waitForState(EVERYTHING_SERVER, 'running', 60_000);
+      const snapshot = snapshotOf(EVERYTHING_SERVER);
+      assert(snapshot, `"${EVERYTHING_SERVER}" vanished from the snapshot`);
+      assertEqual(snapshot.state, 'running', `state of "${EVERYTHING_SERVER}"`);
+      assert(
+        snapshot.tools.includes('echo'),
+        `tools of "${EVERYTHING_SERVER}" do not include echo: ${JSON.stringify(snapshot.tools)}`,
+      );
+      assert(
+        typeof snapshot.pid === 'number' && snapshot.pid > 0,
+        `running stdio server has no pid: ${JSON.stringify(snapshot)}`,
+      );
+      serverPid = snapshot.pid;
+    },
+    { timeoutMs: 90_000 },
+  );
 
   suite.test('mcpWorkbench.stopServer stops it and its process ends', async () => {
     const controller = everything();

@@ -74,7 +74,12 @@ export class Suite {
   }
 
   /** Runs every hook (bounded); records each failure. True when all passed. */
-  private async runHooks(kind: 'before' | 'after', hooks: readonly { body: Body; timeoutMs: number }[], result: SuiteResult, log: (line: string) => void): Promise<boolean> {
+  private async runHooks(
+    kind: 'before' | 'after',
+    hooks: readonly { body: Body; timeoutMs: number }[],
+    result: SuiteResult,
+    log: (line: string) => void,
+  ): Promise<boolean> {
     let passed = true;
     for (const [index, hook] of hooks.entries()) {
       try {
@@ -91,14 +96,21 @@ export class Suite {
 }
 
 /** Runs the suites in order and collects every test's outcome. */
-export async function runSuites(suites: readonly Suite[], log: (line: string) => void = (line) => console.log(`[integration] ${line}`)): Promise<SuiteResult> {
+export async function runSuites(
+  suites: readonly Suite[],
+  log: (line: string) => void = (line) => console.log(`[integration] ${line}`),
+): Promise<SuiteResult> {
   const result: SuiteResult = { passed: [], failed: [] };
   for (const suite of suites) await suite.run(result, log);
   return result;
 }
 
 /** Polls `probe` until it returns something other than undefined; rejects after `timeoutMs` naming `what`. */
-export function waitUntil<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+export function waitUntil<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  timeoutMs = 30_000,
+): Promise<T> {
   return pollUntil(what, probe, timeoutMs, 100);
 }
 
@@ -107,7 +119,8 @@ export function assert(condition: unknown, message: string): asserts condition {
 }
 
 export function assertEqual<T>(actual: T, expected: T, what: string): void {
-  if (actual !== expected) throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
+  if (actual !== expected)
+    throw new Error(`${what}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`);
 }
 
 async function bounded(body: Body, timeoutMs: number, message: string): Promise<void> {

@@ -34,13 +34,22 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
 
 /** The suites named in `selection` (comma-separated, in that order), or all; an unknown name throws. */
 export function selectSuites(selection: string | undefined): string[] {
-  const names = (selection ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const names = (selection ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   if (names.length === 0) return Object.keys(SUITES);
   const unknown = names.filter((name) => !(name in SUITES));
-  if (unknown.length > 0) throw new Error(`MCP_INTEGRATION_SUITES names unknown suite(s) ${unknown.join(', ')}; the suites are ${Object.keys(SUITES).join(', ')}`);
+  if (unknown.length > 0)
+    throw new Error(
+      `MCP_INTEGRATION_SUITES names unknown suite(s) ${unknown.join(', ')}; the suites are ${Object.keys(SUITES).join(', ')}`,
+    );
   return names;
 }
 
-export function run(vscode: VscodeApi, selection: string | undefined = process.env.MCP_INTEGRATION_SUITES): Promise<SuiteResult> {
+export function run(
+  vscode: VscodeApi,
+  selection: string | undefined = process.env.MCP_INTEGRATION_SUITES,
+): Promise<SuiteResult> {
   return runSuites(selectSuites(selection).map((name) => SUITES[name](vscode)));
 }

@@ -15,7 +15,14 @@ import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { STUBBORN_SERVER_SOURCE } from '../../fixtures/lifecycle/stubbornServer';
 import { pidExists as isAlive } from '../../support/processes';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
-import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState, workbenchAccess, writeWorkspaceFile } from './workbench';
+import {
+  EVERYTHING_SERVER,
+  EXTENSION_ID,
+  leaveCleanState,
+  startFromCleanState,
+  workbenchAccess,
+  writeWorkspaceFile,
+} from './workbench';
 
 /** StdioServerOptions.shutdownGraceMs's default: the first stage of the staged shutdown waits this long. */
 const FIRST_GRACE_MS = 2000;
@@ -27,7 +34,8 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
   const { folder, configFile, requireApi, controllerOf } = workbenchAccess(vscode, () => api);
   const fixturePath = (name: string) => path.join(folder().uri.fsPath, '.fixtures', name);
   const stopAll = async () => {
-    for (const controller of api?.manager.servers ?? []) if (controller.state.kind !== 'stopped') await controller.stop();
+    for (const controller of api?.manager.servers ?? [])
+      if (controller.state.kind !== 'stopped') await controller.stop();
   };
 
   suite.before(async () => {
@@ -58,26 +66,48 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
   suite.test('the status bar counts running and failed servers, and its command opens the Servers view', async () => {
     const config = requireApi().config;
     await controllerOf('lc-ok').start();
-    const failure = await controllerOf('lc-missing').start().then(
-      () => undefined,
-      (error: Error) => error.message,
+    const failure = await controllerOf('lc-missing')
+      .start()
+      .then(
+        () => undefined,
+        (error: Error) => error.message,
+      );
+    assert(
+      failure?.includes('mcp-workbench-lifecycle-no-such-command'),
+      `the missing command did not fail as expected: ${failure}`,
     );
-    assert(failure?.includes('mcp-workbench-lifecycle-no-such-command'), `the missing command did not fail as expected: ${failure}`);
     assertEqual(controllerOf('lc-missing').state.kind, 'error', 'state of lc-missing');
     assertEqual(config.statusBarText(), '$(server) 1 $(error) 1', 'status bar text');
     const accessible = config.statusBarAccessibleLabel() ?? '';
-    assert(/^(MCP servers: 1 running, 1 failed|MCP 服务器：1 个正在运行，1 个失败)$/.test(accessible), `status bar accessible label: ${accessible}`);
+    assert(
+      /^(MCP servers: 1 running, 1 failed|MCP 服务器：1 个正在运行，1 个失败)$/.test(accessible),
+      `status bar accessible label: ${accessible}`,
+    );
     const tooltip = config.statusBarTooltip();
     const configured = requireApi().manager.servers.length;
-    assert(tooltip.includes(`1 running, 1 failed, ${configured} configured`), `status bar tooltip lacks the counts:\n${tooltip}`);
-    assert(/\$\(pass\) lc\\-ok/.test(tooltip) && /\$\(error\) lc\\-missing/.test(tooltip), `status bar tooltip lacks the servers:\n${tooltip}`);
+    assert(
+      tooltip.includes(`1 running, 1 failed, ${configured} configured`),
+      `status bar tooltip lacks the counts:\n${tooltip}`,
+    );
+    assert(
+      /\$\(pass\) lc\\-ok/.test(tooltip) && /\$\(error\) lc\\-missing/.test(tooltip),
+      `status bar tooltip lacks the servers:\n${tooltip}`,
+    );
 
     const command = config.statusBarCommand();
     assertEqual(command, 'mcpWorkbench.servers.focus', 'status bar command');
     await vscode.commands.executeCommand('workbench.view.explorer');
-    await waitUntil('the Servers view to be hidden behind the Explorer', () => (requireApi().serversViewVisible() ? undefined : true), 10_000);
+    await waitUntil(
+      'the Servers view to be hidden behind the Explorer',
+      () => (requireApi().serversViewVisible() ? undefined : true),
+      10_000,
+    );
     await vscode.commands.executeCommand(command as string);
-    await waitUntil('the Servers view to be visible after the status bar command', () => (requireApi().serversViewVisible() ? true : undefined), 10_000);
+    await waitUntil(
+      'the Servers view to be visible after the status bar command',
+      () => (requireApi().serversViewVisible() ? true : undefined),
+      10_000,
+    );
 
     await controllerOf('lc-missing').stop();
     await controllerOf('lc-ok').stop();
@@ -87,21 +117,33 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
   suite.test('roots: server-everything gets the workspace folder and re-requests roots on list_changed', async () => {
     const everything = controllerOf(EVERYTHING_SERVER);
     await everything.start();
-    const rootsUpdated = () => everything.serverMessages.filter((m) => String(m.data).startsWith('Roots updated')).length;
+    const rootsUpdated = () =>
+      everything.serverMessages.filter((m) => String(m.data).startsWith('Roots updated')).length;
     // server-everything fetches roots 350 ms after initialized and logs "Roots updated: N root(s) received from client".
-    await waitUntil('server-everything to fetch the roots after start', () => (rootsUpdated() >= 1 ? true : undefined), 10_000);
+    await waitUntil(
+      'server-everything to fetch the roots after start',
+      () => (rootsUpdated() >= 1 ? true : undefined),
+      10_000,
+    );
     const text = async () => {
       const outcome = await everything.callTool('get-roots-list', {}, {});
       return outcome.result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
     };
     const folderUri = folder().uri.toString();
     const before = await text();
-    assert(before.includes(`URI: ${folderUri}`) && before.includes('(1 total)'), `get-roots-list does not list the workspace folder ${folderUri}:\n${before}`);
+    assert(
+      before.includes(`URI: ${folderUri}`) && before.includes('(1 total)'),
+      `get-roots-list does not list the workspace folder ${folderUri}:\n${before}`,
+    );
 
     const fetched = rootsUpdated();
     requireApi().simulateWorkspaceFoldersChanged();
     // The server only re-requests roots/list after notifications/roots/list_changed reached it.
-    await waitUntil('server-everything to re-request roots after list_changed', () => (rootsUpdated() > fetched ? true : undefined), 10_000);
+    await waitUntil(
+      'server-everything to re-request roots after list_changed',
+      () => (rootsUpdated() > fetched ? true : undefined),
+      10_000,
+    );
     const after = await text();
     assert(after.includes(`URI: ${folderUri}`), `get-roots-list after the change:\n${after}`);
     await everything.stop();
@@ -119,37 +161,59 @@ export function lifecycleSuite(vscode: VscodeApi): Suite {
     const elapsed = Date.now() - started;
     assert(!isAlive(pid), `process ${pid} is still alive after the second stop resolved`);
     // The staged path alone would still be in its first grace period (stdin closed, waiting before SIGTERM).
-    assert(elapsed < FIRST_GRACE_MS, `the second stop took ${elapsed} ms, not less than the first grace period (${FIRST_GRACE_MS} ms)`);
+    assert(
+      elapsed < FIRST_GRACE_MS,
+      `the second stop took ${elapsed} ms, not less than the first grace period (${FIRST_GRACE_MS} ms)`,
+    );
     await first;
     assertEqual(stubborn.state.kind, 'stopped', 'state of lc-stubborn');
   });
 
-  suite.test('with no servers configured the Servers view is empty (welcome content) and its button creates .vscode/mcp.json', async () => {
-    const extension = vscode.extensions.getExtension(EXTENSION_ID);
-    assert(extension, `extension ${EXTENSION_ID} is not installed`);
-    const manifest = extension.packageJSON as { contributes: { viewsWelcome: { view: string; contents: string }[] } };
-    const welcome = manifest.contributes.viewsWelcome.find((entry) => entry.view === 'mcpWorkbench.servers');
-    assert(welcome, 'no viewsWelcome entry for mcpWorkbench.servers');
-    const nls = JSON.parse(fs.readFileSync(path.join(extension.extensionPath, 'package.nls.json'), 'utf8')) as Record<string, string>;
-    const contents = welcome.contents.replace(/^%(.+)%$/, (_, key: string) => nls[key] ?? key);
-    assert(contents.includes('(command:mcpWorkbench.openWorkspaceConfig)'), `the welcome content has no Open/Create button:\n${contents}`);
+  suite.test(
+    'with no servers configured the Servers view is empty (welcome content) and its button creates .vscode/mcp.json',
+    async () => {
+      const extension = vscode.extensions.getExtension(EXTENSION_ID);
+      assert(extension, `extension ${EXTENSION_ID} is not installed`);
+      const manifest = extension.packageJSON as { contributes: { viewsWelcome: { view: string; contents: string }[] } };
+      const welcome = manifest.contributes.viewsWelcome.find((entry) => entry.view === 'mcpWorkbench.servers');
+      assert(welcome, 'no viewsWelcome entry for mcpWorkbench.servers');
+      const nls = JSON.parse(fs.readFileSync(path.join(extension.extensionPath, 'package.nls.json'), 'utf8')) as Record<
+        string,
+        string
+      >;
+      const contents = welcome.contents.replace(/^%(.+)%$/, (_, key: string) => nls[key] ?? key);
+      assert(
+        contents.includes('(command:mcpWorkbench.openWorkspaceConfig)'),
+        `the welcome content has no Open/Create button:\n${contents}`,
+      );
 
-    fs.rmSync(configFile());
-    await requireApi().reload();
-    await waitUntil('no servers configured', () => (requireApi().manager.servers.length === 0 ? true : undefined), 10_000);
-    // VS Code shows a view's welcome content when its tree has no root items.
-    assertEqual(requireApi().tree.getChildren().length, 0, 'root items of the Servers view');
+      fs.rmSync(configFile());
+      await requireApi().reload();
+      await waitUntil(
+        'no servers configured',
+        () => (requireApi().manager.servers.length === 0 ? true : undefined),
+        10_000,
+      );
+      // VS Code shows a view's welcome content when its tree has no root items.
+      assertEqual(requireApi().tree.getChildren().length, 0, 'root items of the Servers view');
 
-    await vscode.commands.executeCommand('mcpWorkbench.openWorkspaceConfig');
-    assert(fs.existsSync(configFile()), `${configFile()} was not created`);
-    const created = fs.readFileSync(configFile(), 'utf8');
-    assert(created.includes('"servers"'), `the created mcp.json has no "servers":\n${created}`);
-    // An earlier suite may have left mcp.json open: its document catches up with the re-created file shortly after.
-    await waitUntil('the created mcp.json in the active editor', () => {
-      const active = vscode.window.activeTextEditor;
-      return active?.document.uri.fsPath === configFile() && active.document.getText() === created ? true : undefined;
-    }, 10_000);
-  });
+      await vscode.commands.executeCommand('mcpWorkbench.openWorkspaceConfig');
+      assert(fs.existsSync(configFile()), `${configFile()} was not created`);
+      const created = fs.readFileSync(configFile(), 'utf8');
+      assert(created.includes('"servers"'), `the created mcp.json has no "servers":\n${created}`);
+      // An earlier suite may have left mcp.json open: its document catches up with the re-created file shortly after.
+      await waitUntil(
+        'the created mcp.json in the active editor',
+        () => {
+          const active = vscode.window.activeTextEditor;
+          return active?.document.uri.fsPath === configFile() && active.document.getText() === created
+            ? true
+            : undefined;
+        },
+        10_000,
+      );
+    },
+  );
 
   suite.after(async () => {
     // No closeAllEditors: a dirty editor left by an earlier suite would block it on a save prompt.

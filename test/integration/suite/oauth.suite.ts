@@ -85,10 +85,15 @@ export function oauthSuite(vscode: VscodeApi): Suite {
     });
   };
 
-  const stats = async (of: OAuthFixture): Promise<FixtureStats> => (await (await fetch(of.statsUrl)).json()) as FixtureStats;
+  const stats = async (of: OAuthFixture): Promise<FixtureStats> =>
+    (await (await fetch(of.statsUrl)).json()) as FixtureStats;
 
   const startFixture = async (args: string[]): Promise<OAuthFixture> => {
-    const child = spawn(process.execPath, [fixtureFile('servers.mjs'), ...args], { env: nodeEnv, stdio: ['ignore', 'pipe', 'pipe'], cwd: repoRoot });
+    const child = spawn(process.execPath, [fixtureFile('servers.mjs'), ...args], {
+      env: nodeEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: repoRoot,
+    });
     fixtureProcesses.push(child);
     let stderr = '';
     child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -118,7 +123,10 @@ export function oauthSuite(vscode: VscodeApi): Suite {
   };
 
   suite.before(async () => {
-    assert(repoRoot && fs.existsSync(fixtureFile('servers.mjs')), `the OAuth fixture is not found under ${repoRoot || '(MCP_INTEGRATION_REPO_ROOT unset)'}`);
+    assert(
+      repoRoot && fs.existsSync(fixtureFile('servers.mjs')),
+      `the OAuth fixture is not found under ${repoRoot || '(MCP_INTEGRATION_REPO_ROOT unset)'}`,
+    );
     api = await startFromCleanState(vscode);
     [fixture, shortLived] = await Promise.all([
       startFixture(['--authorization-path', AUTHORIZATION_PATH]),
@@ -126,7 +134,11 @@ export function oauthSuite(vscode: VscodeApi): Suite {
     ]);
     originalConfig = fs.readFileSync(configFile(), 'utf8');
     const original = JSON.parse(originalConfig) as { servers: Record<string, object> };
-    const servers = { ...original.servers, [SERVER]: { type: 'http', url: fixture.mcpUrl }, [SHORT_LIVED]: { type: 'http', url: shortLived.mcpUrl } };
+    const servers = {
+      ...original.servers,
+      [SERVER]: { type: 'http', url: fixture.mcpUrl },
+      [SHORT_LIVED]: { type: 'http', url: shortLived.mcpUrl },
+    };
     await writeWorkspaceFile(vscode, configFile(), `${JSON.stringify({ servers }, null, 2)}\n`);
     await requireApi().reload();
     controllerOf(SERVER);
@@ -137,7 +149,8 @@ export function oauthSuite(vscode: VscodeApi): Suite {
     const hooks = api?.auth;
     hooks?.answerSignInModal(undefined);
     hooks?.setOpenExternal(undefined);
-    for (const signedIn of [fixture, shortLived]) if (signedIn && hooks) await hooks.sessions.removeSession(signedIn.mcpUrl).catch(() => undefined);
+    for (const signedIn of [fixture, shortLived])
+      if (signedIn && hooks) await hooks.sessions.removeSession(signedIn.mcpUrl).catch(() => undefined);
     if (originalConfig !== undefined) {
       await writeWorkspaceFile(vscode, configFile(), originalConfig);
       await api?.reload();
@@ -146,18 +159,25 @@ export function oauthSuite(vscode: VscodeApi): Suite {
     for (const child of fixtureProcesses) child.kill();
   });
 
-  suite.test('a server that needs sign-in shows "Sign in required" with Sign In on its row, not a failure', async () => {
-    const controller = controllerOf(SERVER);
-    await controller.start().then(
-      () => assert(false, 'the start succeeded without a token'),
-      () => undefined,
-    );
-    assertEqual(controller.state.kind, 'signInRequired', `state of ${SERVER}`);
-    const row = await serverRow();
-    assertEqual(row.contextValue, 'server.signInRequired', 'context value of the row (it carries the Sign In action)');
-    assertEqual(opened.length, 0, 'URLs opened by a start that is not a sign-in');
-    assertEqual(modals.length, 0, 'consent modals shown by a start that is not a sign-in');
-  });
+  suite.test(
+    'a server that needs sign-in shows "Sign in required" with Sign In on its row, not a failure',
+    async () => {
+      const controller = controllerOf(SERVER);
+      await controller.start().then(
+        () => assert(false, 'the start succeeded without a token'),
+        () => undefined,
+      );
+      assertEqual(controller.state.kind, 'signInRequired', `state of ${SERVER}`);
+      const row = await serverRow();
+      assertEqual(
+        row.contextValue,
+        'server.signInRequired',
+        'context value of the row (it carries the Sign In action)',
+      );
+      assertEqual(opened.length, 0, 'URLs opened by a start that is not a sign-in');
+      assertEqual(modals.length, 0, 'consent modals shown by a start that is not a sign-in');
+    },
+  );
 
   suite.test('declining the consent modal opens nothing; the modal names the server and the issuer', async () => {
     answerModal(false);
@@ -165,85 +185,126 @@ export function oauthSuite(vscode: VscodeApi): Suite {
     assertEqual(signedIn, false, 'result of a declined sign-in');
     assertEqual(modals.length, 1, 'consent modals shown');
     const [modal] = modals;
-    assertEqual(modal.buttons.length, 1, 'buttons of the modal besides VS Code\'s own Cancel');
+    assertEqual(modal.buttons.length, 1, "buttons of the modal besides VS Code's own Cancel");
     assert(modal.message.includes(SERVER), `the modal does not name the server: ${modal.message}`);
     assertEqual(modal.issuer, requireFixture().issuer, 'issuer named by the modal');
-    assert(modal.detail.includes(requireFixture().issuer), `the modal's text does not name the issuer: ${modal.detail}`);
+    assert(
+      modal.detail.includes(requireFixture().issuer),
+      `the modal's text does not name the issuer: ${modal.detail}`,
+    );
     assertEqual(opened.length, 0, 'URLs opened after declining');
     assertEqual(controllerOf(SERVER).state.kind, 'signInRequired', 'state after declining');
   });
 
-  suite.test('cancelling the progress while the browser is out closes the loopback listener and stores nothing', async () => {
-    answerModal(true);
-    const abandoned: string[] = [];
-    // A browser that never comes back: the person closes it, then presses Cancel on the progress.
-    requireApi().auth.setOpenExternal(async (url) => {
-      abandoned.push(url);
-      return true;
-    });
-    try {
-      const signingIn = vscode.commands.executeCommand<boolean>('mcpWorkbench.signIn', SERVER);
-      const cancelled = await waitUntil('the sign-in to wait for its redirect', () => (requireApi().auth.cancelSignInProgress() > 0 ? true : undefined), 60_000);
-      assert(cancelled, 'nothing was cancelled');
-      assertEqual(await signingIn, false, 'result of a cancelled sign-in');
-      assertEqual(abandoned.length, 1, 'URLs opened');
-      const announced = new URL(new URL(abandoned[0]).searchParams.get('redirect_uri') ?? '');
-      assertEqual(announced.hostname, '127.0.0.1', 'host of the redirect URI');
-      // In code-server the redirect goes through its port proxy (/proxy/<port>/callback): the listener is that port.
-      const proxied = /^\/proxy\/(\d+)(\/.*)$/.exec(announced.pathname);
-      const redirectUri = proxied ? new URL(`http://127.0.0.1:${proxied[1]}${proxied[2]}`) : announced;
-      const refused = await waitUntil(`the loopback listener on port ${redirectUri.port} to be closed`, async () => {
-        try {
-          await fetch(`${redirectUri.href}?code=late&state=late`);
-          return undefined;
-        } catch (error) {
-          const code = (error as { cause?: { code?: string } }).cause?.code;
-          return code === 'ECONNREFUSED' ? code : undefined;
-        }
+  suite.test(
+    'cancelling the progress while the browser is out closes the loopback listener and stores nothing',
+    async () => {
+      answerModal(true);
+      const abandoned: string[] = [];
+      // A browser that never comes back: the person closes it, then presses Cancel on the progress.
+      requireApi().auth.setOpenExternal(async (url) => {
+        abandoned.push(url);
+        return true;
       });
-      assertEqual(refused, 'ECONNREFUSED', 'a redirect after the cancel');
-      assertEqual(await requireApi().auth.hasStoredTokens(requireFixture().mcpUrl), false, 'tokens stored after the cancel');
-      assertEqual(controllerOf(SERVER).state.kind, 'signInRequired', 'state after the cancel');
-      assertEqual((await serverRow()).contextValue, 'server.signInRequired', 'the row still offers Sign In');
-      assertEqual(requireApi().auth.cancelSignInProgress(), 0, 'sign-ins still waiting after the cancel');
-    } finally {
-      requireApi().auth.setOpenExternal(fixtureBrowser);
-    }
-  });
+      try {
+        const signingIn = vscode.commands.executeCommand<boolean>('mcpWorkbench.signIn', SERVER);
+        const cancelled = await waitUntil(
+          'the sign-in to wait for its redirect',
+          () => (requireApi().auth.cancelSignInProgress() > 0 ? true : undefined),
+          60_000,
+        );
+        assert(cancelled, 'nothing was cancelled');
+        assertEqual(await signingIn, false, 'result of a cancelled sign-in');
+        assertEqual(abandoned.length, 1, 'URLs opened');
+        const announced = new URL(new URL(abandoned[0]).searchParams.get('redirect_uri') ?? '');
+        assertEqual(announced.hostname, '127.0.0.1', 'host of the redirect URI');
+        // In code-server the redirect goes through its port proxy (/proxy/<port>/callback): the listener is that port.
+        const proxied = /^\/proxy\/(\d+)(\/.*)$/.exec(announced.pathname);
+        const redirectUri = proxied ? new URL(`http://127.0.0.1:${proxied[1]}${proxied[2]}`) : announced;
+        const refused = await waitUntil(`the loopback listener on port ${redirectUri.port} to be closed`, async () => {
+          try {
+            await fetch(`${redirectUri.href}?code=late&state=late`);
+            return undefined;
+          } catch (error) {
+            const code = (error as { cause?: { code?: string } }).cause?.code;
+            return code === 'ECONNREFUSED' ? code : undefined;
+          }
+        });
+        assertEqual(refused, 'ECONNREFUSED', 'a redirect after the cancel');
+        assertEqual(
+          await requireApi().auth.hasStoredTokens(requireFixture().mcpUrl),
+          false,
+          'tokens stored after the cancel',
+        );
+        assertEqual(controllerOf(SERVER).state.kind, 'signInRequired', 'state after the cancel');
+        assertEqual((await serverRow()).contextValue, 'server.signInRequired', 'the row still offers Sign In');
+        assertEqual(requireApi().auth.cancelSignInProgress(), 0, 'sign-ins still waiting after the cancel');
+      } finally {
+        requireApi().auth.setOpenExternal(fixtureBrowser);
+      }
+    },
+  );
 
-  suite.test('signing in opens the authorization URL after consent, stores the tokens in SecretStorage, and the tools show', async () => {
-    answerModal(true);
-    const signedIn = await vscode.commands.executeCommand<boolean>('mcpWorkbench.signIn', SERVER);
-    assertEqual(signedIn, true, 'result of the sign-in');
-    assertEqual(opened.length, 1, 'URLs opened');
-    // Byte for byte: the URL the consent was given for is the one opened, and the one the authorization server got.
-    const consentedUrl = modals[modals.length - 1].url;
-    assertEqual(opened[0], consentedUrl, 'the URL opened');
-    const prefix = `${requireFixture().issuer}${AUTHORIZATION_PATH}?`;
-    assert(consentedUrl.startsWith(prefix), `the URL is not at the advertised endpoint ${prefix}: ${consentedUrl}`);
-    assert(/scope=[^&]*\+/.test(consentedUrl) && /redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A/.test(consentedUrl), `the query is not form-encoded (+, %2F, %3A): ${consentedUrl}`);
-    assertEqual((await stats(requireFixture())).authorizationRequests.at(-1), consentedUrl.slice(requireFixture().issuer.length), 'the request target the authorization server received');
-    const authorizationUrl = new URL(consentedUrl);
-    assertEqual(authorizationUrl.searchParams.get('resource'), requireFixture().mcpUrl, 'resource indicator (RFC 8707)');
-    const controller = controllerOf(SERVER);
-    const state = controller.state;
-    assert(state.kind === 'running' && state.tools.length > 0, `${SERVER} is not running with tools: ${state.kind}`);
-    assertEqual((await serverRow()).contextValue, 'server.running', 'context value of the signed-in row');
-    const stored = await requireApi().auth.storedState(requireFixture().mcpUrl);
-    assert(stored, 'no OAuth state in SecretStorage');
-    const accessToken = (JSON.parse(stored) as { tokens?: { accessToken?: string } }).tokens?.accessToken;
-    assert(accessToken, 'no access token in the stored state');
-    assert(controller.knownSecrets().includes(accessToken), 'the access token is not among the values the logs and traces mask');
-    assertEqual(controller.mask(`Bearer ${accessToken}`).includes(accessToken), false, 'the token is masked in text about the server');
-  });
+  suite.test(
+    'signing in opens the authorization URL after consent, stores the tokens in SecretStorage, and the tools show',
+    async () => {
+      answerModal(true);
+      const signedIn = await vscode.commands.executeCommand<boolean>('mcpWorkbench.signIn', SERVER);
+      assertEqual(signedIn, true, 'result of the sign-in');
+      assertEqual(opened.length, 1, 'URLs opened');
+      // Byte for byte: the URL the consent was given for is the one opened, and the one the authorization server got.
+      const consentedUrl = modals[modals.length - 1].url;
+      assertEqual(opened[0], consentedUrl, 'the URL opened');
+      const prefix = `${requireFixture().issuer}${AUTHORIZATION_PATH}?`;
+      assert(consentedUrl.startsWith(prefix), `the URL is not at the advertised endpoint ${prefix}: ${consentedUrl}`);
+      assert(
+        /scope=[^&]*\+/.test(consentedUrl) && /redirect_uri=http%3A%2F%2F127\.0\.0\.1%3A/.test(consentedUrl),
+        `the query is not form-encoded (+, %2F, %3A): ${consentedUrl}`,
+      );
+      assertEqual(
+        (await stats(requireFixture())).authorizationRequests.at(-1),
+        consentedUrl.slice(requireFixture().issuer.length),
+        'the request target the authorization server received',
+      );
+      const authorizationUrl = new URL(consentedUrl);
+      assertEqual(
+        authorizationUrl.searchParams.get('resource'),
+        requireFixture().mcpUrl,
+        'resource indicator (RFC 8707)',
+      );
+      const controller = controllerOf(SERVER);
+      const state = controller.state;
+      assert(state.kind === 'running' && state.tools.length > 0, `${SERVER} is not running with tools: ${state.kind}`);
+      assertEqual((await serverRow()).contextValue, 'server.running', 'context value of the signed-in row');
+      const stored = await requireApi().auth.storedState(requireFixture().mcpUrl);
+      assert(stored, 'no OAuth state in SecretStorage');
+      const accessToken = (JSON.parse(stored) as { tokens?: { accessToken?: string } }).tokens?.accessToken;
+      assert(accessToken, 'no access token in the stored state');
+      assert(
+        controller.knownSecrets().includes(accessToken),
+        'the access token is not among the values the logs and traces mask',
+      );
+      assertEqual(
+        controller.mask(`Bearer ${accessToken}`).includes(accessToken),
+        false,
+        'the token is masked in text about the server',
+      );
+    },
+  );
 
   suite.test('the session is in the Accounts menu; Sign Out forgets the tokens and the server asks again', async () => {
     const sessions = requireApi().auth.sessions;
     const mcpUrl = requireFixture().mcpUrl;
     const session = (await sessions.getSessions()).find((candidate) => candidate.id === mcpUrl);
     assert(session, `no session for ${mcpUrl}`);
-    assert(session.account.label.includes(SERVER), `the account label does not name the server: ${session.account.label}`);
-    assert(!(await requireApi().auth.storedState(mcpUrl))?.includes(session.accessToken), 'the session hands out the stored token');
+    assert(
+      session.account.label.includes(SERVER),
+      `the account label does not name the server: ${session.account.label}`,
+    );
+    assert(
+      !(await requireApi().auth.storedState(mcpUrl))?.includes(session.accessToken),
+      'the session hands out the stored token',
+    );
     const accounts = await waitUntil(
       'VS Code to list the account of the provider',
       async () => {
@@ -256,36 +317,55 @@ export function oauthSuite(vscode: VscodeApi): Suite {
 
     await sessions.removeSession(session.id);
     assertEqual(await requireApi().auth.hasStoredTokens(mcpUrl), false, 'tokens stored after Sign Out');
-    assertEqual((await sessions.getSessions()).some((candidate) => candidate.id === mcpUrl), false, 'session listed after Sign Out');
-    await waitUntil(`${SERVER} to ask for sign-in again`, () => (controllerOf(SERVER).state.kind === 'signInRequired' ? true : undefined), 20_000);
+    assertEqual(
+      (await sessions.getSessions()).some((candidate) => candidate.id === mcpUrl),
+      false,
+      'session listed after Sign Out',
+    );
+    await waitUntil(
+      `${SERVER} to ask for sign-in again`,
+      () => (controllerOf(SERVER).state.kind === 'signInRequired' ? true : undefined),
+      20_000,
+    );
     const modalsBefore = modals.length;
     const openedBefore = opened.length;
-    await controllerOf(SERVER).start().catch(() => undefined);
+    await controllerOf(SERVER)
+      .start()
+      .catch(() => undefined);
     assertEqual(controllerOf(SERVER).state.kind, 'signInRequired', 'state on the next start');
     assertEqual(modals.length, modalsBefore, 'modals shown by a start after Sign Out');
     assertEqual(opened.length, openedBefore, 'URLs opened by a start after Sign Out');
   });
 
-  suite.test('"Sign in" asked of the provider (getSession with createIfNone) runs the same consented flow', async () => {
-    const mcpUrl = requireFixture().mcpUrl;
-    assertEqual(controllerOf(SERVER).state.kind, 'signInRequired', `state of ${SERVER} before`);
-    answerModal(true);
-    const modalsBefore = modals.length;
-    const openedBefore = opened.length;
-    // VS Code first asks whether this (the runner) extension may sign in; integration.test.ts presses Allow.
-    const session = await vscode.authentication.getSession(PROVIDER_ID, [], { createIfNone: true });
-    assertEqual(session.id, mcpUrl, 'the session created');
-    assertEqual(modals.length, modalsBefore + 1, 'consent modals shown');
-    assert(modals[modals.length - 1].message.includes(SERVER), `the modal does not name the server: ${modals[modals.length - 1].message}`);
-    assertEqual(opened.length, openedBefore + 1, 'URLs opened');
-    assertEqual(opened[opened.length - 1], modals[modals.length - 1].url, 'the URL opened');
-    assertEqual(await requireApi().auth.hasStoredTokens(mcpUrl), true, 'tokens stored');
-    assert(!(await requireApi().auth.storedState(mcpUrl))?.includes(session.accessToken), 'the session hands out the stored token');
-    const state = controllerOf(SERVER).state;
-    assert(state.kind === 'running' && state.tools.length > 0, `${SERVER} is not running with tools: ${state.kind}`);
-    const again = await vscode.authentication.getSession(PROVIDER_ID, [], { silent: true });
-    assertEqual(again?.id, mcpUrl, 'the session VS Code hands out afterwards');
-  });
+  suite.test(
+    '"Sign in" asked of the provider (getSession with createIfNone) runs the same consented flow',
+    async () => {
+      const mcpUrl = requireFixture().mcpUrl;
+      assertEqual(controllerOf(SERVER).state.kind, 'signInRequired', `state of ${SERVER} before`);
+      answerModal(true);
+      const modalsBefore = modals.length;
+      const openedBefore = opened.length;
+      // VS Code first asks whether this (the runner) extension may sign in; integration.test.ts presses Allow.
+      const session = await vscode.authentication.getSession(PROVIDER_ID, [], { createIfNone: true });
+      assertEqual(session.id, mcpUrl, 'the session created');
+      assertEqual(modals.length, modalsBefore + 1, 'consent modals shown');
+      assert(
+        modals[modals.length - 1].message.includes(SERVER),
+        `the modal does not name the server: ${modals[modals.length - 1].message}`,
+      );
+      assertEqual(opened.length, openedBefore + 1, 'URLs opened');
+      assertEqual(opened[opened.length - 1], modals[modals.length - 1].url, 'the URL opened');
+      assertEqual(await requireApi().auth.hasStoredTokens(mcpUrl), true, 'tokens stored');
+      assert(
+        !(await requireApi().auth.storedState(mcpUrl))?.includes(session.accessToken),
+        'the session hands out the stored token',
+      );
+      const state = controllerOf(SERVER).state;
+      assert(state.kind === 'running' && state.tools.length > 0, `${SERVER} is not running with tools: ${state.kind}`);
+      const again = await vscode.authentication.getSession(PROVIDER_ID, [], { silent: true });
+      assertEqual(again?.id, mcpUrl, 'the session VS Code hands out afterwards');
+    },
+  );
 
   suite.test('an expired access token is refreshed on the next call, without a browser or a modal', async () => {
     const server = requireShortLived();
@@ -294,24 +374,47 @@ export function oauthSuite(vscode: VscodeApi): Suite {
     assertEqual(signedIn, true, `result of the sign-in to ${SHORT_LIVED}`);
     const tokensOf = async () => {
       const stored = await requireApi().auth.storedState(server.mcpUrl);
-      return (stored ? (JSON.parse(stored) as { tokens?: { accessToken?: string; expiresAt?: number; refreshToken?: string } }) : {}).tokens;
+      return (
+        stored
+          ? (JSON.parse(stored) as { tokens?: { accessToken?: string; expiresAt?: number; refreshToken?: string } })
+          : {}
+      ).tokens;
     };
     const first = await tokensOf();
-    assert(first?.accessToken && first.refreshToken && first.expiresAt, 'no access token with an expiry and a refresh token stored');
+    assert(
+      first?.accessToken && first.refreshToken && first.expiresAt,
+      'no access token with an expiry and a refresh token stored',
+    );
     // The fixture's tokens live seconds; wait until this one is past its expiry (the server would refuse it too).
-    await waitUntil('the access token to expire', () => (Date.now() > (first.expiresAt ?? 0) + 1000 ? true : undefined), (SHORT_TOKEN_TTL_SECONDS + 30) * 1000);
+    await waitUntil(
+      'the access token to expire',
+      () => (Date.now() > (first.expiresAt ?? 0) + 1000 ? true : undefined),
+      (SHORT_TOKEN_TTL_SECONDS + 30) * 1000,
+    );
     const modalsBefore = modals.length;
     const openedBefore = opened.length;
     const grantsBefore = (await stats(server)).grants.length;
     const outcome = await controllerOf(SHORT_LIVED).callTool('read', {}, {});
-    assert(JSON.stringify(outcome.result).includes('read ok'), `the call did not succeed: ${JSON.stringify(outcome.result)}`);
+    assert(
+      JSON.stringify(outcome.result).includes('read ok'),
+      `the call did not succeed: ${JSON.stringify(outcome.result)}`,
+    );
     const grants = (await stats(server)).grants.slice(grantsBefore);
-    assert(grants.includes('refresh_token') && !grants.includes('authorization_code'), `token requests for the call: ${JSON.stringify(grants)}`);
+    assert(
+      grants.includes('refresh_token') && !grants.includes('authorization_code'),
+      `token requests for the call: ${JSON.stringify(grants)}`,
+    );
     assertEqual(opened.length, openedBefore, 'URLs opened by the refresh');
     assertEqual(modals.length, modalsBefore, 'modals shown by the refresh');
     const refreshed = await tokensOf();
-    assert(refreshed?.accessToken && refreshed.accessToken !== first.accessToken, 'the stored access token was not replaced');
-    assert(controllerOf(SHORT_LIVED).knownSecrets().includes(refreshed.accessToken), 'the new access token is not among the values masked');
+    assert(
+      refreshed?.accessToken && refreshed.accessToken !== first.accessToken,
+      'the stored access token was not replaced',
+    );
+    assert(
+      controllerOf(SHORT_LIVED).knownSecrets().includes(refreshed.accessToken),
+      'the new access token is not among the values masked',
+    );
   });
 
   return suite;

@@ -19,9 +19,15 @@ export const EVERYTHING_SERVER = 'everything';
 /** The extension activated, with its test API. */
 export async function activateWorkbench(vscode: VscodeApi): Promise<McpWorkbenchApi> {
   const extension = vscode.extensions.getExtension<McpWorkbenchApi>(EXTENSION_ID);
-  assert(extension, `extension ${EXTENSION_ID} is not installed (installed: ${vscode.extensions.all.map((e) => e.id).join(', ')})`);
+  assert(
+    extension,
+    `extension ${EXTENSION_ID} is not installed (installed: ${vscode.extensions.all.map((e) => e.id).join(', ')})`,
+  );
   const api = await extension.activate();
-  assert(api?.manager && api.config, `${EXTENSION_ID} exports no test API: is this the test build (node esbuild.js --test-hooks)? (exports: ${Object.keys(api ?? {}).join(', ')})`);
+  assert(
+    api?.manager && api.config,
+    `${EXTENSION_ID} exports no test API: is this the test build (node esbuild.js --test-hooks)? (exports: ${Object.keys(api ?? {}).join(', ')})`,
+  );
   return api;
 }
 
@@ -64,8 +70,13 @@ export async function leaveCleanState(vscode: VscodeApi, api: McpWorkbenchApi | 
  */
 export async function writeWorkspaceFile(vscode: VscodeApi, file: string, text: string): Promise<void> {
   fs.writeFileSync(file, text);
-  const stale = () => vscode.workspace.textDocuments.filter((d) => d.uri.fsPath === file && !d.isDirty && d.getText() !== text);
-  await waitUntil(`the open document of ${file} to show what was written`, () => (stale().length === 0 ? true : undefined), 10_000);
+  const stale = () =>
+    vscode.workspace.textDocuments.filter((d) => d.uri.fsPath === file && !d.isDirty && d.getText() !== text);
+  await waitUntil(
+    `the open document of ${file} to show what was written`,
+    () => (stale().length === 0 ? true : undefined),
+    10_000,
+  );
 }
 
 /** Accessors over the suite's API (set by its before hook or first test) and the test workspace. */
@@ -77,7 +88,13 @@ export function workbenchAccess(vscode: VscodeApi, currentApi: () => McpWorkbenc
   };
   const controllerOf = (name: string): ServerController => {
     const found = requireApi().manager.byName(name)[0];
-    assert(found, `no server "${name}" (servers: ${requireApi().manager.snapshot().map((s) => s.name).join(', ')})`);
+    assert(
+      found,
+      `no server "${name}" (servers: ${requireApi()
+        .manager.snapshot()
+        .map((s) => s.name)
+        .join(', ')})`,
+    );
     return found;
   };
   const folder = (): vscodeTypes.WorkspaceFolder => {
@@ -88,7 +105,10 @@ export function workbenchAccess(vscode: VscodeApi, currentApi: () => McpWorkbenc
   return {
     requireApi,
     controllerOf,
-    snapshotOf: (name: string) => requireApi().manager.snapshot().find((s) => s.name === name),
+    snapshotOf: (name: string) =>
+      requireApi()
+        .manager.snapshot()
+        .find((s) => s.name === name),
     folder,
     /** The workspace's .vscode/mcp.json. */
     configFile: (): string => path.join(folder().uri.fsPath, '.vscode', 'mcp.json'),
@@ -126,11 +146,20 @@ export async function withUrlConsent<T>(
  * the server's suggestions for it are in its rows, and checks that row is `first`. Accepted before they are in, the
  * pick takes the text typed (none): a required argument then waits on, an optional one is answered empty.
  */
-export async function acceptFirstSuggestion(vscode: VscodeApi, api: McpWorkbenchApi, step: number, first: string): Promise<void> {
-  const shown = await waitUntil(`step ${step} of the completion pick to show the server's suggestions`, () => {
-    const pick = api.browse.completionPick();
-    return pick?.step === step && pick.settled && pick.items.length > 0 ? pick : undefined;
-  }, 20_000);
+export async function acceptFirstSuggestion(
+  vscode: VscodeApi,
+  api: McpWorkbenchApi,
+  step: number,
+  first: string,
+): Promise<void> {
+  const shown = await waitUntil(
+    `step ${step} of the completion pick to show the server's suggestions`,
+    () => {
+      const pick = api.browse.completionPick();
+      return pick?.step === step && pick.settled && pick.items.length > 0 ? pick : undefined;
+    },
+    20_000,
+  );
   assertEqual(shown.items[0], first, `the first row of step ${step} of "${shown.title}"`);
   // The extension host sends a quick pick's new rows to the window from a setTimeout(0) (ExtHostQuickInput.update),
   // so a command sent at once could reach the window before them. A timer of the same length set after that one runs

@@ -62,9 +62,19 @@ describe('stdio server names', () => {
     assert.equal(nameOf('node /srv/weather-app/build/index.js', { '/srv/weather-app/': '@acme/weather' }), 'weather');
     // …and after its folder when there is no package.json.
     assert.equal(nameOf('node /srv/weather-app/build/index.js'), 'weather-app');
-    assert.equal(nameOf('node /opt/node_modules/@playwright/mcp/cli.js', { '/opt/node_modules/@playwright/mcp/': '@playwright/mcp' }), 'playwright/mcp');
+    assert.equal(
+      nameOf('node /opt/node_modules/@playwright/mcp/cli.js', {
+        '/opt/node_modules/@playwright/mcp/': '@playwright/mcp',
+      }),
+      'playwright/mcp',
+    );
     // mcp-remote's entry script (what an installed mcp-remote runs) was named "proxy".
-    assert.equal(nameOf('node /usr/lib/node_modules/mcp-remote/dist/proxy.js https://example.com/mcp', { '/usr/lib/node_modules/mcp-remote/': 'mcp-remote' }), 'mcp-remote');
+    assert.equal(
+      nameOf('node /usr/lib/node_modules/mcp-remote/dist/proxy.js https://example.com/mcp', {
+        '/usr/lib/node_modules/mcp-remote/': 'mcp-remote',
+      }),
+      'mcp-remote',
+    );
   });
 
   test('the real package.json of an installed server names its dist/index.js', () => {
@@ -78,12 +88,26 @@ describe('stdio server names', () => {
 describe('session lines', () => {
   test('words, a JSON argument to the end of the line, JSON strings', () => {
     assert.deepEqual(splitSessionLine('tools'), ['tools']);
-    assert.deepEqual(splitSessionLine('  call   echo {"message": "hi there"}  '), ['call', 'echo', '{"message": "hi there"}']);
+    assert.deepEqual(splitSessionLine('  call   echo {"message": "hi there"}  '), [
+      'call',
+      'echo',
+      '{"message": "hi there"}',
+    ]);
     assert.deepEqual(splitSessionLine('read "file:///a b.txt"'), ['read', 'file:///a b.txt']);
     assert.deepEqual(splitSessionLine('read "say \\"hi\\""'), ['read', 'say "hi"']);
-    assert.deepEqual(splitSessionLine('complete prompt p department Eng'), ['complete', 'prompt', 'p', 'department', 'Eng']);
+    assert.deepEqual(splitSessionLine('complete prompt p department Eng'), [
+      'complete',
+      'prompt',
+      'p',
+      'department',
+      'Eng',
+    ]);
     assert.deepEqual(splitSessionLine('call x [1, 2]'), ['call', 'x', '[1, 2]']);
-    assert.deepEqual(splitSessionLine(`call echo '{"message": "hi"}'`), ['call', 'echo', '{"message": "hi"}'], 'a line copied from a shell');
+    assert.deepEqual(
+      splitSessionLine(`call echo '{"message": "hi"}'`),
+      ['call', 'echo', '{"message": "hi"}'],
+      'a line copied from a shell',
+    );
   });
 
   test('an unterminated or invalid JSON string is a usage error', () => {

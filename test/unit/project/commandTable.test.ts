@@ -37,7 +37,10 @@ function tableKeys(source: string): string[] {
 }
 
 const featureDirs = readdirSync(path.join(extensionDir, 'features'));
-const featureTables = featureDirs.map((name) => ({ name, keys: tableKeys(readFileSync(path.join(extensionDir, 'features', name, 'index.ts'), 'utf8')) }));
+const featureTables = featureDirs.map((name) => ({
+  name,
+  keys: tableKeys(readFileSync(path.join(extensionDir, 'features', name, 'index.ts'), 'utf8')),
+}));
 
 const sorted = (values: readonly string[]) => [...values].sort();
 const duplicates = (values: readonly string[]) => values.filter((value, index) => values.indexOf(value) !== index);
@@ -52,7 +55,10 @@ test('every contributed command has an id in COMMAND_IDS, and every id is contri
 
 test('the features handle each command id exactly once', () => {
   const keys = featureTables.flatMap((table) => table.keys);
-  assert.ok(featureTables.filter((table) => table.keys.length > 0).length >= 10, `the tables are read: ${featureTables.map((t) => `${t.name} ${t.keys.length}`).join(', ')}`);
+  assert.ok(
+    featureTables.filter((table) => table.keys.length > 0).length >= 10,
+    `the tables are read: ${featureTables.map((t) => `${t.name} ${t.keys.length}`).join(', ')}`,
+  );
   assert.deepEqual(duplicates(keys), [], 'two features handle the same command');
   assert.deepEqual(sorted(keys), sorted(COMMAND_IDS));
 });
@@ -65,6 +71,11 @@ test('commands are registered only by the table', () => {
 });
 
 test('menus refer only to contributed commands', () => {
-  const referenced = Object.values(manifest.contributes.menus ?? {}).flatMap((items) => items.flatMap((item) => (item.command ? [item.command] : [])));
-  assert.deepEqual(referenced.filter((id) => !contributed.includes(id)), []);
+  const referenced = Object.values(manifest.contributes.menus ?? {}).flatMap((items) =>
+    items.flatMap((item) => (item.command ? [item.command] : [])),
+  );
+  assert.deepEqual(
+    referenced.filter((id) => !contributed.includes(id)),
+    [],
+  );
 });

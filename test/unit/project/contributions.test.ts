@@ -41,22 +41,35 @@ function offeredFor(when: string, viewItem: string): boolean {
 }
 
 test('the context menu of a stopped server does not offer Restart Server; a running or failed one does', () => {
-  const restart = pkg.contributes.menus['view/item/context'].filter((item) => item.command === 'mcpWorkbench.restartServer');
+  const restart = pkg.contributes.menus['view/item/context'].filter(
+    (item) => item.command === 'mcpWorkbench.restartServer',
+  );
   assert.equal(restart.length, 1);
   assert.equal(offeredFor(restart[0].when, 'server.stopped'), false);
-  for (const state of ['running', 'starting', 'error', 'signInRequired']) assert.equal(offeredFor(restart[0].when, `server.${state}`), true, state);
+  for (const state of ['running', 'starting', 'error', 'signInRequired'])
+    assert.equal(offeredFor(restart[0].when, `server.${state}`), true, state);
   const start = pkg.contributes.menus['view/item/context'].find((item) => item.command === 'mcpWorkbench.startServer');
   assert.ok(start && offeredFor(start.when, 'server.stopped'));
 });
 
 test('a walkthrough leads through open view → start → call → add, every text in English and Simplified Chinese', () => {
   const [walkthrough] = pkg.contributes.walkthroughs;
-  assert.deepEqual(walkthrough.steps.map((step) => step.id), ['openServers', 'startServer', 'callTool', 'addServer']);
-  const keys = [walkthrough.title, walkthrough.description, ...walkthrough.steps.flatMap((step) => [step.title, step.description, step.media.altText ?? ''])].map(nls);
+  assert.deepEqual(
+    walkthrough.steps.map((step) => step.id),
+    ['openServers', 'startServer', 'callTool', 'addServer'],
+  );
+  const keys = [
+    walkthrough.title,
+    walkthrough.description,
+    ...walkthrough.steps.flatMap((step) => [step.title, step.description, step.media.altText ?? '']),
+  ].map(nls);
   for (const key of keys) {
     assert.ok(key && english[key] && chinese[key], `walkthrough text ${key} is missing in one language`);
   }
-  assert.ok(walkthrough.steps.every((step) => step.completionEvents.length > 0), 'a step that never completes');
+  assert.ok(
+    walkthrough.steps.every((step) => step.completionEvents.length > 0),
+    'a step that never completes',
+  );
   const start = walkthrough.steps.find((step) => step.id === 'startServer');
   assert.match(english[nls(start!.description)!], /Enter/);
 });
@@ -64,7 +77,8 @@ test('a walkthrough leads through open view → start → call → add, every te
 test('the welcome of an empty Servers view offers Add, Import and the walkthrough, and says how to start a server', () => {
   const welcome = pkg.contributes.viewsWelcome.find((item) => item.view === 'mcpWorkbench.servers');
   const text = english[nls(welcome!.contents)!];
-  for (const command of ['mcpWorkbench.addServer', 'mcpWorkbench.importServers', 'workbench.action.openWalkthrough']) assert.ok(text.includes(`command:${command}`), command);
+  for (const command of ['mcpWorkbench.addServer', 'mcpWorkbench.importServers', 'workbench.action.openWalkthrough'])
+    assert.ok(text.includes(`command:${command}`), command);
   assert.match(text, /press Enter \(or ▷/);
   assert.ok(chinese[nls(welcome!.contents)!].includes('command:workbench.action.openWalkthrough'));
   // The activity-bar container is labelled (its title is the hover label).
@@ -80,9 +94,13 @@ test('mcpWorkbench.serverEras takes the eras of the mcp.json schema, per server 
 });
 
 test('the server keys of an mcp.json with comments and trailing commas, where our lens goes', () => {
-  const text = '{\n  // mine\n  "servers": {\n    "everything": { "command": "npx", },\n    "remote": { "url": "https://x" },\n  },\n  "inputs": [],\n}';
+  const text =
+    '{\n  // mine\n  "servers": {\n    "everything": { "command": "npx", },\n    "remote": { "url": "https://x" },\n  },\n  "inputs": [],\n}';
   const keys = serverKeyLocations(text);
-  assert.deepEqual(keys.map((key) => key.name), ['everything', 'remote']);
+  assert.deepEqual(
+    keys.map((key) => key.name),
+    ['everything', 'remote'],
+  );
   assert.equal(text.slice(keys[0].offset, keys[0].offset + keys[0].length), '"everything"');
   assert.deepEqual(serverKeyLocations('{ "servers": '), []);
 });
@@ -91,11 +109,19 @@ test('the README names the view and the palette prefix as VS Code shows them: "M
   // First-hour report 1.6: the README said the "MCP" view and "type MCP:", which also lists VS Code's own MCP commands.
   const container = english[nls(pkg.contributes.viewsContainers.activitybar[0].title) ?? ''];
   assert.equal(container, 'MCP Workbench');
-  const categories = new Set(pkg.contributes.commands.map((command) => (command.category ? english[nls(command.category) ?? ''] ?? command.category : undefined)));
+  const categories = new Set(
+    pkg.contributes.commands.map((command) =>
+      command.category ? (english[nls(command.category) ?? ''] ?? command.category) : undefined,
+    ),
+  );
   assert.deepEqual([...categories], ['MCP Workbench'], 'every command is under the MCP Workbench category');
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
   const firstSteps = readme.slice(0, readme.indexOf('\n## ', readme.indexOf('\n## ') + 1));
   assert.match(firstSteps, /Open the \*\*MCP Workbench\*\* view/);
   assert.match(firstSteps, /type `MCP Workbench:`/);
-  assert.doesNotMatch(firstSteps.replace(/\(VS Code's own MCP commands are under `MCP:`\)/, ''), /type `MCP:`/, 'the first steps send no one to VS Code\'s MCP: commands');
+  assert.doesNotMatch(
+    firstSteps.replace(/\(VS Code's own MCP commands are under `MCP:`\)/, ''),
+    /type `MCP:`/,
+    "the first steps send no one to VS Code's MCP: commands",
+  );
 });

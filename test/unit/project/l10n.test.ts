@@ -14,7 +14,8 @@ import { formatLikeVsCode } from '../../support/l10nSupport';
 import { repoRoot } from '../../support/paths';
 
 const root = repoRoot;
-const readJson = (file: string): Record<string, string> => JSON.parse(readFileSync(path.join(root, file), 'utf8')) as Record<string, string>;
+const readJson = (file: string): Record<string, string> =>
+  JSON.parse(readFileSync(path.join(root, file), 'utf8')) as Record<string, string>;
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((entry) => {
@@ -42,13 +43,24 @@ function l10nMessages(): { literal: Set<string>; computed: string[] } {
   return { literal, computed };
 }
 
-const placeholders = (text: string) => [...text.matchAll(/\{\d+\}/g)].map((match) => match[0]).sort().join(',');
+const placeholders = (text: string) =>
+  [...text.matchAll(/\{\d+\}/g)]
+    .map((match) => match[0])
+    .sort()
+    .join(',');
 
 test('every key of package.nls.json is translated in package.nls.zh-cn.json', () => {
   const english = readJson('package.nls.json');
   const chinese = readJson('package.nls.zh-cn.json');
-  assert.deepEqual(Object.keys(english).filter((key) => !(key in chinese)), []);
-  assert.deepEqual(Object.keys(chinese).filter((key) => !(key in english)), [], 'zh-cn keys that no longer exist in English');
+  assert.deepEqual(
+    Object.keys(english).filter((key) => !(key in chinese)),
+    [],
+  );
+  assert.deepEqual(
+    Object.keys(chinese).filter((key) => !(key in english)),
+    [],
+    'zh-cn keys that no longer exist in English',
+  );
 });
 
 test('every vscode.l10n.t message in src/extension is in the zh-cn bundle, with the same placeholders', () => {
@@ -61,16 +73,23 @@ test('every vscode.l10n.t message in src/extension is in the zh-cn bundle, with 
     'src/extension/platform/ui/coreErrors.ts: vscode.l10n.t(template, ...args)',
   ]);
   const english = new Set([...literal, ...JSON_SYNTAX_REASONS, ...CORE_ERROR_TEMPLATES]);
-  if (existsSync(path.join(root, 'l10n', 'bundle.l10n.json'))) for (const key of Object.keys(readJson('l10n/bundle.l10n.json'))) english.add(key);
+  if (existsSync(path.join(root, 'l10n', 'bundle.l10n.json')))
+    for (const key of Object.keys(readJson('l10n/bundle.l10n.json'))) english.add(key);
   assert.ok(english.size > 100, `only ${english.size} messages found: is the extraction broken?`);
-  assert.deepEqual([...english].filter((key) => !(key in chinese)), [], 'messages missing from l10n/bundle.l10n.zh-cn.json');
+  assert.deepEqual(
+    [...english].filter((key) => !(key in chinese)),
+    [],
+    'messages missing from l10n/bundle.l10n.zh-cn.json',
+  );
   const wrong = [...english].filter((key) => key in chinese && placeholders(key) !== placeholders(chinese[key]));
   assert.deepEqual(wrong, [], 'translations whose placeholders differ from the English message');
   // VS Code's formatting reads `{…}` up to the first `}`: a `{` left open before a placeholder hides it (`${input:{0}}`).
   const hidden = [...english].filter((key) => {
     const count = new Set(placeholders(key).split(',').filter(Boolean)).size;
     const markers = Array.from({ length: count }, (_, index) => `<arg ${index}>`);
-    return [key, chinese[key] ?? key].some((text) => markers.some((marker) => !formatLikeVsCode(text, markers).includes(marker)));
+    return [key, chinese[key] ?? key].some((text) =>
+      markers.some((marker) => !formatLikeVsCode(text, markers).includes(marker)),
+    );
   });
   assert.deepEqual(hidden, [], 'messages whose placeholders vscode.l10n.t would not fill');
 });

@@ -13,7 +13,13 @@ const schema: unknown = JSON.parse(readFileSync(path.join(ROOT, 'schemas', 'mcp.
 // strictRequired is off because if/then adds "required" for properties declared beside it, which is standard JSON Schema.
 const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
 // Keywords VS Code's JSON language service understands; ajv only needs to know they are not typos.
-ajv.addVocabulary(['allowComments', 'allowTrailingCommas', 'deprecationMessage', 'markdownDescription', 'enumDescriptions']);
+ajv.addVocabulary([
+  'allowComments',
+  'allowTrailingCommas',
+  'deprecationMessage',
+  'markdownDescription',
+  'enumDescriptions',
+]);
 const validate = ajv.compile(schema as object);
 
 function jsonc(text: string): unknown {
@@ -28,14 +34,21 @@ function errorsOf(value: unknown): ErrorObject[] {
 }
 
 function assertValid(value: unknown, label: string): void {
-  assert.deepEqual(errorsOf(value).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`), [], label);
+  assert.deepEqual(
+    errorsOf(value).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`),
+    [],
+    label,
+  );
 }
 
 /** The error list an editor would show for `value`, reduced to "path: message". */
 function problems(value: unknown): string[] {
   return errorsOf(value)
     .filter((e) => e.keyword !== 'if')
-    .map((e) => `${e.instancePath}: ${e.keyword === 'additionalProperties' ? `unknown property "${String(e.params.additionalProperty)}"` : e.message}`);
+    .map(
+      (e) =>
+        `${e.instancePath}: ${e.keyword === 'additionalProperties' ? `unknown property "${String(e.params.additionalProperty)}"` : e.message}`,
+    );
 }
 
 test('the README example is valid', () => {
@@ -61,14 +74,23 @@ test('the VS Code example from the config-format reference and the commented fix
     }`),
     'reference example',
   );
-  assertValid(jsonc(readFileSync(path.join(ROOT, 'test', 'fixtures', 'configs', 'vscode-mcp.jsonc'), 'utf8')), 'fixture');
+  assertValid(
+    jsonc(readFileSync(path.join(ROOT, 'test', 'fixtures', 'configs', 'vscode-mcp.jsonc'), 'utf8')),
+    'fixture',
+  );
 });
 
 test('valid VS Code fields we do not use are accepted: dev, sandbox, gallery, version, oauth, null env, pickString', () => {
   assertValid(
     {
       inputs: [
-        { type: 'pickString', id: 'region', description: 'Region', options: ['eu', { label: 'US East', value: 'us-east-1' }], default: 'eu' },
+        {
+          type: 'pickString',
+          id: 'region',
+          description: 'Region',
+          options: ['eu', { label: 'US East', value: 'us-east-1' }],
+          default: 'eu',
+        },
         { type: 'promptString', id: 'token', password: true },
       ],
       servers: {
@@ -80,11 +102,20 @@ test('valid VS Code fields we do not use are accepted: dev, sandbox, gallery, ve
           cwd: '${workspaceFolder}',
           dev: { watch: 'build/**/*.js', debug: { type: 'node' } },
           sandboxEnabled: true,
-          sandbox: { filesystem: { allowWrite: ['${workspaceFolder}'] }, network: { allowedDomains: ['api.example.com'] } },
+          sandbox: {
+            filesystem: { allowWrite: ['${workspaceFolder}'] },
+            network: { allowedDomains: ['api.example.com'] },
+          },
           gallery: true,
           version: '1.2.3',
         },
-        remote: { type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientId: 'abc' }, dev: { watch: ['a', 'b'] }, gallery: 'https://gallery' },
+        remote: {
+          type: 'http',
+          url: 'https://mcp.example.com/mcp',
+          oauth: { clientId: 'abc' },
+          dev: { watch: ['a', 'b'] },
+          gallery: 'https://gallery',
+        },
         untyped: { url: 'unix:///tmp/mcp.sock#/mcp' },
       },
     },
@@ -99,52 +130,88 @@ test('oauth: a pre-registered client with its secret from a password input, or a
     {
       inputs: [{ type: 'promptString', id: 'client-secret', description: 'OAuth client secret', password: true }],
       servers: {
-        registered: { type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientId: 'abc', clientSecret: '${input:client-secret}', scopes: ['mcp:read'] } },
-        cimd: { type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientMetadataUrl: 'https://client.example/mcp-client.json' } },
+        registered: {
+          type: 'http',
+          url: 'https://mcp.example.com/mcp',
+          oauth: { clientId: 'abc', clientSecret: '${input:client-secret}', scopes: ['mcp:read'] },
+        },
+        cimd: {
+          type: 'http',
+          url: 'https://mcp.example.com/mcp',
+          oauth: { clientMetadataUrl: 'https://client.example/mcp-client.json' },
+        },
       },
     },
     'oauth',
   );
-  assert.deepEqual(problems({ servers: { s: { type: 'http', url: 'https://x', oauth: { clientMetadataUrl: 'http://client.example/c.json' } } } }), [
-    '/servers/s/oauth/clientMetadataUrl: must match pattern "^https://[^/]+/."',
-  ]);
+  assert.deepEqual(
+    problems({
+      servers: { s: { type: 'http', url: 'https://x', oauth: { clientMetadataUrl: 'http://client.example/c.json' } } },
+    }),
+    ['/servers/s/oauth/clientMetadataUrl: must match pattern "^https://[^/]+/."'],
+  );
 });
 
 test('typos are flagged by name', () => {
-  assert.deepEqual(problems({ servers: { fs: { comand: 'npx', args: ['-y'] } } }), ["/servers/fs: must have required property 'command'", '/servers/fs: unknown property "comand"']);
+  assert.deepEqual(problems({ servers: { fs: { comand: 'npx', args: ['-y'] } } }), [
+    "/servers/fs: must have required property 'command'",
+    '/servers/fs: unknown property "comand"',
+  ]);
   assert.deepEqual(problems({ servers: { fs: { command: 'npx', arg: ['-y'], enviroment: {} } } }), [
     '/servers/fs: unknown property "arg"',
     '/servers/fs: unknown property "enviroment"',
   ]);
-  assert.deepEqual(problems({ servers: { gh: { type: 'http', url: 'https://x', header: {} } } }), ['/servers/gh: unknown property "header"']);
+  assert.deepEqual(problems({ servers: { gh: { type: 'http', url: 'https://x', header: {} } } }), [
+    '/servers/gh: unknown property "header"',
+  ]);
   assert.deepEqual(problems({ server: {} }), [': unknown property "server"']);
-  assert.deepEqual(problems({ inputs: [{ type: 'promptString', id: 'k', pasword: true }] }), ['/inputs/0: unknown property "pasword"']);
+  assert.deepEqual(problems({ inputs: [{ type: 'promptString', id: 'k', pasword: true }] }), [
+    '/inputs/0: unknown property "pasword"',
+  ]);
 });
 
 test('wrong types and missing required fields are errors', () => {
   assert.deepEqual(problems({ servers: { gh: { type: 'http' } } }), ["/servers/gh: must have required property 'url'"]);
-  assert.deepEqual(problems({ servers: { a: { command: 'x', env: { NESTED: { a: 1 } } } } }), ['/servers/a/env/NESTED: must be string,number,null']);
+  assert.deepEqual(problems({ servers: { a: { command: 'x', env: { NESTED: { a: 1 } } } } }), [
+    '/servers/a/env/NESTED: must be string,number,null',
+  ]);
   assert.deepEqual(problems({ servers: { a: { command: 'x', args: '-y pkg' } } }), ['/servers/a/args: must be array']);
-  assert.deepEqual(problems({ servers: { a: { command: '' } } }), ['/servers/a/command: must NOT have fewer than 1 characters']);
-  assert.deepEqual(problems({ servers: { a: { type: 'websocket', url: 'wss://x' } } }), ['/servers/a/type: must be equal to one of the allowed values']);
-  assert.deepEqual(problems({ servers: { a: { type: 'stdio', url: 'https://x' } } }), ['/servers/a/type: must be equal to one of the allowed values']);
-  assert.deepEqual(problems({ inputs: [{ type: 'pickString', id: 'p' }] }), ["/inputs/0: must have required property 'options'"]);
-  assert.deepEqual(problems({ inputs: [{ type: 'secret', id: 'p' }] }), ['/inputs/0/type: must be equal to one of the allowed values']);
+  assert.deepEqual(problems({ servers: { a: { command: '' } } }), [
+    '/servers/a/command: must NOT have fewer than 1 characters',
+  ]);
+  assert.deepEqual(problems({ servers: { a: { type: 'websocket', url: 'wss://x' } } }), [
+    '/servers/a/type: must be equal to one of the allowed values',
+  ]);
+  assert.deepEqual(problems({ servers: { a: { type: 'stdio', url: 'https://x' } } }), [
+    '/servers/a/type: must be equal to one of the allowed values',
+  ]);
+  assert.deepEqual(problems({ inputs: [{ type: 'pickString', id: 'p' }] }), [
+    "/inputs/0: must have required property 'options'",
+  ]);
+  assert.deepEqual(problems({ inputs: [{ type: 'secret', id: 'p' }] }), [
+    '/inputs/0/type: must be equal to one of the allowed values',
+  ]);
   assert.deepEqual(problems({ inputs: {} }), ['/inputs: must be array']);
-  assert.deepEqual(problems({ servers: { a: { command: 'x', headers: { A: 'b' } } } }), ['/servers/a: unknown property "headers"']);
+  assert.deepEqual(problems({ servers: { a: { command: 'x', headers: { A: 'b' } } } }), [
+    '/servers/a: unknown property "headers"',
+  ]);
 });
 
 test('"era" takes auto, 2026-07-28, handshake or its earlier name legacy on stdio and http servers, and nothing else', () => {
   for (const era of ['auto', '2026-07-28', 'handshake', 'legacy']) {
     assertValid({ servers: { a: { command: 'x', era }, b: { type: 'http', url: 'https://x', era } } }, `era ${era}`);
   }
-  assert.deepEqual(problems({ servers: { a: { command: 'x', era: '2025-11-25' } } }), ['/servers/a/era: must be equal to one of the allowed values']);
+  assert.deepEqual(problems({ servers: { a: { command: 'x', era: '2025-11-25' } } }), [
+    '/servers/a/era: must be equal to one of the allowed values',
+  ]);
 });
 
 test('what the importers write is valid against the schema', () => {
   const servers: Record<string, unknown> = {};
   for (const [kind, file] of IMPORT_FIXTURES) {
-    for (const candidate of importServers(kind, readFileSync(importFixturePath(file), 'utf8'), file, { takenNames: Object.keys(servers) }).found) {
+    for (const candidate of importServers(kind, readFileSync(importFixturePath(file), 'utf8'), file, {
+      takenNames: Object.keys(servers),
+    }).found) {
       servers[candidate.name] = candidate.entry;
     }
   }

@@ -27,7 +27,12 @@ function sourceFiles(dir: string): string[] {
 const setsIgnoreFocusOut = (options: ts.Expression | undefined): boolean =>
   options !== undefined &&
   ts.isObjectLiteralExpression(options) &&
-  options.properties.some((property) => ts.isPropertyAssignment(property) && property.name.getText() === 'ignoreFocusOut' && property.initializer.kind === ts.SyntaxKind.TrueKeyword);
+  options.properties.some(
+    (property) =>
+      ts.isPropertyAssignment(property) &&
+      property.name.getText() === 'ignoreFocusOut' &&
+      property.initializer.kind === ts.SyntaxKind.TrueKeyword,
+  );
 
 /** The quick picks in `text` that may close on focus loss, as `<file>:<line> <what>`. */
 function picksClosingOnFocusLoss(file: string, text: string): string[] {
@@ -39,11 +44,16 @@ function picksClosingOnFocusLoss(file: string, text: string): string[] {
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const method = node.expression.name.text;
-      if (method === 'showQuickPick' && !setsIgnoreFocusOut(node.arguments[1])) found.push(`${path.relative(root, file)}:${lineOf(node)} showQuickPick without ignoreFocusOut: true`);
+      if (method === 'showQuickPick' && !setsIgnoreFocusOut(node.arguments[1]))
+        found.push(`${path.relative(root, file)}:${lineOf(node)} showQuickPick without ignoreFocusOut: true`);
       if (method === 'createQuickPick') {
         const parent = node.parent;
-        if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name)) created.push({ name: parent.name.text, line: lineOf(node) });
-        else found.push(`${path.relative(root, file)}:${lineOf(node)} createQuickPick not assigned to a name (cannot check it)`);
+        if (ts.isVariableDeclaration(parent) && ts.isIdentifier(parent.name))
+          created.push({ name: parent.name.text, line: lineOf(node) });
+        else
+          found.push(
+            `${path.relative(root, file)}:${lineOf(node)} createQuickPick not assigned to a name (cannot check it)`,
+          );
       }
     }
     if (
@@ -58,7 +68,11 @@ function picksClosingOnFocusLoss(file: string, text: string): string[] {
     ts.forEachChild(node, visit);
   };
   visit(source);
-  for (const pick of created) if (!stayOpen.has(pick.name)) found.push(`${path.relative(root, file)}:${pick.line} createQuickPick "${pick.name}" without ${pick.name}.ignoreFocusOut = true`);
+  for (const pick of created)
+    if (!stayOpen.has(pick.name))
+      found.push(
+        `${path.relative(root, file)}:${pick.line} createQuickPick "${pick.name}" without ${pick.name}.ignoreFocusOut = true`,
+      );
   return found;
 }
 
@@ -82,5 +96,8 @@ test('every quick pick of the extension stays open on focus loss', () => {
   const files = sourceFiles(path.join(root, 'src', 'extension'));
   const picks = files.filter((file) => /showQuickPick|createQuickPick/.test(readFileSync(file, 'utf8')));
   assert.ok(picks.length >= 10, `the extension's quick picks were found (${picks.length} files)`);
-  assert.deepEqual(files.flatMap((file) => picksClosingOnFocusLoss(file, readFileSync(file, 'utf8'))), []);
+  assert.deepEqual(
+    files.flatMap((file) => picksClosingOnFocusLoss(file, readFileSync(file, 'utf8'))),
+    [],
+  );
 });

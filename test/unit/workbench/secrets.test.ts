@@ -21,12 +21,26 @@ test('known secrets are replaced wherever they appear inside strings, in a deep 
 test('values under secret-looking keys are masked; the auth scheme stays visible', () => {
   const masked = maskSecrets({
     headers: { Authorization: 'Bearer abc', 'X-Api-Key': 'k', Cookie: 'session=1', Accept: 'application/json' },
-    env: { GITHUB_TOKEN: 'ghp_x', PERPLEXITY_API_KEY: 'pk', DB_PASSWORD: 'p', client_secret: 's', HOME: '/home/u', apikey: 7 },
+    env: {
+      GITHUB_TOKEN: 'ghp_x',
+      PERPLEXITY_API_KEY: 'pk',
+      DB_PASSWORD: 'p',
+      client_secret: 's',
+      HOME: '/home/u',
+      apikey: 7,
+    },
     oauth: { access_token: 'a', refresh_token: 'r', token_type: 'Bearer', credentials: 'c' },
   });
   assert.deepEqual(masked, {
     headers: { Authorization: `Bearer ${MASK}`, 'X-Api-Key': MASK, Cookie: MASK, Accept: 'application/json' },
-    env: { GITHUB_TOKEN: MASK, PERPLEXITY_API_KEY: MASK, DB_PASSWORD: MASK, client_secret: MASK, HOME: '/home/u', apikey: MASK },
+    env: {
+      GITHUB_TOKEN: MASK,
+      PERPLEXITY_API_KEY: MASK,
+      DB_PASSWORD: MASK,
+      client_secret: MASK,
+      HOME: '/home/u',
+      apikey: MASK,
+    },
     oauth: { access_token: MASK, refresh_token: MASK, token_type: 'Bearer', credentials: MASK },
   });
 });
@@ -40,8 +54,18 @@ test('protocol fields and flags that merely look secret are left alone', () => {
     empty: { password: '' },
   };
   assert.deepEqual(maskSecrets(message), message);
-  for (const key of ['progressToken', 'maxTokens', 'tokenType', 'secretName', 'inputTokens']) assert.equal(isSecretKey(key), false, key);
-  for (const key of ['Authorization', 'proxy-authorization', 'x-api-key', 'api_key', 'ApiKey', 'GITHUB_TOKEN', 'set-cookie', 'password'])
+  for (const key of ['progressToken', 'maxTokens', 'tokenType', 'secretName', 'inputTokens'])
+    assert.equal(isSecretKey(key), false, key);
+  for (const key of [
+    'Authorization',
+    'proxy-authorization',
+    'x-api-key',
+    'api_key',
+    'ApiKey',
+    'GITHUB_TOKEN',
+    'set-cookie',
+    'password',
+  ])
     assert.equal(isSecretKey(key), true, key);
 });
 
@@ -63,7 +87,12 @@ test('maskText: longest secret first, JSON-escaped and URL-encoded forms, Bearer
 test('maskHeaders keeps names, masks values, handles arrays and undefined', () => {
   assert.deepEqual(
     maskHeaders(
-      { authorization: 'Basic dXNlcjpwYXNz', 'set-cookie': ['a=1', 'b=2'], 'x-trace': 'id-supersecret', host: undefined },
+      {
+        authorization: 'Basic dXNlcjpwYXNz',
+        'set-cookie': ['a=1', 'b=2'],
+        'x-trace': 'id-supersecret',
+        host: undefined,
+      },
       ['supersecret'],
     ),
     { authorization: `Basic ${MASK}`, 'set-cookie': [MASK, MASK], 'x-trace': `id-${MASK}`, host: undefined },
@@ -81,9 +110,17 @@ test('cycles and shared references do not recurse forever', () => {
 });
 
 test('a URL query parameter named like a secret is masked in free text, other parameters stay', () => {
-  const line = 'Starting remote: https://api.example.com/mcp?api_key=sk-live-abc&region=eu&access_token=t0k3n#frag (http)';
-  assert.equal(maskText(line), `Starting remote: https://api.example.com/mcp?api_key=${MASK}&region=eu&access_token=${MASK}#frag (http)`);
-  assert.equal(maskText('GET /search?q=tokens&page=2'), 'GET /search?q=tokens&page=2', 'a parameter merely about tokens stays');
+  const line =
+    'Starting remote: https://api.example.com/mcp?api_key=sk-live-abc&region=eu&access_token=t0k3n#frag (http)';
+  assert.equal(
+    maskText(line),
+    `Starting remote: https://api.example.com/mcp?api_key=${MASK}&region=eu&access_token=${MASK}#frag (http)`,
+  );
+  assert.equal(
+    maskText('GET /search?q=tokens&page=2'),
+    'GET /search?q=tokens&page=2',
+    'a parameter merely about tokens stays',
+  );
   assert.equal(maskText('url: "https://h/x?apiKey=abc"'), `url: "https://h/x?apiKey=${MASK}"`);
 });
 
@@ -91,8 +128,16 @@ test('the secrets asked for each time count: a list changed in place, or a new s
   const secrets = ['first-secret'];
   assert.equal(maskText('a first-secret b', secrets), `a ${MASK} b`);
   secrets.push('later-input');
-  assert.equal(maskText('later-input and first-secret', secrets), `${MASK} and ${MASK}`, 'the same array, grown in place');
+  assert.equal(
+    maskText('later-input and first-secret', secrets),
+    `${MASK} and ${MASK}`,
+    'the same array, grown in place',
+  );
   secrets.splice(0, 1);
-  assert.equal(maskText('first-secret later-input', secrets), `first-secret ${MASK}`, 'a secret no longer listed is not masked from memory');
+  assert.equal(
+    maskText('first-secret later-input', secrets),
+    `first-secret ${MASK}`,
+    'a secret no longer listed is not masked from memory',
+  );
   assert.equal(maskText('a=1&password=hunter22 Bearer abcdefghij', []), `a=1&password=${MASK} Bearer ${MASK}`);
 });

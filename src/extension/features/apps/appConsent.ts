@@ -14,7 +14,11 @@ const MAX_DOWNLOAD_BYTES = 50 * 1024 * 1024;
  */
 export async function askOpenLink(serverName: string, url: string): Promise<boolean> {
   const open = vscode.l10n.t('Open Link');
-  const choice = await vscode.window.showWarningMessage(vscode.l10n.t('The app of MCP server "{0}" wants to open a link.', serverName), { modal: true, detail: url }, open);
+  const choice = await vscode.window.showWarningMessage(
+    vscode.l10n.t('The app of MCP server "{0}" wants to open a link.', serverName),
+    { modal: true, detail: url },
+    open,
+  );
   if (choice !== open) return false;
   return openExternalUrl(url);
 }
@@ -27,7 +31,12 @@ export async function offerMessage(serverName: string, content: readonly Content
   const text = textOf(content).slice(0, 20_000);
   const copy = vscode.l10n.t('Copy');
   const chat = vscode.l10n.t('Open in Chat');
-  const choice = await vscode.window.showInformationMessage(vscode.l10n.t('The app of MCP server "{0}" offers a message.', serverName), { modal: true, detail: text }, copy, chat);
+  const choice = await vscode.window.showInformationMessage(
+    vscode.l10n.t('The app of MCP server "{0}" offers a message.', serverName),
+    { modal: true, detail: text },
+    copy,
+    chat,
+  );
   if (choice === copy) {
     await vscode.env.clipboard.writeText(text);
     return true;
@@ -54,7 +63,12 @@ function bytesOf(item: { text?: unknown; blob?: unknown }): Uint8Array | undefin
 /** A file name from the item's URI, without any directory part the app put in it. */
 function suggestedName(uri: string): string {
   const last = uri.split(/[\\/]/).filter(Boolean).pop() ?? 'download';
-  return path.basename(decodeURIComponent(last.replace(/[?#].*$/, ''))).replace(/[^\w.\- ]/g, '_').slice(0, 120) || 'download';
+  return (
+    path
+      .basename(decodeURIComponent(last.replace(/[?#].*$/, '')))
+      .replace(/[^\w.\- ]/g, '_')
+      .slice(0, 120) || 'download'
+  );
 }
 
 /** Each file through a save dialog (the person picks the place); a linked file is read from the same server. */
@@ -68,12 +82,20 @@ export async function downloadFiles(api: AppsApi, items: readonly DownloadItem[]
       bytes = read.contents[0] ? bytesOf(read.contents[0]) : undefined;
     }
     if (!bytes || bytes.length > MAX_DOWNLOAD_BYTES) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('The app offered a file that is empty or larger than {0} MB; it was not saved.', MAX_DOWNLOAD_BYTES / 1024 / 1024));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'The app offered a file that is empty or larger than {0} MB; it was not saved.',
+          MAX_DOWNLOAD_BYTES / 1024 / 1024,
+        ),
+      );
       continue;
     }
     const home = vscode.workspace.workspaceFolders?.[0]?.uri;
     const name = suggestedName(item.kind === 'link' ? item.name : item.uri);
-    const target = await vscode.window.showSaveDialog({ title: vscode.l10n.t('Save the file offered by the app'), defaultUri: home ? vscode.Uri.joinPath(home, name) : undefined });
+    const target = await vscode.window.showSaveDialog({
+      title: vscode.l10n.t('Save the file offered by the app'),
+      defaultUri: home ? vscode.Uri.joinPath(home, name) : undefined,
+    });
     if (!target) continue;
     await vscode.workspace.fs.writeFile(target, bytes);
     saved = true;

@@ -7,7 +7,6 @@ import { appsEnabled } from '../../platform/apps/appsSetting';
 import type { AppCall, AppsService } from '../../platform/services';
 import { showError } from '../../platform/ui/coreErrors';
 
-
 const NO_APP: AppCall = { answered: () => undefined, cancelled: () => undefined };
 
 /** Draws the app of a called tool beside its result (and again in an editor tab on request). */
@@ -24,7 +23,8 @@ export class AppHost implements AppsService, vscode.Disposable {
     const uri = toolUi(tool).resourceUri;
     const api = controller.client?.extension(mcpApps);
     if (!uri || !api || !appsEnabled()) return NO_APP;
-    let last: { kind: 'answered'; result: CallToolResult; at: number } | { kind: 'cancelled'; reason: string } | undefined;
+    let last:
+      { kind: 'answered'; result: CallToolResult; at: number } | { kind: 'cancelled'; reason: string } | undefined;
     // The call's panels already drawn hear the answer when it comes; one drawn later gets it on creation.
     const drawn = new Set<AppPanel>();
     // The call's copy in an editor tab, once asked for: asking again reveals it rather than drawing a second one
@@ -95,9 +95,15 @@ export class AppHost implements AppsService, vscode.Disposable {
   reopen(controller: ServerController, toolName: string, args: unknown, outcome: unknown): void {
     const state = controller.state;
     const tool = state.kind === 'running' ? state.tools.find((candidate) => candidate.name === toolName) : undefined;
-    const result = typeof outcome === 'object' && outcome !== null ? (outcome as { result?: unknown }).result : undefined;
-    if (!tool || typeof result !== 'object' || result === null || !Array.isArray((result as CallToolResult).content)) return;
-    this.begin(controller, tool, typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {}).answered(result as CallToolResult);
+    const result =
+      typeof outcome === 'object' && outcome !== null ? (outcome as { result?: unknown }).result : undefined;
+    if (!tool || typeof result !== 'object' || result === null || !Array.isArray((result as CallToolResult).content))
+      return;
+    this.begin(
+      controller,
+      tool,
+      typeof args === 'object' && args !== null ? (args as Record<string, unknown>) : {},
+    ).answered(result as CallToolResult);
   }
 
   dispose(): void {

@@ -65,12 +65,29 @@ export function appPage(options: AppPageOptions): string {
     },
   };
   const notes: string[] = [];
-  if (csp.refused.length > 0) notes.push(vscode.l10n.t('Refused CSP entries: {0}', csp.refused.map((refusal) => `${refusal.entry} (${refusal.reason})`).join(', ')));
-  if (permissions.granted.length > 0) notes.push(vscode.l10n.t('Granted: {0}', permissions.granted.map(permissionLabel).join(', ')));
-  if (permissions.notGrantable.length > 0) notes.push(vscode.l10n.t('Asked for, not available in VS Code: {0}', permissions.notGrantable.map(permissionLabel).join(', ')));
-  const connect = csp.accepted.connectDomains.length > 0 ? csp.accepted.connectDomains.join(', ') : vscode.l10n.t('none');
+  if (csp.refused.length > 0)
+    notes.push(
+      vscode.l10n.t(
+        'Refused CSP entries: {0}',
+        csp.refused.map((refusal) => `${refusal.entry} (${refusal.reason})`).join(', '),
+      ),
+    );
+  if (permissions.granted.length > 0)
+    notes.push(vscode.l10n.t('Granted: {0}', permissions.granted.map(permissionLabel).join(', ')));
+  if (permissions.notGrantable.length > 0)
+    notes.push(
+      vscode.l10n.t(
+        'Asked for, not available in VS Code: {0}',
+        permissions.notGrantable.map(permissionLabel).join(', '),
+      ),
+    );
+  const connect =
+    csp.accepted.connectDomains.length > 0 ? csp.accepted.connectDomains.join(', ') : vscode.l10n.t('none');
   notes.push(vscode.l10n.t('Network access: {0}', connect));
-  const openInEditor = options.mode === 'inline' ? `<button type="button" class="secondary" data-action="openInEditor" disabled>${escapeHtml(vscode.l10n.t('Open App in Editor'))}</button>` : '';
+  const openInEditor =
+    options.mode === 'inline'
+      ? `<button type="button" class="secondary" data-action="openInEditor" disabled>${escapeHtml(vscode.l10n.t('Open App in Editor'))}</button>`
+      : '';
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(vscode.env.language)}">
 <head>

@@ -3,7 +3,13 @@ import type { AppsApi, UiResource } from '../../../protocol/extensions/apps';
 import type { CallToolResult, Tool } from '../../../protocol/types';
 import { describeAppSecurity, VSCODE_GRANTABLE_PERMISSIONS } from '../../../workbench/apps/appCsp';
 import { AppSession } from '../../../workbench/apps/appSession';
-import { appTheme, safeStyleValue, type AppDisplayMode, type EditorThemeKind, type HostSurroundings } from '../../../workbench/apps/hostContext';
+import {
+  appTheme,
+  safeStyleValue,
+  type AppDisplayMode,
+  type EditorThemeKind,
+  type HostSurroundings,
+} from '../../../workbench/apps/hostContext';
 import { askOpenLink, downloadFiles, offerMessage } from './appConsent';
 import { appPage } from './appPage';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
@@ -55,8 +61,14 @@ export class AppPanel implements vscode.Disposable {
     this.panel = vscode.window.createWebviewPanel(
       'mcpWorkbench.app',
       vscode.l10n.t('{0} (app)', tool.title ?? tool.name),
-      options.mode === 'inline' ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true } : { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
-      { enableScripts: true, retainContextWhenHidden: true, localResourceRoots: [webviewMedia(options.extensionUri, 'apps')] },
+      options.mode === 'inline'
+        ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }
+        : { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [webviewMedia(options.extensionUri, 'apps')],
+      },
     );
     this.surroundings = {
       theme: appTheme(themeKind(vscode.window.activeColorTheme.kind)),
@@ -84,11 +96,17 @@ export class AppPanel implements vscode.Disposable {
           if (size.height !== undefined) void this.panel.webview.postMessage({ type: 'resize', height: size.height });
         },
         modelContextChanged: (context) => {
-          const text = context.content.map((block) => (block.type === 'text' ? block.text : `[${block.type}]`)).join('\n');
+          const text = context.content
+            .map((block) => (block.type === 'text' ? block.text : `[${block.type}]`))
+            .join('\n');
           const structured = context.structuredContent ? `\n${JSON.stringify(context.structuredContent, null, 2)}` : '';
           void this.panel.webview.postMessage({ type: 'context', text: `${text}${structured}`.slice(0, 20_000) });
         },
-        log: (level, text) => this.log(level === 'debug' || level === 'info' || level === 'notice' ? 'info' : 'warn', `app of ${tool.name}: ${text}`),
+        log: (level, text) =>
+          this.log(
+            level === 'debug' || level === 'info' || level === 'notice' ? 'info' : 'warn',
+            `app of ${tool.name}: ${text}`,
+          ),
         teardownRequested: () => void this.close(),
         stopped: (reason) => {
           this.log('warn', reason);
@@ -97,8 +115,21 @@ export class AppPanel implements vscode.Disposable {
         },
       },
     });
-    this.panel.webview.html = appPage({ webview: this.panel.webview, extensionUri: options.extensionUri, serverName, toolName: tool.name, html: resource.html, csp: security.csp, permissions: security.permissions, mode: options.mode });
-    if (security.csp.refused.length > 0) this.log('warn', `app of ${tool.name}: refused CSP entries ${security.csp.refused.map((refusal) => refusal.entry).join(', ')}`);
+    this.panel.webview.html = appPage({
+      webview: this.panel.webview,
+      extensionUri: options.extensionUri,
+      serverName,
+      toolName: tool.name,
+      html: resource.html,
+      csp: security.csp,
+      permissions: security.permissions,
+      mode: options.mode,
+    });
+    if (security.csp.refused.length > 0)
+      this.log(
+        'warn',
+        `app of ${tool.name}: refused CSP entries ${security.csp.refused.map((refusal) => refusal.entry).join(', ')}`,
+      );
     this.disposables.push(
       this.panel.webview.onDidReceiveMessage((message: unknown) => this.onPageMessage(message)),
       this.panel.onDidDispose(() => this.dispose()),
@@ -119,12 +150,18 @@ export class AppPanel implements vscode.Disposable {
     if (logged || answeredAt === undefined || firstSizeAt === undefined) return;
     this.drawTiming.logged = true;
     if (this.options.mode === 'fullscreen') {
-      this.log('info', `app of ${this.options.tool.name} drawn (its first ui/notifications/size-changed) ${firstSizeAt - this.openedAt} ms after its editor tab opened (fullscreen)`);
+      this.log(
+        'info',
+        `app of ${this.options.tool.name} drawn (its first ui/notifications/size-changed) ${firstSizeAt - this.openedAt} ms after its editor tab opened (fullscreen)`,
+      );
       return;
     }
     const gap = firstSizeAt - answeredAt;
     const when = gap >= 0 ? `${gap} ms after the call answered` : `${-gap} ms before the call answered`;
-    this.log('info', `app of ${this.options.tool.name} drawn (its first ui/notifications/size-changed) ${when} (${this.options.mode})`);
+    this.log(
+      'info',
+      `app of ${this.options.tool.name} drawn (its first ui/notifications/size-changed) ${when} (${this.options.mode})`,
+    );
   }
 
   toolCancelled(reason: string): void {
@@ -165,7 +202,11 @@ export class AppPanel implements vscode.Disposable {
     // are cancelled at the server, a teardown still waiting stops waiting, and nothing more is posted.
     const wasRunning = !this.session.ended;
     const cancelled = this.session.close();
-    if (wasRunning) this.log('info', `app of ${this.options.tool.name}: its tab was closed, so the app was not told (its frame is gone); ${cancelled} request(s) in flight cancelled`);
+    if (wasRunning)
+      this.log(
+        'info',
+        `app of ${this.options.tool.name}: its tab was closed, so the app was not told (its frame is gone); ${cancelled} request(s) in flight cancelled`,
+      );
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
     this.panel.dispose();
   }
@@ -216,9 +257,18 @@ export class AppPanel implements vscode.Disposable {
         if (safe !== undefined && name.startsWith('--')) styles[name] = safe;
       }
     }
-    const width = typeof data.width === 'number' && data.width > 0 ? Math.round(data.width) : this.surroundings.container.width;
-    const height = typeof data.height === 'number' && data.height > 0 ? Math.round(data.height) : this.surroundings.container.maxHeight;
-    this.surroundings = { ...this.surroundings, theme: appTheme(kind), styles, container: { width, maxHeight: height } };
+    const width =
+      typeof data.width === 'number' && data.width > 0 ? Math.round(data.width) : this.surroundings.container.width;
+    const height =
+      typeof data.height === 'number' && data.height > 0
+        ? Math.round(data.height)
+        : this.surroundings.container.maxHeight;
+    this.surroundings = {
+      ...this.surroundings,
+      theme: appTheme(kind),
+      styles,
+      container: { width, maxHeight: height },
+    };
     this.session.updateSurroundings(this.surroundings);
   }
 }

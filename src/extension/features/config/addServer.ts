@@ -2,7 +2,13 @@ import * as vscode from 'vscode';
 import { uniqueName } from '../../../workbench/node/importers';
 import { errorMessage } from '../../../protocol/errors';
 import { parseHeaderLines, splitCommandLine } from '../../../workbench/config/commandLine';
-import { addServers, pickTarget, takenNames, targetFromArgument, type ConfigTarget } from '../../platform/config/configTargets';
+import {
+  addServers,
+  pickTarget,
+  takenNames,
+  targetFromArgument,
+  type ConfigTarget,
+} from '../../platform/config/configTargets';
 
 /**
  * What a caller may fill in ahead of time (automation, tests); anything missing is asked for.
@@ -38,15 +44,24 @@ async function addServer(given: AddServerArguments): Promise<void> {
   const taken = await takenNames(target);
   const name = given.name ?? (await askName(title, suggestName(entry), taken));
   if (!name) return;
-  if (taken.some((used) => used.toLowerCase() === name.toLowerCase())) throw new Error(vscode.l10n.t('A server named "{0}" already exists there.', name));
+  if (taken.some((used) => used.toLowerCase() === name.toLowerCase()))
+    throw new Error(vscode.l10n.t('A server named "{0}" already exists there.', name));
   await addServers(target, [{ name, entry }]);
 }
 
 async function pickTransport(title: string): Promise<'stdio' | 'http' | undefined> {
   const picked = await vscode.window.showQuickPick(
     [
-      { label: '$(terminal) ' + vscode.l10n.t('Command (stdio)'), detail: vscode.l10n.t('Run a local program, e.g. npx -y @modelcontextprotocol/server-everything'), transport: 'stdio' as const },
-      { label: '$(globe) ' + vscode.l10n.t('HTTP'), detail: vscode.l10n.t('Connect to a server URL (Streamable HTTP, falling back to SSE)'), transport: 'http' as const },
+      {
+        label: '$(terminal) ' + vscode.l10n.t('Command (stdio)'),
+        detail: vscode.l10n.t('Run a local program, e.g. npx -y @modelcontextprotocol/server-everything'),
+        transport: 'stdio' as const,
+      },
+      {
+        label: '$(globe) ' + vscode.l10n.t('HTTP'),
+        detail: vscode.l10n.t('Connect to a server URL (Streamable HTTP, falling back to SSE)'),
+        transport: 'http' as const,
+      },
     ],
     { title, placeHolder: vscode.l10n.t('How does the server run?'), ignoreFocusOut: true },
   );
@@ -54,14 +69,19 @@ async function pickTransport(title: string): Promise<'stdio' | 'http' | undefine
 }
 
 /** The value the command was given, else what the person types (undefined when they cancel). */
-async function givenOrAsked(given: string | undefined, box: Omit<vscode.InputBoxOptions, 'ignoreFocusOut'>): Promise<string | undefined> {
+async function givenOrAsked(
+  given: string | undefined,
+  box: Omit<vscode.InputBoxOptions, 'ignoreFocusOut'>,
+): Promise<string | undefined> {
   return given ?? (await vscode.window.showInputBox({ ...box, ignoreFocusOut: true }));
 }
 
 async function stdioEntry(title: string, given: AddServerArguments): Promise<object | undefined> {
   const line = await givenOrAsked(given.commandLine, {
     title,
-    prompt: vscode.l10n.t('The command line that starts the server. Quotes group words; nothing is run through a shell.'),
+    prompt: vscode.l10n.t(
+      'The command line that starts the server. Quotes group words; nothing is run through a shell.',
+    ),
     placeHolder: 'npx -y @modelcontextprotocol/server-everything',
     validateInput: (value) => validateCommandLine(value),
   });
@@ -76,14 +96,17 @@ async function httpEntry(title: string, given: AddServerArguments): Promise<obje
     title,
     prompt: vscode.l10n.t('The server URL'),
     placeHolder: 'https://example.com/mcp',
-    validateInput: (value) => (/^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.')),
+    validateInput: (value) =>
+      /^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.'),
   });
   if (url === undefined) return undefined;
   let headers = given.headers;
   if (!headers && given.url === undefined) {
     const text = await vscode.window.showInputBox({
       title,
-      prompt: vscode.l10n.t('Optional headers, "Name: value" separated by ";". Use ${input:id} for secrets so they are not written to the file.'),
+      prompt: vscode.l10n.t(
+        'Optional headers, "Name: value" separated by ";". Use ${input:id} for secrets so they are not written to the file.',
+      ),
       placeHolder: 'Authorization: Bearer ${input:token}',
       ignoreFocusOut: true,
       validateInput: (value) => {
@@ -109,7 +132,8 @@ async function askName(title: string, suggestion: string, taken: readonly string
     ignoreFocusOut: true,
     validateInput: (value) => {
       if (value.trim() === '') return vscode.l10n.t('The name cannot be empty.');
-      if (taken.some((used) => used.toLowerCase() === value.trim().toLowerCase())) return vscode.l10n.t('A server named "{0}" already exists there.', value.trim());
+      if (taken.some((used) => used.toLowerCase() === value.trim().toLowerCase()))
+        return vscode.l10n.t('A server named "{0}" already exists there.', value.trim());
       return undefined;
     },
   });
@@ -127,7 +151,20 @@ function suggestName(entry: object): string {
     }
   }
   const words = [record.command ?? '', ...(record.args ?? [])].filter((word) => !word.startsWith('-'));
-  const launchers = new Set(['npx', 'uvx', 'pnpm', 'dlx', 'bunx', 'node', 'python', 'python3', 'uv', 'run', 'docker', 'deno']);
+  const launchers = new Set([
+    'npx',
+    'uvx',
+    'pnpm',
+    'dlx',
+    'bunx',
+    'node',
+    'python',
+    'python3',
+    'uv',
+    'run',
+    'docker',
+    'deno',
+  ]);
   const meaningful = words.find((word) => !launchers.has(word.split(/[\\/]/).pop() ?? word)) ?? words[0] ?? 'server';
   const base = meaningful.split(/[\\/]/).pop() ?? meaningful;
   // "server-everything@1.2" → "server-everything"; "index.js" → "index".
@@ -136,7 +173,9 @@ function suggestName(entry: object): string {
 
 function validateCommandLine(value: string): string | undefined {
   try {
-    return splitCommandLine(value).length === 0 ? vscode.l10n.t('Enter the command that starts the server.') : undefined;
+    return splitCommandLine(value).length === 0
+      ? vscode.l10n.t('Enter the command that starts the server.')
+      : undefined;
   } catch (error) {
     return errorMessage(error);
   }

@@ -17,7 +17,11 @@ export async function forgetInputs(inputs: InputPrompter): Promise<number> {
   if (!keys || keys.length === 0) return 0;
   if (!(answerer ? answerer.confirm(keys.length) : await confirm(keys.length))) return 0;
   const count = await inputs.forget(keys);
-  void vscode.window.showInformationMessage(count === 1 ? vscode.l10n.t('Forgot 1 stored MCP input value.') : vscode.l10n.t('Forgot {0} stored MCP input values.', count));
+  void vscode.window.showInformationMessage(
+    count === 1
+      ? vscode.l10n.t('Forgot 1 stored MCP input value.')
+      : vscode.l10n.t('Forgot {0} stored MCP input values.', count),
+  );
   return count;
 }
 
@@ -28,14 +32,21 @@ async function pick(stored: readonly StoredInput[]): Promise<readonly string[] |
     detail: describeConfig(input.configUri),
     key: input.key,
   }));
-  const picked = await vscode.window.showQuickPick(items, { canPickMany: true, ignoreFocusOut: true, title: vscode.l10n.t('Forget Stored Inputs'), placeHolder: vscode.l10n.t('Select the stored input values to forget') });
+  const picked = await vscode.window.showQuickPick(items, {
+    canPickMany: true,
+    ignoreFocusOut: true,
+    title: vscode.l10n.t('Forget Stored Inputs'),
+    placeHolder: vscode.l10n.t('Select the stored input values to forget'),
+  });
   return picked?.map((item) => item.key);
 }
 
 async function confirm(count: number): Promise<boolean> {
   const forget = vscode.l10n.t('Forget');
   const choice = await vscode.window.showWarningMessage(
-    count === 1 ? vscode.l10n.t('Forget 1 stored MCP input value?') : vscode.l10n.t('Forget {0} stored MCP input values?', count),
+    count === 1
+      ? vscode.l10n.t('Forget 1 stored MCP input value?')
+      : vscode.l10n.t('Forget {0} stored MCP input values?', count),
     { modal: true, detail: vscode.l10n.t('The servers that use them ask for them again at their next start.') },
     forget,
   );

@@ -18,7 +18,10 @@ const SECRET_NAME = /token|secret|passw(or)?d|api[-_]?key|auth|credential|privat
 const SCHEME = /^(Bearer|Basic|Token|Bot)\s+/i;
 
 export function literalSecrets(entry: ImportedServerEntry): LiteralSecret[] {
-  const values = entry.type === 'stdio' ? { where: 'env' as const, map: entry.env ?? {} } : { where: 'headers' as const, map: entry.headers ?? {} };
+  const values =
+    entry.type === 'stdio'
+      ? { where: 'env' as const, map: entry.env ?? {} }
+      : { where: 'headers' as const, map: entry.headers ?? {} };
   return Object.entries(values.map).flatMap(([key, value]) => {
     if (typeof value !== 'string' || !SECRET_NAME.test(key)) return [];
     const secret = value.replace(SCHEME, '');
@@ -28,16 +31,27 @@ export function literalSecrets(entry: ImportedServerEntry): LiteralSecret[] {
 
 /** The input id of a secret: the server's and the key's names, in the characters an input id may use. */
 function secretInputId(serverName: string, key: string): string {
-  return `${serverName}-${key}`.toLowerCase().replace(/[^a-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'secret';
+  return (
+    `${serverName}-${key}`
+      .toLowerCase()
+      .replace(/[^a-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'secret'
+  );
 }
 
 /** The entry with each literal secret replaced by a password input, and the inputs to add to the file. */
-export function withPasswordInputs(serverName: string, entry: ImportedServerEntry, takenIds: readonly string[] = []): { entry: ImportedServerEntry; inputs: InputEntry[] } {
+export function withPasswordInputs(
+  serverName: string,
+  entry: ImportedServerEntry,
+  takenIds: readonly string[] = [],
+): { entry: ImportedServerEntry; inputs: InputEntry[] } {
   const secrets = literalSecrets(entry);
   if (secrets.length === 0) return { entry, inputs: [] };
   const taken = new Set(takenIds);
   const inputs: InputEntry[] = [];
-  const replaced: Record<string, string | null> = { ...(entry.type === 'stdio' ? (entry.env ?? {}) : (entry.headers ?? {})) };
+  const replaced: Record<string, string | null> = {
+    ...(entry.type === 'stdio' ? (entry.env ?? {}) : (entry.headers ?? {})),
+  };
   for (const { key } of secrets) {
     let id = secretInputId(serverName, key);
     for (let n = 2; taken.has(id); n++) id = `${secretInputId(serverName, key)}-${n}`;

@@ -2,9 +2,26 @@ import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { IMPORT_SOURCE_LABELS, importKindForFile, importServers, knownImportSources, uniqueName, type ImportCandidate, type ImportSkip, type ImportSourceKind } from '../../../workbench/node/importers';
+import {
+  IMPORT_SOURCE_LABELS,
+  importKindForFile,
+  importServers,
+  knownImportSources,
+  uniqueName,
+  type ImportCandidate,
+  type ImportSkip,
+  type ImportSourceKind,
+} from '../../../workbench/node/importers';
 import { errorMessage } from '../../../protocol/errors';
-import { addServers, pickTarget, takenInputIds, takenNames, targetFromArgument, targetLabel, type ConfigTarget } from '../../platform/config/configTargets';
+import {
+  addServers,
+  pickTarget,
+  takenInputIds,
+  takenNames,
+  targetFromArgument,
+  targetLabel,
+  type ConfigTarget,
+} from '../../platform/config/configTargets';
 import { literalSecrets, withPasswordInputs } from './importSecrets';
 import type { InputEntry } from '../../../workbench/config/jsoncEdit';
 
@@ -50,7 +67,11 @@ export interface ImportPickItem {
  * where to write. Test hooks replace it to answer and to see what each step showed.
  */
 interface ImportUi {
-  pickServers(title: string, items: readonly ImportPickItem[], skippedCount: number): Promise<readonly string[] | 'choose-file' | undefined>;
+  pickServers(
+    title: string,
+    items: readonly ImportPickItem[],
+    skippedCount: number,
+  ): Promise<readonly string[] | 'choose-file' | undefined>;
   chooseFile(title: string): Promise<string | undefined>;
   pickTarget(title: string): Promise<ConfigTarget | undefined>;
   /**
@@ -68,7 +89,8 @@ export class ServerImporter implements vscode.Disposable {
   ui: ImportUi = quickPickImportUi;
 
   async run(argument: unknown): Promise<ImportOutcome | undefined> {
-    const given: ImportServersArguments = typeof argument === 'object' && argument !== null ? (argument as ImportServersArguments) : {};
+    const given: ImportServersArguments =
+      typeof argument === 'object' && argument !== null ? (argument as ImportServersArguments) : {};
     try {
       this.report ??= vscode.window.createOutputChannel(vscode.l10n.t('MCP Workbench: Import'));
       return await importFlow(given, this.report, this.ui);
@@ -90,15 +112,23 @@ interface Scan {
 }
 
 /** Scan first (known locations, or the files given), list what was found, let the person add a file, then ask where. */
-async function importFlow(given: ImportServersArguments, report: vscode.OutputChannel, ui: ImportUi): Promise<ImportOutcome | undefined> {
+async function importFlow(
+  given: ImportServersArguments,
+  report: vscode.OutputChannel,
+  ui: ImportUi,
+): Promise<ImportOutcome | undefined> {
   const title = vscode.l10n.t('Import MCP Servers');
   const scan: Scan = { found: [], skipped: [], labels: new Map() };
   for (const source of sourceFiles(given)) await scanFile(scan, source, false);
   let chosen: ImportCandidate[] | undefined;
-  if (given.select) chosen = scan.found.filter((candidate) => given.select === 'all' || given.select?.includes(candidate.name));
+  if (given.select)
+    chosen = scan.found.filter((candidate) => given.select === 'all' || given.select?.includes(candidate.name));
   while (!chosen) {
     if (scan.skipped.length > 0) showSkipped(report, scan.skipped);
-    const answer = scan.found.length > 0 ? await ui.pickServers(title, pickItems(scan), scan.skipped.length) : await askForFile(scan.skipped.length);
+    const answer =
+      scan.found.length > 0
+        ? await ui.pickServers(title, pickItems(scan), scan.skipped.length)
+        : await askForFile(scan.skipped.length);
     if (answer === undefined) return { found: describeFound(scan), skipped: scan.skipped, added: [] };
     if (answer === 'choose-file') {
       const file = await ui.chooseFile(title);
@@ -119,9 +149,13 @@ async function importFlow(given: ImportServersArguments, report: vscode.OutputCh
   });
   const inputs: InputEntry[] = [];
   // A folder's mcp.json is shared with everyone who gets the folder: a token copied in clear would travel with it.
-  const withSecrets = target.kind === 'workspace' ? servers.flatMap((server) => literalSecrets(server.entry).map((secret) => `${server.name}: ${secret.key}`)) : [];
+  const withSecrets =
+    target.kind === 'workspace'
+      ? servers.flatMap((server) => literalSecrets(server.entry).map((secret) => `${server.name}: ${secret.key}`))
+      : [];
   if (withSecrets.length > 0) {
-    const handling = given.secrets ?? (ui.protectSecrets ? await ui.protectSecrets(title, withSecrets) : 'password-inputs');
+    const handling =
+      given.secrets ?? (ui.protectSecrets ? await ui.protectSecrets(title, withSecrets) : 'password-inputs');
     if (handling === undefined) return { found: describeFound(scan), skipped: scan.skipped, added: [] };
     if (handling === 'password-inputs') {
       const ids = await takenInputIds(target);
@@ -134,7 +168,12 @@ async function importFlow(given: ImportServersArguments, report: vscode.OutputCh
   }
   await addServers(target, servers, inputs);
   void vscode.window.showInformationMessage(
-    vscode.l10n.t('Imported {0} MCP server(s) into {1}: {2}', servers.length, targetLabel(target), servers.map((server) => server.name).join(', ')),
+    vscode.l10n.t(
+      'Imported {0} MCP server(s) into {1}: {2}',
+      servers.length,
+      targetLabel(target),
+      servers.map((server) => server.name).join(', '),
+    ),
   );
   return { found: describeFound(scan), skipped: scan.skipped, added: servers.map((server) => server.name) };
 }
@@ -144,8 +183,13 @@ async function askForFile(skippedCount: number): Promise<'choose-file' | undefin
   const choose = vscode.l10n.t('Choose File…');
   const choice = await vscode.window.showInformationMessage(
     skippedCount > 0
-      ? vscode.l10n.t('No importable MCP servers found; {0} skipped (see the "MCP Workbench: Import" output).', skippedCount)
-      : vscode.l10n.t('No MCP servers found in Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI or .mcp.json files.'),
+      ? vscode.l10n.t(
+          'No importable MCP servers found; {0} skipped (see the "MCP Workbench: Import" output).',
+          skippedCount,
+        )
+      : vscode.l10n.t(
+          'No MCP servers found in Claude Desktop, Cursor, Cline, Windsurf, Copilot CLI or .mcp.json files.',
+        ),
     choose,
   );
   return choice === choose ? 'choose-file' : undefined;
@@ -160,7 +204,9 @@ async function scanFile(scan: Scan, source: SourceFile, reportMissing: boolean):
     if (reportMissing) scan.skipped.push({ name: source.path, reason: errorMessage(error) });
     return;
   }
-  const result = importServers(source.kind, text, source.path, { takenNames: scan.found.map((candidate) => candidate.name) });
+  const result = importServers(source.kind, text, source.path, {
+    takenNames: scan.found.map((candidate) => candidate.name),
+  });
   for (const candidate of result.found) scan.labels.set(candidate, source.label);
   scan.found.push(...result.found);
   scan.skipped.push(...result.skipped.map((skip) => ({ name: `${skip.name} (${source.label})`, reason: skip.reason })));
@@ -168,8 +214,14 @@ async function scanFile(scan: Scan, source: SourceFile, reportMissing: boolean):
 
 function sourceFiles(given: ImportServersArguments): SourceFile[] {
   if (given.sources) return given.sources.map((source) => ({ ...source, label: IMPORT_SOURCE_LABELS[source.kind] }));
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file').map((folder) => folder.uri.fsPath);
-  return knownImportSources(process.platform, os.homedir(), folders, process.env).map((source) => ({ kind: source.kind, label: source.label, path: source.path }));
+  const folders = (vscode.workspace.workspaceFolders ?? [])
+    .filter((folder) => folder.uri.scheme === 'file')
+    .map((folder) => folder.uri.fsPath);
+  return knownImportSources(process.platform, os.homedir(), folders, process.env).map((source) => ({
+    kind: source.kind,
+    label: source.label,
+    path: source.path,
+  }));
 }
 
 function pickItems(scan: Scan): ImportPickItem[] {
@@ -177,7 +229,12 @@ function pickItems(scan: Scan): ImportPickItem[] {
     name: candidate.name,
     label: candidate.name,
     description: `${scan.labels.get(candidate) ?? IMPORT_SOURCE_LABELS[candidate.source]} — ${displayPath(candidate.filePath)}`,
-    detail: [candidate.definition.kind === 'stdio' ? [candidate.definition.command, ...candidate.definition.args].join(' ') : candidate.definition.url, ...candidate.notes].join(' — '),
+    detail: [
+      candidate.definition.kind === 'stdio'
+        ? [candidate.definition.command, ...candidate.definition.args].join(' ')
+        : candidate.definition.url,
+      ...candidate.notes,
+    ].join(' — '),
     picked: !candidate.disabled,
   }));
 }
@@ -191,7 +248,12 @@ function displayPath(filePath: string): string {
 const quickPickImportUi: ImportUi = {
   async pickServers(title, items, skippedCount) {
     type Item = vscode.QuickPickItem & { name?: string; chooseFile?: true };
-    const chooseFile: Item = { label: `$(folder-opened) ${vscode.l10n.t('Choose File…')}`, description: vscode.l10n.t('import from another file'), alwaysShow: true, chooseFile: true };
+    const chooseFile: Item = {
+      label: `$(folder-opened) ${vscode.l10n.t('Choose File…')}`,
+      description: vscode.l10n.t('import from another file'),
+      alwaysShow: true,
+      chooseFile: true,
+    };
     const quickPick = vscode.window.createQuickPick<Item>();
     quickPick.title = title;
     quickPick.canSelectMany = true;
@@ -201,7 +263,12 @@ const quickPickImportUi: ImportUi = {
       skippedCount > 0
         ? vscode.l10n.t('Select the servers to add ({0} skipped: see the "MCP Workbench: Import" output)', skippedCount)
         : vscode.l10n.t('Select the servers to add');
-    const rows: Item[] = items.map((item) => ({ label: item.label, description: item.description, detail: item.detail, name: item.name }));
+    const rows: Item[] = items.map((item) => ({
+      label: item.label,
+      description: item.description,
+      detail: item.detail,
+      name: item.name,
+    }));
     quickPick.items = [chooseFile, ...rows];
     quickPick.selectedItems = rows.filter((_row, index) => items[index]?.picked);
     return new Promise((resolve) => {
@@ -257,5 +324,8 @@ function showSkipped(report: vscode.OutputChannel, skipped: readonly ImportSkip[
 }
 
 function describeFound(scan: Scan): { name: string; source: string }[] {
-  return scan.found.map((candidate) => ({ name: candidate.name, source: scan.labels.get(candidate) ?? candidate.source }));
+  return scan.found.map((candidate) => ({
+    name: candidate.name,
+    source: scan.labels.get(candidate) ?? candidate.source,
+  }));
 }

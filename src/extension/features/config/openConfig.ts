@@ -16,7 +16,9 @@ const TEMPLATE = `{
 export async function openWorkspaceConfig(): Promise<void> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Open a folder first: MCP servers are configured in its .vscode/mcp.json.'));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Open a folder first: MCP servers are configured in its .vscode/mcp.json.'),
+    );
     return;
   }
   const uri = vscode.Uri.joinPath(folder.uri, '.vscode', 'mcp.json');

@@ -40,7 +40,8 @@ export class DevMode implements vscode.Disposable {
   /** Sets up dev mode for the servers that ask for it, and ends it for those that no longer do. */
   sync(): void {
     const wanted = new Map<string, ServerController>();
-    for (const controller of this.manager.servers) if (controller.entry.definition.dev) wanted.set(controller.id, controller);
+    for (const controller of this.manager.servers)
+      if (controller.entry.definition.dev) wanted.set(controller.id, controller);
     for (const [id, session] of this.sessions) {
       const controller = wanted.get(id);
       if (!controller || session.controller !== controller || !sameDev(session.dev, controller.entry.definition.dev)) {
@@ -79,7 +80,11 @@ export class DevMode implements vscode.Disposable {
    * LaunchServices.debug: for a dev server with `debug`, the debugger's flags (planned now, before the consent, so the
    * consent shows the command line that runs) and its attach. Undefined: started as usual.
    */
-  readonly debug = async (entry: ServerEntry, preview: ResolvedServer, log: vscode.LogOutputChannel): Promise<DebugLaunch | undefined> => {
+  readonly debug = async (
+    entry: ServerEntry,
+    preview: ResolvedServer,
+    log: vscode.LogOutputChannel,
+  ): Promise<DebugLaunch | undefined> => {
     const debug = entry.definition.dev?.debug;
     if (!debug) return undefined;
     if (preview.kind !== 'stdio') {
@@ -87,7 +92,9 @@ export class DevMode implements vscode.Disposable {
       return undefined;
     }
     if (debug.type === 'debugpy' && !PYTHON_DEBUGGER_EXTENSIONS.some((id) => vscode.extensions.getExtension(id))) {
-      log.warn('Dev mode: "debug" {"type": "debugpy"} needs the Python Debugger extension (ms-python.debugpy); the server is started without a debugger');
+      log.warn(
+        'Dev mode: "debug" {"type": "debugpy"} needs the Python Debugger extension (ms-python.debugpy); the server is started without a debugger',
+      );
       return undefined;
     }
     const plan = await planDebugLaunch(preview, debug, entry.name, freeLoopbackPort);
@@ -116,7 +123,9 @@ export class DevMode implements vscode.Disposable {
           },
         };
       case 'announced':
-        log.info(`Dev mode: debugging with ${debug.type}; the debugger attaches to the loopback port the server's inspector announces`);
+        log.info(
+          `Dev mode: debugging with ${debug.type}; the debugger attaches to the loopback port the server's inspector announces`,
+        );
         return { plan, attach: (server) => attachWhenAnnounced(server, startDebugging, log) };
       default: {
         const exhaustive: never = listen;
@@ -136,7 +145,11 @@ export class DevMode implements vscode.Disposable {
  * Waits for node's announcement of its inspector on the server's stderr and attaches there: the kernel picked the
  * port as node bound it, so the debugger cannot meet another process on it. A failed bind is logged, once.
  */
-function attachWhenAnnounced(server: StderrSource, startDebugging: (port: number) => void, log: vscode.LogOutputChannel): { dispose(): void } {
+function attachWhenAnnounced(
+  server: StderrSource,
+  startDebugging: (port: number) => void,
+  log: vscode.LogOutputChannel,
+): { dispose(): void } {
   const subscription = server.onStderrLine((line) => {
     const news = inspectorNews(line);
     switch (news.kind) {
@@ -163,7 +176,11 @@ function attachWhenAnnounced(server: StderrSource, startDebugging: (port: number
 function startDevServer(controller: ServerController): void {
   if (controller.state.kind !== 'stopped') return;
   controller.log.info('Dev mode: starting');
-  controller.start().catch((error: unknown) => controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`));
+  controller
+    .start()
+    .catch((error: unknown) =>
+      controller.log.warn(`Dev mode: the start failed: ${controller.mask(errorMessage(error))}`),
+    );
 }
 
 /**
@@ -199,13 +216,18 @@ class DevSession implements vscode.Disposable {
     for (const glob of dev.exclude) {
       const compiled = compileGlob(glob);
       if (compiled.kind === 'glob') excludes.push(compiled);
-      else controller.log.warn(`Dev mode: the exclude "!${glob.length > 80 ? `${glob.slice(0, 80)}…` : glob}" is ignored: ${compiled.reason}`);
+      else
+        controller.log.warn(
+          `Dev mode: the exclude "!${glob.length > 80 ? `${glob.slice(0, 80)}…` : glob}" is ignored: ${compiled.reason}`,
+        );
     }
     for (const include of dev.watch) {
       // VS Code's watcher matches the includes with its own glob engine: runs of `*` are collapsed and the length capped.
       const accepted = watcherGlob(include);
       if (accepted.kind === 'refused') {
-        controller.log.warn(`Dev mode: the watch glob "${include.length > 80 ? `${include.slice(0, 80)}…` : include}" is ignored: ${accepted.reason}`);
+        controller.log.warn(
+          `Dev mode: the watch glob "${include.length > 80 ? `${include.slice(0, 80)}…` : include}" is ignored: ${accepted.reason}`,
+        );
         continue;
       }
       const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, accepted.glob));
@@ -214,9 +236,17 @@ class DevSession implements vscode.Disposable {
         if (relative === undefined || matchesAny(relative, excludes)) return;
         this.throttle.change(relative);
       };
-      this.disposables.push(watcher, watcher.onDidChange(changed), watcher.onDidCreate(changed), watcher.onDidDelete(changed));
+      this.disposables.push(
+        watcher,
+        watcher.onDidChange(changed),
+        watcher.onDidCreate(changed),
+        watcher.onDidDelete(changed),
+      );
     }
-    if (dev.watch.length > 0) controller.log.info(`Dev mode: watching ${dev.watch.join(', ')}${dev.exclude.length ? ` (except ${dev.exclude.join(', ')})` : ''}`);
+    if (dev.watch.length > 0)
+      controller.log.info(
+        `Dev mode: watching ${dev.watch.join(', ')}${dev.exclude.length ? ` (except ${dev.exclude.join(', ')})` : ''}`,
+      );
   }
 
   private async restart(reason: string): Promise<void> {

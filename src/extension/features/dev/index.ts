@@ -6,10 +6,17 @@ import { DevMode } from './devMode';
 export const devFeature = defineFeature({
   name: 'dev',
   activate({ platform, services, own }) {
-    const dev = new DevMode(platform.manager, () => platform.isWorkspaceTrusted(), (controller) => services.get('wireTaps')?.hold(controller) ?? new vscode.Disposable(() => undefined));
+    const dev = new DevMode(
+      platform.manager,
+      () => platform.isWorkspaceTrusted(),
+      (controller) => services.get('wireTaps')?.hold(controller) ?? new vscode.Disposable(() => undefined),
+    );
     platform.lend({ debug: async (entry, resolved, log) => dev.debug(entry, resolved, log) });
     // Dev servers start with trust whatever autoStart says (a start shared with startAll's, if both ask).
-    own(dev, platform.onDidGrantWorkspaceTrust(() => dev.workspaceTrustGranted()));
+    own(
+      dev,
+      platform.onDidGrantWorkspaceTrust(() => dev.workspaceTrustGranted()),
+    );
     return { commands: {}, exports: undefined };
   },
 });

@@ -44,7 +44,8 @@ export class RestartThrottle {
       .catch(() => undefined)
       .finally(() => (this.running = undefined));
     await this.running;
-    if (this.changed.length > 0 && this.timer === undefined && !this.disposed) this.timer = setTimeout(() => void this.fire(), Math.max(0, this.delayMs()));
+    if (this.changed.length > 0 && this.timer === undefined && !this.disposed)
+      this.timer = setTimeout(() => void this.fire(), Math.max(0, this.delayMs()));
   }
 
   dispose(): void {

@@ -64,7 +64,10 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     panel.addWaitingSource(() => this.queue.size);
   }
 
-  async elicit(request: ElicitRequest, context: RequestContext & Pick<SamplingRequestContext, 'serverKey'>): Promise<ElicitResult> {
+  async elicit(
+    request: ElicitRequest,
+    context: RequestContext & Pick<SamplingRequestContext, 'serverKey'>,
+  ): Promise<ElicitResult> {
     const { serverName, signal } = context;
     const startedAt = Date.now();
     let result: ElicitResult;
@@ -74,17 +77,24 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
         request,
         signal,
         async (reviewSignal) => {
-        const release = await this.panel.acquire(reviewSignal);
-        try {
-          return request.mode === 'url' ? await this.url(request, serverName) : await this.form(request, serverName, reviewSignal);
-        } finally {
-          release();
-        }
+          const release = await this.panel.acquire(reviewSignal);
+          try {
+            return request.mode === 'url'
+              ? await this.url(request, serverName)
+              : await this.form(request, serverName, reviewSignal);
+          } finally {
+            release();
+          }
         },
         context.serverKey,
       );
     } catch (error) {
-      this.answeredEmitter.fire({ serverName, request, startedAt, error: error instanceof Error ? error.message : String(error) });
+      this.answeredEmitter.fire({
+        serverName,
+        request,
+        startedAt,
+        error: error instanceof Error ? error.message : String(error),
+      });
       throw error;
     }
     this.log(serverName, `[elicitation] ${request.mode ?? 'form'} "${request.message}" → ${result.action}`);
@@ -96,7 +106,9 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     this.log(serverName, `[elicitation] ${elicitationId} completed`);
     this.completions.push({ serverName, elicitationId });
     if (this.completions.length > 50) this.completions.splice(0, this.completions.length - 50);
-    void vscode.window.showInformationMessage(vscode.l10n.t('MCP server "{0}": the action in the browser is complete.', serverName));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('MCP server "{0}": the action in the browser is complete.', serverName),
+    );
   }
 
   /**
@@ -109,7 +121,14 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     if (verdict.kind === 'refused') {
       const shown = escapeForDisplay(typeof request.url === 'string' ? request.url : String(request.url));
       this.log(serverName, `[elicitation] refused URL ${shown}: ${verdict.detail}`);
-      void vscode.window.showWarningMessage(vscode.l10n.t('MCP server "{0}" asked to open a URL that is not allowed ({1}): {2}', serverName, verdict.detail, shown));
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          'MCP server "{0}" asked to open a URL that is not allowed ({1}): {2}',
+          serverName,
+          verdict.detail,
+          shown,
+        ),
+      );
       return { action: 'decline' };
     }
     const url = verdict.url;
@@ -131,12 +150,25 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     if (this.urlRecords.length > 50) this.urlRecords.splice(0, this.urlRecords.length - 50);
   }
 
-  private async askUrlConsent(request: { serverName: string; message: string; url: string; domain: string }): Promise<'open' | 'decline' | 'cancel'> {
+  private async askUrlConsent(request: {
+    serverName: string;
+    message: string;
+    url: string;
+    domain: string;
+  }): Promise<'open' | 'decline' | 'cancel'> {
     const open = vscode.l10n.t('Open in Browser');
     const decline = vscode.l10n.t('Decline');
     const choice = await this.presentUrlModal({
-      message: vscode.l10n.t('MCP server "{0}" asks you to open a page in your browser: {1}', request.serverName, escapeForDisplay(request.message)),
-      detail: vscode.l10n.t('Domain: {0}\nFull URL: {1}\n\nOnly continue if you trust this site. The page opens in your external browser; MCP Workbench does not load it.', request.domain, request.url),
+      message: vscode.l10n.t(
+        'MCP server "{0}" asks you to open a page in your browser: {1}',
+        request.serverName,
+        escapeForDisplay(request.message),
+      ),
+      detail: vscode.l10n.t(
+        'Domain: {0}\nFull URL: {1}\n\nOnly continue if you trust this site. The page opens in your external browser; MCP Workbench does not load it.',
+        request.domain,
+        request.url,
+      ),
       // The first button is the dialog's default (Enter): it must be the harmless one, never "Open".
       buttons: [decline, open],
     });
@@ -150,7 +182,15 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     // Input a task needs names the task it is for in the title (2025-11-25 related-task tag; 2026-07-28 input
     // requests are tagged alike).
     const task = relatedTaskOf(request, (taskId) => this.taskTool?.(serverName, taskId));
-    const view: ElicitationFormView = { kind: 'elicitation-form', serverName, message: request.message, ...(task ? { task } : {}), form, values: defaultValues(form) ?? {}, errors: [] };
+    const view: ElicitationFormView = {
+      kind: 'elicitation-form',
+      serverName,
+      message: request.message,
+      ...(task ? { task } : {}),
+      form,
+      values: defaultValues(form) ?? {},
+      errors: [],
+    };
     return new Promise<ElicitResult>((resolve, reject) => {
       const finish = (result: ElicitResult) => {
         signal.removeEventListener('abort', onAbort);

@@ -18,7 +18,11 @@ export interface HistoryContext {
   history: HistoryLog;
   manager: ServerManager;
   /** Shows a kept tool result in the tool's result tab (the call's CallToolOutcome as the history holds it). */
-  showToolResult(controller: ServerController, entry: HistoryEntry & { operation: { kind: 'tool' } }, outcome: unknown): void;
+  showToolResult(
+    controller: ServerController,
+    entry: HistoryEntry & { operation: { kind: 'tool' } },
+    outcome: unknown,
+  ): void;
   /** Opens the tool's Call form prefilled with `values`. */
   openToolForm(controller: ServerController, tool: Tool, values: JsonObject): void;
   /** Read-only Markdown documents (`mcp-result:`). */
@@ -65,7 +69,9 @@ export async function rerunHistoryEntry(context: HistoryContext, argument: unkno
   if (!entry) return;
   const { operation } = entry;
   if (operation.kind === 'sampling' || operation.kind === 'elicitation') {
-    void vscode.window.showInformationMessage(vscode.l10n.t('A {0} comes from the server; it cannot be re-run from here.', kindLabel(operation)));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('A {0} comes from the server; it cannot be re-run from here.', kindLabel(operation)),
+    );
     return;
   }
   const controller = serverOf(context.manager, entry);
@@ -77,9 +83,13 @@ export async function rerunHistoryEntry(context: HistoryContext, argument: unkno
   switch (operation.kind) {
     case 'tool': {
       const state = controller.state;
-      const tool = ServerState.isRunning(state) ? state.tools.find((candidate) => candidate.name === operation.toolName) : undefined;
+      const tool = ServerState.isRunning(state)
+        ? state.tools.find((candidate) => candidate.name === operation.toolName)
+        : undefined;
       if (!tool) {
-        void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" no longer offers the tool {1}.', controller.name, operation.toolName));
+        void vscode.window.showErrorMessage(
+          vscode.l10n.t('MCP server "{0}" no longer offers the tool {1}.', controller.name, operation.toolName),
+        );
         return;
       }
       context.openToolForm(controller, tool, operation.arguments as JsonObject);
@@ -89,7 +99,11 @@ export async function rerunHistoryEntry(context: HistoryContext, argument: unkno
       await vscode.commands.executeCommand('mcpWorkbench.readResource', { controller, uri: operation.uri });
       return;
     case 'prompt':
-      await vscode.commands.executeCommand('mcpWorkbench.getPrompt', { controller, prompt: { name: operation.promptName }, arguments: operation.arguments });
+      await vscode.commands.executeCommand('mcpWorkbench.getPrompt', {
+        controller,
+        prompt: { name: operation.promptName },
+        arguments: operation.arguments,
+      });
       return;
     default: {
       const exhaustive: never = operation;
@@ -109,13 +123,18 @@ export async function copyHistoryCliCommand(context: HistoryContext, argument: u
   }
   const command = cliCommand(entry.operation, cliTarget(controller), context.cliProgram);
   if (!command) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('A {0} comes from the server; the CLI cannot repeat it.', kindLabel(entry.operation)));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('A {0} comes from the server; the CLI cannot repeat it.', kindLabel(entry.operation)),
+    );
     return undefined;
   }
   // Not awaited: in a browser-hosted VS Code the clipboard write can wait on a permission that never comes.
   void vscode.env.clipboard.writeText(command).then(
     () => vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the CLI command'), 3000),
-    (error: unknown) => void vscode.window.showErrorMessage(vscode.l10n.t('Could not copy the CLI command: {0}', error instanceof Error ? error.message : String(error))),
+    (error: unknown) =>
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('Could not copy the CLI command: {0}', error instanceof Error ? error.message : String(error)),
+      ),
   );
   return command;
 }
@@ -137,11 +156,22 @@ export function cliTarget(controller: ServerController): CliTarget {
   const { entry } = controller;
   const definition = entry.definition;
   if (entry.origin.scope === 'workspace' && entry.origin.configUri.scheme === 'file') {
-    return { kind: 'config', configPath: entry.origin.configUri.fsPath, serverName: entry.name, inputIds: inputIdsOf(definition) };
+    return {
+      kind: 'config',
+      configPath: entry.origin.configUri.fsPath,
+      serverName: entry.name,
+      inputIds: inputIdsOf(definition),
+    };
   }
   switch (definition.kind) {
     case 'stdio':
-      return { kind: 'stdio', command: definition.command, args: definition.args, env: definition.env, ...(definition.cwd ? { cwd: definition.cwd } : {}) };
+      return {
+        kind: 'stdio',
+        command: definition.command,
+        args: definition.args,
+        env: definition.env,
+        ...(definition.cwd ? { cwd: definition.cwd } : {}),
+      };
     case 'http':
       return { kind: 'url', url: definition.url, headers: definition.headers };
     default: {
@@ -165,12 +195,16 @@ function entryMarkdown(entry: HistoryEntry): string {
   const lines = [`# ${operationTitle(entry.operation)} · ${entry.server.name}`, ''];
   lines.push(`- ${vscode.l10n.t('Kind')}: ${kindLabel(entry.operation)}`);
   lines.push(`- ${vscode.l10n.t('Time')}: ${new Date(entry.startedAt).toLocaleString()}`);
-  if (entry.durationMs !== undefined) lines.push(`- ${vscode.l10n.t('Duration')}: ${vscode.l10n.t('{0} ms', entry.durationMs)}`);
+  if (entry.durationMs !== undefined)
+    lines.push(`- ${vscode.l10n.t('Duration')}: ${vscode.l10n.t('{0} ms', entry.durationMs)}`);
   lines.push(`- ${vscode.l10n.t('Outcome')}: ${outcomeLabel(entry.outcome)}`, '');
   const args = operationArguments(entry.operation);
-  if (args !== undefined) lines.push(`## ${vscode.l10n.t('Arguments')}`, '', fence(JSON.stringify(args, null, 2), 'json'), '');
-  if (entry.operation.kind === 'sampling') lines.push(`## ${vscode.l10n.t('Request')}`, '', fence(entry.operation.request, 'text'), '');
-  if (entry.operation.kind === 'elicitation') lines.push(`## ${vscode.l10n.t('Message')}`, '', fence(entry.operation.message, 'text'), '');
+  if (args !== undefined)
+    lines.push(`## ${vscode.l10n.t('Arguments')}`, '', fence(JSON.stringify(args, null, 2), 'json'), '');
+  if (entry.operation.kind === 'sampling')
+    lines.push(`## ${vscode.l10n.t('Request')}`, '', fence(entry.operation.request, 'text'), '');
+  if (entry.operation.kind === 'elicitation')
+    lines.push(`## ${vscode.l10n.t('Message')}`, '', fence(entry.operation.message, 'text'), '');
   const { result } = entry;
   switch (result.kind) {
     case 'none':
@@ -180,12 +214,18 @@ function entryMarkdown(entry: HistoryEntry): string {
       break;
     case 'truncated':
       lines.push(`## ${vscode.l10n.t('Result')}`, '');
-      lines.push(`> ${vscode.l10n.t('Truncated: the first {0} of {1} characters are kept in the history.', result.text.length, result.originalChars)}`, '');
+      lines.push(
+        `> ${vscode.l10n.t('Truncated: the first {0} of {1} characters are kept in the history.', result.text.length, result.originalChars)}`,
+        '',
+      );
       lines.push(fence(result.text, 'json'), '');
       break;
     case 'dropped':
       lines.push(`## ${vscode.l10n.t('Result')}`, '');
-      lines.push(`> ${vscode.l10n.t('Not kept: the result ({0} characters) gave way to newer ones to keep the history within its memory bound.', result.originalChars)}`, '');
+      lines.push(
+        `> ${vscode.l10n.t('Not kept: the result ({0} characters) gave way to newer ones to keep the history within its memory bound.', result.originalChars)}`,
+        '',
+      );
       break;
     default: {
       const exhaustive: never = result;

@@ -168,13 +168,18 @@ function entryIcon(entry: HistoryEntry): vscode.ThemeIcon {
     elicitation: 'question',
   };
   const failed = entry.outcome.kind === 'failed' || entry.outcome.kind === 'tool-error';
-  return new vscode.ThemeIcon(codicons[entry.operation.kind], failed ? new vscode.ThemeColor('errorForeground') : undefined);
+  return new vscode.ThemeIcon(
+    codicons[entry.operation.kind],
+    failed ? new vscode.ThemeColor('errorForeground') : undefined,
+  );
 }
 
 function entryTooltip(entry: HistoryEntry): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
   md.appendMarkdown(`**${escapeMarkdown(kindLabel(entry.operation))}** · ${escapeMarkdown(entry.server.name)}\n\n`);
-  md.appendText(`${new Date(entry.startedAt).toLocaleString()}${entry.durationMs === undefined ? '' : ` · ${entry.durationMs} ms`} · ${outcomeLabel(entry.outcome)}\n`);
+  md.appendText(
+    `${new Date(entry.startedAt).toLocaleString()}${entry.durationMs === undefined ? '' : ` · ${entry.durationMs} ms`} · ${outcomeLabel(entry.outcome)}\n`,
+  );
   const args = operationArguments(entry.operation);
   if (args !== undefined) md.appendCodeblock(shorten(JSON.stringify(args, null, 2), 1500), 'json');
   return md;

@@ -1,7 +1,14 @@
 import * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../../protocol/client';
 import { defineFeature } from '../../platform/feature';
-import { clearHistory, cliProgram, copyHistoryCliCommand, openHistoryEntry, rerunHistoryEntry, type HistoryContext } from './historyCommands';
+import {
+  clearHistory,
+  cliProgram,
+  copyHistoryCliCommand,
+  openHistoryEntry,
+  rerunHistoryEntry,
+  type HistoryContext,
+} from './historyCommands';
 import { HISTORY_VIEW_ID, HistoryTreeProvider, type HistoryNode } from './historyTreeProvider';
 import { saveHistoryAsTest } from './saveAsTest';
 
@@ -11,7 +18,10 @@ export const historyFeature = defineFeature({
   activate({ platform, services, own, extension }) {
     const { history, manager } = platform;
     const historyTree = new HistoryTreeProvider(history);
-    const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, { treeDataProvider: historyTree, showCollapseAll: true });
+    const historyView = vscode.window.createTreeView<HistoryNode>(HISTORY_VIEW_ID, {
+      treeDataProvider: historyTree,
+      showCollapseAll: true,
+    });
     own(historyTree, historyView);
     const context: HistoryContext = {
       history,
@@ -27,7 +37,8 @@ export const historyFeature = defineFeature({
       openToolForm: (controller, tool, values) => services.get('toolResults')?.openForm(controller, tool, values),
       documents: platform.documents,
       cliProgram: cliProgram(extension.extensionUri),
-      reopenApp: (controller, toolName, args, outcome) => services.get('apps')?.reopen(controller, toolName, args, outcome),
+      reopenApp: (controller, toolName, args, outcome) =>
+        services.get('apps')?.reopen(controller, toolName, args, outcome),
     };
     return {
       commands: {
@@ -37,7 +48,12 @@ export const historyFeature = defineFeature({
         'mcpWorkbench.clearHistory': (node) => clearHistory(context, node),
         // The second argument gives entry ids and the file (a script, a test) instead of asking.
         'mcpWorkbench.saveHistoryAsTest': async (argument, preset) => {
-          const saved = await saveHistoryAsTest(history, manager, argument, preset as { entryIds?: number[]; file?: string } | undefined);
+          const saved = await saveHistoryAsTest(
+            history,
+            manager,
+            argument,
+            preset as { entryIds?: number[]; file?: string } | undefined,
+          );
           // Told directly, not through the file watcher: the watcher may report late or never (CI once saw no Testing
           // view for a minute after the write), and the Test Explorer's controller is made with the first recording.
           if (saved) await services.get('recordings')?.add(saved);

@@ -2,7 +2,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryEntry, HistoryLog } from '../../../workbench/history/historyLog';
 import { MASK, maskText } from '../../../workbench/secrets';
-import { MCPTEST_FORMAT_VERSION, serializeRecording, type RecordedServer, type RecordedStep } from '../../../workbench/recordings/format';
+import {
+  MCPTEST_FORMAT_VERSION,
+  serializeRecording,
+  type RecordedServer,
+  type RecordedStep,
+} from '../../../workbench/recordings/format';
 import { proposedTestPath, withTestSuffix } from '../../../workbench/recordings/testFile';
 import { historyStep } from '../../../workbench/recordings/fromHistory';
 import { cliTarget } from './historyCommands';
@@ -15,23 +20,43 @@ import type { ServerManager } from '../../platform/servers/serverManager';
  * `mcp-workbench session --record` writes, which runs in Test Explorer and with `mcp-workbench test` in CI.
  * `preset` lets a caller (a script, a test) give the entries and the file instead of being asked.
  */
-export async function saveHistoryAsTest(history: HistoryLog, manager: ServerManager, argument: unknown, preset?: { entryIds?: readonly number[]; file?: string }): Promise<vscode.Uri | undefined> {
+export async function saveHistoryAsTest(
+  history: HistoryLog,
+  manager: ServerManager,
+  argument: unknown,
+  preset?: { entryIds?: readonly number[]; file?: string },
+): Promise<vscode.Uri | undefined> {
   const serverName = await chooseServer(history, argument);
   if (serverName === undefined) return undefined;
   const choices = history.of(serverName).reverse().map(historyStep);
   const usable = choices.filter((choice) => choice.kind === 'step');
   if (usable.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No entry of {0} can be saved as a test: only tool calls, reads and prompts answered in full can.', serverName));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'No entry of {0} can be saved as a test: only tool calls, reads and prompts answered in full can.',
+        serverName,
+      ),
+    );
     return undefined;
   }
   const picked = preset?.entryIds
     ? usable.filter((choice) => preset.entryIds?.includes(choice.entry.id))
     : (
         await vscode.window.showQuickPick(
-          usable.map((choice) => ({ label: operationTitle(choice.entry.operation), description: `${new Date(choice.entry.startedAt).toLocaleTimeString()} · ${outcomeLabel(choice.entry.outcome)}`, picked: true, choice })),
+          usable.map((choice) => ({
+            label: operationTitle(choice.entry.operation),
+            description: `${new Date(choice.entry.startedAt).toLocaleTimeString()} · ${outcomeLabel(choice.entry.outcome)}`,
+            picked: true,
+            choice,
+          })),
           // ignoreFocusOut: the steps come all picked; a focus blip (a webview taking back the focus the palette gave up)
           // must not close the pick and drop the choice.
-          { canPickMany: true, ignoreFocusOut: true, title: vscode.l10n.t('Save as Test: the steps of {0}', serverName), placeHolder: vscode.l10n.t('{0} of {1} entries can be replayed', usable.length, choices.length) },
+          {
+            canPickMany: true,
+            ignoreFocusOut: true,
+            title: vscode.l10n.t('Save as Test: the steps of {0}', serverName),
+            placeHolder: vscode.l10n.t('{0} of {1} entries can be replayed', usable.length, choices.length),
+          },
         )
       )?.map((item) => item.choice);
   if (!picked || picked.length === 0) return undefined;
@@ -43,9 +68,24 @@ export async function saveHistoryAsTest(history: HistoryLog, manager: ServerMana
     void vscode.window.showErrorMessage(vscode.l10n.t('MCP server "{0}" is no longer configured.', serverName));
     return undefined;
   }
-  const server = recordedServerOf(cliTarget(controller), serverName, path.dirname(target.fsPath), controller.knownSecrets());
-  await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(serializeRecording({ mcptest: MCPTEST_FORMAT_VERSION, server, steps })));
-  void vscode.window.showInformationMessage(vscode.l10n.t('Saved {0} steps of {1} as a test: {2}', steps.length, serverName, vscode.workspace.asRelativePath(target)));
+  const server = recordedServerOf(
+    cliTarget(controller),
+    serverName,
+    path.dirname(target.fsPath),
+    controller.knownSecrets(),
+  );
+  await vscode.workspace.fs.writeFile(
+    target,
+    new TextEncoder().encode(serializeRecording({ mcptest: MCPTEST_FORMAT_VERSION, server, steps })),
+  );
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      'Saved {0} steps of {1} as a test: {2}',
+      steps.length,
+      serverName,
+      vscode.workspace.asRelativePath(target),
+    ),
+  );
   return target;
 }
 
@@ -59,19 +99,31 @@ async function chooseTestFile(serverName: string, steps: readonly RecordedStep[]
   const chooseAnother = vscode.l10n.t('Choose Another Location…');
   let proposed: vscode.Uri | undefined;
   if (folder) {
-    const relative = await proposedTestPath(serverName, steps, (candidate) => exists(vscode.Uri.joinPath(folder, candidate)));
+    const relative = await proposedTestPath(serverName, steps, (candidate) =>
+      exists(vscode.Uri.joinPath(folder, candidate)),
+    );
     proposed = vscode.Uri.joinPath(folder, relative);
     const save = vscode.l10n.t('Save');
     const choice = await vscode.window.showInformationMessage(
       vscode.l10n.t('Save the {0} chosen step(s) of {1} as a test?', steps.length, serverName),
-      { modal: true, detail: vscode.l10n.t('It will be written to {0}, where Test Explorer runs it (and `mcp-workbench test` in CI).', relative) },
+      {
+        modal: true,
+        detail: vscode.l10n.t(
+          'It will be written to {0}, where Test Explorer runs it (and `mcp-workbench test` in CI).',
+          relative,
+        ),
+      },
       save,
       chooseAnother,
     );
     if (choice === save) return proposed;
     if (choice !== chooseAnother) return undefined;
   }
-  const chosen = await vscode.window.showSaveDialog({ defaultUri: proposed, filters: { [vscode.l10n.t('MCP recorded session')]: ['json'] }, title: vscode.l10n.t('Save as Test') });
+  const chosen = await vscode.window.showSaveDialog({
+    defaultUri: proposed,
+    filters: { [vscode.l10n.t('MCP recorded session')]: ['json'] },
+    title: vscode.l10n.t('Save as Test'),
+  });
   return chosen && chosen.with({ path: withTestSuffix(chosen.path) });
 }
 
@@ -90,19 +142,40 @@ async function chooseServer(history: HistoryLog, argument: unknown): Promise<str
   if (node?.kind === 'entry' && node.entry) return (node.entry as HistoryEntry).server.name;
   const names = history.serverNames();
   if (names.length <= 1) return names[0];
-  return vscode.window.showQuickPick(names, { title: vscode.l10n.t('Save as Test: which server?'), ignoreFocusOut: true });
+  return vscode.window.showQuickPick(names, {
+    title: vscode.l10n.t('Save as Test: which server?'),
+    ignoreFocusOut: true,
+  });
 }
 
 /** The server as the recording names it (the same shapes `session --record` writes); env and header values masked. */
-function recordedServerOf(target: ReturnType<typeof cliTarget>, name: string, folder: string, secrets: readonly string[]): RecordedServer {
+function recordedServerOf(
+  target: ReturnType<typeof cliTarget>,
+  name: string,
+  folder: string,
+  secrets: readonly string[],
+): RecordedServer {
   const masked = (values: Readonly<Record<string, string | null>> | undefined): Record<string, string> | undefined =>
-    values && Object.keys(values).length > 0 ? Object.fromEntries(Object.keys(values).map((key) => [key, MASK])) : undefined;
+    values && Object.keys(values).length > 0
+      ? Object.fromEntries(Object.keys(values).map((key) => [key, MASK]))
+      : undefined;
   switch (target.kind) {
     case 'config':
-      return { kind: 'config', config: path.relative(folder, target.configPath).split(path.sep).join('/'), server: target.serverName };
+      return {
+        kind: 'config',
+        config: path.relative(folder, target.configPath).split(path.sep).join('/'),
+        server: target.serverName,
+      };
     case 'stdio': {
       const env = masked(target.env);
-      return { kind: 'stdio', name, command: maskText(target.command, secrets), args: target.args.map((arg) => maskText(arg, secrets)), ...(env ? { env } : {}), ...(target.cwd ? { cwd: target.cwd } : {}) };
+      return {
+        kind: 'stdio',
+        name,
+        command: maskText(target.command, secrets),
+        args: target.args.map((arg) => maskText(arg, secrets)),
+        ...(env ? { env } : {}),
+        ...(target.cwd ? { cwd: target.cwd } : {}),
+      };
     }
     case 'url': {
       const headers = masked(target.headers);

@@ -5,7 +5,12 @@ import { getPrompt } from './promptCommands';
 export const promptsFeature = defineFeature({
   name: 'prompts',
   activate({ platform }) {
-    const context = { manager: platform.manager, catalog: platform.catalog, documents: platform.documents, history: platform.historyRecorder };
+    const context = {
+      manager: platform.manager,
+      catalog: platform.catalog,
+      documents: platform.documents,
+      history: platform.historyRecorder,
+    };
     return {
       commands: { 'mcpWorkbench.getPrompt': (argument) => getPrompt(context, argument) },
       exports: undefined,

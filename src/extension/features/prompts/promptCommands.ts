@@ -25,7 +25,11 @@ const isPrompt = (value: unknown): value is Prompt => isObject(value) && typeof 
 
 /** Get Prompt: arguments one by one with the server's completions; the messages open as a Markdown document. */
 export async function getPrompt(context: PromptsContext, argument: unknown): Promise<vscode.TextEditor | undefined> {
-  const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose prompt to get'));
+  const controller = await runningServer(
+    context.manager,
+    argument,
+    vscode.l10n.t('Select the MCP server whose prompt to get'),
+  );
   if (!controller) return undefined;
   const prompt = argumentField(argument, 'prompt', isPrompt) ?? (await pickPrompt(context, controller));
   if (!prompt) return undefined;
@@ -33,16 +37,24 @@ export async function getPrompt(context: PromptsContext, argument: unknown): Pro
   if (!args) return undefined;
   const startedAt = Date.now();
   const record = (outcome: HistoryOutcome, result?: unknown): void => {
-    context.history.record(
-      { server: { id: controller.id, name: controller.name }, startedAt, durationMs: Date.now() - startedAt, operation: { kind: 'prompt', promptName: prompt.name, arguments: args }, outcome, result },
-    );
+    context.history.record({
+      server: { id: controller.id, name: controller.name },
+      startedAt,
+      durationMs: Date.now() - startedAt,
+      operation: { kind: 'prompt', promptName: prompt.name, arguments: args },
+      outcome,
+      result,
+    });
   };
   try {
-    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Getting prompt {0}', prompt.name) }, async () => {
-      const client = controller.client;
-      if (!client) throw new Error(vscode.l10n.t('MCP server "{0}" is not running', controller.name));
-      return client.getPrompt(prompt.name, args);
-    });
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Window, title: vscode.l10n.t('Getting prompt {0}', prompt.name) },
+      async () => {
+        const client = controller.client;
+        if (!client) throw new Error(vscode.l10n.t('MCP server "{0}" is not running', controller.name));
+        return client.getPrompt(prompt.name, args);
+      },
+    );
     controller.log.info(`Got prompt ${prompt.name} (${result.messages.length} messages)`);
     record({ kind: 'succeeded' }, result);
     return context.documents.show(`${prompt.name} prompt`, promptMarkdown(controller.name, prompt.name, args, result));
@@ -68,8 +80,14 @@ async function pickPrompt(context: PromptsContext, controller: ServerController)
 }
 
 /** Asks each argument not given; optional ones may be left empty and are then not sent. */
-async function askArguments(controller: ServerController, prompt: Prompt, given: Record<string, string> | undefined): Promise<Record<string, string> | undefined> {
-  const declared = Array.isArray(prompt.arguments) ? prompt.arguments.filter((arg) => isObject(arg) && typeof arg.name === 'string') : [];
+async function askArguments(
+  controller: ServerController,
+  prompt: Prompt,
+  given: Record<string, string> | undefined,
+): Promise<Record<string, string> | undefined> {
+  const declared = Array.isArray(prompt.arguments)
+    ? prompt.arguments.filter((arg) => isObject(arg) && typeof arg.name === 'string')
+    : [];
   const values: Record<string, string> = {};
   for (const [index, arg] of declared.entries()) {
     const preset = given?.[arg.name];

@@ -3,13 +3,23 @@ import type { ContentBlock, GetPromptResult } from '../../../protocol/types';
 import { base64Bytes } from '../../platform/ui/mimeLanguage';
 
 /** A prompt's messages as Markdown: one heading per message with its role, text as is, other content summarised. */
-export function promptMarkdown(serverName: string, promptName: string, args: Record<string, string>, result: GetPromptResult): string {
+export function promptMarkdown(
+  serverName: string,
+  promptName: string,
+  args: Record<string, string>,
+  result: GetPromptResult,
+): string {
   const lines: string[] = [`# ${promptName} · ${serverName}`, ''];
   if (result.description) lines.push(`_${result.description}_`, '');
   const argLines = Object.entries(args).map(([name, value]) => `- **${name}**: ${value}`);
   if (argLines.length) lines.push(`**${vscode.l10n.t('Arguments')}**`, '', ...argLines, '');
   for (const [index, message] of result.messages.entries()) {
-    const role = message.role === 'assistant' ? vscode.l10n.t('Assistant') : message.role === 'user' ? vscode.l10n.t('User') : String(message.role);
+    const role =
+      message.role === 'assistant'
+        ? vscode.l10n.t('Assistant')
+        : message.role === 'user'
+          ? vscode.l10n.t('User')
+          : String(message.role);
     lines.push(`## ${index + 1}. ${role}`, '', blockMarkdown(message.content), '');
   }
   if (result.messages.length === 0) lines.push(`_${vscode.l10n.t('(no messages)')}_`, '');
@@ -29,8 +39,10 @@ function blockMarkdown(block: ContentBlock): string {
     case 'resource': {
       const resource = block.resource;
       const header = `> ${vscode.l10n.t('Embedded resource')}: \`${String(resource?.uri)}\`${resource?.mimeType ? ` (${resource.mimeType})` : ''}`;
-      if (resource && 'text' in resource && typeof resource.text === 'string') return `${header}\n\n${fence(resource.text)}`;
-      if (resource && 'blob' in resource && typeof resource.blob === 'string') return `${header}, ${vscode.l10n.t('{0} bytes of binary data', base64Bytes(resource.blob))}`;
+      if (resource && 'text' in resource && typeof resource.text === 'string')
+        return `${header}\n\n${fence(resource.text)}`;
+      if (resource && 'blob' in resource && typeof resource.blob === 'string')
+        return `${header}, ${vscode.l10n.t('{0} bytes of binary data', base64Bytes(resource.blob))}`;
       return header;
     }
     default:

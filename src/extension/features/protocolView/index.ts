@@ -8,7 +8,9 @@ export const protocolViewFeature = defineFeature({
     const views = new ProtocolViews(extension.extensionUri);
     own(views);
     platform.lend({ wire: views.wire });
-    services.offer('wireTaps', { hold: (controller) => views.taps.tapFor(controller.id, () => controller.knownSecrets()).hold() });
+    services.offer('wireTaps', {
+      hold: (controller) => views.taps.tapFor(controller.id, () => controller.knownSecrets()).hold(),
+    });
     return {
       commands: { 'mcpWorkbench.showProtocol': (argument) => showProtocol(platform.manager, views, argument) },
       exports: undefined,

@@ -87,7 +87,8 @@ export class ProtocolPanel implements vscode.Disposable {
     try {
       const events = this.log.events();
       await this.post('reset', events.slice(0, CHUNK));
-      for (let start = CHUNK; start < events.length; start += CHUNK) await this.post('append', events.slice(start, start + CHUNK));
+      for (let start = CHUNK; start < events.length; start += CHUNK)
+        await this.post('append', events.slice(start, start + CHUNK));
     } finally {
       this.sendingAll = false;
     }
@@ -121,12 +122,17 @@ export class ProtocolPanel implements vscode.Disposable {
     const safeName = this.serverName.replace(/[^\w.-]+/g, '_');
     const target = await vscode.window.showSaveDialog({
       title: vscode.l10n.t('Export the protocol log of "{0}"', this.serverName),
-      defaultUri: vscode.Uri.joinPath(vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()), `${safeName}.protocol.jsonl`),
+      defaultUri: vscode.Uri.joinPath(
+        vscode.workspace.workspaceFolders?.[0]?.uri ?? vscode.Uri.file(os.homedir()),
+        `${safeName}.protocol.jsonl`,
+      ),
       filters: { [vscode.l10n.t('JSON Lines')]: ['jsonl'] },
     });
     if (!target) return;
     await vscode.workspace.fs.writeFile(target, new TextEncoder().encode([...toJsonLines(this.log.events())].join('')));
-    void vscode.window.showInformationMessage(vscode.l10n.t('Exported {0} events of "{1}" to {2}.', this.log.size, this.serverName, target.fsPath));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Exported {0} events of "{1}" to {2}.', this.log.size, this.serverName, target.fsPath),
+    );
   }
 
   dispose(): void {

@@ -28,11 +28,16 @@ export class ProtocolViews implements vscode.Disposable {
     }
     const tap = this.taps.tapFor(controller.id, () => controller.knownSecrets());
     const hold = tap.hold();
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.protocol', vscode.l10n.t('Protocol: {0}', controller.name), vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [webviewMedia(this.extensionUri, 'protocol')],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      'mcpWorkbench.protocol',
+      vscode.l10n.t('Protocol: {0}', controller.name),
+      vscode.ViewColumn.Active,
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [webviewMedia(this.extensionUri, 'protocol')],
+      },
+    );
     const view = new ProtocolPanel(panel, hold.log, hold, controller.name, this.extensionUri);
     this.panels.set(controller.id, view);
     view.onDidDispose(() => this.panels.delete(controller.id));
@@ -50,7 +55,9 @@ export class ProtocolViews implements vscode.Disposable {
 
 /** MCP Workbench: Show Protocol — the live timeline of a server's wire. */
 export async function showProtocol(manager: ServerManager, views: ProtocolViews, argument: unknown): Promise<boolean> {
-  const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose protocol to show') });
+  const controller = await resolveServer(manager, argument, {
+    placeHolder: vscode.l10n.t('Select the MCP server whose protocol to show'),
+  });
   if (!controller) return false;
   views.show(controller);
   return true;

@@ -2,7 +2,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultAuthDir } from '../../../workbench/node/auth/fileAuthStore';
 import { namesInConfig, uniqueKey } from '../../../workbench/registry/configWrite';
-import { describeRunOption, runOptions, statusNotice, suggestKey, type RunOption } from '../../../workbench/registry/mapping';
+import {
+  describeRunOption,
+  runOptions,
+  statusNotice,
+  suggestKey,
+  type RunOption,
+} from '../../../workbench/registry/mapping';
 import type { BundleFolder } from '../../../workbench/registry/mcpb';
 import { bundleFolderName, prepareServer } from '../../../workbench/registry/prepare';
 import type { RegistryEntry, ServerJson } from '../../../workbench/registry/types';
@@ -16,22 +22,46 @@ import { userServersValue } from '../../platform/config/userServers';
  * full (an MCPB bundle downloaded and verified), and only then is the file written, through the JSONC editor.
  * The server is not started here: it starts like any other, through the first-start consent.
  */
-export async function addRegistryServer(entry: RegistryEntry, target: ConfigTarget, chosen?: RunOption): Promise<string | undefined> {
+export async function addRegistryServer(
+  entry: RegistryEntry,
+  target: ConfigTarget,
+  chosen?: RunOption,
+): Promise<string | undefined> {
   const notice = statusNotice(entry);
   if (notice.kind === 'deprecated') {
     const proceed = vscode.l10n.t('Add Anyway');
-    const answer = await vscode.window.showWarningMessage(escapeForDisplay(notice.message), { modal: true, detail: vscode.l10n.t('A deprecated server may no longer work or be maintained.') }, proceed);
+    const answer = await vscode.window.showWarningMessage(
+      escapeForDisplay(notice.message),
+      { modal: true, detail: vscode.l10n.t('A deprecated server may no longer work or be maintained.') },
+      proceed,
+    );
     if (answer !== proceed) return undefined;
   }
   const option = chosen ?? (await pickRunOption(entry.server));
   if (!option) return undefined;
   const key = uniqueKey(suggestKey(entry.server), await takenNames(target));
   const mapped = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Preparing {0}…', escapeForDisplay(entry.server.name)) },
-    async () => prepareServer(entry.server, { key, takenInputIds: await takenInputIds(target), option, bundleFolder: extensionBundleFolder }),
+    {
+      location: vscode.ProgressLocation.Notification,
+      title: vscode.l10n.t('Preparing {0}…', escapeForDisplay(entry.server.name)),
+    },
+    async () =>
+      prepareServer(entry.server, {
+        key,
+        takenInputIds: await takenInputIds(target),
+        option,
+        bundleFolder: extensionBundleFolder,
+      }),
   );
   await addServers(target, [{ name: key, entry: mapped.entry, inputs: mapped.inputs }]);
-  void vscode.window.showInformationMessage(vscode.l10n.t('Added {0} to {1} as "{2}". It starts after you confirm it, like any new server.', escapeForDisplay(entry.server.name), targetLabel(target), key));
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      'Added {0} to {1} as "{2}". It starts after you confirm it, like any new server.',
+      escapeForDisplay(entry.server.name),
+      targetLabel(target),
+      key,
+    ),
+  );
   return key;
 }
 
@@ -40,8 +70,15 @@ async function pickRunOption(server: ServerJson): Promise<RunOption | undefined>
   const options = runOptions(server);
   if (options.length <= 1) return options[0];
   const picked = await vscode.window.showQuickPick(
-    options.map((option) => ({ label: escapeForDisplay(describeRunOption(option)).replace(/\$\(/g, '$\u200b('), option })),
-    { title: escapeForDisplay(server.name), placeHolder: vscode.l10n.t('How should the server run?'), ignoreFocusOut: true },
+    options.map((option) => ({
+      label: escapeForDisplay(describeRunOption(option)).replace(/\$\(/g, '$\u200b('),
+      option,
+    })),
+    {
+      title: escapeForDisplay(server.name),
+      placeHolder: vscode.l10n.t('How should the server run?'),
+      ignoreFocusOut: true,
+    },
   );
   return picked?.option;
 }
@@ -49,7 +86,9 @@ async function pickRunOption(server: ServerJson): Promise<RunOption | undefined>
 async function takenInputIds(target: ConfigTarget): Promise<string[]> {
   if (target.kind === 'user') {
     const value = userServersValue() as { inputs?: unknown } | undefined;
-    return Array.isArray(value?.inputs) ? value.inputs.flatMap((input: { id?: unknown }) => (typeof input?.id === 'string' ? [input.id] : [])) : [];
+    return Array.isArray(value?.inputs)
+      ? value.inputs.flatMap((input: { id?: unknown }) => (typeof input?.id === 'string' ? [input.id] : []))
+      : [];
   }
   const open = vscode.workspace.textDocuments.find((document) => document.uri.toString() === target.uri.toString());
   if (open) return namesInConfig(open.getText()).inputIds;

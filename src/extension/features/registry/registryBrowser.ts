@@ -39,9 +39,15 @@ export function pickRegistryEntry(client: RegistryClient): Promise<RegistryEntry
       if (mine !== generation) return; // the person typed on: a newer search owns the list
       cursor = page.nextCursor;
       rows = [...(append ? rows : []), ...page.entries.map(row)];
-      const more: Row[] = cursor ? [{ label: `$(more) ${vscode.l10n.t('Load more…')}`, alwaysShow: true, more: true }] : [];
+      const more: Row[] = cursor
+        ? [{ label: `$(more) ${vscode.l10n.t('Load more…')}`, alwaysShow: true, more: true }]
+        : [];
       quickPick.items = [...rows, ...more];
-      if (page.rejected.length > 0) quickPick.placeholder = vscode.l10n.t('{0} entries of this page were skipped: they do not match the server.json schema', page.rejected.length);
+      if (page.rejected.length > 0)
+        quickPick.placeholder = vscode.l10n.t(
+          '{0} entries of this page were skipped: they do not match the server.json schema',
+          page.rejected.length,
+        );
       if (rows.length === 0) quickPick.placeholder = vscode.l10n.t('No servers match "{0}"', shown(search, 60));
     } catch (error) {
       if (mine !== generation) return;
@@ -83,7 +89,9 @@ function row(entry: RegistryEntry): Row {
   const repository = server.repository ? ` — ${shown(server.repository.url, 100)}` : '';
   return {
     label: shown(server.title ?? server.name, 100),
-    description: `${deprecated}${shown(server.version, 40)} · ${runsWhere(server).map((kind) => shown(kind, 20)).join(', ')}${server.title ? ` · ${shown(server.name, 100)}` : ''}`,
+    description: `${deprecated}${shown(server.version, 40)} · ${runsWhere(server)
+      .map((kind) => shown(kind, 20))
+      .join(', ')}${server.title ? ` · ${shown(server.name, 100)}` : ''}`,
     detail: `${shown(server.description, 300)}${repository}`,
     alwaysShow: true,
     entry,
@@ -93,22 +101,58 @@ function row(entry: RegistryEntry): Row {
 type DetailAction = { kind: 'add'; where: 'workspace' | 'user' } | { kind: 'version' } | { kind: 'back' };
 
 /** The entry's details (deprecation first) with Add to Workspace / Add to User Settings / another version. */
-export async function showRegistryDetails(entry: RegistryEntry, hasWorkspace: boolean): Promise<DetailAction | undefined> {
+export async function showRegistryDetails(
+  entry: RegistryEntry,
+  hasWorkspace: boolean,
+): Promise<DetailAction | undefined> {
   const { server, official } = entry;
   type Item = vscode.QuickPickItem & { action?: DetailAction };
   const info = (label: string, detail?: string): Item => ({ label, ...(detail ? { detail } : {}) });
   const items: Item[] = [
-    ...(official?.status === 'deprecated' ? [info(`$(warning) ${vscode.l10n.t('Deprecated in the registry')}`, official.statusMessage ? shown(official.statusMessage, 300) : undefined)] : []),
-    ...(hasWorkspace ? [{ label: `$(add) ${vscode.l10n.t('Add to Workspace')}`, detail: vscode.l10n.t('.vscode/mcp.json: shared with everyone who opens this folder'), action: { kind: 'add', where: 'workspace' } } as Item] : []),
-    { label: `$(account) ${vscode.l10n.t('Add to User Settings')}`, detail: vscode.l10n.t('all workspaces, this user'), action: { kind: 'add', where: 'user' } },
+    ...(official?.status === 'deprecated'
+      ? [
+          info(
+            `$(warning) ${vscode.l10n.t('Deprecated in the registry')}`,
+            official.statusMessage ? shown(official.statusMessage, 300) : undefined,
+          ),
+        ]
+      : []),
+    ...(hasWorkspace
+      ? [
+          {
+            label: `$(add) ${vscode.l10n.t('Add to Workspace')}`,
+            detail: vscode.l10n.t('.vscode/mcp.json: shared with everyone who opens this folder'),
+            action: { kind: 'add', where: 'workspace' },
+          } as Item,
+        ]
+      : []),
+    {
+      label: `$(account) ${vscode.l10n.t('Add to User Settings')}`,
+      detail: vscode.l10n.t('all workspaces, this user'),
+      action: { kind: 'add', where: 'user' },
+    },
     { label: `$(versions) ${vscode.l10n.t('Pick Another Version…')}`, action: { kind: 'version' } },
     { label: '', kind: vscode.QuickPickItemKind.Separator },
     info(shown(server.description, 300)),
-    info(vscode.l10n.t('Version {0}', shown(server.version, 40)), official?.publishedAt ? vscode.l10n.t('published {0}', shown(official.publishedAt, 40)) : undefined),
-    info(vscode.l10n.t('Runs on: {0}', runsWhere(server).map((kind) => shown(kind, 20)).join(', '))),
+    info(
+      vscode.l10n.t('Version {0}', shown(server.version, 40)),
+      official?.publishedAt ? vscode.l10n.t('published {0}', shown(official.publishedAt, 40)) : undefined,
+    ),
+    info(
+      vscode.l10n.t(
+        'Runs on: {0}',
+        runsWhere(server)
+          .map((kind) => shown(kind, 20))
+          .join(', '),
+      ),
+    ),
     ...(server.repository ? [info(vscode.l10n.t('Repository: {0}', shown(server.repository.url, 200)))] : []),
   ];
-  const picked = await vscode.window.showQuickPick(items, { title: `${shown(server.title ?? server.name, 100)} — ${shown(server.name, 100)}`, placeHolder: vscode.l10n.t('Add this server, or pick another version'), ignoreFocusOut: true });
+  const picked = await vscode.window.showQuickPick(items, {
+    title: `${shown(server.title ?? server.name, 100)} — ${shown(server.name, 100)}`,
+    placeHolder: vscode.l10n.t('Add this server, or pick another version'),
+    ignoreFocusOut: true,
+  });
   return picked ? (picked.action ?? { kind: 'back' }) : undefined;
 }
 
@@ -118,7 +162,12 @@ export async function pickVersion(client: RegistryClient, name: string): Promise
   const picked = await vscode.window.showQuickPick(
     page.entries.map((entry) => ({
       label: shown(entry.server.version, 60),
-      description: [entry.official?.isLatest ? vscode.l10n.t('latest') : '', entry.official?.status === 'deprecated' ? vscode.l10n.t('deprecated') : ''].filter(Boolean).join(' · '),
+      description: [
+        entry.official?.isLatest ? vscode.l10n.t('latest') : '',
+        entry.official?.status === 'deprecated' ? vscode.l10n.t('deprecated') : '',
+      ]
+        .filter(Boolean)
+        .join(' · '),
       entry,
     })),
     { title: shown(name, 100), placeHolder: vscode.l10n.t('Pick a version'), ignoreFocusOut: true },

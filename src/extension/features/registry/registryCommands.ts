@@ -25,7 +25,10 @@ export async function browseRegistry(): Promise<string | undefined> {
     url = client.baseUrl;
     let entry: RegistryEntry | undefined = await pickRegistryEntry(client);
     while (entry) {
-      const action = await showRegistryDetails(entry, configTargets().some((target) => target.kind === 'workspace'));
+      const action = await showRegistryDetails(
+        entry,
+        configTargets().some((target) => target.kind === 'workspace'),
+      );
       if (!action) return undefined;
       switch (action.kind) {
         case 'back':
@@ -65,14 +68,23 @@ const MAX_SERVER_JSON_BYTES = 1024 * 1024;
 
 /** MCP Workbench: Import server.json… — adds the entry a server.json describes, as if it came from the registry. */
 export async function importServerJson(argument: unknown): Promise<string | undefined> {
-  const given: ImportServerJsonArguments = typeof argument === 'object' && argument !== null ? (argument as ImportServerJsonArguments) : {};
+  const given: ImportServerJsonArguments =
+    typeof argument === 'object' && argument !== null ? (argument as ImportServerJsonArguments) : {};
   const title = vscode.l10n.t('Import server.json');
   let file: vscode.Uri | undefined = given.file ? vscode.Uri.file(given.file) : undefined;
   try {
-    file ??= (await vscode.window.showOpenDialog({ title, canSelectMany: false, openLabel: vscode.l10n.t('Import'), filters: { 'server.json': ['json'] } }))?.[0];
+    file ??= (
+      await vscode.window.showOpenDialog({
+        title,
+        canSelectMany: false,
+        openLabel: vscode.l10n.t('Import'),
+        filters: { 'server.json': ['json'] },
+      })
+    )?.[0];
     if (!file) return undefined;
     const stat = await vscode.workspace.fs.stat(file);
-    if (stat.size > MAX_SERVER_JSON_BYTES) throw new Error(vscode.l10n.t('{0} is larger than {1} bytes', file.fsPath, MAX_SERVER_JSON_BYTES));
+    if (stat.size > MAX_SERVER_JSON_BYTES)
+      throw new Error(vscode.l10n.t('{0} is larger than {1} bytes', file.fsPath, MAX_SERVER_JSON_BYTES));
     const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(file));
     let document: unknown;
     try {
@@ -85,18 +97,31 @@ export async function importServerJson(argument: unknown): Promise<string | unde
     if (!target) return undefined;
     return await addRegistryServer({ server }, target);
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not import {0}: {1}', file?.fsPath ?? 'server.json', errorMessage(error)));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Could not import {0}: {1}', file?.fsPath ?? 'server.json', errorMessage(error)),
+    );
     return undefined;
   }
 }
 
 /** MCP Workbench: Export as server.json… — the chosen server's entry as a server.json skeleton, in a new editor. */
-export async function exportServerJsonCommand(manager: ServerManager, argument: unknown): Promise<vscode.TextDocument | undefined> {
-  const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server to export as server.json') });
+export async function exportServerJsonCommand(
+  manager: ServerManager,
+  argument: unknown,
+): Promise<vscode.TextDocument | undefined> {
+  const controller = await resolveServer(manager, argument, {
+    placeHolder: vscode.l10n.t('Select the MCP server to export as server.json'),
+  });
   if (!controller) return undefined;
   const exported = exportServerJson(controller.entry.definition);
-  const document = await vscode.workspace.openTextDocument({ language: 'json', content: `${JSON.stringify(exported.document, null, 2)}\n` });
+  const document = await vscode.workspace.openTextDocument({
+    language: 'json',
+    content: `${JSON.stringify(exported.document, null, 2)}\n`,
+  });
   await vscode.window.showTextDocument(document, { preview: false });
-  if (exported.notes.length > 0) void vscode.window.showInformationMessage(vscode.l10n.t('Before publishing {0}: {1}', controller.name, exported.notes.join('; ')));
+  if (exported.notes.length > 0)
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('Before publishing {0}: {1}', controller.name, exported.notes.join('; ')),
+    );
   return document;
 }

@@ -10,7 +10,10 @@ export function canPreviewImage(mimeType: string | undefined): boolean {
 
 /** Opens a webview showing a binary image resource next to its hex summary. */
 export function showImagePreview(title: string, mimeType: string, base64: string): vscode.WebviewPanel {
-  const panel = vscode.window.createWebviewPanel('mcpWorkbench.imagePreview', title, vscode.ViewColumn.Beside, { enableScripts: false, localResourceRoots: [] });
+  const panel = vscode.window.createWebviewPanel('mcpWorkbench.imagePreview', title, vscode.ViewColumn.Beside, {
+    enableScripts: false,
+    localResourceRoots: [],
+  });
   const clean = base64.replace(/[^A-Za-z0-9+/=]/g, '');
   panel.webview.html = webviewPage({
     webview: panel.webview,

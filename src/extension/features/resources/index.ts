@@ -14,7 +14,12 @@ export const resourcesFeature = defineFeature({
         await readResourceWithFeedback(documents, controller, uri);
       },
     });
-    const context: ResourcesContext = { manager: platform.manager, catalog: platform.catalog, documents, subscriptions: platform.subscriptions };
+    const context: ResourcesContext = {
+      manager: platform.manager,
+      catalog: platform.catalog,
+      documents,
+      subscriptions: platform.subscriptions,
+    };
     return {
       commands: {
         'mcpWorkbench.readResource': (argument) => readResource(context, argument),

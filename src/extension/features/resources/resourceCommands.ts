@@ -15,7 +15,8 @@ import type { ResourceSubscriptions } from '../../platform/servers/resourceSubsc
 import { showError } from '../../platform/ui/coreErrors';
 
 const isResource = (value: unknown): value is Resource => isObject(value) && typeof value.uri === 'string';
-const isTemplate = (value: unknown): value is ResourceTemplate => isObject(value) && typeof value.uriTemplate === 'string';
+const isTemplate = (value: unknown): value is ResourceTemplate =>
+  isObject(value) && typeof value.uriTemplate === 'string';
 
 /** What the resource commands work with; built once by the composition root. */
 export interface ResourcesContext {
@@ -26,16 +27,33 @@ export interface ResourcesContext {
 }
 
 /** Read Resource: the tree row's resource, a `uri` argument, or one picked from the server's list. */
-export async function readResource(context: ResourcesContext, argument: unknown): Promise<ReadResourceResult | undefined> {
-  const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose resource to read'));
+export async function readResource(
+  context: ResourcesContext,
+  argument: unknown,
+): Promise<ReadResourceResult | undefined> {
+  const controller = await runningServer(
+    context.manager,
+    argument,
+    vscode.l10n.t('Select the MCP server whose resource to read'),
+  );
   if (!controller) return undefined;
-  const uri = argumentField(argument, 'resource', isResource)?.uri ?? argumentField(argument, 'uri', (v): v is string => typeof v === 'string') ?? (await pickResource(context, controller))?.uri;
+  const uri =
+    argumentField(argument, 'resource', isResource)?.uri ??
+    argumentField(argument, 'uri', (v): v is string => typeof v === 'string') ??
+    (await pickResource(context, controller))?.uri;
   return uri ? readResourceWithFeedback(context.documents, controller, uri) : undefined;
 }
 
 /** Read Resource Template: each variable from `values` or asked with the server's completions. */
-export async function readResourceTemplate(context: ResourcesContext, argument: unknown): Promise<ReadResourceResult | undefined> {
-  const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose resource template to use'));
+export async function readResourceTemplate(
+  context: ResourcesContext,
+  argument: unknown,
+): Promise<ReadResourceResult | undefined> {
+  const controller = await runningServer(
+    context.manager,
+    argument,
+    vscode.l10n.t('Select the MCP server whose resource template to use'),
+  );
   if (!controller) return undefined;
   const template = argumentField(argument, 'template', isTemplate) ?? (await pickTemplate(context, controller));
   if (!template) return undefined;
@@ -53,11 +71,18 @@ async function pickResource(context: ResourcesContext, controller: ServerControl
   );
 }
 
-async function pickTemplate(context: ResourcesContext, controller: ServerController): Promise<ResourceTemplate | undefined> {
+async function pickTemplate(
+  context: ResourcesContext,
+  controller: ServerController,
+): Promise<ResourceTemplate | undefined> {
   const offerings = await context.catalog.ready(controller);
   return pickItem(
     offerings?.templates ?? [],
-    (template) => ({ label: template.title ?? template.name, description: template.mimeType, detail: template.uriTemplate }),
+    (template) => ({
+      label: template.title ?? template.name,
+      description: template.mimeType,
+      detail: template.uriTemplate,
+    }),
     vscode.l10n.t('Select the resource template of {0}', controller.name),
     vscode.l10n.t('MCP server "{0}" lists no resource templates.', controller.name),
   );
@@ -67,7 +92,11 @@ async function pickTemplate(context: ResourcesContext, controller: ServerControl
  * Fills each template variable (given `values` first, then one input per missing variable with the server's
  * completions, earlier answers passed as context) and expands the template per RFC 6570.
  */
-async function expandTemplate(controller: ServerController, template: ResourceTemplate, given: Record<string, string> | undefined): Promise<string | undefined> {
+async function expandTemplate(
+  controller: ServerController,
+  template: ResourceTemplate,
+  given: Record<string, string> | undefined,
+): Promise<string | undefined> {
   let names: string[];
   try {
     names = [...new Set(parseUriTemplate(template.uriTemplate).variables.map((variable) => variable.name))];
@@ -99,8 +128,16 @@ async function expandTemplate(controller: ServerController, template: ResourceTe
 }
 
 /** Subscribe or Unsubscribe: `resources/subscribe` for the tree row's resource or a picked one. */
-export async function toggleSubscription(context: ResourcesContext, argument: unknown, subscribe: boolean): Promise<void> {
-  const controller = await runningServer(context.manager, argument, vscode.l10n.t('Select the MCP server whose resource to watch'));
+export async function toggleSubscription(
+  context: ResourcesContext,
+  argument: unknown,
+  subscribe: boolean,
+): Promise<void> {
+  const controller = await runningServer(
+    context.manager,
+    argument,
+    vscode.l10n.t('Select the MCP server whose resource to watch'),
+  );
   if (!controller) return;
   const uri = argumentField(argument, 'resource', isResource)?.uri ?? (await pickResource(context, controller))?.uri;
   if (!uri) return;

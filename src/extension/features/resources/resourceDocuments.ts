@@ -71,17 +71,30 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     this.updateNote?.dispose();
     // The URI and name come from the server's list: cut short, and no `$(icon)` syntax of theirs is rendered.
     const plain = (text: string) => (text.length > 80 ? `${text.slice(0, 79)}…` : text).replace(/\$\(/g, '$\u200B(');
-    this.lastUpdateNote = vscode.l10n.t('$(sync) {0} updated by MCP server "{1}" at {2}', plain(resourceUri), plain(serverName), new Date().toLocaleTimeString());
+    this.lastUpdateNote = vscode.l10n.t(
+      '$(sync) {0} updated by MCP server "{1}" at {2}',
+      plain(resourceUri),
+      plain(serverName),
+      new Date().toLocaleTimeString(),
+    );
     this.updateNote = vscode.window.setStatusBarMessage(this.lastUpdateNote, 10_000);
   }
 
   /** Reads the resource and opens it in an editor; returns the read result (an image also gets a preview). */
-  async open(controller: ServerController, resourceUri: string): Promise<{ editor: vscode.TextEditor; result: ReadResourceResult }> {
+  async open(
+    controller: ServerController,
+    resourceUri: string,
+  ): Promise<{ editor: vscode.TextEditor; result: ReadResourceResult }> {
     const startedAt = Date.now();
     const record = (outcome: HistoryOutcome, result?: ReadResourceResult): void => {
-      this.history.record(
-        { server: { id: controller.id, name: controller.name }, startedAt, durationMs: Date.now() - startedAt, operation: { kind: 'resource', uri: resourceUri }, outcome, result },
-      );
+      this.history.record({
+        server: { id: controller.id, name: controller.name },
+        startedAt,
+        durationMs: Date.now() - startedAt,
+        operation: { kind: 'resource', uri: resourceUri },
+        outcome,
+        result,
+      });
     };
     let result: ReadResourceResult;
     try {
@@ -120,7 +133,9 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider, vs
     const client = controller.client;
     if (!client) throw new Error(vscode.l10n.t('MCP server "{0}" is not running', controller.name));
     const result = await client.readResource(resourceUri);
-    controller.log.info(`Read ${resourceUri} (${result.contents.length} part${result.contents.length === 1 ? '' : 's'})`);
+    controller.log.info(
+      `Read ${resourceUri} (${result.contents.length} part${result.contents.length === 1 ? '' : 's'})`,
+    );
     return result;
   }
 

@@ -24,7 +24,12 @@ const EXTENSIONS: Record<string, string> = {
 };
 
 export function resourceTabName(resourceUri: string, mimeType?: string): string {
-  const segments = resourceUri.replace(/[?#].*$/, '').replace(/^[a-z][a-z0-9+.-]*:\/\//i, '').split('/').filter(Boolean).map(decodeSafely);
+  const segments = resourceUri
+    .replace(/[?#].*$/, '')
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .split('/')
+    .filter(Boolean)
+    .map(decodeSafely);
   const last = segments.pop() ?? 'resource';
   if (last.includes('.')) return last;
   const parent = segments.length > 1 ? segments.pop() : undefined;

@@ -5,7 +5,12 @@ import { SamplingService } from './samplingService';
 export const samplingFeature = defineFeature({
   name: 'sampling',
   activate({ platform, own, extension }) {
-    const sampling = new SamplingService(extension.secrets, extension.globalState, platform.reviewPanel, () => platform.manager);
+    const sampling = new SamplingService(
+      extension.secrets,
+      extension.globalState,
+      platform.reviewPanel,
+      () => platform.manager,
+    );
     platform.lend({ sampling: sampling.sampling });
     own(sampling, sampling.records.onDidRecord(platform.historyRecorder.recordSampling));
     return {

@@ -16,11 +16,21 @@ export class LanguageModelApiProvider implements ChatModelProvider {
     return available.map((model) => {
       const id = `vscode-lm:${model.vendor}/${model.id}`;
       this.models.set(id, model);
-      return { id, name: model.id, providerLabel: model.vendor, abilities: { images: false, audio: false, tools: true } };
+      return {
+        id,
+        name: model.id,
+        providerLabel: model.vendor,
+        abilities: { images: false, audio: false, tools: true },
+      };
     });
   }
 
-  async complete(model: ModelInfo, request: ChatRequest, signal: AbortSignal, onText?: (delta: string) => void): Promise<ChatResponse> {
+  async complete(
+    model: ModelInfo,
+    request: ChatRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<ChatResponse> {
     const chat = this.models.get(model.id) ?? (await this.find(model.id));
     if (!chat) throw new Error(`language model ${model.id} is no longer available`);
     const messages = toLanguageModelMessages(request);
@@ -33,8 +43,15 @@ export class LanguageModelApiProvider implements ChatModelProvider {
       },
     };
     if (request.tools?.length && request.toolChoice !== 'none') {
-      options.tools = request.tools.map((tool) => ({ name: tool.name, description: tool.description ?? '', inputSchema: tool.inputSchema }));
-      options.toolMode = request.toolChoice === 'required' ? vscode.LanguageModelChatToolMode.Required : vscode.LanguageModelChatToolMode.Auto;
+      options.tools = request.tools.map((tool) => ({
+        name: tool.name,
+        description: tool.description ?? '',
+        inputSchema: tool.inputSchema,
+      }));
+      options.toolMode =
+        request.toolChoice === 'required'
+          ? vscode.LanguageModelChatToolMode.Required
+          : vscode.LanguageModelChatToolMode.Auto;
     }
     const cancellation = new vscode.CancellationTokenSource();
     const onAbort = () => cancellation.cancel();
@@ -73,7 +90,10 @@ function toLanguageModelMessages(request: ChatRequest): vscode.LanguageModelChat
       const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[] = [];
       for (const part of message.parts) {
         if (part.kind === 'text') parts.push(new vscode.LanguageModelTextPart(part.text));
-        else if (part.kind === 'tool-result') parts.push(new vscode.LanguageModelToolResultPart(part.toolCallId, [new vscode.LanguageModelTextPart(part.text)]));
+        else if (part.kind === 'tool-result')
+          parts.push(
+            new vscode.LanguageModelToolResultPart(part.toolCallId, [new vscode.LanguageModelTextPart(part.text)]),
+          );
         // Images and audio cannot be carried by the 1.100 API; the review listed them as unsupported.
       }
       if (parts.length) messages.push(vscode.LanguageModelChatMessage.User(parts));
@@ -81,7 +101,8 @@ function toLanguageModelMessages(request: ChatRequest): vscode.LanguageModelChat
       const parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] = [];
       for (const part of message.parts) {
         if (part.kind === 'text') parts.push(new vscode.LanguageModelTextPart(part.text));
-        else if (part.kind === 'tool-call') parts.push(new vscode.LanguageModelToolCallPart(part.id, part.name, part.input));
+        else if (part.kind === 'tool-call')
+          parts.push(new vscode.LanguageModelToolCallPart(part.id, part.name, part.input));
       }
       if (parts.length) messages.push(vscode.LanguageModelChatMessage.Assistant(parts));
     }

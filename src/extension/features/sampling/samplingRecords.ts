@@ -69,13 +69,32 @@ export function samplingRecordsMarkdown(serverName: string, records: readonly Sa
     lines.push(`- ${vscode.l10n.t('Model')}: ${record.model ?? '—'}`);
     lines.push(`- ${vscode.l10n.t('Tokens')}: ${tokens}`);
     if (record.error) lines.push(`- ${vscode.l10n.t('Error')}: ${record.error}`);
-    const edits = [record.originalRequestText !== undefined ? vscode.l10n.t('request') : '', record.modelResponseText !== undefined ? vscode.l10n.t('response') : ''].filter(Boolean);
+    const edits = [
+      record.originalRequestText !== undefined ? vscode.l10n.t('request') : '',
+      record.modelResponseText !== undefined ? vscode.l10n.t('response') : '',
+    ].filter(Boolean);
     if (edits.length > 0) lines.push(`- ⚠ ${vscode.l10n.t('Edited by the reviewer')}: ${edits.join(', ')}`);
-    if (record.originalRequestText !== undefined) lines.push('', `**${vscode.l10n.t('Request from the server (before the edit)')}**`, '', fence(record.originalRequestText));
-    lines.push('', `**${record.originalRequestText !== undefined ? vscode.l10n.t('Request as sent to the model') : vscode.l10n.t('Request')}**`, '', fence(record.requestText));
-    if (record.modelResponseText !== undefined) lines.push(`**${vscode.l10n.t('Answer of the model (before the edit)')}**`, '', fence(record.modelResponseText));
+    if (record.originalRequestText !== undefined)
+      lines.push(
+        '',
+        `**${vscode.l10n.t('Request from the server (before the edit)')}**`,
+        '',
+        fence(record.originalRequestText),
+      );
+    lines.push(
+      '',
+      `**${record.originalRequestText !== undefined ? vscode.l10n.t('Request as sent to the model') : vscode.l10n.t('Request')}**`,
+      '',
+      fence(record.requestText),
+    );
+    if (record.modelResponseText !== undefined)
+      lines.push(`**${vscode.l10n.t('Answer of the model (before the edit)')}**`, '', fence(record.modelResponseText));
     if (record.responseText !== undefined) {
-      lines.push(`**${record.modelResponseText !== undefined ? vscode.l10n.t('Response as sent to the server') : vscode.l10n.t('Response')}**`, '', fence(record.responseText));
+      lines.push(
+        `**${record.modelResponseText !== undefined ? vscode.l10n.t('Response as sent to the server') : vscode.l10n.t('Response')}**`,
+        '',
+        fence(record.responseText),
+      );
     }
   }
   return lines.join('\n');
@@ -83,9 +102,13 @@ export function samplingRecordsMarkdown(serverName: string, records: readonly Sa
 
 /** One log line per exchange (plain text; keys never reach a record). */
 export function logRecord(channel: vscode.LogOutputChannel, record: SamplingRecord): void {
-  const head = `[sampling] ${record.outcome}${record.model ? ` model=${record.model}` : ''}` +
+  const head =
+    `[sampling] ${record.outcome}${record.model ? ` model=${record.model}` : ''}` +
     (record.inputTokens !== undefined ? ` tokens=${record.inputTokens}/${record.outputTokens ?? '?'}` : '');
-  const body = `\n  request: ${indent(record.requestText)}` + (record.responseText !== undefined ? `\n  response: ${indent(record.responseText)}` : '') + (record.error ? `\n  error: ${record.error}` : '');
+  const body =
+    `\n  request: ${indent(record.requestText)}` +
+    (record.responseText !== undefined ? `\n  response: ${indent(record.responseText)}` : '') +
+    (record.error ? `\n  error: ${record.error}` : '');
   if (record.outcome === 'failed') channel.error(head + body);
   else channel.info(head + body);
 }

@@ -1,9 +1,21 @@
 import type { CreateMessageRequest } from '../../../protocol/types';
 import type { ChatPart, ChatRequest, ChatResponse } from '../../../workbench/sampling/chatModel';
-import type { RequestDecision, ResponseDecision, SamplingReview, SamplingReviewer } from '../../../workbench/sampling/coordinator';
+import type {
+  RequestDecision,
+  ResponseDecision,
+  SamplingReview,
+  SamplingReviewer,
+} from '../../../workbench/sampling/coordinator';
 import type { ReviewQueue } from '../../../workbench/sampling/reviewQueue';
 import { relatedTaskOf, type TaskToolLookup } from '../../../workbench/tasks/relatedTask';
-import type { ActiveItem, ReviewMessage, ReviewPanel, SamplingRequestView, SamplingResponseView, ViewPart } from '../../platform/webviews/reviewPanel';
+import type {
+  ActiveItem,
+  ReviewMessage,
+  ReviewPanel,
+  SamplingRequestView,
+  SamplingResponseView,
+  ViewPart,
+} from '../../platform/webviews/reviewPanel';
 
 interface Session {
   release: () => void;
@@ -91,14 +103,22 @@ export class SamplingReviewUi implements SamplingReviewer {
       error,
     };
     item.onMessage = (message) => {
-      if (message.type === 'dismiss' || message.type === 'closed' || message.type === 'reject-response' || message.type === 'approve-response') this.panel.withdraw(item);
+      if (
+        message.type === 'dismiss' ||
+        message.type === 'closed' ||
+        message.type === 'reject-response' ||
+        message.type === 'approve-response'
+      )
+        this.panel.withdraw(item);
     };
     this.panel.update(item, view);
   }
 
   async reviewResponse(review: SamplingReview, response: ChatResponse, signal: AbortSignal): Promise<ResponseDecision> {
     const session = await this.session(review, signal);
-    const tokens = response.usage ? `${response.usage.inputTokens ?? '?'} / ${response.usage.outputTokens ?? '?'}` : undefined;
+    const tokens = response.usage
+      ? `${response.usage.inputTokens ?? '?'} / ${response.usage.outputTokens ?? '?'}`
+      : undefined;
     const view: SamplingResponseView = {
       kind: 'sampling-response',
       serverName: review.serverName,
@@ -108,7 +128,8 @@ export class SamplingReviewUi implements SamplingReviewer {
       streaming: false,
       usage: tokens,
     };
-    if (response.toolCalls.length) view.toolCalls = response.toolCalls.map((call) => `${call.name} ${JSON.stringify(call.input)}`);
+    if (response.toolCalls.length)
+      view.toolCalls = response.toolCalls.map((call) => `${call.name} ${JSON.stringify(call.input)}`);
     return this.ask<ResponseDecision>(session, view, signal, (message, resolve) => {
       if (message.type === 'approve-response') resolve({ kind: 'approve', text: message.text });
       else if (message.type === 'reject-response' || message.type === 'closed') resolve({ kind: 'reject' });
@@ -138,7 +159,13 @@ export class SamplingReviewUi implements SamplingReviewer {
             signal.removeEventListener('abort', onAbort);
             if (message.type === 'approve-request') {
               // While the model answers, the panel shows its streamed text.
-              const streamingView: SamplingResponseView = { kind: 'sampling-response', serverName: view.serverName, model: modelLabel(view, message), text: '', streaming: true };
+              const streamingView: SamplingResponseView = {
+                kind: 'sampling-response',
+                serverName: view.serverName,
+                model: modelLabel(view, message),
+                text: '',
+                streaming: true,
+              };
               this.panel.update(item, streamingView);
               item.onMessage = () => undefined;
             } else {
@@ -203,7 +230,10 @@ function viewPart(part: ChatPart): ViewPart {
 }
 
 /** The request as the person left it: edited texts, system prompt and limits. */
-export function applyEdits(request: ChatRequest, message: Extract<ReviewMessage, { type: 'approve-request' }>): ChatRequest {
+export function applyEdits(
+  request: ChatRequest,
+  message: Extract<ReviewMessage, { type: 'approve-request' }>,
+): ChatRequest {
   const messages = request.messages.map((chatMessage, messageIndex) => ({
     ...chatMessage,
     parts: chatMessage.parts.map((part, partIndex): ChatPart => {
@@ -217,7 +247,8 @@ export function applyEdits(request: ChatRequest, message: Extract<ReviewMessage,
     else delete edited.systemPrompt;
   }
   if (Number.isInteger(message.maxTokens) && message.maxTokens > 0) edited.maxTokens = message.maxTokens;
-  if (typeof message.temperature === 'number' && Number.isFinite(message.temperature)) edited.temperature = message.temperature;
+  if (typeof message.temperature === 'number' && Number.isFinite(message.temperature))
+    edited.temperature = message.temperature;
   else delete edited.temperature;
   const stops = message.stopSequences.filter((stop) => stop.length > 0);
   if (stops.length) edited.stopSequences = stops;

@@ -88,7 +88,8 @@ export class SamplingService implements vscode.Disposable {
       setKey,
     ).then((choice) => {
       this.modelSetupShown = false;
-      if (choice === addEndpoint) void vscode.commands.executeCommand('workbench.action.openSettings', 'mcpWorkbench.sampling.endpoints');
+      if (choice === addEndpoint)
+        void vscode.commands.executeCommand('workbench.action.openSettings', 'mcpWorkbench.sampling.endpoints');
       else if (choice === setKey) void this.setApiKeyCommand();
     });
   }
@@ -109,7 +110,9 @@ export class SamplingService implements vscode.Disposable {
    * server may echo them back in a request, and the records are shown, logged and written to the log file.
    */
   private masked(record: SamplingRecord): SamplingRecord {
-    const secrets = (this.manager()?.byName(record.serverName) ?? []).flatMap((controller) => controller.knownSecrets());
+    const secrets = (this.manager()?.byName(record.serverName) ?? []).flatMap((controller) =>
+      controller.knownSecrets(),
+    );
     return maskSecrets(record, secrets);
   }
 
@@ -129,25 +132,39 @@ export class SamplingService implements vscode.Disposable {
     const endpoints = readEndpoints();
     if (endpoints.length === 0) {
       const open = vscode.l10n.t('Open Settings');
-      const choice = await vscode.window.showInformationMessage(vscode.l10n.t('No model endpoints are configured. Add one to the setting mcpWorkbench.sampling.endpoints first.'), open);
-      if (choice === open) await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpWorkbench.sampling.endpoints');
+      const choice = await vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'No model endpoints are configured. Add one to the setting mcpWorkbench.sampling.endpoints first.',
+        ),
+        open,
+      );
+      if (choice === open)
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpWorkbench.sampling.endpoints');
       return;
     }
     const picked = await vscode.window.showQuickPick(
-      endpoints.map((endpoint) => ({ label: endpoint.name, description: `${endpoint.model} · ${endpoint.baseUrl}`, endpoint })),
+      endpoints.map((endpoint) => ({
+        label: endpoint.name,
+        description: `${endpoint.model} · ${endpoint.baseUrl}`,
+        endpoint,
+      })),
       { placeHolder: vscode.l10n.t('Select the model endpoint whose API key to set'), ignoreFocusOut: true },
     );
     if (!picked) return;
     const key = await vscode.window.showInputBox({
       title: vscode.l10n.t('API key for {0}', picked.endpoint.name),
-      prompt: vscode.l10n.t('Stored in VS Code\'s secret storage, never in settings or logs. Leave empty to remove the key.'),
+      prompt: vscode.l10n.t(
+        "Stored in VS Code's secret storage, never in settings or logs. Leave empty to remove the key.",
+      ),
       password: true,
       ignoreFocusOut: true,
     });
     if (key === undefined) return;
     if (key === '') {
       await secrets.delete(secretKey(picked.endpoint.name));
-      void vscode.window.showInformationMessage(vscode.l10n.t('The API key for {0} was removed.', picked.endpoint.name));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('The API key for {0} was removed.', picked.endpoint.name),
+      );
     } else {
       await secrets.store(secretKey(picked.endpoint.name), key);
       void vscode.window.showInformationMessage(vscode.l10n.t('The API key for {0} was stored.', picked.endpoint.name));
@@ -159,7 +176,9 @@ export class SamplingService implements vscode.Disposable {
     const policies = this.policies;
     const manager = this.manager();
     if (!manager) return;
-    const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling policy to set') });
+    const controller = await resolveServer(manager, argument, {
+      placeHolder: vscode.l10n.t('Select the MCP server whose sampling policy to set'),
+    });
     if (!controller) return;
     const current = policies.get(controller.identityKey);
     const items: PolicyItem[] = [
@@ -185,13 +204,22 @@ export class SamplingService implements vscode.Disposable {
 
   /** MCP Workbench: Show Sampling History… */
   /** Opens read-only (`documents` is the `mcp-result:` provider), so closing the tab never asks to save. */
-  async showRecordsCommand(argument: unknown, documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> }): Promise<void> {
+  async showRecordsCommand(
+    argument: unknown,
+    documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> },
+  ): Promise<void> {
     const records = this.records;
     const manager = this.manager();
     if (!manager) return;
-    const controller = await resolveServer(manager, argument, { placeHolder: vscode.l10n.t('Select the MCP server whose sampling history to show'), prefer: (server) => records.of(server.name).length > 0 });
+    const controller = await resolveServer(manager, argument, {
+      placeHolder: vscode.l10n.t('Select the MCP server whose sampling history to show'),
+      prefer: (server) => records.of(server.name).length > 0,
+    });
     if (!controller) return;
-    await documents.show(vscode.l10n.t('Sampling history of {0}', controller.name), samplingRecordsMarkdown(controller.name, records.of(controller.name)));
+    await documents.show(
+      vscode.l10n.t('Sampling history of {0}', controller.name),
+      samplingRecordsMarkdown(controller.name, records.of(controller.name)),
+    );
   }
 
   dispose(): void {

@@ -31,7 +31,9 @@ export function readEndpoints(): EndpointSetting[] {
   return raw.filter((item): item is EndpointSetting => {
     if (typeof item !== 'object' || item === null) return false;
     const candidate = item as Record<string, unknown>;
-    return typeof candidate.name === 'string' && typeof candidate.baseUrl === 'string' && typeof candidate.model === 'string';
+    return (
+      typeof candidate.name === 'string' && typeof candidate.baseUrl === 'string' && typeof candidate.model === 'string'
+    );
   });
 }
 
@@ -64,7 +66,12 @@ export class EndpointsProvider implements ChatModelProvider {
     return models;
   }
 
-  async complete(model: ModelInfo, request: ChatRequest, signal: AbortSignal, onText?: (delta: string) => void): Promise<ChatResponse> {
+  async complete(
+    model: ModelInfo,
+    request: ChatRequest,
+    signal: AbortSignal,
+    onText?: (delta: string) => void,
+  ): Promise<ChatResponse> {
     const endpoint = this.byModelId.get(model.id);
     if (!endpoint) throw new Error(`endpoint for ${model.id} is no longer configured`);
     const apiKey = await this.secrets.get(secretKey(endpoint.name));

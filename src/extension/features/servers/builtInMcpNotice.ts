@@ -36,13 +36,15 @@ export class BuiltInMcpNotice {
     const choice = await notify(
       'info',
       vscode.l10n.t(
-        "VS Code's own MCP support is also on and reads the same .vscode/mcp.json, so chat may start these servers too. Commands under \"MCP Workbench:\" and the MCP Workbench view act only on this extension's servers.",
+        'VS Code\'s own MCP support is also on and reads the same .vscode/mcp.json, so chat may start these servers too. Commands under "MCP Workbench:" and the MCP Workbench view act only on this extension\'s servers.',
       ),
       turnOff,
       keep,
     );
     if (choice === turnOff) {
-      await vscode.workspace.getConfiguration(BUILT_IN_MCP_SECTION).update(BUILT_IN_MCP_ENABLED, false, vscode.ConfigurationTarget.Workspace);
+      await vscode.workspace
+        .getConfiguration(BUILT_IN_MCP_SECTION)
+        .update(BUILT_IN_MCP_ENABLED, false, vscode.ConfigurationTarget.Workspace);
       return 'turned-off';
     }
     return choice === keep ? 'kept-both' : 'dismissed';

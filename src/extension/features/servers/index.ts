@@ -23,7 +23,12 @@ export const serversFeature = defineFeature({
       // for sign-in, else a pick; the same consent modal and browser flow as Sign In on a row.
       async () => {
         const needing = manager.servers.filter((server) => server.state.kind === 'signInRequired');
-        const controller = needing.length === 1 ? ((await signInWithFeedback(needing[0])) ? needing[0] : undefined) : await signInServer(manager, undefined);
+        const controller =
+          needing.length === 1
+            ? (await signInWithFeedback(needing[0]))
+              ? needing[0]
+              : undefined
+            : await signInServer(manager, undefined);
         return controller?.authorizedServerUrl;
       },
       async (serverUrl) => {
@@ -33,7 +38,12 @@ export const serversFeature = defineFeature({
     own(
       statusBar,
       sessions,
-      vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER_ID, vscode.l10n.t('MCP Servers (MCP Workbench)'), sessions, { supportsMultipleAccounts: true }),
+      vscode.authentication.registerAuthenticationProvider(
+        AUTH_PROVIDER_ID,
+        vscode.l10n.t('MCP Servers (MCP Workbench)'),
+        sessions,
+        { supportsMultipleAccounts: true },
+      ),
       loader.onDidChange((entries) => void builtInMcpNotice.check(entries)),
     );
     return {
@@ -41,7 +51,8 @@ export const serversFeature = defineFeature({
         'mcpWorkbench.startServer': (argument) => startServer(manager, argument),
         'mcpWorkbench.stopServer': (argument) => stopServer(manager, argument),
         'mcpWorkbench.restartServer': (argument) => restartServer(manager, argument),
-        'mcpWorkbench.signIn': (argument) => signInServer(manager, argument).then((controller) => controller !== undefined),
+        'mcpWorkbench.signIn': (argument) =>
+          signInServer(manager, argument).then((controller) => controller !== undefined),
         'mcpWorkbench.showLog': (argument) => showLog(manager, argument),
         'mcpWorkbench.setLogLevel': (argument, level) => setLogLevel(manager, argument, level),
       },

@@ -20,10 +20,13 @@ export async function setLogLevel(manager: ServerManager, argument: unknown, pre
   try {
     const sent = await controller.setLogLevel(level);
     if (!sent) {
-      const message =
-        ServerState.isRunning(controller.state)
-          ? vscode.l10n.t('MCP server "{0}" does not offer logging; the level was not sent.', controller.name)
-          : vscode.l10n.t('MCP server "{0}" is not running; the level {1} will be sent when it starts.', controller.name, level);
+      const message = ServerState.isRunning(controller.state)
+        ? vscode.l10n.t('MCP server "{0}" does not offer logging; the level was not sent.', controller.name)
+        : vscode.l10n.t(
+            'MCP server "{0}" is not running; the level {1} will be sent when it starts.',
+            controller.name,
+            level,
+          );
       void vscode.window.showInformationMessage(message);
     }
     return sent;
@@ -39,7 +42,10 @@ export async function setLogLevel(manager: ServerManager, argument: unknown, pre
 
 async function pickLevel(current: LoggingLevel | undefined): Promise<LoggingLevel | undefined> {
   const picked = await vscode.window.showQuickPick(
-    LOGGING_LEVELS.map((level) => ({ label: level, description: level === current ? vscode.l10n.t('current') : undefined })),
+    LOGGING_LEVELS.map((level) => ({
+      label: level,
+      description: level === current ? vscode.l10n.t('current') : undefined,
+    })),
     { placeHolder: vscode.l10n.t('The lowest level of messages the server should send'), ignoreFocusOut: true },
   );
   return picked && isLevel(picked.label) ? picked.label : undefined;

@@ -16,7 +16,10 @@ export class ServersStatusBar implements vscode.Disposable {
   constructor(private readonly manager: ServerManager) {
     this.item.name = vscode.l10n.t('MCP Servers');
     this.item.command = FOCUS_SERVERS_VIEW_COMMAND;
-    this.subscriptions = [manager.onDidChangeServers(() => this.update()), manager.onDidChangeServerState(() => this.update())];
+    this.subscriptions = [
+      manager.onDidChangeServers(() => this.update()),
+      manager.onDidChangeServerState(() => this.update()),
+    ];
     this.update();
   }
 
@@ -65,10 +68,20 @@ export class ServersStatusBar implements vscode.Disposable {
     };
     this.item.backgroundColor = failed > 0 ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
     const tooltip = new vscode.MarkdownString(undefined, true);
-    tooltip.appendMarkdown(`**${vscode.l10n.t('MCP servers: {0} running, {1} failed, {2} configured', running, failed, servers.length)}**\n\n`);
+    tooltip.appendMarkdown(
+      `**${vscode.l10n.t('MCP servers: {0} running, {1} failed, {2} configured', running, failed, servers.length)}**\n\n`,
+    );
     for (const server of [...servers].sort((a, b) => a.name.localeCompare(b.name))) {
-      const icon = { running: '$(pass)', error: '$(error)', starting: '$(loading~spin)', stopped: '$(circle-outline)', signInRequired: '$(account)' }[server.state.kind];
-      tooltip.appendMarkdown(`${icon} ${escapeMarkdown(server.name)} — ${escapeMarkdown(stateText(server.state.kind))}\n\n`);
+      const icon = {
+        running: '$(pass)',
+        error: '$(error)',
+        starting: '$(loading~spin)',
+        stopped: '$(circle-outline)',
+        signInRequired: '$(account)',
+      }[server.state.kind];
+      tooltip.appendMarkdown(
+        `${icon} ${escapeMarkdown(server.name)} — ${escapeMarkdown(stateText(server.state.kind))}\n\n`,
+      );
     }
     tooltip.appendMarkdown(vscode.l10n.t('Click to open the MCP servers view.'));
     this.item.tooltip = tooltip;

@@ -19,8 +19,19 @@ export const serversViewFeature = defineFeature({
     // First run: how to start a server, as the view's first row until one starts.
     const startHint = new ServersViewHint(manager);
     const expandToStart = new ExpandToStart((controller) => void startWithFeedback(controller));
-    const tree = new ServersTreeProvider(manager, platform.catalog, platform.subscriptions, loader, services.get('skillsSection'), startHint, expandToStart);
-    const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, { treeDataProvider: afterFirstLoad(tree, loader.firstLoad), showCollapseAll: true });
+    const tree = new ServersTreeProvider(
+      manager,
+      platform.catalog,
+      platform.subscriptions,
+      loader,
+      services.get('skillsSection'),
+      startHint,
+      expandToStart,
+    );
+    const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, {
+      treeDataProvider: afterFirstLoad(tree, loader.firstLoad),
+      showCollapseAll: true,
+    });
     own(
       tree,
       treeView,
@@ -36,7 +47,8 @@ export const serversViewFeature = defineFeature({
         'mcpWorkbench.copyName': (node) => copyName(node),
         'mcpWorkbench.copyUri': (node) => copyUri(node),
         'mcpWorkbench.refreshServer': (node) => refreshServer(platform.catalog, node),
-        'mcpWorkbench.showServerInstructions': (argument) => showServerInstructions(manager, platform.documents, argument),
+        'mcpWorkbench.showServerInstructions': (argument) =>
+          showServerInstructions(manager, platform.documents, argument),
         'mcpWorkbench.showMoreTools': (node) => tree.showMore(node),
       },
       exports: { tree, treeView },

@@ -68,7 +68,12 @@ export async function showServerInstructions(
   documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> },
   argument: unknown,
 ): Promise<void> {
-  const controller = isTreeNode(argument) && 'controller' in argument ? argument.controller : typeof argument === 'string' ? manager.get(argument) : undefined;
+  const controller =
+    isTreeNode(argument) && 'controller' in argument
+      ? argument.controller
+      : typeof argument === 'string'
+        ? manager.get(argument)
+        : undefined;
   if (!controller) return;
   const state = controller.state;
   const instructions = ServerState.isRunning(state) ? state.session.instructions : undefined;
@@ -78,5 +83,8 @@ export async function showServerInstructions(
   }
   const longest = Math.max(2, ...Array.from(instructions.matchAll(/`+/g), (match) => match[0].length));
   const fence = '`'.repeat(longest + 1);
-  await documents.show(vscode.l10n.t('Instructions of {0}', controller.name), `# ${vscode.l10n.t('Instructions of {0}', controller.name)}\n\n${fence}text\n${instructions}\n${fence}\n`);
+  await documents.show(
+    vscode.l10n.t('Instructions of {0}', controller.name),
+    `# ${vscode.l10n.t('Instructions of {0}', controller.name)}\n\n${fence}text\n${instructions}\n${fence}\n`,
+  );
 }

@@ -9,15 +9,23 @@ import { nodeId } from '../../platform/servers/treeIds';
 
 export type OfferingGroup = 'tools' | 'resources' | 'templates' | 'prompts';
 
-
-export function groupItem(controller: ServerController, group: OfferingGroup, count: number | undefined): vscode.TreeItem {
+export function groupItem(
+  controller: ServerController,
+  group: OfferingGroup,
+  count: number | undefined,
+): vscode.TreeItem {
   const labels: Record<OfferingGroup, string> = {
     tools: vscode.l10n.t('Tools'),
     resources: vscode.l10n.t('Resources'),
     templates: vscode.l10n.t('Resource Templates'),
     prompts: vscode.l10n.t('Prompts'),
   };
-  const icons: Record<OfferingGroup, string> = { tools: 'tools', resources: 'file-text', templates: 'file-symlink-file', prompts: 'comment-discussion' };
+  const icons: Record<OfferingGroup, string> = {
+    tools: 'tools',
+    resources: 'file-text',
+    templates: 'file-symlink-file',
+    prompts: 'comment-discussion',
+  };
   const item = new vscode.TreeItem(labels[group], vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `${nodeId(controller)}/${group}`;
   item.iconPath = new vscode.ThemeIcon(icons[group]);
@@ -37,7 +45,11 @@ export function toolItem(controller: ServerController, tool: Tool): vscode.TreeI
   item.iconPath = iconFor(tool.icons, hints.includes(vscode.l10n.t('destructive')) ? 'warning' : 'tools');
   item.contextValue = 'tool';
   // The tooltip is built on hover (resolveTreeItem): 50,000 Markdown tooltips nobody reads cost real memory.
-  item.command = { command: 'mcpWorkbench.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ kind: 'tool', controller, tool }] };
+  item.command = {
+    command: 'mcpWorkbench.callTool',
+    title: vscode.l10n.t('Call Tool'),
+    arguments: [{ kind: 'tool', controller, tool }],
+  };
   return item;
 }
 
@@ -50,7 +62,9 @@ export function toolTooltip(tool: Tool): vscode.MarkdownString {
   if (tool.description) md.appendText(`${tool.description}\n\n`);
   if (hints.length) {
     md.appendMarkdown(hints.map((hint) => `\`${hint}\``).join(' '));
-    md.appendMarkdown(`\n\n_${escapeMarkdown(vscode.l10n.t('Annotations are hints from the server, not guarantees.'))}_`);
+    md.appendMarkdown(
+      `\n\n_${escapeMarkdown(vscode.l10n.t('Annotations are hints from the server, not guarantees.'))}_`,
+    );
   }
   return md;
 }
@@ -59,12 +73,20 @@ export function resourceItem(controller: ServerController, resource: Resource, c
   const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${nodeId(controller)}/resource/${resource.uri}`;
   const subscribed = contextValue === 'resource.subscribed';
-  item.description = [subscribed ? vscode.l10n.t('subscribed') : '', resource.mimeType, resource.uri].filter(Boolean).join(' · ');
+  item.description = [subscribed ? vscode.l10n.t('subscribed') : '', resource.mimeType, resource.uri]
+    .filter(Boolean)
+    .join(' · ');
   // A subscribed resource gets the bell instead of its own icon, so the rows that will update stand out.
-  item.iconPath = subscribed ? new vscode.ThemeIcon('bell-dot') : iconFor(resource.icons, resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
+  item.iconPath = subscribed
+    ? new vscode.ThemeIcon('bell-dot')
+    : iconFor(resource.icons, resource.mimeType?.startsWith('image/') ? 'file-media' : 'file');
   item.contextValue = contextValue;
   item.tooltip = tooltip(resource.title ?? resource.name, resource.uri, resource.description, resource.mimeType);
-  item.command = { command: 'mcpWorkbench.readResource', title: vscode.l10n.t('Read Resource'), arguments: [{ kind: 'resource', controller, resource }] };
+  item.command = {
+    command: 'mcpWorkbench.readResource',
+    title: vscode.l10n.t('Read Resource'),
+    arguments: [{ kind: 'resource', controller, resource }],
+  };
   return item;
 }
 
@@ -74,7 +96,12 @@ export function templateItem(controller: ServerController, template: ResourceTem
   item.description = template.uriTemplate;
   item.iconPath = iconFor(template.icons, 'file-symlink-file');
   item.contextValue = 'template';
-  item.tooltip = tooltip(template.title ?? template.name, template.uriTemplate, template.description, template.mimeType);
+  item.tooltip = tooltip(
+    template.title ?? template.name,
+    template.uriTemplate,
+    template.description,
+    template.mimeType,
+  );
   // A single click opens the template's flow (fill in its variables, read), as it does for tools and resources.
   item.command = {
     command: 'mcpWorkbench.readResourceTemplate',
@@ -89,13 +116,20 @@ export function promptItem(controller: ServerController, prompt: Prompt): vscode
   item.id = `${nodeId(controller)}/prompt/${prompt.name}`;
   const args = prompt.arguments ?? [];
   const argText = args.map((arg) => `${arg.name}${arg.required ? '*' : ''}`).join(', ');
-  item.description = [prompt.title && prompt.title !== prompt.name ? prompt.title : firstLine(prompt.description ?? ''), argText ? `(${argText})` : '']
+  item.description = [
+    prompt.title && prompt.title !== prompt.name ? prompt.title : firstLine(prompt.description ?? ''),
+    argText ? `(${argText})` : '',
+  ]
     .filter(Boolean)
     .join(' ');
   item.iconPath = iconFor(prompt.icons, 'comment-discussion');
   item.contextValue = 'prompt';
   item.tooltip = tooltip(prompt.title ?? prompt.name, prompt.name, prompt.description, undefined);
-  item.command = { command: 'mcpWorkbench.getPrompt', title: vscode.l10n.t('Get Prompt…'), arguments: [{ kind: 'prompt', controller, prompt }] };
+  item.command = {
+    command: 'mcpWorkbench.getPrompt',
+    title: vscode.l10n.t('Get Prompt…'),
+    arguments: [{ kind: 'prompt', controller, prompt }],
+  };
   return item;
 }
 
@@ -118,9 +152,16 @@ function iconFor(icons: readonly Icon[] | undefined, codicon: string): vscode.Tr
   return { light: vscode.Uri.parse(light, true), dark: vscode.Uri.parse(dark, true) };
 }
 
-function tooltip(title: string, identifier: string, description: string | undefined, mimeType: string | undefined): vscode.MarkdownString {
+function tooltip(
+  title: string,
+  identifier: string,
+  description: string | undefined,
+  mimeType: string | undefined,
+): vscode.MarkdownString {
   const md = new vscode.MarkdownString();
-  md.appendMarkdown(`**${escapeMarkdown(title)}**\n\n\`${escapeCode(identifier)}\`${mimeType ? ` · ${escapeMarkdown(mimeType)}` : ''}\n\n`);
+  md.appendMarkdown(
+    `**${escapeMarkdown(title)}**\n\n\`${escapeCode(identifier)}\`${mimeType ? ` · ${escapeMarkdown(mimeType)}` : ''}\n\n`,
+  );
   if (description) md.appendText(description);
   return md;
 }

@@ -17,15 +17,25 @@ export class ServerCodeLenses implements vscode.CodeLensProvider, vscode.Disposa
   /** Provides the lenses for every `.vscode/mcp.json` until disposed. */
   static register(manager: ServerManager): vscode.Disposable {
     const lenses = new ServerCodeLenses(manager);
-    return vscode.Disposable.from(vscode.languages.registerCodeLensProvider({ pattern: '**/.vscode/mcp.json' }, lenses), lenses);
+    return vscode.Disposable.from(
+      vscode.languages.registerCodeLensProvider({ pattern: '**/.vscode/mcp.json' }, lenses),
+      lenses,
+    );
   }
 
   private constructor(private readonly manager: ServerManager) {
-    this.subscriptions = [manager.onDidChangeServers(() => this.changeEmitter.fire()), manager.onDidChangeServerState(() => this.changeEmitter.fire())];
+    this.subscriptions = [
+      manager.onDidChangeServers(() => this.changeEmitter.fire()),
+      manager.onDidChangeServerState(() => this.changeEmitter.fire()),
+    ];
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    const mine = this.manager.servers.filter((controller) => controller.entry.origin.scope === 'workspace' && controller.entry.origin.configUri.toString() === document.uri.toString());
+    const mine = this.manager.servers.filter(
+      (controller) =>
+        controller.entry.origin.scope === 'workspace' &&
+        controller.entry.origin.configUri.toString() === document.uri.toString(),
+    );
     if (mine.length === 0) return [];
     const byName = new Map(mine.map((controller) => [controller.name, controller]));
     return serverKeyLocations(document.getText()).flatMap(({ name, offset, length }) => {
@@ -50,14 +60,22 @@ function lensesFor(controller: ServerController): vscode.Command[] {
     case 'stopped':
       return [command(vscode.l10n.t('$(play) MCP Workbench: Start'), 'mcpWorkbench.startServer')];
     case 'error':
-      return [command(vscode.l10n.t('$(error) MCP Workbench: failed · Start Again'), 'mcpWorkbench.startServer'), command(vscode.l10n.t('Show Log'), 'mcpWorkbench.showLog')];
+      return [
+        command(vscode.l10n.t('$(error) MCP Workbench: failed · Start Again'), 'mcpWorkbench.startServer'),
+        command(vscode.l10n.t('Show Log'), 'mcpWorkbench.showLog'),
+      ];
     case 'starting':
-      return [command(vscode.l10n.t('$(loading~spin) MCP Workbench: starting'), 'mcpWorkbench.showLog'), command(vscode.l10n.t('Stop'), 'mcpWorkbench.stopServer')];
+      return [
+        command(vscode.l10n.t('$(loading~spin) MCP Workbench: starting'), 'mcpWorkbench.showLog'),
+        command(vscode.l10n.t('Stop'), 'mcpWorkbench.stopServer'),
+      ];
     case 'signInRequired':
       return [command(vscode.l10n.t('$(account) MCP Workbench: Sign In'), 'mcpWorkbench.signIn')];
     case 'running': {
       const offered = personVisibleTools(state.tools).length;
-      const tools = state.session.capabilities.tools ? ` · ${offered === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', offered)}` : '';
+      const tools = state.session.capabilities.tools
+        ? ` · ${offered === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', offered)}`
+        : '';
       return [
         command(vscode.l10n.t('$(pass-filled) MCP Workbench: running{0}', tools), 'mcpWorkbench.servers.focus'),
         command(vscode.l10n.t('Stop'), 'mcpWorkbench.stopServer'),

@@ -11,7 +11,8 @@ const MAX_DATA_URI_LENGTH = 256 * 1024;
 export function safeIconSource(icons: readonly Icon[] | undefined, theme: 'light' | 'dark'): string | undefined {
   if (!Array.isArray(icons)) return undefined;
   const usable = icons.filter((icon) => typeof icon?.src === 'string' && isSafeIcon(icon));
-  const themed = usable.find((icon) => icon.theme === theme) ?? usable.find((icon) => icon.theme === undefined) ?? usable[0];
+  const themed =
+    usable.find((icon) => icon.theme === theme) ?? usable.find((icon) => icon.theme === undefined) ?? usable[0];
   return themed?.src;
 }
 

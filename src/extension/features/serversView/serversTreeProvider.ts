@@ -1,7 +1,15 @@
 import * as vscode from 'vscode';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import { nodeId } from '../../platform/servers/treeIds';
-import { groupItem, promptItem, resourceItem, templateItem, toolItem, toolTooltip, type OfferingGroup } from './offeringItems';
+import {
+  groupItem,
+  promptItem,
+  resourceItem,
+  templateItem,
+  toolItem,
+  toolTooltip,
+  type OfferingGroup,
+} from './offeringItems';
 import { personVisibleTools } from '../../platform/apps/appsSetting';
 import { ResourceSubscriptions } from '../../platform/servers/resourceSubscriptions';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
@@ -47,7 +55,12 @@ interface ServerNodes {
   /** Child lists, kept while their source list (the tools array, the catalog's arrays) is the same object. */
   children: Map<OfferingGroup, { source: readonly unknown[]; nodes: ServersTreeNode[] }>;
   /** Tool rows: the first `limit` tools (their nodes kept across pages) and the "more" row, if any. */
-  tools?: { source: readonly Tool[]; limit: number; nodes: ServersTreeNode[]; more?: ServersTreeNode & { kind: 'more' } };
+  tools?: {
+    source: readonly Tool[];
+    limit: number;
+    nodes: ServersTreeNode[];
+    more?: ServersTreeNode & { kind: 'more' };
+  };
   toolLimit: number;
 }
 
@@ -109,7 +122,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
    * settings change) refreshes their rows in place instead: their tooltips show the definition.
    */
   refresh(): void {
-    for (const controller of [...this.nodes.keys()]) if (!this.manager.servers.includes(controller)) this.nodes.delete(controller);
+    for (const controller of [...this.nodes.keys()])
+      if (!this.manager.servers.includes(controller)) this.nodes.delete(controller);
     if (this.shownRoot === undefined || this.rootSignature(this.rootNodes()) !== this.shownRoot) {
       this.changeEmitter.fire(undefined);
       return;
@@ -123,7 +137,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
   private rootNodes(): ServersTreeNode[] {
     const errors = (this.configErrors?.syntaxErrors ?? []).map((error) => ({ kind: 'configError' as const, error }));
-    const servers = [...this.manager.servers].sort((a, b) => a.name.localeCompare(b.name)).map((controller) => this.nodesOf(controller).server);
+    const servers = [...this.manager.servers]
+      .sort((a, b) => a.name.localeCompare(b.name))
+      .map((controller) => this.nodesOf(controller).server);
     const hint = this.startHint?.text;
     return [...errors, ...(hint ? [{ kind: 'hint' as const, text: hint }] : []), ...servers];
   }
@@ -165,20 +181,39 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         if (capabilities.prompts) groups.push('prompts');
         const skills = this.skills?.groupNode(controller);
         if (skills) return [...groups.map((group) => this.groupNode(controller, group)), skills];
-        if (groups.length === 0) return [message(controller, vscode.l10n.t('This server offers no tools, resources or prompts'), new vscode.ThemeIcon('info'))];
+        if (groups.length === 0)
+          return [
+            message(
+              controller,
+              vscode.l10n.t('This server offers no tools, resources or prompts'),
+              new vscode.ThemeIcon('info'),
+            ),
+          ];
         return groups.map((group) => this.groupNode(controller, group));
       }
       case 'starting':
         return [message(controller, vscode.l10n.t('Starting…'), new vscode.ThemeIcon('loading~spin'))];
       case 'error':
-        return [message(controller, firstLine(sayStoredError(state, controller)), new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')))];
+        return [
+          message(
+            controller,
+            firstLine(sayStoredError(state, controller)),
+            new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
+          ),
+        ];
       case 'stopped':
         // Expanding starts the server (ExpandToStart: the onDidExpandElement handler, and this when that event was
         // lost); its tools arrive with the refresh.
         this.expandToStart?.childrenAsked(controller);
         return state.note ? [message(controller, state.note, new vscode.ThemeIcon('shield'))] : [];
       case 'signInRequired':
-        return [message(controller, vscode.l10n.t('Sign in required: use Sign In to open the authorization page in your browser'), new vscode.ThemeIcon('account'))];
+        return [
+          message(
+            controller,
+            vscode.l10n.t('Sign in required: use Sign In to open the authorization page in your browser'),
+            new vscode.ThemeIcon('account'),
+          ),
+        ];
       default:
         return assertNever(state, 'server state');
     }
@@ -204,7 +239,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       case 'prompt':
         return this.cachedItem(node, () => promptItem(node.controller, node.prompt));
       case 'more': {
-        const item = new vscode.TreeItem(vscode.l10n.t('Show {0} more…', Math.min(TOOL_PAGE_SIZE, node.total - node.shown)), vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(
+          vscode.l10n.t('Show {0} more…', Math.min(TOOL_PAGE_SIZE, node.total - node.shown)),
+          vscode.TreeItemCollapsibleState.None,
+        );
         item.id = `${nodeId(node.controller)}/tools/more/${node.shown}`;
         item.description = vscode.l10n.t('{0} of {1} shown; Call Tool… searches them all', node.shown, node.total);
         item.iconPath = new vscode.ThemeIcon('ellipsis');
@@ -254,7 +292,13 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   private nodesOf(controller: ServerController): ServerNodes {
     let nodes = this.nodes.get(controller);
     if (!nodes || nodes.epoch !== controller.epoch) {
-      nodes = { epoch: controller.epoch, server: { kind: 'server', controller }, groups: new Map(), children: new Map(), toolLimit: TOOL_PAGE_SIZE };
+      nodes = {
+        epoch: controller.epoch,
+        server: { kind: 'server', controller },
+        groups: new Map(),
+        children: new Map(),
+        toolLimit: TOOL_PAGE_SIZE,
+      };
       this.nodes.set(controller, nodes);
     }
     return nodes;
@@ -297,7 +341,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   /** A resource was (un)subscribed: only its row changes (context value and mark). */
   private subscriptionChanged(controller: ServerController, uri: string): void {
     const nodes = this.nodes.get(controller);
-    const row = nodes?.children.get('resources')?.nodes.find((node) => node.kind === 'resource' && node.resource.uri === uri);
+    const row = nodes?.children
+      .get('resources')
+      ?.nodes.find((node) => node.kind === 'resource' && node.resource.uri === uri);
     if (!row) return;
     this.items.delete(row);
     this.changeEmitter.fire(row);
@@ -310,7 +356,11 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     if (group === 'tools') return personVisibleTools(state.tools).length;
     const offerings = this.catalog.offerings(controller);
     if (!offerings || offerings.loading) return undefined;
-    return group === 'resources' ? offerings.resources.length : group === 'templates' ? offerings.templates.length : offerings.prompts.length;
+    return group === 'resources'
+      ? offerings.resources.length
+      : group === 'templates'
+        ? offerings.templates.length
+        : offerings.prompts.length;
   }
 
   /** The rows of a group, reused while the list they come from is unchanged. */
@@ -319,13 +369,26 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     if (state.kind !== 'running') return [];
     if (group === 'tools') return this.toolRows(controller, personVisibleTools(state.tools));
     const offerings = this.catalog.offerings(controller);
-    if (!offerings || offerings.loading) return [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))];
+    if (!offerings || offerings.loading)
+      return [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))];
     const nodes =
       group === 'resources'
-        ? this.cachedChildren(controller, group, offerings.resources, (resource) => ({ kind: 'resource', controller, resource }))
+        ? this.cachedChildren(controller, group, offerings.resources, (resource) => ({
+            kind: 'resource',
+            controller,
+            resource,
+          }))
         : group === 'templates'
-          ? this.cachedChildren(controller, group, offerings.templates, (template) => ({ kind: 'template', controller, template }))
-          : this.cachedChildren(controller, group, offerings.prompts, (prompt) => ({ kind: 'prompt', controller, prompt }));
+          ? this.cachedChildren(controller, group, offerings.templates, (template) => ({
+              kind: 'template',
+              controller,
+              template,
+            }))
+          : this.cachedChildren(controller, group, offerings.prompts, (prompt) => ({
+              kind: 'prompt',
+              controller,
+              prompt,
+            }));
     return offerings.error ? [message(controller, offerings.error, new vscode.ThemeIcon('warning')), ...nodes] : nodes;
   }
 
@@ -345,7 +408,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     const limit = Math.min(nodes.toolLimit, tools.length);
     let cached = nodes.tools;
     if (!cached || cached.source !== tools) cached = { source: tools, limit: 0, nodes: [] };
-    if (cached.limit !== limit || (limit < tools.length) !== (cached.more !== undefined)) {
+    if (cached.limit !== limit || limit < tools.length !== (cached.more !== undefined)) {
       // Rows already shown keep their node objects, so VS Code keeps their state; only the new page is built.
       const kept = cached.nodes.slice(0, Math.min(cached.limit, limit));
       for (let index = kept.length; index < limit; index++) kept.push({ kind: 'tool', controller, tool: tools[index] });
@@ -360,7 +423,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     return cached.more ? [...cached.nodes, cached.more] : cached.nodes;
   }
 
-  private cachedChildren<T>(controller: ServerController, group: OfferingGroup, source: readonly T[], build: (item: T) => ServersTreeNode): ServersTreeNode[] {
+  private cachedChildren<T>(
+    controller: ServerController,
+    group: OfferingGroup,
+    source: readonly T[],
+    build: (item: T) => ServersTreeNode,
+  ): ServersTreeNode[] {
     const { children } = this.nodesOf(controller);
     const cached = children.get(group);
     if (cached && cached.source === source) return cached.nodes;
@@ -394,10 +462,19 @@ function configErrorItem(error: ConfigSyntaxError): vscode.TreeItem {
   item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
   item.contextValue = 'configError';
   item.description =
-    error.keptServers > 0 ? vscode.l10n.t('servers keep the last working configuration') : vscode.l10n.t('no servers loaded from this file');
-  item.tooltip = vscode.l10n.t('{0} does not parse. It is applied again as soon as it does. Click to open it at the error.', error.sourceLabel);
+    error.keptServers > 0
+      ? vscode.l10n.t('servers keep the last working configuration')
+      : vscode.l10n.t('no servers loaded from this file');
+  item.tooltip = vscode.l10n.t(
+    '{0} does not parse. It is applied again as soon as it does. Click to open it at the error.',
+    error.sourceLabel,
+  );
   const start = new vscode.Position(syntax.line - 1, syntax.column - 1);
   const selection = new vscode.Range(start, start.translate(0, Math.max(syntax.length, 0)));
-  item.command = { command: 'vscode.open', title: vscode.l10n.t('Open'), arguments: [error.configUri, { selection } satisfies vscode.TextDocumentShowOptions] };
+  item.command = {
+    command: 'vscode.open',
+    title: vscode.l10n.t('Open'),
+    arguments: [error.configUri, { selection } satisfies vscode.TextDocumentShowOptions],
+  };
   return item;
 }

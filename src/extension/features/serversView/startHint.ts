@@ -21,7 +21,10 @@ export class ServersViewHint implements vscode.Disposable {
   readonly onDidChange = this.changeEmitter.event;
 
   constructor(private readonly manager: ServerManager) {
-    this.subscriptions = [manager.onDidChangeServers(() => this.update()), manager.onDidChangeServerState(() => this.update())];
+    this.subscriptions = [
+      manager.onDidChangeServers(() => this.update()),
+      manager.onDidChangeServerState(() => this.update()),
+    ];
     this.current = this.compute();
   }
 
@@ -33,7 +36,9 @@ export class ServersViewHint implements vscode.Disposable {
   private compute(): string | undefined {
     const servers = this.manager.servers;
     if (servers.some((controller) => controller.state.kind !== 'stopped')) this.anyStarted = true;
-    return !this.anyStarted && servers.length > 0 ? vscode.l10n.t('Select a server and press Enter, or click ▷ beside it, to start it.') : undefined;
+    return !this.anyStarted && servers.length > 0
+      ? vscode.l10n.t('Select a server and press Enter, or click ▷ beside it, to start it.')
+      : undefined;
   }
 
   private update(): void {

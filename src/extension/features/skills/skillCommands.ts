@@ -17,12 +17,18 @@ type SkillNode = Extract<SkillsTreeNode, { row: 'skill' }>;
 type FileNode = Extract<SkillsTreeNode, { row: 'skillFile' }>;
 
 function isNode<K extends SkillsTreeNode['row']>(value: unknown, row: K): value is Extract<SkillsTreeNode, { row: K }> {
-  return typeof value === 'object' && value !== null && (value as { section?: unknown }).section === 'skills' && (value as { row?: unknown }).row === row;
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { section?: unknown }).section === 'skills' &&
+    (value as { row?: unknown }).row === row
+  );
 }
 
 function apiOf(controller: ServerController): SkillsApi | undefined {
   const skills = skillsOf(controller);
-  if (!skills) void vscode.window.showErrorMessage(vscode.l10n.t('{0} is not running or does not offer skills.', controller.name));
+  if (!skills)
+    void vscode.window.showErrorMessage(vscode.l10n.t('{0} is not running or does not offer skills.', controller.name));
   return skills;
 }
 
@@ -42,13 +48,20 @@ export async function openSkill(context: SkillsContext, argument: unknown): Prom
   try {
     const load = await skills.load(skill);
     if (load.kind === 'refused') {
-      refuse(context, controller, load.refusal.message, load.refreshed.kind === 'entry' ? load.refreshed.skill : undefined);
+      refuse(
+        context,
+        controller,
+        load.refusal.message,
+        load.refreshed.kind === 'entry' ? load.refreshed.skill : undefined,
+      );
       return false;
     }
     await context.documents.show(controller, skill, skill.uri, load.verification.file.text ?? '');
     return true;
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open skill {0}: {1}', skill.frontmatter.name, errorMessage(error)));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Could not open skill {0}: {1}', skill.frontmatter.name, errorMessage(error)),
+    );
     return false;
   }
 }
@@ -66,7 +79,13 @@ export async function openSkillFile(context: SkillsContext, argument: unknown): 
       return false;
     }
     if (read.file.text === undefined) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('{0} is binary ({1} bytes, verified); install the skill to use it.', file.uri, read.file.bytes.byteLength));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          '{0} is binary ({1} bytes, verified); install the skill to use it.',
+          file.uri,
+          read.file.bytes.byteLength,
+        ),
+      );
       return true;
     }
     await context.documents.show(controller, skill, file.uri, read.file.text);
@@ -107,7 +126,9 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
   try {
     target = await checkInstallTarget(root, plan);
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, errorMessage(error)));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, errorMessage(error)),
+    );
     return false;
   }
   if (target.kind === 'refused') {
@@ -116,13 +137,31 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
   }
   const update = updateStatus(installed, controller.name, skill).kind !== 'not-installed';
   const action = update ? vscode.l10n.t('Update') : vscode.l10n.t('Install');
-  const files = plan.files.map((file) => `${plan.folder.join('/')}/${file.path.join('/')} (${file.size} bytes)`).join('\n');
-  const replaces = target.replaces.length > 0 ? `\n\n${vscode.l10n.t('Replaces: {0}', target.replaces.join(', '))}` : '';
+  const files = plan.files
+    .map((file) => `${plan.folder.join('/')}/${file.path.join('/')} (${file.size} bytes)`)
+    .join('\n');
+  const replaces =
+    target.replaces.length > 0 ? `\n\n${vscode.l10n.t('Replaces: {0}', target.replaces.join(', '))}` : '';
   const answer = await vscode.window.showWarningMessage(
     update
-      ? vscode.l10n.t('Update the skill "{0}" from the server "{1}" in this workspace?', skill.frontmatter.name, controller.name)
-      : vscode.l10n.t('Install the skill "{0}" from the server "{1}" into this workspace?', skill.frontmatter.name, controller.name),
-    { modal: true, detail: vscode.l10n.t('These files will be written (each verified against its listed digest first; nothing is run):\n{0}', files) + replaces },
+      ? vscode.l10n.t(
+          'Update the skill "{0}" from the server "{1}" in this workspace?',
+          skill.frontmatter.name,
+          controller.name,
+        )
+      : vscode.l10n.t(
+          'Install the skill "{0}" from the server "{1}" into this workspace?',
+          skill.frontmatter.name,
+          controller.name,
+        ),
+    {
+      modal: true,
+      detail:
+        vscode.l10n.t(
+          'These files will be written (each verified against its listed digest first; nothing is run):\n{0}',
+          files,
+        ) + replaces,
+    },
     action,
   );
   if (answer !== action) return false;
@@ -135,10 +174,19 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
       return false;
     }
     await context.section.remember(outcome.record);
-    void vscode.window.showInformationMessage(vscode.l10n.t('Skill "{0}" from {1} installed in {2}.', skill.frontmatter.name, controller.name, plan.folder.join('/')));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'Skill "{0}" from {1} installed in {2}.',
+        skill.frontmatter.name,
+        controller.name,
+        plan.folder.join('/'),
+      ),
+    );
     return true;
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, errorMessage(error)));
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, errorMessage(error)),
+    );
     return false;
   }
 }

@@ -26,9 +26,20 @@ export class SkillDocuments implements vscode.TextDocumentContentProvider, vscod
   }
 
   uriFor(controller: ServerController, skill: Skill, fileUri: string): vscode.Uri {
-    const relative = fileUri.startsWith(skill.uri.slice(0, -'SKILL.md'.length)) ? fileUri.slice(skill.uri.length - 'SKILL.md'.length) : fileUri;
-    const path = ['', safeSegment(controller.name), safeSegment(skill.frontmatter.name), ...relative.split('/').map(safeSegment)].join('/');
-    return vscode.Uri.from({ scheme: SKILL_SCHEME, path, query: new URLSearchParams({ server: controller.id, uri: fileUri }).toString() });
+    const relative = fileUri.startsWith(skill.uri.slice(0, -'SKILL.md'.length))
+      ? fileUri.slice(skill.uri.length - 'SKILL.md'.length)
+      : fileUri;
+    const path = [
+      '',
+      safeSegment(controller.name),
+      safeSegment(skill.frontmatter.name),
+      ...relative.split('/').map(safeSegment),
+    ].join('/');
+    return vscode.Uri.from({
+      scheme: SKILL_SCHEME,
+      path,
+      query: new URLSearchParams({ server: controller.id, uri: fileUri }).toString(),
+    });
   }
 
   async show(controller: ServerController, skill: Skill, fileUri: string, text: string): Promise<vscode.TextEditor> {
@@ -41,7 +52,10 @@ export class SkillDocuments implements vscode.TextDocumentContentProvider, vscod
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.verified.get(uri.toString()) ?? vscode.l10n.t('This skill file is not loaded: open it from the Skills section of its server.');
+    return (
+      this.verified.get(uri.toString()) ??
+      vscode.l10n.t('This skill file is not loaded: open it from the Skills section of its server.')
+    );
   }
 
   dispose(): void {

@@ -1,6 +1,12 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../protocol/errors';
-import { DYNAMIC_RESOURCES, skillsExtension, type Skill, type SkillFileEntry, type SkillsApi } from '../../../protocol/extensions/skills';
+import {
+  DYNAMIC_RESOURCES,
+  skillsExtension,
+  type Skill,
+  type SkillFileEntry,
+  type SkillsApi,
+} from '../../../protocol/extensions/skills';
 import { updateStatus, type InstalledSkill, type UpdateStatus } from '../../../workbench/skills/installPlan';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerSection } from '../../platform/services';
@@ -14,7 +20,8 @@ export type SkillsTreeNode = { kind: 'section'; section: 'skills' } & (
   | { row: 'skillsMessage'; controller: ServerController; text: string; icon: string }
 );
 
-type Listing = { kind: 'loading' } | { kind: 'loaded'; skills: Skill[]; refused: number } | { kind: 'failed'; message: string };
+type Listing =
+  { kind: 'loading' } | { kind: 'loaded'; skills: Skill[]; refused: number } | { kind: 'failed'; message: string };
 
 const INSTALLED_KEY = 'mcpWorkbench.installedSkills';
 
@@ -57,7 +64,11 @@ export class SkillsSection implements ServerSection<SkillsTreeNode>, vscode.Disp
   private entry(controller: ServerController) {
     let entry = this.listings.get(controller);
     if (!entry || entry.epoch !== controller.epoch) {
-      entry = { epoch: controller.epoch, listing: { kind: 'loading' }, group: { kind: 'section', section: 'skills', row: 'skillsGroup', controller } };
+      entry = {
+        epoch: controller.epoch,
+        listing: { kind: 'loading' },
+        group: { kind: 'section', section: 'skills', row: 'skillsGroup', controller },
+      };
       this.listings.set(controller, entry);
       void this.load(controller, false);
     }
@@ -71,7 +82,8 @@ export class SkillsSection implements ServerSection<SkillsTreeNode>, vscode.Disp
     if (!skills || !entry) return;
     try {
       const listing = await skills.list({ refresh });
-      for (const invalid of listing.invalid) controller.log.warn(`Skill entry refused: ${invalid.uri ?? `#${invalid.index}`}: ${invalid.reason}`);
+      for (const invalid of listing.invalid)
+        controller.log.warn(`Skill entry refused: ${invalid.uri ?? `#${invalid.index}`}: ${invalid.reason}`);
       entry.listing = { kind: 'loaded', skills: listing.skills, refused: listing.invalid.length };
     } catch (error) {
       entry.listing = { kind: 'failed', message: errorMessage(error) };
@@ -90,19 +102,63 @@ export class SkillsSection implements ServerSection<SkillsTreeNode>, vscode.Disp
   children(node: SkillsTreeNode): SkillsTreeNode[] {
     const { controller } = node;
     if (node.row === 'skill') {
-      if (node.skill.resources === DYNAMIC_RESOURCES) return [{ kind: 'section', section: 'skills', row: 'skillsMessage', controller, text: vscode.l10n.t('Files resolved by the server on demand (not verifiable)'), icon: 'info' }];
-      return node.skill.resources.filter((file) => file.uri !== node.skill.uri).map((file) => ({ kind: 'section', section: 'skills', row: 'skillFile', controller, skill: node.skill, file }));
+      if (node.skill.resources === DYNAMIC_RESOURCES)
+        return [
+          {
+            kind: 'section',
+            section: 'skills',
+            row: 'skillsMessage',
+            controller,
+            text: vscode.l10n.t('Files resolved by the server on demand (not verifiable)'),
+            icon: 'info',
+          },
+        ];
+      return node.skill.resources
+        .filter((file) => file.uri !== node.skill.uri)
+        .map((file) => ({ kind: 'section', section: 'skills', row: 'skillFile', controller, skill: node.skill, file }));
     }
     if (node.row !== 'skillsGroup') return [];
     const listing = this.entry(controller).listing;
     switch (listing.kind) {
       case 'loading':
-        return [{ kind: 'section', section: 'skills', row: 'skillsMessage', controller, text: vscode.l10n.t('Loading…'), icon: 'loading~spin' }];
+        return [
+          {
+            kind: 'section',
+            section: 'skills',
+            row: 'skillsMessage',
+            controller,
+            text: vscode.l10n.t('Loading…'),
+            icon: 'loading~spin',
+          },
+        ];
       case 'failed':
-        return [{ kind: 'section', section: 'skills', row: 'skillsMessage', controller, text: listing.message, icon: 'warning' }];
+        return [
+          {
+            kind: 'section',
+            section: 'skills',
+            row: 'skillsMessage',
+            controller,
+            text: listing.message,
+            icon: 'warning',
+          },
+        ];
       case 'loaded': {
-        const rows: SkillsTreeNode[] = listing.skills.map((skill) => ({ kind: 'section', section: 'skills', row: 'skill', controller, skill }));
-        if (listing.refused > 0) rows.push({ kind: 'section', section: 'skills', row: 'skillsMessage', controller, text: vscode.l10n.t('{0} skill entries refused (see the server log)', listing.refused), icon: 'warning' });
+        const rows: SkillsTreeNode[] = listing.skills.map((skill) => ({
+          kind: 'section',
+          section: 'skills',
+          row: 'skill',
+          controller,
+          skill,
+        }));
+        if (listing.refused > 0)
+          rows.push({
+            kind: 'section',
+            section: 'skills',
+            row: 'skillsMessage',
+            controller,
+            text: vscode.l10n.t('{0} skill entries refused (see the server log)', listing.refused),
+            icon: 'warning',
+          });
         return rows;
       }
     }
@@ -116,7 +172,12 @@ export class SkillsSection implements ServerSection<SkillsTreeNode>, vscode.Disp
         const item = new vscode.TreeItem(vscode.l10n.t('Skills'), vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `${id}/skills`;
         item.iconPath = new vscode.ThemeIcon('mortar-board');
-        item.description = listing.kind === 'loaded' ? String(listing.skills.length) : listing.kind === 'loading' ? vscode.l10n.t('loading…') : '';
+        item.description =
+          listing.kind === 'loaded'
+            ? String(listing.skills.length)
+            : listing.kind === 'loading'
+              ? vscode.l10n.t('loading…')
+              : '';
         item.contextValue = 'group.skills';
         return item;
       }
@@ -130,7 +191,11 @@ export class SkillsSection implements ServerSection<SkillsTreeNode>, vscode.Disp
         item.iconPath = new vscode.ThemeIcon('file');
         item.tooltip = `${node.file.uri}\n${node.file.digest}`;
         item.contextValue = 'skillFile';
-        item.command = { command: 'mcpWorkbench.openSkillFile', title: vscode.l10n.t('Open Skill File'), arguments: [node] };
+        item.command = {
+          command: 'mcpWorkbench.openSkillFile',
+          title: vscode.l10n.t('Open Skill File'),
+          arguments: [node],
+        };
         return item;
       }
       case 'skillsMessage': {
@@ -145,17 +210,32 @@ export class SkillsSection implements ServerSection<SkillsTreeNode>, vscode.Disp
 
   private skillItem(controller: ServerController, skill: Skill, id: string): vscode.TreeItem {
     const status: UpdateStatus = updateStatus(this.installed, controller.name, skill);
-    const item = new vscode.TreeItem(skill.frontmatter.name, skill.resources === DYNAMIC_RESOURCES || skill.resources.length > 1 ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(
+      skill.frontmatter.name,
+      skill.resources === DYNAMIC_RESOURCES || skill.resources.length > 1
+        ? vscode.TreeItemCollapsibleState.Collapsed
+        : vscode.TreeItemCollapsibleState.None,
+    );
     item.id = `${id}/skill/${skill.uri}`;
-    const mark = status.kind === 'changed' ? vscode.l10n.t('update available') : status.kind === 'current' ? vscode.l10n.t('installed') : '';
+    const mark =
+      status.kind === 'changed'
+        ? vscode.l10n.t('update available')
+        : status.kind === 'current'
+          ? vscode.l10n.t('installed')
+          : '';
     item.description = [mark, skill.frontmatter.description].filter(Boolean).join(' · ');
     item.iconPath = new vscode.ThemeIcon(status.kind === 'changed' ? 'cloud-download' : 'mortar-board');
     const tooltip = new vscode.MarkdownString();
     tooltip.appendText(`${skill.frontmatter.name} (${controller.name})\n${skill.uri}\n\n`);
-    for (const [key, value] of Object.entries(skill.frontmatter)) tooltip.appendText(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
+    for (const [key, value] of Object.entries(skill.frontmatter))
+      tooltip.appendText(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}\n`);
     item.tooltip = tooltip;
     item.contextValue = status.kind === 'changed' ? 'skill.updatable' : 'skill';
-    item.command = { command: 'mcpWorkbench.openSkill', title: vscode.l10n.t('Open Skill'), arguments: [{ kind: 'section', section: 'skills', row: 'skill', controller, skill }] };
+    item.command = {
+      command: 'mcpWorkbench.openSkill',
+      title: vscode.l10n.t('Open Skill'),
+      arguments: [{ kind: 'section', section: 'skills', row: 'skill', controller, skill }],
+    };
     return item;
   }
 

@@ -52,14 +52,24 @@ function readArguments(saved: unknown): KeptArguments | undefined {
   if (!isObject(saved)) return undefined;
   if (saved.kind === 'kept' && isObject(saved.value)) {
     const chars = jsonLength(saved.value);
-    return chars !== undefined && chars <= MAX_REMEMBERED_ARGUMENT_CHARS ? { kind: 'kept', value: saved.value } : undefined;
+    return chars !== undefined && chars <= MAX_REMEMBERED_ARGUMENT_CHARS
+      ? { kind: 'kept', value: saved.value }
+      : undefined;
   }
-  if (saved.kind === 'omitted' && typeof saved.chars === 'number' && Number.isSafeInteger(saved.chars) && saved.chars >= 0) return { kind: 'omitted', chars: saved.chars };
+  if (
+    saved.kind === 'omitted' &&
+    typeof saved.chars === 'number' &&
+    Number.isSafeInteger(saved.chars) &&
+    saved.chars >= 0
+  )
+    return { kind: 'omitted', chars: saved.chars };
   return undefined;
 }
 
 function readToolName(saved: unknown): string | undefined {
-  return typeof saved === 'string' && saved.length > 0 && saved.length <= MAX_REMEMBERED_TOOL_NAME_CHARS ? saved : undefined;
+  return typeof saved === 'string' && saved.length > 0 && saved.length <= MAX_REMEMBERED_TOOL_NAME_CHARS
+    ? saved
+    : undefined;
 }
 
 function readEntry(saved: unknown): RememberedTask | undefined {
@@ -117,7 +127,10 @@ export class TaskMemory {
   forget(serverName: string, taskId: string): Thenable<void> | undefined {
     const entries = this.pending(serverName);
     if (!entries.some((entry) => entry.taskId === taskId)) return undefined;
-    return this.write(serverName, entries.filter((entry) => entry.taskId !== taskId));
+    return this.write(
+      serverName,
+      entries.filter((entry) => entry.taskId !== taskId),
+    );
   }
 
   private remember(serverName: string, entry: RememberedTask): Thenable<void> | undefined {

@@ -1,6 +1,11 @@
 import * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../../protocol/client';
-import { tasksExtension, type TasksApi, type TaskStatusKind, type TrackedTask } from '../../../protocol/extensions/tasks';
+import {
+  tasksExtension,
+  type TasksApi,
+  type TaskStatusKind,
+  type TrackedTask,
+} from '../../../protocol/extensions/tasks';
 import type { JsonObject } from '../../../protocol/types';
 import type { HistoryRecording } from '../../../workbench/history/historyLog';
 import { PickedUpTaskHistory, taskResultCall, type TaskArgumentsNote } from '../../../workbench/tasks/taskResult';
@@ -13,7 +18,10 @@ import { showError } from '../../platform/ui/coreErrors';
 export const TASKS_VIEW_ID = 'mcpWorkbench.tasks';
 
 /** A finished task's result, for the host's result view, with the call it came from as the task book kept it. */
-type TaskResultShower = (controller: ServerController, task: { toolName: string; args: JsonObject; argumentsNote?: string; outcome: CallToolOutcome; durationMs: number }) => void;
+type TaskResultShower = (
+  controller: ServerController,
+  task: { toolName: string; args: JsonObject; argumentsNote?: string; outcome: CallToolOutcome; durationMs: number },
+) => void;
 
 export interface TaskNode {
   readonly kind: 'task';
@@ -39,7 +47,10 @@ function statusLabel(status: TaskStatusKind): string {
 function argumentsNoteText(note: TaskArgumentsNote): string {
   switch (note.kind) {
     case 'omitted':
-      return vscode.l10n.t('The arguments of this call ({0} characters as JSON) were too long to keep with its task.', note.chars);
+      return vscode.l10n.t(
+        'The arguments of this call ({0} characters as JSON) were too long to keep with its task.',
+        note.chars,
+      );
     case 'unknown':
       return vscode.l10n.t('The arguments of this task are not known: it was not started in this window.');
   }
@@ -103,11 +114,15 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
   getTreeItem(node: TaskNode): vscode.TreeItem {
     const { row } = node;
     const item = new vscode.TreeItem(row.toolName ?? row.taskId, vscode.TreeItemCollapsibleState.None);
-    const parts = [statusLabel(row.status), row.statusMessage, row.progress, shortAge(row.ageMs)].filter((part): part is string => Boolean(part));
+    const parts = [statusLabel(row.status), row.statusMessage, row.progress, shortAge(row.ageMs)].filter(
+      (part): part is string => Boolean(part),
+    );
     item.description = parts.join(' · ');
     const argumentsLine = row.arguments ? `\n${rowArgumentsText(row.arguments)}` : '';
     item.tooltip = new vscode.MarkdownString().appendText(
-      vscode.l10n.t('Task {0} of {1}: {2}', row.taskId, row.serverName, statusLabel(row.status)) + (row.statusMessage ? `\n${row.statusMessage}` : '') + argumentsLine,
+      vscode.l10n.t('Task {0} of {1}: {2}', row.taskId, row.serverName, statusLabel(row.status)) +
+        (row.statusMessage ? `\n${row.statusMessage}` : '') +
+        argumentsLine,
     );
     item.iconPath = statusIcon(row.status);
     item.contextValue = row.canCancel ? 'task.live' : row.hasResult ? 'task.completed' : 'task.ended';
@@ -121,7 +136,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     for (const controller of this.manager.servers) {
       const api = this.api(controller);
       if (!api) continue;
-      for (const row of sortTaskRows(api.book.all().map((tracked) => taskRow(tracked)))) nodes.push({ kind: 'task', controllerId: controller.id, row });
+      for (const row of sortTaskRows(api.book.all().map((tracked) => taskRow(tracked))))
+        nodes.push({ kind: 'task', controllerId: controller.id, row });
     }
     return nodes;
   }
@@ -162,19 +178,36 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     try {
       const client = found.controller.client;
       if (!client) throw new Error(`${found.controller.name} is not running`);
-      outcome = client.checkToolResult(result, { ...(tracked?.toolName === undefined ? {} : { toolName: tracked.toolName }), taskId });
+      outcome = client.checkToolResult(result, {
+        ...(tracked?.toolName === undefined ? {} : { toolName: tracked.toolName }),
+        taskId,
+      });
     } catch {
-      void vscode.window.showErrorMessage(vscode.l10n.t('The result of task {0} is not a tool result (it has no content array).', taskId));
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t('The result of task {0} is not a tool result (it has no content array).', taskId),
+      );
       return;
     }
     const call = taskResultCall(taskId, tracked);
     const argumentsNote = call.argumentsNote ? argumentsNoteText(call.argumentsNote) : undefined;
     const toolResult = outcome.result;
-    this.showResult(found.controller, { toolName: call.toolName, args: call.args, ...(argumentsNote ? { argumentsNote } : {}), outcome, durationMs: call.durationMs });
+    this.showResult(found.controller, {
+      toolName: call.toolName,
+      args: call.args,
+      ...(argumentsNote ? { argumentsNote } : {}),
+      outcome,
+      durationMs: call.durationMs,
+    });
     const historyNote = call.argumentsNote
       ? vscode.l10n.t('result of task {0}, picked up after a reload (its arguments were not kept)', taskId)
       : vscode.l10n.t('result of task {0}, picked up after a reload', taskId);
-    this.pickedUpHistory.opened({ id: found.controller.id, name: found.controller.name }, taskId, tracked, toolResult, historyNote);
+    this.pickedUpHistory.opened(
+      { id: found.controller.id, name: found.controller.name },
+      taskId,
+      tracked,
+      toolResult,
+      historyNote,
+    );
   }
 
   refresh(): void {
@@ -218,12 +251,14 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       const shown = rowSignature(tracked);
       if (this.shownRows.get(key) === shown) return;
       this.shownRows.set(key, shown);
-      if (this.shownRows.size > MAX_SHOWN_ROW_SIGNATURES) this.shownRows.delete(this.shownRows.keys().next().value as string);
+      if (this.shownRows.size > MAX_SHOWN_ROW_SIGNATURES)
+        this.shownRows.delete(this.shownRows.keys().next().value as string);
       this.refresh();
     });
     this.watched.set(controller.id, { client, subscription });
     // The book gets each remembered task's tool and arguments before its first poll records it.
-    if (api.generation() === '2026-07-28') for (const { taskId } of this.memory.recallInto(controller.name, api.book)) this.resume(controller, api, taskId);
+    if (api.generation() === '2026-07-28')
+      for (const { taskId } of this.memory.recallInto(controller.name, api.book)) this.resume(controller, api, taskId);
   }
 
   private resume(controller: ServerController, api: TasksApi, taskId: string): void {

@@ -41,12 +41,20 @@ export class RecordingTests implements vscode.Disposable {
    */
   private get controller(): vscode.TestController {
     if (this.madeController) return this.madeController;
-    const controller = vscode.tests.createTestController(RECORDINGS_CONTROLLER_ID, vscode.l10n.t('MCP Recorded Sessions'));
+    const controller = vscode.tests.createTestController(
+      RECORDINGS_CONTROLLER_ID,
+      vscode.l10n.t('MCP Recorded Sessions'),
+    );
     controller.resolveHandler = async (item) => {
       if (!item) await this.discover();
     };
     controller.refreshHandler = () => this.discover();
-    controller.createRunProfile(vscode.l10n.t('Run'), vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
+    controller.createRunProfile(
+      vscode.l10n.t('Run'),
+      vscode.TestRunProfileKind.Run,
+      (request, token) => this.run(request, token),
+      true,
+    );
     this.madeController = controller;
     return controller;
   }
@@ -63,7 +71,11 @@ export class RecordingTests implements vscode.Disposable {
 
   /** (Re)reads one file into its item; a file that does not parse shows its error on the item. */
   private async load(uri: vscode.Uri): Promise<{ item: vscode.TestItem; loaded?: LoadedRecording }> {
-    const item = this.controller.createTestItem(uri.toString(), path.basename(uri.fsPath).slice(0, -MCPTEST_SUFFIX.length), uri);
+    const item = this.controller.createTestItem(
+      uri.toString(),
+      path.basename(uri.fsPath).slice(0, -MCPTEST_SUFFIX.length),
+      uri,
+    );
     this.controller.items.add(item);
     let text: string;
     try {
@@ -78,9 +90,14 @@ export class RecordingTests implements vscode.Disposable {
       const lines = lineStarts(text);
       item.children.replace(
         loaded.recording.steps.map((step, index) => {
-          const child = this.controller.createTestItem(`${uri.toString()}${STEP_SEPARATOR}${index}`, `${index + 1}. ${stepLabel(step)}`, uri);
+          const child = this.controller.createTestItem(
+            `${uri.toString()}${STEP_SEPARATOR}${index}`,
+            `${index + 1}. ${stepLabel(step)}`,
+            uri,
+          );
           const node = tree && findNodeAtLocation(tree, ['steps', index]);
-          if (node) child.range = new vscode.Range(position(lines, node.offset), position(lines, node.offset + node.length));
+          if (node)
+            child.range = new vscode.Range(position(lines, node.offset), position(lines, node.offset + node.length));
           return child;
         }),
       );
@@ -112,7 +129,12 @@ export class RecordingTests implements vscode.Disposable {
     }
   }
 
-  private async runFile(run: vscode.TestRun, uri: vscode.Uri, steps: Set<number> | 'all', token: vscode.CancellationToken): Promise<void> {
+  private async runFile(
+    run: vscode.TestRun,
+    uri: vscode.Uri,
+    steps: Set<number> | 'all',
+    token: vscode.CancellationToken,
+  ): Promise<void> {
     const { item, loaded } = await this.load(uri);
     if (!loaded) {
       run.errored(item, new vscode.TestMessage(item.error?.toString() ?? vscode.l10n.t('The file cannot be read.')));
@@ -139,7 +161,13 @@ export class RecordingTests implements vscode.Disposable {
         });
         if (steps === 'all') {
           if (report.firstFailure === undefined) run.passed(item);
-          else run.failed(item, new vscode.TestMessage(describeFailure(report.steps.find((step) => step.index === report.firstFailure) as StepReport)));
+          else
+            run.failed(
+              item,
+              new vscode.TestMessage(
+                describeFailure(report.steps.find((step) => step.index === report.firstFailure) as StepReport),
+              ),
+            );
         }
       } finally {
         await session.dispose();
@@ -153,7 +181,12 @@ export class RecordingTests implements vscode.Disposable {
     }
   }
 
-  private judge(run: vscode.TestRun, loaded: LoadedRecording, child: vscode.TestItem | undefined, step: StepReport): void {
+  private judge(
+    run: vscode.TestRun,
+    loaded: LoadedRecording,
+    child: vscode.TestItem | undefined,
+    step: StepReport,
+  ): void {
     if (!child) return;
     this.lastAnswers.set(child.id, step.actual);
     if (step.verdict.kind === 'passed') {
@@ -161,7 +194,11 @@ export class RecordingTests implements vscode.Disposable {
       return;
     }
     const recorded = loaded.recording.steps[step.index].answer;
-    const message = vscode.TestMessage.diff(describeFailure(step), toJsonText(recorded, 2) ?? '', toJsonText(step.actual, 2) ?? '');
+    const message = vscode.TestMessage.diff(
+      describeFailure(step),
+      toJsonText(recorded, 2) ?? '',
+      toJsonText(step.actual, 2) ?? '',
+    );
     if (child.uri && child.range) message.location = new vscode.Location(child.uri, child.range);
     run.failed(child, message);
   }
@@ -173,14 +210,17 @@ export class RecordingTests implements vscode.Disposable {
     const [file, index] = splitId(item.id);
     // A file item's steps are found by id, not through its children: the item VS Code hands a menu command can be one
     // it rebuilt from the menu's context, which has none.
-    const targets = index === undefined ? [...this.lastAnswers.keys()].filter((id) => splitId(id)[0] === file) : [item.id];
+    const targets =
+      index === undefined ? [...this.lastAnswers.keys()].filter((id) => splitId(id)[0] === file) : [item.id];
     const answers = targets.flatMap((id) => {
       const answer = this.lastAnswers.get(id);
       const stepIndex = splitId(id)[1];
       return answer === undefined || stepIndex === undefined ? [] : [{ stepIndex, answer }];
     });
     if (answers.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Run the test first: Re-record writes the answer of its last run into the file.'));
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('Run the test first: Re-record writes the answer of its last run into the file.'),
+      );
       return false;
     }
     const uri = vscode.Uri.parse(file);
@@ -188,7 +228,10 @@ export class RecordingTests implements vscode.Disposable {
     for (const { stepIndex, answer } of answers) text = rerecordStep(text, stepIndex, answer);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
     await this.load(uri);
-    vscode.window.setStatusBarMessage(vscode.l10n.t('Re-recorded {0} step(s) of {1}', answers.length, vscode.workspace.asRelativePath(uri)), 5000);
+    vscode.window.setStatusBarMessage(
+      vscode.l10n.t('Re-recorded {0} step(s) of {1}', answers.length, vscode.workspace.asRelativePath(uri)),
+      5000,
+    );
     return true;
   }
 

@@ -15,7 +15,6 @@ import { ServerState } from '../../platform/servers/serverState';
 import type { AppsService } from '../../platform/services';
 import { personVisibleTools } from '../../platform/apps/appsSetting';
 
-
 /** How a call is shown and how the form is opened; the browse services supply both. */
 export interface ToolCallUi {
   openForm(controller: ServerController, tool: Tool): void;
@@ -45,14 +44,22 @@ export async function callToolJson(manager: ServerManager, ui: ToolCallUi, argum
   }
   const abort = new AbortController();
   const screen = prepared.begin(() => abort.abort());
-  const attempt = await callToolWithProgress(target.controller, target.tool, args, ui.history, { signal: abort.signal, onProgress: (text) => screen.progress(text), apps: ui.apps() });
+  const attempt = await callToolWithProgress(target.controller, target.tool, args, ui.history, {
+    signal: abort.signal,
+    onProgress: (text) => screen.progress(text),
+    apps: ui.apps(),
+  });
   screen.settle(attempt);
 }
 
-async function resolveTool(manager: ServerManager, argument: unknown): Promise<{ controller: ServerController; tool: Tool } | undefined> {
+async function resolveTool(
+  manager: ServerManager,
+  argument: unknown,
+): Promise<{ controller: ServerController; tool: Tool } | undefined> {
   const controller = await runningServer(manager, argument, vscode.l10n.t('Select the MCP server whose tool to call'));
   if (!controller) return undefined;
-  const preselected = typeof argument === 'object' && argument !== null && 'tool' in argument ? (argument.tool as Tool) : undefined;
+  const preselected =
+    typeof argument === 'object' && argument !== null && 'tool' in argument ? (argument.tool as Tool) : undefined;
   const tool = preselected ?? (await pickTool(controller));
   return tool ? { controller, tool } : undefined;
 }
@@ -71,7 +78,12 @@ async function pickTool(controller: ServerController): Promise<Tool | undefined>
       detail: tool.description?.split('\n', 1)[0],
       tool,
     })),
-    { placeHolder: vscode.l10n.t('Select the tool of {0} to call', controller.name), matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
+    {
+      placeHolder: vscode.l10n.t('Select the tool of {0} to call', controller.name),
+      matchOnDescription: true,
+      matchOnDetail: true,
+      ignoreFocusOut: true,
+    },
   );
   return picked?.tool;
 }
@@ -85,7 +97,7 @@ async function askArguments(controller: ServerController, tool: Tool): Promise<J
   };
   const text = await vscode.window.showInputBox({
     title: vscode.l10n.t('Arguments for {0} ({1})', tool.name, controller.name),
-    prompt: vscode.l10n.t('A JSON object, checked against the tool\'s input schema. Press Enter to call the tool.'),
+    prompt: vscode.l10n.t("A JSON object, checked against the tool's input schema. Press Enter to call the tool."),
     value: argumentSkeleton(tool.inputSchema),
     ignoreFocusOut: true,
     validateInput: (value) => {
@@ -101,7 +113,8 @@ async function askArguments(controller: ServerController, tool: Tool): Promise<J
 }
 
 /** How a call ended: answered (a result, possibly a tool error), cancelled by the person, or failed (already reported). */
-export type CallAttempt = { kind: 'answered'; record: ToolCallRecord } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
+export type CallAttempt =
+  { kind: 'answered'; record: ToolCallRecord } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
 
 /** What the page that started the call adds: its own Cancel button, and a place to show progress. */
 interface CallOptions {
@@ -114,25 +127,32 @@ interface CallOptions {
 }
 
 /** Calls the tool with progress and Cancel (the page's own, else a notification's); a failure or a cancel is reported here. */
-export async function callToolWithProgress(controller: ServerController, tool: Tool, args: JsonObject, history: HistoryRecording, options: CallOptions = {}): Promise<CallAttempt> {
+export async function callToolWithProgress(
+  controller: ServerController,
+  tool: Tool,
+  args: JsonObject,
+  history: HistoryRecording,
+  options: CallOptions = {},
+): Promise<CallAttempt> {
   const started = Date.now();
   const record = (outcome: HistoryOutcome, result?: CallToolOutcome): void => {
-    history.record(
-      {
-        server: { id: controller.id, name: controller.name },
-        startedAt: started,
-        durationMs: Date.now() - started,
-        operation: { kind: 'tool', toolName: tool.name, arguments: args },
-        outcome,
-        result,
-      },
-    );
+    history.record({
+      server: { id: controller.id, name: controller.name },
+      startedAt: started,
+      durationMs: Date.now() - started,
+      operation: { kind: 'tool', toolName: tool.name, arguments: args },
+      outcome,
+      result,
+    });
   };
   // A tool with an MCP App: its app is drawn beside the result, hearing the input now and the answer later.
   const app = options.apps?.begin(controller, tool, args);
   // One progress UI per call: a page that shows the call's progress and has its own Cancel (the form, the result tab)
   // is that UI; only a call without one gets the cancellable progress notification.
-  const run = (progress?: vscode.Progress<{ message?: string; increment?: number }>, token?: vscode.CancellationToken): Promise<CallToolOutcome> => {
+  const run = (
+    progress?: vscode.Progress<{ message?: string; increment?: number }>,
+    token?: vscode.CancellationToken,
+  ): Promise<CallToolOutcome> => {
     // Cancel aborts the request; the core then sends notifications/cancelled to the server.
     const abort = new AbortController();
     const subscription = token?.onCancellationRequested(() => abort.abort());
@@ -145,7 +165,8 @@ export async function callToolWithProgress(controller: ServerController, tool: T
         signal: abort.signal,
         runAsTask: options.runAsTask,
         onProgress: (update) => {
-          const message = update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
+          const message =
+            update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
           options.onProgress?.(message);
           if (!progress) return;
           if (update.total && update.total > 0) {
@@ -166,7 +187,14 @@ export async function callToolWithProgress(controller: ServerController, tool: T
   try {
     outcome = options.onProgress
       ? await run()
-      : await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Calling {0} on {1}', tool.name, controller.name), cancellable: true }, run);
+      : await vscode.window.withProgress(
+          {
+            location: vscode.ProgressLocation.Notification,
+            title: vscode.l10n.t('Calling {0} on {1}', tool.name, controller.name),
+            cancellable: true,
+          },
+          run,
+        );
   } catch (error) {
     if (isLocalError(error, 'cancelled')) {
       controller.log.info(`Call of ${tool.name} cancelled by the user`);
@@ -186,7 +214,9 @@ export async function callToolWithProgress(controller: ServerController, tool: T
     return { kind: 'failed', message: sayError(error, controller) };
   }
   const durationMs = Date.now() - started;
-  controller.log.info(`Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`);
+  controller.log.info(
+    `Called ${tool.name} in ${durationMs} ms${outcome.result.isError ? ' (the tool reported an error)' : ''}`,
+  );
   record({ kind: outcome.result.isError ? 'tool-error' : 'succeeded' }, outcome);
   app?.answered(outcome.result);
   return { kind: 'answered', record: { serverName: controller.name, toolName: tool.name, args, outcome, durationMs } };

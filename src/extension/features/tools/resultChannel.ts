@@ -6,7 +6,8 @@ import type * as vscode from 'vscode';
  * flight, cancelled or failed). Every body has a `key`; the page names the key of the body its HTML was built with when it announces
  * that it listens, so a page that was rebuilt with an older body is sent the latest one.
  */
-export type ResultBodyMessage = { type: 'show'; key: string; html: string; sequence: number } | { type: 'status'; key: string; html: string };
+export type ResultBodyMessage =
+  { type: 'show'; key: string; html: string; sequence: number } | { type: 'status'; key: string; html: string };
 
 type ResultPageMessage = ResultBodyMessage | { type: 'progress'; text: string };
 
@@ -38,7 +39,7 @@ export class ResultChannel {
     return this.page.kind === 'listening';
   }
 
-    /** The body shown last (or about to be): what a rebuilt page must show. */
+  /** The body shown last (or about to be): what a rebuilt page must show. */
   get current(): ResultBodyMessage | undefined {
     return this.latest;
   }
@@ -60,7 +61,10 @@ export class ResultChannel {
 
   /** A progress line for the call in flight; dropped while the page loads (its body says "Calling…" already). */
   progress(text: string): void {
-    if (this.page.kind === 'listening' && this.latest?.type === 'status') void this.webview.postMessage({ type: 'progress', text } satisfies ResultPageMessage).then(undefined, () => undefined);
+    if (this.page.kind === 'listening' && this.latest?.type === 'status')
+      void this.webview
+        .postMessage({ type: 'progress', text } satisfies ResultPageMessage)
+        .then(undefined, () => undefined);
   }
 
   /**

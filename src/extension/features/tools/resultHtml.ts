@@ -20,7 +20,9 @@ export type ResultPlace = 'tab' | 'form';
  * that is, so the page can tell the extension what it shows when it says `ready`.
  */
 export function resultArea(place: ResultPlace, initial: ResultBodyMessage | undefined): string {
-  const state = JSON.stringify(initial ? { key: initial.key, sequence: initial.type === 'show' ? initial.sequence : undefined } : {}).replace(/</g, '\\u003c');
+  const state = JSON.stringify(
+    initial ? { key: initial.key, sequence: initial.type === 'show' ? initial.sequence : undefined } : {},
+  ).replace(/</g, '\\u003c');
   const label = escapeHtml(vscode.l10n.t('Result'));
   return (
     `<main id="result" data-place="${place}" aria-label="${label}" aria-live="polite"${initial ? '' : ' hidden'}>${initial?.html ?? ''}</main>\n` +
@@ -29,10 +31,14 @@ export function resultArea(place: ResultPlace, initial: ResultBodyMessage | unde
 }
 
 /** The status of a call without a result: its arguments being asked, in flight (with its progress line and Cancel), cancelled, or failed. */
-export type CallStatus = { kind: 'waiting' } | { kind: 'calling' } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
+export type CallStatus =
+  { kind: 'waiting' } | { kind: 'calling' } | { kind: 'cancelled' } | { kind: 'failed'; message: string };
 
 export function statusBody(place: ResultPlace, toolName: string, serverName: string, status: CallStatus): string {
-  const heading = place === 'tab' ? `<h1>${escapeHtml(toolName)} <span class="muted">· ${escapeHtml(serverName)}</span></h1>` : `<h2>${escapeHtml(vscode.l10n.t('Result'))}</h2>`;
+  const heading =
+    place === 'tab'
+      ? `<h1>${escapeHtml(toolName)} <span class="muted">· ${escapeHtml(serverName)}</span></h1>`
+      : `<h2>${escapeHtml(vscode.l10n.t('Result'))}</h2>`;
   switch (status.kind) {
     case 'waiting':
       return `${heading}<p class="muted">${escapeHtml(vscode.l10n.t('Waiting for the arguments of {0}…', toolName))}</p>`;
@@ -57,11 +63,14 @@ export function resultBody(record: ToolCallRecord, place: ResultPlace = 'tab'): 
   const { result, outputValidation } = record.outcome;
   const parts: string[] = [];
   // In the form the tool and server are named in the form's own heading.
-  if (place === 'tab') parts.push(`<h1>${escapeHtml(record.toolName)} <span class="muted">· ${escapeHtml(record.serverName)}</span></h1>`);
+  if (place === 'tab')
+    parts.push(`<h1>${escapeHtml(record.toolName)} <span class="muted">· ${escapeHtml(record.serverName)}</span></h1>`);
   else parts.push(`<h2>${escapeHtml(vscode.l10n.t('Result'))}</h2>`);
   parts.push(`<p class="muted">${escapeHtml(vscode.l10n.t('Answered in {0} ms', record.durationMs))}</p>`);
   if (result.isError === true) {
-    parts.push(`<div class="error-banner" role="alert"><strong>⚠ ${escapeHtml(vscode.l10n.t('Tool reported an error'))}</strong></div>`);
+    parts.push(
+      `<div class="error-banner" role="alert"><strong>⚠ ${escapeHtml(vscode.l10n.t('Tool reported an error'))}</strong></div>`,
+    );
   }
   parts.push(`<h2>${escapeHtml(vscode.l10n.t('Content'))}</h2>`);
   if (result.content.length === 0) parts.push(`<p class="muted">${escapeHtml(vscode.l10n.t('(no content)'))}</p>`);
@@ -72,9 +81,16 @@ export function resultBody(record: ToolCallRecord, place: ResultPlace = 'tab'): 
     parts.push(verdictHtml(outputValidation));
   }
   const argumentsNote = record.argumentsNote ? `<p class="muted">${escapeHtml(record.argumentsNote)}</p>` : '';
-  parts.push(`<details><summary>${escapeHtml(vscode.l10n.t('Arguments'))}</summary>${argumentsNote}${jsonHtml(record.args)}</details>`);
-  const openTab = place === 'form' ? `<button type="button" class="secondary" data-action="openTab">${escapeHtml(vscode.l10n.t('Open in Its Own Tab'))}</button> ` : '';
-  parts.push(`<p class="result-actions">${openTab}<button type="button" class="secondary" data-action="openMarkdown">${escapeHtml(vscode.l10n.t('Open as Markdown'))}</button></p>`);
+  parts.push(
+    `<details><summary>${escapeHtml(vscode.l10n.t('Arguments'))}</summary>${argumentsNote}${jsonHtml(record.args)}</details>`,
+  );
+  const openTab =
+    place === 'form'
+      ? `<button type="button" class="secondary" data-action="openTab">${escapeHtml(vscode.l10n.t('Open in Its Own Tab'))}</button> `
+      : '';
+  parts.push(
+    `<p class="result-actions">${openTab}<button type="button" class="secondary" data-action="openMarkdown">${escapeHtml(vscode.l10n.t('Open as Markdown'))}</button></p>`,
+  );
   return parts.join('\n');
 }
 
@@ -85,11 +101,15 @@ function renderBlock(block: ContentBlock): string {
     case 'image':
       return isMedia(block.mimeType, 'image/') && isBase64(block.data)
         ? imageHtml(block.mimeType, block.data, vscode.l10n.t('Image ({0})', block.mimeType))
-        : mediaSummary(vscode.l10n.t('Image ({0}, {1} bytes)', String(block.mimeType), base64Bytes(String(block.data))));
+        : mediaSummary(
+            vscode.l10n.t('Image ({0}, {1} bytes)', String(block.mimeType), base64Bytes(String(block.data))),
+          );
     case 'audio':
       return isMedia(block.mimeType, 'audio/') && isBase64(block.data)
         ? `<audio controls src="data:${escapeHtml(block.mimeType)};base64,${block.data}"></audio><p class="muted">${escapeHtml(block.mimeType)}</p>`
-        : mediaSummary(vscode.l10n.t('Audio ({0}, {1} bytes)', String(block.mimeType), base64Bytes(String(block.data))));
+        : mediaSummary(
+            vscode.l10n.t('Audio ({0}, {1} bytes)', String(block.mimeType), base64Bytes(String(block.data))),
+          );
     case 'resource_link':
       return (
         `<p>${escapeHtml(vscode.l10n.t('Resource link'))}: <a href="#" data-action="readResource" data-uri="${escapeHtml(String(block.uri))}">` +
@@ -109,7 +129,13 @@ function renderBlock(block: ContentBlock): string {
 function imageHtml(mimeType: string, base64: string, alt: string): string {
   const size = imageSize(base64);
   const width = displayWidth(size);
-  const caption = [mimeType, size ? vscode.l10n.t('{0}×{1} px', size.width, size.height) : '', vscode.l10n.t('{0} bytes', base64Bytes(base64))].filter(Boolean).join(' · ');
+  const caption = [
+    mimeType,
+    size ? vscode.l10n.t('{0}×{1} px', size.width, size.height) : '',
+    vscode.l10n.t('{0} bytes', base64Bytes(base64)),
+  ]
+    .filter(Boolean)
+    .join(' · ');
   return (
     `<figure class="image"><img alt="${escapeHtml(alt)}"${width ? ` width="${width}" class="scaled"` : ''} src="data:${escapeHtml(mimeType)};base64,${base64}">` +
     `<figcaption class="muted">${escapeHtml(caption)}</figcaption></figure>`
@@ -131,7 +157,8 @@ function embeddedHtml(resource: ResourceContents): string {
 }
 
 function verdictHtml(verdict: ValidationVerdict | undefined): string {
-  if (!verdict) return `<p class="muted">${escapeHtml(vscode.l10n.t('The tool declares no output schema; structured content was not validated.'))}</p>`;
+  if (!verdict)
+    return `<p class="muted">${escapeHtml(vscode.l10n.t('The tool declares no output schema; structured content was not validated.'))}</p>`;
   switch (verdict.kind) {
     case 'valid':
       return `<p class="ok">✓ ${escapeHtml(vscode.l10n.t('Structured content matches the output schema.'))}</p>`;
@@ -183,8 +210,15 @@ function textHtml(text: string, className?: string): string {
 function jsonHtml(value: unknown, className?: string): string {
   const printed = printJson(value);
   const notes = [
-    printed.cutAtDepth !== undefined ? vscode.l10n.t('Nested deeper than {0} levels: the deeper values are shown as "…" (Open as Markdown has the same cut).', printed.cutAtDepth) : undefined,
-    printed.cutAtChars !== undefined ? vscode.l10n.t('Cut at {0} characters.', printed.cutAtChars.toLocaleString()) : undefined,
+    printed.cutAtDepth !== undefined
+      ? vscode.l10n.t(
+          'Nested deeper than {0} levels: the deeper values are shown as "…" (Open as Markdown has the same cut).',
+          printed.cutAtDepth,
+        )
+      : undefined,
+    printed.cutAtChars !== undefined
+      ? vscode.l10n.t('Cut at {0} characters.', printed.cutAtChars.toLocaleString())
+      : undefined,
   ].filter((note): note is string => note !== undefined);
   return `<pre${className ? ` class="${className}"` : ''}>${escapeHtml(printed.text)}</pre>${notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('')}`;
 }

@@ -70,7 +70,9 @@ export function printJson(value: unknown, limits: { maxDepth?: number; maxChars?
       stack.push({ kind: 'array', items: item, index: 0, depth });
       return;
     }
-    const entries = Object.entries(item as Record<string, unknown>).filter(([, v]) => v !== undefined && typeof v !== 'function');
+    const entries = Object.entries(item as Record<string, unknown>).filter(
+      ([, v]) => v !== undefined && typeof v !== 'function',
+    );
     if (entries.length === 0) return out('{}');
     out('{');
     stack.push({ kind: 'object', entries, index: 0, depth });
@@ -101,7 +103,8 @@ export function printJson(value: unknown, limits: { maxDepth?: number; maxChars?
     open(item, frame.depth + 1);
   }
   const text = parts.join('');
-  if (text.length > maxChars) return { text: text.slice(0, maxChars), cutAtChars: maxChars, ...(cutAtDepth !== undefined ? { cutAtDepth } : {}) };
+  if (text.length > maxChars)
+    return { text: text.slice(0, maxChars), cutAtChars: maxChars, ...(cutAtDepth !== undefined ? { cutAtDepth } : {}) };
   return { text, ...(cutAtDepth !== undefined ? { cutAtDepth } : {}) };
 }
 

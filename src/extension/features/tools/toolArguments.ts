@@ -9,7 +9,9 @@ import { isObject } from '../../../protocol/guards';
 
 /** `{}` or an object with each required property set to a placeholder of its type (its default or first enum value when given). */
 export function argumentSkeleton(inputSchema: JsonObject): string {
-  const required = Array.isArray(inputSchema.required) ? inputSchema.required.filter((name): name is string => typeof name === 'string') : [];
+  const required = Array.isArray(inputSchema.required)
+    ? inputSchema.required.filter((name): name is string => typeof name === 'string')
+    : [];
   const properties = isObject(inputSchema.properties) ? inputSchema.properties : {};
   const skeleton: JsonObject = {};
   for (const name of required) skeleton[name] = placeholderFor(properties[name]);
@@ -39,12 +41,15 @@ function placeholderFor(schema: unknown): unknown {
   }
 }
 
-type ArgumentsCheck =
-  | { kind: 'ok'; value: JsonObject; warning?: string }
-  | { kind: 'error'; message: string };
+type ArgumentsCheck = { kind: 'ok'; value: JsonObject; warning?: string } | { kind: 'error'; message: string };
 
 /** Parses the text as a JSON object and validates it against the tool's input schema. */
-export function checkArguments(text: string, inputSchema: JsonObject, validator: SchemaValidator, labels: ArgumentLabels): ArgumentsCheck {
+export function checkArguments(
+  text: string,
+  inputSchema: JsonObject,
+  validator: SchemaValidator,
+  labels: ArgumentLabels,
+): ArgumentsCheck {
   let value: unknown;
   try {
     value = JSON.parse(text.trim() === '' ? '{}' : text);

@@ -111,7 +111,9 @@ export class ToolForms implements vscode.Disposable {
     };
     this.open.set(key, { panel, handle });
     this.lastOpened = handle;
-    const subscription = panel.webview.onDidReceiveMessage((message: ToolFormMessage | ResultAreaMessage) => void handle.receive(message));
+    const subscription = panel.webview.onDidReceiveMessage(
+      (message: ToolFormMessage | ResultAreaMessage) => void handle.receive(message),
+    );
     panel.onDidDispose(() => {
       subscription.dispose();
       if (this.open.get(key)?.panel === panel) this.open.delete(key);
@@ -179,7 +181,12 @@ export class ToolForms implements vscode.Disposable {
       case 'answered': {
         const { record } = attempt;
         const prepared = this.results.prepare(record, 'form');
-        area.current = { controller, title: prepared.title, markdown: prepared.markdown, openTab: () => void this.results.show(controller, record) };
+        area.current = {
+          controller,
+          title: prepared.title,
+          markdown: prepared.markdown,
+          openTab: () => void this.results.show(controller, record),
+        };
         this.results.handedOver(prepared, tool.name, 'form', area.channel.deliver(prepared.message));
         return;
       }
@@ -187,7 +194,9 @@ export class ToolForms implements vscode.Disposable {
         area.channel.deliver(this.results.status('form', controller, tool.name, { kind: 'cancelled' }));
         return;
       case 'failed':
-        area.channel.deliver(this.results.status('form', controller, tool.name, { kind: 'failed', message: attempt.message }));
+        area.channel.deliver(
+          this.results.status('form', controller, tool.name, { kind: 'failed', message: attempt.message }),
+        );
         return;
       default: {
         const exhaustive: never = attempt;
@@ -204,7 +213,13 @@ export class ToolForms implements vscode.Disposable {
 /** The result area under a form: its way to the page, and what it shows now (its buttons act on that). */
 interface FormResultArea {
   channel: ResultChannel;
-  current: { controller: ServerController; title: string; markdown?: string; cancel?: () => void; openTab?: () => void };
+  current: {
+    controller: ServerController;
+    title: string;
+    markdown?: string;
+    cancel?: () => void;
+    openTab?: () => void;
+  };
 }
 
 /** What the call does with the form's checkbox: only an optional tool's choice is the person's to make. */

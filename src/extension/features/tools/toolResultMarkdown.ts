@@ -11,7 +11,10 @@ export function toolResultMarkdown(record: ToolCallRecord): string {
   const { result, outputValidation } = record.outcome;
   const lines: string[] = [];
   lines.push(`# ${record.toolName} · ${record.serverName}`, '');
-  lines.push(`_${vscode.l10n.t('Called {0} with these arguments, answered in {1} ms:', new Date().toLocaleString(), record.durationMs)}_`, '');
+  lines.push(
+    `_${vscode.l10n.t('Called {0} with these arguments, answered in {1} ms:', new Date().toLocaleString(), record.durationMs)}_`,
+    '',
+  );
   if (record.argumentsNote) lines.push(`_${record.argumentsNote}_`, '');
   lines.push(fence(printJson(record.args).text, 'json'), '');
   if (result.isError) lines.push(`## ⚠ ${vscode.l10n.t('Tool reported an error')}`, '');
@@ -50,17 +53,24 @@ function renderBlock(block: ContentBlock): string {
 function renderEmbedded(resource: ResourceContents): string {
   const header = `> ${vscode.l10n.t('Embedded resource')}: \`${resource.uri}\`${resource.mimeType ? ` (${resource.mimeType})` : ''}`;
   if ('text' in resource && typeof resource.text === 'string') return `${header}\n\n${fence(resource.text, '')}`;
-  if ('blob' in resource && typeof resource.blob === 'string') return `${header}, ${vscode.l10n.t('{0} bytes of binary data', base64Bytes(resource.blob))}`;
+  if ('blob' in resource && typeof resource.blob === 'string')
+    return `${header}, ${vscode.l10n.t('{0} bytes of binary data', base64Bytes(resource.blob))}`;
   return header;
 }
 
 function verdictLine(verdict: ValidationVerdict | undefined, hasStructured: boolean): string | undefined {
-  if (!verdict) return hasStructured ? `_${vscode.l10n.t('The tool declares no output schema; structured content was not validated.')}_` : undefined;
+  if (!verdict)
+    return hasStructured
+      ? `_${vscode.l10n.t('The tool declares no output schema; structured content was not validated.')}_`
+      : undefined;
   switch (verdict.kind) {
     case 'valid':
       return `✓ ${vscode.l10n.t('Structured content matches the output schema.')}`;
     case 'invalid':
-      return [`✗ ${vscode.l10n.t('Structured content does not match the output schema:')}`, ...verdict.errors.map((error) => `- ${error}`)].join('\n');
+      return [
+        `✗ ${vscode.l10n.t('Structured content does not match the output schema:')}`,
+        ...verdict.errors.map((error) => `- ${error}`),
+      ].join('\n');
     case 'unchecked':
       return `_${vscode.l10n.t('Structured content was not validated: {0}', verdict.reason)}_`;
     default: {

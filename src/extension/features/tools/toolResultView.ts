@@ -78,7 +78,10 @@ export class ToolResultView implements vscode.Disposable {
   private sequence = 0;
   private statusCount = 0;
   /** When each result not yet drawn was handed over, to log how long it took to reach the screen. */
-  private readonly pending = new Map<number, { at: number; toolName: string; place: ResultPlace; delivery: ShownResult['delivery'] }>();
+  private readonly pending = new Map<
+    number,
+    { at: number; toolName: string; place: ResultPlace; delivery: ShownResult['delivery'] }
+  >();
 
   /** Fires with a result's sequence once the webview has put it on screen. */
   readonly onDidRender = this.renderedEmitter.event;
@@ -112,7 +115,12 @@ export class ToolResultView implements vscode.Disposable {
   }
 
   /** Records where and how a prepared result was handed to its page (tests read it; the log times it). */
-  handedOver(prepared: PreparedResult, toolName: string, place: ResultPlace, delivery: ShownResult['delivery']): ShownResult {
+  handedOver(
+    prepared: PreparedResult,
+    toolName: string,
+    place: ResultPlace,
+    delivery: ShownResult['delivery'],
+  ): ShownResult {
     const { sequence, html } = prepared.message;
     this.lastShownValue = { title: prepared.title, html, markdown: prepared.markdown, sequence, place, delivery };
     this.pending.set(sequence, { at: prepared.answeredAt, toolName, place, delivery });
@@ -122,7 +130,11 @@ export class ToolResultView implements vscode.Disposable {
 
   /** A status body (a call in flight, cancelled, failed) under a key of its own. */
   status(place: ResultPlace, controller: ServerController, toolName: string, status: CallStatus): ResultBodyMessage {
-    return { type: 'status', key: `status-${++this.statusCount}`, html: statusBody(place, toolName, controller.name, status) };
+    return {
+      type: 'status',
+      key: `status-${++this.statusCount}`,
+      html: statusBody(place, toolName, controller.name, status),
+    };
   }
 
   /** Shows the result in the tool's tab (created if none is open). */
@@ -145,7 +157,8 @@ export class ToolResultView implements vscode.Disposable {
    */
   prepareCall(controller: ServerController, toolName: string): PreparedCall {
     const key = tabKey(controller, toolName);
-    if (this.tabs.has(key)) return { begin: (cancel) => this.beginCall(controller, toolName, cancel), abandon: () => undefined };
+    if (this.tabs.has(key))
+      return { begin: (cancel) => this.beginCall(controller, toolName, cancel), abandon: () => undefined };
     const waiting = this.status('tab', controller, toolName, { kind: 'waiting' });
     const title = vscode.l10n.t('{0} result', toolName);
     // Without focus: the person is typing the arguments in the input box.
@@ -169,7 +182,8 @@ export class ToolResultView implements vscode.Disposable {
       tab.panel.reveal(undefined, true);
     }
     const settleStatus = (status: CallStatus) => {
-      if (this.tabs.has(tabKey(controller, toolName))) tab.channel.deliver(this.status('tab', controller, toolName, status));
+      if (this.tabs.has(tabKey(controller, toolName)))
+        tab.channel.deliver(this.status('tab', controller, toolName, status));
     };
     return {
       progress: (text) => tab.channel.progress(text),
@@ -198,7 +212,13 @@ export class ToolResultView implements vscode.Disposable {
   handleAreaMessage(
     message: ResultAreaMessage,
     channel: ResultChannel,
-    current: { controller: ServerController; title: string; markdown?: string; cancel?: () => void; openTab?: () => void },
+    current: {
+      controller: ServerController;
+      title: string;
+      markdown?: string;
+      cancel?: () => void;
+      openTab?: () => void;
+    },
   ): void {
     switch (message?.type) {
       case 'ready':
@@ -225,18 +245,29 @@ export class ToolResultView implements vscode.Disposable {
     }
   }
 
-  private tabFor(controller: ServerController, toolName: string, title: string, initial: ResultBodyMessage, preserveFocus = false): { tab: ResultTab; created: boolean } {
+  private tabFor(
+    controller: ServerController,
+    toolName: string,
+    title: string,
+    initial: ResultBodyMessage,
+    preserveFocus = false,
+  ): { tab: ResultTab; created: boolean } {
     const key = tabKey(controller, toolName);
     const existing = this.tabs.get(key);
     if (existing) return { tab: existing, created: false };
     const mediaRoot = webviewMedia(this.extensionUri, 'results');
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolResult', title, { viewColumn: vscode.ViewColumn.Active, preserveFocus }, {
-      enableScripts: true,
-      // Kept while hidden (behind the form, usually) so the next result can be posted to it: rebuilding the page
-      // costs about as much as a new tab. One webview per tool.
-      retainContextWhenHidden: true,
-      localResourceRoots: [mediaRoot],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      'mcpWorkbench.toolResult',
+      title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      {
+        enableScripts: true,
+        // Kept while hidden (behind the form, usually) so the next result can be posted to it: rebuilding the page
+        // costs about as much as a new tab. One webview per tool.
+        retainContextWhenHidden: true,
+        localResourceRoots: [mediaRoot],
+      },
+    );
     panel.webview.html = webviewPage({
       webview: panel.webview,
       title,
@@ -244,9 +275,15 @@ export class ToolResultView implements vscode.Disposable {
       scripts: [vscode.Uri.joinPath(mediaRoot, 'results.js')],
       styles: [vscode.Uri.joinPath(mediaRoot, 'results.css')],
     });
-    const tab: ResultTab = { panel, channel: new ResultChannel(panel.webview, initial), current: { controller, title } };
+    const tab: ResultTab = {
+      panel,
+      channel: new ResultChannel(panel.webview, initial),
+      current: { controller, title },
+    };
     this.tabs.set(key, tab);
-    const subscription = panel.webview.onDidReceiveMessage((message: ResultAreaMessage) => this.handleAreaMessage(message, tab.channel, tab.current));
+    const subscription = panel.webview.onDidReceiveMessage((message: ResultAreaMessage) =>
+      this.handleAreaMessage(message, tab.channel, tab.current),
+    );
     panel.onDidDispose(() => {
       subscription.dispose();
       if (this.tabs.get(key) === tab) this.tabs.delete(key);

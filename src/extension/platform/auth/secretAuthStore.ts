@@ -76,7 +76,13 @@ export class SecretAuthStore implements AuthStateStore {
     const servers: SignedInServer[] = [];
     for (const [serverUrl, serverName] of Object.entries(index)) {
       const tokens = (await this.load(serverUrl))?.tokens;
-      if (tokens) servers.push({ serverUrl, serverName: this.names.get(serverUrl) ?? serverName, issuer: tokens.issuer, scopes: tokens.scopes });
+      if (tokens)
+        servers.push({
+          serverUrl,
+          serverName: this.names.get(serverUrl) ?? serverName,
+          issuer: tokens.issuer,
+          scopes: tokens.scopes,
+        });
     }
     return servers;
   }

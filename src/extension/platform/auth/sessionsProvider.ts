@@ -15,7 +15,8 @@ const TOKEN_PLACEHOLDER = 'held-by-mcp-workbench';
  * Sign Out there removes the session, which forgets the tokens; the server asks for sign-in again on its next start.
  */
 export class OAuthSessionsProvider implements vscode.AuthenticationProvider, vscode.Disposable {
-  private readonly changeEmitter = new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
+  private readonly changeEmitter =
+    new vscode.EventEmitter<vscode.AuthenticationProviderAuthenticationSessionsChangeEvent>();
   readonly onDidChangeSessions = this.changeEmitter.event;
   private known = new Map<string, vscode.AuthenticationSession>();
   private readonly subscription: { dispose(): void };
@@ -58,17 +59,23 @@ export class OAuthSessionsProvider implements vscode.AuthenticationProvider, vsc
 
   /** Re-reads the store and reports what was added, removed or changed (one refresh at a time). */
   private refresh(): Promise<void> {
-    this.refreshing = this.refreshing.then(async () => {
-      const next = new Map((await this.store.signedIn()).map((server) => [server.serverUrl, toSession(server)]));
-      const added = [...next.values()].filter((session) => !this.known.has(session.id));
-      const removed = [...this.known.values()].filter((session) => !next.has(session.id));
-      const changed = [...next.values()].filter((session) => {
-        const before = this.known.get(session.id);
-        return before !== undefined && (before.account.label !== session.account.label || before.scopes.join(' ') !== session.scopes.join(' '));
-      });
-      this.known = next;
-      if (added.length || removed.length || changed.length) this.changeEmitter.fire({ added, removed, changed });
-    }, () => undefined);
+    this.refreshing = this.refreshing.then(
+      async () => {
+        const next = new Map((await this.store.signedIn()).map((server) => [server.serverUrl, toSession(server)]));
+        const added = [...next.values()].filter((session) => !this.known.has(session.id));
+        const removed = [...this.known.values()].filter((session) => !next.has(session.id));
+        const changed = [...next.values()].filter((session) => {
+          const before = this.known.get(session.id);
+          return (
+            before !== undefined &&
+            (before.account.label !== session.account.label || before.scopes.join(' ') !== session.scopes.join(' '))
+          );
+        });
+        this.known = next;
+        if (added.length || removed.length || changed.length) this.changeEmitter.fire({ added, removed, changed });
+      },
+      () => undefined,
+    );
     return this.refreshing;
   }
 }

@@ -1,5 +1,9 @@
 import * as vscode from 'vscode';
-import { DEFAULT_SIGN_IN_TIMEOUT_MS, OAuthAuthorizer, type SignInOutcome } from '../../../protocol/auth/oauthAuthorizer';
+import {
+  DEFAULT_SIGN_IN_TIMEOUT_MS,
+  OAuthAuthorizer,
+  type SignInOutcome,
+} from '../../../protocol/auth/oauthAuthorizer';
 import type { PersonWaits } from '../../../protocol/jsonrpc/personWaits';
 import type { AuthorizationUserAgent, PendingAuthorization } from '../../../protocol/auth/types';
 import type { OAuthClientConfig } from '../../../workbench/config/mcpConfig';
@@ -75,7 +79,8 @@ export class SignInService {
    * website?") before the browser goes on to the authorization server (issue 23). Replaced by the test hooks,
    * which get `url` as consented.
    */
-  openExternal: (url: string, throughListener?: string) => Thenable<boolean> = (url, throughListener) => openExternalUrl(throughListener ?? url);
+  openExternal: (url: string, throughListener?: string) => Thenable<boolean> = (url, throughListener) =>
+    openExternalUrl(throughListener ?? url);
   /** Cancels each sign-in whose progress is showing, as its Cancel button does. */
   private readonly waitingForRedirect = new Set<() => void>();
 
@@ -99,7 +104,8 @@ export class SignInService {
       serverUrl: request.serverUrl,
       serverName: request.serverName,
       store: this.store.forServer(request.serverName),
-      client: oauth?.clientId === undefined ? undefined : { clientId: oauth.clientId, clientSecret: oauth.clientSecret },
+      client:
+        oauth?.clientId === undefined ? undefined : { clientId: oauth.clientId, clientSecret: oauth.clientSecret },
       scopes: oauth?.scopes,
       clientMetadataUrl: oauth?.clientMetadataUrl,
       clientName: 'MCP Workbench for VS Code',
@@ -126,7 +132,11 @@ export class SignInService {
           prepare: () => {
             // Recorded as a fact as well: the transport and the client may wrap the error on its way out.
             mode.onRequired();
-            return Promise.reject(new SignInRequiredError(vscode.l10n.t('MCP server "{0}" requires signing in; use Sign In on its row.', serverName)));
+            return Promise.reject(
+              new SignInRequiredError(
+                vscode.l10n.t('MCP server "{0}" requires signing in; use Sign In on its row.', serverName),
+              ),
+            );
           },
         };
       case 'interactive': {
@@ -136,7 +146,10 @@ export class SignInService {
           open: async (url, throughListener) => {
             // The page shown in the modal, byte for byte, reached through the listener (see openExternal).
             const opened = await this.openExternal(url.href, throughListener.href);
-            if (!opened) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled: the browser was not opened.', serverName));
+            if (!opened)
+              throw new SignInCancelledError(
+                vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled: the browser was not opened.', serverName),
+              );
           },
         });
         return { prepare: async () => this.withConsent(serverName, await loopback.prepare(), consented) };
@@ -158,7 +171,7 @@ export class SignInService {
         const choice = await this.presentModal({
           message: vscode.l10n.t('Sign in to MCP server "{0}"?', serverName),
           detail: vscode.l10n.t(
-            'Authorization server: {0}\nPage: {1}\n\nThe page opens in your external browser. The tokens it grants are kept in VS Code\'s secret storage and sent only to this MCP server.',
+            "Authorization server: {0}\nPage: {1}\n\nThe page opens in your external browser. The tokens it grants are kept in VS Code's secret storage and sent only to this MCP server.",
             about.issuer,
             // The whole URL, query included, byte for byte: it is what the browser is sent to.
             authorizationUrl.href,
@@ -169,7 +182,8 @@ export class SignInService {
           issuer: about.issuer,
           url: authorizationUrl.href,
         });
-        if (choice !== signIn) throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName));
+        if (choice !== signIn)
+          throw new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName));
         consented();
         return vscode.window.withProgress(
           {
@@ -179,13 +193,18 @@ export class SignInService {
           },
           (_progress, token) => {
             const cancelled = new AbortController();
-            const cancel = () => cancelled.abort(new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName)));
+            const cancel = () =>
+              cancelled.abort(
+                new SignInCancelledError(vscode.l10n.t('Sign-in to MCP server "{0}" was cancelled.', serverName)),
+              );
             const subscription = token.onCancellationRequested(cancel);
             this.waitingForRedirect.add(cancel);
-            return pending.complete(authorizationUrl, AbortSignal.any([signal, cancelled.signal]), about).finally(() => {
-              this.waitingForRedirect.delete(cancel);
-              subscription.dispose();
-            });
+            return pending
+              .complete(authorizationUrl, AbortSignal.any([signal, cancelled.signal]), about)
+              .finally(() => {
+                this.waitingForRedirect.delete(cancel);
+                subscription.dispose();
+              });
           },
         );
       },
@@ -205,6 +224,7 @@ async function externalRedirectUri(local: URL, log: (line: string) => void): Pro
   const base = new URL((await vscode.env.asExternalUri(vscode.Uri.parse(`${local.origin}/`))).toString(true));
   if (!base.pathname.endsWith('/')) base.pathname += '/';
   const external = new URL(`${local.pathname.replace(/^\//, '')}${local.search}`, base);
-  if (external.href !== local.href) log(`Sign-in redirect: the listener at ${local.href} is reached as ${external.href} (remote window)`);
+  if (external.href !== local.href)
+    log(`Sign-in redirect: the listener at ${local.href} is reached as ${external.href} (remote window)`);
   return external;
 }

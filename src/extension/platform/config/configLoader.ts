@@ -106,7 +106,8 @@ export class ConfigLoader implements vscode.Disposable {
         this.scheduleReload();
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(USER_SERVERS_SETTING) || event.affectsConfiguration(SERVER_ERAS_SETTING)) this.scheduleReload();
+        if (event.affectsConfiguration(USER_SERVERS_SETTING) || event.affectsConfiguration(SERVER_ERAS_SETTING))
+          this.scheduleReload();
       }),
       configWrites.event(() => this.scheduleReload()),
     );
@@ -186,7 +187,11 @@ export class ConfigLoader implements vscode.Disposable {
     }
     if (text === undefined) {
       // No file is the normal case for most folders; anything else is worth a warning.
-      this.report(configUri, unreadable === undefined ? [] : [{ message: vscode.l10n.t('cannot read the file: {0}', String(unreadable)) }], label);
+      this.report(
+        configUri,
+        unreadable === undefined ? [] : [{ message: vscode.l10n.t('cannot read the file: {0}', String(unreadable)) }],
+        label,
+      );
       this.lastGoodEntries.delete(configUri.toString());
       this.setSyntaxError(configUri, undefined);
       return [];
@@ -202,7 +207,10 @@ export class ConfigLoader implements vscode.Disposable {
     }
     this.setSyntaxError(configUri, undefined);
     // Per-server options VS Code's own mcp.json schema would flag live in a setting (see serverEras.ts).
-    const eras = applyServerEras(parsed.servers, vscode.workspace.getConfiguration(undefined, folder.uri).get(SERVER_ERAS_SETTING));
+    const eras = applyServerEras(
+      parsed.servers,
+      vscode.workspace.getConfiguration(undefined, folder.uri).get(SERVER_ERAS_SETTING),
+    );
     this.report(configUri, [...parsed.problems, ...eras.problems.map((message) => ({ message }))], label);
     const entries = eras.definitions.map((definition) => ({
       id: serverEntryId(configUri, definition.name),
@@ -222,13 +230,19 @@ export class ConfigLoader implements vscode.Disposable {
       if (previous === undefined) return;
       this.syntaxErrorsByFile.delete(key);
     } else {
-      if (previous && JSON.stringify({ ...previous, configUri: key }) === JSON.stringify({ ...error, configUri: key })) return;
+      if (previous && JSON.stringify({ ...previous, configUri: key }) === JSON.stringify({ ...error, configUri: key }))
+        return;
       this.syntaxErrorsByFile.set(key, error);
     }
     this.syntaxErrorsEmitter.fire();
   }
 
-  private report(configUri: vscode.Uri, problems: readonly ConfigProblem[], sourceLabel: string, scope: 'workspace' | 'user' = 'workspace'): void {
+  private report(
+    configUri: vscode.Uri,
+    problems: readonly ConfigProblem[],
+    sourceLabel: string,
+    scope: 'workspace' | 'user' = 'workspace',
+  ): void {
     const key = configUri.toString();
     const fingerprint = JSON.stringify(problems);
     if (problems.length === 0) {
@@ -252,7 +266,9 @@ export class ConfigLoader implements vscode.Disposable {
     for (const folder of folders) {
       const key = folder.uri.toString();
       if (this.watchers.has(key)) continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, WORKSPACE_CONFIG_PATH));
+      const watcher = vscode.workspace.createFileSystemWatcher(
+        new vscode.RelativePattern(folder, WORKSPACE_CONFIG_PATH),
+      );
       watcher.onDidCreate(() => this.scheduleReload());
       watcher.onDidChange(() => this.scheduleReload());
       watcher.onDidDelete(() => this.scheduleReload());
@@ -272,5 +288,7 @@ export class ConfigLoader implements vscode.Disposable {
 
 /** "`.vscode/mcp.json` (folder)" in multi-root workspaces, where the bare path would be ambiguous. */
 export function workspaceConfigLabel(folder: vscode.WorkspaceFolder): string {
-  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1 ? `${WORKSPACE_CONFIG_PATH} (${folder.name})` : WORKSPACE_CONFIG_PATH;
+  return (vscode.workspace.workspaceFolders?.length ?? 0) > 1
+    ? `${WORKSPACE_CONFIG_PATH} (${folder.name})`
+    : WORKSPACE_CONFIG_PATH;
 }

@@ -18,8 +18,17 @@ interface NewServer {
 }
 
 export function configTargets(): ConfigTarget[] {
-  const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file' || folder.uri.scheme === 'vscode-remote');
-  return [...folders.map((folder) => ({ kind: 'workspace' as const, folder, uri: vscode.Uri.joinPath(folder.uri, WORKSPACE_CONFIG_PATH) })), { kind: 'user' as const }];
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter(
+    (folder) => folder.uri.scheme === 'file' || folder.uri.scheme === 'vscode-remote',
+  );
+  return [
+    ...folders.map((folder) => ({
+      kind: 'workspace' as const,
+      folder,
+      uri: vscode.Uri.joinPath(folder.uri, WORKSPACE_CONFIG_PATH),
+    })),
+    { kind: 'user' as const },
+  ];
 }
 
 export function targetLabel(target: ConfigTarget): string {
@@ -30,7 +39,10 @@ export function targetLabel(target: ConfigTarget): string {
 export function targetFromArgument(value: unknown): ConfigTarget | undefined {
   if (value === 'user') return { kind: 'user' };
   if (typeof value !== 'string') return undefined;
-  return configTargets().find((target) => target.kind === 'workspace' && (target.folder.uri.toString() === value || target.uri.toString() === value));
+  return configTargets().find(
+    (target) =>
+      target.kind === 'workspace' && (target.folder.uri.toString() === value || target.uri.toString() === value),
+  );
 }
 
 export async function pickTarget(title: string): Promise<ConfigTarget | undefined> {
@@ -39,7 +51,10 @@ export async function pickTarget(title: string): Promise<ConfigTarget | undefine
     targets.map((target) => ({
       label: targetLabel(target),
       description: target.kind === 'user' ? vscode.l10n.t('all workspaces, this user') : target.folder.name,
-      detail: target.kind === 'workspace' ? vscode.l10n.t('shared with everyone who opens this folder; needs workspace trust') : undefined,
+      detail:
+        target.kind === 'workspace'
+          ? vscode.l10n.t('shared with everyone who opens this folder; needs workspace trust')
+          : undefined,
       target,
     })),
     { title, placeHolder: vscode.l10n.t('Where should the server be added?'), ignoreFocusOut: true },
@@ -54,7 +69,10 @@ export async function takenNames(target: ConfigTarget): Promise<string[]> {
   if (text === undefined) return [];
   // Entries with problems still own their names: writing the same key again would be refused by the edit.
   const parsed = parseMcpConfig(text);
-  return [...parsed.servers.map((server) => server.name), ...parsed.problems.flatMap((problem) => (problem.server ? [problem.server] : []))];
+  return [
+    ...parsed.servers.map((server) => server.name),
+    ...parsed.problems.flatMap((problem) => (problem.server ? [problem.server] : [])),
+  ];
 }
 
 /** Input ids already defined in a workspace target, so new password inputs do not collide with them. */
@@ -68,18 +86,33 @@ export async function takenInputIds(target: ConfigTarget): Promise<string[]> {
  * Adds the servers and opens the file at the first new entry. Workspace files are edited as text (jsoncEdit), via a
  * WorkspaceEdit when the file exists so an open editor with unsaved changes is edited rather than overwritten.
  */
-export async function addServers(target: ConfigTarget, servers: readonly NewServer[], inputs: readonly InputEntry[] = []): Promise<void> {
+export async function addServers(
+  target: ConfigTarget,
+  servers: readonly NewServer[],
+  inputs: readonly InputEntry[] = [],
+): Promise<void> {
   if (servers.length === 0) return;
   if (target.kind === 'user') {
     const current = userServers();
     for (const server of servers) {
-      if (Object.hasOwn(current, server.name)) throw new Error(vscode.l10n.t('A server named "{0}" already exists in {1}.', server.name, userServersLabel()));
+      if (Object.hasOwn(current, server.name))
+        throw new Error(vscode.l10n.t('A server named "{0}" already exists in {1}.', server.name, userServersLabel()));
       current[server.name] = server.entry;
     }
     const value = userServersValue();
     const root = isObject(value) ? value : {};
-    const allInputs = [...(Array.isArray(root.inputs) ? root.inputs : []), ...inputs, ...servers.flatMap((server) => server.inputs ?? [])];
-    await vscode.workspace.getConfiguration(USER_SERVERS_SECTION).update(USER_SERVERS_KEY, { ...root, ...(allInputs.length > 0 ? { inputs: allInputs } : {}), servers: current }, vscode.ConfigurationTarget.Global);
+    const allInputs = [
+      ...(Array.isArray(root.inputs) ? root.inputs : []),
+      ...inputs,
+      ...servers.flatMap((server) => server.inputs ?? []),
+    ];
+    await vscode.workspace
+      .getConfiguration(USER_SERVERS_SECTION)
+      .update(
+        USER_SERVERS_KEY,
+        { ...root, ...(allInputs.length > 0 ? { inputs: allInputs } : {}), servers: current },
+        vscode.ConfigurationTarget.Global,
+      );
     await vscode.commands.executeCommand('workbench.action.openSettingsJson');
     return;
   }
@@ -95,7 +128,8 @@ export async function addServers(target: ConfigTarget, servers: readonly NewServ
     written = edited(open.getText());
     const edit = new vscode.WorkspaceEdit();
     edit.replace(target.uri, new vscode.Range(open.positionAt(0), open.positionAt(open.getText().length)), written);
-    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(vscode.l10n.t('Could not edit {0}.', target.uri.fsPath));
+    if (!(await vscode.workspace.applyEdit(edit)))
+      throw new Error(vscode.l10n.t('Could not edit {0}.', target.uri.fsPath));
     if (!(await open.save())) throw new Error(vscode.l10n.t('Could not save {0}.', target.uri.fsPath));
   } else {
     // Otherwise the file on disk is: an open but unchanged editor may not have caught up with a change on disk yet

@@ -23,5 +23,9 @@ export function configuredInputLimits(): InputLimits {
  */
 export function extensionHttpFetch(): HttpFetchChoice {
   const http = vscode.workspace.getConfiguration('http');
-  return chooseHttpFetch({ env: process.env, proxySetting: http.get<string>('proxy'), proxySupport: http.get<string>('proxySupport') });
+  return chooseHttpFetch({
+    env: process.env,
+    proxySetting: http.get<string>('proxy'),
+    proxySupport: http.get<string>('proxySupport'),
+  });
 }

@@ -3,7 +3,11 @@ import type { InputDefinition } from '../../../workbench/config/mcpConfig';
 import type { ServerEntry } from './serverEntry';
 
 /** A test hook that answers prompts instead of the UI; the answer is stored exactly like a typed one. */
-export type PromptAnswerer = (request: { serverName: string; inputId: string; input: InputDefinition | undefined }) => Promise<string | undefined>;
+export type PromptAnswerer = (request: {
+  serverName: string;
+  inputId: string;
+  input: InputDefinition | undefined;
+}) => Promise<string | undefined>;
 
 /** workspaceState key listing every stored input, so "Forget Stored Inputs" can find the secrets too. */
 const INDEX_KEY = 'mcpWorkbench.storedInputs';
@@ -55,7 +59,9 @@ export class InputPrompter {
       if (secret) this.secretValues.add(stored);
       return stored;
     }
-    const value = this.answerer ? await this.answerer({ serverName: entry.name, inputId: id, input }) : await this.ask(entry, id, input);
+    const value = this.answerer
+      ? await this.answerer({ serverName: entry.name, inputId: id, input })
+      : await this.ask(entry, id, input);
     if (value === undefined) return undefined;
     if (secret) {
       this.secretValues.add(value);
@@ -103,7 +109,11 @@ export class InputPrompter {
   private ask(entry: ServerEntry, id: string, input: InputDefinition | undefined): Thenable<string | undefined> {
     const title = vscode.l10n.t('MCP server {0}', entry.name);
     if (input?.type === 'pickString') {
-      return vscode.window.showQuickPick(input.options ?? [], { title, placeHolder: input.description ?? id, ignoreFocusOut: true });
+      return vscode.window.showQuickPick(input.options ?? [], {
+        title,
+        placeHolder: input.description ?? id,
+        ignoreFocusOut: true,
+      });
     }
     return vscode.window.showInputBox({
       title,

@@ -40,7 +40,11 @@ export function serverIdentityKeyOf(entry: ServerEntry): string {
   const uri = entry.origin.configUri;
   return entry.origin.scope === 'user'
     ? serverIdentityKey({ scope: 'user', name: entry.name })
-    : serverIdentityKey({ scope: 'workspace', configPath: uri.scheme === 'file' ? uri.fsPath : uri.toString(), name: entry.name });
+    : serverIdentityKey({
+        scope: 'workspace',
+        configPath: uri.scheme === 'file' ? uri.fsPath : uri.toString(),
+        name: entry.name,
+      });
 }
 
 /** Compares what matters for launching, so a reload restarts only servers whose definition changed. */

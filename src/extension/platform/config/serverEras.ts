@@ -26,7 +26,9 @@ export function applyServerEras(definitions: readonly ServerDefinition[], settin
     const value = eras[definition.name];
     const era = eraPreferenceFromName(value);
     if (era === undefined) {
-      problems.push(`${SERVER_ERAS_SETTING}["${definition.name}"] must be ${ERA_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(value)}`);
+      problems.push(
+        `${SERVER_ERAS_SETTING}["${definition.name}"] must be ${ERA_NAMES.map((name) => JSON.stringify(name)).join(', ')}, got ${JSON.stringify(value)}`,
+      );
       return definition;
     }
     return { ...definition, era };

@@ -9,7 +9,10 @@ export const USER_SERVERS_KEY = 'servers';
 export const USER_SERVERS_SETTING = `${USER_SERVERS_SECTION}.${USER_SERVERS_KEY}`;
 
 /** Stands in for a config file URI: entry ids, stored inputs and problem reports are keyed by it. */
-export const USER_SETTINGS_SOURCE_URI = vscode.Uri.from({ scheme: 'mcp-workbench-settings', path: '/mcpWorkbench.servers' });
+export const USER_SETTINGS_SOURCE_URI = vscode.Uri.from({
+  scheme: 'mcp-workbench-settings',
+  path: '/mcpWorkbench.servers',
+});
 
 interface UserServersRead {
   entries: ServerEntry[];

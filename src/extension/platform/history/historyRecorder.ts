@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
-import type { HistoryLog, HistoryOutcome, HistoryRecord, HistoryRecording } from '../../../workbench/history/historyLog';
+import type {
+  HistoryLog,
+  HistoryOutcome,
+  HistoryRecord,
+  HistoryRecording,
+} from '../../../workbench/history/historyLog';
 import type { SamplingRecord } from '../../../workbench/sampling/coordinator';
 import type { ElicitationExchange } from '../../../workbench/history/elicitationExchange';
 import type { ServerManager } from '../servers/serverManager';
@@ -32,7 +37,9 @@ export class HistoryRecorder implements HistoryRecording {
             ? undefined
             : {
                 response: record.responseText,
-                ...(record.modelResponseText === undefined ? {} : { modelResponseBeforeEdit: record.modelResponseText }),
+                ...(record.modelResponseText === undefined
+                  ? {}
+                  : { modelResponseBeforeEdit: record.modelResponseText }),
                 ...(record.originalRequestText === undefined ? {} : { requestBeforeEdit: record.originalRequestText }),
                 inputTokens: record.inputTokens,
                 outputTokens: record.outputTokens,
@@ -82,7 +89,8 @@ function samplingOutcome(record: SamplingRecord): HistoryOutcome {
 }
 
 function elicitationOutcome(exchange: ElicitationExchange): HistoryOutcome {
-  if (exchange.error !== undefined || !exchange.result) return { kind: 'failed', message: exchange.error ?? vscode.l10n.t('failed') };
+  if (exchange.error !== undefined || !exchange.result)
+    return { kind: 'failed', message: exchange.error ?? vscode.l10n.t('failed') };
   switch (exchange.result.action) {
     case 'accept':
       return { kind: 'succeeded' };

@@ -9,7 +9,13 @@ type StdioServer = Extract<ResolvedServer, { kind: 'stdio' }>;
  * remembered, where the debugger will listen, and the debugger to attach there.
  */
 export type DebugPlan =
-  | { kind: 'debug'; debuggerArgs: string[]; fingerprintArgs: string[]; listen: DebugListen; attachTo(port: number): DebugAttach }
+  | {
+      kind: 'debug';
+      debuggerArgs: string[];
+      fingerprintArgs: string[];
+      listen: DebugListen;
+      attachTo(port: number): DebugAttach;
+    }
   | { kind: 'not-possible'; reason: string };
 
 /**
@@ -42,34 +48,65 @@ const NODE_INSPECTOR_FLAG = '--inspect-brk=127.0.0.1:0';
  * only: the inspector executes whatever it is told. Other commands (npx, uv, a shell script) cannot be wrapped safely
  * and are started without the debugger.
  */
-export async function planDebugLaunch(server: StdioServer, debug: DevDebug, serverName: string, freePort: () => Promise<number>): Promise<DebugPlan> {
+export async function planDebugLaunch(
+  server: StdioServer,
+  debug: DevDebug,
+  serverName: string,
+  freePort: () => Promise<number>,
+): Promise<DebugPlan> {
   const command = path.basename(server.command);
   const name = `MCP server: ${serverName}`;
   switch (debug.type) {
     case 'node': {
       if (!NODE_COMMAND.test(command) && server.command !== process.execPath) {
-        return { kind: 'not-possible', reason: `"dev.debug" {"type": "node"} needs "command": "node" (got ${JSON.stringify(server.command)})` };
+        return {
+          kind: 'not-possible',
+          reason: `"dev.debug" {"type": "node"} needs "command": "node" (got ${JSON.stringify(server.command)})`,
+        };
       }
       return {
         kind: 'debug',
         debuggerArgs: [NODE_INSPECTOR_FLAG],
         fingerprintArgs: [NODE_INSPECTOR_FLAG],
         listen: { kind: 'announced' },
-        attachTo: (port) => ({ type: 'node', request: 'attach', name, address: '127.0.0.1', port, continueOnAttach: true, timeout: 20_000, skipFiles: ['<node_internals>/**'] }),
+        attachTo: (port) => ({
+          type: 'node',
+          request: 'attach',
+          name,
+          address: '127.0.0.1',
+          port,
+          continueOnAttach: true,
+          timeout: 20_000,
+          skipFiles: ['<node_internals>/**'],
+        }),
       };
     }
     case 'debugpy': {
       if (!PYTHON_COMMAND.test(command)) {
-        return { kind: 'not-possible', reason: `"dev.debug" {"type": "debugpy"} needs a python command (got ${JSON.stringify(server.command)})` };
+        return {
+          kind: 'not-possible',
+          reason: `"dev.debug" {"type": "debugpy"} needs a python command (got ${JSON.stringify(server.command)})`,
+        };
       }
       const port = await freePort();
-      const args = (listen: string) => [...(debug.debugpyPath ? [debug.debugpyPath] : ['-m', 'debugpy']), '--listen', listen, '--wait-for-client'];
+      const args = (listen: string) => [
+        ...(debug.debugpyPath ? [debug.debugpyPath] : ['-m', 'debugpy']),
+        '--listen',
+        listen,
+        '--wait-for-client',
+      ];
       return {
         kind: 'debug',
         debuggerArgs: args(`127.0.0.1:${port}`),
         fingerprintArgs: args(`127.0.0.1:${FREE_PORT_PLACEHOLDER}`),
         listen: { kind: 'chosen', port },
-        attachTo: (at) => ({ type: 'debugpy', request: 'attach', name, connect: { host: '127.0.0.1', port: at }, justMyCode: false }),
+        attachTo: (at) => ({
+          type: 'debugpy',
+          request: 'attach',
+          name,
+          connect: { host: '127.0.0.1', port: at },
+          justMyCode: false,
+        }),
       };
     }
     default: {
@@ -105,7 +142,11 @@ export function inspectorNews(line: string): InspectorNews {
  * the same plan to the preview the person is asked about and to the resolved definition that is spawned, so the
  * debugger's flags are part of what the person approved.
  */
-export function withDebugger<T extends ResolvedServer>(server: T, plan: Extract<DebugPlan, { kind: 'debug' }>, use: 'run' | 'fingerprint'): T {
+export function withDebugger<T extends ResolvedServer>(
+  server: T,
+  plan: Extract<DebugPlan, { kind: 'debug' }>,
+  use: 'run' | 'fingerprint',
+): T {
   if (server.kind !== 'stdio') return server;
   const prefix = use === 'run' ? plan.debuggerArgs : plan.fingerprintArgs;
   return { ...server, args: [...prefix, ...server.args] };

@@ -30,7 +30,10 @@ export class MementoEraMemory implements EraMemory {
   }
 
   slotFor(entry: ServerEntry): EraMemorySlot {
-    return { memory: this, key: createHash('sha256').update(JSON.stringify(entry.definition)).digest('hex').slice(0, 32) };
+    return {
+      memory: this,
+      key: createHash('sha256').update(JSON.stringify(entry.definition)).digest('hex').slice(0, 32),
+    };
   }
 
   private entries(): Record<string, unknown> {

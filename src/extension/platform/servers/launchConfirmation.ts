@@ -36,7 +36,9 @@ interface LaunchPrompt {
   allow: string;
 }
 
-export type LaunchConfirmer = (request: LaunchConfirmationRequest & { kind: 'stdio' | 'http'; prompt: LaunchPrompt; trigger: LaunchTrigger }) => Promise<boolean>;
+export type LaunchConfirmer = (
+  request: LaunchConfirmationRequest & { kind: 'stdio' | 'http'; prompt: LaunchPrompt; trigger: LaunchTrigger },
+) => Promise<boolean>;
 
 /**
  * Who asked for the start: the person (a command, a click, Enter on the row) or the workspace (auto-start, a changed
@@ -87,7 +89,11 @@ export class LaunchConfirmation {
   constructor(private readonly state: vscode.Memento) {}
 
   /** `asking` is called while the person is asked (the modal or the test hook); what it returns ends that. */
-  async confirm(entry: ServerEntry, preview: ConsentPreview, asking: () => () => void = () => () => {}): Promise<boolean> {
+  async confirm(
+    entry: ServerEntry,
+    preview: ConsentPreview,
+    asking: () => () => void = () => () => {},
+  ): Promise<boolean> {
     if (entry.origin.scope !== 'workspace') return true;
     // Only the user's own settings may turn this off (the setting is application-scoped).
     if (!vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>(CONFIRM_SETTING, true)) return true;
@@ -104,14 +110,39 @@ export class LaunchConfirmation {
     // that appears later is still asked for. Only when the preview is final: an `${input:}` or an envFile (which may
     // set PATH) can still change what is found after consent, and then the person is asked as always.
     if (shown.kind === 'stdio' && found?.kind === 'not-found' && !mayChangeAfterConsent(shown)) return true;
-    const executable = found ? escapeForDisplay(found.kind === 'found' ? found.path : vscode.l10n.t('not found ({0})', sayStoredError({ message: found.hint, detail: found.detail }))) : undefined;
+    const executable = found
+      ? escapeForDisplay(
+          found.kind === 'found'
+            ? found.path
+            : vscode.l10n.t('not found ({0})', sayStoredError({ message: found.hint, detail: found.detail })),
+        )
+      : undefined;
     const serverName = escapeForDisplay(entry.name);
     const fields = launchFields(shown, executable);
-    const prompt = launchPrompt(serverName, escapeForDisplay(entry.origin.label), shown.kind, fields.map((field) => `${field.label}: ${field.value}`).join('\n'));
+    const prompt = launchPrompt(
+      serverName,
+      escapeForDisplay(entry.origin.label),
+      shown.kind,
+      fields.map((field) => `${field.label}: ${field.value}`).join('\n'),
+    );
     const trigger: LaunchTrigger = personsStart.getStore()?.serverId === entry.id ? 'person' : 'workspace';
-    const request = { serverName, commandLine, executable, detail: prompt.detail, fields, kind: shown.kind, prompt, trigger };
+    const request = {
+      serverName,
+      commandLine,
+      executable,
+      detail: prompt.detail,
+      fields,
+      kind: shown.kind,
+      prompt,
+      trigger,
+    };
     if (!this.confirmer && trigger === 'workspace') {
-      throw new LaunchReviewNeededError(vscode.l10n.t('MCP server "{0}" was not started: its definition is new or changed. Select it and press Enter (or click ▷) to review what it runs and start it.', serverName));
+      throw new LaunchReviewNeededError(
+        vscode.l10n.t(
+          'MCP server "{0}" was not started: its definition is new or changed. Select it and press Enter (or click ▷) to review what it runs and start it.',
+          serverName,
+        ),
+      );
     }
     const answered = asking();
     try {
@@ -129,7 +160,11 @@ export class LaunchConfirmation {
   }
 
   private async askModal(prompt: LaunchPrompt): Promise<boolean> {
-    const choice = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, prompt.allow);
+    const choice = await vscode.window.showWarningMessage(
+      prompt.message,
+      { modal: true, detail: prompt.detail },
+      prompt.allow,
+    );
     return choice === prompt.allow;
   }
 }
@@ -140,7 +175,11 @@ function launchPrompt(serverName: string, origin: string, kind: 'stdio' | 'http'
     case 'stdio':
       return {
         message: vscode.l10n.t('Start MCP server "{0}" defined by this workspace?', serverName),
-        detail: vscode.l10n.t('It will run:\n\n{0}\n\nDefined in {1}. Start it only if you trust this command.', description, origin),
+        detail: vscode.l10n.t(
+          'It will run:\n\n{0}\n\nDefined in {1}. Start it only if you trust this command.',
+          description,
+          origin,
+        ),
         allow: vscode.l10n.t('Allow and Start'),
       };
     case 'http':
@@ -173,13 +212,24 @@ function mayChangeAfterConsent(server: Extract<ResolvedServer, { kind: 'stdio' }
 function launchFields(resolved: ResolvedServer, executable: string | undefined): LaunchField[] {
   const field = (label: string, value: string): LaunchField => ({ label, value: escapeForDisplay(value) });
   if (resolved.kind === 'http') {
-    return [field(vscode.l10n.t('URL'), resolved.url), ...Object.entries(resolved.headers).map(([name, value]) => field(vscode.l10n.t('Header'), `${name}: ${value}`))];
+    return [
+      field(vscode.l10n.t('URL'), resolved.url),
+      ...Object.entries(resolved.headers).map(([name, value]) => field(vscode.l10n.t('Header'), `${name}: ${value}`)),
+    ];
   }
   return [
-    { label: vscode.l10n.t('Program'), value: escapeForDisplay(quoteIfNeeded(resolved.command)) + (executable !== undefined ? ` → ${executable}` : '') },
-    field(vscode.l10n.t('Arguments'), resolved.args.length ? resolved.args.map(quoteIfNeeded).join(' ') : vscode.l10n.t('(none)')),
+    {
+      label: vscode.l10n.t('Program'),
+      value: escapeForDisplay(quoteIfNeeded(resolved.command)) + (executable !== undefined ? ` → ${executable}` : ''),
+    },
+    field(
+      vscode.l10n.t('Arguments'),
+      resolved.args.length ? resolved.args.map(quoteIfNeeded).join(' ') : vscode.l10n.t('(none)'),
+    ),
     ...(resolved.cwd ? [field(vscode.l10n.t('Working folder'), resolved.cwd)] : []),
-    ...Object.entries(resolved.env).map(([name, value]) => field(vscode.l10n.t('Environment'), `${name}=${value ?? vscode.l10n.t('(unset)')}`)),
+    ...Object.entries(resolved.env).map(([name, value]) =>
+      field(vscode.l10n.t('Environment'), `${name}=${value ?? vscode.l10n.t('(unset)')}`),
+    ),
     ...(resolved.envFile ? [field(vscode.l10n.t('Environment file'), resolved.envFile)] : []),
   ];
 }

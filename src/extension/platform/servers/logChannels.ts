@@ -39,7 +39,10 @@ export class LogChannels implements vscode.Disposable {
 }
 
 /** Routes the client core's own logging into the server's channel (the channel filters by level). */
-export function channelLogger(channel: vscode.LogOutputChannel, mask: (text: string) => string = (text) => text): Logger {
+export function channelLogger(
+  channel: vscode.LogOutputChannel,
+  mask: (text: string) => string = (text) => text,
+): Logger {
   return {
     debug: (message) => channel.debug(mask(message)),
     info: (message) => channel.info(mask(message)),
@@ -53,7 +56,11 @@ export function channelLogger(channel: vscode.LogOutputChannel, mask: (text: str
  * chosen with "Set Log Level", so its debug messages are written at info (tagged): the channel's own default level
  * would otherwise hide exactly what the user asked for.
  */
-export function logServerMessage(channel: vscode.LogOutputChannel, message: LogMessage, knownSecrets: readonly string[] = []): void {
+export function logServerMessage(
+  channel: vscode.LogOutputChannel,
+  message: LogMessage,
+  knownSecrets: readonly string[] = [],
+): void {
   const data = maskText(typeof message.data === 'string' ? message.data : JSON.stringify(message.data), knownSecrets);
   const text = `[server${message.logger ? `:${message.logger}` : ''}] ${data}`;
   switch (message.level) {

@@ -51,7 +51,8 @@ export class ServerCatalog implements vscode.Disposable {
     this.subscription = vscode.Disposable.from(
       manager.onDidChangeServerState((controller) => this.sync(controller)),
       manager.onDidChangeServers(() => {
-        for (const controller of [...this.entries.keys()]) if (!manager.servers.includes(controller)) this.drop(controller);
+        for (const controller of [...this.entries.keys()])
+          if (!manager.servers.includes(controller)) this.drop(controller);
         for (const controller of manager.servers) this.sync(controller);
       }),
     );
@@ -84,7 +85,13 @@ export class ServerCatalog implements vscode.Disposable {
     if (entry && entry.client === client) return;
     if (entry) this.drop(controller);
     if (!client) return;
-    const fresh: Entry = { client, offerings: EMPTY, subscriptions: [], generation: 0, refresh: new CoalescedRefresh(() => this.list(controller, fresh)) };
+    const fresh: Entry = {
+      client,
+      offerings: EMPTY,
+      subscriptions: [],
+      generation: 0,
+      refresh: new CoalescedRefresh(() => this.list(controller, fresh)),
+    };
     fresh.subscriptions.push(
       fresh.refresh,
       client.onResourcesChanged(() => void this.load(controller, fresh)),
@@ -107,10 +114,16 @@ export class ServerCatalog implements vscode.Disposable {
     const generation = ++entry.generation;
     const { client } = entry;
     try {
-      const [resources, templates, prompts] = await Promise.all([client.listResources(), client.listResourceTemplates(), client.listPrompts()]);
+      const [resources, templates, prompts] = await Promise.all([
+        client.listResources(),
+        client.listResourceTemplates(),
+        client.listPrompts(),
+      ]);
       if (generation !== entry.generation || this.entries.get(controller) !== entry) return;
       entry.offerings = { resources, templates, prompts, loading: false };
-      controller.log.info(`Listed ${resources.length} resources, ${templates.length} resource templates, ${prompts.length} prompts`);
+      controller.log.info(
+        `Listed ${resources.length} resources, ${templates.length} resource templates, ${prompts.length} prompts`,
+      );
     } catch (error) {
       if (generation !== entry.generation || this.entries.get(controller) !== entry) return;
       controller.log.warn(`Could not list resources and prompts: ${errorMessage(error)}`);

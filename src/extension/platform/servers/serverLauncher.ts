@@ -18,7 +18,12 @@ import type { VariableContext } from '../../../workbench/config/variables';
 import { CoalescedRefresh } from '../../../workbench/lists/coalescedRefresh';
 import { configuredInputLimits, extensionHttpFetch } from '../config/hostLimits';
 import { describeHttpFetch } from '../../../workbench/node/httpFetchChoice';
-import { createTransport, previewServerDefinition, resolveServerWithSecrets, type ResolvedServer } from '../../../workbench/node/launch';
+import {
+  createTransport,
+  previewServerDefinition,
+  resolveServerWithSecrets,
+  type ResolvedServer,
+} from '../../../workbench/node/launch';
 import type { SamplingRequestContext } from '../../../workbench/sampling/coordinator';
 import type { SignInMode, SignInService } from '../auth/signIn';
 import type { InputPrompter } from '../config/inputPrompter';
@@ -53,7 +58,11 @@ export interface LaunchServices {
    * Dev mode's debugger (`dev.debug`), planned on the preview before the consent: its flags are added to the command
    * line the person is asked about and to the one that runs; it attaches once the process listens.
    */
-  debug?: (entry: ServerEntry, preview: ResolvedServer, log: vscode.LogOutputChannel) => Promise<DebugLaunch | undefined>;
+  debug?: (
+    entry: ServerEntry,
+    preview: ResolvedServer,
+    log: vscode.LogOutputChannel,
+  ) => Promise<DebugLaunch | undefined>;
 }
 
 /** A start under dev mode's debugger: the flags (withDebugger) and the attach. */
@@ -98,7 +107,8 @@ interface LaunchAttempt {
   onDiagnostic(line: string): void;
 }
 
-type LaunchResult = { kind: 'superseded' } | { kind: 'running'; session: ServerSession; tools: Tool[]; pid: number | undefined };
+type LaunchResult =
+  { kind: 'superseded' } | { kind: 'running'; session: ServerSession; tools: Tool[]; pid: number | undefined };
 
 /** A start that failed, with what the controller needs to word it and to decide on a restart. */
 export class LaunchFailure extends Error {
@@ -124,7 +134,11 @@ export class LaunchDeclinedError extends Error {
  * Resolves `superseded` when the attempt's signal was aborted meanwhile (its state belongs to the newer attempt);
  * rejects with a LaunchFailure.
  */
-export async function launchServer(attempt: LaunchAttempt, services: LaunchServices, previousClose: Promise<void> | undefined): Promise<LaunchResult> {
+export async function launchServer(
+  attempt: LaunchAttempt,
+  services: LaunchServices,
+  previousClose: Promise<void> | undefined,
+): Promise<LaunchResult> {
   const { entry, signal, log } = attempt;
   const superseded: LaunchResult = { kind: 'superseded' };
   log.info(`Starting ${entry.name}: ${describeTarget(entry.definition)}`);
@@ -144,10 +158,16 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     if (signal.aborted) return superseded;
     const consented = debugging ? withDebugger(previewAsRun, debugging.plan, 'run') : previewAsRun;
     const remembered = debugging ? withDebugger(previewAsRun, debugging.plan, 'fingerprint') : undefined;
-    const allowed = await services.confirmation.confirm(entry, { ...preview, resolved: consented, fingerprinted: remembered }, () => attempt.waitingForConsent());
+    const allowed = await services.confirmation.confirm(
+      entry,
+      { ...preview, resolved: consented, fingerprinted: remembered },
+      () => attempt.waitingForConsent(),
+    );
     if (signal.aborted) return superseded;
     if (!allowed) {
-      throw new LaunchDeclinedError(vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name));
+      throw new LaunchDeclinedError(
+        vscode.l10n.t('MCP server "{0}" was not started: its command line was not allowed.', entry.name),
+      );
     }
     const { resolved: resolvedAsWritten, secrets } = await resolveServerWithSecrets(entry.definition, context);
     const resolvedAsRun = withDefaultCwd(resolvedAsWritten);
@@ -155,7 +175,9 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     const resolved = debugging ? withDebugger(resolvedAsRun, debugging.plan, 'run') : resolvedAsRun;
     attempt.secretsResolved(secrets);
     const launch = await checkCommand(resolved);
-    const signInMode: SignInMode = attempt.interactiveSignIn ? { kind: 'interactive' } : { kind: 'silent', onRequired: () => (signInNeeded = true) };
+    const signInMode: SignInMode = attempt.interactiveSignIn
+      ? { kind: 'interactive' }
+      : { kind: 'silent', onRequired: () => (signInNeeded = true) };
     attempt.authorizing(resolved.kind === 'http' ? resolved.url : undefined);
     // One PersonWaits for the connection: while the person signs in (or answers a server's request), the deadline
     // of the request waiting on them does not run.
@@ -170,7 +192,17 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
     const mcpFetch = wire ? observeFetch(baseFetch, wire, 'mcp') : httpFetch?.fetch;
     const authorizer =
       resolved.kind === 'http'
-        ? services.auth.authorizerFor({ serverName: entry.name, serverUrl: resolved.url, oauth: resolved.oauth, mode: signInMode, log: (line) => log.info(line), personWaits, signal, fetch: authFetch, maxDocumentBytes: limits.maxDocumentBytes })
+        ? services.auth.authorizerFor({
+            serverName: entry.name,
+            serverUrl: resolved.url,
+            oauth: resolved.oauth,
+            mode: signInMode,
+            log: (line) => log.info(line),
+            personWaits,
+            signal,
+            fetch: authFetch,
+            maxDocumentBytes: limits.maxDocumentBytes,
+          })
         : undefined;
     const transport = createTransport(resolved, { launch, authorizer, limits, fetch: mcpFetch });
     const trace = protocolTrace(log, attempt.knownSecrets, limits.maxTraceBytes);
@@ -193,7 +225,10 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
       extensions: [
         ...appsExtensionsFor(appsEnabled()),
         enableTasks(entry.name, {
-          receiver: { sampling: services.host.sampling !== undefined, elicitation: services.host.elicitation !== undefined },
+          receiver: {
+            sampling: services.host.sampling !== undefined,
+            elicitation: services.host.elicitation !== undefined,
+          },
           // The Tasks view shows the call behind a task: masked as History masks (known secrets, secret-looking keys).
           keepArguments: (args) => maskSecrets(args, attempt.knownSecrets()),
         }).extension,
@@ -240,7 +275,11 @@ export async function launchServer(attempt: LaunchAttempt, services: LaunchServi
   }
 }
 
-async function applyLogLevel(client: McpClient, level: LoggingLevel | undefined, log: vscode.LogOutputChannel): Promise<void> {
+async function applyLogLevel(
+  client: McpClient,
+  level: LoggingLevel | undefined,
+  log: vscode.LogOutputChannel,
+): Promise<void> {
   if (!level || !client.session.capabilities.logging) return;
   try {
     await client.setLoggingLevel(level);
@@ -277,7 +316,10 @@ function withDefaultCwd<T extends ResolvedServer>(resolved: T): T {
  */
 function hostWithIdentity(host: ClientHost, serverKey: string): ClientHost {
   const { sampling, elicitation } = host;
-  const withKey = <C extends { serverName: string; signal: AbortSignal }>(context: C): SamplingRequestContext => ({ ...context, serverKey });
+  const withKey = <C extends { serverName: string; signal: AbortSignal }>(context: C): SamplingRequestContext => ({
+    ...context,
+    serverKey,
+  });
   const identifiedSampling: SamplingHandler | undefined = sampling && {
     supportsTools: sampling.supportsTools,
     createMessage: (request, context) => sampling.createMessage(request, withKey(context)),

@@ -100,7 +100,9 @@ export class ServerManager implements vscode.Disposable {
     for (const entry of wanted.values()) {
       const existing = this.controllers.get(entry.id);
       if (existing) {
-        work.push(existing.updateEntry(entry).catch((error: unknown) => this.services.reportStartFailure(existing, error)));
+        work.push(
+          existing.updateEntry(entry).catch((error: unknown) => this.services.reportStartFailure(existing, error)),
+        );
         continue;
       }
       // The channel asks the controller for its secrets at each write, never during construction.
@@ -118,7 +120,10 @@ export class ServerManager implements vscode.Disposable {
         debug: this.services.debug,
       });
       this.controllers.set(entry.id, controller);
-      this.controllerSubscriptions.set(entry.id, controller.onDidChangeState(() => this.stateEmitter.fire(controller)));
+      this.controllerSubscriptions.set(
+        entry.id,
+        controller.onDidChangeState(() => this.stateEmitter.fire(controller)),
+      );
     }
     this.changeEmitter.fire();
     await Promise.all(work);
@@ -131,7 +136,11 @@ export class ServerManager implements vscode.Disposable {
 
   /** Starts every server; failures are reported per server and do not stop the others. */
   async startAll(): Promise<void> {
-    await Promise.all(this.servers.map((controller) => controller.start().catch((error: unknown) => this.services.reportStartFailure(controller, error))));
+    await Promise.all(
+      this.servers.map((controller) =>
+        controller.start().catch((error: unknown) => this.services.reportStartFailure(controller, error)),
+      ),
+    );
   }
 
   /** Test hook: resolves with the state once the named server reaches `kind`, or rejects after `timeoutMs`. */
@@ -143,7 +152,11 @@ export class ServerManager implements vscode.Disposable {
       const timer = setTimeout(() => {
         subscription.dispose();
         const now = this.servers.find(matches);
-        reject(new Error(`server ${nameOrId} did not reach "${kind}" within ${timeoutMs} ms (it is ${now?.state.kind ?? 'not configured'})`));
+        reject(
+          new Error(
+            `server ${nameOrId} did not reach "${kind}" within ${timeoutMs} ms (it is ${now?.state.kind ?? 'not configured'})`,
+          ),
+        );
       }, timeoutMs);
       const subscription = this.onDidChangeServerState((controller) => {
         if (!matches(controller) || controller.state.kind !== kind) return;
@@ -178,7 +191,9 @@ export class ServerManager implements vscode.Disposable {
    * stop failed is killed outright.
    */
   shutdown(): Promise<void> {
-    this.shuttingDown ??= Promise.allSettled(this.servers.map((controller) => controller.stop())).then(() => this.killRemainingProcesses());
+    this.shuttingDown ??= Promise.allSettled(this.servers.map((controller) => controller.stop())).then(() =>
+      this.killRemainingProcesses(),
+    );
     return this.shuttingDown;
   }
 
@@ -195,7 +210,9 @@ export class ServerManager implements vscode.Disposable {
   private channelName(entry: ServerEntry, entries: readonly ServerEntry[]): string {
     const clash = entries.some((other) => other.id !== entry.id && other.name === entry.name);
     if (!clash) return entry.name;
-    return entry.origin.scope === 'user' ? `${entry.name} (${entry.origin.label})` : `${entry.name} (${entry.origin.folder.name})`;
+    return entry.origin.scope === 'user'
+      ? `${entry.name} (${entry.origin.label})`
+      : `${entry.name} (${entry.origin.folder.name})`;
   }
 
   private killRemainingProcesses(): void {

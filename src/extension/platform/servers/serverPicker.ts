@@ -10,7 +10,9 @@ import { startWithFeedback } from './startServer';
  * the Servers view carries its server's controller, which is all this layer needs to know about the tree.
  */
 export function isServerNode(value: unknown): value is { controller: ServerController } {
-  return typeof value === 'object' && value !== null && 'controller' in value && value.controller instanceof ServerController;
+  return (
+    typeof value === 'object' && value !== null && 'controller' in value && value.controller instanceof ServerController
+  );
 }
 
 /**
@@ -25,7 +27,9 @@ export async function resolveServer(
   if (isServerNode(argument)) return argument.controller;
   const servers = [...manager.servers].sort((a, b) => a.name.localeCompare(b.name));
   if (servers.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers are configured. Run "MCP Workbench: Add Server…" or add them to .vscode/mcp.json.'));
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No MCP servers are configured. Run "MCP Workbench: Add Server…" or add them to .vscode/mcp.json.'),
+    );
     return undefined;
   }
   const prefer = options.prefer ?? (() => true);
@@ -34,7 +38,11 @@ export async function resolveServer(
   const picked = await vscode.window.showQuickPick(
     ordered.map((controller) => ({
       label: controller.name,
-      description: [ServerState.label(controller.state), transportLabel(controller.entry.definition), ...(multiRoot || controller.entry.origin.scope === 'user' ? [controller.entry.origin.label] : [])].join(' · '),
+      description: [
+        ServerState.label(controller.state),
+        transportLabel(controller.entry.definition),
+        ...(multiRoot || controller.entry.origin.scope === 'user' ? [controller.entry.origin.label] : []),
+      ].join(' · '),
       controller,
     })),
     // ignoreFocusOut: run from the palette while a form or result page had the focus, VS Code hands the focus back
@@ -46,8 +54,15 @@ export async function resolveServer(
 }
 
 /** A server for a browsing or tool command: the tree row's, or one picked from the palette; started when needed. */
-export async function runningServer(manager: ServerManager, argument: unknown, placeHolder: string): Promise<ServerController | undefined> {
-  const controller = await resolveServer(manager, argument, { placeHolder, prefer: (server) => ServerState.isRunning(server.state) });
+export async function runningServer(
+  manager: ServerManager,
+  argument: unknown,
+  placeHolder: string,
+): Promise<ServerController | undefined> {
+  const controller = await resolveServer(manager, argument, {
+    placeHolder,
+    prefer: (server) => ServerState.isRunning(server.state),
+  });
   if (!controller) return undefined;
   if (!ServerState.isRunning(controller.state) && !(await startWithFeedback(controller))) return undefined;
   return controller;

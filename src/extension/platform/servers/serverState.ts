@@ -4,7 +4,8 @@ import type { ErrorDetail } from '../../../protocol/errors';
 import type { Tool } from '../../../protocol/types';
 
 /** What the automatic restart after a crash is doing: waiting to restart, or given up until a manual start. */
-export type CrashRecovery = { kind: 'restarting'; delayMs: number; attempt: number } | { kind: 'gave-up'; reason: string };
+export type CrashRecovery =
+  { kind: 'restarting'; delayMs: number; attempt: number } | { kind: 'gave-up'; reason: string };
 
 /**
  * The life of one configured server as the UI sees it. `error` keeps what the user needs to fix the problem
@@ -25,7 +26,12 @@ export type ServerState =
     }
   /** An HTTP server answered that it needs OAuth sign-in and no usable token is stored: Sign In applies. */
   | { kind: 'signInRequired' }
-  | { kind: 'running'; session: ServerSession; tools: readonly Tool[]; /** Process id, for stdio servers. */ pid?: number }
+  | {
+      kind: 'running';
+      session: ServerSession;
+      tools: readonly Tool[];
+      /** Process id, for stdio servers. */ pid?: number;
+    }
   /** `message`: the error's English (masked), for the log; `detail`: what it is about, to word it for a person (coreErrors.ts). */
   | { kind: 'error'; message: string; detail?: ErrorDetail; stderrTail: readonly string[]; recovery?: CrashRecovery };
 
@@ -34,7 +40,8 @@ export type ServerStateKind = ServerState['kind'];
 /** The questions every feature asks of a state, answered in one place (`ServerState.canStart(controller.state)`). */
 export const ServerState = {
   /** Nothing runs or is on its way: Start applies, and expanding the server in the tree starts it. */
-  canStart: (state: ServerState): boolean => state.kind === 'stopped' || state.kind === 'error' || state.kind === 'signInRequired',
+  canStart: (state: ServerState): boolean =>
+    state.kind === 'stopped' || state.kind === 'error' || state.kind === 'signInRequired',
   /** A connection exists or is being made: Stop has something to end. */
   isActive: (state: ServerState): boolean => state.kind === 'starting' || state.kind === 'running',
   /** Restart applies to anything but a server the user stopped (a failed one restarts too). */

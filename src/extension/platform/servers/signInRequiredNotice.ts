@@ -18,7 +18,10 @@ export function showSignInRequired(controller: ServerController): void {
     .withProgress(
       {
         location: vscode.ProgressLocation.Notification,
-        title: vscode.l10n.t('MCP server "{0}" requires signing in: use Sign In on its row in the MCP Servers view, or run "Sign In to Server".', controller.name),
+        title: vscode.l10n.t(
+          'MCP server "{0}" requires signing in: use Sign In on its row in the MCP Servers view, or run "Sign In to Server".',
+          controller.name,
+        ),
         cancellable: true,
       },
       (_progress, dismissed) =>

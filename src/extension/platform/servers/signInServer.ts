@@ -14,10 +14,12 @@ import { showError } from '../ui/coreErrors';
 export async function signInServer(manager: ServerManager, argument: unknown): Promise<ServerController | undefined> {
   // A server name (from a caller such as a test or a keybinding), else the tree row's server or a pick.
   const named = typeof argument === 'string' ? manager.byName(argument)[0] : undefined;
-  const controller = named ?? await resolveServer(manager, argument, {
-    placeHolder: vscode.l10n.t('Select the MCP server to sign in to'),
-    prefer: (server) => server.state.kind === 'signInRequired',
-  });
+  const controller =
+    named ??
+    (await resolveServer(manager, argument, {
+      placeHolder: vscode.l10n.t('Select the MCP server to sign in to'),
+      prefer: (server) => server.state.kind === 'signInRequired',
+    }));
   if (!controller) return undefined;
   return (await signInWithFeedback(controller)) ? controller : undefined;
 }
@@ -55,11 +57,17 @@ export async function signInWithFeedback(controller: ServerController): Promise<
  */
 function reportUnfinishedSignIn(controller: ServerController, attempt: SignInAttempt, error: unknown): void {
   const seconds = Math.max(1, Math.round((Date.now() - attempt.startedAt) / 1000));
-  controller.log.warn(`The start gave up after ${seconds} s while the sign-in was still in progress: ${controller.mask(errorMessage(error))}`);
+  controller.log.warn(
+    `The start gave up after ${seconds} s while the sign-in was still in progress: ${controller.mask(errorMessage(error))}`,
+  );
   const showLog = vscode.l10n.t('Show Log');
   void notify(
     'error',
-    vscode.l10n.t('Signing in to MCP server "{0}" failed: the sign-in was not finished within {1} s. If you finish it in the browser, the server can start then.', controller.name, seconds),
+    vscode.l10n.t(
+      'Signing in to MCP server "{0}" failed: the sign-in was not finished within {1} s. If you finish it in the browser, the server can start then.',
+      controller.name,
+      seconds,
+    ),
     showLog,
   ).then((choice) => {
     if (choice === showLog) controller.log.show(true);
@@ -67,7 +75,11 @@ function reportUnfinishedSignIn(controller: ServerController, attempt: SignInAtt
   void attempt.outcome.then((outcome) => {
     if (outcome.kind !== 'signed-in' || ServerState.isActive(controller.state)) return;
     const start = vscode.l10n.t('Start');
-    void notify('info', vscode.l10n.t('Signed in to MCP server "{0}" after its start had given up. Start it now?', controller.name), start).then((choice) => {
+    void notify(
+      'info',
+      vscode.l10n.t('Signed in to MCP server "{0}" after its start had given up. Start it now?', controller.name),
+      start,
+    ).then((choice) => {
       if (choice !== start) return;
       controller.start().catch((startError: unknown) => {
         void showError(startError, {

@@ -48,8 +48,16 @@ export function reportStartFailure(controller: ServerController, error: unknown)
   // of it. Otherwise one line with the cause (exit code and last stderr line, or why the URL is unreachable); the log
   // has the rest (the controller logged the failure).
   const state = controller.state;
-  const failure = state.kind === 'error' ? describeStartFailure(state.message, state.detail, state.stderrTail) : describeStartFailure(errorMessage(error), errorDetail(error));
-  const reason = error instanceof CommandNotFoundError ? error.message : failure.kind === 'line' ? withoutServerPrefix(failure.line, controller.name) : sayStartFailureTo(failure);
+  const failure =
+    state.kind === 'error'
+      ? describeStartFailure(state.message, state.detail, state.stderrTail)
+      : describeStartFailure(errorMessage(error), errorDetail(error));
+  const reason =
+    error instanceof CommandNotFoundError
+      ? error.message
+      : failure.kind === 'line'
+        ? withoutServerPrefix(failure.line, controller.name)
+        : sayStartFailureTo(failure);
   void showError(error, {
     server: controller,
     reason,
@@ -62,9 +70,11 @@ export function reportStartFailure(controller: ServerController, error: unknown)
 /** Crash restarts gave up: say why, once, with the way to the log. */
 export function reportGaveUp(controller: ServerController, reason: string): void {
   const showLog = vscode.l10n.t('Show Log');
-  void controller.notify('error', vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog).then((choice) => {
-    if (choice === showLog) controller.log.show(true);
-  });
+  void controller
+    .notify('error', vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog)
+    .then((choice) => {
+      if (choice === showLog) controller.log.show(true);
+    });
 }
 
 /** The client prefixes errors with the server's name ("fixture: …"); the notification already names it. */

@@ -22,13 +22,20 @@ export class CommandNotFoundError extends Error {
  * (on Windows, a `.cmd`/`.bat` shim such as `npx.cmd` runs through `cmd.exe /d /s /c` with safe quoting); pass it to
  * `createTransport` as `launch`.
  */
-export async function checkCommand(resolved: ResolvedServer, host: LaunchHost = editorLaunchHost()): Promise<StdioLaunch | undefined> {
+export async function checkCommand(
+  resolved: ResolvedServer,
+  host: LaunchHost = editorLaunchHost(),
+): Promise<StdioLaunch | undefined> {
   if (resolved.kind !== 'stdio') return undefined;
   const plan = await planStdioLaunch(resolved, host);
   if (plan.kind === 'ready') return plan.launch;
   throw new CommandNotFoundError(
     // The hint already says what was searched and how to fix it (absolute path, cwd, PATH through env).
-    vscode.l10n.t('Command "{0}" was not found: {1}', resolved.command, sayStoredError({ message: plan.hint, detail: plan.detail })),
+    vscode.l10n.t(
+      'Command "{0}" was not found: {1}',
+      resolved.command,
+      sayStoredError({ message: plan.hint, detail: plan.detail }),
+    ),
     resolved.command,
     plan.searched,
   );
@@ -46,5 +53,9 @@ function editorLaunchHost(): LaunchHost {
     const relative = path.relative(root, path.resolve(directory));
     return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
   };
-  return { platform: process.platform, env: process.env, isHostFolder: (directory) => directory !== '' && inside(directory, installRoot) };
+  return {
+    platform: process.platform,
+    env: process.env,
+    isHostFolder: (directory) => directory !== '' && inside(directory, installRoot),
+  };
 }

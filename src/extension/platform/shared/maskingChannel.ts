@@ -5,7 +5,10 @@ import { maskText } from '../../../workbench/secrets';
 const WRITERS = new Set<PropertyKey>(['trace', 'debug', 'info', 'warn', 'error', 'append', 'appendLine', 'replace']);
 
 /** A log channel's writing surface (vscode.LogOutputChannel has it; so does any sink a unit test passes). */
-export type LogSink = Pick<vscode.LogOutputChannel, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'append' | 'appendLine' | 'replace'>;
+export type LogSink = Pick<
+  vscode.LogOutputChannel,
+  'trace' | 'debug' | 'info' | 'warn' | 'error' | 'append' | 'appendLine' | 'replace'
+>;
 
 /**
  * The one masking writer: `channel` as every caller sees it, with each written text masked against `secrets()` (asked

@@ -17,7 +17,11 @@ function traceLevel(): TraceLevel {
  * message (direction, kind, method, id), `verbose` adds the masked body. The setting is read per message so a change
  * applies to running servers at once. `knownSecrets` is asked each time: password inputs may be entered later.
  */
-export function protocolTrace(log: vscode.LogOutputChannel, knownSecrets: () => readonly string[], maxTraceBytes = DEFAULT_INPUT_LIMITS.maxTraceBytes): (direction: TraceDirection, message: unknown) => void {
+export function protocolTrace(
+  log: vscode.LogOutputChannel,
+  knownSecrets: () => readonly string[],
+  maxTraceBytes = DEFAULT_INPUT_LIMITS.maxTraceBytes,
+): (direction: TraceDirection, message: unknown) => void {
   return (direction, message) => {
     const level = traceLevel();
     if (level === 'off') return;
@@ -33,7 +37,8 @@ function describeMessage(message: unknown): string {
   if (typeof message !== 'object' || message === null) return typeof message;
   const record = message as Record<string, unknown>;
   const id = record.id === undefined ? '' : ` #${String(record.id)}`;
-  if (typeof record.method === 'string') return `${record.id === undefined ? 'notification' : 'request'} ${record.method}${id}`;
+  if (typeof record.method === 'string')
+    return `${record.id === undefined ? 'notification' : 'request'} ${record.method}${id}`;
   if ('error' in record) return `error response${id}`;
   if ('result' in record) return `response${id}`;
   return Array.isArray(message) ? `batch of ${message.length}` : 'message';

@@ -20,9 +20,13 @@ export function createWorkspaceHost(services: {
       return services.elicitation?.();
     },
     roots: {
-      listRoots: (): Root[] => (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name })),
+      listRoots: (): Root[] =>
+        (vscode.workspace.workspaceFolders ?? []).map((folder) => ({ uri: folder.uri.toString(), name: folder.name })),
       onDidChangeRoots: (listener) =>
-        vscode.Disposable.from(vscode.workspace.onDidChangeWorkspaceFolders(() => listener()), ...(rootsChanged ? [rootsChanged(() => listener())] : [])),
+        vscode.Disposable.from(
+          vscode.workspace.onDidChangeWorkspaceFolders(() => listener()),
+          ...(rootsChanged ? [rootsChanged(() => listener())] : []),
+        ),
     },
   };
 }

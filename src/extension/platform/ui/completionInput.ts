@@ -38,7 +38,9 @@ export function shownCompletionPick(): CompletionPickSnapshot | undefined {
 export function askWithCompletions(options: CompletionInputOptions): Promise<string | undefined> {
   const pick = vscode.window.createQuickPick<vscode.QuickPickItem>();
   pick.title = options.title;
-  pick.placeholder = options.prompt + (options.required ? ` (${vscode.l10n.t('required')})` : ` (${vscode.l10n.t('optional, Enter to skip')})`);
+  pick.placeholder =
+    options.prompt +
+    (options.required ? ` (${vscode.l10n.t('required')})` : ` (${vscode.l10n.t('optional, Enter to skip')})`);
   pick.step = options.step;
   pick.totalSteps = options.totalSteps;
   pick.ignoreFocusOut = true;
@@ -81,7 +83,12 @@ export function askWithCompletions(options: CompletionInputOptions): Promise<str
       });
   };
 
-  const snapshot = (): CompletionPickSnapshot => ({ title: options.title, step: options.step, items: pick.items.map((item) => item.label), settled });
+  const snapshot = (): CompletionPickSnapshot => ({
+    title: options.title,
+    step: options.step,
+    items: pick.items.map((item) => item.label),
+    settled,
+  });
 
   return new Promise<string | undefined>((resolve) => {
     let finished = false;

@@ -11,7 +11,9 @@ export function completionRows(typed: string, suggestions: readonly string[]): C
   if (typed === '' || suggestions.includes(typed)) return suggested;
   const own: CompletionRow = { kind: 'typed', value: typed };
   const continuing = suggestions.filter((value) => value.toLowerCase().startsWith(typed.toLowerCase()));
-  return continuing.length === 1 ? [...suggested, own].sort((a, b) => rank(a, continuing[0]) - rank(b, continuing[0])) : [own, ...suggested];
+  return continuing.length === 1
+    ? [...suggested, own].sort((a, b) => rank(a, continuing[0]) - rank(b, continuing[0]))
+    : [own, ...suggested];
 }
 
 /** The one continuing suggestion first, then the typed text, then the other suggestions in the server's order. */

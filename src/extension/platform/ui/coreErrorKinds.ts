@@ -57,25 +57,49 @@ type Translate = (template: CoreErrorTemplate, ...args: string[]) => string;
 export function sayErrorDetail(detail: ErrorDetail, t: Translate): string {
   switch (detail.kind) {
     case 'command-not-found':
-      return t('{0} was not found on PATH (searched: {1}). Use an absolute path, set cwd, or add its folder to PATH through env.', detail.command, detail.searched);
+      return t(
+        '{0} was not found on PATH (searched: {1}). Use an absolute path, set cwd, or add its folder to PATH through env.',
+        detail.command,
+        detail.searched,
+      );
     case 'command-empty':
       return t('the command is empty');
     case 'path-not-found':
       return detail.cwd === undefined
-        ? t('{0} not found (looked for {1}). Check the path, or use an absolute path.', detail.command, detail.lookedFor)
-        : t('{0} not found relative to cwd {1} (looked for {2}). Check the path, or use an absolute path.', detail.command, detail.cwd, detail.lookedFor);
+        ? t(
+            '{0} not found (looked for {1}). Check the path, or use an absolute path.',
+            detail.command,
+            detail.lookedFor,
+          )
+        : t(
+            '{0} not found relative to cwd {1} (looked for {2}). Check the path, or use an absolute path.',
+            detail.command,
+            detail.cwd,
+            detail.lookedFor,
+          );
     case 'not-executable':
-      return t('{0} exists but is not executable: run chmod +x on it, or use the interpreter as the command (e.g. "node", "python")', detail.path);
+      return t(
+        '{0} exists but is not executable: run chmod +x on it, or use the interpreter as the command (e.g. "node", "python")',
+        detail.path,
+      );
     case 'input-without-value':
       return t('no value was given for the input {0}', `\${input:${detail.input}}`);
     case 'timed-out':
       return t('{0} got no answer within {1} ms (timed out)', detail.method, String(detail.ms));
     case 'probe-grace-ran-out':
-      return sayProbeReason({ kind: 'grace-ran-out', server: detail.server, upMs: detail.upMs, graceMs: detail.graceMs }, t);
+      return sayProbeReason(
+        { kind: 'grace-ran-out', server: detail.server, upMs: detail.upMs, graceMs: detail.graceMs },
+        t,
+      );
     case 'start-timed-out': {
       const reason = sayProbeReason(detail.reason, t);
       return detail.initializeMs === undefined
-        ? t('the start timed out after {0} ms: the era probe took {1} ms ({2}), which left no time for initialize', String(detail.totalMs), String(detail.probeMs), reason)
+        ? t(
+            'the start timed out after {0} ms: the era probe took {1} ms ({2}), which left no time for initialize',
+            String(detail.totalMs),
+            String(detail.probeMs),
+            reason,
+          )
         : t(
             'the start timed out after {0} ms: the era probe took {1} ms ({2}), then initialize was not answered for {3} ms',
             String(detail.totalMs),
@@ -132,7 +156,10 @@ export function sayStartFailure(failure: StartFailure, t: Translate): string {
 }
 
 function sayLauncher(launcher: string, t: Translate): string {
-  return t('with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why', launcher);
+  return t(
+    'with nothing on stderr: "{0}" may have failed to download or install the package; run the same command in a terminal to see why',
+    launcher,
+  );
 }
 
 function sayProbeReason(reason: ProbeReason, t: Translate): string {

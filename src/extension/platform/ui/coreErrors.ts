@@ -28,7 +28,10 @@ export function sayError(error: unknown, server?: Pick<ErrorServer, 'mask'>): st
 }
 
 /** A stored error (a server's error state keeps the message and the detail, not the error). */
-export function sayStoredError(stored: { message: string; detail?: ErrorDetail }, server?: Pick<ErrorServer, 'mask'>): string {
+export function sayStoredError(
+  stored: { message: string; detail?: ErrorDetail },
+  server?: Pick<ErrorServer, 'mask'>,
+): string {
   return sayMessage(stored.detail ? sayDetail(stored.detail) : stored.message, server);
 }
 

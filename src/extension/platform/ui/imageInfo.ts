@@ -11,12 +11,20 @@ interface ImageSize {
 const HEADER_BASE64_CHARS = 96 * 1024;
 
 export function imageSize(base64: string): ImageSize | undefined {
-  const bytes = Buffer.from(base64.slice(0, HEADER_BASE64_CHARS).replace(/[^A-Za-z0-9+/]/g, '').slice(0, Math.floor(HEADER_BASE64_CHARS / 4) * 4), 'base64');
+  const bytes = Buffer.from(
+    base64
+      .slice(0, HEADER_BASE64_CHARS)
+      .replace(/[^A-Za-z0-9+/]/g, '')
+      .slice(0, Math.floor(HEADER_BASE64_CHARS / 4) * 4),
+    'base64',
+  );
   if (bytes.length >= 24 && bytes.readUInt32BE(0) === 0x89504e47 && bytes.toString('ascii', 12, 16) === 'IHDR') {
     return sized(bytes.readUInt32BE(16), bytes.readUInt32BE(20));
   }
-  if (bytes.length >= 10 && bytes.toString('ascii', 0, 3) === 'GIF') return sized(bytes.readUInt16LE(6), bytes.readUInt16LE(8));
-  if (bytes.length >= 30 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP') return webpSize(bytes);
+  if (bytes.length >= 10 && bytes.toString('ascii', 0, 3) === 'GIF')
+    return sized(bytes.readUInt16LE(6), bytes.readUInt16LE(8));
+  if (bytes.length >= 30 && bytes.toString('ascii', 0, 4) === 'RIFF' && bytes.toString('ascii', 8, 12) === 'WEBP')
+    return webpSize(bytes);
   if (bytes.length >= 4 && bytes[0] === 0xff && bytes[1] === 0xd8) return jpegSize(bytes);
   return undefined;
 }

@@ -36,7 +36,11 @@ class NotificationRecorder {
 export const notificationRecorder = new NotificationRecorder();
 
 /** Shows a notification (non-modal) and resolves with the chosen action. */
-export function notify(severity: NotificationSeverity, message: string, ...actions: string[]): Thenable<string | undefined> {
+export function notify(
+  severity: NotificationSeverity,
+  message: string,
+  ...actions: string[]
+): Thenable<string | undefined> {
   const notification: ShownNotification = { severity, message, actions };
   notificationRecorder.record(notification);
   const answerer = notificationRecorder.answerer;

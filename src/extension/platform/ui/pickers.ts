@@ -1,7 +1,12 @@
 import * as vscode from 'vscode';
 
 /** A quick pick over a server's items; an empty list becomes an information message instead. */
-export async function pickItem<T>(items: readonly T[], toItem: (item: T) => vscode.QuickPickItem, placeHolder: string, emptyMessage: string): Promise<T | undefined> {
+export async function pickItem<T>(
+  items: readonly T[],
+  toItem: (item: T) => vscode.QuickPickItem,
+  placeHolder: string,
+  emptyMessage: string,
+): Promise<T | undefined> {
   if (items.length === 0) {
     void vscode.window.showInformationMessage(emptyMessage);
     return undefined;

@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
-import { fromSchemaErrors, validateFormValues, type FieldError, type FieldProblem } from '../../../workbench/forms/fieldValidation';
+import {
+  fromSchemaErrors,
+  validateFormValues,
+  type FieldError,
+  type FieldProblem,
+} from '../../../workbench/forms/fieldValidation';
 import type { FormField } from '../../../workbench/forms/formModel';
 
 /** One problem of one field, in the words the form shows next to it (`path` "" is the form as a whole). */
@@ -12,7 +17,11 @@ export interface FieldMessage {
  * The form's problems for a person: first the per-field checks of the form model; only when those pass, what the
  * schema validator still finds (keywords the form does not express), mapped to fields where it can be.
  */
-export function formFieldMessages(model: FormField, values: unknown, schemaErrors: () => readonly string[]): FieldMessage[] {
+export function formFieldMessages(
+  model: FormField,
+  values: unknown,
+  schemaErrors: () => readonly string[],
+): FieldMessage[] {
   const own = validateFormValues(model, values);
   const errors: FieldError[] = own.length > 0 ? own : fromSchemaErrors(schemaErrors());
   // One message per field and problem: the schema validator can report the same thing twice (e.g. anyOf branches).
@@ -47,9 +56,13 @@ function describeFieldProblem(problem: FieldProblem): string {
         }
       }
     case 'too-short':
-      return problem.minLength === 1 ? vscode.l10n.t('At least 1 character') : vscode.l10n.t('At least {0} characters', problem.minLength);
+      return problem.minLength === 1
+        ? vscode.l10n.t('At least 1 character')
+        : vscode.l10n.t('At least {0} characters', problem.minLength);
     case 'too-long':
-      return problem.maxLength === 1 ? vscode.l10n.t('At most 1 character') : vscode.l10n.t('At most {0} characters', problem.maxLength);
+      return problem.maxLength === 1
+        ? vscode.l10n.t('At most 1 character')
+        : vscode.l10n.t('At most {0} characters', problem.maxLength);
     case 'pattern':
       return vscode.l10n.t('Must match the pattern {0}', problem.pattern);
     case 'not-a-number':
@@ -63,9 +76,13 @@ function describeFieldProblem(problem: FieldProblem): string {
     case 'not-an-option':
       return vscode.l10n.t('Choose one of the listed options');
     case 'too-few-items':
-      return problem.minItems === 1 ? vscode.l10n.t('At least 1 item') : vscode.l10n.t('At least {0} items', problem.minItems);
+      return problem.minItems === 1
+        ? vscode.l10n.t('At least 1 item')
+        : vscode.l10n.t('At least {0} items', problem.minItems);
     case 'too-many-items':
-      return problem.maxItems === 1 ? vscode.l10n.t('At most 1 item') : vscode.l10n.t('At most {0} items', problem.maxItems);
+      return problem.maxItems === 1
+        ? vscode.l10n.t('At most 1 item')
+        : vscode.l10n.t('At most {0} items', problem.maxItems);
     case 'schema':
       // Keywords the form does not know; the validator's own words (English) are all there is.
       return vscode.l10n.t('Not accepted by the input schema: {0}', problem.detail);

@@ -13,7 +13,10 @@ import { webviewMedia } from './webviewMedia';
  * `ReviewMessage`s; tests post the very same messages through `handleMessage`.
  */
 
-export type ViewPart = { kind: 'text'; text: string } | { kind: 'image'; mimeType: string; data: string } | { kind: 'other'; description: string };
+export type ViewPart =
+  | { kind: 'text'; text: string }
+  | { kind: 'image'; mimeType: string; data: string }
+  | { kind: 'other'; description: string };
 
 export interface SamplingRequestView {
   kind: 'sampling-request';
@@ -179,7 +182,10 @@ export class ReviewPanel implements vscode.Disposable {
     const existing = this.panel;
     // Revealed in the editor group the person works in, the panel would become that group's active tab and take the
     // keyboard: beside it, the editor keeps focus.
-    const inActiveGroup = existing !== undefined && existing.viewColumn !== undefined && existing.viewColumn === vscode.window.activeTextEditor?.viewColumn;
+    const inActiveGroup =
+      existing !== undefined &&
+      existing.viewColumn !== undefined &&
+      existing.viewColumn === vscode.window.activeTextEditor?.viewColumn;
     if (existing) existing.reveal(inActiveGroup ? vscode.ViewColumn.Beside : undefined, true);
     else this.ensurePanel();
     this.render();
@@ -207,7 +213,8 @@ export class ReviewPanel implements vscode.Disposable {
   snapshot(): ReviewSnapshot {
     // Read from the workbench's tabs, not from the panel: the extension host reports a panel it has just created as
     // visible and active until the workbench's first view-state update arrives, even when it opened without focus.
-    const isReview = (tab: vscode.Tab | undefined) => tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(REVIEW_VIEW_TYPE);
+    const isReview = (tab: vscode.Tab | undefined) =>
+      tab?.input instanceof vscode.TabInputWebview && tab.input.viewType.endsWith(REVIEW_VIEW_TYPE);
     const open = this.panel !== undefined;
     return {
       view: this.active?.view,
@@ -243,19 +250,31 @@ export class ReviewPanel implements vscode.Disposable {
 
   private render(): void {
     if (!this.panel) return;
-    this.panel.title = this.active ? vscode.l10n.t('MCP Review: {0}', this.active.view.serverName) : vscode.l10n.t('MCP Review');
-    void this.panel.webview.postMessage({ type: 'show', view: this.active?.view, requestId: this.activeId, waiting: this.waiting() });
+    this.panel.title = this.active
+      ? vscode.l10n.t('MCP Review: {0}', this.active.view.serverName)
+      : vscode.l10n.t('MCP Review');
+    void this.panel.webview.postMessage({
+      type: 'show',
+      view: this.active?.view,
+      requestId: this.activeId,
+      waiting: this.waiting(),
+    });
   }
 
   private ensurePanel(): vscode.WebviewPanel {
     if (this.panel) return this.panel;
     const root = webviewMedia(this.extensionUri, 'review');
     // Beside the editor and without focus: the person keeps typing where they were and turns to the panel by choice.
-    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, vscode.l10n.t('MCP Review'), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [root],
-    });
+    const panel = vscode.window.createWebviewPanel(
+      REVIEW_VIEW_TYPE,
+      vscode.l10n.t('MCP Review'),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        retainContextWhenHidden: true,
+        localResourceRoots: [root],
+      },
+    );
     panel.webview.html = this.html(panel.webview, root);
     panel.onDidDispose(
       () => {
@@ -266,7 +285,11 @@ export class ReviewPanel implements vscode.Disposable {
       undefined,
       this.disposables,
     );
-    panel.webview.onDidReceiveMessage((message: ReviewMessage) => this.handleMessage(message), undefined, this.disposables);
+    panel.webview.onDidReceiveMessage(
+      (message: ReviewMessage) => this.handleMessage(message),
+      undefined,
+      this.disposables,
+    );
     this.panel = panel;
     return panel;
   }
@@ -329,8 +352,12 @@ function webviewStrings(): Record<string, string> {
     required: vscode.l10n.t('required'),
     notJson: vscode.l10n.t('Not valid JSON'),
     jsonField: vscode.l10n.t('JSON ({0})'),
-    keys: vscode.l10n.t('Once you have clicked or tabbed into this request, Enter (or Ctrl+Enter in a text area) approves; Escape rejects.'),
-    elicitationKeys: vscode.l10n.t('Once you have clicked or tabbed into this form, Enter (or Ctrl+Enter in a text area) accepts; Escape cancels (the server learns you made no choice; Decline tells it no).'),
+    keys: vscode.l10n.t(
+      'Once you have clicked or tabbed into this request, Enter (or Ctrl+Enter in a text area) approves; Escape rejects.',
+    ),
+    elicitationKeys: vscode.l10n.t(
+      'Once you have clicked or tabbed into this form, Enter (or Ctrl+Enter in a text area) accepts; Escape cancels (the server learns you made no choice; Decline tells it no).',
+    ),
     toolCalls: vscode.l10n.t('Tool calls requested by the model (kept when you approve)'),
     modelError: vscode.l10n.t('The model failed; the server was told: {0}'),
     dismiss: vscode.l10n.t('Dismiss'),

@@ -30,10 +30,17 @@ export function webviewPage(options: WebviewPageOptions): string {
     // No page posts a form anywhere: messages go through postMessage.
     "form-action 'none'",
   ].join('; ');
-  const styles = (options.styles ?? []).map((uri) => `<link rel="stylesheet" href="${escapeHtml(webview.asWebviewUri(uri).toString())}">`).join('\n');
-  const scripts = (options.scripts ?? []).map((uri) => `<script nonce="${nonce}" src="${escapeHtml(webview.asWebviewUri(uri).toString())}"></script>`).join('\n');
+  const styles = (options.styles ?? [])
+    .map((uri) => `<link rel="stylesheet" href="${escapeHtml(webview.asWebviewUri(uri).toString())}">`)
+    .join('\n');
+  const scripts = (options.scripts ?? [])
+    .map((uri) => `<script nonce="${nonce}" src="${escapeHtml(webview.asWebviewUri(uri).toString())}"></script>`)
+    .join('\n');
   // "<" is escaped so server-provided strings can never close the element early.
-  const state = options.state === undefined ? '' : `<script type="application/json" id="initial-state">${JSON.stringify(options.state).replace(/</g, '\\u003c')}</script>`;
+  const state =
+    options.state === undefined
+      ? ''
+      : `<script type="application/json" id="initial-state">${JSON.stringify(options.state).replace(/</g, '\\u003c')}</script>`;
   return `<!DOCTYPE html>
 <html lang="${escapeHtml(vscode.env.language)}">
 <head>

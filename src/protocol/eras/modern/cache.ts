@@ -7,7 +7,14 @@ import type { JsonObject } from '../../types';
  * scopes may be reused here; `public` is only a licence for shared caches, which this client does not have.
  */
 
-const CACHEABLE_METHODS: ReadonlySet<string> = new Set(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list', 'resources/read', 'server/discover']);
+const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  'tools/list',
+  'resources/list',
+  'resources/templates/list',
+  'prompts/list',
+  'resources/read',
+  'server/discover',
+]);
 
 type CacheLookup = { kind: 'fresh'; result: JsonObject } | { kind: 'miss' };
 
@@ -27,7 +34,10 @@ function stableStringify(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableStringify).join(',')}]`;
   if (typeof value === 'object' && value !== null) {
     const record = value as JsonObject;
-    return `{${Object.keys(record).sort().map((key) => `${JSON.stringify(key)}:${stableStringify(record[key])}`).join(',')}}`;
+    return `{${Object.keys(record)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableStringify(record[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
 }

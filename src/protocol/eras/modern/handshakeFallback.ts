@@ -21,13 +21,18 @@ export class DiscoverFailure extends LocalError {
  */
 export function handshakeFallbackReason(error: unknown, transport: TransportKind): string | undefined {
   if (error instanceof McpError) {
-    const modernCodes: readonly number[] = [ErrorCodes.HeaderMismatch, ErrorCodes.MissingRequiredClientCapability, ErrorCodes.UnsupportedProtocolVersion];
+    const modernCodes: readonly number[] = [
+      ErrorCodes.HeaderMismatch,
+      ErrorCodes.MissingRequiredClientCapability,
+      ErrorCodes.UnsupportedProtocolVersion,
+    ];
     if (modernCodes.includes(error.code)) return undefined;
     return `server/discover was answered with error ${error.code} (${error.rawMessage})`;
   }
   if (error instanceof HttpStatusError) {
     // Authorization is never a reason to change eras: the person must see the 401/403 for what it is.
-    if (error.status === 400 || error.status === 404 || error.status === 405) return `server/discover got HTTP ${error.status} without a 2026-07-28 error in the body`;
+    if (error.status === 400 || error.status === 404 || error.status === 405)
+      return `server/discover got HTTP ${error.status} without a 2026-07-28 error in the body`;
     return undefined;
   }
   if (error instanceof DiscoverFailure) {
@@ -37,7 +42,8 @@ export function handshakeFallbackReason(error: unknown, transport: TransportKind
   if (isLocalError(error, 'unsupported-version')) {
     // -32022 listing only handshake-era revisions: the server speaks modern errors but wants initialize.
     const cause = error.cause;
-    const supported = cause instanceof McpError ? (cause.data as { supported?: unknown } | undefined)?.supported : undefined;
+    const supported =
+      cause instanceof McpError ? (cause.data as { supported?: unknown } | undefined)?.supported : undefined;
     if (Array.isArray(supported) && supported.some((version) => isSupportedHandshakeVersion(version))) {
       return `the server supports only ${supported.join(', ')}`;
     }
@@ -46,4 +52,3 @@ export function handshakeFallbackReason(error: unknown, transport: TransportKind
   if (isLocalError(error, 'timeout') && transport === 'stdio') return 'server/discover was not answered in time';
   return undefined;
 }
-

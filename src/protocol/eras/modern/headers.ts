@@ -43,7 +43,11 @@ export function encodeHeaderValue(value: string): string {
 }
 
 /** `MCP-Protocol-Version`, `Mcp-Method` and (for tools/call, resources/read, prompts/get) `Mcp-Name`. */
-export function standardHeaders(protocolVersion: string, method: string, params: JsonObject | undefined): Record<string, string> {
+export function standardHeaders(
+  protocolVersion: string,
+  method: string,
+  params: JsonObject | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = { 'MCP-Protocol-Version': protocolVersion, 'Mcp-Method': method };
   const source = NAME_SOURCE[method];
   const value = source === undefined ? undefined : params?.[source];
@@ -70,8 +74,24 @@ const PRIMITIVE_TYPES: ReadonlySet<string> = new Set(['string', 'integer', 'bool
  * found under any of them makes the tool invalid.
  */
 const SUBSCHEMA_KEYWORDS = [
-  'items', 'prefixItems', 'contains', 'additionalProperties', 'unevaluatedProperties', 'unevaluatedItems', 'propertyNames',
-  'patternProperties', 'dependentSchemas', 'oneOf', 'anyOf', 'allOf', 'not', 'if', 'then', 'else', '$defs', 'definitions',
+  'items',
+  'prefixItems',
+  'contains',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'patternProperties',
+  'dependentSchemas',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  'if',
+  'then',
+  'else',
+  '$defs',
+  'definitions',
 ] as const;
 /** Of those, the keywords whose value is a map of name → subschema rather than a subschema or a list. */
 const MAP_KEYWORDS: ReadonlySet<string> = new Set(['patternProperties', 'dependentSchemas', '$defs', 'definitions']);
@@ -92,15 +112,18 @@ export function scanHeaderAnnotations(inputSchema: unknown): HeaderAnnotationSca
       if (!reachable || path.length === 0) {
         return `x-mcp-header on ${where} is not reachable from the schema root through properties alone (items, composition, conditionals and $ref are not allowed)`;
       }
-      if (typeof name !== 'string' || name.length === 0) return `x-mcp-header on ${describePath(path)} must be a non-empty string`;
-      if (!TOKEN.test(name)) return `x-mcp-header ${JSON.stringify(name)} on ${describePath(path)} is not an HTTP field-name token`;
+      if (typeof name !== 'string' || name.length === 0)
+        return `x-mcp-header on ${describePath(path)} must be a non-empty string`;
+      if (!TOKEN.test(name))
+        return `x-mcp-header ${JSON.stringify(name)} on ${describePath(path)} is not an HTTP field-name token`;
       const type = schema.type;
       if (typeof type !== 'string' || !PRIMITIVE_TYPES.has(type)) {
         return `x-mcp-header ${JSON.stringify(name)} on ${describePath(path)} annotates type ${JSON.stringify(type ?? null)}; only string, integer and boolean are allowed`;
       }
       const lower = name.toLowerCase();
       const earlier = seen.get(lower);
-      if (earlier !== undefined) return `x-mcp-header ${JSON.stringify(name)} is declared twice (case-insensitively; also as ${JSON.stringify(earlier)})`;
+      if (earlier !== undefined)
+        return `x-mcp-header ${JSON.stringify(name)} is declared twice (case-insensitively; also as ${JSON.stringify(earlier)})`;
       seen.set(lower, name);
       parameters.push({ path: [...path], name, type: type as HeaderParameter['type'] });
     }
@@ -114,7 +137,11 @@ export function scanHeaderAnnotations(inputSchema: unknown): HeaderAnnotationSca
     for (const keyword of SUBSCHEMA_KEYWORDS) {
       const sub = schema[keyword];
       if (sub === undefined) continue;
-      const branches = Array.isArray(sub) ? sub : MAP_KEYWORDS.has(keyword) && typeof sub === 'object' && sub !== null ? Object.values(sub) : [sub];
+      const branches = Array.isArray(sub)
+        ? sub
+        : MAP_KEYWORDS.has(keyword) && typeof sub === 'object' && sub !== null
+          ? Object.values(sub)
+          : [sub];
       for (const branch of branches) {
         const problem = visit(branch, path, false, `a subschema under ${keyword} of ${describePath(path)}`);
         if (problem) return problem;
@@ -175,7 +202,10 @@ function valueAt(args: JsonObject, path: readonly string[]): unknown {
  * does not fit the annotation is left out too: the server rejects the call with a clear -32602/-32020, which
  * beats inventing a header value.
  */
-export function paramHeaders(parameters: readonly HeaderParameter[], args: JsonObject | undefined): Record<string, string> {
+export function paramHeaders(
+  parameters: readonly HeaderParameter[],
+  args: JsonObject | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   if (!args) return headers;
   for (const parameter of parameters) {

@@ -12,7 +12,11 @@ import type { JsonObject } from '../../types';
  * when there is nothing to send, and neither leaks into other requests: each retry is built from the params
  * of its own request, and anything a previous round added is replaced.
  */
-export function retryParams(original: JsonObject | undefined, responses: Record<string, JsonObject> | undefined, requestState: string | undefined): JsonObject {
+export function retryParams(
+  original: JsonObject | undefined,
+  responses: Record<string, JsonObject> | undefined,
+  requestState: string | undefined,
+): JsonObject {
   const params: JsonObject = { ...(original ?? {}) };
   delete params.inputResponses;
   delete params.requestState;

@@ -60,7 +60,9 @@ export function serverInfoOf(result: JsonObject): Implementation | undefined {
   const info = (meta as JsonObject)[MetaKeys.serverInfo];
   if (typeof info !== 'object' || info === null) return undefined;
   const candidate = info as JsonObject;
-  return typeof candidate.name === 'string' && typeof candidate.version === 'string' ? (candidate as Implementation) : undefined;
+  return typeof candidate.name === 'string' && typeof candidate.version === 'string'
+    ? (candidate as Implementation)
+    : undefined;
 }
 
 /**

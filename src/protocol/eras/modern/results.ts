@@ -36,10 +36,16 @@ const INPUT_REQUIRED_METHODS: ReadonlySet<string> = new Set(['tools/call', 'reso
 
 const NO_EXTENSION_RESULT_TYPES: ReadonlySet<string> = new Set();
 
-export function readResult(serverName: string, method: string, result: JsonObject, extensionResultTypes = NO_EXTENSION_RESULT_TYPES): ReadResult {
+export function readResult(
+  serverName: string,
+  method: string,
+  result: JsonObject,
+  extensionResultTypes = NO_EXTENSION_RESULT_TYPES,
+): ReadResult {
   const resultType = result.resultType;
   if (resultType === undefined || resultType === 'complete') return { kind: 'complete', result };
-  if (typeof resultType === 'string' && extensionResultTypes.has(resultType)) return { kind: 'extension', resultType, result };
+  if (typeof resultType === 'string' && extensionResultTypes.has(resultType))
+    return { kind: 'extension', resultType, result };
   if (resultType !== 'input_required') {
     throw new LocalError(
       'invalid-result',
@@ -47,31 +53,52 @@ export function readResult(serverName: string, method: string, result: JsonObjec
     );
   }
   if (!INPUT_REQUIRED_METHODS.has(method)) {
-    throw new LocalError('invalid-result', `${serverName}: answered ${method} with input_required, which the spec allows only on tools/call, resources/read and prompts/get`);
+    throw new LocalError(
+      'invalid-result',
+      `${serverName}: answered ${method} with input_required, which the spec allows only on tools/call, resources/read and prompts/get`,
+    );
   }
   const { inputRequests, requestState } = result;
   if (requestState !== undefined && typeof requestState !== 'string') {
-    throw new LocalError('invalid-result', `${serverName}: the ${method} input_required result has a requestState that is not a string`);
+    throw new LocalError(
+      'invalid-result',
+      `${serverName}: the ${method} input_required result has a requestState that is not a string`,
+    );
   }
-  if (inputRequests !== undefined && (!isObject(inputRequests))) {
-    throw new LocalError('invalid-result', `${serverName}: the ${method} input_required result has inputRequests that is not an object`);
+  if (inputRequests !== undefined && !isObject(inputRequests)) {
+    throw new LocalError(
+      'invalid-result',
+      `${serverName}: the ${method} input_required result has inputRequests that is not an object`,
+    );
   }
   if (inputRequests === undefined && requestState === undefined) {
-    throw new LocalError('invalid-result', `${serverName}: the ${method} input_required result has neither inputRequests nor requestState`);
+    throw new LocalError(
+      'invalid-result',
+      `${serverName}: the ${method} input_required result has neither inputRequests nor requestState`,
+    );
   }
   const entries = Object.entries((inputRequests ?? {}) as JsonObject);
   if (entries.length > MAX_INPUT_REQUESTS_PER_ROUND) {
-    throw new LocalError('invalid-result', `${serverName}: the ${method} result asks for ${entries.length} inputs at once; this client answers at most ${MAX_INPUT_REQUESTS_PER_ROUND} per round`);
+    throw new LocalError(
+      'invalid-result',
+      `${serverName}: the ${method} result asks for ${entries.length} inputs at once; this client answers at most ${MAX_INPUT_REQUESTS_PER_ROUND} per round`,
+    );
   }
   const requests: Record<string, InputRequest> = {};
   for (const [key, entry] of entries) {
     const candidate = entry as JsonObject | null;
     if (typeof candidate !== 'object' || candidate === null || typeof candidate.method !== 'string') {
-      throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of the ${method} result has no method`);
+      throw new LocalError(
+        'invalid-result',
+        `${serverName}: input request ${JSON.stringify(key)} of the ${method} result has no method`,
+      );
     }
     const params = candidate.params;
-    if (params !== undefined && (!isObject(params))) {
-      throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of the ${method} result has params that are not an object`);
+    if (params !== undefined && !isObject(params)) {
+      throw new LocalError(
+        'invalid-result',
+        `${serverName}: input request ${JSON.stringify(key)} of the ${method} result has params that are not an object`,
+      );
     }
     requests[key] = { method: candidate.method, params: params as JsonObject | undefined };
   }

@@ -7,9 +7,7 @@ import { ErrorCodes, LocalError, McpError } from '../../errors';
 
 type VersionVerdict =
   /** Not a -32022 error: let it through unchanged. */
-  | { kind: 'not-a-version-error' }
-  | { kind: 'retry'; version: string }
-  | { kind: 'incompatible'; error: LocalError };
+  { kind: 'not-a-version-error' } | { kind: 'retry'; version: string } | { kind: 'incompatible'; error: LocalError };
 
 function supportedVersionsOf(error: unknown): string[] | undefined {
   if (!(error instanceof McpError) || error.code !== ErrorCodes.UnsupportedProtocolVersion) return undefined;
@@ -22,7 +20,12 @@ function supportedVersionsOf(error: unknown): string[] | undefined {
  * just refused; the refused one is retried only when the server lists it itself (the caller retries once,
  * so a server that keeps refusing cannot loop us).
  */
-export function negotiateAfterRejection(serverName: string, error: unknown, requested: string, ours: readonly string[]): VersionVerdict {
+export function negotiateAfterRejection(
+  serverName: string,
+  error: unknown,
+  requested: string,
+  ours: readonly string[],
+): VersionVerdict {
   const supported = supportedVersionsOf(error);
   if (supported === undefined) return { kind: 'not-a-version-error' };
   const mutual = ours.filter((version) => supported.includes(version));

@@ -52,7 +52,9 @@ function activate(context: ExtensionContext, services: AppsServices): AppsApi {
     let cursor: string | undefined;
     for (let page = 0; page < MAX_LIST_PAGES; page++) {
       const result = await context.request('resources/list', cursor === undefined ? undefined : { cursor }, options);
-      const entry = Array.isArray(result.resources) ? result.resources.find((resource) => resource?.uri === uri) : undefined;
+      const entry = Array.isArray(result.resources)
+        ? result.resources.find((resource) => resource?.uri === uri)
+        : undefined;
       if (entry) return entry._meta;
       cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
       if (cursor === undefined) return undefined;
@@ -64,26 +66,45 @@ function activate(context: ExtensionContext, services: AppsServices): AppsApi {
     async readUiResource(uri, options) {
       const result = await context.request('resources/read', { uri }, options);
       const resource = uiResourceFromRead(result, uri, context.serverName, maxHtmlBytes);
-      const declaredAnything = Object.values(resource.meta.csp).some((domains) => domains.length > 0) || resource.meta.permissions.length > 0;
+      const declaredAnything =
+        Object.values(resource.meta.csp).some((domains) => domains.length > 0) || resource.meta.permissions.length > 0;
       if (declaredAnything) return resource;
       // The spec's fallback: the resources/list entry's _meta.ui, when the content item carries none.
       const listMeta = await listEntryMeta(uri, options).catch(() => undefined);
-      return listMeta === undefined ? resource : uiResourceFromRead(result, uri, context.serverName, maxHtmlBytes, listMeta);
+      return listMeta === undefined
+        ? resource
+        : uiResourceFromRead(result, uri, context.serverName, maxHtmlBytes, listMeta);
     },
     async appTools(options) {
       return (await listTools(options)).filter(isCallableByApp);
     },
     async callToolForApp(name, args, options) {
       const tool = await findTool(name, options);
-      if (!tool) throw new LocalError('invalid-argument', `${context.serverName}: the app asked for tool "${name}", which this server does not list`);
-      if (!isCallableByApp(tool)) throw new LocalError('invalid-argument', `${context.serverName}: the app may not call tool "${name}": its visibility does not include "app"`);
+      if (!tool)
+        throw new LocalError(
+          'invalid-argument',
+          `${context.serverName}: the app asked for tool "${name}", which this server does not list`,
+        );
+      if (!isCallableByApp(tool))
+        throw new LocalError(
+          'invalid-argument',
+          `${context.serverName}: the app may not call tool "${name}": its visibility does not include "app"`,
+        );
       const result = await context.request('tools/call', { name, arguments: args }, options);
-      if (!Array.isArray(result.content)) throw new LocalError('protocol-violation', `${context.serverName}: tools/call result for ${name} has no content array`);
+      if (!Array.isArray(result.content))
+        throw new LocalError(
+          'protocol-violation',
+          `${context.serverName}: tools/call result for ${name} has no content array`,
+        );
       return result;
     },
     async readResourceForApp(uri, options) {
       const result = await context.request('resources/read', { uri }, options);
-      if (!Array.isArray(result.contents)) throw new LocalError('protocol-violation', `${context.serverName}: resources/read result has no contents array`);
+      if (!Array.isArray(result.contents))
+        throw new LocalError(
+          'protocol-violation',
+          `${context.serverName}: resources/read result has no contents array`,
+        );
       return result;
     },
   };

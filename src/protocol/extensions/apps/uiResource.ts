@@ -37,7 +37,9 @@ export interface UiResource {
 
 function strings(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((entry): entry is string => typeof entry === 'string' && entry.length <= MAX_DOMAIN_LENGTH).slice(0, MAX_DOMAINS);
+  return value
+    .filter((entry): entry is string => typeof entry === 'string' && entry.length <= MAX_DOMAIN_LENGTH)
+    .slice(0, MAX_DOMAINS);
 }
 
 /** Reads `_meta.ui` of a content item (or of its resources/list entry); missing or malformed parts read as "none". */
@@ -61,12 +63,16 @@ export function uiResourceMeta(meta: unknown): UiResourceMeta {
 /** True for `text/html;profile=mcp-app`, whatever the spacing and case of its parameters. */
 function isAppMimeType(mimeType: unknown): boolean {
   if (typeof mimeType !== 'string') return false;
-  const [type, ...parameters] = mimeType.toLowerCase().split(';').map((part) => part.trim());
+  const [type, ...parameters] = mimeType
+    .toLowerCase()
+    .split(';')
+    .map((part) => part.trim());
   return type === 'text/html' && parameters.some((parameter) => parameter.replace(/\s/g, '') === 'profile=mcp-app');
 }
 
 function decodeBlob(blob: string, serverName: string, uri: string): string {
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob)) throw new LocalError('protocol-violation', `${serverName}: the UI resource ${uri} has a blob that is not base64`);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(blob))
+    throw new LocalError('protocol-violation', `${serverName}: the UI resource ${uri} has a blob that is not base64`);
   const binary = atob(blob);
   const bytes = new Uint8Array(binary.length);
   for (let index = 0; index < binary.length; index++) bytes[index] = binary.charCodeAt(index);
@@ -77,17 +83,49 @@ function decodeBlob(blob: string, serverName: string, uri: string): string {
  * The app document out of a resources/read result: the content item with the requested URI (or the only one),
  * of the app MIME type, as text or base64 blob, at most `maxBytes`. Its `_meta.ui` wins over the list entry's.
  */
-export function uiResourceFromRead(result: ReadResourceResult, uri: string, serverName: string, maxBytes: number, listMeta?: unknown): UiResource {
+export function uiResourceFromRead(
+  result: ReadResourceResult,
+  uri: string,
+  serverName: string,
+  maxBytes: number,
+  listMeta?: unknown,
+): UiResource {
   const contents = Array.isArray(result.contents) ? result.contents : [];
-  const item: ResourceContents | undefined = contents.find((entry) => isObject(entry) && entry.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined);
-  if (!isObject(item)) throw new LocalError('protocol-violation', `${serverName}: resources/read of ${uri} returned no content for that URI`);
+  const item: ResourceContents | undefined =
+    contents.find((entry) => isObject(entry) && entry.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined);
+  if (!isObject(item))
+    throw new LocalError(
+      'protocol-violation',
+      `${serverName}: resources/read of ${uri} returned no content for that URI`,
+    );
   if (!isAppMimeType(item.mimeType)) {
-    throw new LocalError('protocol-violation', `${serverName}: the UI resource ${uri} has MIME type ${JSON.stringify(item.mimeType ?? null)}, not ${APP_MIME_TYPE}; it is not drawn`);
+    throw new LocalError(
+      'protocol-violation',
+      `${serverName}: the UI resource ${uri} has MIME type ${JSON.stringify(item.mimeType ?? null)}, not ${APP_MIME_TYPE}; it is not drawn`,
+    );
   }
-  const text = typeof item.text === 'string' ? item.text : typeof item.blob === 'string' ? (item.blob.length > (maxBytes * 4) / 3 + 4 ? undefined : decodeBlob(item.blob, serverName, uri)) : null;
-  if (text === null) throw new LocalError('protocol-violation', `${serverName}: the UI resource ${uri} has neither text nor blob`);
+  const text =
+    typeof item.text === 'string'
+      ? item.text
+      : typeof item.blob === 'string'
+        ? item.blob.length > (maxBytes * 4) / 3 + 4
+          ? undefined
+          : decodeBlob(item.blob, serverName, uri)
+        : null;
+  if (text === null)
+    throw new LocalError('protocol-violation', `${serverName}: the UI resource ${uri} has neither text nor blob`);
   const bytes = text === undefined ? Number.POSITIVE_INFINITY : new TextEncoder().encode(text).length;
-  if (bytes > maxBytes) throw new LocalError('message-too-large', `${serverName}: the UI resource ${uri} exceeds the limit of ${maxBytes} bytes of app HTML (setting mcpWorkbench.apps.maxHtmlBytes); it is not drawn`);
+  if (bytes > maxBytes)
+    throw new LocalError(
+      'message-too-large',
+      `${serverName}: the UI resource ${uri} exceeds the limit of ${maxBytes} bytes of app HTML (setting mcpWorkbench.apps.maxHtmlBytes); it is not drawn`,
+    );
   const ownMeta = isObject(item._meta) && isObject(item._meta.ui) ? item._meta : undefined;
-  return { uri, mimeType: String(item.mimeType), html: text as string, bytes, meta: uiResourceMeta(ownMeta ?? listMeta) };
+  return {
+    uri,
+    mimeType: String(item.mimeType),
+    html: text as string,
+    bytes,
+    meta: uiResourceMeta(ownMeta ?? listMeta),
+  };
 }

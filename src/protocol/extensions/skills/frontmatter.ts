@@ -59,7 +59,11 @@ class Reader {
   constructor(private readonly lines: Line[]) {}
 
   peek(): Line | undefined {
-    while (this.index < this.lines.length && (this.lines[this.index].text === '' || this.lines[this.index].text.startsWith('#'))) this.index++;
+    while (
+      this.index < this.lines.length &&
+      (this.lines[this.index].text === '' || this.lines[this.index].text.startsWith('#'))
+    )
+      this.index++;
     return this.lines[this.index];
   }
 
@@ -74,9 +78,15 @@ class Reader {
     const map: Record<string, unknown> = {};
     for (let line = this.peek(); line && line.indent === indent && !isItem(line.text); line = this.peek()) {
       const { key, rest } = splitKey(line);
-      if (Object.prototype.hasOwnProperty.call(map, key)) throw new FrontmatterError(`line ${line.no}: duplicate key "${key}"`);
+      if (Object.prototype.hasOwnProperty.call(map, key))
+        throw new FrontmatterError(`line ${line.no}: duplicate key "${key}"`);
       this.index++;
-      Object.defineProperty(map, key, { value: this.value(rest, line, indent, depth, true), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(map, key, {
+        value: this.value(rest, line, indent, depth, true),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     const next = this.peek();
     if (next && next.indent > indent) throw new FrontmatterError(`line ${next.no}: unexpected indentation`);
@@ -109,18 +119,22 @@ class Reader {
       const next = this.peek();
       if (next && next.indent > parentIndent) return this.block(next.indent, depth + 1);
       // `key:` followed by `- item` lines at the same indentation is a sequence (compact YAML).
-      if (inMapping && next && next.indent === parentIndent && isItem(next.text)) return this.sequence(parentIndent, depth + 1);
+      if (inMapping && next && next.indent === parentIndent && isItem(next.text))
+        return this.sequence(parentIndent, depth + 1);
       return null;
     }
     const head = rest[0];
     if (head === '&' || head === '*' || head === '!' || head === '?' || head === '%' || head === '@' || head === '`') {
-      throw new FrontmatterError(`line ${line.no}: anchors, aliases, tags and complex keys are not supported in skill frontmatter`);
+      throw new FrontmatterError(
+        `line ${line.no}: anchors, aliases, tags and complex keys are not supported in skill frontmatter`,
+      );
     }
     if (head === '|' || head === '>') return this.blockScalar(rest, line, parentIndent);
     if (head === '"' || head === "'") {
       const { value, end } = quoted(rest, line.no);
       const tail = rest.slice(end).trim();
-      if (tail !== '' && !tail.startsWith('#')) throw new FrontmatterError(`line ${line.no}: unexpected text after a quoted value`);
+      if (tail !== '' && !tail.startsWith('#'))
+        throw new FrontmatterError(`line ${line.no}: unexpected text after a quoted value`);
       return value;
     }
     if (head === '[' || head === '{') return flow(rest, line.no);
@@ -128,7 +142,8 @@ class Reader {
     let text = stripComment(rest);
     if (/: |:$/.test(text)) throw new FrontmatterError(`line ${line.no}: a plain value cannot contain ": " (quote it)`);
     for (let next = this.peekRaw(); next && next.indent > parentIndent && next.text !== ''; next = this.peekRaw()) {
-      if (next.text.startsWith('#') || findColon(next.text) >= 0 || isItem(next.text)) throw new FrontmatterError(`line ${next.no}: unexpected content in a multi-line value`);
+      if (next.text.startsWith('#') || findColon(next.text) >= 0 || isItem(next.text))
+        throw new FrontmatterError(`line ${next.no}: unexpected content in a multi-line value`);
       text += ` ${stripComment(next.text)}`;
       this.index++;
     }
@@ -203,7 +218,8 @@ function splitKey(line: Line): { key: string; rest: string } {
   if (colon < 0) throw new FrontmatterError(`line ${line.no}: expected "key: value"`);
   const rawKey = line.text.slice(0, colon);
   const key = rawKey.startsWith('"') || rawKey.startsWith("'") ? quoted(rawKey, line.no).value : rawKey.trim();
-  if (key === '' || /^[&*!?|>%@`]/.test(key)) throw new FrontmatterError(`line ${line.no}: unsupported key "${rawKey}"`);
+  if (key === '' || /^[&*!?|>%@`]/.test(key))
+    throw new FrontmatterError(`line ${line.no}: unsupported key "${rawKey}"`);
   return { key, rest: line.text.slice(colon + 1).trim() };
 }
 
@@ -212,7 +228,26 @@ function stripComment(text: string): string {
   return (hash >= 0 ? text.slice(0, hash) : text).trim();
 }
 
-const ESCAPES: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029' };
+const ESCAPES: Record<string, string> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
+};
 const HEX_WIDTH: Record<string, number> = { x: 2, u: 4, U: 8 };
 
 /** A single- or double-quoted scalar on one line starting at text[0]; `end` is the index after its closing quote. */
@@ -226,8 +261,7 @@ function quoted(text: string, lineNo: number): { value: string; end: number } {
       else if (text[i + 1] === "'") {
         value += "'";
         i++;
-      }
-      else return { value, end: i + 1 };
+      } else return { value, end: i + 1 };
       continue;
     }
     if (ch === '"') return { value, end: i + 1 };
@@ -239,13 +273,16 @@ function quoted(text: string, lineNo: number): { value: string; end: number } {
     const width = HEX_WIDTH[escape];
     if (width !== undefined) {
       const hex = text.slice(i + 1, i + 1 + width);
-      if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex)) throw new FrontmatterError(`line ${lineNo}: bad \\${escape} escape`);
+      if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex))
+        throw new FrontmatterError(`line ${lineNo}: bad \\${escape} escape`);
       value += String.fromCodePoint(parseInt(hex, 16));
       i += width;
     } else if (escape !== undefined && ESCAPES[escape] !== undefined) value += ESCAPES[escape];
     else throw new FrontmatterError(`line ${lineNo}: unknown escape \\${escape ?? ''}`);
   }
-  throw new FrontmatterError(`line ${lineNo}: a quoted value is not closed on its line (multi-line quoted values are not supported)`);
+  throw new FrontmatterError(
+    `line ${lineNo}: a quoted value is not closed on its line (multi-line quoted values are not supported)`,
+  );
 }
 
 /** A one-line flow collection: `[a, "b", 3]` or `{k: v}`, nested allowed. */
@@ -278,7 +315,7 @@ function flow(text: string, lineNo: number): unknown {
     const list: unknown[] = [];
     const map: Record<string, unknown> = {};
     skip();
-    if (text[i] === close) return i++, open === '[' ? list : map;
+    if (text[i] === close) return (i++, open === '[' ? list : map);
     for (;;) {
       if (open === '[') list.push(scalar());
       else {
@@ -287,16 +324,21 @@ function flow(text: string, lineNo: number): unknown {
         if (text[i] !== ':') fail('expected ":"');
         i++;
         if (typeof key !== 'string' && typeof key !== 'number' && typeof key !== 'boolean') fail('unsupported key');
-        Object.defineProperty(map, String(key), { value: scalar(), enumerable: true, writable: true, configurable: true });
+        Object.defineProperty(map, String(key), {
+          value: scalar(),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
       }
       skip();
       if (text[i] === ',') {
         i++;
         skip();
-        if (text[i] === close) return i++, open === '[' ? list : map;
+        if (text[i] === close) return (i++, open === '[' ? list : map);
         continue;
       }
-      if (text[i] === close) return i++, open === '[' ? list : map;
+      if (text[i] === close) return (i++, open === '[' ? list : map);
       return fail('expected "," or a closing bracket');
     }
   };

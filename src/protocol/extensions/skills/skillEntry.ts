@@ -30,7 +30,14 @@ export function relativeSegments(root: string, uri: string): string[] | undefine
     } catch {
       return undefined;
     }
-    if (segment === '' || segment === '.' || segment === '..' || /[/\\\0:*?"<>|]/.test(segment) || /[\x00-\x1f]/.test(segment)) return undefined;
+    if (
+      segment === '' ||
+      segment === '.' ||
+      segment === '..' ||
+      /[/\\\0:*?"<>|]/.test(segment) ||
+      /[\x00-\x1f]/.test(segment)
+    )
+      return undefined;
     segments.push(segment);
   }
   return segments;
@@ -46,24 +53,33 @@ function skillDirectoryName(root: string): string {
   }
 }
 
-function readFiles(uri: string, root: string, raw: unknown): readonly SkillFileEntry[] | typeof DYNAMIC_RESOURCES | string {
+function readFiles(
+  uri: string,
+  root: string,
+  raw: unknown,
+): readonly SkillFileEntry[] | typeof DYNAMIC_RESOURCES | string {
   if (raw === DYNAMIC_RESOURCES) return DYNAMIC_RESOURCES;
   if (!Array.isArray(raw)) return `resources is neither an array nor "${DYNAMIC_RESOURCES}"`;
-  if (raw.length > SKILL_LIMITS.maxFiles) return `it lists ${raw.length} files, more than the ${SKILL_LIMITS.maxFiles} a skill may have`;
+  if (raw.length > SKILL_LIMITS.maxFiles)
+    return `it lists ${raw.length} files, more than the ${SKILL_LIMITS.maxFiles} a skill may have`;
   const files: SkillFileEntry[] = [];
   const seen = new Set<string>();
   let total = 0;
   for (const [index, file] of raw.entries()) {
     if (!isObject(file) || typeof file.uri !== 'string') return `resources[${index}] has no uri`;
-    if (typeof file.digest !== 'string' || !DIGEST.test(file.digest)) return `${file.uri} has no sha256 digest ("sha256:" and 64 lowercase hex digits)`;
-    if (typeof file.size !== 'number' || !Number.isSafeInteger(file.size) || file.size < 0) return `${file.uri} has no size in bytes`;
-    if (file.uri !== uri && relativeSegments(root, file.uri) === undefined) return `${file.uri} is not inside the skill's directory ${root}`;
+    if (typeof file.digest !== 'string' || !DIGEST.test(file.digest))
+      return `${file.uri} has no sha256 digest ("sha256:" and 64 lowercase hex digits)`;
+    if (typeof file.size !== 'number' || !Number.isSafeInteger(file.size) || file.size < 0)
+      return `${file.uri} has no size in bytes`;
+    if (file.uri !== uri && relativeSegments(root, file.uri) === undefined)
+      return `${file.uri} is not inside the skill's directory ${root}`;
     if (seen.has(file.uri)) return `${file.uri} is listed twice`;
     seen.add(file.uri);
     total += file.size;
     files.push({ uri: file.uri, digest: file.digest, size: file.size });
   }
-  if (total > SKILL_LIMITS.maxTotalBytes) return `its files add up to ${total} bytes, more than the ${SKILL_LIMITS.maxTotalBytes} (16 MiB) a skill may have`;
+  if (total > SKILL_LIMITS.maxTotalBytes)
+    return `its files add up to ${total} bytes, more than the ${SKILL_LIMITS.maxTotalBytes} (16 MiB) a skill may have`;
   if (!seen.has(uri)) return `its files do not include its own ${SKILL_FILE_NAME}`;
   return files;
 }
@@ -79,8 +95,10 @@ export function readSkillEntry(raw: unknown): EntryReading {
   const frontmatter = raw.frontmatter;
   if (!isObject(frontmatter)) return invalid('it has no frontmatter object');
   const { name, description } = frontmatter;
-  if (typeof name !== 'string' || name.length > 64 || !SKILL_NAME.test(name)) return invalid('its frontmatter name is not 1-64 lowercase letters, digits and single hyphens');
-  if (skillDirectoryName(root) !== name) return invalid(`its name "${name}" is not the name of its directory "${skillDirectoryName(root)}"`);
+  if (typeof name !== 'string' || name.length > 64 || !SKILL_NAME.test(name))
+    return invalid('its frontmatter name is not 1-64 lowercase letters, digits and single hyphens');
+  if (skillDirectoryName(root) !== name)
+    return invalid(`its name "${name}" is not the name of its directory "${skillDirectoryName(root)}"`);
   if (typeof description !== 'string' || description === '') return invalid('its frontmatter has no description');
   const files = readFiles(uri, root, raw.resources);
   if (typeof files === 'string') return invalid(files);

@@ -38,8 +38,17 @@ export interface DirectoryChild {
 
 declare module '../../methods' {
   interface ExtensionClientRequests {
-    'skills/list': { params: PaginatedParams | undefined; result: PaginatedResult & { skills: unknown[]; ttlMs?: number; cacheScope?: string } };
-    'skills/get': { params: { uri: string; _meta?: RequestMeta }; result: { skill: unknown; ttlMs?: number; cacheScope?: string; [key: string]: unknown } };
-    'resources/directory/read': { params: { uri: string; cursor?: string; _meta?: RequestMeta }; result: PaginatedResult & { resources: unknown[] } };
+    'skills/list': {
+      params: PaginatedParams | undefined;
+      result: PaginatedResult & { skills: unknown[]; ttlMs?: number; cacheScope?: string };
+    };
+    'skills/get': {
+      params: { uri: string; _meta?: RequestMeta };
+      result: { skill: unknown; ttlMs?: number; cacheScope?: string; [key: string]: unknown };
+    };
+    'resources/directory/read': {
+      params: { uri: string; cursor?: string; _meta?: RequestMeta };
+      result: PaginatedResult & { resources: unknown[] };
+    };
   }
 }

@@ -23,7 +23,12 @@ interface SkillListing {
 /** Loading a skill: its SKILL.md verified, or refused (and the entry refreshed with skills/get). */
 type SkillLoad =
   | { kind: 'loaded'; skill: Skill; verification: Extract<Verification, { kind: 'verified' }> }
-  | { kind: 'refused'; skill: Skill; refusal: Extract<Verification, { kind: 'refused' }>; refreshed: { kind: 'entry'; skill: Skill } | { kind: 'failed'; message: string } };
+  | {
+      kind: 'refused';
+      skill: Skill;
+      refusal: Extract<Verification, { kind: 'refused' }>;
+      refreshed: { kind: 'entry'; skill: Skill } | { kind: 'failed'; message: string };
+    };
 
 interface SkillCallOptions {
   signal?: AbortSignal;
@@ -64,7 +69,11 @@ export class SkillsApi {
   }
 
   private requireSupport(what: string): void {
-    if (!this.supported) throw new LocalError('capability-missing', `${this.serverName} does not offer the ${SKILLS_EXTENSION_ID} extension, so this client cannot ${what}`);
+    if (!this.supported)
+      throw new LocalError(
+        'capability-missing',
+        `${this.serverName} does not offer the ${SKILLS_EXTENSION_ID} extension, so this client cannot ${what}`,
+      );
   }
 
   private call(options: SkillCallOptions | undefined): ExtensionCallOptions {
@@ -75,20 +84,34 @@ export class SkillsApi {
   async list(options?: SkillCallOptions): Promise<SkillListing> {
     this.requireSupport('list skills');
     const cached = this.cached;
-    if (cached && options?.refresh !== true && cached.freshUntil !== undefined && this.now() < cached.freshUntil) return cached;
+    if (cached && options?.refresh !== true && cached.freshUntil !== undefined && this.now() < cached.freshUntil)
+      return cached;
     const raw: unknown[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
     let ttlMs: unknown;
     for (let page = 0; ; page++) {
-      if (page >= MAX_PAGES) throw new LocalError('protocol-violation', `${this.serverName}: skills/list returned more than ${MAX_PAGES} pages`);
-      const result = await this.context.request('skills/list', cursor === undefined ? undefined : { cursor }, this.call(options));
-      if (!Array.isArray(result.skills)) throw new LocalError('protocol-violation', `${this.serverName}: skills/list result has no skills array`);
+      if (page >= MAX_PAGES)
+        throw new LocalError(
+          'protocol-violation',
+          `${this.serverName}: skills/list returned more than ${MAX_PAGES} pages`,
+        );
+      const result = await this.context.request(
+        'skills/list',
+        cursor === undefined ? undefined : { cursor },
+        this.call(options),
+      );
+      if (!Array.isArray(result.skills))
+        throw new LocalError('protocol-violation', `${this.serverName}: skills/list result has no skills array`);
       if (page === 0) ttlMs = result.ttlMs;
       raw.push(...result.skills);
       const next = result.nextCursor;
       if (typeof next !== 'string' || next === '') break;
-      if (cursors.has(next)) throw new LocalError('protocol-violation', `${this.serverName}: skills/list returned the cursor "${next.slice(0, 80)}" twice`);
+      if (cursors.has(next))
+        throw new LocalError(
+          'protocol-violation',
+          `${this.serverName}: skills/list returned the cursor "${next.slice(0, 80)}" twice`,
+        );
       cursors.add(next);
       cursor = next;
     }
@@ -101,13 +124,15 @@ export class SkillsApi {
   private readListing(raw: readonly unknown[]): SkillListing {
     const readings = raw.map((entry) => readSkillEntry(entry));
     const count = new Map<string, number>();
-    for (const reading of readings) if (reading.kind === 'valid') count.set(reading.skill.uri, (count.get(reading.skill.uri) ?? 0) + 1);
+    for (const reading of readings)
+      if (reading.kind === 'valid') count.set(reading.skill.uri, (count.get(reading.skill.uri) ?? 0) + 1);
     const skills: Skill[] = [];
     const invalid: InvalidSkillEntry[] = [];
     readings.forEach((reading, index) => {
       if (reading.kind === 'invalid') invalid.push({ index, uri: reading.uri, reason: reading.reason });
       // Two entries under one URI cannot be told apart: neither is used.
-      else if ((count.get(reading.skill.uri) ?? 0) > 1) invalid.push({ index, uri: reading.skill.uri, reason: 'another entry has the same uri' });
+      else if ((count.get(reading.skill.uri) ?? 0) > 1)
+        invalid.push({ index, uri: reading.skill.uri, reason: 'another entry has the same uri' });
       else skills.push(reading.skill);
     });
     return { skills, invalid };
@@ -118,9 +143,18 @@ export class SkillsApi {
     this.requireSupport('get a skill');
     const result = await this.context.request('skills/get', { uri }, this.call(options));
     const reading = readSkillEntry(result.skill);
-    if (reading.kind === 'invalid') throw new LocalError('protocol-violation', `${this.serverName}: skills/get ${uri}: ${reading.reason}`);
-    if (reading.skill.uri !== uri) throw new LocalError('protocol-violation', `${this.serverName}: skills/get ${uri} answered with another skill (${reading.skill.uri})`);
-    if (this.cached) this.cached = { ...this.cached, skills: this.cached.skills.map((skill) => (skill.uri === uri ? reading.skill : skill)) };
+    if (reading.kind === 'invalid')
+      throw new LocalError('protocol-violation', `${this.serverName}: skills/get ${uri}: ${reading.reason}`);
+    if (reading.skill.uri !== uri)
+      throw new LocalError(
+        'protocol-violation',
+        `${this.serverName}: skills/get ${uri} answered with another skill (${reading.skill.uri})`,
+      );
+    if (this.cached)
+      this.cached = {
+        ...this.cached,
+        skills: this.cached.skills.map((skill) => (skill.uri === uri ? reading.skill : skill)),
+      };
     return reading.skill;
   }
 
@@ -131,13 +165,19 @@ export class SkillsApi {
   async readFile(skill: Skill, fileUri: string = skill.uri, options?: SkillCallOptions): Promise<Verification> {
     this.requireSupport('read skill files');
     // A file the skill does not list is refused before it is asked for: nothing could verify it.
-    if (skill.resources !== DYNAMIC_RESOURCES && !fileEntry(skill, fileUri)) return unlistedRefusal(this.serverName, skill, fileUri);
+    if (skill.resources !== DYNAMIC_RESOURCES && !fileEntry(skill, fileUri))
+      return unlistedRefusal(this.serverName, skill, fileUri);
     const read = async (refresh: boolean) => {
-      const result = await this.context.request('resources/read', { uri: fileUri }, { signal: options?.signal, refresh: refresh || options?.refresh });
+      const result = await this.context.request(
+        'resources/read',
+        { uri: fileUri },
+        { signal: options?.signal, refresh: refresh || options?.refresh },
+      );
       return verifySkillFile(this.serverName, skill, fileUri, result);
     };
     const first = await read(false);
-    if (first.kind === 'verified' || options?.refresh === true || this.context.session().kind !== 'modern') return first;
+    if (first.kind === 'verified' || options?.refresh === true || this.context.session().kind !== 'modern')
+      return first;
     return read(true);
   }
 
@@ -157,20 +197,41 @@ export class SkillsApi {
   /** The direct children of a skill directory (every page). Sent only when the server declared directoryRead. */
   async readDirectory(uri: string, options?: SkillCallOptions): Promise<DirectoryChild[]> {
     this.requireSupport('read skill directories');
-    if (!this.directoryRead) throw new LocalError('capability-missing', `${this.serverName} does not declare directoryRead, so this client does not send resources/directory/read`);
+    if (!this.directoryRead)
+      throw new LocalError(
+        'capability-missing',
+        `${this.serverName} does not declare directoryRead, so this client does not send resources/directory/read`,
+      );
     const children: DirectoryChild[] = [];
     const cursors = new Set<string>();
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
-      const result = await this.context.request('resources/directory/read', cursor === undefined ? { uri } : { uri, cursor }, this.call(options));
-      if (!Array.isArray(result.resources)) throw new LocalError('protocol-violation', `${this.serverName}: resources/directory/read ${uri} has no resources array`);
-      for (const child of result.resources) if (typeof child === 'object' && child !== null && typeof (child as DirectoryChild).uri === 'string') children.push(child as DirectoryChild);
+      const result = await this.context.request(
+        'resources/directory/read',
+        cursor === undefined ? { uri } : { uri, cursor },
+        this.call(options),
+      );
+      if (!Array.isArray(result.resources))
+        throw new LocalError(
+          'protocol-violation',
+          `${this.serverName}: resources/directory/read ${uri} has no resources array`,
+        );
+      for (const child of result.resources)
+        if (typeof child === 'object' && child !== null && typeof (child as DirectoryChild).uri === 'string')
+          children.push(child as DirectoryChild);
       const next = result.nextCursor;
       if (typeof next !== 'string' || next === '') return children;
-      if (cursors.has(next)) throw new LocalError('protocol-violation', `${this.serverName}: resources/directory/read returned the cursor "${next.slice(0, 80)}" twice`);
+      if (cursors.has(next))
+        throw new LocalError(
+          'protocol-violation',
+          `${this.serverName}: resources/directory/read returned the cursor "${next.slice(0, 80)}" twice`,
+        );
       cursors.add(next);
       cursor = next;
     }
-    throw new LocalError('protocol-violation', `${this.serverName}: resources/directory/read returned more than ${MAX_PAGES} pages`);
+    throw new LocalError(
+      'protocol-violation',
+      `${this.serverName}: resources/directory/read returned more than ${MAX_PAGES} pages`,
+    );
   }
 }

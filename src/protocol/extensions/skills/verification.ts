@@ -22,7 +22,9 @@ interface VerifiedFile {
   body?: string;
 }
 
-export type Verification = { kind: 'verified'; file: VerifiedFile } | { kind: 'refused'; reason: RefusalReason; uri: string; message: string; differences: readonly string[] };
+export type Verification =
+  | { kind: 'verified'; file: VerifiedFile }
+  | { kind: 'refused'; reason: RefusalReason; uri: string; message: string; differences: readonly string[] };
 
 /** `sha256:` + lowercase hex, with Web Crypto (every runtime the client runs in). */
 async function sha256Digest(bytes: Uint8Array): Promise<string> {
@@ -59,23 +61,44 @@ const show = (value: unknown): string => (value === undefined ? 'nothing' : JSON
 export function frontmatterDifferences(listed: unknown, parsed: unknown, path = ''): string[] {
   const label = path === '' ? 'frontmatter' : path;
   if (Array.isArray(listed) && Array.isArray(parsed)) {
-    if (listed.length !== parsed.length) return [`${label}: the listing has ${listed.length} items, SKILL.md has ${parsed.length}`];
+    if (listed.length !== parsed.length)
+      return [`${label}: the listing has ${listed.length} items, SKILL.md has ${parsed.length}`];
     return listed.flatMap((item, index) => frontmatterDifferences(item, parsed[index], `${label}[${index}]`));
   }
   if (isObject(listed) && isObject(parsed)) {
     const keys = [...new Set([...Object.keys(listed), ...Object.keys(parsed)])].sort();
-    const own = (map: Record<string, unknown>, key: string) => (Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined);
-    return keys.flatMap((key) => frontmatterDifferences(own(listed, key), own(parsed, key), path === '' ? key : `${path}.${key}`));
+    const own = (map: Record<string, unknown>, key: string) =>
+      Object.prototype.hasOwnProperty.call(map, key) ? map[key] : undefined;
+    return keys.flatMap((key) =>
+      frontmatterDifferences(own(listed, key), own(parsed, key), path === '' ? key : `${path}.${key}`),
+    );
   }
   return Object.is(listed, parsed) ? [] : [`${label}: the listing has ${show(listed)}, SKILL.md has ${show(parsed)}`];
 }
 
-function refusal(serverName: string, skill: Skill, uri: string, reason: RefusalReason, why: string, differences: readonly string[] = []): Extract<Verification, { kind: 'refused' }> {
-  return { kind: 'refused', reason, uri, differences, message: `${serverName}: refused ${uri} of skill "${skill.frontmatter.name}": ${why}; its content was not used` };
+function refusal(
+  serverName: string,
+  skill: Skill,
+  uri: string,
+  reason: RefusalReason,
+  why: string,
+  differences: readonly string[] = [],
+): Extract<Verification, { kind: 'refused' }> {
+  return {
+    kind: 'refused',
+    reason,
+    uri,
+    differences,
+    message: `${serverName}: refused ${uri} of skill "${skill.frontmatter.name}": ${why}; its content was not used`,
+  };
 }
 
 /** The refusal of a file the skill does not list. */
-export function unlistedRefusal(serverName: string, skill: Skill, uri: string): Extract<Verification, { kind: 'refused' }> {
+export function unlistedRefusal(
+  serverName: string,
+  skill: Skill,
+  uri: string,
+): Extract<Verification, { kind: 'refused' }> {
   return refusal(serverName, skill, uri, 'unlisted', "the file is not in the skill's listed files");
 }
 
@@ -84,27 +107,49 @@ export function unlistedRefusal(serverName: string, skill: Skill, uri: string): 
  * listed; its bytes must have the listed size and sha256 digest; a SKILL.md's frontmatter must equal the listing's.
  * Any failure refuses the content.
  */
-export async function verifySkillFile(serverName: string, skill: Skill, uri: string, result: ReadResourceResult): Promise<Verification> {
-  const refuse = (reason: RefusalReason, why: string, differences: readonly string[] = []): Verification => refusal(serverName, skill, uri, reason, why, differences);
+export async function verifySkillFile(
+  serverName: string,
+  skill: Skill,
+  uri: string,
+  result: ReadResourceResult,
+): Promise<Verification> {
+  const refuse = (reason: RefusalReason, why: string, differences: readonly string[] = []): Verification =>
+    refusal(serverName, skill, uri, reason, why, differences);
   const dynamic = skill.resources === DYNAMIC_RESOURCES;
   const listed = fileEntry(skill, uri);
   if (!dynamic && !listed) return unlistedRefusal(serverName, skill, uri);
-  const all = Array.isArray(result.contents) ? result.contents.filter((item) => typeof item === 'object' && item !== null) : [];
+  const all = Array.isArray(result.contents)
+    ? result.contents.filter((item) => typeof item === 'object' && item !== null)
+    : [];
   // The content for this URI; a server that answers with one item under another spelling of the URI is still checked.
   const matching = all.filter((item) => item.uri === uri);
   const contents = matching.length === 0 && all.length === 1 ? all : matching;
-  if (contents.length !== 1) return refuse('unreadable', `resources/read returned ${contents.length} contents for this URI, not one`);
+  if (contents.length !== 1)
+    return refuse('unreadable', `resources/read returned ${contents.length} contents for this URI, not one`);
   const content = contents[0];
-  const bytes = typeof content.text === 'string' ? new TextEncoder().encode(content.text) : typeof content.blob === 'string' ? decodeBase64(content.blob) : undefined;
+  const bytes =
+    typeof content.text === 'string'
+      ? new TextEncoder().encode(content.text)
+      : typeof content.blob === 'string'
+        ? decodeBase64(content.blob)
+        : undefined;
   if (!bytes) return refuse('unreadable', 'resources/read returned neither text nor valid base64 for it');
   if (listed) {
     // Size first: a wrong length is a verification failure on its own, before any hashing.
-    if (bytes.byteLength !== listed.size) return refuse('size', `it is ${bytes.byteLength} bytes, the listing says ${listed.size}`);
+    if (bytes.byteLength !== listed.size)
+      return refuse('size', `it is ${bytes.byteLength} bytes, the listing says ${listed.size}`);
     const digest = await sha256Digest(bytes);
-    if (digest !== listed.digest) return refuse('digest', `its sha256 digest ${digest} is not the listed ${listed.digest}`);
+    if (digest !== listed.digest)
+      return refuse('digest', `its sha256 digest ${digest} is not the listed ${listed.digest}`);
   }
   const text = typeof content.text === 'string' ? content.text : decodeUtf8(bytes);
-  const file: VerifiedFile = { uri, bytes, text, verified: !dynamic, ...(typeof content.mimeType === 'string' ? { mimeType: content.mimeType } : {}) };
+  const file: VerifiedFile = {
+    uri,
+    bytes,
+    text,
+    verified: !dynamic,
+    ...(typeof content.mimeType === 'string' ? { mimeType: content.mimeType } : {}),
+  };
   if (uri !== skill.uri) return { kind: 'verified', file };
   if (text === undefined) return refuse('frontmatter', 'SKILL.md is not UTF-8 text');
   let parsed: ReturnType<typeof parseSkillMarkdown>;
@@ -115,6 +160,7 @@ export async function verifySkillFile(serverName: string, skill: Skill, uri: str
     return refuse('frontmatter', `its frontmatter cannot be read (${error.message})`);
   }
   const differences = frontmatterDifferences(skill.frontmatter, parsed.frontmatter);
-  if (differences.length > 0) return refuse('frontmatter', `its frontmatter differs from the listing: ${differences.join('; ')}`, differences);
+  if (differences.length > 0)
+    return refuse('frontmatter', `its frontmatter differs from the listing: ${differences.join('; ')}`, differences);
   return { kind: 'verified', file: { ...file, frontmatter: parsed.frontmatter, body: parsed.body } };
 }

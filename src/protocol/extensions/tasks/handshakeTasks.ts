@@ -14,10 +14,19 @@ import type { TasksServices } from './taskServices';
 
 const GENERATION = '2025-11-25';
 
-export async function getHandshakeTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
+export async function getHandshakeTask(
+  context: ExtensionContext,
+  services: TasksServices,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<TaskSnapshot> {
   const raw = await context.request('tasks/get', { taskId }, { signal });
   const task = readTask(context.serverName, GENERATION, raw, 'the tasks/get result');
-  if (task.taskId !== taskId) throw new LocalError('invalid-result', `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`);
+  if (task.taskId !== taskId)
+    throw new LocalError(
+      'invalid-result',
+      `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`,
+    );
   services.book.record(GENERATION, task);
   return task;
 }
@@ -38,7 +47,12 @@ export async function startHandshakeToolTask(
 }
 
 /** Waits for a 2025-11-25 task and returns its result (the original request's result shape). */
-export async function settleHandshakeTask(context: ExtensionContext, services: TasksServices, first: TaskSnapshot, signal?: AbortSignal): Promise<JsonObject> {
+export async function settleHandshakeTask(
+  context: ExtensionContext,
+  services: TasksServices,
+  first: TaskSnapshot,
+  signal?: AbortSignal,
+): Promise<JsonObject> {
   const started = Date.now();
   const settled = await pollTask({
     serverName: context.serverName,
@@ -47,16 +61,22 @@ export async function settleHandshakeTask(context: ExtensionContext, services: T
     // The server delivers the input it needs while tasks/result is open.
     stopAt: (task) => task.status === 'input_required',
     signal,
-      lifetime: context.lifetime,
+    lifetime: context.lifetime,
     maxWaitMs: services.maxWaitMs,
   });
   switch (settled.status) {
     case 'failed':
       throw taskFailure(context.serverName, settled);
     case 'cancelled':
-      throw new LocalError('cancelled', `${context.serverName}: task ${settled.taskId} was cancelled${settled.statusMessage ? `: ${settled.statusMessage}` : ''}`);
+      throw new LocalError(
+        'cancelled',
+        `${context.serverName}: task ${settled.taskId} was cancelled${settled.statusMessage ? `: ${settled.statusMessage}` : ''}`,
+      );
     case 'working':
-      throw new LocalError('protocol-violation', `${context.serverName}: task ${settled.taskId} stopped being polled while working`);
+      throw new LocalError(
+        'protocol-violation',
+        `${context.serverName}: task ${settled.taskId} stopped being polled while working`,
+      );
     case 'input_required':
     case 'completed': {
       const timeoutMs = Math.max(1_000, services.maxWaitMs - (Date.now() - started));
@@ -68,13 +88,18 @@ export async function settleHandshakeTask(context: ExtensionContext, services: T
   }
 }
 
-export async function listHandshakeTasks(context: ExtensionContext, services: TasksServices, signal?: AbortSignal): Promise<TaskSnapshot[]> {
+export async function listHandshakeTasks(
+  context: ExtensionContext,
+  services: TasksServices,
+  signal?: AbortSignal,
+): Promise<TaskSnapshot[]> {
   const tasks: TaskSnapshot[] = [];
   let cursor: string | undefined;
   // Bounded like every paginated list: a server handing out cursors forever is cut off.
   for (let page = 0; page < 100; page++) {
     const raw = await context.request('tasks/list', cursor === undefined ? {} : { cursor }, { signal });
-    if (!Array.isArray(raw.tasks)) throw new LocalError('invalid-result', `${context.serverName}: the tasks/list result has no tasks array`);
+    if (!Array.isArray(raw.tasks))
+      throw new LocalError('invalid-result', `${context.serverName}: the tasks/list result has no tasks array`);
     for (const entry of raw.tasks) {
       const task = readTask(context.serverName, GENERATION, entry, 'an entry of the tasks/list result');
       services.book.record(GENERATION, task);
@@ -83,10 +108,18 @@ export async function listHandshakeTasks(context: ExtensionContext, services: Ta
     if (typeof raw.nextCursor !== 'string' || raw.nextCursor === cursor) return tasks;
     cursor = raw.nextCursor;
   }
-  throw new LocalError('protocol-violation', `${context.serverName}: tasks/list returned more than 100 pages; giving up`);
+  throw new LocalError(
+    'protocol-violation',
+    `${context.serverName}: tasks/list returned more than 100 pages; giving up`,
+  );
 }
 
-export async function cancelHandshakeTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
+export async function cancelHandshakeTask(
+  context: ExtensionContext,
+  services: TasksServices,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<TaskSnapshot> {
   const raw = await context.request('tasks/cancel', { taskId }, { signal });
   const task = readTask(context.serverName, GENERATION, raw, 'the tasks/cancel result');
   services.book.record(GENERATION, task);

@@ -16,14 +16,28 @@ import { isObject } from '../../guards';
 
 const GENERATION = '2026-07-28';
 /** Methods an input request may name (the server→client requests this client serves). */
-const INPUT_METHODS: ReadonlySet<string> = new Set<ServerRequestMethod>(['ping', 'roots/list', 'sampling/createMessage', 'elicitation/create']);
+const INPUT_METHODS: ReadonlySet<string> = new Set<ServerRequestMethod>([
+  'ping',
+  'roots/list',
+  'sampling/createMessage',
+  'elicitation/create',
+]);
 /** Input requests one task may ask in all: each can be a person's dialog. */
 const MAX_INPUTS_PER_TASK = 64;
 
-export async function getModernTask(context: ExtensionContext, services: TasksServices, taskId: string, signal?: AbortSignal): Promise<TaskSnapshot> {
+export async function getModernTask(
+  context: ExtensionContext,
+  services: TasksServices,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<TaskSnapshot> {
   const raw = await context.request('tasks/get', { taskId }, { signal });
   const task = readTask(context.serverName, GENERATION, raw, 'the tasks/get result');
-  if (task.taskId !== taskId) throw new LocalError('invalid-result', `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`);
+  if (task.taskId !== taskId)
+    throw new LocalError(
+      'invalid-result',
+      `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`,
+    );
   services.book.record(GENERATION, task);
   return task;
 }
@@ -33,9 +47,16 @@ export async function cancelModernTask(context: ExtensionContext, taskId: string
 }
 
 /** The resultType "task" handler: the call's final result once its task ends (or the task itself for `--no-wait`). */
-export async function resolveTaskResult(result: JsonObject, context: ResultTypeContext, services: TasksServices): Promise<JsonObject> {
+export async function resolveTaskResult(
+  result: JsonObject,
+  context: ResultTypeContext,
+  services: TasksServices,
+): Promise<JsonObject> {
   if (context.method !== 'tools/call') {
-    throw new LocalError('invalid-result', `${context.serverName}: answered ${context.method} with a task, which the tasks extension allows only on tools/call`);
+    throw new LocalError(
+      'invalid-result',
+      `${context.serverName}: answered ${context.method} with a task, which the tasks extension allows only on tools/call`,
+    );
   }
   const call = context.params ? services.calls.get(context.params) : undefined;
   const toolName = typeof context.params?.name === 'string' ? context.params.name : undefined;
@@ -49,9 +70,17 @@ export async function resolveTaskResult(result: JsonObject, context: ResultTypeC
 }
 
 /** Polls a 2026-07-28 task to its end, answering its input on the way; returns its result or throws its failure. */
-export async function settleModernTask(context: ExtensionContext, services: TasksServices, first: TaskSnapshot, signal?: AbortSignal): Promise<JsonObject> {
+export async function settleModernTask(
+  context: ExtensionContext,
+  services: TasksServices,
+  first: TaskSnapshot,
+  signal?: AbortSignal,
+): Promise<JsonObject> {
   const answered = new Set<string>();
-  const unanswered = (task: TaskSnapshot) => (task.status === 'input_required' && task.inputRequests ? Object.keys(task.inputRequests).filter((key) => !answered.has(key)) : []);
+  const unanswered = (task: TaskSnapshot) =>
+    task.status === 'input_required' && task.inputRequests
+      ? Object.keys(task.inputRequests).filter((key) => !answered.has(key))
+      : [];
   let task = first;
   for (;;) {
     task = await pollTask({
@@ -66,18 +95,31 @@ export async function settleModernTask(context: ExtensionContext, services: Task
     });
     switch (task.status) {
       case 'completed':
-        if (!task.result) throw new LocalError('invalid-result', `${context.serverName}: task ${task.taskId} completed without a result`);
+        if (!task.result)
+          throw new LocalError(
+            'invalid-result',
+            `${context.serverName}: task ${task.taskId} completed without a result`,
+          );
         return task.result;
       case 'failed':
         throw taskFailure(context.serverName, task);
       case 'cancelled':
-        throw new LocalError('cancelled', `${context.serverName}: task ${task.taskId} was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ''}`);
+        throw new LocalError(
+          'cancelled',
+          `${context.serverName}: task ${task.taskId} was cancelled${task.statusMessage ? `: ${task.statusMessage}` : ''}`,
+        );
       case 'working':
-        throw new LocalError('protocol-violation', `${context.serverName}: task ${task.taskId} stopped being polled while working`);
+        throw new LocalError(
+          'protocol-violation',
+          `${context.serverName}: task ${task.taskId} stopped being polled while working`,
+        );
       case 'input_required': {
         const keys = unanswered(task);
         if (answered.size + keys.length > MAX_INPUTS_PER_TASK) {
-          throw new LocalError('invalid-result', `${context.serverName}: task ${task.taskId} asked for more than ${MAX_INPUTS_PER_TASK} inputs; this client stopped answering it`);
+          throw new LocalError(
+            'invalid-result',
+            `${context.serverName}: task ${task.taskId} asked for more than ${MAX_INPUTS_PER_TASK} inputs; this client stopped answering it`,
+          );
         }
         const requests = readInputRequests(context.serverName, task.taskId, task.inputRequests ?? {}, keys);
         for (const key of keys) answered.add(key);
@@ -90,20 +132,37 @@ export async function settleModernTask(context: ExtensionContext, services: Task
   }
 }
 
-function readInputRequests(serverName: string, taskId: string, raw: JsonObject, keys: readonly string[]): Record<string, InputRequest> {
+function readInputRequests(
+  serverName: string,
+  taskId: string,
+  raw: JsonObject,
+  keys: readonly string[],
+): Record<string, InputRequest> {
   const requests: Record<string, InputRequest> = {};
   for (const key of keys) {
     const entry = raw[key] as JsonObject | null;
     const method = typeof entry === 'object' && entry !== null ? entry.method : undefined;
     if (typeof method !== 'string' || !INPUT_METHODS.has(method)) {
-      throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of task ${taskId} names ${JSON.stringify(method) ?? 'no method'}, which this client cannot answer`);
+      throw new LocalError(
+        'invalid-result',
+        `${serverName}: input request ${JSON.stringify(key)} of task ${taskId} names ${JSON.stringify(method) ?? 'no method'}, which this client cannot answer`,
+      );
     }
     const params = (entry as JsonObject).params ?? {};
     if (!isObject(params)) {
-      throw new LocalError('invalid-result', `${serverName}: input request ${JSON.stringify(key)} of task ${taskId} has params that are not an object`);
+      throw new LocalError(
+        'invalid-result',
+        `${serverName}: input request ${JSON.stringify(key)} of task ${taskId} has params that are not an object`,
+      );
     }
     // Tag the request with its task so the review panel and forms can name it.
-    const tagged = { ...(params as JsonObject), _meta: { ...((params as JsonObject)._meta as JsonObject | undefined), 'io.modelcontextprotocol/related-task': { taskId } } };
+    const tagged = {
+      ...(params as JsonObject),
+      _meta: {
+        ...((params as JsonObject)._meta as JsonObject | undefined),
+        'io.modelcontextprotocol/related-task': { taskId },
+      },
+    };
     requests[key] = { method, params: tagged } as InputRequest;
   }
   return requests;

@@ -6,7 +6,8 @@ import type { TaskGeneration, TaskSnapshot } from './taskModel';
  * The arguments of the call that created a task, as the host let the book keep them (masked by the host's
  * `keepArguments`): kept whole, or only their size when they were over MAX_KEPT_ARGUMENT_CHARS as JSON.
  */
-export type KeptArguments = { readonly kind: 'kept'; readonly value: JsonObject } | { readonly kind: 'omitted'; readonly chars: number };
+export type KeptArguments =
+  { readonly kind: 'kept'; readonly value: JsonObject } | { readonly kind: 'omitted'; readonly chars: number };
 
 /** Longest arguments (as JSON) one task keeps: the book holds up to 200 tasks per server. */
 export const MAX_KEPT_ARGUMENT_CHARS = 16_384;

@@ -10,7 +10,10 @@ declare module '../../methods' {
     'tasks/list': { params: { cursor?: string; [key: string]: unknown } | undefined; result: JsonObject };
     'tasks/cancel': { params: { taskId: string; [key: string]: unknown }; result: JsonObject };
     /** 2026-07-28 only: answers the task's inputRequests. */
-    'tasks/update': { params: { taskId: string; inputResponses: Record<string, JsonObject>; [key: string]: unknown }; result: JsonObject };
+    'tasks/update': {
+      params: { taskId: string; inputResponses: Record<string, JsonObject>; [key: string]: unknown };
+      result: JsonObject;
+    };
   }
 }
 

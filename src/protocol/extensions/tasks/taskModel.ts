@@ -90,7 +90,8 @@ export function readTask(serverName: string, generation: TaskGeneration, raw: un
     createdAt: timestamp(raw.createdAt),
     lastUpdatedAt: timestamp(raw.lastUpdatedAt),
   };
-  if (typeof raw.statusMessage === 'string') fields.statusMessage = raw.statusMessage.slice(0, MAX_STATUS_MESSAGE_LENGTH);
+  if (typeof raw.statusMessage === 'string')
+    fields.statusMessage = raw.statusMessage.slice(0, MAX_STATUS_MESSAGE_LENGTH);
   switch (status) {
     case 'working':
     case 'cancelled':
@@ -126,6 +127,14 @@ export class TaskFailedError extends Error {
 /** The failure a failed task carries, as an Error naming the server and the task. */
 export function taskFailure(serverName: string, task: TaskSnapshot & { status: 'failed' }): TaskFailedError {
   const error = task.error;
-  const detail = error && typeof error.message === 'string' ? error.message.slice(0, MAX_STATUS_MESSAGE_LENGTH) : (task.statusMessage ?? 'no reason given');
-  return new TaskFailedError(serverName, task.taskId, detail, error && typeof error.code === 'number' ? error.code : undefined);
+  const detail =
+    error && typeof error.message === 'string'
+      ? error.message.slice(0, MAX_STATUS_MESSAGE_LENGTH)
+      : (task.statusMessage ?? 'no reason given');
+  return new TaskFailedError(
+    serverName,
+    task.taskId,
+    detail,
+    error && typeof error.code === 'number' ? error.code : undefined,
+  );
 }

@@ -63,16 +63,25 @@ export async function pollTask(options: PollOptions): Promise<TaskSnapshot> {
     const at = now();
     const expiry = expiresAt(task);
     if (expiry !== undefined && at > expiry + TTL_GRACE_MS) {
-      throw new LocalError('timeout', `${options.serverName}: task ${task.taskId} is still ${task.status} after its time to live (${task.ttlMs} ms) ended; the server may have discarded it`);
+      throw new LocalError(
+        'timeout',
+        `${options.serverName}: task ${task.taskId} is still ${task.status} after its time to live (${task.ttlMs} ms) ended; the server may have discarded it`,
+      );
     }
     if (at - started >= options.maxWaitMs) {
-      throw new LocalError('timeout', `${options.serverName}: task ${task.taskId} did not finish within ${Math.round(options.maxWaitMs / 1000)} s; it may still be running on the server`);
+      throw new LocalError(
+        'timeout',
+        `${options.serverName}: task ${task.taskId} did not finish within ${Math.round(options.maxWaitMs / 1000)} s; it may still be running on the server`,
+      );
     }
     const delay = Math.min(nextPollDelayMs(task.pollIntervalMs), Math.max(0, options.maxWaitMs - (at - started)));
     const waited = task.taskId;
     await pause(delay, [options.signal, options.lifetime], () =>
       options.lifetime.aborted
-        ? new LocalError('connection-closed', `${options.serverName}: the connection closed while waiting for task ${waited}`)
+        ? new LocalError(
+            'connection-closed',
+            `${options.serverName}: the connection closed while waiting for task ${waited}`,
+          )
         : new LocalError('cancelled', `${options.serverName}: stopped waiting for task ${waited}`),
     );
     task = await options.get();

@@ -50,8 +50,14 @@ export class HostedTasks implements ServerRequestInterceptor {
     lifetime.addEventListener('abort', () => this.dispose(), { once: true });
   }
 
-  intercept(method: string, params: JsonObject, signal: AbortSignal, next: ServerRequestNext): Promise<JsonObject> | undefined {
-    if (HOSTED_METHODS.has(method)) return isObject(params.task) ? Promise.resolve().then(() => this.host(method, params, next)) : undefined;
+  intercept(
+    method: string,
+    params: JsonObject,
+    signal: AbortSignal,
+    next: ServerRequestNext,
+  ): Promise<JsonObject> | undefined {
+    if (HOSTED_METHODS.has(method))
+      return isObject(params.task) ? Promise.resolve().then(() => this.host(method, params, next)) : undefined;
     switch (method) {
       case 'tasks/get':
         return Promise.resolve().then(() => wireTask(this.find(params)));
@@ -68,19 +74,38 @@ export class HostedTasks implements ServerRequestInterceptor {
 
   private host(method: string, params: JsonObject, next: ServerRequestNext): JsonObject {
     const live = [...this.tasks.values()].filter((task) => task.state.status === 'working').length;
-    if (live >= MAX_HOSTED_TASKS) throw new McpError(ErrorCodes.InvalidRequest, `this client runs at most ${MAX_HOSTED_TASKS} tasks for ${this.serverName} at once`);
+    if (live >= MAX_HOSTED_TASKS)
+      throw new McpError(
+        ErrorCodes.InvalidRequest,
+        `this client runs at most ${MAX_HOSTED_TASKS} tasks for ${this.serverName} at once`,
+      );
     const asked = (params.task as JsonObject).ttl;
-    const ttl = typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? Math.min(asked, MAX_TTL_MS) : DEFAULT_TTL_MS;
+    const ttl =
+      typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? Math.min(asked, MAX_TTL_MS) : DEFAULT_TTL_MS;
     const now = new Date().toISOString();
     let end = () => {};
     const ended = new Promise<void>((resolve) => (end = resolve));
-    const task: HostedTask = { taskId: crypto.randomUUID(), method, createdAt: now, lastUpdatedAt: now, ttl, state: { status: 'working' }, abort: new AbortController(), ended, end };
+    const task: HostedTask = {
+      taskId: crypto.randomUUID(),
+      method,
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttl,
+      state: { status: 'working' },
+      abort: new AbortController(),
+      ended,
+      end,
+    };
     this.tasks.set(task.taskId, task);
     const { task: _omitted, ...request } = params;
     const meta = { ...(request._meta as JsonObject | undefined), [RELATED_TASK_META]: { taskId: task.taskId } };
     next({ ...request, _meta: meta }, task.abort.signal).then(
       (result) => this.settle(task, { status: 'completed', result }),
-      (error: unknown) => this.settle(task, { status: 'failed', error: error instanceof McpError ? error : new McpError(ErrorCodes.InternalError, errorMessage(error)) }),
+      (error: unknown) =>
+        this.settle(task, {
+          status: 'failed',
+          error: error instanceof McpError ? error : new McpError(ErrorCodes.InternalError, errorMessage(error)),
+        }),
     );
     return { task: wireTask(task) };
   }
@@ -92,10 +117,13 @@ export class HostedTasks implements ServerRequestInterceptor {
     if (state.status === 'failed') task.statusMessage = state.error.rawMessage;
     task.end();
     // Forgotten after its ttl, counted from creation as the text says (at least until the server could read it).
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      this.tasks.delete(task.taskId);
-    }, Math.max(1_000, Date.parse(task.createdAt) + task.ttl - Date.now()));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        this.tasks.delete(task.taskId);
+      },
+      Math.max(1_000, Date.parse(task.createdAt) + task.ttl - Date.now()),
+    );
     this.timers.add(timer);
   }
 
@@ -114,7 +142,10 @@ export class HostedTasks implements ServerRequestInterceptor {
     const state: HostedState = task.state;
     switch (state.status) {
       case 'completed':
-        return { ...state.result, _meta: { ...(state.result._meta as JsonObject | undefined), [RELATED_TASK_META]: { taskId: task.taskId } } };
+        return {
+          ...state.result,
+          _meta: { ...(state.result._meta as JsonObject | undefined), [RELATED_TASK_META]: { taskId: task.taskId } },
+        };
       case 'failed':
         throw state.error;
       case 'cancelled':
@@ -125,7 +156,8 @@ export class HostedTasks implements ServerRequestInterceptor {
   }
 
   private cancel(task: HostedTask): JsonObject {
-    if (task.state.status !== 'working') throw new McpError(ErrorCodes.InvalidParams, `task ${task.taskId} is already ${task.state.status}`);
+    if (task.state.status !== 'working')
+      throw new McpError(ErrorCodes.InvalidParams, `task ${task.taskId} is already ${task.state.status}`);
     task.abort.abort();
     this.settle(task, { status: 'cancelled' });
     return wireTask(task);

@@ -4,7 +4,13 @@ import type { ProgressUpdate } from '../../jsonrpc/rpcConnection';
 import type { JsonObject, Tool } from '../../types';
 import type { ExtensionContext, ExtensionDefinition } from '../protocolExtension';
 import type { TaskBook } from './taskBook';
-import { cancelHandshakeTask, getHandshakeTask, listHandshakeTasks, settleHandshakeTask, startHandshakeToolTask } from './handshakeTasks';
+import {
+  cancelHandshakeTask,
+  getHandshakeTask,
+  listHandshakeTasks,
+  settleHandshakeTask,
+  startHandshakeToolTask,
+} from './handshakeTasks';
 import { cancelModernTask, getModernTask, resolveTaskResult, settleModernTask } from './modernTasks';
 import { TASK_METHODS } from './taskMethods';
 import { isTerminal, readTask, type TaskGeneration, type TaskSnapshot } from './taskModel';
@@ -78,7 +84,9 @@ export function taskMode(tool: Tool, offer: ToolTaskOffer, options: TaskModeOpti
       const support = toolTaskSupport(tool);
       if (support === 'required') return { kind: 'task', generation: '2025-11-25', reason: 'required', wait };
       if (support === 'forbidden') return { kind: 'direct', reason: 'forbidden' };
-      return options.asTask === true ? { kind: 'task', generation: '2025-11-25', reason: 'asked', wait } : { kind: 'direct', reason: 'not-asked' };
+      return options.asTask === true
+        ? { kind: 'task', generation: '2025-11-25', reason: 'asked', wait }
+        : { kind: 'direct', reason: 'not-asked' };
     }
   }
 }
@@ -156,13 +164,18 @@ function listenForLiveTasks(context: ExtensionContext, services: TasksServices):
   const offersTasks = (): boolean => {
     try {
       const session = context.session();
-      return session.kind === 'modern' && isObject((session.capabilities.extensions as JsonObject | undefined)?.[TASKS_EXTENSION_ID]);
+      return (
+        session.kind === 'modern' &&
+        isObject((session.capabilities.extensions as JsonObject | undefined)?.[TASKS_EXTENSION_ID])
+      );
     } catch {
       return false; // not connected (any more)
     }
   };
   const subscription = services.book.onDidChange(() => {
-    const live = offersTasks() ? services.book.all().filter((tracked) => tracked.generation === '2026-07-28' && !isTerminal(tracked.snapshot)) : [];
+    const live = offersTasks()
+      ? services.book.all().filter((tracked) => tracked.generation === '2026-07-28' && !isTerminal(tracked.snapshot))
+      : [];
     const taskIds = live.map((tracked) => tracked.snapshot.taskId);
     const key = taskIds.join('\n');
     if (key === listened) return;
@@ -173,7 +186,8 @@ function listenForLiveTasks(context: ExtensionContext, services: TasksServices):
 }
 
 function activate(context: ExtensionContext, services: TasksServices): TasksApi {
-  if (services.receiver.sampling || services.receiver.elicitation) context.interceptServerRequests(new HostedTasks(context.serverName, context.lifetime));
+  if (services.receiver.sampling || services.receiver.elicitation)
+    context.interceptServerRequests(new HostedTasks(context.serverName, context.lifetime));
   const generation = (): TaskGeneration | undefined => {
     const session = context.session();
     switch (session.kind) {
@@ -185,7 +199,11 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
   };
   const requireGeneration = (what: string): TaskGeneration => {
     const found = generation();
-    if (!found) throw new LocalError('capability-missing', `${context.serverName} does not offer tasks, so this client cannot ${what}`);
+    if (!found)
+      throw new LocalError(
+        'capability-missing',
+        `${context.serverName} does not offer tasks, so this client cannot ${what}`,
+      );
     return found;
   };
   const offer = (): ToolTaskOffer => {
@@ -193,10 +211,16 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
     if (found !== '2025-11-25') return { generation: found };
     const tasks = context.session().capabilities.tasks;
     const requests = isObject(tasks) ? tasks.requests : undefined;
-    return { generation: found, toolCalls: isObject(requests) && isObject(requests.tools) && isObject(requests.tools.call) };
+    return {
+      generation: found,
+      toolCalls: isObject(requests) && isObject(requests.tools) && isObject(requests.tools.call),
+    };
   };
   const checked = (result: JsonObject, toolName: string | undefined, taskId: string | undefined): CallToolOutcome =>
-    context.checkToolResult(result, { ...(toolName === undefined ? {} : { toolName }), ...(taskId === undefined ? {} : { taskId }) });
+    context.checkToolResult(result, {
+      ...(toolName === undefined ? {} : { toolName }),
+      ...(taskId === undefined ? {} : { taskId }),
+    });
   context.onServerNotification(TASK_STATUS_NOTIFICATION, (params) => {
     if (generation() !== '2025-11-25') return;
     recordStatusNotification(context, services, params);
@@ -218,25 +242,44 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
         if (started.kind === 'result') return { kind: 'result', ...checked(started.result, tool.name, undefined) };
         if (!mode.wait) return { kind: 'task', task: started.task };
         const taskId = started.task.taskId;
-        return { kind: 'result', ...checked(await settleHandshakeTask(context, services, started.task, options.signal), tool.name, taskId), taskId };
+        return {
+          kind: 'result',
+          ...checked(await settleHandshakeTask(context, services, started.task, options.signal), tool.name, taskId),
+          taskId,
+        };
       }
       // A plain tools/call; a 2026-07-28 answer that is a task is polled by the result handler (or handed back unwaited).
       const wait = mode.kind === 'server-decides' ? mode.wait : true;
       const params = { name: tool.name, arguments: args };
       const call: TaskCall = { toolName: tool.name, wait, signal: options.signal, onProgress: options.onProgress };
       services.calls.set(params, call);
-      const result: JsonObject = await context.request('tools/call', params, { signal: options.signal, timeoutMs: options.timeoutMs, onProgress: options.onProgress });
+      const result: JsonObject = await context.request('tools/call', params, {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        onProgress: options.onProgress,
+      });
       if (call.task && !wait) return { kind: 'task', task: call.task };
-      return { kind: 'result', ...checked(result, tool.name, call.task?.taskId), ...(call.task ? { taskId: call.task.taskId } : {}) };
+      return {
+        kind: 'result',
+        ...checked(result, tool.name, call.task?.taskId),
+        ...(call.task ? { taskId: call.task.taskId } : {}),
+      };
     },
     get(taskId, signal) {
-      return requireGeneration('read a task') === '2025-11-25' ? getHandshakeTask(context, services, taskId, signal) : getModernTask(context, services, taskId, signal);
+      return requireGeneration('read a task') === '2025-11-25'
+        ? getHandshakeTask(context, services, taskId, signal)
+        : getModernTask(context, services, taskId, signal);
     },
     async wait(taskId, signal) {
       const found = requireGeneration('wait for a task');
       const result =
         found === '2025-11-25'
-          ? await settleHandshakeTask(context, services, await getHandshakeTask(context, services, taskId, signal), signal)
+          ? await settleHandshakeTask(
+              context,
+              services,
+              await getHandshakeTask(context, services, taskId, signal),
+              signal,
+            )
           : await settleModernTask(context, services, await getModernTask(context, services, taskId, signal), signal);
       return checked(result, services.book.get(taskId)?.toolName, taskId);
     },
@@ -245,7 +288,8 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
       return services.book.all().map((tracked) => tracked.snapshot);
     },
     async cancel(taskId, signal) {
-      if (requireGeneration('cancel a task') === '2025-11-25') await cancelHandshakeTask(context, services, taskId, signal);
+      if (requireGeneration('cancel a task') === '2025-11-25')
+        await cancelHandshakeTask(context, services, taskId, signal);
       else {
         await cancelModernTask(context, taskId, signal);
         // The ack is eventually consistent: read the status once for the views, whatever it says now.

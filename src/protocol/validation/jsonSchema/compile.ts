@@ -36,10 +36,41 @@ const NUMBER_KEYWORDS = ['maximum', 'minimum', 'exclusiveMaximum', 'exclusiveMin
 const STRING_KEYWORDS = ['maxLength', 'minLength', 'pattern', 'format'];
 const ARRAY_KEYWORDS = ['maxItems', 'minItems', 'items', 'contains', 'uniqueItems'];
 const ARRAY_KEYWORDS_2020 = ['prefixItems', 'maxContains', 'minContains', 'unevaluatedItems'];
-const OBJECT_KEYWORDS = ['maxProperties', 'minProperties', 'required', 'propertyNames', 'additionalProperties', 'dependencies', 'properties', 'patternProperties'];
+const OBJECT_KEYWORDS = [
+  'maxProperties',
+  'minProperties',
+  'required',
+  'propertyNames',
+  'additionalProperties',
+  'dependencies',
+  'properties',
+  'patternProperties',
+];
 const OBJECT_KEYWORDS_2020 = ['dependentRequired', 'dependentSchemas', 'unevaluatedProperties'];
 /** Keywords that do nothing by themselves: a schema with only these accepts everything. */
-const INERT_KEYWORDS = new Set(['$schema', '$id', '$defs', 'definitions', '$comment', 'title', 'description', 'default', 'examples', '$anchor', '$dynamicAnchor', '$recursiveAnchor', 'then', 'else', 'deprecated', 'readOnly', 'writeOnly', 'contentMediaType', 'contentEncoding', 'contentSchema', '$vocabulary']);
+const INERT_KEYWORDS = new Set([
+  '$schema',
+  '$id',
+  '$defs',
+  'definitions',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  '$anchor',
+  '$dynamicAnchor',
+  '$recursiveAnchor',
+  'then',
+  'else',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'contentMediaType',
+  'contentEncoding',
+  'contentSchema',
+  '$vocabulary',
+]);
 
 export class SchemaNode {
   /** For a boolean schema, its value; `undefined` for an object. */
@@ -155,7 +186,8 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
   const { index, nodeFor } = context;
   const modern = index.dialect === '2020-12';
   const where = node.where;
-  const invalid = (keyword: string, what: string) => new SchemaError(`schema is invalid: data${where}/${keyword} must be ${what}`);
+  const invalid = (keyword: string, what: string) =>
+    new SchemaError(`schema is invalid: data${where}/${keyword} must be ${what}`);
   const has = (keyword: string) => Object.hasOwn(schema, keyword) && schema[keyword] !== undefined;
   const number = (keyword: string): number | undefined => {
     if (!has(keyword)) return undefined;
@@ -165,14 +197,17 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
   };
   const count = (keyword: string): number | undefined => {
     const value = number(keyword);
-    if (value !== undefined && (!Number.isInteger(value) || value < 0)) throw invalid(keyword, 'a non-negative integer');
+    if (value !== undefined && (!Number.isInteger(value) || value < 0))
+      throw invalid(keyword, 'a non-negative integer');
     return value;
   };
-  const child = (keyword: string): SchemaNode | undefined => (has(keyword) ? nodeFor(schema[keyword], base, `${where}/${keyword}`) : undefined);
+  const child = (keyword: string): SchemaNode | undefined =>
+    has(keyword) ? nodeFor(schema[keyword], base, `${where}/${keyword}`) : undefined;
   const list = (keyword: string): SchemaNode[] | undefined => {
     if (!has(keyword)) return undefined;
     const value = schema[keyword];
-    if (!Array.isArray(value) || (value.length === 0 && keyword !== 'prefixItems')) throw invalid(keyword, 'a non-empty array');
+    if (!Array.isArray(value) || (value.length === 0 && keyword !== 'prefixItems'))
+      throw invalid(keyword, 'a non-empty array');
     return value.map((item, i) => nodeFor(item, base, `${where}/${keyword}/${i}`));
   };
   const map = (keyword: string): [string, unknown][] | undefined => {
@@ -182,7 +217,8 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
     return Object.keys(value).map((key) => [key, value[key]]);
   };
   const strings = (value: unknown, keyword: string): string[] => {
-    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) throw invalid(keyword, 'array of strings');
+    if (!Array.isArray(value) || !value.every((item) => typeof item === 'string'))
+      throw invalid(keyword, 'array of strings');
     return value as string[];
   };
   const pattern = (source: unknown, keyword: string): PatternCheck => {
@@ -202,7 +238,8 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
   }
   if (has('type')) {
     const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    if (!types.every((type) => typeof type === 'string' && JSON_TYPES.has(type))) throw new SchemaError(`type must be JSONType or JSONType[]: ${types.join(',')}`);
+    if (!types.every((type) => typeof type === 'string' && JSON_TYPES.has(type)))
+      throw new SchemaError(`type must be JSONType or JSONType[]: ${types.join(',')}`);
     node.types = types as string[];
     node.typeMessage = `must be ${types.join(',')}`;
   }
@@ -284,16 +321,31 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
   const dependencies = map('dependencies');
   if (dependencies) {
     node.dependencies = dependencies.map(([property, value]) =>
-      Array.isArray(value) ? { property, required: strings(value, `dependencies/${property}`) } : { property, schema: nodeFor(value, base, `${where}/dependencies/${property}`) },
+      Array.isArray(value)
+        ? { property, required: strings(value, `dependencies/${property}`) }
+        : { property, schema: nodeFor(value, base, `${where}/dependencies/${property}`) },
     );
   }
   const properties = map('properties');
-  if (properties) node.properties = new Map(properties.map(([name, value]) => [name, nodeFor(value, base, `${where}/properties/${name}`)]));
+  if (properties)
+    node.properties = new Map(
+      properties.map(([name, value]) => [name, nodeFor(value, base, `${where}/properties/${name}`)]),
+    );
   const patterns = map('patternProperties');
-  if (patterns) node.patternProperties = patterns.map(([source, value]) => [pattern(source, 'patternProperties'), nodeFor(value, base, `${where}/patternProperties/${source}`)]);
+  if (patterns)
+    node.patternProperties = patterns.map(([source, value]) => [
+      pattern(source, 'patternProperties'),
+      nodeFor(value, base, `${where}/patternProperties/${source}`),
+    ]);
   if (modern) {
-    node.dependentRequired = map('dependentRequired')?.map(([property, value]) => ({ property, required: strings(value, `dependentRequired/${property}`) }));
-    node.dependentSchemas = map('dependentSchemas')?.map(([property, value]) => ({ property, schema: nodeFor(value, base, `${where}/dependentSchemas/${property}`) }));
+    node.dependentRequired = map('dependentRequired')?.map(([property, value]) => ({
+      property,
+      required: strings(value, `dependentRequired/${property}`),
+    }));
+    node.dependentSchemas = map('dependentSchemas')?.map(([property, value]) => ({
+      property,
+      schema: nodeFor(value, base, `${where}/dependentSchemas/${property}`),
+    }));
     node.unevaluatedProperties = child('unevaluatedProperties');
   }
 
@@ -302,7 +354,14 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
   node.stringGroup = present(STRING_KEYWORDS);
   node.arrayGroup = present(ARRAY_KEYWORDS) || (modern ? present(ARRAY_KEYWORDS_2020) : has('additionalItems'));
   node.objectGroup = present(OBJECT_KEYWORDS) || (modern && present(OBJECT_KEYWORDS_2020));
-  node.needsKeys = ['maxProperties', 'minProperties', 'propertyNames', 'additionalProperties', 'patternProperties', 'unevaluatedProperties'].some(has);
+  node.needsKeys = [
+    'maxProperties',
+    'minProperties',
+    'propertyNames',
+    'additionalProperties',
+    'patternProperties',
+    'unevaluatedProperties',
+  ].some(has);
   node.collects = node.unevaluatedItems !== undefined || node.unevaluatedProperties !== undefined;
   // As ajv: a single type whose keyword group is present reports its error in that group, after the keywords
   // for any type (enum, anyOf, ...); otherwise the type error comes first.
@@ -313,10 +372,28 @@ function readKeywords(node: SchemaNode, schema: Record<string, unknown>, base: s
     else if (type === 'array' && node.arrayGroup) node.typeGroup = Group.Array;
     else if (type === 'object' && node.objectGroup) node.typeGroup = Group.Object;
   }
-  node.alwaysValid = Object.keys(schema).every((keyword) => INERT_KEYWORDS.has(keyword) || !isKnownKeyword(keyword, modern) || schema[keyword] === undefined);
+  node.alwaysValid = Object.keys(schema).every(
+    (keyword) => INERT_KEYWORDS.has(keyword) || !isKnownKeyword(keyword, modern) || schema[keyword] === undefined,
+  );
 }
 
-const KNOWN_KEYWORDS = new Set(['type', 'nullable', '$ref', 'const', 'enum', 'not', 'anyOf', 'oneOf', 'allOf', 'if', ...NUMBER_KEYWORDS, ...STRING_KEYWORDS, ...ARRAY_KEYWORDS, 'additionalItems', ...OBJECT_KEYWORDS]);
+const KNOWN_KEYWORDS = new Set([
+  'type',
+  'nullable',
+  '$ref',
+  'const',
+  'enum',
+  'not',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'if',
+  ...NUMBER_KEYWORDS,
+  ...STRING_KEYWORDS,
+  ...ARRAY_KEYWORDS,
+  'additionalItems',
+  ...OBJECT_KEYWORDS,
+]);
 const KNOWN_KEYWORDS_2020 = new Set(['$dynamicRef', '$recursiveRef', ...ARRAY_KEYWORDS_2020, ...OBJECT_KEYWORDS_2020]);
 
 function isKnownKeyword(keyword: string, modern: boolean): boolean {

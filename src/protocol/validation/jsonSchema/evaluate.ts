@@ -1,6 +1,13 @@
 import { Group, type PatternCheck, type SchemaNode } from './compile';
 import { arrayKeywords, numberKeywords, objectKeywords, stringKeywords } from './keywords';
-import { MAX_ERROR_LENGTH, MAX_EVALUATION_DEPTH, MAX_REPORTED_ERRORS, MAX_VALIDATION_STEPS, ValidationStopped, type StringCheckRun } from './run';
+import {
+  MAX_ERROR_LENGTH,
+  MAX_EVALUATION_DEPTH,
+  MAX_REPORTED_ERRORS,
+  MAX_VALIDATION_STEPS,
+  ValidationStopped,
+  type StringCheckRun,
+} from './run';
 import { hasType, jsonEqual } from './values';
 import { isObject } from '../../guards';
 
@@ -116,7 +123,8 @@ export class Evaluation {
   private keywords(node: SchemaNode, value: unknown, annotations: Annotations | undefined): boolean {
     let valid = true;
     const types = node.types;
-    if (types !== undefined && node.typeGroup === Group.First && !hasSomeType(value, types)) valid = this.failed(node.typeMessage);
+    if (types !== undefined && node.typeGroup === Group.First && !hasSomeType(value, types))
+      valid = this.failed(node.typeMessage);
     if (node.dynamicRef) valid = this.reference(node.dynamicRef, value, annotations) && valid;
     if (node.ref) valid = this.reference(node.ref, value, annotations) && valid;
     if (node.hasConst && !jsonEqual(value, node.constValue)) {
@@ -212,7 +220,12 @@ export class Evaluation {
     return false;
   }
 
-  private conditional(node: SchemaNode, condition: SchemaNode, value: unknown, annotations: Annotations | undefined): boolean {
+  private conditional(
+    node: SchemaNode,
+    condition: SchemaNode,
+    value: unknown,
+    annotations: Annotations | undefined,
+  ): boolean {
     if (!node.thenSchema && !node.elseSchema && !annotations) return true;
     const mark = this.errorCount;
     const holds = this.evaluate(condition, value, annotations);
@@ -240,7 +253,8 @@ function errorLine(path: readonly (string | number)[], message: string): string 
   let pointer = '';
   for (const key of path) {
     if (pointer.length > MAX_ERROR_LENGTH) break;
-    const text = typeof key === 'number' ? String(key) : key.length > MAX_ERROR_LENGTH ? key.slice(0, MAX_ERROR_LENGTH + 1) : key;
+    const text =
+      typeof key === 'number' ? String(key) : key.length > MAX_ERROR_LENGTH ? key.slice(0, MAX_ERROR_LENGTH + 1) : key;
     pointer += `/${text.replace(/~/g, '~0').replace(/\//g, '~1')}`;
   }
   const line = `${pointer || '(root)'} ${message}`;

@@ -12,22 +12,29 @@ export function numberKeywords(evaluation: Evaluation, node: SchemaNode, value: 
   let valid = true;
   if (node.maximum !== undefined && !(value <= node.maximum)) valid = evaluation.failed(`must be <= ${node.maximum}`);
   if (node.minimum !== undefined && !(value >= node.minimum)) valid = evaluation.failed(`must be >= ${node.minimum}`);
-  if (node.exclusiveMaximum !== undefined && !(value < node.exclusiveMaximum)) valid = evaluation.failed(`must be < ${node.exclusiveMaximum}`);
-  if (node.exclusiveMinimum !== undefined && !(value > node.exclusiveMinimum)) valid = evaluation.failed(`must be > ${node.exclusiveMinimum}`);
+  if (node.exclusiveMaximum !== undefined && !(value < node.exclusiveMaximum))
+    valid = evaluation.failed(`must be < ${node.exclusiveMaximum}`);
+  if (node.exclusiveMinimum !== undefined && !(value > node.exclusiveMinimum))
+    valid = evaluation.failed(`must be > ${node.exclusiveMinimum}`);
   if (node.multipleOf !== undefined) {
     // ajv's test, floating point included: 0.3 is not a multiple of 0.1 (0.3 / 0.1 is 2.9999999999999996).
     const quotient = value / node.multipleOf;
-    if (quotient !== parseInt(String(quotient), 10)) valid = evaluation.failed(`must be multiple of ${node.multipleOf}`);
+    if (quotient !== parseInt(String(quotient), 10))
+      valid = evaluation.failed(`must be multiple of ${node.multipleOf}`);
   }
-  if (node.format?.kind === 'number' && !node.format.test(value)) valid = evaluation.failed(`must match format "${node.formatName}"`);
+  if (node.format?.kind === 'number' && !node.format.test(value))
+    valid = evaluation.failed(`must match format "${node.formatName}"`);
   return valid;
 }
 
 export function stringKeywords(evaluation: Evaluation, node: SchemaNode, value: string): boolean {
   let valid = true;
-  if (node.maxLength !== undefined && longerThan(value, node.maxLength)) valid = evaluation.failed(`must NOT have more than ${node.maxLength} characters`);
-  if (node.minLength !== undefined && shorterThan(value, node.minLength)) valid = evaluation.failed(`must NOT have fewer than ${node.minLength} characters`);
-  if (node.pattern && !evaluation.matches(node.pattern, value)) valid = evaluation.failed(`must match pattern "${node.pattern.source}"`);
+  if (node.maxLength !== undefined && longerThan(value, node.maxLength))
+    valid = evaluation.failed(`must NOT have more than ${node.maxLength} characters`);
+  if (node.minLength !== undefined && shorterThan(value, node.minLength))
+    valid = evaluation.failed(`must NOT have fewer than ${node.minLength} characters`);
+  if (node.pattern && !evaluation.matches(node.pattern, value))
+    valid = evaluation.failed(`must match pattern "${node.pattern.source}"`);
   const format = node.format;
   if (format?.kind === 'string') {
     const label = node.formatLabel;
@@ -47,11 +54,18 @@ export function stringKeywords(evaluation: Evaluation, node: SchemaNode, value: 
   return valid;
 }
 
-export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: unknown[], annotations: Annotations | undefined): boolean {
+export function arrayKeywords(
+  evaluation: Evaluation,
+  node: SchemaNode,
+  value: unknown[],
+  annotations: Annotations | undefined,
+): boolean {
   let valid = true;
   const length = value.length;
-  if (node.maxItems !== undefined && length > node.maxItems) valid = evaluation.failed(`must NOT have more than ${node.maxItems} items`);
-  if (node.minItems !== undefined && length < node.minItems) valid = evaluation.failed(`must NOT have fewer than ${node.minItems} items`);
+  if (node.maxItems !== undefined && length > node.maxItems)
+    valid = evaluation.failed(`must NOT have more than ${node.maxItems} items`);
+  if (node.minItems !== undefined && length < node.minItems)
+    valid = evaluation.failed(`must NOT have fewer than ${node.minItems} items`);
   const prefix = node.prefixItems;
   // draft-07 checks additionalItems before the items array; 2020-12 checks prefixItems before items.
   const restFirst = node.restItemsKeyword === 'additionalItems';
@@ -62,7 +76,8 @@ export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: u
     if (rest.boolean === false && prefix) {
       if (length > start) valid = evaluation.failed(`must NOT have more than ${start} items`);
     } else {
-      for (let index = start; index < length; index++) valid = evaluation.evaluateAt(rest, value[index], index) && valid;
+      for (let index = start; index < length; index++)
+        valid = evaluation.evaluateAt(rest, value[index], index) && valid;
     }
   }
   if (rest && annotations) annotations.allItems = true;
@@ -77,7 +92,8 @@ export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: u
       for (let index = evaluated; index < length && !unevaluated; index++) unevaluated = !matched?.has(index);
       if (unevaluated) valid = evaluation.failed(`must NOT have more than ${evaluated} items`);
     } else if (!schema.alwaysValid) {
-      for (let index = evaluated; index < length; index++) if (!matched?.has(index)) valid = evaluation.evaluateAt(schema, value[index], index) && valid;
+      for (let index = evaluated; index < length; index++)
+        if (!matched?.has(index)) valid = evaluation.evaluateAt(schema, value[index], index) && valid;
     }
     if (annotations) annotations.allItems = true;
   }
@@ -97,20 +113,35 @@ export function arrayKeywords(evaluation: Evaluation, node: SchemaNode, value: u
   return valid;
 }
 
-function prefixItems(evaluation: Evaluation, prefix: readonly SchemaNode[], value: unknown[], annotations: Annotations | undefined): boolean {
+function prefixItems(
+  evaluation: Evaluation,
+  prefix: readonly SchemaNode[],
+  value: unknown[],
+  annotations: Annotations | undefined,
+): boolean {
   let valid = true;
   const count = Math.min(prefix.length, value.length);
-  for (let index = 0; index < count; index++) valid = evaluation.evaluateAt(prefix[index], value[index], index) && valid;
+  for (let index = 0; index < count; index++)
+    valid = evaluation.evaluateAt(prefix[index], value[index], index) && valid;
   if (annotations) annotations.items = Math.max(annotations.items, count);
   return valid;
 }
 
-function contains(evaluation: Evaluation, node: SchemaNode, schema: SchemaNode, value: unknown[], annotations: Annotations | undefined): boolean {
+function contains(
+  evaluation: Evaluation,
+  node: SchemaNode,
+  schema: SchemaNode,
+  value: unknown[],
+  annotations: Annotations | undefined,
+): boolean {
   const min = node.minContains;
   const max = node.maxContains;
   // minContains 0 checks nothing, but the items contains matches still count for unevaluatedItems.
   if (max === undefined && min === 0 && !annotations) return true;
-  const message = () => (max === undefined ? `must contain at least ${min} valid item(s)` : `must contain at least ${min} and no more than ${max} valid item(s)`);
+  const message = () =>
+    max === undefined
+      ? `must contain at least ${min} valid item(s)`
+      : `must contain at least ${min} and no more than ${max} valid item(s)`;
   if (max !== undefined && min > max) return evaluation.failed(message());
   if (schema.alwaysValid) {
     if (annotations) annotations.allItems = true;
@@ -134,15 +165,25 @@ function contains(evaluation: Evaluation, node: SchemaNode, schema: SchemaNode, 
 
 const EMPTY: readonly string[] = [];
 
-export function objectKeywords(evaluation: Evaluation, node: SchemaNode, value: Record<string, unknown>, annotations: Annotations | undefined): boolean {
+export function objectKeywords(
+  evaluation: Evaluation,
+  node: SchemaNode,
+  value: Record<string, unknown>,
+  annotations: Annotations | undefined,
+): boolean {
   let valid = true;
   // Object.keys only when a keyword goes through every property.
   const keys = node.needsKeys ? Object.keys(value) : EMPTY;
-  if (node.maxProperties !== undefined && keys.length > node.maxProperties) valid = evaluation.failed(`must NOT have more than ${node.maxProperties} properties`);
-  if (node.minProperties !== undefined && keys.length < node.minProperties) valid = evaluation.failed(`must NOT have fewer than ${node.minProperties} properties`);
-  if (node.required) for (const name of node.required) if (!Object.hasOwn(value, name)) valid = evaluation.failed(`must have required property '${name}'`);
+  if (node.maxProperties !== undefined && keys.length > node.maxProperties)
+    valid = evaluation.failed(`must NOT have more than ${node.maxProperties} properties`);
+  if (node.minProperties !== undefined && keys.length < node.minProperties)
+    valid = evaluation.failed(`must NOT have fewer than ${node.minProperties} properties`);
+  if (node.required)
+    for (const name of node.required)
+      if (!Object.hasOwn(value, name)) valid = evaluation.failed(`must have required property '${name}'`);
   if (node.propertyNames) {
-    for (const key of keys) if (!evaluation.evaluate(node.propertyNames, key)) valid = evaluation.failed('property name must be valid');
+    for (const key of keys)
+      if (!evaluation.evaluate(node.propertyNames, key)) valid = evaluation.failed('property name must be valid');
   }
   const properties = node.properties;
   const patterns = node.patternProperties;
@@ -187,7 +228,12 @@ export function objectKeywords(evaluation: Evaluation, node: SchemaNode, value: 
 }
 
 /** dependencies, dependentRequired, dependentSchemas: property lists first, then schemas, as ajv. */
-function dependencies(evaluation: Evaluation, list: readonly SchemaDependency[], value: Record<string, unknown>, annotations: Annotations | undefined): boolean {
+function dependencies(
+  evaluation: Evaluation,
+  list: readonly SchemaDependency[],
+  value: Record<string, unknown>,
+  annotations: Annotations | undefined,
+): boolean {
   let valid = true;
   for (const { property, required } of list) {
     if (!required || required.length === 0 || !Object.hasOwn(value, property)) continue;

@@ -18,9 +18,28 @@ export const DEFAULT_BASE = 'https://schema.mcp-workbench.invalid/root.json';
 export class SchemaError extends Error {}
 
 /** Keywords whose value is one subschema, a list of them or a map of them; the walk follows these. */
-const SCHEMA_KEYWORDS = new Set(['not', 'if', 'then', 'else', 'contains', 'additionalProperties', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties', 'additionalItems', 'items']);
+const SCHEMA_KEYWORDS = new Set([
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'additionalProperties',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+  'additionalItems',
+  'items',
+]);
 const SCHEMA_LIST_KEYWORDS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
-const SCHEMA_MAP_KEYWORDS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas', 'dependencies']);
+const SCHEMA_MAP_KEYWORDS = new Set([
+  'properties',
+  'patternProperties',
+  '$defs',
+  'definitions',
+  'dependentSchemas',
+  'dependencies',
+]);
 /** Keywords whose value is data: a pointer through them does not change the base. */
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 
@@ -69,7 +88,10 @@ export function baseOf(schema: unknown, base: string, dialect: Dialect): string 
 }
 
 /** Calls `visit` for each subschema of `schema` (one level), with the key path below it. */
-function forEachSubschema(schema: Record<string, unknown>, visit: (child: unknown, keyword: string, key: string | undefined) => void): void {
+function forEachSubschema(
+  schema: Record<string, unknown>,
+  visit: (child: unknown, keyword: string, key: string | undefined) => void,
+): void {
   for (const keyword of Object.keys(schema)) {
     const value = schema[keyword];
     if (typeof value !== 'object' || value === null) continue;
@@ -98,7 +120,9 @@ export class SchemaIndex {
 
   /** Registers resources and anchors, iteratively; a schema nested too deep is refused here. */
   private walk(): void {
-    const pending: { schema: Record<string, unknown>; base: string; depth: number }[] = [{ schema: this.root, base: DEFAULT_BASE, depth: 1 }];
+    const pending: { schema: Record<string, unknown>; base: string; depth: number }[] = [
+      { schema: this.root, base: DEFAULT_BASE, depth: 1 },
+    ];
     for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
       const { schema, depth } = next;
       if (depth > MAX_SCHEMA_DEPTH) throw new RangeError('the schema is too deeply nested');
@@ -127,7 +151,8 @@ export class SchemaIndex {
   resolve(reference: string, base: string): { schema: RawSchema; base: string } {
     if (reference.length > MAX_REF_LENGTH) throw new RangeError('the reference is too long');
     const href = resolveUri(reference, base);
-    const missing = () => new SchemaError(`can't resolve reference ${reference} from id ${base === DEFAULT_BASE ? '#' : base}`);
+    const missing = () =>
+      new SchemaError(`can't resolve reference ${reference} from id ${base === DEFAULT_BASE ? '#' : base}`);
     if (href === undefined) throw missing();
     const { resource, fragment } = splitFragment(href);
     const document = this.resources.get(resource);
@@ -155,11 +180,21 @@ export class SchemaIndex {
    * `$dynamicRef` and `$recursiveRef` are resolved like `$ref`. That is what they mean unless the dynamic scope
    * holds another resource with the same dynamic anchor; such a schema is refused rather than checked wrongly.
    */
-  dynamicTarget(keyword: '$dynamicRef' | '$recursiveRef', reference: string, base: string): { schema: RawSchema; base: string } {
+  dynamicTarget(
+    keyword: '$dynamicRef' | '$recursiveRef',
+    reference: string,
+    base: string,
+  ): { schema: RawSchema; base: string } {
     const hash = reference.indexOf('#');
     const name = hash >= 0 ? reference.slice(hash + 1) : '';
-    const extended = keyword === '$recursiveRef' ? this.recursiveAnchors > 1 : !name.startsWith('/') && (this.dynamicAnchors.get(name) ?? 0) > 1;
-    if (extended) throw new SchemaError(`${keyword} ${JSON.stringify(reference)} has more than one dynamic target in the schema, which this validator does not evaluate`);
+    const extended =
+      keyword === '$recursiveRef'
+        ? this.recursiveAnchors > 1
+        : !name.startsWith('/') && (this.dynamicAnchors.get(name) ?? 0) > 1;
+    if (extended)
+      throw new SchemaError(
+        `${keyword} ${JSON.stringify(reference)} has more than one dynamic target in the schema, which this validator does not evaluate`,
+      );
     return this.resolve(reference, base);
   }
 }

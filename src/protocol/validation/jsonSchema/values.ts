@@ -1,7 +1,15 @@
 /** JSON value helpers: equality as JSON Schema defines it, code point length, the JSON type of a value. */
 import { isObject } from '../../guards';
 
-export const JSON_TYPES: ReadonlySet<string> = new Set(['null', 'boolean', 'object', 'array', 'number', 'integer', 'string']);
+export const JSON_TYPES: ReadonlySet<string> = new Set([
+  'null',
+  'boolean',
+  'object',
+  'array',
+  'number',
+  'integer',
+  'string',
+]);
 
 /** Whether `value` has JSON type `type`; `integer` is a whole number, and every integer is a `number`. */
 export function hasType(value: unknown, type: string): boolean {
@@ -59,10 +67,11 @@ export function canonicalJson(value: unknown): string {
 /** Length in code points (a surrogate pair counts once), as ajv's ucs2length. */
 function codePointLength(text: string): number {
   let length = 0;
-  for (let index = 0; index < text.length; ) {
+  for (let index = 0; index < text.length;) {
     length++;
     const unit = text.charCodeAt(index++);
-    if (unit >= 0xd800 && unit <= 0xdbff && index < text.length && (text.charCodeAt(index) & 0xfc00) === 0xdc00) index++;
+    if (unit >= 0xd800 && unit <= 0xdbff && index < text.length && (text.charCodeAt(index) & 0xfc00) === 0xdc00)
+      index++;
   }
   return length;
 }

@@ -5,8 +5,12 @@ import * as path from 'node:path';
 import type { AuthStateStore, PersistedAuthState } from '../../../protocol/auth/types';
 
 /** The per-user default: $XDG_CONFIG_HOME/mcp-workbench/auth, ~/Library/Application Support/… or %APPDATA%\…. */
-export function defaultAuthDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
-  if (platform === 'win32') return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'mcp-workbench', 'auth');
+export function defaultAuthDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string {
+  if (platform === 'win32')
+    return path.join(env.APPDATA ?? path.join(os.homedir(), 'AppData', 'Roaming'), 'mcp-workbench', 'auth');
   if (platform === 'darwin') return path.join(os.homedir(), 'Library', 'Application Support', 'mcp-workbench', 'auth');
   return path.join(env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config'), 'mcp-workbench', 'auth');
 }
@@ -22,7 +26,8 @@ interface FileAuthStore extends AuthStateStore {
  * written through a temporary file and a rename so a crash never leaves half a token file.
  */
 export function fileAuthStore(dir: string): FileAuthStore {
-  const fileFor = (serverUrl: string) => path.join(dir, `${createHash('sha256').update(serverUrl).digest('hex').slice(0, 32)}.json`);
+  const fileFor = (serverUrl: string) =>
+    path.join(dir, `${createHash('sha256').update(serverUrl).digest('hex').slice(0, 32)}.json`);
   return {
     load: async (serverUrl) => {
       let text: string;

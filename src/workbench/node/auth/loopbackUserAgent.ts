@@ -66,9 +66,20 @@ export function loopbackUserAgent(options: LoopbackOptions): AuthorizationUserAg
       const received = new Promise<URL>((resolve) => (deliver = resolve));
       const server = http.createServer((request, response) => {
         const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-        if (request.method === 'GET' && startPaths.includes(url.pathname) && authorizationHref !== undefined && deliver) {
+        if (
+          request.method === 'GET' &&
+          startPaths.includes(url.pathname) &&
+          authorizationHref !== undefined &&
+          deliver
+        ) {
           // Byte for byte: the Location is the URL the person consented to, not a re-serialization of it.
-          response.writeHead(302, { location: authorizationHref, 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' }).end();
+          response
+            .writeHead(302, {
+              location: authorizationHref,
+              'cache-control': 'no-store',
+              'referrer-policy': 'no-referrer',
+            })
+            .end();
           return;
         }
         if (request.method !== 'GET' || !callbackPaths.includes(url.pathname) || !deliver) {
@@ -76,12 +87,19 @@ export function loopbackUserAgent(options: LoopbackOptions): AuthorizationUserAg
           return;
         }
         const page = (status: number, title: string, text: string) =>
-          response.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' }).end(PAGE(title, text));
+          response
+            .writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+            .end(PAGE(title, text));
         if (expectedState === undefined || url.searchParams.get('state') !== expectedState) {
-          page(400, 'Not this sign-in', `This link does not belong to the sign-in in progress; it was ignored. Finish the sign-in in the window ${program} opened.`);
+          page(
+            400,
+            'Not this sign-in',
+            `This link does not belong to the sign-in in progress; it was ignored. Finish the sign-in in the window ${program} opened.`,
+          );
           return;
         }
-        if (url.searchParams.has('error')) page(200, 'Sign-in failed', `The authorization server refused; see ${program}.`);
+        if (url.searchParams.has('error'))
+          page(200, 'Sign-in failed', `The authorization server refused; see ${program}.`);
         else page(200, 'Signed in', `You can close this window and return to ${program}.`);
         const done = deliver;
         deliver = undefined;
@@ -115,7 +133,8 @@ export function loopbackUserAgent(options: LoopbackOptions): AuthorizationUserAg
           authorizationHref = authorizationUrl.href;
           await options.open(authorizationUrl, startUrl);
           return new Promise<URL>((resolve, reject) => {
-            const onAbort = () => reject(signal.reason instanceof Error ? signal.reason : new Error('authorization cancelled'));
+            const onAbort = () =>
+              reject(signal.reason instanceof Error ? signal.reason : new Error('authorization cancelled'));
             if (signal.aborted) return onAbort();
             signal.addEventListener('abort', onAbort, { once: true });
             received.then((url) => {

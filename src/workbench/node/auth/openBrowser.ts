@@ -5,7 +5,11 @@ import { spawn } from 'node:child_process';
  * nothing in the URL is interpreted), else the platform's opener. Resolves once the command started; a
  * failure to start is reported through the rejection, the caller has printed the URL anyway.
  */
-export function openBrowser(url: string, env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): Promise<void> {
+export function openBrowser(
+  url: string,
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): Promise<void> {
   const [command, args] = env.BROWSER
     ? [env.BROWSER, [url]]
     : platform === 'darwin'

@@ -27,7 +27,11 @@ function start(flags: string[], memory: EraMemorySlot): { client: McpClient; sen
   const sent: string[] = [];
   const client = new McpClient({
     serverName: 'silent-legacy',
-    transport: new StdioTransport({ command: process.execPath, args: [CORE_SERVER, '--ignore-unknown', ...flags], shutdownGraceMs: 1000 }),
+    transport: new StdioTransport({
+      command: process.execPath,
+      args: [CORE_SERVER, '--ignore-unknown', ...flags],
+      shutdownGraceMs: 1000,
+    }),
     era: 'auto',
     eraProbeTimeoutMs: PROBE_TIMEOUT_MS,
     eraProbeGraceMs: 300,
@@ -42,23 +46,27 @@ function start(flags: string[], memory: EraMemorySlot): { client: McpClient; sen
 }
 
 for (const evidence of ['--stderr-banner', '--hello-notification']) {
-  test(`a server that ignores server/discover: decided from what it says first (${evidence}), then remembered`, { timeout: 60_000 }, async () => {
-    const memory: EraMemorySlot = { memory: new InMemoryEraMemory(), key: `silent-legacy ${evidence}` };
-    const first = start([evidence], memory);
-    const session = await first.client.connect();
-    assert.equal(session.kind, 'handshake');
-    assert.deepEqual(first.sent.slice(0, 2), ['server/discover', 'initialize'], 'probed, then the handshake');
-    assert.match(eraChoiceReason('auto', session), /slow to answer the probe/);
-    assert.equal(await memory.memory.get(memory.key), 'handshake', 'the era is remembered for the definition');
-    await first.client.close();
+  test(
+    `a server that ignores server/discover: decided from what it says first (${evidence}), then remembered`,
+    { timeout: 60_000 },
+    async () => {
+      const memory: EraMemorySlot = { memory: new InMemoryEraMemory(), key: `silent-legacy ${evidence}` };
+      const first = start([evidence], memory);
+      const session = await first.client.connect();
+      assert.equal(session.kind, 'handshake');
+      assert.deepEqual(first.sent.slice(0, 2), ['server/discover', 'initialize'], 'probed, then the handshake');
+      assert.match(eraChoiceReason('auto', session), /slow to answer the probe/);
+      assert.equal(await memory.memory.get(memory.key), 'handshake', 'the era is remembered for the definition');
+      await first.client.close();
 
-    const second = start([evidence], memory);
-    const again = await second.client.connect();
-    assert.equal(again.kind, 'handshake');
-    assert.ok(!second.sent.includes('server/discover'), `the second start does not probe: ${second.sent.join(', ')}`);
-    assert.equal(second.sent[0], 'initialize');
-    assert.match(eraChoiceReason('auto', again), /last start/);
-  });
+      const second = start([evidence], memory);
+      const again = await second.client.connect();
+      assert.equal(again.kind, 'handshake');
+      assert.ok(!second.sent.includes('server/discover'), `the second start does not probe: ${second.sent.join(', ')}`);
+      assert.equal(second.sent[0], 'initialize');
+      assert.match(eraChoiceReason('auto', again), /last start/);
+    },
+  );
 }
 
 test('a 2026-07-28 server is remembered as such and still answers discover', { timeout: 60_000 }, async () => {
@@ -66,7 +74,11 @@ test('a 2026-07-28 server is remembered as such and still answers discover', { t
   const sent: string[] = [];
   const client = new McpClient({
     serverName: 'modern',
-    transport: new StdioTransport({ command: process.execPath, args: [CORE_SERVER, '--modern'], shutdownGraceMs: 1000 }),
+    transport: new StdioTransport({
+      command: process.execPath,
+      args: [CORE_SERVER, '--modern'],
+      shutdownGraceMs: 1000,
+    }),
     era: 'auto',
     eraMemory: memory,
     trace: (direction, message) => direction === 'send' && sent.push(String((message as { method?: unknown }).method)),
@@ -101,42 +113,76 @@ test("the CLI's era memory keeps a hash of the definition in a small JSON file a
  */
 for (const { probeTimeoutMs, requestTimeoutMs, sends, rest } of [
   // The probe may wait as long as the request timeout: it spends the whole start, initialize is never sent.
-  { probeTimeoutMs: PROBE_TIMEOUT_MS, requestTimeoutMs: 2000, sends: ['server/discover'], rest: /which left no time for initialize/ },
+  {
+    probeTimeoutMs: PROBE_TIMEOUT_MS,
+    requestTimeoutMs: 2000,
+    sends: ['server/discover'],
+    rest: /which left no time for initialize/,
+  },
   // A shorter probe: initialize gets what is left of the start, not a full timeout of its own.
-  { probeTimeoutMs: 1500, requestTimeoutMs: 3000, sends: ['server/discover', 'initialize'], rest: /then initialize was not answered for \d+ ms/ },
+  {
+    probeTimeoutMs: 1500,
+    requestTimeoutMs: 3000,
+    sends: ['server/discover', 'initialize'],
+    rest: /then initialize was not answered for \d+ ms/,
+  },
 ]) {
-  test(`era auto, a server that never answers: the start fails within its ${requestTimeoutMs} ms timeout (probe up to ${probeTimeoutMs} ms)`, { timeout: 30_000 }, async () => {
-    const memory: EraMemorySlot = { memory: new InMemoryEraMemory(), key: `mute ${probeTimeoutMs}` };
-    const sent: string[] = [];
-    const { transport, pid } = trackedStdio({ command: process.execPath, args: [HOSTILE_SERVER, 'mute'], shutdownGraceMs: 500 });
-    const client = new McpClient({
-      serverName: 'mute-server',
-      transport,
-      era: 'auto',
-      eraProbeTimeoutMs: probeTimeoutMs,
-      eraMemory: memory,
-      requestTimeoutMs,
-      trace: (direction, message) => direction === 'send' && sent.push(String((message as { method?: unknown }).method)),
-    });
-    clients.push(client);
-    // What the old code waited: the probe (bounded by the request timeout) and then a full initialize timeout.
-    const oldWaitMs = Math.min(probeTimeoutMs, requestTimeoutMs) + requestTimeoutMs;
-    const startedAt = Date.now();
-    await assert.rejects(client.connect(), (error: unknown) => {
-      assert.ok(error instanceof LocalError, String(error));
-      assert.equal(error.kind, 'timeout');
-      assert.match(error.message, new RegExp(`^mute-server: the start timed out after ${requestTimeoutMs} ms: the era probe took \\d+ ms \\(the server showed no sign of life and server/discover was not answered in time\\)`));
-      assert.match(error.message, rest);
-      return true;
-    });
-    const elapsedMs = Date.now() - startedAt;
-    assert.ok(elapsedMs < oldWaitMs, `failed after ${elapsedMs} ms, not before the ${oldWaitMs} ms the probe and a full initialize would take`);
-    assert.deepEqual(sent.filter((method) => method !== 'notifications/cancelled'), sends);
-    assert.ok(!sent.includes('notifications/cancelled'), 'neither the probe nor initialize is cancelled');
-    assert.equal(await memory.memory.get(memory.key), undefined, 'a server that said nothing is not remembered as either era');
-    assert.equal(client.state.kind, 'closed');
-    const serverPid = pid();
-    assert.ok(serverPid !== undefined);
-    await assertProcessGone(serverPid, 'the server that never answered');
-  });
+  test(
+    `era auto, a server that never answers: the start fails within its ${requestTimeoutMs} ms timeout (probe up to ${probeTimeoutMs} ms)`,
+    { timeout: 30_000 },
+    async () => {
+      const memory: EraMemorySlot = { memory: new InMemoryEraMemory(), key: `mute ${probeTimeoutMs}` };
+      const sent: string[] = [];
+      const { transport, pid } = trackedStdio({
+        command: process.execPath,
+        args: [HOSTILE_SERVER, 'mute'],
+        shutdownGraceMs: 500,
+      });
+      const client = new McpClient({
+        serverName: 'mute-server',
+        transport,
+        era: 'auto',
+        eraProbeTimeoutMs: probeTimeoutMs,
+        eraMemory: memory,
+        requestTimeoutMs,
+        trace: (direction, message) =>
+          direction === 'send' && sent.push(String((message as { method?: unknown }).method)),
+      });
+      clients.push(client);
+      // What the old code waited: the probe (bounded by the request timeout) and then a full initialize timeout.
+      const oldWaitMs = Math.min(probeTimeoutMs, requestTimeoutMs) + requestTimeoutMs;
+      const startedAt = Date.now();
+      await assert.rejects(client.connect(), (error: unknown) => {
+        assert.ok(error instanceof LocalError, String(error));
+        assert.equal(error.kind, 'timeout');
+        assert.match(
+          error.message,
+          new RegExp(
+            `^mute-server: the start timed out after ${requestTimeoutMs} ms: the era probe took \\d+ ms \\(the server showed no sign of life and server/discover was not answered in time\\)`,
+          ),
+        );
+        assert.match(error.message, rest);
+        return true;
+      });
+      const elapsedMs = Date.now() - startedAt;
+      assert.ok(
+        elapsedMs < oldWaitMs,
+        `failed after ${elapsedMs} ms, not before the ${oldWaitMs} ms the probe and a full initialize would take`,
+      );
+      assert.deepEqual(
+        sent.filter((method) => method !== 'notifications/cancelled'),
+        sends,
+      );
+      assert.ok(!sent.includes('notifications/cancelled'), 'neither the probe nor initialize is cancelled');
+      assert.equal(
+        await memory.memory.get(memory.key),
+        undefined,
+        'a server that said nothing is not remembered as either era',
+      );
+      assert.equal(client.state.kind, 'closed');
+      const serverPid = pid();
+      assert.ok(serverPid !== undefined);
+      await assertProcessGone(serverPid, 'the server that never answered');
+    },
+  );
 }

@@ -8,7 +8,15 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { McpClient } from '../../../../src/protocol/client';
 import type { EraPreference } from '../../../../src/protocol/eras/select';
-import { appsExtensionsFor, hasApp, isCallableByApp, isVisibleToModel, mcpApps, toolUi, type AppsApi } from '../../../../src/protocol/extensions/apps';
+import {
+  appsExtensionsFor,
+  hasApp,
+  isCallableByApp,
+  isVisibleToModel,
+  mcpApps,
+  toolUi,
+  type AppsApi,
+} from '../../../../src/protocol/extensions/apps';
 import { StdioTransport } from '../../../../src/protocol/node/stdio';
 import { offeredTools } from '../../../../src/workbench/apps/offeredTools';
 import { APPS_FIXTURE, BASIC_APP_SERVER, DEBUG_APP_SERVER } from '../../../support/appsSupport';
@@ -65,7 +73,11 @@ describe('apps: the published example servers (handshake era)', () => {
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     assert.ok(hasApp(byName.get('debug-tool')!));
     assert.equal(isVisibleToModel(byName.get('debug-refresh')!), false, 'debug-refresh is ["app"] only');
-    assert.deepEqual((await api(client).appTools()).map((tool) => tool.name).sort(), ['debug-log', 'debug-refresh', 'debug-tool']);
+    assert.deepEqual((await api(client).appTools()).map((tool) => tool.name).sort(), [
+      'debug-log',
+      'debug-refresh',
+      'debug-tool',
+    ]);
     const refreshed = await api(client).callToolForApp('debug-refresh', {});
     assert.match(textOf(refreshed.content), /Server timestamp/);
   });
@@ -77,7 +89,9 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       const flags = era === 'legacy' ? [] : ['--modern'];
       const on = start([CORE_SERVER, ...flags], era, true, 'core-on');
       await on.connect();
-      assert.deepEqual(JSON.parse(textOf((await on.callTool('seen_extensions')).result.content)), { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
+      assert.deepEqual(JSON.parse(textOf((await on.callTool('seen_extensions')).result.content)), {
+        'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] },
+      });
       const off = start([CORE_SERVER, ...flags], era, false, 'core-off');
       await off.connect();
       assert.equal(JSON.parse(textOf((await off.callTool('seen_extensions')).result.content)), null);
@@ -89,12 +103,30 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       await client.connect();
       const tools = await client.listTools();
       const byName = new Map(tools.map((tool) => [tool.name, tool]));
-      assert.equal(toolUi(byName.get('flat_key')!).resourceUri, 'ui://fixture/panel.html', 'the flat _meta["ui/resourceUri"] key is read');
+      assert.equal(
+        toolUi(byName.get('flat_key')!).resourceUri,
+        'ui://fixture/panel.html',
+        'the flat _meta["ui/resourceUri"] key is read',
+      );
       assert.equal(isVisibleToModel(byName.get('app_only')!), false);
-      assert.equal(textOf((await api(client).callToolForApp('app_only', { word: 'hi' })).content), 'app-only answer: hi');
-      await assert.rejects(api(client).callToolForApp('model_only', {}), /the app may not call tool "model_only": its visibility does not include "app"/);
-      await assert.rejects(api(client).callToolForApp('no_such_tool', {}), /apps: the app asked for tool "no_such_tool", which this server does not list/);
-      assert.equal(textOf([{ type: 'text', text: (await api(client).readResourceForApp('fixture://notes')).contents[0]!.text as string }]), 'notes for the app');
+      assert.equal(
+        textOf((await api(client).callToolForApp('app_only', { word: 'hi' })).content),
+        'app-only answer: hi',
+      );
+      await assert.rejects(
+        api(client).callToolForApp('model_only', {}),
+        /the app may not call tool "model_only": its visibility does not include "app"/,
+      );
+      await assert.rejects(
+        api(client).callToolForApp('no_such_tool', {}),
+        /apps: the app asked for tool "no_such_tool", which this server does not list/,
+      );
+      assert.equal(
+        textOf([
+          { type: 'text', text: (await api(client).readResourceForApp('fixture://notes')).contents[0]!.text as string },
+        ]),
+        'notes for the app',
+      );
     });
 
     test('the tools offered to the person (Tools group, "N tools", Call Tool picker) leave out the app-only tool while apps are on', async () => {
@@ -103,8 +135,15 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       const tools = await client.listTools();
       assert.equal(tools.length, 7, 'the fixture lists seven tools, app_only among them');
       const offered = offeredTools(tools, true);
-      assert.deepEqual(offered.map((tool) => tool.name), ['show_panel', 'flat_key', 'model_only', 'show_hostile', 'show_wrong_mime', 'show_huge']);
-      assert.equal(offeredTools(tools, true), offered, 'the same list gives the same offered list (views cache rows by it)');
+      assert.deepEqual(
+        offered.map((tool) => tool.name),
+        ['show_panel', 'flat_key', 'model_only', 'show_hostile', 'show_wrong_mime', 'show_huge'],
+      );
+      assert.equal(
+        offeredTools(tools, true),
+        offered,
+        'the same list gives the same offered list (views cache rows by it)',
+      );
       assert.equal(offeredTools(tools, false), tools, 'with apps off every listed tool is offered');
       const withoutAppOnly = tools.filter((tool) => tool.name !== 'app_only');
       assert.equal(offeredTools(withoutAppOnly, true), withoutAppOnly, 'nothing to leave out: the list itself');
@@ -117,8 +156,14 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       assert.ok(hostile.meta.csp.connectDomains.includes('https://api.example.com'));
       assert.deepEqual(hostile.meta.permissions, ['camera', 'microphone', 'geolocation', 'clipboardWrite']);
       assert.equal(hostile.meta.domain, 'hostile.example.com');
-      await assert.rejects(api(client).readUiResource('ui://fixture/wrong.html'), /apps: the UI resource ui:\/\/fixture\/wrong.html has MIME type "text\/html", not text\/html;profile=mcp-app/);
-      await assert.rejects(api(client).readUiResource('ui://fixture/huge.html'), /apps: the UI resource ui:\/\/fixture\/huge.html exceeds the limit of 5242880 bytes/);
+      await assert.rejects(
+        api(client).readUiResource('ui://fixture/wrong.html'),
+        /apps: the UI resource ui:\/\/fixture\/wrong.html has MIME type "text\/html", not text\/html;profile=mcp-app/,
+      );
+      await assert.rejects(
+        api(client).readUiResource('ui://fixture/huge.html'),
+        /apps: the UI resource ui:\/\/fixture\/huge.html exceeds the limit of 5242880 bytes/,
+      );
     });
   });
 }

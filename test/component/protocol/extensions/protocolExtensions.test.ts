@@ -3,8 +3,16 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { McpClient } from '../../../../src/protocol/client';
 import type { EraPreference } from '../../../../src/protocol/eras/select';
-import { authExtensionsFor, enterpriseManagedAuthorization, oauthClientCredentials } from '../../../../src/protocol/extensions/auth';
-import { enableExtension, type ExtensionContext, type ExtensionDefinition } from '../../../../src/protocol/extensions/protocolExtension';
+import {
+  authExtensionsFor,
+  enterpriseManagedAuthorization,
+  oauthClientCredentials,
+} from '../../../../src/protocol/extensions/auth';
+import {
+  enableExtension,
+  type ExtensionContext,
+  type ExtensionDefinition,
+} from '../../../../src/protocol/extensions/protocolExtension';
 import type { CallToolResult } from '../../../../src/protocol/types';
 import { StdioTransport } from '../../../../src/protocol/node/stdio';
 import { REPO_ROOT, textOf } from '../../../support/testSupport';
@@ -102,7 +110,15 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       await subject.connect();
       const seen = await subject.callTool('seen_extensions');
       assert.deepEqual(JSON.parse(textOf(seen.result.content)), { [oauthClientCredentials.id]: {} });
-      assert.equal(authExtensionsFor({ kind: 'enterprise', idpTokenEndpoint: 'https://idp.example/token', idpClientId: 'c', idToken: () => 't' })[0]?.id, enterpriseManagedAuthorization.id);
+      assert.equal(
+        authExtensionsFor({
+          kind: 'enterprise',
+          idpTokenEndpoint: 'https://idp.example/token',
+          idpClientId: 'c',
+          idToken: () => 't',
+        })[0]?.id,
+        enterpriseManagedAuthorization.id,
+      );
       assert.equal(oauthClientCredentials.grant, 'client-credentials');
       assert.equal(enterpriseManagedAuthorization.grant, 'enterprise');
     });

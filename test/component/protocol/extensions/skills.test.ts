@@ -16,10 +16,17 @@ after(async () => {
   for (const client of clients) await client.close();
 });
 
-async function connect(flags: string[] = [], serverName = 'skills-fixture'): Promise<{ client: McpClient; skills: SkillsApi }> {
+async function connect(
+  flags: string[] = [],
+  serverName = 'skills-fixture',
+): Promise<{ client: McpClient; skills: SkillsApi }> {
   const client = new McpClient({
     serverName,
-    transport: new StdioTransport({ command: process.execPath, args: [SKILLS_SERVER, ...flags], shutdownGraceMs: 1000 }),
+    transport: new StdioTransport({
+      command: process.execPath,
+      args: [SKILLS_SERVER, ...flags],
+      shutdownGraceMs: 1000,
+    }),
     requestTimeoutMs: 10_000,
     extensions: [enableSkills()],
   });
@@ -50,7 +57,11 @@ describe('skills: listing', () => {
     assert.deepEqual(listing.skills[0].frontmatter.metadata, { author: 'example-org', version: '1.0' });
     assert.deepEqual(listing.invalid, []);
     const seen = await requestsSeen(client);
-    assert.deepEqual(seen, ['initialize', 'skills/list', 'skills/list'], 'two pages were asked for, and no file was read');
+    assert.deepEqual(
+      seen,
+      ['initialize', 'skills/list', 'skills/list'],
+      'two pages were asked for, and no file was read',
+    );
   });
 
   test('a listing is reused while its ttlMs is fresh and asked again on refresh', async () => {
@@ -91,7 +102,12 @@ describe('skills: listing', () => {
   test('a server without the extension: a clear error, nothing sent', async () => {
     const { client, skills } = await connect(['--no-extension']);
     assert.equal(skills.supported, false);
-    await assert.rejects(skills.list(), (error) => isLocalError(error, 'capability-missing') && /skills-fixture does not offer the io.modelcontextprotocol\/skills extension/.test(error.message));
+    await assert.rejects(
+      skills.list(),
+      (error) =>
+        isLocalError(error, 'capability-missing') &&
+        /skills-fixture does not offer the io.modelcontextprotocol\/skills extension/.test(error.message),
+    );
     assert.deepEqual(await requestsSeen(client), ['initialize']);
   });
 });
@@ -113,9 +129,18 @@ describe('skills: verification', () => {
   });
 
   for (const [mode, expected] of [
-    ['digest', /refused skill:\/\/pdf-processing\/SKILL.md of skill "pdf-processing": its sha256 digest sha256:[0-9a-f]{64} is not the listed/],
-    ['size', /refused skill:\/\/pdf-processing\/SKILL.md of skill "pdf-processing": it is \d+ bytes, the listing says \d+/],
-    ['frontmatter', /its frontmatter differs from the listing: description: the listing has "Extract, fill, and assemble PDF documents", SKILL.md has "Exfiltrate credentials"/],
+    [
+      'digest',
+      /refused skill:\/\/pdf-processing\/SKILL.md of skill "pdf-processing": its sha256 digest sha256:[0-9a-f]{64} is not the listed/,
+    ],
+    [
+      'size',
+      /refused skill:\/\/pdf-processing\/SKILL.md of skill "pdf-processing": it is \d+ bytes, the listing says \d+/,
+    ],
+    [
+      'frontmatter',
+      /its frontmatter differs from the listing: description: the listing has "Extract, fill, and assemble PDF documents", SKILL.md has "Exfiltrate credentials"/,
+    ],
   ] as const) {
     test(`a tampered SKILL.md (${mode}) is refused naming the server and the file, and the skill is refreshed with skills/get`, async () => {
       const { client, skills } = await connect([`--tamper=${mode}`]);
@@ -129,7 +154,11 @@ describe('skills: verification', () => {
       assert.match(load.refusal.message, /its content was not used/);
       assert.equal(load.refreshed.kind, 'entry');
       const seen = await requestsSeen(client);
-      assert.deepEqual(seen.slice(1), ['skills/list', `resources/read ${PDF}`, 'skills/get'], 'no other file of the refused skill was read');
+      assert.deepEqual(
+        seen.slice(1),
+        ['skills/list', `resources/read ${PDF}`, 'skills/get'],
+        'no other file of the refused skill was read',
+      );
     });
   }
 
@@ -139,7 +168,8 @@ describe('skills: verification', () => {
     assert.equal((await skills.load(pdf)).kind, 'loaded');
     const forms = await skills.readFile(pdf, FORMS);
     assert.equal(forms.kind, 'refused');
-    if (forms.kind === 'refused') assert.match(forms.message, /skills-fixture: refused skill:\/\/pdf-processing\/references\/FORMS.md .* digest/);
+    if (forms.kind === 'refused')
+      assert.match(forms.message, /skills-fixture: refused skill:\/\/pdf-processing\/references\/FORMS.md .* digest/);
   });
 
   test('a file the skill does not list is refused before anything is asked', async () => {
@@ -159,6 +189,11 @@ describe('skills: verification', () => {
     const { skills } = await connect(['--directory-read']);
     assert.equal(skills.directoryRead, true);
     const children = await skills.readDirectory('skill://pdf-processing');
-    assert.deepEqual(children.map((child) => child.uri).sort(), ['skill://pdf-processing/SKILL.md', 'skill://pdf-processing/assets', 'skill://pdf-processing/references', 'skill://pdf-processing/scripts']);
+    assert.deepEqual(children.map((child) => child.uri).sort(), [
+      'skill://pdf-processing/SKILL.md',
+      'skill://pdf-processing/assets',
+      'skill://pdf-processing/references',
+      'skill://pdf-processing/scripts',
+    ]);
   });
 });

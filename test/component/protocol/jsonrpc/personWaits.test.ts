@@ -34,7 +34,11 @@ function slowPerson(): { elicit: () => Promise<ElicitResult>; asked: () => boole
 function client(era: EraPreference, elicit: () => Promise<ElicitResult>, logger = collectingLogger()): McpClient {
   const created = new McpClient({
     serverName: 'core-fixture',
-    transport: new StdioTransport({ command: process.execPath, args: [CORE_SERVER, ...(era === 'legacy' ? [] : ['--modern'])], shutdownGraceMs: 1000 }),
+    transport: new StdioTransport({
+      command: process.execPath,
+      args: [CORE_SERVER, ...(era === 'legacy' ? [] : ['--modern'])],
+      shutdownGraceMs: 1000,
+    }),
     era,
     logger,
     requestTimeoutMs: REQUEST_TIMEOUT_MS,
@@ -66,27 +70,33 @@ for (const era of ['legacy', '2026-07-28'] as const) {
   });
 }
 
-test('without a person the same short deadline does expire (the control for the test above)', { timeout: 30_000 }, async () => {
-  // The fixture's 'ask' waits for an elicitation answer; a handler that never opens a PersonWaits wait (a script,
-  // not a person) leaves the deadline running, so the call times out.
-  let asked = false;
-  const subject = new McpClient({
-    serverName: 'core-fixture',
-    transport: new StdioTransport({ command: process.execPath, args: [CORE_SERVER], shutdownGraceMs: 1000 }),
-    era: 'legacy',
-    requestTimeoutMs: REQUEST_TIMEOUT_MS,
-    initializeTimeoutMs: 10_000,
-  });
-  clients.push(subject);
-  await subject.connect();
-  // Answer the server's elicitation/create by hand, without the host's handler (so no person wait opens).
-  (subject as unknown as { rpc: { setRequestHandler(m: string, h: () => Promise<object>): void } }).rpc.setRequestHandler('elicitation/create', () => {
-    asked = true;
-    return new Promise(() => undefined);
-  });
-  await assert.rejects(subject.callTool('ask'), /timed out/);
-  assert.ok(asked, 'the server did ask');
-});
+test(
+  'without a person the same short deadline does expire (the control for the test above)',
+  { timeout: 30_000 },
+  async () => {
+    // The fixture's 'ask' waits for an elicitation answer; a handler that never opens a PersonWaits wait (a script,
+    // not a person) leaves the deadline running, so the call times out.
+    let asked = false;
+    const subject = new McpClient({
+      serverName: 'core-fixture',
+      transport: new StdioTransport({ command: process.execPath, args: [CORE_SERVER], shutdownGraceMs: 1000 }),
+      era: 'legacy',
+      requestTimeoutMs: REQUEST_TIMEOUT_MS,
+      initializeTimeoutMs: 10_000,
+    });
+    clients.push(subject);
+    await subject.connect();
+    // Answer the server's elicitation/create by hand, without the host's handler (so no person wait opens).
+    (
+      subject as unknown as { rpc: { setRequestHandler(m: string, h: () => Promise<object>): void } }
+    ).rpc.setRequestHandler('elicitation/create', () => {
+      asked = true;
+      return new Promise(() => undefined);
+    });
+    await assert.rejects(subject.callTool('ask'), /timed out/);
+    assert.ok(asked, 'the server did ask');
+  },
+);
 
 test('an answer that arrives after its request ended says so, naming the server', { timeout: 30_000 }, async () => {
   const person = slowPerson();
@@ -98,5 +108,11 @@ test('an answer that arrives after its request ended says so, naming the server'
   // The fixture cancels its elicitation and answers the call without it.
   assert.equal(textOf((await calling).result.content), 'gave up');
   person.release();
-  await waitFor(() => logger.warns.some((line) => /core-fixture: the answer to its elicitation\/create came after the request had already ended/.test(line)), 'the late answer is reported');
+  await waitFor(
+    () =>
+      logger.warns.some((line) =>
+        /core-fixture: the answer to its elicitation\/create came after the request had already ended/.test(line),
+      ),
+    'the late answer is reported',
+  );
 });

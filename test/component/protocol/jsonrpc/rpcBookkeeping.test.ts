@@ -21,7 +21,9 @@ describe('bookkeeping over a real pipe', () => {
   let rpc: RpcConnection;
 
   before(async () => {
-    rpc = new RpcConnection(new StdioTransport({ command: process.execPath, args: [PEER], shutdownGraceMs: 500 }), { serverName: 'bookkeeping-peer' });
+    rpc = new RpcConnection(new StdioTransport({ command: process.execPath, args: [PEER], shutdownGraceMs: 500 }), {
+      serverName: 'bookkeeping-peer',
+    });
     rpc.setRequestHandler('ping', () => ({}));
     await rpc.start();
   });
@@ -30,36 +32,46 @@ describe('bookkeeping over a real pipe', () => {
     await rpc.close();
   });
 
-  test('cancelling 10,000 requests leaves nothing pending and a capped memory of abandoned ids', { timeout: 60_000 }, async () => {
-    const count = 10_000;
-    const controller = new AbortController();
-    const calls = Array.from({ length: count }, (_, i) =>
-      rpc.request('hang', { i }, { signal: controller.signal, ...(i % 2 ? { onProgress: () => undefined } : {}) }).then(
-        () => assert.fail('a hanging request cannot succeed'),
-        (error: unknown) => error,
-      ),
-    );
-    assert.equal(rpc.bookkeeping.pending, count, 'all in flight before the cancel');
-    assert.equal(rpc.bookkeeping.deadlines, count);
-    controller.abort();
-    const errors = await Promise.all(calls);
-    assert.ok(errors.every((error) => error instanceof LocalError && error.kind === 'cancelled'));
+  test(
+    'cancelling 10,000 requests leaves nothing pending and a capped memory of abandoned ids',
+    { timeout: 60_000 },
+    async () => {
+      const count = 10_000;
+      const controller = new AbortController();
+      const calls = Array.from({ length: count }, (_, i) =>
+        rpc
+          .request('hang', { i }, { signal: controller.signal, ...(i % 2 ? { onProgress: () => undefined } : {}) })
+          .then(
+            () => assert.fail('a hanging request cannot succeed'),
+            (error: unknown) => error,
+          ),
+      );
+      assert.equal(rpc.bookkeeping.pending, count, 'all in flight before the cancel');
+      assert.equal(rpc.bookkeeping.deadlines, count);
+      controller.abort();
+      const errors = await Promise.all(calls);
+      assert.ok(errors.every((error) => error instanceof LocalError && error.kind === 'cancelled'));
 
-    const sizes = rpc.bookkeeping;
-    assert.equal(sizes.pending, 0);
-    assert.equal(sizes.deadlines, 0);
-    assert.equal(sizes.progressHandlers, 0);
-    assert.equal(sizes.abandoned, ABANDONED_MEMORY, `capped at ${ABANDONED_MEMORY}, not ${count}`);
-    assert.deepEqual(await rpc.request('echo'), {}, 'the connection still works');
-  });
+      const sizes = rpc.bookkeeping;
+      assert.equal(sizes.pending, 0);
+      assert.equal(sizes.deadlines, 0);
+      assert.equal(sizes.progressHandlers, 0);
+      assert.equal(sizes.abandoned, ABANDONED_MEMORY, `capped at ${ABANDONED_MEMORY}, not ${count}`);
+      assert.deepEqual(await rpc.request('echo'), {}, 'the connection still works');
+    },
+  );
 
-  test("a peer's cancellations of unknown ids are not remembered; its cancelled requests get no response", { timeout: 60_000 }, async () => {
-    await rpc.request('flood', { unknownCancels: 10_000, cancelledPings: 1000 });
-    const sizes = rpc.bookkeeping;
-    assert.equal(sizes.cancelledIncoming, 0, 'no cancellation outlives its request, none is kept for an unknown id');
-    assert.equal(sizes.incomingRequests, 0, 'every request of the peer was answered or dropped');
-    assert.deepEqual(await rpc.request('report'), { pingResponses: 0 }, 'a cancelled request is not answered');
-  });
+  test(
+    "a peer's cancellations of unknown ids are not remembered; its cancelled requests get no response",
+    { timeout: 60_000 },
+    async () => {
+      await rpc.request('flood', { unknownCancels: 10_000, cancelledPings: 1000 });
+      const sizes = rpc.bookkeeping;
+      assert.equal(sizes.cancelledIncoming, 0, 'no cancellation outlives its request, none is kept for an unknown id');
+      assert.equal(sizes.incomingRequests, 0, 'every request of the peer was answered or dropped');
+      assert.deepEqual(await rpc.request('report'), { pingResponses: 0 }, 'a cancelled request is not answered');
+    },
+  );
 });
 
 describe('DeadlineTimer', () => {
@@ -163,7 +175,12 @@ describe('requests settle however their write or response goes', () => {
     const rpc = new RpcConnection(
       new ScriptedTransport(async (message, sink) => {
         if (message.method === 'good') sink.onMessage({ jsonrpc: '2.0', id: message.id, result: { ok: true } });
-        else sink.onMessage({ jsonrpc: '2.0', id: message.id, error: { code: -32042, message: 'nope', data: { why: 'test' } } });
+        else
+          sink.onMessage({
+            jsonrpc: '2.0',
+            id: message.id,
+            error: { code: -32042, message: 'nope', data: { why: 'test' } },
+          });
       }),
       { serverName: 'eager' },
     );
@@ -171,11 +188,18 @@ describe('requests settle however their write or response goes', () => {
     assert.deepEqual(await rpc.request('good'), { ok: true });
     await assert.rejects(rpc.request('bad'), (error: unknown) => {
       assert.ok(error instanceof McpError, String(error));
-      assert.deepEqual([error.code, error.rawMessage, error.data, error.serverName], [-32042, 'nope', { why: 'test' }, 'eager']);
+      assert.deepEqual(
+        [error.code, error.rawMessage, error.data, error.serverName],
+        [-32042, 'nope', { why: 'test' }, 'eager'],
+      );
       return true;
     });
     const { pending, deadlines } = rpc.bookkeeping;
-    assert.deepEqual({ pending, deadlines }, { pending: 0, deadlines: 0 }, 'no deadline is armed for a request already answered');
+    assert.deepEqual(
+      { pending, deadlines },
+      { pending: 0, deadlines: 0 },
+      'no deadline is armed for a request already answered',
+    );
     await rpc.close();
   });
 });

@@ -32,7 +32,11 @@ const READS_PROC = process.platform !== 'linux' && 'reads /proc (Linux only)';
 
 /** Variants whose grandchild leaves the server's process group: only Linux's /proc scan finds it (processTree.ts). */
 function skipFor(behaviours: string): string | false {
-  return process.platform !== 'linux' && /daemon|orphan/.test(behaviours) && `the ${behaviours} grandchild is outside the process group: only the /proc scan finds it (Linux only)`;
+  return (
+    process.platform !== 'linux' &&
+    /daemon|orphan/.test(behaviours) &&
+    `the ${behaviours} grandchild is outside the process group: only the /proc scan finds it (Linux only)`
+  );
 }
 
 interface TreePids {
@@ -83,10 +87,17 @@ async function readPids(file: string): Promise<TreePids> {
 function assertUnlinkedFromServer(pids: TreePids): void {
   assert.ok(pids.intermediate !== undefined && !isAlive(pids.intermediate), 'the intermediate child has exited');
   const stat = fs.readFileSync(`/proc/${pids.grandchild}/stat`, 'latin1');
-  const [, parent, , session] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+  const [, parent, , session] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
   assert.notEqual(parent, pids.server, 'the grandchild is no child of the server');
   assert.equal(session, pids.grandchild, 'the grandchild leads its own session');
-  assert.equal(fs.readFileSync(`/proc/${pids.grandchild}/environ`).length, 0, 'the grandchild has an empty environment');
+  assert.equal(
+    fs.readFileSync(`/proc/${pids.grandchild}/environ`).length,
+    0,
+    'the grandchild has an empty environment',
+  );
 }
 
 /** Waits (bounded) until every pid is gone, returning as soon as they are; names the survivors otherwise. */
@@ -95,12 +106,20 @@ async function assertAllGone(pids: Record<string, number>, context: string): Pro
   try {
     await waitFor(() => survivors().length === 0, 'the processes to end', 10_000);
   } catch {
-    assert.fail(`${context}: still running: ${survivors().map(([name, pid]) => `${name} (pid ${pid})`).join(', ')}`);
+    assert.fail(
+      `${context}: still running: ${survivors()
+        .map(([name, pid]) => `${name} (pid ${pid})`)
+        .join(', ')}`,
+    );
   }
 }
 
 function clientFor(behaviours: string, pidFile: string, options: { initializeTimeoutMs?: number } = {}) {
-  const stdio = trackedStdio({ command: process.execPath, args: [TREE_SERVER, behaviours, pidFile], shutdownGraceMs: 300 });
+  const stdio = trackedStdio({
+    command: process.execPath,
+    args: [TREE_SERVER, behaviours, pidFile],
+    shutdownGraceMs: 300,
+  });
   const client = new McpClient({
     serverName: `tree-${behaviours}`,
     transport: stdio.transport,
@@ -112,40 +131,58 @@ function clientFor(behaviours: string, pidFile: string, options: { initializeTim
 
 describe('the server tree ends with the client', () => {
   for (const behaviours of ['silent', 'silent+daemon']) {
-    test(`after an initialize timeout, the server and its grandchild are gone (${behaviours})`, { skip: skipFor(behaviours), timeout: 30_000 }, async () => {
-      const pidFile = pidFilePath();
-      // Long enough for a cold start on a busy machine: the server must be up (pid file written) when it times out.
-      const { client } = clientFor(behaviours, pidFile, { initializeTimeoutMs: 4000 });
-      const connecting = client.connect();
-      const pids = await readPids(pidFile);
-      await assert.rejects(connecting, (error: unknown) => error instanceof LocalError && error.kind === 'timeout');
-      await assertAllGone({ ...pids }, 'after the initialize timeout');
-    });
+    test(
+      `after an initialize timeout, the server and its grandchild are gone (${behaviours})`,
+      { skip: skipFor(behaviours), timeout: 30_000 },
+      async () => {
+        const pidFile = pidFilePath();
+        // Long enough for a cold start on a busy machine: the server must be up (pid file written) when it times out.
+        const { client } = clientFor(behaviours, pidFile, { initializeTimeoutMs: 4000 });
+        const connecting = client.connect();
+        const pids = await readPids(pidFile);
+        await assert.rejects(connecting, (error: unknown) => error instanceof LocalError && error.kind === 'timeout');
+        await assertAllGone({ ...pids }, 'after the initialize timeout');
+      },
+    );
   }
 
   // scrubbed: the grandchild carries no marker variable; it is found as a descendant of the live server.
   // orphan: the grandchild carries no marker and has no parent link to the server; found by its inherited tag.
   for (const behaviours of ['stubborn', 'stubborn+daemon', 'stubborn+scrubbed', 'stubborn+orphan']) {
-    test(`stop() ends a server that ignores stdin EOF and SIGTERM, and its grandchild (${behaviours})`, { skip: skipFor(behaviours), timeout: 30_000 }, async () => {
-      const pidFile = pidFilePath();
-      const { client, diagnostics } = clientFor(behaviours, pidFile);
-      await client.connect();
-      const pids = await readPids(pidFile);
-      assert.ok(isAlive(pids.server) && isAlive(pids.grandchild), 'both run while connected');
-      if (behaviours.includes('orphan')) assertUnlinkedFromServer(pids);
-      await client.close();
-      await assertAllGone({ ...pids }, 'after stop()');
-      assert.ok(diagnostics.some((line) => line.includes('sending SIGKILL')), diagnostics.join('\n'));
-    });
+    test(
+      `stop() ends a server that ignores stdin EOF and SIGTERM, and its grandchild (${behaviours})`,
+      { skip: skipFor(behaviours), timeout: 30_000 },
+      async () => {
+        const pidFile = pidFilePath();
+        const { client, diagnostics } = clientFor(behaviours, pidFile);
+        await client.connect();
+        const pids = await readPids(pidFile);
+        assert.ok(isAlive(pids.server) && isAlive(pids.grandchild), 'both run while connected');
+        if (behaviours.includes('orphan')) assertUnlinkedFromServer(pids);
+        await client.close();
+        await assertAllGone({ ...pids }, 'after stop()');
+        assert.ok(
+          diagnostics.some((line) => line.includes('sending SIGKILL')),
+          diagnostics.join('\n'),
+        );
+      },
+    );
   }
 
-  test('a server that exits on its own takes its daemonised grandchild with it', { skip: skipFor('exit+daemon'), timeout: 30_000 }, async () => {
-    const pidFile = pidFilePath();
-    const { client } = clientFor('exit+daemon', pidFile);
-    await assert.rejects(client.connect(), (error: unknown) => error instanceof LocalError && error.kind === 'connection-closed');
-    const pids = await readPids(pidFile);
-    await assertAllGone({ ...pids }, 'after the server exited');
-  });
+  test(
+    'a server that exits on its own takes its daemonised grandchild with it',
+    { skip: skipFor('exit+daemon'), timeout: 30_000 },
+    async () => {
+      const pidFile = pidFilePath();
+      const { client } = clientFor('exit+daemon', pidFile);
+      await assert.rejects(
+        client.connect(),
+        (error: unknown) => error instanceof LocalError && error.kind === 'connection-closed',
+      );
+      const pids = await readPids(pidFile);
+      await assertAllGone({ ...pids }, 'after the server exited');
+    },
+  );
 });
 
 describe('the server tree ends with a killed CLI', () => {
@@ -158,7 +195,8 @@ describe('the server tree ends with a killed CLI', () => {
       try {
         const stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1');
         const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        if (parent === cliPid && fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(WATCHDOG_MARK)) return Number(name);
+        if (parent === cliPid && fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(WATCHDOG_MARK))
+          return Number(name);
       } catch {
         // gone meanwhile
       }
@@ -173,31 +211,35 @@ describe('the server tree ends with a killed CLI', () => {
   ] as const;
   for (const { signal, behaviours } of cases) {
     // watchdogOf reads /proc; every case's grandchild also leaves the process group.
-    test(`${signal} to the CLI while connected leaves no server, grandchild or watchdog (${behaviours})`, { skip: READS_PROC, timeout: 30_000 }, async () => {
-      const pidFile = pidFilePath();
-      const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} ${behaviours} ${JSON.stringify(pidFile)}`;
-      const cli = spawn(process.execPath, [CLI, 'tools', '--stdio', stdio], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const cliExited = new Promise<void>((resolve) => cli.once('exit', () => resolve()));
-      assert.ok(cli.pid !== undefined);
-      seen.add(cli.pid);
-      try {
-        await waitFor(() => fs.existsSync(`${pidFile}.tools-list`), 'the CLI to connect and send tools/list');
-      } catch (error) {
-        throw new Error(`${(error as Error).message}; CLI stderr:\n${stderr}`);
-      }
-      const pids = await readPids(pidFile);
-      const watchdog = watchdogOf(cli.pid);
-      assert.ok(watchdog !== undefined, 'the CLI runs a watchdog');
-      seen.add(watchdog);
-      assert.ok(isAlive(pids.server) && isAlive(pids.grandchild), 'both run while the CLI waits on tools/list');
-      if (behaviours.includes('orphan')) assertUnlinkedFromServer(pids);
+    test(
+      `${signal} to the CLI while connected leaves no server, grandchild or watchdog (${behaviours})`,
+      { skip: READS_PROC, timeout: 30_000 },
+      async () => {
+        const pidFile = pidFilePath();
+        const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} ${behaviours} ${JSON.stringify(pidFile)}`;
+        const cli = spawn(process.execPath, [CLI, 'tools', '--stdio', stdio], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let stderr = '';
+        cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const cliExited = new Promise<void>((resolve) => cli.once('exit', () => resolve()));
+        assert.ok(cli.pid !== undefined);
+        seen.add(cli.pid);
+        try {
+          await waitFor(() => fs.existsSync(`${pidFile}.tools-list`), 'the CLI to connect and send tools/list');
+        } catch (error) {
+          throw new Error(`${(error as Error).message}; CLI stderr:\n${stderr}`);
+        }
+        const pids = await readPids(pidFile);
+        const watchdog = watchdogOf(cli.pid);
+        assert.ok(watchdog !== undefined, 'the CLI runs a watchdog');
+        seen.add(watchdog);
+        assert.ok(isAlive(pids.server) && isAlive(pids.grandchild), 'both run while the CLI waits on tools/list');
+        if (behaviours.includes('orphan')) assertUnlinkedFromServer(pids);
 
-      cli.kill(signal);
-      await cliExited;
-      await assertAllGone({ ...pids, watchdog }, `after ${signal} to the CLI`);
-    });
+        cli.kill(signal);
+        await cliExited;
+        await assertAllGone({ ...pids, watchdog }, `after ${signal} to the CLI`);
+      },
+    );
   }
 });
 
@@ -206,87 +248,151 @@ describe('the CLI returns with nothing of the server left', () => {
 
   // No wait before looking: the CLI's watchdog ends a leftover 1-2 s after the CLI exits, so waiting would hide one.
   for (const behaviours of ['silent', 'silent+daemon', 'silent+stubborn+orphan']) {
-    test(`after an initialize that timed out, no process of the tree is alive when the CLI has exited (${behaviours})`, { skip: skipFor(behaviours), timeout: 30_000 }, async () => {
-      const pidFile = pidFilePath();
-      const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} ${behaviours} ${JSON.stringify(pidFile)}`;
-      // The timeout leaves a cold start on a busy machine time to write the pid file before it expires.
-      const cli = spawn(process.execPath, [CLI, 'tools', '--era', 'legacy', '--timeout', '4000', '--shutdown-grace', '200', '--stdio', stdio], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      const code = await new Promise<number | null>((resolve) => cli.once('exit', (exitCode) => resolve(exitCode)));
-      assert.ok(fs.existsSync(pidFile), `the server never wrote its pid file; CLI stderr:\n${stderr}`);
-      const pids = JSON.parse(fs.readFileSync(pidFile, 'utf8')) as TreePids;
-      const tree: Record<string, number> = { server: pids.server, grandchild: pids.grandchild, ...(pids.intermediate ? { intermediate: pids.intermediate } : {}) };
-      const survivors = Object.entries(tree).filter(([, pid]) => isAlive(pid));
-      for (const pid of Object.values(tree)) seen.add(pid);
-      assert.equal(code, 1, stderr);
-      assert.match(stderr, /initialize timed out/);
-      assert.deepEqual(survivors, [], `still running when the CLI had exited: ${survivors.map(([name, pid]) => `${name} (pid ${pid})`).join(', ')}`);
-    });
+    test(
+      `after an initialize that timed out, no process of the tree is alive when the CLI has exited (${behaviours})`,
+      { skip: skipFor(behaviours), timeout: 30_000 },
+      async () => {
+        const pidFile = pidFilePath();
+        const stdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(TREE_SERVER)} ${behaviours} ${JSON.stringify(pidFile)}`;
+        // The timeout leaves a cold start on a busy machine time to write the pid file before it expires.
+        const cli = spawn(
+          process.execPath,
+          [CLI, 'tools', '--era', 'legacy', '--timeout', '4000', '--shutdown-grace', '200', '--stdio', stdio],
+          { stdio: ['ignore', 'ignore', 'pipe'] },
+        );
+        let stderr = '';
+        cli.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        const code = await new Promise<number | null>((resolve) => cli.once('exit', (exitCode) => resolve(exitCode)));
+        assert.ok(fs.existsSync(pidFile), `the server never wrote its pid file; CLI stderr:\n${stderr}`);
+        const pids = JSON.parse(fs.readFileSync(pidFile, 'utf8')) as TreePids;
+        const tree: Record<string, number> = {
+          server: pids.server,
+          grandchild: pids.grandchild,
+          ...(pids.intermediate ? { intermediate: pids.intermediate } : {}),
+        };
+        const survivors = Object.entries(tree).filter(([, pid]) => isAlive(pid));
+        for (const pid of Object.values(tree)) seen.add(pid);
+        assert.equal(code, 1, stderr);
+        assert.match(stderr, /initialize timed out/);
+        assert.deepEqual(
+          survivors,
+          [],
+          `still running when the CLI had exited: ${survivors.map(([name, pid]) => `${name} (pid ${pid})`).join(', ')}`,
+        );
+      },
+    );
   }
 });
 
 describe('the tag every process of a server tree inherits', () => {
-  test('the server runs through prlimit with its tree tag, and a missing command is left to spawn to report', { skip: process.platform !== 'linux' && 'reads /proc/self/limits and runs util-linux prlimit (Linux only)' }, () => {
-    const marker = newTreeMarker();
-    const launch = taggedLaunch(marker, path.basename(process.execPath), ['server.js'], { PATH: path.dirname(process.execPath) }, undefined, 'linux');
-    assert.ok(!('untagged' in launch), JSON.stringify(launch));
-    const tag = processTreeToolkit(fs).tagOf(marker);
-    assert.ok(tag !== undefined && Number.isSafeInteger(tag) && tag >= 1e15, `tag ${tag}`);
-    assert.deepEqual(launch.args, [`--rttime=${tag}:`, '--', process.execPath, 'server.js']);
+  test(
+    'the server runs through prlimit with its tree tag, and a missing command is left to spawn to report',
+    { skip: process.platform !== 'linux' && 'reads /proc/self/limits and runs util-linux prlimit (Linux only)' },
+    () => {
+      const marker = newTreeMarker();
+      const launch = taggedLaunch(
+        marker,
+        path.basename(process.execPath),
+        ['server.js'],
+        { PATH: path.dirname(process.execPath) },
+        undefined,
+        'linux',
+      );
+      assert.ok(!('untagged' in launch), JSON.stringify(launch));
+      const tag = processTreeToolkit(fs).tagOf(marker);
+      assert.ok(tag !== undefined && Number.isSafeInteger(tag) && tag >= 1e15, `tag ${tag}`);
+      assert.deepEqual(launch.args, [`--rttime=${tag}:`, '--', process.execPath, 'server.js']);
 
-    const missing = taggedLaunch(marker, 'no-such-server-command', [], { PATH: path.dirname(process.execPath) }, undefined, 'linux');
-    assert.ok('untagged' in missing && missing.untagged.includes('no-such-server-command'), JSON.stringify(missing));
-    // A relative command resolves against the server's cwd, as execvp would after the chdir; a file that is not
-    // executable, or found only through a relative PATH entry, is left to spawn.
-    const nodeFolder = path.dirname(process.execPath);
-    const relative = taggedLaunch(marker, `./${path.basename(process.execPath)}`, [], { PATH: '' }, nodeFolder, 'linux');
-    assert.ok(!('untagged' in relative) && relative.args[2] === process.execPath, JSON.stringify(relative));
-    assert.ok('untagged' in taggedLaunch(marker, './tree-server.mjs', [], { PATH: '' }, path.dirname(TREE_SERVER), 'linux'));
-    assert.ok('untagged' in taggedLaunch(marker, 'node', [], { PATH: 'relative/bin' }, undefined, 'linux'));
-  });
+      const missing = taggedLaunch(
+        marker,
+        'no-such-server-command',
+        [],
+        { PATH: path.dirname(process.execPath) },
+        undefined,
+        'linux',
+      );
+      assert.ok('untagged' in missing && missing.untagged.includes('no-such-server-command'), JSON.stringify(missing));
+      // A relative command resolves against the server's cwd, as execvp would after the chdir; a file that is not
+      // executable, or found only through a relative PATH entry, is left to spawn.
+      const nodeFolder = path.dirname(process.execPath);
+      const relative = taggedLaunch(
+        marker,
+        `./${path.basename(process.execPath)}`,
+        [],
+        { PATH: '' },
+        nodeFolder,
+        'linux',
+      );
+      assert.ok(!('untagged' in relative) && relative.args[2] === process.execPath, JSON.stringify(relative));
+      assert.ok(
+        'untagged' in taggedLaunch(marker, './tree-server.mjs', [], { PATH: '' }, path.dirname(TREE_SERVER), 'linux'),
+      );
+      assert.ok('untagged' in taggedLaunch(marker, 'node', [], { PATH: 'relative/bin' }, undefined, 'linux'));
+    },
+  );
 
   test('other platforms launch the server untagged (their trees are process groups or taskkill /T)', () => {
     const marker = newTreeMarker();
     for (const platform of ['darwin', 'freebsd', 'win32'] as const) {
-      assert.deepEqual(taggedLaunch(marker, process.execPath, [], {}, undefined, platform), { untagged: 'trees are tagged on Linux only' }, platform);
+      assert.deepEqual(
+        taggedLaunch(marker, process.execPath, [], {}, undefined, platform),
+        { untagged: 'trees are tagged on Linux only' },
+        platform,
+      );
     }
   });
 
-  test('a process that left the tree with an empty environment still carries the tag and is found by it', { skip: READS_PROC, timeout: 30_000 }, async () => {
-    const marker = newTreeMarker();
-    const launch = taggedLaunch(marker, process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 60000)"], {}, undefined);
-    assert.ok(!('untagged' in launch), JSON.stringify(launch));
-    const sleeper = spawn(launch.command, launch.args, { stdio: 'ignore', env: {}, detached: true });
-    assert.ok(sleeper.pid !== undefined);
-    seen.add(sleeper.pid);
-    const toolkit = processTreeToolkit(fs);
-    await waitFor(() => toolkit.members(marker).includes(sleeper.pid as number), 'the tagged sleeper to be found');
-    assert.deepEqual(toolkit.members(newTreeMarker()), [], 'another tree has other members');
-    assert.equal(toolkit.kill(marker), 1);
-    await assertAllGone({ sleeper: sleeper.pid }, 'after killing the tagged tree');
-  });
+  test(
+    'a process that left the tree with an empty environment still carries the tag and is found by it',
+    { skip: READS_PROC, timeout: 30_000 },
+    async () => {
+      const marker = newTreeMarker();
+      const launch = taggedLaunch(
+        marker,
+        process.execPath,
+        ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 60000)"],
+        {},
+        undefined,
+      );
+      assert.ok(!('untagged' in launch), JSON.stringify(launch));
+      const sleeper = spawn(launch.command, launch.args, { stdio: 'ignore', env: {}, detached: true });
+      assert.ok(sleeper.pid !== undefined);
+      seen.add(sleeper.pid);
+      const toolkit = processTreeToolkit(fs);
+      await waitFor(() => toolkit.members(marker).includes(sleeper.pid as number), 'the tagged sleeper to be found');
+      assert.deepEqual(toolkit.members(newTreeMarker()), [], 'another tree has other members');
+      assert.equal(toolkit.kill(marker), 1);
+      await assertAllGone({ sleeper: sleeper.pid }, 'after killing the tagged tree');
+    },
+  );
 });
 
 describe('the waits of close() hold the event loop open', () => {
   // Found in CI: after the server's pipes closed, close() polled the tree with unref'd timers, nothing else held the
   // loop, and the CLI exited with code 0 in the middle of close(), before it printed "initialize timed out".
-  test('a process with nothing else to do still finishes delay() and settledWithin() before it exits', { timeout: 30_000 }, async () => {
-    const module = path.join(REPO_ROOT, 'src', 'protocol', 'node', 'stdio.ts');
-    const script = `const loaded = await import(${JSON.stringify(module)});
+  test(
+    'a process with nothing else to do still finishes delay() and settledWithin() before it exits',
+    { timeout: 30_000 },
+    async () => {
+      const module = path.join(REPO_ROOT, 'src', 'protocol', 'node', 'stdio.ts');
+      const script = `const loaded = await import(${JSON.stringify(module)});
 const { delay, settledWithin } = loaded.delay ? loaded : loaded.default;
 await delay(50);
 const timedOut = await settledWithin(new Promise(() => {}), 50);
 const settled = await settledWithin(Promise.reject(new Error('x')), 60_000);
 process.stdout.write(JSON.stringify({ timedOut, settled }));`;
-    const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
-    assert.equal(code, 0, stderr);
-    // settledWithin(…, 60 s) on a settled promise returned at once and left no timer behind: the process exited.
-    assert.deepEqual(JSON.parse(stdout), { timedOut: false, settled: true }, stderr);
-  });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: REPO_ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+      assert.equal(code, 0, stderr);
+      // settledWithin(…, 60 s) on a settled promise returned at once and left no timer behind: the process exited.
+      assert.deepEqual(JSON.parse(stdout), { timedOut: false, settled: true }, stderr);
+    },
+  );
 });

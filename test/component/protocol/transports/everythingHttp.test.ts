@@ -35,7 +35,13 @@ before(async () => {
           return { role: 'assistant', content: { type: 'text', text: 'sampled over HTTP' }, model: 'http-model' };
         },
       },
-      elicitation: { modes: ['form'], elicit: async () => ({ action: 'accept', content: { name: 'Grace Hopper', check: true, email: 'grace@example.com', integer: 3 } }) },
+      elicitation: {
+        modes: ['form'],
+        elicit: async () => ({
+          action: 'accept',
+          content: { name: 'Grace Hopper', check: true, email: 'grace@example.com', integer: 3 },
+        }),
+      },
     },
   });
   await client.connect();
@@ -57,17 +63,32 @@ describe('server-everything over Streamable HTTP', () => {
 
   test('tools: list, call, structured content validated, progress', { timeout: 20_000 }, async () => {
     const tools = await client.listTools();
-    assert.ok(tools.some((t) => t.name === 'trigger-sampling-request'), 'sampling tools are offered because sampling was declared');
+    assert.ok(
+      tools.some((t) => t.name === 'trigger-sampling-request'),
+      'sampling tools are offered because sampling was declared',
+    );
     assert.equal(textOf((await client.callTool('get-sum', { a: 2, b: 3 })).result.content), 'The sum of 2 and 3 is 5.');
     const structured = await client.callTool('get-structured-content', { location: 'Chicago' });
     assert.equal(structured.outputValidation?.kind, 'valid');
     const updates: ProgressUpdate[] = [];
-    await client.callTool('trigger-long-running-operation', { duration: 0.6, steps: 3 }, { onProgress: (u) => updates.push(u) });
-    assert.deepEqual(updates.map((u) => u.progress), [1, 2, 3]);
+    await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.6, steps: 3 },
+      { onProgress: (u) => updates.push(u) },
+    );
+    assert.deepEqual(
+      updates.map((u) => u.progress),
+      [1, 2, 3],
+    );
   });
 
   test('server→client requests on the SSE stream: sampling, elicitation, roots', { timeout: 20_000 }, async () => {
-    assert.match(textOf((await client.callTool('trigger-sampling-request', { prompt: 'over http', maxTokens: 20 })).result.content), /sampled over HTTP/);
+    assert.match(
+      textOf(
+        (await client.callTool('trigger-sampling-request', { prompt: 'over http', maxTokens: 20 })).result.content,
+      ),
+      /sampled over HTTP/,
+    );
     assert.match(sampled.at(-1) ?? '', /over http/);
     assert.match(textOf((await client.callTool('trigger-elicitation-request')).result.content), /Grace Hopper/);
     assert.match(textOf((await client.callTool('get-roots-list')).result.content), /http-root/);
@@ -75,7 +96,11 @@ describe('server-everything over Streamable HTTP', () => {
 
   test('cancellation: the call rejects at once and the session stays usable', { timeout: 20_000 }, async () => {
     const controller = new AbortController();
-    const call = client.callTool('trigger-long-running-operation', { duration: 20, steps: 40 }, { signal: controller.signal, onProgress: () => controller.abort() });
+    const call = client.callTool(
+      'trigger-long-running-operation',
+      { duration: 20, steps: 40 },
+      { signal: controller.signal, onProgress: () => controller.abort() },
+    );
     await assert.rejects(call, (error: unknown) => error instanceof LocalError && error.kind === 'cancelled');
     assert.ok(sent.some((m) => m.method === 'notifications/cancelled'));
     await client.ping();
@@ -89,7 +114,10 @@ describe('server-everything over Streamable HTTP', () => {
     assert.equal((await client.listResourceTemplates()).length, 2);
     const prompt = await client.getPrompt('args-prompt', { city: 'Lisbon' });
     assert.match(JSON.stringify(prompt.messages), /Lisbon/);
-    const completion = await client.complete({ type: 'ref/prompt', name: 'completable-prompt' }, { name: 'department', value: 'E' });
+    const completion = await client.complete(
+      { type: 'ref/prompt', name: 'completable-prompt' },
+      { name: 'department', value: 'E' },
+    );
     assert.ok(completion.values.includes('Engineering'), JSON.stringify(completion));
   });
 

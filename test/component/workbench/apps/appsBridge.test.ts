@@ -19,7 +19,13 @@ after(async () => {
 });
 
 async function connect(args: string[], era: 'legacy' | '2026-07-28'): Promise<{ api: AppsApi; tools: Tool[] }> {
-  const client = new McpClient({ serverName: 'apps', transport: new StdioTransport({ command: process.execPath, args, shutdownGraceMs: 1000 }), era, requestTimeoutMs: 15_000, extensions: appsExtensionsFor(true) });
+  const client = new McpClient({
+    serverName: 'apps',
+    transport: new StdioTransport({ command: process.execPath, args, shutdownGraceMs: 1000 }),
+    era,
+    requestTimeoutMs: 15_000,
+    extensions: appsExtensionsFor(true),
+  });
   clients.push(client);
   await client.connect();
   const api = client.extension(mcpApps);
@@ -36,7 +42,13 @@ const SURROUNDINGS: HostSurroundings = {
   timeZone: 'Europe/Berlin',
 };
 
-type Posted = Record<string, unknown> & { id?: unknown; method?: string; result?: Record<string, unknown>; error?: { message: string }; params?: Record<string, unknown> };
+type Posted = Record<string, unknown> & {
+  id?: unknown;
+  method?: string;
+  result?: Record<string, unknown>;
+  error?: { message: string };
+  params?: Record<string, unknown>;
+};
 
 /** A port that records what the session posts and answers the person's prompts as told. */
 function recordingPort(answers: { link?: boolean; message?: boolean } = {}) {
@@ -64,12 +76,31 @@ function answerTo(posted: Posted[], id: number | string): Posted | undefined {
   return posted.find((message) => message.id === id && message.method === undefined);
 }
 
-function session(api: AppsApi, tool: Tool, port: AppHostPort, extra: Partial<ConstructorParameters<typeof AppSession>[0]> = {}): AppSession {
-  return new AppSession({ serverName: 'apps', tool, callId: 7, api, hostInfo: { name: 'mcp-workbench', version: '0.1.0' }, surroundings: SURROUNDINGS, port, ...extra });
+function session(
+  api: AppsApi,
+  tool: Tool,
+  port: AppHostPort,
+  extra: Partial<ConstructorParameters<typeof AppSession>[0]> = {},
+): AppSession {
+  return new AppSession({
+    serverName: 'apps',
+    tool,
+    callId: 7,
+    api,
+    hostInfo: { name: 'mcp-workbench', version: '0.1.0' },
+    surroundings: SURROUNDINGS,
+    port,
+    ...extra,
+  });
 }
 
 function initialize(subject: AppSession): void {
-  subject.receive({ jsonrpc: '2.0', id: 'init', method: 'ui/initialize', params: { appInfo: { name: 'test-app', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' } });
+  subject.receive({
+    jsonrpc: '2.0',
+    id: 'init',
+    method: 'ui/initialize',
+    params: { appInfo: { name: 'test-app', version: '1' }, appCapabilities: {}, protocolVersion: '2026-01-26' },
+  });
 }
 
 for (const era of ['legacy', '2026-07-28'] as const) {
@@ -101,30 +132,57 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       await waitFor(() => answerTo(posted, 2) !== undefined, 'the early call to be refused');
       assert.match(answerTo(posted, 2)!.error!.message, /tools\/call before ui\/notifications\/initialized/);
       subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized', params: {} });
-      const notifications = posted.filter((message) => typeof message.method === 'string').map((message) => message.method);
+      const notifications = posted
+        .filter((message) => typeof message.method === 'string')
+        .map((message) => message.method);
       assert.deepEqual(notifications, ['ui/notifications/tool-input', 'ui/notifications/tool-result']);
-      assert.deepEqual(posted.find((message) => message.method === 'ui/notifications/tool-input')!.params, { arguments: { a: 1 } });
+      assert.deepEqual(posted.find((message) => message.method === 'ui/notifications/tool-input')!.params, {
+        arguments: { a: 1 },
+      });
       // A cancelled call is told to the app.
       subject.toolCancelled('cancelled by the user');
-      assert.deepEqual(posted.at(-1), { jsonrpc: '2.0', method: 'ui/notifications/tool-cancelled', params: { reason: 'cancelled by the user' } });
+      assert.deepEqual(posted.at(-1), {
+        jsonrpc: '2.0',
+        method: 'ui/notifications/tool-cancelled',
+        params: { reason: 'cancelled by the user' },
+      });
       subject.close();
     });
 
-    test('the app calls its own server\'s app tools; a model-only tool is refused with its name', async () => {
+    test("the app calls its own server's app tools; a model-only tool is refused with its name", async () => {
       const { api, tools } = await connect([APPS_FIXTURE], era);
       const { port, posted } = recordingPort();
-      const subject = session(api, tools.find((entry) => entry.name === 'show_panel')!, port);
+      const subject = session(
+        api,
+        tools.find((entry) => entry.name === 'show_panel')!,
+        port,
+      );
       initialize(subject);
       subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
-      subject.receive({ jsonrpc: '2.0', id: 'c1', method: 'tools/call', params: { name: 'app_only', arguments: { word: 'clicked' } } });
-      subject.receive({ jsonrpc: '2.0', id: 'c2', method: 'tools/call', params: { name: 'model_only', arguments: {} } });
+      subject.receive({
+        jsonrpc: '2.0',
+        id: 'c1',
+        method: 'tools/call',
+        params: { name: 'app_only', arguments: { word: 'clicked' } },
+      });
+      subject.receive({
+        jsonrpc: '2.0',
+        id: 'c2',
+        method: 'tools/call',
+        params: { name: 'model_only', arguments: {} },
+      });
       subject.receive({ jsonrpc: '2.0', id: 'r1', method: 'resources/read', params: { uri: 'fixture://notes' } });
       subject.receive({ jsonrpc: '2.0', id: 'x1', method: 'sampling/createMessage', params: {} });
-      await waitFor(() => ['c1', 'c2', 'r1', 'x1'].every((id) => posted.some((message) => message.id === id)), 'every request to be answered');
+      await waitFor(
+        () => ['c1', 'c2', 'r1', 'x1'].every((id) => posted.some((message) => message.id === id)),
+        'every request to be answered',
+      );
       const ofId = (id: string) => posted.find((message) => message.id === id)!;
-      assert.deepEqual((ofId('c1').result as { content: unknown }).content, [{ type: 'text', text: 'app-only answer: clicked' }]);
+      assert.deepEqual((ofId('c1').result as { content: unknown }).content, [
+        { type: 'text', text: 'app-only answer: clicked' },
+      ]);
       assert.match(ofId('c2').error!.message, /may not call tool "model_only"/);
-      assert.equal(((ofId('r1').result as { contents: { text: string }[] }).contents)[0]!.text, 'notes for the app');
+      assert.equal((ofId('r1').result as { contents: { text: string }[] }).contents[0]!.text, 'notes for the app');
       assert.match(ofId('x1').error!.message, /sampling\/createMessage is not a method this host serves/);
       subject.close();
     });
@@ -135,13 +193,22 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
   test('links and messages ask the person first; the URL asked about is the URL opened; bad URLs are never asked', async () => {
     const { api, tools } = await connect([DEBUG_APP_SERVER, '--stdio'], 'legacy');
     const { port, posted, asked } = recordingPort({ link: true, message: false });
-    const subject = session(api, tools.find((entry) => entry.name === 'debug-tool')!, port);
+    const subject = session(
+      api,
+      tools.find((entry) => entry.name === 'debug-tool')!,
+      port,
+    );
     initialize(subject);
     subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
     subject.receive({ jsonrpc: '2.0', id: 1, method: 'ui/open-link', params: { url: 'https://example.com/a b' } });
     await waitFor(() => answerTo(posted, 1) !== undefined, 'the link answer');
     subject.receive({ jsonrpc: '2.0', id: 2, method: 'ui/open-link', params: { url: 'javascript:alert(1)' } });
-    subject.receive({ jsonrpc: '2.0', id: 3, method: 'ui/message', params: { role: 'user', content: [{ type: 'text', text: 'hello' }] } });
+    subject.receive({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'ui/message',
+      params: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
+    });
     subject.receive({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'debug-refresh' } });
     await waitFor(() => [2, 3, 4].every((id) => answerTo(posted, id) !== undefined), 'the other answers');
     assert.deepEqual(answerTo(posted, 1)!.result, {}, 'opened');
@@ -155,15 +222,34 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
   test('a file download asks the host (its save dialog) for well-formed files only; a declined save answers isError', async () => {
     const { api, tools } = await connect([DEBUG_APP_SERVER, '--stdio'], 'legacy');
     const { port, posted, asked } = recordingPort();
-    const subject = session(api, tools.find((entry) => entry.name === 'debug-tool')!, port);
+    const subject = session(
+      api,
+      tools.find((entry) => entry.name === 'debug-tool')!,
+      port,
+    );
     initialize(subject);
     subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
     const file = { type: 'resource', resource: { uri: 'file:///notes.txt', mimeType: 'text/plain', text: 'hello' } };
     const link = { type: 'resource_link', uri: 'debug://log', name: 'log' };
     subject.receive({ jsonrpc: '2.0', id: 1, method: 'ui/download-file', params: { contents: [file, link] } });
-    subject.receive({ jsonrpc: '2.0', id: 2, method: 'ui/download-file', params: { contents: Array.from({ length: 9 }, () => file) } });
-    subject.receive({ jsonrpc: '2.0', id: 3, method: 'ui/download-file', params: { contents: [{ type: 'text', text: 'not a file' }] } });
-    subject.receive({ jsonrpc: '2.0', id: 4, method: 'ui/download-file', params: { contents: [{ type: 'resource', resource: { uri: 'file:///empty' } }] } });
+    subject.receive({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'ui/download-file',
+      params: { contents: Array.from({ length: 9 }, () => file) },
+    });
+    subject.receive({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'ui/download-file',
+      params: { contents: [{ type: 'text', text: 'not a file' }] },
+    });
+    subject.receive({
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'ui/download-file',
+      params: { contents: [{ type: 'resource', resource: { uri: 'file:///empty' } }] },
+    });
     await waitFor(() => [1, 2, 3, 4].every((id) => answerTo(posted, id) !== undefined), 'the download answers');
     assert.deepEqual(answerTo(posted, 1)!.result, { isError: true }, 'the person cancelled the save dialog');
     assert.match(answerTo(posted, 2)!.error!.message, /1 to 8 contents/);
@@ -176,13 +262,26 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
   test('display mode, model context, size and log go to the host; theme changes send only what changed', async () => {
     const { api, tools } = await connect([DEBUG_APP_SERVER, '--stdio'], 'legacy');
     const { port, posted, sizes, logs } = recordingPort();
-    const subject = session(api, tools.find((entry) => entry.name === 'debug-tool')!, port);
+    const subject = session(
+      api,
+      tools.find((entry) => entry.name === 'debug-tool')!,
+      port,
+    );
     initialize(subject);
     subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
     subject.receive({ jsonrpc: '2.0', id: 1, method: 'ui/request-display-mode', params: { mode: 'fullscreen' } });
-    subject.receive({ jsonrpc: '2.0', id: 2, method: 'ui/update-model-context', params: { content: [{ type: 'text', text: 'the user picked B' }] } });
+    subject.receive({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'ui/update-model-context',
+      params: { content: [{ type: 'text', text: 'the user picked B' }] },
+    });
     subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/size-changed', params: { width: 300, height: 99999 } });
-    subject.receive({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'warning', data: { note: 'from the app' } } });
+    subject.receive({
+      jsonrpc: '2.0',
+      method: 'notifications/message',
+      params: { level: 'warning', data: { note: 'from the app' } },
+    });
     await waitFor(() => answerTo(posted, 2) !== undefined, 'the model context answer');
     assert.deepEqual(answerTo(posted, 1)!.result, { mode: 'fullscreen' });
     assert.equal(subject.displayMode, 'fullscreen');
@@ -190,7 +289,9 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
     assert.deepEqual(sizes, [{ width: 300, height: 10000 }], 'sizes are clamped');
     assert.deepEqual(logs, ['warning {"note":"from the app"}']);
     subject.updateSurroundings({ ...SURROUNDINGS, displayMode: 'fullscreen', theme: 'light' });
-    const changes = posted.filter((message) => message.method === 'ui/notifications/host-context-changed').map((message) => message.params);
+    const changes = posted
+      .filter((message) => message.method === 'ui/notifications/host-context-changed')
+      .map((message) => message.params);
     assert.deepEqual(changes, [{ displayMode: 'fullscreen' }, { theme: 'light' }]);
     subject.close();
   });
@@ -198,10 +299,16 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
   test('a flooding app is stopped once, with a note naming the server and tool; later messages are ignored', async () => {
     const { api, tools } = await connect([APPS_FIXTURE], 'legacy');
     const { port, posted, stopped } = recordingPort();
-    const subject = session(api, tools.find((entry) => entry.name === 'show_hostile')!, port, { messagesPerSecond: 50 });
+    const subject = session(
+      api,
+      tools.find((entry) => entry.name === 'show_hostile')!,
+      port,
+      { messagesPerSecond: 50 },
+    );
     initialize(subject);
     subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
-    for (let index = 0; index < 500; index++) subject.receive({ jsonrpc: '2.0', method: 'notifications/message', params: { data: index } });
+    for (let index = 0; index < 500; index++)
+      subject.receive({ jsonrpc: '2.0', method: 'notifications/message', params: { data: index } });
     assert.equal(stopped.length, 1);
     assert.match(stopped[0]!, /^apps: the app of show_hostile sent more than 50 messages in a second and was stopped$/);
     assert.equal(subject.state.kind, 'stopped');
@@ -214,7 +321,12 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
   test('junk is dropped and counted; an app that keeps sending it is stopped', async () => {
     const { api, tools } = await connect([APPS_FIXTURE], 'legacy');
     const { port, posted, stopped, logs } = recordingPort();
-    const subject = session(api, tools.find((entry) => entry.name === 'show_hostile')!, port, { maxRejected: 3 });
+    const subject = session(
+      api,
+      tools.find((entry) => entry.name === 'show_hostile')!,
+      port,
+      { maxRejected: 3 },
+    );
     subject.receive('not an object');
     subject.receive({ type: 'ready' });
     subject.receive({ jsonrpc: '2.0', method: 'x'.repeat(5000) });
@@ -257,10 +369,18 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
     initialize(subject);
     subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
     // The app's call of its app-only tool is on its way to the server when the tab closes.
-    subject.receive({ jsonrpc: '2.0', id: 'call', method: 'tools/call', params: { name: 'app_only', arguments: { word: 'late' } } });
+    subject.receive({
+      jsonrpc: '2.0',
+      id: 'call',
+      method: 'tools/call',
+      params: { name: 'app_only', arguments: { word: 'late' } },
+    });
     // Close App was pressed and the app is slow to answer; then the X closes the tab (the frame is gone).
     const tearingDown = subject.teardown(600_000);
-    assert.ok(posted.some((message) => message.method === 'ui/resource-teardown'), 'ui/resource-teardown was sent');
+    assert.ok(
+      posted.some((message) => message.method === 'ui/resource-teardown'),
+      'ui/resource-teardown was sent',
+    );
     assert.equal(subject.close(), 1, 'one request in flight was cancelled');
     assert.equal(await tearingDown, 'closed', 'the teardown wait ends with the session, not at its bound');
     assert.equal(subject.state.kind, 'closed');
@@ -282,7 +402,11 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
       // The consent dialog stays up (it is modal: VS Code cannot take it down) until the person answers.
       let answer: ((agreed: boolean) => void) | undefined;
       const prompt = () => new Promise<boolean>((resolve) => (answer = resolve));
-      const subject = session(api, tools.find((entry) => entry.name === 'show_panel')!, { ...port, openLink: prompt, offerMessage: prompt });
+      const subject = session(
+        api,
+        tools.find((entry) => entry.name === 'show_panel')!,
+        { ...port, openLink: prompt, offerMessage: prompt },
+      );
       initialize(subject);
       subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
       subject.receive({ jsonrpc: '2.0', id: 'asked', method: asked.method, params: asked.params });

@@ -9,7 +9,13 @@ import { checkAppMessage, MessageRate } from '../../../../src/workbench/apps/bri
 import { safeStyleValue } from '../../../../src/workbench/apps/hostContext';
 import { APPS_FIXTURE, MAP_APP_SERVER } from '../../../support/appsSupport';
 
-const client = new McpClient({ serverName: 'apps', transport: new StdioTransport({ command: process.execPath, args: [APPS_FIXTURE], shutdownGraceMs: 1000 }), era: 'legacy', requestTimeoutMs: 15_000, extensions: appsExtensionsFor(true) });
+const client = new McpClient({
+  serverName: 'apps',
+  transport: new StdioTransport({ command: process.execPath, args: [APPS_FIXTURE], shutdownGraceMs: 1000 }),
+  era: 'legacy',
+  requestTimeoutMs: 15_000,
+  extensions: appsExtensionsFor(true),
+});
 after(() => client.close());
 
 function directive(policy: string, name: string): string {
@@ -24,7 +30,19 @@ test('a hostile CSP declaration: only real origins are accepted, each refusal na
   assert.deepEqual(csp.accepted.resourceDomains, ['https://*.cdn.example.com']);
   assert.deepEqual(csp.accepted.frameDomains, ['https://frames.example.com']);
   assert.deepEqual(csp.accepted.baseUriDomains, []);
-  assert.deepEqual(csp.refused.map((refusal) => refusal.entry).sort(), ["'self'", "'unsafe-eval'", '*', 'data:', 'http://plain.example.com', 'https://a b.example.com', 'https://evil.example; script-src *', 'javascript:alert(1)'].sort());
+  assert.deepEqual(
+    csp.refused.map((refusal) => refusal.entry).sort(),
+    [
+      "'self'",
+      "'unsafe-eval'",
+      '*',
+      'data:',
+      'http://plain.example.com',
+      'https://a b.example.com',
+      'https://evil.example; script-src *',
+      'javascript:alert(1)',
+    ].sort(),
+  );
   assert.equal(directive(csp.policy, 'connect-src'), 'connect-src https://api.example.com');
   assert.equal(directive(csp.policy, 'script-src'), "script-src 'unsafe-inline' https://*.cdn.example.com");
   assert.equal(directive(csp.policy, 'base-uri'), "base-uri 'none'");
@@ -39,7 +57,17 @@ test('a hostile CSP declaration: only real origins are accepted, each refusal na
 test('server-map (the published CesiumJS example): its declared domains, and only they, are where the app may connect and load from', async () => {
   // Its resource carries the CSP in the content's own _meta (not the resource listing's). Drawing the map needs the
   // internet (cesium.com, tile.openstreetmap.org), so the e2e suites do not draw it; its policy is checked here.
-  const map = new McpClient({ serverName: 'map', transport: new StdioTransport({ command: process.execPath, args: [MAP_APP_SERVER, '--stdio'], shutdownGraceMs: 1000 }), era: 'legacy', requestTimeoutMs: 15_000, extensions: appsExtensionsFor(true) });
+  const map = new McpClient({
+    serverName: 'map',
+    transport: new StdioTransport({
+      command: process.execPath,
+      args: [MAP_APP_SERVER, '--stdio'],
+      shutdownGraceMs: 1000,
+    }),
+    era: 'legacy',
+    requestTimeoutMs: 15_000,
+    extensions: appsExtensionsFor(true),
+  });
   try {
     await map.connect();
     const showMap = (await map.listTools()).find((tool) => tool.name === 'show-map');
@@ -64,12 +92,20 @@ test('no declaration: deny by default', () => {
   assert.equal(directive(csp.policy, 'frame-src'), "frame-src 'none'");
   assert.equal(directive(csp.policy, 'default-src'), "default-src 'none'");
   assert.equal(appPermissions([], VSCODE_GRANTABLE_PERMISSIONS).allow, '');
-  assert.deepEqual(appCsp({ connectDomains: ['http://localhost:3001'], resourceDomains: [], frameDomains: [], baseUriDomains: [] }).accepted.connectDomains, ['http://localhost:3001'], 'loopback http for a developer');
+  assert.deepEqual(
+    appCsp({ connectDomains: ['http://localhost:3001'], resourceDomains: [], frameDomains: [], baseUriDomains: [] })
+      .accepted.connectDomains,
+    ['http://localhost:3001'],
+    'loopback http for a developer',
+  );
 });
 
 test('message shapes, the rate window and style values', () => {
   assert.equal(checkAppMessage({ jsonrpc: '2.0', method: 'ui/notifications/initialized' }).ok, true);
-  assert.deepEqual(checkAppMessage({ jsonrpc: '2.0', id: 3, method: 'ping', params: [] }), { ok: false, reason: 'params of ping are not an object' });
+  assert.deepEqual(checkAppMessage({ jsonrpc: '2.0', id: 3, method: 'ping', params: [] }), {
+    ok: false,
+    reason: 'params of ping are not an object',
+  });
   assert.equal(checkAppMessage({ jsonrpc: '2.0', method: 'log', params: { data: 'x'.repeat(2000) } }, 1000).ok, false);
   let now = 0;
   const rate = new MessageRate(3, () => now);

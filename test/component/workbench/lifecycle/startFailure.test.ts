@@ -5,7 +5,6 @@ import { errorDetail } from '../../../../src/protocol/errors';
 import { describeStartFailure, summarizeStartFailure } from '../../../../src/workbench/lifecycle/startFailure';
 import { startError } from '../../../support/testSupport';
 
-
 async function closedPort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
@@ -16,7 +15,13 @@ async function closedPort(): Promise<number> {
 
 test('a process that exits before the handshake: the exit code and its last stderr line, on one line', async () => {
   const script = "console.error('loading config'); console.error('fatal: API_TOKEN is not set'); process.exit(3)";
-  const error = await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', script], env: {} });
+  const error = await startError({
+    kind: 'stdio',
+    name: 'probe',
+    command: process.execPath,
+    args: ['-e', script],
+    env: {},
+  });
   assert.equal(summarizeStartFailure(error), 'exited with code 3: fatal: API_TOKEN is not set');
   assert.deepEqual(describeStartFailure(error.message, errorDetail(error)), {
     kind: 'detail',
@@ -26,7 +31,13 @@ test('a process that exits before the handshake: the exit code and its last stde
 });
 
 test('a process that exits silently: the exit code alone', async () => {
-  const error = await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', 'process.exit(2)'], env: {} });
+  const error = await startError({
+    kind: 'stdio',
+    name: 'probe',
+    command: process.execPath,
+    args: ['-e', 'process.exit(2)'],
+    env: {},
+  });
   assert.equal(summarizeStartFailure(error), 'exited with code 2');
 });
 
@@ -37,6 +48,12 @@ test('an HTTP endpoint nobody listens on: "unreachable: connection refused" with
 });
 
 test('anything else: the first line of the message', () => {
-  assert.equal(summarizeStartFailure(new Error('probe: initialize failed: unsupported protocol version\nsecond line')), 'probe: initialize failed: unsupported protocol version');
-  assert.deepEqual(describeStartFailure('probe: initialize failed\nsecond line', undefined), { kind: 'line', line: 'probe: initialize failed' });
+  assert.equal(
+    summarizeStartFailure(new Error('probe: initialize failed: unsupported protocol version\nsecond line')),
+    'probe: initialize failed: unsupported protocol version',
+  );
+  assert.deepEqual(describeStartFailure('probe: initialize failed\nsecond line', undefined), {
+    kind: 'line',
+    line: 'probe: initialize failed',
+  });
 });

@@ -15,52 +15,64 @@ import { REPO_ROOT, textOf, trackedStdio } from '../../../support/testSupport';
 const FLOOD_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'list-changed-flood-server.mjs');
 const FLOOD = 50_000;
 
-test(`${FLOOD} list_changed of each list cause at most two list requests per list, and the last one is seen`, { timeout: 120_000 }, async () => {
-  const { transport } = trackedStdio({ command: process.execPath, args: [FLOOD_SERVER] });
-  const client = new McpClient({ serverName: 'flood', transport });
-  try {
-    await client.connect();
-    const counts = async () => JSON.parse(textOf((await client.callTool('counts', {}, {})).result.content)) as Record<string, number>;
-    const before = await counts();
-    const seen = { tools: 0, resources: 0, prompts: 0 };
-    let refreshesSettled = 0;
-    const tools = new CoalescedRefresh(async () => {
-      await client.listTools({ refresh: true });
-      refreshesSettled++;
-    });
-    const catalog = new CoalescedRefresh(async () => {
-      await Promise.all([client.listResources(), client.listResourceTemplates(), client.listPrompts()]);
-      refreshesSettled++;
-    });
-    const lastRequests: Promise<void>[] = [];
-    client.onToolsChanged(() => {
-      seen.tools++;
-      lastRequests[0] = tools.request();
-    });
-    client.onResourcesChanged(() => {
-      seen.resources++;
-      lastRequests[1] = catalog.request();
-    });
-    client.onPromptsChanged(() => {
-      seen.prompts++;
-      lastRequests[2] = catalog.request();
-    });
-    await client.callTool('flood', { count: FLOOD }, {});
-    // The answer comes after every notification on the same stream, so all of them were handled by now.
-    assert.deepEqual(seen, { tools: FLOOD, resources: FLOOD, prompts: FLOOD }, 'the flood reached the client (positive control)');
-    // The promise of the last request settles only after a refresh that started after it.
-    await Promise.all(lastRequests);
-    const after = await counts();
-    const made = Object.fromEntries(Object.keys(after).map((method) => [method, after[method] - before[method]]));
-    assert.ok(refreshesSettled >= 2, `refreshes ran: ${refreshesSettled}`);
-    for (const [method, count] of Object.entries(made)) {
-      assert.ok(count >= 1 && count <= 2, `${method}: ${count} requests for ${FLOOD} notifications (at most one in flight, one after)`);
+test(
+  `${FLOOD} list_changed of each list cause at most two list requests per list, and the last one is seen`,
+  { timeout: 120_000 },
+  async () => {
+    const { transport } = trackedStdio({ command: process.execPath, args: [FLOOD_SERVER] });
+    const client = new McpClient({ serverName: 'flood', transport });
+    try {
+      await client.connect();
+      const counts = async () =>
+        JSON.parse(textOf((await client.callTool('counts', {}, {})).result.content)) as Record<string, number>;
+      const before = await counts();
+      const seen = { tools: 0, resources: 0, prompts: 0 };
+      let refreshesSettled = 0;
+      const tools = new CoalescedRefresh(async () => {
+        await client.listTools({ refresh: true });
+        refreshesSettled++;
+      });
+      const catalog = new CoalescedRefresh(async () => {
+        await Promise.all([client.listResources(), client.listResourceTemplates(), client.listPrompts()]);
+        refreshesSettled++;
+      });
+      const lastRequests: Promise<void>[] = [];
+      client.onToolsChanged(() => {
+        seen.tools++;
+        lastRequests[0] = tools.request();
+      });
+      client.onResourcesChanged(() => {
+        seen.resources++;
+        lastRequests[1] = catalog.request();
+      });
+      client.onPromptsChanged(() => {
+        seen.prompts++;
+        lastRequests[2] = catalog.request();
+      });
+      await client.callTool('flood', { count: FLOOD }, {});
+      // The answer comes after every notification on the same stream, so all of them were handled by now.
+      assert.deepEqual(
+        seen,
+        { tools: FLOOD, resources: FLOOD, prompts: FLOOD },
+        'the flood reached the client (positive control)',
+      );
+      // The promise of the last request settles only after a refresh that started after it.
+      await Promise.all(lastRequests);
+      const after = await counts();
+      const made = Object.fromEntries(Object.keys(after).map((method) => [method, after[method] - before[method]]));
+      assert.ok(refreshesSettled >= 2, `refreshes ran: ${refreshesSettled}`);
+      for (const [method, count] of Object.entries(made)) {
+        assert.ok(
+          count >= 1 && count <= 2,
+          `${method}: ${count} requests for ${FLOOD} notifications (at most one in flight, one after)`,
+        );
+      }
+      assert.equal(tools.inFlight || catalog.inFlight, false, 'nothing left in flight');
+    } finally {
+      await client.close();
     }
-    assert.equal(tools.inFlight || catalog.inFlight, false, 'nothing left in flight');
-  } finally {
-    await client.close();
-  }
-});
+  },
+);
 
 test('a refresh asked for while one runs starts after it settles; callers meanwhile share it; dispose releases them', async () => {
   const started: number[] = [];

@@ -20,7 +20,12 @@ after(async () => {
 });
 
 async function pdfSkill(): Promise<{ skills: SkillsApi; skill: Skill; plan: Extract<InstallPlan, { kind: 'ready' }> }> {
-  const client = new McpClient({ serverName: 'server-a', transport: new StdioTransport({ command: process.execPath, args: [SERVER], shutdownGraceMs: 1000 }), requestTimeoutMs: 10_000, extensions: [enableSkills()] });
+  const client = new McpClient({
+    serverName: 'server-a',
+    transport: new StdioTransport({ command: process.execPath, args: [SERVER], shutdownGraceMs: 1000 }),
+    requestTimeoutMs: 10_000,
+    extensions: [enableSkills()],
+  });
   clients.push(client);
   await client.connect();
   const skills = client.extension(skillsExtension)!;
@@ -46,7 +51,10 @@ function workspaceAndOutside(): { root: string; outside: string; keys: string } 
 }
 
 describe('skills: the install target on disk', () => {
-  for (const linked of [['.github', 'skills'], ['.github', 'skills', 'pdf-processing']]) {
+  for (const linked of [
+    ['.github', 'skills'],
+    ['.github', 'skills', 'pdf-processing'],
+  ]) {
     test(`${linked.join('/')} as a symlink to a folder outside the workspace is refused; the outside file is unchanged`, async () => {
       const { skills, skill, plan } = await pdfSkill();
       const { root, outside, keys } = workspaceAndOutside();
@@ -54,9 +62,13 @@ describe('skills: the install target on disk', () => {
       fs.symlinkSync(outside, path.join(root, ...linked), 'dir');
       const check = await checkInstallTarget(root, plan);
       assert.equal(check.kind, 'refused');
-      if (check.kind === 'refused') assert.match(check.reason, new RegExp(`^${linked.join('/')} is a symbolic link; not writing through it`));
+      if (check.kind === 'refused')
+        assert.match(check.reason, new RegExp(`^${linked.join('/')} is a symbolic link; not writing through it`));
       // The writer refuses on its own too (a link planted after the check).
-      await assert.rejects(installSkill(skills, skill, plan, nodeSkillFileWriter(root)), /is a symbolic link; not writing through it/);
+      await assert.rejects(
+        installSkill(skills, skill, plan, nodeSkillFileWriter(root)),
+        /is a symbolic link; not writing through it/,
+      );
       assert.equal(fs.readFileSync(keys, 'utf8'), 'ssh-ed25519 AAAA original\n');
       assert.deepEqual(fs.readdirSync(outside), ['authorized_keys']);
     });
@@ -70,7 +82,8 @@ describe('skills: the install target on disk', () => {
     fs.symlinkSync(keys, path.join(folder, 'SKILL.md'), 'file');
     const check = await checkInstallTarget(root, plan);
     assert.equal(check.kind, 'refused');
-    if (check.kind === 'refused') assert.match(check.reason, /^\.github\/skills\/pdf-processing\/SKILL\.md is a symbolic link/);
+    if (check.kind === 'refused')
+      assert.match(check.reason, /^\.github\/skills\/pdf-processing\/SKILL\.md is a symbolic link/);
     await assert.rejects(installSkill(skills, skill, plan, nodeSkillFileWriter(root)), /SKILL\.md is a symbolic link/);
     assert.equal(fs.readFileSync(keys, 'utf8'), 'ssh-ed25519 AAAA original\n');
     assert.deepEqual(fs.readdirSync(outside), ['authorized_keys']);

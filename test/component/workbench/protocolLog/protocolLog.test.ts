@@ -21,8 +21,10 @@ import { EVERYTHING_SERVER, assertProcessGone, startEverythingHttp, waitFor } fr
 
 const SECRET = 'sk-live-4f9Qz81XrTmSecret';
 
-const messages = (events: readonly WireEvent[]) => events.filter((event): event is MessageEvent => event.kind === 'message');
-const httpEvents = (events: readonly WireEvent[]) => events.filter((event): event is HttpEvent => event.kind === 'http');
+const messages = (events: readonly WireEvent[]) =>
+  events.filter((event): event is MessageEvent => event.kind === 'message');
+const httpEvents = (events: readonly WireEvent[]) =>
+  events.filter((event): event is HttpEvent => event.kind === 'http');
 
 describe('protocol log: server-everything over stdio', () => {
   let log: ProtocolLog;
@@ -33,7 +35,11 @@ describe('protocol log: server-everything over stdio', () => {
     log = new ProtocolLog(() => [SECRET]);
     transport = new StdioTransport({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] });
     transport.onDiagnostic((line) => log.console(line));
-    client = new McpClient({ serverName: 'everything', transport, trace: (direction, message) => log.message(direction, message) });
+    client = new McpClient({
+      serverName: 'everything',
+      transport,
+      trace: (direction, message) => log.message(direction, message),
+    });
     await client.connect();
   });
 
@@ -53,16 +59,26 @@ describe('protocol log: server-everything over stdio', () => {
     assert.ok(initializeAnswer, 'initialize has its response');
     assert.equal(initializeAnswer.messageKind, 'result');
     assert.equal(initializeAnswer.direction, 'receive');
-    assert.equal(initializeAnswer.era, client.session.protocolVersion, 'the era is known from the handshake response on');
+    assert.equal(
+      initializeAnswer.era,
+      client.session.protocolVersion,
+      'the era is known from the handshake response on',
+    );
 
-    const call = all.find((event) => event.method === 'tools/call' && event.direction === 'send' && event.text.includes('paired'));
+    const call = all.find(
+      (event) => event.method === 'tools/call' && event.direction === 'send' && event.text.includes('paired'),
+    );
     assert.ok(call, 'the tools/call request is logged');
     assert.equal(call.messageKind, 'request');
     assert.equal(call.era, client.session.protocolVersion);
     const answer = all.find((event) => event.relatedSeq === call.seq);
     assert.ok(answer, 'the tools/call response is paired');
     assert.equal(answer.id, call.id);
-    assert.equal(answer.method, 'tools/call', 'a response carries the method of its request, so a method filter keeps both');
+    assert.equal(
+      answer.method,
+      'tools/call',
+      'a response carries the method of its request, so a method filter keeps both',
+    );
     assert.equal(typeof answer.durationMs, 'number');
     assert.ok(answer.durationMs! >= 0);
     assert.ok(answer.seq > call.seq);
@@ -71,18 +87,28 @@ describe('protocol log: server-everything over stdio', () => {
   });
 
   test('progress notifications are linked to the request that asked for them', { timeout: 15_000 }, async () => {
-    await client.callTool('trigger-long-running-operation', { duration: 0.4, steps: 2 }, { onProgress: () => undefined });
+    await client.callTool(
+      'trigger-long-running-operation',
+      { duration: 0.4, steps: 2 },
+      { onProgress: () => undefined },
+    );
     const all = messages(log.events());
-    const request = all.find((event) => event.method === 'tools/call' && event.text.includes('trigger-long-running-operation'));
+    const request = all.find(
+      (event) => event.method === 'tools/call' && event.text.includes('trigger-long-running-operation'),
+    );
     assert.ok(request);
-    const progress = all.filter((event) => event.method === 'notifications/progress' && event.relatedSeq === request.seq);
+    const progress = all.filter(
+      (event) => event.method === 'notifications/progress' && event.relatedSeq === request.seq,
+    );
     assert.equal(progress.length, 2, 'both progress notifications point at their request');
     assert.ok(progress.every((event) => event.direction === 'receive' && event.messageKind === 'notification'));
   });
 
   test('a server error stands out with its code and message', async () => {
     await assert.rejects(client.getPrompt('no-such-prompt', {}));
-    const request = messages(log.events()).find((event) => event.method === 'prompts/get' && event.direction === 'send');
+    const request = messages(log.events()).find(
+      (event) => event.method === 'prompts/get' && event.direction === 'send',
+    );
     assert.ok(request);
     const answer = messages(log.events()).find((event) => event.relatedSeq === request.seq);
     assert.ok(answer, 'the error response is paired with its request');
@@ -93,13 +119,19 @@ describe('protocol log: server-everything over stdio', () => {
 
   test('known secrets are masked in what is kept', async () => {
     await client.callTool('echo', { message: `token is ${SECRET}` });
-    const text = log.events().map((event) => JSON.stringify(event)).join('\n');
+    const text = log
+      .events()
+      .map((event) => JSON.stringify(event))
+      .join('\n');
     assert.ok(!text.includes(SECRET), 'the secret never reaches the log');
     assert.match(text, /token is ••••/);
   });
 
   test('stderr lines arrive in the console with their time', async () => {
-    await waitFor(() => log.events().some((event) => event.kind === 'console'), 'a console line from server-everything');
+    await waitFor(
+      () => log.events().some((event) => event.kind === 'console'),
+      'a console line from server-everything',
+    );
     const line = log.events().find((event) => event.kind === 'console');
     assert.ok(line && line.kind === 'console');
     assert.ok(line.time > 0 && line.text.length > 0);
@@ -129,7 +161,11 @@ describe('protocol log: server-everything over Streamable HTTP', () => {
       headers: { Authorization: 'Bearer eyJhbGciOi.fixture-bearer-credential', 'X-Trace': 'plain' },
       fetch: observeFetch(fetch, log, 'mcp'),
     });
-    client = new McpClient({ serverName: 'everything-http', transport, trace: (direction, message) => log.message(direction, message) });
+    client = new McpClient({
+      serverName: 'everything-http',
+      transport,
+      trace: (direction, message) => log.message(direction, message),
+    });
     await client.connect();
     await client.callTool('echo', { message: 'over http' });
   });
@@ -151,7 +187,11 @@ describe('protocol log: server-everything over Streamable HTTP', () => {
     const sessionId = initialize.responseHeaders.find((header) => header.name === 'mcp-session-id');
     assert.ok(sessionId && sessionId.value.length > 0, 'the session id the server assigned is shown');
     const later = posts[posts.length - 1];
-    assert.equal(later.requestHeaders.find((header) => header.name === 'mcp-session-id')?.value, sessionId.value, 'later POSTs carry it');
+    assert.equal(
+      later.requestHeaders.find((header) => header.name === 'mcp-session-id')?.value,
+      sessionId.value,
+      'later POSTs carry it',
+    );
     assert.ok(later.requestHeaders.some((header) => header.name === 'mcp-protocol-version'));
     assert.equal(later.requestHeaders.find((header) => header.name === 'x-trace')?.value, 'plain');
     assert.ok(initialize.responseHeaders.some((header) => header.name === 'content-type'));
@@ -183,7 +223,10 @@ describe('protocol log: bounds and decoding', () => {
     assert.equal(log.dropped, 150);
     const kept = messages(log.events());
     assert.equal(kept[0].id, 150, 'the newest 100 are kept');
-    assert.deepEqual(log.since(kept[98].seq).map((event) => event.seq), [kept[99].seq]);
+    assert.deepEqual(
+      log.since(kept[98].seq).map((event) => event.seq),
+      [kept[99].seq],
+    );
   });
 
   test('past the byte bound the oldest are dropped; one message keeps at most its cap, with its real size', () => {
@@ -204,14 +247,39 @@ describe('protocol log: bounds and decoding', () => {
   test('the fast masking path gives what masking a copy and serializing gives', () => {
     const secrets = ['known-secret-value-42', 'quote"d-secret'];
     const values: unknown[] = [
-      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'echo', arguments: { apiKey: 'sk-123456789', note: 'uses known-secret-value-42 twice: known-secret-value-42' }, _meta: { progressToken: 7 } } },
-      { jsonrpc: '2.0', id: 2, result: { headers: { Authorization: 'Bearer abc.def.ghi', password: true, token: 12345 }, list: ['token', 'Bearer abcdefghijkl'], url: 'https://h.example/x?api_key=zzz&ok=1' } },
-      { jsonrpc: '2.0', id: 3, result: { text: 'escaped quote"d-secret inside', nested: [[{ client_secret: 's3cr3t!' }]] } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'echo',
+          arguments: { apiKey: 'sk-123456789', note: 'uses known-secret-value-42 twice: known-secret-value-42' },
+          _meta: { progressToken: 7 },
+        },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 2,
+        result: {
+          headers: { Authorization: 'Bearer abc.def.ghi', password: true, token: 12345 },
+          list: ['token', 'Bearer abcdefghijkl'],
+          url: 'https://h.example/x?api_key=zzz&ok=1',
+        },
+      },
+      {
+        jsonrpc: '2.0',
+        id: 3,
+        result: { text: 'escaped quote"d-secret inside', nested: [[{ client_secret: 's3cr3t!' }]] },
+      },
       { jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: null } },
       [{ jsonrpc: '2.0', id: 4, method: 'ping' }],
     ];
     for (const value of values) {
-      assert.equal(maskedMessageText(value, secrets, 65536).text, JSON.stringify(maskSecrets(value, secrets)), JSON.stringify(value));
+      assert.equal(
+        maskedMessageText(value, secrets, 65536).text,
+        JSON.stringify(maskSecrets(value, secrets)),
+        JSON.stringify(value),
+      );
     }
   });
 });

@@ -19,7 +19,12 @@ after(async () => {
 });
 
 async function connect(serverName: string, flags: string[] = []): Promise<{ client: McpClient; skills: SkillsApi }> {
-  const client = new McpClient({ serverName, transport: new StdioTransport({ command: process.execPath, args: [SERVER, ...flags], shutdownGraceMs: 1000 }), requestTimeoutMs: 10_000, extensions: [enableSkills()] });
+  const client = new McpClient({
+    serverName,
+    transport: new StdioTransport({ command: process.execPath, args: [SERVER, ...flags], shutdownGraceMs: 1000 }),
+    requestTimeoutMs: 10_000,
+    extensions: [enableSkills()],
+  });
   clients.push(client);
   await client.connect();
   return { client, skills: client.extension(skillsExtension)! };
@@ -48,13 +53,21 @@ describe('skills: install into the workspace', () => {
     assert.equal(plan.kind, 'ready');
     if (plan.kind !== 'ready') return;
     assert.deepEqual(plan.folder, ['.github', 'skills', 'pdf-processing']);
-    assert.deepEqual(plan.files.map((file) => file.path.join('/')).sort(), ['SKILL.md', 'assets/logo.png', 'references/FORMS.md', 'scripts/fill.py']);
+    assert.deepEqual(plan.files.map((file) => file.path.join('/')).sort(), [
+      'SKILL.md',
+      'assets/logo.png',
+      'references/FORMS.md',
+      'scripts/fill.py',
+    ]);
     const { root, writer } = tempWorkspace();
     const outcome = await installSkill(skills, pdf, plan, writer);
     assert.equal(outcome.kind, 'installed');
     const folder = path.join(root, '.github', 'skills', 'pdf-processing');
     assert.match(fs.readFileSync(path.join(folder, 'SKILL.md'), 'utf8'), /^---\nname: pdf-processing/);
-    assert.deepEqual([...fs.readFileSync(path.join(folder, 'assets', 'logo.png'))].slice(0, 4), [0x89, 0x50, 0x4e, 0x47]);
+    assert.deepEqual(
+      [...fs.readFileSync(path.join(folder, 'assets', 'logo.png'))].slice(0, 4),
+      [0x89, 0x50, 0x4e, 0x47],
+    );
     // Written as data, never made executable.
     assert.equal(fs.statSync(path.join(folder, 'scripts', 'fill.py')).mode & 0o111, 0);
   });
@@ -68,17 +81,25 @@ describe('skills: install into the workspace', () => {
     const { root, writer } = tempWorkspace();
     const outcome = await installSkill(skills, pdf, plan, writer);
     assert.equal(outcome.kind, 'refused');
-    if (outcome.kind === 'refused') assert.match(outcome.message, /server-a: refused skill:\/\/pdf-processing\/references\/FORMS.md/);
+    if (outcome.kind === 'refused')
+      assert.match(outcome.message, /server-a: refused skill:\/\/pdf-processing\/references\/FORMS.md/);
     assert.equal(fs.existsSync(path.join(root, '.github')), false);
   });
 
-  test('a skill of another origin never takes an installed skill\'s folder; the same origin replaces it', async () => {
+  test("a skill of another origin never takes an installed skill's folder; the same origin replaces it", async () => {
     const { skills } = await connect('server-a');
     const [pdf] = (await skills.list()).skills;
-    const fromB: InstalledSkill = { server: 'server-b', uri: pdf.uri, name: 'pdf-processing', folder: ['.github', 'skills', 'pdf-processing'], files: [] };
+    const fromB: InstalledSkill = {
+      server: 'server-b',
+      uri: pdf.uri,
+      name: 'pdf-processing',
+      folder: ['.github', 'skills', 'pdf-processing'],
+      files: [],
+    };
     const refused = planInstall('server-a', pdf, [fromB]);
     assert.equal(refused.kind, 'refused');
-    if (refused.kind === 'refused') assert.match(refused.reason, /already holds the skill "pdf-processing" from server-b/);
+    if (refused.kind === 'refused')
+      assert.match(refused.reason, /already holds the skill "pdf-processing" from server-b/);
     const same = planInstall('server-b', pdf, [fromB]);
     assert.equal(same.kind, 'ready');
   });
@@ -92,9 +113,16 @@ describe('skills: install into the workspace', () => {
     const outcome = await installSkill(skills, pdf, plan, writer);
     if (outcome.kind !== 'installed') throw new Error(outcome.message);
     assert.deepEqual(updateStatus([outcome.record], 'server-a', pdf), { kind: 'current' });
-    assert.deepEqual(updateStatus([outcome.record], 'server-b', pdf), { kind: 'not-installed' }, 'keyed by (server, uri)');
+    assert.deepEqual(
+      updateStatus([outcome.record], 'server-b', pdf),
+      { kind: 'not-installed' },
+      'keyed by (server, uri)',
+    );
     await client.callTool('bump');
     const [changed] = (await skills.list({ refresh: true })).skills;
-    assert.deepEqual(updateStatus([outcome.record], 'server-a', changed), { kind: 'changed', files: ['skill://pdf-processing/references/FORMS.md'] });
+    assert.deepEqual(updateStatus([outcome.record], 'server-a', changed), {
+      kind: 'changed',
+      files: ['skill://pdf-processing/references/FORMS.md'],
+    });
   });
 });

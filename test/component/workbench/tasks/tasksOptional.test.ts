@@ -29,7 +29,12 @@ const host: ClientHost = {
     createMessage: async (request) => {
       const meta = request._meta as Record<string, { taskId?: string }> | undefined;
       sampledFor.push(meta?.['io.modelcontextprotocol/related-task']?.taskId);
-      return { role: 'assistant', content: { type: 'text', text: 'the sea keeps time' }, model: 'test-model', stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: 'the sea keeps time' },
+        model: 'test-model',
+        stopReason: 'endTurn',
+      };
     },
   },
 };
@@ -69,8 +74,12 @@ describe('Run as task for tools whose task support is optional', () => {
     assert.deepEqual(runAsTaskChoice(client, tool('brew'), false), { kind: 'optional', checked: false });
     assert.deepEqual(runAsTaskChoice(client, tool('brew'), true), { kind: 'optional', checked: true });
     assert.deepEqual(runAsTaskChoice(client, tool('plain'), true), { kind: 'none' });
-    assert.deepEqual(runAsTaskChoice(client, { ...tool('plain'), execution: { taskSupport: 'required' } }, false), { kind: 'required' });
-    assert.deepEqual(runAsTaskChoice(client, { ...tool('plain'), execution: { taskSupport: 'forbidden' } }, true), { kind: 'none' });
+    assert.deepEqual(runAsTaskChoice(client, { ...tool('plain'), execution: { taskSupport: 'required' } }, false), {
+      kind: 'required',
+    });
+    assert.deepEqual(runAsTaskChoice(client, { ...tool('plain'), execution: { taskSupport: 'forbidden' } }, true), {
+      kind: 'none',
+    });
     assert.deepEqual(runAsTaskChoice(undefined, tool('brew'), true), { kind: 'none' }, 'no connection, no choice');
   });
 
@@ -95,7 +104,7 @@ describe('Run as task for tools whose task support is optional', () => {
     assert.deepEqual(sampledFor, [outcome.taskId], 'one sampling request, naming the task the call ran as');
   });
 
-  test('a task\'s result gets the checks of a direct call: structuredContent against outputSchema (extension and CLI alike)', async () => {
+  test("a task's result gets the checks of a direct call: structuredContent against outputSchema (extension and CLI alike)", async () => {
     const direct = await callToolWithTasks(client, tool('tally'), {}, { runAsTask: false });
     assert.equal(calls.at(-1)?.task, undefined, 'the direct call carried no task');
     const asTask = await callToolWithTasks(client, tool('tally'), {}, { runAsTask: true });
@@ -106,9 +115,15 @@ describe('Run as task for tools whose task support is optional', () => {
     const cliDirect = await RUNNERS.call(client, parseArgs(['call', 'tally', '{}']));
     const cliTask = await RUNNERS.call(client, parseArgs(['call', 'tally', '{}', '--task']));
     assert.equal(typeof calls.at(-1)?.task, 'object', '--task task-augmented the call');
-    assert.deepEqual(cliDirect.failure, { kind: 'output-invalid', message: 'optional-tasks: structuredContent of tally does not match its outputSchema' });
+    assert.deepEqual(cliDirect.failure, {
+      kind: 'output-invalid',
+      message: 'optional-tasks: structuredContent of tally does not match its outputSchema',
+    });
     assert.deepEqual(cliTask.failure, cliDirect.failure, 'call --task fails as the direct call does');
-    assert.deepEqual((cliTask.output as { outputValidation?: unknown }).outputValidation, (cliDirect.output as { outputValidation?: unknown }).outputValidation);
+    assert.deepEqual(
+      (cliTask.output as { outputValidation?: unknown }).outputValidation,
+      (cliDirect.output as { outputValidation?: unknown }).outputValidation,
+    );
 
     // --no-wait, then task wait: the waited result is judged the same (the book knows the tool this run started).
     const started = await RUNNERS.call(client, parseArgs(['call', 'tally', '{}', '--task', '--no-wait']));
@@ -120,10 +135,23 @@ describe('Run as task for tools whose task support is optional', () => {
 
   test('a 2026-07-28 connection offers no checkbox: its server decides per call', async () => {
     const tracked = trackedStdio({ command: process.execPath, args: [MODERN_FIXTURE], shutdownGraceMs: 1000 });
-    const modern = new McpClient({ serverName: 'modern', transport: tracked.transport, era: '2026-07-28', requestTimeoutMs: 10_000, extensions: [enableTasks('modern').extension] });
+    const modern = new McpClient({
+      serverName: 'modern',
+      transport: tracked.transport,
+      era: '2026-07-28',
+      requestTimeoutMs: 10_000,
+      extensions: [enableTasks('modern').extension],
+    });
     try {
       await modern.connect();
-      assert.deepEqual(runAsTaskChoice(modern, { name: 'research', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } }, true), { kind: 'none' });
+      assert.deepEqual(
+        runAsTaskChoice(
+          modern,
+          { name: 'research', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
+          true,
+        ),
+        { kind: 'none' },
+      );
     } finally {
       await modern.close();
     }

@@ -13,7 +13,15 @@ import { createHttpTransport } from '../../../../src/protocol/transports/http';
 import { HttpStatusError } from '../../../../src/protocol/transports/httpShared';
 import { HttpSseTransport } from '../../../../src/protocol/transports/httpSse';
 import { StreamableHttpTransport } from '../../../../src/protocol/transports/streamableHttp';
-import { answerGetAndDelete, sendJson, sseEvent, startSse, startTestServer, type RecordedRequest, type TestServer } from '../../../fixtures/http/server';
+import {
+  answerGetAndDelete,
+  sendJson,
+  sseEvent,
+  startSse,
+  startTestServer,
+  type RecordedRequest,
+  type TestServer,
+} from '../../../fixtures/http/server';
 
 const TIMEOUT = { timeout: 20_000 };
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -21,8 +29,13 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-const INITIALIZE_RESULT = { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'auth-server', version: '1' } };
-const CHALLENGE = 'Bearer realm="mcp", error="invalid_token", resource_metadata="https://auth.example/.well-known/oauth-protected-resource"';
+const INITIALIZE_RESULT = {
+  protocolVersion: '2025-11-25',
+  capabilities: { tools: {} },
+  serverInfo: { name: 'auth-server', version: '1' },
+};
+const CHALLENGE =
+  'Bearer realm="mcp", error="invalid_token", resource_metadata="https://auth.example/.well-known/oauth-protected-resource"';
 
 async function server(handler: Parameters<typeof startTestServer>[0], urlPath?: string): Promise<TestServer> {
   const started = await startTestServer(handler, urlPath);
@@ -43,13 +56,26 @@ function mcpServer(accepts: (authorization: string | undefined) => boolean) {
       res.writeHead(202);
       return res.end();
     }
-    if (message.method === 'initialize') return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: INITIALIZE_RESULT }, { 'Mcp-Session-Id': 's1' });
-    if (message.method === 'tools/list') return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: { tools: [{ name: 'secret-tool', inputSchema: { type: 'object' } }] } });
+    if (message.method === 'initialize')
+      return sendJson(
+        res,
+        200,
+        { jsonrpc: '2.0', id: message.id, result: INITIALIZE_RESULT },
+        { 'Mcp-Session-Id': 's1' },
+      );
+    if (message.method === 'tools/list')
+      return sendJson(res, 200, {
+        jsonrpc: '2.0',
+        id: message.id,
+        result: { tools: [{ name: 'secret-tool', inputSchema: { type: 'object' } }] },
+      });
     return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found' } });
   };
 }
 
-function client(transport: StreamableHttpTransport | HttpSseTransport | ReturnType<typeof createHttpTransport>): McpClient {
+function client(
+  transport: StreamableHttpTransport | HttpSseTransport | ReturnType<typeof createHttpTransport>,
+): McpClient {
   const created = new McpClient({ serverName: 'guarded', transport, requestTimeoutMs: 10_000 });
   cleanups.push(() => created.close());
   return created;
@@ -67,7 +93,10 @@ describe('HttpAuthorizer', () => {
     };
     const mcp = client(new StreamableHttpTransport({ url: srv.url, authorizer }));
     await mcp.connect();
-    assert.deepEqual((await mcp.listTools()).map((tool) => tool.name), ['secret-tool']);
+    assert.deepEqual(
+      (await mcp.listTools()).map((tool) => tool.name),
+      ['secret-tool'],
+    );
     await srv.waitForRequest((r) => r.method === 'GET');
     await mcp.close();
     await srv.waitForRequest((r) => r.method === 'DELETE');
@@ -79,7 +108,11 @@ describe('HttpAuthorizer', () => {
   it('without credentials the refusal surfaces as an HTTP error that keeps the challenge', TIMEOUT, async () => {
     const srv = await server(mcpServer((authorization) => authorization === 'Bearer t0k'));
     const mcp = client(new StreamableHttpTransport({ url: srv.url }));
-    await assert.rejects(mcp.connect(), (error: unknown) => error instanceof HttpStatusError && error.status === 401 && error.wwwAuthenticate === CHALLENGE);
+    await assert.rejects(
+      mcp.connect(),
+      (error: unknown) =>
+        error instanceof HttpStatusError && error.status === 401 && error.wwwAuthenticate === CHALLENGE,
+    );
   });
 
   it('shows a 401 to onChallenge and, on retry, sends the request once more with fresh headers', TIMEOUT, async () => {
@@ -96,10 +129,18 @@ describe('HttpAuthorizer', () => {
     };
     const mcp = client(new StreamableHttpTransport({ url: srv.url, authorizer }));
     await mcp.connect();
-    assert.deepEqual((await mcp.listTools()).map((tool) => tool.name), ['secret-tool']);
+    assert.deepEqual(
+      (await mcp.listTools()).map((tool) => tool.name),
+      ['secret-tool'],
+    );
     assert.deepEqual(challenges, [{ status: 401, wwwAuthenticate: CHALLENGE, url: srv.url, method: 'POST' }]);
-    const initializes = srv.requests.filter((r) => (r.json as { method?: string } | undefined)?.method === 'initialize');
-    assert.deepEqual(initializes.map((r) => r.headers.authorization), ['Bearer stale', 'Bearer fresh']);
+    const initializes = srv.requests.filter(
+      (r) => (r.json as { method?: string } | undefined)?.method === 'initialize',
+    );
+    assert.deepEqual(
+      initializes.map((r) => r.headers.authorization),
+      ['Bearer stale', 'Bearer fresh'],
+    );
   });
 
   it("re-sends only once, and 'fail' reports the refusal", TIMEOUT, async () => {
@@ -148,14 +189,18 @@ describe('HttpAuthorizer', () => {
     await transport.start({ onMessage() {}, onUnparsable() {}, onWarning() {}, onClose() {} });
     assert.ok(authorized);
     assert.equal(transport.endpoint, `${srv.origin}/messages`);
-    assert.deepEqual(challenges, [{ status: 403, wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp"', url: srv.url, method: 'GET' }]);
+    assert.deepEqual(challenges, [
+      { status: 403, wwwAuthenticate: 'Bearer error="insufficient_scope", scope="mcp"', url: srv.url, method: 'GET' },
+    ]);
   });
 
   it('staticHeaders is what createHttpTransport uses for configured headers', TIMEOUT, async () => {
     const srv = await server(mcpServer((authorization) => authorization === 'Bearer cfg'));
     const viaOption = client(createHttpTransport({ url: srv.url, headers: { Authorization: 'Bearer cfg' } }));
     await viaOption.connect();
-    const viaAuthorizer = client(createHttpTransport({ url: srv.url, authorizer: staticHeaders({ Authorization: 'Bearer cfg' }) }));
+    const viaAuthorizer = client(
+      createHttpTransport({ url: srv.url, authorizer: staticHeaders({ Authorization: 'Bearer cfg' }) }),
+    );
     await viaAuthorizer.connect();
     assert.equal(viaAuthorizer.session.serverInfo.name, 'auth-server');
   });
@@ -170,7 +215,9 @@ describe('redirects and credentials', () => {
       }
       return mcpServer((authorization) => authorization === 'Bearer t0k')(request, res);
     }, '/old');
-    const mcp = client(new StreamableHttpTransport({ url: srv.url, authorizer: staticHeaders({ Authorization: 'Bearer t0k' }) }));
+    const mcp = client(
+      new StreamableHttpTransport({ url: srv.url, authorizer: staticHeaders({ Authorization: 'Bearer t0k' }) }),
+    );
     await mcp.connect();
     const moved = srv.requests.filter((r) => r.url === '/mcp' && r.method === 'POST');
     assert.ok(moved.length >= 2, 'initialize and initialized reached the new location');
@@ -179,8 +226,16 @@ describe('redirects and credentials', () => {
     // A request is first sent with fetch's redirect: 'error' (see RedirectMemory): a refused redirect is sent again
     // to the old location and followed, so the new one still receives each message exactly once.
     const methods = moved.map((r) => (r.json as { method?: string }).method);
-    assert.equal(methods.filter((m) => m === 'initialize').length, 1, `POSTs at the new location: ${methods.join(', ')}`);
-    assert.equal(methods.filter((m) => m === 'notifications/initialized').length, 1, `POSTs at the new location: ${methods.join(', ')}`);
+    assert.equal(
+      methods.filter((m) => m === 'initialize').length,
+      1,
+      `POSTs at the new location: ${methods.join(', ')}`,
+    );
+    assert.equal(
+      methods.filter((m) => m === 'notifications/initialized').length,
+      1,
+      `POSTs at the new location: ${methods.join(', ')}`,
+    );
   });
 
   it('never follows a redirect to another origin, so the credentials do not leave', TIMEOUT, async () => {
@@ -189,7 +244,12 @@ describe('redirects and credentials', () => {
       res.writeHead(307, { Location: elsewhere.url });
       res.end();
     });
-    const mcp = client(new StreamableHttpTransport({ url: srv.url, authorizer: staticHeaders({ Authorization: 'Bearer t0k', 'X-Api-Key': 'k3y' }) }));
+    const mcp = client(
+      new StreamableHttpTransport({
+        url: srv.url,
+        authorizer: staticHeaders({ Authorization: 'Bearer t0k', 'X-Api-Key': 'k3y' }),
+      }),
+    );
     await assert.rejects(mcp.connect(), (error: unknown) => {
       assert.ok(isLocalError(error, 'transport'), String(error));
       assert.match(error.message, /redirected to another origin \(http:\/\/127\.0\.0\.1:\d+\); not following it/);

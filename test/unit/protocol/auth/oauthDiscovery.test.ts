@@ -31,23 +31,38 @@ import { SignInAttempts } from '../../../../src/extension/platform/auth/signInAt
 
 describe('WWW-Authenticate', () => {
   test('reads the Bearer parameters MCP uses, quoted or not', () => {
-    assert.deepEqual(parseWwwAuthenticate('Bearer realm="mcp", scope="files:read files:write", resource_metadata="https://h.example/.well-known/oauth-protected-resource/mcp", error=invalid_token'), [
-      {
-        scheme: 'bearer',
-        params: { realm: 'mcp', scope: 'files:read files:write', resource_metadata: 'https://h.example/.well-known/oauth-protected-resource/mcp', error: 'invalid_token' },
-      },
-    ]);
+    assert.deepEqual(
+      parseWwwAuthenticate(
+        'Bearer realm="mcp", scope="files:read files:write", resource_metadata="https://h.example/.well-known/oauth-protected-resource/mcp", error=invalid_token',
+      ),
+      [
+        {
+          scheme: 'bearer',
+          params: {
+            realm: 'mcp',
+            scope: 'files:read files:write',
+            resource_metadata: 'https://h.example/.well-known/oauth-protected-resource/mcp',
+            error: 'invalid_token',
+          },
+        },
+      ],
+    );
   });
 
   test('separates several challenges and keeps escaped quotes and commas inside quoted values', () => {
-    const challenges = parseWwwAuthenticate('DPoP algs="ES256 PS256", error="use_dpop_nonce", Bearer error="insufficient_scope", scope="a", error_description="say \\"hi\\", twice", Basic dXNlcjpwYXNz==');
+    const challenges = parseWwwAuthenticate(
+      'DPoP algs="ES256 PS256", error="use_dpop_nonce", Bearer error="insufficient_scope", scope="a", error_description="say \\"hi\\", twice", Basic dXNlcjpwYXNz==',
+    );
     assert.deepEqual(
       challenges.map((c) => c.scheme),
       ['dpop', 'bearer', 'basic'],
     );
     assert.equal(challenges[1].params.error_description, 'say "hi", twice');
     assert.equal(challenges[2].params[''], 'dXNlcjpwYXNz==');
-    assert.deepEqual(oauthChallengeParams('DPoP error="use_dpop_nonce", Bearer scope="a"'), { error: 'use_dpop_nonce', scope: 'a' });
+    assert.deepEqual(oauthChallengeParams('DPoP error="use_dpop_nonce", Bearer scope="a"'), {
+      error: 'use_dpop_nonce',
+      scope: 'a',
+    });
   });
 
   test('malformed input yields what was understood, never an exception', () => {
@@ -65,7 +80,9 @@ describe('metadata locations (MCP 2025-11-25 order)', () => {
       'https://h.example/.well-known/oauth-protected-resource/public/mcp',
       'https://h.example/.well-known/oauth-protected-resource',
     ]);
-    assert.deepEqual(protectedResourceMetadataUrls('https://h.example/', undefined), ['https://h.example/.well-known/oauth-protected-resource']);
+    assert.deepEqual(protectedResourceMetadataUrls('https://h.example/', undefined), [
+      'https://h.example/.well-known/oauth-protected-resource',
+    ]);
   });
 
   test('authorization server: RFC 8414 path insertion, OIDC path insertion, OIDC path appending', () => {
@@ -74,7 +91,10 @@ describe('metadata locations (MCP 2025-11-25 order)', () => {
       'https://as.example/.well-known/openid-configuration/tenant1',
       'https://as.example/tenant1/.well-known/openid-configuration',
     ]);
-    assert.deepEqual(authorizationServerMetadataUrls('https://as.example'), ['https://as.example/.well-known/oauth-authorization-server', 'https://as.example/.well-known/openid-configuration']);
+    assert.deepEqual(authorizationServerMetadataUrls('https://as.example'), [
+      'https://as.example/.well-known/oauth-authorization-server',
+      'https://as.example/.well-known/openid-configuration',
+    ]);
   });
 
   test('a resource covers the server only on the same origin and at a path prefix', () => {
@@ -87,10 +107,26 @@ describe('metadata locations (MCP 2025-11-25 order)', () => {
 
   test('plain HTTP is accepted only on loopback: all of 127.0.0.0/8 and ::1', () => {
     assert.throws(() => requireSecureUrl(new URL('http://as.example/'), 'the authorization server'), /not HTTPS/);
-    for (const url of ['https://as.example/', 'http://127.0.0.1:9/', 'http://127.0.0.2:9/', 'http://127.255.255.254/', 'http://127.1/', 'http://localhost:9/', 'http://[::1]:9/', 'http://[0:0:0:0:0:0:0:1]/']) {
+    for (const url of [
+      'https://as.example/',
+      'http://127.0.0.1:9/',
+      'http://127.0.0.2:9/',
+      'http://127.255.255.254/',
+      'http://127.1/',
+      'http://localhost:9/',
+      'http://[::1]:9/',
+      'http://[0:0:0:0:0:0:0:1]/',
+    ]) {
       assert.doesNotThrow(() => requireSecureUrl(new URL(url), 'x'), url);
     }
-    for (const url of ['http://128.0.0.1/', 'http://126.255.255.255/', 'http://127.0.0.1.evil.example/', 'http://0.0.0.0/', 'http://[::2]/', 'http://10.0.0.1/']) {
+    for (const url of [
+      'http://128.0.0.1/',
+      'http://126.255.255.255/',
+      'http://127.0.0.1.evil.example/',
+      'http://0.0.0.0/',
+      'http://[::2]/',
+      'http://10.0.0.1/',
+    ]) {
       assert.throws(() => requireSecureUrl(new URL(url), 'x'), /not HTTPS/, url);
     }
   });
@@ -114,16 +150,26 @@ describe('discovery against real servers', () => {
 
   test('metadata for another resource is refused', async () => {
     prm = { resource: 'https://evil.example/mcp', authorization_servers: [server.origin] };
-    await assert.rejects(discoverProtectedResource(oauthHttp(), server.url, undefined, AbortSignal.timeout(5000)), /is for "https:\/\/evil\.example\/mcp", not for/);
+    await assert.rejects(
+      discoverProtectedResource(oauthHttp(), server.url, undefined, AbortSignal.timeout(5000)),
+      /is for "https:\/\/evil\.example\/mcp", not for/,
+    );
   });
 
   test('authorization server metadata naming another issuer is refused', async () => {
-    asMetadata = { issuer: 'https://attacker.example', authorization_endpoint: 'https://attacker.example/authorize', token_endpoint: 'https://attacker.example/token' };
+    asMetadata = {
+      issuer: 'https://attacker.example',
+      authorization_endpoint: 'https://attacker.example/authorize',
+      token_endpoint: 'https://attacker.example/token',
+    };
     await assert.rejects(discoverAuthorizationServer(oauthHttp(), server.origin, AbortSignal.timeout(5000)), /issuer/);
   });
 
   test('a plain-HTTP authorization server that is not on loopback is refused before it is contacted', async () => {
-    await assert.rejects(discoverAuthorizationServer(oauthHttp(), 'http://as.invalid', AbortSignal.timeout(5000)), /not HTTPS/);
+    await assert.rejects(
+      discoverAuthorizationServer(oauthHttp(), 'http://as.invalid', AbortSignal.timeout(5000)),
+      /not HTTPS/,
+    );
   });
 });
 
@@ -133,25 +179,50 @@ describe('OAuthAuthorizer', () => {
     await store.save('https://mcp.example/mcp', {
       version: 1,
       clients: {},
-      tokens: { issuer: 'https://as.example', resource: 'https://mcp.example/mcp', accessToken: 'token-value', tokenType: 'bearer', scopes: [] },
+      tokens: {
+        issuer: 'https://as.example',
+        resource: 'https://mcp.example/mcp',
+        accessToken: 'token-value',
+        tokenType: 'bearer',
+        scopes: [],
+      },
     });
     const authorizer = new OAuthAuthorizer({ serverUrl: 'https://mcp.example/mcp', serverName: 'example', store });
-    assert.deepEqual(await authorizer.headersFor({ url: 'https://mcp.example/mcp', method: 'POST' }), { authorization: 'Bearer token-value' });
+    assert.deepEqual(await authorizer.headersFor({ url: 'https://mcp.example/mcp', method: 'POST' }), {
+      authorization: 'Bearer token-value',
+    });
     assert.deepEqual(await authorizer.headersFor({ url: 'https://other.example/mcp', method: 'POST' }), {});
-    assert.deepEqual(await authorizer.headersFor({ url: 'http://mcp.example/mcp', method: 'POST' }), {}, 'not over plain HTTP to the same host either');
+    assert.deepEqual(
+      await authorizer.headersFor({ url: 'http://mcp.example/mcp', method: 'POST' }),
+      {},
+      'not over plain HTTP to the same host either',
+    );
   });
 
   test('a 401 without a way to open a browser fails with the server named', async () => {
     const server = await startTestServer((request, res) => {
-      if (request.url === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${server.origin}/mcp`, authorization_servers: [server.origin] });
+      if (request.url === '/.well-known/oauth-protected-resource/mcp')
+        return sendJson(res, 200, { resource: `${server.origin}/mcp`, authorization_servers: [server.origin] });
       if (request.url === '/.well-known/oauth-authorization-server') {
-        return sendJson(res, 200, { issuer: server.origin, authorization_endpoint: `${server.origin}/authorize`, token_endpoint: `${server.origin}/token`, registration_endpoint: `${server.origin}/register` });
+        return sendJson(res, 200, {
+          issuer: server.origin,
+          authorization_endpoint: `${server.origin}/authorize`,
+          token_endpoint: `${server.origin}/token`,
+          registration_endpoint: `${server.origin}/register`,
+        });
       }
       return sendJson(res, 404, {});
     });
     try {
-      const authorizer = new OAuthAuthorizer({ serverUrl: server.url, serverName: 'my-server', store: memoryAuthStore() });
-      await assert.rejects(authorizer.onChallenge({ status: 401, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' }), /my-server requires signing in, and this session cannot open a browser/);
+      const authorizer = new OAuthAuthorizer({
+        serverUrl: server.url,
+        serverName: 'my-server',
+        store: memoryAuthStore(),
+      });
+      await assert.rejects(
+        authorizer.onChallenge({ status: 401, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' }),
+        /my-server requires signing in, and this session cannot open a browser/,
+      );
     } finally {
       await server.close();
     }
@@ -164,7 +235,8 @@ test('concurrent 401s share one sign-in', async () => {
   const server = await startTestServer((request, res) => {
     const origin = server.origin;
     const url = new URL(request.url, origin);
-    if (url.pathname === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+    if (url.pathname === '/.well-known/oauth-protected-resource/mcp')
+      return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
     if (url.pathname === '/.well-known/oauth-authorization-server') {
       return sendJson(res, 200, {
         issuer: origin,
@@ -174,7 +246,8 @@ test('concurrent 401s share one sign-in', async () => {
         authorization_response_iss_parameter_supported: true,
       });
     }
-    if (url.pathname === '/register') return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
+    if (url.pathname === '/register')
+      return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
     if (url.pathname === '/authorize') {
       authorizations++;
       const back = new URL(url.searchParams.get('redirect_uri') ?? '');
@@ -184,15 +257,26 @@ test('concurrent 401s share one sign-in', async () => {
       res.writeHead(302, { location: back.href }).end();
       return;
     }
-    if (url.pathname === '/token') return sendJson(res, 200, { access_token: `token-${++issued}`, token_type: 'Bearer', expires_in: 3600 });
+    if (url.pathname === '/token')
+      return sendJson(res, 200, { access_token: `token-${++issued}`, token_type: 'Bearer', expires_in: 3600 });
     return sendJson(res, 404, {});
   });
   try {
-    const authorizer = new OAuthAuthorizer({ serverUrl: server.url, serverName: 's', store: memoryAuthStore(), userAgent: headlessUserAgent() });
+    const authorizer = new OAuthAuthorizer({
+      serverUrl: server.url,
+      serverName: 's',
+      store: memoryAuthStore(),
+      userAgent: headlessUserAgent(),
+    });
     const challenge = { status: 401 as const, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' as const };
-    assert.deepEqual(await Promise.all([authorizer.onChallenge(challenge), authorizer.onChallenge(challenge)]), ['retry', 'retry']);
+    assert.deepEqual(await Promise.all([authorizer.onChallenge(challenge), authorizer.onChallenge(challenge)]), [
+      'retry',
+      'retry',
+    ]);
     assert.equal(authorizations, 1);
-    assert.deepEqual(await authorizer.headersFor({ url: server.url, method: 'POST' }), { authorization: 'Bearer token-1' });
+    assert.deepEqual(await authorizer.headersFor({ url: server.url, method: 'POST' }), {
+      authorization: 'Bearer token-1',
+    });
   } finally {
     await server.close();
   }
@@ -200,12 +284,32 @@ test('concurrent 401s share one sign-in', async () => {
 
 describe('mcp.json "oauth"', () => {
   test('clientId, clientSecret and scopes are read; wrong types are problems naming the field', () => {
-    const good = parseMcpConfig(JSON.stringify({ servers: { s: { url: 'https://h.example/mcp', oauth: { clientId: 'id', clientSecret: '${input:secret}', scopes: ['a', 'b'] } } } }));
+    const good = parseMcpConfig(
+      JSON.stringify({
+        servers: {
+          s: {
+            url: 'https://h.example/mcp',
+            oauth: { clientId: 'id', clientSecret: '${input:secret}', scopes: ['a', 'b'] },
+          },
+        },
+      }),
+    );
     assert.deepEqual(good.problems, []);
     const server = good.servers[0];
     assert.equal(server.kind, 'http');
-    assert.deepEqual(server.kind === 'http' ? server.oauth : undefined, { clientId: 'id', clientSecret: '${input:secret}', scopes: ['a', 'b'] });
-    const bad = parseMcpConfig(JSON.stringify({ servers: { a: { url: 'https://h.example/mcp', oauth: { clientId: 3 } }, b: { url: 'https://h.example/mcp', oauth: { clientSecret: 'x' } } } }));
+    assert.deepEqual(server.kind === 'http' ? server.oauth : undefined, {
+      clientId: 'id',
+      clientSecret: '${input:secret}',
+      scopes: ['a', 'b'],
+    });
+    const bad = parseMcpConfig(
+      JSON.stringify({
+        servers: {
+          a: { url: 'https://h.example/mcp', oauth: { clientId: 3 } },
+          b: { url: 'https://h.example/mcp', oauth: { clientSecret: 'x' } },
+        },
+      }),
+    );
     assert.deepEqual(
       bad.problems.map((p) => p.message),
       ['"oauth.clientId" must be a non-empty string', '"oauth.clientSecret" needs "oauth.clientId"'],
@@ -213,12 +317,25 @@ describe('mcp.json "oauth"', () => {
   });
 
   test('mcp.json oauth.clientMetadataUrl names a Client ID Metadata Document: an https URL with a path', () => {
-    const good = parseMcpConfig(JSON.stringify({ servers: { s: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'https://client.example/mcp-client.json' } } } }));
+    const good = parseMcpConfig(
+      JSON.stringify({
+        servers: {
+          s: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'https://client.example/mcp-client.json' } },
+        },
+      }),
+    );
     assert.deepEqual(good.problems, []);
     const server = good.servers[0];
-    assert.deepEqual(server.kind === 'http' ? server.oauth : undefined, { clientMetadataUrl: 'https://client.example/mcp-client.json' });
+    assert.deepEqual(server.kind === 'http' ? server.oauth : undefined, {
+      clientMetadataUrl: 'https://client.example/mcp-client.json',
+    });
     const bad = parseMcpConfig(
-      JSON.stringify({ servers: { a: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'http://client.example/c.json' } }, b: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'https://client.example' } } } }),
+      JSON.stringify({
+        servers: {
+          a: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'http://client.example/c.json' } },
+          b: { url: 'https://h.example/mcp', oauth: { clientMetadataUrl: 'https://client.example' } },
+        },
+      }),
     );
     assert.deepEqual(
       bad.problems.map((p) => `${p.server}: ${p.message}`),
@@ -234,7 +351,13 @@ test('an authorization server on 127.0.0.2 over plain HTTP is discovered (loopba
   const server = http.createServer((req, res) => {
     const origin = `http://127.0.0.2:${(server.address() as AddressInfo).port}`;
     if (req.url === '/.well-known/oauth-authorization-server') {
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token` }));
+      res.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+        }),
+      );
     } else res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
@@ -270,7 +393,8 @@ describe('documents are read up to maxDocumentBytes', () => {
         pump();
         return;
       }
-      if (request.url === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (request.url === '/.well-known/oauth-protected-resource/mcp')
+        return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
       return sendJson(res, 404, {});
     });
     return { server, written: () => written, closed: () => closed };
@@ -283,13 +407,24 @@ describe('documents are read up to maxDocumentBytes', () => {
     test(`an endless ${what} document stops at the cap, the error names the limit, and the connection is released`, async () => {
       const hostile = await endlessServer(endlessPath);
       try {
-        const authorizer = new OAuthAuthorizer({ serverUrl: hostile.server.url, serverName: 'hostile', store: memoryAuthStore(), userAgent: headlessUserAgent() });
+        const authorizer = new OAuthAuthorizer({
+          serverUrl: hostile.server.url,
+          serverName: 'hostile',
+          store: memoryAuthStore(),
+          userAgent: headlessUserAgent(),
+        });
         await assert.rejects(
           authorizer.onChallenge({ status: 401, wwwAuthenticate: 'Bearer', url: hostile.server.url, method: 'POST' }),
-          (error: Error) => /^hostile: /.test(error.message) && new RegExp(what).test(error.message) && /exceeds the limit of 1048576 bytes \(setting maxDocumentBytes\)/.test(error.message),
+          (error: Error) =>
+            /^hostile: /.test(error.message) &&
+            new RegExp(what).test(error.message) &&
+            /exceeds the limit of 1048576 bytes \(setting maxDocumentBytes\)/.test(error.message),
         );
         await hostile.closed();
-        assert.ok(hostile.written() < 32 * 1024 * 1024, `the server wrote ${hostile.written()} bytes before the client let go`);
+        assert.ok(
+          hostile.written() < 32 * 1024 * 1024,
+          `the server wrote ${hostile.written()} bytes before the client let go`,
+        );
       } finally {
         await hostile.server.close();
       }
@@ -303,17 +438,35 @@ describe('token endpoint authentication and refresh timing', () => {
     assert.equal(configuredAuthMethod({ clientId: 'public' }, as), 'none');
     assert.equal(configuredAuthMethod({ clientId: 'public', clientSecret: '' }, as), 'none');
     assert.equal(configuredAuthMethod({ clientId: 'c', clientSecret: 's' }, as), 'client_secret_basic');
-    assert.equal(configuredAuthMethod({ clientId: 'c', clientSecret: 's' }, { ...as, token_endpoint_auth_methods_supported: ['client_secret_post'] }), 'client_secret_post');
+    assert.equal(
+      configuredAuthMethod(
+        { clientId: 'c', clientSecret: 's' },
+        { ...as, token_endpoint_auth_methods_supported: ['client_secret_post'] },
+      ),
+      'client_secret_post',
+    );
     assert.equal(configuredAuthMethod({ clientId: 'c', privateKeyPem: 'pem' }, as), 'private_key_jwt');
-    assert.equal(configuredAuthMethod({ clientId: 'c', clientSecret: 's', authMethod: 'client_secret_post' }, as), 'client_secret_post');
+    assert.equal(
+      configuredAuthMethod({ clientId: 'c', clientSecret: 's', authMethod: 'client_secret_post' }, as),
+      'client_secret_post',
+    );
   });
 
-  test('the refresh margin is at most 30 s and at most a tenth of the token\'s lifetime', () => {
+  test("the refresh margin is at most 30 s and at most a tenth of the token's lifetime", () => {
     assert.equal(refreshMarginMs(3_600_000), 30_000);
     assert.equal(refreshMarginMs(20_000), 2_000);
     assert.equal(refreshMarginMs(undefined), 30_000);
     const now = 1_000_000;
-    const short: StoredTokens = { issuer: 'i', resource: 'r', accessToken: 'a', tokenType: 'bearer', refreshToken: 'rt', scopes: [], obtainedAt: now, expiresAt: now + 20_000 };
+    const short: StoredTokens = {
+      issuer: 'i',
+      resource: 'r',
+      accessToken: 'a',
+      tokenType: 'bearer',
+      refreshToken: 'rt',
+      scopes: [],
+      obtainedAt: now,
+      expiresAt: now + 20_000,
+    };
     assert.equal(dueForRefresh(short, now), false, 'a 20 s token is used when it arrives');
     assert.equal(dueForRefresh(short, now + 17_000), false);
     assert.equal(dueForRefresh(short, now + 18_000), true, 'and refreshed in its last tenth');
@@ -330,7 +483,11 @@ describe('the loopback redirect listener', () => {
     const pending = await agent.prepare();
     try {
       assert.match(pending.redirectUri, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
-      const done = pending.complete(new URL('https://as.example/authorize?state=the-state'), AbortSignal.timeout(10_000), { issuer: 'https://as.example' });
+      const done = pending.complete(
+        new URL('https://as.example/authorize?state=the-state'),
+        AbortSignal.timeout(10_000),
+        { issuer: 'https://as.example' },
+      );
       for (const query of ['?code=stolen&state=another', '?code=stolen', '?error=access_denied&state=another']) {
         const knock = await fetch(`${pending.redirectUri}${query}`);
         assert.equal(knock.status, 400, query);
@@ -347,13 +504,19 @@ describe('the loopback redirect listener', () => {
     }
   });
 
-  test('the listener can announce an external redirect URI (a remote window\'s port mapping) and accepts the callback under its path', async () => {
-    const agent = loopbackUserAgent({ startedFrom: 'terminal', open: () => {}, externalRedirectUri: (local) => new URL(`https://editor.example/proxy/${local.port}/callback`) });
+  test("the listener can announce an external redirect URI (a remote window's port mapping) and accepts the callback under its path", async () => {
+    const agent = loopbackUserAgent({
+      startedFrom: 'terminal',
+      open: () => {},
+      externalRedirectUri: (local) => new URL(`https://editor.example/proxy/${local.port}/callback`),
+    });
     const pending = await agent.prepare();
     try {
       assert.match(pending.redirectUri, /^https:\/\/editor\.example\/proxy\/\d+\/callback$/);
       const listenerPort = pending.redirectUri.split('/')[4];
-      const done = pending.complete(new URL('https://as.example/authorize?state=s1'), AbortSignal.timeout(10_000), { issuer: 'https://as.example' });
+      const done = pending.complete(new URL('https://as.example/authorize?state=s1'), AbortSignal.timeout(10_000), {
+        issuer: 'https://as.example',
+      });
       // The editor's proxy forwards the path as it came (absproxy) or without its prefix (proxy): both reach the listener.
       const answer = await fetch(`http://127.0.0.1:${listenerPort}/proxy/${listenerPort}/callback?code=c&state=s1`);
       assert.equal(answer.status, 200);
@@ -365,10 +528,11 @@ describe('the loopback redirect listener', () => {
   });
 });
 
-describe('the loopback listener\'s start URL (one consent in VS Code)', () => {
-  test('redirects to the authorization URL byte for byte while the sign-in waits, under its path and an editor proxy\'s path; nothing before, a wrong nonce gets 404', async () => {
+describe("the loopback listener's start URL (one consent in VS Code)", () => {
+  test("redirects to the authorization URL byte for byte while the sign-in waits, under its path and an editor proxy's path; nothing before, a wrong nonce gets 404", async () => {
     // The authorization URL at an encoded path with a form-encoded query: the Location must not be re-serialized.
-    const authorizationHref = 'https://as.example/tenant%2Fa%20b%C3%A9/auth?response_type=code&scope=mcp+offline_access&redirect_uri=http%3A%2F%2F127.0.0.1%3A1%2Fcallback&state=s2';
+    const authorizationHref =
+      'https://as.example/tenant%2Fa%20b%C3%A9/auth?response_type=code&scope=mcp+offline_access&redirect_uri=http%3A%2F%2F127.0.0.1%3A1%2Fcallback&state=s2';
     const opened: { url: string; through: string }[] = [];
     const agent = loopbackUserAgent({
       startedFrom: 'vscode',
@@ -378,11 +542,13 @@ describe('the loopback listener\'s start URL (one consent in VS Code)', () => {
     const pending = await agent.prepare();
     try {
       const port = new URL(pending.redirectUri).port;
-      const done = pending.complete(new URL(authorizationHref), AbortSignal.timeout(10_000), { issuer: 'https://as.example' });
+      const done = pending.complete(new URL(authorizationHref), AbortSignal.timeout(10_000), {
+        issuer: 'https://as.example',
+      });
       assert.equal(opened.length, 1);
       assert.equal(opened[0].url, authorizationHref, 'the URL consented to');
       const through = new URL(opened[0].through);
-      assert.equal(through.hostname, '127.0.0.1', 'a loopback URL, which VS Code\'s link protection trusts');
+      assert.equal(through.hostname, '127.0.0.1', "a loopback URL, which VS Code's link protection trusts");
       const nonce = /\/start\/([0-9a-f]{32})$/.exec(through.pathname)?.[1];
       assert.ok(nonce, `the start URL carries a nonce: ${through.href}`);
       for (const path of [through.pathname, `/start/${nonce}`]) {
@@ -403,15 +569,22 @@ describe('the loopback listener\'s start URL (one consent in VS Code)', () => {
   });
 });
 
-describe('the sign-in at a person\'s pace', () => {
+describe("the sign-in at a person's pace", () => {
   const asServer = () =>
     startTestServer((request, res) => {
       const origin = server.origin;
-      if (request.url === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (request.url === '/.well-known/oauth-protected-resource/mcp')
+        return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
       if (request.url === '/.well-known/oauth-authorization-server') {
-        return sendJson(res, 200, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` });
+        return sendJson(res, 200, {
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+          registration_endpoint: `${origin}/register`,
+        });
       }
-      if (request.url === '/register') return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
+      if (request.url === '/register')
+        return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
       return sendJson(res, 404, {});
     });
   let server: TestServer;
@@ -421,7 +594,12 @@ describe('the sign-in at a person\'s pace', () => {
   after(async () => {
     await server.close();
   });
-  const challenge = () => ({ status: 401 as const, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' as const });
+  const challenge = () => ({
+    status: 401 as const,
+    wwwAuthenticate: 'Bearer',
+    url: server.url,
+    method: 'POST' as const,
+  });
 
   test('it has its own bound, named as such, and holds a person wait only while the person is at the authorization server', async () => {
     const waits = new PersonWaits();
@@ -435,7 +613,10 @@ describe('the sign-in at a person\'s pace', () => {
       userAgent: loopbackUserAgent({ startedFrom: 'terminal', open: () => void (waitingWhileOpen = waits.waiting) }),
     });
     assert.equal(waits.waiting, false);
-    await assert.rejects(authorizer.onChallenge(challenge()), /^OAuthFlowError: slow: the sign-in was not finished within 0\.3 s$/);
+    await assert.rejects(
+      authorizer.onChallenge(challenge()),
+      /^OAuthFlowError: slow: the sign-in was not finished within 0\.3 s$/,
+    );
     assert.equal(waitingWhileOpen, true, 'a wait was open while the person was at the authorization page');
     assert.equal(waits.waiting, false, 'and closed when the sign-in ended');
     assert.ok(waits.pausedMs() > 0);
@@ -450,7 +631,10 @@ describe('the sign-in at a person\'s pace', () => {
       store: memoryAuthStore(),
       signal: controller.signal,
       personWaits: waits,
-      userAgent: loopbackUserAgent({ startedFrom: 'vscode', open: () => controller.abort(new Error('the person pressed Cancel')) }),
+      userAgent: loopbackUserAgent({
+        startedFrom: 'vscode',
+        open: () => controller.abort(new Error('the person pressed Cancel')),
+      }),
     });
     await assert.rejects(authorizer.onChallenge(challenge()), /the person pressed Cancel/);
     assert.equal(waits.waiting, false);

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { expandUriTemplate, parseUriTemplate, UriTemplateError, type UriTemplateValue } from '../../../../src/protocol/features/uriTemplate';
+import {
+  expandUriTemplate,
+  parseUriTemplate,
+  UriTemplateError,
+  type UriTemplateValue,
+} from '../../../../src/protocol/features/uriTemplate';
 
 // RFC 6570 section 1.2 variables.
 const values: Record<string, UriTemplateValue> = {
@@ -134,8 +139,18 @@ test('encoding: UTF-8 and existing pct-encoded triplets, literal characters, cod
 });
 
 test('MCP resource templates', () => {
-  assert.equal(expandUriTemplate('demo://resource/dynamic/text/{resourceId}', { resourceId: '42' }), 'demo://resource/dynamic/text/42');
-  assert.equal(expandUriTemplate('github://repos/{owner}/{repo}/issues{?state,labels}', { owner: 'o', repo: 'r', labels: ['bug', 'ui'] }), 'github://repos/o/r/issues?labels=bug,ui');
+  assert.equal(
+    expandUriTemplate('demo://resource/dynamic/text/{resourceId}', { resourceId: '42' }),
+    'demo://resource/dynamic/text/42',
+  );
+  assert.equal(
+    expandUriTemplate('github://repos/{owner}/{repo}/issues{?state,labels}', {
+      owner: 'o',
+      repo: 'r',
+      labels: ['bug', 'ui'],
+    }),
+    'github://repos/o/r/issues?labels=bug,ui',
+  );
 });
 
 test('parseUriTemplate lists every variable with operator, explode and prefix', () => {
@@ -149,7 +164,10 @@ test('parseUriTemplate lists every variable with operator, explode and prefix', 
     ],
   });
   assert.deepEqual(parseUriTemplate('plain://uri').variables, []);
-  assert.deepEqual(parseUriTemplate('{a.b,%41c}').variables.map((v) => v.name), ['a.b', '%41c']);
+  assert.deepEqual(
+    parseUriTemplate('{a.b,%41c}').variables.map((v) => v.name),
+    ['a.b', '%41c'],
+  );
 });
 
 test('malformed templates throw a UriTemplateError that says where', () => {
@@ -165,6 +183,10 @@ test('malformed templates throw a UriTemplateError that says where', () => {
     ['{=x}', /reserved for future extensions/],
     ['{a,,b}', /invalid variable ""/],
   ] as const) {
-    assert.throws(() => parseUriTemplate(template), (error: unknown) => error instanceof UriTemplateError && message.test(error.message), template);
+    assert.throws(
+      () => parseUriTemplate(template),
+      (error: unknown) => error instanceof UriTemplateError && message.test(error.message),
+      template,
+    );
   }
 });

@@ -1,7 +1,14 @@
 /** Pure unit tests of the base-protocol classification in src/protocol/jsonrpc/messages.ts. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { checkMetaKey, classifyIncoming, excerpt, responseIdFromFragment, unknownReservedMetaKeys, type Classified } from '../../../../src/protocol/jsonrpc/messages';
+import {
+  checkMetaKey,
+  classifyIncoming,
+  excerpt,
+  responseIdFromFragment,
+  unknownReservedMetaKeys,
+  type Classified,
+} from '../../../../src/protocol/jsonrpc/messages';
 
 function violation(value: unknown): Extract<Classified, { kind: 'violation' }> {
   const classified = classifyIncoming(value);
@@ -13,7 +20,11 @@ describe('classifyIncoming', { timeout: 10_000 }, () => {
   test('valid requests, notifications, results and errors', () => {
     assert.equal(classifyIncoming({ jsonrpc: '2.0', id: 1, method: 'ping' }).kind, 'request');
     assert.equal(classifyIncoming({ jsonrpc: '2.0', id: 'abc', method: 'roots/list', params: {} }).kind, 'request');
-    assert.equal(classifyIncoming({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } }).kind, 'notification');
+    assert.equal(
+      classifyIncoming({ jsonrpc: '2.0', method: 'notifications/progress', params: { progressToken: 1, progress: 1 } })
+        .kind,
+      'notification',
+    );
     assert.equal(classifyIncoming({ jsonrpc: '2.0', id: 3, result: {} }).kind, 'result');
     assert.equal(classifyIncoming({ jsonrpc: '2.0', id: 3, error: { code: -32601, message: 'nope' } }).kind, 'error');
   });
@@ -21,7 +32,10 @@ describe('classifyIncoming', { timeout: 10_000 }, () => {
   test('an error response without id (or id null) is an orphan error', () => {
     const withoutId = classifyIncoming({ jsonrpc: '2.0', error: { code: -32600, message: 'bad' } });
     assert.deepEqual(withoutId, { kind: 'orphan-error', error: { code: -32600, message: 'bad' } });
-    assert.equal(classifyIncoming({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse' } }).kind, 'orphan-error');
+    assert.equal(
+      classifyIncoming({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'parse' } }).kind,
+      'orphan-error',
+    );
   });
 
   test('result and error together; matchable id kept', () => {
@@ -33,7 +47,10 @@ describe('classifyIncoming', { timeout: 10_000 }, () => {
 
   test('error codes must be integers', () => {
     assert.equal(violation({ jsonrpc: '2.0', id: 5, error: { code: 'abc', message: 'x' } }).id, 5);
-    assert.match(violation({ jsonrpc: '2.0', id: 5, error: { code: 1.5, message: 'x' } }).reason, /1\.5 is not an integer/);
+    assert.match(
+      violation({ jsonrpc: '2.0', id: 5, error: { code: 1.5, message: 'x' } }).reason,
+      /1\.5 is not an integer/,
+    );
     assert.match(violation({ jsonrpc: '2.0', id: 5, error: { code: 1 } }).reason, /message/);
     assert.match(violation({ jsonrpc: '2.0', id: 5, error: 'oops' }).reason, /must be an object/);
   });
@@ -59,7 +76,10 @@ describe('classifyIncoming', { timeout: 10_000 }, () => {
   test('requests with a null or fractional id, and notifications carrying an id', () => {
     assert.match(violation({ jsonrpc: '2.0', id: null, method: 'ping' }).reason, /invalid id null/);
     assert.match(violation({ jsonrpc: '2.0', id: 2.5, method: 'ping' }).reason, /invalid id 2\.5/);
-    assert.match(violation({ jsonrpc: '2.0', id: 8, method: 'notifications/message', params: {} }).reason, /must not carry an id/);
+    assert.match(
+      violation({ jsonrpc: '2.0', id: 8, method: 'notifications/message', params: {} }).reason,
+      /must not carry an id/,
+    );
   });
 
   test('batches, non-objects, wrong jsonrpc, bad method and params', () => {
@@ -74,15 +94,37 @@ describe('classifyIncoming', { timeout: 10_000 }, () => {
   });
 
   test('_meta keys are checked in params and results', () => {
-    assert.match(violation({ jsonrpc: '2.0', method: 'notifications/message', params: { _meta: { '-bad': 1 } } }).reason, /-bad/);
+    assert.match(
+      violation({ jsonrpc: '2.0', method: 'notifications/message', params: { _meta: { '-bad': 1 } } }).reason,
+      /-bad/,
+    );
     assert.match(violation({ jsonrpc: '2.0', id: 1, result: { _meta: { 'bad/': 1 } } }).reason, /_meta key/);
     assert.match(violation({ jsonrpc: '2.0', id: 1, result: { _meta: 'x' } }).reason, /_meta must be an object/);
-    assert.equal(classifyIncoming({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { _meta: { progressToken: 3, 'com.example/x': 1 } } }).kind, 'request');
+    assert.equal(
+      classifyIncoming({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { _meta: { progressToken: 3, 'com.example/x': 1 } },
+      }).kind,
+      'request',
+    );
     // A reserved but well-formed key is not fatal; it is reported separately.
-    const reserved = { jsonrpc: '2.0', id: 1, result: { _meta: { 'io.modelcontextprotocol/made-up': 1, 'io.modelcontextprotocol/related-task': {} } } };
+    const reserved = {
+      jsonrpc: '2.0',
+      id: 1,
+      result: { _meta: { 'io.modelcontextprotocol/made-up': 1, 'io.modelcontextprotocol/related-task': {} } },
+    };
     assert.equal(classifyIncoming(reserved).kind, 'result');
     assert.deepEqual(unknownReservedMetaKeys(reserved), ['io.modelcontextprotocol/made-up']);
-    assert.deepEqual(unknownReservedMetaKeys({ jsonrpc: '2.0', method: 'x', params: { _meta: { 'dev.mcp/y': 1, 'com.example.mcp/z': 1 } } }), ['dev.mcp/y']);
+    assert.deepEqual(
+      unknownReservedMetaKeys({
+        jsonrpc: '2.0',
+        method: 'x',
+        params: { _meta: { 'dev.mcp/y': 1, 'com.example.mcp/z': 1 } },
+      }),
+      ['dev.mcp/y'],
+    );
   });
 
   test('never throws, whatever the input', () => {
@@ -96,13 +138,36 @@ describe('classifyIncoming', { timeout: 10_000 }, () => {
 
 describe('checkMetaKey', { timeout: 10_000 }, () => {
   test('valid names and prefixes', () => {
-    for (const key of ['a', 'A1', 'progressToken', 'x-y_z.w', 'com.example/key', 'a/b', 'com.example-1.api/my_key', 'io.modelcontextprotocol/related-task']) {
+    for (const key of [
+      'a',
+      'A1',
+      'progressToken',
+      'x-y_z.w',
+      'com.example/key',
+      'a/b',
+      'com.example-1.api/my_key',
+      'io.modelcontextprotocol/related-task',
+    ]) {
       assert.equal(checkMetaKey(key).ok, true, key);
     }
   });
 
   test('invalid names and prefixes', () => {
-    for (const key of ['', '-bad', 'bad-', '_x', 'x.', 'com.example/', '/name', '1com.example/x', 'com..example/x', 'com.-x/y', 'com.x-/y', 'com example/x', 'a/b/c/-']) {
+    for (const key of [
+      '',
+      '-bad',
+      'bad-',
+      '_x',
+      'x.',
+      'com.example/',
+      '/name',
+      '1com.example/x',
+      'com..example/x',
+      'com.-x/y',
+      'com.x-/y',
+      'com example/x',
+      'a/b/c/-',
+    ]) {
       const result = checkMetaKey(key);
       assert.equal(result.ok, false, key);
     }
@@ -124,11 +189,17 @@ describe('checkMetaKey', { timeout: 10_000 }, () => {
   });
 
   test('a key checked again (kept from the first check, or past the bound of kept keys) gets the same answer', () => {
-    const invented = Array.from({ length: 600 }, (_, index) => (index % 2 === 0 ? `com.example${index}/key` : `com.example${index}/-bad`));
+    const invented = Array.from({ length: 600 }, (_, index) =>
+      index % 2 === 0 ? `com.example${index}/key` : `com.example${index}/-bad`,
+    );
     const long = `com.${'x'.repeat(1000)}/key`;
     const keys = ['io.modelcontextprotocol/serverInfo', 'bad-', ...invented, long, `${long}-`];
     const first = keys.map((key) => checkMetaKey(key));
-    for (let round = 0; round < 2; round++) assert.deepEqual(keys.map((key) => checkMetaKey(key)), first);
+    for (let round = 0; round < 2; round++)
+      assert.deepEqual(
+        keys.map((key) => checkMetaKey(key)),
+        first,
+      );
     assert.deepEqual(
       first.map((check) => check.ok),
       keys.map((key) => !key.endsWith('-') && !key.endsWith('/-bad')),

@@ -28,7 +28,10 @@ describe('utf8Length and ByteBudget', () => {
 });
 
 describe('SseParser with limits', () => {
-  function feed(chunks: string[], limits: { maxLineBytes: number; maxEventBytes: number }): { events: SseEvent[]; error: unknown } {
+  function feed(
+    chunks: string[],
+    limits: { maxLineBytes: number; maxEventBytes: number },
+  ): { events: SseEvent[]; error: unknown } {
     const events: SseEvent[] = [];
     const parser = new SseParser({ event: (event) => events.push(event) }, '', limits);
     try {
@@ -41,19 +44,34 @@ describe('SseParser with limits', () => {
   }
 
   it('delivers events within the caps as before', () => {
-    const { events, error } = feed(['data: 12345\n', '\ndata: ab\ndata: cd\n\n'], { maxLineBytes: 11, maxEventBytes: 5 });
+    const { events, error } = feed(['data: 12345\n', '\ndata: ab\ndata: cd\n\n'], {
+      maxLineBytes: 11,
+      maxEventBytes: 5,
+    });
     assert.equal(error, undefined);
-    assert.deepEqual(events.map((event) => event.data), ['12345', 'ab\ncd']);
+    assert.deepEqual(
+      events.map((event) => event.data),
+      ['12345', 'ab\ncd'],
+    );
   });
 
   it('stops at a line past maxSseLineBytes, also when it arrives in pieces', () => {
-    const { events, error } = feed(['data: ok\n\n', 'data: 0123', '456789', '0123'], { maxLineBytes: 16, maxEventBytes: 1000 });
-    assert.deepEqual(events.map((event) => event.data), ['ok']);
-    assert.ok(error instanceof InputLimitError && error.setting === 'maxSseLineBytes' && error.limitBytes === 16, String(error));
+    const { events, error } = feed(['data: ok\n\n', 'data: 0123', '456789', '0123'], {
+      maxLineBytes: 16,
+      maxEventBytes: 1000,
+    });
+    assert.deepEqual(
+      events.map((event) => event.data),
+      ['ok'],
+    );
+    assert.ok(
+      error instanceof InputLimitError && error.setting === 'maxSseLineBytes' && error.limitBytes === 16,
+      String(error),
+    );
     assert.equal(error.kind, 'message-too-large');
   });
 
-  it("stops at an event whose data lines together pass maxMessageBytes (the joining newlines count)", () => {
+  it('stops at an event whose data lines together pass maxMessageBytes (the joining newlines count)', () => {
     const { error } = feed(['data: 12345\ndata: 1234\n'], { maxLineBytes: 100, maxEventBytes: 9 });
     assert.ok(error instanceof InputLimitError && error.setting === 'maxMessageBytes', String(error));
     assert.match(error.message, /an SSE event's data exceeds the limit of 9 bytes \(setting maxMessageBytes\)/);

@@ -1,7 +1,13 @@
 /** Pure unit tests of the NDJSON framing in src/protocol/node/lineSplitter.ts. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { DEFAULT_MAX_MESSAGE_BYTES, LineSplitter, OVERSIZED_EDGE_BYTES, isOversizedReason, oversizedReason } from '../../../../src/protocol/node/lineSplitter';
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  LineSplitter,
+  OVERSIZED_EDGE_BYTES,
+  isOversizedReason,
+  oversizedReason,
+} from '../../../../src/protocol/node/lineSplitter';
 
 interface Oversized {
   bytes: number;
@@ -101,7 +107,8 @@ describe('LineSplitter', { timeout: 60_000 }, () => {
     payload.write('{"s":"', 0);
     payload.write('"}', size - 2);
     const chunk = 64 * 1024;
-    for (let offset = 0; offset < size; offset += chunk) splitter.push(payload.subarray(offset, Math.min(size, offset + chunk)));
+    for (let offset = 0; offset < size; offset += chunk)
+      splitter.push(payload.subarray(offset, Math.min(size, offset + chunk)));
     splitter.push(Buffer.from('\n{"after":true}\n'));
     assert.equal(lines.length, 2);
     assert.equal(lines[0].length, size);

@@ -4,7 +4,10 @@ import { SseParser, type SseEvent } from '../../../../src/protocol/transports/ss
 
 const encoder = new TextEncoder();
 
-function parse(chunks: Array<Uint8Array | string>, initialLastEventId?: string): { events: SseEvent[]; retries: number[]; parser: SseParser } {
+function parse(
+  chunks: Array<Uint8Array | string>,
+  initialLastEventId?: string,
+): { events: SseEvent[]; retries: number[]; parser: SseParser } {
   const events: SseEvent[] = [];
   const retries: number[] = [];
   const parser = new SseParser({ event: (e) => events.push(e), retry: (ms) => retries.push(ms) }, initialLastEventId);
@@ -53,13 +56,19 @@ describe('SseParser', () => {
 
   it('treats a CR at a chunk end and an LF at the next chunk start as one line end', () => {
     const { events } = parse(['data: a\r', '\ndata: b\r', '\n\r', '\n']);
-    assert.deepEqual(events.map((e) => e.data), ['a\nb']);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['a\nb'],
+    );
   });
 
   it('strips a leading BOM, even when its bytes are split', () => {
     const bom = new Uint8Array([0xef, 0xbb, 0xbf]);
     const { events } = parse([bom.subarray(0, 1), bom.subarray(1), 'data: x\n\n']);
-    assert.deepEqual(events.map((e) => e.data), ['x']);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['x'],
+    );
   });
 
   it('decodes a multi-byte character cut anywhere across chunks', () => {
@@ -67,10 +76,17 @@ describe('SseParser', () => {
     const length = encoder.encode(text).length;
     for (let cut = 1; cut < length; cut++) {
       const { events } = parse(bytesSplitAt(text, cut));
-      assert.deepEqual(events.map((e) => e.data), ['héllo → 🎉 世界'], `cut at byte ${cut}`);
+      assert.deepEqual(
+        events.map((e) => e.data),
+        ['héllo → 🎉 世界'],
+        `cut at byte ${cut}`,
+      );
     }
     const oneByteAtATime = [...encoder.encode(text)].map((b) => new Uint8Array([b]));
-    assert.deepEqual(parse(oneByteAtATime).events.map((e) => e.data), ['héllo → 🎉 世界']);
+    assert.deepEqual(
+      parse(oneByteAtATime).events.map((e) => e.data),
+      ['héllo → 🎉 世界'],
+    );
   });
 
   it('gives the same events for every two-chunk split of a stream', () => {
@@ -92,7 +108,10 @@ describe('SseParser', () => {
 
   it('keeps the id for later events and lets an empty id reset it', () => {
     const { events } = parse(['id: 1\ndata: a\n\ndata: b\n\nid\ndata: c\n\n']);
-    assert.deepEqual(events.map((e) => e.lastEventId), ['1', '1', '']);
+    assert.deepEqual(
+      events.map((e) => e.lastEventId),
+      ['1', '1', ''],
+    );
   });
 
   it('starts from the given last event id (a resumed stream)', () => {
@@ -102,7 +121,10 @@ describe('SseParser', () => {
 
   it('discards an event the stream did not terminate', () => {
     const { events, parser } = parse(['data: done\n\nid: 5\ndata: half']);
-    assert.deepEqual(events.map((e) => e.data), ['done']);
+    assert.deepEqual(
+      events.map((e) => e.data),
+      ['done'],
+    );
     assert.equal(parser.lastEventId, '');
   });
 
@@ -111,7 +133,8 @@ describe('SseParser', () => {
     const bytes = encoder.encode(`data: ${payload}\n\n`);
     const events: SseEvent[] = [];
     const parser = new SseParser({ event: (e) => events.push(e) });
-    for (let offset = 0; offset < bytes.length; offset += 64 * 1024) parser.push(bytes.subarray(offset, offset + 64 * 1024));
+    for (let offset = 0; offset < bytes.length; offset += 64 * 1024)
+      parser.push(bytes.subarray(offset, offset + 64 * 1024));
     parser.end();
     assert.equal(events.length, 1);
     assert.equal(events[0].data.length, payload.length);

@@ -50,7 +50,9 @@ interface DeviationList {
   [draft: string]: Deviation[] | Record<string, Reason> | string;
 }
 
-const DEVIATIONS = JSON.parse(readFileSync(join(__dirname, 'jsonSchemaTestSuite.deviations.json'), 'utf8')) as DeviationList;
+const DEVIATIONS = JSON.parse(
+  readFileSync(join(__dirname, 'jsonSchemaTestSuite.deviations.json'), 'utf8'),
+) as DeviationList;
 
 /** The suite's directories, and the `$schema` a draft-07 group's schema gets when it has none (2020-12 is the default). */
 const DRAFTS = [
@@ -93,13 +95,22 @@ interface Tally {
 }
 
 /** Runs the suite files `files` (paths under the draft's directory) and checks them against the deviation list. */
-function run(directory: string, dialect: string | undefined, files: readonly string[], deviations: Map<string, Reason & { name: string }>, seen: Set<string>): Tally {
+function run(
+  directory: string,
+  dialect: string | undefined,
+  files: readonly string[],
+  deviations: Map<string, Reason & { name: string }>,
+  seen: Set<string>,
+): Tally {
   const tally: Tally = { right: 0, total: 0, deviations: new Map(), problems: [] };
   for (const file of files) {
     const groups = JSON.parse(readFileSync(join(SUITE, directory, file), 'utf8')) as SuiteGroup[];
     for (const group of groups) {
       const raw = group.schema;
-      const schema = dialect !== undefined && typeof raw === 'object' && raw !== null && !('$schema' in raw) ? { $schema: dialect, ...raw } : raw;
+      const schema =
+        dialect !== undefined && typeof raw === 'object' && raw !== null && !('$schema' in raw)
+          ? { $schema: dialect, ...raw }
+          : raw;
       // One validator per group: the schema is prepared once, as for a tool's schema.
       const validator = new SchemaValidator();
       for (const { description, data, valid } of group.tests) {
@@ -112,7 +123,10 @@ function run(directory: string, dialect: string | undefined, files: readonly str
         const deviation = deviations.get(at);
         if (right) {
           tally.right++;
-          if (deviation) tally.problems.push(`${where} is listed as a deviation (${deviation.name}) but now passes: take it off the list`);
+          if (deviation)
+            tally.problems.push(
+              `${where} is listed as a deviation (${deviation.name}) but now passes: take it off the list`,
+            );
           continue;
         }
         if (!deviation) {
@@ -120,8 +134,13 @@ function run(directory: string, dialect: string | undefined, files: readonly str
           continue;
         }
         tally.deviations.set(deviation.name, (tally.deviations.get(deviation.name) ?? 0) + 1);
-        const expected = verdict.kind === deviation.verdict && (deviation.says === undefined || (verdict.kind === 'unchecked' && verdict.reason.includes(deviation.says)));
-        if (!expected) tally.problems.push(`${where} is listed as a deviation (${deviation.name}: ${deviation.verdict}${deviation.says ? `, "${deviation.says}"` : ''}) but got ${verdictText(verdict)}`);
+        const expected =
+          verdict.kind === deviation.verdict &&
+          (deviation.says === undefined || (verdict.kind === 'unchecked' && verdict.reason.includes(deviation.says)));
+        if (!expected)
+          tally.problems.push(
+            `${where} is listed as a deviation (${deviation.name}: ${deviation.verdict}${deviation.says ? `, "${deviation.says}"` : ''}) but got ${verdictText(verdict)}`,
+          );
       }
     }
   }
@@ -147,9 +166,15 @@ describe('the official JSON-Schema-Test-Suite', () => {
       const regex = run(directory, dialect, ['optional/ecmascript-regex.json'], deviations, seen);
       console.log(summary(`${name}, required`, required));
       console.log(summary(`${name}, optional ecmascript-regex`, regex));
-      const stale = [...deviations.keys()].filter((at) => !seen.has(at)).map((at) => `${directory}: the listed deviation ${at} is not in the suite`);
+      const stale = [...deviations.keys()]
+        .filter((at) => !seen.has(at))
+        .map((at) => `${directory}: the listed deviation ${at} is not in the suite`);
       const problems = [...required.problems, ...regex.problems, ...stale];
-      assert.deepEqual(problems, [], `${problems.length} verdicts differ from the suite and from the deviation list:\n${problems.join('\n')}`);
+      assert.deepEqual(
+        problems,
+        [],
+        `${problems.length} verdicts differ from the suite and from the deviation list:\n${problems.join('\n')}`,
+      );
     });
   }
 });

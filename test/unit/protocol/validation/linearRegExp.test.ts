@@ -7,13 +7,21 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { compileLinearPattern, MAX_PATTERN_SIZE, type CompiledPattern } from '../../../../src/protocol/validation/linearRegExp';
+import {
+  compileLinearPattern,
+  MAX_PATTERN_SIZE,
+  type CompiledPattern,
+} from '../../../../src/protocol/validation/linearRegExp';
 import { MAX_NESTING } from '../../../../src/protocol/validation/regexParser';
 import { seededRandom } from '../../../support/testSupport';
 
 function linear(pattern: string): Extract<CompiledPattern, { kind: 'linear' }> {
   const compiled = compileLinearPattern(pattern);
-  assert.equal(compiled.kind, 'linear', `${JSON.stringify(pattern)}: ${compiled.kind === 'unsupported' ? compiled.reason : ''}`);
+  assert.equal(
+    compiled.kind,
+    'linear',
+    `${JSON.stringify(pattern)}: ${compiled.kind === 'unsupported' ? compiled.reason : ''}`,
+  );
   return compiled as Extract<CompiledPattern, { kind: 'linear' }>;
 }
 
@@ -48,57 +56,397 @@ function assertSameAsNative(pattern: string, subjects: readonly string[]): void 
   for (const subject of subjects) {
     const expected = native(subject);
     assert.equal(dfa.test(subject), expected, `${JSON.stringify(pattern)} on ${JSON.stringify(subject)}`);
-    assert.equal(simulated.test(subject), expected, `(?<=)(?:${JSON.stringify(pattern)}) on ${JSON.stringify(subject)}`);
+    assert.equal(
+      simulated.test(subject),
+      expected,
+      `(?<=)(?:${JSON.stringify(pattern)}) on ${JSON.stringify(subject)}`,
+    );
   }
 }
 
 const SUBJECTS = [
-  '', 'a', 'b', 'ab', 'ba', 'abc', 'aab', 'abab', 'aaa', 'aaaa', 'abcabc', 'xyz', 'A', 'ABC', 'aBc', '0', '42', '007', '1234', 'a1', '1a', '_',
-  'a_b', 'a-b', 'a.b', 'a b', ' ', '  ', '\t', '\n', '\r', '\r\n', 'a\nb', 'a\rb', '\u2028', '\u2029', 'a\u2028b', '\v', '\f', '\u00a0',
-  '\u1680', '\u2000', '\u200a', '\u200b', '\u202f', '\u205f', '\u3000', '\ufeff', '\u0000', '\b', '\u0001', '\u001f', '\u007f', '\u0080',
-  'é', 'É', 'café', 'naïve', 'Ωmega', 'ω', 'Ж', '中文', '٣', '١٢٣', '𝟘', '😀', '😁', '😂', '😃', 'x😀y', '😀😀', 'a😀', '😀a', '\ud83d', '\ude00',
-  'a\ud83db', '\ude00\ud83d', '𐐷', '𝒳', '[', ']', '-', '^', '$', '\\', '/', '(', ')', '{', '}', '|', '*', '+', '?', '.', 'x@y.zz', 'foo bar',
-  'foo-bar_baz', 'hello world', 'über', 'aé', 'éa', 'a é', 'é é', '12-34', 'abc\n', '\nabc', 'ab\ncd', 'k\u212a', '\u212a',
+  '',
+  'a',
+  'b',
+  'ab',
+  'ba',
+  'abc',
+  'aab',
+  'abab',
+  'aaa',
+  'aaaa',
+  'abcabc',
+  'xyz',
+  'A',
+  'ABC',
+  'aBc',
+  '0',
+  '42',
+  '007',
+  '1234',
+  'a1',
+  '1a',
+  '_',
+  'a_b',
+  'a-b',
+  'a.b',
+  'a b',
+  ' ',
+  '  ',
+  '\t',
+  '\n',
+  '\r',
+  '\r\n',
+  'a\nb',
+  'a\rb',
+  '\u2028',
+  '\u2029',
+  'a\u2028b',
+  '\v',
+  '\f',
+  '\u00a0',
+  '\u1680',
+  '\u2000',
+  '\u200a',
+  '\u200b',
+  '\u202f',
+  '\u205f',
+  '\u3000',
+  '\ufeff',
+  '\u0000',
+  '\b',
+  '\u0001',
+  '\u001f',
+  '\u007f',
+  '\u0080',
+  'é',
+  'É',
+  'café',
+  'naïve',
+  'Ωmega',
+  'ω',
+  'Ж',
+  '中文',
+  '٣',
+  '١٢٣',
+  '𝟘',
+  '😀',
+  '😁',
+  '😂',
+  '😃',
+  'x😀y',
+  '😀😀',
+  'a😀',
+  '😀a',
+  '\ud83d',
+  '\ude00',
+  'a\ud83db',
+  '\ude00\ud83d',
+  '𐐷',
+  '𝒳',
+  '[',
+  ']',
+  '-',
+  '^',
+  '$',
+  '\\',
+  '/',
+  '(',
+  ')',
+  '{',
+  '}',
+  '|',
+  '*',
+  '+',
+  '?',
+  '.',
+  'x@y.zz',
+  'foo bar',
+  'foo-bar_baz',
+  'hello world',
+  'über',
+  'aé',
+  'éa',
+  'a é',
+  'é é',
+  '12-34',
+  'abc\n',
+  '\nabc',
+  'ab\ncd',
+  'k\u212a',
+  '\u212a',
 ];
 
 const PATTERNS = [
   // literals, concatenation, alternation, empty alternatives
-  'a', 'ab', 'abc', 'a|b', 'ab|cd', 'a||b', '|a', 'a|', '(|a)', '(a|)', '()', '(?:)', '', 'é', '😀', 'x😀y', '中',
+  'a',
+  'ab',
+  'abc',
+  'a|b',
+  'ab|cd',
+  'a||b',
+  '|a',
+  'a|',
+  '(|a)',
+  '(a|)',
+  '()',
+  '(?:)',
+  '',
+  'é',
+  '😀',
+  'x😀y',
+  '中',
   // anchors
-  '^a', 'a$', '^a$', '^$', '^', '$', '^ab|cd$', '^(?:a|b)$', 'a^', '$a', '(?:^|x)a', 'a(?:$|b)', '^^a$$',
+  '^a',
+  'a$',
+  '^a$',
+  '^$',
+  '^',
+  '$',
+  '^ab|cd$',
+  '^(?:a|b)$',
+  'a^',
+  '$a',
+  '(?:^|x)a',
+  'a(?:$|b)',
+  '^^a$$',
   // dot and line terminators
-  '.', '^.$', '^..$', '^.+$', 'a.b', '^.*$', '.\\n', '[.]', '\\.',
+  '.',
+  '^.$',
+  '^..$',
+  '^.+$',
+  'a.b',
+  '^.*$',
+  '.\\n',
+  '[.]',
+  '\\.',
   // class escapes and their negations
-  '\\d', '\\D', '^\\d+$', '\\w', '\\W', '^\\w+$', '\\s', '\\S', '^\\s*$', '^\\S+$', '\\d\\D', '\\w\\W\\w',
+  '\\d',
+  '\\D',
+  '^\\d+$',
+  '\\w',
+  '\\W',
+  '^\\w+$',
+  '\\s',
+  '\\S',
+  '^\\s*$',
+  '^\\S+$',
+  '\\d\\D',
+  '\\w\\W\\w',
   // character escapes
-  '\\t', '\\n', '\\r', '\\v', '\\f', '\\0', '\\cJ', '\\cj', '\\cA', '\\x41', '\\x7f', '\\u00e9', '\\u00E9', '\\u{1F600}', '\\u{61}',
-  '^\\uD83D\\uDE00$', '\\uD83D', '\\uDE00', '^\\ud83d$', '\\u{1d7d8}', '\\/', '\\\\', '\\^', '\\$', '\\.', '\\*', '\\+', '\\?', '\\(', '\\)',
-  '\\[', '\\]', '\\{', '\\}', '\\|',
+  '\\t',
+  '\\n',
+  '\\r',
+  '\\v',
+  '\\f',
+  '\\0',
+  '\\cJ',
+  '\\cj',
+  '\\cA',
+  '\\x41',
+  '\\x7f',
+  '\\u00e9',
+  '\\u00E9',
+  '\\u{1F600}',
+  '\\u{61}',
+  '^\\uD83D\\uDE00$',
+  '\\uD83D',
+  '\\uDE00',
+  '^\\ud83d$',
+  '\\u{1d7d8}',
+  '\\/',
+  '\\\\',
+  '\\^',
+  '\\$',
+  '\\.',
+  '\\*',
+  '\\+',
+  '\\?',
+  '\\(',
+  '\\)',
+  '\\[',
+  '\\]',
+  '\\{',
+  '\\}',
+  '\\|',
   // classes
-  '[abc]', '[^abc]', '[a-c]', '[^a-c]', '^[a-z]+$', '[a-zA-Z0-9_]', '[-a]', '[a-]', '[a\\-z]', '[\\-]', '[\\]]', '[\\[]', '[[]', '[^]', '[]',
-  '^[^]$', '^[]$', 'a[]', 'a[^]b', '[\\s\\S]', '^[\\s\\S]*$', '[\\d\\s]', '[^\\d\\s]', '[\\w-]', '[^\\S\\n]', '[\\b]', '[\\t\\n]', '[\\0]',
-  '[\\cJ]', '[\\x41-\\x43]', '[\\u00e0-\\u00ff]', '[😀-😂]', '[\\u{1F600}-\\u{1F602}]', '[\\uD83D\\uDE00-\\uD83D\\uDE01]', '[^😀]', '^[^😀]$',
-  '[\\ud83d]', '[é]', '[^é]', '[\\^]', '[a^]', '[$]', '[.]', '[*+?]', '[()]', '[{}]', '[|]', '[/]', '[\\/]', '[a-a]', '[\\n-\\r]',
+  '[abc]',
+  '[^abc]',
+  '[a-c]',
+  '[^a-c]',
+  '^[a-z]+$',
+  '[a-zA-Z0-9_]',
+  '[-a]',
+  '[a-]',
+  '[a\\-z]',
+  '[\\-]',
+  '[\\]]',
+  '[\\[]',
+  '[[]',
+  '[^]',
+  '[]',
+  '^[^]$',
+  '^[]$',
+  'a[]',
+  'a[^]b',
+  '[\\s\\S]',
+  '^[\\s\\S]*$',
+  '[\\d\\s]',
+  '[^\\d\\s]',
+  '[\\w-]',
+  '[^\\S\\n]',
+  '[\\b]',
+  '[\\t\\n]',
+  '[\\0]',
+  '[\\cJ]',
+  '[\\x41-\\x43]',
+  '[\\u00e0-\\u00ff]',
+  '[😀-😂]',
+  '[\\u{1F600}-\\u{1F602}]',
+  '[\\uD83D\\uDE00-\\uD83D\\uDE01]',
+  '[^😀]',
+  '^[^😀]$',
+  '[\\ud83d]',
+  '[é]',
+  '[^é]',
+  '[\\^]',
+  '[a^]',
+  '[$]',
+  '[.]',
+  '[*+?]',
+  '[()]',
+  '[{}]',
+  '[|]',
+  '[/]',
+  '[\\/]',
+  '[a-a]',
+  '[\\n-\\r]',
   // Unicode properties
-  '\\p{L}', '\\P{L}', '^\\p{L}+$', '\\p{Lu}', '\\p{Ll}', '\\P{Nd}', '\\p{Nd}', '^\\p{N}+$', '\\p{Script=Greek}', '\\p{sc=Han}',
-  '\\p{General_Category=Letter}', '\\p{Emoji_Presentation}', '\\p{White_Space}', '[\\p{L}\\d_]', '[^\\p{L}]', '[\\P{L}]', '[\\p{L}\\p{N}]+',
-  '^[\\p{Script=Han}]+$', '\\p{Any}', '\\p{ASCII}', '[\\p{Lu}a-c]', '\\p{Lu}\\p{Ll}',
+  '\\p{L}',
+  '\\P{L}',
+  '^\\p{L}+$',
+  '\\p{Lu}',
+  '\\p{Ll}',
+  '\\P{Nd}',
+  '\\p{Nd}',
+  '^\\p{N}+$',
+  '\\p{Script=Greek}',
+  '\\p{sc=Han}',
+  '\\p{General_Category=Letter}',
+  '\\p{Emoji_Presentation}',
+  '\\p{White_Space}',
+  '[\\p{L}\\d_]',
+  '[^\\p{L}]',
+  '[\\P{L}]',
+  '[\\p{L}\\p{N}]+',
+  '^[\\p{Script=Han}]+$',
+  '\\p{Any}',
+  '\\p{ASCII}',
+  '[\\p{Lu}a-c]',
+  '\\p{Lu}\\p{Ll}',
   // word boundaries
-  '\\b', '\\B', '\\ba', 'a\\b', '\\bab\\b', '\\Bb', 'a\\B', '^\\b', '\\b$', '\\bé', 'é\\b', '\\b😀', '\\B😀', '\\b\\w+\\b', '\\b\\b',
+  '\\b',
+  '\\B',
+  '\\ba',
+  'a\\b',
+  '\\bab\\b',
+  '\\Bb',
+  'a\\B',
+  '^\\b',
+  '\\b$',
+  '\\bé',
+  'é\\b',
+  '\\b😀',
+  '\\B😀',
+  '\\b\\w+\\b',
+  '\\b\\b',
   // groups and named groups
-  '(a)', '(?:a)', '(?<word>[a-z]+)\\d', '(?<x>a)|(?<y>b)', '((a))', '(?:(?:a)b)', '(a|b)(c|d)',
+  '(a)',
+  '(?:a)',
+  '(?<word>[a-z]+)\\d',
+  '(?<x>a)|(?<y>b)',
+  '((a))',
+  '(?:(?:a)b)',
+  '(a|b)(c|d)',
   // quantifiers, greedy and lazy
-  'a*', 'a+', 'a?', 'a*?', 'a+?', 'a??', '^a*$', '^a+$', '^a?$', 'a{2}', 'a{2,}', 'a{1,2}', '^a{2}$', '^a{2,}$', '^a{1,3}$', '^a{0}$',
-  '^a{0,1}$', '^(?:ab){2}$', '^(?:a|b){2,3}$', '^a{2}?$', 'a{2,}?', '^x{0,2}?$', '^(?:\\d{3}-)?\\d{4}$', '^(?:[a-z]{2,3}\\.){1,2}[a-z]{2}$',
+  'a*',
+  'a+',
+  'a?',
+  'a*?',
+  'a+?',
+  'a??',
+  '^a*$',
+  '^a+$',
+  '^a?$',
+  'a{2}',
+  'a{2,}',
+  'a{1,2}',
+  '^a{2}$',
+  '^a{2,}$',
+  '^a{1,3}$',
+  '^a{0}$',
+  '^a{0,1}$',
+  '^(?:ab){2}$',
+  '^(?:a|b){2,3}$',
+  '^a{2}?$',
+  'a{2,}?',
+  '^x{0,2}?$',
+  '^(?:\\d{3}-)?\\d{4}$',
+  '^(?:[a-z]{2,3}\\.){1,2}[a-z]{2}$',
   // nested quantifiers and empty loops
-  '(a*)*', '(a*)+', '(a+)*', '(a+)+', '^(a+)+$', '^(a*)*$', '(a|a)*b', '^(a|aa)+$', '(?:)*', '(?:)+', '(?:a?)*', '(?:a*|b)*c', '^(?:a?){3}a{3}$',
-  '((a*)*)*b', '(?:$)*a', '(?:^)+a', '(?:\\b)*a', '^(?:(?:)*)*$',
+  '(a*)*',
+  '(a*)+',
+  '(a+)*',
+  '(a+)+',
+  '^(a+)+$',
+  '^(a*)*$',
+  '(a|a)*b',
+  '^(a|aa)+$',
+  '(?:)*',
+  '(?:)+',
+  '(?:a?)*',
+  '(?:a*|b)*c',
+  '^(?:a?){3}a{3}$',
+  '((a*)*)*b',
+  '(?:$)*a',
+  '(?:^)+a',
+  '(?:\\b)*a',
+  '^(?:(?:)*)*$',
   // lookbehind (captureless or not), positive and negative, nested
-  '(?<=a)b', '(?<!a)b', '(?<=^)a', '(?<=^a)b', '(?<=a$)', '(?<=\\ba)b', '(?<=a+)b', '(?<=a|bc)d', '(?<!a|bc)d', '(?<=(a))b',
-  '(?<=a(?<=a))b', '(?<=(?<!b)a)c', '(?<=😀)a', '(?<=é)\\w', '^(?:(?<=a)b|c)+$', '(?<=\\d{2})x', '(?<=)a', '(?<!)a', '(?<=a*)$',
+  '(?<=a)b',
+  '(?<!a)b',
+  '(?<=^)a',
+  '(?<=^a)b',
+  '(?<=a$)',
+  '(?<=\\ba)b',
+  '(?<=a+)b',
+  '(?<=a|bc)d',
+  '(?<!a|bc)d',
+  '(?<=(a))b',
+  '(?<=a(?<=a))b',
+  '(?<=(?<!b)a)c',
+  '(?<=😀)a',
+  '(?<=é)\\w',
+  '^(?:(?<=a)b|c)+$',
+  '(?<=\\d{2})x',
+  '(?<=)a',
+  '(?<!)a',
+  '(?<=a*)$',
   // realistic schema patterns
-  '^[a-z0-9-]+$', '^\\w+@\\w+\\.\\w{2,}$', '^[A-Z][a-z]+(?: [A-Z][a-z]+)*$', '^\\d{4}-\\d{2}-\\d{2}$', '^#?[0-9a-fA-F]{6}$', '^(?:\\+|-)?\\d+(?:\\.\\d+)?$',
-  '^https?://[^\\s/$.?#].[^\\s]*$', '^[^@\\s]+@[^@\\s]+$', 'abc$', 'a|b|c', '(?:ab)+', '^[[a]+$', '[a-c-]', '^(?:\\d+|[a-z]+)$',
+  '^[a-z0-9-]+$',
+  '^\\w+@\\w+\\.\\w{2,}$',
+  '^[A-Z][a-z]+(?: [A-Z][a-z]+)*$',
+  '^\\d{4}-\\d{2}-\\d{2}$',
+  '^#?[0-9a-fA-F]{6}$',
+  '^(?:\\+|-)?\\d+(?:\\.\\d+)?$',
+  '^https?://[^\\s/$.?#].[^\\s]*$',
+  '^[^@\\s]+@[^@\\s]+$',
+  'abc$',
+  'a|b|c',
+  '(?:ab)+',
+  '^[[a]+$',
+  '[a-c-]',
+  '^(?:\\d+|[a-z]+)$',
 ];
 
 describe('the linear regex engine agrees with RegExp (u flag)', () => {
@@ -113,24 +461,64 @@ describe('the linear regex engine agrees with RegExp (u flag)', () => {
     for (let code = 0x10000; code <= 0x10ffff; code += 997) codePoints.push(code);
     codePoints.push(0x1f600, 0x1d7d8, 0x10ffff);
     const subjects = codePoints.map((code) => String.fromCodePoint(code));
-    for (const pattern of ['^\\p{L}$', '^\\P{Nd}$', '^[\\p{L}\\p{N}_-]$', '^[^\\p{Lu}\\d]$', '^\\s$', '^\\S$', '^\\w$', '^.$', '^[^]$', '^[\\u0100-\\u017f😀-😂]$']) {
+    for (const pattern of [
+      '^\\p{L}$',
+      '^\\P{Nd}$',
+      '^[\\p{L}\\p{N}_-]$',
+      '^[^\\p{Lu}\\d]$',
+      '^\\s$',
+      '^\\S$',
+      '^\\w$',
+      '^.$',
+      '^[^]$',
+      '^[\\u0100-\\u017f😀-😂]$',
+    ]) {
       const native = nativeTest(pattern);
       const compiled = linear(pattern);
       // Twice: the second pass answers from the native matcher's cache.
       for (let pass = 0; pass < 2; pass++) {
-        for (const subject of subjects) assert.equal(compiled.test(subject), native(subject), `${pattern} on U+${subject.codePointAt(0)?.toString(16)}`);
+        for (const subject of subjects)
+          assert.equal(
+            compiled.test(subject),
+            native(subject),
+            `${pattern} on U+${subject.codePointAt(0)?.toString(16)}`,
+          );
       }
       // All of them in one subject: states move from code point to code point.
       const all = subjects.join('');
       const unanchored = pattern.slice(1, -1);
-      assert.equal(linear(`^(?:${unanchored})+$`).test(all), new RegExp(`^(?:${unanchored})+$`, 'u').test(all), `${unanchored} on all`);
+      assert.equal(
+        linear(`^(?:${unanchored})+$`).test(all),
+        new RegExp(`^(?:${unanchored})+$`, 'u').test(all),
+        `${unanchored} on all`,
+      );
     }
   });
 
   test('on thousands of seeded random patterns and subjects', () => {
     const random = seededRandom(20_240_611);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-    const atoms = ['a', 'b', 'c', 'é', '😀', ' ', '.', '\\w', '\\W', '\\d', '\\s', '[ab]', '[^a]', '[a-c]', '[^]', '\\p{L}', '\\P{L}', '\\n', '[😀b]'];
+    const atoms = [
+      'a',
+      'b',
+      'c',
+      'é',
+      '😀',
+      ' ',
+      '.',
+      '\\w',
+      '\\W',
+      '\\d',
+      '\\s',
+      '[ab]',
+      '[^a]',
+      '[a-c]',
+      '[^]',
+      '\\p{L}',
+      '\\P{L}',
+      '\\n',
+      '[😀b]',
+    ];
     const assertions = ['^', '$', '\\b', '\\B'];
     const quantifiers = ['*', '+', '?', '{2}', '{0,2}', '{1,}', '*?', '+?', '{1,3}?'];
     const generate = (depth: number): string => {
@@ -140,7 +528,8 @@ describe('the linear regex engine agrees with RegExp (u flag)', () => {
         const roll = random();
         let part: string;
         if (roll < 0.12) part = pick(assertions);
-        else if (roll < 0.3 && depth < 3) part = `${pick(['(', '(?:', '(?<=', '(?<!'])}${generate(depth + 1)}${random() < 0.4 ? `|${generate(depth + 1)}` : ''})`;
+        else if (roll < 0.3 && depth < 3)
+          part = `${pick(['(', '(?:', '(?<=', '(?<!'])}${generate(depth + 1)}${random() < 0.4 ? `|${generate(depth + 1)}` : ''})`;
         else part = pick(atoms);
         const lookaround = part.startsWith('(?<');
         if (!lookaround && !assertions.includes(part) && random() < 0.35) part += pick(quantifiers);
@@ -157,7 +546,9 @@ describe('the linear regex engine agrees with RegExp (u flag)', () => {
       } catch {
         continue;
       }
-      const subjects = Array.from({ length: 12 }, () => Array.from({ length: Math.floor(random() * 9) }, () => pick(alphabet)).join(''));
+      const subjects = Array.from({ length: 12 }, () =>
+        Array.from({ length: Math.floor(random() * 9) }, () => pick(alphabet)).join(''),
+      );
       assertSameAsNative(pattern, subjects);
       pairs += subjects.length;
     }
@@ -204,7 +595,8 @@ describe('the linear regex engine agrees with RegExp (u flag)', () => {
 
 describe('the linear regex engine refuses what it cannot run, with reasons', () => {
   test('backreferences and lookahead', () => {
-    for (const pattern of ['^(a)\\1$', '(?<x>a)\\k<x>', '(a)[a-z]\\1']) assert.match(unsupported(pattern), /backreferences/);
+    for (const pattern of ['^(a)\\1$', '(?<x>a)\\k<x>', '(a)[a-z]\\1'])
+      assert.match(unsupported(pattern), /backreferences/);
     for (const pattern of ['^(?=x)', 'a(?!b)', '(?<=(?=a))b']) assert.match(unsupported(pattern), /lookahead/);
   });
 
@@ -224,7 +616,6 @@ describe('the linear regex engine refuses what it cannot run, with reasons', () 
     assert.ok(linear('[\\p{L}\\p{N}]'.repeat(700)).cost >= 80);
   });
 });
-
 
 function pick3(random: () => number, items: readonly string[]): string {
   return items[Math.floor(random() * items.length)];

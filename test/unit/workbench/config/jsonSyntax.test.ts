@@ -16,8 +16,14 @@ test('a half-typed property name is reported in words with its line and column, 
 
 test('a missing comma, a stray character and an unclosed string are named as such', () => {
   assert.equal(parseMcpConfig('{\n  x\n}').problems[0]?.message, 'unexpected character at line 2, column 3');
-  assert.equal(parseMcpConfig('{\n"servers": {}\n"inputs": []\n}').problems[0]?.message, 'expected a comma at line 3, column 1');
-  assert.match(parseMcpConfig('{ "servers": { "a": { "command": "no').problems[0]?.message ?? '', /^a string is not closed at line 1, column \d+$/);
+  assert.equal(
+    parseMcpConfig('{\n"servers": {}\n"inputs": []\n}').problems[0]?.message,
+    'expected a comma at line 3, column 1',
+  );
+  assert.match(
+    parseMcpConfig('{ "servers": { "a": { "command": "no').problems[0]?.message ?? '',
+    /^a string is not closed at line 1, column \d+$/,
+  );
 });
 
 test('every jsonc-parser error code has words of its own', () => {

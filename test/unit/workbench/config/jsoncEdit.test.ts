@@ -18,7 +18,8 @@ const serverNames = (text: string) => parseMcpConfig(text).servers.map((s) => s.
 
 test('adds a server to a commented file: every comment and existing line survives, indentation matches', () => {
   const result = addServerToConfig(FIXTURE, 'time', { type: 'stdio', command: 'uvx', args: ['mcp-server-time'] });
-  for (const line of FIXTURE.split('\n').filter((l) => l.includes('//') || l.includes('/*'))) assert.ok(result.includes(line), line);
+  for (const line of FIXTURE.split('\n').filter((l) => l.includes('//') || l.includes('/*')))
+    assert.ok(result.includes(line), line);
   assert.deepEqual(serverNames(result), ['perplexity', 'fetch', 'github', 'legacy', 'time']);
   assert.match(result, /\n {4}"time": \{\n {6}"type": "stdio",\n {6}"command": "uvx",/);
   assert.deepEqual(parseMcpConfig(result).problems, []);
@@ -33,7 +34,10 @@ test('appends after a last member that has a trailing comment and no comma', () 
     '{\n  "servers": {\n    "a": { "command": "node" }, // last one\n    "b": {\n      "command": "x"\n    }\n    // end of list\n  }\n}\n',
   );
   // Members sharing one line: no layout to follow, jsonc-parser formats the insertion.
-  assert.deepEqual(serverNames(addServerToConfig('{ "servers": { "a": { "command": "node" } } }', 'b', { command: 'x' })), ['a', 'b']);
+  assert.deepEqual(
+    serverNames(addServerToConfig('{ "servers": { "a": { "command": "node" } } }', 'b', { command: 'x' })),
+    ['a', 'b'],
+  );
 });
 
 function isSubsequence(needles: string[], haystack: string[]): boolean {
@@ -43,7 +47,10 @@ function isSubsequence(needles: string[], haystack: string[]): boolean {
 }
 
 test('creates { "servers": {} } for an empty or comment-only file', () => {
-  assert.equal(addServerToConfig('', 'a', { command: 'node' }), '{\n\t"servers": {\n\t\t"a": {\n\t\t\t"command": "node"\n\t\t}\n\t}\n}\n');
+  assert.equal(
+    addServerToConfig('', 'a', { command: 'node' }),
+    '{\n\t"servers": {\n\t\t"a": {\n\t\t\t"command": "node"\n\t\t}\n\t}\n}\n',
+  );
   const commented = addServerToConfig('// my servers\n', 'a', { command: 'node' }, { insertSpaces: true, tabSize: 2 });
   assert.equal(commented, '// my servers\n{\n  "servers": {\n    "a": {\n      "command": "node"\n    }\n  }\n}\n');
   assert.deepEqual(serverNames(addServerToConfig('{}', 'a', { url: 'https://x' })), ['a']);
@@ -52,11 +59,20 @@ test('creates { "servers": {} } for an empty or comment-only file', () => {
 
 test('refuses to edit a file that is not valid JSONC and says where it is broken', () => {
   const broken = '{\n  "servers": {\n    "a": { "command": "node" \n    "b": {}\n  }\n}';
-  assert.throws(() => addServerToConfig(broken, 'c', { command: 'x' }), (error: unknown) => {
-    return error instanceof ConfigEditError && /not valid JSONC \(expected a comma at line 4, column 5\).*nothing was changed/.test(error.message);
-  });
+  assert.throws(
+    () => addServerToConfig(broken, 'c', { command: 'x' }),
+    (error: unknown) => {
+      return (
+        error instanceof ConfigEditError &&
+        /not valid JSONC \(expected a comma at line 4, column 5\).*nothing was changed/.test(error.message)
+      );
+    },
+  );
   assert.throws(() => addServerToConfig('[1, 2]', 'c', { command: 'x' }), /must contain a JSON object/);
-  assert.throws(() => addServerToConfig('{ "servers": [] }', 'c', { command: 'x' }), /"servers" in mcp.json is not an object/);
+  assert.throws(
+    () => addServerToConfig('{ "servers": [] }', 'c', { command: 'x' }),
+    /"servers" in mcp.json is not an object/,
+  );
   assert.throws(() => removeServerFromConfig('{ "servers": { ', 'c'), ConfigEditError);
 });
 
@@ -87,10 +103,19 @@ test('removes a server and keeps the other comments', () => {
 test('removes a multi-line entry, its trailing comment, and the comma a new last member no longer needs', () => {
   const first = removeServerFromConfig(FIXTURE, 'perplexity');
   assert.equal(first, FIXTURE.replace(/ {4}"perplexity": \{\n[\s\S]*?\n {4}\},\n/, ''));
-  const text = '{\n  "servers": {\n    "a": { "command": "node" }, // keep me\n    "b": { "command": "x" } // b\'s note\n  }\n}\n';
-  assert.equal(removeServerFromConfig(text, 'b'), '{\n  "servers": {\n    "a": { "command": "node" } // keep me\n  }\n}\n');
-  assert.equal(removeServerFromConfig(text, 'a'), '{\n  "servers": {\n    "b": { "command": "x" } // b\'s note\n  }\n}\n');
-  assert.deepEqual(serverNames(removeServerFromConfig('{"servers":{"a":{"command":"n"},"b":{"command":"m"}}}', 'a')), ['b']);
+  const text =
+    '{\n  "servers": {\n    "a": { "command": "node" }, // keep me\n    "b": { "command": "x" } // b\'s note\n  }\n}\n';
+  assert.equal(
+    removeServerFromConfig(text, 'b'),
+    '{\n  "servers": {\n    "a": { "command": "node" } // keep me\n  }\n}\n',
+  );
+  assert.equal(
+    removeServerFromConfig(text, 'a'),
+    '{\n  "servers": {\n    "b": { "command": "x" } // b\'s note\n  }\n}\n',
+  );
+  assert.deepEqual(serverNames(removeServerFromConfig('{"servers":{"a":{"command":"n"},"b":{"command":"m"}}}', 'a')), [
+    'b',
+  ]);
 });
 
 test('renames a server in place: only the key text changes', () => {
@@ -102,15 +127,43 @@ test('renames a server in place: only the key text changes', () => {
 });
 
 test('adds inputs: appended to an existing array, or a new array first in the file; duplicate ids refused', () => {
-  const appended = addInputToConfig(FIXTURE, { type: 'promptString', id: 'github-token', description: 'GitHub token', password: true });
-  assert.deepEqual(parseMcpConfig(appended).inputs.map((i) => i.id), ['perplexity-key', 'github-token']);
+  const appended = addInputToConfig(FIXTURE, {
+    type: 'promptString',
+    id: 'github-token',
+    description: 'GitHub token',
+    password: true,
+  });
+  assert.deepEqual(
+    parseMcpConfig(appended).inputs.map((i) => i.id),
+    ['perplexity-key', 'github-token'],
+  );
   assert.ok(appended.includes('// Asked once, then kept in secret storage.'));
-  assert.throws(() => addInputToConfig(appended, { type: 'promptString', id: 'github-token' }), /input with id "github-token" already exists/);
+  assert.throws(
+    () => addInputToConfig(appended, { type: 'promptString', id: 'github-token' }),
+    /input with id "github-token" already exists/,
+  );
 
-  const fresh = addInputToConfig('{\n  "servers": {}\n}\n', { type: 'pickString', id: 'env', options: ['dev', 'prod'], default: 'dev' });
+  const fresh = addInputToConfig('{\n  "servers": {}\n}\n', {
+    type: 'pickString',
+    id: 'env',
+    options: ['dev', 'prod'],
+    default: 'dev',
+  });
   assert.ok(fresh.indexOf('"inputs"') < fresh.indexOf('"servers"'), fresh);
-  assert.deepEqual(parseMcpConfig(fresh).inputs, [{ type: 'pickString', id: 'env', description: undefined, password: false, default: 'dev', options: ['dev', 'prod'] }]);
-  assert.throws(() => addInputToConfig('{ "inputs": {} }', { type: 'promptString', id: 'x' }), /"inputs" is not an array/);
+  assert.deepEqual(parseMcpConfig(fresh).inputs, [
+    {
+      type: 'pickString',
+      id: 'env',
+      description: undefined,
+      password: false,
+      default: 'dev',
+      options: ['dev', 'prod'],
+    },
+  ]);
+  assert.throws(
+    () => addInputToConfig('{ "inputs": {} }', { type: 'promptString', id: 'x' }),
+    /"inputs" is not an array/,
+  );
 });
 
 test('keeps CRLF line endings and tab indentation', () => {
@@ -121,10 +174,18 @@ test('keeps CRLF line endings and tab indentation', () => {
 });
 
 test('detectFormatting', () => {
-  assert.deepEqual(detectFormatting('{\n    "a": {\n        "b": 1\n    }\n}'), { tabSize: 4, insertSpaces: true, eol: '\n' });
+  assert.deepEqual(detectFormatting('{\n    "a": {\n        "b": 1\n    }\n}'), {
+    tabSize: 4,
+    insertSpaces: true,
+    eol: '\n',
+  });
   assert.deepEqual(detectFormatting('{\r\n  "a": 1\r\n}'), { tabSize: 2, insertSpaces: true, eol: '\r\n' });
   assert.deepEqual(detectFormatting('{\n\t"a": 1\n}'), { tabSize: 4, insertSpaces: false, eol: '\n' });
-  assert.deepEqual(detectFormatting('/**\n * docs\n */\n{\n  "a": 1\n}'), { tabSize: 2, insertSpaces: true, eol: '\n' });
+  assert.deepEqual(detectFormatting('/**\n * docs\n */\n{\n  "a": 1\n}'), {
+    tabSize: 2,
+    insertSpaces: true,
+    eol: '\n',
+  });
   assert.deepEqual(detectFormatting('{"a":1}'), { tabSize: 4, insertSpaces: false, eol: '\n' });
 });
 

@@ -30,7 +30,14 @@ test('an empty required string is "required", like a missing required number', (
 });
 
 test('each field gets its own problem, with the limit it broke', () => {
-  const errors = validateFormValues(model, { name: 'A', email: 'not-an-email', age: 2.5, color: 'blue', tags: ['a', 'b', 'c'], address: { city: 'X' } });
+  const errors = validateFormValues(model, {
+    name: 'A',
+    email: 'not-an-email',
+    age: 2.5,
+    color: 'blue',
+    tags: ['a', 'b', 'c'],
+    address: { city: 'X' },
+  });
   assert.deepEqual(errors, [
     { path: '/name', problem: { kind: 'too-short', minLength: 2 } },
     { path: '/email', problem: { kind: 'format', format: 'email' } },
@@ -38,23 +45,36 @@ test('each field gets its own problem, with the limit it broke', () => {
     { path: '/color', problem: { kind: 'not-an-option' } },
     { path: '/tags', problem: { kind: 'too-many-items', maxItems: 2 } },
   ]);
-  assert.deepEqual(validateFormValues(model, { name: 'Ada', age: 'two', address: { city: 'X' } }), [{ path: '/age', problem: { kind: 'not-a-number' } }]);
-  assert.deepEqual(validateFormValues(model, { name: 'Ada', age: 200, address: { city: 'X' } }), [{ path: '/age', problem: { kind: 'too-large', maximum: 150 } }]);
+  assert.deepEqual(validateFormValues(model, { name: 'Ada', age: 'two', address: { city: 'X' } }), [
+    { path: '/age', problem: { kind: 'not-a-number' } },
+  ]);
+  assert.deepEqual(validateFormValues(model, { name: 'Ada', age: 200, address: { city: 'X' } }), [
+    { path: '/age', problem: { kind: 'too-large', maximum: 150 } },
+  ]);
 });
 
 test('valid values have no problems, and optional blanks are fine', () => {
-  assert.deepEqual(validateFormValues(model, { name: 'Ada', email: 'ada@example.com', age: 36, address: { city: 'London' } }), []);
+  assert.deepEqual(
+    validateFormValues(model, { name: 'Ada', email: 'ada@example.com', age: 36, address: { city: 'London' } }),
+    [],
+  );
   assert.deepEqual(validateFormValues(model, { name: 'Ada', email: '', age: 36, address: { city: 'London' } }), []);
 });
 
 test("the schema validator's findings land on fields: a missing property on that property", () => {
-  const verdict = new SchemaValidator().validate({ type: 'object', properties: { a: { type: 'number' }, b: { not: { const: 1 } } }, required: ['a'] }, { b: 1 });
+  const verdict = new SchemaValidator().validate(
+    { type: 'object', properties: { a: { type: 'number' }, b: { not: { const: 1 } } }, required: ['a'] },
+    { b: 1 },
+  );
   assert.equal(verdict.kind, 'invalid');
   const errors = fromSchemaErrors(verdict.kind === 'invalid' ? verdict.errors : []);
-  assert.deepEqual(errors.map((error) => [error.path, error.problem.kind]), [
-    ['/a', 'required'],
-    ['/b', 'schema'],
-  ]);
+  assert.deepEqual(
+    errors.map((error) => [error.path, error.problem.kind]),
+    [
+      ['/a', 'required'],
+      ['/b', 'schema'],
+    ],
+  );
 });
 
 test("a server's catastrophic pattern runs on the linear engine: ^(a|a)+$ against 29 × a + ! answers at once", () => {

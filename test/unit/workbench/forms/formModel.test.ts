@@ -27,9 +27,23 @@ test('tool input schema: every primitive, required, defaults, nested objects, ar
       either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
       optionalText: { type: ['string', 'null'] },
     },
-    $defs: { point: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } }, required: ['lat'] } },
+    $defs: {
+      point: { type: 'object', properties: { lat: { type: 'number' }, lon: { type: 'number' } }, required: ['lat'] },
+    },
   });
-  assert.deepEqual(field(model, 'city'), { name: 'city', label: 'city', description: 'Where', required: true, kind: 'string', default: undefined, format: undefined, minLength: 1, maxLength: undefined, pattern: undefined, secret: undefined });
+  assert.deepEqual(field(model, 'city'), {
+    name: 'city',
+    label: 'city',
+    description: 'Where',
+    required: true,
+    kind: 'string',
+    default: undefined,
+    format: undefined,
+    minLength: 1,
+    maxLength: undefined,
+    pattern: undefined,
+    secret: undefined,
+  });
   const days = field(model, 'days');
   assert.equal(days.kind, 'number');
   assert.equal(days.kind === 'number' && days.integer, true);
@@ -42,7 +56,10 @@ test('tool input schema: every primitive, required, defaults, nested objects, ar
   assert.equal(tags.kind === 'array' && tags.item.kind, 'string');
   const location = field(model, 'location');
   assert.equal(location.kind, 'object');
-  assert.deepEqual(location.kind === 'object' && location.fields.map((f) => [f.name, f.required]), [['lat', true], ['lon', false]]);
+  assert.deepEqual(location.kind === 'object' && location.fields.map((f) => [f.name, f.required]), [
+    ['lat', true],
+    ['lon', false],
+  ]);
   assert.equal(field(model, 'anything').kind, 'json');
   assert.equal(field(model, 'either').kind, 'json');
   assert.equal(field(model, 'optionalText').kind, 'string');
@@ -54,17 +71,35 @@ test('elicitation schemas: titled single select, legacy enumNames, multi-select 
     type: 'object',
     properties: {
       email: { type: 'string', format: 'email', title: 'E-mail' },
-      color: { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }], default: 'g' },
+      color: {
+        type: 'string',
+        oneOf: [
+          { const: 'r', title: 'Red' },
+          { const: 'g', title: 'Green' },
+        ],
+        default: 'g',
+      },
       legacy: { type: 'string', enum: ['a', 'b'], enumNames: ['Alpha', 'Beta'] },
       many: { type: 'array', items: { type: 'string', enum: ['x', 'y'] }, default: ['x'], maxItems: 2 },
-      manyTitled: { type: 'array', items: { anyOf: [{ const: 'p', title: 'Pee' }, { const: 'q', title: 'Queue' }] } },
+      manyTitled: {
+        type: 'array',
+        items: {
+          anyOf: [
+            { const: 'p', title: 'Pee' },
+            { const: 'q', title: 'Queue' },
+          ],
+        },
+      },
     },
   });
   const email = field(model, 'email');
   assert.equal(email.label, 'E-mail');
   assert.equal(email.kind === 'string' && email.format, 'email');
   const color = field(model, 'color');
-  assert.deepEqual(color.kind === 'enum' && color.options, [{ value: 'r', label: 'Red' }, { value: 'g', label: 'Green' }]);
+  assert.deepEqual(color.kind === 'enum' && color.options, [
+    { value: 'r', label: 'Red' },
+    { value: 'g', label: 'Green' },
+  ]);
   const legacy = field(model, 'legacy');
   assert.deepEqual(legacy.kind === 'enum' && legacy.options.map((o) => o.label), ['Alpha', 'Beta']);
   const many = field(model, 'many');
@@ -85,7 +120,14 @@ test('a network $ref is never followed, and cycles stop', () => {
 });
 
 test('no schema at all still gives a usable (empty) form', () => {
-  assert.deepEqual(buildFormModel(undefined), { name: '', label: '', description: undefined, required: true, kind: 'object', fields: [] });
+  assert.deepEqual(buildFormModel(undefined), {
+    name: '',
+    label: '',
+    description: undefined,
+    required: true,
+    kind: 'object',
+    fields: [],
+  });
 });
 
 test('an optional nested object is absent until the person adds it, even when its fields have defaults', () => {
@@ -94,7 +136,11 @@ test('an optional nested object is absent until the person adds it, even when it
     properties: {
       title: { type: 'string' },
       // z.object({ name, email?, team = 'ops' }).optional(): the report's create_ticket `assignee`
-      assignee: { type: 'object', properties: { name: { type: 'string' }, team: { type: 'string', default: 'ops' } }, required: ['name'] },
+      assignee: {
+        type: 'object',
+        properties: { name: { type: 'string' }, team: { type: 'string', default: 'ops' } },
+        required: ['name'],
+      },
       settings: { type: 'object', properties: { level: { type: 'integer', default: 2 } } },
     },
     required: ['title', 'settings'],
@@ -102,5 +148,7 @@ test('an optional nested object is absent until the person adds it, even when it
   assert.equal(field(model, 'assignee').required, false);
   // The required object keeps its defaults; the optional one is left out, so its required `name` does not block.
   assert.deepEqual(defaultValues(model), { settings: { level: 2 } });
-  assert.deepEqual(validateFormValues(model, defaultValues(model)), [{ path: '/title', problem: { kind: 'required' } }]);
+  assert.deepEqual(validateFormValues(model, defaultValues(model)), [
+    { path: '/title', problem: { kind: 'required' } },
+  ]);
 });

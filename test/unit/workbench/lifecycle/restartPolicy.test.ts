@@ -17,7 +17,10 @@ test('defaults: gives up at the fifth crash within two minutes and says how many
   for (let i = 0; i < 4; i++) assert.equal(policy.recordCrash(i * 10_000).kind, 'restart');
   const decision = policy.recordCrash(45_000);
   assert.equal(decision.kind, 'give-up');
-  assert.equal(decision.kind === 'give-up' && decision.reason.startsWith('crashed 5 times in 45 s (limit: 5 within 2 min)'), true);
+  assert.equal(
+    decision.kind === 'give-up' && decision.reason.startsWith('crashed 5 times in 45 s (limit: 5 within 2 min)'),
+    true,
+  );
   assert.ok(policy.hasGivenUp);
   // Stays given up, even much later, until a manual start.
   assert.equal(policy.recordCrash(10_000_000).kind, 'give-up');

@@ -44,9 +44,18 @@ async function executable(file: string): Promise<void> {
 
 test('POSIX: searches PATH in order and needs the executable bit', async () => {
   const env = { PATH: [bin1, '', bin2].join(':') };
-  assert.deepEqual(await resolveCommand('uvx', { env, platform: 'linux' }), { kind: 'found', path: path.join(bin1, 'uvx') });
-  assert.deepEqual(await resolveCommand('npx', { env, platform: 'darwin' }), { kind: 'found', path: path.join(bin2, 'npx') });
-  assert.deepEqual(await resolveCommand('node', { env, platform: 'linux' }), { kind: 'found', path: path.join(bin2, 'node') });
+  assert.deepEqual(await resolveCommand('uvx', { env, platform: 'linux' }), {
+    kind: 'found',
+    path: path.join(bin1, 'uvx'),
+  });
+  assert.deepEqual(await resolveCommand('npx', { env, platform: 'darwin' }), {
+    kind: 'found',
+    path: path.join(bin2, 'npx'),
+  });
+  assert.deepEqual(await resolveCommand('node', { env, platform: 'linux' }), {
+    kind: 'found',
+    path: path.join(bin2, 'node'),
+  });
 });
 
 test('POSIX: not found names the command, the PATH searched and what to do', async () => {
@@ -60,7 +69,12 @@ test('POSIX: not found names the command, the PATH searched and what to do', asy
   const empty = await resolveCommand('npx', { env: {}, platform: 'linux' });
   assert.match(empty.kind === 'not-found' ? empty.hint : '', /searched: PATH is empty/);
   const blank = await resolveCommand('  ', { env: {}, platform: 'linux' });
-  assert.deepEqual(blank, { kind: 'not-found', searched: [], hint: 'the command is empty', detail: { kind: 'command-empty' } });
+  assert.deepEqual(blank, {
+    kind: 'not-found',
+    searched: [],
+    hint: 'the command is empty',
+    detail: { kind: 'command-empty' },
+  });
 });
 
 test('POSIX: relative and absolute paths resolve against cwd without searching PATH', async () => {
@@ -70,7 +84,10 @@ test('POSIX: relative and absolute paths resolve against cwd without searching P
     path: path.join(project, 'scripts', 'serve.sh'),
   });
   const absolute = path.join(bin2, 'node');
-  assert.deepEqual(await resolveCommand(absolute, { env: {}, cwd: project, platform: 'linux' }), { kind: 'found', path: absolute });
+  assert.deepEqual(await resolveCommand(absolute, { env: {}, cwd: project, platform: 'linux' }), {
+    kind: 'found',
+    path: absolute,
+  });
   const missing = await resolveCommand('./nope.sh', { env, cwd: project, platform: 'linux' });
   assert.deepEqual(missing.kind === 'not-found' && missing.searched, [path.join(project, 'nope.sh')]);
   assert.match(missing.kind === 'not-found' ? missing.hint : '', /not found relative to cwd/);
@@ -80,44 +97,88 @@ test('POSIX: relative and absolute paths resolve against cwd without searching P
 
 test('Windows (simulated): PATHEXT finds npx.cmd as a shim and node.exe directly; Path is case-insensitive', async () => {
   const env = { Path: `${bin1};"${winBin}"`, PATHEXT: '.COM;.EXE;.BAT;.CMD' };
-  assert.deepEqual(await resolveCommand('npx', { env, platform: 'win32' }), { kind: 'found', path: `${winBin}/npx.cmd`, viaShim: 'cmd' });
-  assert.deepEqual(await resolveCommand('node', { env, platform: 'win32' }), { kind: 'found', path: `${winBin}/node.exe` });
-  assert.deepEqual(await resolveCommand('setup.bat', { env, platform: 'win32' }), { kind: 'found', path: `${winBin}/setup.bat`, viaShim: 'cmd' });
+  assert.deepEqual(await resolveCommand('npx', { env, platform: 'win32' }), {
+    kind: 'found',
+    path: `${winBin}/npx.cmd`,
+    viaShim: 'cmd',
+  });
+  assert.deepEqual(await resolveCommand('node', { env, platform: 'win32' }), {
+    kind: 'found',
+    path: `${winBin}/node.exe`,
+  });
+  assert.deepEqual(await resolveCommand('setup.bat', { env, platform: 'win32' }), {
+    kind: 'found',
+    path: `${winBin}/setup.bat`,
+    viaShim: 'cmd',
+  });
   // Without PATHEXT the Windows default applies.
-  assert.deepEqual(await resolveCommand('npx', { env: { PATH: winBin }, platform: 'win32' }), { kind: 'found', path: `${winBin}/npx.cmd`, viaShim: 'cmd' });
+  assert.deepEqual(await resolveCommand('npx', { env: { PATH: winBin }, platform: 'win32' }), {
+    kind: 'found',
+    path: `${winBin}/npx.cmd`,
+    viaShim: 'cmd',
+  });
   // .ps1 is not in PATHEXT, so PowerShell scripts are not runnable commands.
   const ps1 = await resolveCommand('tool', { env, platform: 'win32' });
   assert.equal(ps1.kind, 'not-found');
-  assert.match(ps1.kind === 'not-found' ? ps1.hint : '', /^tool not found on PATH \(searched: .*; extensions tried: \.com \.exe \.bat \.cmd\)\. Use an absolute path/);
+  assert.match(
+    ps1.kind === 'not-found' ? ps1.hint : '',
+    /^tool not found on PATH \(searched: .*; extensions tried: \.com \.exe \.bat \.cmd\)\. Use an absolute path/,
+  );
 });
 
 test('Windows (simulated): a path with or without extension', async () => {
   const env = { PATH: '' };
-  assert.deepEqual(await resolveCommand(`${winBin}/npx`, { env, platform: 'win32' }), { kind: 'found', path: `${winBin}/npx.cmd`, viaShim: 'cmd' });
-  assert.deepEqual(await resolveCommand(`${winBin}/node.exe`, { env, platform: 'win32' }), { kind: 'found', path: `${winBin}/node.exe` });
+  assert.deepEqual(await resolveCommand(`${winBin}/npx`, { env, platform: 'win32' }), {
+    kind: 'found',
+    path: `${winBin}/npx.cmd`,
+    viaShim: 'cmd',
+  });
+  assert.deepEqual(await resolveCommand(`${winBin}/node.exe`, { env, platform: 'win32' }), {
+    kind: 'found',
+    path: `${winBin}/node.exe`,
+  });
   const missing = await resolveCommand('C:\\Program Files\\nodejs\\npx', { env, platform: 'win32' });
   assert.deepEqual(missing.kind === 'not-found' && missing.searched, ['C:\\Program Files\\nodejs\\npx']);
 });
 
 test('windowsShimInvocation quotes every argument for cmd.exe /d /s /c', () => {
-  const invocation = windowsShimInvocation('C:\\Program Files\\nodejs\\npx.cmd', ['-y', '@modelcontextprotocol/server-filesystem', 'C:\\My Docs\\', 'say "hi"', '']);
+  const invocation = windowsShimInvocation('C:\\Program Files\\nodejs\\npx.cmd', [
+    '-y',
+    '@modelcontextprotocol/server-filesystem',
+    'C:\\My Docs\\',
+    'say "hi"',
+    '',
+  ]);
   assert.deepEqual(invocation, {
     command: 'cmd.exe',
-    args: ['/d', '/s', '/c', '""C:\\Program Files\\nodejs\\npx.cmd" "-y" "@modelcontextprotocol/server-filesystem" "C:\\My Docs\\\\" "say ""hi""" """'],
+    args: [
+      '/d',
+      '/s',
+      '/c',
+      '""C:\\Program Files\\nodejs\\npx.cmd" "-y" "@modelcontextprotocol/server-filesystem" "C:\\My Docs\\\\" "say ""hi""" """',
+    ],
     windowsVerbatimArguments: true,
   });
-  assert.equal(windowsShimInvocation('x.cmd', [], 'C:\\Windows\\System32\\cmd.exe').command, 'C:\\Windows\\System32\\cmd.exe');
+  assert.equal(
+    windowsShimInvocation('x.cmd', [], 'C:\\Windows\\System32\\cmd.exe').command,
+    'C:\\Windows\\System32\\cmd.exe',
+  );
 });
 
 test('windowsShimInvocation refuses characters cmd.exe interprets even inside quotes', () => {
   for (const bad of ['%PATH%', 'a^b', 'a&calc', 'a|b', '<in', 'out>', 'hi!', 'two\nlines']) {
     assert.throws(
       () => windowsShimInvocation('C:\\nodejs\\npx.cmd', ['-y', bad]),
-      (error: unknown) => error instanceof Error && /cannot run npx\.cmd through cmd\.exe safely: argument 2 \(.*\) contains/.test(error.message),
+      (error: unknown) =>
+        error instanceof Error &&
+        /cannot run npx\.cmd through cmd\.exe safely: argument 2 \(.*\) contains/.test(error.message),
       bad,
     );
   }
-  assert.throws(() => windowsShimInvocation('C:\\A&B\\npx.cmd', []), /the shim path "C:\\\\A&B\\\\npx.cmd" contains "&"/);
+  assert.throws(
+    () => windowsShimInvocation('C:\\A&B\\npx.cmd', []),
+    /the shim path "C:\\\\A&B\\\\npx.cmd" contains "&"/,
+  );
 });
 
 test("the editor's own PATH folders are searched but not listed: the message shows the PATH a person set", async () => {

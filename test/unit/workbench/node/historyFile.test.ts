@@ -11,7 +11,10 @@ import { HistoryLog, type HistoryRecord } from '../../../../src/workbench/histor
 import { parseHistory, serializeHistory } from '../../../../src/workbench/history/historySnapshot';
 import { HistoryFile } from '../../../../src/workbench/node/historyFile';
 
-function call(toolName: string, result: unknown = { content: [{ type: 'text', text: `${toolName} done` }] }): HistoryRecord {
+function call(
+  toolName: string,
+  result: unknown = { content: [{ type: 'text', text: `${toolName} done` }] },
+): HistoryRecord {
   return {
     server: { id: 'everything#1', name: 'everything' },
     startedAt: 1_700_000_000_000,
@@ -35,7 +38,11 @@ test('restore puts earlier entries before the current ones, with lower ids, with
   const names = log.entries().map((entry) => (entry.operation.kind === 'tool' ? entry.operation.toolName : ''));
   assert.deepEqual(names, ['two', 'three', 'now'], 'the newest earlier entries fill the room left');
   const ids = log.entries().map((entry) => entry.id);
-  assert.deepEqual([...ids].sort((a, b) => a - b), ids, 'ids increase with time');
+  assert.deepEqual(
+    [...ids].sort((a, b) => a - b),
+    ids,
+    'ids increase with time',
+  );
   assert.equal(new Set(ids).size, ids.length, 'ids are unique');
   assert.equal(log.get(now.id), now);
   assert.equal(log.record(call('next')).id, now.id + 1, 'new ids go on from the current ones');
@@ -81,7 +88,7 @@ test('a snapshot reads back what was written; anything else is left out, not tru
   assert.equal(parsed.problem, '4 unreadable entries left out');
 });
 
-test('HistoryFile: a second window finds the first window\'s History, masked; Clear empties the file too', async () => {
+test("HistoryFile: a second window finds the first window's History, masked; Clear empties the file too", async () => {
   const file = tempFile();
   const first = new HistoryLog({}, () => ['s3cr3t-token']);
   const firstFile = new HistoryFile(first, file, (line) => assert.fail(line), 10);
@@ -126,7 +133,7 @@ test('HistoryFile: a missing file is no History and no message; a damaged or ove
   const missing = new HistoryFile(new HistoryLog(), tempFile(), (line) => reports.push(line));
   await missing.load();
   await missing.dispose();
-  assert.equal(reports.length, 0, reports.join("\n"));
+  assert.equal(reports.length, 0, reports.join('\n'));
 
   const damaged = tempFile();
   fs.mkdirSync(path.dirname(damaged), { recursive: true });

@@ -2,7 +2,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { importServers, knownImportSources, uniqueName, type ImportCandidate, type ImportResult, type ImportSourceKind } from '../../../../src/workbench/node/importers';
+import {
+  importServers,
+  knownImportSources,
+  uniqueName,
+  type ImportCandidate,
+  type ImportResult,
+  type ImportSourceKind,
+} from '../../../../src/workbench/node/importers';
 import { importKindForFile } from '../../../../src/workbench/node/importSources';
 import { translateVariables } from '../../../../src/workbench/node/importVariables';
 import { parseMcpConfig } from '../../../../src/workbench/config/mcpConfig';
@@ -39,10 +46,15 @@ test('Claude Desktop: stdio servers, numbers in env, literal ${...} and ignored 
     args: ['-y', '@modelcontextprotocol/server-brave-search'],
     env: { BRAVE_API_KEY: 'BSA-example-key', APPDATA: 'C:\\Users\\user\\AppData\\Roaming\\', PORT: '8080' },
   });
-  assert.match(found.get('templated')?.notes[0] ?? '', /^args\[0\]: "\$\{HOME\}\/server\.js" is passed literally by the source client, but VS Code will substitute/);
+  assert.match(
+    found.get('templated')?.notes[0] ?? '',
+    /^args\[0\]: "\$\{HOME\}\/server\.js" is passed literally by the source client, but VS Code will substitute/,
+  );
   assert.deepEqual(found.get('remote-docs')?.entry, { type: 'http', url: 'https://docs.example.com/mcp' });
   assert.match(found.get('remote-docs')?.notes[0] ?? '', /Claude Desktop itself ignores "url" entries/);
-  assert.deepEqual(result.skipped, [{ name: 'broken', reason: 'missing command: the entry has local-server fields but no "command"' }]);
+  assert.deepEqual(result.skipped, [
+    { name: 'broken', reason: 'missing command: the entry has local-server fields but no "command"' },
+  ]);
   for (const candidate of result.found) {
     assert.equal(candidate.source, 'claude-desktop');
     assert.equal(candidate.filePath, path.join(FIXTURES, 'claude_desktop_config.json'));
@@ -59,7 +71,11 @@ test('Cursor: comments and trailing commas, VS Code variables kept, ${pathSepara
     env: { API_KEY: '${env:MY_API_KEY}' },
     envFile: '${workspaceFolder}/.env',
   });
-  assert.deepEqual(found.get('remote')?.entry, { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${env:TOKEN}' } });
+  assert.deepEqual(found.get('remote')?.entry, {
+    type: 'http',
+    url: 'https://example.com/mcp',
+    headers: { Authorization: 'Bearer ${env:TOKEN}' },
+  });
   assert.deepEqual(found.get('remote')?.definition, {
     kind: 'http',
     name: 'remote',
@@ -67,12 +83,25 @@ test('Cursor: comments and trailing commas, VS Code variables kept, ${pathSepara
     headers: { Authorization: 'Bearer ${env:TOKEN}' },
     transport: 'auto',
   });
-  assert.deepEqual(found.get('oauth')?.entry, { type: 'http', url: 'https://mcp.example.com/mcp', oauth: { clientId: '${env:CID}' } });
-  assert.deepEqual(found.get('oauth')?.notes, ['"auth" imported as "oauth.clientId"; CLIENT_SECRET, scopes dropped (VS Code asks for a client secret when needed)']);
+  assert.deepEqual(found.get('oauth')?.entry, {
+    type: 'http',
+    url: 'https://mcp.example.com/mcp',
+    oauth: { clientId: '${env:CID}' },
+  });
+  assert.deepEqual(found.get('oauth')?.notes, [
+    '"auth" imported as "oauth.clientId"; CLIENT_SECRET, scopes dropped (VS Code asks for a client secret when needed)',
+  ]);
   assert.deepEqual(found.get('streamable')?.entry, { type: 'http', url: 'https://stream.example.com/mcp' });
   assert.deepEqual(argsOf(found.get('paths')), ['${workspaceFolder}/server.py', '--root=${userHome}/data']);
-  assert.deepEqual(result.skipped, [{ name: 'websocket', reason: 'unknown transport "ws" (expected stdio, local, http, streamable-http, streamableHttp or sse)' }]);
-  const windows = importServers('cursor', readFileSync(path.join(FIXTURES, 'cursor-mcp.json'), 'utf8'), 'mcp.json', { platform: 'win32' });
+  assert.deepEqual(result.skipped, [
+    {
+      name: 'websocket',
+      reason: 'unknown transport "ws" (expected stdio, local, http, streamable-http, streamableHttp or sse)',
+    },
+  ]);
+  const windows = importServers('cursor', readFileSync(path.join(FIXTURES, 'cursor-mcp.json'), 'utf8'), 'mcp.json', {
+    platform: 'win32',
+  });
   assert.deepEqual(argsOf(byName(windows).get('paths')), ['${workspaceFolder}\\server.py', '--root=${userHome}\\data']);
 });
 
@@ -80,21 +109,38 @@ test('Cline: disabled servers marked, autoApprove/timeout noted, streamableHttp,
   const result = load('cline', 'cline_mcp_settings.json');
   const found = byName(result);
   const local = found.get('local-server');
-  assert.deepEqual(local?.entry, { type: 'stdio', command: 'node', args: ['/path/to/server.js'], env: { API_KEY: '${env:MY_KEY}' }, cwd: '/path' });
+  assert.deepEqual(local?.entry, {
+    type: 'stdio',
+    command: 'node',
+    args: ['/path/to/server.js'],
+    env: { API_KEY: '${env:MY_KEY}' },
+    cwd: '/path',
+  });
   assert.equal(local?.disabled, false);
   assert.deepEqual(local?.notes, [
     '"autoApprove" (read_file) dropped: mcp.json has no per-tool auto-approval; approve tools in MCP Workbench instead',
     '"timeout" (60 s) dropped: mcp.json has no per-server timeout',
   ]);
   const remote = found.get('remote-server');
-  assert.deepEqual(remote?.entry, { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } });
+  assert.deepEqual(remote?.entry, {
+    type: 'http',
+    url: 'https://example.com/mcp',
+    headers: { Authorization: 'Bearer x' },
+  });
   assert.equal(remote?.disabled, true);
-  assert.deepEqual(remote?.notes, ['disabled in Cline: imported anyway but marked disabled'], 'an empty autoApprove needs no note');
+  assert.deepEqual(
+    remote?.notes,
+    ['disabled in Cline: imported anyway but marked disabled'],
+    'an empty autoApprove needs no note',
+  );
   assert.deepEqual(found.get('legacy-sse')?.entry, { type: 'sse', url: 'http://localhost:3001/sse' });
   const legacy = found.get('legacy-sse')?.definition;
   assert.equal(legacy?.kind === 'http' ? legacy.transport : undefined, 'sse');
   assert.deepEqual(found.get('untyped-url')?.entry, { type: 'http', url: 'http://localhost:3002/events' });
-  assert.match(found.get('untyped-url')?.notes[0] ?? '', /Cline treats a url without "type" as SSE; imported as "http", which tries Streamable HTTP first and falls back to SSE/);
+  assert.match(
+    found.get('untyped-url')?.notes[0] ?? '',
+    /Cline treats a url without "type" as SSE; imported as "http", which tries Streamable HTTP first and falls back to SSE/,
+  );
   assert.deepEqual(found.get('nested-cli')?.entry, { type: 'stdio', command: 'uvx', args: ['mcp-server-git'] });
   assert.deepEqual(found.get('nested-cli')?.notes, [
     '"autoApprove" (git_status, git_log) dropped: mcp.json has no per-tool auto-approval; approve tools in MCP Workbench instead',
@@ -110,16 +156,31 @@ test('Cline: disabled servers marked, autoApprove/timeout noted, streamableHttp,
 test('workspace .mcp.json (Claude Code): ${VAR} and ${VAR:-default} become ${env:VAR}, the dropped default is noted', () => {
   const result = load('workspace-mcp-json', 'claude-code.mcp.json');
   const found = byName(result);
-  assert.deepEqual(found.get('api')?.entry, { type: 'http', url: '${env:API_BASE_URL}/mcp', headers: { Authorization: 'Bearer ${env:API_KEY}' } });
+  assert.deepEqual(found.get('api')?.entry, {
+    type: 'http',
+    url: '${env:API_BASE_URL}/mcp',
+    headers: { Authorization: 'Bearer ${env:API_KEY}' },
+  });
   assert.deepEqual(found.get('api')?.notes, [
     'url: default "https://api.example.com" of ${API_BASE_URL:-https://api.example.com} dropped: VS Code has no defaults; an unset API_BASE_URL becomes empty',
   ]);
-  assert.deepEqual(found.get('db')?.entry, { type: 'stdio', command: 'npx', args: ['-y', '@bytebase/dbhub', '--dsn', '${env:DATABASE_URL}'] });
+  assert.deepEqual(found.get('db')?.entry, {
+    type: 'stdio',
+    command: 'npx',
+    args: ['-y', '@bytebase/dbhub', '--dsn', '${env:DATABASE_URL}'],
+  });
   assert.deepEqual(found.get('sse')?.entry, { type: 'sse', url: 'http://localhost:8080/sse' });
   assert.deepEqual(result.skipped, []);
   // The unwrapped form is accepted too.
-  const bare = importServers('workspace-mcp-json', '{ "time": { "command": "uvx", "args": ["mcp-server-time"] } }', '.mcp.json');
-  assert.deepEqual(bare.found.map((c) => c.name), ['time']);
+  const bare = importServers(
+    'workspace-mcp-json',
+    '{ "time": { "command": "uvx", "args": ["mcp-server-time"] } }',
+    '.mcp.json',
+  );
+  assert.deepEqual(
+    bare.found.map((c) => c.name),
+    ['time'],
+  );
 });
 
 test('Copilot CLI: type local, bare $VAR, tools allowlist noted ("*" is not), oauthClientId carried over, names deduped', () => {
@@ -130,19 +191,30 @@ test('Copilot CLI: type local, bare $VAR, tools allowlist noted ("*" is not), oa
   const github = found.get('github-2');
   assert.equal(github?.originalName, 'github');
   assert.equal(github?.definition.name, 'github-2');
-  assert.deepEqual(github?.entry, { type: 'http', url: 'https://api.githubcopilot.com/mcp/', headers: { Authorization: 'Bearer ${env:GITHUB_PERSONAL_ACCESS_TOKEN}' } });
+  assert.deepEqual(github?.entry, {
+    type: 'http',
+    url: 'https://api.githubcopilot.com/mcp/',
+    headers: { Authorization: 'Bearer ${env:GITHUB_PERSONAL_ACCESS_TOKEN}' },
+  });
   assert.deepEqual(github?.notes, [
     'renamed to "github-2": a server named "github" already exists',
     '"tools" allowlist (get_issue, list_issues) dropped: every tool of the server is available',
   ]);
-  assert.deepEqual(found.get('sentry')?.entry, { type: 'http', url: 'https://mcp.sentry.dev/mcp', oauth: { clientId: 'abc123' } });
+  assert.deepEqual(found.get('sentry')?.entry, {
+    type: 'http',
+    url: 'https://mcp.sentry.dev/mcp',
+    oauth: { clientId: 'abc123' },
+  });
 });
 
 test('Windsurf: serverUrl, disabled and disabledTools', () => {
   const found = byName(load('windsurf', 'windsurf-mcp_config.json'));
   assert.deepEqual(found.get('figma')?.entry, { type: 'http', url: 'https://mcp.figma.com/mcp' });
   assert.deepEqual(found.get('git')?.disabled, true);
-  assert.deepEqual(found.get('git')?.notes, ['disabled in Windsurf: imported anyway but marked disabled', '"disabledTools" (git_push) dropped: disable tools in MCP Workbench instead']);
+  assert.deepEqual(found.get('git')?.notes, [
+    'disabled in Windsurf: imported anyway but marked disabled',
+    '"disabledTools" (git_push) dropped: disable tools in MCP Workbench instead',
+  ]);
 });
 
 test('every imported entry written into mcp.json loads back as the same definition', () => {
@@ -151,7 +223,10 @@ test('every imported entry written into mcp.json loads back as the same definiti
   const expected = [];
   for (const [kind, file] of IMPORT_FIXTURES) {
     const filePath = importFixturePath(file);
-    for (const candidate of importServers(kind, readFileSync(filePath, 'utf8'), filePath, { takenNames: taken, platform: 'linux' }).found) {
+    for (const candidate of importServers(kind, readFileSync(filePath, 'utf8'), filePath, {
+      takenNames: taken,
+      platform: 'linux',
+    }).found) {
       taken.push(candidate.name);
       servers[candidate.name] = candidate.entry;
       expected.push(candidate.definition);
@@ -169,12 +244,19 @@ test('whole-file problems: invalid JSON with line and column, wrong shapes, empt
     found: [],
     skipped: [{ name: '/c/config.json', reason: 'invalid JSON: expected a comma at line 4, column 5' }],
   });
-  assert.deepEqual(importServers('cursor', '[]', 'x.json').skipped, [{ name: 'x.json', reason: 'the file must contain a JSON object' }]);
-  assert.deepEqual(importServers('cursor', '{ "mcpServers": [] }', 'x.json').skipped, [{ name: 'x.json', reason: '"mcpServers" must be an object that maps names to servers' }]);
+  assert.deepEqual(importServers('cursor', '[]', 'x.json').skipped, [
+    { name: 'x.json', reason: 'the file must contain a JSON object' },
+  ]);
+  assert.deepEqual(importServers('cursor', '{ "mcpServers": [] }', 'x.json').skipped, [
+    { name: 'x.json', reason: '"mcpServers" must be an object that maps names to servers' },
+  ]);
   assert.deepEqual(importServers('cursor', '', 'x.json'), { found: [], skipped: [] });
   assert.deepEqual(importServers('claude-desktop', '{ "preferences": {} }', 'x.json'), { found: [], skipped: [] });
   // VS Code's own "servers" key is accepted too.
-  assert.deepEqual(importServers('cursor', '{ "servers": { "a": { "command": "node" } } }', 'x.json').found.map((c) => c.name), ['a']);
+  assert.deepEqual(
+    importServers('cursor', '{ "servers": { "a": { "command": "node" } } }', 'x.json').found.map((c) => c.name),
+    ['a'],
+  );
 });
 
 test('entry-level skip reasons', () => {
@@ -200,9 +282,10 @@ test('entry-level skip reasons', () => {
     { name: 'badHeaders', reason: '"headers.Authorization" must be a string' },
     { name: 'badCwd', reason: '"cwd" must be a string' },
   ]);
-  assert.deepEqual(result.found.map((c) => [c.name, c.entry.type, c.notes]), [
-    ['both', 'stdio', ['"url" ignored: the entry also has "command", so it was imported as a local server']],
-  ]);
+  assert.deepEqual(
+    result.found.map((c) => [c.name, c.entry.type, c.notes]),
+    [['both', 'stdio', ['"url" ignored: the entry also has "command", so it was imported as a local server']]],
+  );
 });
 
 test('uniqueName adds the first free numeric suffix, ignoring case', () => {
@@ -215,7 +298,10 @@ test('uniqueName adds the first free numeric suffix, ignoring case', () => {
 });
 
 test('translateVariables per dialect', () => {
-  assert.deepEqual(translateVariables('$HOME/x ${env:A} ${B}', 'shell', 'args[0]', '/'), { value: '${env:HOME}/x ${env:A} ${env:B}', notes: [] });
+  assert.deepEqual(translateVariables('$HOME/x ${env:A} ${B}', 'shell', 'args[0]', '/'), {
+    value: '${env:HOME}/x ${env:A} ${env:B}',
+    notes: [],
+  });
   assert.deepEqual(translateVariables('$HOME', 'shell-braced', 'w', '/'), { value: '$HOME', notes: [] });
   assert.deepEqual(translateVariables('${command:pick}', 'vscode', 'args[1]', '/'), {
     value: '${command:pick}',
@@ -228,28 +314,65 @@ test('translateVariables per dialect', () => {
 test('knownImportSources: per-OS paths for every source', () => {
   const mac = knownImportSources('darwin', '/Users/me', ['/Users/me/proj']);
   const paths = (kind: ImportSourceKind) => mac.filter((s) => s.kind === kind).map((s) => s.path);
-  assert.deepEqual(paths('claude-desktop'), ['/Users/me/Library/Application Support/Claude/claude_desktop_config.json']);
+  assert.deepEqual(paths('claude-desktop'), [
+    '/Users/me/Library/Application Support/Claude/claude_desktop_config.json',
+  ]);
   assert.deepEqual(paths('cursor'), ['/Users/me/proj/.cursor/mcp.json', '/Users/me/.cursor/mcp.json']);
   assert.deepEqual(paths('windsurf'), ['/Users/me/.codeium/windsurf/mcp_config.json']);
   assert.deepEqual(paths('workspace-mcp-json'), ['/Users/me/proj/.mcp.json']);
   assert.deepEqual(paths('copilot-cli'), ['/Users/me/.copilot/mcp-config.json']);
-  assert.ok(paths('cline').includes('/Users/me/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'));
+  assert.ok(
+    paths('cline').includes(
+      '/Users/me/Library/Application Support/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
+    ),
+  );
   assert.ok(paths('cline').includes('/Users/me/Documents/Cline/MCP/cline_mcp_settings.json'));
   assert.ok(paths('cline').includes('/Users/me/.cline/data/settings/cline_mcp_settings.json'));
   assert.deepEqual(mac.find((s) => s.kind === 'cursor')?.scope, 'workspace');
   assert.equal(mac.find((s) => s.kind === 'cursor')?.workspaceFolder, '/Users/me/proj');
 
-  const win = knownImportSources('win32', 'C:\\Users\\me', ['C:\\src\\app'], { APPDATA: 'C:\\Users\\me\\AppData\\Roaming' });
-  assert.equal(win.find((s) => s.kind === 'claude-desktop')?.path, 'C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
+  const win = knownImportSources('win32', 'C:\\Users\\me', ['C:\\src\\app'], {
+    APPDATA: 'C:\\Users\\me\\AppData\\Roaming',
+  });
+  assert.equal(
+    win.find((s) => s.kind === 'claude-desktop')?.path,
+    'C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+  );
   assert.equal(win.find((s) => s.kind === 'cursor')?.path, 'C:\\src\\app\\.cursor\\mcp.json');
-  assert.ok(win.some((s) => s.path === 'C:\\Users\\me\\AppData\\Roaming\\Code - Insiders\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json'));
-  assert.equal(knownImportSources('win32', 'C:\\Users\\me', []).find((s) => s.kind === 'claude-desktop')?.path, 'C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
+  assert.ok(
+    win.some(
+      (s) =>
+        s.path ===
+        'C:\\Users\\me\\AppData\\Roaming\\Code - Insiders\\User\\globalStorage\\saoudrizwan.claude-dev\\settings\\cline_mcp_settings.json',
+    ),
+  );
+  assert.equal(
+    knownImportSources('win32', 'C:\\Users\\me', []).find((s) => s.kind === 'claude-desktop')?.path,
+    'C:\\Users\\me\\AppData\\Roaming\\Claude\\claude_desktop_config.json',
+  );
 
-  const linux = knownImportSources('linux', '/home/me', [], { XDG_CONFIG_HOME: '/home/me/.xdg', CLINE_MCP_SETTINGS_PATH: '/opt/cline.json', CLINE_DIR: '/opt/cline' });
+  const linux = knownImportSources('linux', '/home/me', [], {
+    XDG_CONFIG_HOME: '/home/me/.xdg',
+    CLINE_MCP_SETTINGS_PATH: '/opt/cline.json',
+    CLINE_DIR: '/opt/cline',
+  });
   assert.equal(linux.find((s) => s.kind === 'claude-desktop')?.path, '/home/me/.xdg/Claude/claude_desktop_config.json');
-  assert.deepEqual(linux.filter((s) => s.kind === 'cline').slice(0, 2).map((s) => s.path), ['/opt/cline.json', '/opt/cline/data/settings/cline_mcp_settings.json']);
-  assert.ok(linux.some((s) => s.path === '/home/me/.xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json'));
-  assert.equal(knownImportSources('linux', '/home/me', []).find((s) => s.kind === 'claude-desktop')?.path, '/home/me/.config/Claude/claude_desktop_config.json');
+  assert.deepEqual(
+    linux
+      .filter((s) => s.kind === 'cline')
+      .slice(0, 2)
+      .map((s) => s.path),
+    ['/opt/cline.json', '/opt/cline/data/settings/cline_mcp_settings.json'],
+  );
+  assert.ok(
+    linux.some(
+      (s) => s.path === '/home/me/.xdg/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json',
+    ),
+  );
+  assert.equal(
+    knownImportSources('linux', '/home/me', []).find((s) => s.kind === 'claude-desktop')?.path,
+    '/home/me/.config/Claude/claude_desktop_config.json',
+  );
   assert.equal(new Set(linux.map((s) => s.label)).size, linux.length, 'labels tell the sources apart');
 });
 
@@ -263,14 +386,30 @@ test('importKindForFile: a file a person picks is read in the dialect its name a
 });
 
 test('a literal Bearer token or API key from another client becomes a password input; placeholders stay as they are', () => {
-  const remote = { type: 'http' as const, url: 'https://example.com/mcp', headers: { Authorization: 'Bearer sk-secret', 'X-Trace': 'on', 'X-Api-Key': '${env:KEY}' } };
+  const remote = {
+    type: 'http' as const,
+    url: 'https://example.com/mcp',
+    headers: { Authorization: 'Bearer sk-secret', 'X-Trace': 'on', 'X-Api-Key': '${env:KEY}' },
+  };
   assert.deepEqual(literalSecrets(remote), [{ where: 'headers', key: 'Authorization' }]);
   const converted = withPasswordInputs('docs', remote);
-  assert.deepEqual(converted.entry, { ...remote, headers: { Authorization: 'Bearer ${input:docs-authorization}', 'X-Trace': 'on', 'X-Api-Key': '${env:KEY}' } });
-  assert.deepEqual(converted.inputs, [{ type: 'promptString', id: 'docs-authorization', description: 'Authorization of docs', password: true }]);
+  assert.deepEqual(converted.entry, {
+    ...remote,
+    headers: { Authorization: 'Bearer ${input:docs-authorization}', 'X-Trace': 'on', 'X-Api-Key': '${env:KEY}' },
+  });
+  assert.deepEqual(converted.inputs, [
+    { type: 'promptString', id: 'docs-authorization', description: 'Authorization of docs', password: true },
+  ]);
   assert.ok(!JSON.stringify(converted).includes('sk-secret'), 'the token is still written');
-  const local = { type: 'stdio' as const, command: 'npx', env: { BRAVE_API_KEY: 'BSA-example-key', PORT: '8080', GITHUB_TOKEN: '${input:gh}' } };
+  const local = {
+    type: 'stdio' as const,
+    command: 'npx',
+    env: { BRAVE_API_KEY: 'BSA-example-key', PORT: '8080', GITHUB_TOKEN: '${input:gh}' },
+  };
   const again = withPasswordInputs('brave', local, ['brave-brave_api_key']);
-  assert.deepEqual(again.entry, { ...local, env: { BRAVE_API_KEY: '${input:brave-brave_api_key-2}', PORT: '8080', GITHUB_TOKEN: '${input:gh}' } });
+  assert.deepEqual(again.entry, {
+    ...local,
+    env: { BRAVE_API_KEY: '${input:brave-brave_api_key-2}', PORT: '8080', GITHUB_TOKEN: '${input:gh}' },
+  });
   assert.deepEqual(withPasswordInputs('plain', { type: 'stdio', command: 'node' }).inputs, []);
 });

@@ -14,7 +14,14 @@ import type * as Http from 'node:http';
 import { createRequire } from 'node:module';
 import * as net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { LogLevel, createFetchPatch, createHttpPatch, createProxyResolver, type ProxyAgentParams, type ProxySupportSetting } from '@vscode/proxy-agent';
+import {
+  LogLevel,
+  createFetchPatch,
+  createHttpPatch,
+  createProxyResolver,
+  type ProxyAgentParams,
+  type ProxySupportSetting,
+} from '@vscode/proxy-agent';
 import { chooseHttpFetch } from '../../../../src/workbench/node/httpFetchChoice';
 
 const SERVER_HOST = '127.0.0.2';
@@ -115,7 +122,8 @@ describe("the chosen fetch under VS Code's proxy support (@vscode/proxy-agent), 
   function withUnrefTimers<A extends unknown[]>(resolve: (...args: A) => void): (...args: A) => void {
     return (...args) => {
       const setTimeoutBefore = globalThis.setTimeout;
-      globalThis.setTimeout = ((...timer: Parameters<typeof setTimeout>) => setTimeoutBefore(...timer).unref()) as typeof setTimeout;
+      globalThis.setTimeout = ((...timer: Parameters<typeof setTimeout>) =>
+        setTimeoutBefore(...timer).unref()) as typeof setTimeout;
       try {
         resolve(...args);
       } finally {
@@ -132,13 +140,22 @@ describe("the chosen fetch under VS Code's proxy support (@vscode/proxy-agent), 
       const choice = chooseHttpFetch({ env: {}, proxySupport });
       assert.equal(choice.kind, proxySupport === 'on' ? 'global-fetch' : 'node-http');
       const body = `{"jsonrpc":"2.0","id":1,"method":"ping","via":"${proxySupport}"}`;
-      const response = await choice.fetch(serverUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body, redirect: 'manual' });
+      const response = await choice.fetch(serverUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+        redirect: 'manual',
+      });
       assert.equal(response.status, 200);
       assert.deepEqual(await response.json(), { ok: true });
       assert.deepEqual(served, [`POST /mcp ${body}`], 'the server got the request once');
       const { host } = new URL(serverUrl);
       if (proxySupport === 'off') assert.deepEqual(proxied, [], 'no proxy under "off"');
-      else assert.ok(proxied.length === 1 && (proxied[0] === `POST ${serverUrl}` || proxied[0] === `CONNECT ${host}`), `through the proxy: ${JSON.stringify(proxied)}`);
+      else
+        assert.ok(
+          proxied.length === 1 && (proxied[0] === `POST ${serverUrl}` || proxied[0] === `CONNECT ${host}`),
+          `through the proxy: ${JSON.stringify(proxied)}`,
+        );
     });
   }
 

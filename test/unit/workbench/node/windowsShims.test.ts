@@ -43,7 +43,10 @@ const windowsHost = (PATH: string, extra: Record<string, string> = {}) => ({
 });
 
 test('win32: npx resolves to npx.cmd and runs through cmd.exe /d /s /c with every argument quoted', async () => {
-  const plan = await planStdioLaunch(stdio('npx', ['-y', '@modelcontextprotocol/server-everything', 'C:\\my dir\\']), windowsHost(nodejs));
+  const plan = await planStdioLaunch(
+    stdio('npx', ['-y', '@modelcontextprotocol/server-everything', 'C:\\my dir\\']),
+    windowsHost(nodejs),
+  );
   assert.equal(plan.kind, 'ready');
   assert.ok(plan.kind === 'ready');
   const shim = path.join(nodejs, 'npx.cmd');
@@ -70,8 +73,12 @@ test("win32: the server's own env PATH and a cwd-relative .bat are honoured", as
   assert.equal(relative.launch.args.at(-1), `""${tools}/./serve.bat" "--port" "3000""`);
 });
 
-test('win32: env names are case-insensitive: the server\'s PATH replaces the inherited Path', () => {
-  const env = buildEnvironment({ Path: 'C:\\old', ComSpec: 'cmd.exe', Keep: '1' }, { PATH: 'C:\\new', comspec: null }, 'win32');
+test("win32: env names are case-insensitive: the server's PATH replaces the inherited Path", () => {
+  const env = buildEnvironment(
+    { Path: 'C:\\old', ComSpec: 'cmd.exe', Keep: '1' },
+    { PATH: 'C:\\new', comspec: null },
+    'win32',
+  );
   assert.deepEqual(env, { PATH: 'C:\\new', Keep: '1' });
   const posix = buildEnvironment({ Path: '/old' }, { PATH: '/new' }, 'linux');
   assert.deepEqual(posix, { Path: '/old', PATH: '/new' });
@@ -83,7 +90,10 @@ test('win32: an .exe is spawned by the full path found (no second search from th
 });
 
 test('win32: an argument cmd.exe would expand is refused with the reason, before anything is spawned', async () => {
-  await assert.rejects(planStdioLaunch(stdio('npx', ['-y', 'pkg', '--token=%SECRET%']), windowsHost(nodejs)), /argument 3 .*contains "%".*cmd\.exe interprets/);
+  await assert.rejects(
+    planStdioLaunch(stdio('npx', ['-y', 'pkg', '--token=%SECRET%']), windowsHost(nodejs)),
+    /argument 3 .*contains "%".*cmd\.exe interprets/,
+  );
   await assert.rejects(planStdioLaunch(stdio('npx', ['a & calc']), windowsHost(nodejs)), /contains "&"/);
 });
 
@@ -96,8 +106,14 @@ test('win32: a missing command is reported with the PATH searched', async () => 
 });
 
 test('POSIX: the command is spawned by the absolute path found on PATH, arguments as written', async () => {
-  const plan = await planStdioLaunch(stdio('node', ['-v']), { platform: 'linux', env: { PATH: path.dirname(process.execPath) } });
-  assert.deepEqual(plan, { kind: 'ready', launch: { command: path.join(path.dirname(process.execPath), 'node'), args: ['-v'] } });
+  const plan = await planStdioLaunch(stdio('node', ['-v']), {
+    platform: 'linux',
+    env: { PATH: path.dirname(process.execPath) },
+  });
+  assert.deepEqual(plan, {
+    kind: 'ready',
+    launch: { command: path.join(path.dirname(process.execPath), 'node'), args: ['-v'] },
+  });
 });
 
 test('createTransport passes the launch to the stdio transport, which passes windowsVerbatimArguments to spawn', async () => {
@@ -105,7 +121,9 @@ test('createTransport passes the launch to the stdio transport, which passes win
   assert.ok(plan.kind === 'ready');
   const transport = createTransport(stdio('npx', ['-y', 'server']), { launch: plan.launch });
   assert.ok(transport instanceof StdioTransport);
-  const options = (transport as unknown as { options: { command: string; args: string[]; windowsVerbatimArguments?: boolean } }).options;
+  const options = (
+    transport as unknown as { options: { command: string; args: string[]; windowsVerbatimArguments?: boolean } }
+  ).options;
   assert.equal(options.command, 'cmd.exe');
   assert.deepEqual(options.args, plan.launch.args);
   assert.equal(options.windowsVerbatimArguments, true);
@@ -124,7 +142,8 @@ test('createTransport passes the launch to the stdio transport, which passes win
 test('without a launch, createTransport spawns the configured command (the CLI path)', async () => {
   const transport = createTransport(stdio(process.execPath, ['-e', 'process.stdin.resume()']));
   assert.ok(transport instanceof StdioTransport);
-  const options = (transport as unknown as { options: { command: string; windowsVerbatimArguments?: boolean } }).options;
+  const options = (transport as unknown as { options: { command: string; windowsVerbatimArguments?: boolean } })
+    .options;
   assert.equal(options.command, process.execPath);
   assert.equal(options.windowsVerbatimArguments, undefined);
 });

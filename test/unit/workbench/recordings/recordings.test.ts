@@ -11,8 +11,22 @@ import { historyStep } from '../../../../src/workbench/recordings/fromHistory';
 import { rerecordStep } from '../../../../src/workbench/recordings/rerecord';
 import { describe, test } from 'node:test';
 import { compareAnswers } from '../../../../src/workbench/recordings/compare';
-import { MCPTEST_FORMAT_VERSION, RecordingFormatError, parseRecording, serializeRecording, type Recording } from '../../../../src/workbench/recordings/format';
-import { PathSyntaxError, advance, formatPath, isMatch, parsePathPattern, startState, type PathSegment } from '../../../../src/workbench/recordings/jsonPath';
+import {
+  MCPTEST_FORMAT_VERSION,
+  RecordingFormatError,
+  parseRecording,
+  serializeRecording,
+  type Recording,
+} from '../../../../src/workbench/recordings/format';
+import {
+  PathSyntaxError,
+  advance,
+  formatPath,
+  isMatch,
+  parsePathPattern,
+  startState,
+  type PathSegment,
+} from '../../../../src/workbench/recordings/jsonPath';
 import { RuleError, compileRule, compileRules } from '../../../../src/workbench/recordings/rules';
 import { describeFailure } from '../../../../src/workbench/recordings/replay';
 import { proposedTestPath, withTestSuffix } from '../../../../src/workbench/recordings/testFile';
@@ -30,8 +44,14 @@ function recording(overrides: Partial<Recording> = {}): Recording {
     mcptest: MCPTEST_FORMAT_VERSION,
     server: { kind: 'stdio', command: 'node', args: ['server.mjs'], env: { API_KEY: '••••' } },
     steps: [
-      { request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } }, answer: { result: { content: [{ type: 'text', text: 'Echo: hi' }] } } },
-      { request: { method: 'tools/call', params: { name: 'missing' } }, answer: { error: { code: -32602, message: 'Tool missing not found' } } },
+      {
+        request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } },
+        answer: { result: { content: [{ type: 'text', text: 'Echo: hi' }] } },
+      },
+      {
+        request: { method: 'tools/call', params: { name: 'missing' } },
+        answer: { error: { code: -32602, message: 'Tool missing not found' } },
+      },
     ],
     ...overrides,
   };
@@ -69,21 +89,42 @@ describe('rule paths', () => {
 describe('rules', () => {
   test('each rule needs a path and exactly one action; mistakes name the rule', () => {
     assert.equal(compileRule({ path: '$..ts', ignore: true }, 'rules[0]').kind, 'ignore');
-    assert.throws(() => compileRule({ path: '$..ts' }, 'rules[0]'), /rules\[0\] must have exactly one of ignore, match, tolerance, unordered; it has none/);
-    assert.throws(() => compileRule({ path: '$..ts', ignore: true, match: 'x' }, 'rules[1]'), /it has ignore and match/);
-    assert.throws(() => compileRule({ path: '$..ts', ignore: true, ignored: true }, 'rules[2]'), /unknown key "ignored"/);
-    assert.throws(() => compileRule({ path: 'ts', ignore: true }, 'rules[3]'), /rules\[3\]\.path: a path starts with \$/);
-    assert.throws(() => compileRule({ path: '$.x', tolerance: -1 }, 'rules[4]'), /tolerance must be a number of at least 0/);
+    assert.throws(
+      () => compileRule({ path: '$..ts' }, 'rules[0]'),
+      /rules\[0\] must have exactly one of ignore, match, tolerance, unordered; it has none/,
+    );
+    assert.throws(
+      () => compileRule({ path: '$..ts', ignore: true, match: 'x' }, 'rules[1]'),
+      /it has ignore and match/,
+    );
+    assert.throws(
+      () => compileRule({ path: '$..ts', ignore: true, ignored: true }, 'rules[2]'),
+      /unknown key "ignored"/,
+    );
+    assert.throws(
+      () => compileRule({ path: 'ts', ignore: true }, 'rules[3]'),
+      /rules\[3\]\.path: a path starts with \$/,
+    );
+    assert.throws(
+      () => compileRule({ path: '$.x', tolerance: -1 }, 'rules[4]'),
+      /tolerance must be a number of at least 0/,
+    );
     assert.throws(() => compileRules({}, 'rules'), RuleError);
   });
 
   test('match patterns run on the linear engine: backreferences are refused, a catastrophic pattern is harmless', () => {
-    assert.throws(() => compileRule({ path: '$.x', match: '(a)\\1' }, 'rules[0]'), /rules\[0\]\.match "\(a\)\\\\1" cannot be used/);
+    assert.throws(
+      () => compileRule({ path: '$.x', match: '(a)\\1' }, 'rules[0]'),
+      /rules\[0\]\.match "\(a\)\\\\1" cannot be used/,
+    );
     const rule = compileRule({ path: '$.x', match: '^(a+)+$' }, 'rules[0]');
     assert.equal(rule.kind, 'match');
     // A backtracking engine takes exponential time on this subject; the linear one answers at once.
     const subject = `${'a'.repeat(5_000)}!`;
-    assert.deepEqual(compareAnswers({ x: 'aaa' }, { x: subject }, [rule]).map((d) => d.path), ['$.x']);
+    assert.deepEqual(
+      compareAnswers({ x: 'aaa' }, { x: subject }, [rule]).map((d) => d.path),
+      ['$.x'],
+    );
     assert.deepEqual(compareAnswers({ x: 'aaa' }, { x: 'aaaa' }, [rule]), []);
   });
 });
@@ -92,17 +133,37 @@ describe('comparison', () => {
   const noRules = compileRules([], 'rules');
 
   test('equal answers have no difference; key order does not matter', () => {
-    assert.deepEqual(compareAnswers({ result: { a: 1, b: [1, 'x', null, true] } }, { result: { b: [1, 'x', null, true], a: 1 } }, noRules), []);
+    assert.deepEqual(
+      compareAnswers(
+        { result: { a: 1, b: [1, 'x', null, true] } },
+        { result: { b: [1, 'x', null, true], a: 1 } },
+        noRules,
+      ),
+      [],
+    );
   });
 
   test('a changed value is named by path with the recorded and the new value', () => {
-    const [difference, ...rest] = compareAnswers({ result: { content: [{ type: 'text', text: 'Echo: hi' }] } }, { result: { content: [{ type: 'text', text: 'Echo: bye' }] } }, noRules);
-    assert.deepEqual(difference, { path: '$.result.content[0].text', expected: '"Echo: hi"', actual: '"Echo: bye"', reason: 'the value changed' });
+    const [difference, ...rest] = compareAnswers(
+      { result: { content: [{ type: 'text', text: 'Echo: hi' }] } },
+      { result: { content: [{ type: 'text', text: 'Echo: bye' }] } },
+      noRules,
+    );
+    assert.deepEqual(difference, {
+      path: '$.result.content[0].text',
+      expected: '"Echo: hi"',
+      actual: '"Echo: bye"',
+      reason: 'the value changed',
+    });
     assert.equal(rest.length, 0);
   });
 
   test('missing and added keys, other lengths and other types are differences, in document order', () => {
-    const differences = compareAnswers({ result: { a: 1, list: [1, 2], kind: 'x' } }, { result: { list: [1], kind: 3, extra: true } }, noRules);
+    const differences = compareAnswers(
+      { result: { a: 1, list: [1, 2], kind: 'x' } },
+      { result: { list: [1], kind: 3, extra: true } },
+      noRules,
+    );
     assert.deepEqual(
       differences.map((d) => [d.path, d.reason]),
       [
@@ -113,7 +174,10 @@ describe('comparison', () => {
       ],
     );
     assert.equal(differences[3].expected, '(absent)');
-    assert.deepEqual(compareAnswers({ result: {} }, { error: { message: 'x' } }, noRules).map((d) => d.path), ['$.result', '$.error']);
+    assert.deepEqual(
+      compareAnswers({ result: {} }, { error: { message: 'x' } }, noRules).map((d) => d.path),
+      ['$.result', '$.error'],
+    );
   });
 
   test('volatile fields: ignored by path (present, absent or changed), matched by pattern, numbers within tolerance', () => {
@@ -125,10 +189,35 @@ describe('comparison', () => {
       ],
       'rules',
     );
-    const recorded = { result: { timestamp: '2026-12-01T00:00:00Z', content: [{ type: 'text', text: 'request 0badf00d' }], load: 1.0, meta: { timestamp: 1 } } };
-    assert.deepEqual(compareAnswers(recorded, { result: { timestamp: 'later', content: [{ type: 'text', text: 'request deadbeef' }], load: 1.4, meta: {} } }, rules), []);
+    const recorded = {
+      result: {
+        timestamp: '2026-12-01T00:00:00Z',
+        content: [{ type: 'text', text: 'request 0badf00d' }],
+        load: 1.0,
+        meta: { timestamp: 1 },
+      },
+    };
+    assert.deepEqual(
+      compareAnswers(
+        recorded,
+        { result: { timestamp: 'later', content: [{ type: 'text', text: 'request deadbeef' }], load: 1.4, meta: {} } },
+        rules,
+      ),
+      [],
+    );
     // The positive control: the same rules still catch what they do not cover.
-    const differences = compareAnswers(recorded, { result: { timestamp: 'later', content: [{ type: 'text', text: 'request nothex!!' }], load: 2, meta: { timestamp: 2 } } }, rules);
+    const differences = compareAnswers(
+      recorded,
+      {
+        result: {
+          timestamp: 'later',
+          content: [{ type: 'text', text: 'request nothex!!' }],
+          load: 2,
+          meta: { timestamp: 2 },
+        },
+      },
+      rules,
+    );
     assert.deepEqual(
       differences.map((d) => [d.path, d.reason]),
       [
@@ -139,13 +228,43 @@ describe('comparison', () => {
   });
 
   test('unordered arrays pair equal items in any order, and still fail on a changed item', () => {
-    const rules = compileRules([{ path: '$.result.tools', unordered: true }, { path: '$.result.tools[*].version', ignore: true }], 'rules');
-    const recorded = { result: { tools: [{ name: 'a', version: 1 }, { name: 'b', version: 1 }] } };
-    assert.deepEqual(compareAnswers(recorded, { result: { tools: [{ name: 'b', version: 2 }, { name: 'a', version: 3 }] } }, rules), []);
+    const rules = compileRules(
+      [
+        { path: '$.result.tools', unordered: true },
+        { path: '$.result.tools[*].version', ignore: true },
+      ],
+      'rules',
+    );
+    const recorded = {
+      result: {
+        tools: [
+          { name: 'a', version: 1 },
+          { name: 'b', version: 1 },
+        ],
+      },
+    };
+    assert.deepEqual(
+      compareAnswers(
+        recorded,
+        {
+          result: {
+            tools: [
+              { name: 'b', version: 2 },
+              { name: 'a', version: 3 },
+            ],
+          },
+        },
+        rules,
+      ),
+      [],
+    );
     const [difference] = compareAnswers(recorded, { result: { tools: [{ name: 'b' }, { name: 'c' }] } }, rules);
     assert.equal(difference.path, '$.result.tools');
     assert.match(difference.reason, /recorded item 0 \(\{"name":"a","version":1\}\) has no equal item/);
-    assert.match(compareAnswers(recorded, { result: { tools: [{ name: 'a' }] } }, rules)[0].reason, /expected 2 items \(in any order\), got 1/);
+    assert.match(
+      compareAnswers(recorded, { result: { tools: [{ name: 'a' }] } }, rules)[0].reason,
+      /expected 2 items \(in any order\), got 1/,
+    );
   });
 
   test('an answer nested 100,000 levels deep is compared without overflowing the stack', () => {
@@ -162,8 +281,16 @@ describe('comparison', () => {
 
   test('a failure line names the step, the path, what was expected and what came', () => {
     const differences = compareAnswers({ result: { text: 'a' } }, { result: { text: 'b', more: 1 } }, noRules);
-    const line = describeFailure({ index: 1, label: 'tools/call echo', actual: { result: {} }, verdict: { kind: 'failed', differences } });
-    assert.equal(line, 'step 2 (tools/call echo) differs at $.result.text: the value changed; expected "a", got "b" (and 1 more difference)');
+    const line = describeFailure({
+      index: 1,
+      label: 'tools/call echo',
+      actual: { result: {} },
+      verdict: { kind: 'failed', differences },
+    });
+    assert.equal(
+      line,
+      'step 2 (tools/call echo) differs at $.result.text: the value changed; expected "a", got "b" (and 1 more difference)',
+    );
   });
 });
 
@@ -175,21 +302,48 @@ describe('recording files', () => {
     assert.ok(text.endsWith('}\n'));
     const loaded = parseRecording(text, 'echo.mcptest.json');
     assert.deepEqual(loaded.recording, original);
-    assert.deepEqual(loaded.rulesOf(0).map((rule) => rule.kind), ['ignore', 'match']);
-    assert.deepEqual(loaded.rulesOf(1).map((rule) => rule.kind), ['ignore']);
+    assert.deepEqual(
+      loaded.rulesOf(0).map((rule) => rule.kind),
+      ['ignore', 'match'],
+    );
+    assert.deepEqual(
+      loaded.rulesOf(1).map((rule) => rule.kind),
+      ['ignore'],
+    );
   });
 
   test('a wrong file is refused naming the file and the place in it', () => {
     const cases: [unknown, RegExp][] = [
       [{ ...recording(), mcptest: 2 }, /"mcptest" must be 1/],
       [{ ...recording(), server: { kind: 'ftp' } }, /server\.kind must be stdio, http or config, got "ftp"/],
-      [{ ...recording(), steps: [{ request: { method: 'tools/delete' }, answer: { result: {} } }] }, /steps\[0\]\.request\.method must be one of ping, tools\/list/],
-      [{ ...recording(), steps: [{ request: { method: 'ping' }, answer: {} }] }, /steps\[0\]\.answer must have exactly one of "result" and "error"/],
-      [{ ...recording(), steps: [{ request: { method: 'ping' }, answer: { result: {} }, rules: [{ path: '$', match: '(?=x)' }] }] }, /steps\[0\]\.rules\[0\]\.match "\(\?=x\)" cannot be used/],
-      [{ ...recording(), server: { kind: 'stdio', command: 'node', env: { A: 1 } } }, /server\.env values must be strings/],
+      [
+        { ...recording(), steps: [{ request: { method: 'tools/delete' }, answer: { result: {} } }] },
+        /steps\[0\]\.request\.method must be one of ping, tools\/list/,
+      ],
+      [
+        { ...recording(), steps: [{ request: { method: 'ping' }, answer: {} }] },
+        /steps\[0\]\.answer must have exactly one of "result" and "error"/,
+      ],
+      [
+        {
+          ...recording(),
+          steps: [{ request: { method: 'ping' }, answer: { result: {} }, rules: [{ path: '$', match: '(?=x)' }] }],
+        },
+        /steps\[0\]\.rules\[0\]\.match "\(\?=x\)" cannot be used/,
+      ],
+      [
+        { ...recording(), server: { kind: 'stdio', command: 'node', env: { A: 1 } } },
+        /server\.env values must be strings/,
+      ],
     ];
     for (const [value, message] of cases) {
-      assert.throws(() => parseRecording(JSON.stringify(value), 'bad.mcptest.json'), (error: unknown) => error instanceof RecordingFormatError && error.message.startsWith('bad.mcptest.json: ') && message.test(error.message));
+      assert.throws(
+        () => parseRecording(JSON.stringify(value), 'bad.mcptest.json'),
+        (error: unknown) =>
+          error instanceof RecordingFormatError &&
+          error.message.startsWith('bad.mcptest.json: ') &&
+          message.test(error.message),
+      );
     }
     assert.throws(() => parseRecording('{', 'broken.mcptest.json'), /broken\.mcptest\.json is not JSON/);
   });
@@ -200,23 +354,70 @@ describe('History entries as steps, and re-recording a step', () => {
     const log = new HistoryLog({ maxResultChars: 200 });
     const server = { id: 's1', name: 'everything' };
     const toolResult = { content: [{ type: 'text', text: 'Echo: hi' }] };
-    log.record({ server, startedAt: 1, operation: { kind: 'tool', toolName: 'echo', arguments: { message: 'hi' } }, outcome: { kind: 'succeeded' }, result: { result: toolResult, outputValidation: { kind: 'none' } } });
-    log.record({ server, startedAt: 2, operation: { kind: 'resource', uri: 'demo://a' }, outcome: { kind: 'succeeded' }, result: { contents: [{ uri: 'demo://a', text: 'A' }] } });
-    log.record({ server, startedAt: 3, operation: { kind: 'prompt', promptName: 'greet', arguments: { name: 'Ada' } }, outcome: { kind: 'succeeded' }, result: { messages: [] } });
-    log.record({ server, startedAt: 4, operation: { kind: 'tool', toolName: 'slow', arguments: {} }, outcome: { kind: 'failed', message: 'timed out' } });
-    log.record({ server, startedAt: 5, operation: { kind: 'tool', toolName: 'big', arguments: {} }, outcome: { kind: 'succeeded' }, result: { content: [{ type: 'text', text: 'x'.repeat(500) }] } });
-    log.record({ server, startedAt: 6, operation: { kind: 'sampling', request: 'hi' }, outcome: { kind: 'succeeded' }, result: { response: 'hello' } });
+    log.record({
+      server,
+      startedAt: 1,
+      operation: { kind: 'tool', toolName: 'echo', arguments: { message: 'hi' } },
+      outcome: { kind: 'succeeded' },
+      result: { result: toolResult, outputValidation: { kind: 'none' } },
+    });
+    log.record({
+      server,
+      startedAt: 2,
+      operation: { kind: 'resource', uri: 'demo://a' },
+      outcome: { kind: 'succeeded' },
+      result: { contents: [{ uri: 'demo://a', text: 'A' }] },
+    });
+    log.record({
+      server,
+      startedAt: 3,
+      operation: { kind: 'prompt', promptName: 'greet', arguments: { name: 'Ada' } },
+      outcome: { kind: 'succeeded' },
+      result: { messages: [] },
+    });
+    log.record({
+      server,
+      startedAt: 4,
+      operation: { kind: 'tool', toolName: 'slow', arguments: {} },
+      outcome: { kind: 'failed', message: 'timed out' },
+    });
+    log.record({
+      server,
+      startedAt: 5,
+      operation: { kind: 'tool', toolName: 'big', arguments: {} },
+      outcome: { kind: 'succeeded' },
+      result: { content: [{ type: 'text', text: 'x'.repeat(500) }] },
+    });
+    log.record({
+      server,
+      startedAt: 6,
+      operation: { kind: 'sampling', request: 'hi' },
+      outcome: { kind: 'succeeded' },
+      result: { response: 'hello' },
+    });
     const choices = log.entries().map(historyStep);
-    assert.deepEqual(choices.map((choice) => choice.kind), ['step', 'step', 'step', 'unusable', 'unusable', 'unusable']);
-    assert.deepEqual(choices[0].kind === 'step' && choices[0].step, { request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } }, answer: { result: toolResult } });
-    assert.deepEqual(choices[1].kind === 'step' && choices[1].step.request, { method: 'resources/read', params: { uri: 'demo://a' } });
-    assert.deepEqual(choices[2].kind === 'step' && choices[2].step.request, { method: 'prompts/get', params: { name: 'greet', arguments: { name: 'Ada' } } });
+    assert.deepEqual(
+      choices.map((choice) => choice.kind),
+      ['step', 'step', 'step', 'unusable', 'unusable', 'unusable'],
+    );
+    assert.deepEqual(choices[0].kind === 'step' && choices[0].step, {
+      request: { method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } },
+      answer: { result: toolResult },
+    });
+    assert.deepEqual(choices[1].kind === 'step' && choices[1].step.request, {
+      method: 'resources/read',
+      params: { uri: 'demo://a' },
+    });
+    assert.deepEqual(choices[2].kind === 'step' && choices[2].step.request, {
+      method: 'prompts/get',
+      params: { name: 'greet', arguments: { name: 'Ada' } },
+    });
     assert.match(choices[3].kind === 'unusable' ? choices[3].reason : '', /ended failed/);
     assert.match(choices[4].kind === 'unusable' ? choices[4].reason : '', /did not keep its whole result/);
     assert.match(choices[5].kind === 'unusable' ? choices[5].reason : '', /the server asking/);
   });
 
-  test('re-recording replaces one step\'s answer and keeps the rest of the file as written', async () => {
+  test("re-recording replaces one step's answer and keeps the rest of the file as written", async () => {
     const original = recording({ rules: [{ path: '$..timestamp', ignore: true }] });
     const text = serializeRecording(original);
     const edited = rerecordStep(text, 0, { result: { content: [{ type: 'text', text: 'Echo: bye' }] } });
@@ -229,21 +430,44 @@ describe('History entries as steps, and re-recording a step', () => {
 });
 
 describe('where Save as Test writes', () => {
-  const call = (name: string) => ({ request: { method: 'tools/call' as const, params: { name, arguments: {} } }, answer: { result: {} } });
+  const call = (name: string) => ({
+    request: { method: 'tools/call' as const, params: { name, arguments: {} } },
+    answer: { result: {} },
+  });
   const none = async () => false;
 
   test('tests/<server>-<tool>.mcptest.json, and a free name when it is taken (never a replaced file)', async () => {
-    assert.equal(await proposedTestPath('greeter', [call('greet'), call('other')], none), 'tests/greeter-greet.mcptest.json');
+    assert.equal(
+      await proposedTestPath('greeter', [call('greet'), call('other')], none),
+      'tests/greeter-greet.mcptest.json',
+    );
     const existing = new Set(['tests/greeter-greet.mcptest.json', 'tests/greeter-greet-2.mcptest.json']);
-    assert.equal(await proposedTestPath('greeter', [call('greet')], async (file) => existing.has(file)), 'tests/greeter-greet-3.mcptest.json');
-    assert.equal(await proposedTestPath('docs', [{ request: { method: 'resources/read' as const, params: { uri: 'file:///a' } }, answer: { result: {} } }], none), 'tests/docs-resource.mcptest.json');
+    assert.equal(
+      await proposedTestPath('greeter', [call('greet')], async (file) => existing.has(file)),
+      'tests/greeter-greet-3.mcptest.json',
+    );
+    assert.equal(
+      await proposedTestPath(
+        'docs',
+        [{ request: { method: 'resources/read' as const, params: { uri: 'file:///a' } }, answer: { result: {} } }],
+        none,
+      ),
+      'tests/docs-resource.mcptest.json',
+    );
   });
 
   test('a tool name from the server cannot leave the folder or hide characters in the name', async () => {
-    assert.equal(await proposedTestPath('my server', [call('../../etc/passwd')], none), 'tests/my-server-etc-passwd.mcptest.json');
+    assert.equal(
+      await proposedTestPath('my server', [call('../../etc/passwd')], none),
+      'tests/my-server-etc-passwd.mcptest.json',
+    );
     assert.equal(await proposedTestPath('s', [call('a\u202Eb\n/..')], none), 'tests/s-a-b.mcptest.json');
     assert.equal(await proposedTestPath('..', [call('...')], none), 'tests/session.mcptest.json');
-    assert.equal(await proposedTestPath('s', [call('x'.repeat(500))], none), `tests/s-${'x'.repeat(60)}.mcptest.json`, 'a long name is cut');
+    assert.equal(
+      await proposedTestPath('s', [call('x'.repeat(500))], none),
+      `tests/s-${'x'.repeat(60)}.mcptest.json`,
+      'a long name is cut',
+    );
   });
 
   test('a path from the save dialog is named so Test Explorer finds it', () => {
@@ -261,6 +485,9 @@ describe('schemas/mcptest.schema.json', () => {
     good.steps[0].rules = [{ path: '$.result.content[0].text', match: '^Echo' }];
     assert.equal(validate(JSON.parse(serializeRecording(good))), true, JSON.stringify(validate.errors));
     assert.equal(validate({ ...good, rules: [{ path: '$.x', ignore: true, tolerance: 1 }] }), false);
-    assert.equal(validate({ ...good, steps: [{ request: { method: 'tools/remove' }, answer: { result: {} } }] }), false);
+    assert.equal(
+      validate({ ...good, steps: [{ request: { method: 'tools/remove' }, answer: { result: {} } }] }),
+      false,
+    );
   });
 });

@@ -7,13 +7,20 @@ import { ZipError, readZip } from '../../../../src/workbench/registry/zip';
 
 test('reads the files of a deflated archive byte for byte', async () => {
   const files = await readZip(counterBundle());
-  assert.deepEqual(files.map((file) => file.path), ['manifest.json', 'server/index.mjs']);
+  assert.deepEqual(
+    files.map((file) => file.path),
+    ['manifest.json', 'server/index.mjs'],
+  );
   assert.equal((JSON.parse(new TextDecoder().decode(files[0].data)) as { name: string }).name, 'counter');
 });
 
 test('refuses paths that leave the bundle folder', async () => {
   for (const name of ['../evil.js', '/etc/passwd', 'a/../../b', 'dir\\..\\x', 'C:/windows/x']) {
-    await assert.rejects(readZip(writeZip([{ path: name, data: Buffer.from('x') }])), (error: Error) => error instanceof ZipError && error.message.includes('unsafe path'), name);
+    await assert.rejects(
+      readZip(writeZip([{ path: name, data: Buffer.from('x') }])),
+      (error: Error) => error instanceof ZipError && error.message.includes('unsafe path'),
+      name,
+    );
   }
 });
 

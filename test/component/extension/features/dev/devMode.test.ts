@@ -11,12 +11,23 @@ import Module from 'node:module';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { FREE_PORT_PLACEHOLDER, inspectorNews, planDebugLaunch, withDebugger, type DebugPlan } from '../../../../../src/extension/platform/servers/debugLaunch';
+import {
+  FREE_PORT_PLACEHOLDER,
+  inspectorNews,
+  planDebugLaunch,
+  withDebugger,
+  type DebugPlan,
+} from '../../../../../src/extension/platform/servers/debugLaunch';
 import { StdioTransport } from '../../../../../src/protocol/node/stdio';
 import { launchFingerprint } from '../../../../../src/workbench/node/launchFingerprint';
 import { RestartThrottle, describeChanges } from '../../../../../src/extension/features/dev/restartThrottle';
 import { parseMcpConfig } from '../../../../../src/workbench/config/mcpConfig';
-import { compileGlob, matchesAny, MAX_GLOB_LENGTH, type GlobMatcher } from '../../../../../src/workbench/config/globMatch';
+import {
+  compileGlob,
+  matchesAny,
+  MAX_GLOB_LENGTH,
+  type GlobMatcher,
+} from '../../../../../src/workbench/config/globMatch';
 import { assertProcessGone, waitFor } from '../../../../support/testSupport';
 import { repoRoot } from '../../../../support/paths';
 
@@ -26,16 +37,27 @@ describe('dev mode: "dev" in mcp.json', () => {
   test('a single glob, an array with excludes, and debug node', () => {
     const single = parseMcpConfig(stdio({ watch: 'src/**/*.ts' }));
     assert.deepEqual(single.servers[0].dev, { watch: ['src/**/*.ts'], exclude: [] });
-    const parsed = parseMcpConfig(stdio({ watch: ['src/**', '!src/generated/**', 'package.json'], debug: { type: 'node' } }));
+    const parsed = parseMcpConfig(
+      stdio({ watch: ['src/**', '!src/generated/**', 'package.json'], debug: { type: 'node' } }),
+    );
     assert.deepEqual(parsed.problems, []);
-    assert.deepEqual(parsed.servers[0].dev, { watch: ['src/**', 'package.json'], exclude: ['src/generated/**'], debug: { type: 'node' } });
+    assert.deepEqual(parsed.servers[0].dev, {
+      watch: ['src/**', 'package.json'],
+      exclude: ['src/generated/**'],
+      debug: { type: 'node' },
+    });
   });
 
   test('debugpy with its path; an HTTP server may watch too; other options are kept as they are', () => {
     const parsed = parseMcpConfig(
       JSON.stringify({
         servers: {
-          py: { command: 'python3', args: ['srv.py'], era: 'legacy', dev: { debug: { type: 'debugpy', debugpyPath: '/opt/debugpy' } } },
+          py: {
+            command: 'python3',
+            args: ['srv.py'],
+            era: 'legacy',
+            dev: { debug: { type: 'debugpy', debugpyPath: '/opt/debugpy' } },
+          },
           remote: { type: 'http', url: 'http://127.0.0.1:1/mcp', dev: { watch: 'server/**' } },
         },
       }),
@@ -44,7 +66,10 @@ describe('dev mode: "dev" in mcp.json', () => {
     const py = parsed.servers.find((server) => server.name === 'py')!;
     assert.deepEqual(py.dev, { watch: [], exclude: [], debug: { type: 'debugpy', debugpyPath: '/opt/debugpy' } });
     assert.equal(py.era, 'legacy');
-    assert.deepEqual(parsed.servers.find((server) => server.name === 'remote')!.dev, { watch: ['server/**'], exclude: [] });
+    assert.deepEqual(parsed.servers.find((server) => server.name === 'remote')!.dev, {
+      watch: ['server/**'],
+      exclude: [],
+    });
     assert.equal(parseMcpConfig(stdio(undefined)).servers[0].dev, undefined, 'no "dev", no dev mode');
   });
 
@@ -55,11 +80,16 @@ describe('dev mode: "dev" in mcp.json', () => {
       [{ watch: ['ok/**', ''] }, /"dev.watch" must be a glob/],
       [{ debug: { type: 'gdb' } }, /"dev.debug" must be \{"type": "node"\}/],
     ] as const) {
-      const parsed = parseMcpConfig(JSON.stringify({ servers: { bad: { command: 'node', dev }, good: { command: 'node' } } }));
+      const parsed = parseMcpConfig(
+        JSON.stringify({ servers: { bad: { command: 'node', dev }, good: { command: 'node' } } }),
+      );
       assert.equal(parsed.problems.length, 1, JSON.stringify(dev));
       assert.equal(parsed.problems[0].server, 'bad');
       assert.match(parsed.problems[0].message, cause);
-      assert.deepEqual(parsed.servers.map((server) => server.name), ['good']);
+      assert.deepEqual(
+        parsed.servers.map((server) => server.name),
+        ['good'],
+      );
     }
   });
 });
@@ -100,9 +130,12 @@ describe('dev mode: watch globs', () => {
     assert.equal(compileGlob('[z-a]').kind, 'refused');
   });
 
-  test('a hostile exclude (a run of stars, then Q) is matched in linear time: the extension host does not freeze', { timeout: 30_000 }, () => {
-    // In a child process so that a backtracking matcher fails the test by the deadline instead of hanging the run.
-    const script = `
+  test(
+    'a hostile exclude (a run of stars, then Q) is matched in linear time: the extension host does not freeze',
+    { timeout: 30_000 },
+    () => {
+      // In a child process so that a backtracking matcher fails the test by the deadline instead of hanging the run.
+      const script = `
       const { compileGlob, matchesAny } = require(${JSON.stringify(path.join(repoRoot, 'src', 'workbench', 'config', 'globMatch.ts'))});
       const results = [];
       for (const exclude of ['*'.repeat(24) + 'Q', '*'.repeat(200) + 'Q', '*a'.repeat(60) + 'Q']) {
@@ -110,12 +143,17 @@ describe('dev mode: watch globs', () => {
         for (const subject of ['a'.repeat(40), 'a'.repeat(10000), 'src/' + 'a/'.repeat(5000)]) results.push(matchesAny(subject, [compiled]));
       }
       process.stdout.write(JSON.stringify(results));`;
-    const started = Date.now();
-    const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8', timeout: 10_000, killSignal: 'SIGKILL' });
-    assert.equal(child.signal, null, `the matching was still running after ${Date.now() - started} ms`);
-    assert.equal(child.status, 0, child.stderr);
-    assert.deepEqual(JSON.parse(child.stdout), new Array(9).fill(false));
-  });
+      const started = Date.now();
+      const child = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], {
+        encoding: 'utf8',
+        timeout: 10_000,
+        killSignal: 'SIGKILL',
+      });
+      assert.equal(child.signal, null, `the matching was still running after ${Date.now() - started} ms`);
+      assert.equal(child.status, 0, child.stderr);
+      assert.deepEqual(JSON.parse(child.stdout), new Array(9).fill(false));
+    },
+  );
 });
 
 describe('dev mode: workspace trust', () => {
@@ -128,7 +166,12 @@ describe('dev mode: workspace trust', () => {
         getConfiguration: () => ({ get: <T>(_key: string, fallback: T) => fallback }),
         createFileSystemWatcher: (pattern: { pattern: string }) => {
           watched.push(pattern.pattern);
-          return { onDidChange: () => noop, onDidCreate: () => noop, onDidDelete: () => noop, dispose: () => undefined };
+          return {
+            onDidChange: () => noop,
+            onDidCreate: () => noop,
+            onDidDelete: () => noop,
+            dispose: () => undefined,
+          };
         },
       },
       RelativePattern: class {
@@ -158,7 +201,10 @@ describe('dev mode: workspace trust', () => {
     const warnings: string[] = [];
     const started: string[] = [];
     const server = (name: string, scope: 'workspace' | 'user') => {
-      const dev = { watch: [`${name}/**`, `${name}/${'*'.repeat(24)}Q`, 'y'.repeat(MAX_GLOB_LENGTH + 1)], exclude: [`${'*'.repeat(24)}Q`, 'x'.repeat(MAX_GLOB_LENGTH + 1)] };
+      const dev = {
+        watch: [`${name}/**`, `${name}/${'*'.repeat(24)}Q`, 'y'.repeat(MAX_GLOB_LENGTH + 1)],
+        exclude: [`${'*'.repeat(24)}Q`, 'x'.repeat(MAX_GLOB_LENGTH + 1)],
+      };
       const controller = {
         id: name,
         entry: { name, definition: { dev }, origin: { scope, folder: { uri: { path: '/ws' } } } },
@@ -173,21 +219,35 @@ describe('dev mode: workspace trust', () => {
     const manager = { servers, onDidChangeServers: () => ({ dispose: () => undefined }) };
     let trusted = false;
     const noop = { dispose: () => undefined };
-    const devMode = new DevMode(manager as never, () => trusted, () => noop);
+    const devMode = new DevMode(
+      manager as never,
+      () => trusted,
+      () => noop,
+    );
     try {
       devMode.sync();
       // VS Code's watcher gets a run of stars as one ** (its own glob engine backtracks on runs); an overlong include is not handed over.
       assert.deepEqual(watched, ['user/**', 'user/**Q'], 'only the user server watches in the untrusted workspace');
-      assert.ok(warnings.every((line) => line.startsWith('user: ')), `the workspace's globs were not compiled: ${warnings.join('\n')}`);
+      assert.ok(
+        warnings.every((line) => line.startsWith('user: ')),
+        `the workspace's globs were not compiled: ${warnings.join('\n')}`,
+      );
       assert.deepEqual(started, [], 'nothing starts untrusted');
 
       trusted = true;
       devMode.workspaceTrustGranted();
-      assert.deepEqual(watched, ['user/**', 'user/**Q', 'ws/**', 'ws/**Q'], 'trust sets up the workspace server\'s watchers');
+      assert.deepEqual(
+        watched,
+        ['user/**', 'user/**Q', 'ws/**', 'ws/**Q'],
+        "trust sets up the workspace server's watchers",
+      );
       assert.deepEqual(started.sort(), ['user', 'ws']);
       const refused = warnings.filter((line) => line.startsWith('ws: '));
       assert.equal(refused.length, 2, 'the overlong include and exclude are reported once each');
-      assert.ok(refused.every((line) => /is ignored: it is longer than 1000 characters/.test(line)), refused.join('\n'));
+      assert.ok(
+        refused.every((line) => /is ignored: it is longer than 1000 characters/.test(line)),
+        refused.join('\n'),
+      );
     } finally {
       devMode.dispose();
     }
@@ -230,10 +290,17 @@ describe('dev mode: throttled restart', () => {
 });
 
 describe('dev mode: debugger command lines', () => {
-  const server = { kind: 'stdio' as const, name: 'app', command: 'node', args: ['server.js', '--flag'], env: {}, cwd: '/tmp' };
+  const server = {
+    kind: 'stdio' as const,
+    name: 'app',
+    command: 'node',
+    args: ['server.js', '--flag'],
+    env: {},
+    cwd: '/tmp',
+  };
   const noPortAsked = async (): Promise<number> => assert.fail('node does not need a port chosen before its start');
 
-  test('node gets --inspect-brk on a loopback port of the kernel\'s choosing before its script; other commands are not wrapped', async () => {
+  test("node gets --inspect-brk on a loopback port of the kernel's choosing before its script; other commands are not wrapped", async () => {
     const plan = await planDebugLaunch(server, { type: 'node' }, 'app', noPortAsked);
     assert.equal(plan.kind, 'debug');
     if (plan.kind !== 'debug') return;
@@ -250,20 +317,41 @@ describe('dev mode: debugger command lines', () => {
 
   test('python is wrapped with debugpy (or the given debugpyPath) on a port chosen before the start, waiting for the client', async () => {
     const port5678 = async () => 5678;
-    const plan = await planDebugLaunch({ ...server, command: '/usr/bin/python3', args: ['srv.py'] }, { type: 'debugpy' }, 'py', port5678);
+    const plan = await planDebugLaunch(
+      { ...server, command: '/usr/bin/python3', args: ['srv.py'] },
+      { type: 'debugpy' },
+      'py',
+      port5678,
+    );
     assert.ok(plan.kind === 'debug');
-    assert.deepEqual(withDebugger({ ...server, args: ['srv.py'] }, plan, 'run').args, ['-m', 'debugpy', '--listen', '127.0.0.1:5678', '--wait-for-client', 'srv.py']);
+    assert.deepEqual(withDebugger({ ...server, args: ['srv.py'] }, plan, 'run').args, [
+      '-m',
+      'debugpy',
+      '--listen',
+      '127.0.0.1:5678',
+      '--wait-for-client',
+      'srv.py',
+    ]);
     assert.deepEqual(plan.listen, { kind: 'chosen', port: 5678 });
     assert.deepEqual(plan.attachTo(5678).connect, { host: '127.0.0.1', port: 5678 });
-    const withPath = await planDebugLaunch({ ...server, command: 'python', args: ['srv.py'] }, { type: 'debugpy', debugpyPath: '/opt/debugpy' }, 'py', port5678);
+    const withPath = await planDebugLaunch(
+      { ...server, command: 'python', args: ['srv.py'] },
+      { type: 'debugpy', debugpyPath: '/opt/debugpy' },
+      'py',
+      port5678,
+    );
     assert.ok(withPath.kind === 'debug');
     assert.deepEqual(withDebugger(server, withPath, 'run').args.slice(0, 2), ['/opt/debugpy', '--listen']);
-    assert.equal((await planDebugLaunch({ ...server, command: 'uv' }, { type: 'debugpy' }, 'py', port5678)).kind, 'not-possible');
+    assert.equal(
+      (await planDebugLaunch({ ...server, command: 'uv' }, { type: 'debugpy' }, 'py', port5678)).kind,
+      'not-possible',
+    );
   });
 
-  test('the consent is remembered by the debugger\'s flags: node\'s never change, debugpy\'s port is a placeholder; adding the debugger asks again', async () => {
+  test("the consent is remembered by the debugger's flags: node's never change, debugpy's port is a placeholder; adding the debugger asks again", async () => {
     const definition = { ...server, dev: { watch: [], exclude: [], debug: { type: 'node' as const } } };
-    const remembered = (plan: Extract<DebugPlan, { kind: 'debug' }>, on: typeof server = definition) => launchFingerprint('ws:app', withDebugger(on, plan, 'fingerprint'), []);
+    const remembered = (plan: Extract<DebugPlan, { kind: 'debug' }>, on: typeof server = definition) =>
+      launchFingerprint('ws:app', withDebugger(on, plan, 'fingerprint'), []);
     const node = await planDebugLaunch(definition, { type: 'node' }, 'app', noPortAsked);
     assert.ok(node.kind === 'debug');
     // What the consent shows is what runs, and what is remembered.
@@ -278,70 +366,113 @@ describe('dev mode: debugger command lines', () => {
     };
     const first = await onPort(5678);
     const second = await onPort(40123);
-    assert.deepEqual(withDebugger(python, first, 'run').args.slice(0, 4), ['-m', 'debugpy', '--listen', '127.0.0.1:5678']);
-    assert.deepEqual(withDebugger(python, first, 'fingerprint').args.slice(0, 4), ['-m', 'debugpy', '--listen', `127.0.0.1:${FREE_PORT_PLACEHOLDER}`]);
+    assert.deepEqual(withDebugger(python, first, 'run').args.slice(0, 4), [
+      '-m',
+      'debugpy',
+      '--listen',
+      '127.0.0.1:5678',
+    ]);
+    assert.deepEqual(withDebugger(python, first, 'fingerprint').args.slice(0, 4), [
+      '-m',
+      'debugpy',
+      '--listen',
+      `127.0.0.1:${FREE_PORT_PLACEHOLDER}`,
+    ]);
     assert.equal(remembered(first, python), remembered(second, python), 'a restart on another port does not ask again');
-    assert.notEqual(remembered(first, python), launchFingerprint('ws:app', withDebugger(python, first, 'run'), []), 'the port is not part of what is remembered');
+    assert.notEqual(
+      remembered(first, python),
+      launchFingerprint('ws:app', withDebugger(python, first, 'run'), []),
+      'the port is not part of what is remembered',
+    );
     // An HTTP server is never wrapped.
-    const http = { kind: 'http' as const, name: 'remote', url: 'http://127.0.0.1:1/mcp', headers: {}, transport: 'auto' as const };
+    const http = {
+      kind: 'http' as const,
+      name: 'remote',
+      url: 'http://127.0.0.1:1/mcp',
+      headers: {},
+      transport: 'auto' as const,
+    };
     assert.deepEqual(withDebugger(http, first, 'run'), http);
   });
 
-  test('the planned node command line opens the inspector on a port the kernel picks and announces it as the first line on stderr', { timeout: 20_000 }, async () => {
-    const script = { ...server, command: process.execPath, args: ['-e', 'console.error("the script ran")'] };
-    const plan = await planDebugLaunch(script, { type: 'node' }, 'app', noPortAsked);
-    assert.ok(plan.kind === 'debug');
-    const planned = withDebugger(script, plan, 'run');
-    const transport = new StdioTransport({ command: planned.command, args: planned.args, shutdownGraceMs: 1000 });
-    const lines: string[] = [];
-    const announced = new Promise<number>((resolve) => {
-      transport.onStderrLine((line) => {
-        lines.push(line);
-        const news = inspectorNews(line);
-        if (news.kind === 'listening') resolve(news.port);
+  test(
+    'the planned node command line opens the inspector on a port the kernel picks and announces it as the first line on stderr',
+    { timeout: 20_000 },
+    async () => {
+      const script = { ...server, command: process.execPath, args: ['-e', 'console.error("the script ran")'] };
+      const plan = await planDebugLaunch(script, { type: 'node' }, 'app', noPortAsked);
+      assert.ok(plan.kind === 'debug');
+      const planned = withDebugger(script, plan, 'run');
+      const transport = new StdioTransport({ command: planned.command, args: planned.args, shutdownGraceMs: 1000 });
+      const lines: string[] = [];
+      const announced = new Promise<number>((resolve) => {
+        transport.onStderrLine((line) => {
+          lines.push(line);
+          const news = inspectorNews(line);
+          if (news.kind === 'listening') resolve(news.port);
+        });
       });
-    });
-    await transport.start({ onMessage: () => undefined, onUnparsable: () => undefined, onWarning: () => undefined, onClose: () => undefined });
-    try {
-      const port = await announced;
-      assert.deepEqual(inspectorNews(lines[0]), { kind: 'listening', port }, 'node\'s announcement is the first line');
-      const targets = await new Promise<{ type: string; webSocketDebuggerUrl: string }[]>((resolve, reject) => {
-        http.get(`http://127.0.0.1:${port}/json/list`, (response) => {
-          let body = '';
-          response.on('data', (chunk: Buffer) => (body += chunk.toString()));
-          response.on('end', () => resolve(JSON.parse(body)));
-        }).on('error', reject);
+      await transport.start({
+        onMessage: () => undefined,
+        onUnparsable: () => undefined,
+        onWarning: () => undefined,
+        onClose: () => undefined,
       });
-      assert.equal(targets.length, 1, 'one debug target on the announced port');
-      assert.equal(targets[0].type, 'node');
-      assert.match(targets[0].webSocketDebuggerUrl, new RegExp(`^ws://127\\.0\\.0\\.1:${port}/`));
-      assert.equal(transport.pid !== undefined, true);
-    } finally {
-      const pid = transport.pid;
-      await transport.close();
-      if (pid !== undefined) await assertProcessGone(pid, 'the inspected node');
-    }
-  });
+      try {
+        const port = await announced;
+        assert.deepEqual(inspectorNews(lines[0]), { kind: 'listening', port }, "node's announcement is the first line");
+        const targets = await new Promise<{ type: string; webSocketDebuggerUrl: string }[]>((resolve, reject) => {
+          http
+            .get(`http://127.0.0.1:${port}/json/list`, (response) => {
+              let body = '';
+              response.on('data', (chunk: Buffer) => (body += chunk.toString()));
+              response.on('end', () => resolve(JSON.parse(body)));
+            })
+            .on('error', reject);
+        });
+        assert.equal(targets.length, 1, 'one debug target on the announced port');
+        assert.equal(targets[0].type, 'node');
+        assert.match(targets[0].webSocketDebuggerUrl, new RegExp(`^ws://127\\.0\\.0\\.1:${port}/`));
+        assert.equal(transport.pid !== undefined, true);
+      } finally {
+        const pid = transport.pid;
+        await transport.close();
+        if (pid !== undefined) await assertProcessGone(pid, 'the inspected node');
+      }
+    },
+  );
 
-  test('node\'s own line for an inspector it could not bind is read as a failure, not as a port', { timeout: 20_000 }, async () => {
-    const taken = net.createServer();
-    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    const { port } = taken.address() as net.AddressInfo;
-    try {
-      const child = spawn(process.execPath, [`--inspect=127.0.0.1:${port}`, '-e', ''], { stdio: ['ignore', 'ignore', 'pipe'] });
-      let stderr = '';
-      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-      await new Promise((resolve) => child.once('close', resolve));
-      const news = stderr.split(/\r?\n/).map(inspectorNews);
-      assert.ok(news.some((item) => item.kind === 'failed'), `node said it could not bind: ${stderr}`);
-      assert.ok(!news.some((item) => item.kind === 'listening'), stderr);
-    } finally {
-      taken.close();
-    }
-  });
+  test(
+    "node's own line for an inspector it could not bind is read as a failure, not as a port",
+    { timeout: 20_000 },
+    async () => {
+      const taken = net.createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const { port } = taken.address() as net.AddressInfo;
+      try {
+        const child = spawn(process.execPath, [`--inspect=127.0.0.1:${port}`, '-e', ''], {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        });
+        let stderr = '';
+        child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+        await new Promise((resolve) => child.once('close', resolve));
+        const news = stderr.split(/\r?\n/).map(inspectorNews);
+        assert.ok(
+          news.some((item) => item.kind === 'failed'),
+          `node said it could not bind: ${stderr}`,
+        );
+        assert.ok(!news.some((item) => item.kind === 'listening'), stderr);
+      } finally {
+        taken.close();
+      }
+    },
+  );
 
   test('only a loopback announcement with a port in range is a port', () => {
-    assert.deepEqual(inspectorNews('Debugger listening on ws://127.0.0.1:9229/0f2c8a3e-1111-2222-3333-444455556666'), { kind: 'listening', port: 9229 });
+    assert.deepEqual(inspectorNews('Debugger listening on ws://127.0.0.1:9229/0f2c8a3e-1111-2222-3333-444455556666'), {
+      kind: 'listening',
+      port: 9229,
+    });
     assert.deepEqual(inspectorNews('Debugger listening on ws://0.0.0.0:9229/x'), { kind: 'other' });
     assert.deepEqual(inspectorNews('Debugger listening on ws://127.0.0.1:99999/x'), { kind: 'other' });
     assert.deepEqual(inspectorNews('Debugger listening on ws://127.0.0.1:0/x'), { kind: 'other' });

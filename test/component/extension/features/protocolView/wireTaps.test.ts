@@ -28,7 +28,9 @@ describe('Protocol view taps: nothing is recorded while no view is open', () => 
     assert.deepEqual(result.content, [{ type: 'text', text: `Hello, ${name}!` }]);
   };
   const methodsIn = (events: readonly unknown[]) =>
-    (events as MessageEvent[]).filter((event) => event.kind === 'message').map((event) => `${event.direction} ${event.method ?? event.messageKind}`);
+    (events as MessageEvent[])
+      .filter((event) => event.kind === 'message')
+      .map((event) => `${event.direction} ${event.method ?? event.messageKind}`);
 
   before(async () => {
     tap = new WireTaps().tapFor('greeter-id', () => {
@@ -36,7 +38,11 @@ describe('Protocol view taps: nothing is recorded while no view is open', () => 
       return [SECRET];
     });
     transport = new StdioTransport({ command: process.execPath, args: [GREETER] });
-    client = new McpClient({ serverName: 'greeter', transport, trace: (direction, message) => tap.message(direction, message) });
+    client = new McpClient({
+      serverName: 'greeter',
+      transport,
+      trace: (direction, message) => tap.message(direction, message),
+    });
     await client.connect();
   });
 
@@ -60,7 +66,10 @@ describe('Protocol view taps: nothing is recorded while no view is open', () => 
       await greet('Grace');
       const methods = methodsIn(hold.log.events());
       assert.ok(methods.includes('send tools/call'), `the call is not in the log: ${methods.join(', ')}`);
-      assert.ok(!methods.some((method) => method.includes('initialize')), `the handshake from before the view opened is in the log: ${methods.join(', ')}`);
+      assert.ok(
+        !methods.some((method) => method.includes('initialize')),
+        `the handshake from before the view opened is in the log: ${methods.join(', ')}`,
+      );
       assert.ok(secretsAsked > 0, 'the kept messages were not masked');
     } finally {
       hold.dispose();

@@ -10,11 +10,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { McpClient } from '../../../../../src/protocol/client';
-import { enableTasks, tasksExtension, type ArgumentKeeper, type TasksApi } from '../../../../../src/protocol/extensions/tasks';
+import {
+  enableTasks,
+  tasksExtension,
+  type ArgumentKeeper,
+  type TasksApi,
+} from '../../../../../src/protocol/extensions/tasks';
 import { TaskBook } from '../../../../../src/protocol/extensions/tasks/taskBook';
 import { readTask } from '../../../../../src/protocol/extensions/tasks/taskModel';
 import type { Tool } from '../../../../../src/protocol/types';
-import { MAX_REMEMBERED_ARGUMENT_CHARS, MAX_REMEMBERED_PER_SERVER, TaskMemory } from '../../../../../src/extension/features/tasks/taskMemory';
+import {
+  MAX_REMEMBERED_ARGUMENT_CHARS,
+  MAX_REMEMBERED_PER_SERVER,
+  TaskMemory,
+} from '../../../../../src/extension/features/tasks/taskMemory';
 import { maskSecrets } from '../../../../../src/workbench/secrets';
 import { HistoryLog } from '../../../../../src/workbench/history/historyLog';
 import { PickedUpTaskHistory, taskResultCall } from '../../../../../src/workbench/tasks/taskResult';
@@ -76,7 +85,11 @@ test('a task picked up after a reload shows the tool and the masked arguments of
   const first = await openWindow(store, state, masking);
   let taskId: string;
   try {
-    const outcome = await first.tasks.callTool(tool('research'), { topic: 'reefs near s3cr3t-value', apiKey: 'k-123456' }, { wait: false });
+    const outcome = await first.tasks.callTool(
+      tool('research'),
+      { topic: 'reefs near s3cr3t-value', apiKey: 'k-123456' },
+      { wait: false },
+    );
     assert.ok(outcome.kind === 'task');
     taskId = outcome.task.taskId;
   } finally {
@@ -85,13 +98,22 @@ test('a task picked up after a reload shows the tool and the masked arguments of
   const saved = state.stored.get(KEY) ?? '';
   assert.doesNotMatch(saved, /s3cr3t-value|k-123456/, 'only the masked arguments are saved');
   assert.deepEqual(JSON.parse(saved), {
-    [SERVER]: [{ taskId, toolName: 'research', arguments: { kind: 'kept', value: { topic: 'reefs near ••••', apiKey: '••••' } } }],
+    [SERVER]: [
+      {
+        taskId,
+        toolName: 'research',
+        arguments: { kind: 'kept', value: { topic: 'reefs near ••••', apiKey: '••••' } },
+      },
+    ],
   });
 
   const second = await openWindow(store, state, masking);
   try {
     const recalled = second.memory.recallInto(SERVER, second.tasks.book);
-    assert.deepEqual(recalled.map((entry) => entry.taskId), [taskId]);
+    assert.deepEqual(
+      recalled.map((entry) => entry.taskId),
+      [taskId],
+    );
     const { result } = await second.tasks.wait(taskId);
     assert.equal(textOf(result.content as unknown[]), 'research done: reefs near s3cr3t-value');
     const tracked = second.tasks.book.get(taskId);
@@ -100,7 +122,10 @@ test('a task picked up after a reload shows the tool and the masked arguments of
     assert.equal(call.toolName, 'research');
     assert.deepEqual(call.args, { topic: 'reefs near ••••', apiKey: '••••' });
     assert.equal(call.argumentsNote, undefined, 'not "not started in this window"');
-    assert.deepEqual(taskRow(tracked!).arguments, { kind: 'shown', text: '{"topic":"reefs near ••••","apiKey":"••••"}' });
+    assert.deepEqual(taskRow(tracked!).arguments, {
+      kind: 'shown',
+      text: '{"topic":"reefs near ••••","apiKey":"••••"}',
+    });
     assert.deepEqual(second.memory.pending(SERVER), [], 'a completed task is forgotten');
 
     // Its call's History entry never came (the call ended with the first window): Open Task Result writes one, once.
@@ -109,10 +134,18 @@ test('a task picked up after a reload shows the tool and the masked arguments of
     const server = { id: 'srv-1', name: SERVER };
     pickedUp.pickedUp(server.id, taskId);
     assert.equal(pickedUp.opened(server, taskId, tracked, result as unknown as CallToolResult, 'picked up'), true);
-    assert.equal(pickedUp.opened(server, taskId, tracked, result as unknown as CallToolResult, 'picked up'), false, 'opened again: no second entry');
+    assert.equal(
+      pickedUp.opened(server, taskId, tracked, result as unknown as CallToolResult, 'picked up'),
+      false,
+      'opened again: no second entry',
+    );
     const entries = history.entries();
     assert.equal(entries.length, 1);
-    assert.deepEqual(entries[0].operation, { kind: 'tool', toolName: 'research', arguments: { topic: 'reefs near ••••', apiKey: '••••' } });
+    assert.deepEqual(entries[0].operation, {
+      kind: 'tool',
+      toolName: 'research',
+      arguments: { topic: 'reefs near ••••', apiKey: '••••' },
+    });
     assert.deepEqual(entries[0].outcome, { kind: 'succeeded', note: 'picked up' });
     assert.equal(entries[0].server.name, SERVER);
     assert.ok(entries[0].result.kind === 'kept');
@@ -120,7 +153,16 @@ test('a task picked up after a reload shows the tool and the masked arguments of
     // A task whose call was made (and recorded) in this window is not picked up: Open Task Result adds nothing.
     const here = await second.tasks.callTool(tool('research'), { topic: 'dunes' });
     assert.ok(here.kind === 'result' && here.taskId);
-    assert.equal(pickedUp.opened(server, here.taskId, second.tasks.book.get(here.taskId), here.result as unknown as CallToolResult, 'picked up'), false);
+    assert.equal(
+      pickedUp.opened(
+        server,
+        here.taskId,
+        second.tasks.book.get(here.taskId),
+        here.result as unknown as CallToolResult,
+        'picked up',
+      ),
+      false,
+    );
     assert.equal(history.entries().length, 1);
   } finally {
     await second.close();
@@ -142,14 +184,24 @@ test('state saved as bare task ids (before tools and arguments were kept) still 
   const history = new HistoryLog();
   const pickedUp = new PickedUpTaskHistory(history);
   pickedUp.pickedUp('srv-1', 'task-old');
-  assert.equal(pickedUp.opened({ id: 'srv-1', name: SERVER }, 'task-old', book.get('task-old'), { content: [] }, 'picked up'), false);
+  assert.equal(
+    pickedUp.opened({ id: 'srv-1', name: SERVER }, 'task-old', book.get('task-old'), { content: [] }, 'picked up'),
+    false,
+  );
   assert.equal(history.entries().length, 0);
-  await memory.track(SERVER, book.record('2026-07-28', working('task-new'), { toolName: 'build', arguments: { target: 'all' } }));
+  await memory.track(
+    SERVER,
+    book.record('2026-07-28', working('task-new'), { toolName: 'build', arguments: { target: 'all' } }),
+  );
   assert.deepEqual(new TaskMemory(state).pending(SERVER), [
     { taskId: 'task-old' },
     { taskId: 'task-new', toolName: 'build', arguments: { kind: 'kept', value: { target: 'all' } } },
   ]);
-  assert.deepEqual(new TaskMemory(state).pending('other'), [{ taskId: 'task-elsewhere' }], "another server's tasks are left alone");
+  assert.deepEqual(
+    new TaskMemory(state).pending('other'),
+    [{ taskId: 'task-elsewhere' }],
+    "another server's tasks are left alone",
+  );
 });
 
 test('remembered arguments are bounded (over 4 KB of JSON only their size is kept), and so is the number of tasks', async () => {
@@ -161,13 +213,16 @@ test('remembered arguments are bounded (over 4 KB of JSON only their size is kep
   const tracked = book.record('2026-07-28', working('task-long'), { toolName: 'research', arguments: long });
   assert.equal(tracked.arguments?.kind, 'kept', "the book's own bound is larger");
   await memory.track(SERVER, tracked);
-  assert.deepEqual(new TaskMemory(state).pending(SERVER), [{ taskId: 'task-long', toolName: 'research', arguments: { kind: 'omitted', chars } }]);
+  assert.deepEqual(new TaskMemory(state).pending(SERVER), [
+    { taskId: 'task-long', toolName: 'research', arguments: { kind: 'omitted', chars } },
+  ]);
   const next = new TaskBook(SERVER, masking);
   new TaskMemory(state).recallInto(SERVER, next);
   next.record('2026-07-28', working('task-long'));
   assert.deepEqual(taskResultCall('task-long', next.get('task-long')).argumentsNote, { kind: 'omitted', chars });
 
-  for (let index = 0; index <= MAX_REMEMBERED_PER_SERVER; index++) await memory.track(SERVER, book.record('2026-07-28', working(`task-${index}`), { toolName: 'build' }));
+  for (let index = 0; index <= MAX_REMEMBERED_PER_SERVER; index++)
+    await memory.track(SERVER, book.record('2026-07-28', working(`task-${index}`), { toolName: 'build' }));
   const pending = new TaskMemory(state).pending(SERVER);
   assert.equal(pending.length, MAX_REMEMBERED_PER_SERVER);
   assert.equal(pending.at(-1)?.taskId, `task-${MAX_REMEMBERED_PER_SERVER}`, 'the newest are kept');
@@ -178,10 +233,20 @@ test('unreadable saved entries are dropped, and a window that keeps no arguments
   const state = workspaceState();
   const kept = { kind: 'kept', value: { target: 'all' } };
   await state.update(KEY, {
-    [SERVER]: [42, { taskId: 7 }, { taskId: 'bad-parts', toolName: 5, arguments: { kind: 'kept', value: 'not an object' } }, { taskId: 'bad-size', arguments: { kind: 'omitted', chars: -1 } }, { taskId: 'good', toolName: 'build', arguments: kept }],
+    [SERVER]: [
+      42,
+      { taskId: 7 },
+      { taskId: 'bad-parts', toolName: 5, arguments: { kind: 'kept', value: 'not an object' } },
+      { taskId: 'bad-size', arguments: { kind: 'omitted', chars: -1 } },
+      { taskId: 'good', toolName: 'build', arguments: kept },
+    ],
   });
   const memory = new TaskMemory(state);
-  assert.deepEqual(memory.pending(SERVER), [{ taskId: 'bad-parts' }, { taskId: 'bad-size' }, { taskId: 'good', toolName: 'build', arguments: kept }]);
+  assert.deepEqual(memory.pending(SERVER), [
+    { taskId: 'bad-parts' },
+    { taskId: 'bad-size' },
+    { taskId: 'good', toolName: 'build', arguments: kept },
+  ]);
   // A book without a keeper keeps no arguments, recalled ones neither; its polls leave the saved ones in place.
   const unkept = new TaskBook(SERVER);
   memory.recallInto(SERVER, unkept);
@@ -189,7 +254,11 @@ test('unreadable saved entries are dropped, and a window that keeps no arguments
   assert.equal(polled.toolName, 'build');
   assert.equal(polled.arguments, undefined);
   assert.equal(memory.track(SERVER, polled), undefined, 'nothing to write');
-  assert.deepEqual(new TaskMemory(state).pending(SERVER).at(-1), { taskId: 'good', toolName: 'build', arguments: kept });
+  assert.deepEqual(new TaskMemory(state).pending(SERVER).at(-1), {
+    taskId: 'good',
+    toolName: 'build',
+    arguments: kept,
+  });
 });
 
 test('a task already polled when its details are recalled gets them, without overriding what its own record says', () => {
@@ -197,9 +266,16 @@ test('a task already polled when its details are recalled gets them, without ove
   book.record('2026-07-28', working('early'));
   const changes: string[] = [];
   book.onDidChange((task) => changes.push(task.snapshot.taskId));
-  book.recall('early', { toolName: 'research', arguments: { kind: 'kept', value: { topic: 'reefs near s3cr3t-value' } } });
+  book.recall('early', {
+    toolName: 'research',
+    arguments: { kind: 'kept', value: { topic: 'reefs near s3cr3t-value' } },
+  });
   assert.equal(book.get('early')?.toolName, 'research');
-  assert.deepEqual(book.get('early')?.arguments, { kind: 'kept', value: { topic: 'reefs near ••••' } }, 'masked again by the keeper');
+  assert.deepEqual(
+    book.get('early')?.arguments,
+    { kind: 'kept', value: { topic: 'reefs near ••••' } },
+    'masked again by the keeper',
+  );
   assert.deepEqual(changes, ['early'], 'the view redraws the row');
   book.record('2026-07-28', working('own'), { toolName: 'build', arguments: { target: 'all' } });
   book.recall('own', { toolName: 'research', arguments: { kind: 'omitted', chars: 9 } });

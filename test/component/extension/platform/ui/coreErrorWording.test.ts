@@ -12,14 +12,24 @@ import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { CORE_ERROR_TEMPLATES, sayErrorDetail, sayStartFailure, type CoreErrorTemplate } from '../../../../../src/extension/platform/ui/coreErrorKinds';
+import {
+  CORE_ERROR_TEMPLATES,
+  sayErrorDetail,
+  sayStartFailure,
+  type CoreErrorTemplate,
+} from '../../../../../src/extension/platform/ui/coreErrorKinds';
 import { OAuthAuthorizer } from '../../../../../src/protocol/auth/oauthAuthorizer';
 import { memoryAuthStore } from '../../../../../src/protocol/auth/types';
 import { McpClient } from '../../../../../src/protocol/client';
 import { InMemoryEraMemory } from '../../../../../src/protocol/eras/eraMemory';
 import { errorDetail, errorMessage, type ErrorDetail, type ErrorDetailKind } from '../../../../../src/protocol/errors';
 import { StdioTransport } from '../../../../../src/protocol/node/stdio';
-import { UNREACHABLE_WORDS, describeStartFailure, summarizeStartFailure, type StartFailure } from '../../../../../src/workbench/lifecycle/startFailure';
+import {
+  UNREACHABLE_WORDS,
+  describeStartFailure,
+  summarizeStartFailure,
+  type StartFailure,
+} from '../../../../../src/workbench/lifecycle/startFailure';
 import { resolveCommand } from '../../../../../src/workbench/node/commandResolution';
 import { loopbackUserAgent } from '../../../../../src/workbench/node/auth/loopbackUserAgent';
 import { resolveVariables } from '../../../../../src/workbench/config/variables';
@@ -30,7 +40,8 @@ import { readBundle, zhCnTranslate } from '../../../../support/l10nSupport';
 const bundle = readBundle();
 const zh = zhCnTranslate(bundle);
 const zhCore = (template: CoreErrorTemplate, ...args: string[]) => zh(template, ...args);
-const english = (template: CoreErrorTemplate, ...args: string[]) => template.replace(/\{(\d+)\}/g, (match, index: string) => args[Number(index)] ?? match);
+const english = (template: CoreErrorTemplate, ...args: string[]) =>
+  template.replace(/\{(\d+)\}/g, (match, index: string) => args[Number(index)] ?? match);
 
 /** What the extension shows in zh-CN for an error: its detail said through the bundle; an error without one fails. */
 function inChinese(error: unknown): string {
@@ -39,11 +50,13 @@ function inChinese(error: unknown): string {
   return sayErrorDetail(detail, zhCore);
 }
 /** What the extension shows in zh-CN for a start failure (startServer.ts). */
-const startInChinese = (error: unknown, stderrTail: readonly string[] = []) => sayStartFailure(describeStartFailure(errorMessage(error), errorDetail(error), stderrTail), zhCore);
+const startInChinese = (error: unknown, stderrTail: readonly string[] = []) =>
+  sayStartFailure(describeStartFailure(errorMessage(error), errorDetail(error), stderrTail), zhCore);
 
 const CJK = /[\u4e00-\u9fff]/;
 /** Words of the core's English templates; none may be left in a translated part. */
-const ENGLISH_LEFT = /not found|not executable|Check the path|permission denied|cannot start|is not a directory|does not exist|is not running|closed its input|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not|slow to answer|no sign of life|nothing on stderr|command is empty/;
+const ENGLISH_LEFT =
+  /not found|not executable|Check the path|permission denied|cannot start|is not a directory|does not exist|is not running|closed its input|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not|slow to answer|no sign of life|nothing on stderr|command is empty/;
 
 function assertChinese(said: string, verbatim: readonly string[]): void {
   assert.match(said, CJK, said);
@@ -69,7 +82,13 @@ const SAMPLES = {
   'start-timed-out': [
     { kind: 'start-timed-out', totalMs: 9, probeMs: 9, reason: { kind: 'no-sign-of-life' } },
     { kind: 'start-timed-out', totalMs: 9, probeMs: 5, reason: { kind: 'slow' }, initializeMs: 4 },
-    { kind: 'start-timed-out', totalMs: 9, probeMs: 5, reason: { kind: 'grace-ran-out', server: 's', upMs: 1, graceMs: 2 }, initializeMs: 4 },
+    {
+      kind: 'start-timed-out',
+      totalMs: 9,
+      probeMs: 5,
+      reason: { kind: 'grace-ran-out', server: 's', upMs: 1, graceMs: 2 },
+      initializeMs: 4,
+    },
   ],
   'process-exited': [
     { kind: 'process-exited', code: 1 },
@@ -105,15 +124,23 @@ test('every kind of error detail is said in English and in zh-CN from the bundle
     assert.doesNotMatch(sayErrorDetail(detail, english), CJK);
   }
   for (const failure of START_FAILURES) assertChinese(sayStartFailure(failure, recording), []);
-  assert.deepEqual([...CORE_ERROR_TEMPLATES].filter((template) => !used.has(template)), [], 'templates no detail here reaches');
-  const placeholders = (text: string) => [...text.matchAll(/\{\d+\}/g)].map((match) => match[0]).sort().join(',');
+  assert.deepEqual(
+    [...CORE_ERROR_TEMPLATES].filter((template) => !used.has(template)),
+    [],
+    'templates no detail here reaches',
+  );
+  const placeholders = (text: string) =>
+    [...text.matchAll(/\{\d+\}/g)]
+      .map((match) => match[0])
+      .sort()
+      .join(',');
   for (const template of CORE_ERROR_TEMPLATES) {
     assert.ok(template in bundle, `missing from l10n/bundle.l10n.zh-cn.json: ${template}`);
     assert.equal(placeholders(bundle[template]), placeholders(template), template);
   }
 });
 
-test('in English, the words come from the same detail: the values verbatim, whatever the core\'s message says', async () => {
+test("in English, the words come from the same detail: the values verbatim, whatever the core's message says", async () => {
   const missing = await resolveCommand('nodee', { env: { PATH: '/usr/bin:/opt/my tools/bin' }, platform: 'linux' });
   assert.ok(missing.kind === 'not-found');
   assert.equal(
@@ -155,7 +182,11 @@ test('a command given as a path that is not there (with or without cwd) or not e
 });
 
 test('report 1.11: "cannot resolve ${input:api-key}: no value was given", from the real resolver, in Chinese with the input verbatim', async () => {
-  const error = await resolveVariables('--key=${input:api-key}', { env: {}, userHome: '/home/u', input: async () => undefined }).then(
+  const error = await resolveVariables('--key=${input:api-key}', {
+    env: {},
+    userHome: '/home/u',
+    input: async () => undefined,
+  }).then(
     () => assert.fail('resolved without a value'),
     (caught: unknown) => caught,
   );
@@ -175,7 +206,11 @@ rl.on('line', (line) => {
 });`;
 
 test('report 1.11: "tools/call timed out after N ms", from a real call to a real server, in Chinese with the method and ms verbatim', async () => {
-  const client = new McpClient({ serverName: 'silent', transport: new StdioTransport({ command: process.execPath, args: ['-e', SILENT_ON_CALLS], shutdownGraceMs: 200 }), era: 'legacy' });
+  const client = new McpClient({
+    serverName: 'silent',
+    transport: new StdioTransport({ command: process.execPath, args: ['-e', SILENT_ON_CALLS], shutdownGraceMs: 200 }),
+    era: 'legacy',
+  });
   try {
     await client.connect();
     const error = await client.callTool('wait', {}, { timeoutMs: 200 }).then(
@@ -186,7 +221,10 @@ test('report 1.11: "tools/call timed out after N ms", from a real call to a real
     assert.ok(ms, errorMessage(error));
     // What callTool.ts shows: its own words through vscode.l10n.t around the core's.
     const said = zh('Calling {0} failed: {1}', 'wait', inChinese(error));
-    assert.equal(said, zh('Calling {0} failed: {1}', 'wait', zh('{0} got no answer within {1} ms (timed out)', 'tools/call', ms)));
+    assert.equal(
+      said,
+      zh('Calling {0} failed: {1}', 'wait', zh('{0} got no answer within {1} ms (timed out)', 'tools/call', ms)),
+    );
     assertChinese(said, ['tools/call', ms]);
   } finally {
     await client.close();
@@ -198,46 +236,79 @@ for (const { probeTimeoutMs, requestTimeoutMs, form } of [
   { probeTimeoutMs: 10 * 60_000, requestTimeoutMs: 800, form: 'which left no time for initialize' },
   { probeTimeoutMs: 500, requestTimeoutMs: 1200, form: 'then initialize was not answered for N ms' },
 ]) {
-  test(`the start timeout after the era probe (${form}) is said in Chinese in full, with its numbers verbatim`, { timeout: 20_000 }, async () => {
-    const client = new McpClient({
-      serverName: 'mute-server',
-      transport: new StdioTransport({ command: process.execPath, args: [HOSTILE_SERVER, 'mute'], shutdownGraceMs: 200 }),
-      era: 'auto',
-      eraProbeTimeoutMs: probeTimeoutMs,
-      eraMemory: { memory: new InMemoryEraMemory(), key: `wording ${probeTimeoutMs}` },
-      requestTimeoutMs,
-    });
-    const error = await client.connect().then(
-      () => assert.fail('the mute server started'),
-      (caught: unknown) => caught,
-    );
-    await client.close();
-    const message = errorMessage(error);
-    const numbers = /^mute-server: the start timed out after (\d+) ms: the era probe took (\d+) ms \(.*\), (?:then initialize was not answered for (\d+) ms|which left no time for initialize)$/.exec(message);
-    assert.ok(numbers, message);
-    const [, totalMs, probeMs, initializeMs] = numbers;
-    const reason = zh('the server showed no sign of life and server/discover was not answered in time');
-    const expected =
-      initializeMs === undefined
-        ? zh('the start timed out after {0} ms: the era probe took {1} ms ({2}), which left no time for initialize', totalMs, probeMs, reason)
-        : zh('the start timed out after {0} ms: the era probe took {1} ms ({2}), then initialize was not answered for {3} ms', totalMs, probeMs, reason, initializeMs);
-    assert.equal(inChinese(error), expected);
-    assertChinese(inChinese(error), [totalMs, probeMs, ...(initializeMs ? [initializeMs] : [])]);
-    assert.doesNotMatch(inChinese(error), /server showed|no sign of life|not answered in time/);
-  });
+  test(
+    `the start timeout after the era probe (${form}) is said in Chinese in full, with its numbers verbatim`,
+    { timeout: 20_000 },
+    async () => {
+      const client = new McpClient({
+        serverName: 'mute-server',
+        transport: new StdioTransport({
+          command: process.execPath,
+          args: [HOSTILE_SERVER, 'mute'],
+          shutdownGraceMs: 200,
+        }),
+        era: 'auto',
+        eraProbeTimeoutMs: probeTimeoutMs,
+        eraMemory: { memory: new InMemoryEraMemory(), key: `wording ${probeTimeoutMs}` },
+        requestTimeoutMs,
+      });
+      const error = await client.connect().then(
+        () => assert.fail('the mute server started'),
+        (caught: unknown) => caught,
+      );
+      await client.close();
+      const message = errorMessage(error);
+      const numbers =
+        /^mute-server: the start timed out after (\d+) ms: the era probe took (\d+) ms \(.*\), (?:then initialize was not answered for (\d+) ms|which left no time for initialize)$/.exec(
+          message,
+        );
+      assert.ok(numbers, message);
+      const [, totalMs, probeMs, initializeMs] = numbers;
+      const reason = zh('the server showed no sign of life and server/discover was not answered in time');
+      const expected =
+        initializeMs === undefined
+          ? zh(
+              'the start timed out after {0} ms: the era probe took {1} ms ({2}), which left no time for initialize',
+              totalMs,
+              probeMs,
+              reason,
+            )
+          : zh(
+              'the start timed out after {0} ms: the era probe took {1} ms ({2}), then initialize was not answered for {3} ms',
+              totalMs,
+              probeMs,
+              reason,
+              initializeMs,
+            );
+      assert.equal(inChinese(error), expected);
+      assertChinese(inChinese(error), [totalMs, probeMs, ...(initializeMs ? [initializeMs] : [])]);
+      assert.doesNotMatch(inChinese(error), /server showed|no sign of life|not answered in time/);
+    },
+  );
 }
-
 
 test("start failures' summaries: a process that exited (its stderr verbatim) or was killed, an endpoint nobody listens on", async () => {
   const script = "console.error('fatal: API_TOKEN {0} is not set'); process.exit(3)";
-  const exited = await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', script], env: {} }, 'legacy');
+  const exited = await startError(
+    { kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', script], env: {} },
+    'legacy',
+  );
   assert.equal(summarizeStartFailure(exited), 'exited with code 3: fatal: API_TOKEN {0} is not set');
   assert.equal(startInChinese(exited), `${zh('exited with code {0}', '3')}: fatal: API_TOKEN {0} is not set`);
   assertChinese(startInChinese(exited), ['3', 'fatal: API_TOKEN {0} is not set']);
   // Outside a start failure (a crash, the tree row), the same detail in full words.
   assert.equal(inChinese(exited), zh('the server process exited with code {0}', '3'));
 
-  const killed = await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', "process.kill(process.pid, 'SIGKILL')"], env: {} }, 'legacy');
+  const killed = await startError(
+    {
+      kind: 'stdio',
+      name: 'probe',
+      command: process.execPath,
+      args: ['-e', "process.kill(process.pid, 'SIGKILL')"],
+      env: {},
+    },
+    'legacy',
+  );
   assert.equal(summarizeStartFailure(killed), 'was killed by SIGKILL');
   assert.equal(startInChinese(killed), zh('was killed by {0}', 'SIGKILL'));
   assert.equal(inChinese(killed), zh('the server process was killed by {0}', 'SIGKILL'));
@@ -277,10 +348,21 @@ test('a cwd that is a file or is not there, from the real stdio transport: said 
     writeFileSync(file, '{}');
     const missing = path.join(folder, 'gone');
     for (const [cwd, english, template] of [
-      [file, `cannot start "${process.execPath}": cwd ${file} is not a directory`, 'cannot start "{0}": cwd {1} is not a directory'],
-      [missing, `cannot start "${process.execPath}": cwd ${missing} does not exist`, 'cannot start "{0}": cwd {1} does not exist'],
+      [
+        file,
+        `cannot start "${process.execPath}": cwd ${file} is not a directory`,
+        'cannot start "{0}": cwd {1} is not a directory',
+      ],
+      [
+        missing,
+        `cannot start "${process.execPath}": cwd ${missing} does not exist`,
+        'cannot start "{0}": cwd {1} does not exist',
+      ],
     ] as const) {
-      const failed = await startError({ kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', '1'], env: {}, cwd }, 'legacy');
+      const failed = await startError(
+        { kind: 'stdio', name: 'probe', command: process.execPath, args: ['-e', '1'], env: {}, cwd },
+        'legacy',
+      );
       const summary = summarizeStartFailure(failed);
       assert.ok(summary.includes(english), summary);
       assert.doesNotMatch(summary, /not found|PATH/, summary);
@@ -297,11 +379,18 @@ describe('a sign-in left unfinished', () => {
   before(async () => {
     server = await startTestServer((request, res) => {
       const origin = server.origin;
-      if (request.url === '/.well-known/oauth-protected-resource/mcp') return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (request.url === '/.well-known/oauth-protected-resource/mcp')
+        return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
       if (request.url === '/.well-known/oauth-authorization-server') {
-        return sendJson(res, 200, { issuer: origin, authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` });
+        return sendJson(res, 200, {
+          issuer: origin,
+          authorization_endpoint: `${origin}/authorize`,
+          token_endpoint: `${origin}/token`,
+          registration_endpoint: `${origin}/register`,
+        });
       }
-      if (request.url === '/register') return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
+      if (request.url === '/register')
+        return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
       return sendJson(res, 404, {});
     });
   });
@@ -317,16 +406,18 @@ describe('a sign-in left unfinished', () => {
       signInTimeoutMs: 300,
       userAgent: loopbackUserAgent({ startedFrom: 'terminal', open: () => undefined }),
     });
-    const error = await authorizer.onChallenge({ status: 401, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' }).then(
-      () => assert.fail('signed in'),
-      (caught: unknown) => caught,
-    );
+    const error = await authorizer
+      .onChallenge({ status: 401, wwwAuthenticate: 'Bearer', url: server.url, method: 'POST' })
+      .then(
+        () => assert.fail('signed in'),
+        (caught: unknown) => caught,
+      );
     assert.equal(errorMessage(error), 'slow: the sign-in was not finished within 0.3 s');
     assert.equal(inChinese(error), zh('the sign-in was not finished within {0} s', '0.3'));
   });
 });
 
-test("what a server or a config supplies is never a template: its braces and core-like words stay as they are", async () => {
+test('what a server or a config supplies is never a template: its braces and core-like words stay as they are', async () => {
   const missing = await resolveCommand('{1}', { env: { PATH: '/opt/{0}/bin' }, platform: 'linux' });
   assert.ok(missing.kind === 'not-found');
   const said = sayErrorDetail(missing.detail, zhCore);
@@ -334,6 +425,19 @@ test("what a server or a config supplies is never a template: its braces and cor
   assert.ok(said.startsWith('在 PATH 中找不到 {1}（已搜索：/opt/{0}/bin）'), said);
   // A probe reason that is not the probe's own words (a server's error reply) is kept verbatim inside the Chinese.
   const serverWords = 'server/discover was answered with error -32000 (tools/call timed out after 5 ms {0})';
-  const start: ErrorDetail = { kind: 'start-timed-out', totalMs: 9, probeMs: 9, reason: { kind: 'verbatim', text: serverWords } };
-  assert.equal(sayErrorDetail(start, zhCore), zh('the start timed out after {0} ms: the era probe took {1} ms ({2}), which left no time for initialize', '9', '9', serverWords));
+  const start: ErrorDetail = {
+    kind: 'start-timed-out',
+    totalMs: 9,
+    probeMs: 9,
+    reason: { kind: 'verbatim', text: serverWords },
+  };
+  assert.equal(
+    sayErrorDetail(start, zhCore),
+    zh(
+      'the start timed out after {0} ms: the era probe took {1} ms ({2}), which left no time for initialize',
+      '9',
+      '9',
+      serverWords,
+    ),
+  );
 });

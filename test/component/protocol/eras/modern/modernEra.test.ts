@@ -19,10 +19,20 @@ import type { ClientHost } from '../../../../../src/protocol/host';
 import { createHttpTransport } from '../../../../../src/protocol/transports/http';
 import type { Transport } from '../../../../../src/protocol/transports/transport';
 import { StdioTransport } from '../../../../../src/protocol/node/stdio';
-import { EVERYTHING_SERVER, REPO_ROOT, collectingLogger, delay, startEverythingHttp, textOf, waitFor } from '../../../../support/testSupport';
+import {
+  EVERYTHING_SERVER,
+  REPO_ROOT,
+  collectingLogger,
+  delay,
+  startEverythingHttp,
+  textOf,
+  waitFor,
+} from '../../../../support/testSupport';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs');
-const SCHEMA = JSON.parse(fs.readFileSync('/work/shared/mcp-schema/2026-07-28/schema.json', 'utf8')) as { $defs: Record<string, { properties?: { method?: { const?: string } } }> };
+const SCHEMA = JSON.parse(fs.readFileSync('/work/shared/mcp-schema/2026-07-28/schema.json', 'utf8')) as {
+  $defs: Record<string, { properties?: { method?: { const?: string } } }>;
+};
 
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
@@ -47,16 +57,24 @@ function schemaProblems(message: Json): string[] {
   const definition = method ? definitionByMethod.get(method) : undefined;
   if (!definition) return [`no 2026-07-28 schema definition for ${String(method)}`];
   const validate = ajv.getSchema(`mcp#/$defs/${definition}`) as ValidateFunction;
-  return validate(message) ? [] : (validate.errors ?? []).map((error) => `${definition}${error.instancePath} ${error.message}`);
+  return validate(message)
+    ? []
+    : (validate.errors ?? []).map((error) => `${definition}${error.instancePath} ${error.message}`);
 }
 
 const host: ClientHost = {
   elicitation: { modes: ['form'], elicit: async () => ({ action: 'accept', content: { name: 'octocat' } }) },
-  sampling: { createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'Hello!' }, model: 'test-model' }) },
+  sampling: {
+    createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'Hello!' }, model: 'test-model' }),
+  },
   roots: { listRoots: () => [{ uri: 'file:///work', name: 'work' }] },
 };
 
-function open(label: string, transport: Transport, options: Partial<McpClientOptions> = {}): { client: McpClient; sent: Json[]; received: Json[]; logger: ReturnType<typeof collectingLogger> } {
+function open(
+  label: string,
+  transport: Transport,
+  options: Partial<McpClientOptions> = {},
+): { client: McpClient; sent: Json[]; received: Json[]; logger: ReturnType<typeof collectingLogger> } {
   const sent: Json[] = [];
   const received: Json[] = [];
   const logger = collectingLogger();
@@ -76,11 +94,17 @@ function open(label: string, transport: Transport, options: Partial<McpClientOpt
 }
 
 function stdioFixture(legacy: 'serve' | 'reject'): Transport {
-  return new StdioTransport({ command: process.execPath, args: [FIXTURE, '--transport', 'stdio', '--legacy', legacy], shutdownGraceMs: 1000 });
+  return new StdioTransport({
+    command: process.execPath,
+    args: [FIXTURE, '--transport', 'stdio', '--legacy', legacy],
+    shutdownGraceMs: 1000,
+  });
 }
 
 async function httpFixture(legacy: 'serve' | 'reject'): Promise<string> {
-  const child = spawn(process.execPath, [FIXTURE, '--transport', 'http', '--legacy', legacy], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [FIXTURE, '--transport', 'http', '--legacy', legacy], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   cleanups.push(() => stop(child));
   return new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('the modern HTTP fixture did not start')), 15_000);
@@ -104,20 +128,28 @@ function stop(child: ChildProcess): Promise<void> {
 
 const transports = [
   { name: 'stdio', make: async (legacy: 'serve' | 'reject') => stdioFixture(legacy) },
-  { name: 'Streamable HTTP', make: async (legacy: 'serve' | 'reject') => createHttpTransport({ url: await httpFixture(legacy) }) },
+  {
+    name: 'Streamable HTTP',
+    make: async (legacy: 'serve' | 'reject') => createHttpTransport({ url: await httpFixture(legacy) }),
+  },
 ] as const;
 
 for (const kind of transports) {
   describe(`2026-07-28 era over ${kind.name} (v2 SDK server)`, () => {
     test('discover, tools, resources, prompts, an input-required round, caching and a subscription', async () => {
-      const { client, sent, received, logger } = open(`modern-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
+      const { client, sent, received, logger } = open(`modern-${kind.name}`, await kind.make('reject'), {
+        era: '2026-07-28',
+      });
       const session = await client.connect();
       assert.equal(session.kind, 'modern');
       assert.equal(session.protocolVersion, '2026-07-28');
       assert.equal(session.serverInfo.name, 'modern-fixture');
       assert.equal(session.instructions, 'A fixture for the 2026-07-28 era.');
       assert.equal(sent[0]?.method, 'server/discover');
-      assert.ok(!sent.some((m) => m.method === 'initialize' || m.method === 'notifications/initialized'), 'no handshake in the modern era');
+      assert.ok(
+        !sent.some((m) => m.method === 'initialize' || m.method === 'notifications/initialized'),
+        'no handshake in the modern era',
+      );
 
       const tools = await client.listTools();
       const names = tools.map((t) => t.name);
@@ -125,7 +157,10 @@ for (const kind of transports) {
       // Over Streamable HTTP a tool with an invalid x-mcp-header is dropped; stdio MAY ignore annotations.
       assert.equal(names.includes('bad_header'), kind.name === 'stdio');
       if (kind.name !== 'stdio') {
-        assert.ok(logger.warns.some((line) => /ignoring tool "bad_header": .*"number"/.test(line)), `the reason is logged: ${logger.warns.join(' | ')}`);
+        assert.ok(
+          logger.warns.some((line) => /ignoring tool "bad_header": .*"number"/.test(line)),
+          `the reason is logged: ${logger.warns.join(' | ')}`,
+        );
       }
 
       const { result } = await client.callTool('add', { a: 2, b: 3 });
@@ -145,12 +180,19 @@ for (const kind of transports) {
       assert.equal(new Set(rounds.map((m) => m.id)).size, 3, 'every retry has a new id');
       assert.equal((rounds[1].params as Json).requestState, 'round-1 ✓ {"opaque":true}');
       assert.ok(!('requestState' in (rounds[2].params as Json)));
-      assert.deepEqual(((rounds[2].params as Json).inputResponses as Json).who, { action: 'accept', content: { name: 'octocat' } });
+      assert.deepEqual(((rounds[2].params as Json).inputResponses as Json).who, {
+        action: 'accept',
+        content: { name: 'octocat' },
+      });
 
       // tools/list came with ttlMs 60000: served from the cache until a manual refresh.
       const listsBefore = sent.filter((m) => m.method === 'tools/list').length;
       await client.listTools();
-      assert.equal(sent.filter((m) => m.method === 'tools/list').length, listsBefore, 'a fresh list is served from the cache');
+      assert.equal(
+        sent.filter((m) => m.method === 'tools/list').length,
+        listsBefore,
+        'a fresh list is served from the cache',
+      );
       await client.listTools({ refresh: true });
       assert.equal(sent.filter((m) => m.method === 'tools/list').length, listsBefore + 1, 'a manual refresh refetches');
 
@@ -163,11 +205,15 @@ for (const kind of transports) {
       client.onResourceUpdated((uri) => updated.push(uri));
       await waitFor(() => sent.some((m) => m.method === 'subscriptions/listen'), 'the stream opened for the listener');
       await client.subscribeResource('fixture://greeting');
-      await waitFor(() => sent.filter((m) => m.method === 'subscriptions/listen').length === 2, 'the stream reopened with the resource');
+      await waitFor(
+        () => sent.filter((m) => m.method === 'subscriptions/listen').length === 2,
+        'the stream reopened with the resource',
+      );
       // The server notifies the streams it holds: touch only once it acknowledged the reopened one.
       const reopened = sent.filter((m) => m.method === 'subscriptions/listen')[1];
       const acknowledges = (m: Json) =>
-        m.method === 'notifications/subscriptions/acknowledged' && ((m.params as Json)?._meta as Json | undefined)?.['io.modelcontextprotocol/subscriptionId'] === reopened.id;
+        m.method === 'notifications/subscriptions/acknowledged' &&
+        ((m.params as Json)?._meta as Json | undefined)?.['io.modelcontextprotocol/subscriptionId'] === reopened.id;
       await waitFor(() => received.some(acknowledges), 'the reopened stream acknowledged');
       await client.callTool('touch', {});
       await waitFor(() => toolsChanged > 0, 'notifications/tools/list_changed');
@@ -177,7 +223,9 @@ for (const kind of transports) {
       assert.equal(sent.filter((m) => m.method === 'tools/list').length, listsBefore + 2);
 
       for (const message of sent) sentModern.push({ label: kind.name, message });
-      assert.ok(!sent.some((m) => m.method === 'ping' || m.method === 'logging/setLevel' || m.method === 'resources/subscribe'));
+      assert.ok(
+        !sent.some((m) => m.method === 'ping' || m.method === 'logging/setLevel' || m.method === 'resources/subscribe'),
+      );
     });
 
     test('a tool added on the server shows up in the next list after tools/list_changed, despite the cached list', async () => {
@@ -187,11 +235,17 @@ for (const kind of transports) {
       let toolsChanged = 0;
       client.onToolsChanged(() => toolsChanged++);
       // The listener opens the subscription stream; the server notifies it once it acknowledged it.
-      await waitFor(() => received.some((m) => m.method === 'notifications/subscriptions/acknowledged'), 'the stream acknowledged');
+      await waitFor(
+        () => received.some((m) => m.method === 'notifications/subscriptions/acknowledged'),
+        'the stream acknowledged',
+      );
       const name = `late_${kind.name.length}`;
       assert.equal(textOf((await client.callTool('add_tool', { name })).result.content), `added ${name}`);
       await waitFor(() => toolsChanged > 0, 'notifications/tools/list_changed');
-      assert.ok((await client.listTools()).some((tool) => tool.name === name), 'the added tool is listed');
+      assert.ok(
+        (await client.listTools()).some((tool) => tool.name === name),
+        'the added tool is listed',
+      );
       assert.equal(textOf((await client.callTool(name, {})).result.content), `${name} ran`);
       const asked = await client.callTool('ask_model', { question: 'hi?' });
       assert.match(textOf(asked.result.content), /^model said: /);
@@ -200,7 +254,10 @@ for (const kind of transports) {
     test('prompt argument completion', async () => {
       const { client } = open(`complete-${kind.name}`, await kind.make('reject'), { era: '2026-07-28' });
       await client.connect();
-      const completion = await client.complete({ type: 'ref/prompt', name: 'review_code' }, { name: 'language', value: 'py' });
+      const completion = await client.complete(
+        { type: 'ref/prompt', name: 'review_code' },
+        { name: 'language', value: 'py' },
+      );
       assert.deepEqual(completion.values, ['python']);
       const prompt = await client.getPrompt('review_code', { language: 'python' });
       assert.match(JSON.stringify(prompt.messages), /Review this python code/);
@@ -222,7 +279,10 @@ for (const kind of transports) {
       }
       assert.equal(cancelled, '1', 'the server saw the call cancelled');
       if (kind.name === 'stdio') {
-        assert.ok(sent.some((m) => m.method === 'notifications/cancelled'), 'stdio cancels with notifications/cancelled');
+        assert.ok(
+          sent.some((m) => m.method === 'notifications/cancelled'),
+          'stdio cancels with notifications/cancelled',
+        );
       } else {
         // HTTP: closing the response stream is the cancellation; no notification is POSTed.
         const posted = JSON.parse(textOf((await client.callTool('posted_methods', {})).result.content)) as string[];
@@ -250,11 +310,16 @@ for (const kind of transports) {
 
 describe('2026-07-28 HTTP request metadata', () => {
   test('MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* reach the server; no session id', async () => {
-    const { client } = open('modern-headers', createHttpTransport({ url: await httpFixture('reject') }), { era: '2026-07-28' });
+    const { client } = open('modern-headers', createHttpTransport({ url: await httpFixture('reject') }), {
+      era: '2026-07-28',
+    });
     await client.connect();
     await client.listTools();
     await client.callTool('regional', { region: 'Zürich', query: 'SELECT 1' });
-    const headers = JSON.parse(textOf((await client.callTool('last_headers', {})).result.content)) as Record<string, string>;
+    const headers = JSON.parse(textOf((await client.callTool('last_headers', {})).result.content)) as Record<
+      string,
+      string
+    >;
     assert.equal(headers['mcp-protocol-version'], '2026-07-28');
     assert.equal(headers['mcp-method'], 'tools/call');
     assert.equal(headers['mcp-name'], 'regional');
@@ -265,19 +330,38 @@ describe('2026-07-28 HTTP request metadata', () => {
 
 describe('auto era selection against legacy servers', () => {
   test('stdio: server-everything answers server/discover with an error, so the client falls back to initialize', async () => {
-    const { client, sent, logger } = open('everything-auto', new StdioTransport({ command: process.execPath, args: [EVERYTHING_SERVER], shutdownGraceMs: 1000 }), { era: 'auto' });
+    const { client, sent, logger } = open(
+      'everything-auto',
+      new StdioTransport({ command: process.execPath, args: [EVERYTHING_SERVER], shutdownGraceMs: 1000 }),
+      { era: 'auto' },
+    );
     const session = await client.connect();
     assert.equal(session.kind, 'handshake');
-    assert.deepEqual(sent.slice(0, 2).map((m) => m.method), ['server/discover', 'initialize']);
-    assert.ok(logger.lines.some((line) => /not a 2026-07-28 server/.test(line.message)), 'the fallback is logged with its reason');
+    assert.deepEqual(
+      sent.slice(0, 2).map((m) => m.method),
+      ['server/discover', 'initialize'],
+    );
+    assert.ok(
+      logger.lines.some((line) => /not a 2026-07-28 server/.test(line.message)),
+      'the fallback is logged with its reason',
+    );
     assert.ok((await client.listTools()).length > 0);
   });
 
   test('pinned to 2026-07-28, a legacy server is a clear error that names the way out', async () => {
-    const { client, sent } = open('everything-pinned', new StdioTransport({ command: process.execPath, args: [EVERYTHING_SERVER], shutdownGraceMs: 1000 }), { era: '2026-07-28' });
+    const { client, sent } = open(
+      'everything-pinned',
+      new StdioTransport({ command: process.execPath, args: [EVERYTHING_SERVER], shutdownGraceMs: 1000 }),
+      { era: '2026-07-28' },
+    );
     await assert.rejects(
       client.connect(),
-      (error: unknown) => error instanceof LocalError && error.kind === 'unsupported-version' && /everything-pinned does not seem to speak protocol 2026-07-28 \(server\/discover was answered with error .*\); connect with era "auto" or "handshake"/.test(error.message),
+      (error: unknown) =>
+        error instanceof LocalError &&
+        error.kind === 'unsupported-version' &&
+        /everything-pinned does not seem to speak protocol 2026-07-28 \(server\/discover was answered with error .*\); connect with era "auto" or "handshake"/.test(
+          error.message,
+        ),
     );
     assert.ok(!sent.some((m) => m.method === 'initialize'), 'no fallback when pinned');
   });
@@ -288,8 +372,15 @@ describe('auto era selection against legacy servers', () => {
     const { client, sent } = open('everything-http-auto', createHttpTransport({ url }), { era: 'auto' });
     const session = await client.connect();
     assert.equal(session.kind, 'handshake');
-    assert.equal(client.transport.kind, 'streamable-http', 'the refused probe did not push the client onto the 2024-11-05 SSE transport');
-    assert.deepEqual(sent.slice(0, 2).map((m) => m.method), ['server/discover', 'initialize']);
+    assert.equal(
+      client.transport.kind,
+      'streamable-http',
+      'the refused probe did not push the client onto the 2024-11-05 SSE transport',
+    );
+    assert.deepEqual(
+      sent.slice(0, 2).map((m) => m.method),
+      ['server/discover', 'initialize'],
+    );
     assert.ok((await client.listTools()).length > 0);
   });
 });
@@ -297,7 +388,9 @@ describe('auto era selection against legacy servers', () => {
 describe('outgoing 2026-07-28 messages', () => {
   test('every message sent in the modern era is valid against the 2026-07-28 schema', () => {
     assert.ok(sentModern.length > 10, 'the modern tests above recorded their traffic');
-    const problems = sentModern.flatMap(({ label, message }) => schemaProblems(message).map((problem) => `${label} ${String(message.method)}: ${problem}`));
+    const problems = sentModern.flatMap(({ label, message }) =>
+      schemaProblems(message).map((problem) => `${label} ${String(message.method)}: ${problem}`),
+    );
     assert.deepEqual(problems, []);
   });
 });

@@ -12,7 +12,14 @@ import { handshakeFallbackReason } from '../../../../../src/protocol/eras/select
 import { HttpStatusError } from '../../../../../src/protocol/transports/httpShared';
 import { StreamableHttpTransport } from '../../../../../src/protocol/transports/streamableHttp';
 import { StdioTransport } from '../../../../../src/protocol/node/stdio';
-import { sendJson, sseEvent, startSse, startTestServer, type RecordedRequest, type TestServer } from '../../../../fixtures/http/server';
+import {
+  sendJson,
+  sseEvent,
+  startSse,
+  startTestServer,
+  type RecordedRequest,
+  type TestServer,
+} from '../../../../fixtures/http/server';
 import { collectingLogger, textOf } from '../../../../support/testSupport';
 
 type Json = Record<string, unknown>;
@@ -40,22 +47,41 @@ describe('2026-07-28 over scripted HTTP', () => {
     let calls = 0;
     const server = await startTestServer((request, res) => {
       const message = body(request);
-      if (message.method === 'server/discover') return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT });
+      if (message.method === 'server/discover')
+        return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT });
       if (message.method === 'tools/call') {
         calls++;
         if (calls === 1) {
           // A log event, then the connection drops: no response, and no way to resume in this era.
           startSse(res);
-          res.write(sseEvent({ data: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { level: 'info', data: 'working' } }) }));
+          res.write(
+            sseEvent({
+              data: JSON.stringify({
+                jsonrpc: '2.0',
+                method: 'notifications/message',
+                params: { level: 'info', data: 'working' },
+              }),
+            }),
+          );
           setTimeout(() => res.destroy(), 20);
           return;
         }
-        return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', content: [{ type: 'text', text: 'second time lucky' }] } });
+        return sendJson(res, 200, {
+          jsonrpc: '2.0',
+          id: message.id,
+          result: { resultType: 'complete', content: [{ type: 'text', text: 'second time lucky' }] },
+        });
       }
       res.writeHead(405).end();
     });
     servers.push(server);
-    const client = new McpClient({ serverName: 'scripted', transport: new StreamableHttpTransport({ url: server.url }), era: '2026-07-28', logger: collectingLogger(), requestTimeoutMs: 10_000 });
+    const client = new McpClient({
+      serverName: 'scripted',
+      transport: new StreamableHttpTransport({ url: server.url }),
+      era: '2026-07-28',
+      logger: collectingLogger(),
+      requestTimeoutMs: 10_000,
+    });
     clients.push(client);
     await client.connect();
     const { result } = await client.callTool('x', {});
@@ -63,7 +89,10 @@ describe('2026-07-28 over scripted HTTP', () => {
     const posts = server.requests.filter((r) => r.method === 'POST' && body(r).method === 'tools/call');
     assert.equal(posts.length, 2);
     assert.notEqual(body(posts[0]).id, body(posts[1]).id);
-    assert.ok(!server.requests.some((r) => r.method === 'GET' || r.method === 'DELETE'), 'no GET stream, no resumption, no DELETE');
+    assert.ok(
+      !server.requests.some((r) => r.method === 'GET' || r.method === 'DELETE'),
+      'no GET stream, no resumption, no DELETE',
+    );
     assert.ok(!server.requests.some((r) => r.headers['mcp-session-id'] !== undefined));
   });
 
@@ -71,7 +100,8 @@ describe('2026-07-28 over scripted HTTP', () => {
     let calls = 0;
     const server = await startTestServer((request, res) => {
       const message = body(request);
-      if (message.method === 'server/discover') return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT });
+      if (message.method === 'server/discover')
+        return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT });
       if (message.method === 'tools/call') {
         calls++;
         startSse(res);
@@ -83,12 +113,21 @@ describe('2026-07-28 over scripted HTTP', () => {
     });
     servers.push(server);
     const transport = new StreamableHttpTransport({ url: server.url, limits: { maxMessageBytes: 64 * 1024 } });
-    const client = new McpClient({ serverName: 'scripted', transport, era: '2026-07-28', logger: collectingLogger(), requestTimeoutMs: 10_000 });
+    const client = new McpClient({
+      serverName: 'scripted',
+      transport,
+      era: '2026-07-28',
+      logger: collectingLogger(),
+      requestTimeoutMs: 10_000,
+    });
     clients.push(client);
     await client.connect();
     await assert.rejects(client.callTool('x', {}), (error: unknown) => {
       assert.ok(error instanceof LocalError && error.kind === 'message-too-large', String(error));
-      assert.match(error.message, /tools\/call.*an SSE event's data exceeds the limit of 65536 bytes \(setting maxMessageBytes\)/);
+      assert.match(
+        error.message,
+        /tools\/call.*an SSE event's data exceeds the limit of 65536 bytes \(setting maxMessageBytes\)/,
+      );
       return true;
     });
     assert.equal(calls, 1, 'a response too large is not lost: it is not asked for again');
@@ -98,11 +137,27 @@ describe('2026-07-28 over scripted HTTP', () => {
     const server = await startTestServer((request, res) => {
       const message = body(request);
       if (request.method !== 'POST') return res.writeHead(405).end();
-      if (message.method === 'server/discover') return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT }, { 'Mcp-Session-Id': 'stale-session' });
-      return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', tools: [] } }, { 'Mcp-Session-Id': 'stale-session' });
+      if (message.method === 'server/discover')
+        return sendJson(
+          res,
+          200,
+          { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT },
+          { 'Mcp-Session-Id': 'stale-session' },
+        );
+      return sendJson(
+        res,
+        200,
+        { jsonrpc: '2.0', id: message.id, result: { resultType: 'complete', tools: [] } },
+        { 'Mcp-Session-Id': 'stale-session' },
+      );
     });
     servers.push(server);
-    const client = new McpClient({ serverName: 'scripted', transport: new StreamableHttpTransport({ url: server.url }), era: '2026-07-28', requestTimeoutMs: 10_000 });
+    const client = new McpClient({
+      serverName: 'scripted',
+      transport: new StreamableHttpTransport({ url: server.url }),
+      era: '2026-07-28',
+      requestTimeoutMs: 10_000,
+    });
     await client.connect();
     await client.listTools();
     await client.close();
@@ -117,12 +172,25 @@ describe('2026-07-28 over scripted HTTP', () => {
       if (!rejected) {
         rejected = true;
         // Rejected before the server read the id, as the schema allows: the answer is still this POST's.
-        return sendJson(res, 400, { jsonrpc: '2.0', id: null, error: { code: -32022, message: 'Unsupported protocol version', data: { supported: ['2026-07-28'], requested: '2026-07-28' } } });
+        return sendJson(res, 400, {
+          jsonrpc: '2.0',
+          id: null,
+          error: {
+            code: -32022,
+            message: 'Unsupported protocol version',
+            data: { supported: ['2026-07-28'], requested: '2026-07-28' },
+          },
+        });
       }
       return sendJson(res, 200, { jsonrpc: '2.0', id: message.id, result: DISCOVER_RESULT });
     });
     servers.push(server);
-    const client = new McpClient({ serverName: 'scripted', transport: new StreamableHttpTransport({ url: server.url }), era: 'auto', requestTimeoutMs: 10_000 });
+    const client = new McpClient({
+      serverName: 'scripted',
+      transport: new StreamableHttpTransport({ url: server.url }),
+      era: 'auto',
+      requestTimeoutMs: 10_000,
+    });
     clients.push(client);
     const session = await client.connect();
     assert.equal(session.kind, 'modern', 'a modern error is not a reason to fall back');
@@ -137,26 +205,49 @@ describe('2026-07-28 over scripted HTTP', () => {
       res.writeHead(401, { 'WWW-Authenticate': 'Bearer realm="mcp"' }).end();
     });
     servers.push(server);
-    const client = new McpClient({ serverName: 'scripted', transport: new StreamableHttpTransport({ url: server.url }), era: 'auto', requestTimeoutMs: 10_000 });
-    await assert.rejects(client.connect(), (error: unknown) => error instanceof HttpStatusError && error.status === 401);
+    const client = new McpClient({
+      serverName: 'scripted',
+      transport: new StreamableHttpTransport({ url: server.url }),
+      era: 'auto',
+      requestTimeoutMs: 10_000,
+    });
+    await assert.rejects(
+      client.connect(),
+      (error: unknown) => error instanceof HttpStatusError && error.status === 401,
+    );
     assert.ok(!server.requests.some((r) => body(r)?.method === 'initialize'));
   });
 
   test('removed methods are never sent in the modern era', async () => {
-    const server = await startTestServer((request, res) => sendJson(res, 200, { jsonrpc: '2.0', id: body(request).id, result: { ...DISCOVER_RESULT, capabilities: { logging: {}, tools: {} } } }));
+    const server = await startTestServer((request, res) =>
+      sendJson(res, 200, {
+        jsonrpc: '2.0',
+        id: body(request).id,
+        result: { ...DISCOVER_RESULT, capabilities: { logging: {}, tools: {} } },
+      }),
+    );
     servers.push(server);
-    const client = new McpClient({ serverName: 'scripted', transport: new StreamableHttpTransport({ url: server.url }), era: '2026-07-28', requestTimeoutMs: 10_000 });
+    const client = new McpClient({
+      serverName: 'scripted',
+      transport: new StreamableHttpTransport({ url: server.url }),
+      era: '2026-07-28',
+      requestTimeoutMs: 10_000,
+    });
     clients.push(client);
     await client.connect();
     await client.ping(); // 2026-07-28 has no ping: a server/discover checks the server answers
     await client.setLoggingLevel('debug'); // becomes _meta logLevel on later requests, no logging/setLevel
     await client.notifyRootsChanged(); // no notifications/roots/list_changed in this era
-    assert.deepEqual(server.requests.map((r) => body(r).method), ['server/discover', 'server/discover']);
+    assert.deepEqual(
+      server.requests.map((r) => body(r).method),
+      ['server/discover', 'server/discover'],
+    );
   });
 });
 
 describe('legacy fallback decision', () => {
-  const status = (code: number) => new HttpStatusError('transport', { status: code, statusText: '', url: 'http://x/mcp', body: '' });
+  const status = (code: number) =>
+    new HttpStatusError('transport', { status: code, statusText: '', url: 'http://x/mcp', body: '' });
   test('400/404/405 without a modern error mean legacy; 401, 403, 5xx and network failures never do', () => {
     assert.ok(handshakeFallbackReason(status(400), 'streamable-http'));
     assert.ok(handshakeFallbackReason(status(404), 'streamable-http'));
@@ -164,9 +255,15 @@ describe('legacy fallback decision', () => {
     assert.equal(handshakeFallbackReason(status(401), 'streamable-http'), undefined);
     assert.equal(handshakeFallbackReason(status(403), 'streamable-http'), undefined);
     assert.equal(handshakeFallbackReason(status(502), 'streamable-http'), undefined);
-    assert.equal(handshakeFallbackReason(new LocalError('transport', 'TLS: certificate has expired'), 'streamable-http'), undefined);
+    assert.equal(
+      handshakeFallbackReason(new LocalError('transport', 'TLS: certificate has expired'), 'streamable-http'),
+      undefined,
+    );
     assert.ok(handshakeFallbackReason(new LocalError('timeout', 'server/discover timed out'), 'stdio'));
-    assert.equal(handshakeFallbackReason(new LocalError('timeout', 'server/discover timed out'), 'streamable-http'), undefined);
+    assert.equal(
+      handshakeFallbackReason(new LocalError('timeout', 'server/discover timed out'), 'streamable-http'),
+      undefined,
+    );
   });
 });
 
@@ -195,7 +292,12 @@ describe('stdio probe', () => {
     const session = await client.connect();
     assert.equal(session.kind, 'handshake');
     const [tool] = await client.listTools();
-    assert.deepEqual(JSON.parse(String(tool.description)), ['server/discover', 'initialize', 'notifications/initialized', 'tools/list']);
+    assert.deepEqual(JSON.parse(String(tool.description)), [
+      'server/discover',
+      'initialize',
+      'notifications/initialized',
+      'tools/list',
+    ]);
     assert.ok(logger.lines.some((line) => /not answered in time/.test(line.message)));
   });
 });

@@ -8,7 +8,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { McpClient } from '../../../../../src/protocol/client';
 import type { ClientHost } from '../../../../../src/protocol/host';
-import { enableTasks, tasksExtension, type TasksApi, type TaskSnapshot } from '../../../../../src/protocol/extensions/tasks';
+import {
+  enableTasks,
+  tasksExtension,
+  type TasksApi,
+  type TaskSnapshot,
+} from '../../../../../src/protocol/extensions/tasks';
 import type { ElicitRequest, ElicitResult, Tool } from '../../../../../src/protocol/types';
 import { maskSecrets } from '../../../../../src/workbench/secrets';
 import { callToolWithTasks } from '../../../../../src/workbench/tasks/taskCalls';
@@ -18,7 +23,12 @@ import { EVERYTHING_SERVER, assertProcessGone, textOf, trackedStdio, waitFor } f
 const elicitations: { request: ElicitRequest; relatedTaskId?: string }[] = [];
 const host: ClientHost = {
   sampling: {
-    createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'sampled inside a hosted task' }, model: 'test-model', stopReason: 'endTurn' }),
+    createMessage: async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'sampled inside a hosted task' },
+      model: 'test-model',
+      stopReason: 'endTurn',
+    }),
   },
   elicitation: {
     modes: ['form'],
@@ -40,9 +50,16 @@ let pid: () => number | undefined;
 const sent: Record<string, unknown>[] = [];
 
 before(async () => {
-  const tracked = trackedStdio({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], shutdownGraceMs: 1000 });
+  const tracked = trackedStdio({
+    command: process.execPath,
+    args: [EVERYTHING_SERVER, 'stdio'],
+    shutdownGraceMs: 1000,
+  });
   pid = tracked.pid;
-  const { extension } = enableTasks('everything', { receiver: { sampling: true, elicitation: true }, keepArguments: (args) => maskSecrets(args, ['tide-secret']) });
+  const { extension } = enableTasks('everything', {
+    receiver: { sampling: true, elicitation: true },
+    keepArguments: (args) => maskSecrets(args, ['tide-secret']),
+  });
   client = new McpClient({
     serverName: 'everything',
     transport: tracked.transport,
@@ -73,21 +90,31 @@ function tool(name: string): Tool {
 }
 
 function sentCalls(name: string): Record<string, unknown>[] {
-  return sent.filter((message) => message.method === 'tools/call' && (message.params as { name?: string }).name === name).map((message) => message.params as Record<string, unknown>);
+  return sent
+    .filter((message) => message.method === 'tools/call' && (message.params as { name?: string }).name === name)
+    .map((message) => message.params as Record<string, unknown>);
 }
 
 describe('2025-11-25 tasks on server-everything', () => {
   test('the client declares the receiver capabilities and sees the server offer tool tasks', () => {
     const initialize = sent.find((message) => message.method === 'initialize');
     const capabilities = (initialize?.params as { capabilities: Record<string, unknown> }).capabilities;
-    assert.deepEqual(capabilities.tasks, { list: {}, cancel: {}, requests: { sampling: { createMessage: {} }, elicitation: { create: {} } } });
+    assert.deepEqual(capabilities.tasks, {
+      list: {},
+      cancel: {},
+      requests: { sampling: { createMessage: {} }, elicitation: { create: {} } },
+    });
     assert.equal(tasks.generation(), '2025-11-25');
     assert.equal(tasks.taskSupport(tool('simulate-research-query')), 'required');
     assert.equal(tasks.taskSupport(tool('echo')), 'forbidden');
   });
 
   test('an initialize offering a revision older than 2025-11-25 declares no capabilities.tasks (its schema has none)', async () => {
-    const tracked = trackedStdio({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], shutdownGraceMs: 1000 });
+    const tracked = trackedStdio({
+      command: process.execPath,
+      args: [EVERYTHING_SERVER, 'stdio'],
+      shutdownGraceMs: 1000,
+    });
     const initializes: Record<string, unknown>[] = [];
     const older = new McpClient({
       serverName: 'everything-2025-06-18',
@@ -98,7 +125,8 @@ describe('2025-11-25 tasks on server-everything', () => {
       extensions: [enableTasks('everything-2025-06-18', { receiver: { sampling: true, elicitation: true } }).extension],
       trace: (direction, message) => {
         const sentMessage = message as Record<string, unknown>;
-        if (direction === 'send' && sentMessage.method === 'initialize') initializes.push(sentMessage.params as Record<string, unknown>);
+        if (direction === 'send' && sentMessage.method === 'initialize')
+          initializes.push(sentMessage.params as Record<string, unknown>);
       },
     });
     try {
@@ -156,7 +184,10 @@ describe('2025-11-25 tasks on server-everything', () => {
     assert.ok(outcome.kind === 'task');
     const taskId = outcome.task.taskId;
     const listed = await tasks.list();
-    assert.ok(listed.some((task) => task.taskId === taskId), 'tasks/list includes the new task');
+    assert.ok(
+      listed.some((task) => task.taskId === taskId),
+      'tasks/list includes the new task',
+    );
     await tasks.cancel(taskId);
     const after = await tasks.get(taskId);
     assert.equal(after.status, 'cancelled');
@@ -167,12 +198,23 @@ describe('2025-11-25 tasks on server-everything', () => {
     const outcome = await tasks.callTool(tool('simulate-research-query'), { topic: 'lichens' }, { wait: false });
     assert.ok(outcome.kind === 'task');
     const taskId = outcome.task.taskId;
-    const polls = () => sent.filter((message) => message.method === 'tasks/get' && (message.params as { taskId?: string }).taskId === taskId).length;
+    const polls = () =>
+      sent.filter(
+        (message) => message.method === 'tasks/get' && (message.params as { taskId?: string }).taskId === taskId,
+      ).length;
     try {
       // The server moves to its second stage after a second and says so only in its status notification.
-      await waitFor(() => tasks.book.get(taskId)?.snapshot.statusMessage === 'Analyzing content...', 'the book shows the second stage', 10_000);
+      await waitFor(
+        () => tasks.book.get(taskId)?.snapshot.statusMessage === 'Analyzing content...',
+        'the book shows the second stage',
+        10_000,
+      );
       assert.equal(polls(), 0, 'no tasks/get was sent for the task');
-      assert.equal(tasks.book.get(taskId)?.toolName, 'simulate-research-query', 'the notification kept what the book knew');
+      assert.equal(
+        tasks.book.get(taskId)?.toolName,
+        'simulate-research-query',
+        'the notification kept what the book knew',
+      );
     } finally {
       await tasks.cancel(taskId);
     }

@@ -12,7 +12,16 @@ import type { ClientHost } from '../../../../../src/protocol/host';
 import { MAX_KEPT_ARGUMENT_CHARS, type ArgumentKeeper } from '../../../../../src/protocol/extensions/tasks';
 import { maskSecrets } from '../../../../../src/workbench/secrets';
 import { taskResultCall } from '../../../../../src/workbench/tasks/taskResult';
-import { MAX_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskFailedError, enableTasks, nextPollDelayMs, tasksExtension, type TaskReceiverOptions, type TasksApi } from '../../../../../src/protocol/extensions/tasks';
+import {
+  MAX_POLL_INTERVAL_MS,
+  MIN_POLL_INTERVAL_MS,
+  TaskFailedError,
+  enableTasks,
+  nextPollDelayMs,
+  tasksExtension,
+  type TaskReceiverOptions,
+  type TasksApi,
+} from '../../../../../src/protocol/extensions/tasks';
 import type { Tool } from '../../../../../src/protocol/types';
 import { REPO_ROOT, assertProcessGone, textOf, trackedStdio, waitFor } from '../../../../support/testSupport';
 
@@ -35,10 +44,25 @@ interface Started {
 }
 
 async function start(
-  options: { extension?: boolean; maxMessageBytes?: number; maxWaitMs?: number; receiver?: TaskReceiverOptions; keepArguments?: ArgumentKeeper } = {},
+  options: {
+    extension?: boolean;
+    maxMessageBytes?: number;
+    maxWaitMs?: number;
+    receiver?: TaskReceiverOptions;
+    keepArguments?: ArgumentKeeper;
+  } = {},
 ): Promise<Started> {
-  const tracked = trackedStdio({ command: process.execPath, args: [FIXTURE], shutdownGraceMs: 1000, ...(options.maxMessageBytes ? { limits: { maxMessageBytes: options.maxMessageBytes } } : {}) });
-  const enabled = enableTasks('task-fixture', { maxWaitMs: options.maxWaitMs, receiver: options.receiver, keepArguments: options.keepArguments });
+  const tracked = trackedStdio({
+    command: process.execPath,
+    args: [FIXTURE],
+    shutdownGraceMs: 1000,
+    ...(options.maxMessageBytes ? { limits: { maxMessageBytes: options.maxMessageBytes } } : {}),
+  });
+  const enabled = enableTasks('task-fixture', {
+    maxWaitMs: options.maxWaitMs,
+    receiver: options.receiver,
+    keepArguments: options.keepArguments,
+  });
   const client = new McpClient({
     serverName: 'task-fixture',
     transport: tracked.transport,
@@ -87,7 +111,10 @@ describe('2026-07-28 tasks extension', () => {
       const { result } = await hosting.client.callTool('last_meta');
       const capabilities = JSON.parse(textOf(result.content)) as Record<string, unknown>;
       assert.equal(capabilities.tasks, undefined);
-      assert.deepEqual((capabilities.extensions as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/tasks'], {});
+      assert.deepEqual(
+        (capabilities.extensions as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/tasks'],
+        {},
+      );
       assert.deepEqual(capabilities.elicitation, { form: {} });
     } finally {
       await hosting.client.close();
@@ -113,7 +140,10 @@ describe('2026-07-28 tasks extension', () => {
     assert.equal(main.tasks.book.get(plain.taskId)?.arguments, undefined);
     const masked = await start({ keepArguments: (args) => maskSecrets(args, ['s3cr3t-value']) });
     try {
-      const outcome = await masked.tasks.callTool(tool('research'), { topic: 'reefs near s3cr3t-value', apiKey: 'k-123456' });
+      const outcome = await masked.tasks.callTool(tool('research'), {
+        topic: 'reefs near s3cr3t-value',
+        apiKey: 'k-123456',
+      });
       assert.ok(outcome.kind === 'result' && outcome.taskId);
       const tracked = masked.tasks.book.get(outcome.taskId);
       assert.deepEqual(tracked?.arguments, { kind: 'kept', value: { topic: 'reefs near ••••', apiKey: '••••' } });
@@ -165,15 +195,23 @@ describe('2026-07-28 tasks extension', () => {
       const taskId = outcome.task.taskId;
       // The fixture completes the task and says so on the stream as soon as a listen names it; its poll interval is
       // a minute, and nothing here polls.
-      await waitFor(() => own.tasks.book.get(taskId)?.snapshot.status === 'completed', 'the notification to complete the task');
+      await waitFor(
+        () => own.tasks.book.get(taskId)?.snapshot.status === 'completed',
+        'the notification to complete the task',
+      );
       const completed = own.tasks.book.get(taskId)?.snapshot;
       assert.ok(completed?.status === 'completed');
       assert.equal(textOf((completed.result as { content: unknown[] } | undefined)?.content ?? []), 'told: done');
       const counts = JSON.parse(textOf((await own.client.callTool('counts')).result.content)) as Record<string, number>;
       assert.equal(counts['tasks/get'], undefined, `no tasks/get was needed: ${JSON.stringify(counts)}`);
-      const listens = JSON.parse(textOf((await own.client.callTool('listens')).result.content)) as { taskIds?: string[] }[];
+      const listens = JSON.parse(textOf((await own.client.callTool('listens')).result.content)) as {
+        taskIds?: string[];
+      }[];
       assert.deepEqual(listens[0], { taskIds: [taskId] }, 'the stream was opened for the live task alone');
-      assert.ok(!listens.slice(1).some((filter) => filter.taskIds?.includes(taskId)), `an ended task is not listened for again: ${JSON.stringify(listens)}`);
+      assert.ok(
+        !listens.slice(1).some((filter) => filter.taskIds?.includes(taskId)),
+        `an ended task is not listened for again: ${JSON.stringify(listens)}`,
+      );
     } finally {
       await own.client.close();
     }
@@ -192,13 +230,19 @@ describe('2026-07-28 tasks extension', () => {
   test("a never-ending task is bounded by the call's own cancellation", async () => {
     const controller = new AbortController();
     const call = main.tasks.callTool(tool('forever'), {}, { signal: controller.signal });
-    await waitFor(() => main.tasks.book.all().some((t) => t.snapshot.status === 'working' && t.toolName === 'forever'), 'the forever task');
+    await waitFor(
+      () => main.tasks.book.all().some((t) => t.snapshot.status === 'working' && t.toolName === 'forever'),
+      'the forever task',
+    );
     controller.abort();
     await assert.rejects(call, /stopped waiting for task|cancelled/);
   });
 
   test('an unknown status is a clear error', async () => {
-    await assert.rejects(main.client.callTool('weird_status'), /task-fixture: the tasks\/get result for task .* has status "paused"/);
+    await assert.rejects(
+      main.client.callTool('weird_status'),
+      /task-fixture: the tasks\/get result for task .* has status "paused"/,
+    );
   });
 
   test('a tasks/get error surfaces with the server name', async () => {
@@ -206,7 +250,10 @@ describe('2026-07-28 tasks extension', () => {
   });
 
   test("an answer for another task's id is refused", async () => {
-    await assert.rejects(main.client.callTool('other_id'), /asked for task .*, the tasks\/get answer is for task task-of-someone-else/);
+    await assert.rejects(
+      main.client.callTool('other_id'),
+      /asked for task .*, the tasks\/get answer is for task task-of-someone-else/,
+    );
   });
 
   test('a task still working after its ttl is given up on', async () => {
@@ -243,7 +290,10 @@ describe('2026-07-28 tasks extension', () => {
     const timersBefore = timers();
     // A 20 s poll interval: a pause timer left behind would outlive the bounded wait below.
     const call = doomed.tasks.callTool(tool('slow_poll'), {});
-    await waitFor(() => doomed.tasks.book.all().some((t) => t.toolName === 'slow_poll') && timers() > timersBefore, 'the task to be polled (its pause timer set)');
+    await waitFor(
+      () => doomed.tasks.book.all().some((t) => t.toolName === 'slow_poll') && timers() > timersBefore,
+      'the task to be polled (its pause timer set)',
+    );
     const settled = assert.rejects(call, /task-fixture: (the connection closed while waiting for task|.*closed)/);
     await doomed.client.close();
     await settled;

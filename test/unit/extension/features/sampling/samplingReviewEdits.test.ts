@@ -7,7 +7,13 @@ import { applyEdits } from '../../../../../src/extension/features/sampling/sampl
 const request: ChatRequest = {
   systemPrompt: 'be brief',
   messages: [
-    { role: 'user', parts: [{ kind: 'text', text: 'hello' }, { kind: 'image', mimeType: 'image/png', data: 'AAAA' }] },
+    {
+      role: 'user',
+      parts: [
+        { kind: 'text', text: 'hello' },
+        { kind: 'image', mimeType: 'image/png', data: 'AAAA' },
+      ],
+    },
     { role: 'assistant', parts: [{ kind: 'text', text: 'hi' }] },
   ],
   maxTokens: 100,
@@ -25,17 +31,32 @@ test('edited texts, system prompt and limits replace the originals; other parts 
     stopSequences: ['END', ''],
     policy: 'ask',
   });
-  assert.deepEqual(edited.messages[0]?.parts, [{ kind: 'text', text: 'HELLO' }, { kind: 'image', mimeType: 'image/png', data: 'AAAA' }]);
+  assert.deepEqual(edited.messages[0]?.parts, [
+    { kind: 'text', text: 'HELLO' },
+    { kind: 'image', mimeType: 'image/png', data: 'AAAA' },
+  ]);
   assert.deepEqual(edited.messages[1]?.parts, [{ kind: 'text', text: 'HI' }]);
   assert.equal(edited.systemPrompt, 'be verbose');
   assert.equal(edited.maxTokens, 10);
   assert.equal(edited.temperature, 0.1);
   assert.deepEqual(edited.stopSequences, ['END']);
-  assert.equal(request.messages[0]?.parts[0]?.kind === 'text' && request.messages[0].parts[0].text, 'hello', 'the original is not mutated');
+  assert.equal(
+    request.messages[0]?.parts[0]?.kind === 'text' && request.messages[0].parts[0].text,
+    'hello',
+    'the original is not mutated',
+  );
 });
 
 test('an emptied system prompt or temperature is removed; an invalid maxTokens keeps the original', () => {
-  const edited = applyEdits(request, { type: 'approve-request', systemPrompt: '', texts: [], modelId: 'm', maxTokens: Number.NaN, stopSequences: [], policy: 'ask' });
+  const edited = applyEdits(request, {
+    type: 'approve-request',
+    systemPrompt: '',
+    texts: [],
+    modelId: 'm',
+    maxTokens: Number.NaN,
+    stopSequences: [],
+    policy: 'ask',
+  });
   assert.equal(edited.systemPrompt, undefined);
   assert.equal(edited.temperature, undefined);
   assert.equal(edited.maxTokens, 100);

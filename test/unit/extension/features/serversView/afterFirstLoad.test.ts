@@ -35,7 +35,11 @@ test('the root waits for the first load and then shows the rows read by it, neve
   state.rows = ['everything', 'filesystem'];
   finishLoad();
   assert.deepEqual(await root, ['everything', 'filesystem']);
-  assert.deepEqual(gated.getChildren(undefined), ['everything', 'filesystem'], 'after the first load the root is answered directly');
+  assert.deepEqual(
+    gated.getChildren(undefined),
+    ['everything', 'filesystem'],
+    'after the first load the root is answered directly',
+  );
 });
 
 test('a failed first load still lets the view ask for rows', async () => {

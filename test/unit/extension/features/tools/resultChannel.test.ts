@@ -11,11 +11,18 @@ import { ResultChannel, type ResultBodyMessage } from '../../../../../src/extens
 /** Records what is posted; `answer` is what postMessage resolves (false: VS Code could not deliver it). */
 function recordingWebview(answer: () => boolean = () => true): { webview: vscode.Webview; posted: unknown[] } {
   const posted: unknown[] = [];
-  const webview = { postMessage: async (message: unknown) => (posted.push(message), answer()) } as unknown as vscode.Webview;
+  const webview = {
+    postMessage: async (message: unknown) => (posted.push(message), answer()),
+  } as unknown as vscode.Webview;
   return { webview, posted };
 }
 
-const result = (sequence: number): ResultBodyMessage => ({ type: 'show', key: `result-${sequence}`, html: `<p>result ${sequence}</p>`, sequence });
+const result = (sequence: number): ResultBodyMessage => ({
+  type: 'show',
+  key: `result-${sequence}`,
+  html: `<p>result ${sequence}</p>`,
+  sequence,
+});
 const settled = () => new Promise((resolve) => setImmediate(resolve));
 
 test('before the page says ready nothing is posted; then only the latest body is', () => {

@@ -5,7 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEPTH_MARKER, FIRST_SCREEN_CHARS, printJson, splitForFirstScreen } from '../../../../../src/extension/features/tools/resultLimits';
+import {
+  DEPTH_MARKER,
+  FIRST_SCREEN_CHARS,
+  printJson,
+  splitForFirstScreen,
+} from '../../../../../src/extension/features/tools/resultLimits';
 
 function nested(levels: number): unknown {
   const root: Record<string, unknown> = {};
@@ -19,7 +24,12 @@ function nested(levels: number): unknown {
 }
 
 test('printJson prints what JSON.stringify(value, null, 2) prints, for ordinary values', () => {
-  const value = { name: 'x', list: [1, 'two', null, true, { deep: [] }, {}], nested: { a: { b: 1.5 } }, skipped: undefined };
+  const value = {
+    name: 'x',
+    list: [1, 'two', null, true, { deep: [] }, {}],
+    nested: { a: { b: 1.5 } },
+    skipped: undefined,
+  };
   assert.deepEqual(printJson(value), { text: JSON.stringify(value, null, 2) });
   assert.deepEqual(printJson('plain'), { text: '"plain"' });
   assert.deepEqual(printJson([]), { text: '[]' });

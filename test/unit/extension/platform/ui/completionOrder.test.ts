@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { completionRows } from '../../../../../src/extension/platform/ui/completionOrder';
 
-const values = (typed: string, suggestions: string[]) => completionRows(typed, suggestions).map((row) => `${row.kind}:${row.value}`);
+const values = (typed: string, suggestions: string[]) =>
+  completionRows(typed, suggestions).map((row) => `${row.kind}:${row.value}`);
 
 test('the single suggestion that continues the typed text comes first, the typed text stays offered', () => {
   assert.deepEqual(values('E', ['Engineering']), ['suggested:Engineering', 'typed:E']);
@@ -11,7 +12,11 @@ test('the single suggestion that continues the typed text comes first, the typed
 });
 
 test('several continuations, none, or an exact match: the typed text keeps its place', () => {
-  assert.deepEqual(values('E', ['Engineering', 'Executive']), ['typed:E', 'suggested:Engineering', 'suggested:Executive']);
+  assert.deepEqual(values('E', ['Engineering', 'Executive']), [
+    'typed:E',
+    'suggested:Engineering',
+    'suggested:Executive',
+  ]);
   assert.deepEqual(values('Zed', ['Engineering']), ['typed:Zed', 'suggested:Engineering']);
   assert.deepEqual(values('Sales', ['Sales']), ['suggested:Sales']);
   assert.deepEqual(values('', ['Sales']), ['suggested:Sales']);

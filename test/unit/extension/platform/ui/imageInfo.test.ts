@@ -18,7 +18,10 @@ test('GIF and JPEG headers', () => {
   const gif = Buffer.from('R0lGODlhAwAFAIAAAP///wAAACH5BAEAAAAALAAAAAADAAUAAAIDhI8FADs=', 'base64');
   assert.deepEqual(imageSize(gif.toString('base64')), { width: 3, height: 5 });
   // SOI, an APP0 segment, then SOF0 with height 480 and width 640.
-  const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  const jpeg = Buffer.from([
+    0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc0, 0x00, 0x11, 0x08, 0x01, 0xe0, 0x02, 0x80, 0x03, 0, 0, 0,
+    0, 0, 0, 0, 0, 0,
+  ]);
   assert.deepEqual(imageSize(jpeg.toString('base64')), { width: 640, height: 480 });
 });
 

@@ -15,7 +15,10 @@ const script = readFileSync(path.join(root, 'media', 'review', 'review.js'), 'ut
 const panel = readFileSync(path.join(root, 'src', 'extension', 'platform', 'webviews', 'reviewPanel.ts'), 'utf8');
 
 test("the elicitation form's Escape is cancel, and its hint says Escape cancels", () => {
-  const elicitation = /const cancel = \(\) => post\(\{ type: 'elicit', action: 'cancel' \}\);[\s\S]*?text: t\('(\w+)'\)[\s\S]*?return \{ nodes, approve: accept, reject: (\w+) \};/.exec(script);
+  const elicitation =
+    /const cancel = \(\) => post\(\{ type: 'elicit', action: 'cancel' \}\);[\s\S]*?text: t\('(\w+)'\)[\s\S]*?return \{ nodes, approve: accept, reject: (\w+) \};/.exec(
+      script,
+    );
   assert.ok(elicitation, 'the elicitation renderer was not found in review.js');
   const [, hintKey, escapeAction] = elicitation;
   assert.equal(escapeAction, 'cancel', 'what Escape does in an elicitation form');

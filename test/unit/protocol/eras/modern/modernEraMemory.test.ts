@@ -24,7 +24,14 @@ const DISCOVER = {
 function modernClient(options: { host?: ClientHost; era?: 'auto' | '2026-07-28' } = {}) {
   const { client: transport, server } = createLinkedPair({ kind: 'streamable-http' });
   const logger = collectingLogger();
-  const client = new McpClient({ serverName: 'mem', transport, logger, era: options.era ?? '2026-07-28', host: options.host, requestTimeoutMs: 10_000 });
+  const client = new McpClient({
+    serverName: 'mem',
+    transport,
+    logger,
+    era: options.era ?? '2026-07-28',
+    host: options.host,
+    requestTimeoutMs: 10_000,
+  });
   return { client, server, logger };
 }
 
@@ -52,19 +59,30 @@ describe('2026-07-28 era over the memory link', () => {
     const call = await callTool(server);
     const meta = paramsOf(call)._meta as Json;
     assert.equal(meta['io.modelcontextprotocol/protocolVersion'], '2026-07-28');
-    assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' });
+    assert.deepEqual(meta['io.modelcontextprotocol/clientInfo'], {
+      name: 'mcp-workbench',
+      title: 'MCP Workbench',
+      version: '0.1.0',
+    });
     assert.ok('io.modelcontextprotocol/clientCapabilities' in meta);
-    assert.deepEqual(call.headers, { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'x' });
+    assert.deepEqual(call.headers, {
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': 'x',
+    });
     server.respond(call.id, { resultType: 'complete', content: [] });
     await calling;
     await client.close();
   });
 
-  test('a log level set in the modern era travels in each request\'s _meta', async () => {
+  test("a log level set in the modern era travels in each request's _meta", async () => {
     const harness = modernClient();
     const connecting = harness.client.connect();
     const discover = await harness.server.nextRequest('server/discover');
-    assert.ok(!('io.modelcontextprotocol/logLevel' in (paramsOf(discover)._meta as Json)), 'no logLevel until one is chosen');
+    assert.ok(
+      !('io.modelcontextprotocol/logLevel' in (paramsOf(discover)._meta as Json)),
+      'no logLevel until one is chosen',
+    );
     harness.server.respond(discover.id, { ...DISCOVER, capabilities: { tools: {}, logging: {} } });
     await connecting;
     await harness.client.setLoggingLevel('warning');
@@ -84,11 +102,23 @@ describe('2026-07-28 era over the memory link', () => {
     assert.equal(first.headers['Mcp-Param-Region'], undefined, 'no annotation known yet');
     server.respondError(first.id, -32020, 'Header mismatch: Mcp-Param-Region is missing');
     const list = await server.nextRequest('tools/list');
-    server.respond(list.id, { resultType: 'complete', tools: [{ name: 'q', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } } }] });
+    server.respond(list.id, {
+      resultType: 'complete',
+      tools: [
+        {
+          name: 'q',
+          inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } } },
+        },
+      ],
+    });
     const second = await callTool(server);
     assert.equal(second.headers['Mcp-Param-Region'], 'eu');
     server.respondError(second.id, -32020, 'Header mismatch again');
-    await assert.rejects(calling, (error: unknown) => error instanceof McpError && error.code === -32020, 'retried once, not in a loop');
+    await assert.rejects(
+      calling,
+      (error: unknown) => error instanceof McpError && error.code === -32020,
+      'retried once, not in a loop',
+    );
     await client.close();
   });
 
@@ -102,10 +132,17 @@ describe('2026-07-28 era over the memory link', () => {
     harness.client.onToolsChanged(() => changes++);
     const listen = await harness.server.nextRequest('subscriptions/listen');
     assert.deepEqual(paramsOf(listen).notifications, { toolsListChanged: true });
-    harness.server.notify('notifications/subscriptions/acknowledged', { notifications: { toolsListChanged: true }, _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } });
-    harness.server.notify('notifications/tools/list_changed', { _meta: { 'io.modelcontextprotocol/subscriptionId': 'someone-else' } });
+    harness.server.notify('notifications/subscriptions/acknowledged', {
+      notifications: { toolsListChanged: true },
+      _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
+    });
+    harness.server.notify('notifications/tools/list_changed', {
+      _meta: { 'io.modelcontextprotocol/subscriptionId': 'someone-else' },
+    });
     harness.server.notify('notifications/tools/list_changed', {});
-    harness.server.notify('notifications/tools/list_changed', { _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id } });
+    harness.server.notify('notifications/tools/list_changed', {
+      _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
+    });
     await waitFor(() => changes > 0, 'the notification of our subscription');
     // The link delivers in order: the two foreign ones came first and were ignored.
     assert.equal(changes, 1);
@@ -114,10 +151,26 @@ describe('2026-07-28 era over the memory link', () => {
 
   test('a URL-mode elicitation input request (no elicitationId in 2026-07-28) goes through the host', async () => {
     const seen: string[] = [];
-    const { client, server } = await connected({ host: { elicitation: { modes: ['url'], elicit: async (request) => (seen.push(String(request.url)), { action: 'accept' }) } } });
+    const { client, server } = await connected({
+      host: {
+        elicitation: {
+          modes: ['url'],
+          elicit: async (request) => (seen.push(String(request.url)), { action: 'accept' }),
+        },
+      },
+    });
     const calling = client.callTool('x', {});
     const first = await callTool(server);
-    server.respond(first.id, { resultType: 'input_required', inputRequests: { login: { method: 'elicitation/create', params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login' } } }, requestState: 's1' });
+    server.respond(first.id, {
+      resultType: 'input_required',
+      inputRequests: {
+        login: {
+          method: 'elicitation/create',
+          params: { mode: 'url', message: 'Sign in', url: 'https://example.com/login' },
+        },
+      },
+      requestState: 's1',
+    });
     const retry = await callTool(server);
     assert.deepEqual(paramsOf(retry).inputResponses, { login: { action: 'accept' } });
     assert.equal(paramsOf(retry).requestState, 's1');
@@ -131,18 +184,31 @@ describe('2026-07-28 era over the memory link', () => {
     const { client, server } = await connected();
     const first = client.callTool('x', {});
     server.respond((await callTool(server)).id, { resultType: 'streaming', content: [] });
-    await assert.rejects(first, (error: unknown) => error instanceof LocalError && error.kind === 'invalid-result' && /mem: .*"streaming"/.test(error.message));
+    await assert.rejects(
+      first,
+      (error: unknown) =>
+        error instanceof LocalError && error.kind === 'invalid-result' && /mem: .*"streaming"/.test(error.message),
+    );
     const second = client.callTool('x', {});
     server.respond((await callTool(server)).id, { content: [{ type: 'text', text: 'ok' }] });
-    assert.equal(((await second).result.content[0] as { text: string }).text, 'ok', 'a result without resultType is complete');
+    assert.equal(
+      ((await second).result.content[0] as { text: string }).text,
+      'ok',
+      'a result without resultType is complete',
+    );
     await client.close();
   });
 
   test('a declined elicitation goes back as the ElicitResult; a server that never completes is cut off', async () => {
     let asked = 0;
-    const { client, server } = await connected({ host: { elicitation: { modes: ['form'], elicit: async () => (asked++, { action: 'decline' }) } } });
+    const { client, server } = await connected({
+      host: { elicitation: { modes: ['form'], elicit: async () => (asked++, { action: 'decline' }) } },
+    });
     const calling = client.callTool('x', {});
-    const elicit = { method: 'elicitation/create', params: { mode: 'form', message: 'name?', requestedSchema: { type: 'object', properties: {} } } };
+    const elicit = {
+      method: 'elicitation/create',
+      params: { mode: 'form', message: 'name?', requestedSchema: { type: 'object', properties: {} } },
+    };
     let first = await callTool(server);
     server.respond(first.id, { resultType: 'input_required', inputRequests: { who: elicit } });
     const retry = await callTool(server);
@@ -150,7 +216,11 @@ describe('2026-07-28 era over the memory link', () => {
     assert.deepEqual(paramsOf(retry).inputResponses, { who: { action: 'decline' } });
     // From now on the server keeps asking: the client gives up with a clear error instead of looping.
     first = retry;
-    const failed = assert.rejects(calling, (error: unknown) => error instanceof LocalError && /mem: tools\/call did not complete after \d+ attempts/.test(error.message));
+    const failed = assert.rejects(
+      calling,
+      (error: unknown) =>
+        error instanceof LocalError && /mem: tools\/call did not complete after \d+ attempts/.test(error.message),
+    );
     for (;;) {
       server.respond(first.id, { resultType: 'input_required', requestState: 'again' });
       const next = await Promise.race([callTool(server), failed.then(() => undefined)]);
@@ -167,11 +237,21 @@ describe('2026-07-28 era over the memory link', () => {
     const { client, server } = await connected();
     const calling = client.callTool('x', {});
     const first = await callTool(server);
-    server.respondError(first.id, -32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: '2026-07-28' });
+    server.respondError(first.id, -32022, 'Unsupported protocol version', {
+      supported: ['2026-07-28'],
+      requested: '2026-07-28',
+    });
     const second = await callTool(server);
     assert.notEqual(second.id, first.id);
-    server.respondError(second.id, -32022, 'Unsupported protocol version', { supported: ['2026-07-28'], requested: '2026-07-28' });
-    await assert.rejects(calling, (error: unknown) => error instanceof LocalError && error.kind === 'unsupported-version' && /lists 2026-07-28/.test(error.message));
+    server.respondError(second.id, -32022, 'Unsupported protocol version', {
+      supported: ['2026-07-28'],
+      requested: '2026-07-28',
+    });
+    await assert.rejects(
+      calling,
+      (error: unknown) =>
+        error instanceof LocalError && error.kind === 'unsupported-version' && /lists 2026-07-28/.test(error.message),
+    );
     await client.close();
   });
 
@@ -179,7 +259,9 @@ describe('2026-07-28 era over the memory link', () => {
     const { client, server } = modernClient({ era: 'auto' });
     const connecting = client.connect();
     const discover = await server.nextRequest('server/discover');
-    server.respondError(discover.id, -32021, 'Missing required client capability', { requiredCapabilities: { sampling: {} } });
+    server.respondError(discover.id, -32021, 'Missing required client capability', {
+      requiredCapabilities: { sampling: {} },
+    });
     await assert.rejects(connecting, (error: unknown) => error instanceof McpError && error.code === -32021);
     assert.ok(!server.sent.some((sent) => (sent.message as Json).method === 'initialize'));
   });
@@ -190,7 +272,11 @@ describe('2026-07-28 era over the memory link', () => {
     const discover = await server.nextRequest('server/discover');
     server.respondError(discover.id, -32600, 'Server not initialized');
     const init = await server.nextRequest('initialize');
-    server.respond(init.id, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: { name: 'legacy', version: '1' } });
+    server.respond(init.id, {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      serverInfo: { name: 'legacy', version: '1' },
+    });
     await server.nextNotification('notifications/initialized');
     assert.equal((await connecting).kind, 'handshake');
     await client.close();
