@@ -52,18 +52,44 @@ const outdir = outdirArgument ? path.resolve(outdirArgument.slice('--outdir='.le
 const CHUNKS = {
   startup: [
     // The protocol's types, errors and constants, which every chunk reads.
-    'src/protocol/disposable.ts', 'src/protocol/errors.ts', 'src/protocol/methods.ts', 'src/protocol/types.ts', 'src/protocol/versions.ts',
+    'src/protocol/disposable.ts',
+    'src/protocol/errors.ts',
+    'src/protocol/guards.ts',
+    'src/protocol/methods.ts',
+    'src/protocol/types.ts',
+    'src/protocol/versions.ts',
     // What a window reads as it opens: the configuration, History (its file too; the rest of src/workbench/node waits
     // for a start), the sampling policy, recorded tests' format, and what they use.
-    'src/workbench/config/', 'src/workbench/history/', 'src/workbench/node/historyFile.ts', 'src/workbench/sampling/',
-    'src/workbench/recordings/', 'src/workbench/auth/', 'src/workbench/lifecycle/', 'src/workbench/lists/', 'src/workbench/tasks/',
-    'src/workbench/display.ts', 'src/workbench/secrets.ts', 'src/workbench/serverIdentity.ts', 'src/workbench/urlPolicy.ts',
+    'src/workbench/config/',
+    'src/workbench/history/',
+    'src/workbench/node/historyFile.ts',
+    'src/workbench/sampling/',
+    'src/workbench/recordings/',
+    'src/workbench/auth/',
+    'src/workbench/lifecycle/',
+    'src/workbench/lists/',
+    'src/workbench/tasks/',
+    'src/workbench/display.ts',
+    'src/workbench/secrets.ts',
+    'src/workbench/serverIdentity.ts',
+    'src/workbench/urlPolicy.ts',
     'jsonc-parser',
   ],
   client: [
-    'src/protocol/client.ts', 'src/protocol/clientOptions.ts', 'src/protocol/eras/', 'src/protocol/features/', 'src/protocol/jsonrpc/',
-    'src/protocol/limits/', 'src/protocol/node/', 'src/protocol/requests/', 'src/protocol/transports/',
-    'src/workbench/node/', 'src/workbench/protocolLog/', 'vscode-jsonrpc',
+    'src/protocol/client.ts',
+    'src/protocol/clientOptions.ts',
+    'src/protocol/clientCapabilities.ts',
+    'src/protocol/toolResultCheck.ts',
+    'src/protocol/eras/',
+    'src/protocol/features/',
+    'src/protocol/jsonrpc/',
+    'src/protocol/limits/',
+    'src/protocol/node/',
+    'src/protocol/requests/',
+    'src/protocol/transports/',
+    'src/workbench/node/',
+    'src/workbench/protocolLog/',
+    'vscode-jsonrpc',
   ],
   // Forms and what checks them: the JSON Schema validator and the regex engine.
   forms: ['src/protocol/validation/', 'src/workbench/forms/'],
@@ -89,7 +115,8 @@ function moduleName(file) {
 function chunkOf(file) {
   const name = moduleName(file);
   const rule = RULES.find(({ entry }) => (entry.endsWith('/') ? name.startsWith(entry) : name === entry));
-  if (!rule && CORE.test(name)) throw new Error(`${name} is in no chunk of the core: add its folder or file to CHUNKS in esbuild.js`);
+  if (!rule && CORE.test(name))
+    throw new Error(`${name} is in no chunk of the core: add its folder or file to CHUNKS in esbuild.js`);
   return rule?.chunk;
 }
 
@@ -155,7 +182,9 @@ async function exportedModules() {
       const chunk = chunkOf(file);
       if (chunk === undefined || chunk === chunkOf(importer)) continue;
       if (metafile.inputs[file].format === 'cjs') {
-        throw new Error(`${original} is CommonJS, whose exports esbuild cannot list: only its chunk (${chunk}) may import it, not ${importer}`);
+        throw new Error(
+          `${original} is CommonJS, whose exports esbuild cannot list: only its chunk (${chunk}) may import it, not ${importer}`,
+        );
       }
       const key = CORE.test(moduleName(file)) ? moduleName(file) : original;
       exported.get(chunk).set(key, path.resolve(__dirname, file));
@@ -168,9 +197,15 @@ async function exportedModules() {
 async function exportNames(exported) {
   const entries = [...exported.values()].flatMap((keys) => [...keys]);
   // esbuild lists an entry's exports only in the ESM format (with splitting, one build for all the entries).
-  const { metafile } = await esbuild.build({ ...graphTarget, entryPoints: entries.map(([, file]) => file), format: 'esm', splitting: true });
+  const { metafile } = await esbuild.build({
+    ...graphTarget,
+    entryPoints: entries.map(([, file]) => file),
+    format: 'esm',
+    splitting: true,
+  });
   const byFile = new Map();
-  for (const { entryPoint, exports } of Object.values(metafile.outputs)) if (entryPoint) byFile.set(path.resolve(__dirname, entryPoint), exports);
+  for (const { entryPoint, exports } of Object.values(metafile.outputs))
+    if (entryPoint) byFile.set(path.resolve(__dirname, entryPoint), exports);
   return new Map(entries.map(([key, file]) => [key, byFile.get(file)]));
 }
 
@@ -189,7 +224,9 @@ const LAZY_EXPORTS = `module.exports = (load, names) => {
  * module's properties as getters, without reading them), so importing a facade evaluates nothing.
  */
 function lazyChunksPlugin(ownChunk, exported, names) {
-  const keyOf = new Map([...exported].flatMap(([chunk, keys]) => [...keys].map(([key, file]) => [file, { chunk, key }])));
+  const keyOf = new Map(
+    [...exported].flatMap(([chunk, keys]) => [...keys].map(([key, file]) => [file, { chunk, key }])),
+  );
   return {
     name: 'lazy-chunks',
     setup(build) {
@@ -197,7 +234,11 @@ function lazyChunksPlugin(ownChunk, exported, names) {
       build.onResolve({ filter: /^lazy-exports$/ }, () => ({ path: 'lazy-exports', namespace: 'lazy-chunks' }));
       build.onResolve({ filter: /.*/ }, async (args) => {
         if (args.pluginData === 'lazy-chunks' || args.path === 'vscode') return undefined; // its own build.resolve below
-        const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'lazy-chunks' });
+        const resolved = await build.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          pluginData: 'lazy-chunks',
+        });
         const target = keyOf.get(resolved.path);
         if (resolved.errors.length > 0 || !target || target.chunk === ownChunk) return undefined;
         return { path: target.key, namespace: 'lazy-chunks', pluginData: target.chunk };
@@ -205,7 +246,10 @@ function lazyChunksPlugin(ownChunk, exported, names) {
       build.onLoad({ filter: /.*/, namespace: 'lazy-chunks' }, (args) => {
         if (args.path === 'lazy-exports') return { loader: 'js', contents: LAZY_EXPORTS };
         const load = `() => require('./${chunkFile(args.pluginData)}')[${JSON.stringify(args.path)}]`;
-        return { loader: 'js', contents: `module.exports = require('lazy-exports')(${load}, ${JSON.stringify(names.get(args.path))});\n` };
+        return {
+          loader: 'js',
+          contents: `module.exports = require('lazy-exports')(${load}, ${JSON.stringify(names.get(args.path))});\n`,
+        };
       });
     },
   };
@@ -236,9 +280,14 @@ const vscodeOncePlugin = {
   name: 'vscode-once',
   setup(build) {
     build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' },
+      args.namespace === 'vscode-once'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-once' },
     );
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({
+      contents: "export * from 'vscode';",
+      loader: 'js',
+    }));
   },
 };
 
@@ -250,7 +299,9 @@ function checkEachModuleOnce(results) {
       for (const input of Object.keys(inputs).filter((input) => !input.includes(':') && input !== '<stdin>')) {
         const file = path.basename(output);
         if (holder.has(input) && holder.get(input) !== file) {
-          throw new Error(`${input} is in both ${holder.get(input)} and ${file}: give it (or its package) one chunk in CHUNKS (esbuild.js)`);
+          throw new Error(
+            `${input} is in both ${holder.get(input)} and ${file}: give it (or its package) one chunk in CHUNKS (esbuild.js)`,
+          );
         }
         holder.set(input, file);
       }
@@ -262,7 +313,8 @@ function checkEachModuleOnce(results) {
 function removeStaleChunks() {
   const made = new Set(Object.keys(CHUNKS).map(chunkFile));
   for (const name of fs.readdirSync(outdir)) {
-    if (/^(shared(-[\w-]+)?|vendor)\.js(\.map)?$/.test(name) && !made.has(name.replace(/\.map$/, ''))) fs.rmSync(path.join(outdir, name));
+    if (/^(shared(-[\w-]+)?|vendor)\.js(\.map)?$/.test(name) && !made.has(name.replace(/\.map$/, '')))
+      fs.rmSync(path.join(outdir, name));
   }
 }
 
@@ -287,7 +339,9 @@ const mediaTarget = {
   entryPoints: fs
     .readdirSync(path.join(__dirname, 'media'), { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
-    .flatMap((folder) => fs.readdirSync(path.join(__dirname, 'media', folder.name)).map((file) => `media/${folder.name}/${file}`))
+    .flatMap((folder) =>
+      fs.readdirSync(path.join(__dirname, 'media', folder.name)).map((file) => `media/${folder.name}/${file}`),
+    )
     .filter((file) => /\.(js|css)$/.test(file)),
   outdir: path.join(outdir, 'media'),
   outbase: 'media',

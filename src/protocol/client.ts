@@ -3,9 +3,14 @@ import { ErrorCodes, LocalError, McpError, errorMessage } from './errors';
 import type { ClientIdentity, EraRequests, ProtocolEra, ServerSession } from './eras/era';
 import { createEra, type EraPreference } from './eras/select';
 import { ActiveExtensions } from './extensions/activeExtensions';
-import type { ExtensionContext, ExtensionDefinition, ServerRequestInterceptor } from './extensions/protocolExtension';
+import {
+  answerServerRequest,
+  type ExtensionContext,
+  type ExtensionDefinition,
+  type ServerRequestInterceptor,
+} from './extensions/protocolExtension';
 import { PersonWaits } from './jsonrpc/personWaits';
-import { RpcConnection, silentLogger, type Logger, type ProgressUpdate } from './jsonrpc/rpcConnection';
+import { RpcConnection, silentLogger, type Logger } from './jsonrpc/rpcConnection';
 import type {
   ClientRequestMethod,
   ClientRequestParams,
@@ -20,10 +25,14 @@ import type {
 import { CORE_NOTIFICATION_METHODS } from './methods';
 import { listAllPages } from './requests/pagination';
 import { RequestLoop, eraWireOf, type RequestLoopPeer } from './requests/requestLoop';
-import { SERVER_REQUEST_METHODS, answerInputRequests, createServerRequestHandlers, type ServerRequestHandlers } from './requests/serverRequests';
+import {
+  SERVER_REQUEST_METHODS,
+  answerInputRequests,
+  createServerRequestHandlers,
+  type ServerRequestHandlers,
+} from './requests/serverRequests';
 import { UrlElicitations } from './requests/urlElicitations';
 import type {
-  CallToolResult,
   ClientCapabilities,
   CompleteResult,
   CompletionReference,
@@ -39,14 +48,15 @@ import type {
   ServerCapabilities,
   Tool,
 } from './types';
-import { SchemaValidator, type ValidationVerdict } from './validation/schemaValidation';
-import type { McpClientOptions } from './clientOptions';
+import { SchemaValidator } from './validation/schemaValidation';
+import type { CallOptions, CallToolOutcome, McpClientOptions } from './clientOptions';
+import { clientCapabilities } from './clientCapabilities';
+import { checkToolResult } from './toolResultCheck';
 import type { Transport } from './transports/transport';
 
 const CLIENT_INFO: Implementation = { name: 'mcp-workbench', title: 'MCP Workbench', version: '0.1.0' };
 
-export type { McpClientOptions } from './clientOptions';
-
+export type { CallOptions, CallToolOutcome, McpClientOptions } from './clientOptions';
 export type { ServerSession } from './eras/era';
 
 type ClientState =
@@ -54,20 +64,6 @@ type ClientState =
   | { kind: 'connecting' }
   | { kind: 'ready'; session: ServerSession }
   | { kind: 'closed'; error?: Error };
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  onProgress?: (update: ProgressUpdate) => void;
-  timeoutMs?: number;
-  /** Fetch again even when a 2026-07-28 cached result is still fresh (a manual refresh). */
-  refresh?: boolean;
-}
-
-export interface CallToolOutcome {
-  result: CallToolResult;
-  /** Verdict of structuredContent against the tool's outputSchema; absent when the tool declares none. */
-  outputValidation?: ValidationVerdict;
-}
 
 /** A complete MCP client for one server, over any transport. It names no era: the era strategy decides what differs. */
 export class McpClient implements Disposable {
@@ -128,14 +124,24 @@ export class McpClient implements Disposable {
       notify: (method, params) => this.rpc.notify(method, params),
     };
     this.activeExtensions = new ActiveExtensions(options.extensions ?? [], this.extensionContext());
-    this.urlElicitations = this.disposables.add(new UrlElicitations(options.serverName, options.host?.elicitation, this.personWaits, options.urlElicitationTimeoutMs));
+    this.urlElicitations = this.disposables.add(
+      new UrlElicitations(
+        options.serverName,
+        options.host?.elicitation,
+        this.personWaits,
+        options.urlElicitationTimeoutMs,
+      ),
+    );
     options.transport.setProtocolHeaders?.((request) => this.era.headersFor(request));
     this.onViolation = this.rpc.onViolation;
     this.onClose = this.rpc.onClose;
     this.disposables.add(
       this.rpc.onClose((error) => {
         this.lifetime.abort();
-        this.setState({ kind: 'closed', error: error ? new LocalError('connection-closed', `${this.serverName}: ${errorMessage(error)}`) : undefined });
+        this.setState({
+          kind: 'closed',
+          error: error ? new LocalError('connection-closed', `${this.serverName}: ${errorMessage(error)}`) : undefined,
+        });
       }),
     );
     this.serverRequestHandlers = createServerRequestHandlers({
@@ -145,7 +151,8 @@ export class McpClient implements Disposable {
       urlElicitationNeedsId: () => this.era.urlElicitationNeedsId(),
     });
     for (const method of SERVER_REQUEST_METHODS) this.serve(method);
-    for (const interceptor of this.serverRequestInterceptors) for (const method of interceptor.methods) this.serveExtensionMethod(method);
+    for (const interceptor of this.serverRequestInterceptors)
+      for (const method of interceptor.methods) this.serveExtensionMethod(method);
     this.registerNotifications();
   }
 
@@ -175,23 +182,13 @@ export class McpClient implements Disposable {
 
   /** The negotiated session; throws when the client is not connected. */
   get session(): ServerSession {
-    if (this.stateValue.kind !== 'ready') throw new LocalError('connection-closed', `${this.serverName} is not connected`);
+    if (this.stateValue.kind !== 'ready')
+      throw new LocalError('connection-closed', `${this.serverName} is not connected`);
     return this.stateValue.session;
   }
 
   get capabilities(): ClientCapabilities {
-    const host = this.options.host ?? {};
-    const capabilities: ClientCapabilities = {};
-    if (host.roots) capabilities.roots = { listChanged: host.roots.onDidChangeRoots !== undefined };
-    if (host.sampling) capabilities.sampling = host.sampling.supportsTools ? { tools: {} } : {};
-    if (host.elicitation) {
-      const modes = host.elicitation.modes;
-      capabilities.elicitation = Object.fromEntries(modes.map((mode) => [mode, {}]));
-    }
-    Object.assign(capabilities, this.activeExtensions.coreCapabilities());
-    const extensions = this.activeExtensions.capabilities();
-    if (extensions) capabilities.extensions = extensions;
-    return capabilities;
+    return clientCapabilities(this.options.host ?? {}, this.activeExtensions);
   }
 
   /** The API of an enabled protocol extension, or undefined when the host did not enable it. */
@@ -208,7 +205,10 @@ export class McpClient implements Disposable {
   connect(): Promise<ServerSession> {
     if (this.stateValue.kind === 'ready') return Promise.resolve(this.stateValue.session);
     if (this.connecting) return this.connecting;
-    if (this.stateValue.kind === 'closed') return Promise.reject(new LocalError('connection-closed', `${this.serverName}: the client was closed; create a new one`));
+    if (this.stateValue.kind === 'closed')
+      return Promise.reject(
+        new LocalError('connection-closed', `${this.serverName}: the client was closed; create a new one`),
+      );
     this.connecting = this.doConnect().finally(() => (this.connecting = undefined));
     return this.connecting;
   }
@@ -218,9 +218,13 @@ export class McpClient implements Disposable {
     try {
       await this.rpc.start();
       this.wantedChanged();
-      const session = await this.era.open(eraWireOf({ serverName: this.serverName, logger: this.logger, rpc: this.rpc }), this.identity);
+      const session = await this.era.open(
+        eraWireOf({ serverName: this.serverName, logger: this.logger, rpc: this.rpc }),
+        this.identity,
+      );
       const roots = this.options.host?.roots;
-      if (roots?.onDidChangeRoots) this.disposables.add(roots.onDidChangeRoots(() => void this.notifyRootsChanged().catch(() => undefined)));
+      if (roots?.onDidChangeRoots)
+        this.disposables.add(roots.onDidChangeRoots(() => void this.notifyRootsChanged().catch(() => undefined)));
       this.setState({ kind: 'ready', session });
       return session;
     } catch (error) {
@@ -257,31 +261,20 @@ export class McpClient implements Disposable {
     return tools;
   }
 
-  async callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: CallOptions = {},
+  ): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
     const result = await this.request('tools/call', { name, arguments: args }, options);
     return this.checkToolResult(result, { toolName: name });
   }
 
-  /**
-   * The checks every tools/call result gets, however it came: answered directly, or as the result of the task the
-   * call became (2025-11-25 tasks/result, a completed 2026-07-28 task). It must have a content array (else it is
-   * refused), and its structuredContent is validated against the outputSchema of the tool as last listed. A task
-   * result whose tool is not known (a task this run did not start) gets the content check only.
-   */
+  /** The checks every tools/call result gets, however it came (toolResultCheck.ts). */
   checkToolResult(result: JsonObject, about: { toolName?: string; taskId?: string }): CallToolOutcome {
-    const { toolName, taskId } = about;
-    if (!Array.isArray(result.content)) {
-      const what = taskId === undefined ? `tools/call result for ${toolName ?? 'a tool'}` : `result of task ${taskId}${toolName === undefined ? '' : ` (${toolName})`}`;
-      throw new LocalError('protocol-violation', `${this.serverName}: ${taskId === undefined ? what : `the ${what}`} has no content array`);
-    }
-    const checked = result as CallToolResult;
-    const tool = toolName === undefined ? undefined : this.toolsByName.get(toolName);
-    if (!tool?.outputSchema || checked.isError) return { result: checked };
-    if (checked.structuredContent === undefined) {
-      return { result: checked, outputValidation: { kind: 'invalid', errors: ['the tool declares an outputSchema but returned no structuredContent'] } };
-    }
-    return { result: checked, outputValidation: this.validator.validate(tool.outputSchema, checked.structuredContent) };
+    const tool = about.toolName === undefined ? undefined : this.toolsByName.get(about.toolName);
+    return checkToolResult(result, { ...about, serverName: this.serverName, tool }, this.validator);
   }
 
   async listResources(options: CallOptions = {}): Promise<Resource[]> {
@@ -297,7 +290,8 @@ export class McpClient implements Disposable {
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     this.require('resources', 'read resources');
     const result = await this.request('resources/read', { uri }, options);
-    if (!Array.isArray(result.contents)) throw new LocalError('protocol-violation', `${this.serverName}: resources/read result has no contents array`);
+    if (!Array.isArray(result.contents))
+      throw new LocalError('protocol-violation', `${this.serverName}: resources/read result has no contents array`);
     return result;
   }
 
@@ -323,14 +317,23 @@ export class McpClient implements Disposable {
     return this.listAll('prompts/list', options);
   }
 
-  async getPrompt(name: string, args: Record<string, string> = {}, options: CallOptions = {}): Promise<GetPromptResult> {
+  async getPrompt(
+    name: string,
+    args: Record<string, string> = {},
+    options: CallOptions = {},
+  ): Promise<GetPromptResult> {
     this.require('prompts', 'get prompts');
     const result = await this.request('prompts/get', { name, arguments: args }, options);
-    if (!Array.isArray(result.messages)) throw new LocalError('protocol-violation', `${this.serverName}: prompts/get result has no messages array`);
+    if (!Array.isArray(result.messages))
+      throw new LocalError('protocol-violation', `${this.serverName}: prompts/get result has no messages array`);
     return result;
   }
 
-  async complete(ref: CompletionReference, argument: { name: string; value: string }, context?: Record<string, string>): Promise<CompleteResult['completion']> {
+  async complete(
+    ref: CompletionReference,
+    argument: { name: string; value: string },
+    context?: Record<string, string>,
+  ): Promise<CompleteResult['completion']> {
     this.require('completions', 'complete arguments');
     const params: CompleteParams = { ref, argument };
     if (context) params.context = { arguments: context };
@@ -352,16 +355,25 @@ export class McpClient implements Disposable {
 
   private require(capability: keyof ServerCapabilities, what: string): void {
     if (!this.session.capabilities[capability]) {
-      throw new LocalError('capability-missing', `${this.serverName} does not offer ${String(capability)}, so this client cannot ${what}`);
+      throw new LocalError(
+        'capability-missing',
+        `${this.serverName} does not offer ${String(capability)}, so this client cannot ${what}`,
+      );
     }
   }
 
-  private request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options: CallOptions = {}): Promise<ClientRequestResult<M>> {
+  private request<M extends ClientRequestMethod>(
+    method: M,
+    params: ClientRequestParams<M>,
+    options: CallOptions = {},
+  ): Promise<ClientRequestResult<M>> {
     return this.loop.request(method, params, options);
   }
 
   private listAll<M extends ListMethod>(method: M, options: CallOptions): Promise<ListItems[M][]> {
-    return listAllPages(this.serverName, method, (cursor) => this.request<ListMethod>(method, cursor === undefined ? undefined : { cursor }, options));
+    return listAllPages(this.serverName, method, (cursor) =>
+      this.request<ListMethod>(method, cursor === undefined ? undefined : { cursor }, options),
+    );
   }
 
   private loopPeer(): RequestLoopPeer {
@@ -375,7 +387,8 @@ export class McpClient implements Disposable {
       currentSession: () => (this.stateValue.kind === 'ready' ? this.stateValue.session : undefined),
       sessionRenewed: (session) => this.setState({ kind: 'ready', session }),
       extensionResultTypes: () => this.activeExtensions.resultTypes,
-      answerInputRequests: (inputRequests, signal) => answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
+      answerInputRequests: (inputRequests, signal) =>
+        answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
       completeUrlElicitations: (elicitations, signal) => this.urlElicitations.completeAll(elicitations, signal),
       relist: async (method, signal) => {
         if (method === 'tools/list') await this.listTools({ refresh: true, signal });
@@ -394,11 +407,13 @@ export class McpClient implements Disposable {
       checkToolResult: (result, about) => this.checkToolResult(result, about),
       session: () => this.session,
       lifetime: this.lifetime.signal,
-      answerInputRequests: (inputRequests, signal) => answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
+      answerInputRequests: (inputRequests, signal) =>
+        answerInputRequests(this.serverName, this.serverRequestHandlers, inputRequests, signal),
       interceptServerRequests: (interceptor) => void this.serverRequestInterceptors.push(interceptor),
       onServerNotification: (method, handler) => {
         // The core's own notifications (list changes, logs, progress…) stay the core's: an extension only adds methods.
-        if (CORE_NOTIFICATION_METHODS.has(method)) throw new LocalError('invalid-argument', `an extension cannot take over the core notification ${method}`);
+        if (CORE_NOTIFICATION_METHODS.has(method))
+          throw new LocalError('invalid-argument', `an extension cannot take over the core notification ${method}`);
         this.rpc.setNotificationHandler(method, handler);
       },
       listenFor: (fields) => {
@@ -421,27 +436,27 @@ export class McpClient implements Disposable {
 
   /** Answers server→client requests for `method` with its handler; without one the RPC layer answers -32601. */
   private serve<M extends keyof ServerRequestHandlers>(method: M): void {
-    const handler = this.serverRequestHandlers[method] as ((params: JsonObject, signal: AbortSignal) => Promise<JsonObject>) | undefined;
-    if (handler) this.rpc.setRequestHandler(method, (params, signal) => this.intercepted(method, params, signal, handler));
+    const handler = this.serverRequestHandlers[method] as
+      ((params: JsonObject, signal: AbortSignal) => Promise<JsonObject>) | undefined;
+    if (handler)
+      this.rpc.setRequestHandler(method, (params, signal) =>
+        answerServerRequest(this.serverRequestInterceptors, method, params, signal, handler),
+      );
   }
 
   /** A server→client method an extension added: without an extension's answer it is -32601, as for any unknown one. */
   private serveExtensionMethod(method: string): void {
     const unknown = () => Promise.reject(new McpError(ErrorCodes.MethodNotFound, `method not found: ${method}`));
-    this.rpc.setRequestHandler(method, (params, signal) => this.intercepted(method, params, signal, unknown));
-  }
-
-  /** The first extension that answers `method` does; otherwise the core handler. */
-  private intercepted(method: string, params: JsonObject, signal: AbortSignal, core: (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>): Promise<JsonObject> {
-    for (const interceptor of this.serverRequestInterceptors) {
-      const answer = interceptor.intercept(method, params, signal, core);
-      if (answer) return answer;
-    }
-    return core(params, signal);
+    this.rpc.setRequestHandler(method, (params, signal) =>
+      answerServerRequest(this.serverRequestInterceptors, method, params, signal, unknown),
+    );
   }
 
   /** Subscribes to a server notification; its params arrive unverified. */
-  private onNotification<M extends ServerNotificationMethod>(method: M, handler: (params: Unverified<ServerNotifications[M]['params']>) => void): void {
+  private onNotification<M extends ServerNotificationMethod>(
+    method: M,
+    handler: (params: Unverified<ServerNotifications[M]['params']>) => void,
+  ): void {
     this.rpc.setNotificationHandler(method, handler);
   }
 
@@ -449,7 +464,8 @@ export class McpClient implements Disposable {
     // The era decides whether a notification belongs to this session (2026-07-28: it names one of our subscriptions)
     // and what it makes stale; the client only tells its listeners. It never requests anything itself here, so a
     // flood of N notifications is N events, never N requests.
-    const ours = (method: ServerNotificationMethod, params: JsonObject) => this.era.acceptsNotification?.(method, params) ?? true;
+    const ours = (method: ServerNotificationMethod, params: JsonObject) =>
+      this.era.acceptsNotification?.(method, params) ?? true;
     const relay = (method: ServerNotificationMethod, emitter: Emitter<void>) =>
       this.onNotification(method, (params) => {
         if (ours(method, params)) emitter.fire();
@@ -463,7 +479,11 @@ export class McpClient implements Disposable {
     });
     this.onNotification('notifications/message', (params) => {
       // The level is passed on as sent; hosts map unknown levels to their default.
-      this.logMessage.fire({ level: params.level as LoggingLevel, logger: typeof params.logger === 'string' ? params.logger : undefined, data: params.data });
+      this.logMessage.fire({
+        level: params.level as LoggingLevel,
+        logger: typeof params.logger === 'string' ? params.logger : undefined,
+        data: params.data,
+      });
     });
     this.onNotification('notifications/elicitation/complete', (params) => {
       if (typeof params.elicitationId !== 'string') return;
@@ -478,4 +498,3 @@ export class McpClient implements Disposable {
     this.stateEmitter.fire(state);
   }
 }
-

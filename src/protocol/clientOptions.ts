@@ -4,10 +4,11 @@ import type { EraPreference } from './eras/select';
 import type { EnabledExtension } from './extensions/protocolExtension';
 import type { ClientHost } from './host';
 import type { PersonWaits } from './jsonrpc/personWaits';
-import type { Logger } from './jsonrpc/rpcConnection';
+import type { Logger, ProgressUpdate } from './jsonrpc/rpcConnection';
 import type { TraceDirection } from './jsonrpc/mcpStreams';
 import type { Transport } from './transports/transport';
-import type { Implementation } from './types';
+import type { CallToolResult, Implementation } from './types';
+import type { ValidationVerdict } from './validation/schemaValidation';
 
 /** What an McpClient is made with (src/protocol/client.ts). */
 export interface McpClientOptions {
@@ -46,4 +47,19 @@ export interface McpClientOptions {
   personWaits?: PersonWaits;
   /** Protocol extensions the host enabled: only these are declared in `capabilities.extensions`. */
   extensions?: readonly EnabledExtension[];
+}
+
+/** What a caller may add to one request. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (update: ProgressUpdate) => void;
+  timeoutMs?: number;
+  /** Fetch again even when a 2026-07-28 cached result is still fresh (a manual refresh). */
+  refresh?: boolean;
+}
+
+export interface CallToolOutcome {
+  result: CallToolResult;
+  /** Verdict of structuredContent against the tool's outputSchema; absent when the tool declares none. */
+  outputValidation?: ValidationVerdict;
 }

@@ -32,7 +32,11 @@ export interface ExtensionContext {
   readonly serverName: string;
   readonly logger: Logger;
   /** Sends a request of the method table (the extension's own included) through the client's request loop. */
-  request<M extends ClientRequestMethod>(method: M, params: ClientRequestParams<M>, options?: ExtensionCallOptions): Promise<ClientRequestResult<M>>;
+  request<M extends ClientRequestMethod>(
+    method: M,
+    params: ClientRequestParams<M>,
+    options?: ExtensionCallOptions,
+  ): Promise<ClientRequestResult<M>>;
   /** The checks `McpClient.callTool` makes on a tools/call result (content, structuredContent against outputSchema), for a result that came another way (a task's). */
   checkToolResult(result: JsonObject, about: { toolName?: string; taskId?: string }): CallToolOutcome;
   /** The open session (its `capabilities.extensions` says what the server supports); throws when not connected. */
@@ -40,7 +44,10 @@ export interface ExtensionContext {
   /** Aborted when the client closes: an extension's timers and waits end with it. */
   readonly lifetime: AbortSignal;
   /** Answers input requests through the host's services (the same handlers, reviews and forms as server requests). */
-  answerInputRequests(inputRequests: Readonly<Record<string, InputRequest>>, signal: AbortSignal | undefined): Promise<InputResponses>;
+  answerInputRequests(
+    inputRequests: Readonly<Record<string, InputRequest>>,
+    signal: AbortSignal | undefined,
+  ): Promise<InputResponses>;
   /** Lets the extension answer server→client requests (call it from `activate`). */
   interceptServerRequests(interceptor: ServerRequestInterceptor): void;
   /**
@@ -67,7 +74,12 @@ export interface ServerRequestInterceptor {
    * Answers `method`, or returns undefined to leave it to the core (`next`; for a method the extension added,
    * `next` answers -32601).
    */
-  intercept(method: string, params: JsonObject, signal: AbortSignal, next: ServerRequestNext): Promise<JsonObject> | undefined;
+  intercept(
+    method: string,
+    params: JsonObject,
+    signal: AbortSignal,
+    next: ServerRequestNext,
+  ): Promise<JsonObject> | undefined;
 }
 
 /** One request whose result carried a `resultType` the extension owns. */
@@ -78,7 +90,11 @@ export interface ResultTypeContext extends ExtensionContext {
 }
 
 /** Turns a result of the extension's own type into the request's final result (a task polled to completion…). */
-type ResultTypeHandler<Services> = (result: JsonObject, context: ResultTypeContext, services: Services) => Promise<JsonObject>;
+type ResultTypeHandler<Services> = (
+  result: JsonObject,
+  context: ResultTypeContext,
+  services: Services,
+) => Promise<JsonObject>;
 
 export interface ExtensionDefinition<Services = void, Api = void> {
   readonly id: ExtensionId;
@@ -107,9 +123,13 @@ export interface EnabledExtension {
   activate(context: ExtensionContext): unknown;
 }
 
-export function enableExtension<Services, Api>(definition: ExtensionDefinition<Services, Api>, services: Services): EnabledExtension {
+export function enableExtension<Services, Api>(
+  definition: ExtensionDefinition<Services, Api>,
+  services: Services,
+): EnabledExtension {
   const resultTypes = new Map<string, (result: JsonObject, context: ResultTypeContext) => Promise<JsonObject>>();
-  for (const [resultType, handler] of Object.entries(definition.resultTypes ?? {})) resultTypes.set(resultType, (result, context) => handler(result, context, services));
+  for (const [resultType, handler] of Object.entries(definition.resultTypes ?? {}))
+    resultTypes.set(resultType, (result, context) => handler(result, context, services));
   return {
     id: definition.id,
     definition,
@@ -118,4 +138,19 @@ export function enableExtension<Services, Api>(definition: ExtensionDefinition<S
     resultTypes,
     activate: (context) => definition.activate?.(context, services),
   };
+}
+
+/** The first extension that answers a server's request does; otherwise the core handler. */
+export function answerServerRequest(
+  interceptors: readonly ServerRequestInterceptor[],
+  method: string,
+  params: JsonObject,
+  signal: AbortSignal,
+  core: (params: JsonObject, signal: AbortSignal) => Promise<JsonObject>,
+): Promise<JsonObject> {
+  for (const interceptor of interceptors) {
+    const answer = interceptor.intercept(method, params, signal, core);
+    if (answer) return answer;
+  }
+  return core(params, signal);
 }

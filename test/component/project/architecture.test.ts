@@ -18,9 +18,9 @@ function sourceFiles(dir: string): string[] {
 }
 
 test('src/protocol, src/workbench and src/cli never import vscode', () => {
-  const offenders = ['src/protocol', 'src/workbench', 'src/cli'].flatMap((dir) => sourceFiles(path.join(root, dir))).filter((file) =>
-    VSCODE_IMPORT.test(readFileSync(file, 'utf8')),
-  );
+  const offenders = ['src/protocol', 'src/workbench', 'src/cli']
+    .flatMap((dir) => sourceFiles(path.join(root, dir)))
+    .filter((file) => VSCODE_IMPORT.test(readFileSync(file, 'utf8')));
   assert.deepEqual(offenders, []);
 });
 
@@ -30,7 +30,12 @@ test('the bundled CLI contains no reference to the vscode module and runs withou
   assert.ok(existsSync(cli), `${cli} is missing: run "npm run build" first (npm test does)`);
   const bundle = readFileSync(cli, 'utf8');
   assert.doesNotMatch(bundle, VSCODE_IMPORT);
-  for (const chunk of sharedChunks()) assert.doesNotMatch(readFileSync(path.join(root, 'dist', chunk), 'utf8'), VSCODE_IMPORT, `the core the CLI shares with the extension (${chunk})`);
+  for (const chunk of sharedChunks())
+    assert.doesNotMatch(
+      readFileSync(path.join(root, 'dist', chunk), 'utf8'),
+      VSCODE_IMPORT,
+      `the core the CLI shares with the extension (${chunk})`,
+    );
   const help = execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
   assert.match(help, /Usage: mcp-workbench/);
 });
@@ -42,20 +47,29 @@ function sharedChunks(): string[] {
 
 test('the core ships once: each of its modules is in one chunk, and extension.js and cli.js require them', () => {
   // npm test's build is not minified: esbuild names each module it bundles in a comment line before its code.
-  const modulesOf = (file: string) => readFileSync(path.join(root, 'dist', file), 'utf8').match(/^\/\/ src\/\S+\.ts$/gm) ?? [];
+  const modulesOf = (file: string) =>
+    readFileSync(path.join(root, 'dist', file), 'utf8').match(/^\/\/ src\/\S+\.ts$/gm) ?? [];
   const chunks = sharedChunks();
   assert.ok(chunks.length >= 2, `the core's chunks: ${chunks.join(', ')}`);
   const holder = new Map<string, string>();
   for (const chunk of chunks) {
     for (const module of modulesOf(chunk)) {
-      assert.ok(!module.startsWith('// src/extension/') && !module.startsWith('// src/cli/'), `${module} is in ${chunk}`);
+      assert.ok(
+        !module.startsWith('// src/extension/') && !module.startsWith('// src/cli/'),
+        `${module} is in ${chunk}`,
+      );
       assert.equal(holder.get(module), undefined, `${module} is in ${holder.get(module)} and in ${chunk}`);
       holder.set(module, chunk);
     }
   }
-  assert.ok(holder.has('// src/protocol/client.ts') && holder.has('// src/workbench/config/mcpConfig.ts'), 'the module comments are read');
+  assert.ok(
+    holder.has('// src/protocol/client.ts') && holder.has('// src/workbench/config/mcpConfig.ts'),
+    'the module comments are read',
+  );
   for (const file of ['extension.js', 'cli.js']) {
-    const inBundle = modulesOf(file).filter((module) => module.startsWith('// src/protocol/') || module.startsWith('// src/workbench/'));
+    const inBundle = modulesOf(file).filter(
+      (module) => module.startsWith('// src/protocol/') || module.startsWith('// src/workbench/'),
+    );
     assert.deepEqual(inBundle, [], `${file} carries no module of the core`);
     assert.match(readFileSync(path.join(root, 'dist', file), 'utf8'), /require\("\.\/shared-[\w-]+\.js"\)/, file);
   }
@@ -137,7 +151,15 @@ function valueImports(file: string): string[] {
     if (typeOnly || !specifier.startsWith('.')) continue;
     // `import { type A, type B } from` erases too; `import { type A, b }` does not.
     const braces = /^\{([^}]*)\}$/.exec(clause.trim());
-    if (braces && braces[1].split(',').map((part) => part.trim()).filter(Boolean).every((part) => part.startsWith('type '))) continue;
+    if (
+      braces &&
+      braces[1]
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .every((part) => part.startsWith('type '))
+    )
+      continue;
     specifiers.push(specifier);
   }
   for (const match of source.matchAll(/^\s*import\s+['"](\.[^'"]+)['"]/gm)) specifiers.push(match[1]);
@@ -191,30 +213,57 @@ test('the cycle finder finds a cycle of value imports and ignores type-only ones
   writeFileSync(path.join(dir, 'd.ts'), "import { type c } from './c';\nexport type d = c;\n");
   const cycles = importCycles(['a.ts', 'b.ts', 'c.ts', 'd.ts'].map((name) => path.join(dir, name)));
   assert.equal(cycles.length, 1, JSON.stringify(cycles));
-  assert.deepEqual(cycles[0].map((file) => path.basename(file)), ['a.ts', 'b.ts']);
+  assert.deepEqual(
+    cycles[0].map((file) => path.basename(file)),
+    ['a.ts', 'b.ts'],
+  );
 });
 
 test('no import cycle of values anywhere in src/', () => {
   const cycles = importCycles(sourceFiles(path.join(root, 'src')));
-  assert.deepEqual(cycles.map((cycle) => cycle.join(' <-> ')), [], 'import cycles of values');
+  assert.deepEqual(
+    cycles.map((cycle) => cycle.join(' <-> ')),
+    [],
+    'import cycles of values',
+  );
 });
 
 // ---- the lint layer can fail ----------------------------------------------------------------------------------------
 
-test('ESLint runs at all: a probe with a known violation is reported (else every "accepts" probe above proves nothing)', { timeout: 60_000 }, async () => {
-  const output = await lint('src/protocol/probe.ts', 'export const same = (a: number, b: number) => a == b;\n');
-  assert.match(output, /eqeqeq/, `ESLint did not report the known violation; its output: ${output || '(nothing)'}`);
-});
+test(
+  'ESLint runs at all: a probe with a known violation is reported (else every "accepts" probe above proves nothing)',
+  { timeout: 60_000 },
+  async () => {
+    const output = await lint('src/protocol/probe.ts', 'export const same = (a: number, b: number) => a == b;\n');
+    assert.match(output, /eqeqeq/, `ESLint did not report the known violation; its output: ${output || '(nothing)'}`);
+  },
+);
 
-test('common protocol code may not import vscode-jsonrpc/node (the common API is portable)', { timeout: 60_000 }, async () => {
-  assert.match(await lint('src/protocol/jsonrpc/probe.ts', "import * as rpc from 'vscode-jsonrpc/node';\nexport const v = rpc;\n"), /no-restricted-imports/);
-  assert.doesNotMatch(await lint('src/protocol/jsonrpc/probe.ts', "import * as rpc from 'vscode-jsonrpc';\nexport const v = rpc;\n"), /no-restricted-imports/);
-  assert.doesNotMatch(await lint('src/protocol/node/probe.ts', "import * as rpc from 'vscode-jsonrpc/node';\nexport const v = rpc;\n"), /no-restricted-imports/);
-});
+test(
+  'common protocol code may not import vscode-jsonrpc/node (the common API is portable)',
+  { timeout: 60_000 },
+  async () => {
+    assert.match(
+      await lint(
+        'src/protocol/jsonrpc/probe.ts',
+        "import * as rpc from 'vscode-jsonrpc/node';\nexport const v = rpc;\n",
+      ),
+      /no-restricted-imports/,
+    );
+    assert.doesNotMatch(
+      await lint('src/protocol/jsonrpc/probe.ts', "import * as rpc from 'vscode-jsonrpc';\nexport const v = rpc;\n"),
+      /no-restricted-imports/,
+    );
+    assert.doesNotMatch(
+      await lint('src/protocol/node/probe.ts', "import * as rpc from 'vscode-jsonrpc/node';\nexport const v = rpc;\n"),
+      /no-restricted-imports/,
+    );
+  },
+);
 
 test('no file under src/ is over 500 lines (issue 16: files with one job)', () => {
   const long = sourceFiles(path.join(root, 'src'))
-    .filter((file) => readFileSync(file, 'utf8').split('\n').length > 500)
+    .filter((file) => readFileSync(file, 'utf8').replace(/\n$/, '').split('\n').length > 500)
     .map((file) => path.relative(root, file));
   assert.deepEqual(long, [], 'files over 500 lines');
 });

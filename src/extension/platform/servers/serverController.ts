@@ -1,45 +1,22 @@
-import type { MementoEraMemory } from './eraMemory';
 import * as vscode from 'vscode';
 import type { CallOptions, CallToolOutcome, McpClient } from '../../../protocol/client';
 import { errorDetail, errorMessage } from '../../../protocol/errors';
-import type { ClientHost } from '../../../protocol/host';
-import type { RestartPolicy } from '../../../workbench/lifecycle/restartPolicy';
 import type { LoggingLevel, LogMessage } from '../../../protocol/types';
 import type { Transport } from '../../../protocol/transports/transport';
 import { StdioTransport } from '../../../protocol/node/stdio';
 import { maskText } from '../../../workbench/secrets';
 import { callToolWithTasks } from '../../../workbench/tasks/taskCalls';
-import type { InputPrompter } from '../config/inputPrompter';
-import type { LaunchConfirmation } from './launchConfirmation';
 import { logServerMessage } from './logChannels';
 import { describeTarget, sameLaunchDefinition, serverIdentityKeyOf, type ServerEntry } from '../config/serverEntry';
 import { ServerState, assertNever, type ServerStateKind } from './serverState';
-import { SignInCancelledError, type SignInService } from '../auth/signIn';
+import { SignInCancelledError } from '../auth/signIn';
 import { notify, type NotificationSeverity } from '../ui/notifications';
 import { CrashRestarts } from './crashRecovery';
-import { LaunchDeclinedError, LaunchFailure, launchServer, toolCountSummary, type Connection, type LaunchServices } from './serverLauncher';
+import { LaunchDeclinedError, LaunchFailure, launchServer, toolCountSummary, type Connection } from './serverLauncher';
+import type { ServerControllerServices } from './controllerServices';
 
 export { LaunchDeclinedError };
-
-export interface ServerControllerServices {
-  host: ClientHost;
-  log: vscode.LogOutputChannel;
-  inputs: InputPrompter;
-  confirmation: LaunchConfirmation;
-  isWorkspaceTrusted(): boolean;
-  /** Builds the crash policy; tests may shorten its delays. */
-  restartPolicy?: () => RestartPolicy;
-  /** Builds the OAuth authorizer of HTTP servers (tokens in SecretStorage, consent before the browser opens). */
-  auth: SignInService;
-  /** Tells the user that automatic restarts stopped (a background event, so no caller can report it). */
-  reportGaveUp(controller: ServerController, reason: string): void;
-  /** Where era "auto" remembers a server that was slow to answer the probe. */
-  eraMemory?: MementoEraMemory;
-  /** The server's wire observer for the Protocol view (LaunchServices.wire). */
-  wire?: LaunchServices['wire'];
-  /** Dev mode's debugger (LaunchServices.debug). */
-  debug?: LaunchServices['debug'];
-}
+export type { ServerControllerServices };
 
 /** Thrown by start() when workspace trust forbids running the server; callers show it as guidance, not a failure. */
 export class WorkspaceNotTrustedError extends Error {
@@ -214,7 +191,9 @@ export class ServerController implements vscode.Disposable {
     if (!this.connection && this.closing && this.closingTransport) {
       // A second stop during the staged shutdown: the transport's second close skips the remaining grace (SIGKILL).
       this.log.info('Stopping now: killing the server without waiting');
-      void this.closingTransport.close().catch((error: unknown) => this.log.warn(`Error while killing: ${errorMessage(error)}`));
+      void this.closingTransport
+        .close()
+        .catch((error: unknown) => this.log.warn(`Error while killing: ${errorMessage(error)}`));
     }
     await this.closeConnection();
     if (active) this.log.info('Stopped');
@@ -265,7 +244,11 @@ export class ServerController implements vscode.Disposable {
    * Calls a tool on the running server. `runAsTask` is the form's "Run as task" for a tool whose task support is
    * optional; without it the `mcpWorkbench.tasks.runOptionalAsTask` setting decides.
    */
-  callTool(name: string, args: Record<string, unknown>, options: CallOptions & { runAsTask?: boolean }): Promise<CallToolOutcome> {
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options: CallOptions & { runAsTask?: boolean },
+  ): Promise<CallToolOutcome> {
     const connection = this.connection;
     if (!connection || this.stateValue.kind !== 'running') {
       return Promise.reject(new Error(vscode.l10n.t('MCP server "{0}" is not running', this.name)));
@@ -334,7 +317,8 @@ export class ServerController implements vscode.Disposable {
             if (signal.aborted || this.stateValue.kind !== 'starting') return () => {};
             this.setState({ kind: 'starting', waitingFor: 'consent' });
             return () => {
-              if (!signal.aborted && this.stateValue.kind === 'starting' && this.stateValue.waitingFor === 'consent') this.setState({ kind: 'starting' });
+              if (!signal.aborted && this.stateValue.kind === 'starting' && this.stateValue.waitingFor === 'consent')
+                this.setState({ kind: 'starting' });
             };
           },
           authorizing: (url) => (this.authorizedUrl = url),
@@ -354,19 +338,26 @@ export class ServerController implements vscode.Disposable {
       // Stopped or restarted meanwhile: the newer attempt owns the state, and this failure is just the stop.
       if (signal.aborted) return;
       this.newAttempt();
-      const { cause: error, launched, signInNeeded } = failure instanceof LaunchFailure ? failure : new LaunchFailure(failure, false, false);
+      const {
+        cause: error,
+        launched,
+        signInNeeded,
+      } = failure instanceof LaunchFailure ? failure : new LaunchFailure(failure, false, false);
       const stderrTail = this.recentStderr();
       await this.closeConnection();
       if (error instanceof LaunchDeclinedError) {
         this.log.warn('Not started: the command line was not allowed');
         // A start the workspace triggered is not asked (LaunchReviewNeededError carries "changed: review to start").
-        const note = 'note' in error && typeof error.note === 'string' ? error.note : vscode.l10n.t('not allowed to start');
+        const note =
+          'note' in error && typeof error.note === 'string' ? error.note : vscode.l10n.t('not allowed to start');
         this.setState({ kind: 'stopped', note, cause: 'declined' });
         throw error;
       }
       if (signInNeeded || error instanceof SignInCancelledError || isCausedBy(error, SignInCancelledError)) {
         // Not a failure and not a crash: the server waits for the person to sign in.
-        this.log.warn(signInNeeded ? 'Not started: the server requires signing in' : `Not signed in: ${errorMessage(error)}`);
+        this.log.warn(
+          signInNeeded ? 'Not started: the server requires signing in' : `Not signed in: ${errorMessage(error)}`,
+        );
         this.setState({ kind: 'signInRequired' });
         throw error;
       }
@@ -387,7 +378,13 @@ export class ServerController implements vscode.Disposable {
     const stderrTail = this.recentStderr();
     this.log.error(`Crashed: ${message}`);
     void this.closeConnection();
-    this.setState({ kind: 'error', message, detail: errorDetail(error), stderrTail, recovery: this.restarts.crashed(Date.now()) });
+    this.setState({
+      kind: 'error',
+      message,
+      detail: errorDetail(error),
+      stderrTail,
+      recovery: this.restarts.crashed(Date.now()),
+    });
   }
 
   private onServerMessage(message: LogMessage): void {

@@ -1,7 +1,13 @@
 import { ErrorCodes, LocalError, McpError, isLocalError } from '../../errors';
-import type { ClientRequestMethod, DiscoverResult, JsonParams, ServerRequestMethod, SubscriptionFilter } from '../../methods';
+import type {
+  ClientRequestMethod,
+  DiscoverResult,
+  JsonParams,
+  ServerRequestMethod,
+  SubscriptionFilter,
+} from '../../methods';
 import type { OutgoingHttpRequest } from '../../transports/transport';
-import type { ClientCapabilities, Implementation, JsonObject, LoggingLevel, ServerCapabilities, Tool } from '../../types';
+import type { JsonObject, LoggingLevel, ServerCapabilities, Tool } from '../../types';
 import type {
   AttemptContext,
   AttemptOutcome,
@@ -21,6 +27,7 @@ import { MODERN_VERSIONS, MetaKeys, buildRequestMeta, isRemovedInModern, serverI
 import { readResult } from './results';
 import { DiscoverFailure, handshakeFallbackReason } from './handshakeFallback';
 import { negotiateAfterRejection } from './versionNegotiation';
+import { modernCapabilities, negotiationFailed, validServerInfo } from './discoverExchange';
 import { isObject } from '../../guards';
 
 /**
@@ -50,7 +57,11 @@ const FOREVER_MS = 2 ** 31 - 1;
 /** Consecutive failures of the subscription stream before the era stops reopening it. */
 const MAX_LISTEN_FAILURES = 3;
 
-const INPUT_REQUEST_METHODS: ReadonlySet<string> = new Set<ServerRequestMethod>(['elicitation/create', 'sampling/createMessage', 'roots/list']);
+const INPUT_REQUEST_METHODS: ReadonlySet<string> = new Set<ServerRequestMethod>([
+  'elicitation/create',
+  'sampling/createMessage',
+  'roots/list',
+]);
 /** Notifications that only arrive on a subscription stream and so must carry one of our subscription ids. */
 const SUBSCRIPTION_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'notifications/tools/list_changed',
@@ -59,9 +70,7 @@ const SUBSCRIPTION_NOTIFICATIONS: ReadonlySet<string> = new Set([
   'notifications/resources/updated',
 ]);
 
-type Subscription =
-  | { kind: 'none' }
-  | { kind: 'listening'; filter: SubscriptionFilter; abort: AbortController };
+type Subscription = { kind: 'none' } | { kind: 'listening'; filter: SubscriptionFilter; abort: AbortController };
 
 export class ModernEra implements ProtocolEra {
   readonly kind = 'modern' as const;
@@ -74,7 +83,13 @@ export class ModernEra implements ProtocolEra {
   private headerParameters = new Map<string, HeaderParameter[]>();
   private capabilities: ServerCapabilities = {};
   /** Nothing is wanted until a listener or a resource subscription asks: one-shot commands open no stream. */
-  private wanted: WantedNotifications = { toolsListChanged: false, promptsListChanged: false, resourcesListChanged: false, resourceSubscriptions: [], extensionFields: {} };
+  private wanted: WantedNotifications = {
+    toolsListChanged: false,
+    promptsListChanged: false,
+    resourcesListChanged: false,
+    resourceSubscriptions: [],
+    extensionFields: {},
+  };
   /** Results reused while their ttlMs says they are fresh, bounded by bytes. */
   private readonly cache: ResultCache;
   private subscription: Subscription = { kind: 'none' };
@@ -104,11 +119,20 @@ export class ModernEra implements ProtocolEra {
       // Pinned to 2026-07-28, a failure that says "older server" deserves to be named as such.
       const handshakeHint = this.options.probe ? undefined : handshakeFallbackReason(error, wire.transport.kind);
       if (handshakeHint === undefined) throw error;
-      throw new LocalError('unsupported-version', `${wire.serverName} does not seem to speak protocol 2026-07-28 (${handshakeHint}); connect with era "auto" or "handshake"`, { cause: error });
+      throw new LocalError(
+        'unsupported-version',
+        `${wire.serverName} does not seem to speak protocol 2026-07-28 (${handshakeHint}); connect with era "auto" or "handshake"`,
+        { cause: error },
+      );
     }
-    const supported = Array.isArray(result.supportedVersions) ? result.supportedVersions.filter((v): v is string => typeof v === 'string') : [];
+    const supported = Array.isArray(result.supportedVersions)
+      ? result.supportedVersions.filter((v): v is string => typeof v === 'string')
+      : [];
     if (!isObject(result.capabilities)) {
-      throw new DiscoverFailure('protocol-violation', `${wire.serverName}: the server/discover result has no capabilities object`);
+      throw new DiscoverFailure(
+        'protocol-violation',
+        `${wire.serverName}: the server/discover result has no capabilities object`,
+      );
     }
     if (supported.length > 0 && !supported.includes(this.version)) {
       const mutual = this.offered.find((v) => supported.includes(v));
@@ -121,7 +145,8 @@ export class ModernEra implements ProtocolEra {
       this.version = mutual;
     }
     this.capabilities = result.capabilities;
-    const serverInfo = serverInfoOf(result) ?? validServerInfo(result.serverInfo) ?? { name: wire.serverName, version: 'unknown' };
+    const serverInfo = serverInfoOf(result) ??
+      validServerInfo(result.serverInfo) ?? { name: wire.serverName, version: 'unknown' };
     this.startSubscription();
     return {
       kind: 'modern',
@@ -135,7 +160,12 @@ export class ModernEra implements ProtocolEra {
 
   renew(wire: EraWire, identity: ClientIdentity, reason: string): Promise<ModernSession> {
     void identity;
-    return Promise.reject(new LocalError('protocol-violation', `${wire.serverName}: ${reason}, but protocol ${this.version} has no sessions to renew`));
+    return Promise.reject(
+      new LocalError(
+        'protocol-violation',
+        `${wire.serverName}: ${reason}, but protocol ${this.version} has no sessions to renew`,
+      ),
+    );
   }
 
   shapeParams(params: JsonParams | undefined, context: AttemptContext): JsonParams | undefined {
@@ -150,7 +180,8 @@ export class ModernEra implements ProtocolEra {
     const headers = standardHeaders(this.version, message.method, params);
     if (message.method === 'tools/call' && typeof params?.name === 'string') {
       const parameters = this.headerParameters.get(params.name);
-      if (parameters) Object.assign(headers, paramHeaders(parameters, isObject(params.arguments) ? params.arguments : undefined));
+      if (parameters)
+        Object.assign(headers, paramHeaders(parameters, isObject(params.arguments) ? params.arguments : undefined));
     }
     return headers;
   }
@@ -166,7 +197,10 @@ export class ModernEra implements ProtocolEra {
     }
     switch (read.kind) {
       case 'complete':
-        return { kind: 'complete', result: context.method === 'tools/list' ? this.admitTools(read.result) : read.result };
+        return {
+          kind: 'complete',
+          result: context.method === 'tools/list' ? this.admitTools(read.result) : read.result,
+        };
       case 'extension':
         return { kind: 'extension-result', resultType: read.resultType, result: read.result };
       case 'input_required': {
@@ -175,13 +209,20 @@ export class ModernEra implements ProtocolEra {
           if (!INPUT_REQUEST_METHODS.has(request.method)) {
             return {
               kind: 'fail',
-              error: new LocalError('invalid-result', `${serverName}: ${context.method} asked for ${JSON.stringify(request.method)} (input request ${JSON.stringify(key)}), which is not an input request`),
+              error: new LocalError(
+                'invalid-result',
+                `${serverName}: ${context.method} asked for ${JSON.stringify(request.method)} (input request ${JSON.stringify(key)}), which is not an input request`,
+              ),
             };
           }
           inputRequests[key] = { method: request.method, params: request.params ?? {} } as EraInputRequest;
         }
         const requestState = read.requestState;
-        return { kind: 'input-required', inputRequests, continueWith: (params, responses) => retryParams(params, responses, requestState) };
+        return {
+          kind: 'input-required',
+          inputRequests,
+          continueWith: (params, responses) => retryParams(params, responses, requestState),
+        };
       }
       default: {
         const unreachable: never = read;
@@ -206,7 +247,10 @@ export class ModernEra implements ProtocolEra {
 
   preflight(method: ClientRequestMethod, params: JsonParams | undefined, refresh: boolean): Preflight {
     if (isRemovedInModern(method)) {
-      throw new LocalError('capability-missing', `${this.wire?.serverName ?? 'server'}: ${method} does not exist in protocol ${this.version}, so this client does not send it`);
+      throw new LocalError(
+        'capability-missing',
+        `${this.wire?.serverName ?? 'server'}: ${method} does not exist in protocol ${this.version}, so this client does not send it`,
+      );
     }
     if (refresh) return SEND;
     const cached = this.cache.lookup(method, params);
@@ -251,7 +295,12 @@ export class ModernEra implements ProtocolEra {
   // ---- internals -------------------------------------------------------------------------------------------
 
   private meta(identity: ClientIdentity): JsonObject {
-    return buildRequestMeta({ protocolVersion: this.version, capabilities: modernCapabilities(identity.capabilities), clientInfo: identity.clientInfo, logLevel: this.logLevel });
+    return buildRequestMeta({
+      protocolVersion: this.version,
+      capabilities: modernCapabilities(identity.capabilities),
+      clientInfo: identity.clientInfo,
+      logLevel: this.logLevel,
+    });
   }
 
   /** server/discover, retried once with another version when the server answers -32022. */
@@ -259,10 +308,21 @@ export class ModernEra implements ProtocolEra {
     const timeoutMs = this.options.discoverTimeoutMs ?? DEFAULT_DISCOVER_TIMEOUT_MS;
     for (let round = 1; ; round++) {
       try {
-        const result = await wire.request('server/discover', { _meta: this.meta(identity) }, { timeoutMs, cancellable: !this.options.probe });
-        if (!isObject(result)) throw new DiscoverFailure('protocol-violation', `${wire.serverName}: the server/discover result is not an object`);
+        const result = await wire.request(
+          'server/discover',
+          { _meta: this.meta(identity) },
+          { timeoutMs, cancellable: !this.options.probe },
+        );
+        if (!isObject(result))
+          throw new DiscoverFailure(
+            'protocol-violation',
+            `${wire.serverName}: the server/discover result is not an object`,
+          );
         if (result.resultType !== undefined && result.resultType !== 'complete') {
-          throw new DiscoverFailure('invalid-result', `${wire.serverName}: the server/discover result has resultType ${JSON.stringify(result.resultType)}`);
+          throw new DiscoverFailure(
+            'invalid-result',
+            `${wire.serverName}: the server/discover result has resultType ${JSON.stringify(result.resultType)}`,
+          );
         }
         return result;
       } catch (error) {
@@ -289,7 +349,8 @@ export class ModernEra implements ProtocolEra {
       switch (verdict.kind) {
         case 'retry':
           // Once per request: a server that refuses every version it lists must not keep us busy.
-          if (context.attempt > 1 && verdict.version === this.version) return { kind: 'fail', error: negotiationFailed(serverName, error, this.version, this.offered) };
+          if (context.attempt > 1 && verdict.version === this.version)
+            return { kind: 'fail', error: negotiationFailed(serverName, error, this.version, this.offered) };
           this.version = verdict.version;
           return { kind: 'retry', reason: `the server asked for protocol ${verdict.version}` };
         case 'incompatible':
@@ -301,7 +362,12 @@ export class ModernEra implements ProtocolEra {
     // Usually the tool's x-mcp-header annotations changed since tools/list: the spec's advice is to list the tools
     // again and retry once with the new headers.
     if (error instanceof McpError && error.code === ErrorCodes.HeaderMismatch && context.method === 'tools/call') {
-      return { kind: 'relist-and-retry', list: 'tools/list', reason: 'the server says the headers of the call do not match; listing tools again and retrying once', error };
+      return {
+        kind: 'relist-and-retry',
+        list: 'tools/list',
+        reason: 'the server says the headers of the call do not match; listing tools again and retrying once',
+        error,
+      };
     }
     // A broken 2026-07-28 response stream cannot be resumed: the request goes out again on a new id.
     if (isLocalError(error, 'response-lost')) return { kind: 'retry', reason: error.message };
@@ -311,7 +377,9 @@ export class ModernEra implements ProtocolEra {
   /** Over Streamable HTTP a tool with invalid x-mcp-header annotations is removed from tools/list. */
   private admitTools(result: JsonObject): JsonObject {
     if (!Array.isArray(result.tools)) return result;
-    const tools = (result.tools as unknown[]).filter((tool): tool is Tool => isObject(tool) && typeof tool.name === 'string');
+    const tools = (result.tools as unknown[]).filter(
+      (tool): tool is Tool => isObject(tool) && typeof tool.name === 'string',
+    );
     if (!this.overHttp) return result;
     const outcome = filterToolsByHeaderAnnotations(tools);
     for (const rejected of outcome.rejected) {
@@ -333,9 +401,11 @@ export class ModernEra implements ProtocolEra {
     if (capabilities.tools?.listChanged && wanted.toolsListChanged) filter.toolsListChanged = true;
     if (capabilities.prompts?.listChanged && wanted.promptsListChanged) filter.promptsListChanged = true;
     if (capabilities.resources?.listChanged && wanted.resourcesListChanged) filter.resourcesListChanged = true;
-    if (capabilities.resources?.subscribe && wanted.resourceSubscriptions.length > 0) filter.resourceSubscriptions = [...wanted.resourceSubscriptions];
+    if (capabilities.resources?.subscribe && wanted.resourceSubscriptions.length > 0)
+      filter.resourceSubscriptions = [...wanted.resourceSubscriptions];
     for (const [field, value] of Object.entries(wanted.extensionFields ?? {})) {
-      if (value !== undefined && !(Array.isArray(value) && value.length === 0) && !(field in filter)) filter[field] = value;
+      if (value !== undefined && !(Array.isArray(value) && value.length === 0) && !(field in filter))
+        filter[field] = value;
     }
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
@@ -393,27 +463,4 @@ const SEND: Preflight = { kind: 'send' };
 
 function sameFilter(a: SubscriptionFilter | undefined, b: SubscriptionFilter | undefined): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function validServerInfo(value: unknown): Implementation | undefined {
-  return isObject(value) && typeof value.name === 'string' && typeof value.version === 'string' ? (value as Implementation) : undefined;
-}
-
-/**
- * The fields of the 2026-07-28 ClientCapabilities (schema.json). Core capabilities an extension adds for older
- * revisions (2025-11-25 `capabilities.tasks`, now the `io.modelcontextprotocol/tasks` extension) have no place here.
- */
-const MODERN_CLIENT_CAPABILITIES: ReadonlySet<string> = new Set(['roots', 'sampling', 'elicitation', 'experimental', 'extensions']);
-
-/** Capabilities as 2026-07-28 declares them: only its own fields, and roots without listChanged (the notification no longer exists). */
-function modernCapabilities(capabilities: ClientCapabilities): ClientCapabilities {
-  const declared: ClientCapabilities = Object.fromEntries(Object.entries(capabilities).filter(([key]) => MODERN_CLIENT_CAPABILITIES.has(key)));
-  if (declared.roots) declared.roots = {};
-  return declared;
-}
-
-function negotiationFailed(serverName: string, cause: unknown, requested: string, offered: readonly string[]): LocalError {
-  const data = cause instanceof McpError ? (cause.data as { supported?: unknown } | undefined) : undefined;
-  const supported = Array.isArray(data?.supported) ? data.supported.join(', ') : '(none listed)';
-  return new LocalError('unsupported-version', `${serverName} refused protocol ${requested} again after a retry (it lists ${supported}; this client speaks ${offered.join(', ')})`, { cause });
 }
