@@ -371,6 +371,15 @@ async function watchAll() {
   };
   const graph = await esbuild.context({ ...graphTarget, plugins: [rebuildAll] });
   const media = await esbuild.context(mediaTarget);
+  // Ctrl+C, or a test's kill: esbuild's service process is stopped with this one, never left running.
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.once(signal, () => {
+      void Promise.all([graph.dispose(), media.dispose()]).finally(() => {
+        esbuild.stop();
+        process.exit(0);
+      });
+    });
+  }
   await Promise.all([graph.watch(), media.watch()]);
 }
 

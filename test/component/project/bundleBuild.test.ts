@@ -85,7 +85,10 @@ test('--watch writes what a build writes', { timeout: 120_000 }, async () => {
         watcher.on('exit', (code) => reject(new Error(`--watch exited (${code}): ${log}`)));
       });
     } finally {
+      // Waited for: esbuild.js stops its esbuild service as it exits, so nothing of the watch outlives the test.
+      const exited = new Promise((resolve) => watcher.once('exit', resolve));
       watcher.kill();
+      await exited;
     }
     const code = (dir: string) =>
       readdirSync(dir)

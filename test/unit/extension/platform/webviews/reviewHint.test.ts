@@ -22,7 +22,7 @@ test("the elicitation form's Escape is cancel, and its hint says Escape cancels"
   assert.ok(elicitation, 'the elicitation renderer was not found in review.js');
   const [, hintKey, escapeAction] = elicitation;
   assert.equal(escapeAction, 'cancel', 'what Escape does in an elicitation form');
-  const hint = new RegExp(`${hintKey}: vscode\\.l10n\\.t\\('([^']+)'`).exec(panel)?.[1] ?? '';
+  const hint = new RegExp(`${hintKey}:\\s*vscode\\.l10n\\.t\\(\\s*'([^']+)'`).exec(panel)?.[1] ?? '';
   assert.match(hint, /Escape cancels/, `the hint (${hintKey}) says: ${hint}`);
   assert.doesNotMatch(hint, /Escape rejects/);
 });
