@@ -11,13 +11,24 @@ export class McpError extends Error {
     message: string,
     readonly data?: unknown,
     readonly serverName?: string,
+    /** The method of our request the server answered with this error (set with `serverName` for a server's answer). */
+    readonly method?: string,
   ) {
     super(serverName ? `${serverName}: ${message} (code ${code})` : `${message} (code ${code})`);
     this.rawMessage = message;
+    this.detail =
+      serverName !== undefined && method !== undefined
+        ? { kind: 'server-error', server: serverName, method, code, message }
+        : undefined;
   }
 
   /** The server's message as sent, without the server name and code added for display. */
   readonly rawMessage: string;
+  /**
+   * A server's answer carries its detail (`server-error`): a host words the frame around the server's message and
+   * keeps the message itself as the server sent it. An McpError of ours (one we send to a server) has none.
+   */
+  readonly detail: ErrorDetail | undefined;
 }
 
 export type LocalErrorKind =
@@ -57,7 +68,7 @@ export type ProbeReason =
 
 /**
  * What an error is about, with its parameters, set where it is thrown: the English `message` is for logs and the
- * CLI, and a host words the error for a person from this (the extension translates it, src/extension/ui/coreErrorKinds.ts)
+ * CLI, and a host words the error for a person from this (the extension translates it, src/extension/platform/ui/coreErrorKinds.ts)
  * instead of parsing the message. What varies (a command, a folder, a method, a server's own words) is a parameter.
  * A new kind fails to compile in the extension until it is worded there, in English and in zh-CN.
  */
@@ -81,6 +92,16 @@ export type ErrorDetail =
   | { kind: 'permission-denied'; command: string }
   | { kind: 'cwd-unusable'; command: string; cwd: string; problem: 'is not a directory' | 'does not exist' }
   | { kind: 'unreachable'; words: UnreachableWords; url?: string }
+  /**
+   * A non-2xx HTTP answer: its status, the URL as shown safely (displayUrl: no user:password, secret-looking query
+   * values masked), and the server's own words when present, verbatim: its reason phrase and the start of its body.
+   */
+  | { kind: 'http-status'; status: number; url: string; statusText?: string; body?: string }
+  /**
+   * The server answered our request `method` with a JSON-RPC error: its code and message are the server's, shown as
+   * sent (never translated); only the frame around them is the host's words.
+   */
+  | { kind: 'server-error'; server: string; method: string; code: number; message: string }
   | { kind: 'sign-in-unfinished'; seconds: number };
 
 export type ErrorDetailKind = ErrorDetail['kind'];

@@ -329,7 +329,7 @@ export class RpcConnection implements Disposable {
     this.finish(request);
     if ('error' in response) {
       const { code, message, data } = response.error;
-      request.reject(new McpError(code, message, data, this.options.serverName));
+      request.reject(new McpError(code, message, data, this.options.serverName, request.method));
     } else {
       request.resolve(response.result);
     }

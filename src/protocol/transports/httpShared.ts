@@ -21,7 +21,11 @@ export class HttpStatusError extends LocalError {
     kind: LocalErrorKind,
     init: { status: number; statusText: string; url: string; body: string; wwwAuthenticate?: string; message?: string },
   ) {
-    super(kind, init.message ?? describeHttpStatus(init.status, init.statusText, init.url, init.body));
+    // A message of the site's own (an explanation around the status) says something else: no detail then.
+    super(kind, init.message ?? describeHttpStatus(init.status, init.statusText, init.url, init.body), {
+      detail:
+        init.message === undefined ? httpStatusDetail(init.status, init.statusText, init.url, init.body) : undefined,
+    });
     this.status = init.status;
     this.statusText = init.statusText;
     this.url = init.url;
@@ -32,16 +36,35 @@ export class HttpStatusError extends LocalError {
 
 function describeHttpStatus(status: number, statusText: string, url: string, body: string): string {
   const head = `HTTP ${status}${statusText ? ` ${statusText}` : ''} from ${displayUrl(url)}`;
-  const excerpt = body.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
+  const excerpt = bodyExcerpt(body);
   return excerpt ? `${head}: ${excerpt}` : head;
 }
 
-/** Builds the error for a non-2xx response; `explain` may wrap the standard "HTTP <status> ..." text. */
+function bodyExcerpt(body: string): string {
+  return body.replace(/\s+/g, ' ').trim().slice(0, ERROR_BODY_CHARS);
+}
+
+/** The `http-status` detail: the same parts as describeHttpStatus, for a host to word. */
+function httpStatusDetail(status: number, statusText: string, url: string, body: string): ErrorDetail {
+  const excerpt = bodyExcerpt(body);
+  return {
+    kind: 'http-status',
+    status,
+    url: displayUrl(url),
+    ...(statusText ? { statusText } : {}),
+    ...(excerpt ? { body: excerpt } : {}),
+  };
+}
+
+/**
+ * Builds the error for a non-2xx response; `explain` may wrap the standard "HTTP <status> ..." text (the error then
+ * says something else than the status, and carries no `http-status` detail).
+ */
 export async function httpStatusError(
   response: Response,
   url: string,
   kind: LocalErrorKind = 'transport',
-  explain: (detail: string) => string = (detail) => detail,
+  explain?: (detail: string) => string,
 ): Promise<HttpStatusError> {
   const body = await readBodyPrefix(response, ERROR_BODY_CHARS);
   return new HttpStatusError(kind, {
@@ -50,7 +73,7 @@ export async function httpStatusError(
     url,
     body,
     wwwAuthenticate: response.headers.get('www-authenticate') ?? undefined,
-    message: explain(describeHttpStatus(response.status, response.statusText, url, body)),
+    ...(explain ? { message: explain(describeHttpStatus(response.status, response.statusText, url, body)) } : {}),
   });
 }
 

@@ -13,6 +13,7 @@ import {
 import { askOpenLink, downloadFiles, offerMessage } from './appConsent';
 import { appPage } from './appPage';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
+import { showError } from '../../platform/ui/coreErrors';
 
 /** How long closing waits for the app's answer to ui/resource-teardown. */
 const TEARDOWN_TIMEOUT_MS = 3000;
@@ -111,7 +112,7 @@ export class AppPanel implements vscode.Disposable {
         stopped: (reason) => {
           this.log('warn', reason);
           void this.panel.webview.postMessage({ type: 'stopped', reason });
-          void vscode.window.showWarningMessage(reason);
+          void showError(reason, { severity: 'warning', logged: true });
         },
       },
     });

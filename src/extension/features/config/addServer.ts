@@ -9,6 +9,7 @@ import {
   targetFromArgument,
   type ConfigTarget,
 } from '../../platform/config/configTargets';
+import { showError } from '../../platform/ui/coreErrors';
 
 /**
  * What a caller may fill in ahead of time (automation, tests); anything missing is asked for.
@@ -29,7 +30,10 @@ export async function addServerCommand(argument: unknown): Promise<void> {
   try {
     await addServer(given);
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not add the MCP server: {0}', errorMessage(error)));
+    void showError(error, {
+      words: (reason) => vscode.l10n.t('Could not add the MCP server: {0}', reason),
+      logAs: 'Could not add the MCP server',
+    });
   }
 }
 

@@ -22,6 +22,7 @@ import {
   targetLabel,
   type ConfigTarget,
 } from '../../platform/config/configTargets';
+import { showError } from '../../platform/ui/coreErrors';
 import { literalSecrets, withPasswordInputs } from './importSecrets';
 import type { InputEntry } from '../../../workbench/config/jsoncEdit';
 
@@ -95,7 +96,10 @@ export class ServerImporter implements vscode.Disposable {
       this.report ??= vscode.window.createOutputChannel(vscode.l10n.t('MCP Workbench: Import'));
       return await importFlow(given, this.report, this.ui);
     } catch (error) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Could not import MCP servers: {0}', errorMessage(error)));
+      void showError(error, {
+        words: (reason) => vscode.l10n.t('Could not import MCP servers: {0}', reason),
+        logAs: 'Could not import MCP servers',
+      });
       return undefined;
     }
   }

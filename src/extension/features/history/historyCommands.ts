@@ -7,6 +7,7 @@ import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { ServerState } from '../../platform/servers/serverState';
 import { startWithFeedback } from '../../platform/servers/startServer';
+import { showError } from '../../platform/ui/coreErrors';
 import type { HistoryNode } from './historyTreeProvider';
 import { kindLabel, operationArguments, operationTitle, outcomeLabel } from './historyTreeProvider';
 
@@ -132,9 +133,11 @@ export async function copyHistoryCliCommand(context: HistoryContext, argument: u
   void vscode.env.clipboard.writeText(command).then(
     () => vscode.window.setStatusBarMessage(vscode.l10n.t('Copied the CLI command'), 3000),
     (error: unknown) =>
-      void vscode.window.showErrorMessage(
-        vscode.l10n.t('Could not copy the CLI command: {0}', error instanceof Error ? error.message : String(error)),
-      ),
+      void showError(error, {
+        server: controller,
+        words: (reason) => vscode.l10n.t('Could not copy the CLI command: {0}', reason),
+        logAs: 'Could not copy the CLI command',
+      }),
   );
   return command;
 }

@@ -97,9 +97,11 @@ export async function importServerJson(argument: unknown): Promise<string | unde
     if (!target) return undefined;
     return await addRegistryServer({ server }, target);
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('Could not import {0}: {1}', file?.fsPath ?? 'server.json', errorMessage(error)),
-    );
+    const what = file?.fsPath ?? 'server.json';
+    void showError(error, {
+      words: (reason) => vscode.l10n.t('Could not import {0}: {1}', what, reason),
+      logAs: `Could not import ${what}`,
+    });
     return undefined;
   }
 }

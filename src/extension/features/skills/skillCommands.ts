@@ -1,10 +1,10 @@
 import * as vscode from 'vscode';
-import { errorMessage } from '../../../protocol/errors';
 import type { Skill, SkillsApi } from '../../../protocol/extensions/skills';
 import { planInstall, updateStatus } from '../../../workbench/skills/installPlan';
 import { installSkill } from '../../../workbench/skills/installSkill';
 import { checkInstallTarget, nodeSkillFileWriter } from '../../../workbench/node/skillTarget';
 import type { ServerController } from '../../platform/servers/serverController';
+import { showError } from '../../platform/ui/coreErrors';
 import type { SkillDocuments } from './skillDocuments';
 import { skillsOf, type SkillsSection, type SkillsTreeNode } from './skillsSection';
 
@@ -34,9 +34,12 @@ function apiOf(controller: ServerController): SkillsApi | undefined {
 
 /** Shows the refusal; the content was not used. The entry is refreshed with skills/get and the section redrawn. */
 function refuse(context: SkillsContext, controller: ServerController, message: string, refreshed?: Skill): void {
-  controller.log.warn(message);
   if (refreshed) context.section.replaced(controller, refreshed);
-  void vscode.window.showErrorMessage(vscode.l10n.t('Skill refused: {0}', message));
+  void showError(message, {
+    server: controller,
+    words: (reason) => vscode.l10n.t('Skill refused: {0}', reason),
+    logAs: 'Skill refused',
+  });
 }
 
 /** Open Skill: loads the skill now (its SKILL.md read and verified), then shows it as Markdown tagged with its server. */
@@ -59,9 +62,11 @@ export async function openSkill(context: SkillsContext, argument: unknown): Prom
     await context.documents.show(controller, skill, skill.uri, load.verification.file.text ?? '');
     return true;
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('Could not open skill {0}: {1}', skill.frontmatter.name, errorMessage(error)),
-    );
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Could not open skill {0}: {1}', skill.frontmatter.name, reason),
+      logAs: `Could not open skill ${skill.frontmatter.name}`,
+    });
     return false;
   }
 }
@@ -91,7 +96,11 @@ export async function openSkillFile(context: SkillsContext, argument: unknown): 
     await context.documents.show(controller, skill, file.uri, read.file.text);
     return true;
   } catch (error) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', file.uri, errorMessage(error)));
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Could not open {0}: {1}', file.uri, reason),
+      logAs: `Could not open ${file.uri}`,
+    });
     return false;
   }
 }
@@ -113,7 +122,7 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
   const installed = context.section.installed;
   const plan = planInstall(controller.name, skill, installed);
   if (plan.kind === 'refused') {
-    void vscode.window.showErrorMessage(plan.reason);
+    void showError(plan.reason, { server: controller, logAs: `Could not install skill ${skill.frontmatter.name}` });
     return false;
   }
   // Checked on disk before asking, so the consent never offers a write that would go through a link or leave the folder.
@@ -126,9 +135,11 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
   try {
     target = await checkInstallTarget(root, plan);
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, errorMessage(error)),
-    );
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, reason),
+      logAs: `Could not install skill ${skill.frontmatter.name}`,
+    });
     return false;
   }
   if (target.kind === 'refused') {
@@ -184,9 +195,11 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
     );
     return true;
   } catch (error) {
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, errorMessage(error)),
-    );
+    void showError(error, {
+      server: controller,
+      words: (reason) => vscode.l10n.t('Could not install skill {0}: {1}', skill.frontmatter.name, reason),
+      logAs: `Could not install skill ${skill.frontmatter.name}`,
+    });
     return false;
   }
 }

@@ -27,14 +27,17 @@ export async function startWithFeedback(controller: ServerController): Promise<b
 /** The one place that words start failures, for commands, tree expansion, auto-start and config reloads. */
 export function reportStartFailure(controller: ServerController, error: unknown): void {
   if (error instanceof WorkspaceNotTrustedError) {
+    // Our own sentence (the controller logged the refusal).
     const manage = vscode.l10n.t('Manage Workspace Trust');
-    void controller.notify('warning', error.message, manage).then((choice) => {
-      if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
-    });
+    void showError(error, { server: controller, severity: 'warning', logged: true, actions: [manage] }).then(
+      (choice) => {
+        if (choice === manage) void vscode.commands.executeCommand('workbench.trust.manage');
+      },
+    );
     return;
   }
   if (error instanceof LaunchDeclinedError) {
-    void controller.notify('info', error.message);
+    void showError(error, { server: controller, severity: 'info', logged: true });
     return;
   }
   if (controller.state.kind === 'signInRequired') {
@@ -67,14 +70,14 @@ export function reportStartFailure(controller: ServerController, error: unknown)
   });
 }
 
-/** Crash restarts gave up: say why, once, with the way to the log. */
+/** Crash restarts gave up: say why, once, with the way to the log (crashRecovery.ts logged it). */
 export function reportGaveUp(controller: ServerController, reason: string): void {
-  const showLog = vscode.l10n.t('Show Log');
-  void controller
-    .notify('error', vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, reason), showLog)
-    .then((choice) => {
-      if (choice === showLog) controller.log.show(true);
-    });
+  void showError(reason, {
+    server: controller,
+    words: (said) => vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, said),
+    logged: true,
+    showLog: true,
+  });
 }
 
 /** The client prefixes errors with the server's name ("fixture: …"); the notification already names it. */

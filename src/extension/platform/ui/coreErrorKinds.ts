@@ -2,7 +2,8 @@
  * The person's words for the core's errors, made from the structured detail the core sets where it throws them
  * (ErrorDetail in src/protocol/errors.ts): a command not on PATH, an `${input:…}` left without a value, a request or a
  * whole start that timed out, a package launcher that failed silently, a program that cannot be run or a cwd it cannot
- * run in, a process that ended, an endpoint that cannot be reached, a sign-in left unfinished. The core keeps writing
+ * run in, a process that ended, an endpoint that cannot be reached or that answered an HTTP error, a sign-in left
+ * unfinished, a server's own JSON-RPC error (the frame only: the server's message is its words). The core keeps writing
  * English in its messages (its logs and the CLI are English); nothing here reads them. What varies (command, folders
  * searched, input id, method, milliseconds, and any server's own words) is only ever passed as an argument, never
  * used as a template.
@@ -46,6 +47,13 @@ export const CORE_ERROR_TEMPLATES = [
   'unreachable: the port is not allowed',
   'unreachable: TLS certificate problem',
   'the sign-in was not finished within {0} s',
+  // An HTTP status: the URL as shown safely, the server's reason phrase and the start of its body verbatim.
+  'HTTP {0} from {1}',
+  'HTTP {0} {1} from {2}',
+  'HTTP {0} from {1}: {2}',
+  'HTTP {0} {1} from {2}: {3}',
+  // A server's JSON-RPC error: its message ({3}) is the server's words, never translated.
+  '{0} answered {1} with error {2}: {3}',
 ] as const;
 
 export type CoreErrorTemplate = (typeof CORE_ERROR_TEMPLATES)[number];
@@ -129,6 +137,16 @@ export function sayErrorDetail(detail: ErrorDetail, t: Translate): string {
     }
     case 'sign-in-unfinished':
       return t('the sign-in was not finished within {0} s', String(detail.seconds));
+    case 'http-status':
+      return sayHttpStatus(detail, t);
+    case 'server-error':
+      return t(
+        '{0} answered {1} with error {2}: {3}',
+        detail.server,
+        detail.method,
+        String(detail.code),
+        detail.message,
+      );
     default: {
       const exhaustive: never = detail;
       throw new Error(`unknown error detail ${JSON.stringify(exhaustive)}`);
@@ -153,6 +171,16 @@ export function sayStartFailure(failure: StartFailure, t: Translate): string {
     said = sayErrorDetail(detail, t);
   }
   return failure.lastStderr === undefined ? said : `${said}: ${failure.lastStderr}`;
+}
+
+function sayHttpStatus(detail: Extract<ErrorDetail, { kind: 'http-status' }>, t: Translate): string {
+  const status = String(detail.status);
+  const { statusText, url, body } = detail;
+  if (statusText === undefined)
+    return body === undefined ? t('HTTP {0} from {1}', status, url) : t('HTTP {0} from {1}: {2}', status, url, body);
+  return body === undefined
+    ? t('HTTP {0} {1} from {2}', status, statusText, url)
+    : t('HTTP {0} {1} from {2}: {3}', status, statusText, url, body);
 }
 
 function sayLauncher(launcher: string, t: Translate): string {

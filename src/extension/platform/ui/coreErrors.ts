@@ -49,7 +49,8 @@ interface ShowErrorOptions {
   logAs?: string;
   /** The site logged the error already (a start failure the controller logged): not logged again. */
   logged?: boolean;
-  severity?: 'error' | 'warning';
+  /** 'info' for a refusal that is no failure (a launch the person declined). */
+  severity?: 'error' | 'warning' | 'info';
   /** Offers Show Log (a server's errors only); other actions come after it. */
   showLog?: boolean;
   actions?: string[];

@@ -22,7 +22,13 @@ import { OAuthAuthorizer } from '../../../../../src/protocol/auth/oauthAuthorize
 import { memoryAuthStore } from '../../../../../src/protocol/auth/types';
 import { McpClient } from '../../../../../src/protocol/client';
 import { InMemoryEraMemory } from '../../../../../src/protocol/eras/eraMemory';
-import { errorDetail, errorMessage, type ErrorDetail, type ErrorDetailKind } from '../../../../../src/protocol/errors';
+import {
+  McpError,
+  errorDetail,
+  errorMessage,
+  type ErrorDetail,
+  type ErrorDetailKind,
+} from '../../../../../src/protocol/errors';
 import { StdioTransport } from '../../../../../src/protocol/node/stdio';
 import {
   UNREACHABLE_WORDS,
@@ -56,7 +62,7 @@ const startInChinese = (error: unknown, stderrTail: readonly string[] = []) =>
 const CJK = /[\u4e00-\u9fff]/;
 /** Words of the core's English templates; none may be left in a translated part. */
 const ENGLISH_LEFT =
-  /not found|not executable|Check the path|permission denied|cannot start|is not a directory|does not exist|is not running|closed its input|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not|slow to answer|no sign of life|nothing on stderr|command is empty/;
+  /not found|not executable|Check the path|permission denied|cannot start|is not a directory|does not exist|is not running|closed its input|no value was given|timed out|era probe|initialize was not answered|exited with code|killed by|unreachable:|sign-in was not|slow to answer|no sign of life|nothing on stderr|command is empty|answered| with error| from /;
 
 function assertChinese(said: string, verbatim: readonly string[]): void {
   assert.match(said, CJK, said);
@@ -106,6 +112,13 @@ const SAMPLES = {
   ],
   unreachable: UNREACHABLE_WORDS.map((words) => ({ kind: 'unreachable', words, url: 'http://127.0.0.1:9/mcp' })),
   'sign-in-unfinished': [{ kind: 'sign-in-unfinished', seconds: 300 }],
+  'http-status': [
+    { kind: 'http-status', status: 502, url: 'http://127.0.0.1:9/mcp' },
+    { kind: 'http-status', status: 401, url: 'http://127.0.0.1:9/mcp', statusText: 'Unauthorized' },
+    { kind: 'http-status', status: 500, url: 'http://127.0.0.1:9/mcp', body: 'boom' },
+    { kind: 'http-status', status: 500, url: 'http://127.0.0.1:9/mcp', statusText: 'Internal Server Error', body: 'x' },
+  ],
+  'server-error': [{ kind: 'server-error', server: 's', method: 'tools/call', code: -32602, message: 'bad {0}' }],
 } satisfies { [K in ErrorDetailKind]: Extract<ErrorDetail, { kind: K }>[] };
 
 /** A start failure's own short forms (startServer.ts). */
@@ -440,4 +453,91 @@ test('what a server or a config supplies is never a template: its braces and cor
       serverWords,
     ),
   );
+});
+
+/** Answers the handshake and tools/list, and every tools/call with a JSON-RPC error whose message looks like a template. */
+const ERRS_ON_CALLS = `
+const rl = require('node:readline').createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  const message = JSON.parse(line);
+  const send = (body) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...body }) + '\\n');
+  if (message.method === 'initialize') send({ result: { protocolVersion: '2025-11-25', capabilities: { tools: {} }, serverInfo: { name: 'errs', version: '1' } } });
+  else if (message.method === 'tools/list') send({ result: { tools: [{ name: 'fail', inputSchema: { type: 'object' } }] } });
+  else if (message.method === 'tools/call') send({ error: { code: -32602, message: 'unknown city {0}: timed out' } });
+});`;
+
+test("a server's own JSON-RPC error, from a real call: the frame in Chinese, the server's message as it sent it", async () => {
+  const client = new McpClient({
+    serverName: 'errs',
+    transport: new StdioTransport({ command: process.execPath, args: ['-e', ERRS_ON_CALLS], shutdownGraceMs: 200 }),
+    era: 'legacy',
+  });
+  try {
+    await client.connect();
+    const error = await client.callTool('fail', {}).then(
+      () => assert.fail('the call succeeded'),
+      (caught: unknown) => caught,
+    );
+    // The English message (logs, CLI) is unchanged.
+    assert.equal(errorMessage(error), 'errs: unknown city {0}: timed out (code -32602)');
+    const detail = errorDetail(error);
+    assert.ok(detail?.kind === 'server-error', errorMessage(error));
+    assert.equal(
+      sayErrorDetail(detail, english),
+      'errs answered tools/call with error -32602: unknown city {0}: timed out',
+    );
+    const said = inChinese(error);
+    assert.equal(said, 'errs 对 tools/call 返回了错误 -32602：unknown city {0}: timed out');
+    assert.match(said, CJK);
+    for (const verbatim of ['errs', 'tools/call', '-32602', 'unknown city {0}: timed out'])
+      assert.ok(said.includes(verbatim), said);
+  } finally {
+    await client.close();
+  }
+});
+
+test("an McpError of our own (one we answer a server with) has no detail: it is not worded as a server's answer", () => {
+  assert.equal(errorDetail(new McpError(-1, 'the user rejected the sampling request')), undefined);
+});
+
+describe('an HTTP status from a real endpoint', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer((request, res) => {
+      if (request.url?.startsWith('/mcp')) {
+        res.writeHead(503, 'Service Unavailable', { 'content-type': 'text/plain' });
+        res.end('maintenance until   {0}\n');
+        return;
+      }
+      return sendJson(res, 404, {});
+    });
+  });
+  after(async () => {
+    await server.close();
+  });
+
+  test('"HTTP 503 Service Unavailable from <url>: <body>", in Chinese with the status, the reason, the URL (secrets masked) and the body verbatim', async () => {
+    const url = `${server.url}?api_key=sekrit`;
+    const error = await startError({ kind: 'http', name: 'probe', url, headers: {}, transport: 'auto' }, 'legacy');
+    const detail = errorDetail(error);
+    assert.ok(detail?.kind === 'http-status', `${errorMessage(error)}: ${JSON.stringify(detail)}`);
+    const shownUrl = `${server.url}?api_key=***`;
+    assert.deepEqual(detail, {
+      kind: 'http-status',
+      status: 503,
+      url: shownUrl,
+      statusText: 'Service Unavailable',
+      body: 'maintenance until {0}',
+    });
+    // In English, the words are the core's message's own.
+    assert.ok(
+      errorMessage(error).includes(sayErrorDetail(detail, english)),
+      `${errorMessage(error)} / ${sayErrorDetail(detail, english)}`,
+    );
+    const said = inChinese(error);
+    assert.equal(said, `${shownUrl} 返回了 HTTP 503 Service Unavailable：maintenance until {0}`);
+    assertChinese(said, ['503', 'Service Unavailable', shownUrl, 'maintenance until {0}']);
+    assert.doesNotMatch(said, /sekrit/);
+    assert.equal(startInChinese(error), said);
+  });
 });
