@@ -29,6 +29,9 @@ import { PersonWaits } from '../../../../src/protocol/jsonrpc/personWaits';
 import { loopbackUserAgent } from '../../../../src/workbench/node/auth/loopbackUserAgent';
 import { SignInAttempts } from '../../../../src/extension/platform/auth/signInAttempts';
 
+/** The signal the calls below take: never aborted, for a unit test is not bounded by wall time. */
+const noDeadline = new AbortController().signal;
+
 describe('WWW-Authenticate', () => {
   test('reads the Bearer parameters MCP uses, quoted or not', () => {
     assert.deepEqual(
@@ -151,7 +154,7 @@ describe('discovery against real servers', () => {
   test('metadata for another resource is refused', async () => {
     prm = { resource: 'https://evil.example/mcp', authorization_servers: [server.origin] };
     await assert.rejects(
-      discoverProtectedResource(oauthHttp(), server.url, undefined, AbortSignal.timeout(5000)),
+      discoverProtectedResource(oauthHttp(), server.url, undefined, noDeadline),
       /is for "https:\/\/evil\.example\/mcp", not for/,
     );
   });
@@ -162,14 +165,11 @@ describe('discovery against real servers', () => {
       authorization_endpoint: 'https://attacker.example/authorize',
       token_endpoint: 'https://attacker.example/token',
     };
-    await assert.rejects(discoverAuthorizationServer(oauthHttp(), server.origin, AbortSignal.timeout(5000)), /issuer/);
+    await assert.rejects(discoverAuthorizationServer(oauthHttp(), server.origin, noDeadline), /issuer/);
   });
 
   test('a plain-HTTP authorization server that is not on loopback is refused before it is contacted', async () => {
-    await assert.rejects(
-      discoverAuthorizationServer(oauthHttp(), 'http://as.invalid', AbortSignal.timeout(5000)),
-      /not HTTPS/,
-    );
+    await assert.rejects(discoverAuthorizationServer(oauthHttp(), 'http://as.invalid', noDeadline), /not HTTPS/);
   });
 });
 
@@ -363,7 +363,7 @@ test('an authorization server on 127.0.0.2 over plain HTTP is discovered (loopba
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
   try {
     const origin = `http://127.0.0.2:${(server.address() as AddressInfo).port}`;
-    const metadata = await discoverAuthorizationServer(oauthHttp(), origin, AbortSignal.timeout(5000));
+    const metadata = await discoverAuthorizationServer(oauthHttp(), origin, noDeadline);
     assert.equal(metadata?.token_endpoint, `${origin}/token`);
   } finally {
     server.closeAllConnections();
@@ -483,11 +483,9 @@ describe('the loopback redirect listener', () => {
     const pending = await agent.prepare();
     try {
       assert.match(pending.redirectUri, /^http:\/\/127\.0\.0\.1:\d+\/callback$/);
-      const done = pending.complete(
-        new URL('https://as.example/authorize?state=the-state'),
-        AbortSignal.timeout(10_000),
-        { issuer: 'https://as.example' },
-      );
+      const done = pending.complete(new URL('https://as.example/authorize?state=the-state'), noDeadline, {
+        issuer: 'https://as.example',
+      });
       for (const query of ['?code=stolen&state=another', '?code=stolen', '?error=access_denied&state=another']) {
         const knock = await fetch(`${pending.redirectUri}${query}`);
         assert.equal(knock.status, 400, query);
@@ -514,7 +512,7 @@ describe('the loopback redirect listener', () => {
     try {
       assert.match(pending.redirectUri, /^https:\/\/editor\.example\/proxy\/\d+\/callback$/);
       const listenerPort = pending.redirectUri.split('/')[4];
-      const done = pending.complete(new URL('https://as.example/authorize?state=s1'), AbortSignal.timeout(10_000), {
+      const done = pending.complete(new URL('https://as.example/authorize?state=s1'), noDeadline, {
         issuer: 'https://as.example',
       });
       // The editor's proxy forwards the path as it came (absproxy) or without its prefix (proxy): both reach the listener.
@@ -542,7 +540,7 @@ describe("the loopback listener's start URL (one consent in VS Code)", () => {
     const pending = await agent.prepare();
     try {
       const port = new URL(pending.redirectUri).port;
-      const done = pending.complete(new URL(authorizationHref), AbortSignal.timeout(10_000), {
+      const done = pending.complete(new URL(authorizationHref), noDeadline, {
         issuer: 'https://as.example',
       });
       assert.equal(opened.length, 1);
@@ -601,25 +599,52 @@ describe("the sign-in at a person's pace", () => {
     method: 'POST' as const,
   });
 
-  test('it has its own bound, named as such, and holds a person wait only while the person is at the authorization server', async () => {
+  test('it has its own bound, named as such, and holds a person wait only while the person is at the authorization server', async (t) => {
+    // The bound's timer and the person wait's clock are fake: the sign-in ends when the test moves time, not after
+    // a real 0.3 s. Discovery and registration go over real sockets to the in-process server meanwhile.
+    t.mock.timers.enable({ apis: ['setTimeout', 'Date'] });
+    // Cancels the sign-in if an assertion fails first, so its loopback listener does not keep the process alive.
+    const cancel = new AbortController();
+    t.after(() => cancel.abort());
     const waits = new PersonWaits();
     let waitingWhileOpen: boolean | undefined;
+    let atAuthorizationServer!: () => void;
+    const opened = new Promise<void>((resolve) => (atAuthorizationServer = resolve));
     const authorizer = new OAuthAuthorizer({
       serverUrl: server.url,
       serverName: 'slow',
       store: memoryAuthStore(),
+      signal: cancel.signal,
       signInTimeoutMs: 300,
       personWaits: waits,
-      userAgent: loopbackUserAgent({ startedFrom: 'terminal', open: () => void (waitingWhileOpen = waits.waiting) }),
+      userAgent: loopbackUserAgent({
+        startedFrom: 'terminal',
+        open: () => {
+          waitingWhileOpen = waits.waiting;
+          atAuthorizationServer();
+        },
+      }),
     });
     assert.equal(waits.waiting, false);
-    await assert.rejects(
-      authorizer.onChallenge(challenge()),
-      /^OAuthFlowError: slow: the sign-in was not finished within 0\.3 s$/,
+    const signingIn = authorizer.onChallenge(challenge());
+    let settled = false;
+    void signingIn.then(
+      () => (settled = true),
+      () => (settled = true),
     );
+    await Promise.race([opened, signingIn]); // the sign-in ending before the page opened fails below, not hangs
     assert.equal(waitingWhileOpen, true, 'a wait was open while the person was at the authorization page');
+    // One turn of the event loop lets a rejection that the tick caused arrive (it is a chain of promises, no I/O).
+    const aTurn = () => new Promise((resolve) => setImmediate(resolve));
+    t.mock.timers.tick(299);
+    await aTurn();
+    assert.equal(settled, false, 'the sign-in is still waiting 1 ms before its bound');
+    t.mock.timers.tick(1);
+    await aTurn();
+    assert.equal(settled, true, 'the bound ended the sign-in at 0.3 s');
+    await assert.rejects(signingIn, /^OAuthFlowError: slow: the sign-in was not finished within 0\.3 s$/);
     assert.equal(waits.waiting, false, 'and closed when the sign-in ended');
-    assert.ok(waits.pausedMs() > 0);
+    assert.equal(waits.pausedMs(), 300, 'the person wait lasted while the person was at the authorization server');
   });
 
   test('it can be cancelled', async () => {

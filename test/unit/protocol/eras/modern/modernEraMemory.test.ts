@@ -10,7 +10,7 @@ import { McpClient } from '../../../../../src/protocol/client';
 import { LocalError, McpError } from '../../../../../src/protocol/errors';
 import type { ClientHost } from '../../../../../src/protocol/host';
 import { createLinkedPair, type MemoryServerEndpoint } from '../../../../../src/protocol/transports/memory';
-import { collectingLogger, waitFor } from '../../../../support/testSupport';
+import { collectingLogger } from '../../../../support/testSupport';
 
 type Json = Record<string, unknown>;
 
@@ -128,25 +128,31 @@ describe('2026-07-28 era over the memory link', () => {
     const discover = await harness.server.nextRequest('server/discover');
     harness.server.respond(discover.id, { ...DISCOVER, capabilities: { tools: { listChanged: true } } });
     await connecting;
-    let changes = 0;
-    harness.client.onToolsChanged(() => changes++);
-    const listen = await harness.server.nextRequest('subscriptions/listen');
-    assert.deepEqual(paramsOf(listen).notifications, { toolsListChanged: true });
-    harness.server.notify('notifications/subscriptions/acknowledged', {
-      notifications: { toolsListChanged: true },
-      _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
-    });
-    harness.server.notify('notifications/tools/list_changed', {
-      _meta: { 'io.modelcontextprotocol/subscriptionId': 'someone-else' },
-    });
-    harness.server.notify('notifications/tools/list_changed', {});
-    harness.server.notify('notifications/tools/list_changed', {
-      _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
-    });
-    await waitFor(() => changes > 0, 'the notification of our subscription');
-    // The link delivers in order: the two foreign ones came first and were ignored.
-    assert.equal(changes, 1);
-    await harness.client.close();
+    try {
+      let changes = 0;
+      harness.client.onToolsChanged(() => changes++);
+      const listen = await harness.server.nextRequest('subscriptions/listen');
+      assert.deepEqual(paramsOf(listen).notifications, { toolsListChanged: true });
+      harness.server.notify('notifications/subscriptions/acknowledged', {
+        notifications: { toolsListChanged: true },
+        _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
+      });
+      // The memory link hands each notification to the client as it is sent, and the client tells its listeners then:
+      // the count is read after each one, no waiting.
+      harness.server.notify('notifications/tools/list_changed', {
+        _meta: { 'io.modelcontextprotocol/subscriptionId': 'someone-else' },
+      });
+      assert.equal(changes, 0, "another subscription's notification is ignored");
+      harness.server.notify('notifications/tools/list_changed', {});
+      assert.equal(changes, 0, 'a notification without a subscription id is ignored');
+      harness.server.notify('notifications/tools/list_changed', {
+        _meta: { 'io.modelcontextprotocol/subscriptionId': listen.id },
+      });
+      assert.equal(changes, 1, "our subscription's notification counts");
+    } finally {
+      // Closed after a failed assertion too: a client left open keeps the test process from exiting.
+      await harness.client.close();
+    }
   });
 
   test('a URL-mode elicitation input request (no elicitationId in 2026-07-28) goes through the host', async () => {
