@@ -2,7 +2,7 @@ import { LocalError } from '../../errors';
 import type { ExtensionContext } from '../protocolExtension';
 import type { JsonObject } from '../../types';
 import { readTask, taskFailure, type TaskSnapshot } from './taskModel';
-import { pollTask } from './taskPolling';
+import { getTask, pollTask } from './taskPolling';
 import type { TasksServices } from './taskServices';
 
 /**
@@ -13,23 +13,6 @@ import type { TasksServices } from './taskServices';
  */
 
 const GENERATION = '2025-11-25';
-
-export async function getHandshakeTask(
-  context: ExtensionContext,
-  services: TasksServices,
-  taskId: string,
-  signal?: AbortSignal,
-): Promise<TaskSnapshot> {
-  const raw = await context.request('tasks/get', { taskId }, { signal });
-  const task = readTask(context.serverName, GENERATION, raw, 'the tasks/get result');
-  if (task.taskId !== taskId)
-    throw new LocalError(
-      'invalid-result',
-      `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`,
-    );
-  services.book.record(GENERATION, task);
-  return task;
-}
 
 /** Starts a task-augmented tools/call; returns the task, or the plain result when the server ran the call at once. */
 export async function startHandshakeToolTask(
@@ -57,7 +40,7 @@ export async function settleHandshakeTask(
   const settled = await pollTask({
     serverName: context.serverName,
     first,
-    get: () => getHandshakeTask(context, services, first.taskId, signal),
+    get: () => getTask(context, services, GENERATION, first.taskId, signal),
     // The server delivers the input it needs while tasks/result is open.
     stopAt: (task) => task.status === 'input_required',
     signal,
@@ -82,7 +65,7 @@ export async function settleHandshakeTask(
       const timeoutMs = Math.max(1_000, services.maxWaitMs - (Date.now() - started));
       const result = await context.request('tasks/result', { taskId: settled.taskId }, { signal, timeoutMs });
       // The status after the result, for the views (best effort: the server may have discarded the task).
-      await getHandshakeTask(context, services, settled.taskId, signal).catch(() => undefined);
+      await getTask(context, services, GENERATION, settled.taskId, signal).catch(() => undefined);
       return result;
     }
   }

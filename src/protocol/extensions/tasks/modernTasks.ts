@@ -4,7 +4,7 @@ import type { ServerRequestMethod } from '../../methods';
 import type { JsonObject } from '../../types';
 import type { ExtensionContext, ResultTypeContext } from '../protocolExtension';
 import { readTask, taskFailure, type TaskSnapshot } from './taskModel';
-import { pollTask } from './taskPolling';
+import { getTask, pollTask } from './taskPolling';
 import type { TasksServices } from './taskServices';
 import { isObject } from '../../guards';
 
@@ -24,23 +24,6 @@ const INPUT_METHODS: ReadonlySet<string> = new Set<ServerRequestMethod>([
 ]);
 /** Input requests one task may ask in all: each can be a person's dialog. */
 const MAX_INPUTS_PER_TASK = 64;
-
-export async function getModernTask(
-  context: ExtensionContext,
-  services: TasksServices,
-  taskId: string,
-  signal?: AbortSignal,
-): Promise<TaskSnapshot> {
-  const raw = await context.request('tasks/get', { taskId }, { signal });
-  const task = readTask(context.serverName, GENERATION, raw, 'the tasks/get result');
-  if (task.taskId !== taskId)
-    throw new LocalError(
-      'invalid-result',
-      `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`,
-    );
-  services.book.record(GENERATION, task);
-  return task;
-}
 
 export async function cancelModernTask(context: ExtensionContext, taskId: string, signal?: AbortSignal): Promise<void> {
   await context.request('tasks/cancel', { taskId }, { signal });
@@ -86,7 +69,7 @@ export async function settleModernTask(
     task = await pollTask({
       serverName: context.serverName,
       first: task,
-      get: () => getModernTask(context, services, first.taskId, signal),
+      get: () => getTask(context, services, GENERATION, first.taskId, signal),
       // Keys already answered are not shown again: the server may not have caught up yet (eventual consistency).
       stopAt: (snapshot) => unanswered(snapshot).length > 0,
       signal,
@@ -125,7 +108,7 @@ export async function settleModernTask(
         for (const key of keys) answered.add(key);
         const inputResponses = await context.answerInputRequests(requests, signal);
         await context.request('tasks/update', { taskId: task.taskId, inputResponses }, { signal });
-        task = await getModernTask(context, services, first.taskId, signal);
+        task = await getTask(context, services, GENERATION, first.taskId, signal);
         continue;
       }
     }

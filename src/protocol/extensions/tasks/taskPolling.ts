@@ -1,5 +1,7 @@
 import { LocalError } from '../../errors';
-import { expiresAt, isTerminal, nextPollDelayMs, type TaskSnapshot } from './taskModel';
+import type { ExtensionContext } from '../protocolExtension';
+import { expiresAt, isTerminal, nextPollDelayMs, readTask, type TaskGeneration, type TaskSnapshot } from './taskModel';
+import type { TasksServices } from './taskServices';
 
 /** How long past its ttl a task may still report a live status before this client stops waiting for it. */
 const TTL_GRACE_MS = 5_000;
@@ -87,5 +89,24 @@ export async function pollTask(options: PollOptions): Promise<TaskSnapshot> {
     task = await options.get();
     options.onSnapshot?.(task);
   }
+  return task;
+}
+
+/** One tasks/get (both generations ask it the same way): the snapshot, checked to be the task asked for, and booked. */
+export async function getTask(
+  context: ExtensionContext,
+  services: TasksServices,
+  generation: TaskGeneration,
+  taskId: string,
+  signal?: AbortSignal,
+): Promise<TaskSnapshot> {
+  const raw = await context.request('tasks/get', { taskId }, { signal });
+  const task = readTask(context.serverName, generation, raw, 'the tasks/get result');
+  if (task.taskId !== taskId)
+    throw new LocalError(
+      'invalid-result',
+      `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`,
+    );
+  services.book.record(generation, task);
   return task;
 }

@@ -4,14 +4,9 @@ import type { ProgressUpdate } from '../../jsonrpc/rpcConnection';
 import type { JsonObject, Tool } from '../../types';
 import type { ExtensionContext, ExtensionDefinition } from '../protocolExtension';
 import type { TaskBook } from './taskBook';
-import {
-  cancelHandshakeTask,
-  getHandshakeTask,
-  listHandshakeTasks,
-  settleHandshakeTask,
-  startHandshakeToolTask,
-} from './handshakeTasks';
-import { cancelModernTask, getModernTask, resolveTaskResult, settleModernTask } from './modernTasks';
+import { cancelHandshakeTask, listHandshakeTasks, settleHandshakeTask, startHandshakeToolTask } from './handshakeTasks';
+import { cancelModernTask, resolveTaskResult, settleModernTask } from './modernTasks';
+import { getTask } from './taskPolling';
 import { TASK_METHODS } from './taskMethods';
 import { isTerminal, readTask, type TaskGeneration, type TaskSnapshot } from './taskModel';
 import { HostedTasks } from './taskReceiver';
@@ -266,9 +261,7 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
       };
     },
     get(taskId, signal) {
-      return requireGeneration('read a task') === '2025-11-25'
-        ? getHandshakeTask(context, services, taskId, signal)
-        : getModernTask(context, services, taskId, signal);
+      return getTask(context, services, requireGeneration('read a task'), taskId, signal);
     },
     async wait(taskId, signal) {
       const found = requireGeneration('wait for a task');
@@ -277,10 +270,10 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
           ? await settleHandshakeTask(
               context,
               services,
-              await getHandshakeTask(context, services, taskId, signal),
+              await getTask(context, services, found, taskId, signal),
               signal,
             )
-          : await settleModernTask(context, services, await getModernTask(context, services, taskId, signal), signal);
+          : await settleModernTask(context, services, await getTask(context, services, found, taskId, signal), signal);
       return checked(result, services.book.get(taskId)?.toolName, taskId);
     },
     async list(signal) {
@@ -293,7 +286,7 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
       else {
         await cancelModernTask(context, taskId, signal);
         // The ack is eventually consistent: read the status once for the views, whatever it says now.
-        await getModernTask(context, services, taskId, signal).catch(() => undefined);
+        await getTask(context, services, '2026-07-28', taskId, signal).catch(() => undefined);
       }
     },
   };
