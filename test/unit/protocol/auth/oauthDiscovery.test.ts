@@ -18,7 +18,7 @@ import { oauthHttp } from '../../../../src/protocol/auth/oauthHttp';
 import { memoryAuthStore } from '../../../../src/protocol/auth/types';
 import { oauthChallengeParams, parseWwwAuthenticate } from '../../../../src/protocol/auth/wwwAuthenticate';
 import { parseMcpConfig } from '../../../../src/workbench/config/mcpConfig';
-import { sendJson, startTestServer, type TestServer } from '../../../fixtures/http/server';
+import { sendJson, startSignInOnlyServer, startTestServer, type TestServer } from '../../../fixtures/http/server';
 import { headlessUserAgent } from '../../../../src/workbench/auth/headlessUserAgent';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -568,26 +568,9 @@ describe("the loopback listener's start URL (one consent in VS Code)", () => {
 });
 
 describe("the sign-in at a person's pace", () => {
-  const asServer = () =>
-    startTestServer((request, res) => {
-      const origin = server.origin;
-      if (request.url === '/.well-known/oauth-protected-resource/mcp')
-        return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
-      if (request.url === '/.well-known/oauth-authorization-server') {
-        return sendJson(res, 200, {
-          issuer: origin,
-          authorization_endpoint: `${origin}/authorize`,
-          token_endpoint: `${origin}/token`,
-          registration_endpoint: `${origin}/register`,
-        });
-      }
-      if (request.url === '/register')
-        return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
-      return sendJson(res, 404, {});
-    });
   let server: TestServer;
   before(async () => {
-    server = await asServer();
+    server = await startSignInOnlyServer();
   });
   after(async () => {
     await server.close();

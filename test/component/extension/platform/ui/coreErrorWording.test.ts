@@ -39,7 +39,7 @@ import {
 import { resolveCommand } from '../../../../../src/workbench/node/commandResolution';
 import { loopbackUserAgent } from '../../../../../src/workbench/node/auth/loopbackUserAgent';
 import { resolveVariables } from '../../../../../src/workbench/config/variables';
-import { sendJson, startTestServer, type TestServer } from '../../../../fixtures/http/server';
+import { sendJson, startSignInOnlyServer, startTestServer, type TestServer } from '../../../../fixtures/http/server';
 import { HOSTILE_SERVER, startError } from '../../../../support/testSupport';
 import { readBundle, zhCnTranslate } from '../../../../support/l10nSupport';
 
@@ -390,22 +390,7 @@ test('a cwd that is a file or is not there, from the real stdio transport: said 
 describe('a sign-in left unfinished', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer((request, res) => {
-      const origin = server.origin;
-      if (request.url === '/.well-known/oauth-protected-resource/mcp')
-        return sendJson(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
-      if (request.url === '/.well-known/oauth-authorization-server') {
-        return sendJson(res, 200, {
-          issuer: origin,
-          authorization_endpoint: `${origin}/authorize`,
-          token_endpoint: `${origin}/token`,
-          registration_endpoint: `${origin}/register`,
-        });
-      }
-      if (request.url === '/register')
-        return sendJson(res, 201, { client_id: 'c1', token_endpoint_auth_method: 'none' });
-      return sendJson(res, 404, {});
-    });
+    server = await startSignInOnlyServer();
   });
   after(async () => {
     await server.close();
