@@ -105,7 +105,13 @@ test(
       await waitUntil('the hint to go once a server started', async () =>
         (await servers.getByText(ZH.hint).count()) === 0 ? true : undefined,
       );
-      const state = (await serverRow.locator('.label-description').first().textContent()) ?? '';
+      // VS Code redraws the server row's description on its own schedule: its tool rows can be on screen while the row
+      // still shows 正在启动 (CI saw it once), so the row is read until it says 运行中; a row stuck elsewhere fails.
+      let state = '';
+      await waitUntil('the server row to say 运行中 · stdio', async () => {
+        state = (await serverRow.locator('.label-description').first().textContent()) ?? '';
+        return state.startsWith(`${ZH.running} · stdio`) ? true : undefined;
+      }).catch(() => undefined);
       assert.ok(state.startsWith(`${ZH.running} · stdio`), `the row says 运行中: ${state}`);
       await shot('02-running');
 
