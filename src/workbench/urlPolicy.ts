@@ -6,35 +6,43 @@
  * bidirectional-override characters, or a scheme other than http(s).
  */
 
-type UrlVerdict =
-  { kind: 'allowed'; url: string; host: string } | { kind: 'refused'; reason: UrlRefusal; detail: string };
+type UrlVerdict = { kind: 'allowed'; url: string; host: string } | UrlRefused;
 
-type UrlRefusal = 'invalid' | 'scheme' | 'userinfo' | 'backslash' | 'control-character';
+/** Why a URL is refused, with what a message needs; `detail` is the English sentence (logs, the CLI, the registry). */
+export type UrlRefused = { kind: 'refused'; detail: string } & (
+  | { reason: 'missing' | 'unparsable' | 'no-host' | 'userinfo' | 'backslash' }
+  | { reason: 'control-character'; character: string }
+  | { reason: 'scheme'; scheme: string }
+);
 
 /** C0/C1 controls, space, and the bidirectional / zero-width formatting characters that reorder or hide text. */
 const UNSAFE_CHARACTER = /[\u0000-\u0020\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
 
 export function checkExternalUrl(raw: unknown): UrlVerdict {
   if (typeof raw !== 'string' || raw.length === 0)
-    return { kind: 'refused', reason: 'invalid', detail: 'the URL is missing or not a string' };
+    return { kind: 'refused', reason: 'missing', detail: 'the URL is missing or not a string' };
   const unsafe = UNSAFE_CHARACTER.exec(raw);
-  if (unsafe)
+  if (unsafe) {
+    const character = escapeCodePoint(unsafe[0]);
     return {
       kind: 'refused',
       reason: 'control-character',
-      detail: `the URL contains the character ${escapeCodePoint(unsafe[0])}`,
+      character,
+      detail: `the URL contains the character ${character}`,
     };
+  }
   if (raw.includes('\\')) return { kind: 'refused', reason: 'backslash', detail: 'the URL contains a backslash' };
   let parsed: URL;
   try {
     parsed = new URL(raw);
   } catch {
-    return { kind: 'refused', reason: 'invalid', detail: 'the URL cannot be parsed' };
+    return { kind: 'refused', reason: 'unparsable', detail: 'the URL cannot be parsed' };
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     return {
       kind: 'refused',
       reason: 'scheme',
+      scheme: parsed.protocol,
       detail: `${parsed.protocol} URLs are not allowed, only http: and https:`,
     };
   }
@@ -42,7 +50,7 @@ export function checkExternalUrl(raw: unknown): UrlVerdict {
   if (parsed.username !== '' || parsed.password !== '' || /^[a-z]+:\/\/[^/?#]*@/i.test(raw)) {
     return { kind: 'refused', reason: 'userinfo', detail: 'the URL has a user name or password before the host' };
   }
-  if (parsed.hostname === '') return { kind: 'refused', reason: 'invalid', detail: 'the URL has no host' };
+  if (parsed.hostname === '') return { kind: 'refused', reason: 'no-host', detail: 'the URL has no host' };
   return { kind: 'allowed', url: parsed.href, host: parsed.host };
 }
 

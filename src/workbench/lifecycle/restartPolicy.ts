@@ -17,8 +17,24 @@ export interface RestartPolicyOptions {
   stableAfterMs?: number;
 }
 
+/** Why automatic restarts stopped: the crashes counted, in how long, against which limit. */
+export interface GiveUp {
+  crashes: number;
+  spanMs: number;
+  limit: number;
+  windowMs: number;
+}
+
 export type RestartDecision =
-  { kind: 'restart'; delayMs: number; attempt: number } | { kind: 'give-up'; reason: string };
+  { kind: 'restart'; delayMs: number; attempt: number } | { kind: 'give-up'; giveUp: GiveUp; reason: string };
+
+/** A give-up in English, for logs and the CLI (the extension words it from the numbers, in the person's language). */
+export function describeGiveUp({ crashes, spanMs, limit, windowMs }: GiveUp): string {
+  return (
+    `crashed ${crashes} times in ${formatDuration(spanMs)} (limit: ${limit} within ${formatDuration(windowMs)}); ` +
+    'not restarting automatically. Fix the cause and start it again.'
+  );
+}
 
 export class RestartPolicy {
   private readonly baseDelayMs: number;
@@ -28,7 +44,7 @@ export class RestartPolicy {
   private readonly stableAfterMs: number;
   private crashes: number[] = [];
   private runStartedAt: number | undefined;
-  private gaveUp: string | undefined;
+  private gaveUp: GiveUp | undefined;
   /** Whether a start completed its handshake since the last manual start: only then is a failure a crash. */
   private startedSinceReset = false;
 
@@ -55,20 +71,21 @@ export class RestartPolicy {
   }
 
   recordCrash(now: number): RestartDecision {
-    if (this.gaveUp !== undefined) return { kind: 'give-up', reason: this.gaveUp };
+    if (this.gaveUp !== undefined) return this.giveUpDecision(this.gaveUp);
     this.runStartedAt = undefined;
     this.crashes = this.crashes.filter((at) => now - at < this.windowMs);
     this.crashes.push(now);
     const count = this.crashes.length;
     if (count >= this.maxCrashes) {
-      const span = now - this.crashes[0];
-      this.gaveUp =
-        `crashed ${count} times in ${formatDuration(span)} (limit: ${this.maxCrashes} within ${formatDuration(this.windowMs)}); ` +
-        'not restarting automatically. Fix the cause and start it again.';
-      return { kind: 'give-up', reason: this.gaveUp };
+      this.gaveUp = { crashes: count, spanMs: now - this.crashes[0], limit: this.maxCrashes, windowMs: this.windowMs };
+      return this.giveUpDecision(this.gaveUp);
     }
     const delayMs = Math.min(this.maxDelayMs, this.baseDelayMs * 2 ** (count - 1));
     return { kind: 'restart', delayMs, attempt: count };
+  }
+
+  private giveUpDecision(giveUp: GiveUp): RestartDecision {
+    return { kind: 'give-up', giveUp, reason: describeGiveUp(giveUp) };
   }
 
   /** Marks the start of a run, so `recordHealthy` can measure how long the server has stayed up. */

@@ -50,8 +50,8 @@ test('checkExternalUrl refuses URLs whose text can show one host and open anothe
     ['file:///etc/passwd', 'scheme'],
     ['vscode://ms-vscode.remote/x', 'scheme'],
     ['not a url', 'control-character'],
-    ['example.com/no-scheme', 'invalid'],
-    ['', 'invalid'],
+    ['example.com/no-scheme', 'unparsable'],
+    ['', 'missing'],
   ];
   for (const [url, reason] of cases) {
     const verdict = checkExternalUrl(url);
@@ -59,7 +59,17 @@ test('checkExternalUrl refuses URLs whose text can show one host and open anothe
     assert.equal(verdict.kind === 'refused' && verdict.reason, reason, JSON.stringify(url));
   }
   assert.equal(checkExternalUrl(42).kind, 'refused');
+  // What the extension words the refusal from (sayUrlRefusal), not the English detail.
+  assert.deepEqual(pick(checkExternalUrl('https://evil.example/\u202Elmth.xe')), ['control-character', '\\u202E']);
+  assert.deepEqual(pick(checkExternalUrl('file:///etc/passwd')), ['scheme', 'file:']);
 });
+
+function pick(verdict: ReturnType<typeof checkExternalUrl>): [string, string] | undefined {
+  if (verdict.kind !== 'refused') return undefined;
+  if (verdict.reason === 'control-character') return [verdict.reason, verdict.character];
+  if (verdict.reason === 'scheme') return [verdict.reason, verdict.scheme];
+  return [verdict.reason, ''];
+}
 
 test('escapeForDisplay writes control, bidi and zero-width characters as \\uXXXX', () => {
   assert.equal(escapeForDisplay('run-\u202Egpj.exe'), 'run-\\u202Egpj.exe');

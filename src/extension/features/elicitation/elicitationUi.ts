@@ -9,6 +9,7 @@ import { formFieldMessages } from '../../platform/webviews/fieldMessages';
 import { openExternalUrl } from '../../platform/ui/openExternalUrl';
 import type { SamplingRequestContext } from '../../../workbench/sampling/coordinator';
 import { checkExternalUrl, escapeForDisplay } from '../../../workbench/urlPolicy';
+import { sayUrlRefusal } from '../../platform/ui/urlRefusal';
 import type { ActiveItem, ElicitationFormView, ReviewPanel } from '../../platform/webviews/reviewPanel';
 import { relatedTaskOf, type TaskToolLookup } from '../../../workbench/tasks/relatedTask';
 
@@ -125,7 +126,7 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
         vscode.l10n.t(
           'MCP server "{0}" asked to open a URL that is not allowed ({1}): {2}',
           serverName,
-          verdict.detail,
+          sayUrlRefusal(verdict),
           shown,
         ),
       );

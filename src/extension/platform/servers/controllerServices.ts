@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import type { ClientHost } from '../../../protocol/host';
-import type { RestartPolicy } from '../../../workbench/lifecycle/restartPolicy';
+import type { GiveUp, RestartPolicy } from '../../../workbench/lifecycle/restartPolicy';
 import type { SignInService } from '../auth/signIn';
 import type { InputPrompter } from '../config/inputPrompter';
 import type { MementoEraMemory } from './eraMemory';
@@ -20,7 +20,7 @@ export interface ServerControllerServices {
   /** Builds the OAuth authorizer of HTTP servers (tokens in SecretStorage, consent before the browser opens). */
   auth: SignInService;
   /** Tells the user that automatic restarts stopped (a background event, so no caller can report it). */
-  reportGaveUp(controller: ServerController, reason: string): void;
+  reportGaveUp(controller: ServerController, giveUp: GiveUp): void;
   /** Where era "auto" remembers a server that was slow to answer the probe. */
   eraMemory?: MementoEraMemory;
   /** The server's wire observer for the Protocol view (LaunchServices.wire). */

@@ -1,5 +1,5 @@
 import type * as vscode from 'vscode';
-import { RestartPolicy, type RestartDecision } from '../../../workbench/lifecycle/restartPolicy';
+import { RestartPolicy, type GiveUp, type RestartDecision } from '../../../workbench/lifecycle/restartPolicy';
 import type { CrashRecovery } from './serverState';
 
 /**
@@ -15,7 +15,7 @@ export class CrashRestarts {
     /** Starts the server again (a restart, not a person's start: crash recovery carries on). */
     private readonly restart: () => void,
     /** Tells the person that automatic restarts stopped (a background event, so no caller can report it). */
-    private readonly gaveUp: (reason: string) => void,
+    private readonly gaveUp: (giveUp: GiveUp) => void,
     policy: RestartPolicy | undefined,
   ) {
     this.policy = policy ?? new RestartPolicy();
@@ -53,7 +53,7 @@ export class CrashRestarts {
     switch (decision.kind) {
       case 'give-up':
         this.log.error(`Not restarting: ${decision.reason}`);
-        this.gaveUp(decision.reason);
+        this.gaveUp(decision.giveUp);
         return { kind: 'gave-up', reason: decision.reason };
       case 'restart':
         this.log.warn(`Restarting in ${decision.delayMs} ms (crash ${decision.attempt})`);

@@ -71,7 +71,7 @@ export class ServerController implements vscode.Disposable {
       this.log,
       // Failures are already in the state and the log; the next crash schedules the next attempt.
       () => void this.begin().catch(() => undefined),
-      (reason) => services.reportGaveUp(this, reason),
+      (giveUp) => services.reportGaveUp(this, giveUp),
       services.restartPolicy?.(),
     );
   }

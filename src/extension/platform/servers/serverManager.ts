@@ -2,7 +2,7 @@ import type { MementoEraMemory } from './eraMemory';
 import type { SignInService } from '../auth/signIn';
 import * as vscode from 'vscode';
 import type { ClientHost } from '../../../protocol/host';
-import type { RestartPolicy } from '../../../workbench/lifecycle/restartPolicy';
+import type { GiveUp, RestartPolicy } from '../../../workbench/lifecycle/restartPolicy';
 import type { InputPrompter } from '../config/inputPrompter';
 import type { LaunchConfirmation } from './launchConfirmation';
 import type { LogChannels } from './logChannels';
@@ -20,7 +20,7 @@ interface ServerManagerServices {
   /** How a failed background start (reload restart) is brought to the user's attention. */
   reportStartFailure(controller: ServerController, error: unknown): void;
   /** How the end of automatic crash restarts is brought to the user's attention. */
-  reportGaveUp(controller: ServerController, reason: string): void;
+  reportGaveUp(controller: ServerController, giveUp: GiveUp): void;
   /** Builds each server's crash policy; tests may shorten its delays. */
   restartPolicy?: () => RestartPolicy;
   /** Where era "auto" remembers a server that was slow to answer the probe. */

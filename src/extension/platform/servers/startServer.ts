@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { errorDetail, errorMessage } from '../../../protocol/errors';
+import { describeGiveUp, type GiveUp } from '../../../workbench/lifecycle/restartPolicy';
 import { describeStartFailure } from '../../../workbench/lifecycle/startFailure';
 import { sayStartFailureTo, showError } from '../ui/coreErrors';
+import { sayDuration } from '../ui/durations';
 import { asPersonsStart } from './launchConfirmation';
 import { SignInCancelledError } from '../auth/signIn';
 import { CommandNotFoundError } from '../shared/commandCheck';
@@ -71,9 +73,16 @@ export function reportStartFailure(controller: ServerController, error: unknown)
 }
 
 /** Crash restarts gave up: say why, once, with the way to the log (crashRecovery.ts logged it). */
-export function reportGaveUp(controller: ServerController, reason: string): void {
-  void showError(reason, {
+export function reportGaveUp(controller: ServerController, giveUp: GiveUp): void {
+  void showError(describeGiveUp(giveUp), {
     server: controller,
+    reason: vscode.l10n.t(
+      'it crashed {0} times in {1} (limit: {2} within {3}); not restarting automatically. Fix the cause and start it again.',
+      giveUp.crashes,
+      sayDuration(giveUp.spanMs),
+      giveUp.limit,
+      sayDuration(giveUp.windowMs),
+    ),
     words: (said) => vscode.l10n.t('MCP server "{0}" keeps crashing: {1}', controller.name, said),
     logged: true,
     showLog: true,

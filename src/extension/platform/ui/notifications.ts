@@ -13,7 +13,8 @@ export type NotificationAnswerer = (notification: ShownNotification) => string |
 
 /**
  * The extension's notifications go through here so the integration tests can see what a person would see (how many,
- * their first line) and press an action. Nothing is recorded or answered unless the test hooks turn it on.
+ * their first line) and press an action. Only the test build records or answers: in every other build `notify` never
+ * reads it (MCP_WORKBENCH_TEST_BUILD is the literal `false`), so the minifier drops it with the test hooks.
  */
 class NotificationRecorder {
   private recorded: ShownNotification[] | undefined;
@@ -33,7 +34,8 @@ class NotificationRecorder {
   }
 }
 
-export const notificationRecorder = new NotificationRecorder();
+// Pure: in a build without the test hooks nothing reads it, and the minifier drops the class with it.
+export const notificationRecorder = /* @__PURE__ */ new NotificationRecorder();
 
 /** Shows a notification (non-modal) and resolves with the chosen action. */
 export function notify(
@@ -41,10 +43,12 @@ export function notify(
   message: string,
   ...actions: string[]
 ): Thenable<string | undefined> {
-  const notification: ShownNotification = { severity, message, actions };
-  notificationRecorder.record(notification);
-  const answerer = notificationRecorder.answerer;
-  if (answerer) return Promise.resolve(answerer(notification));
+  if (MCP_WORKBENCH_TEST_BUILD) {
+    const notification: ShownNotification = { severity, message, actions };
+    notificationRecorder.record(notification);
+    const answerer = notificationRecorder.answerer;
+    if (answerer) return Promise.resolve(answerer(notification));
+  }
   switch (severity) {
     case 'info':
       return vscode.window.showInformationMessage(message, ...actions);

@@ -17,7 +17,7 @@ import type {
 } from '../../../../src/protocol/eras/era';
 import { HandshakeEra } from '../../../../src/protocol/eras/handshake';
 import type { JsonParams } from '../../../../src/protocol/methods';
-import { createLinkedPair, type MemoryServerEndpoint } from '../../../../src/protocol/transports/memory';
+import { createLinkedPair, type MemoryServerEndpoint } from '../../../support/memoryTransport';
 import { StreamableHttpTransport } from '../../../../src/protocol/transports/streamableHttp';
 import type { ClientHost } from '../../../../src/protocol/host';
 import {

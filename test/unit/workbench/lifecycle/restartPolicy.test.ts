@@ -21,6 +21,13 @@ test('defaults: gives up at the fifth crash within two minutes and says how many
     decision.kind === 'give-up' && decision.reason.startsWith('crashed 5 times in 45 s (limit: 5 within 2 min)'),
     true,
   );
+  // The numbers the extension words the give-up from, in the person's language.
+  assert.deepEqual(decision.kind === 'give-up' && decision.giveUp, {
+    crashes: 5,
+    spanMs: 45_000,
+    limit: 5,
+    windowMs: 120_000,
+  });
   assert.ok(policy.hasGivenUp);
   // Stays given up, even much later, until a manual start.
   assert.equal(policy.recordCrash(10_000_000).kind, 'give-up');

@@ -9,7 +9,7 @@ import { describe, test } from 'node:test';
 import { McpClient } from '../../../../../src/protocol/client';
 import { LocalError, McpError } from '../../../../../src/protocol/errors';
 import type { ClientHost } from '../../../../../src/protocol/host';
-import { createLinkedPair, type MemoryServerEndpoint } from '../../../../../src/protocol/transports/memory';
+import { createLinkedPair, type MemoryServerEndpoint } from '../../../../support/memoryTransport';
 import { collectingLogger } from '../../../../support/testSupport';
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
-import { Emitter, type Disposable } from '../disposable';
-import { LocalError } from '../errors';
+import { Emitter, type Disposable } from '../../src/protocol/disposable';
+import { LocalError } from '../../src/protocol/errors';
 import type {
   DiagnosticListener,
   OutgoingHttpRequest,
@@ -7,7 +7,7 @@ import type {
   Transport,
   TransportKind,
   TransportSink,
-} from './transport';
+} from '../../src/protocol/transports/transport';
 
 /**
  * An in-memory linked transport pair for deterministic protocol tests: the client side is an ordinary
