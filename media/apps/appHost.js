@@ -1,3 +1,4 @@
+/* global mcpAppFrameGuard */
 // The page that hosts one MCP App: the app's HTML runs in a sandboxed frame (scripts only, never same-origin, so
 // it cannot reach this page, its DOM or the VS Code API), and this script relays the app's JSON-RPC messages to
 // the extension. Only messages from that frame's window (origin "null", the sandbox's opaque origin) are relayed,
@@ -146,11 +147,11 @@
   frame.setAttribute('sandbox', state.sandbox);
   if (state.allow) frame.setAttribute('allow', state.allow);
   frame.setAttribute('referrerpolicy', 'no-referrer');
-  // The app's own policy, first in its head: the frame enforces it on top of this page's (which it inherits).
+  // The app's own policy, then the WebRTC guard (appFrameGuard.js) as the document's first script, before anything
+  // of the app's: the frame enforces the policy on top of this page's (which it inherits). Both go where the guard
+  // goes (after a leading doctype), not after a `<head>` that the app's markup may put after a script of its own.
   const meta = `<meta http-equiv="Content-Security-Policy" content="${state.csp.replace(/"/g, '&quot;')}">`;
-  frame.srcdoc = /<head[^>]*>/i.test(state.html)
-    ? state.html.replace(/<head[^>]*>/i, (head) => `${head}${meta}`)
-    : `${meta}${state.html}`;
+  frame.srcdoc = mcpAppFrameGuard(state.html, meta) || '';
   frame.addEventListener('load', () => vscode.postMessage({ type: 'loaded' }), { once: true });
   if (holder) holder.appendChild(frame);
 })();

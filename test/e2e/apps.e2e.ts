@@ -6,15 +6,18 @@
  *     the result; its button calls the app-only tool through the host and shows the answer;
  *   - its link asks first (a modal naming the server with the URL), and declining opens nothing;
  *   - a theme switch reaches the app (host-context-changed);
- *   - the server row counts six tools (app_only is left out); Open App in Editor asked twice keeps one editor copy
+ *   - the server row counts seven tools (app_only is left out); Open App in Editor asked twice keeps one editor copy
  *     and shows it; that copy's tab closed with X ends the app host-side (the log says the app could not be told);
  *   - Close App tears it down (the app answers ui/resource-teardown) and its tab closes;
  *   - the hostile app cannot reach the page, the VS Code API or an undeclared origin, and its flood stops it with a note;
+ *   - the WebRTC app reaches no STUN server (a UDP socket of this test) from its document, a srcdoc frame, a frame
+ *     written by innerHTML, a frame in its own markup, or a popup, and its note says WebRTC is blocked;
  *   - basic-vanillajs's get-time app draws.
  * Screenshots: test-results/e2e/apps-01-panel.png, apps-02-hostile.png, apps-03-basic.png.
  *
  * Run: node --import tsx --test test/e2e/apps.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
+import * as dgram from 'node:dgram';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
@@ -129,6 +132,11 @@ test(
   },
   async () => {
     let session: VsCodeFixture | undefined;
+    // The STUN server the WebRTC app aims at: any datagram here is a packet the app's frame should not have sent.
+    const stun = dgram.createSocket('udp4');
+    const datagrams: string[] = [];
+    stun.on('message', (_message, from) => datagrams.push(`${from.address}:${from.port}`));
+    await new Promise<void>((resolve) => stun.bind(0, '127.0.0.1', resolve));
     try {
       session = await VsCodeFixture.open({
         name: 'apps',
@@ -136,7 +144,12 @@ test(
           kind: 'servers',
           comment: 'the MCP Apps fixture and the basic-vanillajs example, for apps.e2e.ts',
           servers: {
-            apps: { type: 'stdio', command: process.execPath, args: [FIXTURE, '${workspaceFolder}'] },
+            apps: {
+              type: 'stdio',
+              command: process.execPath,
+              args: [FIXTURE, '${workspaceFolder}'],
+              env: { APPS_FIXTURE_STUN_PORT: String(stun.address().port) },
+            },
             basic: { type: 'stdio', command: process.execPath, args: [BASIC, '--stdio', '${workspaceFolder}'] },
           },
         },
@@ -155,8 +168,8 @@ test(
       });
       assert.match(
         appsRow,
-        /· 6 tools\b/,
-        "the row counts the six tools offered (seven listed, app_only is the app's alone)",
+        /· 7 tools\b/,
+        "the row counts the seven tools offered (eight listed, app_only is the app's alone)",
       );
       assert.match(
         (await paneRows(servers, 'show_panel').first().textContent()) ?? '',
@@ -251,6 +264,27 @@ test(
       assert.match(await textOf(hostPage, '#app-note'), /too many messages/);
       await screenshot(page, 'apps-02-hostile');
 
+      // The WebRTC app: each of its documents reports "blocked" (a peer connection that took its offer says "reached"
+      // and sends STUN requests), and nothing reached the socket.
+      await callFromForm(page, 'show_webrtc', 'Shows the WebRTC app');
+      const webrtc = await webviewFrame(page, 'the WebRTC app', '#probes');
+      for (const probe of ['app', 'srcdoc', 'inner-html', 'markup', 'popup']) {
+        await expectText(webrtc, `#probe-${probe}`, /: (blocked|reached)$/, `the WebRTC probe ${probe} to report`);
+      }
+      const outcomes = await webrtc.locator('#probes li').allTextContents();
+      assert.deepEqual(
+        datagrams,
+        [],
+        `no STUN packet reached 127.0.0.1:${stun.address().port} (${outcomes.join(', ')})`,
+      );
+      assert.deepEqual(
+        outcomes.filter((outcome) => !outcome.endsWith(': blocked')),
+        [],
+        'every document of the app is without WebRTC',
+      );
+      const webrtcPage = await webviewFrame(page, 'the WebRTC app page', '.app-notes');
+      assert.match(await textOf(webrtcPage, '.app-notes'), /WebRTC: blocked/);
+
       // The published basic example draws.
       await clickUncovered(page, await visibleRow(page, servers, 'basic'));
       await answerDialog(page, 'Allow and Start');
@@ -265,6 +299,7 @@ test(
       await screenshot(page, 'apps-03-basic');
     } finally {
       await session?.dispose();
+      stun.close();
     }
   },
 );

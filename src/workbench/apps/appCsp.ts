@@ -7,8 +7,14 @@ import type { UiCsp, UiPermission, UiResourceMeta } from '../../protocol/extensi
  * rewrite the policy. Plain http and ws are accepted only for loopback hosts (a server author's dev setup).
  */
 export interface AppCsp {
-  /** The policy, as one meta tag value. */
+  /** The policy, as one meta tag value (the page's, which the app's frame inherits). */
   readonly policy: string;
+  /**
+   * The policy of the app's own document (its meta tag): `policy` plus Trusted Types, which the WebRTC guard
+   * (media/apps/appFrameGuard.js) needs to see every string that becomes a document or a `javascript:` navigation. Not
+   * the page's: the page sets the frame's srcdoc from a string.
+   */
+  readonly framePolicy: string;
   /** The entries that were accepted, per directive group. */
   readonly accepted: UiCsp;
   /** Entries refused, each with the reason (shown with the app). */
@@ -62,7 +68,9 @@ export function appCsp(csp: UiCsp): AppCsp {
     "object-src 'none'",
     "form-action 'none'",
   ].join('; ');
-  return { policy, accepted, refused };
+  // Only the guard's two policies may exist; the app's own createPolicy calls get stand-ins that mint through them.
+  const framePolicy = `${policy}; require-trusted-types-for 'script'; trusted-types mcp-app-guard default`;
+  return { policy, framePolicy, accepted, refused };
 }
 
 /** Permission-Policy feature names of the spec's permissions. */

@@ -46,13 +46,14 @@ export function appPage(options: AppPageOptions): string {
   const { webview, csp, permissions } = options;
   const media = webviewMedia(options.extensionUri, 'apps');
   const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'appHost.js')).toString();
+  const guard = webview.asWebviewUri(vscode.Uri.joinPath(media, 'appFrameGuard.js')).toString();
   const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'appHost.css')).toString();
   const policy = csp.policy
     .replace("script-src 'unsafe-inline'", `script-src ${webview.cspSource} 'unsafe-inline'`)
     .replace("style-src 'unsafe-inline'", `style-src ${webview.cspSource} 'unsafe-inline'`);
   const state = {
     html: options.html,
-    csp: csp.policy,
+    csp: csp.framePolicy,
     allow: permissions.allow,
     sandbox: APP_FRAME_SANDBOX,
     styleSources: APP_STYLE_SOURCES,
@@ -84,6 +85,16 @@ export function appPage(options: AppPageOptions): string {
   const connect =
     csp.accepted.connectDomains.length > 0 ? csp.accepted.connectDomains.join(', ') : vscode.l10n.t('none');
   notes.push(vscode.l10n.t('Network access: {0}', connect));
+  // The guard (media/apps/appFrameGuard.js) runs in every document the app makes; a frame from a declared origin is
+  // that origin's own page, where it cannot run.
+  notes.push(
+    csp.accepted.frameDomains.length > 0
+      ? vscode.l10n.t(
+          'WebRTC: blocked in the app; pages it frames from {0} run their own code and may use it',
+          csp.accepted.frameDomains.join(', '),
+        )
+      : vscode.l10n.t('WebRTC: blocked'),
+  );
   const openInEditor =
     options.mode === 'inline'
       ? `<button type="button" class="secondary" data-action="openInEditor" disabled>${escapeHtml(vscode.l10n.t('Open App in Editor'))}</button>`
@@ -104,6 +115,7 @@ export function appPage(options: AppPageOptions): string {
 <div id="app-holder"></div>
 <details id="app-context-box"><summary>${escapeHtml(vscode.l10n.t('Model context from the app'))}</summary><pre id="app-context" hidden></pre></details>
 <script type="application/json" id="app-state">${JSON.stringify(state).replace(/</g, '\\u003c')}</script>
+<script src="${escapeHtml(guard)}"></script>
 <script src="${escapeHtml(script)}"></script>
 </body>
 </html>`;

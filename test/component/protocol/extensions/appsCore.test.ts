@@ -133,11 +133,11 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       const client = start([APPS_FIXTURE], era, true);
       await client.connect();
       const tools = await client.listTools();
-      assert.equal(tools.length, 7, 'the fixture lists seven tools, app_only among them');
+      assert.equal(tools.length, 8, 'the fixture lists eight tools, app_only among them');
       const offered = offeredTools(tools, true);
       assert.deepEqual(
         offered.map((tool) => tool.name),
-        ['show_panel', 'flat_key', 'model_only', 'show_hostile', 'show_wrong_mime', 'show_huge'],
+        ['show_panel', 'flat_key', 'model_only', 'show_hostile', 'show_wrong_mime', 'show_huge', 'show_webrtc'],
       );
       assert.equal(
         offeredTools(tools, true),
