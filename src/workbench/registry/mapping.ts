@@ -36,6 +36,11 @@ export interface MappedServer {
   inputs: InputEntry[];
   /** What argumentPolicy.ts said of the package's arguments (nothing refused, or it would have thrown); none for a remote. */
   review?: ArgumentReview;
+  /**
+   * The folder an MCPB bundle was unpacked into. It exists on this computer only, so the entry works for this person
+   * only: it belongs in their own configuration, not in a workspace's shared mcp.json.
+   */
+  bundleRoot?: string;
 }
 
 /** An entry refused for its arguments: the message names each argument and why; `findings` are for the host. */

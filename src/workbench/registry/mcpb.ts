@@ -74,6 +74,7 @@ export async function installMcpb(
     entry: { type: 'stdio', command: config.command, args, ...(Object.keys(env).length > 0 ? { env } : {}) },
     inputs: collector.inputs,
     review,
+    bundleRoot: folder.root,
   };
 }
 

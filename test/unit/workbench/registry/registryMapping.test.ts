@@ -234,6 +234,7 @@ describe('server.json → mcp.json', () => {
     const mapped = await prepareServer(server, { key: 'bundle', bundleFolder: (s) => nodeBundleFolder(s, base) });
     const root = path.join(base, 'io.github.example_bundle@1.0.0');
     assert.deepEqual(mapped.entry, { type: 'stdio', command: 'node', args: [`${root}/server/index.mjs`] });
+    assert.equal(mapped.bundleRoot, root, 'the host learns the entry runs from a folder on this computer only');
     assert.ok(fs.readFileSync(path.join(root, 'server', 'index.mjs'), 'utf8').includes('count'));
     const tampered = await latest('tampered-bundle');
     const tamperedBase = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpb-'));
