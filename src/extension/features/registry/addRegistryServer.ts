@@ -65,13 +65,21 @@ export async function addRegistryServer(
       }),
   );
   await addServers(target, [{ name: key, entry: mapped.entry, inputs: mapped.inputs }]);
+  // A workspace's servers start after the first-start consent; the person's own (user settings) start when asked.
   void vscode.window.showInformationMessage(
-    vscode.l10n.t(
-      'Added {0} to {1} as "{2}". It starts after you confirm it, like any new server.',
-      escapeForDisplay(entry.server.name),
-      targetLabel(target),
-      key,
-    ),
+    target.kind === 'workspace'
+      ? vscode.l10n.t(
+          'Added {0} to {1} as "{2}". It starts after you confirm it, like any new server.',
+          escapeForDisplay(entry.server.name),
+          targetLabel(target),
+          key,
+        )
+      : vscode.l10n.t(
+          'Added {0} to {1} as "{2}". Start it from the Servers view.',
+          escapeForDisplay(entry.server.name),
+          targetLabel(target),
+          key,
+        ),
   );
   return key;
 }
