@@ -5,7 +5,7 @@
  * args> image …`): an entry could name another package there (`--package=evil`), another source (`--from
  * git+http://…`), another entrypoint, root privileges or a host mount, and still be labelled "weather". Its
  * `packageArguments` go to the server, after the package, where the launcher no longer reads options; there the
- * one danger is a shell. Its `environmentVariables` reach the launcher's own process (npx, uvx, the docker client),
+ * one danger is a shell (or an interpreter's inline code). Its `environmentVariables` reach the launcher's own process (npx, uvx, the docker client),
  * where some names are configuration (`npm_config_registry`, `DOCKER_HOST`).
  *
  * Each runtime's options are read as that runtime reads them (`--flag=value`, `--flag value`, short clusters such
@@ -68,7 +68,7 @@ export const REASON_TEXT: Readonly<Record<ArgumentReason, string>> = {
   'local-path': 'names a file or folder on this computer, which changes what the launcher runs or reads',
   'insecure-download': 'turns off the verification of what is downloaded',
   entrypoint: 'replaces the program the container image runs',
-  shell: 'runs a shell command',
+  shell: "runs a shell command or an interpreter's inline code",
   privilege: 'gives the container privileges over the host',
   'host-namespace': "shares the host's (or another container's) network, processes or other namespaces",
   device: "gives the container the host's devices",
@@ -311,14 +311,16 @@ const OCI_RULES: readonly FlagRule[] = [
       '--tmpfs',
       '--stop-timeout',
       '--stop-signal',
-      '--log-driver',
-      '--log-opt',
       '--expose',
       '--cap-drop',
-      '--dns',
-      '--dns-search',
     ],
     takesValue: true,
+  },
+  // Another DNS server answers the container's look-ups; a log driver can send its output to another host: shown.
+  {
+    names: ['--dns', '--dns-search', '--log-driver', '--log-opt'],
+    takesValue: true,
+    check: always(unusual('unusual-option')),
   },
   // Its own network, the default bridge, or none: fine; the host's, or another container's, is not.
   { names: ['--network', '--net'], takesValue: true, check: namespaceCheck },
@@ -401,7 +403,26 @@ const RULES: Readonly<Record<Runtime, readonly FlagRule[]>> = {
 
 /** Programs that run a command line given as an argument, and the options that give it. */
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'fish', 'ash', 'csh', 'tcsh', 'cmd', 'powershell', 'pwsh']);
-const SHELL_COMMAND_FLAG = /^(-[a-z]*c[a-z]*|\/c|\/k|-command|-c|-encodedcommand|-e|-ec)$/i;
+const SHELL_COMMAND_FLAG = /^(-[a-z]*c[a-z]*|\/c|\/k|-command|-encodedcommand|-e|-ec)$/i;
+/** Interpreters that run inline code, and their options for it (`python -c`, `node -e`, `perl -e`). */
+const INTERPRETERS = new Map<string, RegExp>([
+  ['python', /^-[a-z]*c$/i],
+  ['node', /^(-e|-p|--eval|--print)(=.*)?$/],
+  ['deno', /^eval$/],
+  ['bun', /^(-e|--eval)$/],
+  ['perl', /^-[a-z]*[eE]$/],
+  ['ruby', /^-[a-z]*e$/],
+  ['php', /^-r$/],
+]);
+
+/** The option after `token` makes it run inline code: a shell's `-c` or an interpreter's `-c`/`-e`. */
+function runsInlineCode(token: string, next: string | undefined): boolean {
+  if (next === undefined) return false;
+  const base = (token.split(/[\\/]/).pop() ?? token).toLowerCase().replace(/\.exe$/, '');
+  if (SHELLS.has(base)) return SHELL_COMMAND_FLAG.test(next);
+  const interpreter = base.replace(/[\d.]+$/, '');
+  return INTERPRETERS.get(interpreter)?.test(next) ?? false;
+}
 
 function isShell(token: string): boolean {
   const base = token.split(/[\\/]/).pop() ?? token;
@@ -634,7 +655,7 @@ function reviewPackageArgs(runtime: Runtime, tokens: readonly string[]): Argumen
   const findings: ArgumentFinding[] = [];
   tokens.forEach((token, index) => {
     const next = tokens[index + 1];
-    if (isShell(token) && next !== undefined && SHELL_COMMAND_FLAG.test(next))
+    if (runsInlineCode(token, next))
       findings.push({ verdict: 'refused', place: 'package', argument: `${token} ${next}`, reason: 'shell' });
   });
   if ((runtime === 'docker' || runtime === 'podman') && tokens.length > 0 && !tokens[0].startsWith('-')) {

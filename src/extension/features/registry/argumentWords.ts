@@ -21,7 +21,7 @@ export function sayReason(reason: ArgumentReason): string {
     case 'entrypoint':
       return vscode.l10n.t('replaces the program the container image runs');
     case 'shell':
-      return vscode.l10n.t('runs a shell command');
+      return vscode.l10n.t("runs a shell command or an interpreter's inline code");
     case 'privilege':
       return vscode.l10n.t('gives the container privileges over the host');
     case 'host-namespace':

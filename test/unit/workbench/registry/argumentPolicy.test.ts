@@ -114,6 +114,8 @@ describe('refused: another package, source, entrypoint, privilege, host access o
     ['docker', [], ['/bin/bash'], '/bin/bash', 'shell'], // replaces the image's command
     ['npx', [], ['--stdio', 'bash', '-lc', 'id'], 'bash -lc', 'shell'],
     ['mcpb', [], ['cmd.exe', '/c', 'calc'], 'cmd.exe /c', 'shell'],
+    ['docker', [], ['python3', '-c', 'import os'], 'python3 -c', 'shell'],
+    ['uvx', [], ['--', 'node', '--eval=process.exit()'], 'node --eval=process.exit()', 'shell'],
   ];
   for (const [runtime, runtimeArgs, packageArgs, argument, reason] of attacks) {
     test(`${runtime} ${[...runtimeArgs, '<package>', ...packageArgs].join(' ')}`, () => {
@@ -190,6 +192,7 @@ describe('unusual: shown, not refused', () => {
     ['docker', ['--label', '--rm'], [], '--label --rm', 'flag-like-value'],
     ['docker', [], ['/usr/bin/python3', 'server.py'], '/usr/bin/python3', 'other-program'],
     ['dnx', ['--prerelease'], [], '--prerelease', 'unusual-option'],
+    ['docker', ['--log-driver', 'syslog'], [], '--log-driver syslog', 'unusual-option'],
   ];
   for (const [runtime, runtimeArgs, packageArgs, argument, reason] of shown) {
     test(`${runtime} ${[...runtimeArgs, '<package>', ...packageArgs].join(' ')}`, () => {
