@@ -4,8 +4,10 @@ import { errorMessage } from '../protocol/errors';
 import { defaultAuthDir } from '../workbench/node/auth/fileAuthStore';
 import { RegistryClient, RegistryError } from '../workbench/registry/client';
 import { namesInConfig, uniqueKey, writeMappedServer } from '../workbench/registry/configWrite';
+import { describeFinding, unusualFindings } from '../workbench/registry/argumentPolicy';
 import {
   describeRunOption,
+  reviewRunOption,
   runOptions,
   runsWhere,
   statusNotice,
@@ -57,7 +59,9 @@ export async function runRegistry(
       case 'show': {
         const name = single(rest, 'registry show needs a server name, e.g. io.github.user/weather');
         const entry = await client.get(name, args.version);
-        out(`${toJsonText({ ...entry, runsOn: runOptions(entry.server).map(describeRunOption) }, 2)}\n`);
+        out(
+          `${toJsonText({ ...entry, runsOn: runOptions(entry.server).map(describeRunOption), ...argumentNotes(entry.server) }, 2)}\n`,
+        );
         return 0;
       }
       case 'add':
@@ -106,6 +110,14 @@ async function add(
     option,
     bundleFolder: nodeBundleFolder,
   });
+  for (const finding of mapped.review ? unusualFindings(mapped.review) : [])
+    err(
+      `warning: ${escapeForDisplay(entry.server.name)}: unusual ${escapeForDisplay(describeFinding(finding))}; written as given\n`,
+    );
+  if (mapped.bundleRoot)
+    err(
+      `warning: the MCPB bundle was unpacked into ${escapeForDisplay(mapped.bundleRoot)} on this computer; ${escapeForDisplay(configPath)} runs it from there, so the entry works for you only (keep it out of a shared mcp.json)\n`,
+    );
   const updated = writeMappedServer(text, key, mapped);
   // Write a sibling file and rename it over the config, so an interrupted write never leaves half a file.
   const temporary = `${configPath}.${process.pid}.tmp`;
@@ -130,6 +142,17 @@ function chooseOption(server: ServerJson, via: string | undefined): RunOption | 
       `${server.name} ${server.version} has no ${via} way to run; it offers: ${options.map(describeRunOption).join('; ') || 'nothing'}`,
     );
   return found;
+}
+
+/** `arguments`: each way to run with what the argument policy refuses or shows (English), when there is any. */
+function argumentNotes(server: ServerJson): { arguments?: Record<string, string[]> } {
+  const notes: Record<string, string[]> = {};
+  for (const option of runOptions(server)) {
+    const findings = reviewRunOption(server, option)?.findings ?? [];
+    if (findings.length > 0)
+      notes[describeRunOption(option)] = findings.map((finding) => `${finding.verdict}: ${describeFinding(finding)}`);
+  }
+  return Object.keys(notes).length > 0 ? { arguments: notes } : {};
 }
 
 function summary(entry: RegistryEntry): Record<string, unknown> {

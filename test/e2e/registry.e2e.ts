@@ -1,9 +1,11 @@
 /**
  * End-to-end test of the MCP Registry in a real VS Code (code-server) driven from Chromium: "MCP Workbench: Browse
- * MCP Registry…" lists the fixture registry (mcpWorkbench.registry.url), searches as the person types, shows the
- * chosen server's details, and Add to Workspace writes the entry into the commented .vscode/mcp.json. The entry
- * is an MCPB bundle, downloaded and checked against its fileSha256; the server starts only after the first-start
- * confirmation, which shows its command line.
+ * MCP Registry…" lists the fixture registry (mcpWorkbench.registry.url), searches as the person types, and shows the
+ * chosen server's details. An entry whose runtime arguments would run something else than its label (a privileged
+ * container with the host's disk and a shell) lists them in its detail, and Add refuses it naming each one. The
+ * Counter bundle (MCPB, downloaded and checked against its fileSha256) is unpacked on this computer, so Add to
+ * Workspace asks to put it into the user settings instead, leaving the shared .vscode/mcp.json as it was; the server
+ * then starts and its tools are listed.
  *
  * Run: node --import tsx --test test/e2e/registry.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -15,6 +17,7 @@ import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
 import {
+  answerDialog,
   clickUncovered,
   openViewContainer,
   quickPick,
@@ -54,9 +57,38 @@ test(
       });
       await openViewContainer(page, 'MCP Workbench');
 
+      // A hostile entry: its detail names what is refused, and Add refuses it with the argument and why.
+      await runPickerCommand(page, 'MCP Workbench: Browse MCP Registry…');
+      await typeInQuickInput(page, 'whole host', { submit: false });
+      const fixture = registry;
+      await waitUntil('the search to reach the registry', () =>
+        fixture.requests.some((url) => url.includes('search=whole')) ? true : undefined,
+      );
+      await quickPick(page, /io\.github\.example\/privileged/);
+      const detail = await waitUntil('the refused arguments in the detail', async () => {
+        const text = (await page.locator('.quick-input-widget').textContent()) ?? '';
+        return text.includes('--privileged') ? text : undefined;
+      });
+      for (const expected of [
+        'Refused runtime argument: --privileged',
+        'gives the container privileges over the host',
+        'Refused runtime argument: -v /:/host',
+        'Refused runtime argument: --entrypoint /bin/sh',
+      ])
+        assert.ok(detail.includes(expected), `the detail does not show "${expected}":\n${detail}`);
+      await screenshot(page, 'registry-00-refused-detail');
+      await quickPick(page, /Add to Workspace/);
+      const refusal = await answerDialog(page, 'OK');
+      assert.ok(
+        refusal.includes('io.github.example/privileged is not added') &&
+          refusal.includes('runtime argument "--privileged": gives the container privileges over the host') &&
+          refusal.includes('runtime argument "-v /:/host": mounts a folder or file of the host into the container'),
+        `the refusal does not name the arguments: ${refusal}`,
+      );
+      assert.ok(!(wholeJsoncText(configFile) ?? '').includes('privileged'), 'nothing was written');
+
       await runPickerCommand(page, 'MCP Workbench: Browse MCP Registry…');
       await typeInQuickInput(page, 'counter', { submit: false });
-      const fixture = registry;
       await waitUntil('the search to reach the registry', () =>
         fixture.requests.some((url) => url.includes('search=counter')) ? true : undefined,
       );
@@ -64,17 +96,21 @@ test(
       await quickPick(page, /Counter bundle/);
       await screenshot(page, 'registry-02-details');
       await quickPick(page, /Add to Workspace/);
+      const moved = await answerDialog(page, 'Add to User Settings');
+      assert.ok(
+        moved.includes('MCPB bundle unpacked on this computer') && moved.includes('they do not have the bundle'),
+        `the bundle's move to the user settings is not explained: ${moved}`,
+      );
 
+      const settingsFile = path.join(vscode.userDataDir, 'User', 'settings.json');
       const written = await waitUntil(
-        'the registry entry in mcp.json',
+        'the registry entry in the user settings',
         () => {
-          // Whole: the entry's name comes before its command line, which is asserted below.
-          const text = wholeJsoncText(configFile);
+          const text = wholeJsoncText(settingsFile);
           return text?.includes('"bundle"') ? text : undefined;
         },
         60_000,
       );
-      assert.ok(written.includes(COMMENT), `the comment was not kept:\n${written}`);
       const bundleScript = path.join(
         configHome,
         'mcp-workbench',
@@ -84,24 +120,21 @@ test(
         'index.mjs',
       );
       assert.ok(
-        written.includes(bundleScript),
+        written.includes(JSON.stringify(bundleScript).slice(1, -1)),
         `the entry does not run the unpacked bundle ${bundleScript}:\n${written}`,
       );
       assert.ok(fs.existsSync(bundleScript), 'the verified bundle was unpacked');
+      const shared = wholeJsoncText(configFile) ?? '';
+      assert.ok(
+        shared.includes(COMMENT) && !shared.includes('bundle') && !shared.includes(configHome),
+        `the shared mcp.json changed:\n${shared}`,
+      );
 
       await waitUntil('"bundle" in the Servers view', async () =>
         (await sidebarRows(page)).some((row) => row.includes('bundle')) ? true : undefined,
       );
+      // The person's own server: it starts when they ask, without the workspace's first-start consent.
       await clickUncovered(page, page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'bundle' }).first());
-      const dialog = page.locator('.monaco-dialog-box').first();
-      await dialog.waitFor({ state: 'visible', timeout: 30_000 });
-      const dialogText = (await dialog.textContent()) ?? '';
-      assert.ok(
-        dialogText.includes('bundle') && dialogText.includes('index.mjs'),
-        `the confirmation does not show the command line: ${dialogText}`,
-      );
-      await screenshot(page, 'registry-03-confirm');
-      await dialog.locator('.monaco-button', { hasText: 'Allow and Start' }).first().click();
       await waitUntil(
         'the tools of the added server',
         async () => ((await sidebarRows(page)).some((row) => row.includes('count')) ? true : undefined),

@@ -1,4 +1,12 @@
 import type { InputEntry } from '../config/jsoncEdit';
+import {
+  describeFinding,
+  refusedFindings,
+  reviewArguments,
+  type ArgumentFinding,
+  type ArgumentReview,
+  type Runtime,
+} from './argumentPolicy';
 import { InputCollector } from './inputs';
 import type {
   KeyValueInput,
@@ -13,7 +21,9 @@ import { RegistryEntryError } from './validate';
 /**
  * server.json → one mcp.json entry (plus the `inputs` it refers to). Commands are argv arrays, never a shell line;
  * the program is chosen by the package type (npx, uvx, docker, dnx), and a `runtimeHint` is only followed when it
- * names another launcher of that type, so an entry cannot make us run `bash`.
+ * names another launcher of that type, so an entry cannot make us run `bash`. Its arguments and environment names
+ * pass argumentPolicy.ts: a refused one refuses the entry (ArgumentsRefusedError), unusual ones come back in
+ * `review` for the host to show before the entry is written.
  */
 
 export type RunOption =
@@ -24,6 +34,23 @@ export interface MappedServer {
   entry: Record<string, unknown>;
   /** The `inputs` definitions the entry's `${input:…}` refer to, to add to the same file. */
   inputs: InputEntry[];
+  /** What argumentPolicy.ts said of the package's arguments (nothing refused, or it would have thrown); none for a remote. */
+  review?: ArgumentReview;
+  /**
+   * The folder an MCPB bundle was unpacked into. It exists on this computer only, so the entry works for this person
+   * only: it belongs in their own configuration, not in a workspace's shared mcp.json.
+   */
+  bundleRoot?: string;
+}
+
+/** An entry refused for its arguments: the message names each argument and why; `findings` are for the host. */
+export class ArgumentsRefusedError extends RegistryEntryError {
+  constructor(
+    readonly serverName: string,
+    readonly findings: readonly ArgumentFinding[],
+  ) {
+    super(`${serverName} is not added: its ${findings.map(describeFinding).join('; ')}`);
+  }
 }
 
 interface MapOptions {
@@ -36,7 +63,7 @@ interface MapOptions {
 }
 
 /** The launchers a package type may run with; the first is the default. */
-const LAUNCHERS: Readonly<Record<string, readonly string[]>> = {
+const LAUNCHERS: Readonly<Record<string, readonly Runtime[]>> = {
   npm: ['npx', 'bunx', 'pnpx'],
   pypi: ['uvx', 'pipx'],
   oci: ['docker', 'podman'],
@@ -108,9 +135,9 @@ export function mapServer(server: ServerJson, options: MapOptions): MappedServer
   if (!option)
     throw new RegistryEntryError(`${server.name} lists neither packages nor remotes, so there is nothing to run`);
   const collector = new InputCollector(options.key, server.title ?? server.name, options.takenInputIds);
-  const entry =
-    option.kind === 'remote' ? remoteEntry(option.remote, collector) : packageEntry(server, option.pkg, collector);
-  return { entry, inputs: collector.inputs };
+  if (option.kind === 'remote') return { entry: remoteEntry(option.remote, collector), inputs: collector.inputs };
+  const { entry, review } = packageEntry(server, option.pkg, collector);
+  return { entry, inputs: collector.inputs, review };
 }
 
 function remoteEntry(remote: RegistryRemote, collector: InputCollector): Record<string, unknown> {
@@ -119,7 +146,11 @@ function remoteEntry(remote: RegistryRemote, collector: InputCollector): Record<
   return { type: remote.type === 'sse' ? 'sse' : 'http', url, ...(Object.keys(headers).length > 0 ? { headers } : {}) };
 }
 
-function packageEntry(server: ServerJson, pkg: RegistryPackage, collector: InputCollector): Record<string, unknown> {
+function packageEntry(
+  server: ServerJson,
+  pkg: RegistryPackage,
+  collector: InputCollector,
+): { entry: Record<string, unknown>; review: ArgumentReview } {
   if (pkg.transport.type !== 'stdio') {
     throw new RegistryEntryError(
       `${server.name}: the ${pkg.registryType} package ${pkg.identifier} serves ${pkg.transport.type} on ${pkg.transport.url} once started; ` +
@@ -128,16 +159,25 @@ function packageEntry(server: ServerJson, pkg: RegistryPackage, collector: Input
   }
   if (pkg.registryType === 'mcpb')
     throw new RegistryEntryError(`${server.name}: an MCPB package is downloaded and verified first (installMcpb)`);
-  const launchers = LAUNCHERS[pkg.registryType];
+  const launchers = launchersOf(pkg);
   if (!launchers)
     throw new RegistryEntryError(
       `${server.name}: packages of type ${JSON.stringify(pkg.registryType)} cannot be run by MCP Workbench (npm, pypi, oci, nuget and mcpb can)`,
     );
-  const command = pkg.runtimeHint && launchers.includes(pkg.runtimeHint) ? pkg.runtimeHint : launchers[0];
+  const command = launcherOf(pkg, launchers);
   const runtimeArgs = argv(pkg.runtimeArguments, collector);
   const packageArgs = argv(pkg.packageArguments, collector);
   const env = keyValues(pkg.environmentVariables, collector);
-  const withEnv = (entry: Record<string, unknown>) => (Object.keys(env).length > 0 ? { ...entry, env } : entry);
+  const review = enforce(server, {
+    runtime: command,
+    runtimeArgs,
+    packageArgs,
+    environment: pkg.environmentVariables.map((variable) => variable.name),
+  });
+  const withEnv = (entry: Record<string, unknown>) => ({
+    entry: Object.keys(env).length > 0 ? { ...entry, env } : entry,
+    review,
+  });
   switch (pkg.registryType) {
     case 'npm': {
       // npx asks "Ok to proceed?" on stdin, which is the protocol stream: -y answers it.
@@ -181,6 +221,48 @@ function packageEntry(server: ServerJson, pkg: RegistryPackage, collector: Input
         `${server.name}: packages of type ${JSON.stringify(pkg.registryType)} cannot be run by MCP Workbench`,
       );
   }
+}
+
+/** The launchers of the package's type (own keys only: a registryType "constructor" is no type). */
+function launchersOf(pkg: RegistryPackage): readonly Runtime[] | undefined {
+  return Object.hasOwn(LAUNCHERS, pkg.registryType) ? LAUNCHERS[pkg.registryType] : undefined;
+}
+
+/** The launcher the mapping runs a package with: the `runtimeHint` when it is one of the type's, else the first. */
+function launcherOf(pkg: RegistryPackage, launchers: readonly Runtime[]): Runtime {
+  return launchers.find((launcher) => launcher === pkg.runtimeHint) ?? launchers[0];
+}
+
+/** The policy's review, or the entry refused with every refused argument named. */
+export function enforce(server: ServerJson, input: Parameters<typeof reviewArguments>[0]): ArgumentReview {
+  const review = reviewArguments(input);
+  const refused = refusedFindings(review);
+  if (refused.length > 0) throw new ArgumentsRefusedError(server.name, refused);
+  return review;
+}
+
+/**
+ * What the policy says of one way to run a server, without writing or refusing anything: for the registry browser's
+ * detail and the add confirmation. Undefined for a remote or a package type nothing runs.
+ */
+export function reviewRunOption(server: ServerJson, option: RunOption): ArgumentReview | undefined {
+  if (option.kind === 'remote') return undefined;
+  const { pkg } = option;
+  // The words are what the mapping would write; the inputs it would add are thrown away.
+  const collector = new InputCollector('review', server.name);
+  const packageArgs = argv(pkg.packageArguments, collector);
+  const environment = pkg.environmentVariables.map((variable) => variable.name);
+  // A bundle runs its manifest's command: the entry's runtime arguments are not written (mcpb.ts), so not judged.
+  if (pkg.registryType === 'mcpb')
+    return reviewArguments({ runtime: 'mcpb', runtimeArgs: [], packageArgs, environment });
+  const launchers = launchersOf(pkg);
+  if (!launchers) return undefined;
+  return reviewArguments({
+    runtime: launcherOf(pkg, launchers),
+    runtimeArgs: argv(pkg.runtimeArguments, collector),
+    packageArgs,
+    environment,
+  });
 }
 
 /** `image:version`, unless the identifier already pins a tag or a digest. */

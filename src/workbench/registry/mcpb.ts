@@ -1,7 +1,7 @@
 import { InputLimitError, readBytesCapped } from '../../protocol/limits/inputLimits';
 import { checkExternalUrl } from '../urlPolicy';
 import { InputCollector } from './inputs';
-import { argv, type MappedServer } from './mapping';
+import { argv, enforce, type MappedServer } from './mapping';
 import type { RegistryPackage, ServerJson } from './types';
 import { RegistryEntryError } from './validate';
 import { readZip } from './zip';
@@ -40,6 +40,13 @@ export async function installMcpb(
   options: McpbOptions,
 ): Promise<MappedServer> {
   const where = `${server.name}: the MCPB bundle ${pkg.identifier}`;
+  // Its arguments are judged before anything is downloaded (a throwaway collector: only the words matter here).
+  const review = enforce(server, {
+    runtime: 'mcpb',
+    runtimeArgs: [],
+    packageArgs: argv(pkg.packageArguments, new InputCollector('review', server.name)),
+    environment: pkg.environmentVariables.map((variable) => variable.name),
+  });
   if (!pkg.fileSha256)
     throw new RegistryEntryError(`${where} has no fileSha256, so it cannot be verified; it is not installed`);
   const url = bundleUrl(pkg.identifier, where);
@@ -66,6 +73,8 @@ export async function installMcpb(
   return {
     entry: { type: 'stdio', command: config.command, args, ...(Object.keys(env).length > 0 ? { env } : {}) },
     inputs: collector.inputs,
+    review,
+    bundleRoot: folder.root,
   };
 }
 

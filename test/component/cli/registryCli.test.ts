@@ -189,6 +189,11 @@ describe('registry add', () => {
       { XDG_CONFIG_HOME: xdg },
     );
     assert.equal(run.code, 0, run.stderr);
+    // The bundle is on this computer only: the person is told that the entry works for them only.
+    assert.match(
+      run.stderr,
+      /warning: the MCPB bundle was unpacked into .*io\.github\.example_bundle@1\.0\.0 on this computer; .* runs it from there, so the entry works for you only/,
+    );
     const tools = await cli(['tools', '--config', config, '--server', 'bundle']);
     assert.equal(tools.code, 0, tools.stderr);
     assert.deepEqual(
@@ -243,6 +248,72 @@ describe('registry add', () => {
     assert.equal(clash.code, 1);
     assert.match(clash.stderr, /a server named "a" already exists/);
     assert.equal(fs.readFileSync(taken, 'utf8'), original);
+  });
+
+  test('an entry whose runtime arguments would run something else exits 1 naming each argument and why, and leaves the config byte for byte', async () => {
+    const original = '{\n  // untouched\n  "servers": {}\n}\n';
+    for (const [name, message] of [
+      [
+        'privileged',
+        /io\.github\.example\/privileged is not added: its runtime argument "--privileged": gives the container privileges over the host; runtime argument "-v \/:\/host": mounts a folder or file of the host into the container; runtime argument "--entrypoint \/bin\/sh": replaces the program the container image runs/,
+      ],
+      [
+        'from-git',
+        /io\.github\.example\/from-git is not added: its runtime argument "--from git\+http:\/\/evil\.example\/harmless\.git": makes the launcher fetch the package from another registry/,
+      ],
+      [
+        'other-package',
+        /io\.github\.example\/other-package is not added: its runtime argument "--package=evil-pkg": selects another package than the one the entry is listed under/,
+      ],
+    ] as const) {
+      const config = configWith(original);
+      const run = await cli([
+        'registry',
+        'add',
+        `io.github.example/${name}`,
+        '--registry',
+        registry.url,
+        '--config',
+        config,
+      ]);
+      assert.equal(run.code, 1, `${name}: ${run.stderr}`);
+      assert.match(run.stderr, message);
+      assert.equal(run.stdout, '');
+      assert.equal(fs.readFileSync(config, 'utf8'), original, `${name} left the file as it was`);
+    }
+    const shown = await cli(['registry', 'show', 'io.github.example/privileged', '--registry', registry.url]);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.deepEqual((JSON.parse(shown.stdout) as { arguments: unknown }).arguments, {
+      'OCI docker.io/example/harmless@1.0.0': [
+        'refused: runtime argument "--privileged": gives the container privileges over the host',
+        'refused: runtime argument "-v /:/host": mounts a folder or file of the host into the container',
+        'refused: runtime argument "--entrypoint /bin/sh": replaces the program the container image runs',
+      ],
+    });
+  });
+
+  test('an unusual runtime option is written as given, with a warning naming it', async () => {
+    const config = configWith('{}');
+    const run = await cli([
+      'registry',
+      'add',
+      'io.github.example/unusual',
+      '--registry',
+      registry.url,
+      '--config',
+      config,
+    ]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(
+      run.stderr,
+      /warning: io\.github\.example\/unusual: unusual runtime argument "--frobnicate fast": is not an option MCP Workbench knows for this launcher; written as given/,
+    );
+    assert.deepEqual((JSON.parse(run.stdout) as { entry: { args: string[] } }).entry.args, [
+      '-y',
+      '--frobnicate',
+      'fast',
+      '@example/unusual-mcp@1.0.0',
+    ]);
   });
 
   test('usage errors exit 2', async () => {

@@ -1,9 +1,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { defaultAuthDir } from '../../../workbench/node/auth/fileAuthStore';
+import { refusedFindings, unusualFindings } from '../../../workbench/registry/argumentPolicy';
 import { namesInConfig, uniqueKey } from '../../../workbench/registry/configWrite';
 import {
   describeRunOption,
+  reviewRunOption,
   runOptions,
   statusNotice,
   suggestKey,
@@ -15,12 +17,16 @@ import type { RegistryEntry, ServerJson } from '../../../workbench/registry/type
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { addServers, takenNames, targetLabel, type ConfigTarget } from '../../platform/config/configTargets';
 import { userServersValue } from '../../platform/config/userServers';
+import { sayFindings } from './argumentWords';
 
 /**
  * Adds one registry server (or an imported server.json) to a target: a deprecated entry is confirmed first, the
  * package or remote is chosen when there are several, the key is made unique, the entry and its inputs are built in
  * full (an MCPB bundle downloaded and verified), and only then is the file written, through the JSONC editor.
- * The server is not started here: it starts like any other, through the first-start consent.
+ * Before any of that, the way to run passes the argument policy: refused arguments refuse the entry, unusual ones
+ * are confirmed. An MCPB bundle is unpacked on this computer, so it goes to the person's user settings, not into a
+ * workspace's shared mcp.json. The server is not started here: it starts like any other, through the first-start
+ * consent.
  */
 export async function addRegistryServer(
   entry: RegistryEntry,
@@ -39,6 +45,11 @@ export async function addRegistryServer(
   }
   const option = chosen ?? (await pickRunOption(entry.server));
   if (!option) return undefined;
+  if (!(await argumentsAccepted(entry.server, option))) return undefined;
+  if (isBundle(option) && target.kind === 'workspace') {
+    if (!(await bundleToUserSettings(entry.server, target))) return undefined;
+    target = { kind: 'user' };
+  }
   const key = uniqueKey(suggestKey(entry.server), await takenNames(target));
   const mapped = await vscode.window.withProgress(
     {
@@ -54,15 +65,82 @@ export async function addRegistryServer(
       }),
   );
   await addServers(target, [{ name: key, entry: mapped.entry, inputs: mapped.inputs }]);
+  // A workspace's servers start after the first-start consent; the person's own (user settings) start when asked.
   void vscode.window.showInformationMessage(
-    vscode.l10n.t(
-      'Added {0} to {1} as "{2}". It starts after you confirm it, like any new server.',
-      escapeForDisplay(entry.server.name),
-      targetLabel(target),
-      key,
-    ),
+    target.kind === 'workspace'
+      ? vscode.l10n.t(
+          'Added {0} to {1} as "{2}". It starts after you confirm it, like any new server.',
+          escapeForDisplay(entry.server.name),
+          targetLabel(target),
+          key,
+        )
+      : vscode.l10n.t(
+          'Added {0} to {1} as "{2}". Start it from the Servers view.',
+          escapeForDisplay(entry.server.name),
+          targetLabel(target),
+          key,
+        ),
   );
   return key;
+}
+
+/**
+ * The argument policy's word on the chosen way to run: a refused argument refuses the entry (each named, with why);
+ * unusual ones are listed prominently and the person confirms. The mapping refuses the same again (the backstop).
+ */
+async function argumentsAccepted(server: ServerJson, option: RunOption): Promise<boolean> {
+  const review = reviewRunOption(server, option);
+  if (!review) return true;
+  const refused = refusedFindings(review);
+  if (refused.length > 0) {
+    await vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        '{0} is not added: its arguments would run something else than {1}.',
+        escapeForDisplay(server.name),
+        escapeForDisplay(describeRunOption(option)),
+      ),
+      { modal: true, detail: sayFindings(refused) },
+    );
+    return false;
+  }
+  const unusual = unusualFindings(review);
+  if (unusual.length === 0) return true;
+  const proceed = vscode.l10n.t('Add Anyway');
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t(
+      '{0} runs {1} with arguments MCP Workbench does not know or that change how it runs. Add it only if you expect them:',
+      escapeForDisplay(server.name),
+      escapeForDisplay(describeRunOption(option)),
+    ),
+    { modal: true, detail: sayFindings(unusual) },
+    proceed,
+  );
+  return answer === proceed;
+}
+
+function isBundle(option: RunOption): boolean {
+  return option.kind === 'package' && option.pkg.registryType === 'mcpb';
+}
+
+/**
+ * An MCPB bundle is unpacked into this person's home folder, so an entry in a workspace's mcp.json would name a
+ * folder no one else who opens the workspace has: it goes to the user settings, once the person agrees.
+ */
+async function bundleToUserSettings(server: ServerJson, target: ConfigTarget): Promise<boolean> {
+  const toUser = vscode.l10n.t('Add to User Settings');
+  const answer = await vscode.window.showInformationMessage(
+    vscode.l10n.t('{0} runs from an MCPB bundle unpacked on this computer.', escapeForDisplay(server.name)),
+    {
+      modal: true,
+      detail: vscode.l10n.t(
+        '{0} is shared with everyone who opens this folder, and they do not have the bundle. It is added to your user settings instead ({1}).',
+        targetLabel(target),
+        targetLabel({ kind: 'user' }),
+      ),
+    },
+    toUser,
+  );
+  return answer === toUser;
 }
 
 /** One way to run it, or a choice when the entry lists several packages and remotes. */

@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import { RegistryClient } from '../../../workbench/registry/client';
-import { runsWhere } from '../../../workbench/registry/mapping';
+import { describeRunOption, reviewRunOption, runOptions, runsWhere } from '../../../workbench/registry/mapping';
 import type { RegistryEntry } from '../../../workbench/registry/types';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { showError } from '../../platform/ui/coreErrors';
+import { sayPlace, sayReason, shownArgument } from './argumentWords';
 
 /** Registry text in a quick pick: control characters escaped, `$(icon)` syntax defused, length bounded. */
 function shown(text: string, max = 200): string {
@@ -117,6 +118,7 @@ export async function showRegistryDetails(
           ),
         ]
       : []),
+    ...argumentItems(entry),
     ...(hasWorkspace
       ? [
           {
@@ -154,6 +156,23 @@ export async function showRegistryDetails(
     ignoreFocusOut: true,
   });
   return picked ? (picked.action ?? { kind: 'back' }) : undefined;
+}
+
+/**
+ * The arguments the policy refuses or finds unusual, one row each, above the Add actions: the entry is labelled by
+ * its package, and these are what would change what runs. A refused way to run is refused again on Add.
+ */
+function argumentItems(entry: RegistryEntry): vscode.QuickPickItem[] {
+  const options = runOptions(entry.server);
+  return options.flatMap((option) =>
+    (reviewRunOption(entry.server, option)?.findings ?? []).slice(0, 12).map((finding) => ({
+      label:
+        finding.verdict === 'refused'
+          ? `$(error) ${vscode.l10n.t('Refused {0}: {1}', sayPlace(finding), shownArgument(finding.argument))}`
+          : `$(warning) ${vscode.l10n.t('Unusual {0}: {1}', sayPlace(finding), shownArgument(finding.argument))}`,
+      detail: `${sayReason(finding.reason)}${options.length > 1 ? ` · ${shown(describeRunOption(option), 120)}` : ''}`,
+    })),
+  );
 }
 
 /** The versions the registry has, newest as it lists them; resolves with the chosen one. */
