@@ -154,6 +154,8 @@ describe('comparison', () => {
       expected: '"Echo: hi"',
       actual: '"Echo: bye"',
       reason: 'the value changed',
+      expectedValue: 'Echo: hi',
+      actualValue: 'Echo: bye',
     });
     assert.equal(rest.length, 0);
   });
