@@ -21,6 +21,7 @@ import {
   type RecordedServer,
   type RecordedStep,
 } from '../workbench/recordings/format';
+import type { Difference } from '../workbench/recordings/compare';
 import { describeFailure, normalizeAnswer, replayRecording, type ReplayReport } from '../workbench/recordings/replay';
 import { StepParamsError, answerOfError, type StepAnswer } from '../workbench/recordings/stepMethods';
 import { sessionRequest } from '../workbench/recordings/sessionRequests';
@@ -276,6 +277,19 @@ function quoteWord(word: string): string {
   return `"${word.replace(/[\\"]/g, (char) => `\\${char}`)}"`;
 }
 
+/**
+ * A difference as the JSON report gives it: the recorded and the received value as JSON values, not as JSON text in
+ * a string (which a CI log showed escaped twice over); a side with no value is left out, and the reason says which.
+ */
+function differenceJson(difference: Difference): unknown {
+  return {
+    path: difference.path,
+    reason: difference.reason,
+    ...('expectedValue' in difference ? { expected: difference.expectedValue } : {}),
+    ...('actualValue' in difference ? { actual: difference.actualValue } : {}),
+  };
+}
+
 function reportJson(file: string, report: ReplayReport): unknown {
   return {
     file,
@@ -285,7 +299,7 @@ function reportJson(file: string, report: ReplayReport): unknown {
       step: step.index + 1,
       name: step.label,
       passed: step.verdict.kind === 'passed',
-      ...(step.verdict.kind === 'failed' ? { differences: step.verdict.differences } : {}),
+      ...(step.verdict.kind === 'failed' ? { differences: step.verdict.differences.map(differenceJson) } : {}),
     })),
   };
 }

@@ -26,6 +26,9 @@ import type { HistoryLog } from '../workbench/history/historyLog';
 import type { HistoryTreeProvider } from './features/history/historyTreeProvider';
 import type { ServerManager } from './platform/servers/serverManager';
 import type { ServersTreeProvider } from './features/serversView/serversTreeProvider';
+import type { BindingConfirmer } from './features/testing/recordedServer';
+import { saveAsTestHooks, type EarlierAnswersQuestion } from './features/history/saveAsTest';
+import type { RecordingTestReport } from './features/testing/recordingTests';
 
 /**
  * Test hooks for configuration and lifecycle. Each replaces only the UI step (the input box, the modal); storage in
@@ -85,6 +88,21 @@ export interface ImportAnswers {
   pickServers(items: readonly ImportPickItem[]): readonly string[] | 'choose-file' | undefined;
   chooseFile(): string | undefined;
   pickTarget(): string | undefined;
+}
+
+/** Recorded tests in the Test Explorer: runs go through VS Code's own Testing commands; these see what they reported. */
+export interface TestingTestApi {
+  /** Answers the confirmation to replay a recording on a server outside the workspace; undefined restores the modal. */
+  setBindingConfirmer(confirmer: BindingConfirmer | undefined): void;
+  /** Shows a recording in the Test Explorer now, as Save as Test does (the file watcher may report it late). */
+  add(uri: vscode.Uri): Promise<void>;
+  /** Every verdict and output line the recordings' runs report to the Test Explorer, as they come. */
+  onDidReport: vscode.Event<RecordingTestReport>;
+  /**
+   * Answers Save as Test's question about steps answered before the server last started (the button's label, or
+   * undefined for Cancel); undefined restores the modal.
+   */
+  answerEarlierAnswers(answer: ((question: EarlierAnswersQuestion) => string | undefined) | undefined): void;
 }
 
 /** What integration tests reach through the extension's API: the open form and the last result shown. */
@@ -192,6 +210,7 @@ export interface McpWorkbenchTestHooks {
   /** Configuration/lifecycle test hooks: pre-answered input prompts and launch confirmations, the status bar. */
   config: ConfigTestApi;
   auth: AuthTestApi;
+  testing: TestingTestApi;
   /**
    * Fires the roots provider's change event as a workspace-folder change does. In a single-folder window, adding a
    * folder enters an untitled workspace, which restarts the extension host, so tests cannot change folders for real.
@@ -366,6 +385,12 @@ export function createTestHooks(
       completionPick: shownCompletionPick,
     },
     sampling: samplingApi,
+    testing: {
+      setBindingConfirmer: (confirmer) => (features.testing.recordings.bindingConfirmer = confirmer),
+      add: (uri) => features.testing.recordings.add(uri),
+      onDidReport: features.testing.recordings.onDidReport,
+      answerEarlierAnswers: (answer) => (saveAsTestHooks.answerEarlierAnswers = answer),
+    },
     simulateWorkspaceFoldersChanged: () => host.simulateWorkspaceFoldersChanged(),
     simulateWorkspaceTrust: (trusted) => host.simulateWorkspaceTrust(trusted),
   };

@@ -17,6 +17,9 @@ export interface Difference {
   actual: string;
   /** Why they differ, in words. */
   reason: string;
+  /** The values themselves (absent when there is none), for a report in JSON that should not hold JSON in strings. */
+  expectedValue?: unknown;
+  actualValue?: unknown;
 }
 
 /** At most this many differences are listed per step; the first one is what a failing run names. */
@@ -66,6 +69,8 @@ function walk(root: Pending, rules: readonly CompiledRule[], limit: number): Dif
       expected: node.presence === 'absent-in-expected' ? '(absent)' : jsonPreview(node.expected, PREVIEW_CHARS),
       actual: node.presence === 'absent-in-actual' ? '(absent)' : jsonPreview(node.actual, PREVIEW_CHARS),
       reason,
+      ...(node.presence === 'absent-in-expected' ? {} : { expectedValue: node.expected }),
+      ...(node.presence === 'absent-in-actual' ? {} : { actualValue: node.actual }),
     });
   };
   for (let node = stack.pop(); node !== undefined && differences.length < limit; node = stack.pop()) {

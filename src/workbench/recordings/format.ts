@@ -31,7 +31,10 @@ export type RecordedServer = (
   | { kind: 'config'; config: string; server: string }
 ) & {
   era?: EraPreference;
-  /** The server's name where it was recorded; VS Code runs the configured server of this name when there is one. */
+  /**
+   * The server's name where it was recorded; VS Code runs the configured server of this name (which one, and when it
+   * asks first: binding.ts).
+   */
   name?: string;
 };
 

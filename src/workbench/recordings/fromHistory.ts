@@ -53,3 +53,22 @@ export function historyStep(entry: HistoryEntry): HistoryStepChoice {
     }
   }
 }
+
+/**
+ * The chosen entries split at the latest start of the server that answered each: `earlier` were answered by a
+ * process before it (an earlier build, when dev mode restarted the server after an edit), `since` by the one running
+ * now. `latestStart` gives a server's latest start time (ms), undefined when it has not started in this window.
+ */
+export function splitAtLatestStart<T extends { entry: HistoryEntry }>(
+  chosen: readonly T[],
+  latestStart: (serverId: string) => number | undefined,
+): { earlier: T[]; since: T[] } {
+  const earlier: T[] = [];
+  const since: T[] = [];
+  for (const choice of chosen) {
+    const started = latestStart(choice.entry.server.id);
+    // Not started in this window: every entry (History read from disk included) came from a process before it.
+    (started !== undefined && choice.entry.startedAt >= started ? since : earlier).push(choice);
+  }
+  return { earlier, since };
+}

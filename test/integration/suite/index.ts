@@ -15,6 +15,7 @@ import { hostileSuite } from './hostile.suite';
 import { lifecycleSuite } from './lifecycle.suite';
 import { modernSuite } from './modern.suite';
 import { oauthSuite } from './oauth.suite';
+import { recordingsSuite } from './recordings.suite';
 import { samplingSuite } from './sampling.suite';
 import { treeSuite } from './tree.suite';
 
@@ -30,6 +31,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   modern: modernSuite('stdio'),
   'modern-http': modernSuite('http'),
   oauth: oauthSuite,
+  recordings: recordingsSuite,
 };
 
 /** The suites named in `selection` (comma-separated, in that order), or all; an unknown name throws. */

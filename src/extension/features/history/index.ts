@@ -10,7 +10,7 @@ import {
   type HistoryContext,
 } from './historyCommands';
 import { HISTORY_VIEW_ID, HistoryTreeProvider, type HistoryNode } from './historyTreeProvider';
-import { saveHistoryAsTest } from './saveAsTest';
+import { saveHistoryAsTest, ServerStarts } from './saveAsTest';
 
 /** The History view: every exchange of the session, opened again, re-run, copied as a CLI command, saved as a test. */
 export const historyFeature = defineFeature({
@@ -22,7 +22,9 @@ export const historyFeature = defineFeature({
       treeDataProvider: historyTree,
       showCollapseAll: true,
     });
-    own(historyTree, historyView);
+    // Watched from activation, so Save as Test knows which answers came before a server's latest start.
+    const starts = new ServerStarts(manager);
+    own(historyTree, historyView, starts);
     const context: HistoryContext = {
       history,
       manager,
@@ -51,6 +53,7 @@ export const historyFeature = defineFeature({
           const saved = await saveHistoryAsTest(
             history,
             manager,
+            starts,
             argument,
             preset as { entryIds?: number[]; file?: string } | undefined,
           );

@@ -2,6 +2,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { HistoryEntry, HistoryLog } from '../../../workbench/history/historyLog';
 import { MASK, maskText } from '../../../workbench/secrets';
+import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import {
   MCPTEST_FORMAT_VERSION,
   serializeRecording,
@@ -9,11 +10,51 @@ import {
   type RecordedStep,
 } from '../../../workbench/recordings/format';
 import { proposedTestPath, withTestSuffix } from '../../../workbench/recordings/testFile';
-import { historyStep } from '../../../workbench/recordings/fromHistory';
+import { historyStep, splitAtLatestStart } from '../../../workbench/recordings/fromHistory';
 import { cliTarget } from './historyCommands';
 import type { HistoryNode } from './historyTreeProvider';
 import { operationTitle, outcomeLabel } from './historyTreeProvider';
 import type { ServerManager } from '../../platform/servers/serverManager';
+import type { ServerSession } from '../../../protocol/client';
+
+/**
+ * When each server last started in this window (a new session), so Save as Test can tell answers of the process
+ * running now from those of one before it: dev mode restarts a server on every save, and History keeps the answers
+ * of every build side by side.
+ */
+export class ServerStarts implements vscode.Disposable {
+  private readonly latest = new Map<string, { session: ServerSession; at: number }>();
+  private readonly subscription: vscode.Disposable;
+
+  constructor(manager: ServerManager) {
+    this.subscription = manager.onDidChangeServerState((controller) => {
+      const state = controller.state;
+      // A new tool list fires a state change too: only a new session is a start.
+      if (state.kind === 'running' && this.latest.get(controller.id)?.session !== state.session)
+        this.latest.set(controller.id, { session: state.session, at: Date.now() });
+    });
+  }
+
+  latestStart(serverId: string): number | undefined {
+    return this.latest.get(serverId)?.at;
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+  }
+}
+
+/** What Save as Test asks when some chosen steps were answered before the server last started; a test hook sees this. */
+export interface EarlierAnswersQuestion {
+  serverName: string;
+  message: string;
+  detail: string;
+  /** The buttons, in order; the answer is one of them or undefined (Cancel). */
+  buttons: readonly string[];
+}
+
+/** Test hook: answers the question instead of the modal (the label of the button, or undefined for Cancel). */
+export const saveAsTestHooks: { answerEarlierAnswers?: (question: EarlierAnswersQuestion) => string | undefined } = {};
 
 /**
  * History → Save as Test…: the chosen entries of one server become a `*.mcptest.json` recording, the same file
@@ -23,6 +64,7 @@ import type { ServerManager } from '../../platform/servers/serverManager';
 export async function saveHistoryAsTest(
   history: HistoryLog,
   manager: ServerManager,
+  starts: ServerStarts,
   argument: unknown,
   preset?: { entryIds?: readonly number[]; file?: string },
 ): Promise<vscode.Uri | undefined> {
@@ -60,7 +102,9 @@ export async function saveHistoryAsTest(
         )
       )?.map((item) => item.choice);
   if (!picked || picked.length === 0) return undefined;
-  const steps = picked.flatMap((choice) => (choice.kind === 'step' ? [choice.step] : []));
+  const kept = await keepCurrentAnswers(manager, starts, serverName, picked);
+  if (!kept) return undefined;
+  const steps = kept.flatMap((choice) => (choice.kind === 'step' ? [choice.step] : []));
   const target = preset?.file ? vscode.Uri.file(preset.file) : await chooseTestFile(serverName, steps);
   if (!target) return undefined;
   const controller = manager.get(picked[0].entry.server.id) ?? manager.byName(serverName)[0];
@@ -87,6 +131,58 @@ export async function saveHistoryAsTest(
     ),
   );
   return target;
+}
+
+/**
+ * Answers recorded before the server last started came from another process, perhaps an earlier build (dev mode
+ * restarts the server on every save), and a test made of them may fail against the server as it runs now for a
+ * reason the person did not intend. Says so and lets them keep only the answers since, save all, or stop.
+ */
+async function keepCurrentAnswers<T extends { entry: HistoryEntry }>(
+  manager: ServerManager,
+  starts: ServerStarts,
+  serverName: string,
+  picked: readonly T[],
+): Promise<readonly T[] | undefined> {
+  const { earlier, since } = splitAtLatestStart(picked, (id) => starts.latestStart(id));
+  if (earlier.length === 0) return picked;
+  const controller = manager.get(picked[0].entry.server.id) ?? manager.byName(serverName)[0];
+  const started = controller ? starts.latestStart(controller.id) : undefined;
+  const devMode = controller?.entry.definition.dev !== undefined;
+  const shownName = escapeForDisplay(serverName);
+  const message = vscode.l10n.t(
+    '{0} of the {1} chosen steps were answered before {2} last started.',
+    earlier.length,
+    picked.length,
+    shownName,
+  );
+  const when =
+    started === undefined
+      ? vscode.l10n.t('{0} has not started in this window: those answers came from an earlier session.', shownName)
+      : vscode.l10n.t(
+          '{0} started again at {1}: those answers came from the process before it.',
+          shownName,
+          new Date(started).toLocaleTimeString(),
+        );
+  const detail = [
+    when,
+    devMode
+      ? vscode.l10n.t(
+          'Dev mode restarts it when its files change, so they may be answers of an earlier build, and the test would fail against the server as it is now.',
+        )
+      : vscode.l10n.t('If the server changed in between, the test would fail against it as it is now.'),
+    since.length > 0
+      ? vscode.l10n.t('Save only the {0} answered since, or call the others again and then save.', since.length)
+      : vscode.l10n.t('Call them again and then save, or save them as they are.'),
+  ].join('\n\n');
+  const onlySince = vscode.l10n.t('Save Only the {0} Answered Since', since.length);
+  const all = vscode.l10n.t('Save All {0}', picked.length);
+  const buttons = since.length > 0 ? [onlySince, all] : [all];
+  const answer = saveAsTestHooks.answerEarlierAnswers
+    ? saveAsTestHooks.answerEarlierAnswers({ serverName: shownName, message, detail, buttons })
+    : await vscode.window.showWarningMessage(message, { modal: true, detail }, ...buttons);
+  if (answer === onlySince && since.length > 0) return since;
+  return answer === all ? picked : undefined;
 }
 
 /**

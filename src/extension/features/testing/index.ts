@@ -5,12 +5,13 @@ import { RecordingTests } from './recordingTests';
 export const testingFeature = defineFeature({
   name: 'testing',
   activate({ platform, services, own }) {
-    const recordings = new RecordingTests(platform.manager);
+    const recordings = new RecordingTests(platform.manager, platform.confirmation);
     own(recordings);
     services.offer('recordings', { add: (uri) => recordings.add(uri) });
     return {
       commands: { 'mcpWorkbench.rerecordTestStep': (item) => recordings.rerecord(item) },
-      exports: undefined,
+      // For the test build's hooks only (the binding confirmation's answerer, the verdicts of a run).
+      exports: { recordings },
     };
   },
 });

@@ -7,9 +7,15 @@ import { rerecordStep } from '../../../workbench/recordings/rerecord';
 import { describeFailure, replayRecording, type StepReport } from '../../../workbench/recordings/replay';
 import type { StepAnswer } from '../../../workbench/recordings/stepMethods';
 import type { ServerManager } from '../../platform/servers/serverManager';
-import { openRecordedServer } from './recordedServer';
+import type { LaunchConfirmation } from '../../platform/servers/launchConfirmation';
+import { askBindingModal, openRecordedServer, RecordingNotRunError, type BindingConfirmer } from './recordedServer';
 
 const RECORDINGS_CONTROLLER_ID = 'mcpWorkbench.recordings';
+
+/** What a run told the Test Explorer about a recording (its file's item id): a verdict of an item, or an output line. */
+export type RecordingTestReport =
+  | { file: string; item: string; kind: 'passed' | 'failed' | 'errored'; message?: string }
+  | { file: string; kind: 'output'; message: string };
 const STEP_SEPARATOR = '#step-';
 
 /**
@@ -23,8 +29,18 @@ export class RecordingTests implements vscode.Disposable {
   private madeController: vscode.TestController | undefined;
   private readonly lastAnswers = new Map<string, StepAnswer>();
   private readonly disposables: vscode.Disposable[] = [];
+  /** The person's yes to replaying a recording on a server outside the workspace, for this window only. */
+  private readonly allowedBindings = new Set<string>();
+  private readonly reportEmitter = new vscode.EventEmitter<RecordingTestReport>();
+  /** Test hook: answers the binding confirmation instead of the modal. */
+  bindingConfirmer: BindingConfirmer | undefined;
+  /** Every verdict and output line of a run as the Test Explorer gets it (the test build's hooks listen). */
+  readonly onDidReport = this.reportEmitter.event;
 
-  constructor(private readonly manager: ServerManager) {
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly confirmation: LaunchConfirmation,
+  ) {
     const watcher = vscode.workspace.createFileSystemWatcher(`**/*${MCPTEST_SUFFIX}`);
     this.disposables.push(
       watcher,
@@ -137,7 +153,12 @@ export class RecordingTests implements vscode.Disposable {
   ): Promise<void> {
     const { item, loaded } = await this.load(uri);
     if (!loaded) {
-      run.errored(item, new vscode.TestMessage(item.error?.toString() ?? vscode.l10n.t('The file cannot be read.')));
+      this.verdict(
+        run,
+        item,
+        'errored',
+        new vscode.TestMessage(item.error?.toString() ?? vscode.l10n.t('The file cannot be read.')),
+      );
       return;
     }
     const children = [...iterate(item.children)];
@@ -151,7 +172,20 @@ export class RecordingTests implements vscode.Disposable {
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
-      const session = await openRecordedServer(this.manager, loaded.recording.server, path.dirname(uri.fsPath));
+      const session = await openRecordedServer(
+        {
+          manager: this.manager,
+          confirmation: this.confirmation,
+          confirmBinding: (request) => (this.bindingConfirmer ?? askBindingModal)(request),
+          allowedBindings: this.allowedBindings,
+          say: (line) => {
+            run.appendOutput(`${line}\r\n`, undefined, item);
+            this.reportEmitter.fire({ file: item.id, kind: 'output', message: line });
+          },
+        },
+        loaded,
+        uri,
+      );
       try {
         const report = await replayRecording(session.client, loaded, {
           secrets: session.secrets,
@@ -160,10 +194,12 @@ export class RecordingTests implements vscode.Disposable {
           onStep: (step) => this.judge(run, loaded, children[step.index], step),
         });
         if (steps === 'all') {
-          if (report.firstFailure === undefined) run.passed(item);
+          if (report.firstFailure === undefined) this.verdict(run, item, 'passed');
           else
-            run.failed(
+            this.verdict(
+              run,
               item,
+              'failed',
               new vscode.TestMessage(
                 describeFailure(report.steps.find((step) => step.index === report.firstFailure) as StepReport),
               ),
@@ -173,9 +209,14 @@ export class RecordingTests implements vscode.Disposable {
         await session.dispose();
       }
     } catch (error) {
-      const message = new vscode.TestMessage(vscode.l10n.t('The replay could not run: {0}', (error as Error).message));
-      for (const child of judged) run.errored(child, message);
-      if (steps === 'all') run.errored(item, message);
+      // Not allowed (the person said no): the message says so on its own; anything else is a replay that failed.
+      const message = new vscode.TestMessage(
+        error instanceof RecordingNotRunError
+          ? error.message
+          : vscode.l10n.t('The replay could not run: {0}', (error as Error).message),
+      );
+      for (const child of judged) this.verdict(run, child, 'errored', message);
+      if (steps === 'all') this.verdict(run, item, 'errored', message);
     } finally {
       cancel.dispose();
     }
@@ -190,7 +231,7 @@ export class RecordingTests implements vscode.Disposable {
     if (!child) return;
     this.lastAnswers.set(child.id, step.actual);
     if (step.verdict.kind === 'passed') {
-      run.passed(child);
+      this.verdict(run, child, 'passed');
       return;
     }
     const recorded = loaded.recording.steps[step.index].answer;
@@ -200,7 +241,39 @@ export class RecordingTests implements vscode.Disposable {
       toJsonText(step.actual, 2) ?? '',
     );
     if (child.uri && child.range) message.location = new vscode.Location(child.uri, child.range);
-    run.failed(child, message);
+    this.verdict(run, child, 'failed', message);
+  }
+
+  /** Marks an item on the run, and tells the listeners of `onDidReport`. */
+  private verdict(
+    run: vscode.TestRun,
+    item: vscode.TestItem,
+    kind: 'passed' | 'failed' | 'errored',
+    message?: vscode.TestMessage,
+  ): void {
+    switch (kind) {
+      case 'passed':
+        run.passed(item);
+        break;
+      case 'failed':
+        run.failed(item, message ?? new vscode.TestMessage(''));
+        break;
+      case 'errored':
+        run.errored(item, message ?? new vscode.TestMessage(''));
+        break;
+      default: {
+        const exhaustive: never = kind;
+        throw new Error(`unknown verdict ${String(exhaustive)}`);
+      }
+    }
+    const text =
+      message === undefined ? undefined : typeof message.message === 'string' ? message.message : message.message.value;
+    this.reportEmitter.fire({
+      file: splitId(item.id)[0],
+      item: item.id,
+      kind,
+      ...(text === undefined ? {} : { message: text }),
+    });
   }
 
   /** Re-record Step: writes the answer of the step's last run into the file (a file item: every step that ran). */
@@ -237,6 +310,7 @@ export class RecordingTests implements vscode.Disposable {
 
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
+    this.reportEmitter.dispose();
     this.madeController?.dispose();
   }
 }

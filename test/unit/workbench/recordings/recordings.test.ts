@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import Ajv from 'ajv';
 import { HistoryLog } from '../../../../src/workbench/history/historyLog';
-import { historyStep } from '../../../../src/workbench/recordings/fromHistory';
+import { historyStep, splitAtLatestStart } from '../../../../src/workbench/recordings/fromHistory';
 import { rerecordStep } from '../../../../src/workbench/recordings/rerecord';
 import { describe, test } from 'node:test';
 import { compareAnswers } from '../../../../src/workbench/recordings/compare';
@@ -154,6 +154,8 @@ describe('comparison', () => {
       expected: '"Echo: hi"',
       actual: '"Echo: bye"',
       reason: 'the value changed',
+      expectedValue: 'Echo: hi',
+      actualValue: 'Echo: bye',
     });
     assert.equal(rest.length, 0);
   });
@@ -350,6 +352,40 @@ describe('recording files', () => {
 });
 
 describe('History entries as steps, and re-recording a step', () => {
+  test("entries are split at their server's latest start: answers before it came from an earlier process", () => {
+    const log = new HistoryLog();
+    const record = (serverId: string, startedAt: number) =>
+      log.record({
+        server: { id: serverId, name: 'notes' },
+        startedAt,
+        operation: { kind: 'tool', toolName: 'count', arguments: {} },
+        outcome: { kind: 'succeeded' },
+        result: { content: [] },
+      });
+    const entries = [record('a', 10), record('a', 20), record('a', 30), record('b', 5), record('c', 50)];
+    const starts: Record<string, number> = { a: 20, b: 1 };
+    const { earlier, since } = splitAtLatestStart(
+      entries.map((entry) => ({ entry })),
+      (id) => starts[id],
+    );
+    // a: 10 is before its restart at 20, 20 and 30 are not; b has not restarted since 5; c never started here.
+    assert.deepEqual(
+      earlier.map(({ entry }) => [entry.server.id, entry.startedAt]),
+      [
+        ['a', 10],
+        ['c', 50],
+      ],
+    );
+    assert.deepEqual(
+      since.map(({ entry }) => [entry.server.id, entry.startedAt]),
+      [
+        ['a', 20],
+        ['a', 30],
+        ['b', 5],
+      ],
+    );
+  });
+
   test('tool calls, reads and prompts answered in full become steps; the rest is refused with a reason', async () => {
     const log = new HistoryLog({ maxResultChars: 200 });
     const server = { id: 's1', name: 'everything' };
