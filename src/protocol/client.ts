@@ -362,6 +362,19 @@ export class McpClient implements Disposable {
     }
   }
 
+  /**
+   * Sends a request as given, through the same request loop as every call (era shaping, input rounds, deadlines):
+   * the gateway passes an agent's request through with its cursor and `_meta` kept, which the typed calls above
+   * rebuild. The result is not checked here; the agent checks what it receives.
+   */
+  forward<M extends ClientRequestMethod>(
+    method: M,
+    params: ClientRequestParams<M>,
+    options: CallOptions = {},
+  ): Promise<ClientRequestResult<M>> {
+    return this.loop.request(method, params, options);
+  }
+
   private request<M extends ClientRequestMethod>(
     method: M,
     params: ClientRequestParams<M>,
