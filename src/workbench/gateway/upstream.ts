@@ -36,8 +36,9 @@ export function clientUpstream(client: McpClient): GatewayUpstream {
   return {
     name: client.serverName,
     session: () => client.session,
-    // The method is the agent's: a method the table does not name (an extension's) still goes out as sent, and the
-    // server answers -32601 if it has no such method.
+    // McpClient.forward sends a request as given through the client's request loop (era shaping, input rounds,
+    // deadlines), so the agent's cursor and `_meta` are kept where the typed calls rebuild the params. The method is
+    // the agent's: one the table does not name (an extension's) still goes out, and the server answers -32601.
     request: (method, params, options) =>
       client.forward(method as ClientRequestMethod, params as never, options) as Promise<JsonObject>,
     ping: (options) => client.ping(options),
