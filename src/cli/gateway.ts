@@ -95,6 +95,8 @@ interface Served {
 
 async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number> {
   const served: Served[] = [];
+  /** The servers' secrets (header and env values), masked out of what the run prints. */
+  const secrets: string[] = [];
   let stopping = false;
   let resolveStop: (code: number) => void = () => undefined;
   const stopped = new Promise<number>((resolve) => (resolveStop = resolve));
@@ -111,6 +113,7 @@ async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number
     for (const [index, server] of names.entries()) {
       if (stopping) break;
       const target = await resolveTarget(server === undefined ? args : { ...args, server });
+      secrets.push(...target.secrets);
       const relay = new GatewayHostRelay(cliFallbackHost());
       const client = createClient(target, args, relay.host);
       const entry: Served = { name: target.name, client };
@@ -135,7 +138,7 @@ async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number
     return await stopped;
   } catch (error) {
     const named = served.at(-1)?.name;
-    const message = maskText(errorMessage(error), []);
+    const message = maskText(errorMessage(error), secrets);
     process.stderr.write(`${named && !message.startsWith(named) ? `${named}: ` : ''}${printable(message)}\n`);
     return error instanceof UsageError ? 2 : 1;
   } finally {
