@@ -98,6 +98,13 @@ const CHUNKS = {
   oauth: ['oauth4webapi'],
   extensions: ['src/protocol/extensions/', 'src/workbench/apps/', 'src/workbench/skills/'],
   registry: ['src/workbench/registry/'],
+  // The gateway and the official server SDK it serves with, read only when a gateway starts.
+  gateway: [
+    'src/workbench/gateway/',
+    'src/workbench/node/gateway/',
+    '@modelcontextprotocol/server',
+    '@modelcontextprotocol/core',
+  ],
 };
 const RULES = Object.entries(CHUNKS)
   .flatMap(([chunk, entries]) => entries.map((entry) => ({ chunk, entry })))

@@ -15,6 +15,7 @@ import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
 import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCommand, runTasksCommand } from './tasks';
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
+import { GATEWAY_USAGE, gatewayCommand } from './gateway';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
 
@@ -43,6 +44,7 @@ ${REGISTRY_USAGE}
 ${TASKS_USAGE}
 ${SKILLS_USAGE}
 ${RECORDINGS_USAGE}
+${GATEWAY_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -221,6 +223,8 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
 });
 
 async function main(argv: readonly string[]): Promise<number> {
+  const gateway = gatewayCommand(argv, USAGE);
+  if (gateway) return gateway;
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);

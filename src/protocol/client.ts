@@ -251,7 +251,7 @@ export class McpClient implements Disposable {
 
   /** Checks the server answers, with the era's liveness request (never served from a cache). */
   async ping(options: CallOptions = {}): Promise<void> {
-    await this.request(this.era.livenessMethod(), undefined, { ...options, refresh: true });
+    await this.forward(this.era.livenessMethod(), undefined, { ...options, refresh: true });
   }
 
   async listTools(options: CallOptions = {}): Promise<Tool[]> {
@@ -267,7 +267,7 @@ export class McpClient implements Disposable {
     options: CallOptions = {},
   ): Promise<CallToolOutcome> {
     this.require('tools', 'call tools');
-    const result = await this.request('tools/call', { name, arguments: args }, options);
+    const result = await this.forward('tools/call', { name, arguments: args }, options);
     return this.checkToolResult(result, { toolName: name });
   }
 
@@ -289,7 +289,7 @@ export class McpClient implements Disposable {
 
   async readResource(uri: string, options: CallOptions = {}): Promise<ReadResourceResult> {
     this.require('resources', 'read resources');
-    const result = await this.request('resources/read', { uri }, options);
+    const result = await this.forward('resources/read', { uri }, options);
     if (!Array.isArray(result.contents))
       throw new LocalError('protocol-violation', `${this.serverName}: resources/read result has no contents array`);
     return result;
@@ -323,7 +323,7 @@ export class McpClient implements Disposable {
     options: CallOptions = {},
   ): Promise<GetPromptResult> {
     this.require('prompts', 'get prompts');
-    const result = await this.request('prompts/get', { name, arguments: args }, options);
+    const result = await this.forward('prompts/get', { name, arguments: args }, options);
     if (!Array.isArray(result.messages))
       throw new LocalError('protocol-violation', `${this.serverName}: prompts/get result has no messages array`);
     return result;
@@ -337,7 +337,7 @@ export class McpClient implements Disposable {
     this.require('completions', 'complete arguments');
     const params: CompleteParams = { ref, argument };
     if (context) params.context = { arguments: context };
-    const result = await this.request('completion/complete', params);
+    const result = await this.forward('completion/complete', params);
     return result.completion ?? { values: [] };
   }
 
@@ -362,7 +362,7 @@ export class McpClient implements Disposable {
     }
   }
 
-  private request<M extends ClientRequestMethod>(
+  forward<M extends ClientRequestMethod>(
     method: M,
     params: ClientRequestParams<M>,
     options: CallOptions = {},
@@ -372,7 +372,7 @@ export class McpClient implements Disposable {
 
   private listAll<M extends ListMethod>(method: M, options: CallOptions): Promise<ListItems[M][]> {
     return listAllPages(this.serverName, method, (cursor) =>
-      this.request<ListMethod>(method, cursor === undefined ? undefined : { cursor }, options),
+      this.forward<ListMethod>(method, cursor === undefined ? undefined : { cursor }, options),
     );
   }
 
@@ -403,7 +403,7 @@ export class McpClient implements Disposable {
     return {
       serverName: this.options.serverName,
       logger: this.logger,
-      request: (method, params, options) => this.request(method, params, options),
+      request: (method, params, options) => this.forward(method, params, options),
       checkToolResult: (result, about) => this.checkToolResult(result, about),
       session: () => this.session,
       lifetime: this.lifetime.signal,

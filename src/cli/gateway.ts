@@ -1,0 +1,182 @@
+/**
+ * `mcp-workbench gateway`: serves a server (or every server of a config file) to other MCP clients, on
+ * 127.0.0.1, through this CLI's own connection to it: one server process for every agent.
+ */
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { McpClient } from '../protocol/client';
+import { ErrorCodes, McpError, errorMessage } from '../protocol/errors';
+import type { ClientHost } from '../protocol/host';
+import { inputLimits } from '../protocol/limits/inputLimits';
+import { parseMcpConfig } from '../workbench/config/mcpConfig';
+import { GatewayHostRelay } from '../workbench/gateway/hostRelay';
+import { clientUpstream } from '../workbench/gateway/upstream';
+import { startGateway, type RunningGateway } from '../workbench/node/gateway/listener';
+import { maskText } from '../workbench/secrets';
+import { UsageError, parseArgs, type ParsedArgs } from './args';
+import { createClient, resolveTarget } from './connect';
+import { printable } from './printable';
+
+export const GATEWAY_USAGE = `  gateway [--port P] [--json]         serve the server to other MCP clients on http://127.0.0.1:P/mcp (P=0 or
+                                       absent: a free port), in their era (2025 handshake with sessions, or
+                                       2026-07-28), through this run's one connection; --config without --server
+                                       serves every server of the file, one endpoint each (ports P, P+1, …).
+                                       Once ready it prints the URL and the header to send (Authorization:
+                                       Bearer <secret>, new each run; with --json one line on stdout:
+                                       {"servers":[{"name","url","headers"}]}); runs until SIGINT or SIGTERM`;
+
+interface GatewayFlags {
+  port?: number;
+  json: boolean;
+  rest: string[];
+}
+
+/** Takes the gateway's own flags out of the command line (the shared parser does not know them). */
+function gatewayFlags(argv: readonly string[]): GatewayFlags {
+  const flags: GatewayFlags = { json: false, rest: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--json') flags.json = true;
+    else if (arg === '--port' || arg.startsWith('--port=')) {
+      const value = arg === '--port' ? argv[++i] : arg.slice('--port='.length);
+      const port = Number(value);
+      if (value === undefined || !/^\d+$/.test(value) || port > 65535)
+        throw new UsageError('--port needs a port number from 0 to 65535');
+      flags.port = port;
+    } else flags.rest.push(arg);
+  }
+  return flags;
+}
+
+/** The gateway's run when the command line asks for it, else undefined (main goes on with the other subcommands). */
+export function gatewayCommand(argv: readonly string[], usage: string): Promise<number> | undefined {
+  let flags: GatewayFlags;
+  let args: ParsedArgs;
+  try {
+    flags = gatewayFlags(argv);
+    args = parseArgs(flags.rest);
+  } catch (error) {
+    if (!argv.includes('gateway')) return undefined;
+    process.stderr.write(`${errorMessage(error)}\n\n${usage}\n`);
+    return Promise.resolve(2);
+  }
+  if (args.subcommand !== 'gateway' || args.help) return undefined;
+  return runGateway(args, flags);
+}
+
+/**
+ * The CLI's answers to what a server asks when the agent whose call it belongs to did not declare the capability
+ * (or when it cannot be told which agent's call it is): no person is at this run, so an elicitation is declined and
+ * a sampling request fails with a reason; roots are the current folder, as for every CLI run, and only for an agent
+ * that did not declare roots of its own.
+ */
+function cliFallbackHost(): ClientHost {
+  return {
+    roots: { listRoots: () => [{ uri: pathToFileURL(process.cwd()).href, name: path.basename(process.cwd()) }] },
+    sampling: {
+      createMessage: () =>
+        Promise.reject(
+          new McpError(
+            ErrorCodes.InternalError,
+            'no model is connected to this mcp-workbench gateway, and the agent that made the call does not offer sampling',
+          ),
+        ),
+    },
+    elicitation: { modes: ['form'], elicit: () => Promise.resolve({ action: 'decline' }) },
+  };
+}
+
+interface Served {
+  name: string;
+  client: McpClient;
+  gateway?: RunningGateway;
+}
+
+async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number> {
+  const served: Served[] = [];
+  /** The servers' secrets (header and env values), masked out of what the run prints. */
+  const secrets: string[] = [];
+  let stopping = false;
+  let resolveStop: (code: number) => void = () => undefined;
+  const stopped = new Promise<number>((resolve) => (resolveStop = resolve));
+  const stop = (code: number) => {
+    stopping = true;
+    resolveStop(code);
+  };
+  const onSignal = () => stop(0);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const names = await serverNames(args);
+    const limits = inputLimits(args.limits);
+    for (const [index, server] of names.entries()) {
+      if (stopping) break;
+      const target = await resolveTarget(server === undefined ? args : { ...args, server });
+      secrets.push(...target.secrets);
+      const relay = new GatewayHostRelay(cliFallbackHost());
+      const client = createClient(target, args, relay.host);
+      const entry: Served = { name: target.name, client };
+      served.push(entry);
+      await client.connect();
+      // A server that goes away ends the run: an endpoint that can only fail would mislead its agents.
+      client.onClose(() => {
+        if (!stopping) {
+          process.stderr.write(`${printable(target.name)}: the server closed the connection; the gateway stops\n`);
+          stop(1);
+        }
+      });
+      entry.gateway = await startGateway({
+        upstream: clientUpstream(client),
+        relay,
+        secrets: target.secrets,
+        maxBodyBytes: limits.maxMessageBytes,
+        port: flags.port === undefined || flags.port === 0 ? 0 : flags.port + index,
+      });
+    }
+    if (!stopping) announce(served, flags.json);
+    return await stopped;
+  } catch (error) {
+    const named = served.at(-1)?.name;
+    const message = maskText(errorMessage(error), secrets);
+    process.stderr.write(`${named && !message.startsWith(named) ? `${named}: ` : ''}${printable(message)}\n`);
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    // Every endpoint first (its agents' sessions and sockets), then the servers (their processes end with them).
+    await Promise.all(served.map((entry) => entry.gateway?.close().catch(() => undefined)));
+    await Promise.all(served.map((entry) => entry.client.close().catch(() => undefined)));
+  }
+}
+
+/** The servers to serve: the one the flags name, or with --config and no --server, every server of the file. */
+async function serverNames(args: ParsedArgs): Promise<(string | undefined)[]> {
+  if (args.config === undefined || args.server !== undefined) return [undefined];
+  let text: string;
+  const file = path.resolve(args.config);
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`cannot read config file ${file}: ${(error as Error).message}`);
+  }
+  const names = parseMcpConfig(text).servers.map((server) => server.name);
+  if (names.length === 0) throw new UsageError(`${file} defines no valid server`);
+  return names;
+}
+
+function announce(served: readonly Served[], json: boolean): void {
+  const servers = served.map(({ name, gateway }) => ({
+    name,
+    url: gateway?.url ?? '',
+    headers: { ...gateway?.headers },
+  }));
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ servers })}\n`);
+    return;
+  }
+  for (const server of servers)
+    process.stderr.write(
+      `${printable(server.name)}: serving on ${server.url}; send the header Authorization: ${server.headers.Authorization} (new each run). Ctrl-C stops it.\n`,
+    );
+}

@@ -1,0 +1,192 @@
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  LOG_LEVEL_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  Server,
+  type ServerCapabilities as SdkServerCapabilities,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { ErrorCodes, McpError, errorMessage } from '../../protocol/errors';
+import type { JsonObject, LoggingLevel, ServerCapabilities } from '../../protocol/types';
+import type { AgentCall, GatewayHostRelay, RelayedCapability } from './hostRelay';
+import type { RequestLimiter } from './limiter';
+import type { GatewayUpstream } from './upstream';
+
+/** What an agent's server asks of the gateway around it. */
+export interface AgentServerContext {
+  upstream: GatewayUpstream;
+  relay: GatewayHostRelay;
+  /** Masks the server's secrets (its env and header values) out of what reaches an agent. */
+  mask(text: string): string;
+  maskData(data: unknown): unknown;
+  /** The agent a request comes from (its session, or a 2026-07-28 agent's clientInfo) and its limiter. */
+  agentOf(ctx: ServerContext): { key: string; limiter: RequestLimiter };
+  subscribe(uri: string, ctx: ServerContext): Promise<void>;
+  unsubscribe(uri: string, ctx: ServerContext): Promise<void>;
+  setLevel(level: LoggingLevel, ctx: ServerContext): Promise<void>;
+}
+
+/** How long an agent may take to answer a server's sampling or elicitation (a person may be answering). */
+const RELAY_TIMEOUT_MS = 10 * 60_000;
+
+/** The `_meta` keys of the 2026-07-28 envelope: the agent's, not the server's; the upstream client sets its own. */
+const ENVELOPE_KEYS = new Set([
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+  LOG_LEVEL_META_KEY,
+]);
+
+/**
+ * The capabilities an agent is told about: only what the server has, and only the features this gateway passes
+ * through (tasks come with the next slice of the gateway, so they are not offered yet).
+ */
+export function servedCapabilities(upstream: ServerCapabilities): SdkServerCapabilities {
+  const served: Record<string, unknown> = {};
+  for (const key of ['tools', 'resources', 'prompts', 'completions', 'logging', 'experimental', 'extensions'])
+    if (upstream[key] !== undefined) served[key] = upstream[key];
+  return served as SdkServerCapabilities;
+}
+
+/**
+ * The official SDK's low-level server for one agent (a 2025 session, or one 2026-07-28 request), with a handler per
+ * method that passes the agent's request to the upstream client as sent: cursors, arguments and `_meta` kept, the
+ * agent's progress token answered with the upstream's progress, its cancellation cancelling the upstream request.
+ * Methods the gateway does not list (an extension's) go through the fallback handler the same way.
+ */
+export function createAgentServer(context: AgentServerContext): Server {
+  const session = context.upstream.session();
+  const capabilities = servedCapabilities(session.capabilities);
+  const server = new Server(
+    { ...session.serverInfo },
+    { capabilities, ...(session.instructions !== undefined ? { instructions: session.instructions } : {}) },
+  );
+
+  const forward =
+    (method: string) =>
+    async (request: { params?: Record<string, unknown> }, ctx: ServerContext): Promise<never> =>
+      (await run(context, server, ctx, method, request.params)) as never;
+  const serve = (method: string) => server.setRequestHandler(method as 'tools/list', forward(method));
+
+  if (capabilities.tools) for (const method of ['tools/list', 'tools/call']) serve(method);
+  if (capabilities.resources) {
+    for (const method of ['resources/list', 'resources/templates/list', 'resources/read']) serve(method);
+    if (session.capabilities.resources?.subscribe) {
+      server.setRequestHandler('resources/subscribe', async (request, ctx) => {
+        await guard(context, () => context.subscribe(request.params.uri, ctx));
+        return {};
+      });
+      server.setRequestHandler('resources/unsubscribe', async (request, ctx) => {
+        await guard(context, () => context.unsubscribe(request.params.uri, ctx));
+        return {};
+      });
+    }
+  }
+  if (capabilities.prompts) for (const method of ['prompts/list', 'prompts/get']) serve(method);
+  if (capabilities.completions) serve('completion/complete');
+  if (capabilities.logging)
+    server.setRequestHandler('logging/setLevel', async (request, ctx) => {
+      await guard(context, () => context.setLevel(request.params.level as LoggingLevel, ctx));
+      return {};
+    });
+  server.setRequestHandler('ping', async (_request, ctx) => {
+    await guard(context, () => context.upstream.ping({ signal: ctx.mcpReq.signal }));
+    return {};
+  });
+  server.fallbackRequestHandler = async (request, ctx) =>
+    (await run(context, server, ctx, request.method, request.params)) as never;
+  return server;
+}
+
+async function run(
+  context: AgentServerContext,
+  server: Server,
+  ctx: ServerContext,
+  method: string,
+  params: Record<string, unknown> | undefined,
+): Promise<JsonObject> {
+  const agent = context.agentOf(ctx);
+  return agent.limiter.run(async () => {
+    const { meta, progressToken } = splitMeta(params?._meta);
+    const sent: JsonObject | undefined = params === undefined ? undefined : { ...params };
+    if (sent) {
+      if (meta) sent._meta = meta;
+      else delete sent._meta;
+    }
+    const signal = ctx.mcpReq.signal;
+    const call: AgentCall = {
+      agent: agent.key,
+      declares: (capability) => declares(server, ctx, capability),
+      send: (relayedMethod, relayedParams, relaySignal) =>
+        ctx.mcpReq.send(
+          { method: relayedMethod as 'sampling/createMessage', params: relayedParams },
+          {
+            signal: relaySignal,
+            timeout: RELAY_TIMEOUT_MS,
+          },
+        ) as Promise<never>,
+    };
+    const tracked = context.relay.track(signal, call);
+    try {
+      return await guard(context, () =>
+        context.upstream.request(method, sent, {
+          signal,
+          onProgress:
+            progressToken === undefined
+              ? undefined
+              : (update) =>
+                  void ctx.mcpReq
+                    .notify({ method: 'notifications/progress', params: { progressToken, ...update } })
+                    .catch(() => undefined),
+        }),
+      );
+    } finally {
+      tracked.dispose();
+    }
+  });
+}
+
+/**
+ * Whether the agent declared a capability the server's request needs. A 2025 agent declared it in `initialize`;
+ * a 2026-07-28 agent has no server→client request channel (its input requests are rounds of its own request,
+ * which this slice of the gateway does not relay yet), so its server requests go to the host.
+ */
+function declares(server: Server, ctx: ServerContext, capability: RelayedCapability): boolean {
+  if (ctx.mcpReq.envelope !== undefined) return false;
+  return server.getClientCapabilities()?.[capability] !== undefined;
+}
+
+/** The agent's `_meta` without the envelope keys, and its progress token (answered by the gateway, not passed on). */
+function splitMeta(value: unknown): { meta?: JsonObject; progressToken?: string | number } {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const meta: JsonObject = {};
+  let progressToken: string | number | undefined;
+  for (const [key, entry] of Object.entries(value)) {
+    if (key === 'progressToken') {
+      if (typeof entry === 'string' || typeof entry === 'number') progressToken = entry;
+    } else if (!ENVELOPE_KEYS.has(key)) meta[key] = entry;
+  }
+  return { meta: Object.keys(meta).length > 0 ? meta : undefined, progressToken };
+}
+
+/** Runs an upstream step; its failure reaches the agent as a JSON-RPC error, the server's code and message kept. */
+async function guard<T>(context: AgentServerContext, step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (error) {
+    throw wireError(context, error);
+  }
+}
+
+function wireError(context: AgentServerContext, error: unknown): ProtocolError {
+  if (error instanceof McpError)
+    return new ProtocolError(error.code, context.mask(error.rawMessage), context.maskData(error.data));
+  const code = (error as { code?: unknown }).code;
+  // The gateway's own refusals (busy) carry their code; anything else of ours is an internal error.
+  return new ProtocolError(
+    typeof code === 'number' && Number.isSafeInteger(code) ? code : ErrorCodes.InternalError,
+    context.mask(errorMessage(error)),
+  );
+}

@@ -1,0 +1,273 @@
+import {
+  CLIENT_INFO_META_KEY,
+  WebStandardStreamableHTTPServerTransport,
+  createMcpHandler,
+  isLegacyRequest,
+  type McpHttpHandler,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { DisposableStore } from '../../protocol/disposable';
+import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
+import { maskSecrets, maskText } from '../secrets';
+import { createAgentServer, type AgentServerContext } from './agentServer';
+import type { GatewayHostRelay } from './hostRelay';
+import { RequestLimiter } from './limiter';
+import type { GatewayUpstream } from './upstream';
+
+export interface GatewayOptions {
+  upstream: GatewayUpstream;
+  /** The upstream client's host (built with `relay.host`): where the server's requests go. */
+  relay: GatewayHostRelay;
+  /** The server's secrets (env and header values): masked out of every error an agent receives. */
+  secrets?: readonly string[];
+  /** The largest request body read (the client's `maxMessageBytes`). */
+  maxBodyBytes: number;
+  /** Per agent: requests running upstream at once, and waiting for a turn (default 32 and 256). */
+  maxInFlightPerAgent?: number;
+  maxQueuedPerAgent?: number;
+  /** 2025 sessions open at once (default 256); a new one past it is refused with 503. */
+  maxSessions?: number;
+  /** A 2025 session with no request for this long is ended (default 30 minutes). */
+  sessionIdleMs?: number;
+}
+
+interface AgentSession {
+  transport: WebStandardStreamableHTTPServerTransport;
+  server: Server;
+  limiter: RequestLimiter;
+  lastActive: number;
+  level?: LoggingLevel;
+  subscriptions: Set<string>;
+}
+
+const SESSION_HEADER = 'mcp-session-id';
+/** How many 2026-07-28 agents (told apart by their clientInfo) keep a limiter between requests. */
+const MAX_MODERN_AGENTS = 1024;
+
+/**
+ * The serving side of a gateway, host-neutral: a fetch-style handler (a Request in, a Response out) that serves one
+ * upstream server to any number of agents, in each agent's era. A 2025-era agent (an `initialize` handshake, any
+ * revision the SDK speaks) gets a session of its own: one SDK Server over a sessionful Streamable HTTP transport.
+ * A 2026-07-28 agent is served statelessly by the SDK's `createMcpHandler` (`server/discover`, per-request `_meta`,
+ * `subscriptions/listen`). The SDK answers 2025 traffic only statelessly, so the gateway routes it with the SDK's
+ * own `isLegacyRequest` to the sessions it keeps here, as the SDK documents for a sessionful 2025 wiring.
+ *
+ * Access (the secret, Host and Origin) is checked before a request reaches `fetch`: the Node listener does it.
+ */
+export class Gateway {
+  private readonly sessions = new Map<string, AgentSession>();
+  private readonly modernAgents = new Map<string, RequestLimiter>();
+  private readonly modern: McpHttpHandler;
+  private readonly disposables = new DisposableStore();
+  /** Which sessions subscribed to each URI; the server is subscribed while any is. */
+  private readonly subscribers = new Map<string, Set<AgentSession>>();
+  private readonly sweep: ReturnType<typeof setInterval>;
+  private closed = false;
+
+  constructor(private readonly options: GatewayOptions) {
+    this.modern = createMcpHandler(() => createAgentServer(this.agentContext(undefined)), {
+      legacy: 'reject',
+      maxRequestBodySize: options.maxBodyBytes,
+    });
+    const { upstream } = options;
+    this.disposables.add(upstream.onToolsChanged(() => this.broadcast('tools')));
+    this.disposables.add(upstream.onPromptsChanged(() => this.broadcast('prompts')));
+    this.disposables.add(upstream.onResourcesChanged(() => this.broadcast('resources')));
+    this.disposables.add(upstream.onResourceUpdated((uri) => this.resourceUpdated(uri)));
+    this.disposables.add(upstream.onLogMessage((message) => this.log(message)));
+    const idleMs = options.sessionIdleMs ?? 30 * 60_000;
+    this.sweep = setInterval(() => this.endIdleSessions(idleMs), Math.max(50, Math.min(idleMs / 4, 60_000)));
+    // The sweep alone must not keep a process alive (Node); a browser's timer has no unref.
+    (this.sweep as { unref?: () => void }).unref?.();
+  }
+
+  /** 2025 sessions open now. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Serves one authorized request. `parsedBody` is the JSON body the listener already read, when it parsed. */
+  async fetch(request: Request, parsedBody?: unknown): Promise<Response> {
+    if (this.closed) return new Response(null, { status: 503 });
+    const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: this.options.maxBodyBytes });
+    if (!legacy) return this.modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+    const id = request.headers.get(SESSION_HEADER);
+    if (id !== null) {
+      const session = this.sessions.get(id);
+      if (!session) return jsonRpcError(404, -32001, 'Session not found');
+      session.lastActive = Date.now();
+      return session.transport.handleRequest(request, { parsedBody });
+    }
+    if (request.method !== 'POST' || !isInitialize(parsedBody))
+      return jsonRpcError(400, -32000, 'Bad Request: no valid session ID; start with initialize');
+    if (this.sessions.size >= (this.options.maxSessions ?? 256))
+      return jsonRpcError(503, -32000, 'The gateway has as many sessions as it serves; retry later');
+    return this.openSession(request, parsedBody);
+  }
+
+  private async openSession(request: Request, parsedBody: unknown): Promise<Response> {
+    const limiter = new RequestLimiter(this.options.maxInFlightPerAgent ?? 32, this.options.maxQueuedPerAgent ?? 256);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => globalThis.crypto.randomUUID(),
+      onsessioninitialized: (id) => void this.sessions.set(id, session),
+      onsessionclosed: (id) => this.forget(id),
+      maxRequestBodySize: this.options.maxBodyBytes,
+    });
+    // The agent's server asks for its session only while it serves a request, after the session exists.
+    const holder: { session?: AgentSession } = {};
+    const server = createAgentServer(this.agentContext(() => holder.session as AgentSession));
+    const session: AgentSession = { transport, server, limiter, lastActive: Date.now(), subscriptions: new Set() };
+    holder.session = session;
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) this.forget(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport.handleRequest(request, { parsedBody });
+  }
+
+  /** What an agent's server reaches the gateway through; `session` is undefined for a 2026-07-28 agent. */
+  private agentContext(session: (() => AgentSession) | undefined): AgentServerContext {
+    const secrets = this.options.secrets ?? [];
+    return {
+      upstream: this.options.upstream,
+      relay: this.options.relay,
+      mask: (text) => maskText(text, secrets),
+      maskData: (data) => maskSecrets(data, secrets),
+      agentOf: (ctx) =>
+        session ? { key: `session:${ctx.sessionId ?? ''}`, limiter: session().limiter } : this.modernAgent(ctx),
+      subscribe: async (uri) => {
+        if (!session) return;
+        await this.subscribe(session(), uri);
+      },
+      unsubscribe: async (uri) => {
+        if (!session) return;
+        await this.unsubscribe(session(), uri);
+      },
+      setLevel: async (level) => {
+        // Every agent's messages come from the one server: it is asked for the most detailed level any agent
+        // wants, and each agent is sent only what its own level lets through.
+        if (session) session().level = level;
+        await this.options.upstream.setLogLevel(this.mostDetailedLevel(level));
+      },
+    };
+  }
+
+  private modernAgent(ctx: ServerContext): { key: string; limiter: RequestLimiter } {
+    const envelope = ctx.mcpReq.envelope as
+      Record<string, { name?: unknown; version?: unknown } | undefined> | undefined;
+    const info = envelope?.[CLIENT_INFO_META_KEY];
+    const key = `modern:${String(info?.name ?? '')}@${String(info?.version ?? '')}`;
+    let limiter = this.modernAgents.get(key);
+    if (!limiter) {
+      // Forget idle agents first, so names the agents make up cannot grow the table.
+      if (this.modernAgents.size >= MAX_MODERN_AGENTS)
+        for (const [name, idle] of this.modernAgents) if (idle.load === 0) this.modernAgents.delete(name);
+      limiter = new RequestLimiter(this.options.maxInFlightPerAgent ?? 32, this.options.maxQueuedPerAgent ?? 256);
+      if (this.modernAgents.size < MAX_MODERN_AGENTS) this.modernAgents.set(key, limiter);
+    }
+    return { key, limiter };
+  }
+
+  private mostDetailedLevel(level: LoggingLevel): LoggingLevel {
+    let index = LOGGING_LEVELS.indexOf(level);
+    for (const session of this.sessions.values())
+      if (session.level) index = Math.min(index, LOGGING_LEVELS.indexOf(session.level));
+    return LOGGING_LEVELS[Math.max(0, index)];
+  }
+
+  private async subscribe(session: AgentSession, uri: string): Promise<void> {
+    let subscribers = this.subscribers.get(uri);
+    const first = !subscribers;
+    subscribers ??= new Set();
+    this.subscribers.set(uri, subscribers);
+    subscribers.add(session);
+    session.subscriptions.add(uri);
+    if (first) await this.options.upstream.subscribe(uri);
+  }
+
+  private async unsubscribe(session: AgentSession, uri: string): Promise<void> {
+    session.subscriptions.delete(uri);
+    const subscribers = this.subscribers.get(uri);
+    if (!subscribers?.delete(session) || subscribers.size > 0) return;
+    this.subscribers.delete(uri);
+    await this.options.upstream.unsubscribe(uri);
+  }
+
+  private broadcast(list: 'tools' | 'prompts' | 'resources'): void {
+    for (const { server } of this.sessions.values()) {
+      const sent =
+        list === 'tools'
+          ? server.sendToolListChanged()
+          : list === 'prompts'
+            ? server.sendPromptListChanged()
+            : server.sendResourceListChanged();
+      void sent.catch(() => undefined);
+    }
+    const notify = this.modern.notify;
+    if (list === 'tools') notify.toolsChanged();
+    else if (list === 'prompts') notify.promptsChanged();
+    else notify.resourcesChanged();
+  }
+
+  private resourceUpdated(uri: string): void {
+    for (const session of this.subscribers.get(uri) ?? [])
+      void session.server.sendResourceUpdated({ uri }).catch(() => undefined);
+    this.modern.notify.resourceUpdated(uri);
+  }
+
+  private log(message: { level: LoggingLevel; logger?: string; data: unknown }): void {
+    const secrets = this.options.secrets ?? [];
+    const rank = LOGGING_LEVELS.indexOf(message.level);
+    for (const session of this.sessions.values()) {
+      if (session.level && rank < LOGGING_LEVELS.indexOf(session.level)) continue;
+      void session.server
+        .sendLoggingMessage({
+          level: message.level,
+          ...(message.logger !== undefined ? { logger: message.logger } : {}),
+          data: maskSecrets(message.data, secrets),
+        })
+        .catch(() => undefined);
+    }
+  }
+
+  private endIdleSessions(idleMs: number): void {
+    const now = Date.now();
+    for (const [id, session] of this.sessions)
+      if (session.limiter.load === 0 && now - session.lastActive > idleMs) void this.endSession(id, session);
+  }
+
+  private async endSession(id: string, session: AgentSession): Promise<void> {
+    this.forget(id);
+    await session.transport.close().catch(() => undefined);
+    await session.server.close().catch(() => undefined);
+  }
+
+  private forget(id: string): void {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    for (const uri of [...session.subscriptions]) void this.unsubscribe(session, uri).catch(() => undefined);
+  }
+
+  /** Ends every agent session and the 2026-07-28 exchanges; the listener closes its sockets after. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.sweep);
+    this.disposables.dispose();
+    await Promise.all([...this.sessions].map(([id, session]) => this.endSession(id, session)));
+    await this.modern.close().catch(() => undefined);
+  }
+}
+
+function isInitialize(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+}
+
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), {
+    status,
+    headers: { 'content-type': 'application/json' },
+  });
+}
