@@ -16,6 +16,7 @@ import type { TransportKind } from '../protocol/transports/transport';
 import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCommand, runTasksCommand } from './tasks';
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 import { GATEWAY_USAGE, gatewayCommand } from './gateway';
+import { endedProcessesReaped } from '../protocol/node/processTree';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
 
@@ -367,17 +368,27 @@ function flushed(stream: NodeJS.WriteStream): Promise<void> {
   return new Promise((resolve) => stream.write('', () => resolve()));
 }
 
+/**
+ * How long the CLI waits, at most, before exiting for the processes of a server's tree it ended to be reaped. A
+ * grandchild whose parent died first is reaped by PID 1, which in a container may take a second or two; an init
+ * that never reaps costs this much once. Without the wait, a pid of the tree could still name a process (a zombie)
+ * after the CLI had exited (issue 39).
+ */
+const REAP_WAIT_MS = 3_000;
+
 if (require.main === module) {
   main(process.argv.slice(2)).then(
     async (code) => {
-      // The output is written and the server is shut down (or was gone already): exit now, rather than wait for
-      // whatever a transport leaves behind (an idle keep-alive socket, a reconnect timer) to let the loop drain.
-      await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+      // The output is written and the server's tree is ended (or was gone already): exit once what it ended has left
+      // the process table, rather than wait for whatever a transport leaves behind (an idle keep-alive socket, a
+      // reconnect timer) to let the loop drain.
+      await Promise.all([flushed(process.stdout), flushed(process.stderr), endedProcessesReaped(REAP_WAIT_MS)]);
       process.exit(code);
     },
-    (error) => {
+    async (error) => {
       process.stderr.write(`internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
       process.exitCode = 1;
+      await endedProcessesReaped(REAP_WAIT_MS);
     },
   );
 }

@@ -64,10 +64,16 @@ export interface ProcessTreeToolkit {
    * that started before the server: none of them can carry its tag.
    */
   members(marker: string, rootPid?: number, startedAt?: number): number[];
-  /** SIGTERM to every member; returns how many were signalled. */
-  terminate(marker: string, rootPid?: number, startedAt?: number): number;
-  /** Stops every member, rescans until nothing new appears, then SIGKILLs them; returns how many were killed. */
-  kill(marker: string, rootPid?: number, startedAt?: number): number;
+  /** SIGTERM to every member; returns the processes signalled. */
+  terminate(marker: string, rootPid?: number, startedAt?: number): SignalledProcess[];
+  /** Stops every member, rescans until nothing new appears, then SIGKILLs them; returns the processes killed. */
+  kill(marker: string, rootPid?: number, startedAt?: number): SignalledProcess[];
+}
+
+/** A process a signal was sent to, with its start time (clock ticks since boot), so a reused pid is not mistaken for it. */
+export interface SignalledProcess {
+  pid: number;
+  startTime: number;
 }
 
 export function processTreeToolkit(nodeFs: Pick<typeof fs, 'readdirSync' | 'readFileSync'>): ProcessTreeToolkit {
@@ -140,7 +146,8 @@ export function processTreeToolkit(nodeFs: Pick<typeof fs, 'readdirSync' | 'read
     return soft === tag;
   }
 
-  function members(marker: string, rootPid?: number, startedAt?: number): number[] {
+  /** The members with their start times (see `members`). */
+  function scan(marker: string, rootPid?: number, startedAt?: number): Map<number, number> {
     const processes = liveProcesses();
     const children = new Map<number, number[]>();
     for (const [pid, { parent }] of processes) {
@@ -149,7 +156,7 @@ export function processTreeToolkit(nodeFs: Pick<typeof fs, 'readdirSync' | 'read
       else children.set(parent, [pid]);
     }
     const needle = Buffer.from(`${marker}=`);
-    const found = new Set<number>();
+    const found = new Map<number, number>();
     const pending: number[] = [];
     const tag = tagOf(marker);
     const tagText = tag === undefined ? undefined : String(tag);
@@ -163,10 +170,14 @@ export function processTreeToolkit(nodeFs: Pick<typeof fs, 'readdirSync' | 'read
     while (pending.length > 0) {
       const pid = pending.pop() as number;
       if (found.has(pid) || pid === process.pid) continue;
-      found.add(pid);
+      found.set(pid, (processes.get(pid) as { startTime: number }).startTime);
       for (const child of children.get(pid) ?? []) pending.push(child);
     }
-    return [...found];
+    return found;
+  }
+
+  function members(marker: string, rootPid?: number, startedAt?: number): number[] {
+    return [...scan(marker, rootPid, startedAt).keys()];
   }
 
   function signal(pid: number, name: NodeJS.Signals): boolean {
@@ -183,20 +194,21 @@ export function processTreeToolkit(nodeFs: Pick<typeof fs, 'readdirSync' | 'read
     startTimeOf,
     members,
     terminate(marker, rootPid, startedAt) {
-      let signalled = 0;
-      for (const pid of members(marker, rootPid, startedAt)) if (signal(pid, 'SIGTERM')) signalled++;
+      const signalled: SignalledProcess[] = [];
+      for (const [pid, startTime] of scan(marker, rootPid, startedAt))
+        if (signal(pid, 'SIGTERM')) signalled.push({ pid, startTime });
       return signalled;
     },
     kill(marker, rootPid, startedAt) {
-      const stopped = new Set<number>();
+      const stopped = new Map<number, number>();
       // Bounded: each round stops every member it sees, so only children forked during the previous scan remain.
       for (let round = 0; round < 50; round++) {
-        const fresh = members(marker, rootPid, startedAt).filter((pid) => !stopped.has(pid));
+        const fresh = [...scan(marker, rootPid, startedAt)].filter(([pid]) => !stopped.has(pid));
         if (fresh.length === 0) break;
-        for (const pid of fresh) if (signal(pid, 'SIGSTOP')) stopped.add(pid);
+        for (const [pid, startTime] of fresh) if (signal(pid, 'SIGSTOP')) stopped.set(pid, startTime);
       }
-      let killed = 0;
-      for (const pid of stopped) if (signal(pid, 'SIGKILL')) killed++;
+      const killed: SignalledProcess[] = [];
+      for (const [pid, startTime] of stopped) if (signal(pid, 'SIGKILL')) killed.push({ pid, startTime });
       return killed;
     },
   };
@@ -351,8 +363,11 @@ export class ServerProcessTree {
     const strategy = this.strategy;
     switch (strategy) {
       case 'proc-scan':
-        if (name === 'SIGTERM') toolkit().terminate(this.marker, this.livePid, this.startedAt);
-        else toolkit().kill(this.marker, this.livePid, this.startedAt);
+        noteEnded(
+          name === 'SIGTERM'
+            ? toolkit().terminate(this.marker, this.livePid, this.startedAt)
+            : toolkit().kill(this.marker, this.livePid, this.startedAt),
+        );
         return;
       case 'process-group': {
         if (this.child.pid === undefined) return;
@@ -382,3 +397,55 @@ export class ServerProcessTree {
     }
   }
 }
+
+/**
+ * Processes of server trees this client signalled, until they have left the process table (pid → start time).
+ *
+ * Why: a process that dies stays in the table as a zombie until its parent reaps it. A grandchild whose parent (the
+ * server) died first is reparented to PID 1 (or a subreaper), and an init that reaps lazily leaves it there: measured
+ * here, 1–1.3 s after the CLI had ended the whole tree, `kill(pid, 0)` still found the grandchild (the "lives 1–2 s
+ * longer" of issue 39). Node cannot become a subreaper (no prctl), so the CLI waits for the reaping instead
+ * (`endedProcessesReaped`) before it exits. Bounded: pruned of gone entries whenever it grows past its cap.
+ */
+const endedProcesses = new Map<number, number>();
+const MAX_ENDED_PROCESSES = 1_000;
+
+function noteEnded(signalled: readonly SignalledProcess[]): void {
+  for (const { pid, startTime } of signalled) endedProcesses.set(pid, startTime);
+  if (endedProcesses.size <= MAX_ENDED_PROCESSES) return;
+  for (const [pid, startTime] of endedProcesses) if (!inProcessTable(pid, startTime)) endedProcesses.delete(pid);
+  // Still over (an init that never reaps): forget the oldest rather than grow without bound.
+  for (const pid of endedProcesses.keys()) {
+    if (endedProcesses.size <= MAX_ENDED_PROCESSES) break;
+    endedProcesses.delete(pid);
+  }
+}
+
+/** True while the process is in the table, running or a zombie, and is the one that was signalled (same start). */
+function inProcessTable(pid: number, startTime: number): boolean {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return false; // reaped
+  }
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]) === startTime;
+}
+
+/**
+ * Resolves once every process of a server tree this client ended has left the process table (reaped, not only
+ * dead), or when `timeoutMs` ran out; returns the pids still there. For a process that is about to exit (the CLI):
+ * afterwards no pid of a tree it ran names anything. An init that never reaps costs at most `timeoutMs`.
+ * Other platforms than Linux keep no list and resolve at once.
+ */
+export async function endedProcessesReaped(timeoutMs: number): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const [pid, startTime] of endedProcesses) if (!inProcessTable(pid, startTime)) endedProcesses.delete(pid);
+    if (endedProcesses.size === 0 || Date.now() >= deadline) return [...endedProcesses.keys()];
+    // Not unref'd: the caller waits on this, and nothing else may be left to hold its event loop.
+    await new Promise((resolve) => setTimeout(resolve, REAP_POLL_MS));
+  }
+}
+
+const REAP_POLL_MS = 20;

@@ -42,10 +42,11 @@ function watchdogMain(
     let signalled = 0;
     for (const [marker, { pid, startedAt }] of tracked) {
       if (strategy === 'proc-scan') {
-        signalled +=
+        signalled += (
           name === 'SIGTERM'
             ? toolkit.terminate(marker, undefined, startedAt)
-            : toolkit.kill(marker, undefined, startedAt);
+            : toolkit.kill(marker, undefined, startedAt)
+        ).length;
       } else if (strategy === 'windows') {
         childProcess.spawnSync('taskkill', ['/pid', String(pid), '/T', '/F'], { stdio: 'ignore', windowsHide: true });
       } else {

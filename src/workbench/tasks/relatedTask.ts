@@ -13,8 +13,14 @@ export interface RelatedTask {
 /** The tool whose call made a task of that server, when this client made the call (the host's task books). */
 export type TaskToolLookup = (serverName: string, taskId: string) => string | undefined;
 
-/** Longest task id shown in a title (a server could send kilobytes); the rest is cut with an ellipsis. */
-export const MAX_SHOWN_TASK_ID = 64;
+/**
+ * A task id is shown whole up to this many characters (as escaped); a longer one, such as the 32 hex digits
+ * server-everything hands out, by its first SHORT_TASK_ID_CHARS and an ellipsis: in a title it only tells tasks
+ * apart, and the tool named beside it says what the task is (first-hour trial, 2.9). The Tasks view's tooltip has
+ * the whole id.
+ */
+export const LONGEST_WHOLE_TASK_ID = 12;
+export const SHORT_TASK_ID_CHARS = 8;
 const MAX_SHOWN_TOOL_NAME = 128;
 
 /**
@@ -34,18 +40,21 @@ export function relatedTaskOf(
   if (typeof taskId !== 'string' || taskId === '') return undefined;
   const toolName = toolOf?.(taskId);
   return {
-    shownTaskId: shown(taskId, MAX_SHOWN_TASK_ID),
+    shownTaskId: shown(taskId, LONGEST_WHOLE_TASK_ID, SHORT_TASK_ID_CHARS),
     ...(toolName ? { shownToolName: shown(toolName, MAX_SHOWN_TOOL_NAME) } : {}),
   };
 }
 
-/** Escaped character by character and bounded in code points, so an escape is never cut in half by the bound. */
-function shown(text: string, max: number): string {
+/**
+ * Escaped character by character and bounded, so an escape is never cut in half: whole up to `max` characters,
+ * otherwise at most `cutTo` (default `max - 1`) followed by an ellipsis.
+ */
+function shown(text: string, max: number, cutTo = max - 1): string {
   const pieces = [...text].map((character) => escapeForDisplay(character));
   if (pieces.reduce((length, piece) => length + piece.length, 0) <= max) return pieces.join('');
   let kept = '';
   for (const piece of pieces) {
-    if (kept.length + piece.length > max - 1) break;
+    if (kept.length + piece.length > cutTo) break;
     kept += piece;
   }
   return `${kept}…`;

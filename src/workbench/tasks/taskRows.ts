@@ -1,4 +1,4 @@
-import type { TaskStatusKind, TrackedTask } from '../../protocol/extensions/tasks';
+import { isTerminal, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
 
 /**
  * One row of a Tasks view, host-neutral: what the person reads (tool, status, message, age, progress) and what
@@ -17,6 +17,8 @@ export interface TaskRow {
   readonly arguments?: RowArguments;
   readonly canCancel: boolean;
   readonly hasResult: boolean;
+  /** The task was seen on an earlier connection to the server (it stopped or restarted since); see EarlierTasks. */
+  readonly earlier?: boolean;
 }
 
 /** A task's call arguments as a row shows them: compact JSON cut at MAX_ROW_ARGUMENT_CHARS, or only their size. */
@@ -53,7 +55,9 @@ export function taskRow(tracked: TrackedTask, now = Date.now()): TaskRow {
     taskId: snapshot.taskId,
     toolName: tracked.toolName,
     status: snapshot.status,
-    statusMessage: snapshot.statusMessage,
+    // A finished task shows its final status, not the message of the stage it was last seen in.
+    statusMessage:
+      !live && snapshot.statusMessage === tracked.lastLiveStatusMessage ? undefined : snapshot.statusMessage,
     ageMs: Math.max(0, now - since),
     progress: progress
       ? progress.total
@@ -80,4 +84,54 @@ export function shortAge(ms: number): string {
 /** Newest first, live tasks before finished ones. */
 export function sortTaskRows(rows: readonly TaskRow[]): TaskRow[] {
   return [...rows].sort((a, b) => Number(b.canCancel) - Number(a.canCancel) || a.ageMs - b.ageMs);
+}
+
+/** Most finished tasks kept per server from its earlier connections, as many as one task book keeps. */
+export const MAX_EARLIER_TASKS = 200;
+
+/**
+ * The finished tasks of a server's earlier connections. A task book belongs to one connection: when the server
+ * stopped or restarted, its finished tasks left the Tasks view with it while other servers' finished tasks stayed
+ * (first-hour trial, 2.9: "a few minutes later it had gone"). They are kept here instead, by server, bounded (the
+ * oldest go first), and shown after the live book's tasks; a task the new connection's book knows is shown from
+ * the book. Live tasks are not kept: their connection is gone, so nothing would ever end them here.
+ */
+export class EarlierTasks {
+  private readonly byServer = new Map<string, Map<string, TrackedTask>>();
+
+  /** Keeps the finished tasks of a connection that ended (its book's `all()`). */
+  retire(serverKey: string, tasks: readonly TrackedTask[]): void {
+    let kept = this.byServer.get(serverKey);
+    for (const tracked of tasks) {
+      if (!isTerminal(tracked.snapshot)) continue;
+      kept ??= new Map();
+      kept.delete(tracked.snapshot.taskId);
+      kept.set(tracked.snapshot.taskId, tracked);
+    }
+    if (!kept) return;
+    for (const taskId of kept.keys()) {
+      if (kept.size <= MAX_EARLIER_TASKS) break;
+      kept.delete(taskId);
+    }
+    this.byServer.set(serverKey, kept);
+  }
+
+  /** The kept task, when the server's current book does not know it. */
+  get(serverKey: string, taskId: string): TrackedTask | undefined {
+    return this.byServer.get(serverKey)?.get(taskId);
+  }
+
+  /** A server's rows: the current book's tasks (none while it is stopped) and the kept ones it does not know, sorted. */
+  rows(serverKey: string, current: readonly TrackedTask[], now = Date.now()): TaskRow[] {
+    const known = new Set(current.map((tracked) => tracked.snapshot.taskId));
+    const earlier = [...(this.byServer.get(serverKey)?.values() ?? [])]
+      .filter((tracked) => !known.has(tracked.snapshot.taskId))
+      .map((tracked): TaskRow => ({ ...taskRow(tracked, now), earlier: true }));
+    return sortTaskRows([...current.map((tracked) => taskRow(tracked, now)), ...earlier]);
+  }
+
+  /** Drops what is kept of servers no longer configured. */
+  keepOnly(serverKeys: ReadonlySet<string>): void {
+    for (const key of this.byServer.keys()) if (!serverKeys.has(key)) this.byServer.delete(key);
+  }
 }

@@ -9,7 +9,7 @@ import {
 import type { JsonObject } from '../../../protocol/types';
 import type { HistoryRecording } from '../../../workbench/history/historyLog';
 import { PickedUpTaskHistory, taskResultCall, type TaskArgumentsNote } from '../../../workbench/tasks/taskResult';
-import { shortAge, sortTaskRows, taskRow, type RowArguments, type TaskRow } from '../../../workbench/tasks/taskRows';
+import { EarlierTasks, shortAge, taskRow, type RowArguments, type TaskRow } from '../../../workbench/tasks/taskRows';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { TaskMemory } from './taskMemory';
@@ -89,7 +89,9 @@ function statusIcon(status: TaskStatusKind): vscode.ThemeIcon {
 export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly watched = new Map<string, { client: unknown; subscription: vscode.Disposable }>();
+  private readonly watched = new Map<string, { client: unknown; api: TasksApi; subscription: vscode.Disposable }>();
+  /** Finished tasks of servers' earlier connections: they stay in the view after a stop or a restart. */
+  private readonly earlier = new EarlierTasks();
   /** Results of tasks this view resumed after a reload (their calls' results live in the form and History). */
   private readonly results = new Map<string, JsonObject>();
   private readonly memory: TaskMemory;
@@ -119,13 +121,19 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     );
     item.description = parts.join(' · ');
     const argumentsLine = row.arguments ? `\n${rowArgumentsText(row.arguments)}` : '';
+    const earlierLine = row.earlier
+      ? `\n${vscode.l10n.t('Seen on an earlier connection to {0} (it stopped or restarted since).', row.serverName)}`
+      : '';
     item.tooltip = new vscode.MarkdownString().appendText(
       vscode.l10n.t('Task {0} of {1}: {2}', row.taskId, row.serverName, statusLabel(row.status)) +
         (row.statusMessage ? `\n${row.statusMessage}` : '') +
-        argumentsLine,
+        argumentsLine +
+        earlierLine,
     );
     item.iconPath = statusIcon(row.status);
-    item.contextValue = row.canCancel ? 'task.live' : row.hasResult ? 'task.completed' : 'task.ended';
+    // Open Result asks the server again unless the result was kept: only while it runs.
+    const canOpen = row.hasResult && (!row.earlier || this.api(this.manager.get(node.controllerId)) !== undefined);
+    item.contextValue = row.canCancel ? 'task.live' : canOpen ? 'task.completed' : 'task.ended';
     item.id = `${node.controllerId}/${row.taskId}`;
     return item;
   }
@@ -133,10 +141,11 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
   getChildren(node?: TaskNode): TaskNode[] {
     if (node) return [];
     const nodes: TaskNode[] = [];
-    for (const controller of this.manager.servers) {
-      const api = this.api(controller);
-      if (!api) continue;
-      for (const row of sortTaskRows(api.book.all().map((tracked) => taskRow(tracked))))
+    const servers = this.manager.servers;
+    this.earlier.keepOnly(new Set(servers.map((controller) => controller.id)));
+    for (const controller of servers) {
+      // A stopped server has no book, but the finished tasks of its earlier connections still show.
+      for (const row of this.earlier.rows(controller.id, this.api(controller)?.book.all() ?? []))
         nodes.push({ kind: 'task', controllerId: controller.id, row });
     }
     return nodes;
@@ -160,7 +169,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     const found = this.resolve(node);
     if (!found) return;
     const { taskId } = found.node.row;
-    let result = this.results.get(taskId) ?? resultOf(found.api.book.get(taskId));
+    let result =
+      this.results.get(taskId) ?? resultOf(found.api.book.get(taskId) ?? this.earlier.get(found.controller.id, taskId));
     try {
       result ??= (await found.api.wait(taskId)).result;
     } catch (error) {
@@ -171,7 +181,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
       });
       return;
     }
-    const tracked = found.api.book.get(taskId);
+    const tracked = found.api.book.get(taskId) ?? this.earlier.get(found.controller.id, taskId);
     // tasks/result and a completed 2026-07-28 task carry the original request's result: a CallToolResult, checked
     // as callTool checks one (its outputSchema too when the tool is known).
     let outcome: CallToolOutcome;
@@ -221,8 +231,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     this.changed.dispose();
   }
 
-  private api(controller: ServerController): TasksApi | undefined {
-    return controller.client?.extension(tasksExtension);
+  private api(controller: ServerController | undefined): TasksApi | undefined {
+    return controller?.client?.extension(tasksExtension);
   }
 
   private resolve(node: unknown): { node: TaskNode; api: TasksApi; controller: ServerController } | undefined {
@@ -237,6 +247,8 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
     const client = controller.client;
     const current = this.watched.get(controller.id);
     if (current?.client === client) return;
+    // The connection ended: its finished tasks stay in the view (see EarlierTasks).
+    if (current) this.earlier.retire(controller.id, current.api.book.all());
     current?.subscription.dispose();
     this.watched.delete(controller.id);
     this.refresh();
@@ -255,7 +267,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
         this.shownRows.delete(this.shownRows.keys().next().value as string);
       this.refresh();
     });
-    this.watched.set(controller.id, { client, subscription });
+    this.watched.set(controller.id, { client, api, subscription });
     // The book gets each remembered task's tool and arguments before its first poll records it.
     if (api.generation() === '2026-07-28')
       for (const { taskId } of this.memory.recallInto(controller.name, api.book)) this.resume(controller, api, taskId);

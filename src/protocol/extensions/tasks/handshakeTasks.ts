@@ -2,7 +2,7 @@ import { LocalError } from '../../errors';
 import type { ExtensionContext } from '../protocolExtension';
 import type { JsonObject } from '../../types';
 import { readTask, taskFailure, type TaskSnapshot } from './taskModel';
-import { getTask, pollTask } from './taskPolling';
+import { getTask, noteTaskAnswer, pollTask } from './taskPolling';
 import type { TasksServices } from './taskServices';
 
 /**
@@ -25,6 +25,7 @@ export async function startHandshakeToolTask(
   const raw: JsonObject = await context.request('tools/call', { name, arguments: args, task: {} }, { signal });
   if (raw.task === undefined && Array.isArray(raw.content)) return { kind: 'result', result: raw };
   const task = readTask(context.serverName, GENERATION, raw.task, `the tools/call answer for ${name}`);
+  noteTaskAnswer(services, task);
   services.book.record(GENERATION, task, { toolName: name, arguments: args as JsonObject });
   return { kind: 'task', task };
 }
@@ -64,8 +65,9 @@ export async function settleHandshakeTask(
     case 'completed': {
       const timeoutMs = Math.max(1_000, services.maxWaitMs - (Date.now() - started));
       const result = await context.request('tasks/result', { taskId: settled.taskId }, { signal, timeoutMs });
-      // The status after the result, for the views (best effort: the server may have discarded the task).
-      await getTask(context, services, GENERATION, settled.taskId, signal).catch(() => undefined);
+      // The status after the result, for the views (best effort: the server may have discarded the task). Not
+      // waited for: it goes out only once the last answer's pollInterval has passed, and the result is here now.
+      void getTask(context, services, GENERATION, settled.taskId).catch(() => undefined);
       return result;
     }
   }
@@ -105,6 +107,7 @@ export async function cancelHandshakeTask(
 ): Promise<TaskSnapshot> {
   const raw = await context.request('tasks/cancel', { taskId }, { signal });
   const task = readTask(context.serverName, GENERATION, raw, 'the tasks/cancel result');
+  noteTaskAnswer(services, task);
   services.book.record(GENERATION, task);
   return task;
 }

@@ -4,7 +4,7 @@ import type { ServerRequestMethod } from '../../methods';
 import type { JsonObject } from '../../types';
 import type { ExtensionContext, ResultTypeContext } from '../protocolExtension';
 import { readTask, taskFailure, type TaskSnapshot } from './taskModel';
-import { getTask, pollTask } from './taskPolling';
+import { getTask, noteTaskAnswer, pollTask } from './taskPolling';
 import type { TasksServices } from './taskServices';
 import { isObject } from '../../guards';
 
@@ -46,6 +46,7 @@ export async function resolveTaskResult(
   const sent = context.params?.arguments;
   const args = isObject(sent) ? sent : undefined;
   const first = readTask(context.serverName, GENERATION, result, `the tools/call answer for ${toolName ?? 'a tool'}`);
+  noteTaskAnswer(services, first);
   services.book.record(GENERATION, first, { toolName, arguments: args });
   if (call) call.task = first;
   if (call && !call.wait) return { content: [{ type: 'text', text: `task ${first.taskId} is ${first.status}` }] };

@@ -1,6 +1,6 @@
 import { Emitter } from '../../disposable';
 import type { JsonObject } from '../../types';
-import type { TaskGeneration, TaskSnapshot } from './taskModel';
+import { isTerminal, type TaskGeneration, type TaskSnapshot } from './taskModel';
 
 /**
  * The arguments of the call that created a task, as the host let the book keep them (masked by the host's
@@ -28,6 +28,12 @@ export interface TrackedTask {
   readonly snapshot: TaskSnapshot;
   /** The last notifications/progress of the call that created it. */
   readonly progress?: { progress: number; total?: number; message?: string };
+  /**
+   * The status message of the last live (working, input_required) snapshot recorded. A server may end a task with
+   * the message of its last stage still set (server-everything: `completed` with "Generating report..."), and a
+   * finished row must not read as if it were still at that stage.
+   */
+  readonly lastLiveStatusMessage?: string;
 }
 
 /** A recalled task's details, before the task is recorded. */
@@ -72,6 +78,7 @@ export class TaskBook {
       firstSeen: before?.firstSeen ?? Date.now(),
       snapshot,
       progress: details.progress ?? before?.progress,
+      lastLiveStatusMessage: isTerminal(snapshot) ? before?.lastLiveStatusMessage : snapshot.statusMessage,
     };
     this.tasks.delete(snapshot.taskId);
     this.tasks.set(snapshot.taskId, tracked);

@@ -79,12 +79,7 @@ export async function pollTask(options: PollOptions): Promise<TaskSnapshot> {
     const delay = Math.min(nextPollDelayMs(task.pollIntervalMs), Math.max(0, options.maxWaitMs - (at - started)));
     const waited = task.taskId;
     await pause(delay, [options.signal, options.lifetime], () =>
-      options.lifetime.aborted
-        ? new LocalError(
-            'connection-closed',
-            `${options.serverName}: the connection closed while waiting for task ${waited}`,
-          )
-        : new LocalError('cancelled', `${options.serverName}: stopped waiting for task ${waited}`),
+      stoppedWaiting(options.serverName, waited, options.lifetime),
     );
     task = await options.get();
     options.onSnapshot?.(task);
@@ -92,7 +87,33 @@ export async function pollTask(options: PollOptions): Promise<TaskSnapshot> {
   return task;
 }
 
-/** One tasks/get (both generations ask it the same way): the snapshot, checked to be the task asked for, and booked. */
+function stoppedWaiting(serverName: string, taskId: string, lifetime: AbortSignal): LocalError {
+  return lifetime.aborted
+    ? new LocalError('connection-closed', `${serverName}: the connection closed while waiting for task ${taskId}`)
+    : new LocalError('cancelled', `${serverName}: stopped waiting for task ${taskId}`);
+}
+
+/** Most tasks whose next poll time is kept; the book keeps 200 per server, so this only bounds a flood. */
+const MAX_POLL_TIMES = 1_000;
+
+/**
+ * Notes an answer about a task that carries its status (tools/call, tasks/get, tasks/cancel): no tasks/get of it
+ * goes out before the interval that answer gave (bounded, see `nextPollDelayMs`). A status notification is no
+ * answer: it updates the book and brings no poll forward.
+ */
+export function noteTaskAnswer(services: TasksServices, task: TaskSnapshot): void {
+  services.nextPollAt.delete(task.taskId);
+  services.nextPollAt.set(task.taskId, Date.now() + nextPollDelayMs(task.pollIntervalMs));
+  if (services.nextPollAt.size > MAX_POLL_TIMES)
+    services.nextPollAt.delete(services.nextPollAt.keys().next().value as string);
+}
+
+/**
+ * One tasks/get (both generations ask it the same way): the snapshot, checked to be the task asked for, and booked.
+ * It waits first until the interval the last answer about the task gave has passed (issue 39: a status read right
+ * after tasks/result went out 4 ms after the poll that asked for 1,000 ms), whoever asks: the poll loop, the read
+ * after a result, an input round or a cancel.
+ */
 export async function getTask(
   context: ExtensionContext,
   services: TasksServices,
@@ -100,6 +121,9 @@ export async function getTask(
   taskId: string,
   signal?: AbortSignal,
 ): Promise<TaskSnapshot> {
+  const wait = (services.nextPollAt.get(taskId) ?? 0) - Date.now();
+  if (wait > 0)
+    await pause(wait, [signal, context.lifetime], () => stoppedWaiting(context.serverName, taskId, context.lifetime));
   const raw = await context.request('tasks/get', { taskId }, { signal });
   const task = readTask(context.serverName, generation, raw, 'the tasks/get result');
   if (task.taskId !== taskId)
@@ -107,6 +131,7 @@ export async function getTask(
       'invalid-result',
       `${context.serverName}: asked for task ${taskId}, the tasks/get answer is for task ${task.taskId}`,
     );
+  noteTaskAnswer(services, task);
   services.book.record(generation, task);
   return task;
 }

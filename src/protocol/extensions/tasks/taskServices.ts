@@ -24,6 +24,11 @@ export interface TasksServices {
   readonly maxWaitMs: number;
   /** The calls in flight, by the params object they sent. */
   readonly calls: WeakMap<JsonParams, TaskCall>;
+  /**
+   * When the next tasks/get of each task may go (epoch ms): the last answer about it plus the interval it gave
+   * (see `noteTaskAnswer`). Status notifications never set it.
+   */
+  readonly nextPollAt: Map<string, number>;
 }
 
 /** Declare only what the host can serve: a host without sampling must not offer to run sampling as a task. */
@@ -45,5 +50,6 @@ export function tasksServices(serverName: string, options: TasksServicesOptions 
     receiver: options.receiver ?? {},
     maxWaitMs: options.maxWaitMs ?? DEFAULT_MAX_TASK_WAIT_MS,
     calls: new WeakMap(),
+    nextPollAt: new Map(),
   };
 }

@@ -285,7 +285,8 @@ function activate(context: ExtensionContext, services: TasksServices): TasksApi 
         await cancelHandshakeTask(context, services, taskId, signal);
       else {
         await cancelModernTask(context, taskId, signal);
-        // The ack is eventually consistent: read the status once for the views, whatever it says now.
+        // The ack is eventually consistent: read the status once for the views, whatever it says now (after the
+        // interval the last answer about the task gave, as every tasks/get).
         await getTask(context, services, '2026-07-28', taskId, signal).catch(() => undefined);
       }
     },

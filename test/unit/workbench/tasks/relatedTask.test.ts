@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MAX_SHOWN_TASK_ID, relatedTaskOf } from '../../../../src/workbench/tasks/relatedTask';
+import { LONGEST_WHOLE_TASK_ID, SHORT_TASK_ID_CHARS, relatedTaskOf } from '../../../../src/workbench/tasks/relatedTask';
 
 const tagged = (taskId: unknown) => ({ _meta: { 'io.modelcontextprotocol/related-task': { taskId } } });
 
@@ -26,17 +26,26 @@ test('no tag, or a tag of the wrong shape, names no task', () => {
 });
 
 test('the server text is escaped: a right-to-left override or a newline cannot reorder or break the title', () => {
-  const shown = relatedTaskOf(tagged('abc\u202Egnp.exe\nsecond line'))?.shownTaskId ?? '';
-  assert.equal(shown, 'abc\\u202Egnp.exe\\u000Asecond line');
+  assert.equal(relatedTaskOf(tagged('\u202Ex'))?.shownTaskId, '\\u202Ex');
+  assert.equal(relatedTaskOf(tagged('a\nb'))?.shownTaskId, 'a\\u000Ab');
+  // Shortened, it keeps no raw override either: the cut falls before an escape, never inside one.
+  assert.equal(relatedTaskOf(tagged('abc\u202Egnp.exe\nsecond line'))?.shownTaskId, 'abc…');
   const tool = relatedTaskOf(tagged('t'), () => 'tool\u200Bname')?.shownToolName;
   assert.equal(tool, 'tool\\u200Bname');
 });
 
-test('a long task id is cut with an ellipsis, never inside an escape', () => {
+test('a long task id is shortened to its first characters, never inside an escape; a short one is whole', () => {
+  // server-everything's ids are 32 hex digits; the first-hour trial's title showed all of them (2.9).
+  const hex = '9cc8650c43aed1593dc88f7f79b50a91';
+  assert.deepEqual(
+    relatedTaskOf(tagged(hex), () => 'simulate-research-query'),
+    { shownTaskId: '9cc8650c…', shownToolName: 'simulate-research-query' },
+  );
+  assert.equal(relatedTaskOf(tagged('task-1234567'))?.shownTaskId, 'task-1234567', 'twelve characters stay whole');
+  assert.equal('task-1234567'.length, LONGEST_WHOLE_TASK_ID);
   const shown = relatedTaskOf(tagged('x'.repeat(10_000)))?.shownTaskId ?? '';
-  assert.equal([...shown].length, MAX_SHOWN_TASK_ID);
-  assert.ok(shown.endsWith('…'));
+  assert.equal(shown, `${'x'.repeat(SHORT_TASK_ID_CHARS)}…`);
   const escapes = relatedTaskOf(tagged('\u0007'.repeat(100)))?.shownTaskId ?? '';
-  // Ten whole escapes of six characters, then the ellipsis: an eleventh would pass the bound.
-  assert.equal(escapes, `${'\\u0007'.repeat(10)}…`);
+  // One whole escape of six characters, then the ellipsis: a second would pass the eight characters kept.
+  assert.equal(escapes, '\\u0007…');
 });
