@@ -299,7 +299,8 @@ class DevSession implements vscode.Disposable {
     const names = [...matched.values()].sort().slice(0, MATCHES_NAMED);
     const count = matched.size >= MATCH_COUNT_LIMIT ? `${MATCH_COUNT_LIMIT} or more files` : plural(matched.size);
     const more = matched.size > names.length ? ', …' : '';
-    this.controller.log.info(`Dev mode: ${count} in ${where} match now (${names.join(', ')}${more})`);
+    const verb = matched.size === 1 ? 'matches' : 'match';
+    this.controller.log.info(`Dev mode: ${count} in ${where} ${verb} now (${names.join(', ')}${more})`);
   }
 
   private async restart(reason: string): Promise<void> {
