@@ -274,6 +274,8 @@
     if (selectedSeq === event.seq) row.classList.add('selected');
     row.replaceChildren();
     const cell = (className, text, title) => row.append(el('span', { className: `cell ${className}`, text, title }));
+    // The row number that "row N" in a detail refers to (the log's own count, across the three tabs).
+    cell('seq', String(event.seq), t('rowNumber', event.seq));
     cell('time', clock(event.time));
     switch (event.kind) {
       case 'message': {
@@ -287,17 +289,17 @@
         );
         cell('kind', event.messageKind);
         cell('method', event.method ?? (event.error ? `error ${event.error.code ?? ''}` : ''));
-        cell('id', event.id === undefined ? '' : `#${event.id}`);
+        cell('id', event.id === undefined ? '' : t('requestId', event.id));
         const duration = event.durationMs ?? answer?.durationMs;
         cell('duration', duration === undefined ? '' : `${duration} ms`);
         cell('size', bytes(event.size));
-        cell('era', event.era ?? '');
+        cell('era', event.era ?? '', t('eraTitle'));
         cell(
           'summary',
           event.error
             ? event.error.message
             : event.relatedSeq !== undefined && event.durationMs === undefined
-              ? t('relatesTo', event.relatedSeq)
+              ? relation(event)
               : '',
         );
         return;
@@ -321,8 +323,8 @@
     selectedSeq = seq;
     const index = events.findIndex((event) => event.seq === seq);
     if (index < 0) return;
-    if (scroll) {
-      const position = shown.indexOf(index);
+    const position = shown.indexOf(index);
+    if (scroll && position >= 0) {
       const top = position * ROW_HEIGHT;
       if (top < viewport.scrollTop || top + ROW_HEIGHT > viewport.scrollTop + viewport.clientHeight)
         viewport.scrollTop = top - viewport.clientHeight / 2;
@@ -344,7 +346,23 @@
         setTimeout(() => (copy.textContent = t('copy')), 1200);
       },
     });
-    const heading = el('div', { className: 'detail-head' }, el('strong', { text: headline(event) }), copy);
+    const related = event.kind === 'message' ? event.relatedSeq : undefined;
+    const goTo =
+      related === undefined
+        ? undefined
+        : el('button', {
+            type: 'button',
+            id: 'go-to-related',
+            className: 'secondary',
+            text: t('goToRow', related),
+            onClick: () => select(related, true),
+          });
+    const heading = el(
+      'div',
+      { className: 'detail-head' },
+      el('strong', { text: headline(event) }),
+      el('span', { className: 'detail-actions' }, goTo, copy),
+    );
     /** @type {HTMLElement[]} */ const parts = [heading];
     if (event.kind === 'message' && event.truncated)
       parts.push(el('p', { className: 'muted', text: t('truncated', event.text.length, event.size) }));
@@ -361,15 +379,16 @@
         const answer =
           event.relatedSeq !== undefined
             ? event.durationMs !== undefined
-              ? t('answers', event.relatedSeq)
-              : t('relatesTo', event.relatedSeq)
+              ? t('answers', event.relatedId ?? event.id ?? '', event.relatedSeq)
+              : relation(event)
             : '';
         return [
+          t('rowNumber', event.seq),
           clock(event.time),
           arrow,
           event.messageKind,
           event.method ?? '',
-          event.id === undefined ? '' : `#${event.id}`,
+          event.id === undefined ? '' : t('requestId', event.id),
           answer,
           bytes(event.size),
           event.era ?? '',
@@ -382,6 +401,13 @@
       default:
         return clock(event.time);
     }
+  }
+
+  /** "about request id 7 (row 41)" for progress and cancellations; the row alone when the id is not known. */
+  function relation(event) {
+    return event.relatedId !== undefined
+      ? t('relatesTo', event.relatedId, event.relatedSeq)
+      : t('relatesToRow', event.relatedSeq);
   }
 
   function detailText(event) {

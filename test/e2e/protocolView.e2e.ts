@@ -115,6 +115,18 @@ test(
         '#list .row[data-method="initialize"]',
       );
       const before = Number(await handshake.locator('#list').getAttribute('data-total'));
+      // The initialize request is labelled with the revision its payload asks for (era auto probed with 2026-07-28 first).
+      const initializeRow = handshake.locator('#list .row[data-method="initialize"]').first();
+      await initializeRow.click();
+      const asked = JSON.parse((await handshake.locator('#detail pre.json').textContent({ timeout: 15_000 })) ?? '{}')
+        .params?.protocolVersion;
+      assert.equal(typeof asked, 'string', 'the initialize request asks for a revision');
+      assert.equal(
+        await initializeRow.locator('.cell.era').textContent(),
+        asked,
+        'its row says the revision it asks for',
+      );
+      assert.match((await handshake.locator('#detail strong').textContent()) ?? '', new RegExp(`${asked}$`));
 
       await inlineAction(page, await visibleRow(page, servers, 'get-sum'), 'Call Tool');
       const form = await webviewFrame(page, 'the Call Tool form for get-sum', 'form input');
@@ -166,6 +178,13 @@ test(
 
       await view.locator('#list .row[data-method="tools/call"]').last().click();
       await view.locator('#detail pre.json', { hasText: '"result"' }).waitFor({ state: 'visible', timeout: 15_000 });
+      // The answer names its request by JSON-RPC id and by row, never one number for both.
+      const head = (await view.locator('#detail strong').textContent()) ?? '';
+      const [, id, row] = /answers request id (\d+) \(row (\d+)\)/.exec(head) ?? [];
+      assert.ok(id !== undefined && row !== undefined, `the detail says which request it answers: ${head}`);
+      assert.match(head, new RegExp(`\\bid ${id}\\b`), 'the answer has the id of its request');
+      await view.locator('#go-to-related').click();
+      await view.locator('#detail strong', { hasText: `Row ${row} ` }).waitFor({ state: 'visible', timeout: 15_000 });
       await page.mouse.move(0, 0);
       await screenshot(page, 'protocol-view');
     } finally {

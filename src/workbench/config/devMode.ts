@@ -3,7 +3,8 @@
  *
  *     "dev": { "watch": "src/**\/*.ts" | ["src/**", "!src/generated/**"], "debug": { "type": "node" } | { "type": "debugpy" } }
  *
- * `watch` globs are relative to the folder of the config (the workspace folder); a glob starting with `!` excludes.
+ * `watch` globs are relative to the folder the server runs in: its `cwd` when it has one (variables resolved, a relative
+ * `cwd` taken from the workspace folder), else the workspace folder; a glob starting with `!` excludes.
  * `debug` applies to stdio servers: node is started with `--inspect-brk=127.0.0.1:0` and VS Code's JavaScript
  * debugger attaches to the port node announces; python is wrapped with debugpy and the Python debugger attaches.
  */
@@ -54,4 +55,49 @@ function parseDebug(value: unknown): DevDebug | undefined | string {
       : { type: 'debugpy' };
   }
   return `"dev.debug" must be {"type": "node"} or {"type": "debugpy"}, got ${JSON.stringify(value)?.slice(0, 80)}`;
+}
+
+/**
+ * The folder a server's `dev.watch` globs are relative to, as a person expects: where the server runs. `cwd` with its
+ * variables resolved (`${workspaceFolder}`, `${workspaceFolderBasename}`, `${userHome}`, `${env:NAME}`, a leading
+ * `~`), `relative` when it does not start at a root (then it is taken from the workspace folder); no `cwd`: the
+ * workspace folder. A `cwd` that cannot be resolved without asking the person (`${input:…}`, an unknown variable, no
+ * folder open) is `unresolved`: watching must not open an input box, so the caller falls back and says why.
+ */
+export type DevWatchFolder =
+  | { kind: 'workspaceFolder' }
+  | { kind: 'cwd'; path: string; relative: boolean }
+  | { kind: 'unresolved'; cwd: string; reason: string };
+
+interface DevWatchContext {
+  workspaceFolder?: string;
+  userHome: string;
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+export function devWatchFolder(cwd: string | undefined, context: DevWatchContext): DevWatchFolder {
+  if (cwd === undefined || cwd.trim() === '') return { kind: 'workspaceFolder' };
+  let unresolved: string | undefined;
+  let resolved = cwd.replace(/\$\{([^}]+)\}/g, (whole, name: string) => {
+    if (name === 'workspaceFolder' || name === 'workspaceFolderBasename') {
+      const folder = context.workspaceFolder;
+      if (folder === undefined) {
+        unresolved ??= `\${${name}} needs an open workspace folder`;
+        return whole;
+      }
+      return name === 'workspaceFolder' ? folder : (folder.split(/[\\/]/).filter(Boolean).pop() ?? folder);
+    }
+    if (name === 'userHome') return context.userHome;
+    if (name.startsWith('env:')) return context.env[name.slice(4)] ?? '';
+    unresolved ??= name.startsWith('input:')
+      ? `\${${name}} is asked for only when the server starts`
+      : `\${${name}} is not a known variable`;
+    return whole;
+  });
+  if (unresolved !== undefined) return { kind: 'unresolved', cwd, reason: unresolved };
+  if (resolved === '~') resolved = context.userHome;
+  else if (/^~[\\/]/.test(resolved)) resolved = `${context.userHome}/${resolved.slice(2)}`;
+  // A root: `/…`, `C:\…` or `C:/…`, `\\server\share`.
+  const absolute = /^([\\/]|[A-Za-z]:[\\/])/.test(resolved);
+  return { kind: 'cwd', path: resolved, relative: !absolute };
 }

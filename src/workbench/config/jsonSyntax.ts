@@ -47,7 +47,7 @@ export function describeJsonErrorCode(code: number): string {
 }
 
 /** 1-based line and column of `offset` in `text`. */
-function positionAt(text: string, offset: number): { line: number; column: number } {
+export function positionAt(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
   const lineStart = before.lastIndexOf('\n') + 1;
   return { line: before.split('\n').length, column: before.length - lineStart + 1 };

@@ -1,5 +1,5 @@
-import { parse as parseJsonc, type ParseError } from 'jsonc-parser';
-import { formatJsonSyntaxProblem, jsonSyntaxProblem, type JsonSyntaxProblem } from './jsonSyntax';
+import { findNodeAtLocation, parse as parseJsonc, parseTree, type ParseError } from 'jsonc-parser';
+import { formatJsonSyntaxProblem, jsonSyntaxProblem, positionAt, type JsonSyntaxProblem } from './jsonSyntax';
 import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../../protocol/eras/select';
 import { parseDev, type DevOptions } from './devMode';
 import { isObject } from '../../protocol/guards';
@@ -61,6 +61,16 @@ export interface ConfigProblem {
   message: string;
   /** Set when the file does not parse: where, so a view can reveal the spot. */
   syntax?: JsonSyntaxProblem;
+  /** A server's problem: where its entry's name is in the text, so a view can open the file at it. */
+  at?: TextSpot;
+}
+
+/** A place in a config file's text: 1-based line and column (as editors count), 0-based offset and length. */
+export interface TextSpot {
+  line: number;
+  column: number;
+  offset: number;
+  length: number;
 }
 
 interface ParsedConfig {
@@ -79,15 +89,23 @@ export function parseMcpConfig(text: string): ParsedConfig {
   if (errors.length > 0 && !isObject(root)) return { servers: [], inputs: [], problems };
   if (!isObject(root))
     return { servers: [], inputs: [], problems: [...problems, { message: 'the file must contain a JSON object' }] };
-  const serversNode = root.servers ?? root.mcpServers;
+  const serversKey = root.servers !== undefined && root.servers !== null ? 'servers' : 'mcpServers';
+  const serversNode = root[serversKey];
   const servers: ServerDefinition[] = [];
   if (serversNode !== undefined && !isObject(serversNode)) {
     problems.push({ message: '"servers" must be an object that maps names to server definitions' });
   } else if (serversNode) {
+    let spotOf: ((name: string) => TextSpot | undefined) | undefined;
     for (const [name, entry] of Object.entries(serversNode)) {
       const parsed = parseServer(name, entry);
-      if (typeof parsed === 'string') problems.push({ server: name, message: parsed });
-      else servers.push(parsed);
+      if (typeof parsed !== 'string') {
+        servers.push(parsed);
+        continue;
+      }
+      // The text is read as a tree only when an entry is bad (most loads have none).
+      spotOf ??= entrySpots(text, serversKey);
+      const at = spotOf(name);
+      problems.push({ server: name, message: parsed, ...(at ? { at } : {}) });
     }
   }
   const inputs: InputDefinition[] = [];
@@ -102,6 +120,17 @@ export function parseMcpConfig(text: string): ParsedConfig {
     }
   }
   return { servers, inputs, problems };
+}
+
+/** Where each entry's name under `servers` is in the text (the last one, for a name given twice, as JSON.parse keeps). */
+function entrySpots(text: string, serversKey: string): (name: string) => TextSpot | undefined {
+  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  return (name) => {
+    const value = tree ? findNodeAtLocation(tree, [serversKey, name]) : undefined;
+    const key = value?.parent?.type === 'property' ? value.parent.children?.[0] : undefined;
+    if (!key) return undefined;
+    return { ...positionAt(text, key.offset), offset: key.offset, length: key.length };
+  };
 }
 
 function parseOAuth(value: unknown): OAuthClientConfig | undefined | string {

@@ -32,7 +32,13 @@ interface Pending {
   seq: number;
   time: number;
   method: string | undefined;
+  id: string | number;
+  /** The revision the request carried (its `_meta`, or what an `initialize` asks for). */
+  revision: string | undefined;
 }
+
+/** The requests that open a session: what was settled before them says nothing about the session they open. */
+const OPENING_METHODS: ReadonlySet<string | undefined> = new Set(['initialize', 'server/discover']);
 
 /**
  * A bounded, masked record of one server's wire: its JSON-RPC messages both ways (responses paired with their
@@ -43,10 +49,14 @@ interface Pending {
 export class ProtocolLog implements WireObserver, Disposable {
   private readonly ring: Ring<WireEvent>;
   private nextSeq = 1;
-  private era: string | undefined;
+  /** The revision the current session settled on (see MessageEvent.era); undefined until one is. */
+  private settled: string | undefined;
   /** Our requests awaiting a response, by id ('send:' + id), and the server's ('receive:' + id). */
   private readonly pending = new BoundedMap<string, Pending>(PAIRING_MEMORY);
-  private readonly progressTokens = new BoundedMap<string | number, number>(PAIRING_MEMORY);
+  /** Progress tokens → the row (and id) of the request that asked for progress. */
+  private readonly progressTokens = new BoundedMap<string | number, { seq: number; id: string | number | undefined }>(
+    PAIRING_MEMORY,
+  );
   private readonly appended = new Emitter<WireEvent>();
   private readonly cleared = new Emitter<void>();
 
@@ -82,7 +92,6 @@ export class ProtocolLog implements WireObserver, Disposable {
 
   message(direction: TraceDirection, message: unknown): void {
     const summary = summarize(message);
-    if (summary.metaVersion !== undefined) this.era = summary.metaVersion;
     const secrets = this.knownSecrets();
     const { text, truncated, size } = maskedMessageText(message, secrets, this.bounds.maxMessageChars);
     const event: MessageEvent = {
@@ -98,11 +107,9 @@ export class ProtocolLog implements WireObserver, Disposable {
     if (summary.method !== undefined) event.method = summary.method;
     if (summary.id !== undefined) event.id = summary.id;
     if (summary.error) event.error = { ...summary.error, message: maskText(summary.error.message, secrets) };
-    this.pair(direction, summary, event);
-    // The revision a handshake settles applies from its response on.
-    if (summary.resultVersion !== undefined && (event.method === 'initialize' || event.method === 'server/discover'))
-      this.era = summary.resultVersion;
-    if (this.era !== undefined) event.era = this.era;
+    const answered = this.pair(direction, summary, event);
+    const era = this.revisionOf(direction, summary, answered);
+    if (era !== undefined) event.era = era;
     this.append(event, text.length);
   }
 
@@ -121,6 +128,7 @@ export class ProtocolLog implements WireObserver, Disposable {
     this.ring.clear();
     this.pending.clear();
     this.progressTokens.clear();
+    this.settled = undefined;
     this.cleared.fire();
   }
 
@@ -129,7 +137,12 @@ export class ProtocolLog implements WireObserver, Disposable {
     this.cleared.dispose();
   }
 
-  private pair(direction: TraceDirection, summary: ReturnType<typeof summarize>, event: MessageEvent): void {
+  /** Links the event to the request it answers or is about; returns the request a response answers. */
+  private pair(
+    direction: TraceDirection,
+    summary: ReturnType<typeof summarize>,
+    event: MessageEvent,
+  ): Pending | undefined {
     const other: TraceDirection = direction === 'send' ? 'receive' : 'send';
     switch (summary.messageKind) {
       case 'request':
@@ -138,35 +151,92 @@ export class ProtocolLog implements WireObserver, Disposable {
             seq: event.seq,
             time: event.time,
             method: summary.method,
+            id: summary.id,
+            revision: summary.paramsVersion ?? summary.metaVersion,
           });
-        if (summary.progressToken !== undefined) this.progressTokens.set(summary.progressToken, event.seq);
-        return;
+        if (summary.progressToken !== undefined)
+          this.progressTokens.set(summary.progressToken, { seq: event.seq, id: summary.id });
+        return undefined;
       case 'result':
       case 'error': {
-        if (summary.id === undefined) return;
+        if (summary.id === undefined) return undefined;
         const key = `${other}:${String(summary.id)}`;
         const request = this.pending.get(key);
-        if (!request) return;
+        if (!request) return undefined;
         this.pending.delete(key);
         event.relatedSeq = request.seq;
+        event.relatedId = request.id;
         event.durationMs = event.time - request.time;
         // The method of the request it answers, so a filter by method shows both.
         if (request.method !== undefined) event.method = request.method;
-        return;
+        return request;
       }
       case 'notification':
         if (summary.progressToken !== undefined && summary.method === 'notifications/progress') {
-          const seq = this.progressTokens.get(summary.progressToken);
-          if (seq !== undefined) event.relatedSeq = seq;
+          const request = this.progressTokens.get(summary.progressToken);
+          if (request !== undefined) {
+            event.relatedSeq = request.seq;
+            if (request.id !== undefined) event.relatedId = request.id;
+          }
         } else if (summary.cancelledId !== undefined) {
           // A cancellation names a request of the side that sends it.
           const request = this.pending.get(`${direction}:${String(summary.cancelledId)}`);
-          if (request) event.relatedSeq = request.seq;
+          if (request) {
+            event.relatedSeq = request.seq;
+            event.relatedId = request.id;
+          }
         }
-        return;
+        return undefined;
       case 'batch':
       case 'other':
-        return;
+        return undefined;
+      default: {
+        const exhaustive: never = summary.messageKind;
+        throw new Error(`unknown message kind ${String(exhaustive)}`);
+      }
+    }
+  }
+
+  /**
+   * The revision a message carries or was sent under (MessageEvent.era). A request that opens a session (the era
+   * probe's `server/discover`, `initialize`) carries its own and forgets the settled one: an `initialize` sent after
+   * a probe asked for 2026-07-28 is labelled with what it asks for, and the probe's error answer with none. A result
+   * of an opening request settles the session: its `protocolVersion` (initialize), or the revision its request
+   * carried when the server lists it among its `supportedVersions` (server/discover). Every other message carries its
+   * own `_meta` revision or has the settled one.
+   */
+  private revisionOf(
+    direction: TraceDirection,
+    summary: ReturnType<typeof summarize>,
+    answered: Pending | undefined,
+  ): string | undefined {
+    const own = summary.paramsVersion ?? summary.metaVersion;
+    switch (summary.messageKind) {
+      case 'request':
+        if (direction === 'send' && OPENING_METHODS.has(summary.method)) {
+          this.settled = undefined;
+          return own;
+        }
+        // Only an open 2026-07-28 session sends other requests with a revision in `_meta` (a log opened mid-session
+        // learns it here).
+        if (direction === 'send' && summary.metaVersion !== undefined) this.settled = summary.metaVersion;
+        return own ?? this.settled;
+      case 'result': {
+        if (!answered || !OPENING_METHODS.has(answered.method)) return this.settled;
+        const agreed =
+          summary.resultVersion ??
+          (answered.revision !== undefined &&
+          (summary.resultSupported === undefined || summary.resultSupported.includes(answered.revision))
+            ? answered.revision
+            : undefined);
+        this.settled = agreed;
+        return agreed;
+      }
+      case 'error':
+      case 'notification':
+      case 'batch':
+      case 'other':
+        return own ?? this.settled;
       default: {
         const exhaustive: never = summary.messageKind;
         throw new Error(`unknown message kind ${String(exhaustive)}`);

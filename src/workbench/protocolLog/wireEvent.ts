@@ -23,7 +23,12 @@ export interface MessageEvent extends EventBase {
   messageKind: MessageKind;
   method?: string;
   id?: string | number;
-  /** The protocol revision in use when it passed (from the handshake or the message's own `_meta`). */
+  /**
+   * The protocol revision this message carries or was sent under: its own (`_meta` of a 2026-07-28 request,
+   * `protocolVersion` of an `initialize` request or of a handshake's result), else the revision the session settled on
+   * (an `initialize` result, a `server/discover` result, a 2026-07-28 request of an open session). Absent while none
+   * is settled: an `initialize` that asks for 2025-11-25 is never labelled with a probe's 2026-07-28.
+   */
   era?: string;
   /** UTF-8 bytes of the message as compact JSON. */
   size: number;
@@ -32,8 +37,13 @@ export interface MessageEvent extends EventBase {
   truncated: boolean;
   /** The error's code and message, for errors to stand out without parsing `text`. */
   error?: { code: number | undefined; message: string };
-  /** For a response: the request it answers. For progress or a cancellation: the request it is about. */
+  /**
+   * For a response: the `seq` (the row) of the request it answers. For progress or a cancellation: of the request it
+   * is about. A row number of this log, never a JSON-RPC id (that is `relatedId`).
+   */
   relatedSeq?: number;
+  /** The JSON-RPC id of the request `relatedSeq` points at, when known. */
+  relatedId?: string | number;
   /** For a response: milliseconds since its request. */
   durationMs?: number;
 }
@@ -79,8 +89,12 @@ interface MessageSummary {
   cancelledId?: string | number;
   /** `_meta["io.modelcontextprotocol/protocolVersion"]` of a 2026-07-28 request. */
   metaVersion?: string;
+  /** `params.protocolVersion` of an `initialize` request: the revision it asks for. */
+  paramsVersion?: string;
   /** `result.protocolVersion` of a response (initialize, server/discover). */
   resultVersion?: string;
+  /** `result.supportedVersions` of a response (a server/discover result lists them). */
+  resultSupported?: string[];
   error?: { code: number | undefined; message: string };
 }
 
@@ -108,6 +122,8 @@ export function summarize(message: unknown): MessageSummary {
     )
       summary.cancelledId = params.requestId;
     if (typeof meta?.[META_VERSION] === 'string') summary.metaVersion = meta[META_VERSION];
+    if (record.method === 'initialize' && typeof params?.protocolVersion === 'string')
+      summary.paramsVersion = params.protocolVersion;
     return summary;
   }
   if ('error' in record) {
@@ -122,8 +138,12 @@ export function summarize(message: unknown): MessageSummary {
     };
   }
   if ('result' in record) {
-    const version = isObject(record.result) ? record.result.protocolVersion : undefined;
-    return { messageKind: 'result', id, ...(typeof version === 'string' ? { resultVersion: version } : {}) };
+    const result = isObject(record.result) ? record.result : undefined;
+    const summary: MessageSummary = { messageKind: 'result', id };
+    if (typeof result?.protocolVersion === 'string') summary.resultVersion = result.protocolVersion;
+    if (Array.isArray(result?.supportedVersions))
+      summary.resultSupported = result.supportedVersions.filter((v): v is string => typeof v === 'string');
+    return summary;
   }
   return { messageKind: 'other', id };
 }

@@ -69,9 +69,11 @@ describe('era preference in mcp.json', () => {
     }`);
     const eras = Object.fromEntries(parsed.servers.map((server) => [server.name, eraPreferenceOf(server)]));
     assert.deepEqual(eras, { modern: '2026-07-28', old: 'legacy', plain: 'auto' });
-    assert.deepEqual(parsed.problems, [
-      { server: 'bad', message: '"era" must be "auto", "2026-07-28", "handshake", got "2025-11-25"' },
-    ]);
+    // `at` (where the entry is) is checked in test/unit/workbench/config/mcpConfigProblems.test.ts.
+    assert.deepEqual(
+      parsed.problems.map(({ server, message }) => ({ server, message })),
+      [{ server: 'bad', message: '"era" must be "auto", "2026-07-28", "handshake", got "2025-11-25"' }],
+    );
   });
 
   test('the CLI --config path uses the entry\'s "era", and --era overrides it', async () => {

@@ -266,6 +266,93 @@ export function configSuite(vscode: VscodeApi): Suite {
     },
   );
 
+  suite.test(
+    'entries with schema errors stay in the view as error rows, among the servers, that open the file at the entry and cannot start',
+    async () => {
+      const kept = { 'fixture-a': stdio('--name=a'), 'fixture-b': stdio('--name=b', '--changed') };
+      const a = controllerOf('fixture-a');
+      const pid = a.pid;
+      requireApi().config.clearNotifications();
+      const problemToasts = () =>
+        requireApi()
+          .config.notifications()
+          .filter((n) => n.message.includes('has problems'))
+          .map((n) => n.message);
+      const bad = { nourl: { type: 'http' }, badtype: { type: 'htp', url: 'http://127.0.0.1:1/mcp' } };
+      await writeWorkspaceServers({ ...kept, ...bad });
+      await waitUntil('the problems warning', () => (problemToasts().length === 1 ? true : undefined), 10_000);
+      const tree = requireApi().tree;
+      const rows = tree.getChildren();
+      const labels = rows.map((node) => String(tree.getTreeItem(node).label));
+      const badRows = rows.filter((node) => node.kind === 'badEntry');
+      assertEqual(
+        badRows.map((node) => String(tree.getTreeItem(node).label)).join(','),
+        'badtype,nourl',
+        `bad entries shown as rows; the view shows: ${labels.join(' | ')}`,
+      );
+      assert(
+        labels.indexOf('badtype') < labels.indexOf('fixture-a') &&
+          labels.indexOf('fixture-a') < labels.indexOf('nourl'),
+        `a bad entry stands among the servers by name: ${labels.join(' | ')}`,
+      );
+      const nourl = tree.getTreeItem(badRows[1]);
+      assert(
+        String(nourl.description).includes('an http server needs a "url" string'),
+        `description of nourl: ${String(nourl.description)}`,
+      );
+      assertEqual((nourl.iconPath as { id?: string } | undefined)?.id, 'error', 'icon of nourl');
+      assertEqual(nourl.contextValue, 'badEntry', 'context value of nourl (no server command matches it)');
+      assert(String(nourl.tooltip).includes('is not loaded'), `tooltip of nourl: ${String(nourl.tooltip)}`);
+      assertEqual(snapshotOf('nourl'), undefined, 'nourl has no server behind it, so nothing can start it');
+      assertEqual(a.pid, pid, 'the good servers keep running');
+
+      assert(nourl.command, 'the row has no Open action');
+      await vscode.commands.executeCommand(nourl.command.command, ...(nourl.command.arguments ?? []));
+      const nourlLine = fs
+        .readFileSync(configFile(), 'utf8')
+        .split('\n')
+        .findIndex((line) => line.includes('"nourl"'));
+      const editor = await waitUntil(
+        'mcp.json open at the entry',
+        () => {
+          const active = vscode.window.activeTextEditor;
+          return active?.document.uri.fsPath === configFile() && active.selection.start.line === nourlLine
+            ? active
+            : undefined;
+        },
+        10_000,
+      );
+      assertEqual(editor.document.getText(editor.selection), '"nourl"', "the selection is the entry's name");
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+      // An edit that only moves the entries is no new problem: no second warning. A real change then warns once
+      // more, and the warnings are recorded in order, so two in all means the move warned nothing.
+      const moved = `// moved down a line\n${fs.readFileSync(configFile(), 'utf8')}`;
+      await writeWorkspaceFile(vscode, configFile(), moved);
+      await requireApi().reload();
+      const movedRow = tree
+        .getChildren()
+        .find((node) => node.kind === 'badEntry' && tree.getTreeItem(node).label === 'nourl');
+      assert(movedRow, 'nourl is still a row after the move');
+      const movedTooltip = String(tree.getTreeItem(movedRow).tooltip);
+      assert(movedTooltip.includes(`line ${nourlLine + 2}:`), `the row follows the moved entry: ${movedTooltip}`);
+      await writeWorkspaceServers({ ...kept, ...bad, alsobad: { type: 'sse' } });
+      await waitUntil(
+        'the warning about the new problem',
+        () => (problemToasts().length >= 2 ? true : undefined),
+        10_000,
+      );
+      assertEqual(problemToasts().length, 2, `problem warnings: ${JSON.stringify(problemToasts())}`);
+
+      await writeWorkspaceServers(kept);
+      assertEqual(
+        tree.getChildren().filter((node) => node.kind === 'badEntry').length,
+        0,
+        'bad-entry rows once the entries are gone',
+      );
+    },
+  );
+
   suite.test('setting the log level sends logging/setLevel and the server logs at that level', async () => {
     const a = controllerOf('fixture-a');
     const sent = await vscode.commands.executeCommand<boolean>(

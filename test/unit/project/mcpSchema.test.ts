@@ -218,3 +218,22 @@ test('what the importers write is valid against the schema', () => {
   assert.ok(Object.keys(servers).length >= 20);
   assertValid({ servers }, 'imported');
 });
+
+test('"cwd" and "dev" are described: where watch globs are relative to, and why VS Code 1.100 underlines the keys', () => {
+  const definitions = (
+    schema as {
+      definitions: Record<string, { properties?: Record<string, { description?: string }>; description?: string }>;
+    }
+  ).definitions;
+  const cwd = definitions.stdioServer.properties?.cwd?.description ?? '';
+  assert.match(cwd, /defaults to the workspace folder/);
+  assert.match(cwd, /"watch" globs are relative to it/);
+  assert.match(cwd, /VS Code 1\.100 and earlier underline this key/);
+  const dev = definitions.dev;
+  assert.match(dev.description ?? '', /VS Code 1\.100 and earlier underline this key/);
+  assert.match(
+    dev.properties?.watch?.description ?? '',
+    /Relative to the server's "cwd" when it has one, else to the workspace folder/,
+  );
+  assert.match(dev.properties?.debug?.description ?? '', /node.*debugpy/);
+});

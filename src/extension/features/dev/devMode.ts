@@ -1,6 +1,7 @@
+import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../protocol/errors';
-import type { DevOptions } from '../../../workbench/config/devMode';
+import { devWatchFolder, type DevOptions } from '../../../workbench/config/devMode';
 import { compileGlob, matchesAny, watcherGlob, type GlobMatcher } from '../../../workbench/config/globMatch';
 import type { ResolvedServer } from '../../../workbench/node/launch';
 import type { ServerEntry } from '../../platform/config/serverEntry';
@@ -12,6 +13,10 @@ import { freeLoopbackPort } from '../../platform/servers/freePort';
 import { RestartThrottle } from './restartThrottle';
 
 const RESTART_DELAY_SETTING = 'dev.restartDelayMs';
+/** Files counted for the log line that says how many match the watch globs (counting stops there). */
+const MATCH_COUNT_LIMIT = 1000;
+/** Files named in that line. */
+const MATCHES_NAMED = 3;
 const PYTHON_DEBUGGER_EXTENSIONS = ['ms-python.debugpy', 'ms-python.python'];
 
 function restartDelayMs(): number {
@@ -44,7 +49,7 @@ export class DevMode implements vscode.Disposable {
       if (controller.entry.definition.dev) wanted.set(controller.id, controller);
     for (const [id, session] of this.sessions) {
       const controller = wanted.get(id);
-      if (!controller || session.controller !== controller || !sameDev(session.dev, controller.entry.definition.dev)) {
+      if (!controller || session.controller !== controller || session.watchKey !== watchKeyOf(controller)) {
         session.dispose();
         this.sessions.delete(id);
       }
@@ -200,15 +205,19 @@ class DevSession implements vscode.Disposable {
     protocolLog: vscode.Disposable,
   ) {
     this.disposables.push(protocolLog);
+    this.watchKey = watchKeyOf(controller);
     this.throttle = new RestartThrottle(restartDelayMs, (reason) => this.restart(reason));
   }
+
+  /** What the watchers depend on: a change of the `dev` block or of the server's `cwd` sets them up again. */
+  readonly watchKey: string;
 
   /** Creates the file watchers and compiles the excludes (once). */
   watch(): void {
     if (this.watching) return;
     this.watching = true;
     const { controller, dev } = this;
-    const folder = controller.entry.origin.folder.uri;
+    const { folder, said } = watchFolderOf(controller);
     // An exclude the glob compiler refuses (too long, not a valid class, …) is reported once here and ignored: the
     // other excludes and the includes still apply, so files it meant to exclude may restart the server. Matching it
     // as "everything" would silence the whole watch instead, and refusing the dev block would hide the rest of it.
@@ -221,6 +230,7 @@ class DevSession implements vscode.Disposable {
           `Dev mode: the exclude "!${glob.length > 80 ? `${glob.slice(0, 80)}…` : glob}" is ignored: ${compiled.reason}`,
         );
     }
+    const patterns: vscode.RelativePattern[] = [];
     for (const include of dev.watch) {
       // VS Code's watcher matches the includes with its own glob engine: runs of `*` are collapsed and the length capped.
       const accepted = watcherGlob(include);
@@ -230,7 +240,9 @@ class DevSession implements vscode.Disposable {
         );
         continue;
       }
-      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, accepted.glob));
+      const pattern = new vscode.RelativePattern(folder, accepted.glob);
+      patterns.push(pattern);
+      const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       const changed = (uri: vscode.Uri) => {
         const relative = relativePath(folder, uri);
         if (relative === undefined || matchesAny(relative, excludes)) return;
@@ -243,10 +255,52 @@ class DevSession implements vscode.Disposable {
         watcher.onDidDelete(changed),
       );
     }
-    if (dev.watch.length > 0)
-      controller.log.info(
-        `Dev mode: watching ${dev.watch.join(', ')}${dev.exclude.length ? ` (except ${dev.exclude.join(', ')})` : ''}`,
+    if (dev.watch.length === 0) return;
+    const globs = `${dev.watch.join(', ')}${dev.exclude.length ? ` (except ${dev.exclude.join(', ')})` : ''}`;
+    controller.log.info(`Dev mode: watching ${globs} in ${folderPath(folder)} (${said})`);
+    void this.countMatches(patterns, folder, excludes, globs);
+  }
+
+  /**
+   * Says how many files match the globs now (a few named), and warns when none does: a glob that matches nothing
+   * restarts nothing, which looks like a watch that does not work (a server kept outside the folder the globs are
+   * relative to, a typo).
+   */
+  private async countMatches(
+    patterns: readonly vscode.RelativePattern[],
+    folder: vscode.Uri,
+    excludes: readonly GlobMatcher[],
+    globs: string,
+  ): Promise<void> {
+    const matched = new Map<string, string>();
+    try {
+      for (const pattern of patterns) {
+        const found = await vscode.workspace.findFiles(pattern, undefined, MATCH_COUNT_LIMIT);
+        for (const uri of found) {
+          const relative = relativePath(folder, uri);
+          if (relative !== undefined && !matchesAny(relative, excludes)) matched.set(uri.toString(), relative);
+        }
+        if (matched.size >= MATCH_COUNT_LIMIT) break;
+      }
+    } catch (error) {
+      if (!this.disposed)
+        this.controller.log.warn(`Dev mode: could not count the files that match ${globs}: ${errorMessage(error)}`);
+      return;
+    }
+    if (this.disposed) return;
+    const where = folderPath(folder);
+    if (matched.size === 0) {
+      this.controller.log.warn(
+        `Dev mode: no file in ${where} matches ${globs}, so no change restarts the server yet. ` +
+          'Watch globs are relative to the server\'s "cwd", or to the workspace folder when it has none.',
       );
+      return;
+    }
+    const names = [...matched.values()].sort().slice(0, MATCHES_NAMED);
+    const count = matched.size >= MATCH_COUNT_LIMIT ? `${MATCH_COUNT_LIMIT} or more files` : plural(matched.size);
+    const more = matched.size > names.length ? ', …' : '';
+    const verb = matched.size === 1 ? 'matches' : 'match';
+    this.controller.log.info(`Dev mode: ${count} in ${where} ${verb} now (${names.join(', ')}${more})`);
   }
 
   private async restart(reason: string): Promise<void> {
@@ -265,7 +319,10 @@ class DevSession implements vscode.Disposable {
     }
   }
 
+  private disposed = false;
+
   dispose(): void {
+    this.disposed = true;
     this.throttle.dispose();
     for (const disposable of this.disposables.splice(0)) disposable.dispose();
   }
@@ -276,6 +333,53 @@ function relativePath(folder: vscode.Uri, uri: vscode.Uri): string | undefined {
   return uri.path.startsWith(base) ? uri.path.slice(base.length) : undefined;
 }
 
-function sameDev(a: DevOptions | undefined, b: DevOptions | undefined): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+function watchKeyOf(controller: ServerController): string {
+  const { definition } = controller.entry;
+  return JSON.stringify({ dev: definition.dev, cwd: definition.kind === 'stdio' ? definition.cwd : undefined });
+}
+
+/**
+ * The folder the watch globs are relative to: where the server runs (its `cwd`, else the workspace folder; see
+ * devWatchFolder), with the words that say which it is. A `cwd` that needs a person's input falls back to the
+ * workspace folder, and the log says so.
+ */
+function watchFolderOf(controller: ServerController): { folder: vscode.Uri; said: string } {
+  const { entry } = controller;
+  const workspace = entry.origin.folder.uri;
+  const cwd = entry.definition.kind === 'stdio' ? entry.definition.cwd : undefined;
+  const resolved = devWatchFolder(cwd, {
+    workspaceFolder: workspace.scheme === 'file' ? workspace.fsPath : undefined,
+    userHome: os.homedir(),
+    env: process.env,
+  });
+  switch (resolved.kind) {
+    case 'workspaceFolder':
+      return { folder: workspace, said: 'the workspace folder' };
+    case 'cwd':
+      return {
+        folder: resolved.relative
+          ? vscode.Uri.joinPath(workspace, resolved.path)
+          : workspace.scheme === 'file'
+            ? vscode.Uri.file(resolved.path)
+            : workspace.with({ path: resolved.path.replace(/\\/g, '/') }),
+        said: `the server's cwd "${cwd}"`,
+      };
+    case 'unresolved':
+      controller.log.warn(
+        `Dev mode: the server's cwd "${resolved.cwd}" is not known before it starts (${resolved.reason}); watch globs are relative to the workspace folder instead`,
+      );
+      return { folder: workspace, said: 'the workspace folder' };
+    default: {
+      const exhaustive: never = resolved;
+      throw new Error(`unknown watch folder ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+function folderPath(folder: vscode.Uri): string {
+  return folder.scheme === 'file' ? folder.fsPath : folder.toString();
+}
+
+function plural(count: number): string {
+  return count === 1 ? '1 file' : `${count} files`;
 }

@@ -38,8 +38,14 @@ export function protocolStrings(): Record<string, string> {
     pausedCount: vscode.l10n.t('Paused: {0} new'),
     empty: vscode.l10n.t('Nothing yet: messages appear here as the server is used.'),
     select: vscode.l10n.t('Select a row to see it in full.'),
-    answers: vscode.l10n.t('answers #{0}'),
-    relatesTo: vscode.l10n.t('about #{0}'),
+    // A JSON-RPC id and a row of this log are different numbers: every reference says which it is.
+    answers: vscode.l10n.t('answers request id {0} (row {1})'),
+    relatesTo: vscode.l10n.t('about request id {0} (row {1})'),
+    relatesToRow: vscode.l10n.t('about row {0}'),
+    requestId: vscode.l10n.t('id {0}'),
+    rowNumber: vscode.l10n.t('Row {0}'),
+    goToRow: vscode.l10n.t('Go to row {0}'),
+    eraTitle: vscode.l10n.t('The protocol revision this message carries, or the one its session settled on'),
     decoded: vscode.l10n.t('decoded: {0}'),
     copied: vscode.l10n.t('Copied'),
   };

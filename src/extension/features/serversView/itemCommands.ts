@@ -26,7 +26,7 @@ export async function copyUri(node: unknown): Promise<void> {
 
 /** Refresh Server: lists the row's server's resources, templates and prompts again. */
 export async function refreshServer(catalog: ServerCatalog, node: unknown): Promise<void> {
-  if (!isTreeNode(node) || node.kind === 'configError' || node.kind === 'hint') return;
+  if (!isTreeNode(node) || node.kind === 'configError' || node.kind === 'badEntry' || node.kind === 'hint') return;
   try {
     await catalog.refresh(node.controller);
   } catch (error) {

@@ -14,7 +14,8 @@ import { personVisibleTools } from '../../platform/apps/appsSetting';
 import { ResourceSubscriptions } from '../../platform/servers/resourceSubscriptions';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerController } from '../../platform/servers/serverController';
-import type { ConfigSyntaxError } from '../../platform/config/configLoader';
+import type { ConfigEntryProblem, ConfigSyntaxError } from '../../platform/config/configLoader';
+import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { assertNever } from '../../platform/servers/serverState';
 import type { ServerSection, ServerSectionNode } from '../../platform/services';
@@ -36,6 +37,8 @@ export type ServersTreeNode =
   | { kind: 'more'; controller: ServerController; shown: number; total: number }
   /** A config file that does not parse: the servers below keep its last good configuration. */
   | { kind: 'configError'; error: ConfigSyntaxError }
+  /** A server entry that does not load (a schema error): shown where its server would be, with the problem. */
+  | { kind: 'badEntry'; problem: ConfigEntryProblem }
   /** The first-run hint above the servers (how to start one), until one starts (ServersViewHint). */
   | { kind: 'hint'; text: string }
   /** Rows another feature adds under a running server (the Skills section: its skills and their files). */
@@ -70,10 +73,12 @@ interface StartHintSource {
   readonly onDidChange: vscode.Event<void>;
 }
 
-/** Where the view learns which config files do not parse (the ConfigLoader). */
+/** Where the view learns which config files do not parse and which entries do not load (the ConfigLoader). */
 interface ConfigSyntaxErrorSource {
   readonly syntaxErrors: readonly ConfigSyntaxError[];
   readonly onDidChangeSyntaxErrors: vscode.Event<void>;
+  readonly entryProblems: readonly ConfigEntryProblem[];
+  readonly onDidChangeEntryProblems: vscode.Event<void>;
 }
 
 /**
@@ -108,7 +113,12 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       manager.onDidChangeServerState((controller) => this.serverChanged(controller)),
       catalog.onDidChange((controller) => this.catalogChanged(controller)),
       resourceSubscriptions.onDidChange(({ controller, uri }) => this.subscriptionChanged(controller, uri)),
-      ...(configErrors ? [configErrors.onDidChangeSyntaxErrors(() => this.refresh())] : []),
+      ...(configErrors
+        ? [
+            configErrors.onDidChangeSyntaxErrors(() => this.refresh()),
+            configErrors.onDidChangeEntryProblems(() => this.refresh()),
+          ]
+        : []),
       ...(skills ? [skills.onDidChange((node) => this.changeEmitter.fire(node))] : []),
       ...(startHint ? [startHint.onDidChange(() => this.changeEmitter.fire(undefined))] : []),
     ];
@@ -137,11 +147,32 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
   private rootNodes(): ServersTreeNode[] {
     const errors = (this.configErrors?.syntaxErrors ?? []).map((error) => ({ kind: 'configError' as const, error }));
-    const servers = [...this.manager.servers]
-      .sort((a, b) => a.name.localeCompare(b.name))
-      .map((controller) => this.nodesOf(controller).server);
+    // A bad entry stands where its server would, among the servers by name.
+    const shownBefore = this.badEntries;
+    this.badEntries = new Map();
+    const named: { name: string; node: ServersTreeNode }[] = [
+      ...this.manager.servers.map((controller) => ({ name: controller.name, node: this.nodesOf(controller).server })),
+      ...(this.configErrors?.entryProblems ?? []).map((problem) => ({
+        name: problem.server,
+        node: this.badEntryNode(problem, shownBefore),
+      })),
+    ];
+    const servers = named.sort((a, b) => a.name.localeCompare(b.name)).map(({ node }) => node);
     const hint = this.startHint?.text;
     return [...errors, ...(hint ? [{ kind: 'hint' as const, text: hint }] : []), ...servers];
+  }
+
+  /** Bad-entry nodes by what they show, so a refresh with the same problem hands VS Code the same node. */
+  private badEntries = new Map<string, ServersTreeNode & { kind: 'badEntry' }>();
+
+  private badEntryNode(
+    problem: ConfigEntryProblem,
+    shownBefore: ReadonlyMap<string, ServersTreeNode & { kind: 'badEntry' }>,
+  ): ServersTreeNode & { kind: 'badEntry' } {
+    const key = JSON.stringify({ ...problem, configUri: problem.configUri.toString() });
+    const node = shownBefore.get(key) ?? { kind: 'badEntry', problem };
+    this.badEntries.set(key, node);
+    return node;
   }
 
   private rootSignature(rows: readonly ServersTreeNode[]): string {
@@ -154,6 +185,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
             return `hint:${row.text}`;
           case 'configError':
             return `error:${JSON.stringify(row.error)}`;
+          case 'badEntry':
+            return `badEntry:${JSON.stringify(row.problem)}`;
           default:
             return `${row.kind}`;
         }
@@ -259,6 +292,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       }
       case 'configError':
         return configErrorItem(node.error);
+      case 'badEntry':
+        return badEntryItem(node.problem);
       case 'hint': {
         const item = new vscode.TreeItem(node.text, vscode.TreeItemCollapsibleState.None);
         item.id = 'startHint';
@@ -451,6 +486,53 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
 function message(controller: ServerController, text: string, icon: vscode.ThemeIcon): ServersTreeNode {
   return { kind: 'message', controller, text, icon };
+}
+
+/**
+ * A server entry that does not load, e.g. `nourl` with 'an http server needs a "url" string': its name with an error
+ * icon where the server would be, the problem as its description, and a click that opens the file at the entry. It
+ * has no server behind it, so nothing can start it (its context value matches no server command).
+ */
+function badEntryItem(problem: ConfigEntryProblem): vscode.TreeItem {
+  // The name and the problem quote the file's text: control and bidirectional characters are shown escaped.
+  const name = escapeForDisplay(problem.server);
+  const message = escapeForDisplay(problem.message);
+  const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
+  item.id = `badEntry/${problem.configUri.toString()}#${problem.server}`;
+  item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+  item.contextValue = 'badEntry';
+  item.description = vscode.l10n.t('not loaded: {0}', message);
+  item.tooltip = problem.at
+    ? vscode.l10n.t(
+        '{0}, line {1}: "{2}" is not loaded: {3}. Fix the entry; it loads once the file is saved. Click to open the file at it.',
+        problem.sourceLabel,
+        problem.at.line,
+        name,
+        message,
+      )
+    : vscode.l10n.t(
+        '{0}: "{1}" is not loaded: {2}. Fix the entry; it loads once it is saved. Click to open the settings.',
+        problem.sourceLabel,
+        name,
+        message,
+      );
+  if (problem.scope === 'user') {
+    item.command = { command: 'workbench.action.openSettingsJson', title: vscode.l10n.t('Open') };
+  } else {
+    const at = problem.at;
+    const selection = at
+      ? new vscode.Range(
+          new vscode.Position(at.line - 1, at.column - 1),
+          new vscode.Position(at.line - 1, at.column - 1 + at.length),
+        )
+      : undefined;
+    item.command = {
+      command: 'vscode.open',
+      title: vscode.l10n.t('Open'),
+      arguments: [problem.configUri, ...(selection ? [{ selection } satisfies vscode.TextDocumentShowOptions] : [])],
+    };
+  }
+  return item;
 }
 
 /** "mcp.json: expected a property name at line 12, column 5"; clicking it reveals the spot in the file. */

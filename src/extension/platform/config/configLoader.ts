@@ -1,7 +1,12 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { JsonSyntaxProblem } from '../../../workbench/config/jsonSyntax';
-import { hasSyntaxErrors, parseMcpConfig, type ConfigProblem } from '../../../workbench/config/mcpConfig';
+import {
+  hasSyntaxErrors,
+  parseMcpConfig,
+  type ConfigProblem,
+  type TextSpot,
+} from '../../../workbench/config/mcpConfig';
 import { readUserServers, USER_SERVERS_SETTING, USER_SETTINGS_SOURCE_URI, userServersLabel } from './userServers';
 import { serverEntryId, type ServerEntry } from './serverEntry';
 import { applyServerEras, SERVER_ERAS_SETTING } from './serverEras';
@@ -55,6 +60,17 @@ export interface ConfigFileProblems {
   problems: readonly ConfigProblem[];
 }
 
+/** A server entry that does not load (`{"type": "http"}` without a url, an unknown type): the Servers view shows it. */
+export interface ConfigEntryProblem {
+  configUri: vscode.Uri;
+  sourceLabel: string;
+  scope: 'workspace' | 'user';
+  server: string;
+  message: string;
+  /** Where the entry is in its file (undefined for the user settings, which are not read as text). */
+  at?: TextSpot;
+}
+
 /**
  * A config file that does not parse (typically a half-typed edit). Its servers keep the last configuration that
  * parsed, so saving mid-edit does not stop them; the file is applied again once it parses.
@@ -82,6 +98,9 @@ export class ConfigLoader implements vscode.Disposable {
   private readonly lastGoodEntries = new Map<string, ServerEntry[]>();
   private readonly syntaxErrorsByFile = new Map<string, ConfigSyntaxError>();
   private readonly syntaxErrorsEmitter = new vscode.EventEmitter<void>();
+  /** Per config file, its entries that do not load (kept from the last version that parsed while it does not). */
+  private readonly entryProblemsByFile = new Map<string, ConfigEntryProblem[]>();
+  private readonly entryProblemsEmitter = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[] = [];
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private loadSequence = 0;
@@ -93,6 +112,14 @@ export class ConfigLoader implements vscode.Disposable {
   readonly onDidFindProblems = this.problemsEmitter.event;
   /** The set of files that do not parse changed (or a broken file's error moved). */
   readonly onDidChangeSyntaxErrors = this.syntaxErrorsEmitter.event;
+
+  /** The set of entries that do not load changed. */
+  readonly onDidChangeEntryProblems = this.entryProblemsEmitter.event;
+
+  /** Server entries that do not load right now, in file order. */
+  get entryProblems(): readonly ConfigEntryProblem[] {
+    return [...this.entryProblemsByFile.values()].flat();
+  }
 
   /** Config files that do not parse right now, in folder order. */
   get syntaxErrors(): readonly ConfigSyntaxError[] {
@@ -160,8 +187,20 @@ export class ConfigLoader implements vscode.Disposable {
       this.syntaxErrorsByFile.delete(key);
       this.syntaxErrorsEmitter.fire();
     }
+    for (const key of [...this.entryProblemsByFile.keys()]) {
+      if (current.has(key) || key === USER_SETTINGS_SOURCE_URI.toString()) continue;
+      this.entryProblemsByFile.delete(key);
+      this.entryProblemsEmitter.fire();
+    }
     const user = readUserServers();
     this.report(USER_SETTINGS_SOURCE_URI, user.problems, userServersLabel(), 'user');
+    // The user list is not read as text: its problems have no place in a file.
+    this.setEntryProblems(
+      USER_SETTINGS_SOURCE_URI,
+      user.problems.map(({ at: _at, ...problem }) => problem),
+      userServersLabel(),
+      'user',
+    );
     return [...perFolder.flat(), ...user.entries];
   }
 
@@ -173,6 +212,7 @@ export class ConfigLoader implements vscode.Disposable {
     this.changeEmitter.dispose();
     this.problemsEmitter.dispose();
     this.syntaxErrorsEmitter.dispose();
+    this.entryProblemsEmitter.dispose();
   }
 
   private async readFolder(folder: vscode.WorkspaceFolder): Promise<ServerEntry[]> {
@@ -194,6 +234,7 @@ export class ConfigLoader implements vscode.Disposable {
       );
       this.lastGoodEntries.delete(configUri.toString());
       this.setSyntaxError(configUri, undefined);
+      this.setEntryProblems(configUri, [], label, 'workspace');
       return [];
     }
     const parsed = parseMcpConfig(text);
@@ -212,6 +253,7 @@ export class ConfigLoader implements vscode.Disposable {
       vscode.workspace.getConfiguration(undefined, folder.uri).get(SERVER_ERAS_SETTING),
     );
     this.report(configUri, [...parsed.problems, ...eras.problems.map((message) => ({ message }))], label);
+    this.setEntryProblems(configUri, parsed.problems, label, 'workspace');
     const entries = eras.definitions.map((definition) => ({
       id: serverEntryId(configUri, definition.name),
       name: definition.name,
@@ -237,6 +279,25 @@ export class ConfigLoader implements vscode.Disposable {
     this.syntaxErrorsEmitter.fire();
   }
 
+  private setEntryProblems(
+    configUri: vscode.Uri,
+    problems: readonly ConfigProblem[],
+    sourceLabel: string,
+    scope: 'workspace' | 'user',
+  ): void {
+    const key = configUri.toString();
+    const entries = problems.flatMap(({ server, message, at }) =>
+      server === undefined ? [] : [{ configUri, sourceLabel, scope, server, message, ...(at ? { at } : {}) }],
+    );
+    const previous = this.entryProblemsByFile.get(key) ?? [];
+    const same = (list: readonly ConfigEntryProblem[]) =>
+      JSON.stringify(list.map((problem) => ({ ...problem, configUri: key })));
+    if (same(previous) === same(entries)) return;
+    if (entries.length === 0) this.entryProblemsByFile.delete(key);
+    else this.entryProblemsByFile.set(key, entries);
+    this.entryProblemsEmitter.fire();
+  }
+
   private report(
     configUri: vscode.Uri,
     problems: readonly ConfigProblem[],
@@ -244,7 +305,8 @@ export class ConfigLoader implements vscode.Disposable {
     scope: 'workspace' | 'user' = 'workspace',
   ): void {
     const key = configUri.toString();
-    const fingerprint = JSON.stringify(problems);
+    // Where a problem is does not make it another problem: an edit that moves the entry does not warn again.
+    const fingerprint = JSON.stringify(problems.map(({ server, message }) => ({ server, message })));
     if (problems.length === 0) {
       this.reportedProblems.delete(key);
       return;

@@ -144,6 +144,9 @@ export async function launchServer(
   log.info(`Starting ${entry.name}: ${describeTarget(entry.definition)}`);
   let launched = false;
   let signInNeeded = false;
+  const preference = eraPreferenceOf(entry.definition);
+  // Era "auto" opens directly in the era this server answered with at its last start in this window (WindowEras).
+  const eraChoice = services.eraMemory?.window.choose(entry, preference) ?? { preference };
   try {
     // A previous connection may still be shutting down (restart); never run two processes at once.
     await previousClose;
@@ -217,7 +220,7 @@ export async function launchServer(
             wire.message(direction, message);
           }
         : trace,
-      era: eraPreferenceOf(entry.definition),
+      era: eraChoice.preference,
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),
       // MCP Apps while mcpWorkbench.apps.enabled, Tasks of both generations (the host's sampling and elicitation also run as tasks when a server asks), and
@@ -255,7 +258,12 @@ export async function launchServer(
       ],
     });
     launched = true;
+    if (eraChoice.remembered)
+      log.info(
+        `Era: opening in the ${eraChoice.remembered === 'handshake' ? 'initialize handshake' : '2026-07-28 era'} this server answered with at its last start in this window, without the era probe`,
+      );
     const session = await client.connect();
+    services.eraMemory?.window.started(entry, eraChoice, session.kind);
     if (signal.aborted) return superseded;
     const { serverInfo, protocolVersion } = session;
     const pid = transport instanceof StdioTransport ? transport.pid : undefined;
@@ -263,7 +271,10 @@ export async function launchServer(
       `Started: ${serverInfo.name} ${serverInfo.version}${serverInfo.title ? ` ("${serverInfo.title}")` : ''}, ` +
         `protocol ${protocolVersion}${pid === undefined ? '' : `, pid ${pid}`}`,
     );
-    log.info(`Era: ${describeEra(session)}; ${eraChoiceReason(eraPreferenceOf(entry.definition), session)}`);
+    const reason = eraChoice.remembered
+      ? 'era auto: the server answered in this era at its last start in this window, so it was not probed'
+      : eraChoiceReason(preference, session);
+    log.info(`Era: ${describeEra(session)}; ${reason}`);
     if (session.instructions) log.info(`Instructions: ${session.instructions}`);
     await applyLogLevel(client, attempt.logLevel(), log);
     const tools = await client.listTools();
@@ -271,6 +282,9 @@ export async function launchServer(
     log.info(`Tools: ${toolCountSummary(tools)}`);
     return { kind: 'running', session, tools, pid };
   } catch (error) {
+    // The remembered era may be what failed (the server changed under the same definition): the next start probes.
+    if (launched && services.eraMemory?.window.failed(entry, eraChoice))
+      log.info('Era: the start in the era remembered from the last start failed; the next start probes the era again');
     throw new LaunchFailure(error, launched, signInNeeded);
   }
 }

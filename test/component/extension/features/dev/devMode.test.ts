@@ -156,46 +156,90 @@ describe('dev mode: watch globs', () => {
   );
 });
 
-describe('dev mode: workspace trust', () => {
-  /** DevMode on a stand-in for the `vscode` API that records the file watchers it creates. */
-  function devModeWithStandIn() {
-    const watched: string[] = [];
-    const noop = { dispose: () => undefined };
-    const vscode = {
-      workspace: {
-        getConfiguration: () => ({ get: <T>(_key: string, fallback: T) => fallback }),
-        createFileSystemWatcher: (pattern: { pattern: string }) => {
-          watched.push(pattern.pattern);
-          return {
-            onDidChange: () => noop,
-            onDidCreate: () => noop,
-            onDidDelete: () => noop,
-            dispose: () => undefined,
-          };
-        },
-      },
-      RelativePattern: class {
-        constructor(
-          readonly base: unknown,
-          readonly pattern: string,
-        ) {}
-      },
-    };
-    const moduleLoader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
-    const load = moduleLoader._load;
-    moduleLoader._load = function (request, ...rest) {
-      return request === 'vscode' ? vscode : load.call(this, request, ...rest);
-    };
-    let devModule: typeof import('../../../../../src/extension/features/dev/devMode');
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      devModule = require('../../../../../src/extension/features/dev/devMode');
-    } finally {
-      moduleLoader._load = load;
-    }
-    return { watched, DevMode: devModule.DevMode };
+/** A `vscode.Uri` as far as dev mode uses it (file URIs with POSIX paths). */
+class StandInUri {
+  readonly scheme = 'file';
+  constructor(readonly path: string) {}
+  get fsPath(): string {
+    return this.path;
   }
+  static file(fsPath: string): StandInUri {
+    return new StandInUri(fsPath);
+  }
+  static joinPath(base: StandInUri, ...parts: string[]): StandInUri {
+    return new StandInUri(path.posix.join(base.path, ...parts));
+  }
+  with(change: { path: string }): StandInUri {
+    return new StandInUri(change.path);
+  }
+  toString(): string {
+    return `file://${this.path}`;
+  }
+}
 
+/**
+ * DevMode on a stand-in for the `vscode` API that records the file watchers it creates (their folder and glob, and
+ * their change listeners) and finds `files` for `findFiles` as VS Code would: below the pattern's folder, matching its glob.
+ */
+function devModeWithStandIn(files: readonly string[] = []) {
+  const watched: string[] = [];
+  const watchers: { base: string; pattern: string; changed: (uri: StandInUri) => void }[] = [];
+  const noop = { dispose: () => undefined };
+  const vscode = {
+    Uri: StandInUri,
+    workspace: {
+      getConfiguration: () => ({ get: <T>(_key: string, fallback: T) => fallback }),
+      createFileSystemWatcher: (pattern: { base: unknown; pattern: string }) => {
+        watched.push(pattern.pattern);
+        const watcher = {
+          base: pattern.base instanceof StandInUri ? pattern.base.path : String(pattern.base),
+          pattern: pattern.pattern,
+          changed: (_uri: StandInUri) => undefined as void,
+        };
+        watchers.push(watcher);
+        return {
+          onDidChange: (listener: (uri: StandInUri) => void) => {
+            watcher.changed = listener;
+            return noop;
+          },
+          onDidCreate: () => noop,
+          onDidDelete: () => noop,
+          dispose: () => undefined,
+        };
+      },
+      findFiles: async (pattern: { base: StandInUri; pattern: string }) => {
+        const base = `${pattern.base.path}/`;
+        const matcher = glob(pattern.pattern);
+        return files
+          .filter((file) => file.startsWith(base) && matcher.test(file.slice(base.length)))
+          .map((file) => new StandInUri(file));
+      },
+    },
+    RelativePattern: class {
+      constructor(
+        readonly base: unknown,
+        readonly pattern: string,
+      ) {}
+    },
+  };
+  const moduleLoader = Module as unknown as { _load: (request: string, ...rest: unknown[]) => unknown };
+  const load = moduleLoader._load;
+  moduleLoader._load = function (request, ...rest) {
+    return request === 'vscode' ? vscode : load.call(this, request, ...rest);
+  };
+  let devModule: typeof import('../../../../../src/extension/features/dev/devMode');
+  try {
+    // Loaded afresh for each stand-in: a cached module would keep the first stand-in's `vscode`.
+    delete require.cache[require.resolve('../../../../../src/extension/features/dev/devMode')];
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    devModule = require('../../../../../src/extension/features/dev/devMode');
+  } finally {
+    moduleLoader._load = load;
+  }
+  return { watched, watchers, DevMode: devModule.DevMode };
+}
+
+describe('dev mode: workspace trust', () => {
   test("a workspace server's watchers and excludes wait for trust; a user server's do not", () => {
     const { watched, DevMode } = devModeWithStandIn();
     const warnings: string[] = [];
@@ -207,7 +251,7 @@ describe('dev mode: workspace trust', () => {
       };
       const controller = {
         id: name,
-        entry: { name, definition: { dev }, origin: { scope, folder: { uri: { path: '/ws' } } } },
+        entry: { name, definition: { dev }, origin: { scope, folder: { uri: new StandInUri('/ws') } } },
         state: { kind: 'stopped' },
         log: { info: () => undefined, warn: (line: string) => warnings.push(`${name}: ${line}`) },
         mask: (text: string) => text,
@@ -247,6 +291,116 @@ describe('dev mode: workspace trust', () => {
       assert.ok(
         refused.every((line) => /is ignored: it is longer than 1000 characters/.test(line)),
         refused.join('\n'),
+      );
+    } finally {
+      devMode.dispose();
+    }
+  });
+});
+
+describe('dev mode: the folder the watch globs are relative to', () => {
+  test("globs are relative to the server's cwd (variables resolved), else the workspace folder; the log names the folder and how many files match", async () => {
+    const { watchers, DevMode } = devModeWithStandIn([
+      '/elsewhere/myserver/server.mjs',
+      '/elsewhere/myserver/lib/util.mjs',
+      '/elsewhere/myserver/notes.txt',
+      '/ws/tools/srv/main.mjs',
+      '/ws/server.mjs',
+    ]);
+    const lines: string[] = [];
+    const server = (name: string, cwd: string | undefined, watch: string) => {
+      const definition = { kind: 'stdio', command: 'node', args: [], cwd, dev: { watch: [watch], exclude: [] } };
+      return {
+        id: name,
+        entry: { name, definition, origin: { scope: 'workspace', folder: { uri: new StandInUri('/ws') } } },
+        state: { kind: 'running' },
+        log: {
+          info: (line: string) => lines.push(`${name} info: ${line}`),
+          warn: (line: string) => lines.push(`${name} warn: ${line}`),
+        },
+        mask: (text: string) => text,
+        start: async () => undefined,
+      };
+    };
+    const servers = [
+      // The trial's server: kept outside the workspace, watched by a glob written from its own folder.
+      server('outside', '/elsewhere/myserver', '**/*.mjs'),
+      server('inside', '${workspaceFolder}/tools/srv', '*.mjs'),
+      server('relative', 'tools/srv', '*.mjs'),
+      server('plain', undefined, '*.mjs'),
+      server('typo', '/elsewhere/myserver', 'src/**/*.mjs'),
+      server('asks', '${input:folder}', '*.mjs'),
+    ];
+    const devMode = new DevMode(
+      { servers, onDidChangeServers: () => ({ dispose: () => undefined }) } as never,
+      () => true,
+      () => ({ dispose: () => undefined }),
+    );
+    try {
+      devMode.sync();
+      assert.deepEqual(
+        watchers.map(({ base, pattern }) => `${base} ${pattern}`),
+        [
+          '/elsewhere/myserver **/*.mjs',
+          '/ws/tools/srv *.mjs',
+          '/ws/tools/srv *.mjs',
+          '/ws *.mjs',
+          '/elsewhere/myserver src/**/*.mjs',
+          '/ws *.mjs',
+        ],
+      );
+      await waitFor(() => lines.filter((line) => / match(es)? now|no file in /.test(line)).length === 6, 'every count');
+      const said = (name: string) => lines.filter((line) => line.startsWith(`${name} `)).join('\n');
+      assert.match(
+        said('outside'),
+        /watching \*\*\/\*\.mjs in \/elsewhere\/myserver \(the server's cwd "\/elsewhere\/myserver"\)/,
+      );
+      assert.match(said('outside'), /2 files in \/elsewhere\/myserver match now \(lib\/util\.mjs, server\.mjs\)/);
+      assert.match(said('inside'), /in \/ws\/tools\/srv \(the server's cwd "\$\{workspaceFolder\}\/tools\/srv"\)/);
+      assert.match(said('inside'), /1 file in \/ws\/tools\/srv matches now \(main\.mjs\)/);
+      assert.match(said('relative'), /1 file in \/ws\/tools\/srv matches now/);
+      assert.match(said('plain'), /in \/ws \(the workspace folder\)/);
+      assert.match(said('plain'), /1 file in \/ws matches now \(server\.mjs\)/);
+      assert.match(
+        said('typo'),
+        /warn: Dev mode: no file in \/elsewhere\/myserver matches src\/\*\*\/\*\.mjs, so no change restarts the server yet/,
+      );
+      assert.match(said('asks'), /warn: Dev mode: the server's cwd "\$\{input:folder\}" is not known before it starts/);
+
+      // A save of the server kept outside the workspace restarts it, named relative to its folder.
+      const restarts: string[] = [];
+      (servers[0] as unknown as { restart: () => Promise<void> }).restart = async () => void restarts.push('outside');
+      watchers[0].changed(new StandInUri('/elsewhere/myserver/server.mjs'));
+      await waitFor(() => restarts.length === 1, 'the restart after the save', 5_000);
+      assert.match(said('outside'), /restarting because server\.mjs changed/);
+    } finally {
+      devMode.dispose();
+    }
+  });
+
+  test('a changed cwd sets the watchers up again in the new folder', () => {
+    const { watchers, DevMode } = devModeWithStandIn();
+    const definition = { kind: 'stdio', command: 'node', args: [], cwd: '/a', dev: { watch: ['*.mjs'], exclude: [] } };
+    const controller = {
+      id: 's',
+      entry: { name: 's', definition, origin: { scope: 'workspace', folder: { uri: new StandInUri('/ws') } } },
+      state: { kind: 'running' },
+      log: { info: () => undefined, warn: () => undefined },
+      mask: (text: string) => text,
+      start: async () => undefined,
+    };
+    const devMode = new DevMode(
+      { servers: [controller], onDidChangeServers: () => ({ dispose: () => undefined }) } as never,
+      () => true,
+      () => ({ dispose: () => undefined }),
+    );
+    try {
+      devMode.sync();
+      controller.entry = { ...controller.entry, definition: { ...definition, cwd: '/b' } };
+      devMode.sync();
+      assert.deepEqual(
+        watchers.map((watcher) => watcher.base),
+        ['/a', '/b'],
       );
     } finally {
       devMode.dispose();
