@@ -5,6 +5,7 @@ import type { FormField } from '../../../workbench/forms/formModel';
 import type { SamplingPolicy } from '../../../workbench/sampling/policy';
 import type { RelatedTask } from '../../../workbench/tasks/relatedTask';
 import { webviewMedia } from './webviewMedia';
+import { sideColumn } from './panelColumn';
 
 /**
  * The one review panel for everything a server asks of the person: sampling requests, model answers and
@@ -180,13 +181,13 @@ export class ReviewPanel implements vscode.Disposable {
     this.active = item;
     this.activeId = this.nextRequestId++;
     const existing = this.panel;
-    // Revealed in the editor group the person works in, the panel would become that group's active tab and take the
-    // keyboard: beside it, the editor keeps focus.
+    // Revealed in the editor group the person works in, the panel would become that group's active tab and cover what
+    // they type in: it moves to another group they already have (sideColumn), never into a new third column.
     const inActiveGroup =
       existing !== undefined &&
       existing.viewColumn !== undefined &&
-      existing.viewColumn === vscode.window.activeTextEditor?.viewColumn;
-    if (existing) existing.reveal(inActiveGroup ? vscode.ViewColumn.Beside : undefined, true);
+      existing.viewColumn === vscode.window.tabGroups.activeTabGroup.viewColumn;
+    if (existing) existing.reveal(inActiveGroup ? sideColumn('server') : undefined, true);
     else this.ensurePanel();
     this.render();
   }
@@ -264,11 +265,12 @@ export class ReviewPanel implements vscode.Disposable {
   private ensurePanel(): vscode.WebviewPanel {
     if (this.panel) return this.panel;
     const root = webviewMedia(this.extensionUri, 'review');
-    // Beside the editor and without focus: the person keeps typing where they were and turns to the panel by choice.
+    // In the side group our forms use, outside the active group, and without focus: the person keeps typing where they
+    // were and turns to the panel by choice.
     const panel = vscode.window.createWebviewPanel(
       REVIEW_VIEW_TYPE,
       vscode.l10n.t('MCP Review'),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: sideColumn('server'), preserveFocus: true },
       {
         enableScripts: true,
         retainContextWhenHidden: true,
