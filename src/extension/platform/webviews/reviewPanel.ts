@@ -125,8 +125,18 @@ export class ReviewPanel implements vscode.Disposable {
   private busy = false;
   private waitingSources: (() => number)[] = [];
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly askingChanged = new vscode.EventEmitter<void>();
+  /** Fires when the panel starts or stops asking the person something (progress notifications keep off it meanwhile). */
+  readonly onDidChangeAsking = this.askingChanged.event;
 
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  constructor(private readonly extensionUri: vscode.Uri) {
+    this.disposables.push(this.askingChanged);
+  }
+
+  /** Whether the panel shows a request the person is to answer now. */
+  get asking(): boolean {
+    return this.active !== undefined;
+  }
 
   /** Sizes of the queues feeding the panel (entries in review included); the panel subtracts the one shown. */
   addWaitingSource(size: () => number): void {
@@ -178,6 +188,7 @@ export class ReviewPanel implements vscode.Disposable {
    * server, not from the person, so keystrokes meant for the editor must not land on its buttons.
    */
   present(item: ActiveItem): void {
+    const wasAsking = this.asking;
     this.active = item;
     this.activeId = this.nextRequestId++;
     const existing = this.panel;
@@ -190,6 +201,7 @@ export class ReviewPanel implements vscode.Disposable {
     if (existing) existing.reveal(inActiveGroup ? sideColumn('server') : undefined, true);
     else this.ensurePanel();
     this.render();
+    if (!wasAsking) this.askingChanged.fire();
   }
 
   /** Replaces the shown view of the active item (e.g. streamed text), without stealing focus. */
@@ -204,6 +216,7 @@ export class ReviewPanel implements vscode.Disposable {
     this.active = undefined;
     this.activeId = undefined;
     this.render();
+    this.askingChanged.fire();
   }
 
   /** Re-renders with the current waiting count (the queues changed). */
