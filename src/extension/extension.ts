@@ -24,6 +24,7 @@ import {
   type FeatureContext,
 } from './platform/feature';
 import { windowHost } from './platform/host';
+import { openWalkthroughOnFirstRun } from './platform/ui/walkthrough';
 import { Platform } from './platform/platform';
 import { OfferedServices } from './platform/services';
 import { createTestHooks, TestBuildHost, type McpWorkbenchTestApi } from './testHooks';
@@ -74,7 +75,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   const activationStarted = performance.now();
   // A literal `false` outside the test build: esbuild drops these branches and, with them, all of testHooks.ts.
   const testHost = MCP_WORKBENCH_TEST_BUILD ? new TestBuildHost() : undefined;
-  const platform = new Platform(context, testHost ?? windowHost());
+  const host = testHost ?? windowHost();
+  const platform = new Platform(context, host);
   context.subscriptions.push(platform);
   const featureContext: FeatureContext = {
     extension: context,
@@ -94,6 +96,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   shutdown = () => platform.shutdown();
   // Not awaited: activation ends before the configuration is read (the read yields to the busy start-up event loop).
   platform.start();
+  if (host.firstRunWalkthrough) openWalkthroughOnFirstRun(context, (line) => platform.ownLog.info(line));
   // `npm run bench:ui` reads this line: activate()'s own time, and the time its bundle took to evaluate (the banner
   // and footer esbuild.js adds to extension.js), which VS Code counts into the activation as well.
   const codeLoadMs = MCP_WORKBENCH_LOAD_ENDED - MCP_WORKBENCH_LOAD_STARTED;

@@ -237,6 +237,11 @@ export class TestBuildHost implements PlatformHost {
   readonly onDidGrantWorkspaceTrust: vscode.Event<void>;
   readonly onDidChangeRoots = this.foldersChanged.event;
   readonly openSignInUrl: ((url: string) => Thenable<boolean>) | undefined;
+  /**
+   * Off unless a suite asks (firstRun.e2e.ts): every suite starts in a fresh profile, and a walkthrough opening over
+   * the editor at start-up would take the focus their first steps expect.
+   */
+  readonly firstRunWalkthrough = process.env.MCP_WORKBENCH_E2E_WALKTHROUGH === '1';
 
   constructor() {
     const grants = [vscode.workspace.onDidGrantWorkspaceTrust, this.granted.event];

@@ -3,7 +3,8 @@
  * `.vscode/mcp.json` runs server-everything over stdio; expanding it asks for consent ("Allow and Start"); the
  * tool row's inline "Call Tool…" action opens the form, a=2 and b=3 are typed and Ctrl+Enter submits, and the result
  * view shows the sum; a resource from the Resources group opens in an editor; "Get Prompt…" on simple-prompt opens
- * the messages as Markdown. Screenshots: test-results/e2e/browse-*.png in the light theme, and the form and result
+ * the messages as Markdown, and on completable-prompt typing "E" highlights the server's "Engineering", which Enter
+ * takes. Screenshots: test-results/e2e/browse-*.png in the light theme, and the form and result
  * again in the dark theme (browse-dark-*.png), to check that the webviews follow the editor theme.
  *
  * Run: node --import tsx --test test/e2e/browse.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
@@ -17,7 +18,9 @@ import {
   clickUncovered,
   EVERYTHING_SERVER_JS,
   openViewContainer,
+  quickPick,
   screenshot,
+  typeInQuickInput,
   waitFor,
   waitUntil,
   webviewFrame,
@@ -158,6 +161,26 @@ test(
       assert.match(markdown, /simple-prompt/);
       await page.mouse.move(0, 0);
       await screenshot(page, 'browse-04-prompt');
+
+      // completable-prompt: typing "E" highlights the server's "Engineering" (VS Code's own sort draws the typed "E"
+      // above it), and Enter takes it; the second argument's suggestions then come from that department (trial 2.17).
+      await inlineAction(page, 'completable-prompt', 'Get Prompt');
+      await typeInQuickInput(page, 'E', { submit: false });
+      const highlighted = page
+        .locator('.quick-input-widget .quick-input-list .monaco-list-row.focused')
+        .filter({ has: page.locator('.label-name', { hasText: /^Engineering$/ }) });
+      await waitFor(page, 'the suggestion "Engineering" highlighted after typing "E"', () =>
+        highlighted.first().waitFor({ state: 'visible', timeout: 30_000 }),
+      );
+      await screenshot(page, 'browse-05-completion');
+      await page.keyboard.press('Enter');
+      await quickPick(page, 'Alice');
+      const promoted = await waitForEditorText(
+        page,
+        'the completed prompt as Markdown',
+        'Please promote Alice to the head of the Engineering team.',
+      );
+      assert.match(promoted, /completable-prompt/);
     } finally {
       await session?.dispose();
     }

@@ -4,6 +4,8 @@
  * start consent laid out as fields (Program, Arguments; no `\u000A`), start, see our own "MCP Workbench: running"
  * lens on the entry in mcp.json, call get-sum through its form (Escape in the form does not close it) and see the
  * result. Once in the light theme and once in the dark theme; screenshots test-results/e2e/firstRun-<theme>-*.png.
+ * The first activation in the fresh profile opens the walkthrough (the test build opens it only when asked, through
+ * MCP_WORKBENCH_E2E_WALKTHROUGH); the form then opens beside it, in a second editor group and no third.
  *
  * The same first run in Simplified Chinese is test/e2e/zhCN.e2e.ts: it packages a minimal zh-cn language pack from
  * test/fixtures/zh-cn-language-pack, registers it in languagepacks.json and starts code-server with `--locale zh-cn`
@@ -36,6 +38,16 @@ const HINT = 'Select a server and press Enter, or click ▷ beside it, to start 
 
 async function firstRun(page: Page, theme: string): Promise<void> {
   const shot = (step: string) => screenshot(page, `firstRun-${theme}-${step}`);
+  // The workspace's mcp.json activates the extension at start-up: its first activation opens the walkthrough.
+  await waitFor(page, 'the walkthrough "Get Started with MCP Workbench" to open by itself', () =>
+    page
+      .locator('.editor-group-container')
+      // Its first step's title: drawn only on the walkthrough's own page, not in the Welcome page's list.
+      .getByText('Open the Servers view')
+      .first()
+      .waitFor({ state: 'visible', timeout: 60_000 }),
+  );
+  await shot('00-walkthrough');
   await openViewContainer(page, 'MCP Workbench');
   const servers = pane(page, 'Servers');
   const hint = servers.getByText(HINT);
@@ -101,6 +113,8 @@ async function firstRun(page: Page, theme: string): Promise<void> {
   const result = await webviewFrame(page, 'the result under the form', `text=${SUM}`);
   assert.ok(await result.getByText(SUM).first().isVisible(), 'the sum is on screen');
   assert.equal(await form.getByLabel(/^b\b/).inputValue(), '3', 'the form (after Escape) still holds what was typed');
+  // The walkthrough and mcp.json in the first group, the form beside them: two columns, not a column per panel.
+  assert.equal(await page.locator('.editor-group-container').count(), 2, 'editor groups after the call');
   await page.mouse.move(0, 0);
   await shot('04-result');
 }
@@ -123,6 +137,7 @@ for (const [theme, colorTheme] of [
             servers: { [SERVER]: everythingStdio() },
           },
           settings: { 'workbench.colorTheme': colorTheme },
+          env: { MCP_WORKBENCH_E2E_WALKTHROUGH: '1' },
         });
         await firstRun(session.page, theme);
       } finally {

@@ -17,6 +17,8 @@ export interface PlatformHost {
   restartPolicy(): RestartPolicy;
   /** Opens a sign-in's authorization URL (undefined: VS Code's openExternal, after the consent). */
   readonly openSignInUrl?: (url: string) => Thenable<boolean>;
+  /** Whether the first activation in a profile opens the walkthrough (ui/firstRun.ts). */
+  readonly firstRunWalkthrough: boolean;
 }
 
 /** The window as it is: VS Code's trust and the default crash policy. */
@@ -25,5 +27,6 @@ export function windowHost(): PlatformHost {
     isWorkspaceTrusted: () => vscode.workspace.isTrusted,
     onDidGrantWorkspaceTrust: vscode.workspace.onDidGrantWorkspaceTrust,
     restartPolicy: () => new RestartPolicy(),
+    firstRunWalkthrough: true,
   };
 }

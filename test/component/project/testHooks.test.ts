@@ -28,6 +28,7 @@ const HOOK_NAMES = [
   // NotificationRecorder's (notifications.ts): only the test build records or answers notifications.
   'startRecording',
   'MCP_WORKBENCH_E2E_SIGNIN_URL_FILE',
+  'MCP_WORKBENCH_E2E_WALKTHROUGH',
   'MCP_WORKBENCH_TEST_HOOKS',
   'MCP_WORKBENCH_TEST_BUILD',
 ];

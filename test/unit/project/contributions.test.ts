@@ -125,3 +125,41 @@ test('the README names the view and the palette prefix as VS Code shows them: "M
     "the first steps send no one to VS Code's MCP: commands",
   );
 });
+
+// VS Code 1.100's allowed categories (the `categories` enum of its extension manifest schema): any other value is
+// dropped by the Marketplace, and "Other" alone hides the extension from every category people browse.
+const MARKETPLACE_CATEGORIES = [
+  'AI',
+  'Azure',
+  'Chat',
+  'Data Science',
+  'Debuggers',
+  'Extension Packs',
+  'Education',
+  'Formatters',
+  'Keymaps',
+  'Language Packs',
+  'Linters',
+  'Machine Learning',
+  'Notebooks',
+  'Programming Languages',
+  'SCM Providers',
+  'Snippets',
+  'Testing',
+  'Themes',
+  'Visualization',
+  'Other',
+];
+
+test('the Marketplace finds the extension under AI and Testing and by "mcp", not only under "Other"', () => {
+  const manifest = read<{ categories?: string[]; keywords?: string[] }>('package.json');
+  const categories = manifest.categories ?? [];
+  for (const category of categories)
+    assert.ok(MARKETPLACE_CATEGORIES.includes(category), `unknown category ${category}`);
+  assert.ok(categories.includes('AI') && categories.includes('Testing'), `categories: ${categories.join(', ')}`);
+  assert.ok(!categories.includes('Other'), '"Other" is for extensions that fit no category');
+  const keywords = manifest.keywords ?? [];
+  // The Marketplace keeps at most 30 keywords (vsce refuses more).
+  assert.ok(keywords.length > 0 && keywords.length <= 30, `${keywords.length} keywords`);
+  for (const word of ['mcp', 'model context protocol']) assert.ok(keywords.includes(word), `keyword ${word}`);
+});

@@ -12,6 +12,7 @@ import { SamplingReviewUi } from './samplingReviewUi';
 import { notify } from '../../platform/ui/notifications';
 import { EndpointsProvider, GlobalStatePolicyStorage, allowedModelsFor, readEndpoints, secretKey } from './settings';
 import { taskToolLookup } from '../../platform/shared/taskToolLookup';
+import { addModelEndpointInput } from './endpointInput';
 
 type PolicyItem = vscode.QuickPickItem & { policy: SamplingPolicy };
 
@@ -88,10 +89,14 @@ export class SamplingService implements vscode.Disposable {
       setKey,
     ).then((choice) => {
       this.modelSetupShown = false;
-      if (choice === addEndpoint)
-        void vscode.commands.executeCommand('workbench.action.openSettings', 'mcpWorkbench.sampling.endpoints');
+      if (choice === addEndpoint) void this.addEndpointCommand();
       else if (choice === setKey) void this.setApiKeyCommand();
     });
+  }
+
+  /** Add Model Endpoint: name, base URL, model and API key asked one step at a time (endpointInput.ts). */
+  addEndpointCommand(): Promise<unknown> {
+    return addModelEndpointInput(this.secrets);
   }
 
   /** Stores an endpoint's API key exactly as "MCP Workbench: Set Model API Key…" does (undefined deletes it). */
@@ -131,15 +136,12 @@ export class SamplingService implements vscode.Disposable {
     const secrets = this.secrets;
     const endpoints = readEndpoints();
     if (endpoints.length === 0) {
-      const open = vscode.l10n.t('Open Settings');
+      const add = vscode.l10n.t('Add Model Endpoint');
       const choice = await vscode.window.showInformationMessage(
-        vscode.l10n.t(
-          'No model endpoints are configured. Add one to the setting mcpWorkbench.sampling.endpoints first.',
-        ),
-        open,
+        vscode.l10n.t('No model endpoints are configured. Add one first: its API key is asked with it.'),
+        add,
       );
-      if (choice === open)
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'mcpWorkbench.sampling.endpoints');
+      if (choice === add) await this.addEndpointCommand();
       return;
     }
     const picked = await vscode.window.showQuickPick(

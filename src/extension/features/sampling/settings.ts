@@ -25,10 +25,22 @@ interface EndpointSetting {
   tools?: boolean;
 }
 
-export function readEndpoints(): EndpointSetting[] {
+/** The setting as it is, entries this code does not read included (they are kept when one is added). */
+export function readEndpointsSetting(): unknown[] {
   const raw = vscode.workspace.getConfiguration(SECTION).get<unknown>('endpoints', []);
-  if (!Array.isArray(raw)) return [];
-  return raw.filter((item): item is EndpointSetting => {
+  return Array.isArray(raw) ? [...(raw as unknown[])] : [];
+}
+
+/**
+ * Writes the endpoints to the user's settings. Only there: the setting is application-scoped, so VS Code reads no
+ * workspace value of it (a cloned repository must not choose where prompts are sent).
+ */
+export async function writeUserEndpoints(endpoints: unknown[]): Promise<void> {
+  await vscode.workspace.getConfiguration(SECTION).update('endpoints', endpoints, vscode.ConfigurationTarget.Global);
+}
+
+export function readEndpoints(): EndpointSetting[] {
+  return readEndpointsSetting().filter((item): item is EndpointSetting => {
     if (typeof item !== 'object' || item === null) return false;
     const candidate = item as Record<string, unknown>;
     return (

@@ -14,6 +14,8 @@ import { runningServer } from '../../platform/servers/serverPicker';
 import { ServerState } from '../../platform/servers/serverState';
 import type { AppsService } from '../../platform/services';
 import { personVisibleTools } from '../../platform/apps/appsSetting';
+import type { AskingSignal } from '../../platform/ui/delayedProgress';
+import { callProgressNotification } from '../../platform/ui/progressNotification';
 
 /** How a call is shown and how the form is opened; the browse services supply both. */
 export interface ToolCallUi {
@@ -124,6 +126,8 @@ interface CallOptions {
   runAsTask?: boolean;
   /** Draws the tool's app beside its result, if it has one. */
   apps?: AppsService;
+  /** While this asks the person (the platform's review panel), the progress notification is not shown. */
+  quiet?: AskingSignal;
 }
 
 /** Calls the tool with progress and Cancel (the page's own, else a notification's); a failure or a cancel is reported here. */
@@ -148,19 +152,23 @@ export async function callToolWithProgress(
   // A tool with an MCP App: its app is drawn beside the result, hearing the input now and the answer later.
   const app = options.apps?.begin(controller, tool, args);
   // One progress UI per call: a page that shows the call's progress and has its own Cancel (the form, the result tab)
-  // is that UI; only a call without one gets the cancellable progress notification.
-  const run = (
-    progress?: vscode.Progress<{ message?: string; increment?: number }>,
-    token?: vscode.CancellationToken,
-  ): Promise<CallToolOutcome> => {
-    // Cancel aborts the request; the core then sends notifications/cancelled to the server.
-    const abort = new AbortController();
-    const subscription = token?.onCancellationRequested(() => abort.abort());
-    const onPageCancel = () => abort.abort();
-    if (options.signal?.aborted) abort.abort();
-    options.signal?.addEventListener('abort', onPageCancel, { once: true });
-    let reported = 0;
-    return controller
+  // is that UI; only a call without one gets the cancellable progress notification, and only once it takes a while.
+  // Cancel aborts the request; the core then sends notifications/cancelled to the server.
+  const abort = new AbortController();
+  const onPageCancel = () => abort.abort();
+  if (options.signal?.aborted) abort.abort();
+  options.signal?.addEventListener('abort', onPageCancel, { once: true });
+  const notification = options.onProgress
+    ? undefined
+    : callProgressNotification(
+        vscode.l10n.t('Calling {0} on {1}', tool.name, controller.name),
+        () => abort.abort(),
+        options.quiet,
+      );
+  let reported = 0;
+  let outcome: CallToolOutcome;
+  try {
+    outcome = await controller
       .callTool(tool.name, args, {
         signal: abort.signal,
         runAsTask: options.runAsTask,
@@ -168,33 +176,20 @@ export async function callToolWithProgress(
           const message =
             update.message ?? (update.total ? `${update.progress}/${update.total}` : String(update.progress));
           options.onProgress?.(message);
-          if (!progress) return;
+          if (!notification) return;
           if (update.total && update.total > 0) {
             const percent = Math.min(100, (update.progress / update.total) * 100);
-            progress.report({ message, increment: Math.max(0, percent - reported) });
+            notification.report({ message, increment: Math.max(0, percent - reported) });
             reported = Math.max(reported, percent);
           } else {
-            progress.report({ message });
+            notification.report({ message });
           }
         },
       })
       .finally(() => {
-        subscription?.dispose();
+        notification?.done();
         options.signal?.removeEventListener('abort', onPageCancel);
       });
-  };
-  let outcome: CallToolOutcome;
-  try {
-    outcome = options.onProgress
-      ? await run()
-      : await vscode.window.withProgress(
-          {
-            location: vscode.ProgressLocation.Notification,
-            title: vscode.l10n.t('Calling {0} on {1}', tool.name, controller.name),
-            cancellable: true,
-          },
-          run,
-        );
   } catch (error) {
     if (isLocalError(error, 'cancelled')) {
       controller.log.info(`Call of ${tool.name} cancelled by the user`);

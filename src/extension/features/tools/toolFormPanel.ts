@@ -13,6 +13,7 @@ import { resultArea } from './resultHtml';
 import { formFieldMessages, type FieldMessage } from '../../platform/webviews/fieldMessages';
 import { escapeHtml, webviewPage } from '../../platform/webviews/webviewPage';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
+import { sideColumn, trackPersonPanel } from '../../platform/webviews/panelColumn';
 import { isObject } from '../../../protocol/guards';
 
 /** Messages the form's script posts (media/forms/toolForm.js); tests post the same ones through `receive`. */
@@ -73,11 +74,13 @@ export class ToolForms implements vscode.Disposable {
     const mediaRoot = webviewMedia(this.extensionUri, 'forms');
     const resultsRoot = webviewMedia(this.extensionUri, 'results');
     const title = vscode.l10n.t('Call {0}', tool.name);
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolForm', title, vscode.ViewColumn.Active, {
+    // In the side group beside the person's editor, with the result tabs and the review panel: not a column each.
+    const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolForm', title, sideColumn('person'), {
       enableScripts: true,
       retainContextWhenHidden: true,
       localResourceRoots: [mediaRoot, resultsRoot],
     });
+    trackPersonPanel(panel);
     const model = buildFormModel(tool.inputSchema);
     const taskChoice = runAsTaskChoice(controller.client, tool, runOptionalAsTask());
     panel.webview.html = webviewPage({

@@ -7,6 +7,7 @@ import { resultArea, resultBody, statusBody, type CallStatus, type ResultPlace }
 import { ResultChannel, type ChannelDelivery, type ResultBodyMessage } from './resultChannel';
 import type { CallAttempt } from './callTool';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
+import { sideColumn, trackPersonPanel } from '../../platform/webviews/panelColumn';
 
 /** What the last result shown looked like, for tests (the HTML body and the same result as Markdown). */
 interface ShownResult {
@@ -259,7 +260,8 @@ export class ToolResultView implements vscode.Disposable {
     const panel = vscode.window.createWebviewPanel(
       'mcpWorkbench.toolResult',
       title,
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus },
+      // The side group the forms use (panelColumn.ts): a result tab never opens a column of its own.
+      { viewColumn: sideColumn('person'), preserveFocus },
       {
         enableScripts: true,
         // Kept while hidden (behind the form, usually) so the next result can be posted to it: rebuilding the page
@@ -281,6 +283,7 @@ export class ToolResultView implements vscode.Disposable {
       current: { controller, title },
     };
     this.tabs.set(key, tab);
+    trackPersonPanel(panel);
     const subscription = panel.webview.onDidReceiveMessage((message: ResultAreaMessage) =>
       this.handleAreaMessage(message, tab.channel, tab.current),
     );

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { completionRows } from './completionOrder';
+import { completionRows, enterRow } from './completionOrder';
 
 interface CompletionInputOptions {
   title: string;
@@ -20,6 +20,8 @@ export interface CompletionPickSnapshot {
   step: number;
   /** The rows' labels, in order. */
   items: readonly string[];
+  /** The highlighted row's label: what Enter takes. */
+  active: string | undefined;
   /** True once the server's suggestions for the current text are in the rows: no completion request waits or runs. */
   settled: boolean;
 }
@@ -53,11 +55,19 @@ export function askWithCompletions(options: CompletionInputOptions): Promise<str
   let settled = false;
 
   const render = () => {
-    pick.items = completionRows(pick.value, suggestions).map((row) => ({
+    const rows = completionRows(pick.value, suggestions);
+    const items = rows.map((row) => ({
       label: row.value,
       description: row.kind === 'typed' ? vscode.l10n.t('use this value') : vscode.l10n.t('suggested by the server'),
       alwaysShow: true,
     }));
+    pick.items = items;
+    // Set with the rows (one update to the window, applied after them): VS Code would otherwise highlight the row its
+    // label sort puts first, the typed text when it is a prefix of the suggestion (completionOrder.ts, enterRow).
+    const preferred = enterRow(pick.value, suggestions);
+    const active =
+      preferred && items[rows.findIndex((row) => row.kind === preferred.kind && row.value === preferred.value)];
+    if (active) pick.activeItems = [active];
   };
   const refresh = () => {
     if (!options.complete) {
@@ -87,6 +97,7 @@ export function askWithCompletions(options: CompletionInputOptions): Promise<str
     title: options.title,
     step: options.step,
     items: pick.items.map((item) => item.label),
+    active: pick.activeItems[0]?.label,
     settled,
   });
 

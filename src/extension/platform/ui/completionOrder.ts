@@ -16,6 +16,17 @@ export function completionRows(typed: string, suggestions: readonly string[]): C
     : [own, ...suggested];
 }
 
+/**
+ * The row Enter takes, which the pick highlights: the first of `completionRows`, except that a suggestion equal to the
+ * typed text is that suggestion. It has to be set as the pick's active row: VS Code's quick pick sorts the rows by how
+ * well their labels match the typed text, so the typed "E" (an exact match) was drawn and highlighted above
+ * "Engineering", and Enter took "E" (the first-hour trial, 2.17).
+ */
+export function enterRow(typed: string, suggestions: readonly string[]): CompletionRow | undefined {
+  if (suggestions.includes(typed)) return { kind: 'suggested', value: typed };
+  return completionRows(typed, suggestions)[0];
+}
+
 /** The one continuing suggestion first, then the typed text, then the other suggestions in the server's order. */
 function rank(row: CompletionRow, continuing: string): number {
   if (row.kind === 'suggested' && row.value === continuing) return 0;

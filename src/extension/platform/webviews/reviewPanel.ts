@@ -5,6 +5,7 @@ import type { FormField } from '../../../workbench/forms/formModel';
 import type { SamplingPolicy } from '../../../workbench/sampling/policy';
 import type { RelatedTask } from '../../../workbench/tasks/relatedTask';
 import { webviewMedia } from './webviewMedia';
+import { sideColumn } from './panelColumn';
 
 /**
  * The one review panel for everything a server asks of the person: sampling requests, model answers and
@@ -124,8 +125,18 @@ export class ReviewPanel implements vscode.Disposable {
   private busy = false;
   private waitingSources: (() => number)[] = [];
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly askingChanged = new vscode.EventEmitter<void>();
+  /** Fires when the panel starts or stops asking the person something (progress notifications keep off it meanwhile). */
+  readonly onDidChangeAsking = this.askingChanged.event;
 
-  constructor(private readonly extensionUri: vscode.Uri) {}
+  constructor(private readonly extensionUri: vscode.Uri) {
+    this.disposables.push(this.askingChanged);
+  }
+
+  /** Whether the panel shows a request the person is to answer now. */
+  get asking(): boolean {
+    return this.active !== undefined;
+  }
 
   /** Sizes of the queues feeding the panel (entries in review included); the panel subtracts the one shown. */
   addWaitingSource(size: () => number): void {
@@ -177,18 +188,20 @@ export class ReviewPanel implements vscode.Disposable {
    * server, not from the person, so keystrokes meant for the editor must not land on its buttons.
    */
   present(item: ActiveItem): void {
+    const wasAsking = this.asking;
     this.active = item;
     this.activeId = this.nextRequestId++;
     const existing = this.panel;
-    // Revealed in the editor group the person works in, the panel would become that group's active tab and take the
-    // keyboard: beside it, the editor keeps focus.
+    // Revealed in the editor group the person works in, the panel would become that group's active tab and cover what
+    // they type in: it moves to another group they already have (sideColumn), never into a new third column.
     const inActiveGroup =
       existing !== undefined &&
       existing.viewColumn !== undefined &&
-      existing.viewColumn === vscode.window.activeTextEditor?.viewColumn;
-    if (existing) existing.reveal(inActiveGroup ? vscode.ViewColumn.Beside : undefined, true);
+      existing.viewColumn === vscode.window.tabGroups.activeTabGroup.viewColumn;
+    if (existing) existing.reveal(inActiveGroup ? sideColumn('server') : undefined, true);
     else this.ensurePanel();
     this.render();
+    if (!wasAsking) this.askingChanged.fire();
   }
 
   /** Replaces the shown view of the active item (e.g. streamed text), without stealing focus. */
@@ -203,6 +216,7 @@ export class ReviewPanel implements vscode.Disposable {
     this.active = undefined;
     this.activeId = undefined;
     this.render();
+    this.askingChanged.fire();
   }
 
   /** Re-renders with the current waiting count (the queues changed). */
@@ -264,11 +278,12 @@ export class ReviewPanel implements vscode.Disposable {
   private ensurePanel(): vscode.WebviewPanel {
     if (this.panel) return this.panel;
     const root = webviewMedia(this.extensionUri, 'review');
-    // Beside the editor and without focus: the person keeps typing where they were and turns to the panel by choice.
+    // In the side group our forms use, outside the active group, and without focus: the person keeps typing where they
+    // were and turns to the panel by choice.
     const panel = vscode.window.createWebviewPanel(
       REVIEW_VIEW_TYPE,
       vscode.l10n.t('MCP Review'),
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      { viewColumn: sideColumn('server'), preserveFocus: true },
       {
         enableScripts: true,
         retainContextWhenHidden: true,

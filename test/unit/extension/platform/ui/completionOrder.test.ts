@@ -1,7 +1,7 @@
 /** Prompt-argument completion (src/extension/platform/ui/completionOrder.ts, vscode-free): Enter takes the one suggestion that continues the typed text. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { completionRows } from '../../../../../src/extension/platform/ui/completionOrder';
+import { completionRows, enterRow } from '../../../../../src/extension/platform/ui/completionOrder';
 
 const values = (typed: string, suggestions: string[]) =>
   completionRows(typed, suggestions).map((row) => `${row.kind}:${row.value}`);
@@ -20,4 +20,19 @@ test('several continuations, none, or an exact match: the typed text keeps its p
   assert.deepEqual(values('Zed', ['Engineering']), ['typed:Zed', 'suggested:Engineering']);
   assert.deepEqual(values('Sales', ['Sales']), ['suggested:Sales']);
   assert.deepEqual(values('', ['Sales']), ['suggested:Sales']);
+});
+
+test('Enter takes the highlighted row: the one continuing suggestion over the typed prefix (trial 2.17: "E")', () => {
+  const enter = (typed: string, suggestions: string[]) => {
+    const row = enterRow(typed, suggestions);
+    return row && `${row.kind}:${row.value}`;
+  };
+  assert.equal(enter('E', ['Engineering']), 'suggested:Engineering');
+  assert.equal(enter('e', ['Sales', 'Engineering']), 'suggested:Engineering');
+  assert.equal(enter('E', ['Engineering', 'Executive']), 'typed:E');
+  assert.equal(enter('Zed', ['Engineering']), 'typed:Zed');
+  // VS Code draws an exact match first whatever the order: that row, not the server's first, is the one highlighted.
+  assert.equal(enter('Sales', ['Marketing', 'Sales']), 'suggested:Sales');
+  assert.equal(enter('', ['Sales', 'Marketing']), 'suggested:Sales');
+  assert.equal(enter('', []), undefined);
 });

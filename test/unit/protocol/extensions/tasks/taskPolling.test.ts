@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, mock, test } from 'node:test';
 import { McpClient } from '../../../../../src/protocol/client';
 import { enableTasks, tasksExtension } from '../../../../../src/protocol/extensions/tasks';
-import { createLinkedPair, type MemoryServerEndpoint } from '../../../../../src/protocol/transports/memory';
+import { createLinkedPair, type MemoryServerEndpoint } from '../../../../support/memoryTransport';
 import type { Tool } from '../../../../../src/protocol/types';
 
 const POLL_INTERVAL_MS = 1_000;
