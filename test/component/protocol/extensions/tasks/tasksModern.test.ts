@@ -221,9 +221,11 @@ describe('2026-07-28 tasks extension', () => {
     const outcome = await main.tasks.callTool(tool('forever'), {}, { wait: false });
     assert.ok(outcome.kind === 'task');
     const taskId = outcome.task.taskId;
-    const waiting = main.tasks.wait(taskId);
+    // Its rejection is awaited from the start: the wait can settle while cancel still reads the status once (after
+    // the poll interval), and a rejection nobody holds yet is an unhandled one.
+    const waiting = assert.rejects(main.tasks.wait(taskId), /task-fixture: task .* was cancelled/);
     await main.tasks.cancel(taskId);
-    await assert.rejects(waiting, /task-fixture: task .* was cancelled/);
+    await waiting;
     assert.equal(main.tasks.book.get(taskId)?.snapshot.status, 'cancelled');
   });
 
