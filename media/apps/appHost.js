@@ -83,7 +83,14 @@
         vscode.postMessage({ type: 'dropped' });
         return;
       }
-      vscode.postMessage({ type: 'fromApp', message: event.data });
+      // Whether the person just acted in the app: the browser's transient user activation, which a click or a key in
+      // the app's frame gives to this page too (activation reaches every ancestor frame), while the app's frame still
+      // holds the focus. Events inside the frame cannot be seen from here, and anything the frame says about them
+      // could be the app's own word; this the app cannot forge. The extension lets only such a recent gesture make
+      // the app's display-mode switch take the focus.
+      const activation = /** @type {{ userActivation?: { isActive: boolean } }} */ (navigator).userActivation;
+      const gesture = Boolean(activation && activation.isActive) && document.hasFocus();
+      vscode.postMessage({ type: 'fromApp', message: event.data, gesture });
       return;
     }
     // From the extension: VS Code's webview host (the frame around this page) relays them with

@@ -4,7 +4,11 @@
  *   - the app-only tool is absent from the Servers tree, and app tools are marked "app";
  *   - calling show_panel draws its app beside the result: the app got ui/initialize (its theme), the tool input and
  *     the result; its button calls the app-only tool through the host and shows the answer;
- *   - its link asks first (a modal naming the server with the URL), and declining opens nothing;
+ *   - its link asks first (a modal naming the server with the URL) with "Not Now" focused: a stray Enter opens nothing,
+ *     and declining opens nothing; its message is shown escaped (a right-to-left override as \u202E);
+ *   - its call of erase_notes (marked destructive) asks first, naming the tool and its arguments; declined, the app hears
+ *     so; allowed, it runs; History lists the app's calls, each "via the app of show_panel";
+ *   - flat_key's panel switches itself to fullscreen with no click: its tab does not take the focus;
  *   - a theme switch reaches the app (host-context-changed);
  *   - the server row counts seven tools (app_only is left out); Open App in Editor asked twice keeps one editor copy
  *     and shows it; that copy's tab closed with X ends the app host-side (the log says the app could not be told);
@@ -26,6 +30,7 @@ import { VsCodeFixture } from './fixture';
 import {
   answerDialog,
   clickUncovered,
+  DEFAULT_TIMEOUT_MS,
   inlineAction,
   openViewContainer,
   pane,
@@ -118,6 +123,25 @@ async function tabsTitled(page: Page, title: string): Promise<{ shown: boolean }
   );
 }
 
+/** The text of the dialog shown now, or undefined when none is. */
+async function dialogText(page: Page): Promise<string | undefined> {
+  const dialog = page.locator('.monaco-dialog-box').first();
+  if (!(await dialog.isVisible().catch(() => false))) return undefined;
+  return (await dialog.textContent().catch(() => null)) ?? undefined;
+}
+
+/** The descriptions of the History rows labelled `label` (History pane expanded, the Servers pane folded for room). */
+async function historyDescriptions(page: Page, label: string, count: number): Promise<string[]> {
+  const history = pane(page, 'History');
+  const header = history.locator('.pane-header').first();
+  if ((await header.getAttribute('aria-expanded')) !== 'true') await clickUncovered(page, header);
+  return waitUntil(`${count} History rows "${label}"`, async () => {
+    const rows = paneRows(history, label);
+    if ((await rows.count()) < count) return undefined;
+    return rows.locator('.label-description').allTextContents();
+  });
+}
+
 /** Calls a tool without arguments from its form (the tree row's Call Tool action, then the form's Call button). */
 async function callFromForm(page: Page, tool: string, formText: string): Promise<void> {
   await inlineAction(page, await visibleRow(page, pane(page, 'Servers'), tool), 'Call Tool');
@@ -169,7 +193,7 @@ test(
       assert.match(
         appsRow,
         /· 7 tools\b/,
-        "the row counts the seven tools offered (eight listed, app_only is the app's alone)",
+        "the row counts the seven tools offered (nine listed, app_only and erase_notes are the app's alone)",
       );
       assert.match(
         (await paneRows(servers, 'show_panel').first().textContent()) ?? '',
@@ -187,12 +211,75 @@ test(
       await app.locator('#call').click();
       await expectText(app, '#answer', /^app-only answer: clicked$/, 'the app-only tool answered the app');
       await screenshot(page, 'apps-01-panel');
-      // A link asks first; declining opens nothing and the app hears isError.
+      // A link asks first, with "Not Now" focused: a stray Enter opens nothing (no browser window, and no second dialog
+      // from VS Code's link protection), and the app hears isError.
+      const windows: string[] = [];
+      page.context().on('page', (window) => windows.push(window.url()));
+      await app.locator('#link').click();
+      const focused = await waitUntil('the link prompt, with a button of it focused', () =>
+        page.evaluate(() => {
+          const active = document.activeElement;
+          return active?.closest('.monaco-dialog-box') &&
+            /wants to open a link/.test(active.closest('.monaco-dialog-box')?.textContent ?? '')
+            ? (active.textContent ?? '')
+            : undefined;
+        }),
+      );
+      assert.equal(focused.trim(), 'Not Now', "the default button of the app's link prompt is Not Now");
+      await page.keyboard.press('Enter');
+      const afterEnter = await waitUntil(
+        'the app to hear the answer to its link (or the link to open)',
+        async () => {
+          if (windows.length > 0) return `a window opened: ${windows.join(', ')}`;
+          const dialog = await dialogText(page);
+          if (dialog !== undefined && !/wants to open a link/.test(dialog)) return `another dialog: ${dialog}`;
+          const answer = await textOf(app, '#answer');
+          return answer.startsWith('link 1:') ? answer : undefined;
+        },
+        DEFAULT_TIMEOUT_MS,
+      );
+      assert.equal(afterEnter, 'link 1: {"isError":true}', 'Enter on the link prompt opened nothing');
+      assert.deepEqual(windows, [], 'no window opened');
+      // Declining with Cancel opens nothing either.
       await app.locator('#link').click();
       const dialog = await answerDialog(page, 'Cancel');
       assert.match(dialog, /The app of MCP server "apps" wants to open a link\./);
       assert.match(dialog, /https:\/\/example\.com\/from-app/);
-      await expectText(app, '#answer', /^link: \{"isError":true\}$/, 'the declined link answered isError');
+      await expectText(app, '#answer', /^link 2: \{"isError":true\}$/, 'the declined link answered isError');
+      // The app's message is shown escaped: its right-to-left override is written out, never drawn.
+      await app.locator('#message').click();
+      const message = await answerDialog(page, 'Not Now');
+      assert.ok(message.includes('rename notes\\u202Etxt.exe'), `the message shown escaped: ${message}`);
+      assert.ok(!message.includes('\u202E'), 'no raw right-to-left override in the prompt');
+      await expectText(app, '#answer', /^message: \{"isError":true\}$/, 'the declined message answered isError');
+      // The app calls erase_notes, which its server marks destructive: asked first, naming the tool and its arguments.
+      await app.locator('#erase').click();
+      const erase = await answerDialog(page, 'Not Now');
+      assert.match(erase, /The app of show_panel \(MCP server "apps"\) wants to call the tool erase_notes/);
+      assert.match(erase, /"what": "all"/);
+      await expectText(
+        app,
+        '#answer',
+        /^erase 1: error The person declined this call of erase_notes\.$/,
+        'the declined call answered with an error result',
+      );
+      await app.locator('#erase').click();
+      await answerDialog(page, 'Allow Call');
+      await expectText(app, '#answer', /^erase 2: erased: all$/, 'the allowed call ran');
+      // History lists the app's calls as the app's (the Servers pane folded for room, then unfolded).
+      const serversHeader = servers.locator('.pane-header').first();
+      await clickUncovered(page, serversHeader);
+      const erased = await historyDescriptions(page, 'erase_notes', 2);
+      assert.ok(
+        erased.some((text) => /declined \(via the app of show_panel\)/.test(text)) &&
+          erased.some((text) => /succeeded \(via the app of show_panel\)/.test(text)),
+        `History shows the declined and the allowed call, each via the app: ${JSON.stringify(erased)}`,
+      );
+      const appOnly = await historyDescriptions(page, 'app_only', 1);
+      assert.match(appOnly[0] ?? '', /succeeded \(via the app of show_panel\)/);
+      await clickUncovered(page, pane(page, 'History').locator('.pane-header').first());
+      await clickUncovered(page, serversHeader);
+      await visibleRow(page, servers, 'show_panel');
       // A theme switch reaches the app.
       await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
       await expectText(app, '#theme', /^theme: light$/, 'the theme change reached the app');
@@ -250,6 +337,24 @@ test(
           : undefined,
       );
       assert.doesNotMatch(session.extensionLog('MCP Workbench apps') ?? '', /did not answer ui\/resource-teardown/);
+
+      // flat_key's panel switches itself to fullscreen at once, with no click in it: its tab is shown without the
+      // focus, which stays with the form the person used.
+      await callFromForm(page, 'flat_key', 'An app named by the older flat key');
+      const pushy = await webviewFrame(page, 'the flat_key panel', '#mode');
+      await expectText(pushy, '#mode', /^mode: fullscreen$/, 'the panel switched itself to fullscreen', page, '#mode');
+      const pushyTabs = await tabsTitled(page, 'flat_key (app)');
+      assert.equal(pushyTabs.length, 1);
+      assert.equal(pushyTabs[0]!.shown, false, "the app's own switch did not take the focus");
+      const shownTitle = await page.evaluate(
+        () => document.querySelector('.editor-group-container.active .tabs-container .tab.active')?.textContent ?? '',
+      );
+      assert.doesNotMatch(shownTitle, /\(app\)/, `the focused editor is not the app's (${shownTitle})`);
+      const pushyPage = await webviewFrame(page, 'the flat_key app page', 'button[data-action="close"]');
+      await pushyPage.locator('button[data-action="close"]').click();
+      await waitUntil('the flat_key app to close', async () =>
+        (await tabsTitled(page, 'flat_key (app)')).length === 0 ? true : undefined,
+      );
 
       // The hostile app: contained, and its flood stops it with a note.
       await callFromForm(page, 'show_hostile', 'Shows the hostile app');

@@ -2,7 +2,7 @@
  * Skills (issue 22) end to end in a real VS Code (code-server) driven from Chromium: a workspace runs the skills
  * fixture twice, honest ("skills") and with a tampered SKILL.md ("tampered"). Opening pdf-processing of "skills"
  * shows its verified SKILL.md in an editor; Install (inline action) asks a consent naming the server and listing the
- * files, then the files appear under .github/skills/pdf-processing/; opening the tampered one shows a refusal and no
+ * files, with Not Now its default button, then the files appear under .github/skills/pdf-processing/; opening the tampered one shows a refusal and no
  * editor with its content. Screenshots: test-results/e2e/skills-*.png.
  *
  * Run: node --import tsx --test test/e2e/skills.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
@@ -87,6 +87,15 @@ test(
 
       // Install: the consent names the server and lists the files; then they are in the workspace.
       await inlineAction(page, await visibleRow(page, servers, 'pdf-processing'), 'Install Skill into Workspace');
+      // The server's files into the workspace: the consent's default (focused) button is Not Now, so a stray Enter
+      // installs nothing.
+      const focused = await waitUntil('the install consent, with a button of it focused', () =>
+        page.evaluate(() => {
+          const active = document.activeElement;
+          return active?.closest('.monaco-dialog-box') ? (active.textContent ?? '') : undefined;
+        }),
+      );
+      assert.equal(focused.trim(), 'Not Now');
       const consent = await answerDialog(page, 'Install');
       assert.match(consent, /"pdf-processing" from the server "skills"/);
       assert.match(consent, /\.github\/skills\/pdf-processing\/references\/FORMS\.md/);

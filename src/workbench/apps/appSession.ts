@@ -4,6 +4,8 @@ import type { CallToolResult, ContentBlock, Tool } from '../../protocol/types';
 import { checkAppMessage, MessageRate, type AppMessage } from './bridgeMessages';
 import { changedContext, hostContext, type AppDisplayMode, type HostSurroundings } from './hostContext';
 import * as read from './appRequests';
+import { appCallRecord, asksBeforeAppCall, declinedResult, type AppCallEnd } from './appToolCalls';
+import type { HistoryRecording, HistoryServer } from '../history/historyLog';
 
 /** The MCP Apps protocol revision this host speaks. */
 const APPS_PROTOCOL_VERSION = '2026-01-26';
@@ -16,6 +18,11 @@ export interface AppHostPort {
   openLink(url: string): Promise<boolean>;
   /** Offers the app's message to the person (copy, or open chat); true when they took it. */
   offerMessage(content: readonly ContentBlock[]): Promise<boolean>;
+  /**
+   * Asks the person whether the app may call this tool (its server marks it destructive, or the host does not know
+   * it: `tool` is then undefined); true when they allow it. Never asked while another prompt of the app is open.
+   */
+  confirmToolCall(call: { name: string; args: Record<string, unknown>; tool: Tool | undefined }): Promise<boolean>;
   /** Asks where to save each file (a save dialog) and writes it; true when saved. */
   downloadFiles(items: readonly read.DownloadItem[]): Promise<boolean>;
   /** The display mode the host switched to for the app's request (it may keep the current one). */
@@ -37,6 +44,13 @@ interface AppSessionOptions {
   readonly hostInfo: { name: string; version: string };
   readonly surroundings: HostSurroundings;
   readonly port: AppHostPort;
+  /** The server's tool of that name as the host last listed it (its annotations say whether a call asks first). */
+  readonly toolOf: (name: string) => Tool | undefined;
+  /**
+   * Where the app's own tool calls are recorded: History, the server they went to, and the host's words for "made by
+   * this app" (the note History shows after the outcome). Without it nothing is recorded (a host with no History).
+   */
+  readonly history?: { readonly recording: HistoryRecording; readonly server: HistoryServer; readonly note?: string };
   /** Messages per second an app may post before it is stopped (default 100). */
   readonly messagesPerSecond?: number;
   /** Malformed messages an app may post before it is stopped (default 20). */
@@ -311,6 +325,24 @@ export class AppSession {
     }
   }
 
+  /** One tool call of the app into History, marked as the app's. */
+  private recordCall(name: string, args: Record<string, unknown>, startedAt: number, end: AppCallEnd): void {
+    const history = this.options.history;
+    if (!history) return;
+    history.recording.record(
+      appCallRecord({
+        server: history.server,
+        appTool: this.options.tool.name,
+        toolName: name,
+        args,
+        startedAt,
+        endedAt: Date.now(),
+        end,
+        note: history.note,
+      }),
+    );
+  }
+
   private async serve(
     method: string,
     params: Record<string, unknown>,
@@ -322,7 +354,27 @@ export class AppSession {
       case 'tools/call': {
         const checked = read.toolCallParams(params);
         if (!checked.ok) return invalid(checked.reason);
-        const result = await api.callToolForApp(checked.value.name, checked.value.args, { signal });
+        const { name, args } = checked.value;
+        const tool = this.options.toolOf(name);
+        if (asksBeforeAppCall(tool)) {
+          // One prompt at a time (as links and messages): a call while another prompt is open is not made.
+          const busy = this.asking;
+          const allowed = !busy && (await this.ask(() => port.confirmToolCall({ name, args, tool })));
+          if (!allowed) {
+            const declined = declinedResult(name, busy ? 'busy' : 'declined');
+            this.recordCall(name, args, Date.now(), { kind: 'declined', result: declined });
+            return { ok: true, value: declined as unknown as Record<string, unknown> };
+          }
+        }
+        const started = Date.now();
+        let result: CallToolResult;
+        try {
+          result = await api.callToolForApp(name, args, { signal });
+        } catch (error) {
+          this.recordCall(name, args, started, { kind: 'threw', error });
+          throw error;
+        }
+        this.recordCall(name, args, started, { kind: 'answered', result });
         return { ok: true, value: result as unknown as Record<string, unknown> };
       }
       case 'resources/read': {

@@ -118,3 +118,16 @@ export function changedContext(
   if (previous.timeZone !== next.timeZone) changed.timeZone = next.timeZone;
   return Object.keys(changed).length > 0 ? changed : undefined;
 }
+
+/** How recent the person's gesture in an app must be for the app's own display-mode switch to take the focus. */
+export const APP_GESTURE_WINDOW_MS = 1000;
+
+/**
+ * Whether an app's switch to fullscreen may take the keyboard focus: only right after the person acted in the app
+ * (`lastGestureAt`, when the host page last relayed a message while the app's frame held a fresh user activation and
+ * the focus). Otherwise the tab is shown without the focus: an app switching on its own (a timer, an answer) must not
+ * raise itself over the editor and swallow what the person is typing there.
+ */
+export function switchTakesFocus(lastGestureAt: number | undefined, now: number): boolean {
+  return lastGestureAt !== undefined && now - lastGestureAt >= 0 && now - lastGestureAt <= APP_GESTURE_WINDOW_MS;
+}

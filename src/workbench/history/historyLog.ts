@@ -30,6 +30,12 @@ export type StoredResult =
   | { kind: 'truncated'; text: string; originalChars: number }
   | { kind: 'dropped'; originalChars: number };
 
+/**
+ * Who asked for an exchange when it was not the person: an MCP App calling its server's tools (named by the tool whose
+ * app it is). Absent for what the person did; entries written before this field existed have none.
+ */
+export type HistorySource = { kind: 'app'; appTool: string };
+
 export interface HistoryServer {
   /** The controller's id (stable for the session), to find the server again for a re-run. */
   id: string;
@@ -45,6 +51,7 @@ export interface HistoryEntry {
   readonly operation: HistoryOperation;
   readonly outcome: HistoryOutcome;
   readonly result: StoredResult;
+  readonly source?: HistorySource;
 }
 
 /** What a feature hands to History when an operation ends (the extension's HistoryRecorder): it never writes the log itself. */
@@ -60,6 +67,8 @@ export interface HistoryRecord {
   outcome: HistoryOutcome;
   /** The result object as the server sent it (JSON-shaped); omitted when there is none. */
   result?: unknown;
+  /** Who asked for it, when not the person (an app's own tool calls). */
+  source?: HistorySource;
 }
 
 interface HistoryLimits {
@@ -126,6 +135,7 @@ export class HistoryLog {
       operation: maskSecrets(record.operation, knownSecrets),
       outcome: maskOutcome(record.outcome, knownSecrets),
       result: this.store(record.result, knownSecrets),
+      ...(record.source === undefined ? {} : { source: { ...record.source } }),
     };
     const removed: string[] = [];
     if (this.count === this.limits.capacity) {

@@ -1,4 +1,4 @@
-import type { HistoryEntry, HistoryOperation, HistoryOutcome, StoredResult } from './historyLog';
+import type { HistoryEntry, HistoryOperation, HistoryOutcome, HistorySource, StoredResult } from './historyLog';
 import { isObject, isStringRecord } from '../../protocol/guards';
 
 /**
@@ -45,6 +45,9 @@ function readEntry(value: unknown): HistoryEntry | undefined {
   const outcome = readOutcome(value.outcome);
   const result = readResult(value.result);
   if (!operation || !outcome || !result) return undefined;
+  // Written by this version for an app's own calls; files from before it have none and stay readable.
+  const source = value.source === undefined ? undefined : readSource(value.source);
+  if (value.source !== undefined && !source) return undefined;
   return {
     id: id as number,
     server: { id: serverId, name },
@@ -53,7 +56,23 @@ function readEntry(value: unknown): HistoryEntry | undefined {
     operation,
     outcome,
     result,
+    ...(source === undefined ? {} : { source }),
   };
+}
+
+function readSource(value: unknown): HistorySource | undefined {
+  if (!isObject(value) || typeof value.kind !== 'string') return undefined;
+  const kind = value.kind as HistorySource['kind'];
+  switch (kind) {
+    case 'app':
+      return typeof value.appTool === 'string' ? { kind, appTool: value.appTool } : undefined;
+    default: {
+      // Exhaustive over the sources this version writes; an entry with any other is left out.
+      const unknownKind: never = kind;
+      void unknownKind;
+      return undefined;
+    }
+  }
 }
 
 function readOperation(value: unknown): HistoryOperation | undefined {

@@ -68,7 +68,7 @@ test('tools marks app tools and app-only tools; info lists them; read ui://… r
   assert.deepEqual(byName.get('app_only')!.app!.visibility, ['app']);
   assert.deepEqual(byName.get('model_only')!.app, undefined, 'a model-only tool without an app is unmarked');
   const info = JSON.parse((await cli(['info', '--stdio', FIXTURE])).stdout);
-  assert.deepEqual(info.apps.appOnly, ['app_only']);
+  assert.deepEqual(info.apps.appOnly, ['app_only', 'erase_notes']);
   assert.ok(info.apps.tools.includes('show_panel') && info.apps.tools.includes('flat_key'));
   const read = JSON.parse((await cli(['read', 'ui://fixture/panel.html', '--stdio', FIXTURE])).stdout);
   assert.equal(read.contents[0].mimeType, 'text/html;profile=mcp-app');

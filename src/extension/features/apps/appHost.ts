@@ -6,6 +6,7 @@ import { AppPanel } from './appPanel';
 import { appsEnabled } from '../../platform/apps/appsSetting';
 import type { AppCall, AppsService } from '../../platform/services';
 import { showError } from '../../platform/ui/coreErrors';
+import type { HistoryRecording } from '../../../workbench/history/historyLog';
 
 const NO_APP: AppCall = { answered: () => undefined, cancelled: () => undefined };
 
@@ -16,7 +17,11 @@ export class AppHost implements AppsService, vscode.Disposable {
   /** Fires when an app's frame loaded (tests and the UI benchmark wait on it). */
   readonly onDidDrawApp = this.drawnEmitter.event;
 
-  constructor(private readonly context: vscode.ExtensionContext) {}
+  /** `history`: where the apps' own tool calls are recorded (the platform's History recorder). */
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly history: HistoryRecording,
+  ) {}
 
   /** Starts the app of a call that is starting: its document is read meanwhile; input goes first, then the result. */
   begin(controller: ServerController, tool: Tool, args: Record<string, unknown>): AppCall {
@@ -55,6 +60,12 @@ export class AppHost implements AppsService, vscode.Disposable {
             log: controller.log,
             hostVersion: String(this.context.extension.packageJSON.version ?? '0'),
             openInEditor,
+            // The list as the server last sent it (the app's calls read it when made, so a refreshed list counts).
+            toolOf: (name) => {
+              const state = controller.state;
+              return state.kind === 'running' ? state.tools.find((candidate) => candidate.name === name) : undefined;
+            },
+            history: { recording: this.history, server: { id: controller.id, name: controller.name } },
           });
           this.panels.add(panel);
           panel.onDidDraw(() => this.drawnEmitter.fire({ toolName: tool.name }));

@@ -6,11 +6,13 @@ import { AppSession } from '../../../workbench/apps/appSession';
 import {
   appTheme,
   safeStyleValue,
+  switchTakesFocus,
   type AppDisplayMode,
   type EditorThemeKind,
   type HostSurroundings,
 } from '../../../workbench/apps/hostContext';
-import { askOpenLink, downloadFiles, offerMessage } from './appConsent';
+import type { HistoryRecording, HistoryServer } from '../../../workbench/history/historyLog';
+import { askAppToolCall, askOpenLink, downloadFiles, offerMessage } from './appConsent';
 import { appPage } from './appPage';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
 import { showError } from '../../platform/ui/coreErrors';
@@ -30,6 +32,10 @@ interface AppPanelOptions {
   readonly hostVersion: string;
   /** Where an inline app opens "in editor" (the same app in a tab of its own). */
   readonly openInEditor?: () => void;
+  /** The server's tool of that name as last listed (a destructive one asks before the app may call it). */
+  readonly toolOf: (name: string) => Tool | undefined;
+  /** History, where the app's own tool calls are recorded, and the server they go to. */
+  readonly history: { readonly recording: HistoryRecording; readonly server: HistoryServer };
 }
 
 const THEME_KINDS: readonly EditorThemeKind[] = ['light', 'dark', 'high-contrast', 'high-contrast-light'];
@@ -55,6 +61,8 @@ export class AppPanel implements vscode.Disposable {
    */
   private readonly drawTiming: { answeredAt?: number; firstSizeAt?: number; logged: boolean } = { logged: false };
   private readonly openedAt = Date.now();
+  /** When the page last relayed a message of the app sent right after the person acted in it (see appHost.js). */
+  private lastGestureAt: number | undefined;
 
   constructor(private readonly options: AppPanelOptions) {
     const { resource, tool, serverName } = options;
@@ -85,10 +93,16 @@ export class AppPanel implements vscode.Disposable {
       api: options.api,
       hostInfo: { name: 'mcp-workbench', version: options.hostVersion },
       surroundings: this.surroundings,
+      toolOf: options.toolOf,
+      history: {
+        ...options.history,
+        note: vscode.l10n.t('via the app of {0}', tool.name),
+      },
       port: {
         post: (message) => void this.panel.webview.postMessage({ type: 'toApp', message }),
         openLink: (url) => askOpenLink(serverName, url),
         offerMessage: (content) => offerMessage(serverName, content),
+        confirmToolCall: (call) => askAppToolCall(serverName, tool.name, call),
         downloadFiles: (items) => downloadFiles(options.api, items),
         requestDisplayMode: (mode) => this.switchMode(mode),
         sizeChanged: (size) => {
@@ -220,7 +234,10 @@ export class AppPanel implements vscode.Disposable {
     if (mode === 'pip') return this.surroundings.displayMode;
     this.surroundings = { ...this.surroundings, displayMode: mode };
     void this.panel.webview.postMessage({ type: 'mode', mode });
-    if (mode === 'fullscreen') this.panel.reveal(this.panel.viewColumn, false);
+    // The app asks on its own: only right after the person acted in it may its tab take the focus; otherwise it is
+    // shown without the focus, so a switch on a timer cannot raise it over the editor and swallow the person's typing.
+    if (mode === 'fullscreen')
+      this.panel.reveal(this.panel.viewColumn, !switchTakesFocus(this.lastGestureAt, Date.now()));
     return mode;
   }
 
@@ -229,6 +246,8 @@ export class AppPanel implements vscode.Disposable {
     const data = message as Record<string, unknown>;
     switch (data.type) {
       case 'fromApp':
+        // The page says whether the app's frame held a fresh user activation and the focus when it relayed this.
+        if (data.gesture === true) this.lastGestureAt = Date.now();
         return this.session.receive(data.message);
       case 'dropped':
         return this.session.receive(undefined);

@@ -5,6 +5,7 @@ import { installSkill } from '../../../workbench/skills/installSkill';
 import { checkInstallTarget, nodeSkillFileWriter } from '../../../workbench/node/skillTarget';
 import type { ServerController } from '../../platform/servers/serverController';
 import { showError } from '../../platform/ui/coreErrors';
+import { askSafeDefault } from '../../platform/ui/askSafeDefault';
 import type { SkillDocuments } from './skillDocuments';
 import { skillsOf, type SkillsSection, type SkillsTreeNode } from './skillsSection';
 
@@ -153,7 +154,9 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
     .join('\n');
   const replaces =
     target.replaces.length > 0 ? `\n\n${vscode.l10n.t('Replaces: {0}', target.replaces.join(', '))}` : '';
-  const answer = await vscode.window.showWarningMessage(
+  // The server's files into the person's workspace: "Not Now" is the default, so a stray Enter installs nothing.
+  const answer = await askSafeDefault(
+    'warning',
     update
       ? vscode.l10n.t(
           'Update the skill "{0}" from the server "{1}" in this workspace?',
@@ -165,15 +168,11 @@ export async function installSkillCommand(context: SkillsContext, argument: unkn
           skill.frontmatter.name,
           controller.name,
         ),
-    {
-      modal: true,
-      detail:
-        vscode.l10n.t(
-          'These files will be written (each verified against its listed digest first; nothing is run):\n{0}',
-          files,
-        ) + replaces,
-    },
-    action,
+    vscode.l10n.t(
+      'These files will be written (each verified against its listed digest first; nothing is run):\n{0}',
+      files,
+    ) + replaces,
+    [action],
   );
   if (answer !== action) return false;
   // Re-checks each path just before writing and never follows a link (see nodeSkillFileWriter).

@@ -133,7 +133,7 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       const client = start([APPS_FIXTURE], era, true);
       await client.connect();
       const tools = await client.listTools();
-      assert.equal(tools.length, 8, 'the fixture lists eight tools, app_only among them');
+      assert.equal(tools.length, 9, 'the fixture lists nine tools, the app-only app_only and erase_notes among them');
       const offered = offeredTools(tools, true);
       assert.deepEqual(
         offered.map((tool) => tool.name),
@@ -145,7 +145,7 @@ for (const era of ['legacy', '2026-07-28'] as const) {
         'the same list gives the same offered list (views cache rows by it)',
       );
       assert.equal(offeredTools(tools, false), tools, 'with apps off every listed tool is offered');
-      const withoutAppOnly = tools.filter((tool) => tool.name !== 'app_only');
+      const withoutAppOnly = tools.filter((tool) => tool.name !== 'app_only' && tool.name !== 'erase_notes');
       assert.equal(offeredTools(withoutAppOnly, true), withoutAppOnly, 'nothing to leave out: the list itself');
     });
 

@@ -10,10 +10,13 @@ import { StdioTransport } from '../../../../src/protocol/node/stdio';
 import type { Tool } from '../../../../src/protocol/types';
 import { AppSession, type AppHostPort } from '../../../../src/workbench/apps/appSession';
 import type { HostSurroundings } from '../../../../src/workbench/apps/hostContext';
+import type { HistoryRecord } from '../../../../src/workbench/history/historyLog';
 import { APPS_FIXTURE, DEBUG_APP_SERVER } from '../../../support/appsSupport';
 import { waitFor } from '../../../support/testSupport';
 
 const clients: McpClient[] = [];
+/** Each connection's tools as the server listed them: the host's list a session reads a tool's annotations from. */
+const listed = new WeakMap<AppsApi, Tool[]>();
 after(async () => {
   for (const client of clients) await client.close();
 });
@@ -30,7 +33,9 @@ async function connect(args: string[], era: 'legacy' | '2026-07-28'): Promise<{ 
   await client.connect();
   const api = client.extension(mcpApps);
   assert.ok(api);
-  return { api, tools: await client.listTools() };
+  const tools = await client.listTools();
+  listed.set(api, tools);
+  return { api, tools };
 }
 
 const SURROUNDINGS: HostSurroundings = {
@@ -51,7 +56,7 @@ type Posted = Record<string, unknown> & {
 };
 
 /** A port that records what the session posts and answers the person's prompts as told. */
-function recordingPort(answers: { link?: boolean; message?: boolean } = {}) {
+function recordingPort(answers: { link?: boolean; message?: boolean; call?: boolean } = {}) {
   const posted: Posted[] = [];
   const asked: string[] = [];
   const stopped: string[] = [];
@@ -61,6 +66,10 @@ function recordingPort(answers: { link?: boolean; message?: boolean } = {}) {
     post: (message) => posted.push(message as Posted),
     openLink: async (url) => (asked.push(`link ${url}`), answers.link ?? false),
     offerMessage: async (content) => (asked.push(`message ${JSON.stringify(content)}`), answers.message ?? false),
+    confirmToolCall: async (call) => (
+      asked.push(`call ${call.name} ${JSON.stringify(call.args)} ${call.tool ? 'listed' : 'unlisted'}`),
+      answers.call ?? false
+    ),
     downloadFiles: async (items) => (asked.push(`download ${items.length}`), false),
     requestDisplayMode: (mode) => (mode === 'pip' ? 'inline' : mode),
     sizeChanged: (size) => sizes.push(size),
@@ -90,6 +99,7 @@ function session(
     hostInfo: { name: 'mcp-workbench', version: '0.1.0' },
     surroundings: SURROUNDINGS,
     port,
+    toolOf: (name) => listed.get(api)?.find((entry) => entry.name === name),
     ...extra,
   });
 }
@@ -293,6 +303,68 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
       .filter((message) => message.method === 'ui/notifications/host-context-changed')
       .map((message) => message.params);
     assert.deepEqual(changes, [{ displayMode: 'fullscreen' }, { theme: 'light' }]);
+    subject.close();
+  });
+
+  test("the app's own tool calls are recorded as the app's; a destructive one asks first, and declined it is not made", async () => {
+    const { api, tools } = await connect([APPS_FIXTURE], 'legacy');
+    const records: HistoryRecord[] = [];
+    const history = {
+      recording: { record: (record: HistoryRecord) => void records.push(record) },
+      server: { id: 'apps#1', name: 'apps' },
+      note: 'via the app of show_panel',
+    };
+    // The person's answers, read when asked: changed between the calls below.
+    const answers = { call: false };
+    const { port, posted, asked } = recordingPort(answers);
+    const subject = session(
+      api,
+      tools.find((entry) => entry.name === 'show_panel')!,
+      port,
+      { history },
+    );
+    initialize(subject);
+    subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
+    const call = async (id: string, name: string, args: Record<string, unknown>) => {
+      subject.receive({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+      await waitFor(() => answerTo(posted, id) !== undefined, `the answer to ${id}`);
+      return answerTo(posted, id)!;
+    };
+    // Not destructive: made without asking, recorded as the app's.
+    const plain = await call('c1', 'app_only', { word: 'hi' });
+    assert.deepEqual((plain.result as { content: unknown }).content, [{ type: 'text', text: 'app-only answer: hi' }]);
+    // Destructive: asked first; the first answer is no, so the server is never called and the app hears why.
+    const declined = await call('c2', 'erase_notes', { what: 'all' });
+    assert.equal(declined.result!.isError, true);
+    assert.match(JSON.stringify(declined.result), /The person declined this call of erase_notes/);
+    // Asked again, allowed: made.
+    answers.call = true;
+    const allowed = await call('c3', 'erase_notes', { what: 'all' });
+    assert.deepEqual((allowed.result as { content: unknown }).content, [{ type: 'text', text: 'erased: all' }]);
+    // A tool the host has not listed (its list is older than the server's): asked too; declined, never made.
+    answers.call = false;
+    const unlisted = await call('c4', 'brand_new', {});
+    assert.equal(unlisted.result!.isError, true);
+    assert.deepEqual(asked, [
+      'call erase_notes {"what":"all"} listed',
+      'call erase_notes {"what":"all"} listed',
+      'call brand_new {} unlisted',
+    ]);
+    assert.deepEqual(
+      records.map((record) => ({
+        tool: record.operation.kind === 'tool' ? record.operation.toolName : '',
+        outcome: record.outcome,
+        source: record.source,
+        server: record.server.name,
+      })),
+      [
+        { tool: 'app_only', outcome: { kind: 'succeeded', note: 'via the app of show_panel' } },
+        { tool: 'erase_notes', outcome: { kind: 'declined', note: 'via the app of show_panel' } },
+        { tool: 'erase_notes', outcome: { kind: 'succeeded', note: 'via the app of show_panel' } },
+        { tool: 'brand_new', outcome: { kind: 'declined', note: 'via the app of show_panel' } },
+      ].map((row) => ({ ...row, source: { kind: 'app', appTool: 'show_panel' }, server: 'apps' })),
+    );
+    assert.deepEqual(records[2]!.result, allowed.result, 'the allowed call keeps its result');
     subject.close();
   });
 
