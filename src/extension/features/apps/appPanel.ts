@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { sideColumn } from '../../platform/webviews/panelColumn';
 import type { AppsApi, UiResource } from '../../../protocol/extensions/apps';
 import type { CallToolResult, Tool } from '../../../protocol/types';
 import { describeAppSecurity, VSCODE_GRANTABLE_PERMISSIONS } from '../../../workbench/apps/appCsp';
@@ -71,7 +72,8 @@ export class AppPanel implements vscode.Disposable {
       'mcpWorkbench.app',
       vscode.l10n.t('{0} (app)', tool.title ?? tool.name),
       options.mode === 'inline'
-        ? { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }
+        ? // Beside its result, in the side group the forms and results share (never a third column), without focus.
+          { viewColumn: sideColumn('person'), preserveFocus: true }
         : { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       {
         enableScripts: true,
