@@ -15,6 +15,11 @@ export type UrlRefused = { kind: 'refused'; detail: string } & (
   | { reason: 'scheme'; scheme: string }
 );
 
+/** True when the text holds a control, space, bidirectional or zero-width character (UNSAFE_CHARACTER). */
+export function hasUnsafeCharacter(text: string): boolean {
+  return UNSAFE_CHARACTER.test(text);
+}
+
 /** C0/C1 controls, space, and the bidirectional / zero-width formatting characters that reorder or hide text. */
 const UNSAFE_CHARACTER = /[\u0000-\u0020\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/u;
 

@@ -1,6 +1,7 @@
 import type { ContentBlock } from '../../protocol/types';
 import type { AppDisplayMode } from './hostContext';
 import { isObject } from '../../protocol/guards';
+import { checkExternalUrl, hasUnsafeCharacter } from '../urlPolicy';
 
 /**
  * The params of the app→host requests and notifications, read defensively (the app is untrusted): each reader
@@ -32,19 +33,23 @@ export function resourceReadParams(params: Record<string, unknown>): Checked<str
 }
 
 /** Links an app may ask to open: http(s) and mailto, as an absolute URL, normalised (the URL shown is the URL opened). */
+/**
+ * The link an app asks to open, as the person will see it and the browser will get it: http(s) through the one URL
+ * check every server-supplied URL passes (refused, never "fixed": a space, a backslash or userinfo could show one
+ * host and reach another), or a `mailto:` address without unsafe characters.
+ */
 export function openLinkParams(params: Record<string, unknown>): Checked<string> {
   if (typeof params.url !== 'string' || params.url.length > MAX_URI)
     return { ok: false, reason: 'ui/open-link needs a url' };
-  let parsed: URL;
-  try {
-    parsed = new URL(params.url);
-  } catch {
-    return { ok: false, reason: 'ui/open-link url is not an absolute URL' };
+  const raw = params.url;
+  if (/^mailto:/i.test(raw)) {
+    if (hasUnsafeCharacter(raw) || raw.includes('\\'))
+      return { ok: false, reason: 'ui/open-link refuses this mailto: URL' };
+    return { ok: true, value: raw };
   }
-  if (!['https:', 'http:', 'mailto:'].includes(parsed.protocol))
-    return { ok: false, reason: `ui/open-link refuses ${parsed.protocol} URLs` };
-  if (parsed.username || parsed.password) return { ok: false, reason: 'ui/open-link refuses URLs with credentials' };
-  return { ok: true, value: parsed.href };
+  const verdict = checkExternalUrl(raw);
+  if (verdict.kind === 'refused') return { ok: false, reason: `ui/open-link refuses the URL: ${verdict.detail}` };
+  return { ok: true, value: verdict.url };
 }
 
 function contentBlocks(value: unknown, what: string): Checked<ContentBlock[]> {

@@ -210,9 +210,17 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
     );
     initialize(subject);
     subject.receive({ jsonrpc: '2.0', method: 'ui/notifications/initialized' });
-    subject.receive({ jsonrpc: '2.0', id: 1, method: 'ui/open-link', params: { url: 'https://example.com/a b' } });
+    subject.receive({ jsonrpc: '2.0', id: 1, method: 'ui/open-link', params: { url: 'https://example.com/a%20b' } });
     await waitFor(() => answerTo(posted, 1) !== undefined, 'the link answer');
     subject.receive({ jsonrpc: '2.0', id: 2, method: 'ui/open-link', params: { url: 'javascript:alert(1)' } });
+    // Refused, never "fixed": a space, or a backslash before an @, could show one host and reach another.
+    subject.receive({ jsonrpc: '2.0', id: 5, method: 'ui/open-link', params: { url: 'https://example.com/a b' } });
+    subject.receive({
+      jsonrpc: '2.0',
+      id: 6,
+      method: 'ui/open-link',
+      params: { url: 'https://good.example\\@evil.example/' },
+    });
     subject.receive({
       jsonrpc: '2.0',
       id: 3,
@@ -220,9 +228,11 @@ describe('apps bridge: the debug example server and the untrusted edges', () => 
       params: { role: 'user', content: [{ type: 'text', text: 'hello' }] },
     });
     subject.receive({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'debug-refresh' } });
-    await waitFor(() => [2, 3, 4].every((id) => answerTo(posted, id) !== undefined), 'the other answers');
+    await waitFor(() => [2, 3, 4, 5, 6].every((id) => answerTo(posted, id) !== undefined), 'the other answers');
     assert.deepEqual(answerTo(posted, 1)!.result, {}, 'opened');
-    assert.match(answerTo(posted, 2)!.error!.message, /refuses javascript: URLs/);
+    assert.match(answerTo(posted, 2)!.error!.message, /javascript: URLs are not allowed/);
+    assert.match(answerTo(posted, 5)!.error!.message, /the URL contains the character/);
+    assert.match(answerTo(posted, 6)!.error!.message, /the URL contains a backslash/);
     assert.deepEqual(answerTo(posted, 3)!.result, { isError: true }, 'the person declined the message');
     assert.deepEqual(asked, ['link https://example.com/a%20b', 'message [{"type":"text","text":"hello"}]']);
     assert.match(JSON.stringify(answerTo(posted, 4)!.result), /Server timestamp/);
