@@ -69,7 +69,7 @@ test('every vscode.l10n.t message in src/extension is in the zh-cn bundle, with 
   // The computed messages: a JSON syntax error's reason, from the fixed list in src/workbench/config/jsonSyntax.ts,
   // and a core error's template, from the fixed list in src/extension/platform/ui/coreErrorKinds.ts.
   assert.deepEqual(computed.map((call) => call.replace(/\s+/g, ' ')).sort(), [
-    'src/extension/features/serversView/serversTreeProvider.ts: vscode.l10n.t(syntax.reason)',
+    'src/extension/features/serversView/configRows.ts: vscode.l10n.t(syntax.reason)',
     'src/extension/platform/ui/coreErrors.ts: vscode.l10n.t(template, ...args)',
   ]);
   const english = new Set([...literal, ...JSON_SYNTAX_REASONS, ...CORE_ERROR_TEMPLATES]);

@@ -72,8 +72,8 @@ export class AppPanel implements vscode.Disposable {
       'mcpWorkbench.app',
       vscode.l10n.t('{0} (app)', tool.title ?? tool.name),
       options.mode === 'inline'
-        ? // Beside its result, in the side group the forms and results share (never a third column), without focus.
-          { viewColumn: sideColumn('person'), preserveFocus: true }
+        ? // Beside its result: out of the group the form and result are in (the person is there), never a third column.
+          { viewColumn: sideColumn('server'), preserveFocus: true }
         : { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
       {
         enableScripts: true,
