@@ -42,6 +42,7 @@ import {
   visibleRow,
   waitUntil,
   webviewFrame,
+  picture,
 } from './harness';
 
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'apps', 'appServer.mjs');
@@ -211,6 +212,7 @@ test(
       await app.locator('#call').click();
       await expectText(app, '#answer', /^app-only answer: clicked$/, 'the app-only tool answered the app');
       await screenshot(page, 'apps-01-panel');
+      await picture(page, 'mcp-app');
       // A link asks first, with "Not Now" focused: a stray Enter opens nothing (no browser window, and no second dialog
       // from VS Code's link protection), and the app hears isError.
       const windows: string[] = [];

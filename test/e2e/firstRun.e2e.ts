@@ -30,6 +30,7 @@ import {
   waitUntil,
   webviewFrame,
   clickUncovered,
+  picture,
 } from './harness';
 
 const SERVER = 'everything';
@@ -117,6 +118,7 @@ async function firstRun(page: Page, theme: string): Promise<void> {
   assert.equal(await page.locator('.editor-group-container').count(), 2, 'editor groups after the call');
   await page.mouse.move(0, 0);
   await shot('04-result');
+  if (theme === 'light') await picture(page, 'call-tool');
 }
 
 for (const [theme, colorTheme] of [

@@ -759,6 +759,36 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
+/** Where picture() writes: `npm run pictures` copies them into docs/images/ for the README (the Marketplace page). */
+export const PICTURES_DIR = path.join(REPO_ROOT, 'test-results', 'pictures');
+
+/**
+ * A picture of the product for the README, taken where a test has it on screen: as screenshot(), but without the
+ * notification toasts and hovers that happen to be up (hidden for the capture, shown again after), into
+ * PICTURES_DIR/<name>.png. test/unit/project/readmePictures.test.ts checks that each picture the README shows is
+ * taken by a test, so they stay current.
+ */
+export async function picture(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(PICTURES_DIR, { recursive: true });
+  const hidden = '.notifications-toasts, .monaco-hover, .workbench-hover-container, .context-view';
+  await page.evaluate((selector) => {
+    for (const element of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
+      element.dataset.pictureVisibility = element.style.visibility;
+      element.style.visibility = 'hidden';
+    }
+  }, hidden);
+  try {
+    await page.screenshot({ path: path.join(PICTURES_DIR, `${name}.png`), timeout: 15_000 });
+  } finally {
+    await page.evaluate((selector) => {
+      for (const element of Array.from(document.querySelectorAll<HTMLElement>(selector))) {
+        element.style.visibility = element.dataset.pictureVisibility ?? '';
+        delete element.dataset.pictureVisibility;
+      }
+    }, hidden);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Workbench helpers
 // ---------------------------------------------------------------------------------------------------

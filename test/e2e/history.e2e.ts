@@ -37,6 +37,7 @@ import {
   webviewFrame,
   type CodeServerHandle,
   type Workbench,
+  picture,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
@@ -151,6 +152,7 @@ test(
       assert.match(description, /\d+ ms · succeeded/, `History row description: ${description}`);
       await page.mouse.move(0, 0);
       await screenshot(page, 'history-light');
+      await picture(page, 'history');
 
       // The open get-sum form is replaced by one prefilled with the entry's arguments.
       // The form still open from the call shows other values now, so only a form prefilled from the entry has a=2.

@@ -38,6 +38,7 @@ import {
   visibleRow,
   waitUntil,
   webviewFrame,
+  picture,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
@@ -187,6 +188,7 @@ test(
       await view.locator('#detail strong', { hasText: `Row ${row} ` }).waitFor({ state: 'visible', timeout: 15_000 });
       await page.mouse.move(0, 0);
       await screenshot(page, 'protocol-view');
+      await picture(page, 'protocol-view');
     } finally {
       await workbench?.close();
       await server.stop();

@@ -44,6 +44,7 @@ import {
   webviewFrame,
   wholeJsoncText,
   windowLogFiles,
+  picture,
 } from './harness';
 
 const execFileAsync = promisify(execFile);
@@ -217,6 +218,7 @@ test(
         assert.ok(!sides.expected.includes('Bonjour'), `the recorded side shows the new answer: ${sides.expected}`);
         assert.equal(fs.readFileSync(testFile, 'utf8'), recorded, 'the run wrote into the recording');
         await screenshot(page, 'test-explorer-failed');
+        await picture(page, 'recorded-test');
 
         // Re-record from the test's context menu in the Testing view: the file now holds the answer that came, and only
         // that member of it changed.
