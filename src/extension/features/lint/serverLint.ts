@@ -18,6 +18,8 @@ export interface ServerLintResult {
   readonly tokensByTool: ReadonlyMap<string, number | undefined>;
   /** What it ran on: the tools array, the catalog's arrays and the other servers' tool arrays, by identity. */
   readonly inputs: readonly unknown[];
+  /** What the tool rows show of it (their findings and tokens), to tell whether they must be drawn again. */
+  readonly toolRows: string;
 }
 
 /**
@@ -110,8 +112,10 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
         else byTarget.set(finding.target, [finding]);
       }
       const tokensByTool = new Map(report.context.tools.map((cost) => [cost.name, cost.tokens]));
-      this.results.set(controller, { controller, report, byTarget, tokensByTool, inputs });
-      this.changeEmitter.fire(controller);
+      const toolRows = JSON.stringify([report.findings.filter((f) => f.target.startsWith('tool:')), report.context]);
+      this.results.set(controller, { controller, report, byTarget, tokensByTool, inputs, toolRows });
+      // A reload of templates or prompts changes no tool row: the Servers view redraws only the rows that changed.
+      if (before?.toolRows !== toolRows) this.changeEmitter.fire(controller);
       changed = true;
     }
     if (changed) this.resultsEmitter.fire();

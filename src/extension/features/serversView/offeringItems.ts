@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { hasApp } from '../../../protocol/extensions/apps';
 import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
-import type { ToolLintSummary } from '../../platform/services';
+import type { ToolLintService, ToolLintSummary } from '../../platform/services';
 import { safeIconSource } from './serverIcons';
 import { nodeId } from '../../platform/servers/treeIds';
 
@@ -35,7 +35,8 @@ export function groupItem(
   return item;
 }
 
-export function toolItem(controller: ServerController, tool: Tool, lint?: ToolLintSummary): vscode.TreeItem {
+export function toolItem(controller: ServerController, tool: Tool, lintService?: ToolLintService): vscode.TreeItem {
+  const lint = lintService?.forTool(controller, tool.name);
   const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${nodeId(controller)}/tool/${tool.name}`;
   const title = tool.title ?? tool.annotations?.title;

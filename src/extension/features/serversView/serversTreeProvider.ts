@@ -264,9 +264,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         return item;
       }
       case 'tool':
-        return this.cachedItem(node, () =>
-          toolItem(node.controller, node.tool, this.lint?.forTool(node.controller, node.tool.name)),
-        );
+        return this.cachedItem(node, () => toolItem(node.controller, node.tool, this.lint));
       case 'resource':
         return this.cachedItem(node, () =>
           resourceItem(node.controller, node.resource, this.resourceContext(node.controller, node.resource.uri)),
@@ -380,9 +378,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
   /** The lint ran again on a server: its tool rows shown so far get their badge and tooltip again. */
   private lintChanged(controller: ServerController): void {
-    const nodes = this.nodes.get(controller);
-    if (!nodes || nodes.epoch !== controller.epoch) return; // a new phase rebuilds the server's rows anyway
-    const rows = (nodes.tools?.nodes ?? []).filter((node) => node.kind === 'tool');
+    const nodes = this.nodes.get(controller); // a new phase (another epoch) rebuilds the server's rows anyway
+    const rows = nodes?.epoch === controller.epoch ? (nodes.tools?.nodes ?? []).filter((n) => n.kind === 'tool') : [];
     for (const row of rows) this.items.delete(row);
     if (rows.length > 0) this.changeEmitter.fire(rows);
   }
