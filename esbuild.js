@@ -91,8 +91,8 @@ const CHUNKS = {
     'src/workbench/protocolLog/',
     'vscode-jsonrpc',
   ],
-  // Forms and what checks them: the JSON Schema validator and the regex engine.
-  forms: ['src/protocol/validation/', 'src/workbench/forms/'],
+  // Forms and what checks them: the JSON Schema validator and the regex engine; lint, which validates with them.
+  forms: ['src/protocol/validation/', 'src/workbench/forms/', 'src/workbench/lint/'],
   auth: ['src/protocol/auth/', 'src/workbench/node/auth/'],
   // The OAuth library, read when a sign-in starts, not when an HTTP server only needs its authorizer.
   oauth: ['oauth4webapi'],

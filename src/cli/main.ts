@@ -16,6 +16,7 @@ import type { TransportKind } from '../protocol/transports/transport';
 import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCommand, runTasksCommand } from './tasks';
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 import { GATEWAY_USAGE, gatewayCommand } from './gateway';
+import { LINT_USAGE, lintCommand } from './lint';
 import { endedProcessesReaped } from '../protocol/node/processTree';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
@@ -46,6 +47,7 @@ ${TASKS_USAGE}
 ${SKILLS_USAGE}
 ${RECORDINGS_USAGE}
 ${GATEWAY_USAGE}
+${LINT_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -226,6 +228,8 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
 async function main(argv: readonly string[]): Promise<number> {
   const gateway = gatewayCommand(argv, USAGE);
   if (gateway) return gateway;
+  const lint = lintCommand(argv, USAGE);
+  if (lint) return lint;
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);

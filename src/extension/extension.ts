@@ -4,6 +4,7 @@ import { configFeature } from './features/config';
 import { devFeature } from './features/dev';
 import { elicitationFeature } from './features/elicitation';
 import { historyFeature } from './features/history';
+import { lintFeature } from './features/lint';
 import { promptsFeature } from './features/prompts';
 import { protocolViewFeature } from './features/protocolView';
 import { registryFeature } from './features/registry';
@@ -49,6 +50,7 @@ const FEATURES = {
   testing: testingFeature,
   dev: devFeature,
   apps: appsFeature,
+  lint: lintFeature,
   serversView: serversViewFeature,
 };
 type Features = typeof FEATURES;

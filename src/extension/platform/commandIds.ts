@@ -52,6 +52,8 @@ export const COMMAND_IDS = [
   // Recorded sessions as tests (issue 20)
   'mcpWorkbench.saveHistoryAsTest',
   'mcpWorkbench.rerecordTestStep',
+  // Lint: will every client accept my tools (issue 40)
+  'mcpWorkbench.showLintFindings',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../protocol/client';
 import type { CallToolResult, JsonObject, Tool } from '../../protocol/types';
+import type { LintFinding } from '../../workbench/lint/findings';
 import type { ServerController } from './servers/serverController';
 
 /**
@@ -21,6 +22,22 @@ interface FeatureServices {
   wireTaps: WireTapsService;
   /** `*.mcptest.json` recordings in Test Explorer (features/testing). */
   recordings: RecordingsService;
+  /** The lint findings of each tool, for the badge on its row in the Servers view (features/lint). */
+  toolLint: ToolLintService;
+}
+
+/** What the lint found on one tool of a running server. */
+export interface ToolLintSummary {
+  readonly findings: readonly LintFinding[];
+  /** Estimated tokens of the tool (characters / 4 of its JSON), when it could be measured. */
+  readonly tokens: number | undefined;
+}
+
+export interface ToolLintService {
+  /** The findings of a tool as last linted; undefined while the server's lists were not linted yet. */
+  forTool(controller: ServerController, toolName: string): ToolLintSummary | undefined;
+  /** A server's findings changed (its tools were linted again). */
+  readonly onDidChange: vscode.Event<ServerController>;
 }
 
 /** One tool call as a result view shows it. */

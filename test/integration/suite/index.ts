@@ -13,6 +13,7 @@ import { runSuites, type Suite, type SuiteResult, type VscodeApi } from './frame
 import { historySuite } from './history.suite';
 import { hostileSuite } from './hostile.suite';
 import { lifecycleSuite } from './lifecycle.suite';
+import { lintSuite } from './lint.suite';
 import { modernSuite } from './modern.suite';
 import { oauthSuite } from './oauth.suite';
 import { recordingsSuite } from './recordings.suite';
@@ -32,6 +33,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   'modern-http': modernSuite('http'),
   oauth: oauthSuite,
   recordings: recordingsSuite,
+  lint: lintSuite,
 };
 
 /** The suites named in `selection` (comma-separated, in that order), or all; an unknown name throws. */

@@ -10,7 +10,8 @@ import { ServersViewHint } from './startHint';
 
 /**
  * The Servers view: each configured server, what it offers, and the rows other features add (the Skills section,
- * asked for when the view is made: features that add rows activate before this one); our lens on each mcp.json entry.
+ * asked for when the view is made: features that add rows activate before this one), the lint's badge on each tool
+ * row (the toolLint service, likewise); our lens on each mcp.json entry.
  */
 export const serversViewFeature = defineFeature({
   name: 'serversView',
@@ -27,6 +28,7 @@ export const serversViewFeature = defineFeature({
       services.get('skillsSection'),
       startHint,
       expandToStart,
+      services.get('toolLint'),
     );
     const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, {
       treeDataProvider: afterFirstLoad(tree, loader.firstLoad),

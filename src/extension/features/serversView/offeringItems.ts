@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { hasApp } from '../../../protocol/extensions/apps';
 import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
+import type { ToolLintService, ToolLintSummary } from '../../platform/services';
 import { safeIconSource } from './serverIcons';
 import { nodeId } from '../../platform/servers/treeIds';
 
@@ -34,14 +35,18 @@ export function groupItem(
   return item;
 }
 
-export function toolItem(controller: ServerController, tool: Tool): vscode.TreeItem {
+export function toolItem(controller: ServerController, tool: Tool, lintService?: ToolLintService): vscode.TreeItem {
+  const lint = lintService?.forTool(controller, tool.name);
   const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${nodeId(controller)}/tool/${tool.name}`;
   const title = tool.title ?? tool.annotations?.title;
   const hints = [...annotationLabels(tool), ...(hasApp(tool) ? [vscode.l10n.t('app')] : [])];
   const summary = title && title !== tool.name ? title : firstLine(tool.description ?? '');
-  // The title (what a person recognises) first, then the hints that tell a read-only lookup from a destructive action.
-  item.description = [summary, ...hints.map((hint) => `[${hint}]`)].filter(Boolean).join(' ');
+  // The title (what a person recognises) first, then the hints that tell a read-only lookup from a destructive action,
+  // then the lint's badge (features/lint, through the toolLint service).
+  item.description = [summary, ...hints.map((hint) => `[${hint}]`), lint ? `[${lintBadge(lint)}]` : '']
+    .filter(Boolean)
+    .join(' ');
   item.iconPath = iconFor(tool.icons, hints.includes(vscode.l10n.t('destructive')) ? 'warning' : 'tools');
   item.contextValue = 'tool';
   // The tooltip is built on hover (resolveTreeItem): 50,000 Markdown tooltips nobody reads cost real memory.
@@ -53,8 +58,20 @@ export function toolItem(controller: ServerController, tool: Tool): vscode.TreeI
   return item;
 }
 
-/** A tool row's tooltip: title, name, description and the annotation hints. */
-export function toolTooltip(tool: Tool): vscode.MarkdownString {
+/** The lint's word on a tool: fine, or how many errors and warnings (notes do not count). */
+export function lintBadge(lint: ToolLintSummary): string {
+  const errors = lint.findings.filter((finding) => finding.severity === 'error').length;
+  const warnings = lint.findings.filter((finding) => finding.severity === 'warning').length;
+  if (errors > 0) return vscode.l10n.t('lint: {0} error(s), {1} warning(s)', errors, warnings);
+  if (warnings > 0) return vscode.l10n.t('lint: {0} warning(s)', warnings);
+  return vscode.l10n.t('lint: fine');
+}
+
+/** Findings listed in a tooltip; the rest are in Problems. */
+const TOOLTIP_FINDINGS = 12;
+
+/** A tool row's tooltip: title, name, description, the annotation hints, and the lint's findings. */
+export function toolTooltip(tool: Tool, lint?: ToolLintSummary): vscode.MarkdownString {
   const title = tool.title ?? tool.annotations?.title;
   const hints = annotationLabels(tool);
   const md = new vscode.MarkdownString();
@@ -66,7 +83,27 @@ export function toolTooltip(tool: Tool): vscode.MarkdownString {
       `\n\n_${escapeMarkdown(vscode.l10n.t('Annotations are hints from the server, not guarantees.'))}_`,
     );
   }
+  if (lint) appendLint(md, lint);
   return md;
+}
+
+function appendLint(md: vscode.MarkdownString, lint: ToolLintSummary): void {
+  md.appendMarkdown(`\n\n**${escapeMarkdown(lintBadge(lint))}**`);
+  if (lint.tokens !== undefined)
+    md.appendMarkdown(` · ${escapeMarkdown(vscode.l10n.t('about {0} tokens of context', lint.tokens))}`);
+  md.appendMarkdown('\n\n');
+  // The findings quote the server's names and paths: appended as text, never as Markdown.
+  for (const finding of lint.findings.slice(0, TOOLTIP_FINDINGS)) {
+    md.appendMarkdown(`- \`${escapeCode(finding.rule)}\` `);
+    md.appendText(
+      `${finding.path ? `${finding.path}: ` : ''}${finding.message}${finding.fix ? ` ${vscode.l10n.t('Fix: {0}', finding.fix)}` : ''}`,
+    );
+    md.appendMarkdown('\n');
+  }
+  if (lint.findings.length > TOOLTIP_FINDINGS)
+    md.appendMarkdown(
+      `- ${escapeMarkdown(vscode.l10n.t('… and {0} more in Problems', lint.findings.length - TOOLTIP_FINDINGS))}\n`,
+    );
 }
 
 export function resourceItem(controller: ServerController, resource: Resource, contextValue: string): vscode.TreeItem {

@@ -18,7 +18,7 @@ import type { ConfigEntryProblem, ConfigSyntaxError } from '../../platform/confi
 import { badEntryItem, configErrorItem } from './configRows';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { assertNever } from '../../platform/servers/serverState';
-import type { ServerSection, ServerSectionNode } from '../../platform/services';
+import type { ServerSection, ServerSectionNode, ToolLintService } from '../../platform/services';
 import { sayStoredError } from '../../platform/ui/coreErrors';
 import type { ExpandToStart } from './expandToStart';
 import { firstLine, serverItem } from './serverItem';
@@ -107,6 +107,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly skills?: ServerSection,
     private readonly startHint?: StartHintSource,
     private readonly expandToStart?: Pick<ExpandToStart, 'childrenAsked'>,
+    private readonly lint?: ToolLintService,
   ) {
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
@@ -121,6 +122,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         : []),
       ...(skills ? [skills.onDidChange((node) => this.changeEmitter.fire(node))] : []),
       ...(startHint ? [startHint.onDidChange(() => this.changeEmitter.fire(undefined))] : []),
+      ...(lint ? [lint.onDidChange((controller) => this.lintChanged(controller))] : []),
     ];
   }
 
@@ -262,7 +264,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         return item;
       }
       case 'tool':
-        return this.cachedItem(node, () => toolItem(node.controller, node.tool));
+        return this.cachedItem(node, () => toolItem(node.controller, node.tool, this.lint));
       case 'resource':
         return this.cachedItem(node, () =>
           resourceItem(node.controller, node.resource, this.resourceContext(node.controller, node.resource.uri)),
@@ -311,7 +313,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
   /** Tooltips of tool rows are built when VS Code asks (on hover), not for every row up front. */
   resolveTreeItem(item: vscode.TreeItem, node: ServersTreeNode): vscode.TreeItem {
-    if (node.kind === 'tool' && item.tooltip === undefined) item.tooltip = toolTooltip(node.tool);
+    if (node.kind === 'tool' && item.tooltip === undefined)
+      item.tooltip = toolTooltip(node.tool, this.lint?.forTool(node.controller, node.tool.name));
     return item;
   }
 
@@ -371,6 +374,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       return node ? [node] : [];
     });
     if (changed.length > 0) this.changeEmitter.fire(changed);
+  }
+
+  /** The lint ran again on a server: its tool rows shown so far get their badge and tooltip again. */
+  private lintChanged(controller: ServerController): void {
+    const nodes = this.nodes.get(controller); // a new phase (another epoch) rebuilds the server's rows anyway
+    const rows = nodes?.epoch === controller.epoch ? (nodes.tools?.nodes ?? []).filter((n) => n.kind === 'tool') : [];
+    for (const row of rows) this.items.delete(row);
+    if (rows.length > 0) this.changeEmitter.fire(rows);
   }
 
   /** A resource was (un)subscribed: only its row changes (context value and mark). */

@@ -1,0 +1,139 @@
+import * as vscode from 'vscode';
+import { targetOf, type LintFinding } from '../../../workbench/lint/findings';
+import { lintServer, type LintReport } from '../../../workbench/lint/lintServer';
+import type { ServerCatalog } from '../../platform/servers/serverCatalog';
+import type { ServerController } from '../../platform/servers/serverController';
+import type { ServerManager } from '../../platform/servers/serverManager';
+import type { ToolLintService, ToolLintSummary } from '../../platform/services';
+
+/** The setting that turns the badges and Problems entries off. */
+export const LINT_ENABLED_SETTING = 'mcpWorkbench.lint.enabled';
+
+/** One server's lint as last run, and the lists it ran on (unchanged lists are not linted again). */
+export interface ServerLintResult {
+  readonly controller: ServerController;
+  readonly report: LintReport;
+  /** Findings by target (`tool:<name>`, …). */
+  readonly byTarget: ReadonlyMap<string, readonly LintFinding[]>;
+  readonly tokensByTool: ReadonlyMap<string, number | undefined>;
+  /** What it ran on: the tools array, the catalog's arrays and the other servers' tool arrays, by identity. */
+  readonly inputs: readonly unknown[];
+  /** What the tool rows show of it (their findings and tokens), to tell whether they must be drawn again. */
+  readonly toolRows: string;
+}
+
+/**
+ * Lints every running server's lists (src/workbench/lint, the CLI's rules) whenever they change: a server's tools
+ * (its state), its templates and prompts (the catalog), or the tools of another server (names colliding across
+ * servers). The runs of one burst of changes are coalesced into one, after the events, so a flood of list_changed
+ * costs one lint per server.
+ */
+export class ServerLint implements ToolLintService, vscode.Disposable {
+  private readonly results = new Map<ServerController, ServerLintResult>();
+  private readonly changeEmitter = new vscode.EventEmitter<ServerController>();
+  private readonly resultsEmitter = new vscode.EventEmitter<void>();
+  private readonly subscriptions: vscode.Disposable[];
+  private scheduled: ReturnType<typeof setTimeout> | undefined;
+
+  /** A server's findings changed (the Servers view redraws its tool rows). */
+  readonly onDidChange = this.changeEmitter.event;
+  /** Some server's findings changed or were dropped (the Problems entries are written again). */
+  readonly onDidChangeResults = this.resultsEmitter.event;
+
+  constructor(
+    private readonly manager: ServerManager,
+    private readonly catalog: ServerCatalog,
+  ) {
+    this.subscriptions = [
+      manager.onDidChangeServers(() => this.schedule()),
+      manager.onDidChangeServerState(() => this.schedule()),
+      catalog.onDidChange(() => this.schedule()),
+      vscode.workspace.onDidChangeConfiguration((event) => {
+        if (event.affectsConfiguration(LINT_ENABLED_SETTING)) this.schedule();
+      }),
+    ];
+    this.schedule();
+  }
+
+  forTool(controller: ServerController, toolName: string): ToolLintSummary | undefined {
+    const result = this.results.get(controller);
+    if (!result) return undefined;
+    return {
+      findings: result.byTarget.get(targetOf('tool', toolName)) ?? [],
+      tokens: result.tokensByTool.get(toolName),
+    };
+  }
+
+  resultOf(controller: ServerController): ServerLintResult | undefined {
+    return this.results.get(controller);
+  }
+
+  get all(): readonly ServerLintResult[] {
+    return [...this.results.values()];
+  }
+
+  /** Lints now what changed (the scheduled run; tests call it to skip the wait). */
+  run(): void {
+    if (this.scheduled !== undefined) clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    const enabled = vscode.workspace.getConfiguration().get<boolean>(LINT_ENABLED_SETTING, true);
+    const running = enabled ? this.manager.servers.filter((controller) => controller.state.kind === 'running') : [];
+    let changed = false;
+    for (const controller of [...this.results.keys()]) {
+      if (running.includes(controller)) continue;
+      this.results.delete(controller);
+      this.changeEmitter.fire(controller);
+      changed = true;
+    }
+    for (const controller of running) {
+      const state = controller.state;
+      if (state.kind !== 'running') continue;
+      const offerings = this.catalog.offerings(controller);
+      const others = running.filter((other) => other !== controller);
+      const otherTools = others.map((other) => (other.state.kind === 'running' ? other.state.tools : []));
+      const inputs = [state.tools, offerings?.templates, offerings?.prompts, ...others, ...otherTools];
+      const before = this.results.get(controller);
+      if (before && sameInputs(before.inputs, inputs)) continue;
+      const report = lintServer({
+        serverName: controller.name,
+        protocolVersion: state.session.protocolVersion,
+        tools: state.tools,
+        templates: offerings?.templates,
+        prompts: offerings?.prompts,
+        otherServers: others.map((other, index) => ({
+          name: other.name,
+          toolNames: otherTools[index].map((tool) => tool.name),
+        })),
+      });
+      const byTarget = new Map<string, LintFinding[]>();
+      for (const finding of report.findings) {
+        const list = byTarget.get(finding.target);
+        if (list) list.push(finding);
+        else byTarget.set(finding.target, [finding]);
+      }
+      const tokensByTool = new Map(report.context.tools.map((cost) => [cost.name, cost.tokens]));
+      const toolRows = JSON.stringify([report.findings.filter((f) => f.target.startsWith('tool:')), report.context]);
+      this.results.set(controller, { controller, report, byTarget, tokensByTool, inputs, toolRows });
+      // A reload of templates or prompts changes no tool row: the Servers view redraws only the rows that changed.
+      if (before?.toolRows !== toolRows) this.changeEmitter.fire(controller);
+      changed = true;
+    }
+    if (changed) this.resultsEmitter.fire();
+  }
+
+  private schedule(): void {
+    // After the events of this turn: a restart's state changes and the catalog's first listing come together.
+    this.scheduled ??= setTimeout(() => this.run(), 0);
+  }
+
+  dispose(): void {
+    if (this.scheduled !== undefined) clearTimeout(this.scheduled);
+    for (const subscription of this.subscriptions) subscription.dispose();
+    this.changeEmitter.dispose();
+    this.resultsEmitter.dispose();
+  }
+}
+
+function sameInputs(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
