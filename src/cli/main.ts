@@ -16,6 +16,8 @@ import type { TransportKind } from '../protocol/transports/transport';
 import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCommand, runTasksCommand } from './tasks';
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 import { GATEWAY_USAGE, gatewayCommand } from './gateway';
+import { LOAD_USAGE, loadCommand } from './load';
+import { DOCTOR_USAGE, doctorCommand } from './doctor';
 import { endedProcessesReaped } from '../protocol/node/processTree';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
@@ -46,6 +48,8 @@ ${TASKS_USAGE}
 ${SKILLS_USAGE}
 ${RECORDINGS_USAGE}
 ${GATEWAY_USAGE}
+${LOAD_USAGE}
+${DOCTOR_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -226,6 +230,8 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
 async function main(argv: readonly string[]): Promise<number> {
   const gateway = gatewayCommand(argv, USAGE);
   if (gateway) return gateway;
+  const own = loadCommand(argv, USAGE) ?? doctorCommand(argv, USAGE);
+  if (own) return own;
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
