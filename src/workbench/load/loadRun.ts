@@ -95,6 +95,8 @@ export interface LoadReport {
 
 /** Above this share of one core, the client may have been the bottleneck: the report says so. */
 const BUSY_CLIENT_PERCENT = 80;
+/** 7 calls due at 140 ms at 50/s: 0.14 * 50 is 6.999… in floating point, which would leave the seventh unsent. */
+const DUE_EPSILON = 1e-9;
 /** The report's histogram: 8 buckets per doubling (12 % wide) is enough to draw; the percentiles use the fine ones. */
 const HISTOGRAM_STEPS_PER_DOUBLING = 8;
 
@@ -271,7 +273,7 @@ export async function runLoad(caller: LoadCaller, options: LoadOptions): Promise
         let due =
           now >= deadline
             ? Math.ceil(((deadline - started) / 1000) * ratePerS)
-            : Math.floor(((now - started) / 1000) * ratePerS) + 1;
+            : Math.floor(((now - started) / 1000) * ratePerS + DUE_EPSILON) + 1;
         if (options.requests !== undefined) due = Math.min(due, options.requests);
         while (scheduled < due && maySend()) {
           scheduled++;
@@ -284,7 +286,8 @@ export async function runLoad(caller: LoadCaller, options: LoadOptions): Promise
           return;
         }
         const nextDue = started + (scheduled / ratePerS) * 1000;
-        timer = clock.setTimeout(tick, Math.max(0, Math.min(nextDue, deadline) - now));
+        // At least a millisecond: a timer for "now" would find nothing due and spin (Node waits 1 ms anyway).
+        timer = clock.setTimeout(tick, Math.max(1, Math.min(nextDue, deadline) - now));
       };
       tick();
     });
