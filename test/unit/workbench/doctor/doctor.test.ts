@@ -77,10 +77,7 @@ describe('runDoctor', () => {
     const command = report.steps.at(-1);
     assert.equal(command?.step, 'command');
     assert.equal(command?.ok, false);
-    assert.match(
-      command?.detail ?? '',
-      /the command "nodee-••••" was not found/,
-    );
+    assert.match(command?.detail ?? '', /the command "nodee-••••" was not found/);
     assert.match(command?.fix ?? '', /correct "command".*Folders searched: \/usr\/bin, \/bin/);
     assert.doesNotMatch(JSON.stringify(report), new RegExp(SECRET));
     assert.match(report.steps[1].detail, /resolved \$\{env:KEY\} \(values masked\)/);
