@@ -166,6 +166,31 @@ describe('mcp-workbench load', () => {
     assert.match(missing.stderr, /has no tool "ecko"; it offers: .*echo/);
   });
 
+  test('--recording: the tool calls of a recording are the mix, in turn; its other steps are not sent', async () => {
+    const file = path.join(CACHE_HOME, 'mix.mcptest.json');
+    const step = (method: string, params: Record<string, unknown>) => ({
+      request: { method, params },
+      answer: { result: {} },
+    });
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        mcptest: 1,
+        server: { kind: 'stdio', command: process.execPath, args: [RAW_SERVER] },
+        steps: [
+          step('tools/list', {}),
+          step('tools/call', { name: 'echo', arguments: { text: 'a' } }),
+          step('tools/call', { name: 'echo', arguments: {} }),
+        ],
+      }),
+    );
+    const run = await cli(['load', '--stdio', RAW, '--recording', file, '--requests', '10', '--json']);
+    assert.equal(run.code, 1, run.stderr);
+    const result = report(run);
+    assert.equal(result.requests, 10);
+    assert.deepEqual(result.errorsByKind, { 'server-error -32602': 5 }, 'every second call is the one without text');
+  });
+
   test('usage: no end, both shapes, --args before --tool', async () => {
     const noEnd = await cli(['load', '--stdio', RAW, '--tool', 'echo']);
     assert.equal(noEnd.code, 2);
