@@ -201,6 +201,34 @@ describe('runLoad', () => {
     assert.match(report.notes.join('\n'), /stopped before the end: 3 calls outstanding were cancelled/);
   });
 
+  test('calls share their cancellation signals: one for a loop of one call, never more than 8 calls on one', async () => {
+    const seen = new Set<AbortSignal>();
+    await runLoad(
+      async (_call, signal) => {
+        seen.add(signal);
+        return {};
+      },
+      { calls: ECHO, shape: { kind: 'closed', concurrency: 1 }, requests: 50 },
+    );
+    assert.equal(seen.size, 1, 'a fresh signal per call cost more than the rest of the generator');
+    const users = new Map<AbortSignal, number>();
+    let most = 0;
+    const signals = new Set<AbortSignal>();
+    await runLoad(
+      async (_call, signal) => {
+        signals.add(signal);
+        users.set(signal, (users.get(signal) ?? 0) + 1);
+        most = Math.max(most, users.get(signal)!);
+        await new Promise((resolve) => setImmediate(resolve));
+        users.set(signal, users.get(signal)! - 1);
+        return {};
+      },
+      { calls: ECHO, shape: { kind: 'closed', concurrency: 64 }, requests: 1000 },
+    );
+    assert.equal(most, 8, 'Node warns past 10 listeners on one signal');
+    assert.equal(signals.size, 8, '64 calls at a time: 8 signals, reused');
+  });
+
   test('a busy client is called out', async () => {
     const clock = new FakeClock();
     const run = runLoad(
