@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { EVERYTHING_SERVER, REPO_ROOT } from '../../support/testSupport';
+import { EVERYTHING_SERVER, REPO_ROOT, startEverythingHttp } from '../../support/testSupport';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-doctor-test-'));
@@ -109,6 +109,29 @@ describe('mcp-workbench doctor', () => {
       steps.find((step) => step.step === 'lists')?.detail ?? '',
       /^\d+ tools, \d+ resources, \d+ resource templates, \d+ prompts$/,
     );
+  });
+
+  test('server-everything over HTTP passes every step, sign-in included', async () => {
+    const { server, url } = await startEverythingHttp();
+    try {
+      const run = await cli(['doctor', '--url', url, '--no-browser', '--json']);
+      assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
+      const { steps } = JSON.parse(run.stdout) as Steps;
+      assert.deepEqual(
+        steps.map(({ step, ok }) => [step, ok]),
+        ['config', 'variables', 'url', 'start', 'sign-in', 'handshake', 'lists', 'clients'].map((step) => [step, true]),
+      );
+    } finally {
+      server.kill();
+    }
+  });
+
+  test('an HTTP server that is not there fails at the start, with a fix', async () => {
+    const run = await cli(['doctor', '--url', 'http://127.0.0.1:9/mcp', '--no-browser', '--json']);
+    assert.equal(run.code, 1);
+    const { steps } = JSON.parse(run.stdout) as Steps;
+    assert.deepEqual(steps.at(-1)?.step, 'start');
+    assert.match(steps.at(-1)?.fix ?? '', /check the URL, and that the server runs/);
   });
 
   test('a server not in the file: the config step lists the ones it has', async () => {
