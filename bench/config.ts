@@ -9,6 +9,7 @@
  *   BENCH_BIG_BYTES (default 50 MiB)     size of `bench://big`
  *   BENCH_BIG_REPS (default 2)           repetitions of the big read
  *   BENCH_SECTIONS (default handshake,http-handshake,modern,cli-memory): which of bench/run.ts's sections run
+ *                                        (also: load, bench/load.ts, with its own BENCH_LOAD_* knobs)
  *   BENCH_OWN_SESSION=1                  adds the column with the server in its own session (setsid)
  */
 export function positiveInt(name: string, fallback: number, allowZero = false): number {

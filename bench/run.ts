@@ -9,12 +9,14 @@
  *   - every time is shown with its range, every ratio paired by repetition with its range.
  * Sections (BENCH_SECTIONS): handshake (stdio, both servers, and the 50 MiB read), http-handshake (the handshake
  * era, 2025-11-25, over Streamable HTTP against both SDKs), modern (2026-07-28 over stdio and Streamable HTTP
- * against the v2 SDK), cli-memory (peak RSS of `read` of 50 MiB beside an SDK-based CLI).
+ * against the v2 SDK), cli-memory (peak RSS of `read` of 50 MiB beside an SDK-based CLI), load (not by default:
+ * `mcp-workbench load`'s generator beside a raw loop on the raw fixture, bench/load.ts).
  * Sizes and repetitions: bench/config.ts.
  */
 import * as path from 'node:path';
 import type { ServerCommand } from './clients';
 import { cliMemorySection } from './cliMemory';
+import { loadSection } from './load';
 import { buildBundles } from './bundle';
 import { COLD_REPS, OWN_SESSION, REPS, SECTIONS, WARMUP_CALLS } from './config';
 import { measureSection } from './measure';
@@ -132,6 +134,7 @@ async function main(): Promise<void> {
     if (SECTIONS.includes('http-handshake')) await httpHandshakeSection(bundles.worker);
     if (SECTIONS.includes('modern')) await modernSection(bundles.worker);
     if (SECTIONS.includes('cli-memory')) await cliMemorySection(bundles.sdkCli);
+    if (SECTIONS.includes('load')) await loadSection();
   } finally {
     bundles.dispose();
   }

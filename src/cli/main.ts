@@ -17,6 +17,8 @@ import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCo
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 import { GATEWAY_USAGE, gatewayCommand } from './gateway';
 import { LINT_USAGE, lintCommand } from './lint';
+import { LOAD_USAGE, loadCommand } from './load';
+import { DOCTOR_USAGE, doctorCommand } from './doctor';
 import { endedProcessesReaped } from '../protocol/node/processTree';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
@@ -48,6 +50,8 @@ ${SKILLS_USAGE}
 ${RECORDINGS_USAGE}
 ${GATEWAY_USAGE}
 ${LINT_USAGE}
+${LOAD_USAGE}
+${DOCTOR_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -228,8 +232,9 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
 async function main(argv: readonly string[]): Promise<number> {
   const gateway = gatewayCommand(argv, USAGE);
   if (gateway) return gateway;
-  const lint = lintCommand(argv, USAGE);
-  if (lint) return lint;
+  // Subcommands with their own arguments, dispatched before the shared parser.
+  const own = lintCommand(argv, USAGE) ?? loadCommand(argv, USAGE) ?? doctorCommand(argv, USAGE);
+  if (own) return own;
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
