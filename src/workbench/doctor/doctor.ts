@@ -12,9 +12,10 @@ import { LocalError, McpError, errorMessage, type ErrorDetail } from '../../prot
 import { parseMcpConfig, type ServerDefinition } from '../config/mcpConfig';
 import { maskText } from '../secrets';
 import { clientFindings } from './clientLimits';
+import { lintServer } from '../lint/lintServer';
 
 export type DoctorStepName =
-  'config' | 'variables' | 'command' | 'url' | 'start' | 'sign-in' | 'handshake' | 'lists' | 'clients';
+  'config' | 'variables' | 'command' | 'url' | 'start' | 'sign-in' | 'handshake' | 'lists' | 'lint' | 'clients';
 
 export interface DoctorStep {
   step: DoctorStepName;
@@ -292,22 +293,22 @@ async function connectSteps(
   return true;
 }
 
-async function listsStep(walk: Walk, client: McpClient): Promise<string[] | undefined> {
+/** What the lists step read, for the lint and clients steps. */
+interface Listed {
+  tools: readonly { name: string }[];
+  templates: readonly unknown[];
+  prompts: readonly unknown[];
+}
+
+async function listsStep(walk: Walk, client: McpClient): Promise<Listed | undefined> {
   const capabilities = client.session.capabilities;
   const sizes: string[] = [];
-  let toolNames: string[] = [];
-  const lists: [keyof typeof capabilities, string, () => Promise<{ length: number } | string[]>][] = [
-    [
-      'tools',
-      'tools',
-      async () => {
-        toolNames = (await client.listTools()).map((tool) => tool.name);
-        return toolNames;
-      },
-    ],
+  const listed: Listed = { tools: [], templates: [], prompts: [] };
+  const lists: [keyof typeof capabilities, string, () => Promise<{ length: number }>][] = [
+    ['tools', 'tools', async () => (listed.tools = await client.listTools())],
     ['resources', 'resources', () => client.listResources()],
-    ['resources', 'resource templates', () => client.listResourceTemplates()],
-    ['prompts', 'prompts', () => client.listPrompts()],
+    ['resources', 'resource templates', async () => (listed.templates = await client.listResourceTemplates())],
+    ['prompts', 'prompts', async () => (listed.prompts = await client.listPrompts())],
   ];
   for (const [capability, what, list] of lists) {
     if (!capabilities[capability]) continue;
@@ -331,7 +332,31 @@ async function listsStep(walk: Walk, client: McpClient): Promise<string[] | unde
     return undefined;
   }
   walk.pass('lists', sizes.join(', '));
-  return toolNames;
+  return listed;
+}
+
+/** The lint findings (src/workbench/lint): an error fails the step, warnings are counted in its detail. */
+function lintStep(walk: Walk, server: string, protocolVersion: string, listed: Listed): boolean {
+  const report = lintServer({ serverName: server, protocolVersion, ...listed });
+  const errors = report.findings.filter((finding) => finding.severity === 'error');
+  const warnings = report.findings.filter((finding) => finding.severity === 'warning').length;
+  const tokens = `the tool list costs about ${report.context.totalTokens} tokens of a model's context`;
+  if (errors.length > 0) {
+    const shown = errors
+      .slice(0, 5)
+      .map((finding) => `${finding.target}${finding.path ? ` ${finding.path}` : ''}: ${finding.message}`);
+    walk.fail(
+      'lint',
+      `${errors.length} error${errors.length === 1 ? '' : 's'} (${shown.join('; ')}${errors.length > 5 ? '; …' : ''}); ${tokens}`,
+      errors[0]?.fix ?? 'run `mcp-workbench lint` for every finding with its rule and source',
+    );
+    return false;
+  }
+  walk.pass(
+    'lint',
+    `no errors, ${warnings} warning${warnings === 1 ? '' : 's'} (\`mcp-workbench lint\` lists them); ${tokens}`,
+  );
+  return true;
 }
 
 function clientsStep(walk: Walk, server: string, toolNames: readonly string[]): void {
@@ -375,9 +400,14 @@ export async function runDoctor(subject: DoctorSubject, host: DoctorHost): Promi
   });
   try {
     if (!(await connectSteps(walk, client, resolved, stderr))) return { server, steps: walk.steps };
-    const toolNames = await listsStep(walk, client);
-    if (!toolNames) return { server, steps: walk.steps };
-    clientsStep(walk, definition.name, toolNames);
+    const listed = await listsStep(walk, client);
+    if (!listed) return { server, steps: walk.steps };
+    if (!lintStep(walk, definition.name, client.session.protocolVersion, listed)) return { server, steps: walk.steps };
+    clientsStep(
+      walk,
+      definition.name,
+      listed.tools.map((tool) => tool.name),
+    );
     return { server, steps: walk.steps };
   } finally {
     listener.dispose();

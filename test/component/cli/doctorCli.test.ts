@@ -97,13 +97,29 @@ describe('mcp-workbench doctor', () => {
     assert.match(steps.at(-1)?.fix ?? '', /--input token=<value>/);
   });
 
+  test('a server whose tools break lint rules stops at the lint step, naming the finding and its fix', async () => {
+    const broken = path.join(REPO_ROOT, 'test', 'fixtures', 'lint', 'broken-server.mjs');
+    const run = await cli(['doctor', '--stdio', `"${process.execPath}" "${broken}"`, '--json']);
+    assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
+    const { steps } = JSON.parse(run.stdout) as Steps;
+    assert.deepEqual(
+      steps.map(({ step, ok }) => [step, ok]),
+      [
+        ...['config', 'variables', 'command', 'start', 'handshake', 'lists'].map((step) => [step, true]),
+        ['lint', false],
+      ],
+    );
+    assert.match(steps.at(-1)?.detail ?? '', /^\d+ errors? \(tool:/);
+    assert.ok((steps.at(-1)?.fix ?? '').length > 0, 'a fix');
+  });
+
   test('server-everything passes every step', async () => {
     const run = await cli(['doctor', '--config', CONFIG, '--server', 'everything', '--json']);
     assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
     const { steps } = JSON.parse(run.stdout) as Steps;
     assert.deepEqual(
       steps.map(({ step, ok }) => [step, ok]),
-      ['config', 'variables', 'command', 'start', 'handshake', 'lists', 'clients'].map((step) => [step, true]),
+      ['config', 'variables', 'command', 'start', 'handshake', 'lists', 'lint', 'clients'].map((step) => [step, true]),
     );
     assert.match(
       steps.find((step) => step.step === 'lists')?.detail ?? '',
@@ -119,7 +135,10 @@ describe('mcp-workbench doctor', () => {
       const { steps } = JSON.parse(run.stdout) as Steps;
       assert.deepEqual(
         steps.map(({ step, ok }) => [step, ok]),
-        ['config', 'variables', 'url', 'start', 'sign-in', 'handshake', 'lists', 'clients'].map((step) => [step, true]),
+        ['config', 'variables', 'url', 'start', 'sign-in', 'handshake', 'lists', 'lint', 'clients'].map((step) => [
+          step,
+          true,
+        ]),
       );
     } finally {
       server.kill();
