@@ -53,6 +53,31 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
     await controller.stop();
   });
 
+  suite.test(
+    'Add Server writes to .mcp.json in its dialect, keeping the comment, and the server shows up',
+    async () => {
+      await vscode.commands.executeCommand('mcpWorkbench.addServer', {
+        transport: 'stdio',
+        // Another argument: the same command line as dot-mcp-fixture's would be the same server, one row for both.
+        commandLine: `${JSON.stringify(process.execPath)} ${JSON.stringify(fixture)} --added`,
+        name: 'added-to-dot-mcp',
+        target: vscode.Uri.file(dotMcp()).toString(),
+      });
+      const text = fs.readFileSync(dotMcp(), 'utf8');
+      assert(text.startsWith('// written by hand\n'), `the comment is kept:\n${text}`);
+      const written = (JSON.parse(text.slice(text.indexOf('\n'))) as { mcpServers: Record<string, { type?: string }> })
+        .mcpServers;
+      assertEqual(written['added-to-dot-mcp']?.type, 'stdio', "the new entry, in .mcp.json's mcpServers");
+      assert(written['dot-mcp-fixture'] !== undefined, 'the entry written by hand is still there');
+      const snapshot = await waitUntil(
+        'added-to-dot-mcp in the Servers view',
+        () => snapshotOf('added-to-dot-mcp'),
+        10_000,
+      );
+      assertEqual(snapshot.origin, '.mcp.json', 'origin of added-to-dot-mcp');
+    },
+  );
+
   suite.test('a Claude Code ~/.claude.json project server appears after the source is turned on', async () => {
     await sources().update('homeFolder', home, vscode.ConfigurationTarget.Global);
     fs.writeFileSync(

@@ -9,6 +9,7 @@ import { announceConfigWritten, type ConfigLoader } from '../../platform/config/
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
+import { showError } from '../../platform/ui/coreErrors';
 
 /**
  * Copy Server to…: one entry written into another client's file, converted to that client's dialect (dialects/),
@@ -83,7 +84,10 @@ export async function copyServerTo(manager: ServerManager, loader: ConfigLoader,
       }
   } catch (error) {
     if (!(error instanceof ConfigEditError)) throw error;
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not copy to {0}: {1}', file.label, error.message));
+    void showError(error, {
+      words: (reason) => vscode.l10n.t('Could not copy to {0}: {1}', file.label, reason),
+      logAs: 'Copy Server to',
+    });
     return;
   }
   await fs.promises.mkdir(vscode.Uri.joinPath(vscode.Uri.file(file.path), '..').fsPath, { recursive: true });

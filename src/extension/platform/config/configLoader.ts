@@ -514,7 +514,10 @@ function workspaceFolderOf(file: ConfigSourceFile): vscode.WorkspaceFolder {
 function mergeSameServers(entries: readonly ServerEntry[]): ServerEntry[] {
   return dedupeServers(
     entries.map((entry) => ({ definition: entry.definition, source: entry })),
-    (first, other) => first.origin.scope === other.origin.scope && first.id !== other.id,
+    // Two entries of one file are two servers the person named apart, even when they launch the same way.
+    (first, other) =>
+      first.origin.scope === other.origin.scope &&
+      first.origin.configUri.toString() !== other.origin.configUri.toString(),
   ).map(({ sources: [first, ...others] }) =>
     others.length === 0
       ? first
