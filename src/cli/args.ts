@@ -3,6 +3,7 @@
 import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../protocol/eras/select';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../protocol/limits/inputLimits';
 import { isObject } from '../protocol/guards';
+import { FROM_CLIENTS, type FromClient } from '../workbench/node/configSources';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -17,6 +18,8 @@ export interface ParsedArgs {
   /** Protocol era: auto (2026-07-28 first, then the initialize handshake), 2026-07-28, or handshake (also written legacy). */
   era?: EraPreference;
   config?: string;
+  /** `--from-client claude|cursor|…`: that client's config files (the home folder's and the current folder's). */
+  fromClient?: FromClient;
   server?: string;
   timeoutMs?: number;
   /** Bounds one OAuth sign-in (the person's time at the authorization server); --timeout does not. */
@@ -52,6 +55,7 @@ const VALUE_FLAGS = new Set([
   '--stdio',
   '--url',
   '--config',
+  '--from-client',
   '--server',
   '--timeout',
   '--sign-in-timeout',
@@ -134,6 +138,11 @@ function applyFlag(result: ParsedArgs, flag: string, value: string): void {
       return;
     case '--config':
       result.config = value;
+      return;
+    case '--from-client':
+      if (!(FROM_CLIENTS as readonly string[]).includes(value))
+        throw new UsageError(`--from-client must be one of ${FROM_CLIENTS.join(', ')}, got ${JSON.stringify(value)}`);
+      result.fromClient = value as FromClient;
       return;
     case '--server':
       result.server = value;

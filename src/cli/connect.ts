@@ -1,6 +1,5 @@
 import { enableTasks } from '../protocol/extensions/tasks';
 import { cliEraMemory } from './eraMemory';
-import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,7 +7,8 @@ import { McpClient, type McpClientOptions } from '../protocol/client';
 import { appsExtensionsFor } from '../protocol/extensions/apps';
 import type { EraPreference } from '../protocol/eras/select';
 import { createTransport, resolveServerDefinition, type ResolvedServer } from '../workbench/node/launch';
-import { parseMcpConfig, type ServerDefinition } from '../workbench/config/mcpConfig';
+import type { ServerDefinition } from '../workbench/config/mcpConfig';
+import { readCliConfig } from './configSource';
 import type { ClientHost } from '../protocol/host';
 import type { Logger } from '../protocol/jsonrpc/rpcConnection';
 import { createHttpTransport, type HttpTransportMode } from '../protocol/transports/http';
@@ -73,10 +73,10 @@ function cliHttpFetch(): HttpFetchChoice {
  * the config key is what the person typed. `info` shows serverInfo for whoever wants it.
  */
 export async function resolveTarget(args: ParsedArgs): Promise<Target> {
-  const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
+  const chosen = [args.stdio, args.url, args.config, args.fromClient].filter((flag) => flag !== undefined).length;
   if (chosen !== 1)
     throw new UsageError(
-      'give exactly one of --stdio "<command line>", --url <url>, or --config <mcp.json> --server <name>',
+      'give exactly one of --stdio "<command line>", --url <url>, --config <file> or --from-client <client> (with --server <name>)',
     );
   const flagSecrets = [
     ...Object.values(args.headers),
@@ -152,51 +152,52 @@ function describeHttp(url: string, mode: HttpTransportMode): string {
   }
 }
 
-/** The config entry --config/--server name (or the file's only server). */
+/** The config entry --config/--from-client and --server name (or the only server there). */
 async function configEntry(
   args: ParsedArgs,
-): Promise<{ definition: ServerDefinition; file: string; inputIds: string[] }> {
-  const file = path.resolve(args.config as string);
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read config file ${file}: ${(error as Error).message}`);
-  }
-  const config = parseMcpConfig(text);
-  const names = config.servers.map((server) => server.name);
-  const inputIds = config.inputs.map((i) => i.id);
-  if (!args.server) {
-    if (config.servers.length === 1) return { definition: config.servers[0], file, inputIds };
-    throw new UsageError(`--server is required; ${file} defines: ${names.join(', ') || '(no valid servers)'}`);
-  }
-  const definition = config.servers.find((server) => server.name === args.server);
-  if (!definition) {
+): Promise<{ definition: ServerDefinition; file: string; inputIds: string[]; workspaceFolder: string }> {
+  const config = await readCliConfig(args);
+  const names = config.servers.map((server) => server.definition.name);
+  const chosen = args.server
+    ? config.servers.find((server) => server.definition.name === args.server)
+    : config.servers.length === 1
+      ? config.servers[0]
+      : undefined;
+  if (!args.server && !chosen)
+    throw new UsageError(
+      `--server is required; ${config.described} defines: ${names.join(', ') || '(no valid servers)'}`,
+    );
+  if (!chosen) {
     const problem = config.problems.find((p) => p.server === args.server);
-    if (problem) throw new UsageError(`server "${args.server}" in ${file} is invalid: ${problem.message}`);
+    if (problem) throw new UsageError(`server "${args.server}" in ${problem.message}`);
     const fileProblems = config.problems.filter((p) => !p.server).map((p) => p.message);
     throw new UsageError(
-      `no server "${args.server}" in ${file}; it defines: ${names.join(', ') || '(none)'}${fileProblems.length ? `; problems: ${fileProblems.join('; ')}` : ''}`,
+      `no server "${args.server}" in ${config.described}; it defines: ${names.join(', ') || '(none)'}${fileProblems.length ? `; problems: ${fileProblems.join('; ')}` : ''}`,
     );
   }
-  return { definition, file, inputIds };
+  // What this client reads differently from the file's own client, or cannot honour: said, never dropped silently.
+  for (const note of chosen.notes)
+    process.stderr.write(`note: ${printable(chosen.definition.name)}: ${printable(note)}\n`);
+  return {
+    definition: chosen.definition,
+    file: chosen.file,
+    inputIds: chosen.inputIds,
+    workspaceFolder: chosen.workspaceFolder,
+  };
 }
 
 async function resolveConfigTarget(args: ParsedArgs): Promise<Target> {
-  const { definition, file, inputIds } = await configEntry(args);
-  return launch(definition, file, args, inputIds);
+  const { definition, file, inputIds, workspaceFolder } = await configEntry(args);
+  return launch(definition, file, args, inputIds, workspaceFolder);
 }
 
 /** A config entry with its variables resolved (--input, MCP_INPUT_*, the workspace folder, the environment). */
 function resolveEntry(
   definition: ServerDefinition,
-  file: string,
   args: ParsedArgs,
   inputIds: string[],
+  workspaceFolder: string,
 ): Promise<ResolvedServer> {
-  // The config lives in <folder>/.vscode/mcp.json or <folder>/mcp.json; either way <folder> is the workspace.
-  const dir = path.dirname(file);
-  const workspaceFolder = path.basename(dir) === '.vscode' ? path.dirname(dir) : dir;
   return resolveServerDefinition(definition, {
     workspaceFolder,
     userHome: os.homedir(),
@@ -224,7 +225,7 @@ function parseUrlFlag(value: string): URL {
  * messages and the URL its tokens are cached under (the same URL the authorizer of a run uses).
  */
 export async function resolveHttpServer(args: ParsedArgs): Promise<{ name: string; url: string }> {
-  const chosen = [args.stdio !== undefined, args.url !== undefined, args.config !== undefined].filter(Boolean).length;
+  const chosen = [args.stdio, args.url, args.config, args.fromClient].filter((flag) => flag !== undefined).length;
   if (chosen !== 1 || args.stdio !== undefined)
     throw new UsageError(
       'give exactly one of --url <url>, or --config <mcp.json> --server <name> (sign-in applies to HTTP servers only)',
@@ -233,8 +234,8 @@ export async function resolveHttpServer(args: ParsedArgs): Promise<{ name: strin
     const url = parseUrlFlag(args.url);
     return { name: url.host, url: url.href };
   }
-  const { definition, file, inputIds } = await configEntry(args);
-  const resolved = await resolveEntry(definition, file, args, inputIds);
+  const { definition, file, inputIds, workspaceFolder } = await configEntry(args);
+  const resolved = await resolveEntry(definition, args, inputIds, workspaceFolder);
   if (resolved.kind !== 'http')
     throw new UsageError(
       `server "${definition.name}" in ${file} is a stdio server: it takes credentials from its environment, there is nothing to sign out of`,
@@ -247,8 +248,9 @@ async function launch(
   file: string,
   args: ParsedArgs,
   inputIds: string[],
+  workspaceFolder: string,
 ): Promise<Target> {
-  const resolved = await resolveEntry(definition, file, args, inputIds);
+  const resolved = await resolveEntry(definition, args, inputIds, workspaceFolder);
   if (resolved.kind === 'http') Object.assign(resolved.headers, args.headers);
   if (resolved.kind === 'stdio') Object.assign(resolved.env, args.env);
   const secrets = [

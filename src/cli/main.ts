@@ -21,7 +21,8 @@ import { LOAD_USAGE, loadCommand } from './load';
 import { DOCTOR_USAGE, doctorCommand } from './doctor';
 import { endedProcessesReaped } from '../protocol/node/processTree';
 
-const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <mcp.json> --server <name>)
+const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <file> --server <name>
+                                                             | --from-client <client> --server <name>)
 
 Subcommands:
   info                                 server name, version, protocol revision, capabilities, instructions
@@ -73,6 +74,13 @@ Options:
   --env NAME=value          extra environment variable for a stdio server (repeatable)
   --cwd <dir>               working directory of a stdio server
   --input id=value          value for \${input:id} in a config file (repeatable)
+  --config <file>           any client's config file: .vscode/mcp.json, .mcp.json, .github/mcp.json, .cursor/mcp.json,
+                            ~/.copilot/mcp-config.json, ~/.claude.json, claude_desktop_config.json,
+                            ~/.codex/config.toml, *.code-workspace, devcontainer.json, the draft standard mcp.json
+                            (the format comes from the file's name, then its shape)
+  --from-client <client>    that client's files, the current folder's before the home folder's: claude, cursor,
+                            copilot, vscode, codex, claude-desktop. What this client reads differently from that
+                            client is printed on stderr as "note: …"
   --verbose                 on stderr: transport and era chosen, the server's stderr, every message (secrets masked)
 ${TASK_OPTIONS_USAGE}
   --limit name=bytes        how much the run reads of what a server sends (repeatable; units k, M, G):

@@ -127,7 +127,12 @@ function recordedServerOf(args: ParsedArgs, target: Target, folder: string): Rec
       ...era,
     };
   }
-  return { kind: 'config', config: relative(folder, path.resolve(args.config as string)), server: target.name, ...era };
+  // A recording names the file its server came from: a client's set of files could resolve elsewhere on replay.
+  if (args.config === undefined)
+    throw new UsageError(
+      '--record needs --stdio, --url or --config <file>, not --from-client: a recording names one file',
+    );
+  return { kind: 'config', config: relative(folder, path.resolve(args.config)), server: target.name, ...era };
 }
 
 function relative(folder: string, to: string): string {
@@ -147,7 +152,7 @@ export async function runRecordingTest(args: ParsedArgs): Promise<number> {
     loaded = parseRecording(await readRecordingText(file), file);
     if (loaded.recording.steps.length === 0) throw new UsageError(`${file} has no steps: there is nothing to test`);
     replayArgs =
-      args.stdio !== undefined || args.url !== undefined || args.config !== undefined
+      args.stdio !== undefined || args.url !== undefined || args.config !== undefined || args.fromClient !== undefined
         ? args
         : argsForRecordedServer(args, loaded.recording.server, path.dirname(file));
   } catch (error) {

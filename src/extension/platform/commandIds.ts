@@ -38,6 +38,9 @@ export const COMMAND_IDS = [
   'mcpWorkbench.browseRegistry',
   'mcpWorkbench.importServerJson',
   'mcpWorkbench.exportServerJson',
+  // Every config file people keep servers in (issue 38)
+  'mcpWorkbench.openServerSource',
+  'mcpWorkbench.copyServerTo',
   // Tasks (issue 19)
   'mcpWorkbench.cancelTask',
   'mcpWorkbench.openTaskResult',

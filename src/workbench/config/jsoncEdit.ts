@@ -57,6 +57,32 @@ export function addServerToConfig(text: string, name: string, entry: object, opt
   );
 }
 
+/**
+ * Adds `name: entry` to the object at `mapPath` (`["mcpServers"]`, `["projects", "/repo", "mcpServers"]`, `[]` for a
+ * bare map), for the other clients' files (dialects/); creates the path when it is missing.
+ */
+export function addServerAtPath(
+  text: string,
+  mapPath: readonly string[],
+  name: string,
+  entry: object,
+  options: EditFormatting = {},
+): string {
+  if (name.trim() === '') throw new ConfigEditError('a server name cannot be empty');
+  const prepared = prepare(text, options, mapPath[0]);
+  if (findNodeAtLocation(prepared.root, [...mapPath, name]))
+    throw new ConfigEditError(`a server named "${name}" already exists; choose another name or remove it first`);
+  const container = mapPath.length === 0 ? prepared.root : findNodeAtLocation(prepared.root, [...mapPath]);
+  if (container && container.type !== 'object')
+    throw new ConfigEditError(`"${mapPath.join('.')}" is not an object; fix it first: nothing was changed`);
+  return edit(
+    prepared,
+    container
+      ? appendMember(prepared, container, entry, name)
+      : modify(prepared.text, [...mapPath, name], entry, { formattingOptions: prepared.formatting }),
+  );
+}
+
 export function removeServerFromConfig(text: string, name: string, options: EditFormatting = {}): string {
   const prepared = prepare(text, options);
   const key = serversKey(prepared.root);
@@ -126,7 +152,7 @@ interface Prepared {
   formatting: FormattingOptions;
 }
 
-function prepare(original: string, options: EditFormatting): Prepared {
+function prepare(original: string, options: EditFormatting, skeletonKey = 'servers'): Prepared {
   const detected = detectFormatting(original);
   const formatting: FormattingOptions = {
     tabSize: options.tabSize ?? detected.tabSize,
@@ -138,7 +164,7 @@ function prepare(original: string, options: EditFormatting): Prepared {
     // Empty, or only comments: keep the comments and start an object after them.
     const eol = formatting.eol ?? '\n';
     const unit = formatting.insertSpaces ? ' '.repeat(formatting.tabSize ?? 4) : '\t';
-    const skeleton = `{${eol}${unit}"servers": {}${eol}}${eol}`;
+    const skeleton = `{${eol}${unit}${JSON.stringify(skeletonKey)}: {}${eol}}${eol}`;
     text = text.trim() === '' ? skeleton : `${text.trimEnd()}${eol}${skeleton}`;
   }
   const errors: ParseError[] = [];

@@ -172,6 +172,11 @@ function parseEra(value: unknown): EraPreference | undefined | { problem: string
   };
 }
 
+/** One entry in VS Code's form, as `servers.<name>` is read: the definition, or why it does not load. */
+export function parseServerEntry(name: string, entry: unknown): ServerDefinition | string {
+  return parseServer(name, entry);
+}
+
 function parseServer(name: string, entry: unknown): ServerDefinition | string {
   if (!isObject(entry)) return 'the definition must be an object';
   const era = parseEra(entry.era);

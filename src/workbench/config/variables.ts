@@ -52,7 +52,11 @@ async function resolveOne(name: string, context: VariableContext): Promise<strin
   }
   if (name === 'userHome') return context.userHome;
   if (name.startsWith('env:')) {
-    const value = context.env[name.slice(4)] ?? '';
+    // `${env:NAME:-default}`: Claude Code's `${NAME:-default}` as its files are read live (dialects/): the default
+    // stands in when NAME is unset or empty, as in a shell.
+    const [variable, fallback] = splitDefault(name.slice(4));
+    const set = context.env[variable];
+    const value = set === undefined || set === '' ? (fallback ?? set ?? '') : set;
     context.revealed?.(value);
     return value;
   }
@@ -66,6 +70,11 @@ async function resolveOne(name: string, context: VariableContext): Promise<strin
     return value;
   }
   throw new UnresolvedVariableError(`unknown variable \${${name}}`);
+}
+
+function splitDefault(name: string): [string, string | undefined] {
+  const at = name.indexOf(':-');
+  return at === -1 ? [name, undefined] : [name.slice(0, at), name.slice(at + 2)];
 }
 
 function required(value: string | undefined, name: string, why: string, detail?: ErrorDetail): string {

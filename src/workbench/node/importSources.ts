@@ -93,7 +93,7 @@ export function knownImportSources(
 }
 
 /** `~/Library/Application Support` on macOS, `%APPDATA%` on Windows, `$XDG_CONFIG_HOME` or `~/.config` elsewhere. */
-function userConfigRoot(
+export function userConfigRoot(
   platform: NodeJS.Platform,
   homedir: string,
   env: Readonly<Record<string, string | undefined>> = {},

@@ -18,6 +18,7 @@ import { modernSuite } from './modern.suite';
 import { oauthSuite } from './oauth.suite';
 import { recordingsSuite } from './recordings.suite';
 import { samplingSuite } from './sampling.suite';
+import { sourcesSuite } from './sources.suite';
 import { treeSuite } from './tree.suite';
 
 const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
@@ -28,6 +29,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   sampling: samplingSuite,
   hostile: hostileSuite,
   config: configSuite,
+  sources: sourcesSuite,
   lifecycle: lifecycleSuite,
   modern: modernSuite('stdio'),
   'modern-http': modernSuite('http'),

@@ -2,18 +2,13 @@ import * as vscode from 'vscode';
 import { uniqueName } from '../../../workbench/node/importers';
 import { errorMessage } from '../../../protocol/errors';
 import { parseHeaderLines, splitCommandLine } from '../../../workbench/config/commandLine';
-import {
-  addServers,
-  pickTarget,
-  takenNames,
-  targetFromArgument,
-  type ConfigTarget,
-} from '../../platform/config/configTargets';
+import { addServers, takenNames, targetFromArgument } from '../../platform/config/configTargets';
+import { addToDotMcp, dotMcpTakenNames, dotMcpTargetFromArgument, pickAddTarget, type AddTarget } from './dotMcpTarget';
 import { showError } from '../../platform/ui/coreErrors';
 
 /**
  * What a caller may fill in ahead of time (automation, tests); anything missing is asked for.
- * `target` is "user" or a workspace folder's (or its mcp.json's) URI string.
+ * `target` is "user", a workspace folder's (or its mcp.json's) URI string, or a `.mcp.json`'s URI string.
  */
 interface AddServerArguments {
   transport?: 'stdio' | 'http';
@@ -43,14 +38,16 @@ async function addServer(given: AddServerArguments): Promise<void> {
   if (!transport) return;
   const entry = transport === 'stdio' ? await stdioEntry(title, given) : await httpEntry(title, given);
   if (!entry) return;
-  const target: ConfigTarget | undefined = targetFromArgument(given.target) ?? (await pickTarget(title));
+  const target: AddTarget | undefined =
+    targetFromArgument(given.target) ?? dotMcpTargetFromArgument(given.target) ?? (await pickAddTarget(title));
   if (!target) return;
-  const taken = await takenNames(target);
+  const taken = target.kind === 'dotMcp' ? await dotMcpTakenNames(target) : await takenNames(target);
   const name = given.name ?? (await askName(title, suggestName(entry), taken));
   if (!name) return;
   if (taken.some((used) => used.toLowerCase() === name.toLowerCase()))
     throw new Error(vscode.l10n.t('A server named "{0}" already exists there.', name));
-  await addServers(target, [{ name, entry }]);
+  if (target.kind === 'dotMcp') await addToDotMcp(target, name, entry);
+  else await addServers(target, [{ name, entry }]);
 }
 
 async function pickTransport(title: string): Promise<'stdio' | 'http' | undefined> {

@@ -4,13 +4,17 @@ import { reportConfigProblems } from './configProblems';
 import { forgetInputs } from './forgetInputs';
 import { ServerImporter } from './importServers';
 import { openWorkspaceConfig } from './openConfig';
+import { copyServerTo } from './copyServer';
+import { offerFoundSources, openServerSource, vscodeUserFileOf } from './sourceFiles';
 
 /** Add, import and open server configurations; forget stored inputs; report what does not parse. */
 export const configFeature = defineFeature({
   name: 'config',
-  activate({ platform, own }) {
+  activate({ platform, own, extension }) {
     const importer = new ServerImporter();
     own(importer, platform.loader.onDidFindProblems(reportConfigProblems));
+    platform.loader.useVscodeUserFile(vscodeUserFileOf(extension));
+    void platform.loader.firstLoad.then(() => offerFoundSources(platform.loader, extension.globalState));
     return {
       commands: {
         'mcpWorkbench.refresh': () => platform.loader.reload(),
@@ -18,6 +22,8 @@ export const configFeature = defineFeature({
         'mcpWorkbench.importServers': (argument) => importer.run(argument),
         'mcpWorkbench.forgetInputs': () => forgetInputs(platform.inputs),
         'mcpWorkbench.openWorkspaceConfig': () => openWorkspaceConfig(),
+        'mcpWorkbench.openServerSource': (argument) => openServerSource(platform.manager, argument),
+        'mcpWorkbench.copyServerTo': (argument) => copyServerTo(platform.manager, platform.loader, argument),
       },
       exports: { importer },
     };

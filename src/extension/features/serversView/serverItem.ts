@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { eraLabel } from '../../../protocol/eras/select';
 import { describeTarget, transportLabel } from '../../platform/config/serverEntry';
+import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import type { ServerController } from '../../platform/servers/serverController';
 import { ServerState, assertNever } from '../../platform/servers/serverState';
 import { nodeId } from '../../platform/servers/treeIds';
@@ -31,6 +32,7 @@ export function serverItem(controller: ServerController, all: readonly ServerCon
     parts.push(offered === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', offered));
   }
   if (sharedName) parts.push(controller.entry.origin.folder.name);
+  parts.push(...sourceParts(controller.entry.origin));
   item.description = parts.join(' · ');
   item.tooltip = serverTooltip(controller);
   return item;
@@ -60,6 +62,16 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
   // The origin label says which source (workspace folder's mcp.json or user settings); the path says which file.
   const file = entry.origin.configUri.scheme === 'file' ? ` — \`${entry.origin.configUri.fsPath}\`` : '';
   md.appendMarkdown(`${escape(vscode.l10n.t('Defined in'))}: ${escape(entry.origin.label)}${file}\n\n`);
+  for (const other of entry.origin.alsoIn ?? []) {
+    const otherFile = other.configUri.scheme === 'file' ? ` — \`${other.configUri.fsPath}\`` : '';
+    md.appendMarkdown(`${escape(vscode.l10n.t('Also in'))}: ${escape(other.label)}${otherFile}\n\n`);
+  }
+  if (entry.origin.notes?.length) {
+    // The notes quote the file (field names, values): escaped, as every text from a config file is.
+    md.appendMarkdown(`**${escape(vscode.l10n.t('Read differently here'))}**:\n\n`);
+    for (const note of entry.origin.notes) md.appendMarkdown(`- ${escape(escapeForDisplay(note))}\n`);
+    md.appendMarkdown('\n');
+  }
   md.appendMarkdown(`${escape(entry.definition.kind === 'stdio' ? vscode.l10n.t('Command') : vscode.l10n.t('URL'))}:`);
   md.appendCodeblock(describeTarget(entry.definition), 'text');
   if (state.kind === 'running') {
@@ -94,6 +106,19 @@ function serverTooltip(controller: ServerController): vscode.MarkdownString {
     md.appendCodeblock([...words, ...(tail.length ? ['', '--- stderr ---', ...tail] : [])].join('\n'), 'text');
   }
   return md;
+}
+
+/** Where a row comes from, when it is not the usual `.vscode/mcp.json` or settings list, and how many notes it has. */
+function sourceParts(origin: ServerController['entry']['origin']): string[] {
+  const parts: string[] = [];
+  const usual = origin.configUri.path.endsWith('/.vscode/mcp.json') || origin.configUri.scheme !== 'file';
+  if (!usual || origin.alsoIn?.length) {
+    const labels = [origin.label, ...(origin.alsoIn ?? []).map((other) => other.label)];
+    parts.push(labels.map(escapeForDisplay).join(' + '));
+  }
+  const notes = origin.notes?.length ?? 0;
+  if (notes > 0) parts.push(notes === 1 ? vscode.l10n.t('1 note') : vscode.l10n.t('{0} notes', notes));
+  return parts;
 }
 
 export function firstLine(text: string): string {

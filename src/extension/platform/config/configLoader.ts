@@ -1,5 +1,17 @@
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { BurstDebounce } from '../../../workbench/config/burstDebounce';
+import { DIALECTS, dedupeServers } from '../../../workbench/config/dialects';
+import { MAX_CLAUDE_JSON_BYTES } from '../../../workbench/config/dialects/claudeCode';
+import { readConfigFile } from '../../../workbench/node/configFile';
+import {
+  configSourceFiles,
+  SOURCE_DEFAULTS,
+  type ConfigSourceFile,
+  type ConfigSourceId,
+} from '../../../workbench/node/configSources';
 import type { JsonSyntaxProblem } from '../../../workbench/config/jsonSyntax';
 import {
   hasSyntaxErrors,
@@ -39,6 +51,25 @@ async function readConfigText(uri: vscode.Uri): Promise<string | undefined> {
 export const WORKSPACE_CONFIG_PATH = '.vscode/mcp.json';
 
 const RELOAD_DEBOUNCE_MS = 150;
+/** While a file keeps changing (a tool rewriting it in a loop), reload at most this often, but at least this often. */
+const RELOAD_MAX_WAIT_MS = 1000;
+
+/** `mcpWorkbench.sources.<id>`: which files are read (configSources.ts); `homeFolder` moves the home folder. */
+export const SOURCES_SECTION = 'mcpWorkbench.sources';
+
+/** Whether a source is read: the person's setting, else its default (the workspace's files and VS Code's own). */
+export function sourceEnabled(id: ConfigSourceId): boolean {
+  return vscode.workspace.getConfiguration(SOURCES_SECTION).get<boolean>(id, SOURCE_DEFAULTS[id]);
+}
+
+/**
+ * The home folder other clients' files are read from. Only the user's own (global) setting can move it: a workspace
+ * that pointed it at a folder it ships would make its files "the person's own" servers, with no trust or consent.
+ */
+export function sourcesHomeFolder(): string {
+  const value = vscode.workspace.getConfiguration(SOURCES_SECTION).inspect<string>('homeFolder')?.globalValue;
+  return typeof value === 'string' && value.trim() !== '' ? value : os.homedir();
+}
 
 /** Workspace mcp.json files this extension has just written (see announceConfigWritten). */
 const configWrites = new vscode.EventEmitter<vscode.Uri>();
@@ -93,6 +124,9 @@ export class ConfigLoader implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<readonly ServerEntry[]>();
   private readonly problemsEmitter = new vscode.EventEmitter<ConfigFileProblems>();
   private readonly watchers = new Map<string, vscode.FileSystemWatcher>();
+  /** Set by the config feature (it has the extension's context): the active profile's user mcp.json. */
+  private vscodeUserFile: string | undefined;
+  private readonly debounce = new BurstDebounce(() => void this.reload(), RELOAD_DEBOUNCE_MS, RELOAD_MAX_WAIT_MS);
   private readonly reportedProblems = new Map<string, string>();
   /** Per config file, the entries of the last version that parsed: kept while the file does not parse. */
   private readonly lastGoodEntries = new Map<string, ServerEntry[]>();
@@ -102,7 +136,6 @@ export class ConfigLoader implements vscode.Disposable {
   private readonly entryProblemsByFile = new Map<string, ConfigEntryProblem[]>();
   private readonly entryProblemsEmitter = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[] = [];
-  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   private loadSequence = 0;
   private latestLoad: Promise<ServerEntry[]> | undefined;
 
@@ -133,7 +166,12 @@ export class ConfigLoader implements vscode.Disposable {
         this.scheduleReload();
       }),
       vscode.workspace.onDidChangeConfiguration((event) => {
-        if (event.affectsConfiguration(USER_SERVERS_SETTING) || event.affectsConfiguration(SERVER_ERAS_SETTING))
+        if (event.affectsConfiguration(SOURCES_SECTION)) this.updateWatchers();
+        if (
+          event.affectsConfiguration(USER_SERVERS_SETTING) ||
+          event.affectsConfiguration(SERVER_ERAS_SETTING) ||
+          event.affectsConfiguration(SOURCES_SECTION)
+        )
           this.scheduleReload();
       }),
       configWrites.event(() => this.scheduleReload()),
@@ -178,10 +216,52 @@ export class ConfigLoader implements vscode.Disposable {
     return entries;
   }
 
+  /** VS Code's user mcp.json of this profile (next to the extension's global storage), read from now on. */
+  useVscodeUserFile(file: string | undefined): void {
+    if (file === this.vscodeUserFile) return;
+    this.vscodeUserFile = file;
+    this.updateWatchers();
+    this.scheduleReload();
+  }
+
+  /** Every source file this window reads, on or off (the on/off offer needs the off ones too). */
+  sourceFiles(): ConfigSourceFile[] {
+    const folders = (vscode.workspace.workspaceFolders ?? []).filter((folder) => folder.uri.scheme === 'file');
+    const workspaceFile = vscode.workspace.workspaceFile;
+    const files = configSourceFiles({
+      platform: process.platform,
+      home: sourcesHomeFolder(),
+      folders: folders.map((folder) => folder.uri.fsPath),
+      env: process.env,
+      ...(workspaceFile?.scheme === 'file' ? { workspaceFile: workspaceFile.fsPath } : {}),
+      ...(this.vscodeUserFile ? { vscodeUserFile: this.vscodeUserFile } : {}),
+    });
+    if (folders.length < 2) return files;
+    // Multi-root: a file is named with its folder's name as the workspace names it, not the folder's path.
+    return files.map((file) => {
+      const folder = folders.find((candidate) => candidate.uri.fsPath === file.workspaceFolder);
+      if (file.scope !== 'workspace' || !folder || file.id === 'codeWorkspace') return file;
+      return { ...file, label: `${path.relative(folder.uri.fsPath, file.path).replace(/\\/g, '/')} (${folder.name})` };
+    });
+  }
+
+  private enabledSourceFiles(): ConfigSourceFile[] {
+    return this.sourceFiles().filter((file) => sourceEnabled(file.id));
+  }
+
   private async readAll(): Promise<ServerEntry[]> {
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const perFolder = await Promise.all(folders.map((folder) => this.readFolder(folder)));
-    const current = new Set(folders.map((folder) => vscode.Uri.joinPath(folder.uri, WORKSPACE_CONFIG_PATH).toString()));
+    // Local folders: every enabled source. Others (a virtual file system): their .vscode/mcp.json, through workspace.fs.
+    const files = this.enabledSourceFiles();
+    const otherFolders = folders.filter((folder) => folder.uri.scheme !== 'file');
+    const [perFile, perOtherFolder] = await Promise.all([
+      Promise.all(files.map((file) => this.readSource(file))),
+      Promise.all(otherFolders.map((folder) => this.readFolder(folder))),
+    ]);
+    const current = new Set([
+      ...files.map((file) => vscode.Uri.file(file.path).toString()),
+      ...otherFolders.map((folder) => vscode.Uri.joinPath(folder.uri, WORKSPACE_CONFIG_PATH).toString()),
+    ]);
     for (const key of [...this.syntaxErrorsByFile.keys()]) {
       if (current.has(key)) continue;
       this.syntaxErrorsByFile.delete(key);
@@ -192,6 +272,7 @@ export class ConfigLoader implements vscode.Disposable {
       this.entryProblemsByFile.delete(key);
       this.entryProblemsEmitter.fire();
     }
+    for (const key of [...this.lastGoodEntries.keys()]) if (!current.has(key)) this.lastGoodEntries.delete(key);
     const user = readUserServers();
     this.report(USER_SETTINGS_SOURCE_URI, user.problems, userServersLabel(), 'user');
     // The user list is not read as text: its problems have no place in a file.
@@ -201,11 +282,71 @@ export class ConfigLoader implements vscode.Disposable {
       userServersLabel(),
       'user',
     );
-    return [...perFolder.flat(), ...user.entries];
+    return mergeSameServers([...perFile.flat(), ...perOtherFolder.flat(), ...user.entries]);
+  }
+
+  /** One source file, in its client's dialect; a file that is refused or does not parse keeps its last good servers. */
+  private async readSource(file: ConfigSourceFile): Promise<ServerEntry[]> {
+    const configUri = vscode.Uri.file(file.path);
+    const key = configUri.toString();
+    const label = file.label;
+    const read = await readConfigFile(file.path, file.dialect === 'claude-code' ? MAX_CLAUDE_JSON_BYTES : undefined);
+    if (read.kind === 'missing') {
+      this.report(configUri, [], label, file.scope);
+      this.lastGoodEntries.delete(key);
+      this.setSyntaxError(configUri, undefined);
+      this.setEntryProblems(configUri, [], label, file.scope);
+      return [];
+    }
+    if (read.kind === 'refused') {
+      // A symlink loop, a huge file, one that cannot be read: said once, and what ran from it keeps running.
+      this.report(configUri, [{ message: read.reason }], label, file.scope);
+      return this.lastGoodEntries.get(key) ?? [];
+    }
+    const parsed = DIALECTS[file.dialect].read(read.text, {
+      path: file.path,
+      ...(file.workspaceFolder ? { workspaceFolder: file.workspaceFolder } : {}),
+      pathSeparator: path.sep,
+    });
+    const syntax = parsed.problems.find((problem) => problem.syntax)?.syntax;
+    if (syntax) {
+      const kept = this.lastGoodEntries.get(key) ?? [];
+      this.report(configUri, [], label, file.scope);
+      this.setSyntaxError(configUri, { configUri, sourceLabel: label, syntax, keptServers: kept.length });
+      return kept;
+    }
+    this.setSyntaxError(configUri, undefined);
+    const folder = workspaceFolderOf(file);
+    const eras = applyServerEras(
+      parsed.servers.map((server) => server.definition),
+      vscode.workspace.getConfiguration(undefined, folder.uri).get(SERVER_ERAS_SETTING),
+    );
+    this.report(configUri, [...parsed.problems, ...eras.problems.map((message) => ({ message }))], label, file.scope);
+    this.setEntryProblems(configUri, parsed.problems, label, file.scope);
+    const byName = new Map(parsed.servers.map((server) => [server.definition.name, server]));
+    const entries = eras.definitions.map((definition): ServerEntry => {
+      const read = byName.get(definition.name);
+      return {
+        id: serverEntryId(configUri, definition.name),
+        name: definition.name,
+        definition,
+        inputs: parsed.inputs,
+        origin: {
+          configUri,
+          folder,
+          scope: file.scope,
+          label,
+          ...(read?.notes.length ? { notes: read.notes } : {}),
+          ...(read?.at ? { at: read.at } : {}),
+        },
+      };
+    });
+    this.lastGoodEntries.set(key, entries);
+    return entries;
   }
 
   dispose(): void {
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.debounce.dispose();
     for (const watcher of this.watchers.values()) watcher.dispose();
     this.watchers.clear();
     for (const subscription of this.subscriptions) subscription.dispose();
@@ -316,21 +457,34 @@ export class ConfigLoader implements vscode.Disposable {
     this.problemsEmitter.fire({ configUri, problems, sourceLabel, scope });
   }
 
+  /**
+   * One watcher per enabled source file, inside the workspace or not (a home-folder file is watched through its
+   * folder, non-recursively), plus each non-local folder's .vscode/mcp.json. Every event only schedules a reload.
+   */
   private updateWatchers(): void {
+    const wanted = new Map<string, () => vscode.FileSystemWatcher>();
     const folders = vscode.workspace.workspaceFolders ?? [];
-    const wanted = new Set(folders.map((folder) => folder.uri.toString()));
-    for (const [key, watcher] of this.watchers) {
-      if (!wanted.has(key)) {
-        watcher.dispose();
-        this.watchers.delete(key);
-      }
+    for (const file of this.enabledSourceFiles()) {
+      const folder = folders.find((candidate) => candidate.uri.fsPath === file.workspaceFolder);
+      const inside =
+        file.scope === 'workspace' && folder && !path.relative(folder.uri.fsPath, file.path).startsWith('..');
+      const pattern = inside
+        ? new vscode.RelativePattern(folder, path.relative(folder.uri.fsPath, file.path).replace(/\\/g, '/'))
+        : new vscode.RelativePattern(vscode.Uri.file(path.dirname(file.path)), path.basename(file.path));
+      wanted.set(`file:${file.path}`, () => vscode.workspace.createFileSystemWatcher(pattern));
     }
-    for (const folder of folders) {
-      const key = folder.uri.toString();
-      if (this.watchers.has(key)) continue;
-      const watcher = vscode.workspace.createFileSystemWatcher(
-        new vscode.RelativePattern(folder, WORKSPACE_CONFIG_PATH),
+    for (const folder of folders.filter((candidate) => candidate.uri.scheme !== 'file'))
+      wanted.set(`folder:${folder.uri.toString()}`, () =>
+        vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, WORKSPACE_CONFIG_PATH)),
       );
+    for (const [key, watcher] of this.watchers) {
+      if (wanted.has(key)) continue;
+      watcher.dispose();
+      this.watchers.delete(key);
+    }
+    for (const [key, create] of wanted) {
+      if (this.watchers.has(key)) continue;
+      const watcher = create();
       watcher.onDidCreate(() => this.scheduleReload());
       watcher.onDidChange(() => this.scheduleReload());
       watcher.onDidDelete(() => this.scheduleReload());
@@ -338,14 +492,47 @@ export class ConfigLoader implements vscode.Disposable {
     }
   }
 
-  /** Editors save in bursts (and create+change arrive together); one reload per burst is enough. */
+  /** Editors save in bursts, and a tool may rewrite a file in a loop: one reload per burst, at least one per second. */
   private scheduleReload(): void {
-    if (this.reloadTimer) clearTimeout(this.reloadTimer);
-    this.reloadTimer = setTimeout(() => {
-      this.reloadTimer = undefined;
-      void this.reload();
-    }, RELOAD_DEBOUNCE_MS);
+    this.debounce.schedule();
   }
+}
+
+/** The folder a source's servers run in: the workspace folder of the file, else the first one (else the home folder). */
+function workspaceFolderOf(file: ConfigSourceFile): vscode.WorkspaceFolder {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return (
+    folders.find((folder) => folder.uri.fsPath === file.workspaceFolder) ??
+    folders[0] ?? { uri: vscode.Uri.file(sourcesHomeFolder()), name: '~', index: -1 }
+  );
+}
+
+/**
+ * The same server (same command line and environment, or URL and headers) in two files is one row naming both.
+ * Only files of the same scope share a row: a workspace's copy of a server never runs as the person's own.
+ */
+function mergeSameServers(entries: readonly ServerEntry[]): ServerEntry[] {
+  return dedupeServers(
+    entries.map((entry) => ({ definition: entry.definition, source: entry })),
+    // Two entries of one file are two servers the person named apart, even when they launch the same way.
+    (first, other) =>
+      first.origin.scope === other.origin.scope &&
+      first.origin.configUri.toString() !== other.origin.configUri.toString(),
+  ).map(({ sources: [first, ...others] }) =>
+    others.length === 0
+      ? first
+      : {
+          ...first,
+          origin: {
+            ...first.origin,
+            alsoIn: others.map((other) => ({
+              label: other.origin.label,
+              configUri: other.origin.configUri,
+              ...(other.origin.at ? { at: other.origin.at } : {}),
+            })),
+          },
+        },
+  );
 }
 
 /** "`.vscode/mcp.json` (folder)" in multi-root workspaces, where the bare path would be ambiguous. */

@@ -1,6 +1,6 @@
 import type * as vscode from 'vscode';
 import { deepEqual, diffServerDefinitions } from '../../../workbench/config/diff';
-import type { InputDefinition, ServerDefinition } from '../../../workbench/config/mcpConfig';
+import type { InputDefinition, ServerDefinition, TextSpot } from '../../../workbench/config/mcpConfig';
 import { serverIdentityKey } from '../../../workbench/serverIdentity';
 
 /** Where a server is defined. Only workspace files need workspace trust and a first-start confirmation. */
@@ -25,6 +25,12 @@ export interface ServerEntry {
     scope: ServerScope;
     /** Human-readable origin for tooltips, pickers and snapshots, e.g. ".vscode/mcp.json (app)". */
     label: string;
+    /** Where the entry is in its file, so the row opens the file at it. */
+    at?: TextSpot;
+    /** What MCP Workbench reads differently from the file's own client, or cannot honour (dialects/). */
+    notes?: readonly string[];
+    /** Other files that define the same server (same command line and env, or URL): one row names them all. */
+    alsoIn?: readonly { label: string; configUri: vscode.Uri; at?: TextSpot }[];
   };
 }
 

@@ -1,0 +1,70 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { SOURCE_DEFAULTS, type ConfigSourceFile } from '../../../workbench/node/configSources';
+import { SOURCES_SECTION, type ConfigLoader } from '../../platform/config/configLoader';
+import type { ServerManager } from '../../platform/servers/serverManager';
+import { resolveServer } from '../../platform/servers/serverPicker';
+
+/**
+ * The live sources beyond `.vscode/mcp.json`: VS Code's user mcp.json of this profile, the one-time offer to read
+ * another client's user file the person has, and Open Source File on a server's row.
+ */
+
+/** VS Code's user mcp.json sits in the profile's User folder, two levels above the extension's global storage. */
+export function vscodeUserFileOf(context: vscode.ExtensionContext): string | undefined {
+  const storage = context.globalStorageUri;
+  return storage.scheme === 'file' ? path.join(storage.fsPath, '..', '..', 'mcp.json') : undefined;
+}
+
+const OFFERED_KEY = 'mcpWorkbench.sources.offered';
+
+/**
+ * Another client's user file (off by default: the person's servers there are for that client) exists and was never
+ * offered: one message, once per source, with a button that turns it on in the user settings.
+ */
+export async function offerFoundSources(loader: ConfigLoader, state: vscode.Memento): Promise<void> {
+  const offered = new Set(state.get<string[]>(OFFERED_KEY, []));
+  const found = loader
+    .sourceFiles()
+    .filter((file) => file.scope === 'user' && !SOURCE_DEFAULTS[file.id] && !offered.has(file.id))
+    .filter((file) => fs.existsSync(file.path))
+    .filter((file) => vscode.workspace.getConfiguration(SOURCES_SECTION).inspect(file.id)?.globalValue === undefined);
+  for (const file of unique(found)) {
+    offered.add(file.id);
+    await state.update(OFFERED_KEY, [...offered]);
+    const show = vscode.l10n.t('Show Them');
+    const answer = await vscode.window.showInformationMessage(
+      vscode.l10n.t(
+        'MCP servers found in {0}. Show them in MCP Workbench too? They stay in that file; you can turn this off in the setting {1}.',
+        file.label,
+        `${SOURCES_SECTION}.${file.id}`,
+      ),
+      show,
+    );
+    if (answer === show)
+      await vscode.workspace.getConfiguration(SOURCES_SECTION).update(file.id, true, vscode.ConfigurationTarget.Global);
+  }
+}
+
+function unique(files: readonly ConfigSourceFile[]): ConfigSourceFile[] {
+  return files.filter((file, index) => files.findIndex((other) => other.id === file.id) === index);
+}
+
+/** Opens the file a server comes from at its entry (the settings JSON for the user list). */
+export async function openServerSource(manager: ServerManager, argument: unknown): Promise<void> {
+  const controller = await resolveServer(manager, argument, {
+    placeHolder: vscode.l10n.t('Select the MCP server whose source file to open'),
+  });
+  if (!controller) return;
+  const { configUri, at } = controller.entry.origin;
+  if (configUri.scheme !== 'file' && controller.entry.origin.scope === 'user') {
+    await vscode.commands.executeCommand('workbench.action.openSettingsJson');
+    return;
+  }
+  const start = at ? new vscode.Position(at.line - 1, at.column - 1) : undefined;
+  await vscode.window.showTextDocument(configUri, {
+    preview: false,
+    ...(start && at ? { selection: new vscode.Range(start, start.translate(0, at.length)) } : {}),
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * Every config file people keep servers in, live (issue 38): a server written by hand into the workspace-root
+ * `.mcp.json` shows up through the file watcher, names its source on its row and starts; Claude Code's
+ * `~/.claude.json` (in a temporary home folder: mcpWorkbench.sources.homeFolder, never the real ~) is read only once
+ * its source is turned on, and its servers are the person's own (no first-start confirmation).
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
+import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
+import { leaveCleanState, startFromCleanState, workbenchAccess, writeWorkspaceFile } from './workbench';
+
+export function sourcesSuite(vscode: VscodeApi): Suite {
+  const suite = new Suite('sources');
+  let api: McpWorkbenchApi | undefined;
+  const { folder, requireApi, controllerOf, snapshotOf } = workbenchAccess(vscode, () => api);
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-sources-home-'));
+  const fixture = path.join(home, 'fixture-server.cjs');
+  const dotMcp = () => path.join(folder().uri.fsPath, '.mcp.json');
+  const stdio = () => ({ command: process.execPath, args: [fixture] });
+  const sources = () => vscode.workspace.getConfiguration('mcpWorkbench.sources');
+  const asked: string[] = [];
+
+  suite.before(async () => {
+    api = await startFromCleanState(vscode);
+    fs.writeFileSync(fixture, FIXTURE_SERVER_SOURCE);
+    requireApi().config.setLaunchConfirmer(async ({ serverName }) => (asked.push(serverName), true));
+  });
+
+  suite.test('a server added by hand in .mcp.json shows up, starts, and its row names its source', async () => {
+    await writeWorkspaceFile(
+      vscode,
+      dotMcp(),
+      `// written by hand\n${JSON.stringify({ mcpServers: { 'dot-mcp-fixture': { type: 'stdio', ...stdio() } } })}\n`,
+    );
+    // No reload: the file's watcher brings it in.
+    const snapshot = await waitUntil(
+      'dot-mcp-fixture in the Servers view',
+      () => snapshotOf('dot-mcp-fixture'),
+      30_000,
+    );
+    assertEqual(snapshot.origin, '.mcp.json', 'origin of dot-mcp-fixture');
+    assertEqual(snapshot.scope, 'workspace', 'a file inside the workspace holds workspace servers');
+    const controller = controllerOf('dot-mcp-fixture');
+    const row = requireApi().tree.getTreeItem({ kind: 'server', controller });
+    assert(String(row.description).includes('.mcp.json'), `row description: ${String(row.description)}`);
+    assert(String((row.tooltip as { value?: string })?.value).includes('.mcp.json'), 'the tooltip names the file');
+    await controller.start();
+    assertEqual(snapshotOf('dot-mcp-fixture')?.state, 'running', 'state of dot-mcp-fixture');
+    assert(asked.includes('dot-mcp-fixture'), 'a workspace server asks the first-start confirmation');
+    await controller.stop();
+  });
+
+  suite.test(
+    'Add Server writes to .mcp.json in its dialect, keeping the comment, and the server shows up',
+    async () => {
+      await vscode.commands.executeCommand('mcpWorkbench.addServer', {
+        transport: 'stdio',
+        // Another argument: the same command line as dot-mcp-fixture's would be the same server, one row for both.
+        commandLine: `${JSON.stringify(process.execPath)} ${JSON.stringify(fixture)} --added`,
+        name: 'added-to-dot-mcp',
+        target: vscode.Uri.file(dotMcp()).toString(),
+      });
+      const text = fs.readFileSync(dotMcp(), 'utf8');
+      assert(text.startsWith('// written by hand\n'), `the comment is kept:\n${text}`);
+      const written = (JSON.parse(text.slice(text.indexOf('\n'))) as { mcpServers: Record<string, { type?: string }> })
+        .mcpServers;
+      assertEqual(written['added-to-dot-mcp']?.type, 'stdio', "the new entry, in .mcp.json's mcpServers");
+      assert(written['dot-mcp-fixture'] !== undefined, 'the entry written by hand is still there');
+      const snapshot = await waitUntil(
+        'added-to-dot-mcp in the Servers view',
+        () => snapshotOf('added-to-dot-mcp'),
+        10_000,
+      );
+      assertEqual(snapshot.origin, '.mcp.json', 'origin of added-to-dot-mcp');
+    },
+  );
+
+  suite.test('a Claude Code ~/.claude.json project server appears after the source is turned on', async () => {
+    await sources().update('homeFolder', home, vscode.ConfigurationTarget.Global);
+    fs.writeFileSync(
+      path.join(home, '.claude.json'),
+      JSON.stringify({
+        numStartups: 1,
+        projects: { [folder().uri.fsPath]: { mcpServers: { 'claude-fixture': { type: 'stdio', ...stdio() } } } },
+      }),
+    );
+    await requireApi().reload();
+    assertEqual(snapshotOf('claude-fixture'), undefined, "Claude Code's file is off until the person turns it on");
+    await sources().update('claudeCode', true, vscode.ConfigurationTarget.Global);
+    const snapshot = await waitUntil('claude-fixture in the Servers view', () => snapshotOf('claude-fixture'), 10_000);
+    assertEqual(snapshot.scope, 'user', "a home-folder file holds the person's own servers");
+    assert(snapshot.origin.endsWith('.claude.json'), `origin of claude-fixture: ${snapshot.origin}`);
+    asked.length = 0;
+    await controllerOf('claude-fixture').start();
+    assertEqual(snapshotOf('claude-fixture')?.state, 'running', 'state of claude-fixture');
+    assertEqual(asked.length, 0, "confirmations asked for the person's own server");
+    await controllerOf('claude-fixture').stop();
+  });
+
+  suite.after(async () => {
+    for (const controller of api?.manager.servers ?? [])
+      if (controller.state.kind !== 'stopped') await controller.stop();
+    fs.rmSync(dotMcp(), { force: true });
+    await sources().update('claudeCode', undefined, vscode.ConfigurationTarget.Global);
+    await sources().update('homeFolder', undefined, vscode.ConfigurationTarget.Global);
+    await api?.reload();
+    fs.rmSync(home, { recursive: true, force: true });
+  });
+  suite.after(() => leaveCleanState(vscode, api));
+
+  return suite;
+}
