@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SOURCE_DEFAULTS, type ConfigSourceFile } from '../../../workbench/node/configSources';
-import { SOURCES_SECTION, type ConfigLoader } from '../../platform/config/configLoader';
+import type { ConfigLoader } from '../../platform/config/configLoader';
+import { SOURCES_SECTION } from '../../platform/config/configSources';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
 

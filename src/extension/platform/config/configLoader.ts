@@ -1,17 +1,10 @@
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BurstDebounce } from '../../../workbench/config/burstDebounce';
-import { DIALECTS, dedupeServers } from '../../../workbench/config/dialects';
+import { DIALECTS } from '../../../workbench/config/dialects';
 import { MAX_CLAUDE_JSON_BYTES } from '../../../workbench/config/dialects/claudeCode';
 import { readConfigFile } from '../../../workbench/node/configFile';
-import {
-  configSourceFiles,
-  SOURCE_DEFAULTS,
-  type ConfigSourceFile,
-  type ConfigSourceId,
-} from '../../../workbench/node/configSources';
+import { configSourceFiles, type ConfigSourceFile } from '../../../workbench/node/configSources';
 import type { JsonSyntaxProblem } from '../../../workbench/config/jsonSyntax';
 import {
   hasSyntaxErrors,
@@ -21,31 +14,15 @@ import {
 } from '../../../workbench/config/mcpConfig';
 import { readUserServers, USER_SERVERS_SETTING, USER_SETTINGS_SOURCE_URI, userServersLabel } from './userServers';
 import { serverEntryId, type ServerEntry } from './serverEntry';
+import {
+  mergeSameServers,
+  readConfigText,
+  SOURCES_SECTION,
+  sourceEnabled,
+  sourcesHomeFolder,
+  workspaceFolderOf,
+} from './configSources';
 import { applyServerEras, SERVER_ERAS_SETTING } from './serverEras';
-
-/**
- * The text of a folder's mcp.json, or undefined when it has none. A local folder's file is read with node:fs: at
- * start-up the extension host's workspace.fs waits for the window (28–35 ms of a 40 ms activation, measured in
- * code-server), node:fs takes well under a millisecond. Other schemes go through workspace.fs. Both decode the same
- * way (TextDecoder drops a byte order mark, which the JSONC parser would reject).
- */
-async function readConfigText(uri: vscode.Uri): Promise<string | undefined> {
-  if (uri.scheme === 'file') {
-    try {
-      return new TextDecoder('utf-8').decode(await fs.promises.readFile(uri.fsPath));
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-      throw error;
-    }
-  }
-  try {
-    return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
-  } catch (error) {
-    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
-    throw error;
-  }
-}
 
 /** Where a workspace folder keeps its servers, in VS Code's own format. */
 export const WORKSPACE_CONFIG_PATH = '.vscode/mcp.json';
@@ -53,23 +30,6 @@ export const WORKSPACE_CONFIG_PATH = '.vscode/mcp.json';
 const RELOAD_DEBOUNCE_MS = 150;
 /** While a file keeps changing (a tool rewriting it in a loop), reload at most this often, but at least this often. */
 const RELOAD_MAX_WAIT_MS = 1000;
-
-/** `mcpWorkbench.sources.<id>`: which files are read (configSources.ts); `homeFolder` moves the home folder. */
-export const SOURCES_SECTION = 'mcpWorkbench.sources';
-
-/** Whether a source is read: the person's setting, else its default (the workspace's files and VS Code's own). */
-export function sourceEnabled(id: ConfigSourceId): boolean {
-  return vscode.workspace.getConfiguration(SOURCES_SECTION).get<boolean>(id, SOURCE_DEFAULTS[id]);
-}
-
-/**
- * The home folder other clients' files are read from. Only the user's own (global) setting can move it: a workspace
- * that pointed it at a folder it ships would make its files "the person's own" servers, with no trust or consent.
- */
-export function sourcesHomeFolder(): string {
-  const value = vscode.workspace.getConfiguration(SOURCES_SECTION).inspect<string>('homeFolder')?.globalValue;
-  return typeof value === 'string' && value.trim() !== '' ? value : os.homedir();
-}
 
 /** Workspace mcp.json files this extension has just written (see announceConfigWritten). */
 const configWrites = new vscode.EventEmitter<vscode.Uri>();
@@ -496,43 +456,6 @@ export class ConfigLoader implements vscode.Disposable {
   private scheduleReload(): void {
     this.debounce.schedule();
   }
-}
-
-/** The folder a source's servers run in: the workspace folder of the file, else the first one (else the home folder). */
-function workspaceFolderOf(file: ConfigSourceFile): vscode.WorkspaceFolder {
-  const folders = vscode.workspace.workspaceFolders ?? [];
-  return (
-    folders.find((folder) => folder.uri.fsPath === file.workspaceFolder) ??
-    folders[0] ?? { uri: vscode.Uri.file(sourcesHomeFolder()), name: '~', index: -1 }
-  );
-}
-
-/**
- * The same server (same command line and environment, or URL and headers) in two files is one row naming both.
- * Only files of the same scope share a row: a workspace's copy of a server never runs as the person's own.
- */
-function mergeSameServers(entries: readonly ServerEntry[]): ServerEntry[] {
-  return dedupeServers(
-    entries.map((entry) => ({ definition: entry.definition, source: entry })),
-    // Two entries of one file are two servers the person named apart, even when they launch the same way.
-    (first, other) =>
-      first.origin.scope === other.origin.scope &&
-      first.origin.configUri.toString() !== other.origin.configUri.toString(),
-  ).map(({ sources: [first, ...others] }) =>
-    others.length === 0
-      ? first
-      : {
-          ...first,
-          origin: {
-            ...first.origin,
-            alsoIn: others.map((other) => ({
-              label: other.origin.label,
-              configUri: other.origin.configUri,
-              ...(other.origin.at ? { at: other.origin.at } : {}),
-            })),
-          },
-        },
-  );
 }
 
 /** "`.vscode/mcp.json` (folder)" in multi-root workspaces, where the bare path would be ambiguous. */

@@ -1,0 +1,87 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as vscode from 'vscode';
+import { dedupeServers } from '../../../workbench/config/dialects';
+import { SOURCE_DEFAULTS, type ConfigSourceFile, type ConfigSourceId } from '../../../workbench/node/configSources';
+import type { ServerEntry } from './serverEntry';
+
+// What the config loader reads, and how: which sources are on, where the home folder is, a file's text, and one row for
+// the same server in two files of one scope.
+
+/**
+ * The text of a folder's mcp.json, or undefined when it has none. A local folder's file is read with node:fs: at
+ * start-up the extension host's workspace.fs waits for the window (28–35 ms of a 40 ms activation, measured in
+ * code-server), node:fs takes well under a millisecond. Other schemes go through workspace.fs. Both decode the same
+ * way (TextDecoder drops a byte order mark, which the JSONC parser would reject).
+ */
+export async function readConfigText(uri: vscode.Uri): Promise<string | undefined> {
+  if (uri.scheme === 'file') {
+    try {
+      return new TextDecoder('utf-8').decode(await fs.promises.readFile(uri.fsPath));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+      throw error;
+    }
+  }
+  try {
+    return new TextDecoder('utf-8').decode(await vscode.workspace.fs.readFile(uri));
+  } catch (error) {
+    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+    throw error;
+  }
+}
+
+/** `mcpWorkbench.sources.<id>`: which files are read (configSources.ts); `homeFolder` moves the home folder. */
+export const SOURCES_SECTION = 'mcpWorkbench.sources';
+
+/** Whether a source is read: the person's setting, else its default (the workspace's files and VS Code's own). */
+export function sourceEnabled(id: ConfigSourceId): boolean {
+  return vscode.workspace.getConfiguration(SOURCES_SECTION).get<boolean>(id, SOURCE_DEFAULTS[id]);
+}
+
+/**
+ * The home folder other clients' files are read from. Only the user's own (global) setting can move it: a workspace
+ * that pointed it at a folder it ships would make its files "the person's own" servers, with no trust or consent.
+ */
+export function sourcesHomeFolder(): string {
+  const value = vscode.workspace.getConfiguration(SOURCES_SECTION).inspect<string>('homeFolder')?.globalValue;
+  return typeof value === 'string' && value.trim() !== '' ? value : os.homedir();
+}
+
+/** The folder a source's servers run in: the workspace folder of the file, else the first one (else the home folder). */
+export function workspaceFolderOf(file: ConfigSourceFile): vscode.WorkspaceFolder {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  return (
+    folders.find((folder) => folder.uri.fsPath === file.workspaceFolder) ??
+    folders[0] ?? { uri: vscode.Uri.file(sourcesHomeFolder()), name: '~', index: -1 }
+  );
+}
+
+/**
+ * The same server (same command line and environment, or URL and headers) in two files is one row naming both.
+ * Only files of the same scope share a row: a workspace's copy of a server never runs as the person's own.
+ */
+export function mergeSameServers(entries: readonly ServerEntry[]): ServerEntry[] {
+  return dedupeServers(
+    entries.map((entry) => ({ definition: entry.definition, source: entry })),
+    // Two entries of one file are two servers the person named apart, even when they launch the same way.
+    (first, other) =>
+      first.origin.scope === other.origin.scope &&
+      first.origin.configUri.toString() !== other.origin.configUri.toString(),
+  ).map(({ sources: [first, ...others] }) =>
+    others.length === 0
+      ? first
+      : {
+          ...first,
+          origin: {
+            ...first.origin,
+            alsoIn: others.map((other) => ({
+              label: other.origin.label,
+              configUri: other.origin.configUri,
+              ...(other.origin.at ? { at: other.origin.at } : {}),
+            })),
+          },
+        },
+  );
+}
