@@ -9,8 +9,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ErrorCodes, McpError, errorMessage } from '../../protocol/errors';
+import type { ProgressUpdate } from '../../protocol/jsonrpc/rpcConnection';
 import type { JsonObject, LoggingLevel, ServerCapabilities } from '../../protocol/types';
 import type { AgentCall, GatewayHostRelay, RelayedCapability } from './hostRelay';
+import { ROUND_METHODS, type InputRounds, type RelayedCall } from './inputRounds';
 import type { RequestLimiter } from './limiter';
 import type { GatewayUpstream } from './upstream';
 
@@ -26,7 +28,11 @@ export interface AgentServerContext {
   subscribe(uri: string, ctx: ServerContext): Promise<void>;
   unsubscribe(uri: string, ctx: ServerContext): Promise<void>;
   setLevel(level: LoggingLevel, ctx: ServerContext): Promise<void>;
+  /** The input-required rounds of 2026-07-28 agents that declared sampling, elicitation or roots. */
+  rounds?: InputRounds;
 }
+
+const RELAYED_CAPABILITIES: readonly RelayedCapability[] = ['sampling', 'elicitation', 'roots'];
 
 /** How long an agent may take to answer a server's sampling or elicitation (a person may be answering). */
 const RELAY_TIMEOUT_MS = 10 * 60_000;
@@ -61,7 +67,12 @@ export function createAgentServer(context: AgentServerContext): Server {
   const capabilities = servedCapabilities(session.capabilities);
   const server = new Server(
     { ...session.serverInfo },
-    { capabilities, ...(session.instructions !== undefined ? { instructions: session.instructions } : {}) },
+    {
+      capabilities,
+      ...(session.instructions !== undefined ? { instructions: session.instructions } : {}),
+      // Every requestState an agent echoes is checked (HMAC, expiry, binding) before a handler sees it.
+      ...(context.rounds ? { requestState: { verify: context.rounds.verify } } : {}),
+    },
   );
 
   const forward =
@@ -114,7 +125,48 @@ async function run(
     if (sent) {
       if (meta) sent._meta = meta;
       else delete sent._meta;
+      // A round's answers and state are the gateway's own (below), never the server's.
+      delete sent.inputResponses;
+      delete sent.requestState;
     }
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : (update: ProgressUpdate) =>
+            void ctx.mcpReq
+              .notify({ method: 'notifications/progress', params: { ...update, progressToken } })
+              .catch(() => undefined);
+    const upstream = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) =>
+      guard(context, () => context.upstream.request(method, sent, { signal, onProgress }));
+
+    const rounds = context.rounds;
+    if (
+      rounds &&
+      ctx.mcpReq.envelope !== undefined &&
+      ROUND_METHODS.has(method) &&
+      (ctx.mcpReq.requestState() !== undefined || RELAYED_CAPABILITIES.some((cap) => declares(server, ctx, cap)))
+    ) {
+      // A 2026-07-28 agent that can answer the server's questions: the call runs past this request, its questions
+      // go back as input-required rounds.
+      return rounds.serve(
+        ctx,
+        async (relayed: RelayedCall) => {
+          const call: AgentCall = {
+            agent: agent.key,
+            declares: (capability) => declares(server, ctx, capability),
+            send: (relayedMethod, relayedParams, relaySignal) => relayed.ask(relayedMethod, relayedParams, relaySignal),
+          };
+          const tracked = context.relay.track(relayed.signal, call);
+          try {
+            return await upstream(relayed.signal, (update) => relayed.progress?.(update));
+          } finally {
+            tracked.dispose();
+          }
+        },
+        progress,
+      );
+    }
+
     const signal = ctx.mcpReq.signal;
     const call: AgentCall = {
       agent: agent.key,
@@ -130,18 +182,7 @@ async function run(
     };
     const tracked = context.relay.track(signal, call);
     try {
-      return await guard(context, () =>
-        context.upstream.request(method, sent, {
-          signal,
-          onProgress:
-            progressToken === undefined
-              ? undefined
-              : (update) =>
-                  void ctx.mcpReq
-                    .notify({ method: 'notifications/progress', params: { progressToken, ...update } })
-                    .catch(() => undefined),
-        }),
-      );
+      return await upstream(signal, progress);
     } finally {
       tracked.dispose();
     }
@@ -149,12 +190,19 @@ async function run(
 }
 
 /**
- * Whether the agent declared a capability the server's request needs. A 2025 agent declared it in `initialize`;
- * a 2026-07-28 agent has no server→client request channel (its input requests are rounds of its own request,
- * which this slice of the gateway does not relay yet), so its server requests go to the host.
+ * Whether the agent declared a capability the server's request needs: a 2025 agent in `initialize`, a 2026-07-28
+ * agent in its request's envelope (it is then asked through input-required rounds, its only channel).
  */
 function declares(server: Server, ctx: ServerContext, capability: RelayedCapability): boolean {
-  if (ctx.mcpReq.envelope !== undefined) return false;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope !== undefined) {
+    const declared = envelope[CLIENT_CAPABILITIES_META_KEY];
+    return (
+      typeof declared === 'object' &&
+      declared !== null &&
+      (declared as Record<string, unknown>)[capability] !== undefined
+    );
+  }
   return server.getClientCapabilities()?.[capability] !== undefined;
 }
 

@@ -12,6 +12,7 @@ import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
 import { maskSecrets, maskText } from '../secrets';
 import { createAgentServer, type AgentServerContext } from './agentServer';
 import type { GatewayHostRelay } from './hostRelay';
+import { InputRounds } from './inputRounds';
 import { RequestLimiter } from './limiter';
 import type { GatewayUpstream } from './upstream';
 
@@ -30,6 +31,13 @@ export interface GatewayOptions {
   maxSessions?: number;
   /** A 2025 session with no request for this long is ended (default 30 minutes). */
   sessionIdleMs?: number;
+  /**
+   * How long a 2026-07-28 agent has to come back with the answers of an input-required round (default 10 minutes:
+   * a person may be answering); its requestState expires with it.
+   */
+  inputRoundTtlMs?: number;
+  /** Upstream calls waiting for 2026-07-28 agents' answers at once (default 256). */
+  maxRelayedCalls?: number;
 }
 
 interface AgentSession {
@@ -63,9 +71,16 @@ export class Gateway {
   /** Which sessions subscribed to each URI; the server is subscribed while any is. */
   private readonly subscribers = new Map<string, Set<AgentSession>>();
   private readonly sweep: ReturnType<typeof setInterval>;
+  private readonly rounds: InputRounds;
   private closed = false;
 
   constructor(private readonly options: GatewayOptions) {
+    this.rounds = new InputRounds({
+      ttlMs: options.inputRoundTtlMs ?? 10 * 60_000,
+      maxCalls: options.maxRelayedCalls ?? 256,
+      // A round's state is good only for the agent and the method it was minted for.
+      bind: (ctx) => `${ctx.mcpReq.method}\0${modernAgentKey(ctx)}`,
+    });
     this.modern = createMcpHandler(() => createAgentServer(this.agentContext(undefined)), {
       legacy: 'reject',
       maxRequestBodySize: options.maxBodyBytes,
@@ -85,6 +100,11 @@ export class Gateway {
   /** 2025 sessions open now. */
   get sessionCount(): number {
     return this.sessions.size;
+  }
+
+  /** Upstream calls of 2026-07-28 agents waiting for the answers of an input-required round. */
+  get relayedCalls(): number {
+    return this.rounds.size;
   }
 
   /** Serves one authorized request. `parsedBody` is the JSON body the listener already read, when it parsed. */
@@ -132,6 +152,7 @@ export class Gateway {
     return {
       upstream: this.options.upstream,
       relay: this.options.relay,
+      rounds: this.rounds,
       mask: (text) => maskText(text, secrets),
       maskData: (data) => maskSecrets(data, secrets),
       agentOf: (ctx) =>
@@ -154,10 +175,7 @@ export class Gateway {
   }
 
   private modernAgent(ctx: ServerContext): { key: string; limiter: RequestLimiter } {
-    const envelope = ctx.mcpReq.envelope as
-      Record<string, { name?: unknown; version?: unknown } | undefined> | undefined;
-    const info = envelope?.[CLIENT_INFO_META_KEY];
-    const key = `modern:${String(info?.name ?? '')}@${String(info?.version ?? '')}`;
+    const key = modernAgentKey(ctx);
     let limiter = this.modernAgents.get(key);
     if (!limiter) {
       // Forget idle agents first, so names the agents make up cannot grow the table.
@@ -256,9 +274,17 @@ export class Gateway {
     this.closed = true;
     clearInterval(this.sweep);
     this.disposables.dispose();
+    this.rounds.close();
     await Promise.all([...this.sessions].map(([id, session]) => this.endSession(id, session)));
     await this.modern.close().catch(() => undefined);
   }
+}
+
+/** A 2026-07-28 agent is told apart by the clientInfo of its envelope (it has no session). */
+function modernAgentKey(ctx: ServerContext): string {
+  const envelope = ctx.mcpReq.envelope as Record<string, { name?: unknown; version?: unknown } | undefined> | undefined;
+  const info = envelope?.[CLIENT_INFO_META_KEY];
+  return `modern:${String(info?.name ?? '')}@${String(info?.version ?? '')}`;
 }
 
 function isInitialize(body: unknown): boolean {
