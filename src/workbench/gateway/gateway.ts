@@ -40,18 +40,24 @@ export interface GatewayOptions {
   maxRelayedCalls?: number;
 }
 
-interface AgentSession {
+/** Who holds subscriptions to the server's resources: a 2025 session, or an open 2026-07-28 listen stream. */
+interface Subscriber {
+  subscriptions: Set<string>;
+}
+
+interface AgentSession extends Subscriber {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   limiter: RequestLimiter;
   lastActive: number;
   level?: LoggingLevel;
-  subscriptions: Set<string>;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
 /** How many 2026-07-28 agents (told apart by their clientInfo) keep a limiter between requests. */
 const MAX_MODERN_AGENTS = 1024;
+/** The resource URIs one `subscriptions/listen` stream has the server subscribed to; the rest are not followed. */
+const MAX_LISTEN_URIS = 256;
 
 /**
  * The serving side of a gateway, host-neutral: a fetch-style handler (a Request in, a Response out) that serves one
@@ -69,7 +75,9 @@ export class Gateway {
   private readonly modern: McpHttpHandler;
   private readonly disposables = new DisposableStore();
   /** Which sessions subscribed to each URI; the server is subscribed while any is. */
-  private readonly subscribers = new Map<string, Set<AgentSession>>();
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  /** The open 2026-07-28 listen streams that hold subscriptions, ended with the gateway. */
+  private readonly listeners = new Set<Subscriber>();
   private readonly sweep: ReturnType<typeof setInterval>;
   private readonly rounds: InputRounds;
   private closed = false;
@@ -111,7 +119,14 @@ export class Gateway {
   async fetch(request: Request, parsedBody?: unknown): Promise<Response> {
     if (this.closed) return new Response(null, { status: 503 });
     const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: this.options.maxBodyBytes });
-    if (!legacy) return this.modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+    if (!legacy) {
+      const listening = this.listen(request, parsedBody);
+      const response = await this.modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+      // A listen the SDK refused (a bad envelope, too many streams) answers at once: its subscriptions end with it.
+      if (listening && response.headers.get('content-type')?.includes('text/event-stream') !== true)
+        this.endListen(listening);
+      return response;
+    }
     const id = request.headers.get(SESSION_HEADER);
     if (id !== null) {
       const session = this.sessions.get(id);
@@ -174,6 +189,31 @@ export class Gateway {
     };
   }
 
+  /**
+   * A 2026-07-28 agent's `subscriptions/listen`: the SDK serves the stream and filters what reaches it, but keeps the
+   * filter to itself, so the gateway reads the URIs from the request and has the server subscribed to them while
+   * the stream is open (its request's signal ends when the agent's connection closes).
+   */
+  private listen(request: Request, body: unknown): Subscriber | undefined {
+    if (!this.options.upstream.session().capabilities.resources?.subscribe) return undefined;
+    const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } };
+    if (typeof message !== 'object' || message === null || message.method !== 'subscriptions/listen') return undefined;
+    const uris = message.params?.notifications?.resourceSubscriptions;
+    if (!Array.isArray(uris) || uris.length === 0) return undefined;
+    const listening: Subscriber = { subscriptions: new Set() };
+    this.listeners.add(listening);
+    for (const uri of new Set(uris.filter((uri): uri is string => typeof uri === 'string').slice(0, MAX_LISTEN_URIS)))
+      void this.subscribe(listening, uri).catch(() => undefined);
+    if (request.signal.aborted) this.endListen(listening);
+    else request.signal.addEventListener('abort', () => this.endListen(listening), { once: true });
+    return listening;
+  }
+
+  private endListen(listening: Subscriber): void {
+    if (!this.listeners.delete(listening)) return;
+    for (const uri of [...listening.subscriptions]) void this.unsubscribe(listening, uri).catch(() => undefined);
+  }
+
   private modernAgent(ctx: ServerContext): { key: string; limiter: RequestLimiter } {
     const key = modernAgentKey(ctx);
     let limiter = this.modernAgents.get(key);
@@ -194,7 +234,7 @@ export class Gateway {
     return LOGGING_LEVELS[Math.max(0, index)];
   }
 
-  private async subscribe(session: AgentSession, uri: string): Promise<void> {
+  private async subscribe(session: Subscriber, uri: string): Promise<void> {
     let subscribers = this.subscribers.get(uri);
     const first = !subscribers;
     subscribers ??= new Set();
@@ -204,7 +244,7 @@ export class Gateway {
     if (first) await this.options.upstream.subscribe(uri);
   }
 
-  private async unsubscribe(session: AgentSession, uri: string): Promise<void> {
+  private async unsubscribe(session: Subscriber, uri: string): Promise<void> {
     session.subscriptions.delete(uri);
     const subscribers = this.subscribers.get(uri);
     if (!subscribers?.delete(session) || subscribers.size > 0) return;
@@ -230,7 +270,7 @@ export class Gateway {
 
   private resourceUpdated(uri: string): void {
     for (const session of this.subscribers.get(uri) ?? [])
-      void session.server.sendResourceUpdated({ uri }).catch(() => undefined);
+      if (isSession(session)) void session.server.sendResourceUpdated({ uri }).catch(() => undefined);
     this.modern.notify.resourceUpdated(uri);
   }
 
@@ -275,6 +315,7 @@ export class Gateway {
     clearInterval(this.sweep);
     this.disposables.dispose();
     this.rounds.close();
+    for (const listening of [...this.listeners]) this.endListen(listening);
     await Promise.all([...this.sessions].map(([id, session]) => this.endSession(id, session)));
     await this.modern.close().catch(() => undefined);
   }
@@ -285,6 +326,10 @@ function modernAgentKey(ctx: ServerContext): string {
   const envelope = ctx.mcpReq.envelope as Record<string, { name?: unknown; version?: unknown } | undefined> | undefined;
   const info = envelope?.[CLIENT_INFO_META_KEY];
   return `modern:${String(info?.name ?? '')}@${String(info?.version ?? '')}`;
+}
+
+function isSession(subscriber: Subscriber): subscriber is AgentSession {
+  return 'transport' in subscriber;
 }
 
 function isInitialize(body: unknown): boolean {

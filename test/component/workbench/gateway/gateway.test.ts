@@ -38,7 +38,7 @@ class FakeUpstream implements GatewayUpstream {
   readonly subscribed: string[] = [];
   readonly toolsChanged = new Emitter<void>();
   private readonly never = new Emitter<void>();
-  private readonly updates = new Emitter<string>();
+  readonly updates = new Emitter<string>();
   private readonly logs = new Emitter<LogMessage>();
   private waiting: (() => void)[] = [];
   hold = false;
@@ -278,6 +278,67 @@ describe('the gateway', () => {
     // The agent ends its session (DELETE): its subscriptions end with it.
     await secondTransport.terminateSession();
     await waitFor(() => upstream.subscribed.includes('-file:///a'), "the last subscriber's end unsubscribes");
+  });
+
+  test("a 2026-07-28 agent's subscriptions/listen has the server subscribed to its URIs while the stream is open, and gets only those URIs' updates", async () => {
+    const { upstream, running } = await fakeGateway();
+    const abort = new AbortController();
+    const response = await fetch(running.url, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: {
+        ...running.headers,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2026-07-28',
+        'mcp-method': 'subscriptions/listen',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'subscriptions/listen',
+        params: {
+          notifications: { toolsListChanged: true, resourceSubscriptions: ['file:///a'] },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+            'io.modelcontextprotocol/clientCapabilities': {},
+            'io.modelcontextprotocol/clientInfo': { name: 'listener', version: '1' },
+          },
+        },
+      }),
+    });
+    assert.equal(response.status, 200);
+    const heard: JsonObject[] = [];
+    const reading = (async () => {
+      let text = '';
+      try {
+        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+          text += Buffer.from(chunk).toString('utf8');
+          const lines = text.split('\n');
+          text = lines.pop() ?? '';
+          for (const line of lines) if (line.startsWith('data: ')) heard.push(JSON.parse(line.slice(6)) as JsonObject);
+        }
+      } catch {
+        // The test ends the stream.
+      }
+    })();
+    await waitFor(() => upstream.subscribed.includes('+file:///a'), 'the server is subscribed to the URI listened to');
+    await waitFor(() => heard.length > 0, 'the listen was acknowledged');
+    // Sent in order on one stream: when a's update and the tools change arrive, b's would have arrived before them.
+    upstream.updates.fire('file:///b');
+    upstream.updates.fire('file:///a');
+    upstream.toolsChanged.fire();
+    await waitFor(
+      () => heard.some((message) => message.method === 'notifications/tools/list_changed'),
+      'tools/list_changed reached the listener',
+    );
+    const updated = heard
+      .filter((message) => message.method === 'notifications/resources/updated')
+      .map((message) => (message.params as { uri: string }).uri);
+    assert.deepEqual(updated, ['file:///a']);
+    abort.abort();
+    await reading;
+    await waitFor(() => upstream.subscribed.includes('-file:///a'), "the stream's end unsubscribes the server");
   });
 
   test('a session idle past its time is ended', async () => {
