@@ -47,11 +47,11 @@ const ENVELOPE_KEYS = new Set([
 
 /**
  * The capabilities an agent is told about: only what the server has, and only the features this gateway passes
- * through (tasks come with the next slice of the gateway, so they are not offered yet).
+ * through.
  */
 export function servedCapabilities(upstream: ServerCapabilities): SdkServerCapabilities {
   const served: Record<string, unknown> = {};
-  for (const key of ['tools', 'resources', 'prompts', 'completions', 'logging', 'experimental', 'extensions'])
+  for (const key of ['tools', 'resources', 'prompts', 'completions', 'logging', 'tasks', 'experimental', 'extensions'])
     if (upstream[key] !== undefined) served[key] = upstream[key];
   return served as SdkServerCapabilities;
 }
@@ -81,7 +81,18 @@ export function createAgentServer(context: AgentServerContext): Server {
       (await run(context, server, ctx, method, request.params)) as never;
   const serve = (method: string) => server.setRequestHandler(method as 'tools/list', forward(method));
 
-  if (capabilities.tools) for (const method of ['tools/list', 'tools/call']) serve(method);
+  if (capabilities.tools) {
+    serve('tools/list');
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      const result = await run(context, server, ctx, 'tools/call', request.params);
+      // A 2025-11-25 task-augmented call is answered with the server's task. The SDK checks a tools/call answer as a
+      // tool result and refuses one without `content`, so the task goes out with an empty `content` beside it: an
+      // agent that asked for a task reads `task`, as the spec's CreateTaskResult has it.
+      if (ctx.mcpReq.envelope === undefined && result.task !== undefined && result.content === undefined)
+        return { ...result, content: [] } as never;
+      return result as never;
+    });
+  }
   if (capabilities.resources) {
     for (const method of ['resources/list', 'resources/templates/list', 'resources/read']) serve(method);
     if (session.capabilities.resources?.subscribe) {
