@@ -32,6 +32,11 @@ export interface AgentServerContext {
   rounds?: InputRounds;
 }
 
+/** A Standard Schema that takes any value as it is: the server's own answer is not the gateway's to judge. */
+const PASS_THROUGH = {
+  '~standard': { version: 1 as const, vendor: 'mcp-workbench-gateway', validate: (value: unknown) => ({ value }) },
+};
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const RELAYED_CAPABILITIES: readonly RelayedCapability[] = ['sampling', 'elicitation', 'roots'];
 
 /** How long an agent may take to answer a server's sampling or elicitation (a person may be answering). */
@@ -84,6 +89,15 @@ export function createAgentServer(context: AgentServerContext): Server {
   if (capabilities.tools) {
     serve('tools/list');
     server.setRequestHandler('tools/call', async (request, ctx) => {
+      if (declaresTasks(ctx) && context.upstream.callToolUnwaited) {
+        const unwaited = context.upstream.callToolUnwaited;
+        const { name, arguments: args } = request.params;
+        const answered = await context
+          .agentOf(ctx)
+          .limiter.run(() => guard(context, () => unwaited(name, args ?? {}, { signal: ctx.mcpReq.signal })));
+        // The agent polls its task itself (tasks/get, tasks/update, tasks/cancel go through the fallback below).
+        if (answered) return answered as never;
+      }
       const result = await run(context, server, ctx, 'tools/call', request.params);
       // A 2025-11-25 task-augmented call is answered with the server's task. The SDK checks a tools/call answer as a
       // tool result and refuses one without `content`, so the task goes out with an empty `content` beside it: an
@@ -117,6 +131,19 @@ export function createAgentServer(context: AgentServerContext): Server {
     await guard(context, () => context.upstream.ping({ signal: ctx.mcpReq.signal }));
     return {};
   });
+  // tasks/get and tasks/cancel are methods of the 2025-11-25 core that the tasks extension reuses in 2026-07-28; the
+  // SDK serves such a method in the modern era only with a handler registered with its own schemas. The gateway's schemas
+  // check nothing (the server's answer passes as it is), so both eras reach the server.
+  for (const method of ['tasks/get', 'tasks/cancel'])
+    (
+      server.setRequestHandler as unknown as (
+        method: string,
+        schemas: { params: typeof PASS_THROUGH; result: typeof PASS_THROUGH },
+        handler: (params: Record<string, unknown>, ctx: ServerContext) => Promise<JsonObject>,
+      ) => void
+    )(method, { params: PASS_THROUGH, result: PASS_THROUGH }, (params, ctx) =>
+      run(context, server, ctx, method, params),
+    );
   server.fallbackRequestHandler = async (request, ctx) =>
     (await run(context, server, ctx, request.method, request.params)) as never;
   return server;
@@ -215,6 +242,13 @@ function declares(server: Server, ctx: ServerContext, capability: RelayedCapabil
     );
   }
   return server.getClientCapabilities()?.[capability] !== undefined;
+}
+
+/** A 2026-07-28 agent that declared the tasks extension wants the task itself, not its end. */
+function declaresTasks(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  return declared?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
 /** The agent's `_meta` without the envelope keys, and its progress token (answered by the gateway, not passed on). */
