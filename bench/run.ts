@@ -9,13 +9,15 @@
  *   - every time is shown with its range, every ratio paired by repetition with its range.
  * Sections (BENCH_SECTIONS): handshake (stdio, both servers, and the 50 MiB read), http-handshake (the handshake
  * era, 2025-11-25, over Streamable HTTP against both SDKs), modern (2026-07-28 over stdio and Streamable HTTP
- * against the v2 SDK), cli-memory (peak RSS of `read` of 50 MiB beside an SDK-based CLI).
+ * against the v2 SDK), cli-memory (peak RSS of `read` of 50 MiB beside an SDK-based CLI), gateway (the SDK 1.x client
+ * through `mcp-workbench gateway` beside the same client direct, and 50 clients × 1,000 calls: bench/gateway.ts).
  * Sizes and repetitions: bench/config.ts.
  */
 import * as path from 'node:path';
 import type { ServerCommand } from './clients';
 import { cliMemorySection } from './cliMemory';
 import { buildBundles } from './bundle';
+import { gatewaySection } from './gateway';
 import { COLD_REPS, OWN_SESSION, REPS, SECTIONS, WARMUP_CALLS } from './config';
 import { measureSection } from './measure';
 import { printTimesTable, type RatioColumn } from './tables';
@@ -132,6 +134,7 @@ async function main(): Promise<void> {
     if (SECTIONS.includes('http-handshake')) await httpHandshakeSection(bundles.worker);
     if (SECTIONS.includes('modern')) await modernSection(bundles.worker);
     if (SECTIONS.includes('cli-memory')) await cliMemorySection(bundles.sdkCli);
+    if (SECTIONS.includes('gateway')) await gatewaySection();
   } finally {
     bundles.dispose();
   }

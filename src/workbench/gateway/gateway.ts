@@ -123,9 +123,14 @@ export class Gateway {
       const listening = this.listen(request, parsedBody);
       const response = await this.modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
       // A listen the SDK refused (a bad envelope, too many streams) answers at once: its subscriptions end with it.
-      if (listening && response.headers.get('content-type')?.includes('text/event-stream') !== true)
+      if (!listening) return response;
+      if (response.headers.get('content-type')?.includes('text/event-stream') !== true || !response.body) {
         this.endListen(listening);
-      return response;
+        return response;
+      }
+      // The stream's end (the SDK ends it, or the agent goes away: the request's signal) ends its subscriptions.
+      const body = response.body.pipeThrough(new TransformStream({ flush: () => this.endListen(listening) }));
+      return new Response(body, { status: response.status, headers: response.headers });
     }
     const id = request.headers.get(SESSION_HEADER);
     if (id !== null) {

@@ -59,7 +59,11 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       return;
     }
     const abort = new AbortController();
-    res.on('close', () => abort.abort());
+    // The agent went away before its answer was complete (its cancel, in the 2026-07-28 era). An answer sent in full
+    // aborts nothing: an abort costs an AbortError and its listeners on every request (seen in the gateway's profile).
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value);

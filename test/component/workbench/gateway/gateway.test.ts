@@ -1,6 +1,7 @@
 /**
  * The gateway in process (src/workbench/gateway, src/workbench/node/gateway): 50 agents × 100 calls at once through
- * one gateway to one real stdio server with every answer matched to its request; the listener on 127.0.0.1 only;
+ * one gateway to one real stdio server with every answer matched to its request (issue 37's full 50 × 1,000 runs in
+ * `npm run bench`'s gateway section: on this shared machine it takes far longer than a test may); the listener on 127.0.0.1 only;
  * the body cap; per-agent admission; idle sessions ended; upstream notifications fanned out; and nothing left open
  * after close().
  */
