@@ -342,6 +342,29 @@ describe('the gateway', () => {
     await waitFor(() => upstream.subscribed.includes('-file:///a'), "the stream's end unsubscribes the server");
   });
 
+  test('the connected agents are listed with their clientInfo, a change is told, and disconnect(id) ends one', async () => {
+    const { running } = await fakeGateway();
+    let changes = 0;
+    const listening = running.gateway.onDidChangeAgents(() => changes++);
+    cleanups.push(async () => listening.dispose());
+    const first = await agent(running, 'first-agent');
+    await agent(running, 'second-agent');
+    await waitFor(() => changes >= 2, 'both sessions were told');
+    const agents = running.gateway.agents();
+    assert.deepEqual(agents.map((each) => each.clientInfo.name).sort(), ['first-agent', 'second-agent']);
+    assert.equal(agents[0].protocolVersion, '2025-11-25');
+    const firstId = agents.find((each) => each.clientInfo.name === 'first-agent')?.id as string;
+    const before = changes;
+    assert.equal(await running.gateway.disconnect(firstId), true);
+    assert.ok(changes > before, 'the end was told');
+    assert.deepEqual(
+      running.gateway.agents().map((each) => each.clientInfo.name),
+      ['second-agent'],
+    );
+    await assert.rejects(first.listTools());
+    assert.equal(await running.gateway.disconnect(firstId), false);
+  });
+
   test('a session idle past its time is ended', async () => {
     const { running } = await fakeGateway({ sessionIdleMs: 200 });
     const client = await agent(running);
