@@ -95,7 +95,7 @@ export function createAgentServer(context: AgentServerContext): Server {
         const answered = await context
           .agentOf(ctx)
           .limiter.run(() => guard(context, () => unwaited(name, args ?? {}, { signal: ctx.mcpReq.signal })));
-        // The agent polls its task itself (tasks/get, tasks/update, tasks/cancel go through the fallback below).
+        // The agent polls its task itself: tasks/get and tasks/cancel (below) and tasks/update (the fallback) pass.
         if (answered) return answered as never;
       }
       const result = await run(context, server, ctx, 'tools/call', request.params);
@@ -132,8 +132,8 @@ export function createAgentServer(context: AgentServerContext): Server {
     return {};
   });
   // tasks/get and tasks/cancel are methods of the 2025-11-25 core that the tasks extension reuses in 2026-07-28; the
-  // SDK serves such a method in the modern era only with a handler registered with its own schemas. The gateway's schemas
-  // check nothing (the server's answer passes as it is), so both eras reach the server.
+  // SDK serves such a method in the modern era only with a handler registered with its own schemas. The gateway's
+  // schemas check nothing (the server's answer passes as it is), so both eras reach the server.
   for (const method of ['tasks/get', 'tasks/cancel'])
     (
       server.setRequestHandler as unknown as (
