@@ -14,7 +14,7 @@ import { StdioTransport } from '../../../../src/protocol/node/stdio';
 import { GatewayHostRelay } from '../../../../src/workbench/gateway/hostRelay';
 import { clientUpstream } from '../../../../src/workbench/gateway/upstream';
 import { startGateway, type RunningGateway } from '../../../../src/workbench/node/gateway/listener';
-import { EVERYTHING_SERVER, REPO_ROOT } from '../../../support/testSupport';
+import { EVERYTHING_SERVER, REPO_ROOT, waitFor } from '../../../support/testSupport';
 
 const MODERN_FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs');
 
@@ -41,7 +41,7 @@ const fallback: ClientHost = {
   },
 };
 
-async function gatewayTo(args: string[]): Promise<RunningGateway> {
+async function gatewayTo(args: string[], inputRoundTtlMs?: number): Promise<RunningGateway> {
   const relay = new GatewayHostRelay(fallback);
   const client = new McpClient({
     serverName: 'upstream',
@@ -51,7 +51,12 @@ async function gatewayTo(args: string[]): Promise<RunningGateway> {
   });
   cleanups.push(() => client.close());
   await client.connect();
-  const running = await startGateway({ upstream: clientUpstream(client), relay, maxBodyBytes: 1024 * 1024 });
+  const running = await startGateway({
+    upstream: clientUpstream(client),
+    relay,
+    maxBodyBytes: 1024 * 1024,
+    ...(inputRoundTtlMs !== undefined ? { inputRoundTtlMs } : {}),
+  });
   cleanups.push(() => running.close());
   return running;
 }
@@ -181,5 +186,22 @@ describe('input-required rounds for 2026-07-28 agents', () => {
       requestState: round.requestState,
     });
     assert.equal((replay.error as { code?: number } | undefined)?.code, -32602, JSON.stringify(replay));
+  });
+
+  test("a call whose agent does not come back within the round's time ends, and its requestState is refused after", async () => {
+    const running = await gatewayTo([MODERN_FIXTURE, '--transport', 'stdio', '--legacy', 'reject'], 300);
+    const first = await modernPost(running, { name: 'greet_with_input', arguments: {} });
+    const round = first.result as { resultType: string; inputRequests: Record<string, unknown>; requestState: string };
+    assert.equal(round.resultType, 'input_required');
+    assert.equal(running.gateway.relayedCalls, 1);
+    await waitFor(() => running.gateway.relayedCalls === 0, 'the unanswered call ended', 5_000);
+    const [key] = Object.keys(round.inputRequests);
+    const late = await modernPost(running, {
+      name: 'greet_with_input',
+      arguments: {},
+      inputResponses: { [key]: { action: 'accept', content: { name: 'Ada' } } },
+      requestState: round.requestState,
+    });
+    assert.equal((late.error as { code?: number } | undefined)?.code, -32602, JSON.stringify(late));
   });
 });
