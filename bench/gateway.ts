@@ -132,6 +132,15 @@ async function echo(client: Client, text: string): Promise<void> {
 }
 
 /** Per-call times (ms) of `CALLS` sequential calls after `WARMUP`. */
+/** Runs one phase; its failure names the phase, the server kind and the side. */
+async function phase<T>(what: string, kind: Kind, side: Side, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw new Error(`gateway bench, ${what}, ${kind} server, ${side}: ${String(error)}`, { cause: error });
+  }
+}
+
 async function latency(kind: Kind, side: Side): Promise<number[]> {
   const env = await setup(kind, side);
   try {
@@ -214,7 +223,7 @@ export async function gatewaySection(): Promise<void> {
     const rate: Record<Side, number[]> = { direct: [], gateway: [] };
     for (let rep = 0; rep < REPS; rep++) {
       for (const side of rotated(['direct', 'gateway'] as const, rep)) {
-        const times = await latency(kind, side);
+        const times = await phase('latency', kind, side, () => latency(kind, side));
         p50[side].push(percentile(times, 50));
         p99[side].push(percentile(times, 99));
       }
@@ -239,7 +248,7 @@ export async function gatewaySection(): Promise<void> {
     );
   }
   if (SCALE) {
-    const ms = await scale();
+    const ms = await phase('50 × 1,000', 'stdio', 'gateway', scale);
     console.log('');
     console.log(
       `  50 clients × 1,000 calls at once through one gateway to one stdio server: ${(ms / 1000).toFixed(1)} s, every answer its own request's`,

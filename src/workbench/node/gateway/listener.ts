@@ -43,6 +43,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       else res.destroy();
     });
   });
+  // Node ends an idle keep-alive connection after 5 s; a client that sends on it at that moment (its own timer late
+  // on a loaded machine) gets "other side closed" and a lost request, as the bench's 100 agents did. Agents come back
+  // in bursts, so idle connections are kept longer; close() still ends every one of them.
+  server.keepAliveTimeout = 30_000;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
