@@ -8,8 +8,9 @@
  *   BENCH_CONCURRENT_LARGE (default 10000) calls of the large concurrent workload
  *   BENCH_BIG_BYTES (default 50 MiB)     size of `bench://big`
  *   BENCH_BIG_REPS (default 2)           repetitions of the big read
- *   BENCH_SECTIONS (default handshake,http-handshake,modern,cli-memory): which of bench/run.ts's sections run
+ *   BENCH_SECTIONS (default handshake,http-handshake,modern,cli-memory,gateway): which of bench/run.ts's sections run
  *                                        (also: load, bench/load.ts, with its own BENCH_LOAD_* knobs)
+ *   BENCH_GATEWAY_* (bench/gateway.ts)    the gateway section's sizes
  *   BENCH_OWN_SESSION=1                  adds the column with the server in its own session (setsid)
  */
 export function positiveInt(name: string, fallback: number, allowZero = false): number {
@@ -29,7 +30,7 @@ export const LARGE_CALLS = positiveInt('BENCH_CONCURRENT_LARGE', 10_000);
 export const BIG_BYTES = positiveInt('BENCH_BIG_BYTES', 50 * 1024 * 1024);
 export const BIG_REPS = positiveInt('BENCH_BIG_REPS', 2);
 export const OWN_SESSION = process.env.BENCH_OWN_SESSION === '1';
-export const SECTIONS = (process.env.BENCH_SECTIONS ?? 'handshake,http-handshake,modern,cli-memory')
+export const SECTIONS = (process.env.BENCH_SECTIONS ?? 'handshake,http-handshake,modern,cli-memory,gateway')
   .split(',')
   .map((section) => section.trim());
 /** Large enough for the 50 MiB message (the SDK's default is 10 MiB). */

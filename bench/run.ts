@@ -9,8 +9,9 @@
  *   - every time is shown with its range, every ratio paired by repetition with its range.
  * Sections (BENCH_SECTIONS): handshake (stdio, both servers, and the 50 MiB read), http-handshake (the handshake
  * era, 2025-11-25, over Streamable HTTP against both SDKs), modern (2026-07-28 over stdio and Streamable HTTP
- * against the v2 SDK), cli-memory (peak RSS of `read` of 50 MiB beside an SDK-based CLI), load (not by default:
- * `mcp-workbench load`'s generator beside a raw loop on the raw fixture, bench/load.ts).
+ * against the v2 SDK), cli-memory (peak RSS of `read` of 50 MiB beside an SDK-based CLI), gateway (the SDK 1.x client
+ * through `mcp-workbench gateway` beside the same client direct, and 50 clients × 1,000 calls: bench/gateway.ts), load
+ * (not by default: `mcp-workbench load`'s generator beside a raw loop on the raw fixture, bench/load.ts).
  * Sizes and repetitions: bench/config.ts.
  */
 import * as path from 'node:path';
@@ -18,6 +19,7 @@ import type { ServerCommand } from './clients';
 import { cliMemorySection } from './cliMemory';
 import { loadSection } from './load';
 import { buildBundles } from './bundle';
+import { gatewaySection } from './gateway';
 import { COLD_REPS, OWN_SESSION, REPS, SECTIONS, WARMUP_CALLS } from './config';
 import { measureSection } from './measure';
 import { printTimesTable, type RatioColumn } from './tables';
@@ -135,6 +137,7 @@ async function main(): Promise<void> {
     if (SECTIONS.includes('modern')) await modernSection(bundles.worker);
     if (SECTIONS.includes('cli-memory')) await cliMemorySection(bundles.sdkCli);
     if (SECTIONS.includes('load')) await loadSection();
+    if (SECTIONS.includes('gateway')) await gatewaySection();
   } finally {
     bundles.dispose();
   }

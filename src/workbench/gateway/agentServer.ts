@@ -9,8 +9,10 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ErrorCodes, McpError, errorMessage } from '../../protocol/errors';
+import type { ProgressUpdate } from '../../protocol/jsonrpc/rpcConnection';
 import type { JsonObject, LoggingLevel, ServerCapabilities } from '../../protocol/types';
 import type { AgentCall, GatewayHostRelay, RelayedCapability } from './hostRelay';
+import { ROUND_METHODS, type InputRounds, type RelayedCall } from './inputRounds';
 import type { RequestLimiter } from './limiter';
 import type { GatewayUpstream } from './upstream';
 
@@ -26,7 +28,16 @@ export interface AgentServerContext {
   subscribe(uri: string, ctx: ServerContext): Promise<void>;
   unsubscribe(uri: string, ctx: ServerContext): Promise<void>;
   setLevel(level: LoggingLevel, ctx: ServerContext): Promise<void>;
+  /** The input-required rounds of 2026-07-28 agents that declared sampling, elicitation or roots. */
+  rounds?: InputRounds;
 }
+
+/** A Standard Schema that takes any value as it is: the server's own answer is not the gateway's to judge. */
+const PASS_THROUGH = {
+  '~standard': { version: 1 as const, vendor: 'mcp-workbench-gateway', validate: (value: unknown) => ({ value }) },
+};
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+const RELAYED_CAPABILITIES: readonly RelayedCapability[] = ['sampling', 'elicitation', 'roots'];
 
 /** How long an agent may take to answer a server's sampling or elicitation (a person may be answering). */
 const RELAY_TIMEOUT_MS = 10 * 60_000;
@@ -41,11 +52,11 @@ const ENVELOPE_KEYS = new Set([
 
 /**
  * The capabilities an agent is told about: only what the server has, and only the features this gateway passes
- * through (tasks come with the next slice of the gateway, so they are not offered yet).
+ * through.
  */
 export function servedCapabilities(upstream: ServerCapabilities): SdkServerCapabilities {
   const served: Record<string, unknown> = {};
-  for (const key of ['tools', 'resources', 'prompts', 'completions', 'logging', 'experimental', 'extensions'])
+  for (const key of ['tools', 'resources', 'prompts', 'completions', 'logging', 'tasks', 'experimental', 'extensions'])
     if (upstream[key] !== undefined) served[key] = upstream[key];
   return served as SdkServerCapabilities;
 }
@@ -61,7 +72,12 @@ export function createAgentServer(context: AgentServerContext): Server {
   const capabilities = servedCapabilities(session.capabilities);
   const server = new Server(
     { ...session.serverInfo },
-    { capabilities, ...(session.instructions !== undefined ? { instructions: session.instructions } : {}) },
+    {
+      capabilities,
+      ...(session.instructions !== undefined ? { instructions: session.instructions } : {}),
+      // Every requestState an agent echoes is checked (HMAC, expiry, binding) before a handler sees it.
+      ...(context.rounds ? { requestState: { verify: context.rounds.verify } } : {}),
+    },
   );
 
   const forward =
@@ -70,7 +86,27 @@ export function createAgentServer(context: AgentServerContext): Server {
       (await run(context, server, ctx, method, request.params)) as never;
   const serve = (method: string) => server.setRequestHandler(method as 'tools/list', forward(method));
 
-  if (capabilities.tools) for (const method of ['tools/list', 'tools/call']) serve(method);
+  if (capabilities.tools) {
+    serve('tools/list');
+    server.setRequestHandler('tools/call', async (request, ctx) => {
+      if (declaresTasks(ctx) && context.upstream.callToolUnwaited) {
+        const unwaited = context.upstream.callToolUnwaited;
+        const { name, arguments: args } = request.params;
+        const answered = await context
+          .agentOf(ctx)
+          .limiter.run(() => guard(context, () => unwaited(name, args ?? {}, { signal: ctx.mcpReq.signal })));
+        // The agent polls its task itself: tasks/get and tasks/cancel (below) and tasks/update (the fallback) pass.
+        if (answered) return answered as never;
+      }
+      const result = await run(context, server, ctx, 'tools/call', request.params);
+      // A 2025-11-25 task-augmented call is answered with the server's task. The SDK checks a tools/call answer as a
+      // tool result and refuses one without `content`, so the task goes out with an empty `content` beside it: an
+      // agent that asked for a task reads `task`, as the spec's CreateTaskResult has it.
+      if (ctx.mcpReq.envelope === undefined && result.task !== undefined && result.content === undefined)
+        return { ...result, content: [] } as never;
+      return result as never;
+    });
+  }
   if (capabilities.resources) {
     for (const method of ['resources/list', 'resources/templates/list', 'resources/read']) serve(method);
     if (session.capabilities.resources?.subscribe) {
@@ -95,6 +131,19 @@ export function createAgentServer(context: AgentServerContext): Server {
     await guard(context, () => context.upstream.ping({ signal: ctx.mcpReq.signal }));
     return {};
   });
+  // tasks/get and tasks/cancel are methods of the 2025-11-25 core that the tasks extension reuses in 2026-07-28; the
+  // SDK serves such a method in the modern era only with a handler registered with its own schemas. The gateway's
+  // schemas check nothing (the server's answer passes as it is), so both eras reach the server.
+  for (const method of ['tasks/get', 'tasks/cancel'])
+    (
+      server.setRequestHandler as unknown as (
+        method: string,
+        schemas: { params: typeof PASS_THROUGH; result: typeof PASS_THROUGH },
+        handler: (params: Record<string, unknown>, ctx: ServerContext) => Promise<JsonObject>,
+      ) => void
+    )(method, { params: PASS_THROUGH, result: PASS_THROUGH }, (params, ctx) =>
+      run(context, server, ctx, method, params),
+    );
   server.fallbackRequestHandler = async (request, ctx) =>
     (await run(context, server, ctx, request.method, request.params)) as never;
   return server;
@@ -114,7 +163,48 @@ async function run(
     if (sent) {
       if (meta) sent._meta = meta;
       else delete sent._meta;
+      // A round's answers and state are the gateway's own (below), never the server's.
+      delete sent.inputResponses;
+      delete sent.requestState;
     }
+    const progress =
+      progressToken === undefined
+        ? undefined
+        : (update: ProgressUpdate) =>
+            void ctx.mcpReq
+              .notify({ method: 'notifications/progress', params: { ...update, progressToken } })
+              .catch(() => undefined);
+    const upstream = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) =>
+      guard(context, () => context.upstream.request(method, sent, { signal, onProgress }));
+
+    const rounds = context.rounds;
+    if (
+      rounds &&
+      ctx.mcpReq.envelope !== undefined &&
+      ROUND_METHODS.has(method) &&
+      (ctx.mcpReq.requestState() !== undefined || RELAYED_CAPABILITIES.some((cap) => declares(server, ctx, cap)))
+    ) {
+      // A 2026-07-28 agent that can answer the server's questions: the call runs past this request, its questions
+      // go back as input-required rounds.
+      return rounds.serve(
+        ctx,
+        async (relayed: RelayedCall) => {
+          const call: AgentCall = {
+            agent: agent.key,
+            declares: (capability) => declares(server, ctx, capability),
+            send: (relayedMethod, relayedParams, relaySignal) => relayed.ask(relayedMethod, relayedParams, relaySignal),
+          };
+          const tracked = context.relay.track(relayed.signal, call);
+          try {
+            return await upstream(relayed.signal, (update) => relayed.progress?.(update));
+          } finally {
+            tracked.dispose();
+          }
+        },
+        progress,
+      );
+    }
+
     const signal = ctx.mcpReq.signal;
     const call: AgentCall = {
       agent: agent.key,
@@ -130,18 +220,7 @@ async function run(
     };
     const tracked = context.relay.track(signal, call);
     try {
-      return await guard(context, () =>
-        context.upstream.request(method, sent, {
-          signal,
-          onProgress:
-            progressToken === undefined
-              ? undefined
-              : (update) =>
-                  void ctx.mcpReq
-                    .notify({ method: 'notifications/progress', params: { progressToken, ...update } })
-                    .catch(() => undefined),
-        }),
-      );
+      return await upstream(signal, progress);
     } finally {
       tracked.dispose();
     }
@@ -149,13 +228,27 @@ async function run(
 }
 
 /**
- * Whether the agent declared a capability the server's request needs. A 2025 agent declared it in `initialize`;
- * a 2026-07-28 agent has no server→client request channel (its input requests are rounds of its own request,
- * which this slice of the gateway does not relay yet), so its server requests go to the host.
+ * Whether the agent declared a capability the server's request needs: a 2025 agent in `initialize`, a 2026-07-28
+ * agent in its request's envelope (it is then asked through input-required rounds, its only channel).
  */
 function declares(server: Server, ctx: ServerContext, capability: RelayedCapability): boolean {
-  if (ctx.mcpReq.envelope !== undefined) return false;
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  if (envelope !== undefined) {
+    const declared = envelope[CLIENT_CAPABILITIES_META_KEY];
+    return (
+      typeof declared === 'object' &&
+      declared !== null &&
+      (declared as Record<string, unknown>)[capability] !== undefined
+    );
+  }
   return server.getClientCapabilities()?.[capability] !== undefined;
+}
+
+/** A 2026-07-28 agent that declared the tasks extension wants the task itself, not its end. */
+function declaresTasks(ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const declared = envelope?.[CLIENT_CAPABILITIES_META_KEY] as { extensions?: Record<string, unknown> } | undefined;
+  return declared?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
 /** The agent's `_meta` without the envelope keys, and its progress token (answered by the gateway, not passed on). */

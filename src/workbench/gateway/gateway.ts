@@ -7,11 +7,12 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { DisposableStore } from '../../protocol/disposable';
+import { DisposableStore, Emitter } from '../../protocol/disposable';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
 import { maskSecrets, maskText } from '../secrets';
 import { createAgentServer, type AgentServerContext } from './agentServer';
 import type { GatewayHostRelay } from './hostRelay';
+import { InputRounds } from './inputRounds';
 import { RequestLimiter } from './limiter';
 import type { GatewayUpstream } from './upstream';
 
@@ -30,20 +31,40 @@ export interface GatewayOptions {
   maxSessions?: number;
   /** A 2025 session with no request for this long is ended (default 30 minutes). */
   sessionIdleMs?: number;
+  /**
+   * How long a 2026-07-28 agent has to come back with the answers of an input-required round (default 10 minutes:
+   * a person may be answering); its requestState expires with it.
+   */
+  inputRoundTtlMs?: number;
+  /** Upstream calls waiting for 2026-07-28 agents' answers at once (default 256). */
+  maxRelayedCalls?: number;
 }
 
-interface AgentSession {
+/** Who holds subscriptions to the server's resources: a 2025 session, or an open 2026-07-28 listen stream. */
+interface Subscriber {
+  subscriptions: Set<string>;
+}
+
+/** A 2025-era agent connected now: its session id and the clientInfo it opened with (the agent's own, untrusted). */
+export interface GatewayAgent {
+  readonly id: string;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  readonly protocolVersion?: string;
+}
+
+interface AgentSession extends Subscriber {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   limiter: RequestLimiter;
   lastActive: number;
   level?: LoggingLevel;
-  subscriptions: Set<string>;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
 /** How many 2026-07-28 agents (told apart by their clientInfo) keep a limiter between requests. */
 const MAX_MODERN_AGENTS = 1024;
+/** The resource URIs one `subscriptions/listen` stream has the server subscribed to; the rest are not followed. */
+const MAX_LISTEN_URIS = 256;
 
 /**
  * The serving side of a gateway, host-neutral: a fetch-style handler (a Request in, a Response out) that serves one
@@ -61,11 +82,23 @@ export class Gateway {
   private readonly modern: McpHttpHandler;
   private readonly disposables = new DisposableStore();
   /** Which sessions subscribed to each URI; the server is subscribed while any is. */
-  private readonly subscribers = new Map<string, Set<AgentSession>>();
+  private readonly subscribers = new Map<string, Set<Subscriber>>();
+  /** The open 2026-07-28 listen streams that hold subscriptions, ended with the gateway. */
+  private readonly listeners = new Set<Subscriber>();
   private readonly sweep: ReturnType<typeof setInterval>;
+  private readonly rounds: InputRounds;
+  private readonly agentsChanged = new Emitter<void>();
+  /** Fires when an agent session opens (once initialized) or ends; `agents` tells who is connected. */
+  readonly onDidChangeAgents = this.agentsChanged.event;
   private closed = false;
 
   constructor(private readonly options: GatewayOptions) {
+    this.rounds = new InputRounds({
+      ttlMs: options.inputRoundTtlMs ?? 10 * 60_000,
+      maxCalls: options.maxRelayedCalls ?? 256,
+      // A round's state is good only for the agent and the method it was minted for.
+      bind: (ctx) => `${ctx.mcpReq.method}\0${modernAgentKey(ctx)}`,
+    });
     this.modern = createMcpHandler(() => createAgentServer(this.agentContext(undefined)), {
       legacy: 'reject',
       maxRequestBodySize: options.maxBodyBytes,
@@ -87,11 +120,54 @@ export class Gateway {
     return this.sessions.size;
   }
 
+  /**
+   * The 2025-era agents connected now. A 2026-07-28 agent has no session (each request stands alone), so it is not
+   * listed: it is connected only while a request of its runs.
+   */
+  agents(): GatewayAgent[] {
+    const agents: GatewayAgent[] = [];
+    for (const [id, session] of this.sessions) {
+      const info = session.server.getClientVersion();
+      if (!info) continue;
+      agents.push({
+        id,
+        clientInfo: { name: String(info.name), version: String(info.version) },
+        protocolVersion: session.server.getNegotiatedProtocolVersion(),
+      });
+    }
+    return agents;
+  }
+
+  /** Ends one agent's session (its open requests and streams); false when no such session is open. */
+  async disconnect(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    await this.endSession(id, session);
+    return true;
+  }
+
+  /** Upstream calls of 2026-07-28 agents waiting for the answers of an input-required round. */
+  get relayedCalls(): number {
+    return this.rounds.size;
+  }
+
   /** Serves one authorized request. `parsedBody` is the JSON body the listener already read, when it parsed. */
   async fetch(request: Request, parsedBody?: unknown): Promise<Response> {
     if (this.closed) return new Response(null, { status: 503 });
     const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: this.options.maxBodyBytes });
-    if (!legacy) return this.modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+    if (!legacy) {
+      const listening = this.listen(request, parsedBody);
+      const response = await this.modern.fetch(request, parsedBody === undefined ? undefined : { parsedBody });
+      // A listen the SDK refused (a bad envelope, too many streams) answers at once: its subscriptions end with it.
+      if (!listening) return response;
+      if (response.headers.get('content-type')?.includes('text/event-stream') !== true || !response.body) {
+        this.endListen(listening);
+        return response;
+      }
+      // The stream's end (the SDK ends it, or the agent goes away: the request's signal) ends its subscriptions.
+      const body = response.body.pipeThrough(new TransformStream({ flush: () => this.endListen(listening) }));
+      return new Response(body, { status: response.status, headers: response.headers });
+    }
     const id = request.headers.get(SESSION_HEADER);
     if (id !== null) {
       const session = this.sessions.get(id);
@@ -119,6 +195,7 @@ export class Gateway {
     const server = createAgentServer(this.agentContext(() => holder.session as AgentSession));
     const session: AgentSession = { transport, server, limiter, lastActive: Date.now(), subscriptions: new Set() };
     holder.session = session;
+    server.oninitialized = () => this.agentsChanged.fire();
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.forget(transport.sessionId);
     };
@@ -132,6 +209,7 @@ export class Gateway {
     return {
       upstream: this.options.upstream,
       relay: this.options.relay,
+      rounds: this.rounds,
       mask: (text) => maskText(text, secrets),
       maskData: (data) => maskSecrets(data, secrets),
       agentOf: (ctx) =>
@@ -153,11 +231,33 @@ export class Gateway {
     };
   }
 
+  /**
+   * A 2026-07-28 agent's `subscriptions/listen`: the SDK serves the stream and filters what reaches it, but keeps the
+   * filter to itself, so the gateway reads the URIs from the request and has the server subscribed to them while
+   * the stream is open (its request's signal ends when the agent's connection closes).
+   */
+  private listen(request: Request, body: unknown): Subscriber | undefined {
+    if (!this.options.upstream.session().capabilities.resources?.subscribe) return undefined;
+    const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } };
+    if (typeof message !== 'object' || message === null || message.method !== 'subscriptions/listen') return undefined;
+    const uris = message.params?.notifications?.resourceSubscriptions;
+    if (!Array.isArray(uris) || uris.length === 0) return undefined;
+    const listening: Subscriber = { subscriptions: new Set() };
+    this.listeners.add(listening);
+    for (const uri of new Set(uris.filter((uri): uri is string => typeof uri === 'string').slice(0, MAX_LISTEN_URIS)))
+      void this.subscribe(listening, uri).catch(() => undefined);
+    if (request.signal.aborted) this.endListen(listening);
+    else request.signal.addEventListener('abort', () => this.endListen(listening), { once: true });
+    return listening;
+  }
+
+  private endListen(listening: Subscriber): void {
+    if (!this.listeners.delete(listening)) return;
+    for (const uri of [...listening.subscriptions]) void this.unsubscribe(listening, uri).catch(() => undefined);
+  }
+
   private modernAgent(ctx: ServerContext): { key: string; limiter: RequestLimiter } {
-    const envelope = ctx.mcpReq.envelope as
-      Record<string, { name?: unknown; version?: unknown } | undefined> | undefined;
-    const info = envelope?.[CLIENT_INFO_META_KEY];
-    const key = `modern:${String(info?.name ?? '')}@${String(info?.version ?? '')}`;
+    const key = modernAgentKey(ctx);
     let limiter = this.modernAgents.get(key);
     if (!limiter) {
       // Forget idle agents first, so names the agents make up cannot grow the table.
@@ -176,7 +276,7 @@ export class Gateway {
     return LOGGING_LEVELS[Math.max(0, index)];
   }
 
-  private async subscribe(session: AgentSession, uri: string): Promise<void> {
+  private async subscribe(session: Subscriber, uri: string): Promise<void> {
     let subscribers = this.subscribers.get(uri);
     const first = !subscribers;
     subscribers ??= new Set();
@@ -186,7 +286,7 @@ export class Gateway {
     if (first) await this.options.upstream.subscribe(uri);
   }
 
-  private async unsubscribe(session: AgentSession, uri: string): Promise<void> {
+  private async unsubscribe(session: Subscriber, uri: string): Promise<void> {
     session.subscriptions.delete(uri);
     const subscribers = this.subscribers.get(uri);
     if (!subscribers?.delete(session) || subscribers.size > 0) return;
@@ -212,7 +312,7 @@ export class Gateway {
 
   private resourceUpdated(uri: string): void {
     for (const session of this.subscribers.get(uri) ?? [])
-      void session.server.sendResourceUpdated({ uri }).catch(() => undefined);
+      if (isSession(session)) void session.server.sendResourceUpdated({ uri }).catch(() => undefined);
     this.modern.notify.resourceUpdated(uri);
   }
 
@@ -248,6 +348,7 @@ export class Gateway {
     if (!session) return;
     this.sessions.delete(id);
     for (const uri of [...session.subscriptions]) void this.unsubscribe(session, uri).catch(() => undefined);
+    this.agentsChanged.fire();
   }
 
   /** Ends every agent session and the 2026-07-28 exchanges; the listener closes its sockets after. */
@@ -256,9 +357,23 @@ export class Gateway {
     this.closed = true;
     clearInterval(this.sweep);
     this.disposables.dispose();
+    this.rounds.close();
+    for (const listening of [...this.listeners]) this.endListen(listening);
     await Promise.all([...this.sessions].map(([id, session]) => this.endSession(id, session)));
     await this.modern.close().catch(() => undefined);
+    this.agentsChanged.dispose();
   }
+}
+
+/** A 2026-07-28 agent is told apart by the clientInfo of its envelope (it has no session). */
+function modernAgentKey(ctx: ServerContext): string {
+  const envelope = ctx.mcpReq.envelope as Record<string, { name?: unknown; version?: unknown } | undefined> | undefined;
+  const info = envelope?.[CLIENT_INFO_META_KEY];
+  return `modern:${String(info?.name ?? '')}@${String(info?.version ?? '')}`;
+}
+
+function isSession(subscriber: Subscriber): subscriber is AgentSession {
+  return 'transport' in subscriber;
 }
 
 function isInitialize(body: unknown): boolean {

@@ -9,9 +9,12 @@ export type RelayedCapability = 'sampling' | 'elicitation' | 'roots';
 export interface AgentCall {
   /** The agent (its session); two calls of one agent share it. */
   readonly agent: string;
-  /** Whether the agent declared the capability (its `initialize`). */
+  /** Whether the agent declared the capability (its `initialize`, or a 2026-07-28 request's envelope). */
   declares(capability: RelayedCapability): boolean;
-  /** Sends the server's request to the agent, related to the agent's own request. */
+  /**
+   * Sends the server's request to the agent: related to the agent's own request (a 2025 session's stream), or as
+   * the next input-required round of a 2026-07-28 agent's call.
+   */
   send(method: string, params: JsonObject, signal: AbortSignal): Promise<JsonObject>;
 }
 

@@ -2,8 +2,10 @@ import type { McpClient } from '../../protocol/client';
 import type { Disposable } from '../../protocol/disposable';
 import type { ServerSession } from '../../protocol/eras/era';
 import type { ProgressUpdate } from '../../protocol/jsonrpc/rpcConnection';
+import { tasksExtension } from '../../protocol/extensions/tasks';
+import type { TaskSnapshot } from '../../protocol/extensions/tasks/taskModel';
 import type { ClientRequestMethod } from '../../protocol/methods';
-import type { JsonObject, LogMessage, LoggingLevel } from '../../protocol/types';
+import type { JsonObject, LogMessage, LoggingLevel, Tool } from '../../protocol/types';
 
 export interface UpstreamCallOptions {
   /** The agent's request: aborted when the agent cancels it or goes away, which cancels the upstream request. */
@@ -20,6 +22,17 @@ export interface GatewayUpstream {
   /** The open session: serverInfo, capabilities and instructions the agents are answered with. */
   session(): ServerSession;
   request(method: string, params: JsonObject | undefined, options: UpstreamCallOptions): Promise<JsonObject>;
+  /**
+   * A tools/call whose 2026-07-28 task (the `io.modelcontextprotocol/tasks` extension) is handed back at once, as
+   * the wire's `resultType: "task"` result, instead of being polled to its end: for an agent that declared the
+   * extension and polls the task itself. Undefined (the method, or its answer) when the server's session has no
+   * 2026-07-28 tasks.
+   */
+  callToolUnwaited?(
+    name: string,
+    args: Record<string, unknown>,
+    options: UpstreamCallOptions,
+  ): Promise<JsonObject | undefined>;
   ping(options: UpstreamCallOptions): Promise<void>;
   subscribe(uri: string): Promise<void>;
   unsubscribe(uri: string): Promise<void>;
@@ -41,6 +54,14 @@ export function clientUpstream(client: McpClient): GatewayUpstream {
     // the agent's: one the table does not name (an extension's) still goes out, and the server answers -32601.
     request: (method, params, options) =>
       client.forward(method as ClientRequestMethod, params as never, options) as Promise<JsonObject>,
+    callToolUnwaited: async (name, args, options) => {
+      const tasks = client.extension(tasksExtension);
+      if (tasks?.generation() !== '2026-07-28') return undefined;
+      // A 2026-07-28 server decides per call whether it makes a task; the tool's own fields do not matter.
+      const tool: Tool = { name, inputSchema: { type: 'object' } };
+      const outcome = await tasks.callTool(tool, args, { wait: false, ...options });
+      return outcome.kind === 'task' ? wireTask(outcome.task) : (outcome.result as unknown as JsonObject);
+    },
     ping: (options) => client.ping(options),
     subscribe: (uri) => client.subscribeResource(uri),
     unsubscribe: (uri) => client.unsubscribeResource(uri),
@@ -51,4 +72,28 @@ export function clientUpstream(client: McpClient): GatewayUpstream {
     onResourceUpdated: (listener) => client.onResourceUpdated(listener),
     onLogMessage: (listener) => client.onLogMessage(listener),
   };
+}
+
+/** A task as the 2026-07-28 tasks extension writes it in a tools/call answer (`resultType: "task"`). */
+function wireTask(task: TaskSnapshot): JsonObject {
+  const wire: JsonObject = { resultType: 'task', taskId: task.taskId, status: task.status, ttlMs: task.ttlMs };
+  if (task.statusMessage !== undefined) wire.statusMessage = task.statusMessage;
+  if (task.createdAt !== undefined) wire.createdAt = new Date(task.createdAt).toISOString();
+  if (task.lastUpdatedAt !== undefined) wire.lastUpdatedAt = new Date(task.lastUpdatedAt).toISOString();
+  if (task.pollIntervalMs !== undefined) wire.pollIntervalMs = task.pollIntervalMs;
+  switch (task.status) {
+    case 'input_required':
+      if (task.inputRequests) wire.inputRequests = task.inputRequests;
+      break;
+    case 'completed':
+      if (task.result) wire.result = task.result;
+      break;
+    case 'failed':
+      if (task.error) wire.error = task.error;
+      break;
+    case 'working':
+    case 'cancelled':
+      break;
+  }
+  return wire;
 }

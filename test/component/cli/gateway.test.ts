@@ -1,8 +1,8 @@
 /**
  * `mcp-workbench gateway` on real peers: the official SDK clients (1.32.2, handshake only; 2.4.0 pinned to
  * 2026-07-28) reach a server through `node dist/cli.js gateway --json`, in the other era than the server speaks;
- * sampling and elicitation relayed to the agent that declared them; progress and cancellation end to end; the
- * refusals; and nothing left running after SIGTERM.
+ * sampling and elicitation relayed to the agent that declared them (a 2026-07-28 agent through input-required
+ * rounds); progress and cancellation end to end; the refusals; and nothing left running after SIGTERM.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -177,6 +177,36 @@ describe('mcp-workbench gateway', () => {
     const result = await client.callTool({ name: 'greet_with_input', arguments: {} });
     assert.equal(textOf(result), 'Hello, Ada! (Ada)');
     // The fixture asks who you are, then (its second round) asks again with the model's question.
+    assert.equal(asked[0], 'elicit: Who are you?');
+    assert.ok(asked.includes('sample: Say hello to Ada'), asked.join('; '));
+    await client.close();
+  });
+
+  test("a 2026-07-28 agent (SDK 2.4.0) that declared elicitation and sampling answers the server's rounds through the CLI gateway", async () => {
+    const cli = await startGatewayCli(MODERN_ONLY);
+    const client = new SdkV2.Client(
+      { name: 'agent-v2', version: '2.4.0' },
+      {
+        versionNegotiation: { mode: { pin: '2026-07-28' } },
+        capabilities: { sampling: {}, elicitation: { form: {} } },
+      },
+    );
+    const asked: string[] = [];
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(`elicit: ${request.params.message}`);
+      return { action: 'accept', content: { name: 'Ada' } };
+    });
+    client.setRequestHandler('sampling/createMessage', async (request) => {
+      const first = request.params.messages[0]?.content as { text?: string };
+      asked.push(`sample: ${first.text ?? ''}`);
+      return { role: 'assistant', model: 'agent-model', content: { type: 'text', text: 'Hello, Ada!' } };
+    });
+    await client.connect(
+      new SdkV2.StreamableHTTPClientTransport(new URL(cli.endpoint.url), {
+        requestInit: { headers: cli.endpoint.headers },
+      }),
+    );
+    assert.equal(textOf(await client.callTool({ name: 'greet_with_input', arguments: {} })), 'Hello, Ada! (Ada)');
     assert.equal(asked[0], 'elicit: Who are you?');
     assert.ok(asked.includes('sample: Say hello to Ada'), asked.join('; '));
     await client.close();

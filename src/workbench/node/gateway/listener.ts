@@ -43,6 +43,10 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       else res.destroy();
     });
   });
+  // Node ends an idle keep-alive connection after 5 s; a client that sends on it at that moment (its own timer late
+  // on a loaded machine) gets "other side closed" and a lost request, as the bench's 100 agents did. Agents come back
+  // in bursts, so idle connections are kept longer; close() still ends every one of them.
+  server.keepAliveTimeout = 30_000;
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -59,7 +63,11 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       return;
     }
     const abort = new AbortController();
-    res.on('close', () => abort.abort());
+    // The agent went away before its answer was complete (its cancel, in the 2026-07-28 era). An answer sent in full
+    // aborts nothing: an abort costs an AbortError and its listeners on every request (seen in the gateway's profile).
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value);
