@@ -1,7 +1,9 @@
 /**
- * End-to-end harness: a real VS Code (code-server 4.100.3 = VS Code 1.100.3, server + web workbench)
- * driven from Debian's Chromium through playwright-core. Works offline (see
- * scripts/prepare-code-server.sh, which prepares code-server into a cache outside the repository).
+ * End-to-end harness: a real VS Code (code-server, server + web workbench) driven from Debian's Chromium through
+ * playwright-core. Works offline (see scripts/prepare-code-server.sh, which prepares code-server into a cache outside
+ * the repository). Which VS Code: MCP_E2E_VSCODE=minimum (code-server 4.100.3 = VS Code 1.100.3, the minimum the
+ * manifest claims; the default) or newest (code-server 4.139.1 = VS Code 1.139.1, on the Node 24 the preparation puts
+ * beside it); see vscodeVersion().
  *
  * Every wait is bounded; every failure throws an Error that says what was being waited for and
  * where the last screenshot is. Nothing is skipped silently.
@@ -151,6 +153,41 @@ function killGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Which VS Code
+// ---------------------------------------------------------------------------------------------------
+
+/** The VS Code versions the suites run in: the minimum the manifest claims, and the newest code-server on npm. */
+export const VSCODE_VERSIONS = {
+  minimum: { codeServer: '4.100.3', vscode: '1.100.3' },
+  newest: { codeServer: '4.139.1', vscode: '1.139.1' },
+} as const;
+
+export type VsCodeChoice = keyof typeof VSCODE_VERSIONS;
+
+export interface VsCodeVersion {
+  /** Which of VSCODE_VERSIONS (MCP_E2E_VSCODE). */
+  choice: VsCodeChoice;
+  /** The code-server release (the npm package's version). */
+  codeServer: string;
+  /** The VS Code it bundles, e.g. "1.139.1". */
+  vscode: string;
+  /** VS Code's minor version (100, 139): what a test compares to branch on a real difference between the two. */
+  minor: number;
+}
+
+/**
+ * The VS Code this run drives, from MCP_E2E_VSCODE (minimum | newest; default minimum). A test branches on it only
+ * where the two VS Codes really differ (a dialog's buttons, a view's markup), never to skip a check.
+ */
+export function vscodeVersion(): VsCodeVersion {
+  const raw = process.env.MCP_E2E_VSCODE?.trim() || 'minimum';
+  if (raw !== 'minimum' && raw !== 'newest')
+    throw new Error(`e2e: MCP_E2E_VSCODE must be "minimum" or "newest", not ${JSON.stringify(raw)}`);
+  const { codeServer, vscode } = VSCODE_VERSIONS[raw];
+  return { choice: raw, codeServer, vscode, minor: Number(vscode.split('.')[1]) };
+}
+
+// ---------------------------------------------------------------------------------------------------
 // code-server preparation and extension installation
 // ---------------------------------------------------------------------------------------------------
 
@@ -161,10 +198,11 @@ function killGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
 export async function prepareCodeServer(options: { timeoutMs?: number } = {}): Promise<string> {
   const timeoutMs = options.timeoutMs ?? 15 * 60_000;
   const started = Date.now();
-  const result = await runProcess('bash', [PREPARE_SCRIPT], {
+  const { codeServer } = vscodeVersion();
+  const result = await runProcess('bash', [PREPARE_SCRIPT, codeServer], {
     cwd: REPO_ROOT,
     timeoutMs,
-    what: 'preparing code-server (scripts/prepare-code-server.sh)',
+    what: `preparing code-server ${codeServer} (scripts/prepare-code-server.sh)`,
     echo: true,
   });
   if (result.code !== 0) {
@@ -194,6 +232,16 @@ async function packageDir(): Promise<string> {
     cachedPackageDir = await prepareCodeServer();
   }
   return cachedPackageDir;
+}
+
+/**
+ * The Node that runs code-server: the one scripts/prepare-code-server.sh put beside it (<cache>/code-server-<version>/
+ * node, from the npm registry, when that code-server needs another Node than the machine's: 4.139.1 needs 24), else
+ * the Node running the tests. The extension host is forked from it, so the extension runs on it too.
+ */
+export function codeServerNode(pkg: string): string {
+  const own = path.join(path.dirname(pkg), 'node', 'bin', 'node');
+  return fs.existsSync(own) ? own : process.execPath;
 }
 
 /**
@@ -287,7 +335,7 @@ async function installWithCli(
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.mkdirSync(userDataDir, { recursive: true });
   const result = await runProcess(
-    process.execPath,
+    codeServerNode(pkg),
     [
       path.join(pkg, 'out', 'node', 'entry.js'),
       '--config',
@@ -537,7 +585,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   const logStream = fs.createWriteStream(logFile);
   let output = '';
   let port: number | undefined;
-  const child = spawn(process.execPath, args, {
+  const child = spawn(codeServerNode(pkg), args, {
     cwd: options.workspace,
     env: codeServerEnv(options.env, options.userDataDir),
     stdio: ['ignore', 'pipe', 'pipe'],
