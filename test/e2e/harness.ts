@@ -823,13 +823,6 @@ function wholeText(text: string): RegExp {
   return new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`);
 }
 
-/** The label shown by a quick-input row (without description/detail/keybinding). */
-async function rowLabel(row: Locator): Promise<string> {
-  const label = row.locator('.label-name').first();
-  const text = (await label.count()) > 0 ? await label.textContent() : await row.textContent();
-  return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
 /** Waits until the quick input widget is visible. */
 export async function waitForQuickInput(page: Page, timeoutMs?: number): Promise<Locator> {
   const widget = page.locator(QUICK_INPUT).first();
@@ -844,22 +837,24 @@ async function findQuickInputRow(page: Page, label: string | RegExp, timeoutMs: 
   const matches = (text: string): boolean => (typeof label === 'string' ? text === label : label.test(text));
   const deadline = Date.now() + timeoutMs;
   let seen: string[] = [];
+  const rows = page.locator(QUICK_INPUT_ROWS).filter({ visible: true });
   while (Date.now() < deadline) {
-    const rows = page.locator(QUICK_INPUT_ROWS);
-    const n = await rows.count();
-    seen = [];
-    for (let i = 0; i < n; i++) {
-      const row = rows.nth(i);
-      const text = await rowLabel(row).catch(() => '');
-      seen.push(text);
-      // The row by its label, not by its place: rows added or sorted in meanwhile (commands registering, completions
-      // arriving) move a place to another row.
-      if (matches(text))
-        return rows
-          .filter({ has: row.page().locator('.label-name', { hasText: wholeText(text) }) })
-          .or(rows.filter({ hasText: wholeText(text) }))
-          .first();
-    }
+    // Every visible row's label in one pass in the page. Read row by row, a row the list removed between the count
+    // and the read made the read wait for it for the page's whole default timeout: VS Code 1.139 redraws a pick whose
+    // items a search replaces (Browse MCP Registry) just then, and the wait ran out on rows that were gone.
+    seen = await rows.evaluateAll((elements) =>
+      elements.map((element) =>
+        ((element.querySelector('.label-name') ?? element).textContent ?? '').replace(/\s+/g, ' ').trim(),
+      ),
+    );
+    // The row by its label, not by its place: rows added or sorted in meanwhile (commands registering, completions
+    // arriving) move a place to another row.
+    const text = seen.find(matches);
+    if (text !== undefined)
+      return rows
+        .filter({ has: page.locator('.label-name', { hasText: wholeText(text) }) })
+        .or(rows.filter({ hasText: wholeText(text) }))
+        .first();
     await sleep(150);
   }
   throw new Error(
