@@ -241,6 +241,14 @@ export function configSuite(vscode: VscodeApi): Suite {
         'fixture-a left the view',
       );
       assert(item.command, 'the error row has no Open action');
+      // The file was written behind VS Code's back (a person saves it from the editor): VS Code 1.139 can still hold
+      // the text it had before when Open reveals the line, and a line past that text's end is revealed at its last
+      // line. Open comes once VS Code reads the broken save, as it would after a person's save.
+      await waitUntil(
+        'VS Code to read the broken save of mcp.json',
+        async () => ((await vscode.workspace.openTextDocument(configFile())).getText() === broken ? true : undefined),
+        10_000,
+      );
       await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
       const editor = await waitUntil(
         'mcp.json open in an editor',
