@@ -35,9 +35,9 @@ case "$CODE_SERVER_VERSION" in
   *) NODE_NEEDED=22 ;;
 esac
 NODE_DIR="$DEST/node"
-# The native modules of lib/vscode to rebuild; native-watchdog is no longer shipped from 4.139 on.
+# The native modules of lib/vscode to rebuild; the extension host's watchdog is added once lib/vscode is installed, by
+# the name this version ships it under (native-watchdog in 4.100, @vscode/native-watchdog in 4.139).
 NATIVE_MODULES=(kerberos node-pty @parcel/watcher @vscode/deviceid @vscode/spdlog)
-[[ "$NODE_NEEDED" == 24 ]] || NATIVE_MODULES=(kerberos native-watchdog "${NATIVE_MODULES[@]:1}")
 
 START_TS=$(date +%s)
 CURRENT_STEP="startup"
@@ -165,6 +165,9 @@ step "npm rebuild argon2"
 
 step "npm install (lib/vscode)"
 (cd "$PKG/lib/vscode" && npm install --omit=dev --ignore-scripts --no-package-lock >&2)
+for watchdog in native-watchdog @vscode/native-watchdog; do
+  [[ ! -d "$PKG/lib/vscode/node_modules/$watchdog" ]] || NATIVE_MODULES+=("$watchdog")
+done
 step "npm rebuild native modules of lib/vscode"
 # JOBS: node-gyp compiles each module with as many make jobs as there are cores (one by default).
 (cd "$PKG/lib/vscode" && JOBS=max npm_config_yes=true npm rebuild "${NATIVE_MODULES[@]}" >&2)
