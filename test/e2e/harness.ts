@@ -1304,6 +1304,22 @@ export async function webviewFrame(
   });
 }
 
+/**
+ * Closes the modal editor if one is up, as a person does (its Close button, else Escape), and waits until it is gone.
+ * VS Code 1.139 opens some editors (settings.json: `workbench.editor.useModal`, default "some") over the whole
+ * workbench instead of in a tab, and the side bar under it takes no click until it is closed; 1.100 has none.
+ */
+export async function closeModalEditor(page: Page, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+  const modal = page.locator('.modal-editor-part').filter({ visible: true }).first();
+  if ((await modal.count()) === 0) return;
+  await waitFor(page, 'the modal editor to close', async () => {
+    const close = modal.locator('.action-label[aria-label^="Close"]').first();
+    if ((await close.count()) > 0) await close.click();
+    else await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden', timeout: timeoutMs });
+  });
+}
+
 /** Waits for VS Code's modal dialog, clicks the button labelled `button`, and returns the dialog's text. */
 export async function answerDialog(page: Page, button: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<string> {
   return waitFor(page, `the dialog with "${button}"`, async () => {
