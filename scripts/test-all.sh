@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: every test, what CI runs after `npm ci` (.ci/run). Phase by phase, timed:
 #   build; typecheck, lint and the formatter check side by side; the two VSIXes packaged;
-#   then the VS Code suites (integration + end to end), with the unit, component and conformance suites beside them.
+#   then the VS Code suites (integration + end to end) in the newest VS Code and then in the minimum one, with the unit,
+#   component and conformance suites beside them.
 # Why beside: the VS Code suites spend most of their time waiting on a browser, a server or a person's step (about one
 # of the machine's two cores busy on average), and so do the unit and component tests (one file at a time: see below): one
 # after the other they left a core idle for ten minutes. Every test owns what it touches (ports the kernel picks,
@@ -67,7 +68,7 @@ export MCP_PRODUCT_VSIX="$(sed -n 1p test-results/vsixes.txt)"
 export MCP_E2E_VSIX="$(sed -n 2p test-results/vsixes.txt)"
 export MCP_INTEGRATION_VSIX="$MCP_E2E_VSIX"
 
-rm -f test-results/{unit,component,conformance,vscode}.{log,rc,took}
+rm -f test-results/{unit,component,conformance,vscode,vscode-newest,vscode-minimum}.{log,rc,took}
 # One after the other, beside the VS Code suites; each writes its exit code and its time. The unit tests (in-process,
 # test/unit/) and the component tests (they start processes, test/component/) run one file at a time here
 # (MCP_UNIT_CONCURRENCY=1, read by scripts/test-node.sh for both). Measured when they were one run (the CPU table
@@ -89,7 +90,15 @@ beside() {
 beside_pid=$!
 echo
 echo "=== unit, component, then conformance: beside the VS Code suites, into test-results/unit.log, component.log and conformance.log ==="
-phase "VS Code suites" bash -c 'set -o pipefail; npm run test:vscode 2>&1 | tee test-results/vscode.log'
+# The VS Code suites (integration and every e2e file) run twice, one VS Code after the other, never retried: first in the
+# newest code-server on the npm registry (4.139.1 = VS Code 1.139, what people run), then in the minimum VS Code the
+# manifest claims (4.100.3 = VS Code 1.100). The second run has the machine to itself once the unit, component and
+# conformance runs beside the first have ended; measured together they keep CI well within its 30 minutes.
+# MCP_E2E_VSCODES=newest (or minimum) runs only that one locally.
+for vscode in ${MCP_E2E_VSCODES:-newest minimum}; do
+  phase "VS Code suites ($vscode)" env MCP_E2E_VSCODE="$vscode" \
+    bash -c 'set -o pipefail; npm run test:vscode 2>&1 | tee "test-results/vscode-$MCP_E2E_VSCODE.log"'
+done
 wait "$beside_pid"
 for suite in unit component conformance; do
   rc="$(cat "test-results/$suite.rc" 2>/dev/null || echo "missing")"
@@ -123,5 +132,6 @@ if [[ -n $leftovers ]]; then
 fi
 summary
 [[ ${#failed_phases[@]} -eq 0 ]] || echo "failed: ${failed_phases[*]}"
-echo "tests: $(count pass test-results/{unit,component,conformance,vscode}.log) passed, $(count fail test-results/{unit,component,conformance,vscode}.log) failed"
+logs=(test-results/{unit,component,conformance}.log test-results/vscode-*.log)
+echo "tests: $(count pass "${logs[@]}") passed, $(count fail "${logs[@]}") failed"
 [[ ${#failed_phases[@]} -eq 0 ]]

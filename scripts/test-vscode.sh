@@ -12,8 +12,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 began=$(date +%s)
 took() { echo "=== test-vscode: $1 took $(( $(date +%s) - began ))s ===" >&2; began=$(date +%s); }
-bash scripts/prepare-code-server.sh >/dev/null
-took "prepare code-server"
+# MCP_E2E_VSCODE (minimum, the default, or newest) says which VS Code the suites run in (test/e2e/harness.ts).
+case "${MCP_E2E_VSCODE:-minimum}" in
+  minimum) code_server=4.100.3 ;;
+  newest) code_server=4.139.1 ;;
+  *) echo "test-vscode: MCP_E2E_VSCODE must be minimum or newest, not '$MCP_E2E_VSCODE'" >&2; exit 2 ;;
+esac
+bash scripts/prepare-code-server.sh "$code_server" >/dev/null
+took "prepare code-server $code_server"
 if [[ -n "${MCP_PRODUCT_VSIX:-}" && -f "${MCP_PRODUCT_VSIX}" && -n "${MCP_E2E_VSIX:-}" && -f "${MCP_E2E_VSIX}" ]]; then
   product="$MCP_PRODUCT_VSIX" testBuild="$MCP_E2E_VSIX"
 else

@@ -306,7 +306,11 @@ test(
         return tabs.length === 2 && tabs[copyIndex]?.shown ? true : undefined;
       });
       // Its tab's X: the webview is gone, so the app cannot be told; the host side ends and says so in the log.
-      await appTabs.nth(copyIndex).locator('.codicon-close').click();
+      // The tab's own Close action: its icon is codicon-close in VS Code 1.100, codicon-close-small in 1.139.
+      await appTabs
+        .nth(copyIndex)
+        .locator('.tab-actions .action-label:is(.codicon-close, .codicon-close-small)')
+        .click();
       await waitUntil('the log to say the closed tab ended the app', () =>
         /app of show_panel: its tab was closed, so the app was not told \(its frame is gone\); 0 request\(s\) in flight cancelled/.test(
           session?.extensionLog('MCP Workbench apps') ?? '',

@@ -140,7 +140,7 @@ test(
         (await row(page, 'get-sum').isVisible()) ? undefined : true,
       );
 
-      // Resources: expand the group, click a document; it opens in a read-only mcp-resource: editor.
+      // Resources: expand the group, click a document; it opens in a read-only mcp-workbench-resource: editor.
       await clickUncovered(page, await waitForRow(page, 'Resources'));
       await clickUncovered(page, await waitForRow(page, 'architecture.md'));
       const text = await waitForEditorText(page, 'the resource in an editor', 'Everything Server');

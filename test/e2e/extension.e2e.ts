@@ -20,6 +20,7 @@ import {
   quickPick,
   runPickerCommand,
   screenshot,
+  serverRowText,
   waitFor,
   waitForNotification,
   waitForRows,
@@ -202,8 +203,9 @@ test('MCP Workbench in real VS Code: servers view, start, call tool, stop', { ti
       (rows) => rows.includes(STDIO_SERVER) && rows.includes(HTTP_SERVER),
     );
     assert.ok(afterReload.includes('echo'), `the HTTP server should still be running: ${JSON.stringify(afterReload)}`);
-    // The bad entry stays in the view as an error row of its own (it has no server: nothing can start it).
+    // The bad entry stays where its server would be, as a row that says why it is not loaded (no server behind it).
     assert.ok(afterReload.includes('broken'), JSON.stringify(afterReload));
+    assert.match(await serverRowText(page, 'broken'), /not loaded: /);
     await screenshot(page, 'ext-07-config-problem');
   } finally {
     // 6. Nothing this test started may survive it.

@@ -1,7 +1,9 @@
 /**
- * End-to-end harness: a real VS Code (code-server 4.100.3 = VS Code 1.100.3, server + web workbench)
- * driven from Debian's Chromium through playwright-core. Works offline (see
- * scripts/prepare-code-server.sh, which prepares code-server into a cache outside the repository).
+ * End-to-end harness: a real VS Code (code-server, server + web workbench) driven from Debian's Chromium through
+ * playwright-core. Works offline (see scripts/prepare-code-server.sh, which prepares code-server into a cache outside
+ * the repository). Which VS Code: MCP_E2E_VSCODE=minimum (code-server 4.100.3 = VS Code 1.100.3, the minimum the
+ * manifest claims; the default) or newest (code-server 4.139.1 = VS Code 1.139.1, on the Node 24 the preparation puts
+ * beside it); see vscodeVersion().
  *
  * Every wait is bounded; every failure throws an Error that says what was being waited for and
  * where the last screenshot is. Nothing is skipped silently.
@@ -151,6 +153,41 @@ function killGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Which VS Code
+// ---------------------------------------------------------------------------------------------------
+
+/** The VS Code versions the suites run in: the minimum the manifest claims, and the newest code-server on npm. */
+export const VSCODE_VERSIONS = {
+  minimum: { codeServer: '4.100.3', vscode: '1.100.3' },
+  newest: { codeServer: '4.139.1', vscode: '1.139.1' },
+} as const;
+
+export type VsCodeChoice = keyof typeof VSCODE_VERSIONS;
+
+export interface VsCodeVersion {
+  /** Which of VSCODE_VERSIONS (MCP_E2E_VSCODE). */
+  choice: VsCodeChoice;
+  /** The code-server release (the npm package's version). */
+  codeServer: string;
+  /** The VS Code it bundles, e.g. "1.139.1". */
+  vscode: string;
+  /** VS Code's minor version (100, 139): what a test compares to branch on a real difference between the two. */
+  minor: number;
+}
+
+/**
+ * The VS Code this run drives, from MCP_E2E_VSCODE (minimum | newest; default minimum). A test branches on it only
+ * where the two VS Codes really differ (a dialog's buttons, a view's markup), never to skip a check.
+ */
+export function vscodeVersion(): VsCodeVersion {
+  const raw = process.env.MCP_E2E_VSCODE?.trim() || 'minimum';
+  if (raw !== 'minimum' && raw !== 'newest')
+    throw new Error(`e2e: MCP_E2E_VSCODE must be "minimum" or "newest", not ${JSON.stringify(raw)}`);
+  const { codeServer, vscode } = VSCODE_VERSIONS[raw];
+  return { choice: raw, codeServer, vscode, minor: Number(vscode.split('.')[1]) };
+}
+
+// ---------------------------------------------------------------------------------------------------
 // code-server preparation and extension installation
 // ---------------------------------------------------------------------------------------------------
 
@@ -161,10 +198,11 @@ function killGroup(pgid: number | undefined, signal: NodeJS.Signals): void {
 export async function prepareCodeServer(options: { timeoutMs?: number } = {}): Promise<string> {
   const timeoutMs = options.timeoutMs ?? 15 * 60_000;
   const started = Date.now();
-  const result = await runProcess('bash', [PREPARE_SCRIPT], {
+  const { codeServer } = vscodeVersion();
+  const result = await runProcess('bash', [PREPARE_SCRIPT, codeServer], {
     cwd: REPO_ROOT,
     timeoutMs,
-    what: 'preparing code-server (scripts/prepare-code-server.sh)',
+    what: `preparing code-server ${codeServer} (scripts/prepare-code-server.sh)`,
     echo: true,
   });
   if (result.code !== 0) {
@@ -194,6 +232,16 @@ async function packageDir(): Promise<string> {
     cachedPackageDir = await prepareCodeServer();
   }
   return cachedPackageDir;
+}
+
+/**
+ * The Node that runs code-server: the one scripts/prepare-code-server.sh put beside it (<cache>/code-server-<version>/
+ * node, from the npm registry, when that code-server needs another Node than the machine's: 4.139.1 needs 24), else
+ * the Node running the tests. The extension host is forked from it, so the extension runs on it too.
+ */
+export function codeServerNode(pkg: string): string {
+  const own = path.join(path.dirname(pkg), 'node', 'bin', 'node');
+  return fs.existsSync(own) ? own : process.execPath;
 }
 
 /**
@@ -287,7 +335,7 @@ async function installWithCli(
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.mkdirSync(userDataDir, { recursive: true });
   const result = await runProcess(
-    process.execPath,
+    codeServerNode(pkg),
     [
       path.join(pkg, 'out', 'node', 'entry.js'),
       '--config',
@@ -537,7 +585,7 @@ export async function startCodeServer(options: StartCodeServerOptions): Promise<
   const logStream = fs.createWriteStream(logFile);
   let output = '';
   let port: number | undefined;
-  const child = spawn(process.execPath, args, {
+  const child = spawn(codeServerNode(pkg), args, {
     cwd: options.workspace,
     env: codeServerEnv(options.env, options.userDataDir),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -805,13 +853,6 @@ function wholeText(text: string): RegExp {
   return new RegExp(`^\\s*${escapeRegExp(text)}\\s*$`);
 }
 
-/** The label shown by a quick-input row (without description/detail/keybinding). */
-async function rowLabel(row: Locator): Promise<string> {
-  const label = row.locator('.label-name').first();
-  const text = (await label.count()) > 0 ? await label.textContent() : await row.textContent();
-  return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
 /** Waits until the quick input widget is visible. */
 export async function waitForQuickInput(page: Page, timeoutMs?: number): Promise<Locator> {
   const widget = page.locator(QUICK_INPUT).first();
@@ -826,22 +867,24 @@ async function findQuickInputRow(page: Page, label: string | RegExp, timeoutMs: 
   const matches = (text: string): boolean => (typeof label === 'string' ? text === label : label.test(text));
   const deadline = Date.now() + timeoutMs;
   let seen: string[] = [];
+  const rows = page.locator(QUICK_INPUT_ROWS).filter({ visible: true });
   while (Date.now() < deadline) {
-    const rows = page.locator(QUICK_INPUT_ROWS);
-    const n = await rows.count();
-    seen = [];
-    for (let i = 0; i < n; i++) {
-      const row = rows.nth(i);
-      const text = await rowLabel(row).catch(() => '');
-      seen.push(text);
-      // The row by its label, not by its place: rows added or sorted in meanwhile (commands registering, completions
-      // arriving) move a place to another row.
-      if (matches(text))
-        return rows
-          .filter({ has: row.page().locator('.label-name', { hasText: wholeText(text) }) })
-          .or(rows.filter({ hasText: wholeText(text) }))
-          .first();
-    }
+    // Every visible row's label in one pass in the page. Read row by row, a row the list removed between the count
+    // and the read made the read wait for it for the page's whole default timeout: VS Code 1.139 redraws a pick whose
+    // items a search replaces (Browse MCP Registry) just then, and the wait ran out on rows that were gone.
+    seen = await rows.evaluateAll((elements) =>
+      elements.map((element) =>
+        ((element.querySelector('.label-name') ?? element).textContent ?? '').replace(/\s+/g, ' ').trim(),
+      ),
+    );
+    // The row by its label, not by its place: rows added or sorted in meanwhile (commands registering, completions
+    // arriving) move a place to another row.
+    const text = seen.find(matches);
+    if (text !== undefined)
+      return rows
+        .filter({ has: page.locator('.label-name', { hasText: wholeText(text) }) })
+        .or(rows.filter({ hasText: wholeText(text) }))
+        .first();
     await sleep(150);
   }
   throw new Error(
@@ -1288,6 +1331,22 @@ export async function webviewFrame(
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     throw new Error(`no webview frame contains ${selector} after ${timeoutMs} ms`);
+  });
+}
+
+/**
+ * Closes the modal editor if one is up, as a person does (its Close button, else Escape), and waits until it is gone.
+ * VS Code 1.139 opens some editors (settings.json: `workbench.editor.useModal`, default "some") over the whole
+ * workbench instead of in a tab, and the side bar under it takes no click until it is closed; 1.100 has none.
+ */
+export async function closeModalEditor(page: Page, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<void> {
+  const modal = page.locator('.modal-editor-part').filter({ visible: true }).first();
+  if ((await modal.count()) === 0) return;
+  await waitFor(page, 'the modal editor to close', async () => {
+    const close = modal.locator('.action-label[aria-label^="Close"]').first();
+    if ((await close.count()) > 0) await close.click();
+    else await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden', timeout: timeoutMs });
   });
 }
 

@@ -19,11 +19,14 @@ import { VsCodeFixture } from './fixture';
 import {
   answerDialog,
   clickUncovered,
+  closeModalEditor,
   openViewContainer,
   quickPick,
   runPickerCommand,
   screenshot,
   typeInQuickInput,
+  vscodeVersion,
+  waitFor,
   waitUntil,
   wholeJsoncText,
 } from './harness';
@@ -130,11 +133,21 @@ test(
         `the shared mcp.json changed:\n${shared}`,
       );
 
+      // The entry is shown in the user settings it was written to: in VS Code 1.139 in a modal editor over the side bar,
+      // which is closed before the side bar is clicked.
+      if (vscodeVersion().minor > 100) {
+        await waitFor(page, 'settings.json in a modal editor', () =>
+          page.locator('.modal-editor-part', { hasText: 'settings.json' }).first().waitFor({ state: 'visible' }),
+        );
+        await closeModalEditor(page);
+      }
       await waitUntil('"bundle" in the Servers view', async () =>
         (await sidebarRows(page)).some((row) => row.includes('bundle')) ? true : undefined,
       );
       // The person's own server: it starts when they ask, without the workspace's first-start consent.
-      await clickUncovered(page, page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'bundle' }).first());
+      await waitFor(page, 'the row of "bundle" to click', () =>
+        clickUncovered(page, page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'bundle' }).first()),
+      );
       await waitUntil(
         'the tools of the added server',
         async () => ((await sidebarRows(page)).some((row) => row.includes('count')) ? true : undefined),

@@ -1,5 +1,6 @@
 /**
- * Integration tests INSIDE the extension host of a real VS Code (code-server 4.100.3 = VS Code 1.100.3).
+ * Integration tests INSIDE the extension host of a real VS Code: code-server 4.100.3 (VS Code 1.100.3) or, with
+ * MCP_E2E_VSCODE=newest, 4.139.1 (VS Code 1.139.1; see test/e2e/harness.ts).
  *
  * The suites (test/integration/suite/*.ts) are bundled to one CommonJS file; a tiny runner extension
  * (test/integration/runner/) is packaged and installed next to the product VSIX. On start-up the

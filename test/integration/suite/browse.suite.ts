@@ -68,22 +68,26 @@ export function browseSuite(vscode: VscodeApi): Suite {
     { timeoutMs: 90_000 },
   );
 
-  suite.test('Read Resource opens a text resource in a read-only mcp-resource: editor with its language', async () => {
-    const resource = (await offerings()).resources.find((r) => r.mimeType === 'text/markdown');
-    assert(resource, 'no text/markdown resource listed');
-    await vscode.commands.executeCommand('mcpWorkbench.readResource', {
-      kind: 'resource',
-      controller: everything(),
-      resource,
-    });
-    const document = await waitUntil(`document for ${resource.uri}`, () =>
-      vscode.workspace.textDocuments.find(
-        (d) => d.uri.scheme === 'mcp-resource' && new URLSearchParams(d.uri.query).get('uri') === resource.uri,
-      ),
-    );
-    assert(document.getText().length > 0, 'the resource document is empty');
-    assertEqual(document.languageId, 'markdown', 'language of a text/markdown resource');
-  });
+  suite.test(
+    'Read Resource opens a text resource in a read-only mcp-workbench-resource: editor with its language',
+    async () => {
+      const resource = (await offerings()).resources.find((r) => r.mimeType === 'text/markdown');
+      assert(resource, 'no text/markdown resource listed');
+      await vscode.commands.executeCommand('mcpWorkbench.readResource', {
+        kind: 'resource',
+        controller: everything(),
+        resource,
+      });
+      const document = await waitUntil(`document for ${resource.uri}`, () =>
+        vscode.workspace.textDocuments.find(
+          (d) =>
+            d.uri.scheme === 'mcp-workbench-resource' && new URLSearchParams(d.uri.query).get('uri') === resource.uri,
+        ),
+      );
+      assert(document.getText().length > 0, 'the resource document is empty');
+      assertEqual(document.languageId, 'markdown', 'language of a text/markdown resource');
+    },
+  );
 
   suite.test(
     'a template is expanded with values the server completes, and a blob resource shows a hex summary',
@@ -116,7 +120,8 @@ export function browseSuite(vscode: VscodeApi): Suite {
       });
       await documentWhere(
         'the blob resource summary',
-        (t, uri) => uri.startsWith('mcp-resource:') && t.includes('Binary content:') && t.includes('00000000  '),
+        (t, uri) =>
+          uri.startsWith('mcp-workbench-resource:') && t.includes('Binary content:') && t.includes('00000000  '),
       );
     },
   );

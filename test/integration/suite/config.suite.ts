@@ -241,6 +241,14 @@ export function configSuite(vscode: VscodeApi): Suite {
         'fixture-a left the view',
       );
       assert(item.command, 'the error row has no Open action');
+      // The file was written behind VS Code's back (a person saves it from the editor): VS Code 1.139 can still hold
+      // the text it had before when Open reveals the line, and a line past that text's end is revealed at its last
+      // line. Open comes once VS Code reads the broken save, as it would after a person's save.
+      await waitUntil(
+        'VS Code to read the broken save of mcp.json',
+        async () => ((await vscode.workspace.openTextDocument(configFile())).getText() === broken ? true : undefined),
+        10_000,
+      );
       await vscode.commands.executeCommand(item.command.command, ...(item.command.arguments ?? []));
       const editor = await waitUntil(
         'mcp.json open in an editor',
@@ -903,10 +911,14 @@ export function configSuite(vscode: VscodeApi): Suite {
     async () => {
       const config = requireApi().config;
       const chat = () => vscode.workspace.getConfiguration('chat.mcp');
+      // The switch of VS Code's own client: chat.mcp.enabled in VS Code 1.100, chat.mcp.access ('none' | 'registry' |
+      // 'all') in 1.139, which migrates the old key and no longer registers it (the two VS Codes the suites run in).
+      const modern = Number(vscode.version.split('.')[1]) > 100;
+      const key = modern ? 'access' : 'enabled';
       assertEqual(
-        chat().inspect<boolean>('enabled')?.defaultValue,
-        true,
-        "VS Code 1.100's default for chat.mcp.enabled",
+        chat().inspect<boolean | string>(key)?.defaultValue,
+        modern ? 'all' : true,
+        `VS Code ${vscode.version}'s default for chat.mcp.${key}`,
       );
       config.clearNotifications();
       const isNotice = (message: string) => message.startsWith("VS Code's own MCP support is also on");
@@ -924,9 +936,9 @@ export function configSuite(vscode: VscodeApi): Suite {
         );
         assertEqual(shown[0].actions[0], "Turn Off VS Code's MCP for This Workspace", 'first action of the notice');
         assertEqual(
-          chat().inspect<boolean>('enabled')?.workspaceValue,
-          false,
-          'chat.mcp.enabled in the workspace settings',
+          chat().inspect<boolean | string>(key)?.workspaceValue,
+          modern ? 'none' : false,
+          `chat.mcp.${key} in the workspace settings`,
         );
         assertEqual(
           await config.recheckBuiltInMcpNotice(),
@@ -935,7 +947,7 @@ export function configSuite(vscode: VscodeApi): Suite {
         );
       } finally {
         config.answerNotifications(undefined);
-        await chat().update('enabled', undefined, vscode.ConfigurationTarget.Workspace);
+        await chat().update(key, undefined, vscode.ConfigurationTarget.Workspace);
       }
     },
   );

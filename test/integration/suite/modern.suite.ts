@@ -134,7 +134,11 @@ function modernSuiteOver(vscode: VscodeApi, transport: ModernTransport): Suite {
   const resourceDocument = (): vscodeTypes.TextDocument | undefined =>
     vscode.workspace.textDocuments.find((d) => {
       const query = new URLSearchParams(d.uri.query);
-      return d.uri.scheme === 'mcp-resource' && query.get('uri') === GREETING && query.get('server') === modern().id;
+      return (
+        d.uri.scheme === 'mcp-workbench-resource' &&
+        query.get('uri') === GREETING &&
+        query.get('server') === modern().id
+      );
     });
   const cancelledCount = async (): Promise<number> =>
     Number(textOf(await modern().callTool('cancelled_count', {}, {})));

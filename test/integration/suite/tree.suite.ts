@@ -1,6 +1,6 @@
 /**
  * The Servers view through the TreeDataProvider the extension registers (exported as `api.tree`): group nodes per
- * declared capability, annotation badges on tools, the origin in the server tooltip, and an open `mcp-resource:`
+ * declared capability, annotation badges on tools, the origin in the server tooltip, and an open `mcp-workbench-resource:`
  * document refreshing when a subscribed resource changes (server-everything's `toggle-subscriber-updates` makes it
  * send `notifications/resources/updated` every 5 seconds for each subscribed URI).
  */
@@ -348,7 +348,9 @@ export function treeSuite(vscode: VscodeApi): Suite {
       });
       const document = await waitUntil('the dynamic resource document', () =>
         vscode.workspace.textDocuments.find(
-          (d) => d.uri.scheme === 'mcp-resource' && d.getText().startsWith('Resource 7: This is a plaintext resource'),
+          (d) =>
+            d.uri.scheme === 'mcp-workbench-resource' &&
+            d.getText().startsWith('Resource 7: This is a plaintext resource'),
         ),
       );
       const uri = new URLSearchParams(document.uri.query).get('uri');

@@ -8,10 +8,13 @@ import { hexSummary, languageForResource } from '../../platform/ui/mimeLanguage'
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import { resourceTabName } from './resourceTabName';
 
-const RESOURCE_SCHEME = 'mcp-resource';
+// Not 'mcp-resource': VS Code 1.139's own MCP client registers a file system for that scheme, and a file system wins
+// over a content provider, so VS Code opened our resource documents through its own (which knows none of our servers)
+// and failed with "Unable to resolve nonexistent file".
+const RESOURCE_SCHEME = 'mcp-workbench-resource';
 
 /**
- * `mcp-resource:/<server>/<tab name>?server=<id>&uri=<resource URI>`: the path only names the tab (see
+ * `mcp-workbench-resource:/<server>/<tab name>?server=<id>&uri=<resource URI>`: the path only names the tab (see
  * resourceTabName.ts: a template read of `…/blob/1` is "blob-1.bin", not a bare "1").
  */
 function resourceDocumentUri(controller: ServerController, resourceUri: string, mimeType?: string): vscode.Uri {

@@ -1,5 +1,5 @@
 /**
- * The tab name of a resource document (the last segment of its `mcp-resource:` path, which cannot hold a slash):
+ * The tab name of a resource document (the last segment of its `mcp-workbench-resource:` path, which cannot hold a slash):
  * the resource's last URI segment; when that has no extension (a template read of `…/text/1`), the segment before
  * it joins it ("text-1") and the MIME type's usual extension follows ("text-1.txt"), so the tab reads as a file name
  * instead of "1 (text∕plain)" with a slash look-alike. No vscode import: unit-tested.

@@ -4,7 +4,13 @@ import { notify } from '../../platform/ui/notifications';
 
 /** VS Code's own MCP support (1.99+): on, it reads the same `.vscode/mcp.json` and may start the same servers. */
 const BUILT_IN_MCP_SECTION = 'chat.mcp';
-const BUILT_IN_MCP_ENABLED = 'enabled';
+/**
+ * The setting that turns it on or off. VS Code 1.99 to 1.10x: `chat.mcp.enabled` (a boolean). Later ones (1.139
+ * checked) replaced it by `chat.mcp.access` ('none' | 'registry' | 'all', default 'all') and migrate the old key, which
+ * they no longer register: read as before, VS Code's client looked off there, the notice never came, and Turn Off wrote
+ * a key those VS Codes do not read.
+ */
+type BuiltInMcpSwitch = { key: 'access'; off: 'none' } | { key: 'enabled'; off: false };
 const SHOWN_KEY = 'mcpWorkbench.builtInMcpNoticeShown';
 
 export type BuiltInMcpNoticeOutcome = 'not-needed' | 'already-shown' | 'turned-off' | 'kept-both' | 'dismissed';
@@ -41,10 +47,11 @@ export class BuiltInMcpNotice {
       turnOff,
       keep,
     );
-    if (choice === turnOff) {
+    const builtIn = builtInMcpSwitch();
+    if (choice === turnOff && builtIn) {
       await vscode.workspace
         .getConfiguration(BUILT_IN_MCP_SECTION)
-        .update(BUILT_IN_MCP_ENABLED, false, vscode.ConfigurationTarget.Workspace);
+        .update(builtIn.key, builtIn.off, vscode.ConfigurationTarget.Workspace);
       return 'turned-off';
     }
     return choice === keep ? 'kept-both' : 'dismissed';
@@ -57,7 +64,28 @@ export class BuiltInMcpNotice {
   }
 }
 
-/** undefined when this VS Code has no MCP support (the setting is not registered): nothing to warn about. */
+/** Which setting this VS Code registers (it has a default), or undefined when it has no MCP support. */
+function builtInMcpSwitch(): BuiltInMcpSwitch | undefined {
+  const section = vscode.workspace.getConfiguration(BUILT_IN_MCP_SECTION);
+  if (section.inspect<string>('access')?.defaultValue !== undefined) return { key: 'access', off: 'none' };
+  if (section.inspect<boolean>('enabled')?.defaultValue !== undefined) return { key: 'enabled', off: false };
+  return undefined;
+}
+
+/** False when this VS Code has no MCP support (neither setting is registered): nothing to warn about. */
 function builtInMcpEnabled(): boolean {
-  return vscode.workspace.getConfiguration(BUILT_IN_MCP_SECTION).get<boolean>(BUILT_IN_MCP_ENABLED) === true;
+  const builtIn = builtInMcpSwitch();
+  const section = vscode.workspace.getConfiguration(BUILT_IN_MCP_SECTION);
+  switch (builtIn?.key) {
+    case 'access':
+      return section.get<string>('access') !== 'none';
+    case 'enabled':
+      return section.get<boolean>('enabled') === true;
+    case undefined:
+      return false;
+    default: {
+      const unknown: never = builtIn;
+      throw new Error(`unknown switch ${JSON.stringify(unknown)}`);
+    }
+  }
 }
