@@ -11,6 +11,7 @@ import { DisposableStore } from '../../protocol/disposable';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
 import { maskSecrets, maskText } from '../secrets';
 import { createAgentServer, type AgentServerContext } from './agentServer';
+import { GatewayAgents } from './agents';
 import type { GatewayHostRelay } from './hostRelay';
 import { RequestLimiter } from './limiter';
 import type { GatewayUpstream } from './upstream';
@@ -64,6 +65,8 @@ export class Gateway {
   private readonly subscribers = new Map<string, Set<AgentSession>>();
   private readonly sweep: ReturnType<typeof setInterval>;
   private closed = false;
+  /** The 2025 agents with an open session (their clientInfo), for a host to list and disconnect. */
+  readonly agents = new GatewayAgents();
 
   constructor(private readonly options: GatewayOptions) {
     this.modern = createMcpHandler(() => createAgentServer(this.agentContext(undefined)), {
@@ -121,6 +124,10 @@ export class Gateway {
     holder.session = session;
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.forget(transport.sessionId);
+    };
+    server.oninitialized = () => {
+      const id = transport.sessionId;
+      if (id !== undefined && this.sessions.has(id)) this.agents.add(id, server.getClientVersion());
     };
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody });
@@ -243,10 +250,17 @@ export class Gateway {
     await session.server.close().catch(() => undefined);
   }
 
+  /** Ends one agent's session (the Servers view's Disconnect); its next request gets 404 and may start anew. */
+  async disconnect(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (session) await this.endSession(id, session);
+  }
+
   private forget(id: string): void {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    this.agents.remove(id);
     for (const uri of [...session.subscriptions]) void this.unsubscribe(session, uri).catch(() => undefined);
   }
 
