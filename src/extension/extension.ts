@@ -3,6 +3,7 @@ import { appsFeature } from './features/apps';
 import { configFeature } from './features/config';
 import { devFeature } from './features/dev';
 import { elicitationFeature } from './features/elicitation';
+import { gatewayFeature } from './features/gateway';
 import { historyFeature } from './features/history';
 import { promptsFeature } from './features/prompts';
 import { protocolViewFeature } from './features/protocolView';
@@ -49,6 +50,7 @@ const FEATURES = {
   testing: testingFeature,
   dev: devFeature,
   apps: appsFeature,
+  gateway: gatewayFeature,
   serversView: serversViewFeature,
 };
 type Features = typeof FEATURES;

@@ -52,6 +52,10 @@ export const COMMAND_IDS = [
   // Recorded sessions as tests (issue 20)
   'mcpWorkbench.saveHistoryAsTest',
   'mcpWorkbench.rerecordTestStep',
+  // The gateway in VS Code (issue 37)
+  'mcpWorkbench.connectAnotherClient',
+  'mcpWorkbench.chooseChatRoute',
+  'mcpWorkbench.disconnectAgent',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -27,6 +27,7 @@ export const serversViewFeature = defineFeature({
       services.get('skillsSection'),
       startHint,
       expandToStart,
+      services.get('agentsSection'),
     );
     const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, {
       treeDataProvider: afterFirstLoad(tree, loader.firstLoad),

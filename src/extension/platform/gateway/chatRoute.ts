@@ -1,0 +1,47 @@
+import * as vscode from 'vscode';
+
+/**
+ * How VS Code's chat reaches this workspace's `.vscode/mcp.json` servers, decided once per workspace:
+ * - `workbench`: through this extension's gateways (one process per server, the workbench's client carries the calls);
+ * - `vscode`: as before, VS Code runs its own copy from the file.
+ * Undecided counts as `vscode`: nothing changes until the person chooses.
+ */
+export type ChatRoute = 'workbench' | 'vscode';
+
+const ROUTE_KEY = 'mcpWorkbench.chatRoute';
+
+/** The workspace's choice (workspaceState), with a change event for the chat provider. */
+export class ChatRouteChoice implements vscode.Disposable {
+  private readonly changeEmitter = new vscode.EventEmitter<ChatRoute>();
+  readonly onDidChange = this.changeEmitter.event;
+
+  constructor(private readonly state: vscode.Memento) {}
+
+  /** The choice, or undefined when the person has not made it in this workspace. */
+  get decided(): ChatRoute | undefined {
+    const stored = this.state.get<unknown>(ROUTE_KEY);
+    return stored === 'workbench' || stored === 'vscode' ? stored : undefined;
+  }
+
+  get route(): ChatRoute {
+    return this.decided ?? 'vscode';
+  }
+
+  async choose(route: ChatRoute): Promise<void> {
+    await this.state.update(ROUTE_KEY, route);
+    this.changeEmitter.fire(route);
+  }
+
+  dispose(): void {
+    this.changeEmitter.dispose();
+  }
+}
+
+/**
+ * Whether this VS Code lets an extension give chat its MCP servers (`lm.registerMcpServerDefinitionProvider`, 1.101+).
+ * On older versions (1.100, code-server 4.100) there is no route through the workbench to offer.
+ */
+export function chatProviderApiAvailable(): boolean {
+  const lm = (vscode as unknown as { lm?: { registerMcpServerDefinitionProvider?: unknown } }).lm;
+  return typeof lm?.registerMcpServerDefinitionProvider === 'function';
+}
