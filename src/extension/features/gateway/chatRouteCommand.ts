@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { chatProviderApiAvailable, type ChatRoute, type ChatRouteChoice } from '../../platform/gateway/chatRoute';
+import type { ChatRoute, ChatRouteChoice } from '../../platform/gateway/chatRoute';
 
 /** The two ways chat can reach this workspace's servers, worded for a pick and for the notice. */
 export function chatRouteLabels(): Record<ChatRoute, string> {
@@ -11,7 +11,7 @@ export function chatRouteLabels(): Record<ChatRoute, string> {
 
 /** Choose How Chat Reaches Servers…: the workspace's choice, changeable at any time. */
 export async function chooseChatRoute(choice: ChatRouteChoice): Promise<void> {
-  if (!chatProviderApiAvailable()) {
+  if (!choice.available) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
         "This version of VS Code cannot take MCP servers from an extension (VS Code 1.101 or later can): chat runs VS Code's own copy of .vscode/mcp.json's servers.",

@@ -1,11 +1,22 @@
 import * as vscode from 'vscode';
-import { chatProviderApiAvailable } from '../../platform/gateway/chatRoute';
 import { defineFeature } from '../../platform/feature';
 import { startWithFeedback } from '../../platform/servers/startServer';
 import { AgentsSection, type AgentsTreeNode } from './agentsSection';
 import { CHAT_PROVIDER_ID, WorkbenchMcpProvider, mcpApiOf, type ChatServer } from './chatProvider';
 import { chooseChatRoute } from './chatRouteCommand';
 import { connectAnotherClient } from './connectClient';
+
+/**
+ * Registers the provider, or returns undefined where VS Code refuses it: 1.100 has an earlier form of the API, which
+ * throws for a provider contributed as `mcpServerDefinitionProviders` (it wanted `modelContextServerCollections`).
+ */
+function register(registration: () => vscode.Disposable): vscode.Disposable | undefined {
+  try {
+    return registration();
+  } catch {
+    return undefined;
+  }
+}
 
 /** Context key: this VS Code has the MCP provider API (1.101+), so the chat-route command is offered. */
 const API_CONTEXT_KEY = 'mcpWorkbench.chatProviderApi';
@@ -25,7 +36,7 @@ export const gatewayFeature = defineFeature({
     const api = mcpApiOf(vscode);
     let provider: WorkbenchMcpProvider | undefined;
     if (api) {
-      provider = new WorkbenchMcpProvider({
+      const candidate = new WorkbenchMcpProvider({
         api,
         servers: () =>
           manager.servers.map((controller): ChatServer => ({
@@ -47,14 +58,24 @@ export const gatewayFeature = defineFeature({
         },
         externalUri: async (url) => vscode.env.asExternalUri(vscode.Uri.parse(url)),
       });
-      own(
-        provider,
-        api.lm.registerMcpServerDefinitionProvider(CHAT_PROVIDER_ID, provider),
-        manager.onDidChangeServers(() => provider?.fireChanged()),
-        chatRoute.onDidChange(() => provider?.fireChanged()),
-      );
+      const registration = register(() => api.lm.registerMcpServerDefinitionProvider(CHAT_PROVIDER_ID, candidate));
+      if (registration) {
+        provider = candidate;
+        chatRoute.available = true;
+        own(
+          candidate,
+          registration,
+          manager.onDidChangeServers(() => candidate.fireChanged()),
+          chatRoute.onDidChange(() => candidate.fireChanged()),
+        );
+      } else {
+        candidate.dispose();
+        platform.ownLog.info(
+          "VS Code's chat does not take MCP servers from extensions here; the gateway serves other clients only",
+        );
+      }
     }
-    void vscode.commands.executeCommand('setContext', API_CONTEXT_KEY, chatProviderApiAvailable());
+    void vscode.commands.executeCommand('setContext', API_CONTEXT_KEY, chatRoute.available);
 
     return {
       commands: {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerEntry } from '../../platform/config/serverEntry';
-import { chatProviderApiAvailable, type ChatRouteChoice } from '../../platform/gateway/chatRoute';
+import type { ChatRouteChoice } from '../../platform/gateway/chatRoute';
 import { notify } from '../../platform/ui/notifications';
 
 /** VS Code's own MCP support (1.99+): on, it reads the same `.vscode/mcp.json` and may start the same servers. */
@@ -36,7 +36,6 @@ export class BuiltInMcpNotice {
   constructor(
     private readonly state: vscode.Memento,
     private readonly chatRoute?: ChatRouteChoice,
-    private readonly providerApi: () => boolean = chatProviderApiAvailable,
   ) {
     this.shown = state.get<boolean>(SHOWN_KEY, false);
   }
@@ -47,7 +46,7 @@ export class BuiltInMcpNotice {
     if (this.shown) return 'already-shown';
     this.shown = true;
     await this.state.update(SHOWN_KEY, true);
-    if (this.chatRoute && this.providerApi()) return this.askRoute(this.chatRoute);
+    if (this.chatRoute?.available) return this.askRoute(this.chatRoute);
     const turnOff = vscode.l10n.t("Turn Off VS Code's MCP for This Workspace");
     const keep = vscode.l10n.t('Keep Both');
     const choice = await notify(

@@ -15,6 +15,12 @@ export class ChatRouteChoice implements vscode.Disposable {
   private readonly changeEmitter = new vscode.EventEmitter<ChatRoute>();
   readonly onDidChange = this.changeEmitter.event;
 
+  /**
+   * Whether chat can reach servers through the workbench here: set by the gateway feature once VS Code took its
+   * server definition provider (1.101+; 1.100 has an earlier form of the API that refuses this extension's contribution).
+   */
+  available = false;
+
   constructor(private readonly state: vscode.Memento) {}
 
   /** The choice, or undefined when the person has not made it in this workspace. */
@@ -35,13 +41,4 @@ export class ChatRouteChoice implements vscode.Disposable {
   dispose(): void {
     this.changeEmitter.dispose();
   }
-}
-
-/**
- * Whether this VS Code lets an extension give chat its MCP servers (`lm.registerMcpServerDefinitionProvider`, 1.101+).
- * On older versions (1.100, code-server 4.100) there is no route through the workbench to offer.
- */
-export function chatProviderApiAvailable(): boolean {
-  const lm = (vscode as unknown as { lm?: { registerMcpServerDefinitionProvider?: unknown } }).lm;
-  return typeof lm?.registerMcpServerDefinitionProvider === 'function';
 }
