@@ -74,8 +74,13 @@ export interface ChatProviderDeps {
    * it did not start (consent refused, not trusted, failed: the start said why).
    */
   startAndServe(serverId: string): Promise<ChatEndpoint | undefined>;
-  /** The URI chat connects to: the gateway's URL through `vscode.env.asExternalUri` (a remote window forwards it). */
-  externalUri(url: string): Promise<UriLike>;
+  /**
+   * The URI chat connects to: the gateway's loopback URL as it is. VS Code's client for a provided definition runs in
+   * the extension host that provided it (the remote one in a remote window: "Starting server from Remote extension
+   * host"), on the gateway's machine. `vscode.env.asExternalUri` would give the URL the person's browser or desktop
+   * reaches (code-server 4.139: its /proxy/<port>/ route), and VS Code's client never reached the gateway through it.
+   */
+  uriOf(url: string): UriLike;
 }
 
 /** Stands in for the URL while the server is not served yet: the real one comes with resolve. */
@@ -105,10 +110,10 @@ export class WorkbenchMcpProvider implements McpProviderLike, Disposable {
     for (const { server, label } of shown) {
       const served = this.deps.served(server.id);
       const definition = served
-        ? new this.deps.api.McpHttpServerDefinition(label, await this.deps.externalUri(served.url), {
+        ? new this.deps.api.McpHttpServerDefinition(label, this.deps.uriOf(served.url), {
             ...served.headers,
           })
-        : new this.deps.api.McpHttpServerDefinition(label, await this.deps.externalUri(NOT_SERVED_URL));
+        : new this.deps.api.McpHttpServerDefinition(label, this.deps.uriOf(NOT_SERVED_URL));
       this.serverOf.set(definition, server.id);
       definitions.push(definition);
     }
@@ -123,7 +128,7 @@ export class WorkbenchMcpProvider implements McpProviderLike, Disposable {
     if (id === undefined || !shown.some(({ server }) => server.id === id)) return undefined;
     const endpoint = await this.deps.startAndServe(id);
     if (!endpoint) return undefined;
-    definition.uri = await this.deps.externalUri(endpoint.url);
+    definition.uri = this.deps.uriOf(endpoint.url);
     definition.headers = { ...endpoint.headers };
     return definition;
   }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorMessage } from '../../../protocol/errors';
 import { defineFeature } from '../../platform/feature';
 import { startWithFeedback } from '../../platform/servers/startServer';
 import { AgentsSection, type AgentsTreeNode } from './agentsSection';
@@ -10,10 +11,11 @@ import { connectAnotherClient } from './connectClient';
  * Registers the provider, or returns undefined where VS Code refuses it: 1.100 has an earlier form of the API, which
  * throws for a provider contributed as `mcpServerDefinitionProviders` (it wanted `modelContextServerCollections`).
  */
-function register(registration: () => vscode.Disposable): vscode.Disposable | undefined {
+function register(registration: () => vscode.Disposable, log: (line: string) => void): vscode.Disposable | undefined {
   try {
     return registration();
-  } catch {
+  } catch (error) {
+    log(`VS Code refused the MCP server definition provider: ${errorMessage(error)}`);
     return undefined;
   }
 }
@@ -56,9 +58,12 @@ export const gatewayFeature = defineFeature({
           if (!controller || !(await startWithFeedback(controller))) return undefined;
           return gateways.serve(controller);
         },
-        externalUri: async (url) => vscode.env.asExternalUri(vscode.Uri.parse(url)),
+        uriOf: (url) => vscode.Uri.parse(url),
       });
-      const registration = register(() => api.lm.registerMcpServerDefinitionProvider(CHAT_PROVIDER_ID, candidate));
+      const registration = register(
+        () => api.lm.registerMcpServerDefinitionProvider(CHAT_PROVIDER_ID, candidate),
+        (line) => platform.ownLog.info(line),
+      );
       if (registration) {
         provider = candidate;
         chatRoute.available = true;

@@ -50,8 +50,7 @@ function setup(servers: ChatServer[], route: ChatRoute = 'vscode') {
       state.served.set(id, endpoint);
       return endpoint;
     },
-    // What asExternalUri would do in a remote window: another address for the same port.
-    externalUri: async (url) => ({ external: url.replace('127.0.0.1', 'forwarded.example') }),
+    uriOf: (url) => ({ parsed: url }),
   };
   return { state, provider: new WorkbenchMcpProvider(deps) };
 }
@@ -78,11 +77,11 @@ describe('the chat provider', () => {
     );
   });
 
-  test('a served server is listed with its gateway URL through asExternalUri and its header', async () => {
+  test('a served server is listed with its gateway URL and its header', async () => {
     const { state, provider } = setup([user('notes')]);
     state.served.set('user:notes', { url: 'http://127.0.0.1:4100/mcp', headers: HEADERS });
     const [definition] = await provider.provideMcpServerDefinitions();
-    assert.deepEqual(definition.uri, { external: 'http://forwarded.example:4100/mcp' });
+    assert.deepEqual(definition.uri, { parsed: 'http://127.0.0.1:4100/mcp' });
     assert.deepEqual(definition.headers, HEADERS);
   });
 
@@ -92,7 +91,7 @@ describe('the chat provider', () => {
     assert.deepEqual(definition.headers, {}, 'no header before the gateway exists');
     const resolved = await provider.resolveMcpServerDefinition(definition);
     assert.deepEqual(state.started, ['user:notes']);
-    assert.deepEqual(resolved?.uri, { external: 'http://forwarded.example:4001/mcp' });
+    assert.deepEqual(resolved?.uri, { parsed: 'http://127.0.0.1:4001/mcp' });
     assert.deepEqual(resolved?.headers, HEADERS);
   });
 
