@@ -103,6 +103,11 @@ export interface GatewayTestApi {
   /** Whether the chat provider was registered (VS Code 1.101+ only). */
   readonly providerRegistered: boolean;
   chooseChatRoute(route: ChatRoute): Promise<void>;
+  /** The workspace's choice (undefined: not made); `forgetChatRoute` makes it undecided again. */
+  chatRoute(): ChatRoute | undefined;
+  forgetChatRoute(): Promise<void>;
+  /** Stands in for VS Code 1.101+ taking the provider (on 1.100, where it does not), for the notice's question. */
+  setChatRouteAvailable(available: boolean): void;
 }
 
 /** Recorded tests in the Test Explorer: runs go through VS Code's own Testing commands; these see what they reported. */
@@ -418,6 +423,9 @@ export function createTestHooks(
       agents: (controller) => platform.gateways.agents(controller.id),
       providerRegistered: features.gateway.provider !== undefined,
       chooseChatRoute: (route) => platform.chatRoute.choose(route),
+      chatRoute: () => platform.chatRoute.decided,
+      forgetChatRoute: () => platform.chatRoute.forget(),
+      setChatRouteAvailable: (available) => (platform.chatRoute.available = available),
     },
     simulateWorkspaceFoldersChanged: () => host.simulateWorkspaceFoldersChanged(),
     simulateWorkspaceTrust: (trusted) => host.simulateWorkspaceTrust(trusted),

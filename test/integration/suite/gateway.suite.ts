@@ -99,6 +99,38 @@ export function gatewaySuite(vscode: VscodeApi): Suite {
     assertEqual(refused, 'refused', 'a request to the closed gateway');
   });
 
+  suite.test(
+    'where VS Code takes the provider, the two-clients notice asks how chat reaches the servers and keeps the answer',
+    async () => {
+      const { config, gateway } = requireApi();
+      const available = gateway.providerRegistered;
+      const isQuestion = (message: string) => message.startsWith("VS Code's own MCP support reads the same");
+      config.clearNotifications();
+      config.answerNotifications((notification) =>
+        isQuestion(notification.message) ? 'Chat Uses MCP Workbench' : undefined,
+      );
+      try {
+        await gateway.forgetChatRoute();
+        gateway.setChatRouteAvailable(true);
+        assertEqual(await config.recheckBuiltInMcpNotice(), 'through-workbench', 'outcome of the notice');
+        const shown = config.notifications().filter((n) => isQuestion(n.message));
+        assertEqual(shown.length, 1, 'questions shown');
+        assertEqual(
+          shown[0].actions.join(' | '),
+          "Chat Uses MCP Workbench | Chat Runs VS Code's Own Copy",
+          'its actions',
+        );
+        assertEqual(gateway.chatRoute(), 'workbench', "the workspace's choice");
+        // Decided: asked again (a reload, a second check), it does not ask.
+        assertEqual(await config.recheckBuiltInMcpNotice(), 'already-shown', 'outcome once decided');
+      } finally {
+        config.answerNotifications(undefined);
+        gateway.setChatRouteAvailable(available);
+        await gateway.forgetChatRoute();
+      }
+    },
+  );
+
   suite.after(async () => {
     for (const client of clients) await client.close().catch(() => undefined);
     await leaveCleanState(vscode, api);

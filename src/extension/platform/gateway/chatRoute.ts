@@ -38,6 +38,12 @@ export class ChatRouteChoice implements vscode.Disposable {
     this.changeEmitter.fire(route);
   }
 
+  /** Undecided again (the test build's hooks, to leave a workspace as they found it). */
+  async forget(): Promise<void> {
+    await this.state.update(ROUTE_KEY, undefined);
+    this.changeEmitter.fire(this.route);
+  }
+
   dispose(): void {
     this.changeEmitter.dispose();
   }
