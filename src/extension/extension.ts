@@ -3,6 +3,7 @@ import { appsFeature } from './features/apps';
 import { configFeature } from './features/config';
 import { devFeature } from './features/dev';
 import { elicitationFeature } from './features/elicitation';
+import { gatewayFeature } from './features/gateway';
 import { historyFeature } from './features/history';
 import { lintFeature } from './features/lint';
 import { promptsFeature } from './features/prompts';
@@ -51,6 +52,7 @@ const FEATURES = {
   dev: devFeature,
   apps: appsFeature,
   lint: lintFeature,
+  gateway: gatewayFeature,
   serversView: serversViewFeature,
 };
 type Features = typeof FEATURES;

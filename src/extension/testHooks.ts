@@ -29,6 +29,10 @@ import type { ServersTreeProvider } from './features/serversView/serversTreeProv
 import type { BindingConfirmer } from './features/testing/recordedServer';
 import { saveAsTestHooks, type EarlierAnswersQuestion } from './features/history/saveAsTest';
 import type { RecordingTestReport } from './features/testing/recordingTests';
+import type { ChatRoute } from './platform/gateway/chatRoute';
+import type { ServedGateway } from './platform/gateway/gatewayService';
+import type { ServerController } from './platform/servers/serverController';
+import type { ConnectedAgent } from '../workbench/gateway/agents';
 
 /**
  * Test hooks for configuration and lifecycle. Each replaces only the UI step (the input box, the modal); storage in
@@ -88,6 +92,22 @@ export interface ImportAnswers {
   pickServers(items: readonly ImportPickItem[]): readonly string[] | 'choose-file' | undefined;
   chooseFile(): string | undefined;
   pickTarget(): string | undefined;
+}
+
+/** The gateways of the running servers (platform/gateway) and VS Code's chat provider (features/gateway). */
+export interface GatewayTestApi {
+  /** Opens the running server's gateway, as chat's resolve and Connect Another Client do. */
+  serve(controller: ServerController): Promise<ServedGateway>;
+  served(controller: ServerController): ServedGateway | undefined;
+  agents(controller: ServerController): ConnectedAgent[];
+  /** Whether the chat provider was registered (VS Code 1.101+ only). */
+  readonly providerRegistered: boolean;
+  chooseChatRoute(route: ChatRoute): Promise<void>;
+  /** The workspace's choice (undefined: not made); `forgetChatRoute` makes it undecided again. */
+  chatRoute(): ChatRoute | undefined;
+  forgetChatRoute(): Promise<void>;
+  /** Stands in for VS Code 1.101+ taking the provider (on 1.100, where it does not), for the notice's question. */
+  setChatRouteAvailable(available: boolean): void;
 }
 
 /** Recorded tests in the Test Explorer: runs go through VS Code's own Testing commands; these see what they reported. */
@@ -211,6 +231,7 @@ export interface McpWorkbenchTestHooks {
   config: ConfigTestApi;
   auth: AuthTestApi;
   testing: TestingTestApi;
+  gateway: GatewayTestApi;
   /**
    * Fires the roots provider's change event as a workspace-folder change does. In a single-folder window, adding a
    * folder enters an untitled workspace, which restarts the extension host, so tests cannot change folders for real.
@@ -395,6 +416,16 @@ export function createTestHooks(
       add: (uri) => features.testing.recordings.add(uri),
       onDidReport: features.testing.recordings.onDidReport,
       answerEarlierAnswers: (answer) => (saveAsTestHooks.answerEarlierAnswers = answer),
+    },
+    gateway: {
+      serve: (controller) => platform.gateways.serve(controller),
+      served: (controller) => platform.gateways.served(controller.id),
+      agents: (controller) => platform.gateways.agents(controller.id),
+      providerRegistered: features.gateway.provider !== undefined,
+      chooseChatRoute: (route) => platform.chatRoute.choose(route),
+      chatRoute: () => platform.chatRoute.decided,
+      forgetChatRoute: () => platform.chatRoute.forget(),
+      setChatRouteAvailable: (available) => (platform.chatRoute.available = available),
     },
     simulateWorkspaceFoldersChanged: () => host.simulateWorkspaceFoldersChanged(),
     simulateWorkspaceTrust: (trusted) => host.simulateWorkspaceTrust(trusted),

@@ -57,6 +57,10 @@ export const COMMAND_IDS = [
   'mcpWorkbench.rerecordTestStep',
   // Lint: will every client accept my tools (issue 40)
   'mcpWorkbench.showLintFindings',
+  // The gateway in VS Code (issue 37)
+  'mcpWorkbench.connectAnotherClient',
+  'mcpWorkbench.chooseChatRoute',
+  'mcpWorkbench.disconnectAgent',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

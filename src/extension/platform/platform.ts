@@ -6,6 +6,8 @@ import { HistoryFile } from '../../workbench/node/historyFile';
 import { SecretAuthStore } from './auth/secretAuthStore';
 import { SignInService } from './auth/signIn';
 import { ConfigLoader } from './config/configLoader';
+import { ChatRouteChoice } from './gateway/chatRoute';
+import { GatewayService } from './gateway/gatewayService';
 import { InputPrompter } from './config/inputPrompter';
 import { HistoryRecorder } from './history/historyRecorder';
 import type { PlatformHost } from './host';
@@ -51,6 +53,10 @@ export class Platform implements vscode.Disposable {
   /** The sampling and elicitation review panel (one for both: a person answers one request at a time). */
   readonly reviewPanel: ReviewPanel;
   readonly manager: ServerManager;
+  /** The running servers' gateways, for VS Code's chat and other agents (issue 37). */
+  readonly gateways: GatewayService;
+  /** How chat reaches this workspace's servers: through the gateways or VS Code's own copy (decided per workspace). */
+  readonly chatRoute: ChatRouteChoice;
   readonly loader = new ConfigLoader();
   /** Each running server's resources, templates and prompts. */
   readonly catalog: ServerCatalog;
@@ -88,8 +94,13 @@ export class Platform implements vscode.Disposable {
       elicitation: () => lent.elicitation,
       rootsChanged: host.onDidChangeRoots,
     });
+    // Each server's client asks through its gateway's relay: a request raised by an agent's call goes to that agent.
+    this.gateways = new GatewayService(clientHost);
+    this.chatRoute = new ChatRouteChoice(extension.workspaceState);
+    const gateways = this.gateways;
     this.manager = new ServerManager({
       host: clientHost,
+      hostFor: (entry) => gateways.hostFor(entry.id),
       logs: this.logs,
       inputs: this.inputs,
       confirmation: this.confirmation,
@@ -106,6 +117,7 @@ export class Platform implements vscode.Disposable {
         return lent.debug;
       },
     });
+    this.gateways.attach(this.manager);
     this.catalog = new ServerCatalog(this.manager);
     this.subscriptions = new ResourceSubscriptions(this.catalog);
     this.history = new HistoryLog({}, (serverId) => this.manager.get(serverId)?.knownSecrets() ?? []);
@@ -116,6 +128,8 @@ export class Platform implements vscode.Disposable {
       this.reviewPanel,
       this.trustGranted,
       this.logs,
+      this.gateways,
+      this.chatRoute,
       this.manager,
       this.loader,
       this.documents,
@@ -167,8 +181,10 @@ export class Platform implements vscode.Disposable {
     });
   }
 
-  /** Every server gets its staged shutdown, then History is written: calls the shutdown ended are in it too. */
+  /** Every gateway closes, every server gets its staged shutdown, then History is written: calls the shutdown ended are in it too. */
   async shutdown(): Promise<void> {
+    // The gateways first: their agents' sessions end before the servers they reach go away.
+    await this.gateways.shutdown();
     await this.manager.shutdown();
     const historyFile = this.historyFile;
     this.historyFile = undefined;

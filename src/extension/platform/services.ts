@@ -18,6 +18,8 @@ interface FeatureServices {
   resources: ResourcesService;
   /** The Skills rows under a server in the Servers view (features/skills). */
   skillsSection: ServerSection;
+  /** The agents connected through a server's gateway, under the server in the Servers view (features/gateway). */
+  agentsSection: ServerSection;
   /** The Protocol view's wire taps (features/protocolView). */
   wireTaps: WireTapsService;
   /** `*.mcptest.json` recordings in Test Explorer (features/testing). */

@@ -7,10 +7,11 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { DisposableStore, Emitter } from '../../protocol/disposable';
+import { DisposableStore } from '../../protocol/disposable';
 import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
 import { maskSecrets, maskText } from '../secrets';
 import { createAgentServer, type AgentServerContext } from './agentServer';
+import { GatewayAgents } from './agents';
 import type { GatewayHostRelay } from './hostRelay';
 import { InputRounds } from './inputRounds';
 import { RequestLimiter } from './limiter';
@@ -43,13 +44,6 @@ export interface GatewayOptions {
 /** Who holds subscriptions to the server's resources: a 2025 session, or an open 2026-07-28 listen stream. */
 interface Subscriber {
   subscriptions: Set<string>;
-}
-
-/** A 2025-era agent connected now: its session id and the clientInfo it opened with (the agent's own, untrusted). */
-export interface GatewayAgent {
-  readonly id: string;
-  readonly clientInfo: { readonly name: string; readonly version: string };
-  readonly protocolVersion?: string;
 }
 
 interface AgentSession extends Subscriber {
@@ -87,10 +81,9 @@ export class Gateway {
   private readonly listeners = new Set<Subscriber>();
   private readonly sweep: ReturnType<typeof setInterval>;
   private readonly rounds: InputRounds;
-  private readonly agentsChanged = new Emitter<void>();
-  /** Fires when an agent session opens (once initialized) or ends; `agents` tells who is connected. */
-  readonly onDidChangeAgents = this.agentsChanged.event;
   private closed = false;
+  /** The 2025 agents with an open session (their clientInfo, cut and untrusted), for a host to list and disconnect. */
+  readonly agents = new GatewayAgents();
 
   constructor(private readonly options: GatewayOptions) {
     this.rounds = new InputRounds({
@@ -118,24 +111,6 @@ export class Gateway {
   /** 2025 sessions open now. */
   get sessionCount(): number {
     return this.sessions.size;
-  }
-
-  /**
-   * The 2025-era agents connected now. A 2026-07-28 agent has no session (each request stands alone), so it is not
-   * listed: it is connected only while a request of its runs.
-   */
-  agents(): GatewayAgent[] {
-    const agents: GatewayAgent[] = [];
-    for (const [id, session] of this.sessions) {
-      const info = session.server.getClientVersion();
-      if (!info) continue;
-      agents.push({
-        id,
-        clientInfo: { name: String(info.name), version: String(info.version) },
-        protocolVersion: session.server.getNegotiatedProtocolVersion(),
-      });
-    }
-    return agents;
   }
 
   /** Ends one agent's session (its open requests and streams); false when no such session is open. */
@@ -195,9 +170,12 @@ export class Gateway {
     const server = createAgentServer(this.agentContext(() => holder.session as AgentSession));
     const session: AgentSession = { transport, server, limiter, lastActive: Date.now(), subscriptions: new Set() };
     holder.session = session;
-    server.oninitialized = () => this.agentsChanged.fire();
     transport.onclose = () => {
       if (transport.sessionId !== undefined) this.forget(transport.sessionId);
+    };
+    server.oninitialized = () => {
+      const id = transport.sessionId;
+      if (id !== undefined && this.sessions.has(id)) this.agents.add(id, server.getClientVersion());
     };
     await server.connect(transport);
     return transport.handleRequest(request, { parsedBody });
@@ -347,8 +325,8 @@ export class Gateway {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    this.agents.remove(id);
     for (const uri of [...session.subscriptions]) void this.unsubscribe(session, uri).catch(() => undefined);
-    this.agentsChanged.fire();
   }
 
   /** Ends every agent session and the 2026-07-28 exchanges; the listener closes its sockets after. */
@@ -361,7 +339,6 @@ export class Gateway {
     for (const listening of [...this.listeners]) this.endListen(listening);
     await Promise.all([...this.sessions].map(([id, session]) => this.endSession(id, session)));
     await this.modern.close().catch(() => undefined);
-    this.agentsChanged.dispose();
   }
 }
 

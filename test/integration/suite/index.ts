@@ -10,6 +10,7 @@ import { basicSuite } from './basic.suite';
 import { browseSuite } from './browse.suite';
 import { configSuite } from './config.suite';
 import { runSuites, type Suite, type SuiteResult, type VscodeApi } from './framework';
+import { gatewaySuite } from './gateway.suite';
 import { historySuite } from './history.suite';
 import { hostileSuite } from './hostile.suite';
 import { lifecycleSuite } from './lifecycle.suite';
@@ -36,6 +37,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   oauth: oauthSuite,
   recordings: recordingsSuite,
   lint: lintSuite,
+  gateway: gatewaySuite,
 };
 
 /** The suites named in `selection` (comma-separated, in that order), or all; an unknown name throws. */

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerEntry } from '../../platform/config/serverEntry';
+import type { ChatRouteChoice } from '../../platform/gateway/chatRoute';
 import { notify } from '../../platform/ui/notifications';
 
 /** VS Code's own MCP support (1.99+): on, it reads the same `.vscode/mcp.json` and may start the same servers. */
@@ -13,12 +14,23 @@ const BUILT_IN_MCP_SECTION = 'chat.mcp';
 type BuiltInMcpSwitch = { key: 'access'; off: 'none' } | { key: 'enabled'; off: false };
 const SHOWN_KEY = 'mcpWorkbench.builtInMcpNoticeShown';
 
-export type BuiltInMcpNoticeOutcome = 'not-needed' | 'already-shown' | 'turned-off' | 'kept-both' | 'dismissed';
+export type BuiltInMcpNoticeOutcome =
+  | 'not-needed'
+  | 'already-shown'
+  | 'turned-off'
+  | 'kept-both'
+  | 'dismissed'
+  /** Chat reaches the servers through this extension's gateways (VS Code 1.101+). */
+  | 'through-workbench'
+  /** Chat keeps running VS Code's own copy (VS Code 1.101+: the choice is stored, and can be changed by a command). */
+  | 'vscode-own';
 
 /**
  * Says once per workspace that two MCP clients act on this workspace's servers (VS Code's, for chat, and this
- * extension), and offers to turn VS Code's off for this workspace. Without the notice a person sees a server
- * started twice, or stopped here and still running for chat, and cannot tell which client did what.
+ * extension). Without the notice a person sees a server started twice, or stopped here and still running for chat,
+ * and cannot tell which client did what. Where VS Code can take servers from an extension (1.101+), it asks how chat
+ * should reach them: through this extension's gateways (one process) or VS Code's own copy, stored for the
+ * workspace; on older VS Code it offers to turn VS Code's off for this workspace.
  */
 export class BuiltInMcpNotice {
   /**
@@ -27,7 +39,10 @@ export class BuiltInMcpNotice {
    */
   private shown: boolean;
 
-  constructor(private readonly state: vscode.Memento) {
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly chatRoute?: ChatRouteChoice,
+  ) {
     this.shown = state.get<boolean>(SHOWN_KEY, false);
   }
 
@@ -37,6 +52,7 @@ export class BuiltInMcpNotice {
     if (this.shown) return 'already-shown';
     this.shown = true;
     await this.state.update(SHOWN_KEY, true);
+    if (this.chatRoute?.available) return this.askRoute(this.chatRoute);
     const turnOff = vscode.l10n.t("Turn Off VS Code's MCP for This Workspace");
     const keep = vscode.l10n.t('Keep Both');
     const choice = await notify(
@@ -55,6 +71,30 @@ export class BuiltInMcpNotice {
       return 'turned-off';
     }
     return choice === keep ? 'kept-both' : 'dismissed';
+  }
+
+  /** VS Code 1.101+: how chat reaches the servers, decided here for the workspace (a command changes it later). */
+  private async askRoute(chatRoute: ChatRouteChoice): Promise<BuiltInMcpNoticeOutcome> {
+    if (chatRoute.decided !== undefined) return 'already-shown';
+    const workbench = vscode.l10n.t('Chat Uses MCP Workbench');
+    const own = vscode.l10n.t("Chat Runs VS Code's Own Copy");
+    const choice = await notify(
+      'info',
+      vscode.l10n.t(
+        "VS Code's own MCP support reads the same .vscode/mcp.json, so chat would run a second copy of these servers. Chat can reach them through MCP Workbench instead: one process per server, and chat's calls show here. The command \"Choose How Chat Reaches This Workspace's Servers\" changes this later.",
+      ),
+      workbench,
+      own,
+    );
+    if (choice === workbench) {
+      await chatRoute.choose('workbench');
+      return 'through-workbench';
+    }
+    if (choice === own) {
+      await chatRoute.choose('vscode');
+      return 'vscode-own';
+    }
+    return 'dismissed';
   }
 
   /** Test hooks: forget that the notice was shown here and check again, in one step (no reload can slip between). */

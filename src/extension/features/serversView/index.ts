@@ -29,6 +29,7 @@ export const serversViewFeature = defineFeature({
       startHint,
       expandToStart,
       services.get('toolLint'),
+      services.get('agentsSection'),
     );
     const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, {
       treeDataProvider: afterFirstLoad(tree, loader.firstLoad),

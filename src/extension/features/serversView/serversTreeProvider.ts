@@ -108,6 +108,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly startHint?: StartHintSource,
     private readonly expandToStart?: Pick<ExpandToStart, 'childrenAsked'>,
     private readonly lint?: ToolLintService,
+    /** The agents connected through the server's gateway (features/gateway). */
+    private readonly agents?: ServerSection,
   ) {
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
@@ -120,7 +122,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
             configErrors.onDidChangeEntryProblems(() => this.refresh()),
           ]
         : []),
-      ...(skills ? [skills.onDidChange((node) => this.changeEmitter.fire(node))] : []),
+      ...[skills, agents].flatMap((section) =>
+        section ? [section.onDidChange((node) => this.changeEmitter.fire(node))] : [],
+      ),
       ...(startHint ? [startHint.onDidChange(() => this.changeEmitter.fire(undefined))] : []),
       ...(lint ? [lint.onDidChange((controller) => this.lintChanged(controller))] : []),
     ];
@@ -203,7 +207,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       return rows;
     }
     if (node.kind === 'group') return this.groupChildren(node.controller, node.group);
-    if (node.kind === 'section') return this.skills?.children(node) ?? [];
+    if (node.kind === 'section') return this.sectionOf(node)?.children(node) ?? [];
     if (node.kind !== 'server') return [];
     const { controller } = node;
     const state = controller.state;
@@ -214,8 +218,10 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         if (capabilities.tools) groups.push('tools');
         if (capabilities.resources) groups.push('resources', 'templates');
         if (capabilities.prompts) groups.push('prompts');
-        const skills = this.skills?.groupNode(controller);
-        if (skills) return [...groups.map((group) => this.groupNode(controller, group)), skills];
+        const sections = [this.skills?.groupNode(controller), this.agents?.groupNode(controller)].filter(
+          (section): section is ServerSectionNode => section !== undefined,
+        );
+        if (sections.length > 0) return [...groups.map((group) => this.groupNode(controller, group)), ...sections];
         if (groups.length === 0)
           return [
             message(
@@ -305,10 +311,15 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         return item;
       }
       case 'section':
-        return this.skills ? this.skills.item(node) : new vscode.TreeItem('');
+        return this.sectionOf(node)?.item(node) ?? new vscode.TreeItem('');
       default:
         return assertNever(node, 'tree node');
     }
+  }
+
+  /** The feature whose row this is (each names its rows' `section`). */
+  private sectionOf(node: ServerSectionNode): ServerSection | undefined {
+    return node.section === 'agents' ? this.agents : this.skills;
   }
 
   /** Tooltips of tool rows are built when VS Code asks (on hover), not for every row up front. */

@@ -12,6 +12,8 @@ import type { ServerState, ServerStateKind } from './serverState';
 
 interface ServerManagerServices {
   host: ClientHost;
+  /** A server's own host, when it needs one (the gateway's relay); else `host`. */
+  hostFor?(entry: ServerEntry): ClientHost;
   logs: LogChannels;
   inputs: InputPrompter;
   confirmation: LaunchConfirmation;
@@ -107,7 +109,7 @@ export class ServerManager implements vscode.Disposable {
       }
       // The channel asks the controller for its secrets at each write, never during construction.
       const controller: ServerController = new ServerController(entry, {
-        host: this.services.host,
+        host: this.services.hostFor?.(entry) ?? this.services.host,
         log: this.services.logs.get(entry.id, this.channelName(entry, entries), () => controller.knownSecrets()),
         inputs: this.services.inputs,
         confirmation: this.services.confirmation,

@@ -6,6 +6,11 @@ import { Gateway, type GatewayOptions } from '../../gateway/gateway';
 export interface StartGatewayOptions extends GatewayOptions {
   /** The port on 127.0.0.1 (0 or absent: one the system picks). */
   port?: number;
+  /**
+   * The secret to require (64 hex digits), when a host re-opens a gateway it served before (the extension after the
+   * server restarted): agents configured with the header keep working. Absent: a new one.
+   */
+  secret?: string;
 }
 
 /** A gateway listening: what an agent is configured with, and how it ends. */
@@ -32,7 +37,10 @@ const LOOPBACK_HOSTS = ['127.0.0.1', 'localhost'];
 export async function startGateway(options: StartGatewayOptions): Promise<RunningGateway> {
   const gateway = new Gateway(options);
   // 256 bits from the system's CSPRNG, per gateway: the URL stays shareable, the header is the key.
-  const secret = randomBytes(32).toString('hex');
+  const secret =
+    options.secret !== undefined && /^[0-9a-f]{64}$/.test(options.secret)
+      ? options.secret
+      : randomBytes(32).toString('hex');
   const expected = Buffer.from(`Bearer ${secret}`);
   const sockets = new Set<Socket>();
   let port = 0;

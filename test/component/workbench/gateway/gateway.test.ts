@@ -355,20 +355,19 @@ describe('the gateway', () => {
   test('the connected agents are listed with their clientInfo, a change is told, and disconnect(id) ends one', async () => {
     const { running } = await fakeGateway();
     let changes = 0;
-    const listening = running.gateway.onDidChangeAgents(() => changes++);
+    const listening = running.gateway.agents.onDidChangeAgents(() => changes++);
     cleanups.push(async () => listening.dispose());
     const first = await agent(running, 'first-agent');
     await agent(running, 'second-agent');
     await waitFor(() => changes >= 2, 'both sessions were told');
-    const agents = running.gateway.agents();
-    assert.deepEqual(agents.map((each) => each.clientInfo.name).sort(), ['first-agent', 'second-agent']);
-    assert.equal(agents[0].protocolVersion, '2025-11-25');
-    const firstId = agents.find((each) => each.clientInfo.name === 'first-agent')?.id as string;
+    const agents = running.gateway.agents.list();
+    assert.deepEqual(agents.map((each) => each.name).sort(), ['first-agent', 'second-agent']);
+    const firstId = agents.find((each) => each.name === 'first-agent')?.id as string;
     const before = changes;
     assert.equal(await running.gateway.disconnect(firstId), true);
     assert.ok(changes > before, 'the end was told');
     assert.deepEqual(
-      running.gateway.agents().map((each) => each.clientInfo.name),
+      running.gateway.agents.list().map((each) => each.name),
       ['second-agent'],
     );
     await assert.rejects(first.listTools());
