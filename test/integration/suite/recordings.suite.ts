@@ -88,20 +88,18 @@ export function recordingsSuite(vscode: VscodeApi): Suite {
     });
     try {
       await requireApi().testing.add(vscode.Uri.file(file));
-      // The Test Explorer learns of a new controller's items asynchronously: a run asked for before it has them runs
-      // nothing, so it is asked again until this file's run has begun (its first report), for at most 30 s.
-      await waitUntil(
-        `the run of ${path.basename(file)} to begin`,
-        async () => {
-          await vscode.commands.executeCommand('testing.runAll');
-          return (await waitUntil('a report', () => (reports.length > 0 ? true : undefined), 5_000).catch(
-            () => undefined,
-          ))
-            ? true
-            : undefined;
-        },
-        30_000,
-      );
+      // The Test Explorer learns of a new controller's items asynchronously (VS Code 1.139 later than 1.100): a run
+      // asked for before it has them runs nothing, so it is asked again every 5 s until this file's run has begun (its
+      // first report), for at most 30 s. (waitUntil's own 30 s floor would make each 5 s attempt one of 30 s.)
+      const deadline = Date.now() + 30_000;
+      while (reports.length === 0) {
+        if (Date.now() > deadline)
+          throw new Error(`timed out after 30000 ms waiting for the run of ${path.basename(file)} to begin`);
+        await vscode.commands.executeCommand('testing.runAll');
+        const attemptEnds = Date.now() + 5_000;
+        while (reports.length === 0 && Date.now() < attemptEnds)
+          await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       const verdict = await waitUntil(
         `a verdict on ${path.basename(file)}`,
         () => reports.find((report) => report.kind !== 'output' && report.item === id),
