@@ -920,6 +920,11 @@ export function configSuite(vscode: VscodeApi): Suite {
         modern ? 'all' : true,
         `VS Code ${vscode.version}'s default for chat.mcp.${key}`,
       );
+      // The notice where chat cannot take the workbench's servers (VS Code before 1.101, or a provider that did not
+      // register); where it can, the notice asks how chat reaches them instead (the gateway suite).
+      const { gateway } = requireApi();
+      const available = gateway.providerRegistered;
+      gateway.setChatRouteAvailable(false);
       config.clearNotifications();
       const isNotice = (message: string) => message.startsWith("VS Code's own MCP support is also on");
       config.answerNotifications((notification) =>
@@ -947,6 +952,7 @@ export function configSuite(vscode: VscodeApi): Suite {
         );
       } finally {
         config.answerNotifications(undefined);
+        gateway.setChatRouteAvailable(available);
         await chat().update(key, undefined, vscode.ConfigurationTarget.Workspace);
       }
     },
