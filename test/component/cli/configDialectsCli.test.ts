@@ -1,43 +1,26 @@
 /** `--config` with any client's file and `--from-client`, against server-everything (dist/cli.js, `npm run build`). */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, test } from 'node:test';
-import { EVERYTHING_SERVER, REPO_ROOT } from '../../support/testSupport';
+import { EVERYTHING_SERVER } from '../../support/testSupport';
+import { runCli, type CliRun } from '../../support/cliRun';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-dialects-'));
 const home = path.join(root, 'home');
 const project = path.join(root, 'project');
 fs.mkdirSync(home);
 fs.mkdirSync(project);
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
 /** Runs the CLI with HOME in the temporary folder: the person's real files are never read. */
-function cli(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      process.execPath,
-      [CLI, ...args],
-      {
-        cwd: project,
-        env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: path.join(root, 'cache') },
-        timeout: 30_000,
-        killSignal: 'SIGKILL',
-      },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') reject(new Error(`${error.message}\n${stderr}`));
-        else resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-      },
-    );
-    child.stdin?.end('');
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(args, {
+    cwd: project,
+    env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: path.join(root, 'cache') },
+    timeoutMs: 30_000,
   });
 }
 

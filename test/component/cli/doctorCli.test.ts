@@ -1,13 +1,12 @@
 /** `mcp-workbench doctor` (dist/cli.js, built by `npm run build`) on a misspelled command, a server that dies, and server-everything. */
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { EVERYTHING_SERVER, REPO_ROOT, startEverythingHttp } from '../../support/testSupport';
+import { runCli, type CliRun } from '../../support/cliRun';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-doctor-test-'));
 const ENV: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: path.join(DIR, 'cache') };
 const CONFIG = path.join(DIR, 'mcp.json');
@@ -33,27 +32,8 @@ fs.writeFileSync(
 
 after(() => fs.rmSync(DIR, { recursive: true, force: true }));
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { cwd: DIR, env: ENV, timeout: 60_000, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') {
-          reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
-          return;
-        }
-        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-      },
-    ).stdin?.end();
-  });
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(args, { cwd: DIR, env: ENV });
 }
 
 interface Steps {

@@ -1,11 +1,12 @@
 /** `mcp-workbench load` (dist/cli.js, built by `npm run build`) against the bench's raw fixture and server-everything. */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { EVERYTHING_SERVER, REPO_ROOT, assertProcessGone } from '../../support/testSupport';
+import { runCli, type CliRun } from '../../support/cliRun';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const RAW_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'bench', 'raw-server.mjs');
@@ -15,27 +16,10 @@ const EVERYTHING = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTH
 const CACHE_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-load-test-cache-'));
 const ENV: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: CACHE_HOME };
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+type Run = CliRun;
 
-function cli(args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [CLI, ...args],
-      { cwd: REPO_ROOT, env: ENV, timeout: 60_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 },
-      (error, stdout, stderr) => {
-        if (error && typeof error.code !== 'number') {
-          reject(new Error(`the CLI did not exit normally (${error.message}); stderr:\n${stderr}`));
-          return;
-        }
-        resolve({ code: error ? (error.code as number) : 0, stdout, stderr });
-      },
-    ).stdin?.end();
-  });
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(args, { env: ENV });
 }
 
 interface JsonReport {
