@@ -130,8 +130,16 @@ if [[ -n $leftovers ]]; then
   timings+=("$(printf '%-30s %6s%s' "processes left behind" "" "  FAILED ($(wc -l <<<"$leftovers") running)")")
   failed_phases+=("processes left behind")
 fi
+logs=(test-results/{unit,component,conformance}.log test-results/vscode-*.log)
+# CI's printout may keep only the tail of the output: the failing tests are named again here, with their errors.
+if [[ ${#failed_phases[@]} -gt 0 ]]; then
+  echo
+  echo "=== failing tests (name and error; each log has the whole) ==="
+  for log in "${logs[@]}"; do
+    [[ -f $log ]] && awk -v file="$(basename "$log")" -f scripts/lib/failing-tests.awk "$log"
+  done
+fi
 summary
 [[ ${#failed_phases[@]} -eq 0 ]] || echo "failed: ${failed_phases[*]}"
-logs=(test-results/{unit,component,conformance}.log test-results/vscode-*.log)
 echo "tests: $(count pass "${logs[@]}") passed, $(count fail "${logs[@]}") failed"
 [[ ${#failed_phases[@]} -eq 0 ]]
