@@ -58,6 +58,15 @@ export class LatencyHistogram {
     return this.total;
   }
 
+  /** Forgets every sample (a live view's histogram of the last interval starts again). */
+  reset(): void {
+    this.counts.fill(0);
+    this.total = 0;
+    this.sumMicros = 0;
+    this.minMicros = Number.POSITIVE_INFINITY;
+    this.maxMicros = 0;
+  }
+
   get maxMs(): number {
     return this.maxMicros / 1000;
   }

@@ -53,8 +53,15 @@ export interface LoadOptions {
   durationMs?: number;
   /** Stops the run at once: outstanding calls are cancelled and not counted; the report says so. */
   signal?: AbortSignal;
-  /** Each second of the run as it completes (the live chart). */
+  /** Each second of the run as it completes. */
   onSecond?(second: LoadSecond): void;
+  /**
+   * A snapshot every `snapshotEveryMs` (default 500 ms) and one at the end: the editor's live chart draws latency
+   * percentiles and throughput from them. The percentiles are of the calls answered since the previous snapshot (a
+   * histogram of its own, emptied at each), so a server slowing down shows at once, not diluted by the run so far.
+   */
+  onSnapshot?(snapshot: LoadSnapshot): void;
+  snapshotEveryMs?: number;
   clock?: LoadClock;
 }
 
@@ -69,6 +76,27 @@ export interface LoadSecond {
   meanMs: number;
   maxMs: number;
 }
+
+export interface LoadSnapshot {
+  /** Milliseconds since the start of the run. */
+  atMs: number;
+  /** Since the start: calls answered (successes and errors), errors, calls waiting for their answer now. */
+  requests: number;
+  errors: number;
+  outstanding: number;
+  /** The interval since the previous snapshot: its length, the calls answered in it and their rate. */
+  intervalMs: number;
+  completed: number;
+  throughputPerS: number;
+  /** Latency percentiles of the calls answered in the interval; null when none was. */
+  p50Ms: number | null;
+  p99Ms: number | null;
+  /** The run's last snapshot (it ended, or was stopped). */
+  final: boolean;
+}
+
+/** How often a snapshot is taken when the caller asks for them and says no interval. */
+const DEFAULT_SNAPSHOT_MS = 500;
 
 export interface LoadReport {
   /** Calls answered (successes and errors); calls cancelled by a stop are not in it. */
@@ -192,6 +220,65 @@ class Timeline {
   }
 }
 
+interface Counts {
+  answered: number;
+  errors: number;
+  outstanding: number;
+}
+
+/** The live view's snapshots: a timer on the run's clock and a histogram of the calls answered since the last one. */
+class Snapshots {
+  private readonly interval = new LatencyHistogram();
+  private intervalStart: number;
+  private timer: unknown;
+
+  constructor(
+    private readonly onSnapshot: (snapshot: LoadSnapshot) => void,
+    private readonly clock: LoadClock,
+    private readonly started: number,
+  ) {
+    this.intervalStart = started;
+  }
+
+  schedule(everyMs: number, counts: () => Counts): void {
+    this.timer = this.clock.setTimeout(() => {
+      this.take(counts(), false);
+      this.schedule(everyMs, counts);
+    }, everyMs);
+  }
+
+  record(ms: number): void {
+    this.interval.record(ms);
+  }
+
+  end(counts: Counts): void {
+    if (this.timer !== undefined) this.clock.clearTimeout(this.timer);
+    this.timer = undefined;
+    this.take(counts, true);
+  }
+
+  private take(counts: Counts, final: boolean): void {
+    const now = this.clock.now();
+    const intervalMs = now - this.intervalStart;
+    const completed = this.interval.count;
+    const snapshot: LoadSnapshot = {
+      atMs: round(now - this.started, 3),
+      requests: counts.answered,
+      errors: counts.errors,
+      outstanding: counts.outstanding,
+      intervalMs: round(intervalMs, 3),
+      completed,
+      throughputPerS: intervalMs > 0 ? round((completed / intervalMs) * 1000, 1) : 0,
+      p50Ms: completed === 0 ? null : round(this.interval.percentileMs(50), 3),
+      p99Ms: completed === 0 ? null : round(this.interval.percentileMs(99), 3),
+      final,
+    };
+    this.interval.reset();
+    this.intervalStart = now;
+    this.onSnapshot(snapshot);
+  }
+}
+
 export function validateLoadOptions(options: LoadOptions): string | undefined {
   if (options.calls.length === 0)
     return 'the load needs at least one call (--tool NAME, or --recording F.mcptest.json)';
@@ -200,6 +287,8 @@ export function validateLoadOptions(options: LoadOptions): string | undefined {
   if (options.requests !== undefined && (!Number.isInteger(options.requests) || options.requests <= 0))
     return '--requests needs a positive whole number';
   if (options.durationMs !== undefined && !(options.durationMs > 0)) return '--duration needs a positive number';
+  if (options.snapshotEveryMs !== undefined && !(options.snapshotEveryMs > 0))
+    return 'the snapshot interval needs a positive number of milliseconds';
   const shape = options.shape;
   switch (shape.kind) {
     case 'closed':
@@ -239,6 +328,9 @@ export async function runLoad(caller: LoadCaller, options: LoadOptions): Promise
   const secondOf = (time: number) => Math.max(0, Math.floor((time - started) / 1000));
   const maySend = () => !stop.signal.aborted && (options.requests === undefined || sent < options.requests);
 
+  const snapshots = options.onSnapshot ? new Snapshots(options.onSnapshot, clock, started) : undefined;
+  snapshots?.schedule(options.snapshotEveryMs ?? DEFAULT_SNAPSHOT_MS, () => ({ answered, errors, outstanding }));
+
   const signals = new SignalPool();
   stop.signal.addEventListener('abort', () => signals.abortAll(stop.signal.reason));
   let wake: (() => void) | undefined;
@@ -258,6 +350,7 @@ export async function runLoad(caller: LoadCaller, options: LoadOptions): Promise
         const ms = end - at;
         answered++;
         histogram.record(ms);
+        snapshots?.record(ms);
         if (failure !== undefined) {
           errors++;
           errorsByKind[failure] = (errorsByKind[failure] ?? 0) + 1;
@@ -338,6 +431,7 @@ export async function runLoad(caller: LoadCaller, options: LoadOptions): Promise
   outer?.removeEventListener('abort', onOuterAbort);
   const interrupted = stop.signal.aborted;
   const abandoned = interrupted ? outstanding : 0;
+  snapshots?.end({ answered, errors, outstanding: interrupted ? 0 : outstanding });
   // After an interrupt the outstanding calls are being cancelled: stop aborts them all now.
   if (!interrupted) stop.abort();
   const endedAt = interrupted ? clock.now() : Math.max(lastAnswerAt, started);

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { LocalError, McpError } from '../../../../src/protocol/errors';
-import { runLoad, type LoadCall, type LoadClock, type LoadSecond } from '../../../../src/workbench/load/loadRun';
+import {
+  runLoad,
+  type LoadCall,
+  type LoadClock,
+  type LoadSecond,
+  type LoadSnapshot,
+} from '../../../../src/workbench/load/loadRun';
 
 /** A clock the test moves: timers fire when `advance` passes their time. */
 class FakeClock implements LoadClock {
@@ -255,6 +261,106 @@ describe('runLoad', () => {
     await assert.rejects(
       runLoad(never, { calls: [], shape: { kind: 'closed', concurrency: 1 }, requests: 1 }),
       /at least one call/,
+    );
+  });
+});
+
+describe('runLoad snapshots (the live chart)', () => {
+  test(
+    'a snapshot every interval with the percentiles of the calls answered in it, and one final at the end',
+    { timeout: 10_000 },
+    async () => {
+      const clock = new FakeClock();
+      const snapshots: LoadSnapshot[] = [];
+      const run = runLoad(
+        () =>
+          new Promise((resolve) => {
+            // The server answers in 20 ms during the first second, then slows down to 200 ms.
+            clock.setTimeout(() => resolve({}), clock.time < 1000 ? 20 : 200);
+          }),
+        {
+          calls: ECHO,
+          shape: { kind: 'open', ratePerS: 100, maxOutstanding: 1000 },
+          durationMs: 2000,
+          clock,
+          snapshotEveryMs: 500,
+          onSnapshot: (snapshot) => snapshots.push(snapshot),
+        },
+      );
+      await clock.advance(2500);
+      const report = await run;
+      assert.deepEqual(
+        snapshots.filter((snapshot) => !snapshot.final).map((snapshot) => snapshot.atMs),
+        [500, 1000, 1500, 2000],
+      );
+      const [first, , third] = snapshots;
+      assert.ok(first.p50Ms !== null && first.p50Ms >= 19.5 && first.p50Ms <= 20.5, `first p50 ${first.p50Ms}`);
+      assert.ok(first.throughputPerS >= 90 && first.throughputPerS <= 110, `first rate ${first.throughputPerS}`);
+      // The interval's own histogram: the slow-down shows at once, not averaged with the fast first second.
+      assert.ok(third.p50Ms !== null && third.p50Ms >= 195 && third.p50Ms <= 205, `third p50 ${third.p50Ms}`);
+      assert.ok(third.p99Ms !== null && third.p99Ms >= 195 && third.p99Ms <= 205, `third p99 ${third.p99Ms}`);
+      const last = snapshots[snapshots.length - 1];
+      assert.equal(last.final, true);
+      assert.equal(snapshots.filter((snapshot) => snapshot.final).length, 1);
+      assert.equal(last.requests, report.requests, 'the final snapshot has the run’s totals');
+      assert.equal(last.outstanding, 0);
+      assert.equal(
+        snapshots.reduce((sum, snapshot) => sum + snapshot.completed, 0),
+        report.requests,
+        'every answered call is in exactly one interval',
+      );
+      const count = snapshots.length;
+      await clock.advance(5000);
+      assert.equal(snapshots.length, count, 'no snapshot after the run ended (its timer is cleared)');
+    },
+  );
+
+  test('a stop takes the final snapshot at once; an interval without answers has no percentiles', async () => {
+    const clock = new FakeClock();
+    const stop = new AbortController();
+    const snapshots: LoadSnapshot[] = [];
+    const run = runLoad(
+      (_call, signal) =>
+        new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(new Error('cancelled')))),
+      {
+        calls: ECHO,
+        shape: { kind: 'closed', concurrency: 4 },
+        durationMs: 60_000,
+        clock,
+        signal: stop.signal,
+        snapshotEveryMs: 250,
+        onSnapshot: (snapshot) => snapshots.push(snapshot),
+      },
+    );
+    await clock.advance(600);
+    assert.equal(snapshots.length, 2);
+    assert.deepEqual(
+      snapshots.map((snapshot) => [snapshot.p50Ms, snapshot.p99Ms, snapshot.outstanding, snapshot.final]),
+      [
+        [null, null, 4, false],
+        [null, null, 4, false],
+      ],
+    );
+    stop.abort('cancel');
+    const report = await run;
+    assert.equal(report.interrupted, true);
+    assert.equal(snapshots.length, 3);
+    assert.equal(snapshots[2].final, true);
+    assert.equal(snapshots[2].outstanding, 0, 'the cancelled calls are not waiting any more');
+    await clock.advance(1000);
+    assert.equal(snapshots.length, 3, 'no snapshot after the stop');
+  });
+
+  test('a snapshot interval that is not positive is refused', async () => {
+    await assert.rejects(
+      runLoad(async () => ({}), {
+        calls: ECHO,
+        shape: { kind: 'closed', concurrency: 1 },
+        requests: 1,
+        snapshotEveryMs: 0,
+        onSnapshot: () => undefined,
+      }),
+      /snapshot interval/,
     );
   });
 });
