@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
 import { appsFeature } from './features/apps';
+import { authorToolsFeature } from './features/authorTools';
 import { configFeature } from './features/config';
 import { devFeature } from './features/dev';
 import { elicitationFeature } from './features/elicitation';
@@ -52,6 +53,7 @@ const FEATURES = {
   dev: devFeature,
   apps: appsFeature,
   lint: lintFeature,
+  authorTools: authorToolsFeature,
   gateway: gatewayFeature,
   serversView: serversViewFeature,
 };

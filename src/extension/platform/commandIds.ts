@@ -57,6 +57,9 @@ export const COMMAND_IDS = [
   'mcpWorkbench.rerecordTestStep',
   // Lint: will every client accept my tools (issue 40)
   'mcpWorkbench.showLintFindings',
+  // Doctor and Load Test… in the editor (issue 40)
+  'mcpWorkbench.runDoctor',
+  'mcpWorkbench.loadTest',
   // The gateway in VS Code (issue 37)
   'mcpWorkbench.connectAnotherClient',
   'mcpWorkbench.chooseChatRoute',

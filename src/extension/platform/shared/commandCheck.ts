@@ -42,6 +42,14 @@ export async function checkCommand(
 }
 
 /**
+ * The launch plan of a stdio server as `checkCommand` makes it, without throwing: doctor reports a command not found
+ * as its failed step (with the folders searched) instead of an error.
+ */
+export function planCommand(resolved: Extract<ResolvedServer, { kind: 'stdio' }>): ReturnType<typeof planStdioLaunch> {
+  return planStdioLaunch(resolved, editorLaunchHost());
+}
+
+/**
  * The extension host's environment. VS Code (and code-server, and remote servers) put their own CLI folders on the
  * extension host's PATH; they are searched like any other, but a "not found" message lists only what the person set.
  */

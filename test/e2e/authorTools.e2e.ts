@@ -1,0 +1,135 @@
+/**
+ * Issue 40, for server authors, in a real VS Code driven from Chromium as a person would:
+ * - Run Doctor on a server whose command is misspelled: the notification names the step that failed and the missing
+ *   command, and the report opens as a document.
+ * - Load Test… on server-everything's echo: the panel's latency chart draws data points from the run's snapshots;
+ *   its Cancel stops the run, and the run's own server process (this workspace's server-everything) is gone.
+ * Screenshots: test-results/e2e/authorTools-01-doctor.png, authorTools-02-load-chart.png, authorTools-03-cancelled.png.
+ *
+ * Run: npm run package:test, then
+ * MCP_E2E_VSIX=dist/test-build/mcp-workbench-0.1.0.vsix node --import tsx --test test/e2e/authorTools.e2e.ts
+ */
+import * as assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Frame } from 'playwright-core';
+import { processesMatching } from '../support/processes';
+import { VsCodeFixture, everythingStdio } from './fixture';
+import {
+  answerDialog,
+  EVERYTHING_SERVER_JS,
+  openViewContainer,
+  quickPick,
+  runPickerCommand,
+  screenshot,
+  typeInQuickInput,
+  waitFor,
+  waitForNotification,
+  waitUntil,
+  webviewFrame,
+} from './harness';
+
+/** A command no machine has: the person meant server-everything's binary and typed one letter short. */
+const MISSPELLED_COMMAND = 'mcp-server-everythin';
+
+/** This workspace's server-everything processes (the trailing ${workspaceFolder} marks them as this test's). */
+function everythingProcesses(workspace: string): number[] {
+  return processesMatching(EVERYTHING_SERVER_JS, 'stdio', workspace);
+}
+
+async function chartPoints(frame: Frame): Promise<number> {
+  return frame
+    .locator('#latency-chart circle.point')
+    .count()
+    .catch(() => 0);
+}
+
+test(
+  'Run Doctor names the missing command; a load test draws its chart and Cancel leaves no process',
+  {
+    timeout: 600_000,
+  },
+  async () => {
+    let session: VsCodeFixture | undefined;
+    try {
+      session = await VsCodeFixture.open({
+        name: 'author-tools',
+        mcpJson: {
+          kind: 'servers',
+          comment: 'for authorTools.e2e.ts: one server that runs, one whose command is misspelled',
+          servers: {
+            everything: everythingStdio(),
+            misspelled: { type: 'stdio', command: MISSPELLED_COMMAND, args: ['stdio'] },
+          },
+        },
+        settings: { 'workbench.colorTheme': 'Default Dark Modern' },
+      });
+      const { page, workspace } = session;
+      await openViewContainer(page, 'MCP Workbench');
+
+      // 1. Doctor on the misspelled server: no consent is asked for a program that is not there; the step "the
+      // command" fails naming it.
+      await runPickerCommand(page, 'MCP Workbench: Run Doctor');
+      await quickPick(page, 'misspelled');
+      const notice = await waitForNotification(page, /Doctor: "misspelled" failed at the step "the command"/, {
+        timeoutMs: 60_000,
+      });
+      assert.match(notice, new RegExp(`the command "${MISSPELLED_COMMAND}" was not found`), notice);
+      await waitFor(page, 'the doctor report tab', () =>
+        page.locator('.tab', { hasText: 'Doctor misspelled' }).first().waitFor({ state: 'visible', timeout: 30_000 }),
+      );
+      await screenshot(page, 'authorTools-01-doctor');
+      assert.deepEqual(everythingProcesses(workspace), [], 'no server ran before the load test');
+
+      // 2. Load Test… on everything's echo, long enough that only Cancel ends it within this test.
+      await runPickerCommand(page, 'MCP Workbench: Load Test…');
+      await quickPick(page, 'everything');
+      await answerDialog(page, 'Allow and Start');
+      await quickPick(page, 'echo');
+      await typeInQuickInput(page, '{"message":"load"}');
+      await typeInQuickInput(page, '2');
+      await typeInQuickInput(page, '600s');
+      const frame = await webviewFrame(page, 'the load test panel', '#latency-chart');
+      await waitUntil(
+        'the latency chart to draw at least 3 data points',
+        async () => ((await chartPoints(frame)) >= 3 ? true : undefined),
+        60_000,
+      );
+      assert.ok((await frame.locator('#throughput-chart circle.point').count()) >= 3, 'the throughput chart draws too');
+      assert.ok(everythingProcesses(workspace).length >= 1, 'the run has its own server-everything process');
+      await screenshot(page, 'authorTools-02-load-chart');
+
+      await frame.locator('#cancel').click();
+      await waitUntil(
+        'every server-everything process of this workspace to end after Cancel',
+        () => (everythingProcesses(workspace).length === 0 ? true : undefined),
+        30_000,
+      ).catch((error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; still running: ${everythingProcesses(workspace).join(', ')}`,
+        );
+      });
+      let status = '';
+      await waitUntil(
+        'the panel to say the run stopped',
+        async () => {
+          status = (
+            (await frame
+              .locator('#status')
+              .textContent()
+              .catch(() => null)) ?? ''
+          ).trim();
+          return /^Stopped/.test(status) ? true : undefined;
+        },
+        30_000,
+      ).catch((error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; the status says ${JSON.stringify(status)}`,
+        );
+      });
+      assert.match((await frame.locator('#summary').textContent()) ?? '', /^everything: \d+ calls in/);
+      await screenshot(page, 'authorTools-03-cancelled');
+    } finally {
+      await session?.dispose();
+    }
+  },
+);
