@@ -3,7 +3,8 @@
  * - Run Doctor on a server whose command is misspelled: the notification names the step that failed and the missing
  *   command, and the report opens as a document.
  * - Load Test… on server-everything's echo: the panel's latency chart draws data points from the run's snapshots;
- *   its Cancel stops the run, and the run's own server process (this workspace's server-everything) is gone.
+ *   its Cancel stops the run, and the run's own server process (this workspace's server-everything) is gone; a
+ *   second run is stopped by closing its panel, with the same result.
  * Screenshots: test-results/e2e/authorTools-01-doctor.png, authorTools-02-load-chart.png, authorTools-03-cancelled.png.
  *
  * Run: npm run package:test, then
@@ -11,7 +12,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Frame } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { processesMatching } from '../support/processes';
 import { VsCodeFixture, everythingStdio } from './fixture';
 import {
@@ -36,11 +37,22 @@ function everythingProcesses(workspace: string): number[] {
   return processesMatching(EVERYTHING_SERVER_JS, 'stdio', workspace);
 }
 
-async function chartPoints(frame: Frame): Promise<number> {
+/** The data points a chart of the panel draws (a circle per snapshot and line). */
+async function chartPoints(frame: Frame, chart: 'latency' | 'throughput'): Promise<number> {
   return frame
-    .locator('#latency-chart circle.point')
+    .locator(`#${chart}-chart circle.point`)
     .count()
     .catch(() => 0);
+}
+
+/** Closes the Load Test panel's tab with its X (codicon-close in VS Code 1.100, codicon-close-small in 1.139). */
+async function closeLoadTestTab(page: Page): Promise<void> {
+  const tab = page.locator('.tab', { hasText: 'Load Test everything' }).first();
+  await tab.hover();
+  await tab.locator('.tab-actions .action-label:is(.codicon-close, .codicon-close-small)').click();
+  await waitUntil('the Load Test tab to close', async () =>
+    (await page.locator('.tab', { hasText: 'Load Test everything' }).count()) === 0 ? true : undefined,
+  );
 }
 
 test(
@@ -89,12 +101,15 @@ test(
       await typeInQuickInput(page, '2');
       await typeInQuickInput(page, '600s');
       const frame = await webviewFrame(page, 'the load test panel', '#latency-chart');
+      // Three snapshots at least: p50 and p99 are a point each per snapshot, the throughput one.
       await waitUntil(
-        'the latency chart to draw at least 3 data points',
-        async () => ((await chartPoints(frame)) >= 3 ? true : undefined),
+        'both charts to draw at least 3 snapshots',
+        async () =>
+          (await chartPoints(frame, 'latency')) >= 6 && (await chartPoints(frame, 'throughput')) >= 3
+            ? true
+            : undefined,
         60_000,
       );
-      assert.ok((await frame.locator('#throughput-chart circle.point').count()) >= 3, 'the throughput chart draws too');
       assert.ok(everythingProcesses(workspace).length >= 1, 'the run has its own server-everything process');
       await screenshot(page, 'authorTools-02-load-chart');
 
@@ -128,6 +143,31 @@ test(
       });
       assert.match((await frame.locator('#summary').textContent()) ?? '', /^everything: \d+ calls in/);
       await screenshot(page, 'authorTools-03-cancelled');
+
+      // 3. Closing the panel stops a run as Cancel does: the stopped panel's tab is closed first, then a second run's.
+      await closeLoadTestTab(page);
+      await runPickerCommand(page, 'MCP Workbench: Load Test…');
+      await quickPick(page, 'everything');
+      // The first-start consent was given above: the same definition is not asked for again.
+      await quickPick(page, 'echo');
+      await typeInQuickInput(page, '{"message":"again"}');
+      await typeInQuickInput(page, '1');
+      await typeInQuickInput(page, '600s');
+      const second = await webviewFrame(page, 'the second load test panel', '#latency-chart');
+      await waitUntil('the second run to draw', async () =>
+        (await chartPoints(second, 'throughput')) >= 2 ? true : undefined,
+      );
+      assert.ok(everythingProcesses(workspace).length >= 1, 'the second run has its own server process');
+      await closeLoadTestTab(page);
+      await waitUntil(
+        'every server-everything process of this workspace to end after the panel closed',
+        () => (everythingProcesses(workspace).length === 0 ? true : undefined),
+        30_000,
+      ).catch((error: unknown) => {
+        throw new Error(
+          `${error instanceof Error ? error.message : String(error)}; still running: ${everythingProcesses(workspace).join(', ')}`,
+        );
+      });
     } finally {
       await session?.dispose();
     }

@@ -18,6 +18,7 @@ import type { Platform } from '../../platform/platform';
 import { asPersonsStart } from '../../platform/servers/launchConfirmation';
 import type { ServerController } from '../../platform/servers/serverController';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
+import { showError } from '../../platform/ui/coreErrors';
 
 /**
  * Doctor and the load test run their own copy of a server (a process or a connection of their own, never the row's
@@ -38,10 +39,16 @@ export async function mayRunOwnCopy(platform: Platform, controller: ServerContro
     );
     return false;
   }
-  const preview = await previewServerDefinition(entry.definition, variableContext(platform, entry));
-  const allowed = await asPersonsStart(controller.id, () =>
-    platform.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) }),
-  );
+  let allowed: boolean;
+  try {
+    const preview = await previewServerDefinition(entry.definition, variableContext(platform, entry));
+    allowed = await asPersonsStart(controller.id, () =>
+      platform.confirmation.confirm(entry, { ...preview, resolved: withDefaultCwd(preview.resolved) }),
+    );
+  } catch (error) {
+    void showError(error, { server: controller });
+    return false;
+  }
   if (!allowed)
     void controller.notify(
       'info',
