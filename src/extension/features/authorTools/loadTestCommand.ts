@@ -10,11 +10,9 @@ import type { ServerController } from '../../platform/servers/serverController';
 import { isServerNode, resolveServer } from '../../platform/servers/serverPicker';
 import { checkCommand } from '../../platform/shared/commandCheck';
 import { showError } from '../../platform/ui/coreErrors';
+import { MAX_CONCURRENCY, parseArgsObject, parseEnd, wholeNumber } from './loadInputs';
 import { LoadTestPanel, type LoadPlan } from './loadTestPanel';
 import { mayRunOwnCopy, ownClient, resolveEntry } from './ownServer';
-
-/** The most calls a load test keeps outstanding: past it, the editor's own host would be the bottleneck. */
-const MAX_CONCURRENCY = 1000;
 
 /** The recording a Load Test… on a `*.mcptest.json` sends: its tool calls, and the server it names. */
 interface RecordedMix {
@@ -197,21 +195,11 @@ async function askCall(controller: ServerController, tools: readonly Tool[]): Pr
     prompt: vscode.l10n.t('The arguments every call sends, as a JSON object'),
     value: '{}',
     ignoreFocusOut: true,
-    validateInput: (value) => (parseArgs(value) === undefined ? vscode.l10n.t('Enter a JSON object, e.g. {}') : null),
+    validateInput: (value) =>
+      parseArgsObject(value) === undefined ? vscode.l10n.t('Enter a JSON object, e.g. {}') : null,
   });
-  const args = text === undefined ? undefined : parseArgs(text);
+  const args = text === undefined ? undefined : parseArgsObject(text);
   return args === undefined ? undefined : [{ tool: picked.tool.name, args }];
-}
-
-function parseArgs(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 async function askConcurrency(): Promise<number | undefined> {
@@ -228,18 +216,6 @@ async function askConcurrency(): Promise<number | undefined> {
   return text === undefined ? undefined : wholeNumber(text, MAX_CONCURRENCY);
 }
 
-/** How long the run lasts: `10s` (a duration) or `500` (a number of calls). */
-export function parseEnd(text: string): { durationMs: number } | { requests: number } | undefined {
-  const trimmed = text.trim();
-  const seconds = /^(\d+(?:\.\d+)?)\s*s$/i.exec(trimmed);
-  if (seconds) {
-    const value = Number(seconds[1]);
-    return value > 0 && value <= 24 * 3600 ? { durationMs: value * 1000 } : undefined;
-  }
-  const requests = wholeNumber(trimmed, 100_000_000);
-  return requests === undefined ? undefined : { requests };
-}
-
 async function askEnd(): Promise<{ durationMs: number } | { requests: number } | undefined> {
   const text = await vscode.window.showInputBox({
     title: vscode.l10n.t('Load Test: how long'),
@@ -252,10 +228,4 @@ async function askEnd(): Promise<{ durationMs: number } | { requests: number } |
         : null,
   });
   return text === undefined ? undefined : parseEnd(text);
-}
-
-function wholeNumber(text: string, max: number): number | undefined {
-  if (!/^\d+$/.test(text.trim())) return undefined;
-  const value = Number(text.trim());
-  return value >= 1 && value <= max ? value : undefined;
 }
