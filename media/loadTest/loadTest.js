@@ -134,7 +134,8 @@
         break;
       case 'done':
         ended = true;
-        cancel.disabled = true;
+        // A run that ended has nothing to cancel: the button goes (a disabled one looks the same in every theme).
+        cancel.hidden = true;
         status.textContent = message.interrupted
           ? t('stopped')
           : message.file
@@ -148,7 +149,7 @@
         break;
       case 'failed':
         ended = true;
-        cancel.disabled = true;
+        cancel.hidden = true;
         status.textContent = t('failed', message.message);
         break;
     }
