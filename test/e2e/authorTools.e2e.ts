@@ -45,6 +45,20 @@ async function chartPoints(frame: Frame, chart: 'latency' | 'throughput'): Promi
     .catch(() => 0);
 }
 
+/**
+ * Types into the Load Test input box titled `title`: the flow's boxes follow each other in one quick input widget, so
+ * the text waits for the box's title (typed at once, it could land in the box before, still closing).
+ */
+async function answerInput(page: Page, title: string, text: string): Promise<void> {
+  await waitFor(page, `the input box "${title}"`, () =>
+    page
+      .locator('.quick-input-widget .quick-input-title', { hasText: title })
+      .first()
+      .waitFor({ state: 'visible', timeout: 30_000 }),
+  );
+  await typeInQuickInput(page, text);
+}
+
 /** Closes the Load Test panel's tab with its X (codicon-close in VS Code 1.100, codicon-close-small in 1.139). */
 async function closeLoadTestTab(page: Page): Promise<void> {
   const tab = page.locator('.tab', { hasText: 'Load Test everything' }).first();
@@ -97,9 +111,9 @@ test(
       await quickPick(page, 'everything');
       await answerDialog(page, 'Allow and Start');
       await quickPick(page, 'echo');
-      await typeInQuickInput(page, '{"message":"load"}');
-      await typeInQuickInput(page, '2');
-      await typeInQuickInput(page, '600s');
+      await answerInput(page, 'Load Test: the arguments of echo', '{"message":"load"}');
+      await answerInput(page, 'Load Test: concurrency', '2');
+      await answerInput(page, 'Load Test: how long', '600s');
       const frame = await webviewFrame(page, 'the load test panel', '#latency-chart');
       // Three snapshots at least: p50 and p99 are a point each per snapshot, the throughput one.
       await waitUntil(
@@ -150,9 +164,9 @@ test(
       await quickPick(page, 'everything');
       // The first-start consent was given above: the same definition is not asked for again.
       await quickPick(page, 'echo');
-      await typeInQuickInput(page, '{"message":"again"}');
-      await typeInQuickInput(page, '1');
-      await typeInQuickInput(page, '600s');
+      await answerInput(page, 'Load Test: the arguments of echo', '{"message":"again"}');
+      await answerInput(page, 'Load Test: concurrency', '1');
+      await answerInput(page, 'Load Test: how long', '600s');
       const second = await webviewFrame(page, 'the second load test panel', '#latency-chart');
       await waitUntil('the second run to draw', async () =>
         (await chartPoints(second, 'throughput')) >= 2 ? true : undefined,
