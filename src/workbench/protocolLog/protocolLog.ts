@@ -36,6 +36,9 @@ interface Pending {
   id: string | number;
   /** The revision the request carried (its `_meta`, or what an `initialize` asks for). */
   revision: string | undefined;
+  /** A replay's marks, given to its answer too. */
+  replayOf?: number;
+  edited?: true;
 }
 
 /** Rows a person may pin: pinned rows are kept apart from the ring, so clearing or rolling never drops them. */
@@ -237,6 +240,8 @@ export class ProtocolLog implements WireObserver, Disposable {
             method: summary.method,
             id: summary.id,
             revision: summary.paramsVersion ?? summary.metaVersion,
+            ...(event.replayOf !== undefined ? { replayOf: event.replayOf } : {}),
+            ...(event.edited ? { edited: event.edited } : {}),
           });
         if (summary.progressToken !== undefined)
           this.progressTokens.set(summary.progressToken, { seq: event.seq, id: summary.id });
@@ -251,6 +256,8 @@ export class ProtocolLog implements WireObserver, Disposable {
         event.relatedSeq = request.seq;
         event.relatedId = request.id;
         event.durationMs = event.time - request.time;
+        if (request.replayOf !== undefined) event.replayOf = request.replayOf;
+        if (request.edited) event.edited = request.edited;
         // The method of the request it answers, so a filter by method shows both.
         if (request.method !== undefined) event.method = request.method;
         return request;
