@@ -158,15 +158,15 @@ export class ProtocolLog implements WireObserver, Disposable {
     this.append({ kind: 'console', seq: this.nextSeq++, time: Date.now(), text }, text.length);
   }
 
-  /** Keeps a row apart from the ring (shown first, kept when cleared or rolled); false past MAX_PINNED or unknown. */
-  pin(seq: number): boolean {
-    if (this.pins.has(seq)) return true;
-    if (this.pins.size >= MAX_PINNED) return false;
+  /** Keeps a row apart from the ring (shown first, kept when cleared or rolled), up to MAX_PINNED rows. */
+  pin(seq: number): 'pinned' | 'full' | 'gone' {
+    if (this.pins.has(seq)) return 'pinned';
+    if (this.pins.size >= MAX_PINNED) return 'full';
     const [event] = this.ring.filter((candidate) => candidate.seq === seq);
-    if (!event) return false;
+    if (!event) return 'gone';
     this.pins.set(seq, event);
     this.pinsChanged.fire();
-    return true;
+    return 'pinned';
   }
 
   unpin(seq: number): void {

@@ -121,12 +121,27 @@ export class ProtocolPanel implements vscode.Disposable {
           ),
         );
         return;
-      case 'pin':
-        if (!this.log.pin(Number(message.seq)))
-          void vscode.window.showInformationMessage(
-            vscode.l10n.t('Row {0} was not pinned: at most 50 rows are pinned; unpin one first.', message.seq),
-          );
-        return;
+      case 'pin': {
+        const outcome = this.log.pin(Number(message.seq));
+        switch (outcome) {
+          case 'pinned':
+            return;
+          case 'full':
+            void vscode.window.showInformationMessage(
+              vscode.l10n.t('Row {0} was not pinned: at most 50 rows are pinned; unpin one first.', message.seq),
+            );
+            return;
+          case 'gone':
+            void vscode.window.showInformationMessage(
+              vscode.l10n.t('Row {0} was not pinned: the log no longer holds it.', message.seq),
+            );
+            return;
+          default: {
+            const exhaustive: never = outcome;
+            throw new Error(`unknown pin outcome ${String(exhaustive)}`);
+          }
+        }
+      }
       case 'unpin':
         this.log.unpin(Number(message.seq));
         return;

@@ -130,23 +130,18 @@ async function remoteServer(
   argument: unknown,
   placeHolder: string,
 ): Promise<ServerController | undefined> {
-  const named = typeof argument === 'string' ? manager.byName(argument)[0] : undefined;
-  const controller =
-    named ??
-    (isServerNode(argument) || manager.servers.some((server) => server.entry.definition.kind === 'http')
-      ? await resolveServer(manager, argument, {
-          placeHolder,
-          prefer: (server) => server.entry.definition.kind === 'http',
-        })
-      : undefined);
-  if (!controller) {
-    if (!isServerNode(argument) && named === undefined && manager.servers.length > 0)
-      void vscode.window.showInformationMessage(
-        vscode.l10n.t('No MCP server here is reached over HTTP, so none signs in.'),
-      );
+  const isHttp = (server: ServerController) => server.entry.definition.kind === 'http';
+  let controller: ServerController | undefined;
+  if (typeof argument === 'string') controller = manager.byName(argument)[0];
+  else if (isServerNode(argument)) controller = argument.controller;
+  else if (manager.servers.length > 0 && !manager.servers.some(isHttp)) {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No MCP server here is reached over HTTP, so none signs in.'),
+    );
     return undefined;
-  }
-  if (controller.entry.definition.kind !== 'http') {
+  } else controller = await resolveServer(manager, argument, { placeHolder, prefer: isHttp });
+  if (!controller) return undefined;
+  if (!isHttp(controller)) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
         'MCP server "{0}" runs as a local process; only servers reached over HTTP sign in.',

@@ -122,8 +122,8 @@ describe('ProtocolLog replay and pins', () => {
     const second = sent(log, 2, 'prompts/list');
     let changes = 0;
     log.onDidChangePins(() => changes++);
-    assert.equal(log.pin(second.seq), true);
-    assert.equal(log.pin(first.seq), true);
+    assert.equal(log.pin(second.seq), 'pinned');
+    assert.equal(log.pin(first.seq), 'pinned');
     for (let id = 3; id < 10; id++) sent(log, id, 'ping');
     assert.ok(!log.events().some((event) => event.seq === first.seq), 'the ring rolled past the pinned rows');
     log.clear();
@@ -138,12 +138,12 @@ describe('ProtocolLog replay and pins', () => {
       [second.seq],
     );
     assert.equal(changes, 3);
-    assert.equal(log.pin(12345), false, 'a row not kept cannot be pinned');
+    assert.equal(log.pin(12345), 'gone', 'a row not kept cannot be pinned');
 
     const many = new ProtocolLog();
     for (let id = 0; id <= MAX_PINNED; id++) sent(many, id, 'ping');
     const rows = many.events().map((event) => event.seq);
-    for (const seq of rows.slice(0, MAX_PINNED)) assert.equal(many.pin(seq), true);
-    assert.equal(many.pin(rows[MAX_PINNED]), false, `at most ${MAX_PINNED} pins`);
+    for (const seq of rows.slice(0, MAX_PINNED)) assert.equal(many.pin(seq), 'pinned');
+    assert.equal(many.pin(rows[MAX_PINNED]), 'full', `at most ${MAX_PINNED} pins`);
   });
 });
