@@ -492,7 +492,6 @@
         });
         item.dataset.seq = String(event.seq);
         item.dataset.method = event.method ?? '';
-        item.append(el('span', { className: 'cell pin-mark', text: '📌' }));
         const cell = (className, text) => item.append(el('span', { className: `cell ${className}`, text }));
         cell('seq', String(event.seq));
         cell('time', clock(event.time));
