@@ -25,6 +25,14 @@
   /** @type {any[]} */ let pausedEvents = [];
   /** @type {number|undefined} */ let selectedSeq;
   let follow = true;
+  /** Pinned rows by seq: kept apart from `events` (the extension keeps them through Clear and the log's roll). */
+  /** @type {Map<number, any>} */ let pins = new Map();
+  /** The row chosen first for Compare. */
+  /** @type {number|undefined} */ let compareFirst;
+  /** The row whose Edit and Send editor is open, and its text (kept while the detail is redrawn). */
+  /** @type {{ seq: number, text: string } | undefined} */ let editing;
+  /** The outcome of the last Replay or Edit and Send, by the row it came from. */
+  /** @type {{ seq: number, text: string, bad: boolean } | undefined} */ let sendNote;
   const filters = { method: '', id: '', text: '', direction: 'both' };
 
   /**
@@ -126,12 +134,14 @@
     status,
   );
 
+  const pinnedStrip = el('div', { id: 'pinned', className: 'pinned', role: 'list', 'aria-label': t('pinned') });
+  pinnedStrip.hidden = true;
   const viewport = el('div', { id: 'list', className: 'viewport', tabIndex: 0, role: 'listbox' });
   const spacer = el('div', { className: 'spacer' });
   const emptyNote = el('div', { className: 'empty muted', text: t('empty') });
   viewport.append(spacer, emptyNote);
   const detail = el('div', { id: 'detail', className: 'detail' }, el('p', { className: 'muted', text: t('select') }));
-  app.append(toolbar, viewport, detail);
+  app.append(toolbar, pinnedStrip, viewport, detail);
 
   for (const input of [methodInput, idInput, textInput]) input.addEventListener('input', () => applyFilters());
   directionSelect.addEventListener('change', () => applyFilters());
@@ -294,13 +304,14 @@
         cell('duration', duration === undefined ? '' : `${duration} ms`);
         cell('size', bytes(event.size));
         cell('era', event.era ?? '', t('eraTitle'));
+        if (event.replayOf !== undefined) row.classList.add('replayed');
         cell(
           'summary',
           event.error
             ? event.error.message
             : event.relatedSeq !== undefined && event.durationMs === undefined
               ? relation(event)
-              : '',
+              : replayMark(event),
         );
         return;
       }
@@ -322,7 +333,16 @@
   function select(seq, scroll) {
     selectedSeq = seq;
     const index = events.findIndex((event) => event.seq === seq);
-    if (index < 0) return;
+    if (index < 0) {
+      // A pinned row the log no longer holds (cleared, or rolled past) is still shown from its pin.
+      const pinned = pins.get(seq);
+      if (pinned) {
+        render();
+        drawPins();
+        showDetail(pinned);
+      }
+      return;
+    }
     const position = shown.indexOf(index);
     if (scroll && position >= 0) {
       const top = position * ROW_HEIGHT;
@@ -330,6 +350,7 @@
         viewport.scrollTop = top - viewport.clientHeight / 2;
     }
     render();
+    drawPins();
     showDetail(events[index]);
   }
 
@@ -357,19 +378,148 @@
             text: t('goToRow', related),
             onClick: () => select(related, true),
           });
+    const sentRequest = event.kind === 'message' && event.direction === 'send' && event.messageKind === 'request';
+    const action = (id, text, onClick) => el('button', { type: 'button', id, className: 'secondary', text, onClick });
+    const replay = sentRequest
+      ? action('replay', t('replay'), () => {
+          sendNote = undefined;
+          vscode.postMessage({ type: 'replay', seq: event.seq });
+        })
+      : undefined;
+    const edit = sentRequest
+      ? action('edit-send', t('editSend'), () => {
+          editing = { seq: event.seq, text: detailText(event) };
+          sendNote = undefined;
+          showDetail(event);
+          document.getElementById('edit-text')?.focus();
+        })
+      : undefined;
+    const pin = pins.has(event.seq)
+      ? action('pin', t('unpin'), () => vscode.postMessage({ type: 'unpin', seq: event.seq }))
+      : action('pin', t('pin'), () => vscode.postMessage({ type: 'pin', seq: event.seq }));
+    const compare =
+      compareFirst === undefined || compareFirst === event.seq
+        ? action('compare', compareFirst === event.seq ? t('compareChosen', event.seq) : t('compareChoose'), () => {
+            compareFirst = compareFirst === event.seq ? undefined : event.seq;
+            showDetail(event);
+          })
+        : action('compare', t('compareWith', compareFirst), () => {
+            vscode.postMessage({ type: 'compare', left: compareFirst, right: event.seq });
+            compareFirst = undefined;
+            showDetail(event);
+          });
     const heading = el(
       'div',
       { className: 'detail-head' },
       el('strong', { text: headline(event) }),
-      el('span', { className: 'detail-actions' }, goTo, copy),
+      el('span', { className: 'detail-actions' }, replay, edit, pin, compare, goTo, copy),
     );
     /** @type {HTMLElement[]} */ const parts = [heading];
+    if (sendNote && sendNote.seq === event.seq)
+      parts.push(
+        el('p', { id: 'send-note', className: sendNote.bad ? 'bad' : 'muted', role: 'alert', text: sendNote.text }),
+      );
+    if (editing && editing.seq === event.seq) parts.push(editor(event));
     if (event.kind === 'message' && event.truncated)
       parts.push(el('p', { className: 'muted', text: t('truncated', event.text.length, event.size) }));
     if (event.kind === 'http') parts.push(httpDetail(event));
     else
       parts.push(el('pre', { className: event.kind === 'message' && event.error ? 'json error' : 'json', text: body }));
     detail.replaceChildren(...parts);
+  }
+
+  /** Edit and Send: the request's JSON in a text area; the extension checks it and says why when it refuses. */
+  function editor(event) {
+    const area = el('textarea', {
+      id: 'edit-text',
+      className: 'edit',
+      spellcheck: false,
+      'aria-label': t('editLabel', event.seq),
+      rows: 12,
+    });
+    area.value = editing?.text ?? '';
+    area.addEventListener('input', () => {
+      if (editing) editing.text = area.value;
+    });
+    const send = () => {
+      sendNote = undefined;
+      vscode.postMessage({ type: 'send', seq: event.seq, text: area.value });
+    };
+    area.addEventListener('keydown', (key) => {
+      if (key.key === 'Enter' && (key.ctrlKey || key.metaKey)) {
+        key.preventDefault();
+        send();
+      } else if (key.key === 'Escape') {
+        editing = undefined;
+        showDetail(event);
+      }
+    });
+    return el(
+      'div',
+      { className: 'editor' },
+      el('p', { className: 'muted', text: t('editHint') }),
+      area,
+      el(
+        'div',
+        { className: 'detail-actions' },
+        el('button', { type: 'button', id: 'edit-send-go', text: t('send'), onClick: send }),
+        el('button', {
+          type: 'button',
+          id: 'edit-cancel',
+          className: 'secondary',
+          text: t('cancel'),
+          onClick: () => {
+            editing = undefined;
+            showDetail(event);
+          },
+        }),
+      ),
+    );
+  }
+
+  /** The pinned rows above the list, in row order; each is reachable with Tab and opens with Enter. */
+  function drawPins() {
+    pinnedStrip.hidden = pins.size === 0;
+    const items = [...pins.values()].sort((a, b) => a.seq - b.seq);
+    pinnedStrip.replaceChildren(
+      el('div', { className: 'pinned-title muted', text: t('pinned') }),
+      ...items.map((event) => {
+        const item = el('div', {
+          className: `row pinned-row${selectedSeq === event.seq ? ' selected' : ''}`,
+          role: 'listitem',
+          tabIndex: 0,
+          title: t('rowNumber', event.seq),
+        });
+        item.dataset.seq = String(event.seq);
+        item.dataset.method = event.method ?? '';
+        const cell = (className, text) => item.append(el('span', { className: `cell ${className}`, text }));
+        cell('seq', String(event.seq));
+        cell('time', clock(event.time));
+        if (event.kind === 'message') {
+          cell(`dir ${event.direction}`, event.direction === 'send' ? '→' : '←');
+          cell('method', event.method ?? '');
+          cell('id', event.id === undefined ? '' : t('requestId', event.id));
+        } else if (event.kind === 'http') {
+          cell('method', event.method);
+          cell('summary', event.url);
+        } else cell('summary console', event.text);
+        item.addEventListener('click', () => select(event.seq, true));
+        item.addEventListener('keydown', (key) => {
+          if (key.key === 'Enter' || key.key === ' ') {
+            key.preventDefault();
+            select(event.seq, true);
+          }
+        });
+        return item;
+      }),
+    );
+  }
+
+  /** Redraws the detail of the selected row (after a pin, a send's outcome). */
+  function refreshDetail() {
+    if (selectedSeq === undefined) return;
+    const event = events.find((candidate) => candidate.seq === selectedSeq) ?? pins.get(selectedSeq);
+    if (event) showDetail(event);
   }
 
   function headline(event) {
@@ -390,6 +540,7 @@
           event.method ?? '',
           event.id === undefined ? '' : t('requestId', event.id),
           answer,
+          replayMark(event),
           bytes(event.size),
           event.era ?? '',
         ]
@@ -401,6 +552,12 @@
       default:
         return clock(event.time);
     }
+  }
+
+  /** "replay of row 12" (or "edited from row 12") on a request the person sent again. */
+  function replayMark(event) {
+    if (event.replayOf === undefined) return '';
+    return event.edited ? t('editedFrom', event.replayOf) : t('replayOf', event.replayOf);
   }
 
   /** "about request id 7 (row 41)" for progress and cancellations; the row alone when the id is not known. */
@@ -502,6 +659,26 @@
         dropped = batch.dropped ?? 0;
         add(batch.events ?? []);
         return;
+      case 'pins':
+        pins = new Map((batch.events ?? []).map((event) => [event.seq, event]));
+        drawPins();
+        refreshDetail();
+        return;
+      case 'sendResult': {
+        const outcome = data.outcome ?? {};
+        const text =
+          outcome.kind === 'sent'
+            ? t('sentAgain')
+            : outcome.kind === 'answered-error'
+              ? t('answeredError')
+              : outcome.kind === 'declined'
+                ? t('declined')
+                : String(outcome.reason ?? '');
+        sendNote = { seq: Number(data.seq), text, bad: outcome.kind === 'refused' };
+        if (outcome.kind === 'sent' || outcome.kind === 'answered-error') editing = undefined;
+        refreshDetail();
+        return;
+      }
       case 'append':
         dropped = Math.max(dropped, batch.dropped ?? 0);
         if (paused) {

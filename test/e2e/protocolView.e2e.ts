@@ -189,6 +189,21 @@ test(
       await page.mouse.move(0, 0);
       await screenshot(page, 'protocol-view');
       await picture(page, 'protocol-view');
+
+      // Replay (issue 40): the request is sent again to the same server, with a fresh id, and its rows are marked.
+      await view.locator('#replay').click();
+      const replayed = view.locator('#list .row[data-method="tools/call"]', { hasText: `replay of row ${row}` });
+      await waitUntil(
+        'the replayed request and its answer in the Protocol view',
+        async () => ((await replayed.count()) >= 2 ? true : undefined),
+        30_000,
+      );
+      await replayed.first().click();
+      const replayHead = (await view.locator('#detail strong').textContent()) ?? '';
+      const [, newId] = /→ Sent\s+request\s+tools\/call\s+id (\d+)/.exec(replayHead) ?? [];
+      assert.ok(newId !== undefined && newId !== id, `the replay has a fresh id (${id} before): ${replayHead}`);
+      assert.match(replayHead, new RegExp(`replay of row ${row}\\b`));
+      assert.match((await view.locator('#detail pre.json').textContent()) ?? '', /"get-sum"/);
     } finally {
       await workbench?.close();
       await server.stop();
@@ -286,6 +301,113 @@ test(
       await page.waitForFunction(() => document.getElementById('list')?.dataset.shown === '50000');
       await page.locator('#list .row').last().click();
       await page.locator('#detail pre.json', { hasText: '"result"' }).waitFor({ state: 'visible' });
+    } finally {
+      await browser.close();
+    }
+  },
+);
+
+test(
+  'the Protocol page: Replay, Edit and Send (with the refusal shown), Pin above the list and Compare, by keyboard',
+  { timeout: 120_000 },
+  async () => {
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS] });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+      await page.setContent(
+        '<!DOCTYPE html><html><body><div id="app"></div><script type="application/json" id="initial-state">{"strings":{}}</script></body></html>',
+      );
+      await page.addScriptTag({
+        content:
+          'window.posted = []; window.acquireVsCodeApi = function () { return { postMessage: function (m) { window.posted.push(m); }, getState: function () {}, setState: function (s) { return s; } }; };',
+      });
+      const pageErrors: string[] = [];
+      page.on('pageerror', (error) => pageErrors.push(error.message));
+      await page.addStyleTag({ path: path.join(REPO_ROOT, 'media', 'protocol', 'protocol.css') });
+      await page.addScriptTag({ path: path.join(REPO_ROOT, 'media', 'protocol', 'protocol.js') });
+      const posted = () =>
+        page.evaluate(() => (window as unknown as { posted: Record<string, unknown>[] }).posted.slice());
+      await page.addScriptTag({
+        content: `(function () {
+        var request = { kind: 'message', seq: 1, time: 1700000000000, direction: 'send', messageKind: 'request', method: 'tools/call', id: 4, size: 64, truncated: false,
+          text: JSON.stringify({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'echo', arguments: { message: 'hi' } } }) };
+        var answer = { kind: 'message', seq: 2, time: 1700000000005, direction: 'receive', messageKind: 'result', method: 'tools/call', id: 4, size: 64, truncated: false,
+          relatedSeq: 1, relatedId: 4, durationMs: 5, text: JSON.stringify({ jsonrpc: '2.0', id: 4, result: { content: [] } }) };
+        window.postMessage({ type: 'reset', json: new TextEncoder().encode(JSON.stringify({ events: [request, answer], dropped: 0 })) }, '*');
+      })();`,
+      });
+      await page.locator('#list .row[data-seq="1"]').waitFor({ state: 'visible' });
+      // Keyboard only: the list takes the focus, arrows select, Tab reaches the detail's buttons.
+      await page.locator('#list').focus();
+      await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('ArrowUp');
+      await page.locator('#detail strong', { hasText: 'rowNumber' }).waitFor({ state: 'visible' });
+      await page.locator('#replay').focus();
+      await page.keyboard.press('Enter');
+      assert.deepEqual((await posted()).at(-1), { type: 'replay', seq: 1 });
+
+      await page.locator('#edit-send').focus();
+      await page.keyboard.press('Enter');
+      const editor = page.locator('#edit-text');
+      assert.equal(await editor.evaluate((node) => node === document.activeElement), true, 'the editor has the focus');
+      assert.match(await editor.inputValue(), /"message": "hi"/, 'it opens with the request as pretty JSON');
+      await editor.fill('{"jsonrpc":"2.0","id":9,"method":"initialize"}');
+      await page.keyboard.press('Control+Enter');
+      assert.deepEqual((await posted()).at(-1), {
+        type: 'send',
+        seq: 1,
+        text: '{"jsonrpc":"2.0","id":9,"method":"initialize"}',
+      });
+      await page.evaluate(() =>
+        window.postMessage({ type: 'sendResult', seq: 1, outcome: { kind: 'refused', reason: 'the reason' } }, '*'),
+      );
+      await page.locator('#send-note', { hasText: 'the reason' }).waitFor({ state: 'visible' });
+      assert.equal(await editor.inputValue(), '{"jsonrpc":"2.0","id":9,"method":"initialize"}', 'the edit is kept');
+
+      await page.locator('#pin').click();
+      assert.deepEqual((await posted()).at(-1), { type: 'pin', seq: 1 });
+      // The extension answers with the pinned rows; they stay when the log is cleared (a reset with no events).
+      await page.addScriptTag({
+        content: `(function () {
+        var request = { kind: 'message', seq: 1, time: 1700000000000, direction: 'send', messageKind: 'request', method: 'tools/call', id: 4, size: 64, truncated: false, text: '{}' };
+        window.postMessage({ type: 'pins', json: new TextEncoder().encode(JSON.stringify({ events: [request], dropped: 0 })) }, '*');
+        window.postMessage({ type: 'reset', json: new TextEncoder().encode(JSON.stringify({ events: [], dropped: 0 })) }, '*');
+      })();`,
+      });
+      const pinned = page.locator('#pinned .row[data-seq="1"]');
+      await pinned.waitFor({ state: 'visible' });
+      assert.equal(await page.locator('#list .row').count(), 0, 'the list was cleared');
+      await pinned.focus();
+      await page.keyboard.press('Enter');
+      await page.locator('#pin', { hasText: 'unpin' }).waitFor({ state: 'visible' });
+
+      // Compare: choose one row, then the other.
+      await page.locator('#compare').click();
+      await page.locator('#compare', { hasText: 'compareChosen' }).waitFor({ state: 'visible' });
+      await page.evaluate(() => {
+        const answer = {
+          kind: 'message',
+          seq: 3,
+          time: 1700000000009,
+          direction: 'receive',
+          messageKind: 'result',
+          id: 4,
+          size: 9,
+          truncated: false,
+          text: '{"result":{}}',
+        };
+        window.postMessage(
+          {
+            type: 'append',
+            json: new TextEncoder().encode(JSON.stringify({ events: [answer], dropped: 0 })),
+          },
+          '*',
+        );
+      });
+      await page.locator('#list .row[data-seq="3"]').click();
+      await page.locator('#compare', { hasText: 'compareWith' }).click();
+      assert.deepEqual((await posted()).at(-1), { type: 'compare', left: 1, right: 3 });
+      assert.deepEqual(pageErrors, [], 'the page script runs without errors');
     } finally {
       await browser.close();
     }

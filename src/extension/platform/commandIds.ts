@@ -52,6 +52,9 @@ export const COMMAND_IDS = [
   'mcpWorkbench.refreshSkills',
   // The wire in view and dev mode (issue 20)
   'mcpWorkbench.showProtocol',
+  // The wire, hands on: the OAuth debugger (issue 40)
+  'mcpWorkbench.showSignInSteps',
+  'mcpWorkbench.refreshSignInNow',
   // Recorded sessions as tests (issue 20)
   'mcpWorkbench.saveHistoryAsTest',
   'mcpWorkbench.rerecordTestStep',

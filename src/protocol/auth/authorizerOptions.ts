@@ -1,5 +1,6 @@
 /** What an OAuthAuthorizer is built from: the server, the host's store and user agent, the client identity, the grant. */
 import type { PersonWaits } from '../jsonrpc/personWaits';
+import type { SignInObserver } from './signInSteps';
 import type { AuthorizationUserAgent, AuthStateStore, TokenEndpointAuthMethod } from './types';
 
 /** A client identity from configuration (VS Code's `oauth.clientId`, plus a secret for confidential clients). */
@@ -74,4 +75,9 @@ export interface OAuthAuthorizerOptions {
   onSignInSettled?: (outcome: SignInOutcome) => void;
   /** Progress lines; never given tokens or secrets. */
   log?: (line: string) => void;
+  /**
+   * Hears each step of every sign-in and refresh (its HTTP exchanges, the authorization URL, the outcome) and the
+   * tokens' life after, raw: the observer masks (SignInRecorder does). Absent, nothing is wrapped.
+   */
+  steps?: SignInObserver;
 }

@@ -30,8 +30,9 @@ import {
 } from './grants';
 import { describeOAuthError } from './oauthErrors';
 import { oauthHttp, type OAuthHttp } from './oauthHttp';
+import { observedOAuthFetch, observedUserAgent, tokenLifeOf } from './signInSteps';
 import { dueForRefresh } from './tokenLifetime';
-import type { PersistedAuthState, RegisteredClient } from './types';
+import type { AuthorizationUserAgent, PersistedAuthState, RegisteredClient } from './types';
 import { oauthChallengeParams, parseWwwAuthenticate } from './wwwAuthenticate';
 
 export {
@@ -46,6 +47,7 @@ const MAX_STEP_UPS = 3;
 
 export class OAuthAuthorizer implements HttpAuthorizer {
   private readonly http: OAuthHttp;
+  private readonly userAgent: AuthorizationUserAgent | undefined;
   private readonly serverOrigin: string;
   private state: PersistedAuthState | undefined;
   private loaded: Promise<void> | undefined;
@@ -62,7 +64,10 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   private resourceOffersDpop = false;
 
   constructor(private readonly options: OAuthAuthorizerOptions) {
-    this.http = oauthHttp(options.fetch, options.maxDocumentBytes);
+    const { steps, userAgent } = options;
+    const fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
+    this.http = oauthHttp(steps ? observedOAuthFetch(fetchFn, steps) : fetchFn, options.maxDocumentBytes);
+    this.userAgent = steps && userAgent ? observedUserAgent(userAgent, steps) : userAgent;
     this.serverOrigin = new URL(options.serverUrl).origin;
   }
 
@@ -74,13 +79,29 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     this.loaded ??= (async () => {
       const stored = await this.options.store.load(this.options.serverUrl);
       this.state = stored?.version === 1 ? stored : { version: 1, clients: {} };
+      this.options.steps?.tokens(tokenLifeOf(this.state.tokens));
     })();
     await this.loaded;
     return this.state as PersistedAuthState;
   }
 
   private async persist(): Promise<void> {
-    if (this.state) await this.options.store.save(this.options.serverUrl, this.state);
+    if (!this.state) return;
+    await this.options.store.save(this.options.serverUrl, this.state);
+    this.options.steps?.tokens(tokenLifeOf(this.state.tokens));
+  }
+
+  /** The tokens' life as held now (loaded from the store first). */
+  async tokenLife(): Promise<ReturnType<typeof tokenLifeOf>> {
+    return tokenLifeOf((await this.ensureLoaded()).tokens);
+  }
+
+  /**
+   * Refresh Now: uses the refresh token at once, in turn with any sign-in in flight. False when no refresh token is
+   * held or the authorization server refused it (then the tokens are forgotten, as on any refused refresh).
+   */
+  async refreshNow(): Promise<boolean> {
+    return (await this.serialized(async () => ((await this.refresh()) ? 'retry' : 'fail'))) === 'retry';
   }
 
   async headersFor(request: HttpAuthRequest): Promise<Record<string, string>> {
@@ -305,6 +326,7 @@ export class OAuthAuthorizer implements HttpAuthorizer {
     resourceMetadataUrl: string | undefined,
     challengedScopes: string[] | undefined,
   ): Promise<void> {
+    this.options.steps?.flowStarted('sign-in');
     await this.bounded(async (signal) => {
       const state = await this.ensureLoaded();
       const context = await this.discover(resourceMetadataUrl, signal);
@@ -324,7 +346,7 @@ export class OAuthAuthorizer implements HttpAuthorizer {
       let tokens: oauth.TokenEndpointResponse;
       switch (grant.kind) {
         case 'authorization-code':
-          tokens = await authorizationCodeGrant(grantContext, this.options.userAgent, this.options.personWaits);
+          tokens = await authorizationCodeGrant(grantContext, this.userAgent, this.options.personWaits);
           break;
         case 'client-credentials':
           tokens = await clientCredentialsGrant(grantContext);
@@ -343,8 +365,12 @@ export class OAuthAuthorizer implements HttpAuthorizer {
       await this.keepTokens(context, context.resource, tokens, scopes);
       this.log(`${this.options.serverName}: signed in${scopes.length ? ` (scope ${scopes.join(' ')})` : ''}`);
     }).then(
-      () => this.options.onSignInSettled?.({ kind: 'signed-in' }),
+      () => {
+        this.options.steps?.flowEnded();
+        this.options.onSignInSettled?.({ kind: 'signed-in' });
+      },
       (error: unknown) => {
+        this.options.steps?.flowEnded(error);
         this.options.onSignInSettled?.({ kind: 'failed', error });
         throw error;
       },
@@ -403,8 +429,14 @@ export class OAuthAuthorizer implements HttpAuthorizer {
   private async refresh(): Promise<boolean> {
     const state = await this.ensureLoaded();
     const tokens = state.tokens;
-    if (!tokens?.refreshToken) return false;
+    const steps = this.options.steps;
+    if (!tokens?.refreshToken) {
+      steps?.flowStarted('refresh');
+      steps?.flowEnded(new OAuthFlowError(`${this.options.serverName}: no refresh token is held`));
+      return false;
+    }
     const refreshToken = tokens.refreshToken;
+    steps?.flowStarted('refresh');
     try {
       await this.bounded(async (signal) => {
         const context =
@@ -419,8 +451,10 @@ export class OAuthAuthorizer implements HttpAuthorizer {
         await this.keepTokens(context, tokens.resource, response, tokens.scopes);
       });
       this.log(`${this.options.serverName}: access token refreshed`);
+      steps?.flowEnded();
       return true;
     } catch (error) {
+      steps?.flowEnded(error);
       this.log(
         `${this.options.serverName}: refreshing the access token failed (${describeOAuthError(error)}); signing in again`,
       );

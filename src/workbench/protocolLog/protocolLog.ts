@@ -2,9 +2,10 @@ import { Emitter, type Disposable } from '../../protocol/disposable';
 import type { TraceDirection } from '../../protocol/jsonrpc/mcpStreams';
 import { BoundedMap } from '../../protocol/jsonrpc/bounded';
 import type { HttpExchangeRecord, WireObserver } from '../../protocol/transports/wireObserver';
-import { maskText } from '../secrets';
+import { MASK, maskText } from '../secrets';
 import { httpEventOf } from './httpEvent';
 import { maskedMessageText } from './messageText';
+import { checkRequest, type ReplayCheck } from './replay';
 import { Ring } from './ring';
 import { summarize, type MessageEvent, type WireEvent } from './wireEvent';
 
@@ -35,7 +36,18 @@ interface Pending {
   id: string | number;
   /** The revision the request carried (its `_meta`, or what an `initialize` asks for). */
   revision: string | undefined;
+  /** A replay's marks, given to its answer too. */
+  replayOf?: number;
+  edited?: true;
 }
+
+/** Rows a person may pin: pinned rows are kept apart from the ring, so clearing or rolling never drops them. */
+export const MAX_PINNED = 50;
+/**
+ * Sent requests whose masked text differs from what was sent (a secret in them) are kept whole, the last this many,
+ * so Replay sends them as they were; every other request is replayed from its text, which is then exact.
+ */
+const REPLAY_ORIGINALS = 256;
 
 /** The requests that open a session: what was settled before them says nothing about the session they open. */
 const OPENING_METHODS: ReadonlySet<string | undefined> = new Set(['initialize', 'server/discover']);
@@ -59,10 +71,17 @@ export class ProtocolLog implements WireObserver, Disposable {
   );
   private readonly appended = new Emitter<WireEvent>();
   private readonly cleared = new Emitter<void>();
+  private readonly pinsChanged = new Emitter<void>();
+  private readonly pins = new Map<number, WireEvent>();
+  /** Unmasked originals of sent requests whose text was masked, by row (never posted, never written). */
+  private readonly originals = new BoundedMap<number, unknown>(REPLAY_ORIGINALS);
+  /** Replays asked for and not yet seen on the wire: the next request of that method sent is the replay. */
+  private readonly replays: Array<{ method: string; of: number; edited: boolean }> = [];
 
   /** Each event as it is appended. */
   readonly onDidAppend = this.appended.event;
   readonly onDidClear = this.cleared.event;
+  readonly onDidChangePins = this.pinsChanged.event;
 
   constructor(
     /** Asked at each event: values that must not appear (inputs entered later included). */
@@ -107,6 +126,21 @@ export class ProtocolLog implements WireObserver, Disposable {
     if (summary.method !== undefined) event.method = summary.method;
     if (summary.id !== undefined) event.id = summary.id;
     if (summary.error) event.error = { ...summary.error, message: maskText(summary.error.message, secrets) };
+    if (direction === 'send' && summary.messageKind === 'request') {
+      const replay = this.replays.findIndex((pending) => pending.method === summary.method);
+      if (replay >= 0) {
+        const [{ of, edited }] = this.replays.splice(replay, 1);
+        event.replayOf = of;
+        if (edited) event.edited = true;
+      }
+      if (!truncated && text.includes(MASK)) {
+        try {
+          this.originals.set(event.seq, structuredClone(message));
+        } catch {
+          // Not cloneable (never for a message from the wire): replayed from its text, which holds the mask.
+        }
+      }
+    }
     const answered = this.pair(direction, summary, event);
     const era = this.revisionOf(direction, summary, answered);
     if (era !== undefined) event.era = era;
@@ -124,6 +158,58 @@ export class ProtocolLog implements WireObserver, Disposable {
     this.append({ kind: 'console', seq: this.nextSeq++, time: Date.now(), text }, text.length);
   }
 
+  /** Keeps a row apart from the ring (shown first, kept when cleared or rolled), up to MAX_PINNED rows. */
+  pin(seq: number): 'pinned' | 'full' | 'gone' {
+    if (this.pins.has(seq)) return 'pinned';
+    if (this.pins.size >= MAX_PINNED) return 'full';
+    const [event] = this.ring.filter((candidate) => candidate.seq === seq);
+    if (!event) return 'gone';
+    this.pins.set(seq, event);
+    this.pinsChanged.fire();
+    return 'pinned';
+  }
+
+  unpin(seq: number): void {
+    if (this.pins.delete(seq)) this.pinsChanged.fire();
+  }
+
+  /** The pinned rows, in row order. */
+  pinned(): WireEvent[] {
+    return [...this.pins.values()].sort((a, b) => a.seq - b.seq);
+  }
+
+  /** A kept or pinned row. */
+  event(seq: number): WireEvent | undefined {
+    return this.pins.get(seq) ?? this.ring.filter((event) => event.seq === seq)[0];
+  }
+
+  /**
+   * The request of row `seq`, checked for Replay: sent by this client, kept whole (its original when its text was
+   * masked), and one the client may send again.
+   */
+  replaySource(seq: number): ReplayCheck {
+    const event = this.event(seq);
+    if (event?.kind !== 'message' || event.direction !== 'send' || event.messageKind !== 'request')
+      return { ok: false, refusal: { kind: 'not-sent-request' } };
+    if (this.originals.has(seq)) return checkRequest(this.originals.get(seq));
+    if (event.truncated) return { ok: false, refusal: { kind: 'truncated' } };
+    if (event.text.includes(MASK)) return { ok: false, refusal: { kind: 'masked' } };
+    return checkRequest(JSON.parse(event.text));
+  }
+
+  /** The next request of `method` this client sends is a replay of row `of` (MessageEvent.replayOf), or its edit. */
+  expectReplay(method: string, of: number, edited = false): void {
+    this.replays.push({ method, of, edited });
+    // A replay that never reached the wire (refused before sending) must not mark a later request: keep only a few.
+    if (this.replays.length > 16) this.replays.shift();
+  }
+
+  /** A replay that failed before it was sent: the mark is not left for a later request. */
+  forgetReplay(method: string, of: number): void {
+    const index = this.replays.findIndex((pending) => pending.method === method && pending.of === of);
+    if (index >= 0) this.replays.splice(index, 1);
+  }
+
   clear(): void {
     this.ring.clear();
     this.pending.clear();
@@ -135,6 +221,7 @@ export class ProtocolLog implements WireObserver, Disposable {
   dispose(): void {
     this.appended.dispose();
     this.cleared.dispose();
+    this.pinsChanged.dispose();
   }
 
   /** Links the event to the request it answers or is about; returns the request a response answers. */
@@ -153,6 +240,8 @@ export class ProtocolLog implements WireObserver, Disposable {
             method: summary.method,
             id: summary.id,
             revision: summary.paramsVersion ?? summary.metaVersion,
+            ...(event.replayOf !== undefined ? { replayOf: event.replayOf } : {}),
+            ...(event.edited ? { edited: event.edited } : {}),
           });
         if (summary.progressToken !== undefined)
           this.progressTokens.set(summary.progressToken, { seq: event.seq, id: summary.id });
@@ -167,6 +256,8 @@ export class ProtocolLog implements WireObserver, Disposable {
         event.relatedSeq = request.seq;
         event.relatedId = request.id;
         event.durationMs = event.time - request.time;
+        if (request.replayOf !== undefined) event.replayOf = request.replayOf;
+        if (request.edited) event.edited = request.edited;
         // The method of the request it answers, so a filter by method shows both.
         if (request.method !== undefined) event.method = request.method;
         return request;

@@ -46,6 +46,10 @@ export interface MessageEvent extends EventBase {
   relatedId?: string | number;
   /** For a response: milliseconds since its request. */
   durationMs?: number;
+  /** A request the person sent again from the Protocol view: the row it replays (or was edited from). */
+  replayOf?: number;
+  /** With replayOf: the person edited the request before sending it. */
+  edited?: true;
 }
 
 export interface HttpEvent extends EventBase {

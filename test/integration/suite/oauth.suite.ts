@@ -417,5 +417,60 @@ export function oauthSuite(vscode: VscodeApi): Suite {
     );
   });
 
+  suite.test(
+    'Sign-in Steps shows the sign-in and its refreshes with every secret masked; Refresh Now refreshes at once',
+    async () => {
+      const server = requireShortLived();
+      const shown = await vscode.commands.executeCommand<boolean>('mcpWorkbench.showSignInSteps', SHORT_LIVED);
+      assertEqual(shown, true, 'Sign-in Steps opened');
+      const stepsText = () =>
+        vscode.workspace.textDocuments.find((document) => document.uri.scheme === 'mcp-workbench-sign-in')?.getText() ??
+        '';
+      const before = stepsText();
+      for (const step of [
+        'Discovery: protected resource metadata',
+        'Discovery: authorization server metadata',
+        'Token request',
+        'Refresh',
+      ])
+        assert(before.includes(step), `no "${step}" step in:\n${before}`);
+      assert(/Sign-in at [\d:]+: succeeded/.test(before), `the sign-in is not shown as succeeded:\n${before}`);
+      assert(/Expires: /.test(before), `the token's expiry is not shown:\n${before}`);
+      const refreshesBefore = before.match(/### Refresh at /g)?.length ?? 0;
+      assert(refreshesBefore >= 1, `the refresh of the previous test is not shown:\n${before}`);
+
+      const grantsBefore = (await stats(server)).grants.length;
+      const refreshed = await vscode.commands.executeCommand<boolean>('mcpWorkbench.refreshSignInNow', SHORT_LIVED);
+      assertEqual(refreshed, true, 'Refresh Now');
+      assertEqual(
+        (await stats(server)).grants.slice(grantsBefore).join(','),
+        'refresh_token',
+        'token requests of Refresh Now',
+      );
+      const after = await waitUntil(
+        'the steps document to show the new refresh',
+        () => {
+          const text = stepsText();
+          return (text.match(/### Refresh at /g)?.length ?? 0) > refreshesBefore ? text : undefined;
+        },
+        15_000,
+      );
+      const stored = JSON.parse((await requireApi().auth.storedState(server.mcpUrl)) ?? '{}') as {
+        tokens?: { accessToken?: string; refreshToken?: string };
+        clients?: Record<string, { clientSecret?: string }>;
+      };
+      const secrets = [
+        stored.tokens?.accessToken,
+        stored.tokens?.refreshToken,
+        ...Object.values(stored.clients ?? {}).map((client) => client.clientSecret),
+      ].filter((value): value is string => typeof value === 'string' && value.length > 0);
+      assert(secrets.length >= 2, 'the stored state holds the tokens');
+      for (const secret of secrets)
+        assert(!after.includes(secret), 'a token or client secret is in the steps document');
+      assert(after.includes('••••'), 'the masked values are marked');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    },
+  );
+
   return suite;
 }

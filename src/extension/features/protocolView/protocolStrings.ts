@@ -48,5 +48,25 @@ export function protocolStrings(): Record<string, string> {
     eraTitle: vscode.l10n.t('The protocol revision this message carries, or the one its session settled on'),
     decoded: vscode.l10n.t('decoded: {0}'),
     copied: vscode.l10n.t('Copied'),
+    // Replay, Edit and Send, Pin, Compare (issue 40).
+    replay: vscode.l10n.t('Replay'),
+    editSend: vscode.l10n.t('Edit and Send'),
+    editLabel: vscode.l10n.t('The request of row {0}, as JSON'),
+    editHint: vscode.l10n.t(
+      'Edit the request and send it to the same server: it gets a new id. Ctrl+Enter sends, Escape closes.',
+    ),
+    send: vscode.l10n.t('Send'),
+    cancel: vscode.l10n.t('Cancel'),
+    replayOf: vscode.l10n.t('replay of row {0}'),
+    editedFrom: vscode.l10n.t('edited from row {0}'),
+    sentAgain: vscode.l10n.t('Sent: its rows appear in the list, marked with this row.'),
+    answeredError: vscode.l10n.t('Sent: the server answered with an error (see its row).'),
+    declined: vscode.l10n.t('Not sent.'),
+    pin: vscode.l10n.t('Pin'),
+    unpin: vscode.l10n.t('Unpin'),
+    pinned: vscode.l10n.t('Pinned'),
+    compareChoose: vscode.l10n.t('Compare…'),
+    compareChosen: vscode.l10n.t('Row {0} chosen: select another row'),
+    compareWith: vscode.l10n.t('Compare with row {0}'),
   };
 }

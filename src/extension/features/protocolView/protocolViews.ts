@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
+import { CompareDocuments } from './compareDocuments';
 import { ProtocolPanel } from './protocolPanel';
 import { WireTaps } from './wireTaps';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
@@ -13,6 +14,8 @@ import { webviewMedia } from '../../platform/webviews/webviewMedia';
 export class ProtocolViews implements vscode.Disposable {
   readonly taps = new WireTaps();
   private readonly panels = new Map<string, ProtocolPanel>();
+  /** Made with the first panel: registering its scheme at activation would cost every window. */
+  private compareDocuments: CompareDocuments | undefined;
 
   constructor(private readonly extensionUri: vscode.Uri) {}
 
@@ -38,7 +41,8 @@ export class ProtocolViews implements vscode.Disposable {
         localResourceRoots: [webviewMedia(this.extensionUri, 'protocol')],
       },
     );
-    const view = new ProtocolPanel(panel, hold.log, hold, controller.name, this.extensionUri);
+    this.compareDocuments ??= new CompareDocuments();
+    const view = new ProtocolPanel(panel, hold.log, hold, controller, this.compareDocuments, this.extensionUri);
     this.panels.set(controller.id, view);
     view.onDidDispose(() => this.panels.delete(controller.id));
     return view;
@@ -50,6 +54,7 @@ export class ProtocolViews implements vscode.Disposable {
 
   dispose(): void {
     for (const panel of [...this.panels.values()]) panel.dispose();
+    this.compareDocuments?.dispose();
   }
 }
 

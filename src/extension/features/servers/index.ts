@@ -6,6 +6,7 @@ import { BuiltInMcpNotice } from './builtInMcpNotice';
 import { restartServer } from './restartServer';
 import { setLogLevel } from './setLogLevel';
 import { showLog } from './showLog';
+import { refreshSignInNow, showSignInSteps, SignInStepsDocuments } from './signInSteps';
 import { startServer } from './startServerCommand';
 import { ServersStatusBar } from './statusBar';
 import { stopServer } from './stopServer';
@@ -35,9 +36,11 @@ export const serversFeature = defineFeature({
         await Promise.all(manager.servers.map((controller) => controller.signedOut(serverUrl)));
       },
     );
+    const signInSteps = new SignInStepsDocuments(platform.auth, manager);
     own(
       statusBar,
       sessions,
+      signInSteps,
       vscode.authentication.registerAuthenticationProvider(
         AUTH_PROVIDER_ID,
         vscode.l10n.t('MCP Servers (MCP Workbench)'),
@@ -55,6 +58,8 @@ export const serversFeature = defineFeature({
           signInServer(manager, argument).then((controller) => controller !== undefined),
         'mcpWorkbench.showLog': (argument) => showLog(manager, argument),
         'mcpWorkbench.setLogLevel': (argument, level) => setLogLevel(manager, argument, level),
+        'mcpWorkbench.showSignInSteps': (argument) => showSignInSteps(manager, signInSteps, argument),
+        'mcpWorkbench.refreshSignInNow': (argument) => refreshSignInNow(manager, platform.auth, argument),
       },
       exports: { statusBar, builtInMcpNotice, sessions },
     };

@@ -5,6 +5,7 @@ import {
   type SignInOutcome,
 } from '../../../protocol/auth/oauthAuthorizer';
 import type { PersonWaits } from '../../../protocol/jsonrpc/personWaits';
+import { SignInRecorder } from '../../../protocol/auth/signInSteps';
 import type { AuthorizationUserAgent, PendingAuthorization } from '../../../protocol/auth/types';
 import type { OAuthClientConfig } from '../../../workbench/config/mcpConfig';
 import { loopbackUserAgent } from '../../../workbench/node/auth/loopbackUserAgent';
@@ -83,6 +84,10 @@ export class SignInService {
     openExternalUrl(throughListener ?? url);
   /** Cancels each sign-in whose progress is showing, as its Cancel button does. */
   private readonly waitingForRedirect = new Set<() => void>();
+  /** Each server's sign-in steps across its starts (Sign-in Steps…), by server name; made when first asked for. */
+  private readonly recorders = new Map<string, SignInRecorder>();
+  /** The authorizer of each server's last HTTP start: the one its connection uses, so Refresh Now refreshes there. */
+  private readonly authorizers = new Map<string, OAuthAuthorizer>();
 
   constructor(readonly store: SecretAuthStore) {}
 
@@ -96,11 +101,26 @@ export class SignInService {
     return waiting.length;
   }
 
+  /** The recorder of a server's sign-in steps (the same one across its starts). */
+  stepsOf(serverName: string): SignInRecorder {
+    let recorder = this.recorders.get(serverName);
+    if (!recorder) {
+      recorder = new SignInRecorder();
+      this.recorders.set(serverName, recorder);
+    }
+    return recorder;
+  }
+
+  /** The authorizer of the server's last HTTP start in this window, if any. */
+  authorizerOf(serverName: string): OAuthAuthorizer | undefined {
+    return this.authorizers.get(serverName);
+  }
+
   authorizerFor(request: AuthorizerRequest): OAuthAuthorizer {
     const { oauth } = request;
     /** Ends the attempt the consent began (see withConsent); a silent start never begins one. */
     let endAttempt: ((outcome: SignInOutcome) => void) | undefined;
-    return new OAuthAuthorizer({
+    const authorizer = new OAuthAuthorizer({
       serverUrl: request.serverUrl,
       serverName: request.serverName,
       store: this.store.forServer(request.serverName),
@@ -121,7 +141,10 @@ export class SignInService {
         endAttempt = undefined;
       },
       userAgent: this.userAgent(request, () => (endAttempt = signInAttempts.begin(request.serverName))),
+      steps: this.stepsOf(request.serverName),
     });
+    this.authorizers.set(request.serverName, authorizer);
+    return authorizer;
   }
 
   private userAgent(request: AuthorizerRequest, consented: () => void): AuthorizationUserAgent {
