@@ -2,7 +2,8 @@
  * Every config file people keep servers in, live (issue 38): a server written by hand into the workspace-root
  * `.mcp.json` shows up through the file watcher, names its source on its row and starts; Claude Code's
  * `~/.claude.json` (in a temporary home folder: mcpWorkbench.sources.homeFolder, never the real ~) is read only once
- * its source is turned on, and its servers are the person's own (no first-start confirmation).
+ * its source is turned on, and its servers are the person's own (no first-start confirmation); Copilot's `tools`
+ * allow-list in `.github/mcp.json` is applied (only its tools offered, a call to another refused).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -19,6 +20,7 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-sources-home-'));
   const fixture = path.join(home, 'fixture-server.cjs');
   const dotMcp = () => path.join(folder().uri.fsPath, '.mcp.json');
+  const githubMcp = () => path.join(folder().uri.fsPath, '.github', 'mcp.json');
   const stdio = () => ({ command: process.execPath, args: [fixture] });
   const sources = () => vscode.workspace.getConfiguration('mcpWorkbench.sources');
   const asked: string[] = [];
@@ -100,10 +102,52 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
     await controllerOf('claude-fixture').stop();
   });
 
+  suite.test(
+    "Copilot's tools allow-list in .github/mcp.json: only the listed tool is offered, a call to another is refused",
+    async () => {
+      fs.mkdirSync(path.dirname(githubMcp()), { recursive: true });
+      await writeWorkspaceFile(
+        vscode,
+        githubMcp(),
+        JSON.stringify({
+          mcpServers: {
+            'copilot-fixture': { type: 'local', ...stdio(), args: [fixture, '--copilot'], tools: ['echo'] },
+          },
+        }),
+      );
+      await requireApi().reload();
+      await waitUntil('copilot-fixture in the Servers view', () => snapshotOf('copilot-fixture'), 30_000);
+      const controller = controllerOf('copilot-fixture');
+      const row = requireApi().tree.getTreeItem({ kind: 'server', controller });
+      const tooltip = String((row.tooltip as { value?: string })?.value);
+      assert(
+        tooltip.includes('is applied: only these tools are shown and callable: echo'),
+        `the row says the allow-list is applied: ${tooltip}`,
+      );
+      await controller.start();
+      const state = controller.state;
+      assert(state.kind === 'running', `state of copilot-fixture: ${state.kind}`);
+      assertEqual(state.tools.map((tool) => tool.name).join(), 'echo', 'tools offered (the fixture has echo and env)');
+      let refusal = '';
+      await controller.callTool('env', { name: 'HOME' }, {}).then(
+        () => undefined,
+        (error: Error) => (refusal = error.message),
+      );
+      assert(
+        refusal.includes('"env" is not offered') && refusal.includes('.github/mcp.json') && refusal.includes('echo'),
+        `the refusal names the tool, the file and the list: ${refusal}`,
+      );
+      const echoed = await controller.callTool('echo', { text: 'allowed' }, {});
+      assert(JSON.stringify(echoed).includes('allowed'), `echo answered: ${JSON.stringify(echoed)}`);
+      await controller.stop();
+    },
+  );
+
   suite.after(async () => {
     for (const controller of api?.manager.servers ?? [])
       if (controller.state.kind !== 'stopped') await controller.stop();
     fs.rmSync(dotMcp(), { force: true });
+    fs.rmSync(path.dirname(githubMcp()), { recursive: true, force: true });
     await sources().update('claudeCode', undefined, vscode.ConfigurationTarget.Global);
     await sources().update('homeFolder', undefined, vscode.ConfigurationTarget.Global);
     await api?.reload();

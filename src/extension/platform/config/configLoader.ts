@@ -473,7 +473,7 @@ function notesOf(read: DialectServer | undefined): readonly string[] | undefined
     ? [
         ...read.notes,
         vscode.l10n.t(
-          'Copilot\'s "tools" allow-list is applied: only {0} are shown and callable',
+          'Copilot\'s "tools" allow-list is applied: only these tools are shown and callable: {0}',
           read.allowedTools.join(', ') || vscode.l10n.t('no tools'),
         ),
       ]
