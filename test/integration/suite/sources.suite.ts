@@ -103,6 +103,65 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
   });
 
   suite.test(
+    'a registry entry (Import server.json) goes into .mcp.json in its dialect; one with a secret is refused there',
+    async () => {
+      const serverJson = (name: string, environmentVariables: object[]) => {
+        const file = path.join(home, `${name}.server.json`);
+        fs.writeFileSync(
+          file,
+          JSON.stringify({
+            name: `io.github.example/${name}`,
+            description: 'A registry entry',
+            version: '1.0.0',
+            packages: [
+              {
+                registryType: 'npm',
+                identifier: `@example/${name}`,
+                version: '1.0.0',
+                transport: { type: 'stdio' },
+                environmentVariables,
+              },
+            ],
+          }),
+        );
+        return file;
+      };
+      const target = vscode.Uri.file(dotMcp()).toString();
+      const key = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.importServerJson', {
+        file: serverJson('plain', []),
+        target,
+      });
+      assertEqual(key, 'plain', 'the key the entry was added under');
+      const text = fs.readFileSync(dotMcp(), 'utf8');
+      assert(text.startsWith('// written by hand\n'), `the comment is kept:\n${text}`);
+      const servers = (JSON.parse(text.slice(text.indexOf('\n'))) as { mcpServers: Record<string, object> }).mcpServers;
+      assertEqual(
+        Object.keys(servers).join(),
+        'dot-mcp-fixture,added-to-dot-mcp,plain',
+        'the entries, in their order, the new one last',
+      );
+      assertEqual(
+        JSON.stringify(servers.plain),
+        JSON.stringify({ type: 'stdio', command: 'npx', args: ['-y', '@example/plain@1.0.0'] }),
+        "the entry in .mcp.json's dialect",
+      );
+      const secret = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.importServerJson', {
+        file: serverJson('secret', [{ name: 'API_KEY', isRequired: true, isSecret: true }]),
+        target,
+      });
+      assertEqual(secret, undefined, 'nothing added');
+      assertEqual(fs.readFileSync(dotMcp(), 'utf8'), text, '.mcp.json unchanged by the refused entry');
+      const refusal = requireApi()
+        .config.notifications()
+        .find((shown) => shown.message.includes('secret.server.json'));
+      assert(
+        refusal !== undefined && refusal.message.includes('API_KEY') && refusal.message.includes('.vscode/mcp.json'),
+        `the refusal names the input and where it can go: ${refusal?.message}`,
+      );
+    },
+  );
+
+  suite.test(
     "Copilot's tools allow-list in .github/mcp.json: only the listed tool is offered, a call to another is refused",
     async () => {
       fs.mkdirSync(path.dirname(githubMcp()), { recursive: true });
