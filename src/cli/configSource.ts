@@ -93,7 +93,13 @@ async function readOne(
       file,
       workspaceFolder,
       inputIds,
-      notes: server.notes,
+      // The CLI offers every tool (a person driving it names the tool); the allow-list is Copilot's agent's.
+      notes: server.allowedTools
+        ? [
+            ...server.notes,
+            `"tools" allowlist (${server.allowedTools.join(', ') || 'empty'}) not applied by the CLI: every tool of the server is listed and callable`,
+          ]
+        : server.notes,
     })),
     problems: parsed.problems.map((problem) => ({ ...problem, message: `${file}: ${problem.message}` })),
   };

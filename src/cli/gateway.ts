@@ -2,26 +2,26 @@
  * `mcp-workbench gateway`: serves a server (or every server of a config file) to other MCP clients, on
  * 127.0.0.1, through this CLI's own connection to it: one server process for every agent.
  */
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { McpClient } from '../protocol/client';
 import { ErrorCodes, McpError, errorMessage } from '../protocol/errors';
 import type { ClientHost } from '../protocol/host';
 import { inputLimits } from '../protocol/limits/inputLimits';
-import { parseMcpConfig } from '../workbench/config/mcpConfig';
 import { GatewayHostRelay } from '../workbench/gateway/hostRelay';
 import { clientUpstream } from '../workbench/gateway/upstream';
 import { startGateway, type RunningGateway } from '../workbench/node/gateway/listener';
 import { maskText } from '../workbench/secrets';
 import { UsageError, parseArgs, type ParsedArgs } from './args';
+import { readCliConfig } from './configSource';
 import { createClient, resolveTarget } from './connect';
 import { printable } from './printable';
 
 export const GATEWAY_USAGE = `  gateway [--port P] [--json]         serve the server to other MCP clients on http://127.0.0.1:P/mcp (P=0 or
                                        absent: a free port), in their era (2025 handshake with sessions, or
-                                       2026-07-28), through this run's one connection; --config without --server
-                                       serves every server of the file, one endpoint each (ports P, P+1, …).
+                                       2026-07-28), through this run's one connection; --config (any client's
+                                       file) or --from-client without --server serves every server there, one
+                                       endpoint each (ports P, P+1, …).
                                        Once ready it prints the URL and the header to send (Authorization:
                                        Bearer <secret>, new each run; with --json one line on stdout:
                                        {"servers":[{"name","url","headers"}]}); runs until SIGINT or SIGTERM`;
@@ -150,18 +150,21 @@ async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number
   }
 }
 
-/** The servers to serve: the one the flags name, or with --config and no --server, every server of the file. */
+/**
+ * The servers to serve: the one the flags name, or with --config (any client's file, read as that client reads it) or
+ * --from-client and no --server, every server there. The same reader as the other commands: a Cursor, Claude Code or
+ * Codex file served nothing when this read only VS Code's `servers` key.
+ */
 async function serverNames(args: ParsedArgs): Promise<(string | undefined)[]> {
-  if (args.config === undefined || args.server !== undefined) return [undefined];
-  let text: string;
-  const file = path.resolve(args.config);
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`cannot read config file ${file}: ${(error as Error).message}`);
+  if ((args.config === undefined && args.fromClient === undefined) || args.server !== undefined) return [undefined];
+  const config = await readCliConfig(args);
+  const names = config.servers.map((server) => server.definition.name);
+  if (names.length === 0) {
+    const problems = config.problems.map((problem) => problem.message);
+    throw new UsageError(
+      `${config.described} defines no valid server${problems.length ? `; problems: ${problems.join('; ')}` : ''}`,
+    );
   }
-  const names = parseMcpConfig(text).servers.map((server) => server.name);
-  if (names.length === 0) throw new UsageError(`${file} defines no valid server`);
   return names;
 }
 

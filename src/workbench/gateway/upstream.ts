@@ -1,5 +1,6 @@
 import type { McpClient } from '../../protocol/client';
 import type { Disposable } from '../../protocol/disposable';
+import { ErrorCodes, McpError } from '../../protocol/errors';
 import type { ServerSession } from '../../protocol/eras/era';
 import type { ProgressUpdate } from '../../protocol/jsonrpc/rpcConnection';
 import { tasksExtension } from '../../protocol/extensions/tasks';
@@ -71,6 +72,50 @@ export function clientUpstream(client: McpClient): GatewayUpstream {
     onPromptsChanged: (listener) => client.onPromptsChanged(listener),
     onResourceUpdated: (listener) => client.onResourceUpdated(listener),
     onLogMessage: (listener) => client.onLogMessage(listener),
+  };
+}
+
+/**
+ * The upstream as a Copilot `tools` allow-list offers it (`.github/mcp.json`, `~/.copilot/mcp-config.json`): agents
+ * (VS Code's chat among them) list only the allowed tools and a call to another is refused, as in the Servers view.
+ * Without a list, the upstream itself.
+ */
+export function withToolAllowList(upstream: GatewayUpstream, allowed: readonly string[] | undefined): GatewayUpstream {
+  if (allowed === undefined) return upstream;
+  const refuse = (name: unknown) =>
+    new McpError(
+      ErrorCodes.InvalidParams,
+      `tool ${JSON.stringify(name)} is not offered: the "tools" allow-list of this server allows only ${allowed.join(', ') || 'no tools'}`,
+    );
+  const callToolUnwaited = upstream.callToolUnwaited?.bind(upstream);
+  // Every member delegates by name: an upstream may keep its methods on a prototype, which a spread would not copy.
+  return {
+    name: upstream.name,
+    session: () => upstream.session(),
+    ping: (options) => upstream.ping(options),
+    subscribe: (uri) => upstream.subscribe(uri),
+    unsubscribe: (uri) => upstream.unsubscribe(uri),
+    setLogLevel: (level) => upstream.setLogLevel(level),
+    onToolsChanged: (listener) => upstream.onToolsChanged(listener),
+    onResourcesChanged: (listener) => upstream.onResourcesChanged(listener),
+    onPromptsChanged: (listener) => upstream.onPromptsChanged(listener),
+    onResourceUpdated: (listener) => upstream.onResourceUpdated(listener),
+    onLogMessage: (listener) => upstream.onLogMessage(listener),
+    request: async (method, params, options) => {
+      if (method === 'tools/call' && !allowed.includes(String(params?.name))) throw refuse(params?.name);
+      const result = await upstream.request(method, params, options);
+      if (method !== 'tools/list' || !Array.isArray(result.tools)) return result;
+      const tools = (result.tools as unknown[]).filter(
+        (tool) => typeof tool === 'object' && tool !== null && allowed.includes(String((tool as Tool).name)),
+      );
+      return { ...result, tools } as JsonObject;
+    },
+    ...(callToolUnwaited
+      ? {
+          callToolUnwaited: (name: string, args: Record<string, unknown>, options: UpstreamCallOptions) =>
+            allowed.includes(name) ? callToolUnwaited(name, args, options) : Promise.reject(refuse(name)),
+        }
+      : {}),
   };
 }
 

@@ -3,9 +3,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { after, test } from 'node:test';
 import { EVERYTHING_SERVER } from '../../support/testSupport';
-import { runCli, type CliRun } from '../../support/cliRun';
+import { CLI_PATH, runCli, type CliRun } from '../../support/cliRun';
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-dialects-'));
 const home = path.join(root, 'home');
@@ -85,6 +87,36 @@ test('usage errors: an unknown client, several servers without --server, a file 
   const huge = await cli(['info', '--config', path.join(project, 'huge.json')]);
   assert.equal(huge.code, 2);
   assert.match(huge.stderr, /larger than the 1024 KB/);
+});
+
+test("gateway --config with Codex's config.toml and no --server serves every server of it, read as Codex reads it", async () => {
+  const file = path.join(root, 'codex-home', 'config.toml');
+  const server = (name: string) =>
+    `[mcp_servers.${name}]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(EVERYTHING_SERVER)}, "stdio"]\n`;
+  write(file, `# Codex's own format\n${server('first')}\n${server('second')}`);
+  const child = spawn(process.execPath, [CLI_PATH, 'gateway', '--config', file, '--json'], {
+    cwd: project,
+    env: { ...process.env, HOME: home, USERPROFILE: home, XDG_CACHE_HOME: path.join(root, 'cache') },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  try {
+    const line = await Promise.race([
+      new Promise<string>((resolve) => createInterface({ input: child.stdout }).once('line', resolve)),
+      exited.then((code) => Promise.reject(new Error(`the gateway exited with ${code} before serving: ${stderr}`))),
+    ]);
+    const { servers } = JSON.parse(line) as { servers: { name: string; url: string }[] };
+    assert.deepEqual(
+      servers.map((server) => server.name),
+      ['first', 'second'],
+    );
+    for (const server of servers) assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  } finally {
+    child.kill('SIGTERM');
+    assert.equal(await exited, 0, stderr);
+  }
 });
 
 after(() => fs.rmSync(root, { recursive: true, force: true }));

@@ -2,7 +2,8 @@
  * Every config file people keep servers in, live (issue 38): a server written by hand into the workspace-root
  * `.mcp.json` shows up through the file watcher, names its source on its row and starts; Claude Code's
  * `~/.claude.json` (in a temporary home folder: mcpWorkbench.sources.homeFolder, never the real ~) is read only once
- * its source is turned on, and its servers are the person's own (no first-start confirmation).
+ * its source is turned on, and its servers are the person's own (no first-start confirmation); Copilot's `tools`
+ * allow-list in `.github/mcp.json` is applied (only its tools offered, a call to another refused).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -19,6 +20,7 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-sources-home-'));
   const fixture = path.join(home, 'fixture-server.cjs');
   const dotMcp = () => path.join(folder().uri.fsPath, '.mcp.json');
+  const githubMcp = () => path.join(folder().uri.fsPath, '.github', 'mcp.json');
   const stdio = () => ({ command: process.execPath, args: [fixture] });
   const sources = () => vscode.workspace.getConfiguration('mcpWorkbench.sources');
   const asked: string[] = [];
@@ -100,10 +102,111 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
     await controllerOf('claude-fixture').stop();
   });
 
+  suite.test(
+    'a registry entry (Import server.json) goes into .mcp.json in its dialect; one with a secret is refused there',
+    async () => {
+      const serverJson = (name: string, environmentVariables: object[]) => {
+        const file = path.join(home, `${name}.server.json`);
+        fs.writeFileSync(
+          file,
+          JSON.stringify({
+            name: `io.github.example/${name}`,
+            description: 'A registry entry',
+            version: '1.0.0',
+            packages: [
+              {
+                registryType: 'npm',
+                identifier: `@example/${name}`,
+                version: '1.0.0',
+                transport: { type: 'stdio' },
+                environmentVariables,
+              },
+            ],
+          }),
+        );
+        return file;
+      };
+      const target = vscode.Uri.file(dotMcp()).toString();
+      const key = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.importServerJson', {
+        file: serverJson('plain', []),
+        target,
+      });
+      assertEqual(key, 'plain', 'the key the entry was added under');
+      const text = fs.readFileSync(dotMcp(), 'utf8');
+      assert(text.startsWith('// written by hand\n'), `the comment is kept:\n${text}`);
+      const servers = (JSON.parse(text.slice(text.indexOf('\n'))) as { mcpServers: Record<string, object> }).mcpServers;
+      assertEqual(
+        Object.keys(servers).join(),
+        'dot-mcp-fixture,added-to-dot-mcp,plain',
+        'the entries, in their order, the new one last',
+      );
+      assertEqual(
+        JSON.stringify(servers.plain),
+        JSON.stringify({ type: 'stdio', command: 'npx', args: ['-y', '@example/plain@1.0.0'] }),
+        "the entry in .mcp.json's dialect",
+      );
+      const secret = await vscode.commands.executeCommand<string | undefined>('mcpWorkbench.importServerJson', {
+        file: serverJson('secret', [{ name: 'API_KEY', isRequired: true, isSecret: true }]),
+        target,
+      });
+      assertEqual(secret, undefined, 'nothing added');
+      assertEqual(fs.readFileSync(dotMcp(), 'utf8'), text, '.mcp.json unchanged by the refused entry');
+      const refusal = requireApi()
+        .config.notifications()
+        .find((shown) => shown.message.includes('secret.server.json'));
+      assert(
+        refusal !== undefined && refusal.message.includes('API_KEY') && refusal.message.includes('.vscode/mcp.json'),
+        `the refusal names the input and where it can go: ${refusal?.message}`,
+      );
+    },
+  );
+
+  suite.test(
+    "Copilot's tools allow-list in .github/mcp.json: only the listed tool is offered, a call to another is refused",
+    async () => {
+      fs.mkdirSync(path.dirname(githubMcp()), { recursive: true });
+      await writeWorkspaceFile(
+        vscode,
+        githubMcp(),
+        JSON.stringify({
+          mcpServers: {
+            'copilot-fixture': { type: 'local', ...stdio(), args: [fixture, '--copilot'], tools: ['echo'] },
+          },
+        }),
+      );
+      await requireApi().reload();
+      await waitUntil('copilot-fixture in the Servers view', () => snapshotOf('copilot-fixture'), 30_000);
+      const controller = controllerOf('copilot-fixture');
+      const row = requireApi().tree.getTreeItem({ kind: 'server', controller });
+      const tooltip = String((row.tooltip as { value?: string })?.value);
+      assert(
+        tooltip.includes('is applied: only these tools are shown and callable: echo'),
+        `the row says the allow-list is applied: ${tooltip}`,
+      );
+      await controller.start();
+      const state = controller.state;
+      assert(state.kind === 'running', `state of copilot-fixture: ${state.kind}`);
+      assertEqual(state.tools.map((tool) => tool.name).join(), 'echo', 'tools offered (the fixture has echo and env)');
+      let refusal = '';
+      await controller.callTool('env', { name: 'HOME' }, {}).then(
+        () => undefined,
+        (error: Error) => (refusal = error.message),
+      );
+      assert(
+        refusal.includes('"env" is not offered') && refusal.includes('.github/mcp.json') && refusal.includes('echo'),
+        `the refusal names the tool, the file and the list: ${refusal}`,
+      );
+      const echoed = await controller.callTool('echo', { text: 'allowed' }, {});
+      assert(JSON.stringify(echoed).includes('allowed'), `echo answered: ${JSON.stringify(echoed)}`);
+      await controller.stop();
+    },
+  );
+
   suite.after(async () => {
     for (const controller of api?.manager.servers ?? [])
       if (controller.state.kind !== 'stopped') await controller.stop();
     fs.rmSync(dotMcp(), { force: true });
+    fs.rmSync(path.dirname(githubMcp()), { recursive: true, force: true });
     await sources().update('claudeCode', undefined, vscode.ConfigurationTarget.Global);
     await sources().update('homeFolder', undefined, vscode.ConfigurationTarget.Global);
     await api?.reload();

@@ -3,7 +3,14 @@ import { uniqueName } from '../../../workbench/node/importers';
 import { errorMessage } from '../../../protocol/errors';
 import { parseHeaderLines, splitCommandLine } from '../../../workbench/config/commandLine';
 import { addServers, takenNames, targetFromArgument } from '../../platform/config/configTargets';
-import { addToDotMcp, dotMcpTakenNames, dotMcpTargetFromArgument, pickAddTarget, type AddTarget } from './dotMcpTarget';
+import {
+  addToDotMcp,
+  dotMcpTakenNames,
+  dotMcpTargetFromArgument,
+  pickAddTarget,
+  type AddTarget,
+} from '../../platform/config/addTargets';
+import { preferredAddFile } from '../../platform/config/addTargetChoice';
 import { showError } from '../../platform/ui/coreErrors';
 
 /**
@@ -39,7 +46,9 @@ async function addServer(given: AddServerArguments): Promise<void> {
   const entry = transport === 'stdio' ? await stdioEntry(title, given) : await httpEntry(title, given);
   if (!entry) return;
   const target: AddTarget | undefined =
-    targetFromArgument(given.target) ?? dotMcpTargetFromArgument(given.target) ?? (await pickAddTarget(title));
+    targetFromArgument(given.target) ??
+    dotMcpTargetFromArgument(given.target) ??
+    (await pickAddTarget(title, preferredAddFile(given.name ?? suggestName(entry), entry)));
   if (!target) return;
   const taken = target.kind === 'dotMcp' ? await dotMcpTakenNames(target) : await takenNames(target);
   const name = given.name ?? (await askName(title, suggestName(entry), taken));

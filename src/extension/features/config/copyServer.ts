@@ -1,15 +1,15 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { DIALECTS, type ReadOrigin } from '../../../workbench/config/dialects';
-import { addInputToConfig, ConfigEditError } from '../../../workbench/config/jsoncEdit';
+import { ConfigEditError } from '../../../workbench/config/jsoncEdit';
 import { readConfigFile } from '../../../workbench/node/configFile';
-import { uniqueName } from '../../../workbench/node/importers';
 import type { ConfigSourceFile } from '../../../workbench/node/configSources';
 import { announceConfigWritten, type ConfigLoader } from '../../platform/config/configLoader';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { showError } from '../../platform/ui/coreErrors';
+import { planCopy, type CopyPlan } from './copyPlan';
 
 /**
  * Copy Server to…: one entry written into another client's file, converted to that client's dialect (dialects/),
@@ -42,46 +42,25 @@ export async function copyServerTo(manager: ServerManager, loader: ConfigLoader,
   );
   if (!picked) return;
   const { file } = picked;
-  const dialect = DIALECTS[file.dialect];
-  const written = dialect.write(entry.definition);
-  const usesInputs = JSON.stringify(entry.definition).includes('${input:');
-  const refused = 'refused' in written ? [...written.refused] : [];
-  if (usesInputs && 'entry' in written && file.dialect !== 'vscode-workspace' && file.dialect !== 'vscode-user')
-    refused.push(
-      vscode.l10n.t('{0} keeps its inputs elsewhere: copy the server into a .vscode/mcp.json instead', dialect.label),
-    );
-  if (refused.length > 0 || !('entry' in written)) {
-    void vscode.window.showErrorMessage(
-      vscode.l10n.t('"{0}" was not copied to {1}: {2}', escapeForDisplay(entry.name), file.label, refused.join('; ')),
-      { modal: true },
-    );
-    return;
-  }
   const read = await readConfigFile(file.path, Number.MAX_SAFE_INTEGER);
   if (read.kind === 'refused') {
     void vscode.window.showErrorMessage(vscode.l10n.t('Could not read {0}: {1}', file.label, read.reason));
     return;
   }
-  const text = read.kind === 'text' ? read.text : '';
   const origin: ReadOrigin = {
     path: file.path,
     ...(file.workspaceFolder ? { workspaceFolder: file.workspaceFolder } : {}),
   };
-  const current = dialect.read(text, origin);
-  const name = uniqueName(entry.name, [
-    ...current.servers.map((server) => server.definition.name),
-    ...current.problems.flatMap((problem) => (problem.server ? [problem.server] : [])),
-  ]);
-  let edited: string;
+  let plan: CopyPlan;
   try {
-    edited = dialect.add?.(text, name, written.entry, origin) ?? text;
-    // VS Code's own file: the inputs the entry refers to go with it (the same ids; ones already there are kept).
-    if (usesInputs)
-      for (const input of entry.inputs) {
-        if (!JSON.stringify(entry.definition).includes(`\${input:${input.id}}`)) continue;
-        if (current.inputs.some((existing) => existing.id === input.id)) continue;
-        edited = addInputToConfig(edited, input);
-      }
+    plan = planCopy(
+      { name: entry.name, definition: entry.definition, inputs: entry.inputs },
+      { dialect: file.dialect, text: read.kind === 'text' ? read.text : '', origin },
+      {
+        inputsElsewhere: (label) =>
+          vscode.l10n.t('{0} keeps its inputs elsewhere: copy the server into a .vscode/mcp.json instead', label),
+      },
+    );
   } catch (error) {
     if (!(error instanceof ConfigEditError)) throw error;
     void showError(error, {
@@ -90,22 +69,34 @@ export async function copyServerTo(manager: ServerManager, loader: ConfigLoader,
     });
     return;
   }
+  if (plan.kind === 'refused') {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t(
+        '"{0}" was not copied to {1}: {2}',
+        escapeForDisplay(entry.name),
+        file.label,
+        plan.reasons.join('; '),
+      ),
+      { modal: true },
+    );
+    return;
+  }
   await fs.promises.mkdir(vscode.Uri.joinPath(vscode.Uri.file(file.path), '..').fsPath, { recursive: true });
-  await fs.promises.writeFile(file.path, edited);
+  await fs.promises.writeFile(file.path, plan.text);
   announceConfigWritten(vscode.Uri.file(file.path));
-  const at = dialect.read(edited, origin).servers.find((server) => server.definition.name === name)?.at;
+  const { at } = plan;
   const start = at ? new vscode.Position(at.line - 1, at.column - 1) : undefined;
   await vscode.window.showTextDocument(vscode.Uri.file(file.path), {
     preview: false,
     ...(start && at ? { selection: new vscode.Range(start, start.translate(0, at.length)) } : {}),
   });
-  if (written.notes.length > 0)
+  if (plan.notes.length > 0)
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
         'Copied "{0}" to {1}. Not carried over: {2}',
         escapeForDisplay(entry.name),
         file.label,
-        written.notes.join('; '),
+        plan.notes.join('; '),
       ),
     );
 }

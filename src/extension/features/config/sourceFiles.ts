@@ -1,21 +1,51 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { SOURCE_DEFAULTS, type ConfigSourceFile } from '../../../workbench/node/configSources';
 import type { ConfigLoader } from '../../platform/config/configLoader';
 import { SOURCES_SECTION } from '../../platform/config/configSources';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
+import { MAX_CONFIG_BYTES } from '../../../workbench/config/dialects/types';
+import { storageJsonOf, vscodeUserMcpFile } from './vscodeProfile';
 
 /**
  * The live sources beyond `.vscode/mcp.json`: VS Code's user mcp.json of this profile, the one-time offer to read
  * another client's user file the person has, and Open Source File on a server's row.
  */
 
-/** VS Code's user mcp.json sits in the profile's User folder, two levels above the extension's global storage. */
+/**
+ * VS Code's user mcp.json of this window's profile (vscodeProfile.ts: the extension's global storage is the default
+ * profile's in every profile, so the profile comes from VS Code's own record of which workspace opens in which).
+ */
 export function vscodeUserFileOf(context: vscode.ExtensionContext): string | undefined {
   const storage = context.globalStorageUri;
-  return storage.scheme === 'file' ? path.join(storage.fsPath, '..', '..', 'mcp.json') : undefined;
+  if (storage.scheme !== 'file') return undefined;
+  const workspaceFile = vscode.workspace.workspaceFile;
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const workspace = workspaceFile
+    ? workspaceFile.toString()
+    : folders.length === 1
+      ? folders[0].uri.toString()
+      : undefined;
+  const storageJson = readSmallFile(storageJsonOf(storage.fsPath));
+  return vscodeUserMcpFile({
+    globalStorage: storage.fsPath,
+    ...(storageJson !== undefined ? { storageJson } : {}),
+    ...(workspace !== undefined ? { workspace } : {}),
+  }).file;
+}
+
+/**
+ * VS Code's own state file, read at activation before the first configuration read (so the first rows are the
+ * profile's): small, and read synchronously; one over the cap or unreadable leaves the default profile's file.
+ */
+function readSmallFile(file: string): string | undefined {
+  try {
+    if (fs.statSync(file).size > MAX_CONFIG_BYTES) return undefined;
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 const OFFERED_KEY = 'mcpWorkbench.sources.offered';

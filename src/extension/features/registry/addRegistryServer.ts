@@ -5,6 +5,7 @@ import { refusedFindings, unusualFindings } from '../../../workbench/registry/ar
 import { namesInConfig, uniqueKey } from '../../../workbench/registry/configWrite';
 import {
   describeRunOption,
+  mapServer,
   reviewRunOption,
   runOptions,
   statusNotice,
@@ -15,7 +16,15 @@ import type { BundleFolder } from '../../../workbench/registry/mcpb';
 import { bundleFolderName, prepareServer } from '../../../workbench/registry/prepare';
 import type { RegistryEntry, ServerJson } from '../../../workbench/registry/types';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
-import { addServers, takenNames, targetLabel, type ConfigTarget } from '../../platform/config/configTargets';
+import { preferredAddFile } from '../../platform/config/addTargetChoice';
+import { addToDotMcp, dotMcpTakenNames, pickAddTarget, type AddTarget } from '../../platform/config/addTargets';
+import {
+  addServers,
+  configTargets,
+  takenNames,
+  targetLabel,
+  type ConfigTarget,
+} from '../../platform/config/configTargets';
 import { userServersValue } from '../../platform/config/userServers';
 import { sayFindings } from './argumentWords';
 
@@ -25,12 +34,14 @@ import { sayFindings } from './argumentWords';
  * full (an MCPB bundle downloaded and verified), and only then is the file written, through the JSONC editor.
  * Before any of that, the way to run passes the argument policy: refused arguments refuse the entry, unusual ones
  * are confirmed. An MCPB bundle is unpacked on this computer, so it goes to the person's user settings, not into a
- * workspace's shared mcp.json. The server is not started here: it starts like any other, through the first-start
- * consent.
+ * workspace's shared mcp.json. The file is asked for as Add Server asks (`ask`): the default is where this VS Code
+ * writes for this entry (`.mcp.json`, or `.vscode/mcp.json` when the entry needs inputs), and the entry is written in
+ * that file's dialect, keeping its comments and order. The server is not started here: it starts like any other,
+ * through the first-start consent.
  */
 export async function addRegistryServer(
   entry: RegistryEntry,
-  target: ConfigTarget,
+  where: AddTarget | { kind: 'ask'; workspaceOnly: boolean },
   chosen?: RunOption,
 ): Promise<string | undefined> {
   const notice = statusNotice(entry);
@@ -46,11 +57,27 @@ export async function addRegistryServer(
   const option = chosen ?? (await pickRunOption(entry.server));
   if (!option) return undefined;
   if (!(await argumentsAccepted(entry.server, option))) return undefined;
-  if (isBundle(option) && target.kind === 'workspace') {
-    if (!(await bundleToUserSettings(entry.server, target))) return undefined;
+  let target: AddTarget | undefined = where.kind === 'ask' ? undefined : where;
+  if (isBundle(option)) {
+    // Unpacked on this computer: only the person's own settings can name it (no file to choose from).
+    if (target?.kind !== 'user') {
+      const shared = target ?? configTargets().find((candidate) => candidate.kind === 'workspace');
+      const sharedLabel = shared?.kind === 'dotMcp' ? '.mcp.json' : shared && targetLabel(shared);
+      if (sharedLabel && !(await bundleToUserSettings(entry.server, sharedLabel))) return undefined;
+    }
     target = { kind: 'user' };
   }
-  const key = uniqueKey(suggestKey(entry.server), await takenNames(target));
+  target ??= await pickAddTarget(
+    vscode.l10n.t('Add {0}', escapeForDisplay(entry.server.name)),
+    preview(entry.server, option),
+    { workspaceOnly: where.kind === 'ask' && where.workspaceOnly },
+  );
+  if (!target) return undefined;
+  const into = target;
+  const key = uniqueKey(
+    suggestKey(entry.server),
+    into.kind === 'dotMcp' ? await dotMcpTakenNames(into) : await takenNames(into),
+  );
   const mapped = await vscode.window.withProgress(
     {
       location: vscode.ProgressLocation.Notification,
@@ -59,29 +86,43 @@ export async function addRegistryServer(
     async () =>
       prepareServer(entry.server, {
         key,
-        takenInputIds: await takenInputIds(target),
+        takenInputIds: into.kind === 'dotMcp' ? [] : await takenInputIds(into),
         option,
         bundleFolder: extensionBundleFolder,
       }),
   );
-  await addServers(target, [{ name: key, entry: mapped.entry, inputs: mapped.inputs }]);
+  // `.mcp.json`'s dialect refuses what it cannot hold (an input, `${…}`) with the reason, before anything is written.
+  if (into.kind === 'dotMcp') await addToDotMcp(into, key, mapped.entry);
+  else await addServers(into, [{ name: key, entry: mapped.entry, inputs: mapped.inputs }]);
+  const label = into.kind === 'dotMcp' ? '.mcp.json' : targetLabel(into);
   // A workspace's servers start after the first-start consent; the person's own (user settings) start when asked.
   void vscode.window.showInformationMessage(
-    target.kind === 'workspace'
+    into.kind !== 'user'
       ? vscode.l10n.t(
           'Added {0} to {1} as "{2}". It starts after you confirm it, like any new server.',
           escapeForDisplay(entry.server.name),
-          targetLabel(target),
+          label,
           key,
         )
       : vscode.l10n.t(
           'Added {0} to {1} as "{2}". Start it from the Servers view.',
           escapeForDisplay(entry.server.name),
-          targetLabel(target),
+          label,
           key,
         ),
   );
   return key;
+}
+
+/** The entry as it would be written (no bundle here), to choose the default file: does it need inputs? */
+function preview(server: ServerJson, option: RunOption): ReturnType<typeof preferredAddFile> | undefined {
+  try {
+    const mapped = mapServer(server, { key: suggestKey(server), option });
+    return preferredAddFile(suggestKey(server), mapped.entry, { inputs: mapped.inputs });
+  } catch {
+    // The mapping refuses the entry again when it is prepared, with its reason; the picker keeps its usual order.
+    return undefined;
+  }
 }
 
 /**
@@ -126,7 +167,7 @@ function isBundle(option: RunOption): boolean {
  * An MCPB bundle is unpacked into this person's home folder, so an entry in a workspace's mcp.json would name a
  * folder no one else who opens the workspace has: it goes to the user settings, once the person agrees.
  */
-async function bundleToUserSettings(server: ServerJson, target: ConfigTarget): Promise<boolean> {
+async function bundleToUserSettings(server: ServerJson, shared: string): Promise<boolean> {
   const toUser = vscode.l10n.t('Add to User Settings');
   const answer = await vscode.window.showInformationMessage(
     vscode.l10n.t('{0} runs from an MCPB bundle unpacked on this computer.', escapeForDisplay(server.name)),
@@ -134,7 +175,7 @@ async function bundleToUserSettings(server: ServerJson, target: ConfigTarget): P
       modal: true,
       detail: vscode.l10n.t(
         '{0} is shared with everyone who opens this folder, and they do not have the bundle. It is added to your user settings instead ({1}).',
-        targetLabel(target),
+        shared,
         targetLabel({ kind: 'user' }),
       ),
     },

@@ -4,7 +4,8 @@ import { RegistryClient } from '../../../workbench/registry/client';
 import { exportServerJson } from '../../../workbench/registry/exportServerJson';
 import { DEFAULT_REGISTRY_URL, type RegistryEntry } from '../../../workbench/registry/types';
 import { validateServerJson } from '../../../workbench/registry/validate';
-import { configTargets, pickTarget, targetFromArgument, type ConfigTarget } from '../../platform/config/configTargets';
+import { dotMcpTargetFromArgument } from '../../platform/config/addTargets';
+import { configTargets, targetFromArgument } from '../../platform/config/configTargets';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
 import { addRegistryServer } from './addRegistryServer';
@@ -37,9 +38,11 @@ export async function browseRegistry(): Promise<string | undefined> {
           entry = (await pickVersion(client, entry.server.name)) ?? entry;
           continue;
         case 'add': {
-          const target = action.where === 'user' ? ({ kind: 'user' } as const) : await workspaceTarget();
-          if (!target) return undefined;
-          return await addRegistryServer(entry, target);
+          // "Add to Workspace" asks which of the workspace's files, as Add Server does.
+          return await addRegistryServer(
+            entry,
+            action.where === 'user' ? { kind: 'user' } : { kind: 'ask', workspaceOnly: true },
+          );
         }
       }
     }
@@ -53,12 +56,10 @@ export async function browseRegistry(): Promise<string | undefined> {
   }
 }
 
-async function workspaceTarget(): Promise<ConfigTarget | undefined> {
-  const folders = configTargets().filter((target) => target.kind === 'workspace');
-  return folders.length === 1 ? folders[0] : pickTarget(vscode.l10n.t('Add MCP Server'));
-}
-
-/** What a caller may fill in ahead of time: the file and the target ("user" or a folder URI string). */
+/**
+ * What a caller may fill in ahead of time: the file and the target ("user", a folder's or its mcp.json's URI string,
+ * or a `.mcp.json`'s URI string).
+ */
 interface ImportServerJsonArguments {
   file?: string;
   target?: string;
@@ -93,8 +94,8 @@ export async function importServerJson(argument: unknown): Promise<string | unde
       throw new Error(vscode.l10n.t('{0} is not JSON: {1}', file.fsPath, errorMessage(error)));
     }
     const server = validateServerJson(document);
-    const target = targetFromArgument(given.target) ?? (await pickTarget(title));
-    if (!target) return undefined;
+    const target = targetFromArgument(given.target) ??
+      dotMcpTargetFromArgument(given.target) ?? { kind: 'ask' as const, workspaceOnly: false };
     return await addRegistryServer({ server }, target);
   } catch (error) {
     const what = file?.fsPath ?? 'server.json';

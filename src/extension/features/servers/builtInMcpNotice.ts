@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import type { ServerEntry } from '../../platform/config/serverEntry';
 import type { ChatRouteChoice } from '../../platform/gateway/chatRoute';
 import { notify } from '../../platform/ui/notifications';
+import { builtInMcpFiles, readByBuiltInMcp, type BuiltInMcpWindow } from './builtInMcpFiles';
 
-/** VS Code's own MCP support (1.99+): on, it reads the same `.vscode/mcp.json` and may start the same servers. */
+/** VS Code's own MCP support (1.99+): on, it reads some of the same files (builtInMcpFiles.ts) and may start the same servers. */
 const BUILT_IN_MCP_SECTION = 'chat.mcp';
 /**
  * The setting that turns it on or off. VS Code 1.99 to 1.10x: `chat.mcp.enabled` (a boolean). Later ones (1.139
@@ -13,6 +14,8 @@ const BUILT_IN_MCP_SECTION = 'chat.mcp';
  */
 type BuiltInMcpSwitch = { key: 'access'; off: 'none' } | { key: 'enabled'; off: false };
 const SHOWN_KEY = 'mcpWorkbench.builtInMcpNoticeShown';
+/** Copilot's agent host, which reads `.github/mcp.json`, comes with this extension. */
+const COPILOT_CHAT = 'GitHub.copilot-chat';
 
 export type BuiltInMcpNoticeOutcome =
   | 'not-needed'
@@ -42,23 +45,34 @@ export class BuiltInMcpNotice {
   constructor(
     private readonly state: vscode.Memento,
     private readonly chatRoute?: ChatRouteChoice,
+    /** The active profile's user mcp.json (the config loader's), which VS Code reads too. */
+    private readonly userFile: () => string | undefined = () => undefined,
   ) {
     this.shown = state.get<boolean>(SHOWN_KEY, false);
   }
 
   async check(entries: readonly ServerEntry[]): Promise<BuiltInMcpNoticeOutcome> {
-    const workspaceServers = entries.filter((entry) => entry.origin.scope === 'workspace');
-    if (workspaceServers.length === 0 || !builtInMcpEnabled()) return 'not-needed';
+    const window = this.window();
+    const files = builtInMcpFiles(window);
+    // Only servers both clients read: one from .cursor/mcp.json or this extension's setting is ours alone.
+    const shared = entries.filter((entry) =>
+      [entry.origin, ...(entry.origin.alsoIn ?? [])].some(({ configUri }) =>
+        readByBuiltInMcp(configUri.scheme === 'file' ? configUri.fsPath : configUri.path, files, window),
+      ),
+    );
+    if (shared.length === 0 || !builtInMcpEnabled()) return 'not-needed';
     if (this.shown) return 'already-shown';
     this.shown = true;
     await this.state.update(SHOWN_KEY, true);
-    if (this.chatRoute?.available) return this.askRoute(this.chatRoute);
+    const named = files.map((file) => file.label).join(', ');
+    if (this.chatRoute?.available) return this.askRoute(this.chatRoute, named);
     const turnOff = vscode.l10n.t("Turn Off VS Code's MCP for This Workspace");
     const keep = vscode.l10n.t('Keep Both');
     const choice = await notify(
       'info',
       vscode.l10n.t(
-        'VS Code\'s own MCP support is also on and reads the same .vscode/mcp.json, so chat may start these servers too. Commands under "MCP Workbench:" and the MCP Workbench view act only on this extension\'s servers.',
+        'VS Code\'s own MCP support is also on and reads the same files ({0}), so chat may start these servers too. Commands under "MCP Workbench:" and the MCP Workbench view act only on this extension\'s servers.',
+        named,
       ),
       turnOff,
       keep,
@@ -74,14 +88,15 @@ export class BuiltInMcpNotice {
   }
 
   /** VS Code 1.101+: how chat reaches the servers, decided here for the workspace (a command changes it later). */
-  private async askRoute(chatRoute: ChatRouteChoice): Promise<BuiltInMcpNoticeOutcome> {
+  private async askRoute(chatRoute: ChatRouteChoice, named: string): Promise<BuiltInMcpNoticeOutcome> {
     if (chatRoute.decided !== undefined) return 'already-shown';
     const workbench = vscode.l10n.t('Chat Uses MCP Workbench');
     const own = vscode.l10n.t("Chat Runs VS Code's Own Copy");
     const choice = await notify(
       'info',
       vscode.l10n.t(
-        "VS Code's own MCP support reads the same .vscode/mcp.json, so chat would run a second copy of these servers. Chat can reach them through MCP Workbench instead: one process per server, and chat's calls show here. The command \"Choose How Chat Reaches This Workspace's Servers\" changes this later.",
+        "VS Code's own MCP support reads the same files ({0}), so chat would run a second copy of these servers. Chat can reach them through MCP Workbench instead: one process per server, and chat's calls show here. The command \"Choose How Chat Reaches This Workspace's Servers\" changes this later.",
+        named,
       ),
       workbench,
       own,
@@ -95,6 +110,18 @@ export class BuiltInMcpNotice {
       return 'vscode-own';
     }
     return 'dismissed';
+  }
+
+  /** What this window's VS Code reads: its version, the open workspace file, the profile's user file, Copilot. */
+  private window(): BuiltInMcpWindow {
+    const workspaceFile = vscode.workspace.workspaceFile;
+    const userFile = this.userFile();
+    return {
+      version: vscode.version,
+      ...(workspaceFile?.scheme === 'file' ? { workspaceFile: workspaceFile.fsPath } : {}),
+      ...(userFile ? { userFile } : {}),
+      copilotAgentHost: vscode.extensions.getExtension(COPILOT_CHAT) !== undefined,
+    };
   }
 
   /** Test hooks: forget that the notice was shown here and check again, in one step (no reload can slip between). */

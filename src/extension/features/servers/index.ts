@@ -17,7 +17,11 @@ export const serversFeature = defineFeature({
   activate({ platform, own }) {
     const { manager, loader } = platform;
     const statusBar = new ServersStatusBar(manager);
-    const builtInMcpNotice = new BuiltInMcpNotice(platform.extension.workspaceState, platform.chatRoute);
+    const builtInMcpNotice = new BuiltInMcpNotice(
+      platform.extension.workspaceState,
+      platform.chatRoute,
+      () => platform.loader.sourceFiles().find((file) => file.id === 'vscodeUser')?.path,
+    );
     const sessions = new OAuthSessionsProvider(
       platform.authStore,
       // "Sign in" from the Accounts menu (or another extension's getSession with createIfNone): the one server asking

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { BurstDebounce } from '../../../workbench/config/burstDebounce';
-import { DIALECTS } from '../../../workbench/config/dialects';
+import { DIALECTS, type DialectServer } from '../../../workbench/config/dialects';
 import { MAX_CLAUDE_JSON_BYTES } from '../../../workbench/config/dialects/claudeCode';
 import { readConfigFile } from '../../../workbench/node/configFile';
 import { configSourceFiles, type ConfigSourceFile } from '../../../workbench/node/configSources';
@@ -291,12 +291,13 @@ export class ConfigLoader implements vscode.Disposable {
         name: definition.name,
         definition,
         inputs: parsed.inputs,
+        ...(read?.allowedTools ? { allowedTools: read.allowedTools } : {}),
         origin: {
           configUri,
           folder,
           scope: file.scope,
           label,
-          ...(read?.notes.length ? { notes: read.notes } : {}),
+          ...(notesOf(read) ? { notes: notesOf(read) } : {}),
           ...(read?.at ? { at: read.at } : {}),
         },
       };
@@ -463,4 +464,19 @@ export function workspaceConfigLabel(folder: vscode.WorkspaceFolder): string {
   return (vscode.workspace.workspaceFolders?.length ?? 0) > 1
     ? `${WORKSPACE_CONFIG_PATH} (${folder.name})`
     : WORKSPACE_CONFIG_PATH;
+}
+
+/** The row's notes: the dialect's, and the allow-list this extension applies (said, so no tool seems lost). */
+function notesOf(read: DialectServer | undefined): readonly string[] | undefined {
+  if (!read) return undefined;
+  const notes = read.allowedTools
+    ? [
+        ...read.notes,
+        vscode.l10n.t(
+          'Copilot\'s "tools" allow-list is applied: only these tools are shown and callable: {0}',
+          read.allowedTools.join(', ') || vscode.l10n.t('no tools'),
+        ),
+      ]
+    : read.notes;
+  return notes.length > 0 ? notes : undefined;
 }

@@ -66,9 +66,11 @@ export function mergeSameServers(entries: readonly ServerEntry[]): ServerEntry[]
   return dedupeServers(
     entries.map((entry) => ({ definition: entry.definition, source: entry })),
     // Two entries of one file are two servers the person named apart, even when they launch the same way.
+    // Nor do two copies with different tool allow-lists (one row would offer the tools of one file for both).
     (first, other) =>
       first.origin.scope === other.origin.scope &&
-      first.origin.configUri.toString() !== other.origin.configUri.toString(),
+      first.origin.configUri.toString() !== other.origin.configUri.toString() &&
+      JSON.stringify(first.allowedTools) === JSON.stringify(other.allowedTools),
   ).map(({ sources: [first, ...others] }) =>
     others.length === 0
       ? first

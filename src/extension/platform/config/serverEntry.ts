@@ -14,6 +14,8 @@ export interface ServerEntry {
   definition: ServerDefinition;
   /** The `inputs` of the same source, for `${input:...}` variables. */
   inputs: readonly InputDefinition[];
+  /** Copilot's `tools` allow-list from the entry's file: only these tools are offered (servers/toolAllowList.ts). */
+  allowedTools?: readonly string[];
   origin: {
     /** The mcp.json file, or a stand-in URI for the user settings list (see USER_SETTINGS_SOURCE_URI). */
     configUri: vscode.Uri;
@@ -56,7 +58,8 @@ export function serverIdentityKeyOf(entry: ServerEntry): string {
 /** Compares what matters for launching, so a reload restarts only servers whose definition changed. */
 export function sameLaunchDefinition(a: ServerEntry, b: ServerEntry): boolean {
   const diff = diffServerDefinitions([a.definition], [b.definition]);
-  return diff.unchanged.length === 1 && deepEqual(a.inputs, b.inputs);
+  // A changed allow-list restarts the server like a changed command line: its tools are listed again through it.
+  return diff.unchanged.length === 1 && deepEqual(a.inputs, b.inputs) && deepEqual(a.allowedTools, b.allowedTools);
 }
 
 /** The command line or URL, for tooltips and logs. */

@@ -4,7 +4,7 @@ import { errorMessage } from '../../../protocol/errors';
 import type { ClientHost } from '../../../protocol/host';
 import type { ConnectedAgent } from '../../../workbench/gateway/agents';
 import { GatewayHostRelay } from '../../../workbench/gateway/hostRelay';
-import { clientUpstream } from '../../../workbench/gateway/upstream';
+import { clientUpstream, withToolAllowList } from '../../../workbench/gateway/upstream';
 import { startGateway, type RunningGateway } from '../../../workbench/node/gateway/listener';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { configuredInputLimits } from '../config/hostLimits';
@@ -171,7 +171,8 @@ export class GatewayService implements vscode.Disposable {
 
   private async open(controller: ServerController, slot: Slot, client: McpClient): Promise<RunningGateway | undefined> {
     const options = {
-      upstream: clientUpstream(client),
+      // Copilot's allow-list holds for chat's calls too, as for the Servers view's.
+      upstream: withToolAllowList(clientUpstream(client), controller.entry.allowedTools),
       relay: slot.relay,
       secrets: controller.knownSecrets(),
       maxBodyBytes: configuredInputLimits().maxMessageBytes,

@@ -14,6 +14,8 @@ import { notify, type NotificationSeverity } from '../ui/notifications';
 import { CrashRestarts } from './crashRecovery';
 import { LaunchDeclinedError, LaunchFailure, launchServer, toolCountSummary, type Connection } from './serverLauncher';
 import type { ServerControllerServices } from './controllerServices';
+import { offeredTools } from './toolAllowList';
+import { toolNotOffered } from './toolNotOffered';
 
 export { LaunchDeclinedError };
 export type { ServerControllerServices };
@@ -253,6 +255,8 @@ export class ServerController implements vscode.Disposable {
     if (!connection || this.stateValue.kind !== 'running') {
       return Promise.reject(new Error(vscode.l10n.t('MCP server "{0}" is not running', this.name)));
     }
+    const notOffered = toolNotOffered(name, this.entryValue);
+    if (notOffered) return Promise.reject(notOffered);
     // A tool whose task support asks for a task runs as one (2025-11-25); its result comes back like any call's.
     const tool = this.stateValue.tools.find((candidate) => candidate.name === name);
     if (!tool) return connection.client.callTool(name, args, options);
@@ -333,7 +337,12 @@ export class ServerController implements vscode.Disposable {
       );
       if (result.kind === 'superseded' || signal.aborted) return;
       this.restarts.started(Date.now());
-      this.setState({ kind: 'running', session: result.session, tools: result.tools, pid: result.pid });
+      this.setState({
+        kind: 'running',
+        session: result.session,
+        tools: offeredTools(result.tools, this.entryValue.allowedTools, this.log),
+        pid: result.pid,
+      });
     } catch (failure) {
       // Stopped or restarted meanwhile: the newer attempt owns the state, and this failure is just the stop.
       if (signal.aborted) return;
@@ -419,7 +428,7 @@ export class ServerController implements vscode.Disposable {
       const state = this.stateValue;
       if (signal.aborted || state.kind !== 'running') return;
       this.log.info(`Tool list changed: ${toolCountSummary(tools)}`);
-      this.setState({ ...state, tools });
+      this.setState({ ...state, tools: offeredTools(tools, this.entryValue.allowedTools, this.log) });
     } catch (error) {
       this.log.warn(`Could not reload the tool list: ${errorMessage(error)}`);
     }

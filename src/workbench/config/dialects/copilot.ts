@@ -4,8 +4,8 @@ import { writeEntry, type WriteCapabilities } from './write';
 
 /**
  * GitHub Copilot's format: `~/.copilot/mcp-config.json` (the CLI, and VS Code 1.140's "Copilot Global") and a
- * repository's `.github/mcp.json` (the agent host). `type` local/stdio/http/sse, `tools` (an allow-list: MCP Workbench
- * offers every tool, and the row says so), `oauthClientId`, `$VAR`/`${VAR}`.
+ * repository's `.github/mcp.json` (the agent host). `type` local/stdio/http/sse, `tools` (an allow-list, kept on the server:
+ * the extension offers only those tools, as Copilot does), `oauthClientId`, `$VAR`/`${VAR}`.
  */
 
 const spec = (client: string): McpServersSpec => ({
@@ -13,6 +13,7 @@ const spec = (client: string): McpServersSpec => ({
   rules: { dialect: 'shell' },
   maps: () => [{ path: ['mcpServers'] }],
   types: ['local', 'stdio', 'http', 'sse'],
+  toolsAllowList: true,
 });
 
 const writes = (client: string): WriteCapabilities => ({

@@ -88,6 +88,8 @@ export interface McpServersSpec {
   fields?: { local: readonly string[]; remote: readonly string[]; why: string };
   /** A note for an entry, after conversion (e.g. `${…}` VS Code would refuse in this file). */
   extraNotes?(raw: Json): string[];
+  /** The client reads `tools` as an allow-list of the server's tools (Copilot): kept on the server, not dropped. */
+  toolsAllowList?: boolean;
 }
 
 /** Reads an `mcpServers` file as `spec`'s client does. */
@@ -161,6 +163,11 @@ function readEntry(spec: McpServersSpec, name: string, raw: unknown, origin: Rea
       else notes.push(`"${field}" not read: ${spec.fields.why}`);
     }
   }
+  const allowedTools = spec.toolsAllowList ? toolsAllowList(entry.tools) : undefined;
+  if (allowedTools !== undefined) {
+    const { tools: _honoured, ...rest } = entry;
+    entry = rest;
+  }
   const converted = convertEntry(
     { ...spec.rules, label: spec.client, keepDefaults: true, live: true },
     entry,
@@ -169,7 +176,18 @@ function readEntry(spec: McpServersSpec, name: string, raw: unknown, origin: Rea
   if (typeof converted === 'string') return converted;
   const definition = parseServerEntry(name, converted.entry);
   if (typeof definition === 'string') return definition;
-  return { definition, notes: [...notes, ...converted.notes, ...(spec.extraNotes?.(raw) ?? [])] };
+  return {
+    definition,
+    notes: [...notes, ...converted.notes, ...(spec.extraNotes?.(raw) ?? [])],
+    ...(allowedTools !== undefined && allowedTools !== 'all' ? { allowedTools } : {}),
+  };
+}
+
+/** `tools` as Copilot reads it: a list of names, `"*"` among them meaning every tool; anything else is not a list. */
+function toolsAllowList(value: unknown): string[] | 'all' | undefined {
+  if (value === undefined) return 'all';
+  if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return undefined;
+  return value.includes('*') ? 'all' : [...new Set(value as string[])];
 }
 
 /** Adds an entry under the file's map (`mcpServers` unless the file is a bare map), creating it when missing. */

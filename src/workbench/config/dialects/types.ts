@@ -37,6 +37,11 @@ export interface DialectServer {
   notes: string[];
   /** Where the entry's name is in the text, so the row opens the file at it. */
   at?: TextSpot;
+  /**
+   * Copilot's `tools` allow-list: only these tools of the server are offered (absent: every tool; `["*"]` reads as
+   * absent). The host applies it: the extension hides the others and refuses a call to them.
+   */
+  allowedTools?: string[];
 }
 
 export interface DialectRead {

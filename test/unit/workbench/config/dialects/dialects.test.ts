@@ -69,7 +69,7 @@ test("Claude Code: user and this folder's project servers; ${VAR:-default} is ho
   assert.equal(await resolveVariables(mine.env.TOKEN ?? '', { ...context, env: { API_TOKEN: 'set' } }), 'set');
 });
 
-test('Copilot: local type, the tools allow-list and oauthClientId are read, and what is not honoured is a note', () => {
+test('Copilot: local type, the tools allow-list (kept on the server, not dropped) and oauthClientId are read', () => {
   const result = read(
     DIALECTS.copilot,
     JSON.stringify({
@@ -81,7 +81,9 @@ test('Copilot: local type, the tools allow-list and oauthClientId are read, and 
     }),
   );
   assert.deepEqual(server(result, 'all').notes, []);
-  assert.match(server(result, 'some').notes.join(), /"tools" allowlist \(read, list\)/);
+  assert.equal(server(result, 'all').allowedTools, undefined, '"*" is every tool');
+  assert.deepEqual(server(result, 'some').allowedTools, ['read', 'list']);
+  assert.deepEqual(server(result, 'some').notes, [], 'honoured, not "dropped"');
   const remote = server(result, 'remote').definition;
   assert.equal(remote.kind === 'http' && remote.oauth?.clientId, 'cid');
 });

@@ -3,11 +3,12 @@ import * as vscode from 'vscode';
 import { DIALECTS } from '../../../workbench/config/dialects';
 import { parseServerEntry } from '../../../workbench/config/mcpConfig';
 import { readConfigFile } from '../../../workbench/node/configFile';
-import { announceConfigWritten } from '../../platform/config/configLoader';
-import { configTargets, targetLabel, type ConfigTarget } from '../../platform/config/configTargets';
+import { announceConfigWritten } from './configLoader';
+import { configTargets, targetLabel, type ConfigTarget } from './configTargets';
+import type { AddFileChoice } from './addTargetChoice';
 
 /**
- * Add Server's choice of file. VS Code 1.140 writes new servers to the workspace-root `.mcp.json` (read by Claude Code
+ * Add Server's (and the registry's Add's) choice of file. VS Code 1.140 writes new servers to the workspace-root `.mcp.json` (read by Claude Code
  * and Copilot too) and marks `.vscode/mcp.json` deprecated, so `.mcp.json` comes first; `.vscode/mcp.json` and the
  * user settings stay, for what `.mcp.json` cannot hold (inputs, cwd, envFile, dev).
  */
@@ -25,24 +26,44 @@ export function dotMcpTargetFromArgument(value: unknown): AddTarget | undefined 
   return dotMcpTargets().find((target) => target.uri.toString() === value);
 }
 
-export async function pickAddTarget(title: string): Promise<AddTarget | undefined> {
+/**
+ * Which file, with the default (where this VS Code writes, for this entry: addTargetChoice.ts) first and focused.
+ * `.mcp.json` stays offered when it cannot hold the entry, saying why, so the person is never left wondering where it
+ * went; `workspaceOnly` leaves the user settings out (the registry's "Add to Workspace").
+ */
+export async function pickAddTarget(
+  title: string,
+  choice?: AddFileChoice,
+  options: { workspaceOnly?: boolean } = {},
+): Promise<AddTarget | undefined> {
   const multi = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
-  const items: (vscode.QuickPickItem & { target: AddTarget })[] = [
+  const refused = choice?.dotMcpRefused ?? [];
+  const items: (vscode.QuickPickItem & { target: AddTarget; file: AddFileChoice['preferred'] })[] = [
     ...dotMcpTargets().map((target) => ({
       label: multi ? `.mcp.json (${target.folder.name})` : '.mcp.json',
       description: vscode.l10n.t('where VS Code writes; Claude Code and Copilot read it too'),
-      detail: vscode.l10n.t('shared with everyone who opens this folder; needs workspace trust'),
+      detail:
+        refused.length > 0
+          ? vscode.l10n.t('cannot hold this server: {0}', refused.join('; '))
+          : vscode.l10n.t('shared with everyone who opens this folder; needs workspace trust'),
       target,
+      file: 'dotMcp' as const,
     })),
-    ...configTargets().map((target) => ({
-      label: targetLabel(target),
-      description:
-        target.kind === 'user'
-          ? vscode.l10n.t('all workspaces, this user')
-          : vscode.l10n.t('for inputs, cwd, envFile or dev mode, which .mcp.json cannot hold'),
-      target,
-    })),
+    ...configTargets()
+      .filter((target) => !options.workspaceOnly || target.kind === 'workspace')
+      .map((target) => ({
+        label: targetLabel(target),
+        description:
+          target.kind === 'user'
+            ? vscode.l10n.t('all workspaces, this user')
+            : vscode.l10n.t('for inputs, cwd, envFile or dev mode, which .mcp.json cannot hold'),
+        target,
+        file: target.kind === 'user' ? ('user' as const) : ('vscodeWorkspace' as const),
+      })),
   ];
+  const preferred = choice?.preferred ?? 'dotMcp';
+  // A stable sort: the preferred kind first (VS Code focuses the first item), the rest in their usual order.
+  items.sort((a, b) => Number(b.file === preferred) - Number(a.file === preferred));
   const picked = await vscode.window.showQuickPick(items, {
     title,
     placeHolder: vscode.l10n.t('Where should the server be added?'),
