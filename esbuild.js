@@ -11,12 +11,10 @@
 //                   start, OAuth at an HTTP server's, the gateway and its server SDK at a gateway's, …
 //   media/          the webviews' scripts and styles
 //
-// This is esbuild's own code splitting: ES modules (`.mjs`, which VS Code 1.100 and later load as ESM, with
-// `import … from 'vscode'`), one build for both entries, and esbuild cuts the chunks. What a file loads lazily is
-// written where it is needed, in the sources, as `await import()`; everything else is imported (and evaluated) with
-// the file that imports it. So a module cannot land in a lazy chunk, or out of one, behind anyone's back: the place it
-// loads is the import that names it, and test/component/project/bundleLoad.test.ts holds what extension.mjs loads
-// statically to the start-up modules.
+// esbuild's own code splitting over ES modules (VS Code 1.100 and later load an `.mjs` main as ESM and answer its
+// `import … from 'vscode'`). What loads later is written where it is needed, in the sources, as `await import()`;
+// everything else is evaluated with the file that imports it. So a module's place follows from its imports, and
+// test/component/project/bundleLoad.test.ts holds what extension.mjs loads statically to the start-up modules.
 //
 // --test-hooks builds the test build: the integration and e2e suites drive the UI through hooks (pre-answered
 // consents, prompts and modals) that the product must not carry. They sit behind the build-time constant
