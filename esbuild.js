@@ -75,12 +75,8 @@ const codeTarget = {
       // which an ES module does not have.
       "import { createRequire as __mcpCreateRequire } from 'node:module';",
       'const require = __mcpCreateRequire(import.meta.url);',
-      // When the first file evaluated began (a file's own code runs after the files it imports): activation logs
-      // the extension's load time from it (src/extension/bundleTiming.d.ts). A symbol, so no other code can meet it.
-      "const MCP_WORKBENCH_LOAD_STARTED = (globalThis[Symbol.for('mcp-workbench.loadStarted')] ??= performance.now());",
     ].join('\n'),
   },
-  footer: { js: 'const MCP_WORKBENCH_LOAD_ENDED = performance.now();' },
   plugins: [removeStale],
 };
 
