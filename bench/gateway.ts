@@ -1,5 +1,5 @@
 /**
- * The `gateway` section (issue 37): the SDK 1.x client calling `echo` through `mcp-workbench gateway` (dist/cli.js,
+ * The `gateway` section (issue 37): the SDK 1.x client calling `echo` through `mcp-workbench gateway` (dist/cli.mjs,
  * a process of its own, as an agent meets it) beside the same client connected to the server directly, for a stdio
  * server (bench/fixtures/server.mjs) and a Streamable HTTP one (bench/fixtures/handshake-http-server.mjs).
  *   - latency: one client, sequential calls after a warm-up; p50 and p99 per call, and what the gateway adds;
@@ -20,7 +20,7 @@ import { positiveInt } from './config';
 import { median, rotated } from './stats';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
 const STDIO_SERVER = path.join(__dirname, 'fixtures', 'server.mjs');
 const HTTP_SERVER = path.join(__dirname, 'fixtures', 'handshake-http-server.mjs');
 

@@ -176,7 +176,7 @@ async function runDoctorCommand(args: ParsedArgs, json: boolean): Promise<number
   // reach it) and ends the run; the steps so far are not a verdict.
   let client: McpClient | undefined;
   const createOwnClient = host.createClient;
-  host.createClient = (...made) => (client = createOwnClient(...made));
+  host.createClient = async (...made) => (client = await createOwnClient(...made));
   let interrupted: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     interrupted ??= signal;

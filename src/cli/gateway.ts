@@ -9,8 +9,7 @@ import { ErrorCodes, McpError, errorMessage } from '../protocol/errors';
 import type { ClientHost } from '../protocol/host';
 import { inputLimits } from '../protocol/limits/inputLimits';
 import { GatewayHostRelay } from '../workbench/gateway/hostRelay';
-import { clientUpstream } from '../workbench/gateway/upstream';
-import { startGateway, type RunningGateway } from '../workbench/node/gateway/listener';
+import type { RunningGateway } from '../workbench/node/gateway/listener';
 import { maskText } from '../workbench/secrets';
 import { UsageError, parseArgs, type ParsedArgs } from './args';
 import { readCliConfig } from './configSource';
@@ -94,6 +93,11 @@ interface Served {
 }
 
 async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number> {
+  // The listener and the official server SDK it serves with load only for this subcommand (esbuild.js).
+  const [{ clientUpstream }, { startGateway }] = await Promise.all([
+    import('../workbench/gateway/upstream.js'),
+    import('../workbench/node/gateway/listener.js'),
+  ]);
   const served: Served[] = [];
   /** The servers' secrets (header and env values), masked out of what the run prints. */
   const secrets: string[] = [];

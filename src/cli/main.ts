@@ -19,7 +19,6 @@ import { GATEWAY_USAGE, gatewayCommand } from './gateway';
 import { LINT_USAGE, lintCommand } from './lint';
 import { LOAD_USAGE, loadCommand } from './load';
 import { DOCTOR_USAGE, doctorCommand } from './doctor';
-import { endedProcessesReaped } from '../protocol/node/processTree';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <file> --server <name>
                                                              | --from-client <client> --server <name>)
@@ -237,7 +236,7 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
   ...SKILL_RUNNERS,
 });
 
-async function main(argv: readonly string[]): Promise<number> {
+export async function main(argv: readonly string[]): Promise<number> {
   const gateway = gatewayCommand(argv, USAGE);
   if (gateway) return gateway;
   // Subcommands with their own arguments, dispatched before the shared parser.
@@ -378,34 +377,4 @@ function describeFailure(error: unknown, serverName: string | undefined): string
   if (error instanceof McpError) return `error from server: ${named}`;
   if (error instanceof LocalError) return `error (${error.kind}): ${named}`;
   return `error: ${named}`;
-}
-
-/** Resolves once everything written to `stream` so far has been handed to the OS. */
-function flushed(stream: NodeJS.WriteStream): Promise<void> {
-  return new Promise((resolve) => stream.write('', () => resolve()));
-}
-
-/**
- * How long the CLI waits, at most, before exiting for the processes of a server's tree it ended to be reaped. A
- * grandchild whose parent died first is reaped by PID 1, which in a container may take a second or two; an init
- * that never reaps costs this much once. Without the wait, a pid of the tree could still name a process (a zombie)
- * after the CLI had exited (issue 39).
- */
-const REAP_WAIT_MS = 3_000;
-
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    async (code) => {
-      // The output is written and the server's tree is ended (or was gone already): exit once what it ended has left
-      // the process table, rather than wait for whatever a transport leaves behind (an idle keep-alive socket, a
-      // reconnect timer) to let the loop drain.
-      await Promise.all([flushed(process.stdout), flushed(process.stderr), endedProcessesReaped(REAP_WAIT_MS)]);
-      process.exit(code);
-    },
-    async (error) => {
-      process.stderr.write(`internal error: ${error instanceof Error ? error.stack : String(error)}\n`);
-      process.exitCode = 1;
-      await endedProcessesReaped(REAP_WAIT_MS);
-    },
-  );
 }

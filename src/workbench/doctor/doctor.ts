@@ -50,7 +50,11 @@ export interface DoctorHost {
   /** Finds a stdio server's command on the PATH it will run with. */
   planLaunch(server: StdioDefinition): Promise<DoctorLaunchPlan>;
   /** The client for the resolved server, not yet connected (stdio: spawned with `launch`). */
-  createClient(resolved: ServerDefinition, launch: DoctorLaunchPlan | undefined, secrets: string[]): McpClient;
+  createClient(
+    resolved: ServerDefinition,
+    launch: DoctorLaunchPlan | undefined,
+    secrets: string[],
+  ): McpClient | Promise<McpClient>;
   /** How a person gives an input its value on this host (the CLI: `--input id=value`). */
   inputFix(id: string): string;
   /** Values to mask besides the entry's own (the host's flags). */
@@ -391,7 +395,7 @@ export async function runDoctor(subject: DoctorSubject, host: DoctorHost): Promi
   if (!resolved) return { server, steps: walk.steps };
   const command = await commandStep(walk, host, resolved);
   if (!command.ok) return { server, steps: walk.steps };
-  const client = host.createClient(resolved, command.plan, walk.secrets);
+  const client = await host.createClient(resolved, command.plan, walk.secrets);
   const stderr: string[] = [];
   const listener = client.transport.onDiagnostic((line) => {
     if (!line.startsWith('stderr: ')) return;

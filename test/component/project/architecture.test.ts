@@ -24,54 +24,63 @@ test('src/protocol, src/workbench and src/cli never import vscode', () => {
   assert.deepEqual(offenders, []);
 });
 
+/** A built file and every file it imports, statically or with import() (esbuild.js: `./chunk-<hash>.mjs`). */
+function builtClosure(entry: string): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, chunk] of readFileSync(path.join(root, 'dist', file), 'utf8').matchAll(
+      /["'\.\/]+(chunk-\w+\.mjs)["']/g,
+    ))
+      visit(chunk);
+  };
+  visit(entry);
+  return [...seen];
+}
+
 test('the bundled CLI contains no reference to the vscode module and runs without it', { timeout: 60_000 }, () => {
-  // npm test builds once before the unit tests; rebuilding here would race with tests that run dist/cli.js.
-  const cli = path.join(root, 'dist/cli.js');
+  // npm test builds once before the unit tests; rebuilding here would race with tests that run dist/cli.mjs.
+  const cli = path.join(root, 'dist/cli.mjs');
   assert.ok(existsSync(cli), `${cli} is missing: run "npm run build" first (npm test does)`);
-  const bundle = readFileSync(cli, 'utf8');
-  assert.doesNotMatch(bundle, VSCODE_IMPORT);
-  for (const chunk of sharedChunks())
-    assert.doesNotMatch(
-      readFileSync(path.join(root, 'dist', chunk), 'utf8'),
-      VSCODE_IMPORT,
-      `the core the CLI shares with the extension (${chunk})`,
-    );
+  const files = builtClosure('cli.mjs');
+  assert.ok(files.length > 2, `the CLI's files: ${files.join(', ')}`);
+  // Everything the CLI can load, the chunks it shares with the extension included.
+  for (const file of files)
+    assert.doesNotMatch(readFileSync(path.join(root, 'dist', file), 'utf8'), VSCODE_IMPORT, file);
   const help = execFileSync(process.execPath, [cli, '--help'], { encoding: 'utf8' });
   assert.match(help, /Usage: mcp-workbench/);
 });
 
-/** The chunks of the core in dist/ (esbuild.js: `shared-<chunk>.js`). */
-function sharedChunks(): string[] {
-  return readdirSync(path.join(root, 'dist')).filter((name) => /^shared-[\w-]+\.js$/.test(name));
-}
-
-test('the core ships once: each of its modules is in one chunk, and extension.js and cli.js require them', () => {
+test('the core ships once, and neither side carries the other: the CLI no extension module, the extension no CLI one', () => {
   // npm test's build is not minified: esbuild names each module it bundles in a comment line before its code.
   const modulesOf = (file: string) =>
     readFileSync(path.join(root, 'dist', file), 'utf8').match(/^\/\/ src\/\S+\.ts$/gm) ?? [];
-  const chunks = sharedChunks();
-  assert.ok(chunks.length >= 2, `the core's chunks: ${chunks.join(', ')}`);
   const holder = new Map<string, string>();
-  for (const chunk of chunks) {
-    for (const module of modulesOf(chunk)) {
-      assert.ok(
-        !module.startsWith('// src/extension/') && !module.startsWith('// src/cli/'),
-        `${module} is in ${chunk}`,
-      );
-      assert.equal(holder.get(module), undefined, `${module} is in ${holder.get(module)} and in ${chunk}`);
-      holder.set(module, chunk);
+  for (const file of readdirSync(path.join(root, 'dist')).filter((name) => name.endsWith('.mjs'))) {
+    // A module esbuild wraps (evaluated on demand) is named twice in its file: before its hoisted names and its body.
+    for (const module of new Set(modulesOf(file))) {
+      assert.equal(holder.get(module), undefined, `${module} is in ${holder.get(module)} and in ${file}`);
+      holder.set(module, file);
     }
   }
   assert.ok(
     holder.has('// src/protocol/client.ts') && holder.has('// src/workbench/config/mcpConfig.ts'),
     'the module comments are read',
   );
-  for (const file of ['extension.js', 'cli.js']) {
-    const inBundle = modulesOf(file).filter(
-      (module) => module.startsWith('// src/protocol/') || module.startsWith('// src/workbench/'),
+  const shared = holder.get('// src/protocol/client.ts') as string;
+  assert.ok(shared.startsWith('chunk-'), `the client is in a chunk both load, not in ${shared}`);
+  for (const [entry, foreign] of [
+    ['cli.mjs', '// src/extension/'],
+    ['extension.mjs', '// src/cli/'],
+  ] as const) {
+    const files = builtClosure(entry);
+    assert.ok(files.includes(shared), `${entry} loads the client from ${shared}`);
+    assert.deepEqual(
+      files.flatMap(modulesOf).filter((module) => module.startsWith(foreign)),
+      [],
+      `${entry} loads no module of ${foreign.slice(3)}`,
     );
-    assert.deepEqual(inBundle, [], `${file} carries no module of the core`);
-    assert.match(readFileSync(path.join(root, 'dist', file), 'utf8'), /require\("\.\/shared-[\w-]+\.js"\)/, file);
   }
 });
 

@@ -1,62 +1,38 @@
 /**
- * esbuild.js itself: a module of the core cannot land in a chunk silently (one missing from CHUNKS fails the build; so
- * does a module in two files), and --watch writes what a build writes. What the chunks hold and what loading
- * extension.js evaluates are architecture.test.ts's and bundleLoad.test.ts's.
+ * esbuild.js itself: a build leaves nothing of an earlier one behind, and --watch writes what a build writes. What
+ * loading extension.mjs evaluates is bundleLoad.test.ts's; that the CLI's files never name vscode, architecture.test.ts's.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { repoRoot as REPO_ROOT } from '../../support/paths';
 
-interface Metafile {
-  outputs: Record<string, { inputs: Record<string, unknown> }>;
-}
-const build = createRequire(__filename)(path.join(REPO_ROOT, 'esbuild.js')) as {
-  chunkOf(file: string): string | undefined;
-  checkEachModuleOnce(results: { metafile: Metafile }[]): void;
-};
-
-test('each module of the core is in the chunk of the longest entry of CHUNKS that holds it', () => {
-  assert.equal(build.chunkOf('src/workbench/node/historyFile.ts'), 'startup');
-  assert.equal(build.chunkOf('src/workbench/node/launch.ts'), 'client');
-  assert.equal(build.chunkOf('src/workbench/node/auth/fileAuthStore.ts'), 'auth');
-  assert.equal(build.chunkOf('src/protocol/validation/jsonSchema/keywords.ts'), 'forms');
-  // A package by its folder in node_modules, wherever that is (here a symbolic link may lead to another checkout).
-  assert.equal(build.chunkOf('../elsewhere/node_modules/oauth4webapi/build/index.js'), 'oauth');
-  // extension.js's and cli.js's own modules, and a package in no chunk, are bundled where they are imported.
-  assert.equal(build.chunkOf('src/extension/extension.ts'), undefined);
-  assert.equal(build.chunkOf('node_modules/some-package/index.js'), undefined);
-});
-
-test('a module of the core in a folder CHUNKS does not list fails the build (it used to land in the start-up chunk)', () => {
-  assert.throws(
-    () => build.chunkOf('src/workbench/newFeature/thing.ts'),
-    /src\/workbench\/newFeature\/thing\.ts is in no chunk of the core: add its folder or file to CHUNKS/,
-  );
-  assert.throws(() => build.chunkOf('src/protocol/newModule.ts'), /is in no chunk/);
-});
-
-test('a module in two files fails the build', () => {
-  const output = (file: string, ...inputs: string[]) => ({
-    metafile: { outputs: { [file]: { inputs: Object.fromEntries(inputs.map((input) => [input, {}])) } } },
-  });
-  // A chunk's entry and its facades are esbuild's virtual modules (namespace:path), in every file by design.
-  build.checkEachModuleOnce([
-    output('dist/shared-startup.js', '<stdin>', 'lazy-chunks:lazy-exports', 'src/protocol/errors.ts'),
-    output('dist/extension.js', 'lazy-chunks:lazy-exports', 'src/extension/extension.ts'),
-  ]);
-  assert.throws(
-    () =>
-      build.checkEachModuleOnce([
-        output('dist/shared-startup.js', 'node_modules/pkg/index.js'),
-        output('dist/shared-client.js', 'node_modules/pkg/index.js'),
-      ]),
-    /node_modules\/pkg\/index\.js is in both shared-startup\.js and shared-client\.js/,
-  );
+test('a build removes the files an earlier build left in its folder (chunk names change with their content)', () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'mcp-bundle-stale-'));
+  try {
+    // An older layout's files and a chunk no build makes any more: the VSIX packs whatever dist/ holds.
+    for (const name of ['shared-startup.js', 'extension.js', 'chunk-GONE0000.mjs', 'chunk-GONE0000.mjs.map'])
+      writeFileSync(path.join(out, name), '// stale\n');
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), `--outdir=${out}`], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
+    const files = readdirSync(out);
+    assert.ok(
+      files.includes('extension.mjs') && files.includes('cli.mjs') && files.includes('media'),
+      files.join(', '),
+    );
+    assert.deepEqual(
+      files.filter((name) => /^(shared-|extension\.js|chunk-GONE)/.test(name)),
+      [],
+    );
+    assert.ok(files.includes('extension.mjs.map'), 'the source maps this build made are kept');
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 });
 
 test('--watch writes what a build writes', { timeout: 120_000 }, async () => {
@@ -92,9 +68,9 @@ test('--watch writes what a build writes', { timeout: 120_000 }, async () => {
     }
     const code = (dir: string) =>
       readdirSync(dir)
-        .filter((name) => name.endsWith('.js'))
+        .filter((name) => name.endsWith('.mjs') || name.endsWith('.mjs.map'))
         .sort();
-    assert.ok(code(built).includes('shared-startup.js'), code(built).join(', '));
+    assert.ok(code(built).includes('extension.mjs') && code(built).includes('cli.mjs'), code(built).join(', '));
     assert.deepEqual(code(watched), code(built));
     for (const file of code(built))
       assert.ok(readFileSync(path.join(watched, file)).equals(readFileSync(path.join(built, file))), `${file} differs`);

@@ -1,111 +1,123 @@
 /**
- * What loading the extension costs: extension.js takes the core from its chunks (dist/shared-*.js) through lazy
- * facades (esbuild.js), so a module of the core is evaluated, and its chunk read, when the extension first reads one of
- * its exports, not when the extension loads. With eager facades, loading extension.js evaluated 64 of the core's 79
- * entry modules, the regex engine, the JSON Schema validator, OAuth, forms, registry and recordings among them,
- * whatever the first screen showed.
+ * What loading the extension costs: VS Code evaluates extension.mjs and every file it imports statically, before
+ * activate() runs; the rest of the build loads where a source file says `await import(…)` (esbuild.js). So what a
+ * window evaluates as it opens is the static import closure of extension.mjs, and that must hold none of what a window
+ * needs only later: the client and its transports (a server's first start), OAuth (an HTTP server's), the gateway and
+ * its server SDK (a gateway's), the registry (its commands), and the CLI's tools. An import of one of them from a
+ * start-up module moves it into the closure: this test names the import chain that did.
  *
- * The bundles are built from the sources as esbuild.js builds them (not minified, so esbuild's module wrappers keep
- * their names), the wrappers of every chunk are made to record each module they evaluate and the chunk's loading, and
- * extension.js is loaded in a child process with a stand-in for the `vscode` API (every name of @types/vscode, each a
- * callable, constructible stub). activate() is not called: what it reads at start-up is its own, measured by
- * `npm run bench:ui`.
+ * The closure is read from esbuild's metafile of the build as esbuild.js configures it, written nowhere.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import * as os from 'node:os';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
+import * as esbuild from 'esbuild';
 import { REPO_ROOT } from '../../support/testSupport';
 
-let out: string;
-let chunks: string[];
-before(() => {
-  out = mkdtempSync(path.join(os.tmpdir(), 'mcp-bundle-load-'));
-  execFileSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), `--outdir=${out}`], {
-    cwd: REPO_ROOT,
-    stdio: 'pipe',
-  });
-  // esbuild's wrappers: `__esm` for an ES module, `__commonJS` for a CommonJS one; each runs its module's body once,
-  // from an object whose one key is the module's path. Both are made to record that path first.
-  const wrappers = [
-    ['return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;', 'fn'],
-    ['return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;', 'cb'],
-  ] as const;
-  chunks = readdirSync(out).filter((name) => /^shared-[\w-]+\.js$/.test(name));
-  assert.ok(
-    chunks.includes('shared-startup.js') && chunks.includes('shared-client.js'),
-    `chunks: ${chunks.join(', ')}`,
-  );
-  for (const chunk of chunks) {
-    let text = readFileSync(path.join(out, chunk), 'utf8');
-    for (const [body, holder] of wrappers) {
-      if (!text.includes(body)) continue; // a chunk without CommonJS modules has no __commonJS
-      text = text.replace(body, `if (${holder}) globalThis.__evaluated.push(__getOwnPropNames(${holder})[0]); ${body}`);
-    }
-    assert.ok(
-      text.includes('globalThis.__evaluated.push'),
-      `esbuild's module wrappers changed; the test cannot see evaluations in ${chunk}`,
-    );
-    writeFileSync(path.join(out, chunk), `(globalThis.__evaluated ??= []).push(${JSON.stringify(chunk)});\n${text}`);
-  }
+/** Never in extension.mjs's static closure: a module path (repository-relative) starting with one of these. */
+const LATER = [
+  'src/protocol/client.ts',
+  'src/protocol/transports/http.ts',
+  'src/protocol/transports/streamableHttp.ts',
+  'src/protocol/transports/httpSse.ts',
+  'src/protocol/node/stdio.ts',
+  'src/protocol/jsonrpc/rpcConnection.ts',
+  'src/protocol/auth/oauthAuthorizer.ts',
+  'src/workbench/node/launch.ts',
+  'src/workbench/gateway/upstream.ts',
+  'src/workbench/node/gateway/',
+  'src/workbench/registry/',
+  'src/workbench/load/',
+  'src/workbench/doctor/',
+  'src/extension/platform/servers/serverLauncher.ts',
+  'src/extension/features/registry/registryCommands.ts',
+];
+/** Packages, by their folder in node_modules (wherever that is: node_modules may be a link to another checkout). */
+const LATER_PACKAGES = ['vscode-jsonrpc', 'oauth4webapi', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];
+
+type Metafile = esbuild.Metafile;
+let metafile: Metafile;
+before(async () => {
+  const { codeTarget } = createRequire(__filename)(path.join(REPO_ROOT, 'esbuild.js')) as {
+    codeTarget: esbuild.BuildOptions;
+  };
+  const result = await esbuild.build({ ...codeTarget, write: false, plugins: [], minify: false, sourcemap: false });
+  assert.ok(result.metafile, 'esbuild.js builds with a metafile');
+  metafile = result.metafile;
 });
-after(() => rmSync(out, { recursive: true, force: true }));
 
-const LOADER = `
-const Module = require('node:module');
-const path = require('node:path');
-const [dist, typesFile, afterLoadChunk, afterLoad] = process.argv.slice(1);
-const stub = () => {
-  const callable = function () { return stub(); };
-  return new Proxy(callable, {
-    get: (target, key) => (key === '__esModule' ? false : key === 'prototype' ? {} : key === Symbol.toPrimitive ? () => 'stub' : stub()),
-    construct: () => stub(),
-  });
-};
-const names = new Set([...require('node:fs').readFileSync(typesFile, 'utf8').matchAll(/export (?:namespace|class|enum|function|const|let) (\\w+)/g)].map((match) => match[1]));
-const vscode = {};
-for (const name of names) vscode[name] = stub();
-const load = Module._load;
-Module._load = function (request, ...rest) { return request === 'vscode' ? vscode : load.call(this, request, ...rest); };
-require(path.join(dist, 'extension.js'));
-const atLoad = [...(globalThis.__evaluated ?? [])];
-// The positive control: reading one export of a facade evaluates that module.
-if (afterLoad) require(path.join(dist, afterLoadChunk))[afterLoad];
-process.stdout.write(JSON.stringify({ atLoad, afterRead: globalThis.__evaluated ?? [] }));
-`;
+const isLater = (input: string): boolean =>
+  LATER.some((prefix) => input.startsWith(prefix)) ||
+  LATER_PACKAGES.some((name) => input.includes(`node_modules/${name}/`));
 
-function loadExtension(readAfterLoad?: { chunk: string; key: string }): { atLoad: string[]; afterRead: string[] } {
-  const types = path.join(REPO_ROOT, 'node_modules', '@types', 'vscode', 'index.d.ts');
-  const output = execFileSync(
-    process.execPath,
-    ['-e', LOADER, out, types, readAfterLoad?.chunk ?? '', readAfterLoad?.key ?? ''],
-    { encoding: 'utf8' },
-  );
-  return JSON.parse(output) as { atLoad: string[]; afterRead: string[] };
+/** The output file of an entry point ('extension' or 'cli'). */
+function entryOutput(name: string): string {
+  const found = Object.keys(metafile.outputs).find((output) => path.basename(output) === `${name}.mjs`);
+  assert.ok(found, `${name}.mjs in ${Object.keys(metafile.outputs).join(', ')}`);
+  return found;
 }
 
-test('loading extension.js reads no chunk of the core and evaluates none of its modules', () => {
-  const { atLoad } = loadExtension();
-  assert.deepEqual(atLoad, []);
+/** The output files an output imports, with `import` statements (evaluated with it) or also with `import()`. */
+function closure(output: string, kinds: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const { path: imported, kind, external } of metafile.outputs[file].imports)
+      if (!external && kinds.includes(kind)) visit(imported);
+  };
+  visit(output);
+  return seen;
+}
+
+/** The modules the files hold. */
+const inputsOf = (outputs: Set<string>): string[] =>
+  [...outputs].flatMap((output) => Object.keys(metafile.outputs[output].inputs));
+
+/** How a module is reached from extension.ts through static imports of sources: the chain that pulled it in. */
+function importChain(target: string): string {
+  const from = new Map<string, string>([['src/extension/extension.ts', '']]);
+  const queue = ['src/extension/extension.ts'];
+  while (queue.length > 0) {
+    const file = queue.shift() as string;
+    if (file === target) break;
+    for (const { path: imported, kind } of metafile.inputs[file]?.imports ?? [])
+      if ((kind === 'import-statement' || kind === 'require-call') && !from.has(imported)) {
+        from.set(imported, file);
+        queue.push(imported);
+      }
+  }
+  const chain = [target];
+  while (from.get(chain[0])) chain.unshift(from.get(chain[0]) as string);
+  return chain.join(' -> ');
+}
+
+test("loading extension.mjs evaluates none of the client, OAuth, the gateway, the registry or the CLI's tools", () => {
+  const atLoad = inputsOf(closure(entryOutput('extension'), ['import-statement']));
+  assert.ok(
+    atLoad.includes('src/extension/extension.ts') && atLoad.includes('src/workbench/config/mcpConfig.ts'),
+    `the closure is read: ${atLoad.length} modules`,
+  );
+  assert.deepEqual(atLoad.filter(isLater).map(importChain), []);
 });
 
-test('the first read of an export reads its chunk and evaluates its module and what it imports (the wrappers are observed)', () => {
-  const { atLoad, afterRead } = loadExtension({
-    chunk: 'shared-forms.js',
-    key: 'src/protocol/validation/schemaValidation.ts',
-  });
-  assert.deepEqual(atLoad, []);
-  for (const evaluated of [
-    'shared-forms.js',
-    'src/protocol/validation/schemaValidation.ts',
-    'src/protocol/validation/regexVm.ts',
-  ]) {
-    assert.ok(afterRead.includes(evaluated), `${evaluated} was not evaluated: ${afterRead.join(', ')}`);
-  }
+test('what loads later is in the build, reached through an import() (the list above names real modules)', () => {
+  const reachable = inputsOf(closure(entryOutput('extension'), ['import-statement', 'dynamic-import']));
+  for (const prefix of LATER.filter((entry) => !/load\/|doctor\//.test(entry)))
+    assert.ok(
+      reachable.some((input) => input.startsWith(prefix)),
+      `${prefix} is not in the extension's build`,
+    );
+  for (const name of LATER_PACKAGES)
+    assert.ok(
+      reachable.some((input) => input.includes(`node_modules/${name}/`)),
+      `${name} is not in the extension's build`,
+    );
+  // The CLI's tools, the load generator and doctor, are the CLI's alone.
+  const cli = inputsOf(closure(entryOutput('cli'), ['import-statement', 'dynamic-import']));
   assert.ok(
-    !afterRead.some((entry) => entry.includes('oauth') || entry === 'shared-client.js'),
-    `the validator brings neither OAuth nor the client: ${afterRead.join(', ')}`,
+    cli.some((input) => input.startsWith('src/workbench/load/')) &&
+      cli.some((input) => input.startsWith('src/workbench/doctor/')),
   );
 });

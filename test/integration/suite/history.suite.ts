@@ -236,13 +236,13 @@ export function historySuite(vscode: VscodeApi): Suite {
       );
       assert(command, 'no command was copied');
       assert(
-        /^node \S*dist\/cli\.js'? call get-sum '\{"a":4,"b":5\}' --config \S+mcp\.json'? --server everything$/.test(
+        /^node \S*dist\/cli\.mjs'? call get-sum '\{"a":4,"b":5\}' --config \S+mcp\.json'? --server everything$/.test(
           command,
         ),
         `copied command: ${command}`,
       );
       // The line names the CLI inside the installed extension, and runs as it is, as pasted into a shell.
-      const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '', 'dist', 'cli.js');
+      const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '', 'dist', 'cli.mjs');
       assert(fs.existsSync(cli) && command.includes(cli), `the installed extension has no ${cli} (copied: ${command})`);
       const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         execFile('/bin/sh', ['-c', command], { timeout: 60_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) =>

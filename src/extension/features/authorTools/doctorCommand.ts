@@ -85,9 +85,9 @@ export class DoctorCommand {
             const plan = await planCommand(server);
             return plan.kind === 'ready' ? plan : { kind: 'not-found', searched: plan.searched, hint: plan.hint };
           },
-          createClient: (resolved, plan) => {
+          createClient: async (resolved, plan) => {
             step('start');
-            client = ownClient(
+            client = await ownClient(
               this.platform,
               entry,
               resolved,

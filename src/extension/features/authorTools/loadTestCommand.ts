@@ -129,7 +129,7 @@ export class LoadTestCommand {
             const { resolved } = await resolveEntry(this.platform, controller.entry);
             const launch = await checkCommand(resolved);
             if (token.isCancellationRequested) return undefined;
-            client = ownClient(this.platform, controller.entry, resolved, launch, stop.signal);
+            client = await ownClient(this.platform, controller.entry, resolved, launch, stop.signal);
             await client.connect();
             const tools = await client.listTools();
             return token.isCancellationRequested ? undefined : { client, tools };

@@ -68,19 +68,19 @@ export async function resolveEntry(platform: Platform, entry: ServerEntry): Prom
  * run or a check must not raise the review panel), and an HTTP server's saved sign-in is used without opening a
  * browser (a sign-in it needs is reported, as a silent start reports it).
  */
-export function ownClient(
+export async function ownClient(
   platform: Platform,
   entry: ServerEntry,
   resolved: ResolvedServer,
   launch: StdioLaunch | undefined,
   signal: AbortSignal,
-): McpClient {
+): Promise<McpClient> {
   const personWaits = new PersonWaits();
   const limits = configuredInputLimits();
   const httpFetch = resolved.kind === 'http' ? extensionHttpFetch().fetch : undefined;
   const authorizer =
     resolved.kind === 'http'
-      ? platform.auth.authorizerFor({
+      ? await platform.auth.authorizerFor({
           serverName: entry.name,
           serverUrl: resolved.url,
           oauth: resolved.oauth,

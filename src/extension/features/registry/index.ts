@@ -1,5 +1,7 @@
 import { defineFeature } from '../../platform/feature';
-import { browseRegistry, exportServerJsonCommand, importServerJson } from './registryCommands';
+
+/** The registry's code (its client, mapping, bundles) loads with the feature's first command (esbuild.js). */
+const registryCommands = () => import('./registryCommands.js');
 
 /** The MCP Registry: browse and add its servers; import and export `server.json`. */
 export const registryFeature = defineFeature({
@@ -7,9 +9,10 @@ export const registryFeature = defineFeature({
   activate({ platform }) {
     return {
       commands: {
-        'mcpWorkbench.browseRegistry': () => browseRegistry(),
-        'mcpWorkbench.importServerJson': (argument) => importServerJson(argument),
-        'mcpWorkbench.exportServerJson': (argument) => exportServerJsonCommand(platform.manager, argument),
+        'mcpWorkbench.browseRegistry': async () => (await registryCommands()).browseRegistry(),
+        'mcpWorkbench.importServerJson': async (argument) => (await registryCommands()).importServerJson(argument),
+        'mcpWorkbench.exportServerJson': async (argument) =>
+          (await registryCommands()).exportServerJsonCommand(platform.manager, argument),
       },
       exports: undefined,
     };

@@ -1,7 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { McpClient } from '../../../protocol/client';
-import { StdioTransport } from '../../../protocol/node/stdio';
+import type { McpClient } from '../../../protocol/client';
 import { MASK } from '../../../workbench/secrets';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import type { LoadedRecording, RecordedServer } from '../../../workbench/recordings/format';
@@ -290,6 +289,11 @@ async function spawnRecorded(
         escapeForDisplay(name),
       ),
     );
+  // The client and its transport load when a recorded test first runs its own server (esbuild.js).
+  const [{ McpClient }, { StdioTransport }] = await Promise.all([
+    import('../../../protocol/client.js'),
+    import('../../../protocol/node/stdio.js'),
+  ]);
   const transport = new StdioTransport({ command: server.command, args: server.args, env, cwd });
   const client = new McpClient({ serverName: name, transport, era: server.era ?? 'auto' });
   try {

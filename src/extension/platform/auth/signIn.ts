@@ -1,9 +1,6 @@
 import * as vscode from 'vscode';
-import {
-  DEFAULT_SIGN_IN_TIMEOUT_MS,
-  OAuthAuthorizer,
-  type SignInOutcome,
-} from '../../../protocol/auth/oauthAuthorizer';
+import { DEFAULT_SIGN_IN_TIMEOUT_MS } from '../../../protocol/auth/authorizerOptions';
+import type { OAuthAuthorizer, SignInOutcome } from '../../../protocol/auth/oauthAuthorizer';
 import type { PersonWaits } from '../../../protocol/jsonrpc/personWaits';
 import { SignInRecorder } from '../../../protocol/auth/signInSteps';
 import type { AuthorizationUserAgent, PendingAuthorization } from '../../../protocol/auth/types';
@@ -116,7 +113,9 @@ export class SignInService {
     return this.authorizers.get(serverName);
   }
 
-  authorizerFor(request: AuthorizerRequest): OAuthAuthorizer {
+  async authorizerFor(request: AuthorizerRequest): Promise<OAuthAuthorizer> {
+    // OAuth and its library load with the first HTTP server's start, not with the extension (esbuild.js).
+    const { OAuthAuthorizer } = await import('../../../protocol/auth/oauthAuthorizer.js');
     const { oauth } = request;
     /** Ends the attempt the consent began (see withConsent); a silent start never begins one. */
     let endAttempt: ((outcome: SignInOutcome) => void) | undefined;

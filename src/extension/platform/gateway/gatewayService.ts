@@ -4,8 +4,7 @@ import { errorMessage } from '../../../protocol/errors';
 import type { ClientHost } from '../../../protocol/host';
 import type { ConnectedAgent } from '../../../workbench/gateway/agents';
 import { GatewayHostRelay } from '../../../workbench/gateway/hostRelay';
-import { clientUpstream, withToolAllowList } from '../../../workbench/gateway/upstream';
-import { startGateway, type RunningGateway } from '../../../workbench/node/gateway/listener';
+import type { RunningGateway } from '../../../workbench/node/gateway/listener';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { configuredInputLimits } from '../config/hostLimits';
 import type { ServerController } from '../servers/serverController';
@@ -170,6 +169,11 @@ export class GatewayService implements vscode.Disposable {
   }
 
   private async open(controller: ServerController, slot: Slot, client: McpClient): Promise<RunningGateway | undefined> {
+    // The listener and the official server SDK it serves with load when a first gateway opens (esbuild.js).
+    const [{ clientUpstream, withToolAllowList }, { startGateway }] = await Promise.all([
+      import('../../../workbench/gateway/upstream.js'),
+      import('../../../workbench/node/gateway/listener.js'),
+    ]);
     const options = {
       // Copilot's allow-list holds for chat's calls too, as for the Servers view's.
       upstream: withToolAllowList(clientUpstream(client), controller.entry.allowedTools),

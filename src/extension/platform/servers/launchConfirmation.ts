@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import * as vscode from 'vscode';
-import { findExecutable, type ResolvedServer, type ResolvedWithSecrets } from '../../../workbench/node/launch';
+import type { ResolvedServer, ResolvedWithSecrets } from '../../../workbench/node/launch';
 import { launchFingerprint } from '../../../workbench/node/launchFingerprint';
 import { maskSecrets } from '../../../workbench/secrets';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
@@ -104,7 +104,11 @@ export class LaunchConfirmation {
     // Each line is escaped on its own: escaping the joined text turned its line breaks into `\u000A`, which read
     // as part of the last argument.
     const commandLine = describeLaunch(shown).split('\n').map(escapeForDisplay).join('\n');
-    const found = shown.kind === 'stdio' ? await findExecutable(shown) : undefined;
+    // launch.ts makes transports too: it loads with the first start, not with the extension (esbuild.js).
+    const found =
+      shown.kind === 'stdio'
+        ? await (await import('../../../workbench/node/launch.js')).findExecutable(shown)
+        : undefined;
     // A program that is not there cannot run: asking "Allow and Start" for it would be a question with no answer.
     // The start goes on to fail with the reason (the PATH searched, the fix); nothing is remembered, so a program
     // that appears later is still asked for. Only when the preview is final: an `${input:}` or an envFile (which may

@@ -3,7 +3,7 @@ import type { CallOptions, CallToolOutcome, McpClient } from '../../../protocol/
 import { errorDetail, errorMessage } from '../../../protocol/errors';
 import type { LoggingLevel, LogMessage } from '../../../protocol/types';
 import type { Transport } from '../../../protocol/transports/transport';
-import { StdioTransport } from '../../../protocol/node/stdio';
+import type { StdioTransport } from '../../../protocol/node/stdio';
 import { maskText } from '../../../workbench/secrets';
 import { callToolWithTasks } from '../../../workbench/tasks/taskCalls';
 import { logServerMessage } from './logChannels';
@@ -12,7 +12,8 @@ import { ServerState, assertNever, type ServerStateKind } from './serverState';
 import { SignInCancelledError } from '../auth/signIn';
 import { notify, type NotificationSeverity } from '../ui/notifications';
 import { CrashRestarts } from './crashRecovery';
-import { LaunchDeclinedError, LaunchFailure, launchServer, toolCountSummary, type Connection } from './serverLauncher';
+import { LaunchDeclinedError, LaunchFailure, toolCountSummary } from './launchOutcome';
+import type { Connection } from './serverLauncher';
 import type { ServerControllerServices } from './controllerServices';
 import { offeredTools } from './toolAllowList';
 import { toolNotOffered } from './toolNotOffered';
@@ -124,10 +125,9 @@ export class ServerController implements vscode.Disposable {
     return this.stdioTransport()?.pid;
   }
 
-  /** The connection's stdio transport; without a connection its module is not read (it loads with the first start). */
+  /** The connection's stdio transport (its module loads with the first start, with the launcher). */
   private stdioTransport(): StdioTransport | undefined {
-    const transport = this.connection?.transport;
-    return transport !== undefined && transport instanceof StdioTransport ? transport : undefined;
+    return this.connection?.stdio;
   }
 
   /** The level chosen with "Set Log Level", re-applied after every start. */
@@ -308,6 +308,8 @@ export class ServerController implements vscode.Disposable {
 
   private async launch(signal: AbortSignal): Promise<void> {
     try {
+      // The launcher, the client and its transports load with the first start, not with the extension (esbuild.js).
+      const { launchServer } = await import('./serverLauncher.js');
       const result = await launchServer(
         {
           entry: this.entryValue,

@@ -35,11 +35,14 @@ import { channelLogger } from './logChannels';
 import { enableSkills } from '../../../protocol/extensions/skills';
 import { maskSecrets } from '../../../workbench/secrets';
 import { withDebugger, type DebugPlan } from './debugLaunch';
+import { LaunchDeclinedError, LaunchFailure, toolCountSummary } from './launchOutcome';
 
 /** A live connection to one server: what stop closes and what the controller reads (client, pid, stderr). */
 export interface Connection {
   client: McpClient;
   transport: Transport;
+  /** The transport when it is stdio (its pid and stderr), so the controller needs no `instanceof` of its class. */
+  stdio: StdioTransport | undefined;
   subscriptions: { dispose(): void }[];
 }
 
@@ -110,25 +113,6 @@ interface LaunchAttempt {
 type LaunchResult =
   { kind: 'superseded' } | { kind: 'running'; session: ServerSession; tools: Tool[]; pid: number | undefined };
 
-/** A start that failed, with what the controller needs to word it and to decide on a restart. */
-export class LaunchFailure extends Error {
-  override readonly name = 'LaunchFailure';
-  constructor(
-    override readonly cause: unknown,
-    /** The server was launched (a crash for automatic restarts); failures before are configuration problems. */
-    readonly launched: boolean,
-    /** A silent start found that the server requires signing in. */
-    readonly signInNeeded: boolean,
-  ) {
-    super(errorMessage(cause));
-  }
-}
-
-/** Thrown by a launch whose start the person declined at the first-start confirmation. */
-export class LaunchDeclinedError extends Error {
-  override readonly name = 'LaunchDeclinedError';
-}
-
 /**
  * Launches one attempt: consent, variables, command check, transport and client, handshake, log level, tool list.
  * Resolves `superseded` when the attempt's signal was aborted meanwhile (its state belongs to the newer attempt);
@@ -195,7 +179,7 @@ export async function launchServer(
     const mcpFetch = wire ? observeFetch(baseFetch, wire, 'mcp') : httpFetch?.fetch;
     const authorizer =
       resolved.kind === 'http'
-        ? services.auth.authorizerFor({
+        ? await services.auth.authorizerFor({
             serverName: entry.name,
             serverUrl: resolved.url,
             oauth: resolved.oauth,
@@ -244,6 +228,7 @@ export async function launchServer(
     attempt.connected({
       client,
       transport,
+      stdio: transport instanceof StdioTransport ? transport : undefined,
       subscriptions: [
         toolRefresh,
         ...(debuggerAttach ? [debuggerAttach] : []),
@@ -348,12 +333,3 @@ function hostWithIdentity(host: ClientHost, serverKey: string): ClientHost {
 
 /** The global fetch, read at each call (a test or a proxy agent may replace it). */
 const globalFetch: typeof fetch = (input, init) => fetch(input, init);
-
-/** Names only for a short list: a line naming 50,000 tools costs memory and makes the log unreadable. */
-const TOOL_NAMES_LOGGED = 20;
-
-export function toolCountSummary(tools: readonly { name: string }[]): string {
-  if (tools.length === 0) return '0 (none)';
-  if (tools.length > TOOL_NAMES_LOGGED) return `${tools.length}`;
-  return `${tools.length} (${tools.map((tool) => tool.name).join(', ')})`;
-}

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StdioLaunch } from '../../../workbench/node/commandResolution';
-import { planStdioLaunch, type LaunchHost, type ResolvedServer } from '../../../workbench/node/launch';
+import type { LaunchHost, ResolvedServer } from '../../../workbench/node/launch';
 import { sayStoredError } from '../ui/coreErrors';
 
 /** A stdio server's command does not exist; the message names the command, the PATH searched and the fix. */
@@ -27,6 +27,8 @@ export async function checkCommand(
   host: LaunchHost = editorLaunchHost(),
 ): Promise<StdioLaunch | undefined> {
   if (resolved.kind !== 'stdio') return undefined;
+  // launch.ts makes transports too: it loads with the first start, not with the extension (esbuild.js).
+  const { planStdioLaunch } = await import('../../../workbench/node/launch.js');
   const plan = await planStdioLaunch(resolved, host);
   if (plan.kind === 'ready') return plan.launch;
   throw new CommandNotFoundError(
@@ -45,7 +47,10 @@ export async function checkCommand(
  * The launch plan of a stdio server as `checkCommand` makes it, without throwing: doctor reports a command not found
  * as its failed step (with the folders searched) instead of an error.
  */
-export function planCommand(resolved: Extract<ResolvedServer, { kind: 'stdio' }>): ReturnType<typeof planStdioLaunch> {
+export async function planCommand(
+  resolved: Extract<ResolvedServer, { kind: 'stdio' }>,
+): Promise<Awaited<ReturnType<typeof import('../../../workbench/node/launch').planStdioLaunch>>> {
+  const { planStdioLaunch } = await import('../../../workbench/node/launch.js');
   return planStdioLaunch(resolved, editorLaunchHost());
 }
 
