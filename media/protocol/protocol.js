@@ -294,14 +294,13 @@
         cell('duration', duration === undefined ? '' : `${duration} ms`);
         cell('size', bytes(event.size));
         cell('era', event.era ?? '', t('eraTitle'));
-        cell(
-          'summary',
-          event.error
-            ? event.error.message
-            : event.relatedSeq !== undefined && event.durationMs === undefined
-              ? relation(event)
-              : '',
-        );
+        const summary = event.error
+          ? event.error.message
+          : event.relatedSeq !== undefined && event.durationMs === undefined
+            ? relation(event)
+            : '';
+        // The agent's label is its own text, escaped by the extension; drawn as text, never as markup.
+        cell('summary', event.agent === undefined ? summary : [agentOf(event), summary].filter(Boolean).join('  '));
         return;
       }
       case 'http': {
@@ -392,6 +391,7 @@
           answer,
           bytes(event.size),
           event.era ?? '',
+          event.agent === undefined ? '' : agentOf(event),
         ]
           .filter(Boolean)
           .join('  ');
@@ -401,6 +401,11 @@
       default:
         return clock(event.time);
     }
+  }
+
+  /** "from agent X" for an agent's request through the gateway, "to agent X" for the gateway's answer. */
+  function agentOf(event) {
+    return event.direction === 'receive' ? t('fromAgent', event.agent) : t('toAgent', event.agent);
   }
 
   /** "about request id 7 (row 41)" for progress and cancellations; the row alone when the id is not known. */
