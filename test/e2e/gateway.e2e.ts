@@ -16,6 +16,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { VsCodeFixture, everythingStdio } from './fixture';
 import {
+  chooseMenuItem,
   clickUncovered,
   openViewContainer,
   pane,
@@ -114,6 +115,26 @@ test(
             : undefined,
         60_000,
       );
+      // Per-tool disable hides a tool from VS Code: Disable for Agents on echo's row (the person's own list keeps it)
+      // is a tools/list_changed for VS Code's client, which lists the tools again and finds one fewer.
+      const panelText = async () => (await page.locator('.part.panel').allTextContents()).join('\n');
+      const discovered = () =>
+        panelText().then((text) => [...text.matchAll(/Discovered\s+(\d+)\s+tools/g)].map((m) => Number(m[1])));
+      const before = (await discovered()).at(-1) ?? 0;
+      const echoRow = await visibleRow(page, servers, 'echo');
+      await clickUncovered(page, echoRow, { button: 'right' });
+      const disable = page.locator('.monaco-menu .action-item', { hasText: /^Disable for Agents$/ }).last();
+      await chooseMenuItem(page, disable, 'Disable for Agents');
+      await waitUntil(
+        `VS Code's MCP output: ${before - 1} tools after echo was disabled for agents`,
+        async () => ((await discovered()).at(-1) === before - 1 ? true : undefined),
+        60_000,
+      );
+      // The row says so; the person can still call it from here.
+      await visibleRow(page, servers, 'echo');
+      assert.match((await echoRow.textContent()) ?? '', /off for agents/);
+      await screenshot(page, 'gateway-tool-disabled');
+
       // VS Code's own list says the server runs.
       // The focus to the workbench (the output panel) so F1 reaches the palette; the tree's rows are tools by now.
       await page.locator('.part.panel').first().click();

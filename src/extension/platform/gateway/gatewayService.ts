@@ -242,7 +242,12 @@ export class GatewayService implements vscode.Disposable {
     const listener = middle.policies.onDidChange((changed) => {
       if (changed === identity) policy.replace(middle.policies.stored(identity));
     });
-    const policed = policedUpstream(clientUpstream(client), policy, middle.prompts);
+    // The person is asked through whoever answers at the moment of the call (the test build swaps the modals).
+    const prompts: ToolPolicyHost = {
+      ask: (call, signal) => this.middle?.prompts.ask?.(call, signal) ?? Promise.resolve(false),
+      review: (call, signal) => this.middle?.prompts.review?.(call, signal) ?? Promise.resolve(false),
+    };
+    const policed = policedUpstream(clientUpstream(client), policy, prompts);
     const upstream = observedUpstream(policed, {
       request: (agent, method, params) => {
         const startedAt = Date.now();
