@@ -102,8 +102,14 @@ test(
         120_000,
       );
       // The Servers view lists it under the server (expanded: the server runs, so this starts nothing).
-      await clickUncovered(page, await visibleRow(page, servers, SERVER));
-      await page.keyboard.press('ArrowRight');
+      // A click toggles the row (it may have been expanded already): ArrowRight expands it only while it is not.
+      const serverRow = await visibleRow(page, servers, SERVER);
+      await clickUncovered(page, serverRow);
+      await waitUntil('the server row expanded', async () => {
+        if ((await serverRow.getAttribute('aria-expanded')) === 'true') return true;
+        await page.keyboard.press('ArrowRight');
+        return undefined;
+      });
       await visibleRow(page, servers, 'Agents');
       await visibleRow(page, servers, 'code-server 1.139.1');
       // VS Code's own output for the server (shown when it started it) counts the tools it found through the gateway.
