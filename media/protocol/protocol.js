@@ -282,10 +282,12 @@
         const answer = answers.get(event.seq);
         const failed = event.messageKind === 'error' || answer?.messageKind === 'error';
         if (failed) row.classList.add('error');
+        // An agent's request through the gateway and the answer to it: double arrows, the agent named on hover (and in
+        // the summary), so they stand apart from the workbench's own exchanges with the server.
         cell(
           `dir ${event.direction}`,
-          event.direction === 'send' ? '→' : '←',
-          event.direction === 'send' ? t('sent') : t('received'),
+          event.agent === undefined ? (event.direction === 'send' ? '→' : '←') : event.direction === 'send' ? '⇒' : '⇐',
+          event.agent === undefined ? (event.direction === 'send' ? t('sent') : t('received')) : agentOf(event),
         );
         cell('kind', event.messageKind);
         cell('method', event.method ?? (event.error ? `error ${event.error.code ?? ''}` : ''));

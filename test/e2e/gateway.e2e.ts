@@ -28,6 +28,7 @@ import {
   waitForQuickInput,
   vscodeVersion,
   waitUntil,
+  webviewFrame,
   windowLogFiles,
 } from './harness';
 
@@ -106,8 +107,10 @@ test(
       const serverRow = await visibleRow(page, servers, SERVER);
       await clickUncovered(page, serverRow);
       await waitUntil('the server row expanded', async () => {
-        if ((await serverRow.getAttribute('aria-expanded')) === 'true') return true;
-        await page.keyboard.press('ArrowRight');
+        const expanded = await serverRow.getAttribute('aria-expanded');
+        if (expanded === 'true') return true;
+        // Only a row drawn collapsed: on any other row (the focus moved on) ArrowRight would walk the tree.
+        if (expanded === 'false') await page.keyboard.press('ArrowRight');
         return undefined;
       });
       await visibleRow(page, servers, 'Agents');
@@ -127,6 +130,12 @@ test(
       const discovered = () =>
         panelText().then((text) => [...text.matchAll(/Discovered\s+(\d+)\s+tools/g)].map((m) => Number(m[1])));
       const before = (await discovered()).at(-1) ?? 0;
+      // The Protocol view open meanwhile (it keeps the wire while it is open): VS Code's requests show in it, labelled
+      // with VS Code's client as the agent. The focus to the workbench first, so F1 reaches the palette.
+      await page.locator('.part.panel').first().click();
+      await runPickerCommand(page, 'MCP Workbench: Show Protocol');
+      await quickPick(page, new RegExp(`^${SERVER}\\b`));
+      await webviewFrame(page, 'the Protocol view', '#list');
       const echoRow = await visibleRow(page, servers, 'echo');
       await clickUncovered(page, echoRow, { button: 'right' });
       const disable = page.locator('.monaco-menu .action-item', { hasText: /^Disable for Agents$/ }).last();
@@ -136,6 +145,19 @@ test(
         async () => ((await discovered()).at(-1) === before - 1 ? true : undefined),
         60_000,
       );
+      const protocol = await webviewFrame(
+        page,
+        "VS Code's tools/list in the Protocol view",
+        '#list .row[data-method="tools/list"]',
+      );
+      await waitUntil("VS Code's tools/list labelled with its agent in the Protocol view", async () => {
+        const summaries = await protocol
+          .locator('#list .row[data-method="tools/list"] .cell.summary')
+          .allTextContents();
+        return summaries.some((text) => /from agent (code-server|Visual Studio Code) 1\.139/.test(text))
+          ? true
+          : undefined;
+      });
       // The row says so; the person can still call it from here.
       await visibleRow(page, servers, 'echo');
       assert.match((await echoRow.textContent()) ?? '', /off for agents/);
