@@ -3,7 +3,7 @@ import type { JsonObject } from '../../protocol/types';
 import type { HistoryOperation, HistoryOutcome, HistoryRecord, HistoryServer } from '../history/historyLog';
 import { escapeForDisplay } from '../urlPolicy';
 import type { AgentIdentity } from './agents';
-import { ToolPolicyRefusal } from './toolPolicy';
+import { ToolPolicyRefusal, type RefusalReason } from './toolPolicy';
 import type { GatewayUpstream } from './upstream';
 
 /** How an agent's request through the gateway ended, as the agent was answered. */
@@ -107,6 +107,8 @@ export function agentCallRecord(options: {
   startedAt: number;
   endedAt: number;
   end: AgentRequestEnd;
+  /** The host's words for a refusal of the tool policy (the extension's, translated); else the agent's message. */
+  describeRefusal?: (reason: RefusalReason) => string;
 }): HistoryRecord | undefined {
   const { params, end } = options;
   const operation = operationOf(options.method, params);
@@ -122,7 +124,7 @@ export function agentCallRecord(options: {
     case 'threw':
       outcome =
         end.error instanceof ToolPolicyRefusal
-          ? { kind: 'declined', note: end.error.rawMessage }
+          ? { kind: 'declined', note: options.describeRefusal?.(end.error.reason) ?? end.error.rawMessage }
           : isLocalError(end.error, 'cancelled')
             ? { kind: 'cancelled' }
             : {

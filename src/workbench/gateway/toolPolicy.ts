@@ -1,7 +1,6 @@
 import type { Disposable } from '../../protocol/disposable';
 import { ErrorCodes, McpError } from '../../protocol/errors';
 import type { JsonObject } from '../../protocol/types';
-import { escapeForDisplay } from '../urlPolicy';
 import type { AgentIdentity } from './agents';
 import type { GatewayUpstream, UpstreamCallOptions } from './upstream';
 
@@ -145,11 +144,17 @@ export interface ToolPolicyHost {
   review?(call: AgentToolCall & { result: JsonObject }, signal: AbortSignal): Promise<boolean>;
 }
 
+/**
+ * Why: the tool is disabled for agents; the person said no; no one here can answer (the CLI); or too many questions
+ * were already waiting for the person.
+ */
+export type RefusalReason = 'disabled' | 'declined' | 'unanswerable' | 'busy';
+
 /** Why the policy refused a call: what the agent is told (a JSON-RPC error), and what History calls a person's no. */
 export class ToolPolicyRefusal extends McpError {
   constructor(
     readonly tool: string,
-    readonly reason: 'disabled' | 'declined',
+    readonly reason: RefusalReason,
     message: string,
   ) {
     super(reason === 'disabled' ? ErrorCodes.InvalidParams : ErrorCodes.UserRejected, message);
@@ -157,13 +162,15 @@ export class ToolPolicyRefusal extends McpError {
 }
 
 /** The text of the refusal an agent gets (English: it is protocol text for the agent's model, not the person's UI). */
-export function refusalMessage(tool: string, reason: 'disabled' | 'declined' | 'unanswerable'): string {
+export function refusalMessage(tool: string, reason: RefusalReason): string {
   const name = JSON.stringify(tool);
   switch (reason) {
     case 'disabled':
       return `Tool ${name} is disabled for agents in MCP Workbench: the person turned it off, so it is not offered and does not run.`;
     case 'declined':
       return `Tool ${name} did not run: its policy in MCP Workbench asks the person first, and the person declined this call.`;
+    case 'busy':
+      return `Tool ${name} did not run: its policy in MCP Workbench asks the person first, and too many questions are already waiting (refused; try again later).`;
     case 'unanswerable':
       return `Tool ${name} did not run: its policy in MCP Workbench asks the person first, and no one here can answer (refused).`;
     default: {
@@ -173,28 +180,37 @@ export function refusalMessage(tool: string, reason: 'disabled' | 'declined' | '
   }
 }
 
-/** The error result an agent gets when the person withheld a result (or no one could review it). */
-export function withheldResult(tool: string, reviewed: boolean): JsonObject {
-  const text = reviewed
-    ? `The result of tool ${JSON.stringify(tool)} was withheld: MCP Workbench showed it to the person first, and the person did not send it.`
-    : `The result of tool ${JSON.stringify(tool)} was withheld: its policy in MCP Workbench shows results to the person first, and no one here can review it.`;
-  return { content: [{ type: 'text', text }], isError: true };
-}
-
-/** The arguments as one line of JSON, escaped and cut to `maxChars`, for a question to the person. */
-export function describeArguments(args: Record<string, unknown>, maxChars = 500): string {
+/** The error result an agent gets when the person withheld a result (or no one could review it now). */
+export function withheldResult(tool: string, why: 'withheld' | 'unanswerable' | 'busy'): JsonObject {
+  const name = JSON.stringify(tool);
   let text: string;
-  try {
-    text = JSON.stringify(args) ?? '{}';
-  } catch {
-    text = '{…}';
+  switch (why) {
+    case 'withheld':
+      text = `The result of tool ${name} was withheld: MCP Workbench showed it to the person first, and the person did not send it.`;
+      break;
+    case 'unanswerable':
+      text = `The result of tool ${name} was withheld: its policy in MCP Workbench shows results to the person first, and no one here can review it.`;
+      break;
+    case 'busy':
+      text = `The result of tool ${name} was withheld: its policy in MCP Workbench shows results to the person first, and too many questions are already waiting.`;
+      break;
+    default: {
+      const exhaustive: never = why;
+      return exhaustive;
+    }
   }
-  const cut = text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
-  return escapeForDisplay(cut);
+  return { content: [{ type: 'text', text }], isError: true };
 }
 
 /** Tasks whose result the person reviews at `tasks/result` (a 2025 task-augmented call), at most this many. */
 const MAX_REVIEWED_TASKS = 256;
+
+/**
+ * Questions to the person (ask and review) waiting behind the one being asked, per gateway. They are asked one at a
+ * time, so agents cannot stack modals over the person's window; past this many an ask is refused and a result
+ * withheld at once, without a question.
+ */
+export const MAX_WAITING_QUESTIONS = 16;
 
 /**
  * The gateway's upstream with the tool policy applied, for every agent alike: a disabled tool is left out of each
@@ -204,6 +220,25 @@ const MAX_REVIEWED_TASKS = 256;
 export function policedUpstream(upstream: GatewayUpstream, policy: ToolPolicy, host: ToolPolicyHost): GatewayUpstream {
   /** 2025 tasks of `review` tools: their result is reviewed when the agent fetches it. */
   const reviewedTasks = new Map<string, AgentToolCall>();
+  /** The question being asked now; the next waits for it. */
+  let questions: Promise<unknown> = Promise.resolve();
+  let waiting = 0;
+  /** Asks one question after the other; undefined (no one asked) past MAX_WAITING_QUESTIONS or once the agent left. */
+  const oneAtATime = async (question: () => Promise<boolean>, signal: AbortSignal): Promise<boolean | 'busy'> => {
+    if (waiting >= MAX_WAITING_QUESTIONS) return 'busy';
+    waiting++;
+    const previous = questions;
+    let done: () => void = () => undefined;
+    questions = new Promise<void>((resolve) => (done = resolve));
+    try {
+      await previous;
+      if (signal.aborted) return false;
+      return (await question().catch(() => false)) === true;
+    } finally {
+      waiting--;
+      done();
+    }
+  };
 
   const callOf = (tool: string, args: unknown, options: UpstreamCallOptions): AgentToolCall => ({
     server: upstream.name,
@@ -218,15 +253,20 @@ export function policedUpstream(upstream: GatewayUpstream, policy: ToolPolicy, h
     const rule = policy.rule(call.tool);
     if (!rule.enabled) throw new ToolPolicyRefusal(call.tool, 'disabled', refusalMessage(call.tool, 'disabled'));
     if (rule.policy !== 'ask') return;
-    if (!host.ask) throw new ToolPolicyRefusal(call.tool, 'declined', refusalMessage(call.tool, 'unanswerable'));
-    const yes = await host.ask(call, signal).catch(() => false);
-    if (yes !== true) throw new ToolPolicyRefusal(call.tool, 'declined', refusalMessage(call.tool, 'declined'));
+    if (!host.ask) throw new ToolPolicyRefusal(call.tool, 'unanswerable', refusalMessage(call.tool, 'unanswerable'));
+    const ask = host.ask.bind(host);
+    const yes = await oneAtATime(() => ask(call, signal), signal);
+    if (yes !== true) {
+      const reason = yes === 'busy' ? 'busy' : 'declined';
+      throw new ToolPolicyRefusal(call.tool, reason, refusalMessage(call.tool, reason));
+    }
   };
 
   const review = async (call: AgentToolCall, result: JsonObject, signal: AbortSignal): Promise<JsonObject> => {
-    if (!host.review) return withheldResult(call.tool, false);
-    const yes = await host.review({ ...call, result }, signal).catch(() => false);
-    return yes === true ? result : withheldResult(call.tool, true);
+    if (!host.review) return withheldResult(call.tool, 'unanswerable');
+    const show = host.review.bind(host);
+    const yes = await oneAtATime(() => show({ ...call, result }, signal), signal);
+    return yes === true ? result : withheldResult(call.tool, yes === 'busy' ? 'busy' : 'withheld');
   };
 
   return {

@@ -5,7 +5,12 @@ import type { ClientHost } from '../../../protocol/host';
 import type { ConnectedAgent } from '../../../workbench/gateway/agents';
 import { agentCallRecord, agentLabel, observedUpstream } from '../../../workbench/gateway/agentTraffic';
 import { GatewayHostRelay } from '../../../workbench/gateway/hostRelay';
-import { ToolPolicy, policedUpstream, type ToolPolicyHost } from '../../../workbench/gateway/toolPolicy';
+import {
+  ToolPolicy,
+  policedUpstream,
+  type RefusalReason,
+  type ToolPolicyHost,
+} from '../../../workbench/gateway/toolPolicy';
 import { clientUpstream } from '../../../workbench/gateway/upstream';
 import type { HistoryRecord } from '../../../workbench/history/historyLog';
 import { maskText } from '../../../workbench/secrets';
@@ -269,7 +274,16 @@ export class GatewayService implements vscode.Disposable {
                   },
             );
           const server = { id: controller.id, name: controller.name };
-          const record = agentCallRecord({ server, agent, method, params, startedAt, endedAt: Date.now(), end });
+          const record = agentCallRecord({
+            server,
+            agent,
+            method,
+            params,
+            startedAt,
+            endedAt: Date.now(),
+            end,
+            describeRefusal,
+          });
           if (record) middle.record(record);
         };
       },
@@ -310,6 +324,24 @@ export class GatewayService implements vscode.Disposable {
       if (!now.has(id)) controller.log.info(`Gateway: agent disconnected: ${describeAgent(agent)}`);
     slot.known = now;
     this.changeEmitter.fire(controller.id);
+  }
+}
+
+/** History's note on a call the tool rules refused, in the person's language. */
+function describeRefusal(reason: RefusalReason): string {
+  switch (reason) {
+    case 'disabled':
+      return vscode.l10n.t('disabled for agents');
+    case 'declined':
+      return vscode.l10n.t('you declined it');
+    case 'unanswerable':
+      return vscode.l10n.t('no one could answer');
+    case 'busy':
+      return vscode.l10n.t('too many questions were waiting');
+    default: {
+      const exhaustive: never = reason;
+      return exhaustive;
+    }
   }
 }
 

@@ -112,6 +112,18 @@ describe('agent traffic (labelled in the Protocol view and History)', () => {
     });
     assert.equal(record?.outcome.kind, 'declined');
     assert.match(record?.outcome.kind === 'declined' ? (record.outcome.note ?? '') : '', /disabled for agents/);
+    // The host words it in the person's language.
+    const worded = agentCallRecord({
+      server: { id: 's1', name: 'everything' },
+      agent: AGENT,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: {} },
+      startedAt: 0,
+      endedAt: 1,
+      end: { kind: 'threw', error },
+      describeRefusal: (reason) => `refused: ${reason}`,
+    });
+    assert.deepEqual(worded?.outcome, { kind: 'declined', note: 'refused: disabled' });
     const list = agentCallRecord({
       server: { id: 's1', name: 'everything' },
       agent: AGENT,

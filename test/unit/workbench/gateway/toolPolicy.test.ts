@@ -4,6 +4,7 @@ import { ErrorCodes } from '../../../../src/protocol/errors';
 import type { JsonObject } from '../../../../src/protocol/types';
 import type { AgentIdentity } from '../../../../src/workbench/gateway/agents';
 import {
+  MAX_WAITING_QUESTIONS,
   ToolPolicy,
   ToolPolicyRefusal,
   policedUpstream,
@@ -228,6 +229,48 @@ describe('policedUpstream (the gateway applies the policy to every agent)', () =
     assert.equal(await policed.callToolUnwaited?.('delete-all', {}, callOptions()), undefined);
     assert.equal((await policed.callToolUnwaited?.('echo', {}, callOptions()))?.taskId, 'm-1');
     assert.deepEqual(calls, [{ method: 'unwaited', params: { name: 'echo' } }]);
+  });
+
+  test('questions are asked one at a time, and past MAX_WAITING_QUESTIONS an ask is refused without a question', async () => {
+    const { upstream } = fakeUpstream();
+    const policy = new ToolPolicy({ tools: { echo: { policy: 'ask' } } });
+    let open = 0;
+    let most = 0;
+    const pending: (() => void)[] = [];
+    const host: ToolPolicyHost = {
+      ask: () => {
+        open++;
+        most = Math.max(most, open);
+        return new Promise<boolean>((resolve) =>
+          pending.push(() => {
+            open--;
+            resolve(true);
+          }),
+        );
+      },
+    };
+    const policed = policedUpstream(upstream, policy, host);
+    const call = () => policed.request('tools/call', { name: 'echo', arguments: {} }, callOptions());
+    const calls = Array.from({ length: MAX_WAITING_QUESTIONS + 1 }, () =>
+      call().then(
+        () => 'ran',
+        (error: unknown) => (error instanceof ToolPolicyRefusal ? 'refused' : 'failed'),
+      ),
+    );
+    // The one past the cap is refused at once, while the first question is still open.
+    assert.equal(await calls[MAX_WAITING_QUESTIONS], 'refused');
+    // The person answers each question as it comes; the next one is asked only after.
+    for (let answered = 0, turns = 0; answered < MAX_WAITING_QUESTIONS && turns < 10_000; turns++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      const answer = pending.shift();
+      if (answer) {
+        answer();
+        answered++;
+      }
+    }
+    const outcomes = await Promise.all(calls.slice(0, MAX_WAITING_QUESTIONS));
+    assert.deepEqual(outcomes, Array(MAX_WAITING_QUESTIONS).fill('ran'));
+    assert.equal(most, 1, 'never two questions at once');
   });
 
   test("a change of the policy reaches agents as a change of the tool list (the server's own changes still do)", () => {
