@@ -133,7 +133,9 @@ export function createAgentServer(context: AgentServerContext): Server {
       return {};
     });
   server.setRequestHandler('ping', async (_request, ctx) => {
-    await guard(context, () => context.upstream.ping({ signal: ctx.mcpReq.signal }));
+    await guard(context, () =>
+      context.upstream.ping({ signal: ctx.mcpReq.signal, agent: identify(server, ctx, context) }),
+    );
     return {};
   });
   // tasks/get and tasks/cancel are methods of the 2025-11-25 core that the tasks extension reuses in 2026-07-28; the

@@ -10,7 +10,8 @@ import type { GatewayUpstream } from './upstream';
 export type AgentRequestEnd = { kind: 'answered'; result: JsonObject } | { kind: 'threw'; error: unknown };
 
 /**
- * Hears every request an agent sends through the gateway (what reaches `GatewayUpstream.request`) and how it ended:
+ * Hears every request an agent sends through the gateway to the server (what reaches `GatewayUpstream.request`, and
+ * pings) and how it ended:
  * the extension's Protocol view and History label it with the agent. `request` is called when the request arrives and
  * returns what is called once with its end. An observer's failure never changes what the agent gets.
  */
@@ -42,7 +43,16 @@ export function observedUpstream(upstream: GatewayUpstream, observer: AgentTraff
   return Object.assign(observed, {
     name: upstream.name,
     session: () => upstream.session(),
-    ping: upstream.ping.bind(upstream),
+    ping: async (options: Parameters<GatewayUpstream['ping']>[0]) => {
+      const end = heard(options.agent, 'ping', undefined);
+      try {
+        await upstream.ping(options);
+        end({ kind: 'answered', result: {} });
+      } catch (error) {
+        end({ kind: 'threw', error });
+        throw error;
+      }
+    },
     subscribe: upstream.subscribe.bind(upstream),
     unsubscribe: upstream.unsubscribe.bind(upstream),
     setLogLevel: upstream.setLogLevel.bind(upstream),

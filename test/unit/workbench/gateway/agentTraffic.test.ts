@@ -49,7 +49,11 @@ describe('agent traffic (labelled in the Protocol view and History)', () => {
       },
     );
     await upstream.request('tools/list', {}, { signal: new AbortController().signal, agent: AGENT });
-    assert.deepEqual(heard, [{ agent: AGENT, method: 'tools/list', end: { kind: 'answered', result: { tools: [] } } }]);
+    await upstream.ping({ signal: new AbortController().signal, agent: AGENT });
+    assert.deepEqual(heard, [
+      { agent: AGENT, method: 'tools/list', end: { kind: 'answered', result: { tools: [] } } },
+      { agent: AGENT, method: 'ping', end: { kind: 'answered', result: {} } },
+    ]);
   });
 
   test("an observer's failure changes nothing the agent gets", async () => {
