@@ -292,10 +292,12 @@
         const answer = answers.get(event.seq);
         const failed = event.messageKind === 'error' || answer?.messageKind === 'error';
         if (failed) row.classList.add('error');
+        // An agent's request through the gateway and the answer to it: double arrows, the agent named on hover (and in
+        // the summary), so they stand apart from the workbench's own exchanges with the server.
         cell(
           `dir ${event.direction}`,
-          event.direction === 'send' ? '→' : '←',
-          event.direction === 'send' ? t('sent') : t('received'),
+          event.agent === undefined ? (event.direction === 'send' ? '→' : '←') : event.direction === 'send' ? '⇒' : '⇐',
+          event.agent === undefined ? (event.direction === 'send' ? t('sent') : t('received')) : agentOf(event),
         );
         cell('kind', event.messageKind);
         cell('method', event.method ?? (event.error ? `error ${event.error.code ?? ''}` : ''));
@@ -305,14 +307,13 @@
         cell('size', bytes(event.size));
         cell('era', event.era ?? '', t('eraTitle'));
         if (event.replayOf !== undefined) row.classList.add('replayed');
-        cell(
-          'summary',
-          event.error
-            ? event.error.message
-            : event.relatedSeq !== undefined && event.durationMs === undefined
-              ? relation(event)
-              : replayMark(event),
-        );
+        const summary = event.error
+          ? event.error.message
+          : event.relatedSeq !== undefined && event.durationMs === undefined
+            ? relation(event)
+            : replayMark(event);
+        // The agent's label is its own text, escaped by the extension; drawn as text, never as markup.
+        cell('summary', event.agent === undefined ? summary : [agentOf(event), summary].filter(Boolean).join('  '));
         return;
       }
       case 'http': {
@@ -543,6 +544,7 @@
           replayMark(event),
           bytes(event.size),
           event.era ?? '',
+          event.agent === undefined ? '' : agentOf(event),
         ]
           .filter(Boolean)
           .join('  ');
@@ -558,6 +560,11 @@
   function replayMark(event) {
     if (event.replayOf === undefined) return '';
     return event.edited ? t('editedFrom', event.replayOf) : t('replayOf', event.replayOf);
+  }
+
+  /** "from agent X" for an agent's request through the gateway, "to agent X" for the gateway's answer. */
+  function agentOf(event) {
+    return event.direction === 'receive' ? t('fromAgent', event.agent) : t('toAgent', event.agent);
   }
 
   /** "about request id 7 (row 41)" for progress and cancellations; the row alone when the id is not known. */

@@ -9,7 +9,9 @@ import { ErrorCodes, McpError, errorMessage } from '../protocol/errors';
 import type { ClientHost } from '../protocol/host';
 import { inputLimits } from '../protocol/limits/inputLimits';
 import { GatewayHostRelay } from '../workbench/gateway/hostRelay';
+import { ToolPolicy, policedUpstream } from '../workbench/gateway/toolPolicy';
 import type { RunningGateway } from '../workbench/node/gateway/listener';
+import { readConfigFile } from '../workbench/node/configFile';
 import { maskText } from '../workbench/secrets';
 import { UsageError, parseArgs, type ParsedArgs } from './args';
 import { readCliConfig } from './configSource';
@@ -23,10 +25,15 @@ export const GATEWAY_USAGE = `  gateway [--port P] [--json]         serve the se
                                        endpoint each (ports P, P+1, …).
                                        Once ready it prints the URL and the header to send (Authorization:
                                        Bearer <secret>, new each run; with --json one line on stdout:
-                                       {"servers":[{"name","url","headers"}]}); runs until SIGINT or SIGTERM`;
+                                       {"servers":[{"name","url","headers"}]}); runs until SIGINT or SIGTERM
+    --policy FILE                      per-tool rules for agents, JSON: {"tools":{"<tool>":{"enabled":false}}}
+                                       or {"servers":{"<server>":{"tools":{…}}}}; "policy": "run", "ask" or
+                                       "review" (no one answers here: ask refuses the call, review withholds
+                                       the result); a disabled tool is not listed and its call is refused`;
 
 interface GatewayFlags {
   port?: number;
+  policy?: string;
   json: boolean;
   rest: string[];
 }
@@ -37,7 +44,11 @@ function gatewayFlags(argv: readonly string[]): GatewayFlags {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--json') flags.json = true;
-    else if (arg === '--port' || arg.startsWith('--port=')) {
+    else if (arg === '--policy' || arg.startsWith('--policy=')) {
+      const value = arg === '--policy' ? argv[++i] : arg.slice('--policy='.length);
+      if (!value) throw new UsageError('--policy needs a JSON file');
+      flags.policy = value;
+    } else if (arg === '--port' || arg.startsWith('--port=')) {
       const value = arg === '--port' ? argv[++i] : arg.slice('--port='.length);
       const port = Number(value);
       if (value === undefined || !/^\d+$/.test(value) || port > 65535)
@@ -113,6 +124,7 @@ async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number
   process.on('SIGTERM', onSignal);
   try {
     const names = await serverNames(args);
+    const policies = flags.policy === undefined ? undefined : await readPolicies(flags.policy);
     const limits = inputLimits(args.limits);
     for (const [index, server] of names.entries()) {
       if (stopping) break;
@@ -130,8 +142,10 @@ async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number
           stop(1);
         }
       });
+      const policy = policies?.(target.name);
       entry.gateway = await startGateway({
-        upstream: clientUpstream(client),
+        // No person answers at this run: an `ask` tool is refused and a `review` tool's result withheld.
+        upstream: policy ? policedUpstream(clientUpstream(client), policy, {}) : clientUpstream(client),
         relay,
         secrets: target.secrets,
         maxBodyBytes: limits.maxMessageBytes,
@@ -151,6 +165,42 @@ async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number
     // Every endpoint first (its agents' sessions and sockets), then the servers (their processes end with them).
     await Promise.all(served.map((entry) => entry.gateway?.close().catch(() => undefined)));
     await Promise.all(served.map((entry) => entry.client.close().catch(() => undefined)));
+  }
+}
+
+/**
+ * The `--policy` file: one set of tool rules for every served server (`{"tools": …}`), or one per server by name
+ * (`{"servers": {"<name>": {"tools": …}}}`; a server it does not name gets none). A file that does not parse is a usage
+ * error: a gateway that serves tools its person meant to hide must not start.
+ */
+async function readPolicies(file: string): Promise<(server: string) => ToolPolicy | undefined> {
+  const resolved = path.resolve(file);
+  // Read as a config file is (regular files only, size capped, no wait on a named pipe).
+  const read = await readConfigFile(resolved);
+  if (read.kind !== 'text')
+    throw new UsageError(
+      `cannot read the policy file ${resolved}: ${read.kind === 'missing' ? 'it does not exist' : read.reason}`,
+    );
+  let value: unknown;
+  try {
+    value = JSON.parse(read.text);
+  } catch (error) {
+    throw new UsageError(`cannot read the policy file ${resolved}: ${(error as Error).message}`);
+  }
+  try {
+    const servers = (value as { servers?: unknown } | null)?.servers;
+    if (servers === undefined) {
+      const policy = ToolPolicy.parse(value);
+      return () => policy;
+    }
+    if (typeof servers !== 'object' || servers === null || Array.isArray(servers))
+      throw new TypeError('"servers" is an object: server name → {"tools": …}');
+    const byName = new Map<string, ToolPolicy>();
+    for (const [name, entry] of Object.entries(servers as Record<string, unknown>))
+      byName.set(name, ToolPolicy.parse(entry));
+    return (server) => byName.get(server);
+  } catch (error) {
+    throw new UsageError(`the policy file ${resolved}: ${(error as Error).message}`);
   }
 }
 

@@ -33,6 +33,7 @@ import type { ChatRoute } from './platform/gateway/chatRoute';
 import type { ServedGateway } from './platform/gateway/gatewayService';
 import type { ServerController } from './platform/servers/serverController';
 import type { ConnectedAgent } from '../workbench/gateway/agents';
+import type { ToolPolicyHost } from '../workbench/gateway/toolPolicy';
 
 /**
  * Test hooks for configuration and lifecycle. Each replaces only the UI step (the input box, the modal); storage in
@@ -108,6 +109,8 @@ export interface GatewayTestApi {
   forgetChatRoute(): Promise<void>;
   /** Stands in for VS Code 1.101+ taking the provider (on 1.100, where it does not), for the notice's question. */
   setChatRouteAvailable(available: boolean): void;
+  /** Answers the tool policy's ask and review instead of the modals; undefined restores the modals. */
+  setToolPolicyPrompts(prompts: ToolPolicyHost | undefined): void;
 }
 
 /** Recorded tests in the Test Explorer: runs go through VS Code's own Testing commands; these see what they reported. */
@@ -319,6 +322,8 @@ export function createTestHooks(
   const panel = platform.reviewPanel;
   notificationRecorder.startRecording();
   const realImportUi = importer.ui;
+  /** The tool policy's modals, kept while a suite answers for the person. */
+  let modalPrompts: ToolPolicyHost | undefined;
   const config: ConfigTestApi = {
     setPromptAnswerer: (answerer) => (inputs.answerer = answerer),
     setForgetAnswerer: (answerer) => (inputs.forgetAnswerer = answerer),
@@ -426,6 +431,12 @@ export function createTestHooks(
       chatRoute: () => platform.chatRoute.decided,
       forgetChatRoute: () => platform.chatRoute.forget(),
       setChatRouteAvailable: (available) => (platform.chatRoute.available = available),
+      setToolPolicyPrompts: (prompts) => {
+        const middle = platform.gateways.middle;
+        if (!middle) return;
+        modalPrompts ??= middle.prompts;
+        platform.gateways.middle = { ...middle, prompts: prompts ?? modalPrompts };
+      },
     },
     simulateWorkspaceFoldersChanged: () => host.simulateWorkspaceFoldersChanged(),
     simulateWorkspaceTrust: (trusted) => host.simulateWorkspaceTrust(trusted),

@@ -216,7 +216,7 @@ describe('official MCP conformance suite (client scenarios)', () => {
     buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-cli-'));
     cli = path.join(buildDir, 'cli.js');
     buildSync({
-      entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'main.ts')],
+      entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'bin.ts')],
       outfile: cli,
       bundle: true,
       platform: 'node',
@@ -329,7 +329,7 @@ describe('official MCP conformance suite (extension scenarios, forced)', () => {
     buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-cli-'));
     cli = path.join(buildDir, 'cli.js');
     buildSync({
-      entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'main.ts')],
+      entryPoints: [path.join(REPO_ROOT, 'src', 'cli', 'bin.ts')],
       outfile: cli,
       bundle: true,
       platform: 'node',

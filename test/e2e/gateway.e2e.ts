@@ -16,6 +16,7 @@ import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { VsCodeFixture, everythingStdio } from './fixture';
 import {
+  chooseMenuItem,
   clickUncovered,
   openViewContainer,
   pane,
@@ -27,6 +28,7 @@ import {
   waitForQuickInput,
   vscodeVersion,
   waitUntil,
+  webviewFrame,
   windowLogFiles,
 } from './harness';
 
@@ -101,8 +103,16 @@ test(
         120_000,
       );
       // The Servers view lists it under the server (expanded: the server runs, so this starts nothing).
-      await clickUncovered(page, await visibleRow(page, servers, SERVER));
-      await page.keyboard.press('ArrowRight');
+      // A click toggles the row (it may have been expanded already): ArrowRight expands it only while it is not.
+      const serverRow = await visibleRow(page, servers, SERVER);
+      await clickUncovered(page, serverRow);
+      await waitUntil('the server row expanded', async () => {
+        const expanded = await serverRow.getAttribute('aria-expanded');
+        if (expanded === 'true') return true;
+        // Only a row drawn collapsed: on any other row (the focus moved on) ArrowRight would walk the tree.
+        if (expanded === 'false') await page.keyboard.press('ArrowRight');
+        return undefined;
+      });
       await visibleRow(page, servers, 'Agents');
       await visibleRow(page, servers, 'code-server 1.139.1');
       // VS Code's own output for the server (shown when it started it) counts the tools it found through the gateway.
@@ -114,6 +124,45 @@ test(
             : undefined,
         60_000,
       );
+      // Per-tool disable hides a tool from VS Code: Disable for Agents on echo's row (the person's own list keeps it)
+      // is a tools/list_changed for VS Code's client, which lists the tools again and finds one fewer.
+      const panelText = async () => (await page.locator('.part.panel').allTextContents()).join('\n');
+      const discovered = () =>
+        panelText().then((text) => [...text.matchAll(/Discovered\s+(\d+)\s+tools/g)].map((m) => Number(m[1])));
+      const before = (await discovered()).at(-1) ?? 0;
+      // The Protocol view open meanwhile (it keeps the wire while it is open): VS Code's requests show in it, labelled
+      // with VS Code's client as the agent. The focus to the workbench first, so F1 reaches the palette.
+      await page.locator('.part.panel').first().click();
+      await runPickerCommand(page, 'MCP Workbench: Show Protocol');
+      await quickPick(page, new RegExp(`^${SERVER}\\b`));
+      await webviewFrame(page, 'the Protocol view', '#list');
+      const echoRow = await visibleRow(page, servers, 'echo');
+      await clickUncovered(page, echoRow, { button: 'right' });
+      const disable = page.locator('.monaco-menu .action-item', { hasText: /^Disable for Agents$/ }).last();
+      await chooseMenuItem(page, disable, 'Disable for Agents');
+      await waitUntil(
+        `VS Code's MCP output: ${before - 1} tools after echo was disabled for agents`,
+        async () => ((await discovered()).at(-1) === before - 1 ? true : undefined),
+        60_000,
+      );
+      const protocol = await webviewFrame(
+        page,
+        "VS Code's tools/list in the Protocol view",
+        '#list .row[data-method="tools/list"]',
+      );
+      await waitUntil("VS Code's tools/list labelled with its agent in the Protocol view", async () => {
+        const summaries = await protocol
+          .locator('#list .row[data-method="tools/list"] .cell.summary')
+          .allTextContents();
+        return summaries.some((text) => /from agent (code-server|Visual Studio Code) 1\.139/.test(text))
+          ? true
+          : undefined;
+      });
+      // The row says so; the person can still call it from here.
+      await visibleRow(page, servers, 'echo');
+      assert.match((await echoRow.textContent()) ?? '', /off for agents/);
+      await screenshot(page, 'gateway-tool-disabled');
+
       // VS Code's own list says the server runs.
       // The focus to the workbench (the output panel) so F1 reaches the palette; the tree's rows are tools by now.
       await page.locator('.part.panel').first().click();

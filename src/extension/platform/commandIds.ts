@@ -67,6 +67,12 @@ export const COMMAND_IDS = [
   'mcpWorkbench.connectAnotherClient',
   'mcpWorkbench.chooseChatRoute',
   'mcpWorkbench.disconnectAgent',
+  // Per-tool rules for agents (issue 37)
+  'mcpWorkbench.disableToolForAgents',
+  'mcpWorkbench.enableToolForAgents',
+  'mcpWorkbench.agentToolPolicyRun',
+  'mcpWorkbench.agentToolPolicyAsk',
+  'mcpWorkbench.agentToolPolicyReview',
 ] as const;
 
 export type CommandId = (typeof COMMAND_IDS)[number];

@@ -7,6 +7,8 @@ import { SecretAuthStore } from './auth/secretAuthStore';
 import { SignInService } from './auth/signIn';
 import { ConfigLoader } from './config/configLoader';
 import { ChatRouteChoice } from './gateway/chatRoute';
+import { AgentToolPolicies } from './gateway/agentToolPolicies';
+import { agentToolPrompts } from './gateway/agentToolPrompts';
 import { GatewayService } from './gateway/gatewayService';
 import { InputPrompter } from './config/inputPrompter';
 import { HistoryRecorder } from './history/historyRecorder';
@@ -57,6 +59,8 @@ export class Platform implements vscode.Disposable {
   readonly gateways: GatewayService;
   /** How chat reaches this workspace's servers: through the gateways or VS Code's own copy (decided per workspace). */
   readonly chatRoute: ChatRouteChoice;
+  /** Per server, the tools agents may call through the gateways and how (run, ask first, review the result). */
+  readonly agentToolPolicies: AgentToolPolicies;
   readonly loader = new ConfigLoader();
   /** Each running server's resources, templates and prompts. */
   readonly catalog: ServerCatalog;
@@ -97,6 +101,7 @@ export class Platform implements vscode.Disposable {
     // Each server's client asks through its gateway's relay: a request raised by an agent's call goes to that agent.
     this.gateways = new GatewayService(clientHost);
     this.chatRoute = new ChatRouteChoice(extension.workspaceState);
+    this.agentToolPolicies = new AgentToolPolicies(extension.workspaceState);
     const gateways = this.gateways;
     this.manager = new ServerManager({
       host: clientHost,
@@ -122,6 +127,12 @@ export class Platform implements vscode.Disposable {
     this.subscriptions = new ResourceSubscriptions(this.catalog);
     this.history = new HistoryLog({}, (serverId) => this.manager.get(serverId)?.knownSecrets() ?? []);
     this.historyRecorder = new HistoryRecorder(this.history, this.manager);
+    this.gateways.middle = {
+      policies: this.agentToolPolicies,
+      prompts: agentToolPrompts(),
+      record: (record) => this.historyRecorder.record(record),
+      wire: () => lent.wire,
+    };
     // deactivate() has already awaited every server's shutdown by the time these are disposed.
     this.disposables.push(
       rawLog,
@@ -130,6 +141,7 @@ export class Platform implements vscode.Disposable {
       this.logs,
       this.gateways,
       this.chatRoute,
+      this.agentToolPolicies,
       this.manager,
       this.loader,
       this.documents,

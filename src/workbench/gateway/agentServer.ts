@@ -11,6 +11,7 @@ import {
 import { ErrorCodes, McpError, errorMessage } from '../../protocol/errors';
 import type { ProgressUpdate } from '../../protocol/jsonrpc/rpcConnection';
 import type { JsonObject, LoggingLevel, ServerCapabilities } from '../../protocol/types';
+import { agentIdentity, type AgentIdentity } from './agents';
 import type { AgentCall, GatewayHostRelay, RelayedCapability } from './hostRelay';
 import { ROUND_METHODS, type InputRounds, type RelayedCall } from './inputRounds';
 import type { RequestLimiter } from './limiter';
@@ -94,7 +95,11 @@ export function createAgentServer(context: AgentServerContext): Server {
         const { name, arguments: args } = request.params;
         const answered = await context
           .agentOf(ctx)
-          .limiter.run(() => guard(context, () => unwaited(name, args ?? {}, { signal: ctx.mcpReq.signal })));
+          .limiter.run(() =>
+            guard(context, () =>
+              unwaited(name, args ?? {}, { signal: ctx.mcpReq.signal, agent: identify(server, ctx, context) }),
+            ),
+          );
         // The agent polls its task itself: tasks/get and tasks/cancel (below) and tasks/update (the fallback) pass.
         if (answered) return answered as never;
       }
@@ -128,7 +133,9 @@ export function createAgentServer(context: AgentServerContext): Server {
       return {};
     });
   server.setRequestHandler('ping', async (_request, ctx) => {
-    await guard(context, () => context.upstream.ping({ signal: ctx.mcpReq.signal }));
+    await guard(context, () =>
+      context.upstream.ping({ signal: ctx.mcpReq.signal, agent: identify(server, ctx, context) }),
+    );
     return {};
   });
   // tasks/get and tasks/cancel are methods of the 2025-11-25 core that the tasks extension reuses in 2026-07-28; the
@@ -175,7 +182,9 @@ async function run(
               .notify({ method: 'notifications/progress', params: { ...update, progressToken } })
               .catch(() => undefined);
     const upstream = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) =>
-      guard(context, () => context.upstream.request(method, sent, { signal, onProgress }));
+      guard(context, () =>
+        context.upstream.request(method, sent, { signal, onProgress, agent: identify(server, ctx, context) }),
+      );
 
     const rounds = context.rounds;
     if (
@@ -242,6 +251,13 @@ function declares(server: Server, ctx: ServerContext, capability: RelayedCapabil
     );
   }
   return server.getClientCapabilities()?.[capability] !== undefined;
+}
+
+/** Who sent a request: a 2025 agent as its `initialize` named it, a 2026-07-28 agent by its envelope's clientInfo. */
+function identify(server: Server, ctx: ServerContext, context: AgentServerContext): AgentIdentity {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const info = envelope === undefined ? server.getClientVersion() : envelope[CLIENT_INFO_META_KEY];
+  return agentIdentity(context.agentOf(ctx).key, info as { name?: unknown; version?: unknown } | undefined);
 }
 
 /** A 2026-07-28 agent that declared the tasks extension wants the task itself, not its end. */

@@ -9,6 +9,19 @@ export interface ConnectedAgent {
   readonly version: string;
 }
 
+/** The agent a request through the gateway comes from, as its clientInfo named it (cut, untrusted: show it escaped). */
+export interface AgentIdentity {
+  /** Tells agents apart within one gateway (a 2025 session, or a 2026-07-28 agent's clientInfo). */
+  readonly key: string;
+  readonly name: string;
+  readonly version: string;
+}
+
+/** The identity of an agent from its clientInfo as sent (any shape: it is the agent's). */
+export function agentIdentity(key: string, info: { name?: unknown; version?: unknown } | undefined): AgentIdentity {
+  return { key, name: cut(info?.name), version: cut(info?.version) };
+}
+
 /** Longer names are cut: an agent chooses its clientInfo, and the Servers view draws it. */
 const MAX_INFO_LENGTH = 120;
 

@@ -1,4 +1,5 @@
 import type { McpClient } from '../../protocol/client';
+import type { AgentIdentity } from './agents';
 import type { Disposable } from '../../protocol/disposable';
 import { ErrorCodes, McpError } from '../../protocol/errors';
 import type { ServerSession } from '../../protocol/eras/era';
@@ -12,6 +13,8 @@ export interface UpstreamCallOptions {
   /** The agent's request: aborted when the agent cancels it or goes away, which cancels the upstream request. */
   signal: AbortSignal;
   onProgress?: (update: ProgressUpdate) => void;
+  /** Who sent the request (its clientInfo, cut and untrusted): for the tool policy's questions and the traffic's labels. */
+  agent?: AgentIdentity;
 }
 
 /**

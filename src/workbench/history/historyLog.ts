@@ -32,9 +32,10 @@ export type StoredResult =
 
 /**
  * Who asked for an exchange when it was not the person: an MCP App calling its server's tools (named by the tool whose
- * app it is). Absent for what the person did; entries written before this field existed have none.
+ * app it is), or an agent calling through the gateway (its clientInfo name and version: the agent's text, shown
+ * escaped). Absent for what the person did; entries written before this field existed have none.
  */
-export type HistorySource = { kind: 'app'; appTool: string };
+export type HistorySource = { kind: 'app'; appTool: string } | { kind: 'agent'; name: string; version: string };
 
 export interface HistoryServer {
   /** The controller's id (stable for the session), to find the server again for a re-run. */

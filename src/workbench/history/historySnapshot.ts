@@ -66,6 +66,10 @@ function readSource(value: unknown): HistorySource | undefined {
   switch (kind) {
     case 'app':
       return typeof value.appTool === 'string' ? { kind, appTool: value.appTool } : undefined;
+    case 'agent':
+      return typeof value.name === 'string' && typeof value.version === 'string'
+        ? { kind, name: value.name, version: value.version }
+        : undefined;
     default: {
       // Exhaustive over the sources this version writes; an entry with any other is left out.
       const unknownKind: never = kind;

@@ -147,6 +147,56 @@ export class ProtocolLog implements WireObserver, Disposable {
     this.append(event, text.length);
   }
 
+  /**
+   * A request an agent sent through the gateway, labelled with the agent (`label`: its clientInfo, escaped and cut by
+   * the caller), and then the gateway's answer to it. Kept apart from the wire's own pairing: the agent's ids are not
+   * the client's. Returns what logs the answer.
+   */
+  agentRequest(
+    label: string,
+    method: string,
+    params: unknown,
+  ): (answer: { result: unknown } | { error: { code: number | undefined; message: string } }) => void {
+    const secrets = this.knownSecrets();
+    const request = { jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) };
+    const sent = maskedMessageText(request, secrets, this.bounds.maxMessageChars);
+    const event: MessageEvent = {
+      kind: 'message',
+      seq: this.nextSeq++,
+      time: Date.now(),
+      direction: 'receive',
+      messageKind: 'request',
+      method,
+      size: sent.size,
+      text: sent.text,
+      truncated: sent.truncated,
+      agent: label,
+    };
+    this.append(event, sent.text.length);
+    return (answer) => {
+      const now = this.knownSecrets();
+      const message = { jsonrpc: '2.0', ...answer };
+      const { text, truncated, size } = maskedMessageText(message, now, this.bounds.maxMessageChars);
+      const time = Date.now();
+      const reply: MessageEvent = {
+        kind: 'message',
+        seq: this.nextSeq++,
+        time,
+        direction: 'send',
+        messageKind: 'error' in answer ? 'error' : 'result',
+        method,
+        size,
+        text,
+        truncated,
+        relatedSeq: event.seq,
+        durationMs: time - event.time,
+        agent: label,
+      };
+      if ('error' in answer) reply.error = { code: answer.error.code, message: maskText(answer.error.message, now) };
+      this.append(reply, text.length);
+    };
+  }
+
   http(record: HttpExchangeRecord): void {
     const event = httpEventOf(record, this.knownSecrets(), this.nextSeq++);
     this.append(event, 256 + event.url.length + (event.requestBody?.length ?? 0));

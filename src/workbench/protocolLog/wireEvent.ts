@@ -50,6 +50,11 @@ export interface MessageEvent extends EventBase {
   replayOf?: number;
   /** With replayOf: the person edited the request before sending it. */
   edited?: true;
+  /**
+   * An agent's request through the gateway and the gateway's answer to it (issue 37): the agent as its clientInfo
+   * named it, escaped and cut (it is the agent's text). `receive` is the agent's request, `send` the answer.
+   */
+  agent?: string;
 }
 
 export interface HttpEvent extends EventBase {

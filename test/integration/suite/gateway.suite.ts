@@ -6,6 +6,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { EVERYTHING_SERVER, leaveCleanState, startFromCleanState } from './workbench';
@@ -74,6 +75,90 @@ export function gatewaySuite(vscode: VscodeApi): Suite {
         10_000,
       );
       assertEqual(`${agents[0].name} ${agents[0].version}`, 'integration-agent 1.2.3', 'the agent as it named itself');
+    },
+    { timeoutMs: 90_000 },
+  );
+
+  suite.test(
+    'per-tool rules for agents: disable hides and refuses a tool (agents hear list_changed), ask and review go to the person, History labels the agent',
+    async () => {
+      const controller = everything();
+      const { gateway, history } = requireApi();
+      const served = await gateway.serve(controller);
+      const client = new Client({ name: 'policy-agent', version: '4.5.6' });
+      clients.push(client);
+      let changed = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(served.url), { requestInit: { headers: { ...served.headers } } }),
+      );
+      const echoRow = { kind: 'tool', controller, tool: { name: 'echo', inputSchema: { type: 'object' } } };
+      const asked: string[] = [];
+      gateway.setToolPolicyPrompts({
+        ask: async (call) => {
+          asked.push(`ask ${call.agent?.name ?? '?'} ${call.tool} ${JSON.stringify(call.arguments)}`);
+          return true;
+        },
+        review: async (call) => {
+          asked.push(`review ${call.agent?.name ?? '?'} ${call.tool}`);
+          return false;
+        },
+      });
+      try {
+        await vscode.commands.executeCommand('mcpWorkbench.disableToolForAgents', echoRow);
+        await waitUntil('the agent heard tools/list_changed', () => (changed >= 1 ? true : undefined), 10_000);
+        const listed = (await client.listTools()).tools.map((tool) => tool.name);
+        assert(!listed.includes('echo'), `echo is hidden from agents: ${listed.join(', ')}`);
+        const refused = await client.callTool({ name: 'echo', arguments: { message: 'hi' } }).then(
+          () => 'ran',
+          (error: Error & { code?: number }) => `${error.code}: ${error.message}`,
+        );
+        assert(/^-32602: .*Tool "echo" is disabled for agents/.test(refused), `the refusal: ${refused}`);
+        // The person's own list is the server's: the rule is for agents only.
+        assert(
+          controller.state.kind === 'running' && controller.state.tools.some((tool) => tool.name === 'echo'),
+          'the workbench still lists echo',
+        );
+
+        await vscode.commands.executeCommand('mcpWorkbench.enableToolForAgents', echoRow);
+        await vscode.commands.executeCommand('mcpWorkbench.agentToolPolicyAsk', echoRow);
+        const allowed = (await client.callTool({ name: 'echo', arguments: { message: 'asked' } })) as {
+          content: { text?: string }[];
+        };
+        assert(
+          allowed.content.some((item) => item.text?.includes('asked')),
+          `the allowed call: ${JSON.stringify(allowed)}`,
+        );
+        assertEqual(asked.join(' | '), 'ask policy-agent echo {"message":"asked"}', 'what the person was asked');
+
+        await vscode.commands.executeCommand('mcpWorkbench.agentToolPolicyReview', echoRow);
+        const withheld = (await client.callTool({ name: 'echo', arguments: { message: 'secret' } })) as {
+          isError?: boolean;
+          content: { text?: string }[];
+        };
+        assertEqual(withheld.isError, true, 'a withheld result is an error result');
+        assert(
+          withheld.content.some((item) => item.text?.includes('withheld')) &&
+            !JSON.stringify(withheld).includes('Echo: secret'),
+          `the withheld answer: ${JSON.stringify(withheld)}`,
+        );
+
+        const mine = history
+          .entries()
+          .filter((entry) => entry.source?.kind === 'agent' && entry.source.name === 'policy-agent');
+        assertEqual(
+          mine
+            .map((entry) => `${entry.operation.kind === 'tool' ? entry.operation.toolName : '?'} ${entry.outcome.kind}`)
+            .join(', '),
+          'echo declined, echo succeeded, echo tool-error',
+          "History's entries of the agent",
+        );
+        assertEqual(mine[1]?.source?.kind === 'agent' ? mine[1].source.version : '', '4.5.6', "the agent's version");
+      } finally {
+        gateway.setToolPolicyPrompts(undefined);
+        await vscode.commands.executeCommand('mcpWorkbench.agentToolPolicyRun', echoRow);
+        await vscode.commands.executeCommand('mcpWorkbench.enableToolForAgents', echoRow);
+      }
     },
     { timeoutMs: 90_000 },
   );

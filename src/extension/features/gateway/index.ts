@@ -6,6 +6,7 @@ import { AgentsSection, type AgentsTreeNode } from './agentsSection';
 import { CHAT_PROVIDER_ID, WorkbenchMcpProvider, mcpApiOf, type ChatServer } from './chatProvider';
 import { chooseChatRoute } from './chatRouteCommand';
 import { connectAnotherClient } from './connectClient';
+import { setToolRule } from './toolRules';
 
 /**
  * Registers the provider, or returns undefined where VS Code refuses it: 1.100 has an earlier form of the API, which
@@ -86,6 +87,13 @@ export const gatewayFeature = defineFeature({
       commands: {
         'mcpWorkbench.connectAnotherClient': () => connectAnotherClient(manager, gateways, extension.globalStorageUri),
         'mcpWorkbench.chooseChatRoute': () => chooseChatRoute(chatRoute),
+        'mcpWorkbench.disableToolForAgents': (node) =>
+          setToolRule(platform.agentToolPolicies, node, { enabled: false }),
+        'mcpWorkbench.enableToolForAgents': (node) => setToolRule(platform.agentToolPolicies, node, { enabled: true }),
+        'mcpWorkbench.agentToolPolicyRun': (node) => setToolRule(platform.agentToolPolicies, node, { policy: 'run' }),
+        'mcpWorkbench.agentToolPolicyAsk': (node) => setToolRule(platform.agentToolPolicies, node, { policy: 'ask' }),
+        'mcpWorkbench.agentToolPolicyReview': (node) =>
+          setToolRule(platform.agentToolPolicies, node, { policy: 'review' }),
         'mcpWorkbench.disconnectAgent': (node) => {
           const row = node as AgentsTreeNode | undefined;
           if (row?.kind !== 'section' || row.section !== 'agents' || row.row !== 'agent') return;

@@ -1,5 +1,12 @@
 import * as vscode from 'vscode';
-import type { HistoryEntry, HistoryLog, HistoryOutcome, HistoryOperation } from '../../../workbench/history/historyLog';
+import type {
+  HistoryEntry,
+  HistoryLog,
+  HistoryOutcome,
+  HistoryOperation,
+  HistorySource,
+} from '../../../workbench/history/historyLog';
+import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { assertNever } from '../../platform/servers/serverState';
 
 export const HISTORY_VIEW_ID = 'mcpWorkbench.history';
@@ -97,6 +104,7 @@ function entryItem(node: HistoryNode & { kind: 'entry' }): vscode.TreeItem {
     new Date(entry.startedAt).toLocaleTimeString(),
     entry.durationMs === undefined ? '' : vscode.l10n.t('{0} ms', entry.durationMs),
     outcomeLabel(entry.outcome),
+    entry.source ? sourceLabel(entry.source) : '',
   ]
     .filter(Boolean)
     .join(' · ');
@@ -105,6 +113,21 @@ function entryItem(node: HistoryNode & { kind: 'entry' }): vscode.TreeItem {
   item.tooltip = entryTooltip(entry);
   item.command = { command: 'mcpWorkbench.openHistoryEntry', title: vscode.l10n.t('Open Result'), arguments: [node] };
   return item;
+}
+
+/** Who asked, when it was not the person: an app, or an agent through the gateway (its own words, escaped). */
+export function sourceLabel(source: HistorySource): string {
+  switch (source.kind) {
+    case 'app':
+      return vscode.l10n.t('by the app of {0}', escapeForDisplay(source.appTool));
+    case 'agent':
+      return vscode.l10n.t(
+        'by agent {0}',
+        escapeForDisplay(source.version ? `${source.name} ${source.version}` : source.name || '?'),
+      );
+    default:
+      return assertNever(source, 'history source');
+  }
 }
 
 export function operationTitle(operation: HistoryOperation): string {

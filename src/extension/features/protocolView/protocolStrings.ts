@@ -47,6 +47,9 @@ export function protocolStrings(): Record<string, string> {
     goToRow: vscode.l10n.t('Go to row {0}'),
     eraTitle: vscode.l10n.t('The protocol revision this message carries, or the one its session settled on'),
     decoded: vscode.l10n.t('decoded: {0}'),
+    // An agent's request through the gateway (received from it) and the gateway's answer (sent to it).
+    fromAgent: vscode.l10n.t('from agent {0}'),
+    toAgent: vscode.l10n.t('to agent {0}'),
     copied: vscode.l10n.t('Copied'),
     // Replay, Edit and Send, Pin, Compare (issue 40).
     replay: vscode.l10n.t('Replay'),

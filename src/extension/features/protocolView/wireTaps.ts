@@ -45,6 +45,14 @@ export class WireTap implements WireObserver {
     this.logValue?.http(exchange);
   }
 
+  agentRequest(
+    label: string,
+    method: string,
+    params: unknown,
+  ): (answer: { result: unknown } | { error: { code: number | undefined; message: string } }) => void {
+    return this.logValue?.agentRequest(label, method, params) ?? (() => undefined);
+  }
+
   console(line: string): void {
     this.logValue?.console(line);
   }

@@ -30,6 +30,7 @@ export const serversViewFeature = defineFeature({
       expandToStart,
       services.get('toolLint'),
       services.get('agentsSection'),
+      platform.agentToolPolicies,
     );
     const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, {
       treeDataProvider: afterFirstLoad(tree, loader.firstLoad),

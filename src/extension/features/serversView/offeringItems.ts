@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ToolRule } from '../../../workbench/gateway/toolPolicy';
 import { hasApp } from '../../../protocol/extensions/apps';
 import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
@@ -35,7 +36,12 @@ export function groupItem(
   return item;
 }
 
-export function toolItem(controller: ServerController, tool: Tool, lintService?: ToolLintService): vscode.TreeItem {
+export function toolItem(
+  controller: ServerController,
+  tool: Tool,
+  lintService?: ToolLintService,
+  agentRule?: ToolRule,
+): vscode.TreeItem {
   const lint = lintService?.forTool(controller, tool.name);
   const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
   item.id = `${nodeId(controller)}/tool/${tool.name}`;
@@ -44,11 +50,22 @@ export function toolItem(controller: ServerController, tool: Tool, lintService?:
   const summary = title && title !== tool.name ? title : firstLine(tool.description ?? '');
   // The title (what a person recognises) first, then the hints that tell a read-only lookup from a destructive action,
   // then the lint's badge (features/lint, through the toolLint service).
-  item.description = [summary, ...hints.map((hint) => `[${hint}]`), lint ? `[${lintBadge(lint)}]` : '']
+  const rule = agentRule ? agentRuleBadge(agentRule) : undefined;
+  item.description = [
+    summary,
+    ...hints.map((hint) => `[${hint}]`),
+    lint ? `[${lintBadge(lint)}]` : '',
+    rule ? `[${rule}]` : '',
+  ]
     .filter(Boolean)
     .join(' ');
-  item.iconPath = iconFor(tool.icons, hints.includes(vscode.l10n.t('destructive')) ? 'warning' : 'tools');
-  item.contextValue = 'tool';
+  // A tool agents may not call shows it in its icon too: the row is the person's own, the rule is for agents.
+  item.iconPath =
+    agentRule?.enabled === false
+      ? new vscode.ThemeIcon('circle-slash')
+      : iconFor(tool.icons, hints.includes(vscode.l10n.t('destructive')) ? 'warning' : 'tools');
+  // `tool.agentsOff` offers Enable for Agents instead of Disable; every other tool action matches both.
+  item.contextValue = agentRule?.enabled === false ? 'tool.agentsOff' : 'tool';
   // The tooltip is built on hover (resolveTreeItem): 50,000 Markdown tooltips nobody reads cost real memory.
   item.command = {
     command: 'mcpWorkbench.callTool',
@@ -56,6 +73,23 @@ export function toolItem(controller: ServerController, tool: Tool, lintService?:
     arguments: [{ kind: 'tool', controller, tool }],
   };
   return item;
+}
+
+/** The agent rule of a tool as its row shows it; undefined for the default (enabled, run), which shows nothing. */
+export function agentRuleBadge(rule: ToolRule): string | undefined {
+  if (!rule.enabled) return vscode.l10n.t('off for agents');
+  switch (rule.policy) {
+    case 'run':
+      return undefined;
+    case 'ask':
+      return vscode.l10n.t('agents: ask first');
+    case 'review':
+      return vscode.l10n.t('agents: review result');
+    default: {
+      const exhaustive: never = rule.policy;
+      return exhaustive;
+    }
+  }
 }
 
 /** The lint's word on a tool: fine, or how many errors and warnings (notes do not count). */

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { AgentToolPolicies } from '../../platform/gateway/agentToolPolicies';
 import type { Tool } from '../../../protocol/types';
 import { nodeId } from '../../platform/servers/treeIds';
 import {
@@ -63,6 +64,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly lint?: ToolLintService,
     /** The agents connected through the server's gateway (features/gateway). */
     private readonly agents?: ServerSection,
+    /** The tool rules agents are held to: each tool row shows its own. */
+    private readonly agentRules?: AgentToolPolicies,
   ) {
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
@@ -80,6 +83,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
       ),
       ...(startHint ? [startHint.onDidChange(() => this.changeEmitter.fire(undefined))] : []),
       ...(lint ? [lint.onDidChange((controller) => this.lintChanged(controller))] : []),
+      ...(agentRules
+        ? [
+            agentRules.onDidChange((identity) => {
+              for (const controller of manager.servers)
+                if (controller.identityKey === identity) this.lintChanged(controller);
+            }),
+          ]
+        : []),
     ];
   }
 
@@ -223,7 +234,14 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         return item;
       }
       case 'tool':
-        return this.cachedItem(node, () => toolItem(node.controller, node.tool, this.lint));
+        return this.cachedItem(node, () =>
+          toolItem(
+            node.controller,
+            node.tool,
+            this.lint,
+            this.agentRules?.rule(node.controller.identityKey, node.tool.name),
+          ),
+        );
       case 'resource':
         return this.cachedItem(node, () =>
           resourceItem(node.controller, node.resource, this.resourceContext(node.controller, node.resource.uri)),
@@ -341,6 +359,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   }
 
   /** The lint ran again on a server: its tool rows shown so far get their badge and tooltip again. */
+  /** A tool row's lint or agent rule changed: the server's tool rows are drawn again. */
   private lintChanged(controller: ServerController): void {
     const nodes = this.nodes.get(controller); // a new phase (another epoch) rebuilds the server's rows anyway
     const rows = nodes?.epoch === controller.epoch ? (nodes.tools?.nodes ?? []).filter((n) => n.kind === 'tool') : [];

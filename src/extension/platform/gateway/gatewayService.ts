@@ -3,11 +3,23 @@ import type { McpClient } from '../../../protocol/client';
 import { errorMessage } from '../../../protocol/errors';
 import type { ClientHost } from '../../../protocol/host';
 import type { ConnectedAgent } from '../../../workbench/gateway/agents';
+import { agentCallRecord, agentLabel, observedUpstream } from '../../../workbench/gateway/agentTraffic';
 import { GatewayHostRelay } from '../../../workbench/gateway/hostRelay';
+import {
+  ToolPolicy,
+  policedUpstream,
+  type RefusalReason,
+  type ToolPolicyHost,
+} from '../../../workbench/gateway/toolPolicy';
+import type { GatewayUpstream } from '../../../workbench/gateway/upstream';
+import type { HistoryRecord } from '../../../workbench/history/historyLog';
+import { maskText } from '../../../workbench/secrets';
 import type { RunningGateway } from '../../../workbench/node/gateway/listener';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { configuredInputLimits } from '../config/hostLimits';
 import type { ServerController } from '../servers/serverController';
+import type { LaunchServices } from '../servers/serverLauncher';
+import type { AgentToolPolicies } from './agentToolPolicies';
 import type { ServerManager } from '../servers/serverManager';
 
 /** What an agent is configured with to reach one server through its gateway. */
@@ -18,6 +30,19 @@ export interface ServedGateway {
   readonly url: string;
   /** `Authorization: Bearer <secret>`: never in a URL or a log. */
   readonly headers: Readonly<Record<string, string>>;
+}
+
+/**
+ * What the gateways add between agents and servers (issue 37's "what the middle adds"): the tool rules agents are held
+ * to and the person who answers their questions, and where each agent request is shown (the Protocol view's tap,
+ * History), labelled with the agent.
+ */
+export interface GatewayMiddle {
+  readonly policies: AgentToolPolicies;
+  readonly prompts: ToolPolicyHost;
+  record(record: HistoryRecord): void;
+  /** The Protocol view's tap of a server, when the feature lent one. */
+  wire(): LaunchServices['wire'] | undefined;
 }
 
 /** One configured server's gateway: kept across the server's restarts, dropped with its configuration entry. */
@@ -34,6 +59,8 @@ interface Slot {
   client?: McpClient;
   opening?: Promise<RunningGateway | undefined>;
   agentsListener?: { dispose(): void };
+  /** Keeps the open gateway's tool policy in line with the stored rules. */
+  policyListener?: { dispose(): void };
   /** The agents last heard of, to log who came and went. */
   known: Map<string, ConnectedAgent>;
 }
@@ -54,6 +81,8 @@ export class GatewayService implements vscode.Disposable {
   private readonly subscriptions: vscode.Disposable[] = [];
   private manager: ServerManager | undefined;
   private stopping: Promise<void> | undefined;
+  /** Set by the platform once History exists; without it a gateway passes everything (no rules, no labels). */
+  middle: GatewayMiddle | undefined;
 
   /** A server's gateway opened or closed, or its agents changed (the server's id). */
   readonly onDidChange = this.changeEmitter.event;
@@ -174,9 +203,10 @@ export class GatewayService implements vscode.Disposable {
       import('../../../workbench/gateway/upstream.js'),
       import('../../../workbench/node/gateway/listener.js'),
     ]);
+    // Copilot's allow-list holds for chat's calls too, as for the Servers view's.
+    const middled = this.middled(controller, withToolAllowList(clientUpstream(client), controller.entry.allowedTools));
     const options = {
-      // Copilot's allow-list holds for chat's calls too, as for the Servers view's.
-      upstream: withToolAllowList(clientUpstream(client), controller.entry.allowedTools),
+      upstream: middled.upstream,
       relay: slot.relay,
       secrets: controller.knownSecrets(),
       maxBodyBytes: configuredInputLimits().maxMessageBytes,
@@ -193,6 +223,7 @@ export class GatewayService implements vscode.Disposable {
     }
     if (controller.client !== client || this.stopping || !slot.wanted) {
       // The server stopped or restarted while the listener opened: this one serves a client that is gone.
+      middled.dispose();
       await running.close().catch(() => undefined);
       return undefined;
     }
@@ -200,10 +231,70 @@ export class GatewayService implements vscode.Disposable {
     slot.client = client;
     slot.port = running.address.port;
     slot.secret = running.headers.Authorization.slice('Bearer '.length);
+    slot.policyListener = middled;
     slot.agentsListener = running.gateway.agents.onDidChangeAgents(() => this.agentsChanged(controller, slot));
     controller.log.info(`Gateway: serving other MCP clients on ${running.url}`);
     this.changeEmitter.fire(controller.id);
     return running;
+  }
+
+  /**
+   * The upstream agents reach: the server's client, with the stored tool rules applied (a change of them is a
+   * `tools/list_changed` for every agent), and every agent request shown in the Protocol view and History.
+   */
+  private middled(
+    controller: ServerController,
+    server: GatewayUpstream,
+  ): { upstream: GatewayUpstream; dispose(): void } {
+    const middle = this.middle;
+    if (!middle) return { upstream: server, dispose: () => undefined };
+    const identity = controller.identityKey;
+    const policy = new ToolPolicy(middle.policies.stored(identity));
+    const listener = middle.policies.onDidChange((changed) => {
+      if (changed === identity) policy.replace(middle.policies.stored(identity));
+    });
+    // The person is asked through whoever answers at the moment of the call (the test build swaps the modals).
+    const prompts: ToolPolicyHost = {
+      ask: (call, signal) => this.middle?.prompts.ask?.(call, signal) ?? Promise.resolve(false),
+      review: (call, signal) => this.middle?.prompts.review?.(call, signal) ?? Promise.resolve(false),
+    };
+    const policed = policedUpstream(server, policy, prompts);
+    const upstream = observedUpstream(policed, {
+      request: (agent, method, params) => {
+        const startedAt = Date.now();
+        const tap = middle.wire()?.(controller.id, () => controller.knownSecrets());
+        const logAnswer = tap?.agentRequest?.(agentLabel(agent), method, params);
+        return (end) => {
+          if (logAnswer)
+            logAnswer(
+              end.kind === 'answered'
+                ? { result: end.result }
+                : {
+                    error: {
+                      code:
+                        typeof (end.error as { code?: unknown }).code === 'number'
+                          ? (end.error as { code: number }).code
+                          : undefined,
+                      message: maskText(errorMessage(end.error), controller.knownSecrets()),
+                    },
+                  },
+            );
+          const server = { id: controller.id, name: controller.name };
+          const record = agentCallRecord({
+            server,
+            agent,
+            method,
+            params,
+            startedAt,
+            endedAt: Date.now(),
+            end,
+            describeRefusal,
+          });
+          if (record) middle.record(record);
+        };
+      },
+    });
+    return { upstream, dispose: () => listener.dispose() };
   }
 
   private async close(controller: ServerController | undefined, slot: Slot): Promise<void> {
@@ -213,6 +304,8 @@ export class GatewayService implements vscode.Disposable {
     slot.client = undefined;
     slot.agentsListener?.dispose();
     slot.agentsListener = undefined;
+    slot.policyListener?.dispose();
+    slot.policyListener = undefined;
     slot.known.clear();
     await running.close().catch(() => undefined);
     controller?.log.info('Gateway: closed');
@@ -237,6 +330,24 @@ export class GatewayService implements vscode.Disposable {
       if (!now.has(id)) controller.log.info(`Gateway: agent disconnected: ${describeAgent(agent)}`);
     slot.known = now;
     this.changeEmitter.fire(controller.id);
+  }
+}
+
+/** History's note on a call the tool rules refused, in the person's language. */
+function describeRefusal(reason: RefusalReason): string {
+  switch (reason) {
+    case 'disabled':
+      return vscode.l10n.t('disabled for agents');
+    case 'declined':
+      return vscode.l10n.t('you declined it');
+    case 'unanswerable':
+      return vscode.l10n.t('no one could answer');
+    case 'busy':
+      return vscode.l10n.t('too many questions were waiting');
+    default: {
+      const exhaustive: never = reason;
+      return exhaustive;
+    }
   }
 }
 

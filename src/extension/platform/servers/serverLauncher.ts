@@ -56,7 +56,18 @@ export interface LaunchServices {
   /** Where era "auto" remembers a server that was slow to answer the probe (globalState). */
   eraMemory?: MementoEraMemory;
   /** The server's wire observer (the Protocol view's tap), attached to every connection; none costs nothing. */
-  wire?: (serverId: string, knownSecrets: () => readonly string[]) => WireObserver & { console(line: string): void };
+  wire?: (
+    serverId: string,
+    knownSecrets: () => readonly string[],
+  ) => WireObserver & {
+    console(line: string): void;
+    /** An agent's request through the server's gateway, labelled with the agent; returns what logs its answer. */
+    agentRequest?(
+      label: string,
+      method: string,
+      params: unknown,
+    ): (answer: { result: unknown } | { error: { code: number | undefined; message: string } }) => void;
+  };
   /**
    * Dev mode's debugger (`dev.debug`), planned on the preview before the consent: its flags are added to the command
    * line the person is asked about and to the one that runs; it attaches once the process listens.
