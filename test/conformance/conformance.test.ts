@@ -224,7 +224,6 @@ describe('official MCP conformance suite (client scenarios)', () => {
       format: 'cjs',
       sourcemap: true,
       mainFields: ['module', 'main'],
-      banner: { js: '#!/usr/bin/env node' },
       logLevel: 'silent',
     });
     assert.ok(fs.existsSync(cli), 'the CLI bundle was built');
