@@ -98,8 +98,8 @@ const CHUNKS = {
   oauth: ['oauth4webapi'],
   extensions: ['src/protocol/extensions/', 'src/workbench/apps/', 'src/workbench/skills/'],
   registry: ['src/workbench/registry/'],
-  // The server author's tools (issue 40): the load generator and doctor, read only when one of them runs.
-  tools: ['src/workbench/load/', 'src/workbench/doctor/'],
+  // The server author's tools (issues 40, 41): the load generator, doctor and evals, read only when one of them runs.
+  tools: ['src/workbench/load/', 'src/workbench/doctor/', 'src/workbench/evals/'],
   // The gateway and the official server SDK it serves with, read only when a gateway starts.
   gateway: [
     'src/workbench/gateway/',
