@@ -18,6 +18,7 @@ import {
 import {
   ANNOUNCE_MODEL_CALLS_OVER,
   EvalPlanError,
+  boundedFetch,
   formatEvalReport,
   planEval,
   runEval,
@@ -237,6 +238,7 @@ async function runEvalCommand(args: ParsedArgs, flags: EvalFlags): Promise<numbe
         ...(key ? { apiKey: key } : {}),
         // One JSON answer per step is simpler to bound than a stream, and an eval shows no text as it comes.
         stream: false,
+        fetch: boundedFetch(),
       });
       const [info] = await provider.listModels();
       models.push({ provider, info });

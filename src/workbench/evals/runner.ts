@@ -1,9 +1,11 @@
 import type { CallOptions, CallToolOutcome } from '../../protocol/clientOptions';
 import { errorMessage } from '../../protocol/errors';
+import { readBytesCapped } from '../../protocol/limits/inputLimits';
 import type { JsonObject, Tool } from '../../protocol/types';
 import { truncateForDisplay } from '../display';
 import type { ChatMessage, ChatModelProvider, ChatPart, ModelInfo } from '../sampling/chatModel';
 import { toolResultText } from '../sampling/mapping';
+import { ModelEndpointError } from '../sampling/openaiProvider';
 import { maskSecrets, maskText } from '../secrets';
 import { EVAL_LIMITS, type LoadedEval, type LoadedRequest } from './format';
 import { describeCall, gradeRun, type MadeCall, type Problem } from './grade';
@@ -45,6 +47,8 @@ export const MAX_TOOL_RESULT_CHARS = 32_000;
 const MAX_ANSWER_CHARS = 2_000;
 /** At most this many failed runs are described per request and model; the counts stay exact. */
 const MAX_FAILURES_LISTED = 20;
+/** One answer of the model endpoint is read up to this many bytes: an eval runs unattended, often in CI. */
+export const MAX_MODEL_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** When an eval would make more model calls than this, it says so before it starts (issue 41). */
 export const ANNOUNCE_MODEL_CALLS_OVER = 20;
 
@@ -132,10 +136,32 @@ export async function modelToolset(servers: readonly EvalServer[], signal?: Abor
   return toolset;
 }
 
+/**
+ * A fetch for the model provider whose answers are read at most `limitBytes` bytes (the provider itself reads a body
+ * whole): the endpoint is a URL the person typed, but what answers there is not checked by anyone.
+ */
+export function boundedFetch(limitBytes = MAX_MODEL_RESPONSE_BYTES, base: typeof fetch = fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    if (!response.body) return response;
+    const bytes = await readBytesCapped(
+      response.body,
+      limitBytes,
+      () => new ModelEndpointError(`the model endpoint answered with more than ${limitBytes} bytes; not read further`),
+    );
+    return new Response(new TextDecoder().decode(bytes), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
+  };
+}
+
 export async function runEval(loaded: LoadedEval, options: EvalRunOptions): Promise<EvalReport> {
   const plan = planEval(loaded, options.models.length, options.runs);
   const toolset = await modelToolset(options.servers, options.signal);
   const multipleServers = options.servers.length > 1;
+  checkExpectedTools(loaded, toolset);
   const report: EvalReport = { requests: [], passRate: 0, modelCalls: 0, interrupted: false };
   let done = 0;
   let passedRuns = 0;
@@ -182,6 +208,27 @@ export async function runEval(loaded: LoadedEval, options: EvalRunOptions): Prom
   report.passRate = totalRuns === 0 ? 0 : passedRuns / totalRuns;
   // What a model or a server wrote can hold a credential it was sent or saw: the report never carries one.
   return maskSecrets(report, options.secrets ?? []);
+}
+
+/**
+ * Every tool an eval expects must be offered: a typo, or a tool the server renamed, would otherwise cost every run's
+ * model calls to report the same missing call.
+ */
+function checkExpectedTools(loaded: LoadedEval, toolset: ModelToolset): void {
+  const offered = [...toolset.byModelName.values()];
+  const missing = new Set<string>();
+  for (const request of loaded.requests)
+    for (const call of request.calls)
+      if (
+        !offered.some(
+          ({ server, tool }) => tool.name === call.tool && (call.server ?? server.serverName) === server.serverName,
+        )
+      )
+        missing.add(call.server === undefined ? call.tool : `${call.server}/${call.tool}`);
+  if (missing.size > 0)
+    throw new EvalPlanError(
+      `the eval expects ${[...missing].map((name) => JSON.stringify(name)).join(', ')}, which no server offers; offered: ${offered.map(({ tool }) => tool.name).join(', ') || '(none)'}`,
+    );
 }
 
 interface RunOutcome {

@@ -156,6 +156,14 @@ describe('mcp-workbench eval', () => {
     assert.equal(model.requests.length, 8);
   });
 
+  test('an endpoint that refuses the key: exit 1 naming the HTTP status, the key it echoes masked', async () => {
+    model.respond = () => ({ kind: 'http-error', status: 401, body: `{"error":{"message":"invalid key ${KEY}"}}` });
+    const run = await cli(['--request', 'Echo hi', '--expect-tool', 'echo']);
+    assert.equal(run.code, 1, run.stderr);
+    assert.match(run.stderr, /HTTP 401/);
+    assertNoKey(run);
+  });
+
   test('the key is not sent in clear text to another machine', async () => {
     const run = await runCli(
       [

@@ -7,6 +7,7 @@ import type { CallToolOutcome } from '../../../../src/protocol/clientOptions';
 import type { Tool } from '../../../../src/protocol/types';
 import { checkEvalFile, EvalFormatError, parseEvalFile } from '../../../../src/workbench/evals/format';
 import {
+  boundedFetch,
   formatEvalReport,
   modelToolset,
   planEval,
@@ -199,6 +200,54 @@ describe('runEval', () => {
     const text = JSON.stringify(report) + formatEvalReport(report, [KEY]);
     assert.ok(!text.includes(KEY), text);
     assert.match(text, /expected a final answer containing/);
+  });
+});
+
+describe('runEval: bounds and stops', () => {
+  test('an expected tool no server offers fails before any model call', async () => {
+    model.requests.length = 0;
+    const loaded = evalOf([{ request: 'a', expect: { calls: [{ tool: 'ech' }] } }]);
+    await assert.rejects(
+      runEval(loaded, { servers: [fakeServer('s', ['echo'])], models }),
+      /expects "ech", which no server offers; offered: echo/,
+    );
+    assert.equal(model.requests.length, 0);
+  });
+
+  test('a model answer larger than the cap is not read whole, and the error says so', async () => {
+    model.respond = () => ({ kind: 'text', text: 'x'.repeat(10_000) });
+    const provider = new OpenAiCompatibleProvider({
+      baseUrl: model.baseUrl,
+      model: 'fake-1',
+      stream: false,
+      fetch: boundedFetch(1_000),
+    });
+    const capped: EvalModel[] = [{ provider, info: (await provider.listModels())[0] }];
+    const loaded = evalOf([{ request: 'a', expect: { answer: { contains: 'x' } } }]);
+    await assert.rejects(
+      runEval(loaded, { servers: [fakeServer('s', ['echo'])], models: capped }),
+      /more than 1000 bytes/,
+    );
+  });
+
+  test('a stopped eval makes no further model call and no further tool call, and says it was interrupted', async () => {
+    model.requests.length = 0;
+    model.respond = (body) =>
+      toolResults(body) === 0 ? { kind: 'tool-call', name: 'echo', arguments: {} } : { kind: 'text', text: 'done' };
+    const stop = new AbortController();
+    const server = fakeServer('s', ['echo']);
+    const call = server.callTool.bind(server);
+    server.callTool = async (tool, args, options) => {
+      const outcome = await call(tool, args, options);
+      stop.abort();
+      return outcome;
+    };
+    const loaded = evalOf([{ request: 'a', expect: { calls: [{ tool: 'echo' }] } }], { runs: 3 });
+    const report = await runEval(loaded, { servers: [server], models, signal: stop.signal });
+    assert.equal(report.interrupted, true);
+    assert.equal(model.requests.length, 1);
+    assert.deepEqual(server.called, ['echo {}']);
+    assert.equal(report.requests[0].runs, 0);
   });
 });
 
