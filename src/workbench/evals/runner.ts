@@ -47,6 +47,8 @@ export const MAX_TOOL_RESULT_CHARS = 32_000;
 const MAX_ANSWER_CHARS = 2_000;
 /** At most this many failed runs are described per request and model; the counts stay exact. */
 const MAX_FAILURES_LISTED = 20;
+/** Tool calls run from one answer of the model; the rest are answered "not run" (one answer may list thousands). */
+export const MAX_TOOL_CALLS_PER_STEP = 16;
 /** One answer of the model endpoint is read up to this many bytes: an eval runs unattended, often in CI. */
 export const MAX_MODEL_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** When an eval would make more model calls than this, it says so before it starts (issue 41). */
@@ -227,7 +229,12 @@ function checkExpectedTools(loaded: LoadedEval, toolset: ModelToolset): void {
         missing.add(call.server === undefined ? call.tool : `${call.server}/${call.tool}`);
   if (missing.size > 0)
     throw new EvalPlanError(
-      `the eval expects ${[...missing].map((name) => JSON.stringify(name)).join(', ')}, which no server offers; offered: ${offered.map(({ tool }) => tool.name).join(', ') || '(none)'}`,
+      `the eval expects ${[...missing].map((name) => JSON.stringify(name)).join(', ')}, which no server offers; offered: ${
+        offered
+          .slice(0, 30)
+          .map(({ tool }) => tool.name)
+          .join(', ') || '(none)'
+      }${offered.length > 30 ? `, … (${offered.length} in all)` : ''}`,
     );
 }
 
@@ -275,8 +282,17 @@ async function runOnce(
     }
     const assistant: ChatPart[] = response.text ? [{ kind: 'text', text: response.text }] : [];
     const results: ChatPart[] = [];
-    for (const call of response.toolCalls) {
+    for (const [index, call] of response.toolCalls.entries()) {
       assistant.push({ kind: 'tool-call', id: call.id, name: call.name, input: call.input });
+      if (index >= MAX_TOOL_CALLS_PER_STEP) {
+        results.push({
+          kind: 'tool-result',
+          toolCallId: call.id,
+          text: `Not run: at most ${MAX_TOOL_CALLS_PER_STEP} tool calls are run from one answer.`,
+          isError: true,
+        });
+        continue;
+      }
       const target = toolset.byModelName.get(call.name);
       if (!target) {
         outcome.problems.push({

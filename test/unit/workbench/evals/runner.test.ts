@@ -15,6 +15,7 @@ import {
   type EvalModel,
   type EvalServer,
 } from '../../../../src/workbench/evals/runner';
+import type { ChatModelProvider, ChatRequest } from '../../../../src/workbench/sampling/chatModel';
 import { OpenAiCompatibleProvider } from '../../../../src/workbench/sampling/openaiProvider';
 import { startOpenAiServer, type ChatBody, type OpenAiTestServer } from '../../../fixtures/openai/openaiServer';
 import { repoRoot } from '../../../support/paths';
@@ -248,6 +249,46 @@ describe('runEval: bounds and stops', () => {
     assert.equal(model.requests.length, 1);
     assert.deepEqual(server.called, ['echo {}']);
     assert.equal(report.requests[0].runs, 0);
+  });
+});
+
+describe('runEval: one answer with many calls', () => {
+  test('at most 16 tool calls of one answer run on the server; the others are answered "not run"', async () => {
+    const seen: ChatRequest[] = [];
+    const provider: ChatModelProvider = {
+      id: 'many',
+      listModels: async () => [],
+      complete: async (_model, request) => {
+        seen.push(request);
+        return seen.length === 1
+          ? {
+              model: 'many',
+              text: '',
+              toolCalls: Array.from({ length: 40 }, (_, index) => ({
+                id: `c${index}`,
+                name: 'echo',
+                input: { index },
+              })),
+            }
+          : { model: 'many', text: 'done', toolCalls: [] };
+      },
+    };
+    const server = fakeServer('s', ['echo']);
+    const info = {
+      id: 'many',
+      name: 'many',
+      providerLabel: 'test',
+      abilities: { images: false, audio: false, tools: true },
+    };
+    const report = await runEval(evalOf([{ request: 'a', expect: { calls: [{ tool: 'echo' }] } }]), {
+      servers: [server],
+      models: [{ provider, info }],
+    });
+    assert.equal(server.called.length, 16);
+    const results = seen[1].messages.at(-1)?.parts ?? [];
+    assert.equal(results.length, 40);
+    assert.match(JSON.stringify(results.at(-1)), /Not run: at most 16/);
+    assert.equal(report.requests[0].passed, 1);
   });
 });
 
