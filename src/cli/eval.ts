@@ -39,8 +39,8 @@ export const EVAL_USAGE = `  eval FILE.mcpeval.json --model-url URL --model ID [
                                        grades them; --model is repeatable; the key comes from the
                                        environment variable MCP_WORKBENCH_MODEL_KEY (never printed). More
                                        than ${ANNOUNCE_MODEL_CALLS_OVER} model calls are announced first and need --yes (or a "y" at
-                                       a terminal). --json: {"requests":[{"name","model","passed","runs",
-                                       "passRate","failures"}],"passRate"}; exit 0 all runs passed, 1 a
+                                       a terminal). --json: {"requests":[{"name","passed","runs",
+                                       "failures","model","passRate"}],"passRate"}; exit 0 all runs passed, 1 a
                                        run failed`;
 
 export const MODEL_KEY_ENV = 'MCP_WORKBENCH_MODEL_KEY';
