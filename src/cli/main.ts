@@ -19,6 +19,7 @@ import { GATEWAY_USAGE, gatewayCommand } from './gateway';
 import { LINT_USAGE, lintCommand } from './lint';
 import { LOAD_USAGE, loadCommand } from './load';
 import { DOCTOR_USAGE, doctorCommand } from './doctor';
+import { EVAL_USAGE, evalCommand } from './eval';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <file> --server <name>
                                                              | --from-client <client> --server <name>)
@@ -52,6 +53,7 @@ ${GATEWAY_USAGE}
 ${LINT_USAGE}
 ${LOAD_USAGE}
 ${DOCTOR_USAGE}
+${EVAL_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -240,7 +242,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const gateway = gatewayCommand(argv, USAGE);
   if (gateway) return gateway;
   // Subcommands with their own arguments, dispatched before the shared parser.
-  const own = lintCommand(argv, USAGE) ?? loadCommand(argv, USAGE) ?? doctorCommand(argv, USAGE);
+  const own =
+    evalCommand(argv, USAGE) ?? lintCommand(argv, USAGE) ?? loadCommand(argv, USAGE) ?? doctorCommand(argv, USAGE);
   if (own) return own;
   let args: ParsedArgs;
   try {

@@ -76,7 +76,7 @@ function toPart(block: JsonObject | undefined): ChatPart | undefined {
   }
 }
 
-function toolResultText(block: JsonObject): string {
+export function toolResultText(block: JsonObject): string {
   const content = Array.isArray(block.content) ? (block.content as JsonObject[]) : [];
   const texts = content.map((item) => (item.type === 'text' ? String(item.text) : `[${String(item.type)} content]`));
   if (block.structuredContent !== undefined) texts.push(JSON.stringify(block.structuredContent));
