@@ -82,7 +82,9 @@ test('the test build holds every hook the suites use (the names above are the re
 test('the CLI bundle is built beside the extension, minified, and holds no hook either', () => {
   const cli = bundle('production', 'cli.mjs');
   assert.ok(cli.startsWith('#!/usr/bin/env node'), 'the CLI bundle starts with its shebang');
-  assert.ok(cli.split('\n').length < 200, 'the production CLI bundle is minified');
+  // Minified: long lines on average (the usage texts keep their own line breaks, so lines are not counted).
+  const lines = cli.split('\n');
+  assert.ok(cli.length / lines.length > 400, `the production CLI bundle is minified (${lines.length} lines)`);
   assert.deepEqual(
     HOOK_NAMES.filter((name) => cli.includes(name)),
     [],
