@@ -1,5 +1,6 @@
 import {
   CLIENT_INFO_META_KEY,
+  ProtocolError,
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
   createMcpHandler,
@@ -8,6 +9,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import { DisposableStore } from '../../protocol/disposable';
+import { ErrorCodes } from '../../protocol/errors';
 import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../../protocol/types';
 import { maskSecrets, maskText } from '../secrets';
 import {
@@ -62,20 +64,26 @@ interface AgentSession extends Subscriber {
   context: AgentServerContext;
   /** The requests served directly (serveDirect) and not answered yet, by JSON-RPC id: the agent's cancel ends one. */
   direct: Map<string | number, AbortController>;
+  /** The server's requests sent to the agent on a direct call's stream, by the gateway's id, until it answers. */
+  asked: Map<string, { resolve(result: JsonObject): void; reject(error: unknown): void }>;
 }
 
-/** A request the gateway serves without the SDK's transport: its answer, and how the listener ends it early. */
+/**
+ * Where a directly served request's answer goes (the listener's HTTP response). Nothing is written until the answer,
+ * which is then one `application/json` body, unless a message comes first (a progress notification, a server's
+ * request relayed to the agent): the first opens a `text/event-stream` answer and the answer is its last event.
+ */
+export interface DirectResponse {
+  event(message: JsonObject): void;
+  end(message: JsonObject): void;
+}
+
+/** A request the gateway serves without the SDK's transport. */
 export interface DirectCall {
-  readonly answer: Promise<DirectAnswer>;
+  /** Settles once the answer has been handed to the response. */
+  readonly done: Promise<void>;
   /** The agent went away before its answer was written: the upstream request is cancelled. */
   cancel(): void;
-}
-
-/** A complete HTTP answer: one JSON body, written at once. */
-export interface DirectAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: string;
 }
 
 const SESSION_HEADER = 'mcp-session-id';
@@ -106,6 +114,7 @@ export class Gateway {
   private readonly sweep: ReturnType<typeof setInterval>;
   private readonly rounds: InputRounds;
   private closed = false;
+  private askedCount = 0;
   /** The 2025 agents with an open session (their clientInfo, cut and untrusted), for a host to list and disconnect. */
   readonly agents = new GatewayAgents();
 
@@ -166,6 +175,7 @@ export class Gateway {
     httpMethod: string | undefined,
     header: (name: string) => string | undefined,
     body: unknown,
+    response: DirectResponse,
   ): DirectCall | undefined {
     if (this.closed || httpMethod !== 'POST') return undefined;
     const message = directRequest(body);
@@ -186,8 +196,7 @@ export class Gateway {
       return undefined;
     const { server } = session;
     if (session.server.getCapabilities()[capability] === undefined) return undefined;
-    const declared = server.getClientCapabilities();
-    if (!declared || declared.sampling || declared.elicitation || declared.roots) return undefined;
+    if (!server.getClientCapabilities()) return undefined;
 
     session.lastActive = Date.now();
     const controller = new AbortController();
@@ -198,19 +207,67 @@ export class Gateway {
         signal: controller.signal,
         envelope: undefined,
         requestState: () => undefined,
-        // Not reached: a request with a progress token, or of an agent that can be asked, goes to the SDK.
-        notify: () => Promise.reject(new Error('a request served directly has no stream')),
-        send: () => Promise.reject(new Error('a request served directly has no stream')),
-      } as AgentRequestContext['mcpReq'],
+        // The agent's progress, on this request's stream (run calls it only when the agent sent a progress token).
+        notify: async (notification: { method: string; params?: Record<string, unknown> }) => {
+          if (!controller.signal.aborted) response.event({ jsonrpc: '2.0', ...notification } as JsonObject);
+        },
+        // A server's request during this call, to the agent that declared what it needs (hostRelay decides).
+        send: (
+          request: { method: string; params?: Record<string, unknown> },
+          options?: { signal?: AbortSignal; timeout?: number },
+        ) => this.ask(session, response, request, options?.signal, options?.timeout),
+      } as unknown as AgentRequestContext['mcpReq'],
     };
-    const answer = serveDirect(session.context, server, ctx, message.method, message.params).then(
-      (result) => directAnswer(id, { jsonrpc: '2.0', id: message.id, result: directResult(message.method, result) }),
-      (error: unknown) => directAnswer(id, { jsonrpc: '2.0', id: message.id, error: directError(error) }),
+    const done = serveDirect(session.context, server, ctx, message.method, message.params).then(
+      (result) => response.end({ jsonrpc: '2.0', id: message.id, result: directResult(message.method, result) }),
+      (error: unknown) => response.end({ jsonrpc: '2.0', id: message.id, error: directError(error) }),
     );
-    const settled = answer.finally(() => {
+    const settled = done.finally(() => {
       if (session.direct.get(message.id) === controller) session.direct.delete(message.id);
     });
-    return { answer: settled, cancel: () => controller.abort() };
+    return { done: settled, cancel: () => controller.abort() };
+  }
+
+  /**
+   * Sends a server's request to the agent on a direct call's stream and waits for the agent's answer, which comes
+   * as a POST of its own (fetch, below). The id is the gateway's, apart from the SDK's numeric ids on the session.
+   */
+  private ask(
+    session: AgentSession,
+    response: DirectResponse,
+    request: { method: string; params?: Record<string, unknown> },
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ): Promise<JsonObject> {
+    const id = `gateway-${++this.askedCount}`;
+    return new Promise<JsonObject>((resolve, reject) => {
+      const finish = () => {
+        session.asked.delete(id);
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const onAbort = () => {
+        finish();
+        response.event({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+        reject(signal?.reason ?? new Error('cancelled'));
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`the agent did not answer ${request.method} within ${timeoutMs ?? 60_000} ms`));
+      }, timeoutMs ?? 60_000);
+      session.asked.set(id, {
+        resolve: (result) => (finish(), resolve(result)),
+        reject: (error) => (finish(), reject(error)),
+      });
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      response.event({
+        jsonrpc: '2.0',
+        id,
+        method: request.method,
+        ...(request.params ? { params: request.params } : {}),
+      } as JsonObject);
+    });
   }
 
   /** Serves one authorized request. `parsedBody` is the JSON body the listener already read, when it parsed. */
@@ -238,6 +295,8 @@ export class Gateway {
       // The SDK knows nothing of the requests served directly: their cancellation is the gateway's. The SDK still
       // gets the notification (it answers 202 and ignores an id it does not know).
       if (session.direct.size > 0) cancelDirect(session, parsedBody);
+      // The agent's answers to the server's requests the gateway sent on a direct call's stream.
+      if (session.asked.size > 0 && answerAsked(session, parsedBody)) return new Response(null, { status: 202 });
       return session.transport.handleRequest(request, { parsedBody });
     }
     if (request.method !== 'POST' || !isInitialize(parsedBody))
@@ -267,6 +326,7 @@ export class Gateway {
       lastActive: Date.now(),
       subscriptions: new Set(),
       direct: new Map(),
+      asked: new Map(),
     };
     holder.session = session;
     transport.onclose = () => {
@@ -427,6 +487,7 @@ export class Gateway {
     this.agents.remove(id);
     for (const controller of session.direct.values()) controller.abort();
     session.direct.clear();
+    for (const asked of [...session.asked.values()]) asked.reject(new Error('the agent’s session ended'));
     for (const uri of [...session.subscriptions]) void this.unsubscribe(session, uri).catch(() => undefined);
   }
 
@@ -462,12 +523,14 @@ function directRequest(
 }
 
 /**
- * Params the SDK would take as they are: the method's required strings, no progress token (answered on a stream),
- * no task (a 2025 task-augmented call's answer is shaped by the SDK's handler).
+ * Params the SDK would take as they are: the method's required strings, a progress token that is a string or a
+ * number, no task (a 2025 task-augmented call's answer is shaped by the SDK's handler).
  */
 function validDirectParams(method: string, params: Record<string, unknown> | undefined): boolean {
   const meta = params?._meta;
-  if (meta !== undefined && (!isPlainObject(meta) || meta.progressToken !== undefined)) return false;
+  if (meta !== undefined && !isPlainObject(meta)) return false;
+  const token = meta?.progressToken;
+  if (token !== undefined && typeof token !== 'string' && typeof token !== 'number') return false;
   if (params?.task !== undefined) return false;
   const cursor = params?.cursor;
   if (cursor !== undefined && typeof cursor !== 'string') return false;
@@ -498,12 +561,31 @@ function directError(error: unknown): { code: number; message: string; data?: un
   };
 }
 
-function directAnswer(sessionId: string, message: Record<string, unknown>): DirectAnswer {
-  return {
-    status: 200,
-    headers: { 'content-type': 'application/json', [SESSION_HEADER]: sessionId },
-    body: JSON.stringify(message),
-  };
+/**
+ * Settles the server's requests an agent answers in this body (a response, or a batch of them, naming the gateway's
+ * ids); true when the body held nothing else, so the SDK need not see it.
+ */
+function answerAsked(session: AgentSession, body: unknown): boolean {
+  const messages = Array.isArray(body) ? body : [body];
+  let ours = 0;
+  for (const message of messages) {
+    if (!isPlainObject(message) || message.method !== undefined || typeof message.id !== 'string') continue;
+    const asked = session.asked.get(message.id);
+    if (!asked) continue;
+    ours++;
+    if (isPlainObject(message.result)) asked.resolve(message.result as JsonObject);
+    else {
+      const error = isPlainObject(message.error) ? message.error : {};
+      asked.reject(
+        new ProtocolError(
+          typeof error.code === 'number' ? error.code : ErrorCodes.InternalError,
+          typeof error.message === 'string' ? error.message : 'the agent answered without a result',
+          error.data,
+        ),
+      );
+    }
+  }
+  return ours > 0 && ours === messages.length;
 }
 
 /** Aborts the direct requests an agent's `notifications/cancelled` (alone or in a batch) names. */

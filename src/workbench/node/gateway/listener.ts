@@ -73,17 +73,44 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
       return;
     }
     const parsed = parseJson(body);
-    const direct = gateway.serveDirect(req.method, (name) => single(req.headers[name]), parsed);
+    let streaming = false;
+    // A direct call is one of a session the agent named (serveDirect serves nothing else).
+    const sessionId = single(req.headers['mcp-session-id']) ?? '';
+    const direct = gateway.serveDirect(req.method, (name) => single(req.headers[name]), parsed, {
+      event: (message) => {
+        if (res.writableEnded) return;
+        if (!streaming) {
+          streaming = true;
+          res.writeHead(200, {
+            'content-type': 'text/event-stream',
+            'cache-control': 'no-cache',
+            'mcp-session-id': sessionId,
+          });
+        }
+        res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+      },
+      end: (message) => {
+        if (res.writableEnded) return;
+        if (streaming) {
+          res.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+          return;
+        }
+        // Headers and body in one write (one segment), the length known: nothing waits on a chunked terminator.
+        const payload = Buffer.from(JSON.stringify(message));
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': String(payload.length),
+          'mcp-session-id': sessionId,
+        });
+        res.end(payload);
+      },
+    });
     if (direct) {
       // The agent went away before its answer: the upstream request is cancelled.
       res.on('close', () => {
         if (!res.writableFinished) direct.cancel();
       });
-      const answer = await direct.answer;
-      // Headers and body in one write (one segment), the length known: nothing waits on a chunked terminator.
-      const payload = Buffer.from(answer.body);
-      res.writeHead(answer.status, { ...answer.headers, 'content-length': String(payload.length) });
-      res.end(payload);
+      await direct.done;
       return;
     }
     const abort = new AbortController();

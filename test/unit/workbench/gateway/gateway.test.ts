@@ -23,6 +23,12 @@ after(async () => {
 /** An upstream whose calls can be held; it keeps each call's signal. */
 class HeldUpstream implements GatewayUpstream {
   readonly name = 'held';
+  /** The relay the gateway is built with: a call named `ask` asks for a sampling through it, as a server would. */
+  relay = new GatewayHostRelay({
+    sampling: {
+      createMessage: async () => ({ role: 'assistant', content: { type: 'text', text: 'host' }, model: 'host' }),
+    },
+  });
   readonly calls: { method: string; params: JsonObject | undefined; signal: AbortSignal }[] = [];
   hold = false;
   private readonly never = new Emitter<void>();
@@ -37,8 +43,20 @@ class HeldUpstream implements GatewayUpstream {
       serverInfo: { name: 'held-server', version: '1.0.0' },
     };
   }
-  async request(method: string, params: JsonObject | undefined, options: { signal: AbortSignal }): Promise<JsonObject> {
+  async request(
+    method: string,
+    params: JsonObject | undefined,
+    options: { signal: AbortSignal; onProgress?: (update: { progress: number }) => void },
+  ): Promise<JsonObject> {
     this.calls.push({ method, params, signal: options.signal });
+    if (params?.name === 'ask') {
+      options.onProgress?.({ progress: 1 });
+      const answer = await this.relay.host.sampling!.createMessage(
+        { messages: [{ role: 'user', content: { type: 'text', text: 'hi?' } }], maxTokens: 5 },
+        { signal: options.signal } as never,
+      );
+      return { content: [{ type: 'text', text: JSON.stringify(answer.content) }] };
+    }
     if (this.hold)
       await new Promise<void>((_resolve, reject) => {
         const stop = () => reject(new Error('cancelled upstream'));
@@ -62,7 +80,7 @@ class HeldUpstream implements GatewayUpstream {
 
 async function gateway(): Promise<{ upstream: HeldUpstream; running: RunningGateway }> {
   const upstream = new HeldUpstream();
-  const running = await startGateway({ upstream, relay: new GatewayHostRelay({}), maxBodyBytes: 64 * 1024 });
+  const running = await startGateway({ upstream, relay: upstream.relay, maxBodyBytes: 64 * 1024 });
   cleanups.push(() => running.close());
   return { upstream, running };
 }
@@ -161,8 +179,7 @@ describe('the gateway serves a 2025 session’s plain calls directly', () => {
     const { running } = await gateway();
     const session = await open(running);
     const sse = (answer: Answer) => String(answer.headers['content-type']).startsWith('text/event-stream');
-    // A progress token and a 2025 task answer on the call's stream; a notification is no call.
-    assert.ok(sse(await post(running, call(2, { name: 'echo', _meta: { progressToken: 'p' } }), session)));
+    // A 2025 task's answer is shaped by the SDK's handler.
     assert.ok(sse(await post(running, call(3, { name: 'echo', task: { ttl: 1000 } }), session)));
     // The SDK's refusals, worded as ever: an Accept without SSE, an unknown version, an unknown session, bad params.
     assert.equal((await post(running, call(4), session, { accept: 'application/json' })).status, 406);
@@ -171,9 +188,65 @@ describe('the gateway serves a 2025 session’s plain calls directly', () => {
     const invalid = await post(running, call(7, { name: 42 }), session);
     assert.ok(sse(invalid));
     assert.match(invalid.text, /"error"/);
-    // An agent that can be asked (sampling, elicitation, roots) gets the server's questions on its call's stream.
-    const asked = await open(running, { sampling: {} });
-    assert.ok(sse(await post(running, call(8), asked)));
+  });
+
+  test('a direct call’s progress and the server’s request to an agent that declared it open a stream on that call', async () => {
+    const { running } = await gateway();
+    const session = await open(running, { sampling: {} });
+    let text = '';
+    const answered = new Promise<Answer>((resolve, reject) => {
+      const request = http.request(
+        running.url,
+        {
+          method: 'POST',
+          agent: false,
+          headers: {
+            ...running.headers,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': session,
+          },
+        },
+        (response) => {
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+        },
+      );
+      request.on('error', reject);
+      request.end(JSON.stringify(call(20, { name: 'ask', _meta: { progressToken: 'tok' } })));
+    });
+    const events = () =>
+      text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)) as JsonObject);
+    await waitFor(() => events().some((event) => event.method === 'sampling/createMessage'), 'the agent is asked');
+    assert.deepEqual(events()[0], {
+      jsonrpc: '2.0',
+      method: 'notifications/progress',
+      params: { progress: 1, progressToken: 'tok' },
+    });
+    const asked = events()[1];
+    const reply = await post(
+      running,
+      {
+        jsonrpc: '2.0',
+        id: asked.id,
+        result: { role: 'assistant', content: { type: 'text', text: 'agent' }, model: 'm' },
+      },
+      session,
+    );
+    assert.equal(reply.status, 202);
+    const answer = await answered;
+    assert.match(String(answer.headers['content-type']), /^text\/event-stream/);
+    const last = events().at(-1) as { id?: unknown; result?: { content?: { text?: string }[] } };
+    assert.equal(last.id, 20);
+    assert.equal(
+      last.result?.content?.[0]?.text,
+      JSON.stringify({ type: 'text', text: 'agent' }),
+      'the agent answered, not the host',
+    );
   });
 
   test('an agent’s notifications/cancelled, its going away and its session’s end cancel the upstream call', async () => {
