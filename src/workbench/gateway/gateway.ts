@@ -160,16 +160,16 @@ export class Gateway {
   }
 
   /**
-   * A 2025 session's plain request for one of the calls agents make all the time (DIRECT_METHODS), served without
-   * the SDK's transport: the request goes through the same `run` as the SDK's handlers and is answered with one
-   * `application/json` body, which the Streamable HTTP transport allows whenever the agent accepts it. The SDK's
-   * transport costs more than the rest of the gateway together on such a call (a web Request and Response, a stream
-   * per POST, each message and result parsed against its schemas; the bench's profile), and the gateway targets a
-   * tenth of a millisecond added per call. Undefined, synchronously, when anything about the request needs the SDK:
-   * not a POST of one JSON-RPC request in a known session with the headers the SDK requires, a progress token or a
-   * task (they answer on a stream), an agent that declared sampling, elicitation or roots (the server's requests
-   * during its call go on that call's stream), an id already in flight, or params the SDK would refuse. The SDK
-   * then serves it, and words every refusal as it always does.
+   * A 2025 session's request for one of the calls agents make all the time (DIRECT_METHODS), served without the
+   * SDK's transport: the request goes through the same `run` as the SDK's handlers and is answered with one
+   * `application/json` body, which the Streamable HTTP transport allows whenever the agent accepts it, or with an
+   * event stream once a message comes before the answer (its progress, a server's request relayed to the agent).
+   * The SDK's transport cost more than the rest of the gateway together on such a call (a web Request and Response,
+   * a stream per POST, each message and result parsed against its schemas: half the gateway's CPU per call in the
+   * bench's profile), and the gateway targets a tenth of a millisecond added per call. Undefined, synchronously, when
+   * anything about the request needs the SDK: not a POST of one JSON-RPC request in a known, initialized session
+   * with the headers the SDK requires, a task (its answer is shaped by the SDK's handler), an id already in flight,
+   * or params the SDK would refuse. The SDK then serves it, and words every refusal as it always does.
    */
   serveDirect(
     httpMethod: string | undefined,
