@@ -125,8 +125,8 @@ export function createAgentServer(context: AgentServerContext): Server {
 
   if (capabilities.tools) {
     serve('tools/list');
-    // A check every agent's call must pass goes in `run`: a 2025 session's plain call does not come through this
-    // handler when the gateway serves it directly (serveDirect).
+    // A check every agent's call must pass goes in `run`: a 2025 session's call (other than a task) does not come
+    // through this handler, the gateway serves it directly (serveDirect).
     server.setRequestHandler('tools/call', async (request, ctx) => {
       if (declaresTasks(ctx) && context.upstream.callToolUnwaited) {
         const unwaited = context.upstream.callToolUnwaited;

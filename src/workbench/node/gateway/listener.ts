@@ -78,7 +78,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     const sessionId = single(req.headers['mcp-session-id']) ?? '';
     const direct = gateway.serveDirect(req.method, (name) => single(req.headers[name]), parsed, {
       event: (message) => {
-        if (res.writableEnded) return;
+        if (res.writableEnded || res.destroyed) return;
         if (!streaming) {
           streaming = true;
           res.writeHead(200, {
@@ -90,7 +90,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
       },
       end: (message) => {
-        if (res.writableEnded) return;
+        if (res.writableEnded || res.destroyed) return;
         if (streaming) {
           res.end(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
           return;
