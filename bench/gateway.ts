@@ -7,10 +7,15 @@
  *     one client with 100 calls in flight); calls per second, the gateway's as a ratio of direct;
  *   - scale: 50 clients × 1,000 calls at once through one gateway, every answer checked against its request.
  * Repetitions alternate which side runs first. Targets: added p50 ≤ 0.2 ms, p99 ≤ 1 ms; throughput ≥ 0.8x.
+ * Beside them: the gateway process's own CPU per call (Linux, /proc), which is what the gateway's code decides, and
+ * the machine's load: on a shared 2-core machine every hop waits for a core, and the gateway is one more hop (two more
+ * process wake-ups and socket round trips per call), which shows in the tail far more than the gateway's own work.
  * Sizes: BENCH_GATEWAY_CALLS (default 2000 timed calls), BENCH_GATEWAY_CLIENTS (100), BENCH_GATEWAY_ROUNDS (100
  * calls per client), BENCH_GATEWAY_REPS (3); BENCH_GATEWAY_SCALE=0 skips the 50 × 1,000 check.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -40,7 +45,7 @@ interface Endpoint {
 }
 
 /** `mcp-workbench gateway --json` in a process of its own; its endpoint once it listens. */
-async function startGatewayCli(target: string[]): Promise<{ endpoint: Endpoint; stop(): Promise<void> }> {
+async function startGatewayCli(target: string[]): Promise<{ endpoint: Endpoint; pid: number; stop(): Promise<void> }> {
   const child: ChildProcess = spawn(process.execPath, [CLI, 'gateway', ...target, '--json'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -52,6 +57,7 @@ async function startGatewayCli(target: string[]): Promise<{ endpoint: Endpoint; 
   const { servers } = JSON.parse(line) as { servers: Endpoint[] };
   return {
     endpoint: servers[0],
+    pid: child.pid as number,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
@@ -89,7 +95,19 @@ interface Setup {
   connect(name: string): Promise<Client>;
   /** Direct to a stdio server: one client serves every concurrent call (the server serves one client). */
   shared: boolean;
+  /** The gateway process's CPU time so far (ms, user + system; not its server's): undefined direct or off Linux. */
+  gatewayCpuMs(): number | undefined;
   stop(): Promise<void>;
+}
+
+/** A process's CPU time (ms) from /proc/<pid>/stat (utime + stime, in clock ticks of 10 ms). */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 async function setup(kind: Kind, side: Side): Promise<Setup> {
@@ -104,6 +122,7 @@ async function setup(kind: Kind, side: Side): Promise<Setup> {
   const clients: Client[] = [];
   return {
     shared: side === 'direct' && kind === 'stdio',
+    gatewayCpuMs: () => (gateway ? processCpuMs(gateway.pid) : undefined),
     connect: async (name) => {
       const client = new Client({ name, version: '1.32.2' });
       const transport = gateway
@@ -141,25 +160,35 @@ async function phase<T>(what: string, kind: Kind, side: Side, work: () => Promis
   }
 }
 
-async function latency(kind: Kind, side: Side): Promise<number[]> {
+/** The gateway's CPU per call (µs) over `calls` calls of `work`; undefined direct or off Linux. */
+async function gatewayCpu(env: Setup, calls: number, work: () => Promise<void>): Promise<number | undefined> {
+  const before = env.gatewayCpuMs();
+  await work();
+  const after = env.gatewayCpuMs();
+  return before === undefined || after === undefined ? undefined : ((after - before) * 1000) / calls;
+}
+
+async function latency(kind: Kind, side: Side): Promise<{ times: number[]; cpu?: number }> {
   const env = await setup(kind, side);
   try {
     const client = await env.connect('latency');
     for (let i = 0; i < WARMUP; i++) await echo(client, `w${i}`);
     const times: number[] = [];
-    for (let i = 0; i < CALLS; i++) {
-      const started = performance.now();
-      await echo(client, `c${i}`);
-      times.push(performance.now() - started);
-    }
-    return times;
+    const cpu = await gatewayCpu(env, CALLS, async () => {
+      for (let i = 0; i < CALLS; i++) {
+        const started = performance.now();
+        await echo(client, `c${i}`);
+        times.push(performance.now() - started);
+      }
+    });
+    return { times, cpu };
   } finally {
     await env.stop();
   }
 }
 
 /** Calls per second of `CLIENTS` callers with one call in flight each, `ROUNDS` calls per caller. */
-async function throughput(kind: Kind, side: Side): Promise<number> {
+async function throughput(kind: Kind, side: Side): Promise<{ rate: number; cpu?: number }> {
   const env = await setup(kind, side);
   try {
     const shared = env.shared ? await env.connect('shared') : undefined;
@@ -169,12 +198,14 @@ async function throughput(kind: Kind, side: Side): Promise<number> {
     // A short warm-up for every caller (JIT, sockets), then the timed part.
     await Promise.all(callers.map((client, index) => echo(client, `w${index}`)));
     const started = performance.now();
-    await Promise.all(
-      callers.map(async (client, index) => {
-        for (let round = 0; round < ROUNDS; round++) await echo(client, `${index}:${round}`);
-      }),
-    );
-    return (CLIENTS * ROUNDS) / ((performance.now() - started) / 1000);
+    const cpu = await gatewayCpu(env, CLIENTS * ROUNDS, async () => {
+      await Promise.all(
+        callers.map(async (client, index) => {
+          for (let round = 0; round < ROUNDS; round++) await echo(client, `${index}:${round}`);
+        }),
+      );
+    });
+    return { rate: (CLIENTS * ROUNDS) / ((performance.now() - started) / 1000), cpu };
   } finally {
     await env.stop();
   }
@@ -211,24 +242,35 @@ function verdict(ok: boolean): string {
   return ok ? 'meets' : 'MISSES';
 }
 
+function load(): string {
+  return `load average ${os.loadavg()[0].toFixed(1)} on ${os.availableParallelism()} cores`;
+}
+
 export async function gatewaySection(): Promise<void> {
   console.log('');
   console.log(
     `Gateway (issue 37): SDK 1.32.2 client through \`mcp-workbench gateway\` (its own process) vs the same client direct; ` +
       `${CALLS} timed calls after ${WARMUP}, ${CLIENTS} concurrent callers × ${ROUNDS} calls, ${REPS} repetitions, sides alternated`,
   );
+  console.log(`  (${load()} at the start)`);
   for (const kind of ['stdio', 'http'] as const) {
     const p50: Record<Side, number[]> = { direct: [], gateway: [] };
     const p99: Record<Side, number[]> = { direct: [], gateway: [] };
     const rate: Record<Side, number[]> = { direct: [], gateway: [] };
+    const cpuSequential: number[] = [];
+    const cpuConcurrent: number[] = [];
     for (let rep = 0; rep < REPS; rep++) {
       for (const side of rotated(['direct', 'gateway'] as const, rep)) {
-        const times = await phase('latency', kind, side, () => latency(kind, side));
+        const { times, cpu } = await phase('latency', kind, side, () => latency(kind, side));
         p50[side].push(percentile(times, 50));
         p99[side].push(percentile(times, 99));
+        if (cpu !== undefined) cpuSequential.push(cpu);
       }
-      for (const side of rotated(['direct', 'gateway'] as const, rep + 1))
-        rate[side].push(await throughput(kind, side));
+      for (const side of rotated(['direct', 'gateway'] as const, rep + 1)) {
+        const { rate: measured, cpu } = await phase('throughput', kind, side, () => throughput(kind, side));
+        rate[side].push(measured);
+        if (cpu !== undefined) cpuConcurrent.push(cpu);
+      }
     }
     const addedP50 = p50.gateway.map((value, i) => value - p50.direct[i]);
     const addedP99 = p99.gateway.map((value, i) => value - p99.direct[i]);
@@ -246,6 +288,10 @@ export async function gatewaySection(): Promise<void> {
     console.log(
       `    ${CLIENTS} concurrent callers: direct ${median(rate.direct).toFixed(0)} calls/s, gateway ${median(rate.gateway).toFixed(0)} calls/s, ratio ${median(ratios).toFixed(2)}x [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}] (target ≥ 0.8x: ${verdict(median(ratios) >= 0.8)})`,
     );
+    if (cpuSequential.length > 0 && cpuConcurrent.length > 0)
+      console.log(
+        `    the gateway process's own CPU per call: ${median(cpuSequential).toFixed(0)} µs one caller, ${median(cpuConcurrent).toFixed(0)} µs ${CLIENTS} callers (${load()} now)`,
+      );
   }
   if (SCALE) {
     const ms = await phase('50 × 1,000', 'stdio', 'gateway', scale);

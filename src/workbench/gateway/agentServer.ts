@@ -25,12 +25,49 @@ export interface AgentServerContext {
   mask(text: string): string;
   maskData(data: unknown): unknown;
   /** The agent a request comes from (its session, or a 2026-07-28 agent's clientInfo) and its limiter. */
-  agentOf(ctx: ServerContext): { key: string; limiter: RequestLimiter };
+  agentOf(ctx: AgentRequestContext): { key: string; limiter: RequestLimiter };
   subscribe(uri: string, ctx: ServerContext): Promise<void>;
   unsubscribe(uri: string, ctx: ServerContext): Promise<void>;
   setLevel(level: LoggingLevel, ctx: ServerContext): Promise<void>;
   /** The input-required rounds of 2026-07-28 agents that declared sampling, elicitation or roots. */
   rounds?: InputRounds;
+}
+
+/**
+ * What the path of an agent's request to the server reads of it: the SDK's ServerContext when the SDK serves the
+ * request, or the gateway's own when it serves a 2025 session's request directly (gateway.ts, `serveDirect`).
+ */
+export interface AgentRequestContext {
+  readonly sessionId?: string;
+  readonly mcpReq: Pick<ServerContext['mcpReq'], 'signal' | 'envelope' | 'requestState' | 'notify' | 'send'>;
+}
+
+/**
+ * The requests a 2025 session's agent may have served without the SDK's transport (gateway.ts, `serveDirect`): the
+ * calls an agent makes all the time, which pass to the server as sent (`run` below). Each needs its capability.
+ */
+export const DIRECT_METHODS: ReadonlyMap<string, keyof SdkServerCapabilities> = new Map([
+  ['tools/call', 'tools'],
+  ['tools/list', 'tools'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resources'],
+  ['resources/read', 'resources'],
+  ['prompts/list', 'prompts'],
+  ['prompts/get', 'prompts'],
+]);
+
+/**
+ * An agent's request served without the SDK's transport: the same `run` as the SDK's handlers, so whatever sits
+ * before the upstream call there holds for both paths.
+ */
+export function serveDirect(
+  context: AgentServerContext,
+  server: Server,
+  ctx: AgentRequestContext,
+  method: string,
+  params: Record<string, unknown> | undefined,
+): Promise<JsonObject> {
+  return run(context, server, ctx, method, params);
 }
 
 /** A Standard Schema that takes any value as it is: the server's own answer is not the gateway's to judge. */
@@ -89,6 +126,8 @@ export function createAgentServer(context: AgentServerContext): Server {
 
   if (capabilities.tools) {
     serve('tools/list');
+    // A check every agent's call must pass goes in `run`: a 2025 session's call (other than a task) does not come
+    // through this handler, the gateway serves it directly (serveDirect).
     server.setRequestHandler('tools/call', async (request, ctx) => {
       if (declaresTasks(ctx) && context.upstream.callToolUnwaited) {
         const unwaited = context.upstream.callToolUnwaited;
@@ -159,7 +198,7 @@ export function createAgentServer(context: AgentServerContext): Server {
 async function run(
   context: AgentServerContext,
   server: Server,
-  ctx: ServerContext,
+  ctx: AgentRequestContext,
   method: string,
   params: Record<string, unknown> | undefined,
 ): Promise<JsonObject> {
@@ -196,7 +235,8 @@ async function run(
       // A 2026-07-28 agent that can answer the server's questions: the call runs past this request, its questions
       // go back as input-required rounds.
       return rounds.serve(
-        ctx,
+        // Only the SDK serves a 2026-07-28 request (the direct path is a 2025 session's): its context is the SDK's.
+        ctx as ServerContext,
         async (relayed: RelayedCall) => {
           const call: AgentCall = {
             agent: agent.key,
@@ -240,7 +280,7 @@ async function run(
  * Whether the agent declared a capability the server's request needs: a 2025 agent in `initialize`, a 2026-07-28
  * agent in its request's envelope (it is then asked through input-required rounds, its only channel).
  */
-function declares(server: Server, ctx: ServerContext, capability: RelayedCapability): boolean {
+function declares(server: Server, ctx: AgentRequestContext, capability: RelayedCapability): boolean {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   if (envelope !== undefined) {
     const declared = envelope[CLIENT_CAPABILITIES_META_KEY];
@@ -254,7 +294,7 @@ function declares(server: Server, ctx: ServerContext, capability: RelayedCapabil
 }
 
 /** Who sent a request: a 2025 agent as its `initialize` named it, a 2026-07-28 agent by its envelope's clientInfo. */
-function identify(server: Server, ctx: ServerContext, context: AgentServerContext): AgentIdentity {
+function identify(server: Server, ctx: AgentRequestContext, context: AgentServerContext): AgentIdentity {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const info = envelope === undefined ? server.getClientVersion() : envelope[CLIENT_INFO_META_KEY];
   return agentIdentity(context.agentOf(ctx).key, info as { name?: unknown; version?: unknown } | undefined);
