@@ -4,12 +4,17 @@
  * .vscode/mcp.json with the comment kept, the editor opens at it, and the server appears in the tree. Expanding it
  * shows the first-start confirmation with its command line; allowing it starts the server.
  *
+ * Copy Server to… writes a server of mcp.json into the workspace's `.cursor/mcp.json` in the shape Cursor documents
+ * (https://cursor.com/docs/context/mcp: `mcpServers`, a stdio server as `command`, `args`, `env`).
+ *
  * Run: node --import tsx --test test/e2e/config.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { VsCodeFixture } from './fixture';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { VsCodeFixture, everythingStdio } from './fixture';
 import {
   clickUncovered,
   EVERYTHING_SERVER_JS,
@@ -99,6 +104,51 @@ test(
         90_000,
       );
       await screenshot(page, 'config-03-running');
+    } finally {
+      await vscode?.dispose();
+    }
+  },
+);
+
+/** The keys Cursor's documented `mcp.json` gives a server (stdio: command, args, env, envFile; remote: url, headers). */
+const CURSOR_SERVER_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'url', 'headers']);
+
+test(
+  'Copy Server to… Cursor writes .cursor/mcp.json in the format Cursor documents',
+  { timeout: 600_000 },
+  async () => {
+    let vscode: VsCodeFixture | undefined;
+    try {
+      vscode = await VsCodeFixture.prepare({
+        name: 'config-copy',
+        mcpJson: { kind: 'servers', servers: { 'everything-copied': everythingStdio() } },
+      });
+      const cursorFile = path.join(vscode.workspace, '.cursor', 'mcp.json');
+      const page = await vscode.start();
+      await openViewContainer(page, 'MCP Workbench');
+      await runPickerCommand(page, 'MCP Workbench: Copy Server to…');
+      await quickPick(page, /everything-copied/);
+      await quickPick(page, /Cursor/);
+      const text = await waitUntil('the copy in .cursor/mcp.json', () =>
+        fs.existsSync(cursorFile) ? fs.readFileSync(cursorFile, 'utf8') : undefined,
+      );
+      // Cursor reads plain JSON: the file must parse without comments or trailing commas.
+      const written = JSON.parse(text) as { mcpServers?: Record<string, Record<string, unknown>> };
+      const entry = written.mcpServers?.['everything-copied'];
+      assert.ok(entry, `the server under mcpServers:\n${text}`);
+      assert.equal(entry.command, process.execPath, 'the command');
+      assert.ok(
+        Array.isArray(entry.args) &&
+          entry.args.every((arg) => typeof arg === 'string') &&
+          entry.args.includes(EVERYTHING),
+        `args as a list of strings: ${JSON.stringify(entry.args)}`,
+      );
+      assert.deepEqual(
+        Object.keys(entry).filter((key) => !CURSOR_SERVER_KEYS.has(key)),
+        [],
+        `only keys Cursor documents: ${JSON.stringify(entry)}`,
+      );
+      await screenshot(page, 'config-04-copied-to-cursor');
     } finally {
       await vscode?.dispose();
     }
