@@ -308,16 +308,18 @@ export class TestBuildHost implements PlatformHost {
   }
 }
 
-export function createTestHooks(
+export async function createTestHooks(
   platform: Platform,
   features: FeatureExports,
   host: TestBuildHost,
-): McpWorkbenchTestApi {
+): Promise<McpWorkbenchTestApi> {
   const context = platform.extension;
   const { inputs, confirmation } = platform;
   const { statusBar, builtInMcpNotice, sessions } = features.servers;
   const { importer } = features.config;
-  const { sampling } = features.sampling;
+  // Loaded at once here: the hooks read the service as it is (a window loads it at the first request).
+  const sampling = await features.sampling.sampling();
+  const tools = await features.tools.ui();
   const { elicitation } = features.elicitation;
   const panel = platform.reviewPanel;
   notificationRecorder.startRecording();
@@ -409,8 +411,8 @@ export function createTestHooks(
     auth: authApi,
     browse: {
       catalog: platform.catalog,
-      forms: features.tools.forms,
-      results: features.tools.results,
+      forms: tools.forms,
+      results: tools.results,
       subscriptions: platform.subscriptions,
       documents: features.resources.documents,
       completionPick: shownCompletionPick,

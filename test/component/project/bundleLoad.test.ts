@@ -32,6 +32,25 @@ const LATER = [
   'src/workbench/doctor/',
   'src/extension/platform/servers/serverLauncher.ts',
   'src/extension/features/registry/registryCommands.ts',
+  // Issue 36: what a window needs only at a server's first start, a first form, call, app, sampling request or run.
+  'src/protocol/eras/select.ts',
+  'src/protocol/eras/modern/',
+  'src/protocol/validation/schemaValidation.ts',
+  'src/protocol/validation/jsonSchema/',
+  'src/workbench/lint/lintServer.ts',
+  'src/workbench/sampling/coordinator.ts',
+  'src/workbench/sampling/openaiProvider.ts',
+  'src/workbench/apps/appSession.ts',
+  'src/workbench/recordings/replay.ts',
+  'src/workbench/recordings/rerecord.ts',
+  'src/extension/features/sampling/samplingService.ts',
+  'src/extension/features/apps/appPanel.ts',
+  'src/extension/features/testing/recordedServer.ts',
+  'src/extension/features/protocolView/protocolPanel.ts',
+  'src/extension/features/protocolView/compareDocuments.ts',
+  'src/extension/features/tools/toolUi.ts',
+  'src/extension/features/tools/toolFormPanel.ts',
+  'src/extension/features/tools/toolResultView.ts',
 ];
 /** Packages, by their folder in node_modules (wherever that is: node_modules may be a link to another checkout). */
 const LATER_PACKAGES = ['vscode-jsonrpc', 'oauth4webapi', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];

@@ -4,7 +4,7 @@ import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../
 import type { ElicitRequest, ElicitResult, JsonObject } from '../../../protocol/types';
 import type { ElicitationExchange } from '../../../workbench/history/elicitationExchange';
 import { ReviewQueue } from '../../../workbench/sampling/reviewQueue';
-import { schemaValidator } from '../../platform/shared/schemaValidator';
+import { loadSchemaValidator, schemaValidator } from '../../platform/shared/schemaValidator';
 import { formFieldMessages } from '../../platform/webviews/fieldMessages';
 import { openExternalUrl } from '../../platform/ui/openExternalUrl';
 import type { SamplingRequestContext } from '../../../workbench/sampling/coordinator';
@@ -177,7 +177,10 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     return choice === decline ? 'decline' : 'cancel';
   }
 
-  private form(request: ElicitRequest, serverName: string, signal: AbortSignal): Promise<ElicitResult> {
+  private async form(request: ElicitRequest, serverName: string, signal: AbortSignal): Promise<ElicitResult> {
+    // The form's answer is checked against the schema synchronously when submitted: the validator is loaded first.
+    await loadSchemaValidator();
+    if (signal.aborted) throw new Error('cancelled');
     const schema = (request.requestedSchema ?? { type: 'object', properties: {} }) as JsonObject;
     const form = buildFormModel(schema);
     // Input a task needs names the task it is for in the title (2025-11-25 related-task tag; 2026-07-28 input
