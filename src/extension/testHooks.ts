@@ -27,7 +27,7 @@ import type { HistoryTreeProvider } from './features/history/historyTreeProvider
 import type { ServerManager } from './platform/servers/serverManager';
 import type { ServersTreeProvider } from './features/serversView/serversTreeProvider';
 import type { BindingConfirmer } from './features/testing/recordedServer';
-import { saveAsTestHooks, type EarlierAnswersQuestion } from './features/history/saveAsTest';
+import { saveAsTestHooks, type EarlierAnswersQuestion } from './features/history/saveAsTestHooks';
 import type { RecordingTestReport } from './features/testing/recordingTests';
 import type { ChatRoute } from './platform/gateway/chatRoute';
 import type { ServedGateway } from './platform/gateway/gatewayService';

@@ -51,6 +51,14 @@ const LATER = [
   'src/extension/features/tools/toolUi.ts',
   'src/extension/features/tools/toolFormPanel.ts',
   'src/extension/features/tools/toolResultView.ts',
+  'src/workbench/forms/formModel.ts',
+  'src/extension/platform/webviews/fieldMessages.ts',
+  'src/extension/features/config/addServer.ts',
+  'src/extension/features/config/copyServer.ts',
+  'src/extension/features/resources/resourceCommands.ts',
+  'src/extension/features/skills/skillCommands.ts',
+  'src/extension/features/history/historyCommands.ts',
+  'src/extension/features/history/saveAsTest.ts',
 ];
 /** Packages, by their folder in node_modules (wherever that is: node_modules may be a link to another checkout). */
 const LATER_PACKAGES = ['vscode-jsonrpc', 'oauth4webapi', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];
