@@ -148,3 +148,35 @@ test('what loads later is in the build, reached through an import() (the list ab
       cli.some((input) => input.startsWith('src/workbench/doctor/')),
   );
 });
+
+/** Never in cli.mjs's static closure: what `--help` must not evaluate, imported when its subcommand runs (issue 36). */
+const CLI_LATER = [
+  'src/protocol/client.ts',
+  'src/cli/connect.ts',
+  'src/cli/session.ts',
+  'src/cli/conformance.ts',
+  'src/cli/auth.ts',
+  'src/cli/registry.ts',
+  'src/cli/recordings.ts',
+  'src/cli/gateway.ts',
+  'src/cli/lint.ts',
+  'src/cli/load.ts',
+  'src/cli/doctor.ts',
+  'src/workbench/config/dialects/',
+  'src/workbench/registry/',
+];
+
+test("loading cli.mjs (its --help) evaluates none of the subcommands' code or the client", () => {
+  const atLoad = inputsOf(closure(entryOutput('cli'), ['import-statement']));
+  assert.ok(atLoad.includes('src/cli/main.ts'), `the closure is read: ${atLoad.length} modules`);
+  assert.deepEqual(
+    atLoad.filter((input) => CLI_LATER.some((prefix) => input.startsWith(prefix))),
+    [],
+  );
+  const reachable = inputsOf(closure(entryOutput('cli'), ['import-statement', 'dynamic-import']));
+  for (const prefix of CLI_LATER)
+    assert.ok(
+      reachable.some((input) => input.startsWith(prefix)),
+      `${prefix} is not in the CLI's build`,
+    );
+});
