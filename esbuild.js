@@ -48,6 +48,37 @@ const removeStale = {
   },
 };
 
+/** The banner every code file starts with (codeTarget.banner): `require` for the bundled CommonJS packages. */
+const requireBanner = [
+  // Bundled CommonJS packages (vscode-jsonrpc, the server SDK's dependencies) call `require` for Node's modules,
+  // which an ES module does not have.
+  "import { createRequire as __mcpCreateRequire } from 'node:module';",
+  'const require = __mcpCreateRequire(import.meta.url);',
+].join('\n');
+
+/**
+ * Takes the banner out of each written file that never names `require`: esbuild puts it on every chunk, and the lazy
+ * seams make many small ones (issue 36: the VSIX no bigger for them). Its two lines become empty lines, so the source
+ * maps still match.
+ */
+const dropUnusedBanner = {
+  name: 'drop-unused-banner',
+  setup(build) {
+    build.onEnd(({ metafile }) => {
+      if (!metafile) return;
+      for (const file of Object.keys(metafile.outputs).filter((output) => output.endsWith('.mjs'))) {
+        const full = path.resolve(__dirname, file);
+        const text = fs.readFileSync(full, 'utf8');
+        // After the hashbang esbuild keeps first (cli.mjs: src/cli/bin.ts).
+        const at = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
+        const rest = text.slice(at + requireBanner.length + 1);
+        if (text.startsWith(`${requireBanner}\n`, at) && !/\brequire\b/.test(rest))
+          fs.writeFileSync(full, `${text.slice(0, at)}\n\n${rest}`);
+      }
+    });
+  },
+};
+
 /** @type {import('esbuild').BuildOptions} */
 const codeTarget = {
   entryPoints: { extension: 'src/extension/extension.ts', cli: 'src/cli/bin.ts' },
@@ -69,15 +100,8 @@ const codeTarget = {
   mainFields: ['module', 'main'],
   absWorkingDir: __dirname,
   define: { MCP_WORKBENCH_TEST_BUILD: testHooks ? 'true' : 'false' },
-  banner: {
-    js: [
-      // Bundled CommonJS packages (vscode-jsonrpc, the server SDK's dependencies) call `require` for Node's modules,
-      // which an ES module does not have.
-      "import { createRequire as __mcpCreateRequire } from 'node:module';",
-      'const require = __mcpCreateRequire(import.meta.url);',
-    ].join('\n'),
-  },
-  plugins: [removeStale],
+  banner: { js: requireBanner },
+  plugins: [removeStale, dropUnusedBanner],
 };
 
 /**

@@ -1,6 +1,6 @@
 /** Command-line parsing for the headless client. Kept free of any framework so errors stay precise. */
 
-import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../protocol/eras/select';
+import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../protocol/eras/names';
 import { DEFAULT_INPUT_LIMITS, type InputLimits } from '../protocol/limits/inputLimits';
 import { isObject } from '../protocol/guards';
 import { FROM_CLIENTS, type FromClient } from '../workbench/node/configSources';

@@ -27,13 +27,6 @@ import { PersonWaits } from '../protocol/jsonrpc/personWaits';
 import { printable } from './printable';
 import { stdioServerName } from './serverName';
 
-export const DOCTOR_USAGE = `  doctor [--json]                      why a server is not working: checks the config entry (and its file),
-                                       variables and inputs, the command on PATH, the process start and its
-                                       stderr, the handshake, sign-in, each list and its size, and what VS Code
-                                       and Claude Code would do differently; stops at the first failing step
-                                       with its cause and a fix (secrets masked). --json:
-                                       {"steps":[{"step","ok","detail","fix"}]}; exit 0 all passed, 1 one failed`;
-
 /** A command-line run waits for nobody (as in connect.ts): a server that ignores stdin's end gets SIGTERM soon. */
 const CLI_SHUTDOWN_GRACE_MS = 500;
 

@@ -31,18 +31,6 @@ import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from 
 import { createClient, resolveTarget, type Target } from './connect';
 import { printable } from './printable';
 
-export const EVAL_USAGE = `  eval FILE.mcpeval.json --model-url URL --model ID [--runs N] [--json] [--yes]
-  eval --request TEXT --expect-tool NAME [--expect-args JSON] --model-url URL --model ID
-                                       does a model call the right tools? Sends each request to the model
-                                       at an OpenAI-compatible endpoint (e.g. http://127.0.0.1:11434/v1)
-                                       with the server's tools, runs its tool calls on the server, and
-                                       grades them; --model is repeatable; the key comes from the
-                                       environment variable MCP_WORKBENCH_MODEL_KEY (never printed). More
-                                       than ${ANNOUNCE_MODEL_CALLS_OVER} model calls are announced first and need --yes (or a "y" at
-                                       a terminal). --json: {"requests":[{"name","passed","runs",
-                                       "failures","model","passRate"}],"passRate"}; exit 0 all runs passed, 1 a
-                                       run failed`;
-
 export const MODEL_KEY_ENV = 'MCP_WORKBENCH_MODEL_KEY';
 
 interface EvalFlags {

@@ -18,19 +18,6 @@ import { readCliConfig } from './configSource';
 import { createClient, resolveTarget } from './connect';
 import { printable } from './printable';
 
-export const GATEWAY_USAGE = `  gateway [--port P] [--json]         serve the server to other MCP clients on http://127.0.0.1:P/mcp (P=0 or
-                                       absent: a free port), in their era (2025 handshake with sessions, or
-                                       2026-07-28), through this run's one connection; --config (any client's
-                                       file) or --from-client without --server serves every server there, one
-                                       endpoint each (ports P, P+1, …).
-                                       Once ready it prints the URL and the header to send (Authorization:
-                                       Bearer <secret>, new each run; with --json one line on stdout:
-                                       {"servers":[{"name","url","headers"}]}); runs until SIGINT or SIGTERM
-    --policy FILE                      per-tool rules for agents, JSON: {"tools":{"<tool>":{"enabled":false}}}
-                                       or {"servers":{"<server>":{"tools":{…}}}}; "policy": "run", "ask" or
-                                       "review" (no one answers here: ask refuses the call, review withholds
-                                       the result); a disabled tool is not listed and its call is refused`;
-
 interface GatewayFlags {
   port?: number;
   policy?: string;

@@ -14,14 +14,6 @@ import { createClient, resolveTarget } from './connect';
 import { writeJsonOutput } from './output';
 import { printable } from './printable';
 
-export const LINT_USAGE = `  lint [--json] [--fail-on warning|error] [--call <tool> [--args <json>]]
-                                       will every client accept the server's tools: the MCP revision's rules,
-                                       OpenAI/Gemini/Anthropic tool schemas, VS Code's and Claude Code's limits,
-                                       the list's estimated tokens (docs/lint-rules.md). --call also calls one
-                                       tool and checks its result. --json prints {"findings":[{"severity","rule",
-                                       "target","path","message","fix"}],"context":{…}}; exit 0 clean, 1 findings at
-                                       or above --fail-on (default error), 2 usage`;
-
 interface LintFlags {
   json: boolean;
   failOn: Exclude<LintSeverity, 'info'>;

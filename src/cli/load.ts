@@ -22,16 +22,6 @@ import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from 
 import { createClient, resolveTarget, type Target } from './connect';
 import { printable } from './printable';
 
-export const LOAD_USAGE = `  load --tool NAME [--args JSON] …     load test: the call mix is --tool/--args pairs (repeatable)
-  load --recording F.mcptest.json      or the tool calls of a recording; sent by --concurrency N
-                                       (closed loop, default 1) or --rate R (calls/s on schedule, open
-                                       loop; at most --max-outstanding M waiting, default 10000) until
-                                       --requests N or --duration S. Prints p50/p90/p99/max latency,
-                                       throughput, errors by kind, a per-second timeline and the client's
-                                       CPU (--json: {"requests","errors","throughputPerS","latencyMs",
-                                       "clientCpuPercent",…}); exit 1 when a call failed; Ctrl+C stops
-                                       at once and prints what was measured`;
-
 /** How many calls an open loop lets wait for their answer before it stops sending (see LoadShape). */
 const DEFAULT_MAX_OUTSTANDING = 10_000;
 

@@ -2,24 +2,24 @@ import { LocalError, McpError, errorMessage } from '../protocol/errors';
 import type { McpClient } from '../protocol/client';
 import { LOGGING_LEVELS, type CompletionReference, type LoggingLevel } from '../protocol/types';
 import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from './args';
-import { logout } from './auth';
-import { runConformance } from './conformance';
 import { APP_USAGE, withApps } from './apps';
-import { createClient, printable, resolveTarget, verboseWriter, type Target } from './connect';
+import type { Target } from './connect';
 import { writeJsonOutput } from './output';
-import { runSession } from './session';
-import { REGISTRY_USAGE, runRegistry } from './registry';
-import { RECORDINGS_USAGE, runRecordingTest, sessionRecorder } from './recordings';
+import { printable } from './printable';
 import { maskText } from '../workbench/secrets';
 import { toJsonText } from '../workbench/display';
 import type { TransportKind } from '../protocol/transports/transport';
 import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCommand, runTasksCommand } from './tasks';
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
-import { GATEWAY_USAGE, gatewayCommand } from './gateway';
-import { LINT_USAGE, lintCommand } from './lint';
-import { LOAD_USAGE, loadCommand } from './load';
-import { DOCTOR_USAGE, doctorCommand } from './doctor';
-import { EVAL_USAGE, evalCommand } from './eval';
+import {
+  DOCTOR_USAGE,
+  EVAL_USAGE,
+  GATEWAY_USAGE,
+  LINT_USAGE,
+  LOAD_USAGE,
+  RECORDINGS_USAGE,
+  REGISTRY_USAGE,
+} from './usage';
 
 const USAGE = `Usage: mcp-workbench <subcommand> [arguments] (--stdio "<command line>" | --url <url> | --config <file> --server <name>
                                                              | --from-client <client> --server <name>)
@@ -238,13 +238,37 @@ export const RUNNERS: Readonly<Record<string, Runner>> = withApps<CommandOutcome
   ...SKILL_RUNNERS,
 });
 
+type OwnCommand = (argv: readonly string[], usage: string) => Promise<number> | undefined;
+
+/**
+ * Subcommands with their own arguments, dispatched before the shared parser, in this order. Each answers only a
+ * command line that names it, so its module (with what it runs: the gateway's server, the lint rules, the load
+ * generator, the doctor) is imported only then: `--help` and the other subcommands evaluate none of them.
+ */
+const OWN_COMMANDS: readonly (readonly [name: string, load: () => Promise<OwnCommand>])[] = [
+  ['gateway', async () => (await import('./gateway.js')).gatewayCommand],
+  ['eval', async () => (await import('./eval.js')).evalCommand],
+  ['lint', async () => (await import('./lint.js')).lintCommand],
+  ['load', async () => (await import('./load.js')).loadCommand],
+  ['doctor', async () => (await import('./doctor.js')).doctorCommand],
+];
+
+/**
+ * Subcommands that start no connection of main's (or their own kind of one), by name: imported when they run.
+ */
+const OTHER_COMMANDS: Readonly<Record<string, (args: ParsedArgs) => Promise<number>>> = {
+  conformance: async (args) => (await import('./conformance.js')).runConformance(args),
+  logout: (args) => runLogout(args),
+  registry: async (args) => (await import('./registry.js')).runRegistry(args),
+  test: async (args) => (await import('./recordings.js')).runRecordingTest(args),
+};
+
 export async function main(argv: readonly string[]): Promise<number> {
-  const gateway = gatewayCommand(argv, USAGE);
-  if (gateway) return gateway;
-  // Subcommands with their own arguments, dispatched before the shared parser.
-  const own =
-    evalCommand(argv, USAGE) ?? lintCommand(argv, USAGE) ?? loadCommand(argv, USAGE) ?? doctorCommand(argv, USAGE);
-  if (own) return own;
+  for (const [name, load] of OWN_COMMANDS) {
+    if (!argv.includes(name)) continue;
+    const own = (await load())(argv, USAGE);
+    if (own) return own;
+  }
   let args: ParsedArgs;
   try {
     args = parseArgs(argv);
@@ -256,10 +280,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     (args.help ? process.stdout : process.stderr).write(`${USAGE}\n`);
     return args.help ? 0 : 2;
   }
-  if (args.subcommand === 'conformance') return runConformance(args);
-  if (args.subcommand === 'logout') return runLogout(args);
-  if (args.subcommand === 'registry') return runRegistry(args);
-  if (args.subcommand === 'test') return runRecordingTest(args);
+  if (Object.hasOwn(OTHER_COMMANDS, args.subcommand)) return OTHER_COMMANDS[args.subcommand](args);
   if (args.record !== undefined && args.subcommand !== 'session') {
     process.stderr.write('--record goes with session: session --record <file.mcptest.json>\n');
     return 2;
@@ -293,6 +314,12 @@ export async function main(argv: readonly string[]): Promise<number> {
       throw new UsageError('session takes no arguments: it reads one command per line from stdin');
     if (Object.hasOwn(OPERANDS_CHECKED_BEFORE_START, args.subcommand))
       OPERANDS_CHECKED_BEFORE_START[args.subcommand](args);
+    // The client, its transports and the config readers load once a subcommand is known to connect.
+    const [{ createClient, resolveTarget, verboseWriter }, { sessionRecorder }, { runSession }] = await Promise.all([
+      import('./connect.js'),
+      import('./recordings.js'),
+      import('./session.js'),
+    ]);
     target = await resolveTarget(args);
     const recorder = sessionRecorder(args, target);
     interrupt.signal.throwIfAborted(); // interrupted before anything was started
@@ -334,6 +361,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 
 async function runLogout(args: ParsedArgs): Promise<number> {
   try {
+    const { logout } = await import('./auth.js');
     process.stdout.write(`${toJsonText(await logout(args), 2)}\n`);
     return 0;
   } catch (error) {

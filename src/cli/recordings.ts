@@ -30,12 +30,6 @@ import { createClient, printable, resolveTarget, type Target } from './connect';
 import { writeJsonOutput } from './output';
 import type { SessionRunner } from './session';
 
-export const RECORDINGS_USAGE = `  session --record <file.mcptest.json>   a session that also writes each step (request and answer) and the
-                                       server to <file>, secrets masked: a regression test
-  test <file.mcptest.json>             replay a recording: exit 0 when every step answers as recorded, 1 naming
-                                       the first step that differs (expected and actual), 2 on usage errors.
-                                       Without --stdio/--url/--config it starts the server the file names`;
-
 /** Records the lines of one `session --record` run; `write` puts the file down at the end of the session. */
 class SessionRecorder {
   private readonly steps: RecordedStep[] = [];

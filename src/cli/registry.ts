@@ -21,19 +21,6 @@ import { escapeForDisplay } from '../workbench/urlPolicy';
 import { toJsonText } from '../workbench/display';
 import { UsageError, type ParsedArgs } from './args';
 
-/**
- * `mcp-workbench registry search|show|add`: the MCP Registry from the command line. Output is JSON on stdout;
- * warnings (deprecated entries, entries the registry sent that failed validation) go to stderr. Exit 1 names the
- * registry URL and the server; the config file is only written once the whole entry has been built.
- */
-export const REGISTRY_USAGE = `  registry search [text]               every server of the registry matching text (JSON array, every page
-                                       followed); --registry <url> (default $MCP_WORKBENCH_REGISTRY_URL,
-                                       else the official MCP Registry)
-  registry show <name> [--version v]   one server's server.json and the registry's metadata (latest unless --version)
-  registry add <name> --config <mcp.json> [--as <key>] [--version v] [--via npm|pypi|oci|nuget|mcpb|remote]
-                                       write the server into mcp.json (comments kept) and print the entry written;
-                                       secrets and required values become "inputs" asked for at first start`;
-
 export async function runRegistry(
   args: ParsedArgs,
   out: (text: string) => void = (text) => process.stdout.write(text),

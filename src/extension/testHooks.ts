@@ -27,7 +27,7 @@ import type { HistoryTreeProvider } from './features/history/historyTreeProvider
 import type { ServerManager } from './platform/servers/serverManager';
 import type { ServersTreeProvider } from './features/serversView/serversTreeProvider';
 import type { BindingConfirmer } from './features/testing/recordedServer';
-import { saveAsTestHooks, type EarlierAnswersQuestion } from './features/history/saveAsTest';
+import { saveAsTestHooks, type EarlierAnswersQuestion } from './features/history/saveAsTestHooks';
 import type { RecordingTestReport } from './features/testing/recordingTests';
 import type { ChatRoute } from './platform/gateway/chatRoute';
 import type { ServedGateway } from './platform/gateway/gatewayService';
@@ -308,16 +308,18 @@ export class TestBuildHost implements PlatformHost {
   }
 }
 
-export function createTestHooks(
+export async function createTestHooks(
   platform: Platform,
   features: FeatureExports,
   host: TestBuildHost,
-): McpWorkbenchTestApi {
+): Promise<McpWorkbenchTestApi> {
   const context = platform.extension;
   const { inputs, confirmation } = platform;
   const { statusBar, builtInMcpNotice, sessions } = features.servers;
   const { importer } = features.config;
-  const { sampling } = features.sampling;
+  // Loaded at once here: the hooks read the service as it is (a window loads it at the first request).
+  const sampling = await features.sampling.sampling();
+  const tools = await features.tools.ui();
   const { elicitation } = features.elicitation;
   const panel = platform.reviewPanel;
   notificationRecorder.startRecording();
@@ -409,8 +411,8 @@ export function createTestHooks(
     auth: authApi,
     browse: {
       catalog: platform.catalog,
-      forms: features.tools.forms,
-      results: features.tools.results,
+      forms: tools.forms,
+      results: tools.results,
       subscriptions: platform.subscriptions,
       documents: features.resources.documents,
       completionPick: shownCompletionPick,

@@ -1,6 +1,6 @@
 import { findNodeAtLocation, parse as parseJsonc, parseTree, type ParseError } from 'jsonc-parser';
 import { formatJsonSyntaxProblem, jsonSyntaxProblem, positionAt, type JsonSyntaxProblem } from './jsonSyntax';
-import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../../protocol/eras/select';
+import { ERA_NAMES, eraPreferenceFromName, type EraPreference } from '../../protocol/eras/names';
 import { parseDev, type DevOptions } from './devMode';
 import { isObject } from '../../protocol/guards';
 

@@ -339,3 +339,10 @@ function wireError(context: AgentServerContext, error: unknown): ProtocolError {
     context.mask(errorMessage(error)),
   );
 }
+
+/** A 2026-07-28 agent is told apart by the clientInfo of its envelope (it has no session). */
+export function modernAgentKey(ctx: AgentRequestContext): string {
+  const envelope = ctx.mcpReq.envelope as Record<string, { name?: unknown; version?: unknown } | undefined> | undefined;
+  const info = envelope?.[CLIENT_INFO_META_KEY];
+  return `modern:${String(info?.name ?? '')}@${String(info?.version ?? '')}`;
+}

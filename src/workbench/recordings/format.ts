@@ -1,5 +1,5 @@
-import type { EraPreference } from '../../protocol/eras/select';
-import { ERA_PREFERENCES } from '../../protocol/eras/select';
+import type { EraPreference } from '../../protocol/eras/names';
+import { ERA_PREFERENCES } from '../../protocol/eras/names';
 import { toJsonText } from '../display';
 import { compileRules, RuleError, type CompiledRule, type RuleSpec } from './rules';
 import { STEP_METHODS, type StepMethod } from './stepMethods';

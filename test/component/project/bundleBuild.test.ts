@@ -30,6 +30,21 @@ test('a build removes the files an earlier build left in its folder (chunk names
       [],
     );
     assert.ok(files.includes('extension.mjs.map'), 'the source maps this build made are kept');
+    // The `require` banner stays only on the files that name `require` (the bundled CommonJS packages' chunks); the
+    // others get its two lines as empty lines (the source maps still match), and the CLI still runs.
+    const code = files.filter((name) => name.endsWith('.mjs'));
+    const banner = "import { createRequire as __mcpCreateRequire } from 'node:module';\n";
+    // (after the hashbang of cli.mjs)
+    const text = (name: string) => readFileSync(path.join(out, name), 'utf8').replace(/^#!.*\n/, '');
+    const withBanner = code.filter((name) => text(name).startsWith(banner));
+    const without = code.filter((name) => text(name).startsWith('\n\n'));
+    assert.equal(withBanner.length + without.length, code.length, code.join(', '));
+    assert.ok(without.length > 0 && withBanner.length > 0, `with: ${withBanner.join(', ')}`);
+    for (const name of without) assert.doesNotMatch(text(name), /\brequire\b/, `${name} names require`);
+    assert.match(
+      execFileSync(process.execPath, [path.join(out, 'cli.mjs'), '--help'], { encoding: 'utf8' }),
+      /Usage: mcp-workbench/,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

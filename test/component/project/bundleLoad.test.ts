@@ -32,6 +32,33 @@ const LATER = [
   'src/workbench/doctor/',
   'src/extension/platform/servers/serverLauncher.ts',
   'src/extension/features/registry/registryCommands.ts',
+  // Issue 36: what a window needs only at a server's first start, a first form, call, app, sampling request or run.
+  'src/protocol/eras/select.ts',
+  'src/protocol/eras/modern/',
+  'src/protocol/validation/schemaValidation.ts',
+  'src/protocol/validation/jsonSchema/',
+  'src/workbench/lint/lintServer.ts',
+  'src/workbench/sampling/coordinator.ts',
+  'src/workbench/sampling/openaiProvider.ts',
+  'src/workbench/apps/appSession.ts',
+  'src/workbench/recordings/replay.ts',
+  'src/workbench/recordings/rerecord.ts',
+  'src/extension/features/sampling/samplingService.ts',
+  'src/extension/features/apps/appPanel.ts',
+  'src/extension/features/testing/recordedServer.ts',
+  'src/extension/features/protocolView/protocolPanel.ts',
+  'src/extension/features/protocolView/compareDocuments.ts',
+  'src/extension/features/tools/toolUi.ts',
+  'src/extension/features/tools/toolFormPanel.ts',
+  'src/extension/features/tools/toolResultView.ts',
+  'src/workbench/forms/formModel.ts',
+  'src/extension/platform/webviews/fieldMessages.ts',
+  'src/extension/features/config/addServer.ts',
+  'src/extension/features/config/copyServer.ts',
+  'src/extension/features/resources/resourceCommands.ts',
+  'src/extension/features/skills/skillCommands.ts',
+  'src/extension/features/history/historyCommands.ts',
+  'src/extension/features/history/saveAsTest.ts',
 ];
 /** Packages, by their folder in node_modules (wherever that is: node_modules may be a link to another checkout). */
 const LATER_PACKAGES = ['vscode-jsonrpc', 'oauth4webapi', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];
@@ -120,4 +147,36 @@ test('what loads later is in the build, reached through an import() (the list ab
     cli.some((input) => input.startsWith('src/workbench/load/')) &&
       cli.some((input) => input.startsWith('src/workbench/doctor/')),
   );
+});
+
+/** Never in cli.mjs's static closure: what `--help` must not evaluate, imported when its subcommand runs (issue 36). */
+const CLI_LATER = [
+  'src/protocol/client.ts',
+  'src/cli/connect.ts',
+  'src/cli/session.ts',
+  'src/cli/conformance.ts',
+  'src/cli/auth.ts',
+  'src/cli/registry.ts',
+  'src/cli/recordings.ts',
+  'src/cli/gateway.ts',
+  'src/cli/lint.ts',
+  'src/cli/load.ts',
+  'src/cli/doctor.ts',
+  'src/workbench/config/dialects/',
+  'src/workbench/registry/',
+];
+
+test("loading cli.mjs (its --help) evaluates none of the subcommands' code or the client", () => {
+  const atLoad = inputsOf(closure(entryOutput('cli'), ['import-statement']));
+  assert.ok(atLoad.includes('src/cli/main.ts'), `the closure is read: ${atLoad.length} modules`);
+  assert.deepEqual(
+    atLoad.filter((input) => CLI_LATER.some((prefix) => input.startsWith(prefix))),
+    [],
+  );
+  const reachable = inputsOf(closure(entryOutput('cli'), ['import-statement', 'dynamic-import']));
+  for (const prefix of CLI_LATER)
+    assert.ok(
+      reachable.some((input) => input.startsWith(prefix)),
+      `${prefix} is not in the CLI's build`,
+    );
 });

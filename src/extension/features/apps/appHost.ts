@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { mcpApps, toolUi } from '../../../protocol/extensions/apps';
 import type { CallToolResult, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
-import { AppPanel } from './appPanel';
+import type { AppPanel } from './appPanel';
 import { appsEnabled } from '../../platform/apps/appsSetting';
 import type { AppCall, AppsService } from '../../platform/services';
 import { showError } from '../../platform/ui/coreErrors';
@@ -47,8 +47,9 @@ export class AppHost implements AppsService, vscode.Disposable {
       void editorCopy.then((panel) => panel?.panel.reveal(panel.panel.viewColumn, false));
     };
     const open = (mode: 'inline' | 'fullscreen'): Promise<AppPanel | undefined> =>
-      api.readUiResource(uri).then(
-        (resource) => {
+      // The panel's code (with the app session and its bridge) loads with the first app drawn, not with the extension.
+      Promise.all([api.readUiResource(uri), import('./appPanel.js')]).then(
+        ([resource, { AppPanel }]) => {
           const panel: AppPanel = new AppPanel({
             extensionUri: this.context.extensionUri,
             serverName: controller.name,

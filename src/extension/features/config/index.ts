@@ -1,10 +1,8 @@
 import { defineFeature } from '../../platform/feature';
-import { addServerCommand } from './addServer';
 import { reportConfigProblems } from './configProblems';
 import { forgetInputs } from './forgetInputs';
 import { ServerImporter } from './importServers';
 import { openWorkspaceConfig } from './openConfig';
-import { copyServerTo } from './copyServer';
 import { offerFoundSources, openServerSource, vscodeUserFileOf } from './sourceFiles';
 
 /** Add, import and open server configurations; forget stored inputs; report what does not parse. */
@@ -18,12 +16,14 @@ export const configFeature = defineFeature({
     return {
       commands: {
         'mcpWorkbench.refresh': () => platform.loader.reload(),
-        'mcpWorkbench.addServer': (argument) => addServerCommand(argument),
+        // Add Server and Copy Server to… load their code when first run, not with the extension.
+        'mcpWorkbench.addServer': async (argument) => (await import('./addServer.js')).addServerCommand(argument),
         'mcpWorkbench.importServers': (argument) => importer.run(argument),
         'mcpWorkbench.forgetInputs': () => forgetInputs(platform.inputs),
         'mcpWorkbench.openWorkspaceConfig': () => openWorkspaceConfig(),
         'mcpWorkbench.openServerSource': (argument) => openServerSource(platform.manager, argument),
-        'mcpWorkbench.copyServerTo': (argument) => copyServerTo(platform.manager, platform.loader, argument),
+        'mcpWorkbench.copyServerTo': async (argument) =>
+          (await import('./copyServer.js')).copyServerTo(platform.manager, platform.loader, argument),
       },
       exports: { importer },
     };

@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
-import { buildFormModel, defaultValues } from '../../../workbench/forms/formModel';
 import type { ElicitationHandler, ElicitationMode, RequestContext } from '../../../protocol/host';
 import type { ElicitRequest, ElicitResult, JsonObject } from '../../../protocol/types';
 import type { ElicitationExchange } from '../../../workbench/history/elicitationExchange';
 import { ReviewQueue } from '../../../workbench/sampling/reviewQueue';
-import { schemaValidator } from '../../platform/shared/schemaValidator';
-import { formFieldMessages } from '../../platform/webviews/fieldMessages';
+import { loadSchemaValidator, schemaValidator } from '../../platform/shared/schemaValidator';
 import { openExternalUrl } from '../../platform/ui/openExternalUrl';
 import type { SamplingRequestContext } from '../../../workbench/sampling/coordinator';
 import { checkExternalUrl, escapeForDisplay } from '../../../workbench/urlPolicy';
@@ -177,7 +175,15 @@ export class ElicitationUi implements ElicitationHandler, vscode.Disposable {
     return choice === decline ? 'decline' : 'cancel';
   }
 
-  private form(request: ElicitRequest, serverName: string, signal: AbortSignal): Promise<ElicitResult> {
+  private async form(request: ElicitRequest, serverName: string, signal: AbortSignal): Promise<ElicitResult> {
+    // The form's code and the validator (its answer is checked synchronously when submitted) load with the first
+    // form a server asks for, not with the extension.
+    const [, { buildFormModel, defaultValues }, { formFieldMessages }] = await Promise.all([
+      loadSchemaValidator(),
+      import('../../../workbench/forms/formModel.js'),
+      import('../../platform/webviews/fieldMessages.js'),
+    ]);
+    if (signal.aborted) throw new Error('cancelled');
     const schema = (request.requestedSchema ?? { type: 'object', properties: {} }) as JsonObject;
     const form = buildFormModel(schema);
     // Input a task needs names the task it is for in the title (2025-11-25 related-task tag; 2026-07-28 input

@@ -1,16 +1,9 @@
 import * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../../protocol/client';
 import { defineFeature } from '../../platform/feature';
-import {
-  clearHistory,
-  cliProgram,
-  copyHistoryCliCommand,
-  openHistoryEntry,
-  rerunHistoryEntry,
-  type HistoryContext,
-} from './historyCommands';
+import type { HistoryContext } from './historyCommands';
 import { HISTORY_VIEW_ID, HistoryTreeProvider, type HistoryNode } from './historyTreeProvider';
-import { saveHistoryAsTest, ServerStarts } from './saveAsTest';
+import { ServerStarts } from './serverStarts';
 
 /** The History view: every exchange of the session, opened again, re-run, copied as a CLI command, saved as a test. */
 export const historyFeature = defineFeature({
@@ -25,7 +18,7 @@ export const historyFeature = defineFeature({
     // Watched from activation, so Save as Test knows which answers came before a server's latest start.
     const starts = new ServerStarts(manager);
     own(historyTree, historyView, starts);
-    const context: HistoryContext = {
+    const context: Omit<HistoryContext, 'cliProgram'> = {
       history,
       manager,
       showToolResult: (controller, entry, outcome) =>
@@ -38,18 +31,38 @@ export const historyFeature = defineFeature({
         }),
       openToolForm: (controller, tool, values) => services.get('toolResults')?.openForm(controller, tool, values),
       documents: platform.documents,
-      cliProgram: cliProgram(extension.extensionUri),
       reopenApp: (controller, toolName, args, outcome) =>
         services.get('apps')?.reopen(controller, toolName, args, outcome),
     };
+    // The entries' commands load their code when one first runs, not with the extension.
+    let loading: Promise<[typeof import('./historyCommands'), HistoryContext]> | undefined;
+    const commands = () =>
+      (loading ??= import('./historyCommands.js').then((module) => [
+        module,
+        { ...context, cliProgram: module.cliProgram(extension.extensionUri) },
+      ]));
     return {
       commands: {
-        'mcpWorkbench.openHistoryEntry': (node) => openHistoryEntry(context, node),
-        'mcpWorkbench.rerunHistoryEntry': (node) => rerunHistoryEntry(context, node),
-        'mcpWorkbench.copyHistoryCliCommand': (node) => copyHistoryCliCommand(context, node),
-        'mcpWorkbench.clearHistory': (node) => clearHistory(context, node),
+        'mcpWorkbench.openHistoryEntry': async (node) => {
+          const [module, full] = await commands();
+          return module.openHistoryEntry(full, node);
+        },
+        'mcpWorkbench.rerunHistoryEntry': async (node) => {
+          const [module, full] = await commands();
+          return module.rerunHistoryEntry(full, node);
+        },
+        'mcpWorkbench.copyHistoryCliCommand': async (node) => {
+          const [module, full] = await commands();
+          return module.copyHistoryCliCommand(full, node);
+        },
+        'mcpWorkbench.clearHistory': async (node) => {
+          const [module, full] = await commands();
+          return module.clearHistory(full, node);
+        },
         // The second argument gives entry ids and the file (a script, a test) instead of asking.
         'mcpWorkbench.saveHistoryAsTest': async (argument, preset) => {
+          // Its code (with the recordings' writer) loads when first run, not with the extension.
+          const { saveHistoryAsTest } = await import('./saveAsTest.js');
           const saved = await saveHistoryAsTest(
             history,
             manager,

@@ -15,46 +15,10 @@ import { cliTarget } from './historyCommands';
 import type { HistoryNode } from './historyTreeProvider';
 import { operationTitle, outcomeLabel } from './historyTreeProvider';
 import type { ServerManager } from '../../platform/servers/serverManager';
-import type { ServerSession } from '../../../protocol/client';
+import type { ServerStarts } from './serverStarts';
+import { saveAsTestHooks } from './saveAsTestHooks';
 
-/**
- * When each server last started in this window (a new session), so Save as Test can tell answers of the process
- * running now from those of one before it: dev mode restarts a server on every save, and History keeps the answers
- * of every build side by side.
- */
-export class ServerStarts implements vscode.Disposable {
-  private readonly latest = new Map<string, { session: ServerSession; at: number }>();
-  private readonly subscription: vscode.Disposable;
-
-  constructor(manager: ServerManager) {
-    this.subscription = manager.onDidChangeServerState((controller) => {
-      const state = controller.state;
-      // A new tool list fires a state change too: only a new session is a start.
-      if (state.kind === 'running' && this.latest.get(controller.id)?.session !== state.session)
-        this.latest.set(controller.id, { session: state.session, at: Date.now() });
-    });
-  }
-
-  latestStart(serverId: string): number | undefined {
-    return this.latest.get(serverId)?.at;
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-  }
-}
-
-/** What Save as Test asks when some chosen steps were answered before the server last started; a test hook sees this. */
-export interface EarlierAnswersQuestion {
-  serverName: string;
-  message: string;
-  detail: string;
-  /** The buttons, in order; the answer is one of them or undefined (Cancel). */
-  buttons: readonly string[];
-}
-
-/** Test hook: answers the question instead of the modal (the label of the button, or undefined for Cancel). */
-export const saveAsTestHooks: { answerEarlierAnswers?: (question: EarlierAnswersQuestion) => string | undefined } = {};
+export type { EarlierAnswersQuestion } from './saveAsTestHooks';
 
 /**
  * History → Save as Test…: the chosen entries of one server become a `*.mcptest.json` recording, the same file

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { targetOf, type LintFinding } from '../../../workbench/lint/findings';
-import { lintServer, type LintReport } from '../../../workbench/lint/lintServer';
+import type { LintReport, lintServer } from '../../../workbench/lint/lintServer';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
@@ -34,6 +34,13 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
   private readonly resultsEmitter = new vscode.EventEmitter<void>();
   private readonly subscriptions: vscode.Disposable[];
   private scheduled: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The rules (with the JSON Schema validator they use), imported when a server first runs, not with the extension: a
+   * run that finds a server to lint before they are here waits for them and runs again.
+   */
+  private rules: typeof lintServer | undefined;
+  private rulesLoading: Promise<void> | undefined;
+  private disposed = false;
 
   /** A server's findings changed (the Servers view redraws its tool rows). */
   readonly onDidChange = this.changeEmitter.event;
@@ -78,6 +85,16 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
     this.scheduled = undefined;
     const enabled = vscode.workspace.getConfiguration().get<boolean>(LINT_ENABLED_SETTING, true);
     const running = enabled ? this.manager.servers.filter((controller) => controller.state.kind === 'running') : [];
+    const lint = this.rules;
+    if (!lint && running.length > 0) {
+      this.rulesLoading ??= import('../../../workbench/lint/lintServer.js').then(
+        (module) => {
+          this.rules = module.lintServer;
+          if (!this.disposed) this.run();
+        },
+        () => (this.rulesLoading = undefined),
+      );
+    }
     let changed = false;
     for (const controller of [...this.results.keys()]) {
       if (running.includes(controller)) continue;
@@ -86,6 +103,7 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
       changed = true;
     }
     for (const controller of running) {
+      if (!lint) break;
       const state = controller.state;
       if (state.kind !== 'running') continue;
       const offerings = this.catalog.offerings(controller);
@@ -94,7 +112,7 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
       const inputs = [state.tools, offerings?.templates, offerings?.prompts, ...others, ...otherTools];
       const before = this.results.get(controller);
       if (before && sameInputs(before.inputs, inputs)) continue;
-      const report = lintServer({
+      const report = lint({
         serverName: controller.name,
         protocolVersion: state.session.protocolVersion,
         tools: state.tools,
@@ -127,6 +145,7 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
   }
 
   dispose(): void {
+    this.disposed = true;
     if (this.scheduled !== undefined) clearTimeout(this.scheduled);
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changeEmitter.dispose();

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
-import { CompareDocuments } from './compareDocuments';
-import { ProtocolPanel } from './protocolPanel';
+import type { CompareDocuments } from './compareDocuments';
+import type { ProtocolPanel } from './protocolPanel';
 import { WireTaps } from './wireTaps';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
 
@@ -23,7 +23,12 @@ export class ProtocolViews implements vscode.Disposable {
   readonly wire = (serverId: string, knownSecrets: () => readonly string[]) => this.taps.tapFor(serverId, knownSecrets);
 
   /** Opens (or reveals) the panel of a server. */
-  show(controller: ServerController): ProtocolPanel {
+  async show(controller: ServerController): Promise<ProtocolPanel> {
+    // The panel's code is imported when a panel first opens, not with the extension (the taps are what runs before).
+    const [{ CompareDocuments }, { ProtocolPanel }] = await Promise.all([
+      import('./compareDocuments.js'),
+      import('./protocolPanel.js'),
+    ]);
     const existing = this.panels.get(controller.id);
     if (existing) {
       existing.reveal();
@@ -64,6 +69,6 @@ export async function showProtocol(manager: ServerManager, views: ProtocolViews,
     placeHolder: vscode.l10n.t('Select the MCP server whose protocol to show'),
   });
   if (!controller) return false;
-  views.show(controller);
+  await views.show(controller);
   return true;
 }

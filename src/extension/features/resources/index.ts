@@ -1,6 +1,6 @@
 import { defineFeature } from '../../platform/feature';
 import { readResourceWithFeedback } from './readResource';
-import { readResource, readResourceTemplate, toggleSubscription, type ResourcesContext } from './resourceCommands';
+import type { ResourcesContext } from './resourceCommands';
 import { ResourceDocuments } from './resourceDocuments';
 
 /** Read Resource (and from a template), resource documents kept current, subscriptions. */
@@ -20,12 +20,17 @@ export const resourcesFeature = defineFeature({
       documents,
       subscriptions: platform.subscriptions,
     };
+    // The commands' code (with the URI template expansion) loads when one first runs, not with the extension.
+    const commands = () => import('./resourceCommands.js');
     return {
       commands: {
-        'mcpWorkbench.readResource': (argument) => readResource(context, argument),
-        'mcpWorkbench.readResourceTemplate': (argument) => readResourceTemplate(context, argument),
-        'mcpWorkbench.subscribeResource': (argument) => toggleSubscription(context, argument, true),
-        'mcpWorkbench.unsubscribeResource': (argument) => toggleSubscription(context, argument, false),
+        'mcpWorkbench.readResource': async (argument) => (await commands()).readResource(context, argument),
+        'mcpWorkbench.readResourceTemplate': async (argument) =>
+          (await commands()).readResourceTemplate(context, argument),
+        'mcpWorkbench.subscribeResource': async (argument) =>
+          (await commands()).toggleSubscription(context, argument, true),
+        'mcpWorkbench.unsubscribeResource': async (argument) =>
+          (await commands()).toggleSubscription(context, argument, false),
       },
       exports: { documents },
     };

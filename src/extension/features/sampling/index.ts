@@ -1,24 +1,41 @@
 import { defineFeature } from '../../platform/feature';
-import { SamplingService } from './samplingService';
+import type { SamplingService } from './samplingService';
 
-/** A server's sampling requests, reviewed by the person and sent to the model they chose. */
+/**
+ * A server's sampling requests, reviewed by the person and sent to the model they chose. The service (providers,
+ * policies, the review, the records) is imported at a server's first sampling request or the first of these commands,
+ * not with the extension (test/component/project/bundleLoad.test.ts).
+ */
 export const samplingFeature = defineFeature({
   name: 'sampling',
   activate({ platform, own, extension }) {
-    const sampling = new SamplingService(
-      extension.secrets,
-      extension.globalState,
-      platform.reviewPanel,
-      () => platform.manager,
-    );
-    platform.lend({ sampling: sampling.sampling });
-    own(sampling, sampling.records.onDidRecord(platform.historyRecorder.recordSampling));
+    let service: Promise<SamplingService> | undefined;
+    const sampling = (): Promise<SamplingService> =>
+      (service ??= import('./samplingService.js').then(({ SamplingService }) => {
+        const loaded = new SamplingService(
+          extension.secrets,
+          extension.globalState,
+          platform.reviewPanel,
+          () => platform.manager,
+        );
+        own(loaded, loaded.records.onDidRecord(platform.historyRecorder.recordSampling));
+        return loaded;
+      }));
+    // Sampling is declared as the coordinator declares it (with tools); the request waits for the service to load.
+    platform.lend({
+      sampling: {
+        supportsTools: true,
+        createMessage: async (request, context) => (await sampling()).sampling.createMessage(request, context),
+      },
+    });
     return {
       commands: {
-        'mcpWorkbench.setModelApiKey': () => sampling.setApiKeyCommand(),
-        'mcpWorkbench.setSamplingPolicy': (argument) => sampling.setPolicyCommand(argument),
-        'mcpWorkbench.showSamplingHistory': (argument) => sampling.showRecordsCommand(argument, platform.documents),
+        'mcpWorkbench.setModelApiKey': async () => (await sampling()).setApiKeyCommand(),
+        'mcpWorkbench.setSamplingPolicy': async (argument) => (await sampling()).setPolicyCommand(argument),
+        'mcpWorkbench.showSamplingHistory': async (argument) =>
+          (await sampling()).showRecordsCommand(argument, platform.documents),
       },
+      // The test build's hooks load it at once (testHooks.ts).
       exports: { sampling },
     };
   },

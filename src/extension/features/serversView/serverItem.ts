@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { eraLabel } from '../../../protocol/eras/select';
+import { eraLabel } from '../../../protocol/eras/names';
 import { describeTarget, transportLabel } from '../../platform/config/serverEntry';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import type { ServerController } from '../../platform/servers/serverController';

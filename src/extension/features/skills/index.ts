@@ -1,5 +1,5 @@
 import { defineFeature } from '../../platform/feature';
-import { installSkillCommand, openSkill, openSkillFile, refreshSkills, type SkillsContext } from './skillCommands';
+import type { SkillsContext } from './skillCommands';
 import { SkillDocuments } from './skillDocuments';
 import { SkillsSection } from './skillsSection';
 
@@ -12,12 +12,14 @@ export const skillsFeature = defineFeature({
     own(section, documents);
     services.offer('skillsSection', section);
     const context: SkillsContext = { section, documents };
+    // The commands' code (with the install plan) loads when one first runs, not with the extension.
+    const commands = () => import('./skillCommands.js');
     return {
       commands: {
-        'mcpWorkbench.openSkill': (argument) => openSkill(context, argument),
-        'mcpWorkbench.openSkillFile': (argument) => openSkillFile(context, argument),
-        'mcpWorkbench.installSkill': (argument) => installSkillCommand(context, argument),
-        'mcpWorkbench.refreshSkills': (argument) => refreshSkills(context, argument),
+        'mcpWorkbench.openSkill': async (argument) => (await commands()).openSkill(context, argument),
+        'mcpWorkbench.openSkillFile': async (argument) => (await commands()).openSkillFile(context, argument),
+        'mcpWorkbench.installSkill': async (argument) => (await commands()).installSkillCommand(context, argument),
+        'mcpWorkbench.refreshSkills': async (argument) => (await commands()).refreshSkills(context, argument),
       },
       exports: undefined,
     };

@@ -3,12 +3,11 @@ import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { toJsonText } from '../../../workbench/display';
 import { MCPTEST_SUFFIX, parseRecording, stepLabel, type LoadedRecording } from '../../../workbench/recordings/format';
-import { rerecordStep } from '../../../workbench/recordings/rerecord';
-import { describeFailure, replayRecording, type StepReport } from '../../../workbench/recordings/replay';
+import type { StepReport } from '../../../workbench/recordings/replay';
 import type { StepAnswer } from '../../../workbench/recordings/stepMethods';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import type { LaunchConfirmation } from '../../platform/servers/launchConfirmation';
-import { askBindingModal, openRecordedServer, RecordingNotRunError, type BindingConfirmer } from './recordedServer';
+import type { BindingConfirmer } from './recordedServer';
 
 const RECORDINGS_CONTROLLER_ID = 'mcpWorkbench.recordings';
 
@@ -169,6 +168,9 @@ export class RecordingTests implements vscode.Disposable {
     }
     const judged = children.filter((child) => steps === 'all' || steps.has(splitId(child.id)[1] ?? -1));
     for (const child of judged) run.started(child);
+    // The replay (with the server it opens) is imported at the first run, not with the extension.
+    const [{ askBindingModal, openRecordedServer, RecordingNotRunError }, { describeFailure, replayRecording }] =
+      await Promise.all([import('./recordedServer.js'), import('../../../workbench/recordings/replay.js')]);
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
@@ -191,7 +193,7 @@ export class RecordingTests implements vscode.Disposable {
           secrets: session.secrets,
           signal: abort.signal,
           ...(steps === 'all' ? {} : { only: steps }),
-          onStep: (step) => this.judge(run, loaded, children[step.index], step),
+          onStep: (step) => this.judge(run, loaded, children[step.index], step, describeFailure),
         });
         if (steps === 'all') {
           if (report.firstFailure === undefined) this.verdict(run, item, 'passed');
@@ -227,6 +229,7 @@ export class RecordingTests implements vscode.Disposable {
     loaded: LoadedRecording,
     child: vscode.TestItem | undefined,
     step: StepReport,
+    describeFailure: (step: StepReport) => string,
   ): void {
     if (!child) return;
     this.lastAnswers.set(child.id, step.actual);
@@ -297,6 +300,7 @@ export class RecordingTests implements vscode.Disposable {
       return false;
     }
     const uri = vscode.Uri.parse(file);
+    const { rerecordStep } = await import('../../../workbench/recordings/rerecord.js');
     let text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
     for (const { stepIndex, answer } of answers) text = rerecordStep(text, stepIndex, answer);
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));

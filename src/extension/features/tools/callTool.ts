@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../../protocol/client';
 import { errorMessage, isLocalError } from '../../../protocol/errors';
 import type { JsonObject, Tool } from '../../../protocol/types';
-import { schemaValidator } from '../../platform/shared/schemaValidator';
+import { loadSchemaValidator, schemaValidator } from '../../platform/shared/schemaValidator';
 import type { HistoryOutcome, HistoryRecording } from '../../../workbench/history/historyLog';
 import type { ServerController } from '../../platform/servers/serverController';
 import { sayError, showError } from '../../platform/ui/coreErrors';
@@ -97,6 +97,8 @@ async function askArguments(controller: ServerController, tool: Tool): Promise<J
     invalid: (errors) => vscode.l10n.t('Does not match the input schema: {0}', errors),
     unchecked: (reason) => vscode.l10n.t('The input schema could not be checked: {0}', reason),
   };
+  // validateInput checks each keystroke synchronously: the validator is loaded before the box opens.
+  await loadSchemaValidator();
   const text = await vscode.window.showInputBox({
     title: vscode.l10n.t('Arguments for {0} ({1})', tool.name, controller.name),
     prompt: vscode.l10n.t("A JSON object, checked against the tool's input schema. Press Enter to call the tool."),

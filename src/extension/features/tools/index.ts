@@ -1,39 +1,32 @@
 import { defineFeature } from '../../platform/feature';
-import { callTool, callToolJson, type ToolCallUi } from './callTool';
-import { ToolForms } from './toolFormPanel';
-import { ToolResultView } from './toolResultView';
+import type { ToolUi } from './toolUi';
 
-/** Call Tool: the form generated from a tool's input schema, the call with progress and cancel, its result tab. */
+/**
+ * Call Tool: the form generated from a tool's input schema, the call with progress and cancel, its result tab. Their
+ * code is imported when a form, a result or a call is first asked for, not with the extension (esbuild.js).
+ */
 export const toolsFeature = defineFeature({
   name: 'tools',
-  activate({ platform, services, own, extension }) {
-    const apps = () => services.get('apps');
-    const results = new ToolResultView(
-      extension.extensionUri,
-      platform.documents,
-      async (controller, uri) => {
-        await services.get('resources')?.open(controller, uri);
-      },
-      (line) => platform.ownLog.info(line),
-    );
-    const forms = new ToolForms(extension.extensionUri, results, platform.historyRecorder, apps);
-    own(forms, results);
+  activate(context) {
+    const { services, own } = context;
+    let loading: Promise<ToolUi> | undefined;
+    const ui = (): Promise<ToolUi> =>
+      (loading ??= import('./toolUi.js').then(({ ToolUi }) => {
+        const made = new ToolUi(context);
+        own(made);
+        return made;
+      }));
     services.offer('toolResults', {
-      show: (controller, record) => void results.show(controller, record),
-      openForm: (controller, tool, values) => void forms.show(controller, tool, values),
+      show: (controller, record) => void ui().then(({ results }) => results.show(controller, record)),
+      openForm: (controller, tool, values) => void ui().then(({ forms }) => forms.show(controller, tool, values)),
     });
-    const ui: ToolCallUi = {
-      openForm: (controller, tool) => forms.show(controller, tool),
-      prepareCall: (controller, toolName) => results.prepareCall(controller, toolName),
-      history: platform.historyRecorder,
-      apps,
-    };
     return {
       commands: {
-        'mcpWorkbench.callTool': (argument) => callTool(platform.manager, ui, argument),
-        'mcpWorkbench.callToolJson': (argument) => callToolJson(platform.manager, ui, argument),
+        'mcpWorkbench.callTool': async (argument) => (await ui()).callTool(argument),
+        'mcpWorkbench.callToolJson': async (argument) => (await ui()).callToolJson(argument),
       },
-      exports: { forms, results },
+      // The test build's hooks load it at once (testHooks.ts).
+      exports: { ui },
     };
   },
 });

@@ -2,7 +2,7 @@ import type { HistoryRecording } from '../../../workbench/history/historyLog';
 import * as vscode from 'vscode';
 import { buildFormModel, defaultValues, type FormField } from '../../../workbench/forms/formModel';
 import type { JsonObject, Tool } from '../../../protocol/types';
-import { schemaValidator } from '../../platform/shared/schemaValidator';
+import { loadSchemaValidator, schemaValidator } from '../../platform/shared/schemaValidator';
 import { callToolWithProgress, type CallAttempt } from './callTool';
 import type { AppsService } from '../../platform/services';
 import { runOptionalAsTask, type ServerController } from '../../platform/servers/serverController';
@@ -149,6 +149,7 @@ export class ToolForms implements vscode.Disposable {
       return post([{ path: '', message: vscode.l10n.t('Arguments must be a JSON object.') }]);
     }
     let unchecked: string | undefined;
+    await loadSchemaValidator();
     const errors = formFieldMessages(model, args, () => {
       const verdict = schemaValidator().validate(tool.inputSchema, args);
       if (verdict.kind === 'unchecked') unchecked = verdict.reason;

@@ -1,4 +1,4 @@
-import { ERA_NAMES, eraPreferenceFromName } from '../../../protocol/eras/select';
+import { ERA_NAMES, eraPreferenceFromName } from '../../../protocol/eras/names';
 import type { ServerDefinition } from '../../../workbench/config/mcpConfig';
 import { isObject } from '../../../protocol/guards';
 
