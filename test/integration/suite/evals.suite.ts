@@ -178,6 +178,44 @@ export function evalsSuite(vscode: VscodeApi): Suite {
     assertEqual(model?.requests.length, asked, 'requests the model got after a "no"');
   });
 
+  suite.test('stopping the test run stops the eval: no more model calls, and the request is not judged', async () => {
+    const file = writeEval('stopped', {
+      runs: 3,
+      requests: [{ request: 'Say hi', expect: { calls: [{ tool: 'echo' }] } }],
+    });
+    const { id } = await requireApi().testing.addEval(vscode.Uri.file(file));
+    const server = model as OpenAiTestServer;
+    const before = server.requests.length;
+    const respond = server.respond as NonNullable<OpenAiTestServer['respond']>;
+    let stopped = false;
+    // The person presses Stop while the model is answering the first request.
+    server.respond = (body, index) => {
+      if (!stopped) {
+        stopped = true;
+        void vscode.commands.executeCommand('testing.cancelRun');
+      }
+      return respond(body, index);
+    };
+    let reports: EvalTestReport[];
+    try {
+      reports = await runEvalFile(file);
+    } finally {
+      server.respond = respond;
+    }
+    const made = server.requests.length - before;
+    // Unstopped, the 3 runs make 6 model calls (a tool call, then the answer).
+    assert(made >= 1 && made < 6, `model calls made after the stop: ${made}`);
+    const verdicts = reports.flatMap((report) => (report.kind === 'output' ? [] : [[report.item, report.kind]]));
+    assertEqual(
+      JSON.stringify(verdicts),
+      JSON.stringify([
+        [`${id}#request-0`, 'skipped'],
+        [id, 'skipped'],
+      ]),
+      'the verdicts of a stopped eval',
+    );
+  });
+
   suite.after(async () => {
     requireApi().testing.setEvalPrompts(undefined);
     await requireApi().sampling.setApiKey(ENDPOINT, undefined);

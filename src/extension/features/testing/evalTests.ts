@@ -1,17 +1,16 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
-import { toJsonText } from '../../../workbench/display';
+import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { LoadedEval } from '../../../workbench/evals/format';
-import type { Problem } from '../../../workbench/evals/grade';
 import type { EvalModel, EvalReport, RequestReport } from '../../../workbench/evals/runner';
 import type { ModelInfo } from '../../../workbench/sampling/chatModel';
-import { escapeForDisplay, hasUnsafeCharacter } from '../../../workbench/urlPolicy';
+import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { ServerState } from '../../platform/servers/serverState';
 import { startWithFeedback } from '../../platform/servers/startServer';
 import type { ChatModelsService } from '../../platform/services';
+import { diffOf, lineStarts, position, requestLabel, shownLines } from './evalMessages';
 
 /** The eval files' suffix (format.ts has the same; that module loads only when a run starts). */
 const MCPEVAL_SUFFIX = '.mcpeval.json';
@@ -203,6 +202,8 @@ export class EvalTests implements vscode.Disposable {
       const client = controller.client;
       if (!client) throw new Error(vscode.l10n.t('MCP server "{0}" did not start.', controller.name));
       const secrets = [...controller.knownSecrets(), ...((await this.chatModels()?.keys()) ?? [])];
+      // Stopped while the person was choosing: nothing is sent to the model.
+      if (abort.signal.aborted) throw new EvalNotRunError(vscode.l10n.t('{0} was stopped before it ran.', file));
       say(
         vscode.l10n.t(
           'Running {0} on MCP server "{1}" with the model {2}: up to {3} model calls',
@@ -220,11 +221,21 @@ export class EvalTests implements vscode.Disposable {
         onRun: (done, total) => say(vscode.l10n.t('run {0} of {1}', done, total)),
       });
       say(shownLines(runner.formatEvalReport(report, secrets)));
-      this.judge(run, item, judged, report, chosen === 'all');
+      this.judge(
+        run,
+        item,
+        judged,
+        report,
+        subset.requests.map((request) => request.runs),
+        chosen === 'all',
+      );
     } catch (error) {
-      const notRun = error instanceof EvalNotRunError;
+      // A stop that lands while a request is on its way makes it fail: that is a stop too, not an error of the eval.
+      const notRun = error instanceof EvalNotRunError || abort.signal.aborted;
       const message = notRun
-        ? (error as Error).message
+        ? error instanceof EvalNotRunError
+          ? error.message
+          : vscode.l10n.t('{0} was stopped.', vscode.workspace.asRelativePath(uri))
         : vscode.l10n.t('The eval could not run: {0}', shownLines((error as Error).message));
       say(message);
       for (const judgedItem of judgedItems)
@@ -240,14 +251,20 @@ export class EvalTests implements vscode.Disposable {
     item: vscode.TestItem,
     judged: readonly vscode.TestItem[],
     report: EvalReport,
+    plannedRuns: readonly number[],
     wholeFile: boolean,
   ): void {
     let failed = 0;
     for (const [index, child] of judged.entries()) {
       const entry = report.requests[index] as RequestReport | undefined;
-      if (!entry || entry.runs === 0) {
-        // Stopped before this request ran: neither passed nor failed.
-        this.verdict(run, child, 'skipped');
+      if (!entry || entry.runs < plannedRuns[index]) {
+        // Stopped before all of this request's runs: its pass rate over fewer runs is no verdict.
+        this.verdict(
+          run,
+          child,
+          'skipped',
+          new vscode.TestMessage(vscode.l10n.t('Stopped after {0} of {1} runs.', entry?.runs ?? 0, plannedRuns[index])),
+        );
         continue;
       }
       const rate = vscode.l10n.t(
@@ -435,61 +452,6 @@ export class EvalTests implements vscode.Disposable {
   }
 }
 
-/**
- * The two sides of a failed run's diff: the calls expected (those it missed) and the calls the model made (the
- * closest call of each missed tool when there is one, else every call; a forbidden call on the actual side alone).
- */
-export function diffOf(
-  problems: readonly Problem[],
-  calls: readonly { server: string; tool: string; arguments: Record<string, unknown> }[],
-): { expected: string; actual: string } {
-  const expected: unknown[] = [];
-  const actual: unknown[] = [];
-  let closestOnly = true;
-  for (const problem of problems) {
-    switch (problem.kind) {
-      case 'missing-call':
-        expected.push({ tool: problem.expected.tool, arguments: problem.expected.args ?? '(any)' });
-        if (problem.closest) actual.push({ tool: problem.closest.tool, arguments: problem.closest.arguments });
-        else closestOnly = false;
-        break;
-      case 'forbidden-call':
-        actual.push({ tool: problem.actual.tool, arguments: problem.actual.arguments });
-        break;
-      case 'answer':
-      case 'step-cap':
-      case 'unknown-tool':
-        break;
-      default: {
-        const exhaustive: never = problem;
-        throw new Error(`unknown problem ${String(exhaustive)}`);
-      }
-    }
-  }
-  const made = closestOnly ? actual : calls.map((call) => ({ tool: call.tool, arguments: call.arguments }));
-  return { expected: shownLines(toJsonText(expected, 2) ?? ''), actual: shownLines(toJsonText(made, 2) ?? '') };
-}
-
-/**
- * A model's or server's text, several lines of it, as the Test Explorer shows it: a line with a control, bidirectional
- * or zero-width character is escaped (escapeForDisplay), the others are left as they are so JSON stays readable.
- */
-export function shownLines(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => (hasUnsafeCharacter(line) ? escapeForDisplay(line) : line))
-    .join('\n');
-}
-
-/** A request's name as the eval's report gives it: its `name`, else its request text (cut for the tree). */
-function requestLabel(node: Node, index: number): string {
-  const name = findNodeAtLocation(node, ['name'])?.value;
-  const request = findNodeAtLocation(node, ['request'])?.value;
-  const label = typeof name === 'string' ? name : typeof request === 'string' ? request : '';
-  const short = label.length > 80 ? `${label.slice(0, 79)}…` : label;
-  return `${index + 1}. ${short}`;
-}
-
 function messageText(message: vscode.TestMessage): string {
   return typeof message.message === 'string' ? message.message : message.message.value;
 }
@@ -502,21 +464,4 @@ function splitId(id: string): [string, number | undefined] {
 
 function* iterate(collection: vscode.TestItemCollection): Generator<vscode.TestItem> {
   for (const [, item] of collection) yield item;
-}
-
-function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let index = 0; index < text.length; index++) if (text[index] === '\n') starts.push(index + 1);
-  return starts;
-}
-
-function position(starts: readonly number[], offset: number): vscode.Position {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (starts[middle] <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return new vscode.Position(low, offset - starts[low]);
 }
