@@ -29,6 +29,7 @@ import type { ServersTreeProvider } from './features/serversView/serversTreeProv
 import type { BindingConfirmer } from './features/testing/recordedServer';
 import { saveAsTestHooks, type EarlierAnswersQuestion } from './features/history/saveAsTestHooks';
 import type { RecordingTestReport } from './features/testing/recordingTests';
+import type { EvalPrompts, EvalTestReport } from './features/testing/evalTests';
 import type { ChatRoute } from './platform/gateway/chatRoute';
 import type { ServedGateway } from './platform/gateway/gatewayService';
 import type { ServerController } from './platform/servers/serverController';
@@ -126,6 +127,12 @@ export interface TestingTestApi {
    * undefined for Cancel); undefined restores the modal.
    */
   answerEarlierAnswers(answer: ((question: EarlierAnswersQuestion) => string | undefined) | undefined): void;
+  /** Answers an eval run's server and model picks and its model-call confirmation; undefined restores the UI. */
+  setEvalPrompts(prompts: EvalPrompts | undefined): void;
+  /** Shows an eval file in the Test Explorer now; resolves with its item's id and its children's labels. */
+  addEval(uri: vscode.Uri): Promise<{ id: string; children: string[] }>;
+  /** Every verdict and output line the evals' runs report to the Test Explorer, as they come. */
+  onDidReportEval: vscode.Event<EvalTestReport>;
 }
 
 /** What integration tests reach through the extension's API: the open form and the last result shown. */
@@ -423,6 +430,12 @@ export async function createTestHooks(
       add: (uri) => features.testing.recordings.add(uri),
       onDidReport: features.testing.recordings.onDidReport,
       answerEarlierAnswers: (answer) => (saveAsTestHooks.answerEarlierAnswers = answer),
+      setEvalPrompts: (prompts) => (features.testing.evals.prompts = prompts),
+      addEval: async (uri) => {
+        const item = await features.testing.evals.add(uri);
+        return { id: item.id, children: [...item.children].map(([, child]) => child.label) };
+      },
+      onDidReportEval: features.testing.evals.onDidReport,
     },
     gateway: {
       serve: (controller) => platform.gateways.serve(controller),

@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../protocol/client';
 import type { CallToolResult, JsonObject, Tool } from '../../protocol/types';
 import type { LintFinding } from '../../workbench/lint/findings';
+import type { ChatModelProvider } from '../../workbench/sampling/chatModel';
 import type { ServerController } from './servers/serverController';
 
 /**
@@ -26,6 +27,16 @@ interface FeatureServices {
   recordings: RecordingsService;
   /** The lint findings of each tool, for the badge on its row in the Servers view (features/lint). */
   toolLint: ToolLintService;
+  /** The models sampling sends to (features/sampling): evals in the Test Explorer use the same providers. */
+  chatModels: ChatModelsService;
+}
+
+/** The person's models, as sampling's settings configure them. */
+export interface ChatModelsService {
+  /** The OpenAI-compatible endpoints of the settings (keys in SecretStorage), then VS Code's language models. */
+  providers(): Promise<readonly ChatModelProvider[]>;
+  /** Every stored endpoint key, so a report can mask them (a model may echo what it was sent). */
+  keys(): Promise<string[]>;
 }
 
 /** What the lint found on one tool of a running server. */

@@ -9,6 +9,7 @@
 import { basicSuite } from './basic.suite';
 import { browseSuite } from './browse.suite';
 import { configSuite } from './config.suite';
+import { evalsSuite } from './evals.suite';
 import { runSuites, type Suite, type SuiteResult, type VscodeApi } from './framework';
 import { gatewaySuite } from './gateway.suite';
 import { historySuite } from './history.suite';
@@ -36,6 +37,7 @@ const SUITES: Readonly<Record<string, (vscode: VscodeApi) => Suite>> = {
   'modern-http': modernSuite('http'),
   oauth: oauthSuite,
   recordings: recordingsSuite,
+  evals: evalsSuite,
   lint: lintSuite,
   gateway: gatewaySuite,
 };

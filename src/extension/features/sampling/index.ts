@@ -8,7 +8,7 @@ import type { SamplingService } from './samplingService';
  */
 export const samplingFeature = defineFeature({
   name: 'sampling',
-  activate({ platform, own, extension }) {
+  activate({ platform, services, own, extension }) {
     let service: Promise<SamplingService> | undefined;
     const sampling = (): Promise<SamplingService> =>
       (service ??= import('./samplingService.js').then(({ SamplingService }) => {
@@ -27,6 +27,10 @@ export const samplingFeature = defineFeature({
         supportsTools: true,
         createMessage: async (request, context) => (await sampling()).sampling.createMessage(request, context),
       },
+    });
+    services.offer('chatModels', {
+      providers: async () => (await sampling()).providers,
+      keys: async () => (await sampling()).storedKeys(),
     });
     return {
       commands: {

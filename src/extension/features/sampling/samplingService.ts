@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { SamplingHandler } from '../../../protocol/host';
+import type { ChatModelProvider } from '../../../workbench/sampling/chatModel';
 import { SamplingCoordinator, type SamplingRecord } from '../../../workbench/sampling/coordinator';
 import { maskSecrets } from '../../../workbench/secrets';
 import { SamplingPolicies, type SamplingPolicy } from '../../../workbench/sampling/policy';
@@ -31,6 +32,8 @@ export class SamplingService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private policyPickAnswer: ((labels: readonly string[]) => string | undefined) | undefined;
   private modelSetupShown = false;
+  /** The endpoints of the settings, then VS Code's language models: the providers sampling asks, in that order. */
+  readonly providers: readonly ChatModelProvider[];
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -41,11 +44,12 @@ export class SamplingService implements vscode.Disposable {
     const records = this.records;
     const endpoints = new EndpointsProvider(secrets);
     const lm = new LanguageModelApiProvider();
+    this.providers = [endpoints, lm];
     const storage = new GlobalStatePolicyStorage(globalState);
     const policies = new SamplingPolicies(storage);
     const reviewer = new SamplingReviewUi(panel, taskToolLookup(manager));
     const coordinator = new SamplingCoordinator({
-      providers: () => [endpoints, lm],
+      providers: () => [...this.providers],
       allowedModels: (serverName) => allowedModelsFor(serverName, endpoints),
       policies,
       reviewer,
@@ -103,6 +107,12 @@ export class SamplingService implements vscode.Disposable {
   async storeApiKey(endpointName: string, key: string | undefined): Promise<void> {
     if (key === undefined) await this.secrets.delete(secretKey(endpointName));
     else await this.secrets.store(secretKey(endpointName), key);
+  }
+
+  /** Every stored endpoint key (for masking reports). */
+  async storedKeys(): Promise<string[]> {
+    const keys = await Promise.all(readEndpoints().map((endpoint) => this.secrets.get(secretKey(endpoint.name))));
+    return keys.filter((key): key is string => typeof key === 'string' && key !== '');
   }
 
   /** The next policy quick pick is answered by `choose` instead of the person (one-shot; test hooks only). */
