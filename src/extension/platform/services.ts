@@ -2,6 +2,7 @@ import type * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../protocol/client';
 import type { CallToolResult, JsonObject, Tool } from '../../protocol/types';
 import type { LintFinding } from '../../workbench/lint/findings';
+import type { ChatModelProvider } from '../../workbench/sampling/chatModel';
 import type { ServerController } from './servers/serverController';
 
 /**
@@ -26,6 +27,13 @@ interface FeatureServices {
   recordings: RecordingsService;
   /** The lint findings of each tool, for the badge on its row in the Servers view (features/lint). */
   toolLint: ToolLintService;
+  /** The models sampling reaches, for the playground (features/sampling). */
+  chatModels: ChatModelsService;
+}
+
+/** The model providers sampling uses (the configured OpenAI-compatible endpoints, VS Code's language models). */
+export interface ChatModelsService {
+  providers(): readonly ChatModelProvider[];
 }
 
 /** What the lint found on one tool of a running server. */

@@ -4,7 +4,7 @@ import { SamplingService } from './samplingService';
 /** A server's sampling requests, reviewed by the person and sent to the model they chose. */
 export const samplingFeature = defineFeature({
   name: 'sampling',
-  activate({ platform, own, extension }) {
+  activate({ platform, own, extension, services }) {
     const sampling = new SamplingService(
       extension.secrets,
       extension.globalState,
@@ -12,6 +12,7 @@ export const samplingFeature = defineFeature({
       () => platform.manager,
     );
     platform.lend({ sampling: sampling.sampling });
+    services.offer('chatModels', { providers: sampling.providers });
     own(sampling, sampling.records.onDidRecord(platform.historyRecorder.recordSampling));
     return {
       commands: {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { SamplingHandler } from '../../../protocol/host';
+import type { ChatModelProvider } from '../../../workbench/sampling/chatModel';
 import { SamplingCoordinator, type SamplingRecord } from '../../../workbench/sampling/coordinator';
 import { maskSecrets } from '../../../workbench/secrets';
 import { SamplingPolicies, type SamplingPolicy } from '../../../workbench/sampling/policy';
@@ -28,6 +29,8 @@ export class SamplingService implements vscode.Disposable {
   readonly coordinator: SamplingCoordinator;
   readonly records = new SamplingRecords();
   readonly policies: SamplingPolicies;
+  /** The providers a request may go to, in the order they are asked; the playground offers their models too. */
+  readonly providers: () => readonly ChatModelProvider[];
   private readonly disposables: vscode.Disposable[] = [];
   private policyPickAnswer: ((labels: readonly string[]) => string | undefined) | undefined;
   private modelSetupShown = false;
@@ -55,6 +58,7 @@ export class SamplingService implements vscode.Disposable {
       },
     });
     reviewer.attach(coordinator.queue);
+    this.providers = () => [endpoints, lm];
     this.sampling = coordinator;
     this.coordinator = coordinator;
     this.policies = policies;
