@@ -52,6 +52,7 @@ export class PlaygroundPanel {
   private readonly allowedTools = new Set<string>();
   private readonly ids = new Map<LoopToolCall, number>();
   private nextId = 1;
+  private disposed = false;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
   readonly onDidDispose = this.disposeEmitter.event;
   /** Settles when the current request's run ended (test hooks). */
@@ -91,6 +92,7 @@ export class PlaygroundPanel {
     const messages = panel.webview.onDidReceiveMessage((message: PageMessage) => this.receive(message));
     panel.onDidDispose(() => {
       messages.dispose();
+      this.disposed = true;
       this.stop();
       this.disposeEmitter.fire();
       this.disposeEmitter.dispose();
@@ -135,6 +137,8 @@ export class PlaygroundPanel {
   }
 
   private post(message: Record<string, unknown>): void {
+    // A run stopped by closing the panel still ends (withdrawn approvals, the last note): the page is gone by then.
+    if (this.disposed) return;
     void this.panel.webview.postMessage(message);
   }
 
