@@ -8,6 +8,7 @@ import { gatewayFeature } from './features/gateway';
 import { historyFeature } from './features/history';
 import { lintFeature } from './features/lint';
 import { promptsFeature } from './features/prompts';
+import { playgroundFeature } from './features/playground';
 import { protocolViewFeature } from './features/protocolView';
 import { registryFeature } from './features/registry';
 import { resourcesFeature } from './features/resources';
@@ -55,6 +56,7 @@ const FEATURES = {
   apps: appsFeature,
   lint: lintFeature,
   authorTools: authorToolsFeature,
+  playground: playgroundFeature,
   gateway: gatewayFeature,
   serversView: serversViewFeature,
 };

@@ -63,6 +63,8 @@ export const COMMAND_IDS = [
   // Doctor and Load Test… in the editor (issue 40)
   'mcpWorkbench.runDoctor',
   'mcpWorkbench.loadTest',
+  // Try with a Model: the playground (issue 41)
+  'mcpWorkbench.tryWithModel',
   // The gateway in VS Code (issue 37)
   'mcpWorkbench.connectAnotherClient',
   'mcpWorkbench.chooseChatRoute',

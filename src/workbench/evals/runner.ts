@@ -1,33 +1,27 @@
-import type { CallOptions, CallToolOutcome } from '../../protocol/clientOptions';
-import { errorMessage } from '../../protocol/errors';
 import { readBytesCapped } from '../../protocol/limits/inputLimits';
-import type { JsonObject, Tool } from '../../protocol/types';
 import { truncateForDisplay } from '../display';
-import type { ChatMessage, ChatModelProvider, ChatPart, ModelInfo } from '../sampling/chatModel';
-import { toolResultText } from '../sampling/mapping';
+import type { ChatMessage } from '../sampling/chatModel';
 import { ModelEndpointError } from '../sampling/openaiProvider';
 import { maskSecrets, maskText } from '../secrets';
 import { EVAL_LIMITS, type LoadedEval, type LoadedRequest } from './format';
 import { describeCall, gradeRun, type MadeCall, type Problem } from './grade';
+import { modelToolset, runToolLoop, type EvalModel, type EvalServer, type ModelToolset } from './toolLoop';
+
+export {
+  MAX_TOOL_CALLS_PER_STEP,
+  MAX_TOOL_RESULT_CHARS,
+  modelToolset,
+  type EvalModel,
+  type EvalServer,
+  type ModelToolset,
+} from './toolLoop';
 
 /**
  * Runs an eval: each request goes to each model with the servers' tools, the model's tool calls run through the MCP
  * client, and the loop goes on until the model answers without a tool call or the step cap is reached. Then the run
- * is graded (grade.ts). Everything is bounded: steps per run, runs per request and in all, the text of a tool's result
+ * is graded (grade.ts). The loop itself is toolLoop.ts, shared with the playground. Everything is bounded: steps per run, runs per request and in all, the text of a tool's result
  * the model reads, and the text a report keeps.
  */
-
-/** What the runner needs of a server: the MCP client (McpClient) has exactly this. */
-export interface EvalServer {
-  readonly serverName: string;
-  listTools(options?: CallOptions): Promise<Tool[]>;
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<CallToolOutcome>;
-}
-
-export interface EvalModel {
-  provider: ChatModelProvider;
-  info: ModelInfo;
-}
 
 export interface EvalRunOptions {
   servers: readonly EvalServer[];
@@ -41,14 +35,10 @@ export interface EvalRunOptions {
   onRun?: (done: number, total: number) => void;
 }
 
-/** A tool's result is cut to this many characters before the model reads it. */
-export const MAX_TOOL_RESULT_CHARS = 32_000;
 /** A final answer is kept to this many characters in the report. */
 const MAX_ANSWER_CHARS = 2_000;
 /** At most this many failed runs are described per request and model; the counts stay exact. */
 const MAX_FAILURES_LISTED = 20;
-/** Tool calls run from one answer of the model; the rest are answered "not run" (one answer may list thousands). */
-export const MAX_TOOL_CALLS_PER_STEP = 16;
 /** One answer of the model endpoint is read up to this many bytes: an eval runs unattended, often in CI. */
 export const MAX_MODEL_RESPONSE_BYTES = 4 * 1024 * 1024;
 /** When an eval would make more model calls than this, it says so before it starts (issue 41). */
@@ -98,44 +88,6 @@ export function planEval(loaded: LoadedEval, models: number, runsOverride?: numb
       `this eval would run ${runs} times (requests × runs × models); at most ${EVAL_LIMITS.maxTotalRuns} in one eval`,
     );
   return { runs, maxModelCalls: runs * loaded.maxSteps };
-}
-
-/** The tools as the model sees them, each name mapped back to its server and MCP tool. */
-export interface ModelToolset {
-  tools: { name: string; description?: string; inputSchema: Record<string, unknown> }[];
-  byModelName: Map<string, { server: EvalServer; tool: Tool }>;
-}
-
-/** What OpenAI's and Anthropic's tool calling accept as a name. */
-const MODEL_TOOL_NAME_MAX = 64;
-
-/**
- * Names the model can take and that say which server a tool is from: one server's tools keep their names (only
- * characters providers refuse are replaced); with several servers each name is `<server>__<tool>`. A name already
- * taken (two names that sanitize alike) gets `_2`, `_3`: two tools never share a name the model calls.
- */
-export async function modelToolset(servers: readonly EvalServer[], signal?: AbortSignal): Promise<ModelToolset> {
-  const toolset: ModelToolset = { tools: [], byModelName: new Map() };
-  const sanitize = (text: string) => text.replace(/[^a-zA-Z0-9_-]/g, '_');
-  for (const server of servers) {
-    for (const tool of await server.listTools({ signal })) {
-      const base = (
-        servers.length > 1 ? `${sanitize(server.serverName)}__${sanitize(tool.name)}` : sanitize(tool.name)
-      ).slice(0, MODEL_TOOL_NAME_MAX);
-      let name = base || 'tool';
-      for (let suffix = 2; toolset.byModelName.has(name); suffix++) {
-        const tail = `_${suffix}`;
-        name = `${base.slice(0, MODEL_TOOL_NAME_MAX - tail.length)}${tail}`;
-      }
-      toolset.byModelName.set(name, { server, tool });
-      toolset.tools.push({
-        name,
-        ...(tool.description === undefined ? {} : { description: tool.description }),
-        inputSchema: tool.inputSchema,
-      });
-    }
-  }
-  return toolset;
 }
 
 /**
@@ -254,100 +206,45 @@ async function runOnce(
   outerSignal: AbortSignal | undefined,
   multipleServers: boolean,
 ): Promise<RunOutcome> {
-  const signal = outerSignal ?? new AbortController().signal;
-  const outcome: RunOutcome = { calls: [], problems: [], modelCalls: 0, interrupted: false };
   const messages: ChatMessage[] = [{ role: 'user', parts: [{ kind: 'text', text: request.request }] }];
-  for (let step = 0; step < loaded.maxSteps; step++) {
-    let response;
-    try {
-      outcome.modelCalls++;
-      response = await model.provider.complete(
-        model.info,
-        {
-          ...(loaded.systemPrompt === undefined ? {} : { systemPrompt: loaded.systemPrompt }),
-          messages,
-          maxTokens: loaded.maxTokens,
-          tools: toolset.tools,
-          toolChoice: 'auto',
-        },
-        signal,
-      );
-    } catch (error) {
-      if (signal.aborted) return { ...outcome, interrupted: true };
-      throw error;
-    }
-    if (response.toolCalls.length === 0) {
-      outcome.answer = response.text;
-      return outcome;
-    }
-    const assistant: ChatPart[] = response.text ? [{ kind: 'text', text: response.text }] : [];
-    const results: ChatPart[] = [];
-    for (const [index, call] of response.toolCalls.entries()) {
-      assistant.push({ kind: 'tool-call', id: call.id, name: call.name, input: call.input });
-      if (index >= MAX_TOOL_CALLS_PER_STEP) {
-        results.push({
-          kind: 'tool-result',
-          toolCallId: call.id,
-          text: `Not run: at most ${MAX_TOOL_CALLS_PER_STEP} tool calls are run from one answer.`,
-          isError: true,
-        });
-        continue;
-      }
-      const target = toolset.byModelName.get(call.name);
-      if (!target) {
-        outcome.problems.push({
-          kind: 'unknown-tool',
-          message: `the model called a tool that was not offered: ${JSON.stringify(call.name)}`,
-        });
-        results.push({ kind: 'tool-result', toolCallId: call.id, text: `No tool named ${call.name}.`, isError: true });
-        continue;
-      }
-      const made: MadeCall = { server: target.server.serverName, tool: target.tool.name, arguments: call.input };
-      outcome.calls.push(made);
-      if (request.notCalled.includes(made.tool)) {
-        // A tool the eval says must not be called is often the destructive one: the call is graded, never run.
-        results.push({
-          kind: 'tool-result',
-          toolCallId: call.id,
-          text: 'This tool was not run: the eval does not allow it.',
-          isError: true,
-        });
-        continue;
-      }
-      results.push(await callTool(target.server, made, call.id, signal));
-      if (signal.aborted) return { ...outcome, interrupted: true };
-    }
-    messages.push({ role: 'assistant', parts: assistant });
-    messages.push({ role: 'user', parts: results });
-  }
-  outcome.problems.push({
-    kind: 'step-cap',
-    message: `the step cap (${loaded.maxSteps} model calls) was reached before a final answer; last calls: ${outcome.calls
-      .slice(-3)
-      .map((call) => describeCall(call, multipleServers))
-      .join(', ')}`,
+  const loop = await runToolLoop({
+    model,
+    toolset,
+    messages,
+    ...(loaded.systemPrompt === undefined ? {} : { systemPrompt: loaded.systemPrompt }),
+    maxTokens: loaded.maxTokens,
+    maxSteps: loaded.maxSteps,
+    signal: outerSignal ?? new AbortController().signal,
+    // A tool the eval says must not be called is often the destructive one: the call is graded, never run.
+    decide: (call) =>
+      request.notCalled.includes(call.tool.name)
+        ? { run: false, reason: 'This tool was not run: the eval does not allow it.' }
+        : { run: true },
   });
-  return outcome;
-}
-
-/** The tool's result as the model reads it; an error (the server's or ours) is a result with isError, as a client reports it. */
-async function callTool(server: EvalServer, call: MadeCall, id: string, signal: AbortSignal): Promise<ChatPart> {
-  try {
-    const { result } = await server.callTool(call.tool, call.arguments, { signal });
-    return {
-      kind: 'tool-result',
-      toolCallId: id,
-      text: truncateForDisplay(toolResultText(result as unknown as JsonObject), MAX_TOOL_RESULT_CHARS),
-      isError: result.isError === true,
-    };
-  } catch (error) {
-    return {
-      kind: 'tool-result',
-      toolCallId: id,
-      text: truncateForDisplay(errorMessage(error), MAX_TOOL_RESULT_CHARS),
-      isError: true,
-    };
-  }
+  const calls: MadeCall[] = loop.calls.map((call) => ({
+    server: call.server.serverName,
+    tool: call.tool.name,
+    arguments: call.arguments,
+  }));
+  const problems: Problem[] = loop.unknownTools.map((name) => ({
+    kind: 'unknown-tool',
+    message: `the model called a tool that was not offered: ${JSON.stringify(name)}`,
+  }));
+  if (loop.stepCapReached)
+    problems.push({
+      kind: 'step-cap',
+      message: `the step cap (${loaded.maxSteps} model calls) was reached before a final answer; last calls: ${calls
+        .slice(-3)
+        .map((call) => describeCall(call, multipleServers))
+        .join(', ')}`,
+    });
+  return {
+    calls,
+    ...(loop.answer === undefined ? {} : { answer: loop.answer }),
+    problems,
+    modelCalls: loop.modelCalls,
+    interrupted: loop.interrupted,
+  };
 }
 
 /** The report as text for a terminal: per request and model, the pass rate and each failed run's diff. */

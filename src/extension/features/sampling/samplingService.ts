@@ -32,7 +32,10 @@ export class SamplingService implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private policyPickAnswer: ((labels: readonly string[]) => string | undefined) | undefined;
   private modelSetupShown = false;
-  /** The endpoints of the settings, then VS Code's language models: the providers sampling asks, in that order. */
+  /**
+   * The endpoints of the settings, then VS Code's language models: the providers sampling asks, in that order; evals
+   * and the playground offer their models too (the chatModels service).
+   */
   readonly providers: readonly ChatModelProvider[];
 
   constructor(
