@@ -11,6 +11,7 @@
  * appears later).
  */
 import { Emitter, type Disposable } from '../disposable';
+import { readBodyPrefix } from '../transports/bodyPrefix';
 import type { AuthorizationUserAgent, PendingAuthorization, StoredTokens } from './types';
 
 export const MASK = '••••';
@@ -323,30 +324,10 @@ export function observedOAuthFetch(fetchFn: typeof fetch, observer: SignInObserv
       });
       throw error;
     }
-    const answerBody = await startOf(response.clone(), RECORDED_ANSWER_CHARS);
+    const answerBody = response.body ? await readBodyPrefix(response.clone(), RECORDED_ANSWER_CHARS) : undefined;
     observer.exchange({ ...base, durationMs: Date.now() - time, status: response.status, answerBody });
     return response;
   };
-}
-
-/** The first characters of a body, reading no more than needed. */
-async function startOf(response: Response, maxChars: number): Promise<string | undefined> {
-  const reader = response.body?.getReader();
-  if (!reader) return undefined;
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < maxChars) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // The flow's own read reports the failure.
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  return text.slice(0, maxChars);
 }
 
 /** The user agent, reporting the authorization URL the person is sent to and the redirect that came back. */

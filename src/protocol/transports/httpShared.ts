@@ -1,7 +1,10 @@
 import type { HttpAuthorizer, HttpMethod } from '../auth/authorizer';
 import { LocalError, errorMessage, type ErrorDetail, type LocalErrorKind, type UnreachableWords } from '../errors';
 import { InputLimitError } from '../limits/inputLimits';
+import { readBodyPrefix } from './bodyPrefix';
 import type { SseParser } from './sseParser';
+
+export { readBodyPrefix };
 
 /** HTTP helpers shared by the Streamable HTTP and the 2024-11-05 HTTP+SSE transports. */
 
@@ -141,26 +144,6 @@ export async function discardBody(response: Response): Promise<void> {
   } catch {
     // Nothing to release if the body already failed.
   }
-}
-
-/** Reads at most about `maxChars` of a body, then drops the rest: error bodies can be arbitrarily large. */
-export async function readBodyPrefix(response: Response, maxChars: number): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    while (text.length < maxChars) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    // A broken error body still leaves the status to report.
-  } finally {
-    reader.cancel().catch(() => undefined);
-  }
-  return text.slice(0, maxChars);
 }
 
 type PumpOutcome =
