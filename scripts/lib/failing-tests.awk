@@ -19,5 +19,6 @@ block && /^[ ]*\.\.\.[ ]*$/ {
 }
 block {
   if ($0 ~ /duration_ms|^[ ]*---[ ]*$|failureType|^[ ]*code: 'ERR_TEST_FAILURE'/) next
-  if (lines < 14) { line = $0; sub(/^[ ]+/, "  ", line); text = text substr(line, 1, 240) "\n"; lines++ }
+  # The error line is kept longer: an e2e failure's message ends with the notifications and the last log lines.
+  if (lines < 14) { line = $0; sub(/^[ ]+/, "  ", line); text = text substr(line, 1, line ~ /^  error:/ ? 1600 : 240) "\n"; lines++ }
 }

@@ -1529,11 +1529,22 @@ export async function visibleRow(page: Page, container: Locator, label: string, 
 /** Hovers a row and clicks its inline action whose label starts with `action`. */
 export async function inlineAction(page: Page, target: Locator, action: string): Promise<void> {
   await waitFor(page, `the inline action "${action}"`, async () => {
-    // The hover of the row clicked before (the pointer still rests there) can cover this one.
-    await movePointerAway(page);
-    await target.hover();
     const button = target.locator(`.actions .action-label[aria-label^="${action}"]`).first();
-    await button.waitFor({ state: 'visible', timeout: 10_000 });
+    // A row's actions show while the pointer is over that row's element. A refresh of the tree (a server's restart,
+    // a new tool list, the lint badges that follow it) can render the row anew under a resting pointer, which the
+    // new element never sees: hover again until the action shows.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      // The hover of the row clicked before (the pointer still rests there) can cover this one.
+      await movePointerAway(page);
+      await target.hover();
+      try {
+        await button.waitFor({ state: 'visible', timeout: 3_000 });
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+      }
+    }
     await button.click();
   });
 }
