@@ -48,6 +48,21 @@ const removeStale = {
   },
 };
 
+/**
+ * The server SDK (the gateway's serving side) imports `@modelcontextprotocol/server/_shims` only for its default JSON
+ * Schema validator, ajv (153 KB minified, 44 KB of the VSIX), and Node's `process`. The gateway
+ * gives its `Server`s this project's validator, so ajv would ship unused: this points the import at a module of ours
+ * exporting the same names (src/workbench/node/gateway/sdkShims.ts), whose default validator is ours.
+ */
+const sdkShims = {
+  name: 'sdk-shims',
+  setup(build) {
+    build.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({
+      path: path.join(__dirname, 'src', 'workbench', 'node', 'gateway', 'sdkShims.ts'),
+    }));
+  },
+};
+
 /** The banner every code file starts with (codeTarget.banner): `require` for the bundled CommonJS packages. */
 const requireBanner = [
   // Bundled CommonJS packages (vscode-jsonrpc, the server SDK's dependencies) call `require` for Node's modules,
@@ -101,7 +116,7 @@ const codeTarget = {
   absWorkingDir: __dirname,
   define: { MCP_WORKBENCH_TEST_BUILD: testHooks ? 'true' : 'false' },
   banner: { js: requireBanner },
-  plugins: [removeStale, dropUnusedBanner],
+  plugins: [sdkShims, removeStale, dropUnusedBanner],
 };
 
 /**
@@ -166,5 +181,6 @@ if (require.main === module) {
   });
 }
 
-// For the tests that read what the build is (test/component/project/bundleLoad.test.ts).
-module.exports = { codeTarget };
+// For the tests that read what the build is (test/component/project/bundleLoad.test.ts): a build they run unwritten
+// keeps `sdkShims` (what the bundle resolves) and leaves out the plugins that write into dist/.
+module.exports = { codeTarget, sdkShims };

@@ -20,6 +20,8 @@
  *
  *   - the Protocol view: what an open Show Protocol costs 10,000 calls (bench/uiProtocol.ts)
  *
+ *   - the VSIX against issue 42's cap of 400 KB, with each part's compressed share (bench/vsixSize.ts)
+ *
  * Run: npm run bench:ui (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
 import { execFile } from 'node:child_process';
@@ -46,6 +48,7 @@ import {
   webviewFrame,
 } from '../test/e2e/harness';
 import { measureProtocolView } from './uiProtocol';
+import { measureVsix } from './vsixSize';
 
 const execFileAsync = promisify(execFile);
 const MANY_TOOLS_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'many-tools', 'server.mjs');
@@ -414,18 +417,15 @@ async function main(): Promise<void> {
   }
   // The Protocol view (issue 20): what an open view costs 10,000 calls.
   console.log(await measureProtocolView());
-  // What a person downloads (issue 24's target: under 200 KB with the CLI in it).
-  const vsixBytes = fs.statSync(PRODUCT_VSIX).size;
-  console.log(
-    `\nVSIX: ${(vsixBytes / 1024).toFixed(1)} KiB (${path.basename(PRODUCT_VSIX)}; target under 200 KB: ${vsixBytes < 200_000 ? 'MET' : 'NOT MET'})`,
-  );
+  // What a person downloads (issue 42: at most 400 KB, the CLI in it), with each part's compressed share.
+  console.log(`\n${await measureVsix(PRODUCT_VSIX, REPO_ROOT)}`);
 }
 
 /**
- * The targets beside each row. Issue 24: activation under 50 ms, the VSIX under 200 KB. Issue 12: first tool rows
- * within 1 s for 5,000 tools and 3 s for 50,000, a result on screen under 200 ms after its answer. An app drawn
- * (answer → the app's first size-changed) had no figure; 2 s is this bench's: most of it is the app's own page
- * loading in its frame. The Protocol view's is in bench/uiProtocol.ts.
+ * The targets beside each row. Issue 24: activation under 50 ms (the VSIX's cap is issue 42's: vsixSize.ts). Issue
+ * 12: first tool rows within 1 s for 5,000 tools and 3 s for 50,000, a result on screen under 200 ms after its answer.
+ * An app drawn (answer → the app's first size-changed) had no figure; 2 s is this bench's: most of it is the app's own
+ * page loading in its frame. The Protocol view's is in bench/uiProtocol.ts.
  */
 const ACTIVATION_TARGET_MS = 50;
 const FIRST_ROWS_TARGET_MS = (tools: number) => (tools <= 5000 ? 1000 : 3000);

@@ -15,6 +15,7 @@ import { agentIdentity, type AgentIdentity } from './agents';
 import type { AgentCall, GatewayHostRelay, RelayedCapability } from './hostRelay';
 import { ROUND_METHODS, type InputRounds, type RelayedCall } from './inputRounds';
 import type { RequestLimiter } from './limiter';
+import { SdkSchemaValidator } from './sdkSchemaValidator';
 import type { GatewayUpstream } from './upstream';
 
 /** What an agent's server asks of the gateway around it. */
@@ -74,6 +75,7 @@ export function serveDirect(
 const PASS_THROUGH = {
   '~standard': { version: 1 as const, vendor: 'mcp-workbench-gateway', validate: (value: unknown) => ({ value }) },
 };
+const SCHEMA_VALIDATOR = new SdkSchemaValidator();
 const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 const RELAYED_CAPABILITIES: readonly RelayedCapability[] = ['sampling', 'elicitation', 'roots'];
 
@@ -112,6 +114,8 @@ export function createAgentServer(context: AgentServerContext): Server {
     { ...session.serverInfo },
     {
       capabilities,
+      // This project's validator where the SDK validates a schema (a form's answer in elicitInput), never its ajv.
+      jsonSchemaValidator: SCHEMA_VALIDATOR,
       ...(session.instructions !== undefined ? { instructions: session.instructions } : {}),
       // Every requestState an agent echoes is checked (HMAC, expiry, binding) before a handler sees it.
       ...(context.rounds ? { requestState: { verify: context.rounds.verify } } : {}),
