@@ -60,19 +60,26 @@
   exportButton.addEventListener('click', () => vscode.postMessage({ type: 'export' }));
 
   /**
+   * What an attachment is, as its chip and the request's entry say it.
+   * @param {{ kind: string, label: string, server: string, bytes: number, cut: boolean, capKb: number }} item
+   */
+  function attachmentText(item) {
+    const kind = t(item.kind === 'prompt' ? 'prompt' : 'resource');
+    return item.cut
+      ? t('attachmentCut', kind, item.label, item.server, item.bytes, item.capKb)
+      : t('attachment', kind, item.label, item.server, item.bytes);
+  }
+
+  /**
    * The chips of what the next request carries: each a list item with its own Remove button (reached with Tab).
-   * @param {{ kind: string, label: string, server: string, bytes: number, cut: boolean }[]} items
+   * @param {{ kind: string, label: string, server: string, bytes: number, cut: boolean, capKb: number }[]} items
    */
   function showAttachments(items) {
     const focused = chips.contains(document.activeElement);
     chips.replaceChildren();
     items.forEach((item, index) => {
       const chip = chips.appendChild(el('li', 'chip'));
-      const kind = t(item.kind === 'prompt' ? 'prompt' : 'resource');
-      const text = item.cut
-        ? t('attachmentCut', kind, item.label, item.server, Math.round(item.bytes / 1024))
-        : t('attachment', kind, item.label, item.server, item.bytes);
-      chip.appendChild(el('span', 'chip-label', text));
+      chip.appendChild(el('span', 'chip-label', attachmentText(item)));
       const remove = /** @type {HTMLButtonElement} */ (chip.appendChild(el('button', 'secondary chip-remove', '×')));
       remove.type = 'button';
       remove.title = t('remove', item.label);
@@ -110,6 +117,8 @@
         const entry = add(el('div', 'entry user'));
         entry.appendChild(el('div', 'who', t('you')));
         entry.appendChild(el('div', 'text', message.text));
+        for (const item of Array.isArray(message.attachments) ? message.attachments : [])
+          entry.appendChild(el('div', 'attached muted', attachmentText(item)));
         answer = undefined;
         break;
       }

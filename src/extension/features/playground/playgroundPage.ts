@@ -66,7 +66,7 @@ export function pageLabels(): Record<string, string> {
       MAX_SHOWN_ANSWER_BYTES / 1024,
     ),
     attachment: vscode.l10n.t('{0} {1} from {2}, {3} bytes'),
-    attachmentCut: vscode.l10n.t('{0} {1} from {2}, cut at {3} KB'),
+    attachmentCut: vscode.l10n.t('{0} {1} from {2}: {3} bytes, cut at {4} KB'),
     resource: vscode.l10n.t('Resource'),
     prompt: vscode.l10n.t('Prompt'),
     remove: vscode.l10n.t('Remove {0}'),

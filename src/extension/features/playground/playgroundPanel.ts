@@ -9,7 +9,12 @@ import {
   type LoopEvent,
   type LoopToolCall,
 } from '../../../workbench/evals/toolLoop';
-import { MAX_ATTACHMENTS, requestWithAttachments, type Attachment } from '../../../workbench/evals/attachments';
+import {
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENTS,
+  requestWithAttachments,
+  type Attachment,
+} from '../../../workbench/evals/attachments';
 import {
   ConversationBuilder,
   type ConversationCall,
@@ -193,16 +198,18 @@ export class PlaygroundPanel {
   }
 
   private postAttachments(): void {
-    this.post({
-      type: 'attachments',
-      items: this.attachments.map((item) => ({
-        kind: item.kind,
-        label: shown(item.label),
-        server: shown(item.server),
-        bytes: item.bytes,
-        cut: item.cut,
-      })),
-    });
+    this.post({ type: 'attachments', items: this.shownAttachments(this.attachments) });
+  }
+
+  private shownAttachments(attachments: readonly Attachment[]): Record<string, unknown>[] {
+    return attachments.map((item) => ({
+      kind: item.kind,
+      label: shown(item.label),
+      server: shown(item.server),
+      bytes: item.bytes,
+      cut: item.cut,
+      capKb: MAX_ATTACHMENT_BYTES / 1024,
+    }));
   }
 
   private decide(id: number, decision: 'allow' | 'allowAll' | 'deny'): void {
@@ -240,8 +247,8 @@ export class PlaygroundPanel {
     const stop = new AbortController();
     this.running = stop;
     this.post({ type: 'busy', busy: true });
-    this.post({ type: 'user', text: shown(text) });
     const attachments = this.attachments;
+    this.post({ type: 'user', text: shown(text), attachments: this.shownAttachments(attachments) });
     this.attachments = [];
     this.postAttachments();
     this.conversation.push({
@@ -296,7 +303,6 @@ export class PlaygroundPanel {
         text: stop.signal.aborted ? vscode.l10n.t('Stopped.') : shown(errorMessage(error)),
       });
     } finally {
-      this.running = undefined;
       // Nothing stays pending: an approval the run no longer waits for is withdrawn from the page.
       for (const [id, resolve] of this.pending) {
         resolve({ run: false, reason: DECLINED });
@@ -304,7 +310,13 @@ export class PlaygroundPanel {
       }
       this.pending.clear();
       this.builder.finish(outcome, answer, failure);
-      await this.recordHistory();
+      // Still `running` while History is written: a Send meanwhile would start a turn before this one is recorded.
+      await this.recordHistory().catch((error: unknown) =>
+        this.platform.ownLog.warn(
+          `The playground could not record its conversation in History: ${errorMessage(error)}`,
+        ),
+      );
+      this.running = undefined;
       this.post({ type: 'busy', busy: false });
       this.post({ type: 'ran', saveable: this.builder.lastTurn()?.calls.length !== 0 });
     }

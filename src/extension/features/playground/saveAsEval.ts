@@ -42,7 +42,13 @@ export async function saveAsEval(record: ConversationRecord, presetFile?: string
     });
     return undefined;
   }
-  void vscode.window.showTextDocument(target, { preview: false, viewColumn: vscode.ViewColumn.One });
+  // Beside the panel, the focus left in it: the person reads the saved request (and loosens its arguments) while the
+  // conversation stays in view.
+  void vscode.window.showTextDocument(target, {
+    preview: false,
+    preserveFocus: true,
+    viewColumn: vscode.ViewColumn.Beside,
+  });
   vscode.window.setStatusBarMessage(vscode.l10n.t('Saved the request as an eval'), 3000);
   return target;
 }
