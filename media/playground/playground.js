@@ -1,7 +1,8 @@
 // @ts-check
 // The playground panel's webview: the chat log (the person's requests, the model's streamed text, each step's tokens
 // and time, each tool call with its arguments, its Allow / Allow all calls of this tool / Deny buttons and its result),
-// the request box, Send and Stop. Every string comes translated from the extension; all text a server or the model
+// the request box, Send and Stop, the attachments of the next request as removable chips, Attach…, Save as Eval… and
+// Export Conversation…. Every string comes translated from the extension; all text a server or the model
 // wrote is set as text only (textContent), never as HTML.
 (function () {
   const vscode = acquireVsCodeApi();
@@ -14,6 +15,10 @@
   const request = /** @type {HTMLTextAreaElement} */ (byId('request'));
   const send = /** @type {HTMLButtonElement} */ (byId('send'));
   const stop = /** @type {HTMLButtonElement} */ (byId('stop'));
+  const attach = /** @type {HTMLButtonElement} */ (byId('attach'));
+  const saveEval = /** @type {HTMLButtonElement} */ (byId('saveEval'));
+  const exportButton = /** @type {HTMLButtonElement} */ (byId('export'));
+  const chips = byId('attachments');
   /** The model's text of the step under way (streamed deltas go there). @type {HTMLElement | undefined} */
   let answer;
   let busy = false;
@@ -50,6 +55,42 @@
     }
   });
   stop.addEventListener('click', () => vscode.postMessage({ type: 'stop' }));
+  attach.addEventListener('click', () => vscode.postMessage({ type: 'attach' }));
+  saveEval.addEventListener('click', () => vscode.postMessage({ type: 'saveEval' }));
+  exportButton.addEventListener('click', () => vscode.postMessage({ type: 'export' }));
+
+  /**
+   * What an attachment is, as its chip and the request's entry say it.
+   * @param {{ kind: string, label: string, server: string, bytes: number, cut: boolean, capKb: number }} item
+   */
+  function attachmentText(item) {
+    const kind = t(item.kind === 'prompt' ? 'prompt' : 'resource');
+    return item.cut
+      ? t('attachmentCut', kind, item.label, item.server, item.bytes, item.capKb)
+      : t('attachment', kind, item.label, item.server, item.bytes);
+  }
+
+  /**
+   * The chips of what the next request carries: each a list item with its own Remove button (reached with Tab).
+   * @param {{ kind: string, label: string, server: string, bytes: number, cut: boolean, capKb: number }[]} items
+   */
+  function showAttachments(items) {
+    const focused = chips.contains(document.activeElement);
+    chips.replaceChildren();
+    items.forEach((item, index) => {
+      const chip = chips.appendChild(el('li', 'chip'));
+      chip.appendChild(el('span', 'chip-label', attachmentText(item)));
+      const remove = /** @type {HTMLButtonElement} */ (chip.appendChild(el('button', 'secondary chip-remove', '×')));
+      remove.type = 'button';
+      remove.title = t('remove', item.label);
+      remove.setAttribute('aria-label', t('remove', item.label));
+      remove.addEventListener('click', () => vscode.postMessage({ type: 'detach', index }));
+    });
+    chips.hidden = items.length === 0;
+    // A removed chip took the focus with it: keep the keyboard in the list (or back in the request box).
+    if (focused) (chips.querySelector('button') ?? request).focus();
+  }
+  showAttachments([]);
 
   /** The card of tool call `id`. @param {number} id */
   const card = (id) => /** @type {HTMLElement | null} */ (document.getElementById(`call-${id}`));
@@ -76,6 +117,8 @@
         const entry = add(el('div', 'entry user'));
         entry.appendChild(el('div', 'who', t('you')));
         entry.appendChild(el('div', 'text', message.text));
+        for (const item of Array.isArray(message.attachments) ? message.attachments : [])
+          entry.appendChild(el('div', 'attached muted', attachmentText(item)));
         answer = undefined;
         break;
       }
@@ -148,6 +191,17 @@
         break;
       case 'note':
         add(el('div', 'note muted', message.text));
+        break;
+      case 'answerCut':
+        // The answer entry stays the step's: the step's line must not show the whole text again.
+        add(el('div', 'note muted answer-cut', t('answerCut')));
+        break;
+      case 'attachments':
+        showAttachments(Array.isArray(message.items) ? message.items : []);
+        break;
+      case 'ran':
+        exportButton.disabled = false;
+        saveEval.disabled = !message.saveable;
         break;
       case 'error':
         add(el('div', 'error-banner', message.text));

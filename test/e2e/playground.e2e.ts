@@ -3,11 +3,14 @@
  * model server on 127.0.0.1 is configured as the sampling endpoint; Try with a Model on server-everything's row, the
  * model picked, a request sent from the panel; the model's tool call (echo) shows with its arguments and waits for the
  * person's Allow; after Allow the tool runs on the server, its result shows in the panel and goes back to the model,
- * whose streamed answer and the steps' token counts show.
+ * whose streamed answer and the steps' token counts show. Save as Eval… then appends the request, with the echo call
+ * as its expected call, to the workspace's eval file, whose own text (a comment, the first request) stays as it was.
  *
  * Run: MCP_E2E_VSIX=dist/test-build/mcp-workbench-0.1.0.vsix node --import tsx --test test/e2e/playground.e2e.ts
  * Screenshots: test-results/e2e/playground-*.png
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
 import { startOpenAiServer, type ChatBody } from '../fixtures/openai/openaiServer';
@@ -26,6 +29,15 @@ import {
 const SERVER = 'everything';
 const ENDPOINT = 'e2e-endpoint';
 const MESSAGE = 'hello from the playground';
+const EVAL_FILE = 'playground.mcpeval.json';
+const EVAL_TEXT = `{
+  // written by hand: Save as Eval appends below and leaves this as it is
+  "mcpeval": 1,
+  "requests": [
+    { "name": "greets", "request": "Say hello", "expect": { "answer": { "contains": "hello" } } }
+  ]
+}
+`;
 
 test(
   'Try with a Model: the model calls a tool, the person allows it, the result reaches the model',
@@ -44,6 +56,7 @@ test(
       vscode = await VsCodeFixture.prepare({
         name: 'playground',
         mcpJson: { kind: 'servers', servers: { [SERVER]: everythingStdio() } },
+        files: { [EVAL_FILE]: EVAL_TEXT },
       });
       const page = await vscode.start({
         settings: {
@@ -117,6 +130,58 @@ test(
       await waitUntil('Send enabled again', async () =>
         (await panel.locator('#send').isEnabled()) ? true : undefined,
       );
+
+      // Save as Eval…: the request with the call the model made (arguments exact) appended to the picked eval file.
+      const saveEval = panel.locator('#saveEval');
+      await waitUntil('Save as Eval enabled', async () => ((await saveEval.isEnabled()) ? true : undefined));
+      await saveEval.click();
+      await quickPick(page, EVAL_FILE);
+      const evalPath = path.join(vscode.workspace, EVAL_FILE);
+      const saved = await waitUntil('the request appended to the eval file', async () => {
+        const text = fs.readFileSync(evalPath, 'utf8');
+        return text.includes('Please echo a greeting') ? text : undefined;
+      });
+      assert.ok(saved.startsWith(EVAL_TEXT.slice(0, EVAL_TEXT.lastIndexOf('}\n  ]'))), saved);
+      const requests = (
+        JSON.parse(saved.replace(/^\s*\/\/.*$/m, '')) as {
+          requests: { request: string; expect: { calls?: { tool: string; args: unknown }[] } }[];
+        }
+      ).requests;
+      assert.deepEqual(requests[1], {
+        name: 'Please echo a greeting',
+        request: 'Please echo a greeting',
+        expect: { calls: [{ tool: 'echo', args: { message: MESSAGE } }] },
+      });
+
+      // Attach…: one of the server's resources, shown as a removable chip, goes with the next request (its text inside
+      // the user message, marked), and the chips empty once it is sent.
+      await panel.locator('#attach').click();
+      await quickPick(page, 'architecture.md');
+      const chip = panel.locator('#attachments .chip');
+      await waitFor(page, 'the attachment chip', () => chip.waitFor({ state: 'visible', timeout: 60_000 }));
+      assert.match(
+        (await chip.textContent()) ?? '',
+        /Resource demo:\/\/resource\/static\/document\/architecture\.md from everything/,
+      );
+      assert.ok(await chip.locator('button.chip-remove').isVisible(), 'the chip has its Remove button');
+      const before = model.requests.length;
+      await panel.locator('#request').fill('Summarise the attached document');
+      await panel.locator('#send').click();
+      const sent = await waitUntil('the request with its attachment at the model', async () =>
+        model.requests.length > before ? model.requests[before] : undefined,
+      );
+      const user = sent.messages.filter((message) => message.role === 'user').at(-1);
+      assert.match(
+        String(user?.content),
+        /^Summarise the attached document\n\n--- Attached resource demo:\/\/resource\/static\/document\/architecture\.md \(server everything\) ---\n[\s\S]+\n--- End of attachment ---$/,
+      );
+      await waitUntil('the chips emptied', async () => ((await chip.count()) === 0 ? true : undefined));
+      assert.match(
+        (await panel.locator('.entry.user').last().locator('.attached').textContent()) ?? '',
+        /architecture\.md from everything/,
+        "the request's entry says what it carried",
+      );
+      await screenshot(page, 'playground-03-attachment');
     } finally {
       try {
         await vscode?.dispose();

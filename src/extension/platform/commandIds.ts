@@ -31,6 +31,7 @@ export const COMMAND_IDS = [
   'mcpWorkbench.openHistoryEntry',
   'mcpWorkbench.rerunHistoryEntry',
   'mcpWorkbench.copyHistoryCliCommand',
+  'mcpWorkbench.exportConversation',
   'mcpWorkbench.clearHistory',
   'mcpWorkbench.showServerInstructions',
   'mcpWorkbench.showMoreTools',

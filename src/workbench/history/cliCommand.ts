@@ -50,6 +50,7 @@ function operationWords(operation: HistoryOperation): Word[] | undefined {
       return [text('prompt'), text(operation.promptName), argumentsWord(operation.arguments)];
     case 'sampling':
     case 'elicitation':
+    case 'conversation':
       return undefined;
     default: {
       const exhaustive: never = operation;

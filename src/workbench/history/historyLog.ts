@@ -13,7 +13,9 @@ export type HistoryOperation =
   | { kind: 'resource'; uri: string }
   | { kind: 'prompt'; promptName: string; arguments: Record<string, string> }
   | { kind: 'sampling'; model?: string; request: string }
-  | { kind: 'elicitation'; mode: 'form' | 'url'; message: string };
+  | { kind: 'elicitation'; mode: 'form' | 'url'; message: string }
+  /** A playground conversation (Try with a Model): its record (evals/conversation.ts) is the entry's result. */
+  | { kind: 'conversation'; model: string; servers: string[]; requests: number; title: string };
 
 /** How it ended. `declined` is a person's or a policy's no (sampling rejected, elicitation declined). */
 export type HistoryOutcome =
@@ -153,6 +155,34 @@ export class HistoryLog {
     this.count++;
     this.enforceTotal();
     this.emit({ kind: 'added', serverNames: [...new Set([entry.server.name, ...removed])] });
+    return entry;
+  }
+
+  /**
+   * Replaces entry `id` in place (a playground conversation grows with each request and stays one entry): same id and
+   * place, masked and stored like a new record. When the entry is gone (the ring or Clear dropped it), it is recorded
+   * anew.
+   */
+  replace(id: number, record: HistoryRecord, callerSecrets: readonly string[] = []): HistoryEntry {
+    const index = this.entries().findIndex((entry) => entry.id === id);
+    if (index === -1) return this.record(record, callerSecrets);
+    const position = (this.start + index) % this.limits.capacity;
+    const old = this.ring[position]!;
+    this.release(old.result);
+    const knownSecrets = [...callerSecrets, ...this.secretsOf(record.server.id)];
+    const entry: HistoryEntry = {
+      id,
+      server: { ...record.server },
+      startedAt: record.startedAt,
+      ...(record.durationMs === undefined ? {} : { durationMs: record.durationMs }),
+      operation: maskSecrets(record.operation, knownSecrets),
+      outcome: maskOutcome(record.outcome, knownSecrets),
+      result: this.store(record.result, knownSecrets),
+      ...(record.source === undefined ? {} : { source: { ...record.source } }),
+    };
+    this.ring[position] = entry;
+    this.enforceTotal();
+    this.emit({ kind: 'added', serverNames: [...new Set([old.server.name, entry.server.name])] });
     return entry;
   }
 

@@ -101,6 +101,14 @@ function readOperation(value: unknown): HistoryOperation | undefined {
       return (value.mode === 'form' || value.mode === 'url') && typeof value.message === 'string'
         ? { kind, mode: value.mode, message: value.message }
         : undefined;
+    case 'conversation':
+      return typeof value.model === 'string' &&
+        Array.isArray(value.servers) &&
+        value.servers.every((server) => typeof server === 'string') &&
+        isCount(value.requests) &&
+        typeof value.title === 'string'
+        ? { kind, model: value.model, servers: value.servers as string[], requests: value.requests, title: value.title }
+        : undefined;
     default: {
       // Exhaustive over the kinds this version writes; any other kind in the file is left out.
       const unknownKind: never = kind;

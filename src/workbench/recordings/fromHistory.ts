@@ -13,6 +13,8 @@ export function historyStep(entry: HistoryEntry): HistoryStepChoice {
   const { operation, outcome, result } = entry;
   if (operation.kind === 'sampling' || operation.kind === 'elicitation')
     return { kind: 'unusable', entry, reason: 'it was the server asking, not a request to the server' };
+  if (operation.kind === 'conversation')
+    return { kind: 'unusable', entry, reason: 'it is a conversation with a model (Save as Eval in its panel)' };
   if (outcome.kind !== 'succeeded' && outcome.kind !== 'tool-error')
     return { kind: 'unusable', entry, reason: `it ended ${outcome.kind}, without the server's whole answer` };
   if (result.kind !== 'kept') return { kind: 'unusable', entry, reason: 'History did not keep its whole result' };

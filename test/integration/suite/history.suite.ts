@@ -11,6 +11,7 @@ import type { McpWorkbenchApi } from '../../../src/extension/extension';
 import type { HistoryNode } from '../../../src/extension/features/history/historyTreeProvider';
 import type { ServerController } from '../../../src/extension/platform/servers/serverController';
 import type { ToolFormHandle } from '../../../src/extension/features/tools/toolFormPanel';
+import { ConversationBuilder } from '../../../src/workbench/evals/conversation';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { EVERYTHING_SERVER, EXTENSION_ID, leaveCleanState, startFromCleanState } from './workbench';
 
@@ -273,6 +274,62 @@ export function historySuite(vscode: VscodeApi): Suite {
     await vscode.commands.executeCommand('mcpWorkbench.clearHistory');
     assertEqual((await requireApi().historyTree.getChildren())?.length ?? 0, 0, 'History rows after Clear');
   });
+
+  suite.test(
+    'a playground conversation is one History row; Export Conversation writes it masked as Markdown or JSON',
+    async () => {
+      const builder = new ConversationBuilder(
+        { id: 'scripted-model', name: 'Scripted', provider: 'fake' },
+        [EVERYTHING_SERVER],
+        Date.now(),
+      );
+      builder.begin('Echo my key', [], Date.now());
+      const call = builder.call(EVERYTHING_SERVER, 'echo', { message: 'hi', apiKey: 'sk-history-suite-0123456789' });
+      ConversationBuilder.ended(call, 'Echo: hi', false, 3);
+      builder.finish('answered', 'Done.');
+      const entry = requireApi().history.record({
+        server: { id: everything().id, name: EVERYTHING_SERVER },
+        startedAt: Date.now(),
+        operation: {
+          kind: 'conversation',
+          model: 'Scripted',
+          servers: [EVERYTHING_SERVER],
+          requests: 1,
+          title: 'Echo my key',
+        },
+        outcome: { kind: 'succeeded' },
+        result: builder.record,
+      });
+      const node = await waitUntil('the conversation row in History', async () =>
+        (await entryNodes()).find((n) => n.entry.id === entry.id),
+      );
+      const item = await requireApi().historyTree.getTreeItem(node);
+      assertEqual(item.contextValue, 'historyEntry.conversation', 'context value of a conversation row (Export)');
+      const folder = path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, '.fixtures', 'history-export');
+      fs.mkdirSync(folder, { recursive: true });
+      for (const name of ['conversation.json', 'conversation.md']) {
+        const file = path.join(folder, name);
+        const written = await vscode.commands.executeCommand<{ fsPath: string } | undefined>(
+          'mcpWorkbench.exportConversation',
+          node,
+          { file },
+        );
+        assertEqual(written?.fsPath, file, `the exported ${name}`);
+        const text = fs.readFileSync(file, 'utf8');
+        assert(!text.includes('sk-history-suite-0123456789'), `the key is in the export:\n${text}`);
+        assert(text.includes('Echo my key') && text.includes('Echo: hi'), `the request and the result:\n${text}`);
+      }
+      const json = JSON.parse(fs.readFileSync(path.join(folder, 'conversation.json'), 'utf8')) as {
+        turns: { calls: { arguments: Record<string, unknown> }[] }[];
+      };
+      assertEqual(json.turns[0].calls[0].arguments.apiKey, '••••', 'the masked argument');
+      assert(
+        fs.readFileSync(path.join(folder, 'conversation.md'), 'utf8').startsWith('# Conversation with Scripted'),
+        'the Markdown export',
+      );
+      fs.rmSync(folder, { recursive: true, force: true });
+    },
+  );
 
   suite.after(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');

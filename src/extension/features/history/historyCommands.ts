@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { JsonObject, Tool } from '../../../protocol/types';
 import { cliCommand, shellQuote, type CliTarget } from '../../../workbench/history/cliCommand';
+import { asConversationRecord, conversationMarkdown } from '../../../workbench/evals/conversation';
 import type { HistoryEntry, HistoryLog } from '../../../workbench/history/historyLog';
 import type { ServerEntry } from '../../platform/config/serverEntry';
 import type { ServerController } from '../../platform/servers/serverController';
@@ -57,6 +58,15 @@ export async function openHistoryEntry(context: HistoryContext, argument: unknow
     context.reopenApp(controller, entry.operation.toolName, entry.operation.arguments, entry.result.value);
     return;
   }
+  const conversation = entry.result.kind === 'kept' ? asConversationRecord(entry.result.value) : undefined;
+  if (entry.operation.kind === 'conversation' && conversation) {
+    // History masked it when it was recorded; the servers' current secrets are masked again.
+    const secrets = entry.operation.servers.flatMap((name) =>
+      context.manager.byName(name).flatMap((server) => server.knownSecrets()),
+    );
+    await context.documents.show(operationTitle(entry.operation), conversationMarkdown(conversation, secrets));
+    return;
+  }
   await context.documents.show(`${operationTitle(entry.operation)} · ${entry.server.name}`, entryMarkdown(entry));
 }
 
@@ -72,6 +82,12 @@ export async function rerunHistoryEntry(context: HistoryContext, argument: unkno
   if (operation.kind === 'sampling' || operation.kind === 'elicitation') {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('A {0} comes from the server; it cannot be re-run from here.', kindLabel(operation)),
+    );
+    return;
+  }
+  if (operation.kind === 'conversation') {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('A conversation is not re-run from History: run Try with a Model on its servers.'),
     );
     return;
   }

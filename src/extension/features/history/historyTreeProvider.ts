@@ -142,6 +142,8 @@ export function operationTitle(operation: HistoryOperation): string {
       return operation.model ? vscode.l10n.t('Sampling ({0})', operation.model) : vscode.l10n.t('Sampling');
     case 'elicitation':
       return vscode.l10n.t('Elicitation: {0}', firstLine(operation.message).slice(0, 80));
+    case 'conversation':
+      return vscode.l10n.t('Conversation ({0}): {1}', operation.model, firstLine(operation.title).slice(0, 80));
     default:
       return assertNever(operation, 'history operation');
   }
@@ -159,6 +161,8 @@ export function kindLabel(operation: HistoryOperation): string {
       return vscode.l10n.t('Sampling request');
     case 'elicitation':
       return vscode.l10n.t('Elicitation request');
+    case 'conversation':
+      return vscode.l10n.t('Conversation with a model');
     default:
       return assertNever(operation, 'history operation');
   }
@@ -189,6 +193,7 @@ function entryIcon(entry: HistoryEntry): vscode.ThemeIcon {
     prompt: 'comment-discussion',
     sampling: 'hubot',
     elicitation: 'question',
+    conversation: 'sparkle',
   };
   const failed = entry.outcome.kind === 'failed' || entry.outcome.kind === 'tool-error';
   return new vscode.ThemeIcon(
@@ -217,6 +222,7 @@ export function operationArguments(operation: HistoryOperation): unknown {
     case 'resource':
     case 'sampling':
     case 'elicitation':
+    case 'conversation':
       return undefined;
     default:
       return assertNever(operation, 'history operation');

@@ -59,6 +59,17 @@ export const historyFeature = defineFeature({
           const [module, full] = await commands();
           return module.clearHistory(full, node);
         },
+        // The second argument gives the file (a script, a test) instead of asking.
+        'mcpWorkbench.exportConversation': async (argument, preset) => {
+          const { exportConversation } = await import('./exportConversation.js');
+          return exportConversation(
+            history,
+            manager,
+            async () => (await services.get('chatModels')?.keys()) ?? [],
+            argument,
+            preset as { file?: string } | undefined,
+          );
+        },
         // The second argument gives entry ids and the file (a script, a test) instead of asking.
         'mcpWorkbench.saveHistoryAsTest': async (argument, preset) => {
           // Its code (with the recordings' writer) loads when first run, not with the extension.

@@ -17,6 +17,7 @@ export const playgroundFeature = defineFeature({
             platform,
             extension.extensionUri,
             async () => (await services.get('chatModels')?.providers()) ?? [],
+            async () => (await services.get('chatModels')?.keys()) ?? [],
           ),
       ));
     own({ dispose: () => void command?.then((loaded) => loaded.dispose()) });

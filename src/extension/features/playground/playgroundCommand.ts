@@ -22,6 +22,8 @@ export class PlaygroundCommand implements vscode.Disposable {
     private readonly platform: Platform,
     private readonly extensionUri: vscode.Uri,
     private readonly providers: () => Promise<readonly ChatModelProvider[]>,
+    /** The stored model keys, masked in History and exports (a model may echo what it was sent). */
+    private readonly modelKeys: () => Promise<string[]>,
   ) {}
 
   async run(argument: unknown): Promise<PlaygroundPanel | undefined> {
@@ -41,7 +43,7 @@ export class PlaygroundCommand implements vscode.Disposable {
       void showError(error, { words: (reason) => vscode.l10n.t('The playground could not start: {0}', reason) });
       return undefined;
     }
-    const panel = PlaygroundPanel.open(this.extensionUri, this.platform, controllers, model);
+    const panel = PlaygroundPanel.open(this.extensionUri, this.platform, controllers, model, this.modelKeys);
     this.panels.add(panel);
     panel.onDidDispose(() => this.panels.delete(panel));
     return panel;

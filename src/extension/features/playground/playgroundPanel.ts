@@ -9,19 +9,38 @@ import {
   type LoopEvent,
   type LoopToolCall,
 } from '../../../workbench/evals/toolLoop';
+import {
+  MAX_ATTACHMENT_BYTES,
+  MAX_ATTACHMENTS,
+  requestWithAttachments,
+  type Attachment,
+} from '../../../workbench/evals/attachments';
+import {
+  ConversationBuilder,
+  type ConversationCall,
+  type ConversationRecord,
+  type ConversationTurn,
+} from '../../../workbench/evals/conversation';
+import { boundText, StreamBound } from '../../../workbench/evals/textBounds';
 import type { ChatMessage } from '../../../workbench/sampling/chatModel';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import type { Platform } from '../../platform/platform';
 import type { ServerController } from '../../platform/servers/serverController';
 import { sideColumn, trackPersonPanel } from '../../platform/webviews/panelColumn';
 import { webviewMedia } from '../../platform/webviews/webviewMedia';
-import { escapeHtml, webviewPage } from '../../platform/webviews/webviewPage';
+import { webviewPage } from '../../platform/webviews/webviewPage';
+import { pickAttachment } from './attachmentPicker';
+import { MAX_SHOWN_ANSWER_BYTES, MAX_SHOWN_RESULT_BYTES, pageBody, pageLabels } from './playgroundPage';
 
 /** Messages from the page (media/playground/playground.js). */
 type PageMessage =
   | { type: 'send'; text: string }
   | { type: 'stop' }
-  | { type: 'decide'; id: number; decision: 'allow' | 'allowAll' | 'deny' };
+  | { type: 'decide'; id: number; decision: 'allow' | 'allowAll' | 'deny' }
+  | { type: 'attach' }
+  | { type: 'detach'; index: number }
+  | { type: 'export' }
+  | { type: 'saveEval' };
 
 /** Model calls of one request before the run stops and says so: a model that keeps calling tools ends somewhere. */
 const MAX_STEPS = 20;
@@ -51,6 +70,13 @@ export class PlaygroundPanel {
   private readonly pending = new Map<number, (decision: CallDecision) => void>();
   private readonly allowedTools = new Set<string>();
   private readonly ids = new Map<LoopToolCall, number>();
+  private readonly recorded = new Map<LoopToolCall, ConversationCall | undefined>();
+  /** What the next request carries. */
+  private attachments: Attachment[] = [];
+  private readonly builder: ConversationBuilder;
+  /** The conversation's History entry, replaced after each request. */
+  private historyId: number | undefined;
+  private readonly answerBound = new StreamBound(MAX_SHOWN_ANSWER_BYTES);
   private nextId = 1;
   private disposed = false;
   private readonly disposeEmitter = new vscode.EventEmitter<void>();
@@ -63,6 +89,7 @@ export class PlaygroundPanel {
     platform: Platform,
     controllers: readonly ServerController[],
     model: EvalModel,
+    secrets: () => Promise<string[]>,
   ): PlaygroundPanel {
     const media = webviewMedia(extensionUri, 'playground');
     const title = vscode.l10n.t('Try with a Model: {0}', controllers.map((controller) => controller.name).join(', '));
@@ -80,7 +107,7 @@ export class PlaygroundPanel {
       styles: [vscode.Uri.joinPath(media, 'playground.css')],
       state: { labels: pageLabels() },
     });
-    return new PlaygroundPanel(panel, platform, controllers, model);
+    return new PlaygroundPanel(panel, platform, controllers, model, secrets);
   }
 
   private constructor(
@@ -88,7 +115,14 @@ export class PlaygroundPanel {
     private readonly platform: Platform,
     readonly controllers: readonly ServerController[],
     readonly model: EvalModel,
+    /** The model keys, masked in History and exports with the servers' own secrets. */
+    private readonly modelKeys: () => Promise<string[]>,
   ) {
+    this.builder = new ConversationBuilder(
+      { id: model.info.id, name: model.info.name, provider: model.info.providerLabel },
+      controllers.map((controller) => controller.name),
+      Date.now(),
+    );
     const messages = panel.webview.onDidReceiveMessage((message: PageMessage) => this.receive(message));
     panel.onDidDispose(() => {
       messages.dispose();
@@ -108,8 +142,26 @@ export class PlaygroundPanel {
     this.running?.abort();
   }
 
+  /** The conversation so far (History and the exports keep it masked). */
+  get conversationRecord(): ConversationRecord {
+    return this.builder.record;
+  }
+
   private receive(message: PageMessage): void {
     switch (message.type) {
+      case 'attach':
+        void this.attach();
+        return;
+      case 'detach':
+        if (Number.isInteger(message.index)) this.attachments.splice(message.index, 1);
+        this.postAttachments();
+        return;
+      case 'export':
+        void vscode.commands.executeCommand('mcpWorkbench.exportConversation', { conversation: this.builder.record });
+        return;
+      case 'saveEval':
+        void this.saveAsEval();
+        return;
       case 'send':
         if (typeof message.text === 'string' && message.text.trim() && !this.running)
           this.finished = this.send(message.text.slice(0, MAX_REQUEST_CHARS));
@@ -123,6 +175,41 @@ export class PlaygroundPanel {
       default:
         return;
     }
+  }
+
+  /** Save as Eval (its code, with the JSONC editing, loads when first used). */
+  async saveAsEval(presetFile?: string): Promise<vscode.Uri | undefined> {
+    const { saveAsEval } = await import('./saveAsEval.js');
+    return saveAsEval(this.builder.record, presetFile);
+  }
+
+  /** Attach… (or, from a test, the attachment itself). */
+  async attach(given?: Attachment): Promise<void> {
+    if (this.attachments.length >= MAX_ATTACHMENTS) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t('A request carries at most {0} attachments.', MAX_ATTACHMENTS),
+      );
+      return;
+    }
+    const attachment = given ?? (await pickAttachment(this.platform, this.controllers));
+    if (!attachment || this.disposed) return;
+    this.attachments.push(attachment);
+    this.postAttachments();
+  }
+
+  private postAttachments(): void {
+    this.post({ type: 'attachments', items: this.shownAttachments(this.attachments) });
+  }
+
+  private shownAttachments(attachments: readonly Attachment[]): Record<string, unknown>[] {
+    return attachments.map((item) => ({
+      kind: item.kind,
+      label: shown(item.label),
+      server: shown(item.server),
+      bytes: item.bytes,
+      cut: item.cut,
+      capKb: MAX_ATTACHMENT_BYTES / 1024,
+    }));
   }
 
   private decide(id: number, decision: 'allow' | 'allowAll' | 'deny'): void {
@@ -160,8 +247,23 @@ export class PlaygroundPanel {
     const stop = new AbortController();
     this.running = stop;
     this.post({ type: 'busy', busy: true });
-    this.post({ type: 'user', text });
-    this.conversation.push({ role: 'user', parts: [{ kind: 'text', text }] });
+    const attachments = this.attachments;
+    this.post({ type: 'user', text: shown(text), attachments: this.shownAttachments(attachments) });
+    this.attachments = [];
+    this.postAttachments();
+    this.conversation.push({
+      role: 'user',
+      parts: [{ kind: 'text', text: requestWithAttachments(text, attachments) }],
+    });
+    this.builder.begin(
+      text,
+      attachments.map(({ kind, server, label, bytes, cut }) => ({ kind, server, label, bytes, cut })),
+      Date.now(),
+    );
+    this.answerBound.reset();
+    let outcome: ConversationTurn['outcome'] = 'failed';
+    let answer: string | undefined;
+    let failure: string | undefined;
     const policies = this.platform.agentToolPolicies;
     const byName = new Map(this.controllers.map((controller) => [controller.name, controller]));
     try {
@@ -174,7 +276,7 @@ export class PlaygroundPanel {
           return controller ? policies.rule(controller.identityKey, tool.name).enabled : false;
         },
       );
-      const outcome = await runToolLoop({
+      const result = await runToolLoop({
         model: this.model,
         toolset,
         messages: this.conversation,
@@ -182,35 +284,87 @@ export class PlaygroundPanel {
         maxSteps: MAX_STEPS,
         signal: stop.signal,
         decide: (call, signal) => this.approval(call, signal),
-        onText: (delta) => this.post({ type: 'delta', text: shown(delta) }),
+        onText: (delta) => this.streamed(delta),
         onEvent: (event) => this.show(event),
       });
-      if (outcome.interrupted) this.post({ type: 'note', text: vscode.l10n.t('Stopped.') });
-      else if (outcome.stepCapReached)
+      answer = result.answer;
+      outcome = result.interrupted ? 'stopped' : result.stepCapReached ? 'step-cap' : 'answered';
+      if (result.interrupted) this.post({ type: 'note', text: vscode.l10n.t('Stopped.') });
+      else if (result.stepCapReached)
         this.post({
           type: 'note',
           text: vscode.l10n.t('Stopped after {0} model calls without a final answer.', MAX_STEPS),
         });
     } catch (error) {
+      outcome = stop.signal.aborted ? 'stopped' : 'failed';
+      failure = stop.signal.aborted ? undefined : errorMessage(error);
       this.post({
         type: 'error',
         text: stop.signal.aborted ? vscode.l10n.t('Stopped.') : shown(errorMessage(error)),
       });
     } finally {
-      this.running = undefined;
       // Nothing stays pending: an approval the run no longer waits for is withdrawn from the page.
       for (const [id, resolve] of this.pending) {
         resolve({ run: false, reason: DECLINED });
         this.post({ type: 'withdrawn', id });
       }
       this.pending.clear();
+      this.builder.finish(outcome, answer, failure);
+      // Still `running` while History is written: a Send meanwhile would start a turn before this one is recorded.
+      await this.recordHistory().catch((error: unknown) =>
+        this.platform.ownLog.warn(
+          `The playground could not record its conversation in History: ${errorMessage(error)}`,
+        ),
+      );
+      this.running = undefined;
       this.post({ type: 'busy', busy: false });
+      this.post({ type: 'ran', saveable: this.builder.lastTurn()?.calls.length !== 0 });
     }
+  }
+
+  /** The model's streamed text, shown up to the panel's cap (said once when it is reached). */
+  private streamed(delta: string): void {
+    const { text, cutNow } = this.answerBound.take(delta);
+    if (text) this.post({ type: 'delta', text: shown(text) });
+    if (cutNow) this.post({ type: 'answerCut' });
+  }
+
+  /** The conversation as one History entry, masked with the servers' secrets and the model keys. */
+  private async recordHistory(): Promise<void> {
+    const record = this.builder.record;
+    const secrets = [
+      ...this.controllers.flatMap((controller) => controller.knownSecrets()),
+      ...(await this.modelKeys().catch(() => [])),
+    ];
+    const first = this.controllers[0];
+    if (!first) return;
+    this.historyId = this.platform.historyRecorder.recordConversation(
+      this.historyId,
+      {
+        server: { id: first.id, name: first.name },
+        startedAt: record.startedAt,
+        durationMs: Date.now() - record.startedAt,
+        operation: {
+          kind: 'conversation',
+          model: record.model.name,
+          servers: [...record.servers],
+          requests: record.turns.length + (record.turnsLeftOut ?? 0),
+          title: record.turns[0]?.request.split('\n', 1)[0] ?? '',
+        },
+        outcome:
+          record.turns.at(-1)?.outcome === 'failed'
+            ? { kind: 'failed', message: record.turns.at(-1)?.error ?? '' }
+            : { kind: 'succeeded' },
+        result: record,
+      },
+      secrets,
+    );
   }
 
   private approval(call: LoopToolCall, signal: AbortSignal): CallDecision | Promise<CallDecision> {
     const id = this.nextId++;
     this.ids.set(call, id);
+    this.recorded.set(call, this.builder.call(call.server.serverName, call.tool.name, call.arguments));
     const args = shown(JSON.stringify(call.arguments, null, 2));
     const tool = shown(call.tool.name);
     const server = shown(call.server.serverName);
@@ -231,10 +385,11 @@ export class PlaygroundPanel {
   private show(event: LoopEvent): void {
     switch (event.kind) {
       case 'model-step':
+        this.answerBound.reset();
         this.post({
           type: 'step',
           step: event.step,
-          text: shown(event.text),
+          text: shown(boundText(event.text, MAX_SHOWN_ANSWER_BYTES).text),
           inputTokens: event.inputTokens,
           outputTokens: event.outputTokens,
           durationMs: Math.round(event.durationMs),
@@ -247,16 +402,23 @@ export class PlaygroundPanel {
         });
         return;
       case 'call-decided':
+        if (!event.decision.run) ConversationBuilder.denied(this.recorded.get(event.call));
         this.post({ type: 'decided', id: this.ids.get(event.call), run: event.decision.run });
         return;
       case 'call-started':
         this.post({ type: 'started', id: this.ids.get(event.call) });
         return;
       case 'call-ended':
+        ConversationBuilder.ended(
+          this.recorded.get(event.call),
+          event.text,
+          event.isError,
+          Math.round(event.durationMs),
+        );
         this.post({
           type: 'ended',
           id: this.ids.get(event.call),
-          text: shown(event.text),
+          text: shown(boundText(event.text, MAX_SHOWN_RESULT_BYTES).text),
           isError: event.isError,
           durationMs: Math.round(event.durationMs),
         });
@@ -265,48 +427,4 @@ export class PlaygroundPanel {
         return;
     }
   }
-}
-
-function pageBody(controllers: readonly ServerController[], model: EvalModel): string {
-  const servers = controllers.map((controller) => escapeForDisplay(controller.name)).join(', ');
-  const about = vscode.l10n.t(
-    'Servers: {0} · Model: {1} ({2})',
-    servers,
-    escapeForDisplay(model.info.name),
-    escapeForDisplay(model.info.providerLabel),
-  );
-  return `<header class="bar">
-<h1>${escapeHtml(vscode.l10n.t('Try with a Model'))}</h1>
-<p class="muted" id="about">${escapeHtml(about)}</p>
-<p class="muted">${escapeHtml(vscode.l10n.t('Each tool call the model makes waits for your Allow. Requests and tool results are sent to this model.'))}</p>
-</header>
-<div id="log" role="log" aria-live="polite"></div>
-<form id="composer">
-<label for="request">${escapeHtml(vscode.l10n.t('Request'))}</label>
-<textarea id="request" rows="3" placeholder="${escapeHtml(vscode.l10n.t('Ask the model something that needs the tools… (Ctrl+Enter sends)'))}"></textarea>
-<div class="actions">
-<button type="submit" id="send">${escapeHtml(vscode.l10n.t('Send'))}</button>
-<button type="button" id="stop" class="secondary" disabled>${escapeHtml(vscode.l10n.t('Stop'))}</button>
-</div>
-</form>`;
-}
-
-function pageLabels(): Record<string, string> {
-  return {
-    you: vscode.l10n.t('You'),
-    model: vscode.l10n.t('Model'),
-    step: vscode.l10n.t('Step {0}: {1} input tokens, {2} output tokens, {3} ms'),
-    unknownTokens: '?',
-    call: vscode.l10n.t('Tool call: {0} on {1}'),
-    allow: vscode.l10n.t('Allow'),
-    allowAll: vscode.l10n.t('Allow all calls of this tool in this chat'),
-    deny: vscode.l10n.t('Deny'),
-    waiting: vscode.l10n.t('Waiting for your approval'),
-    allowedAll: vscode.l10n.t('Allowed (all calls of this tool in this chat)'),
-    denied: vscode.l10n.t('Denied: the model is told you declined'),
-    running: vscode.l10n.t('Running…'),
-    withdrawn: vscode.l10n.t('Not run: the request was stopped'),
-    result: vscode.l10n.t('Result ({0} ms)'),
-    errorResult: vscode.l10n.t('Error ({0} ms)'),
-  };
 }

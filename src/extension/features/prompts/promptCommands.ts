@@ -3,11 +3,10 @@ import { errorMessage } from '../../../protocol/errors';
 import type { Prompt } from '../../../protocol/types';
 import type { HistoryOutcome, HistoryRecording } from '../../../workbench/history/historyLog';
 import type { ServerController } from '../../platform/servers/serverController';
-import { completer } from '../../platform/shared/completions';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { runningServer } from '../../platform/servers/serverPicker';
-import { askWithCompletions } from '../../platform/ui/completionInput';
+import { askPromptArguments } from '../../platform/shared/promptArguments';
 import { isObject, isStringRecord } from '../../../protocol/guards';
 import { argumentField, pickItem } from '../../platform/ui/pickers';
 import { promptMarkdown } from './promptMarkdown';
@@ -33,7 +32,7 @@ export async function getPrompt(context: PromptsContext, argument: unknown): Pro
   if (!controller) return undefined;
   const prompt = argumentField(argument, 'prompt', isPrompt) ?? (await pickPrompt(context, controller));
   if (!prompt) return undefined;
-  const args = await askArguments(controller, prompt, argumentField(argument, 'arguments', isStringRecord));
+  const args = await askPromptArguments(controller, prompt, argumentField(argument, 'arguments', isStringRecord));
   if (!args) return undefined;
   const startedAt = Date.now();
   const record = (outcome: HistoryOutcome, result?: unknown): void => {
@@ -77,32 +76,4 @@ async function pickPrompt(context: PromptsContext, controller: ServerController)
     vscode.l10n.t('Select the prompt of {0}', controller.name),
     vscode.l10n.t('MCP server "{0}" lists no prompts.', controller.name),
   );
-}
-
-/** Asks each argument not given; optional ones may be left empty and are then not sent. */
-async function askArguments(
-  controller: ServerController,
-  prompt: Prompt,
-  given: Record<string, string> | undefined,
-): Promise<Record<string, string> | undefined> {
-  const declared = Array.isArray(prompt.arguments)
-    ? prompt.arguments.filter((arg) => isObject(arg) && typeof arg.name === 'string')
-    : [];
-  const values: Record<string, string> = {};
-  for (const [index, arg] of declared.entries()) {
-    const preset = given?.[arg.name];
-    const value =
-      preset ??
-      (await askWithCompletions({
-        title: vscode.l10n.t('Prompt {0} ({1})', prompt.title ?? prompt.name, controller.name),
-        prompt: `${arg.title ?? arg.name}${arg.description ? ` — ${arg.description}` : ''}`,
-        required: arg.required === true,
-        step: index + 1,
-        totalSteps: declared.length,
-        complete: completer(controller, { type: 'ref/prompt', name: prompt.name }, arg.name, values),
-      }));
-    if (value === undefined) return undefined;
-    if (value !== '') values[arg.name] = value;
-  }
-  return values;
 }

@@ -24,6 +24,21 @@ export class HistoryRecorder implements HistoryRecording {
     this.history.record(record);
   };
 
+  /**
+   * A playground conversation: recorded once, then replaced in place after each request (one entry per conversation).
+   * `secrets` are every chosen server's known secrets and the model keys; History masks with them at its sink.
+   * Returns the entry's id for the next replacement.
+   */
+  readonly recordConversation = (
+    previousId: number | undefined,
+    record: HistoryRecord,
+    secrets: readonly string[],
+  ): number =>
+    (previousId === undefined
+      ? this.history.record(record, secrets)
+      : this.history.replace(previousId, record, secrets)
+    ).id;
+
   readonly recordSampling = (record: SamplingRecord): void => {
     const controller = this.manager.byName(record.serverName)[0];
     this.history.record(
