@@ -3,6 +3,8 @@ import type { JsonObject } from '../../types';
 import type { SchemaValidator } from '../../validation/schemaValidation';
 import { cursorOf, type EventsLimits, type EventType, type FeedItem, type SubscriptionStats } from './eventTypes';
 
+const MAX_EVENT_ID_LENGTH = 512;
+
 /**
  * One subscription's feed, whatever delivers it: each occurrence is checked (shape, payload size, payload against the
  * event type's payloadSchema), deduplicated by eventId, held to a rate, and handed to the listener; gaps and status
@@ -69,26 +71,26 @@ export class Feed {
     }
     const cursor = cursorOf(raw.cursor);
     const { eventId, name, timestamp, data } = raw;
-    if (typeof eventId !== 'string' || eventId === '') {
-      this.refuse('an event occurrence without an eventId');
+    // Remembered for deduplication, so bounded: a server cannot fill the memory with megabyte-long ids.
+    if (typeof eventId !== 'string' || eventId === '' || eventId.length > MAX_EVENT_ID_LENGTH) {
+      this.refuse(`an event occurrence without an eventId of 1 to ${MAX_EVENT_ID_LENGTH} characters`);
       return cursor;
     }
     if (this.seen.has(eventId)) {
       this.stats.duplicates++;
       return cursor;
     }
-    const shortId = eventId.slice(0, 200);
     if (name !== this.type.name) {
-      this.refuse(`an occurrence of another event type (${String(name).slice(0, 100)})`, shortId);
+      this.refuse(`an occurrence of another event type (${String(name).slice(0, 100)})`, eventId);
       return cursor;
     }
     if (typeof timestamp !== 'string' || !isObject(data)) {
-      this.refuse('an event occurrence without a timestamp string or a data object', shortId);
+      this.refuse('an event occurrence without a timestamp string or a data object', eventId);
       return cursor;
     }
     const size = jsonLength(data, this.limits.maxPayloadChars);
     if (size > this.limits.maxPayloadChars) {
-      this.refuse(`its data is larger than ${this.limits.maxPayloadChars} characters of JSON`, shortId);
+      this.refuse(`its data is larger than ${this.limits.maxPayloadChars} characters of JSON`, eventId);
       return cursor;
     }
     this.remember(eventId);

@@ -115,6 +115,8 @@ test('poll: hasMore drains at once, nextPollMs and the 1000 ms floor are honoure
 
   let poll = await server.nextRequest('events/poll');
   assert.equal(paramsOf(poll).cursor, null);
+  const declared = (paramsOf(poll)._meta as JsonObject)['io.modelcontextprotocol/clientCapabilities'] as JsonObject;
+  assert.deepEqual((declared.extensions as JsonObject)[EXT], {}, 'the extension is declared on each request');
   assert.deepEqual(paramsOf(poll).arguments, { every: 1 });
   server.respond(poll.id, {
     resultType: 'complete',
@@ -128,7 +130,7 @@ test('poll: hasMore drains at once, nextPollMs and the 1000 ms floor are honoure
   assert.equal(paramsOf(poll).cursor, 'c1', 'hasMore: polled again at once, from the cursor');
   server.respond(poll.id, {
     resultType: 'complete',
-    events: [occurrence('e1', { n: 1 }), occurrence('e2', { n: 'two' })],
+    events: [occurrence('e1', { n: 1 }), occurrence('e2', { n: 'two' }), occurrence('x'.repeat(513), { n: 3 })],
     cursor: 'c2',
     hasMore: false,
     nextPollMs: 2000,
@@ -167,6 +169,7 @@ test('poll: hasMore drains at once, nextPollMs and the 1000 ms floor are honoure
   );
   assert.equal(subscription.stats.duplicates, 1);
   assert.equal(subscription.stats.delivered, 2);
+  assert.equal(subscription.stats.refused, 1, 'an eventId past 512 characters is refused, not remembered');
 
   server.respond(poll.id, { resultType: 'complete', events: [], cursor: null, nextPollMs: 1000 });
   await subscription.stop();
