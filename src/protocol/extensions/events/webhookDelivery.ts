@@ -126,7 +126,7 @@ export class WebhookDelivery extends Delivery {
         this.feed.gap(this.cursor);
         return;
       case 'terminated':
-        this.subscribed = false; // the server no longer has it: nothing to unsubscribe
+        // The server no longer has it: ending here sends no events/unsubscribe (only a stop by the client does).
         this.terminate(errorText(body.error));
         return;
       default:

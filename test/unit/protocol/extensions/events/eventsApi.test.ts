@@ -291,6 +291,36 @@ test('webhook: a loopback endpoint, refreshed before refreshBefore with the same
   assert.equal(subscription.stats.duplicates, 1);
 });
 
+test('webhook: a terminated envelope ends the subscription without an unsubscribe; the endpoint is closed', async () => {
+  let deliver: ((body: JsonObject) => void) | undefined;
+  let closed = 0;
+  const endpoint: WebhookEndpointFactory = async ({ onBody }) => {
+    deliver = onBody;
+    return { url: 'http://127.0.0.1:9/events/t', close: async () => void closed++ };
+  };
+  const { server, events } = await connected({}, endpoint);
+  const type = await listed(server, events);
+  const items: FeedItem[] = [];
+  const subscription = events.subscribe(type, 'webhook', {}, (item) => items.push(item));
+  const first = await server.nextRequest('events/subscribe');
+  server.respond(first.id, {
+    resultType: 'complete',
+    id: 'sub-1',
+    cursor: null,
+    refreshBefore: new Date(Date.now() + 60_000).toISOString(),
+  });
+  await settle();
+  deliver?.({ type: 'terminated', error: { code: -32024, message: 'Forbidden', data: { reason: 'Access revoked' } } });
+  await settle();
+  assert.equal(closed, 1, 'ended at once: the endpoint is closed');
+  await subscription.ended;
+  await tick(120_000);
+  assert.equal(count(server, 'events/subscribe'), 1, 'no refresh after termination');
+  assert.equal(count(server, 'events/unsubscribe'), 0, 'the server no longer has it');
+  const last = items.at(-1);
+  assert.ok(last?.kind === 'status' && last.status === 'terminated' && last.message === 'Forbidden (code -32024)');
+});
+
 test('webhook: an endpoint that is not on this machine is never offered to the server', async () => {
   let closed = 0;
   const endpoint: WebhookEndpointFactory = async () => ({
