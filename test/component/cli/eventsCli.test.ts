@@ -145,7 +145,8 @@ describe('events over stdio', () => {
     assert.ok(refreshed >= 3, run.stdout);
     assert.ok(eventIds(items).length >= 10);
     const server = stats(file);
-    assert.equal(server.subscribes, refreshed + 1);
+    // A refresh in flight when the run stopped reached the server but was never answered to the client.
+    assert.ok(server.subscribes === refreshed + 1 || server.subscribes === refreshed + 2, JSON.stringify(server));
     assert.equal(server.unsubscribes, 1);
   });
 
