@@ -25,11 +25,14 @@ import type { ParsedArgs } from './args';
 import { stderrLogger } from './connect';
 import type { EnabledExtension } from '../protocol/extensions/protocolExtension';
 import { SKILL_SCENARIOS } from './conformanceSkills';
+import { EVENT_SCENARIOS } from './conformanceEvents';
 import { isObject } from '../protocol/guards';
 
 /** What one scenario does with a connected client; throwing fails the run. */
 export interface ScenarioDriver {
   host?: ClientHost;
+  /** The era a scenario is defined for, when the suite does not name a revision (Events: 2026-07-28 only). */
+  era?: EraPreference;
   /** Protocol extensions the scenario needs declared (beside the grant's auth extension). */
   extensions?: () => EnabledExtension[];
   /** `context` is MCP_CONFORMANCE_CONTEXT, parsed: data the scenario hands the client (credentials, calls to make). */
@@ -204,6 +207,7 @@ const SCENARIOS: Readonly<Record<string, ScenarioDriver>> = {
     },
   },
   ...SKILL_SCENARIOS,
+  ...EVENT_SCENARIOS,
 };
 
 function driverFor(scenario: string): ScenarioDriver {
@@ -235,12 +239,18 @@ export function conformanceContext(raw: string | undefined): JsonObject | undefi
   return value as JsonObject;
 }
 
-/** The era to speak: --era when given; else 2026-07-28 when the suite asks for that revision, the handshake otherwise. */
+/**
+ * The era to speak: --era when given; else the scenario's own (the Events scenarios are defined for 2026-07-28 only,
+ * and the suite names its latest dated revision to every scenario it runs without --spec-version); else 2026-07-28
+ * when the suite asks for that revision, the handshake otherwise.
+ */
 export function conformanceEra(
   explicit: EraPreference | undefined,
   requestedVersion: string | undefined,
+  scenarioEra?: EraPreference,
 ): EraPreference {
   if (explicit) return explicit;
+  if (scenarioEra) return scenarioEra;
   return isModernVersion(requestedVersion) ? '2026-07-28' : 'legacy';
 }
 
@@ -314,7 +324,7 @@ export async function runConformance(args: ParsedArgs): Promise<number> {
     return fail(errorMessage(error));
   }
   const requestedVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
-  const era = conformanceEra(args.era, requestedVersion);
+  const era = conformanceEra(args.era, requestedVersion, driver.era);
   const auth = authSetupFor(scenario, context);
   // The suite's authorization servers approve at once: the flow runs headlessly, state in memory.
   const authorizer = new OAuthAuthorizer({

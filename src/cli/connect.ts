@@ -26,6 +26,7 @@ import { cliAuthorizer } from './oauthSignIn';
 import { printable } from './printable';
 import { PersonWaits } from '../protocol/jsonrpc/personWaits';
 import { enableSkills } from '../protocol/extensions/skills';
+import type { EnabledExtension } from '../protocol/extensions/protocolExtension';
 import { chooseHttpFetch, describeHttpFetch, type HttpFetchChoice } from '../workbench/node/httpFetchChoice';
 
 export { printable } from './printable';
@@ -317,7 +318,13 @@ function cliHost(): ClientHost {
   };
 }
 
-export function createClient(target: Target, args: ParsedArgs, host: ClientHost = cliHost()): McpClient {
+export function createClient(
+  target: Target,
+  args: ParsedArgs,
+  host: ClientHost = cliHost(),
+  /** Extensions a subcommand also declares (`events` declares io.modelcontextprotocol/events). */
+  extraExtensions: readonly EnabledExtension[] = [],
+): McpClient {
   if (args.verbose) {
     const say = verboseWriter(target);
     say(`transport: ${target.description}`);
@@ -345,6 +352,7 @@ export function createClient(target: Target, args: ParsedArgs, host: ClientHost 
         receiver: { sampling: host.sampling !== undefined, elicitation: host.elicitation !== undefined },
       }).extension,
       enableSkills(),
+      ...extraExtensions,
     ],
   };
   return new McpClient(options);

@@ -14,6 +14,7 @@ import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 import {
   DOCTOR_USAGE,
   EVAL_USAGE,
+  EVENTS_USAGE,
   GATEWAY_USAGE,
   LINT_USAGE,
   LOAD_USAGE,
@@ -48,6 +49,7 @@ ${APP_USAGE}
 ${REGISTRY_USAGE}
 ${TASKS_USAGE}
 ${SKILLS_USAGE}
+${EVENTS_USAGE}
 ${RECORDINGS_USAGE}
 ${GATEWAY_USAGE}
 ${LINT_USAGE}
@@ -251,6 +253,7 @@ const OWN_COMMANDS: readonly (readonly [name: string, load: () => Promise<OwnCom
   ['lint', async () => (await import('./lint.js')).lintCommand],
   ['load', async () => (await import('./load.js')).loadCommand],
   ['doctor', async () => (await import('./doctor.js')).doctorCommand],
+  ['events', async () => (await import('./events.js')).eventsCommand],
 ];
 
 /**

@@ -69,3 +69,15 @@ export const EVAL_USAGE = `  eval FILE.mcpeval.json --model-url URL --model ID [
                                        a terminal). --json: {"requests":[{"name","passed","runs",
                                        "failures","model","passRate"}],"passRate"}; exit 0 all runs passed, 1 a
                                        run failed`;
+
+export const EVENTS_USAGE = `  events list                          the server's event types (SEP-3415, 2026-07-28 servers that declare
+                                       io.modelcontextprotocol/events): one JSON line per type
+  events poll <name> [--args JSON]     subscribe by poll (events/poll at the server's interval, never under
+  events stream <name> [--args JSON]   --poll-floor-ms, default 1000), push (events/stream, reopened from the
+  events subscribe <name> [--args JSON] last cursor when it falls silent) or webhook (events/subscribe to a
+                                       loopback listener of this run, refreshed before its TTL); one JSON line
+                                       per feed item: event (payload checked against its payloadSchema), gap,
+                                       status, refused; duplicates by eventId are dropped and counted.
+                                       --cursor C resumes, --max-age-ms N bounds the replay, --duration S stops
+                                       after S seconds; Ctrl+C stops. Ends with {"kind":"summary",…} (counts,
+                                       last cursor); exit 0, 1 when the server ended the subscription`;

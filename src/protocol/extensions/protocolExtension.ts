@@ -25,6 +25,10 @@ export interface ExtensionCallOptions {
   onProgress?: (update: ProgressUpdate) => void;
   /** Ask the server again even when a 2026-07-28 cached result is fresh (skills: re-read a file that failed verification). */
   refresh?: boolean;
+  /** Hard limit however long the request stays answered in parts (events/stream: none). */
+  maxTotalTimeoutMs?: number;
+  /** Told the JSON-RPC id the request went out with (events/stream notifications name their stream by it). */
+  onRequestId?: (id: string | number) => void;
 }
 
 /** What the client lends an extension. */

@@ -24,6 +24,8 @@ interface LoopCallOptions {
   timeoutMs?: number;
   /** Fetch again even when a cached result is still fresh (a manual refresh). */
   refresh?: boolean;
+  maxTotalTimeoutMs?: number;
+  onRequestId?: (id: string | number) => void;
 }
 
 /** What the loop needs from the client that owns it. */

@@ -130,6 +130,11 @@ describe('conformance era and context', () => {
     assert.equal(conformanceEra('auto', '2025-11-25'), 'auto');
   });
 
+  test('a scenario defined for one era (Events: 2026-07-28) speaks it whatever revision the suite names; --era still wins', () => {
+    assert.equal(conformanceEra(undefined, '2025-11-25', '2026-07-28'), '2026-07-28');
+    assert.equal(conformanceEra('legacy', '2025-11-25', '2026-07-28'), 'legacy');
+  });
+
   test('MCP_CONFORMANCE_CONTEXT is parsed as an object, and garbage is a clear failure', () => {
     assert.equal(conformanceContext(undefined), undefined);
     assert.deepEqual(conformanceContext('{"name":"x","toolCalls":[]}'), { name: 'x', toolCalls: [] });
