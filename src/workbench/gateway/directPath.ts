@@ -7,6 +7,7 @@
 import { ProtocolError } from '@modelcontextprotocol/server';
 import { ErrorCodes } from '../../protocol/errors';
 import type { JsonObject } from '../../protocol/types';
+import type { AgentRequestContext } from './agentServer';
 
 /** What a 2025 session keeps for its direct requests. */
 export interface DirectSession {
@@ -34,10 +35,124 @@ export interface DirectCall {
   cancel(): void;
 }
 
+/**
+ * Sends a server's request to the agent on a direct call's stream and waits for the agent's answer, which comes as a
+ * POST of its own (Gateway.fetch, answerAsked). `id` is the gateway's, apart from the SDK's numeric ids on the session.
+ */
+export function askAgent(
+  session: Pick<DirectSession, 'asked'>,
+  id: string,
+  response: DirectResponse,
+  request: { method: string; params?: Record<string, unknown> },
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+): Promise<JsonObject> {
+  return new Promise<JsonObject>((resolve, reject) => {
+    const finish = () => {
+      session.asked.delete(id);
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    };
+    const onAbort = () => {
+      finish();
+      response.event({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+      reject(signal?.reason ?? new Error('cancelled'));
+    };
+    const timer = setTimeout(() => {
+      finish();
+      reject(new Error(`the agent did not answer ${request.method} within ${timeoutMs ?? 60_000} ms`));
+    }, timeoutMs ?? 60_000);
+    session.asked.set(id, {
+      resolve: (result) => (finish(), resolve(result)),
+      reject: (error) => (finish(), reject(error)),
+    });
+    if (signal?.aborted) return onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    response.event({
+      jsonrpc: '2.0',
+      id,
+      method: request.method,
+      ...(request.params ? { params: request.params } : {}),
+    } as JsonObject);
+  });
+}
+
+/** A request the direct path serves: one JSON-RPC request object. */
+export interface DirectMessage {
+  id: string | number;
+  method: string;
+  params: Record<string, unknown> | undefined;
+}
+
+/**
+ * Serves one direct request: `serve` is the same `run` the SDK's handlers call, with a context of the gateway's own
+ * (its signal aborted by `cancel`, the agent's progress and the server's relayed requests written to `response`).
+ * `inFlight` is a 2025 session's map of direct requests, where its agent's `notifications/cancelled` finds one.
+ */
+export function directCall(options: {
+  message: DirectMessage;
+  response: DirectResponse;
+  /** The 2026-07-28 request's `_meta` (its envelope); undefined for a 2025 session's. */
+  envelope: Record<string, unknown> | undefined;
+  sessionId?: string;
+  inFlight?: Map<string | number, AbortController>;
+  serve(ctx: AgentRequestContext): Promise<JsonObject>;
+  /** The result as the agent's era writes it. */
+  encode(result: JsonObject): JsonObject;
+  /** Sends a server's request to the agent (hostRelay decides when); a 2026-07-28 agent served here declared none. */
+  ask?(
+    request: { method: string; params?: Record<string, unknown> },
+    signal: AbortSignal | undefined,
+    timeoutMs: number | undefined,
+  ): Promise<JsonObject>;
+}): DirectCall {
+  const { message, response, inFlight } = options;
+  const controller = new AbortController();
+  inFlight?.set(message.id, controller);
+  const ctx: AgentRequestContext = {
+    ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    mcpReq: {
+      signal: controller.signal,
+      envelope: options.envelope,
+      requestState: () => undefined,
+      // The agent's progress, on this request's stream (run calls it only when the agent sent a progress token).
+      notify: async (notification: { method: string; params?: Record<string, unknown> }) => {
+        if (!controller.signal.aborted) response.event({ jsonrpc: '2.0', ...notification } as JsonObject);
+      },
+      send: (
+        request: { method: string; params?: Record<string, unknown> },
+        sendOptions?: { signal?: AbortSignal; timeout?: number },
+      ) =>
+        options.ask
+          ? options.ask(request, sendOptions?.signal, sendOptions?.timeout)
+          : Promise.reject(new Error(`the agent declared no way to answer ${request.method}`)),
+    } as unknown as AgentRequestContext['mcpReq'],
+  };
+  const done = options
+    .serve(ctx)
+    .then((result) => options.encode(result))
+    .then(
+      (result) => response.end({ jsonrpc: '2.0', id: message.id, result }),
+      (error: unknown) => response.end({ jsonrpc: '2.0', id: message.id, error: directError(error) }),
+    );
+  const settled = done.finally(() => {
+    if (inFlight?.get(message.id) === controller) inFlight.delete(message.id);
+  });
+  return { done: settled, cancel: () => controller.abort() };
+}
+
+/** The headers every direct request carries as the SDK requires them: it accepts both answers and sends JSON. */
+export function directHeaders(header: (name: string) => string | undefined): boolean {
+  const accept = header('accept');
+  return (
+    accept?.includes('application/json') === true &&
+    accept.includes('text/event-stream') &&
+    /^application\/json\s*(;|$)/i.test(header('content-type') ?? '')
+  );
+}
+
 /** One JSON-RPC request object (not a batch, not a notification), or undefined. */
-export function directRequest(
-  body: unknown,
-): { id: string | number; method: string; params: Record<string, unknown> | undefined } | undefined {
+export function directRequest(body: unknown): DirectMessage | undefined {
   if (!isPlainObject(body) || body.jsonrpc !== '2.0' || typeof body.method !== 'string') return undefined;
   const { id, params } = body;
   if (typeof id !== 'string' && !(typeof id === 'number' && Number.isSafeInteger(id))) return undefined;
