@@ -7,7 +7,7 @@ import {
   type Server,
 } from '@modelcontextprotocol/server';
 import { DisposableStore } from '../../protocol/disposable';
-import { LOGGING_LEVELS, type LoggingLevel } from '../../protocol/types';
+import { LOGGING_LEVELS, type JsonObject, type LoggingLevel } from '../../protocol/types';
 import { maskSecrets, maskText } from '../secrets';
 import {
   DIRECT_METHODS,
@@ -105,6 +105,8 @@ export class Gateway {
   private askedCount = 0;
   /** Numbers the exchanges of agents without a session, whose messages are told (agentMessages.ts). */
   private exchanges = 0;
+  /** What 2026-07-28 requests on the direct path are served through (made at the first). */
+  private modernDirect?: { context: AgentServerContext; server: Server | undefined };
   /** The 2025 agents with an open session (their clientInfo, cut and untrusted), for a host to list and disconnect. */
   readonly agents = new GatewayAgents();
 
@@ -175,7 +177,7 @@ export class Gateway {
     const capability = DIRECT_METHODS.get(message.method);
     if (capability === undefined || !directPath.validDirectParams(message.method, message.params)) return undefined;
     const id = header(SESSION_HEADER);
-    if (id === undefined) return undefined;
+    if (id === undefined) return this.serveModernDirect(message, capability, header, body, response);
     const session = this.sessions.get(id);
     if (!session || session.direct.has(message.id)) return undefined;
     const version = header('mcp-protocol-version');
@@ -198,6 +200,35 @@ export class Gateway {
       // A server's request during this call, to the agent that declared what it needs (hostRelay decides).
       ask: (request, signal, timeoutMs) =>
         directPath.askAgent(session, `gateway-${++this.askedCount}`, answer, request, signal, timeoutMs),
+    });
+  }
+
+  /** A 2026-07-28 agent's request on the direct path (serveDirect), over one agent server kept for them all. */
+  private serveModernDirect(
+    message: directPath.DirectMessage,
+    capability: string,
+    header: (name: string) => string | undefined,
+    body: unknown,
+    response: directPath.DirectResponse,
+  ): directPath.DirectCall | undefined {
+    const envelope = directPath.directModernEnvelope(message, header);
+    if (!envelope) return undefined;
+    // The SDK builds a server per request from the same context; what `run` reads of it is the envelope's.
+    this.modernDirect ??= { context: this.agentContext(undefined), server: undefined };
+    const direct = this.modernDirect;
+    direct.server ??= createAgentServer(direct.context);
+    const server = direct.server;
+    if ((server.getCapabilities() as Record<string, unknown>)[capability] === undefined) return undefined;
+    const serverInfo = { ...this.options.upstream.session().serverInfo } as JsonObject;
+    const sink = this.options.traffic?.listening();
+    const agent = sink && exchangeAgent(body, ++this.exchanges);
+    if (sink && agent) heardFrom(sink, agent, body);
+    return directPath.directCall({
+      message,
+      response: sink && agent ? toldDirect(response, agent, sink) : response,
+      envelope,
+      serve: (ctx) => serveDirect(direct.context, server, ctx, message.method, message.params),
+      encode: (result) => directPath.modernResult(message.method, result, serverInfo),
     });
   }
 

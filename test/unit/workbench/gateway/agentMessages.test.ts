@@ -105,7 +105,12 @@ function listed(log: ProtocolLog): string[] {
   return rows(log).map((event) => `${event.direction} ${event.messageKind} ${event.method ?? ''}`);
 }
 
-function modernRequest(running: RunningGateway, body: JsonObject, signal?: AbortSignal): Promise<Response> {
+function modernRequest(
+  running: RunningGateway,
+  body: JsonObject,
+  signal?: AbortSignal,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(running.url, {
     method: 'POST',
     ...(signal ? { signal } : {}),
@@ -115,6 +120,7 @@ function modernRequest(running: RunningGateway, body: JsonObject, signal?: Abort
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2026-07-28',
       'mcp-method': String(body.method),
+      ...headers,
     },
     body: JSON.stringify(body),
   });
@@ -214,15 +220,29 @@ describe('every agent message is a Protocol view row labelled with the agent', (
       params: { _meta: MODERN_META },
     });
     await discover.text();
+    // A call on the direct path (served without the SDK) is told the same way.
+    const echo = { name: 'echo', arguments: {}, _meta: MODERN_META };
+    const called = await modernRequest(
+      running,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: echo },
+      undefined,
+      {
+        'mcp-name': 'echo',
+      },
+    );
+    assert.equal(called.headers.get('content-length') !== null, true, 'served directly');
+    await called.text();
     upstream.toolsChanged.fire();
     await reader.read();
     await waitFor(
       () => listed(log).includes('send notification notifications/tools/list_changed'),
       'the list change on the stream opened before the look',
     );
-    const request = row(log, 'receive', 'request', 'server/discover');
-    assert.equal(request.era, '2026-07-28');
-    assert.equal(row(log, 'send', 'result', 'server/discover').relatedSeq, request.seq);
+    for (const method of ['server/discover', 'tools/call']) {
+      const request = row(log, 'receive', 'request', method);
+      assert.equal(request.era, '2026-07-28');
+      assert.equal(row(log, 'send', 'result', method).relatedSeq, request.seq, `${method}'s answer pairs`);
+    }
     for (const event of rows(log)) assert.equal(event.agent, 'modern\\u202Eagent 7', 'labelled, escaped');
   });
 
