@@ -5,7 +5,9 @@
  *   - latency: one client, sequential calls after a warm-up; p50 and p99 per call, and what the gateway adds;
  *   - throughput: 100 clients with one call in flight each (directly to a stdio server, which serves one client:
  *     one client with 100 calls in flight); calls per second, the gateway's as a ratio of direct;
- *   - scale: 50 clients × 1,000 calls at once through one gateway, every answer checked against its request.
+ *   - scale: 50 clients × 1,000 calls at once through one gateway, every answer checked against its request;
+ *   - the HTTP hop's floor: the same client direct to a bare node:http echo (bench/fixtures/echo-http-server.mjs), what
+ *     any HTTP server costs it here before doing anything: against a stdio server the gateway adds such a hop.
  * Repetitions alternate which side runs first. Targets: added p50 ≤ 0.2 ms, p99 ≤ 1 ms; throughput ≥ 0.8x.
  * Beside them: the gateway process's own CPU per call (Linux, /proc), which is what the gateway's code decides, and
  * the machine's load: on a shared 2-core machine every hop waits for a core, and the gateway is one more hop (two more
@@ -28,6 +30,8 @@ const REPO_ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
 const STDIO_SERVER = path.join(__dirname, 'fixtures', 'server.mjs');
 const HTTP_SERVER = path.join(__dirname, 'fixtures', 'handshake-http-server.mjs');
+/** The HTTP hop's floor: a bare node:http server that answers the client's calls and does nothing else. */
+const FLOOR_SERVER = path.join(__dirname, 'fixtures', 'echo-http-server.mjs');
 
 const CALLS = positiveInt('BENCH_GATEWAY_CALLS', 2000);
 const WARMUP = Math.max(200, CALLS >> 2);
@@ -36,7 +40,8 @@ const ROUNDS = positiveInt('BENCH_GATEWAY_ROUNDS', 100);
 const REPS = positiveInt('BENCH_GATEWAY_REPS', 3);
 const SCALE = process.env.BENCH_GATEWAY_SCALE !== '0';
 
-type Kind = 'stdio' | 'http';
+/** `floor`: the client direct to FLOOR_SERVER, what the HTTP hop alone costs it (no gateway side). */
+type Kind = 'stdio' | 'http' | 'floor';
 type Side = 'direct' | 'gateway';
 
 interface Endpoint {
@@ -69,8 +74,8 @@ async function startGatewayCli(target: string[]): Promise<{ endpoint: Endpoint; 
  * The HTTP fixture server in a process of its own; its URL once it listens. (Not httpFixture.ts's class: that module
  * and clients.ts import each other, which works only when clients.ts is loaded first.)
  */
-async function startHttpServer(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [HTTP_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startHttpServer(fixture = HTTP_SERVER): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -111,7 +116,8 @@ function processCpuMs(pid: number): number | undefined {
 }
 
 async function setup(kind: Kind, side: Side): Promise<Setup> {
-  const httpServer = kind === 'http' ? await startHttpServer() : undefined;
+  const httpServer =
+    kind === 'stdio' ? undefined : await startHttpServer(kind === 'floor' ? FLOOR_SERVER : HTTP_SERVER);
   const serverUrl = httpServer?.url;
   const gateway =
     side === 'gateway'
@@ -293,6 +299,21 @@ export async function gatewaySection(): Promise<void> {
         `    the gateway process's own CPU per call: ${median(cpuSequential).toFixed(0)} µs one caller, ${median(cpuConcurrent).toFixed(0)} µs ${CLIENTS} callers (${load()} now)`,
       );
   }
+  // The floor: what the HTTP hop alone costs this client here (the gateway adds one such hop to a stdio server).
+  const floorP50: number[] = [];
+  const floorP99: number[] = [];
+  const floorRate: number[] = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    const { times } = await phase('latency', 'floor', 'direct', () => latency('floor', 'direct'));
+    floorP50.push(percentile(times, 50));
+    floorP99.push(percentile(times, 99));
+    floorRate.push((await phase('throughput', 'floor', 'direct', () => throughput('floor', 'direct'))).rate);
+  }
+  console.log('');
+  console.log(
+    `  the HTTP hop's floor, the same client direct to a bare node:http echo (bench/fixtures/echo-http-server.mjs): ` +
+      `p50 ${median(floorP50).toFixed(3)} ms, p99 ${median(floorP99).toFixed(3)} ms, ${CLIENTS} concurrent callers ${median(floorRate).toFixed(0)} calls/s (${load()} now)`,
+  );
   if (SCALE) {
     const ms = await phase('50 × 1,000', 'stdio', 'gateway', scale);
     console.log('');
