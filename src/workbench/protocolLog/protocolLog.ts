@@ -230,12 +230,18 @@ export class ProtocolLog implements WireObserver, Disposable {
   }
 
   /**
-   * The request of row `seq`, checked for Replay: sent by this client, kept whole (its original when its text was
+   * The request of row `seq`, checked for Replay: sent by this client (not to an agent), kept whole (its original when its text was
    * masked), and one the client may send again.
    */
   replaySource(seq: number): ReplayCheck {
     const event = this.event(seq);
-    if (event?.kind !== 'message' || event.direction !== 'send' || event.messageKind !== 'request')
+    // A request the gateway sent to an agent (a server's, relayed) was not this client's to send again.
+    if (
+      event?.kind !== 'message' ||
+      event.direction !== 'send' ||
+      event.messageKind !== 'request' ||
+      event.agent !== undefined
+    )
       return { ok: false, refusal: { kind: 'not-sent-request' } };
     if (this.originals.has(seq)) return checkRequest(this.originals.get(seq));
     if (event.truncated) return { ok: false, refusal: { kind: 'truncated' } };

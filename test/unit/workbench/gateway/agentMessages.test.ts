@@ -246,6 +246,18 @@ describe('every agent message is a Protocol view row labelled with the agent', (
     for (const event of rows(log)) assert.equal(event.agent, 'modern\\u202Eagent 7', 'labelled, escaped');
   });
 
+  test("a server's request relayed to an agent is not one Replay sends again", () => {
+    const log = new ProtocolLog();
+    log.agentMessage({ key: 'session:a', label: 'a 1' }, 'send', {
+      jsonrpc: '2.0',
+      id: 'gateway-1',
+      method: 'sampling/createMessage',
+      params: { messages: [], maxTokens: 5 },
+    });
+    const [relayed] = rows(log);
+    assert.deepEqual(log.replaySource(relayed.seq), { ok: false, refusal: { kind: 'not-sent-request' } });
+  });
+
   test("two agents' equal ids pair each answer with its own agent's request", () => {
     const log = new ProtocolLog();
     const a = { key: 'session:a', label: 'a 1' };
