@@ -1,7 +1,8 @@
 /**
  * The `gateway` section (issue 37): the SDK 1.x client calling `echo` through `mcp-workbench gateway` (dist/cli.mjs,
  * a process of its own, as an agent meets it) beside the same client connected to the server directly, for a stdio
- * server (bench/fixtures/server.mjs) and a Streamable HTTP one (bench/fixtures/handshake-http-server.mjs).
+ * server (bench/fixtures/server.mjs) and a Streamable HTTP one (bench/fixtures/handshake-http-server.mjs); and the SDK
+ * 2.4.0 client, a 2026-07-28 agent through the gateway, beside itself direct to the stdio server.
  *   - latency: one client, sequential calls after a warm-up; p50 and p99 per call, and what the gateway adds;
  *   - throughput: 100 clients with one call in flight each (directly to a stdio server, which serves one client:
  *     one client with 100 calls in flight); calls per second, the gateway's as a ratio of direct;
@@ -23,6 +24,8 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as SdkV2 from '@modelcontextprotocol/client';
+import * as SdkV2Stdio from '@modelcontextprotocol/client/stdio';
 import { positiveInt } from './config';
 import { median, rotated } from './stats';
 
@@ -40,8 +43,14 @@ const ROUNDS = positiveInt('BENCH_GATEWAY_ROUNDS', 100);
 const REPS = positiveInt('BENCH_GATEWAY_REPS', 3);
 const SCALE = process.env.BENCH_GATEWAY_SCALE !== '0';
 
-/** `floor`: the client direct to FLOOR_SERVER, what the HTTP hop alone costs it (no gateway side). */
-type Kind = 'stdio' | 'http' | 'floor';
+/**
+ * `modern`: the stdio server with the SDK 2.4.0 client, pinned to 2026-07-28 through the gateway (served statelessly)
+ * and direct over stdio (where it speaks the server's handshake). `floor`: the SDK 1.x client direct to FLOOR_SERVER,
+ * what the HTTP hop alone costs it (no gateway side).
+ */
+type Kind = 'stdio' | 'http' | 'modern' | 'floor';
+/** What the bench calls `echo` on: the SDK 1.x Client, or the 2.x one. */
+type Caller = Pick<Client, 'callTool' | 'close'>;
 type Side = 'direct' | 'gateway';
 
 interface Endpoint {
@@ -97,7 +106,7 @@ async function startHttpServer(fixture = HTTP_SERVER): Promise<{ url: string; st
 
 /** One side's setup for one server kind: clients to open and what to stop after. */
 interface Setup {
-  connect(name: string): Promise<Client>;
+  connect(name: string): Promise<Caller>;
   /** Direct to a stdio server: one client serves every concurrent call (the server serves one client). */
   shared: boolean;
   /** The gateway process's CPU time so far (ms, user + system; not its server's): undefined direct or off Linux. */
@@ -116,26 +125,41 @@ function processCpuMs(pid: number): number | undefined {
 }
 
 async function setup(kind: Kind, side: Side): Promise<Setup> {
-  const httpServer =
-    kind === 'stdio' ? undefined : await startHttpServer(kind === 'floor' ? FLOOR_SERVER : HTTP_SERVER);
+  const stdio = kind === 'stdio' || kind === 'modern';
+  const httpServer = stdio ? undefined : await startHttpServer(kind === 'floor' ? FLOOR_SERVER : HTTP_SERVER);
   const serverUrl = httpServer?.url;
   const gateway =
     side === 'gateway'
       ? await startGatewayCli(
-          kind === 'stdio' ? ['--stdio', `"${process.execPath}" "${STDIO_SERVER}"`] : ['--url', serverUrl as string],
+          stdio ? ['--stdio', `"${process.execPath}" "${STDIO_SERVER}"`] : ['--url', serverUrl as string],
         )
       : undefined;
-  const clients: Client[] = [];
+  const clients: Caller[] = [];
   return {
-    shared: side === 'direct' && kind === 'stdio',
+    shared: side === 'direct' && stdio,
     gatewayCpuMs: () => (gateway ? processCpuMs(gateway.pid) : undefined),
     connect: async (name) => {
+      if (kind === 'modern') {
+        const modern = new SdkV2.Client(
+          { name, version: '2.4.0' },
+          gateway ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+        );
+        await modern.connect(
+          gateway
+            ? new SdkV2.StreamableHTTPClientTransport(new URL(gateway.endpoint.url), {
+                requestInit: { headers: gateway.endpoint.headers },
+              })
+            : new SdkV2Stdio.StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] }),
+        );
+        clients.push(modern as unknown as Caller);
+        return modern as unknown as Caller;
+      }
       const client = new Client({ name, version: '1.32.2' });
       const transport = gateway
         ? new StreamableHTTPClientTransport(new URL(gateway.endpoint.url), {
             requestInit: { headers: gateway.endpoint.headers },
           })
-        : kind === 'stdio'
+        : stdio
           ? new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] })
           : new StreamableHTTPClientTransport(new URL(serverUrl as string));
       await client.connect(transport);
@@ -150,7 +174,7 @@ async function setup(kind: Kind, side: Side): Promise<Setup> {
   };
 }
 
-async function echo(client: Client, text: string): Promise<void> {
+async function echo(client: Caller, text: string): Promise<void> {
   const result = await client.callTool({ name: 'echo', arguments: { text } });
   const got = (result.content as { text?: string }[])[0]?.text;
   if (got !== text) throw new Error(`asked to echo ${text}, got ${String(got)}: an answer was lost or crossed`);
@@ -259,7 +283,7 @@ export async function gatewaySection(): Promise<void> {
       `${CALLS} timed calls after ${WARMUP}, ${CLIENTS} concurrent callers × ${ROUNDS} calls, ${REPS} repetitions, sides alternated`,
   );
   console.log(`  (${load()} at the start)`);
-  for (const kind of ['stdio', 'http'] as const) {
+  for (const kind of ['stdio', 'http', 'modern'] as const) {
     const p50: Record<Side, number[]> = { direct: [], gateway: [] };
     const p99: Record<Side, number[]> = { direct: [], gateway: [] };
     const rate: Record<Side, number[]> = { direct: [], gateway: [] };
@@ -282,7 +306,11 @@ export async function gatewaySection(): Promise<void> {
     const addedP99 = p99.gateway.map((value, i) => value - p99.direct[i]);
     const ratios = rate.gateway.map((value, i) => value / rate.direct[i]);
     const server =
-      kind === 'stdio' ? 'stdio server (bench/fixtures/server.mjs)' : 'HTTP server (handshake-http-server)';
+      kind === 'stdio'
+        ? 'stdio server (bench/fixtures/server.mjs)'
+        : kind === 'http'
+          ? 'HTTP server (handshake-http-server)'
+          : 'stdio server, the SDK 2.4.0 client: 2026-07-28 through the gateway, the handshake direct';
     console.log('');
     console.log(`  ${server}`);
     console.log(
