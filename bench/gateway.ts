@@ -1,11 +1,14 @@
 /**
  * The `gateway` section (issue 37): the SDK 1.x client calling `echo` through `mcp-workbench gateway` (dist/cli.mjs,
  * a process of its own, as an agent meets it) beside the same client connected to the server directly, for a stdio
- * server (bench/fixtures/server.mjs) and a Streamable HTTP one (bench/fixtures/handshake-http-server.mjs).
+ * server (bench/fixtures/server.mjs) and a Streamable HTTP one (bench/fixtures/handshake-http-server.mjs); and the SDK
+ * 2.4.0 client, a 2026-07-28 agent through the gateway, beside itself direct to the stdio server.
  *   - latency: one client, sequential calls after a warm-up; p50 and p99 per call, and what the gateway adds;
  *   - throughput: 100 clients with one call in flight each (directly to a stdio server, which serves one client:
  *     one client with 100 calls in flight); calls per second, the gateway's as a ratio of direct;
- *   - scale: 50 clients × 1,000 calls at once through one gateway, every answer checked against its request.
+ *   - scale: 50 clients × 1,000 calls at once through one gateway, every answer checked against its request;
+ *   - the HTTP hop's floor: the same client direct to a bare node:http echo (bench/fixtures/echo-http-server.mjs), what
+ *     any HTTP server costs it here before doing anything: against a stdio server the gateway adds such a hop.
  * Repetitions alternate which side runs first. Targets: added p50 ≤ 0.2 ms, p99 ≤ 1 ms; throughput ≥ 0.8x.
  * Beside them: the gateway process's own CPU per call (Linux, /proc), which is what the gateway's code decides, and
  * the machine's load: on a shared 2-core machine every hop waits for a core, and the gateway is one more hop (two more
@@ -21,6 +24,8 @@ import { createInterface } from 'node:readline';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import * as SdkV2 from '@modelcontextprotocol/client';
+import * as SdkV2Stdio from '@modelcontextprotocol/client/stdio';
 import { positiveInt } from './config';
 import { median, rotated } from './stats';
 
@@ -28,6 +33,8 @@ const REPO_ROOT = path.resolve(__dirname, '..');
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
 const STDIO_SERVER = path.join(__dirname, 'fixtures', 'server.mjs');
 const HTTP_SERVER = path.join(__dirname, 'fixtures', 'handshake-http-server.mjs');
+/** The HTTP hop's floor: a bare node:http server that answers the client's calls and does nothing else. */
+const FLOOR_SERVER = path.join(__dirname, 'fixtures', 'echo-http-server.mjs');
 
 const CALLS = positiveInt('BENCH_GATEWAY_CALLS', 2000);
 const WARMUP = Math.max(200, CALLS >> 2);
@@ -36,7 +43,14 @@ const ROUNDS = positiveInt('BENCH_GATEWAY_ROUNDS', 100);
 const REPS = positiveInt('BENCH_GATEWAY_REPS', 3);
 const SCALE = process.env.BENCH_GATEWAY_SCALE !== '0';
 
-type Kind = 'stdio' | 'http';
+/**
+ * `modern`: the stdio server with the SDK 2.4.0 client, pinned to 2026-07-28 through the gateway (served statelessly)
+ * and direct over stdio (where it speaks the server's handshake). `floor`: the SDK 1.x client direct to FLOOR_SERVER,
+ * what the HTTP hop alone costs it (no gateway side).
+ */
+type Kind = 'stdio' | 'http' | 'modern' | 'floor';
+/** What the bench calls `echo` on: the SDK 1.x Client, or the 2.x one. */
+type Caller = Pick<Client, 'callTool' | 'close'>;
 type Side = 'direct' | 'gateway';
 
 interface Endpoint {
@@ -69,8 +83,8 @@ async function startGatewayCli(target: string[]): Promise<{ endpoint: Endpoint; 
  * The HTTP fixture server in a process of its own; its URL once it listens. (Not httpFixture.ts's class: that module
  * and clients.ts import each other, which works only when clients.ts is loaded first.)
  */
-async function startHttpServer(): Promise<{ url: string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [HTTP_SERVER], { stdio: ['ignore', 'pipe', 'inherit'] });
+async function startHttpServer(fixture = HTTP_SERVER): Promise<{ url: string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [fixture], { stdio: ['ignore', 'pipe', 'inherit'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
     let seen = '';
@@ -92,7 +106,7 @@ async function startHttpServer(): Promise<{ url: string; stop(): Promise<void> }
 
 /** One side's setup for one server kind: clients to open and what to stop after. */
 interface Setup {
-  connect(name: string): Promise<Client>;
+  connect(name: string): Promise<Caller>;
   /** Direct to a stdio server: one client serves every concurrent call (the server serves one client). */
   shared: boolean;
   /** The gateway process's CPU time so far (ms, user + system; not its server's): undefined direct or off Linux. */
@@ -111,25 +125,41 @@ function processCpuMs(pid: number): number | undefined {
 }
 
 async function setup(kind: Kind, side: Side): Promise<Setup> {
-  const httpServer = kind === 'http' ? await startHttpServer() : undefined;
+  const stdio = kind === 'stdio' || kind === 'modern';
+  const httpServer = stdio ? undefined : await startHttpServer(kind === 'floor' ? FLOOR_SERVER : HTTP_SERVER);
   const serverUrl = httpServer?.url;
   const gateway =
     side === 'gateway'
       ? await startGatewayCli(
-          kind === 'stdio' ? ['--stdio', `"${process.execPath}" "${STDIO_SERVER}"`] : ['--url', serverUrl as string],
+          stdio ? ['--stdio', `"${process.execPath}" "${STDIO_SERVER}"`] : ['--url', serverUrl as string],
         )
       : undefined;
-  const clients: Client[] = [];
+  const clients: Caller[] = [];
   return {
-    shared: side === 'direct' && kind === 'stdio',
+    shared: side === 'direct' && stdio,
     gatewayCpuMs: () => (gateway ? processCpuMs(gateway.pid) : undefined),
     connect: async (name) => {
+      if (kind === 'modern') {
+        const modern = new SdkV2.Client(
+          { name, version: '2.4.0' },
+          gateway ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+        );
+        await modern.connect(
+          gateway
+            ? new SdkV2.StreamableHTTPClientTransport(new URL(gateway.endpoint.url), {
+                requestInit: { headers: gateway.endpoint.headers },
+              })
+            : new SdkV2Stdio.StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] }),
+        );
+        clients.push(modern as unknown as Caller);
+        return modern as unknown as Caller;
+      }
       const client = new Client({ name, version: '1.32.2' });
       const transport = gateway
         ? new StreamableHTTPClientTransport(new URL(gateway.endpoint.url), {
             requestInit: { headers: gateway.endpoint.headers },
           })
-        : kind === 'stdio'
+        : stdio
           ? new StdioClientTransport({ command: process.execPath, args: [STDIO_SERVER] })
           : new StreamableHTTPClientTransport(new URL(serverUrl as string));
       await client.connect(transport);
@@ -144,7 +174,7 @@ async function setup(kind: Kind, side: Side): Promise<Setup> {
   };
 }
 
-async function echo(client: Client, text: string): Promise<void> {
+async function echo(client: Caller, text: string): Promise<void> {
   const result = await client.callTool({ name: 'echo', arguments: { text } });
   const got = (result.content as { text?: string }[])[0]?.text;
   if (got !== text) throw new Error(`asked to echo ${text}, got ${String(got)}: an answer was lost or crossed`);
@@ -253,7 +283,7 @@ export async function gatewaySection(): Promise<void> {
       `${CALLS} timed calls after ${WARMUP}, ${CLIENTS} concurrent callers × ${ROUNDS} calls, ${REPS} repetitions, sides alternated`,
   );
   console.log(`  (${load()} at the start)`);
-  for (const kind of ['stdio', 'http'] as const) {
+  for (const kind of ['stdio', 'http', 'modern'] as const) {
     const p50: Record<Side, number[]> = { direct: [], gateway: [] };
     const p99: Record<Side, number[]> = { direct: [], gateway: [] };
     const rate: Record<Side, number[]> = { direct: [], gateway: [] };
@@ -276,7 +306,11 @@ export async function gatewaySection(): Promise<void> {
     const addedP99 = p99.gateway.map((value, i) => value - p99.direct[i]);
     const ratios = rate.gateway.map((value, i) => value / rate.direct[i]);
     const server =
-      kind === 'stdio' ? 'stdio server (bench/fixtures/server.mjs)' : 'HTTP server (handshake-http-server)';
+      kind === 'stdio'
+        ? 'stdio server (bench/fixtures/server.mjs)'
+        : kind === 'http'
+          ? 'HTTP server (handshake-http-server)'
+          : 'stdio server, the SDK 2.4.0 client: 2026-07-28 through the gateway, the handshake direct';
     console.log('');
     console.log(`  ${server}`);
     console.log(
@@ -293,6 +327,21 @@ export async function gatewaySection(): Promise<void> {
         `    the gateway process's own CPU per call: ${median(cpuSequential).toFixed(0)} µs one caller, ${median(cpuConcurrent).toFixed(0)} µs ${CLIENTS} callers (${load()} now)`,
       );
   }
+  // The floor: what the HTTP hop alone costs this client here (the gateway adds one such hop to a stdio server).
+  const floorP50: number[] = [];
+  const floorP99: number[] = [];
+  const floorRate: number[] = [];
+  for (let rep = 0; rep < REPS; rep++) {
+    const { times } = await phase('latency', 'floor', 'direct', () => latency('floor', 'direct'));
+    floorP50.push(percentile(times, 50));
+    floorP99.push(percentile(times, 99));
+    floorRate.push((await phase('throughput', 'floor', 'direct', () => throughput('floor', 'direct'))).rate);
+  }
+  console.log('');
+  console.log(
+    `  the HTTP hop's floor, the same client direct to a bare node:http echo (bench/fixtures/echo-http-server.mjs): ` +
+      `p50 ${median(floorP50).toFixed(3)} ms, p99 ${median(floorP99).toFixed(3)} ms, ${CLIENTS} concurrent callers ${median(floorRate).toFixed(0)} calls/s (${load()} now)`,
+  );
   if (SCALE) {
     const ms = await phase('50 × 1,000', 'stdio', 'gateway', scale);
     console.log('');

@@ -379,7 +379,12 @@
             text: t('goToRow', related),
             onClick: () => select(related, true),
           });
-    const sentRequest = event.kind === 'message' && event.direction === 'send' && event.messageKind === 'request';
+    // Sent by this client: a request the gateway sent to an agent (a server's relayed request) is not the client's.
+    const sentRequest =
+      event.kind === 'message' &&
+      event.direction === 'send' &&
+      event.messageKind === 'request' &&
+      event.agent === undefined;
     const action = (id, text, onClick) => el('button', { type: 'button', id, className: 'secondary', text, onClick });
     const replay = sentRequest
       ? action('replay', t('replay'), () => {

@@ -17,20 +17,17 @@ import {
   type AgentServerContext,
   modernAgentKey,
 } from './agentServer';
-import { GatewayAgents } from './agents';
 import {
-  answerAsked,
-  cancelDirect,
-  directError,
-  directRequest,
-  directResult,
-  validDirectParams,
-  type DirectCall,
-  type DirectResponse,
-  type DirectSession,
-  isInitialize,
-  jsonRpcError,
-} from './directPath';
+  exchangeAgent,
+  heardFrom,
+  isListen,
+  sessionAgent,
+  toldDirect,
+  toldTo,
+  type AgentMessageTap,
+} from './agentMessages';
+import { GatewayAgents } from './agents';
+import * as directPath from './directPath';
 import type { GatewayHostRelay } from './hostRelay';
 import { InputRounds } from './inputRounds';
 import { RequestLimiter } from './limiter';
@@ -58,6 +55,8 @@ export interface GatewayOptions {
   inputRoundTtlMs?: number;
   /** Upstream calls waiting for 2026-07-28 agents' answers at once (default 256). */
   maxRelayedCalls?: number;
+  /** Where every message between an agent and the gateway is shown (the Protocol view), while someone looks. */
+  traffic?: AgentMessageTap;
 }
 
 /** Who holds subscriptions to the server's resources: a 2025 session, or an open 2026-07-28 listen stream. */
@@ -65,7 +64,7 @@ interface Subscriber {
   subscriptions: Set<string>;
 }
 
-interface AgentSession extends Subscriber, DirectSession {
+interface AgentSession extends Subscriber, directPath.DirectSession {
   transport: WebStandardStreamableHTTPServerTransport;
   server: Server;
   limiter: RequestLimiter;
@@ -104,6 +103,10 @@ export class Gateway {
   private readonly rounds: InputRounds;
   private closed = false;
   private askedCount = 0;
+  /** Numbers the exchanges of agents without a session, whose messages are told (agentMessages.ts). */
+  private exchanges = 0;
+  /** What 2026-07-28 requests on the direct path are served through (made at the first). */
+  private modernDirect?: { context: AgentServerContext; server: Server | undefined };
   /** The 2025 agents with an open session (their clientInfo, cut and untrusted), for a host to list and disconnect. */
   readonly agents = new GatewayAgents();
 
@@ -149,118 +152,108 @@ export class Gateway {
   }
 
   /**
-   * A 2025 session's request for one of the calls agents make all the time (DIRECT_METHODS), served without the
-   * SDK's transport: the request goes through the same `run` as the SDK's handlers and is answered with one
-   * `application/json` body, which the Streamable HTTP transport allows whenever the agent accepts it, or with an
-   * event stream once a message comes before the answer (its progress, a server's request relayed to the agent).
-   * The SDK's transport cost more than the rest of the gateway together on such a call (a web Request and Response,
-   * a stream per POST, each message and result parsed against its schemas: half the gateway's CPU per call in the
+   * A request for one of the calls agents make all the time (DIRECT_METHODS), of a 2025 session or of a 2026-07-28
+   * agent, served without the SDK: the request goes through the same `run` as the SDK's handlers (the limits, the
+   * tool rules, the masking) and is answered with one `application/json` body, which Streamable HTTP allows whenever
+   * the agent accepts it, or with an event stream once a message comes before the answer (its progress, a server's
+   * request relayed to a 2025 agent). The SDK cost more than the rest of the gateway together on such a call (a web
+   * Request and Response, a stream per POST, each message and result parsed against its schemas, and for a
+   * 2026-07-28 agent a server built per request: the gateway's CPU per call was 2.7 times a direct 2025 call's in the
    * bench's profile), and the gateway targets a tenth of a millisecond added per call. Undefined, synchronously, when
-   * anything about the request needs the SDK: not a POST of one JSON-RPC request in a known, initialized session
-   * with the headers the SDK requires, a task (its answer is shaped by the SDK's handler), an id already in flight,
-   * or params the SDK would refuse. The SDK then serves it, and words every refusal as it always does.
+   * anything about the request needs the SDK: not a POST of one JSON-RPC request with the headers the SDK requires,
+   * a 2025 request outside a known, initialized session or with an id already in flight, a task, a 2026-07-28
+   * request whose envelope or headers are not plainly valid or whose agent can answer the server's questions
+   * (directModernEnvelope), or params the SDK would refuse. The SDK then serves it, and words every refusal as always.
    */
   serveDirect(
     httpMethod: string | undefined,
     header: (name: string) => string | undefined,
     body: unknown,
-    response: DirectResponse,
-  ): DirectCall | undefined {
-    if (this.closed || httpMethod !== 'POST') return undefined;
-    const message = directRequest(body);
+    response: directPath.DirectResponse,
+  ): directPath.DirectCall | undefined {
+    if (this.closed || httpMethod !== 'POST' || !directPath.directHeaders(header)) return undefined;
+    const message = directPath.directRequest(body);
     if (!message) return undefined;
     const capability = DIRECT_METHODS.get(message.method);
-    if (capability === undefined || !validDirectParams(message.method, message.params)) return undefined;
+    if (capability === undefined || !directPath.validDirectParams(message.method, message.params)) return undefined;
     const id = header(SESSION_HEADER);
-    const session = id === undefined ? undefined : this.sessions.get(id);
-    if (id === undefined || !session || session.direct.has(message.id)) return undefined;
-    const accept = header('accept');
+    if (id === undefined) return this.serveModernDirect(message, capability, header, body, response);
+    const session = this.sessions.get(id);
+    if (!session || session.direct.has(message.id)) return undefined;
     const version = header('mcp-protocol-version');
-    if (
-      !accept?.includes('application/json') ||
-      !accept.includes('text/event-stream') ||
-      !/^application\/json\s*(;|$)/i.test(header('content-type') ?? '') ||
-      (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version))
-    )
-      return undefined;
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
     const { server } = session;
-    if (session.server.getCapabilities()[capability] === undefined) return undefined;
-    if (!server.getClientCapabilities()) return undefined;
-
+    if (server.getCapabilities()[capability] === undefined || !server.getClientCapabilities()) return undefined;
     session.lastActive = Date.now();
-    const controller = new AbortController();
-    session.direct.set(message.id, controller);
-    const ctx: AgentRequestContext = {
+    const sink = this.options.traffic?.listening();
+    const agent = sink && sessionAgent(id, server);
+    if (sink && agent) heardFrom(sink, agent, body);
+    const answer = sink && agent ? toldDirect(response, agent, sink) : response;
+    return directPath.directCall({
+      message,
+      response: answer,
+      envelope: undefined,
       sessionId: id,
-      mcpReq: {
-        signal: controller.signal,
-        envelope: undefined,
-        requestState: () => undefined,
-        // The agent's progress, on this request's stream (run calls it only when the agent sent a progress token).
-        notify: async (notification: { method: string; params?: Record<string, unknown> }) => {
-          if (!controller.signal.aborted) response.event({ jsonrpc: '2.0', ...notification } as JsonObject);
-        },
-        // A server's request during this call, to the agent that declared what it needs (hostRelay decides).
-        send: (
-          request: { method: string; params?: Record<string, unknown> },
-          options?: { signal?: AbortSignal; timeout?: number },
-        ) => this.ask(session, response, request, options?.signal, options?.timeout),
-      } as unknown as AgentRequestContext['mcpReq'],
-    };
-    const done = serveDirect(session.context, server, ctx, message.method, message.params).then(
-      (result) => response.end({ jsonrpc: '2.0', id: message.id, result: directResult(message.method, result) }),
-      (error: unknown) => response.end({ jsonrpc: '2.0', id: message.id, error: directError(error) }),
-    );
-    const settled = done.finally(() => {
-      if (session.direct.get(message.id) === controller) session.direct.delete(message.id);
+      inFlight: session.direct,
+      serve: (ctx) => serveDirect(session.context, server, ctx, message.method, message.params),
+      encode: (result) => directPath.directResult(message.method, result),
+      // A server's request during this call, to the agent that declared what it needs (hostRelay decides).
+      ask: (request, signal, timeoutMs) =>
+        directPath.askAgent(session, `gateway-${++this.askedCount}`, answer, request, signal, timeoutMs),
     });
-    return { done: settled, cancel: () => controller.abort() };
+  }
+
+  /** A 2026-07-28 agent's request on the direct path (serveDirect), over one agent server kept for them all. */
+  private serveModernDirect(
+    message: directPath.DirectMessage,
+    capability: string,
+    header: (name: string) => string | undefined,
+    body: unknown,
+    response: directPath.DirectResponse,
+  ): directPath.DirectCall | undefined {
+    const envelope = directPath.directModernEnvelope(message, header);
+    if (!envelope) return undefined;
+    // The SDK builds a server per request from the same context; what `run` reads of it is the envelope's.
+    this.modernDirect ??= { context: this.agentContext(undefined), server: undefined };
+    const direct = this.modernDirect;
+    direct.server ??= createAgentServer(direct.context);
+    const server = direct.server;
+    if ((server.getCapabilities() as Record<string, unknown>)[capability] === undefined) return undefined;
+    const serverInfo = { ...this.options.upstream.session().serverInfo } as JsonObject;
+    const sink = this.options.traffic?.listening();
+    const agent = sink && exchangeAgent(body, ++this.exchanges);
+    if (sink && agent) heardFrom(sink, agent, body);
+    return directPath.directCall({
+      message,
+      response: sink && agent ? toldDirect(response, agent, sink) : response,
+      envelope,
+      serve: (ctx) => serveDirect(direct.context, server, ctx, message.method, message.params),
+      encode: (result) => directPath.modernResult(message.method, result, serverInfo),
+    });
   }
 
   /**
-   * Sends a server's request to the agent on a direct call's stream and waits for the agent's answer, which comes
-   * as a POST of its own (fetch, below). The id is the gateway's, apart from the SDK's numeric ids on the session.
+   * Serves one authorized request. `parsedBody` is the JSON body the listener already read, when it parsed. While
+   * someone looks (`traffic`), the agent's messages and every message of the answer are told, labelled with the agent;
+   * a stream the server's notifications reach an agent on (a 2025 session's GET, a `subscriptions/listen`) is told for
+   * as long as it is open, so a look that begins later sees them too.
    */
-  private ask(
-    session: AgentSession,
-    response: DirectResponse,
-    request: { method: string; params?: Record<string, unknown> },
-    signal: AbortSignal | undefined,
-    timeoutMs: number | undefined,
-  ): Promise<JsonObject> {
-    const id = `gateway-${++this.askedCount}`;
-    return new Promise<JsonObject>((resolve, reject) => {
-      const finish = () => {
-        session.asked.delete(id);
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        finish();
-        response.event({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
-        reject(signal?.reason ?? new Error('cancelled'));
-      };
-      const timer = setTimeout(() => {
-        finish();
-        reject(new Error(`the agent did not answer ${request.method} within ${timeoutMs ?? 60_000} ms`));
-      }, timeoutMs ?? 60_000);
-      session.asked.set(id, {
-        resolve: (result) => (finish(), resolve(result)),
-        reject: (error) => (finish(), reject(error)),
-      });
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      response.event({
-        jsonrpc: '2.0',
-        id,
-        method: request.method,
-        ...(request.params ? { params: request.params } : {}),
-      } as JsonObject);
-    });
+  async fetch(request: Request, parsedBody?: unknown): Promise<Response> {
+    const traffic = this.options.traffic;
+    if (!traffic) return this.serve(request, parsedBody);
+    const lasting = request.method === 'GET' || isListen(parsedBody);
+    const sink = traffic.listening();
+    if (!sink && !lasting) return this.serve(request, parsedBody);
+    const id = request.headers.get(SESSION_HEADER);
+    const session = id === null ? undefined : this.sessions.get(id);
+    const agent =
+      id !== null && session ? sessionAgent(id, session.server) : exchangeAgent(parsedBody, ++this.exchanges);
+    if (sink) heardFrom(sink, agent, parsedBody);
+    const response = await this.serve(request, parsedBody);
+    return toldTo(response, agent, lasting ? () => traffic.listening() : () => sink);
   }
 
-  /** Serves one authorized request. `parsedBody` is the JSON body the listener already read, when it parsed. */
-  async fetch(request: Request, parsedBody?: unknown): Promise<Response> {
+  private async serve(request: Request, parsedBody: unknown): Promise<Response> {
     if (this.closed) return new Response(null, { status: 503 });
     const legacy = await isLegacyRequest(request, parsedBody, { maxRequestBodySize: this.options.maxBodyBytes });
     if (!legacy) {
@@ -279,19 +272,20 @@ export class Gateway {
     const id = request.headers.get(SESSION_HEADER);
     if (id !== null) {
       const session = this.sessions.get(id);
-      if (!session) return jsonRpcError(404, -32001, 'Session not found');
+      if (!session) return directPath.jsonRpcError(404, -32001, 'Session not found');
       session.lastActive = Date.now();
       // The SDK knows nothing of the requests served directly: their cancellation is the gateway's. The SDK still
       // gets the notification (it answers 202 and ignores an id it does not know).
-      if (session.direct.size > 0) cancelDirect(session, parsedBody);
+      if (session.direct.size > 0) directPath.cancelDirect(session, parsedBody);
       // The agent's answers to the server's requests the gateway sent on a direct call's stream.
-      if (session.asked.size > 0 && answerAsked(session, parsedBody)) return new Response(null, { status: 202 });
+      if (session.asked.size > 0 && directPath.answerAsked(session, parsedBody))
+        return new Response(null, { status: 202 });
       return session.transport.handleRequest(request, { parsedBody });
     }
-    if (request.method !== 'POST' || !isInitialize(parsedBody))
-      return jsonRpcError(400, -32000, 'Bad Request: no valid session ID; start with initialize');
+    if (request.method !== 'POST' || !directPath.isInitialize(parsedBody))
+      return directPath.jsonRpcError(400, -32000, 'Bad Request: no valid session ID; start with initialize');
     if (this.sessions.size >= (this.options.maxSessions ?? 256))
-      return jsonRpcError(503, -32000, 'The gateway has as many sessions as it serves; retry later');
+      return directPath.jsonRpcError(503, -32000, 'The gateway has as many sessions as it serves; retry later');
     return this.openSession(request, parsedBody);
   }
 

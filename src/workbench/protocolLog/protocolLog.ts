@@ -41,6 +41,21 @@ interface Pending {
   edited?: true;
 }
 
+/** What pairs answers, progress and cancellations with their requests. */
+interface PairingBook {
+  pending: BoundedMap<string, Pending>;
+  progressTokens: BoundedMap<string | number, { seq: number; id: string | number | undefined }>;
+}
+
+function newBook(): PairingBook {
+  return { pending: new BoundedMap(PAIRING_MEMORY), progressTokens: new BoundedMap(PAIRING_MEMORY) };
+}
+
+/** The client's tokens as they are; an agent's within its scope (two agents may use the same token). */
+function tokenKey(scope: string, token: string | number): string | number {
+  return scope === '' ? token : `${scope}${typeof token}:${String(token)}`;
+}
+
 /** Rows a person may pin: pinned rows are kept apart from the ring, so clearing or rolling never drops them. */
 export const MAX_PINNED = 50;
 /**
@@ -63,12 +78,13 @@ export class ProtocolLog implements WireObserver, Disposable {
   private nextSeq = 1;
   /** The revision the current session settled on (see MessageEvent.era); undefined until one is. */
   private settled: string | undefined;
-  /** Our requests awaiting a response, by id ('send:' + id), and the server's ('receive:' + id). */
-  private readonly pending = new BoundedMap<string, Pending>(PAIRING_MEMORY);
-  /** Progress tokens → the row (and id) of the request that asked for progress. */
-  private readonly progressTokens = new BoundedMap<string | number, { seq: number; id: string | number | undefined }>(
-    PAIRING_MEMORY,
-  );
+  /**
+   * The client's pairing: our requests awaiting a response, by id ('send:' + id), and the server's ('receive:' + id);
+   * progress tokens → the row (and id) of the request that asked for progress.
+   */
+  private readonly book = newBook();
+  /** The agents' (agentMessage), apart: an agent's flood does not push out the client's own requests. */
+  private readonly agentBook = newBook();
   private readonly appended = new Emitter<WireEvent>();
   private readonly cleared = new Emitter<void>();
   private readonly pinsChanged = new Emitter<void>();
@@ -141,60 +157,40 @@ export class ProtocolLog implements WireObserver, Disposable {
         }
       }
     }
-    const answered = this.pair(direction, summary, event);
+    const answered = this.pair(direction, summary, event, this.book, '');
     const era = this.revisionOf(direction, summary, answered);
     if (era !== undefined) event.era = era;
     this.append(event, text.length);
   }
 
   /**
-   * A request an agent sent through the gateway, labelled with the agent (`label`: its clientInfo, escaped and cut by
-   * the caller), and then the gateway's answer to it. Kept apart from the wire's own pairing: the agent's ids are not
-   * the client's. Returns what logs the answer.
+   * A message between an agent and the gateway (issue 37), labelled with the agent (`label`: its clientInfo, escaped
+   * and cut by the caller): `receive` is the agent's, `send` the gateway's to it. Paired within the agent's own ids
+   * (`key` tells agents apart), apart from the wire's: the agent's ids are not the client's, and the revision an
+   * agent speaks is its own, not the session's.
    */
-  agentRequest(
-    label: string,
-    method: string,
-    params: unknown,
-  ): (answer: { result: unknown } | { error: { code: number | undefined; message: string } }) => void {
+  agentMessage(agent: { key: string; label: string }, direction: TraceDirection, message: unknown): void {
+    const summary = summarize(message);
     const secrets = this.knownSecrets();
-    const request = { jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) };
-    const sent = maskedMessageText(request, secrets, this.bounds.maxMessageChars);
+    const { text, truncated, size } = maskedMessageText(message, secrets, this.bounds.maxMessageChars);
     const event: MessageEvent = {
       kind: 'message',
       seq: this.nextSeq++,
       time: Date.now(),
-      direction: 'receive',
-      messageKind: 'request',
-      method,
-      size: sent.size,
-      text: sent.text,
-      truncated: sent.truncated,
-      agent: label,
+      direction,
+      messageKind: summary.messageKind,
+      size,
+      text,
+      truncated,
+      agent: agent.label,
     };
-    this.append(event, sent.text.length);
-    return (answer) => {
-      const now = this.knownSecrets();
-      const message = { jsonrpc: '2.0', ...answer };
-      const { text, truncated, size } = maskedMessageText(message, now, this.bounds.maxMessageChars);
-      const time = Date.now();
-      const reply: MessageEvent = {
-        kind: 'message',
-        seq: this.nextSeq++,
-        time,
-        direction: 'send',
-        messageKind: 'error' in answer ? 'error' : 'result',
-        method,
-        size,
-        text,
-        truncated,
-        relatedSeq: event.seq,
-        durationMs: time - event.time,
-        agent: label,
-      };
-      if ('error' in answer) reply.error = { code: answer.error.code, message: maskText(answer.error.message, now) };
-      this.append(reply, text.length);
-    };
+    if (summary.method !== undefined) event.method = summary.method;
+    if (summary.id !== undefined) event.id = summary.id;
+    if (summary.error) event.error = { ...summary.error, message: maskText(summary.error.message, secrets) };
+    this.pair(direction, summary, event, this.agentBook, `${agent.key}\0`);
+    const era = summary.paramsVersion ?? summary.metaVersion ?? summary.resultVersion;
+    if (era !== undefined) event.era = era;
+    this.append(event, text.length);
   }
 
   http(record: HttpExchangeRecord): void {
@@ -234,12 +230,18 @@ export class ProtocolLog implements WireObserver, Disposable {
   }
 
   /**
-   * The request of row `seq`, checked for Replay: sent by this client, kept whole (its original when its text was
+   * The request of row `seq`, checked for Replay: sent by this client (not to an agent), kept whole (its original when its text was
    * masked), and one the client may send again.
    */
   replaySource(seq: number): ReplayCheck {
     const event = this.event(seq);
-    if (event?.kind !== 'message' || event.direction !== 'send' || event.messageKind !== 'request')
+    // A request the gateway sent to an agent (a server's, relayed) was not this client's to send again.
+    if (
+      event?.kind !== 'message' ||
+      event.direction !== 'send' ||
+      event.messageKind !== 'request' ||
+      event.agent !== undefined
+    )
       return { ok: false, refusal: { kind: 'not-sent-request' } };
     if (this.originals.has(seq)) return checkRequest(this.originals.get(seq));
     if (event.truncated) return { ok: false, refusal: { kind: 'truncated' } };
@@ -262,8 +264,10 @@ export class ProtocolLog implements WireObserver, Disposable {
 
   clear(): void {
     this.ring.clear();
-    this.pending.clear();
-    this.progressTokens.clear();
+    for (const book of [this.book, this.agentBook]) {
+      book.pending.clear();
+      book.progressTokens.clear();
+    }
     this.settled = undefined;
     this.cleared.fire();
   }
@@ -274,17 +278,22 @@ export class ProtocolLog implements WireObserver, Disposable {
     this.pinsChanged.dispose();
   }
 
-  /** Links the event to the request it answers or is about; returns the request a response answers. */
+  /**
+   * Links the event to the request it answers or is about; returns the request a response answers. `scope` keeps one
+   * agent's ids apart from another's in the agents' book.
+   */
   private pair(
     direction: TraceDirection,
     summary: ReturnType<typeof summarize>,
     event: MessageEvent,
+    book: PairingBook,
+    scope: string,
   ): Pending | undefined {
     const other: TraceDirection = direction === 'send' ? 'receive' : 'send';
     switch (summary.messageKind) {
       case 'request':
         if (summary.id !== undefined)
-          this.pending.set(`${direction}:${String(summary.id)}`, {
+          book.pending.set(`${scope}${direction}:${String(summary.id)}`, {
             seq: event.seq,
             time: event.time,
             method: summary.method,
@@ -294,15 +303,15 @@ export class ProtocolLog implements WireObserver, Disposable {
             ...(event.edited ? { edited: event.edited } : {}),
           });
         if (summary.progressToken !== undefined)
-          this.progressTokens.set(summary.progressToken, { seq: event.seq, id: summary.id });
+          book.progressTokens.set(tokenKey(scope, summary.progressToken), { seq: event.seq, id: summary.id });
         return undefined;
       case 'result':
       case 'error': {
         if (summary.id === undefined) return undefined;
-        const key = `${other}:${String(summary.id)}`;
-        const request = this.pending.get(key);
+        const key = `${scope}${other}:${String(summary.id)}`;
+        const request = book.pending.get(key);
         if (!request) return undefined;
-        this.pending.delete(key);
+        book.pending.delete(key);
         event.relatedSeq = request.seq;
         event.relatedId = request.id;
         event.durationMs = event.time - request.time;
@@ -314,14 +323,14 @@ export class ProtocolLog implements WireObserver, Disposable {
       }
       case 'notification':
         if (summary.progressToken !== undefined && summary.method === 'notifications/progress') {
-          const request = this.progressTokens.get(summary.progressToken);
+          const request = book.progressTokens.get(tokenKey(scope, summary.progressToken));
           if (request !== undefined) {
             event.relatedSeq = request.seq;
             if (request.id !== undefined) event.relatedId = request.id;
           }
         } else if (summary.cancelledId !== undefined) {
           // A cancellation names a request of the side that sends it.
-          const request = this.pending.get(`${direction}:${String(summary.cancelledId)}`);
+          const request = book.pending.get(`${scope}${direction}:${String(summary.cancelledId)}`);
           if (request) {
             event.relatedSeq = request.seq;
             event.relatedId = request.id;

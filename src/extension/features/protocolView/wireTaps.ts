@@ -45,12 +45,14 @@ export class WireTap implements WireObserver {
     this.logValue?.http(exchange);
   }
 
-  agentRequest(
-    label: string,
-    method: string,
-    params: unknown,
-  ): (answer: { result: unknown } | { error: { code: number | undefined; message: string } }) => void {
-    return this.logValue?.agentRequest(label, method, params) ?? (() => undefined);
+  /**
+   * Where an agent's messages through the server's gateway go while the log is kept; undefined while it is not (the
+   * gateway then reads nothing of them).
+   */
+  agentMessages():
+    ((agent: { key: string; label: string }, direction: TraceDirection, message: unknown) => void) | undefined {
+    const log = this.logValue;
+    return log && ((agent, direction, message) => log.agentMessage(agent, direction, message));
   }
 
   console(line: string): void {

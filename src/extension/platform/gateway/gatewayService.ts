@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { McpClient } from '../../../protocol/client';
 import { errorMessage } from '../../../protocol/errors';
 import type { ClientHost } from '../../../protocol/host';
+import type { AgentMessageTap } from '../../../workbench/gateway/agentMessages';
 import type { ConnectedAgent } from '../../../workbench/gateway/agents';
 import { agentCallRecord, agentLabel, observedUpstream } from '../../../workbench/gateway/agentTraffic';
 import { GatewayHostRelay } from '../../../workbench/gateway/hostRelay';
@@ -13,7 +14,6 @@ import {
 } from '../../../workbench/gateway/toolPolicy';
 import type { GatewayUpstream } from '../../../workbench/gateway/upstream';
 import type { HistoryRecord } from '../../../workbench/history/historyLog';
-import { maskText } from '../../../workbench/secrets';
 import type { RunningGateway } from '../../../workbench/node/gateway/listener';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import { configuredInputLimits } from '../config/hostLimits';
@@ -207,6 +207,7 @@ export class GatewayService implements vscode.Disposable {
     const middled = this.middled(controller, withToolAllowList(clientUpstream(client), controller.entry.allowedTools));
     const options = {
       upstream: middled.upstream,
+      traffic: middled.traffic,
       relay: slot.relay,
       secrets: controller.knownSecrets(),
       maxBodyBytes: configuredInputLimits().maxMessageBytes,
@@ -245,7 +246,7 @@ export class GatewayService implements vscode.Disposable {
   private middled(
     controller: ServerController,
     server: GatewayUpstream,
-  ): { upstream: GatewayUpstream; dispose(): void } {
+  ): { upstream: GatewayUpstream; traffic?: AgentMessageTap; dispose(): void } {
     const middle = this.middle;
     if (!middle) return { upstream: server, dispose: () => undefined };
     const identity = controller.identityKey;
@@ -259,26 +260,12 @@ export class GatewayService implements vscode.Disposable {
       review: (call, signal) => this.middle?.prompts.review?.(call, signal) ?? Promise.resolve(false),
     };
     const policed = policedUpstream(server, policy, prompts);
+    // History keeps the agents' calls as they reached the server; the Protocol view shows every agent message at
+    // the gateway's edge (traffic, below).
     const upstream = observedUpstream(policed, {
       request: (agent, method, params) => {
         const startedAt = Date.now();
-        const tap = middle.wire()?.(controller.id, () => controller.knownSecrets());
-        const logAnswer = tap?.agentRequest?.(agentLabel(agent), method, params);
         return (end) => {
-          if (logAnswer)
-            logAnswer(
-              end.kind === 'answered'
-                ? { result: end.result }
-                : {
-                    error: {
-                      code:
-                        typeof (end.error as { code?: unknown }).code === 'number'
-                          ? (end.error as { code: number }).code
-                          : undefined,
-                      message: maskText(errorMessage(end.error), controller.knownSecrets()),
-                    },
-                  },
-            );
           const server = { id: controller.id, name: controller.name };
           const record = agentCallRecord({
             server,
@@ -294,7 +281,17 @@ export class GatewayService implements vscode.Disposable {
         };
       },
     });
-    return { upstream, dispose: () => listener.dispose() };
+    const traffic: AgentMessageTap = {
+      listening: () => {
+        const log = middle
+          .wire()?.(controller.id, () => controller.knownSecrets())
+          ?.agentMessages?.();
+        return (
+          log && ((agent, direction, message) => log({ key: agent.key, label: agentLabel(agent) }, direction, message))
+        );
+      },
+    };
+    return { upstream, traffic, dispose: () => listener.dispose() };
   }
 
   private async close(controller: ServerController | undefined, slot: Slot): Promise<void> {

@@ -1,3 +1,4 @@
+import type { TraceDirection } from '../../../protocol/jsonrpc/mcpStreams';
 import { enableTasks } from '../../../protocol/extensions/tasks';
 import { PersonWaits } from '../../../protocol/jsonrpc/personWaits';
 import type { MementoEraMemory } from './eraMemory';
@@ -61,12 +62,12 @@ export interface LaunchServices {
     knownSecrets: () => readonly string[],
   ) => WireObserver & {
     console(line: string): void;
-    /** An agent's request through the server's gateway, labelled with the agent; returns what logs its answer. */
-    agentRequest?(
-      label: string,
-      method: string,
-      params: unknown,
-    ): (answer: { result: unknown } | { error: { code: number | undefined; message: string } }) => void;
+    /**
+     * Where the messages of agents through the server's gateway go (labelled with the agent) while the Protocol view
+     * keeps the wire; undefined while it does not.
+     */
+    agentMessages?():
+      ((agent: { key: string; label: string }, direction: TraceDirection, message: unknown) => void) | undefined;
   };
   /**
    * Dev mode's debugger (`dev.debug`), planned on the preview before the consent: its flags are added to the command

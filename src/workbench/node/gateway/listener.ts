@@ -74,8 +74,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
     }
     const parsed = parseJson(body);
     let streaming = false;
-    // A direct call is one of a session the agent named (serveDirect serves nothing else).
-    const sessionId = single(req.headers['mcp-session-id']) ?? '';
+    // A direct call of a 2025 session answers with its session's id; a 2026-07-28 agent's has none.
+    const sessionId = single(req.headers['mcp-session-id']);
+    const session = sessionId === undefined ? {} : { 'mcp-session-id': sessionId };
     const direct = gateway.serveDirect(req.method, (name) => single(req.headers[name]), parsed, {
       event: (message) => {
         if (res.writableEnded || res.destroyed) return;
@@ -84,7 +85,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
           res.writeHead(200, {
             'content-type': 'text/event-stream',
             'cache-control': 'no-cache',
-            'mcp-session-id': sessionId,
+            ...session,
           });
         }
         res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
@@ -100,7 +101,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Runnin
         res.writeHead(200, {
           'content-type': 'application/json',
           'content-length': String(payload.length),
-          'mcp-session-id': sessionId,
+          ...session,
         });
         res.end(payload);
       },

@@ -142,8 +142,18 @@ describe('agent traffic (labelled in the Protocol view and History)', () => {
 
   test("the Protocol log shows the agent's request and the gateway's answer labelled with the agent, escaped, paired", () => {
     const log = new ProtocolLog(() => ['s3cret']);
-    const answer = log.agentRequest(agentLabel(AGENT), 'tools/call', { name: 'echo', arguments: { token: 's3cret' } });
-    answer({ error: { code: -32602, message: 'Tool "echo" is disabled' } });
+    const agent = { key: AGENT.key, label: agentLabel(AGENT) };
+    log.agentMessage(agent, 'receive', {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { token: 's3cret' } },
+    });
+    log.agentMessage(agent, 'send', {
+      jsonrpc: '2.0',
+      id: 3,
+      error: { code: -32602, message: 'Tool "echo" is disabled' },
+    });
     const [request, reply] = log.events();
     assert.equal(request.kind === 'message' && request.agent, 'evil\\u202Eagent 1.0');
     assert.equal(request.kind === 'message' && request.direction, 'receive');

@@ -279,3 +279,109 @@ describe('the gateway serves a 2025 session’s plain calls directly', () => {
     await ended;
   });
 });
+
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'modern-agent', version: '2.4.0' },
+};
+
+/** A 2026-07-28 request as the SDK 2.x client sends it (the standard headers naming the body's method and name). */
+function modern(
+  running: RunningGateway,
+  method: string,
+  params: JsonObject,
+  headers: Record<string, string> = {},
+  onRequest?: (request: http.ClientRequest) => void,
+): Promise<Answer> {
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  return post(
+    running,
+    { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: { ...ENVELOPE, ...(params._meta as JsonObject) } } },
+    undefined,
+    {
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      ...(name !== undefined ? { 'mcp-name': name } : {}),
+      ...headers,
+    },
+    onRequest,
+  );
+}
+
+describe('the gateway serves a 2026-07-28 agent’s plain calls directly', () => {
+  test('tools/call, tools/list and resources/read are answered with one application/json body, as the SDK answers them', async () => {
+    const { running, upstream } = await gateway();
+    const requests: [string, JsonObject][] = [
+      ['tools/call', { name: 'echo', arguments: { a: 1 }, _meta: { progressToken: 'p', 'x/trace': 't' } }],
+      ['tools/list', { cursor: 'c1' }],
+      ['resources/read', { uri: 'file:///a' }],
+    ];
+    for (const [method, params] of requests) {
+      const direct = await modern(running, method, params);
+      assert.equal(direct.status, 200, direct.text);
+      assert.match(String(direct.headers['content-type']), /^application\/json/);
+      assert.equal(direct.headers['content-length'], String(Buffer.byteLength(direct.text)), `${method}: direct`);
+      assert.equal(direct.headers['mcp-session-id'], undefined, 'a 2026-07-28 agent has no session');
+      // The same request through the SDK (a clientInfo with a websiteUrl: the direct path takes only a name, a version
+      // and a title, and leaves the rest to the SDK's schemas): the same answer.
+      const sdk = await modern(running, method, {
+        ...params,
+        _meta: {
+          ...(params._meta as JsonObject | undefined),
+          'io.modelcontextprotocol/clientInfo': {
+            name: 'modern-agent',
+            version: '2.4.0',
+            websiteUrl: 'https://a.test',
+          },
+        },
+      });
+      assert.equal(sdk.headers['content-length'], undefined, `${method}: the SDK's answer`);
+      assert.deepEqual(JSON.parse(direct.text), JSON.parse(sdk.text), `${method}: the answers agree`);
+    }
+    // What reached the server is the agent's request without the envelope, as the SDK's path sends it.
+    const calls = upstream.calls.filter((each) => each.method === 'tools/call');
+    assert.deepEqual(calls[0].params, calls[1].params);
+    assert.deepEqual(calls[0].params, { name: 'echo', arguments: { a: 1 }, _meta: { 'x/trace': 't' } });
+  });
+
+  test('what the SDK must decide still goes to it: rounds, tasks, a log level, headers or envelope it refuses', async () => {
+    const { running } = await gateway();
+    const chunked = (answer: Answer) => answer.headers['content-length'] === undefined;
+    const echo = { name: 'echo', arguments: {} };
+    const capabilities = (declared: JsonObject) => ({
+      ...echo,
+      _meta: { 'io.modelcontextprotocol/clientCapabilities': declared },
+    });
+    // An agent that can answer the server's questions is served through input-required rounds (the SDK's context).
+    assert.ok(chunked(await modern(running, 'tools/call', capabilities({ sampling: {} }))));
+    assert.ok(
+      chunked(
+        await modern(running, 'tools/call', capabilities({ extensions: { 'io.modelcontextprotocol/tasks': {} } })),
+      ),
+    );
+    const leveled = { ...echo, _meta: { 'io.modelcontextprotocol/logLevel': 'debug' } };
+    assert.ok(chunked(await modern(running, 'tools/call', leveled)));
+    // The SDK's refusals, worded as ever.
+    const mismatch = await modern(running, 'tools/call', echo, { 'mcp-name': 'other' });
+    assert.equal(mismatch.status, 400);
+    assert.match(mismatch.text, /-32020/);
+    const noCapabilities = await modern(running, 'tools/call', {
+      ...echo,
+      _meta: { 'io.modelcontextprotocol/clientCapabilities': undefined as never },
+    });
+    assert.equal(noCapabilities.status, 400);
+    assert.match(noCapabilities.text, /clientCapabilities/);
+  });
+
+  test('the agent going away cancels the upstream call', async () => {
+    const { running, upstream } = await gateway();
+    upstream.hold = true;
+    let sent: http.ClientRequest | undefined;
+    const answered = modern(running, 'tools/call', { name: 'echo', arguments: {} }, {}, (request) => (sent = request));
+    await waitFor(() => upstream.calls.length === 1, 'the call reached the server');
+    sent?.destroy();
+    await assert.rejects(answered);
+    await waitFor(() => upstream.calls[0].signal.aborted, 'the upstream call was cancelled');
+  });
+});
