@@ -12,6 +12,7 @@ import type { TransportKind } from '../protocol/transports/transport';
 import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCommand, runTasksCommand } from './tasks';
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 import {
+  CARD_USAGE,
   DOCTOR_USAGE,
   EVAL_USAGE,
   GATEWAY_USAGE,
@@ -54,6 +55,7 @@ ${LINT_USAGE}
 ${LOAD_USAGE}
 ${DOCTOR_USAGE}
 ${EVAL_USAGE}
+${CARD_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -251,6 +253,7 @@ const OWN_COMMANDS: readonly (readonly [name: string, load: () => Promise<OwnCom
   ['lint', async () => (await import('./lint.js')).lintCommand],
   ['load', async () => (await import('./load.js')).loadCommand],
   ['doctor', async () => (await import('./doctor.js')).doctorCommand],
+  ['card', async () => (await import('./card.js')).cardCommand],
 ];
 
 /**

@@ -69,3 +69,16 @@ export const EVAL_USAGE = `  eval FILE.mcpeval.json --model-url URL --model ID [
                                        a terminal). --json: {"requests":[{"name","passed","runs",
                                        "failures","model","passRate"}],"passRate"}; exit 0 all runs passed, 1 a
                                        run failed`;
+
+export const CARD_USAGE = `  card <server-url> [--compare]        the server's Server Card (SEP-2127) at <server-url>/server-card, read
+                                       before any connection (no credentials sent; --timeout bounds it, default
+                                       10000; maxDocumentBytes caps it; redirects only within the origin) and
+                                       checked against the card's schema: {"requested","source","card","notes"}.
+                                       --compare also connects (--header, --auth-dir, … apply) and adds
+                                       "differences": where the server's answer contradicts its card
+  card --catalog <domain>              the domain's catalog (/.well-known/mcp/catalog.json, else
+                                       /.well-known/ai-catalog.json): {"source","specVersion","entries","skipped"}
+  card --card-url <url>                the card at exactly <url> (a catalog entry's "cardUrl")
+                                       Exit 0 read and valid (and, with --compare, no differences), 1 no card,
+                                       unreachable, refused or invalid ({"error":{"kind","url","message"}} on
+                                       stdout, the reason on stderr) or differences found, 2 usage`;
