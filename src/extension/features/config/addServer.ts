@@ -24,6 +24,8 @@ interface AddServerArguments {
   headers?: Record<string, string>;
   name?: string;
   target?: string;
+  /** Read the server's card before adding (HTTP): true reads it without asking, false skips the question. */
+  readCard?: boolean;
 }
 
 /** MCP Workbench: Add Server… — stdio (a command line) or HTTP (a URL and optional headers), a unique name, and where to write it. */
@@ -110,6 +112,13 @@ async function httpEntry(title: string, given: AddServerArguments): Promise<obje
       /^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.'),
   });
   if (url === undefined) return undefined;
+  // The Server Card step (SEP-2127): asked when the person typed the URL; its module loads only then.
+  if (given.readCard !== false && (given.readCard === true || given.url === undefined)) {
+    const { askToReadCard, reviewCardBeforeAdding } = await import('./serverCard.js');
+    const read = given.readCard ?? (await askToReadCard(title, url.trim()));
+    if (read === undefined) return undefined;
+    if (read && !(await reviewCardBeforeAdding(url.trim()))) return undefined;
+  }
   let headers = given.headers;
   if (!headers && given.url === undefined) {
     const text = await vscode.window.showInputBox({
