@@ -72,3 +72,39 @@ export function remoteMatches(remote: Pick<CardRemote, 'url'>, url: string): boo
   }
   return end > position;
 }
+
+/** Header names a suggestion may carry: plain HTTP token names, short; anything else in a card is left out. */
+const HEADER_NAME = /^[A-Za-z][A-Za-z0-9-]{0,63}$/;
+const MAX_SUGGESTED_HEADERS = 8;
+
+export interface SuggestedHeader {
+  name: string;
+  /** `header-<host of the URL the person typed>-<name>`: see suggestedHeaders. */
+  inputId: string;
+  secret: boolean;
+}
+
+/**
+ * Add Server's header suggestion from a card: each header the remote at `url` says it requires, to be written as
+ * `Name: ${input:<inputId>}`. Only the names come from the card (and only plain ones); a value is always an input
+ * the person fills in, never the card's text (a card's `value` of `${env:HOME}` written into mcp.json would send the
+ * person's variable to the server). The input's id carries the host the person typed, not anything of the card's, so
+ * a card cannot name an input another server's secret is already stored under.
+ */
+export function suggestedHeaders(card: ServerCard, url: string): SuggestedHeader[] {
+  const remote = (card.remotes ?? []).find((candidate) => remoteMatches(candidate, url));
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase().replace(/[^a-z0-9.-]+/g, '-');
+  } catch {
+    return [];
+  }
+  return (remote?.headers ?? [])
+    .filter((header) => header.isRequired === true && HEADER_NAME.test(header.name))
+    .slice(0, MAX_SUGGESTED_HEADERS)
+    .map((header) => ({
+      name: header.name,
+      inputId: `header-${host}-${header.name.toLowerCase()}`,
+      secret: header.isSecret === true,
+    }));
+}

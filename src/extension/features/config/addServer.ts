@@ -2,7 +2,9 @@ import * as vscode from 'vscode';
 import { uniqueName } from '../../../workbench/node/importers';
 import { errorMessage } from '../../../protocol/errors';
 import { parseHeaderLines, splitCommandLine } from '../../../workbench/config/commandLine';
-import { addServers, takenNames, targetFromArgument } from '../../platform/config/configTargets';
+import type { InputEntry } from '../../../workbench/config/jsoncEdit';
+import type { SuggestedHeader } from '../../../workbench/serverCards/compare';
+import { addServers, takenInputIds, takenNames, targetFromArgument } from '../../platform/config/configTargets';
 import {
   addToDotMcp,
   dotMcpTakenNames,
@@ -45,8 +47,9 @@ async function addServer(given: AddServerArguments): Promise<void> {
   const title = vscode.l10n.t('Add MCP Server');
   const transport = given.transport ?? (await pickTransport(title));
   if (!transport) return;
-  const entry = transport === 'stdio' ? await stdioEntry(title, given) : await httpEntry(title, given);
-  if (!entry) return;
+  const made = transport === 'stdio' ? withoutInputs(await stdioEntry(title, given)) : await httpEntry(title, given);
+  if (!made) return;
+  const { entry } = made;
   const target: AddTarget | undefined =
     targetFromArgument(given.target) ??
     dotMcpTargetFromArgument(given.target) ??
@@ -58,7 +61,22 @@ async function addServer(given: AddServerArguments): Promise<void> {
   if (taken.some((used) => used.toLowerCase() === name.toLowerCase()))
     throw new Error(vscode.l10n.t('A server named "{0}" already exists there.', name));
   if (target.kind === 'dotMcp') await addToDotMcp(target, name, entry);
-  else await addServers(target, [{ name, entry }]);
+  else {
+    // An input already declared there (the same host's same header, added before) is used as it is.
+    const declared = new Set(await takenInputIds(target));
+    const inputs = made.inputs.filter((input) => !declared.has(input.id));
+    await addServers(target, [{ name, entry, ...(inputs.length > 0 ? { inputs } : {}) }]);
+  }
+}
+
+interface MadeEntry {
+  entry: object;
+  /** `inputs` declarations the entry's `${input:…}` refer to (from a Server Card's headers). */
+  inputs: InputEntry[];
+}
+
+function withoutInputs(entry: object | undefined): MadeEntry | undefined {
+  return entry ? { entry, inputs: [] } : undefined;
 }
 
 async function pickTransport(title: string): Promise<'stdio' | 'http' | undefined> {
@@ -103,7 +121,7 @@ async function stdioEntry(title: string, given: AddServerArguments): Promise<obj
   return { type: 'stdio', command, args };
 }
 
-async function httpEntry(title: string, given: AddServerArguments): Promise<object | undefined> {
+async function httpEntry(title: string, given: AddServerArguments): Promise<MadeEntry | undefined> {
   const url = await givenOrAsked(given.url, {
     title,
     prompt: vscode.l10n.t('The server URL'),
@@ -113,11 +131,16 @@ async function httpEntry(title: string, given: AddServerArguments): Promise<obje
   });
   if (url === undefined) return undefined;
   // The Server Card step (SEP-2127): asked when the person typed the URL; its module loads only then.
+  let suggested: SuggestedHeader[] = [];
   if (given.readCard !== false && (given.readCard === true || given.url === undefined)) {
     const { askToReadCard, reviewCardBeforeAdding } = await import('./serverCard.js');
     const read = given.readCard ?? (await askToReadCard(title, url.trim()));
     if (read === undefined) return undefined;
-    if (read && !(await reviewCardBeforeAdding(url.trim()))) return undefined;
+    if (read) {
+      const reviewed = await reviewCardBeforeAdding(url.trim());
+      if (!reviewed) return undefined;
+      suggested = reviewed.headers;
+    }
   }
   let headers = given.headers;
   if (!headers && given.url === undefined) {
@@ -127,6 +150,8 @@ async function httpEntry(title: string, given: AddServerArguments): Promise<obje
         'Optional headers, "Name: value" separated by ";". Use ${input:id} for secrets so they are not written to the file.',
       ),
       placeHolder: 'Authorization: Bearer ${input:token}',
+      // The headers the server's card says it needs, each value an input asked for at the first start.
+      value: suggested.map((header) => `${header.name}: \${input:${header.inputId}}`).join('; '),
       ignoreFocusOut: true,
       validateInput: (value) => {
         try {
@@ -140,7 +165,19 @@ async function httpEntry(title: string, given: AddServerArguments): Promise<obje
     if (text === undefined) return undefined;
     headers = parseHeaderLines(text);
   }
-  return { type: 'http', url: url.trim(), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) };
+  const values = Object.values(headers ?? {});
+  const inputs = suggested
+    .filter((header) => values.some((value) => value.includes(`\${input:${header.inputId}}`)))
+    .map((header): InputEntry => ({
+      type: 'promptString',
+      id: header.inputId,
+      description: vscode.l10n.t('The {0} header for {1}', header.name, url.trim()),
+      ...(header.secret ? { password: true } : {}),
+    }));
+  return {
+    entry: { type: 'http', url: url.trim(), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) },
+    inputs,
+  };
 }
 
 async function askName(title: string, suggestion: string, taken: readonly string[]): Promise<string | undefined> {

@@ -5,7 +5,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CARD } from '../../../fixtures/http/cardServer';
-import { compareCard, remoteMatches, type ObservedServer } from '../../../../src/workbench/serverCards/compare';
+import {
+  compareCard,
+  remoteMatches,
+  suggestedHeaders,
+  type ObservedServer,
+} from '../../../../src/workbench/serverCards/compare';
 import type { ServerCard } from '../../../../src/workbench/serverCards/cards';
 
 const card = CARD as ServerCard;
@@ -57,4 +62,28 @@ test('a templated remote matches each variable to at least one character, litera
   // A long hostile template costs a scan, not a backtracking search.
   const hostile = { url: `https://${'{a}'.repeat(5000)}x` };
   assert.equal(remoteMatches(hostile, `https://${'a'.repeat(100_000)}`), false);
+});
+
+test("Add Server's header suggestion: required, plain header names of the card, never a value; the input id names the typed host", () => {
+  const hostile = {
+    ...card,
+    remotes: [
+      {
+        type: 'streamable-http' as const,
+        url: 'https://example.com/mcp',
+        headers: [
+          { name: 'Authorization', isRequired: true, isSecret: true, value: '${env:HOME}' },
+          { name: 'X-Tenant', isRequired: true },
+          { name: 'X-Optional' },
+          { name: 'Bad: ${env:HOME}', isRequired: true },
+          { name: 'X-A\nInjected', isRequired: true },
+        ],
+      },
+    ],
+  };
+  assert.deepEqual(suggestedHeaders(hostile, 'https://example.com/mcp'), [
+    { name: 'Authorization', inputId: 'header-example.com-authorization', secret: true },
+    { name: 'X-Tenant', inputId: 'header-example.com-x-tenant', secret: false },
+  ]);
+  assert.deepEqual(suggestedHeaders(hostile, 'https://other.example/mcp'), []);
 });
