@@ -92,3 +92,58 @@ test(
     }
   },
 );
+
+test(
+  "Add Server… From a Domain's Catalog lists the catalog's servers, shows the picked one's card, and adds its endpoint",
+  { timeout: 600_000 },
+  async () => {
+    let vscode: VsCodeFixture | undefined;
+    let host: CardServer | undefined;
+    try {
+      host = await startCardServer();
+      vscode = await VsCodeFixture.prepare({ name: 'server-cards-catalog', mcpJson: { kind: 'servers', servers: {} } });
+      const { mcpJsonPath: configFile } = vscode;
+      const page = await vscode.start();
+      await openViewContainer(page, 'MCP Workbench');
+
+      await runPickerCommand(page, 'MCP Workbench: Add Server…');
+      await quickPick(page, /From a Domain's Catalog/);
+      await typeInQuickInput(page, host.origin.replace('http://', ''));
+      // The catalog's two MCP entries (the other three are left out: another type, plain http, url and data).
+      await quickPick(page, /^Weather$/);
+      const shown = await answerDialog(page, 'Add This Server');
+      assert.ok(
+        shown.includes('com.example/weather') && shown.includes(`Read from: ${host.origin}/mcp/server-card`),
+        `the card dialog:\n${shown}`,
+      );
+      await waitForQuickInput(page);
+      const input = page.locator('.quick-input-widget .quick-input-box input').first();
+      const prefilled = await waitUntil('the prefilled headers', async () => {
+        const value = await input.inputValue();
+        return value.includes('Authorization') ? value : undefined;
+      });
+      assert.equal(prefilled, 'Authorization: ${input:header-example.com-authorization}');
+      await page.keyboard.press('Enter');
+      await quickPick(page, /\.vscode\/mcp\.json/);
+      await typeInQuickInput(page, 'from-catalog');
+
+      const written = await waitUntil('the new entry in mcp.json', () => {
+        const text = wholeJsoncText(configFile);
+        return text?.includes('"from-catalog"') ? text : undefined;
+      });
+      const config = JSON.parse(written) as { servers: Record<string, { type: string; url: string }> };
+      assert.deepEqual(
+        [config.servers['from-catalog'].type, config.servers['from-catalog'].url],
+        ['http', 'https://example.com/mcp'],
+      );
+      assert.deepEqual(
+        host.requests.map((request) => request.path),
+        ['/.well-known/mcp/catalog.json', '/mcp/server-card'],
+        'only the catalog and the picked card were read',
+      );
+    } finally {
+      await vscode?.dispose();
+      await host?.close();
+    }
+  },
+);

@@ -197,7 +197,7 @@ export async function readCatalog(domain: string, options: DiscoveryFetchOptions
           'not-found',
           mcpCatalog,
           `there is no catalog at ${escapeForDisplay(mcpCatalog)} nor at ${escapeForDisplay(aiCatalog)}`,
-          { status: 404 },
+          { status: 404, alsoTried: aiCatalog },
         );
       throw second;
     }

@@ -36,6 +36,8 @@ export class DiscoveryError extends Error {
       limitBytes?: number;
       errors?: readonly string[];
       reason?: string;
+      /** A second URL asked for the same document (a domain's AI Catalog after its MCP Catalog). */
+      alsoTried?: string;
     } = {},
   ) {
     super(message);

@@ -4,6 +4,7 @@ import { errorMessage } from '../../../protocol/errors';
 import { parseHeaderLines, splitCommandLine } from '../../../workbench/config/commandLine';
 import type { InputEntry } from '../../../workbench/config/jsoncEdit';
 import type { SuggestedHeader } from '../../../workbench/serverCards/compare';
+import type { CatalogChoice } from './catalogPick';
 import { addServers, takenInputIds, takenNames, targetFromArgument } from '../../platform/config/configTargets';
 import {
   addToDotMcp,
@@ -20,7 +21,9 @@ import { showError } from '../../platform/ui/coreErrors';
  * `target` is "user", a workspace folder's (or its mcp.json's) URI string, or a `.mcp.json`'s URI string.
  */
 interface AddServerArguments {
-  transport?: 'stdio' | 'http';
+  transport?: 'stdio' | 'http' | 'catalog';
+  /** With transport "catalog": the domain whose catalog to read. */
+  domain?: string;
   commandLine?: string;
   url?: string;
   headers?: Record<string, string>;
@@ -47,7 +50,7 @@ async function addServer(given: AddServerArguments): Promise<void> {
   const title = vscode.l10n.t('Add MCP Server');
   const transport = given.transport ?? (await pickTransport(title));
   if (!transport) return;
-  const made = transport === 'stdio' ? withoutInputs(await stdioEntry(title, given)) : await httpEntry(title, given);
+  const made = await entryFor(transport, title, given);
   if (!made) return;
   const { entry } = made;
   const target: AddTarget | undefined =
@@ -75,11 +78,31 @@ interface MadeEntry {
   inputs: InputEntry[];
 }
 
-function withoutInputs(entry: object | undefined): MadeEntry | undefined {
-  return entry ? { entry, inputs: [] } : undefined;
+async function entryFor(
+  transport: 'stdio' | 'http' | 'catalog',
+  title: string,
+  given: AddServerArguments,
+): Promise<MadeEntry | undefined> {
+  switch (transport) {
+    case 'stdio': {
+      const entry = await stdioEntry(title, given);
+      return entry ? { entry, inputs: [] } : undefined;
+    }
+    case 'http':
+      return httpEntry(title, given);
+    case 'catalog': {
+      // The catalog, the server's card and its endpoint (SEP-2127); the code loads only when this is picked.
+      const chosen = await (await import('./catalogPick.js')).pickFromCatalog(title, given.domain);
+      return chosen ? httpEntry(title, given, chosen) : undefined;
+    }
+    default: {
+      const exhaustive: never = transport;
+      return exhaustive;
+    }
+  }
 }
 
-async function pickTransport(title: string): Promise<'stdio' | 'http' | undefined> {
+async function pickTransport(title: string): Promise<'stdio' | 'http' | 'catalog' | undefined> {
   const picked = await vscode.window.showQuickPick(
     [
       {
@@ -91,6 +114,13 @@ async function pickTransport(title: string): Promise<'stdio' | 'http' | undefine
         label: '$(globe) ' + vscode.l10n.t('HTTP'),
         detail: vscode.l10n.t('Connect to a server URL (Streamable HTTP, falling back to SSE)'),
         transport: 'http' as const,
+      },
+      {
+        label: '$(library) ' + vscode.l10n.t("From a Domain's Catalog"),
+        detail: vscode.l10n.t(
+          'The servers a domain lists in its MCP catalog (/.well-known/mcp/catalog.json), each with its Server Card',
+        ),
+        transport: 'catalog' as const,
       },
     ],
     { title, placeHolder: vscode.l10n.t('How does the server run?'), ignoreFocusOut: true },
@@ -121,18 +151,25 @@ async function stdioEntry(title: string, given: AddServerArguments): Promise<obj
   return { type: 'stdio', command, args };
 }
 
-async function httpEntry(title: string, given: AddServerArguments): Promise<MadeEntry | undefined> {
-  const url = await givenOrAsked(given.url, {
-    title,
-    prompt: vscode.l10n.t('The server URL'),
-    placeHolder: 'https://example.com/mcp',
-    validateInput: (value) =>
-      /^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.'),
-  });
+/** An HTTP entry from the URL given or typed, or (`chosen`) the endpoint a catalog's card offered. */
+async function httpEntry(
+  title: string,
+  given: AddServerArguments,
+  chosen?: CatalogChoice,
+): Promise<MadeEntry | undefined> {
+  const url =
+    chosen?.url ??
+    (await givenOrAsked(given.url, {
+      title,
+      prompt: vscode.l10n.t('The server URL'),
+      placeHolder: 'https://example.com/mcp',
+      validateInput: (value) =>
+        /^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.'),
+    }));
   if (url === undefined) return undefined;
   // The Server Card step (SEP-2127): asked when the person typed the URL; its module loads only then.
-  let suggested: SuggestedHeader[] = [];
-  if (given.readCard !== false && (given.readCard === true || given.url === undefined)) {
+  let suggested: SuggestedHeader[] = chosen?.headers ?? [];
+  if (!chosen && given.readCard !== false && (given.readCard === true || given.url === undefined)) {
     const { askToReadCard, reviewCardBeforeAdding } = await import('./serverCard.js');
     const read = given.readCard ?? (await askToReadCard(title, url.trim()));
     if (read === undefined) return undefined;
@@ -143,7 +180,7 @@ async function httpEntry(title: string, given: AddServerArguments): Promise<Made
     }
   }
   let headers = given.headers;
-  if (!headers && given.url === undefined) {
+  if (!headers && (given.url === undefined || chosen)) {
     const text = await vscode.window.showInputBox({
       title,
       prompt: vscode.l10n.t(
@@ -175,7 +212,11 @@ async function httpEntry(title: string, given: AddServerArguments): Promise<Made
       ...(header.secret ? { password: true } : {}),
     }));
   return {
-    entry: { type: 'http', url: url.trim(), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) },
+    entry: {
+      type: chosen?.type === 'sse' ? 'sse' : 'http',
+      url: url.trim(),
+      ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
+    },
     inputs,
   };
 }

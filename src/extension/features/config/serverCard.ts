@@ -15,7 +15,7 @@ import {
 
 /**
  * Server Cards in Add Server (HTTP: "Read Its Server Card First", before anything is added) and Show Server Card on a
- * server's row (with the differences from the running session). Reading and wording: platform/ui/serverCardDialog.ts.
+ * server's row (with the differences from the running session). Reading and wording: platform/serverCards/serverCardDialog.ts.
  * Loaded when one of those two runs (addServer.ts, index.ts), not with the extension.
  */
 

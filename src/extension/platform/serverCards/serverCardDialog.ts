@@ -175,7 +175,9 @@ export function sayDiscoveryError(error: DiscoveryError): string {
     case 'timeout':
       return vscode.l10n.t('{0} did not answer in time.', url);
     case 'not-found':
-      return vscode.l10n.t('The server publishes no Server Card at {0} (HTTP {1}).', url, String(error.detail.status));
+      return error.detail.alsoTried !== undefined
+        ? vscode.l10n.t('Nothing is published at {0} nor at {1}.', url, shown(error.detail.alsoTried, 1000))
+        : vscode.l10n.t('Nothing is published at {0} (HTTP {1}).', url, String(error.detail.status));
     case 'http-status':
       return vscode.l10n.t('{0} answered HTTP {1}.', url, String(error.detail.status));
     case 'redirected-away':
@@ -188,17 +190,17 @@ export function sayDiscoveryError(error: DiscoveryError): string {
       return vscode.l10n.t('{0} redirected too many times.', url);
     case 'too-large':
       return vscode.l10n.t(
-        'The card at {0} is larger than {1} bytes (setting mcpWorkbench.limits.maxDocumentBytes); reading stopped.',
+        'The document at {0} is larger than {1} bytes (setting mcpWorkbench.limits.maxDocumentBytes); reading stopped.',
         url,
         String(error.detail.limitBytes),
       );
     case 'not-json':
       return vscode.l10n.t('The answer at {0} is not JSON.', url);
     case 'too-deep':
-      return vscode.l10n.t('The answer at {0} is nested too deeply to be a Server Card.', url);
+      return vscode.l10n.t('The answer at {0} is nested too deeply to be read.', url);
     case 'invalid':
       return vscode.l10n.t(
-        'The card at {0} does not match the Server Card schema: {1}',
+        'The document at {0} does not match its schema: {1}',
         url,
         shown((error.detail.errors ?? []).slice(0, 5).join('; '), 1000),
       );
