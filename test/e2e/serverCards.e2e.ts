@@ -11,6 +11,8 @@ import * as assert from 'node:assert/strict';
 import { VsCodeFixture } from './fixture';
 import {
   answerDialog,
+  chooseMenuItem,
+  clickUncovered,
   openViewContainer,
   quickPick,
   runPickerCommand,
@@ -86,6 +88,17 @@ test(
         [['header-127.0.0.1-authorization', true]],
       );
       assert.ok(!written.includes('${env:HOME}'), `the card's header value reached mcp.json:\n${written}`);
+
+      // Show Server Card on the added (stopped) server's row: the card again, and how to compare it with the server.
+      const row = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'carded' }).first();
+      await clickUncovered(page, row, { button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: /^Show Server Card$/ }).last();
+      await chooseMenuItem(page, item, 'Show Server Card');
+      const again = await answerDialog(page, 'OK');
+      assert.ok(
+        again.includes('com.example/weather') && again.includes('Start the server to compare its card'),
+        `Show Server Card:\n${again}`,
+      );
     } finally {
       await vscode?.dispose();
       await host?.close();
