@@ -23,6 +23,7 @@ import {
   wholeJsoncText,
 } from './harness';
 import { startCardServer, type CardServer } from '../fixtures/http/cardServer';
+import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registry';
 
 test(
   'Add Server… with a URL shows the Server Card before adding, and takes the header it needs',
@@ -156,6 +157,52 @@ test(
       );
     } finally {
       await vscode?.dispose();
+      await host?.close();
+    }
+  },
+);
+
+test(
+  "the registry's detail page of a remote server reads its Server Card on request and goes back to the details",
+  { timeout: 600_000 },
+  async () => {
+    let vscode: VsCodeFixture | undefined;
+    let host: CardServer | undefined;
+    let registry: FixtureRegistry | undefined;
+    try {
+      host = await startCardServer();
+      // The fixture registry's "Hosted" entry has its Streamable HTTP remote on the card host.
+      registry = await startFixtureRegistry({ remoteUrl: `${host.origin}/self/mcp` });
+      vscode = await VsCodeFixture.prepare({
+        name: 'server-cards-registry',
+        mcpJson: { kind: 'servers', servers: {} },
+      });
+      const page = await vscode.start({ settings: { 'mcpWorkbench.registry.url': registry.url } });
+      await openViewContainer(page, 'MCP Workbench');
+
+      await runPickerCommand(page, 'MCP Workbench: Browse MCP Registry…');
+      await typeInQuickInput(page, 'hosted', { submit: false });
+      const fixture = registry;
+      await waitUntil('the search to reach the registry', () =>
+        fixture.requests.some((url) => url.includes('search=hosted')) ? true : undefined,
+      );
+      await quickPick(page, /^Hosted$/);
+      assert.equal(host.requests.length, 0, 'a card was read before it was asked for');
+      await quickPick(page, /Read Server Card/);
+      const shown = await answerDialog(page, 'OK');
+      assert.ok(
+        shown.includes('com.example/weather') && shown.includes(`Read from: ${host.origin}/self/mcp/server-card`),
+        `the card dialog:\n${shown}`,
+      );
+      // Back on the same entry's details, to add it or not.
+      await quickPick(page, /Add to User Settings/, { timeoutMs: 30_000 }).catch(async () => {
+        throw new Error(
+          `the details did not come back: ${(await page.locator('.quick-input-widget').textContent()) ?? ''}`,
+        );
+      });
+    } finally {
+      await vscode?.dispose();
+      await registry?.close();
       await host?.close();
     }
   },
