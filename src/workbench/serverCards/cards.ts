@@ -109,7 +109,7 @@ export function catalogUrls(domain: string): string[] {
   const text = domain.trim();
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text)
     ? text
-    : `${hostScope(text.split(/[/:]/)[0]) === 'loopback' ? 'http' : 'https'}://${text}`;
+    : `${hostScope(bareHost(text)) === 'loopback' ? 'http' : 'https'}://${text}`;
   const verdict = checkExternalUrl(withScheme);
   if (verdict.kind === 'refused')
     throw new DiscoveryError('refused-url', domain, `${escapeForDisplay(domain)}: ${verdict.detail}`, {
@@ -117,6 +117,11 @@ export function catalogUrls(domain: string): string[] {
     });
   const origin = new URL(verdict.url).origin;
   return [`${origin}/.well-known/mcp/catalog.json`, `${origin}/.well-known/ai-catalog.json`];
+}
+
+/** The host of `example.com:8080/x` or `[::1]:8080`, as it would appear in a URL. */
+function bareHost(text: string): string {
+  return text.startsWith('[') ? text.slice(0, text.indexOf(']') + 1) : text.split(/[/:?#]/)[0];
 }
 
 /**

@@ -18,6 +18,7 @@ import {
 } from '../../../../src/workbench/serverCards/cards';
 import { DiscoveryError, nestingExceeds } from '../../../../src/workbench/serverCards/discoveryFetch';
 import { hostScope } from '../../../../src/workbench/serverCards/hostScope';
+import { freePort } from '../../../support/net';
 
 let host: CardServer;
 let away: CardServer;
@@ -60,6 +61,8 @@ test("a domain's catalogs: the MCP Catalog first, then the AI Catalog; a bare na
   ]);
   assert.equal(catalogUrls('https://example.com/some/page?q=1')[0], 'https://example.com/.well-known/mcp/catalog.json');
   assert.equal(catalogUrls('localhost:3000')[0], 'http://localhost:3000/.well-known/mcp/catalog.json');
+  assert.equal(catalogUrls('[::1]:3000')[0], 'http://[::1]:3000/.well-known/mcp/catalog.json');
+  assert.equal(catalogUrls('127.0.0.1')[0], 'http://127.0.0.1/.well-known/mcp/catalog.json');
 });
 
 test('a valid card is read with the card media type in Accept and nothing of the person: no Authorization, no cookie', async () => {
@@ -122,7 +125,9 @@ test('no card (404) and a silent host (the timeout) say so', async () => {
   assert.equal((await failure(readServerCard(`${host.origin}/missing/mcp`))).kind, 'not-found');
   const silent = await failure(readServerCard(`${host.origin}/silent/mcp`, { timeoutMs: 100 }));
   assert.equal(silent.kind, 'timeout');
-  assert.equal((await failure(readServerCard('http://127.0.0.1:9/mcp', { timeoutMs: 5_000 }))).kind, 'unreachable');
+  const closed = await freePort();
+  const refused = await failure(readServerCard(`http://127.0.0.1:${closed}/mcp`, { timeoutMs: 5_000 }));
+  assert.equal(refused.kind, 'unreachable');
 });
 
 test("checkCard: another $schema family, a non-object, and a missing name are invalid; the examples' minimal card is valid", () => {
