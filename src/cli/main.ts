@@ -12,6 +12,7 @@ import type { TransportKind } from '../protocol/transports/transport';
 import { TASKS_USAGE, TASK_OPTIONS_USAGE, reportTaskProgress, runCall, runTaskCommand, runTasksCommand } from './tasks';
 import { SKILL_RUNNERS, SKILLS_USAGE } from './skills';
 import {
+  CARD_USAGE,
   DOCTOR_USAGE,
   EVAL_USAGE,
   EVENTS_USAGE,
@@ -56,6 +57,7 @@ ${LINT_USAGE}
 ${LOAD_USAGE}
 ${DOCTOR_USAGE}
 ${EVAL_USAGE}
+${CARD_USAGE}
 
 Options:
   --timeout <ms>            bound each request (default 60000)
@@ -254,6 +256,7 @@ const OWN_COMMANDS: readonly (readonly [name: string, load: () => Promise<OwnCom
   ['load', async () => (await import('./load.js')).loadCommand],
   ['doctor', async () => (await import('./doctor.js')).doctorCommand],
   ['events', async () => (await import('./events.js')).eventsCommand],
+  ['card', async () => (await import('./card.js')).cardCommand],
 ];
 
 /**

@@ -81,3 +81,16 @@ export const EVENTS_USAGE = `  events list                          the server's
                                        --cursor C resumes, --max-age-ms N bounds the replay, --duration S stops
                                        after S seconds; Ctrl+C stops. Ends with {"kind":"summary",…} (counts,
                                        last cursor); exit 0, 1 when the server ended the subscription`;
+
+export const CARD_USAGE = `  card <server-url> [--compare]        the server's Server Card (SEP-2127) at <server-url>/server-card, read
+                                       before any connection (no credentials sent; --timeout bounds it, default
+                                       10000; maxDocumentBytes caps it; redirects only within the origin) and
+                                       checked against the card's schema: {"requested","source","card","notes"}.
+                                       --compare also connects (--header, --auth-dir, … apply) and adds
+                                       "differences": where the server's answer contradicts its card
+  card --catalog <domain>              the domain's catalog (/.well-known/mcp/catalog.json, else
+                                       /.well-known/ai-catalog.json): {"source","specVersion","entries","skipped"}
+  card --card-url <url>                the card at exactly <url> (a catalog entry's "cardUrl")
+                                       Exit 0 read and valid (and, with --compare, no differences), 1 no card,
+                                       unreachable, refused or invalid ({"error":{"kind","url","message"}} on
+                                       stdout, the reason on stderr) or differences found, 2 usage`;

@@ -42,6 +42,8 @@ export const COMMAND_IDS = [
   // Every config file people keep servers in (issue 38)
   'mcpWorkbench.openServerSource',
   'mcpWorkbench.copyServerTo',
+  // Server Cards (issue 43)
+  'mcpWorkbench.showServerCard',
   // Tasks (issue 19)
   'mcpWorkbench.cancelTask',
   'mcpWorkbench.openTaskResult',

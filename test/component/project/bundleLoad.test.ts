@@ -55,6 +55,11 @@ const LATER = [
   'src/extension/platform/webviews/fieldMessages.ts',
   'src/extension/features/config/addServer.ts',
   'src/extension/features/config/copyServer.ts',
+  // Issue 43: Server Cards are read only when the person asks (Add Server, Show Server Card).
+  'src/workbench/serverCards/',
+  'src/extension/features/config/serverCard.ts',
+  'src/extension/features/config/catalogPick.ts',
+  'src/extension/platform/serverCards/',
   'src/extension/features/resources/resourceCommands.ts',
   'src/extension/features/skills/skillCommands.ts',
   'src/extension/features/history/historyCommands.ts',

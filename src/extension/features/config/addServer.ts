@@ -2,7 +2,10 @@ import * as vscode from 'vscode';
 import { uniqueName } from '../../../workbench/node/importers';
 import { errorMessage } from '../../../protocol/errors';
 import { parseHeaderLines, splitCommandLine } from '../../../workbench/config/commandLine';
-import { addServers, takenNames, targetFromArgument } from '../../platform/config/configTargets';
+import type { InputEntry } from '../../../workbench/config/jsoncEdit';
+import type { SuggestedHeader } from '../../../workbench/serverCards/compare';
+import type { CatalogChoice } from './catalogPick';
+import { addServers, takenInputIds, takenNames, targetFromArgument } from '../../platform/config/configTargets';
 import {
   addToDotMcp,
   dotMcpTakenNames,
@@ -18,12 +21,16 @@ import { showError } from '../../platform/ui/coreErrors';
  * `target` is "user", a workspace folder's (or its mcp.json's) URI string, or a `.mcp.json`'s URI string.
  */
 interface AddServerArguments {
-  transport?: 'stdio' | 'http';
+  transport?: 'stdio' | 'http' | 'catalog';
+  /** With transport "catalog": the domain whose catalog to read. */
+  domain?: string;
   commandLine?: string;
   url?: string;
   headers?: Record<string, string>;
   name?: string;
   target?: string;
+  /** Read the server's card before adding (HTTP): true reads it without asking, false skips the question. */
+  readCard?: boolean;
 }
 
 /** MCP Workbench: Add Server… — stdio (a command line) or HTTP (a URL and optional headers), a unique name, and where to write it. */
@@ -43,8 +50,9 @@ async function addServer(given: AddServerArguments): Promise<void> {
   const title = vscode.l10n.t('Add MCP Server');
   const transport = given.transport ?? (await pickTransport(title));
   if (!transport) return;
-  const entry = transport === 'stdio' ? await stdioEntry(title, given) : await httpEntry(title, given);
-  if (!entry) return;
+  const made = await entryFor(transport, title, given);
+  if (!made) return;
+  const { entry } = made;
   const target: AddTarget | undefined =
     targetFromArgument(given.target) ??
     dotMcpTargetFromArgument(given.target) ??
@@ -56,10 +64,45 @@ async function addServer(given: AddServerArguments): Promise<void> {
   if (taken.some((used) => used.toLowerCase() === name.toLowerCase()))
     throw new Error(vscode.l10n.t('A server named "{0}" already exists there.', name));
   if (target.kind === 'dotMcp') await addToDotMcp(target, name, entry);
-  else await addServers(target, [{ name, entry }]);
+  else {
+    // An input already declared there (the same host's same header, added before) is used as it is.
+    const declared = new Set(await takenInputIds(target));
+    const inputs = made.inputs.filter((input) => !declared.has(input.id));
+    await addServers(target, [{ name, entry, ...(inputs.length > 0 ? { inputs } : {}) }]);
+  }
 }
 
-async function pickTransport(title: string): Promise<'stdio' | 'http' | undefined> {
+interface MadeEntry {
+  entry: object;
+  /** `inputs` declarations the entry's `${input:…}` refer to (from a Server Card's headers). */
+  inputs: InputEntry[];
+}
+
+async function entryFor(
+  transport: 'stdio' | 'http' | 'catalog',
+  title: string,
+  given: AddServerArguments,
+): Promise<MadeEntry | undefined> {
+  switch (transport) {
+    case 'stdio': {
+      const entry = await stdioEntry(title, given);
+      return entry ? { entry, inputs: [] } : undefined;
+    }
+    case 'http':
+      return httpEntry(title, given);
+    case 'catalog': {
+      // The catalog, the server's card and its endpoint (SEP-2127); the code loads only when this is picked.
+      const chosen = await (await import('./catalogPick.js')).pickFromCatalog(title, given.domain);
+      return chosen ? httpEntry(title, given, chosen) : undefined;
+    }
+    default: {
+      const exhaustive: never = transport;
+      return exhaustive;
+    }
+  }
+}
+
+async function pickTransport(title: string): Promise<'stdio' | 'http' | 'catalog' | undefined> {
   const picked = await vscode.window.showQuickPick(
     [
       {
@@ -71,6 +114,13 @@ async function pickTransport(title: string): Promise<'stdio' | 'http' | undefine
         label: '$(globe) ' + vscode.l10n.t('HTTP'),
         detail: vscode.l10n.t('Connect to a server URL (Streamable HTTP, falling back to SSE)'),
         transport: 'http' as const,
+      },
+      {
+        label: '$(library) ' + vscode.l10n.t("From a Domain's Catalog"),
+        detail: vscode.l10n.t(
+          'The servers a domain lists in its MCP catalog (/.well-known/mcp/catalog.json), each with its Server Card',
+        ),
+        transport: 'catalog' as const,
       },
     ],
     { title, placeHolder: vscode.l10n.t('How does the server run?'), ignoreFocusOut: true },
@@ -101,23 +151,44 @@ async function stdioEntry(title: string, given: AddServerArguments): Promise<obj
   return { type: 'stdio', command, args };
 }
 
-async function httpEntry(title: string, given: AddServerArguments): Promise<object | undefined> {
-  const url = await givenOrAsked(given.url, {
-    title,
-    prompt: vscode.l10n.t('The server URL'),
-    placeHolder: 'https://example.com/mcp',
-    validateInput: (value) =>
-      /^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.'),
-  });
+/** An HTTP entry from the URL given or typed, or (`chosen`) the endpoint a catalog's card offered. */
+async function httpEntry(
+  title: string,
+  given: AddServerArguments,
+  chosen?: CatalogChoice,
+): Promise<MadeEntry | undefined> {
+  const url =
+    chosen?.url ??
+    (await givenOrAsked(given.url, {
+      title,
+      prompt: vscode.l10n.t('The server URL'),
+      placeHolder: 'https://example.com/mcp',
+      validateInput: (value) =>
+        /^https?:\/\/\S+$/.test(value.trim()) ? undefined : vscode.l10n.t('Enter an http:// or https:// URL.'),
+    }));
   if (url === undefined) return undefined;
+  // The Server Card step (SEP-2127): asked when the person typed the URL; its module loads only then.
+  let suggested: SuggestedHeader[] = chosen?.headers ?? [];
+  if (!chosen && given.readCard !== false && (given.readCard === true || given.url === undefined)) {
+    const { askToReadCard, reviewCardBeforeAdding } = await import('./serverCard.js');
+    const read = given.readCard ?? (await askToReadCard(title, url.trim()));
+    if (read === undefined) return undefined;
+    if (read) {
+      const reviewed = await reviewCardBeforeAdding(url.trim());
+      if (!reviewed) return undefined;
+      suggested = reviewed.headers;
+    }
+  }
   let headers = given.headers;
-  if (!headers && given.url === undefined) {
+  if (!headers && (given.url === undefined || chosen)) {
     const text = await vscode.window.showInputBox({
       title,
       prompt: vscode.l10n.t(
         'Optional headers, "Name: value" separated by ";". Use ${input:id} for secrets so they are not written to the file.',
       ),
       placeHolder: 'Authorization: Bearer ${input:token}',
+      // The headers the server's card says it needs, each value an input asked for at the first start.
+      value: suggested.map((header) => `${header.name}: \${input:${header.inputId}}`).join('; '),
       ignoreFocusOut: true,
       validateInput: (value) => {
         try {
@@ -131,7 +202,23 @@ async function httpEntry(title: string, given: AddServerArguments): Promise<obje
     if (text === undefined) return undefined;
     headers = parseHeaderLines(text);
   }
-  return { type: 'http', url: url.trim(), ...(headers && Object.keys(headers).length > 0 ? { headers } : {}) };
+  const values = Object.values(headers ?? {});
+  const inputs = suggested
+    .filter((header) => values.some((value) => value.includes(`\${input:${header.inputId}}`)))
+    .map((header): InputEntry => ({
+      type: 'promptString',
+      id: header.inputId,
+      description: vscode.l10n.t('The {0} header for {1}', header.name, url.trim()),
+      ...(header.secret ? { password: true } : {}),
+    }));
+  return {
+    entry: {
+      type: chosen?.type === 'sse' ? 'sse' : 'http',
+      url: url.trim(),
+      ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
+    },
+    inputs,
+  };
 }
 
 async function askName(title: string, suggestion: string, taken: readonly string[]): Promise<string | undefined> {

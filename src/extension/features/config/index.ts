@@ -24,6 +24,8 @@ export const configFeature = defineFeature({
         'mcpWorkbench.openServerSource': (argument) => openServerSource(platform.manager, argument),
         'mcpWorkbench.copyServerTo': async (argument) =>
           (await import('./copyServer.js')).copyServerTo(platform.manager, platform.loader, argument),
+        'mcpWorkbench.showServerCard': async (argument) =>
+          (await import('./serverCard.js')).showServerCard(platform.manager, argument),
       },
       exports: { importer },
     };

@@ -99,7 +99,11 @@ function row(entry: RegistryEntry): Row {
   };
 }
 
-type DetailAction = { kind: 'add'; where: 'workspace' | 'user' } | { kind: 'version' } | { kind: 'back' };
+type DetailAction =
+  { kind: 'add'; where: 'workspace' | 'user' } | { kind: 'version' } | { kind: 'card'; url: string } | { kind: 'back' };
+
+/** Remotes whose Server Card the detail page offers to read: Streamable HTTP ones without `{variables}`, a few. */
+const MAX_CARD_ROWS = 3;
 
 /** The entry's details (deprecation first) with Add to Workspace / Add to User Settings / another version. */
 export async function showRegistryDetails(
@@ -134,6 +138,15 @@ export async function showRegistryDetails(
       action: { kind: 'add', where: 'user' },
     },
     { label: `$(versions) ${vscode.l10n.t('Pick Another Version…')}`, action: { kind: 'version' } },
+    // SEP-2127: what the remote says about itself, read only when this row is picked.
+    ...server.remotes
+      .filter((remote) => remote.type === 'streamable-http' && !/[{}]/.test(remote.url))
+      .slice(0, MAX_CARD_ROWS)
+      .map((remote): Item => ({
+        label: `$(preview) ${vscode.l10n.t('Read Server Card')}`,
+        detail: vscode.l10n.t('what {0} says about itself, before any connection', shown(remote.url, 200)),
+        action: { kind: 'card', url: remote.url },
+      })),
     { label: '', kind: vscode.QuickPickItemKind.Separator },
     info(shown(server.description, 300)),
     info(

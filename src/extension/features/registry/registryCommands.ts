@@ -37,6 +37,10 @@ export async function browseRegistry(): Promise<string | undefined> {
         case 'version':
           entry = (await pickVersion(client, entry.server.name)) ?? entry;
           continue;
+        case 'card':
+          // Shown, then back to the same details (loaded on first use, as Add Server's card step).
+          await (await import('../../platform/serverCards/serverCardDialog.js')).showCardOf(action.url);
+          continue;
         case 'add': {
           // "Add to Workspace" asks which of the workspace's files, as Add Server does.
           return await addRegistryServer(

@@ -1,0 +1,209 @@
+/**
+ * End-to-end test of Server Cards (SEP-2127, issue 43) in a real VS Code driven from Chromium: "Add Server…" with an
+ * HTTP URL offers to read the server's card first; the card is shown in a modal before anything is added (its name,
+ * description, endpoint and the URL it was read from), the header it says a connection needs is prefilled as an
+ * input (never the card's own value), and the entry written declares that input as a password.
+ *
+ * Run: MCP_E2E_VSIX=dist/test-build/mcp-workbench-0.1.0.vsix node --import tsx --test test/e2e/serverCards.e2e.ts
+ */
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+import { VsCodeFixture } from './fixture';
+import {
+  answerDialog,
+  chooseMenuItem,
+  clickUncovered,
+  openViewContainer,
+  quickPick,
+  runPickerCommand,
+  screenshot,
+  typeInQuickInput,
+  waitForQuickInput,
+  waitUntil,
+  wholeJsoncText,
+} from './harness';
+import { startCardServer, type CardServer } from '../fixtures/http/cardServer';
+import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registry';
+
+test(
+  'Add Server… with a URL shows the Server Card before adding, and takes the header it needs',
+  { timeout: 600_000 },
+  async () => {
+    let vscode: VsCodeFixture | undefined;
+    let host: CardServer | undefined;
+    try {
+      host = await startCardServer();
+      const serverUrl = `${host.origin}/self/mcp`;
+      vscode = await VsCodeFixture.prepare({ name: 'server-cards', mcpJson: { kind: 'servers', servers: {} } });
+      const { mcpJsonPath: configFile } = vscode;
+      const page = await vscode.start();
+      await openViewContainer(page, 'MCP Workbench');
+
+      await runPickerCommand(page, 'MCP Workbench: Add Server…');
+      await quickPick(page, /HTTP/);
+      await typeInQuickInput(page, serverUrl);
+      const asked = host.requests.length;
+      await quickPick(page, /Read Its Server Card First/);
+
+      await page.locator('.monaco-dialog-box').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await screenshot(page, 'server-cards-01-card');
+      const shown = await answerDialog(page, 'Add This Server');
+      for (const expected of [
+        'com.example/weather',
+        'Forecasts and alerts for any city.',
+        `Endpoint: ${serverUrl} (Streamable HTTP`,
+        'needs the headers Authorization',
+        `Read from: ${host.origin}/self/mcp/server-card`,
+      ])
+        assert.ok(shown.includes(expected), `the card dialog does not show "${expected}":\n${shown}`);
+      assert.deepEqual(
+        host.requests.slice(asked).map((request) => [request.path, request.headers.authorization]),
+        [['/self/mcp/server-card', undefined]],
+        'the card was read once, without credentials',
+      );
+
+      // The headers box holds what the card asks for, as an input: never the card's own value (${env:HOME}).
+      await waitForQuickInput(page);
+      const input = page.locator('.quick-input-widget .quick-input-box input').first();
+      const prefilled = await waitUntil('the prefilled headers', async () => {
+        const value = await input.inputValue();
+        return value.includes('Authorization') ? value : undefined;
+      });
+      assert.equal(prefilled, 'Authorization: ${input:header-127.0.0.1-authorization}');
+      await page.keyboard.press('Enter');
+      await quickPick(page, /\.vscode\/mcp\.json/);
+      await typeInQuickInput(page, 'carded');
+
+      const written = await waitUntil('the new entry in mcp.json', () => {
+        const text = wholeJsoncText(configFile);
+        return text?.includes('"carded"') ? text : undefined;
+      });
+      const config = JSON.parse(written) as {
+        servers: Record<string, { url: string; headers?: Record<string, string> }>;
+        inputs?: { id: string; password?: boolean }[];
+      };
+      assert.equal(config.servers.carded.url, serverUrl);
+      assert.deepEqual(config.servers.carded.headers, { Authorization: '${input:header-127.0.0.1-authorization}' });
+      assert.deepEqual(
+        config.inputs?.map((declared) => [declared.id, declared.password]),
+        [['header-127.0.0.1-authorization', true]],
+      );
+      assert.ok(!written.includes('${env:HOME}'), `the card's header value reached mcp.json:\n${written}`);
+
+      // Show Server Card on the added (stopped) server's row: the card again, and how to compare it with the server.
+      const row = page.locator('.part.sidebar .monaco-list-row').filter({ hasText: 'carded' }).first();
+      await clickUncovered(page, row, { button: 'right' });
+      const item = page.locator('.monaco-menu .action-item', { hasText: /^Show Server Card$/ }).last();
+      await chooseMenuItem(page, item, 'Show Server Card');
+      const again = await answerDialog(page, 'OK');
+      assert.ok(
+        again.includes('com.example/weather') && again.includes('Start the server to compare its card'),
+        `Show Server Card:\n${again}`,
+      );
+    } finally {
+      await vscode?.dispose();
+      await host?.close();
+    }
+  },
+);
+
+test(
+  "Add Server… From a Domain's Catalog lists the catalog's servers, shows the picked one's card, and adds its endpoint",
+  { timeout: 600_000 },
+  async () => {
+    let vscode: VsCodeFixture | undefined;
+    let host: CardServer | undefined;
+    try {
+      host = await startCardServer();
+      vscode = await VsCodeFixture.prepare({ name: 'server-cards-catalog', mcpJson: { kind: 'servers', servers: {} } });
+      const { mcpJsonPath: configFile } = vscode;
+      const page = await vscode.start();
+      await openViewContainer(page, 'MCP Workbench');
+
+      await runPickerCommand(page, 'MCP Workbench: Add Server…');
+      await quickPick(page, /From a Domain's Catalog/);
+      await typeInQuickInput(page, host.origin.replace('http://', ''));
+      // The catalog's two MCP entries (the other three are left out: another type, plain http, url and data).
+      await quickPick(page, /^Weather$/);
+      const shown = await answerDialog(page, 'Add This Server');
+      assert.ok(
+        shown.includes('com.example/weather') && shown.includes(`Read from: ${host.origin}/mcp/server-card`),
+        `the card dialog:\n${shown}`,
+      );
+      await waitForQuickInput(page);
+      const input = page.locator('.quick-input-widget .quick-input-box input').first();
+      const prefilled = await waitUntil('the prefilled headers', async () => {
+        const value = await input.inputValue();
+        return value.includes('Authorization') ? value : undefined;
+      });
+      assert.equal(prefilled, 'Authorization: ${input:header-example.com-authorization}');
+      await page.keyboard.press('Enter');
+      await quickPick(page, /\.vscode\/mcp\.json/);
+      await typeInQuickInput(page, 'from-catalog');
+
+      const written = await waitUntil('the new entry in mcp.json', () => {
+        const text = wholeJsoncText(configFile);
+        return text?.includes('"from-catalog"') ? text : undefined;
+      });
+      const config = JSON.parse(written) as { servers: Record<string, { type: string; url: string }> };
+      assert.deepEqual(
+        [config.servers['from-catalog'].type, config.servers['from-catalog'].url],
+        ['http', 'https://example.com/mcp'],
+      );
+      assert.deepEqual(
+        host.requests.map((request) => request.path),
+        ['/.well-known/mcp/catalog.json', '/mcp/server-card'],
+        'only the catalog and the picked card were read',
+      );
+    } finally {
+      await vscode?.dispose();
+      await host?.close();
+    }
+  },
+);
+
+test(
+  "the registry's detail page of a remote server reads its Server Card on request and goes back to the details",
+  { timeout: 600_000 },
+  async () => {
+    let vscode: VsCodeFixture | undefined;
+    let host: CardServer | undefined;
+    let registry: FixtureRegistry | undefined;
+    try {
+      host = await startCardServer();
+      // The fixture registry's "Hosted" entry has its Streamable HTTP remote on the card host.
+      registry = await startFixtureRegistry({ remoteUrl: `${host.origin}/self/mcp` });
+      vscode = await VsCodeFixture.prepare({
+        name: 'server-cards-registry',
+        mcpJson: { kind: 'servers', servers: {} },
+      });
+      const page = await vscode.start({ settings: { 'mcpWorkbench.registry.url': registry.url } });
+      await openViewContainer(page, 'MCP Workbench');
+
+      await runPickerCommand(page, 'MCP Workbench: Browse MCP Registry…');
+      await typeInQuickInput(page, 'hosted', { submit: false });
+      const fixture = registry;
+      await waitUntil('the search to reach the registry', () =>
+        fixture.requests.some((url) => url.includes('search=hosted')) ? true : undefined,
+      );
+      await quickPick(page, /^Hosted$/);
+      assert.equal(host.requests.length, 0, 'a card was read before it was asked for');
+      await quickPick(page, /Read Server Card/);
+      const shown = await answerDialog(page, 'OK');
+      assert.ok(
+        shown.includes('com.example/weather') && shown.includes(`Read from: ${host.origin}/self/mcp/server-card`),
+        `the card dialog:\n${shown}`,
+      );
+      // Back on the same entry's details, to add it or not.
+      await quickPick(page, /Add to User Settings/, { timeoutMs: 30_000 }).catch(async () => {
+        throw new Error(
+          `the details did not come back: ${(await page.locator('.quick-input-widget').textContent()) ?? ''}`,
+        );
+      });
+    } finally {
+      await vscode?.dispose();
+      await registry?.close();
+      await host?.close();
+    }
+  },
+);
