@@ -26,6 +26,7 @@ import { stderrLogger } from './connect';
 import type { EnabledExtension } from '../protocol/extensions/protocolExtension';
 import { SKILL_SCENARIOS } from './conformanceSkills';
 import { EVENT_SCENARIOS } from './conformanceEvents';
+import { NEWEST_SCENARIOS } from './conformanceNewest';
 import { isObject } from '../protocol/guards';
 
 /** What one scenario does with a connected client; throwing fails the run. */
@@ -208,6 +209,7 @@ const SCENARIOS: Readonly<Record<string, ScenarioDriver>> = {
   },
   ...SKILL_SCENARIOS,
   ...EVENT_SCENARIOS,
+  ...NEWEST_SCENARIOS,
 };
 
 function driverFor(scenario: string): ScenarioDriver {

@@ -50,6 +50,22 @@ async function tokenCall<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * PKCE with S256 is the only challenge this client sends (MCP: S256 "when technically capable", and we always are).
+ * An authorization server that lists its methods without S256 would take the code unprotected, or fail it late: so
+ * the flow stops before anything reaches it (no registration, no browser). A missing list is not a refusal: servers
+ * of the 2025-03-26 revision and the endpoint fallback publish none (the conformance repository's
+ * auth/pkce-no-s256-support scenario draws the same line).
+ */
+export function requireS256(as: oauth.AuthorizationServer, serverName: string): void {
+  const methods = as.code_challenge_methods_supported;
+  if (methods === undefined) return;
+  if (Array.isArray(methods) && methods.includes('S256')) return;
+  throw new OAuthFlowError(
+    `${serverName}: the authorization server ${as.issuer} does not support PKCE with S256 (code_challenge_methods_supported: ${JSON.stringify(methods).slice(0, 200)}), so signing in was refused`,
+  );
+}
+
+/**
  * Authorization code with PKCE (S256), `state`, RFC 9207 `iss` and the resource indicator. The person's part (the
  * user agent's `complete`) runs inside a person wait, so the request deadlines of the connection do not expire
  * while they sign in.
@@ -62,6 +78,7 @@ export async function authorizationCodeGrant(
   const { as, serverName: name, signal } = context;
   if (!as.authorization_endpoint)
     throw new OAuthFlowError(`${name}: the authorization server ${as.issuer} has no authorization endpoint`);
+  requireS256(as, name);
   if (!agent) throw new OAuthFlowError(`${name} requires signing in, and this session cannot open a browser`);
   const pending = await agent.prepare();
   try {
