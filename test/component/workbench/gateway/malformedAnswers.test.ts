@@ -60,6 +60,8 @@ const METHOD_CASES: Readonly<Record<string, readonly string[]>> = {
 };
 /** An extension's method: the gateway cannot know its result's shape, so only what breaks any result is refused. */
 const EXTENSION_METHOD = 'x/hostile';
+/** A 2025 tools/call that asks for a task: the SDK's own tools/call handler serves it (and checks its result). */
+const TASK_CALL = 'tools/call (task-augmented)';
 
 type Outcome =
   | { kind: 'result'; result: Record<string, unknown> }
@@ -148,6 +150,8 @@ async function agent2026(name: string, asks: boolean): Promise<SdkV2.Client> {
 
 function paramsFor(method: string, kase: string): Record<string, unknown> {
   switch (method) {
+    case TASK_CALL:
+      return { name: kase, arguments: {}, task: { ttl: 60_000 } };
     case 'tools/call':
       return { name: kase, arguments: {} };
     case 'tools/list':
@@ -164,7 +168,12 @@ function paramsFor(method: string, kase: string): Record<string, unknown> {
 }
 
 function casesOf(method: string): string[] {
-  return [...ANY_METHOD_CASES, ...SHAPE_CASES, ...(METHOD_CASES[method] ?? [])];
+  if (method === EXTENSION_METHOD) return [...ANY_METHOD_CASES, ...SHAPE_CASES];
+  return [...ANY_METHOD_CASES, ...SHAPE_CASES, ...(METHOD_CASES[wireMethod(method)] ?? [])];
+}
+
+function wireMethod(method: string): string {
+  return method === TASK_CALL ? 'tools/call' : method;
 }
 
 /** The request's outcome, or a hang once SETTLE_MS pass without one. */
@@ -217,8 +226,9 @@ describe('malformed answers through the gateway', () => {
       {
         name: '2025 session, through the SDK',
         direct: false,
-        methods: ['completion/complete', EXTENSION_METHOD],
-        ask: (method, params, signal) => v1.request({ method, params } as never, ANY_V1, options(signal)),
+        methods: [TASK_CALL, 'completion/complete', EXTENSION_METHOD],
+        ask: (method, params, signal) =>
+          v1.request({ method: wireMethod(method), params } as never, ANY_V1, options(signal)),
       },
       {
         name: '2026-07-28, direct',
@@ -240,7 +250,7 @@ describe('malformed answers through the gateway', () => {
       const agentPath = paths[pathIndex];
       const wrong: string[] = [];
       for (const method of agentPath.methods)
-        for (const kase of method === EXTENSION_METHOD ? [...ANY_METHOD_CASES, ...SHAPE_CASES] : casesOf(method)) {
+        for (const kase of casesOf(method)) {
           const label = `${agentPath.name}: ${method} ${kase}`;
           const directBefore = servedDirect;
           const [outcome, other] = await Promise.all([
