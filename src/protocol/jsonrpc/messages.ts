@@ -261,8 +261,12 @@ const ID_VALUE = String.raw`(-?\d+|"(?:[^"\\]|\\.)*")`;
 const LEADING_ID = new RegExp(
   String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*` + ID_VALUE + String.raw`\s*,`,
 );
-/** `,"id":N}` closing the message (the TypeScript SDK writes {result, jsonrpc, id}). */
-const TRAILING_ID = new RegExp(String.raw`[^\\]"\s*,\s*"id"\s*:\s*` + ID_VALUE + String.raw`\s*\}\s*$`);
+/**
+ * `,"id":N}` closing the message (the TypeScript SDK writes {result, jsonrpc, id}; a hand-written server may put the
+ * id right after the result object). What precedes the comma ends a value: an unescaped quote, a closing bracket or
+ * brace, a digit or a literal; a nested `"id"` cannot be followed by the message's last brace alone.
+ */
+const TRAILING_ID = new RegExp(String.raw`(?:[^\\]"|[}\]\deul])\s*,\s*"id"\s*:\s*` + ID_VALUE + String.raw`\s*\}\s*$`);
 /** One of the first top-level members is "result" or "error": the message is a response. */
 const RESPONSE_START = /^\s*\{\s*(?:"(?:jsonrpc|id)"\s*:\s*(?:"[^"]*"|-?\d+)\s*,\s*){0,2}"(?:result|error)"\s*:/;
 

@@ -15,6 +15,7 @@ import { agentIdentity, type AgentIdentity } from './agents';
 import type { AgentCall, GatewayHostRelay, RelayedCapability } from './hostRelay';
 import { ROUND_METHODS, type InputRounds, type RelayedCall } from './inputRounds';
 import type { RequestLimiter } from './limiter';
+import { resultProblem } from './resultCheck';
 import { SdkSchemaValidator } from './sdkSchemaValidator';
 import type { GatewayUpstream } from './upstream';
 
@@ -224,9 +225,13 @@ async function run(
             void ctx.mcpReq
               .notify({ method: 'notifications/progress', params: { ...update, progressToken } })
               .catch(() => undefined);
-    const upstream = (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) =>
-      guard(context, () =>
-        context.upstream.request(method, sent, { signal, onProgress, agent: identify(server, ctx, context) }),
+    const upstream = async (signal: AbortSignal, onProgress?: (update: ProgressUpdate) => void) =>
+      checked(
+        context,
+        method,
+        await guard(context, () =>
+          context.upstream.request(method, sent, { signal, onProgress, agent: identify(server, ctx, context) }),
+        ),
       );
 
     const rounds = context.rounds;
@@ -322,6 +327,20 @@ function splitMeta(value: unknown): { meta?: JsonObject; progressToken?: string 
     } else if (!ENVELOPE_KEYS.has(key)) meta[key] = entry;
   }
   return { meta: Object.keys(meta).length > 0 ? meta : undefined, progressToken };
+}
+
+/**
+ * The server's result as it may reach an agent, or the JSON-RPC error `-32603` naming the server and what was wrong
+ * (resultCheck.ts): one verdict for the direct path and the SDK's, where a malformed result would be refused with
+ * another code, dropped, or handed on.
+ */
+function checked(context: AgentServerContext, method: string, result: JsonObject): JsonObject {
+  const problem = resultProblem(method, result);
+  if (problem === undefined) return result;
+  throw new ProtocolError(
+    ErrorCodes.InternalError,
+    context.mask(`${context.upstream.name}: the server's ${method} result is malformed: ${problem}`),
+  );
 }
 
 /** Runs an upstream step; its failure reaches the agent as a JSON-RPC error, the server's code and message kept. */

@@ -238,6 +238,17 @@ describe('responseIdFromFragment', { timeout: 10_000 }, () => {
     assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","id":"abc","error":{"code":1'), 'abc');
   });
 
+  test('finds an id that closes a response after its result object, a number or a literal', () => {
+    // {"jsonrpc","result","id"}: the order a hand-written server may choose; an answer over the cap must still fail
+    // its request at once (the gateway's agent waited for the request's deadline).
+    assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","result":{"content":[{"text":"xx…xx"}]},"id":12}'), 12);
+    assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","result":{"values":["xx…xx"]},"id":"r-3"}'), 'r-3');
+    assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","result":{"n":[1,2,…,3]},"extra":[1],"id":4}'), 4);
+    assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","result":{"t":"x…x"},"extra":100,"id":5}'), 5);
+    assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","result":{"t":"x…x"},"extra":true,"id":6}'), 6);
+    assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","result":{"t":"x…x"},"extra":null,"id":7}'), 7);
+  });
+
   test('ignores requests, notifications and ids nested in data', () => {
     assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","id":7,"method":"ping"'), undefined);
     assert.equal(responseIdFromFragment('{"jsonrpc":"2.0","method":"x","params":{"id":3}}'), undefined);
