@@ -5,6 +5,7 @@
  */
 export class IdleSweep {
   private timer: ReturnType<typeof setInterval> | undefined;
+  private disposed = false;
 
   constructor(
     private readonly periodMs: number,
@@ -18,16 +19,22 @@ export class IdleSweep {
 
   /** Called whenever the number of open sessions changed: arms the timer for the first, clears it after the last. */
   sessionsOpen(count: number): void {
-    if (count > 0 && this.timer === undefined) {
+    if (count > 0 && this.timer === undefined && !this.disposed) {
       this.timer = setInterval(this.sweep, this.periodMs);
       // The sweep alone must not keep a process alive (Node); a browser's timer has no unref.
       (this.timer as { unref?: () => void }).unref?.();
     } else if (count === 0) {
-      this.dispose();
+      this.stop();
     }
   }
 
+  /** The gateway closed: a session that finishes opening during its close arms nothing after this. */
   dispose(): void {
+    this.disposed = true;
+    this.stop();
+  }
+
+  private stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
   }

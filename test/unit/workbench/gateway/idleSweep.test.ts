@@ -32,6 +32,10 @@ test('the sweep wakes only while a session is open, once a period', () => {
   assert.equal(sweep.armed, false);
   mock.timers.tick(60 * 60_000);
   assert.equal(sweeps, 5, 'the last session ended: no wakeup after');
+
+  sweep.dispose();
+  sweep.sessionsOpen(1); // a session that finished opening while the gateway closed
+  assert.equal(sweep.armed, false, 'a disposed sweep arms nothing');
 });
 
 class QuietUpstream implements GatewayUpstream {
