@@ -12,7 +12,8 @@
  *
  * The floor: BENCH_UI_FLOOR_WINDOWS windows (default 5) of the same code-server with only an empty ES-module extension
  * (bench/fixtures/activation-floor, packaged here with vsce) that logs the same line from the same marks: what VS Code
- * takes to load and activate any ES-module extension on this machine, before a line of MCP Workbench runs.
+ * takes to load and activate any ES-module extension on this machine, before a line of MCP Workbench runs. Where the
+ * code load goes (files against bytes, outside VS Code's noise): bench/uiCodeLoad.ts.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
