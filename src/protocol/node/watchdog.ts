@@ -23,6 +23,13 @@ import { processTreeToolkit, treeStrategyFor, type ProcessTreeToolkit, type Tree
 
 /** How long the servers get between SIGTERM and SIGKILL once the client died. */
 const WATCHDOG_GRACE_MS = 1000;
+/**
+ * How often the watchdog compares its parent pid with the one it started under. Only a fallback: the end of its stdin
+ * already tells it of the client's death at once. Checked every second, it woke the watchdog 60 times a minute while
+ * every server sat idle (issue 42: no timer of ours wakes more than once a minute); a client whose pipe somehow
+ * stayed open is now noticed within a minute.
+ */
+const PARENT_CHECK_MS = 60_000;
 
 /**
  * The watchdog's program. Self-contained like processTreeToolkit: its source text runs in the watchdog process,
@@ -33,6 +40,7 @@ function watchdogMain(
   childProcess: Pick<typeof import('node:child_process'), 'spawnSync'>,
   strategy: TreeStrategy,
   graceMs: number,
+  parentCheckMs: number,
 ): void {
   const tracked = new Map<string, { pid: number; startedAt: number | undefined }>();
   const parentAtStart = process.ppid;
@@ -85,7 +93,7 @@ function watchdogMain(
   for (const name of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(name, () => undefined);
   setInterval(() => {
     if (process.ppid !== parentAtStart) clientGone();
-  }, 1000);
+  }, parentCheckMs);
 
   let buffered = '';
   process.stdin.setEncoding('utf8');
@@ -106,13 +114,13 @@ function watchdogMain(
 }
 
 /** The source the watchdog runs with `node -e`. `__name` stands in for the helper tsx adds to named functions. */
-function watchdogSource(platform: NodeJS.Platform = process.platform): string {
+export function watchdogSource(platform: NodeJS.Platform = process.platform): string {
   return [
     '/* mcp-workbench watchdog: ends the stdio servers of its parent when the parent dies */',
     "'use strict';",
     'const __name = (fn) => fn;',
     `const toolkit = (${processTreeToolkit.toString()})(require('fs'));`,
-    `(${watchdogMain.toString()})(toolkit, require('child_process'), ${JSON.stringify(treeStrategyFor(platform))}, ${WATCHDOG_GRACE_MS});`,
+    `(${watchdogMain.toString()})(toolkit, require('child_process'), ${JSON.stringify(treeStrategyFor(platform))}, ${WATCHDOG_GRACE_MS}, ${PARENT_CHECK_MS});`,
   ].join('\n');
 }
 

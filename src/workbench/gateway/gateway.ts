@@ -29,6 +29,7 @@ import {
 import { GatewayAgents } from './agents';
 import * as directPath from './directPath';
 import type { GatewayHostRelay } from './hostRelay';
+import { IdleSweep } from './idleSweep';
 import { InputRounds } from './inputRounds';
 import { RequestLimiter } from './limiter';
 import type { GatewayUpstream } from './upstream';
@@ -99,7 +100,7 @@ export class Gateway {
   private readonly subscribers = new Map<string, Set<Subscriber>>();
   /** The open 2026-07-28 listen streams that hold subscriptions, ended with the gateway. */
   private readonly listeners = new Set<Subscriber>();
-  private readonly sweep: ReturnType<typeof setInterval>;
+  private readonly sweep: IdleSweep;
   private readonly rounds: InputRounds;
   private closed = false;
   private askedCount = 0;
@@ -128,9 +129,7 @@ export class Gateway {
     this.disposables.add(upstream.onResourceUpdated((uri) => this.resourceUpdated(uri)));
     this.disposables.add(upstream.onLogMessage((message) => this.log(message)));
     const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-    this.sweep = setInterval(() => this.endIdleSessions(idleMs), Math.max(50, Math.min(idleMs / 4, 60_000)));
-    // The sweep alone must not keep a process alive (Node); a browser's timer has no unref.
-    (this.sweep as { unref?: () => void }).unref?.();
+    this.sweep = new IdleSweep(Math.max(50, Math.min(idleMs / 4, 60_000)), () => this.endIdleSessions(idleMs));
   }
 
   /** 2025 sessions open now. */
@@ -293,7 +292,7 @@ export class Gateway {
     const limiter = new RequestLimiter(this.options.maxInFlightPerAgent ?? 32, this.options.maxQueuedPerAgent ?? 256);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => globalThis.crypto.randomUUID(),
-      onsessioninitialized: (id) => void this.sessions.set(id, session),
+      onsessioninitialized: (id) => this.sweep.sessionsOpen(this.sessions.set(id, session).size),
       onsessionclosed: (id) => this.forget(id),
       maxRequestBodySize: this.options.maxBodyBytes,
     });
@@ -467,6 +466,7 @@ export class Gateway {
     const session = this.sessions.get(id);
     if (!session) return;
     this.sessions.delete(id);
+    this.sweep.sessionsOpen(this.sessions.size);
     this.agents.remove(id);
     for (const controller of session.direct.values()) controller.abort();
     session.direct.clear();
@@ -478,7 +478,7 @@ export class Gateway {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.sweep);
+    this.sweep.dispose();
     this.disposables.dispose();
     this.rounds.close();
     for (const listening of [...this.listeners]) this.endListen(listening);
