@@ -8,6 +8,7 @@ import {
   readCard,
   readWithProgress,
   sayDiscoveryError,
+  showCardNotRead,
 } from '../../platform/serverCards/serverCardDialog';
 
 /**
@@ -95,10 +96,7 @@ export async function pickFromCatalog(title: string, givenDomain?: string): Prom
     const card = await readCard(cardUrl, true);
     if (card.kind === 'cancelled') return undefined;
     if (card.kind === 'failed') {
-      await vscode.window.showWarningMessage(vscode.l10n.t('No Server Card was read for {0}', shown(cardUrl, 1000)), {
-        modal: true,
-        detail: sayDiscoveryError(card.error),
-      });
+      await showCardNotRead(cardUrl, card.error);
       return undefined;
     }
     reading = card.reading;

@@ -75,11 +75,7 @@ export async function showCardOf(url: string, exact = false): Promise<void> {
     case 'cancelled':
       return;
     case 'failed':
-      await vscode.window.showWarningMessage(vscode.l10n.t('No Server Card was read for {0}', shown(url, 1000)), {
-        modal: true,
-        detail: sayDiscoveryError(read.error),
-      });
-      return;
+      return showCardNotRead(url, read.error);
     case 'read':
       await vscode.window.showInformationMessage(vscode.l10n.t('Server Card of {0}', shown(url, 1000)), {
         modal: true,
@@ -91,6 +87,14 @@ export async function showCardOf(url: string, exact = false): Promise<void> {
       return exhaustive;
     }
   }
+}
+
+/** Why no card was read from `url`, in a modal (nothing to decide: the step that asked for it ends). */
+export async function showCardNotRead(url: string, error: DiscoveryError): Promise<void> {
+  await vscode.window.showWarningMessage(vscode.l10n.t('No Server Card was read for {0}', shown(url, 1000)), {
+    modal: true,
+    detail: sayDiscoveryError(error),
+  });
 }
 
 export function advisoryLine(): string {
