@@ -8,7 +8,8 @@ import type { ServerCard } from '../workbench/serverCards/cards';
 import type { CardDifference } from '../workbench/serverCards/compare';
 import type { DiscoveryFetchOptions } from '../workbench/serverCards/discoveryFetch';
 import { maskText } from '../workbench/secrets';
-import { UsageError, parseArgs, type ParsedArgs } from './args';
+import { UsageError, type ParsedArgs } from './args';
+import { ownCommand, reportFailure, takeFlags } from './ownCommand';
 import { toJsonText } from '../workbench/display';
 import { printable } from './printable';
 
@@ -20,41 +21,35 @@ interface CardFlags {
 }
 
 function cardFlags(argv: readonly string[]): CardFlags {
-  const flags: CardFlags = { compare: false, rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const flag = arg.split('=', 1)[0];
+  const flags: Omit<CardFlags, 'rest'> = { compare: false };
+  const rest = takeFlags(argv, (flag, value, arg) => {
     if (arg === '--compare') flags.compare = true;
     else if (flag === '--catalog' || flag === '--card-url') {
-      const given = arg.includes('=') ? arg.slice(flag.length + 1) : argv[++i];
+      const given = value();
       if (given === undefined || given === '') throw new UsageError(`${flag} needs a value`);
       if (flag === '--catalog') flags.catalog = given;
       else flags.cardUrl = given;
-    } else flags.rest.push(arg);
-  }
-  return flags;
+    } else return false;
+    return true;
+  });
+  return { ...flags, rest };
 }
 
 /** The card command when the command line asks for it, else undefined (main goes on with the other subcommands). */
 export function cardCommand(argv: readonly string[], usage: string): Promise<number> | undefined {
-  if (!argv.includes('card')) return undefined;
-  let flags: CardFlags;
-  let args: ParsedArgs;
-  try {
-    flags = cardFlags(argv);
-    args = parseArgs(flags.rest);
-    if (args.subcommand !== 'card' || args.help) return undefined;
-    const given = [args.positionals.length > 0, flags.catalog !== undefined, flags.cardUrl !== undefined];
-    if (given.filter(Boolean).length !== 1)
-      throw new UsageError('card needs one of: <server-url>, --catalog <domain>, --card-url <url>');
-    if (args.positionals.length > 1) throw new UsageError('card takes one server URL');
-    if (flags.compare && args.positionals.length !== 1)
-      throw new UsageError('--compare goes with card <server-url>: the server to connect to');
-  } catch (error) {
-    process.stderr.write(`${errorMessage(error)}\n\n${usage}\n`);
-    return Promise.resolve(2);
-  }
-  return runCard(args, flags);
+  return ownCommand(argv, usage, {
+    name: 'card',
+    flags: cardFlags,
+    check(args, flags) {
+      const given = [args.positionals.length > 0, flags.catalog !== undefined, flags.cardUrl !== undefined];
+      if (given.filter(Boolean).length !== 1)
+        throw new UsageError('card needs one of: <server-url>, --catalog <domain>, --card-url <url>');
+      if (args.positionals.length > 1) throw new UsageError('card takes one server URL');
+      if (flags.compare && args.positionals.length !== 1)
+        throw new UsageError('--compare goes with card <server-url>: the server to connect to');
+    },
+    run: runCard,
+  });
 }
 
 async function runCard(args: ParsedArgs, flags: CardFlags): Promise<number> {
@@ -95,8 +90,7 @@ async function runCard(args: ParsedArgs, flags: CardFlags): Promise<number> {
         },
       });
     }
-    process.stderr.write(`${printable(errorMessage(error))}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    return reportFailure(error, undefined, []);
   }
 }
 

@@ -6,7 +6,6 @@
 import { readFile } from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { errorMessage } from '../protocol/errors';
 import type { ServerDefinition } from '../workbench/config/mcpConfig';
 import { splitCommandLine } from '../workbench/config/commandLine';
 import type { McpClient } from '../protocol/client';
@@ -20,7 +19,8 @@ import {
 import { doctorText } from '../workbench/doctor/doctorReport';
 import { createTransport, planStdioLaunch, resolveServerWithSecrets } from '../workbench/node/launch';
 import { maskText } from '../workbench/secrets';
-import { UsageError, parseArgs, type ParsedArgs } from './args';
+import { UsageError, type ParsedArgs } from './args';
+import { ownCommand, reportFailure, stopExitCode } from './ownCommand';
 import { createClient } from './connect';
 import { cliAuthorizer } from './oauthSignIn';
 import { PersonWaits } from '../protocol/jsonrpc/personWaits';
@@ -32,17 +32,11 @@ const CLI_SHUTDOWN_GRACE_MS = 500;
 
 /** The doctor's run when the command line asks for it, else undefined (main goes on with the other subcommands). */
 export function doctorCommand(argv: readonly string[], usage: string): Promise<number> | undefined {
-  const json = argv.includes('--json');
-  let args: ParsedArgs;
-  try {
-    args = parseArgs(argv.filter((arg) => arg !== '--json'));
-  } catch (error) {
-    if (!argv.includes('doctor')) return undefined;
-    process.stderr.write(`${errorMessage(error)}\n\n${usage}\n`);
-    return Promise.resolve(2);
-  }
-  if (args.subcommand !== 'doctor' || args.help) return undefined;
-  return runDoctorCommand(args, json);
+  return ownCommand(argv, usage, {
+    name: 'doctor',
+    flags: (words) => ({ json: words.includes('--json'), rest: words.filter((word) => word !== '--json') }),
+    run: (args, flags) => runDoctorCommand(args, flags.json),
+  });
 }
 
 async function subjectOf(args: ParsedArgs): Promise<DoctorSubject> {
@@ -161,8 +155,7 @@ async function runDoctorCommand(args: ParsedArgs, json: boolean): Promise<number
   try {
     subject = await subjectOf(args);
   } catch (error) {
-    process.stderr.write(`${printable(errorMessage(error))}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    return reportFailure(error, undefined, []);
   }
   const host = cliDoctorHost(args, subject.kind === 'config' ? subject.file : undefined);
   // A Ctrl+C stops the server doctor started (it runs in its own process group, so the terminal's signal does not
@@ -186,7 +179,7 @@ async function runDoctorCommand(args: ParsedArgs, json: boolean): Promise<number
   }
   if (interrupted) {
     process.stderr.write(`${interrupted}: doctor stopped\n`);
-    return interrupted === 'SIGTERM' ? 143 : 130;
+    return stopExitCode(interrupted);
   }
   if (json) process.stdout.write(`${JSON.stringify({ server: report.server, steps: report.steps })}\n`);
   else process.stdout.write(`${printable(doctorText(report))}\n`);

@@ -5,7 +5,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { createInterface } from 'node:readline';
-import type { McpClient } from '../protocol/client';
 import { errorMessage } from '../protocol/errors';
 import {
   EVAL_LIMITS,
@@ -26,9 +25,8 @@ import {
   type EvalReport,
 } from '../workbench/evals/runner';
 import { OpenAiCompatibleProvider } from '../workbench/sampling/openaiProvider';
-import { maskText } from '../workbench/secrets';
-import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from './args';
-import { createClient, resolveTarget, type Target } from './connect';
+import { UsageError, parseJsonObjectArgument, type ParsedArgs } from './args';
+import { connectedRun, ownCommand, stopExitCode, takeFlags } from './ownCommand';
 import { printable } from './printable';
 
 export const MODEL_KEY_ENV = 'MCP_WORKBENCH_MODEL_KEY';
@@ -46,67 +44,53 @@ interface EvalFlags {
 }
 
 function evalFlags(argv: readonly string[]): EvalFlags {
-  const flags: EvalFlags = { models: [], json: false, yes: false, rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq !== -1 ? arg.slice(0, eq) : arg;
+  const flags: Omit<EvalFlags, 'rest'> = { models: [], json: false, yes: false };
+  const rest = takeFlags(argv, (flag, next) => {
     const value = (): string => {
-      const given = flag === arg ? argv[++i] : arg.slice(eq + 1);
+      const given = next();
       if (given === undefined || given === '') throw new UsageError(`${flag} needs a value`);
       return given;
     };
     switch (flag) {
       case '--json':
         flags.json = true;
-        break;
+        return true;
       case '--yes':
         flags.yes = true;
-        break;
+        return true;
       case '--model-url':
         flags.modelUrl = value();
-        break;
+        return true;
       case '--model':
         flags.models.push(value());
-        break;
+        return true;
       case '--runs': {
         const text = value();
         const runs = Number(text);
         if (!Number.isInteger(runs) || runs < 1 || runs > EVAL_LIMITS.maxRunsPerRequest)
           throw new UsageError(`--runs needs a whole number from 1 to ${EVAL_LIMITS.maxRunsPerRequest}, got ${text}`);
         flags.runs = runs;
-        break;
+        return true;
       }
       case '--request':
         flags.request = value();
-        break;
+        return true;
       case '--expect-tool':
         flags.expectTool = value();
-        break;
+        return true;
       case '--expect-args':
         flags.expectArgs = value();
-        break;
+        return true;
       default:
-        flags.rest.push(arg);
+        return false;
     }
-  }
-  return flags;
+  });
+  return { ...flags, rest };
 }
 
 /** The eval's run when the command line asks for it, else undefined (main goes on with the other subcommands). */
 export function evalCommand(argv: readonly string[], usage: string): Promise<number> | undefined {
-  let flags: EvalFlags;
-  let args: ParsedArgs;
-  try {
-    flags = evalFlags(argv);
-    args = parseArgs(flags.rest);
-  } catch (error) {
-    if (!argv.includes('eval')) return undefined;
-    process.stderr.write(`${errorMessage(error)}\n\n${usage}\n`);
-    return Promise.resolve(2);
-  }
-  if (args.subcommand !== 'eval' || args.help) return undefined;
-  return runEvalCommand(args, flags);
+  return ownCommand(argv, usage, { name: 'eval', flags: evalFlags, run: runEvalCommand });
 }
 
 /**
@@ -193,70 +177,49 @@ async function confirmLargeRun(calls: number, flags: EvalFlags, modelHost: strin
 
 async function runEvalCommand(args: ParsedArgs, flags: EvalFlags): Promise<number> {
   const key = process.env[MODEL_KEY_ENV] || undefined;
-  const secrets = key ? [key] : [];
-  const interrupt = new AbortController();
-  let target: Target | undefined;
-  let client: McpClient | undefined;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupt.signal.aborted) return;
-    interrupt.abort(signal);
-    void client?.close().catch(() => undefined);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const allSecrets = (): string[] => [...secrets, ...(target?.secrets ?? [])];
-  try {
-    const loaded = await loadEval(args, flags);
-    const modelUrl = checkModelUrl(flags.modelUrl, key);
-    const modelIds = flags.models.length > 0 ? flags.models : loaded.models;
-    if (modelIds.length === 0) throw new UsageError('eval needs --model <id> (or "models" in the eval file)');
-    let plan;
-    try {
-      plan = planEval(loaded, modelIds.length, flags.runs);
-    } catch (error) {
-      if (error instanceof EvalPlanError) throw new UsageError(error.message);
-      throw error;
-    }
-    await confirmLargeRun(plan.maxModelCalls, flags, modelUrl.host);
-    const models: EvalModel[] = [];
-    for (const id of modelIds) {
-      const provider = new OpenAiCompatibleProvider({
-        baseUrl: modelUrl.href,
-        model: id,
-        ...(key ? { apiKey: key } : {}),
-        // One JSON answer per step is simpler to bound than a stream, and an eval shows no text as it comes.
-        stream: false,
-        fetch: boundedFetch(),
+  return connectedRun(
+    async (run) => {
+      const loaded = await loadEval(args, flags);
+      const modelUrl = checkModelUrl(flags.modelUrl, key);
+      const modelIds = flags.models.length > 0 ? flags.models : loaded.models;
+      if (modelIds.length === 0) throw new UsageError('eval needs --model <id> (or "models" in the eval file)');
+      let plan;
+      try {
+        plan = planEval(loaded, modelIds.length, flags.runs);
+      } catch (error) {
+        if (error instanceof EvalPlanError) throw new UsageError(error.message);
+        throw error;
+      }
+      await confirmLargeRun(plan.maxModelCalls, flags, modelUrl.host);
+      const models: EvalModel[] = [];
+      for (const id of modelIds) {
+        const provider = new OpenAiCompatibleProvider({
+          baseUrl: modelUrl.href,
+          model: id,
+          ...(key ? { apiKey: key } : {}),
+          // One JSON answer per step is simpler to bound than a stream, and an eval shows no text as it comes.
+          stream: false,
+          fetch: boundedFetch(),
+        });
+        const [info] = await provider.listModels();
+        models.push({ provider, info });
+      }
+      const { client } = await run.connect(args);
+      const report = await runEval(loaded, {
+        servers: [client],
+        models,
+        ...(flags.runs === undefined ? {} : { runs: flags.runs }),
+        signal: run.stop.signal,
+        secrets: run.secrets(),
       });
-      const [info] = await provider.listModels();
-      models.push({ provider, info });
-    }
-    target = await resolveTarget(args);
-    interrupt.signal.throwIfAborted();
-    client = createClient(target, args);
-    await client.connect();
-    const report = await runEval(loaded, {
-      servers: [client],
-      models,
-      ...(flags.runs === undefined ? {} : { runs: flags.runs }),
-      signal: interrupt.signal,
-      secrets: allSecrets(),
-    });
-    if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report))}\n`);
-    else process.stdout.write(`${printable(formatEvalReport(report, allSecrets()))}\n`);
-    if (report.interrupted) return interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
-    return report.requests.every((entry) => entry.passed === entry.runs) ? 0 : 1;
-  } catch (error) {
-    if (interrupt.signal.aborted) return interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
-    const message = printable(maskText(errorMessage(error), allSecrets()));
-    const named = target && !message.startsWith(target.name) ? `${target.name}: ` : '';
-    process.stderr.write(`${named}${message}\n`);
-    return error instanceof UsageError ? 2 : 1;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await client?.close().catch(() => undefined);
-  }
+      if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report))}\n`);
+      else process.stdout.write(`${printable(formatEvalReport(report, run.secrets()))}\n`);
+      if (report.interrupted) return stopExitCode(run.stop.signal.reason);
+      return report.requests.every((entry) => entry.passed === entry.runs) ? 0 : 1;
+    },
+    // The model key is masked out of what the run prints, with the server's secrets.
+    { secrets: key ? [key] : [] },
+  );
 }
 
 /** The --json contract's keys first (issue 41), then what a script may also want. */

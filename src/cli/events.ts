@@ -4,7 +4,6 @@
  * webhook, closes the loopback listener), prints a summary line and closes the server, leaving nothing running.
  */
 import type { McpClient } from '../protocol/client';
-import { errorMessage } from '../protocol/errors';
 import {
   enableEvents,
   eventsExtension,
@@ -13,9 +12,8 @@ import {
   type FeedItem,
 } from '../protocol/extensions/events';
 import { openWebhookListener } from '../protocol/node/webhookListener';
-import { maskText } from '../workbench/secrets';
-import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from './args';
-import { createClient, resolveTarget, type Target } from './connect';
+import { UsageError, parseJsonObjectArgument, type ParsedArgs } from './args';
+import { connectedRun, ownCommand, stopExitCode, takeFlags } from './ownCommand';
 import { printable } from './printable';
 
 const MODES: Readonly<Record<string, DeliveryMode>> = { poll: 'poll', stream: 'push', subscribe: 'webhook' };
@@ -37,53 +35,33 @@ function number(flag: string, value: string | undefined, min: number): number {
 }
 
 function eventsFlags(argv: readonly string[]): EventsFlags {
-  const flags: EventsFlags = { rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq !== -1 ? arg.slice(0, eq) : arg;
-    const value = () => (flag === arg ? argv[++i] : arg.slice(eq + 1));
+  const flags: Omit<EventsFlags, 'rest'> = {};
+  const rest = takeFlags(argv, (flag, value) => {
     switch (flag) {
       case '--args':
         flags.args = value();
-        break;
+        return true;
       case '--cursor':
         flags.cursor = value();
-        break;
+        return true;
       case '--max-age-ms':
         flags.maxAgeMs = number(flag, value(), 0);
-        break;
+        return true;
       case '--duration':
         flags.durationS = number(flag, value(), 0);
-        break;
+        return true;
       case '--poll-floor-ms':
         flags.pollFloorMs = number(flag, value(), 1);
-        break;
+        return true;
       default:
-        flags.rest.push(arg);
+        return false;
     }
-  }
-  return flags;
+  });
+  return { ...flags, rest };
 }
 
 export function eventsCommand(argv: readonly string[], usage: string): Promise<number> | undefined {
-  let flags: EventsFlags;
-  let args: ParsedArgs;
-  try {
-    flags = eventsFlags(argv);
-    args = parseArgs(flags.rest);
-  } catch (error) {
-    if (!argv.includes('events')) return undefined;
-    process.stderr.write(`${errorMessage(error)}\n\n${usage}\n`);
-    return Promise.resolve(2);
-  }
-  if (args.subcommand !== 'events' || args.help) return undefined;
-  return runEvents(args, flags);
-}
-
-/** How a stop ends the run: --duration 0, Ctrl+C 130, SIGTERM 143, a reader gone 141 (as a shell reports SIGPIPE). */
-function exitCode(reason: unknown): number {
-  return reason === 'SIGINT' ? 130 : reason === 'SIGTERM' ? 143 : reason === 'SIGPIPE' ? 141 : 0;
+  return ownCommand(argv, usage, { name: 'events', flags: eventsFlags, run: runEvents });
 }
 
 const line = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
@@ -108,74 +86,51 @@ async function runEvents(args: ParsedArgs, flags: EventsFlags): Promise<number> 
     process.stderr.write(`usage: events list | events ${verb} <event name> [--args JSON]\n`);
     return 2;
   }
-  const interrupt = new AbortController();
-  let target: Target | undefined;
-  let client: McpClient | undefined;
-  let subscribed = false;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupt.signal.aborted) return;
-    interrupt.abort(signal);
-    // Before a subscription runs (the server is starting, the list is loading), closing the server is all of stopping.
-    if (!subscribed) void client?.close().catch(() => undefined);
-  };
-  // A reader that goes away (`| head`) stops the subscription like Ctrl+C, instead of an EPIPE crash.
-  const onStdoutError = (): void => onSignal('SIGPIPE');
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  process.stdout.on('error', onStdoutError);
-  try {
-    const subscribeArgs = parseJsonObjectArgument(flags.args, '--args');
-    target = await resolveTarget(args);
-    interrupt.signal.throwIfAborted();
-    client = createClient(target, args, undefined, [
-      enableEvents({
-        webhookEndpoint: openWebhookListener,
-        limits: flags.pollFloorMs === undefined ? undefined : { pollFloorMs: flags.pollFloorMs },
-      }),
-    ]);
-    await client.connect();
-    const events = eventsOf(client);
-    const listing = await events.list({ signal: interrupt.signal });
-    for (const invalid of listing.invalid)
-      process.stderr.write(`refused event type #${invalid.index}: ${printable(invalid.reason)}\n`);
-    if (mode === undefined || name === undefined) {
-      for (const type of listing.types) line(type);
-      return 0;
-    }
-    const type = listing.types.find((candidate) => candidate.name === name);
-    if (!type)
-      throw new UsageError(
-        `${client.serverName} offers no event type ${JSON.stringify(name)} (it offers: ${listing.types.map((t) => t.name).join(', ') || 'none'})`,
+  return connectedRun(
+    async (run) => {
+      const subscribeArgs = parseJsonObjectArgument(flags.args, '--args');
+      const { client } = await run.connect(args, undefined, [
+        enableEvents({
+          webhookEndpoint: openWebhookListener,
+          limits: flags.pollFloorMs === undefined ? undefined : { pollFloorMs: flags.pollFloorMs },
+        }),
+      ]);
+      const events = eventsOf(client);
+      const listing = await events.list({ signal: run.stop.signal });
+      for (const invalid of listing.invalid)
+        process.stderr.write(`refused event type #${invalid.index}: ${printable(invalid.reason)}\n`);
+      if (mode === undefined || name === undefined) {
+        for (const type of listing.types) line(type);
+        return 0;
+      }
+      const type = listing.types.find((candidate) => candidate.name === name);
+      if (!type)
+        throw new UsageError(
+          `${client.serverName} offers no event type ${JSON.stringify(name)} (it offers: ${listing.types.map((t) => t.name).join(', ') || 'none'})`,
+        );
+      if (!type.delivery.includes(mode))
+        throw new UsageError(`${name} is delivered by ${type.delivery.join(', ')}, not by ${mode}`);
+      const subscription = events.subscribe(
+        type,
+        mode,
+        { arguments: subscribeArgs, cursor: flags.cursor ?? null, maxAgeMs: flags.maxAgeMs },
+        (item: FeedItem) => line(item),
       );
-    if (!type.delivery.includes(mode))
-      throw new UsageError(`${name} is delivered by ${type.delivery.join(', ')}, not by ${mode}`);
-    const subscription = events.subscribe(
-      type,
-      mode,
-      { arguments: subscribeArgs, cursor: flags.cursor ?? null, maxAgeMs: flags.maxAgeMs },
-      (item: FeedItem) => line(item),
-    );
-    subscribed = true;
-    const timer =
-      flags.durationS === undefined ? undefined : setTimeout(() => interrupt.abort('duration'), flags.durationS * 1000);
-    const stopped = new Promise<void>((resolve) => interrupt.signal.addEventListener('abort', () => resolve()));
-    await Promise.race([stopped, subscription.ended]);
-    clearTimeout(timer);
-    const terminated = !interrupt.signal.aborted;
-    await subscription.stop();
-    line({ kind: 'summary', name: type.name, mode, cursor: subscription.cursor, ...subscription.stats });
-    if (terminated) return 1;
-    return exitCode(interrupt.signal.reason);
-  } catch (error) {
-    if (interrupt.signal.aborted) return exitCode(interrupt.signal.reason);
-    const message = printable(maskText(errorMessage(error), target?.secrets ?? []));
-    const named = target && !message.startsWith(target.name) ? `${target.name}: ` : '';
-    process.stderr.write(`${named}${message}\n`);
-    return error instanceof UsageError ? 2 : 1;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    process.stdout.off('error', onStdoutError);
-    await client?.close().catch(() => undefined);
-  }
+      // From here a stop ends the subscription (its request cancelled, a webhook unsubscribed) before the close.
+      run.closeOnStop = false;
+      const timer =
+        flags.durationS === undefined
+          ? undefined
+          : setTimeout(() => run.stop.abort('duration'), flags.durationS * 1000);
+      const stopped = new Promise<void>((resolve) => run.stop.signal.addEventListener('abort', () => resolve()));
+      await Promise.race([stopped, subscription.ended]);
+      clearTimeout(timer);
+      const terminated = !run.stop.signal.aborted;
+      await subscription.stop();
+      line({ kind: 'summary', name: type.name, mode, cursor: subscription.cursor, ...subscription.stats });
+      if (terminated) return 1;
+      return stopExitCode(run.stop.signal.reason);
+    },
+    { stopWhenStdoutCloses: true },
+  );
 }

@@ -5,15 +5,15 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { McpClient } from '../protocol/client';
-import { ErrorCodes, McpError, errorMessage } from '../protocol/errors';
+import { ErrorCodes, McpError } from '../protocol/errors';
 import type { ClientHost } from '../protocol/host';
 import { inputLimits } from '../protocol/limits/inputLimits';
 import { GatewayHostRelay } from '../workbench/gateway/hostRelay';
 import { ToolPolicy, policedUpstream } from '../workbench/gateway/toolPolicy';
 import type { RunningGateway } from '../workbench/node/gateway/listener';
 import { readConfigFile } from '../workbench/node/configFile';
-import { maskText } from '../workbench/secrets';
-import { UsageError, parseArgs, type ParsedArgs } from './args';
+import { UsageError, type ParsedArgs } from './args';
+import { ownCommand, reportFailure, takeFlags } from './ownCommand';
 import { readCliConfig } from './configSource';
 import { createClient, resolveTarget } from './connect';
 import { printable } from './printable';
@@ -27,39 +27,28 @@ interface GatewayFlags {
 
 /** Takes the gateway's own flags out of the command line (the shared parser does not know them). */
 function gatewayFlags(argv: readonly string[]): GatewayFlags {
-  const flags: GatewayFlags = { json: false, rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
+  const flags: Omit<GatewayFlags, 'rest'> = { json: false };
+  const rest = takeFlags(argv, (flag, value, arg) => {
     if (arg === '--json') flags.json = true;
-    else if (arg === '--policy' || arg.startsWith('--policy=')) {
-      const value = arg === '--policy' ? argv[++i] : arg.slice('--policy='.length);
-      if (!value) throw new UsageError('--policy needs a JSON file');
-      flags.policy = value;
-    } else if (arg === '--port' || arg.startsWith('--port=')) {
-      const value = arg === '--port' ? argv[++i] : arg.slice('--port='.length);
-      const port = Number(value);
-      if (value === undefined || !/^\d+$/.test(value) || port > 65535)
+    else if (flag === '--policy') {
+      const given = value();
+      if (!given) throw new UsageError('--policy needs a JSON file');
+      flags.policy = given;
+    } else if (flag === '--port') {
+      const given = value();
+      const port = Number(given);
+      if (given === undefined || !/^\d+$/.test(given) || port > 65535)
         throw new UsageError('--port needs a port number from 0 to 65535');
       flags.port = port;
-    } else flags.rest.push(arg);
-  }
-  return flags;
+    } else return false;
+    return true;
+  });
+  return { ...flags, rest };
 }
 
 /** The gateway's run when the command line asks for it, else undefined (main goes on with the other subcommands). */
 export function gatewayCommand(argv: readonly string[], usage: string): Promise<number> | undefined {
-  let flags: GatewayFlags;
-  let args: ParsedArgs;
-  try {
-    flags = gatewayFlags(argv);
-    args = parseArgs(flags.rest);
-  } catch (error) {
-    if (!argv.includes('gateway')) return undefined;
-    process.stderr.write(`${errorMessage(error)}\n\n${usage}\n`);
-    return Promise.resolve(2);
-  }
-  if (args.subcommand !== 'gateway' || args.help) return undefined;
-  return runGateway(args, flags);
+  return ownCommand(argv, usage, { name: 'gateway', flags: gatewayFlags, run: runGateway });
 }
 
 /**
@@ -142,10 +131,7 @@ async function runGateway(args: ParsedArgs, flags: GatewayFlags): Promise<number
     if (!stopping) announce(served, flags.json);
     return await stopped;
   } catch (error) {
-    const named = served.at(-1)?.name;
-    const message = maskText(errorMessage(error), secrets);
-    process.stderr.write(`${named && !message.startsWith(named) ? `${named}: ` : ''}${printable(message)}\n`);
-    return error instanceof UsageError ? 2 : 1;
+    return reportFailure(error, served.at(-1)?.name, secrets);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -18,8 +18,8 @@ import {
 } from '../workbench/load/loadRun';
 import { loadSummary } from '../workbench/load/loadSummary';
 import { maskText } from '../workbench/secrets';
-import { UsageError, parseArgs, parseJsonObjectArgument, type ParsedArgs } from './args';
-import { createClient, resolveTarget, type Target } from './connect';
+import { UsageError, parseJsonObjectArgument, type ParsedArgs } from './args';
+import { connectedRun, ownCommand, stopExitCode, takeFlags } from './ownCommand';
 import { printable } from './printable';
 
 /** How many calls an open loop lets wait for their answer before it stops sending (see LoadShape). */
@@ -46,68 +46,53 @@ function positiveNumber(flag: string, value: string | undefined, whole: boolean)
 
 /** Takes the load test's own flags out of the command line (the shared parser does not know them). */
 function loadFlags(argv: readonly string[]): LoadFlags {
-  const flags: LoadFlags = { calls: [], json: false, rest: [] };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const eq = arg.indexOf('=');
-    const flag = arg.startsWith('--') && eq !== -1 ? arg.slice(0, eq) : arg;
-    const value = () => (flag === arg ? argv[++i] : arg.slice(eq + 1));
+  const flags: Omit<LoadFlags, 'rest'> = { calls: [], json: false };
+  const rest = takeFlags(argv, (flag, value) => {
     switch (flag) {
       case '--json':
         flags.json = true;
-        break;
+        return true;
       case '--tool': {
         const tool = value();
         if (!tool) throw new UsageError('--tool needs a tool name');
         flags.calls.push({ tool, args: {} });
-        break;
+        return true;
       }
       case '--args': {
         const last = flags.calls.at(-1);
         if (!last) throw new UsageError('--args goes after the --tool it is for');
         last.args = parseJsonObjectArgument(value(), `--args of ${last.tool}`);
-        break;
+        return true;
       }
       case '--recording':
         flags.recording = value();
         if (!flags.recording) throw new UsageError('--recording needs a file');
-        break;
+        return true;
       case '--concurrency':
         flags.concurrency = positiveNumber(flag, value(), true);
-        break;
+        return true;
       case '--rate':
         flags.rate = positiveNumber(flag, value()?.replace(/\/s$/, ''), false);
-        break;
+        return true;
       case '--max-outstanding':
         flags.maxOutstanding = positiveNumber(flag, value(), true);
-        break;
+        return true;
       case '--requests':
         flags.requests = positiveNumber(flag, value(), true);
-        break;
+        return true;
       case '--duration':
         flags.durationS = positiveNumber(flag, value()?.replace(/s$/, ''), false);
-        break;
+        return true;
       default:
-        flags.rest.push(arg);
+        return false;
     }
-  }
-  return flags;
+  });
+  return { ...flags, rest };
 }
 
 /** The load test's run when the command line asks for it, else undefined (main goes on with the other subcommands). */
 export function loadCommand(argv: readonly string[], usage: string): Promise<number> | undefined {
-  let flags: LoadFlags;
-  let args: ParsedArgs;
-  try {
-    flags = loadFlags(argv);
-    args = parseArgs(flags.rest);
-  } catch (error) {
-    if (!argv.includes('load')) return undefined;
-    process.stderr.write(`${errorMessage(error)}\n\n${usage}\n`);
-    return Promise.resolve(2);
-  }
-  if (args.subcommand !== 'load' || args.help) return undefined;
-  return runLoadCommand(args, flags);
+  return ownCommand(argv, usage, { name: 'load', flags: loadFlags, run: runLoadCommand });
 }
 
 async function callMix(flags: LoadFlags): Promise<LoadCall[]> {
@@ -174,60 +159,25 @@ async function runLoadCommand(args: ParsedArgs, flags: LoadFlags): Promise<numbe
     process.stderr.write(`load takes no operands (got ${args.positionals.join(' ')}): the calls are --tool/--args\n`);
     return 2;
   }
-  const interrupt = new AbortController();
-  let target: Target | undefined;
-  let client: McpClient | undefined;
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (interrupt.signal.aborted) return;
-    interrupt.abort(signal);
-    // Before the load runs (the server is starting), stopping the server is the whole of stopping.
-    void client?.close().catch(() => undefined);
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  try {
+  return connectedRun(async (run) => {
     const options = loadOptions(flags, await callMix(flags));
-    target = await resolveTarget(args);
-    interrupt.signal.throwIfAborted();
-    client = createClient(target, args);
-    await client.connect();
+    const { client, target } = await run.connect(args);
     await checkTools(client, options.calls);
-    const connected = client;
-    process.removeListener('SIGINT', onSignal);
-    process.removeListener('SIGTERM', onSignal);
     // From here a signal stops the load, which then reports: the server is closed after the report is out.
-    const stopLoad = (signal: NodeJS.Signals) => interrupt.abort(signal);
-    process.on('SIGINT', stopLoad);
-    process.on('SIGTERM', stopLoad);
-    let report: LoadReport;
-    try {
-      report = await runLoad(
-        (call, signal) =>
-          connected.callTool(call.tool, call.args, { signal }).then((outcome) => ({
-            isError: outcome.result.isError === true,
-            outputInvalid: outcome.outputValidation?.kind === 'invalid',
-          })),
-        { ...options, signal: interrupt.signal, clock: nodeClock },
-      );
-    } finally {
-      process.off('SIGINT', stopLoad);
-      process.off('SIGTERM', stopLoad);
-    }
+    run.closeOnStop = false;
+    const report = await runLoad(
+      (call, signal) =>
+        client.callTool(call.tool, call.args, { signal }).then((outcome) => ({
+          isError: outcome.result.isError === true,
+          outputInvalid: outcome.outputValidation?.kind === 'invalid',
+        })),
+      { ...options, signal: run.stop.signal, clock: nodeClock },
+    );
     if (flags.json) process.stdout.write(`${JSON.stringify(jsonReport(report))}\n`);
     else process.stdout.write(`${printable(maskText(loadSummary(target.name, report), target.secrets))}\n`);
-    if (report.interrupted) return interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
+    if (report.interrupted) return stopExitCode(run.stop.signal.reason);
     return report.errors > 0 ? 1 : 0;
-  } catch (error) {
-    if (interrupt.signal.aborted) return interrupt.signal.reason === 'SIGTERM' ? 143 : 130;
-    const message = printable(maskText(errorMessage(error), target?.secrets ?? []));
-    const named = target && !message.startsWith(target.name) ? `${target.name}: ` : '';
-    process.stderr.write(`${named}${message}\n`);
-    return error instanceof UsageError ? 2 : 1;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await client?.close().catch(() => undefined);
-  }
+  });
 }
 
 /** The --json contract's keys first, then what a script may also want. */

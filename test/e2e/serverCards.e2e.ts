@@ -8,6 +8,7 @@
  */
 import { test } from 'node:test';
 import * as assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { VsCodeFixture } from './fixture';
 import {
   answerDialog,
@@ -25,19 +26,59 @@ import {
 import { startCardServer, type CardServer } from '../fixtures/http/cardServer';
 import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registry';
 
+/** A VS Code window with no servers and the MCP Workbench view open, beside a card host; `body` runs in it. */
+async function inCardWindow(
+  name: string,
+  body: (window: { page: Page; host: CardServer; configFile: string }) => Promise<void>,
+  /** What else the window needs, given the card host: its settings, and what to close after it. */
+  beside?: (host: CardServer) => Promise<{ settings: Record<string, unknown>; close(): Promise<void> }>,
+): Promise<void> {
+  let vscode: VsCodeFixture | undefined;
+  let host: CardServer | undefined;
+  let extra: { close(): Promise<void> } | undefined;
+  try {
+    host = await startCardServer();
+    const added = beside ? await beside(host) : undefined;
+    extra = added;
+    vscode = await VsCodeFixture.prepare({ name, mcpJson: { kind: 'servers', servers: {} } });
+    const page = await vscode.start(added ? { settings: added.settings } : {});
+    await openViewContainer(page, 'MCP Workbench');
+    await body({ page, host, configFile: vscode.mcpJsonPath });
+  } finally {
+    await vscode?.dispose();
+    await extra?.close();
+    await host?.close();
+  }
+}
+
+/** The headers box Add Server fills from the card: `expected` (what the card asks for, as an input), accepted. */
+async function acceptPrefilledHeaders(page: Page, expected: string): Promise<void> {
+  await waitForQuickInput(page);
+  const input = page.locator('.quick-input-widget .quick-input-box input').first();
+  const prefilled = await waitUntil('the prefilled headers', async () => {
+    const value = await input.inputValue();
+    return value.includes('Authorization') ? value : undefined;
+  });
+  assert.equal(prefilled, expected);
+  await page.keyboard.press('Enter');
+}
+
+/** Add Server's last steps: the workspace's .vscode/mcp.json, the entry's `name`; returns the file once it has it. */
+async function saveEntry(page: Page, configFile: string, name: string): Promise<string> {
+  await quickPick(page, /\.vscode\/mcp\.json/);
+  await typeInQuickInput(page, name);
+  return waitUntil('the new entry in mcp.json', () => {
+    const text = wholeJsoncText(configFile);
+    return text?.includes(JSON.stringify(name)) ? text : undefined;
+  });
+}
+
 test(
   'Add Server… with a URL shows the Server Card before adding, and takes the header it needs',
   { timeout: 600_000 },
-  async () => {
-    let vscode: VsCodeFixture | undefined;
-    let host: CardServer | undefined;
-    try {
-      host = await startCardServer();
+  () =>
+    inCardWindow('server-cards', async ({ page, host, configFile }) => {
       const serverUrl = `${host.origin}/self/mcp`;
-      vscode = await VsCodeFixture.prepare({ name: 'server-cards', mcpJson: { kind: 'servers', servers: {} } });
-      const { mcpJsonPath: configFile } = vscode;
-      const page = await vscode.start();
-      await openViewContainer(page, 'MCP Workbench');
 
       await runPickerCommand(page, 'MCP Workbench: Add Server…');
       await quickPick(page, /HTTP/);
@@ -63,21 +104,8 @@ test(
       );
 
       // The headers box holds what the card asks for, as an input: never the card's own value (${env:HOME}).
-      await waitForQuickInput(page);
-      const input = page.locator('.quick-input-widget .quick-input-box input').first();
-      const prefilled = await waitUntil('the prefilled headers', async () => {
-        const value = await input.inputValue();
-        return value.includes('Authorization') ? value : undefined;
-      });
-      assert.equal(prefilled, 'Authorization: ${input:header-127.0.0.1-authorization}');
-      await page.keyboard.press('Enter');
-      await quickPick(page, /\.vscode\/mcp\.json/);
-      await typeInQuickInput(page, 'carded');
-
-      const written = await waitUntil('the new entry in mcp.json', () => {
-        const text = wholeJsoncText(configFile);
-        return text?.includes('"carded"') ? text : undefined;
-      });
+      await acceptPrefilledHeaders(page, 'Authorization: ${input:header-127.0.0.1-authorization}');
+      const written = await saveEntry(page, configFile, 'carded');
       const config = JSON.parse(written) as {
         servers: Record<string, { url: string; headers?: Record<string, string> }>;
         inputs?: { id: string; password?: boolean }[];
@@ -100,26 +128,14 @@ test(
         again.includes('com.example/weather') && again.includes('Start the server to compare its card'),
         `Show Server Card:\n${again}`,
       );
-    } finally {
-      await vscode?.dispose();
-      await host?.close();
-    }
-  },
+    }),
 );
 
 test(
   "Add Server… From a Domain's Catalog lists the catalog's servers, shows the picked one's card, and adds its endpoint",
   { timeout: 600_000 },
-  async () => {
-    let vscode: VsCodeFixture | undefined;
-    let host: CardServer | undefined;
-    try {
-      host = await startCardServer();
-      vscode = await VsCodeFixture.prepare({ name: 'server-cards-catalog', mcpJson: { kind: 'servers', servers: {} } });
-      const { mcpJsonPath: configFile } = vscode;
-      const page = await vscode.start();
-      await openViewContainer(page, 'MCP Workbench');
-
+  () =>
+    inCardWindow('server-cards-catalog', async ({ page, host, configFile }) => {
       await runPickerCommand(page, 'MCP Workbench: Add Server…');
       await quickPick(page, /From a Domain's Catalog/);
       await typeInQuickInput(page, host.origin.replace('http://', ''));
@@ -130,21 +146,8 @@ test(
         shown.includes('com.example/weather') && shown.includes(`Read from: ${host.origin}/mcp/server-card`),
         `the card dialog:\n${shown}`,
       );
-      await waitForQuickInput(page);
-      const input = page.locator('.quick-input-widget .quick-input-box input').first();
-      const prefilled = await waitUntil('the prefilled headers', async () => {
-        const value = await input.inputValue();
-        return value.includes('Authorization') ? value : undefined;
-      });
-      assert.equal(prefilled, 'Authorization: ${input:header-example.com-authorization}');
-      await page.keyboard.press('Enter');
-      await quickPick(page, /\.vscode\/mcp\.json/);
-      await typeInQuickInput(page, 'from-catalog');
-
-      const written = await waitUntil('the new entry in mcp.json', () => {
-        const text = wholeJsoncText(configFile);
-        return text?.includes('"from-catalog"') ? text : undefined;
-      });
+      await acceptPrefilledHeaders(page, 'Authorization: ${input:header-example.com-authorization}');
+      const written = await saveEntry(page, configFile, 'from-catalog');
       const config = JSON.parse(written) as { servers: Record<string, { type: string; url: string }> };
       assert.deepEqual(
         [config.servers['from-catalog'].type, config.servers['from-catalog'].url],
@@ -155,55 +158,44 @@ test(
         ['/.well-known/mcp/catalog.json', '/mcp/server-card'],
         'only the catalog and the picked card were read',
       );
-    } finally {
-      await vscode?.dispose();
-      await host?.close();
-    }
-  },
+    }),
 );
 
 test(
   "the registry's detail page of a remote server reads its Server Card on request and goes back to the details",
   { timeout: 600_000 },
-  async () => {
-    let vscode: VsCodeFixture | undefined;
-    let host: CardServer | undefined;
+  () => {
     let registry: FixtureRegistry | undefined;
-    try {
-      host = await startCardServer();
-      // The fixture registry's "Hosted" entry has its Streamable HTTP remote on the card host.
-      registry = await startFixtureRegistry({ remoteUrl: `${host.origin}/self/mcp` });
-      vscode = await VsCodeFixture.prepare({
-        name: 'server-cards-registry',
-        mcpJson: { kind: 'servers', servers: {} },
-      });
-      const page = await vscode.start({ settings: { 'mcpWorkbench.registry.url': registry.url } });
-      await openViewContainer(page, 'MCP Workbench');
-
-      await runPickerCommand(page, 'MCP Workbench: Browse MCP Registry…');
-      await typeInQuickInput(page, 'hosted', { submit: false });
-      const fixture = registry;
-      await waitUntil('the search to reach the registry', () =>
-        fixture.requests.some((url) => url.includes('search=hosted')) ? true : undefined,
-      );
-      await quickPick(page, /^Hosted$/);
-      assert.equal(host.requests.length, 0, 'a card was read before it was asked for');
-      await quickPick(page, /Read Server Card/);
-      const shown = await answerDialog(page, 'OK');
-      assert.ok(
-        shown.includes('com.example/weather') && shown.includes(`Read from: ${host.origin}/self/mcp/server-card`),
-        `the card dialog:\n${shown}`,
-      );
-      // Back on the same entry's details, to add it or not.
-      await quickPick(page, /Add to User Settings/, { timeoutMs: 30_000 }).catch(async () => {
-        throw new Error(
-          `the details did not come back: ${(await page.locator('.quick-input-widget').textContent()) ?? ''}`,
+    return inCardWindow(
+      'server-cards-registry',
+      async ({ page, host }) => {
+        await runPickerCommand(page, 'MCP Workbench: Browse MCP Registry…');
+        await typeInQuickInput(page, 'hosted', { submit: false });
+        const fixture = registry as FixtureRegistry;
+        await waitUntil('the search to reach the registry', () =>
+          fixture.requests.some((url) => url.includes('search=hosted')) ? true : undefined,
         );
-      });
-    } finally {
-      await vscode?.dispose();
-      await registry?.close();
-      await host?.close();
-    }
+        await quickPick(page, /^Hosted$/);
+        assert.equal(host.requests.length, 0, 'a card was read before it was asked for');
+        await quickPick(page, /Read Server Card/);
+        const shown = await answerDialog(page, 'OK');
+        assert.ok(
+          shown.includes('com.example/weather') && shown.includes(`Read from: ${host.origin}/self/mcp/server-card`),
+          `the card dialog:\n${shown}`,
+        );
+        // Back on the same entry's details, to add it or not.
+        await quickPick(page, /Add to User Settings/, { timeoutMs: 30_000 }).catch(async () => {
+          throw new Error(
+            `the details did not come back: ${(await page.locator('.quick-input-widget').textContent()) ?? ''}`,
+          );
+        });
+      },
+      async (host) => {
+        // The fixture registry's "Hosted" entry has its Streamable HTTP remote on the card host.
+        const started = await startFixtureRegistry({ remoteUrl: `${host.origin}/self/mcp` });
+        registry = started;
+        return { settings: { 'mcpWorkbench.registry.url': started.url }, close: () => started.close() };
+      },
+    );
   },
 );

@@ -5,6 +5,8 @@
  * is not. Host-neutral: no vscode, no Node.
  */
 
+import { utf8Length } from '../../protocol/limits/inputLimits';
+
 export interface BoundedText {
   text: string;
   /** The UTF-8 bytes of the whole text before any cut. */
@@ -15,22 +17,7 @@ export interface BoundedText {
 const encoder = new TextEncoder();
 
 /** The UTF-8 length of `text` (a lone surrogate counts as the 3 bytes of U+FFFD, as TextEncoder writes it). */
-export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
-      const next = text.charCodeAt(index + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        index++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
-}
+export { utf8Length };
 
 /** The kibibytes a cap is named in ("cut at 32 KB"). */
 export function kilobytes(bytes: number): string {

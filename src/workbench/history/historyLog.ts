@@ -127,11 +127,11 @@ export class HistoryLog {
     return { dispose: () => this.listeners.delete(listener) };
   }
 
-  /** Adds an entry, masked with `knownSecrets` (resolved inputs, launch secrets) and by secret-looking keys. */
-  record(record: HistoryRecord, callerSecrets: readonly string[] = []): HistoryEntry {
+  /** The entry `id` of `record` as History keeps it: masked with the caller's and the server's secrets, its result stored. */
+  private entryOf(id: number, record: HistoryRecord, callerSecrets: readonly string[]): HistoryEntry {
     const knownSecrets = [...callerSecrets, ...this.secretsOf(record.server.id)];
-    const entry: HistoryEntry = {
-      id: this.nextId++,
+    return {
+      id,
       server: { ...record.server },
       startedAt: record.startedAt,
       ...(record.durationMs === undefined ? {} : { durationMs: record.durationMs }),
@@ -140,6 +140,11 @@ export class HistoryLog {
       result: this.store(record.result, knownSecrets),
       ...(record.source === undefined ? {} : { source: { ...record.source } }),
     };
+  }
+
+  /** Adds an entry, masked with `knownSecrets` (resolved inputs, launch secrets) and by secret-looking keys. */
+  record(record: HistoryRecord, callerSecrets: readonly string[] = []): HistoryEntry {
+    const entry = this.entryOf(this.nextId++, record, callerSecrets);
     const removed: string[] = [];
     if (this.count === this.limits.capacity) {
       const oldest = this.ring[this.start];
@@ -169,17 +174,7 @@ export class HistoryLog {
     const position = (this.start + index) % this.limits.capacity;
     const old = this.ring[position]!;
     this.release(old.result);
-    const knownSecrets = [...callerSecrets, ...this.secretsOf(record.server.id)];
-    const entry: HistoryEntry = {
-      id,
-      server: { ...record.server },
-      startedAt: record.startedAt,
-      ...(record.durationMs === undefined ? {} : { durationMs: record.durationMs }),
-      operation: maskSecrets(record.operation, knownSecrets),
-      outcome: maskOutcome(record.outcome, knownSecrets),
-      result: this.store(record.result, knownSecrets),
-      ...(record.source === undefined ? {} : { source: { ...record.source } }),
-    };
+    const entry = this.entryOf(id, record, callerSecrets);
     this.ring[position] = entry;
     this.enforceTotal();
     this.emit({ kind: 'added', serverNames: [...new Set([old.server.name, entry.server.name])] });

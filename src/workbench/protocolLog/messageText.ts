@@ -1,3 +1,4 @@
+import { utf8Length } from '../../protocol/limits/inputLimits';
 import { jsonPreview, jsonTextChunks } from '../display';
 import { MASK, isSecretKey, maskSecrets, maskText } from '../secrets';
 
@@ -59,21 +60,6 @@ function messageText(value: unknown, maxChars: number): { text: string; truncate
   let size = 0;
   for (const chunk of jsonTextChunks(value, undefined, 64 * 1024)) size += utf8Length(chunk);
   return { text: preview.slice(0, maxChars), truncated, size };
-}
-
-/** UTF-8 byte length without encoding (host-neutral, no Buffer). */
-function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let index = 0; index < text.length; index++) {
-    const code = text.charCodeAt(index);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length) {
-      bytes += 4;
-      index++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
 
 /** Whether `value` surely serializes to fewer than about `budget` characters; stops looking as soon as it may not. */

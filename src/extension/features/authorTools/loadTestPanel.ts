@@ -18,9 +18,8 @@ import { maskText } from '../../../workbench/secrets';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import type { ServerController } from '../../platform/servers/serverController';
 import { showError } from '../../platform/ui/coreErrors';
-import { sideColumn, trackPersonPanel } from '../../platform/webviews/panelColumn';
-import { webviewMedia } from '../../platform/webviews/webviewMedia';
-import { escapeHtml, webviewPage } from '../../platform/webviews/webviewPage';
+import { openSidePanel } from '../../platform/webviews/sidePanel';
+import { escapeHtml } from '../../platform/webviews/webviewPage';
 
 /** What the person chose for one run. */
 export interface LoadPlan {
@@ -77,20 +76,12 @@ export class LoadTestPanel {
     client: McpClient,
     plan: LoadPlan,
   ): LoadTestPanel {
-    const media = webviewMedia(extensionUri, 'loadTest');
-    const title = vscode.l10n.t('Load Test {0}', controller.name);
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.loadTest', title, sideColumn('person'), {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [media],
-    });
-    trackPersonPanel(panel);
-    panel.webview.html = webviewPage({
-      webview: panel.webview,
-      title,
+    const panel = openSidePanel(extensionUri, {
+      viewType: 'mcpWorkbench.loadTest',
+      title: vscode.l10n.t('Load Test {0}', controller.name),
       body: pageBody(controller, plan),
-      scripts: [vscode.Uri.joinPath(media, 'loadTest.js')],
-      styles: [vscode.Uri.joinPath(media, 'loadTest.css')],
+      scripts: ['loadTest/loadTest.js'],
+      styles: ['loadTest/loadTest.css'],
       state: { labels: pageLabels() },
     });
     return new LoadTestPanel(panel, reportsFolder, controller, client, plan);

@@ -1,15 +1,15 @@
 import * as vscode from 'vscode';
-import {
-  cardUrlFromDocument,
-  readCatalog,
-  type CardReading,
-  type CatalogReading,
-} from '../../../workbench/serverCards/cards';
+import { cardUrlFromDocument, readCatalog, type CardReading } from '../../../workbench/serverCards/cards';
 import { suggestedHeaders, type SuggestedHeader } from '../../../workbench/serverCards/compare';
-import { DiscoveryError } from '../../../workbench/serverCards/discoveryFetch';
 import { shown } from '../../../workbench/serverCards/display';
-import { configuredInputLimits, extensionHttpFetch } from '../../platform/config/hostLimits';
-import { advisoryLine, cardLines, readCard, sayDiscoveryError } from '../../platform/serverCards/serverCardDialog';
+import {
+  advisoryLine,
+  cardLines,
+  readCard,
+  readWithProgress,
+  sayDiscoveryError,
+  showCardNotRead,
+} from '../../platform/serverCards/serverCardDialog';
 
 /**
  * Add Server's "From a Domain's Catalog" (SEP-2127): the domain's catalog (`/.well-known/mcp/catalog.json`, else
@@ -29,36 +29,6 @@ function pickText(text: string, max = 200): string {
   return shown(text, max).replace(/\$\(/g, '$\u200b(');
 }
 
-type CatalogRead = { kind: 'read'; catalog: CatalogReading } | { kind: 'failed'; error: DiscoveryError } | undefined;
-
-async function readCatalogWithProgress(domain: string): Promise<CatalogRead> {
-  return vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: vscode.l10n.t('Reading the MCP catalog of {0}…', shown(domain, 300)),
-      cancellable: true,
-    },
-    async (_progress, token) => {
-      const cancel = new AbortController();
-      const listener = token.onCancellationRequested(() => cancel.abort());
-      try {
-        const catalog = await readCatalog(domain, {
-          fetch: extensionHttpFetch().fetch,
-          maxBytes: configuredInputLimits().maxDocumentBytes,
-          signal: cancel.signal,
-        });
-        return { kind: 'read', catalog } as const;
-      } catch (error) {
-        if (cancel.signal.aborted) return undefined;
-        if (error instanceof DiscoveryError) return { kind: 'failed', error } as const;
-        throw error;
-      } finally {
-        listener.dispose();
-      }
-    },
-  );
-}
-
 export async function pickFromCatalog(title: string, givenDomain?: string): Promise<CatalogChoice | undefined> {
   const domain =
     givenDomain ??
@@ -70,8 +40,11 @@ export async function pickFromCatalog(title: string, givenDomain?: string): Prom
       validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('Enter a domain, e.g. example.com.') : undefined),
     }));
   if (domain === undefined) return undefined;
-  const read = await readCatalogWithProgress(domain.trim());
-  if (!read) return undefined;
+  const read = await readWithProgress(
+    vscode.l10n.t('Reading the MCP catalog of {0}…', shown(domain.trim(), 300)),
+    (options) => readCatalog(domain.trim(), options),
+  );
+  if (read.kind === 'cancelled') return undefined;
   if (read.kind === 'failed') {
     await vscode.window.showWarningMessage(vscode.l10n.t('No MCP catalog was read for {0}', shown(domain, 300)), {
       modal: true,
@@ -79,7 +52,7 @@ export async function pickFromCatalog(title: string, givenDomain?: string): Prom
     });
     return undefined;
   }
-  const { catalog } = read;
+  const catalog = read.value;
   if (catalog.entries.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
@@ -123,10 +96,7 @@ export async function pickFromCatalog(title: string, givenDomain?: string): Prom
     const card = await readCard(cardUrl, true);
     if (card.kind === 'cancelled') return undefined;
     if (card.kind === 'failed') {
-      await vscode.window.showWarningMessage(vscode.l10n.t('No Server Card was read for {0}', shown(cardUrl, 1000)), {
-        modal: true,
-        detail: sayDiscoveryError(card.error),
-      });
+      await showCardNotRead(cardUrl, card.error);
       return undefined;
     }
     reading = card.reading;

@@ -26,9 +26,7 @@ import type { ChatMessage } from '../../../workbench/sampling/chatModel';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
 import type { Platform } from '../../platform/platform';
 import type { ServerController } from '../../platform/servers/serverController';
-import { sideColumn, trackPersonPanel } from '../../platform/webviews/panelColumn';
-import { webviewMedia } from '../../platform/webviews/webviewMedia';
-import { webviewPage } from '../../platform/webviews/webviewPage';
+import { openSidePanel } from '../../platform/webviews/sidePanel';
 import { pickAttachment } from './attachmentPicker';
 import { MAX_SHOWN_ANSWER_BYTES, MAX_SHOWN_RESULT_BYTES, pageBody, pageLabels } from './playgroundPage';
 
@@ -91,20 +89,12 @@ export class PlaygroundPanel {
     model: EvalModel,
     secrets: () => Promise<string[]>,
   ): PlaygroundPanel {
-    const media = webviewMedia(extensionUri, 'playground');
-    const title = vscode.l10n.t('Try with a Model: {0}', controllers.map((controller) => controller.name).join(', '));
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.playground', title, sideColumn('person'), {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [media],
-    });
-    trackPersonPanel(panel);
-    panel.webview.html = webviewPage({
-      webview: panel.webview,
-      title,
+    const panel = openSidePanel(extensionUri, {
+      viewType: 'mcpWorkbench.playground',
+      title: vscode.l10n.t('Try with a Model: {0}', controllers.map((controller) => controller.name).join(', ')),
       body: pageBody(controllers, model),
-      scripts: [vscode.Uri.joinPath(media, 'playground.js')],
-      styles: [vscode.Uri.joinPath(media, 'playground.css')],
+      scripts: ['playground/playground.js'],
+      styles: ['playground/playground.css'],
       state: { labels: pageLabels() },
     });
     return new PlaygroundPanel(panel, platform, controllers, model, secrets);

@@ -1,4 +1,3 @@
-import * as vscode from 'vscode';
 import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import { toJsonText } from '../../../workbench/display';
 import type { MadeCall, Problem } from '../../../workbench/evals/grade';
@@ -56,21 +55,4 @@ export function requestLabel(node: Node, index: number): string {
   const label = typeof name === 'string' ? name : typeof request === 'string' ? request : '';
   const short = label.length > 80 ? `${label.slice(0, 79)}…` : label;
   return `${index + 1}. ${short}`;
-}
-
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let index = 0; index < text.length; index++) if (text[index] === '\n') starts.push(index + 1);
-  return starts;
-}
-
-export function position(starts: readonly number[], offset: number): vscode.Position {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (starts[middle] <= offset) low = middle;
-    else high = middle - 1;
-  }
-  return new vscode.Position(low, offset - starts[low]);
 }

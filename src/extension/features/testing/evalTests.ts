@@ -1,4 +1,3 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import type { LoadedEval } from '../../../workbench/evals/format';
@@ -10,24 +9,22 @@ import type { ServerManager } from '../../platform/servers/serverManager';
 import { ServerState } from '../../platform/servers/serverState';
 import { startWithFeedback } from '../../platform/servers/startServer';
 import type { ChatModelsService } from '../../platform/services';
-import { diffOf, lineStarts, position, requestLabel, shownLines } from './evalMessages';
+import { diffOf, requestLabel, shownLines } from './evalMessages';
+import {
+  FileTests,
+  lineStarts,
+  position,
+  testItems,
+  type Chosen,
+  type FileTestReport,
+  type TestVerdict,
+} from './fileTests';
 
 /** The eval files' suffix (format.ts has the same; that module loads only when a run starts). */
 const MCPEVAL_SUFFIX = '.mcpeval.json';
-const EVALS_CONTROLLER_ID = 'mcpWorkbench.evals';
-const REQUEST_SEPARATOR = '#request-';
 
 /** What an eval run told the Test Explorer (the test build's hooks listen), as `RecordingTestReport` does. */
-export type EvalTestReport =
-  | {
-      file: string;
-      item: string;
-      kind: 'passed' | 'failed' | 'errored' | 'skipped';
-      message?: string;
-      expected?: string;
-      actual?: string;
-    }
-  | { file: string; kind: 'output'; message: string };
+export type EvalTestReport = FileTestReport<TestVerdict>;
 
 /** The person's answers an eval run asks for; the test build answers them instead of the quick picks and the modal. */
 export interface EvalPrompts {
@@ -50,14 +47,10 @@ class EvalNotRunError extends Error {
  * the models sampling uses (an endpoint of the settings with its key in SecretStorage, or a VS Code language model),
  * so nothing is sent anywhere the person did not pick. The evals' code loads when a run starts.
  */
-export class EvalTests implements vscode.Disposable {
-  private madeController: vscode.TestController | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
+export class EvalTests extends FileTests<TestVerdict> {
   /** Per file (uri): the server's id and the model's id the person picked, for this window. */
   private readonly chosenServer = new Map<string, string>();
   private readonly chosenModel = new Map<string, string>();
-  private readonly reportEmitter = new vscode.EventEmitter<EvalTestReport>();
-  readonly onDidReport = this.reportEmitter.event;
   /** Test hook: answers the quick picks and the modal. */
   prompts: EvalPrompts | undefined;
 
@@ -65,37 +58,12 @@ export class EvalTests implements vscode.Disposable {
     private readonly manager: ServerManager,
     private readonly chatModels: () => ChatModelsService | undefined,
   ) {
-    const watcher = vscode.workspace.createFileSystemWatcher(`**/*${MCPEVAL_SUFFIX}`);
-    this.disposables.push(
-      watcher,
-      watcher.onDidCreate((uri) => void this.load(uri)),
-      watcher.onDidChange((uri) => void this.load(uri)),
-      watcher.onDidDelete((uri) => this.madeController?.items.delete(uri.toString())),
-    );
-    void this.discover();
-  }
-
-  /** Made with the first eval file found (as the recordings' controller: most workspaces have none). */
-  private get controller(): vscode.TestController {
-    if (this.madeController) return this.madeController;
-    const controller = vscode.tests.createTestController(EVALS_CONTROLLER_ID, vscode.l10n.t('MCP Evals'));
-    controller.resolveHandler = async (item) => {
-      if (!item) await this.discover();
-    };
-    controller.refreshHandler = () => this.discover();
-    controller.createRunProfile(
-      vscode.l10n.t('Run'),
-      vscode.TestRunProfileKind.Run,
-      (request, token) => this.run(request, token),
-      true,
-    );
-    this.madeController = controller;
-    return controller;
-  }
-
-  async discover(): Promise<void> {
-    const files = await vscode.workspace.findFiles(`**/*${MCPEVAL_SUFFIX}`, '**/node_modules/**');
-    await Promise.all(files.map((uri) => this.load(uri)));
+    super({
+      suffix: MCPEVAL_SUFFIX,
+      controllerId: 'mcpWorkbench.evals',
+      label: () => vscode.l10n.t('MCP Evals'),
+      separator: '#request-',
+    });
   }
 
   /** Shows an eval file in the Test Explorer now (the file watcher may report it late). */
@@ -107,20 +75,9 @@ export class EvalTests implements vscode.Disposable {
    * (Re)reads one file into its item: the children are the requests, named as the eval's report names them. The
    * file is checked in full when it runs; here only its shape is read, so listing loads none of the evals' code.
    */
-  private async load(uri: vscode.Uri): Promise<{ item: vscode.TestItem; text?: string }> {
-    const item = this.controller.createTestItem(
-      uri.toString(),
-      path.basename(uri.fsPath).slice(0, -MCPEVAL_SUFFIX.length),
-      uri,
-    );
-    this.controller.items.add(item);
-    let text: string;
-    try {
-      text = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
-    } catch (error) {
-      item.error = (error as Error).message;
-      return { item };
-    }
+  protected async load(uri: vscode.Uri): Promise<{ item: vscode.TestItem; text?: string }> {
+    const { item, text } = await this.readFileItem(uri);
+    if (text === undefined) return { item };
     const tree = parseTree(text);
     const requests = tree && findNodeAtLocation(tree, ['requests']);
     if (!requests || requests.type !== 'array' || !requests.children) {
@@ -132,7 +89,7 @@ export class EvalTests implements vscode.Disposable {
     item.children.replace(
       requests.children.map((node, index) => {
         const child = this.controller.createTestItem(
-          `${uri.toString()}${REQUEST_SEPARATOR}${index}`,
+          this.childId(uri, index),
           escapeForDisplay(requestLabel(node, index)),
           uri,
         );
@@ -144,39 +101,18 @@ export class EvalTests implements vscode.Disposable {
     return { item, text };
   }
 
-  private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
-    const run = this.controller.createTestRun(request);
-    const wanted = new Map<string, Set<number> | 'all'>();
-    for (const item of request.include ?? [...iterate(this.controller.items)]) {
-      const [file, index] = splitId(item.id);
-      if (index === undefined || wanted.get(file) === 'all') wanted.set(file, 'all');
-      else wanted.set(file, new Set([...((wanted.get(file) as Set<number> | undefined) ?? []), index]));
-    }
-    try {
-      for (const [file, chosen] of wanted) {
-        if (token.isCancellationRequested) break;
-        await this.runFile(run, vscode.Uri.parse(file), chosen, token);
-      }
-    } finally {
-      run.end();
-    }
-  }
-
-  private async runFile(
+  protected async runFile(
     run: vscode.TestRun,
     uri: vscode.Uri,
-    chosen: Set<number> | 'all',
+    chosen: Chosen,
     token: vscode.CancellationToken,
   ): Promise<void> {
     const { item, text } = await this.load(uri);
-    const children = [...iterate(item.children)];
-    const judged = children.filter((child) => chosen === 'all' || chosen.has(splitId(child.id)[1] ?? -1));
+    const children = [...testItems(item.children)];
+    const judged = children.filter((child) => chosen === 'all' || chosen.has(this.splitId(child.id)[1] ?? -1));
     const judgedItems = chosen === 'all' ? [item, ...judged] : judged;
     for (const judgedItem of judgedItems) run.started(judgedItem);
-    const say = (line: string) => {
-      run.appendOutput(`${line.replace(/\r?\n/g, '\r\n')}\r\n`, undefined, item);
-      this.reportEmitter.fire({ file: item.id, kind: 'output', message: line });
-    };
+    const say = (line: string) => this.say(run, item, line);
     const abort = new AbortController();
     const cancel = token.onCancellationRequested(() => abort.abort());
     try {
@@ -188,7 +124,7 @@ export class EvalTests implements vscode.Disposable {
       ]);
       const file = vscode.workspace.asRelativePath(uri);
       const loaded = format.parseEvalFile(text, file);
-      const indexes = judged.map((child) => splitId(child.id)[1] ?? -1);
+      const indexes = judged.map((child) => this.splitId(child.id)[1] ?? -1);
       const subset: LoadedEval = { ...loaded, requests: indexes.map((index) => loaded.requests[index]) };
       const plan = runner.planEval(subset, 1);
       const controller = await this.pickServer(uri, file);
@@ -409,59 +345,4 @@ export class EvalTests implements vscode.Disposable {
     );
     return choice === allow;
   }
-
-  private verdict(
-    run: vscode.TestRun,
-    item: vscode.TestItem,
-    kind: 'passed' | 'failed' | 'errored' | 'skipped',
-    message?: vscode.TestMessage,
-  ): void {
-    switch (kind) {
-      case 'passed':
-        run.passed(item);
-        break;
-      case 'failed':
-        run.failed(item, message ?? new vscode.TestMessage(''));
-        break;
-      case 'errored':
-        run.errored(item, message ?? new vscode.TestMessage(''));
-        break;
-      case 'skipped':
-        if (message) run.appendOutput(`${messageText(message)}\r\n`, undefined, item);
-        run.skipped(item);
-        break;
-      default: {
-        const exhaustive: never = kind;
-        throw new Error(`unknown verdict ${String(exhaustive)}`);
-      }
-    }
-    this.reportEmitter.fire({
-      file: splitId(item.id)[0],
-      item: item.id,
-      kind,
-      ...(message === undefined ? {} : { message: messageText(message) }),
-      ...(message?.expectedOutput === undefined ? {} : { expected: message.expectedOutput }),
-      ...(message?.actualOutput === undefined ? {} : { actual: message.actualOutput }),
-    });
-  }
-
-  dispose(): void {
-    for (const disposable of this.disposables) disposable.dispose();
-    this.reportEmitter.dispose();
-    this.madeController?.dispose();
-  }
-}
-
-function messageText(message: vscode.TestMessage): string {
-  return typeof message.message === 'string' ? message.message : message.message.value;
-}
-
-function splitId(id: string): [string, number | undefined] {
-  const at = id.lastIndexOf(REQUEST_SEPARATOR);
-  if (at === -1) return [id, undefined];
-  return [id.slice(0, at), Number(id.slice(at + REQUEST_SEPARATOR.length))];
-}
-
-function* iterate(collection: vscode.TestItemCollection): Generator<vscode.TestItem> {
-  for (const [, item] of collection) yield item;
 }

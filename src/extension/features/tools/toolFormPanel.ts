@@ -11,9 +11,8 @@ import type { ResultAreaMessage, ToolResultView } from './toolResultView';
 import { ResultChannel } from './resultChannel';
 import { resultArea } from './resultHtml';
 import { formFieldMessages, type FieldMessage } from '../../platform/webviews/fieldMessages';
-import { escapeHtml, webviewPage } from '../../platform/webviews/webviewPage';
-import { webviewMedia } from '../../platform/webviews/webviewMedia';
-import { sideColumn, trackPersonPanel } from '../../platform/webviews/panelColumn';
+import { escapeHtml } from '../../platform/webviews/webviewPage';
+import { openSidePanel } from '../../platform/webviews/sidePanel';
 import { isObject } from '../../../protocol/guards';
 
 /** Messages the form's script posts (media/forms/toolForm.js); tests post the same ones through `receive`. */
@@ -71,27 +70,19 @@ export class ToolForms implements vscode.Disposable {
       return existing.handle;
     }
     existing?.panel.dispose();
-    const mediaRoot = webviewMedia(this.extensionUri, 'forms');
-    const resultsRoot = webviewMedia(this.extensionUri, 'results');
     const title = vscode.l10n.t('Call {0}', tool.name);
-    // In the side group beside the person's editor, with the result tabs and the review panel: not a column each.
-    const panel = vscode.window.createWebviewPanel('mcpWorkbench.toolForm', title, sideColumn('person'), {
-      enableScripts: true,
-      retainContextWhenHidden: true,
-      localResourceRoots: [mediaRoot, resultsRoot],
-    });
-    trackPersonPanel(panel);
     const model = buildFormModel(tool.inputSchema);
     const taskChoice = runAsTaskChoice(controller.client, tool, runOptionalAsTask());
-    panel.webview.html = webviewPage({
-      webview: panel.webview,
+    // In the side group beside the person's editor, with the result tabs and the review panel: not a column each.
+    const panel = openSidePanel(this.extensionUri, {
+      viewType: 'mcpWorkbench.toolForm',
       title,
       // The latest result is drawn under the fields: the page is on screen when the call answers, so showing the
       // result is one message (a result tab of its own would first have to be created and loaded).
       body: formBody(controller, tool, taskChoice) + resultArea('form', undefined),
       // The form's script first: once results.js says `ready`, both listen.
-      scripts: [vscode.Uri.joinPath(mediaRoot, 'toolForm.js'), vscode.Uri.joinPath(resultsRoot, 'results.js')],
-      styles: [vscode.Uri.joinPath(mediaRoot, 'toolForm.css'), vscode.Uri.joinPath(resultsRoot, 'results.css')],
+      scripts: ['forms/toolForm.js', 'results/results.js'],
+      styles: ['forms/toolForm.css', 'results/results.css'],
       state: { model, values: values ?? defaultValues(model) ?? {}, labels: formLabels() },
     });
     const area: FormResultArea = { channel: new ResultChannel(panel.webview), current: { controller, title } };

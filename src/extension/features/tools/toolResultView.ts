@@ -2,12 +2,10 @@ import * as vscode from 'vscode';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ToolResultDocuments } from '../../platform/ui/toolResultDocuments';
 import { toolResultMarkdown, type ToolCallRecord } from './toolResultMarkdown';
-import { webviewPage } from '../../platform/webviews/webviewPage';
 import { resultArea, resultBody, statusBody, type CallStatus, type ResultPlace } from './resultHtml';
 import { ResultChannel, type ChannelDelivery, type ResultBodyMessage } from './resultChannel';
 import type { CallAttempt } from './callTool';
-import { webviewMedia } from '../../platform/webviews/webviewMedia';
-import { sideColumn, trackPersonPanel } from '../../platform/webviews/panelColumn';
+import { openSidePanel } from '../../platform/webviews/sidePanel';
 
 /** What the last result shown looked like, for tests (the HTML body and the same result as Markdown). */
 interface ShownResult {
@@ -256,26 +254,16 @@ export class ToolResultView implements vscode.Disposable {
     const key = tabKey(controller, toolName);
     const existing = this.tabs.get(key);
     if (existing) return { tab: existing, created: false };
-    const mediaRoot = webviewMedia(this.extensionUri, 'results');
-    const panel = vscode.window.createWebviewPanel(
-      'mcpWorkbench.toolResult',
-      title,
-      // The side group the forms use (panelColumn.ts): a result tab never opens a column of its own.
-      { viewColumn: sideColumn('person'), preserveFocus },
-      {
-        enableScripts: true,
-        // Kept while hidden (behind the form, usually) so the next result can be posted to it: rebuilding the page
-        // costs about as much as a new tab. One webview per tool.
-        retainContextWhenHidden: true,
-        localResourceRoots: [mediaRoot],
-      },
-    );
-    panel.webview.html = webviewPage({
-      webview: panel.webview,
+    // The side group the forms use (panelColumn.ts): a result tab never opens a column of its own. Kept while hidden
+    // (behind the form, usually) so the next result can be posted to it: rebuilding the page costs about as much as a
+    // new tab. One webview per tool.
+    const panel = openSidePanel(this.extensionUri, {
+      viewType: 'mcpWorkbench.toolResult',
       title,
       body: resultArea('tab', initial),
-      scripts: [vscode.Uri.joinPath(mediaRoot, 'results.js')],
-      styles: [vscode.Uri.joinPath(mediaRoot, 'results.css')],
+      scripts: ['results/results.js'],
+      styles: ['results/results.css'],
+      preserveFocus,
     });
     const tab: ResultTab = {
       panel,
@@ -283,7 +271,6 @@ export class ToolResultView implements vscode.Disposable {
       current: { controller, title },
     };
     this.tabs.set(key, tab);
-    trackPersonPanel(panel);
     const subscription = panel.webview.onDidReceiveMessage((message: ResultAreaMessage) =>
       this.handleAreaMessage(message, tab.channel, tab.current),
     );

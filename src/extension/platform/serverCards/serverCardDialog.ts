@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { readCardAt, readServerCard, type CardReading } from '../../../workbench/serverCards/cards';
 import type { CardDifference } from '../../../workbench/serverCards/compare';
-import { DiscoveryError } from '../../../workbench/serverCards/discoveryFetch';
+import { DiscoveryError, type DiscoveryFetchOptions } from '../../../workbench/serverCards/discoveryFetch';
 import { cardFacts, shown, type CardFact } from '../../../workbench/serverCards/display';
 import { configuredInputLimits, extensionHttpFetch } from '../config/hostLimits';
 
@@ -13,28 +13,33 @@ import { configuredInputLimits, extensionHttpFetch } from '../config/hostLimits'
  * Loaded by those features when they first need it, not with the extension.
  */
 
+/** A document read on the person's request, or why not: it failed (a DiscoveryError), or the person cancelled. */
+export type Discovered<T> =
+  { kind: 'read'; value: T } | { kind: 'failed'; error: DiscoveryError } | { kind: 'cancelled' };
+
 export type Read =
   { kind: 'read'; reading: CardReading } | { kind: 'failed'; error: DiscoveryError } | { kind: 'cancelled' };
 
-/** `serverUrl`'s card (`<serverUrl>/server-card`), or with `exact` the card at exactly that URL. */
-export async function readCard(serverUrl: string, exact = false): Promise<Read> {
+/**
+ * Reads a Server Card document (a card, a catalog) under a cancellable progress notification titled `title`, with the
+ * servers' own fetch (proxy settings) and `mcpWorkbench.limits.maxDocumentBytes`: the one way the editor reads one.
+ */
+export async function readWithProgress<T>(
+  title: string,
+  read: (options: DiscoveryFetchOptions) => Promise<T>,
+): Promise<Discovered<T>> {
   return vscode.window.withProgress(
-    {
-      location: vscode.ProgressLocation.Notification,
-      title: vscode.l10n.t('Reading the Server Card of {0}…', shown(serverUrl, 1000)),
-      cancellable: true,
-    },
+    { location: vscode.ProgressLocation.Notification, title, cancellable: true },
     async (_progress, token) => {
       const cancel = new AbortController();
       const listener = token.onCancellationRequested(() => cancel.abort());
       try {
-        const options = {
+        const value = await read({
           fetch: extensionHttpFetch().fetch,
           maxBytes: configuredInputLimits().maxDocumentBytes,
           signal: cancel.signal,
-        };
-        const reading = exact ? await readCardAt(serverUrl, options) : await readServerCard(serverUrl, options);
-        return { kind: 'read', reading } as const;
+        });
+        return { kind: 'read', value } as const;
       } catch (error) {
         if (cancel.signal.aborted) return { kind: 'cancelled' } as const;
         if (error instanceof DiscoveryError) return { kind: 'failed', error } as const;
@@ -44,6 +49,15 @@ export async function readCard(serverUrl: string, exact = false): Promise<Read> 
       }
     },
   );
+}
+
+/** `serverUrl`'s card (`<serverUrl>/server-card`), or with `exact` the card at exactly that URL. */
+export async function readCard(serverUrl: string, exact = false): Promise<Read> {
+  const read = await readWithProgress(
+    vscode.l10n.t('Reading the Server Card of {0}…', shown(serverUrl, 1000)),
+    (options) => (exact ? readCardAt(serverUrl, options) : readServerCard(serverUrl, options)),
+  );
+  return read.kind === 'read' ? { kind: 'read', reading: read.value } : read;
 }
 
 /** The card's lines, in the person's words. */
@@ -61,11 +75,7 @@ export async function showCardOf(url: string, exact = false): Promise<void> {
     case 'cancelled':
       return;
     case 'failed':
-      await vscode.window.showWarningMessage(vscode.l10n.t('No Server Card was read for {0}', shown(url, 1000)), {
-        modal: true,
-        detail: sayDiscoveryError(read.error),
-      });
-      return;
+      return showCardNotRead(url, read.error);
     case 'read':
       await vscode.window.showInformationMessage(vscode.l10n.t('Server Card of {0}', shown(url, 1000)), {
         modal: true,
@@ -77,6 +87,14 @@ export async function showCardOf(url: string, exact = false): Promise<void> {
       return exhaustive;
     }
   }
+}
+
+/** Why no card was read from `url`, in a modal (nothing to decide: the step that asked for it ends). */
+export async function showCardNotRead(url: string, error: DiscoveryError): Promise<void> {
+  await vscode.window.showWarningMessage(vscode.l10n.t('No Server Card was read for {0}', shown(url, 1000)), {
+    modal: true,
+    detail: sayDiscoveryError(error),
+  });
 }
 
 export function advisoryLine(): string {
