@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 
 /** The folders of media/ whose scripts and styles a webview loads. */
-type WebviewMediaFolder = 'apps' | 'forms' | 'loadTest' | 'playground' | 'protocol' | 'results' | 'review';
+type WebviewMediaFolder = 'apps' | 'events' | 'forms' | 'loadTest' | 'playground' | 'protocol' | 'results' | 'review';
 
 /**
  * Where a webview's scripts and styles are: `dist/media/<folder>`, which the build makes from `media/<folder>`
