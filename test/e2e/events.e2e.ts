@@ -3,7 +3,8 @@
  * (test/fixtures/events/eventsServer.mjs, 2026-07-28, all three delivery modes) runs from the workspace. Its Events
  * group lists "ticks" and "flood"; Subscribe… on "ticks" asks for the arguments and the delivery mode, and with push
  * its live feed opens and shows the ticks as they arrive (eventId, payload, the schema verdict); Unsubscribe on the
- * subscription's row ends it, and the server's count of open streams is 0 again. Screenshots: test-results/e2e/events-*.png.
+ * subscription's row ends it, and the server's count of open streams is 0 again; with
+ * mcpWorkbench.events.recordInHistory on, History has one entry for the subscription. Screenshots: test-results/e2e/events-*.png.
  *
  * Run: node --import tsx --test test/e2e/events.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -45,6 +46,8 @@ test(
     try {
       session = await VsCodeFixture.open({
         name: 'events',
+        // One History entry per subscription, when the person chooses it.
+        settings: { 'mcpWorkbench.events.recordInHistory': true },
         mcpJson: {
           kind: 'servers',
           comment: 'the events fixture for events.e2e.ts',
@@ -108,6 +111,16 @@ test(
         feed.locator('#status', { hasText: 'Ended' }).waitFor({ state: 'visible', timeout: 30_000 }),
       );
       await screenshot(page, 'events-03-unsubscribed');
+
+      // History: the subscription is one entry, ended by the stop.
+      const history = pane(page, 'History');
+      const header = history.locator('.pane-header').first();
+      if ((await header.getAttribute('aria-expanded')) !== 'true') await clickUncovered(page, header);
+      const entry = await visibleRow(page, history, 'Events: ticks by push');
+      await waitFor(page, 'the History entry to say the subscription stopped', () =>
+        entry.locator('.label-description', { hasText: /stopped/ }).waitFor({ state: 'visible', timeout: 30_000 }),
+      );
+      await screenshot(page, 'events-04-history');
     } finally {
       await session?.dispose();
     }

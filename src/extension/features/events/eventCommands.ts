@@ -8,8 +8,10 @@ import {
 } from '../../../protocol/extensions/events';
 import type { JsonObject } from '../../../protocol/types';
 import { SchemaValidator } from '../../../protocol/validation/schemaValidation';
+import { EventsHistoryWriter } from '../../../workbench/events/eventsHistory';
 import { CoalescedRefresh } from '../../../workbench/lists/coalescedRefresh';
 import { escapeForDisplay } from '../../../workbench/urlPolicy';
+import type { HistoryRecorder } from '../../platform/history/historyRecorder';
 import type { ServerController } from '../../platform/servers/serverController';
 import { showError } from '../../platform/ui/coreErrors';
 import { modeLabel, type EventsSection, type EventsTreeNode, type SubscriptionRecord } from './eventsSection';
@@ -22,6 +24,7 @@ import { FeedPanels } from './feedPanel';
 export interface EventsContext {
   readonly section: EventsSection;
   readonly panels: FeedPanels;
+  readonly history: HistoryRecorder;
 }
 
 export function eventsOf(controller: ServerController): EventsApi | undefined {
@@ -153,7 +156,33 @@ export async function subscribeEvent(context: EventsContext, argument: unknown):
     });
     return;
   }
+  if (vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('events.recordInHistory', false))
+    recordInHistory(context.history, record, args);
   context.panels.open(record);
+}
+
+/** One History entry for the subscription, rewritten as events come (throttled) and when it ends. */
+function recordInHistory(history: HistoryRecorder, record: SubscriptionRecord, args: JsonObject): void {
+  const subscription = record.subscription;
+  if (!subscription) return;
+  const { controller } = record;
+  const writer = new EventsHistoryWriter(
+    {
+      server: { id: controller.id, name: controller.name },
+      eventName: record.type.name,
+      mode: record.mode,
+      arguments: args,
+      startedAt: Date.now(),
+      stats: () => subscription.stats,
+      recent: () => subscription.recent(),
+    },
+    (previousId, entry) => history.recordConversation(previousId, entry, controller.knownSecrets()),
+  );
+  const listening = record.onDidChange(() => writer.changed());
+  void subscription.ended.then(() => {
+    listening.dispose();
+    writer.end(record.status);
+  });
 }
 
 export async function unsubscribeEvent(argument: unknown): Promise<void> {

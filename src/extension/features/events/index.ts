@@ -9,7 +9,7 @@ import { EventsSection } from './eventsSection';
  */
 export const eventsFeature = defineFeature({
   name: 'events',
-  activate({ services, own, extension }) {
+  activate({ platform, services, own, extension }) {
     const code = () => import('./eventCommands.js');
     const section = new EventsSection(async (owner, controller) => (await code()).loadEvents(owner, controller));
     own(section);
@@ -19,7 +19,7 @@ export const eventsFeature = defineFeature({
       (context ??= import('./feedPanel.js').then(({ FeedPanels }) => {
         const panels = new FeedPanels(extension.extensionUri);
         own(panels);
-        return { section, panels };
+        return { section, panels, history: platform.historyRecorder };
       }));
     return {
       commands: {
