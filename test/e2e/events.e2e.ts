@@ -4,7 +4,8 @@
  * group lists "ticks" and "flood"; Subscribe… on "ticks" asks for the arguments and the delivery mode, and with push
  * its live feed opens and shows the ticks as they arrive (eventId, payload, the schema verdict); Unsubscribe on the
  * subscription's row ends it, and the server's count of open streams is 0 again; with
- * mcpWorkbench.events.recordInHistory on, History has one entry for the subscription. Screenshots: test-results/e2e/events-*.png.
+ * mcpWorkbench.events.recordInHistory on, History has one entry for the subscription. The Protocol view, open meanwhile,
+ * shows the events/stream request and the notifications pushed on it. Screenshots: test-results/e2e/events-*.png.
  *
  * Run: node --import tsx --test test/e2e/events.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -20,6 +21,7 @@ import {
   openViewContainer,
   pane,
   quickPick,
+  runPickerCommand,
   screenshot,
   typeInQuickInput,
   visibleRow,
@@ -75,6 +77,10 @@ test(
       const servers = pane(page, 'Servers');
       await clickUncovered(page, await visibleRow(page, servers, 'events'));
       await answerDialog(page, 'Allow and Start');
+      // The Protocol view, open while the subscription runs, shows the push stream's notifications.
+      await runPickerCommand(page, 'MCP Workbench: Show Protocol');
+      await quickPick(page, 'events');
+      await webviewFrame(page, 'the Protocol view', '#list');
       await clickUncovered(page, await visibleRow(page, servers, 'Events'));
       const ticks = await visibleRow(page, servers, 'ticks');
       await visibleRow(page, servers, 'flood');
@@ -97,6 +103,12 @@ test(
       assert.ok(delivered);
       assert.match((await feed.locator('#stats').textContent()) ?? '', /\d+ delivered/);
       assert.equal(stats()?.open, 1, 'one events/stream is open on the server');
+      const protocol = await webviewFrame(
+        page,
+        'the pushed events in the Protocol view',
+        '#list .row[data-method="notifications/events/event"]',
+      );
+      assert.ok((await protocol.locator('#list .row[data-method="events/stream"]').count()) >= 1);
       await screenshot(page, 'events-02-feed');
 
       // Unsubscribe on the subscription's row (push #1): the stream is cancelled and the server holds none open.
