@@ -5,7 +5,8 @@
  * its live feed opens and shows the ticks as they arrive (eventId, payload, the schema verdict); Unsubscribe on the
  * subscription's row ends it, and the server's count of open streams is 0 again; with
  * mcpWorkbench.events.recordInHistory on, History has one entry for the subscription. The Protocol view, open meanwhile,
- * shows the events/stream request and the notifications pushed on it. Screenshots: test-results/e2e/events-*.png.
+ * shows the events/stream request and the notifications pushed on it. "flood" (500 events at once) counts what the rate
+ * bound dropped, and Stop Server ends that subscription, its feed marking the gap "flood". Screenshots: test-results/e2e/events-*.png.
  *
  * Run: node --import tsx --test test/e2e/events.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
  */
@@ -20,6 +21,7 @@ import {
   inlineAction,
   openViewContainer,
   pane,
+  paneRows,
   quickPick,
   runPickerCommand,
   screenshot,
@@ -133,6 +135,30 @@ test(
         entry.locator('.label-description', { hasText: /stopped/ }).waitFor({ state: 'visible', timeout: 30_000 }),
       );
       await screenshot(page, 'events-04-history');
+
+      // flood: push only and no arguments, so Subscribe… asks nothing. 500 events at once: past the rate bound the
+      // rest are dropped and counted at once, and marked in the feed as a gap when the window closes (here: the stop).
+      await inlineAction(page, await visibleRow(page, servers, 'flood'), 'Subscribe…');
+      const floodFeed = await webviewFrame(page, 'the flood feed', 'h1:text-is("flood")');
+      await waitFor(page, 'the flood feed to count what the rate bound dropped', () =>
+        floodFeed
+          .locator('#stats', { hasText: /[1-9]\d* dropped by the flood bound/ })
+          .waitFor({ state: 'visible', timeout: 30_000 }),
+      );
+      await visibleRow(page, servers, 'push #2');
+      await screenshot(page, 'events-05-flood');
+
+      // Stopping the server ends its subscriptions: the feed marks the flood's gap and says it ended; the row is gone.
+      await runPickerCommand(page, 'MCP Workbench: Stop Server');
+      await quickPick(page, 'events');
+      await waitFor(page, 'the flood feed to say the subscription ended', () =>
+        floodFeed.locator('#status', { hasText: 'Ended' }).waitFor({ state: 'visible', timeout: 30_000 }),
+      );
+      assert.match((await floodFeed.locator('#rows tr.row-gap').first().textContent()) ?? '', /flood/);
+      await waitFor(page, 'the subscription row to go', () =>
+        paneRows(servers, 'push #2').first().waitFor({ state: 'detached', timeout: 30_000 }),
+      );
+      await screenshot(page, 'events-06-stopped');
     } finally {
       await session?.dispose();
     }
