@@ -5,7 +5,8 @@
  * its live feed opens and shows the ticks as they arrive (eventId, payload, the schema verdict); Unsubscribe on the
  * subscription's row ends it, and the server's count of open streams is 0 again; with
  * mcpWorkbench.events.recordInHistory on, History has one entry for the subscription. The Protocol view, open meanwhile,
- * shows the events/stream request and the notifications pushed on it. "flood" (500 events at once) counts what the rate
+ * shows the events/stream request and the notifications pushed on it. By webhook, ticks arrive through the loopback
+ * listener, and Unsubscribe reaches the server as events/unsubscribe. "flood" (500 events at once) counts what the rate
  * bound dropped, and Stop Server ends that subscription, its feed marking the gap "flood". Screenshots: test-results/e2e/events-*.png.
  *
  * Run: node --import tsx --test test/e2e/events.e2e.ts (MCP_E2E_VSIX=<vsix> to skip packaging)
@@ -38,6 +39,8 @@ const STATS = 'events-stats.json';
 
 interface FixtureStats {
   streams: number;
+  webhookPosts: number;
+  unsubscribes: number;
   open: number;
   cancelled: number;
 }
@@ -136,6 +139,21 @@ test(
       );
       await screenshot(page, 'events-04-history');
 
+      // Webhook: the server posts each tick to a loopback listener of the extension host, signed; Unsubscribe sends
+      // events/unsubscribe.
+      await inlineAction(page, await visibleRow(page, servers, 'ticks'), 'Subscribe…');
+      await typeInQuickInput(page, '{}');
+      await quickPick(page, 'webhook');
+      const webhookFeed = await webviewFrame(page, 'the webhook feed', 'p.muted:has-text("subscription #2")');
+      await waitFor(page, 'a tick delivered by webhook', () =>
+        webhookFeed.locator('#rows tr.row-event').first().waitFor({ state: 'visible', timeout: 30_000 }),
+      );
+      assert.ok((stats()?.webhookPosts ?? 0) >= 1);
+      await inlineAction(page, await visibleRow(page, servers, 'webhook #2'), 'Unsubscribe');
+      await waitFor(page, 'events/unsubscribe on the server', () =>
+        waitUntil('one unsubscribe', async () => (stats()?.unsubscribes === 1 ? true : undefined)),
+      );
+
       // flood: push only and no arguments, so Subscribe… asks nothing. 500 events at once: past the rate bound the
       // rest are dropped and counted at once, and marked in the feed as a gap when the window closes (here: the stop).
       await inlineAction(page, await visibleRow(page, servers, 'flood'), 'Subscribe…');
@@ -145,7 +163,7 @@ test(
           .locator('#stats', { hasText: /[1-9]\d* dropped by the flood bound/ })
           .waitFor({ state: 'visible', timeout: 30_000 }),
       );
-      await visibleRow(page, servers, 'push #2');
+      await visibleRow(page, servers, 'push #3');
       await screenshot(page, 'events-05-flood');
 
       // Stopping the server ends its subscriptions: the feed marks the flood's gap and says it ended; the row is gone.
@@ -156,7 +174,7 @@ test(
       );
       assert.match((await floodFeed.locator('#rows tr.row-gap').first().textContent()) ?? '', /flood/);
       await waitFor(page, 'the subscription row to go', () =>
-        paneRows(servers, 'push #2').first().waitFor({ state: 'detached', timeout: 30_000 }),
+        paneRows(servers, 'push #3').first().waitFor({ state: 'detached', timeout: 30_000 }),
       );
       await screenshot(page, 'events-06-stopped');
     } finally {
