@@ -14,7 +14,12 @@ const vscode = {
   name: 'vscode',
   message: 'Only src/extension may import vscode; host services come in through interfaces.',
 };
-const builtins = { group: nodeBuiltins, message: 'Node built-ins belong in a node/ folder of this layer.' };
+// Matched as whole specifiers: a gitignore-style group would also match any path with a segment named like a built-in
+// (`../extensions/events/…`, the Events extension's folder, matched `events`).
+const builtins = {
+  regex: `^(?:${nodeBuiltins.map((name) => name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|')})$`,
+  message: 'Node built-ins belong in a node/ folder of this layer.',
+};
 const nodeFolder = {
   group: ['./node/*', '**/node/*', '../node', './node'],
   message: 'Code outside node/ must not depend on Node-only code.',

@@ -4,6 +4,7 @@ import { authorToolsFeature } from './features/authorTools';
 import { configFeature } from './features/config';
 import { devFeature } from './features/dev';
 import { elicitationFeature } from './features/elicitation';
+import { eventsFeature } from './features/events';
 import { gatewayFeature } from './features/gateway';
 import { historyFeature } from './features/history';
 import { lintFeature } from './features/lint';
@@ -50,6 +51,7 @@ const FEATURES = {
   registry: registryFeature,
   tasks: tasksFeature,
   skills: skillsFeature,
+  events: eventsFeature,
   protocolView: protocolViewFeature,
   testing: testingFeature,
   dev: devFeature,

@@ -53,6 +53,11 @@ export const COMMAND_IDS = [
   'mcpWorkbench.openSkillFile',
   'mcpWorkbench.installSkill',
   'mcpWorkbench.refreshSkills',
+  // Events (issue 43)
+  'mcpWorkbench.subscribeEvent',
+  'mcpWorkbench.unsubscribeEvent',
+  'mcpWorkbench.openEventFeed',
+  'mcpWorkbench.refreshEvents',
   // The wire in view and dev mode (issue 20)
   'mcpWorkbench.showProtocol',
   // The wire, hands on: the OAuth debugger (issue 40)

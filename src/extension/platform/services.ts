@@ -19,6 +19,8 @@ interface FeatureServices {
   resources: ResourcesService;
   /** The Skills rows under a server in the Servers view (features/skills). */
   skillsSection: ServerSection;
+  /** The Events rows under a server in the Servers view: event types and subscriptions (features/events). */
+  eventsSection: ServerSection;
   /** The agents connected through a server's gateway, under the server in the Servers view (features/gateway). */
   agentsSection: ServerSection;
   /** The Protocol view's wire taps (features/protocolView). */

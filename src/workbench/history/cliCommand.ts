@@ -40,6 +40,9 @@ export function cliCommand(
   return [program, ...[...words, ...targetWords(target)].map(renderWord)].join(' ');
 }
 
+/** The CLI's `events` verb for each delivery mode (src/cli/events.ts). */
+const EVENTS_VERBS = { poll: 'poll', push: 'stream', webhook: 'subscribe' } as const;
+
 function operationWords(operation: HistoryOperation): Word[] | undefined {
   switch (operation.kind) {
     case 'tool':
@@ -48,6 +51,14 @@ function operationWords(operation: HistoryOperation): Word[] | undefined {
       return [text('read'), text(operation.uri)];
     case 'prompt':
       return [text('prompt'), text(operation.promptName), argumentsWord(operation.arguments)];
+    case 'events':
+      return [
+        text('events'),
+        text(EVENTS_VERBS[operation.mode]),
+        text(operation.eventName),
+        text('--args'),
+        argumentsWord(operation.arguments),
+      ];
     case 'sampling':
     case 'elicitation':
     case 'conversation':

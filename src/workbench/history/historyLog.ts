@@ -15,7 +15,9 @@ export type HistoryOperation =
   | { kind: 'sampling'; model?: string; request: string }
   | { kind: 'elicitation'; mode: 'form' | 'url'; message: string }
   /** A playground conversation (Try with a Model): its record (evals/conversation.ts) is the entry's result. */
-  | { kind: 'conversation'; model: string; servers: string[]; requests: number; title: string };
+  | { kind: 'conversation'; model: string; servers: string[]; requests: number; title: string }
+  /** An Events subscription (when mcpWorkbench.events.recordInHistory is on): its last events are the entry's result. */
+  | { kind: 'events'; eventName: string; mode: 'poll' | 'push' | 'webhook'; arguments: Record<string, unknown> };
 
 /** How it ended. `declined` is a person's or a policy's no (sampling rejected, elicitation declined). */
 export type HistoryOutcome =

@@ -109,6 +109,12 @@ function readOperation(value: unknown): HistoryOperation | undefined {
         typeof value.title === 'string'
         ? { kind, model: value.model, servers: value.servers as string[], requests: value.requests, title: value.title }
         : undefined;
+    case 'events':
+      return typeof value.eventName === 'string' &&
+        (value.mode === 'poll' || value.mode === 'push' || value.mode === 'webhook') &&
+        isObject(value.arguments)
+        ? { kind, eventName: value.eventName, mode: value.mode, arguments: value.arguments }
+        : undefined;
     default: {
       // Exhaustive over the kinds this version writes; any other kind in the file is left out.
       const unknownKind: never = kind;

@@ -13,6 +13,12 @@ export function historyStep(entry: HistoryEntry): HistoryStepChoice {
   const { operation, outcome, result } = entry;
   if (operation.kind === 'sampling' || operation.kind === 'elicitation')
     return { kind: 'unusable', entry, reason: 'it was the server asking, not a request to the server' };
+  if (operation.kind === 'events')
+    return {
+      kind: 'unusable',
+      entry,
+      reason: 'it is an events subscription, whose events come when the server sends them',
+    };
   if (operation.kind === 'conversation')
     return { kind: 'unusable', entry, reason: 'it is a conversation with a model (Save as Eval in its panel)' };
   if (outcome.kind !== 'succeeded' && outcome.kind !== 'tool-error')

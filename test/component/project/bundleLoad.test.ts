@@ -64,6 +64,11 @@ const LATER = [
   'src/extension/features/skills/skillCommands.ts',
   'src/extension/features/history/historyCommands.ts',
   'src/extension/features/history/saveAsTest.ts',
+  // Issue 43: the events client, the Events commands and the live feed load at the first Events group or command.
+  'src/protocol/extensions/events/eventsApi.ts',
+  'src/protocol/node/webhookListener.ts',
+  'src/extension/features/events/eventCommands.ts',
+  'src/extension/features/events/feedPanel.ts',
 ];
 /** Packages, by their folder in node_modules (wherever that is: node_modules may be a link to another checkout). */
 const LATER_PACKAGES = ['vscode-jsonrpc', 'oauth4webapi', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];

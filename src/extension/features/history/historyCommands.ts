@@ -85,6 +85,12 @@ export async function rerunHistoryEntry(context: HistoryContext, argument: unkno
     );
     return;
   }
+  if (operation.kind === 'events') {
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('A subscription is not re-run from History: use Subscribe… on the event under its server.'),
+    );
+    return;
+  }
   if (operation.kind === 'conversation') {
     void vscode.window.showInformationMessage(
       vscode.l10n.t('A conversation is not re-run from History: run Try with a Model on its servers.'),

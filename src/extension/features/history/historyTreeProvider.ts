@@ -144,6 +144,8 @@ export function operationTitle(operation: HistoryOperation): string {
       return vscode.l10n.t('Elicitation: {0}', firstLine(operation.message).slice(0, 80));
     case 'conversation':
       return vscode.l10n.t('Conversation ({0}): {1}', operation.model, firstLine(operation.title).slice(0, 80));
+    case 'events':
+      return vscode.l10n.t('Events: {0} by {1}', operation.eventName, operation.mode);
     default:
       return assertNever(operation, 'history operation');
   }
@@ -163,6 +165,8 @@ export function kindLabel(operation: HistoryOperation): string {
       return vscode.l10n.t('Elicitation request');
     case 'conversation':
       return vscode.l10n.t('Conversation with a model');
+    case 'events':
+      return vscode.l10n.t('Events subscription');
     default:
       return assertNever(operation, 'history operation');
   }
@@ -194,6 +198,7 @@ function entryIcon(entry: HistoryEntry): vscode.ThemeIcon {
     sampling: 'hubot',
     elicitation: 'question',
     conversation: 'sparkle',
+    events: 'broadcast',
   };
   const failed = entry.outcome.kind === 'failed' || entry.outcome.kind === 'tool-error';
   return new vscode.ThemeIcon(
@@ -218,6 +223,7 @@ export function operationArguments(operation: HistoryOperation): unknown {
   switch (operation.kind) {
     case 'tool':
     case 'prompt':
+    case 'events':
       return operation.arguments;
     case 'resource':
     case 'sampling':

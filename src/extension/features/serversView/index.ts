@@ -9,7 +9,7 @@ import { SERVERS_VIEW_ID, ServersTreeProvider, type ServersTreeNode } from './se
 import { ServersViewHint } from './startHint';
 
 /**
- * The Servers view: each configured server, what it offers, and the rows other features add (the Skills section,
+ * The Servers view: each configured server, what it offers, and the rows other features add (the Skills and Events sections,
  * asked for when the view is made: features that add rows activate before this one), the lint's badge on each tool
  * row (the toolLint service, likewise); our lens on each mcp.json entry.
  */
@@ -31,6 +31,7 @@ export const serversViewFeature = defineFeature({
       services.get('toolLint'),
       services.get('agentsSection'),
       platform.agentToolPolicies,
+      services.get('eventsSection'),
     );
     const treeView = vscode.window.createTreeView<ServersTreeNode>(SERVERS_VIEW_ID, {
       treeDataProvider: afterFirstLoad(tree, loader.firstLoad),

@@ -66,6 +66,8 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
     private readonly agents?: ServerSection,
     /** The tool rules agents are held to: each tool row shows its own. */
     private readonly agentRules?: AgentToolPolicies,
+    /** Event types and subscriptions (features/events). */
+    private readonly events?: ServerSection,
   ) {
     this.subscriptions = [
       manager.onDidChangeServers(() => this.refresh()),
@@ -78,7 +80,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
             configErrors.onDidChangeEntryProblems(() => this.refresh()),
           ]
         : []),
-      ...[skills, agents].flatMap((section) =>
+      ...[skills, agents, events].flatMap((section) =>
         section ? [section.onDidChange((node) => this.changeEmitter.fire(node))] : [],
       ),
       ...(startHint ? [startHint.onDidChange(() => this.changeEmitter.fire(undefined))] : []),
@@ -182,9 +184,9 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
         if (capabilities.tools) groups.push('tools');
         if (capabilities.resources) groups.push('resources', 'templates');
         if (capabilities.prompts) groups.push('prompts');
-        const sections = [this.skills?.groupNode(controller), this.agents?.groupNode(controller)].filter(
-          (section): section is ServerSectionNode => section !== undefined,
-        );
+        const sections = [this.skills, this.events, this.agents]
+          .map((section) => section?.groupNode(controller))
+          .filter((section): section is ServerSectionNode => section !== undefined);
         if (sections.length > 0) return [...groups.map((group) => this.groupNode(controller, group)), ...sections];
         if (groups.length === 0)
           return [
@@ -290,7 +292,7 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
 
   /** The feature whose row this is (each names its rows' `section`). */
   private sectionOf(node: ServerSectionNode): ServerSection | undefined {
-    return node.section === 'agents' ? this.agents : this.skills;
+    return node.section === 'agents' ? this.agents : node.section === 'events' ? this.events : this.skills;
   }
 
   /** Tooltips of tool rows are built when VS Code asks (on hover), not for every row up front. */

@@ -34,6 +34,8 @@ import { protocolTrace } from '../shared/protocolTrace';
 import type { LaunchConfirmation } from './launchConfirmation';
 import { channelLogger } from './logChannels';
 import { enableSkills } from '../../../protocol/extensions/skills';
+import { enableEvents } from '../../../protocol/extensions/events';
+import { openWebhookListener } from '../../../protocol/node/webhookListener';
 import { maskSecrets } from '../../../workbench/secrets';
 import { withDebugger, type DebugPlan } from './debugLaunch';
 import { LaunchDeclinedError, LaunchFailure, toolCountSummary } from './launchOutcome';
@@ -220,7 +222,8 @@ export async function launchServer(
       personWaits,
       eraMemory: services.eraMemory?.slotFor(entry),
       // MCP Apps while mcpWorkbench.apps.enabled, Tasks of both generations (the host's sampling and elicitation also run as tasks when a server asks), and
-      // Skills (SEP-2640), declared; a skill's files are read only when the person opens or installs it.
+      // Skills (SEP-2640), declared; a skill's files are read only when the person opens or installs it. Events
+      // (SEP-3415): nothing is sent until the person subscribes; webhooks arrive only on a loopback listener.
       extensions: [
         ...appsExtensionsFor(appsEnabled()),
         enableTasks(entry.name, {
@@ -232,6 +235,7 @@ export async function launchServer(
           keepArguments: (args) => maskSecrets(args, attempt.knownSecrets()),
         }).extension,
         enableSkills(),
+        enableEvents({ webhookEndpoint: openWebhookListener }),
       ],
     });
     // A flood of tools/list_changed costs at most one tools/list in flight and one after it.

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 
 /** The folders of media/ whose scripts and styles a webview loads. */
-export type WebviewMediaFolder = 'apps' | 'forms' | 'loadTest' | 'playground' | 'protocol' | 'results' | 'review';
+export type WebviewMediaFolder =
+  'apps' | 'events' | 'forms' | 'loadTest' | 'playground' | 'protocol' | 'results' | 'review';
 
 /**
  * Where a webview's scripts and styles are: `dist/media/<folder>`, which the build makes from `media/<folder>`
