@@ -118,6 +118,11 @@ export interface ToolLoopOptions {
   signal: AbortSignal;
   /** Decides each call before it runs; without it every call runs. Abandoned (not awaited) when the signal aborts. */
   decide?: (call: LoopToolCall, signal: AbortSignal) => CallDecision | Promise<CallDecision>;
+  /**
+   * Shown a call's result before the model reads it (the tool's `review` rule, a guard against instructions planted in
+   * results); false gives the model `WITHHELD` instead. Abandoned (not awaited) when the signal aborts.
+   */
+  review?: (call: LoopToolCall, result: { text: string; isError: boolean }, signal: AbortSignal) => Promise<boolean>;
   /** Streamed text of the model's answer as it arrives. */
   onText?: (delta: string) => void;
   onEvent?: (event: LoopEvent) => void;
@@ -251,7 +256,11 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopOut
           isError: result.isError,
           durationMs: now() - callStarted,
         });
-        results.push(result);
+        const reviewed =
+          !options.review || (await untilAborted(options.review(loopCall, result, signal), signal))
+            ? result
+            : errorResult(call.id, WITHHELD);
+        results.push(reviewed);
       }
       options.messages.push({ role: 'assistant', parts: assistant });
       options.messages.push({ role: 'user', parts: results });
@@ -263,6 +272,9 @@ export async function runToolLoop(options: ToolLoopOptions): Promise<ToolLoopOut
     throw error;
   }
 }
+
+/** What the model reads of a result the person withheld: fixed text, nothing of the result. */
+export const WITHHELD = 'The person withheld the result of this tool call.';
 
 function errorResult(toolCallId: string, text: string): ChatPart & { kind: 'tool-result' } {
   return { kind: 'tool-result', toolCallId, text, isError: true };

@@ -28,6 +28,7 @@ import type { Platform } from '../../platform/platform';
 import type { ServerController } from '../../platform/servers/serverController';
 import { openSidePanel } from '../../platform/webviews/sidePanel';
 import { pickAttachment } from './attachmentPicker';
+import { reviewResult } from './resultReview';
 import { MAX_SHOWN_ANSWER_BYTES, MAX_SHOWN_RESULT_BYTES, pageBody, pageLabels } from './playgroundPage';
 
 /** Messages from the page (media/playground/playground.js). */
@@ -274,6 +275,12 @@ export class PlaygroundPanel {
         maxSteps: MAX_STEPS,
         signal: stop.signal,
         decide: (call, signal) => this.approval(call, signal),
+        // A tool whose agent rule is Review Result has its result shown to the person before the model reads it.
+        review: (call, result, signal) => {
+          const controller = byName.get(call.server.serverName);
+          const rule = controller ? policies.rule(controller.identityKey, call.tool.name) : undefined;
+          return rule?.policy === 'review' ? reviewResult(call, result, signal) : Promise.resolve(true);
+        },
         onText: (delta) => this.streamed(delta),
         onEvent: (event) => this.show(event),
       });

@@ -12,6 +12,7 @@ import {
   type EvalServer,
   type LoopEvent,
   type LoopToolCall,
+  WITHHELD,
 } from '../../../../src/workbench/evals/toolLoop';
 import { startOpenAiServer, type ChatBody, type OpenAiTestServer } from '../../../fixtures/openai/openaiServer';
 
@@ -121,6 +122,31 @@ describe('runToolLoop with an approval callback', () => {
     const toolMessage = model.requests[1].messages.find((message) => message.role === 'tool');
     assert.match(String(toolMessage?.content), /The person declined this tool call\./);
     assert.match(outcome.answer ?? '', /The person declined this tool call\./);
+  });
+
+  test('a result the person withholds never reaches the model: it reads a fixed refusal instead', async () => {
+    model.requests.length = 0;
+    model.respond = callThenAnswer;
+    const server = fakeServer(['get_weather']);
+    const reviewed: string[] = [];
+    const outcome = await runToolLoop({
+      model: evalModel,
+      toolset: await modelToolset([server]),
+      messages: request('Weather in Paris?'),
+      maxTokens: 500,
+      maxSteps: 5,
+      signal: new AbortController().signal,
+      review: async (call, result) => {
+        reviewed.push(`${call.tool.name}: ${result.text}`);
+        return false;
+      },
+    });
+    assert.deepEqual(server.called, ['get_weather {"city":"Paris"}']);
+    assert.deepEqual(reviewed, ['get_weather: get_weather done']);
+    const toolMessage = model.requests[1].messages.find((message) => message.role === 'tool');
+    assert.equal(String(toolMessage?.content).includes('get_weather done'), false);
+    assert.match(String(toolMessage?.content), new RegExp(WITHHELD.replace(/\./g, '\\.')));
+    assert.match(outcome.answer ?? '', /withheld/);
   });
 
   test('Stop while the approval is pending ends the run at once and leaves the conversation without a dangling call', async () => {
