@@ -24,6 +24,11 @@ export class Feed {
     private readonly validator: SchemaValidator,
     private readonly listener: (item: FeedItem) => void,
     private readonly now: () => number,
+    /**
+     * Asked to call `flushFlood` in `ms` when the window's first drop happens: a stream that falls quiet after a
+     * flood still shows its gap when the window ends, not only at the next event or at stop.
+     */
+    private readonly armFlush: (ms: number) => void = () => undefined,
   ) {}
 
   recent(): FeedItem[] {
@@ -54,7 +59,7 @@ export class Feed {
     this.emit({ kind: 'refused', receivedAt: this.now(), reason, ...(eventId === undefined ? {} : { eventId }) });
   }
 
-  /** Marks what the rate bound dropped in the window that ended (at the next item, or at stop). */
+  /** Marks what the rate bound dropped in the window that ended (when it ends, at the next item, or at stop). */
   flushFlood(): void {
     if (this.droppedInWindow === 0) return;
     const dropped = this.droppedInWindow;
@@ -101,7 +106,7 @@ export class Feed {
       this.inWindow = 0;
     }
     if (++this.inWindow > this.limits.maxEventsPerSecond) {
-      this.droppedInWindow++;
+      if (this.droppedInWindow++ === 0) this.armFlush(Math.max(0, this.windowStart + 1_000 - now));
       this.stats.floodDropped++;
       return cursor;
     }

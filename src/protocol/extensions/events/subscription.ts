@@ -60,6 +60,8 @@ export abstract class Delivery implements EventSubscription {
   protected readonly args: JsonObject;
   protected stopped = false;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** The end of a rate window in which events were dropped: its gap is marked then (Feed.flushFlood). */
+  private floodTimer: ReturnType<typeof setTimeout> | undefined;
   protected inFlight: AbortController | undefined;
   private failures = 0;
   private resolveEnded!: () => void;
@@ -73,7 +75,13 @@ export abstract class Delivery implements EventSubscription {
     this.limits = parts.limits;
     this.args = parts.request.arguments ?? {};
     this.cursor = parts.request.cursor ?? null;
-    this.feed = new Feed(parts.type, parts.limits, parts.validator, parts.listener, parts.now);
+    this.feed = new Feed(parts.type, parts.limits, parts.validator, parts.listener, parts.now, (ms) => {
+      if (this.stopped || this.floodTimer !== undefined) return;
+      this.floodTimer = setTimeout(() => {
+        this.floodTimer = undefined;
+        if (!this.stopped) this.feed.flushFlood();
+      }, ms);
+    });
     parts.context.lifetime.addEventListener('abort', this.onLifetimeEnd, { once: true });
   }
 
@@ -154,6 +162,8 @@ export abstract class Delivery implements EventSubscription {
     if (this.stopping) return this.stopping;
     this.stopped = true;
     this.clearTimer();
+    if (this.floodTimer !== undefined) clearTimeout(this.floodTimer);
+    this.floodTimer = undefined;
     this.inFlight?.abort();
     this.inFlight = undefined;
     this.parts.context.lifetime.removeEventListener('abort', this.onLifetimeEnd);

@@ -407,3 +407,44 @@ test('a flood past maxEventsPerSecond is dropped, counted and marked as one gap'
   assert.ok(gap && gap.kind === 'gap' && gap.reason === 'flood' && gap.dropped === 7);
   await subscription.stop();
 });
+
+test('a flood followed by silence is marked as a gap when its second ends, not only at the next event or at stop', async () => {
+  const { client: transport, server } = createLinkedPair({ kind: 'streamable-http' });
+  const client = new McpClient({
+    serverName: 'events',
+    transport,
+    era: '2026-07-28',
+    extensions: [enableEvents({ limits: { maxEventsPerSecond: 3 } })],
+    requestTimeoutMs: 600_000,
+  });
+  cleanups.push(() => client.close());
+  const connecting = client.connect();
+  const discover = await server.nextRequest('server/discover');
+  server.respond(discover.id, {
+    resultType: 'complete',
+    supportedVersions: ['2026-07-28'],
+    capabilities: { extensions: { [EXT]: {} } },
+    _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'events', version: '1.0.0' } },
+  });
+  await connecting;
+  const events = client.extension(eventsExtension);
+  assert.ok(events);
+  const type = await listed(server, events);
+  const items: FeedItem[] = [];
+  const subscription = events.subscribe(type, 'push', {}, (item) => items.push(item));
+  const stream = await server.nextRequest('events/stream');
+  for (let i = 0; i < 5; i++)
+    server.notify('notifications/events/event', {
+      ...occurrence(`q${i}`, { n: i }, null),
+      _meta: { [SUB]: stream.id },
+    });
+  await settle();
+  assert.equal(subscription.stats.floodDropped, 2);
+  assert.equal(items.filter((item) => item.kind === 'gap').length, 0, 'the window is still open');
+  await tick(1000);
+  const gaps = items.filter((item) => item.kind === 'gap');
+  assert.equal(gaps.length, 1);
+  assert.ok(gaps[0].kind === 'gap' && gaps[0].reason === 'flood' && gaps[0].dropped === 2);
+  await subscription.stop();
+  assert.equal(items.filter((item) => item.kind === 'gap').length, 1, 'stop marks no second gap');
+});
