@@ -369,7 +369,8 @@ test('list_changed is asked for on subscriptions/listen while heard, and fires t
   assert.equal(fired, 1);
 });
 
-test('a flood past maxEventsPerSecond is dropped, counted and marked as one gap', async () => {
+/** A push subscription on a client that allows 3 events per second, and its open stream. */
+async function floodSubscription() {
   const { client: transport, server } = createLinkedPair({ kind: 'streamable-http' });
   const client = new McpClient({
     serverName: 'events',
@@ -394,6 +395,11 @@ test('a flood past maxEventsPerSecond is dropped, counted and marked as one gap'
   const items: FeedItem[] = [];
   const subscription = events.subscribe(type, 'push', {}, (item) => items.push(item));
   const stream = await server.nextRequest('events/stream');
+  return { server, items, subscription, stream };
+}
+
+test('a flood past maxEventsPerSecond is dropped, counted and marked as one gap', async () => {
+  const { server, items, subscription, stream } = await floodSubscription();
   for (let i = 0; i < 10; i++)
     server.notify('notifications/events/event', {
       ...occurrence(`f${i}`, { n: i }, null),
@@ -409,30 +415,7 @@ test('a flood past maxEventsPerSecond is dropped, counted and marked as one gap'
 });
 
 test('a flood followed by silence is marked as a gap when its second ends, not only at the next event or at stop', async () => {
-  const { client: transport, server } = createLinkedPair({ kind: 'streamable-http' });
-  const client = new McpClient({
-    serverName: 'events',
-    transport,
-    era: '2026-07-28',
-    extensions: [enableEvents({ limits: { maxEventsPerSecond: 3 } })],
-    requestTimeoutMs: 600_000,
-  });
-  cleanups.push(() => client.close());
-  const connecting = client.connect();
-  const discover = await server.nextRequest('server/discover');
-  server.respond(discover.id, {
-    resultType: 'complete',
-    supportedVersions: ['2026-07-28'],
-    capabilities: { extensions: { [EXT]: {} } },
-    _meta: { 'io.modelcontextprotocol/serverInfo': { name: 'events', version: '1.0.0' } },
-  });
-  await connecting;
-  const events = client.extension(eventsExtension);
-  assert.ok(events);
-  const type = await listed(server, events);
-  const items: FeedItem[] = [];
-  const subscription = events.subscribe(type, 'push', {}, (item) => items.push(item));
-  const stream = await server.nextRequest('events/stream');
+  const { server, items, subscription, stream } = await floodSubscription();
   for (let i = 0; i < 5; i++)
     server.notify('notifications/events/event', {
       ...occurrence(`q${i}`, { n: i }, null),
