@@ -5,7 +5,8 @@
  * cost does not blur the picture); oursModern/rawModern: 2026-07-28 against bench/fixtures/modern-server.mjs. Warms
  * up with BENCH_WARMUP (20,000) calls, then profiles `calls` (default 20,000) echo calls with the V8 sampling
  * profiler and prints the self time per call by bucket (bench/profileBuckets.ts) and the top frames. raw and
- * rawModern profile the bench's raw loops instead, for contrast.
+ * rawModern profile the bench's raw loops instead, for contrast. Concurrent calls go in batches of
+ * BENCH_PROFILE_BATCH (default 2,000; 10,000 is the bench's large workload).
  */
 import * as path from 'node:path';
 import { loadBundledOursFile } from './bundle';
@@ -36,6 +37,7 @@ function makeClient(which: string, bundled: () => ReturnType<typeof loadBundledO
 async function main(): Promise<void> {
   const [mode = 'sequential', callsText = '20000', out, which = 'ours'] = process.argv.slice(2);
   const calls = Number(callsText);
+  const batch = Number(process.env.BENCH_PROFILE_BATCH ?? 2000);
   let bundle: string | undefined;
   const client = makeClient(which, () => {
     const loaded = loadBundledOursFile();
@@ -48,7 +50,7 @@ async function main(): Promise<void> {
     const run = await profileRun(
       async () => {
         if (mode === 'concurrent')
-          for (let done = 0; done < calls; done += 2000) await concurrentEchoes(client, Math.min(2000, calls - done));
+          for (let done = 0; done < calls; done += batch) await concurrentEchoes(client, Math.min(batch, calls - done));
         else await sequentialEchoes(client, calls);
       },
       calls,
