@@ -45,6 +45,9 @@ export type Bucket = (typeof BUCKETS)[number];
 function bucketOfSource(source: string, functionName: string): Bucket {
   if (/src\/protocol\/node\/stdio\.ts$/.test(source) && (functionName === 'onLine' || functionName === 'send'))
     return 'JSON parse/serialize';
+  // The HTTP transport's `deliver` is its JSON.parse of a response (its `post` stringifies too, with the rest of a POST).
+  if (/src\/protocol\/transports\/streamableHttp\.ts$/.test(source) && functionName === 'deliver')
+    return 'JSON parse/serialize';
   if (/src\/protocol\/jsonrpc\/(deadlines|personWaits)\.ts$/.test(source)) return 'deadlines/timers';
   if (/src\/protocol\/eras\//.test(source)) return 'era strategy';
   if (/src\/protocol\/(validation\/|toolResultCheck\.ts|guards\.ts|jsonrpc\/messages\.ts)/.test(source))
@@ -72,6 +75,12 @@ function sourceMapOf(file: string): (line: number) => string {
     }
     return found;
   };
+}
+
+/** Whether a profile's frame URL (a file: URL in CPU profiles, a plain path in heap profiles) names `file`. */
+function isFileOf(url: string, file: string): boolean {
+  if (!url) return false;
+  return path.resolve(url.startsWith('file:') ? fileURLToPath(url) : url) === path.resolve(file);
 }
 
 const PROMISE_NATIVES = new Set(['runMicrotasks', 'processTicksAndRejections', 'processPromiseRejections']);
@@ -111,10 +120,8 @@ export function bucketProfile(
 ): Omit<ProfiledRun, 'wallMs'> {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const bundleLines = bundle ? sourceMapOf(bundle) : undefined;
-  const sources = (url: string) => {
-    if (!bundle || !bundleLines || !url.startsWith('file:')) return undefined;
-    return path.resolve(fileURLToPath(url)) === path.resolve(bundle) ? bundleLines : undefined;
-  };
+  const sources = (url: string) => (bundle && bundleLines && isFileOf(url, bundle) ? bundleLines : undefined);
+
   const sampled = new Map<Bucket, number>();
   const frames = new Map<string, number>();
   let busy = 0;
@@ -175,4 +182,47 @@ export function printProfiledRun(title: string, run: ProfiledRun): void {
   for (const bucket of BUCKETS) console.log(`| ${bucket} | ${(run.perCall.get(bucket) ?? 0).toFixed(2)} |`);
   console.log('top frames by self time:');
   for (const line of run.top) console.log(`  ${line}`);
+}
+
+interface SampledAllocation {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: SampledAllocation[];
+}
+
+/**
+ * Bytes allocated per call by function (V8's sampling heap profiler, every 64 bytes on average, objects later
+ * collected included): garbage is what the collector's share of a call's CPU comes from, and unlike time it does
+ * not depend on the machine's load. Run with --no-turbo-inlining for a function's own allocations rather than
+ * its inliner's.
+ */
+export async function allocationsPerCall(run: () => Promise<void>, calls: number, bundle?: string): Promise<string[]> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 64,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await run();
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as { profile: { head: SampledAllocation } };
+  session.disconnect();
+  const lines = bundle ? sourceMapOf(bundle) : undefined;
+  const bytes = new Map<string, number>();
+  const walk = (node: SampledAllocation) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    const ours = lines && bundle && isFileOf(url, bundle);
+    const key = `${functionName || '(anonymous)'} ${ours ? lines(lineNumber) : url ? path.basename(url) : '(native)'}`;
+    bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
+    node.children.forEach(walk);
+  };
+  walk(profile.head);
+  const total = [...bytes.values()].reduce((sum, value) => sum + value, 0);
+  return [
+    `allocated: ${(total / calls).toFixed(0)} bytes per call`,
+    ...[...bytes]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 15)
+      .map(([key, value]) => `${(value / calls).toFixed(0).padStart(6)} B/call  ${key}`),
+  ];
 }

@@ -6,13 +6,14 @@
  * up with BENCH_WARMUP (20,000) calls, then profiles `calls` (default 20,000) echo calls with the V8 sampling
  * profiler and prints the self time per call by bucket (bench/profileBuckets.ts) and the top frames. raw and
  * rawModern profile the bench's raw loops instead, for contrast. Concurrent calls go in batches of
- * BENCH_PROFILE_BATCH (default 2,000; 10,000 is the bench's large workload).
+ * BENCH_PROFILE_BATCH (default 2,000; 10,000 is the bench's large workload). BENCH_PROFILE_ALLOC=1 then runs the
+ * workload once more under the sampling heap profiler and prints the bytes allocated per call by function.
  */
 import * as path from 'node:path';
 import { loadBundledOursFile } from './bundle';
 import { OursClient, OursModernClient, RawClient, type BenchClient } from './clients';
 import { WARMUP_CALLS } from './config';
-import { printProfiledRun, profileRun } from './profileBuckets';
+import { allocationsPerCall, printProfiledRun, profileRun } from './profileBuckets';
 import { RawModernStdioClient } from './rawClients';
 import { concurrentEchoes, sequentialEchoes, warmUp } from './workloads';
 
@@ -47,16 +48,15 @@ async function main(): Promise<void> {
   await client.start();
   try {
     await warmUp(client, WARMUP_CALLS);
-    const run = await profileRun(
-      async () => {
-        if (mode === 'concurrent')
-          for (let done = 0; done < calls; done += batch) await concurrentEchoes(client, Math.min(batch, calls - done));
-        else await sequentialEchoes(client, calls);
-      },
-      calls,
-      { out, bundle },
-    );
+    const workload = async () => {
+      if (mode === 'concurrent')
+        for (let done = 0; done < calls; done += batch) await concurrentEchoes(client, Math.min(batch, calls - done));
+      else await sequentialEchoes(client, calls);
+    };
+    const run = await profileRun(workload, calls, { out, bundle });
     printProfiledRun(`${which}, stdio, ${mode}`, run);
+    if (process.env.BENCH_PROFILE_ALLOC === '1')
+      for (const line of await allocationsPerCall(workload, calls, bundle)) console.log(line);
   } finally {
     await client.close();
   }
