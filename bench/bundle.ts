@@ -43,12 +43,17 @@ export function buildBundles(): Bundles {
 
 /** This project's client, bundled and loaded in this process (for bench/profileHttp.ts). */
 export function loadBundledOurs(): OursModule {
+  return loadBundledOursFile().ours;
+}
+
+/**
+ * The same, with the bundle's path, kept until this process exits: a profile's frames name lines of it, which
+ * bench/profileBuckets.ts maps back to source files.
+ */
+export function loadBundledOursFile(): { ours: OursModule; file: string } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-'));
-  const outfile = path.join(dir, 'ours.js');
-  bundle('oursEntry.ts', outfile);
-  try {
-    return createRequire(__filename)(outfile) as OursModule;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true }); // loaded: the file is no longer needed
-  }
+  const file = path.join(dir, 'ours.js');
+  bundle('oursEntry.ts', file);
+  process.once('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  return { ours: createRequire(__filename)(file) as OursModule, file };
 }

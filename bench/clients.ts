@@ -157,10 +157,11 @@ interface Waiter {
 
 /**
  * (c) The floor: spawn the server, write request lines, read response lines, match them by id. No validation,
- * no timers, no cancellation; one Buffer.concat per line and one JSON.parse per message.
+ * no timers, no cancellation; one Buffer.concat per line and one JSON.parse per message. The era's part is two
+ * hooks: how a session opens and what a request's params carry (the 2026-07-28 loop: bench/rawClients.ts).
  */
-export class RawClient implements BenchClient {
-  readonly label = 'raw newline-JSON';
+export abstract class RawLineClient implements BenchClient {
+  abstract readonly label: string;
   private child: ChildProcessByStdio<Writable, Readable, null> | undefined;
   private readonly waiters = new Map<number, Waiter>();
   private nextId = 1;
@@ -187,12 +188,15 @@ export class RawClient implements BenchClient {
       for (const waiter of this.waiters.values()) waiter.reject(error);
       this.waiters.clear();
     });
-    await this.request('initialize', {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 'bench-raw', version: '1.0.0' },
-    });
-    this.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await this.open();
+  }
+
+  /** How the era opens a session. */
+  protected abstract open(): Promise<void>;
+
+  /** What the era adds to a request's params. */
+  protected shape(params: Record<string, unknown>): Record<string, unknown> {
+    return params;
   }
 
   async echo(text: string): Promise<string> {
@@ -213,15 +217,15 @@ export class RawClient implements BenchClient {
     clearTimeout(timer);
   }
 
-  private request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  protected request(method: string, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiters.set(id, { resolve, reject });
-      this.write({ jsonrpc: '2.0', id, method, params });
+      this.write({ jsonrpc: '2.0', id, method, params: this.shape(params) });
     });
   }
 
-  private write(message: object): void {
+  protected write(message: object): void {
     this.child?.stdin.write(`${JSON.stringify(message)}\n`);
   }
 
@@ -249,6 +253,20 @@ export class RawClient implements BenchClient {
     this.waiters.delete(message.id);
     if (message.result !== undefined) waiter.resolve(message.result);
     else waiter.reject(new Error(`server error: ${message.error?.message ?? JSON.stringify(message)}`));
+  }
+}
+
+/** The handshake era's floor: `initialize`, then `notifications/initialized`, then plain requests. */
+export class RawClient extends RawLineClient {
+  readonly label = 'raw newline-JSON';
+
+  protected async open(): Promise<void> {
+    await this.request('initialize', {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 'bench-raw', version: '1.0.0' },
+    });
+    this.write({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
 }
 

@@ -19,6 +19,7 @@ import {
 import { SDK_RAISED_BUFFER } from './config';
 import { OursHandshakeHttpClient, SdkHandshakeHttpClient, SdkV2HandshakeHttpClient } from './handshakeHttpClients';
 import * as ours from './oursEntry';
+import { RawHttpClient, RawModernStdioClient } from './rawClients';
 import { runWorkload, warmUp, type WorkloadId } from './workloads';
 
 export type ClientKind =
@@ -34,7 +35,10 @@ export type ClientKind =
   | 'sdkV2ModernHttp'
   | 'oursHandshakeHttp'
   | 'sdkHandshakeHttp'
-  | 'sdkV2HandshakeHttp';
+  | 'sdkV2HandshakeHttp'
+  | 'rawModernStdio'
+  | 'rawModernHttp'
+  | 'rawHandshakeHttp';
 
 export interface WorkerSpec {
   client: ClientKind;
@@ -76,6 +80,12 @@ function makeClient(spec: WorkerSpec): BenchClient {
       return new SdkHandshakeHttpClient(server);
     case 'sdkV2HandshakeHttp':
       return new SdkV2HandshakeHttpClient(server);
+    case 'rawModernStdio':
+      return new RawModernStdioClient(server.script);
+    case 'rawModernHttp':
+      return new RawHttpClient('modern', { script: server.script, args: ['--transport', 'http'] });
+    case 'rawHandshakeHttp':
+      return new RawHttpClient('handshake', server);
   }
 }
 

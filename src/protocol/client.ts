@@ -1,5 +1,5 @@
 import { DisposableStore, Emitter, type Disposable } from './disposable';
-import { ErrorCodes, LocalError, McpError, errorMessage } from './errors';
+import { ErrorCodes, LocalError, McpError, errorMessage, requireCapability } from './errors';
 import type { ClientIdentity, EraRequests, ProtocolEra, ServerSession } from './eras/era';
 import { createEra, type EraPreference } from './eras/select';
 import { ActiveExtensions } from './extensions/activeExtensions';
@@ -261,20 +261,21 @@ export class McpClient implements Disposable {
     return tools;
   }
 
-  async callTool(
-    name: string,
-    args: Record<string, unknown> = {},
-    options: CallOptions = {},
-  ): Promise<CallToolOutcome> {
-    this.require('tools', 'call tools');
-    const result = await this.forward('tools/call', { name, arguments: args }, options);
-    return this.checkToolResult(result, { toolName: name });
+  /** Not an async function: a call in flight keeps no suspended frame of its own (a burst of 10,000 kept 10,000). */
+  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
+    try {
+      this.require('tools', 'call tools'); // throws when not connected too: a rejection, as from an async function
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const answer = this.forward('tools/call', { name, arguments: args }, options);
+    return answer.then((result) => this.checkToolResult(result, { toolName: name }));
   }
 
   /** The checks every tools/call result gets, however it came (toolResultCheck.ts). */
   checkToolResult(result: JsonObject, about: { toolName?: string; taskId?: string }): CallToolOutcome {
     const tool = about.toolName === undefined ? undefined : this.toolsByName.get(about.toolName);
-    return checkToolResult(result, { ...about, serverName: this.serverName, tool }, this.validator);
+    return checkToolResult(result, this.serverName, tool, about, this.validator);
   }
 
   async listResources(options: CallOptions = {}): Promise<Resource[]> {
@@ -354,12 +355,7 @@ export class McpClient implements Disposable {
   // ---- plumbing --------------------------------------------------------------------------------
 
   private require(capability: keyof ServerCapabilities, what: string): void {
-    if (!this.session.capabilities[capability]) {
-      throw new LocalError(
-        'capability-missing',
-        `${this.serverName} does not offer ${String(capability)}, so this client cannot ${what}`,
-      );
-    }
+    requireCapability(this.serverName, this.session.capabilities, capability, what);
   }
 
   forward<M extends ClientRequestMethod>(

@@ -65,6 +65,8 @@ export class Emitter<T> implements Disposable {
   };
 
   fire(value: T): void {
+    // Most emitters fire per message with no one listening: no copy of the (empty) set each time.
+    if (this.listeners.size === 0) return;
     for (const listener of [...this.listeners]) {
       try {
         listener(value);

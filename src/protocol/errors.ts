@@ -4,6 +4,8 @@
  * - LocalError subclasses: raised by this client (timeouts, cancellation, transport, protocol violations).
  */
 
+import type { ServerCapabilities } from './types';
+
 export class McpError extends Error {
   override readonly name = 'McpError';
   constructor(
@@ -156,3 +158,17 @@ export const ErrorCodes = {
   MissingRequiredClientCapability: -32021,
   UnsupportedProtocolVersion: -32022,
 } as const;
+
+/** Throws the `capability-missing` error when the server's capabilities do not offer `capability`. */
+export function requireCapability(
+  serverName: string,
+  capabilities: ServerCapabilities,
+  capability: keyof ServerCapabilities,
+  what: string,
+): void {
+  if (!capabilities[capability])
+    throw new LocalError(
+      'capability-missing',
+      `${serverName} does not offer ${String(capability)}, so this client cannot ${what}`,
+    );
+}

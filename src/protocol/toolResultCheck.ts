@@ -11,10 +11,14 @@ import type { SchemaValidator } from './validation/schemaValidation';
  */
 export function checkToolResult(
   result: JsonObject,
-  about: { serverName: string; tool?: Tool; toolName?: string; taskId?: string },
+  serverName: string,
+  tool: Tool | undefined,
+  about: { toolName?: string; taskId?: string },
   validator: SchemaValidator,
 ): CallToolOutcome {
-  const { toolName, taskId, tool } = about;
+  // The server and the tool come as arguments, not spread into `about`: this runs for every tools/call result, and
+  // the spread object (with its added keys) cost more than the rest of the check.
+  const { toolName, taskId } = about;
   if (!Array.isArray(result.content)) {
     const what =
       taskId === undefined
@@ -22,7 +26,7 @@ export function checkToolResult(
         : `result of task ${taskId}${toolName === undefined ? '' : ` (${toolName})`}`;
     throw new LocalError(
       'protocol-violation',
-      `${about.serverName}: ${taskId === undefined ? what : `the ${what}`} has no content array`,
+      `${serverName}: ${taskId === undefined ? what : `the ${what}`} has no content array`,
     );
   }
   const checked = result as CallToolResult;

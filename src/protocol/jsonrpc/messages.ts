@@ -124,15 +124,18 @@ function metaProblem(container: unknown): string | undefined {
  * `_meta` keys of a valid message that sit under an MCP-reserved prefix without being defined by the spec.
  * They are not fatal (the spec says to assume nothing about their values) but they are worth a warning.
  */
-export function unknownReservedMetaKeys(value: unknown): string[] {
-  if (!isObject(value)) return [];
+export function unknownReservedMetaKeys(value: unknown): readonly string[] {
+  if (!isObject(value)) return NO_KEYS;
   const container = 'method' in value ? value.params : value.result;
-  if (!isObject(container) || !isObject(container._meta)) return [];
+  // Nearly every message has no _meta: the shared empty answer, not a new array per message.
+  if (!isObject(container) || !isObject(container._meta)) return NO_KEYS;
   return Object.keys(container._meta).filter((key) => {
     const check = checkMetaKey(key);
     return check.ok && check.reserved && !SPEC_DEFINED_RESERVED_META_KEYS.has(key);
   });
 }
+
+const NO_KEYS: readonly string[] = Object.freeze([]);
 
 /** Classifies one parsed JSON value. Never throws. */
 export function classifyIncoming(value: unknown): Classified {

@@ -257,10 +257,8 @@ export class RpcConnection implements Disposable {
       options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
       options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 10 * 60_000,
     );
-    const result = new Promise<T>((resolve, reject) => {
-      request.resolve = resolve as (result: Record<string, unknown>) => void;
-      request.reject = reject;
-    });
+    settlersFor = request;
+    const result = new Promise<T>(takeSettlers);
     // Registered before it is written: a transport may deliver the response before send() resolves.
     this.pending.set(id, request);
     if (progressToken) this.progressHandlers.set(progressToken, request);
@@ -487,4 +485,14 @@ function toEngineLogger(logger: Logger) {
     info: (message: string) => logger.debug(`jsonrpc: ${message}`),
     log: (message: string) => logger.debug(`jsonrpc: ${message}`),
   };
+}
+
+/** The request whose promise is being made: `new Promise` runs its executor at once, so one serves every request. */
+let settlersFor: OutgoingRequest | undefined;
+
+function takeSettlers(resolve: (result: never) => void, reject: (error: Error) => void): void {
+  const request = settlersFor as OutgoingRequest;
+  settlersFor = undefined;
+  request.resolve = resolve as (result: Record<string, unknown>) => void;
+  request.reject = reject;
 }

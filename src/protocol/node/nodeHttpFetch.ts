@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type * as net from 'node:net';
+import { urlToHttpOptions } from 'node:url';
 
 /**
  * A `fetch` for the HTTP transports built on `node:http` (issue 24): undici's fetch costs several times more CPU per
@@ -106,8 +107,23 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 type FetchInput = Parameters<typeof fetch>[0];
 
+/**
+ * The last string URL asked for, parsed, with the request options Node derives from it: a transport posts every
+ * message to the same URL, and `new URL` plus `http.request`'s own conversion of it were a share of each call's CPU.
+ */
+let lastTarget: { input: string; url: URL; options: http.RequestOptions } | undefined;
+
+function targetOf(input: string): { url: URL; options: http.RequestOptions } {
+  if (lastTarget?.input !== input) {
+    const url = new URL(input);
+    lastTarget = { input, url, options: urlToHttpOptions(url) };
+  }
+  return lastTarget;
+}
+
 export const nodeHttpFetch: typeof fetch = (input: FetchInput, init: RequestInit = {}): Promise<Response> => {
-  const url = typeof input === 'string' ? new URL(input) : input instanceof URL ? input : undefined;
+  const target = typeof input === 'string' ? targetOf(input) : undefined;
+  const url = target ? target.url : input instanceof URL ? input : undefined;
   const body = init.body;
   if (
     url === undefined ||
@@ -117,9 +133,10 @@ export const nodeHttpFetch: typeof fetch = (input: FetchInput, init: RequestInit
   ) {
     return fetch(input, init);
   }
+  const options = target?.options ?? urlToHttpOptions(url);
   if (body instanceof URLSearchParams)
-    return request(url, { ...init, headers: withFormContentType(init.headers) }, body.toString());
-  return request(url, init, body ?? undefined);
+    return request(url, options, { ...init, headers: withFormContentType(init.headers) }, body.toString());
+  return request(url, options, init, body ?? undefined);
 };
 
 /**
@@ -141,7 +158,13 @@ const STALE_CONNECTION_ERRORS = new Set(['ECONNRESET', 'EPIPE']);
 
 type RequestInitLike = Omit<RequestInit, 'headers'> & { headers?: RequestInit['headers'] | http.OutgoingHttpHeaders };
 
-function request(url: URL, init: RequestInitLike, body: string | undefined, retried = false): Promise<Response> {
+function request(
+  url: URL,
+  target: http.RequestOptions,
+  init: RequestInitLike,
+  body: string | undefined,
+  retried = false,
+): Promise<Response> {
   const signal = init.signal ?? undefined;
   if (signal?.aborted) return Promise.reject(abortReason(signal));
   return new Promise<Response>((resolve, reject) => {
@@ -149,7 +172,13 @@ function request(url: URL, init: RequestInitLike, body: string | undefined, retr
     // The retry gets a connection of its own (`agent: false`): the other idle connections the pool would give may be
     // closed as well.
     const agent = retried ? false : agents[url.protocol as 'http:' | 'https:'];
-    const outgoing = module.request(url, { method: init.method ?? 'GET', headers: plainHeaders(init.headers), agent });
+    // Node's own conversion of the URL, made once per URL (targetOf), with this request's method, headers and agent.
+    const outgoing = module.request({
+      ...target,
+      method: init.method ?? 'GET',
+      headers: plainHeaders(init.headers),
+      agent,
+    });
     let settled = false;
     const detach = signal ? whenAborted(signal, () => outgoing.destroy(abortReason(signal) as Error)) : () => undefined;
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
@@ -159,7 +188,7 @@ function request(url: URL, init: RequestInitLike, body: string | undefined, retr
       if (!retried && !signal?.aborted && outgoing.reusedSocket && STALE_CONNECTION_ERRORS.has(error.code ?? '')) {
         // Sent again once, as Node's documentation advises (request.reusedSocket) and browsers do: no byte of a
         // response came, and a server that closes an idle connection has not read what came on it.
-        resolve(request(url, init, body, true));
+        resolve(request(url, target, init, body, true));
         return;
       }
       if (STALE_CONNECTION_ERRORS.has(error.code ?? ''))

@@ -82,40 +82,40 @@ export class RequestLoop {
     options: LoopCallOptions = {},
   ): Promise<ClientRequestResult<M>> {
     const peer = this.peer;
-    let call: LoopCall;
-    let context: AttemptContext;
+    let context: FirstAttempt;
     let sent: Promise<JsonObject>;
     try {
       const session = peer.session(); // throws when not connected
       const preflight = peer.era.preflight(method, params, options.refresh === true);
       // The declared shape of the method's result; callers check the fields they rely on.
       if (preflight.kind === 'answered') return Promise.resolve(preflight.result as ClientRequestResult<M>);
-      call = new LoopCall(method, params, options, session);
       // A request that starts while a renewal is in flight waits for the new session instead of racing it.
-      if (this.renewing) return this.continueAfter(call, 0, undefined) as Promise<ClientRequestResult<M>>;
-      context = new Attempt(peer, call, 1);
-      sent = peer.rpc.request<JsonObject>(method, peer.era.shapeParams(params, context), call.requestOptions);
+      if (this.renewing)
+        return this.continueAfter(new LoopCall(method, params, options, session), 0, undefined) as Promise<
+          ClientRequestResult<M>
+        >;
+      context = new FirstAttempt(peer, method, params, options, session);
+      // The caller's options are what the connection reads (`refresh` it ignores); no copy per request.
+      sent = peer.rpc.request<JsonObject>(method, peer.era.shapeParams(params, context), options);
     } catch (error) {
       return Promise.reject(error);
     }
     return sent.then(
-      (result) => this.firstOutcome(call, context, { kind: 'result', result }),
-      (error: unknown) => this.firstOutcome(call, context, errorOutcome(error)),
+      (result) => this.firstOutcome(context, { kind: 'result', result }),
+      (error: unknown) => this.firstOutcome(context, errorOutcome(error)),
     ) as Promise<ClientRequestResult<M>>;
   }
 
-  private firstOutcome(
-    call: LoopCall,
-    context: AttemptContext,
-    outcome: AttemptOutcome,
-  ): JsonObject | Promise<JsonObject> {
+  /** The first attempt's outcome; the request's LoopCall is made only if the era asks for more than one attempt. */
+  private firstOutcome(context: FirstAttempt, outcome: AttemptOutcome): JsonObject | Promise<JsonObject> {
     const era = this.peer.era;
     const verdict = era.interpret(outcome, context);
     if (verdict.kind === 'complete') {
-      era.completed?.(call.method, call.params, verdict.result);
+      era.completed?.(context.method, context.params, verdict.result);
       return verdict.result;
     }
     if (verdict.kind === 'fail') throw verdict.error;
+    const call = new LoopCall(context.method, context.params, context.options, context.session);
     return this.continueAfter(call, 1, { outcome, verdict });
   }
 
@@ -277,6 +277,31 @@ class Attempt implements AttemptContext {
   ) {
     this.method = call.method;
     this.session = call.session;
+    this.extensionResultTypes = peer.extensionResultTypes();
+  }
+
+  get identity(): ClientIdentity {
+    this.identityValue ??= this.peer.identity();
+    return this.identityValue;
+  }
+}
+
+/**
+ * The first attempt of a request, which also carries what a LoopCall would: nearly every request completes in one
+ * attempt, and a LoopCall kept per request in flight was a share of a burst's garbage.
+ */
+class FirstAttempt implements AttemptContext {
+  private identityValue: ClientIdentity | undefined;
+  readonly attempt = 1;
+  readonly extensionResultTypes: ReadonlySet<string>;
+
+  constructor(
+    private readonly peer: RequestLoopPeer,
+    readonly method: ClientRequestMethod,
+    readonly params: JsonParams | undefined,
+    readonly options: LoopCallOptions,
+    readonly session: ServerSession,
+  ) {
     this.extensionResultTypes = peer.extensionResultTypes();
   }
 

@@ -89,6 +89,8 @@ export class StreamableHttpTransport implements Transport {
   private readonly sessions: SessionMode;
   private readonly stateless: StatelessMode;
   private mode: HttpExchangeMode;
+  /** The URL as error texts show it (credentials and secret query values masked), parsed once, not per response. */
+  private shownUrlValue: string | undefined;
 
   constructor(private readonly options: StreamableHttpOptions) {
     this.fetchFn = options.fetch ?? ((input, init) => fetch(input, init));
@@ -171,7 +173,9 @@ export class StreamableHttpTransport implements Transport {
     }
     mode.observe(response);
     const type = mediaType(response);
-    this.diagnostics.fire(`POST ${label} → ${response.status}${type ? ` (${type})` : ''}`);
+    // Built only when someone listens: nobody does on a plain call's path, and this ran for every POST.
+    if (this.diagnostics.listenerCount > 0)
+      this.diagnostics.fire(`POST ${label} → ${response.status}${type ? ` (${type})` : ''}`);
 
     if (response.status === 202 || response.status === 204) {
       await discardBody(response);
@@ -201,7 +205,7 @@ export class StreamableHttpTransport implements Transport {
       text = await readTextCapped(
         response,
         this.limits.maxMessageBytes,
-        `the response to ${label} from ${displayUrl(url)}`,
+        `the response to ${label} from ${this.shownUrl}`,
         'maxMessageBytes',
       );
     } catch (error) {
@@ -266,15 +270,17 @@ export class StreamableHttpTransport implements Transport {
     return protocol ? setHeaders(headers, protocol) : headers;
   }
 
+  private get shownUrl(): string {
+    return (this.shownUrlValue ??= displayUrl(this.options.url));
+  }
+
   private fetchError(mode: HttpExchangeMode, method: string, exchange: Exchange, error: unknown): LocalError {
     // Our own refusals (a cross-origin redirect, an authorizer's failure, a cap) already say what happened.
     if (error instanceof LocalError && !exchange.signal.aborted) return error;
     if (this.state.kind !== 'open') {
-      return new LocalError(
-        'connection-closed',
-        `${method} ${displayUrl(this.options.url)} was cancelled: the transport closed`,
-        { cause: error },
-      );
+      return new LocalError('connection-closed', `${method} ${this.shownUrl} was cancelled: the transport closed`, {
+        cause: error,
+      });
     }
     if (exchange.signal.aborted) return mode.abortError(method, exchange, error);
     return networkError(method, this.options.url, error);

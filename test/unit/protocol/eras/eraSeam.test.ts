@@ -127,6 +127,26 @@ describe('handshake era over the memory link', () => {
     },
   );
 
+  it(
+    'callTool is not an async function but fails like one: a rejection before connect and without tools, never a throw',
+    TIMEOUT,
+    async () => {
+      const { client, server } = memoryClient();
+      let early: Promise<unknown> | undefined;
+      assert.doesNotThrow(() => (early = client.callTool('echo', { text: 'too early' })));
+      await assert.rejects(early as Promise<unknown>, (error: unknown) => isLocalError(error));
+
+      const connecting = client.connect();
+      const init = await server.nextRequest('initialize');
+      server.respond(init.id, { protocolVersion: '2025-11-25', capabilities: {}, serverInfo: SERVER_INFO });
+      await server.nextNotification('notifications/initialized');
+      await connecting;
+      let noTools: Promise<unknown> | undefined;
+      assert.doesNotThrow(() => (noTools = client.callTool('echo', { text: 'no tools' })));
+      await assert.rejects(noTools as Promise<unknown>, (error: unknown) => isLocalError(error, 'capability-missing'));
+    },
+  );
+
   it('refuses a version it did not offer and closes, naming the server', TIMEOUT, async () => {
     const { client, server } = memoryClient();
     const connecting = client.connect();

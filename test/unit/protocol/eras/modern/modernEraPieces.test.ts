@@ -48,6 +48,21 @@ describe('modern _meta', () => {
     assert.equal(params.name, 'x');
   });
 
+  test("leaves the caller's params and _meta as they were, and a request without params gets only _meta", () => {
+    const meta = buildRequestMeta({ protocolVersion: '2026-07-28', capabilities: {}, clientInfo });
+    const callerMeta = { progressToken: 7 };
+    const params = { name: 'x', arguments: { a: 1 }, _meta: callerMeta };
+    const shaped = withRequestMeta(params, meta);
+    assert.deepEqual(params, { name: 'x', arguments: { a: 1 }, _meta: { progressToken: 7 } });
+    assert.notEqual(shaped, params);
+    assert.notEqual(shaped._meta, callerMeta);
+    const plain = { name: 'y' };
+    const shapedPlain = withRequestMeta(plain, meta);
+    assert.deepEqual(plain, { name: 'y' });
+    assert.deepEqual(shapedPlain, { name: 'y', _meta: meta });
+    assert.deepEqual(withRequestMeta(undefined, meta), { _meta: meta });
+  });
+
   test('the removed-in-modern list', () => {
     for (const method of [
       'ping',
