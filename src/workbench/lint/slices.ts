@@ -32,3 +32,27 @@ export async function drainInSlices<T>(
     }
   }
 }
+
+/**
+ * Leaves what just appeared alone for a while: the first time a key is asked about starts its clock, and `wait`
+ * says how many milliseconds are left until it has been seen for `ms`. The extension lints a server that just
+ * started only after its first rows had the machine (issue 42); keys are held weakly (a session, a list).
+ */
+export class SettleDelay<K extends object> {
+  private readonly seen = new WeakMap<K, number>();
+
+  constructor(
+    private readonly ms: number,
+    private readonly now: () => number = () => Date.now(),
+  ) {}
+
+  wait(key: K): number {
+    const now = this.now();
+    let first = this.seen.get(key);
+    if (first === undefined) {
+      first = now;
+      this.seen.set(key, now);
+    }
+    return Math.max(0, first + this.ms - now);
+  }
+}

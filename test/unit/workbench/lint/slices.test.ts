@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import { mock } from 'node:test';
 import { lintServer, lintServerSteps, type LintInput } from '../../../../src/workbench/lint/lintServer';
-import { drainInSlices } from '../../../../src/workbench/lint/slices';
+import { drainInSlices, SettleDelay } from '../../../../src/workbench/lint/slices';
 
 afterEach(() => mock.timers.reset());
 
@@ -82,4 +82,18 @@ test('the lint in steps pauses every 100 tools and reports what the lint at once
   }
   assert.equal(pauses, 9, '1,000 tools in steps of 100');
   assert.deepEqual(step.value, lintServer(manyTools));
+});
+
+test('what just appeared waits until it has been seen for the delay; each key on its own clock', () => {
+  const clock = { now: 1_000 };
+  const settle = new SettleDelay<object>(1_000, () => clock.now);
+  const started = {};
+  assert.equal(settle.wait(started), 1_000, 'a session seen for the first time waits the whole delay');
+  clock.now += 600;
+  assert.equal(settle.wait(started), 400);
+  const later = {};
+  assert.equal(settle.wait(later), 1_000, "another session's clock starts when it is first seen");
+  clock.now += 400;
+  assert.equal(settle.wait(started), 0, 'after the delay it is due');
+  assert.equal(settle.wait(later), 600);
 });
