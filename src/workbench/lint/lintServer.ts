@@ -93,10 +93,10 @@ export function lintServer(input: LintInput): LintReport {
 
 /**
  * lintServer in steps, for a host that must keep answering while a server with thousands of tools is linted (the
- * extension host: the Servers view's rows wait for it): it pauses after every `toolsPerStep` tools and returns the
+ * extension host: the Servers view's rows wait for it): it pauses after every `toolsPerStep` tools (25: about a millisecond when idle) and returns the
  * same report at the end. The caller decides how long a slice runs (features/lint/serverLint.ts, slices.ts).
  */
-export function* lintServerSteps(input: LintInput, toolsPerStep = 100): Generator<void, LintReport, void> {
+export function* lintServerSteps(input: LintInput, toolsPerStep = 25): Generator<void, LintReport, void> {
   const sink = new FindingSink();
   const costs: ToolCost[] = [];
   const namedTools = new Map<string, JsonRecord>();

@@ -72,7 +72,7 @@ test('a cancelled run stops at the next slice and resolves to undefined', async 
   assert.equal(ran.steps, 2, 'a step ran after the run was cancelled');
 });
 
-test('the lint in steps pauses every 100 tools and reports what the lint at once reports', () => {
+test('the lint in steps pauses every 25 tools and reports what the lint at once reports', () => {
   const steps = lintServerSteps(manyTools);
   let pauses = 0;
   let step = steps.next();
@@ -80,7 +80,7 @@ test('the lint in steps pauses every 100 tools and reports what the lint at once
     pauses++;
     step = steps.next();
   }
-  assert.equal(pauses, 9, '1,000 tools in steps of 100');
+  assert.equal(pauses, 39, '1,000 tools in steps of 25');
   assert.deepEqual(step.value, lintServer(manyTools));
 });
 
