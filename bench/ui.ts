@@ -90,6 +90,8 @@ interface Figures {
   activationMs?: number;
   codeLoadMs?: number;
   firstRowsMs: number;
+  /** The server's own log lines (they carry their time) from the consent to the first rows: where the window went. */
+  firstRowsLogLines: string[];
   hostRssBeforeMiB?: number;
   hostRssAfterMiB?: number;
   resultLogLines: string[];
@@ -123,6 +125,13 @@ function extensionHostPid(codeServerPid: number): number | undefined {
     if (/extensionHost/i.test(cmdline)) return pid;
   }
   return undefined;
+}
+
+/** A time of day as the extension's log writes it (local time, milliseconds), to read beside its lines. */
+function clockTime(ms: number): string {
+  const at = new Date(ms);
+  const pad = (value: number, width = 2) => String(value).padStart(width, '0');
+  return `${pad(at.getHours())}:${pad(at.getMinutes())}:${pad(at.getSeconds())}.${pad(at.getMilliseconds(), 3)}`;
 }
 
 async function waitForRow(page: Page, label: string, timeoutMs: number): Promise<void> {
@@ -312,11 +321,21 @@ async function measure(tools: number): Promise<Figures> {
     const activation = log
       .map((line) => /Activated in (\d+) ms(?:; the extension's code loaded in (\d+) ms)?/.exec(line))
       .find(Boolean);
+    // Read once the calls are done: the extension writes its log asynchronously. Its lines up to the first rows.
+    const rowsShown = clockTime(consented + firstRowsMs);
+    const firstRowsLogLines = [
+      `${clockTime(consented)} (bench) consent answered`,
+      ...ownLogLines(userDataDir, 'MCP Workbench many').filter(
+        (line) => line !== '' && (/\d\d:\d\d:\d\d\.\d{3}/.exec(line)?.[0] ?? '') <= rowsShown,
+      ),
+      `${rowsShown} (bench) first tool row visible`,
+    ];
     return {
       tools,
       activationMs: activation ? Number(activation[1]) : undefined,
       codeLoadMs: activation?.[2] !== undefined ? Number(activation[2]) : undefined,
       firstRowsMs,
+      firstRowsLogLines,
       hostRssBeforeMiB,
       hostRssAfterMiB,
       resultLogLines: resultLines(log).map((line) => line.replace(/^.*?\] /, '')),
@@ -373,6 +392,10 @@ async function main(): Promise<void> {
     console.log(
       `| ${figures.tools} | ${activation} | ${rows} | ${mib(figures.hostRssBeforeMiB)} → ${mib(figures.hostRssAfterMiB)} |`,
     );
+  }
+  for (const figures of all) {
+    console.log(`\nFrom the consent to the first rows (${figures.tools} tools), the server's log:`);
+    for (const line of figures.firstRowsLogLines) console.log(`  ${line}`);
   }
   const list = (values: (number | undefined)[]) =>
     values.length === 0 ? '-' : values.map((ms) => `${ms ?? '?'} ms`).join(', ');

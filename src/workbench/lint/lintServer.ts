@@ -84,6 +84,19 @@ export function vscodeToolName(serverName: string, toolName: string): string {
 let sharedValidator: SchemaValidator | undefined;
 
 export function lintServer(input: LintInput): LintReport {
+  const steps = lintServerSteps(input, Infinity);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * lintServer in steps, for a host that must keep answering while a server with thousands of tools is linted (the
+ * extension host: the Servers view's rows wait for it): it pauses after every `toolsPerStep` tools (25: about a millisecond when idle) and returns the
+ * same report at the end. The caller decides how long a slice runs (features/lint/serverLint.ts, slices.ts).
+ */
+export function* lintServerSteps(input: LintInput, toolsPerStep = 25): Generator<void, LintReport, void> {
   const sink = new FindingSink();
   const costs: ToolCost[] = [];
   const namedTools = new Map<string, JsonRecord>();
@@ -93,12 +106,14 @@ export function lintServer(input: LintInput): LintReport {
   for (const other of input.otherServers ?? [])
     for (const name of other.toolNames) if (!otherNames.has(name)) otherNames.set(name, other.name);
   let totalTokens = 0;
-  input.tools.forEach((tool, index) => {
+  for (let index = 0; index < input.tools.length; index++) {
+    if (index > 0 && index % toolsPerStep === 0) yield;
+    const tool = input.tools[index];
     const name = isRecord(tool) && typeof tool.name === 'string' ? tool.name : undefined;
     const target = targetOf('tool', name ?? `#${index}`);
     if (!isRecord(tool) || name === undefined || name === '') {
       sink.add('mcp/required-field', target, 'name', 'The tool has no name (a non-empty string).');
-      return;
+      continue;
     }
     if (seen.has(name)) {
       sink.add(
@@ -173,7 +188,7 @@ export function lintServer(input: LintInput): LintReport {
           'Shorten the description; move long reference text into a resource.',
         );
     }
-  });
+  }
   lintList(input, totalTokens, sink);
   lintTemplates(input.templates ?? [], sink);
   lintPrompts(input.prompts ?? [], sink);

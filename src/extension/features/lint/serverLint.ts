@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { targetOf, type LintFinding } from '../../../workbench/lint/findings';
-import type { LintReport, lintServer } from '../../../workbench/lint/lintServer';
+import type { LintReport, lintServerSteps } from '../../../workbench/lint/lintServer';
+import { drainInSlices, SettleDelay } from '../../../workbench/lint/slices';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
@@ -8,6 +9,9 @@ import type { ToolLintService, ToolLintSummary } from '../../platform/services';
 
 /** The setting that turns the badges and Problems entries off. */
 export const LINT_ENABLED_SETTING = 'mcpWorkbench.lint.enabled';
+
+/** How long after a server started its lint waits (jobs): measured, the first rows of 5,000 tools take about 0.8 s. */
+const LINT_AFTER_START_MS = 1_000;
 
 /** One server's lint as last run, and the lists it ran on (unchanged lists are not linted again). */
 export interface ServerLintResult {
@@ -38,9 +42,13 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
    * The rules (with the JSON Schema validator they use), imported when a server first runs, not with the extension: a
    * run that finds a server to lint before they are here waits for them and runs again.
    */
-  private rules: typeof lintServer | undefined;
+  private rules: typeof lintServerSteps | undefined;
   private rulesLoading: Promise<void> | undefined;
   private disposed = false;
+  /** When each session was first seen running (jobs: a server that just started is linted a moment later). */
+  private readonly settle = new SettleDelay<object>(LINT_AFTER_START_MS);
+  /** Counts the runs begun: a run in slices that sees another begun drops its work. */
+  private generation = 0;
 
   /** A server's findings changed (the Servers view redraws its tool rows). */
   readonly onDidChange = this.changeEmitter.event;
@@ -79,30 +87,75 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
     return [...this.results.values()];
   }
 
-  /** Lints now what changed (the scheduled run; tests call it to skip the wait). */
+  /** Lints now, all at once, what changed (the Show Lint Findings command; tests call it to skip the wait). */
   run(): void {
+    const jobs = this.jobs();
+    let changed = jobs.dropped;
+    for (const job of jobs.todo) {
+      this.store(job, lintAtOnce(job.steps));
+      changed = true;
+    }
+    if (changed) this.resultsEmitter.fire();
+  }
+
+  /**
+   * The scheduled run: a server with thousands of tools takes the lint hundreds of milliseconds, and the extension
+   * host answers nothing meanwhile, the Servers view's first rows included (issue 42). So it runs in slices that yield
+   * to the event loop (slices.ts); a change while it runs (another schedule, a run) drops it for a fresh one.
+   */
+  private async runInSlices(): Promise<void> {
+    const jobs = this.jobs(true);
+    const generation = this.generation;
+    if (jobs.dropped) this.resultsEmitter.fire();
+    const cancelled = () => this.disposed || generation !== this.generation;
+    for (const job of jobs.todo) {
+      if (cancelled()) return;
+      const report = await drainInSlices(job.steps, { cancelled });
+      if (report === undefined) return;
+      this.store(job, report);
+      this.resultsEmitter.fire();
+    }
+  }
+
+  /**
+   * What is to be linted now; drops the results of servers no longer running (and any run in slices). With
+   * `settle`, a server whose session began less than LINT_AFTER_START_MS ago is left for a run then: its first rows
+   * are being fetched and drawn, and on a busy machine the lint's CPU (the rules' import, then the lint) would be
+   * taken from them, sliced or not. A new tool list of a running session is linted at once.
+   */
+  private jobs(settle = false): { dropped: boolean; todo: LintJob[] } {
     if (this.scheduled !== undefined) clearTimeout(this.scheduled);
     this.scheduled = undefined;
+    this.generation++;
     const enabled = vscode.workspace.getConfiguration().get<boolean>(LINT_ENABLED_SETTING, true);
     const running = enabled ? this.manager.servers.filter((controller) => controller.state.kind === 'running') : [];
+    let later: number | undefined;
+    const due = running.filter((controller) => {
+      if (!settle || controller.state.kind !== 'running') return true;
+      const wait = this.settle.wait(controller.state.session);
+      if (wait > 0) later = Math.min(later ?? wait, wait);
+      return wait === 0;
+    });
+    if (later !== undefined) this.scheduled = setTimeout(() => void this.runInSlices(), later);
     const lint = this.rules;
-    if (!lint && running.length > 0) {
+    if (!lint && due.length > 0) {
       this.rulesLoading ??= import('../../../workbench/lint/lintServer.js').then(
         (module) => {
-          this.rules = module.lintServer;
-          if (!this.disposed) this.run();
+          this.rules = module.lintServerSteps;
+          if (!this.disposed) void this.runInSlices();
         },
         () => (this.rulesLoading = undefined),
       );
     }
-    let changed = false;
+    let dropped = false;
     for (const controller of [...this.results.keys()]) {
       if (running.includes(controller)) continue;
       this.results.delete(controller);
       this.changeEmitter.fire(controller);
-      changed = true;
+      dropped = true;
     }
-    for (const controller of running) {
+    const todo: LintJob[] = [];
+    for (const controller of due) {
       if (!lint) break;
       const state = controller.state;
       if (state.kind !== 'running') continue;
@@ -112,7 +165,7 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
       const inputs = [state.tools, offerings?.templates, offerings?.prompts, ...others, ...otherTools];
       const before = this.results.get(controller);
       if (before && sameInputs(before.inputs, inputs)) continue;
-      const report = lint({
+      const steps = lint({
         serverName: controller.name,
         protocolVersion: state.session.protocolVersion,
         tools: state.tools,
@@ -123,25 +176,29 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
           toolNames: otherTools[index].map((tool) => tool.name),
         })),
       });
-      const byTarget = new Map<string, LintFinding[]>();
-      for (const finding of report.findings) {
-        const list = byTarget.get(finding.target);
-        if (list) list.push(finding);
-        else byTarget.set(finding.target, [finding]);
-      }
-      const tokensByTool = new Map(report.context.tools.map((cost) => [cost.name, cost.tokens]));
-      const toolRows = JSON.stringify([report.findings.filter((f) => f.target.startsWith('tool:')), report.context]);
-      this.results.set(controller, { controller, report, byTarget, tokensByTool, inputs, toolRows });
-      // A reload of templates or prompts changes no tool row: the Servers view redraws only the rows that changed.
-      if (before?.toolRows !== toolRows) this.changeEmitter.fire(controller);
-      changed = true;
+      todo.push({ controller, inputs, steps });
     }
-    if (changed) this.resultsEmitter.fire();
+    return { dropped, todo };
+  }
+
+  private store({ controller, inputs }: LintJob, report: LintReport): void {
+    const before = this.results.get(controller);
+    const byTarget = new Map<string, LintFinding[]>();
+    for (const finding of report.findings) {
+      const list = byTarget.get(finding.target);
+      if (list) list.push(finding);
+      else byTarget.set(finding.target, [finding]);
+    }
+    const tokensByTool = new Map(report.context.tools.map((cost) => [cost.name, cost.tokens]));
+    const toolRows = JSON.stringify([report.findings.filter((f) => f.target.startsWith('tool:')), report.context]);
+    this.results.set(controller, { controller, report, byTarget, tokensByTool, inputs, toolRows });
+    // A reload of templates or prompts changes no tool row: the Servers view redraws only the rows that changed.
+    if (before?.toolRows !== toolRows) this.changeEmitter.fire(controller);
   }
 
   private schedule(): void {
     // After the events of this turn: a restart's state changes and the catalog's first listing come together.
-    this.scheduled ??= setTimeout(() => this.run(), 0);
+    this.scheduled ??= setTimeout(() => void this.runInSlices(), 0);
   }
 
   dispose(): void {
@@ -150,6 +207,20 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
     for (const subscription of this.subscriptions) subscription.dispose();
     this.changeEmitter.dispose();
     this.resultsEmitter.dispose();
+  }
+}
+
+/** One server's lint to run: its steps (lintServerSteps) and what it runs on. */
+interface LintJob {
+  readonly controller: ServerController;
+  readonly inputs: readonly unknown[];
+  readonly steps: Generator<void, LintReport, void>;
+}
+
+function lintAtOnce(steps: Generator<void, LintReport, void>): LintReport {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
   }
 }
 
