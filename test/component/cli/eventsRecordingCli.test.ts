@@ -1,7 +1,7 @@
 /**
  * `mcp-workbench test` with an `events/subscribe` step, against our Events fixture (test/fixtures/events/eventsServer.mjs,
- * over stdio): a recording of ticks resumed from a cursor passes in push and poll mode, the subscription stopped at
- * the step's bound; the same recording with one expected payload edited fails with exit 1, naming the step's event
+ * over stdio): a recording of ticks resumed from a cursor passes in push and poll mode, and by webhook with a rule
+ * ignoring which ticks came, each subscription stopped at the step's bound; the same recording with one expected payload edited fails with exit 1, naming the step's event
  * type and where that event differs, with the expected and the actual value.
  */
 import assert from 'node:assert/strict';
@@ -39,6 +39,15 @@ function recording(statsFile: string, pushed = ticks(1, 2, 3)): Recording {
         },
         answer: { result: { events: ticks(1, 2) } },
       },
+      {
+        // A webhook delivers what happens from now on: which ticks is the recording's rule to ignore.
+        request: {
+          method: 'events/subscribe',
+          params: { name: 'ticks', mode: 'webhook', arguments: {}, until: { count: 2, withinMs: 20_000 } },
+        },
+        answer: { result: { events: ticks(0, 0) } },
+        rules: [{ path: '$.result.events[*].data.n', ignore: true }],
+      },
     ],
   };
 }
@@ -60,12 +69,18 @@ describe('CLI test with events/subscribe steps', () => {
       [
         ['events/subscribe ticks', true],
         ['events/subscribe ticks', true],
+        ['events/subscribe ticks', true],
       ],
     );
     const stats = JSON.parse(fs.readFileSync(statsFile, 'utf8')) as Record<string, number>;
     assert.equal(stats.streams, 1, JSON.stringify(stats));
     assert.equal(stats.open, 0, `the push stream was left open: ${JSON.stringify(stats)}`);
     assert.ok(stats.polls >= 1, JSON.stringify(stats));
+    assert.deepEqual(
+      [stats.subscribes, stats.unsubscribes],
+      [1, 1],
+      `the webhook was left on: ${JSON.stringify(stats)}`,
+    );
   });
 
   test('an edited expectation fails, naming the event type, the event and both values', async () => {
