@@ -27,6 +27,8 @@ import { StepParamsError, answerOfError, type StepAnswer } from '../workbench/re
 import { sessionRequest } from '../workbench/recordings/sessionRequests';
 import { UsageError, type ParsedArgs } from './args';
 import { createClient, printable, resolveTarget, type Target } from './connect';
+import { enableEvents } from '../protocol/extensions/events';
+import { openWebhookListener } from '../protocol/node/webhookListener';
 import { writeJsonOutput } from './output';
 import type { SessionRunner } from './session';
 
@@ -160,7 +162,14 @@ export async function runRecordingTest(args: ParsedArgs): Promise<number> {
   let client: ReturnType<typeof createClient> | undefined;
   try {
     target = await resolveTarget(replayArgs);
-    client = createClient(target, replayArgs);
+    // Events are declared only for a recording that subscribes (an events/subscribe step): any other replays as before.
+    const subscribes = loaded.recording.steps.some((step) => step.request.method === 'events/subscribe');
+    client = createClient(
+      target,
+      replayArgs,
+      undefined,
+      subscribes ? [enableEvents({ webhookEndpoint: openWebhookListener })] : [],
+    );
     await client.connect();
     const report = await replayRecording(client, loaded, { secrets: target.secrets });
     await writeJsonOutput(process.stdout, reportJson(file, report));

@@ -3,6 +3,7 @@ import { ERA_PREFERENCES } from '../../protocol/eras/names';
 import { toJsonText } from '../display';
 import { compileRules, RuleError, type CompiledRule, type RuleSpec } from './rules';
 import { STEP_METHODS, type StepMethod } from './stepMethods';
+import { checkEventsParams } from './eventsStepParams';
 import { isObject } from '../../protocol/guards';
 
 /**
@@ -179,6 +180,11 @@ function checkStep(value: unknown, where: string): RecordedStep {
     );
   }
   const params = request.params === undefined ? {} : object(request.params, `${where}.request.params`);
+  if (request.method === 'events/subscribe') {
+    // Checked as the file is read: a subscription without a bound would wait for ever.
+    const checked = checkEventsParams(params);
+    if ('problem' in checked) throw new RecordingFormatError(`${where}: events/subscribe ${checked.problem}`);
+  }
   const answer = object(step.answer, `${where}.answer`);
   const hasResult = Object.prototype.hasOwnProperty.call(answer, 'result');
   if (hasResult === (answer.error !== undefined))

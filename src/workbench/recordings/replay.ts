@@ -50,7 +50,7 @@ export async function replayRecording(
     if (options.signal?.aborted) break;
     const step = recording.steps[index];
     const actual = normalizeAnswer(
-      await performStep(client, step.request.method, step.request.params),
+      await performStep(client, step.request.method, step.request.params, options.signal),
       options.secrets ?? [],
     );
     if (options.only && !options.only.has(index)) continue;

@@ -2,6 +2,7 @@ import type { McpClient } from '../../protocol/client';
 import { LocalError, McpError, errorMessage } from '../../protocol/errors';
 import { LOGGING_LEVELS, type CompletionReference, type LoggingLevel } from '../../protocol/types';
 import { isObject } from '../../protocol/guards';
+import { checkEventsParams } from './eventsStepParams';
 
 /**
  * The requests a recording can hold, and how each is asked again through the client. A list step is the whole
@@ -19,6 +20,8 @@ export const STEP_METHODS = [
   'prompts/get',
   'completion/complete',
   'logging/setLevel',
+  // Not an MCP request: a subscription bounded by count or time (eventsStep.ts).
+  'events/subscribe',
 ] as const;
 
 export type StepMethod = (typeof STEP_METHODS)[number];
@@ -36,16 +39,23 @@ export async function performStep(
   client: McpClient,
   method: StepMethod,
   params: Record<string, unknown>,
+  /** Ends a step that waits (events/subscribe) early: a cancelled run. */
+  signal?: AbortSignal,
 ): Promise<StepAnswer> {
   try {
-    return { result: await ask(client, method, params) };
+    return { result: await ask(client, method, params, signal) };
   } catch (error) {
     if (error instanceof StepParamsError) throw error;
     return answerOfError(error);
   }
 }
 
-async function ask(client: McpClient, method: StepMethod, params: Record<string, unknown>): Promise<unknown> {
+async function ask(
+  client: McpClient,
+  method: StepMethod,
+  params: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
   switch (method) {
     case 'ping':
       await client.ping();
@@ -83,6 +93,13 @@ async function ask(client: McpClient, method: StepMethod, params: Record<string,
         throw new StepParamsError(`logging/setLevel needs a level among ${LOGGING_LEVELS.join(', ')}`);
       await client.setLoggingLevel(level as LoggingLevel);
       return {};
+    }
+    case 'events/subscribe': {
+      const checked = checkEventsParams(params);
+      if ('problem' in checked) throw new StepParamsError(`${method} ${checked.problem}`);
+      // Loaded here: the Events client stays out of what reading a recording needs.
+      const { performEventsStep } = await import('./eventsStep.js');
+      return performEventsStep(client, checked, signal);
     }
     default: {
       const exhaustive: never = method;

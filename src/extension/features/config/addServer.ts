@@ -3,6 +3,7 @@ import { uniqueName } from '../../../workbench/node/importers';
 import { errorMessage } from '../../../protocol/errors';
 import { parseHeaderLines, splitCommandLine } from '../../../workbench/config/commandLine';
 import type { InputEntry } from '../../../workbench/config/jsoncEdit';
+import type { ServerCard } from '../../../workbench/serverCards/cards';
 import type { SuggestedHeader } from '../../../workbench/serverCards/compare';
 import type { CatalogChoice } from './catalogPick';
 import { addServers, takenInputIds, takenNames, targetFromArgument } from '../../platform/config/configTargets';
@@ -34,10 +35,10 @@ interface AddServerArguments {
 }
 
 /** MCP Workbench: Add Server… — stdio (a command line) or HTTP (a URL and optional headers), a unique name, and where to write it. */
-export async function addServerCommand(argument: unknown): Promise<void> {
+export async function addServerCommand(argument: unknown, state: vscode.Memento): Promise<void> {
   const given = isAddServerArguments(argument) ? argument : {};
   try {
-    await addServer(given);
+    await addServer(given, state);
   } catch (error) {
     void showError(error, {
       words: (reason) => vscode.l10n.t('Could not add the MCP server: {0}', reason),
@@ -46,7 +47,7 @@ export async function addServerCommand(argument: unknown): Promise<void> {
   }
 }
 
-async function addServer(given: AddServerArguments): Promise<void> {
+async function addServer(given: AddServerArguments, state: vscode.Memento): Promise<void> {
   const title = vscode.l10n.t('Add MCP Server');
   const transport = given.transport ?? (await pickTransport(title));
   if (!transport) return;
@@ -63,12 +64,22 @@ async function addServer(given: AddServerArguments): Promise<void> {
   if (!name) return;
   if (taken.some((used) => used.toLowerCase() === name.toLowerCase()))
     throw new Error(vscode.l10n.t('A server named "{0}" already exists there.', name));
-  if (target.kind === 'dotMcp') await addToDotMcp(target, name, entry);
-  else {
-    // An input already declared there (the same host's same header, added before) is used as it is.
-    const declared = new Set(await takenInputIds(target));
-    const inputs = made.inputs.filter((input) => !declared.has(input.id));
-    await addServers(target, [{ name, entry, ...(inputs.length > 0 ? { inputs } : {}) }]);
+  // The card it was added from waits for its first connection (compareAfterAdd), kept before the file is written
+  // so a server that starts as soon as it is loaded finds it; forgotten again if the write fails.
+  const cards = made.card ? await import('./serverCard.js') : undefined;
+  const identity = cards?.addedServerIdentity(target, name);
+  if (cards && made.card && identity) await cards.rememberAddedCard(state, identity, made.card);
+  try {
+    if (target.kind === 'dotMcp') await addToDotMcp(target, name, entry);
+    else {
+      // An input already declared there (the same host's same header, added before) is used as it is.
+      const declared = new Set(await takenInputIds(target));
+      const inputs = made.inputs.filter((input) => !declared.has(input.id));
+      await addServers(target, [{ name, entry, ...(inputs.length > 0 ? { inputs } : {}) }]);
+    }
+  } catch (error) {
+    if (cards && identity) await cards.forgetAddedCard(state, identity);
+    throw error;
   }
 }
 
@@ -76,6 +87,8 @@ interface MadeEntry {
   entry: object;
   /** `inputs` declarations the entry's `${input:…}` refer to (from a Server Card's headers). */
   inputs: InputEntry[];
+  /** The Server Card the person read before adding it (HTTP), compared at its first connection. */
+  card?: ServerCard;
 }
 
 async function entryFor(
@@ -169,6 +182,7 @@ async function httpEntry(
   if (url === undefined) return undefined;
   // The Server Card step (SEP-2127): asked when the person typed the URL; its module loads only then.
   let suggested: SuggestedHeader[] = chosen?.headers ?? [];
+  let card: ServerCard | undefined = chosen?.card;
   if (!chosen && given.readCard !== false && (given.readCard === true || given.url === undefined)) {
     const { askToReadCard, reviewCardBeforeAdding } = await import('./serverCard.js');
     const read = given.readCard ?? (await askToReadCard(title, url.trim()));
@@ -177,6 +191,7 @@ async function httpEntry(
       const reviewed = await reviewCardBeforeAdding(url.trim());
       if (!reviewed) return undefined;
       suggested = reviewed.headers;
+      card = reviewed.card;
     }
   }
   let headers = given.headers;
@@ -218,6 +233,7 @@ async function httpEntry(
       ...(headers && Object.keys(headers).length > 0 ? { headers } : {}),
     },
     inputs,
+    ...(card ? { card } : {}),
   };
 }
 

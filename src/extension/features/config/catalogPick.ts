@@ -1,5 +1,10 @@
 import * as vscode from 'vscode';
-import { cardUrlFromDocument, readCatalog, type CardReading } from '../../../workbench/serverCards/cards';
+import {
+  cardUrlFromDocument,
+  readCatalog,
+  type CardReading,
+  type ServerCard,
+} from '../../../workbench/serverCards/cards';
 import { suggestedHeaders, type SuggestedHeader } from '../../../workbench/serverCards/compare';
 import { shown } from '../../../workbench/serverCards/display';
 import {
@@ -22,6 +27,8 @@ export interface CatalogChoice {
   url: string;
   type: 'sse' | 'streamable-http';
   headers: SuggestedHeader[];
+  /** The card the endpoint was picked from, compared with the server at its first connection. */
+  card: ServerCard;
 }
 
 /** Catalog text in a quick pick: escaped, cut, and `$(icon)` syntax defused. */
@@ -144,5 +151,10 @@ async function pickEndpoint(title: string, reading: CardReading): Promise<Catalo
           )
         )?.candidate;
   if (!remote) return undefined;
-  return { url: remote.url, type: remote.type, headers: suggestedHeaders(reading.card, remote.url) };
+  return {
+    url: remote.url,
+    type: remote.type,
+    headers: suggestedHeaders(reading.card, remote.url),
+    card: reading.card,
+  };
 }

@@ -3,6 +3,7 @@ import { reportConfigProblems } from './configProblems';
 import { forgetInputs } from './forgetInputs';
 import { ServerImporter } from './importServers';
 import { openWorkspaceConfig } from './openConfig';
+import { cardWaitsFor } from './pendingCard';
 import { offerFoundSources, openServerSource, vscodeUserFileOf } from './sourceFiles';
 
 /** Add, import and open server configurations; forget stored inputs; report what does not parse. */
@@ -13,11 +14,27 @@ export const configFeature = defineFeature({
     own(importer, platform.loader.onDidFindProblems(reportConfigProblems));
     platform.loader.useVscodeUserFile(vscodeUserFileOf(extension));
     void platform.loader.firstLoad.then(() => offerFoundSources(platform.loader, extension.globalState));
+    // A server added from its Server Card: at its first connection the card is compared (serverCard.ts), its code
+    // loaded only then. `comparing`: the running state fires again (a new tool list) before the card is forgotten.
+    const comparing = new Set<string>();
+    own(
+      platform.manager.onDidChangeServerState((controller) => {
+        const identity = controller.identityKey;
+        if (controller.state.kind !== 'running' || comparing.has(identity)) return;
+        if (!cardWaitsFor(extension.workspaceState, identity)) return;
+        comparing.add(identity);
+        void import('./serverCard.js')
+          .then((cards) => cards.compareAfterAdd(extension.workspaceState, controller))
+          .catch((error: unknown) => controller.log.warn(`Comparing the Server Card failed: ${String(error)}`))
+          .finally(() => comparing.delete(identity));
+      }),
+    );
     return {
       commands: {
         'mcpWorkbench.refresh': () => platform.loader.reload(),
         // Add Server and Copy Server to… load their code when first run, not with the extension.
-        'mcpWorkbench.addServer': async (argument) => (await import('./addServer.js')).addServerCommand(argument),
+        'mcpWorkbench.addServer': async (argument) =>
+          (await import('./addServer.js')).addServerCommand(argument, extension.workspaceState),
         'mcpWorkbench.importServers': (argument) => importer.run(argument),
         'mcpWorkbench.forgetInputs': () => forgetInputs(platform.inputs),
         'mcpWorkbench.openWorkspaceConfig': () => openWorkspaceConfig(),

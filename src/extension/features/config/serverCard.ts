@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
-import { serverCardUrl } from '../../../workbench/serverCards/cards';
+import { serverIdentityKey } from '../../../workbench/serverIdentity';
+import { decideOnConnect, forgetCard, rememberCard } from '../../../workbench/serverCards/afterAdd';
+import { serverCardUrl, type ServerCard } from '../../../workbench/serverCards/cards';
 import { compareCard, suggestedHeaders, type SuggestedHeader } from '../../../workbench/serverCards/compare';
 import { shown, shownDifference } from '../../../workbench/serverCards/display';
+import type { AddTarget } from '../../platform/config/addTargets';
+import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
 import { showError } from '../../platform/ui/coreErrors';
@@ -12,6 +16,7 @@ import {
   sayDifference,
   sayDiscoveryError,
 } from '../../platform/serverCards/serverCardDialog';
+import { PENDING_CARDS_KEY } from './pendingCard';
 
 /**
  * Server Cards in Add Server (HTTP: "Read Its Server Card First", before anything is added) and Show Server Card on a
@@ -56,7 +61,9 @@ export async function askToReadCard(title: string, serverUrl: string): Promise<b
  * else they go on to add it (after the card, or anyway after a card that could not be read), with the header lines
  * the card says a connection needs (names only, each value an `${input:…}` to ask for: suggestedHeaders).
  */
-export async function reviewCardBeforeAdding(serverUrl: string): Promise<{ headers: SuggestedHeader[] } | undefined> {
+export async function reviewCardBeforeAdding(
+  serverUrl: string,
+): Promise<{ headers: SuggestedHeader[]; card?: ServerCard } | undefined> {
   const read = await readCard(serverUrl);
   switch (read.kind) {
     case 'cancelled':
@@ -77,7 +84,9 @@ export async function reviewCardBeforeAdding(serverUrl: string): Promise<{ heade
         { modal: true, detail: [...cardLines(read.reading), '', advisoryLine()].join('\n') },
         add,
       );
-      return choice === add ? { headers: suggestedHeaders(read.reading.card, serverUrl) } : undefined;
+      return choice === add
+        ? { headers: suggestedHeaders(read.reading.card, serverUrl), card: read.reading.card }
+        : undefined;
     }
     default: {
       const exhaustive: never = read;
@@ -140,4 +149,87 @@ export async function showServerCard(manager: ServerManager, argument: unknown):
     modal: true,
     detail: lines.join('\n'),
   });
+}
+
+/** The identity the server added as `name` to `target` will have once loaded (serverIdentityKeyOf of its entry). */
+export function addedServerIdentity(target: AddTarget, name: string): string {
+  switch (target.kind) {
+    case 'user':
+      return serverIdentityKey({ scope: 'user', name });
+    case 'workspace':
+    case 'dotMcp':
+      return serverIdentityKey({
+        scope: 'workspace',
+        configPath: target.uri.scheme === 'file' ? target.uri.fsPath : target.uri.toString(),
+        name,
+      });
+    default: {
+      const exhaustive: never = target;
+      return exhaustive;
+    }
+  }
+}
+
+/** Keeps the card a server is being added from, for its first connection (compareAfterAdd). */
+export async function rememberAddedCard(state: vscode.Memento, identity: string, card: ServerCard): Promise<void> {
+  await state.update(PENDING_CARDS_KEY, rememberCard(state.get(PENDING_CARDS_KEY), identity, card, Date.now()));
+}
+
+/** The add failed after the card was kept: nothing is to be compared under that identity. */
+export async function forgetAddedCard(state: vscode.Memento, identity: string): Promise<void> {
+  await state.update(PENDING_CARDS_KEY, forgetCard(state.get(PENDING_CARDS_KEY), identity));
+}
+
+/**
+ * A server added from its card has connected (the first time since): the card compared with what it says, once, and
+ * forgotten. Where they differ, one notification (not modal: the server runs, and the server is believed) names the
+ * server and the differences, the card's and the server's words escaped (shownDifference), with Show Server Card.
+ */
+export async function compareAfterAdd(state: vscode.Memento, controller: ServerController): Promise<void> {
+  const running = controller.state;
+  if (running.kind !== 'running') return;
+  const definition = controller.entry.definition;
+  const stored = state.get(PENDING_CARDS_KEY);
+  if (definition.kind !== 'http') {
+    // Edited into a local command since it was added: a card describes only a remote.
+    await state.update(PENDING_CARDS_KEY, forgetCard(stored, controller.identityKey));
+    return;
+  }
+  const decision = decideOnConnect(
+    stored,
+    controller.identityKey,
+    {
+      serverInfo: running.session.serverInfo,
+      protocolVersion: running.session.protocolVersion,
+      transport: controller.client?.transport.kind ?? 'streamable-http',
+      url: definition.url,
+    },
+    Date.now(),
+  );
+  switch (decision.kind) {
+    case 'none':
+      return;
+    case 'expired':
+      await state.update(PENDING_CARDS_KEY, decision.next);
+      return;
+    case 'compared': {
+      await state.update(PENDING_CARDS_KEY, decision.next);
+      if (decision.differences.length === 0) return;
+      const show = vscode.l10n.t('Show Server Card');
+      const choice = await vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0} differs from the Server Card it was added from (the server is believed): {1}',
+          controller.name,
+          decision.differences.map((difference) => sayDifference(shownDifference(difference))).join('; '),
+        ),
+        show,
+      );
+      if (choice === show) await vscode.commands.executeCommand('mcpWorkbench.showServerCard', { controller });
+      return;
+    }
+    default: {
+      const exhaustive: never = decision;
+      return exhaustive;
+    }
+  }
 }

@@ -39,7 +39,7 @@ export async function saveHistoryAsTest(
   if (usable.length === 0) {
     void vscode.window.showInformationMessage(
       vscode.l10n.t(
-        'No entry of {0} can be saved as a test: only tool calls, reads and prompts answered in full can.',
+        'No entry of {0} can be saved as a test: only tool calls, reads and prompts answered in full, and Events subscriptions whose events History kept, can.',
         serverName,
       ),
     );
