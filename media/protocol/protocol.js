@@ -244,16 +244,29 @@
   function layout() {
     spacer.style.height = `${shown.length * ROW_HEIGHT}px`;
     emptyNote.hidden = shown.length > 0;
-    if (follow) viewport.scrollTop = viewport.scrollHeight;
+    if (follow) viewport.scrollTop = lastTop();
     render();
     updateStatus();
+  }
+
+  /**
+   * The scroll position that shows the list's end. Not the viewport's scrollHeight: the rows drawn before the list
+   * shrank (a filter) still stand at their old offsets until render() moves them, and would make the window start
+   * past the list's end, drawing nothing until a scroll event came.
+   */
+  function lastTop() {
+    return Math.max(0, shown.length * ROW_HEIGHT - viewport.clientHeight);
   }
 
   /** @type {HTMLElement[]} */ let rows = [];
 
   function render() {
-    const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_HEIGHT) - OVERSCAN);
-    const count = Math.min(shown.length - first, Math.ceil(viewport.clientHeight / ROW_HEIGHT) + 2 * OVERSCAN);
+    const top = Math.min(viewport.scrollTop, lastTop());
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+    const count = Math.max(
+      0,
+      Math.min(shown.length - first, Math.ceil(viewport.clientHeight / ROW_HEIGHT) + 2 * OVERSCAN),
+    );
     while (rows.length < count) {
       const row = el('div', { className: 'row', role: 'option' });
       row.addEventListener('click', () => select(Number(row.dataset.seq), false));

@@ -161,6 +161,27 @@ test(
         `the response shows the request's duration: ${JSON.stringify(durations)}`,
       );
 
+      // A filter that shrinks a list scrolled to its end draws its rows at once, in the same turn: with the view only
+      // a few rows high, the rows drawn before stand far past the new list's end (they once made it draw nothing
+      // until a scroll event came).
+      const drawnAtOnce = await view.locator('#list').evaluate((list) => {
+        const viewport = list as HTMLElement;
+        viewport.style.height = '66px';
+        viewport.scrollTop = viewport.scrollHeight;
+        viewport.dispatchEvent(new Event('scroll'));
+        const input = document.getElementById('filter-method') as HTMLInputElement;
+        input.value = 'tools/call';
+        input.dispatchEvent(new Event('input'));
+        const drawn = viewport.querySelectorAll('.row').length;
+        viewport.style.height = '';
+        return { shown: Number(viewport.dataset.shown), drawn, total: Number(viewport.dataset.total) };
+      });
+      assert.ok(drawnAtOnce.total > 16, `enough rows to scroll past the overscan: ${JSON.stringify(drawnAtOnce)}`);
+      assert.equal(
+        drawnAtOnce.drawn,
+        drawnAtOnce.shown,
+        `the filtered rows are drawn at once: ${JSON.stringify(drawnAtOnce)}`,
+      );
       await view.locator('#filter-method').fill('tools/call');
       const narrowed = await waitUntil(
         'the filter narrows the list',
