@@ -71,7 +71,7 @@ test('one History entry per subscription, replaced in place at most once per int
   assert.doesNotMatch(JSON.stringify(entry), /sekrit-123/, 'masked at the sink');
 });
 
-test('an Events entry survives a reload, is no Save as Test step, and copies as the CLI command that subscribes', () => {
+test('an Events entry survives a reload, is a Save as Test step (an events/subscribe step), and copies as the CLI command that subscribes', () => {
   const history = new HistoryLog({}, () => []);
   const writer = new EventsHistoryWriter(
     subject([tick(1)], stats0()),
@@ -81,7 +81,9 @@ test('an Events entry survives a reload, is no Save as Test step, and copies as 
   const restored = parseHistory(serializeHistory(history.entries()));
   assert.equal(restored.problem, undefined);
   assert.deepEqual(restored.entries[0].operation, history.entries()[0].operation);
-  assert.equal(historyStep(restored.entries[0]).kind, 'unusable');
+  const step = historyStep(restored.entries[0]);
+  assert.equal(step.kind, 'step');
+  assert.equal(step.kind === 'step' ? step.step.request.method : undefined, 'events/subscribe');
   const line = cliCommand(restored.entries[0].operation, { kind: 'url', url: 'http://127.0.0.1:9/mcp' }, 'mcp');
   // The masked argument becomes a variable the person sets, as for a tool call.
   assert.equal(
