@@ -17,6 +17,7 @@ import type { AddressInfo } from 'node:net';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, test } from 'node:test';
 import { runCli, type CliRun } from '../../support/cliRun';
+import { GAUNTLET_TOOL_SCHEMA } from '../../fixtures/conformance/gauntletTool';
 
 type Json = Record<string, unknown>;
 type Status = 'SUCCESS' | 'FAILURE' | 'WARNING';
@@ -219,22 +220,7 @@ describe('the conformance repository’s newest transport scenarios, played by o
     const state = Buffer.from(JSON.stringify({ tool: 'mrtr_confirm', nonce: 'peer-v1' })).toString('base64url');
     const checks: Check[] = [];
     const methods: string[] = [];
-    const toolSchema = {
-      type: 'object',
-      properties: {
-        message: { type: 'string' },
-        count: { type: 'number' },
-        payload: { $ref: '#/$defs/payload' },
-      },
-      required: ['message', 'count', 'payload'],
-      $defs: {
-        payload: {
-          type: 'object',
-          properties: { kind: { type: 'string', enum: ['solid', 'liquid'] } },
-          required: ['kind'],
-        },
-      },
-    };
+    const toolSchema = GAUNTLET_TOOL_SCHEMA;
 
     /** The per-request obligations the gauntlet enforces before it dispatches anything. */
     function problemsOf(req: http.IncomingMessage, body: Json): string[] {

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { sampleArguments } from '../../../src/cli/conformanceSamples';
+import { GAUNTLET_TOOL_SCHEMA } from '../../fixtures/conformance/gauntletTool';
 
 const ajv = new Ajv2020({ strict: false });
 addFormats(ajv);
@@ -20,22 +21,7 @@ function assertValid(schema: Record<string, unknown>): Record<string, unknown> {
 
 describe('conformance sample arguments', () => {
   test('a required string, a JSON number and an object behind a same-document $ref (the gauntlet tool)', () => {
-    const value = assertValid({
-      type: 'object',
-      properties: {
-        message: { type: 'string' },
-        count: { type: 'number' },
-        payload: { $ref: '#/$defs/payload' },
-      },
-      required: ['message', 'count', 'payload'],
-      $defs: {
-        payload: {
-          type: 'object',
-          properties: { kind: { type: 'string', enum: ['solid', 'liquid'] } },
-          required: ['kind'],
-        },
-      },
-    });
+    const value = assertValid(GAUNTLET_TOOL_SCHEMA);
     assert.equal(typeof value.count, 'number');
     assert.deepEqual(value.payload, { kind: 'solid' });
   });
