@@ -4,17 +4,19 @@
 //   node esbuild.js [--production] [--test-hooks] [--outdir=DIR] [--watch]
 //
 // What comes out, in dist/:
-//   extension.mjs   src/extension/extension.ts and what it imports statically: what a window loads as it opens
-//   cli.mjs         src/cli/bin.ts, the same for the CLI (it ships inside the VSIX: History's Copy as CLI Command)
-//   chunk-*.mjs     code both share (one copy: two copies of the core were a third of the VSIX), and what the sources
+//   extension.js    src/extension/extension.ts and what it imports statically: what a window loads as it opens
+//   cli.js          src/cli/bin.ts, the same for the CLI (it ships inside the VSIX: History's Copy as CLI Command)
+//   chunk-*.js      code both share (one copy: two copies of the core were a third of the VSIX), and what the sources
 //                   load later with an `await import('…')`: the launcher, client and transports at a server's first
 //                   start, OAuth at an HTTP server's, the gateway and its server SDK at a gateway's, …
 //   media/          the webviews' scripts and styles
 //
-// esbuild's own code splitting over ES modules (VS Code 1.100 and later load an `.mjs` main as ESM and answer its
-// `import … from 'vscode'`). What loads later is written where it is needed, in the sources, as `await import()`;
+// esbuild's own code splitting. What loads later is written where it is needed, in the sources, as `await import()`;
 // everything else is evaluated with the file that imports it. So a module's place follows from its imports, and
-// test/component/project/bundleLoad.test.ts holds what extension.mjs loads statically to the start-up modules.
+// test/component/project/bundleLoad.test.ts holds what extension.js loads statically to the start-up modules.
+// esbuild splits only ES-module output, and VS Code loads an ES-module extension through a module loader that costs
+// 60-90 ms before the extension's first line runs (an empty one; CommonJS: 1 ms, bench/uiActivation.ts), so the split
+// files are made in memory and each is written as CommonJS (scripts/build-commonjs.js).
 //
 // --test-hooks builds the test build: the integration and e2e suites drive the UI through hooks (pre-answered
 // consents, prompts and modals) that the product must not carry. They sit behind the build-time constant
@@ -25,28 +27,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
+const { writeCommonJs } = require('./scripts/build-commonjs.js');
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const testHooks = process.argv.includes('--test-hooks');
 const outdirArgument = process.argv.find((argument) => argument.startsWith('--outdir='));
 const outdir = outdirArgument ? path.resolve(outdirArgument.slice('--outdir='.length)) : path.join(__dirname, 'dist');
-
-/**
- * Removes, after each build, what an earlier one made and this one did not: chunk names carry a hash of their content,
- * so every change leaves old chunks behind (and an older layout left *.js files), which the VSIX would pack.
- */
-const removeStale = {
-  name: 'remove-stale',
-  setup(build) {
-    build.onEnd(({ metafile }) => {
-      if (!metafile) return;
-      const made = new Set(Object.keys(metafile.outputs).map((file) => path.basename(file)));
-      for (const name of fs.readdirSync(outdir))
-        if (/\.(m?js)(\.map)?$/.test(name) && !made.has(name)) fs.rmSync(path.join(outdir, name));
-    });
-  },
-};
 
 /**
  * The server SDK (the gateway's serving side) imports `@modelcontextprotocol/server/_shims` only for its default JSON
@@ -63,33 +50,12 @@ const sdkShims = {
   },
 };
 
-/** The banner every code file starts with (codeTarget.banner): `require` for the bundled CommonJS packages. */
-const requireBanner = [
-  // Bundled CommonJS packages (vscode-jsonrpc, the server SDK's dependencies) call `require` for Node's modules,
-  // which an ES module does not have.
-  "import { createRequire as __mcpCreateRequire } from 'node:module';",
-  'const require = __mcpCreateRequire(import.meta.url);',
-].join('\n');
-
-/**
- * Takes the banner out of each written file that never names `require`: esbuild puts it on every chunk, and the lazy
- * seams make many small ones (issue 36: the VSIX no bigger for them). Its two lines become empty lines, so the source
- * maps still match.
- */
-const dropUnusedBanner = {
-  name: 'drop-unused-banner',
+/** Writes the split build's files as CommonJS (scripts/build-commonjs.js says why and how). */
+const commonJs = {
+  name: 'commonjs',
   setup(build) {
-    build.onEnd(({ metafile }) => {
-      if (!metafile) return;
-      for (const file of Object.keys(metafile.outputs).filter((output) => output.endsWith('.mjs'))) {
-        const full = path.resolve(__dirname, file);
-        const text = fs.readFileSync(full, 'utf8');
-        // After the hashbang esbuild keeps first (cli.mjs: src/cli/bin.ts).
-        const at = text.startsWith('#!') ? text.indexOf('\n') + 1 : 0;
-        const rest = text.slice(at + requireBanner.length + 1);
-        if (text.startsWith(`${requireBanner}\n`, at) && !/\brequire\b/.test(rest))
-          fs.writeFileSync(full, `${text.slice(0, at)}\n\n${rest}`);
-      }
+    build.onEnd(async ({ outputFiles, errors }) => {
+      if (errors.length === 0 && outputFiles) await writeCommonJs(outputFiles, outdir, production);
     });
   },
 };
@@ -100,23 +66,23 @@ const codeTarget = {
   bundle: true,
   splitting: true,
   format: 'esm',
-  outExtension: { '.js': '.mjs' },
   chunkNames: 'chunk-[hash]',
   outdir,
   platform: 'node',
   target: 'node20',
   // Only the extension host provides vscode: architecture.test.ts checks that nothing the CLI loads imports it.
   external: ['vscode'],
-  sourcemap: !production,
+  // Inline: the conversion to CommonJS reads it and writes the map of the file it writes.
+  sourcemap: production ? false : 'inline',
   minify: production,
   metafile: true,
+  write: false,
   logLevel: 'warning',
   // jsonc-parser ships a UMD build that esbuild cannot follow; its ESM build bundles cleanly.
   mainFields: ['module', 'main'],
   absWorkingDir: __dirname,
   define: { MCP_WORKBENCH_TEST_BUILD: testHooks ? 'true' : 'false' },
-  banner: { js: requireBanner },
-  plugins: [sdkShims, removeStale, dropUnusedBanner],
+  plugins: [sdkShims, commonJs],
 };
 
 /**

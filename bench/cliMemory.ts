@@ -1,5 +1,5 @@
 /**
- * The CLI's memory on a big result: `mcp-workbench read bench://big` (dist/cli.mjs) beside the smallest SDK-based
+ * The CLI's memory on a big result: `mcp-workbench read bench://big` (dist/cli.js) beside the smallest SDK-based
  * CLI that does the same (bench/sdkCli.ts), both reading BENCH_BIG_BYTES from the raw fixture server and printing
  * into a pipe this process drains. Peak RSS is the CLI process's own VmHWM at exit (bench/peakRss.cjs); the
  * server's memory is not in it. Both must print the same number of bytes.
@@ -14,7 +14,7 @@ import { median } from './stats';
 const REPO_ROOT = path.resolve(__dirname, '..');
 const PEAK_PRELOAD = path.join(__dirname, 'peakRss.cjs');
 const RAW_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'bench', 'raw-server.mjs');
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 /** One read of the SDK CLI takes 30 s or more (its read buffer is concatenated and searched again for each chunk). */
 const OURS_REPS = positiveInt('BENCH_CLI_REPS', 2);
 const SDK_REPS = positiveInt('BENCH_CLI_SDK_REPS', 1);
@@ -90,7 +90,7 @@ export async function cliMemorySection(sdkCli: string): Promise<void> {
   console.log('');
   const header = [
     'workload',
-    `ours (dist/cli.mjs), ${OURS_REPS} runs`,
+    `ours (dist/cli.js), ${OURS_REPS} runs`,
     `SDK 1.32.2 CLI (bench/sdkCli.ts), ${SDK_REPS} run(s)`,
     'ours/SDK (peak RSS)',
     'target ours < SDK',

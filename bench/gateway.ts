@@ -1,5 +1,5 @@
 /**
- * The `gateway` section (issue 37): the SDK 1.x client calling `echo` through `mcp-workbench gateway` (dist/cli.mjs,
+ * The `gateway` section (issue 37): the SDK 1.x client calling `echo` through `mcp-workbench gateway` (dist/cli.js,
  * a process of its own, as an agent meets it) beside the same client connected to the server directly, for a stdio
  * server (bench/fixtures/server.mjs) and a Streamable HTTP one (bench/fixtures/handshake-http-server.mjs); and the SDK
  * 2.4.0 client, a 2026-07-28 agent through the gateway, beside itself direct to the stdio server.
@@ -30,7 +30,7 @@ import { positiveInt } from './config';
 import { median, rotated } from './stats';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const STDIO_SERVER = path.join(__dirname, 'fixtures', 'server.mjs');
 const HTTP_SERVER = path.join(__dirname, 'fixtures', 'handshake-http-server.mjs');
 /** The HTTP hop's floor: a bare node:http server that answers the client's calls and does nothing else. */

@@ -1,7 +1,7 @@
 /**
  * A small driver for profiling `mcp-workbench gateway` (not part of `npm run bench`):
  *   node --import tsx bench/profileGateway.ts [stdio|http] [sequential|concurrent] [calls] [2025|2026]
- * Starts dist/cli.mjs gateway (GATEWAY_NODE_FLAGS are passed to its node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"),
+ * Starts dist/cli.js gateway (GATEWAY_NODE_FLAGS are passed to its node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"),
  * connects the SDK 1.x client(s) (2025: a handshake session) or the SDK 2.x client(s) pinned to 2026-07-28 (2026:
  * stateless), and prints per-call p50/p99 (sequential) or calls per second of 100 callers.
  */
@@ -47,7 +47,7 @@ function cpuReport(
   return `CPU µs per call: ${parts.join(', ')}`;
 }
 
-const CLI = path.resolve(__dirname, '..', 'dist', 'cli.mjs');
+const CLI = path.resolve(__dirname, '..', 'dist', 'cli.js');
 const STDIO_SERVER = path.join(__dirname, 'fixtures', 'server.mjs');
 const HTTP_SERVER = path.join(__dirname, 'fixtures', 'handshake-http-server.mjs');
 

@@ -2,19 +2,18 @@
  * Where the extension's code load goes (issue 42's activation row), outside VS Code, so that the machine's noise is
  * paid once per run and not per window: `node --import tsx bench/uiCodeLoad.ts`. Not part of `npm run bench:ui`.
  *
- * It builds the production bundle into a temp folder (esbuild.js's own options), and imports `extension.mjs` in fresh
- * Node processes the way VS Code's extension host does since 1.100: an ES module, with a module loader hook
- * registered (`module.register`, which runs on a thread of its own and sees every import) that answers `vscode`
- * (here with a stub that only has the API's names). Three variants, alternated, BENCH_CODE_LOAD_RUNS (default 15)
- * fresh processes each, the import's time from the loader's warm start to the module evaluated:
- *   - as shipped: extension.mjs and the chunks it imports (esbuild's code splitting; dynamic imports stay lazy);
- *   - merged: the same start-up code bundled into one file (the dynamic imports still lazy), which tells what the
- *     number of files costs apart from their bytes;
- *   - an empty extension: the floor of any ES-module extension under the same loader.
+ * It builds the production bundle into a temp folder (`esbuild.js --production`: CommonJS files), and requires
+ * `extension.js` in fresh Node processes, `require('vscode')` answered with a stub that only has the API's names (as
+ * the extension host answers it, by hooking the module loader). Three variants, alternated, BENCH_CODE_LOAD_RUNS
+ * (default 15) fresh processes each, the time of the require:
+ *   - as shipped: extension.js and the chunks it requires at once (a chunk an `import()` of the sources loads is
+ *     required behind a promise, later);
+ *   - merged: the same start-up code bundled into one file, which tells what the number of files costs apart from
+ *     their bytes;
+ *   - an empty extension: the floor.
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { createRequire } from 'node:module';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
@@ -44,43 +43,42 @@ function write(file: string, text: string): string {
 async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-code-load-'));
   try {
-    const { codeTarget } = createRequire(__filename)(path.join(REPO, 'esbuild.js')) as {
-      codeTarget: esbuild.BuildOptions;
-    };
     const shipped = path.join(tmp, 'shipped');
-    const result = await esbuild.build({
-      ...codeTarget,
-      plugins: [],
-      minify: true,
-      sourcemap: false,
-      outdir: shipped,
-      define: { MCP_WORKBENCH_TEST_BUILD: 'false' },
+    // The production build as esbuild.js writes it (CommonJS, scripts/build-commonjs.js), into the temp folder.
+    execFileSync(process.execPath, [path.join(REPO, 'esbuild.js'), '--production', `--outdir=${shipped}`], {
+      cwd: REPO,
     });
-    const outputs = result.metafile?.outputs ?? {};
-    const entry = Object.keys(outputs).find((output) => path.basename(output) === 'extension.mjs') as string;
+    // What each file requires at once, and what it requires later (an `import()` of the sources: a require behind a
+    // promise, `.then(()=>h(require("./chunk-X.js")))`).
+    const text = (name: string) => fs.readFileSync(path.join(shipped, name), 'utf8');
+    const LATER_REQUIRE = /then\(\(\)=>\w*\(?require\("\.\/(chunk-\w+\.js)"\)/g;
+    const REQUIRE = /require\("\.\/(chunk-\w+\.js)"\)/g;
+    const lazy = new Set<string>();
+    for (const name of fs.readdirSync(shipped).filter((file) => file.endsWith('.js')))
+      for (const [, chunk] of text(name).matchAll(LATER_REQUIRE)) lazy.add(chunk);
     const seen = new Set<string>();
-    const visit = (output: string) => {
-      if (seen.has(output)) return;
-      seen.add(output);
-      for (const imported of outputs[output].imports)
-        if (imported.kind === 'import-statement' && outputs[imported.path]) visit(imported.path);
+    const visit = (name: string) => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      const now = text(name).replace(LATER_REQUIRE, '');
+      for (const [, chunk] of now.matchAll(REQUIRE)) visit(chunk);
     };
-    visit(entry);
-    const startBytes = [...seen].reduce((sum, output) => sum + (outputs[output]?.bytes ?? 0), 0);
+    visit('extension.js');
+    const startBytes = [...seen].reduce((sum, name) => sum + fs.statSync(path.join(shipped, name)).size, 0);
     await esbuild.build({
-      entryPoints: [path.join(shipped, 'extension.mjs')],
+      entryPoints: [path.join(shipped, 'extension.js')],
       bundle: true,
-      format: 'esm',
+      format: 'cjs',
       platform: 'node',
       minify: true,
-      outfile: path.join(shipped, 'merged.mjs'),
+      outfile: path.join(shipped, 'merged.js'),
       logLevel: 'error',
       plugins: [
         {
           name: 'lazy-stays-lazy',
           setup(build) {
             build.onResolve({ filter: /.*/ }, (args) =>
-              args.kind === 'dynamic-import' || args.path === 'vscode'
+              lazy.has(path.basename(args.path)) || args.path === 'vscode'
                 ? { path: args.path, external: true }
                 : undefined,
             );
@@ -89,35 +87,29 @@ async function main(): Promise<void> {
       ],
     });
     const stub = write(path.join(tmp, 'vscode-stub.mjs'), vscodeStub());
-    const empty = write(
-      path.join(tmp, 'empty.mjs'),
-      "import * as vscode from 'vscode';\nexport function activate() {}\n",
-    );
-    const hooks = write(
-      path.join(tmp, 'hooks.mjs'),
-      `export async function resolve(specifier, context, next) {\n` +
-        `  if (specifier === 'vscode') return { url: ${JSON.stringify(`file://${stub}`)}, shortCircuit: true };\n` +
-        `  return next(specifier, context);\n}\n`,
-    );
+    const stubCjs = path.join(tmp, 'vscode-stub.cjs');
+    await esbuild.build({ entryPoints: [stub], format: 'cjs', outfile: stubCjs, logLevel: 'error' });
+    const empty = write(path.join(tmp, 'empty.js'), "require('vscode');\nexports.activate = function () {};\n");
     const runner = write(
-      path.join(tmp, 'run.mjs'),
-      `import { register } from 'node:module';\n` +
-        `register(${JSON.stringify(`file://${hooks}`)});\n` +
-        // The hook's thread is up before the extension is imported, as in the extension host.
-        `await import(${JSON.stringify(`file://${stub}`)});\n` +
+      path.join(tmp, 'run.js'),
+      // The extension host answers require('vscode') by hooking Module._load; so does this.
+      `const Module = require('node:module');\n` +
+        `const load = Module._load;\n` +
+        `Module._load = function (request, ...rest) { return load.call(this, request === 'vscode' ? ${JSON.stringify(stubCjs)} : request, ...rest); };\n` +
+        `require(${JSON.stringify(stubCjs)});\n` +
         `const started = performance.now();\n` +
-        `await import(process.argv[2]);\n` +
+        `require(process.argv[2]);\n` +
         `console.log(performance.now() - started);\n`,
     );
     const variants = {
-      'as shipped': path.join(shipped, 'extension.mjs'),
-      'merged into one file': path.join(shipped, 'merged.mjs'),
+      'as shipped': path.join(shipped, 'extension.js'),
+      'merged into one file': path.join(shipped, 'merged.js'),
       'an empty extension (floor)': empty,
     };
     const times: Record<string, number[]> = {};
     for (let run = 0; run < RUNS; run++)
       for (const [name, file] of Object.entries(variants)) {
-        const out = execFileSync(process.execPath, [runner, `file://${file}`], { encoding: 'utf8' });
+        const out = execFileSync(process.execPath, [runner, file], { encoding: 'utf8' });
         (times[name] ??= []).push(Number(out.trim()));
       }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -127,9 +119,9 @@ async function main(): Promise<void> {
         ? fs.statSync(empty).size
         : name === 'as shipped'
           ? startBytes
-          : fs.statSync(path.join(shipped, 'merged.mjs')).size;
+          : fs.statSync(path.join(shipped, 'merged.js')).size;
     console.log(
-      `\nCode load outside VS Code: ${RUNS} fresh Node ${process.version} processes per variant, a loader hook as the extension host registers\n`,
+      `\nCode load outside VS Code: ${RUNS} fresh Node ${process.version} processes per variant, require('vscode') answered as the extension host answers it\n`,
     );
     console.log('| start-up code | files | KB | import, median | all runs |');
     console.log('| --- | ---: | ---: | ---: | --- |');

@@ -3,7 +3,7 @@
  *
  * The VSIX against issue 42's cap (400 KB), and what each part of it costs compressed, so the floor is visible: the
  * bytes each ZIP entry takes (its compressed size, read from the ZIP's central directory), summed by part. A code file
- * (dist/*.mjs) holds our modules and bundled packages together; its compressed bytes are split between them in
+ * (dist/*.js) holds our modules and bundled packages together; its compressed bytes are split between them in
  * proportion to the minified bytes each contributes (esbuild's metafile of the production build, as esbuild.js makes
  * it, written nowhere). What the entries do not account for is the ZIP's own structure: a local and a central header
  * per file, each with its name.
@@ -86,12 +86,13 @@ export function vsixShares(zip: Buffer, origins: CodeOrigins): VsixShares {
   let entriesBytes = 0;
   for (const entry of zipEntries(zip)) {
     entriesBytes += entry.compressedBytes;
-    if (!/^extension\/dist\/[^/]+\.mjs$/.test(entry.name)) {
+    if (!/^extension\/dist\/[^/]+\.js$/.test(entry.name)) {
       add(entryPart(entry.name), entry.compressedBytes);
       continue;
     }
     const origin = origins.get(path.basename(entry.name));
-    if (!origin) unmatched.push(entry.name);
+    // chunk-runtime.js: the conversion's helpers, written by scripts/build-commonjs.js after esbuild (no metafile).
+    if (!origin && path.basename(entry.name) !== 'chunk-runtime.js') unmatched.push(entry.name);
     const minified = origin ? [...origin.values()].reduce((sum, value) => sum + value, 0) : 0;
     // A file of imports and exports only (a facade of a lazily loaded module, esbuild's runtime helpers) is the
     // build's own glue: our code.

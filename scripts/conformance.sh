@@ -4,7 +4,7 @@
 #
 #   scripts/conformance.sh                 install (if needed) and print the suite's entry point
 #   scripts/conformance.sh <suite args>    install (if needed), then run the suite under Node 24, e.g.
-#   scripts/conformance.sh client --command "node $PWD/dist/cli.mjs conformance" --scenario initialize
+#   scripts/conformance.sh client --command "node $PWD/dist/cli.js conformance" --scenario initialize
 set -euo pipefail
 
 VERSION="0.2.0-alpha.12"

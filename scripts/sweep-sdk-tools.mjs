@@ -1,5 +1,5 @@
 // The tool names a stdio server lists to the official TypeScript SDK's client (every page), one per line, sorted:
-// scripts/sweep-third-party.sh compares them with what `node dist/cli.mjs tools` lists.
+// scripts/sweep-third-party.sh compares them with what `node dist/cli.js tools` lists.
 //   node scripts/sweep-sdk-tools.mjs '<json array: command and arguments>' '<json object: extra environment>' [cwd]
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';

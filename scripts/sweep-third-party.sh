@@ -17,7 +17,7 @@ echo "sweep: raw output in $SWEEP_DIR" >&2
 mkdir -p "$SWEEP_DIR/fs" "$SWEEP_DIR/home" "$SWEEP_DIR/panda"
 # @pandacss/mcp reads the project's panda.config in its working folder (without one it exits).
 echo "export default { include: ['./src/**/*.ts'], outdir: 'styled-system' }" >"$SWEEP_DIR/panda/panda.config.mjs"
-[ -f dist/cli.mjs ] || { echo "sweep: dist/cli.mjs missing: npm run build first" >&2; exit 2; }
+[ -f dist/cli.js ] || { echo "sweep: dist/cli.js missing: npm run build first" >&2; exit 2; }
 
 # Servers that write to the home folder get one of the sweep's own, and npx keeps using the usual package cache.
 SWEEP_HOME="HOME=$SWEEP_DIR/home npm_config_cache=$(npm config get cache)"
@@ -73,7 +73,7 @@ for entry in "${SERVERS[@]}"; do
     envJson=$(node -e 'const [j,p]=process.argv.slice(1);const o=JSON.parse(j);const i=p.indexOf("=");o[p.slice(0,i)]=p.slice(i+1);console.log(JSON.stringify(o))' "$envJson" "$pair")
   done
   # Run from the working folder too: the CLI's root (roots/list) is its own folder, and playwright writes there.
-  cli() { (cd "$cwd" && node "$REPO/dist/cli.mjs" "$@" --stdio "$cmdline" --cwd "$cwd" --timeout "$TIMEOUT_MS" "${envFlags[@]}" </dev/null); }
+  cli() { (cd "$cwd" && node "$REPO/dist/cli.js" "$@" --stdio "$cmdline" --cwd "$cwd" --timeout "$TIMEOUT_MS" "${envFlags[@]}" </dev/null); }
   echo "sweep: [$index] $label" >&2
   package=$(awk '{print $3}' <<<"$cmdline")
   packageVersion=$(npm view "$package" version 2>/dev/null || echo '?')

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The CLI's entry (dist/cli.mjs): runs main.ts's main. A file of its own because an ES module cannot ask whether it is
-// the program (`require.main === module`), and tests import main.ts's runners without running it.
+// The CLI's entry (dist/cli.js): runs main.ts's main. A file of its own because the sources are ES modules, which
+// cannot ask whether they are the program (`require.main === module`), and tests import main.ts's runners without
+// running it.
 import { endedProcessesReaped } from '../protocol/node/processTree';
 import { main } from './main';
 

@@ -1,6 +1,6 @@
 /**
  * The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in scripts/conformance.sh)
- * drives `cli.mjs conformance` (src/cli bundled as esbuild.js bundles dist/cli.mjs) through each required
+ * drives `cli.js conformance` (src/cli bundled as esbuild.js bundles dist/cli.js) through each required
  * client scenario. The suite is installed outside the
  * repository and runs under Node 24 via npx; if it cannot be installed this test fails, it is never skipped.
  *
@@ -211,8 +211,8 @@ describe('official MCP conformance suite (client scenarios)', () => {
         `scripts/conformance.sh could not install the conformance suite: ${failure.message}\n${failure.stderr?.toString() ?? ''}`,
       );
     }
-    // The CLI bundle exactly as esbuild.js builds dist/cli.mjs, but into a private folder: rewriting dist/ here
-    // would race with the other test files that run dist/cli.mjs concurrently.
+    // The CLI bundle exactly as esbuild.js builds dist/cli.js, but into a private folder: rewriting dist/ here
+    // would race with the other test files that run dist/cli.js concurrently.
     buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-cli-'));
     cli = path.join(buildDir, 'cli.js');
     buildSync({

@@ -31,7 +31,7 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  // The extension under development runs from dist/extension.mjs: the test build, which has the hooks the suites use.
+  // The extension under development runs from dist/extension.js: the test build, which has the hooks the suites use.
   execFileSync('npm', ['run', 'build:test'], { cwd: REPO_ROOT, stdio: 'inherit' });
   // Inside the extension folder (out/ is git- and lint-ignored), so VS Code attributes the bundle's
   // require('vscode') to the extension under development.

@@ -1,12 +1,12 @@
 /**
- * Runs the built CLI (dist/cli.mjs) as a person would, with stdin closed, and resolves with its exit code and output;
+ * Runs the built CLI (dist/cli.js) as a person would, with stdin closed, and resolves with its exit code and output;
  * rejects when it did not exit by itself (killed at the timeout, or by a signal), naming stderr.
  */
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { repoRoot } from './paths';
 
-export const CLI_PATH = path.join(repoRoot, 'dist', 'cli.mjs');
+export const CLI_PATH = path.join(repoRoot, 'dist', 'cli.js');
 
 export interface CliRun {
   code: number;

@@ -6,8 +6,8 @@ interface HostMarks {
 /**
  * How long VS Code took to load this extension's code, by its own measure: the marks it sets around the import of
  * `main` (`code/extHost/willLoadExtensionCode/<id>` and `didLoadExtensionCode`), which cover reading, compiling and
- * evaluating extension.mjs and every file it imports. A mark inside the bundle cannot: an ES module's imports are
- * compiled and evaluated before its own first line runs. Undefined where the host sets no such marks.
+ * evaluating extension.js and every file it imports. A mark inside the bundle cannot: it runs after the file was read
+ * and compiled (and, were it an ES module, after its imports were evaluated). Undefined where the host sets no such marks.
  */
 export function codeLoadMs(extensionId: string): number | undefined {
   const marks = (globalThis as { MonacoPerformanceMarks?: HostMarks }).MonacoPerformanceMarks?.getMarks() ?? [];

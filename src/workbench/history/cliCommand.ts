@@ -33,7 +33,7 @@ type Word = readonly Piece[];
 export function cliCommand(
   operation: HistoryOperation,
   target: CliTarget,
-  program = 'node dist/cli.mjs',
+  program = 'node dist/cli.js',
 ): string | undefined {
   const words = operationWords(operation);
   if (!words) return undefined;

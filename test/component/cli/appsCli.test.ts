@@ -1,4 +1,4 @@
-/** The CLI (dist/cli.mjs, built by `npm run build`) on MCP Apps servers: `app <tool>`, `read ui://…`, and app marks in `tools` and `info`. */
+/** The CLI (dist/cli.js, built by `npm run build`) on MCP Apps servers: `app <tool>`, `read ui://…`, and app marks in `tools` and `info`. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { APPS_FIXTURE, BASIC_APP_SERVER } from '../../support/appsSupport';
 import { REPO_ROOT } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const FIXTURE = `${JSON.stringify(process.execPath)} ${JSON.stringify(APPS_FIXTURE)}`;
 const BASIC = `${JSON.stringify(process.execPath)} ${JSON.stringify(BASIC_APP_SERVER)} --stdio`;
 

@@ -1,5 +1,5 @@
 /**
- * `mcp-workbench card` end to end (dist/cli.mjs against in-process hosts): a card, a catalog, a hostile card, a
+ * `mcp-workbench card` end to end (dist/cli.js against in-process hosts): a card, a catalog, a hostile card, a
  * redirect to another origin, usage errors, and `--compare` against a server whose answer contradicts its card.
  */
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-/** The headless CLI (dist/cli.mjs, built by `npm run build`) against server-everything and bad inputs. */
+/** The headless CLI (dist/cli.js, built by `npm run build`) against server-everything and bad inputs. */
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -9,7 +9,7 @@ import { startTestServer, sendJson, type TestServer } from '../../fixtures/http/
 import { EVERYTHING_SERVER, REPO_ROOT, assertProcessGone } from '../../support/testSupport';
 import { freePort } from '../../support/net';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const STDIO = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_SERVER)} stdio`;
 /**
  * The CLI remembers per server definition which era a slow server needed (`$XDG_CACHE_HOME/mcp-workbench/`): these
@@ -82,7 +82,7 @@ let workspace: string;
 let configFile: string;
 
 before(() => {
-  // npm test builds once before the unit tests; rebuilding here would race with other files running dist/cli.mjs.
+  // npm test builds once before the unit tests; rebuilding here would race with other files running dist/cli.js.
   assert.ok(fs.existsSync(CLI), `${CLI} is missing: run "npm run build" first (npm test does)`);
   workspace = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-test-')));
   fs.mkdirSync(path.join(workspace, '.vscode'));

@@ -12,7 +12,7 @@ import { writeJsonOutput } from '../../../src/cli/output';
 import { jsonTextChunks, toJsonText } from '../../../src/workbench/display';
 import { REPO_ROOT } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const RAW_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'bench', 'raw-server.mjs');
 const BIG_TEXT = path.join(REPO_ROOT, 'test', 'fixtures', 'bench', 'bigText.mjs');
 

@@ -1,4 +1,4 @@
-/** `--config` with any client's file and `--from-client`, against server-everything (dist/cli.mjs, `npm run build`). */
+/** `--config` with any client's file and `--from-client`, against server-everything (dist/cli.js, `npm run build`). */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

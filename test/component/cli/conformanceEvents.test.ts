@@ -3,7 +3,7 @@
  * at commits 375f6da28cf5ee6b3bfcbbec46bb99a7427260b4 (poll, webhook, no-extension, helpers) and
  * a293f4ef767a3723eb7c6e201a25c9ba299e2871 (push)), which no released suite carries (0.2.0-alpha.12 is the newest):
  * a peer of ours plays each scenario's server as the scenario does (the same descriptors, scripted answers, grant
- * lengths, heartbeat timing and `durationMs` context) and grades the same checks, against `dist/cli.mjs conformance`
+ * lengths, heartbeat timing and `durationMs` context) and grades the same checks, against `dist/cli.js conformance`
  * started as the suite starts a client (MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT, the URL appended).
  * Written from their checks; none of their code is copied here.
  */

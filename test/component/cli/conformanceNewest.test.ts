@@ -1,6 +1,6 @@
 /**
  * The conformance repository's newest transport-level client scenarios, which no released suite carries yet
- * (0.2.0-alpha.12 is the newest), played by peers of ours against `dist/cli.mjs conformance` started as the suite
+ * (0.2.0-alpha.12 is the newest), played by peers of ours against `dist/cli.js conformance` started as the suite
  * starts a client (MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_PROTOCOL_VERSION, the URL appended). Each peer serves
  * as its scenario's server does and grades the same checks; written from their checks, none of their code is copied:
  *

@@ -1,7 +1,7 @@
 /**
  * The conformance repository's newest authorization client scenarios, which no released suite carries yet
  * (0.2.0-alpha.12 is the newest), played by peers of ours (an authorization server, an MCP resource server and, for
- * cross-app access, an identity provider, all on 127.0.0.1) against `dist/cli.mjs conformance` started as the suite
+ * cross-app access, an identity provider, all on 127.0.0.1) against `dist/cli.js conformance` started as the suite
  * starts a client. Written from the scenarios' checks; none of their code is copied:
  *
  * - auth/token-refresh-basic and auth/token-refresh-rotation: modelcontextprotocol/conformance

@@ -7,7 +7,7 @@ import { StdioTransport } from '../../../src/protocol/node/stdio';
 import { REPO_ROOT, textOf, waitFor } from '../../support/testSupport';
 
 const CORE_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'core', 'coreServer.mjs');
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 const clients: McpClient[] = [];
 after(async () => {

@@ -1,4 +1,4 @@
-/** `mcp-workbench doctor` (dist/cli.mjs, built by `npm run build`) on a misspelled command, a server that dies, and server-everything. */
+/** `mcp-workbench doctor` (dist/cli.js, built by `npm run build`) on a misspelled command, a server that dies, and server-everything. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * `mcp-workbench gateway` on real peers: the official SDK clients (1.32.2, handshake only; 2.4.0 pinned to
- * 2026-07-28) reach a server through `node dist/cli.mjs gateway --json`, in the other era than the server speaks;
+ * 2026-07-28) reach a server through `node dist/cli.js gateway --json`, in the other era than the server speaks;
  * sampling and elicitation relayed to the agent that declared them (a 2026-07-28 agent through input-required
  * rounds); progress and cancellation end to end; the refusals; and nothing left running after SIGTERM.
  */
@@ -17,7 +17,7 @@ import * as SdkV2 from '@modelcontextprotocol/client';
 import { descendantsOf, isRunning } from '../../support/processes';
 import { EVERYTHING_SERVER, REPO_ROOT, waitFor } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs');
 const MODERN_ONLY = `"${process.execPath}" "${FIXTURE}" --transport stdio --legacy reject`;
 

@@ -10,7 +10,7 @@ import { describe, test } from 'node:test';
 import { LINT_RULES, type LintRuleId } from '../../../src/workbench/lint/rules';
 import { EVERYTHING_SERVER, REPO_ROOT } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const BROKEN = `"${process.execPath}" "${path.join(REPO_ROOT, 'test', 'fixtures', 'lint', 'broken-server.mjs')}"`;
 const EVERYTHING = `"${process.execPath}" "${EVERYTHING_SERVER}"`;
 

@@ -1,4 +1,4 @@
-/** `mcp-workbench load` (dist/cli.mjs, built by `npm run build`) against the bench's raw fixture and server-everything. */
+/** `mcp-workbench load` (dist/cli.js, built by `npm run build`) against the bench's raw fixture and server-everything. */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { EVERYTHING_SERVER, REPO_ROOT, assertProcessGone } from '../../support/testSupport';
 import { runCli, type CliRun } from '../../support/cliRun';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const RAW_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'bench', 'raw-server.mjs');
 const RAW = `${JSON.stringify(process.execPath)} ${JSON.stringify(RAW_SERVER)}`;
 const EVERYTHING = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_SERVER)} stdio`;

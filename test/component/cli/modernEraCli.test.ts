@@ -17,7 +17,7 @@ import { eraPreferenceOf, parseMcpConfig } from '../../../src/workbench/config/m
 import { EVERYTHING_SERVER, REPO_ROOT } from '../../support/testSupport';
 
 const run = promisify(execFile);
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const FIXTURE = path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs');
 
 async function info(stdio: string, extra: string[] = []): Promise<Record<string, unknown>> {

@@ -2,7 +2,7 @@
  * Signing in to a remote MCP server from the CLI, against a real authorization server (oidc-provider with
  * dynamic registration, PKCE, resource indicators and refresh tokens) in front of an MCP server that checks
  * audience-bound JWT access tokens. BROWSER points at test/fixtures/oauth/browser.mjs, a real HTTP client that
- * walks the provider's login and consent pages. dist/cli.mjs must be built (npm run build).
+ * walks the provider's login and consent pages. dist/cli.js must be built (npm run build).
  */
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { REPO_ROOT, waitFor } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const BROWSER = path.join(REPO_ROOT, 'test', 'fixtures', 'oauth', 'browser.mjs');
 const SERVERS = path.join(REPO_ROOT, 'test', 'fixtures', 'oauth', 'servers.mjs');
 

@@ -1,5 +1,5 @@
 /**
- * The CLI contract of recorded sessions, driving dist/cli.mjs against real servers: `session --record` writes the
+ * The CLI contract of recorded sessions, driving dist/cli.js against real servers: `session --record` writes the
  * file (secrets masked), `test` passes on the same server, fails with exit 1 naming the first differing step once
  * the server's answer changed, and exits 2 on usage errors. Servers: server-everything (stdio, handshake era) and
  * test/fixtures/recordings/greeter.mjs on @modelcontextprotocol/server 2.4.0 (2026-07-28), whose greeting comes
@@ -18,7 +18,7 @@ import { argsForRecordedServer } from '../../../src/cli/recordings';
 import { splitCommandLine } from '../../../src/workbench/config/commandLine';
 import { EVERYTHING_SERVER, REPO_ROOT } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const GREETER = path.join(REPO_ROOT, 'test', 'fixtures', 'recordings', 'greeter.mjs');
 const SECRET = 'tok-3f9a1c77e2';
 

@@ -1,4 +1,4 @@
-/** `mcp-workbench registry search|show|add` (dist/cli.mjs) against the fixture registry over real HTTP on 127.0.0.1. */
+/** `mcp-workbench registry search|show|add` (dist/cli.js) against the fixture registry over real HTTP on 127.0.0.1. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import { startFixtureRegistry, type FixtureRegistry } from '../../fixtures/registry/registry';
 import { REPO_ROOT } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 interface Run {
   code: number;

@@ -1,11 +1,11 @@
-/** `skills` and `skill <uri>` of the CLI (dist/cli.mjs, built by `npm run build`) against the skills fixture server. */
+/** `skills` and `skill <uri>` of the CLI (dist/cli.js, built by `npm run build`) against the skills fixture server. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { REPO_ROOT } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'skills', 'skillsServer.mjs');
 const PDF = 'skill://pdf-processing/SKILL.md';
 

@@ -1,4 +1,4 @@
-/** The CLI's task commands (dist/cli.mjs) against server-everything (2025-11-25) and the 2026-07-28 task fixture. */
+/** The CLI's task commands (dist/cli.js) against server-everything (2025-11-25) and the 2026-07-28 task fixture. */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { EVERYTHING_SERVER, REPO_ROOT } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const EVERYTHING = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_SERVER)} stdio`;
 const FIXTURE = `${JSON.stringify(process.execPath)} ${JSON.stringify(path.join(REPO_ROOT, 'test', 'fixtures', 'tasks', 'modern-task-server.mjs'))}`;
 

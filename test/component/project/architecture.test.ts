@@ -24,14 +24,14 @@ test('src/protocol, src/workbench and src/cli never import vscode', () => {
   assert.deepEqual(offenders, []);
 });
 
-/** A built file and every file it imports, statically or with import() (esbuild.js: `./chunk-<hash>.mjs`). */
+/** A built file and every file it imports, statically or with import() (esbuild.js: `./chunk-<hash>.js`). */
 function builtClosure(entry: string): string[] {
   const seen = new Set<string>();
   const visit = (file: string): void => {
     if (seen.has(file)) return;
     seen.add(file);
     for (const [, chunk] of readFileSync(path.join(root, 'dist', file), 'utf8').matchAll(
-      /["'\.\/]+(chunk-\w+\.mjs)["']/g,
+      /["'\.\/]+(chunk-\w+\.js)["']/g,
     ))
       visit(chunk);
   };
@@ -40,10 +40,10 @@ function builtClosure(entry: string): string[] {
 }
 
 test('the bundled CLI contains no reference to the vscode module and runs without it', { timeout: 60_000 }, () => {
-  // npm test builds once before the unit tests; rebuilding here would race with tests that run dist/cli.mjs.
-  const cli = path.join(root, 'dist/cli.mjs');
+  // npm test builds once before the unit tests; rebuilding here would race with tests that run dist/cli.js.
+  const cli = path.join(root, 'dist/cli.js');
   assert.ok(existsSync(cli), `${cli} is missing: run "npm run build" first (npm test does)`);
-  const files = builtClosure('cli.mjs');
+  const files = builtClosure('cli.js');
   assert.ok(files.length > 2, `the CLI's files: ${files.join(', ')}`);
   // Everything the CLI can load, the chunks it shares with the extension included.
   for (const file of files)
@@ -53,11 +53,16 @@ test('the bundled CLI contains no reference to the vscode module and runs withou
 });
 
 test('the core ships once, and neither side carries the other: the CLI no extension module, the extension no CLI one', () => {
-  // npm test's build is not minified: esbuild names each module it bundles in a comment line before its code.
+  // npm test's build has source maps: each names the modules its file holds.
+  // chunk-runtime.js holds only the CommonJS conversion's helpers (scripts/build-commonjs.js): no map, no module.
   const modulesOf = (file: string) =>
-    readFileSync(path.join(root, 'dist', file), 'utf8').match(/^\/\/ src\/\S+\.ts$/gm) ?? [];
+    file === 'chunk-runtime.js'
+      ? []
+      : (JSON.parse(readFileSync(path.join(root, 'dist', `${file}.map`), 'utf8')) as { sources: string[] }).sources
+          .filter((source) => source.startsWith('../src/'))
+          .map((source) => `// ${source.slice('../'.length)}`);
   const holder = new Map<string, string>();
-  for (const file of readdirSync(path.join(root, 'dist')).filter((name) => name.endsWith('.mjs'))) {
+  for (const file of readdirSync(path.join(root, 'dist')).filter((name) => name.endsWith('.js'))) {
     // A module esbuild wraps (evaluated on demand) is named twice in its file: before its hoisted names and its body.
     for (const module of new Set(modulesOf(file))) {
       assert.equal(holder.get(module), undefined, `${module} is in ${holder.get(module)} and in ${file}`);
@@ -71,8 +76,8 @@ test('the core ships once, and neither side carries the other: the CLI no extens
   const shared = holder.get('// src/protocol/client.ts') as string;
   assert.ok(shared.startsWith('chunk-'), `the client is in a chunk both load, not in ${shared}`);
   for (const [entry, foreign] of [
-    ['cli.mjs', '// src/extension/'],
-    ['extension.mjs', '// src/cli/'],
+    ['cli.js', '// src/extension/'],
+    ['extension.js', '// src/cli/'],
   ] as const) {
     const files = builtClosure(entry);
     assert.ok(files.includes(shared), `${entry} loads the client from ${shared}`);

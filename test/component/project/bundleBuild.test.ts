@@ -1,6 +1,6 @@
 /**
  * esbuild.js itself: a build leaves nothing of an earlier one behind, and --watch writes what a build writes. What
- * loading extension.mjs evaluates is bundleLoad.test.ts's; that the CLI's files never name vscode, architecture.test.ts's.
+ * loading extension.js evaluates is bundleLoad.test.ts's; that the CLI's files never name vscode, architecture.test.ts's.
  */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
@@ -14,35 +14,35 @@ test('a build removes the files an earlier build left in its folder (chunk names
   const out = mkdtempSync(path.join(os.tmpdir(), 'mcp-bundle-stale-'));
   try {
     // An older layout's files and a chunk no build makes any more: the VSIX packs whatever dist/ holds.
-    for (const name of ['shared-startup.js', 'extension.js', 'chunk-GONE0000.mjs', 'chunk-GONE0000.mjs.map'])
+    for (const name of ['shared-startup.js', 'extension.mjs', 'chunk-GONE0000.js', 'chunk-GONE0000.js.map'])
       writeFileSync(path.join(out, name), '// stale\n');
     execFileSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), `--outdir=${out}`], {
       cwd: REPO_ROOT,
       stdio: 'pipe',
     });
     const files = readdirSync(out);
-    assert.ok(
-      files.includes('extension.mjs') && files.includes('cli.mjs') && files.includes('media'),
-      files.join(', '),
-    );
+    assert.ok(files.includes('extension.js') && files.includes('cli.js') && files.includes('media'), files.join(', '));
     assert.deepEqual(
-      files.filter((name) => /^(shared-|extension\.js|chunk-GONE)/.test(name)),
+      files.filter((name) => /^(shared-|extension\.mjs|chunk-GONE)/.test(name)),
       [],
     );
-    assert.ok(files.includes('extension.mjs.map'), 'the source maps this build made are kept');
-    // The `require` banner stays only on the files that name `require` (the bundled CommonJS packages' chunks); the
-    // others get its two lines as empty lines (the source maps still match), and the CLI still runs.
-    const code = files.filter((name) => name.endsWith('.mjs'));
-    const banner = "import { createRequire as __mcpCreateRequire } from 'node:module';\n";
-    // (after the hashbang of cli.mjs)
-    const text = (name: string) => readFileSync(path.join(out, name), 'utf8').replace(/^#!.*\n/, '');
-    const withBanner = code.filter((name) => text(name).startsWith(banner));
-    const without = code.filter((name) => text(name).startsWith('\n\n'));
-    assert.equal(withBanner.length + without.length, code.length, code.join(', '));
-    assert.ok(without.length > 0 && withBanner.length > 0, `with: ${withBanner.join(', ')}`);
-    for (const name of without) assert.doesNotMatch(text(name), /\brequire\b/, `${name} names require`);
+    assert.ok(files.includes('extension.js.map'), 'the source maps this build made are kept');
+    // Every file is CommonJS (scripts/build-commonjs.js), and the conversion's helpers are written once, in
+    // chunk-runtime.js, which the others require.
+    const code = files.filter((name) => name.endsWith('.js'));
+    const text = (name: string) => readFileSync(path.join(out, name), 'utf8');
+    assert.ok(code.length > 20 && code.includes('chunk-runtime.js'), code.join(', '));
+    for (const name of code) {
+      assert.doesNotMatch(text(name), /^(import|export)\b/m, `${name} is an ES module`);
+      // (the conversion's helpers open a file; a bundled package's own helpers may stand inside one)
+      const opening = text(name)
+        .replace(/^#!.*\n/, '')
+        .trimStart();
+      if (name !== 'chunk-runtime.js') assert.doesNotMatch(opening, /^var __\w+ = /, `${name} defines a helper`);
+    }
+    assert.match(text('extension.js'), /require\("\.\/chunk-runtime\.js"\)/);
     assert.match(
-      execFileSync(process.execPath, [path.join(out, 'cli.mjs'), '--help'], { encoding: 'utf8' }),
+      execFileSync(process.execPath, [path.join(out, 'cli.js'), '--help'], { encoding: 'utf8' }),
       /Usage: mcp-workbench/,
     );
   } finally {
@@ -83,9 +83,9 @@ test('--watch writes what a build writes', { timeout: 120_000 }, async () => {
     }
     const code = (dir: string) =>
       readdirSync(dir)
-        .filter((name) => name.endsWith('.mjs') || name.endsWith('.mjs.map'))
+        .filter((name) => name.endsWith('.js') || name.endsWith('.js.map'))
         .sort();
-    assert.ok(code(built).includes('extension.mjs') && code(built).includes('cli.mjs'), code(built).join(', '));
+    assert.ok(code(built).includes('extension.js') && code(built).includes('cli.js'), code(built).join(', '));
     assert.deepEqual(code(watched), code(built));
     for (const file of code(built))
       assert.ok(readFileSync(path.join(watched, file)).equals(readFileSync(path.join(built, file))), `${file} differs`);

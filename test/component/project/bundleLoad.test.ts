@@ -1,7 +1,7 @@
 /**
- * What loading the extension costs: VS Code evaluates extension.mjs and every file it imports statically, before
+ * What loading the extension costs: VS Code evaluates extension.js and every file it imports statically, before
  * activate() runs; the rest of the build loads where a source file says `await import(…)` (esbuild.js). So what a
- * window evaluates as it opens is the static import closure of extension.mjs, and that must hold none of what a window
+ * window evaluates as it opens is the static import closure of extension.js, and that must hold none of what a window
  * needs only later: the client and its transports (a server's first start), OAuth (an HTTP server's), the gateway and
  * its server SDK (a gateway's), the registry (its commands), and the CLI's tools. An import of one of them from a
  * start-up module moves it into the closure: this test names the import chain that did.
@@ -15,7 +15,7 @@ import { before, test } from 'node:test';
 import * as esbuild from 'esbuild';
 import { REPO_ROOT } from '../../support/testSupport';
 
-/** Never in extension.mjs's static closure: a module path (repository-relative) starting with one of these. */
+/** Never in extension.js's static closure: a module path (repository-relative) starting with one of these. */
 const LATER = [
   'src/protocol/client.ts',
   'src/protocol/transports/http.ts',
@@ -90,8 +90,8 @@ const isLater = (input: string): boolean =>
 
 /** The output file of an entry point ('extension' or 'cli'). */
 function entryOutput(name: string): string {
-  const found = Object.keys(metafile.outputs).find((output) => path.basename(output) === `${name}.mjs`);
-  assert.ok(found, `${name}.mjs in ${Object.keys(metafile.outputs).join(', ')}`);
+  const found = Object.keys(metafile.outputs).find((output) => path.basename(output) === `${name}.js`);
+  assert.ok(found, `${name}.js in ${Object.keys(metafile.outputs).join(', ')}`);
   return found;
 }
 
@@ -130,7 +130,7 @@ function importChain(target: string): string {
   return chain.join(' -> ');
 }
 
-test("loading extension.mjs evaluates none of the client, OAuth, the gateway, the registry or the CLI's tools", () => {
+test("loading extension.js evaluates none of the client, OAuth, the gateway, the registry or the CLI's tools", () => {
   const atLoad = inputsOf(closure(entryOutput('extension'), ['import-statement']));
   assert.ok(
     atLoad.includes('src/extension/extension.ts') && atLoad.includes('src/workbench/config/mcpConfig.ts'),
@@ -159,7 +159,7 @@ test('what loads later is in the build, reached through an import() (the list ab
   );
 });
 
-/** Never in cli.mjs's static closure: what `--help` must not evaluate, imported when its subcommand runs (issue 36). */
+/** Never in cli.js's static closure: what `--help` must not evaluate, imported when its subcommand runs (issue 36). */
 const CLI_LATER = [
   'src/protocol/client.ts',
   'src/cli/connect.ts',
@@ -176,7 +176,7 @@ const CLI_LATER = [
   'src/workbench/registry/',
 ];
 
-test("loading cli.mjs (its --help) evaluates none of the subcommands' code or the client", () => {
+test("loading cli.js (its --help) evaluates none of the subcommands' code or the client", () => {
   const atLoad = inputsOf(closure(entryOutput('cli'), ['import-statement']));
   assert.ok(atLoad.includes('src/cli/main.ts'), `the closure is read: ${atLoad.length} modules`);
   assert.deepEqual(

@@ -1,7 +1,7 @@
 /**
  * The README's command-line examples run as written from a fresh checkout (first-hour report 6.2: `info --config
  * .vscode/mcp.json` named a file the repository does not have, and the `--url` example did not say how to start its
- * server). Needs dist/cli.mjs (`npm run build`), like test/component/cli/cli.test.ts.
+ * server). Needs dist/cli.js (`npm run build`), like test/component/cli/cli.test.ts.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { REPO_ROOT } from '../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 /** The lines of the README's bash block under "Using the command line". */
 function commandLineExample(): string[] {
@@ -42,7 +42,7 @@ test(
   "the README's info --config example runs from the checkout and reports the server",
   { timeout: 30_000 },
   async () => {
-    const line = commandLineExample().find((candidate) => candidate.startsWith('node dist/cli.mjs info --config'));
+    const line = commandLineExample().find((candidate) => candidate.startsWith('node dist/cli.js info --config'));
     assert.ok(line, 'the example has an info --config line');
     const args = line.split(' ').slice(2);
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

@@ -243,7 +243,7 @@ export function historySuite(vscode: VscodeApi): Suite {
         `copied command: ${command}`,
       );
       // The line names the CLI inside the installed extension, and runs as it is, as pasted into a shell.
-      const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '', 'dist', 'cli.mjs');
+      const cli = path.join(vscode.extensions.getExtension(EXTENSION_ID)?.extensionPath ?? '', 'dist', 'cli.js');
       assert(fs.existsSync(cli) && command.includes(cli), `the installed extension has no ${cli} (copied: ${command})`);
       const run = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
         execFile('/bin/sh', ['-c', command], { timeout: 60_000, killSignal: 'SIGKILL' }, (error, stdout, stderr) =>

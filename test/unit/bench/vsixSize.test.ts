@@ -53,10 +53,10 @@ function zip(files: Record<string, number>, comment = ''): Buffer {
 const FILES = {
   '[Content_Types].xml': 10,
   'extension/package.json': 40,
-  'extension/dist/extension.mjs': 100,
-  'extension/dist/chunk-GATEWAY.mjs': 60,
-  'extension/dist/chunk-FACADE.mjs': 5,
-  'extension/dist/chunk-GONE.mjs': 7,
+  'extension/dist/extension.js': 100,
+  'extension/dist/chunk-GATEWAY.js': 60,
+  'extension/dist/chunk-FACADE.js': 5,
+  'extension/dist/chunk-GONE.js': 7,
   'extension/dist/media/forms/toolForm.js': 20,
   'extension/media/icon.png': 30,
   'extension/l10n/bundle.l10n.zh-cn.json': 50,
@@ -68,20 +68,20 @@ const FILES = {
 };
 const ORIGINS: CodeOrigins = new Map<string, Map<Part, number>>([
   [
-    'extension.mjs',
+    'extension.js',
     new Map<Part, number>([
       ['our code', 3000],
       ['other libraries', 1000],
     ]),
   ],
   [
-    'chunk-GATEWAY.mjs',
+    'chunk-GATEWAY.js',
     new Map<Part, number>([
       ['gateway SDK + zod', 2000],
       ['our code', 1000],
     ]),
   ],
-  ['chunk-FACADE.mjs', new Map<Part, number>()],
+  ['chunk-FACADE.js', new Map<Part, number>()],
 ]);
 
 test('reads each entry and its compressed size from the central directory', () => {
@@ -97,7 +97,7 @@ test('sums each part, splits a code file by the origin of its bytes, and the ZIP
   const { totalBytes, bytes, unmatched } = vsixShares(file, ORIGINS);
   assert.equal(totalBytes, file.length);
   assert.deepEqual(Object.fromEntries(bytes), {
-    // extension.mjs's 3/4, the gateway chunk's 1/3, the facade (imports and exports only), an unknown file
+    // extension.js's 3/4, the gateway chunk's 1/3, the facade (imports and exports only), an unknown file
     'our code': 75 + 20 + 5 + 7,
     'gateway SDK + zod': 40,
     'other libraries': 25,
@@ -108,7 +108,7 @@ test('sums each part, splits a code file by the origin of its bytes, and the ZIP
     'ZIP structure': file.length - Object.values(FILES).reduce((sum, size) => sum + size, 0),
   });
   assert.deepEqual([...bytes.keys()], [...PARTS]);
-  assert.deepEqual(unmatched, ['extension/dist/chunk-GONE.mjs']);
+  assert.deepEqual(unmatched, ['extension/dist/chunk-GONE.js']);
 });
 
 test("a module's part follows its path in the metafile", () => {

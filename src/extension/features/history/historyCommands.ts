@@ -29,7 +29,7 @@ export interface HistoryContext {
   openToolForm(controller: ServerController, tool: Tool, values: JsonObject): void;
   /** Read-only Markdown documents (`mcp-result:`). */
   documents: { show(title: string, markdown: string): Thenable<vscode.TextEditor> };
-  /** The CLI as a shell command prefix, e.g. `node '/path/to/extension/dist/cli.mjs'`. */
+  /** The CLI as a shell command prefix, e.g. `node '/path/to/extension/dist/cli.js'`. */
   cliProgram: string;
   /** Shows a kept result of a tool with an MCP App with its app again (features/apps, when it is there). */
   reopenApp(controller: ServerController, toolName: string, args: unknown, outcome: unknown): void;
@@ -135,7 +135,7 @@ export async function rerunHistoryEntry(context: HistoryContext, argument: unkno
   }
 }
 
-/** Copy as CLI Command: the `node dist/cli.mjs …` line that repeats the entry (arguments masked as in History). */
+/** Copy as CLI Command: the `node dist/cli.js …` line that repeats the entry (arguments masked as in History). */
 export async function copyHistoryCliCommand(context: HistoryContext, argument: unknown): Promise<string | undefined> {
   const entry = entryOf(argument, context.history);
   if (!entry) return undefined;
@@ -212,7 +212,7 @@ function inputIdsOf(definition: ServerEntry['definition']): string[] {
 }
 
 export function cliProgram(extensionUri: vscode.Uri): string {
-  return `node ${shellQuote(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.mjs').fsPath)}`;
+  return `node ${shellQuote(vscode.Uri.joinPath(extensionUri, 'dist', 'cli.js').fsPath)}`;
 }
 
 /** An entry as Markdown: what was done, when, how it ended, and the kept result (or why it was not kept). */

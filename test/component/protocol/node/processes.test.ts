@@ -24,7 +24,7 @@ import { isProcessAlive as isAlive } from '../../../support/alive';
 import { REPO_ROOT, trackedStdio, waitFor } from '../../../support/testSupport';
 
 const TREE_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'processes', 'tree-server.mjs');
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const WATCHDOG_MARK = 'mcp-workbench watchdog';
 
 /** For tests that read /proc themselves. */

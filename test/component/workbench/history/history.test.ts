@@ -13,7 +13,7 @@ import { EVERYTHING_SERVER, REPO_ROOT, startEverythingHttp } from '../../../supp
 /** A stdio server whose `env {name}` tool answers with that variable of its environment (how secrets reach it). */
 const ENV_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'hostile', 'hostile-host-server.mjs');
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 
 function toolCall(
   serverName: string,

@@ -2,7 +2,7 @@
  * What the Node launchers give the HTTP transports (src/workbench/node/httpFetchChoice.ts, src/cli/connect.ts): the
  * node:http fetch by default and the global fetch when a proxy is configured, and the input limits from
  * `--limit name=bytes`, which reach the transport (a JSON body) and the OAuth authorizer (a metadata document). The
- * CLI runs as built (dist/cli.mjs, `npm run build`) against a hostile HTTP server and a 401 server on 127.0.0.1.
+ * CLI runs as built (dist/cli.js, `npm run build`) against a hostile HTTP server and a 401 server on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -18,7 +18,7 @@ import { chooseHttpFetch } from '../../../../src/workbench/node/httpFetchChoice'
 import { startHostileHttpServer, type HostileHttpServer } from '../../../fixtures/http/hostileHttpServer';
 import { REPO_ROOT } from '../../../support/testSupport';
 
-const CLI = path.join(REPO_ROOT, 'dist', 'cli.mjs');
+const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 /** The environment of a CLI run without any proxy variable of the test runner's. */
 const NO_PROXY_ENV = Object.fromEntries(
   Object.entries(process.env).filter(([name]) => !/^(https?|all)_proxy$/i.test(name)),
