@@ -124,6 +124,7 @@ test(
         mcpJson: { kind: 'servers', servers: { 'everything-copied': everythingStdio() } },
       });
       const cursorFile = path.join(vscode.workspace, '.cursor', 'mcp.json');
+      const source = fs.readFileSync(vscode.mcpJsonPath, 'utf8');
       const page = await vscode.start();
       await openViewContainer(page, 'MCP Workbench');
       await runPickerCommand(page, 'MCP Workbench: Copy Server to…');
@@ -148,6 +149,8 @@ test(
         [],
         `only keys Cursor documents: ${JSON.stringify(entry)}`,
       );
+      // Only the file the person chose is written: the server's own file stays as it was.
+      assert.equal(fs.readFileSync(vscode.mcpJsonPath, 'utf8'), source, 'the source mcp.json is unchanged');
       await screenshot(page, 'config-04-copied-to-cursor');
     } finally {
       await vscode?.dispose();

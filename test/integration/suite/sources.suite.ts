@@ -1,14 +1,16 @@
 /**
  * Every config file people keep servers in, live (issue 38): a server written by hand into the workspace-root
- * `.mcp.json` shows up through the file watcher, names its source on its row and starts; Claude Code's
- * `~/.claude.json` (in a temporary home folder: mcpWorkbench.sources.homeFolder, never the real ~) is read only once
- * its source is turned on, and its servers are the person's own (no first-start confirmation); Copilot's `tools`
- * allow-list in `.github/mcp.json` is applied (only its tools offered, a call to another refused).
+ * `.mcp.json` shows up through the file watcher, names its source on its row, opens its file at the entry and starts;
+ * Claude Code's `~/.claude.json` (in a temporary home folder: mcpWorkbench.sources.homeFolder, never the real ~) is
+ * offered once it is there and read only once the person takes the offer, its servers are the person's own (no
+ * first-start confirmation) and the file is never rewritten; the same server in two files is one row naming both;
+ * Copilot's `tools` allow-list in `.github/mcp.json` is applied (only its tools offered, a call to another refused).
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { McpWorkbenchApi } from '../../../src/extension/extension';
+import type { ServerController } from '../../../src/extension/platform/servers/serverController';
 import { FIXTURE_SERVER_SOURCE } from '../../fixtures/lifecycle/fixtureServer';
 import { Suite, assert, assertEqual, waitUntil, type VscodeApi } from './framework';
 import { leaveCleanState, startFromCleanState, workbenchAccess, writeWorkspaceFile } from './workbench';
@@ -24,6 +26,21 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
   const stdio = () => ({ command: process.execPath, args: [fixture] });
   const sources = () => vscode.workspace.getConfiguration('mcpWorkbench.sources');
   const asked: string[] = [];
+
+  /** Open Source File on the server's row opens its file with the entry's name selected. */
+  const assertOpensAtEntry = async (controller: ServerController, file: string, name: string) => {
+    await vscode.commands.executeCommand('mcpWorkbench.openServerSource', { kind: 'server', controller });
+    const editor = await waitUntil(
+      `${file} in the active editor`,
+      () => {
+        const active = vscode.window.activeTextEditor;
+        return active?.document.uri.fsPath === file ? active : undefined;
+      },
+      10_000,
+    );
+    assertEqual(editor.document.getText(editor.selection), JSON.stringify(name), `the selection in ${file}`);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  };
 
   suite.before(async () => {
     api = await startFromCleanState(vscode);
@@ -49,6 +66,7 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
     const row = requireApi().tree.getTreeItem({ kind: 'server', controller });
     assert(String(row.description).includes('.mcp.json'), `row description: ${String(row.description)}`);
     assert(String((row.tooltip as { value?: string })?.value).includes('.mcp.json'), 'the tooltip names the file');
+    await assertOpensAtEntry(controller, dotMcp(), 'dot-mcp-fixture');
     await controller.start();
     assertEqual(snapshotOf('dot-mcp-fixture')?.state, 'running', 'state of dot-mcp-fixture');
     assert(asked.includes('dot-mcp-fixture'), 'a workspace server asks the first-start confirmation');
@@ -80,27 +98,95 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
     },
   );
 
-  suite.test('a Claude Code ~/.claude.json project server appears after the source is turned on', async () => {
-    await sources().update('homeFolder', home, vscode.ConfigurationTarget.Global);
-    fs.writeFileSync(
-      path.join(home, '.claude.json'),
-      JSON.stringify({
-        numStartups: 1,
-        projects: { [folder().uri.fsPath]: { mcpServers: { 'claude-fixture': { type: 'stdio', ...stdio() } } } },
-      }),
-    );
-    await requireApi().reload();
-    assertEqual(snapshotOf('claude-fixture'), undefined, "Claude Code's file is off until the person turns it on");
-    await sources().update('claudeCode', true, vscode.ConfigurationTarget.Global);
-    const snapshot = await waitUntil('claude-fixture in the Servers view', () => snapshotOf('claude-fixture'), 10_000);
-    assertEqual(snapshot.scope, 'user', "a home-folder file holds the person's own servers");
-    assert(snapshot.origin.endsWith('.claude.json'), `origin of claude-fixture: ${snapshot.origin}`);
-    asked.length = 0;
-    await controllerOf('claude-fixture').start();
-    assertEqual(snapshotOf('claude-fixture')?.state, 'running', 'state of claude-fixture');
-    assertEqual(asked.length, 0, "confirmations asked for the person's own server");
-    await controllerOf('claude-fixture').stop();
-  });
+  suite.test(
+    'a Claude Code ~/.claude.json project server is offered once the file is there and appears after one click',
+    async () => {
+      const claudeFile = path.join(home, '.claude.json');
+      fs.writeFileSync(
+        claudeFile,
+        JSON.stringify({
+          numStartups: 1,
+          projects: { [folder().uri.fsPath]: { mcpServers: { 'claude-fixture': { type: 'stdio', ...stdio() } } } },
+        }),
+      );
+      const written = fs.readFileSync(claudeFile, 'utf8');
+      const offers: string[] = [];
+      let listedWhenOffered: boolean | undefined;
+      requireApi().config.answerNotifications((notification) => {
+        if (!notification.message.includes('.claude.json')) return undefined;
+        offers.push(notification.message);
+        listedWhenOffered = snapshotOf('claude-fixture') !== undefined;
+        return notification.actions[0];
+      });
+      let snapshot;
+      try {
+        // The home folder moves to one holding ~/.claude.json: the file is found and offered, not read.
+        await sources().update('homeFolder', home, vscode.ConfigurationTarget.Global);
+        snapshot = await waitUntil('claude-fixture in the Servers view', () => snapshotOf('claude-fixture'), 10_000);
+      } finally {
+        requireApi().config.answerNotifications(undefined);
+      }
+      assertEqual(offers.length, 1, `offers of ~/.claude.json: ${offers.join(' | ')}`);
+      assert(offers[0].includes('~/.claude.json'), `the offer names the file: ${offers[0]}`);
+      assertEqual(listedWhenOffered, false, "Claude Code's file is off until the person turns it on");
+      assertEqual(
+        sources().inspect('claudeCode')?.globalValue,
+        true,
+        "the offer's button turned the source on in the user settings",
+      );
+      assertEqual(snapshot.scope, 'user', "a home-folder file holds the person's own servers");
+      assert(snapshot.origin.endsWith('.claude.json'), `origin of claude-fixture: ${snapshot.origin}`);
+      await assertOpensAtEntry(controllerOf('claude-fixture'), claudeFile, 'claude-fixture');
+      asked.length = 0;
+      await controllerOf('claude-fixture').start();
+      assertEqual(snapshotOf('claude-fixture')?.state, 'running', 'state of claude-fixture');
+      assertEqual(asked.length, 0, "confirmations asked for the person's own server");
+      await controllerOf('claude-fixture').stop();
+      assertEqual(fs.readFileSync(claudeFile, 'utf8'), written, "Claude Code's file is read, never rewritten");
+    },
+  );
+
+  suite.test(
+    'the same server in .mcp.json and .github/mcp.json is one row naming both files; removing one copy leaves it',
+    async () => {
+      fs.mkdirSync(path.dirname(githubMcp()), { recursive: true });
+      // dot-mcp-fixture's command line under another name: the same server (dedupe.ts keys on what runs, not names).
+      await writeWorkspaceFile(
+        vscode,
+        githubMcp(),
+        JSON.stringify({ mcpServers: { 'same-in-github': { type: 'stdio', ...stdio() } } }),
+      );
+      const described = () =>
+        String(
+          requireApi().tree.getTreeItem({ kind: 'server', controller: controllerOf('dot-mcp-fixture') }).description,
+        );
+      await waitUntil(
+        'the row of dot-mcp-fixture naming .github/mcp.json',
+        () => (described().includes('.github/mcp.json') ? true : undefined),
+        30_000,
+      );
+      assert(described().includes('.mcp.json + .github/mcp.json'), `row description: ${described()}`);
+      assertEqual(snapshotOf('same-in-github'), undefined, 'no second row for the copy in .github/mcp.json');
+      const tooltip = String(
+        (
+          requireApi().tree.getTreeItem({ kind: 'server', controller: controllerOf('dot-mcp-fixture') }).tooltip as {
+            value?: string;
+          }
+        )?.value,
+      );
+      assert(
+        tooltip.includes('Also in') && tooltip.includes(githubMcp()),
+        `the tooltip names the other file: ${tooltip}`,
+      );
+      fs.rmSync(githubMcp());
+      await waitUntil(
+        'the row of dot-mcp-fixture naming only .mcp.json',
+        () => (described().includes('.github') ? undefined : true),
+        30_000,
+      );
+      assert(snapshotOf('dot-mcp-fixture') !== undefined, 'the server stays, from .mcp.json');
+    },
+  );
 
   suite.test(
     'a registry entry (Import server.json) goes into .mcp.json in its dialect; one with a secret is refused there',

@@ -13,7 +13,10 @@ export const configFeature = defineFeature({
     const importer = new ServerImporter();
     own(importer, platform.loader.onDidFindProblems(reportConfigProblems));
     platform.loader.useVscodeUserFile(vscodeUserFileOf(extension));
-    void platform.loader.firstLoad.then(() => offerFoundSources(platform.loader, extension.globalState));
+    // Another client's file found is offered after the first read and after each reload (a file that appears later).
+    const offerSources = () => void offerFoundSources(platform.loader, extension.globalState);
+    void platform.loader.firstLoad.then(offerSources);
+    own(platform.loader.onDidChange(offerSources));
     // A server added from its Server Card: at its first connection the card is compared (serverCard.ts), its code
     // loaded only then. `comparing`: the running state fires again (a new tool list) before the card is forgotten.
     const comparing = new Set<string>();

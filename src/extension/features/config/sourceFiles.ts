@@ -1,10 +1,11 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { SOURCE_DEFAULTS, type ConfigSourceFile } from '../../../workbench/node/configSources';
+import { SOURCE_DEFAULTS } from '../../../workbench/node/configSources';
 import type { ConfigLoader } from '../../platform/config/configLoader';
 import { SOURCES_SECTION } from '../../platform/config/configSources';
 import type { ServerManager } from '../../platform/servers/serverManager';
 import { resolveServer } from '../../platform/servers/serverPicker';
+import { notify } from '../../platform/ui/notifications';
 import { MAX_CONFIG_BYTES } from '../../../workbench/config/dialects/types';
 import { storageJsonOf, vscodeUserMcpFile } from './vscodeProfile';
 
@@ -51,21 +52,33 @@ function readSmallFile(file: string): string | undefined {
 const OFFERED_KEY = 'mcpWorkbench.sources.offered';
 
 /**
+ * The files offered in this window, beside the stored list: the check runs after every reload, and a reload while an
+ * offer is still up must not offer the same file again.
+ */
+const offeredNow = new Set<string>();
+
+/**
  * Another client's user file (off by default: the person's servers there are for that client) exists and was never
- * offered: one message, once per source, with a button that turns it on in the user settings.
+ * offered: one message, once per file, with a button that turns its source on in the user settings. Checked after
+ * every reload, so a file that appears while the window is open (another client installed, the home folder moved)
+ * is offered then, not at the next window.
  */
 export async function offerFoundSources(loader: ConfigLoader, state: vscode.Memento): Promise<void> {
-  const offered = new Set(state.get<string[]>(OFFERED_KEY, []));
-  const found = loader
+  const settings = vscode.workspace.getConfiguration(SOURCES_SECTION);
+  const candidates = loader
     .sourceFiles()
-    .filter((file) => file.scope === 'user' && !SOURCE_DEFAULTS[file.id] && !offered.has(file.id))
-    .filter((file) => fs.existsSync(file.path))
-    .filter((file) => vscode.workspace.getConfiguration(SOURCES_SECTION).inspect(file.id)?.globalValue === undefined);
-  for (const file of unique(found)) {
-    offered.add(file.id);
-    await state.update(OFFERED_KEY, [...offered]);
+    .filter((file) => file.scope === 'user' && !SOURCE_DEFAULTS[file.id])
+    .filter((file) => !offeredNow.has(file.path) && !state.get<string[]>(OFFERED_KEY, []).includes(file.path))
+    // The person already said (on or off): nothing to offer.
+    .filter((file) => settings.inspect(file.id)?.globalValue === undefined);
+  const found = (await Promise.all(candidates.map(async (file) => ((await isFile(file.path)) ? [file] : [])))).flat();
+  for (const file of found) {
+    if (offeredNow.has(file.path)) continue;
+    offeredNow.add(file.path);
+    await state.update(OFFERED_KEY, [...state.get<string[]>(OFFERED_KEY, []), file.path]);
     const show = vscode.l10n.t('Show Them');
-    const answer = await vscode.window.showInformationMessage(
+    const answer = await notify(
+      'info',
       vscode.l10n.t(
         'MCP servers found in {0}. Show them in MCP Workbench too? They stay in that file; you can turn this off in the setting {1}.',
         file.label,
@@ -78,8 +91,12 @@ export async function offerFoundSources(loader: ConfigLoader, state: vscode.Meme
   }
 }
 
-function unique(files: readonly ConfigSourceFile[]): ConfigSourceFile[] {
-  return files.filter((file, index) => files.findIndex((other) => other.id === file.id) === index);
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await fs.promises.stat(file)).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** Opens the file a server comes from at its entry (the settings JSON for the user list). */
