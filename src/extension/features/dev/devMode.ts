@@ -230,9 +230,10 @@ class DevSession implements vscode.Disposable {
           `Dev mode: the exclude "!${glob.length > 80 ? `${glob.slice(0, 80)}…` : glob}" is ignored: ${compiled.reason}`,
         );
     }
-    const patterns: vscode.RelativePattern[] = [];
+    const patterns: { pattern: vscode.RelativePattern; include: GlobMatcher }[] = [];
     for (const include of dev.watch) {
-      // VS Code's watcher matches the includes with its own glob engine: runs of `*` are collapsed and the length capped.
+      // VS Code's watcher gets a coarser glob its backtracking engine matches quickly; what it reports is then
+      // matched against the include itself on the linear engine (watcherGlob).
       const accepted = watcherGlob(include);
       if (accepted.kind === 'refused') {
         controller.log.warn(
@@ -241,11 +242,12 @@ class DevSession implements vscode.Disposable {
         continue;
       }
       const pattern = new vscode.RelativePattern(folder, accepted.glob);
-      patterns.push(pattern);
+      patterns.push({ pattern, include: accepted.matcher });
       const watcher = vscode.workspace.createFileSystemWatcher(pattern);
       const changed = (uri: vscode.Uri) => {
         const relative = relativePath(folder, uri);
-        if (relative === undefined || matchesAny(relative, excludes)) return;
+        if (relative === undefined || !matchesAny(relative, [accepted.matcher]) || matchesAny(relative, excludes))
+          return;
         this.throttle.change(relative);
       };
       this.disposables.push(
@@ -267,18 +269,22 @@ class DevSession implements vscode.Disposable {
    * relative to, a typo).
    */
   private async countMatches(
-    patterns: readonly vscode.RelativePattern[],
+    patterns: readonly { pattern: vscode.RelativePattern; include: GlobMatcher }[],
     folder: vscode.Uri,
     excludes: readonly GlobMatcher[],
     globs: string,
   ): Promise<void> {
     const matched = new Map<string, string>();
+    // findFiles stopped at the limit for a coarse glob, so files the include matches may be among those not listed.
+    let cut = false;
     try {
-      for (const pattern of patterns) {
+      for (const { pattern, include } of patterns) {
         const found = await vscode.workspace.findFiles(pattern, undefined, MATCH_COUNT_LIMIT);
+        if (found.length >= MATCH_COUNT_LIMIT) cut = true;
         for (const uri of found) {
           const relative = relativePath(folder, uri);
-          if (relative !== undefined && !matchesAny(relative, excludes)) matched.set(uri.toString(), relative);
+          if (relative !== undefined && matchesAny(relative, [include]) && !matchesAny(relative, excludes))
+            matched.set(uri.toString(), relative);
         }
         if (matched.size >= MATCH_COUNT_LIMIT) break;
       }
@@ -289,6 +295,12 @@ class DevSession implements vscode.Disposable {
     }
     if (this.disposed) return;
     const where = folderPath(folder);
+    if (matched.size === 0 && cut) {
+      this.controller.log.info(
+        `Dev mode: more than ${MATCH_COUNT_LIMIT} files in ${where} to look through, so the files matching ${globs} were not counted`,
+      );
+      return;
+    }
     if (matched.size === 0) {
       this.controller.log.warn(
         `Dev mode: no file in ${where} matches ${globs}, so no change restarts the server yet. ` +
@@ -297,9 +309,14 @@ class DevSession implements vscode.Disposable {
       return;
     }
     const names = [...matched.values()].sort().slice(0, MATCHES_NAMED);
-    const count = matched.size >= MATCH_COUNT_LIMIT ? `${MATCH_COUNT_LIMIT} or more files` : plural(matched.size);
+    const count =
+      matched.size >= MATCH_COUNT_LIMIT
+        ? `${MATCH_COUNT_LIMIT} or more files`
+        : cut
+          ? `${matched.size} or more files`
+          : plural(matched.size);
     const more = matched.size > names.length ? ', …' : '';
-    const verb = matched.size === 1 ? 'matches' : 'match';
+    const verb = matched.size === 1 && !cut ? 'matches' : 'match';
     this.controller.log.info(`Dev mode: ${count} in ${where} ${verb} now (${names.join(', ')}${more})`);
   }
 

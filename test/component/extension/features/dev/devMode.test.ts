@@ -270,8 +270,9 @@ describe('dev mode: workspace trust', () => {
     );
     try {
       devMode.sync();
-      // VS Code's watcher gets a run of stars as one ** (its own glob engine backtracks on runs); an overlong include is not handed over.
-      assert.deepEqual(watched, ['user/**', 'user/**Q'], 'only the user server watches in the untrusted workspace');
+      // VS Code's watcher gets a coarse glob its backtracking engine cannot be held on (watcherGlob); an overlong
+      // include is not handed over.
+      assert.deepEqual(watched, ['user/**', 'user/**'], 'only the user server watches in the untrusted workspace');
       assert.ok(
         warnings.every((line) => line.startsWith('user: ')),
         `the workspace's globs were not compiled: ${warnings.join('\n')}`,
@@ -282,7 +283,7 @@ describe('dev mode: workspace trust', () => {
       devMode.workspaceTrustGranted();
       assert.deepEqual(
         watched,
-        ['user/**', 'user/**Q', 'ws/**', 'ws/**Q'],
+        ['user/**', 'user/**', 'ws/**', 'ws/**'],
         "trust sets up the workspace server's watchers",
       );
       assert.deepEqual(started.sort(), ['user', 'ws']);
@@ -341,13 +342,14 @@ describe('dev mode: the folder the watch globs are relative to', () => {
       assert.deepEqual(
         watchers.map(({ base, pattern }) => `${base} ${pattern}`),
         [
-          '/elsewhere/myserver **/*.mjs',
-          '/ws/tools/srv *.mjs',
-          '/ws/tools/srv *.mjs',
-          '/ws *.mjs',
-          '/elsewhere/myserver src/**/*.mjs',
-          '/ws *.mjs',
+          '/elsewhere/myserver **',
+          '/ws/tools/srv *',
+          '/ws/tools/srv *',
+          '/ws *',
+          '/elsewhere/myserver src/**',
+          '/ws *',
         ],
+        "VS Code's watchers get coarse globs; the includes are matched here",
       );
       await waitFor(() => lines.filter((line) => / match(es)? now|no file in /.test(line)).length === 6, 'every count');
       const said = (name: string) => lines.filter((line) => line.startsWith(`${name} `)).join('\n');
@@ -370,9 +372,45 @@ describe('dev mode: the folder the watch globs are relative to', () => {
       // A save of the server kept outside the workspace restarts it, named relative to its folder.
       const restarts: string[] = [];
       (servers[0] as unknown as { restart: () => Promise<void> }).restart = async () => void restarts.push('outside');
+      // The coarse watcher reports notes.txt too; the include (**/*.mjs) leaves it out.
+      watchers[0].changed(new StandInUri('/elsewhere/myserver/notes.txt'));
       watchers[0].changed(new StandInUri('/elsewhere/myserver/server.mjs'));
       await waitFor(() => restarts.length === 1, 'the restart after the save', 5_000);
       assert.match(said('outside'), /restarting because server\.mjs changed/);
+      assert.doesNotMatch(said('outside'), /notes\.txt/);
+    } finally {
+      devMode.dispose();
+    }
+  });
+
+  test('when the coarse glob finds more files than are counted, the log does not claim that none matches', async () => {
+    const files = Array.from({ length: 1000 }, (_, index) => `/ws/generated-${index}.txt`);
+    const { DevMode } = devModeWithStandIn(files);
+    const lines: string[] = [];
+    const definition = { kind: 'stdio', command: 'node', args: [], dev: { watch: ['*.mjs'], exclude: [] } };
+    const controller = {
+      id: 's',
+      entry: { name: 's', definition, origin: { scope: 'workspace', folder: { uri: new StandInUri('/ws') } } },
+      state: { kind: 'running' },
+      log: { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(`warn: ${line}`) },
+      mask: (text: string) => text,
+      start: async () => undefined,
+    };
+    const devMode = new DevMode(
+      { servers: [controller], onDidChangeServers: () => ({ dispose: () => undefined }) } as never,
+      () => true,
+      () => ({ dispose: () => undefined }),
+    );
+    try {
+      devMode.sync();
+      await waitFor(() => lines.some((line) => /counted|no file/.test(line)), 'the count line');
+      assert.ok(
+        lines.includes(
+          'Dev mode: more than 1000 files in /ws to look through, so the files matching *.mjs were not counted',
+        ),
+        lines.join('\n'),
+      );
+      assert.ok(!lines.some((line) => line.startsWith('warn:')), lines.join('\n'));
     } finally {
       devMode.dispose();
     }
