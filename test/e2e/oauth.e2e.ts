@@ -132,6 +132,12 @@ test(
           dialogText.includes(`${issuer}${AUTHORIZATION_PATH}?`),
           `the consent modal does not show the whole authorization URL: ${dialogText}`,
         );
+        // A stray Enter opens nothing: the button VS Code focuses (Enter presses it) is Not Now.
+        assert.equal(
+          ((await dialog.locator('.monaco-button:focus').first().textContent()) ?? '').trim(),
+          'Not Now',
+          'the sign-in consent focuses Not Now',
+        );
         const pagesBefore = openedPages.length;
         const requestsBefore = requested.length;
         if (consentScreenshot) await screenshot(page, consentScreenshot);

@@ -7,6 +7,7 @@ import type { AuthorizationUserAgent, PendingAuthorization } from '../../../prot
 import type { OAuthClientConfig } from '../../../workbench/config/mcpConfig';
 import { loopbackUserAgent } from '../../../workbench/node/auth/loopbackUserAgent';
 import { openExternalUrl } from '../ui/openExternalUrl';
+import { askSafeDefault } from '../ui/askSafeDefault';
 import { signInAttempts } from './signInAttempts';
 import type { SecretAuthStore } from './secretAuthStore';
 
@@ -69,7 +70,9 @@ function signInTimeoutMs(): number {
 export class SignInService {
   /** Replaced by the test hooks (modal dialogs cannot be clicked in tests). */
   presentModal: (modal: SignInModal) => Thenable<string | undefined> = (modal) =>
-    vscode.window.showWarningMessage(modal.message, { modal: true, detail: modal.detail }, ...modal.buttons);
+    // Not Now first (askSafeDefault): a server's 401 can raise this in the middle of the person's typing, and a stray
+    // Enter must not open the server's sign-in page.
+    askSafeDefault('warning', modal.message, modal.detail, modal.buttons);
   /**
    * Opens the sign-in page after the person's consent in our modal, which showed `url` byte for byte. What is opened
    * is `throughListener`, the loopback listener's URL that redirects to exactly `url`: VS Code's link protection
