@@ -146,6 +146,36 @@ export function sourcesSuite(vscode: VscodeApi): Suite {
     },
   );
 
+  suite.test("a workspace's settings cannot turn on another client's file in the home folder", async () => {
+    // The person's own setting from the test before, taken back; the workspace's settings say on instead.
+    await sources().update('claudeCode', undefined, vscode.ConfigurationTarget.Global);
+    const settingsFile = path.join(folder().uri.fsPath, '.vscode', 'settings.json');
+    const before = fs.existsSync(settingsFile) ? fs.readFileSync(settingsFile, 'utf8') : undefined;
+    const settings = before === undefined ? {} : (JSON.parse(before) as Record<string, unknown>);
+    try {
+      fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
+      // With a window-scoped setting beside it, whose workspace value tells when VS Code has read the file.
+      fs.writeFileSync(
+        settingsFile,
+        JSON.stringify({
+          ...settings,
+          'mcpWorkbench.sources.claudeCode': true,
+          'mcpWorkbench.sources.codeWorkspace': true,
+        }),
+      );
+      await waitUntil(
+        "the workspace's settings file as VS Code reads it",
+        () => (sources().inspect('codeWorkspace')?.workspaceValue === true ? true : undefined),
+        30_000,
+      );
+      await requireApi().reload();
+      assertEqual(snapshotOf('claude-fixture'), undefined, "claude-fixture with only the workspace's setting on");
+    } finally {
+      if (before === undefined) fs.rmSync(settingsFile, { force: true });
+      else fs.writeFileSync(settingsFile, before);
+    }
+  });
+
   suite.test(
     'the same server in .mcp.json and .github/mcp.json is one row naming both files; removing one copy leaves it',
     async () => {

@@ -35,9 +35,16 @@ export async function readConfigText(uri: vscode.Uri): Promise<string | undefine
 /** `mcpWorkbench.sources.<id>`: which files are read (configSources.ts); `homeFolder` moves the home folder. */
 export const SOURCES_SECTION = 'mcpWorkbench.sources';
 
-/** Whether a source is read: the person's setting, else its default (the workspace's files and VS Code's own). */
+/**
+ * Whether a source is read: the person's setting, else its default (the workspace's files and VS Code's own). Another
+ * client's file in the home folder (off by default) is turned on only by the user's own (global) setting, as the home
+ * folder is moved only by it: a workspace's settings must not bring the person's other servers into its window (their
+ * settings are application-scoped in package.json too; this holds whatever the scope).
+ */
 export function sourceEnabled(id: ConfigSourceId): boolean {
-  return vscode.workspace.getConfiguration(SOURCES_SECTION).get<boolean>(id, SOURCE_DEFAULTS[id]);
+  const settings = vscode.workspace.getConfiguration(SOURCES_SECTION);
+  if (SOURCE_DEFAULTS[id]) return settings.get<boolean>(id, true);
+  return settings.inspect<boolean>(id)?.globalValue ?? false;
 }
 
 /**
