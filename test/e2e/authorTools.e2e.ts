@@ -4,13 +4,16 @@
  *   command, and the report opens as a document.
  * - Load Test… on server-everything's echo: the panel's latency chart draws data points from the run's snapshots;
  *   its Cancel stops the run, and the run's own server process (this workspace's server-everything) is gone; a
- *   second run is stopped by closing its panel, with the same result.
+ *   second run is stopped by closing its panel, with the same result. The stopped run's report is saved as JSON in the
+ *   workspace's storage (the run's calls, the summary, the chart's snapshots).
  * Screenshots: test-results/e2e/authorTools-01-doctor.png, authorTools-02-load-chart.png, authorTools-03-cancelled.png.
  *
  * Run: npm run package:test, then
  * MCP_E2E_VSIX=dist/test-build/mcp-workbench-0.1.0.vsix node --import tsx --test test/e2e/authorTools.e2e.ts
  */
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import type { Frame, Page } from 'playwright-core';
 import { processesMatching } from '../support/processes';
@@ -35,6 +38,20 @@ const MISSPELLED_COMMAND = 'mcp-server-everythin';
 /** This workspace's server-everything processes (the trailing ${workspaceFolder} marks them as this test's). */
 function everythingProcesses(workspace: string): number[] {
   return processesMatching(EVERYTHING_SERVER_JS, 'stdio', workspace);
+}
+
+/** The load reports the extension saved in this window's workspace storage (`…/load-reports/load-*.json`). */
+function savedLoadReports(userDataDir: string): string[] {
+  const found: string[] = [];
+  const visit = (dir: string): void => {
+    for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (path.basename(dir) === 'load-reports' && /^load-.*\.json$/.test(entry.name)) found.push(full);
+    }
+  };
+  visit(path.join(userDataDir, 'User', 'workspaceStorage'));
+  return found;
 }
 
 /** The data points a chart of the panel draws (a circle per snapshot and line). */
@@ -159,6 +176,29 @@ test(
         );
       });
       assert.match((await frame.locator('#summary').textContent()) ?? '', /^everything: \d+ calls in/);
+      // The stopped run's report is saved as JSON: what the panel showed, with the chart's snapshots.
+      const reports = await waitUntil('the load report to be saved', () => {
+        const files = savedLoadReports(session?.userDataDir ?? '');
+        return files.length > 0 ? files : undefined;
+      });
+      assert.equal(reports.length, 1, `one saved report: ${reports.join(', ')}`);
+      const saved = JSON.parse(fs.readFileSync(reports[0], 'utf8')) as {
+        kind: string;
+        server: string;
+        calls: { tool: string }[];
+        summary: string;
+        report: { interrupted: boolean; requests: number };
+        snapshots: unknown[];
+      };
+      assert.equal(saved.kind, 'mcp-workbench-load-report');
+      assert.equal(saved.server, 'everything');
+      assert.deepEqual(
+        saved.calls.map((call) => call.tool),
+        ['echo'],
+      );
+      assert.equal(saved.report.interrupted, true);
+      assert.ok(saved.report.requests > 0 && saved.snapshots.length >= 3, JSON.stringify(saved.report));
+      assert.match(saved.summary, /^everything: \d+ calls in/);
       await screenshot(page, 'authorTools-03-cancelled');
 
       // 3. Closing the panel stops a run as Cancel does: the stopped panel's tab is closed first, then a second run's.
