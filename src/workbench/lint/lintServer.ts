@@ -77,8 +77,11 @@ export function estimateTokens(tool: unknown): number | undefined {
 
 /** The name VS Code's own client gives the model for a server's tool. */
 export function vscodeToolName(serverName: string, toolName: string): string {
-  const sanitize = (text: string) => text.replace(/[^a-zA-Z0-9_-]/g, '_');
-  return `${VSCODE_TOOL_PREFIX}${sanitize(serverName)}_${sanitize(toolName)}`;
+  return `${VSCODE_TOOL_PREFIX}${vscodeSanitize(serverName)}_${vscodeSanitize(toolName)}`;
+}
+
+function vscodeSanitize(text: string): string {
+  return text.replace(/[^a-zA-Z0-9_-]/g, '_');
 }
 
 let sharedValidator: SchemaValidator | undefined;
@@ -223,7 +226,9 @@ function lintToolName(
       `Rename it to ${quote(name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64) || '_')}.`,
     );
   const shown = vscodeToolName(input.serverName, name);
-  if (shown !== `${VSCODE_TOOL_PREFIX}${input.serverName}_${name}` || shown.length > VSCODE_MAX_TOOL_NAME) {
+  // Only the tool's own characters count: the server's name is the person's entry (or, from the CLI, a command or
+  // host:port), the same on every tool, and not the author's to fix.
+  if (vscodeSanitize(name) !== name || shown.length > VSCODE_MAX_TOOL_NAME) {
     sink.add(
       'vscode/tool-name-prefix',
       target,

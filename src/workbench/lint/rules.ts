@@ -1,6 +1,6 @@
 /**
  * Every lint rule: its id, how bad a finding is, and the public text it comes from. docs/lint-rules.md is this table
- * in prose (test/unit/workbench/lint/lintRules.test.ts holds the two together), so a rule is never cited in one place
+ * in prose (test/unit/workbench/lint/lintServer.test.ts holds the two together), so a rule is never cited in one place
  * and not the other.
  */
 

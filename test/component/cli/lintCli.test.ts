@@ -5,10 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { LINT_RULES, type LintRuleId } from '../../../src/workbench/lint/rules';
-import { EVERYTHING_SERVER, REPO_ROOT } from '../../support/testSupport';
+import { EVERYTHING_SERVER, REPO_ROOT, startEverythingHttp } from '../../support/testSupport';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const BROKEN = `"${process.execPath}" "${path.join(REPO_ROOT, 'test', 'fixtures', 'lint', 'broken-server.mjs')}"`;
@@ -117,6 +119,31 @@ describe('mcp-workbench lint', () => {
     const strict = await run(['lint', '--fail-on', 'warning', '--stdio', EVERYTHING]);
     assert.equal(strict.code, 1);
     assert.match(strict.stdout, /0 errors, \d+ warnings, 1 notes; about \d+ tokens for \d+ tools/);
+  });
+
+  test('--config --server and --url find what --stdio finds on the same server', async () => {
+    const key = (f: Finding) => `${f.severity} ${f.rule} ${f.target} ${f.path}`;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-lint-test-'));
+    const config = path.join(dir, 'mcp.json');
+    const fixture = path.join(REPO_ROOT, 'test', 'fixtures', 'lint', 'broken-server.mjs');
+    fs.writeFileSync(config, JSON.stringify({ servers: { broken: { command: process.execPath, args: [fixture] } } }));
+    const everything = await startEverythingHttp();
+    try {
+      const [byStdio, byConfig, everythingStdio, byUrl] = await Promise.all([
+        lintJson(['--stdio', BROKEN]),
+        lintJson(['--config', config, '--server', 'broken']),
+        lintJson(['--stdio', `${EVERYTHING} stdio`]),
+        lintJson(['--url', everything.url]),
+      ]);
+      assert.equal(byConfig.run.code, 1, byConfig.run.stderr);
+      assert.ok(byConfig.findings.some((f) => f.rule === 'schema/boolean-schema'));
+      assert.deepEqual(byConfig.findings.map(key), byStdio.findings.map(key));
+      assert.equal(byUrl.run.code, 0, byUrl.run.stderr);
+      assert.deepEqual(byUrl.findings.map(key).sort(), everythingStdio.findings.map(key).sort());
+    } finally {
+      everything.server.kill();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   test('usage errors exit 2 before any server starts', async () => {

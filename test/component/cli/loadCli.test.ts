@@ -1,17 +1,19 @@
 /** `mcp-workbench load` (dist/cli.js, built by `npm run build`) against the bench's raw fixture and server-everything. */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { EVERYTHING_SERVER, REPO_ROOT, assertProcessGone } from '../../support/testSupport';
+import { EVERYTHING_SERVER, REPO_ROOT, assertProcessGone, startEverythingHttp } from '../../support/testSupport';
 import { runCli, type CliRun } from '../../support/cliRun';
 
 const CLI = path.join(REPO_ROOT, 'dist', 'cli.js');
 const RAW_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'bench', 'raw-server.mjs');
 const RAW = `${JSON.stringify(process.execPath)} ${JSON.stringify(RAW_SERVER)}`;
 const EVERYTHING = `${JSON.stringify(process.execPath)} ${JSON.stringify(EVERYTHING_SERVER)} stdio`;
+/** The official v2 SDK's server; with `--legacy reject` it speaks 2026-07-28 only (no initialize). */
+const MODERN_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'modern', 'server.mjs');
 /** The era memory of these runs stays in a folder of their own (see cli.test.ts). */
 const CACHE_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-load-test-cache-'));
 const ENV: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: CACHE_HOME };
@@ -37,6 +39,26 @@ interface JsonReport {
 function report(run: Run): JsonReport {
   assert.equal(run.stdout.trim().split('\n').length, 1, `one JSON line on stdout:\n${run.stdout}\n${run.stderr}`);
   return JSON.parse(run.stdout) as JsonReport;
+}
+
+/** The 2026-07-28-only fixture over Streamable HTTP, and its URL once it listens. */
+async function startModernHttp(): Promise<{ server: ChildProcess; url: string }> {
+  const server = spawn(process.execPath, [MODERN_SERVER, '--transport', 'http', '--legacy', 'reject'], {
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('the modern HTTP fixture did not start')), 15_000);
+    let out = '';
+    server.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening (\S+)/.exec(out);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  return { server, url };
 }
 
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
@@ -173,6 +195,30 @@ describe('mcp-workbench load', () => {
     const result = report(run);
     assert.equal(result.requests, 10);
     assert.deepEqual(result.errorsByKind, { 'server-error -32602': 5 }, 'every second call is the one without text');
+  });
+
+  test('any server: over Streamable HTTP (server-everything, 2025-11-25) and in 2026-07-28 (stdio and HTTP)', async () => {
+    const add = ['--tool', 'add', '--args', '{"a":1,"b":2}', '--requests', '200', '--concurrency', '4', '--json'];
+    const modernStdio = `${JSON.stringify(process.execPath)} ${JSON.stringify(MODERN_SERVER)} --transport stdio --legacy reject`;
+    const everything = await startEverythingHttp();
+    const modern = await startModernHttp();
+    try {
+      for (const target of [
+        ['--url', everything.url, '--tool', 'echo', '--args', '{"message":"hi"}', '--requests', '200', '--json'],
+        ['--stdio', modernStdio, ...add],
+        ['--url', modern.url, ...add],
+      ]) {
+        const run = await cli(['load', ...target]);
+        assert.equal(run.code, 0, `${target.slice(0, 2).join(' ')}: ${run.stderr}`);
+        const result = report(run);
+        assert.equal(result.requests, 200, target[1]);
+        assert.equal(result.errors, 0, `${target[1]}: ${JSON.stringify(result.errorsByKind)}`);
+        assert.equal(sum(result.histogram.map((bucket) => bucket.count)), 200);
+      }
+    } finally {
+      everything.server.kill();
+      modern.server.kill();
+    }
   });
 
   test('usage: no end, both shapes, --args before --tool', async () => {

@@ -120,6 +120,22 @@ export function lintSuite(vscode: VscodeApi): Suite {
     },
   );
 
+  suite.test(
+    'a tool, template or prompt listed twice has a row of its own: every row of a group has its own id',
+    async () => {
+      const server = (await children()).find((n) => n.kind === 'server' && n.controller === controllerOf(BROKEN));
+      assert(server, `no row for ${BROKEN}`);
+      for (const group of ['tools', 'templates', 'prompts'] as const) {
+        const node = (await children(server)).find((n) => n.kind === 'group' && n.group === group);
+        assert(node, `no ${group} group`);
+        const rows = await children(node);
+        const ids = await Promise.all(rows.map(async (row) => (await requireApi().tree.getTreeItem(row)).id));
+        // VS Code refuses a second row of the same id: the rest of the group is not drawn, and a refresh fails.
+        assertEqual(new Set(ids).size, ids.length, `distinct ids among the ${group}: ${JSON.stringify(ids)}`);
+      }
+    },
+  );
+
   suite.test('the lint runs again when the tool list changes: the fixed tool is fine', async () => {
     await controllerOf(BROKEN).callTool('fix_portability', {}, {});
     await waitUntil(

@@ -4,6 +4,7 @@ import { hasApp } from '../../../protocol/extensions/apps';
 import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ToolLintService, ToolLintSummary } from '../../platform/services';
+import { rowKind } from './rowLists';
 import { safeIconSource } from './serverIcons';
 import { nodeId } from '../../platform/servers/treeIds';
 
@@ -44,7 +45,7 @@ export function toolItem(
 ): vscode.TreeItem {
   const lint = lintService?.forTool(controller, tool.name);
   const item = new vscode.TreeItem(tool.name, vscode.TreeItemCollapsibleState.None);
-  item.id = `${nodeId(controller)}/tool/${tool.name}`;
+  item.id = `${nodeId(controller)}/${rowKind('tool', tool)}/${tool.name}`;
   const title = tool.title ?? tool.annotations?.title;
   const hints = [...annotationLabels(tool), ...(hasApp(tool) ? [vscode.l10n.t('app')] : [])];
   const summary = title && title !== tool.name ? title : firstLine(tool.description ?? '');
@@ -142,7 +143,7 @@ function appendLint(md: vscode.MarkdownString, lint: ToolLintSummary): void {
 
 export function resourceItem(controller: ServerController, resource: Resource, contextValue: string): vscode.TreeItem {
   const item = new vscode.TreeItem(resource.title ?? resource.name, vscode.TreeItemCollapsibleState.None);
-  item.id = `${nodeId(controller)}/resource/${resource.uri}`;
+  item.id = `${nodeId(controller)}/${rowKind('resource', resource)}/${resource.uri}`;
   const subscribed = contextValue === 'resource.subscribed';
   item.description = [subscribed ? vscode.l10n.t('subscribed') : '', resource.mimeType, resource.uri]
     .filter(Boolean)
@@ -163,7 +164,7 @@ export function resourceItem(controller: ServerController, resource: Resource, c
 
 export function templateItem(controller: ServerController, template: ResourceTemplate): vscode.TreeItem {
   const item = new vscode.TreeItem(template.title ?? template.name, vscode.TreeItemCollapsibleState.None);
-  item.id = `${nodeId(controller)}/template/${template.uriTemplate}`;
+  item.id = `${nodeId(controller)}/${rowKind('template', template)}/${template.uriTemplate}`;
   item.description = template.uriTemplate;
   item.iconPath = iconFor(template.icons, 'file-symlink-file');
   item.contextValue = 'template';
@@ -184,7 +185,7 @@ export function templateItem(controller: ServerController, template: ResourceTem
 
 export function promptItem(controller: ServerController, prompt: Prompt): vscode.TreeItem {
   const item = new vscode.TreeItem(prompt.name, vscode.TreeItemCollapsibleState.None);
-  item.id = `${nodeId(controller)}/prompt/${prompt.name}`;
+  item.id = `${nodeId(controller)}/${rowKind('prompt', prompt)}/${prompt.name}`;
   const args = prompt.arguments ?? [];
   const argText = args.map((arg) => `${arg.name}${arg.required ? '*' : ''}`).join(', ');
   item.description = [

@@ -12,6 +12,7 @@ import {
   type OfferingGroup,
 } from './offeringItems';
 import { personVisibleTools } from '../../platform/apps/appsSetting';
+import { rowPrompts, rowResources, rowTemplates, rowTools } from './rowLists';
 import { ResourceSubscriptions } from '../../platform/servers/resourceSubscriptions';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerController } from '../../platform/servers/serverController';
@@ -384,38 +385,38 @@ export class ServersTreeProvider implements vscode.TreeDataProvider<ServersTreeN
   private groupCount(controller: ServerController, group: OfferingGroup): number | undefined {
     const state = controller.state;
     if (state.kind !== 'running') return 0;
-    if (group === 'tools') return personVisibleTools(state.tools).length;
+    if (group === 'tools') return rowTools(personVisibleTools(state.tools)).length;
     const offerings = this.catalog.offerings(controller);
     if (!offerings || offerings.loading) return undefined;
     return group === 'resources'
-      ? offerings.resources.length
+      ? rowResources(offerings.resources).length
       : group === 'templates'
-        ? offerings.templates.length
-        : offerings.prompts.length;
+        ? rowTemplates(offerings.templates).length
+        : rowPrompts(offerings.prompts).length;
   }
 
   /** The rows of a group, reused while the list they come from is unchanged. */
   private groupChildren(controller: ServerController, group: OfferingGroup): ServersTreeNode[] {
     const state = controller.state;
     if (state.kind !== 'running') return [];
-    if (group === 'tools') return this.toolRows(controller, personVisibleTools(state.tools));
+    if (group === 'tools') return this.toolRows(controller, rowTools(personVisibleTools(state.tools)));
     const offerings = this.catalog.offerings(controller);
     if (!offerings || offerings.loading)
       return [message(controller, vscode.l10n.t('Loading…'), new vscode.ThemeIcon('loading~spin'))];
     const nodes =
       group === 'resources'
-        ? this.cachedChildren(controller, group, offerings.resources, (resource) => ({
+        ? this.cachedChildren(controller, group, rowResources(offerings.resources), (resource) => ({
             kind: 'resource',
             controller,
             resource,
           }))
         : group === 'templates'
-          ? this.cachedChildren(controller, group, offerings.templates, (template) => ({
+          ? this.cachedChildren(controller, group, rowTemplates(offerings.templates), (template) => ({
               kind: 'template',
               controller,
               template,
             }))
-          : this.cachedChildren(controller, group, offerings.prompts, (prompt) => ({
+          : this.cachedChildren(controller, group, rowPrompts(offerings.prompts), (prompt) => ({
               kind: 'prompt',
               controller,
               prompt,

@@ -159,6 +159,16 @@ describe('lintServer', () => {
     assert.equal(vscodeToolName('my server', 'a.b'), 'mcp_my_server_a_b');
   });
 
+  it("finds vscode/tool-name-prefix for a tool's own name only, not for a server name VS Code rewrites", () => {
+    // `lint --url` names a server by its host and port: its characters are the server entry's, not the tools'.
+    const report = lint([cleanTool('echo'), cleanTool('a.b')], { serverName: '127.0.0.1:8080' });
+    const prefixed = report.findings.filter((finding) => finding.rule === 'vscode/tool-name-prefix');
+    assert.deepEqual(
+      prefixed.map((finding) => [finding.target, finding.message]),
+      [['tool:a.b', 'VS Code shows it to the model as "mcp_127_0_0_1_8080_a_b".']],
+    );
+  });
+
   it('estimates a tool as the characters of its JSON / 4', () => {
     const tool = cleanTool('t');
     const chars = JSON.stringify({
