@@ -296,6 +296,14 @@ test(
       assert.equal(toolMessages.length, 1, JSON.stringify(withheld.messages));
       assert.ok(String(toolMessages[0]?.content).includes(WITHHELD), JSON.stringify(toolMessages[0]));
       assert.ok(!JSON.stringify(withheld.messages).includes(`Echo: ${PLANTED}`), 'the model read the withheld result');
+      // The call's card says the model did not read the result it shows.
+      const echoCard = panel.locator('.entry.call').first();
+      const mark = echoCard.locator('.withheld');
+      await waitUntil('the card marked withheld', async () =>
+        (await mark.count()) > 0 && /Withheld: the model read a refusal instead/.test((await mark.textContent()) ?? '')
+          ? true
+          : undefined,
+      );
       await waitUntil('Send enabled again', async () =>
         (await panel.locator('#send').isEnabled()) ? true : undefined,
       );
@@ -333,7 +341,7 @@ test(
             turns: {
               request: string;
               attachments: { kind: string; label: string }[];
-              calls: { tool: string; arguments: unknown }[];
+              calls: { tool: string; arguments: unknown; withheld?: boolean }[];
               answer?: string;
             }[];
           };
@@ -346,12 +354,12 @@ test(
         record.turns.map((turn) => [
           turn.request,
           turn.attachments.map((item) => `${item.kind} ${item.label}`),
-          turn.calls.map((call) => [call.tool, call.arguments]),
+          turn.calls.map((call) => [call.tool, call.arguments, call.withheld ?? false]),
           turn.answer,
         ]),
         [
           ['Follow the attached prompt', ['prompt simple-prompt'], [], 'I read the prompt.'],
-          ['Please echo something', [], [['echo', { message: PLANTED }]], 'I read the tool result.'],
+          ['Please echo something', [], [['echo', { message: PLANTED }, true]], 'I read the tool result.'],
         ],
       );
     } finally {
