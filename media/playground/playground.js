@@ -189,6 +189,11 @@
       case 'withdrawn':
         settle(message.id, t('withdrawn'));
         break;
+      case 'withheld': {
+        const mark = card(message.id)?.appendChild(el('div', 'withheld muted', t('withheld')));
+        mark?.setAttribute('role', 'status');
+        break;
+      }
       case 'note':
         add(el('div', 'note muted', message.text));
         break;

@@ -2,7 +2,9 @@
  * End-to-end test of Server Cards (SEP-2127, issue 43) in a real VS Code driven from Chromium: "Add Server…" with an
  * HTTP URL offers to read the server's card first; the card is shown in a modal before anything is added (its name,
  * description, endpoint and the URL it was read from), the header it says a connection needs is prefilled as an
- * input (never the card's own value), and the entry written declares that input as a password.
+ * input (never the card's own value), and the entry written declares that input as a password. A server added from
+ * its card is compared with the card at its first connection: the one difference (its version) is named in one
+ * notification, whose Show Server Card shows it again; a later connection names nothing.
  *
  * Run: MCP_E2E_VSIX=dist/test-build/mcp-workbench-0.1.0.vsix node --import tsx --test test/e2e/serverCards.e2e.ts
  */
@@ -14,16 +16,24 @@ import {
   answerDialog,
   chooseMenuItem,
   clickUncovered,
+  findNotification,
+  hideNotificationsCenter,
   openViewContainer,
+  pane,
+  pressNotificationButton,
   quickPick,
+  runCommand,
   runPickerCommand,
   screenshot,
+  serverRowText,
   typeInQuickInput,
+  visibleRow,
+  waitForNotificationGone,
   waitForQuickInput,
   waitUntil,
   wholeJsoncText,
 } from './harness';
-import { startCardServer, type CardServer } from '../fixtures/http/cardServer';
+import { CARD, SELF_SERVER_VERSION, startCardServer, type CardServer } from '../fixtures/http/cardServer';
 import { startFixtureRegistry, type FixtureRegistry } from '../fixtures/registry/registry';
 
 /** A VS Code window with no servers and the MCP Workbench view open, beside a card host; `body` runs in it. */
@@ -198,4 +208,84 @@ test(
       },
     );
   },
+);
+
+/** Chooses `item` (its whole label) in the context menu of the Servers view's row `label`. */
+async function rowMenu(page: Page, label: string, item: string): Promise<void> {
+  await clickUncovered(page, await visibleRow(page, pane(page, 'Servers'), label), { button: 'right' });
+  await chooseMenuItem(
+    page,
+    page.locator('.monaco-menu .action-item', { hasText: new RegExp(`^${item}$`) }).last(),
+    item,
+  );
+}
+
+/** Waits until the Servers view's row `label` says `state` (its description, e.g. "0 tools" once connected). */
+async function waitForRowText(page: Page, label: string, state: RegExp): Promise<void> {
+  await waitUntil(`the row ${label} to say ${String(state)}`, async () =>
+    state.test(await serverRowText(page, label)) ? true : undefined,
+  );
+}
+
+test(
+  'a server added from its Server Card is compared with the card at its first connection, and a difference is named once',
+  { timeout: 600_000 },
+  () =>
+    inCardWindow('server-cards-after-add', async ({ page, host, configFile }) => {
+      const serverUrl = `${host.origin}/self/mcp`;
+      await runPickerCommand(page, 'MCP Workbench: Add Server…');
+      await quickPick(page, /HTTP/);
+      await typeInQuickInput(page, serverUrl);
+      await quickPick(page, /Read Its Server Card First/);
+      await answerDialog(page, 'Add This Server');
+      await acceptPrefilledHeaders(page, 'Authorization: ${input:header-127.0.0.1-authorization}');
+      await saveEntry(page, configFile, 'carded');
+      assert.equal(
+        host.requests.filter((request) => request.path === '/self/mcp').length,
+        0,
+        'nothing reached the server before its start',
+      );
+
+      // Its first start: the workspace server's consent (Allow and Connect), then the header's input; it connects and
+      // answers as version 2.0.0 where its card says 1.2.0.
+      await rowMenu(page, 'carded', 'Start Server');
+      await answerDialog(page, 'Allow and Connect');
+      await typeInQuickInput(page, 'token-for-the-card-test');
+      await waitForRowText(page, 'carded', /0 tools/);
+      const difference = `version: the card says ${CARD.version}, the server ${SELF_SERVER_VERSION}`;
+      const said = /carded differs from the Server Card it was added from/;
+      const notice = await findNotification(page, said);
+      const text = (await notice.textContent()) ?? '';
+      assert.ok(text.includes(difference), `the notification names the difference: ${text}`);
+      await hideNotificationsCenter(page);
+      await screenshot(page, 'server-cards-04-differs');
+
+      // Its Show Server Card: the card, and the same difference from the running server.
+      await pressNotificationButton(page, said, 'Show Server Card');
+      const shown = await answerDialog(page, 'OK');
+      assert.ok(
+        shown.includes('Where the running server differs from its card') && shown.includes(difference),
+        `Show Server Card from the notification:\n${shown}`,
+      );
+      await waitForNotificationGone(page, said);
+
+      // The next connection compares nothing: the card was forgotten after the first. The moment to look is after Show
+      // Server Card on the row, once the server runs again: it reads the card over HTTP and waits for the person,
+      // well after the connection's own handling (with the card not forgotten, this saw the notice again).
+      await rowMenu(page, 'carded', 'Stop Server');
+      await waitForRowText(page, 'carded', /stopped/);
+      await rowMenu(page, 'carded', 'Start Server');
+      await waitForRowText(page, 'carded', /0 tools/);
+      await rowMenu(page, 'carded', 'Show Server Card');
+      assert.ok((await answerDialog(page, 'OK')).includes(difference), 'the running server still differs');
+      await runCommand(page, 'Notifications: Show Notifications');
+      const center = page.locator('.notifications-center').first();
+      await center.waitFor({ state: 'visible', timeout: 30_000 });
+      assert.equal(
+        await center.locator('.notification-list-item').filter({ hasText: said }).count(),
+        0,
+        'the difference was named again at the second connection',
+      );
+      await hideNotificationsCenter(page);
+    }),
 );

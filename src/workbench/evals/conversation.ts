@@ -24,6 +24,11 @@ export interface ConversationCall {
   result?: string;
   isError?: boolean;
   durationMs?: number;
+  /**
+   * The person withheld the result from the model (the tool's Review Result rule): `result` is what the tool answered
+   * and the person saw; the model read a fixed refusal instead.
+   */
+  withheld?: boolean;
 }
 
 export interface ConversationTurn {
@@ -110,6 +115,10 @@ export class ConversationBuilder {
     if (call) call.state = 'denied';
   }
 
+  static withheld(call: ConversationCall | undefined): void {
+    if (call) call.withheld = true;
+  }
+
   finish(outcome: ConversationTurn['outcome'], answer?: string, error?: string): void {
     if (!this.current) return;
     this.current.outcome = outcome;
@@ -188,6 +197,7 @@ export function conversationMarkdown(record: ConversationRecord, secrets: readon
           fence(call.result, 'text'),
           '',
         );
+      if (call.withheld) lines.push('Withheld from the model: it read a refusal instead of this result.', '');
     }
     if (turn.answer !== undefined) lines.push('### Answer', '', fence(turn.answer, 'text'), '');
     lines.push(`Outcome: ${OUTCOMES[turn.outcome]}${turn.error ? ` (${inline(turn.error)})` : ''}`, '');

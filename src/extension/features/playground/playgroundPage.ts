@@ -61,6 +61,7 @@ export function pageLabels(): Record<string, string> {
     withdrawn: vscode.l10n.t('Not run: the request was stopped'),
     result: vscode.l10n.t('Result ({0} ms)'),
     errorResult: vscode.l10n.t('Error ({0} ms)'),
+    withheld: vscode.l10n.t('Withheld: the model read a refusal instead of this result'),
     answerCut: vscode.l10n.t(
       '…(the answer is cut at {0} KB in this panel; the model wrote more)',
       MAX_SHOWN_ANSWER_BYTES / 1024,

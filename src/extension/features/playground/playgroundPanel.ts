@@ -279,7 +279,7 @@ export class PlaygroundPanel {
         review: (call, result, signal) => {
           const controller = byName.get(call.server.serverName);
           const rule = controller ? policies.rule(controller.identityKey, call.tool.name) : undefined;
-          return rule?.policy === 'review' ? reviewResult(call, result, signal) : Promise.resolve(true);
+          return rule?.policy === 'review' ? this.review(call, result, signal) : Promise.resolve(true);
         },
         onText: (delta) => this.streamed(delta),
         onEvent: (event) => this.show(event),
@@ -356,6 +356,20 @@ export class PlaygroundPanel {
       },
       secrets,
     );
+  }
+
+  /** Review Result's question; a result withheld is marked so on its card and in the record (History, exports). */
+  private async review(
+    call: LoopToolCall,
+    result: { text: string; isError: boolean },
+    signal: AbortSignal,
+  ): Promise<boolean> {
+    const send = await reviewResult(call, result, signal);
+    if (!send && !signal.aborted) {
+      ConversationBuilder.withheld(this.recorded.get(call));
+      this.post({ type: 'withheld', id: this.ids.get(call) });
+    }
+    return send;
   }
 
   private approval(call: LoopToolCall, signal: AbortSignal): CallDecision | Promise<CallDecision> {
