@@ -104,8 +104,10 @@ export class RequestLoop {
       if (this.renewing)
         return checked(this.continueAfter(new LoopCall(method, params, options, session), 0), check, params);
       const context = new FirstAttempt(this, method, params, options, session, check);
+      const shaped = peer.era.shapeParams(params, context);
+      context.shaped();
       // The caller's options are what the connection reads (`refresh` it ignores); no copy per request.
-      return peer.rpc.request<R>(method, peer.era.shapeParams(params, context), options, context);
+      return peer.rpc.request<R>(method, shaped, options, context);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -326,6 +328,14 @@ class FirstAttempt implements AttemptContext, ResponseReader {
   get identity(): ClientIdentity {
     this.identityValue ??= this.loop.peer.identity();
     return this.identityValue;
+  }
+
+  /**
+   * The request's params are shaped: the identity they were shaped with (the 2026-07-28 era reads it for every
+   * request) is not kept while the call is in flight; an era that reads it again gets it built again.
+   */
+  shaped(): void {
+    this.identityValue = undefined;
   }
 
   onResult(result: JsonObject): unknown {
