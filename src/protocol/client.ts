@@ -49,7 +49,7 @@ import type {
   Tool,
 } from './types';
 import { SchemaValidator } from './validation/schemaValidation';
-import type { CallOptions, CallToolOutcome, McpClientOptions } from './clientOptions';
+import { NO_OPTIONS, type CallOptions, type CallToolOutcome, type McpClientOptions } from './clientOptions';
 import { clientCapabilities } from './clientCapabilities';
 import { checkToolResult } from './toolResultCheck';
 import type { Transport } from './transports/transport';
@@ -261,16 +261,19 @@ export class McpClient implements Disposable {
     return tools;
   }
 
-  /** Not an async function: a call in flight keeps no suspended frame of its own (a burst of 10,000 kept 10,000). */
-  callTool(name: string, args: Record<string, unknown> = {}, options: CallOptions = {}): Promise<CallToolOutcome> {
+  /** Not an async function, its check rides on the request: a call in flight holds no frame, `then` or closure of its own. */
+  callTool(name: string, args: Record<string, unknown> = {}, options = NO_OPTIONS): Promise<CallToolOutcome> {
     try {
       this.require('tools', 'call tools'); // throws when not connected too: a rejection, as from an async function
     } catch (error) {
       return Promise.reject(error);
     }
-    const answer = this.forward('tools/call', { name, arguments: args }, options);
-    return answer.then((result) => this.checkToolResult(result, { toolName: name }));
+    return this.loop.request('tools/call', { name, arguments: args }, options, this.toolCallCheck);
   }
+
+  /** callTool's check of a result, made once for every call. */
+  private readonly toolCallCheck = (result: JsonObject, params: JsonObject | undefined): CallToolOutcome =>
+    this.checkToolResult(result, { toolName: params?.name as string });
 
   /** The checks every tools/call result gets, however it came (toolResultCheck.ts). */
   checkToolResult(result: JsonObject, about: { toolName?: string; taskId?: string }): CallToolOutcome {
@@ -361,7 +364,7 @@ export class McpClient implements Disposable {
   forward<M extends ClientRequestMethod>(
     method: M,
     params: ClientRequestParams<M>,
-    options: CallOptions = {},
+    options = NO_OPTIONS,
   ): Promise<ClientRequestResult<M>> {
     return this.loop.request(method, params, options);
   }

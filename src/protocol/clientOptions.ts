@@ -49,6 +49,9 @@ export interface McpClientOptions {
   extensions?: readonly EnabledExtension[];
 }
 
+/** The options of a call given none: one object for all of them (nothing below a call writes to its options). */
+export const NO_OPTIONS: CallOptions = Object.freeze({});
+
 /** What a caller may add to one request. */
 export interface CallOptions {
   signal?: AbortSignal;

@@ -20,6 +20,8 @@ export const UNARMED = { deadlineAt: 0, deadlineArmed: false } as const;
 
 /** Dead entries tolerated beyond the live ones before the heap is compacted (small heaps are not rebuilt per call). */
 const COMPACT_SLACK = 64;
+/** Entries up to which an emptied heap keeps its arrays' storage for the next requests. */
+const KEPT_ENTRIES = 1024;
 
 export class DeadlineTimer {
   /** A min-heap on `ats`; `targets[i]` was scheduled for `ats[i]`. An entry is live while its target is armed for it. */
@@ -62,8 +64,7 @@ export class DeadlineTimer {
     // and re-creating it per response would cost what this class saves. It must not keep the process alive.
     if (this.live === 0) {
       setReferenced(this.timer, false);
-      this.ats.length = 0;
-      this.targets.length = 0;
+      this.empty();
     } else if (this.ats.length - this.live > this.live + COMPACT_SLACK) {
       this.compact();
     }
@@ -77,6 +78,25 @@ export class DeadlineTimer {
     this.ats.length = 0;
     this.targets.length = 0;
     this.live = 0;
+  }
+
+  /**
+   * Drops every (dead) entry. A sequential caller empties the heap with each response: popping its entry keeps the
+   * arrays' storage, where `length = 0` gave it up and the next request allocated it again (about 300 bytes and 70 ns
+   * a call). The large arrays of a burst are given back.
+   */
+  private empty(): void {
+    const ats = this.ats;
+    const targets = this.targets;
+    if (ats.length > KEPT_ENTRIES) {
+      ats.length = 0;
+      targets.length = 0;
+      return;
+    }
+    while (ats.length > 0) {
+      ats.pop();
+      targets.pop();
+    }
   }
 
   private isLive(index: number): boolean {

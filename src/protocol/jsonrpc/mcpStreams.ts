@@ -25,8 +25,11 @@ interface ReaderPeer {
   wasAbandoned(id: RequestId): boolean;
   /** A response for a pending request broke the base protocol: settle that request with a local error. */
   failPending(id: RequestId, reason: string): void;
-  /** A valid response to a pending request: settle it (outgoing requests do not go through vscode-jsonrpc). */
-  respond(response: JsonRpcResultResponse | JsonRpcErrorResponse): void;
+  /**
+   * A valid response: settles the pending request it answers (outgoing requests do not go through vscode-jsonrpc);
+   * false when no request with its id is pending.
+   */
+  respond(response: JsonRpcResultResponse | JsonRpcErrorResponse): boolean;
   /** The peer sent a request: it awaits our response. */
   recordIncomingRequest(id: RequestId): void;
   /** The peer cancelled one of its requests to us: the response must not be sent. */
@@ -88,14 +91,12 @@ export class McpMessageReader extends AbstractMessageReader {
       case 'result':
       case 'error': {
         const { message } = classified;
+        // One lookup of the id for a response that answers a pending request (every response, nearly).
+        if (this.peer.respond(message)) return;
         const id = message.id as RequestId;
-        if (!this.peer.isPending(id)) {
-          if (!this.peer.wasAbandoned(id)) {
-            this.peer.violation(`response for unknown request id ${JSON.stringify(id)}`, value);
-          }
-          return;
+        if (!this.peer.wasAbandoned(id)) {
+          this.peer.violation(`response for unknown request id ${JSON.stringify(id)}`, value);
         }
-        this.peer.respond(message);
         return;
       }
       case 'orphan-error':

@@ -111,9 +111,10 @@ function metaProblem(container: unknown): string | undefined {
   const meta = container._meta;
   if (meta === undefined) return undefined;
   if (!isObject(meta)) return '_meta must be an object';
-  for (const key of Object.keys(meta)) {
+  // for…in over the own keys, not Object.keys: no array per message (2026-07-28 messages carry a _meta each).
+  for (const key in meta) {
     // progressToken predates the naming rules and is defined by the spec itself.
-    if (key === 'progressToken') continue;
+    if (key === 'progressToken' || !Object.hasOwn(meta, key)) continue;
     const check = checkMetaKey(key);
     if (!check.ok) return check.reason;
   }
@@ -127,12 +128,16 @@ function metaProblem(container: unknown): string | undefined {
 export function unknownReservedMetaKeys(value: unknown): readonly string[] {
   if (!isObject(value)) return NO_KEYS;
   const container = 'method' in value ? value.params : value.result;
-  // Nearly every message has no _meta: the shared empty answer, not a new array per message.
+  // Nearly every message has none: the shared empty answer, not a new array per message.
   if (!isObject(container) || !isObject(container._meta)) return NO_KEYS;
-  return Object.keys(container._meta).filter((key) => {
+  const meta = container._meta;
+  let found: string[] | undefined;
+  for (const key in meta) {
+    if (!Object.hasOwn(meta, key)) continue;
     const check = checkMetaKey(key);
-    return check.ok && check.reserved && !SPEC_DEFINED_RESERVED_META_KEYS.has(key);
-  });
+    if (check.ok && check.reserved && !SPEC_DEFINED_RESERVED_META_KEYS.has(key)) (found ??= []).push(key);
+  }
+  return found ?? NO_KEYS;
 }
 
 const NO_KEYS: readonly string[] = Object.freeze([]);

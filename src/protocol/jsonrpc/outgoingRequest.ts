@@ -4,6 +4,18 @@ import type { RequestId } from './messages';
 import type { PersonWaits } from './personWaits';
 import type { RequestOptions } from './rpcConnection';
 
+/**
+ * Reads a request's outcome in the turn it settles, for a caller that would otherwise chain a `.then` onto the
+ * request's promise: what it returns (a value, or a promise for the rare outcome that needs more work) is what the
+ * promise resolves with, and what it throws, the promise rejects with. The request loop's first attempt is one, so a
+ * call costs the connection's promise alone instead of that promise and one derived promise, reaction and closures
+ * per layer (held for as long as the call is in flight).
+ */
+export interface ResponseReader {
+  onResult(result: Record<string, unknown>): unknown;
+  onError(error: Error): unknown;
+}
+
 /** What an OutgoingRequest needs from its connection: one object per connection, shared by all its requests. */
 export interface RequestOwner {
   expire(request: OutgoingRequest): void;
@@ -37,10 +49,25 @@ export class OutgoingRequest implements DeadlineTarget {
     readonly progressToken: string | undefined,
     readonly timeoutMs: number,
     readonly maxTotalMs: number,
+    private readonly reader: ResponseReader | undefined,
   ) {}
 
   get cancellable(): boolean {
     return this.options.cancellable ?? true;
+  }
+
+  /** Settles the promise with the server's result, as the reader reads it. */
+  succeed(result: Record<string, unknown>): void {
+    const reader = this.reader;
+    if (reader === undefined) this.resolve(result);
+    else settleWith(this, reader, result, true);
+  }
+
+  /** Settles the promise with a failure, as the reader reads it. */
+  fail(error: Error): void {
+    const reader = this.reader;
+    if (reader === undefined) this.reject(error);
+    else settleWith(this, reader, error, false);
   }
 
   onDeadline(): void {
@@ -53,6 +80,75 @@ export class OutgoingRequest implements DeadlineTarget {
 }
 
 function noop(): void {}
+
+/** The request whose promise is being made: `new Promise` runs its executor at once, so one serves every request. */
+let settlersFor: OutgoingRequest | undefined;
+
+function takeSettlers(resolve: (result: never) => void, reject: (error: Error) => void): void {
+  const request = settlersFor as OutgoingRequest;
+  settlersFor = undefined;
+  request.resolve = resolve as (result: Record<string, unknown>) => void;
+  request.reject = reject;
+}
+
+/** The promise `request` settles: its settlers are the request's own, with no executor closure per request. */
+export function promiseFor<T>(request: OutgoingRequest): Promise<T> {
+  settlersFor = request;
+  return new Promise<T>(takeSettlers);
+}
+
+/** A request refused before it was sent, read as its reader reads a failure. */
+export function readNow<T>(reader: ResponseReader, error: Error): Promise<T> {
+  try {
+    return Promise.resolve(reader.onError(error) as T);
+  } catch (thrown) {
+    return Promise.reject(thrown as Error);
+  }
+}
+
+/**
+ * Fails a request when the transport rejects the promise its message's send() returned. A transport waiting for its
+ * pipe to drain hands every message of a burst the same promise (over stdio, all but the first few hundred of a burst
+ * of 10,000): the requests behind one promise share one handler, instead of a handler, closure and derived promise each.
+ */
+export class SendWatch {
+  private current: { readonly sent: Promise<void>; readonly requests: OutgoingRequest[] } | undefined;
+
+  constructor(private readonly failed: (request: OutgoingRequest, error: unknown) => void) {}
+
+  watch(sent: Promise<void>, request: OutgoingRequest): void {
+    const current = this.current;
+    if (current !== undefined && current.sent === sent) {
+      current.requests.push(request);
+      return;
+    }
+    const watched = { sent, requests: [request] };
+    this.current = watched;
+    sent.then(
+      () => this.forget(watched),
+      (error: unknown) => {
+        this.forget(watched);
+        for (const waiting of watched.requests) this.failed(waiting, error);
+      },
+    );
+  }
+
+  private forget(watched: SendWatch['current']): void {
+    if (this.current === watched) this.current = undefined;
+  }
+}
+
+/** Kept out of succeed/fail so that their common case (no reader) stays small enough to inline. */
+function settleWith(request: OutgoingRequest, reader: ResponseReader, outcome: unknown, isResult: boolean): void {
+  let value: unknown;
+  try {
+    value = isResult ? reader.onResult(outcome as Record<string, unknown>) : reader.onError(outcome as Error);
+  } catch (error) {
+    request.reject(error as Error);
+    return;
+  }
+  request.resolve(value as Record<string, unknown>);
+}
 
 /**
  * The deadlines of one connection's requests, at a person's pace: while a PersonWaits wait is open (a person reviews

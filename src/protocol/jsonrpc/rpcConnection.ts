@@ -11,7 +11,15 @@ import { Emitter, type Disposable } from '../disposable';
 import { ErrorCodes, LocalError, McpError, errorDetail, errorMessage } from '../errors';
 import type { Transport } from '../transports/transport';
 import { BoundedSet } from './bounded';
-import { OutgoingRequest, RequestDeadlines, type RequestOwner } from './outgoingRequest';
+import {
+  OutgoingRequest,
+  RequestDeadlines,
+  SendWatch,
+  promiseFor,
+  readNow,
+  type RequestOwner,
+  type ResponseReader,
+} from './outgoingRequest';
 import { isOversizedReason } from './oversized';
 import {
   excerpt,
@@ -121,6 +129,8 @@ export class RpcConnection implements Disposable {
   private readonly closeEmitter = new Emitter<Error | undefined>();
   private readonly violationEmitter = new Emitter<string>();
   private readonly messageEmitter = new Emitter<void>();
+  /** Fails the requests whose message the transport could not send. */
+  private readonly sendWatch = new SendWatch((request, error) => this.sendFailed(request, error));
   private nextRequestId = 0;
   private nextProgressToken = 0;
   private closedError: Error | undefined;
@@ -230,15 +240,20 @@ export class RpcConnection implements Disposable {
     this.notificationHandlers.set(method, handler);
   }
 
-  request<T extends object = Record<string, unknown>>(
+  /**
+   * Sends a request; the promise settles with its result or failure, or, given a `reader`, with what the reader makes
+   * of them in the turn the request settles (outgoingRequest.ts, ResponseReader).
+   */
+  request<T = Record<string, unknown>>(
     method: string,
     params?: Record<string, unknown>,
-    options: RequestOptions = {},
+    options: RequestOptions = NO_OPTIONS,
+    reader?: ResponseReader,
   ): Promise<T> {
     if (this.closed) {
-      return Promise.reject(
-        this.closedError ?? new LocalError('connection-closed', `${this.options.serverName}: connection is closed`),
-      );
+      const error =
+        this.closedError ?? new LocalError('connection-closed', `${this.options.serverName}: connection is closed`);
+      return reader === undefined ? Promise.reject(error) : readNow(reader, error);
     }
     let progressToken: string | undefined;
     let sendParams = params;
@@ -256,14 +271,14 @@ export class RpcConnection implements Disposable {
       progressToken,
       options.timeoutMs ?? this.options.defaultTimeoutMs ?? 60_000,
       options.maxTotalTimeoutMs ?? this.options.maxTotalTimeoutMs ?? 10 * 60_000,
+      reader,
     );
-    settlersFor = request;
-    const result = new Promise<T>(takeSettlers);
+    const result = promiseFor<T>(request);
     // Registered before it is written: a transport may deliver the response before send() resolves.
     this.pending.set(id, request);
     if (progressToken) this.progressHandlers.set(progressToken, request);
     const sent = this.writer.write({ jsonrpc: '2.0', id, method, params: sendParams } as Message);
-    if (sent !== SENT) sent.then(undefined, (error: unknown) => this.sendFailed(request, error));
+    if (sent !== SENT) this.sendWatch.watch(sent, request);
     options.onRequestId?.(id);
     // Answered during send(): nothing to time or to cancel any more.
     if (request.settled) return result;
@@ -271,7 +286,7 @@ export class RpcConnection implements Disposable {
     if (signal?.aborted) this.requestOwner.abort(request);
     else {
       signal?.addEventListener('abort', request, { once: true });
-      this.armDeadline(request);
+      this.deadlines.arm(request);
     }
     return result;
   }
@@ -279,7 +294,7 @@ export class RpcConnection implements Disposable {
   private sendFailed(request: OutgoingRequest, error: unknown): void {
     if (request.settled) return;
     this.finish(request);
-    request.reject(
+    request.fail(
       error instanceof Error
         ? error
         : new LocalError(
@@ -287,10 +302,6 @@ export class RpcConnection implements Disposable {
             `${this.options.serverName}: sending ${request.method} failed: ${errorMessage(error)}`,
           ),
     );
-  }
-
-  private armDeadline(request: OutgoingRequest): void {
-    this.deadlines.arm(request);
   }
 
   /** Removes every trace of a settled request. */
@@ -315,22 +326,23 @@ export class RpcConnection implements Disposable {
   /** Fails the request with `error` now; a response that still arrives for it is expected, not a violation. */
   private settleRequestLocally(request: OutgoingRequest, error: Error): void {
     if (request.settled) return;
-    this.rememberAbandoned(request.id);
+    this.abandoned.add(request.id);
     this.finish(request);
-    request.reject(error);
+    request.fail(error);
   }
 
-  /** The server answered a pending request (the reader checked it is one, and that the response is valid). */
-  private settleFromResponse(response: JsonRpcResultResponse | JsonRpcErrorResponse): void {
+  /** The server answered (the reader checked the response is valid): settles the request, if it is pending. */
+  private settleFromResponse(response: JsonRpcResultResponse | JsonRpcErrorResponse): boolean {
     const request = this.pending.get(response.id as RequestId);
-    if (!request) return;
+    if (!request) return false;
     this.finish(request);
     if ('error' in response) {
       const { code, message, data } = response.error;
-      request.reject(new McpError(code, message, data, this.options.serverName, request.method));
+      request.fail(new McpError(code, message, data, this.options.serverName, request.method));
     } else {
-      request.resolve(response.result);
+      request.succeed(response.result);
     }
+    return true;
   }
 
   async notify(method: string, params?: Record<string, unknown>): Promise<void> {
@@ -356,10 +368,6 @@ export class RpcConnection implements Disposable {
   private settleLocally(id: RequestId, error: Error): void {
     const request = this.pending.get(id);
     if (request) this.settleRequestLocally(request, error);
-  }
-
-  private rememberAbandoned(id: RequestId): void {
-    this.abandoned.add(id);
   }
 
   /**
@@ -431,7 +439,7 @@ export class RpcConnection implements Disposable {
       const request =
         typeof token === 'string' || typeof token === 'number' ? this.progressHandlers.get(String(token)) : undefined;
       if (request && !request.settled && typeof body.progress === 'number') {
-        if (request.options.resetTimeoutOnProgress ?? true) this.armDeadline(request);
+        if (request.options.resetTimeoutOnProgress ?? true) this.deadlines.arm(request);
         request.options.onProgress?.({
           progress: body.progress,
           total: typeof body.total === 'number' ? body.total : undefined,
@@ -487,12 +495,4 @@ function toEngineLogger(logger: Logger) {
   };
 }
 
-/** The request whose promise is being made: `new Promise` runs its executor at once, so one serves every request. */
-let settlersFor: OutgoingRequest | undefined;
-
-function takeSettlers(resolve: (result: never) => void, reject: (error: Error) => void): void {
-  const request = settlersFor as OutgoingRequest;
-  settlersFor = undefined;
-  request.resolve = resolve as (result: Record<string, unknown>) => void;
-  request.reject = reject;
-}
+const NO_OPTIONS: RequestOptions = Object.freeze({});

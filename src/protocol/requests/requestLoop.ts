@@ -11,12 +11,21 @@ import type {
   RequiredUrlElicitation,
   ServerSession,
 } from '../eras/era';
+import type { ResponseReader } from '../jsonrpc/outgoingRequest';
 import type { Logger, ProgressUpdate, RequestOptions, RpcConnection } from '../jsonrpc/rpcConnection';
 import type { ClientRequestMethod, ClientRequestParams, ClientRequestResult, JsonParams, ListMethod } from '../methods';
 import type { JsonObject } from '../types';
 
 /** Attempts of one request across era retries and input rounds; a server that never completes is cut off. */
 const MAX_ATTEMPTS = 16;
+
+/**
+ * A check every result of one kind of request gets before its caller sees it (callTool's result check): made once by
+ * the caller and handed to every request, so a call costs no closure of its own for it. Given the request's params.
+ */
+export type ResultCheck<R> = (result: JsonObject, params: JsonParams | undefined) => R;
+
+const NO_OPTIONS: LoopCallOptions = Object.freeze({});
 
 interface LoopCallOptions {
   signal?: AbortSignal;
@@ -69,61 +78,65 @@ export class RequestLoop {
   /** The one renewal in flight; concurrent requests that saw the session expire all wait for it. */
   private renewing: Promise<ServerSession> | undefined;
 
-  constructor(private readonly peer: RequestLoopPeer) {}
+  constructor(readonly peer: RequestLoopPeer) {}
 
   /**
-   * Not an async function, and the first attempt is one promise hop: a request the era completes at once (nearly
-   * every request) costs the connection's promise and one `then`, not an async frame and a promise per layer.
-   * Anything else the era asks for (renew, retry, input rounds) continues in `continueAfter`.
+   * Not an async function, and the first attempt costs the connection's promise alone: the era reads the outcome
+   * (and `check` the result) in the turn the connection settles the request (FirstAttempt is its ResponseReader), so
+   * a request the era completes at once (nearly every request) chains no `then`, closure or async frame of any layer.
+   * Anything else the era asks for (renew, retry, input rounds) continues in `continueAfter`, a turn later as before.
+   * With `check`, every result the request ends with, however it came, is checked by it, and its answer is the result.
    */
-  request<M extends ClientRequestMethod>(
+  request<M extends ClientRequestMethod, R = ClientRequestResult<M>>(
     method: M,
     params: ClientRequestParams<M>,
-    options: LoopCallOptions = {},
-  ): Promise<ClientRequestResult<M>> {
+    options: LoopCallOptions = NO_OPTIONS,
+    check?: ResultCheck<R>,
+  ): Promise<R> {
     const peer = this.peer;
-    let context: FirstAttempt;
-    let sent: Promise<JsonObject>;
     try {
       const session = peer.session(); // throws when not connected
       const preflight = peer.era.preflight(method, params, options.refresh === true);
       // The declared shape of the method's result; callers check the fields they rely on.
-      if (preflight.kind === 'answered') return Promise.resolve(preflight.result as ClientRequestResult<M>);
+      if (preflight.kind === 'answered')
+        return Promise.resolve(check ? check(preflight.result, params) : (preflight.result as R));
       // A request that starts while a renewal is in flight waits for the new session instead of racing it.
       if (this.renewing)
-        return this.continueAfter(new LoopCall(method, params, options, session), 0, undefined) as Promise<
-          ClientRequestResult<M>
-        >;
-      context = new FirstAttempt(peer, method, params, options, session);
+        return checked(this.continueAfter(new LoopCall(method, params, options, session), 0), check, params);
+      const context = new FirstAttempt(this, method, params, options, session, check);
+      const shaped = peer.era.shapeParams(params, context);
+      context.shaped();
       // The caller's options are what the connection reads (`refresh` it ignores); no copy per request.
-      sent = peer.rpc.request<JsonObject>(method, peer.era.shapeParams(params, context), options);
+      return peer.rpc.request<R>(method, shaped, options, context);
     } catch (error) {
       return Promise.reject(error);
     }
-    return sent.then(
-      (result) => this.firstOutcome(context, { kind: 'result', result }),
-      (error: unknown) => this.firstOutcome(context, errorOutcome(error)),
-    ) as Promise<ClientRequestResult<M>>;
   }
 
-  /** The first attempt's outcome; the request's LoopCall is made only if the era asks for more than one attempt. */
-  private firstOutcome(context: FirstAttempt, outcome: AttemptOutcome): JsonObject | Promise<JsonObject> {
+  /**
+   * The first attempt's outcome, read in the turn the connection settled it (FirstAttempt): a result or a failure at
+   * once; the request's LoopCall is made only if the era asks for more than one attempt.
+   */
+  firstOutcome(context: FirstAttempt, outcome: AttemptOutcome): unknown {
     const era = this.peer.era;
     const verdict = era.interpret(outcome, context);
+    const check = context.check;
     if (verdict.kind === 'complete') {
       era.completed?.(context.method, context.params, verdict.result);
-      return verdict.result;
+      return check ? check(verdict.result, context.params) : verdict.result;
     }
     if (verdict.kind === 'fail') throw verdict.error;
     const call = new LoopCall(context.method, context.params, context.options, context.session);
-    return this.continueAfter(call, 1, { outcome, verdict });
+    // A turn later, as when this ran in a `then`: a retry is never sent from inside the connection's settling.
+    const rest = Promise.resolve(call).then((later) => this.continueAfter(later, 1, { outcome, verdict }));
+    return checked(rest, check, context.params);
   }
 
   /** The rest of a request after attempt `attempt` (0: none yet) ended with `last`, bounded by MAX_ATTEMPTS. */
   private async continueAfter(
     call: LoopCall,
     attempt: number,
-    last: { outcome: AttemptOutcome; verdict: AttemptVerdict } | undefined,
+    last?: { outcome: AttemptOutcome; verdict: AttemptVerdict },
   ): Promise<JsonObject> {
     const peer = this.peer;
     const { method, params, options } = call;
@@ -287,28 +300,60 @@ class Attempt implements AttemptContext {
 }
 
 /**
- * The first attempt of a request, which also carries what a LoopCall would: nearly every request completes in one
- * attempt, and a LoopCall kept per request in flight was a share of a burst's garbage.
+ * The first attempt of a request, which also carries what a LoopCall would, and reads the connection's outcome for
+ * it (ResponseReader): nearly every request completes in one attempt, and what was kept per request in flight (a
+ * LoopCall, a derived promise and reaction with their closures per layer) was most of a burst's garbage. What is the
+ * same for every request (the attempt number, the extensions' result types) is a getter, not a field of each.
  */
-class FirstAttempt implements AttemptContext {
+class FirstAttempt implements AttemptContext, ResponseReader {
   private identityValue: ClientIdentity | undefined;
-  readonly attempt = 1;
-  readonly extensionResultTypes: ReadonlySet<string>;
 
   constructor(
-    private readonly peer: RequestLoopPeer,
+    private readonly loop: RequestLoop,
     readonly method: ClientRequestMethod,
     readonly params: JsonParams | undefined,
     readonly options: LoopCallOptions,
     readonly session: ServerSession,
-  ) {
-    this.extensionResultTypes = peer.extensionResultTypes();
+    readonly check: ResultCheck<unknown> | undefined,
+  ) {}
+
+  get attempt(): number {
+    return 1;
+  }
+
+  get extensionResultTypes(): ReadonlySet<string> {
+    return this.loop.peer.extensionResultTypes();
   }
 
   get identity(): ClientIdentity {
-    this.identityValue ??= this.peer.identity();
+    this.identityValue ??= this.loop.peer.identity();
     return this.identityValue;
   }
+
+  /**
+   * The request's params are shaped: the identity they were shaped with (the 2026-07-28 era reads it for every
+   * request) is not kept while the call is in flight; an era that reads it again gets it built again.
+   */
+  shaped(): void {
+    this.identityValue = undefined;
+  }
+
+  onResult(result: JsonObject): unknown {
+    return this.loop.firstOutcome(this, { kind: 'result', result });
+  }
+
+  onError(error: Error): unknown {
+    return this.loop.firstOutcome(this, errorOutcome(error));
+  }
+}
+
+/** `result` as `check` reads it (the rest of a request that took more than one attempt). */
+function checked<R>(
+  result: Promise<JsonObject>,
+  check: ResultCheck<R> | undefined,
+  params: JsonParams | undefined,
+): Promise<R> {
+  return check ? result.then((value) => check(value, params)) : (result as Promise<R>);
 }
 
 function resultOutcome(result: JsonObject): AttemptOutcome {

@@ -18,6 +18,8 @@ const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
 
 type CacheLookup = { kind: 'fresh'; result: JsonObject } | { kind: 'miss' };
 
+const MISS: CacheLookup = Object.freeze({ kind: 'miss' });
+
 interface Entry {
   result: JsonObject;
   expiresAt: number;
@@ -87,14 +89,14 @@ export class ResultCache {
   }
 
   lookup(method: string, params: JsonObject | undefined): CacheLookup {
-    // Most requests (every tools/call) are never cached: no key to serialize for them.
-    if (!CACHEABLE_METHODS.has(method)) return { kind: 'miss' };
+    // Most requests (every tools/call) are never cached: no key to serialize for them, and no answer of their own.
+    if (!CACHEABLE_METHODS.has(method)) return MISS;
     const key = cacheKey(method, params);
     const entry = this.entries.get(key);
-    if (!entry) return { kind: 'miss' };
+    if (!entry) return MISS;
     if (this.now() >= entry.expiresAt) {
       this.remove(key);
-      return { kind: 'miss' };
+      return MISS;
     }
     return { kind: 'fresh', result: entry.result };
   }

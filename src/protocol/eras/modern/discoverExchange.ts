@@ -24,9 +24,11 @@ const MODERN_CLIENT_CAPABILITIES: ReadonlySet<string> = new Set([
 
 /** Capabilities as 2026-07-28 declares them: only its own fields, and roots without listChanged (the notification no longer exists). */
 export function modernCapabilities(capabilities: ClientCapabilities): ClientCapabilities {
-  const declared: ClientCapabilities = Object.fromEntries(
-    Object.entries(capabilities).filter(([key]) => MODERN_CLIENT_CAPABILITIES.has(key)),
-  );
+  // Every 2026-07-28 request declares them: one object, not the arrays of entries/filter/fromEntries; the own
+  // enumerable keys in their order, as Object.entries gives them.
+  const declared: ClientCapabilities = {};
+  for (const key in capabilities)
+    if (MODERN_CLIENT_CAPABILITIES.has(key) && Object.hasOwn(capabilities, key)) declared[key] = capabilities[key];
   if (declared.roots) declared.roots = {};
   return declared;
 }

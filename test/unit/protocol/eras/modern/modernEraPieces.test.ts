@@ -16,6 +16,7 @@ import {
 } from '../../../../../src/protocol/eras/modern/headers';
 import { retryParams } from '../../../../../src/protocol/eras/modern/inputRounds';
 import { buildRequestMeta, isRemovedInModern, withRequestMeta } from '../../../../../src/protocol/eras/modern/meta';
+import { modernCapabilities } from '../../../../../src/protocol/eras/modern/discoverExchange';
 import { readResult } from '../../../../../src/protocol/eras/modern/results';
 import { negotiateAfterRejection } from '../../../../../src/protocol/eras/modern/versionNegotiation';
 
@@ -61,6 +62,29 @@ describe('modern _meta', () => {
     assert.deepEqual(plain, { name: 'y' });
     assert.deepEqual(shapedPlain, { name: 'y', _meta: meta });
     assert.deepEqual(withRequestMeta(undefined, meta), { _meta: meta });
+  });
+
+  test('copies every key of the params as sent, an own "__proto__" (as JSON.parse makes it) too', () => {
+    const meta = buildRequestMeta({ protocolVersion: '2026-07-28', capabilities: {}, clientInfo });
+    const params = JSON.parse('{"name":"x","__proto__":{"polluted":true},"arguments":{}}') as JsonObject;
+    const shaped = withRequestMeta(params, meta);
+    assert.equal(Object.getPrototypeOf(shaped), Object.prototype, 'the copy keeps its own prototype');
+    assert.deepEqual(Object.keys(shaped), ['name', '__proto__', 'arguments', '_meta']);
+    assert.equal(
+      JSON.stringify(shaped),
+      `{"name":"x","__proto__":{"polluted":true},"arguments":{},"_meta":${JSON.stringify(meta)}}`,
+    );
+  });
+
+  test('modernCapabilities keeps the 2026-07-28 fields in their order, own keys only, roots without listChanged', () => {
+    const inherited = Object.create({ sampling: {} }) as JsonObject;
+    inherited.extensions = { 'io.example/x': {} };
+    inherited.tasks = {};
+    inherited.roots = { listChanged: true };
+    inherited.elicitation = { form: {} };
+    const declared = modernCapabilities(inherited);
+    assert.deepEqual(Object.keys(declared), ['extensions', 'roots', 'elicitation']);
+    assert.deepEqual(declared, { extensions: { 'io.example/x': {} }, roots: {}, elicitation: { form: {} } });
   });
 
   test('the removed-in-modern list', () => {
