@@ -10,9 +10,9 @@
  * (default 10). The first window reads the bundle from disk; the others find it in the page cache, as a person's
  * next window does.
  *
- * The floor: BENCH_UI_FLOOR_WINDOWS windows (default 5) of the same code-server with only an empty ES-module extension
+ * The floor: BENCH_UI_FLOOR_WINDOWS windows (default 5) of the same code-server with only an empty CommonJS extension
  * (bench/fixtures/activation-floor, packaged here with vsce) that logs the same line from the same marks: what VS Code
- * takes to load and activate any ES-module extension on this machine, before a line of MCP Workbench runs. Where the
+ * takes to load and activate any CommonJS extension on this machine, before a line of MCP Workbench runs. Where the
  * code load goes (files against bytes, outside VS Code's noise): bench/uiCodeLoad.ts.
  */
 import { execFileSync } from 'node:child_process';
@@ -169,7 +169,7 @@ export function activationReport({ product, floor }: Activations): string {
   const base = medians(floor);
   if (base.total !== undefined)
     lines.push(
-      `The floor, an empty ES-module extension in the same code-server: median ${base.total} ms (code load ${base.codeLoad} ms); ` +
+      `The floor, an empty CommonJS extension in the same code-server: median ${base.total} ms (code load ${base.codeLoad} ms); ` +
         `MCP Workbench's own share is the difference, ${ours.total - base.total} ms.`,
     );
   return lines.join('\n');
