@@ -57,8 +57,17 @@ export interface Activation {
   codeLoadMs: number | undefined;
 }
 
-async function oneWindow(index: number, vsix: string, channel: string): Promise<Activation> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), `mcp-bench-activation-${index}-`));
+/**
+ * One window: a code-server of its own with `vsixes` installed and a workspace whose `.vscode/mcp.json` names one
+ * server (not started), until a line of `channel`'s log matches `line`.
+ */
+export async function windowLogLine(
+  what: string,
+  vsixes: readonly string[],
+  channel: string,
+  line: RegExp,
+): Promise<RegExpExecArray> {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-activation-'));
   const workspace = path.join(tmp, 'workspace');
   const extensionsDir = path.join(tmp, 'extensions');
   const userDataDir = path.join(tmp, 'user-data');
@@ -68,20 +77,19 @@ async function oneWindow(index: number, vsix: string, channel: string): Promise<
     JSON.stringify({ servers: { many: { type: 'stdio', command: process.execPath, args: [MANY_TOOLS_SERVER] } } }),
   );
   try {
-    await installVsix(vsix, extensionsDir, userDataDir);
+    for (const vsix of vsixes) await installVsix(vsix, extensionsDir, userDataDir);
     const server = await startCodeServer({ workspace, extensionsDir, userDataDir });
     try {
       const workbench = await openWorkbench(server.url, workspace);
       try {
-        const match = await waitUntil(
-          `window ${index + 1}: the extension's "Activated in" log line`,
+        return await waitUntil(
+          what,
           () =>
             ownLogLines(userDataDir, channel)
-              .map((line) => ACTIVATED.exec(line))
+              .map((text) => line.exec(text))
               .find(Boolean) ?? undefined,
           60_000,
         );
-        return { activateMs: Number(match[1]), codeLoadMs: match[2] === undefined ? undefined : Number(match[2]) };
       } finally {
         await workbench.close();
       }
@@ -91,6 +99,16 @@ async function oneWindow(index: number, vsix: string, channel: string): Promise<
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
+}
+
+async function oneWindow(index: number, vsix: string, channel: string): Promise<Activation> {
+  const match = await windowLogLine(
+    `window ${index + 1}: the extension's "Activated in" log line`,
+    [vsix],
+    channel,
+    ACTIVATED,
+  );
+  return { activateMs: Number(match[1]), codeLoadMs: match[2] === undefined ? undefined : Number(match[2]) };
 }
 
 export interface Activations {

@@ -15,20 +15,11 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import {
-  installVsix,
-  openWorkbench,
-  prepareCodeServer,
-  REPO_ROOT,
-  startCodeServer,
-  vscodeVersion,
-  waitUntil,
-} from '../test/e2e/harness';
-import { ownLogLines } from './uiActivation';
+import { prepareCodeServer, REPO_ROOT, vscodeVersion } from '../test/e2e/harness';
+import { windowLogLine } from './uiActivation';
 
 const PROBE = path.join(REPO_ROOT, 'bench', 'fixtures', 'activation-marks');
 const MARKS = /code load (\d+) ms; activate (\d+) ms; total (\d+) ms/;
-const MANY_TOOLS_SERVER = path.join(REPO_ROOT, 'test', 'fixtures', 'many-tools', 'server.mjs');
 
 interface Marks {
   codeLoadMs: number;
@@ -37,40 +28,8 @@ interface Marks {
 }
 
 async function oneWindow(vsix: string, probe: string): Promise<Marks> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-marks-'));
-  const workspace = path.join(tmp, 'workspace');
-  const extensionsDir = path.join(tmp, 'extensions');
-  const userDataDir = path.join(tmp, 'user-data');
-  fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-  fs.writeFileSync(
-    path.join(workspace, '.vscode', 'mcp.json'),
-    JSON.stringify({ servers: { many: { type: 'stdio', command: process.execPath, args: [MANY_TOOLS_SERVER] } } }),
-  );
-  try {
-    await installVsix(vsix, extensionsDir, userDataDir);
-    await installVsix(probe, extensionsDir, userDataDir);
-    const server = await startCodeServer({ workspace, extensionsDir, userDataDir });
-    try {
-      const workbench = await openWorkbench(server.url, workspace);
-      try {
-        const match = await waitUntil(
-          'the probe\'s "Marks of" log line',
-          () =>
-            ownLogLines(userDataDir, 'Activation Marks')
-              .map((line) => MARKS.exec(line))
-              .find(Boolean) ?? undefined,
-          60_000,
-        );
-        return { codeLoadMs: Number(match[1]), activateMs: Number(match[2]), totalMs: Number(match[3]) };
-      } finally {
-        await workbench.close();
-      }
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
+  const match = await windowLogLine('the probe\'s "Marks of" log line', [vsix, probe], 'Activation Marks', MARKS);
+  return { codeLoadMs: Number(match[1]), activateMs: Number(match[2]), totalMs: Number(match[3]) };
 }
 
 function median(values: number[]): number {
