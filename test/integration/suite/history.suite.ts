@@ -237,7 +237,7 @@ export function historySuite(vscode: VscodeApi): Suite {
       );
       assert(command, 'no command was copied');
       assert(
-        /^node \S*dist\/cli\.mjs'? call get-sum '\{"a":4,"b":5\}' --config \S+mcp\.json'? --server everything$/.test(
+        /^node \S*dist\/cli\.js'? call get-sum '\{"a":4,"b":5\}' --config \S+mcp\.json'? --server everything$/.test(
           command,
         ),
         `copied command: ${command}`,
