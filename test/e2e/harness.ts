@@ -1533,6 +1533,9 @@ export async function inlineAction(page: Page, target: Locator, action: string):
     // A row's actions show while the pointer is over that row's element. A refresh of the tree (a server's restart,
     // a new tool list, the lint badges that follow it) can render the row anew under a resting pointer, which the
     // new element never sees: hover again until the action shows.
+    // The same can happen between the action showing and the click (soak: the Events group redrawn as an ended
+    // subscription's row went, and the click waited 60 s for an action no pointer was over): the click is bounded
+    // too, and a miss hovers again. Playwright reports a click that happened as done, so none is sent twice.
     const deadline = Date.now() + 30_000;
     for (;;) {
       // The hover of the row clicked before (the pointer still rests there) can cover this one.
@@ -1540,11 +1543,11 @@ export async function inlineAction(page: Page, target: Locator, action: string):
       await target.hover();
       try {
         await button.waitFor({ state: 'visible', timeout: 3_000 });
-        break;
+        await button.click({ timeout: 3_000 });
+        return;
       } catch (error) {
         if (Date.now() > deadline) throw error;
       }
     }
-    await button.click();
   });
 }
