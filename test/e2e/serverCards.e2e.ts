@@ -261,7 +261,8 @@ test(
       await screenshot(page, 'server-cards-04-differs');
 
       // Its Show Server Card: the card, and the same difference from the running server.
-      await pressNotificationButton(page, said, 'Show Server Card');
+      // It opens a modal: the center is left open (waitForNotificationGone below looks in it and closes it).
+      await pressNotificationButton(page, said, 'Show Server Card', { leaveCenterOpen: true });
       const shown = await answerDialog(page, 'OK');
       assert.ok(
         shown.includes('Where the running server differs from its card') && shown.includes(difference),
