@@ -6,13 +6,13 @@
  * the count is exact; the results and the errors of the calls are checked too, so the count is of calls that work.
  */
 import assert from 'node:assert/strict';
-import { createHook } from 'node:async_hooks';
 import { afterEach, describe, it } from 'node:test';
 import { McpClient } from '../../../src/protocol/client';
 import { LocalError, McpError } from '../../../src/protocol/errors';
 import { SENT } from '../../../src/protocol/jsonrpc/sent';
 import type { Disposable } from '../../../src/protocol/disposable';
 import type { Transport, TransportSink } from '../../../src/protocol/transports/transport';
+import { promisesMadeBy } from '../../support/promiseCount';
 
 /** A transport whose send() takes each message at once (SENT, as StdioTransport when its pipe takes the line). */
 class TakingTransport implements Transport {
@@ -80,22 +80,6 @@ async function connectedClient(): Promise<{ client: McpClient; transport: Taking
   });
   await connecting;
   return { client, transport };
-}
-
-/** Promises created while `run` runs (synchronously). */
-function promisesMadeBy<T>(run: () => T): { value: T; promises: number } {
-  let promises = 0;
-  const hook = createHook({
-    init(_id, type) {
-      if (type === 'PROMISE') promises++;
-    },
-  });
-  hook.enable();
-  try {
-    return { value: run(), promises };
-  } finally {
-    hook.disable();
-  }
 }
 
 describe('a tools/call in flight', () => {

@@ -6,7 +6,6 @@
  * throw are what the request's promise settles with, for responses, for local failures and for a closed connection.
  */
 import assert from 'node:assert/strict';
-import { createHook } from 'node:async_hooks';
 import { afterEach, describe, it } from 'node:test';
 import { LocalError, McpError } from '../../../../src/protocol/errors';
 import type { ResponseReader } from '../../../../src/protocol/jsonrpc/outgoingRequest';
@@ -14,6 +13,7 @@ import { RpcConnection } from '../../../../src/protocol/jsonrpc/rpcConnection';
 import { SENT } from '../../../../src/protocol/jsonrpc/sent';
 import type { Disposable } from '../../../../src/protocol/disposable';
 import type { Transport, TransportSink } from '../../../../src/protocol/transports/transport';
+import { promisesMadeBy } from '../../../support/promiseCount';
 
 /** A transport the test drives: send() answers with `sendResult()` (SENT unless the test says otherwise). */
 class DrivenTransport implements Transport {
@@ -57,21 +57,6 @@ async function started(): Promise<{ rpc: RpcConnection; transport: DrivenTranspo
   cleanups.push(() => rpc.close());
   await rpc.start();
   return { rpc, transport };
-}
-
-function promisesMadeBy<T>(run: () => T): { value: T; promises: number } {
-  let promises = 0;
-  const hook = createHook({
-    init(_id, type) {
-      if (type === 'PROMISE') promises++;
-    },
-  });
-  hook.enable();
-  try {
-    return { value: run(), promises };
-  } finally {
-    hook.disable();
-  }
 }
 
 describe('requests behind one pending send', () => {
