@@ -1433,10 +1433,19 @@ export async function runPickerCommand(page: Page, title: string): Promise<void>
       .first()
       .focus()
       .catch(() => undefined);
-    await page.keyboard.press('F1');
     const input = page.locator(`${QUICK_INPUT} .quick-input-box input`).first();
-    await input.waitFor({ state: 'visible', timeout: 30_000 });
-    await input.fill(`>${title}`);
+    // The palette closes when something takes focus as it opens (a dialog just answered hands focus back to the
+    // row it came from; CI saw the box shown, then gone before it could be typed in, once): open it again.
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('F1');
+      await input.waitFor({ state: 'visible', timeout: 30_000 });
+      try {
+        await input.fill(`>${title}`, { timeout: 5_000 });
+        break;
+      } catch (error) {
+        if (attempt >= 3 || (await input.isVisible())) throw error;
+      }
+    }
     const row = page
       .locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`)
       .filter({ has: page.locator('.label-name', { hasText: title }) })
