@@ -1,6 +1,6 @@
 import type { McpClient } from '../protocol/client';
 import { LocalError } from '../protocol/errors';
-import { mcpApps, toolUi, type AppsApi } from '../protocol/extensions/apps';
+import { APPS_API, toolUi, type AppsApi } from '../protocol/extensions/apps';
 import type { Tool } from '../protocol/types';
 import { appCsp, appPermissions, VSCODE_GRANTABLE_PERMISSIONS } from '../workbench/apps/appCsp';
 import { UsageError, type ParsedArgs } from './args';
@@ -15,7 +15,7 @@ interface Outcome {
 type Runner<O extends Outcome> = (client: McpClient, args: ParsedArgs) => Promise<O>;
 
 function appsApi(client: McpClient): AppsApi {
-  const api = client.extension(mcpApps);
+  const api = client.extension(APPS_API);
   if (!api) throw new LocalError('capability-missing', `${client.serverName}: MCP Apps are off in this client`);
   return api;
 }

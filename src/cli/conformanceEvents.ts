@@ -6,7 +6,7 @@
  * subscription (which cancels streams and unsubscribes webhooks) and exit.
  */
 import type { McpClient } from '../protocol/client';
-import { enableEvents, eventsExtension, type EventsApi, type EventType } from '../protocol/extensions/events';
+import { enableEvents, EVENTS_API, type EventsApi, type EventType } from '../protocol/extensions/events';
 import { openWebhookListener } from '../protocol/node/webhookListener';
 import type { ScenarioDriver } from './conformance';
 
@@ -30,7 +30,7 @@ const runEvents: ScenarioDriver = {
   era: '2026-07-28',
   extensions: () => [enableEvents({ webhookEndpoint: openWebhookListener })],
   run: async (client: McpClient, log, context) => {
-    const events = client.extension(eventsExtension);
+    const events = client.extension(EVENTS_API);
     if (!events) throw new Error('the events extension was not enabled for this scenario');
     const durationMs = typeof context?.durationMs === 'number' ? context.durationMs : DEFAULT_DURATION_MS;
     if (!events.supported) {

@@ -4,11 +4,11 @@
  * a tampered SKILL.md (digest, size, frontmatter) read and then refused, so its supporting files are never read.
  */
 import type { McpClient } from '../protocol/client';
-import { enableSkills, skillsExtension, type SkillsApi } from '../protocol/extensions/skills';
+import { enableSkills, SKILLS_API, type SkillsApi } from '../protocol/extensions/skills';
 import type { ScenarioDriver } from './conformance';
 
 function skillsOf(client: McpClient): SkillsApi {
-  const skills = client.extension(skillsExtension);
+  const skills = client.extension(SKILLS_API);
   if (!skills) throw new Error('the skills extension was not enabled for this scenario');
   if (!skills.supported)
     throw new Error(`${client.serverName} does not declare the io.modelcontextprotocol/skills extension`);

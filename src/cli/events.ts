@@ -6,7 +6,7 @@
 import type { McpClient } from '../protocol/client';
 import {
   enableEvents,
-  eventsExtension,
+  EVENTS_API,
   type DeliveryMode,
   type EventsApi,
   type FeedItem,
@@ -67,7 +67,7 @@ export function eventsCommand(argv: readonly string[], usage: string): Promise<n
 const line = (value: unknown): void => void process.stdout.write(`${JSON.stringify(value)}\n`);
 
 function eventsOf(client: McpClient): EventsApi {
-  const events = client.extension(eventsExtension);
+  const events = client.extension(EVENTS_API);
   if (!events?.supported)
     throw new UsageError(
       `${client.serverName} does not offer events (it declares no io.modelcontextprotocol/events in a 2026-07-28 session)`,

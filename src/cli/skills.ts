@@ -5,18 +5,12 @@
  */
 import { LocalError } from '../protocol/errors';
 import type { McpClient } from '../protocol/client';
-import {
-  skillRoot,
-  skillsExtension,
-  type Skill,
-  type SkillsApi,
-  type Verification,
-} from '../protocol/extensions/skills';
+import { skillRoot, SKILLS_API, type Skill, type SkillsApi, type Verification } from '../protocol/extensions/skills';
 import { UsageError, type ParsedArgs } from './args';
 import type { CommandOutcome } from './main';
 
 function skillsOf(client: McpClient): SkillsApi {
-  const skills = client.extension(skillsExtension);
+  const skills = client.extension(SKILLS_API);
   if (!skills || !skills.supported)
     throw new LocalError(
       'capability-missing',

@@ -2,7 +2,7 @@ import type { CallToolOutcome, McpClient } from '../protocol/client';
 import type { Disposable } from '../protocol/disposable';
 import { LocalError } from '../protocol/errors';
 import {
-  tasksExtension,
+  TASKS_API,
   type TaskMode,
   type TasksApi,
   type TaskSnapshot,
@@ -30,7 +30,7 @@ export const TASK_OPTIONS_USAGE = `  --task                    call: run as a ta
   --no-wait                 call: print the task as soon as the server makes one, without waiting for it`;
 
 function tasksOf(client: McpClient): TasksApi {
-  const api = client.extension(tasksExtension);
+  const api = client.extension(TASKS_API);
   if (!api)
     throw new LocalError(
       'capability-missing',
@@ -51,7 +51,7 @@ function printableTask(task: TaskSnapshot): Record<string, unknown> {
 
 /** Writes a task's status line to stderr each time its status or message changes. */
 export function reportTaskProgress(client: McpClient): Disposable | undefined {
-  const api = client.extension(tasksExtension);
+  const api = client.extension(TASKS_API);
   if (!api) return undefined;
   const last = new Map<string, string>();
   return api.book.onDidChange((tracked: TrackedTask) => {
@@ -104,7 +104,7 @@ export async function runCall(
   toolArgs: Record<string, unknown>,
   args: ParsedArgs,
 ): Promise<CommandOutcome> {
-  const api = client.extension(tasksExtension);
+  const api = client.extension(TASKS_API);
   const mode = api && tool ? api.taskMode(tool, { asTask: args.asTask, wait: !args.noWait }) : undefined;
   if (args.asTask && mode?.kind === 'direct')
     process.stderr.write(

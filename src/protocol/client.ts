@@ -6,7 +6,7 @@ import { ActiveExtensions } from './extensions/activeExtensions';
 import {
   answerServerRequest,
   type ExtensionContext,
-  type ExtensionDefinition,
+  type ExtensionKey,
   type ServerRequestInterceptor,
 } from './extensions/protocolExtension';
 import { PersonWaits } from './jsonrpc/personWaits';
@@ -192,8 +192,8 @@ export class McpClient implements Disposable {
   }
 
   /** The API of an enabled protocol extension, or undefined when the host did not enable it. */
-  extension<Services, Api>(definition: ExtensionDefinition<Services, Api>): Api | undefined {
-    return this.activeExtensions.api(definition);
+  extension<Api>(key: ExtensionKey<Api>): Api | undefined {
+    return this.activeExtensions.api(key);
   }
 
   /** How this client introduces itself to the server. */

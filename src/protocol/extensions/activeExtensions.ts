@@ -3,7 +3,7 @@ import type { JsonObject } from '../types';
 import type {
   EnabledExtension,
   ExtensionContext,
-  ExtensionDefinition,
+  ExtensionKey,
   ExtensionId,
   ResultTypeContext,
 } from './protocolExtension';
@@ -54,9 +54,9 @@ export class ActiveExtensions {
   }
 
   /** The API of an enabled extension, or undefined when the host did not enable it. */
-  api<Services, Api>(definition: ExtensionDefinition<Services, Api>): Api | undefined {
-    const active = this.byId.get(definition.id);
-    return active && active.enabled.definition === definition ? (active.api as Api) : undefined;
+  api<Api>(key: ExtensionKey<Api>): Api | undefined {
+    // By id: a client enables one extension per id (the ids are the protocol's names), so the id is the API's.
+    return this.byId.get(key.id)?.api as Api | undefined;
   }
 
   /** Hands a result of an extension's `resultType` to that extension; its answer is the request's result. */

@@ -100,8 +100,18 @@ type ResultTypeHandler<Services> = (
   services: Services,
 ) => Promise<JsonObject>;
 
-export interface ExtensionDefinition<Services = void, Api = void> {
+/**
+ * What a host looks an extension's API up by (`McpClient.extension(key)`): its id, typed with its API. A definition is
+ * one; a key alone (e.g. `TASKS_API`) lets a host ask a client for the API without loading the extension's code, which
+ * the client loaded where it was enabled (the editor's views ask at start-up; the code loads at a server's start).
+ */
+export interface ExtensionKey<Api> {
   readonly id: ExtensionId;
+  /** Never set: carries the API's type for `McpClient.extension`. */
+  readonly apiType?: Api;
+}
+
+export interface ExtensionDefinition<Services = void, Api = void> extends ExtensionKey<Api> {
   /** The settings object declared as the client capability. */
   settings(services: Services): JsonObject;
   /** Core capabilities the extension also declares (2025-11-25 tasks predate extensions: `capabilities.tasks`). */
@@ -116,11 +126,10 @@ export interface ExtensionDefinition<Services = void, Api = void> {
 
 /**
  * An extension the host turned on, its services bound: the client handles every extension alike, whatever its
- * Services and Api types (`definition` stays the key its API is looked up by).
+ * Services and Api types (its id is the key its API is looked up by).
  */
 export interface EnabledExtension {
   readonly id: ExtensionId;
-  readonly definition: object;
   settings(): JsonObject;
   coreCapabilities(): JsonObject | undefined;
   readonly resultTypes: ReadonlyMap<string, (result: JsonObject, context: ResultTypeContext) => Promise<JsonObject>>;
@@ -136,7 +145,6 @@ export function enableExtension<Services, Api>(
     resultTypes.set(resultType, (result, context) => handler(result, context, services));
   return {
     id: definition.id,
-    definition,
     settings: () => definition.settings(services),
     coreCapabilities: () => definition.coreCapabilities?.(services),
     resultTypes,

@@ -1,4 +1,4 @@
-import { isVisibleToModel } from '../../protocol/extensions/apps';
+import { isVisibleToModel } from '../../protocol/extensions/apps/toolUi';
 import type { Tool } from '../../protocol/types';
 
 const offered = new WeakMap<readonly Tool[], readonly Tool[]>();

@@ -4,7 +4,7 @@ import type { Disposable } from '../../protocol/disposable';
 import { ErrorCodes, McpError } from '../../protocol/errors';
 import type { ServerSession } from '../../protocol/eras/era';
 import type { ProgressUpdate } from '../../protocol/jsonrpc/rpcConnection';
-import { tasksExtension } from '../../protocol/extensions/tasks';
+import { TASKS_API } from '../../protocol/extensions/tasks';
 import type { TaskSnapshot } from '../../protocol/extensions/tasks/taskModel';
 import type { ClientRequestMethod } from '../../protocol/methods';
 import type { JsonObject, LogMessage, LoggingLevel, Tool } from '../../protocol/types';
@@ -59,7 +59,7 @@ export function clientUpstream(client: McpClient): GatewayUpstream {
     request: (method, params, options) =>
       client.forward(method as ClientRequestMethod, params as never, options) as Promise<JsonObject>,
     callToolUnwaited: async (name, args, options) => {
-      const tasks = client.extension(tasksExtension);
+      const tasks = client.extension(TASKS_API);
       if (tasks?.generation() !== '2026-07-28') return undefined;
       // A 2026-07-28 server decides per call whether it makes a task; the tool's own fields do not matter.
       const tool: Tool = { name, inputSchema: { type: 'object' } };

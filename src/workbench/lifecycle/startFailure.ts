@@ -6,8 +6,6 @@
  */
 import { errorDetail, errorMessage, type ErrorDetail } from '../../protocol/errors';
 
-export { UNREACHABLE_WORDS } from '../../protocol/transports/httpShared';
-
 /** Why a start failed, for a host to word: the error's detail (with the last stderr line after it), or its first line. */
 export type StartFailure =
   { kind: 'detail'; detail: ErrorDetail; lastStderr?: string } | { kind: 'line'; line: string };

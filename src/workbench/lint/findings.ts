@@ -1,4 +1,7 @@
 import { ruleOf, type LintRuleId, type LintSeverity } from './rules';
+import { QUOTE_CHARS } from './targets';
+
+export { targetOf, type LintTargetKind } from './targets';
 
 /** One thing a rule found. Every string that quotes the server is cut short; it is still the server's text. */
 export interface LintFinding {
@@ -13,10 +16,6 @@ export interface LintFinding {
   fix?: string;
 }
 
-export type LintTargetKind = 'tool' | 'prompt' | 'template';
-
-/** How much of a server's text a finding quotes: a 1 MB name or $ref is not worth printing. */
-const QUOTE_CHARS = 120;
 /** A rule reports at most this many findings per target: a schema with 900 loose objects says so 20 times, then once more. */
 export const MAX_FINDINGS_PER_RULE_AND_TARGET = 20;
 /** And a server at most this many in all, so the report of 50,000 broken tools stays readable and small. */
@@ -31,10 +30,6 @@ const PATH_CHARS = 240;
 
 function shortPath(path: string): string {
   return path.length > PATH_CHARS ? `${path.slice(0, PATH_CHARS / 2)}…${path.slice(-PATH_CHARS / 2)}` : path;
-}
-
-export function targetOf(kind: LintTargetKind, name: string): string {
-  return `${kind}:${name.length > QUOTE_CHARS ? `${name.slice(0, QUOTE_CHARS)}…` : name}`;
 }
 
 /** Collects findings within the caps above. */

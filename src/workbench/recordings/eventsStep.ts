@@ -1,6 +1,6 @@
 import type { McpClient } from '../../protocol/client';
 import { LocalError } from '../../protocol/errors';
-import { eventsExtension } from '../../protocol/extensions/events';
+import { EVENTS_API } from '../../protocol/extensions/events/eventTypes';
 import { EVENTS_STEP_METHOD, recordedEventOf, type EventsStepParams, type RecordedEvent } from './eventsStepParams';
 
 /**
@@ -18,7 +18,7 @@ export async function performEventsStep(
   params: EventsStepParams,
   signal?: AbortSignal,
 ): Promise<{ events: RecordedEvent[]; terminated?: true }> {
-  const events = client.extension(eventsExtension);
+  const events = client.extension(EVENTS_API);
   if (!events?.supported)
     throw new LocalError('capability-missing', `${client.serverName} does not offer events (${EVENTS_STEP_METHOD})`);
   const listing = await events.list(signal ? { signal } : {});

@@ -14,8 +14,7 @@ import { isObject } from '../../protocol/guards';
 
 export const MCPTEST_FORMAT_VERSION = 1;
 
-/** The suffix that makes a file a recorded session (CLI `test`, Test Explorer, the JSON schema association). */
-export const MCPTEST_SUFFIX = '.mcptest.json';
+export { MCPTEST_SUFFIX } from './fileNames';
 
 /** A recording larger than this is not read: it is a file of JSON answers, not a data set. */
 export const MAX_RECORDING_BYTES = 64 * 1024 * 1024;

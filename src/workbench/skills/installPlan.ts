@@ -1,4 +1,6 @@
-import { DYNAMIC_RESOURCES, relativeSegments, skillRoot, type Skill } from '../../protocol/extensions/skills';
+import type { Skill } from '../../protocol/extensions/skills';
+import { relativeSegments, skillRoot } from '../../protocol/extensions/skills/skillEntry';
+import { DYNAMIC_RESOURCES } from '../../protocol/extensions/skills/skillTypes';
 
 /**
  * Installing a server's skill into the workspace (host-neutral): which file goes where, whether the folder is free or

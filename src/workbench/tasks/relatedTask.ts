@@ -1,4 +1,4 @@
-import { RELATED_TASK_META } from '../../protocol/extensions/tasks';
+import { RELATED_TASK_META } from '../../protocol/extensions/tasks/taskMethods';
 import { escapeForDisplay } from '../urlPolicy';
 import { isObject } from '../../protocol/guards';
 

@@ -1,5 +1,5 @@
 import type { CallOptions, CallToolOutcome, McpClient } from '../../protocol/client';
-import { tasksExtension } from '../../protocol/extensions/tasks';
+import { TASKS_API } from '../../protocol/extensions/tasks/tasksKey';
 import type { Tool } from '../../protocol/types';
 
 interface TaskAwareCallOptions extends CallOptions {
@@ -19,7 +19,7 @@ export async function callToolWithTasks(
   args: Record<string, unknown>,
   options: TaskAwareCallOptions = {},
 ): Promise<CallToolOutcome & { taskId?: string }> {
-  const tasks = client.extension(tasksExtension);
+  const tasks = client.extension(TASKS_API);
   if (!tasks || tasks.taskMode(tool, { asTask: options.runAsTask }).kind !== 'task')
     return client.callTool(tool.name, args, options);
   const outcome = await tasks.callTool(tool, args, {
@@ -52,7 +52,7 @@ export function runAsTaskChoice(
   runOptionalAsTask: boolean,
 ): RunAsTaskChoice {
   // 2026-07-28 servers decide per call whether an answer is a task; its tools carry no task support to choose by.
-  const mode = client?.extension(tasksExtension)?.taskMode(tool, { asTask: true });
+  const mode = client?.extension(TASKS_API)?.taskMode(tool, { asTask: true });
   if (mode?.kind !== 'task') return { kind: 'none' };
   return mode.reason === 'required' ? { kind: 'required' } : { kind: 'optional', checked: runOptionalAsTask };
 }

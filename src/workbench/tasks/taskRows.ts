@@ -1,4 +1,5 @@
-import { isTerminal, type TaskStatusKind, type TrackedTask } from '../../protocol/extensions/tasks';
+import type { TaskStatusKind, TrackedTask } from '../../protocol/extensions/tasks';
+import { isTerminal } from '../../protocol/extensions/tasks/taskModel';
 
 /**
  * One row of a Tasks view, host-neutral: what the person reads (tool, status, message, age, progress) and what

@@ -69,6 +69,23 @@ const LATER = [
   'src/protocol/node/webhookListener.ts',
   'src/extension/features/events/eventCommands.ts',
   'src/extension/features/events/feedPanel.ts',
+  // Issue 36 (start-up back under its size at filing): the protocol extensions' code loads with a server's start (the
+  // views ask a client for an extension's API by its key: TASKS_API, SKILLS_API, APPS_API, EVENTS_API); the regex
+  // engine with a dev server's watch or a first recording read; the lint rules with a server's first lint; the
+  // gateway's tool rules and traffic with a first gateway.
+  'src/protocol/extensions/tasks/tasksExtension.ts',
+  'src/protocol/extensions/tasks/taskReceiver.ts',
+  'src/protocol/extensions/skills/skillsApi.ts',
+  'src/protocol/extensions/skills/frontmatter.ts',
+  'src/protocol/extensions/apps/appsExtension.ts',
+  'src/protocol/extensions/events/eventsExtension.ts',
+  'src/protocol/validation/linearRegExp.ts',
+  'src/protocol/validation/regexParser.ts',
+  'src/workbench/config/globMatch.ts',
+  'src/workbench/recordings/format.ts',
+  'src/workbench/lint/rules.ts',
+  'src/workbench/gateway/toolPolicy.ts',
+  'src/workbench/gateway/agentTraffic.ts',
 ];
 /** Packages, by their folder in node_modules (wherever that is: node_modules may be a link to another checkout). */
 const LATER_PACKAGES = ['vscode-jsonrpc', 'oauth4webapi', '@modelcontextprotocol/server', '@modelcontextprotocol/core'];

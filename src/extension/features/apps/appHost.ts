@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { mcpApps, toolUi } from '../../../protocol/extensions/apps';
+import { APPS_API, toolUi } from '../../../protocol/extensions/apps/toolUi';
 import type { CallToolResult, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { AppPanel } from './appPanel';
@@ -26,7 +26,7 @@ export class AppHost implements AppsService, vscode.Disposable {
   /** Starts the app of a call that is starting: its document is read meanwhile; input goes first, then the result. */
   begin(controller: ServerController, tool: Tool, args: Record<string, unknown>): AppCall {
     const uri = toolUi(tool).resourceUri;
-    const api = controller.client?.extension(mcpApps);
+    const api = controller.client?.extension(APPS_API);
     if (!uri || !api || !appsEnabled()) return NO_APP;
     let last:
       { kind: 'answered'; result: CallToolResult; at: number } | { kind: 'cancelled'; reason: string } | undefined;

@@ -2,7 +2,7 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../protocol/errors';
 import { devWatchFolder, type DevOptions } from '../../../workbench/config/devMode';
-import { compileGlob, matchesAny, watcherGlob, type GlobMatcher } from '../../../workbench/config/globMatch';
+import type { GlobMatcher } from '../../../workbench/config/globMatch';
 import type { ResolvedServer } from '../../../workbench/node/launch';
 import type { ServerEntry } from '../../platform/config/serverEntry';
 import type { ServerController } from '../../platform/servers/serverController';
@@ -39,11 +39,15 @@ export class DevMode implements vscode.Disposable {
     /** Keeps the server's protocol log while dev mode is on (the Protocol view's tap). */
     private readonly holdProtocolLog: (controller: ServerController) => vscode.Disposable,
   ) {
-    this.subscription = manager.onDidChangeServers(() => this.sync());
+    this.subscription = manager.onDidChangeServers(() => void this.sync());
   }
 
-  /** Sets up dev mode for the servers that ask for it, and ends it for those that no longer do. */
-  sync(): void {
+  /**
+   * Sets up dev mode for the servers that ask for it, and ends it for those that no longer do. Settles when the new
+   * sessions' watchers are set up (the glob compiler loads first).
+   */
+  sync(): Promise<void> {
+    const watching: Promise<void>[] = [];
     const wanted = new Map<string, ServerController>();
     for (const controller of this.manager.servers)
       if (controller.entry.definition.dev) wanted.set(controller.id, controller);
@@ -61,24 +65,27 @@ export class DevMode implements vscode.Disposable {
       // In an untrusted workspace it waits: granting trust starts it (workspaceTrustGranted). A workspace server's
       // `dev` block is the workspace's too: its watchers and globs wait for trust as well; a user server's do not.
       if (this.isWorkspaceTrusted()) {
-        session.watch();
+        watching.push(session.watch());
         startDevServer(controller);
       } else {
-        if (controller.entry.origin.scope === 'user') session.watch();
+        if (controller.entry.origin.scope === 'user') watching.push(session.watch());
         session.waitingForTrust = true;
       }
     }
+    return Promise.all(watching).then(() => undefined);
   }
 
   /** Trust was granted: the dev servers that could not start without it start now, as on opening a trusted workspace. */
-  workspaceTrustGranted(): void {
-    if (!this.isWorkspaceTrusted()) return;
+  workspaceTrustGranted(): Promise<void> {
+    if (!this.isWorkspaceTrusted()) return Promise.resolve();
+    const watching: Promise<void>[] = [];
     for (const session of this.sessions.values()) {
       if (!session.waitingForTrust) continue;
       session.waitingForTrust = false;
-      session.watch();
+      watching.push(session.watch());
       startDevServer(session.controller);
     }
+    return Promise.all(watching).then(() => undefined);
   }
 
   /**
@@ -195,7 +202,7 @@ function startDevServer(controller: ServerController): void {
 class DevSession implements vscode.Disposable {
   /** Its start was skipped because the workspace was not trusted. */
   waitingForTrust = false;
-  private watching = false;
+  private watching: Promise<void> | undefined;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly throttle: RestartThrottle;
 
@@ -212,10 +219,25 @@ class DevSession implements vscode.Disposable {
   /** What the watchers depend on: a change of the `dev` block or of the server's `cwd` sets them up again. */
   readonly watchKey: string;
 
-  /** Creates the file watchers and compiles the excludes (once). */
-  watch(): void {
-    if (this.watching) return;
-    this.watching = true;
+  /**
+   * Creates the file watchers and compiles the excludes (once). The glob compiler and its regex engine load here, in a
+   * window with a dev server, not with every window's start.
+   */
+  watch(): Promise<void> {
+    this.watching ??= import('../../../workbench/config/globMatch.js').then(
+      (globs) => {
+        if (!this.disposed) this.watchWith(globs);
+      },
+      (error: unknown) => this.controller.log.error(`Dev mode: could not watch files: ${errorMessage(error)}`),
+    );
+    return this.watching;
+  }
+
+  private watchWith({
+    compileGlob,
+    matchesAny,
+    watcherGlob,
+  }: typeof import('../../../workbench/config/globMatch')): void {
     const { controller, dev } = this;
     const { folder, said } = watchFolderOf(controller);
     // An exclude the glob compiler refuses (too long, not a valid class, …) is reported once here and ignored: the
@@ -260,7 +282,7 @@ class DevSession implements vscode.Disposable {
     if (dev.watch.length === 0) return;
     const globs = `${dev.watch.join(', ')}${dev.exclude.length ? ` (except ${dev.exclude.join(', ')})` : ''}`;
     controller.log.info(`Dev mode: watching ${globs} in ${folderPath(folder)} (${said})`);
-    void this.countMatches(patterns, folder, excludes, globs);
+    void this.countMatches(patterns, folder, excludes, globs, matchesAny);
   }
 
   /**
@@ -273,6 +295,7 @@ class DevSession implements vscode.Disposable {
     folder: vscode.Uri,
     excludes: readonly GlobMatcher[],
     globs: string,
+    matchesAny: (relativePath: string, globs: readonly GlobMatcher[]) => boolean,
   ): Promise<void> {
     const matched = new Map<string, string>();
     // findFiles stopped at the limit for a coarse glob, so files the include matches may be among those not listed.

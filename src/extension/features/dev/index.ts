@@ -15,7 +15,7 @@ export const devFeature = defineFeature({
     // Dev servers start with trust whatever autoStart says (a start shared with startAll's, if both ask).
     own(
       dev,
-      platform.onDidGrantWorkspaceTrust(() => dev.workspaceTrustGranted()),
+      platform.onDidGrantWorkspaceTrust(() => void dev.workspaceTrustGranted()),
     );
     return { commands: {}, exports: undefined };
   },

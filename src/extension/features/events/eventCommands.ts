@@ -1,11 +1,6 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../protocol/errors';
-import {
-  eventsExtension,
-  type DeliveryMode,
-  type EventsApi,
-  type EventType,
-} from '../../../protocol/extensions/events';
+import { EVENTS_API, type DeliveryMode, type EventsApi, type EventType } from '../../../protocol/extensions/events';
 import type { JsonObject } from '../../../protocol/types';
 import { SchemaValidator } from '../../../protocol/validation/schemaValidation';
 import { EventsHistoryWriter } from '../../../workbench/events/eventsHistory';
@@ -28,7 +23,7 @@ export interface EventsContext {
 }
 
 export function eventsOf(controller: ServerController): EventsApi | undefined {
-  const events = controller.client?.extension(eventsExtension);
+  const events = controller.client?.extension(EVENTS_API);
   return events?.supported ? events : undefined;
 }
 

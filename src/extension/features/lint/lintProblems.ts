@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { LintFinding } from '../../../workbench/lint/findings';
-import { ruleOf } from '../../../workbench/lint/rules';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerLint, ServerLintResult } from './serverLint';
@@ -86,7 +85,8 @@ export class LintProblems implements vscode.TextDocumentContentProvider, vscode.
       lines.push(`// ${JSON.stringify(target)}`);
       lines.push(...this.itemJson(controller, target));
       lines.push('');
-      for (const finding of findings) diagnostics.push(diagnosticOf(finding, line, lines[line].length));
+      for (const finding of findings)
+        diagnostics.push(diagnosticOf(finding, line, lines[line].length, this.lint.ruleSource(finding.rule)));
     }
     return { text: `${lines.join('\n')}\n`, diagnostics };
   }
@@ -136,7 +136,12 @@ function documentUri(controller: ServerController): vscode.Uri {
   });
 }
 
-function diagnosticOf(finding: LintFinding, line: number, length: number): vscode.Diagnostic {
+function diagnosticOf(
+  finding: LintFinding,
+  line: number,
+  length: number,
+  source: string | undefined,
+): vscode.Diagnostic {
   const severity: Record<LintFinding['severity'], vscode.DiagnosticSeverity> = {
     error: vscode.DiagnosticSeverity.Error,
     warning: vscode.DiagnosticSeverity.Warning,
@@ -150,6 +155,6 @@ function diagnosticOf(finding: LintFinding, line: number, length: number): vscod
     severity[finding.severity],
   );
   diagnostic.source = vscode.l10n.t('MCP Workbench lint');
-  diagnostic.code = { value: finding.rule, target: vscode.Uri.parse(ruleOf(finding.rule).sources[0]) };
+  diagnostic.code = source ? { value: finding.rule, target: vscode.Uri.parse(source) } : finding.rule;
   return diagnostic;
 }

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
-import { targetOf, type LintFinding } from '../../../workbench/lint/findings';
+import type { LintFinding } from '../../../workbench/lint/findings';
+import { targetOf } from '../../../workbench/lint/targets';
 import type { LintReport, lintServerSteps } from '../../../workbench/lint/lintServer';
+import type { LintRuleId, ruleOf } from '../../../workbench/lint/rules';
 import { drainInSlices, SettleDelay } from '../../../workbench/lint/slices';
 import type { ServerCatalog } from '../../platform/servers/serverCatalog';
 import type { ServerController } from '../../platform/servers/serverController';
@@ -43,6 +45,7 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
    * run that finds a server to lint before they are here waits for them and runs again.
    */
   private rules: typeof lintServerSteps | undefined;
+  private ruleOf: typeof ruleOf | undefined;
   private rulesLoading: Promise<void> | undefined;
   private disposed = false;
   /** When each session was first seen running (jobs: a server that just started is linted a moment later). */
@@ -81,6 +84,11 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
 
   resultOf(controller: ServerController): ServerLintResult | undefined {
     return this.results.get(controller);
+  }
+
+  /** Where a rule is explained (its first source); there are findings only once the rules have loaded. */
+  ruleSource(rule: LintRuleId): string | undefined {
+    return this.ruleOf?.(rule).sources[0];
   }
 
   get all(): readonly ServerLintResult[] {
@@ -139,9 +147,13 @@ export class ServerLint implements ToolLintService, vscode.Disposable {
     if (later !== undefined) this.scheduled = setTimeout(() => void this.runInSlices(), later);
     const lint = this.rules;
     if (!lint && due.length > 0) {
-      this.rulesLoading ??= import('../../../workbench/lint/lintServer.js').then(
-        (module) => {
+      this.rulesLoading ??= Promise.all([
+        import('../../../workbench/lint/lintServer.js'),
+        import('../../../workbench/lint/rules.js'),
+      ]).then(
+        ([module, rules]) => {
           this.rules = module.lintServerSteps;
+          this.ruleOf = rules.ruleOf;
           if (!this.disposed) void this.runInSlices();
         },
         () => (this.rulesLoading = undefined),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolRule } from '../../../workbench/gateway/toolPolicy';
-import { hasApp } from '../../../protocol/extensions/apps';
+import { hasApp } from '../../../protocol/extensions/apps/toolUi';
 import type { Icon, Prompt, Resource, ResourceTemplate, Tool } from '../../../protocol/types';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ToolLintService, ToolLintSummary } from '../../platform/services';

@@ -1,12 +1,7 @@
 import * as vscode from 'vscode';
 import { errorMessage } from '../../../protocol/errors';
-import {
-  DYNAMIC_RESOURCES,
-  skillsExtension,
-  type Skill,
-  type SkillFileEntry,
-  type SkillsApi,
-} from '../../../protocol/extensions/skills';
+import type { Skill, SkillFileEntry, SkillsApi } from '../../../protocol/extensions/skills';
+import { DYNAMIC_RESOURCES, SKILLS_API } from '../../../protocol/extensions/skills/skillTypes';
 import { updateStatus, type InstalledSkill, type UpdateStatus } from '../../../workbench/skills/installPlan';
 import type { ServerController } from '../../platform/servers/serverController';
 import type { ServerSection } from '../../platform/services';
@@ -28,7 +23,7 @@ const INSTALLED_KEY = 'mcpWorkbench.installedSkills';
 export function skillsOf(controller: ServerController): SkillsApi | undefined {
   const client = controller.client;
   if (!client) return undefined;
-  const skills = client.extension(skillsExtension);
+  const skills = client.extension(SKILLS_API);
   return skills?.supported ? skills : undefined;
 }
 

@@ -1,5 +1,6 @@
 import type * as vscode from 'vscode';
-import { isTerminal, type KeptArguments, type TaskBook, type TrackedTask } from '../../../protocol/extensions/tasks';
+import type { KeptArguments, TaskBook, TrackedTask } from '../../../protocol/extensions/tasks';
+import { isTerminal } from '../../../protocol/extensions/tasks/taskModel';
 import { isObject } from '../../../protocol/guards';
 
 /** Workspace-state key of the 2026-07-28 tasks still worth polling, by server name. */

@@ -1,11 +1,7 @@
 import * as vscode from 'vscode';
 import type { CallToolOutcome } from '../../../protocol/client';
-import {
-  tasksExtension,
-  type TasksApi,
-  type TaskStatusKind,
-  type TrackedTask,
-} from '../../../protocol/extensions/tasks';
+import type { TasksApi, TaskStatusKind, TrackedTask } from '../../../protocol/extensions/tasks';
+import { TASKS_API } from '../../../protocol/extensions/tasks/tasksKey';
 import type { JsonObject } from '../../../protocol/types';
 import type { HistoryRecording } from '../../../workbench/history/historyLog';
 import { PickedUpTaskHistory, taskResultCall, type TaskArgumentsNote } from '../../../workbench/tasks/taskResult';
@@ -232,7 +228,7 @@ export class TasksTreeProvider implements vscode.TreeDataProvider<TaskNode>, vsc
   }
 
   private api(controller: ServerController | undefined): TasksApi | undefined {
-    return controller?.client?.extension(tasksExtension);
+    return controller?.client?.extension(TASKS_API);
   }
 
   private resolve(node: unknown): { node: TaskNode; api: TasksApi; controller: ServerController } | undefined {

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { findNodeAtLocation, parseTree } from 'jsonc-parser';
 import { toJsonText } from '../../../workbench/display';
-import { MCPTEST_SUFFIX, parseRecording, stepLabel, type LoadedRecording } from '../../../workbench/recordings/format';
+import type { LoadedRecording } from '../../../workbench/recordings/format';
+import { MCPTEST_SUFFIX } from '../../../workbench/recordings/fileNames';
 import type { StepReport } from '../../../workbench/recordings/replay';
 import type { StepAnswer } from '../../../workbench/recordings/stepMethods';
 import type { ServerManager } from '../../platform/servers/serverManager';
@@ -46,6 +47,8 @@ export class RecordingTests extends FileTests<'passed' | 'failed' | 'errored'> {
   protected async load(uri: vscode.Uri): Promise<{ item: vscode.TestItem; loaded?: LoadedRecording }> {
     const { item, text } = await this.readFileItem(uri);
     if (text === undefined) return { item };
+    // The reader (and the rule engine it checks `match` rules with) loads with the first recording found.
+    const { parseRecording, stepLabel } = await import('../../../workbench/recordings/format.js');
     try {
       const loaded = parseRecording(text, vscode.workspace.asRelativePath(uri));
       const tree = parseTree(text);

@@ -4,14 +4,8 @@ import { errorMessage } from '../../../protocol/errors';
 import type { ClientHost } from '../../../protocol/host';
 import type { AgentMessageTap } from '../../../workbench/gateway/agentMessages';
 import type { ConnectedAgent } from '../../../workbench/gateway/agents';
-import { agentCallRecord, agentLabel, observedUpstream } from '../../../workbench/gateway/agentTraffic';
 import { GatewayHostRelay } from '../../../workbench/gateway/hostRelay';
-import {
-  ToolPolicy,
-  policedUpstream,
-  type RefusalReason,
-  type ToolPolicyHost,
-} from '../../../workbench/gateway/toolPolicy';
+import type { RefusalReason, ToolPolicyHost } from '../../../workbench/gateway/toolPolicy';
 import type { GatewayUpstream } from '../../../workbench/gateway/upstream';
 import type { HistoryRecord } from '../../../workbench/history/historyLog';
 import type { RunningGateway } from '../../../workbench/node/gateway/listener';
@@ -198,13 +192,19 @@ export class GatewayService implements vscode.Disposable {
   }
 
   private async open(controller: ServerController, slot: Slot, client: McpClient): Promise<RunningGateway | undefined> {
-    // The listener and the official server SDK it serves with load when a first gateway opens (esbuild.js).
-    const [{ clientUpstream, withToolAllowList }, { startGateway }] = await Promise.all([
+    // The listener, the official server SDK it serves with, the tool rules and the agents' traffic load when a first
+    // gateway opens (esbuild.js).
+    const [{ clientUpstream, withToolAllowList }, { startGateway }, policing, observing] = await Promise.all([
       import('../../../workbench/gateway/upstream.js'),
       import('../../../workbench/node/gateway/listener.js'),
+      import('../../../workbench/gateway/toolPolicy.js'),
+      import('../../../workbench/gateway/agentTraffic.js'),
     ]);
     // Copilot's allow-list holds for chat's calls too, as for the Servers view's.
-    const middled = this.middled(controller, withToolAllowList(clientUpstream(client), controller.entry.allowedTools));
+    const middled = this.middled(controller, withToolAllowList(clientUpstream(client), controller.entry.allowedTools), {
+      ...policing,
+      ...observing,
+    });
     const options = {
       upstream: middled.upstream,
       traffic: middled.traffic,
@@ -246,6 +246,14 @@ export class GatewayService implements vscode.Disposable {
   private middled(
     controller: ServerController,
     server: GatewayUpstream,
+    {
+      ToolPolicy,
+      policedUpstream,
+      observedUpstream,
+      agentCallRecord,
+      agentLabel,
+    }: typeof import('../../../workbench/gateway/toolPolicy') &
+      typeof import('../../../workbench/gateway/agentTraffic'),
   ): { upstream: GatewayUpstream; traffic?: AgentMessageTap; dispose(): void } {
     const middle = this.middle;
     if (!middle) return { upstream: server, dispose: () => undefined };

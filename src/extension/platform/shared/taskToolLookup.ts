@@ -1,4 +1,4 @@
-import { tasksExtension } from '../../../protocol/extensions/tasks';
+import { TASKS_API } from '../../../protocol/extensions/tasks/tasksKey';
 import type { TaskToolLookup } from '../../../workbench/tasks/relatedTask';
 import type { ServerManager } from '../servers/serverManager';
 
@@ -6,7 +6,7 @@ import type { ServerManager } from '../servers/serverManager';
 export function taskToolLookup(manager: () => ServerManager | undefined): TaskToolLookup {
   return (serverName, taskId) => {
     for (const controller of manager()?.byName(serverName) ?? []) {
-      const toolName = controller.client?.extension(tasksExtension)?.book.get(taskId)?.toolName;
+      const toolName = controller.client?.extension(TASKS_API)?.book.get(taskId)?.toolName;
       if (toolName) return toolName;
     }
     return undefined;

@@ -1,8 +1,12 @@
 import type { Tool } from '../../types';
 import { isObject } from '../../guards';
+import type { ExtensionKey } from '../protocolExtension';
+import type { AppsApi } from './appsExtension';
 
 /** The MCP Apps extension (SEP-1865, stable spec 2026-01-26). */
 export const APPS_EXTENSION_ID = 'io.modelcontextprotocol/ui';
+/** The apps extension's API by its id: `client.extension(APPS_API)` without loading the extension's code. */
+export const APPS_API: ExtensionKey<AppsApi> = { id: APPS_EXTENSION_ID };
 /** The MIME type of an app's HTML document; hosts render only this profile. */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 /** The flat key older servers (and the SDK, for compatibility) put the resource URI under. */

@@ -1,5 +1,7 @@
 import type { JsonObject } from '../../types';
 import type { ValidationVerdict } from '../../validation/schemaValidation';
+import type { ExtensionKey } from '../protocolExtension';
+import type { EventsApi } from './eventsApi';
 
 /**
  * The vocabulary of io.modelcontextprotocol/events (SEP-3415, draft of 2026-10-05; the conformance repository's
@@ -8,6 +10,8 @@ import type { ValidationVerdict } from '../../validation/schemaValidation';
  */
 
 export const EVENTS_EXTENSION_ID = 'io.modelcontextprotocol/events';
+/** The events extension's API by its id: `client.extension(EVENTS_API)` without loading the extension's code. */
+export const EVENTS_API: ExtensionKey<EventsApi> = { id: EVENTS_EXTENSION_ID };
 
 export const EVENT_NOTIFICATIONS = {
   listChanged: 'notifications/events/list_changed',

@@ -36,6 +36,7 @@ export {
 export {
   DEFAULT_EVENTS_LIMITS,
   DELIVERY_MODES,
+  EVENTS_API,
   EVENTS_EXTENSION_ID,
   type DeliveryMode,
   type EventsLimits,

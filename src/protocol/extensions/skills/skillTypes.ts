@@ -1,7 +1,11 @@
 import type { JsonObject } from '../../types';
+import type { ExtensionKey } from '../protocolExtension';
+import type { SkillsApi } from './skillsApi';
 
 /** The Skills extension (SEP-2640): skills served as `skill://` resources, listed with a digest and size per file. */
 export const SKILLS_EXTENSION_ID = 'io.modelcontextprotocol/skills';
+/** The skills extension's API by its id: `client.extension(SKILLS_API)` without loading the extension's code. */
+export const SKILLS_API: ExtensionKey<SkillsApi> = { id: SKILLS_EXTENSION_ID };
 export const SKILL_FILE_NAME = 'SKILL.md';
 /** `resources` of a skill whose files the server resolves on demand (no digests: its files cannot be verified). */
 export const DYNAMIC_RESOURCES = 'dynamic';

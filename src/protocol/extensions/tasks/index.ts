@@ -20,6 +20,7 @@ export {
 } from './taskModel';
 export { RELATED_TASK_META } from './taskMethods';
 export { tasksExtension, type TaskMode, type TasksApi } from './tasksExtension';
+export { TASKS_API } from './tasksKey';
 export type { TaskReceiverOptions } from './taskServices';
 
 /** The tasks extension enabled for one client, with fresh services (its own task book). */

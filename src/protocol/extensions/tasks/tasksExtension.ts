@@ -12,6 +12,7 @@ import { isTerminal, readTask, type TaskGeneration, type TaskSnapshot } from './
 import { HostedTasks } from './taskReceiver';
 import type { TaskCall, TasksServices } from './taskServices';
 import { isObject } from '../../guards';
+import { TASKS_EXTENSION_ID } from './tasksKey';
 
 type TaskSupport = 'forbidden' | 'optional' | 'required';
 
@@ -107,8 +108,6 @@ export interface TasksApi {
   list(signal?: AbortSignal): Promise<TaskSnapshot[]>;
   cancel(taskId: string, signal?: AbortSignal): Promise<void>;
 }
-
-const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 
 function toolTaskSupport(tool: Tool): TaskSupport {
   const execution = tool.execution;

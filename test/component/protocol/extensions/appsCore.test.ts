@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { McpClient } from '../../../../src/protocol/client';
 import type { EraPreference } from '../../../../src/protocol/eras/select';
 import {
+  APPS_API,
   appsExtensionsFor,
   hasApp,
   isCallableByApp,
@@ -96,6 +97,10 @@ for (const era of ['legacy', '2026-07-28'] as const) {
       await off.connect();
       assert.equal(JSON.parse(textOf((await off.callTool('seen_extensions')).result.content)), null);
       assert.equal(off.extension(mcpApps), undefined, 'no apps API while apps are off');
+      // A host that must not load the extension's code asks by its key (the editor's views): the same API object.
+      assert.equal(off.extension(APPS_API), undefined);
+      assert.ok(on.extension(APPS_API));
+      assert.equal(on.extension(APPS_API), on.extension(mcpApps));
     });
 
     test('visibility decides what an app may call; the older flat key names an app too', async () => {

@@ -150,7 +150,7 @@ function fakeClient() {
   };
   const client = {
     serverName: 'events',
-    extension: (key: unknown) => (key === eventsExtension ? api : undefined),
+    extension: (key: { id: string }) => (key.id === eventsExtension.id ? api : undefined),
   } as unknown as McpClient;
   return {
     client,

@@ -30,8 +30,8 @@ import {
   type ErrorDetailKind,
 } from '../../../../../src/protocol/errors';
 import { StdioTransport } from '../../../../../src/protocol/node/stdio';
+import { UNREACHABLE_WORDS } from '../../../../../src/protocol/transports/httpShared';
 import {
-  UNREACHABLE_WORDS,
   describeStartFailure,
   summarizeStartFailure,
   type StartFailure,
