@@ -18,7 +18,7 @@ import {
   mergeSameServers,
   readConfigText,
   SOURCES_SECTION,
-  sourceEnabled,
+  enabledSources,
   sourcesHomeFolder,
   workspaceFolderOf,
 } from './configSources';
@@ -206,7 +206,8 @@ export class ConfigLoader implements vscode.Disposable {
   }
 
   private enabledSourceFiles(): ConfigSourceFile[] {
-    return this.sourceFiles().filter((file) => sourceEnabled(file.id));
+    const enabled = enabledSources();
+    return this.sourceFiles().filter((file) => enabled(file.id));
   }
 
   private async readAll(): Promise<ServerEntry[]> {
