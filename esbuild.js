@@ -9,6 +9,8 @@
 //   chunk-*.js      code both share (one copy: two copies of the core were a third of the VSIX), and what the sources
 //                   load later with an `await import('…')`: the launcher, client and transports at a server's first
 //                   start, OAuth at an HTTP server's, the gateway and its server SDK at a gateway's, …
+//                   (--production: the small ones packed into chunk-start.js, chunk-cli.js and chunk-later.js,
+//                   scripts/pack-chunks.js)
 //   media/          the webviews' scripts and styles
 //
 // esbuild's own code splitting. What loads later is written where it is needed, in the sources, as `await import()`;

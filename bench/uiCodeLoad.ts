@@ -4,12 +4,10 @@
  *
  * It builds the production bundle into a temp folder (`esbuild.js --production`: CommonJS files), and requires
  * `extension.js` in fresh Node processes, `require('vscode')` answered with a stub that only has the API's names (as
- * the extension host answers it, by hooking the module loader). Three variants, alternated, BENCH_CODE_LOAD_RUNS
- * (default 15) fresh processes each, the time of the require:
- *   - as shipped: extension.js and the chunks it requires at once (a chunk an `import()` of the sources loads is
- *     required behind a promise, later);
- *   - merged: the same start-up code bundled into one file, which tells what the number of files costs apart from
- *     their bytes;
+ * the extension host answers it, by hooking the module loader). Two variants, alternated, BENCH_CODE_LOAD_RUNS
+ * (default 15) fresh processes each, the time of the require and the files of the build it read:
+ *   - as shipped: extension.js and what it requires at once (the runtime and the start-up pack of
+ *     scripts/pack-chunks.js; what an `import()` of the sources loads is required behind a promise, later);
  *   - an empty extension: the floor.
  */
 import { execFileSync } from 'node:child_process';
@@ -48,44 +46,6 @@ async function main(): Promise<void> {
     execFileSync(process.execPath, [path.join(REPO, 'esbuild.js'), '--production', `--outdir=${shipped}`], {
       cwd: REPO,
     });
-    // What each file requires at once, and what it requires later (an `import()` of the sources: a require behind a
-    // promise, `.then(()=>h(require("./chunk-X.js")))`).
-    const text = (name: string) => fs.readFileSync(path.join(shipped, name), 'utf8');
-    const LATER_REQUIRE = /then\(\(\)=>\w*\(?require\("\.\/(chunk-\w+\.js)"\)/g;
-    const REQUIRE = /require\("\.\/(chunk-\w+\.js)"\)/g;
-    const lazy = new Set<string>();
-    for (const name of fs.readdirSync(shipped).filter((file) => file.endsWith('.js')))
-      for (const [, chunk] of text(name).matchAll(LATER_REQUIRE)) lazy.add(chunk);
-    const seen = new Set<string>();
-    const visit = (name: string) => {
-      if (seen.has(name)) return;
-      seen.add(name);
-      const now = text(name).replace(LATER_REQUIRE, '');
-      for (const [, chunk] of now.matchAll(REQUIRE)) visit(chunk);
-    };
-    visit('extension.js');
-    const startBytes = [...seen].reduce((sum, name) => sum + fs.statSync(path.join(shipped, name)).size, 0);
-    await esbuild.build({
-      entryPoints: [path.join(shipped, 'extension.js')],
-      bundle: true,
-      format: 'cjs',
-      platform: 'node',
-      minify: true,
-      outfile: path.join(shipped, 'merged.js'),
-      logLevel: 'error',
-      plugins: [
-        {
-          name: 'lazy-stays-lazy',
-          setup(build) {
-            build.onResolve({ filter: /.*/ }, (args) =>
-              lazy.has(path.basename(args.path)) || args.path === 'vscode'
-                ? { path: args.path, external: true }
-                : undefined,
-            );
-          },
-        },
-      ],
-    });
     const stub = write(path.join(tmp, 'vscode-stub.mjs'), vscodeStub());
     const stubCjs = path.join(tmp, 'vscode-stub.cjs');
     await esbuild.build({ entryPoints: [stub], format: 'cjs', outfile: stubCjs, logLevel: 'error' });
@@ -97,29 +57,35 @@ async function main(): Promise<void> {
         `const load = Module._load;\n` +
         `Module._load = function (request, ...rest) { return load.call(this, request === 'vscode' ? ${JSON.stringify(stubCjs)} : request, ...rest); };\n` +
         `require(${JSON.stringify(stubCjs)});\n` +
+        // The files of the build it reads on the way (extension.js, the runtime, the start-up pack).
+        `const read = new Set();\n` +
+        `const resolve = Module._resolveFilename;\n` +
+        `Module._resolveFilename = function (...args) { const file = resolve.apply(this, args); if (file.startsWith(require('node:path').dirname(process.argv[2]))) read.add(file); return file; };\n` +
         `const started = performance.now();\n` +
         `require(process.argv[2]);\n` +
-        `console.log(performance.now() - started);\n`,
+        `const ms = performance.now() - started;\n` +
+        `const bytes = [...read].reduce((sum, file) => sum + require('node:fs').statSync(file).size, 0);\n` +
+        `console.log(JSON.stringify({ ms, files: read.size, bytes }));\n`,
     );
     const variants = {
       'as shipped': path.join(shipped, 'extension.js'),
-      'merged into one file': path.join(shipped, 'merged.js'),
       'an empty extension (floor)': empty,
     };
     const times: Record<string, number[]> = {};
+    const read: Record<string, { files: number; bytes: number }> = {};
     for (let run = 0; run < RUNS; run++)
       for (const [name, file] of Object.entries(variants)) {
-        const out = execFileSync(process.execPath, [runner, file], { encoding: 'utf8' });
-        (times[name] ??= []).push(Number(out.trim()));
+        const out = JSON.parse(execFileSync(process.execPath, [runner, file], { encoding: 'utf8' })) as {
+          ms: number;
+          files: number;
+          bytes: number;
+        };
+        (times[name] ??= []).push(out.ms);
+        read[name] = out;
       }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    const files = (name: string) => (name === 'as shipped' ? seen.size : 1);
-    const bytes = (name: string) =>
-      name === 'an empty extension (floor)'
-        ? fs.statSync(empty).size
-        : name === 'as shipped'
-          ? startBytes
-          : fs.statSync(path.join(shipped, 'merged.js')).size;
+    const files = (name: string) => read[name].files;
+    const bytes = (name: string) => read[name].bytes;
     console.log(
       `\nCode load outside VS Code: ${RUNS} fresh Node ${process.version} processes per variant, require('vscode') answered as the extension host answers it\n`,
     );

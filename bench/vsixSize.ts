@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as zlib from 'node:zlib';
 import type * as esbuild from 'esbuild';
 
 /** Issue 42: the VSIX may not grow past 400 KB. */
@@ -34,6 +35,9 @@ export type CodeOrigins = ReadonlyMap<string, ReadonlyMap<Part, number>>;
 export interface ZipEntry {
   name: string;
   compressedBytes: number;
+  /** Where its local header starts, and how it is compressed (0 stored, 8 deflated). */
+  localHeaderAt: number;
+  method: number;
 }
 
 /** The entries of a ZIP, from its central directory (the end record is found from the end; no ZIP64). */
@@ -49,10 +53,37 @@ export function zipEntries(zip: Buffer): ZipEntry[] {
     entries.push({
       name: zip.toString('utf8', at + 46, at + 46 + nameLength),
       compressedBytes: zip.readUInt32LE(at + 20),
+      localHeaderAt: zip.readUInt32LE(at + 42),
+      method: zip.readUInt16LE(at + 10),
     });
     at += 46 + nameLength + zip.readUInt16LE(at + 30) + zip.readUInt16LE(at + 32);
   }
   return entries;
+}
+
+/** The text of a ZIP entry. */
+export function zipText(zip: Buffer, entry: ZipEntry): string {
+  const dataAt =
+    entry.localHeaderAt + 30 + zip.readUInt16LE(entry.localHeaderAt + 26) + zip.readUInt16LE(entry.localHeaderAt + 28);
+  const data = zip.subarray(dataAt, dataAt + entry.compressedBytes);
+  return (entry.method === 8 ? zlib.inflateRawSync(data) : data).toString('utf8');
+}
+
+/**
+ * The production build's packs (scripts/pack-chunks.js: small chunks written into a few files): each pack's origins are
+ * those of the chunks in it, read from the table of the runtime the VSIX carries.
+ */
+function withPacks(zip: Buffer, entries: readonly ZipEntry[], origins: CodeOrigins): CodeOrigins {
+  const runtime = entries.find((entry) => entry.name === 'extension/dist/chunk-runtime.js');
+  const table = runtime && /__mcpwbPackOf=(\{[^}]*\})/.exec(zipText(zip, runtime));
+  if (!table) return origins;
+  const merged = new Map(origins);
+  for (const [chunk, pack] of Object.entries(JSON.parse(table[1]) as Record<string, string>)) {
+    const byPart = new Map(merged.get(pack) ?? []);
+    for (const [part, value] of origins.get(chunk) ?? []) byPart.set(part, (byPart.get(part) ?? 0) + value);
+    merged.set(pack, byPart);
+  }
+  return merged;
 }
 
 /** The part of a module of the build, by its path in esbuild's metafile. */
@@ -79,7 +110,8 @@ export interface VsixShares {
 }
 
 /** The VSIX's bytes by part. */
-export function vsixShares(zip: Buffer, origins: CodeOrigins): VsixShares {
+export function vsixShares(zip: Buffer, buildOrigins: CodeOrigins): VsixShares {
+  const origins = withPacks(zip, zipEntries(zip), buildOrigins);
   const bytes = new Map<Part, number>(PARTS.map((part) => [part, 0]));
   const add = (part: Part, value: number) => bytes.set(part, (bytes.get(part) ?? 0) + value);
   const unmatched: string[] = [];

@@ -12,6 +12,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const esbuild = require('esbuild');
+const { packChunks } = require('./pack-chunks.js');
 
 const RUNTIME = 'chunk-runtime.js';
 /** The first line of one of esbuild's helpers (`var __defProp = Object.defineProperty;`, `var __export = (…`). */
@@ -80,18 +81,30 @@ async function writeCommonJs(outputFiles, outdir, production) {
   converted.push({ file: { path: path.join(outdir, RUNTIME) }, name: RUNTIME, code: runtime, map: '' });
   fs.mkdirSync(outdir, { recursive: true });
   const made = new Set();
+  if (production) {
+    const minified = new Map(
+      await Promise.all(
+        converted.map(async ({ name, code }) => {
+          const result = await esbuild.transform(code, {
+            loader: 'js',
+            format: 'cjs',
+            platform: 'neutral',
+            minify: true,
+          });
+          return [name, result.code];
+        }),
+      ),
+    );
+    for (const [name, code] of packChunks(minified, { extension: 'extension.js', cli: 'cli.js' })) {
+      made.add(name);
+      fs.writeFileSync(path.join(outdir, name), code);
+    }
+  }
   await Promise.all(
     converted.map(async ({ file, name, code, map }) => {
+      if (production) return;
       made.add(name);
-      if (production) {
-        const minified = await esbuild.transform(code, {
-          loader: 'js',
-          format: 'cjs',
-          platform: 'neutral',
-          minify: true,
-        });
-        fs.writeFileSync(file.path, minified.code);
-      } else if (map) {
+      if (map) {
         made.add(`${name}.map`);
         fs.writeFileSync(`${file.path}.map`, map);
         fs.writeFileSync(file.path, `${code}//# sourceMappingURL=${name}.map\n`);

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { repoRoot as REPO_ROOT } from '../../support/paths';
+import { EVERYTHING_SERVER } from '../../support/testSupport';
 
 test('a build removes the files an earlier build left in its folder (chunk names change with their content)', () => {
   const out = mkdtempSync(path.join(os.tmpdir(), 'mcp-bundle-stale-'));
@@ -89,6 +90,43 @@ test('--watch writes what a build writes', { timeout: 120_000 }, async () => {
     assert.deepEqual(code(watched), code(built));
     for (const file of code(built))
       assert.ok(readFileSync(path.join(watched, file)).equals(readFileSync(path.join(built, file))), `${file} differs`);
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
+});
+
+test('a production build packs the small chunks (scripts/pack-chunks.js): a few files, and the CLI runs through them', () => {
+  const out = mkdtempSync(path.join(os.tmpdir(), 'mcp-bundle-packed-'));
+  try {
+    execFileSync(process.execPath, [path.join(REPO_ROOT, 'esbuild.js'), '--production', `--outdir=${out}`], {
+      cwd: REPO_ROOT,
+      stdio: 'pipe',
+    });
+    const code = readdirSync(out).filter((name) => name.endsWith('.js'));
+    // ~170 chunks before; each file is compressed on its own in the VSIX.
+    assert.ok(code.length < 40, `${code.length} files: ${code.join(', ')}`);
+    for (const pack of ['chunk-start.js', 'chunk-cli.js', 'chunk-later.js'])
+      assert.ok(code.includes(pack), `${pack} in ${code.join(', ')}`);
+    for (const name of code)
+      assert.doesNotMatch(
+        readFileSync(path.join(out, name), 'utf8'),
+        /require\("\.\/chunk-(?!runtime)/,
+        `${name} requires a chunk past the loader`,
+      );
+    // A tool call reaches the client, its transport and the era (later chunks and packs) through the loader.
+    const called = execFileSync(
+      process.execPath,
+      [
+        path.join(out, 'cli.js'),
+        'call',
+        '--stdio',
+        `"${process.execPath}" "${EVERYTHING_SERVER}"`,
+        'echo',
+        '{"message":"packed"}',
+      ],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    assert.match(called, /Echo: packed/);
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -17,11 +17,14 @@ import {
 } from '../../../bench/vsixSize';
 
 /** A ZIP of stored entries, with `comment` in its end record (a real VSIX has none; it checks the end is found). */
-function zip(files: Record<string, number>, comment = ''): Buffer {
+/** A stored (uncompressed) ZIP; an entry is its size (filled with 'a') or its text. */
+function zip(files: Record<string, number | string>, comment = ''): Buffer {
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const [name, size] of Object.entries(files)) {
+  for (const [name, content] of Object.entries(files)) {
+    const data = typeof content === 'string' ? Buffer.from(content) : Buffer.alloc(content, 0x61);
+    const size = data.length;
     const nameBytes = Buffer.from(name);
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
@@ -34,7 +37,7 @@ function zip(files: Record<string, number>, comment = ''): Buffer {
     central.writeUInt32LE(size, 24);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE(offset, 42);
-    const entry = Buffer.concat([local, nameBytes, Buffer.alloc(size, 0x61)]);
+    const entry = Buffer.concat([local, nameBytes, data]);
     locals.push(entry);
     centrals.push(central, nameBytes);
     offset += entry.length;
@@ -87,7 +90,13 @@ const ORIGINS: CodeOrigins = new Map<string, Map<Part, number>>([
 test('reads each entry and its compressed size from the central directory', () => {
   assert.deepEqual(
     zipEntries(zip(FILES, 'a comment')),
-    Object.entries(FILES).map(([name, compressedBytes]) => ({ name, compressedBytes })),
+    Object.entries(FILES).reduce<{ at: number; entries: object[] }>(
+      ({ at, entries }, [name, compressedBytes]) => ({
+        at: at + 30 + name.length + compressedBytes,
+        entries: [...entries, { name, compressedBytes, localHeaderAt: at, method: 0 }],
+      }),
+      { at: 0, entries: [] },
+    ).entries,
   );
   assert.throws(() => zipEntries(Buffer.from('not a zip')), /not a ZIP file/);
 });
@@ -133,4 +142,18 @@ test('the row says MET under the cap and how far over it otherwise', () => {
   assert.match(over, /^VSIX: 600\.7 KB \(x\.vsix, 600,692 bytes; issue 42's cap 400\.0 KB: NOT MET, 200\.7 KB over\)/);
   assert.match(over, /\| gateway SDK \+ zod \| 80,000 \| 13\.3% \|/);
   assert.match(over, /Without the gateway SDK \+ zod: about 520\.7 KB \(still over the cap\)\./);
+});
+
+test("a pack's bytes are split by the chunks in it (the runtime's table, scripts/pack-chunks.js)", () => {
+  const runtime = 'var x=1;var __mcpwbPackOf={"chunk-GATEWAY.js":"chunk-later.js","chunk-FACADE.js":"chunk-later.js"};';
+  const file = zip({
+    'extension/dist/chunk-runtime.js': runtime,
+    'extension/dist/chunk-later.js': 90,
+    'extension/dist/extension.js': 100,
+  });
+  const { bytes, unmatched } = vsixShares(file, ORIGINS);
+  assert.deepEqual(unmatched, []);
+  // The pack holds the gateway chunk (2000 SDK, 1000 ours) and the facade (nothing): 60 and 30 of its 90 bytes.
+  assert.equal(bytes.get('gateway SDK + zod'), 60);
+  assert.equal(bytes.get('our code'), runtime.length + 30 + 75);
 });
