@@ -15,7 +15,7 @@ import { CrashRestarts } from './crashRecovery';
 import { LaunchDeclinedError, LaunchFailure, toolCountSummary } from './launchOutcome';
 import type { Connection } from './serverLauncher';
 import type { ServerControllerServices } from './controllerServices';
-import { offeredTools } from './toolAllowList';
+import { offeredTools, sameToolList } from './toolAllowList';
 import { toolNotOffered } from './toolNotOffered';
 
 export { LaunchDeclinedError };
@@ -430,14 +430,13 @@ export class ServerController implements vscode.Disposable {
       const state = this.stateValue;
       if (signal.aborted || state.kind !== 'running') return;
       const offered = offeredTools(tools, this.entryValue.allowedTools, this.log);
-      // The same list again (server-everything announces a change as it starts): the rows stay as they are. A redraw
-      // replaces the rows' elements, and a click on a row's action in between reached its command without the row.
-      if (sameJson(offered, state.tools)) {
-        this.log.info(`Tool list changed: the same ${tools.length} tools as before`);
-        return;
-      }
-      this.log.info(`Tool list changed: ${toolCountSummary(tools)}`);
-      this.setState({ ...state, tools: offered });
+      // The same list again (server-everything announces one as it starts): no redraw, which replaces the rows'
+      // elements (a click on a row's action in between reached its command without the row).
+      const same = sameToolList(offered, state.tools);
+      this.log.info(
+        `Tool list changed: ${same ? `the same ${tools.length} tools as before` : toolCountSummary(tools)}`,
+      );
+      if (!same) this.setState({ ...state, tools: offered });
     } catch (error) {
       this.log.warn(`Could not reload the tool list: ${errorMessage(error)}`);
     }
@@ -498,9 +497,4 @@ function isCausedBy(error: unknown, type: new (message: string) => Error): boole
 /** The `mcpWorkbench.tasks.runOptionalAsTask` setting: run tools whose task support is optional as tasks by default. */
 export function runOptionalAsTask(): boolean {
   return vscode.workspace.getConfiguration('mcpWorkbench').get<boolean>('tasks.runOptionalAsTask', false);
-}
-
-/** Whether two lists a server sent are the same (each is within the input limits, so one stringify each is bounded). */
-function sameJson(a: unknown, b: unknown): boolean {
-  return a === b || JSON.stringify(a) === JSON.stringify(b);
 }

@@ -20,3 +20,8 @@ export function offeredTools<T extends { name: string }>(
 export function toolAllowed(name: string, allowed: readonly string[] | undefined): boolean {
   return allowed === undefined || allowed.includes(name);
 }
+
+/** Whether a tool list is the one already shown (each is within the input limits, so one stringify each is bounded). */
+export function sameToolList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a === b || JSON.stringify(a) === JSON.stringify(b);
+}
