@@ -2,12 +2,14 @@
  * Where the extension's code load goes (issue 42's activation row), outside VS Code, so that the machine's noise is
  * paid once per run and not per window: `node --import tsx bench/uiCodeLoad.ts`. Not part of `npm run bench:ui`.
  *
- * It builds the production bundle into a temp folder (`esbuild.js --production`: CommonJS files), and requires
- * `extension.js` in fresh Node processes, `require('vscode')` answered with a stub that only has the API's names (as
- * the extension host answers it, by hooking the module loader). Two variants, alternated, BENCH_CODE_LOAD_RUNS
- * (default 15) fresh processes each, the time of the require and the files of the build it read:
- *   - as shipped: extension.js and what it requires at once (the runtime and the start-up pack of
- *     scripts/pack-chunks.js; what an `import()` of the sources loads is required behind a promise, later);
+ * It builds the production bundle into a temp folder (`esbuild.js --production`: CommonJS files), and loads the
+ * extension's code in fresh Node processes as its entry does at activation (extension-main.js through the loader of
+ * scripts/pack-chunks.js, with its code cache folder), `require('vscode')` answered with a stub that only has the API's
+ * names (as the extension host answers it, by hooking the module loader). Three variants, alternated,
+ * BENCH_CODE_LOAD_RUNS (default 15) fresh processes each, the time of the load and the files of the build it read:
+ *   - the first window: the code compiled (its code cache folder empty): extension-main.js and what it requires at
+ *     once (the runtime and the start-up pack; what an `import()` of the sources loads is required later);
+ *   - later windows: the same from the code cache the first one wrote;
  *   - an empty extension: the floor.
  */
 import { execFileSync } from 'node:child_process';
@@ -54,28 +56,41 @@ async function main(): Promise<void> {
       path.join(tmp, 'run.js'),
       // The extension host answers require('vscode') by hooking Module._load; so does this.
       `const Module = require('node:module');\n` +
+        `const fs = require('node:fs');\n` +
         `const load = Module._load;\n` +
         `Module._load = function (request, ...rest) { return load.call(this, request === 'vscode' ? ${JSON.stringify(stubCjs)} : request, ...rest); };\n` +
         `require(${JSON.stringify(stubCjs)});\n` +
-        // The files of the build it reads on the way (extension.js, the runtime, the start-up pack).
+        // The code files of the build it reads on the way (required or compiled by the loader).
+        `const [file, cacheDir, then] = process.argv.slice(2);\n` +
+        `const dir = require('node:path').dirname(file);\n` +
         `const read = new Set();\n` +
-        `const resolve = Module._resolveFilename;\n` +
-        `Module._resolveFilename = function (...args) { const file = resolve.apply(this, args); if (file.startsWith(require('node:path').dirname(process.argv[2]))) read.add(file); return file; };\n` +
+        `const readFileSync = fs.readFileSync;\n` +
+        `fs.readFileSync = function (name, ...rest) { if (typeof name === 'string' && name.startsWith(dir) && name.endsWith('.js')) read.add(name); return readFileSync.call(this, name, ...rest); };\n` +
         `const started = performance.now();\n` +
-        `require(process.argv[2]);\n` +
+        // A packed build's entry loads the extension's code at activation, through the loader, with its code cache.
+        `if (cacheDir) { const rt = require(dir + '/chunk-runtime.js'); rt.__mcpwbUseCodeCache(cacheDir); rt.__mcpwbRequire('extension-main.js'); }\n` +
+        `else require(file);\n` +
         `const ms = performance.now() - started;\n` +
-        `const bytes = [...read].reduce((sum, file) => sum + require('node:fs').statSync(file).size, 0);\n` +
+        `if (then === 'write') require(dir + '/chunk-runtime.js').__mcpwbWriteCodeCache();\n` +
+        `const bytes = [...read].reduce((sum, name) => sum + fs.statSync(name).size, 0);\n` +
         `console.log(JSON.stringify({ ms, files: read.size, bytes }));\n`,
     );
-    const variants = {
-      'as shipped': path.join(shipped, 'extension.js'),
-      'an empty extension (floor)': empty,
+    const entry = path.join(shipped, 'extension.js');
+    const warmCache = path.join(tmp, 'code-cache');
+    const coldCache = path.join(tmp, 'no-code-cache');
+    // Once, as the first window does after activating: the code cache written.
+    execFileSync(process.execPath, [runner, entry, warmCache, 'write']);
+    const variants: Record<string, string[]> = {
+      "the extension's code compiled (the first window)": [entry, coldCache],
+      "the extension's code from its code cache (later windows)": [entry, warmCache],
+      'an empty extension (floor)': [empty],
     };
     const times: Record<string, number[]> = {};
     const read: Record<string, { files: number; bytes: number }> = {};
     for (let run = 0; run < RUNS; run++)
-      for (const [name, file] of Object.entries(variants)) {
-        const out = JSON.parse(execFileSync(process.execPath, [runner, file], { encoding: 'utf8' })) as {
+      for (const [name, args] of Object.entries(variants)) {
+        // The first window's has no cache: none is written, and its folder stays empty.
+        const out = JSON.parse(execFileSync(process.execPath, [runner, ...args], { encoding: 'utf8' })) as {
           ms: number;
           files: number;
           bytes: number;

@@ -109,12 +109,16 @@ export interface VsixShares {
   unmatched: string[];
 }
 
+/** The extension's code behind its entry in a packed build (scripts/pack-chunks.js). */
+const MAIN = 'extension-main.js';
+
 /** The VSIX's bytes by part. */
 export function vsixShares(zip: Buffer, buildOrigins: CodeOrigins): VsixShares {
   const origins = withPacks(zip, zipEntries(zip), buildOrigins);
   const bytes = new Map<Part, number>(PARTS.map((part) => [part, 0]));
   const add = (part: Part, value: number) => bytes.set(part, (bytes.get(part) ?? 0) + value);
   const unmatched: string[] = [];
+  const packed = zipEntries(zip).some((entry) => entry.name === `extension/dist/${MAIN}`);
   let entriesBytes = 0;
   for (const entry of zipEntries(zip)) {
     entriesBytes += entry.compressedBytes;
@@ -122,9 +126,12 @@ export function vsixShares(zip: Buffer, buildOrigins: CodeOrigins): VsixShares {
       add(entryPart(entry.name), entry.compressedBytes);
       continue;
     }
-    const origin = origins.get(path.basename(entry.name));
+    const name = path.basename(entry.name);
+    // A packed build (scripts/pack-chunks.js): esbuild's extension.js is extension-main.js, behind an entry of its own.
+    const entryOfPackedBuild = name === 'extension.js' && packed;
+    const origin = entryOfPackedBuild ? undefined : origins.get(name === MAIN ? 'extension.js' : name);
     // chunk-runtime.js: the conversion's helpers, written by scripts/build-commonjs.js after esbuild (no metafile).
-    if (!origin && path.basename(entry.name) !== 'chunk-runtime.js') unmatched.push(entry.name);
+    if (!origin && name !== 'chunk-runtime.js' && !entryOfPackedBuild) unmatched.push(entry.name);
     const minified = origin ? [...origin.values()].reduce((sum, value) => sum + value, 0) : 0;
     // A file of imports and exports only (a facade of a lazily loaded module, esbuild's runtime helpers) is the
     // build's own glue: our code.

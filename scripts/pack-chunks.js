@@ -16,7 +16,19 @@
 // cli.js requires as it loads beyond that; `chunk-later.js`, the other chunks under SMALL_CHUNK_BYTES (the lazy
 // seams' small pieces). Larger chunks stay files of their own (the gateway's server SDK, the client), read only when
 // their seam is reached.
+const crypto = require('node:crypto');
+const fs = require('node:fs');
+const path = require('node:path');
+const esbuild = require('esbuild');
+
 const RUNTIME = 'chunk-runtime.js';
+/** The extension's own code in a packed build; extension.js is its entry (entry()). */
+const MAIN = 'extension-main.js';
+/**
+ * How long after activation (and after a later chunk's first load) the code cache is written: off the window's start,
+ * before most windows close.
+ */
+const CODE_CACHE_DELAY_MS = 3000;
 const LOAD = '__mcpwbLoad';
 const SMALL_CHUNK_BYTES = 8 * 1024;
 const CHUNK_REQUIRE = /\brequire\("\.\/(chunk-\w+\.js)"\)/g;
@@ -72,33 +84,58 @@ function packChunks(files, entries) {
   }
   for (const [pack, names] of Object.entries(packs)) {
     if (names.length === 0) continue;
+    // The packs run at once are parenthesized: V8 compiles a parenthesized function with the file (the others it only
+    // pre-parses, to parse again when the function first runs).
+    const [open, close] = pack === 'chunk-later.js' ? ['', ''] : ['(', ')'];
     const members = names.map(
-      (name) => `${JSON.stringify(name)}:function(module,exports){${throughLoader(files.get(name))}\n}`,
+      (name) => `${JSON.stringify(name)}:${open}function(module,exports){${throughLoader(files.get(name))}\n}${close}`,
     );
     out.set(pack, `${loaderLine}module.exports={${members.join(',\n')}};\n`);
   }
-  out.set(RUNTIME, `${files.get(RUNTIME)}\n${loader(packOf)}`);
+  // The extension's code behind its entry, and a hash of each file the loader may compile (the code cache's key).
+  if (out.has(entries.extension)) {
+    out.set(MAIN, out.get(entries.extension));
+    out.set(entries.extension, entry());
+  }
+  const hashOf = {};
+  for (const [name, code] of out)
+    if (name === MAIN || name.startsWith('chunk-'))
+      hashOf[name] = crypto.createHash('sha256').update(code).digest('hex').slice(0, 16);
+  out.set(RUNTIME, `${files.get(RUNTIME)}\n${loader(packOf, hashOf)}`);
   return out;
 }
 
-/** The loader, in the runtime: a packed chunk run once (as require runs a file once), any other chunk required. */
-function loader(packOf) {
-  return `var __mcpwbPackOf=${JSON.stringify(packOf)};
-var __mcpwbRun=new Map();
-function ${LOAD}(name){
-  var pack=__mcpwbPackOf[name];
-  if(pack===undefined)return require("./"+name);
-  var module=__mcpwbRun.get(name);
-  if(module!==undefined)return module.exports;
-  module={exports:{}};
-  // Set before it runs, as require caches a module before evaluating it: chunks may require each other in a cycle.
-  __mcpwbRun.set(name,module);
-  try{require("./"+pack)[name](module,module.exports);}
-  catch(error){__mcpwbRun.delete(name);throw error;}
-  return module.exports;
-}
-module.exports.${LOAD}=${LOAD};
+/**
+ * extension.js of a packed build: the extension's code (extension-main.js) is loaded when VS Code activates it, through
+ * the loader, with the code cache in the extension's global storage (pack-runtime.js says why), which is written a few
+ * seconds after activation has settled, off the window's start (and after a later chunk's first load, for it).
+ */
+function entry() {
+  return `"use strict";
+var runtime=require("./${RUNTIME}");
+var main;
+exports.activate=function(context){
+  var storage=context.globalStorageUri;
+  var cached=storage!==undefined&&storage.scheme==="file";
+  if(cached)runtime.__mcpwbUseCodeCache(require("node:path").join(storage.fsPath,"code-cache"));
+  main=runtime.__mcpwbRequire(${JSON.stringify(MAIN)});
+  var activated=main.activate(context);
+  if(cached)Promise.resolve(activated).then(function(){runtime.__mcpwbWriteCodeCacheAfter(${CODE_CACHE_DELAY_MS},function(errors){
+    errors.forEach(function(error){console.warn("MCP Workbench: its code cache was not written: "+error.message);});
+  });},function(){});
+  return activated;
+};
+exports.deactivate=function(){return main&&main.deactivate?main.deactivate():undefined;};
 `;
 }
 
-module.exports = { packChunks, SMALL_CHUNK_BYTES };
+/** The runtime's tables and loader (pack-runtime.js), minified as the rest of the build. */
+function loader(packOf, hashOf) {
+  const runtime = fs.readFileSync(path.join(__dirname, 'pack-runtime.js'), 'utf8');
+  // The loader in a function of its own: the file's other code (esbuild's helpers) is minified apart, with names that
+  // would clash. The tables keep their names (bench/vsixSize.ts reads the packs' table).
+  const code = `var __mcpwbPackOf=${JSON.stringify(packOf)};\nvar __mcpwbHashOf=${JSON.stringify(hashOf)};\n(function(){${runtime}\n})();`;
+  return esbuild.transformSync(code, { loader: 'js', minify: true }).code;
+}
+
+module.exports = { packChunks, SMALL_CHUNK_BYTES, MAIN, CODE_CACHE_DELAY_MS };

@@ -28,7 +28,7 @@ import {
   type Feature,
   type FeatureContext,
 } from './platform/feature';
-import { codeLoadMs } from './platform/codeLoadTime';
+import { codeLoadMs, msSinceActivationStarted } from './platform/codeLoadTime';
 import { windowHost } from './platform/host';
 import { openWalkthroughOnFirstRun } from './platform/ui/walkthrough';
 import { Platform } from './platform/platform';
@@ -108,11 +108,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<McpWor
   // Not awaited: activation ends before the configuration is read (the read yields to the busy start-up event loop).
   platform.start();
   if (host.firstRunWalkthrough) openWalkthroughOnFirstRun(context, (line) => platform.ownLog.info(line));
-  // `npm run bench:ui` reads this line: activate()'s own time, and the time VS Code took to load the code before it
-  // (both count into the activation).
+  // `npm run bench:ui` reads this line: activate()'s own time from VS Code's call (with, in a packed build, the load of
+  // the extension's code it starts with), and the time VS Code took to load the entry before it (both count into the
+  // activation).
   const loaded = codeLoadMs(context.extension.id);
+  const activated = msSinceActivationStarted(context.extension.id) ?? performance.now() - activationStarted;
   platform.ownLog.info(
-    `Activated in ${Math.round(performance.now() - activationStarted)} ms; the extension's code loaded in ${loaded === undefined ? '?' : Math.round(loaded)} ms`,
+    `Activated in ${Math.round(activated)} ms; the extension's code loaded in ${loaded === undefined ? '?' : Math.round(loaded)} ms`,
   );
   if (MCP_WORKBENCH_TEST_BUILD && testHost) {
     // The suites drive the servers as soon as they have the hooks.

@@ -68,10 +68,11 @@ export async function offerFoundSources(loader: ConfigLoader, state: vscode.Meme
   const candidates = loader
     .sourceFiles()
     .filter((file) => file.scope === 'user' && !SOURCE_DEFAULTS[file.id])
-    .filter((file) => !offeredNow.has(file.path) && !state.get<string[]>(OFFERED_KEY, []).includes(file.path))
-    // The person already said (on or off): nothing to offer.
+    .filter((file) => !offeredNow.has(file.path) && !state.get<string[]>(OFFERED_KEY, []).includes(file.path));
+  const found = (await Promise.all(candidates.map(async (file) => ((await isFile(file.path)) ? [file] : []))))
+    .flat()
+    // The person already said (on or off): nothing to offer. Asked last, of a file that is there: an inspect is slow.
     .filter((file) => settings.inspect(file.id)?.globalValue === undefined);
-  const found = (await Promise.all(candidates.map(async (file) => ((await isFile(file.path)) ? [file] : [])))).flat();
   for (const file of found) {
     if (offeredNow.has(file.path)) continue;
     offeredNow.add(file.path);

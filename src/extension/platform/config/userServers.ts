@@ -1,6 +1,7 @@
 import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { parseMcpConfig, type ConfigProblem } from '../../../workbench/config/mcpConfig';
+import { userOwnValue } from './configSources';
 import { serverEntryId, type ServerEntry } from './serverEntry';
 
 /** The user-level server list: `mcpWorkbench.servers` in the user settings, in mcp.json's shape. */
@@ -28,7 +29,11 @@ export function userServersLabel(): string {
  * which would bypass workspace trust and the first-start confirmation.
  */
 export function readUserServers(): UserServersRead {
-  const value = userServersValue();
+  // What the package.json declares as the setting's default reads as "not set": no servers, no problems.
+  const value = userOwnValue(vscode.workspace.getConfiguration(USER_SERVERS_SECTION), USER_SERVERS_KEY, {
+    servers: {},
+    inputs: [],
+  });
   if (value === undefined) return { entries: [], problems: [] };
   const parsed = parseMcpConfig(JSON.stringify(value));
   const folder = userServerFolder();
