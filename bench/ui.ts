@@ -30,7 +30,8 @@
  *   MCP_E2E_VSIX=<vsix>          skip packaging, measure this product VSIX
  *   BENCH_UI_TOOLS=5000,50000    the tool counts of the first-rows rows
  *   BENCH_PROTOCOL_CALLS=10000, BENCH_PROTOCOL_ROUNDS=5   the Protocol view's runs
- *   BENCH_UI_WINDOWS=10          windows of the activation section
+ *   BENCH_UI_WINDOWS=10          windows of the activation section (each the first after its install), and
+ *   BENCH_UI_WARM_WINDOWS=5      later windows (each the second of its install: from the code cache)
  *   BENCH_IDLE_SECONDS=300       how long 10 servers sit idle while wakeups are counted
  *   BENCH_TRAFFIC_SECONDS=300    how long the heap is watched under traffic (BENCH_HEAP_SAMPLE_SECONDS=30 apart;
  *                                BENCH_TRAFFIC_TOOLS=100, CHATTY_LIST_MS=500, CHATTY_LOG_MS=20 shape the traffic)
